@@ -1,0 +1,79 @@
+"""Command line: ``python -m engines infer|recommend|simulate ...`` (DESIGN.md, "CLI").
+
+Exit codes: 0 ok, 2 bad input (the message names the file and the JSON path of the field),
+3 contradiction (the message names the event). No traceback for user errors.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from engines import GAMES, available_games, game_module
+from engines.core.errors import ContradictionError, SessionFormatError
+from engines.core.schema import read_session_file
+
+EXIT_OK, EXIT_BAD_INPUT, EXIT_CONTRADICTION = 0, 2, 3
+
+
+def _print(obj) -> None:
+    json.dump(obj, sys.stdout, indent=2, ensure_ascii=False, allow_nan=False)
+    sys.stdout.write("\n")
+
+
+def _infer(args) -> int:
+    s = read_session_file(args.session)
+    mod = game_module(s.game)
+    kwargs = {}
+    if args.method:
+        if args.method not in mod.METHODS:
+            raise SessionFormatError("--method", f"unknown method {args.method!r} for {s.game}; "
+                                                 f"expected one of {', '.join(mod.METHODS)}")
+        kwargs["method"] = args.method
+    _print(mod.infer(s.setup, s.events, **kwargs).to_json())
+    return EXIT_OK
+
+
+def _recommend(args) -> int:
+    s = read_session_file(args.session)
+    mod = game_module(s.game)
+    if not hasattr(mod, "recommend"):
+        raise SessionFormatError("$.game", f"{s.game} has no recommendation")
+    _print(mod.recommend(s.setup, s.events).to_json())
+    return EXIT_OK
+
+
+def main(argv=None) -> int:
+    """Run the CLI; returns the exit code."""
+    parser = argparse.ArgumentParser(prog="python -m engines", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("infer", help="print the posterior of a session file as JSON")
+    p.add_argument("session")
+    p.add_argument("--method", help="inference method (game-specific; default: exact)")
+    p.set_defaults(func=_infer)
+    p = sub.add_parser("recommend", help="print the recommended next move as JSON")
+    p.add_argument("session")
+    p.set_defaults(func=_recommend)
+    p = sub.add_parser("simulate", help="run a game's simulator and print the figures as JSON")
+    sub_sim = p.add_subparsers(dest="game", required=True)
+    for game in available_games():
+        mod = game_module(game)
+        if hasattr(mod, "add_simulate_arguments"):
+            gp = sub_sim.add_parser(game, help=f"simulate {game}")
+            mod.add_simulate_arguments(gp)
+            gp.set_defaults(func=lambda a, m=mod: (_print(m.simulate_main(a)), EXIT_OK)[1])
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except SessionFormatError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ContradictionError as exc:
+        print(f"contradiction: {exc}", file=sys.stderr)
+        return EXIT_CONTRADICTION
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
