@@ -1,0 +1,422 @@
+"""QApplication, MainWindow, menus and the tab registry; the ``deduction-desk`` entry point.
+
+Usage: ``deduction-desk [SESSION.json] [--tab GAME] [--screenshot OUT.png] [--self-test]``.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+import time
+from typing import Optional
+
+from PySide6.QtCore import QSettings, QTimer, Qt, Slot
+from PySide6.QtGui import QAction, QIcon, QKeySequence, QUndoGroup
+from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox,
+                               QTabWidget)
+
+import desktop
+from engines import GAMES
+from engines.core.errors import SessionFormatError
+from engines.core.resources import resource_path
+from desktop.session import Autosave, open_session_file, write_text_atomically
+
+APP_NAME = "Deduction Desk"
+ORG_NAME = "DeductionDesk"
+MAX_RECENT = 8
+SHORTCUTS = [
+    ("Ctrl+N", "New game in the current tab"), ("Ctrl+O", "Open a session file"),
+    ("Ctrl+S", "Save"), ("Ctrl+Shift+S", "Save as"), ("Ctrl+Z", "Undo the last logged fact"),
+    ("Ctrl+Y / Ctrl+Shift+Z", "Redo"), ("Ctrl+1 … Ctrl+5", "Switch tab"),
+    ("Arrow keys", "Move in a worksheet"), ("Menu key / Shift+F10", "Cell menu (add or remove a fact)"),
+    ("Delete", "Remove the selected history entry"), ("Esc", "Back to the current beliefs"),
+    ("Ctrl+Q", "Quit"),
+]
+
+
+def tab_classes() -> list:
+    """The tab classes that exist, in DESIGN.md's order (a game without a tab is skipped)."""
+    out = []
+    for game in GAMES:
+        try:
+            mod = importlib.import_module(f"desktop.{game}.tab")
+        except ModuleNotFoundError as exc:
+            if exc.name and (exc.name.startswith(f"desktop.{game}") or exc.name.startswith(f"engines.{game}")):
+                continue
+            raise
+        out.append(mod.Tab)
+    return out
+
+
+class MainWindow(QMainWindow):
+    """The application window: one tab per game, File/Edit/View/Help menus, status bar."""
+
+    def __init__(self, *, autosave: bool = True):
+        super().__init__()
+        self.setWindowTitle(APP_NAME)
+        icon = resource_path("icons", "deduction-desk.png")
+        if icon.exists():
+            self.setWindowIcon(QIcon(str(icon)))
+        self.undo_group = QUndoGroup(self)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.setCentralWidget(self.tabs)
+        self.autosave = Autosave(self)
+        self.autosave.enabled = autosave
+        self.game_tabs = {}
+        for cls in tab_classes():
+            tab = cls()
+            self.game_tabs[cls.GAME] = tab
+            self.tabs.addTab(tab, tab.title())
+            self.undo_group.addStack(tab.document.undo_stack)
+            tab.statusMessage.connect(self._status)
+            tab.document.undo_stack.cleanChanged.connect(self._update_title)
+            tab.document.pathChanged.connect(self._update_title)
+            self.autosave.watch(tab.document)
+        self.tabs.currentChanged.connect(self._tab_changed)
+        self.status_label = QLabel()
+        self.statusBar().addPermanentWidget(self.status_label)
+        self._build_menus()
+        self._tab_changed(self.tabs.currentIndex())
+        self.resize(1280, 820)
+
+    # -- helpers --------------------------------------------------------------------------
+    def current_tab(self):
+        return self.tabs.currentWidget()
+
+    def tab_for(self, game: str):
+        return self.game_tabs.get(game)
+
+    def select_game(self, game: str) -> bool:
+        tab = self.game_tabs.get(game)
+        if tab is None:
+            return False
+        self.tabs.setCurrentWidget(tab)
+        return True
+
+    @Slot(str)
+    def _status(self, text: str) -> None:
+        if self.sender() is self.current_tab():
+            self.statusBar().showMessage(text)
+
+    def _tab_changed(self, index: int) -> None:
+        tab = self.current_tab()
+        if tab is None:
+            return
+        self.undo_group.setActiveStack(tab.document.undo_stack)
+        if tab.timeline is not None and tab.timeline.latest is not None:
+            self.statusBar().showMessage(tab.status_text(tab.timeline.latest, tab.last_seconds))
+        self._update_title()
+
+    def _update_title(self, *_args) -> None:
+        tab = self.current_tab()
+        if tab is None:
+            return
+        doc = tab.document
+        self.setWindowTitle(f"{doc.display_name()}[*] — {tab.title()} — {APP_NAME}")
+        self.setWindowModified(doc.is_modified())
+
+    # -- menus ------------------------------------------------------------------------------
+    def _action(self, menu, text, slot, shortcut=None, tip=None) -> QAction:
+        act = QAction(text, self)
+        if shortcut is not None:
+            if isinstance(shortcut, (list, tuple)):
+                act.setShortcuts([QKeySequence(s) for s in shortcut])
+            else:
+                act.setShortcut(QKeySequence(shortcut))
+        if tip:
+            act.setStatusTip(tip)
+        act.triggered.connect(slot)
+        menu.addAction(act)
+        return act
+
+    def _build_menus(self) -> None:
+        mb = self.menuBar()
+        f = mb.addMenu("&File")
+        self._action(f, "&New game…", self.new_game, QKeySequence.New, "Start a new game in this tab")
+        self._action(f, "&Open…", self.open_dialog, QKeySequence.Open)
+        self.recent_menu = f.addMenu("Open &Recent")
+        self._rebuild_recent()
+        f.addSeparator()
+        self._action(f, "&Save", self.save, QKeySequence.Save)
+        self._action(f, "Save &As…", self.save_as, QKeySequence.SaveAs)
+        f.addSeparator()
+        self._action(f, "Export history as &CSV…", self.export_csv)
+        self._action(f, "Export session as &JSON…", self.export_json)
+        f.addSeparator()
+        self._action(f, "&Quit", self.close, QKeySequence.Quit)
+
+        e = mb.addMenu("&Edit")
+        undo = self.undo_group.createUndoAction(self, "&Undo")
+        undo.setShortcut(QKeySequence("Ctrl+Z"))
+        redo = self.undo_group.createRedoAction(self, "&Redo")
+        redo.setShortcuts([QKeySequence("Ctrl+Y"), QKeySequence("Ctrl+Shift+Z")])
+        e.addAction(undo)
+        e.addAction(redo)
+        self.undo_action, self.redo_action = undo, redo
+
+        v = mb.addMenu("&View")
+        self.show_history = self._action(v, "Show &history", self._toggle_panels)
+        self.show_history.setCheckable(True)
+        self.show_history.setChecked(True)
+        self.show_plot = self._action(v, "Show belief &plot", self._toggle_panels)
+        self.show_plot.setCheckable(True)
+        self.show_plot.setChecked(True)
+        v.addSeparator()
+        for i in range(self.tabs.count()):
+            tab = self.tabs.widget(i)
+            self._action(v, tab.title(), lambda _=False, t=tab: self.tabs.setCurrentWidget(t), f"Ctrl+{i + 1}")
+
+        h = mb.addMenu("&Help")
+        self._action(h, "&Keyboard shortcuts", self.show_shortcuts, QKeySequence.HelpContents)
+        self._action(h, "&About Deduction Desk", self.show_about)
+
+    def _toggle_panels(self) -> None:
+        for tab in self.game_tabs.values():
+            tab.history.setVisible(self.show_history.isChecked())
+            tab.plot.setVisible(self.show_plot.isChecked())
+
+    def show_shortcuts(self) -> None:
+        rows = "".join(f"<tr><td><b>{k}</b></td><td>&nbsp;{v}</td></tr>" for k, v in SHORTCUTS)
+        QMessageBox.information(self, "Keyboard shortcuts", f"<table>{rows}</table>")
+
+    def show_about(self) -> None:
+        QMessageBox.about(self, f"About {APP_NAME}",
+                          f"<h3>{APP_NAME} {desktop.__version__}</h3>"
+                          "<p>Exact deduction at the game table: Cluedo, Inkognito, Egghead, "
+                          "Guess Who? and Spyfall.</p><p>Every probability shown is computed "
+                          "from what you logged, in a background thread.</p>")
+
+    # -- recent files ---------------------------------------------------------------------
+    def _settings(self) -> QSettings:
+        return QSettings(ORG_NAME, APP_NAME)
+
+    def recent_files(self) -> list[str]:
+        v = self._settings().value("recentFiles", [])
+        if isinstance(v, str):
+            v = [v]
+        return [p for p in (v or []) if isinstance(p, str)]
+
+    def _add_recent(self, path: str) -> None:
+        path = os.path.abspath(path)
+        files = [path] + [p for p in self.recent_files() if p != path]
+        self._settings().setValue("recentFiles", files[:MAX_RECENT])
+        self._rebuild_recent()
+
+    def _rebuild_recent(self) -> None:
+        self.recent_menu.clear()
+        files = self.recent_files()
+        for p in files:
+            act = self.recent_menu.addAction(os.path.basename(p))
+            act.setToolTip(p)
+            act.triggered.connect(lambda _=False, path=p: self.open_path(path))
+        self.recent_menu.setEnabled(bool(files))
+
+    # -- file actions ---------------------------------------------------------------------
+    def new_game(self) -> None:
+        tab = self.current_tab()
+        if tab is not None and self._maybe_save(tab):
+            tab.new_game()
+
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open session", "", "Session files (*.json);;All files (*)")
+        if path:
+            self.open_path(path)
+
+    def open_path(self, path: str, *, ask: bool = True) -> bool:
+        """Open a session file into its game's tab. A bad file shows a message, changes nothing."""
+        try:
+            data = open_session_file(path)
+        except SessionFormatError as exc:
+            self._error("Cannot open the session", str(exc))
+            return False
+        tab = self.tab_for(data.game)
+        if tab is None:
+            self._error("Cannot open the session", f"{path}: this build has no {data.game} tab")
+            return False
+        if ask and not self._maybe_save(tab):
+            return False
+        tab.load_session(data, os.path.abspath(path))
+        self.select_game(data.game)
+        self._add_recent(path)
+        self._update_title()
+        return True
+
+    def save(self) -> bool:
+        tab = self.current_tab()
+        if tab is None:
+            return False
+        if not tab.document.path:
+            return self.save_as()
+        return self._save_to(tab, tab.document.path)
+
+    def save_as(self) -> bool:
+        tab = self.current_tab()
+        if tab is None:
+            return False
+        path, _ = QFileDialog.getSaveFileName(self, "Save session", tab.document.path or f"{tab.GAME}.json",
+                                              "Session files (*.json)")
+        if not path:
+            return False
+        if not path.endswith(".json"):
+            path += ".json"
+        return self._save_to(tab, path)
+
+    def _save_to(self, tab, path: str) -> bool:
+        try:
+            tab.document.save(path)
+        except OSError as exc:
+            self._error("Cannot save", str(exc))
+            return False
+        self._add_recent(path)
+        self.statusBar().showMessage(f"Saved {path}", 4000)
+        self._update_title()
+        return True
+
+    def export_json(self) -> None:
+        tab = self.current_tab()
+        path, _ = QFileDialog.getSaveFileName(self, "Export session as JSON", f"{tab.GAME}-session.json",
+                                              "JSON (*.json)")
+        if path:
+            try:
+                write_text_atomically(path, tab.document.to_text())
+                self.statusBar().showMessage(f"Exported {path}", 4000)
+            except OSError as exc:
+                self._error("Cannot export", str(exc))
+
+    def export_csv(self) -> None:
+        tab = self.current_tab()
+        path, _ = QFileDialog.getSaveFileName(self, "Export history as CSV", f"{tab.GAME}-history.csv", "CSV (*.csv)")
+        if path:
+            self.write_csv(tab, path)
+
+    def write_csv(self, tab, path: str) -> bool:
+        sums = list(tab.timeline.summaries) if tab.timeline else []
+        sums += [None] * (len(tab.document.events) + 1 - len(sums))
+        try:
+            write_text_atomically(path, tab.document.history_csv(sums))
+        except OSError as exc:
+            self._error("Cannot export", str(exc))
+            return False
+        self.statusBar().showMessage(f"Exported {path}", 4000)
+        return True
+
+    def _error(self, title: str, text: str) -> None:
+        self.statusBar().showMessage(text, 8000)
+        QMessageBox.warning(self, title, text)
+
+    def _maybe_save(self, tab) -> bool:
+        """Ask Save / Discard / Cancel when ``tab`` has unsaved changes; True to go on."""
+        if not tab.document.is_modified():
+            return True
+        self.select_game(tab.GAME)
+        ans = QMessageBox.question(
+            self, "Unsaved changes",
+            f"The {tab.title()} game ({tab.document.display_name()}) has unsaved changes. Save them?",
+            QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
+        if ans == QMessageBox.Save:
+            return self.save()
+        return ans == QMessageBox.Discard
+
+    def closeEvent(self, event) -> None:  # noqa: N802
+        for tab in self.game_tabs.values():
+            if not self._maybe_save(tab):
+                event.ignore()
+                return
+        self.autosave.discard()
+        for tab in self.game_tabs.values():
+            tab.shutdown()
+        event.accept()
+
+    # -- recovery -----------------------------------------------------------------------
+    def offer_recovery(self, ask: bool = True) -> bool:
+        """After a crash, offer to restore the autosaved sessions; True if restored."""
+        found = Autosave.read_recovery()
+        if not found:
+            return False
+        names = ", ".join(f"{d.game} ({len(d.events)} events)" for d, _ in found)
+        if ask:
+            ans = QMessageBox.question(self, "Restore unsaved games?",
+                                       f"{APP_NAME} did not close normally last time. Restore the "
+                                       f"unsaved games: {names}?",
+                                       QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
+            if ans != QMessageBox.Yes:
+                self.autosave.discard()
+                return False
+        for data, path in found:
+            tab = self.tab_for(data.game)
+            if tab is None:
+                continue
+            tab.load_session(data, path)
+            # restored work is unsaved work
+            tab.document.undo_stack.resetClean()
+        self._update_title()
+        return True
+
+    def wait_idle(self, timeout_s: float = 30.0) -> bool:
+        """Process events until every tab's inference is done (for screenshots and tests)."""
+        app = QApplication.instance()
+        t_end = time.monotonic() + timeout_s
+        while time.monotonic() < t_end:
+            app.processEvents()
+            if not any(t.is_busy() for t in self.game_tabs.values()):
+                for _ in range(5):
+                    app.processEvents()
+                return True
+            time.sleep(0.01)
+        return False
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="deduction-desk", description="Exact deduction at the game table.")
+    p.add_argument("session", nargs="?", help="a session file to open")
+    p.add_argument("--tab", choices=list(GAMES), help="the tab to show")
+    p.add_argument("--screenshot", metavar="OUT.png", help="render the window to a PNG and exit")
+    p.add_argument("--size", default="1280x820", help="window size for --screenshot (WxH)")
+    p.add_argument("--self-test", action="store_true", help="headless check of every tab and engine")
+    return p.parse_args(argv)
+
+
+def make_app(argv=None) -> QApplication:
+    app = QApplication.instance() or QApplication(argv or [sys.argv[0]])
+    app.setApplicationName(APP_NAME)
+    app.setOrganizationName(ORG_NAME)
+    app.setApplicationVersion(desktop.__version__)
+    return app
+
+
+def main(argv=None) -> int:
+    """Entry point of ``deduction-desk``; returns the exit code."""
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.self_test:
+        from desktop.selftest import run_self_test
+
+        return run_self_test(args.screenshot)
+    if args.screenshot and not os.environ.get("QT_QPA_PLATFORM") and not os.environ.get("DISPLAY"):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    app = make_app()
+    headless = bool(args.screenshot)
+    win = MainWindow(autosave=not headless)
+    if not headless:
+        win.offer_recovery()
+    if args.session:
+        if not win.open_path(args.session, ask=False) and headless:
+            return 2
+    if args.tab:
+        win.select_game(args.tab)
+    if headless:
+        w, _, h = args.size.partition("x")
+        win.resize(int(w), int(h))
+        win.show()
+        win.wait_idle()
+        app.processEvents()
+        ok = win.grab().save(args.screenshot)
+        for tab in win.game_tabs.values():
+            tab.shutdown()
+        if not ok:
+            print(f"error: cannot write {args.screenshot}", file=sys.stderr)
+            return 1
+        return 0
+    win.show()
+    return app.exec()

@@ -1,0 +1,1 @@
+"""The Cluedo tab: worksheet heat map, suggestion form, recommendations, new-game dialog."""

@@ -1,0 +1,461 @@
+"""Cluedo forms: the New game dialog (edition or custom deck, seating, hand sizes, my cards) and
+the suggestion / accusation form. Forms build engine events from JSON so every check the engine
+makes (names, counts) also guards the form; a wrong entry gets a message naming the field.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox,
+                               QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView,
+                               QLabel, QListWidget, QListWidgetItem, QMessageBox, QPlainTextEdit,
+                               QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout,
+                               QWidget)
+
+from engines import cluedo
+from engines.core.errors import SessionFormatError
+
+NOBODY = "nobody"
+NOT_SEEN = "(not shown to me)"
+DEFAULT_NAMES = ["Me", "Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal", "Ivy"]
+
+
+class NewGameDialog(QDialog):
+    """Ask for a new Cluedo game: edition (or a custom deck), players in seating order, which one
+    is me, the dealer, hand sizes (filled from the deal, editable) and my cards.
+
+    :meth:`result_session` returns ``(setup, events)`` after ``exec()`` was accepted.
+    """
+
+    def __init__(self, parent=None, setup=None):
+        super().__init__(parent)
+        self.setWindowTitle("New Cluedo game")
+        self.setMinimumWidth(720)
+        self.editions = cluedo.load_editions()
+        self._result = None
+        outer = QVBoxLayout(self)
+        top = QHBoxLayout()
+        outer.addLayout(top, 1)
+
+        left = QVBoxLayout()
+        top.addLayout(left, 1)
+        form = QFormLayout()
+        left.addLayout(form)
+        self.edition = QComboBox()
+        for key, ed in self.editions.items():
+            self.edition.addItem(ed["title"], key)
+        self.edition.addItem("Custom deck…", "custom")
+        form.addRow("Edition", self.edition)
+        self.n_players = QSpinBox()
+        self.n_players.setRange(3, 10)
+        self.n_players.setValue(4)
+        form.addRow("Players", self.n_players)
+
+        self.custom_box = QGroupBox("Custom deck (one card per line)")
+        cb = QGridLayout(self.custom_box)
+        self.custom_edits = {}
+        for i, cat in enumerate(("suspect", "weapon", "room")):
+            cb.addWidget(QLabel(cat.capitalize() + "s"), 0, i)
+            ed = QPlainTextEdit()
+            ed.setMinimumHeight(110)
+            cb.addWidget(ed, 1, i)
+            self.custom_edits[cat] = ed
+            ed.textChanged.connect(self._deck_changed)
+        left.addWidget(self.custom_box)
+
+        left.addWidget(QLabel("Seating order (clockwise); tick who you are and the dealer:"))
+        self.table = QTableWidget(0, 4)
+        self.table.setHorizontalHeaderLabels(["Name", "Cards", "Me", "Dealer"])
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
+        self.table.verticalHeader().setVisible(True)
+        left.addWidget(self.table, 1)
+        moves = QHBoxLayout()
+        up, down = QPushButton("Move up"), QPushButton("Move down")
+        up.clicked.connect(lambda: self._move(-1))
+        down.clicked.connect(lambda: self._move(1))
+        redeal = QPushButton("Hand sizes from the deal")
+        redeal.clicked.connect(self._fill_hand_sizes)
+        moves.addWidget(up)
+        moves.addWidget(down)
+        moves.addStretch(1)
+        moves.addWidget(redeal)
+        left.addLayout(moves)
+        self.deal_note = QLabel()
+        self.deal_note.setWordWrap(True)
+        left.addWidget(self.deal_note)
+
+        right = QVBoxLayout()
+        top.addLayout(right, 1)
+        self.my_cards_label = QLabel("My cards")
+        right.addWidget(self.my_cards_label)
+        self.my_cards = QListWidget()
+        self.my_cards.itemChanged.connect(self._update_count)
+        right.addWidget(self.my_cards, 1)
+
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.button(QDialogButtonBox.Ok).setText("Start game")
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        outer.addWidget(buttons)
+
+        self.edition.currentIndexChanged.connect(self._deck_changed)
+        self.n_players.valueChanged.connect(self._players_changed)
+        self._players_changed()
+        if setup is not None:
+            self._load_setup(setup)
+        self._deck_changed()
+
+    # -- deck -------------------------------------------------------------------------
+    def categories(self) -> dict:
+        key = self.edition.currentData()
+        if key == "custom":
+            return {cat: [line.strip() for line in ed.toPlainText().splitlines() if line.strip()]
+                    for cat, ed in self.custom_edits.items()}
+        return {cat: list(cards) for cat, cards in _edition_categories(self.editions[key])}
+
+    def _deck_changed(self, *_a) -> None:
+        custom = self.edition.currentData() == "custom"
+        self.custom_box.setVisible(custom)
+        if custom and not any(ed.toPlainText().strip() for ed in self.custom_edits.values()):
+            first = next(iter(self.editions.values()))
+            for cat, cards in _edition_categories(first):
+                self.custom_edits[cat].blockSignals(True)
+                self.custom_edits[cat].setPlainText("\n".join(cards))
+                self.custom_edits[cat].blockSignals(False)
+        key = self.edition.currentData()
+        max_players = 10 if key in ("custom", "clue-master-detective") else 6
+        self.n_players.setMaximum(max_players)
+        checked = set(self.checked_cards())
+        self.my_cards.blockSignals(True)
+        self.my_cards.clear()
+        for cat, cards in self.categories().items():
+            head = QListWidgetItem(cat.capitalize() + "s")
+            head.setFlags(Qt.NoItemFlags)
+            f = head.font()
+            f.setBold(True)
+            head.setFont(f)
+            self.my_cards.addItem(head)
+            for c in cards:
+                it = QListWidgetItem(c)
+                it.setFlags(Qt.ItemIsEnabled | Qt.ItemIsUserCheckable)
+                it.setCheckState(Qt.Checked if c in checked else Qt.Unchecked)
+                it.setData(Qt.UserRole, c)
+                self.my_cards.addItem(it)
+        self.my_cards.blockSignals(False)
+        self._fill_hand_sizes()
+
+    def checked_cards(self) -> list[str]:
+        out = []
+        for i in range(self.my_cards.count()):
+            it = self.my_cards.item(i)
+            if it.data(Qt.UserRole) and it.checkState() == Qt.Checked:
+                out.append(it.data(Qt.UserRole))
+        return out
+
+    # -- players ------------------------------------------------------------------------
+    def _players_changed(self, *_a) -> None:
+        n = self.n_players.value()
+        old = [self._row(r) for r in range(self.table.rowCount())]
+        self.table.setRowCount(n)
+        for r in range(n):
+            name = old[r][0] if r < len(old) else DEFAULT_NAMES[r]
+            self._set_row(r, name, old[r][1] if r < len(old) else 0,
+                          old[r][2] if r < len(old) else r == 0, old[r][3] if r < len(old) else r == n - 1)
+        if not any(self._row(r)[2] for r in range(n)):
+            self.table.cellWidget(0, 2).setChecked(True)
+        if not any(self._row(r)[3] for r in range(n)):
+            self.table.cellWidget(n - 1, 3).setChecked(True)
+        self._fill_hand_sizes()
+
+    def _set_row(self, r, name, cards, me, dealer) -> None:
+        self.table.setItem(r, 0, QTableWidgetItem(name))
+        spin = QSpinBox()
+        spin.setRange(0, 30)
+        spin.setValue(cards)
+        spin.valueChanged.connect(self._update_count)
+        self.table.setCellWidget(r, 1, spin)
+        for col, val in ((2, me), (3, dealer)):
+            box = QCheckBox()
+            box.setChecked(bool(val))
+            box.toggled.connect(lambda on, c=col, b=box: self._exclusive(c, b, on))
+            self.table.setCellWidget(r, col, box)
+
+    def _row(self, r):
+        item = self.table.item(r, 0)
+        spin, me, dealer = (self.table.cellWidget(r, c) for c in (1, 2, 3))
+        return ((item.text().strip() if item else ""), spin.value() if spin else 0,
+                bool(me and me.isChecked()), bool(dealer and dealer.isChecked()))
+
+    def _exclusive(self, col, box, on) -> None:
+        if on:
+            for r in range(self.table.rowCount()):
+                other = self.table.cellWidget(r, col)
+                if other is not None and other is not box:
+                    other.blockSignals(True)
+                    other.setChecked(False)
+                    other.blockSignals(False)
+            if col == 3:
+                self._fill_hand_sizes()
+        self._update_count()
+
+    def _move(self, delta: int) -> None:
+        r = self.table.currentRow()
+        s = r + delta
+        if r < 0 or not 0 <= s < self.table.rowCount():
+            return
+        a, b = self._row(r), self._row(s)
+        self._set_row(r, *b)
+        self._set_row(s, *a)
+        self.table.setCurrentCell(s, 0)
+        self._fill_hand_sizes()
+
+    def _fill_hand_sizes(self, *_a) -> None:
+        n = self.table.rowCount()
+        if n == 0:
+            return
+        n_dealt = sum(len(v) for v in self.categories().values()) - 3
+        dealer = next((r for r in range(n) if self._row(r)[3]), n - 1)
+        sizes = cluedo.deal_hand_sizes(n, max(n_dealt, 0), dealer)
+        for r in range(n):
+            spin = self.table.cellWidget(r, 1)
+            spin.blockSignals(True)
+            spin.setValue(sizes[r])
+            spin.blockSignals(False)
+        self.deal_note.setText(f"{max(n_dealt, 0)} cards dealt one at a time from the dealer's left; "
+                               "edit the counts if your table dealt differently.")
+        self._update_count()
+
+    def _update_count(self, *_a) -> None:
+        me_rows = [r for r in range(self.table.rowCount()) if self._row(r)[2]]
+        need = self._row(me_rows[0])[1] if me_rows else 0
+        have = len(self.checked_cards())
+        colour = "green" if have == need else "#b71c1c"
+        self.my_cards_label.setText(f"My cards: <span style='color:{colour}'>{have} of {need} ticked</span>")
+
+    def _load_setup(self, setup) -> None:
+        idx = self.edition.findData(setup.edition) if setup.edition else self.edition.findData("custom")
+        self.edition.setCurrentIndex(max(idx, 0))
+        if not setup.edition:
+            for cat, cards in setup.categories:
+                if cat in self.custom_edits:
+                    self.custom_edits[cat].setPlainText("\n".join(cards))
+        self.n_players.setValue(len(setup.players))
+        for r, (p, n) in enumerate(zip(setup.players, setup.hand_sizes)):
+            self._set_row(r, p, n, p == setup.me, r == len(setup.players) - 1)
+
+    # -- result -------------------------------------------------------------------------
+    def build(self):
+        """Validate and build ``(setup, events)``; raises SessionFormatError naming the field."""
+        rows = [self._row(r) for r in range(self.table.rowCount())]
+        names = [r[0] for r in rows]
+        for i, n in enumerate(names):
+            if not n:
+                raise SessionFormatError(f"player {i + 1}", "every player needs a name")
+        if len(set(names)) != len(names):
+            raise SessionFormatError("players", "two players have the same name")
+        me = [r[0] for r in rows if r[2]]
+        if len(me) != 1:
+            raise SessionFormatError("me", "tick exactly one player as yourself")
+        obj = {"players": names, "hand_sizes": {r[0]: r[1] for r in rows}, "me": me[0]}
+        key = self.edition.currentData()
+        if key == "custom":
+            obj["categories"] = self.categories()
+        else:
+            obj["edition"] = key
+        setup = cluedo.Setup.from_json(obj, "$.setup")
+        mine = self.checked_cards()
+        need = dict(zip(setup.players, setup.hand_sizes))[setup.me]
+        if len(mine) != need:
+            raise SessionFormatError("my cards", f"tick your {need} cards (ticked {len(mine)})")
+        events = []
+        if need:
+            events.append(cluedo.event_from_json({"type": "hand", "player": setup.me, "cards": mine},
+                                                 setup, "$.events[0]"))
+        return setup, events
+
+    def _accept(self) -> None:
+        try:
+            self._result = self.build()
+        except SessionFormatError as exc:
+            QMessageBox.warning(self, "Check the new game", f"{exc.path}: {exc.message}")
+            return
+        self.accept()
+
+    def result_session(self):
+        return self._result
+
+
+def _edition_categories(edition) -> list:
+    cats = edition["categories"]
+    if isinstance(cats, dict):
+        return list(cats.items())
+    return [tuple(x) for x in cats]
+
+
+class SuggestionForm(QGroupBox):
+    """Log a suggestion: three cards, suggester, refuter or nobody, who passed (pre-filled from
+    the seating order, editable), and the card shown when I suggested.
+
+    Signals:
+        submitted(object event), accusationSubmitted(object event), refuterChanged().
+    """
+
+    submitted = Signal(object)
+    accusationSubmitted = Signal(object)
+    formChanged = Signal()
+
+    def __init__(self, setup, parent=None):
+        super().__init__("Log a suggestion", parent)
+        self.setup = setup
+        lay = QGridLayout(self)
+        self.pickers = {}
+        for i, (cat, cards) in enumerate(setup.categories):
+            combo = QComboBox()
+            combo.addItems(list(cards))
+            lay.addWidget(QLabel(cat.capitalize()), 0, i)
+            lay.addWidget(combo, 1, i)
+            self.pickers[cat] = combo
+            combo.currentIndexChanged.connect(self._update_shown)
+        self.suggester = QComboBox()
+        self.refuter = QComboBox()
+        lay.addWidget(QLabel("Suggested by"), 2, 0)
+        lay.addWidget(self.suggester, 3, 0)
+        lay.addWidget(QLabel("Refuted by"), 2, 1)
+        lay.addWidget(self.refuter, 3, 1)
+        lay.addWidget(QLabel("Card shown to me"), 2, 2)
+        self.shown = QComboBox()
+        lay.addWidget(self.shown, 3, 2)
+        self.passed_label = QLabel("Passed (no matching card):")
+        lay.addWidget(self.passed_label, 4, 0, 1, 3)
+        self.passed_box = QHBoxLayout()
+        lay.addLayout(self.passed_box, 5, 0, 1, 3)
+        self.passed_checks: dict[str, QCheckBox] = {}
+        self.advice = QLabel()
+        self.advice.setWordWrap(True)
+        self.advice.setStyleSheet("color:#0d47a1")
+        lay.addWidget(self.advice, 6, 0, 1, 3)
+        row = QHBoxLayout()
+        self.log_button = QPushButton("Log suggestion")
+        self.log_button.setDefault(True)
+        self.log_button.setToolTip("Enter")
+        self.log_button.clicked.connect(self.submit)
+        self.accuse_button = QPushButton("Failed accusation…")
+        self.accuse_button.setToolTip("The suggester accused these three cards and was wrong")
+        self.accuse_button.clicked.connect(self.submit_accusation)
+        row.addWidget(self.log_button)
+        row.addStretch(1)
+        row.addWidget(self.accuse_button)
+        lay.addLayout(row, 7, 0, 1, 3)
+        self.suggester.currentIndexChanged.connect(self._suggester_changed)
+        self.refuter.currentIndexChanged.connect(self._refuter_changed)
+        self.set_setup(setup)
+
+    def set_setup(self, setup) -> None:
+        self.setup = setup
+        for (cat, cards) in setup.categories:
+            combo = self.pickers.get(cat)
+            if combo is not None:
+                combo.blockSignals(True)
+                combo.clear()
+                combo.addItems(list(cards))
+                combo.blockSignals(False)
+        self.suggester.blockSignals(True)
+        self.suggester.clear()
+        self.suggester.addItems(list(setup.players))
+        self.suggester.setCurrentText(setup.me)
+        self.suggester.blockSignals(False)
+        for cb in self.passed_checks.values():
+            cb.deleteLater()
+        self.passed_checks = {}
+        for p in setup.players:
+            cb = QCheckBox(p)
+            self.passed_box.addWidget(cb)
+            self.passed_checks[p] = cb
+        self._suggester_changed()
+
+    def cards(self) -> list[str]:
+        return [self.pickers[cat].currentText() for cat, _ in self.setup.categories]
+
+    def set_card(self, card: str) -> None:
+        cat = self.setup.category_of(card)
+        if cat in self.pickers:
+            self.pickers[cat].setCurrentText(card)
+
+    def set_suggester(self, player: str) -> None:
+        self.suggester.setCurrentText(player)
+
+    def _suggester_changed(self, *_a) -> None:
+        s = self.suggester.currentText()
+        cur = self.refuter.currentText()
+        self.refuter.blockSignals(True)
+        self.refuter.clear()
+        players = list(self.setup.players)
+        if s in players:
+            i = players.index(s)
+            order = players[i + 1:] + players[:i]
+        else:
+            order = players
+        self.refuter.addItems(order + [NOBODY])
+        self.refuter.setCurrentText(cur if cur in order or cur == NOBODY else (order[0] if order else NOBODY))
+        self.refuter.blockSignals(False)
+        self._refuter_changed()
+
+    def _refuter_changed(self, *_a) -> None:
+        s = self.suggester.currentText()
+        r = self.refuter.currentText()
+        refuter = None if r == NOBODY else r
+        try:
+            must = set(cluedo.passers_between(self.setup, s, refuter))
+        except Exception:
+            must = set()
+        for p, cb in self.passed_checks.items():
+            cb.setEnabled(p != s and p != r)
+            cb.setChecked(p in must)
+        self._update_shown()
+        self.formChanged.emit()
+
+    def _update_shown(self, *_a) -> None:
+        mine = self.suggester.currentText() == self.setup.me
+        refuted = self.refuter.currentText() != NOBODY
+        cur = self.shown.currentText()
+        self.shown.blockSignals(True)
+        self.shown.clear()
+        self.shown.addItem(NOT_SEEN)
+        self.shown.addItems(self.cards())
+        if cur in self.cards():
+            self.shown.setCurrentText(cur)
+        self.shown.blockSignals(False)
+        self.shown.setEnabled(mine and refuted)
+        self.formChanged.emit()
+
+    def event_json(self) -> dict:
+        r = self.refuter.currentText()
+        shown = self.shown.currentText() if self.shown.isEnabled() else NOT_SEEN
+        return {"type": "suggestion", "suggester": self.suggester.currentText(), "cards": self.cards(),
+                "passed": [p for p, cb in self.passed_checks.items() if cb.isEnabled() and cb.isChecked()],
+                "refuter": None if r == NOBODY else r,
+                "shown": None if shown == NOT_SEEN else shown}
+
+    def submit(self) -> None:
+        try:
+            ev = cluedo.event_from_json(self.event_json(), self.setup, "suggestion")
+        except SessionFormatError as exc:
+            QMessageBox.warning(self, "Check the suggestion", exc.message)
+            return
+        self.submitted.emit(ev)
+
+    def submit_accusation(self) -> None:
+        who = self.suggester.currentText()
+        cards = self.cards()
+        ans = QMessageBox.question(self, "Failed accusation",
+                                   f"Log that {who} accused {', '.join(cards)} and was wrong?")
+        if ans != QMessageBox.Yes:
+            return
+        try:
+            ev = cluedo.event_from_json({"type": "accusation", "player": who, "cards": cards,
+                                         "correct": False}, self.setup, "accusation")
+        except SessionFormatError as exc:
+            QMessageBox.warning(self, "Check the accusation", exc.message)
+            return
+        self.accusationSubmitted.emit(ev)

@@ -1,0 +1,289 @@
+"""The Cluedo tab: worksheet heat map (cards × players + envelope), suggestion form,
+belief plots, recommendations, and the status line (method, time, consistent deals).
+"""
+from __future__ import annotations
+
+import functools
+import math
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QHeaderView, QLabel, QMenu,
+                               QSplitter, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout,
+                               QWidget)
+
+from engines import cluedo
+from engines.core.errors import SessionFormatError
+from desktop.gametab import GameTab
+from desktop.inference import InferenceRunner
+from desktop.widgets.belief_plot import BeliefPlot
+from desktop.widgets.worksheet import ProbabilityTableModel, WorksheetView
+from desktop.cluedo.forms import NewGameDialog, SuggestionForm
+
+METHOD_LABELS = {"exact": "Exact (count deals)", "center": "Analytical center (cvxpy)",
+                 "montecarlo": "Monte Carlo (exact sampling)"}
+ENVELOPE = "envelope"
+
+
+class Tab(GameTab):
+    """Cluedo at the table: log hands, shown cards, suggestions; read exact probabilities."""
+
+    GAME = "cluedo"
+
+    def make_plot(self) -> BeliefPlot:
+        return BeliefPlot("Envelope: probability of the leading suspect, weapon and room")
+
+    def build_ui(self) -> None:
+        setup = self.document.setup
+        root = QVBoxLayout(self)
+        root.setContentsMargins(6, 6, 6, 6)
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Method:"))
+        self.method = QComboBox()
+        for m in cluedo.METHODS:
+            self.method.addItem(METHOD_LABELS.get(m, m), m)
+        self.method.currentIndexChanged.connect(self.request_inference)
+        bar.addWidget(self.method)
+        self.deals_label = QLabel()
+        bar.addWidget(self.deals_label, 1)
+        self.accuse_label = QLabel()
+        self.accuse_label.setStyleSheet("color:#1b5e20; font-weight:bold")
+        bar.addWidget(self.accuse_label)
+        root.addLayout(bar)
+        root.addWidget(self.banner)
+
+        split = QSplitter(Qt.Horizontal)
+        root.addWidget(split, 1)
+        # left: worksheet
+        self.model = ProbabilityTableModel([], [])
+        self.sheet = WorksheetView()
+        self.sheet.setModel(self.model)
+        self.sheet.cellContextMenu.connect(self._cell_menu)
+        self.sheet.rowHeaderClicked.connect(self._row_clicked)
+        self.sheet.columnHeaderClicked.connect(self._column_clicked)
+        split.addWidget(self.sheet)
+        # middle: forms + recommendation
+        mid = QWidget()
+        ml = QVBoxLayout(mid)
+        ml.setContentsMargins(0, 0, 0, 0)
+        self.form = SuggestionForm(setup)
+        self.form.submitted.connect(self.log_event)
+        self.form.accusationSubmitted.connect(self.log_event)
+        self.form.formChanged.connect(self._request_advice)
+        ml.addWidget(self.form)
+        rec_head = QHBoxLayout()
+        rec_head.addWidget(QLabel("<b>Best suggestions</b> (expected information about the envelope)"))
+        self.room = QComboBox()
+        rec_head.addWidget(self.room)
+        self.room.currentIndexChanged.connect(self._request_recommendation)
+        ml.addLayout(rec_head)
+        self.rec_table = QTableWidget(0, 4)
+        self.rec_table.setHorizontalHeaderLabels(["Suspect", "Weapon", "Room", "Bits"])
+        self.rec_table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.rec_table.verticalHeader().setVisible(False)
+        self.rec_table.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.rec_table.setSelectionBehavior(QTableWidget.SelectRows)
+        self.rec_table.cellDoubleClicked.connect(self._use_recommendation)
+        self.rec_table.setToolTip("Double-click to put this suggestion in the form")
+        ml.addWidget(self.rec_table, 1)
+        split.addWidget(mid)
+        # right: history + plots
+        right = QSplitter(Qt.Vertical)
+        right.addWidget(self.history)
+        plots = QTabWidget()
+        plots.addTab(self.plot, "Envelope")
+        self.entropy_plot = BeliefPlot("Uncertainty about the envelope", y_label="bits", y_range=None)
+        plots.addTab(self.entropy_plot, "Entropy")
+        right.addWidget(plots)
+        split.addWidget(right)
+        split.setSizes([470, 420, 390])
+
+        self.rec_runner = InferenceRunner(self, name="cluedo-recommend")
+        self.rec_runner.resultReady.connect(self._on_recommendation)
+        self.rec_runner.failed.connect(self._on_recommendation_failed)
+        self.advice_runner = InferenceRunner(self, name="cluedo-advice")
+        self.advice_runner.resultReady.connect(self._on_advice)
+        self.reset_views()
+
+    # -- setup-dependent views ---------------------------------------------------------
+    def reset_views(self) -> None:
+        setup = self.document.setup
+        groups = [(cat.capitalize() + "s", list(cards)) for cat, cards in setup.categories]
+        cols = [p + (" (me)" if p == setup.me else "") for p in setup.players] + ["Envelope"]
+        self.model.set_layout(groups, cols)
+        self.form.set_setup(setup)
+        self.room.blockSignals(True)
+        self.room.clear()
+        self.room.addItem("any room", None)
+        for cat, cards in setup.categories:
+            if cat == "room":
+                for c in cards:
+                    self.room.addItem(f"in the {c}", c)
+        self.room.blockSignals(False)
+        self.rec_table.setRowCount(0)
+        self.accuse_label.clear()
+
+    def inference_options(self) -> dict:
+        return {"method": self.method.currentData() or cluedo.METHODS[0]}
+
+    # -- results ----------------------------------------------------------------------
+    def show_posterior(self, post, k: int) -> None:
+        self.model.set_matrix(post.matrix, getattr(post, "standard_error", None))
+        deals = post.consistent_deals
+        self.deals_label.setText(
+            ("" if k == len(self.document.events) else f"<i>as after entry {k}</i> · ")
+            + (f"{deals:,} consistent deals" if deals is not None else "approximate (analytical center)"))
+
+    def clear_beliefs(self) -> None:
+        self.model.set_matrix(None)
+        self.deals_label.setText("no consistent deal")
+
+    def plot_series(self, timeline) -> dict:
+        setup = self.document.setup
+        last = timeline.latest
+        series = {}
+        for cat, cards in setup.categories:
+            env = {c: last.probability(c, ENVELOPE) for c in cards}
+            top = max(env, key=env.get)
+            series[f"{cat}: {top}"] = [p.probability(top, ENVELOPE) for p in timeline.posteriors]
+        self.entropy_plot.set_series({"envelope entropy (bits)": [p.envelope_entropy_bits()
+                                                                  for p in timeline.posteriors]})
+        return series
+
+    def status_text(self, post, seconds: float) -> str:
+        deals = f"{post.consistent_deals:,} consistent deals" if post.consistent_deals is not None else "approximate"
+        return f"Cluedo · {METHOD_LABELS.get(post.method, post.method)} · {seconds * 1000:.0f} ms · {deals}"
+
+    def after_result(self, timeline) -> None:
+        self._request_recommendation()
+        self._request_advice()
+
+    # -- recommendations ----------------------------------------------------------------
+    def _request_recommendation(self, *_a) -> None:
+        doc = self.document
+        if self.timeline is None or self.timeline.error is not None:
+            self.rec_runner.cancel()
+            self.rec_table.setRowCount(0)
+            return
+        job = functools.partial(_recommend_job, doc.setup, tuple(doc.events), self.room.currentData())
+        self.rec_runner.submit(job)
+
+    @Slot(int, object, float)
+    def _on_recommendation(self, _rev, rec, _secs) -> None:
+        rows = rec.suggestions[:12]
+        self.rec_table.setRowCount(len(rows))
+        for r, (s, w, room, bits) in enumerate(rows):
+            for c, text in enumerate((s, w, room, f"{bits:.2f}")):
+                item = QTableWidgetItem(text)
+                if c == 3:
+                    item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+                self.rec_table.setItem(r, c, item)
+        if rec.accusation:
+            self.accuse_label.setText("Ready to accuse: " + ", ".join(rec.accusation))
+        else:
+            self.accuse_label.clear()
+
+    @Slot(int, object)
+    def _on_recommendation_failed(self, _rev, exc) -> None:
+        self.rec_table.setRowCount(0)
+
+    def _use_recommendation(self, row: int, _col: int) -> None:
+        for c in range(3):
+            item = self.rec_table.item(row, c)
+            if item:
+                self.form.set_card(item.text())
+        self.form.set_suggester(self.document.setup.me)
+
+    def _request_advice(self, *_a) -> None:
+        setup = self.document.setup
+        f = self.form.event_json()
+        if f["refuter"] != setup.me or f["suggester"] == setup.me or self.timeline is None \
+                or self.timeline.error is not None:
+            self.form.advice.clear()
+            self.advice_runner.cancel()
+            return
+        job = functools.partial(_advice_job, setup, tuple(self.document.events), f["suggester"], tuple(f["cards"]))
+        self.advice_runner.submit(job)
+
+    @Slot(int, object, float)
+    def _on_advice(self, _rev, advice, _secs) -> None:
+        if not advice:
+            self.form.advice.setText("You hold none of these cards: you cannot refute — check the cards.")
+            return
+        best = advice[0]
+        others = ", ".join(f"{c} ({b:.2f} bits)" for c, b in advice[1:])
+        self.form.advice.setText(f"Show <b>{best[0]}</b>: it tells the others least ({best[1]:.2f} bits)"
+                                 + (f"; rather than {others}" if others else ""))
+
+    # -- worksheet interaction ------------------------------------------------------------
+    def _owner(self, column: int) -> str:
+        owners = list(self.document.setup.players) + [ENVELOPE]
+        return owners[column]
+
+    def _cell_menu(self, item: int, column: int, pos) -> None:
+        setup = self.document.setup
+        card = setup.cards[item]
+        owner = self._owner(column)
+        menu = QMenu(self)
+        if owner == ENVELOPE:
+            a = menu.addAction("The envelope is inferred from the players' hands")
+            a.setEnabled(False)
+            menu.exec(pos)
+            return
+        has = menu.addAction(f"{owner} has {card}")
+        lacks = menu.addAction(f"{owner} does not have {card}")
+        facts = self._facts_about(owner, card)
+        remove = menu.addAction("Remove this fact")
+        remove.setEnabled(bool(facts))
+        chosen = menu.exec(pos)
+        if chosen is has:
+            self._log_json({"type": "shown", "player": owner, "card": card})
+        elif chosen is lacks:
+            self._log_json({"type": "lacks", "player": owner, "card": card})
+        elif chosen is remove and facts:
+            self.remove_event(facts[-1])
+
+    def _facts_about(self, owner: str, card: str) -> list[int]:
+        out = []
+        for i, ev in enumerate(self.document.events):
+            d = ev.to_json()
+            if d.get("type") in ("shown", "lacks") and d.get("player") == owner and d.get("card") == card:
+                out.append(i)
+        return out
+
+    def _log_json(self, obj: dict) -> None:
+        try:
+            ev = cluedo.event_from_json(obj, self.document.setup, "event")
+        except SessionFormatError as exc:
+            self.warn("Cannot log this", exc.message)
+            return
+        self.log_event(ev)
+
+    def _row_clicked(self, item: int) -> None:
+        self.form.set_card(self.document.setup.cards[item])
+
+    def _column_clicked(self, column: int) -> None:
+        owner = self._owner(column)
+        if owner != ENVELOPE:
+            self.form.set_suggester(owner)
+
+    # -- new game -------------------------------------------------------------------------
+    def new_game(self) -> bool:
+        dlg = NewGameDialog(self, self.document.setup)
+        if dlg.exec() != QDialog.Accepted:
+            return False
+        setup, events = dlg.result_session()
+        self.reset_document(setup, events)
+        return True
+
+    def shutdown(self) -> None:
+        self.rec_runner.shutdown()
+        self.advice_runner.shutdown()
+        super().shutdown()
+
+
+def _recommend_job(setup, events, room, cancel):
+    return cluedo.recommend(setup, events, room=room, cancel=cancel)
+
+
+def _advice_job(setup, events, suggester, cards, cancel):
+    return cluedo.refute_advice(setup, events, suggester, cards)

@@ -1,0 +1,237 @@
+"""Background inference runner (DESIGN.md, "Data flow" steps 3–5): latest request wins.
+
+Each tab owns one :class:`InferenceRunner`; its worker (a QObject moved to its own QThread)
+runs jobs — plain callables ``job(cancel) -> result`` that must not touch Qt widgets. Submitting
+a new request makes every older one stale: a stale request still queued is skipped, a running one
+sees ``cancel()`` turn True (engines poll it via ``engines.core.errors.check_cancel``) and its
+result, if any, is dropped. Exceptions come back as the ``failed`` signal — never a crash.
+
+Cross-thread signals are connected to ``@Slot`` methods of objects living in the receiving
+thread, so the slots run there (a lambda would run in the worker thread).
+"""
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from engines.core.errors import Cancelled, EngineError
+
+
+class _Worker(QObject):
+    finished = Signal(int, object, float)
+    failed = Signal(int, object)
+
+    def __init__(self, latest: Callable[[], int]):
+        super().__init__()
+        self._latest = latest
+
+    @Slot(int, object)
+    def run(self, revision: int, job: Callable) -> None:
+        if revision != self._latest():
+            return  # stale before it started
+        cancel = lambda: self._latest() != revision  # noqa: E731 (called in this thread)
+        t0 = time.perf_counter()
+        try:
+            result = job(cancel)
+        except Cancelled:
+            return
+        except EngineError as exc:
+            self.failed.emit(revision, exc)
+            return
+        except Exception as exc:  # a bug: report it, never crash the app
+            exc.detail = traceback.format_exc()
+            self.failed.emit(revision, exc)
+            return
+        if revision == self._latest():
+            self.finished.emit(revision, result, time.perf_counter() - t0)
+
+
+class InferenceRunner(QObject):
+    """Runs jobs off the GUI thread, latest request wins.
+
+    Signals:
+        resultReady(int revision, object result, float seconds): the newest request's result.
+        failed(int revision, object exception): the newest request raised (EngineError for user
+            errors such as ContradictionError; anything else is a bug, with ``.detail``).
+        busyChanged(bool): work is pending or not.
+    """
+
+    resultReady = Signal(int, object, float)
+    failed = Signal(int, object)
+    busyChanged = Signal(bool)
+    _request = Signal(int, object)
+
+    def __init__(self, parent: Optional[QObject] = None, name: str = "inference"):
+        super().__init__(parent)
+        self._lock = threading.Lock()
+        self._latest = 0
+        self._busy = False
+        self._thread = QThread()
+        self._thread.setObjectName(name)
+        self._worker = _Worker(self.latest)
+        self._worker.moveToThread(self._thread)
+        self._request.connect(self._worker.run)
+        self._worker.finished.connect(self._on_finished)
+        self._worker.failed.connect(self._on_failed)
+        self._thread.start()
+
+    def latest(self) -> int:
+        with self._lock:
+            return self._latest
+
+    def is_busy(self) -> bool:
+        return self._busy
+
+    def submit(self, job: Callable[[Callable[[], bool]], Any], revision: Optional[int] = None) -> int:
+        """Queue ``job(cancel)``; returns its request number. Older requests become stale."""
+        with self._lock:
+            self._latest = self._latest + 1 if revision is None else max(revision, self._latest + 1)
+            rev = self._latest
+        self._set_busy(True)
+        self._request.emit(rev, job)
+        return rev
+
+    def cancel(self) -> None:
+        """Make every pending request stale (nothing will be delivered)."""
+        with self._lock:
+            self._latest += 1
+        self._set_busy(False)
+
+    def _set_busy(self, busy: bool) -> None:
+        if busy != self._busy:
+            self._busy = busy
+            self.busyChanged.emit(busy)
+
+    @Slot(int, object, float)
+    def _on_finished(self, revision: int, result: Any, seconds: float) -> None:
+        if revision != self.latest():
+            return
+        self._set_busy(False)
+        self.resultReady.emit(revision, result, seconds)
+
+    @Slot(int, object)
+    def _on_failed(self, revision: int, exc: Exception) -> None:
+        if revision != self.latest():
+            return
+        self._set_busy(False)
+        self.failed.emit(revision, exc)
+
+    def shutdown(self, timeout_ms: int = 3000) -> None:
+        """Cancel pending work and stop the thread (called when the tab closes)."""
+        self.cancel()
+        self._thread.quit()
+        self._thread.wait(timeout_ms)
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """Beliefs after every prefix of the log, as computed by :func:`compute_timeline`.
+
+    Attributes:
+        posteriors: ``posteriors[k]`` is the posterior after the first ``k`` events
+            (``k = 0`` is the setup alone); length ``n_consistent + 1``.
+        summaries: ``belief_summary`` of each of those posteriors.
+        error: the :class:`EngineError` (e.g. ContradictionError) that stopped the timeline,
+            or None when every event is consistent.
+        n_events: the number of events in the log.
+    """
+
+    posteriors: tuple
+    summaries: tuple
+    error: Optional[EngineError] = None
+    n_events: int = 0
+
+    @property
+    def latest(self):
+        """The posterior after the last consistent event."""
+        return self.posteriors[-1] if self.posteriors else None
+
+
+class TimelineCache:
+    """Memo of posteriors by (method, setup, event prefix); lives in one worker thread."""
+
+    def __init__(self, capacity: int = 2000):
+        self.capacity = capacity
+        self._store: dict = {}
+
+    def get(self, key):
+        return self._store.get(key)
+
+    def put(self, key, value) -> None:
+        if len(self._store) >= self.capacity:
+            for k in list(self._store)[: self.capacity // 4]:
+                del self._store[k]
+        self._store[key] = value
+
+
+def compute_timeline(module, setup, events, cancel, *, method: Optional[str] = None,
+                     cache: Optional[TimelineCache] = None, options: Optional[dict] = None,
+                     full: bool = True) -> Timeline:
+    """The posterior after every prefix of ``events`` (runs in the worker thread).
+
+    The whole log is inferred first (what the player waits for), then the prefixes, each
+    reused from ``cache`` when seen before — so appending an event costs one inference and undo
+    costs none. A :class:`ContradictionError` from the engine stops the timeline at the last
+    consistent prefix (``error`` set). ``full=False`` computes only the whole log.
+    """
+    from engines.core.errors import ContradictionError
+
+    options = dict(options or {})
+    if method:
+        options["method"] = method
+    opt_key = tuple(sorted(options.items()))
+    events = tuple(events)
+
+    def infer(k: int):
+        key = _cache_key(opt_key, setup, events[:k])
+        if cache is not None:
+            hit = cache.get(key)
+            if hit is not None:
+                return hit
+        post = module.infer(setup, events[:k], cancel=cancel, **options)
+        summary = module.belief_summary(setup, post)
+        if cache is not None:
+            cache.put(key, (post, summary))
+        return post, summary
+
+    n = len(events)
+    error = None
+    try:
+        last = infer(n)
+        good = n
+    except ContradictionError as exc:
+        error = exc
+        good = max(exc.event_index, 0)
+        last = None if exc.event_index < 0 else infer(good)
+    if last is None:
+        return Timeline((), (), error, n)
+    if not full:
+        return Timeline((last[0],), (last[1],), error, n)
+    posts, sums = [], []
+    for k in range(good):
+        if cancel is not None and cancel():
+            raise Cancelled()
+        p, s = infer(k)
+        posts.append(p)
+        sums.append(s)
+    posts.append(last[0])
+    sums.append(last[1])
+    return Timeline(tuple(posts), tuple(sums), error, n)
+
+
+def _cache_key(opt_key, setup, prefix):
+    """A hashable key for (options, setup, prefix); falls back to JSON for unhashable events."""
+    key = (opt_key, setup, prefix)
+    try:
+        hash(key)
+        return key
+    except TypeError:
+        import json
+
+        return (opt_key, json.dumps(setup.to_json(), sort_keys=True),
+                tuple(json.dumps(e.to_json(), sort_keys=True) for e in prefix))

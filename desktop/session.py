@@ -1,0 +1,286 @@
+"""The session document: game setup + ordered event list + a QUndoStack (DESIGN.md "Data flow").
+
+Every logged fact is a :class:`QUndoCommand` (append, remove, replace the setup), so Edit→Undo
+works on everything. Files are written atomically with :class:`QSaveFile`; reading validates the
+whole file with :func:`engines.core.schema.parse_session` and changes nothing on error.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from typing import Any, Optional, Sequence
+
+from PySide6.QtCore import QObject, QSaveFile, QIODevice, QStandardPaths, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from engines import game_module
+from engines.core.errors import SessionFormatError
+from engines.core.schema import EventMeta, SessionData, dumps_session, parse_session, read_session_file
+
+
+def write_text_atomically(path: str, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` through QSaveFile: the old file stays whole on failure.
+
+    Raises:
+        OSError: the file cannot be written (message names the file and Qt's reason).
+    """
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    f = QSaveFile(path)
+    if not f.open(QIODevice.WriteOnly):
+        raise OSError(f"cannot write {path}: {f.errorString()}")
+    data = text.encode("utf-8")
+    if f.write(data) != len(data):
+        f.cancelWriting()
+        raise OSError(f"cannot write {path}: {f.errorString()}")
+    if not f.commit():
+        raise OSError(f"cannot write {path}: {f.errorString()}")
+
+
+class SessionDocument(QObject):
+    """One tab's document: ``setup``, ``events`` (engine dataclasses), ``meta`` and an undo stack.
+
+    Signals:
+        changed(int): the revision number after any change (event list or setup).
+        pathChanged(str): the file the document is saved to changed.
+    """
+
+    changed = Signal(int)
+    pathChanged = Signal(str)
+
+    def __init__(self, game: str, setup: Any, parent: Optional[QObject] = None):
+        super().__init__(parent)
+        self.game = game
+        self.module = game_module(game)
+        self.setup = setup
+        self.events: list = []
+        self.meta: list[EventMeta] = []
+        self.path: Optional[str] = None
+        self.revision = 0
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.setUndoLimit(0)  # unlimited: a game's log must never be lost
+
+    # -- state ---------------------------------------------------------------------------
+    def _bump(self) -> None:
+        self.revision += 1
+        self.changed.emit(self.revision)
+
+    def data(self) -> SessionData:
+        """The document as an immutable :class:`SessionData` (what is saved)."""
+        return SessionData(self.game, self.setup, tuple(self.events), tuple(self.meta))
+
+    def is_modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    def display_name(self) -> str:
+        return os.path.basename(self.path) if self.path else "Untitled"
+
+    # -- edits (always through the undo stack) --------------------------------------------
+    def log_event(self, event: Any, meta: Optional[EventMeta] = None, text: Optional[str] = None) -> None:
+        """Append ``event`` with an undoable command (the command text is the event in words)."""
+        meta = meta or EventMeta.now()
+        desc = text or self.module.describe_event(self.setup, event)
+        self.undo_stack.push(_AppendEvent(self, event, meta, desc))
+
+    def remove_event(self, index: int) -> None:
+        """Remove the event at ``index`` (undoable)."""
+        if not 0 <= index < len(self.events):
+            raise IndexError(index)
+        desc = self.module.describe_event(self.setup, self.events[index])
+        self.undo_stack.push(_RemoveEvent(self, index, desc))
+
+    def replace_event(self, index: int, event: Any) -> None:
+        """Replace the event at ``index`` (undoable), keeping its time and note."""
+        self.undo_stack.push(_ReplaceEvent(self, index, event))
+
+    def reset(self, setup: Any, events: Sequence = (), meta: Sequence = (), path: Optional[str] = None) -> None:
+        """Start over with a new setup and log (not undoable: New game / Open); marks clean."""
+        self.setup = setup
+        self.events = list(events)
+        self.meta = list(meta) if meta else [EventMeta() for _ in self.events]
+        self.undo_stack.clear()
+        self.set_path(path)
+        self.undo_stack.setClean()
+        self._bump()
+
+    def set_path(self, path: Optional[str]) -> None:
+        self.path = path
+        self.pathChanged.emit(path or "")
+
+    # -- files --------------------------------------------------------------------------
+    def to_text(self) -> str:
+        return dumps_session(self.data())
+
+    def save(self, path: Optional[str] = None) -> None:
+        """Write the session atomically to ``path`` (or the current path) and mark it clean.
+
+        Raises:
+            OSError: the file cannot be written.
+            ValueError: no path given and the document has none.
+        """
+        path = path or self.path
+        if not path:
+            raise ValueError("no file name")
+        write_text_atomically(path, self.to_text())
+        self.set_path(path)
+        self.undo_stack.setClean()
+
+    def load(self, data: SessionData, path: Optional[str] = None) -> None:
+        """Replace the document by ``data`` (already validated)."""
+        if data.game != self.game:
+            raise SessionFormatError("$.game", f"this is a {data.game} session, not {self.game}")
+        self.reset(data.setup, data.events, data.meta, path)
+
+    def history_csv(self, summaries: Sequence[Optional[dict]]) -> str:
+        """CSV of the event history with the belief after every event (one row per event).
+
+        Args:
+            summaries: ``summaries[i]`` is ``belief_summary`` after event ``i`` (None when it is
+                not known, e.g. after a contradiction); ``summaries`` may have one extra leading
+                entry for the setup alone, which is written as row 0.
+        """
+        keys: list[str] = []
+        for s in summaries:
+            for k in (s or {}):
+                if k not in keys:
+                    keys.append(k)
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["event", "time", "type", "description", "note"] + keys)
+        offset = len(summaries) - len(self.events)
+        if offset == 1:
+            s = summaries[0] or {}
+            w.writerow([0, "", "setup", "game set up", ""] + [_fmt(s.get(k)) for k in keys])
+        for i, (ev, meta) in enumerate(zip(self.events, self.meta)):
+            s = summaries[i + offset] if 0 <= i + offset < len(summaries) else None
+            s = s or {}
+            w.writerow([i + 1, meta.time or "", ev.to_json().get("type", ""),
+                        self.module.describe_event(self.setup, ev), meta.note or ""]
+                       + [_fmt(s.get(k)) for k in keys])
+        return buf.getvalue()
+
+
+def _fmt(v) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return str(v)
+
+
+class _AppendEvent(QUndoCommand):
+    def __init__(self, doc: SessionDocument, event, meta, text):
+        super().__init__(text)
+        self.doc, self.event, self.meta_ = doc, event, meta
+
+    def redo(self):
+        self.doc.events.append(self.event)
+        self.doc.meta.append(self.meta_)
+        self.doc._bump()
+
+    def undo(self):
+        self.doc.events.pop()
+        self.doc.meta.pop()
+        self.doc._bump()
+
+
+class _RemoveEvent(QUndoCommand):
+    def __init__(self, doc: SessionDocument, index: int, text: str):
+        super().__init__(f"Remove: {text}")
+        self.doc, self.index = doc, index
+        self.event = doc.events[index]
+        self.meta_ = doc.meta[index]
+
+    def redo(self):
+        del self.doc.events[self.index]
+        del self.doc.meta[self.index]
+        self.doc._bump()
+
+    def undo(self):
+        self.doc.events.insert(self.index, self.event)
+        self.doc.meta.insert(self.index, self.meta_)
+        self.doc._bump()
+
+
+class _ReplaceEvent(QUndoCommand):
+    def __init__(self, doc: SessionDocument, index: int, event):
+        super().__init__(f"Edit: {doc.module.describe_event(doc.setup, event)}")
+        self.doc, self.index, self.new, self.old = doc, index, event, doc.events[index]
+
+    def redo(self):
+        self.doc.events[self.index] = self.new
+        self.doc._bump()
+
+    def undo(self):
+        self.doc.events[self.index] = self.old
+        self.doc._bump()
+
+
+def open_session_file(path: str) -> SessionData:
+    """Read and validate a session file (see :func:`engines.core.schema.read_session_file`)."""
+    return read_session_file(path)
+
+
+def data_dir() -> str:
+    """The app's data folder (QStandardPaths.AppDataLocation), created if needed."""
+    path = QStandardPaths.writableLocation(QStandardPaths.AppDataLocation)
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+class Autosave(QObject):
+    """Writes every tab's document, after every change, to a recovery file (atomically).
+
+    The file is ``<AppDataLocation>/recovery.json``: ``{"sessions": [session, ...],
+    "paths": [file or null, ...]}``. A clean exit deletes it; finding it at start means the
+    last run crashed, and the app offers to restore it.
+    """
+
+    def __init__(self, parent: Optional[QObject] = None):
+        super().__init__(parent)
+        self.documents: list[SessionDocument] = []
+        self.enabled = True
+
+    @staticmethod
+    def recovery_path() -> str:
+        return os.path.join(data_dir(), "recovery.json")
+
+    def watch(self, doc: SessionDocument) -> None:
+        self.documents.append(doc)
+        doc.changed.connect(self.write)
+
+    def write(self, *_args) -> None:
+        if not self.enabled:
+            return
+        docs = [d for d in self.documents if d.events or d.is_modified()]
+        if not docs:
+            self.discard()
+            return
+        payload = {"sessions": [d.data().to_json() for d in docs], "paths": [d.path for d in docs]}
+        try:
+            write_text_atomically(self.recovery_path(), json.dumps(payload, ensure_ascii=False))
+        except OSError:
+            pass  # autosave must never interrupt the player; a save error shows on real save
+
+    def discard(self) -> None:
+        try:
+            os.remove(self.recovery_path())
+        except FileNotFoundError:
+            pass
+
+    @classmethod
+    def read_recovery(cls) -> list[tuple[SessionData, Optional[str]]]:
+        """Sessions found in the recovery file (skipping any that no longer validate)."""
+        try:
+            with open(cls.recovery_path(), encoding="utf-8") as fh:
+                payload = json.load(fh)
+        except (OSError, ValueError):
+            return []
+        out = []
+        for obj, path in zip(payload.get("sessions", []), payload.get("paths", [])):
+            try:
+                out.append((parse_session(obj), path))
+            except SessionFormatError:
+                continue
+        return out

@@ -1,0 +1,278 @@
+"""Reusable worksheet: a QTableView over a probability table model, drawn as a heat map.
+
+:class:`ProbabilityTableModel` holds a matrix of probabilities (rows = items such as cards,
+grouped under header rows such as "Suspects"; columns = owners such as players and the
+envelope). Cells show the number, coloured from white (0) to a warm colour (1); certain facts
+are marked ✓ (probability 1) and ✗ (probability 0). :class:`WorksheetView` adds keyboard
+navigation, a context-menu hook and header-click hooks.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPoint, QRect, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPalette
+from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QStyle, QStyledItemDelegate,
+                               QStyleOptionViewItem, QTableView)
+
+#: Values within this distance of 0 or 1 are certain facts.
+CERTAIN_EPS = 1e-9
+
+ProbabilityRole = Qt.UserRole + 1
+KindRole = Qt.UserRole + 2  # "group" for a group header row, "item" otherwise
+StandardErrorRole = Qt.UserRole + 3
+
+
+def heat_color(p: float) -> QColor:
+    """Heat-map colour of probability ``p`` in [0, 1]: white → amber → deep orange-red."""
+    p = min(max(float(p), 0.0), 1.0)
+    stops = [(0.0, (255, 255, 255)), (0.35, (255, 224, 130)), (0.7, (255, 152, 0)), (1.0, (216, 67, 21))]
+    for (p0, c0), (p1, c1) in zip(stops, stops[1:]):
+        if p <= p1:
+            t = (p - p0) / (p1 - p0)
+            return QColor(*(round(a + (b - a) * t) for a, b in zip(c0, c1)))
+    return QColor(*stops[-1][1])
+
+
+def format_probability(p: Optional[float], se: Optional[float] = None) -> str:
+    """Text for a cell: ✓ for 1, ✗ for 0, else a percentage ("<1%", "37%", ">99%"); "–" if unknown."""
+    if p is None or not math.isfinite(p):
+        return "–"
+    if p >= 1 - CERTAIN_EPS:
+        return "✓"
+    if p <= CERTAIN_EPS:
+        return "✗"
+    if p < 0.005:
+        text = "<1%"
+    elif p > 0.995:
+        text = ">99%"
+    else:
+        text = f"{100 * p:.0f}%"
+    if se is not None and se > 0:
+        text += f" ±{100 * se:.0f}"
+    return text
+
+
+class ProbabilityTableModel(QAbstractTableModel):
+    """Table of probabilities with optional group-header rows.
+
+    Args:
+        groups: ``[(group title, [row labels...]), ...]``; a group with an empty title adds no
+            header row.
+        columns: column labels (e.g. players then "Envelope").
+
+    :meth:`set_matrix` takes an array of shape (n_items, n_columns) in the order the items
+    appear in ``groups`` (header rows excluded) and emits ``dataChanged``.
+    """
+
+    def __init__(self, groups: Sequence, columns: Sequence[str], parent=None):
+        super().__init__(parent)
+        self._rows: list[tuple[str, str, int]] = []  # (kind, label, item index)
+        self._columns: list[str] = []
+        self._matrix: Optional[np.ndarray] = None
+        self._se: Optional[np.ndarray] = None
+        self._highlight_cols: set[int] = set()
+        self.set_layout(groups, columns)
+
+    def set_layout(self, groups: Sequence, columns: Sequence[str]) -> None:
+        self.beginResetModel()
+        self._rows = []
+        k = 0
+        for title, labels in groups:
+            if title:
+                self._rows.append(("group", title, -1))
+            for label in labels:
+                self._rows.append(("item", label, k))
+                k += 1
+        self._columns = list(columns)
+        self._matrix = None
+        self._se = None
+        self.endResetModel()
+
+    @property
+    def n_items(self) -> int:
+        return sum(1 for r in self._rows if r[0] == "item")
+
+    def item_labels(self) -> list[str]:
+        return [r[1] for r in self._rows if r[0] == "item"]
+
+    def columns(self) -> list[str]:
+        return list(self._columns)
+
+    def set_matrix(self, matrix: Optional[np.ndarray], standard_error: Optional[np.ndarray] = None) -> None:
+        """Show ``matrix`` (n_items × n_columns probabilities; None clears)."""
+        if matrix is not None:
+            matrix = np.asarray(matrix, dtype=float)
+            if matrix.shape != (self.n_items, len(self._columns)):
+                raise ValueError(f"matrix shape {matrix.shape} != {(self.n_items, len(self._columns))}")
+        self._matrix = matrix
+        self._se = None if standard_error is None else np.asarray(standard_error, dtype=float)
+        if self.rowCount() and self.columnCount():
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1))
+
+    def matrix(self) -> Optional[np.ndarray]:
+        return self._matrix
+
+    def set_highlight_columns(self, cols) -> None:
+        self._highlight_cols = set(cols)
+        self.headerDataChanged.emit(Qt.Horizontal, 0, max(0, self.columnCount() - 1))
+
+    def item_index(self, row: int) -> int:
+        """Item number of table row ``row`` (-1 for a group header)."""
+        return self._rows[row][2] if 0 <= row < len(self._rows) else -1
+
+    def row_of_item(self, item: int) -> int:
+        for r, (_, _, k) in enumerate(self._rows):
+            if k == item:
+                return r
+        return -1
+
+    def row_label(self, row: int) -> str:
+        return self._rows[row][1]
+
+    # -- Qt model API ----------------------------------------------------------------------
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._columns)
+
+    def value(self, row: int, col: int) -> Optional[float]:
+        kind, _, k = self._rows[row]
+        if kind != "item" or self._matrix is None:
+            return None
+        v = float(self._matrix[k, col])
+        return v if math.isfinite(v) else None
+
+    def data(self, index: QModelIndex, role=Qt.DisplayRole):
+        if not index.isValid():
+            return None
+        row, col = index.row(), index.column()
+        kind, label, k = self._rows[row]
+        if role == KindRole:
+            return kind
+        if kind == "group":
+            if role == Qt.DisplayRole and col == 0:
+                return label
+            if role == Qt.FontRole:
+                f = QFont()
+                f.setBold(True)
+                return f
+            if role == Qt.BackgroundRole:
+                return QBrush(QColor(236, 239, 241))
+            return None
+        p = self.value(row, col)
+        if role == Qt.DisplayRole:
+            se = None if self._se is None else float(self._se[k, col])
+            return format_probability(p, se)
+        if role == ProbabilityRole:
+            return p
+        if role == StandardErrorRole:
+            return None if self._se is None else float(self._se[k, col])
+        if role == Qt.BackgroundRole:
+            return QBrush(heat_color(p)) if p is not None else None
+        if role == Qt.ForegroundRole:
+            if p is not None and p <= CERTAIN_EPS:
+                return QBrush(QColor(150, 150, 150))
+            return QBrush(QColor(255, 255, 255) if p is not None and p > 0.72 else QColor(33, 33, 33))
+        if role == Qt.TextAlignmentRole:
+            return int(Qt.AlignCenter)
+        if role == Qt.ToolTipRole:
+            if p is None:
+                return f"{label} / {self._columns[col]}: not computed yet"
+            return f"P({label} is with {self._columns[col]}) = {p:.6f}"
+        if role == Qt.FontRole and p is not None and (p >= 1 - CERTAIN_EPS):
+            f = QFont()
+            f.setBold(True)
+            return f
+        return None
+
+    def headerData(self, section: int, orientation, role=Qt.DisplayRole):
+        if role == Qt.DisplayRole:
+            if orientation == Qt.Horizontal:
+                return self._columns[section] if section < len(self._columns) else None
+            kind, label, _ = self._rows[section]
+            return "" if kind == "group" else label
+        if role == Qt.FontRole and orientation == Qt.Horizontal and section in self._highlight_cols:
+            f = QFont()
+            f.setBold(True)
+            f.setUnderline(True)
+            return f
+        return None
+
+    def flags(self, index: QModelIndex):
+        if not index.isValid():
+            return Qt.NoItemFlags
+        if self._rows[index.row()][0] == "group":
+            return Qt.ItemIsEnabled
+        return Qt.ItemIsEnabled | Qt.ItemIsSelectable
+
+
+class WorksheetView(QTableView):
+    """Keyboard-navigable heat-map grid with hooks.
+
+    Signals:
+        cellContextMenu(int item, int column, QPoint global_pos): right-click / menu key on a
+            cell (item = model item index, never a group header).
+        rowHeaderClicked(int item), columnHeaderClicked(int column).
+    """
+
+    cellContextMenu = Signal(int, int, QPoint)
+    rowHeaderClicked = Signal(int)
+    columnHeaderClicked = Signal(int)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.setSelectionBehavior(QAbstractItemView.SelectItems)
+        self.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.setContextMenuPolicy(Qt.CustomContextMenu)
+        self.setAlternatingRowColors(False)
+        self.setShowGrid(True)
+        self.setWordWrap(False)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.horizontalHeader().setMinimumSectionSize(56)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+        self.verticalHeader().setDefaultSectionSize(24)
+        self.horizontalHeader().setSectionsClickable(True)
+        self.verticalHeader().setSectionsClickable(True)
+        self.customContextMenuRequested.connect(self._on_context_menu)
+        self.horizontalHeader().sectionClicked.connect(self.columnHeaderClicked)
+        self.verticalHeader().sectionClicked.connect(self._on_row_header)
+
+    def setModel(self, model) -> None:  # noqa: N802 (Qt name)
+        super().setModel(model)
+        model.modelReset.connect(self._span_groups)
+        self._span_groups()
+
+    def _span_groups(self) -> None:
+        m = self.model()
+        self.clearSpans()
+        for r in range(m.rowCount()):
+            if m.data(m.index(r, 0), KindRole) == "group":
+                self.setSpan(r, 0, 1, max(1, m.columnCount()))
+
+    def _on_row_header(self, row: int) -> None:
+        k = self.model().item_index(row)
+        if k >= 0:
+            self.rowHeaderClicked.emit(k)
+
+    def _on_context_menu(self, pos: QPoint) -> None:
+        index = self.indexAt(pos)
+        if not index.isValid():
+            return
+        k = self.model().item_index(index.row())
+        if k >= 0:
+            self.setCurrentIndex(index)
+            self.cellContextMenu.emit(k, index.column(), self.viewport().mapToGlobal(pos))
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        if event.key() == Qt.Key_Menu or (event.key() == Qt.Key_F10 and event.modifiers() & Qt.ShiftModifier):
+            index = self.currentIndex()
+            if index.isValid():
+                rect: QRect = self.visualRect(index)
+                self._on_context_menu(rect.center())
+                return
+        super().keyPressEvent(event)
