@@ -1,0 +1,197 @@
+"""The Cluedo tab end to end: right-click facts, undo/redo, history removal, save/open,
+corrupted files, contradictions — with the background worker's results checked in the models."""
+import json
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QContextMenuEvent
+from PySide6.QtWidgets import QApplication, QMenu, QMessageBox
+
+from engines import cluedo
+from engines.core.resources import resource_path
+
+
+def _tab(window):
+    window.select_game("cluedo")
+    return window.tab_for("cluedo")
+
+
+def _wait(window):
+    assert window.wait_idle(60)
+
+
+def _right_click(qtbot, monkeypatch, tab, item, column, action_prefix):
+    """Right-click the worksheet cell (item, column) and choose the menu action starting with
+    ``action_prefix`` (the menu's exec is intercepted; everything else is the real code path)."""
+    chosen = {}
+
+    def fake_exec(menu, *args, **kwargs):
+        for act in menu.actions():
+            if act.text().startswith(action_prefix) or action_prefix in act.text():
+                chosen["text"] = act.text()
+                return act
+        return None
+
+    monkeypatch.setattr(QMenu, "exec", fake_exec)
+    row = tab.model.row_of_item(item)
+    rect = tab.sheet.visualRect(tab.model.index(row, column))
+    ev = QContextMenuEvent(QContextMenuEvent.Mouse, rect.center(), tab.sheet.viewport().mapToGlobal(rect.center()))
+    QApplication.sendEvent(tab.sheet.viewport(), ev)
+    return chosen.get("text")
+
+
+def _setup_game(window):
+    tab = _tab(window)
+    setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"],
+                                    "me": "Me"}, "$.setup")
+    tab.reset_document(setup, [])
+    _wait(window)
+    return tab, setup
+
+
+def test_right_click_has_card_reaches_model(window, qtbot, monkeypatch):
+    tab, setup = _setup_game(window)
+    card = setup.cards[0]
+    text = _right_click(qtbot, monkeypatch, tab, 0, 1, "Ann has")
+    assert text == f"Ann has {card}"
+    _wait(window)
+    assert len(tab.document.events) == 1
+    m = tab.model.matrix()
+    assert m[0, 1] == pytest.approx(1.0)
+    assert m[0, 0] == pytest.approx(0.0) and m[0, -1] == pytest.approx(0.0)
+    # the shown text marks the certain fact
+    assert tab.model.data(tab.model.index(tab.model.row_of_item(0), 1)) == "✓"
+    # the model equals the engine's answer, computed independently
+    direct = cluedo.infer(setup, tab.document.events)
+    np.testing.assert_allclose(m, direct.matrix, atol=1e-12)
+
+
+def test_undo_redo_and_history_removal(window, qtbot, monkeypatch):
+    tab, setup = _setup_game(window)
+    before = tab.model.matrix().copy()
+    _right_click(qtbot, monkeypatch, tab, 0, 1, "Ann has")
+    _wait(window)
+    _right_click(qtbot, monkeypatch, tab, 1, 2, "does not have")
+    _wait(window)
+    assert len(tab.document.events) == 2
+    after_two = tab.model.matrix().copy()
+    window.undo_action.trigger()
+    _wait(window)
+    assert len(tab.document.events) == 1
+    window.undo_action.trigger()
+    _wait(window)
+    np.testing.assert_allclose(tab.model.matrix(), before, atol=1e-12)
+    window.redo_action.trigger()
+    window.redo_action.trigger()
+    _wait(window)
+    np.testing.assert_allclose(tab.model.matrix(), after_two, atol=1e-12)
+    # remove the first entry through the history panel (undoable)
+    tab.history.removeRequested.emit(0)
+    _wait(window)
+    assert [e.to_json()["type"] for e in tab.document.events] == ["lacks"]
+    assert tab.model.matrix()[0, 1] < 1
+    window.undo_action.trigger()
+    _wait(window)
+    assert len(tab.document.events) == 2
+    np.testing.assert_allclose(tab.model.matrix(), after_two, atol=1e-12)
+    # selecting a history entry shows the beliefs as they were after it
+    tab.history.list.setCurrentRow(0)
+    np.testing.assert_allclose(tab.model.matrix(), before, atol=1e-12)
+    tab.history.select_live()
+    np.testing.assert_allclose(tab.model.matrix(), after_two, atol=1e-12)
+
+
+def test_save_then_open_reproduces_document(window, qtbot, monkeypatch, tmp_path):
+    tab = _tab(window)
+    assert window.open_path(str(resource_path("examples", "cluedo.json")), ask=False)
+    _wait(window)
+    original = tab.document.data().to_json()
+    matrix = tab.model.matrix().copy()
+    path = tmp_path / "game.json"
+    tab.document.save(str(path))
+    assert not tab.document.is_modified()
+    tab.reset_document(cluedo.default_setup(), [])
+    _wait(window)
+    assert window.open_path(str(path), ask=False)
+    _wait(window)
+    assert tab.document.data().to_json() == original
+    np.testing.assert_allclose(tab.model.matrix(), matrix, atol=1e-12)
+    assert "game.json" in window.windowTitle()
+    # CSV export: one row per event plus the setup, with beliefs
+    csv_path = tmp_path / "h.csv"
+    assert window.write_csv(tab, str(csv_path))
+    lines = csv_path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == len(tab.document.events) + 2
+    assert "envelope_entropy_bits" in lines[0]
+
+
+def test_corrupted_file_shows_message_and_changes_nothing(window, qtbot, monkeypatch, tmp_path):
+    tab, setup = _setup_game(window)
+    _right_click(qtbot, monkeypatch, tab, 0, 1, "Ann has")
+    _wait(window)
+    before = tab.document.data().to_json()
+    messages = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: messages.append(a[2]) or QMessageBox.Ok)
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "deduction-desk.session", "version": 1, "game": "cluedo", "setup": ', encoding="utf-8")
+    assert not window.open_path(str(bad))
+    assert messages and "bad.json" in messages[-1] and "JSON" in messages[-1]
+    wrong = tmp_path / "wrong.json"
+    obj = json.loads(resource_path("examples", "cluedo.json").read_text(encoding="utf-8"))
+    obj["events"][0]["player"] = "Nobody-here"
+    wrong.write_text(json.dumps(obj), encoding="utf-8")
+    assert not window.open_path(str(wrong))
+    assert "$.events[0]" in messages[-1]
+    assert tab.document.data().to_json() == before
+
+
+def test_contradiction_is_reported_and_undo_recovers(window, qtbot, monkeypatch):
+    tab, setup = _setup_game(window)
+    _right_click(qtbot, monkeypatch, tab, 0, 1, "Ann has")
+    _wait(window)
+    good = tab.model.matrix().copy()
+    _right_click(qtbot, monkeypatch, tab, 0, 2, "Bob has")  # the same card in two hands
+    _wait(window)
+    assert tab.banner.isVisible() and "Impossible" in tab.banner.text()
+    assert tab.history._bad_index == 1
+    np.testing.assert_allclose(tab.model.matrix(), good, atol=1e-12)  # beliefs from before it
+    window.undo_action.trigger()
+    _wait(window)
+    assert not tab.banner.isVisible()
+    assert tab.history._bad_index is None
+
+
+def test_suggestion_form_prefills_passers_and_logs(window, qtbot):
+    tab, setup = _setup_game(window)
+    form = tab.form
+    form.set_suggester("Ann")
+    form.refuter.setCurrentText("Me")
+    # Ann suggested; Bob sits after Ann, then Me: Bob must have passed
+    assert form.passed_checks["Bob"].isChecked()
+    assert not form.shown.isEnabled()
+    form.set_suggester("Me")
+    form.refuter.setCurrentText("Bob")
+    assert form.passed_checks["Ann"].isChecked() and form.shown.isEnabled()
+    form.shown.setCurrentText(form.cards()[1])
+    qtbot.mouseClick(form.log_button, Qt.LeftButton)
+    _wait(window)
+    ev = tab.document.events[-1].to_json()
+    assert ev["type"] == "suggestion" and ev["refuter"] == "Bob" and ev["passed"] == ["Ann"]
+    assert ev["shown"] == form.cards()[1]
+    col_bob = list(setup.players).index("Bob")
+    assert tab.model.matrix()[setup.cards.index(form.cards()[1]), col_bob] == pytest.approx(1.0)
+
+
+def test_autosave_writes_recovery_and_restores(window, qtbot, monkeypatch):
+    from desktop.session import Autosave
+
+    tab, setup = _setup_game(window)
+    _right_click(qtbot, monkeypatch, tab, 0, 1, "Ann has")
+    _wait(window)
+    found = Autosave.read_recovery()
+    games = {d.game: d for d, _ in found}
+    assert "cluedo" in games and len(games["cluedo"].events) == 1
+    tab.reset_document(cluedo.default_setup(), [])
+    assert window.offer_recovery(ask=False)
+    assert len(tab.document.events) == 1 and tab.document.is_modified()
