@@ -1,0 +1,464 @@
+"""Exact public and private beliefs for Spyfall (issue 6; seed 001, "Beliefs, Prior, Posterior",
+"Public belief and Information gain", "Emission strategies to implement").
+
+The hypothesis space is (location l, spy k): n × s worlds with a uniform prior. Each claim C_t
+of speaker j has a Dirichlet likelihood whose parameter γ_t(l, k) is given by the speaker's
+emission strategy (:func:`emission_params`). Because a non-spy's γ depends only on l and a spy's
+γ does not depend on l at all, the log posterior factorises as
+
+    log P(l, k | G_T) = const + Σ_t ℓ_t(l) − Σ_{t: j_t = k} ℓ_t(l) + Σ_{t: j_t = k} σ_t
+
+with ℓ_t(l) = log Dir(C_t; γ_t^non-spy(l)) (n numbers) and σ_t = log Dir(C_t; γ_t^spy) (one
+number). The engine keeps three running sums (T(l), M[k, l], Σ[k]) and so updates in O(n·s)
+per claim — exactly, with no sampling. The spy's own location belief Q^(k) ∝ exp(T − M[k]) is
+the public posterior over N given that k is the spy, i.e. the claims of the others read as
+non-spy claims (the issue's definition of Q_t).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+import numpy as np
+from scipy.special import gammaln
+
+from engines.core.errors import CancelFlag, ContradictionError, SessionFormatError, check_cancel
+from engines.spyfall.model import Claim, Setup
+
+METHODS = ("exact", "enumeration")
+
+#: Dynamic hide-reveal constants (see :func:`emission_params`).
+DYNAMIC_LAMBDA_STEP = 0.2
+DYNAMIC_LAMBDA_CAP = 0.95
+DYNAMIC_BETA_SHRINK = 0.75
+
+_LN2 = np.log(2.0)
+
+
+def _softmax(logw: np.ndarray, axis=None) -> np.ndarray:
+    m = np.max(logw, axis=axis, keepdims=True)
+    w = np.exp(logw - m)
+    return w / w.sum(axis=axis, keepdims=True)
+
+
+def kl_bits(new: np.ndarray, old: np.ndarray) -> float:
+    """Information gain IG(old, new) = KL(new ‖ old) in bits (seed, "Information gain").
+
+    Both arguments are probability vectors of the same shape; ``old`` is strictly positive
+    wherever ``new`` is (always true here: every world keeps a positive posterior).
+    """
+    new = np.asarray(new, float)
+    old = np.asarray(old, float)
+    mask = new > 0
+    v = float(np.sum(new[mask] * (np.log(new[mask]) - np.log(np.maximum(old[mask], 1e-300)))))
+    return max(v / _LN2, 0.0)
+
+
+def top_suspect(spy_belief: np.ndarray, j: int) -> bool:
+    """True when player ``j`` is (one of) the top public suspects and the spy belief is not flat."""
+    hi, lo = float(spy_belief.max()), float(spy_belief.min())
+    return hi - lo > 1e-9 and spy_belief[j] >= hi - 1e-9
+
+
+def emission_params(strategy: str, beta: float, lam: float, j: int, public_location: np.ndarray,
+                    public_spy: np.ndarray, spy_view: np.ndarray):
+    """Dirichlet parameters of speaker ``j``'s claim under every hypothesis (seed, "Flat
+    Hide-Reveal" and "Dynamic Hide-Reveal"; issue 6, "The model").
+
+    Args:
+        strategy: "flat", "dynamic" or "joker".
+        beta: the speaker's base concentration β_j > 0.
+        lam: the speaker's base reveal weight λ_j in [0, 1).
+        j: the speaker's seat index.
+        public_location: public location belief P̂_t before the turn, shape (n,).
+        public_spy: public spy belief Ŝ_t before the turn, shape (s,).
+        spy_view: Q_t^(j), the location belief the speaker holds if it is the spy, shape (n,).
+
+    Returns:
+        ``(a, b, gamma_spy)``: if the speaker is not the spy and the location is l,
+        γ = a[l]·1 + b[l]·e_l (a, b of shape (n,)); if the speaker is the spy, γ = gamma_spy (n,).
+
+    Flat hide-reveal: γ = β((1−λ)·1 + λ·P), P = e_l for a non-spy, Q for the spy.
+
+    Dynamic hide-reveal (defined here exactly; the public observer applies the same rule under
+    every hypothesis, so it is part of the likelihood):
+
+    * λ_t = min(λ_j + 0.2, max(λ_j, 0.95)) when j is a top public suspect before the turn
+      (Ŝ_t[j] equals the maximum of Ŝ_t and Ŝ_t is not flat), else λ_t = λ_j.
+      Being suspected, the player reveals more.
+    * β_t = β_j·(1 − 0.75·c), where c ∈ [0, 1] measures how much the public already knows the
+      location: c = (P̂_t(l) − 1/n)/(1 − 1/n) clipped to [0, 1] for a non-spy at l, and
+      c = (Σ_l Q(l)P̂_t(l) − 1/n)/(1 − 1/n) clipped for the spy (its expectation under Q).
+      When the public is close to the truth, the player blurs (lower β) its claim.
+
+    Joker: γ = 1 (a uniformly random claim whatever the world): its claims carry no evidence.
+    """
+    n = public_location.shape[0]
+    if strategy == "joker":
+        one = np.ones(n)
+        return one, np.zeros(n), one
+    if strategy == "flat":
+        a = np.full(n, beta * (1.0 - lam))
+        b = np.full(n, beta * lam)
+        return a, b, beta * ((1.0 - lam) + lam * spy_view)
+    if strategy == "dynamic":
+        lam_t = min(lam + DYNAMIC_LAMBDA_STEP, max(lam, DYNAMIC_LAMBDA_CAP)) \
+            if top_suspect(public_spy, j) else lam
+        u = 1.0 / n
+        c_non = np.clip((public_location - u) / (1.0 - u), 0.0, 1.0)
+        c_spy = float(np.clip((float(spy_view @ public_location) - u) / (1.0 - u), 0.0, 1.0))
+        beta_non = beta * (1.0 - DYNAMIC_BETA_SHRINK * c_non)
+        beta_spy = beta * (1.0 - DYNAMIC_BETA_SHRINK * c_spy)
+        return beta_non * (1.0 - lam_t), beta_non * lam_t, beta_spy * ((1.0 - lam_t) + lam_t * spy_view)
+    raise ValueError(f"unknown strategy {strategy!r}")
+
+
+def dirichlet_logpdf(c: np.ndarray, gamma: np.ndarray) -> float:
+    """log Dirichlet(c; γ) for one claim c (n,) on the open simplex and γ (n,) > 0."""
+    return float(gammaln(gamma.sum()) - gammaln(gamma).sum() + ((gamma - 1.0) * np.log(c)).sum())
+
+
+def nonspy_loglik(c: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """log Dirichlet(c; a[l]·1 + b[l]·e_l) for every l at once, shape (n,)."""
+    n = c.shape[0]
+    logc = np.log(c)
+    return (gammaln(n * a + b) - (n - 1) * gammaln(a) - gammaln(a + b)
+            + (a - 1.0) * logc.sum() + b * logc)
+
+
+class BeliefTracker:
+    """Incremental exact posterior over (location, spy) for one table (the engine's core).
+
+    Args:
+        n: number of locations; s: number of players.
+        betas, lambdas: per-player β (s,) and λ (s,); strategies: per-player strategy names.
+
+    After :meth:`add_claim` calls, :meth:`joint` is P(N = l, S = k | claims), shape (n, s).
+    Used by :func:`infer`, the bots of :mod:`engines.spyfall.simulate` and the Gymnasium env.
+    """
+
+    def __init__(self, n: int, s: int, betas, lambdas, strategies: Sequence[str]):
+        self.n, self.s = n, s
+        self.betas = np.asarray(betas, float)
+        self.lambdas = np.asarray(lambdas, float)
+        self.strategies = tuple(strategies)
+        self.T = np.zeros(n)          # Σ_t ℓ_t(l)
+        self.M = np.zeros((s, n))     # Σ_{t: j_t = k} ℓ_t(l)
+        self.Sig = np.zeros(s)        # Σ_{t: j_t = k} σ_t
+        self._joint = np.full((n, s), 1.0 / (n * s))
+
+    # -- beliefs -------------------------------------------------------------------------
+    def log_joint(self) -> np.ndarray:
+        """Unnormalised log posterior, shape (n, s)."""
+        return self.T[:, None] - self.M.T + self.Sig[None, :]
+
+    def joint(self) -> np.ndarray:
+        """P(N = l, S = k | claims), shape (n, s), sums to 1."""
+        return self._joint
+
+    def public_location(self) -> np.ndarray:
+        """Public location belief P̂ (n,)."""
+        return self._joint.sum(1)
+
+    def public_spy(self) -> np.ndarray:
+        """Public spy belief Ŝ (s,)."""
+        return self._joint.sum(0)
+
+    def spy_view(self, k: int) -> np.ndarray:
+        """Q^(k): the location belief of player k if k is the spy (the claims of the others read as
+        non-spy claims, uniform prior) = P(N | S = k, claims), shape (n,)."""
+        return _softmax(self.T - self.M[k])
+
+    def private_spy(self, k: int, location: int) -> np.ndarray:
+        """The spy belief of non-spy k who knows N = location: ∝ joint[location, i], i ≠ k; (s,)."""
+        row = self.log_joint()[location].copy()
+        row[k] = -np.inf
+        return _softmax(row)
+
+    def leave_one_out(self) -> tuple[np.ndarray, np.ndarray]:
+        """Public beliefs without player j's claims, for every j (seed, "Public marginal belief").
+
+        Returns:
+            ``(loc, spy)`` of shapes (s, n) and (s, s): row j is the public location/spy belief
+            computed from every claim except j's (the others' likelihood factors are kept as
+            they are, conditional on the full history).
+        """
+        L = self.log_joint()
+        loc = np.empty((self.s, self.n))
+        spy = np.empty((self.s, self.s))
+        for j in range(self.s):
+            Lj = L - self.M[j][:, None]
+            Lj[:, j] = self.T - self.M[j]
+            P = _softmax(Lj)
+            loc[j] = P.sum(1)
+            spy[j] = P.sum(0)
+        return loc, spy
+
+    # -- evidence ------------------------------------------------------------------------
+    def emission(self, j: int):
+        """:func:`emission_params` of speaker j in the current public state."""
+        return emission_params(self.strategies[j], self.betas[j], self.lambdas[j], j,
+                               self.public_location(), self.public_spy(), self.spy_view(j))
+
+    def add_claim(self, j: int, c: np.ndarray, params=None) -> None:
+        """Condition on claim ``c`` (n,) on the open simplex, spoken by seat ``j``.
+
+        ``params`` may pass the already computed :meth:`emission` of this turn.
+        """
+        a, b, g = self.emission(j) if params is None else params
+        ell = nonspy_loglik(c, a, b)
+        sig = dirichlet_logpdf(c, g)
+        self.T += ell
+        self.M[j] += ell
+        self.Sig[j] += sig
+        self._joint = _softmax(self.log_joint())
+
+
+@dataclass(frozen=True, eq=False)
+class Posterior:
+    """Public and private Spyfall beliefs after a log of claims (issue 6).
+
+    Attributes:
+        method: "exact" (factorised running sums) or "enumeration" (scipy.stats.dirichlet per world).
+        locations: n location names; players: s player names (seating order).
+        joint: P(N = l, S = k | claims), ndarray (n, s), sums to 1.
+        location: public location marginal {location: probability}.
+        spy: public spy marginal {player: probability}.
+        me: my name or None; i_am_spy: my role.
+        private_location: my location belief {location: probability} (a point mass when I hold a
+            location card; Q, the spy's belief, when I am the spy); None for an observer.
+        private_spy: my spy belief {player: probability} (∝ joint[my location, k], k ≠ me, for a
+            non-spy; a point mass on me for the spy); None for an observer.
+        loo_location: (s, n) public location belief without player j's claims (row j).
+        loo_spy: (s, s) public spy belief without player j's claims (row j).
+        contribution_bits: {player: KL(public location ‖ leave-one-out location)} in bits.
+        speakers: seat index of each turn's speaker, (T,).
+        information_gain_bits: per turn, KL(P_t ‖ P_{t−1}) of the public location belief, bits (T,).
+        spy_information_gain_bits: per turn, the same for the public spy belief, bits (T,).
+        private_information_gain_bits: per turn, the same for my private belief over what I do
+            not know (location if I am the spy, the spy otherwise), bits (T,); () for an observer.
+        aggregate_information_gain_bits: KL(P_T ‖ P_0) of the public location belief, bits.
+        private_aggregate_information_gain_bits: the same for my private belief (0 for an observer).
+        location_history: public location belief after 0..T claims, ndarray (T+1, n).
+        spy_history: public spy belief after 0..T claims, ndarray (T+1, s) (the spy-belief plot).
+        private_history: my private belief over the unknown after 0..T claims, (T+1, n) if I am the
+            spy, (T+1, s) otherwise; None for an observer.
+    """
+
+    method: str
+    locations: tuple
+    players: tuple
+    joint: np.ndarray
+    location: dict
+    spy: dict
+    me: Optional[str]
+    i_am_spy: bool
+    private_location: Optional[dict]
+    private_spy: Optional[dict]
+    loo_location: np.ndarray
+    loo_spy: np.ndarray
+    contribution_bits: dict
+    speakers: tuple
+    information_gain_bits: tuple
+    spy_information_gain_bits: tuple
+    private_information_gain_bits: tuple
+    aggregate_information_gain_bits: float
+    private_aggregate_information_gain_bits: float
+    location_history: np.ndarray
+    spy_history: np.ndarray
+    private_history: Optional[np.ndarray] = field(default=None)
+
+    @property
+    def leave_one_out(self) -> dict:
+        """{player: {"location": {l: p}, "spy": {k: p}}} (see ``loo_location``/``loo_spy``)."""
+        return {p: {"location": _named(self.locations, self.loo_location[j]),
+                    "spy": _named(self.players, self.loo_spy[j])}
+                for j, p in enumerate(self.players)}
+
+    def to_json(self) -> dict:
+        """The CLI output: ``{"game": "spyfall", "public": {"location", "spy"}, "private":
+        {"location"} or {"spy"}, "information_gain_bits": [...], ...}``."""
+        out = {"game": "spyfall", "method": self.method,
+               "public": {"location": self.location, "spy": self.spy}}
+        if self.me is not None:
+            out["me"] = self.me
+            out["private"] = ({"location": self.private_location} if self.i_am_spy
+                              else {"spy": self.private_spy})
+        out["information_gain_bits"] = list(self.information_gain_bits)
+        out["spy_information_gain_bits"] = list(self.spy_information_gain_bits)
+        if self.me is not None:
+            out["private_information_gain_bits"] = list(self.private_information_gain_bits)
+        out["aggregate_information_gain_bits"] = self.aggregate_information_gain_bits
+        out["leave_one_out"] = self.leave_one_out
+        out["contribution_bits"] = self.contribution_bits
+        out["spy_history"] = [_named(self.players, row) for row in self.spy_history]
+        return out
+
+
+def _named(names, values) -> dict:
+    return {name: float(v) for name, v in zip(names, values)}
+
+
+def _check_events(setup: Setup, events) -> list[tuple[int, np.ndarray]]:
+    out = []
+    for i, ev in enumerate(events):
+        if not isinstance(ev, Claim):
+            raise SessionFormatError(f"$.events[{i}]", f"not a Spyfall claim: {type(ev).__name__}")
+        if ev.player not in setup.players:
+            raise SessionFormatError(f"$.events[{i}].player", f"unknown player {ev.player!r}")
+        if len(ev.weights) != setup.n_locations:
+            raise SessionFormatError(f"$.events[{i}].claim",
+                                     f"expected {setup.n_locations} weights, got {len(ev.weights)}")
+        out.append((setup.players.index(ev.player), ev.vector))
+    return out
+
+
+def _joint_history_exact(setup: Setup, claims, cancel) -> list[np.ndarray]:
+    tr = BeliefTracker(setup.n_locations, setup.n_players, setup.betas(), setup.lambdas(),
+                       setup.strategies())
+    hist = [tr.joint().copy()]
+    views = [None] if setup.i_am_spy else None
+    me = setup.me_index
+    if views is not None:
+        views[0] = tr.spy_view(me)
+    for j, c in claims:
+        check_cancel(cancel)
+        tr.add_claim(j, c)
+        hist.append(tr.joint().copy())
+        if views is not None:
+            views.append(tr.spy_view(me))
+    return hist, tr, views
+
+
+def _joint_history_enumeration(setup: Setup, claims, cancel) -> list[np.ndarray]:
+    """Reference method: per world, scipy.stats.dirichlet.logpdf of every claim."""
+    from scipy.stats import dirichlet
+
+    n, s = setup.n_locations, setup.n_players
+    betas, lams, strats = setup.betas(), setup.lambdas(), setup.strategies()
+    logL = np.zeros((n, s))
+    nonspy_dens = []  # per turn: (speaker, log density under each location as a non-spy)
+    hist = [_softmax(logL)]
+    me = setup.me_index
+    views = [np.full(n, 1.0 / n)] if setup.i_am_spy else None
+    for j, c in claims:
+        check_cancel(cancel)
+        P = hist[-1]
+        pub_loc, pub_spy = P.sum(1), P.sum(0)
+        q_log = np.zeros(n)
+        for (u_j, dens) in nonspy_dens:
+            if u_j != j:
+                q_log += dens
+        Q = _softmax(q_log)
+        a, b, g_spy = emission_params(strats[j], betas[j], lams[j], j, pub_loc, pub_spy, Q)
+        dens = np.empty(n)
+        for l in range(n):
+            gamma = a[l] + b[l] * (np.arange(n) == l)
+            dens[l] = dirichlet.logpdf(c, gamma)
+        spy_dens = dirichlet.logpdf(c, g_spy)
+        for l in range(n):
+            for k in range(s):
+                logL[l, k] += spy_dens if k == j else dens[l]
+        nonspy_dens.append((j, dens))
+        hist.append(_softmax(logL))
+        if views is not None:
+            cond = hist[-1][:, me]
+            views.append(cond / cond.sum())
+    return hist, None, views
+
+
+def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
+          cancel: CancelFlag = None) -> Posterior:
+    """Exact posterior over (location, spy) given the public claims, and my private beliefs.
+
+    Args:
+        setup: the table (:class:`~engines.spyfall.model.Setup`).
+        events: the claims in order (:class:`~engines.spyfall.model.Claim`).
+        method: "exact" (O(n·s) per claim, factorised sums) or "enumeration" (every world with
+            scipy.stats.dirichlet; a slow reference, same numbers).
+        cancel: optional zero-argument callable; when it returns True, raises ``Cancelled``.
+
+    Returns:
+        :class:`Posterior` (probabilities; information gains in bits).
+
+    Raises:
+        SessionFormatError: an event that does not fit the setup, or an unknown method.
+        ContradictionError: never in practice — every Dirichlet likelihood of a floored claim is
+            positive, so no world is ever excluded; raised only if the numbers became non-finite.
+
+    Method: seed 001 ("Public belief update: Bayes update", "Bayes update", "Information gain");
+    issue 6 for the spy's Q_t and the floor of claims with zeros.
+    """
+    if method not in METHODS:
+        raise SessionFormatError("--method", f"unknown method {method!r}; expected one of "
+                                             f"{', '.join(METHODS)}")
+    claims = _check_events(setup, events)
+    if method == "exact":
+        hist, tr, views = _joint_history_exact(setup, claims, cancel)
+    else:
+        hist, tr, views = _joint_history_enumeration(setup, claims, cancel)
+    for t, J in enumerate(hist):
+        if not np.all(np.isfinite(J)):
+            raise ContradictionError(max(t - 1, 0), "the claims made the posterior non-finite")
+    n, s = setup.n_locations, setup.n_players
+    joint = hist[-1]
+    loc_hist = np.array([J.sum(1) for J in hist])
+    spy_hist = np.array([J.sum(0) for J in hist])
+    ig = tuple(kl_bits(loc_hist[t + 1], loc_hist[t]) for t in range(len(claims)))
+    ig_spy = tuple(kl_bits(spy_hist[t + 1], spy_hist[t]) for t in range(len(claims)))
+    me = setup.me_index
+    private_location = private_spy = private_hist = None
+    pig: tuple = ()
+    pagg = 0.0
+    if me is not None:
+        if setup.i_am_spy:
+            private_hist = np.array(views)
+            private_location = _named(setup.locations, private_hist[-1])
+            private_spy = _named(setup.players, np.eye(s)[me])
+        else:
+            l0 = setup.locations.index(setup.my_location)
+            rows = []
+            for J in hist:
+                r = J[l0].copy()
+                r[me] = 0.0
+                rows.append(r / r.sum())
+            private_hist = np.array(rows)
+            private_location = _named(setup.locations, np.eye(n)[l0])
+            private_spy = _named(setup.players, private_hist[-1])
+        pig = tuple(kl_bits(private_hist[t + 1], private_hist[t]) for t in range(len(claims)))
+        pagg = kl_bits(private_hist[-1], private_hist[0])
+    if tr is None:  # enumeration: leave-one-out from a factorised tracker is the same quantity
+        _, tr, _ = _joint_history_exact(setup, claims, cancel)
+    loo_loc, loo_spy = tr.leave_one_out()
+    contrib = {p: kl_bits(loc_hist[-1], loo_loc[j]) for j, p in enumerate(setup.players)}
+    for arr in (joint, loo_loc, loo_spy, loc_hist, spy_hist) + ((private_hist,) if private_hist is not None else ()):
+        arr.setflags(write=False)
+    return Posterior(
+        method=method, locations=setup.locations, players=setup.players, joint=joint,
+        location=_named(setup.locations, loc_hist[-1]), spy=_named(setup.players, spy_hist[-1]),
+        me=setup.me, i_am_spy=setup.i_am_spy, private_location=private_location,
+        private_spy=private_spy, loo_location=loo_loc, loo_spy=loo_spy,
+        contribution_bits=contrib, speakers=tuple(j for j, _ in claims),
+        information_gain_bits=ig, spy_information_gain_bits=ig_spy,
+        private_information_gain_bits=pig,
+        aggregate_information_gain_bits=kl_bits(loc_hist[-1], loc_hist[0]),
+        private_aggregate_information_gain_bits=pagg,
+        location_history=loc_hist, spy_history=spy_hist, private_history=private_hist)
+
+
+def belief_summary(setup: Setup, posterior: Posterior) -> dict[str, float]:
+    """Flat named numbers for the CSV export and the belief plot (same keys after every event):
+    ``"location:<l>"``, ``"spy:<k>"`` (public, probabilities), ``"private_location:<l>"`` /
+    ``"private_spy:<k>"`` when there is a ``me``, and the last turn's ``information_gain_bits``,
+    ``spy_information_gain_bits``, ``private_information_gain_bits`` (0 before any claim)."""
+    out = {f"location:{k}": v for k, v in posterior.location.items()}
+    out.update({f"spy:{k}": v for k, v in posterior.spy.items()})
+    if posterior.me is not None:
+        out.update({f"private_location:{k}": v for k, v in posterior.private_location.items()})
+        out.update({f"private_spy:{k}": v for k, v in posterior.private_spy.items()})
+    last = lambda xs: float(xs[-1]) if xs else 0.0  # noqa: E731
+    out["information_gain_bits"] = last(posterior.information_gain_bits)
+    out["spy_information_gain_bits"] = last(posterior.spy_information_gain_bits)
+    if posterior.me is not None:
+        out["private_information_gain_bits"] = last(posterior.private_information_gain_bits)
+    return out

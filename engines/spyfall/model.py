@@ -1,0 +1,291 @@
+"""Spyfall setup and events (issue 6; seed 001 "Spyfall with a probabilistic model").
+
+Session schema::
+
+    setup  = {"locations": [...]} or {"edition": "spyfall1"|"spyfall2"|"spyfall1+2"},
+             "players": [...], "me": name, "my_role": {"spy": true} | {"location": name},
+             "model": {"beta": 5, "lambda": 0.7, "strategy": "flat"|"dynamic",
+                       "players": {name: {"beta": b, "lambda": l, "strategy": s}}},
+             "rounds": 5}
+    events = {"type": "claim", "player": name, "claim": {location: weight, ...}}
+
+``me`` and ``my_role`` are optional (without them the engine is a public observer). A per-player
+``strategy`` may also be ``"joker"`` (a random claimer whose claims carry no information).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+import numpy as np
+
+from engines.core.errors import SessionFormatError
+from engines.core.resources import load_json_resource
+from engines.core.schema import Reader
+
+#: Emission strategies a player may follow (seed, "Emission strategies to implement").
+STRATEGIES = ("flat", "dynamic", "joker")
+DEFAULT_BETA = 5.0
+DEFAULT_LAMBDA = 0.7
+DEFAULT_ROUNDS = 5
+#: Claims are floored at this weight and renormalised (a Dirichlet density is 0 or infinite
+#: on the boundary of the simplex, so a claim with zeros is read as "almost zero").
+CLAIM_FLOOR = 1e-6
+
+
+def editions() -> dict[str, dict]:
+    """The location lists in ``resources/spyfall/editions.json``: ``{key: {"title", "locations"}}``,
+    plus the union ``"spyfall1+2"``."""
+    data = {k: v for k, v in load_json_resource("spyfall", "editions.json").items()
+            if not k.startswith("_")}
+    data["spyfall1+2"] = {"title": "Spyfall 1 + 2",
+                          "locations": data["spyfall1"]["locations"] + data["spyfall2"]["locations"]}
+    return data
+
+
+def normalise_claim(weights) -> np.ndarray:
+    """A claim vector on the simplex: weights floored at :data:`CLAIM_FLOOR` and renormalised.
+
+    Args:
+        weights: non-negative weights, shape (n,), not all zero.
+    Returns:
+        float array (n,), entries >= ~1e-6, summing to 1.
+    """
+    w = np.asarray(weights, dtype=float)
+    w = w / w.sum()
+    w = np.maximum(w, CLAIM_FLOOR)
+    return w / w.sum()
+
+
+@dataclass(frozen=True)
+class PlayerModel:
+    """The personality of one player, known to everyone: Dirichlet concentration ``beta`` > 0,
+    reveal weight ``lam`` in [0, 1), emission ``strategy`` (flat, dynamic or joker)."""
+
+    beta: float = DEFAULT_BETA
+    lam: float = DEFAULT_LAMBDA
+    strategy: str = "flat"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A Spyfall table: locations, seating order, who I am and what I know, and the model.
+
+    Attributes:
+        locations: location names (n >= 2).
+        players: player names in seating order (s >= 3).
+        me: my name, or None for a public observer.
+        my_location: the location on my card, or None (I am the spy, or no ``me``).
+        i_am_spy: True when my card says "spy".
+        models: one :class:`PlayerModel` per player (same order as ``players``).
+        beta, lam, strategy: the table defaults the per-player models started from.
+        edition: the edition key when the locations came from ``resources/spyfall``.
+        rounds: rounds before the automatic end game (seed: each player speaks 5 times).
+    """
+
+    locations: tuple
+    players: tuple
+    me: Optional[str] = None
+    my_location: Optional[str] = None
+    i_am_spy: bool = False
+    models: tuple = ()
+    beta: float = DEFAULT_BETA
+    lam: float = DEFAULT_LAMBDA
+    strategy: str = "flat"
+    edition: Optional[str] = None
+    rounds: int = DEFAULT_ROUNDS
+
+    def __post_init__(self):
+        if not self.models:
+            object.__setattr__(self, "models", tuple(PlayerModel(self.beta, self.lam, self.strategy)
+                                                     for _ in self.players))
+
+    @property
+    def n_locations(self) -> int:
+        return len(self.locations)
+
+    @property
+    def n_players(self) -> int:
+        return len(self.players)
+
+    @property
+    def me_index(self) -> Optional[int]:
+        return None if self.me is None else self.players.index(self.me)
+
+    def betas(self) -> np.ndarray:
+        """β per player, shape (s,)."""
+        return np.array([m.beta for m in self.models], dtype=float)
+
+    def lambdas(self) -> np.ndarray:
+        """λ per player, shape (s,)."""
+        return np.array([m.lam for m in self.models], dtype=float)
+
+    def strategies(self) -> tuple:
+        """Emission strategy per player (s names)."""
+        return tuple(m.strategy for m in self.models)
+
+    @staticmethod
+    def from_json(obj: Any, path: str = "$.setup") -> "Setup":
+        """Validate a setup object (schema in the module docstring).
+
+        Raises:
+            SessionFormatError: the first bad field, by JSON path.
+        """
+        r = Reader(obj, path)
+        edition = None
+        if r.has("locations"):
+            locations = r.str_list("locations", min_len=2, unique=True)
+        elif r.has("edition"):
+            eds = editions()
+            edition = r.choice("edition", list(eds), what="edition")
+            locations = list(eds[edition]["locations"])
+        else:
+            raise r.error("locations", "give either \"locations\" (a list) or \"edition\"")
+        players = r.str_list("players", min_len=3, unique=True)
+        me = r.choice("me", players, None, what="player") if r.has("me") else None
+        my_location, spy = None, False
+        if me is not None:
+            role = r.child("my_role")
+            if role.has("spy") and role.bool("spy"):
+                spy = True
+                if role.has("location"):
+                    raise role.error("location", "the spy does not know the location")
+            elif role.has("location"):
+                my_location = role.choice("location", locations, what="location")
+            else:
+                raise r.error("my_role", "give {\"spy\": true} or {\"location\": name}")
+        elif r.has("my_role"):
+            raise r.error("my_role", "my_role needs \"me\"")
+        m = r.child("model", {})
+        beta = m.float("beta", DEFAULT_BETA, min=0, min_exclusive=True, max=1e6)
+        lam = m.float("lambda", DEFAULT_LAMBDA, min=0, max=1, max_exclusive=True)
+        strategy = m.choice("strategy", STRATEGIES, "flat", what="strategy")
+        per = m.child("players", {})
+        models = []
+        for name in per.obj:
+            if name not in players:
+                raise per.error(name, f"unknown player {name!r}")
+        for name in players:
+            if per.has(name):
+                pr = per.child(name)
+                models.append(PlayerModel(
+                    pr.float("beta", beta, min=0, min_exclusive=True, max=1e6),
+                    pr.float("lambda", lam, min=0, max=1, max_exclusive=True),
+                    pr.choice("strategy", STRATEGIES, strategy, what="strategy")))
+            else:
+                models.append(PlayerModel(beta, lam, strategy))
+        rounds = r.int("rounds", DEFAULT_ROUNDS, min=1, max=1000)
+        return Setup(tuple(locations), tuple(players), me, my_location, spy, tuple(models),
+                     beta, lam, strategy, edition, rounds)
+
+    def to_json(self) -> dict:
+        """The setup object; ``Setup.from_json(s.to_json()) == s``."""
+        out: dict = {}
+        if self.edition is not None:
+            out["edition"] = self.edition
+        else:
+            out["locations"] = list(self.locations)
+        out["players"] = list(self.players)
+        if self.me is not None:
+            out["me"] = self.me
+            out["my_role"] = {"spy": True} if self.i_am_spy else {"location": self.my_location}
+        model: dict = {"beta": self.beta, "lambda": self.lam, "strategy": self.strategy}
+        default = PlayerModel(self.beta, self.lam, self.strategy)
+        per = {}
+        for name, pm in zip(self.players, self.models):
+            if pm != default:
+                per[name] = {"beta": pm.beta, "lambda": pm.lam, "strategy": pm.strategy}
+        if per:
+            model["players"] = per
+        out["model"] = model
+        if self.rounds != DEFAULT_ROUNDS:
+            out["rounds"] = self.rounds
+        return out
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A public claim C_t: ``player`` announces weights over the locations (seed, "Observed").
+
+    Attributes:
+        player: the speaker's name.
+        weights: raw non-negative weights, one per location of the setup (n,), not all zero.
+    """
+
+    player: str
+    weights: tuple = field(default_factory=tuple)
+    locations: tuple = field(default_factory=tuple, compare=False, repr=False)
+
+    @property
+    def vector(self) -> np.ndarray:
+        """The claim on the simplex (floored at 1e-6, renormalised), shape (n,)."""
+        return normalise_claim(self.weights)
+
+    def to_json(self) -> dict:
+        claim = {loc: (int(w) if float(w).is_integer() else float(w))
+                 for loc, w in zip(self.locations, self.weights) if w > 0}
+        return {"type": "claim", "player": self.player, "claim": claim}
+
+
+EVENT_TYPES = ("claim",)
+
+
+def make_claim(setup: Setup, player: str, weights) -> Claim:
+    """A :class:`Claim` from a name and a weight vector (n,) or a ``{location: weight}`` dict.
+
+    Raises:
+        SessionFormatError: unknown player/location, negative or non-finite weight, all zero.
+    """
+    return event_from_json({"type": "claim", "player": player,
+                            "claim": weights if isinstance(weights, dict) else list(weights)},
+                           setup, "$")
+
+
+def event_from_json(obj: Any, setup: Setup, path: str) -> Claim:
+    """Validate one event against the setup. ``"claim"`` is ``{location: weight}`` (missing
+    locations weigh 0) or a list of n weights in the order of the setup's locations.
+
+    Raises:
+        SessionFormatError: unknown type/player/location, a negative or non-finite weight,
+            or all weights zero.
+    """
+    r = Reader(obj, path)
+    r.choice("type", EVENT_TYPES, what="event type")
+    player = r.choice("player", setup.players, what="player")
+    raw = r.raw("claim")
+    n = setup.n_locations
+    w = np.zeros(n)
+    if isinstance(raw, dict):
+        index = {loc: i for i, loc in enumerate(setup.locations)}
+        cr = Reader(raw, r.sub("claim"))
+        for loc in raw:
+            if loc not in index:
+                raise cr.error(loc, f"unknown location {loc!r}")
+            w[index[loc]] = cr.float(loc, min=0)
+    elif isinstance(raw, list):
+        if len(raw) != n:
+            raise r.error("claim", f"a claim vector needs {n} weights (one per location), "
+                                   f"got {len(raw)}")
+        lr = Reader({str(i): v for i, v in enumerate(raw)}, r.sub("claim"))
+        for i in range(n):
+            try:
+                w[i] = lr.float(str(i), min=0)
+            except SessionFormatError as exc:
+                raise SessionFormatError(f"{r.sub('claim')}[{i}]", exc.message) from None
+    else:
+        raise r.error("claim", "expected an object {location: weight} or a list of weights")
+    if not w.sum() > 0:
+        raise r.error("claim", "a claim needs at least one location with a positive weight")
+    return Claim(player, tuple(float(x) for x in w), setup.locations)
+
+
+def describe_event(setup: Setup, event: Claim) -> str:
+    """The claim in words for the history panel, e.g. ``"Ann claims Beach 50%, Casino 50%"``."""
+    v = event.vector
+    order = np.argsort(-v, kind="stable")
+    shown = [f"{setup.locations[i]} {v[i]:.0%}" for i in order[:4] if v[i] >= 0.005]
+    rest = int(np.sum(v[order[4:]] >= 0.005))
+    text = ", ".join(shown) + (f" (+{rest} more)" if rest else "")
+    if np.ptp(v) < 1e-9:
+        text = "all locations alike"
+    return f"{event.player} claims {text}"

@@ -1,0 +1,352 @@
+"""Spyfall bots and tournament simulator (issue 6; seed 001, "Player strategy", "Code up the game").
+
+A game: N ~ Unif(locations), S ~ Unif(players). Seats speak in seating order for ``rounds``
+rounds (seed: each player shares 5 times). Every bot does the Bayes update of
+:class:`~engines.spyfall.inference.BeliefTracker` (the bots know each other's personalities and
+strategies) and emits with its strategy:
+
+* ``flat``: flat hide-reveal, γ = β((1−λ)·1 + λ·P), P its private location belief;
+* ``dynamic``: dynamic hide-reveal (exact rule in :func:`engines.spyfall.inference.emission_params`);
+* ``joker``: a random baseline: claims ~ Dirichlet(1), and it votes / names a location at random.
+
+End game (seed, "Automatic end-game trigger"): every non-spy bot votes for its most likely spy
+(its private spy belief, MLE); the spy votes for the top public suspect other than itself;
+a player is named when a strict majority (> s/2) votes for them. The spy names its most likely
+location (MLE of Q). The non-spy team wins when the named player is the spy and the spy's
+location is wrong; otherwise the spy wins.
+
+Tournaments run on all cores (multiprocessing, "spawn" start so it is safe inside the Qt app)
+and are reproducible from the seed whatever the number of workers: game i draws everything from
+``numpy.random.default_rng([seed, i])``.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+
+from engines.core.errors import Cancelled, CancelFlag, SessionFormatError
+from engines.spyfall.inference import BeliefTracker, kl_bits
+from engines.spyfall.model import (DEFAULT_BETA, DEFAULT_LAMBDA, DEFAULT_ROUNDS, STRATEGIES,
+                                   normalise_claim)
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """What to simulate.
+
+    Attributes:
+        players: s >= 3 seats; locations: n >= 2 locations; games: number of games.
+        strategies: the strategies in play; each game draws each seat's strategy uniformly from
+            this list (unless ``seats`` fixes them).
+        seats: optional fixed strategy per seat (length ``players``).
+        seed: the tournament seed (game i uses ``default_rng([seed, i])``).
+        beta, lam: every bot's personality (β > 0, λ in [0, 1)).
+        rounds: rounds before the end game (each seat speaks ``rounds`` times).
+        workers: processes (None = os.cpu_count()); results do not depend on it.
+    """
+
+    players: int = 5
+    locations: int = 10
+    games: int = 1000
+    strategies: tuple = ("flat", "dynamic", "joker")
+    seats: Optional[tuple] = None
+    seed: int = 1
+    beta: float = DEFAULT_BETA
+    lam: float = DEFAULT_LAMBDA
+    rounds: int = DEFAULT_ROUNDS
+    workers: Optional[int] = None
+
+    def validate(self) -> None:
+        """Raises SessionFormatError (path = the CLI option) on a bad value."""
+        if self.players < 3:
+            raise SessionFormatError("--players", f"needs at least 3 players, got {self.players}")
+        if self.locations < 2:
+            raise SessionFormatError("--locations", f"needs at least 2 locations, got {self.locations}")
+        if self.games < 1:
+            raise SessionFormatError("--games", f"needs at least 1 game, got {self.games}")
+        if self.rounds < 1:
+            raise SessionFormatError("--rounds", f"needs at least 1 round, got {self.rounds}")
+        if not self.strategies and not self.seats:
+            raise SessionFormatError("--strategies", "name at least one strategy")
+        for s in tuple(self.strategies) + tuple(self.seats or ()):
+            if s not in STRATEGIES:
+                raise SessionFormatError("--strategies", f"unknown strategy {s!r}; expected one of "
+                                                         f"{', '.join(STRATEGIES)}")
+        if self.seats is not None and len(self.seats) != self.players:
+            raise SessionFormatError("--seats", f"needs {self.players} strategies (one per seat), "
+                                                f"got {len(self.seats)}")
+        if not (self.beta > 0 and math.isfinite(self.beta)):
+            raise SessionFormatError("--beta", f"must be > 0, got {self.beta}")
+        if not (0 <= self.lam < 1):
+            raise SessionFormatError("--lambda", f"must be in [0, 1), got {self.lam}")
+        if self.workers is not None and self.workers < 1:
+            raise SessionFormatError("--workers", f"must be at least 1, got {self.workers}")
+
+
+def bot_claim(tracker: BeliefTracker, j: int, location: int, spy: int,
+              rng: np.random.Generator, params=None) -> np.ndarray:
+    """The claim (n,) bot ``j`` emits now: C ~ Dirichlet(γ) with γ from its strategy, floored."""
+    a, b, g = tracker.emission(j) if params is None else params
+    if j == spy:
+        gamma = g
+    else:
+        gamma = np.full(tracker.n, a[location])
+        gamma[location] += b[location]
+    c = rng.dirichlet(gamma)
+    if not np.all(np.isfinite(c)) or c.sum() <= 0:  # pragma: no cover - numpy edge case
+        c = np.ones(tracker.n)
+    return normalise_claim(c)
+
+
+def bot_vote(tracker: BeliefTracker, i: int, location: int, spy: int,
+             rng: np.random.Generator) -> int:
+    """The seat bot ``i`` votes for at the end game (see module docstring)."""
+    s = tracker.s
+    if tracker.strategies[i] == "joker":
+        others = [k for k in range(s) if k != i]
+        return int(others[rng.integers(len(others))])
+    if i == spy:
+        pub = tracker.public_spy().copy()
+        pub[i] = -1.0
+        return int(np.argmax(pub))
+    return int(np.argmax(tracker.private_spy(i, location)))
+
+
+def bot_guess(tracker: BeliefTracker, spy: int, rng: np.random.Generator) -> int:
+    """The location the spy bot names (MLE of its belief Q; random for a joker)."""
+    if tracker.strategies[spy] == "joker":
+        return int(rng.integers(tracker.n))
+    return int(np.argmax(tracker.spy_view(spy)))
+
+
+def majority(votes: Sequence[int], s: int) -> int:
+    """The seat named by a strict majority (> s/2) of ``votes``, or -1."""
+    counts = np.bincount(np.asarray(votes, int), minlength=s)
+    k = int(np.argmax(counts))
+    return k if counts[k] * 2 > s else -1
+
+
+def play_game(config: SimConfig, index: int) -> dict:
+    """Play game ``index`` of the tournament ``config`` with bots; reproducible from (seed, index).
+
+    Returns a record: ``strategies`` (s names), ``location``, ``spy`` (seat), ``spy_wins`` (bool),
+    ``named`` (seat or -1), ``guess`` (location), ``votes`` (s,), ``ig`` (T,) public location
+    information gain per turn in bits, ``ig_spy`` (T,) public spy IG in bits, ``p_spy`` (T+1,)
+    public probability of the true spy after 0..T claims.
+    """
+    rng = np.random.default_rng([config.seed, index])
+    s, n = config.players, config.locations
+    strategies = tuple(config.seats) if config.seats else \
+        tuple(config.strategies[i] for i in rng.integers(len(config.strategies), size=s))
+    location = int(rng.integers(n))
+    spy = int(rng.integers(s))
+    tr = BeliefTracker(n, s, np.full(s, config.beta), np.full(s, config.lam), strategies)
+    turns = config.rounds * s
+    ig = np.zeros(turns)
+    ig_spy = np.zeros(turns)
+    p_spy = np.empty(turns + 1)
+    p_spy[0] = 1.0 / s
+    for t in range(turns):
+        j = t % s
+        loc0, spy0 = tr.public_location(), tr.public_spy()
+        params = tr.emission(j)
+        c = bot_claim(tr, j, location, spy, rng, params)
+        tr.add_claim(j, c, params)
+        ig[t] = kl_bits(tr.public_location(), loc0)
+        ig_spy[t] = kl_bits(tr.public_spy(), spy0)
+        p_spy[t + 1] = tr.public_spy()[spy]
+    votes = [bot_vote(tr, i, location, spy, rng) for i in range(s)]
+    named = majority(votes, s)
+    guess = bot_guess(tr, spy, rng)
+    spy_wins = guess == location or named != spy
+    return {"strategies": strategies, "location": location, "spy": spy, "spy_wins": bool(spy_wins),
+            "named": named, "guess": guess, "votes": votes, "ig": ig, "ig_spy": ig_spy,
+            "p_spy": p_spy}
+
+
+def _run_chunk(args) -> list:
+    config, start, stop = args
+    return [play_game(config, i) for i in range(start, stop)]
+
+
+def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple:
+    """Wilson 95% confidence interval (lo, hi) of a proportion; (0, 1) when trials == 0."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    d = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / d
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / d
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True, eq=False)
+class SimResult:
+    """Tournament figures (probabilities in [0, 1], information in bits).
+
+    Attributes:
+        config: the :class:`SimConfig`.
+        spy_win_rate, spy_win_ci95: overall spy win rate and its Wilson 95% interval.
+        by_strategy: {strategy: {"as_spy": {"games", "win_rate", "ci95"},
+            "as_non_spy": {"seats", "win_rate", "ci95"}}} (win rate of that seat's team).
+        accusation_accuracy: fraction of games where the vote named the true spy.
+        vote_accuracy: fraction of non-spy votes cast for the true spy.
+        spy_location_accuracy: fraction of games where the spy named the true location.
+        mean_information_gain_bits: (T,) mean public location IG per turn, bits.
+        mean_spy_information_gain_bits: (T,) mean public spy IG per turn, bits.
+        mean_true_spy_probability: (T+1,) mean public probability of the true spy after 0..T
+            claims (starts at 1/s; rises when claims expose the spy).
+        elapsed_seconds: wall time.
+    """
+
+    config: SimConfig
+    spy_win_rate: float
+    spy_win_ci95: tuple
+    by_strategy: dict
+    accusation_accuracy: float
+    vote_accuracy: float
+    spy_location_accuracy: float
+    mean_information_gain_bits: np.ndarray
+    mean_spy_information_gain_bits: np.ndarray
+    mean_true_spy_probability: np.ndarray
+    elapsed_seconds: float = 0.0
+    records: list = field(default_factory=list, repr=False)
+
+    def to_json(self) -> dict:
+        c = self.config
+        return {"game": "spyfall", "players": c.players, "locations": c.locations,
+                "games": c.games, "rounds": c.rounds, "strategies": list(c.strategies),
+                "seats": list(c.seats) if c.seats else None, "seed": c.seed,
+                "beta": c.beta, "lambda": c.lam,
+                "spy_win_rate": self.spy_win_rate, "spy_win_ci95": list(self.spy_win_ci95),
+                "non_spy_win_rate": 1.0 - self.spy_win_rate,
+                "by_strategy": self.by_strategy,
+                "accusation_accuracy": self.accusation_accuracy,
+                "vote_accuracy": self.vote_accuracy,
+                "spy_location_accuracy": self.spy_location_accuracy,
+                "mean_information_gain_bits": [float(x) for x in self.mean_information_gain_bits],
+                "mean_total_information_gain_bits": float(self.mean_information_gain_bits.sum()),
+                "mean_spy_information_gain_bits": [float(x) for x in self.mean_spy_information_gain_bits],
+                "mean_true_spy_probability": [float(x) for x in self.mean_true_spy_probability],
+                "elapsed_seconds": self.elapsed_seconds}
+
+
+def aggregate(config: SimConfig, records: list, elapsed: float = 0.0) -> SimResult:
+    """Figures from the game records of :func:`play_game` (in game order)."""
+    g = len(records)
+    spy_wins = sum(r["spy_wins"] for r in records)
+    names = list(dict.fromkeys(tuple(config.strategies) + tuple(config.seats or ())))
+    by = {}
+    for st in names:
+        as_spy = [r for r in records if r["strategies"][r["spy"]] == st]
+        w = sum(r["spy_wins"] for r in as_spy)
+        seats = [(r, i) for r in records for i, x in enumerate(r["strategies"])
+                 if x == st and i != r["spy"]]
+        wn = sum(not r["spy_wins"] for r, _ in seats)
+        by[st] = {"as_spy": {"games": len(as_spy), "win_rate": w / len(as_spy) if as_spy else 0.0,
+                             "ci95": list(wilson(w, len(as_spy)))},
+                  "as_non_spy": {"seats": len(seats),
+                                 "win_rate": wn / len(seats) if seats else 0.0,
+                                 "ci95": list(wilson(wn, len(seats)))}}
+    votes_ok = sum(sum(v == r["spy"] for i, v in enumerate(r["votes"]) if i != r["spy"])
+                   for r in records)
+    votes_n = sum(len(r["votes"]) - 1 for r in records)
+    return SimResult(
+        config=config, spy_win_rate=spy_wins / g, spy_win_ci95=wilson(spy_wins, g),
+        by_strategy=by,
+        accusation_accuracy=sum(r["named"] == r["spy"] for r in records) / g,
+        vote_accuracy=votes_ok / votes_n,
+        spy_location_accuracy=sum(r["guess"] == r["location"] for r in records) / g,
+        mean_information_gain_bits=np.mean([r["ig"] for r in records], axis=0),
+        mean_spy_information_gain_bits=np.mean([r["ig_spy"] for r in records], axis=0),
+        mean_true_spy_probability=np.mean([r["p_spy"] for r in records], axis=0),
+        elapsed_seconds=elapsed, records=records)
+
+
+def simulate(config: SimConfig, progress: Optional[Callable[[int, int], None]] = None,
+             cancel: CancelFlag = None) -> SimResult:
+    """Run a bot tournament (issue 6, "Bots"; seed 001, "Code up the game").
+
+    Args:
+        config: :class:`SimConfig`.
+        progress: optional callable ``progress(done, total)`` (games), called as chunks finish.
+        cancel: optional zero-argument callable; when it returns True the run stops.
+
+    Returns:
+        :class:`SimResult`; identical for the same ``seed`` whatever ``workers`` is.
+
+    Raises:
+        SessionFormatError: a bad configuration value (path = the CLI option).
+        Cancelled: ``cancel()`` became true.
+    """
+    config.validate()
+    t0 = time.perf_counter()
+    workers = config.workers or os.cpu_count() or 1
+    workers = max(1, min(workers, config.games))
+    chunk = max(1, min(50, config.games // (workers * 4) or 1))
+    tasks = [(config, a, min(a + chunk, config.games)) for a in range(0, config.games, chunk)]
+    records: list = []
+    if workers == 1:
+        for task in tasks:
+            if cancel is not None and cancel():
+                raise Cancelled()
+            records.extend(_run_chunk(task))
+            if progress is not None:
+                progress(len(records), config.games)
+    else:
+        import multiprocessing as mp
+
+        ctx = mp.get_context("spawn")
+        pool = ctx.Pool(workers)
+        try:
+            for part in pool.imap(_run_chunk, tasks):
+                records.extend(part)
+                if progress is not None:
+                    progress(len(records), config.games)
+                if cancel is not None and cancel():
+                    pool.terminate()
+                    raise Cancelled()
+            pool.close()
+        finally:
+            pool.terminate()
+            pool.join()
+    return aggregate(config, records, time.perf_counter() - t0)
+
+
+def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``python -m engines simulate spyfall``."""
+    parser.add_argument("--players", type=int, default=5, help="seats (default 5)")
+    parser.add_argument("--locations", type=int, default=10, help="locations (default 10)")
+    parser.add_argument("--games", type=int, default=1000, help="games (default 1000)")
+    parser.add_argument("--strategies", default="flat,dynamic,joker",
+                        help="strategies drawn per seat per game (flat, dynamic, joker)")
+    parser.add_argument("--seats", default=None,
+                        help="fixed strategy per seat, comma-separated (overrides the draw)")
+    parser.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
+    parser.add_argument("--beta", type=float, default=DEFAULT_BETA, help="Dirichlet concentration β")
+    parser.add_argument("--lambda", dest="lam", type=float, default=DEFAULT_LAMBDA,
+                        help="reveal weight λ in [0, 1)")
+    parser.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS, help="rounds (default 5)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="processes (default: all cores); results do not depend on it")
+
+
+def _names(text: Optional[str]) -> Optional[tuple]:
+    if text is None:
+        return None
+    return tuple(x.strip() for x in text.split(",") if x.strip())
+
+
+def simulate_main(args) -> dict:
+    """Run :func:`simulate` from parsed CLI options; returns the JSON-able figures."""
+    config = SimConfig(players=args.players, locations=args.locations, games=args.games,
+                       strategies=_names(args.strategies) or (), seats=_names(args.seats),
+                       seed=args.seed, beta=args.beta, lam=args.lam, rounds=args.rounds,
+                       workers=args.workers)
+    return simulate(config).to_json()
