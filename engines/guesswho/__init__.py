@@ -1,0 +1,33 @@
+"""Guess Who? engine (issue 5): candidates, information-ranked questions, optimal play, race.
+
+Public API (the engine contract, engines/CONTRACT.md):
+
+* :data:`GAME`, :data:`TITLE`, :data:`METHODS`, :data:`EVENT_TYPES`
+* :class:`Setup`, :func:`default_setup`, :func:`setup_for_board`, :func:`event_from_json`,
+  :func:`describe_event`; events :class:`Answer`, :class:`Eliminate`, :class:`Opponent`
+* :func:`load_board` (bundled ``classic``/``demo`` or a user's CSV/JSON), :class:`Board`,
+  :class:`Question`
+* :func:`infer` -> :class:`Posterior`; :func:`belief_summary`; :func:`recommend`
+* :func:`expected_questions`-style DP (:class:`QuestionDP`), :func:`race_win_probability`,
+  :func:`race_best_split` (Nica 2016)
+* :func:`simulate`, :func:`add_simulate_arguments`, :func:`simulate_main`
+
+Sources: seed 003 (question choice by conditional mutual information); M. Nica, "Optimal
+strategy in Guess Who?: Beyond binary search", Probab. Eng. Inf. Sci. 30(4), 2016.
+"""
+from engines.guesswho.board import (BUNDLED_BOARDS, Attribute, Board, Character, Question,
+                                    board_from_csv, board_from_json, load_board, parse_question)
+from engines.guesswho.inference import (METHODS, Posterior, RankedQuestion, Recommendation,
+                                        advised_question, belief_summary, infer,
+                                        posterior_probabilities, question_dp, rank_questions,
+                                        recommend)
+from engines.guesswho.model import (EVENT_TYPES, GAME, RULES, TITLE, Answer, Eliminate, Event,
+                                    Opponent, Setup, default_setup, describe_event,
+                                    event_from_json, setup_for_board)
+from engines.guesswho.optimal import (QuestionDP, balanced_depth_sum,
+                                      brute_force_expected_questions, race_best_split,
+                                      race_win_probability)
+from engines.guesswho.simulate import (STRATEGIES, SimulationResult, add_simulate_arguments,
+                                       simulate, simulate_main, wilson_interval)
+
+__all__ = [n for n in dir() if not n.startswith("_")]

@@ -1,0 +1,165 @@
+"""Guess Who? session setup and events (issue 5, "Session schema").
+
+Setup::
+
+    {"board": "classic" | "demo" | "path/to/board.csv" | {inline board},
+     "opponent_remaining"?: n, "error_rate"?: ε, "rules"?: "official" | "instant",
+     "compound_questions"?: false}
+
+Events::
+
+    {"type": "answer", "question": {"attribute": a, "value": v} | {"any": [q, ...]},
+     "answer": true | false}
+    {"type": "eliminate", "name": "Alex"}       # I knocked the card down myself
+    {"type": "opponent", "remaining": n}        # the opponent's count of standing cards
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional, Union
+
+from engines.core.errors import SessionFormatError
+from engines.core.schema import Reader
+from engines.guesswho.board import (BUNDLED_BOARDS, Board, Question, board_from_json,
+                                    load_board, parse_question)
+
+GAME = "guesswho"
+TITLE = "Guess Who?"
+RULES = ("official", "instant")
+EVENT_TYPES = ("answer", "eliminate", "opponent")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The game as set up.
+
+    Attributes:
+        board: the :class:`~engines.guesswho.board.Board`.
+        board_ref: what ``"board"`` said when it was a name or a path (written back by
+            :meth:`to_json`); ``None`` for an inline board (written back inline).
+        opponent_remaining: the opponent's standing cards at the start (``None``: unknown).
+        error_rate: ε, probability that the opponent answers a question wrongly, in [0, 0.5).
+            0 means answers eliminate; > 0 means candidates carry a posterior.
+        rules: ``"official"`` (naming takes a turn; a wrong name loses) or ``"instant"``.
+        compound_questions: whether "A or B?" questions may be asked (house rule).
+    """
+
+    board: Board
+    board_ref: Optional[str] = "classic"
+    opponent_remaining: Optional[int] = None
+    error_rate: float = 0.0
+    rules: str = "official"
+    compound_questions: bool = False
+
+    @staticmethod
+    def from_json(obj: Any, path: str = "$.setup") -> "Setup":
+        """Validate and build a setup. Raises SessionFormatError(json_path, message)."""
+        r = Reader(obj, path)
+        raw = r.raw("board", "classic")
+        if isinstance(raw, str):
+            try:
+                board = load_board(raw)
+            except SessionFormatError as exc:
+                if exc.path == "$.board":
+                    raise r.error("board", exc.message) from None
+                raise
+            ref: Optional[str] = raw
+        elif isinstance(raw, dict):
+            board = board_from_json(raw, r.sub("board"))
+            ref = None
+        else:
+            raise r.error("board", "expected a board name (" + ", ".join(BUNDLED_BOARDS)
+                          + "), a file path or an inline board object")
+        opp = r.int("opponent_remaining", None, min=1, max=board.size) \
+            if r.has("opponent_remaining") else None
+        eps = r.float("error_rate", 0.0, min=0.0, max=0.5, max_exclusive=True)
+        rules = r.choice("rules", RULES, "official", what="rules")
+        comp = r.bool("compound_questions", False)
+        return Setup(board, ref, opp, eps, rules, comp)
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"board": self.board_ref if self.board_ref is not None
+                               else _inline(self.board)}
+        if self.opponent_remaining is not None:
+            out["opponent_remaining"] = self.opponent_remaining
+        if self.error_rate:
+            out["error_rate"] = self.error_rate
+        out["rules"] = self.rules
+        if self.compound_questions:
+            out["compound_questions"] = True
+        return out
+
+
+def _inline(board: Board) -> dict:
+    d = board.to_json()
+    d.pop("format", None)
+    return d
+
+
+def default_setup() -> Setup:
+    """The classic 24-character board, official rules, no error model, single questions."""
+    return Setup(load_board("classic"), "classic")
+
+
+def setup_for_board(board: Union[str, Board], **kw) -> Setup:
+    """A setup on ``board`` (a bundled name, a path, or a Board; a user board is stored inline
+    so the session file is self-contained). Keyword arguments are the other Setup fields."""
+    if isinstance(board, Board):
+        return Setup(board, board.key, **kw)
+    b = load_board(board)
+    return Setup(b, b.key, **kw)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The opponent answered my ``question`` with ``answer`` (True = yes)."""
+
+    question: Question
+    answer: bool
+
+    def to_json(self) -> dict:
+        return {"type": "answer", "question": self.question.to_json(), "answer": self.answer}
+
+
+@dataclass(frozen=True)
+class Eliminate:
+    """I knocked down the card of ``name`` myself (certain, even under the error model)."""
+
+    name: str
+
+    def to_json(self) -> dict:
+        return {"type": "eliminate", "name": self.name}
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """The opponent now has ``remaining`` cards standing."""
+
+    remaining: int
+
+    def to_json(self) -> dict:
+        return {"type": "opponent", "remaining": self.remaining}
+
+
+Event = Union[Answer, Eliminate, Opponent]
+
+
+def event_from_json(obj: Any, setup: Setup, path: str = "$.event") -> Event:
+    """Validate one event against the setup's board. Raises SessionFormatError."""
+    r = Reader(obj, path)
+    t = r.choice("type", EVENT_TYPES, what="event type")
+    if t == "answer":
+        q = parse_question(r.dict("question"), setup.board, r.sub("question"))
+        return Answer(q, r.bool("answer"))
+    if t == "eliminate":
+        return Eliminate(r.choice("name", setup.board.names, what="character"))
+    return Opponent(r.int("remaining", min=1, max=setup.board.size))
+
+
+def describe_event(setup: Setup, event: Event) -> str:
+    """The event in words for the history panel."""
+    if isinstance(event, Answer):
+        return f"Asked “{event.question.label()}” — {'yes' if event.answer else 'no'}"
+    if isinstance(event, Eliminate):
+        return f"Knocked down {event.name}"
+    return f"Opponent has {event.remaining} card{'s' if event.remaining != 1 else ''} left"
