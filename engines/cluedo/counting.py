@@ -1,0 +1,440 @@
+"""Exact counting of the Cluedo deals consistent with a log, by dynamic programming over cards.
+
+Method (issue 2 section 3, the seed's "#Sat" model counted without enumerating deals):
+
+* The log becomes *constraints* on the card × owner matrix (owners: the players, then the
+  envelope): forced cells (``HandEvent``, ``ShownEvent``, a shown card), forbidden cells
+  (``LacksEvent``, passers), and *clauses* "at least one of these (card, owner) cells is true"
+  (an unseen refutation: the refuter holds one of the three cards; a failed accusation: one of
+  the three cards is in some player's hand).
+* Propagation (unit clauses, full hands, filled envelope slots, "hidden singles") fixes as many
+  cards as it can; the others are *free*.
+* The free cards are processed one at a time. The DP state is a tensor whose axes are the open
+  *resources*: the remaining capacity of each hand (size ``cap + 1``), the envelope slot of each
+  category (size 2) and, for each clause, a "satisfied yet" bit (size 2). A resource's axis is
+  opened just before the first card that touches it and closed (its terminal value selected)
+  right after the last one, so clauses live only while their cards are being processed. The
+  order of the cards is chosen greedily to keep the product of the open axis sizes small (a
+  clause's three cards are then processed together and it closes quickly).
+* A forward pass gives the number of consistent deals; a backward (adjoint) pass gives, for
+  every free card and owner, the number of consistent deals with that card there — the exact
+  marginals. The backward tensors also drive exact uniform sampling of consistent deals.
+
+Counts are computed in float64 (exact while every partial sum is below 2**53, which covers the
+classic deck); beyond that the exact integer is rebuilt from a forward pass modulo two primes
+(Chinese remainder theorem). Marginals are ratios of float64 counts (relative error ~1e-15).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+from engines.core.errors import check_cancel
+
+_P1 = (1 << 61) - 1          # Mersenne prime
+_P2 = (1 << 60) - 93          # prime
+_EXACT_FLOAT = float(1 << 53)
+
+
+@dataclass
+class Constraints:
+    """Raw constraints on the deal (before propagation).
+
+    Fields:
+        n_players: number of players ``k``; owner ``k`` is the envelope.
+        caps: hand sizes, length ``k``.
+        cat_of: category index (0, 1, 2) of each card, length ``n``.
+        allowed: bool array (n, k+1): the cell may be true.
+        clauses: list of tuples of (card, owner) literals, at least one true.
+        impossible: a reason string when the constraints are already known to conflict.
+    """
+
+    n_players: int
+    caps: list
+    cat_of: list
+    allowed: np.ndarray
+    clauses: list = field(default_factory=list)
+    impossible: Optional[str] = None
+
+    def copy(self) -> "Constraints":
+        return Constraints(self.n_players, list(self.caps), list(self.cat_of), self.allowed.copy(),
+                           list(self.clauses), self.impossible)
+
+    def force(self, card: int, owner: int) -> None:
+        ok = self.allowed[card, owner]
+        self.allowed[card, :] = False
+        self.allowed[card, owner] = ok
+
+    def forbid(self, card: int, owner: int) -> None:
+        self.allowed[card, owner] = False
+
+
+def _n_cat(cat_of) -> int:
+    return max(cat_of) + 1 if cat_of else 0
+
+
+@dataclass
+class Compiled:
+    """Constraints after propagation: fixed cards, free cards and the DP resources."""
+
+    n_cards: int
+    n_players: int
+    feasible: bool
+    fixed: dict                 # card -> owner
+    free: list                  # card indices (processing order)
+    choices: dict               # card -> list of (owner, resource, tuple(clause resources))
+    sizes: list                 # per resource
+    init: list
+    terminal: list
+    touched: list               # per resource: cards touching it
+
+
+def propagate(cons: Constraints) -> Compiled:
+    """Unit propagation on ``cons``, then the DP resources (see the module docstring)."""
+    k = cons.n_players
+    n = len(cons.cat_of)
+    ncat = _n_cat(cons.cat_of)
+    allowed = cons.allowed.copy()
+    clauses = [tuple(sorted(set(cl))) for cl in cons.clauses]
+    feasible = cons.impossible is None
+    caps = list(cons.caps)
+    cat_cards = [[c for c in range(n) if cons.cat_of[c] == j] for j in range(ncat)]
+
+    changed = True
+    while feasible and changed:
+        changed = False
+        counts = allowed.sum(axis=1)
+        if np.any(counts == 0):
+            feasible = False
+            break
+        fixed = counts == 1
+        owner_of = np.where(fixed, allowed.argmax(axis=1), -1)
+        # hands: full hands exclude other cards; a hand needing all its candidates takes them
+        for p in range(k):
+            used = int(np.sum(owner_of == p))
+            cand = [c for c in range(n) if allowed[c, p] and not fixed[c]]
+            if used > caps[p] or used + len(cand) < caps[p]:
+                feasible = False
+                break
+            if cand and used == caps[p]:
+                allowed[cand, p] = False
+                changed = True
+            elif cand and used + len(cand) == caps[p]:
+                for c in cand:
+                    allowed[c, :] = False
+                    allowed[c, p] = True
+                changed = True
+        if not feasible:
+            break
+        if changed:
+            continue
+        for j in range(ncat):
+            used = sum(1 for c in cat_cards[j] if owner_of[c] == k)
+            cand = [c for c in cat_cards[j] if allowed[c, k] and not fixed[c]]
+            if used > 1 or used + len(cand) < 1:
+                feasible = False
+                break
+            if cand and used == 1:
+                allowed[cand, k] = False
+                changed = True
+            elif len(cand) == 1 and used == 0:
+                c = cand[0]
+                allowed[c, :] = False
+                allowed[c, k] = True
+                changed = True
+        if not feasible or changed:
+            continue
+        new_clauses = []
+        for cl in clauses:
+            lits = [(c, o) for c, o in cl if allowed[c, o]]
+            if any(owner_of[c] == o for c, o in lits):
+                continue
+            if not lits:
+                feasible = False
+                break
+            if len(lits) == 1:
+                c, o = lits[0]
+                allowed[c, :] = False
+                allowed[c, o] = True
+                changed = True
+                continue
+            new_clauses.append(tuple(lits))
+        clauses = sorted(set(new_clauses))
+
+    if not feasible:
+        return Compiled(n, k, False, {}, [], {}, [], [], [], [])
+    counts = allowed.sum(axis=1)
+    fixed = {c: int(np.argmax(allowed[c])) for c in range(n) if counts[c] == 1}
+    free = [c for c in range(n) if counts[c] > 1]
+    rem = list(caps)
+    env_rem = [1] * ncat
+    for c, o in fixed.items():
+        if o < k:
+            rem[o] -= 1
+        else:
+            env_rem[cons.cat_of[c]] -= 1
+    # resources: players 0..k-1, envelope slots k..k+ncat-1, clauses after
+    sizes = [r + 1 for r in rem] + [e + 1 for e in env_rem] + [2] * len(clauses)
+    init = list(rem) + list(env_rem) + [0] * len(clauses)
+    terminal = [0] * (k + ncat) + [1] * len(clauses)
+    touched: list = [[] for _ in sizes]
+    lit_clauses: dict = {}
+    for q, cl in enumerate(clauses):
+        for c, o in cl:
+            lit_clauses.setdefault((c, o), []).append(k + ncat + q)
+    choices = {}
+    for c in free:
+        ch = []
+        for o in np.flatnonzero(allowed[c]):
+            o = int(o)
+            r = o if o < k else k + cons.cat_of[c]
+            qs = tuple(lit_clauses.get((c, o), ()))
+            ch.append((o, r, qs))
+            touched[r].append(c)
+            for q in qs:
+                touched[q].append(c)
+        choices[c] = ch
+    for r in range(len(sizes)):
+        touched[r] = sorted(set(touched[r]))
+        if not touched[r] and init[r] != terminal[r]:
+            feasible = False
+    order = _order(free, choices, sizes, touched)
+    return Compiled(n, k, feasible, fixed, order, choices, sizes, init, terminal, touched)
+
+
+def _order(free, choices, sizes, touched) -> list:
+    """Greedy elimination order: next the card whose processing keeps the open tensor smallest
+    (ties: the one closing most resources, then deck order)."""
+    res_of = {c: {r for _, r, qs in choices[c] for r in (r, *qs)} for c in free}
+    left = {r: len(touched[r]) for r in range(len(sizes))}
+    open_: set = set()
+    order = []
+    todo = list(free)
+    while todo:
+        best, best_key = None, None
+        for c in todo:
+            after = open_ | res_of[c]
+            size = 1
+            for r in after:
+                size *= sizes[r]
+            closes = sum(1 for r in res_of[c] if left[r] == 1)
+            key = (size, -closes, c)
+            if best_key is None or key < best_key:
+                best, best_key = c, key
+        order.append(best)
+        todo.remove(best)
+        open_ |= res_of[best]
+        for r in res_of[best]:
+            left[r] -= 1
+            if left[r] == 0:
+                open_.discard(r)
+    return order
+
+
+def _sl(pos: int, a, b) -> tuple:
+    return (slice(None),) * pos + (slice(a, b),)
+
+
+@dataclass
+class _Step:
+    card: int
+    opened: list
+    axes: list          # layout after opening (during the transition)
+    closed: list        # resource ids closed after the transition, in order
+    f_pre: np.ndarray
+
+
+class CountResult:
+    """Exact count and marginal counts of one compiled problem.
+
+    Attributes:
+        count: int, the number of consistent deals (exact).
+        count_float: float, the same in float64.
+        marginal: float array (n_cards, n_players + 1): number of consistent deals with each card
+            at each owner (``marginal.sum(1) == count_float`` per row), or None (count only).
+    """
+
+    def __init__(self, comp: Compiled, count: int, count_float: float, marginal, steps, b_posts):
+        self.comp = comp
+        self.count = count
+        self.count_float = count_float
+        self.marginal = marginal
+        self._steps = steps
+        self._b_posts = b_posts
+
+    def sample(self, n_samples: int, rng: np.random.Generator) -> np.ndarray:
+        """Exact uniform samples of consistent deals: int array (n_samples, n_cards) of owner
+        indices (``n_players`` = envelope). Sequential sampling card by card with probability
+        count(child)/count(parent) from the backward tensors; no rejection.
+        """
+        comp = self.comp
+        out = np.full((n_samples, comp.n_cards), -1, dtype=np.int64)
+        for c, o in comp.fixed.items():
+            out[:, c] = o
+        if self.count == 0:
+            raise ValueError("no consistent deal to sample")
+        vals = np.tile(np.asarray(comp.init, dtype=np.int64), (n_samples, 1))
+        for step, b_post in zip(self._steps, self._b_posts):
+            chs = comp.choices[step.card]
+            w = np.empty((n_samples, len(chs)))
+            for j, (o, r, qs) in enumerate(chs):
+                idx = []
+                ok = vals[:, r] >= 1
+                for a in step.axes:
+                    v = vals[:, a]
+                    if a == r:
+                        v = np.maximum(v - 1, 0)
+                    elif a in qs:
+                        v = np.ones_like(v)
+                    idx.append(v)
+                w[:, j] = np.where(ok, b_post[tuple(idx)], 0.0)
+            cum = np.cumsum(w, axis=1)
+            u = rng.random(n_samples) * cum[:, -1]
+            pick = np.minimum((cum <= u[:, None]).sum(axis=1), len(chs) - 1)
+            for j, (o, r, qs) in enumerate(chs):
+                sel = pick == j
+                if not np.any(sel):
+                    continue
+                out[sel, step.card] = o
+                vals[sel, r] -= 1
+                for q in qs:
+                    vals[sel, q] = 1
+        return out
+
+
+def _forward(comp: Compiled, cancel, *, keep: bool, mod: Optional[int] = None):
+    """Forward pass. Returns (count value, steps, max partial mass)."""
+    dtype = np.int64 if mod else np.float64
+    x = np.ones((), dtype=dtype)
+    axes: list = []
+    left = {r: len(t) for r, t in enumerate(comp.touched)}
+    steps = []
+    max_mass = 1.0
+    for c in comp.free:
+        check_cancel(cancel)
+        chs = comp.choices[c]
+        res = []
+        for _, r, qs in chs:
+            for rr in (r, *qs):
+                if rr not in res:
+                    res.append(rr)
+        opened = [r for r in res if r not in axes]
+        for r in opened:
+            nx = np.zeros(x.shape + (comp.sizes[r],), dtype=dtype)
+            nx[..., comp.init[r]] = x
+            x = nx
+            axes.append(r)
+        y = np.zeros_like(x)
+        for _, r, qs in chs:
+            pr = axes.index(r)
+            if not qs:
+                y[_sl(pr, 0, -1)] += x[_sl(pr, 1, None)]
+            else:
+                t = np.zeros_like(x)
+                t[_sl(pr, 0, -1)] = x[_sl(pr, 1, None)]
+                for q in qs:
+                    pq = axes.index(q)
+                    t[_sl(pq, 1, 2)] += t[_sl(pq, 0, 1)]
+                    t[_sl(pq, 0, 1)] = 0
+                    if mod:
+                        t %= mod
+                y += t
+            if mod:
+                y %= mod
+        step = _Step(c, opened, list(axes), [], x if keep else None)
+        x = y
+        for r in res:
+            left[r] -= 1
+        for r in [r for r in axes if left[r] == 0]:
+            pos = axes.index(r)
+            x = np.take(x, comp.terminal[r], axis=pos)
+            axes.pop(pos)
+            step.closed.append(r)
+        if not mod:
+            max_mass = max(max_mass, float(x.sum()))
+        steps.append(step)
+    assert not axes
+    return x[()], steps, max_mass
+
+
+def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_backward: bool = False) -> CountResult:
+    """Count the consistent deals of ``comp`` and, optionally, the marginal counts.
+
+    Args:
+        comp: from :func:`propagate`.
+        cancel: zero-argument callable; :class:`engines.core.errors.Cancelled` when it is true.
+        marginals: also run the backward pass (marginal counts per card and owner).
+        keep_backward: keep the backward tensors so that :meth:`CountResult.sample` works.
+    """
+    k = comp.n_players
+    if not comp.feasible:
+        return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [])
+    z, steps, max_mass = _forward(comp, cancel, keep=marginals or keep_backward)
+    zf = float(z)
+    if zf == 0.0:
+        count = 0
+    elif zf < _EXACT_FLOAT and max_mass < _EXACT_FLOAT:
+        count = int(round(zf))
+    else:
+        count = _exact_count(comp, cancel)
+    marg = None
+    b_posts: list = []
+    if (marginals or keep_backward) and zf > 0:
+        marg = np.zeros((comp.n_cards, k + 1))
+        b = np.ones(())
+        for step in reversed(steps):
+            check_cancel(cancel)
+            axes_after = [a for a in step.axes if a not in step.closed]
+            # un-close: re-insert the closed axes (in reverse order of closing)
+            cur_axes = list(axes_after)
+            for r in reversed(step.closed):
+                pos = step.axes.index(r)
+                # position among the axes present at that time
+                present = [a for a in step.axes if a in cur_axes or a == r]
+                ins = present.index(r)
+                shape = list(b.shape)
+                shape.insert(ins, comp.sizes[r])
+                nb = np.zeros(shape)
+                idx = (slice(None),) * ins + (comp.terminal[r],)
+                nb[idx] = b
+                b = nb
+                cur_axes.insert(ins, r)
+            assert cur_axes == step.axes
+            if keep_backward:
+                b_posts.append(b)
+            b_pre = np.zeros_like(b)
+            f = step.f_pre
+            for o, r, qs in comp.choices[step.card]:
+                pr = step.axes.index(r)
+                bq = b
+                if qs:
+                    bq = b.copy()
+                    for q in qs:
+                        pq = step.axes.index(q)
+                        bq[_sl(pq, 0, 1)] = bq[_sl(pq, 1, 2)]
+                src, dst = _sl(pr, 1, None), _sl(pr, 0, -1)
+                marg[step.card, o] = float(np.sum(f[src] * bq[dst]))
+                b_pre[src] += bq[dst]
+            b = b_pre
+            for r in reversed(step.opened):
+                pos = step.axes.index(r)
+                b = np.take(b, comp.init[r], axis=pos)
+            step.f_pre = None
+        b_posts.reverse()
+        for c, o in comp.fixed.items():
+            marg[c, o] = zf
+    elif marginals:
+        marg = np.zeros((comp.n_cards, k + 1))
+    return CountResult(comp, count, zf, marg, steps if keep_backward else [], b_posts)
+
+
+def _exact_count(comp: Compiled, cancel) -> int:
+    r1, _, _ = _forward(comp, cancel, keep=False, mod=_P1)
+    r2, _, _ = _forward(comp, cancel, keep=False, mod=_P2)
+    r1, r2 = int(r1), int(r2)
+    # CRT: x = r1 (mod P1), x = r2 (mod P2)
+    inv = pow(_P1, -1, _P2)
+    x = r1 + _P1 * (((r2 - r1) * inv) % _P2)
+    return x

@@ -1,0 +1,372 @@
+"""Cluedo setup, events, editions and their JSON form (issue 2, section 3 "Session schema").
+
+The model (seed 004, "#Sat"): every card is in exactly one place — a player's hand or the
+envelope; player ``p`` holds exactly ``hand_sizes[p]`` cards; the envelope holds exactly one card
+of each category. Events constrain that deal; :mod:`engines.cluedo.inference` turns them into
+probabilities.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Optional
+
+from engines.core.errors import SessionFormatError
+from engines.core.resources import load_json_resource
+from engines.core.schema import Reader
+
+ENVELOPE = "envelope"
+CATEGORY_NAMES = ("suspect", "weapon", "room")
+MAX_PLAYERS_CLASSIC = 6
+MAX_PLAYERS = 10
+MIN_PLAYERS = 2
+
+
+@lru_cache(maxsize=1)
+def _editions_raw() -> dict:
+    return load_json_resource("cluedo", "editions.json")
+
+
+def load_editions() -> dict:
+    """The editions shipped in ``resources/cluedo/editions.json``.
+
+    Returns:
+        ``{edition_id: {"title": str, "categories": {"suspect": [...], "weapon": [...],
+        "room": [...]}}}`` in file order (a fresh copy; editing it changes nothing).
+    """
+    raw = _editions_raw()
+    return {k: {"title": v["title"], "categories": {c: list(cards) for c, cards in v["categories"].items()}}
+            for k, v in raw.items()}
+
+
+def deal_hand_sizes(n_players: int, n_dealt: int, dealer_index: int) -> list:
+    """Hand sizes when ``n_dealt`` cards are dealt one at a time, starting with the player to the
+    dealer's left (the next player in seating order) and going round.
+
+    Args:
+        n_players: number of players (>= 1), in seating order.
+        n_dealt: cards dealt (the deck minus the three envelope cards), >= 0.
+        dealer_index: 0-based seat of the dealer.
+    Returns:
+        list of ``n_players`` ints summing to ``n_dealt``; the players right after the dealer get
+        the extra cards when the deal does not come out even.
+    Raises:
+        SessionFormatError: a count is out of range.
+    """
+    if n_players < 1:
+        raise SessionFormatError("players", "needs at least one player")
+    if n_dealt < 0:
+        raise SessionFormatError("hand_sizes", "cannot deal a negative number of cards")
+    if not 0 <= dealer_index < n_players:
+        raise SessionFormatError("dealer", f"dealer seat {dealer_index} is not one of the {n_players} seats")
+    base, extra = divmod(n_dealt, n_players)
+    sizes = [base] * n_players
+    for j in range(extra):
+        sizes[(dealer_index + 1 + j) % n_players] += 1
+    return sizes
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A Cluedo table: the deck by category, the players in seating order and their hand sizes.
+
+    Fields:
+        categories: ``(("suspect", cards), ("weapon", cards), ("room", cards))`` in deck order.
+        players: player names in seating order (play passes to the next name).
+        hand_sizes: cards held by each player, aligned with ``players``; they sum to the
+            number of cards minus 3 (the envelope).
+        me: the player using the app (whose suggestions reveal the shown card).
+        edition: an id from :func:`load_editions`, or None for a custom deck.
+        dealer: the dealer's name when it was given (only used to fill default hand sizes).
+    """
+
+    categories: tuple
+    players: tuple
+    hand_sizes: tuple
+    me: str
+    edition: Optional[str] = None
+    dealer: Optional[str] = None
+
+    # -- derived -----------------------------------------------------------------------
+    @property
+    def cards(self) -> tuple:
+        """All cards in deck order (suspects, weapons, rooms)."""
+        return tuple(c for _, cards in self.categories for c in cards)
+
+    @property
+    def owners(self) -> tuple:
+        """Columns of the worksheet: the players then ``"envelope"``."""
+        return tuple(self.players) + (ENVELOPE,)
+
+    def category_of(self, card: str) -> str:
+        """The category (``"suspect"``, ``"weapon"`` or ``"room"``) of ``card``.
+
+        Raises:
+            SessionFormatError: unknown card.
+        """
+        for cat, cards in self.categories:
+            if card in cards:
+                return cat
+        raise SessionFormatError("card", f"unknown card {card!r}")
+
+    def card_index(self, card: str) -> int:
+        return self.cards.index(card)
+
+    def player_index(self, player: str) -> int:
+        return self.players.index(player)
+
+    # -- JSON -----------------------------------------------------------------------------
+    @staticmethod
+    def from_json(obj, path: str = "$.setup") -> "Setup":
+        """Validate a setup object (issue 2 schema) and build the Setup.
+
+        ``{"edition": id}`` or ``{"categories": {"suspect": [...], "weapon": [...], "room": [...]}}``,
+        ``"players"`` (seating order), optional ``"dealer"``, optional ``"hand_sizes": {name: n}``
+        (default: the deal from the dealer's left, the dealer being the last player when not
+        given), ``"me"``.
+
+        Raises:
+            SessionFormatError: the first bad field, by JSON path.
+        """
+        r = Reader(obj, path)
+        edition = None
+        if r.has("edition"):
+            editions = _editions_raw()
+            edition = r.choice("edition", list(editions), what="edition")
+            cats_obj = editions[edition]["categories"]
+            if r.has("categories"):
+                raise r.error("categories", "give either an edition or categories, not both")
+        else:
+            if not r.has("categories"):
+                raise r.error("edition", "required: an edition id or a \"categories\" object")
+            cats_obj = r.dict("categories")
+        cr = Reader(cats_obj, r.sub("categories"))
+        extra = [k for k in cats_obj if k not in CATEGORY_NAMES]
+        if extra:
+            raise cr.error(extra[0], f"unknown category {extra[0]!r}; expected suspect, weapon, room")
+        categories = []
+        seen: dict = {}
+        for cat in CATEGORY_NAMES:
+            cards = cr.str_list(cat, min_len=1, max_len=40, unique=True)
+            for i, c in enumerate(cards):
+                if c in seen:
+                    raise SessionFormatError(f"{cr.sub(cat)}[{i}]", f"card {c!r} is also a {seen[c]}")
+                if c == ENVELOPE:
+                    raise SessionFormatError(f"{cr.sub(cat)}[{i}]", "'envelope' is reserved")
+                seen[c] = cat
+            categories.append((cat, tuple(cards)))
+        n_cards = len(seen)
+        max_players = MAX_PLAYERS if (edition is None or n_cards > 21) else MAX_PLAYERS_CLASSIC
+        min_players = 3 if edition is not None else MIN_PLAYERS
+        players = r.str_list("players", min_len=min_players, max_len=max_players, unique=True)
+        for i, p in enumerate(players):
+            if p == ENVELOPE:
+                raise SessionFormatError(f"{r.sub('players')}[{i}]", "'envelope' is not a player name")
+        dealer = r.choice("dealer", players, None, what="player") if r.has("dealer") else None
+        n_dealt = n_cards - 3
+        if r.has("hand_sizes"):
+            hs = r.dict("hand_sizes")
+            hr = Reader(hs, r.sub("hand_sizes"))
+            for k in hs:
+                if k not in players:
+                    raise hr.error(k, f"{k!r} is not one of the players")
+            sizes = [hr.int(p, min=0, max=n_dealt) for p in players]
+            if sum(sizes) != n_dealt:
+                raise r.error("hand_sizes", f"the hands hold {sum(sizes)} cards but {n_dealt} are dealt "
+                                            f"({n_cards} cards minus 3 in the envelope)")
+        else:
+            d = players.index(dealer) if dealer else len(players) - 1
+            sizes = deal_hand_sizes(len(players), n_dealt, d)
+        me = r.choice("me", players, what="player")
+        return Setup(tuple(categories), tuple(players), tuple(sizes), me, edition, dealer)
+
+    def to_json(self) -> dict:
+        """The setup object (round-trips through :meth:`from_json`)."""
+        out: dict = {}
+        if self.edition:
+            out["edition"] = self.edition
+        else:
+            out["categories"] = {cat: list(cards) for cat, cards in self.categories}
+        out["players"] = list(self.players)
+        if self.dealer:
+            out["dealer"] = self.dealer
+        out["hand_sizes"] = dict(zip(self.players, self.hand_sizes))
+        out["me"] = self.me
+        return out
+
+
+def default_setup() -> Setup:
+    """The New game dialog's start: Cluedo (UK), four players, me first, dealer last."""
+    return Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob", "Cy"], "me": "Me"})
+
+
+# ---------------------------------------------------------------------------------------------
+# Events
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class HandEvent:
+    """``player`` holds all of ``cards`` (my hand at the deal: all my cards)."""
+
+    player: str
+    cards: tuple
+
+    def to_json(self) -> dict:
+        return {"type": "hand", "player": self.player, "cards": list(self.cards)}
+
+
+@dataclass(frozen=True)
+class ShownEvent:
+    """``player`` holds ``card`` (it was shown to me, or seen)."""
+
+    player: str
+    card: str
+
+    def to_json(self) -> dict:
+        return {"type": "shown", "player": self.player, "card": self.card}
+
+
+@dataclass(frozen=True)
+class LacksEvent:
+    """``player`` does not hold ``card``."""
+
+    player: str
+    card: str
+
+    def to_json(self) -> dict:
+        return {"type": "lacks", "player": self.player, "card": self.card}
+
+
+@dataclass(frozen=True)
+class SuggestionEvent:
+    """``suggester`` suggested ``cards`` = (suspect, weapon, room); each player in ``passed``
+    holds none of them; ``refuter`` (or None: nobody) holds at least one; ``shown`` is the card
+    the refuter showed when it is known (I suggested), else None."""
+
+    suggester: str
+    cards: tuple
+    passed: tuple = ()
+    refuter: Optional[str] = None
+    shown: Optional[str] = None
+
+    def to_json(self) -> dict:
+        return {"type": "suggestion", "suggester": self.suggester, "cards": list(self.cards),
+                "passed": list(self.passed), "refuter": self.refuter, "shown": self.shown}
+
+
+@dataclass(frozen=True)
+class AccusationEvent:
+    """``player`` accused ``cards`` = (suspect, weapon, room); ``correct=False`` (a failed
+    accusation): the envelope is not exactly that triple; ``correct=True``: it is."""
+
+    player: str
+    cards: tuple
+    correct: bool = False
+
+    def to_json(self) -> dict:
+        return {"type": "accusation", "player": self.player, "cards": list(self.cards),
+                "correct": self.correct}
+
+
+EVENT_TYPES = ("hand", "shown", "lacks", "suggestion", "accusation")
+
+
+def _triple(r: Reader, setup: Setup, key: str = "cards") -> tuple:
+    cards = r.str_list(key, min_len=3, max_len=3)
+    for i, ((cat, deck), c) in enumerate(zip(setup.categories, cards)):
+        if c not in deck:
+            raise SessionFormatError(f"{r.sub(key)}[{i}]", f"expected a {cat} card, got {c!r}")
+    return tuple(cards)
+
+
+def event_from_json(obj, setup: Setup, path: str = "$.event"):
+    """Validate one event object against ``setup`` and build the event dataclass.
+
+    Raises:
+        SessionFormatError: unknown type, player or card; wrong counts; a passer who is also the
+            suggester or refuter; a shown card that is not one of the suggested cards.
+    """
+    r = Reader(obj, path)
+    t = r.choice("type", EVENT_TYPES, what="event type")
+    players = list(setup.players)
+    cards = list(setup.cards)
+    if t == "hand":
+        p = r.choice("player", players, what="player")
+        size = setup.hand_sizes[players.index(p)]
+        hand = r.str_list("cards", max_len=size, unique=True, choices=cards)
+        return HandEvent(p, tuple(hand))
+    if t in ("shown", "lacks"):
+        p = r.choice("player", players, what="player")
+        c = r.choice("card", cards, what="card")
+        return ShownEvent(p, c) if t == "shown" else LacksEvent(p, c)
+    if t == "suggestion":
+        s = r.choice("suggester", players, what="player")
+        triple = _triple(r, setup)
+        refuter = r.choice("refuter", players, None, what="player") if r.has("refuter") else None
+        if refuter == s:
+            raise r.error("refuter", "the suggester cannot refute their own suggestion")
+        passed = r.str_list("passed", [], unique=True, choices=players)
+        for i, p in enumerate(passed):
+            if p == s:
+                raise SessionFormatError(f"{r.sub('passed')}[{i}]", "the suggester does not pass")
+            if p == refuter:
+                raise SessionFormatError(f"{r.sub('passed')}[{i}]", f"{p} refuted, so did not pass")
+        shown = None
+        if r.has("shown"):
+            shown = r.choice("shown", triple, what="shown card (one of the suggested cards)")
+            if refuter is None:
+                raise r.error("shown", "a card can only be shown when somebody refuted")
+        return SuggestionEvent(s, triple, tuple(passed), refuter, shown)
+    # accusation
+    p = r.choice("player", players, what="player")
+    triple = _triple(r, setup)
+    correct = r.bool("correct", False)
+    return AccusationEvent(p, triple, correct)
+
+
+def passers_between(setup: Setup, suggester: str, refuter: Optional[str]) -> tuple:
+    """The players who must have passed on ``suggester``'s suggestion: those seated after the
+    suggester, in order, up to (not including) ``refuter``; all the others when nobody refuted.
+
+    Raises:
+        SessionFormatError: unknown player names, or refuter == suggester.
+    """
+    players = list(setup.players)
+    if suggester not in players:
+        raise SessionFormatError("suggester", f"unknown player {suggester!r}")
+    if refuter is not None and refuter not in players:
+        raise SessionFormatError("refuter", f"unknown player {refuter!r}")
+    if refuter == suggester:
+        raise SessionFormatError("refuter", "the suggester cannot refute their own suggestion")
+    i = players.index(suggester)
+    order = players[i + 1:] + players[:i]
+    if refuter is None:
+        return tuple(order)
+    return tuple(order[:order.index(refuter)])
+
+
+def describe_event(setup: Setup, event) -> str:
+    """The event in words for the history panel, e.g.
+    ``"Ann suggested Plum, Rope, Hall; Bob passed; Cy showed a card"``."""
+    if isinstance(event, HandEvent):
+        return f"{event.player}'s hand: " + (", ".join(event.cards) if event.cards else "(no cards)")
+    if isinstance(event, ShownEvent):
+        return f"{event.player} has {event.card}"
+    if isinstance(event, LacksEvent):
+        return f"{event.player} does not have {event.card}"
+    if isinstance(event, SuggestionEvent):
+        parts = [f"{event.suggester} suggested {', '.join(event.cards)}"]
+        if event.passed:
+            names = list(event.passed)
+            parts.append((" and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1])
+                         + (" passed" if len(names) > 1 else " passed"))
+        if event.refuter is None:
+            parts.append("nobody refuted")
+        elif event.shown:
+            parts.append(f"{event.refuter} showed {event.shown}")
+        else:
+            parts.append(f"{event.refuter} showed a card")
+        return "; ".join(parts)
+    if isinstance(event, AccusationEvent):
+        verdict = "correctly" if event.correct else "wrongly"
+        return f"{event.player} {verdict} accused {', '.join(event.cards)}"
+    raise SessionFormatError("event", f"not a Cluedo event: {type(event).__name__}")
