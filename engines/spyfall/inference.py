@@ -296,7 +296,7 @@ class Posterior:
 
 
 def _named(names, values) -> dict:
-    return {name: float(v) for name, v in zip(names, values)}
+    return {name: min(max(float(v), 0.0), 1.0) for name, v in zip(names, values)}
 
 
 def _check_events(setup: Setup, events) -> list[tuple[int, np.ndarray]]:
@@ -402,8 +402,8 @@ def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
             raise ContradictionError(max(t - 1, 0), "the claims made the posterior non-finite")
     n, s = setup.n_locations, setup.n_players
     joint = hist[-1]
-    loc_hist = np.array([J.sum(1) for J in hist])
-    spy_hist = np.array([J.sum(0) for J in hist])
+    loc_hist = np.clip(np.array([J.sum(1) for J in hist]), 0.0, 1.0)
+    spy_hist = np.clip(np.array([J.sum(0) for J in hist]), 0.0, 1.0)
     ig = tuple(kl_bits(loc_hist[t + 1], loc_hist[t]) for t in range(len(claims)))
     ig_spy = tuple(kl_bits(spy_hist[t + 1], spy_hist[t]) for t in range(len(claims)))
     me = setup.me_index
@@ -412,7 +412,7 @@ def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
     pagg = 0.0
     if me is not None:
         if setup.i_am_spy:
-            private_hist = np.array(views)
+            private_hist = np.clip(np.array(views), 0.0, 1.0)
             private_location = _named(setup.locations, private_hist[-1])
             private_spy = _named(setup.players, np.eye(s)[me])
         else:
@@ -422,14 +422,14 @@ def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
                 r = J[l0].copy()
                 r[me] = 0.0
                 rows.append(r / r.sum())
-            private_hist = np.array(rows)
+            private_hist = np.clip(np.array(rows), 0.0, 1.0)
             private_location = _named(setup.locations, np.eye(n)[l0])
             private_spy = _named(setup.players, private_hist[-1])
         pig = tuple(kl_bits(private_hist[t + 1], private_hist[t]) for t in range(len(claims)))
         pagg = kl_bits(private_hist[-1], private_hist[0])
     if tr is None:  # enumeration: leave-one-out from a factorised tracker is the same quantity
         _, tr, _ = _joint_history_exact(setup, claims, cancel)
-    loo_loc, loo_spy = tr.leave_one_out()
+    loo_loc, loo_spy = (np.clip(x, 0.0, 1.0) for x in tr.leave_one_out())
     contrib = {p: kl_bits(loc_hist[-1], loo_loc[j]) for j, p in enumerate(setup.players)}
     for arr in (joint, loo_loc, loo_spy, loc_hist, spy_hist) + ((private_hist,) if private_hist is not None else ()):
         arr.setflags(write=False)
