@@ -33,8 +33,8 @@ import numpy as np
 
 from engines.core.errors import check_cancel
 
-_P1 = (1 << 61) - 1          # Mersenne prime
-_P2 = (1 << 60) - 93          # prime
+_P1 = (1 << 57) - 13          # primes below 2**57: int64 sums of up to 64 residues cannot overflow
+_P2 = 144115188075855847
 _EXACT_FLOAT = float(1 << 53)
 
 
@@ -327,22 +327,31 @@ def _forward(comp: Compiled, cancel, *, keep: bool, mod: Optional[int] = None):
             x = nx
             axes.append(r)
         y = np.zeros_like(x)
+        y_mult = 0          # modular mode: y's entries are < y_mult * mod
         for _, r, qs in chs:
             pr = axes.index(r)
             if not qs:
                 y[_sl(pr, 0, -1)] += x[_sl(pr, 1, None)]
+                y_mult += 1
             else:
                 t = np.zeros_like(x)
                 t[_sl(pr, 0, -1)] = x[_sl(pr, 1, None)]
+                t_mult = 1
                 for q in qs:
                     pq = axes.index(q)
                     t[_sl(pq, 1, 2)] += t[_sl(pq, 0, 1)]
                     t[_sl(pq, 0, 1)] = 0
-                    if mod:
+                    t_mult *= 2
+                    if mod and t_mult >= 32:
                         t %= mod
+                        t_mult = 1
                 y += t
-            if mod:
+                y_mult += t_mult
+            if mod and y_mult >= 32:
                 y %= mod
+                y_mult = 1
+        if mod:
+            y %= mod
         step = _Step(c, opened, list(axes), [], x if keep else None)
         x = y
         for r in res:
@@ -378,7 +387,7 @@ def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_bac
     elif zf < _EXACT_FLOAT and max_mass < _EXACT_FLOAT:
         count = int(round(zf))
     else:
-        count = _exact_count(comp, cancel)
+        count = _exact_count(comp, cancel, zf)
     marg = None
     b_posts: list = []
     if (marginals or keep_backward) and zf > 0:
@@ -430,11 +439,18 @@ def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_bac
     return CountResult(comp, count, zf, marg, steps if keep_backward else [], b_posts)
 
 
-def _exact_count(comp: Compiled, cancel) -> int:
-    r1, _, _ = _forward(comp, cancel, keep=False, mod=_P1)
-    r2, _, _ = _forward(comp, cancel, keep=False, mod=_P2)
-    r1, r2 = int(r1), int(r2)
-    # CRT: x = r1 (mod P1), x = r2 (mod P2)
-    inv = pow(_P1, -1, _P2)
-    x = r1 + _P1 * (((r2 - r1) * inv) % _P2)
-    return x
+def _exact_count(comp: Compiled, cancel, approx: float) -> int:
+    """The exact count from its residue modulo large primes and the float64 count: the float
+    is within a relative 1e-12 of the truth (sums of non-negative terms, a few hundred
+    roundings), so one residue modulo ~2**57 pins the integer down while ``approx < 3e28``;
+    beyond that two residues (Chinese remainder theorem) are combined the same way."""
+    from fractions import Fraction
+
+    r, m = int(_forward(comp, cancel, keep=False, mod=_P1)[0]), _P1
+    if approx * 1e-12 >= m / 4:
+        r2 = int(_forward(comp, cancel, keep=False, mod=_P2)[0])
+        r = r + _P1 * (((r2 - r) * pow(_P1, -1, _P2)) % _P2)
+        m = _P1 * _P2
+    # nearest integer to approx that is = r (mod m)
+    k = int(round((Fraction(approx) - r) / m))
+    return r + k * m

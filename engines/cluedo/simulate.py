@@ -1,4 +1,132 @@
-"""stub"""
-def simulate(*a, **k): raise NotImplementedError
-def add_simulate_arguments(p): pass
-def simulate_main(a): return {}
+"""A modest Cluedo simulator: random deals, every player suggests in turn (no board: any room),
+the first player after the suggester holding a suggested card refutes with a uniformly chosen
+matching card. I (seat 0) follow a strategy — ``random`` suggestions or ``greedy`` (the best
+expected information gain, :func:`engines.cluedo.recommend.recommend`) — and log everything I
+can see; the figure is the number of my turns until my exact posterior makes the envelope
+certain.
+"""
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Optional
+
+import numpy as np
+
+from engines.core.errors import SessionFormatError
+from engines.cluedo.inference import infer
+from engines.cluedo.model import HandEvent, Setup, SuggestionEvent, load_editions
+from engines.cluedo.recommend import CERTAIN, recommend
+
+STRATEGIES = ("random", "greedy")
+
+
+def random_deal(setup: Setup, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random deal: int array (n_cards,) of owner indices (``len(players)`` =
+    envelope); one card per category in the envelope, the rest dealt with the hand sizes."""
+    k = len(setup.players)
+    owner = np.full(len(setup.cards), -1)
+    start = 0
+    for _, deck in setup.categories:
+        owner[start + rng.integers(len(deck))] = k
+        start += len(deck)
+    rest = rng.permutation(np.flatnonzero(owner < 0))
+    pos = 0
+    for p, h in enumerate(setup.hand_sizes):
+        owner[rest[pos:pos + h]] = p
+        pos += h
+    return owner
+
+
+def play_suggestion(setup: Setup, deal: np.ndarray, suggester: int, triple: tuple,
+                    rng: np.random.Generator, reveal: bool) -> SuggestionEvent:
+    """Resolve a suggestion on a known deal; ``reveal``: log the shown card (I suggested)."""
+    k = len(setup.players)
+    idx = [setup.cards.index(c) for c in triple]
+    passed = []
+    for j in range(1, k):
+        p = (suggester + j) % k
+        have = [c for c, i in zip(triple, idx) if deal[i] == p]
+        if have:
+            shown = have[rng.integers(len(have))] if reveal else None
+            return SuggestionEvent(setup.players[suggester], tuple(triple), tuple(passed), setup.players[p], shown)
+        passed.append(setup.players[p])
+    return SuggestionEvent(setup.players[suggester], tuple(triple), tuple(passed), None, None)
+
+
+def simulate(n_players: int = 4, *, edition: str = "cluedo-uk", strategy: str = "greedy",
+             games: int = 3, seed: Optional[int] = 0, max_rounds: int = 40, samples: int = 1000) -> dict:
+    """Play ``games`` simulated games; I am seat 0 and use ``strategy``.
+
+    Returns:
+        ``{"strategy", "games", "turns_to_certainty": [my turns per game (None: not solved
+        within max_rounds)], "mean", "median", "seconds"}``.
+    Raises:
+        SessionFormatError: unknown edition/strategy or bad player count.
+    """
+    if strategy not in STRATEGIES:
+        raise SessionFormatError("strategy", f"unknown strategy {strategy!r}; expected one of {STRATEGIES}")
+    names = [f"P{i + 1}" for i in range(n_players)]
+    names[0] = "Me"
+    setup = Setup.from_json({"edition": edition, "players": names, "me": "Me"}, "$.simulate")
+    rng = np.random.default_rng(seed)
+    (_, suspects), (_, weapons), (_, rooms) = setup.categories
+    t0 = time.perf_counter()
+    turns = []
+    for _ in range(games):
+        deal = random_deal(setup, rng)
+        events = [HandEvent("Me", tuple(c for c, o in zip(setup.cards, deal) if o == 0))]
+        solved = None
+        my_turns = 0
+        for rnd in range(max_rounds):
+            for p in range(n_players):
+                if p == 0:
+                    my_turns += 1
+                    if strategy == "greedy":
+                        rec = recommend(setup, events, samples=samples, seed=int(rng.integers(1 << 30)))
+                        if rec.suggestions:
+                            best = rec.suggestions[0][3]
+                            ties = [s for s in rec.suggestions if s[3] >= best - 1e-12]
+                            s, w, r, _ = ties[rng.integers(len(ties))]
+                            triple = (s, w, r)
+                        else:
+                            triple = (suspects[0], weapons[0], rooms[0])
+                    else:
+                        triple = (suspects[rng.integers(len(suspects))], weapons[rng.integers(len(weapons))],
+                                  rooms[rng.integers(len(rooms))])
+                else:
+                    triple = (suspects[rng.integers(len(suspects))], weapons[rng.integers(len(weapons))],
+                              rooms[rng.integers(len(rooms))])
+                events.append(play_suggestion(setup, deal, p, triple, rng, reveal=(p == 0)))
+                if p == 0:
+                    post = infer(setup, events)
+                    if np.all([max(v.values()) >= CERTAIN for v in post.envelope_marginals().values()]):
+                        solved = my_turns
+                        break
+            if solved is not None:
+                break
+        turns.append(solved)
+    done = [t for t in turns if t is not None]
+    return {"strategy": strategy, "edition": edition, "players": n_players, "games": games,
+            "turns_to_certainty": turns,
+            "mean": statistics.fmean(done) if done else None,
+            "median": statistics.median(done) if done else None,
+            "seconds": round(time.perf_counter() - t0, 3)}
+
+
+def add_simulate_arguments(parser) -> None:
+    """Options of ``python -m engines simulate cluedo``."""
+    parser.add_argument("--players", type=int, default=4, help="number of players (3-6; default 4)")
+    parser.add_argument("--edition", default="cluedo-uk", choices=list(load_editions()))
+    parser.add_argument("--games", type=int, default=3, help="games per strategy (default 3)")
+    parser.add_argument("--strategy", choices=STRATEGIES + ("both",), default="both")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--samples", type=int, default=1000, help="deals sampled per recommendation")
+
+
+def simulate_main(args) -> dict:
+    """Run the simulator from parsed arguments; a JSON-able comparison of the strategies."""
+    strategies = STRATEGIES if args.strategy == "both" else (args.strategy,)
+    return {"game": "cluedo",
+            "results": [simulate(args.players, edition=args.edition, strategy=s, games=args.games,
+                                 seed=args.seed, samples=args.samples) for s in strategies]}
