@@ -1,0 +1,27 @@
+"""Egghead engine (issue 4): valid stacks with behavioural analysis, and the seed's simulation.
+
+Public API (the engine contract, engines/CONTRACT.md):
+
+* :data:`GAME`, :data:`TITLE`, :data:`METHODS`, :data:`EVENT_TYPES`
+* :class:`Setup`, :func:`default_setup`, :func:`event_from_json`, :func:`describe_event`;
+  events :class:`Answer`, :class:`Reactions`, :class:`Solve`
+* :func:`infer` -> :class:`Posterior`; :func:`belief_summary`; :func:`recommend`;
+  :func:`reactions_can_change` (has the reactions fixpoint been reached?)
+* the question deck: :func:`load_deck`, :func:`bound_deck`, :func:`stack_space`
+* :func:`simulate` -> :class:`SimulationResult`, :func:`add_simulate_arguments`,
+  :func:`simulate_main`
+
+Source: seed 002 (M. Zorn, "A study on the logic game Egghead", 2024): valids (eq. (1)),
+conditional information and the master table (Definition 4.1, appendix A.1), eqs. (2)–(6)
+and Algorithm 1.
+"""
+from engines.egghead.inference import (METHODS, LearnedRecord, Posterior, Recommendation,
+                                       belief_summary, clear_cache, infer, reactions_can_change,
+                                       recommend)
+from engines.egghead.model import (EVENT_TYPES, GAME, TITLE, Answer, Event, Reactions, Setup,
+                                   Solve, default_setup, describe_event, event_from_json)
+from engines.egghead.questions import (Question, QuestionSpec, StackSpace, bound_deck, load_deck,
+                                       stack_space)
+from engines.egghead.table import BitTable
+
+__all__ = [n for n in dir() if not n.startswith("_")]

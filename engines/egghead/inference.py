@@ -1,0 +1,490 @@
+"""Egghead inference: my valid stacks with behavioural analysis (seed 002, sections 3–4).
+
+The public knowledge is the master table V_M (appendix A.1), kept bit-packed by
+:class:`engines.egghead.table.BitTable` with me on the bit axis. Each event updates it:
+
+* ``answer``   — eq. (2) (eq. (6) with a rotating moderator, who answers about the cards
+  they see);
+* ``reactions`` — one round of eqs. (3)–(4): every player's reaction is "solved iff my valids
+  set has one element"; worlds where some player would have reacted otherwise are removed.
+  Players who do not analyse (appendix A.2, Remark A.5) are modelled with a second table that
+  holds the answers alone, so their reactions come from the answers only;
+* ``solve``    — eq. (5): the table is restricted to the revealed stack and that player's
+  coordinate becomes free again (they hold a new, unknown-to-them stack).
+
+My valids are the row of V_M at the stacks I see (Remark A.3); my posterior puts the prior
+multinomial weight of each valid stack (each card uniform on 1..v) on it, normalised — the
+announcements are deterministic given the world, so the likelihood is 0 or 1.
+
+Results are cached per (setup, event prefix) so that appending one event costs one update.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+import numpy as np
+
+from engines.core.errors import CancelFlag, ContradictionError, SessionFormatError, check_cancel
+from engines.core.info import entropy_bits
+from engines.egghead.model import Answer, Event, Reactions, Setup, Solve
+from engines.egghead.questions import bound_deck, stack_space
+from engines.egghead.table import BitTable, indicator_at
+
+METHODS = ("master-table",)
+"""Inference methods: the exact bit-packed master table (the only one; it is exact)."""
+
+_CACHE_BYTES = 320 << 20
+_cache: "OrderedDict[tuple, _State]" = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class LearnedRecord:
+    """What one event taught me.
+
+    Attributes:
+        event_index: 0-based index of the event.
+        kind: ``"answer"``, ``"reactions"`` or ``"solve"``.
+        source: who the information came from (the moderator's name, ``"moderator"`` for an
+            external one, the solver's name, or ``"reactions"``).
+        removed: how many of my valid stacks (with behavioural analysis) it removed (int >= 0;
+            a solve of mine resets my valids and removes none).
+        removed_without_ba: the same for my valids from the answers alone.
+        removed_by: for a reactions round, per player, how many of my valid stacks that
+            player's reaction alone ruled out (several players may rule out the same stack).
+    """
+
+    event_index: int
+    kind: str
+    source: str
+    removed: int
+    removed_without_ba: int
+    removed_by: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"event": self.event_index, "kind": self.kind, "source": self.source,
+                "removed": self.removed, "removed_without_ba": self.removed_without_ba,
+                "removed_by": dict(self.removed_by)}
+
+
+@dataclass(frozen=True)
+class Posterior:
+    """The result of :func:`infer` (immutable).
+
+    Attributes:
+        game: ``"egghead"``.
+        me: my name; ``behavioural_analysis``: whether ``my_valids`` use it.
+        my_valids: tuple of sorted stacks (tuples of k ints), lexicographic — what I may hold
+            (with behavioural analysis when the setup says I use it, else from answers alone).
+        my_probabilities: tuple of floats, same order, posterior probability of each (sums to 1).
+        can_solve: True iff exactly one valid stack is left; ``solution``: that stack or None.
+        others_can_solve: ``{name: bool}`` True iff that player can solve in every world I
+            still consider possible (the real world I see, my stack unknown).
+        others_solve_probability: ``{name: probability}`` that they can solve now.
+        worlds: number of worlds in the master table (publicly possible), int.
+        valid_count_with_ba / valid_count_without_ba: sizes of my valids with behavioural
+            analysis and from the answers alone (ints); ``my_valids_without_ba``: that list.
+        position_values: k tuples; entry p is the set of values my p-th smallest card may show.
+        position_probabilities: k tuples of v floats: P(my p-th smallest card shows value x+1).
+        entropy_bits: entropy of my posterior (bits).
+        learned: one :class:`LearnedRecord` per event; ``learned_from``: ``{source: removed}``
+            summed over events (my valids removed by answers of each moderator and by each
+            player's reactions).
+        history_with_ba / history_without_ba: my valids count before any event and after each
+            event (length len(events)+1), for the plot.
+        fixpoint_reached: True iff another reactions round cannot change the master table
+            (every player would react the same way in every possible world; seed's
+            "until no update happened").
+        visible: ``{name: stack}`` the stacks I see now (after solves).
+        method: the inference method used.
+    """
+
+    game: str
+    me: str
+    behavioural_analysis: bool
+    my_valids: tuple
+    my_probabilities: tuple
+    can_solve: bool
+    solution: Optional[tuple]
+    others_can_solve: dict
+    others_solve_probability: dict
+    worlds: int
+    valid_count_with_ba: int
+    valid_count_without_ba: int
+    my_valids_without_ba: tuple
+    position_values: tuple
+    position_probabilities: tuple
+    entropy_bits: float
+    learned: tuple
+    learned_from: dict
+    history_with_ba: tuple
+    history_without_ba: tuple
+    fixpoint_reached: bool
+    visible: dict
+    method: str = METHODS[0]
+
+    def to_json(self) -> dict:
+        """The CLI output (issue 4) plus the fields the tab uses; JSON-safe, no NaN."""
+        return {
+            "game": self.game,
+            "my_valids": [list(s) for s in self.my_valids],
+            "my_probabilities": list(self.my_probabilities),
+            "can_solve": self.can_solve,
+            "others_can_solve": dict(self.others_can_solve),
+            "worlds": self.worlds,
+            "me": self.me,
+            "behavioural_analysis": self.behavioural_analysis,
+            "solution": None if self.solution is None else list(self.solution),
+            "others_solve_probability": dict(self.others_solve_probability),
+            "valid_count_with_ba": self.valid_count_with_ba,
+            "valid_count_without_ba": self.valid_count_without_ba,
+            "my_valids_without_ba": [list(s) for s in self.my_valids_without_ba],
+            "position_values": [list(p) for p in self.position_values],
+            "position_probabilities": [list(p) for p in self.position_probabilities],
+            "entropy_bits": self.entropy_bits,
+            "learned": [r.to_json() for r in self.learned],
+            "learned_from": dict(self.learned_from),
+            "history_with_ba": list(self.history_with_ba),
+            "history_without_ba": list(self.history_without_ba),
+            "fixpoint_reached": self.fixpoint_reached,
+            "visible": {p: list(s) for p, s in self.visible.items()},
+            "method": self.method,
+        }
+
+
+# --------------------------------------------------------------------------- state
+
+class _State:
+    """Mutable inference state after a prefix of the events (cached as snapshots)."""
+
+    def __init__(self, M: BitTable, A: Optional[BitTable], ans_row: np.ndarray,
+                 visible: dict, history: list, learned: list):
+        self.M, self.A, self.ans_row = M, A, ans_row
+        self.visible, self.history, self.learned = visible, history, learned
+
+    def copy(self) -> "_State":
+        return _State(self.M.copy(), None if self.A is None else self.A.copy(),
+                      self.ans_row.copy(), dict(self.visible), list(self.history),
+                      list(self.learned))
+
+    @property
+    def nbytes(self) -> int:
+        return self.M.nbytes + (0 if self.A is None else self.A.nbytes)
+
+
+class _Ctx:
+    """Setup-derived constants: axes (others in seating order, me last), deck, stack space."""
+
+    def __init__(self, setup: Setup):
+        self.setup = setup
+        self.space = stack_space(setup.values, setup.cards_per_player)
+        self.S = self.space.size
+        self.n = len(setup.players)
+        self.order = list(setup.others) + [setup.me]
+        self.axis = {p: i for i, p in enumerate(self.order)}
+        self.last = self.n - 1
+        self.deck = bound_deck(setup.values, setup.cards_per_player, self.n)
+        self.need_answers_table = not all(setup.uses_ba(p) for p in setup.players)
+
+    def world(self, visible: dict) -> list[int]:
+        return [visible[p] for p in self.order[:-1]] + [0]
+
+    def table_for(self, st: _State, player: str) -> BitTable:
+        return st.M if self.setup.uses_ba(player) or st.A is None else st.A
+
+    def fmt(self, s_idx: int) -> str:
+        return " ".join(map(str, self.space.stack(s_idx)))
+
+
+def _initial_state(ctx: _Ctx) -> _State:
+    M = BitTable(ctx.n, ctx.S)
+    A = BitTable(ctx.n, ctx.S) if ctx.need_answers_table else None
+    vis = {p: ctx.space.index(s) for p, s in ctx.setup.visible}
+    return _State(M, A, np.ones(ctx.S, dtype=bool), vis, [(ctx.S, ctx.S)], [])
+
+
+def _my_row(ctx: _Ctx, st: _State) -> np.ndarray:
+    return st.M.row(ctx.last, ctx.world(st.visible))
+
+
+def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None:
+    w = ctx.world(st.visible)
+    before = _my_row(ctx, st)
+    before_ans = st.ans_row.copy()
+    me = ctx.setup.me
+    if isinstance(ev, Answer):
+        q = ctx.deck[ev.question]
+        seen = [True] * ctx.n
+        if ev.moderator is not None:
+            seen[ctx.axis[ev.moderator]] = False
+        st.M.filter_answer(q, ev.answer, seen, cancel)
+        if st.A is not None:
+            st.A.filter_answer(q, ev.answer, seen, cancel)
+        partial = q.combine_all([st.visible[p] for p in ctx.order[:-1] if seen[ctx.axis[p]]])
+        ok = q.ok_given_partial(ev.answer, seen[ctx.last])[partial]
+        st.ans_row &= ok
+        after = _my_row(ctx, st)
+        text = q.spec.display_text(ctx.setup.values)
+        if not st.ans_row.any():
+            raise ContradictionError(i, f"no stack of yours gives the answer {ev.answer} to "
+                                        f"“{text}” with the cards you see")
+        if not after.any():
+            raise ContradictionError(i, f"the answer {ev.answer} to “{text}” leaves none of "
+                                        f"your valid stacks (the earlier reactions exclude the rest)")
+        source = ev.moderator or "moderator"
+        st.learned.append(LearnedRecord(i, "answer", source, int((before & ~after).sum()),
+                                        int((before_ans & ~st.ans_row).sum())))
+    elif isinstance(ev, Reactions):
+        solved = set(ev.solved)
+        inds = {}
+        for p in ctx.order:
+            check_cancel(cancel)
+            inds[p] = ctx.table_for(st, p).solved_indicator(ctx.axis[p], cancel)
+        removed_by = {}
+        my_ind = bool(inds[me][tuple(w[:-1])])
+        if my_ind != (me in solved):
+            if my_ind:
+                sol = ctx.fmt(int(np.flatnonzero(ctx.table_for(st, me).row(ctx.last, w))[0]))
+                msg = f"you ({me}) could solve with {sol} but are logged as not solving"
+            else:
+                msg = f"you ({me}) are logged as solving but could not know your cards"
+            raise ContradictionError(i, msg)
+        for p in ctx.order[:-1]:
+            ok = indicator_at(ctx.n, ctx.S, ctx.axis[p], inds[p], w) == (p in solved)
+            removed_by[p] = int((before & ~ok).sum())
+        for p in ctx.order:
+            st.M.keep_reaction(ctx.axis[p], inds[p], p in solved)
+        after = _my_row(ctx, st)
+        if not after.any():
+            alone = [p for p, r in removed_by.items() if r == int(before.sum())]
+            if alone:
+                who = ", ".join(f"{p} ({'solved' if p in solved else 'did not solve'})"
+                                for p in alone)
+                msg = f"the reaction of {who} is impossible in every world you consider possible"
+            else:
+                msg = "these reactions together are impossible in every world you consider possible"
+            raise ContradictionError(i, msg)
+        st.learned.append(LearnedRecord(i, "reactions", "reactions",
+                                        int((before & ~after).sum()), 0, removed_by))
+    else:
+        assert isinstance(ev, Solve)
+        if ev.player == me:
+            c = ctx.space.index(ev.cards)
+            if not before[c]:
+                raise ContradictionError(i, f"your cards {ctx.fmt(c)} were not among your valid "
+                                            f"stacks")
+            st.M.reset_player(ctx.last, c)
+            if st.A is not None:
+                st.A.reset_player(ctx.last, c)
+            st.ans_row[:] = True
+        else:
+            held = st.visible[ev.player]
+            if ev.cards is not None and ctx.space.index(ev.cards) != held:
+                raise ContradictionError(i, f"{ev.player} is logged as holding "
+                                            f"{' '.join(map(str, ev.cards))}, but you saw "
+                                            f"{ctx.fmt(held)}")
+            ax = ctx.axis[ev.player]
+            st.M.reset_player(ax, held)
+            if st.A is not None:
+                st.A.reset_player(ax, held)
+            st.visible[ev.player] = ctx.space.index(ev.new_cards)
+        after = _my_row(ctx, st)
+        if not after.any():
+            raise ContradictionError(i, f"no world is left in which {ev.player} held those cards")
+        st.learned.append(LearnedRecord(i, "solve", ev.player, int((before & ~after).sum()),
+                                        int((before_ans & ~st.ans_row).sum())))
+    st.history.append((int(after.sum()), int(st.ans_row.sum())))
+
+
+def _cache_get(key) -> Optional[_State]:
+    with _cache_lock:
+        st = _cache.get(key)
+        if st is not None:
+            _cache.move_to_end(key)
+            return st.copy()
+    return None
+
+
+def _cache_put(key, st: _State) -> None:
+    snap = st.copy()
+    with _cache_lock:
+        _cache[key] = snap
+        _cache.move_to_end(key)
+        total = sum(s.nbytes for s in _cache.values())
+        while total > _CACHE_BYTES and len(_cache) > 1:
+            _, old = _cache.popitem(last=False)
+            total -= old.nbytes
+
+
+def clear_cache() -> None:
+    """Forget the cached inference states (tests and benchmarks use it)."""
+    with _cache_lock:
+        _cache.clear()
+
+
+def _run(setup: Setup, events: Sequence[Event], cancel: CancelFlag, use_cache: bool = True):
+    ctx = _Ctx(setup)
+    events = tuple(events)
+    st, start = None, 0
+    if use_cache:
+        for j in range(len(events), -1, -1):
+            st = _cache_get((setup, events[:j]))
+            if st is not None:
+                start = j
+                break
+    if st is None:
+        st = _initial_state(ctx)
+        start = 0
+        if use_cache:
+            _cache_put((setup, ()), st)
+    for i in range(start, len(events)):
+        check_cancel(cancel)
+        _apply(ctx, st, i, events[i], cancel)
+        if use_cache:
+            _cache_put((setup, events[:i + 1]), st)
+    return ctx, st
+
+
+def _indicators(ctx: _Ctx, st: _State, cancel: CancelFlag) -> dict:
+    return {p: ctx.table_for(st, p).solved_indicator(ctx.axis[p], cancel) for p in ctx.order}
+
+
+def infer(setup: Setup, events: Sequence[Event], *, method: str = METHODS[0],
+          cancel: CancelFlag = None) -> Posterior:
+    """My valid stacks and their posterior after the events (seed 002, Algorithm 1).
+
+    Args:
+        setup: the :class:`Setup`; events: sequence of Answer / Reactions / Solve.
+        method: ``"master-table"`` (exact).
+        cancel: optional zero-argument callable; the work stops with ``Cancelled`` when it
+            returns True.
+    Returns:
+        :class:`Posterior`.
+    Raises:
+        ContradictionError: the first event after which no stack of mine is consistent
+            (names the event index and why).
+        SessionFormatError: unknown method.
+    Cost: 4 players, one answer + one reactions round ≈ a few ms (1.4 MB table); 5 players
+    ≈ 0.5–1 s per event (79 MB table; see tests/benchmarks/bench_egghead.py).
+    """
+    if method not in METHODS:
+        raise SessionFormatError("--method", f"unknown method {method!r}; expected one of "
+                                             f"{', '.join(METHODS)}")
+    ctx, st = _run(setup, events, cancel)
+    return _posterior(ctx, st, cancel)
+
+
+def _posterior(ctx: _Ctx, st: _State, cancel: CancelFlag) -> Posterior:
+    setup, sp = ctx.setup, ctx.space
+    w = ctx.world(st.visible)
+    ba_row = _my_row(ctx, st)
+    row = ba_row if setup.behavioural_analysis else st.ans_row
+    idx = np.flatnonzero(row)
+    wts = sp.weights[idx]
+    probs = wts / wts.sum()
+    inds = _indicators(ctx, st, cancel)
+    fix = all(st.M.reaction_is_constant(ctx.axis[p], inds[p]) for p in ctx.order)
+    # others' solvability over my BA valids (the worlds the logged reactions allow)
+    bidx = np.flatnonzero(ba_row)
+    bw = sp.weights[bidx] / sp.weights[bidx].sum()
+    others_p, others_b = {}, {}
+    for p in setup.others:
+        ind = indicator_at(ctx.n, ctx.S, ctx.axis[p], inds[p], w)[bidx]
+        pr = float(np.clip(np.dot(bw, ind), 0.0, 1.0))
+        others_p[p] = pr
+        others_b[p] = bool(ind.all())
+    k, v = setup.cards_per_player, setup.values
+    stacks = sp.stacks[idx].astype(int)
+    pos_vals = tuple(tuple(sorted(set(int(x) for x in stacks[:, j]))) for j in range(k))
+    pos_prob = np.zeros((k, v))
+    for j in range(k):
+        np.add.at(pos_prob[j], stacks[:, j] - 1, probs)
+    learned_from: dict[str, int] = {}
+    for r in st.learned:
+        if r.kind == "answer":
+            learned_from[r.source] = learned_from.get(r.source, 0) + r.removed
+        elif r.kind == "reactions":
+            for p, c in r.removed_by.items():
+                learned_from[p] = learned_from.get(p, 0) + c
+    ans_idx = np.flatnonzero(st.ans_row)
+    return Posterior(
+        game="egghead", me=setup.me, behavioural_analysis=setup.behavioural_analysis,
+        my_valids=tuple(sp.stack(int(s)) for s in idx),
+        my_probabilities=tuple(float(x) for x in probs),
+        can_solve=len(idx) == 1, solution=sp.stack(int(idx[0])) if len(idx) == 1 else None,
+        others_can_solve=others_b, others_solve_probability=others_p,
+        worlds=st.M.count(), valid_count_with_ba=int(ba_row.sum()),
+        valid_count_without_ba=int(st.ans_row.sum()),
+        my_valids_without_ba=tuple(sp.stack(int(s)) for s in ans_idx),
+        position_values=pos_vals,
+        position_probabilities=tuple(tuple(float(x) for x in r) for r in pos_prob),
+        entropy_bits=float(entropy_bits(probs)), learned=tuple(st.learned),
+        learned_from=learned_from,
+        history_with_ba=tuple(h[0] for h in st.history),
+        history_without_ba=tuple(h[1] for h in st.history),
+        fixpoint_reached=fix,
+        visible={p: sp.stack(st.visible[p]) for p in setup.others})
+
+
+def reactions_can_change(setup: Setup, events: Sequence[Event], *, cancel: CancelFlag = None) -> bool:
+    """Whether logging another reactions round can still change the master table.
+
+    False means the fixpoint of the seed's repeat loop (Algorithm 1, lines 4–11) is reached:
+    in every publicly possible world every player would react as before.
+    Raises ContradictionError like :func:`infer`.
+    """
+    ctx, st = _run(setup, events, cancel)
+    inds = _indicators(ctx, st, cancel)
+    return not all(st.M.reaction_is_constant(ctx.axis[p], inds[p]) for p in ctx.order)
+
+
+def belief_summary(setup: Setup, posterior: Posterior) -> dict[str, float]:
+    """Flat numbers for the CSV export and the belief plot (same keys after every event):
+    ``valids`` and ``valids_without_ba`` (counts), ``my_entropy_bits`` (bits), ``worlds``,
+    ``can_solve`` (0/1) and ``p_solve_<name>`` (probability) for every other player."""
+    out = {"valids": float(posterior.valid_count_with_ba if setup.behavioural_analysis
+                           else posterior.valid_count_without_ba),
+           "valids_with_ba": float(posterior.valid_count_with_ba),
+           "valids_without_ba": float(posterior.valid_count_without_ba),
+           "my_entropy_bits": float(posterior.entropy_bits),
+           "worlds": float(posterior.worlds),
+           "can_solve": 1.0 if posterior.can_solve else 0.0}
+    for p in setup.others:
+        out[f"p_solve_{p}"] = float(posterior.others_solve_probability.get(p, 0.0))
+    return out
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """Whether to call my cards now (seed 3.1: every player solves as soon as they can).
+
+    Attributes:
+        solve: True iff I know my stack; ``cards``: it, or None.
+        most_likely: my most probable stack and its probability.
+        another_round_useful: whether another reactions round can change anything.
+    """
+
+    solve: bool
+    cards: Optional[tuple]
+    most_likely: tuple
+    probability: float
+    another_round_useful: bool
+
+    def to_json(self) -> dict:
+        return {"game": "egghead", "solve": self.solve,
+                "cards": None if self.cards is None else list(self.cards),
+                "most_likely": list(self.most_likely), "probability": self.probability,
+                "another_round_useful": self.another_round_useful}
+
+
+def recommend(setup: Setup, events: Sequence[Event], *, cancel: CancelFlag = None) -> Recommendation:
+    """Call my cards when my valids set has one element; otherwise wait (seed section 3.1).
+
+    Raises ContradictionError like :func:`infer`."""
+    post = infer(setup, events, cancel=cancel)
+    j = int(np.argmax(post.my_probabilities))
+    return Recommendation(post.can_solve, post.solution, post.my_valids[j],
+                          float(post.my_probabilities[j]), not post.fixpoint_reached)

@@ -1,0 +1,242 @@
+"""Egghead setup and events (issue 4's session schema), validated with the core Reader.
+
+Setup::
+
+    {"players": [names], "me": name, "values": 6, "cards_per_player": 3,
+     "moderator": "external" | "rotating", "behavioural_analysis": true,
+     "visible": {name: [cards]},          # every player but me
+     "analysing": [names]}                # optional: the other players who use behavioural
+                                          # analysis (default: all of them)
+
+Events::
+
+    {"type": "answer", "question": id, "answer": n, "moderator": name | null}
+    {"type": "reactions", "solved": [names]}
+    {"type": "solve", "player": name, "cards": [...], "new_cards": [...] | null}
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Union
+
+from engines.core.errors import SessionFormatError
+from engines.core.schema import Reader
+from engines.egghead.questions import bound_deck, stack_space
+from engines.egghead.table import table_bytes
+
+GAME = "egghead"
+TITLE = "Egghead"
+EVENT_TYPES = ("answer", "reactions", "solve")
+MODERATORS = ("external", "rotating")
+MAX_TABLE_BYTES = 1 << 30
+"""Largest master table accepted (bytes of one bit-packed table; 5 players × 56 stacks = 79 MB)."""
+
+
+def _stack(r: Reader, key: str, values: int, cards: int, what: str) -> tuple[int, ...]:
+    lst = r.list(key, min_len=cards, max_len=cards)
+    for i, c in enumerate(lst):
+        if isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= values:
+            raise SessionFormatError(f"{r.sub(key)}[{i}]",
+                                     f"{what}: expected a card value 1..{values}, got {c!r}")
+    return tuple(sorted(int(c) for c in lst))
+
+
+@dataclass(frozen=True)
+class Setup:
+    """An Egghead table as I see it (seed 002, section 2).
+
+    Attributes:
+        players: names in seating order (3–6).
+        me: my name (one of ``players``); my own stack is unknown to me.
+        values: v, cards show 1..v (default 6).
+        cards_per_player: k (default 3).
+        moderator: ``"external"`` (a non-playing moderator, section 3.2) or ``"rotating"``
+            (a player answers about the cards they see, appendix A.2).
+        behavioural_analysis: whether I use behavioural analysis (section 4). When False my
+            valids come from the answers alone (eq. (1)) and my reactions are modelled so.
+        visible: ``((name, stack), ...)`` the stacks I see, sorted tuples, every player but me,
+            in ``players`` order.
+        analysing: the other players modelled as using behavioural analysis (appendix A.2,
+            Remark A.5); the rest react from the answers alone.
+    """
+
+    players: tuple[str, ...]
+    me: str
+    values: int = 6
+    cards_per_player: int = 3
+    moderator: str = "external"
+    behavioural_analysis: bool = True
+    visible: tuple = ()
+    analysing: tuple[str, ...] = ()
+
+    @property
+    def others(self) -> tuple[str, ...]:
+        return tuple(p for p in self.players if p != self.me)
+
+    def visible_dict(self) -> dict[str, tuple[int, ...]]:
+        return dict(self.visible)
+
+    def uses_ba(self, player: str) -> bool:
+        """Whether ``player`` is modelled as using behavioural analysis."""
+        return self.behavioural_analysis if player == self.me else player in self.analysing
+
+    @staticmethod
+    def from_json(obj, path: str = "$.setup") -> "Setup":
+        """Validate and build a setup. Raises SessionFormatError naming the bad field."""
+        r = Reader(obj, path)
+        players = r.str_list("players", min_len=3, max_len=6, unique=True)
+        me = r.choice("me", players, what="player")
+        values = r.int("values", 6, min=2, max=9)
+        cards = r.int("cards_per_player", 3, min=1, max=6)
+        moderator = r.choice("moderator", MODERATORS, "external", what="moderator")
+        ba = r.bool("behavioural_analysis", True)
+        S = stack_space(values, cards).size
+        if table_bytes(len(players), S) > MAX_TABLE_BYTES:
+            raise r.error("players", f"{len(players)} players with {S} possible stacks each "
+                                     f"({S}^{len(players)} worlds) do not fit in memory; use fewer "
+                                     f"players, values or cards")
+        vis = r.child("visible")
+        for name in vis.obj:
+            if name not in players:
+                raise vis.error(name, f"unknown player {name!r}")
+            if name == me:
+                raise vis.error(name, "you cannot see your own cards; leave yourself out")
+        visible = tuple((p, _stack(vis, p, values, cards, f"{p}'s cards"))
+                        for p in players if p != me)
+        others = [p for p in players if p != me]
+        analysing = tuple(r.str_list("analysing", others, unique=True, choices=others)) \
+            if r.has("analysing") else tuple(others)
+        analysing = tuple(p for p in others if p in analysing)
+        return Setup(tuple(players), me, values, cards, moderator, ba, visible, analysing)
+
+    def to_json(self) -> dict:
+        return {"players": list(self.players), "me": self.me, "values": self.values,
+                "cards_per_player": self.cards_per_player, "moderator": self.moderator,
+                "behavioural_analysis": self.behavioural_analysis,
+                "visible": {p: list(s) for p, s in self.visible},
+                "analysing": list(self.analysing)}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The moderator answered question ``question`` (a deck id) with ``answer`` (an int).
+    ``moderator`` is the answering player (rotating moderator) or None (external)."""
+
+    question: str
+    answer: int
+    moderator: Optional[str] = None
+    type: str = "answer"
+
+    def to_json(self) -> dict:
+        return {"type": "answer", "question": self.question, "answer": self.answer,
+                "moderator": self.moderator}
+
+
+@dataclass(frozen=True)
+class Reactions:
+    """One announced round of reactions (seed eqs. (3)–(4)): the players in ``solved`` solved,
+    everyone else did not."""
+
+    solved: tuple[str, ...] = ()
+    type: str = "reactions"
+
+    def to_json(self) -> dict:
+        return {"type": "reactions", "solved": list(self.solved)}
+
+
+@dataclass(frozen=True)
+class Solve:
+    """``player`` called their cards; ``cards`` is the stack they held (revealed), ``new_cards``
+    the stack they were dealt (None when the player is me: I cannot see it). For another
+    player ``cards`` may be None, meaning the stack I saw (seed eq. (5))."""
+
+    player: str
+    cards: Optional[tuple[int, ...]] = None
+    new_cards: Optional[tuple[int, ...]] = None
+    type: str = "solve"
+
+    def to_json(self) -> dict:
+        return {"type": "solve", "player": self.player,
+                "cards": None if self.cards is None else list(self.cards),
+                "new_cards": None if self.new_cards is None else list(self.new_cards)}
+
+
+Event = Union[Answer, Reactions, Solve]
+
+
+def event_from_json(obj, setup: Setup, path: str = "$.events[0]") -> Event:
+    """Validate one event against the setup. Raises SessionFormatError naming the bad field.
+
+    Checks: question ids exist in the deck for this many values, the answer is one some world
+    can give, the moderator field fits the setup's moderator mode, names exist, stacks have
+    ``cards_per_player`` cards in 1..values.
+    """
+    r = Reader(obj, path)
+    kind = r.choice("type", EVENT_TYPES, what="event type")
+    if kind == "answer":
+        deck = bound_deck(setup.values, setup.cards_per_player, len(setup.players))
+        qid = r.str("question")
+        if qid not in deck:
+            raise r.error("question", f"unknown question {qid!r} for cards 1..{setup.values}")
+        mod = r.raw("moderator", None)
+        if setup.moderator == "external":
+            if mod is not None:
+                raise r.error("moderator", "the setup has an external moderator; use null")
+        else:
+            mod = r.choice("moderator", setup.players, what="player")
+        ans = r.int("answer", min=0)
+        seen = len(setup.players) - (0 if mod is None else 1)
+        possible = deck[qid].possible_answers(seen)
+        if ans not in possible:
+            raise r.error("answer", f"{ans} is not a possible answer to {qid!r} "
+                                    f"(possible: {', '.join(map(str, possible))})")
+        return Answer(qid, ans, mod)
+    if kind == "reactions":
+        return Reactions(tuple(r.str_list("solved", [], unique=True, choices=setup.players)))
+    player = r.choice("player", setup.players, what="player")
+    k, v = setup.cards_per_player, setup.values
+    cards = None if r.raw("cards", None) is None else _stack(r, "cards", v, k, "cards")
+    new = None if r.raw("new_cards", None) is None else _stack(r, "new_cards", v, k, "new cards")
+    if player == setup.me:
+        if cards is None:
+            raise r.error("cards", "give the cards you called (they are revealed to you)")
+        if new is not None:
+            raise r.error("new_cards", "you cannot see your own new cards; use null")
+    elif new is None:
+        raise r.error("new_cards", f"give the new cards {player} was dealt")
+    return Solve(player, cards, new)
+
+
+def _fmt(stack) -> str:
+    return " ".join(str(c) for c in stack)
+
+
+def describe_event(setup: Setup, event: Event) -> str:
+    """The event in words for the history panel."""
+    if isinstance(event, Answer):
+        deck = bound_deck(setup.values, setup.cards_per_player, len(setup.players))
+        q = deck.get(event.question)
+        text = q.spec.display_text(setup.values) if q else event.question
+        who = event.moderator or "The moderator"
+        return f"{who} asked “{text}” — answer {event.answer}"
+    if isinstance(event, Reactions):
+        if not event.solved:
+            return "Reactions: nobody solved"
+        rest = [p for p in setup.players if p not in event.solved]
+        s = f"Reactions: {', '.join(event.solved)} solved"
+        return s + (f"; {', '.join(rest)} did not" if rest else "")
+    s = f"{event.player} solved"
+    if event.cards is not None:
+        s += f" with {_fmt(event.cards)}"
+    if event.new_cards is not None:
+        s += f" and was dealt {_fmt(event.new_cards)}"
+    elif event.player == setup.me:
+        s += " and was dealt new (unknown) cards"
+    return s
+
+
+def default_setup() -> Setup:
+    """The New game dialog's setup: the seed's example 3.1 (I am A; B holds 4 5 6, C 3 3 3)."""
+    return Setup(players=("A", "B", "C"), me="A", values=6, cards_per_player=3,
+                 moderator="external", behavioural_analysis=True,
+                 visible=(("B", (4, 5, 6)), ("C", (3, 3, 3))), analysing=("B", "C"))

@@ -1,0 +1,227 @@
+"""The master table of Egghead as a bit-packed numpy array (seed 002, appendix A.1).
+
+The master table V_M is the set of worlds (one stack per player) that are still publicly
+possible. With S stacks and n players it has S^n entries (56^4 ≈ 9.8 M for 4 players, 56^5 ≈
+551 M for 5). It is stored as an array of shape ``(S,)*(n-1) + (W,)`` of ``uint64`` words,
+``W = ceil(S/64)``: axes 0..n-2 index the stacks of players 0..n-2 and the bits of the last
+axis the stack of player n-1 (bit ``s % 64`` of word ``s // 64``). For S = 56 one word holds
+the whole last axis, so 4 players take 1.4 MB and 5 players 79 MB.
+
+Each player's conditional information V_p (Definition 4.1) is the projection of this table
+(Remark A.3): the valids of player p in world w are the stacks v with (w_{-p}, v) in V_M.
+The operations are the seed's equations on the whole table at once:
+
+* :meth:`BitTable.filter_answer` — eq. (2) (and eq. (6) for a rotating moderator);
+* :meth:`BitTable.solved_indicator` + :meth:`BitTable.keep_reaction` — eqs. (3)–(4): a world
+  stays iff every player's announced reaction (solved iff their valids set has one element)
+  matches what they would have done in that world;
+* :meth:`BitTable.reset_player` — eq. (5) after a solve.
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import numpy as np
+
+from engines.core.errors import CancelFlag, check_cancel
+from engines.egghead.questions import Question
+
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+_CHUNK_WORDS = 1 << 18  # rows handled at once in the chunked answer filter
+
+
+def n_words(S: int) -> int:
+    """Words of 64 bits needed for S stacks."""
+    return (S + 63) // 64
+
+
+def full_words(S: int) -> np.ndarray:
+    """uint64 (W,): the valid bits of a packed row (all S stacks)."""
+    return pack_bits(np.ones(S, dtype=bool))
+
+
+def pack_bits(b: np.ndarray) -> np.ndarray:
+    """Pack bool (..., S) into uint64 (..., W) words, stack s at bit s%64 of word s//64."""
+    b = np.asarray(b, dtype=bool)
+    S = b.shape[-1]
+    W = n_words(S)
+    pad = np.zeros(b.shape[:-1] + (W * 64,), dtype=bool)
+    pad[..., :S] = b
+    by = np.packbits(pad, axis=-1, bitorder="little")
+    return np.ascontiguousarray(by).view("<u8").astype(np.uint64).reshape(b.shape[:-1] + (W,))
+
+
+def unpack_bits(words: np.ndarray, S: int) -> np.ndarray:
+    """Inverse of :func:`pack_bits`: uint64 (..., W) -> bool (..., S)."""
+    w = np.ascontiguousarray(np.asarray(words, dtype=np.uint64)).astype("<u8")
+    by = w.view(np.uint8).reshape(w.shape[:-1] + (w.shape[-1] * 8,))
+    return np.unpackbits(by, axis=-1, bitorder="little")[..., :S].astype(bool)
+
+
+def table_bytes(players: int, S: int) -> int:
+    """Bytes of one master table for ``players`` players and S stacks."""
+    return S ** (players - 1) * n_words(S) * 8
+
+
+class BitTable:
+    """A bit-packed set of worlds (see the module docstring). Mutable; :meth:`copy` to keep.
+
+    Args:
+        players: n >= 2.
+        S: number of stacks.
+        data: optional existing array of shape ``(S,)*(n-1) + (W,)`` (taken, not copied).
+    """
+
+    def __init__(self, players: int, S: int, data: Optional[np.ndarray] = None):
+        self.n, self.S, self.W = players, S, n_words(S)
+        self.full = full_words(S)
+        shape = (S,) * (players - 1) + (self.W,)
+        if data is None:
+            data = np.empty(shape, dtype=np.uint64)
+            data[...] = self.full
+        self.t = data
+
+    def copy(self) -> "BitTable":
+        return BitTable(self.n, self.S, self.t.copy())
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.t.nbytes)
+
+    def count(self) -> int:
+        """Number of worlds in the table (int)."""
+        return int(np.bitwise_count(self.t).sum(dtype=np.int64))
+
+    def __contains__(self, world: Sequence[int]) -> bool:
+        s = int(world[-1])
+        return bool((self.t[tuple(int(x) for x in world[:-1])][s // 64] >> np.uint64(s % 64)) & np.uint64(1))
+
+    # ------------------------------------------------------------------ eq. (2) / (6)
+    def filter_answer(self, q: Question, answer: int, seen: Sequence[bool],
+                      cancel: CancelFlag = None) -> None:
+        """Remove the worlds where the moderator would have given another answer (eq. (2)).
+
+        Args:
+            q: the question, bound to this stack space.
+            answer: the answer given (int).
+            seen: bool per player axis: whether the moderator sees that player's stack (all
+                True for an external moderator; False at the moderator's axis, eq. (6)).
+        Cost: one lookup per packed row (S^(n-1) rows), chunked along axis 0.
+        """
+        n, S = self.n, self.S
+        masks = pack_bits(q.ok_given_partial(answer, bool(seen[-1])))  # (bound, W)
+        if n == 1:
+            self.t &= masks[q.identity]
+            return
+        feats = [q.feature if seen[a] else None for a in range(n - 1)]
+        # partial aggregate over axes 1..n-2 (shape S^(n-2))
+        rest = np.full((S,) * (n - 2), q.identity, dtype=np.int64) if n > 2 else np.int64(q.identity)
+        for a in range(1, n - 1):
+            if feats[a] is None:
+                continue
+            shp = [1] * (n - 2)
+            shp[a - 1] = S
+            rest = q.ufunc(rest, feats[a].reshape(shp))
+        rest = np.asarray(rest, dtype=np.int64)
+        f0 = feats[0]
+        if rest.size * self.W <= _CHUNK_WORDS:
+            step = max(1, _CHUNK_WORDS // max(1, rest.size * self.W))
+        else:
+            step = 1
+        for start in range(0, S, step):
+            check_cancel(cancel)
+            stop = min(S, start + step)
+            if f0 is None:
+                grid = np.broadcast_to(rest, (stop - start,) + rest.shape)
+            else:
+                shp = (stop - start,) + (1,) * rest.ndim
+                grid = q.ufunc(f0[start:stop].reshape(shp), rest)
+            self.t[start:stop] &= masks[grid]
+
+    # ------------------------------------------------------------------ eqs. (3)-(4)
+    def solved_indicator(self, axis: int, cancel: CancelFlag = None) -> np.ndarray:
+        """Where the player on ``axis`` has exactly one valid stack (would solve).
+
+        Returns:
+            For ``axis == n-1``: bool array ``(S,)*(n-1)`` indexed by the other players' stacks.
+            Otherwise: uint64 words ``(S,)*(n-2) + (W,)`` (the axis removed), whose bit v of
+            the last player says whether the player would solve in that world.
+        """
+        if axis == self.n - 1:
+            return np.bitwise_count(self.t).sum(-1, dtype=np.int64) == 1
+        x = np.moveaxis(self.t, axis, 0)
+        ones = np.zeros(x.shape[1:], dtype=np.uint64)
+        twos = np.zeros_like(ones)
+        tmp = np.empty_like(ones)
+        for j in range(self.S):
+            if j % 16 == 0:
+                check_cancel(cancel)
+            xj = x[j]
+            np.bitwise_and(ones, xj, out=tmp)
+            twos |= tmp
+            ones |= xj
+        return ones & ~twos
+
+    def reaction_mask(self, axis: int, solved_ind: np.ndarray, solved: bool) -> np.ndarray:
+        """The broadcastable uint64 mask of the worlds where the player on ``axis`` reacts as
+        ``solved`` (True = solved), given :meth:`solved_indicator` of the table that models
+        that player's knowledge."""
+        if axis == self.n - 1:
+            ok = solved_ind if solved else ~solved_ind
+            return np.where(ok, ALL, np.uint64(0))[..., None]
+        m = solved_ind if solved else ~solved_ind
+        return np.expand_dims(m, axis)
+
+    def keep_reaction(self, axis: int, solved_ind: np.ndarray, solved: bool) -> None:
+        """Eq. (3)+(4) for one player: keep only worlds where their reaction is ``solved``."""
+        self.t &= self.reaction_mask(axis, solved_ind, solved)
+
+    def reaction_is_constant(self, axis: int, solved_ind: np.ndarray) -> bool:
+        """Whether the player on ``axis`` reacts the same way in every world of the table."""
+        m = self.reaction_mask(axis, solved_ind, True)
+        some_yes = bool(np.any(self.t & m))
+        some_no = bool(np.any(self.t & ~m))
+        return not (some_yes and some_no)
+
+    # ------------------------------------------------------------------ eq. (5)
+    def reset_player(self, axis: int, stack: int) -> None:
+        """Eq. (5): the player on ``axis`` revealed ``stack`` and took a new, unknown stack.
+
+        Keeps the worlds where they held ``stack`` and makes their coordinate free again.
+        """
+        if axis == self.n - 1:
+            bit = (self.t[..., stack // 64] >> np.uint64(stack % 64)) & np.uint64(1)
+            self.t[...] = np.where(bit.astype(bool)[..., None], self.full, np.uint64(0))
+        else:
+            idx = [slice(None)] * (self.n - 1)
+            idx[axis] = stack
+            sl = self.t[tuple(idx)].copy()
+            self.t[...] = np.expand_dims(sl, axis)
+
+    # ------------------------------------------------------------------ projections
+    def row(self, axis: int, world: Sequence[int]) -> np.ndarray:
+        """bool (S,): the valids of the player on ``axis`` when the others hold ``world``
+        (world[axis] is ignored) — one row of the conditional information V_p (Remark A.3)."""
+        w = [int(x) for x in world]
+        if axis == self.n - 1:
+            return unpack_bits(self.t[tuple(w[:-1])], self.S)
+        idx = list(w[:-1])
+        idx[axis] = slice(None)
+        words = self.t[tuple(idx)]  # (S, W)
+        last = w[-1]
+        return ((words[:, last // 64] >> np.uint64(last % 64)) & np.uint64(1)).astype(bool)
+
+    def row_count(self, axis: int, world: Sequence[int]) -> int:
+        """Size of :meth:`row` (int)."""
+        return int(self.row(axis, world).sum())
+
+
+def indicator_at(table_n: int, S: int, axis: int, ind: np.ndarray, world: Sequence[int]) -> np.ndarray:
+    """Read a :meth:`BitTable.solved_indicator` result along the last player's stacks.
+
+    Returns bool (S,): for each stack v of the last player, whether the player on ``axis``
+    would solve in the world ``world`` with the last player's stack replaced by v.
+    ``axis`` must not be the last axis.
+    """
+    idx = [int(x) for i, x in enumerate(world[:-1]) if i != axis]
+    return unpack_bits(ind[tuple(idx)], S)
