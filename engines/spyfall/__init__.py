@@ -2,7 +2,7 @@
 
 Exact public and private beliefs over (location, spy) from claims on the simplex with Dirichlet
 emissions (:mod:`engines.spyfall.inference`), bots and a tournament simulator
-(:mod:`engines.spyfall.simulate`) and, when gymnasium is installed, a Gymnasium environment
+(:mod:`engines.spyfall.simulation`) and, when gymnasium is installed, a Gymnasium environment
 (:mod:`engines.spyfall.env`, not imported here so this package works without gymnasium).
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from engines.spyfall.inference import (METHODS, BeliefTracker, Posterior, belief
 from engines.spyfall.model import (EVENT_TYPES, STRATEGIES, Claim, PlayerModel, Setup,
                                    describe_event, editions, event_from_json, make_claim,
                                    normalise_claim)
-from engines.spyfall.simulate import (SimConfig, SimResult, add_simulate_arguments, simulate,
+from engines.spyfall.simulation import (SimConfig, SimResult, add_simulate_arguments, simulate,
                                       simulate_main, play_game)
 
 GAME = "spyfall"

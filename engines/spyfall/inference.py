@@ -134,7 +134,7 @@ class BeliefTracker:
         betas, lambdas: per-player β (s,) and λ (s,); strategies: per-player strategy names.
 
     After :meth:`add_claim` calls, :meth:`joint` is P(N = l, S = k | claims), shape (n, s).
-    Used by :func:`infer`, the bots of :mod:`engines.spyfall.simulate` and the Gymnasium env.
+    Used by :func:`infer`, the bots of :mod:`engines.spyfall.simulation` and the Gymnasium env.
     """
 
     def __init__(self, n: int, s: int, betas, lambdas, strategies: Sequence[str]):
@@ -317,6 +317,7 @@ def _joint_history_exact(setup: Setup, claims, cancel) -> list[np.ndarray]:
     tr = BeliefTracker(setup.n_locations, setup.n_players, setup.betas(), setup.lambdas(),
                        setup.strategies())
     hist = [tr.joint().copy()]
+    logs = [tr.log_joint()]
     views = [None] if setup.i_am_spy else None
     me = setup.me_index
     if views is not None:
@@ -325,9 +326,10 @@ def _joint_history_exact(setup: Setup, claims, cancel) -> list[np.ndarray]:
         check_cancel(cancel)
         tr.add_claim(j, c)
         hist.append(tr.joint().copy())
+        logs.append(tr.log_joint())
         if views is not None:
             views.append(tr.spy_view(me))
-    return hist, tr, views
+    return hist, logs, tr, views
 
 
 def _joint_history_enumeration(setup: Setup, claims, cancel) -> list[np.ndarray]:
@@ -339,6 +341,7 @@ def _joint_history_enumeration(setup: Setup, claims, cancel) -> list[np.ndarray]
     logL = np.zeros((n, s))
     nonspy_dens = []  # per turn: (speaker, log density under each location as a non-spy)
     hist = [_softmax(logL)]
+    logs = [logL.copy()]
     me = setup.me_index
     views = [np.full(n, 1.0 / n)] if setup.i_am_spy else None
     for j, c in claims:
@@ -361,10 +364,10 @@ def _joint_history_enumeration(setup: Setup, claims, cancel) -> list[np.ndarray]
                 logL[l, k] += spy_dens if k == j else dens[l]
         nonspy_dens.append((j, dens))
         hist.append(_softmax(logL))
+        logs.append(logL.copy())
         if views is not None:
-            cond = hist[-1][:, me]
-            views.append(cond / cond.sum())
-    return hist, None, views
+            views.append(_softmax(logL[:, me]))
+    return hist, logs, None, views
 
 
 def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
@@ -394,9 +397,9 @@ def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
                                              f"{', '.join(METHODS)}")
     claims = _check_events(setup, events)
     if method == "exact":
-        hist, tr, views = _joint_history_exact(setup, claims, cancel)
+        hist, logs, tr, views = _joint_history_exact(setup, claims, cancel)
     else:
-        hist, tr, views = _joint_history_enumeration(setup, claims, cancel)
+        hist, logs, tr, views = _joint_history_enumeration(setup, claims, cancel)
     for t, J in enumerate(hist):
         if not np.all(np.isfinite(J)):
             raise ContradictionError(max(t - 1, 0), "the claims made the posterior non-finite")
@@ -418,17 +421,17 @@ def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
         else:
             l0 = setup.locations.index(setup.my_location)
             rows = []
-            for J in hist:
-                r = J[l0].copy()
-                r[me] = 0.0
-                rows.append(r / r.sum())
+            for logJ in logs:  # in log space: the row may underflow when I know better
+                r = logJ[l0].copy()
+                r[me] = -np.inf
+                rows.append(_softmax(r))
             private_hist = np.clip(np.array(rows), 0.0, 1.0)
             private_location = _named(setup.locations, np.eye(n)[l0])
             private_spy = _named(setup.players, private_hist[-1])
         pig = tuple(kl_bits(private_hist[t + 1], private_hist[t]) for t in range(len(claims)))
         pagg = kl_bits(private_hist[-1], private_hist[0])
     if tr is None:  # enumeration: leave-one-out from a factorised tracker is the same quantity
-        _, tr, _ = _joint_history_exact(setup, claims, cancel)
+        _, _, tr, _ = _joint_history_exact(setup, claims, cancel)
     loo_loc, loo_spy = (np.clip(x, 0.0, 1.0) for x in tr.leave_one_out())
     contrib = {p: kl_bits(loc_hist[-1], loo_loc[j]) for j, p in enumerate(setup.players)}
     for arr in (joint, loo_loc, loo_spy, loc_hist, spy_hist) + ((private_hist,) if private_hist is not None else ()):

@@ -132,12 +132,32 @@ def majority(votes: Sequence[int], s: int) -> int:
     return k if counts[k] * 2 > s else -1
 
 
+def _non_spy_views(tr: BeliefTracker, location: int, non_spies: list) -> np.ndarray:
+    """Private spy beliefs of the non-spies (rows), each ∝ joint[location, k] with k ≠ itself."""
+    row = tr.joint()[location]
+    views = np.tile(row, (len(non_spies), 1))
+    views[np.arange(len(non_spies)), non_spies] = 0.0
+    tot = views.sum(1, keepdims=True)
+    if np.any(tot <= 0):  # underflow: recompute those rows in log space
+        return np.array([tr.private_spy(i, location) for i in non_spies])
+    return views / tot
+
+
+def _mean_kl_bits(new: np.ndarray, old: np.ndarray) -> float:
+    """Mean over rows of KL(new ‖ old) in bits."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(new > 0, new * (np.log(new) - np.log(np.maximum(old, 1e-300))), 0.0)
+    return float(np.mean(np.maximum(terms.sum(1), 0.0))) / np.log(2.0)
+
+
 def play_game(config: SimConfig, index: int) -> dict:
     """Play game ``index`` of the tournament ``config`` with bots; reproducible from (seed, index).
 
     Returns a record: ``strategies`` (s names), ``location``, ``spy`` (seat), ``spy_wins`` (bool),
     ``named`` (seat or -1), ``guess`` (location), ``votes`` (s,), ``ig`` (T,) public location
-    information gain per turn in bits, ``ig_spy`` (T,) public spy IG in bits, ``p_spy`` (T+1,)
+    information gain per turn in bits, ``ig_spy`` (T,) public spy IG in bits,
+    ``ig_spy_private`` (T,) IG of the spy's private location belief Q, ``ig_non_spy_private`` (T,)
+    mean IG of the non-spies' private spy beliefs (bits), ``p_spy`` (T+1,)
     public probability of the true spy after 0..T claims.
     """
     rng = np.random.default_rng([config.seed, index])
@@ -150,6 +170,11 @@ def play_game(config: SimConfig, index: int) -> dict:
     turns = config.rounds * s
     ig = np.zeros(turns)
     ig_spy = np.zeros(turns)
+    ig_spy_private = np.zeros(turns)
+    ig_non_spy_private = np.zeros(turns)
+    non_spies = [i for i in range(s) if i != spy]
+    q0 = tr.spy_view(spy)
+    priv0 = _non_spy_views(tr, location, non_spies)
     p_spy = np.empty(turns + 1)
     p_spy[0] = 1.0 / s
     for t in range(turns):
@@ -161,12 +186,18 @@ def play_game(config: SimConfig, index: int) -> dict:
         ig[t] = kl_bits(tr.public_location(), loc0)
         ig_spy[t] = kl_bits(tr.public_spy(), spy0)
         p_spy[t + 1] = tr.public_spy()[spy]
+        q1 = tr.spy_view(spy)
+        priv1 = _non_spy_views(tr, location, non_spies)
+        ig_spy_private[t] = kl_bits(q1, q0)
+        ig_non_spy_private[t] = _mean_kl_bits(priv1, priv0)
+        q0, priv0 = q1, priv1
     votes = [bot_vote(tr, i, location, spy, rng) for i in range(s)]
     named = majority(votes, s)
     guess = bot_guess(tr, spy, rng)
     spy_wins = guess == location or named != spy
     return {"strategies": strategies, "location": location, "spy": spy, "spy_wins": bool(spy_wins),
             "named": named, "guess": guess, "votes": votes, "ig": ig, "ig_spy": ig_spy,
+            "ig_spy_private": ig_spy_private, "ig_non_spy_private": ig_non_spy_private,
             "p_spy": p_spy}
 
 
@@ -200,6 +231,8 @@ class SimResult:
         spy_location_accuracy: fraction of games where the spy named the true location.
         mean_information_gain_bits: (T,) mean public location IG per turn, bits.
         mean_spy_information_gain_bits: (T,) mean public spy IG per turn, bits.
+        mean_spy_private_information_gain_bits: (T,) mean IG of the spy's location belief Q, bits.
+        mean_non_spy_private_information_gain_bits: (T,) mean IG of a non-spy's spy belief, bits.
         mean_true_spy_probability: (T+1,) mean public probability of the true spy after 0..T
             claims (starts at 1/s; rises when claims expose the spy).
         elapsed_seconds: wall time.
@@ -215,6 +248,8 @@ class SimResult:
     mean_information_gain_bits: np.ndarray
     mean_spy_information_gain_bits: np.ndarray
     mean_true_spy_probability: np.ndarray
+    mean_spy_private_information_gain_bits: np.ndarray = None
+    mean_non_spy_private_information_gain_bits: np.ndarray = None
     elapsed_seconds: float = 0.0
     records: list = field(default_factory=list, repr=False)
 
@@ -234,6 +269,10 @@ class SimResult:
                 "mean_total_information_gain_bits": float(self.mean_information_gain_bits.sum()),
                 "mean_spy_information_gain_bits": [float(x) for x in self.mean_spy_information_gain_bits],
                 "mean_true_spy_probability": [float(x) for x in self.mean_true_spy_probability],
+                "mean_spy_private_information_gain_bits":
+                    [float(x) for x in self.mean_spy_private_information_gain_bits],
+                "mean_non_spy_private_information_gain_bits":
+                    [float(x) for x in self.mean_non_spy_private_information_gain_bits],
                 "elapsed_seconds": self.elapsed_seconds}
 
 
@@ -266,6 +305,9 @@ def aggregate(config: SimConfig, records: list, elapsed: float = 0.0) -> SimResu
         mean_information_gain_bits=np.mean([r["ig"] for r in records], axis=0),
         mean_spy_information_gain_bits=np.mean([r["ig_spy"] for r in records], axis=0),
         mean_true_spy_probability=np.mean([r["p_spy"] for r in records], axis=0),
+        mean_spy_private_information_gain_bits=np.mean([r["ig_spy_private"] for r in records], axis=0),
+        mean_non_spy_private_information_gain_bits=np.mean([r["ig_non_spy_private"] for r in records],
+                                                           axis=0),
         elapsed_seconds=elapsed, records=records)
 
 

@@ -11,12 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.stats import dirichlet
 
-from engines.core.errors import SessionFormatError
+from engines.core.errors import Cancelled, SessionFormatError
 from engines.core.schema import read_session_file
 from engines import spyfall
 from engines.spyfall import (SimConfig, Setup, belief_summary, describe_event, infer, make_claim,
                              play_game, simulate)
-from engines.spyfall.simulate import aggregate
+from engines.spyfall.simulation import aggregate
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "resources" / "examples" / "spyfall.json"
@@ -264,7 +264,7 @@ def test_simulation_is_reproducible_and_progress_reported():
     b = aggregate(config, [play_game(config, i) for i in range(12)])
     assert a.to_json()["spy_win_rate"] == b.to_json()["spy_win_rate"]
     np.testing.assert_array_equal(a.mean_true_spy_probability, b.mean_true_spy_probability)
-    with pytest.raises(spyfall.simulate.__globals__["Cancelled"]):
+    with pytest.raises(Cancelled):
         simulate(config, cancel=lambda: True)
     with pytest.raises(SessionFormatError):
         simulate(SimConfig(strategies=("bluff",)))
@@ -345,3 +345,16 @@ def test_cli_infer_and_simulate_format(tmp_path):
     d = json.loads(out.stdout)
     assert 0 <= d["spy_win_rate"] <= 1 and len(d["mean_true_spy_probability"]) == 4 * 5 + 1
     assert set(d["by_strategy"]) == {"flat", "dynamic", "joker"}
+
+
+def test_private_belief_survives_a_public_posterior_that_underflows():
+    # everybody else names L3 again and again while I hold L0: the public gives L0 ~ e^-1000,
+    # yet my private spy belief must stay a finite probability vector (computed in log space)
+    setup = setup_of(n=4, players=("A", "B", "C", "D"), me="A", role={"location": "L0"})
+    events = [make_claim(setup, "BCD"[t % 3], {"L3": 1}) for t in range(30)]
+    for method in ("exact",):
+        post = infer(setup, events, method=method)
+        v = np.array(list(post.private_spy.values()))
+        assert np.all(np.isfinite(v)) and abs(v.sum() - 1) < 1e-12 and v[0] == 0
+        assert post.location["L0"] < 1e-100
+        json.dumps(post.to_json(), allow_nan=False)
