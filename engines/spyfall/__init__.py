@@ -7,7 +7,8 @@ emissions (:mod:`engines.spyfall.inference`), bots and a tournament simulator
 """
 from __future__ import annotations
 
-from engines.spyfall.inference import (METHODS, BeliefTracker, Posterior, belief_summary,
+from engines.spyfall.inference import (METHODS, BeliefTracker, Posterior, Recommendation,
+                                       belief_summary, recommend,
                                        emission_params, infer)
 from engines.spyfall.model import (EVENT_TYPES, STRATEGIES, Claim, PlayerModel, Setup,
                                    describe_event, editions, event_from_json, make_claim,
@@ -28,6 +29,6 @@ def default_setup() -> Setup:
 
 __all__ = ["GAME", "TITLE", "METHODS", "EVENT_TYPES", "STRATEGIES", "Setup", "PlayerModel", "Claim",
            "event_from_json", "make_claim", "describe_event", "infer", "Posterior",
-           "belief_summary", "BeliefTracker", "emission_params", "normalise_claim", "editions",
+           "belief_summary", "recommend", "Recommendation", "BeliefTracker", "emission_params", "normalise_claim", "editions",
            "simulate", "SimConfig", "SimResult", "play_game", "add_simulate_arguments",
            "simulate_main", "default_setup"]

@@ -465,3 +465,55 @@ def belief_summary(setup: Setup, posterior: Posterior) -> dict[str, float]:
     if posterior.me is not None:
         out["private_information_gain_bits"] = last(posterior.private_information_gain_bits)
     return out
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """My next move (issue 6, bots' rules applied to me).
+
+    Attributes:
+        claim: the mean claim of my emission strategy, γ/Σγ (probabilities over locations):
+            what a flat/dynamic hide-reveal bot in my seat would announce on average.
+        accuse: as a non-spy, my most likely spy (MLE of my private spy belief), else None.
+        accuse_probability: its probability.
+        name_location: as the spy, my most likely location (MLE of Q), else None.
+        location_probability: its probability.
+    """
+
+    claim: dict
+    accuse: Optional[str]
+    accuse_probability: float
+    name_location: Optional[str]
+    location_probability: float
+
+    def to_json(self) -> dict:
+        return {"game": "spyfall", "claim": self.claim, "accuse": self.accuse,
+                "accuse_probability": self.accuse_probability, "name_location": self.name_location,
+                "location_probability": self.location_probability}
+
+
+def recommend(setup: Setup, events: Sequence[Claim], *, cancel: CancelFlag = None) -> Recommendation:
+    """The claim my strategy would announce now (its Dirichlet mean) and my end-game move.
+
+    Raises:
+        SessionFormatError: the setup has no ``me`` (an observer has no move), or a bad event.
+    """
+    if setup.me is None:
+        raise SessionFormatError("$.setup.me", "a recommendation needs \"me\" and \"my_role\"")
+    claims = _check_events(setup, events)
+    _, _, tr, _ = _joint_history_exact(setup, claims, cancel)
+    me = setup.me_index
+    a, b, g = tr.emission(me)
+    if setup.i_am_spy:
+        gamma = g
+        q = tr.spy_view(me)
+        k = int(np.argmax(q))
+        return Recommendation(_named(setup.locations, gamma / gamma.sum()), None, 0.0,
+                              setup.locations[k], float(q[k]))
+    l0 = setup.locations.index(setup.my_location)
+    gamma = np.full(setup.n_locations, a[l0])
+    gamma[l0] += b[l0]
+    priv = tr.private_spy(me, l0)
+    k = int(np.argmax(priv))
+    return Recommendation(_named(setup.locations, gamma / gamma.sum()), setup.players[k],
+                          float(priv[k]), None, 0.0)

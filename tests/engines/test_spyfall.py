@@ -358,3 +358,21 @@ def test_private_belief_survives_a_public_posterior_that_underflows():
         assert np.all(np.isfinite(v)) and abs(v.sum() - 1) < 1e-12 and v[0] == 0
         assert post.location["L0"] < 1e-100
         json.dumps(post.to_json(), allow_nan=False)
+
+
+def test_recommend_names_the_top_suspect_and_my_mean_claim():
+    s = read_session_file(str(EXAMPLE))
+    rec = spyfall.recommend(s.setup, s.events)
+    assert rec.accuse == "Cy" and rec.name_location is None
+    # Ann (β = 5, λ = 0.7) at Beach: γ = 1.5 everywhere + 3.5 on Beach
+    n = len(s.setup.locations)
+    assert rec.claim["Beach"] == pytest.approx(5.0 / (1.5 * n + 3.5))
+    spy_setup = Setup.from_json({**s.setup.to_json(), "my_role": {"spy": True}})
+    rec = spyfall.recommend(spy_setup, s.events)
+    assert rec.name_location == "Beach" and rec.accuse is None
+    assert abs(sum(rec.claim.values()) - 1) < 1e-9
+    with pytest.raises(SessionFormatError):
+        spyfall.recommend(setup_of(), [])
+    out = subprocess.run([sys.executable, "-m", "engines", "recommend", str(EXAMPLE)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0 and json.loads(out.stdout)["accuse"] == "Cy"
