@@ -17,14 +17,14 @@ strategy in Guess Who?: Beyond binary search", Probab. Eng. Inf. Sci. 30(4), 201
 """
 from engines.guesswho.board import (BUNDLED_BOARDS, Attribute, Board, Character, Question,
                                     board_from_csv, board_from_json, load_board, parse_question)
-from engines.guesswho.inference import (METHODS, Posterior, RankedQuestion, Recommendation,
+from engines.guesswho.inference import (DP_BUDGET, METHODS, Posterior, RankedQuestion, Recommendation,
                                         advised_question, belief_summary, infer,
                                         posterior_probabilities, question_dp, rank_questions,
                                         recommend)
 from engines.guesswho.model import (EVENT_TYPES, GAME, RULES, TITLE, Answer, Eliminate, Event,
                                     Opponent, Setup, default_setup, describe_event,
                                     event_from_json, setup_for_board)
-from engines.guesswho.optimal import (QuestionDP, balanced_depth_sum,
+from engines.guesswho.optimal import (BudgetExceeded, QuestionDP, balanced_depth_sum,
                                       brute_force_expected_questions, race_best_split,
                                       race_win_probability)
 from engines.guesswho.simulate import (STRATEGIES, SimulationResult, add_simulate_arguments,

@@ -24,9 +24,14 @@ from engines.core.errors import CancelFlag, ContradictionError, SessionFormatErr
 from engines.core.info import entropy_bits
 from engines.guesswho.board import NAME_ATTRIBUTE, Board, Question
 from engines.guesswho.model import Answer, Eliminate, Event, Opponent, Setup
-from engines.guesswho.optimal import QuestionDP, race_best_split, race_win_probability
+from engines.guesswho.optimal import (BudgetExceeded, QuestionDP, balanced_depth_sum,
+                                      race_best_split, race_win_probability)
 
 METHODS = ("exact", "greedy")
+#: New candidate subsets the expected-questions DP may solve in one :func:`infer` call
+#: (~13 µs each); beyond it the result is a bound (``expected_questions_exact`` False). The
+#: memo persists, so later calls continue the work. The classic board needs < 100.
+DP_BUDGET = 50_000
 
 
 def _h2(p: np.ndarray) -> np.ndarray:
@@ -82,6 +87,9 @@ class Posterior:
         questions: tuple of :class:`RankedQuestion`, best (most information) first.
         expected_questions: minimum expected number of questions to identify the secret among
             the likely cards (uniform, truthful answers) — ``None`` with method ``"greedy"``.
+            On a board too hard to solve within :data:`DP_BUDGET`, the greedy tree's value (an
+            upper bound) and ``expected_questions_exact`` is False.
+        expected_questions_lower: the balanced-tree lower bound ``D*(n)/n`` (any questions).
         best_question: a question achieving it (event form), or None (one card left, or no
             board question splits the likely cards: name one).
         opponent_remaining: the opponent's standing cards, or None when unknown.
@@ -113,6 +121,8 @@ class Posterior:
     win_probability_instant: Optional[float]
     advised_split: Optional[tuple]
     advised_question: Optional[dict]
+    expected_questions_exact: bool = True
+    expected_questions_lower: Optional[float] = None
     rules: str = "official"
     method: str = "exact"
     error_rate: float = 0.0
@@ -127,6 +137,8 @@ class Posterior:
             "questions": [q.to_json() for q in self.questions],
             "expected_questions": None if self.expected_questions is None
             else round(self.expected_questions, 6),
+            "expected_questions_exact": self.expected_questions_exact,
+            "expected_questions_lower": _r(self.expected_questions_lower),
             "best_question": self.best_question,
             "win_probability": None if self.win_probability is None
             else round(self.win_probability, 9),
@@ -166,7 +178,19 @@ def question_dp(board: Board, compound: bool) -> QuestionDP:
 def _truth_matrix(board: Board, questions: Sequence[Question]) -> np.ndarray:
     if not questions:
         return np.zeros((0, board.size), dtype=bool)
-    return np.stack([board.truth(q) for q in questions])
+    key = (id(board), tuple(questions))
+    hit = _TRUTH_CACHE.get(key)
+    if hit is not None and hit[0] is board:
+        return hit[1]
+    if len(_TRUTH_CACHE) > 64:
+        _TRUTH_CACHE.clear()
+    T = np.stack([board.truth(q) for q in questions])
+    T.setflags(write=False)
+    _TRUTH_CACHE[key] = (board, T)
+    return T
+
+
+_TRUTH_CACHE: dict[tuple, tuple] = {}
 
 
 # ------------------------------------------------------------------------------- filtering
@@ -307,9 +331,15 @@ def infer(setup: Setup, events: Sequence[Event], *, method: str = METHODS[0],
     lmask = _mask_of(likely)
 
     exp_q = best_q = None
+    exact = method == "exact"
+    lower = balanced_depth_sum(n_likely) / n_likely
     if method == "exact":
         dp = question_dp(board, setup.compound_questions)
-        exp_q, qi = dp.best(lmask, cancel)
+        try:
+            exp_q, qi = dp.best(lmask, cancel, DP_BUDGET)
+        except BudgetExceeded:
+            exp_q, qi = dp.heuristic(lmask)
+            exact = False
         if qi >= 0:
             best_q = qs[qi].to_json()
         elif n_likely > 1:
@@ -326,7 +356,7 @@ def infer(setup: Setup, events: Sequence[Event], *, method: str = METHODS[0],
     cands = {board.names[j]: float(probs[j]) for j in np.flatnonzero(alive)}
     return Posterior(board.names, probs, alive, cands, int(np.count_nonzero(alive)), likely,
                      float(entropy_bits(probs)), ranked, exp_q, best_q, opp, wp, wpo, wpi,
-                     split, adv, setup.rules, method, eps)
+                     split, adv, exact, lower, setup.rules, method, eps)
 
 
 def advised_question(board: Board, questions: Sequence[Question], likely: np.ndarray,

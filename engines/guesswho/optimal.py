@@ -57,6 +57,10 @@ def _popcount(x: int) -> int:
     return x.bit_count()
 
 
+class BudgetExceeded(Exception):
+    """Internal: the DP expanded more new subsets than its budget allowed."""
+
+
 class QuestionDP:
     """Exact minimum expected number of questions, memoised on candidate bitmasks.
 
@@ -75,6 +79,7 @@ class QuestionDP:
         self.memo: dict[int, tuple[int, int]] = {}  # mask -> (depth sum, best question index)
         self._cancel: CancelFlag = None
         self._count = 0
+        self._limit: Optional[int] = None
 
     def depth_sum(self, mask: int, cancel: CancelFlag = None) -> int:
         """Minimum total number of questions summed over the candidates in ``mask`` (an int
@@ -82,19 +87,57 @@ class QuestionDP:
         self._cancel = cancel
         return self._solve(mask)[0]
 
-    def best(self, mask: int, cancel: CancelFlag = None) -> tuple[float, int]:
+    def best(self, mask: int, cancel: CancelFlag = None, budget: Optional[int] = None
+             ) -> tuple[float, int]:
         """``(expected number of questions, index of an optimal question or -1)`` for the
         candidate set ``mask`` (uniform prior). -1 means no board question splits the set
         (name a character) or the set has at most one candidate.
 
+        Args:
+            budget: at most this many new subsets are solved in this call (None: no limit).
+                Solved subsets stay in the memo, so a later call continues the work.
         Raises:
             Cancelled: when ``cancel`` became true.
+            BudgetExceeded: the budget ran out (use :meth:`heuristic` for an upper bound).
         """
         n = _popcount(mask)
         if n <= 1:
             return 0.0, -1
         self._cancel = cancel
-        d, qi = self._solve(mask)
+        self._limit = None if budget is None else self._count + budget
+        try:
+            d, qi = self._solve(mask)
+        finally:
+            self._limit = None
+        return d / n, qi
+
+    def heuristic(self, mask: int) -> tuple[float, int]:
+        """An upper bound on the expected number of questions: the tree that asks the most
+        balanced question at every node (seed 003's greedy rule), using exact memo values where
+        known. Returns ``(expected number of questions, question index or -1)``."""
+        n = _popcount(mask)
+        if n <= 1:
+            return 0.0, -1
+
+        def tree(s: int) -> tuple[int, int]:
+            hit = self.memo.get(s)
+            if hit is not None:
+                return hit
+            k = _popcount(s)
+            if k <= 1:
+                return (0, -1)
+            best_i, best_a = -1, 0
+            for i, q in enumerate(self.questions):
+                a = _popcount(q & s)
+                a = min(a, k - a)
+                if a > best_a:
+                    best_i, best_a = i, a
+            if best_i < 0:
+                return (k * (k + 1) // 2 - 1, -1)
+            a = self.questions[best_i] & s
+            return (k + tree(a)[0] + tree(s ^ a)[0], best_i)
+
+        d, qi = tree(mask)
         return d / n, qi
 
     def _solve(self, mask: int) -> tuple[int, int]:
@@ -113,6 +156,8 @@ class QuestionDP:
         self._count += 1
         if self._count & 2047 == 0:
             check_cancel(self._cancel)
+        if self._limit is not None and self._count > self._limit:
+            raise BudgetExceeded()
         # distinct partitions, keyed by the smaller side
         parts: dict[int, int] = {}
         for i, q in enumerate(self.questions):
@@ -201,12 +246,18 @@ def _race(n: int, m: int, instant: bool) -> tuple[Fraction, int]:
     return best, best_b
 
 
+_FILLED: dict[bool, int] = {False: 0, True: 0}
+
+
 def _fill(n: int, m: int, instant: bool) -> None:
-    # build the table bottom-up so the recursion never goes deep
-    for s in range(2, n + m + 1):
-        for a in range(1, s):
-            if a <= max(n, m) and s - a <= max(n, m):
-                _race(a, s - a, instant)
+    # build the table bottom-up (by n + m) so the recursion never goes deep; once per size
+    top = max(n, m)
+    if _FILLED[instant] >= top:
+        return
+    for s in range(2, 2 * top + 1):
+        for a in range(max(1, s - top), min(top, s - 1) + 1):
+            _race(a, s - a, instant)
+    _FILLED[instant] = top
 
 
 def race_win_probability(n: int, m: int, rules: str = "official") -> Fraction:

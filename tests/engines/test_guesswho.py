@@ -169,6 +169,24 @@ def test_dp_classic_full_board_bounds():
     assert single == pytest.approx(113 / 24)
 
 
+def test_dp_budget_gives_an_upper_bound_then_continues(monkeypatch):
+    rng = random.Random(24 * 24)
+    chars = [{"name": f"C{i}", "attributes": {f"a{j}": rng.random() < 0.1 for j in range(24)}}
+             for i in range(24)]
+    board = gw.board_from_json({"attributes": [f"a{j}" for j in range(24)], "characters": chars})
+    exact = gw.QuestionDP([board.mask(q) for q in board.questions()]).best((1 << 24) - 1)[0]
+    monkeypatch.setattr(gw.inference, "DP_BUDGET", 500)
+    setup = gw.Setup(board, None)
+    post = gw.infer(setup, [])
+    assert not post.expected_questions_exact
+    assert post.expected_questions_lower <= exact <= post.expected_questions + 1e-12
+    for _ in range(200):  # the memo persists: repeated calls finish the exact DP
+        post = gw.infer(setup, [])
+        if post.expected_questions_exact:
+            break
+    assert post.expected_questions_exact and post.expected_questions == pytest.approx(exact)
+
+
 def test_indistinguishable_characters_are_named():
     b = gw.board_from_json({"attributes": ["x"], "characters": [
         {"name": "A", "attributes": {"x": True}}, {"name": "B", "attributes": {"x": True}},
