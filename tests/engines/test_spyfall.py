@@ -376,3 +376,28 @@ def test_recommend_names_the_top_suspect_and_my_mean_claim():
     out = subprocess.run([sys.executable, "-m", "engines", "recommend", str(EXAMPLE)],
                          capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0 and json.loads(out.stdout)["accuse"] == "Cy"
+
+
+def test_dynamic_hide_reveal_rule():
+    from engines.spyfall import emission_params
+    n = 4
+    flat_loc = np.full(n, 0.25)
+    q = np.array([0.7, 0.1, 0.1, 0.1])
+    # not the top suspect, flat public location belief: same as flat hide-reveal
+    a, b, g = emission_params("dynamic", 5.0, 0.7, 0, flat_loc, np.array([0.2, 0.5, 0.3]), q)
+    np.testing.assert_allclose(a, 1.5)
+    np.testing.assert_allclose(b, 3.5)
+    np.testing.assert_allclose(g, 5 * (0.3 + 0.7 * q))
+    # top suspect: λ rises by 0.2 (capped at 0.95); a flat spy belief has no top suspect
+    a, b, _ = emission_params("dynamic", 5.0, 0.7, 1, flat_loc, np.array([0.2, 0.5, 0.3]), q)
+    np.testing.assert_allclose(b / (a + b), 0.9)
+    a, b, _ = emission_params("dynamic", 5.0, 0.9, 1, flat_loc, np.array([0.2, 0.5, 0.3]), q)
+    np.testing.assert_allclose(b / (a + b), 0.95)
+    a, b, _ = emission_params("dynamic", 5.0, 0.7, 1, flat_loc, np.full(3, 1 / 3), q)
+    np.testing.assert_allclose(b / (a + b), 0.7)
+    # the public knows location 2 for sure: a non-spy at 2 blurs (β/4), one at 0 does not
+    known = np.array([0.0, 0.0, 1.0, 0.0])
+    a, b, g = emission_params("dynamic", 8.0, 0.5, 0, known, np.array([0.2, 0.5, 0.3]), q)
+    np.testing.assert_allclose(a + b, [8.0, 8.0, 2.0, 8.0])
+    # the spy's c is its expectation Σ Q·P̂ = 0.1 -> below 1/n -> no shrink
+    np.testing.assert_allclose(g.sum(), 8.0 * (0.5 * n + 0.5))
