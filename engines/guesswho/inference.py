@@ -15,12 +15,12 @@ answer given the known features.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from dataclasses import dataclass
+from typing import Optional, Sequence
 
 import numpy as np
 
-from engines.core.errors import CancelFlag, ContradictionError, SessionFormatError, check_cancel
+from engines.core.errors import CancelFlag, ContradictionError, SessionFormatError
 from engines.core.info import entropy_bits
 from engines.guesswho.board import NAME_ATTRIBUTE, Board, Question
 from engines.guesswho.model import Answer, Eliminate, Event, Opponent, Setup

@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Optional, Sequence, Union
 
 from engines.core.errors import CancelFlag, SessionFormatError, check_cancel
