@@ -1,0 +1,439 @@
+"""Cluedo engine: brute-force enumeration is the reference for exact counting and marginals;
+center and Monte Carlo within their error; contradictions; schema; CLI; recommendation."""
+import itertools
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from engines import cluedo
+from engines.cluedo.inference import constraints_for
+from engines.cluedo.recommend import suggestion_outcomes
+from engines.cluedo.simulate import play_suggestion, random_deal
+from engines.core.errors import Cancelled, ContradictionError, SessionFormatError
+from engines.core.info import mutual_information_bits
+from engines.core.resources import resource_path
+from engines.core.schema import parse_session, read_session_file
+
+SMALL = {"suspect": ["a", "b", "c"], "weapon": ["d", "e", "f"], "room": ["g", "h", "i", "j"]}
+
+
+def small_setup(n_players=3, sizes=None):
+    names = ["P", "Q", "R", "S"][:n_players]
+    obj = {"categories": SMALL, "players": names, "me": "P"}
+    if sizes:
+        obj["hand_sizes"] = dict(zip(names, sizes))
+    return cluedo.Setup.from_json(obj)
+
+
+def all_deals(setup):
+    """Every deal of the small deck, one by one: int array (D, n_cards) of owner indices
+    (an envelope card per category, then every arrangement of the hand labels)."""
+    k = len(setup.players)
+    n = len(setup.cards)
+    labels = [p for p, h in enumerate(setup.hand_sizes) for _ in range(h)]
+    arrangements = sorted(set(itertools.permutations(labels)))
+    rows = []
+    offsets = np.cumsum([0] + [len(d) for _, d in setup.categories])
+    for env in itertools.product(*[range(len(d)) for _, d in setup.categories]):
+        env_idx = [offsets[j] + e for j, e in enumerate(env)]
+        rest = [c for c in range(n) if c not in env_idx]
+        for arr in arrangements:
+            own = np.empty(n, dtype=np.int64)
+            own[env_idx] = k
+            own[rest] = arr
+            rows.append(own)
+    return np.array(rows)
+
+
+_DEALS = {}
+
+
+def deals_of(setup):
+    key = (setup.players, setup.hand_sizes)
+    if key not in _DEALS:
+        _DEALS[key] = all_deals(setup)
+    return _DEALS[key]
+
+
+def consistent_mask(setup, deals, events):
+    """Which deals satisfy the events, checked directly from the events' meaning (not through
+    the engine's constraint compiler)."""
+    ci = {c: i for i, c in enumerate(setup.cards)}
+    pi = {p: i for i, p in enumerate(setup.players)}
+    k = len(setup.players)
+    ok = np.ones(len(deals), dtype=bool)
+    for ev in events:
+        if isinstance(ev, cluedo.HandEvent):
+            for c in ev.cards:
+                ok &= deals[:, ci[c]] == pi[ev.player]
+        elif isinstance(ev, cluedo.ShownEvent):
+            ok &= deals[:, ci[ev.card]] == pi[ev.player]
+        elif isinstance(ev, cluedo.LacksEvent):
+            ok &= deals[:, ci[ev.card]] != pi[ev.player]
+        elif isinstance(ev, cluedo.SuggestionEvent):
+            idx = [ci[c] for c in ev.cards]
+            for p in ev.passed:
+                ok &= np.all(deals[:, idx] != pi[p], axis=1)
+            if ev.refuter is not None:
+                ok &= np.any(deals[:, idx] == pi[ev.refuter], axis=1)
+                if ev.shown:
+                    ok &= deals[:, ci[ev.shown]] == pi[ev.refuter]
+        elif isinstance(ev, cluedo.AccusationEvent):
+            inenv = np.all(deals[:, [ci[c] for c in ev.cards]] == k, axis=1)
+            ok &= inenv if ev.correct else ~inenv
+    return ok
+
+
+def brute(setup, events):
+    deals = deals_of(setup)
+    ok = consistent_mask(setup, deals, events)
+    z = int(ok.sum())
+    k = len(setup.players)
+    m = np.zeros((len(setup.cards), k + 1))
+    for o in range(k + 1):
+        m[:, o] = (deals[ok] == o).sum(axis=0)
+    return z, m / max(z, 1)
+
+
+def fixed_log(setup):
+    return [cluedo.SuggestionEvent("P", ("a", "d", "g"), ("Q",), "R", None),
+            cluedo.SuggestionEvent("Q", ("b", "e", "h"), (), "R", None),
+            cluedo.LacksEvent("P", "c"),
+            cluedo.AccusationEvent("Q", ("a", "e", "i")),
+            cluedo.SuggestionEvent("R", ("c", "f", "j"), (), "P", None),
+            cluedo.SuggestionEvent("P", ("b", "f", "i"), (), "Q", "i")]
+
+
+# --- known answers from the seed and closed forms -------------------------------------------------
+def test_seed_three_player_count_and_uniform_prior():
+    # Seed 004: 6 x 6 x 9 envelopes and 18 cards dealt; with hands of 6 the deals number
+    # 324 * 18! / (6!)^3 (the seed's 3^18 ignores the hand sizes).
+    s = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["A", "B", "C"], "me": "A"})
+    post = cluedo.infer(s, [])
+    assert post.consistent_deals == 324 * math.factorial(18) // math.factorial(6) ** 3 == 5557616064
+    assert post.probability("Hall", "envelope") == pytest.approx(1 / 9, abs=1e-12)
+    assert post.probability("Rope", "B") == pytest.approx((1 - 1 / 6) / 3, abs=1e-12)
+    assert post.envelope_entropy_bits() == pytest.approx(2 * math.log2(6) + math.log2(9), abs=1e-9)
+
+
+def test_master_detective_count_is_exact_big_integer():
+    s = cluedo.Setup.from_json({"edition": "clue-master-detective", "players": list("ABCDEFGH"), "me": "A"})
+    assert s.hand_sizes == (4, 4, 4, 3, 3, 3, 3, 3) or sorted(s.hand_sizes) == [3] * 5 + [4] * 3
+    post = cluedo.infer(s, [cluedo.HandEvent("A", s.cards[:s.hand_sizes[0]])])
+    h = list(s.hand_sizes)
+    expected = (10 - h[0]) * 8 * 12 * math.factorial(27 - h[0])  # my cards are suspects
+    for x in h[1:]:
+        expected //= math.factorial(x)
+    assert isinstance(post.consistent_deals, int) and post.consistent_deals == expected
+    assert post.consistent_deals > 2 ** 53
+    np.testing.assert_allclose(post.matrix.sum(axis=1), 1.0, atol=1e-12)
+
+
+def test_editions_and_deal():
+    eds = cluedo.load_editions()
+    assert set(eds) == {"cluedo-uk", "clue-us", "clue-orchid", "clue-master-detective"}
+    md = eds["clue-master-detective"]["categories"]
+    assert (len(md["suspect"]), len(md["weapon"]), len(md["room"])) == (10, 8, 12)
+    assert "Dr. Orchid" in eds["clue-orchid"]["categories"]["suspect"]
+    assert "Miss Scarlett" in eds["cluedo-uk"]["categories"]["suspect"]
+    assert cluedo.deal_hand_sizes(4, 18, 3) == [5, 5, 4, 4]
+    assert cluedo.deal_hand_sizes(4, 18, 0) == [4, 5, 5, 4]
+    assert cluedo.deal_hand_sizes(5, 18, 4) == [4, 4, 4, 3, 3]
+    s = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["A", "B", "C", "D"], "dealer": "A", "me": "B"})
+    assert s.hand_sizes == (4, 5, 5, 4)
+    assert cluedo.Setup.from_json(s.to_json()) == s
+    assert s.owners == ("A", "B", "C", "D", "envelope") and len(s.cards) == 21
+    assert s.category_of("Hall") == "room"
+
+
+# --- exact equals brute force ----------------------------------------------------------------------
+@pytest.mark.parametrize("n_players,sizes", [(3, None), (4, None), (3, (4, 2, 1))])
+def test_exact_equals_brute_force_on_fixed_log(n_players, sizes):
+    setup = small_setup(n_players, sizes)
+    events = fixed_log(setup) if n_players == 3 else fixed_log(setup)[:4]
+    for m in range(len(events) + 1):
+        z, ref = brute(setup, events[:m])
+        if z == 0:
+            with pytest.raises(ContradictionError):
+                cluedo.infer(setup, events[:m])
+            continue
+        post = cluedo.infer(setup, events[:m])
+        assert post.consistent_deals == z
+        np.testing.assert_allclose(post.matrix, ref, atol=1e-12, rtol=0)
+
+
+@st.composite
+def game_logs(draw):
+    n_players = draw(st.sampled_from([3, 4]))
+    setup = small_setup(n_players)
+    seed = draw(st.integers(0, 2 ** 31 - 1))
+    rng = np.random.default_rng(seed)
+    deal = random_deal(setup, rng)
+    events = []
+    (_, S), (_, W), (_, R) = setup.categories
+    for _ in range(draw(st.integers(0, 9))):
+        kind = draw(st.sampled_from(["suggestion", "suggestion", "suggestion", "shown", "lacks", "accusation", "hand"]))
+        if kind == "suggestion":
+            p = int(rng.integers(n_players))
+            trip = (S[rng.integers(3)], W[rng.integers(3)], R[rng.integers(4)])
+            events.append(play_suggestion(setup, deal, p, trip, rng, reveal=bool(rng.integers(2))))
+        elif kind in ("shown", "lacks"):
+            c = int(rng.integers(len(setup.cards)))
+            if kind == "shown" and deal[c] < n_players:
+                events.append(cluedo.ShownEvent(setup.players[deal[c]], setup.cards[c]))
+            elif kind == "lacks":
+                p = int(rng.integers(n_players))
+                if deal[c] != p:
+                    events.append(cluedo.LacksEvent(setup.players[p], setup.cards[c]))
+        elif kind == "hand":
+            p = int(rng.integers(n_players))
+            events.append(cluedo.HandEvent(setup.players[p], tuple(c for c, o in zip(setup.cards, deal) if o == p)))
+        else:
+            trip = (S[rng.integers(3)], W[rng.integers(3)], R[rng.integers(4)])
+            truth = all(deal[setup.cards.index(c)] == n_players for c in trip)
+            events.append(cluedo.AccusationEvent(setup.players[0], trip, correct=bool(truth)))
+    return setup, deal, events
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_logs())
+def test_random_consistent_logs_match_brute_force(case):
+    setup, deal, events = case
+    z, ref = brute(setup, events)
+    assert z > 0
+    post = cluedo.infer(setup, events)
+    assert post.consistent_deals == z
+    np.testing.assert_allclose(post.matrix, ref, atol=1e-12, rtol=0)
+    np.testing.assert_allclose(post.matrix.sum(axis=1), 1.0, atol=1e-12)
+    assert np.all(post.matrix[np.arange(len(deal)), deal] > 0)       # the true deal has mass
+    assert np.all(np.isfinite(post.matrix))
+    summary = cluedo.belief_summary(setup, post)
+    assert set(summary) == {f"envelope:{c}" for c in setup.cards} | {"envelope_entropy_bits"}
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_logs(), st.integers(0, 2 ** 31 - 1))
+def test_contradiction_index_matches_brute_force(case, seed):
+    setup, deal, events = case
+    rng = np.random.default_rng(seed)
+    # insert a random (possibly false) fact
+    c = setup.cards[rng.integers(len(setup.cards))]
+    p = setup.players[rng.integers(len(setup.players))]
+    bad = cluedo.ShownEvent(p, c) if rng.integers(2) else cluedo.LacksEvent(p, c)
+    events = list(events)
+    events.insert(int(rng.integers(len(events) + 1)), bad)
+    deals = deals_of(setup)
+    first = len(events)
+    for i in range(len(events)):
+        if not consistent_mask(setup, deals, events[:i + 1]).any():
+            first = i
+            break
+    assert cluedo.first_contradiction(setup, events) == first
+    if first < len(events):
+        with pytest.raises(ContradictionError) as err:
+            cluedo.infer(setup, events)
+        assert err.value.event_index == first
+
+
+def test_contradiction_names_first_bad_event():
+    s = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"], "me": "Me"})
+    evs = [cluedo.ShownEvent("Ann", "Rope"), cluedo.LacksEvent("Bob", "Hall"),
+           cluedo.ShownEvent("Bob", "Rope"), cluedo.LacksEvent("Ann", "Hall")]
+    with pytest.raises(ContradictionError) as err:
+        cluedo.infer(s, evs)
+    assert err.value.event_index == 2 and "Bob has Rope" in err.value.message
+    for method in ("center", "montecarlo"):
+        with pytest.raises(ContradictionError) as err:
+            cluedo.infer(s, evs, method=method)
+        assert err.value.event_index == 2
+    # nobody holds the three cards, so they are the envelope: a failed accusation of them contradicts
+    evs = [cluedo.SuggestionEvent("Me", ("Mrs White", "Rope", "Hall"), ("Ann", "Bob"), None, None),
+           cluedo.LacksEvent("Me", "Mrs White"), cluedo.LacksEvent("Me", "Rope"), cluedo.LacksEvent("Me", "Hall"),
+           cluedo.AccusationEvent("Ann", ("Mrs White", "Rope", "Hall"), correct=False)]
+    with pytest.raises(ContradictionError) as err:
+        cluedo.infer(s, evs)
+    assert err.value.event_index == 4
+
+
+# --- approximate methods within their error ------------------------------------------------------
+def test_montecarlo_within_standard_error():
+    setup = small_setup(3)
+    events = fixed_log(setup)
+    z, ref = brute(setup, events)
+    post = cluedo.infer(setup, events, method="montecarlo", samples=20000, seed=3)
+    assert post.consistent_deals == z and post.method == "montecarlo"
+    se = np.maximum(post.standard_error, 1e-4)
+    assert np.all(np.abs(post.matrix - ref) <= 5 * se)
+    np.testing.assert_allclose(post.matrix.sum(axis=1), 1.0, atol=1e-12)
+    # cells that are impossible are never sampled, certain cells always
+    assert np.all(post.matrix[ref == 0] == 0) and np.all(post.matrix[ref == 1] == 1)
+
+
+def test_center_is_a_close_feasible_point():
+    s = read_session_file(str(resource_path("examples", "cluedo.json")))
+    exact = cluedo.infer(s.setup, s.events)
+    center = cluedo.infer(s.setup, s.events, method="center")
+    assert center.consistent_deals is None and center.method == "center"
+    m = center.matrix
+    np.testing.assert_allclose(m.sum(axis=1), 1.0, atol=1e-6)
+    np.testing.assert_allclose(m[:, :-1].sum(axis=0), s.setup.hand_sizes, atol=1e-4)
+    assert np.abs(m - exact.matrix).max() < 0.2
+    assert np.all(m[exact.matrix == 1] > 1 - 1e-6) and np.all(m[exact.matrix == 0] < 1e-6)
+
+
+def test_cancel_is_honoured():
+    s = cluedo.default_setup()
+    with pytest.raises(Cancelled):
+        cluedo.infer(s, [], cancel=lambda: True)
+
+
+# --- schema, JSON, CLI ----------------------------------------------------------------------------
+def test_event_json_round_trip_and_validation():
+    s = cluedo.default_setup()
+    objs = [{"type": "hand", "player": "Me", "cards": ["Rope", "Hall"]},
+            {"type": "shown", "player": "Ann", "card": "Dagger"},
+            {"type": "lacks", "player": "Bob", "card": "Study"},
+            {"type": "suggestion", "suggester": "Me", "cards": ["Mrs White", "Rope", "Hall"],
+             "passed": ["Ann"], "refuter": "Bob", "shown": "Hall"},
+            {"type": "accusation", "player": "Cy", "cards": ["Mrs White", "Rope", "Hall"], "correct": False}]
+    for o in objs:
+        ev = cluedo.event_from_json(o, s, "$.e")
+        assert ev.to_json() == o
+        assert cluedo.describe_event(s, ev)
+    bad = [({"type": "shown", "player": "Zed", "card": "Rope"}, "$.e.player"),
+           ({"type": "shown", "player": "Ann", "card": "Spoon"}, "$.e.card"),
+           ({"type": "suggestion", "suggester": "Me", "cards": ["Rope", "Mrs White", "Hall"]}, "$.e.cards[0]"),
+           ({"type": "suggestion", "suggester": "Me", "cards": ["Mrs White", "Rope", "Hall"],
+             "passed": ["Me"]}, "$.e.passed[0]"),
+           ({"type": "suggestion", "suggester": "Me", "cards": ["Mrs White", "Rope", "Hall"],
+             "refuter": "Ann", "shown": "Dagger"}, "$.e.shown"),
+           ({"type": "hand", "player": "Me", "cards": ["Rope"] * 2}, "$.e.cards[1]")]
+    for o, path in bad:
+        with pytest.raises(SessionFormatError) as err:
+            cluedo.event_from_json(o, s, "$.e")
+        assert err.value.path == path
+
+
+def test_setup_validation_paths():
+    with pytest.raises(SessionFormatError) as err:
+        cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["A", "B", "C"], "me": "A",
+                                "hand_sizes": {"A": 6, "B": 6, "C": 5}})
+    assert err.value.path == "$.setup.hand_sizes"
+    with pytest.raises(SessionFormatError) as err:
+        cluedo.Setup.from_json({"edition": "cluedo-uk", "players": list("ABCDEFG"), "me": "A"})
+    assert err.value.path == "$.setup.players"
+    with pytest.raises(SessionFormatError) as err:
+        cluedo.Setup.from_json({"edition": "nope", "players": ["A", "B", "C"], "me": "A"})
+    assert err.value.path == "$.setup.edition"
+    assert len(cluedo.Setup.from_json({"edition": "clue-master-detective", "players": list("ABCDEFGHIJ"),
+                                       "me": "A"}).players) == 10
+
+
+def test_passers_between():
+    s = cluedo.default_setup()   # Me, Ann, Bob, Cy
+    assert cluedo.passers_between(s, "Ann", "Me") == ("Bob", "Cy")
+    assert cluedo.passers_between(s, "Me", "Ann") == ()
+    assert cluedo.passers_between(s, "Bob", None) == ("Cy", "Me", "Ann")
+    with pytest.raises(SessionFormatError):
+        cluedo.passers_between(s, "Ann", "Ann")
+
+
+def test_example_session_round_trip_and_cli(tmp_path):
+    path = resource_path("examples", "cluedo.json")
+    obj = json.loads(path.read_text(encoding="utf-8"))
+    s = parse_session(obj)
+    assert len([e for e in s.events if isinstance(e, cluedo.SuggestionEvent)]) >= 10
+    assert len(s.setup.players) == 4
+    assert s.to_json() == obj
+    out = subprocess.run([sys.executable, "-m", "engines", "infer", str(path), "--method", "exact"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0
+    res = json.loads(out.stdout)
+    post = cluedo.infer(s.setup, s.events)
+    assert res["game"] == "cluedo" and res["consistent_deals"] == post.consistent_deals
+    assert res["probabilities"]["Hall"]["envelope"] == pytest.approx(post.probability("Hall", "envelope"))
+    bad = tmp_path / "bad.json"
+    obj2 = json.loads(json.dumps(obj))
+    obj2["events"][1]["cards"][0] = "Spoon"
+    bad.write_text(json.dumps(obj2), encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "engines", "infer", str(bad)], capture_output=True, text=True)
+    assert out.returncode == 2 and "$.events[1].cards[0]" in out.stderr and "Traceback" not in out.stderr
+    obj3 = json.loads(json.dumps(obj))
+    mine = obj3["events"][0]["cards"][0]
+    obj3["events"].append({"type": "shown", "player": "Ann", "card": mine})
+    contra = tmp_path / "contra.json"
+    contra.write_text(json.dumps(obj3), encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "engines", "infer", str(contra)], capture_output=True, text=True)
+    assert out.returncode == 3 and f"event {len(obj3['events'])}" in out.stderr
+
+
+# --- recommendation -------------------------------------------------------------------------------
+def exact_gain_bits(setup, events, triple):
+    """Brute force: sum over categories of I(envelope card; outcome) for my suggestion."""
+    deals = deals_of(setup)
+    ok = consistent_mask(setup, deals, events)
+    d = deals[ok]
+    ci = [setup.cards.index(c) for c in triple]
+    rows, outs, wts, n_outs = suggestion_outcomes(setup, d, setup.me, ci)
+    k = len(setup.players)
+    total = 0.0
+    start = 0
+    for _, deck in setup.categories:
+        lab = np.argmax(d[:, start:start + len(deck)] == k, axis=1)
+        joint = np.zeros((len(deck), n_outs))
+        np.add.at(joint, (lab[rows], outs), wts)
+        total += mutual_information_bits(joint)
+        start += len(deck)
+    return total
+
+
+def test_recommendation_estimates_the_exact_information_gain():
+    setup = small_setup(3)
+    events = fixed_log(setup)[:3]
+    rec = cluedo.recommend(setup, events, samples=20000, seed=1)
+    assert len(rec.suggestions) == 3 * 3 * 4
+    bits = [b for *_, b in rec.suggestions]
+    assert bits == sorted(bits, reverse=True)
+    for s, w, r, b in rec.suggestions[:5] + rec.suggestions[-3:]:
+        assert b == pytest.approx(exact_gain_bits(setup, events, (s, w, r)), abs=0.02)
+    only_room = cluedo.recommend(setup, events, room="h", samples=2000)
+    assert {r for _, _, r, _ in only_room.suggestions} == {"h"}
+    assert rec.accusation is None
+
+
+def test_recommendation_accusation_and_zero_gain_for_my_own_cards():
+    s = cluedo.default_setup()
+    deal_owner = {}
+    evs = [cluedo.HandEvent("Me", ("Miss Scarlett", "Colonel Mustard", "Candlestick", "Kitchen", "Ballroom"))]
+    rec = cluedo.recommend(s, evs, samples=1000)
+    mine = [b for su, w, r, b in rec.suggestions if (su, w, r) == ("Miss Scarlett", "Candlestick", "Kitchen")]
+    assert mine == [0.0]
+    # everything but Plum, Rope, Study is placed: ready to accuse
+    rest = [c for c in s.cards if c not in ("Professor Plum", "Rope", "Study") and c not in evs[0].cards]
+    evs += [cluedo.ShownEvent("Ann", c) for c in rest[:5]] + [cluedo.ShownEvent("Bob", c) for c in rest[5:9]] \
+        + [cluedo.ShownEvent("Cy", c) for c in rest[9:]]
+    rec = cluedo.recommend(s, evs, samples=100)
+    assert rec.accusation == ("Professor Plum", "Rope", "Study") and rec.suggestions == []
+    assert json.loads(json.dumps(rec.to_json()))["accusation"] == ["Professor Plum", "Rope", "Study"]
+
+
+def test_refute_advice_prefers_the_card_already_shown():
+    s = cluedo.default_setup()
+    hand = ("Miss Scarlett", "Rope", "Hall", "Kitchen", "Study")
+    evs = [cluedo.HandEvent("Me", hand),
+           cluedo.SuggestionEvent("Ann", ("Mrs White", "Rope", "Lounge"), (), "Me", "Rope")]
+    adv = cluedo.refute_advice(s, evs, "Ann", ("Miss Scarlett", "Rope", "Hall"))
+    assert [c for c, _ in adv][0] == "Rope" and adv[0][1] == pytest.approx(0.0, abs=1e-12)
+    assert {c for c, _ in adv} == {"Miss Scarlett", "Rope", "Hall"}
+    assert all(b > 0 for _, b in adv[1:])
+    assert cluedo.refute_advice(s, evs, "Ann", ("Mrs White", "Dagger", "Lounge")) == []
+
+
+def test_simulator_runs():
+    res = cluedo.simulate(3, strategy="random", games=2, seed=1)
+    assert res["games"] == 2 and all(t is None or t >= 1 for t in res["turns_to_certainty"])
