@@ -25,3 +25,8 @@ from engines.egghead.questions import (Question, QuestionSpec, StackSpace, bound
 from engines.egghead.table import BitTable
 
 __all__ = [n for n in dir() if not n.startswith("_")]
+from engines.egghead.simulate import (ConfigResult, ModeStats, SimulationResult,
+                                      add_simulate_arguments, play_game, simulate, simulate_main,
+                                      win_probabilities)
+
+__all__ = [n for n in dir() if not n.startswith("_")]
