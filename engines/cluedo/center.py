@@ -76,16 +76,16 @@ def analytic_center(setup, comp: Compiled, cancel=None):
         objective = objective + cp.sum(cp.log(s))
         constraints.append(C @ x - 1 == s)
     prob = cp.Problem(cp.Maximize(objective), constraints)
+    import warnings
+
     try:
-        prob.solve(solver=cp.CLARABEL)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            prob.solve(solver=cp.CLARABEL)
     except Exception as exc:  # noqa: BLE001 - any solver failure becomes a message
-        try:
-            prob.solve(solver=cp.SCS)
-        except Exception:  # noqa: BLE001
-            return None, f"the convex solver failed ({type(exc).__name__})"
-    if prob.status not in ("optimal", "optimal_inaccurate") or x.value is None \
-            or not np.all(np.isfinite(x.value)):
-        return None, f"the relaxed polytope has no interior (solver status {prob.status})"
+        return None, f"the convex solver failed ({type(exc).__name__})"
+    if prob.status != "optimal" or x.value is None or not np.all(np.isfinite(x.value)):
+        return None, f"the relaxed polytope has no interior point the solver could reach (status {prob.status})"
     xv = np.clip(np.asarray(x.value, dtype=float), 0.0, 1.0)
     for (c, o), i in index.items():
         matrix[c, o] = xv[i]

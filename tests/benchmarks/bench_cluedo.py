@@ -1,0 +1,84 @@
+"""Cluedo inference timing over simulated games (not a pass/fail test; run it by hand):
+
+    python tests/benchmarks/bench_cluedo.py [--seeds 5]
+
+Exact inference for 3-6 players (classic deck) after 0, 10, 20, 30 suggestions, several seeds,
+median and worst time; Master Detective with 8 players; the analytical center's time and its
+largest absolute error against exact. Budgets (DESIGN.md): classic median < 50 ms, worst
+< 250 ms; Master Detective 8 players < 1 s.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+from engines import cluedo
+from engines.cluedo.simulate import play_suggestion, random_deal
+
+
+def game_log(setup, n_suggestions, seed):
+    """My hand, then ``n_suggestions`` random suggestions by the players in turn (I see the
+    card shown to me)."""
+    rng = np.random.default_rng(seed)
+    deal = random_deal(setup, rng)
+    events = [cluedo.HandEvent(setup.me, tuple(c for c, o in zip(setup.cards, deal) if o == 0))]
+    (_, S), (_, W), (_, R) = setup.categories
+    for t in range(n_suggestions):
+        p = t % len(setup.players)
+        trip = (S[rng.integers(len(S))], W[rng.integers(len(W))], R[rng.integers(len(R))])
+        events.append(play_suggestion(setup, deal, p, trip, rng, reveal=(p == 0)))
+    return events
+
+
+def timed(fn, *a, **k):
+    t = time.perf_counter()
+    out = fn(*a, **k)
+    return out, time.perf_counter() - t
+
+
+def run(edition, n_players, suggestions, seeds, center=False):
+    names = ["Me"] + [f"P{i}" for i in range(1, n_players)]
+    setup = cluedo.Setup.from_json({"edition": edition, "players": names, "me": "Me"})
+    rows = []
+    for n_s in suggestions:
+        times, ctimes, cerr = [], [], []
+        for seed in range(seeds):
+            ev = game_log(setup, n_s, seed)
+            post, dt = timed(cluedo.infer, setup, ev)
+            times.append(dt)
+            if center:
+                cpost, ct = timed(cluedo.infer, setup, ev, method="center")
+                ctimes.append(ct)
+                cerr.append(float(np.abs(cpost.matrix - post.matrix).max()))
+        line = (f"{edition:22s} {n_players:2d}p {n_s:3d} sugg: exact median {1000 * statistics.median(times):7.1f} ms"
+                f"  worst {1000 * max(times):7.1f} ms")
+        if center:
+            line += (f" | center median {1000 * statistics.median(ctimes):6.1f} ms worst {1000 * max(ctimes):6.1f} ms,"
+                     f" max |center-exact| {max(cerr):.3f}")
+        print(line, flush=True)
+        rows.extend(times)
+    return rows
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--no-center", action="store_true")
+    args = ap.parse_args(argv)
+    classic = []
+    for n in (3, 4, 5, 6):
+        classic += run("cluedo-uk", n, (0, 10, 20, 30), args.seeds, center=not args.no_center)
+    print(f"classic deck, all: median {1000 * statistics.median(classic):.1f} ms, worst {1000 * max(classic):.1f} ms "
+          f"(budget 50 / 250 ms)")
+    md = run("clue-master-detective", 8, (0, 10, 20, 30), args.seeds)
+    print(f"Master Detective 8 players: median {1000 * statistics.median(md):.1f} ms, worst {1000 * max(md):.1f} ms "
+          f"(budget 1000 ms)")
+    md10 = run("clue-master-detective", 10, (0, 10, 20, 30), max(2, args.seeds // 2))
+    print(f"Master Detective 10 players: median {1000 * statistics.median(md10):.1f} ms, worst {1000 * max(md10):.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
