@@ -1,0 +1,142 @@
+"""Egghead benchmarks (not collected by pytest): prints the figures of issue 4's budgets.
+
+    python tests/benchmarks/bench_egghead.py [--quick] [--no-five] [--sim-configs 0,1,2,3,4]
+
+1. 4 players (56^4 ≈ 9.8 M worlds): one answer plus the reaction fixpoint, through
+   ``infer`` (cached prefix, as the tab calls it) — budget < 100 ms.
+2. 5 players (56^5 ≈ 551 M worlds): memory of the master table and peak RSS, time per event
+   — budget < 1 GB and < 5 s per event.
+3. The seed's simulation: 1000 rounds, 4 players, external moderator — budget < 5 minutes.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+import numpy as np  # noqa: E402
+
+from engines.egghead import (Answer, BitTable, Reactions, Setup, Solve, bound_deck, clear_cache,  # noqa: E402
+                             infer, simulate, stack_space)
+
+
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def truthful_game(players: int, rounds: int, seed: int):
+    """A truthful event log (everybody analyses) from a god's-eye table; yields
+    (setup_json_for_player0, events) after each round's answer and each reactions round."""
+    rng = np.random.default_rng(seed)
+    sp = stack_space(6, 3)
+    deck = list(bound_deck(6, 3, players).values())
+    names = [f"P{i}" for i in range(players)]
+    real = [sp.index(rng.integers(1, 7, 3)) for _ in range(players)]
+    initial = list(real)
+    M = BitTable(players, sp.size)
+    events = []
+    marks = []
+    for r in range(rounds):
+        q = deck[rng.integers(len(deck))]
+        a = q.answer(real)
+        M.filter_answer(q, a, [True] * players)
+        events.append(Answer(q.id, a))
+        start = len(events)
+        while True:
+            reacts = [M.row_count(j, real) == 1 for j in range(players)]
+            inds = [M.solved_indicator(j) for j in range(players)]
+            before = M.count()
+            for j in range(players):
+                M.keep_reaction(j, inds[j], reacts[j])
+            changed = M.count() != before
+            events.append(Reactions(tuple(names[j] for j in range(players) if reacts[j])))
+            solvers = [j for j in range(players) if reacts[j]]
+            for j in solvers:
+                M.reset_player(j, real[j])
+                old = real[j]
+                real[j] = sp.index(rng.integers(1, 7, 3))
+                events.append(Solve(names[j], sp.stack(old), None if j == 0 else sp.stack(real[j])))
+            if not solvers and not changed:
+                break
+        marks.append((start - 1, len(events)))
+    setup = Setup.from_json({"players": names, "me": names[0],
+                             "visible": {names[i]: list(sp.stack(initial[i]))
+                                         for i in range(1, players)}})
+    return setup, events, marks
+
+
+def bench_four(rounds: int = 12) -> None:
+    setup, events, marks = truthful_game(4, rounds, seed=7)
+    clear_cache()
+    times = []
+    for (a, b) in marks:
+        infer(setup, events[:a])  # the state before the answer is cached (the tab did it)
+        t0 = time.perf_counter()
+        for j in range(a + 1, b + 1):
+            infer(setup, events[:j])
+        times.append((time.perf_counter() - t0) * 1000)
+    t = np.array(times)
+    print(f"4 players, one answer + reaction fixpoint via infer (cached prefix), {len(t)} rounds: "
+          f"median {np.median(t):.1f} ms, max {t.max():.1f} ms, "
+          f"mean reaction rounds per answer {np.mean([b - a - 1 for a, b in marks]):.1f}")
+    clear_cache()
+    t0 = time.perf_counter()
+    infer(setup, events)
+    print(f"4 players, whole log of {len(events)} events from scratch: "
+          f"{(time.perf_counter() - t0) * 1000:.0f} ms")
+
+
+def bench_five(rounds: int = 2) -> None:
+    rss0 = _rss_mb()
+    t0 = time.perf_counter()
+    setup, events, marks = truthful_game(5, rounds, seed=3)
+    t_god = time.perf_counter() - t0
+    print(f"5 players: god's-eye log of {len(events)} events built in {t_god:.1f} s "
+          f"(table {56 ** 4 * 8 / 2 ** 20:.0f} MB bit-packed)")
+    clear_cache()
+    per = []
+    for j in range(1, len(events) + 1):
+        t0 = time.perf_counter()
+        post = infer(setup, events[:j])
+        per.append(time.perf_counter() - t0)
+        print(f"  event {j - 1} ({type(events[j - 1]).__name__}): {per[-1]:.2f} s, "
+              f"my valids {post.valid_count_with_ba}, worlds {post.worlds}")
+    print(f"5 players: per event median {np.median(per):.2f} s, max {max(per):.2f} s; "
+          f"peak RSS {_rss_mb():.0f} MB (before: {rss0:.0f} MB)")
+    clear_cache()
+
+
+def bench_sim(configs, rounds: int = 1000) -> None:
+    for a in configs:
+        t0 = time.perf_counter()
+        res = simulate(players=4, rounds=rounds, analysing=(a,), seed=2024)
+        c = res.configs[0]
+        secs = time.perf_counter() - t0
+        line = f"simulation a={a} analysing, {rounds} rounds, 4 players: {secs:.1f} s, {c.solves} solves"
+        if c.no_ba:
+            line += f"; no BA mean {c.no_ba.mean:.2f} var {c.no_ba.variance:.2f} (n={c.no_ba.n})"
+        if c.ba:
+            line += f"; BA mean {c.ba.mean:.2f} var {c.ba.variance:.2f} (n={c.ba.n})"
+        line += f"; win P {[round(x, 3) for x in c.win_probabilities]}"
+        print(line, flush=True)
+    print("seed 002 table (its 23-question deck): no BA 9.78 / 29.3, BA 6.16 / 14")
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="fewer rounds")
+    ap.add_argument("--no-five", action="store_true", help="skip the 5-player benchmark")
+    ap.add_argument("--sim-configs", default="1", help="numbers of analysing players")
+    args = ap.parse_args(argv)
+    bench_four(6 if args.quick else 12)
+    if not args.no_five:
+        bench_five(1 if args.quick else 2)
+    bench_sim([int(x) for x in args.sim_configs.split(",")], 200 if args.quick else 1000)
+
+
+if __name__ == "__main__":
+    main()
