@@ -19,7 +19,8 @@ from engines.egghead.inference import (METHODS, LearnedRecord, Posterior, Recomm
                                        belief_summary, clear_cache, infer, reactions_can_change,
                                        recommend)
 from engines.egghead.model import (EVENT_TYPES, GAME, TITLE, Answer, Event, Reactions, Setup,
-                                   Solve, default_setup, describe_event, event_from_json)
+                                   QuestionChoice, Solve, answer_for, default_setup,
+                                   describe_event, event_from_json, questions_for)
 from engines.egghead.questions import (Question, QuestionSpec, StackSpace, bound_deck, load_deck,
                                        stack_space)
 from engines.egghead.table import BitTable

@@ -240,3 +240,45 @@ def default_setup() -> Setup:
     return Setup(players=("A", "B", "C"), me="A", values=6, cards_per_player=3,
                  moderator="external", behavioural_analysis=True,
                  visible=(("B", (4, 5, 6)), ("C", (3, 3, 3))), analysing=("B", "C"))
+
+
+@dataclass(frozen=True)
+class QuestionChoice:
+    """A deck question as the tab's picker shows it: ``id``, ``text`` (values filled in) and
+    ``answers`` (every answer some world can produce, ascending ints)."""
+
+    id: str
+    text: str
+    answers: tuple[int, ...]
+
+
+def questions_for(setup: Setup, moderator: Optional[str] = None) -> tuple[QuestionChoice, ...]:
+    """The deck's questions applicable to the setup, in deck order, with their possible answers
+    (for a rotating ``moderator`` the answers about the other players' cards)."""
+    deck = bound_deck(setup.values, setup.cards_per_player, len(setup.players))
+    seen = len(setup.players) - (0 if moderator is None else 1)
+    return tuple(QuestionChoice(q.id, q.spec.display_text(setup.values),
+                                tuple(q.possible_answers(seen))) for q in deck.values())
+
+
+def answer_for(setup: Setup, question: str, stacks: dict, moderator: Optional[str] = None) -> int:
+    """The answer to ``question`` about ``stacks`` (``{name: cards}``; the moderator's own stack
+    is ignored), e.g. when I am the rotating moderator and answer about the cards I see.
+
+    Raises:
+        SessionFormatError: unknown question or a bad stack.
+    """
+    deck = bound_deck(setup.values, setup.cards_per_player, len(setup.players))
+    if question not in deck:
+        raise SessionFormatError("question", f"unknown question {question!r}")
+    sp = stack_space(setup.values, setup.cards_per_player)
+    idx = []
+    for p, cards in stacks.items():
+        if p == moderator:
+            continue
+        try:
+            idx.append(sp.index(cards))
+        except KeyError:
+            raise SessionFormatError(p, f"{list(cards)} is not a stack of "
+                                        f"{setup.cards_per_player} cards in 1..{setup.values}") from None
+    return deck[question].answer(idx)

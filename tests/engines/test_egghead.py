@@ -15,7 +15,7 @@ from engines.core.errors import Cancelled, ContradictionError, SessionFormatErro
 from engines.core.schema import parse_session
 from engines.egghead import (Answer, BitTable, Reactions, Setup, Solve, bound_deck, clear_cache,
                              default_setup, describe_event, event_from_json, infer, load_deck,
-                             reactions_can_change, recommend, simulate, stack_space,
+                             questions_for, answer_for, reactions_can_change, recommend, simulate, stack_space,
                              win_probabilities)
 from engines.egghead.inference import _run
 from engines.egghead.table import pack_bits, unpack_bits
@@ -269,15 +269,17 @@ def _engine_view(names, me, v, k, rotating, ba, ref, initial, events):
     return s, evs
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10 ** 6), rotating=st.booleans(),
-       ba=st.lists(st.booleans(), min_size=3, max_size=3))
-def test_matches_brute_force_reference(seed, rotating, ba):
+       ba=st.lists(st.booleans(), min_size=4, max_size=4),
+       nvk=st.sampled_from([(3, 2, 2), (3, 2, 2), (4, 2, 1), (3, 3, 1)]))
+def test_matches_brute_force_reference(seed, rotating, ba, nvk):
     """Tiny setting (2 values, 2 cards, 3 players: 27 worlds): after every reactions round of
     a random truthful game, the engine's master table and my valids (with and without
     behavioural analysis) equal the enumeration of the epistemic definitions."""
     rng = random.Random(seed)
-    n, v, k = 3, 2, 2
+    n, v, k = nvk
+    ba = ba[:n]
     me = rng.randrange(n)
     names = [f"P{i}" for i in range(n)]
     for events, ref, real, initial in _play_reference(rng, n, v, k, ba, rotating, 4):
@@ -512,3 +514,31 @@ def test_cli_simulate_runs():
     assert out.returncode == 0, out.stderr
     d = json.loads(out.stdout)
     assert d["configs"][0]["analysing"] == 1 and d["seed_table"]["ba"]["mean"] == 6.16
+
+
+def test_question_picker_helpers():
+    s = default_setup()
+    qs = questions_for(s)
+    assert [q.id for q in qs][:3] == ["missing", "distinct", "sum"]
+    missing = next(q for q in qs if q.id == "missing")
+    assert missing.answers == (0, 1, 2, 3, 4, 5) and "1 to 6" in missing.text
+    assert answer_for(s, "sum", {"A": (1, 2, 2), "B": (4, 5, 6), "C": (3, 3, 3)}) == 29
+    assert answer_for(s, "sum", {"A": (1, 2, 2), "B": (4, 5, 6), "C": (3, 3, 3)}, "A") == 24
+
+
+@pytest.mark.parametrize("moderator_axis", [None, 0, 4])
+def test_five_player_answer_filter_counts_by_convolution(moderator_axis):
+    """5 players × 56 stacks (551 M worlds, chunked path): the number of worlds whose sum is
+    the answer equals the convolution of the per-stack sum histogram (an independent count)."""
+    n, sp = 5, stack_space(6, 3)
+    q = bound_deck(6, 3, n)["sum"]
+    seen = [i != moderator_axis for i in range(n)]
+    ans = 50
+    T = BitTable(n, sp.size)
+    T.filter_answer(q, ans, seen)
+    hist = np.bincount(q.feature).astype(object)
+    conv = np.array([1], dtype=object)
+    for _ in range(sum(seen)):
+        conv = np.convolve(conv, hist)
+    expect = int(conv[ans]) * sp.size ** (n - sum(seen))
+    assert T.count() == expect
