@@ -7,7 +7,8 @@ Public API (the engine contract, engines/CONTRACT.md):
   events :class:`Answer`, :class:`Reactions`, :class:`Solve`
 * :func:`infer` -> :class:`Posterior`; :func:`belief_summary`; :func:`recommend`;
   :func:`reactions_can_change` (has the reactions fixpoint been reached?)
-* the question deck: :func:`load_deck`, :func:`bound_deck`, :func:`stack_space`
+* the question deck: :func:`load_deck`, :func:`bound_deck`, :func:`stack_space`;
+  :func:`questions_for` (picker entries with possible answers), :func:`answer_for`
 * :func:`simulate` -> :class:`SimulationResult`, :func:`add_simulate_arguments`,
   :func:`simulate_main`
 

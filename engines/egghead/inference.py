@@ -16,6 +16,13 @@ My valids are the row of V_M at the stacks I see (Remark A.3); my posterior puts
 multinomial weight of each valid stack (each card uniform on 1..v) on it, normalised — the
 announcements are deterministic given the world, so the likelihood is 0 or 1.
 
+Deviation from the seed, on purpose: with a rotating moderator the seed applies eq. (3) to
+the non-moderators only (appendix A.2); here every player's announced reaction is used,
+the moderator's included, because solving is public and a moderator may know their cards
+from earlier rounds (this is sound; the brute-force reference in the tests uses it too).
+A ``solve`` event alone applies eq. (5) only; log the reactions round first so that the
+fact that the player could solve is used.
+
 Results are cached per (setup, event prefix) so that appending one event costs one update.
 """
 from __future__ import annotations
