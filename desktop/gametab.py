@@ -42,7 +42,8 @@ class GameTab(QWidget):
         super().__init__(parent)
         self.module = game_module(self.GAME)
         self.document = SessionDocument(self.GAME, self.module.default_setup(), self)
-        self.runner = InferenceRunner(self, name=f"{self.GAME}-inference")
+        self._runners: list[InferenceRunner] = []
+        self.runner = self.make_runner("inference")
         self.runner.resultReady.connect(self._on_result)
         self.runner.failed.connect(self._on_failed)
         self._cache = TimelineCache()
@@ -131,8 +132,15 @@ class GameTab(QWidget):
         self.runner.submit(job)
         self.statusMessage.emit(f"{self.title()}: computing…")
 
+    def make_runner(self, name: str) -> InferenceRunner:
+        """A further background runner (recommendations, simulations), shut down with the tab."""
+        runner = InferenceRunner(self, name=f"{self.GAME}-{name}")
+        self._runners.append(runner)
+        return runner
+
     def is_busy(self) -> bool:
-        return self.runner.is_busy()
+        """True while any of the tab's runners has pending work."""
+        return any(r.is_busy() for r in self._runners)
 
     # -- results ------------------------------------------------------------------------
     @Slot(int, object, float)
@@ -214,7 +222,12 @@ class GameTab(QWidget):
             self._show_error(exc)
 
     def shutdown(self) -> None:
-        self.runner.shutdown()
+        for r in self._runners:
+            r.shutdown()
+
+    def exec_menu(self, menu, pos):
+        """Show a context menu at ``pos`` and return the chosen QAction (tests replace this)."""
+        return menu.exec(pos)
 
     def warn(self, title: str, text: str) -> None:
         """A modal warning naming what is wrong (bad form input)."""

@@ -366,6 +366,8 @@ class SuggestionForm(QGroupBox):
         self.suggester.setCurrentText(setup.me)
         self.suggester.blockSignals(False)
         for cb in self.passed_checks.values():
+            self.passed_box.removeWidget(cb)
+            cb.setParent(None)
             cb.deleteLater()
         self.passed_checks = {}
         for p in setup.players:

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QHeaderView, QLa
 from engines import cluedo
 from engines.core.errors import SessionFormatError
 from desktop.gametab import GameTab
-from desktop.inference import InferenceRunner
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.worksheet import ProbabilityTableModel, WorksheetView
 from desktop.cluedo.forms import NewGameDialog, SuggestionForm
@@ -73,6 +72,7 @@ class Tab(GameTab):
         rec_head = QHBoxLayout()
         rec_head.addWidget(QLabel("<b>Best suggestions</b> (expected information about the envelope)"))
         self.room = QComboBox()
+        self.room.setSizeAdjustPolicy(QComboBox.AdjustToContents)
         rec_head.addWidget(self.room)
         self.room.currentIndexChanged.connect(self._request_recommendation)
         ml.addLayout(rec_head)
@@ -95,12 +95,15 @@ class Tab(GameTab):
         plots.addTab(self.entropy_plot, "Entropy")
         right.addWidget(plots)
         split.addWidget(right)
-        split.setSizes([470, 420, 390])
+        split.setSizes([560, 390, 330])
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setStretchFactor(2, 2)
 
-        self.rec_runner = InferenceRunner(self, name="cluedo-recommend")
+        self.rec_runner = self.make_runner("recommend")
         self.rec_runner.resultReady.connect(self._on_recommendation)
         self.rec_runner.failed.connect(self._on_recommendation_failed)
-        self.advice_runner = InferenceRunner(self, name="cluedo-advice")
+        self.advice_runner = self.make_runner("advice")
         self.advice_runner.resultReady.connect(self._on_advice)
         self.reset_views()
 
@@ -227,14 +230,14 @@ class Tab(GameTab):
         if owner == ENVELOPE:
             a = menu.addAction("The envelope is inferred from the players' hands")
             a.setEnabled(False)
-            menu.exec(pos)
+            self.exec_menu(menu, pos)
             return
         has = menu.addAction(f"{owner} has {card}")
         lacks = menu.addAction(f"{owner} does not have {card}")
         facts = self._facts_about(owner, card)
         remove = menu.addAction("Remove this fact")
         remove.setEnabled(bool(facts))
-        chosen = menu.exec(pos)
+        chosen = self.exec_menu(menu, pos)
         if chosen is has:
             self._log_json({"type": "shown", "player": owner, "card": card})
         elif chosen is lacks:
@@ -274,11 +277,6 @@ class Tab(GameTab):
         setup, events = dlg.result_session()
         self.reset_document(setup, events)
         return True
-
-    def shutdown(self) -> None:
-        self.rec_runner.shutdown()
-        self.advice_runner.shutdown()
-        super().shutdown()
 
 
 def _recommend_job(setup, events, room, cancel):

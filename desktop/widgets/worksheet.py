@@ -233,7 +233,7 @@ class WorksheetView(QTableView):
         self.setShowGrid(True)
         self.setWordWrap(False)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
-        self.horizontalHeader().setMinimumSectionSize(56)
+        self.horizontalHeader().setMinimumSectionSize(42)
         self.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         self.verticalHeader().setDefaultSectionSize(24)
         self.horizontalHeader().setSectionsClickable(True)

@@ -33,7 +33,7 @@ def _right_click(qtbot, monkeypatch, tab, item, column, action_prefix):
                 return act
         return None
 
-    monkeypatch.setattr(QMenu, "exec", fake_exec)
+    monkeypatch.setattr(tab, "exec_menu", fake_exec)
     row = tab.model.row_of_item(item)
     rect = tab.sheet.visualRect(tab.model.index(row, column))
     ev = QContextMenuEvent(QContextMenuEvent.Mouse, rect.center(), tab.sheet.viewport().mapToGlobal(rect.center()))
@@ -192,6 +192,17 @@ def test_autosave_writes_recovery_and_restores(window, qtbot, monkeypatch):
     found = Autosave.read_recovery()
     games = {d.game: d for d, _ in found}
     assert "cluedo" in games and len(games["cluedo"].events) == 1
-    tab.reset_document(cluedo.default_setup(), [])
-    assert window.offer_recovery(ask=False)
-    assert len(tab.document.events) == 1 and tab.document.is_modified()
+    # the next start after a crash: a fresh window finds the recovery file and restores it
+    from desktop.app import MainWindow
+
+    second = MainWindow(autosave=False)
+    qtbot.addWidget(second)
+    try:
+        assert second.offer_recovery(ask=False)
+        restored = second.tab_for("cluedo").document
+        assert len(restored.events) == 1 and restored.is_modified()
+        assert restored.data().to_json()["events"] == tab.document.data().to_json()["events"]
+    finally:
+        for t in second.game_tabs.values():
+            t.document.undo_stack.setClean()
+            t.shutdown()
