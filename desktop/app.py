@@ -388,6 +388,9 @@ def make_app(argv=None) -> QApplication:
 
 def main(argv=None) -> int:
     """Entry point of ``deduction-desk``; returns the exit code."""
+    import multiprocessing
+
+    multiprocessing.freeze_support()  # simulators use worker processes (also in the bundle)
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.self_test:
         from desktop.selftest import run_self_test

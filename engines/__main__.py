@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from engines import GAMES, available_games, game_module
@@ -73,6 +74,12 @@ def main(argv=None) -> int:
         return EXIT_CONTRADICTION
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # output piped to e.g. `head`: not an error of the user's input
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -56,6 +56,9 @@ class Tab(GameTab):
         self.model = ProbabilityTableModel([], [])
         self.sheet = WorksheetView()
         self.sheet.setModel(self.model)
+        self.sheet.setMinimumWidth(500)
+        self.sheet.setToolTip("Right-click a cell (or press the menu key) to log a fact; click a card "
+                              "name to put it in the suggestion form; click a player to make them the suggester")
         self.sheet.cellContextMenu.connect(self._cell_menu)
         self.sheet.rowHeaderClicked.connect(self._row_clicked)
         self.sheet.columnHeaderClicked.connect(self._column_clicked)
@@ -70,9 +73,12 @@ class Tab(GameTab):
         self.form.formChanged.connect(self._request_advice)
         ml.addWidget(self.form)
         rec_head = QHBoxLayout()
-        rec_head.addWidget(QLabel("<b>Best suggestions</b> (expected information about the envelope)"))
+        rec_title = QLabel("<b>Best suggestions</b> (expected information gain about the envelope)")
+        rec_title.setWordWrap(True)
+        rec_head.addWidget(rec_title, 1)
         self.room = QComboBox()
         self.room.setSizeAdjustPolicy(QComboBox.AdjustToContents)
+        self.room.setMinimumContentsLength(16)
         rec_head.addWidget(self.room)
         self.room.currentIndexChanged.connect(self._request_recommendation)
         ml.addLayout(rec_head)
@@ -111,7 +117,7 @@ class Tab(GameTab):
     def reset_views(self) -> None:
         setup = self.document.setup
         groups = [(cat.capitalize() + "s", list(cards)) for cat, cards in setup.categories]
-        cols = [p + (" (me)" if p == setup.me else "") for p in setup.players] + ["Envelope"]
+        cols = [("★ " + p) if p == setup.me else p for p in setup.players] + ["Envelope"]
         self.model.set_layout(groups, cols)
         self.form.set_setup(setup)
         self.room.blockSignals(True)
@@ -132,9 +138,14 @@ class Tab(GameTab):
     def show_posterior(self, post, k: int) -> None:
         self.model.set_matrix(post.matrix, getattr(post, "standard_error", None))
         deals = post.consistent_deals
-        self.deals_label.setText(
-            ("" if k == len(self.document.events) else f"<i>as after entry {k}</i> · ")
-            + (f"{deals:,} consistent deals" if deals is not None else "approximate (analytical center)"))
+        text = ("" if k == len(self.document.events) else f"<i>as after entry {k}</i> · ")
+        text += f"{deals:,} consistent deals" if deals is not None else "approximate (analytical center)"
+        if post.method == "montecarlo" and getattr(post, "samples", None):
+            text += f" · {post.samples:,} exact samples (± = standard error, %)"
+        note = getattr(post, "note", None)
+        if note:
+            text += f" · <span style='color:#6d4c00'>{note}</span>"
+        self.deals_label.setText(text)
 
     def clear_beliefs(self) -> None:
         self.model.set_matrix(None)
