@@ -52,8 +52,10 @@ def tab_classes() -> list:
 class MainWindow(QMainWindow):
     """The application window: one tab per game, File/Edit/View/Help menus, status bar."""
 
-    def __init__(self, *, autosave: bool = True):
+    def __init__(self, *, autosave: bool = True, interactive: bool = True):
         super().__init__()
+        #: False for --screenshot/--self-test: errors go to stderr instead of message boxes.
+        self.interactive = interactive
         self.setWindowTitle(APP_NAME)
         icon = resource_path("icons", "deduction-desk.png")
         if icon.exists():
@@ -304,7 +306,10 @@ class MainWindow(QMainWindow):
 
     def _error(self, title: str, text: str) -> None:
         self.statusBar().showMessage(text, 8000)
-        QMessageBox.warning(self, title, text)
+        if self.interactive:
+            QMessageBox.warning(self, title, text)
+        else:
+            print(f"error: {text}", file=sys.stderr)
 
     def _maybe_save(self, tab) -> bool:
         """Ask Save / Discard / Cancel when ``tab`` has unsaved changes; True to go on."""
@@ -325,9 +330,13 @@ class MainWindow(QMainWindow):
                 event.ignore()
                 return
         self.autosave.discard()
+        self.shutdown()
+        event.accept()
+
+    def shutdown(self) -> None:
+        """Stop every tab's background threads (before the window goes away)."""
         for tab in self.game_tabs.values():
             tab.shutdown()
-        event.accept()
 
     # -- recovery -----------------------------------------------------------------------
     def offer_recovery(self, ask: bool = True) -> bool:
@@ -400,11 +409,12 @@ def main(argv=None) -> int:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     app = make_app()
     headless = bool(args.screenshot)
-    win = MainWindow(autosave=not headless)
+    win = MainWindow(autosave=not headless, interactive=not headless)
     if not headless:
         win.offer_recovery()
     if args.session:
         if not win.open_path(args.session, ask=False) and headless:
+            win.shutdown()
             return 2
     if args.tab:
         win.select_game(args.tab)
@@ -415,8 +425,7 @@ def main(argv=None) -> int:
         win.wait_idle()
         app.processEvents()
         ok = win.grab().save(args.screenshot)
-        for tab in win.game_tabs.values():
-            tab.shutdown()
+        win.shutdown()
         if not ok:
             print(f"error: cannot write {args.screenshot}", file=sys.stderr)
             return 1

@@ -26,7 +26,7 @@ def run_self_test(screenshot: str | None = None) -> int:
     t0 = time.perf_counter()
     app = make_app()
     QStandardPaths.setTestModeEnabled(True)
-    win = MainWindow(autosave=False)
+    win = MainWindow(autosave=False, interactive=False)
     win.resize(1280, 820)
     win.show()
     if not win.game_tabs:
@@ -59,8 +59,7 @@ def run_self_test(screenshot: str | None = None) -> int:
     app.processEvents()
     if not win.grab().save(out):
         failures.append(f"screenshot: cannot write {out}")
-    for tab in win.game_tabs.values():
-        tab.shutdown()
+    win.shutdown()
     for f in failures:
         print(f"FAIL {f}", file=sys.stderr, flush=True)
     print(f"self-test {'failed' if failures else 'passed'} in {time.perf_counter() - t0:.1f} s; "

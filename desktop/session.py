@@ -94,6 +94,15 @@ class SessionDocument(QObject):
         """Replace the event at ``index`` (undoable), keeping its time and note."""
         self.undo_stack.push(_ReplaceEvent(self, index, event))
 
+    def replace_setup(self, setup: Any, text: str = "Change the setup", merge_key: int = -1) -> None:
+        """Replace the setup and keep the events (undoable), e.g. an option such as behavioural
+        analysis, or a stack edited before anything was logged. Consecutive commands with the
+        same ``merge_key`` (>= 0) merge into one undo step. Tabs compare ``setup`` on
+        ``changed`` to rebuild setup-dependent views after undo/redo."""
+        if setup == self.setup:
+            return
+        self.undo_stack.push(_ReplaceSetup(self, setup, text, merge_key))
+
     def reset(self, setup: Any, events: Sequence = (), meta: Sequence = (), path: Optional[str] = None) -> None:
         """Start over with a new setup and log (not undoable: New game / Open); marks clean."""
         self.setup = setup
@@ -214,6 +223,31 @@ class _ReplaceEvent(QUndoCommand):
 
     def undo(self):
         self.doc.events[self.index] = self.old
+        self.doc._bump()
+
+
+class _ReplaceSetup(QUndoCommand):
+    def __init__(self, doc: SessionDocument, setup, text: str, merge_key: int):
+        super().__init__(text)
+        self.doc, self.new, self.old, self.key = doc, setup, doc.setup, merge_key
+
+    def id(self) -> int:  # noqa: A003 (Qt name)
+        return 7000 + self.key if self.key >= 0 else -1
+
+    def mergeWith(self, other) -> bool:  # noqa: N802
+        if other.id() != self.id() or self.key < 0:
+            return False
+        self.new = other.new
+        if self.new == self.old:
+            self.setObsolete(True)
+        return True
+
+    def redo(self):
+        self.doc.setup = self.new
+        self.doc._bump()
+
+    def undo(self):
+        self.doc.setup = self.old
         self.doc._bump()
 
 

@@ -1,0 +1,610 @@
+"""Egghead forms: the table (every player's stack as cards), the question picker with the
+answer, the reactions row, the Solve form and the New game dialog.
+
+Forms build engine events from JSON (``egghead.event_from_json``) so every check the engine
+makes also guards the form; a wrong entry gets the engine's message naming the field.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QAbstractSpinBox, QCheckBox, QComboBox, QDialog, QDialogButtonBox,
+                               QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView,
+                               QLabel, QLineEdit, QMessageBox, QPushButton, QRadioButton,
+                               QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+
+from engines import egghead
+from engines.core.errors import SessionFormatError
+
+DEFAULT_NAMES = ["A", "B", "C", "D", "E", "F"]
+CARD_STYLE = ("QSpinBox, QLabel#card {font-size:15pt; font-weight:bold; background:white;"
+              " border:2px solid #5d4037; border-radius:5px; padding:1px 2px; color:#3e2723;}"
+              " QSpinBox:read-only {background:#fffdf6;}")
+UNKNOWN_STYLE = ("QLabel {font-size:15pt; font-weight:bold; background:#eceff1; color:#546e7a;"
+                 " border:2px dashed #78909c; border-radius:5px;}")
+
+
+def card_spin(values: int, value: int = 1) -> QSpinBox:
+    """A spin box drawn as a playing card showing 1..``values``."""
+    spin = QSpinBox()
+    spin.setRange(1, values)
+    spin.setValue(min(max(value, 1), values))
+    spin.setAlignment(Qt.AlignCenter)
+    spin.setStyleSheet(CARD_STYLE)
+    spin.setMinimumWidth(52)
+    spin.setMinimumHeight(34)
+    return spin
+
+
+def stack_text(stack) -> str:
+    """A stack as text: ``(1, 2, 2)`` -> ``"1 2 2"``."""
+    return " ".join(str(c) for c in stack)
+
+
+def parse_stack(text: str, what: str) -> list[int]:
+    """Cards typed as ``"4 5 6"`` or ``"4,5,6"``; raises SessionFormatError naming ``what``."""
+    parts = text.replace(",", " ").split()
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        raise SessionFormatError(what, f"cards must be whole numbers separated by spaces, "
+                                       f"got {text!r}") from None
+
+
+class TablePanel(QGroupBox):
+    """The table as I see it: one row per player — my stack as unknown cards ("?"), every other
+    player's stack as cards. Before anything is logged the cards are editable (each change is an
+    undoable setup change); afterwards they show the stacks as they are now (after solves) and
+    the "Solved…" button fills the Solve form. Each other player has a "uses analysis" box
+    (whether they are modelled as using behavioural analysis).
+
+    Signals:
+        stackEdited(str player, object cards): a card of ``player`` was changed (setup edit).
+        analysingChanged(str player, bool on).
+        solveClicked(str player).
+    """
+
+    stackEdited = Signal(str, object)
+    analysingChanged = Signal(str, bool)
+    solveClicked = Signal(str)
+
+    def __init__(self, setup, parent=None):
+        super().__init__("The table", parent)
+        self.grid = QGridLayout(self)
+        self.grid.setHorizontalSpacing(6)
+        self.spins: dict[str, list[QSpinBox]] = {}
+        self.unknown: list[QLabel] = []
+        self.analysing: dict[str, QCheckBox] = {}
+        self.solve_buttons: dict[str, QPushButton] = {}
+        self.state: dict[str, QLabel] = {}
+        self.setup = None
+        self.set_setup(setup)
+
+    def set_setup(self, setup) -> None:
+        """Rebuild the rows for ``setup`` (players, k cards, the visible stacks)."""
+        self.setup = setup
+        while self.grid.count():
+            w = self.grid.takeAt(0).widget()
+            if w is not None:
+                w.deleteLater()
+        self.spins, self.unknown, self.analysing, self.solve_buttons, self.state = {}, [], {}, {}, {}
+        vis = setup.visible_dict()
+        k = setup.cards_per_player
+        for r, p in enumerate(setup.players):
+            name = QLabel(f"<b>★ {p}</b> (me)" if p == setup.me else f"<b>{p}</b>")
+            self.grid.addWidget(name, r, 0)
+            if p == setup.me:
+                for c in range(k):
+                    lab = QLabel("?")
+                    lab.setAlignment(Qt.AlignCenter)
+                    lab.setStyleSheet(UNKNOWN_STYLE)
+                    lab.setMinimumSize(52, 34)
+                    lab.setToolTip("My own cards: I cannot see them")
+                    self.grid.addWidget(lab, r, 1 + c)
+                    self.unknown.append(lab)
+            else:
+                spins = []
+                for c, v in enumerate(vis.get(p, (1,) * k)):
+                    spin = card_spin(setup.values, v)
+                    spin.valueChanged.connect(lambda _v, who=p: self._edited(who))
+                    self.grid.addWidget(spin, r, 1 + c)
+                    spins.append(spin)
+                self.spins[p] = spins
+            state = QLabel()
+            state.setMinimumWidth(90)
+            self.state[p] = state
+            self.grid.addWidget(state, r, 1 + k)
+            if p != setup.me:
+                box = QCheckBox("uses analysis")
+                box.setToolTip(f"Model {p} as using behavioural analysis (reacting to the others' "
+                               "reactions); untick for a player who reasons from the answers alone")
+                box.setChecked(p in setup.analysing)
+                box.toggled.connect(lambda on, who=p: self.analysingChanged.emit(who, on))
+                self.grid.addWidget(box, r, 2 + k)
+                self.analysing[p] = box
+            btn = QPushButton("Solved…")
+            btn.setToolTip(f"{p} called their cards: fill the Solve form")
+            btn.clicked.connect(lambda _c=False, who=p: self.solveClicked.emit(who))
+            self.grid.addWidget(btn, r, 3 + k)
+            self.solve_buttons[p] = btn
+        self.grid.setColumnStretch(1 + k, 1)
+
+    def _edited(self, player: str) -> None:
+        self.stackEdited.emit(player, sorted(s.value() for s in self.spins[player]))
+
+    def set_editable(self, editable: bool) -> None:
+        """Cards can be edited (nothing logged yet) or only shown (the log has events)."""
+        for p, spins in self.spins.items():
+            for s in spins:
+                s.setReadOnly(not editable)
+                s.setButtonSymbols(QAbstractSpinBox.UpDownArrows if editable else QAbstractSpinBox.NoButtons)
+                s.setToolTip(f"{p}'s card — edit it while nothing is logged" if editable else
+                             f"{p}'s card as I see it now (log a solve to change it)")
+
+    def show_stacks(self, visible: dict) -> None:
+        """Show ``visible`` ({name: stack}) without emitting edits."""
+        for p, spins in self.spins.items():
+            stack = visible.get(p)
+            if stack is None:
+                continue
+            for s, v in zip(spins, stack):
+                s.blockSignals(True)
+                s.setValue(v)
+                s.blockSignals(False)
+
+    def show_solution(self, solution: Optional[tuple]) -> None:
+        """Show my stack when it is known, else "?" cards."""
+        for i, lab in enumerate(self.unknown):
+            lab.setText(str(solution[i]) if solution else "?")
+
+    def set_state(self, player: str, text: str, tip: str = "") -> None:
+        if player in self.state:
+            self.state[player].setText(text)
+            self.state[player].setToolTip(tip)
+
+    def stack(self, player: str) -> list[int]:
+        return [s.value() for s in self.spins.get(player, [])]
+
+
+class QuestionForm(QGroupBox):
+    """Log an answer: a searchable question picker (filter line + list), the moderator, and the
+    answer (one of the answers some world can give). When I am the rotating moderator the
+    answer is filled in from the cards I see.
+
+    Signals:
+        submitted(dict): the event JSON (``{"type": "answer", ...}``).
+    """
+
+    submitted = Signal(dict)
+
+    def __init__(self, setup, parent=None):
+        super().__init__("Question and answer", parent)
+        lay = QGridLayout(self)
+        self.filter = QLineEdit()
+        self.filter.setPlaceholderText("Search questions (e.g. sum, missing, pair)…")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self._refilter)
+        lay.addWidget(self.filter, 0, 0, 1, 4)
+        self.question = QComboBox()
+        self.question.setMinimumContentsLength(30)
+        self.question.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.question.currentIndexChanged.connect(self._question_changed)
+        lay.addWidget(self.question, 1, 0, 1, 4)
+        lay.addWidget(QLabel("Moderator"), 2, 0)
+        self.moderator = QComboBox()
+        self.moderator.currentIndexChanged.connect(self._moderator_changed)
+        lay.addWidget(self.moderator, 2, 1)
+        lay.addWidget(QLabel("Answer"), 2, 2)
+        self.answer = QComboBox()
+        self.answer.setMinimumContentsLength(4)
+        lay.addWidget(self.answer, 2, 3)
+        self.button = QPushButton("Log answer")
+        self.button.clicked.connect(self.submit)
+        lay.addWidget(self.button, 3, 3)
+        self.hint = QLabel()
+        self.hint.setStyleSheet("color:#0d47a1")
+        self.hint.setWordWrap(True)
+        lay.addWidget(self.hint, 3, 0, 1, 3)
+        lay.setColumnStretch(1, 1)
+        self.setup = setup
+        self._choices: tuple = ()
+        self.visible: dict = {}
+        self.set_setup(setup)
+
+    def set_setup(self, setup) -> None:
+        self.setup = setup
+        self.visible = setup.visible_dict()
+        self.moderator.blockSignals(True)
+        self.moderator.clear()
+        if setup.moderator == "external":
+            self.moderator.addItem("external", None)
+            self.moderator.setEnabled(False)
+        else:
+            for p in setup.players:
+                self.moderator.addItem(p + (" (me)" if p == setup.me else ""), p)
+            self.moderator.setEnabled(True)
+        self.moderator.blockSignals(False)
+        self._moderator_changed()
+
+    def set_visible(self, visible: dict) -> None:
+        """The stacks I see now (after solves), for answering as the rotating moderator."""
+        self.visible = dict(visible)
+        self._fill_answers()
+
+    def _moderator_changed(self, *_a) -> None:
+        self._choices = egghead.questions_for(self.setup, self.moderator.currentData())
+        self._refilter()
+
+    def _refilter(self, *_a) -> None:
+        current = self.question.currentData()
+        words = self.filter.text().lower().split()
+        self.question.blockSignals(True)
+        self.question.clear()
+        for q in self._choices:
+            hay = f"{q.id} {q.text}".lower()
+            if all(w in hay for w in words):
+                self.question.addItem(q.text, q.id)
+                self.question.setItemData(self.question.count() - 1, f"id: {q.id}", Qt.ToolTipRole)
+        i = self.question.findData(current)
+        self.question.setCurrentIndex(i if i >= 0 else (0 if self.question.count() else -1))
+        self.question.blockSignals(False)
+        self.button.setEnabled(self.question.count() > 0)
+        self._question_changed()
+
+    def _question_changed(self, *_a) -> None:
+        self._fill_answers()
+
+    def choice(self) -> Optional[object]:
+        qid = self.question.currentData()
+        return next((q for q in self._choices if q.id == qid), None)
+
+    def _fill_answers(self) -> None:
+        q = self.choice()
+        prev = self.answer.currentData()
+        self.answer.clear()
+        self.hint.clear()
+        if q is None:
+            self.hint.setText("No question matches the search.")
+            return
+        for a in q.answers:
+            self.answer.addItem(str(a), a)
+        mod = self.moderator.currentData()
+        if mod is not None and mod == self.setup.me:
+            try:
+                mine = egghead.answer_for(self.setup, q.id, self.visible, mod)
+            except SessionFormatError:
+                mine = None
+            if mine is not None:
+                self.answer.setCurrentIndex(max(self.answer.findData(mine), 0))
+                self.hint.setText(f"You are the moderator: the cards you see give {mine}.")
+                return
+        i = self.answer.findData(prev)
+        if i >= 0:
+            self.answer.setCurrentIndex(i)
+
+    def set_question(self, qid: str) -> bool:
+        """Select question ``qid`` (clears the search); False if unknown."""
+        self.filter.clear()
+        i = self.question.findData(qid)
+        if i >= 0:
+            self.question.setCurrentIndex(i)
+        return i >= 0
+
+    def set_answer(self, answer: int) -> bool:
+        i = self.answer.findData(answer)
+        if i >= 0:
+            self.answer.setCurrentIndex(i)
+        return i >= 0
+
+    def event_json(self) -> dict:
+        return {"type": "answer", "question": self.question.currentData(),
+                "answer": self.answer.currentData(), "moderator": self.moderator.currentData()}
+
+    def submit(self) -> None:
+        self.submitted.emit(self.event_json())
+
+
+class ReactionsForm(QGroupBox):
+    """One round of announced reactions: a toggle per player (solved / not), pre-filled with
+    the previous round, and a note when another round can change nothing.
+
+    Signals:
+        submitted(dict): ``{"type": "reactions", "solved": [...]}``.
+    """
+
+    submitted = Signal(dict)
+
+    def __init__(self, setup, parent=None):
+        super().__init__("Reactions (who solved this round)", parent)
+        lay = QVBoxLayout(self)
+        self.row = QHBoxLayout()
+        lay.addLayout(self.row)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        lay.addWidget(self.note)
+        self.toggles: dict[str, QPushButton] = {}
+        self.set_setup(setup)
+
+    def set_setup(self, setup) -> None:
+        while self.row.count():
+            w = self.row.takeAt(0).widget()
+            if w is not None:
+                w.deleteLater()
+        self.toggles = {}
+        for p in setup.players:
+            b = QPushButton(p)
+            b.setCheckable(True)
+            b.setToolTip(f"Checked: {p} solved this round; unchecked: {p} did not")
+            b.toggled.connect(lambda on, btn=b, who=p: self._label(btn, who, on))
+            self._label(b, p, False)
+            self.row.addWidget(b)
+            self.toggles[p] = b
+        self.row.addStretch(1)
+        self.button = QPushButton("Log reactions")
+        self.button.clicked.connect(self.submit)
+        self.row.addWidget(self.button)
+
+    @staticmethod
+    def _label(btn: QPushButton, who: str, on: bool) -> None:
+        btn.setText(f"{who}: solved" if on else f"{who}: not")
+        btn.setStyleSheet("QPushButton:checked {background:#c8e6c9; font-weight:bold;}")
+
+    def set_solved(self, solved) -> None:
+        """Pre-fill the toggles (e.g. with the previous round)."""
+        for p, b in self.toggles.items():
+            b.setChecked(p in solved)
+
+    def solved(self) -> list[str]:
+        return [p for p, b in self.toggles.items() if b.isChecked()]
+
+    def set_note(self, text: str, warn: bool = False) -> None:
+        self.note.setText(text)
+        self.note.setStyleSheet("color:#6d4c00" if warn else "color:#546e7a")
+
+    def event_json(self) -> dict:
+        return {"type": "reactions", "solved": self.solved()}
+
+    def submit(self) -> None:
+        self.submitted.emit(self.event_json())
+
+
+class SolveForm(QGroupBox):
+    """A player called their cards: who, the cards they revealed, and the new cards they were
+    dealt (none when it is me — I cannot see my new cards).
+
+    Signals:
+        submitted(dict): ``{"type": "solve", ...}``.
+    """
+
+    submitted = Signal(dict)
+
+    def __init__(self, setup, parent=None):
+        super().__init__("Solve (a player called their cards)", parent)
+        self.grid = QGridLayout(self)
+        self.visible: dict = {}
+        self.solution: Optional[tuple] = None
+        self.set_setup(setup)
+
+    def set_setup(self, setup) -> None:
+        self.setup = setup
+        self.visible = setup.visible_dict()
+        while self.grid.count():
+            w = self.grid.takeAt(0).widget()
+            if w is not None:
+                w.deleteLater()
+        k = setup.cards_per_player
+        self.player = QComboBox()
+        for p in setup.players:
+            self.player.addItem(p + (" (me)" if p == setup.me else ""), p)
+        self.player.currentIndexChanged.connect(self._player_changed)
+        self.grid.addWidget(QLabel("Player"), 0, 0)
+        self.grid.addWidget(self.player, 0, 1, 1, k)
+        self.grid.addWidget(QLabel("Revealed"), 1, 0)
+        self.cards = [card_spin(setup.values) for _ in range(k)]
+        for i, s in enumerate(self.cards):
+            self.grid.addWidget(s, 1, 1 + i)
+        self.grid.addWidget(QLabel("New cards"), 2, 0)
+        self.new_cards = [card_spin(setup.values) for _ in range(k)]
+        for i, s in enumerate(self.new_cards):
+            self.grid.addWidget(s, 2, 1 + i)
+        self.none_new = QCheckBox("unknown (mine)")
+        self.none_new.setToolTip("My new cards are hidden from me: nothing to enter")
+        self.none_new.toggled.connect(lambda on: [s.setEnabled(not on) for s in self.new_cards])
+        self.grid.addWidget(self.none_new, 2, 1 + k)
+        self.button = QPushButton("Log solve")
+        self.button.clicked.connect(self.submit)
+        self.grid.addWidget(self.button, 1, 1 + k)
+        self.grid.setColumnStretch(2 + k, 1)
+        self._player_changed()
+
+    def set_state(self, visible: dict, solution: Optional[tuple]) -> None:
+        """The stacks I see now and my own stack if known (pre-fill of the revealed cards)."""
+        self.visible = dict(visible)
+        self.solution = solution
+        self._player_changed()
+
+    def set_player(self, player: str) -> None:
+        i = self.player.findData(player)
+        if i >= 0:
+            self.player.setCurrentIndex(i)
+            self._player_changed()
+
+    def _player_changed(self, *_a) -> None:
+        p = self.player.currentData()
+        mine = p == self.setup.me
+        stack = self.solution if mine else self.visible.get(p)
+        if stack:
+            for s, v in zip(self.cards, stack):
+                s.setValue(v)
+        self.none_new.setChecked(mine)
+        self.none_new.setEnabled(False)
+
+    def set_cards(self, cards, new_cards=None) -> None:
+        for s, v in zip(self.cards, cards):
+            s.setValue(v)
+        if new_cards is not None:
+            for s, v in zip(self.new_cards, new_cards):
+                s.setValue(v)
+
+    def event_json(self) -> dict:
+        return {"type": "solve", "player": self.player.currentData(),
+                "cards": [s.value() for s in self.cards],
+                "new_cards": None if self.none_new.isChecked() else [s.value() for s in self.new_cards]}
+
+    def submit(self) -> None:
+        self.submitted.emit(self.event_json())
+
+
+class NewGameDialog(QDialog):
+    """Ask for a new Egghead game: players in seating order, which one is me, values, cards per
+    player, external or rotating moderator, my behavioural analysis, who else analyses, and the
+    stacks I see.
+
+    :meth:`build` validates and returns the :class:`egghead.Setup` (raises SessionFormatError
+    naming the field); after ``exec()`` was accepted :meth:`result_setup` returns it.
+    """
+
+    def __init__(self, parent=None, setup=None):
+        super().__init__(parent)
+        self.setWindowTitle("New Egghead game")
+        self.setMinimumWidth(560)
+        self._result = None
+        outer = QVBoxLayout(self)
+        form = QFormLayout()
+        outer.addLayout(form)
+        self.n_players = QSpinBox()
+        self.n_players.setRange(3, 6)
+        form.addRow("Players", self.n_players)
+        self.values = QSpinBox()
+        self.values.setRange(2, 9)
+        self.values.setValue(6)
+        form.addRow("Card values 1 to", self.values)
+        self.cards = QSpinBox()
+        self.cards.setRange(1, 6)
+        self.cards.setValue(3)
+        form.addRow("Cards per player", self.cards)
+        self.moderator = QComboBox()
+        self.moderator.addItem("External moderator (a person who does not play)", "external")
+        self.moderator.addItem("Rotating: a player answers about the cards they see", "rotating")
+        form.addRow("Moderator", self.moderator)
+        self.ba = QCheckBox("I use behavioural analysis (reason from who solved and who did not)")
+        self.ba.setChecked(True)
+        form.addRow("", self.ba)
+        outer.addWidget(QLabel("Seating order; tick who you are; type the cards you see "
+                               "(e.g. 4 5 6):"))
+        self.table = QTableWidget(0, 4)
+        self.table.setHorizontalHeaderLabels(["Name", "Me", "Cards I see", "Uses analysis"])
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.Stretch)
+        outer.addWidget(self.table, 1)
+        self.size_note = QLabel()
+        self.size_note.setWordWrap(True)
+        outer.addWidget(self.size_note)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.button(QDialogButtonBox.Ok).setText("Start game")
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        outer.addWidget(buttons)
+        self.n_players.valueChanged.connect(self._players_changed)
+        for w in (self.values, self.cards):
+            w.valueChanged.connect(self._update_note)
+        setup = setup or egghead.default_setup()
+        self._load(setup)
+
+    def _load(self, setup) -> None:
+        self.n_players.blockSignals(True)
+        self.n_players.setValue(len(setup.players))
+        self.n_players.blockSignals(False)
+        self.values.setValue(setup.values)
+        self.cards.setValue(setup.cards_per_player)
+        self.moderator.setCurrentIndex(max(self.moderator.findData(setup.moderator), 0))
+        self.ba.setChecked(setup.behavioural_analysis)
+        vis = setup.visible_dict()
+        self.table.setRowCount(len(setup.players))
+        for r, p in enumerate(setup.players):
+            self._set_row(r, p, p == setup.me, stack_text(vis.get(p, ())), p in setup.analysing)
+        self._update_note()
+
+    def _set_row(self, r, name, me, cards, analysing) -> None:
+        self.table.setItem(r, 0, QTableWidgetItem(name))
+        radio = QRadioButton()
+        radio.setChecked(me)
+        radio.setAutoExclusive(False)
+        radio.toggled.connect(lambda on, b=radio: self._exclusive(b, on))
+        self.table.setCellWidget(r, 1, radio)
+        self.table.setItem(r, 2, QTableWidgetItem(cards))
+        box = QCheckBox()
+        box.setChecked(analysing)
+        self.table.setCellWidget(r, 3, box)
+
+    def _exclusive(self, radio, on) -> None:
+        if on:
+            for r in range(self.table.rowCount()):
+                other = self.table.cellWidget(r, 1)
+                if other is not radio:
+                    other.blockSignals(True)
+                    other.setChecked(False)
+                    other.blockSignals(False)
+
+    def _row(self, r):
+        name = self.table.item(r, 0)
+        cards = self.table.item(r, 2)
+        return ((name.text().strip() if name else ""), self.table.cellWidget(r, 1).isChecked(),
+                (cards.text().strip() if cards else ""), self.table.cellWidget(r, 3).isChecked())
+
+    def _players_changed(self, *_a) -> None:
+        n = self.n_players.value()
+        old = [self._row(r) for r in range(self.table.rowCount())]
+        self.table.setRowCount(n)
+        for r in range(n):
+            if r < len(old):
+                self._set_row(r, *old[r])
+            else:
+                self._set_row(r, DEFAULT_NAMES[r], False, "", True)
+        if not any(self._row(r)[1] for r in range(n)):
+            self.table.cellWidget(0, 1).setChecked(True)
+        self._update_note()
+
+    def _update_note(self, *_a) -> None:
+        from math import comb
+
+        s = comb(self.values.value() + self.cards.value() - 1, self.cards.value())
+        n = self.n_players.value()
+        self.size_note.setText(f"{s} possible stacks per player, {s}^{n} = {s ** n:,} worlds. "
+                               f"Five players with 6 values and 3 cards take about a second per "
+                               f"event.")
+
+    def set_row(self, r: int, name: str, me: bool, cards: str, analysing: bool = True) -> None:
+        """Fill row ``r`` (for tests and scripted setups)."""
+        self._set_row(r, name, me, cards, analysing)
+        if me:
+            self._exclusive(self.table.cellWidget(r, 1), True)
+
+    def build(self):
+        """Validate and build the :class:`egghead.Setup`; raises SessionFormatError."""
+        rows = [self._row(r) for r in range(self.table.rowCount())]
+        names = [r[0] for r in rows]
+        for i, n in enumerate(names):
+            if not n:
+                raise SessionFormatError(f"player {i + 1}", "every player needs a name")
+        me = [r[0] for r in rows if r[1]]
+        if len(me) != 1:
+            raise SessionFormatError("me", "tick exactly one player as yourself")
+        visible = {r[0]: parse_stack(r[2], f"{r[0]}'s cards") for r in rows if not r[1]}
+        obj = {"players": names, "me": me[0], "values": self.values.value(),
+               "cards_per_player": self.cards.value(), "moderator": self.moderator.currentData(),
+               "behavioural_analysis": self.ba.isChecked(), "visible": visible,
+               "analysing": [r[0] for r in rows if not r[1] and r[3]]}
+        return egghead.Setup.from_json(obj, "setup")
+
+    def _accept(self) -> None:
+        try:
+            self._result = self.build()
+        except SessionFormatError as exc:
+            QMessageBox.warning(self, "Check the new game", f"{exc.path}: {exc.message}")
+            return
+        self.accept()
+
+    def result_setup(self):
+        return self._result

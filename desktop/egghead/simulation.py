@@ -1,0 +1,274 @@
+"""The Egghead simulation panel: the seed's experiment (section 5) run in a background runner,
+with a progress bar, cancel, the CDFs (pyqtgraph) and the table of mean, variance and win
+probability, next to the seed's own figures.
+"""
+from __future__ import annotations
+
+import functools
+import math
+
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtWidgets import (QCheckBox, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView,
+                               QLabel, QProgressBar, QPushButton, QSpinBox, QSplitter,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+
+from engines import egghead
+from engines.core.errors import EngineError, SessionFormatError
+from desktop.widgets.belief_plot import PALETTE
+
+SEED_TABLE = "Seed 002 (its own 23-question deck, 1 analysing player): without analysis " \
+             "9.78 rounds (variance 29.3), with analysis 6.16 (variance 14.0)."
+
+
+class ProgressRelay(QObject):
+    """Carries the simulator's progress callback (called in the worker thread) to the GUI
+    thread as a queued signal. Lives in the GUI thread; :meth:`__call__` is thread-safe."""
+
+    progressed = Signal(int, int)
+
+    def __call__(self, done: int, total: int) -> None:
+        self.progressed.emit(int(done), int(total))
+
+
+def _simulate_job(kwargs, progress, cancel):
+    return egghead.simulate(**kwargs, progress=progress, cancel=cancel)
+
+
+class SimulationPanel(QWidget):
+    """Run :func:`engines.egghead.simulate` off the GUI thread and show its results.
+
+    Args:
+        runner: an :class:`desktop.inference.InferenceRunner` (the tab's ``make_runner``).
+
+    Signals:
+        finished(object result): a simulation completed (the SimulationResult).
+    """
+
+    finished = Signal(object)
+
+    def __init__(self, runner, parent=None):
+        super().__init__(parent)
+        self.runner = runner
+        self.result = None
+        self._running = False
+        self.relay = ProgressRelay(self)
+        self.relay.progressed.connect(self._on_progress)
+        runner.resultReady.connect(self._on_result)
+        runner.failed.connect(self._on_failed)
+
+        root = QVBoxLayout(self)
+        root.setContentsMargins(6, 6, 6, 6)
+        box = QGroupBox("Simulate the seed's experiment: rounds a player needs to solve, with and "
+                        "without behavioural analysis (external moderator, the whole deck)")
+        grid = QGridLayout(box)
+        self.players = self._spin(3, 6, 4, "players")
+        self.values = self._spin(2, 9, 6, "card values 1..v")
+        self.cards = self._spin(1, 6, 3, "cards per player")
+        self.rounds = self._spin(1, 100000, 300, "rounds (questions) per game; the seed uses 1000")
+        self.target = self._spin(1, 100, 10, "points for the target CDF and the win probability")
+        self.seed = self._spin(0, 10 ** 9, 0, "random seed (reproducible)")
+        fields = [("Players", self.players), ("Values", self.values), ("Cards", self.cards),
+                  ("Rounds", self.rounds), ("Target points", self.target), ("Seed", self.seed)]
+        for i, (label, w) in enumerate(fields):
+            grid.addWidget(QLabel(label), 0, 2 * i)
+            grid.addWidget(w, 0, 2 * i + 1)
+        grid.addWidget(QLabel("Analysing players:"), 1, 0, 1, 2)
+        self.analysing_row = QHBoxLayout()
+        grid.addLayout(self.analysing_row, 1, 2, 1, 6)
+        self.analysing: dict[int, QCheckBox] = {}
+        self.players.valueChanged.connect(self._players_changed)
+        self._players_changed()
+        self.run_button = QPushButton("Run simulation")
+        self.run_button.clicked.connect(self.run)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel)
+        grid.addWidget(self.run_button, 1, 8, 1, 2)
+        grid.addWidget(self.cancel_button, 1, 10, 1, 2)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.progress.setFormat("%v of %m rounds")
+        grid.addWidget(self.progress, 2, 0, 1, 12)
+        self.status = QLabel(SEED_TABLE)
+        self.status.setWordWrap(True)
+        grid.addWidget(self.status, 3, 0, 1, 12)
+        root.addWidget(box)
+
+        split = QSplitter(Qt.Horizontal)
+        root.addWidget(split, 1)
+        self.table = QTableWidget(0, 7)
+        self.table.setHorizontalHeaderLabels(["Analysing", "Mode", "Solves", "Mean rounds",
+                                              "Variance", "P(win) of one player", "Mean, seed"])
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QTableWidget.NoEditTriggers)
+        split.addWidget(self.table)
+        plots = QWidget()
+        pl = QVBoxLayout(plots)
+        pl.setContentsMargins(0, 0, 0, 0)
+        pg.setConfigOptions(antialias=True, background="w", foreground="k")
+        self.ecdf_plot = self._plot("Empirical CDF: rounds needed to solve once", "rounds")
+        self.target_plot = self._plot("CDF of the rounds needed for the target points "
+                                      "(convolution)", "rounds")
+        pl.addWidget(self.ecdf_plot, 1)
+        pl.addWidget(self.target_plot, 1)
+        split.addWidget(plots)
+        split.setSizes([520, 700])
+
+    @staticmethod
+    def _spin(lo, hi, value, tip) -> QSpinBox:
+        s = QSpinBox()
+        s.setRange(lo, hi)
+        s.setValue(value)
+        s.setToolTip(tip)
+        return s
+
+    @staticmethod
+    def _plot(title: str, x_label: str) -> pg.PlotWidget:
+        w = pg.PlotWidget(title=title)
+        w.setMinimumHeight(160)
+        w.showGrid(x=True, y=True, alpha=0.25)
+        w.setLabel("bottom", x_label)
+        w.setLabel("left", "P(X ≤ x)")
+        w.setYRange(0, 1, padding=0.02)
+        w.setMenuEnabled(False)
+        w.hideButtons()
+        legend = w.addLegend(offset=(-5, -5), labelTextSize="8pt")
+        legend.setBrush(pg.mkBrush(255, 255, 255, 200))
+        return w
+
+    def _players_changed(self, *_a) -> None:
+        n = self.players.value()
+        old = {a: b.isChecked() for a, b in self.analysing.items()}
+        while self.analysing_row.count():
+            w = self.analysing_row.takeAt(0).widget()
+            if w is not None:
+                w.deleteLater()
+        self.analysing = {}
+        for a in range(n + 1):
+            b = QCheckBox(str(a))
+            b.setToolTip(f"one game where {a} of the {n} players use behavioural analysis")
+            b.setChecked(old.get(a, a == 1))
+            self.analysing_row.addWidget(b)
+            self.analysing[a] = b
+        self.analysing_row.addStretch(1)
+
+    def set_analysing(self, counts) -> None:
+        for a, b in self.analysing.items():
+            b.setChecked(a in counts)
+
+    def options(self) -> dict:
+        """The simulate() keyword arguments from the form."""
+        return {"players": self.players.value(), "values": self.values.value(),
+                "cards_per_player": self.cards.value(), "rounds": self.rounds.value(),
+                "analysing": tuple(a for a, b in self.analysing.items() if b.isChecked()),
+                "seed": self.seed.value(), "target_points": self.target.value()}
+
+    def is_running(self) -> bool:
+        return self._running
+
+    def run(self) -> bool:
+        """Start the simulation in the runner; False (and a message) when the form is wrong."""
+        opts = self.options()
+        if not opts["analysing"]:
+            self.status.setText("<span style='color:#b71c1c'>Tick at least one number of "
+                                "analysing players.</span>")
+            return False
+        self._running = True
+        total = opts["rounds"] * len(opts["analysing"])
+        self.progress.setRange(0, total)
+        self.progress.setValue(0)
+        self.run_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.status.setText(f"Simulating {len(opts['analysing'])} game(s) of {opts['rounds']} "
+                            f"rounds…")
+        self.runner.submit(functools.partial(_simulate_job, opts, self.relay))
+        return True
+
+    def cancel(self) -> None:
+        """Stop the running simulation (the worker sees the cancel flag)."""
+        if not self._running:
+            return
+        self.runner.cancel()
+        self._done()
+        self.status.setText("Simulation cancelled.")
+
+    def _done(self) -> None:
+        self._running = False
+        self.run_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+
+    @Slot(int, int)
+    def _on_progress(self, done: int, total: int) -> None:
+        if self._running:
+            self.progress.setMaximum(max(total, 1))
+            self.progress.setValue(min(done, total))
+
+    @Slot(int, object, float)
+    def _on_result(self, _rev, result, seconds: float) -> None:
+        self._done()
+        self.result = result
+        self.progress.setValue(self.progress.maximum())
+        self.show_result(result)
+        self.status.setText(f"Done in {seconds:.1f} s ({result.rounds} rounds per game, "
+                            f"{len(result.questions)} questions). {SEED_TABLE} Our deck has more "
+                            f"and sharper questions, so both modes solve faster; compare the "
+                            f"ratio.")
+        self.finished.emit(result)
+
+    @Slot(int, object)
+    def _on_failed(self, _rev, exc) -> None:
+        self._done()
+        msg = exc.message if isinstance(exc, SessionFormatError) else str(exc)
+        kind = "Cannot simulate" if isinstance(exc, EngineError) else "Internal error"
+        self.status.setText(f"<span style='color:#b71c1c'><b>{kind}</b>: {msg}</span>")
+
+    def rows(self) -> list:
+        """(analysing, mode, ModeStats, P(win) of one player of that mode) per table row."""
+        out = []
+        n = self.result.players if self.result else 0
+        for c in (self.result.configs if self.result else ()):
+            for mode, st in (("with analysis", c.ba), ("without", c.no_ba)):
+                if st is None:
+                    continue
+                player = 0 if mode == "with analysis" else c.analysing
+                win = c.win_probabilities[player] if player < n and c.win_probabilities else None
+                out.append((c.analysing, mode, st, win))
+        return out
+
+    def show_result(self, result) -> None:
+        """Fill the table and the two CDF plots from a SimulationResult."""
+        self.result = result
+        rows = self.rows()
+        self.table.setRowCount(len(rows))
+        seed_mean = {"with analysis": "6.16", "without": "9.78"}
+        for r, (a, mode, st, win) in enumerate(rows):
+            cells = [f"{a} of {result.players}", mode, str(st.n), _num(st.mean, 2),
+                     _num(st.variance, 1), "–" if win is None else f"{100 * win:.1f}%",
+                     seed_mean[mode] if a == 1 else ""]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if c >= 2:
+                    item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+                self.table.setItem(r, c, item)
+        for plot, attr in ((self.ecdf_plot, "ecdf"), (self.target_plot, "cdf_target")):
+            plot.clear()
+            for i, (a, mode, st, _w) in enumerate(rows):
+                pts = getattr(st, attr)
+                if not pts:
+                    continue
+                xs = [float(x) for x, _ in pts]
+                ys = [float(y) for _, y in pts]
+                color = PALETTE[i % len(PALETTE)]
+                style = Qt.SolidLine if mode == "with analysis" else Qt.DashLine
+                plot.plot(xs + [xs[-1] + 1], ys, stepMode="center",
+                          pen=pg.mkPen(color, width=2, style=style),
+                          name=f"{a} analysing, {mode}")
+            plot.setYRange(0, 1, padding=0.02)
+
+
+def _num(x, digits: int) -> str:
+    return "–" if x is None or not math.isfinite(x) else f"{x:.{digits}f}"

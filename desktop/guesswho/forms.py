@@ -1,0 +1,275 @@
+"""Guess Who? forms: the New game dialog and the strategy simulation panel.
+
+The dialog builds the setup through the engine (``load_board`` / ``setup_for_board``), so a bad
+board file gets the engine's message naming the file and the field. The simulation panel only
+collects options and shows results; the tab runs :func:`engines.guesswho.simulate` in a
+background runner.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
+                               QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView,
+                               QLabel, QLineEdit, QMessageBox, QProgressBar, QPushButton,
+                               QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+
+from engines import guesswho
+from engines.core.errors import SessionFormatError
+
+FILE_CHOICE = "file"
+RULE_LABELS = {"official": "Official (naming takes a turn; a wrong name loses)",
+               "instant": "Instant win (you win the moment one card is left)"}
+STRATEGY_LABELS = {"random": "Random question", "greedy": "Greedy (most information)",
+                   "optimal": "Optimal (fewest expected questions)",
+                   "race": "Race-optimal (Nica)"}
+
+
+class NewGameDialog(QDialog):
+    """Ask for a new Guess Who? game: board (classic, demo, or a file), rules, compound questions,
+    answer-error rate ε and the opponent's standing cards.
+
+    :meth:`build` validates and returns the setup (raises SessionFormatError naming what is
+    wrong); :meth:`result_setup` returns it after ``exec()`` was accepted.
+    """
+
+    def __init__(self, parent=None, setup=None):
+        super().__init__(parent)
+        self.setWindowTitle("New Guess Who? game")
+        self.setMinimumWidth(520)
+        self._result = None
+        lay = QVBoxLayout(self)
+        form = QFormLayout()
+        lay.addLayout(form)
+        self.board = QComboBox()
+        self.board.addItem("Classic (24 characters)", "classic")
+        self.board.addItem("Seed demo (6 characters)", "demo")
+        self.board.addItem("Load from file (CSV, TSV or JSON)…", FILE_CHOICE)
+        form.addRow("Board", self.board)
+        row = QHBoxLayout()
+        self.path = QLineEdit()
+        self.path.setPlaceholderText("board file: name column + one column per attribute")
+        self.browse = QPushButton("Browse…")
+        self.browse.clicked.connect(self._browse)
+        row.addWidget(self.path, 1)
+        row.addWidget(self.browse)
+        self.file_row = QWidget()
+        self.file_row.setLayout(row)
+        row.setContentsMargins(0, 0, 0, 0)
+        form.addRow("Board file", self.file_row)
+        self.rules = QComboBox()
+        for r in guesswho.RULES:
+            self.rules.addItem(RULE_LABELS.get(r, r), r)
+        form.addRow("Rules", self.rules)
+        self.compound = QCheckBox("allow “A or B?” questions (house rule)")
+        form.addRow("Compound questions", self.compound)
+        self.error_rate = QDoubleSpinBox()
+        self.error_rate.setRange(0.0, 0.45)
+        self.error_rate.setDecimals(2)
+        self.error_rate.setSingleStep(0.01)
+        self.error_rate.setSpecialValueText("0 (answers are always right)")
+        self.error_rate.setToolTip("Probability that the opponent answers a question wrongly; "
+                                   "above 0, answers weigh cards instead of knocking them down")
+        form.addRow("Answer error rate ε", self.error_rate)
+        self.opponent = QSpinBox()
+        self.opponent.setRange(0, 99)
+        self.opponent.setSpecialValueText("unknown")
+        self.opponent.setToolTip("How many cards the opponent has standing (the whole board at "
+                                 "the start); needed for the win probability")
+        form.addRow("Opponent's standing cards", self.opponent)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet("color:#555")
+        lay.addWidget(self.note)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.button(QDialogButtonBox.Ok).setText("Start game")
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        lay.addWidget(buttons)
+        self.board.currentIndexChanged.connect(self._board_changed)
+        if setup is not None:
+            self._load(setup)
+        self._board_changed()
+
+    def _load(self, setup) -> None:
+        key = setup.board.key
+        idx = self.board.findData(key) if key else -1
+        if idx < 0:
+            idx = self.board.findData(FILE_CHOICE)
+            if setup.board.source:
+                self.path.setText(setup.board.source)
+        self.board.setCurrentIndex(idx)
+        self.rules.setCurrentIndex(max(0, self.rules.findData(setup.rules)))
+        self.compound.setChecked(setup.compound_questions)
+        self.error_rate.setValue(setup.error_rate)
+        self.opponent.setValue(setup.board.size if setup.opponent_remaining is None
+                               else setup.opponent_remaining)
+
+    def _board_changed(self, *_a) -> None:
+        is_file = self.board.currentData() == FILE_CHOICE
+        self.file_row.setEnabled(is_file)
+        if not is_file:
+            try:
+                b = guesswho.load_board(self.board.currentData())
+            except SessionFormatError:
+                return
+            self.opponent.setMaximum(b.size)
+            if self.opponent.value() in (0, self.opponent.maximum()) or self.opponent.value() > b.size:
+                self.opponent.setValue(b.size)
+            self.note.setText(b.note or "")
+        else:
+            self.opponent.setMaximum(99)
+            self.note.setText("A board file has a header row with a <b>name</b> column and one column "
+                              "per attribute (yes/no or categories such as hair colour); optional "
+                              "<b>image</b> and <b>note</b> columns. JSON boards use the format of "
+                              "resources/guesswho/classic.json.")
+
+    def _browse(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Load a Guess Who? board", "",
+                                              "Boards (*.csv *.tsv *.txt *.json);;All files (*)")
+        if path:
+            self.path.setText(path)
+
+    def build(self):
+        """Validate the form and build the :class:`engines.guesswho.Setup`.
+
+        Raises:
+            SessionFormatError: no board file given, a bad board file (the engine's message,
+                naming the file and field), or an opponent count larger than the board.
+        """
+        key = self.board.currentData()
+        if key == FILE_CHOICE:
+            path = self.path.text().strip()
+            if not path:
+                raise SessionFormatError("board file", "choose a board file (CSV, TSV or JSON)")
+            board = guesswho.load_board(path)
+        else:
+            board = guesswho.load_board(key)
+        opp: Optional[int] = self.opponent.value() or None
+        if opp is not None and opp > board.size:
+            raise SessionFormatError("opponent's standing cards",
+                                     f"at most {board.size} (the board has {board.size} characters)")
+        return guesswho.setup_for_board(board, opponent_remaining=opp,
+                                        error_rate=round(self.error_rate.value(), 4),
+                                        rules=self.rules.currentData(),
+                                        compound_questions=self.compound.isChecked())
+
+    def _accept(self) -> None:
+        try:
+            self._result = self.build()
+        except SessionFormatError as exc:
+            QMessageBox.warning(self, "Check the new game", str(exc))
+            return
+        self.accept()
+
+    def result_setup(self):
+        """The setup built when the dialog was accepted (None before)."""
+        return self._result
+
+
+class SimulationPanel(QWidget):
+    """Options and results of a strategy simulation (strategies against each other).
+
+    Signals:
+        runRequested(list strategies, int games, int seed), cancelRequested().
+    """
+
+    runRequested = Signal(list, int, int)
+    cancelRequested = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        intro = QLabel("Play strategies against each other on this board and rules, with random "
+                       "secrets, the first player alternating. Win rates with 95% Wilson intervals.")
+        intro.setWordWrap(True)
+        lay.addWidget(intro)
+        box = QGroupBox("Strategies")
+        bl = QVBoxLayout(box)
+        bl.setContentsMargins(6, 2, 6, 2)
+        self.checks: dict[str, QCheckBox] = {}
+        for s in guesswho.STRATEGIES:
+            cb = QCheckBox(STRATEGY_LABELS.get(s, s))
+            cb.setChecked(s in ("greedy", "race"))
+            bl.addWidget(cb)
+            self.checks[s] = cb
+        lay.addWidget(box)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Games per pairing"))
+        self.games = QSpinBox()
+        self.games.setRange(10, 100_000)
+        self.games.setSingleStep(100)
+        self.games.setValue(500)
+        row.addWidget(self.games)
+        row.addWidget(QLabel("Seed"))
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 1_000_000)
+        row.addWidget(self.seed)
+        lay.addLayout(row)
+        row2 = QHBoxLayout()
+        self.run_button = QPushButton("Run")
+        self.run_button.clicked.connect(self._run)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancelRequested)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 100)
+        self.progress.setValue(0)
+        row2.addWidget(self.run_button)
+        row2.addWidget(self.cancel_button)
+        row2.addWidget(self.progress, 1)
+        lay.addLayout(row2)
+        self.table = QTableWidget(0, 4)
+        self.table.setHorizontalHeaderLabels(["Pairing", "First named wins", "First mover wins",
+                                              "Questions"])
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QTableWidget.NoEditTriggers)
+        lay.addWidget(self.table, 1)
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        lay.addWidget(self.message)
+
+    def strategies(self) -> list:
+        return [s for s, cb in self.checks.items() if cb.isChecked()]
+
+    def _run(self) -> None:
+        self.runRequested.emit(self.strategies(), self.games.value(), self.seed.value())
+
+    def set_running(self, running: bool) -> None:
+        """Enable Run or Cancel; reset the progress bar when starting."""
+        self.run_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+        if running:
+            self.progress.setValue(0)
+            self.message.clear()
+
+    def set_progress(self, done: int, total: int) -> None:
+        self.progress.setValue(int(100 * done / total) if total else 0)
+
+    def show_result(self, result) -> None:
+        """Fill the table from a :class:`engines.guesswho.SimulationResult`."""
+        self.progress.setValue(100)
+        self.table.setRowCount(len(result.matches))
+        for r, m in enumerate(result.matches):
+            lo, hi = m.interval_a
+            flo, fhi = m.first_player_interval
+            cells = (f"{m.a} vs {m.b}", f"{100 * m.win_rate_a:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})",
+                     f"{100 * m.first_player_rate:.1f}% ({100 * flo:.1f}–{100 * fhi:.1f})",
+                     f"{m.mean_questions:.2f}")
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(f"{m.games} games: {m.a} won {m.wins_a}, {m.b} won {m.wins_b}; "
+                                f"whoever asked first won {m.first_player_wins}")
+                if c:
+                    item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+                self.table.setItem(r, c, item)
+        self.message.setText(f"{result.board} · {result.rules} rules"
+                             + (" · compound questions" if result.compound_questions else "")
+                             + f" · seed {result.seed}")
+
+    def show_error(self, text: str) -> None:
+        self.message.setText(f"<span style='color:#b71c1c'>{text}</span>")

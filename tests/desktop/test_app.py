@@ -1,0 +1,80 @@
+"""The application shell: CLI screenshot, menus and shortcuts, the Cluedo New game dialog."""
+import os
+import subprocess
+import sys
+
+from PySide6.QtGui import QImage, QKeySequence
+
+from engines.core.resources import resource_path
+
+
+def test_screenshot_cli_writes_png(tmp_path):
+    out = tmp_path / "shot.png"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    r = subprocess.run([sys.executable, "-m", "desktop", str(resource_path("examples", "cluedo.json")),
+                        "--tab", "cluedo", "--screenshot", str(out)], env=env, capture_output=True,
+                       text=True, timeout=180)
+    assert r.returncode == 0, r.stderr
+    img = QImage(str(out))
+    assert img.width() >= 800 and img.height() >= 600
+
+
+def test_screenshot_cli_bad_file_exit_2(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("[]", encoding="utf-8")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    r = subprocess.run([sys.executable, "-m", "desktop", str(bad), "--screenshot", str(tmp_path / "x.png")],
+                       env=env, capture_output=True, text=True, timeout=180)
+    assert r.returncode == 2
+    assert "Traceback" not in r.stderr
+
+
+def test_menus_and_standard_shortcuts(window):
+    menus = {a.text().replace("&", ""): a.menu() for a in window.menuBar().actions()}
+    assert set(menus) >= {"File", "Edit", "View", "Help"}
+    file_items = [a.text().replace("&", "") for a in menus["File"].actions()]
+    for item in ("New game…", "Open…", "Save", "Save As…", "Export history as CSV…",
+                 "Export session as JSON…", "Open Recent", "Quit"):
+        assert item in file_items
+    assert QKeySequence("Ctrl+Z") in window.undo_action.shortcuts()
+    assert {QKeySequence("Ctrl+Y"), QKeySequence("Ctrl+Shift+Z")} <= set(window.redo_action.shortcuts())
+
+
+def test_title_shows_file_and_modified_mark(window, tmp_path):
+    tab = window.tab_for("cluedo")
+    window.select_game("cluedo")
+    from engines import cluedo
+
+    ev = cluedo.event_from_json({"type": "lacks", "player": tab.document.setup.players[1],
+                                 "card": tab.document.setup.cards[0]}, tab.document.setup, "$")
+    tab.log_event(ev)
+    assert window.isWindowModified()
+    tab.document.save(str(tmp_path / "t.json"))
+    assert not window.isWindowModified()
+    assert window.windowTitle().startswith("t.json")
+
+
+def test_new_game_dialog_builds_setup_and_hand(qtbot):
+    from desktop.cluedo.forms import NewGameDialog
+
+    dlg = NewGameDialog()
+    qtbot.addWidget(dlg)
+    dlg.n_players.setValue(3)
+    # classic deck, 3 players: 18 cards dealt 6/6/6
+    assert [dlg._row(r)[1] for r in range(3)] == [6, 6, 6]
+    wanted = [dlg.my_cards.item(i) for i in range(dlg.my_cards.count()) if dlg.my_cards.item(i).data(0x0100)][:6]
+    for it in wanted:
+        it.setCheckState(dlg.my_cards.item(1).checkState().__class__.Checked)
+    setup, events = dlg.build()
+    assert len(setup.players) == 3 and sum(setup.hand_sizes) == 18
+    assert events[0].to_json()["cards"] == [it.data(0x0100) for it in wanted]
+    # four players, the dealer still in seat 3: 18 cards dealt from the dealer's left
+    # (seat 4, then seat 1, ...) -> seats 4 and 1 get the extra cards
+    dlg.n_players.setValue(4)
+    assert [dlg._row(r)[3] for r in range(4)] == [False, False, True, False]
+    assert [dlg._row(r)[1] for r in range(4)] == [5, 4, 4, 5]
+    import pytest
+    from engines.core.errors import SessionFormatError
+
+    with pytest.raises(SessionFormatError):  # 6 cards ticked, 5 needed
+        dlg.build()
