@@ -161,7 +161,8 @@ class NewGameDialog(QDialog):
         for r in range(n):
             name = old[r][0] if r < len(old) else DEFAULT_NAMES[r]
             self._set_row(r, name, old[r][1] if r < len(old) else 0,
-                          old[r][2] if r < len(old) else r == 0, old[r][3] if r < len(old) else r == n - 1)
+                          old[r][2] if r < len(old) else (r == 0 and not old),
+                          old[r][3] if r < len(old) else False)
         if not any(self._row(r)[2] for r in range(n)):
             self.table.cellWidget(0, 2).setChecked(True)
         if not any(self._row(r)[3] for r in range(n)):

@@ -1,0 +1,410 @@
+"""The Egghead tab: the table as I see it (others' stacks as cards, mine as "?"), my valid stacks
+with their probabilities, the per-position heat map, the question / reactions / solve forms,
+behavioural analysis on or off, the plot of my valid stacks with and without analysis, and the
+simulation panel (seed 002, section 5).
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+import numpy as np
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (QCheckBox, QDialog, QGroupBox, QHBoxLayout, QHeaderView, QLabel,
+                               QScrollArea, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget,
+                               QVBoxLayout, QWidget)
+
+from engines import egghead
+from engines.core.errors import SessionFormatError
+from desktop.gametab import GameTab
+from desktop.widgets.belief_plot import BeliefPlot
+from desktop.widgets.worksheet import (ProbabilityTableModel, WorksheetView, format_probability,
+                                       heat_color)
+from desktop.egghead.forms import (NewGameDialog, QuestionForm, ReactionsForm, SolveForm,
+                                   TablePanel, stack_text)
+from desktop.egghead.simulation import SimulationPanel
+
+SERIES_BA = "with behavioural analysis"
+SERIES_NO_BA = "from the answers alone"
+
+
+def position_labels(k: int) -> list[str]:
+    """Row labels of the position grid: my cards sorted, lowest first."""
+    if k == 1:
+        return ["my card"]
+    out = []
+    for i in range(k):
+        name = {0: "1st", 1: "2nd", 2: "3rd"}.get(i, f"{i + 1}th")
+        if i == 0:
+            name += " (lowest)"
+        elif i == k - 1:
+            name += " (highest)"
+        out.append(name)
+    return out
+
+
+def _infer_job(setup, events, cancel):
+    return egghead.infer(setup, events, cancel=cancel)
+
+
+class Tab(GameTab):
+    """Egghead at the table: log answers, reaction rounds and solves; read my valid stacks."""
+
+    GAME = "egghead"
+    #: The engine caches each event prefix and its posterior carries the plot's history, and a
+    #: 5-player inference takes about a second per event: infer the whole log only.
+    FULL_TIMELINE = False
+
+    def make_plot(self) -> BeliefPlot:
+        return BeliefPlot("My valid stacks after each event", y_label="valid stacks (log scale)",
+                          y_range=None, log_y=True)
+
+    # -- layout -----------------------------------------------------------------------------
+    def build_ui(self) -> None:
+        setup = self.document.setup
+        self._view_setup = setup
+        root = QVBoxLayout(self)
+        root.setContentsMargins(6, 6, 6, 6)
+        bar = QHBoxLayout()
+        self.solve_label = QLabel()
+        self.solve_label.setTextFormat(Qt.RichText)
+        bar.addWidget(self.solve_label, 1)
+        self.ba_box = QCheckBox("Behavioural analysis (mine)")
+        self.ba_box.setToolTip("Use who solved and who did not to rule out stacks (seed section 4). "
+                               "Undoable; the log is kept.")
+        self.ba_box.toggled.connect(self._ba_toggled)
+        bar.addWidget(self.ba_box)
+        root.addLayout(bar)
+        root.addWidget(self.banner)
+
+        self.pages = QTabWidget()
+        root.addWidget(self.pages, 1)
+        page = QWidget()
+        self.pages.addTab(page, "Table")
+        pl = QHBoxLayout(page)
+        pl.setContentsMargins(0, 4, 0, 0)
+        split = QSplitter(Qt.Horizontal)
+        pl.addWidget(split)
+
+        # left: the table and the forms (scrolls for 6 players)
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 4, 0)
+        self.table_panel = TablePanel(setup)
+        self.table_panel.stackEdited.connect(self._stack_edited)
+        self.table_panel.analysingChanged.connect(self._analysing_changed)
+        self.table_panel.solveClicked.connect(self._solve_clicked)
+        ll.addWidget(self.table_panel)
+        self.question_form = QuestionForm(setup)
+        self.question_form.submitted.connect(self._log_json)
+        ll.addWidget(self.question_form)
+        self.reactions_form = ReactionsForm(setup)
+        self.reactions_form.submitted.connect(self._log_json)
+        ll.addWidget(self.reactions_form)
+        self.solve_form = SolveForm(setup)
+        self.solve_form.submitted.connect(self._log_json)
+        ll.addWidget(self.solve_form)
+        ll.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(left)
+        scroll.setMinimumWidth(470)
+        split.addWidget(scroll)
+
+        # middle: my stack
+        mid = QGroupBox("My stack")
+        ml = QVBoxLayout(mid)
+        self.others_label = QLabel()
+        self.others_label.setWordWrap(True)
+        self.others_label.setTextFormat(Qt.RichText)
+        ml.addWidget(self.others_label)
+        self.valids_title = QLabel("<b>My valid stacks</b>")
+        ml.addWidget(self.valids_title)
+        self.valids = QTableWidget(0, 2)
+        self.valids.setHorizontalHeaderLabels(["Stack", "Probability"])
+        self.valids.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.valids.verticalHeader().setVisible(False)
+        self.valids.verticalHeader().setDefaultSectionSize(22)
+        self.valids.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.valids.setSelectionBehavior(QTableWidget.SelectRows)
+        self.valids.setToolTip("Grey rows: stacks the answers allow but the reactions ruled out "
+                               "(what behavioural analysis bought)")
+        ml.addWidget(self.valids, 3)
+        ml.addWidget(QLabel("<b>Each of my cards</b> (sorted, lowest first): P(value)"))
+        self.position_model = ProbabilityTableModel([], [])
+        self.position_view = WorksheetView()
+        self.position_view.setModel(self.position_model)
+        self.position_view.setMinimumHeight(110)
+        ml.addWidget(self.position_view, 1)
+        self.learned_label = QLabel()
+        self.learned_label.setWordWrap(True)
+        self.learned_label.setTextFormat(Qt.RichText)
+        ml.addWidget(self.learned_label)
+        split.addWidget(mid)
+
+        # right: history + plot
+        right = QSplitter(Qt.Vertical)
+        right.addWidget(self.history)
+        right.addWidget(self.plot)
+        right.setSizes([300, 330])
+        split.addWidget(right)
+        split.setSizes([500, 380, 380])
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setStretchFactor(2, 2)
+
+        self.sim_runner = self.make_runner("simulate")
+        self.simulation = SimulationPanel(self.sim_runner)
+        self.pages.addTab(self.simulation, "Simulation")
+
+        self.then_runner = self.make_runner("then")
+        self.then_runner.resultReady.connect(self._on_then)
+        self.then_runner.failed.connect(self._on_then_failed)
+        self.document.changed.connect(self._document_changed)
+        self.reset_views()
+
+    # -- setup-dependent views ----------------------------------------------------------------
+    def reset_views(self) -> None:
+        setup = self.document.setup
+        self._view_setup = setup
+        self.table_panel.set_setup(setup)
+        self.question_form.set_setup(setup)
+        self.reactions_form.set_setup(setup)
+        self.solve_form.set_setup(setup)
+        self.position_model.set_layout([("", position_labels(setup.cards_per_player))],
+                                       [str(v) for v in range(1, setup.values + 1)])
+        self.valids.setRowCount(0)
+        self._sync_setup_widgets()
+        self._prefill_reactions()
+
+    def _sync_setup_widgets(self) -> None:
+        setup = self.document.setup
+        self.ba_box.blockSignals(True)
+        self.ba_box.setChecked(setup.behavioural_analysis)
+        self.ba_box.blockSignals(False)
+        for p, box in self.table_panel.analysing.items():
+            box.blockSignals(True)
+            box.setChecked(p in setup.analysing)
+            box.blockSignals(False)
+        self.table_panel.set_editable(not self.document.events)
+        if not self.document.events:
+            self.table_panel.show_stacks(setup.visible_dict())
+
+    @Slot(int)
+    def _document_changed(self, _rev: int = 0) -> None:
+        setup, old = self.document.setup, self._view_setup
+        if setup != old:
+            structural = (setup.players, setup.me, setup.values, setup.cards_per_player,
+                          setup.moderator) != (old.players, old.me, old.values,
+                                               old.cards_per_player, old.moderator)
+            if structural:
+                self.reset_views()
+                return
+            self._view_setup = setup
+            self.question_form.set_setup(setup)
+            self.solve_form.set_setup(setup)
+        self._sync_setup_widgets()
+        self._prefill_reactions()
+
+    def _prefill_reactions(self) -> None:
+        """Pre-fill the reactions row with the previous round (nobody before the first)."""
+        last = next((e for e in reversed(self.document.events)
+                     if isinstance(e, egghead.Reactions)), None)
+        self.reactions_form.set_solved(last.solved if last else ())
+
+    # -- setup changes (undoable) -----------------------------------------------------------------
+    def _replace_setup(self, text: str, merge_key: int = -1, **changes) -> None:
+        setup = dataclasses.replace(self.document.setup, **changes)
+        try:  # the engine validates the new setup as a file would be
+            setup = egghead.Setup.from_json(setup.to_json(), "setup")
+        except SessionFormatError as exc:
+            self.warn("Cannot change the setup", exc.message)
+            self._sync_setup_widgets()
+            return
+        self.document.replace_setup(setup, text, merge_key)
+
+    def _ba_toggled(self, on: bool) -> None:
+        self._replace_setup("Behavioural analysis " + ("on" if on else "off"),
+                            behavioural_analysis=on)
+
+    def _analysing_changed(self, player: str, on: bool) -> None:
+        setup = self.document.setup
+        now = set(setup.analysing) | {player} if on else set(setup.analysing) - {player}
+        self._replace_setup(f"{player} {'uses' if on else 'does not use'} behavioural analysis",
+                            analysing=tuple(p for p in setup.others if p in now))
+
+    def _stack_edited(self, player: str, cards) -> None:
+        setup = self.document.setup
+        if self.document.events:
+            self.warn("Cannot change the cards",
+                      f"Facts are logged already: log a solve to change {player}'s cards, "
+                      "or start a new game.")
+            self.table_panel.show_stacks(setup.visible_dict())
+            return
+        visible = tuple((p, tuple(sorted(cards)) if p == player else s) for p, s in setup.visible)
+        self._replace_setup(f"{player}'s cards: {stack_text(sorted(cards))}",
+                            merge_key=setup.players.index(player), visible=visible)
+
+    # -- logging ------------------------------------------------------------------------------
+    def _log_json(self, obj: dict) -> bool:
+        try:
+            ev = egghead.event_from_json(obj, self.document.setup, "event")
+        except SessionFormatError as exc:
+            self.warn("Cannot log this", exc.message)
+            return False
+        self.log_event(ev)
+        return True
+
+    def _solve_clicked(self, player: str) -> None:
+        self.solve_form.set_player(player)
+        self.solve_form.player.setFocus()
+
+    # -- results -----------------------------------------------------------------------------
+    def _browsing(self) -> bool:
+        return 0 <= self.view_index < len(self.document.events)
+
+    def show_posterior(self, post, k: int) -> None:
+        if self._browsing():
+            # FULL_TIMELINE is off: the beliefs then are inferred on demand (engine-cached)
+            job = functools.partial(_infer_job, self.document.setup,
+                                    tuple(self.document.events[:self.view_index]))
+            self.then_runner.submit(job)
+            return
+        self.then_runner.cancel()
+        self._display(post, live=True)
+
+    @Slot(int, object, float)
+    def _on_then(self, _rev, post, _secs) -> None:
+        if self._browsing():
+            self._display(post, live=False)
+            self.plot.set_marker(self.view_index)
+
+    @Slot(int, object)
+    def _on_then_failed(self, _rev, exc) -> None:
+        self.statusMessage.emit(f"beliefs then: {exc}")
+
+    def _display(self, post, live: bool) -> None:
+        setup = self.document.setup
+        n_events = len(post.history_with_ba) - 1
+        self.table_panel.show_stacks(post.visible)
+        self.table_panel.show_solution(post.solution)
+        # can I solve / can they
+        then = "" if live else f"<i>as after entry {n_events}</i> · "
+        if post.can_solve:
+            self.solve_label.setText(f"{then}<span style='font-size:14pt; color:#1b5e20'><b>Can I "
+                                     f"solve now? Yes — call {stack_text(post.solution)}</b></span>")
+        else:
+            j = int(np.argmax(post.my_probabilities))
+            self.solve_label.setText(
+                f"{then}<span style='font-size:14pt; color:#6d4c00'><b>Can I solve now? Not yet"
+                f"</b></span> — {len(post.my_valids)} valid stacks; most likely "
+                f"{stack_text(post.my_valids[j])} ({format_probability(post.my_probabilities[j])})")
+        self.table_panel.set_state(setup.me, "✓ can solve" if post.can_solve else
+                                   f"{len(post.my_valids)} possible")
+        parts = []
+        for p in setup.others:
+            pr = post.others_solve_probability.get(p, 0.0)
+            if post.others_can_solve.get(p):
+                text, tip, html = "✓ can solve", f"{p} knows their stack", f"<b>{p}</b> can solve"
+            elif pr <= 0:
+                text, tip, html = "cannot solve", f"{p} cannot know their stack yet", \
+                    f"{p} cannot solve"
+            else:
+                text = f"solve? {format_probability(pr)}"
+                tip = f"P({p} can solve now) = {pr:.4f}: it depends on my stack"
+                html = f"{p} can solve with probability {format_probability(pr)}"
+            self.table_panel.set_state(p, text, tip)
+            parts.append(html)
+        self.others_label.setText("The others, in the real world I see: " + "; ".join(parts) + ".")
+        self._fill_valids(post)
+        self.position_model.set_matrix(np.array(post.position_probabilities, dtype=float))
+        learned = [f"{'the moderator' if s == 'moderator' else s}: {n}"
+                   for s, n in post.learned_from.items()]
+        self.learned_label.setText(
+            "<b>Stacks ruled out</b> by " + (", ".join(learned) if learned else "nothing yet")
+            + f" · {post.worlds:,} worlds publicly possible · entropy {post.entropy_bits:.2f} bits")
+        if live:
+            self.question_form.set_visible(post.visible)
+            self.solve_form.set_state(post.visible, post.solution)
+            if not self.document.events:
+                self.reactions_form.set_note("Log the moderator's answer first, then the round "
+                                             "of reactions.")
+            elif post.fixpoint_reached:
+                self.reactions_form.set_note("Another round of reactions can change nothing now "
+                                             "(every player would react the same way): ask the "
+                                             "next question.", warn=True)
+            else:
+                self.reactions_form.set_note("Another round of reactions can still teach "
+                                             "something: log who solved this round.")
+
+    def _fill_valids(self, post) -> None:
+        setup = self.document.setup
+        extra = []
+        if setup.behavioural_analysis:
+            have = set(post.my_valids)
+            extra = [s for s in post.my_valids_without_ba if s not in have]
+        head = f"<b>My valid stacks</b>: {len(post.my_valids)}"
+        if setup.behavioural_analysis:
+            head += f" with behavioural analysis, {post.valid_count_without_ba} from the answers alone"
+        else:
+            head += " (from the answers alone: behavioural analysis is off)"
+        self.valids_title.setText(head)
+        self.valids.setRowCount(len(post.my_valids) + len(extra))
+        bold = QFont()
+        bold.setBold(True)
+        for r, (s, p) in enumerate(zip(post.my_valids, post.my_probabilities)):
+            a = QTableWidgetItem(stack_text(s))
+            a.setData(Qt.UserRole, tuple(s))
+            b = QTableWidgetItem(format_probability(p))
+            b.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+            b.setBackground(QBrush(heat_color(p)))
+            b.setToolTip(f"P = {p:.6f} (prior: multinomial weight of the stack)")
+            if p > 0.72:
+                b.setForeground(QBrush(QColor(255, 255, 255)))
+            if post.can_solve:
+                a.setFont(bold)
+            self.valids.setItem(r, 0, a)
+            self.valids.setItem(r, 1, b)
+        grey = QBrush(QColor(150, 150, 150))
+        for i, s in enumerate(extra):
+            r = len(post.my_valids) + i
+            a = QTableWidgetItem(stack_text(s))
+            a.setData(Qt.UserRole, None)
+            b = QTableWidgetItem("ruled out by reactions")
+            for it in (a, b):
+                it.setForeground(grey)
+            b.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+            self.valids.setItem(r, 0, a)
+            self.valids.setItem(r, 1, b)
+
+    def listed_valids(self) -> list[tuple]:
+        """The valid stacks the list shows (rows ruled out by reactions excluded)."""
+        out = []
+        for r in range(self.valids.rowCount()):
+            s = self.valids.item(r, 0).data(Qt.UserRole)
+            if s is not None:
+                out.append(tuple(s))
+        return out
+
+    def clear_beliefs(self) -> None:
+        self.valids.setRowCount(0)
+        self.position_model.set_matrix(None)
+        self.solve_label.setText("No stack of mine is consistent with the setup.")
+
+    def plot_series(self, timeline) -> dict:
+        last = timeline.latest
+        return {SERIES_BA: [float(x) for x in last.history_with_ba],
+                SERIES_NO_BA: [float(x) for x in last.history_without_ba]}
+
+    def status_text(self, post, seconds: float) -> str:
+        return (f"Egghead · master table · {seconds * 1000:.0f} ms · {len(post.my_valids)} valid "
+                f"stacks · {post.worlds:,} worlds")
+
+    # -- new game -----------------------------------------------------------------------------
+    def new_game(self) -> bool:
+        dlg = NewGameDialog(self, self.document.setup)
+        if dlg.exec() != QDialog.Accepted:
+            return False
+        self.reset_document(dlg.result_setup(), [])
+        return True
