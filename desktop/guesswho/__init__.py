@@ -1,0 +1,1 @@
+"""The Guess Who? tab (issue 5)."""

@@ -1,0 +1,589 @@
+"""The Guess Who? tab: the board as character cards, the ranked questions with Yes/No, the
+opponent panel (their standing cards, my win probability, the advised split), plots of
+candidates/entropy and win probability, and a strategy simulator.
+
+Every fact goes through the undoable log: clicking a standing card logs an ``eliminate``;
+clicking a card I knocked down removes that event (undoable); Yes/No logs an ``answer``; the
+opponent spin box logs an ``opponent`` event. The compound-questions switch, ε and the rules
+change the setup through an undoable command. Inference and simulation run in background runners.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import time
+from typing import Optional
+
+from PySide6.QtCore import QObject, QSortFilterProxyModel, Qt, Signal, Slot
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDoubleSpinBox,
+                               QGroupBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
+                               QLineEdit, QPushButton, QSizePolicy, QSpinBox, QSplitter,
+                               QTableView, QTabWidget, QVBoxLayout, QWidget)
+
+from engines import guesswho
+from engines.core.errors import SessionFormatError
+from engines.guesswho import Eliminate, Opponent
+from desktop.gametab import GameTab
+from desktop.widgets.belief_plot import BeliefPlot
+from desktop.widgets.worksheet import format_probability
+from desktop.guesswho.cards import BoardView
+from desktop.guesswho.forms import NewGameDialog, SimulationPanel
+from desktop.guesswho.model import (COL_BITS, COL_LEFT, COL_QUESTION, COL_SPLIT, QuestionTableModel,
+                                    SplitBarDelegate, question_key)
+
+RULE_NAMES = {"official": "Official rules", "instant": "Instant win"}
+#: merge key of consecutive ε edits (one undo step)
+_EPS_MERGE = 51
+
+
+class _ProgressRelay(QObject):
+    """Carries simulation progress from the worker thread to the GUI thread (queued signal)."""
+
+    progress = Signal(int, int)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._last = -1.0
+
+    def report(self, done: int, total: int) -> None:
+        """Called in the worker thread; emits at most ~20 times a second."""
+        now = time.monotonic()
+        if done == total or now - self._last > 0.05:
+            self._last = now
+            self.progress.emit(done, total)
+
+
+class Tab(GameTab):
+    """Guess Who? at the table: knock cards down, log answers, follow the best questions and
+    the race against the opponent."""
+
+    GAME = "guesswho"
+
+    def make_plot(self) -> BeliefPlot:
+        return BeliefPlot("Cards standing and entropy after each event", y_label="cards / bits",
+                          y_range=None)
+
+    # -- layout ----------------------------------------------------------------------------
+    def build_ui(self) -> None:
+        self._built_board = None
+        self._current_question: Optional[dict] = None
+        self._posterior = None
+        self._notice = False
+        root = QVBoxLayout(self)
+        root.setContentsMargins(6, 6, 6, 6)
+        bar = QHBoxLayout()
+        self.board_label = QLabel()
+        self.board_label.setTextFormat(Qt.RichText)
+        bar.addWidget(self.board_label)
+        bar.addSpacing(12)
+        self.rules = QComboBox()
+        for r in guesswho.RULES:
+            self.rules.addItem(RULE_NAMES.get(r, r), r)
+        self.rules.setToolTip("Official: naming a character takes a turn and a wrong name loses. "
+                              "Instant: you win the moment one card is left.")
+        self.rules.currentIndexChanged.connect(self._rules_changed)
+        bar.addWidget(self.rules)
+        self.compound = QCheckBox("Compound questions")
+        self.compound.setToolTip("House rule: allow “A or B?” questions")
+        self.compound.toggled.connect(self._compound_toggled)
+        bar.addWidget(self.compound)
+        bar.addWidget(QLabel("Answer error ε"))
+        self.error_rate = QDoubleSpinBox()
+        self.error_rate.setRange(0.0, 0.45)
+        self.error_rate.setDecimals(2)
+        self.error_rate.setSingleStep(0.01)
+        self.error_rate.setKeyboardTracking(False)
+        self.error_rate.setToolTip("Probability that the opponent answers wrongly. Above 0, answers "
+                                   "weigh the cards (badges show each card's posterior) instead "
+                                   "of knocking them down.")
+        self.error_rate.valueChanged.connect(self._error_rate_changed)
+        bar.addWidget(self.error_rate)
+        bar.addStretch(1)
+        root.addLayout(bar)
+        self.summary = QLabel()
+        self.summary.setTextFormat(Qt.RichText)
+        self.summary.setWordWrap(True)
+        root.addWidget(self.summary)
+        root.addWidget(self.banner)
+
+        split = QSplitter(Qt.Horizontal)
+        root.addWidget(split, 1)
+        # left: the board
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        hint = QLabel("<b>Board</b> <span style='color:gray'>— click a card to knock it down, "
+                      "click it again to stand it up; blue outline = “yes” to the selected "
+                      "question</span>")
+        hint.setWordWrap(True)
+        ll.addWidget(hint)
+        self.board_view = BoardView()
+        self.board_view.cardClicked.connect(self._card_clicked)
+        ll.addWidget(self.board_view, 1)
+        split.addWidget(left)
+        # middle: questions and opponent
+        mid = QWidget()
+        ml = QVBoxLayout(mid)
+        ml.setContentsMargins(0, 0, 0, 0)
+        qbox = QGroupBox("Questions — best first (★ advised)")
+        ql = QVBoxLayout(qbox)
+        ql.setContentsMargins(6, 4, 6, 6)
+        self.filter = QLineEdit()
+        self.filter.setPlaceholderText("Filter questions…")
+        self.filter.setClearButtonEnabled(True)
+        ql.addWidget(self.filter)
+        self.questions = QuestionTableModel(self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.questions)
+        self.proxy.setFilterKeyColumn(COL_QUESTION)
+        self.proxy.setFilterCaseSensitivity(Qt.CaseInsensitive)
+        self.filter.textChanged.connect(self.proxy.setFilterFixedString)
+        self.question_view = QTableView()
+        self.question_view.setModel(self.proxy)
+        self.question_view.setItemDelegateForColumn(COL_SPLIT, SplitBarDelegate(self.question_view))
+        self.question_view.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.question_view.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.question_view.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.question_view.verticalHeader().setVisible(False)
+        self.question_view.verticalHeader().setDefaultSectionSize(22)
+        hh = self.question_view.horizontalHeader()
+        hh.setSectionResizeMode(COL_QUESTION, QHeaderView.Stretch)
+        hh.setSectionResizeMode(COL_BITS, QHeaderView.ResizeToContents)
+        hh.setSectionResizeMode(COL_SPLIT, QHeaderView.Fixed)
+        hh.resizeSection(COL_SPLIT, 110)
+        hh.setSectionResizeMode(COL_LEFT, QHeaderView.ResizeToContents)
+        self.question_view.selectionModel().currentRowChanged.connect(self._question_selected)
+        ql.addWidget(self.question_view, 1)
+        name_row = QHBoxLayout()
+        name_row.addWidget(QLabel("Or name one:"))
+        self.name_pick = QComboBox()
+        self.name_pick.setSizeAdjustPolicy(QComboBox.AdjustToContents)
+        name_row.addWidget(self.name_pick, 1)
+        self.name_button = QPushButton("Select “is it …?”")
+        self.name_button.clicked.connect(self._select_name_question)
+        name_row.addWidget(self.name_button)
+        ql.addLayout(name_row)
+        ask = QHBoxLayout()
+        self.asked_label = QLabel("Select a question, then log the answer:")
+        self.asked_label.setWordWrap(True)
+        self.asked_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+        ask.addWidget(self.asked_label, 1)
+        self.yes_button = QPushButton("Yes")
+        self.no_button = QPushButton("No")
+        for b, colour in ((self.yes_button, "#2e7d32"), (self.no_button, "#c62828")):
+            b.setMinimumWidth(64)
+            b.setStyleSheet(f"QPushButton:enabled {{ color:{colour}; font-weight:bold }}")
+            ask.addWidget(b)
+        self.yes_button.clicked.connect(lambda: self.answer(True))
+        self.no_button.clicked.connect(lambda: self.answer(False))
+        ql.addLayout(ask)
+        ml.addWidget(qbox, 3)
+
+        obox = QGroupBox("Opponent and the race")
+        og = QGridLayout(obox)
+        og.setContentsMargins(6, 4, 6, 6)
+        og.addWidget(QLabel("Opponent's standing cards"), 0, 0)
+        self.opponent = QSpinBox()
+        self.opponent.setRange(0, 99)
+        self.opponent.setSpecialValueText("unknown")
+        self.opponent.setKeyboardTracking(False)
+        self.opponent.setToolTip("Set it whenever the opponent knocks cards down (logged, undoable)")
+        self.opponent.valueChanged.connect(self._opponent_changed)
+        og.addWidget(self.opponent, 0, 1)
+        self.win_label = QLabel()
+        self.win_label.setWordWrap(True)
+        self.win_label.setTextFormat(Qt.RichText)
+        og.addWidget(self.win_label, 1, 0, 1, 2)
+        self.advice_label = QLabel()
+        self.advice_label.setWordWrap(True)
+        self.advice_label.setTextFormat(Qt.RichText)
+        og.addWidget(self.advice_label, 2, 0, 1, 2)
+        self.use_advice = QPushButton("Select the advised question")
+        self.use_advice.clicked.connect(self.select_advised_question)
+        og.addWidget(self.use_advice, 3, 0, 1, 2)
+        og.setColumnStretch(0, 1)
+        ml.addWidget(obox, 0)
+        split.addWidget(mid)
+
+        # right: history, plots, simulation
+        right = QSplitter(Qt.Vertical)
+        right.addWidget(self.history)
+        plots = QTabWidget()
+        plots.addTab(self.plot, "Candidates")
+        self.win_plot = BeliefPlot("My win probability (my turn to ask, both optimal)")
+        plots.addTab(self.win_plot, "Win probability")
+        self.sim_panel = SimulationPanel()
+        self.sim_panel.runRequested.connect(self.run_simulation)
+        self.sim_panel.cancelRequested.connect(self.cancel_simulation)
+        plots.addTab(self.sim_panel, "Simulate")
+        self.plot_tabs = plots
+        right.addWidget(plots)
+        right.setSizes([300, 380])
+        split.addWidget(right)
+        split.setSizes([560, 400, 320])
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setStretchFactor(2, 2)
+
+        self.sim_runner = self.make_runner("simulate")
+        self.sim_runner.resultReady.connect(self._on_simulation)
+        self.sim_runner.failed.connect(self._on_simulation_failed)
+        self._relay = _ProgressRelay(self)
+        self._relay.progress.connect(self._on_simulation_progress)
+        self._sim_running = False
+        self.document.changed.connect(self._document_changed)
+        self._set_current_question(None)
+        self.reset_views()
+
+    # -- setup-dependent views ------------------------------------------------------------
+    def reset_views(self) -> None:
+        setup = self.document.setup
+        board = setup.board
+        if board is not self._built_board:
+            self._built_board = board
+            self.board_view.set_board(board)
+            self.questions.set_ranking(())
+            self._set_current_question(None)
+            self.opponent.blockSignals(True)
+            self.opponent.setMaximum(board.size)
+            self.opponent.blockSignals(False)
+            self.win_plot.set_series({})
+        note = board.note or ""
+        tip = note.replace("<", "&lt;")
+        self.board_label.setText(f"<b>{board.name}</b>" + (" <span style='color:#e65100'>ⓘ</span>"
+                                                           if note else ""))
+        self.board_label.setToolTip(f"<p>{tip}</p>" if tip else "")
+        self._sync_controls()
+
+    def _sync_controls(self) -> None:
+        setup = self.document.setup
+        for w in (self.rules, self.compound, self.error_rate):
+            w.blockSignals(True)
+        self.rules.setCurrentIndex(max(0, self.rules.findData(setup.rules)))
+        self.compound.setChecked(setup.compound_questions)
+        self.error_rate.setValue(setup.error_rate)
+        for w in (self.rules, self.compound, self.error_rate):
+            w.blockSignals(False)
+
+    @Slot(int)
+    def _document_changed(self, _revision: int) -> None:
+        if self._notice:
+            self.banner.clear()
+            self._notice = False
+        if self.document.setup.board is not self._built_board:
+            self.reset_views()
+        else:
+            self._sync_controls()
+
+    def _replace_setup(self, text: str, merge_key: int = -1, **changes) -> None:
+        new = dataclasses.replace(self.document.setup, **changes)
+        self.history.select_live()
+        self.document.replace_setup(new, text, merge_key)
+
+    def _rules_changed(self, _i: int) -> None:
+        rules = self.rules.currentData()
+        self._replace_setup(f"Rules: {RULE_NAMES.get(rules, rules)}", rules=rules)
+
+    def _compound_toggled(self, on: bool) -> None:
+        self._replace_setup("Allow compound questions" if on else "Single questions only",
+                            compound_questions=on)
+
+    def _error_rate_changed(self, value: float) -> None:
+        self._replace_setup(f"Answer error rate ε = {value:.2f}", _EPS_MERGE,
+                            error_rate=round(float(value), 4))
+
+    # -- results --------------------------------------------------------------------------
+    def show_posterior(self, post, k: int) -> None:
+        self._posterior = post
+        setup = self.document.setup
+        events = self.document.events[:k]
+        mine = {e.name for e in events if isinstance(e, Eliminate)}
+        badge = setup.error_rate > 0
+        pmax = float(post.probabilities.max()) if len(post.probabilities) else 1.0
+        for i, name in enumerate(post.names):
+            card = self.board_view.cards.get(name)
+            if card is None:
+                continue
+            alive = bool(post.alive[i])
+            card.set_state(float(post.probabilities[i]), not alive, name in mine,
+                           alive and not bool(post.likely[i]), badge,
+                           1.0 / pmax if pmax > 0 else 1.0)
+        starred = {}
+        if post.advised_question is not None:
+            starred[question_key(post.advised_question)] = (
+                f"the race advises a {post.advised_split[0]}/{post.advised_split[1]} split")
+        if post.best_question is not None:
+            starred.setdefault(question_key(post.best_question),
+                               "fewest expected questions to find the secret")
+        self.questions.set_ranking(post.questions, starred)
+        self._reselect_current()
+        # name picker: the standing cards, most probable first
+        cur = self.name_pick.currentText()
+        self.name_pick.blockSignals(True)
+        self.name_pick.clear()
+        for name in sorted(post.candidates, key=lambda n: -post.candidates[n]):
+            self.name_pick.addItem(name)
+        if cur in post.candidates:
+            self.name_pick.setCurrentText(cur)
+        self.name_pick.blockSignals(False)
+        self._show_race(post)
+        self._show_summary(post, k)
+
+    def _question_label(self, q: Optional[dict]) -> str:
+        if q is None:
+            return ""
+        for rq in self.questions.ranking():
+            if question_key(rq.question) == question_key(q):
+                return rq.label
+        try:
+            return guesswho.parse_question(q, self.document.setup.board, "question").label()
+        except SessionFormatError:
+            return str(q)
+
+    def _show_race(self, post) -> None:
+        self.opponent.blockSignals(True)
+        self.opponent.setValue(post.opponent_remaining or 0)
+        self.opponent.blockSignals(False)
+        n_likely = int(post.likely.sum())
+        if post.win_probability is None:
+            self.win_label.setText("My win probability: <i>set the opponent's standing cards</i>")
+            self.advice_label.setText(
+                "<span style='color:gray'>The race needs the opponent's count; meanwhile ★ marks "
+                "the question with the fewest expected questions.</span>")
+        else:
+            other = "instant" if post.rules == "official" else "official"
+            other_p = post.win_probability_instant if other == "instant" else post.win_probability_official
+            self.win_label.setText(
+                f"My win probability: <b>{format_probability(post.win_probability)}</b> "
+                f"<span style='color:gray'>({RULE_NAMES[post.rules].lower()}, my {n_likely} vs "
+                f"their {post.opponent_remaining}, my turn"
+                + (f"; {RULE_NAMES[other].lower()}: {format_probability(other_p)}" if other_p is not None else "")
+                + ")</span>")
+            yes, no = post.advised_split
+            q = post.advised_question
+            label = self._question_label(q)
+            if yes == 0:
+                what = f"name a character: ask “{label}”"
+            else:
+                what = f"aim for a <b>{yes} / {no}</b> split: ask “{label}”"
+            self.advice_label.setText(f"Advised: {what}")
+        self.use_advice.setEnabled(self._advised(post) is not None)
+
+    def _show_summary(self, post, k: int) -> None:
+        parts = []
+        if k != len(self.document.events):
+            parts.append(f"<i>as after entry {k}</i>")
+        parts.append(f"<b>{post.n_candidates}</b> card{'s' if post.n_candidates != 1 else ''} standing")
+        parts.append(f"entropy {post.entropy_bits:.2f} bits")
+        if post.expected_questions is not None:
+            exact = "" if post.expected_questions_exact else " (upper bound)"
+            parts.append(f"{post.expected_questions:.2f} questions expected with best play{exact}")
+        if post.n_candidates == 1:
+            name = next(iter(post.candidates))
+            parts.append(f"<span style='color:#1b5e20'><b>it is {name}</b></span>")
+        elif post.error_rate > 0:
+            top = max(post.candidates, key=post.candidates.get)
+            parts.append(f"most likely {top} ({format_probability(post.candidates[top])})")
+        self.summary.setText(" · ".join(parts))
+
+    def clear_beliefs(self) -> None:
+        self.questions.set_ranking(())
+        self.summary.setText("no character fits the log")
+
+    def plot_series(self, timeline) -> dict:
+        posts = timeline.posteriors
+        self.win_plot.set_series({"my win probability": [p.win_probability for p in posts]})
+        return {"cards standing": [float(p.n_candidates) for p in posts],
+                "entropy (bits)": [p.entropy_bits for p in posts]}
+
+    def status_text(self, post, seconds: float) -> str:
+        return (f"Guess Who? · {post.n_candidates} standing · {post.entropy_bits:.2f} bits · "
+                f"{seconds * 1000:.0f} ms")
+
+    # -- questions and answers ------------------------------------------------------------
+    def _advised(self, post) -> Optional[dict]:
+        return post.advised_question or post.best_question or (
+            post.questions[0].question if post.questions else None)
+
+    def select_advised_question(self) -> None:
+        """Make the advised question (race, else fewest expected questions) the current one."""
+        if self._posterior is not None:
+            self._set_current_question(self._advised(self._posterior))
+            self._reselect_current()
+
+    def select_question(self, question: dict) -> None:
+        """Make ``question`` (event form) the current question and select its row."""
+        self._set_current_question(question)
+        self._reselect_current()
+
+    def _select_name_question(self) -> None:
+        name = self.name_pick.currentText()
+        if name:
+            self.select_question({"attribute": "name", "value": name})
+
+    @Slot(object, object)
+    def _question_selected(self, current, _previous) -> None:
+        if not current.isValid():
+            return
+        row = self.proxy.mapToSource(current).row()
+        q = self.questions.question(row)
+        if q is not None:
+            self._set_current_question(q)
+
+    def _reselect_current(self) -> None:
+        row = self.questions.row_of(self._current_question)
+        sel = self.question_view.selectionModel()
+        sel.blockSignals(True)
+        if row < 0:
+            self.question_view.clearSelection()
+            sel.clearCurrentIndex()
+        else:
+            idx = self.proxy.mapFromSource(self.questions.index(row, 0))
+            if idx.isValid():
+                self.question_view.selectRow(idx.row())
+                sel.setCurrentIndex(idx, sel.NoUpdate)
+                self.question_view.scrollTo(idx)
+        sel.blockSignals(False)
+
+    def _set_current_question(self, q: Optional[dict]) -> None:
+        self._current_question = q
+        enabled = q is not None
+        self.yes_button.setEnabled(enabled)
+        self.no_button.setEnabled(enabled)
+        truth = None
+        if q is None:
+            self.asked_label.setText("Select a question, then log the answer:")
+        else:
+            try:
+                question = guesswho.parse_question(q, self.document.setup.board, "question")
+                truth = self.document.setup.board.truth(question)
+                label = question.label()
+            except SessionFormatError as exc:
+                label = exc.message
+            self.asked_label.setText(f"Asked “<b>{label}</b>” — the answer:")
+        for i, name in enumerate(self.document.setup.board.names):
+            card = self.board_view.cards.get(name)
+            if card is not None:
+                card.set_highlight(bool(truth is not None and truth[i] and not card.down))
+
+    def current_question(self) -> Optional[dict]:
+        """The selected question (event form) that Yes/No will answer, or None."""
+        return self._current_question
+
+    def answer(self, yes: bool) -> None:
+        """Log the opponent's answer to the current question (the Yes/No buttons)."""
+        q = self._current_question
+        if q is None:
+            self.warn("No question selected", "Select a question in the list first, then Yes or No.")
+            return
+        if self._log_json({"type": "answer", "question": q, "answer": bool(yes)}):
+            self._set_current_question(None)
+
+    def _log_json(self, obj: dict) -> bool:
+        try:
+            ev = guesswho.event_from_json(obj, self.document.setup, "event")
+        except SessionFormatError as exc:
+            self.warn("Cannot log this", exc.message)
+            return False
+        self.log_event(ev)
+        return True
+
+    # -- cards --------------------------------------------------------------------------
+    @Slot(str)
+    def _card_clicked(self, name: str) -> None:
+        self.click_card(name)
+
+    def click_card(self, name: str) -> None:
+        """Knock ``name`` down (log an eliminate) or, if I knocked it down, stand it up (remove
+        that eliminate event, undoable). A card ruled out by an answer gets a note instead."""
+        events = self.document.events
+        mine = [i for i, e in enumerate(events) if isinstance(e, Eliminate) and e.name == name]
+        if mine:
+            self.history.select_live()
+            self.remove_event(mine[-1])
+            return
+        live = self.timeline.latest if self.timeline is not None else None
+        if live is not None and name in live.names and not live.alive[live.names.index(name)]:
+            self.banner.show_message(
+                f"<b>{name}</b> was ruled out by an answer. To stand it up, undo that answer "
+                f"or remove it in the history.", "info")
+            self._notice = True
+            return
+        self._log_json({"type": "eliminate", "name": name})
+
+    # -- opponent -----------------------------------------------------------------------
+    def _opponent_changed(self, value: int) -> None:
+        live = self.timeline.latest if self.timeline is not None else None
+        known = live.opponent_remaining if live is not None else None
+        if value == 0:  # "unknown": a count cannot be taken back, only undone
+            self.opponent.blockSignals(True)
+            self.opponent.setValue(known or 0)
+            self.opponent.blockSignals(False)
+            return
+        if value == known:
+            return
+        events = self.document.events
+        if events and isinstance(events[-1], Opponent):
+            # the opponent's count changed again before anything else happened: one entry
+            try:
+                ev = guesswho.event_from_json({"type": "opponent", "remaining": value},
+                                              self.document.setup, "opponent")
+            except SessionFormatError as exc:
+                self.warn("Cannot log this", exc.message)
+                return
+            self.history.select_live()
+            self.document.replace_event(len(events) - 1, ev)
+            return
+        self._log_json({"type": "opponent", "remaining": value})
+
+    # -- simulation ---------------------------------------------------------------------
+    def run_simulation(self, strategies: list, games: int, seed: int) -> None:
+        """Play ``strategies`` against each other in the background (this board and rules)."""
+        if not strategies:
+            self.sim_panel.show_error("Tick at least one strategy.")
+            return
+        setup = self.document.setup
+        job = functools.partial(_simulate_job, setup.board, tuple(strategies), int(games),
+                                setup.rules, setup.compound_questions, int(seed), self._relay.report)
+        self._sim_running = True
+        self.sim_panel.set_running(True)
+        self.sim_runner.submit(job)
+
+    def cancel_simulation(self) -> None:
+        """Stop the running simulation (its result is dropped)."""
+        self.sim_runner.cancel()
+        self._sim_running = False
+        self.sim_panel.set_running(False)
+        self.sim_panel.show_error("Simulation cancelled.")
+
+    @Slot(int, int)
+    def _on_simulation_progress(self, done: int, total: int) -> None:
+        if self._sim_running:
+            self.sim_panel.set_progress(done, total)
+
+    @Slot(int, object, float)
+    def _on_simulation(self, _rev, result, seconds) -> None:
+        self._sim_running = False
+        self.sim_panel.set_running(False)
+        self.sim_panel.show_result(result)
+        self.statusMessage.emit(f"Guess Who? simulation done in {seconds:.1f} s")
+
+    @Slot(int, object)
+    def _on_simulation_failed(self, _rev, exc) -> None:
+        self._sim_running = False
+        self.sim_panel.set_running(False)
+        text = exc.message if isinstance(exc, SessionFormatError) else str(exc)
+        self.sim_panel.show_error(f"Simulation failed: {text}")
+
+    # -- new game -------------------------------------------------------------------------
+    def new_game(self) -> bool:
+        dlg = NewGameDialog(self, self.document.setup)
+        if dlg.exec() != QDialog.Accepted:
+            return False
+        self.reset_document(dlg.result_setup(), [])
+        return True
+
+
+def _simulate_job(board, strategies, games, rules, compound, seed, report, cancel):
+    return guesswho.simulate(board, strategies, games, rules=rules, compound=compound, seed=seed,
+                             progress=report, cancel=cancel)
