@@ -18,9 +18,10 @@ from engines import egghead
 from engines.core.errors import SessionFormatError
 
 DEFAULT_NAMES = ["A", "B", "C", "D", "E", "F"]
-CARD_STYLE = ("QSpinBox, QLabel#card {font-size:15pt; font-weight:bold; background:white;"
-              " border:2px solid #5d4037; border-radius:5px; padding:1px 2px; color:#3e2723;}"
-              " QSpinBox:read-only {background:#fffdf6;}")
+CARD_STYLE = ("QSpinBox {font-size:13pt; font-weight:bold; background:white;"
+              " border:2px solid #5d4037; border-radius:5px; color:#3e2723; padding-right:14px;}")
+FACE_STYLE = ("QLabel {font-size:15pt; font-weight:bold; background:#fffdf6; color:#3e2723;"
+              " border:2px solid #5d4037; border-radius:5px;}")
 UNKNOWN_STYLE = ("QLabel {font-size:15pt; font-weight:bold; background:#eceff1; color:#546e7a;"
                  " border:2px dashed #78909c; border-radius:5px;}")
 
@@ -32,9 +33,19 @@ def card_spin(values: int, value: int = 1) -> QSpinBox:
     spin.setValue(min(max(value, 1), values))
     spin.setAlignment(Qt.AlignCenter)
     spin.setStyleSheet(CARD_STYLE)
-    spin.setMinimumWidth(52)
+    spin.setMinimumWidth(62)
     spin.setMinimumHeight(34)
     return spin
+
+
+def card_face(value) -> QLabel:
+    """A card that is only shown (a value, or "?" for an unknown card)."""
+    lab = QLabel(str(value))
+    lab.setAlignment(Qt.AlignCenter)
+    lab.setStyleSheet(FACE_STYLE if value != "?" else UNKNOWN_STYLE)
+    lab.setMinimumSize(52, 34)
+    lab.setMaximumWidth(62)
+    return lab
 
 
 def stack_text(stack) -> str:
@@ -52,7 +63,27 @@ def parse_stack(text: str, what: str) -> list[int]:
                                        f"got {text!r}") from None
 
 
-class TablePanel(QGroupBox):
+class _RebuiltBox(QGroupBox):
+    """A group box whose contents are rebuilt when the setup changes (a fresh body widget is
+    swapped in: removing items from a group box's own layout loses its title on some styles)."""
+
+    def __init__(self, title: str, parent=None):
+        super().__init__(title, parent)
+        self._outer = QVBoxLayout(self)
+        self._outer.setContentsMargins(6, 6, 6, 6)
+        self._body = None
+
+    def _new_body(self) -> QWidget:
+        if self._body is not None:
+            self._outer.removeWidget(self._body)
+            self._body.setParent(None)
+            self._body.deleteLater()
+        self._body = QWidget()
+        self._outer.addWidget(self._body)
+        return self._body
+
+
+class TablePanel(_RebuiltBox):
     """The table as I see it: one row per player — my stack as unknown cards ("?"), every other
     player's stack as cards. Before anything is logged the cards are editable (each change is an
     undoable setup change); afterwards they show the stacks as they are now (after solves) and
@@ -71,9 +102,8 @@ class TablePanel(QGroupBox):
 
     def __init__(self, setup, parent=None):
         super().__init__("The table", parent)
-        self.grid = QGridLayout(self)
-        self.grid.setHorizontalSpacing(6)
         self.spins: dict[str, list[QSpinBox]] = {}
+        self.faces: dict[str, list[QLabel]] = {}
         self.unknown: list[QLabel] = []
         self.analysing: dict[str, QCheckBox] = {}
         self.solve_buttons: dict[str, QPushButton] = {}
@@ -84,11 +114,11 @@ class TablePanel(QGroupBox):
     def set_setup(self, setup) -> None:
         """Rebuild the rows for ``setup`` (players, k cards, the visible stacks)."""
         self.setup = setup
-        while self.grid.count():
-            w = self.grid.takeAt(0).widget()
-            if w is not None:
-                w.deleteLater()
+        self.grid = QGridLayout(self._new_body())
+        self.grid.setContentsMargins(0, 0, 0, 0)
+        self.grid.setHorizontalSpacing(6)
         self.spins, self.unknown, self.analysing, self.solve_buttons, self.state = {}, [], {}, {}, {}
+        self.faces = {}
         vis = setup.visible_dict()
         k = setup.cards_per_player
         for r, p in enumerate(setup.players):
@@ -96,21 +126,22 @@ class TablePanel(QGroupBox):
             self.grid.addWidget(name, r, 0)
             if p == setup.me:
                 for c in range(k):
-                    lab = QLabel("?")
-                    lab.setAlignment(Qt.AlignCenter)
-                    lab.setStyleSheet(UNKNOWN_STYLE)
-                    lab.setMinimumSize(52, 34)
+                    lab = card_face("?")
                     lab.setToolTip("My own cards: I cannot see them")
                     self.grid.addWidget(lab, r, 1 + c)
                     self.unknown.append(lab)
             else:
-                spins = []
+                spins, faces = [], []
                 for c, v in enumerate(vis.get(p, (1,) * k)):
                     spin = card_spin(setup.values, v)
                     spin.valueChanged.connect(lambda _v, who=p: self._edited(who))
                     self.grid.addWidget(spin, r, 1 + c)
                     spins.append(spin)
+                    face = card_face(v)
+                    self.grid.addWidget(face, r, 1 + c)
+                    faces.append(face)
                 self.spins[p] = spins
+                self.faces[p] = faces
             state = QLabel()
             state.setMinimumWidth(90)
             self.state[p] = state
@@ -128,7 +159,7 @@ class TablePanel(QGroupBox):
             btn.clicked.connect(lambda _c=False, who=p: self.solveClicked.emit(who))
             self.grid.addWidget(btn, r, 3 + k)
             self.solve_buttons[p] = btn
-        self.grid.setColumnStretch(1 + k, 1)
+        self.grid.setColumnStretch(2 + k, 1)
 
     def _edited(self, player: str) -> None:
         self.stackEdited.emit(player, sorted(s.value() for s in self.spins[player]))
@@ -136,11 +167,11 @@ class TablePanel(QGroupBox):
     def set_editable(self, editable: bool) -> None:
         """Cards can be edited (nothing logged yet) or only shown (the log has events)."""
         for p, spins in self.spins.items():
-            for s in spins:
-                s.setReadOnly(not editable)
-                s.setButtonSymbols(QAbstractSpinBox.UpDownArrows if editable else QAbstractSpinBox.NoButtons)
-                s.setToolTip(f"{p}'s card — edit it while nothing is logged" if editable else
-                             f"{p}'s card as I see it now (log a solve to change it)")
+            for s, f in zip(spins, self.faces[p]):
+                s.setVisible(editable)
+                f.setVisible(not editable)
+                s.setToolTip(f"{p}'s card — edit it while nothing is logged")
+                f.setToolTip(f"{p}'s card as I see it now (log a solve to change it)")
 
     def show_stacks(self, visible: dict) -> None:
         """Show ``visible`` ({name: stack}) without emitting edits."""
@@ -148,15 +179,17 @@ class TablePanel(QGroupBox):
             stack = visible.get(p)
             if stack is None:
                 continue
-            for s, v in zip(spins, stack):
+            for s, f, v in zip(spins, self.faces[p], stack):
                 s.blockSignals(True)
                 s.setValue(v)
                 s.blockSignals(False)
+                f.setText(str(v))
 
     def show_solution(self, solution: Optional[tuple]) -> None:
         """Show my stack when it is known, else "?" cards."""
         for i, lab in enumerate(self.unknown):
             lab.setText(str(solution[i]) if solution else "?")
+            lab.setStyleSheet(FACE_STYLE.replace("#5d4037", "#2e7d32") if solution else UNKNOWN_STYLE)
 
     def set_state(self, player: str, text: str, tip: str = "") -> None:
         if player in self.state:
@@ -187,7 +220,7 @@ class QuestionForm(QGroupBox):
         self.filter.textChanged.connect(self._refilter)
         lay.addWidget(self.filter, 0, 0, 1, 4)
         self.question = QComboBox()
-        self.question.setMinimumContentsLength(30)
+        self.question.setMinimumContentsLength(20)
         self.question.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
         self.question.currentIndexChanged.connect(self._question_changed)
         lay.addWidget(self.question, 1, 0, 1, 4)
@@ -305,7 +338,7 @@ class QuestionForm(QGroupBox):
         self.submitted.emit(self.event_json())
 
 
-class ReactionsForm(QGroupBox):
+class ReactionsForm(_RebuiltBox):
     """One round of announced reactions: a toggle per player (solved / not), pre-filled with
     the previous round, and a note when another round can change nothing.
 
@@ -317,20 +350,20 @@ class ReactionsForm(QGroupBox):
 
     def __init__(self, setup, parent=None):
         super().__init__("Reactions (who solved this round)", parent)
-        lay = QVBoxLayout(self)
-        self.row = QHBoxLayout()
-        lay.addLayout(self.row)
         self.note = QLabel()
         self.note.setWordWrap(True)
-        lay.addWidget(self.note)
         self.toggles: dict[str, QPushButton] = {}
         self.set_setup(setup)
 
     def set_setup(self, setup) -> None:
-        while self.row.count():
-            w = self.row.takeAt(0).widget()
-            if w is not None:
-                w.deleteLater()
+        body = self._new_body()
+        lay = QVBoxLayout(body)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.row = QHBoxLayout()
+        lay.addLayout(self.row)
+        self.note = QLabel(self.note.text())
+        self.note.setWordWrap(True)
+        lay.addWidget(self.note)
         self.toggles = {}
         for p in setup.players:
             b = QPushButton(p)
@@ -369,7 +402,7 @@ class ReactionsForm(QGroupBox):
         self.submitted.emit(self.event_json())
 
 
-class SolveForm(QGroupBox):
+class SolveForm(_RebuiltBox):
     """A player called their cards: who, the cards they revealed, and the new cards they were
     dealt (none when it is me — I cannot see my new cards).
 
@@ -381,7 +414,6 @@ class SolveForm(QGroupBox):
 
     def __init__(self, setup, parent=None):
         super().__init__("Solve (a player called their cards)", parent)
-        self.grid = QGridLayout(self)
         self.visible: dict = {}
         self.solution: Optional[tuple] = None
         self.set_setup(setup)
@@ -389,10 +421,8 @@ class SolveForm(QGroupBox):
     def set_setup(self, setup) -> None:
         self.setup = setup
         self.visible = setup.visible_dict()
-        while self.grid.count():
-            w = self.grid.takeAt(0).widget()
-            if w is not None:
-                w.deleteLater()
+        self.grid = QGridLayout(self._new_body())
+        self.grid.setContentsMargins(0, 0, 0, 0)
         k = setup.cards_per_player
         self.player = QComboBox()
         for p in setup.players:

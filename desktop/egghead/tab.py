@@ -109,7 +109,8 @@ class Tab(GameTab):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(left)
-        scroll.setMinimumWidth(470)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        scroll.setMinimumWidth(left.sizeHint().width() + 18)
         split.addWidget(scroll)
 
         # middle: my stack
@@ -135,8 +136,7 @@ class Tab(GameTab):
         self.position_model = ProbabilityTableModel([], [])
         self.position_view = WorksheetView()
         self.position_view.setModel(self.position_model)
-        self.position_view.setMinimumHeight(110)
-        ml.addWidget(self.position_view, 1)
+        ml.addWidget(self.position_view)
         self.learned_label = QLabel()
         self.learned_label.setWordWrap(True)
         self.learned_label.setTextFormat(Qt.RichText)
@@ -145,11 +145,12 @@ class Tab(GameTab):
 
         # right: history + plot
         right = QSplitter(Qt.Vertical)
+        self.history.list.setWordWrap(True)
         right.addWidget(self.history)
         right.addWidget(self.plot)
         right.setSizes([300, 330])
         split.addWidget(right)
-        split.setSizes([500, 380, 380])
+        split.setSizes([560, 330, 390])
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
         split.setStretchFactor(2, 2)
@@ -174,6 +175,7 @@ class Tab(GameTab):
         self.solve_form.set_setup(setup)
         self.position_model.set_layout([("", position_labels(setup.cards_per_player))],
                                        [str(v) for v in range(1, setup.values + 1)])
+        self.position_view.setFixedHeight(26 + 24 * setup.cards_per_player + 6)
         self.valids.setRowCount(0)
         self._sync_setup_widgets()
         self._prefill_reactions()
