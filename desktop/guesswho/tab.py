@@ -14,7 +14,7 @@ import functools
 import time
 from typing import Optional
 
-from PySide6.QtCore import QObject, QSortFilterProxyModel, Qt, Signal, Slot
+from PySide6.QtCore import QItemSelectionModel, QObject, QSortFilterProxyModel, Qt, Signal, Slot
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDoubleSpinBox,
                                QGroupBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
                                QLineEdit, QPushButton, QSizePolicy, QSpinBox, QSplitter,
@@ -69,6 +69,7 @@ class Tab(GameTab):
         self._current_question: Optional[dict] = None
         self._posterior = None
         self._notice = False
+        self._reselecting = False
         root = QVBoxLayout(self)
         root.setContentsMargins(6, 6, 6, 6)
         bar = QHBoxLayout()
@@ -250,7 +251,7 @@ class Tab(GameTab):
             self.win_plot.set_series({})
         note = board.note or ""
         tip = note.replace("<", "&lt;")
-        self.board_label.setText(f"<b>{board.name}</b>" + (" <span style='color:#e65100'>ⓘ</span>"
+        self.board_label.setText(f"<b>{board.name}</b>" + (" <span style='color:#e65100'><u>note</u></span>"
                                                            if note else ""))
         self.board_label.setToolTip(f"<p>{tip}</p>" if tip else "")
         self._sync_controls()
@@ -423,7 +424,7 @@ class Tab(GameTab):
 
     @Slot(object, object)
     def _question_selected(self, current, _previous) -> None:
-        if not current.isValid():
+        if self._reselecting or not current.isValid():
             return
         row = self.proxy.mapToSource(current).row()
         q = self.questions.question(row)
@@ -433,17 +434,16 @@ class Tab(GameTab):
     def _reselect_current(self) -> None:
         row = self.questions.row_of(self._current_question)
         sel = self.question_view.selectionModel()
-        sel.blockSignals(True)
+        self._reselecting = True
         if row < 0:
             self.question_view.clearSelection()
             sel.clearCurrentIndex()
         else:
             idx = self.proxy.mapFromSource(self.questions.index(row, 0))
             if idx.isValid():
-                self.question_view.selectRow(idx.row())
-                sel.setCurrentIndex(idx, sel.NoUpdate)
+                sel.setCurrentIndex(idx, QItemSelectionModel.ClearAndSelect | QItemSelectionModel.Rows)
                 self.question_view.scrollTo(idx)
-        sel.blockSignals(False)
+        self._reselecting = False
 
     def _set_current_question(self, q: Optional[dict]) -> None:
         self._current_question = q
