@@ -1,0 +1,262 @@
+"""The Egghead tab end to end: the seed's example through the forms, undo, the BA toggle, stack
+edits at setup, solves, beliefs then, bad input, the New game dialog and the simulation panel —
+every model checked against the engine's own answer."""
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from engines import egghead
+from engines.core.errors import SessionFormatError
+from engines.core.resources import resource_path
+
+SEED_VALIDS = [(1, 1, 2), (1, 2, 2), (1, 2, 3)]
+
+
+def _wait(window):
+    assert window.wait_idle(60)
+
+
+def _tab(window):
+    window.select_game("egghead")
+    tab = window.tab_for("egghead")
+    tab.reset_document(egghead.default_setup(), [])
+    _wait(window)
+    return tab
+
+
+def _shown_probabilities(tab):
+    out = []
+    for r in range(tab.valids.rowCount()):
+        if tab.valids.item(r, 0).data(Qt.UserRole) is not None:
+            out.append(tab.valids.item(r, 1).text())
+    return out
+
+
+def _check_against_engine(tab):
+    doc = tab.document
+    post = egghead.infer(doc.setup, doc.events)
+    assert tab.listed_valids() == list(post.my_valids)
+    from desktop.widgets.worksheet import format_probability
+    assert _shown_probabilities(tab) == [format_probability(p) for p in post.my_probabilities]
+    np.testing.assert_allclose(tab.position_model.matrix(), np.array(post.position_probabilities),
+                               atol=1e-12)
+    series = tab.plot.series()
+    assert series["with behavioural analysis"] == list(post.history_with_ba)
+    assert series["from the answers alone"] == list(post.history_without_ba)
+    return post
+
+
+def _log_answer(qtbot, tab, search, qid, answer):
+    form = tab.question_form
+    form.filter.clear()
+    qtbot.keyClicks(form.filter, search)
+    assert form.question.currentData() == qid
+    assert form.set_answer(answer)
+    qtbot.mouseClick(form.button, Qt.LeftButton)
+
+
+def test_seed_example_through_the_forms_and_undo(window, qtbot):
+    tab = _tab(window)
+    assert tab.listed_valids() == list(egghead.infer(tab.document.setup, []).my_valids)
+    assert len(tab.listed_valids()) == 56
+    _log_answer(qtbot, tab, "missing", "missing", 0)
+    _wait(window)
+    assert tab.document.events == [egghead.Answer("missing", 0, None)]
+    after_answer = _check_against_engine(tab)
+    assert len(after_answer.my_valids) == 6
+    # the reactions round: B solved, A and C did not
+    for p, b in tab.reactions_form.toggles.items():
+        b.setChecked(False)
+    qtbot.mouseClick(tab.reactions_form.toggles["B"], Qt.LeftButton)
+    qtbot.mouseClick(tab.reactions_form.button, Qt.LeftButton)
+    _wait(window)
+    assert tab.document.events[-1] == egghead.Reactions(("B",))
+    post = _check_against_engine(tab)
+    assert tab.listed_valids() == SEED_VALIDS
+    assert "Not yet" in tab.solve_label.text()
+    assert "B</b> can solve" in tab.others_label.text()
+    # the next round is pre-filled with this one; no further round can change anything
+    assert tab.reactions_form.solved() == ["B"]
+    assert not egghead.reactions_can_change(tab.document.setup, tab.document.events)
+    assert "can change nothing" in tab.reactions_form.note.text()
+    # stacks only the reactions ruled out are listed greyed
+    assert tab.valids.rowCount() == 6
+    # undo restores the list after the answer, then the setup alone
+    window.undo_action.trigger()
+    _wait(window)
+    assert tab.listed_valids() == list(after_answer.my_valids)
+    window.undo_action.trigger()
+    _wait(window)
+    assert len(tab.listed_valids()) == 56
+    window.redo_action.trigger()
+    window.redo_action.trigger()
+    _wait(window)
+    assert tab.listed_valids() == SEED_VALIDS == list(post.my_valids)
+
+
+def test_behavioural_analysis_toggle_is_undoable(window, qtbot):
+    tab = _tab(window)
+    _log_answer(qtbot, tab, "values appear on no", "missing", 0)
+    tab.reactions_form.set_solved(["B"])
+    qtbot.mouseClick(tab.reactions_form.button, Qt.LeftButton)
+    _wait(window)
+    assert tab.listed_valids() == SEED_VALIDS
+    qtbot.mouseClick(tab.ba_box, Qt.LeftButton)
+    _wait(window)
+    assert tab.document.setup.behavioural_analysis is False
+    assert len(tab.document.events) == 2  # the log is kept
+    post = _check_against_engine(tab)
+    assert len(post.my_valids) == 6 and tab.valids.rowCount() == 6
+    window.undo_action.trigger()
+    _wait(window)
+    assert tab.document.setup.behavioural_analysis is True
+    assert tab.ba_box.isChecked()
+    assert tab.listed_valids() == SEED_VALIDS
+
+
+def test_stack_edit_at_setup_then_locked(window, qtbot, monkeypatch):
+    tab = _tab(window)
+    spins = tab.table_panel.spins["C"]
+    assert spins[0].isVisible()
+    spins[0].setValue(2)  # C: 3 3 3 -> 2 3 3
+    _wait(window)
+    assert tab.document.setup.visible_dict()["C"] == (2, 3, 3)
+    _check_against_engine(tab)
+    window.undo_action.trigger()
+    _wait(window)
+    assert tab.document.setup.visible_dict()["C"] == (3, 3, 3)
+    assert [s.value() for s in spins] == [3, 3, 3]
+    # once something is logged the cards are shown, not edited
+    _log_answer(qtbot, tab, "sum of all", "sum", 30)
+    _wait(window)
+    assert not spins[0].isVisible() and tab.table_panel.faces["C"][0].isVisible()
+
+
+def test_solve_form_updates_the_table_and_history_shows_beliefs_then(window, qtbot):
+    tab = _tab(window)
+    _log_answer(qtbot, tab, "missing", "missing", 0)
+    tab.reactions_form.set_solved(["B"])
+    qtbot.mouseClick(tab.reactions_form.button, Qt.LeftButton)
+    _wait(window)
+    qtbot.mouseClick(tab.table_panel.solve_buttons["B"], Qt.LeftButton)
+    form = tab.solve_form
+    assert form.player.currentData() == "B"
+    assert [s.value() for s in form.cards] == [4, 5, 6]  # pre-filled with what I see
+    form.set_cards([4, 5, 6], [1, 1, 2])
+    qtbot.mouseClick(form.button, Qt.LeftButton)
+    _wait(window)
+    assert tab.document.events[-1] == egghead.Solve("B", (4, 5, 6), (1, 1, 2))
+    assert [f.text() for f in tab.table_panel.faces["B"]] == ["1", "1", "2"]
+    _check_against_engine(tab)
+    # select entry 1 (after the answer): the beliefs then, computed on demand
+    tab.history.list.setCurrentRow(1)
+    _wait(window)
+    then = egghead.infer(tab.document.setup, tab.document.events[:1])
+    assert tab.listed_valids() == list(then.my_valids)
+    assert "as after entry 1" in tab.solve_label.text()
+    tab.history.select_live()
+    _wait(window)
+    assert tab.listed_valids() == list(egghead.infer(tab.document.setup, tab.document.events).my_valids)
+
+
+def test_bad_input_names_the_field(window, qtbot, monkeypatch):
+    tab = _tab(window)
+    warnings = []
+    monkeypatch.setattr(tab, "warn", lambda title, text: warnings.append(text))
+    assert not tab._log_json({"type": "answer", "question": "sum", "answer": 2, "moderator": None})
+    assert "not a possible answer" in warnings[-1] and not tab.document.events
+    # my own solve with new cards: the engine's message reaches the player
+    tab.solve_form.set_player("A")
+    tab.solve_form.none_new.setChecked(False)
+    qtbot.mouseClick(tab.solve_form.button, Qt.LeftButton)
+    assert "cannot see your own new cards" in warnings[-1]
+    assert not tab.document.events
+    # a search that matches nothing disables logging
+    qtbot.keyClicks(tab.question_form.filter, "zzzz")
+    assert tab.question_form.question.count() == 0
+    assert not tab.question_form.button.isEnabled()
+    assert "No question matches" in tab.question_form.hint.text()
+
+
+def test_new_game_dialog_builds_and_validates(window, qtbot):
+    from desktop.egghead.forms import NewGameDialog
+
+    tab = _tab(window)
+    dlg = NewGameDialog(tab, tab.document.setup)
+    qtbot.addWidget(dlg)
+    dlg.n_players.setValue(4)
+    dlg.set_row(3, "D", False, "6 6 1", analysing=False)
+    dlg.moderator.setCurrentIndex(dlg.moderator.findData("rotating"))
+    dlg.ba.setChecked(False)
+    setup = dlg.build()
+    assert setup.players == ("A", "B", "C", "D") and setup.me == "A"
+    assert setup.visible_dict()["D"] == (1, 6, 6)
+    assert setup.analysing == ("B", "C") and setup.moderator == "rotating"
+    assert not setup.behavioural_analysis
+    dlg.set_row(3, "D", False, "6 x 1")
+    with pytest.raises(SessionFormatError, match="whole numbers"):
+        dlg.build()
+    dlg.set_row(3, "D", False, "6 6")
+    with pytest.raises(SessionFormatError) as info:
+        dlg.build()
+    assert "D" in info.value.path
+    # the tab takes the new setup: a rotating moderator is offered, and I answer about what I see
+    dlg.set_row(3, "D", False, "6 6 1", analysing=False)
+    tab.reset_document(dlg.build(), [])
+    _wait(window)
+    assert len(tab.table_panel.spins) == 3
+    form = tab.question_form
+    form.moderator.setCurrentIndex(form.moderator.findData("A"))
+    assert form.set_question("sum")
+    assert form.answer.currentData() == 4 + 5 + 6 + 3 * 3 + 1 + 6 + 6
+    _check_against_engine(tab)
+
+
+def test_open_example_file(window):
+    tab = window.tab_for("egghead")
+    window.select_game("egghead")
+    assert window.open_path(str(resource_path("examples", "egghead.json")), ask=False)
+    _wait(window)
+    _check_against_engine(tab)
+    assert [f.text() for f in tab.table_panel.faces["B"]] == ["1", "1", "2"]
+
+
+def test_simulation_panel_runs_to_completion(window, qtbot):
+    tab = _tab(window)
+    panel = tab.simulation
+    tab.pages.setCurrentWidget(panel)
+    panel.players.setValue(3)
+    panel.rounds.setValue(40)
+    panel.set_analysing([0, 1])
+    with qtbot.waitSignal(panel.finished, timeout=60000) as blocker:
+        qtbot.mouseClick(panel.run_button, Qt.LeftButton)
+    result = blocker.args[0]
+    direct = egghead.simulate(**panel.options())
+    assert [c.analysing for c in result.configs] == [0, 1]
+    def obs(res):  # same seed, same rounds: the same games
+        return [(c.ba and c.ba.observations, c.no_ba and c.no_ba.observations) for c in res.configs]
+
+    assert obs(result) == obs(direct)
+    rows = panel.rows()
+    assert panel.table.rowCount() == len(rows) > 0
+    for r, (a, mode, st, _win) in enumerate(rows):
+        assert panel.table.item(r, 3).text() == f"{st.mean:.2f}"
+    assert panel.progress.value() == panel.progress.maximum() == 80
+    assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
+    assert len(panel.ecdf_plot.getPlotItem().listDataItems()) == len(rows)
+
+
+def test_simulation_cancel(window, qtbot):
+    tab = _tab(window)
+    panel = tab.simulation
+    panel.players.setValue(4)
+    panel.rounds.setValue(100000)
+    panel.set_analysing([1])
+    assert panel.run()
+    assert panel.is_running() and panel.cancel_button.isEnabled()
+    qtbot.wait(200)
+    qtbot.mouseClick(panel.cancel_button, Qt.LeftButton)
+    assert not panel.is_running() and panel.run_button.isEnabled()
+    assert "cancelled" in panel.status.text()
+    _wait(window)
+    assert panel.result is None
