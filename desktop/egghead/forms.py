@@ -18,8 +18,7 @@ from engines import egghead
 from engines.core.errors import SessionFormatError
 
 DEFAULT_NAMES = ["A", "B", "C", "D", "E", "F"]
-CARD_STYLE = ("QSpinBox {font-size:13pt; font-weight:bold; background:white;"
-              " border:2px solid #5d4037; border-radius:5px; color:#3e2723; padding-right:14px;}")
+CARD_STYLE = "QSpinBox {font-size:13pt; font-weight:bold; color:#3e2723;}"
 FACE_STYLE = ("QLabel {font-size:15pt; font-weight:bold; background:#fffdf6; color:#3e2723;"
               " border:2px solid #5d4037; border-radius:5px;}")
 UNKNOWN_STYLE = ("QLabel {font-size:15pt; font-weight:bold; background:#eceff1; color:#546e7a;"

@@ -99,10 +99,16 @@ class SimulationPanel(QWidget):
         split = QSplitter(Qt.Horizontal)
         root.addWidget(split, 1)
         self.table = QTableWidget(0, 7)
-        self.table.setHorizontalHeaderLabels(["Analysing", "Mode", "Solves", "Mean rounds",
-                                              "Variance", "P(win) of one player", "Mean, seed"])
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setHorizontalHeaderLabels(["Analysing", "Mode", "Solves", "Mean",
+                                              "Variance", "P(win)", "Seed mean"])
+        tips = ["players using behavioural analysis in this game", "the players of this mode",
+                "observations (solves) of X", "mean rounds needed to solve once",
+                "variance of X (rounds²)", f"P(one player of this mode is first to the target "
+                f"points), ties counting for all", "the seed's table (its own deck, 1 analysing)"]
+        for c, tip in enumerate(tips):
+            self.table.horizontalHeaderItem(c).setToolTip(tip)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeToContents)
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         split.addWidget(self.table)
@@ -213,10 +219,15 @@ class SimulationPanel(QWidget):
         self.result = result
         self.progress.setValue(self.progress.maximum())
         self.show_result(result)
-        self.status.setText(f"Done in {seconds:.1f} s ({result.rounds} rounds per game, "
-                            f"{len(result.questions)} questions). {SEED_TABLE} Our deck has more "
-                            f"and sharper questions, so both modes solve faster; compare the "
-                            f"ratio.")
+        pooled = []
+        for name, st in (("with analysis", result.pooled_ba), ("without", result.pooled_no_ba)):
+            if st is not None:
+                pooled.append(f"{name} {_num(st.mean, 2)} rounds (variance {_num(st.variance, 1)})")
+        self.status.setText(f"Done in {seconds:.1f} s: {result.rounds} rounds per game, "
+                            f"{len(result.questions)} questions. Pooled here: "
+                            f"{'; '.join(pooled) or 'nobody solved'}. {SEED_TABLE} The decks "
+                            f"differ (which questions, how sharp), so compare the gap between the "
+                            f"modes rather than the levels.")
         self.finished.emit(result)
 
     @Slot(int, object)
@@ -256,13 +267,13 @@ class SimulationPanel(QWidget):
                 self.table.setItem(r, c, item)
         for plot, attr in ((self.ecdf_plot, "ecdf"), (self.target_plot, "cdf_target")):
             plot.clear()
-            for i, (a, mode, st, _w) in enumerate(rows):
+            for a, mode, st, _w in rows:
                 pts = getattr(st, attr)
                 if not pts:
                     continue
                 xs = [float(x) for x, _ in pts]
                 ys = [float(y) for _, y in pts]
-                color = PALETTE[i % len(PALETTE)]
+                color = PALETTE[a % len(PALETTE)]  # one colour per game, dashed: no analysis
                 style = Qt.SolidLine if mode == "with analysis" else Qt.DashLine
                 plot.plot(xs + [xs[-1] + 1], ys, stepMode="center",
                           pen=pg.mkPen(color, width=2, style=style),

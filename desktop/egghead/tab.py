@@ -133,7 +133,8 @@ class Tab(GameTab):
                                "(what behavioural analysis bought)")
         ml.addWidget(self.valids, 3)
         ml.addWidget(QLabel("<b>Each of my cards</b> (sorted, lowest first): P(value)"))
-        self.position_model = ProbabilityTableModel([], [])
+        self.position_model = ProbabilityTableModel(
+            [], [], tooltip=lambda row, col, p: f"P(my {row.split(' ')[0]} card shows {col}) = {p:.6f}")
         self.position_view = WorksheetView()
         self.position_view.setModel(self.position_model)
         ml.addWidget(self.position_view)
@@ -175,7 +176,7 @@ class Tab(GameTab):
         self.solve_form.set_setup(setup)
         self.position_model.set_layout([("", position_labels(setup.cards_per_player))],
                                        [str(v) for v in range(1, setup.values + 1)])
-        self.position_view.setFixedHeight(26 + 24 * setup.cards_per_player + 6)
+        self.position_view.setFixedHeight(24 + 24 * setup.cards_per_player + 4)
         self.valids.setRowCount(0)
         self._sync_setup_widgets()
         self._prefill_reactions()
@@ -396,6 +397,9 @@ class Tab(GameTab):
 
     def plot_series(self, timeline) -> dict:
         last = timeline.latest
+        n = len(last.history_with_ba)  # whole events on the x axis
+        step = max(1, -(-n // 10))
+        self.plot.plot.getAxis("bottom").setTickSpacing(step, step)
         return {SERIES_BA: [float(x) for x in last.history_with_ba],
                 SERIES_NO_BA: [float(x) for x in last.history_without_ba]}
 

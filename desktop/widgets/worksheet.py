@@ -67,8 +67,11 @@ class ProbabilityTableModel(QAbstractTableModel):
     appear in ``groups`` (header rows excluded) and emits ``dataChanged``.
     """
 
-    def __init__(self, groups: Sequence, columns: Sequence[str], parent=None):
+    def __init__(self, groups: Sequence, columns: Sequence[str], parent=None,
+                 tooltip: Optional[Callable[[str, str, float], str]] = None):
         super().__init__(parent)
+        #: optional ``tooltip(row label, column label, p) -> text`` (default: "P(row is with column)")
+        self.tooltip = tooltip
         self._rows: list[tuple[str, str, int]] = []  # (kind, label, item index)
         self._columns: list[str] = []
         self._matrix: Optional[np.ndarray] = None
@@ -182,6 +185,8 @@ class ProbabilityTableModel(QAbstractTableModel):
         if role == Qt.ToolTipRole:
             if p is None:
                 return f"{label} / {self._columns[col]}: not computed yet"
+            if self.tooltip is not None:
+                return self.tooltip(label, self._columns[col], p)
             return f"P({label} is with {self._columns[col]}) = {p:.6f}"
         if role == Qt.FontRole and p is not None and (p >= 1 - CERTAIN_EPS):
             f = QFont()
