@@ -37,8 +37,33 @@ def chip_text(attribute, value) -> Optional[str]:
     low = attribute.name.lower()
     for suffix in ("_colour", "_color", " colour", " color"):
         if low.endswith(suffix):
-            return f"{value} {attribute.name[: -len(suffix)].replace('_', ' ')}"
+            what = attribute.name[: -len(suffix)].replace("_", " ")
+            return f"{value} {what}s" if what.lower() == "eye" else f"{value} {what}"
     return str(value)
+
+
+def question_words(question: dict, board) -> str:
+    """A question in event form in short words, as on the cards: "Blond hair or big mouth?",
+    "No glasses?", "Is it Alex?". Unknown attributes fall back to their raw names."""
+    atoms = question.get("any", [question])
+    parts = []
+    for atom in atoms:
+        a, v = atom.get("attribute"), atom.get("value")
+        if a == "name":
+            parts.append(f"is it {v}")
+            continue
+        try:
+            attr = board.attribute(a)
+        except KeyError:
+            parts.append(f"{a}: {v}")
+            continue
+        if attr.kind == "yes/no":
+            words = attr.name.replace("_", " ")
+            parts.append(words if v in (True, "yes", "true", 1) else f"no {words}")
+        else:
+            parts.append(chip_text(attr, v) or str(v))
+    text = " or ".join(parts) + "?"
+    return text[:1].upper() + text[1:]
 
 
 class CharacterCard(QWidget):

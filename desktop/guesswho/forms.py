@@ -11,7 +11,7 @@ from typing import Optional
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
-                               QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView,
+                               QFileDialog, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView,
                                QLabel, QLineEdit, QMessageBox, QProgressBar, QPushButton,
                                QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
@@ -182,18 +182,19 @@ class SimulationPanel(QWidget):
         super().__init__(parent)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
-        intro = QLabel("Play strategies against each other on this board and rules, with random "
-                       "secrets, the first player alternating. Win rates with 95% Wilson intervals.")
+        intro = QLabel("Strategies against each other on this board and rules: random secrets, "
+                       "first player alternating; win rates with 95% Wilson intervals.")
         intro.setWordWrap(True)
         lay.addWidget(intro)
         box = QGroupBox("Strategies")
-        bl = QVBoxLayout(box)
+        bl = QGridLayout(box)
         bl.setContentsMargins(6, 2, 6, 2)
         self.checks: dict[str, QCheckBox] = {}
-        for s in guesswho.STRATEGIES:
-            cb = QCheckBox(STRATEGY_LABELS.get(s, s))
+        for i, s in enumerate(guesswho.STRATEGIES):
+            cb = QCheckBox(s)
+            cb.setToolTip(STRATEGY_LABELS.get(s, s))
             cb.setChecked(s in ("greedy", "race"))
-            bl.addWidget(cb)
+            bl.addWidget(cb, i // 2, i % 2)
             self.checks[s] = cb
         lay.addWidget(box)
         row = QHBoxLayout()
@@ -222,8 +223,13 @@ class SimulationPanel(QWidget):
         row2.addWidget(self.progress, 1)
         lay.addLayout(row2)
         self.table = QTableWidget(0, 4)
-        self.table.setHorizontalHeaderLabels(["Pairing", "First named wins", "First mover wins",
-                                              "Questions"])
+        self.table.setHorizontalHeaderLabels(["A vs B", "A wins", "1st mover wins", "Q/game"])
+        for c, tip in enumerate(("The pairing", "How often the first-named strategy won (95% "
+                                 "interval)", "How often whoever asked first won (95% interval)",
+                                 "Mean questions asked per game, both players")):
+            self.table.horizontalHeaderItem(c).setToolTip(tip)
+        self.table.setMinimumHeight(110)
+        self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
         self.table.verticalHeader().setVisible(False)
@@ -257,8 +263,8 @@ class SimulationPanel(QWidget):
         for r, m in enumerate(result.matches):
             lo, hi = m.interval_a
             flo, fhi = m.first_player_interval
-            cells = (f"{m.a} vs {m.b}", f"{100 * m.win_rate_a:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})",
-                     f"{100 * m.first_player_rate:.1f}% ({100 * flo:.1f}–{100 * fhi:.1f})",
+            cells = (f"{m.a}\nvs {m.b}", f"{100 * m.win_rate_a:.1f}% ({100 * lo:.0f}–{100 * hi:.0f})",
+                     f"{100 * m.first_player_rate:.1f}% ({100 * flo:.0f}–{100 * fhi:.0f})",
                      f"{m.mean_questions:.2f}")
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -267,6 +273,7 @@ class SimulationPanel(QWidget):
                 if c:
                     item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 self.table.setItem(r, c, item)
+        self.table.resizeRowsToContents()
         self.message.setText(f"{result.board} · {result.rules} rules"
                              + (" · compound questions" if result.compound_questions else "")
                              + f" · seed {result.seed}")

@@ -9,7 +9,7 @@ starred.
 from __future__ import annotations
 
 import math
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
@@ -40,14 +40,22 @@ class QuestionTableModel(QAbstractTableModel):
         super().__init__(parent)
         self._rows: list = []
         self._starred: dict = {}
+        self._labels: list = []
 
-    def set_ranking(self, ranked: Sequence, starred: Optional[dict] = None) -> None:
+    def set_ranking(self, ranked: Sequence, starred: Optional[dict] = None,
+                    words: Optional[Callable[[dict], str]] = None) -> None:
         """Show ``ranked`` (RankedQuestion, best first); ``starred`` maps a key of
-        :func:`question_key` to a tooltip reason for the questions to mark with ★."""
+        :func:`question_key` to a tooltip reason for the questions to mark with ★; ``words``
+        turns a question (event form) into the text shown (default: the engine's label)."""
         self.beginResetModel()
         self._rows = list(ranked)
         self._starred = dict(starred or {})
+        self._labels = [words(rq.question) if words else rq.label for rq in self._rows]
         self.endResetModel()
+
+    def label(self, row: int) -> str:
+        """The words shown for row ``row`` (without the star)."""
+        return self._labels[row] if 0 <= row < len(self._labels) else ""
 
     def ranking(self) -> list:
         return list(self._rows)
@@ -94,7 +102,7 @@ class QuestionTableModel(QAbstractTableModel):
             return (rq.yes, rq.no)
         if role == Qt.DisplayRole:
             if col == COL_QUESTION:
-                return ("★ " if star else "") + rq.label
+                return ("★ " if star else "") + self._labels[index.row()]
             if col == COL_BITS:
                 bits = _finite(rq.information_bits)
                 return "–" if bits is None else f"{bits:.3f}"
@@ -113,7 +121,7 @@ class QuestionTableModel(QAbstractTableModel):
             return QBrush(QColor(150, 150, 150))
         if role == Qt.ToolTipRole:
             p = _finite(rq.p_yes)
-            tip = (f"{rq.label}\n{rq.information_bits:.4f} bits expected; {rq.yes} standing cards "
+            tip = (f"{self._labels[index.row()]}  ({rq.label})\n{rq.information_bits:.4f} bits expected; {rq.yes} standing cards "
                    f"say yes, {rq.no} say no" + (f"; P(yes) = {p:.3f}" if p is not None else ""))
             if star:
                 tip += f"\n★ {star}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import time
 from typing import Optional
 
@@ -26,7 +27,7 @@ from engines.guesswho import Eliminate, Opponent
 from desktop.gametab import GameTab
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.worksheet import format_probability
-from desktop.guesswho.cards import BoardView
+from desktop.guesswho.cards import BoardView, question_words
 from desktop.guesswho.forms import NewGameDialog, SimulationPanel
 from desktop.guesswho.model import (COL_BITS, COL_LEFT, COL_QUESTION, COL_SPLIT, QuestionTableModel,
                                     SplitBarDelegate, question_key)
@@ -60,8 +61,7 @@ class Tab(GameTab):
     GAME = "guesswho"
 
     def make_plot(self) -> BeliefPlot:
-        return BeliefPlot("Cards standing and entropy after each event", y_label="cards / bits",
-                          y_range=None)
+        return BeliefPlot("Cards standing after each event", y_label="cards", y_range=None)
 
     # -- layout ----------------------------------------------------------------------------
     def build_ui(self) -> None:
@@ -165,7 +165,7 @@ class Tab(GameTab):
         name_row.addWidget(self.name_button)
         ql.addLayout(name_row)
         ask = QHBoxLayout()
-        self.asked_label = QLabel("Select a question, then log the answer:")
+        self.asked_label = QLabel()
         self.asked_label.setWordWrap(True)
         self.asked_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
         ask.addWidget(self.asked_label, 1)
@@ -210,9 +210,12 @@ class Tab(GameTab):
         right = QSplitter(Qt.Vertical)
         right.addWidget(self.history)
         plots = QTabWidget()
-        plots.addTab(self.plot, "Candidates")
+        plots.addTab(self.plot, "Cards")
+        self.entropy_plot = BeliefPlot("Uncertainty about the secret character", y_label="bits",
+                                       y_range=None)
+        plots.addTab(self.entropy_plot, "Entropy")
         self.win_plot = BeliefPlot("My win probability (my turn to ask, both optimal)")
-        plots.addTab(self.win_plot, "Win probability")
+        plots.addTab(self.win_plot, "Win odds")
         self.sim_panel = SimulationPanel()
         self.sim_panel.runRequested.connect(self.run_simulation)
         self.sim_panel.cancelRequested.connect(self.cancel_simulation)
@@ -249,6 +252,8 @@ class Tab(GameTab):
             self.opponent.setMaximum(board.size)
             self.opponent.blockSignals(False)
             self.win_plot.set_series({})
+            self.plot.set_y_range((0, board.size * 1.3))
+            self.entropy_plot.set_y_range((0, math.log2(board.size) * 1.3))
         note = board.note or ""
         tip = note.replace("<", "&lt;")
         self.board_label.setText(f"<b>{board.name}</b>" + (" <span style='color:#e65100'><u>note</u></span>"
@@ -316,7 +321,7 @@ class Tab(GameTab):
         if post.best_question is not None:
             starred.setdefault(question_key(post.best_question),
                                "fewest expected questions to find the secret")
-        self.questions.set_ranking(post.questions, starred)
+        self.questions.set_ranking(post.questions, starred, self.words)
         self._reselect_current()
         # name picker: the standing cards, most probable first
         cur = self.name_pick.currentText()
@@ -330,16 +335,9 @@ class Tab(GameTab):
         self._show_race(post)
         self._show_summary(post, k)
 
-    def _question_label(self, q: Optional[dict]) -> str:
-        if q is None:
-            return ""
-        for rq in self.questions.ranking():
-            if question_key(rq.question) == question_key(q):
-                return rq.label
-        try:
-            return guesswho.parse_question(q, self.document.setup.board, "question").label()
-        except SessionFormatError:
-            return str(q)
+    def words(self, q: Optional[dict]) -> str:
+        """A question (event form) in the short words of the cards ("Blond hair or hat?")."""
+        return "" if q is None else question_words(q, self.document.setup.board)
 
     def _show_race(self, post) -> None:
         self.opponent.blockSignals(True)
@@ -362,7 +360,7 @@ class Tab(GameTab):
                 + ")</span>")
             yes, no = post.advised_split
             q = post.advised_question
-            label = self._question_label(q)
+            label = self.words(q)
             if yes == 0:
                 what = f"name a character: ask “{label}”"
             else:
@@ -394,8 +392,11 @@ class Tab(GameTab):
     def plot_series(self, timeline) -> dict:
         posts = timeline.posteriors
         self.win_plot.set_series({"my win probability": [p.win_probability for p in posts]})
-        return {"cards standing": [float(p.n_candidates) for p in posts],
-                "entropy (bits)": [p.entropy_bits for p in posts]}
+        self.entropy_plot.set_series({"entropy (bits)": [p.entropy_bits for p in posts]})
+        series = {"cards standing": [float(p.n_candidates) for p in posts]}
+        if self.document.setup.error_rate > 0:
+            series["most likely cards"] = [float(p.likely.sum()) for p in posts]
+        return series
 
     def status_text(self, post, seconds: float) -> str:
         return (f"Guess Who? · {post.n_candidates} standing · {post.entropy_bits:.2f} bits · "
@@ -452,12 +453,12 @@ class Tab(GameTab):
         self.no_button.setEnabled(enabled)
         truth = None
         if q is None:
-            self.asked_label.setText("Select a question, then log the answer:")
+            self.asked_label.setText("Select a question, then log the answer →")
         else:
             try:
                 question = guesswho.parse_question(q, self.document.setup.board, "question")
                 truth = self.document.setup.board.truth(question)
-                label = question.label()
+                label = self.words(q)
             except SessionFormatError as exc:
                 label = exc.message
             self.asked_label.setText(f"Asked “<b>{label}</b>” — the answer:")

@@ -89,6 +89,14 @@ class BeliefPlot(QWidget):
     def series(self) -> dict:
         return {k: list(v) for k, v in self._series.items()}
 
+    def set_y_range(self, y_range: Optional[tuple]) -> None:
+        """Fix the y axis to ``(min, max)`` (None: auto-range), e.g. when the setup changes."""
+        self._y_range = y_range
+        if y_range:
+            self.plot.setYRange(*y_range, padding=0.02)
+        else:
+            self.plot.enableAutoRange(axis="y")
+
     def set_marker(self, x: Optional[int]) -> None:
         """Mark event ``x`` (None hides the marker)."""
         if x is None or x < 0:
