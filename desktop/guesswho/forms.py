@@ -223,7 +223,7 @@ class SimulationPanel(QWidget):
         row2.addWidget(self.progress, 1)
         lay.addLayout(row2)
         self.table = QTableWidget(0, 4)
-        self.table.setHorizontalHeaderLabels(["A vs B", "A wins", "1st mover wins", "Q/game"])
+        self.table.setHorizontalHeaderLabels(["A vs B", "A wins", "1st wins", "Q/game"])
         for c, tip in enumerate(("The pairing", "How often the first-named strategy won (95% "
                                  "interval)", "How often whoever asked first won (95% interval)",
                                  "Mean questions asked per game, both players")):
@@ -231,7 +231,7 @@ class SimulationPanel(QWidget):
         self.table.setMinimumHeight(110)
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.Stretch)
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         lay.addWidget(self.table, 1)

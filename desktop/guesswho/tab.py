@@ -222,7 +222,7 @@ class Tab(GameTab):
         plots.addTab(self.sim_panel, "Simulate")
         self.plot_tabs = plots
         right.addWidget(plots)
-        right.setSizes([300, 380])
+        right.setSizes([230, 450])
         split.addWidget(right)
         split.setSizes([560, 400, 320])
         split.setStretchFactor(0, 3)

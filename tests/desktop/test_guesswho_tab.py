@@ -250,3 +250,14 @@ def test_save_then_open_round_trip(window, qtbot, tmp_path):
     assert tab.document.data().to_json() == original
     assert {n for n, c in tab.board_view.cards.items() if not c.down} == standing
     assert np.isclose(sum(c.probability for c in tab.board_view.cards.values()), 1.0)
+
+
+def test_simulation_can_be_cancelled(window, qtbot):
+    tab = _tab(window)
+    tab.sim_panel.games.setValue(100_000)
+    tab.sim_panel.run_button.click()
+    assert tab.sim_panel.cancel_button.isEnabled()
+    qtbot.mouseClick(tab.sim_panel.cancel_button, Qt.LeftButton)
+    _wait(window)
+    assert tab.sim_panel.run_button.isEnabled() and not tab.sim_panel.cancel_button.isEnabled()
+    assert tab.sim_panel.table.rowCount() == 0 and "cancelled" in tab.sim_panel.message.text()
