@@ -268,9 +268,11 @@ class BoardView(QScrollArea):
         self._relayout()
 
     def card(self, name: str) -> CharacterCard:
+        """The card of character ``name`` (KeyError if the board has none)."""
         return self.cards[name]
 
     def columns(self) -> int:
+        """Number of card columns at the current width."""
         return self._columns
 
     def _relayout(self) -> None:

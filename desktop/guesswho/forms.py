@@ -240,6 +240,7 @@ class SimulationPanel(QWidget):
         lay.addWidget(self.message)
 
     def strategies(self) -> list:
+        """The ticked strategy names, in engine order."""
         return [s for s, cb in self.checks.items() if cb.isChecked()]
 
     def _run(self) -> None:
@@ -254,6 +255,7 @@ class SimulationPanel(QWidget):
             self.message.clear()
 
     def set_progress(self, done: int, total: int) -> None:
+        """Show ``done`` of ``total`` games played."""
         self.progress.setValue(int(100 * done / total) if total else 0)
 
     def show_result(self, result) -> None:
@@ -279,4 +281,5 @@ class SimulationPanel(QWidget):
                              + f" · seed {result.seed}")
 
     def show_error(self, text: str) -> None:
+        """Show ``text`` (a problem or a notice) in red under the table."""
         self.message.setText(f"<span style='color:#b71c1c'>{text}</span>")

@@ -58,6 +58,7 @@ class QuestionTableModel(QAbstractTableModel):
         return self._labels[row] if 0 <= row < len(self._labels) else ""
 
     def ranking(self) -> list:
+        """The RankedQuestion rows shown, best first."""
         return list(self._rows)
 
     def question(self, row: int) -> Optional[dict]:
