@@ -1,0 +1,1 @@
+"""The Spyfall tab (issue 6)."""

@@ -1,0 +1,371 @@
+"""Spyfall forms: the New game dialog (players, my role, locations, model parameters with
+sliders) and the typed-claim parser. Every form builds engine objects from JSON, so the engine's
+own checks guard the forms and a wrong entry gets the engine's message naming the field.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
+                               QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel,
+                               QMessageBox, QPlainTextEdit, QPushButton, QSlider, QSpinBox,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+
+from engines import spyfall
+from engines.core.errors import SessionFormatError
+from engines.spyfall.model import DEFAULT_BETA, DEFAULT_LAMBDA, DEFAULT_ROUNDS, STRATEGIES
+
+OBSERVER = "(nobody: I only watch)"
+SPY = "I am the spy"
+DEFAULT_NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
+STRATEGY_LABELS = {"flat": "Flat hide-reveal", "dynamic": "Dynamic hide-reveal",
+                   "joker": "Joker (random claims)"}
+_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+
+
+def _weight_value(text: str):
+    """A typed weight: a number, "½", or the text itself (the engine then names the problem)."""
+    t = text.strip()
+    if t == "½":
+        return 0.5
+    if "/" in t:
+        a, _, b = t.partition("/")
+        if _NUMBER.match(a.strip()) and _NUMBER.match(b.strip()) and float(b) != 0:
+            return float(a) / float(b)
+    if _NUMBER.match(t):
+        return float(t)
+    return text.strip()
+
+
+def parse_claim_text(text: str, setup) -> object:
+    """The JSON ``claim`` of a typed claim, for :func:`engines.spyfall.event_from_json`.
+
+    Accepted forms: ``"Beach:1, Casino:0.5"`` (also ``=``, ``;`` or new lines as separators;
+    a name alone weighs 1; names match the setup's locations ignoring case), or a plain vector of
+    n numbers in the order of the locations (``"1, 0, 0.5, ..."``).
+
+    Returns:
+        ``{location: weight}`` or a list of weights (values the engine validates).
+    Raises:
+        SessionFormatError: a location named twice or an entry with no name.
+    """
+    tokens = [t.strip() for t in re.split(r"[,;\n]", text) if t.strip()]
+    if tokens and all(_NUMBER.match(t) for t in tokens):
+        return [float(t) for t in tokens]
+    by_lower = {loc.lower(): loc for loc in setup.locations}
+    out: dict = {}
+    for tok in tokens:
+        if ":" in tok or "=" in tok:
+            name, _, weight = re.split(r"([:=])", tok, maxsplit=1)
+            value = _weight_value(weight)
+        else:
+            name, value = tok, 1.0
+        name = name.strip()
+        if not name:
+            raise SessionFormatError("claim", f"{tok!r} names no location (write Location:weight)")
+        name = by_lower.get(name.lower(), name)
+        if name in out:
+            raise SessionFormatError("claim", f"{name} is named twice")
+        out[name] = value
+    return out
+
+
+def claim_error_text(exc: SessionFormatError) -> str:
+    """The engine's message for a bad claim, with the location it concerns when the path names it."""
+    msg = exc.message
+    path = exc.path or ""
+    marker = ".claim."
+    if marker in path:
+        tail = path.split(marker, 1)[1]
+        if tail and tail not in msg:
+            return f"{tail}: {msg}"
+    return msg
+
+
+class ParamSlider(QWidget):
+    """A slider with a spin box showing the same value (``scale`` slider steps per unit)."""
+
+    def __init__(self, lo: float, hi: float, value: float, scale: int, decimals: int, tip: str,
+                 parent=None):
+        super().__init__(parent)
+        self.scale = scale
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.slider = QSlider(Qt.Horizontal)
+        self.slider.setRange(round(lo * scale), round(hi * scale))
+        self.spin = QDoubleSpinBox()
+        self.spin.setRange(lo, hi)
+        self.spin.setDecimals(decimals)
+        self.spin.setSingleStep(1.0 / scale)
+        self.spin.setToolTip(tip)
+        self.slider.setToolTip(tip)
+        lay.addWidget(self.slider, 1)
+        lay.addWidget(self.spin)
+        self.slider.valueChanged.connect(lambda v: self._from_slider(v))
+        self.spin.valueChanged.connect(self._from_spin)
+        self.set_value(value)
+
+    def _from_slider(self, v: int) -> None:
+        if round(self.spin.value() * self.scale) != v:
+            self.spin.setValue(v / self.scale)
+
+    def _from_spin(self, v: float) -> None:
+        self.slider.blockSignals(True)
+        self.slider.setValue(round(v * self.scale))
+        self.slider.blockSignals(False)
+
+    def value(self) -> float:
+        return float(self.spin.value())
+
+    def set_value(self, v: float) -> None:
+        self.spin.setValue(v)
+        self._from_spin(v)
+
+
+class NewGameDialog(QDialog):
+    """Ask for a new Spyfall game: locations (edition or a custom list), players in seating
+    order, who I am and my card (a location or "spy"), and the model: β and λ with sliders
+    (defaults β = 5, λ = 0.7), the table's emission strategy, optional per-player overrides and
+    the number of rounds. :meth:`build` validates through ``Setup.from_json``.
+    """
+
+    def __init__(self, parent=None, setup=None):
+        super().__init__(parent)
+        self.setWindowTitle("New Spyfall game")
+        self.setMinimumWidth(760)
+        self.editions = spyfall.editions()
+        self._result = None
+        outer = QVBoxLayout(self)
+        top = QHBoxLayout()
+        outer.addLayout(top, 1)
+
+        left = QVBoxLayout()
+        top.addLayout(left, 1)
+        form = QFormLayout()
+        left.addLayout(form)
+        self.edition = QComboBox()
+        for key, ed in self.editions.items():
+            self.edition.addItem(f"{ed['title']} ({len(ed['locations'])} locations)", key)
+        self.edition.addItem("Custom list…", "custom")
+        form.addRow("Locations", self.edition)
+        self.custom = QPlainTextEdit()
+        self.custom.setPlaceholderText("one location per line")
+        self.custom.setMinimumHeight(90)
+        form.addRow("", self.custom)
+        self.n_players = QSpinBox()
+        self.n_players.setRange(3, len(DEFAULT_NAMES))
+        self.n_players.setValue(5)
+        form.addRow("Players", self.n_players)
+        self.me = QComboBox()
+        form.addRow("I am", self.me)
+        self.role = QComboBox()
+        self.role.setToolTip("The card I was dealt: the spy card, or a location")
+        form.addRow("My card", self.role)
+        self.rounds = QSpinBox()
+        self.rounds.setRange(1, 100)
+        self.rounds.setValue(DEFAULT_ROUNDS)
+        self.rounds.setToolTip("Rounds before the end game (every player speaks once a round)")
+        form.addRow("Rounds", self.rounds)
+
+        right = QVBoxLayout()
+        top.addLayout(right, 1)
+        model_box = QGroupBox("Model (everyone's personality, known to all)")
+        mf = QFormLayout(model_box)
+        self.beta = ParamSlider(0.1, 50.0, DEFAULT_BETA, 10, 1,
+                                "β: Dirichlet concentration — how consistent a player's claims are")
+        self.lam = ParamSlider(0.0, 0.99, DEFAULT_LAMBDA, 100, 2,
+                               "λ: reveal weight — how much of what a player knows the claim shows")
+        self.strategy = QComboBox()
+        for s in ("flat", "dynamic"):
+            self.strategy.addItem(STRATEGY_LABELS[s], s)
+        mf.addRow("β (concentration)", self.beta)
+        mf.addRow("λ (reveal)", self.lam)
+        mf.addRow("Strategy", self.strategy)
+        reset = QPushButton("Defaults (β = 5, λ = 0.7, flat)")
+        reset.clicked.connect(self._defaults)
+        mf.addRow("", reset)
+        right.addWidget(model_box)
+        right.addWidget(QLabel("Seating order (clockwise); tick a player to give them their own model:"))
+        self.table = QTableWidget(0, 5)
+        self.table.setHorizontalHeaderLabels(["Name", "Own model", "β", "λ", "Strategy"])
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeToContents)
+        right.addWidget(self.table, 1)
+
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.button(QDialogButtonBox.Ok).setText("Start game")
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        outer.addWidget(buttons)
+
+        self.edition.currentIndexChanged.connect(self._locations_changed)
+        self.custom.textChanged.connect(self._locations_changed)
+        self.n_players.valueChanged.connect(self._players_changed)
+        self.table.itemChanged.connect(self._names_changed)
+        self.me.currentIndexChanged.connect(self._me_changed)
+        self._players_changed()
+        self._locations_changed()
+        if setup is not None:
+            self._load_setup(setup)
+
+    # -- helpers ------------------------------------------------------------------------------
+    def locations(self) -> list[str]:
+        key = self.edition.currentData()
+        if key == "custom":
+            return [x.strip() for x in self.custom.toPlainText().splitlines() if x.strip()]
+        return list(self.editions[key]["locations"])
+
+    def names(self) -> list[str]:
+        out = []
+        for r in range(self.table.rowCount()):
+            item = self.table.item(r, 0)
+            out.append(item.text().strip() if item else "")
+        return out
+
+    def _defaults(self) -> None:
+        self.beta.set_value(DEFAULT_BETA)
+        self.lam.set_value(DEFAULT_LAMBDA)
+        self.strategy.setCurrentIndex(self.strategy.findData("flat"))
+
+    def _locations_changed(self, *_a) -> None:
+        self.custom.setVisible(self.edition.currentData() == "custom")
+        cur = self.role.currentText()
+        self.role.blockSignals(True)
+        self.role.clear()
+        self.role.addItem(SPY, "spy")
+        for loc in self.locations():
+            self.role.addItem(loc, loc)
+        i = self.role.findText(cur)
+        self.role.setCurrentIndex(i if i >= 0 else min(1, self.role.count() - 1))
+        self.role.blockSignals(False)
+
+    def _players_changed(self, *_a) -> None:
+        n = self.n_players.value()
+        old = [self._row(r) for r in range(self.table.rowCount())]
+        self.table.blockSignals(True)
+        self.table.setRowCount(n)
+        for r in range(n):
+            if r < len(old):
+                self._set_row(r, *old[r])
+            else:
+                self._set_row(r, DEFAULT_NAMES[r], False, self.beta.value(), self.lam.value(),
+                              self.strategy.currentData())
+        self.table.blockSignals(False)
+        self._names_changed()
+
+    def _set_row(self, r, name, own, beta, lam, strategy) -> None:
+        self.table.setItem(r, 0, QTableWidgetItem(name))
+        box = QCheckBox()
+        box.setChecked(bool(own))
+        self.table.setCellWidget(r, 1, box)
+        b = QDoubleSpinBox()
+        b.setRange(0.1, 1000.0)
+        b.setDecimals(1)
+        b.setValue(beta)
+        l = QDoubleSpinBox()
+        l.setRange(0.0, 0.99)
+        l.setDecimals(2)
+        l.setSingleStep(0.05)
+        l.setValue(lam)
+        s = QComboBox()
+        for key in STRATEGIES:
+            s.addItem(STRATEGY_LABELS[key], key)
+        s.setCurrentIndex(max(0, s.findData(strategy)))
+        for col, w in ((2, b), (3, l), (4, s)):
+            w.setEnabled(bool(own))
+            box.toggled.connect(w.setEnabled)
+            self.table.setCellWidget(r, col, w)
+
+    def _row(self, r):
+        item = self.table.item(r, 0)
+        box, b, l, s = (self.table.cellWidget(r, c) for c in (1, 2, 3, 4))
+        return ((item.text().strip() if item else ""), bool(box and box.isChecked()),
+                b.value() if b else DEFAULT_BETA, l.value() if l else DEFAULT_LAMBDA,
+                s.currentData() if s else "flat")
+
+    def _names_changed(self, *_a) -> None:
+        cur = self.me.currentText()
+        self.me.blockSignals(True)
+        self.me.clear()
+        for n in self.names():
+            self.me.addItem(n, n)
+        self.me.addItem(OBSERVER, None)
+        i = self.me.findText(cur)
+        self.me.setCurrentIndex(i if i >= 0 else 0)
+        self.me.blockSignals(False)
+        self._me_changed()
+
+    def _me_changed(self, *_a) -> None:
+        self.role.setEnabled(self.me.currentData() is not None)
+
+    def _load_setup(self, setup) -> None:
+        key = setup.edition if setup.edition else "custom"
+        self.edition.setCurrentIndex(max(0, self.edition.findData(key)))
+        if not setup.edition:
+            self.custom.setPlainText("\n".join(setup.locations))
+        self.beta.set_value(setup.beta)
+        self.lam.set_value(setup.lam)
+        self.strategy.setCurrentIndex(max(0, self.strategy.findData(setup.strategy)))
+        self.rounds.setValue(setup.rounds)
+        self.n_players.setValue(len(setup.players))
+        default = spyfall.PlayerModel(setup.beta, setup.lam, setup.strategy)
+        self.table.blockSignals(True)
+        for r, (p, m) in enumerate(zip(setup.players, setup.models)):
+            self._set_row(r, p, m != default, m.beta, m.lam, m.strategy)
+        self.table.blockSignals(False)
+        self._names_changed()
+        self.me.setCurrentIndex(self.me.findData(setup.me) if setup.me else self.me.count() - 1)
+        if setup.me is not None:
+            self.role.setCurrentIndex(0 if setup.i_am_spy else max(0, self.role.findData(setup.my_location)))
+
+    # -- result -------------------------------------------------------------------------------
+    def setup_json(self) -> dict:
+        """The setup object the form describes (not validated yet)."""
+        obj: dict = {}
+        key = self.edition.currentData()
+        if key == "custom":
+            obj["locations"] = self.locations()
+        else:
+            obj["edition"] = key
+        rows = [self._row(r) for r in range(self.table.rowCount())]
+        obj["players"] = [r[0] for r in rows]
+        me = self.me.currentData()
+        if me is not None:
+            obj["me"] = me
+            role = self.role.currentData()
+            obj["my_role"] = {"spy": True} if role == "spy" else {"location": role}
+        model = {"beta": self.beta.value(), "lambda": self.lam.value(),
+                 "strategy": self.strategy.currentData()}
+        per = {r[0]: {"beta": r[2], "lambda": r[3], "strategy": r[4]} for r in rows if r[1] and r[0]}
+        if per:
+            model["players"] = per
+        obj["model"] = model
+        if self.rounds.value() != DEFAULT_ROUNDS:
+            obj["rounds"] = self.rounds.value()
+        return obj
+
+    def build(self):
+        """Validate and build the :class:`engines.spyfall.Setup`; raises SessionFormatError."""
+        names = self.names()
+        for i, n in enumerate(names):
+            if not n:
+                raise SessionFormatError(f"player {i + 1}", "every player needs a name")
+        if len(set(names)) != len(names):
+            raise SessionFormatError("players", "two players have the same name")
+        if self.edition.currentData() == "custom" and len(self.locations()) < 2:
+            raise SessionFormatError("locations", "a custom list needs at least two locations, one per line")
+        return spyfall.Setup.from_json(self.setup_json(), "$.setup")
+
+    def _accept(self) -> None:
+        try:
+            self._result = self.build()
+        except SessionFormatError as exc:
+            QMessageBox.warning(self, "Check the new game", f"{exc.path}: {exc.message}")
+            return
+        self.accept()
+
+    def result_setup(self):
+        """The validated setup after ``exec()`` was accepted (else None)."""
+        return self._result

@@ -1,0 +1,330 @@
+"""Qt models of the Spyfall tab: the claims worksheet (turns × locations, with the location
+beliefs as heat-map rows under the claims) and the spy-belief table (players × public / mine /
+without their own claims). Both extend :class:`desktop.widgets.worksheet.ProbabilityTableModel`
+so they draw with the shared heat-map colours and the shared probability text.
+"""
+from __future__ import annotations
+
+import math
+from typing import Optional, Sequence
+
+import numpy as np
+from PySide6.QtCore import QModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter
+from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionHeader
+
+from desktop.widgets.worksheet import (ProbabilityRole, ProbabilityTableModel, WorksheetView,
+                                       heat_color)
+
+#: The click cycle of a pending cell: 0 → ½ → 1 → 0 (issue 6).
+WEIGHT_CYCLE = (0.0, 0.5, 1.0)
+PENDING_BACKGROUND = QColor(232, 245, 233)
+
+
+def next_weight(w: float) -> float:
+    """The weight after one click on a pending cell: 0 → ½ → 1 → 0 (other values → 0)."""
+    for a, b in zip(WEIGHT_CYCLE, WEIGHT_CYCLE[1:] + WEIGHT_CYCLE[:1]):
+        if abs(w - a) < 1e-9:
+            return b
+    return 0.0
+
+
+def format_weight(w: float) -> str:
+    """A claim weight as shown in a cell: "" for 0, "½", "1", else two decimals."""
+    if not math.isfinite(w) or w <= 0:
+        return ""
+    if abs(w - 0.5) < 1e-9:
+        return "½"
+    if abs(w - round(w)) < 1e-9:
+        return str(int(round(w)))
+    return f"{w:.2f}".rstrip("0").rstrip(".")
+
+
+def claim_text(locations: Sequence[str], weights: Sequence[float]) -> str:
+    """The typed form of a claim, e.g. ``"Beach:1, Casino:0.5"`` (only positive weights)."""
+    parts = []
+    for loc, w in zip(locations, weights):
+        if w > 0:
+            parts.append(f"{loc}:{format_weight(w).replace('½', '0.5')}")
+    return ", ".join(parts)
+
+
+class ClaimSheetModel(ProbabilityTableModel):
+    """Rows: one per logged claim, the pending claim being entered, then the location beliefs
+    (public, and mine when I am the spy); columns: the locations.
+
+    A claim row shows the raw weights the speaker's answer fits (1, ½, …), coloured by the weight
+    relative to the row's largest; belief rows show probabilities (shared heat map). The pending
+    row is edited by :meth:`cycle` (a click) and read by :meth:`pending_weights`.
+    """
+
+    CLAIMS = "Claims (click the locations the answer fits: 0 → ½ → 1)"
+    BELIEFS = "Location belief"
+
+    def __init__(self, parent=None):
+        super().__init__([], [], parent)
+        self._locations: list[str] = []
+        self._claims: list[tuple[str, np.ndarray]] = []
+        self._pending = np.zeros(0)
+        self._speaker = ""
+        self._belief_labels: list[str] = []
+        self._beliefs: Optional[np.ndarray] = None
+
+    # -- layout ----------------------------------------------------------------------------
+    def set_sheet(self, locations: Sequence[str], claims: Sequence[tuple[str, Sequence[float]]],
+                  belief_labels: Sequence[str]) -> None:
+        """Lay out the sheet: ``claims`` = [(speaker, weights (n,)), ...] in turn order."""
+        self._locations = list(locations)
+        self._claims = [(p, np.asarray(w, float)) for p, w in claims]
+        if self._pending.shape != (len(self._locations),):
+            self._pending = np.zeros(len(self._locations))
+        self._belief_labels = list(belief_labels)
+        self._beliefs = None
+        turns = [f"{t + 1}. {p}" for t, (p, _) in enumerate(self._claims)] + ["next"]
+        self.set_layout([(self.CLAIMS, turns), (self.BELIEFS, self._belief_labels)], self._locations)
+        self._refresh_matrix()
+
+    def set_beliefs(self, rows: Optional[np.ndarray]) -> None:
+        """The belief rows (len(belief_labels) × n probabilities), None while unknown."""
+        self._beliefs = None if rows is None else np.asarray(rows, float)
+        self._refresh_matrix()
+
+    def beliefs(self) -> Optional[np.ndarray]:
+        return self._beliefs
+
+    def _refresh_matrix(self) -> None:
+        n = len(self._locations)
+        rows = [w for _, w in self._claims] + [self._pending]
+        m = np.full((len(rows) + len(self._belief_labels), n), np.nan)
+        if rows and n:
+            m[:len(rows)] = np.array(rows)
+        if self._beliefs is not None and self._beliefs.shape == (len(self._belief_labels), n):
+            m[len(rows):] = self._beliefs
+        self.set_matrix(m)
+
+    # -- pending claim -----------------------------------------------------------------------
+    @property
+    def pending_item(self) -> int:
+        """Item index of the pending row."""
+        return len(self._claims)
+
+    def is_pending_row(self, row: int) -> bool:
+        return self.item_index(row) == self.pending_item
+
+    def claim_of_row(self, row: int) -> int:
+        """Turn index (0-based) of table row ``row``, or -1 when it is not a logged claim."""
+        k = self.item_index(row)
+        return k if 0 <= k < len(self._claims) else -1
+
+    def pending_weights(self) -> np.ndarray:
+        return self._pending.copy()
+
+    def set_pending(self, weights: Sequence[float]) -> None:
+        w = np.asarray(weights, float)
+        if w.shape != (len(self._locations),):
+            raise ValueError(f"expected {len(self._locations)} weights, got {w.shape}")
+        self._pending = w.copy()
+        self._refresh_matrix()
+
+    def cycle(self, column: int) -> float:
+        """One click on the pending cell of ``column``; returns the new weight."""
+        self._pending[column] = next_weight(float(self._pending[column]))
+        self._refresh_matrix()
+        return float(self._pending[column])
+
+    def set_speaker(self, name: str) -> None:
+        """The name shown on the pending row."""
+        self._speaker = name
+        row = self.row_of_item(self.pending_item)
+        if row >= 0:
+            self.headerDataChanged.emit(Qt.Vertical, row, row)
+
+    # -- Qt model API ------------------------------------------------------------------------
+    def _section(self, row: int) -> str:
+        k = self.item_index(row)
+        if k < 0:
+            return "group"
+        if k < len(self._claims):
+            return "claim"
+        if k == len(self._claims):
+            return "pending"
+        return "belief"
+
+    def data(self, index: QModelIndex, role=Qt.DisplayRole):
+        if not index.isValid():
+            return None
+        section = self._section(index.row())
+        if section in ("group", "belief"):
+            if role == Qt.ToolTipRole and section == "belief":
+                p = self.value(index.row(), index.column())
+                label = self.row_label(index.row())
+                if p is None:
+                    return f"{label}: not computed yet"
+                return f"{label}: P(the location is {self._locations[index.column()]}) = {p:.4f}"
+            return super().data(index, role)
+        w = self.value(index.row(), index.column())
+        w = 0.0 if w is None else w
+        k = self.item_index(index.row())
+        weights = self._pending if section == "pending" else self._claims[k][1]
+        top = float(np.max(weights)) if weights.size and np.max(weights) > 0 else 1.0
+        if role == Qt.DisplayRole:
+            return format_weight(w)
+        if role == ProbabilityRole:
+            return w
+        if role == Qt.BackgroundRole:
+            if w > 0:
+                return QBrush(heat_color(0.25 + 0.6 * w / top))
+            return QBrush(PENDING_BACKGROUND) if section == "pending" else None
+        if role == Qt.ForegroundRole:
+            return QBrush(QColor(33, 33, 33))
+        if role == Qt.TextAlignmentRole:
+            return int(Qt.AlignCenter)
+        if role == Qt.ToolTipRole:
+            loc = self._locations[index.column()]
+            total = float(weights.sum())
+            if section == "pending":
+                return (f"Next claim: {loc} weight {format_weight(w) or '0'} — click to cycle "
+                        f"0 → ½ → 1 (Space on the keyboard)")
+            share = f" ({w / total:.0%} of the claim)" if total > 0 else ""
+            return f"Turn {k + 1}, {self._claims[k][0]}: {loc} weight {format_weight(w) or '0'}{share}"
+        return None
+
+    def headerData(self, section: int, orientation, role=Qt.DisplayRole):
+        if orientation == Qt.Vertical and role == Qt.DisplayRole and self._section(section) == "pending":
+            return f"▶ {self._speaker}" if self._speaker else "▶ next"
+        if orientation == Qt.Vertical and role == Qt.FontRole and self._section(section) == "pending":
+            f = QFont()
+            f.setBold(True)
+            return f
+        if orientation == Qt.Horizontal and role == Qt.ToolTipRole:
+            return self._locations[section] if section < len(self._locations) else None
+        return super().headerData(section, orientation, role)
+
+
+class SpyBeliefModel(ProbabilityTableModel):
+    """Players × (public P(spy), my P(spy), public P(spy) without the player's own claims).
+
+    Row labels carry a ★ for me and each player's contribution to the public location belief
+    (bits, the KL divergence between the public belief and the belief without their claims).
+    """
+
+    def __init__(self, parent=None):
+        super().__init__([], [], parent)
+        self._players: list[str] = []
+        self._me: Optional[str] = None
+        self._bits: dict = {}
+
+    def set_players(self, players: Sequence[str], me: Optional[str], columns: Sequence[str]) -> None:
+        self._players = list(players)
+        self._me = me
+        self._bits = {}
+        self.set_layout([("", self._players)], columns)
+
+    def set_contributions(self, bits: dict) -> None:
+        """{player: bits} shown next to each name (finite values only)."""
+        self._bits = {k: v for k, v in bits.items() if v is not None and math.isfinite(v)}
+        if self._players:
+            self.headerDataChanged.emit(Qt.Vertical, 0, len(self._players) - 1)
+
+    def headerData(self, section: int, orientation, role=Qt.DisplayRole):
+        if orientation == Qt.Vertical and role == Qt.DisplayRole and section < len(self._players):
+            p = self._players[section]
+            label = ("★ " if p == self._me else "") + p
+            if p in self._bits:
+                label += f"  ·  {self._bits[p]:.2f} bits"
+            return label
+        if orientation == Qt.Vertical and role == Qt.ToolTipRole and section < len(self._players):
+            return ("bits: how much this player's claims moved the public location belief "
+                    "(KL divergence from the belief without them)")
+        return super().headerData(section, orientation, role)
+
+    def data(self, index: QModelIndex, role=Qt.DisplayRole):
+        if role == Qt.ToolTipRole and index.isValid():
+            p = self.value(index.row(), index.column())
+            name = self._players[index.row()]
+            col = self.columns()[index.column()]
+            if p is None:
+                return f"{name} / {col}: not available"
+            return f"{col}: P({name} is the spy) = {p:.4f}"
+        return super().data(index, role)
+
+
+class RotatedHeader(QHeaderView):
+    """A horizontal header drawing its labels vertically (bottom to top), so that many long
+    location names fit above narrow columns."""
+
+    def __init__(self, parent=None, max_height: int = 130):
+        super().__init__(Qt.Horizontal, parent)
+        self.max_height = max_height
+        self.setSectionsClickable(True)
+        self.setHighlightSections(False)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        base = super().sizeHint()
+        m = self.model()
+        fm = self.fontMetrics()
+        width = 0
+        if m is not None:
+            for c in range(m.columnCount()):
+                text = str(m.headerData(c, Qt.Horizontal, Qt.DisplayRole) or "")
+                width = max(width, fm.horizontalAdvance(text))
+        return QSize(base.width(), min(self.max_height, width + 12))
+
+    def sectionSizeFromContents(self, logical: int) -> QSize:  # noqa: N802
+        return QSize(self.fontMetrics().height() + 8, self.sizeHint().height())
+
+    def paintSection(self, painter: QPainter, rect: QRect, logical: int) -> None:  # noqa: N802
+        if not rect.isValid():
+            return
+        opt = QStyleOptionHeader()
+        self.initStyleOption(opt)
+        opt.rect = rect
+        opt.section = logical
+        opt.text = ""
+        painter.save()
+        self.style().drawControl(QStyle.CE_Header, opt, painter, self)
+        painter.restore()
+        m = self.model()
+        text = str(m.headerData(logical, Qt.Horizontal, Qt.DisplayRole) or "") if m else ""
+        font = m.headerData(logical, Qt.Horizontal, Qt.FontRole) if m else None
+        painter.save()
+        if font is not None:
+            painter.setFont(font)
+        painter.translate(rect.left(), rect.bottom())
+        painter.rotate(-90)
+        inner = QRect(4, 0, rect.height() - 8, rect.width())
+        text = painter.fontMetrics().elidedText(text, Qt.ElideRight, inner.width())
+        painter.drawText(inner, int(Qt.AlignLeft | Qt.AlignVCenter), text)
+        painter.restore()
+
+
+class ClaimSheetView(WorksheetView):
+    """The claims worksheet: the shared grid with rotated location headers; Space cycles the
+    current pending cell and Enter logs the pending claim.
+
+    Signals (besides WorksheetView's and QTableView's ``clicked``):
+        spacePressed(QModelIndex): Space on the current cell.
+        enterPressed(): Return/Enter.
+    """
+
+    spacePressed = Signal(QModelIndex)
+    enterPressed = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        header = RotatedHeader(self)
+        self.setHorizontalHeader(header)
+        header.setSectionResizeMode(QHeaderView.Stretch)
+        header.setMinimumSectionSize(30)
+        header.setSectionsClickable(True)
+        header.sectionClicked.connect(self.columnHeaderClicked)
+        self.verticalHeader().setMinimumWidth(90)
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        if event.key() == Qt.Key_Space:
+            self.spacePressed.emit(self.currentIndex())
+            return
+        if event.key() in (Qt.Key_Return, Qt.Key_Enter):
+            self.enterPressed.emit()
+            return
+        super().keyPressEvent(event)

@@ -1,0 +1,325 @@
+"""The Spyfall simulation panel: a bot tournament (:func:`engines.spyfall.simulate`) run in a
+background runner with a progress bar and cancel; win rates per strategy as spy and as non-spy
+with Wilson 95% intervals, accusation accuracy, and the mean information-gain curves.
+"""
+from __future__ import annotations
+
+import functools
+import os
+from typing import Optional
+
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDoubleSpinBox, QGridLayout,
+                               QGroupBox, QHBoxLayout, QHeaderView, QLabel, QProgressBar,
+                               QPushButton, QRadioButton, QSpinBox, QSplitter, QTableWidget,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
+
+from engines import spyfall
+from engines.core.errors import EngineError, SessionFormatError
+from engines.spyfall.model import DEFAULT_BETA, DEFAULT_LAMBDA, DEFAULT_ROUNDS, STRATEGIES
+from desktop.widgets.belief_plot import BeliefPlot
+from desktop.spyfall.forms import STRATEGY_LABELS
+
+
+class ProgressRelay(QObject):
+    """Carries ``simulate``'s progress callback (called in the worker thread) to the GUI thread
+    as a queued signal; ``run`` tags the run so a stale run's progress is ignored.
+
+    Signals:
+        progressed(int run, int done, int total).
+    """
+
+    progressed = Signal(int, int, int)
+
+    def __init__(self, run: int, parent=None):
+        super().__init__(parent)
+        self.run = run
+
+    def __call__(self, done: int, total: int) -> None:
+        self.progressed.emit(self.run, int(done), int(total))
+
+
+def _simulate_job(config, progress, cancel):
+    return spyfall.simulate(config, progress=progress, cancel=cancel)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+class SimulationPanel(QWidget):
+    """Pick a strategy per seat (or a random draw), run N games off the GUI thread, show results.
+
+    Args:
+        runner: an :class:`desktop.inference.InferenceRunner` (from the tab's ``make_runner``).
+
+    Signals:
+        finished(object result): a tournament completed (the :class:`engines.spyfall.SimResult`).
+    """
+
+    finished = Signal(object)
+
+    def __init__(self, runner, parent=None):
+        super().__init__(parent)
+        self.runner = runner
+        self.result = None
+        self.config = None
+        self._running = False
+        self._run = 0
+        self._relay: Optional[ProgressRelay] = None
+        runner.resultReady.connect(self._on_result)
+        runner.failed.connect(self._on_failed)
+
+        root = QVBoxLayout(self)
+        root.setContentsMargins(6, 6, 6, 6)
+        box = QGroupBox("Bot tournament: every bot does the exact Bayes update; after the rounds "
+                        "each votes for its most likely spy and the spy names its most likely location")
+        grid = QGridLayout(box)
+        self.players = self._spin(3, 12, 5, "seats at the table")
+        self.locations = self._spin(2, 60, 10, "number of locations")
+        self.games = self._spin(1, 100000, 200, "games to play")
+        self.rounds = self._spin(1, 50, DEFAULT_ROUNDS, "rounds before the end game")
+        self.seed = self._spin(0, 10 ** 9, 1, "tournament seed (the same seed gives the same results)")
+        cores = os.cpu_count() or 1
+        self.workers = self._spin(1, max(1, cores), max(1, cores), "processes (results do not depend on it)")
+        self.beta = QDoubleSpinBox()
+        self.beta.setRange(0.1, 1000.0)
+        self.beta.setDecimals(1)
+        self.beta.setValue(DEFAULT_BETA)
+        self.beta.setToolTip("β of every bot")
+        self.lam = QDoubleSpinBox()
+        self.lam.setRange(0.0, 0.99)
+        self.lam.setDecimals(2)
+        self.lam.setSingleStep(0.05)
+        self.lam.setValue(DEFAULT_LAMBDA)
+        self.lam.setToolTip("λ of every bot")
+        fields = [("Players", self.players), ("Locations", self.locations), ("Games", self.games),
+                  ("Rounds", self.rounds), ("β", self.beta), ("λ", self.lam), ("Seed", self.seed),
+                  ("Processes", self.workers)]
+        for i, (label, w) in enumerate(fields):
+            grid.addWidget(QLabel(label), 0, 2 * i, Qt.AlignRight)
+            grid.addWidget(w, 0, 2 * i + 1)
+        self.fixed = QRadioButton("Strategy per seat:")
+        self.drawn = QRadioButton("Draw every seat at random from:")
+        group = QButtonGroup(self)
+        group.addButton(self.fixed)
+        group.addButton(self.drawn)
+        self.fixed.setChecked(True)
+        grid.addWidget(self.fixed, 1, 0, 1, 2)
+        self.seats_row = QHBoxLayout()
+        grid.addLayout(self.seats_row, 1, 2, 1, 14)
+        grid.addWidget(self.drawn, 2, 0, 1, 2)
+        draw_row = QHBoxLayout()
+        self.draw_checks = {}
+        for s in STRATEGIES:
+            cb = QCheckBox(STRATEGY_LABELS[s])
+            cb.setChecked(True)
+            self.draw_checks[s] = cb
+            draw_row.addWidget(cb)
+        draw_row.addStretch(1)
+        grid.addLayout(draw_row, 2, 2, 1, 10)
+        self.run_button = QPushButton("Run tournament")
+        self.run_button.clicked.connect(self.run)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel)
+        grid.addWidget(self.run_button, 2, 12, 1, 2)
+        grid.addWidget(self.cancel_button, 2, 14, 1, 2)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.progress.setFormat("%v of %m games")
+        grid.addWidget(self.progress, 3, 0, 1, 16)
+        self.status = QLabel("Not run yet. Strategies: flat and dynamic hide-reveal (the seed's), "
+                             "joker = random claims and random votes (a baseline).")
+        self.status.setWordWrap(True)
+        grid.addWidget(self.status, 4, 0, 1, 16)
+        root.addWidget(box)
+        self.seat_combos: list[QComboBox] = []
+        self.players.valueChanged.connect(self._players_changed)
+        self._players_changed()
+        self.fixed.toggled.connect(self._mode_changed)
+        self._mode_changed()
+
+        split = QSplitter(Qt.Horizontal)
+        root.addWidget(split, 1)
+        self.table = QTableWidget(0, 5)
+        self.table.setHorizontalHeaderLabels(["Strategy", "Role", "Win rate", "95% interval", "Games"])
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.table.setToolTip("Win rate of the team of a seat playing this strategy, "
+                              "with its Wilson 95% interval")
+        split.addWidget(self.table)
+        self.ig_plot = BeliefPlot("Mean information gain per turn", y_label="bits", y_range=None)
+        self.ig_plot.plot.setLabel("bottom", "turn")
+        split.addWidget(self.ig_plot)
+        self.suspicion_plot = BeliefPlot("Mean public probability of the true spy")
+        self.suspicion_plot.plot.setLabel("bottom", "turn")
+        split.addWidget(self.suspicion_plot)
+        split.setSizes([380, 450, 450])
+
+    @staticmethod
+    def _spin(lo, hi, value, tip) -> QSpinBox:
+        s = QSpinBox()
+        s.setRange(lo, hi)
+        s.setValue(value)
+        s.setToolTip(tip)
+        return s
+
+    # -- form ----------------------------------------------------------------------------------
+    def set_table(self, setup) -> None:
+        """Start from a game's table: its number of players and locations, β, λ and strategies."""
+        self.players.setValue(min(max(len(setup.players), 3), self.players.maximum()))
+        self.locations.setValue(min(max(len(setup.locations), 2), self.locations.maximum()))
+        self.beta.setValue(setup.beta)
+        self.lam.setValue(setup.lam)
+        self.rounds.setValue(setup.rounds)
+        for combo, m in zip(self.seat_combos, setup.models):
+            combo.setCurrentIndex(max(0, combo.findData(m.strategy)))
+
+    def _players_changed(self, *_a) -> None:
+        n = self.players.value()
+        old = [c.currentData() for c in self.seat_combos]
+        for c in self.seat_combos:
+            self.seats_row.removeWidget(c)
+            c.setParent(None)
+            c.deleteLater()
+        self.seat_combos = []
+        for i in range(n):
+            c = QComboBox()
+            for s in STRATEGIES:
+                c.addItem(s, s)
+            c.setToolTip(f"Seat {i + 1}: " + ", ".join(f"{k} = {v}" for k, v in STRATEGY_LABELS.items()))
+            c.setCurrentIndex(max(0, c.findData(old[i] if i < len(old) else "flat")))
+            c.setEnabled(self.fixed.isChecked() if hasattr(self, "fixed") else True)
+            self.seats_row.addWidget(c)
+            self.seat_combos.append(c)
+
+    def _mode_changed(self, *_a) -> None:
+        fixed = self.fixed.isChecked()
+        for c in self.seat_combos:
+            c.setEnabled(fixed)
+        for cb in self.draw_checks.values():
+            cb.setEnabled(not fixed)
+
+    def make_config(self) -> spyfall.SimConfig:
+        """The :class:`engines.spyfall.SimConfig` of the form; raises SessionFormatError."""
+        if self.fixed.isChecked():
+            seats = tuple(c.currentData() for c in self.seat_combos)
+            strategies = tuple(dict.fromkeys(seats))
+        else:
+            seats = None
+            strategies = tuple(s for s, cb in self.draw_checks.items() if cb.isChecked())
+        config = spyfall.SimConfig(players=self.players.value(), locations=self.locations.value(),
+                                   games=self.games.value(), strategies=strategies, seats=seats,
+                                   seed=self.seed.value(), beta=self.beta.value(),
+                                   lam=self.lam.value(), rounds=self.rounds.value(),
+                                   workers=self.workers.value())
+        config.validate()
+        return config
+
+    # -- running -------------------------------------------------------------------------------
+    def is_running(self) -> bool:
+        return self._running
+
+    def run(self) -> None:
+        """Start a tournament with the form's settings (a bad setting shows in the status line)."""
+        try:
+            config = self.make_config()
+        except SessionFormatError as exc:
+            self.status.setText(f"<span style='color:#b71c1c'>Cannot run: {exc.message}</span>")
+            return
+        self._run += 1
+        if self._relay is not None:
+            self._relay.progressed.disconnect(self._on_progress)
+        self._relay = ProgressRelay(self._run, self)
+        self._relay.progressed.connect(self._on_progress)
+        self.config = config
+        self._running = True
+        self.run_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.progress.setRange(0, config.games)
+        self.progress.setValue(0)
+        self.status.setText(f"Playing {config.games:,} games on {config.workers} process(es)…")
+        self.runner.submit(functools.partial(_simulate_job, config, self._relay))
+
+    def cancel(self) -> None:
+        """Stop the running tournament (its result, if any, is dropped)."""
+        if not self._running:
+            return
+        self.runner.cancel()
+        self._finish()
+        self.status.setText(f"Cancelled after {self.progress.value():,} of {self.progress.maximum():,} games.")
+
+    def _finish(self) -> None:
+        self._running = False
+        self.run_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+
+    @Slot(int, int, int)
+    def _on_progress(self, run: int, done: int, total: int) -> None:
+        if run != self._run or not self._running:
+            return
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+
+    @Slot(int, object, float)
+    def _on_result(self, _rev, result, seconds: float) -> None:
+        if not self._running:
+            return
+        self._finish()
+        self.result = result
+        self.progress.setValue(self.progress.maximum())
+        self.show_result(result, seconds)
+        self.finished.emit(result)
+
+    @Slot(int, object)
+    def _on_failed(self, _rev, exc) -> None:
+        if not self._running:
+            return
+        self._finish()
+        msg = exc.message if isinstance(exc, SessionFormatError) else str(exc)
+        kind = "Cannot run" if isinstance(exc, EngineError) else f"Internal error ({type(exc).__name__})"
+        self.status.setText(f"<span style='color:#b71c1c'>{kind}: {msg}</span>")
+
+    def show_result(self, r, seconds: float) -> None:
+        """Fill the table, the status line and the plots from a :class:`SimResult`."""
+        c = r.config
+        lo, hi = r.spy_win_ci95
+        self.status.setText(
+            f"<b>{c.games:,} games</b>, {c.players} players, {c.locations} locations, {c.rounds} rounds "
+            f"({seconds:.1f} s). Spy wins <b>{_pct(r.spy_win_rate)}</b> [{_pct(lo)}, {_pct(hi)}] · "
+            f"vote names the spy {_pct(r.accusation_accuracy)} · non-spy votes on the spy "
+            f"{_pct(r.vote_accuracy)} · spy names the location {_pct(r.spy_location_accuracy)}")
+        rows = []
+        for strat, d in r.by_strategy.items():
+            for role, key, count in (("as spy", "as_spy", "games"), ("as non-spy", "as_non_spy", "seats")):
+                e = d[key]
+                rows.append((strat, role, e["win_rate"], e["ci95"], e[count]))
+        self.table.setRowCount(len(rows))
+        for i, (strat, role, rate, ci, n) in enumerate(rows):
+            cells = (strat, role, _pct(rate) if n else "–",
+                     f"{_pct(ci[0])} – {_pct(ci[1])}" if n else "–", f"{n:,}")
+            for j, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if j >= 2:
+                    item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+                self.table.setItem(i, j, item)
+        gap = [None]
+        series = {"public location": gap + [float(x) for x in r.mean_information_gain_bits],
+                  "public spy": gap + [float(x) for x in r.mean_spy_information_gain_bits]}
+        if r.mean_spy_private_information_gain_bits is not None:
+            series["spy's location belief"] = gap + [float(x) for x in r.mean_spy_private_information_gain_bits]
+        if r.mean_non_spy_private_information_gain_bits is not None:
+            series["non-spy's spy belief"] = gap + [float(x) for x in r.mean_non_spy_private_information_gain_bits]
+        self.ig_plot.set_series(series)
+        self.suspicion_plot.set_series({"P(true spy), public": [float(x) for x in r.mean_true_spy_probability],
+                                        "chance 1/s": [1.0 / c.players] * len(r.mean_true_spy_probability)})
+
+    def shutdown(self) -> None:
+        """Drop a running tournament (the runner itself is shut down by the tab)."""
+        if self._running:
+            self.runner.cancel()
+            self._finish()

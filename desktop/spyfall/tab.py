@@ -1,0 +1,425 @@
+"""The Spyfall tab (issue 6): a claims worksheet (turns × locations; click the locations an answer
+fits, 0 → ½ → 1, or type the claim), public and private location beliefs as heat-map rows under
+the claims, the spy belief per player, plots of the spy belief and of the information gain per
+turn, the recommendation (what to claim, whom to accuse / which location to name), and the bot
+tournament simulator.
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from PySide6.QtCore import QModelIndex, Qt, Slot
+from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton,
+                               QSplitter, QTabWidget, QVBoxLayout, QWidget)
+
+from engines import spyfall
+from engines.core.errors import SessionFormatError
+from desktop.gametab import GameTab
+from desktop.widgets.belief_plot import BeliefPlot
+from desktop.widgets.worksheet import WorksheetView, format_probability
+from desktop.spyfall.forms import NewGameDialog, STRATEGY_LABELS, claim_error_text, parse_claim_text
+from desktop.spyfall.model import ClaimSheetModel, ClaimSheetView, SpyBeliefModel, claim_text
+from desktop.spyfall.simulation import SimulationPanel
+
+METHOD_LABELS = {"exact": "Exact (factorised)", "enumeration": "Enumeration (scipy, reference)"}
+PUBLIC = "Public"
+MINE_SPY = "Mine (as the spy)"
+
+
+def _recommend_job(setup, events, cancel):
+    return spyfall.recommend(setup, events, cancel=cancel)
+
+
+def _top(d: dict, k: int = 1) -> list:
+    return sorted(d.items(), key=lambda kv: -kv[1])[:k]
+
+
+def describe_mean_claim(claim: dict) -> str:
+    """A recommended claim in words: the locations that stand out (at most four, above 1.5 × the
+    median weight), then the level of the rest; "every location alike" for a flat claim."""
+    values = np.array(list(claim.values()), float)
+    if values.size == 0 or np.ptp(values) < 1e-6:
+        return "every location alike"
+    median = float(np.median(values))
+    high = [(loc, p) for loc, p in _top(claim, len(claim)) if p > 1.5 * median][:4]
+    if not high:
+        high = _top(claim, 1)
+    names = {loc for loc, _ in high}
+    rest = [p for loc, p in claim.items() if loc not in names]
+    text = ", ".join(f"{loc} {format_probability(p)}" for loc, p in high)
+    if rest:
+        text += f"; every other location ≤ {format_probability(max(rest))}"
+    return text
+
+
+class Tab(GameTab):
+    """Spyfall at the table: log every player's claim, read exact beliefs about the location and
+    the spy, ask what to claim and whom to accuse, and simulate bot tournaments."""
+
+    GAME = "spyfall"
+
+    def make_plot(self) -> BeliefPlot:
+        return BeliefPlot("Public spy belief of each player")
+
+    # -- layout --------------------------------------------------------------------------------
+    def build_ui(self) -> None:
+        root = QVBoxLayout(self)
+        root.setContentsMargins(6, 6, 6, 6)
+        bar = QHBoxLayout()
+        self.role_label = QLabel()
+        self.role_label.setTextFormat(Qt.RichText)
+        bar.addWidget(self.role_label, 1)
+        bar.addWidget(QLabel("Method:"))
+        self.method = QComboBox()
+        for m in spyfall.METHODS:
+            self.method.addItem(METHOD_LABELS.get(m, m), m)
+        self.method.currentIndexChanged.connect(self.request_inference)
+        bar.addWidget(self.method)
+        self.new_button = QPushButton("New game…")
+        self.new_button.setToolTip("Players, my card, locations and the model (Ctrl+N)")
+        self.new_button.clicked.connect(self.new_game)
+        bar.addWidget(self.new_button)
+        root.addLayout(bar)
+        root.addWidget(self.banner)
+
+        self.pages = QTabWidget()
+        root.addWidget(self.pages, 1)
+        page = QWidget()
+        pl = QVBoxLayout(page)
+        pl.setContentsMargins(0, 4, 0, 0)
+        self.pages.addTab(page, "Table")
+        vsplit = QSplitter(Qt.Vertical)
+        pl.addWidget(vsplit, 1)
+
+        top = QWidget()
+        tl = QVBoxLayout(top)
+        tl.setContentsMargins(0, 0, 0, 0)
+        self.sheet_model = ClaimSheetModel(self)
+        self.sheet = ClaimSheetView()
+        self.sheet.setModel(self.sheet_model)
+        self.sheet.setToolTip("Click the locations the answer fits on the ▶ row (0 → ½ → 1), pick "
+                              "the speaker, then Log claim (Enter). Click a turn to see the beliefs then.")
+        self.sheet.clicked.connect(self._cell_clicked)
+        self.sheet.spacePressed.connect(self._cell_clicked)
+        self.sheet.enterPressed.connect(self.submit_claim)
+        self.sheet.columnHeaderClicked.connect(self._column_clicked)
+        self.sheet.rowHeaderClicked.connect(self._row_clicked)
+        tl.addWidget(self.sheet, 1)
+        entry = QHBoxLayout()
+        entry.addWidget(QLabel("Speaker:"))
+        self.speaker = QComboBox()
+        self.speaker.setToolTip("Who answered (default: the next player in the seating order)")
+        self.speaker.currentIndexChanged.connect(self._speaker_changed)
+        entry.addWidget(self.speaker)
+        entry.addWidget(QLabel("Claim:"))
+        self.claim_edit = QLineEdit()
+        self.claim_edit.setPlaceholderText("click the ▶ row, or type e.g. Beach:1, Casino:0.5")
+        self.claim_edit.setToolTip("Location:weight pairs separated by commas (a name alone weighs 1), "
+                                   "or one weight per location in order")
+        self.claim_edit.textEdited.connect(self._claim_typed)
+        self.claim_edit.returnPressed.connect(self.submit_claim)
+        entry.addWidget(self.claim_edit, 1)
+        self.log_button = QPushButton("Log claim")
+        self.log_button.setDefault(True)
+        self.log_button.setToolTip("Enter")
+        self.log_button.clicked.connect(self.submit_claim)
+        entry.addWidget(self.log_button)
+        self.clear_button = QPushButton("Clear")
+        self.clear_button.clicked.connect(self.clear_pending)
+        entry.addWidget(self.clear_button)
+        tl.addLayout(entry)
+        self.advice = QLabel()
+        self.advice.setWordWrap(True)
+        self.advice.setTextFormat(Qt.RichText)
+        self.advice.setStyleSheet("color:#0d47a1")
+        tl.addWidget(self.advice)
+        vsplit.addWidget(top)
+
+        bottom = QSplitter(Qt.Horizontal)
+        spy_box = QWidget()
+        sl = QVBoxLayout(spy_box)
+        sl.setContentsMargins(0, 0, 0, 0)
+        self.spy_title = QLabel("<b>Who is the spy?</b>")
+        self.spy_title.setWordWrap(True)
+        sl.addWidget(self.spy_title)
+        self.spy_model = SpyBeliefModel(self)
+        self.spy_view = WorksheetView()
+        self.spy_view.setModel(self.spy_model)
+        self.spy_view.verticalHeader().setMinimumWidth(60)
+        sl.addWidget(self.spy_view, 1)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setTextFormat(Qt.RichText)
+        sl.addWidget(self.summary)
+        bottom.addWidget(spy_box)
+        bottom.addWidget(self.plot)
+        self.ig_plot = BeliefPlot("Information gain per claim", y_label="bits", y_range=None)
+        bottom.addWidget(self.ig_plot)
+        bottom.addWidget(self.history)
+        bottom.setSizes([330, 330, 330, 280])
+        vsplit.addWidget(bottom)
+        vsplit.setSizes([400, 300])
+        vsplit.setStretchFactor(0, 3)
+        vsplit.setStretchFactor(1, 2)
+
+        self.rec_runner = self.make_runner("recommend")
+        self.rec_runner.resultReady.connect(self._on_recommendation)
+        self.rec_runner.failed.connect(self._on_recommendation_failed)
+        self.simulation = SimulationPanel(self.make_runner("simulate"))
+        self.pages.addTab(self.simulation, "Simulation")
+        self.document.changed.connect(self._document_changed)
+        self.reset_views()
+
+    # -- setup-dependent views -------------------------------------------------------------------
+    def _belief_labels(self) -> list[str]:
+        setup = self.document.setup
+        return [PUBLIC] + ([MINE_SPY] if setup.me is not None and setup.i_am_spy else [])
+
+    def reset_views(self) -> None:
+        setup = self.document.setup
+        self._fill_sheet(keep_beliefs=False)
+        self.sheet_model.set_pending(np.zeros(setup.n_locations))
+        cols = [PUBLIC] + (["Mine"] if setup.me is not None else []) + ["Without own"]
+        self.spy_model.set_players(setup.players, setup.me, cols)
+        self.speaker.blockSignals(True)
+        self.speaker.clear()
+        for p in setup.players:
+            self.speaker.addItem(("★ " if p == setup.me else "") + p, p)
+        self.speaker.blockSignals(False)
+        self._default_speaker()
+        self.claim_edit.clear()
+        self.advice.clear()
+        self.summary.clear()
+        self.role_label.setText(self._role_text())
+        self.simulation.set_table(setup)
+
+    def _role_text(self) -> str:
+        s = self.document.setup
+        where = spyfall.editions().get(s.edition, {}).get("title", "custom list") if s.edition else "custom list"
+        if s.me is None:
+            who = "Observer (no card)"
+        elif s.i_am_spy:
+            who = f"<b>{s.me}</b> · my card: <b style='color:#b71c1c'>SPY</b>"
+        else:
+            who = f"<b>{s.me}</b> · my card: <b>{s.my_location}</b>"
+        model = f"β = {s.beta:g}, λ = {s.lam:g}, {STRATEGY_LABELS.get(s.strategy, s.strategy).lower()}"
+        if any(m != spyfall.PlayerModel(s.beta, s.lam, s.strategy) for m in s.models):
+            model += " (some players differ)"
+        return (f"{who} · {len(s.players)} players · {where}, {s.n_locations} locations · "
+                f"{s.rounds} rounds · model: {model}")
+
+    def _fill_sheet(self, keep_beliefs: bool = True) -> None:
+        doc = self.document
+        old = self.sheet_model.beliefs() if keep_beliefs else None
+        labels = self._belief_labels()
+        self.sheet_model.set_sheet(doc.setup.locations, [(e.player, e.weights) for e in doc.events], labels)
+        if old is not None and old.shape == (len(labels), doc.setup.n_locations):
+            self.sheet_model.set_beliefs(old)
+        self.sheet_model.set_speaker(self.speaker.currentData() or "")
+
+    def inference_options(self) -> dict:
+        return {"method": self.method.currentData() or spyfall.METHODS[0]}
+
+    # -- document ------------------------------------------------------------------------------
+    @Slot(int)
+    def _document_changed(self, _rev: int = 0) -> None:
+        if self.sheet_model.columnCount() != self.document.setup.n_locations:
+            return  # a reset: reset_views follows
+        self._fill_sheet()
+        self._default_speaker()
+        pending = self.sheet_model.row_of_item(self.sheet_model.pending_item)
+        if pending >= 0:
+            self.sheet.scrollTo(self.sheet_model.index(pending, 0))
+
+    def next_speaker(self) -> str:
+        """The player after the last speaker in the seating order (the first player at the start)."""
+        setup = self.document.setup
+        if not self.document.events:
+            return setup.players[0]
+        last = setup.players.index(self.document.events[-1].player)
+        return setup.players[(last + 1) % len(setup.players)]
+
+    def _default_speaker(self) -> None:
+        i = self.speaker.findData(self.next_speaker())
+        if i >= 0:
+            self.speaker.setCurrentIndex(i)
+        self.sheet_model.set_speaker(self.speaker.currentData() or "")
+
+    def _speaker_changed(self, *_a) -> None:
+        self.sheet_model.set_speaker(self.speaker.currentData() or "")
+
+    # -- claim entry -----------------------------------------------------------------------------
+    def _cell_clicked(self, index: QModelIndex) -> None:
+        if not index.isValid():
+            return
+        row = index.row()
+        if self.sheet_model.is_pending_row(row):
+            self.cycle_pending(index.column())
+        else:
+            turn = self.sheet_model.claim_of_row(row)
+            if turn >= 0:
+                self.history.list.setCurrentRow(turn + 1)
+
+    def _column_clicked(self, column: int) -> None:
+        self.cycle_pending(column)
+
+    def _row_clicked(self, item: int) -> None:
+        if 0 <= item < len(self.document.events):
+            self.history.list.setCurrentRow(item + 1)
+
+    def cycle_pending(self, column: int) -> None:
+        """One click on the pending claim's cell for location ``column`` (0 → ½ → 1 → 0)."""
+        if not 0 <= column < self.document.setup.n_locations:
+            return
+        self.sheet_model.cycle(column)
+        self.claim_edit.setText(claim_text(self.document.setup.locations, self.sheet_model.pending_weights()))
+        self.claim_edit.setStyleSheet("")
+
+    def _claim_typed(self, text: str) -> None:
+        """Mirror a typed claim on the pending row while it parses; mark it when it does not."""
+        setup = self.document.setup
+        try:
+            ev = spyfall.event_from_json({"type": "claim", "player": setup.players[0],
+                                          "claim": parse_claim_text(text, setup)}, setup, "claim")
+        except SessionFormatError:
+            self.claim_edit.setStyleSheet("background:#fff3e0" if text.strip() else "")
+            if not text.strip():
+                self.sheet_model.set_pending(np.zeros(setup.n_locations))
+            return
+        self.claim_edit.setStyleSheet("")
+        self.sheet_model.set_pending(ev.weights)
+
+    def clear_pending(self) -> None:
+        """Forget the claim being entered."""
+        self.sheet_model.set_pending(np.zeros(self.document.setup.n_locations))
+        self.claim_edit.clear()
+        self.claim_edit.setStyleSheet("")
+
+    def build_claim(self):
+        """The claim event of the form (speaker + the typed or clicked weights).
+
+        Raises:
+            SessionFormatError: the claim does not parse or the engine refuses it.
+        """
+        setup = self.document.setup
+        text = self.claim_edit.text()
+        if text.strip():
+            claim = parse_claim_text(text, setup)
+        else:
+            claim = {loc: float(w) for loc, w in zip(setup.locations, self.sheet_model.pending_weights()) if w > 0}
+        return spyfall.event_from_json({"type": "claim", "player": self.speaker.currentData(),
+                                        "claim": claim}, setup, "claim")
+
+    def submit_claim(self) -> bool:
+        """Log the pending claim (Enter / "Log claim"); a bad claim gets the engine's message."""
+        try:
+            ev = self.build_claim()
+        except SessionFormatError as exc:
+            self.warn("Cannot log this claim", claim_error_text(exc))
+            return False
+        self.log_event(ev)
+        self.clear_pending()
+        return True
+
+    # -- results ---------------------------------------------------------------------------------
+    def show_posterior(self, post, k: int) -> None:
+        setup = self.document.setup
+        rows = [post.location_history[-1]]
+        if setup.me is not None and setup.i_am_spy:
+            rows.append(np.array([post.private_location[loc] for loc in setup.locations]))
+        self.sheet_model.set_beliefs(np.array(rows))
+        cols = [np.array([post.spy[p] for p in setup.players])]
+        if setup.me is not None:
+            cols.append(np.array([post.private_spy[p] for p in setup.players]))
+        cols.append(np.clip(np.diag(post.loo_spy), 0.0, 1.0))
+        self.spy_model.set_matrix(np.column_stack(cols))
+        self.spy_model.set_contributions(post.contribution_bits)
+        live = k == len(self.document.events)
+        (loc, pl), = _top(post.location)
+        (spy, ps), = _top(post.spy)
+        text = "" if live else f"<i>as after claim {k}</i> · "
+        text += (f"Public: location <b>{loc}</b> {format_probability(pl)}, "
+                 f"spy <b>{spy}</b> {format_probability(ps)}")
+        if setup.me is not None and not setup.i_am_spy:
+            (mspy, mp), = _top(post.private_spy)
+            text += f" · I suspect <b>{mspy}</b> {format_probability(mp)}"
+        elif setup.i_am_spy:
+            (mloc, mp), = _top(post.private_location)
+            text += f" · I think it is <b>{mloc}</b> {format_probability(mp)}"
+        ig = post.aggregate_information_gain_bits
+        text += f" · the claims told the public {ig:.2f} bits about the location"
+        self.summary.setText(text)
+        self.spy_title.setText("<b>Who is the spy?</b> <span style='color:gray'>(bits: what each "
+                               "player's claims told about the location)</span>")
+
+    def clear_beliefs(self) -> None:
+        self.sheet_model.set_beliefs(None)
+        self.spy_model.set_matrix(None)
+        self.summary.setText("no belief can be computed")
+
+    def plot_series(self, timeline) -> dict:
+        post = timeline.latest
+        setup = self.document.setup
+        series = {p: [float(x) for x in post.spy_history[:, j]] for j, p in enumerate(setup.players)}
+        gap = [None]
+        ig = {"location (public)": gap + [float(x) for x in post.information_gain_bits],
+              "spy (public)": gap + [float(x) for x in post.spy_information_gain_bits]}
+        if setup.me is not None:
+            what = "location" if setup.i_am_spy else "spy"
+            ig[f"{what} (mine)"] = gap + [float(x) for x in post.private_information_gain_bits]
+        self.ig_plot.set_series(ig)
+        self.ig_plot.set_marker(None if self.view_index < 0 else self.view_index)
+        return series
+
+    def status_text(self, post, seconds: float) -> str:
+        (loc, pl), = _top(post.location)
+        (spy, ps), = _top(post.spy)
+        return (f"Spyfall · {METHOD_LABELS.get(post.method, post.method)} · {seconds * 1000:.0f} ms · "
+                f"{len(post.speakers)} claims · public: {loc} {format_probability(pl)}, "
+                f"spy {spy} {format_probability(ps)}")
+
+    def after_result(self, timeline) -> None:
+        self._request_recommendation()
+
+    # -- recommendation --------------------------------------------------------------------------
+    def _request_recommendation(self) -> None:
+        doc = self.document
+        if doc.setup.me is None:
+            self.rec_runner.cancel()
+            self.advice.setText("Observer: no card, so no move to recommend.")
+            return
+        if self.timeline is None or self.timeline.error is not None:
+            self.rec_runner.cancel()
+            self.advice.clear()
+            return
+        self.rec_runner.submit(functools.partial(_recommend_job, doc.setup, tuple(doc.events)))
+
+    @Slot(int, object, float)
+    def _on_recommendation(self, _rev, rec, _secs) -> None:
+        setup = self.document.setup
+        claim = describe_mean_claim(rec.claim)
+        strategy = STRATEGY_LABELS.get(setup.models[setup.me_index].strategy, "").lower()
+        text = f"<b>Your claim</b> ({strategy}, on average): {claim}"
+        if rec.accuse is not None:
+            text += f" · <b>Accuse {rec.accuse}</b> ({format_probability(rec.accuse_probability)})"
+        if rec.name_location is not None:
+            text += (f" · <b>Name the location: {rec.name_location}</b> "
+                     f"({format_probability(rec.location_probability)})")
+        self.advice.setText(text)
+
+    @Slot(int, object)
+    def _on_recommendation_failed(self, _rev, exc) -> None:
+        self.advice.setText(f"No recommendation: {getattr(exc, 'message', exc)}")
+
+    # -- new game --------------------------------------------------------------------------------
+    def new_game(self) -> bool:
+        dlg = NewGameDialog(self, self.document.setup)
+        if dlg.exec() != QDialog.Accepted:
+            return False
+        self.reset_document(dlg.result_setup(), [])
+        return True
+
+    def shutdown(self) -> None:
+        self.simulation.shutdown()
+        super().shutdown()
