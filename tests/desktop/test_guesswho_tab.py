@@ -261,3 +261,43 @@ def test_simulation_can_be_cancelled(window, qtbot):
     _wait(window)
     assert tab.sim_panel.run_button.isEnabled() and not tab.sim_panel.cancel_button.isEnabled()
     assert tab.sim_panel.table.rowCount() == 0 and "cancelled" in tab.sim_panel.message.text()
+
+
+def test_impossible_answer_is_reported_and_rules_switch_changes_the_race(window, qtbot):
+    tab = _tab(window, guesswho.setup_for_board("classic", opponent_remaining=24))
+    _click_question(qtbot, tab, "Glasses?")
+    qtbot.mouseClick(tab.yes_button, Qt.LeftButton)
+    _wait(window)
+    standing = {n for n, c in tab.board_view.cards.items() if not c.down}
+    _click_question(qtbot, tab, "Glasses?")
+    qtbot.mouseClick(tab.no_button, Qt.LeftButton)  # contradicts the first answer
+    _wait(window)
+    assert tab.banner.isVisible() and "Impossible" in tab.banner.text()
+    assert {n for n, c in tab.board_view.cards.items() if not c.down} == standing
+    window.undo_action.trigger()
+    _wait(window)
+    assert not tab.banner.isVisible()
+    tab.rules.setCurrentIndex(tab.rules.findData("instant"))
+    _wait(window)
+    assert tab.document.setup.rules == "instant"
+    post = guesswho.infer(tab.document.setup, tab.document.events)
+    assert format_probability(post.win_probability_instant) in tab.win_label.text()
+    window.undo_action.trigger()
+    _wait(window)
+    assert tab.document.setup.rules == "official" and tab.rules.currentData() == "official"
+
+
+def test_board_with_pictures_draws_them(window, qtbot, tmp_path):
+    from PySide6.QtGui import QColor, QPixmap
+
+    for name in ("ann", "bob"):
+        pm = QPixmap(40, 50)
+        pm.fill(QColor("teal"))
+        assert pm.save(str(tmp_path / f"{name}.png"))
+    csv = tmp_path / "faces.csv"
+    csv.write_text("name,glasses,image\nAnn,yes,ann.png\nBob,no,bob.png\nCy,no,\n", encoding="utf-8")
+    setup = guesswho.setup_for_board(guesswho.load_board(str(csv)))
+    tab = _tab(window, setup)
+    assert tab.board_view.card("Ann").pixmap is not None and tab.board_view.card("Bob").pixmap is not None
+    assert tab.board_view.card("Cy").pixmap is None and tab.board_view.card("Cy").chips == []
+    assert tab.board_view.card("Ann").grab().width() > 0
