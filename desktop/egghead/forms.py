@@ -259,6 +259,12 @@ class QuestionForm(QGroupBox):
         self.moderator.blockSignals(False)
         self._moderator_changed()
 
+    def set_moderator(self, player: Optional[str]) -> None:
+        """Select the answering player (rotating moderator)."""
+        i = self.moderator.findData(player)
+        if i >= 0 and i != self.moderator.currentIndex():
+            self.moderator.setCurrentIndex(i)
+
     def set_visible(self, visible: dict) -> None:
         """The stacks I see now (after solves), for answering as the rotating moderator."""
         self.visible = dict(visible)

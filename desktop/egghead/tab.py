@@ -44,6 +44,28 @@ def position_labels(k: int) -> list[str]:
     return out
 
 
+def learned_text(post) -> str:
+    """What I learned from whom: my stacks ruled out by each moderator's answers and by each
+    player's reactions (from the posterior's LearnedRecords)."""
+    answers: dict[str, int] = {}
+    reactions: dict[str, int] = {}
+    for r in post.learned:
+        if r.kind == "answer":
+            src = "the moderator" if r.source == "moderator" else r.source
+            answers[src] = answers.get(src, 0) + r.removed
+        elif r.kind == "reactions":
+            for p, n in r.removed_by.items():
+                reactions[p] = reactions.get(p, 0) + n
+    if not answers and not reactions:
+        return "<b>Stacks ruled out</b>: nothing logged yet"
+    parts = []
+    if answers:
+        parts.append("by answers — " + ", ".join(f"{s}: {n}" for s, n in answers.items()))
+    if reactions:
+        parts.append("by reactions — " + ", ".join(f"{s}: {n}" for s, n in reactions.items()))
+    return "<b>Stacks ruled out</b> " + "; ".join(parts)
+
+
 def _infer_job(setup, events, cancel):
     return egghead.infer(setup, events, cancel=cancel)
 
@@ -211,7 +233,15 @@ class Tab(GameTab):
         self._prefill_reactions()
 
     def _prefill_reactions(self) -> None:
-        """Pre-fill the reactions row with the previous round (nobody before the first)."""
+        """Pre-fill the reactions row with the previous round (nobody before the first), and
+        a rotating moderator with the player after the last one who answered."""
+        setup = self.document.setup
+        last_answer = next((e for e in reversed(self.document.events)
+                            if isinstance(e, egghead.Answer) and e.moderator), None)
+        if setup.moderator == "rotating":
+            nxt = setup.players[0] if last_answer is None else \
+                setup.players[(setup.players.index(last_answer.moderator) + 1) % len(setup.players)]
+            self.question_form.set_moderator(nxt)
         last = next((e for e in reversed(self.document.events)
                      if isinstance(e, egghead.Reactions)), None)
         self.reactions_form.set_solved(last.solved if last else ())
@@ -322,11 +352,8 @@ class Tab(GameTab):
         self.others_label.setText("The others, in the real world I see: " + "; ".join(parts) + ".")
         self._fill_valids(post)
         self.position_model.set_matrix(np.array(post.position_probabilities, dtype=float))
-        learned = [f"{'the moderator' if s == 'moderator' else s}: {n}"
-                   for s, n in post.learned_from.items()]
-        self.learned_label.setText(
-            "<b>Stacks ruled out</b> by " + (", ".join(learned) if learned else "nothing yet")
-            + f" · {post.worlds:,} worlds publicly possible · entropy {post.entropy_bits:.2f} bits")
+        self.learned_label.setText(learned_text(post) + f" · {post.worlds:,} worlds publicly "
+                                   f"possible · entropy {post.entropy_bits:.2f} bits")
         if live:
             self.question_form.set_visible(post.visible)
             self.solve_form.set_state(post.visible, post.solution)

@@ -269,3 +269,24 @@ def test_position_grid_tooltip_and_no_nan(window):
     assert m.data(idx, Qt.ToolTipRole).startswith("P(my 1st card shows 1) = ")
     texts = [m.data(m.index(r, c)) for r in range(m.rowCount()) for c in range(m.columnCount())]
     assert all(t and "nan" not in t.lower() for t in texts)
+
+
+def test_rotating_moderator_prefill_and_learned_from(window, qtbot):
+    tab = _tab(window)
+    setup = egghead.Setup.from_json({"players": ["A", "B", "C"], "me": "A", "moderator": "rotating",
+                                     "visible": {"B": [4, 5, 6], "C": [3, 3, 3]}}, "setup")
+    tab.reset_document(setup, [])
+    _wait(window)
+    form = tab.question_form
+    assert form.moderator.currentData() == "A"  # the first player answers first
+    assert form.set_question("missing")
+    assert form.answer.currentData() == egghead.answer_for(setup, "missing", setup.visible_dict(), "A")
+    form.moderator.setCurrentIndex(form.moderator.findData("B"))
+    assert form.set_answer(2)  # B sees my three cards and 3 3 3
+    qtbot.mouseClick(form.button, Qt.LeftButton)
+    _wait(window)
+    assert tab.document.events == [egghead.Answer("missing", 2, "B")]
+    assert form.moderator.currentData() == "C"  # the next player round the table
+    post = _check_against_engine(tab)
+    removed = post.learned[0].removed
+    assert removed > 0 and f"by answers — B: {removed}" in tab.learned_label.text()
