@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Regenerate the README's screenshots from the bundled example sessions (headless).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
+for game in cluedo inkognito egghead guesswho spyfall; do
+  if [ -f "resources/examples/$game.json" ]; then
+    python -m desktop "resources/examples/$game.json" --tab "$game" --size 1360x820 \
+      --screenshot "docs/screenshots/$game.png"
+    echo "docs/screenshots/$game.png"
+  fi
+done
