@@ -1,0 +1,272 @@
+"""The Spyfall tab end to end: claims logged by clicking worksheet cells (0 → ½ → 1) or by
+typing, undo, bad typed claims, the belief models against the engine's own infer, the
+recommendation, the New game dialog and the simulation panel (progress, cancel)."""
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from engines import spyfall
+from engines.core.errors import SessionFormatError
+from desktop.spyfall.forms import NewGameDialog, parse_claim_text
+from desktop.spyfall.model import next_weight
+
+
+def _wait(window):
+    assert window.wait_idle(60)
+
+
+def _tab(window, setup=None):
+    window.select_game("spyfall")
+    tab = window.tab_for("spyfall")
+    tab.reset_document(setup or spyfall.default_setup(), [])
+    _wait(window)
+    return tab
+
+
+def _click_location(qtbot, tab, location):
+    """Left-click the pending row's cell of ``location`` in the worksheet (a real mouse click)."""
+    m = tab.sheet_model
+    row = m.row_of_item(m.pending_item)
+    col = tab.document.setup.locations.index(location)
+    index = m.index(row, col)
+    tab.sheet.scrollTo(index)
+    rect = tab.sheet.visualRect(index)
+    assert rect.isValid()
+    qtbot.mouseClick(tab.sheet.viewport(), Qt.LeftButton, pos=rect.center())
+
+
+def _beliefs_equal_engine(tab):
+    setup = tab.document.setup
+    direct = spyfall.infer(setup, tab.document.events)
+    rows = tab.sheet_model.beliefs()
+    np.testing.assert_allclose(rows[0], [direct.location[l] for l in setup.locations], atol=1e-12)
+    spy = tab.spy_model.matrix()
+    np.testing.assert_allclose(spy[:, 0], [direct.spy[p] for p in setup.players], atol=1e-12)
+    if setup.me is not None:
+        np.testing.assert_allclose(spy[:, 1], [direct.private_spy[p] for p in setup.players], atol=1e-12)
+    np.testing.assert_allclose(spy[:, -1], np.diag(direct.loo_spy), atol=1e-12)
+    series = tab.plot.series()
+    for j, p in enumerate(setup.players):
+        np.testing.assert_allclose(series[p], direct.spy_history[:, j], atol=1e-12)
+    ig = tab.ig_plot.series()["location (public)"]
+    assert ig[0] is None
+    np.testing.assert_allclose(ig[1:], direct.information_gain_bits, atol=1e-12)
+    return direct
+
+
+def test_next_weight_cycle():
+    assert [next_weight(w) for w in (0.0, 0.5, 1.0, 0.3)] == [0.5, 1.0, 0.0, 0.0]
+
+
+def test_click_cells_logs_claim_and_undo_removes_it(window, qtbot):
+    tab = _tab(window)
+    setup = tab.document.setup
+    uniform = tab.sheet_model.beliefs().copy()
+    np.testing.assert_allclose(uniform[0], 1 / setup.n_locations)
+    assert tab.speaker.currentData() == setup.players[0]  # the first player speaks first
+    _click_location(qtbot, tab, "Beach")
+    _click_location(qtbot, tab, "Beach")      # Beach: 0 → ½ → 1
+    _click_location(qtbot, tab, "Casino")     # Casino: 0 → ½
+    _click_location(qtbot, tab, "Hotel")
+    _click_location(qtbot, tab, "Hotel")
+    _click_location(qtbot, tab, "Hotel")      # Hotel: back to 0
+    assert tab.claim_edit.text() == "Beach:1, Casino:0.5"
+    pending = tab.sheet_model.pending_weights()
+    assert pending[setup.locations.index("Beach")] == 1.0 and pending.sum() == 1.5
+    tab.speaker.setCurrentIndex(tab.speaker.findData("Bob"))
+    qtbot.mouseClick(tab.log_button, Qt.LeftButton)
+    _wait(window)
+    assert len(tab.document.events) == 1
+    assert tab.document.events[0].to_json() == {"type": "claim", "player": "Bob",
+                                                "claim": {"Beach": 1, "Casino": 0.5}}
+    # the logged claim is a worksheet row, the pending row is empty again, the next speaker is Cy
+    assert tab.sheet_model.pending_weights().sum() == 0 and tab.claim_edit.text() == ""
+    assert tab.speaker.currentData() == "Cy"
+    first = tab.sheet_model.row_of_item(0)
+    assert tab.sheet_model.data(tab.sheet_model.index(first, setup.locations.index("Casino"))) == "½"
+    direct = _beliefs_equal_engine(tab)
+    assert direct.location["Beach"] > 1 / setup.n_locations
+    # Enter in the worksheet logs the next claim (keyboard path, Space cycles the current cell)
+    row = tab.sheet_model.row_of_item(tab.sheet_model.pending_item)
+    tab.sheet.setFocus()
+    tab.sheet.setCurrentIndex(tab.sheet_model.index(row, setup.locations.index("Beach")))
+    qtbot.keyClick(tab.sheet, Qt.Key_Space)
+    qtbot.keyClick(tab.sheet, Qt.Key_Space)
+    qtbot.keyClick(tab.sheet, Qt.Key_Return)
+    _wait(window)
+    assert tab.document.events[-1].to_json() == {"type": "claim", "player": "Cy", "claim": {"Beach": 1}}
+    _beliefs_equal_engine(tab)
+    # undo removes them, and the beliefs go back to the engine's answer for the shorter log
+    window.undo_action.trigger()
+    _wait(window)
+    assert len(tab.document.events) == 1 and tab.speaker.currentData() == "Cy"
+    _beliefs_equal_engine(tab)
+    window.undo_action.trigger()
+    _wait(window)
+    assert tab.document.events == []
+    assert tab.sheet_model.claim_of_row(0) == -1
+    np.testing.assert_allclose(tab.sheet_model.beliefs(), uniform, atol=1e-12)
+
+
+def test_typed_claims_valid_and_invalid(window, qtbot, monkeypatch):
+    tab = _tab(window)
+    messages = []
+    monkeypatch.setattr(tab, "warn", lambda title, text: messages.append(text))
+    for text, expected in [("Beachy:1", "unknown location 'Beachy'"),
+                           ("Beach:x", "Beach: expected a number, got the text 'x'"),
+                           ("Beach:-1", "Beach: must be >= 0, got -1"),
+                           ("Beach:0", "at least one location with a positive weight"),
+                           ("1, 0, 0.5", "needs 27 weights (one per location), got 3"),
+                           ("Beach:1, beach:0.5", "Beach is named twice")]:
+        tab.claim_edit.setText(text)
+        qtbot.mouseClick(tab.log_button, Qt.LeftButton)
+        assert messages and expected in messages[-1], (text, messages[-1:])
+        assert tab.document.events == []
+    messages.clear()
+    tab.claim_edit.clear()
+    qtbot.keyClicks(tab.claim_edit, "casino: 1/2, Hotel")  # names ignore case; a name alone weighs 1
+    setup = tab.document.setup
+    pending = tab.sheet_model.pending_weights()  # the typed claim shows on the pending row
+    assert pending[setup.locations.index("Casino")] == 0.5 and pending[setup.locations.index("Hotel")] == 1
+    qtbot.keyClick(tab.claim_edit, Qt.Key_Return)
+    _wait(window)
+    assert not messages
+    assert tab.document.events[0].to_json() == {"type": "claim", "player": "Ann",
+                                                "claim": {"Casino": 0.5, "Hotel": 1}}
+    _beliefs_equal_engine(tab)
+
+
+def test_spy_role_private_location_row_and_recommendation(window, qtbot):
+    setup = spyfall.Setup.from_json({"locations": ["Beach", "Bank", "Zoo", "Jail"],
+                                     "players": ["Ann", "Bob", "Cy", "Dee"], "me": "Cy",
+                                     "my_role": {"spy": True},
+                                     "model": {"beta": 5, "lambda": 0.7, "strategy": "dynamic"}}, "$.setup")
+    tab = _tab(window, setup)
+    for player, claim in [("Ann", {"Beach": 1, "Bank": 0.5}), ("Bob", {"Beach": 1})]:
+        tab.log_event(spyfall.make_claim(setup, player, claim))
+    _wait(window)
+    direct = _beliefs_equal_engine(tab)
+    rows = tab.sheet_model.beliefs()
+    assert rows.shape == (2, 4)  # public + mine (as the spy)
+    np.testing.assert_allclose(rows[1], [direct.private_location[l] for l in setup.locations], atol=1e-12)
+    rec = spyfall.recommend(setup, tab.document.events)
+    assert rec.name_location == "Beach"
+    assert f"Name the location: {rec.name_location}" in tab.advice.text()
+    assert tab.speaker.currentData() == "Cy"
+    # selecting a history entry shows the beliefs as they were then
+    tab.history.list.setCurrentRow(1)
+    then = spyfall.infer(setup, tab.document.events[:1])
+    np.testing.assert_allclose(tab.sheet_model.beliefs()[0], [then.location[l] for l in setup.locations],
+                               atol=1e-12)
+    assert "as after claim 1" in tab.summary.text()
+    tab.history.select_live()
+    np.testing.assert_allclose(tab.sheet_model.beliefs()[0], [direct.location[l] for l in setup.locations],
+                               atol=1e-12)
+
+
+def test_non_spy_recommendation_names_suspect(window, qtbot):
+    tab = _tab(window)
+    setup = tab.document.setup
+    tab.log_event(spyfall.make_claim(setup, "Bob", {"Casino": 1}))
+    tab.log_event(spyfall.make_claim(setup, "Cy", {"Beach": 1}))
+    _wait(window)
+    rec = spyfall.recommend(setup, tab.document.events)
+    assert rec.accuse == "Bob"
+    assert "Accuse Bob" in tab.advice.text() and "Beach" in tab.advice.text()
+
+
+def test_parse_claim_text_forms():
+    setup = spyfall.default_setup()
+    assert parse_claim_text("Beach:1, Casino=0.5; hotel", setup) == {"Beach": 1.0, "Casino": 0.5, "Hotel": 1.0}
+    assert parse_claim_text("Beach:½", setup) == {"Beach": 0.5}
+    assert parse_claim_text("1, 0, 2", setup) == [1.0, 0.0, 2.0]
+    with pytest.raises(SessionFormatError):
+        parse_claim_text(":1", setup)
+
+
+def test_new_game_dialog_builds_setup(window, qtbot):
+    tab = _tab(window)
+    dlg = NewGameDialog(tab, tab.document.setup)
+    qtbot.addWidget(dlg)
+    assert dlg.beta.value() == 5 and dlg.lam.value() == pytest.approx(0.7)
+    dlg.n_players.setValue(4)
+    dlg.me.setCurrentIndex(dlg.me.findData("Bob"))
+    dlg.role.setCurrentIndex(dlg.role.findData("spy"))
+    dlg.beta.slider.setValue(80)          # the slider moves the spin box: β = 8
+    dlg.lam.set_value(0.5)
+    dlg.strategy.setCurrentIndex(dlg.strategy.findData("dynamic"))
+    dlg.table.cellWidget(2, 1).setChecked(True)  # Cy gets an own model
+    dlg.table.cellWidget(2, 4).setCurrentIndex(dlg.table.cellWidget(2, 4).findData("joker"))
+    setup = dlg.build()
+    assert setup.players == ("Ann", "Bob", "Cy", "Dee") and setup.me == "Bob" and setup.i_am_spy
+    assert setup.beta == 8 and setup.lam == 0.5 and setup.strategy == "dynamic"
+    assert setup.models[2].strategy == "joker" and setup.models[0].strategy == "dynamic"
+    dlg.table.item(1, 0).setText("Ann")
+    with pytest.raises(SessionFormatError, match="same name"):
+        dlg.build()
+    dlg.table.item(1, 0).setText("Bob")
+    dlg.edition.setCurrentIndex(dlg.edition.findData("custom"))
+    dlg.custom.setPlainText("Moon")
+    with pytest.raises(SessionFormatError, match="at least two locations"):
+        dlg.build()
+    dlg.custom.setPlainText("Moon\nMars\nVenus")
+    dlg.role.setCurrentIndex(dlg.role.findData("Mars"))
+    setup = dlg.build()
+    assert setup.locations == ("Moon", "Mars", "Venus") and setup.my_location == "Mars"
+    # starting the game resets the tab with it
+    tab.reset_document(setup, [])
+    _wait(window)
+    assert tab.sheet_model.columns() == ["Moon", "Mars", "Venus"]
+    assert "Mars" in tab.role_label.text()
+
+
+def test_simulation_runs_with_progress_and_matches_engine(window, qtbot):
+    tab = _tab(window)
+    panel = tab.simulation
+    tab.pages.setCurrentWidget(panel)
+    panel.players.setValue(4)
+    panel.locations.setValue(5)
+    panel.games.setValue(12)
+    panel.rounds.setValue(2)
+    panel.workers.setValue(1)
+    panel.seat_combos[3].setCurrentIndex(panel.seat_combos[3].findData("joker"))
+    seen = []
+    panel.progress.valueChanged.connect(seen.append)
+    with qtbot.waitSignal(panel.finished, timeout=60000) as blocker:
+        qtbot.mouseClick(panel.run_button, Qt.LeftButton)
+    result = blocker.args[0]
+    assert panel.progress.value() == panel.progress.maximum() == 12
+    # the worker thread's progress callback reached the bar (chunks of 3 games) before the result
+    assert any(0 < v < 12 for v in seen), seen
+    direct = spyfall.simulate(panel.config)
+    assert panel.config.seats == ("flat", "flat", "flat", "joker")
+    assert result.spy_win_rate == direct.spy_win_rate
+    rows = {(panel.table.item(r, 0).text(), panel.table.item(r, 1).text()): panel.table.item(r, 2).text()
+            for r in range(panel.table.rowCount())}
+    assert rows[("joker", "as spy")] == (f"{100 * direct.by_strategy['joker']['as_spy']['win_rate']:.1f}%"
+                                         if direct.by_strategy["joker"]["as_spy"]["games"] else "–")
+    np.testing.assert_allclose(panel.ig_plot.series()["public location"][1:],
+                               direct.mean_information_gain_bits, atol=1e-12)
+    assert "Spy wins" in panel.status.text()
+    assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
+
+
+def test_simulation_cancel_and_bad_config(window, qtbot):
+    tab = _tab(window)
+    panel = tab.simulation
+    panel.drawn.setChecked(True)
+    for cb in panel.draw_checks.values():
+        cb.setChecked(False)
+    panel.run()
+    assert "name at least one strategy" in panel.status.text() and not panel.is_running()
+    panel.draw_checks["flat"].setChecked(True)
+    panel.games.setValue(5000)
+    panel.workers.setValue(1)
+    panel.run()
+    assert panel.is_running() and panel.cancel_button.isEnabled()
+    qtbot.mouseClick(panel.cancel_button, Qt.LeftButton)
+    assert not panel.is_running() and "Cancelled" in panel.status.text()
+    qtbot.waitUntil(lambda: not panel.runner.is_busy(), timeout=30000)
+    _wait(window)
+    assert panel.result is None
