@@ -191,11 +191,13 @@ class TablePanel(_RebuiltBox):
             lab.setStyleSheet(FACE_STYLE.replace("#5d4037", "#2e7d32") if solution else UNKNOWN_STYLE)
 
     def set_state(self, player: str, text: str, tip: str = "") -> None:
+        """The note after ``player``'s cards (can solve / cannot / probability)."""
         if player in self.state:
             self.state[player].setText(text)
             self.state[player].setToolTip(tip)
 
     def stack(self, player: str) -> list[int]:
+        """The cards of ``player`` as the editable spin boxes hold them."""
         return [s.value() for s in self.spins.get(player, [])]
 
 
@@ -245,6 +247,7 @@ class QuestionForm(QGroupBox):
         self.set_setup(setup)
 
     def set_setup(self, setup) -> None:
+        """Rebuild the form for ``setup``."""
         self.setup = setup
         self.visible = setup.visible_dict()
         self.moderator.blockSignals(True)
@@ -294,6 +297,7 @@ class QuestionForm(QGroupBox):
         self._fill_answers()
 
     def choice(self) -> Optional[object]:
+        """The selected :class:`egghead.QuestionChoice` (None when the search matches nothing)."""
         qid = self.question.currentData()
         return next((q for q in self._choices if q.id == qid), None)
 
@@ -330,16 +334,19 @@ class QuestionForm(QGroupBox):
         return i >= 0
 
     def set_answer(self, answer: int) -> bool:
+        """Select ``answer`` if it is a possible answer; False otherwise."""
         i = self.answer.findData(answer)
         if i >= 0:
             self.answer.setCurrentIndex(i)
         return i >= 0
 
     def event_json(self) -> dict:
+        """The event the form describes, as session JSON (validated by the engine when logged)."""
         return {"type": "answer", "question": self.question.currentData(),
                 "answer": self.answer.currentData(), "moderator": self.moderator.currentData()}
 
     def submit(self) -> None:
+        """Emit ``submitted`` with :meth:`event_json`."""
         self.submitted.emit(self.event_json())
 
 
@@ -361,6 +368,7 @@ class ReactionsForm(_RebuiltBox):
         self.set_setup(setup)
 
     def set_setup(self, setup) -> None:
+        """Rebuild the form for ``setup``."""
         body = self._new_body()
         lay = QVBoxLayout(body)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -394,16 +402,20 @@ class ReactionsForm(_RebuiltBox):
             b.setChecked(p in solved)
 
     def solved(self) -> list[str]:
+        """The players toggled as solved."""
         return [p for p, b in self.toggles.items() if b.isChecked()]
 
     def set_note(self, text: str, warn: bool = False) -> None:
+        """The note under the row (``warn``: the fixpoint is reached)."""
         self.note.setText(text)
         self.note.setStyleSheet("color:#6d4c00" if warn else "color:#546e7a")
 
     def event_json(self) -> dict:
+        """The event the form describes, as session JSON (validated by the engine when logged)."""
         return {"type": "reactions", "solved": self.solved()}
 
     def submit(self) -> None:
+        """Emit ``submitted`` with :meth:`event_json`."""
         self.submitted.emit(self.event_json())
 
 
@@ -424,6 +436,7 @@ class SolveForm(_RebuiltBox):
         self.set_setup(setup)
 
     def set_setup(self, setup) -> None:
+        """Rebuild the form for ``setup``."""
         self.setup = setup
         self.visible = setup.visible_dict()
         self.grid = QGridLayout(self._new_body())
@@ -460,6 +473,7 @@ class SolveForm(_RebuiltBox):
         self._player_changed()
 
     def set_player(self, player: str) -> None:
+        """Select ``player`` and pre-fill their revealed cards."""
         i = self.player.findData(player)
         if i >= 0:
             self.player.setCurrentIndex(i)
@@ -476,6 +490,7 @@ class SolveForm(_RebuiltBox):
         self.none_new.setEnabled(False)
 
     def set_cards(self, cards, new_cards=None) -> None:
+        """Fill the revealed cards and, if given, the new cards."""
         for s, v in zip(self.cards, cards):
             s.setValue(v)
         if new_cards is not None:
@@ -483,11 +498,13 @@ class SolveForm(_RebuiltBox):
                 s.setValue(v)
 
     def event_json(self) -> dict:
+        """The event the form describes, as session JSON (validated by the engine when logged)."""
         return {"type": "solve", "player": self.player.currentData(),
                 "cards": [s.value() for s in self.cards],
                 "new_cards": None if self.none_new.isChecked() else [s.value() for s in self.new_cards]}
 
     def submit(self) -> None:
+        """Emit ``submitted`` with :meth:`event_json`."""
         self.submitted.emit(self.event_json())
 
 
@@ -642,4 +659,5 @@ class NewGameDialog(QDialog):
         self.accept()
 
     def result_setup(self):
+        """The setup built when the dialog was accepted (None before)."""
         return self._result

@@ -163,6 +163,7 @@ class SimulationPanel(QWidget):
         self.analysing_row.addStretch(1)
 
     def set_analysing(self, counts) -> None:
+        """Tick exactly the numbers of analysing players in ``counts``."""
         for a, b in self.analysing.items():
             b.setChecked(a in counts)
 
@@ -174,6 +175,7 @@ class SimulationPanel(QWidget):
                 "seed": self.seed.value(), "target_points": self.target.value()}
 
     def is_running(self) -> bool:
+        """True while a simulation started here has not finished or been cancelled."""
         return self._running
 
     def run(self) -> bool:
