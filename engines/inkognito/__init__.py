@@ -1,0 +1,29 @@
+"""Inkognito engine (issue 3): joint Bayesian identity disclosure for all opponents.
+
+Public API (the engine contract, engines/CONTRACT.md):
+
+* :data:`GAME`, :data:`TITLE`, :data:`METHODS` (``"joint"``, ``"independent"``),
+  :data:`EVENT_TYPES` (``"answer"``)
+* :class:`Setup`, :class:`Deception`, :func:`default_setup`, :class:`Answer`,
+  :func:`event_from_json`, :func:`describe_event`, :func:`validate_answer`
+* :func:`infer` -> :class:`Posterior` (:class:`OpponentBelief` per opponent);
+  :func:`belief_summary`; :func:`recommend` -> :class:`Recommendation`
+* :func:`form_table`, :func:`answer_likelihood` (answer forms and likelihoods), :func:`worlds`
+* :class:`ProfileStore` (per-opponent θ across games)
+
+Sources: seed 000 (sequential Bayesian identity disclosure, likelihoods 1/15 and 1/3);
+the Inkognito rules (Colovini & Randolph) as cited in :mod:`engines.inkognito.model`.
+"""
+from engines.inkognito.inference import (GRID, METHODS, OpponentBelief, Posterior,
+                                         RankedQuestion, Recommendation, belief_summary,
+                                         beta_on_grid, encode, infer, recommend, theta_grid,
+                                         worlds)
+from engines.inkognito.likelihood import FormTable, answer_likelihood, form_table
+from engines.inkognito.model import (DEFAULT_DECEPTION_PRIOR, EVENT_TYPES, GAME, KINDS,
+                                     QUESTIONS, TEAMS, TITLE, Answer, Deception, Event, Setup,
+                                     default_names, default_setup, describe_event,
+                                     event_from_json, form_shapes, partner_index,
+                                     validate_answer)
+from engines.inkognito.profiles import ProfileStore, beta_from_moments
+
+__all__ = [n for n in dir() if not n.startswith("_")]

@@ -1,0 +1,301 @@
+"""Inkognito session setup, the answer event, and the rules of a valid answer (issue 3).
+
+The game, as modelled (seed 000, "sequential Bayesian identity disclosure"; rulebook of
+Inkognito by Leo Colovini and Alex Randolph, 1988, as summarised in the rules pages the seed
+links to):
+
+* Four players (three in the 3-player variant, where one set of cards is put aside). Each holds
+  a secret identity — Lord Fiddlebottom, Madame Zsa Zsa, Colonel Bubble, Agent X — and a secret
+  build (tall, short, fat, thin), one of each per player, so over my opponents both are
+  injective assignments of what I do not hold. Teams are fixed: Lord Fiddlebottom with Colonel
+  Bubble, Madame Zsa Zsa with Agent X (here: identities 1 & 3 and 2 & 4 of the setup's list).
+* Player question (my figure meets an opponent's figure; I ask about identity or build): the
+  opponent shows 2 cards of the asked kind and 1 of the other kind; **at least one** of the
+  three is true (seed: ``sum I = 2, sum B = 1, I_i + B_b >= 1``).
+* Ambassador question (I move the ambassador onto an opponent's figure): the opponent shows 2
+  cards of the asked kind, **exactly one** true (seed: ``I_i + B_b = 1``).
+* Mission card (rulebook; players' rules summaries): in the answer to a player question the
+  opponent may show the secret mission card in place of one of the three cards, so only 2
+  statements are shown (2 of the asked kind, or 1 of each kind); at least one of them must be
+  true. The content of the mission card (which team's half-mission it is) is *not* modelled
+  — uncertain how players use it at the table; log it as a note. Not allowed with the
+  ambassador here (the rules summaries we know do not say it is; uncertain).
+* No repeats (rulebook): a player may not show the same set of cards twice to the same asker.
+  The engine then excludes the sets an opponent already showed me from that opponent's
+  choice set (setup ``"no_repeats"``, default true); a repeated set is a contradiction.
+
+Setup (JSON)::
+
+    {"identities": [4 names], "builds": [4 names],
+     "me": {"identity": name, "build": name}, "opponents": [2 or 3 names],
+     "deception"?: {"enabled": false, "prior": [a, b], "priors"?: {opponent: [a, b]}},
+     "no_repeats"?: true}
+
+Event (JSON)::
+
+    {"type": "answer", "opponent": name, "question": "player" | "ambassador",
+     "asked": "identity" | "build", "identities": [names], "builds": [names],
+     "mission"?: false}
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional, Sequence
+
+from engines.core.errors import SessionFormatError
+from engines.core.resources import load_json_resource
+from engines.core.schema import Reader
+
+GAME = "inkognito"
+TITLE = "Inkognito"
+EVENT_TYPES = ("answer",)
+QUESTIONS = ("player", "ambassador")
+KINDS = ("identity", "build")
+#: Teams by position in the identity list: (Lord Fiddlebottom, Colonel Bubble) and
+#: (Madame Zsa Zsa, Agent X) with the default names.
+TEAMS = ((0, 2), (1, 3))
+#: Default Beta(a, b) prior of θ: mean 0.2 = 3/15, the share of "lone statement true" answers
+#: among the 15 valid answers to a player question, i.e. the seed's indifferent opponent.
+DEFAULT_DECEPTION_PRIOR = (1.0, 4.0)
+
+
+def partner_index(identity: int) -> int:
+    """Index (0..3) of the teammate of identity ``identity`` (0..3)."""
+    for a, b in TEAMS:
+        if identity == a:
+            return b
+        if identity == b:
+            return a
+    raise ValueError(identity)
+
+
+def default_names() -> dict:
+    """The bundled default names (``resources/inkognito/names.json``)."""
+    return load_json_resource("inkognito", "names.json")
+
+
+@dataclass(frozen=True)
+class Deception:
+    """The deception model's options.
+
+    Attributes:
+        enabled: use the θ model (otherwise every valid answer is equally likely).
+        prior: Beta(a, b) prior of θ for every opponent (a, b > 0).
+        priors: per-opponent Beta parameters overriding ``prior`` (e.g. from a ProfileStore),
+            as a tuple of ``(name, (a, b))``.
+    """
+
+    enabled: bool = False
+    prior: tuple = DEFAULT_DECEPTION_PRIOR
+    priors: tuple = ()
+
+    def prior_of(self, opponent: str) -> tuple:
+        """Beta (a, b) of ``opponent``."""
+        return dict(self.priors).get(opponent, self.prior)
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"enabled": self.enabled, "prior": list(self.prior)}
+        if self.priors:
+            out["priors"] = {k: list(v) for k, v in self.priors}
+        return out
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The game as set up.
+
+    Attributes:
+        identities: the 4 identity names (order: team partners are positions 1&3 and 2&4).
+        builds: the 4 build names.
+        me_identity, me_build: my own cards (names).
+        opponents: 2 or 3 opponent names (3-player or 4-player game).
+        deception: :class:`Deception` options (off by default).
+        no_repeats: apply the rule that a set is never shown twice to the same asker.
+    """
+
+    identities: tuple
+    builds: tuple
+    me_identity: str
+    me_build: str
+    opponents: tuple
+    deception: Deception = field(default_factory=Deception)
+    no_repeats: bool = True
+
+    @property
+    def my_identity_index(self) -> int:
+        return self.identities.index(self.me_identity)
+
+    @property
+    def my_build_index(self) -> int:
+        return self.builds.index(self.me_build)
+
+    @property
+    def partner_identity(self) -> str:
+        """Name of the identity of my partner."""
+        return self.identities[partner_index(self.my_identity_index)]
+
+    @staticmethod
+    def from_json(obj: Any, path: str = "$.setup") -> "Setup":
+        """Validate and build a setup. Raises SessionFormatError(json_path, message)."""
+        r = Reader(obj, path)
+        names = default_names()
+        ids = r.str_list("identities", names["identities"], min_len=4, max_len=4, unique=True)
+        builds = r.str_list("builds", names["builds"], min_len=4, max_len=4, unique=True)
+        me = r.child("me")
+        mi = me.choice("identity", ids, what="identity")
+        mb = me.choice("build", builds, what="build")
+        opps = r.str_list("opponents", min_len=2, max_len=3, unique=True)
+        dec = Deception()
+        if r.has("deception"):
+            d = r.child("deception")
+            enabled = d.bool("enabled", False)
+            prior = _beta(d, "prior", DEFAULT_DECEPTION_PRIOR)
+            priors = []
+            if d.has("priors"):
+                pr = d.child("priors")
+                for name in pr.obj:
+                    if name not in opps:
+                        raise SessionFormatError(pr.sub(name), f"unknown opponent {name!r}")
+                    priors.append((name, _beta(pr, name, None)))
+            dec = Deception(enabled, prior, tuple(priors))
+        no_rep = r.bool("no_repeats", True)
+        return Setup(tuple(ids), tuple(builds), mi, mb, tuple(opps), dec, no_rep)
+
+    def to_json(self) -> dict:
+        return {"identities": list(self.identities), "builds": list(self.builds),
+                "me": {"identity": self.me_identity, "build": self.me_build},
+                "opponents": list(self.opponents), "deception": self.deception.to_json(),
+                "no_repeats": self.no_repeats}
+
+
+def _beta(r: Reader, key: str, default) -> tuple:
+    v = r.list(key, default if default is None else list(default), min_len=2, max_len=2)
+    out = []
+    for i, x in enumerate(v):
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not (x > 0) \
+                or x != x or x == float("inf"):
+            raise SessionFormatError(f"{r.sub(key)}[{i}]",
+                                     f"Beta parameters must be positive numbers, got {x!r}")
+        out.append(float(x))
+    return tuple(out)
+
+
+def default_setup(opponents: Optional[Sequence[str]] = None) -> Setup:
+    """The default names, me = Agent X / short (the seed's player), three opponents."""
+    names = default_names()
+    return Setup(tuple(names["identities"]), tuple(names["builds"]), names["identities"][3],
+                 names["builds"][1], tuple(opponents or names["opponents"]))
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An opponent's answer to my question.
+
+    Attributes:
+        opponent: who answered.
+        question: ``"player"`` or ``"ambassador"``.
+        asked: ``"identity"`` or ``"build"`` — the kind I asked about.
+        identities, builds: the statements shown (names, setup order).
+        mission: the opponent showed the mission card in place of a third card.
+    """
+
+    opponent: str
+    question: str
+    asked: str
+    identities: tuple
+    builds: tuple
+    mission: bool = False
+
+    def to_json(self) -> dict:
+        out = {"type": "answer", "opponent": self.opponent, "question": self.question,
+               "asked": self.asked, "identities": list(self.identities),
+               "builds": list(self.builds)}
+        if self.mission:
+            out["mission"] = True
+        return out
+
+
+Event = Answer
+
+
+def form_shapes(question: str, asked: str, mission: bool = False) -> tuple:
+    """The allowed ``(number of identities, number of builds)`` of an answer form.
+
+    Player: (2, 1) asked identity, (1, 2) asked build; with the mission card (2, 0)/(1, 1)
+    resp. (0, 2)/(1, 1). Ambassador: (2, 0) or (0, 2).
+    """
+    if question == "ambassador":
+        return ((2, 0),) if asked == "identity" else ((0, 2),)
+    if not mission:
+        return ((2, 1),) if asked == "identity" else ((1, 2),)
+    return ((2, 0), (1, 1)) if asked == "identity" else ((0, 2), (1, 1))
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word if n == 1 else ('identities' if word == 'identity' else word + 's')}"
+
+
+def validate_answer(question: str, asked: str, identities: Sequence, builds: Sequence,
+                    mission: bool = False, *, path: str = "$") -> None:
+    """Check the form of an answer (counts of statements), before any inference.
+
+    Args:
+        question: ``"player"`` or ``"ambassador"``; asked: ``"identity"`` or ``"build"``.
+        identities, builds: the statements shown (names or indices; no duplicates).
+        mission: the mission card was shown in place of one card (player question only).
+        path: JSON path prefix for the error.
+    Raises:
+        SessionFormatError: with a message saying what the rules require, e.g. "a player
+            question about identity is answered with 2 identities and 1 build; you ticked
+            1 identity and 1 build".
+    """
+    if question not in QUESTIONS:
+        raise SessionFormatError(f"{path}.question", f"unknown question {question!r}; expected "
+                                                     f"'player' or 'ambassador'")
+    if asked not in KINDS:
+        raise SessionFormatError(f"{path}.asked", f"unknown kind {asked!r}; expected "
+                                                  f"'identity' or 'build'")
+    for key, items in (("identities", identities), ("builds", builds)):
+        if len(set(items)) != len(items):
+            raise SessionFormatError(f"{path}.{key}", "a card appears twice in the answer")
+    if mission and question == "ambassador":
+        raise SessionFormatError(f"{path}.mission", "the mission card can replace a card only "
+                                                    "in the answer to a player question")
+    ni, nb = len(identities), len(builds)
+    shapes = form_shapes(question, asked, mission)
+    if (ni, nb) in shapes:
+        return
+    want = " or ".join(f"{_plural(a, 'identity')} and {_plural(b, 'build')}" if a and b else
+                       _plural(a, 'identity') if a else _plural(b, 'build') for a, b in shapes)
+    rule = {"player": "at least one of them true", "ambassador": "exactly one of them true"}
+    what = (f"a {question} question about {asked}"
+            + (" with the mission card shown" if mission else ""))
+    got = f"{_plural(ni, 'identity')} and {_plural(nb, 'build')}"
+    raise SessionFormatError(f"{path}.identities" if ni != shapes[0][0] else f"{path}.builds",
+                             f"{what} is answered with {want} ({rule[question]}); "
+                             f"you ticked {got}")
+
+
+def event_from_json(obj: Any, setup: Setup, path: str = "$.event") -> Answer:
+    """Validate one answer against the setup. Raises SessionFormatError(json_path, message)."""
+    r = Reader(obj, path)
+    r.choice("type", EVENT_TYPES, what="event type")
+    opp = r.choice("opponent", setup.opponents, what="opponent")
+    q = r.choice("question", QUESTIONS, what="question")
+    asked = r.choice("asked", KINDS, what="kind")
+    ids = r.str_list("identities", [], max_len=4, unique=True, choices=setup.identities)
+    builds = r.str_list("builds", [], max_len=4, unique=True, choices=setup.builds)
+    mission = r.bool("mission", False)
+    validate_answer(q, asked, ids, builds, mission, path=path)
+    ids = tuple(sorted(ids, key=setup.identities.index))
+    builds = tuple(sorted(builds, key=setup.builds.index))
+    return Answer(opp, q, asked, ids, builds, mission)
+
+
+def describe_event(setup: Setup, event: Answer) -> str:
+    """The answer in words: "Red, asked about identity (player): Lord Fiddlebottom, Madame Zsa
+    Zsa + fat"."""
+    who = "ambassador" if event.question == "ambassador" else "player question"
+    cards = list(event.identities) + list(event.builds)
+    return (f"{event.opponent} ({who}, {event.asked}): " + ", ".join(cards)
+            + (" + mission card" if event.mission else ""))
