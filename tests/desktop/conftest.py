@@ -1,8 +1,14 @@
 import os
+import tempfile
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Each test session gets its own data and settings folders (autosave recovery file, recent
+# files), so tests never touch a user's files nor race with another test run.
+_HOME = tempfile.mkdtemp(prefix="deduction-desk-tests-")
+os.environ["XDG_DATA_HOME"] = os.path.join(_HOME, "data")
+os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -11,7 +17,7 @@ def _qt_test_mode(qapp):
 
     qapp.setApplicationName("Deduction Desk")
     qapp.setOrganizationName("DeductionDeskTests")
-    QStandardPaths.setTestModeEnabled(True)
+    assert QStandardPaths.writableLocation(QStandardPaths.AppDataLocation).startswith(_HOME)
     yield
 
 
