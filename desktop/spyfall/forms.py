@@ -134,12 +134,12 @@ class NewGameDialog(QDialog):
     def __init__(self, parent=None, setup=None):
         super().__init__(parent)
         self.setWindowTitle("New Spyfall game")
-        self.setMinimumWidth(760)
+        self.setMinimumWidth(820)
         self.editions = spyfall.editions()
         self._result = None
         outer = QVBoxLayout(self)
         top = QHBoxLayout()
-        outer.addLayout(top, 1)
+        outer.addLayout(top)
 
         left = QVBoxLayout()
         top.addLayout(left, 1)
@@ -169,8 +169,6 @@ class NewGameDialog(QDialog):
         self.rounds.setToolTip("Rounds before the end game (every player speaks once a round)")
         form.addRow("Rounds", self.rounds)
 
-        right = QVBoxLayout()
-        top.addLayout(right, 1)
         model_box = QGroupBox("Model (everyone's personality, known to all)")
         mf = QFormLayout(model_box)
         self.beta = ParamSlider(0.1, 50.0, DEFAULT_BETA, 10, 1,
@@ -186,13 +184,14 @@ class NewGameDialog(QDialog):
         reset = QPushButton("Defaults (β = 5, λ = 0.7, flat)")
         reset.clicked.connect(self._defaults)
         mf.addRow("", reset)
-        right.addWidget(model_box)
-        right.addWidget(QLabel("Seating order (clockwise); tick a player to give them their own model:"))
+        top.addWidget(model_box, 1)
+        outer.addWidget(QLabel("Seating order (clockwise); tick a player to give them their own model:"))
         self.table = QTableWidget(0, 5)
         self.table.setHorizontalHeaderLabels(["Name", "Own model", "β", "λ", "Strategy"])
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
         self.table.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeToContents)
-        right.addWidget(self.table, 1)
+        self.table.setMinimumHeight(190)
+        outer.addWidget(self.table, 1)
 
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         buttons.button(QDialogButtonBox.Ok).setText("Start game")
@@ -205,6 +204,9 @@ class NewGameDialog(QDialog):
         self.n_players.valueChanged.connect(self._players_changed)
         self.table.itemChanged.connect(self._names_changed)
         self.me.currentIndexChanged.connect(self._me_changed)
+        self.beta.spin.valueChanged.connect(self._sync_defaults)
+        self.lam.spin.valueChanged.connect(self._sync_defaults)
+        self.strategy.currentIndexChanged.connect(self._sync_defaults)
         self._players_changed()
         self._locations_changed()
         if setup is not None:
@@ -256,6 +258,14 @@ class NewGameDialog(QDialog):
         self._names_changed()
 
     def _set_row(self, r, name, own, beta, lam, strategy) -> None:
+        box, b, l, s = (self.table.cellWidget(r, c) for c in (1, 2, 3, 4))
+        if box is not None and b is not None and l is not None and s is not None:
+            self.table.setItem(r, 0, QTableWidgetItem(name))
+            box.setChecked(bool(own))
+            b.setValue(beta)
+            l.setValue(lam)
+            s.setCurrentIndex(max(0, s.findData(strategy)))
+            return
         self.table.setItem(r, 0, QTableWidgetItem(name))
         box = QCheckBox()
         box.setChecked(bool(own))
@@ -277,6 +287,15 @@ class NewGameDialog(QDialog):
             w.setEnabled(bool(own))
             box.toggled.connect(w.setEnabled)
             self.table.setCellWidget(r, col, w)
+
+    def _sync_defaults(self, *_a) -> None:
+        """Players without their own model show (and follow) the table's β, λ and strategy."""
+        for r in range(self.table.rowCount()):
+            box, b, l, s = (self.table.cellWidget(r, c) for c in (1, 2, 3, 4))
+            if box is not None and not box.isChecked():
+                b.setValue(self.beta.value())
+                l.setValue(self.lam.value())
+                s.setCurrentIndex(max(0, s.findData(self.strategy.currentData())))
 
     def _row(self, r):
         item = self.table.item(r, 0)

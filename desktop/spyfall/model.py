@@ -201,6 +201,14 @@ class ClaimSheetModel(ProbabilityTableModel):
         return super().headerData(section, orientation, role)
 
 
+COLUMN_TIPS = {
+    "Public": "What everyone can infer from the claims: P(player is the spy)",
+    "Mine": "My own belief, using my card (a non-spy knows the location; the spy knows itself)",
+    "w/o own": "The public belief computed without this player's own claims "
+                   "(the seed's leave-one-out public marginal)",
+}
+
+
 class SpyBeliefModel(ProbabilityTableModel):
     """Players × (public P(spy), my P(spy), public P(spy) without the player's own claims).
 
@@ -233,6 +241,8 @@ class SpyBeliefModel(ProbabilityTableModel):
             if p in self._bits:
                 label += f"  ·  {self._bits[p]:.2f} bits"
             return label
+        if orientation == Qt.Horizontal and role == Qt.ToolTipRole:
+            return COLUMN_TIPS.get(self.columns()[section] if section < len(self.columns()) else "")
         if orientation == Qt.Vertical and role == Qt.ToolTipRole and section < len(self._players):
             return ("bits: how much this player's claims moved the public location belief "
                     "(KL divergence from the belief without them)")

@@ -146,9 +146,9 @@ class SimulationPanel(QWidget):
         self.table = QTableWidget(0, 5)
         self.table.setHorizontalHeaderLabels(["Strategy", "Role", "Win rate", "95% interval", "Games"])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
-        self.table.horizontalHeader().setStretchLastSection(True)
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.table.setMinimumWidth(400)
         self.table.setToolTip("Win rate of the team of a seat playing this strategy, "
                               "with its Wilson 95% interval")
         split.addWidget(self.table)
@@ -158,7 +158,7 @@ class SimulationPanel(QWidget):
         self.suspicion_plot = BeliefPlot("Mean public probability of the true spy")
         self.suspicion_plot.plot.setLabel("bottom", "turn")
         split.addWidget(self.suspicion_plot)
-        split.setSizes([380, 450, 450])
+        split.setSizes([420, 430, 430])
 
     @staticmethod
     def _spin(lo, hi, value, tip) -> QSpinBox:

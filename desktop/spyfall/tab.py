@@ -60,7 +60,9 @@ class Tab(GameTab):
     GAME = "spyfall"
 
     def make_plot(self) -> BeliefPlot:
-        return BeliefPlot("Public spy belief of each player")
+        plot = BeliefPlot("Public spy belief of each player")
+        plot.legend.setOffset((5, 5))  # top left: every line starts at 1/s, the leader ends high
+        return plot
 
     # -- layout --------------------------------------------------------------------------------
     def build_ui(self) -> None:
@@ -157,7 +159,7 @@ class Tab(GameTab):
         self.ig_plot = BeliefPlot("Information gain per claim", y_label="bits", y_range=None)
         bottom.addWidget(self.ig_plot)
         bottom.addWidget(self.history)
-        bottom.setSizes([330, 330, 330, 280])
+        bottom.setSizes([300, 320, 320, 340])
         vsplit.addWidget(bottom)
         vsplit.setSizes([400, 300])
         vsplit.setStretchFactor(0, 3)
@@ -180,7 +182,7 @@ class Tab(GameTab):
         setup = self.document.setup
         self._fill_sheet(keep_beliefs=False)
         self.sheet_model.set_pending(np.zeros(setup.n_locations))
-        cols = [PUBLIC] + (["Mine"] if setup.me is not None else []) + ["Without own"]
+        cols = [PUBLIC] + (["Mine"] if setup.me is not None else []) + ["w/o own"]
         self.spy_model.set_players(setup.players, setup.me, cols)
         self.speaker.blockSignals(True)
         self.speaker.clear()
