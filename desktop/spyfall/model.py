@@ -50,15 +50,16 @@ def claim_text(locations: Sequence[str], weights: Sequence[float]) -> str:
 
 
 class ClaimSheetModel(ProbabilityTableModel):
-    """Rows: one per logged claim, the pending claim being entered, then the location beliefs
-    (public, and mine when I am the spy); columns: the locations.
+    """Rows: the location beliefs (public, and mine when I am the spy), the pending claim being
+    entered (▶), then one row per logged claim, newest first — so the beliefs and the row being
+    edited stay in view however long the game; columns: the locations.
 
     A claim row shows the raw weights the speaker's answer fits (1, ½, …), coloured by the weight
     relative to the row's largest; belief rows show probabilities (shared heat map). The pending
     row is edited by :meth:`cycle` (a click) and read by :meth:`pending_weights`.
     """
 
-    CLAIMS = "Claims (click the locations the answer fits: 0 → ½ → 1)"
+    CLAIMS = "Claims, newest first (click the locations the answer fits on the ▶ row: 0 → ½ → 1)"
     BELIEFS = "Location belief"
 
     def __init__(self, parent=None):
@@ -80,8 +81,9 @@ class ClaimSheetModel(ProbabilityTableModel):
             self._pending = np.zeros(len(self._locations))
         self._belief_labels = list(belief_labels)
         self._beliefs = None
-        turns = [f"{t + 1}. {p}" for t, (p, _) in enumerate(self._claims)] + ["next"]
-        self.set_layout([(self.CLAIMS, turns), (self.BELIEFS, self._belief_labels)], self._locations)
+        turns = [f"{t + 1}. {p}" for t, (p, _) in enumerate(self._claims)][::-1]
+        self.set_layout([(self.BELIEFS, self._belief_labels), (self.CLAIMS, ["next"] + turns)],
+                        self._locations)
         self._refresh_matrix()
 
     def set_beliefs(self, rows: Optional[np.ndarray]) -> None:
@@ -90,23 +92,38 @@ class ClaimSheetModel(ProbabilityTableModel):
         self._refresh_matrix()
 
     def beliefs(self) -> Optional[np.ndarray]:
+        """The belief rows shown (len(belief_labels) × n), or None."""
         return self._beliefs
 
     def _refresh_matrix(self) -> None:
         n = len(self._locations)
-        rows = [w for _, w in self._claims] + [self._pending]
-        m = np.full((len(rows) + len(self._belief_labels), n), np.nan)
-        if rows and n:
-            m[:len(rows)] = np.array(rows)
-        if self._beliefs is not None and self._beliefs.shape == (len(self._belief_labels), n):
-            m[len(rows):] = self._beliefs
+        b = len(self._belief_labels)
+        m = np.full((b + 1 + len(self._claims), n), np.nan)
+        if n:
+            if self._beliefs is not None and self._beliefs.shape == (b, n):
+                m[:b] = self._beliefs
+            m[b] = self._pending
+            for t, (_, w) in enumerate(self._claims):
+                m[self._item_of_turn(t)] = w
         self.set_matrix(m)
 
-    # -- pending claim -----------------------------------------------------------------------
+    # -- rows ----------------------------------------------------------------------------------
     @property
     def pending_item(self) -> int:
         """Item index of the pending row."""
-        return len(self._claims)
+        return len(self._belief_labels)
+
+    def _item_of_turn(self, turn: int) -> int:
+        return self.pending_item + len(self._claims) - turn
+
+    def turn_of_item(self, item: int) -> int:
+        """Turn index (0-based) of model item ``item``, or -1 when it is not a logged claim."""
+        t = self.pending_item + len(self._claims) - item
+        return t if item > self.pending_item and 0 <= t < len(self._claims) else -1
+
+    def row_of_turn(self, turn: int) -> int:
+        """Table row of logged claim ``turn`` (0-based)."""
+        return self.row_of_item(self._item_of_turn(turn))
 
     def is_pending_row(self, row: int) -> bool:
         return self.item_index(row) == self.pending_item
@@ -114,12 +131,15 @@ class ClaimSheetModel(ProbabilityTableModel):
     def claim_of_row(self, row: int) -> int:
         """Turn index (0-based) of table row ``row``, or -1 when it is not a logged claim."""
         k = self.item_index(row)
-        return k if 0 <= k < len(self._claims) else -1
+        return self.turn_of_item(k) if k >= 0 else -1
 
+    # -- pending claim -----------------------------------------------------------------------
     def pending_weights(self) -> np.ndarray:
+        """The weights clicked or typed on the pending row, shape (n,)."""
         return self._pending.copy()
 
     def set_pending(self, weights: Sequence[float]) -> None:
+        """Replace the pending row's weights (n,)."""
         w = np.asarray(weights, float)
         if w.shape != (len(self._locations),):
             raise ValueError(f"expected {len(self._locations)} weights, got {w.shape}")
@@ -144,11 +164,11 @@ class ClaimSheetModel(ProbabilityTableModel):
         k = self.item_index(row)
         if k < 0:
             return "group"
-        if k < len(self._claims):
-            return "claim"
-        if k == len(self._claims):
+        if k < self.pending_item:
+            return "belief"
+        if k == self.pending_item:
             return "pending"
-        return "belief"
+        return "claim"
 
     def data(self, index: QModelIndex, role=Qt.DisplayRole):
         if not index.isValid():
@@ -164,8 +184,8 @@ class ClaimSheetModel(ProbabilityTableModel):
             return super().data(index, role)
         w = self.value(index.row(), index.column())
         w = 0.0 if w is None else w
-        k = self.item_index(index.row())
-        weights = self._pending if section == "pending" else self._claims[k][1]
+        turn = self.claim_of_row(index.row())
+        weights = self._pending if section == "pending" else self._claims[turn][1]
         top = float(np.max(weights)) if weights.size and np.max(weights) > 0 else 1.0
         if role == Qt.DisplayRole:
             return format_weight(w)
@@ -186,7 +206,8 @@ class ClaimSheetModel(ProbabilityTableModel):
                 return (f"Next claim: {loc} weight {format_weight(w) or '0'} — click to cycle "
                         f"0 → ½ → 1 (Space on the keyboard)")
             share = f" ({w / total:.0%} of the claim)" if total > 0 else ""
-            return f"Turn {k + 1}, {self._claims[k][0]}: {loc} weight {format_weight(w) or '0'}{share}"
+            return (f"Turn {turn + 1}, {self._claims[turn][0]}: {loc} weight "
+                    f"{format_weight(w) or '0'}{share}")
         return None
 
     def headerData(self, section: int, orientation, role=Qt.DisplayRole):

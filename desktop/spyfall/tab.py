@@ -267,8 +267,9 @@ class Tab(GameTab):
         self.cycle_pending(column)
 
     def _row_clicked(self, item: int) -> None:
-        if 0 <= item < len(self.document.events):
-            self.history.list.setCurrentRow(item + 1)
+        turn = self.sheet_model.turn_of_item(item)
+        if turn >= 0:
+            self.history.list.setCurrentRow(turn + 1)
 
     def cycle_pending(self, column: int) -> None:
         """One click on the pending claim's cell for location ``column`` (0 → ½ → 1 → 0)."""

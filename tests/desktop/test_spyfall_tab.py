@@ -83,7 +83,8 @@ def test_click_cells_logs_claim_and_undo_removes_it(window, qtbot):
     # the logged claim is a worksheet row, the pending row is empty again, the next speaker is Cy
     assert tab.sheet_model.pending_weights().sum() == 0 and tab.claim_edit.text() == ""
     assert tab.speaker.currentData() == "Cy"
-    first = tab.sheet_model.row_of_item(0)
+    first = tab.sheet_model.row_of_turn(0)
+    assert tab.sheet_model.claim_of_row(first) == 0
     assert tab.sheet_model.data(tab.sheet_model.index(first, setup.locations.index("Casino"))) == "½"
     direct = _beliefs_equal_engine(tab)
     assert direct.location["Beach"] > 1 / setup.n_locations
@@ -105,7 +106,7 @@ def test_click_cells_logs_claim_and_undo_removes_it(window, qtbot):
     window.undo_action.trigger()
     _wait(window)
     assert tab.document.events == []
-    assert tab.sheet_model.claim_of_row(0) == -1
+    assert all(tab.sheet_model.claim_of_row(r) == -1 for r in range(tab.sheet_model.rowCount()))
     np.testing.assert_allclose(tab.sheet_model.beliefs(), uniform, atol=1e-12)
 
 
