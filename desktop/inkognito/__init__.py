@@ -1,0 +1,1 @@
+"""Inkognito tab."""

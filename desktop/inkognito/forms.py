@@ -1,0 +1,276 @@
+"""Inkognito forms: the paper-like answer worksheet of one opponent, and the New game dialog."""
+from __future__ import annotations
+
+from typing import Optional
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
+                               QDialogButtonBox, QFormLayout, QGridLayout, QGroupBox,
+                               QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+
+from engines import inkognito
+
+QUESTION_LABELS = {"player": "Player", "ambassador": "Ambassador"}
+TICK = "✕"
+PENDING_BG = QColor(255, 249, 219)
+
+
+def short_name(name: str) -> str:
+    """Initials for a column header ("Lord Fiddlebottom" -> "LF", "tall" -> "tall")."""
+    words = name.split()
+    if len(words) > 1:
+        return "".join(w[0].upper() for w in words if w[:1].isalnum())[:3]
+    return name[:5]
+
+
+class AnswerSheet(QGroupBox):
+    """One opponent's worksheet: a row per logged answer, columns = the 4 identities and the 4
+    builds (✕ = statement shown); the last row is the pending answer, ticked by clicking.
+    Below it: question (player / ambassador), asked kind, mission card, Log button.
+
+    Signals:
+        submitted(str opponent): the user pressed Enter or Log (the tab builds the event).
+        pendingChanged(str opponent).
+    """
+
+    submitted = Signal(str)
+    pendingChanged = Signal(str)
+
+    def __init__(self, opponent: str, setup, parent=None):
+        super().__init__(opponent, parent)
+        self.opponent = opponent
+        self.setup = setup
+        self.ticked_identities: set[int] = set()
+        self.ticked_builds: set[int] = set()
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        self.table = _SheetTable(0, 9)
+        heads = ["Q"] + [short_name(x) for x in setup.identities] + \
+            [short_name(x) for x in setup.builds]
+        self.table.setHorizontalHeaderLabels(heads)
+        for c, full in enumerate(["question"] + list(setup.identities) + list(setup.builds)):
+            self.table.horizontalHeaderItem(c).setToolTip(full)
+        hh = self.table.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.Stretch)
+        hh.setSectionResizeMode(0, QHeaderView.ResizeToContents)
+        hh.setMinimumSectionSize(26)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.table.setSelectionMode(QAbstractItemView.NoSelection)
+        self.table.setToolTip("Click the cells of the last row to tick the statements of a new "
+                              "answer, then press Enter (or Log)")
+        self.table.cellClicked.connect(self._clicked)
+        self.table.enterPressed.connect(lambda: self.submitted.emit(self.opponent))
+        lay.addWidget(self.table, 1)
+        row = QHBoxLayout()
+        self.question = QComboBox()
+        for q in inkognito.QUESTIONS:
+            self.question.addItem(QUESTION_LABELS[q], q)
+        self.asked = QComboBox()
+        for k in inkognito.KINDS:
+            self.asked.addItem(f"about {k}", k)
+        self.mission = QCheckBox("mission")
+        self.mission.setToolTip("The mission card was shown in place of one card")
+        self.log_button = QPushButton("Log")
+        self.log_button.setToolTip("Log the ticked answer (Enter)")
+        self.log_button.clicked.connect(lambda: self.submitted.emit(self.opponent))
+        for w in (self.question, self.asked, self.mission):
+            row.addWidget(w)
+        self.question.currentIndexChanged.connect(self._draw_pending)
+        self.asked.currentIndexChanged.connect(self._draw_pending)
+        self.mission.toggled.connect(self._draw_pending)
+        row.addStretch(1)
+        row.addWidget(self.log_button)
+        lay.addLayout(row)
+        self._answers: list = []
+        self.set_answers([])
+
+    @property
+    def pending_row(self) -> int:
+        return self.table.rowCount() - 1
+
+    def set_answers(self, answers) -> None:
+        """Show the logged answers of this opponent (in order) and the pending row."""
+        self._answers = list(answers)
+        s = self.setup
+        self.table.setRowCount(len(answers) + 1)
+        labels = []
+        for r, ev in enumerate(answers):
+            q = _code(ev.question, ev.asked, ev.mission)
+            self._set(r, 0, q, None, f"{QUESTION_LABELS[ev.question]} question about "
+                                     f"{ev.asked}" + (", mission card shown" if ev.mission else ""))
+            for i, name in enumerate(s.identities):
+                self._set(r, 1 + i, TICK if name in ev.identities else "", None, name)
+            for b, name in enumerate(s.builds):
+                self._set(r, 5 + b, TICK if name in ev.builds else "", None, name)
+            labels.append(str(r + 1))
+        labels.append("new")
+        self.table.setVerticalHeaderLabels(labels)
+        self._draw_pending()
+
+    def _set(self, r, c, text, bg, tip) -> None:
+        item = self.table.item(r, c)
+        if item is None:
+            item = QTableWidgetItem()
+            item.setTextAlignment(Qt.AlignCenter)
+            self.table.setItem(r, c, item)
+        item.setText(text)
+        item.setToolTip(tip)
+        item.setBackground(QBrush(bg) if bg is not None else QBrush())
+        if c > 0:
+            f = QFont()
+            f.setBold(True)
+            item.setFont(f)
+
+    def _draw_pending(self, *_a) -> None:
+        r = self.pending_row
+        if r < 0 or not hasattr(self, "mission"):
+            return
+        code = _code(self.question.currentData(), self.asked.currentData(),
+                     self.mission.isChecked())
+        self._set(r, 0, code, PENDING_BG, "the next answer: click cells to tick, then Enter")
+        for i in range(4):
+            self._set(r, 1 + i, TICK if i in self.ticked_identities else "", PENDING_BG,
+                      self.setup.identities[i])
+        for b in range(4):
+            self._set(r, 5 + b, TICK if b in self.ticked_builds else "", PENDING_BG,
+                      self.setup.builds[b])
+
+    def _clicked(self, row: int, col: int) -> None:
+        if row != self.pending_row or col == 0:
+            return
+        self.toggle(col)
+        self.table.setFocus()
+
+    def toggle(self, col: int) -> None:
+        """Tick or untick column ``col`` (1..4 identities, 5..8 builds) of the pending row."""
+        target, k = (self.ticked_identities, col - 1) if col <= 4 else (self.ticked_builds, col - 5)
+        target.symmetric_difference_update({k})
+        self._draw_pending()
+        self.pendingChanged.emit(self.opponent)
+
+    def clear_pending(self) -> None:
+        self.ticked_identities.clear()
+        self.ticked_builds.clear()
+        self.mission.setChecked(False)
+        self._draw_pending()
+
+    def set_question(self, question: str, asked: str) -> None:
+        self.question.setCurrentIndex(self.question.findData(question))
+        self.asked.setCurrentIndex(self.asked.findData(asked))
+
+    def event_json(self) -> dict:
+        """The pending answer as event JSON (validated by the engine when logged)."""
+        s = self.setup
+        return {"type": "answer", "opponent": self.opponent,
+                "question": self.question.currentData(), "asked": self.asked.currentData(),
+                "identities": [s.identities[i] for i in sorted(self.ticked_identities)],
+                "builds": [s.builds[b] for b in sorted(self.ticked_builds)],
+                "mission": self.mission.isChecked()}
+
+
+def _code(question: str, asked: str, mission: bool) -> str:
+    """Worksheet code of a question: P·I, P·B (player), A·I, A·B (ambassador), ·M mission."""
+    return (("A" if question == "ambassador" else "P") + ("·I" if asked == "identity" else "·B")
+            + ("·M" if mission else ""))
+
+
+class _SheetTable(QTableWidget):
+    enterPressed = Signal()
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        if event.key() in (Qt.Key_Return, Qt.Key_Enter):
+            self.enterPressed.emit()
+            return
+        super().keyPressEvent(event)
+
+
+class NewGameDialog(QDialog):
+    """A new Inkognito game: my identity and build, 2 or 3 opponents (leave the third empty
+    for a 3-player game), the names of identities and builds, and the deception model."""
+
+    def __init__(self, parent=None, setup=None):
+        super().__init__(parent)
+        self.setWindowTitle("New Inkognito game")
+        setup = setup or inkognito.default_setup()
+        lay = QVBoxLayout(self)
+        names = QGroupBox("Names (identities in team order: 1 & 3 and 2 & 4 are partners)")
+        g = QGridLayout(names)
+        self.id_edits, self.build_edits = [], []
+        g.addWidget(QLabel("<b>Identities</b>"), 0, 0)
+        g.addWidget(QLabel("<b>Builds</b>"), 0, 1)
+        for k in range(4):
+            a, b = QLineEdit(setup.identities[k]), QLineEdit(setup.builds[k])
+            a.textChanged.connect(self._names_changed)
+            b.textChanged.connect(self._names_changed)
+            g.addWidget(a, k + 1, 0)
+            g.addWidget(b, k + 1, 1)
+            self.id_edits.append(a)
+            self.build_edits.append(b)
+        lay.addWidget(names)
+        form = QFormLayout()
+        self.me_identity = QComboBox()
+        self.me_build = QComboBox()
+        form.addRow("My identity", self.me_identity)
+        form.addRow("My build", self.me_build)
+        self.opp_edits = []
+        for k in range(3):
+            e = QLineEdit(setup.opponents[k] if k < len(setup.opponents) else "")
+            if k == 2:
+                e.setPlaceholderText("empty: 3-player game")
+            form.addRow(f"Opponent {k + 1}", e)
+            self.opp_edits.append(e)
+        self.deception = QCheckBox("Deception model (learn θ per opponent)")
+        self.deception.setChecked(setup.deception.enabled)
+        form.addRow("", self.deception)
+        lay.addLayout(form)
+        self.error = QLabel()
+        self.error.setStyleSheet("color:#b71c1c")
+        lay.addWidget(self.error)
+        bb = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        bb.accepted.connect(self._accept)
+        bb.rejected.connect(self.reject)
+        lay.addWidget(bb)
+        self._names_changed()
+        self.me_identity.setCurrentIndex(setup.identities.index(setup.me_identity))
+        self.me_build.setCurrentIndex(setup.builds.index(setup.me_build))
+        self._setup: Optional[object] = None
+        self.priors: dict = {}
+
+    def _names_changed(self, *_a) -> None:
+        for combo, edits in ((self.me_identity, self.id_edits), (self.me_build, self.build_edits)):
+            k = max(combo.currentIndex(), 0)
+            combo.blockSignals(True)
+            combo.clear()
+            combo.addItems([e.text().strip() or f"#{i + 1}" for i, e in enumerate(edits)])
+            combo.setCurrentIndex(k)
+            combo.blockSignals(False)
+
+    def setup_json(self) -> dict:
+        ids = [e.text().strip() for e in self.id_edits]
+        builds = [e.text().strip() for e in self.build_edits]
+        opps = [e.text().strip() for e in self.opp_edits if e.text().strip()]
+        obj = {"identities": ids, "builds": builds,
+               "me": {"identity": ids[self.me_identity.currentIndex()],
+                      "build": builds[self.me_build.currentIndex()]},
+               "opponents": opps,
+               "deception": {"enabled": self.deception.isChecked(),
+                             "prior": list(inkognito.DEFAULT_DECEPTION_PRIOR)}}
+        if self.priors:
+            obj["deception"]["priors"] = {k: list(v) for k, v in self.priors.items() if k in opps}
+        return obj
+
+    def _accept(self) -> None:
+        from engines.core.errors import SessionFormatError
+        try:
+            self._setup = inkognito.Setup.from_json(self.setup_json(), "setup")
+        except SessionFormatError as exc:
+            self.error.setText(f"{exc.path}: {exc.message}")
+            return
+        self.accept()
+
+    def result_setup(self):
+        return self._setup

@@ -1,0 +1,356 @@
+"""The Inkognito tab: one paper-like answer worksheet per opponent (side by side), a belief
+panel per opponent (identity × build heat map with marginals, partner probability, θ when the
+deception model is on), the recommended next question, history and plots.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QHBoxLayout, QHeaderView, QLabel,
+                               QPushButton, QSplitter, QTableWidget, QTableWidgetItem,
+                               QTabWidget, QVBoxLayout, QWidget)
+
+from engines import inkognito
+from engines.core.errors import EngineError, SessionFormatError
+from desktop.gametab import GameTab
+from desktop.widgets.belief_plot import PALETTE, BeliefPlot
+from desktop.widgets.worksheet import ProbabilityTableModel, WorksheetView, format_probability
+from desktop.inkognito.forms import QUESTION_LABELS, AnswerSheet, NewGameDialog, short_name
+
+METHOD_LABELS = {"joint": "Joint (all opponents together)",
+                 "independent": "Independent (per opponent, as the seed)"}
+
+
+class BeliefCard(QWidget):
+    """One opponent's beliefs: heat map identity × build with marginals ("any ..."),
+    partner probability, θ summary."""
+
+    def __init__(self, opponent: str, setup, parent=None):
+        super().__init__(parent)
+        self.opponent = opponent
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(2, 2, 2, 2)
+        self.title = QLabel(f"<b>{opponent}</b>")
+        lay.addWidget(self.title)
+        self.model = ProbabilityTableModel(
+            [("", list(setup.identities)), ("", ["any identity"])],
+            [short_name(b) for b in setup.builds] + ["any"],
+            tooltip=lambda r, c, p: f"P({opponent}: {r}, {c}) = {p:.4f}")
+        self.view = WorksheetView()
+        self.view.setModel(self.model)
+        self.view.verticalHeader().setDefaultSectionSize(21)
+        self.view.horizontalHeader().setMinimumSectionSize(34)
+        self.view.setMinimumHeight(6 * 21 + 8)
+        self.view.setMaximumHeight(6 * 21 + 10)
+        self.view.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        lay.addWidget(self.view)
+        self.partner = QLabel()
+        self.theta = QLabel()
+        self.theta.setStyleSheet("color:#4a148c")
+        lay.addWidget(self.partner)
+        lay.addWidget(self.theta)
+        lay.addStretch(1)
+
+    def show_belief(self, b, setup) -> None:
+        j = np.asarray(b.joint, dtype=float)
+        m = np.full((5, 5), np.nan)
+        m[:4, :4] = j
+        m[:4, 4] = j.sum(1)
+        m[4, :4] = j.sum(0)
+        self.model.set_matrix(m)
+        top = max(b.identity, key=b.identity.get)
+        self.title.setText(f"<b>{self.opponent}</b> — most likely {top} "
+                           f"({format_probability(b.identity[top])})")
+        self.partner.setText(f"My partner ({setup.partner_identity}): "
+                             f"<b>{format_probability(b.partner)}</b>")
+        if b.theta is not None:
+            g, p = b.theta
+            c = np.cumsum(p)
+            lo, hi = g[np.searchsorted(c, 0.05)], g[min(np.searchsorted(c, 0.95), len(g) - 1)]
+            self.theta.setText(f"θ (lone-statement truth): mean {b.theta_mean:.2f}, "
+                               f"90% in [{lo:.2f}, {hi:.2f}]")
+            self.theta.show()
+        else:
+            self.theta.hide()
+
+    def clear(self) -> None:
+        self.model.set_matrix(None)
+        self.partner.clear()
+
+
+class Tab(GameTab):
+    """Inkognito at the table: tick each opponent's answers on their worksheet; read who is who."""
+
+    GAME = "inkognito"
+
+    def make_plot(self) -> BeliefPlot:
+        return BeliefPlot("Each opponent's most likely identity: its probability")
+
+    def build_ui(self) -> None:
+        root = QVBoxLayout(self)
+        root.setContentsMargins(6, 6, 6, 6)
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Model:"))
+        self.method = QComboBox()
+        for m in inkognito.METHODS:
+            self.method.addItem(METHOD_LABELS[m], m)
+        self.method.currentIndexChanged.connect(self.request_inference)
+        bar.addWidget(self.method)
+        self.deception = QCheckBox("Deception model (θ)")
+        self.deception.setToolTip("θ: how often an opponent's true statement in a player-question "
+                                  "answer is the lone card of the other kind; learned per "
+                                  "opponent (Beta prior, integrated on a grid)")
+        self.deception.toggled.connect(self._deception_toggled)
+        bar.addWidget(self.deception)
+        self.info = QLabel()
+        bar.addWidget(self.info, 1)
+        root.addLayout(bar)
+        root.addWidget(self.banner)
+
+        split = QSplitter(Qt.Horizontal)
+        root.addWidget(split, 1)
+        left = QSplitter(Qt.Vertical)
+        self.sheets_box = QWidget()
+        self.sheets_layout = QHBoxLayout(self.sheets_box)
+        self.sheets_layout.setContentsMargins(0, 0, 0, 0)
+        left.addWidget(self.sheets_box)
+        self.cards_box = QWidget()
+        self.cards_layout = QHBoxLayout(self.cards_box)
+        self.cards_layout.setContentsMargins(0, 0, 0, 0)
+        left.addWidget(self.cards_box)
+        left.setSizes([300, 260])
+        split.addWidget(left)
+
+        right = QSplitter(Qt.Vertical)
+        rec = QWidget()
+        rl = QVBoxLayout(rec)
+        rl.setContentsMargins(0, 0, 0, 0)
+        rl.addWidget(QLabel("<b>Next question</b> (expected information gain, bits)"))
+        self.rec_table = QTableWidget(0, 4)
+        self.rec_table.setHorizontalHeaderLabels(["Ask", "Question", "About", "Bits"])
+        self.rec_table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.rec_table.verticalHeader().setVisible(False)
+        self.rec_table.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.rec_table.setSelectionBehavior(QTableWidget.SelectRows)
+        self.rec_table.setToolTip("Double-click: set that opponent's worksheet to this question")
+        self.rec_table.cellDoubleClicked.connect(self._use_recommendation)
+        rl.addWidget(self.rec_table, 1)
+        right.addWidget(rec)
+        right.addWidget(self.history)
+        plots = QTabWidget()
+        plots.addTab(self.plot, "Top identity")
+        self.entropy_plot = BeliefPlot("Uncertainty about the deal", y_label="bits", y_range=None)
+        plots.addTab(self.entropy_plot, "Entropy")
+        theta_box = QWidget()
+        tl = QVBoxLayout(theta_box)
+        tl.setContentsMargins(0, 0, 0, 0)
+        self.theta_note = QLabel()
+        tl.addWidget(self.theta_note)
+        self.theta_plot = pg.PlotWidget()
+        self.theta_plot.setLabel("bottom", "θ")
+        self.theta_plot.setLabel("left", "posterior")
+        self.theta_plot.addLegend(offset=(-5, 5), labelTextSize="8pt")
+        self.theta_plot.setMouseEnabled(x=False, y=False)
+        self.theta_plot.hideButtons()
+        self.theta_plot.setMinimumHeight(150)
+        tl.addWidget(self.theta_plot, 1)
+        self.remember = QPushButton("Remember θ of these opponents for later games")
+        self.remember.clicked.connect(self._remember_theta)
+        tl.addWidget(self.remember)
+        plots.addTab(theta_box, "θ (deception)")
+        right.addWidget(plots)
+        right.setSizes([200, 200, 260])
+        split.addWidget(right)
+        split.setSizes([900, 380])
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+
+        self.rec_runner = self.make_runner("recommend")
+        self.rec_runner.resultReady.connect(self._on_recommendation)
+        self.rec_runner.failed.connect(self._on_recommendation_failed)
+        self.document.changed.connect(self._document_changed)
+        self.sheets: dict[str, AnswerSheet] = {}
+        self.cards: dict[str, BeliefCard] = {}
+        self._built_for = None
+        self.reset_views()
+
+    # -- setup-dependent views ---------------------------------------------------------
+    def reset_views(self) -> None:
+        setup = self.document.setup
+        key = (setup.identities, setup.builds, setup.opponents)
+        if key != self._built_for:
+            for w in list(self.sheets.values()) + list(self.cards.values()):
+                w.setParent(None)
+                w.deleteLater()
+            self.sheets, self.cards = {}, {}
+            for name in setup.opponents:
+                sheet = AnswerSheet(name, setup)
+                sheet.submitted.connect(self.submit_answer)
+                self.sheets_layout.addWidget(sheet, 1)
+                self.sheets[name] = sheet
+                card = BeliefCard(name, setup)
+                self.cards_layout.addWidget(card, 1)
+                self.cards[name] = card
+            self._built_for = key
+        else:
+            for s in self.sheets.values():
+                s.setup = setup
+        self.deception.blockSignals(True)
+        self.deception.setChecked(setup.deception.enabled)
+        self.deception.blockSignals(False)
+        self.rec_table.setRowCount(0)
+        self._fill_sheets()
+
+    def _document_changed(self, *_a) -> None:
+        setup = self.document.setup
+        if (setup.identities, setup.builds, setup.opponents) != self._built_for \
+                or setup.deception.enabled != self.deception.isChecked():
+            self.reset_views()
+        else:
+            self._fill_sheets()
+
+    def _fill_sheets(self) -> None:
+        for name, sheet in self.sheets.items():
+            sheet.set_answers([e for e in self.document.events if e.opponent == name])
+
+    def inference_options(self) -> dict:
+        return {"method": self.method.currentData() or inkognito.METHODS[0]}
+
+    # -- logging an answer --------------------------------------------------------------
+    @Slot(str)
+    def submit_answer(self, opponent: str) -> None:
+        """Build the pending answer of ``opponent``'s worksheet; refused with a message when
+        the form is invalid (wrong number of ticks)."""
+        sheet = self.sheets[opponent]
+        try:
+            ev = inkognito.event_from_json(sheet.event_json(), self.document.setup, "answer")
+        except SessionFormatError as exc:
+            self.warn("Cannot log this answer", exc.message)
+            return
+        sheet.clear_pending()
+        self.log_event(ev)
+
+    def _deception_toggled(self, on: bool) -> None:
+        s = self.document.setup
+        self.document.replace_setup(dataclasses.replace(
+            s, deception=dataclasses.replace(s.deception, enabled=on)),
+            "Deception model " + ("on" if on else "off"))
+
+    # -- results ----------------------------------------------------------------------
+    def show_posterior(self, post, k: int) -> None:
+        setup = self.document.setup
+        for name, b in post.opponents.items():
+            if name in self.cards:
+                self.cards[name].show_belief(b, setup)
+        when = "" if k == len(self.document.events) else f"<i>as after entry {k}</i> · "
+        model = "deception model (θ learned)" if post.deception else "indifferent opponents"
+        self.info.setText(f"{when}{METHOD_LABELS[post.method].split(' (')[0]} model, {model} · "
+                          f"{post.worlds:,} possible {'deals' if post.method == 'joint' else 'combinations'}"
+                          f" · entropy {post.entropy_bits:.2f} bits")
+        self._show_theta(post)
+
+    def _show_theta(self, post) -> None:
+        self.theta_plot.clear()
+        if not post.deception:
+            self.theta_note.setText("The deception model is off: every valid answer is "
+                                    "taken as equally likely (the seed's model).")
+            self.remember.setEnabled(False)
+            return
+        self.theta_note.setText("Posterior of θ per opponent (prior: Beta "
+                                f"{tuple(round(x, 2) for x in self.document.setup.deception.prior)})")
+        self.remember.setEnabled(True)
+        for i, (name, b) in enumerate(post.opponents.items()):
+            g, p = b.theta
+            self.theta_plot.plot(g, p * len(g), pen=pg.mkPen(PALETTE[i % len(PALETTE)], width=2),
+                                 name=f"{name} (mean {b.theta_mean:.2f})")
+
+    def clear_beliefs(self) -> None:
+        for c in self.cards.values():
+            c.clear()
+        self.info.setText("no consistent deal")
+
+    def plot_series(self, timeline) -> dict:
+        names = self.document.setup.opponents
+        self.entropy_plot.set_series({"entropy (bits)": [p.entropy_bits
+                                                         for p in timeline.posteriors]})
+        return {f"{n}: top identity": [max(p.opponents[n].identity.values())
+                                       for p in timeline.posteriors] for n in names}
+
+    def status_text(self, post, seconds: float) -> str:
+        return (f"Inkognito · {post.method} · {'deception' if post.deception else 'indifferent'}"
+                f" · {seconds * 1000:.0f} ms · {post.worlds} worlds")
+
+    def after_result(self, timeline) -> None:
+        if timeline.error is not None or not timeline.posteriors:
+            self.rec_runner.cancel()
+            self.rec_table.setRowCount(0)
+            return
+        self.rec_runner.submit(functools.partial(
+            _recommend_job, self.document.setup, tuple(self.document.events),
+            self.method.currentData() or inkognito.METHODS[0]))
+
+    @Slot(int, object, float)
+    def _on_recommendation(self, _rev, rec, _secs) -> None:
+        rows = rec.ranking
+        self.rec_table.setRowCount(len(rows))
+        for r, q in enumerate(rows):
+            for c, text in enumerate((q.opponent, QUESTION_LABELS[q.question], q.asked,
+                                      f"{q.information_bits:.2f}")):
+                item = QTableWidgetItem(text)
+                item.setData(Qt.UserRole, (q.opponent, q.question, q.asked))
+                if c == 3:
+                    item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+                self.rec_table.setItem(r, c, item)
+        if rows:
+            self.rec_table.selectRow(0)
+
+    @Slot(int, object)
+    def _on_recommendation_failed(self, _rev, exc) -> None:
+        self.rec_table.setRowCount(0)
+
+    def _use_recommendation(self, row: int, _col: int) -> None:
+        item = self.rec_table.item(row, 0)
+        if item is None:
+            return
+        opp, q, asked = item.data(Qt.UserRole)
+        if opp in self.sheets:
+            self.sheets[opp].set_question(q, asked)
+            self.sheets[opp].table.setFocus()
+
+    def _remember_theta(self) -> None:
+        from desktop.session import data_dir
+        post = self.timeline.latest if self.timeline else None
+        if post is None or not post.deception:
+            return
+        try:
+            store = inkognito.ProfileStore(data_dir()).load()
+            for name, b in post.opponents.items():
+                store.update(name, *b.theta)
+            store.save()
+        except (EngineError, OSError) as exc:
+            self.warn("Cannot save the profiles", str(exc))
+            return
+        self.statusMessage.emit(f"θ remembered for {', '.join(post.opponents)}")
+
+    # -- new game -------------------------------------------------------------------------
+    def new_game(self) -> bool:
+        dlg = NewGameDialog(self, self.document.setup)
+        try:
+            from desktop.session import data_dir
+            store = inkognito.ProfileStore(data_dir()).load()
+            dlg.priors = {k: (v["a"], v["b"]) for k, v in store.profiles.items()}
+        except (EngineError, OSError):
+            pass
+        if dlg.exec() != QDialog.Accepted:
+            return False
+        self.reset_document(dlg.result_setup(), [])
+        return True
+
+
+def _recommend_job(setup, events, method, cancel):
+    return inkognito.recommend(setup, events, method=method, cancel=cancel)
