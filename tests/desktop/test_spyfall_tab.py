@@ -271,3 +271,28 @@ def test_simulation_cancel_and_bad_config(window, qtbot):
     qtbot.waitUntil(lambda: not panel.runner.is_busy(), timeout=30000)
     _wait(window)
     assert panel.result is None
+
+
+def test_observer_and_enumeration_method(window, qtbot):
+    setup = spyfall.Setup.from_json({"locations": ["Beach", "Bank", "Zoo"],
+                                     "players": ["Ann", "Bob", "Cy"]}, "$.setup")
+    tab = _tab(window, setup)
+    assert tab.spy_model.columns() == ["Public", "w/o own"]  # no "Mine" without a card
+    assert "Observer" in tab.advice.text() and "Observer" in tab.role_label.text()
+    for player, claim in [("Ann", {"Beach": 1}), ("Bob", {"Bank": 1, "Zoo": 0.5})]:
+        tab.log_event(spyfall.make_claim(setup, player, claim))
+    _wait(window)
+    _beliefs_equal_engine(tab)
+    tab.method.setCurrentIndex(tab.method.findData("enumeration"))
+    _wait(window)
+    ref = spyfall.infer(setup, tab.document.events, method="enumeration")
+    assert ref.method == "enumeration"
+    np.testing.assert_allclose(tab.sheet_model.beliefs()[0], [ref.location[l] for l in setup.locations],
+                               atol=1e-9)
+    assert "Enumeration" in tab.status_text(tab.timeline.latest, 0.0)
+    # clicking a logged claim's row shows the beliefs as they were after it
+    row = tab.sheet_model.row_of_turn(0)
+    rect = tab.sheet.visualRect(tab.sheet_model.index(row, 0))
+    qtbot.mouseClick(tab.sheet.viewport(), Qt.LeftButton, pos=rect.center())
+    assert tab.history.list.currentRow() == 1 and "as after claim 1" in tab.summary.text()
+    assert tab.document.events[0].to_json()["claim"] == {"Beach": 1}  # a logged row is not edited
