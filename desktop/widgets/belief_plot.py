@@ -83,6 +83,8 @@ class BeliefPlot(QWidget):
             self._curves[name].setData(xs, ys)
         n = max((len(v) for v in self._series.values()), default=1)
         self.plot.setXRange(0, max(1, n - 1), padding=0.03)
+        step = max(1, math.ceil((n - 1) / 10))  # whole event numbers only
+        self.plot.getAxis("bottom").setTickSpacing(step, step)
         if self._y_range:
             self.plot.setYRange(*self._y_range, padding=0.02)
 
