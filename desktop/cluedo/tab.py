@@ -56,7 +56,7 @@ class Tab(GameTab):
         self.model = ProbabilityTableModel([], [])
         self.sheet = WorksheetView()
         self.sheet.setModel(self.model)
-        self.sheet.setMinimumWidth(500)
+        self.sheet.setMinimumWidth(430)
         self.sheet.setToolTip("Right-click a cell (or press the menu key) to log a fact; click a card "
                               "name to put it in the suggestion form; click a player to make them the suggester")
         self.sheet.cellContextMenu.connect(self._cell_menu)

@@ -77,14 +77,19 @@ class AnswerSheet(QGroupBox):
         self.log_button = QPushButton("Log")
         self.log_button.setToolTip("Log the ticked answer (Enter)")
         self.log_button.clicked.connect(lambda: self.submitted.emit(self.opponent))
-        for w in (self.question, self.asked, self.mission):
-            row.addWidget(w)
+        for w in (self.question, self.asked):
+            w.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+            w.setMinimumContentsLength(6)
+            row.addWidget(w, 1)
         self.question.currentIndexChanged.connect(self._draw_pending)
         self.asked.currentIndexChanged.connect(self._draw_pending)
         self.mission.toggled.connect(self._draw_pending)
-        row.addStretch(1)
-        row.addWidget(self.log_button)
         lay.addLayout(row)
+        row2 = QHBoxLayout()
+        row2.addWidget(self.mission)
+        row2.addStretch(1)
+        row2.addWidget(self.log_button)
+        lay.addLayout(row2)
         self._answers: list = []
         self.set_answers([])
 

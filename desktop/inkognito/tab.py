@@ -133,7 +133,8 @@ class Tab(GameTab):
         rl.addWidget(QLabel("<b>Next question</b> (expected information gain, bits)"))
         self.rec_table = QTableWidget(0, 4)
         self.rec_table.setHorizontalHeaderLabels(["Ask", "Question", "About", "Bits"])
-        self.rec_table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.rec_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.rec_table.horizontalHeader().setStretchLastSection(True)
         self.rec_table.verticalHeader().setVisible(False)
         self.rec_table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.rec_table.setSelectionBehavior(QTableWidget.SelectRows)
@@ -159,14 +160,16 @@ class Tab(GameTab):
         self.theta_plot.hideButtons()
         self.theta_plot.setMinimumHeight(150)
         tl.addWidget(self.theta_plot, 1)
-        self.remember = QPushButton("Remember θ of these opponents for later games")
+        self.remember = QPushButton("Remember θ for later games")
         self.remember.clicked.connect(self._remember_theta)
         tl.addWidget(self.remember)
         plots.addTab(theta_box, "θ (deception)")
         right.addWidget(plots)
         right.setSizes([200, 200, 260])
         split.addWidget(right)
-        split.setSizes([900, 380])
+        split.setSizes([1000, 340])
+        self._split = split
+        self._split_done = False
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 1)
 
@@ -178,6 +181,14 @@ class Tab(GameTab):
         self.cards: dict[str, BeliefCard] = {}
         self._built_for = None
         self.reset_views()
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        """On first show, give the worksheets about two thirds of the width."""
+        super().showEvent(event)
+        if not self._split_done and self.width() > 0:
+            self._split_done = True
+            w = self._split.width()
+            self._split.setSizes([int(w * 0.68), w - int(w * 0.68)])
 
     # -- setup-dependent views ---------------------------------------------------------
     def reset_views(self) -> None:

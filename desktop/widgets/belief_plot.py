@@ -35,6 +35,7 @@ class BeliefPlot(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.title = QLabel(f"<b>{title}</b>")
+        self.title.setWordWrap(True)
         layout.addWidget(self.title)
         self.plot = pg.PlotWidget()
         self.plot.setMinimumHeight(150)
