@@ -25,6 +25,15 @@ METHOD_LABELS = {"joint": "Joint (all opponents together)",
                  "independent": "Independent (per opponent, as the seed)"}
 
 
+_TITLES = ("lord", "lady", "madame", "madam", "colonel", "col.", "mr", "mrs", "miss", "dr")
+
+
+def _compact(name: str) -> str:
+    """A row label without a leading title ("Lord Fiddlebottom" -> "Fiddlebottom")."""
+    first, _, rest = name.partition(" ")
+    return rest if rest and first.lower() in _TITLES else name
+
+
 class BeliefCard(QWidget):
     """One opponent's beliefs: heat map identity × build with marginals ("any ..."),
     partner probability, θ summary."""
@@ -37,13 +46,13 @@ class BeliefCard(QWidget):
         self.title = QLabel(f"<b>{opponent}</b>")
         lay.addWidget(self.title)
         self.model = ProbabilityTableModel(
-            [("", list(setup.identities)), ("", ["any identity"])],
+            [("", [_compact(i) for i in setup.identities]), ("", ["any"])],
             [short_name(b) for b in setup.builds] + ["any"],
             tooltip=lambda r, c, p: f"P({opponent}: {r}, {c}) = {p:.4f}")
         self.view = WorksheetView()
         self.view.setModel(self.model)
         self.view.verticalHeader().setDefaultSectionSize(21)
-        self.view.horizontalHeader().setMinimumSectionSize(34)
+        self.view.horizontalHeader().setMinimumSectionSize(32)
         self.view.setMinimumHeight(6 * 21 + 8)
         self.view.setMaximumHeight(6 * 21 + 10)
         self.view.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
@@ -151,6 +160,7 @@ class Tab(GameTab):
         tl = QVBoxLayout(theta_box)
         tl.setContentsMargins(0, 0, 0, 0)
         self.theta_note = QLabel()
+        self.theta_note.setWordWrap(True)
         tl.addWidget(self.theta_note)
         self.theta_plot = pg.PlotWidget()
         self.theta_plot.setLabel("bottom", "θ")
