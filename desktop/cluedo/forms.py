@@ -28,7 +28,7 @@ class NewGameDialog(QDialog):
     :meth:`result_session` returns ``(setup, events)`` after ``exec()`` was accepted.
     """
 
-    def __init__(self, parent=None, setup=None):
+    def __init__(self, parent=None, setup=None, my_cards=()):
         super().__init__(parent)
         self.setWindowTitle("New Cluedo game")
         self.setMinimumWidth(720)
@@ -105,6 +105,10 @@ class NewGameDialog(QDialog):
         if setup is not None:
             self._load_setup(setup)
         self._deck_changed()
+        for i in range(self.my_cards.count()):  # start from my previous hand
+            it = self.my_cards.item(i)
+            if it.data(Qt.UserRole) in set(my_cards):
+                it.setCheckState(Qt.Checked)
 
     # -- deck -------------------------------------------------------------------------
     def categories(self) -> dict:
@@ -170,17 +174,30 @@ class NewGameDialog(QDialog):
         self._fill_hand_sizes()
 
     def _set_row(self, r, name, cards, me, dealer) -> None:
-        self.table.setItem(r, 0, QTableWidgetItem(name))
-        spin = QSpinBox()
-        spin.setRange(0, 30)
+        """Fill seat ``r``; its widgets are made once and then only updated (never replaced)."""
+        item = self.table.item(r, 0)
+        if item is None:
+            self.table.setItem(r, 0, QTableWidgetItem(name))
+        else:
+            item.setText(name)
+        spin = self.table.cellWidget(r, 1)
+        if spin is None:
+            spin = QSpinBox()
+            spin.setRange(0, 30)
+            spin.valueChanged.connect(self._update_count)
+            self.table.setCellWidget(r, 1, spin)
+        spin.blockSignals(True)
         spin.setValue(cards)
-        spin.valueChanged.connect(self._update_count)
-        self.table.setCellWidget(r, 1, spin)
+        spin.blockSignals(False)
         for col, val in ((2, me), (3, dealer)):
-            box = QCheckBox()
+            box = self.table.cellWidget(r, col)
+            if box is None:
+                box = QCheckBox()
+                box.toggled.connect(lambda on, c=col, b=box: self._exclusive(c, b, on))
+                self.table.setCellWidget(r, col, box)
+            box.blockSignals(True)
             box.setChecked(bool(val))
-            box.toggled.connect(lambda on, c=col, b=box: self._exclusive(c, b, on))
-            self.table.setCellWidget(r, col, box)
+            box.blockSignals(False)
 
     def _row(self, r):
         item = self.table.item(r, 0)

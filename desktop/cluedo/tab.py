@@ -282,7 +282,10 @@ class Tab(GameTab):
 
     # -- new game -------------------------------------------------------------------------
     def new_game(self) -> bool:
-        dlg = NewGameDialog(self, self.document.setup)
+        doc = self.document
+        mine = [c for ev in doc.events for d in [ev.to_json()]
+                if d.get("type") == "hand" and d.get("player") == doc.setup.me for c in d.get("cards", [])]
+        dlg = NewGameDialog(self, doc.setup, mine)
         if dlg.exec() != QDialog.Accepted:
             return False
         setup, events = dlg.result_session()
