@@ -290,19 +290,38 @@ class RotatedHeader(QHeaderView):
         self.setSectionsClickable(True)
         self.setHighlightSections(False)
 
+    def _label_height(self) -> int:
+        """Height that fits the longest label; cached until the labels or the font change."""
+        if getattr(self, "_height", None) is None:
+            m = self.model()
+            fm = self.fontMetrics()
+            width = 0
+            if m is not None:
+                for c in range(m.columnCount()):
+                    width = max(width, fm.horizontalAdvance(str(m.headerData(c, Qt.Horizontal, Qt.DisplayRole) or "")))
+            self._height = min(self.max_height, width + 12)
+        return self._height
+
+    def _forget_height(self, *_args) -> None:
+        self._height = None
+
+    def setModel(self, model) -> None:  # noqa: N802
+        super().setModel(model)
+        self._height = None
+        if model is not None:
+            for sig in (model.headerDataChanged, model.modelReset, model.columnsInserted,
+                        model.columnsRemoved, model.layoutChanged):
+                sig.connect(self._forget_height)
+
+    def changeEvent(self, event) -> None:  # noqa: N802
+        self._height = None
+        super().changeEvent(event)
+
     def sizeHint(self) -> QSize:  # noqa: N802
-        base = super().sizeHint()
-        m = self.model()
-        fm = self.fontMetrics()
-        width = 0
-        if m is not None:
-            for c in range(m.columnCount()):
-                text = str(m.headerData(c, Qt.Horizontal, Qt.DisplayRole) or "")
-                width = max(width, fm.horizontalAdvance(text))
-        return QSize(base.width(), min(self.max_height, width + 12))
+        return QSize(super().sizeHint().width(), self._label_height())
 
     def sectionSizeFromContents(self, logical: int) -> QSize:  # noqa: N802
-        return QSize(self.fontMetrics().height() + 8, self.sizeHint().height())
+        return QSize(self.fontMetrics().height() + 8, self._label_height())
 
     def paintSection(self, painter: QPainter, rect: QRect, logical: int) -> None:  # noqa: N802
         if not rect.isValid():
