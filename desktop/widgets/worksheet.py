@@ -237,6 +237,7 @@ class WorksheetView(QTableView):
         self.setAlternatingRowColors(False)
         self.setShowGrid(True)
         self.setWordWrap(False)
+        self.setTextElideMode(Qt.ElideNone)  # ">99%" in a narrow column: clip, never "…"
         self.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
         self.horizontalHeader().setMinimumSectionSize(42)
         self.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
