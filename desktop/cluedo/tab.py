@@ -91,6 +91,10 @@ class Tab(GameTab):
         self.rec_table.cellDoubleClicked.connect(self._use_recommendation)
         self.rec_table.setToolTip("Double-click to put this suggestion in the form")
         ml.addWidget(self.rec_table, 1)
+        self.rec_note = QLabel()
+        self.rec_note.setWordWrap(True)
+        self.rec_note.setStyleSheet("color:gray")
+        ml.addWidget(self.rec_note)
         split.addWidget(mid)
         # right: history + plots
         right = QSplitter(Qt.Vertical)
@@ -177,13 +181,19 @@ class Tab(GameTab):
         if self.timeline is None or self.timeline.error is not None:
             self.rec_runner.cancel()
             self.rec_table.setRowCount(0)
+            self.rec_note.setText("No recommendation while the log is impossible: fix the "
+                                  "highlighted entry first.")
             return
+        self.rec_note.setText("Computing the best suggestions…")
         job = functools.partial(_recommend_job, doc.setup, tuple(doc.events), self.room.currentData())
         self.rec_runner.submit(job)
 
     @Slot(int, object, float)
     def _on_recommendation(self, _rev, rec, _secs) -> None:
         rows = rec.suggestions[:12]
+        self.rec_note.setText("Double-click a suggestion to put it in the form." if rows else
+                              ("The envelope is certain: accuse!" if rec.accusation else
+                               "No suggestion can tell you more."))
         self.rec_table.setRowCount(len(rows))
         for r, (s, w, room, bits) in enumerate(rows):
             for c, text in enumerate((s, w, room, f"{bits:.2f}")):
@@ -199,6 +209,7 @@ class Tab(GameTab):
     @Slot(int, object)
     def _on_recommendation_failed(self, _rev, exc) -> None:
         self.rec_table.setRowCount(0)
+        self.rec_note.setText(f"No recommendation: {exc}")
 
     def _use_recommendation(self, row: int, _col: int) -> None:
         for c in range(3):
