@@ -8,7 +8,8 @@ Public API (the engine contract, engines/CONTRACT.md):
   :func:`event_from_json`, :func:`describe_event`, :func:`validate_answer`
 * :func:`infer` -> :class:`Posterior` (:class:`OpponentBelief` per opponent);
   :func:`belief_summary`; :func:`recommend` -> :class:`Recommendation`
-* :func:`form_table`, :func:`answer_likelihood` (answer forms and likelihoods), :func:`worlds`
+* :func:`answer_forms` (every form the rules allow), :func:`form_table`,
+  :func:`answer_likelihood` (likelihoods), :func:`worlds`
 * :class:`ProfileStore` (per-opponent θ across games)
 
 Sources: seed 000 (sequential Bayesian identity disclosure, likelihoods 1/15 and 1/3);
@@ -18,7 +19,8 @@ from engines.inkognito.inference import (GRID, METHODS, OpponentBelief, Posterio
                                          RankedQuestion, Recommendation, belief_summary,
                                          beta_on_grid, encode, infer, recommend, theta_grid,
                                          worlds)
-from engines.inkognito.likelihood import FormTable, answer_likelihood, form_table
+from engines.inkognito.likelihood import (AnswerForm, FormTable, answer_forms, answer_likelihood,
+                                          form_table)
 from engines.inkognito.model import (DEFAULT_DECEPTION_PRIOR, EVENT_TYPES, GAME, KINDS,
                                      QUESTIONS, TEAMS, TITLE, Answer, Deception, Event, Setup,
                                      default_names, default_setup, describe_event,

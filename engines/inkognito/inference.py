@@ -159,6 +159,8 @@ class Posterior:
             opponents' entropies).
         method: ``"joint"`` or ``"independent"``; deception: whether θ was used.
         world_probabilities: float array (W,) over :func:`worlds` (joint method; None else).
+        model (property): ``"uniform"`` (every valid answer equally likely, the seed's model)
+            or ``"deception"`` (θ model).
     """
 
     opponents: dict
@@ -168,6 +170,11 @@ class Posterior:
     deception: bool
     world_probabilities: Optional[np.ndarray] = None
 
+    @property
+    def model(self) -> str:
+        """The likelihood model in use: ``"uniform"`` or ``"deception"``."""
+        return "deception" if self.deception else "uniform"
+
     def to_json(self) -> dict:
         """The CLI output of issue 3: ``{"game", "opponents": {name: {"identity", "build",
         "partner", ...}}, "worlds"}`` plus entropy, method and the deception flag."""
@@ -175,7 +182,7 @@ class Posterior:
                 "opponents": {k: v.to_json() for k, v in self.opponents.items()},
                 "worlds": self.worlds, "entropy_bits": round(self.entropy_bits, 6),
                 "method": self.method,
-                "model": "deception" if self.deception else "indifferent"}
+                "model": self.model}
 
 
 def _check(setup: Setup, method: str) -> None:
@@ -244,6 +251,10 @@ def infer(setup: Setup, events: Sequence[Answer], *, method: str = METHODS[0],
     """
     _check(setup, method)
     st, cells, prior_cell = _run(setup, events, method, cancel)
+    return _posterior(setup, events, method, st, cells, prior_cell)
+
+
+def _posterior(setup, events, method, st, cells, prior_cell) -> Posterior:
     n = st.n
     counts = [0] * n
     for ev in events:
@@ -335,6 +346,10 @@ class RankedQuestion:
     information_bits: float
     expected_entropy_bits: float
 
+    def __iter__(self):
+        """Unpacks as ``(opponent, question, asked, information_bits)``."""
+        return iter((self.opponent, self.question, self.asked, self.information_bits))
+
     @property
     def label(self) -> str:
         who = "ambassador" if self.question == "ambassador" else "player question"
@@ -348,11 +363,22 @@ class RankedQuestion:
 
 @dataclass(frozen=True)
 class Recommendation:
-    """Result of :func:`recommend`: ``ranking`` best first; ``best`` its first entry."""
+    """Result of :func:`recommend`: ``ranking`` best first (tuple of :class:`RankedQuestion`);
+    ``best`` its first entry. It is also the ranked list itself: ``len(rec)``, ``rec[0]``,
+    ``for opponent, question, asked, bits in rec``."""
 
     ranking: tuple
     entropy_bits: float
     method: str
+
+    def __len__(self) -> int:
+        return len(self.ranking)
+
+    def __getitem__(self, k):
+        return self.ranking[k]
+
+    def __iter__(self):
+        return iter(self.ranking)
 
     @property
     def best(self) -> Optional[RankedQuestion]:
@@ -383,20 +409,21 @@ def recommend(setup: Setup, events: Sequence[Answer], *, method: str = METHODS[0
     Raises:
         ContradictionError: as :func:`infer`.
     """
-    post = infer(setup, events, method=method, cancel=cancel)
-    st, _, _ = _run(setup, events, method, cancel)
+    _check(setup, method)
+    st, cells, prior_cell = _run(setup, events, method, cancel)
+    post = _posterior(setup, events, method, st, cells, prior_cell)
     out = []
     for o, name in enumerate(setup.opponents):
         q = post.opponents[name].joint.ravel()
         h = st.h[o]
         f = h.sum(1)
         wgt = np.where(f[:, None] > 0, h / np.where(f[:, None] > 0, f[:, None], 1.0), 0.0)
+        shown = st.shown[o] if setup.no_repeats else ()
         for question in QUESTIONS:
             for asked in KINDS:
                 table = form_table(question, asked, False)
-                shown = st.shown[o] if setup.no_repeats else ()
-                rows = [answer_likelihood(table, a, shown, st.thetas) for a in table.answers]
-                L = np.einsum("acg,cg->ac", np.stack(rows), wgt)  # P(a | cell, data)
+                La = table.likelihood_excluding(st.thetas, shown)
+                L = np.einsum("acg,cg->ac", La, wgt)  # P(a | cell, data)
                 pa = L @ q
                 cond = float(np.dot(q, _h(L, axis=0)))
                 gain = max(float(_h(pa)) - cond, 0.0)

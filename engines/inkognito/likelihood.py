@@ -52,7 +52,14 @@ class FormTable:
     deceptive: bool
 
     def likelihood(self, thetas: Optional[np.ndarray]) -> np.ndarray:
-        """``P(a | cell, θ)``, shape (A, 16, G) (G = 1 when ``thetas`` is None: indifferent)."""
+        """``P(a | cell, θ)``, shape (A, 16, G) (G = 1 when ``thetas`` is None: indifferent).
+
+        Read-only array, cached per θ grid (the same grid is used for a whole session).
+        """
+        key = None if thetas is None else np.asarray(thetas, dtype=float).tobytes()
+        return _base_likelihood(self, key)
+
+    def _compute(self, thetas: Optional[np.ndarray]) -> np.ndarray:
         if thetas is None or not self.deceptive:
             n = self.valid.sum(0)
             base = np.where(n > 0, self.valid / np.maximum(n, 1), 0.0)
@@ -63,6 +70,30 @@ class FormTable:
         t = np.asarray(thetas, dtype=float)[None, None, :]
         return (t * (self.lone / nl)[:, :, None]
                 + (1.0 - t) * (self.pair / npair)[:, :, None])
+
+    def likelihood_excluding(self, thetas: Optional[np.ndarray],
+                             shown: Iterable[tuple]) -> np.ndarray:
+        """``P(a | cell, θ, S)`` for every answer ``a`` of the form, shape (A, 16, G), where
+        the sets ``S`` already shown (those of this form) are removed from the choice set and
+        the rest renormalised (rows of excluded sets are 0). Cells with no answer left have
+        all-zero columns."""
+        L = self.likelihood(thetas)
+        excl = sorted({self.index[s] for s in shown if s in self.index})
+        if not excl:
+            return L
+        keep = np.ones(len(self.answers), dtype=bool)
+        keep[excl] = False
+        denom = L[keep].sum(0)
+        out = np.where(keep[:, None, None], L, 0.0)
+        return np.where(denom > 0, out / np.where(denom > 0, denom, 1.0), 0.0)
+
+
+@lru_cache(maxsize=256)
+def _base_likelihood(table: "FormTable", key: Optional[bytes]) -> np.ndarray:
+    thetas = None if key is None else np.frombuffer(key, dtype=float)
+    L = table._compute(thetas)
+    L.setflags(write=False)
+    return L
 
 
 def _masks(n: int, k: int) -> list:
@@ -121,3 +152,92 @@ def answer_likelihood(table: FormTable, answer: tuple, shown: Iterable[tuple],
     keep[excl] = False
     denom = L[keep].sum(0)
     return np.where(denom > 0, L[a] / np.where(denom > 0, denom, 1.0), 0.0)
+
+
+@dataclass(frozen=True)
+class AnswerForm:
+    """One answer form the rules allow (see :func:`answer_forms`).
+
+    Attributes:
+        question: ``"player"`` or ``"ambassador"``; asked: ``"identity"`` or ``"build"``.
+        mission: the mission card replaces one of the cards (player question only).
+        shapes: allowed ``(number of identities, number of builds)`` ticked, e.g. ``((2, 1),)``.
+        rule: ``"at least one true"`` or ``"exactly one true"`` (of the statements shown).
+        choices: how many sets of statements are valid for one true (identity, build) — the
+            denominator of the indifferent likelihood (15, 10 or 3; from the enumeration).
+        deceptive: whether the θ deception model applies to this form.
+        certain: False where the rulebook facts are uncertain (see :func:`answer_forms`).
+        description: the form in words, for the tab's help text.
+    """
+
+    question: str
+    asked: str
+    mission: bool
+    shapes: tuple
+    rule: str
+    choices: int
+    deceptive: bool
+    certain: bool
+    description: str
+
+    def to_json(self) -> dict:
+        return {"question": self.question, "asked": self.asked, "mission": self.mission,
+                "shapes": [list(s) for s in self.shapes], "rule": self.rule,
+                "choices": self.choices, "deceptive": self.deceptive,
+                "certain": self.certain, "description": self.description}
+
+
+@lru_cache(maxsize=1)
+def answer_forms() -> tuple:
+    """Every answer form the engine accepts, as a tuple of :class:`AnswerForm` (6 forms).
+
+    Rules relied on (Inkognito, L. Colovini & A. Randolph, 1988; seed 000; the rules summary by
+    P. Wyns & S. Davis, The Game Cabinet; BoardGameGeek rules thread 1144026 "Easily
+    forgotten rules"):
+
+    1. Player question (my figure meets an opponent's figure), I choose identity or build: the
+       opponent shows 3 cards, 2 of the asked kind and 1 of the other kind; at least one of the
+       three is true (seed: ``sum I = 2, sum B = 1, I_i + B_b >= 1``; 15 valid sets).
+    2. Ambassador question (the ambassador meets an opponent's figure): 2 cards of the asked
+       kind, one of them true (seed: ``I_i + B_b = 1``; 3 valid sets). With two cards of one
+       kind at most one can be true, so "exactly one" and "at least one" coincide.
+    3. Mission card (BGG thread 1144026, players' reading of the rulebook): in the answer to a
+       player question the opponent may put the secret mission card in place of any one of the
+       three cards; at least one of the two remaining statements must be true (10 valid sets:
+       2 of the asked kind, or 1 of each kind). *Uncertain*: whether the mission card may be
+       shown to the ambassador (not accepted here), and what its content tells (not modelled).
+    4. No repeats (issue 3's reading of the rulebook; *uncertain*, hence the setup switch
+       ``no_repeats``): a set of cards is never shown twice to the same asker. This is not a
+       form of its own: the sets an opponent already showed me are removed from that
+       opponent's choice set (:func:`answer_likelihood`); the forms stay the same.
+
+    ``choices`` is computed by enumerating every set of the form for the true cell (0, 0)
+    (by symmetry the count is the same for every cell).
+    """
+    from engines.inkognito.model import KINDS, QUESTIONS
+    out = []
+    for question in QUESTIONS:
+        for asked in KINDS:
+            for mission in (False, True):
+                if question == "ambassador" and mission:
+                    continue
+                t = form_table(question, asked, mission)
+                shapes = form_shapes(question, asked, mission)
+                other = "build" if asked == "identity" else "identity"
+                plural = {"identity": "identities", "build": "builds"}
+                if question == "ambassador":
+                    text = (f"ambassador asks about {asked}: 2 {plural[asked]}, exactly one "
+                            f"of them true")
+                    rule = "exactly one true"
+                elif not mission:
+                    text = (f"player question about {asked}: 2 {plural[asked]} and 1 {other}, "
+                            f"at least one of the three true")
+                    rule = "at least one true"
+                else:
+                    text = (f"player question about {asked}, mission card shown in place of a "
+                            f"card: 2 {plural[asked]}, or 1 identity and 1 build; at least "
+                            f"one of the two true")
+                    rule = "at least one true"
+                out.append(AnswerForm(question, asked, mission, shapes, rule, int(t.valid[:, 0].sum()),
+                                      t.deceptive, not mission, text))
+    return tuple(out)
