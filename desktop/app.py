@@ -73,6 +73,7 @@ class MainWindow(QMainWindow):
             self.tabs.addTab(tab, tab.title())
             self.undo_group.addStack(tab.document.undo_stack)
             tab.statusMessage.connect(self._status)
+            tab.exportFinished.connect(self._export_finished)
             tab.document.undo_stack.cleanChanged.connect(self._update_title)
             tab.document.pathChanged.connect(self._update_title)
             self.autosave.watch(tab.document)
@@ -293,16 +294,17 @@ class MainWindow(QMainWindow):
         if path:
             self.write_csv(tab, path)
 
-    def write_csv(self, tab, path: str) -> bool:
-        sums = list(tab.timeline.summaries) if tab.timeline else []
-        sums += [None] * (len(tab.document.events) + 1 - len(sums))
-        try:
-            write_text_atomically(path, tab.document.history_csv(sums))
-        except OSError as exc:
-            self._error("Cannot export", str(exc))
-            return False
-        self.statusBar().showMessage(f"Exported {path}", 4000)
-        return True
+    def write_csv(self, tab, path: str) -> None:
+        """Export ``tab``'s history with the beliefs after every event (finishes asynchronously
+        when beliefs must be computed first; the status bar or a message tells the outcome)."""
+        tab.export_history_csv(path)
+
+    @Slot(str, str)
+    def _export_finished(self, path: str, error: str) -> None:
+        if error:
+            self._error("Cannot export", error)
+        else:
+            self.statusBar().showMessage(f"Exported {path}", 4000)
 
     def _error(self, title: str, text: str) -> None:
         self.statusBar().showMessage(text, 8000)

@@ -37,6 +37,8 @@ class GameTab(QWidget):
 
     statusMessage = Signal(str)
     inferenceDone = Signal(int)
+    #: (path, error): a CSV export finished; error is "" on success.
+    exportFinished = Signal(str, str)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -44,6 +46,10 @@ class GameTab(QWidget):
         self.document = SessionDocument(self.GAME, self.module.default_setup(), self)
         self._runners: list[InferenceRunner] = []
         self.runner = self.make_runner("inference")
+        self.export_runner = self.make_runner("export")
+        self.export_runner.resultReady.connect(self._on_export_timeline)
+        self.export_runner.failed.connect(self._on_export_failed)
+        self._export_path = ""
         self.runner.resultReady.connect(self._on_result)
         self.runner.failed.connect(self._on_failed)
         self._cache = TimelineCache()
@@ -224,6 +230,45 @@ class GameTab(QWidget):
     def shutdown(self) -> None:
         for r in self._runners:
             r.shutdown()
+
+    # -- export ---------------------------------------------------------------------------
+    def export_history_csv(self, path: str) -> None:
+        """Write the history with the beliefs after every event to ``path`` (CSV).
+
+        Uses the current timeline when it covers every event; otherwise (a tab that computes
+        only the latest posterior) the missing beliefs are computed in the background first.
+        Emits ``exportFinished(path, error)``.
+        """
+        tl = self.timeline
+        n = len(self.document.events)
+        if tl is not None and tl.error is None and len(tl.summaries) == n + 1:
+            self._write_csv(path, list(tl.summaries))
+            return
+        doc = self.document
+        self._export_path = path
+        self.statusMessage.emit("Computing the beliefs after every event for the CSV…")
+        self.export_runner.submit(functools.partial(
+            _timeline_job, self.module, doc.setup, tuple(doc.events), cache=None,
+            options=self.inference_options(), full=True))
+
+    @Slot(int, object, float)
+    def _on_export_timeline(self, _rev: int, timeline: Timeline, _secs: float) -> None:
+        self._write_csv(self._export_path, list(timeline.summaries))
+
+    @Slot(int, object)
+    def _on_export_failed(self, _rev: int, exc: Exception) -> None:
+        self.exportFinished.emit(self._export_path, f"cannot compute the beliefs: {exc}")
+
+    def _write_csv(self, path: str, summaries: list) -> None:
+        summaries = summaries + [None] * (len(self.document.events) + 1 - len(summaries))
+        from desktop.session import write_text_atomically
+
+        try:
+            write_text_atomically(path, self.document.history_csv(summaries))
+        except OSError as exc:
+            self.exportFinished.emit(path, str(exc))
+            return
+        self.exportFinished.emit(path, "")
 
     def exec_menu(self, menu, pos):
         """Show a context menu at ``pos`` and return the chosen QAction (tests replace this)."""

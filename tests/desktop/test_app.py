@@ -78,3 +78,30 @@ def test_new_game_dialog_builds_setup_and_hand(qtbot):
 
     with pytest.raises(SessionFormatError):  # 6 cards ticked, 5 needed
         dlg.build()
+
+
+def test_csv_export_has_beliefs_after_every_event_even_without_full_timeline(window, qtbot, tmp_path):
+    """The Egghead tab computes only the latest posterior; the CSV export fills in the rest in
+    the background, so every row carries the beliefs after that event."""
+    import csv
+
+    from engines import egghead
+    from engines.core.schema import read_session_file
+
+    path = resource_path("examples", "egghead.json")
+    assert window.open_path(str(path), ask=False)
+    window.wait_idle(60)
+    tab = window.tab_for("egghead")
+    assert len(tab.timeline.summaries) == 1  # only the latest is computed by the tab
+    out = tmp_path / "egg.csv"
+    with qtbot.waitSignal(tab.exportFinished, timeout=60000) as blocker:
+        window.write_csv(tab, str(out))
+    assert blocker.args == [str(out), ""]
+    rows = list(csv.reader(out.open(encoding="utf-8")))
+    data = read_session_file(str(path))
+    assert len(rows) == len(data.events) + 2
+    header = rows[0]
+    for k, row in enumerate(rows[1:]):
+        expected = egghead.belief_summary(data.setup, egghead.infer(data.setup, data.events[:k]))
+        for key, value in expected.items():
+            assert float(row[header.index(key)]) == __import__("pytest").approx(value, rel=1e-5, abs=1e-9)

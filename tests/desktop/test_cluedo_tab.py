@@ -120,7 +120,9 @@ def test_save_then_open_reproduces_document(window, qtbot, monkeypatch, tmp_path
     assert "game.json" in window.windowTitle()
     # CSV export: one row per event plus the setup, with beliefs
     csv_path = tmp_path / "h.csv"
-    assert window.write_csv(tab, str(csv_path))
+    with qtbot.waitSignal(tab.exportFinished, timeout=30000) as blocker:
+        window.write_csv(tab, str(csv_path))
+    assert blocker.args == [str(csv_path), ""]
     lines = csv_path.read_text(encoding="utf-8").splitlines()
     assert len(lines) == len(tab.document.events) + 2
     assert "envelope_entropy_bits" in lines[0]
