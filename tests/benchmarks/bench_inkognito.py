@@ -1,8 +1,12 @@
-"""Inkognito benchmark: time per answer of infer (joint / independent, deception off / on)
-and of recommend, on random consistent logs of a 4-player game. Prints figures; not pass/fail.
+"""Inkognito benchmark (not pass/fail): time of one inference per event, as the desktop runs it.
 
-Run: python tests/benchmarks/bench_inkognito.py [--games 20] [--answers 30]
-Budget (DESIGN.md): inference < 20 ms per event.
+After every logged answer the desktop calls ``infer(setup, events[:k])`` for the new prefix
+(and ``recommend`` once). This script times both on every prefix of random consistent logs of
+a 4-player game (3 opponents, 36 worlds), for each method with the deception model off and on,
+and prints median and worst figures, plus the cost of a whole timeline (every prefix).
+
+Run: python tests/benchmarks/bench_inkognito.py [--games 20] [--answers 40]
+Budget (DESIGN.md, "Performance budgets"): inference < 20 ms per event.
 """
 from __future__ import annotations
 
@@ -20,38 +24,49 @@ import engines.inkognito as ink  # noqa: E402
 from test_inkognito import random_log  # noqa: E402
 
 
+def _ms(f) -> float:
+    t0 = time.perf_counter()
+    f()
+    return (time.perf_counter() - t0) * 1e3
+
+
+def _fmt(xs) -> str:
+    xs = sorted(xs)
+    p95 = xs[int(0.95 * (len(xs) - 1))]
+    return (f"median {statistics.median(xs):6.3f} ms, p95 {p95:6.3f} ms, "
+            f"worst {xs[-1]:6.3f} ms  (n={len(xs)})")
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=20)
-    ap.add_argument("--answers", type=int, default=30)
+    ap.add_argument("--answers", type=int, default=40)
     a = ap.parse_args(argv)
     rng = random.Random(1)
     logs = []
     for _ in range(a.games):
         s = ink.default_setup()
         logs.append((s, random_log(rng, s, a.answers)))
-    print(f"{a.games} games x up to {a.answers} answers (3 opponents, 36 worlds)")
+    n_ev = sum(len(log) for _, log in logs)
+    print(f"{a.games} games, {n_ev} answers in all (3 opponents, 36 worlds); budget 20 ms/event")
+    ink.infer(logs[0][0], logs[0][1])  # warm the form-table caches
     for deception in (False, True):
+        model = "deception" if deception else "uniform  "
         for method in ink.METHODS:
-            per_event, whole = [], []
+            per_event, timeline = [], []
             for s, log in logs:
                 s2 = dataclasses.replace(s, deception=ink.Deception(deception))
-                t0 = time.perf_counter()
-                ink.infer(s2, log, method=method)
-                dt = time.perf_counter() - t0
-                whole.append(dt * 1e3)
-                per_event.append(dt * 1e3 / max(len(log), 1))
-            print(f"infer {method:11s} deception={'on ' if deception else 'off'}: whole log "
-                  f"median {statistics.median(whole):.2f} ms, max {max(whole):.2f} ms; "
-                  f"per answer median {statistics.median(per_event):.3f} ms")
-        times = []
-        for s, log in logs[:10]:
+                t = [_ms(lambda: ink.infer(s2, log[:k], method=method))
+                     for k in range(1, len(log) + 1)]
+                per_event += t
+                timeline.append(sum(t))
+            print(f"infer     {method:11s} {model}: per event {_fmt(per_event)}; "
+                  f"whole timeline median {statistics.median(timeline):.1f} ms")
+        rec = []
+        for s, log in logs[:8]:
             s2 = dataclasses.replace(s, deception=ink.Deception(deception))
-            t0 = time.perf_counter()
-            ink.recommend(s2, log)
-            times.append((time.perf_counter() - t0) * 1e3)
-        print(f"recommend deception={'on ' if deception else 'off'}: median "
-              f"{statistics.median(times):.2f} ms, max {max(times):.2f} ms")
+            rec += [_ms(lambda: ink.recommend(s2, log[:k])) for k in range(1, len(log) + 1)]
+        print(f"recommend joint       {model}: per event {_fmt(rec)}")
 
 
 if __name__ == "__main__":
