@@ -11,6 +11,8 @@ Public API (the engine contract, engines/CONTRACT.md):
 * :func:`answer_forms` (every form the rules allow), :func:`form_table`,
   :func:`answer_likelihood` (likelihoods), :func:`worlds`
 * :class:`ProfileStore` (per-opponent θ across games)
+* :func:`simulate` -> :class:`SimulationResult`; :func:`add_simulate_arguments`,
+  :func:`simulate_main` (``python -m engines simulate inkognito``)
 
 Sources: seed 000 (sequential Bayesian identity disclosure, likelihoods 1/15 and 1/3);
 the Inkognito rules (Colovini & Randolph) as cited in :mod:`engines.inkognito.model`.
@@ -27,5 +29,7 @@ from engines.inkognito.model import (DEFAULT_DECEPTION_PRIOR, EVENT_TYPES, GAME,
                                      event_from_json, form_shapes, partner_index,
                                      validate_answer)
 from engines.inkognito.profiles import ProfileStore, beta_from_moments
+from engines.inkognito.simulate import (POLICIES, SimulationResult, add_simulate_arguments,
+                                        simulate, simulate_main)
 
 __all__ = [n for n in dir() if not n.startswith("_")]

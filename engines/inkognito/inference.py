@@ -404,11 +404,23 @@ def recommend(setup: Setup, events: Sequence[Answer], *, method: str = METHODS[0
     ``method``. The answer's predictive distribution uses the same likelihood as
     :func:`infer` (θ integrated with its posterior given the cell; sets already shown
     excluded). Since A depends on the world only through the asked opponent's cell, this is
-    also I(cell; A). Mission-card answers are the opponent's choice, not modelled here.
+    also I(cell; A). Mission-card answers are the opponent's choice, not modelled here. When
+    every set valid for some cell was already shown (no-repeat rule), "cannot answer" counts
+    as one more outcome.
+
+    Returns:
+        :class:`Recommendation`, which is also the ranked list itself: 4 questions per
+        opponent, each unpacking as ``(opponent, "player"|"ambassador",
+        "identity"|"build", expected information gain in bits)``, best first.
 
     Raises:
         ContradictionError: as :func:`infer`.
     """
+    return _recommend(setup, events, method, cancel)[0]
+
+
+def _recommend(setup, events, method, cancel) -> tuple:
+    """(:class:`Recommendation`, :class:`Posterior`) from one pass over the events."""
     _check(setup, method)
     st, cells, prior_cell = _run(setup, events, method, cancel)
     post = _posterior(setup, events, method, st, cells, prior_cell)
@@ -424,10 +436,13 @@ def recommend(setup: Setup, events: Sequence[Answer], *, method: str = METHODS[0
                 table = form_table(question, asked, False)
                 La = table.likelihood_excluding(st.thetas, shown)
                 L = np.einsum("acg,cg->ac", La, wgt)  # P(a | cell, data)
+                # a cell whose every valid set was already shown cannot answer: that is an
+                # outcome of its own, so each column is a distribution
+                L = np.vstack([L, np.clip(1.0 - L.sum(0), 0.0, 1.0) * (q > 0)])
                 pa = L @ q
                 cond = float(np.dot(q, _h(L, axis=0)))
                 gain = max(float(_h(pa)) - cond, 0.0)
                 out.append(RankedQuestion(name, question, asked, gain,
                                           max(post.entropy_bits - gain, 0.0)))
     out.sort(key=lambda r: (-r.information_bits, r.opponent, r.question, r.asked))
-    return Recommendation(tuple(out), post.entropy_bits, method)
+    return Recommendation(tuple(out), post.entropy_bits, method), post

@@ -1,28 +1,32 @@
 """Inkognito session setup, the answer event, and the rules of a valid answer (issue 3).
 
-The game, as modelled (seed 000, "sequential Bayesian identity disclosure"; rulebook of
-Inkognito by Leo Colovini and Alex Randolph, 1988, as summarised in the rules pages the seed
-links to):
+The game, as modelled. Sources: seed 000 (sequential Bayesian identity disclosure); the
+Inkognito rules (Leo Colovini and Alex Randolph, 1988) as summarised by P. Wyns and S. Davis
+(The Game Cabinet) and in the BoardGameGeek rules thread 1144026 ("Easily forgotten rules");
+the facts marked *uncertain* could not be checked against the rulebook itself:
 
 * Four players (three in the 3-player variant, where one set of cards is put aside). Each holds
   a secret identity — Lord Fiddlebottom, Madame Zsa Zsa, Colonel Bubble, Agent X — and a secret
-  build (tall, short, fat, thin), one of each per player, so over my opponents both are
-  injective assignments of what I do not hold. Teams are fixed: Lord Fiddlebottom with Colonel
-  Bubble, Madame Zsa Zsa with Agent X (here: identities 1 & 3 and 2 & 4 of the setup's list).
+  build (tall, short, fat, thin), dealt one of each per player from the grey secret cards, so
+  over my opponents both are injective assignments of what I do not hold. Teams are fixed:
+  Lord Fiddlebottom with Colonel Bubble, Madame Zsa Zsa with Agent X (here: identities 1 & 3
+  and 2 & 4 of the setup's list).
 * Player question (my figure meets an opponent's figure; I ask about identity or build): the
   opponent shows 2 cards of the asked kind and 1 of the other kind; **at least one** of the
   three is true (seed: ``sum I = 2, sum B = 1, I_i + B_b >= 1``).
 * Ambassador question (I move the ambassador onto an opponent's figure): the opponent shows 2
   cards of the asked kind, **exactly one** true (seed: ``I_i + B_b = 1``).
-* Mission card (rulebook; players' rules summaries): in the answer to a player question the
-  opponent may show the secret mission card in place of one of the three cards, so only 2
-  statements are shown (2 of the asked kind, or 1 of each kind); at least one of them must be
-  true. The content of the mission card (which team's half-mission it is) is *not* modelled
-  — uncertain how players use it at the table; log it as a note. Not allowed with the
-  ambassador here (the rules summaries we know do not say it is; uncertain).
-* No repeats (rulebook): a player may not show the same set of cards twice to the same asker.
-  The engine then excludes the sets an opponent already showed me from that opponent's
-  choice set (setup ``"no_repeats"``, default true); a repeated set is a contradiction.
+* Mission card (BGG thread 1144026): in the answer to a player question the opponent may
+  show the secret mission card in place of any one of the three cards, so only 2 statements
+  are shown (2 of the asked kind, or 1 of each kind); at least one of them must be true.
+  The content of the mission card (half of the team's mission code) is *not* modelled — log
+  it as a note. *Uncertain*: whether it may be shown to the ambassador; refused here.
+* No repeats (issue 3; *uncertain*, hence the switch): a player may not show the same set of
+  cards twice to the same asker. The engine then excludes the sets an opponent already showed
+  me from that opponent's choice set (setup ``"no_repeats"``, default true); a repeated set is
+  a contradiction.
+
+:func:`engines.inkognito.likelihood.answer_forms` lists every accepted form with its rule.
 
 Setup (JSON)::
 

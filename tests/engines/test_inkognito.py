@@ -530,6 +530,8 @@ def test_cli_infer_format():
     s = read_session_file(str(ROOT / "resources/examples/inkognito.json"))
     assert d["worlds"] == ink.infer(s.setup, s.events).worlds
     assert d["opponents"]["Red"]["identity"][LF] == pytest.approx(0.5)
+    assert d["model"] == "uniform" and d["method"] == "joint" and d["entropy_bits"] >= 0
+    assert np.array(d["opponents"]["Red"]["joint"]).shape == (4, 4)
     out = run_cli("infer", "resources/examples/inkognito.json", "--method", "independent")
     assert json.loads(out.stdout)["method"] == "independent"
     out = run_cli("recommend", "resources/examples/inkognito.json")
