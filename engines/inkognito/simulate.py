@@ -34,6 +34,9 @@ from engines.inkognito.model import (DEFAULT_DECEPTION_PRIOR, KINDS, QUESTIONS, 
                                      Deception, default_setup)
 
 POLICIES = ("recommend", "random")
+#: Which questions the asker may use: any, or player questions only (the ambassador is not
+#: always within reach on the board; the board is not simulated).
+QUESTION_SETS = ("any", "player")
 
 
 @dataclass(frozen=True)
@@ -41,7 +44,8 @@ class SimulationResult:
     """Figures of :func:`simulate`.
 
     Attributes:
-        policy, model (``"uniform"``/``"deception"``, the engine's), theta (opponents' true θ,
+        policy, question_set (``"any"``/``"player"``), model (``"uniform"``/``"deception"``,
+        the engine's), theta (opponents' true θ,
         None = indifferent), games, max_questions, target (probability).
         solved: fraction of games solved within ``max_questions`` (probability).
         questions: questions asked in each solved game, tuple (length = solved games).
@@ -52,6 +56,7 @@ class SimulationResult:
     """
 
     policy: str
+    question_set: str
     model: str
     theta: Optional[float]
     games: int
@@ -64,7 +69,8 @@ class SimulationResult:
 
     def to_json(self) -> dict:
         q = self.questions
-        return {"game": "inkognito", "policy": self.policy, "model": self.model,
+        return {"game": "inkognito", "policy": self.policy, "questions": self.question_set,
+                "model": self.model,
                 "theta": self.theta, "games": self.games, "max_questions": self.max_questions,
                 "target": self.target, "solved": round(self.solved, 6),
                 "questions_median": statistics.median(q) if q else None,
@@ -91,7 +97,7 @@ def _answer(rng: random.Random, setup, opp: int, cell: int, question: str, asked
 
 def play(rng: random.Random, policy: str = "recommend", *, theta: Optional[float] = None,
          deception: bool = False, prior: tuple = DEFAULT_DECEPTION_PRIOR,
-         max_questions: int = 30, target: float = 0.95) -> tuple:
+         max_questions: int = 30, target: float = 0.95, questions: str = "any") -> tuple:
     """One simulated game; returns ``(questions or None, truth probabilities per step)``.
 
     The truth probabilities are P(true deal | answers) after 0..k questions (floats in (0, 1];
@@ -120,12 +126,13 @@ def play(rng: random.Random, policy: str = "recommend", *, theta: Optional[float
             break
         if k == max_questions:
             break
+        kinds = QUESTIONS if questions == "any" else ("player",)
         if policy == "random":
-            o, q, a = rng.randrange(3), rng.choice(QUESTIONS), rng.choice(KINDS)
+            o, q, a = rng.randrange(3), rng.choice(kinds), rng.choice(KINDS)
         else:
             if rec is None:
                 rec = _recommend(setup, events, "joint", None)[0]
-            best = rec.best
+            best = next(r for r in rec if r.question in kinds)
             o, q, a = setup.opponents.index(best.opponent), best.question, best.asked
         ev = _answer(rng, setup, o, cells[o], q, a, theta, shown[o])
         if ev is not None:
@@ -150,8 +157,8 @@ def _truth_probability(setup, post, truth) -> float:
 
 def simulate(games: int = 100, policy: str = "recommend", *, theta: Optional[float] = None,
              deception: bool = False, prior: tuple = DEFAULT_DECEPTION_PRIOR,
-             max_questions: int = 30, target: float = 0.95, seed: int = 0,
-             cancel: CancelFlag = None) -> SimulationResult:
+             max_questions: int = 30, target: float = 0.95, questions: str = "any",
+             seed: int = 0, cancel: CancelFlag = None) -> SimulationResult:
     """Play ``games`` 4-player games (see the module docstring) and collect the figures.
 
     Args:
@@ -159,6 +166,7 @@ def simulate(games: int = 100, policy: str = "recommend", *, theta: Optional[flo
         theta: the opponents' true θ in (0, 1) (None: indifferent, every valid set equally
             likely — the seed's model); deception, prior: the engine's model (θ ~ Beta(prior)).
         max_questions: questions per game (>= 1); target: P(true deal) that counts as solved.
+        questions: ``"any"`` or ``"player"`` (player questions only: θ matters only there).
     Returns:
         :class:`SimulationResult`.
     Raises:
@@ -167,6 +175,9 @@ def simulate(games: int = 100, policy: str = "recommend", *, theta: Optional[flo
     if policy not in POLICIES:
         raise SessionFormatError("--policy", f"unknown policy {policy!r}; expected one of "
                                              f"{', '.join(POLICIES)}")
+    if questions not in QUESTION_SETS:
+        raise SessionFormatError("--questions", f"unknown question set {questions!r}; "
+                                                f"expected one of {', '.join(QUESTION_SETS)}")
     if not isinstance(games, int) or games < 1:
         raise SessionFormatError("--games", f"must be a whole number >= 1, got {games!r}")
     if not isinstance(max_questions, int) or max_questions < 1:
@@ -183,14 +194,14 @@ def simulate(games: int = 100, policy: str = "recommend", *, theta: Optional[flo
     for _ in range(games):
         check_cancel(cancel)
         k, probs = play(rng, policy, theta=theta, deception=deception, prior=prior,
-                        max_questions=max_questions, target=target)
+                        max_questions=max_questions, target=target, questions=questions)
         if k is not None:
             solved_q.append(k)
         curves.append(probs + [probs[-1]] * (max_questions + 1 - len(probs)))
         losses.append(-math.log2(max(probs[-1], 1e-300)))
     mean_curve = tuple(float(x) for x in np.mean(np.array(curves), axis=0))
-    return SimulationResult(policy, "deception" if deception else "uniform", theta, games,
-                            max_questions, target, len(solved_q) / games, tuple(solved_q),
+    return SimulationResult(policy, questions, "deception" if deception else "uniform", theta,
+                            games, max_questions, target, len(solved_q) / games, tuple(solved_q),
                             mean_curve, float(np.mean(losses)))
 
 
@@ -198,6 +209,8 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``python -m engines simulate inkognito``."""
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--policy", default="recommend", choices=POLICIES)
+    parser.add_argument("--questions", default="any", choices=QUESTION_SETS,
+                        help="player questions only, or any (default)")
     parser.add_argument("--theta", type=float, default=None,
                         help="opponents' true θ (default: indifferent opponents)")
     parser.add_argument("--deception", action="store_true",
@@ -213,4 +226,4 @@ def simulate_main(args: argparse.Namespace) -> dict:
     """Run :func:`simulate` from parsed CLI arguments; returns the JSON-able result."""
     return simulate(args.games, args.policy, theta=args.theta, deception=args.deception,
                     prior=tuple(args.prior), max_questions=args.max_questions,
-                    target=args.target, seed=args.seed).to_json()
+                    target=args.target, questions=args.questions, seed=args.seed).to_json()

@@ -41,6 +41,7 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--answers", type=int, default=40)
+    ap.add_argument("--sim-games", type=int, default=200)
     a = ap.parse_args(argv)
     rng = random.Random(1)
     logs = []
@@ -67,6 +68,22 @@ def main(argv=None) -> None:
             s2 = dataclasses.replace(s, deception=ink.Deception(deception))
             rec += [_ms(lambda: ink.recommend(s2, log[:k])) for k in range(1, len(log) + 1)]
         print(f"recommend joint       {model}: per event {_fmt(rec)}")
+    print("simulation (4 players, target P(true deal) >= 0.95, 30 questions at most):")
+    for policy, qs, theta, deception in [
+            ("recommend", "any", None, False), ("random", "any", None, False),
+            ("recommend", "player", None, False), ("random", "player", None, False),
+            ("recommend", "player", 0.8, False), ("recommend", "player", 0.8, True),
+            ("recommend", "player", 0.05, False), ("recommend", "player", 0.05, True)]:
+        t0 = time.perf_counter()
+        r = ink.simulate(a.sim_games, policy, theta=theta, deception=deception, questions=qs,
+                         seed=7)
+        dt = time.perf_counter() - t0
+        q = sorted(r.questions)
+        print(f"  {policy:9s} {qs:6s} opponents θ={'indiff.' if theta is None else theta} engine "
+              f"{r.model:9s}: solved {r.solved:.0%}, questions median "
+              f"{statistics.median(q) if q else float('nan'):.1f}, worst {q[-1] if q else '-'}; "
+              f"mean P(truth) after 3/5 questions {r.truth_probability[3]:.3f}/"
+              f"{r.truth_probability[5]:.3f}  ({dt:.1f} s)")
 
 
 if __name__ == "__main__":

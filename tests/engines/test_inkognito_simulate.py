@@ -79,7 +79,8 @@ def test_recommend_policy_beats_random_questions():
 def test_simulate_option_errors():
     for kw, path in [({"policy": "psychic"}, "--policy"), ({"games": 0}, "--games"),
                      ({"theta": 1.0}, "--theta"), ({"target": 0.0}, "--target"),
-                     ({"prior": (0, 1)}, "--prior"), ({"max_questions": 0}, "--max-questions")]:
+                     ({"prior": (0, 1)}, "--prior"), ({"max_questions": 0}, "--max-questions"),
+                     ({"questions": "shout"}, "--questions")]:
         args = {"games": 1, **kw}
         with pytest.raises(SessionFormatError) as e:
             ink.simulate(args.pop("games"), **args)
@@ -94,3 +95,13 @@ def test_cli_simulate():
     d = json.loads(out.stdout)
     assert d["game"] == "inkognito" and d["model"] == "deception" and d["theta"] == 0.7
     assert len(d["truth_probability"]) == 13 and 0 <= d["solved"] <= 1
+
+
+def test_deception_model_helps_against_liars_with_player_questions_only():
+    """Player questions only (θ matters only there), opponents with θ = 0.8: the deception
+    engine puts more probability on the true deal after 5 questions than the uniform one."""
+    u = ink.simulate(30, "recommend", theta=0.8, questions="player", max_questions=8, seed=7)
+    d = ink.simulate(30, "recommend", theta=0.8, deception=True, questions="player",
+                     max_questions=8, seed=7)
+    assert u.question_set == "player" and u.to_json()["questions"] == "player"
+    assert d.truth_probability[5] > u.truth_probability[5] + 0.05
