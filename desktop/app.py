@@ -394,6 +394,7 @@ def make_app(argv=None) -> QApplication:
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(ORG_NAME)
     app.setApplicationVersion(desktop.__version__)
+    app.setDesktopFileName("deduction-desk")  # links windows to packaging/deduction-desk.desktop
     return app
 
 

@@ -29,8 +29,16 @@ def run_self_test(screenshot: str | None = None) -> int:
     win = MainWindow(autosave=False, interactive=False)
     win.resize(1280, 820)
     win.show()
-    if not win.game_tabs:
-        failures.append("no tabs were created")
+    from engines import GAMES
+
+    for game in GAMES:  # every game with an example must have its tab
+        if game not in win.game_tabs and resource_path("examples", f"{game}.json").exists():
+            try:
+                __import__(f"desktop.{game}.tab")
+                why = "no Tab class"
+            except Exception as exc:  # name what broke
+                why = f"{type(exc).__name__}: {exc}"
+            failures.append(f"{game} tab missing ({why})")
     for game, tab in win.game_tabs.items():
         example = resource_path("examples", f"{game}.json")
         try:
