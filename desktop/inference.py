@@ -25,19 +25,31 @@ from engines.core.errors import Cancelled, EngineError
 class _Worker(QObject):
     finished = Signal(int, object, float)
     failed = Signal(int, object)
+    progressed = Signal(int, int, int)
 
     def __init__(self, latest: Callable[[], int]):
         super().__init__()
         self._latest = latest
 
-    @Slot(int, object)
-    def run(self, revision: int, job: Callable) -> None:
+    @Slot(int, object, bool)
+    def run(self, revision: int, job: Callable, with_progress: bool) -> None:
         if revision != self._latest():
             return  # stale before it started
         cancel = lambda: self._latest() != revision  # noqa: E731 (called in this thread)
         t0 = time.perf_counter()
         try:
-            result = job(cancel)
+            if with_progress:
+                last = [0.0]
+
+                def report(done: int, total: int) -> None:
+                    now = time.perf_counter()  # at most ~20 signals a second
+                    if done >= total or now - last[0] > 0.05:
+                        last[0] = now
+                        self.progressed.emit(revision, int(done), int(total))
+
+                result = job(cancel, report)
+            else:
+                result = job(cancel)
         except Cancelled:
             return
         except EngineError as exc:
@@ -59,12 +71,15 @@ class InferenceRunner(QObject):
         failed(int revision, object exception): the newest request raised (EngineError for user
             errors such as ContradictionError; anything else is a bug, with ``.detail``).
         busyChanged(bool): work is pending or not.
+        progress(int done, int total): progress of the newest request, for jobs submitted with
+            ``with_progress=True`` (reported from the worker thread, delivered on this one).
     """
 
     resultReady = Signal(int, object, float)
     failed = Signal(int, object)
     busyChanged = Signal(bool)
-    _request = Signal(int, object)
+    progress = Signal(int, int)
+    _request = Signal(int, object, bool)
 
     def __init__(self, parent: Optional[QObject] = None, name: str = "inference"):
         super().__init__(parent)
@@ -78,6 +93,7 @@ class InferenceRunner(QObject):
         self._request.connect(self._worker.run)
         self._worker.finished.connect(self._on_finished)
         self._worker.failed.connect(self._on_failed)
+        self._worker.progressed.connect(self._on_progress)
         self._thread.start()
 
     def latest(self) -> int:
@@ -87,13 +103,17 @@ class InferenceRunner(QObject):
     def is_busy(self) -> bool:
         return self._busy
 
-    def submit(self, job: Callable[[Callable[[], bool]], Any], revision: Optional[int] = None) -> int:
-        """Queue ``job(cancel)``; returns its request number. Older requests become stale."""
+    def submit(self, job: Callable[..., Any], revision: Optional[int] = None, *,
+               with_progress: bool = False) -> int:
+        """Queue ``job(cancel)`` — or ``job(cancel, report)`` with ``with_progress``, where
+        ``report(done, total)`` may be called from the job (a simulator's progress callback) and
+        arrives as the :attr:`progress` signal. Returns the request number; older requests
+        become stale."""
         with self._lock:
             self._latest = self._latest + 1 if revision is None else max(revision, self._latest + 1)
             rev = self._latest
         self._set_busy(True)
-        self._request.emit(rev, job)
+        self._request.emit(rev, job, with_progress)
         return rev
 
     def cancel(self) -> None:
@@ -113,6 +133,11 @@ class InferenceRunner(QObject):
             return
         self._set_busy(False)
         self.resultReady.emit(revision, result, seconds)
+
+    @Slot(int, int, int)
+    def _on_progress(self, revision: int, done: int, total: int) -> None:
+        if revision == self.latest():
+            self.progress.emit(done, total)
 
     @Slot(int, object)
     def _on_failed(self, revision: int, exc: Exception) -> None:

@@ -8,7 +8,7 @@ import functools
 import math
 
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (QCheckBox, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView,
                                QLabel, QProgressBar, QPushButton, QSpinBox, QSplitter,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
@@ -21,17 +21,7 @@ SEED_TABLE = "Seed 002 (its own 23-question deck, 1 analysing player): without a
              "9.78 rounds (variance 29.3), with analysis 6.16 (variance 14.0)."
 
 
-class ProgressRelay(QObject):
-    """Carries the simulator's progress callback (called in the worker thread) to the GUI
-    thread as a queued signal. Lives in the GUI thread; :meth:`__call__` is thread-safe."""
-
-    progressed = Signal(int, int)
-
-    def __call__(self, done: int, total: int) -> None:
-        self.progressed.emit(int(done), int(total))
-
-
-def _simulate_job(kwargs, progress, cancel):
+def _simulate_job(kwargs, cancel, progress):
     return egghead.simulate(**kwargs, progress=progress, cancel=cancel)
 
 
@@ -52,8 +42,7 @@ class SimulationPanel(QWidget):
         self.runner = runner
         self.result = None
         self._running = False
-        self.relay = ProgressRelay(self)
-        self.relay.progressed.connect(self._on_progress)
+        runner.progress.connect(self._on_progress)
         runner.resultReady.connect(self._on_result)
         runner.failed.connect(self._on_failed)
 
@@ -193,7 +182,7 @@ class SimulationPanel(QWidget):
         self.cancel_button.setEnabled(True)
         self.status.setText(f"Simulating {len(opts['analysing'])} game(s) of {opts['rounds']} "
                             f"rounds…")
-        self.runner.submit(functools.partial(_simulate_job, opts, self.relay))
+        self.runner.submit(functools.partial(_simulate_job, opts), with_progress=True)
         return True
 
     def cancel(self) -> None:

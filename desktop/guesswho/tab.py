@@ -12,10 +12,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-import time
 from typing import Optional
 
-from PySide6.QtCore import QItemSelectionModel, QObject, QSortFilterProxyModel, Qt, Signal, Slot
+from PySide6.QtCore import QItemSelectionModel, QSortFilterProxyModel, Qt, Signal, Slot
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDoubleSpinBox,
                                QGroupBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
                                QLineEdit, QPushButton, QSizePolicy, QSpinBox, QSplitter,
@@ -35,23 +34,6 @@ from desktop.guesswho.model import (COL_BITS, COL_LEFT, COL_QUESTION, COL_SPLIT,
 RULE_NAMES = {"official": "Official rules", "instant": "Instant win"}
 #: merge key of consecutive ε edits (one undo step)
 _EPS_MERGE = 51
-
-
-class _ProgressRelay(QObject):
-    """Carries simulation progress from the worker thread to the GUI thread (queued signal)."""
-
-    progress = Signal(int, int)
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self._last = -1.0
-
-    def report(self, done: int, total: int) -> None:
-        """Called in the worker thread; emits at most ~20 times a second."""
-        now = time.monotonic()
-        if done == total or now - self._last > 0.05:
-            self._last = now
-            self.progress.emit(done, total)
 
 
 class Tab(GameTab):
@@ -232,8 +214,7 @@ class Tab(GameTab):
         self.sim_runner = self.make_runner("simulate")
         self.sim_runner.resultReady.connect(self._on_simulation)
         self.sim_runner.failed.connect(self._on_simulation_failed)
-        self._relay = _ProgressRelay(self)
-        self._relay.progress.connect(self._on_simulation_progress)
+        self.sim_runner.progress.connect(self._on_simulation_progress)
         self._sim_running = False
         self.document.changed.connect(self._document_changed)
         self._set_current_question(None)
@@ -545,10 +526,10 @@ class Tab(GameTab):
             return
         setup = self.document.setup
         job = functools.partial(_simulate_job, setup.board, tuple(strategies), int(games),
-                                setup.rules, setup.compound_questions, int(seed), self._relay.report)
+                                setup.rules, setup.compound_questions, int(seed))
         self._sim_running = True
         self.sim_panel.set_running(True)
-        self.sim_runner.submit(job)
+        self.sim_runner.submit(job, with_progress=True)
 
     def cancel_simulation(self) -> None:
         """Stop the running simulation (its result is dropped)."""
@@ -585,6 +566,6 @@ class Tab(GameTab):
         return True
 
 
-def _simulate_job(board, strategies, games, rules, compound, seed, report, cancel):
+def _simulate_job(board, strategies, games, rules, compound, seed, cancel, report):
     return guesswho.simulate(board, strategies, games, rules=rules, compound=compound, seed=seed,
                              progress=report, cancel=cancel)

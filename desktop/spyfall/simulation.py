@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Optional
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDoubleSpinBox, QGridLayout,
                                QGroupBox, QHBoxLayout, QHeaderView, QLabel, QProgressBar,
                                QPushButton, QRadioButton, QSpinBox, QSplitter, QTableWidget,
@@ -21,25 +20,7 @@ from desktop.widgets.belief_plot import BeliefPlot
 from desktop.spyfall.forms import STRATEGY_LABELS
 
 
-class ProgressRelay(QObject):
-    """Carries ``simulate``'s progress callback (called in the worker thread) to the GUI thread
-    as a queued signal; ``run`` tags the run so a stale run's progress is ignored.
-
-    Signals:
-        progressed(int run, int done, int total).
-    """
-
-    progressed = Signal(int, int, int)
-
-    def __init__(self, run: int, parent=None):
-        super().__init__(parent)
-        self.run = run
-
-    def __call__(self, done: int, total: int) -> None:
-        self.progressed.emit(self.run, int(done), int(total))
-
-
-def _simulate_job(config, progress, cancel):
+def _simulate_job(config, cancel, progress):
     return spyfall.simulate(config, progress=progress, cancel=cancel)
 
 
@@ -65,8 +46,7 @@ class SimulationPanel(QWidget):
         self.result = None
         self.config = None
         self._running = False
-        self._run = 0
-        self._relay: Optional[ProgressRelay] = None
+        runner.progress.connect(self._on_progress)
         runner.resultReady.connect(self._on_result)
         runner.failed.connect(self._on_failed)
 
@@ -231,11 +211,6 @@ class SimulationPanel(QWidget):
         except SessionFormatError as exc:
             self.status.setText(f"<span style='color:#b71c1c'>Cannot run: {exc.message}</span>")
             return
-        self._run += 1
-        if self._relay is not None:
-            self._relay.progressed.disconnect(self._on_progress)
-        self._relay = ProgressRelay(self._run, self)
-        self._relay.progressed.connect(self._on_progress)
         self.config = config
         self._running = True
         self.run_button.setEnabled(False)
@@ -243,7 +218,7 @@ class SimulationPanel(QWidget):
         self.progress.setRange(0, config.games)
         self.progress.setValue(0)
         self.status.setText(f"Playing {config.games:,} games on {config.workers} process(es)…")
-        self.runner.submit(functools.partial(_simulate_job, config, self._relay))
+        self.runner.submit(functools.partial(_simulate_job, config), with_progress=True)
 
     def cancel(self) -> None:
         """Stop the running tournament (its result, if any, is dropped)."""
@@ -258,9 +233,9 @@ class SimulationPanel(QWidget):
         self.run_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
 
-    @Slot(int, int, int)
-    def _on_progress(self, run: int, done: int, total: int) -> None:
-        if run != self._run or not self._running:
+    @Slot(int, int)
+    def _on_progress(self, done: int, total: int) -> None:
+        if not self._running:  # the runner already drops a stale run's progress
             return
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(done)
