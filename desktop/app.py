@@ -9,9 +9,8 @@ import importlib
 import os
 import sys
 import time
-from typing import Optional
 
-from PySide6.QtCore import QSettings, QTimer, Qt, Slot
+from PySide6.QtCore import QSettings, Slot
 from PySide6.QtGui import QAction, QIcon, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox,
                                QTabWidget)

@@ -11,11 +11,11 @@ from __future__ import annotations
 import functools
 from typing import Any, Optional
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from engines import game_module
-from engines.core.errors import ContradictionError, EngineError, SessionFormatError
+from engines.core.errors import ContradictionError, EngineError
 from desktop.inference import InferenceRunner, Timeline, TimelineCache, compute_timeline
 from desktop.session import SessionDocument
 from desktop.widgets.banner import Banner

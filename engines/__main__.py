@@ -10,7 +10,7 @@ import json
 import os
 import sys
 
-from engines import GAMES, available_games, game_module
+from engines import available_games, game_module
 from engines.core.errors import ContradictionError, SessionFormatError
 from engines.core.schema import read_session_file
 

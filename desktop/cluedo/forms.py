@@ -4,24 +4,23 @@ makes (names, counts) also guards the form; a wrong entry gets a message naming 
 """
 from __future__ import annotations
 
-from typing import Optional
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox,
-                               QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView,
-                               QLabel, QListWidget, QListWidgetItem, QMessageBox, QPlainTextEdit,
-                               QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialogButtonBox, QFormLayout, QGridLayout,
+                               QGroupBox, QHBoxLayout, QHeaderView, QLabel, QListWidget,
+                               QListWidgetItem, QMessageBox, QPlainTextEdit, QPushButton, QSpinBox,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout)
 
 from engines import cluedo
 from engines.core.errors import SessionFormatError
+from desktop.widgets.dialogs import NewGameDialogBase
 
 NOBODY = "nobody"
 NOT_SEEN = "(not shown to me)"
 DEFAULT_NAMES = ["Me", "Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal", "Ivy"]
 
 
-class NewGameDialog(QDialog):
+class NewGameDialog(NewGameDialogBase):
     """Ask for a new Cluedo game: edition (or a custom deck), players in seating order, which one
     is me, the dealer, hand sizes (filled from the deal, editable) and my cards.
 
@@ -33,7 +32,6 @@ class NewGameDialog(QDialog):
         self.setWindowTitle("New Cluedo game")
         self.setMinimumWidth(720)
         self.editions = cluedo.load_editions()
-        self._result = None
         outer = QVBoxLayout(self)
         top = QHBoxLayout()
         outer.addLayout(top, 1)
@@ -292,16 +290,9 @@ class NewGameDialog(QDialog):
                                                  setup, "$.events[0]"))
         return setup, events
 
-    def _accept(self) -> None:
-        try:
-            self._result = self.build()
-        except SessionFormatError as exc:
-            QMessageBox.warning(self, "Check the new game", f"{exc.path}: {exc.message}")
-            return
-        self.accept()
-
     def result_session(self):
-        return self._result
+        """``(setup, events)`` after the dialog was accepted (None before)."""
+        return self.built
 
 
 def _edition_categories(edition) -> list:

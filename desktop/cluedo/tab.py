@@ -4,7 +4,6 @@ belief plots, recommendations, and the status line (method, time, consistent dea
 from __future__ import annotations
 
 import functools
-import math
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QHeaderView, QLabel, QMenu,

@@ -9,13 +9,14 @@ from __future__ import annotations
 from typing import Optional
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QAbstractSpinBox, QCheckBox, QComboBox, QDialog, QDialogButtonBox,
-                               QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView,
-                               QLabel, QLineEdit, QMessageBox, QPushButton, QRadioButton,
-                               QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialogButtonBox, QFormLayout, QGridLayout,
+                               QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+                               QPushButton, QRadioButton, QSpinBox, QTableWidget, QTableWidgetItem,
+                               QVBoxLayout, QWidget)
 
 from engines import egghead
 from engines.core.errors import SessionFormatError
+from desktop.widgets.dialogs import NewGameDialogBase
 
 DEFAULT_NAMES = ["A", "B", "C", "D", "E", "F"]
 CARD_STYLE = "QSpinBox {font-size:13pt; font-weight:bold; color:#3e2723;}"
@@ -508,7 +509,7 @@ class SolveForm(_RebuiltBox):
         self.submitted.emit(self.event_json())
 
 
-class NewGameDialog(QDialog):
+class NewGameDialog(NewGameDialogBase):
     """Ask for a new Egghead game: players in seating order, which one is me, values, cards per
     player, external or rotating moderator, my behavioural analysis, who else analyses, and the
     stacks I see.
@@ -521,7 +522,6 @@ class NewGameDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("New Egghead game")
         self.setMinimumWidth(560)
-        self._result = None
         outer = QVBoxLayout(self)
         form = QFormLayout()
         outer.addLayout(form)
@@ -650,14 +650,3 @@ class NewGameDialog(QDialog):
                "analysing": [r[0] for r in rows if not r[1] and r[3]]}
         return egghead.Setup.from_json(obj, "setup")
 
-    def _accept(self) -> None:
-        try:
-            self._result = self.build()
-        except SessionFormatError as exc:
-            QMessageBox.warning(self, "Check the new game", f"{exc.path}: {exc.message}")
-            return
-        self.accept()
-
-    def result_setup(self):
-        """The setup built when the dialog was accepted (None before)."""
-        return self._result

@@ -10,13 +10,14 @@ from __future__ import annotations
 from typing import Optional
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
-                               QFileDialog, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView,
-                               QLabel, QLineEdit, QMessageBox, QProgressBar, QPushButton,
-                               QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialogButtonBox, QDoubleSpinBox, QFileDialog,
+                               QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel,
+                               QLineEdit, QProgressBar, QPushButton, QSpinBox, QTableWidget,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
 
 from engines import guesswho
 from engines.core.errors import SessionFormatError
+from desktop.widgets.dialogs import NewGameDialogBase
 
 FILE_CHOICE = "file"
 RULE_LABELS = {"official": "Official (naming takes a turn; a wrong name loses)",
@@ -26,7 +27,7 @@ STRATEGY_LABELS = {"random": "Random question", "greedy": "Greedy (most informat
                    "race": "Race-optimal (Nica)"}
 
 
-class NewGameDialog(QDialog):
+class NewGameDialog(NewGameDialogBase):
     """Ask for a new Guess Who? game: board (classic, demo, or a file), rules, compound questions,
     answer-error rate ε and the opponent's standing cards.
 
@@ -38,7 +39,6 @@ class NewGameDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("New Guess Who? game")
         self.setMinimumWidth(520)
-        self._result = None
         lay = QVBoxLayout(self)
         form = QFormLayout()
         lay.addLayout(form)
@@ -154,18 +154,6 @@ class NewGameDialog(QDialog):
                                         error_rate=round(self.error_rate.value(), 4),
                                         rules=self.rules.currentData(),
                                         compound_questions=self.compound.isChecked())
-
-    def _accept(self) -> None:
-        try:
-            self._result = self.build()
-        except SessionFormatError as exc:
-            QMessageBox.warning(self, "Check the new game", str(exc))
-            return
-        self.accept()
-
-    def result_setup(self):
-        """The setup built when the dialog was accepted (None before)."""
-        return self._result
 
 
 class SimulationPanel(QWidget):

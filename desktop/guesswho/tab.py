@@ -14,7 +14,7 @@ import functools
 import math
 from typing import Optional
 
-from PySide6.QtCore import QItemSelectionModel, QSortFilterProxyModel, Qt, Signal, Slot
+from PySide6.QtCore import QItemSelectionModel, QSortFilterProxyModel, Qt, Slot
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDoubleSpinBox,
                                QGroupBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
                                QLineEdit, QPushButton, QSizePolicy, QSpinBox, QSplitter,

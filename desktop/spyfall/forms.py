@@ -5,16 +5,16 @@ own checks guard the forms and a wrong entry gets the engine's message naming th
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
-                               QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel,
-                               QMessageBox, QPlainTextEdit, QPushButton, QSlider, QSpinBox,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
+                               QGroupBox, QHBoxLayout, QHeaderView, QLabel, QPlainTextEdit,
+                               QPushButton, QSlider, QSpinBox, QTableWidget, QTableWidgetItem,
+                               QVBoxLayout, QWidget)
 
 from engines import spyfall
 from engines.core.errors import SessionFormatError
+from desktop.widgets.dialogs import NewGameDialogBase
 from engines.spyfall.model import DEFAULT_BETA, DEFAULT_LAMBDA, DEFAULT_ROUNDS, STRATEGIES
 
 OBSERVER = "(nobody: I only watch)"
@@ -124,7 +124,7 @@ class ParamSlider(QWidget):
         self._from_spin(v)
 
 
-class NewGameDialog(QDialog):
+class NewGameDialog(NewGameDialogBase):
     """Ask for a new Spyfall game: locations (edition or a custom list), players in seating
     order, who I am and my card (a location or "spy"), and the model: β and λ with sliders
     (defaults β = 5, λ = 0.7), the table's emission strategy, optional per-player overrides and
@@ -136,7 +136,6 @@ class NewGameDialog(QDialog):
         self.setWindowTitle("New Spyfall game")
         self.setMinimumWidth(820)
         self.editions = spyfall.editions()
-        self._result = None
         outer = QVBoxLayout(self)
         top = QHBoxLayout()
         outer.addLayout(top)
@@ -377,14 +376,3 @@ class NewGameDialog(QDialog):
             raise SessionFormatError("locations", "a custom list needs at least two locations, one per line")
         return spyfall.Setup.from_json(self.setup_json(), "$.setup")
 
-    def _accept(self) -> None:
-        try:
-            self._result = self.build()
-        except SessionFormatError as exc:
-            QMessageBox.warning(self, "Check the new game", f"{exc.path}: {exc.message}")
-            return
-        self.accept()
-
-    def result_setup(self):
-        """The validated setup after ``exec()`` was accepted (else None)."""
-        return self._result

@@ -13,9 +13,8 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPoint, QRect, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPalette
-from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QStyle, QStyledItemDelegate,
-                               QStyleOptionViewItem, QTableView)
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QTableView)
 
 #: Values within this distance of 0 or 1 are certain facts.
 CERTAIN_EPS = 1e-9

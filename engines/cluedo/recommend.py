@@ -15,7 +15,7 @@ ranking is not blurred by independent noise). The outcome given a deal is comput
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional, Sequence
 
 import numpy as np

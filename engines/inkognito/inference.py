@@ -25,7 +25,6 @@ Cost: one answer updates one 16 × G table and the product over 36 worlds: well 
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Optional, Sequence
 

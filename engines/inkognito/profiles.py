@@ -18,7 +18,7 @@ import math
 import os
 import tempfile
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Sequence
 
 from engines.core.errors import SessionFormatError
 from engines.inkognito.model import DEFAULT_DECEPTION_PRIOR

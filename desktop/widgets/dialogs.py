@@ -1,0 +1,34 @@
+"""Base class of the New game dialogs: validate on OK, keep the dialog open on bad input."""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QDialog, QMessageBox
+
+from engines.core.errors import SessionFormatError
+
+
+class NewGameDialogBase(QDialog):
+    """A dialog whose OK button calls :meth:`build`; a :class:`SessionFormatError` from it is
+    shown ("Check the new game", naming the field) and the dialog stays open; otherwise the
+    built value is kept in :attr:`built` and the dialog is accepted. Connect OK to
+    :meth:`_accept`.
+    """
+
+    built: Any = None
+
+    def build(self) -> Any:  # subclass
+        """Validate the form and return what it describes; raise SessionFormatError if wrong."""
+        raise NotImplementedError
+
+    def _accept(self) -> None:
+        try:
+            self.built = self.build()
+        except SessionFormatError as exc:
+            QMessageBox.warning(self, "Check the new game", f"{exc.path}: {exc.message}")
+            return
+        self.accept()
+
+    def result_setup(self):
+        """What :meth:`build` returned when the dialog was accepted (None before)."""
+        return self.built
