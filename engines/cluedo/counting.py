@@ -89,6 +89,7 @@ class Compiled:
     init: list
     terminal: list
     touched: list               # per resource: cards touching it
+    implicit: Optional[int] = None   # count resource kept out of the DP state (see _forward)
 
 
 def propagate(cons: Constraints) -> Compiled:
@@ -164,7 +165,7 @@ def propagate(cons: Constraints) -> Compiled:
         clauses = sorted(set(new_clauses))
 
     if not feasible:
-        return Compiled(n, k, False, {}, [], {}, [], [], [], [])
+        return Compiled(n, k, False, {}, [], {}, [], [], [], [], None)
     counts = allowed.sum(axis=1)
     fixed = {c: int(np.argmax(allowed[c])) for c in range(n) if counts[c] == 1}
     free = [c for c in range(n) if counts[c] > 1]
@@ -200,14 +201,23 @@ def propagate(cons: Constraints) -> Compiled:
         touched[r] = sorted(set(touched[r]))
         if not touched[r] and init[r] != terminal[r]:
             feasible = False
-    order = _order(free, choices, sizes, touched)
-    return Compiled(n, k, feasible, fixed, order, choices, sizes, init, terminal, touched)
+    # every free card takes one unit of exactly one count resource (hand or envelope slot) and
+    # all of them end at 0, so their capacities must add up to the number of free cards
+    if sum(init[:k + ncat]) != len(free):
+        feasible = False
+    # the largest count resource is left implicit: its remaining capacity equals the number of
+    # cards still to place minus the other count resources' remaining capacities
+    cands = [r for r in range(k + ncat) if touched[r]]
+    implicit = max(cands, key=lambda r: (sizes[r], len(touched[r]), -r)) if cands else None
+    order = _order(free, choices, sizes, touched, implicit)
+    return Compiled(n, k, feasible, fixed, order, choices, sizes, init, terminal, touched, implicit)
 
 
-def _order(free, choices, sizes, touched) -> list:
+def _order(free, choices, sizes, touched, implicit=None) -> list:
     """Greedy elimination order: next the card whose processing keeps the open tensor smallest
-    (ties: the one closing most resources, then deck order)."""
-    res_of = {c: {r for _, r, qs in choices[c] for r in (r, *qs)} for c in free}
+    (ties: the one closing most resources, then deck order). The implicit resource is no axis.
+    O(F^2 R) for F free cards and R resources."""
+    res_of = {c: {r for _, r, qs in choices[c] for r in (r, *qs)} - {implicit} for c in free}
     left = {r: len(touched[r]) for r in range(len(sizes))}
     open_: set = set()
     order = []
@@ -231,10 +241,6 @@ def _order(free, choices, sizes, touched) -> list:
             if left[r] == 0:
                 open_.discard(r)
     return order
-
-
-def _sl(pos: int, a, b) -> tuple:
-    return (slice(None),) * pos + (slice(a, b),)
 
 
 @dataclass
@@ -304,22 +310,52 @@ class CountResult:
         return out
 
 
+def _step_res(comp: Compiled, chs) -> list:
+    """The DP axes one card's choices touch (its owners' resources and clauses; not the
+    implicit resource), in first-use order."""
+    res = []
+    for _, r, qs in chs:
+        for rr in (r, *qs):
+            if rr != comp.implicit and rr not in res:
+                res.append(rr)
+    return res
+
+
+def _move(axes: list, r: int, qs, implicit) -> tuple:
+    """Index tuples (src, dst, q positions) of one choice "card to resource ``r``, clauses
+    ``qs`` satisfied": ``dst`` holds the states after it, ``src`` those before (``r``'s value one
+    higher; for the implicit resource no axis moves), each clause axis at 1 in ``dst``."""
+    nd = len(axes)
+    src = [slice(None)] * nd
+    dst = [slice(None)] * nd
+    if r != implicit:
+        pr = axes.index(r)
+        src[pr] = slice(1, None)
+        dst[pr] = slice(0, -1)
+    pqs = tuple(axes.index(q) for q in qs)
+    for pq in pqs:
+        dst[pq] = slice(1, 2)
+    return tuple(src), tuple(dst), pqs
+
+
 def _forward(comp: Compiled, cancel, *, keep: bool, mod: Optional[int] = None):
-    """Forward pass. Returns (count value, steps, max partial mass)."""
+    """Forward pass. Returns (count value, steps, max partial mass).
+
+    One step per free card: open its new axes (at their initial value), then ``y = sum over the
+    card's owners of x moved by that choice`` (a shifted slice add; clause axes are summed out
+    and land on "satisfied"), then close the axes no later card touches (keep their terminal
+    value). Cost O(sum over cards of owners x tensor size)."""
     dtype = np.int64 if mod else np.float64
     x = np.ones((), dtype=dtype)
     axes: list = []
+    imp = comp.implicit
     left = {r: len(t) for r, t in enumerate(comp.touched)}
     steps = []
     max_mass = 1.0
     for c in comp.free:
         check_cancel(cancel)
         chs = comp.choices[c]
-        res = []
-        for _, r, qs in chs:
-            for rr in (r, *qs):
-                if rr not in res:
-                    res.append(rr)
+        res = _step_res(comp, chs)
         opened = [r for r in res if r not in axes]
         for r in opened:
             nx = np.zeros(x.shape + (comp.sizes[r],), dtype=dtype)
@@ -329,24 +365,16 @@ def _forward(comp: Compiled, cancel, *, keep: bool, mod: Optional[int] = None):
         y = np.zeros_like(x)
         y_mult = 0          # modular mode: y's entries are < y_mult * mod
         for _, r, qs in chs:
-            pr = axes.index(r)
-            if not qs:
-                y[_sl(pr, 0, -1)] += x[_sl(pr, 1, None)]
-                y_mult += 1
-            else:
-                t = np.zeros_like(x)
-                t[_sl(pr, 0, -1)] = x[_sl(pr, 1, None)]
-                t_mult = 1
-                for q in qs:
-                    pq = axes.index(q)
-                    t[_sl(pq, 1, 2)] += t[_sl(pq, 0, 1)]
-                    t[_sl(pq, 0, 1)] = 0
-                    t_mult *= 2
-                    if mod and t_mult >= 32:
-                        t %= mod
-                        t_mult = 1
-                y += t
-                y_mult += t_mult
+            src, dst, pqs = _move(axes, r, qs, imp)
+            u = x[src]
+            if pqs:
+                if mod:
+                    for pq in pqs:
+                        u = u.sum(axis=pq, keepdims=True) % mod
+                else:
+                    u = u.sum(axis=pqs, keepdims=True)
+            y[dst] += u
+            y_mult += 1
             if mod and y_mult >= 32:
                 y %= mod
                 y_mult = 1
@@ -370,6 +398,11 @@ def _forward(comp: Compiled, cancel, *, keep: bool, mod: Optional[int] = None):
 
 def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_backward: bool = False) -> CountResult:
     """Count the consistent deals of ``comp`` and, optionally, the marginal counts.
+
+    The backward (adjoint) pass runs the forward steps in reverse: ``b`` (number of completions
+    of each state after a step) is pulled back through every choice, and the marginal count of
+    "card c at owner o" is the inner product of the forward tensor before c's step with ``b``
+    after it, along that choice. Same cost as the forward pass, times about three.
 
     Args:
         comp: from :func:`propagate`.
@@ -399,8 +432,6 @@ def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_bac
             # un-close: re-insert the closed axes (in reverse order of closing)
             cur_axes = list(axes_after)
             for r in reversed(step.closed):
-                pos = step.axes.index(r)
-                # position among the axes present at that time
                 present = [a for a in step.axes if a in cur_axes or a == r]
                 ins = present.index(r)
                 shape = list(b.shape)
@@ -416,16 +447,13 @@ def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_bac
             b_pre = np.zeros_like(b)
             f = step.f_pre
             for o, r, qs in comp.choices[step.card]:
-                pr = step.axes.index(r)
-                bq = b
-                if qs:
-                    bq = b.copy()
-                    for q in qs:
-                        pq = step.axes.index(q)
-                        bq[_sl(pq, 0, 1)] = bq[_sl(pq, 1, 2)]
-                src, dst = _sl(pr, 1, None), _sl(pr, 0, -1)
-                marg[step.card, o] = float(np.sum(f[src] * bq[dst]))
-                b_pre[src] += bq[dst]
+                src, dst, pqs = _move(step.axes, r, qs, comp.implicit)
+                bq = b[dst]                      # clause axes: size 1, broadcast over both values
+                fs = f[src]
+                if pqs:
+                    fs = fs.sum(axis=pqs, keepdims=True)
+                marg[step.card, o] = float(np.sum(fs * bq))
+                b_pre[src] += bq
             b = b_pre
             for r in reversed(step.opened):
                 pos = step.axes.index(r)

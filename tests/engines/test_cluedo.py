@@ -216,6 +216,34 @@ def test_random_consistent_logs_match_brute_force(case):
     assert set(summary) == {f"envelope:{c}" for c in setup.cards} | {"envelope_entropy_bits"}
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_logs())
+def test_every_implicit_resource_choice_matches_brute_force(case):
+    # The DP keeps one hand or envelope slot out of its state (its remaining capacity follows
+    # from the others). Whichever count resource is left implicit (or none), the count, the
+    # marginals and the sampler's support must be those of brute force.
+    import dataclasses
+    from engines.cluedo import counting
+
+    setup, deal, events = case
+    z, ref = brute(setup, events)
+    comp = counting.propagate(constraints_for(setup, events))
+    k = len(setup.players)
+    cands = [None] + [r for r in range(k + 3) if comp.touched[r]]
+    assert comp.implicit in cands
+    deals = deals_of(setup)
+    ok = consistent_mask(setup, deals, events)
+    truth = {tuple(d) for d in deals[ok]}
+    for r in cands:
+        alt = dataclasses.replace(comp, implicit=r,
+                                  free=counting._order(comp.free, comp.choices, comp.sizes, comp.touched, r))
+        res = counting.count_deals(alt, keep_backward=True)
+        assert res.count == z
+        np.testing.assert_allclose(res.marginal / res.count_float, ref, atol=1e-12, rtol=0)
+        sample = res.sample(50, np.random.default_rng(0))
+        assert all(tuple(d) in truth for d in sample)
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game_logs(), st.integers(0, 2 ** 31 - 1))
 def test_contradiction_index_matches_brute_force(case, seed):
