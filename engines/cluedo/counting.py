@@ -452,7 +452,8 @@ def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_bac
                 fs = f[src]
                 if pqs:
                     fs = fs.sum(axis=pqs, keepdims=True)
-                marg[step.card, o] = float(np.sum(fs * bq))
+                ax = list(range(fs.ndim))
+                marg[step.card, o] = float(np.einsum(fs, ax, bq, ax, []))   # no temporary
                 b_pre[src] += bq
             b = b_pre
             for r in reversed(step.opened):
