@@ -213,9 +213,53 @@ def propagate(cons: Constraints) -> Compiled:
     return Compiled(n, k, feasible, fixed, order, choices, sizes, init, terminal, touched, implicit)
 
 
+_SEARCH_ABOVE = 5e6     # estimated DP work (tensor entries touched) above which orders are searched
+_SEARCH_TRIES = 16      # at most; one per 2e6 of estimated work (a try costs ~0.5 ms, 2e6 ~6 ms)
+
+
 def _order(free, choices, sizes, touched, implicit=None) -> list:
+    """Card elimination order: the greedy order of :func:`_greedy_order`; when its estimated
+    work (:func:`_order_cost`) exceeds ``_SEARCH_ABOVE``, also ``_SEARCH_TRIES`` randomised greedy
+    orders (one per 2e6 of work, at most ``_SEARCH_TRIES``; each candidate's key multiplied by a
+    factor in [1, 2), fixed seed, so the result is
+    deterministic), keeping the cheapest. Any order gives the same exact count; only the work
+    changes. O(T F^2 R) for T tries, F free cards and R resources."""
+    order = _greedy_order(free, choices, sizes, touched, implicit)
+    cost = _order_cost(order, choices, sizes, touched, implicit)
+    if cost > _SEARCH_ABOVE:
+        rng = np.random.default_rng(len(free))
+        for _ in range(min(_SEARCH_TRIES, int(cost // 2e6))):
+            cand = _greedy_order(free, choices, sizes, touched, implicit, rng)
+            c_cost = _order_cost(cand, choices, sizes, touched, implicit)
+            if c_cost < cost:
+                order, cost = cand, c_cost
+    return order
+
+
+def _order_cost(order, choices, sizes, touched, implicit) -> float:
+    """Estimated work of the DP in this order: sum over cards of (open tensor size) x (owners + 2),
+    the forward and backward passes doing a few full-tensor operations per owner. O(F R)."""
+    left = {r: len(t) for r, t in enumerate(touched)}
+    open_: set = set()
+    total = 0.0
+    for c in order:
+        res = {r for _, r, qs in choices[c] for r in (r, *qs)} - {implicit}
+        open_ |= res
+        size = 1
+        for r in open_:
+            size *= sizes[r]
+        total += size * (len(choices[c]) + 2)
+        for r in res:
+            left[r] -= 1
+            if left[r] == 0:
+                open_.discard(r)
+    return total
+
+
+def _greedy_order(free, choices, sizes, touched, implicit=None, rng=None) -> list:
     """Greedy elimination order: next the card whose processing keeps the open tensor smallest
-    (ties: the one closing most resources, then deck order). The implicit resource is no axis.
+    (ties: the one closing most resources, then deck order); with ``rng``, sizes are multiplied
+    by random factors in [1, 2) (randomised greedy). The implicit resource is no axis.
     O(F^2 R) for F free cards and R resources."""
     res_of = {c: {r for _, r, qs in choices[c] for r in (r, *qs)} - {implicit} for c in free}
     left = {r: len(touched[r]) for r in range(len(sizes))}
@@ -224,11 +268,14 @@ def _order(free, choices, sizes, touched, implicit=None) -> list:
     todo = list(free)
     while todo:
         best, best_key = None, None
-        for c in todo:
-            after = open_ | res_of[c]
-            size = 1
-            for r in after:
-                size *= sizes[r]
+        noise = rng.random(len(todo)) + 1.0 if rng is not None else None
+        for i, c in enumerate(todo):
+            size = 1                 # open tensor size after c, over the shared factor of open_
+            for r in res_of[c]:
+                if r not in open_:
+                    size *= sizes[r]
+            if noise is not None:
+                size *= noise[i]
             closes = sum(1 for r in res_of[c] if left[r] == 1)
             key = (size, -closes, c)
             if best_key is None or key < best_key:

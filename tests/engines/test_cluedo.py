@@ -220,8 +220,9 @@ def test_random_consistent_logs_match_brute_force(case):
 @given(game_logs())
 def test_every_implicit_resource_choice_matches_brute_force(case):
     # The DP keeps one hand or envelope slot out of its state (its remaining capacity follows
-    # from the others). Whichever count resource is left implicit (or none), the count, the
-    # marginals and the sampler's support must be those of brute force.
+    # from the others) and may search card orders. Whichever count resource is left implicit (or
+    # none), in whichever order, the count, the marginals and the sampler's support must be those
+    # of brute force.
     import dataclasses
     from engines.cluedo import counting
 
@@ -234,14 +235,19 @@ def test_every_implicit_resource_choice_matches_brute_force(case):
     deals = deals_of(setup)
     ok = consistent_mask(setup, deals, events)
     truth = {tuple(d) for d in deals[ok]}
+    args = (comp.free, comp.choices, comp.sizes, comp.touched)
+    rng = np.random.default_rng(1)
     for r in cands:
-        alt = dataclasses.replace(comp, implicit=r,
-                                  free=counting._order(comp.free, comp.choices, comp.sizes, comp.touched, r))
-        res = counting.count_deals(alt, keep_backward=True)
-        assert res.count == z
-        np.testing.assert_allclose(res.marginal / res.count_float, ref, atol=1e-12, rtol=0)
-        sample = res.sample(50, np.random.default_rng(0))
-        assert all(tuple(d) in truth for d in sample)
+        # the order used, and randomised greedy orders as the order search tries them
+        orders = [counting._order(*args, r)] + [counting._greedy_order(*args, r, rng) for _ in range(2)]
+        for order in orders:
+            assert sorted(order) == sorted(comp.free)
+            alt = dataclasses.replace(comp, implicit=r, free=order)
+            res = counting.count_deals(alt, keep_backward=True)
+            assert res.count == z
+            np.testing.assert_allclose(res.marginal / res.count_float, ref, atol=1e-12, rtol=0)
+            sample = res.sample(50, np.random.default_rng(0))
+            assert all(tuple(d) in truth for d in sample)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
