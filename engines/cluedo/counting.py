@@ -20,12 +20,13 @@ Method (issue 2 section 3, the seed's "#Sat" model counted without enumerating d
   every free card and owner, the number of consistent deals with that card there — the exact
   marginals. The backward tensors also drive exact uniform sampling of consistent deals.
 
-Counts are computed in float64 (exact while every partial sum is below 2**53, which covers the
-classic deck); beyond that the exact integer is rebuilt from a forward pass modulo two primes
+Counts are computed in float64 (exact while every entry of every forward tensor is below 2**53,
+which covers the classic deck); beyond that the exact integer is rebuilt from a forward pass modulo two primes
 (Chinese remainder theorem). Marginals are ratios of float64 counts (relative error ~1e-15).
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -386,7 +387,8 @@ def _move(axes: list, r: int, qs, implicit) -> tuple:
 
 
 def _forward(comp: Compiled, cancel, *, keep: bool, mod: Optional[int] = None):
-    """Forward pass. Returns (count value, steps, max partial mass).
+    """Forward pass. Returns (count value, steps, an upper bound on every entry of every
+    forward tensor, float mode).
 
     One step per free card: open its new axes (at their initial value), then ``y = sum over the
     card's owners of x moved by that choice`` (a shifted slice add; clause axes are summed out
@@ -398,7 +400,7 @@ def _forward(comp: Compiled, cancel, *, keep: bool, mod: Optional[int] = None):
     imp = comp.implicit
     left = {r: len(t) for r, t in enumerate(comp.touched)}
     steps = []
-    max_mass = 1.0
+    max_mass = bound = 1.0
     for c in comp.free:
         check_cancel(cancel)
         chs = comp.choices[c]
@@ -411,20 +413,31 @@ def _forward(comp: Compiled, cancel, *, keep: bool, mod: Optional[int] = None):
             axes.append(r)
         y = np.zeros_like(x)
         y_mult = 0          # modular mode: y's entries are < y_mult * mod
+        grow = 0            # each entry of y is a sum of at most ``grow`` entries of x
         for _, r, qs in chs:
             src, dst, pqs = _move(axes, r, qs, imp)
-            u = x[src]
-            if pqs:
-                if mod:
-                    for pq in pqs:
-                        u = u.sum(axis=pq, keepdims=True) % mod
-                else:
-                    u = u.sum(axis=pqs, keepdims=True)
-            y[dst] += u
-            y_mult += 1
+            if len(pqs) <= 2:            # clause axes summed out slice by slice (no temporary)
+                for vals in itertools.product((0, 1), repeat=len(pqs)):
+                    s = list(src)
+                    for pq, v in zip(pqs, vals):
+                        s[pq] = slice(v, v + 1)
+                    y[dst] += x[tuple(s)]
+                    y_mult += 1
+                    if mod and y_mult >= 32:
+                        y %= mod
+                        y_mult = 1
+            else:
+                u = x[src]
+                for pq in pqs:
+                    u = u.sum(axis=pq, keepdims=True)
+                    if mod:
+                        u %= mod
+                y[dst] += u
+                y_mult += 1
             if mod and y_mult >= 32:
                 y %= mod
                 y_mult = 1
+            grow += 1 << len(pqs)
         if mod:
             y %= mod
         step = _Step(c, opened, list(axes), [], x if keep else None)
@@ -437,7 +450,12 @@ def _forward(comp: Compiled, cancel, *, keep: bool, mod: Optional[int] = None):
             axes.pop(pos)
             step.closed.append(r)
         if not mod:
-            max_mass = max(max_mass, float(x.sum()))
+            # float64 sums are exact while every entry stays below 2**53 (partial sums are
+            # bounded by the entry they build): bound the largest entry, measure it when needed
+            bound *= grow
+            if bound >= _EXACT_FLOAT:
+                bound = float(x.max()) if x.size else 0.0
+            max_mass = max(max_mass, bound)
         steps.append(step)
     assert not axes
     return x[()], steps, max_mass
@@ -497,8 +515,6 @@ def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_bac
                 src, dst, pqs = _move(step.axes, r, qs, comp.implicit)
                 bq = b[dst]                      # clause axes: size 1, broadcast over both values
                 fs = f[src]
-                if pqs:
-                    fs = fs.sum(axis=pqs, keepdims=True)
                 ax = list(range(fs.ndim))
                 marg[step.card, o] = float(np.einsum(fs, ax, bq, ax, []))   # no temporary
                 b_pre[src] += bq

@@ -250,6 +250,45 @@ def test_every_implicit_resource_choice_matches_brute_force(case):
             assert all(tuple(d) in truth for d in sample)
 
 
+def _overlapping_clause_log():
+    # card "a" at R in three refutation clauses, at every player in an accusation clause:
+    # one choice of the DP then satisfies up to four clauses at once
+    return [cluedo.SuggestionEvent("P", ("a", "d", "g"), ("Q",), "R", None),
+            cluedo.SuggestionEvent("Q", ("a", "e", "h"), (), "R", None),
+            cluedo.SuggestionEvent("P", ("a", "f", "i"), (), "R", None),
+            cluedo.AccusationEvent("Q", ("a", "e", "i")),
+            cluedo.SuggestionEvent("R", ("b", "e", "j"), (), "P", None)]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_logs())
+def test_modular_exact_count_matches_brute_force(case):
+    # With the float threshold lowered to 2, every count goes through the forward passes modulo
+    # primes (Chinese remainder theorem), including their clause-summing branches.
+    from engines.cluedo import counting
+
+    setup, deal, events = case
+    saved = counting._EXACT_FLOAT
+    try:
+        counting._EXACT_FLOAT = 2.0
+        for evs in (events, _overlapping_clause_log()):
+            z, _ = brute(setup, evs)
+            res = counting.count_deals(counting.propagate(constraints_for(setup, evs)), marginals=False)
+            assert res.count == z
+    finally:
+        counting._EXACT_FLOAT = saved
+
+
+def test_overlapping_clauses_match_brute_force():
+    setup = small_setup(3)
+    events = _overlapping_clause_log()
+    z, ref = brute(setup, events)
+    assert z > 0
+    post = cluedo.infer(setup, events)
+    assert post.consistent_deals == z
+    np.testing.assert_allclose(post.matrix, ref, atol=1e-12, rtol=0)
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game_logs(), st.integers(0, 2 ** 31 - 1))
 def test_contradiction_index_matches_brute_force(case, seed):
