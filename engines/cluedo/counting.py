@@ -15,7 +15,15 @@ Method (issue 2 section 3, the seed's "#Sat" model counted without enumerating d
   opened just before the first card that touches it and closed (its terminal value selected)
   right after the last one, so clauses live only while their cards are being processed. The
   order of the cards is chosen greedily to keep the product of the open axis sizes small (a
-  clause's three cards are then processed together and it closes quickly).
+  clause's three cards are then processed together and it closes quickly); when the estimated
+  work is large, randomised greedy orders are tried too and the cheapest is kept.
+* One count resource (the largest hand, usually) has no axis: every free card takes one unit of
+  exactly one hand or envelope slot, so its remaining capacity is the number of cards still to
+  place minus the others' remaining capacities. A path that overdraws it can never bring the
+  others back to 0, so it dies when they close; no mask is needed. This divides the state by
+  that hand's size + 1 (~4-5x for Master Detective).
+* Cost: O(sum over free cards of (owners of the card) x (open tensor size)) time for each pass;
+  the forward tensors are kept for the backward pass (memory: the sum of their sizes).
 * A forward pass gives the number of consistent deals; a backward (adjoint) pass gives, for
   every free card and owner, the number of consistent deals with that card there — the exact
   marginals. The backward tensors also drive exact uniform sampling of consistent deals.
