@@ -202,7 +202,9 @@ def compute_timeline(module, setup, events, cancel, *, method: Optional[str] = N
     The whole log is inferred first (what the player waits for), then the prefixes, each
     reused from ``cache`` when seen before — so appending an event costs one inference and undo
     costs none. A :class:`ContradictionError` from the engine stops the timeline at the last
-    consistent prefix (``error`` set). ``full=False`` computes only the whole log.
+    consistent prefix (``error`` set). ``full=False`` computes only the whole log. An engine
+    module may define ``timeline_in_order(setup) -> bool``; when it returns True the prefixes
+    are asked for in order instead (Egghead with 6 players moves one live state forward).
     """
     from engines.core.errors import ContradictionError
 
@@ -226,6 +228,21 @@ def compute_timeline(module, setup, events, cancel, *, method: Optional[str] = N
 
     n = len(events)
     error = None
+    in_order = getattr(module, "timeline_in_order", None)
+    if full and in_order is not None and in_order(setup):
+        # the engine moves one state forward instead of keeping snapshots: ask in order
+        posts, sums = [], []
+        for k in range(n + 1):
+            if cancel is not None and cancel():
+                raise Cancelled()
+            try:
+                p, s = infer(k)
+            except ContradictionError as exc:
+                error = exc
+                break
+            posts.append(p)
+            sums.append(s)
+        return Timeline(tuple(posts), tuple(sums), error, n)
     try:
         last = infer(n)
         good = n

@@ -18,6 +18,10 @@ from engines import egghead
 from engines.core.errors import SessionFormatError
 from desktop.widgets.dialogs import NewGameDialogBase
 
+SECONDS_PER_GIGAWORLD = 0.55
+"""Inference time per event per 10^9 worlds, measured with 6 players (56^6 worlds) by
+``tests/benchmarks/bench_egghead.py --six``; used for the estimate in the New game dialog."""
+
 DEFAULT_NAMES = ["A", "B", "C", "D", "E", "F"]
 CARD_STYLE = "QSpinBox {font-size:13pt; font-weight:bold; color:#3e2723;}"
 FACE_STYLE = ("QLabel {font-size:15pt; font-weight:bold; background:#fffdf6; color:#3e2723;"
@@ -621,11 +625,27 @@ class NewGameDialog(NewGameDialogBase):
     def _update_note(self, *_a) -> None:
         from math import comb
 
+        from engines.egghead.table import table_bytes
+
         s = comb(self.values.value() + self.cards.value() - 1, self.cards.value())
         n = self.n_players.value()
-        self.size_note.setText(f"{s} possible stacks per player, {s}^{n} = {s ** n:,} worlds. "
-                               f"Five players with 6 values and 3 cards take about a second per "
-                               f"event.")
+        text = f"{s} possible stacks per player, {s}^{n} = {s ** n:,} worlds."
+        warn = False
+        if table_bytes(n, s) > egghead.MAX_TABLE_BYTES:
+            text += (f" Too many: the master table alone would take "
+                     f"{table_bytes(n, s) / 1e9:,.0f} GB. Use fewer players, values or cards.")
+            warn = True
+        elif table_bytes(n, s) > (1 << 30):
+            need = egghead.memory_needed_for(n, s)
+            avail = egghead.available_bytes()
+            text += (f" This needs about {need / 1e9:.1f} GB of memory"
+                     + (f" ({avail / 1e9:.1f} GB is available now)" if avail else "")
+                     + f" and takes about {SECONDS_PER_GIGAWORLD * s ** n / 1e9:.0f} s per event.")
+            warn = avail is not None and need > avail
+        elif s ** n > 10 ** 8:
+            text += " Each event takes about a second."
+        self.size_note.setText(text)
+        self.size_note.setStyleSheet("color:#b71c1c" if warn else "")
 
     def set_row(self, r: int, name: str, me: bool, cards: str, analysing: bool = True) -> None:
         """Fill row ``r`` (for tests and scripted setups)."""

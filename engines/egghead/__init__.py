@@ -17,9 +17,11 @@ conditional information and the master table (Definition 4.1, appendix A.1), eqs
 and Algorithm 1.
 """
 from engines.egghead.inference import (METHODS, LearnedRecord, Posterior, Recommendation,
-                                       belief_summary, clear_cache, infer, reactions_can_change,
-                                       recommend)
-from engines.egghead.model import (EVENT_TYPES, GAME, TITLE, Answer, Event, Reactions, Setup,
+                                       available_bytes, belief_summary, check_memory, clear_cache,
+                                       infer, is_large, memory_needed, memory_needed_for,
+                                       reactions_can_change, recommend,
+                                       timeline_in_order)
+from engines.egghead.model import (EVENT_TYPES, GAME, MAX_TABLE_BYTES, TITLE, Answer, Event, Reactions, Setup,
                                    QuestionChoice, Solve, answer_for, default_setup,
                                    describe_event, event_from_json, questions_for)
 from engines.egghead.questions import (Question, QuestionSpec, StackSpace, bound_deck, load_deck,

@@ -24,11 +24,16 @@ A ``solve`` event alone applies eq. (5) only; log the reactions round first so t
 fact that the player could solve is used.
 
 Results are cached per (setup, event prefix) so that appending one event costs one update.
+Tables too large to snapshot (6 players × 56 stacks: 4.4 GB) are kept as one live state that
+is moved forward in place when the next request extends its events, and rebuilt otherwise;
+every player's solved indicator and the fixpoint test are derived once per state (from one
+blocked pass per axis that also yields the table's support) and reused by the next event.
 """
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
@@ -38,7 +43,7 @@ from engines.core.errors import CancelFlag, ContradictionError, SessionFormatErr
 from engines.core.info import entropy_bits
 from engines.egghead.model import Answer, Event, Reactions, Setup, Solve
 from engines.egghead.questions import bound_deck, stack_space
-from engines.egghead.table import BitTable, indicator_at
+from engines.egghead.table import BitTable, indicator_at, table_bytes
 
 METHODS = ("master-table",)
 """Inference methods: the exact bit-packed master table (the only one; it is exact)."""
@@ -171,11 +176,19 @@ class _State:
                  visible: dict, history: list, learned: list):
         self.M, self.A, self.ans_row = M, A, ans_row
         self.visible, self.history, self.learned = visible, history, learned
+        # derived from the tables, dropped by every event (_apply): each player's
+        # solved_indicator, the fixpoint flag and the posterior
+        self.inds: Optional[dict] = None
+        self.sups: Optional[dict] = None   # support of the master table along each axis
+        self.fix: Optional[bool] = None
+        self.post: Optional["Posterior"] = None
 
     def copy(self) -> "_State":
-        return _State(self.M.copy(), None if self.A is None else self.A.copy(),
-                      self.ans_row.copy(), dict(self.visible), list(self.history),
-                      list(self.learned))
+        st = _State(self.M.copy(), None if self.A is None else self.A.copy(),
+                    self.ans_row.copy(), dict(self.visible), list(self.history),
+                    list(self.learned))
+        st.inds, st.sups, st.fix, st.post = self.inds, self.sups, self.fix, self.post  # read-only
+        return st
 
     @property
     def nbytes(self) -> int:
@@ -218,6 +231,8 @@ def _my_row(ctx: _Ctx, st: _State) -> np.ndarray:
 
 
 def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None:
+    inds_before = st.inds
+    st.inds = st.sups = st.fix = st.post = None
     w = ctx.world(st.visible)
     before = _my_row(ctx, st)
     before_ans = st.ans_row.copy()
@@ -246,10 +261,7 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
                                         int((before_ans & ~st.ans_row).sum())))
     elif isinstance(ev, Reactions):
         solved = set(ev.solved)
-        inds = {}
-        for p in ctx.order:
-            check_cancel(cancel)
-            inds[p] = ctx.table_for(st, p).solved_indicator(ctx.axis[p], cancel)
+        inds = inds_before if inds_before is not None else _indicators(ctx, st, cancel)
         removed_by = {}
         my_ind = bool(inds[me][tuple(w[:-1])])
         if my_ind != (me in solved):
@@ -304,6 +316,7 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         st.learned.append(LearnedRecord(i, "solve", ev.player, int((before & ~after).sum()),
                                         int((before_ans & ~st.ans_row).sum())))
     st.history.append((int(after.sum()), int(st.ans_row.sum())))
+    st.inds = st.sups = st.fix = st.post = None  # the tables changed
 
 
 def _cache_get(key) -> Optional[_State]:
@@ -326,13 +339,30 @@ def _cache_put(key, st: _State) -> None:
             total -= old.nbytes
 
 
+def _remember(setup: Setup, events: Sequence[Event], st: _State) -> None:
+    """Store what was derived from a state (indicators, fixpoint, posterior) on its cached
+    snapshot, so that the next event and repeated requests reuse them."""
+    with _cache_lock:
+        snap = _cache.get((setup, tuple(events)))
+        if snap is not None:
+            if snap.inds is None:
+                snap.inds, snap.sups = st.inds, st.sups
+            snap.fix = st.fix if snap.fix is None else snap.fix
+            snap.post = st.post if snap.post is None else snap.post
+
+
 def clear_cache() -> None:
-    """Forget the cached inference states (tests and benchmarks use it)."""
+    """Forget the cached inference states, the live large one included (tests and benchmarks
+    use it)."""
+    global _live
     with _cache_lock:
         _cache.clear()
+    _live = None
 
 
 def _run(setup: Setup, events: Sequence[Event], cancel: CancelFlag, use_cache: bool = True):
+    """The state after ``events`` (small tables): from the longest cached prefix, snapshots
+    cached after every event. Returns ``(ctx, state)``; the state is the caller's own."""
     ctx = _Ctx(setup)
     events = tuple(events)
     st, start = None, 0
@@ -343,6 +373,7 @@ def _run(setup: Setup, events: Sequence[Event], cancel: CancelFlag, use_cache: b
                 start = j
                 break
     if st is None:
+        check_memory(setup)
         st = _initial_state(ctx)
         start = 0
         if use_cache:
@@ -355,8 +386,144 @@ def _run(setup: Setup, events: Sequence[Event], cancel: CancelFlag, use_cache: b
     return ctx, st
 
 
+# Large tables (6 players × 56 stacks: 4.4 GB) are never copied: one live state is kept and
+# moved forward in place when the next request extends its events (the desktop asks for the
+# prefixes in order), and rebuilt from the start otherwise. One large computation at a time.
+_live: Optional[tuple] = None          # (setup, events, _State)
+_large_lock = threading.Lock()
+
+
+def is_large(setup: Setup) -> bool:
+    """Whether the master tables of ``setup`` are too large to snapshot after every event
+    (then inference keeps one live state and serialises requests; see :func:`state_bytes`)."""
+    return state_bytes(setup) > _CACHE_BYTES
+
+
+def timeline_in_order(setup: Setup) -> bool:
+    """Whether a caller that wants every prefix's posterior should ask for them in order
+    (True for large tables: the live state is moved forward, so out of order means rebuilding
+    from the start; see :func:`is_large`)."""
+    return is_large(setup)
+
+
+def state_bytes(setup: Setup) -> int:
+    """Bytes of the inference state's tables: the master table, plus the answers-only table
+    when some player does not use behavioural analysis (int)."""
+    ctx = _Ctx(setup)
+    return table_bytes(ctx.n, ctx.S) * (2 if ctx.need_answers_table else 1)
+
+
+def memory_needed(setup: Setup) -> int:
+    """Bytes inference needs at its peak for ``setup``: the tables, every player's solved
+    indicator and support, and the chunk temporaries (int). 4 players: ~260 MB of it fixed
+    headroom; 5 players: ~0.4 GB; 6 players × 56 stacks: ~5.5 GB."""
+    ctx = _Ctx(setup)
+    return memory_needed_for(ctx.n, ctx.S, ctx.need_answers_table)
+
+
+def memory_needed_for(players: int, S: int, answers_table: bool = False) -> int:
+    """:func:`memory_needed` from the sizes alone (``players``, ``S`` stacks each, whether an
+    answers-only table is kept too), for a setup form that has no Setup yet (int bytes)."""
+    table = table_bytes(players, S)
+    slab = table // S                                        # one index of axis 0
+    return table * (2 if answers_table else 1) + (2 * players + 4) * slab + (256 << 20)
+
+
+def available_bytes() -> Optional[int]:
+    """Memory available now (MemAvailable of /proc/meminfo), or None where unknown."""
+    return _available_bytes()
+
+
+def _available_bytes() -> Optional[int]:
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def check_memory(setup: Setup) -> None:
+    """Refuse, with a message fit for a player, a setup whose tables do not fit in the memory
+    available now (read from /proc/meminfo where there is one; elsewhere nothing is checked).
+
+    Raises:
+        SessionFormatError: at ``$.setup.players``, naming the memory needed and available.
+    """
+    need = memory_needed(setup)
+    if need < (512 << 20):
+        return
+    avail = _available_bytes()
+    if avail is not None and need > avail:
+        ctx = _Ctx(setup)
+        raise SessionFormatError(
+            "$.setup.players",
+            f"{ctx.n} players with {ctx.S} possible stacks each need {need / 1e9:.1f} GB of "
+            f"memory for the master table, and {avail / 1e9:.1f} GB is available; close other "
+            f"programs, or use fewer players, values or cards")
+
+
+def _acquire_large(cancel: CancelFlag) -> None:
+    while not _large_lock.acquire(timeout=0.05):
+        check_cancel(cancel)
+
+
+def _run_large(setup: Setup, events: Sequence[Event], cancel: CancelFlag):
+    """Like :func:`_run` for large tables; the caller holds ``_large_lock`` and must finish
+    reading the returned state before releasing it (the next request moves it forward)."""
+    global _live
+    ctx = _Ctx(setup)
+    events = tuple(events)
+    live, _live = _live, None          # taken: it is changed in place below
+    st, start = None, 0
+    if live is not None and live[0] == setup and len(live[1]) <= len(events) \
+            and events[:len(live[1])] == live[1]:
+        st, start = live[2], len(live[1])
+    live = None
+    if st is None:
+        check_memory(setup)
+        st = _initial_state(ctx)
+    for i in range(start, len(events)):
+        check_cancel(cancel)
+        _apply(ctx, st, i, events[i], cancel)
+    _live = (setup, events, st)        # only a state that reached its events is kept
+    return ctx, st
+
+
+@contextmanager
+def _state(setup: Setup, events: Sequence[Event], cancel: CancelFlag):
+    """``(ctx, state)`` after ``events``, read inside the ``with`` block only."""
+    if not is_large(setup):
+        yield _run(setup, events, cancel)
+        return
+    _acquire_large(cancel)
+    try:
+        yield _run_large(setup, events, cancel)
+    finally:
+        _large_lock.release()
+
+
 def _indicators(ctx: _Ctx, st: _State, cancel: CancelFlag) -> dict:
-    return {p: ctx.table_for(st, p).solved_indicator(ctx.axis[p], cancel) for p in ctx.order}
+    """Every player's solved indicator on the table that models them (cached on the state)."""
+    if st.inds is None:
+        inds, sups = {}, {}
+        for p in ctx.order:
+            check_cancel(cancel)
+            T = ctx.table_for(st, p)
+            inds[p], sup = T.solved_indicator(ctx.axis[p], cancel, with_support=True)
+            sups[p] = sup if T is st.M else st.M.support(ctx.axis[p], cancel)
+        st.inds, st.sups = inds, sups
+    return st.inds
+
+
+def _fixpoint(ctx: _Ctx, st: _State, cancel: CancelFlag) -> bool:
+    """Whether every player reacts the same way in every world of the table (cached)."""
+    if st.fix is None:
+        inds = _indicators(ctx, st, cancel)
+        st.fix = all(BitTable.reaction_is_constant_on(inds[p], st.sups[p]) for p in ctx.order)
+    return st.fix
 
 
 def infer(setup: Setup, events: Sequence[Event], *, method: str = METHODS[0],
@@ -374,14 +541,20 @@ def infer(setup: Setup, events: Sequence[Event], *, method: str = METHODS[0],
         ContradictionError: the first event after which no stack of mine is consistent
             (names the event index and why).
         SessionFormatError: unknown method.
-    Cost: 4 players, one answer + one reactions round ≈ a few ms (1.4 MB table); 5 players
-    ≈ 0.5–1 s per event (79 MB table; see tests/benchmarks/bench_egghead.py).
+    Cost (tests/benchmarks/bench_egghead.py, one core): 4 players, one answer and its
+    reaction rounds median 9 ms (1.4 MB table); 5 players 0.25–0.5 s per event (79 MB table,
+    630 MB peak RSS); 6 players 15–18 s per event (4.4 GB table, 6.5 GB peak RSS; asked in
+    order, see :func:`timeline_in_order`). Raises SessionFormatError too when the tables do
+    not fit in the memory available (:func:`check_memory`).
     """
     if method not in METHODS:
         raise SessionFormatError("--method", f"unknown method {method!r}; expected one of "
                                              f"{', '.join(METHODS)}")
-    ctx, st = _run(setup, events, cancel)
-    return _posterior(ctx, st, cancel)
+    with _state(setup, events, cancel) as (ctx, st):
+        if st.post is None:
+            st.post = _posterior(ctx, st, cancel)
+            _remember(setup, events, st)
+        return st.post
 
 
 def _posterior(ctx: _Ctx, st: _State, cancel: CancelFlag) -> Posterior:
@@ -393,7 +566,7 @@ def _posterior(ctx: _Ctx, st: _State, cancel: CancelFlag) -> Posterior:
     wts = sp.weights[idx]
     probs = wts / wts.sum()
     inds = _indicators(ctx, st, cancel)
-    fix = all(st.M.reaction_is_constant(ctx.axis[p], inds[p]) for p in ctx.order)
+    fix = _fixpoint(ctx, st, cancel)
     # others' solvability over my BA valids (the worlds the logged reactions allow)
     bidx = np.flatnonzero(ba_row)
     bw = sp.weights[bidx] / sp.weights[bidx].sum()
@@ -443,9 +616,10 @@ def reactions_can_change(setup: Setup, events: Sequence[Event], *, cancel: Cance
     in every publicly possible world every player would react as before.
     Raises ContradictionError like :func:`infer`.
     """
-    ctx, st = _run(setup, events, cancel)
-    inds = _indicators(ctx, st, cancel)
-    return not all(st.M.reaction_is_constant(ctx.axis[p], inds[p]) for p in ctx.order)
+    with _state(setup, events, cancel) as (ctx, st):
+        fix = _fixpoint(ctx, st, cancel)
+        _remember(setup, events, st)
+        return not fix
 
 
 def belief_summary(setup: Setup, posterior: Posterior) -> dict[str, float]:

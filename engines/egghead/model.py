@@ -28,8 +28,11 @@ GAME = "egghead"
 TITLE = "Egghead"
 EVENT_TYPES = ("answer", "reactions", "solve")
 MODERATORS = ("external", "rotating")
-MAX_TABLE_BYTES = 1 << 30
-"""Largest master table accepted (bytes of one bit-packed table; 5 players × 56 stacks = 79 MB)."""
+MAX_TABLE_BYTES = 6 << 30
+"""Largest master table accepted (bytes of one bit-packed table): 5 players × 56 stacks take
+79 MB, 6 players × 56 stacks 4.4 GB (accepted; inference then also checks the memory
+available, :func:`engines.egghead.inference.check_memory`), 6 players × 84 stacks 66 GB
+(refused)."""
 
 
 def _stack(r: Reader, key: str, values: int, cards: int, what: str) -> tuple[int, ...]:

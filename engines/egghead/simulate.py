@@ -26,9 +26,12 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 
 from engines.core.errors import CancelFlag, SessionFormatError, check_cancel
-from engines.egghead.model import MAX_TABLE_BYTES
 from engines.egghead.questions import Question, bound_deck, stack_space
 from engines.egghead.table import BitTable, table_bytes
+
+SIM_MAX_TABLE_BYTES = 256 << 20
+"""Largest master table a simulation accepts (every game rebuilds its tables many times:
+5 players × 56 stacks, 79 MB, is accepted; 6 players, 4.4 GB, is not)."""
 
 Progress = Optional[Callable[[int, int], None]]
 
@@ -311,7 +314,7 @@ def simulate(players: int = 4, values: int = 6, cards_per_player: int = 3, round
     if rounds < 1:
         raise SessionFormatError("--rounds", "must be at least 1")
     S = stack_space(values, cards_per_player).size
-    if table_bytes(players, S) > MAX_TABLE_BYTES // 4:
+    if table_bytes(players, S) > SIM_MAX_TABLE_BYTES:
         raise SessionFormatError("--players", f"{S}^{players} worlds are too many to simulate")
     analysing = tuple(int(a) for a in analysing)
     for a in analysing:

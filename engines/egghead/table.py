@@ -28,6 +28,8 @@ from engines.egghead.questions import Question
 
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _CHUNK_WORDS = 1 << 18  # rows handled at once in the chunked answer filter
+_CHUNK_BYTES = 64 << 20  # bytes of the table handled at once by the other whole-table passes
+_BLOCK_WORDS = 1 << 15   # words per block of the solved-indicator pass (256 KB: stays in cache)
 
 
 def n_words(S: int) -> int:
@@ -81,6 +83,18 @@ class BitTable:
             data[...] = self.full
         self.t = data
 
+    def chunks(self):
+        """Slices along axis 0 covering the table, each at most about 64 MB (at least one
+        index): whole-table passes go chunk by chunk so that none makes a temporary as large
+        as the table (6 players × 56 stacks: a 4.4 GB table, 79 MB per index of axis 0)."""
+        per_index = max(1, self.t[0].nbytes) if self.t.ndim > 1 else max(1, self.t.nbytes)
+        if self.t.ndim == 1:
+            yield slice(None)
+            return
+        step = max(1, _CHUNK_BYTES // per_index)
+        for start in range(0, self.t.shape[0], step):
+            yield slice(start, min(self.t.shape[0], start + step))
+
     def copy(self) -> "BitTable":
         return BitTable(self.n, self.S, self.t.copy())
 
@@ -90,7 +104,7 @@ class BitTable:
 
     def count(self) -> int:
         """Number of worlds in the table (int)."""
-        return int(np.bitwise_count(self.t).sum(dtype=np.int64))
+        return sum(int(np.bitwise_count(self.t[sl]).sum(dtype=np.int64)) for sl in self.chunks())
 
     def __contains__(self, world: Sequence[int]) -> bool:
         s = int(world[-1])
@@ -139,49 +153,128 @@ class BitTable:
             self.t[start:stop] &= masks[grid]
 
     # ------------------------------------------------------------------ eqs. (3)-(4)
-    def solved_indicator(self, axis: int, cancel: CancelFlag = None) -> np.ndarray:
+    def solved_indicator(self, axis: int, cancel: CancelFlag = None,
+                         with_support: bool = False):
         """Where the player on ``axis`` has exactly one valid stack (would solve).
 
         Returns:
             For ``axis == n-1``: bool array ``(S,)*(n-1)`` indexed by the other players' stacks.
             Otherwise: uint64 words ``(S,)*(n-2) + (W,)`` (the axis removed), whose bit v of
             the last player says whether the player would solve in that world.
+            With ``with_support``: ``(indicator, support)``, the support in the same format
+            saying where the player has at least one valid stack (the projection of the
+            table along ``axis``).
+        Cost: one read of the table, in cache-sized blocks (6 players × 56 stacks: 4.4 GB,
+        about 1 s per axis on one core).
         """
         if axis == self.n - 1:
-            return np.bitwise_count(self.t).sum(-1, dtype=np.int64) == 1
-        x = np.moveaxis(self.t, axis, 0)
-        ones = np.zeros(x.shape[1:], dtype=np.uint64)
-        twos = np.zeros_like(ones)
-        tmp = np.empty_like(ones)
-        for j in range(self.S):
-            if j % 16 == 0:
+            ind = np.empty(self.t.shape[:-1], dtype=bool)
+            sup = np.empty(self.t.shape[:-1], dtype=bool) if with_support else None
+            for sl in self.chunks():
                 check_cancel(cancel)
-            xj = x[j]
-            np.bitwise_and(ones, xj, out=tmp)
-            twos |= tmp
-            ones |= xj
-        return ones & ~twos
+                part = self.t[sl]
+                if self.W == 1:     # one word per row: exactly one bit iff x != 0 and x & (x-1) == 0
+                    x = part[..., 0]
+                    nz = x != 0
+                    ind[sl] = nz & ((x & (x - np.uint64(1))) == 0)
+                    if with_support:
+                        sup[sl] = nz
+                    continue
+                cnt = np.bitwise_count(part).sum(-1, dtype=np.int64)
+                ind[sl] = cnt == 1
+                if with_support:
+                    sup[sl] = cnt > 0
+            return (ind, sup) if with_support else ind
+        shape = self.t.shape
+        pre = int(np.prod(shape[:axis], dtype=np.int64))
+        post = int(np.prod(shape[axis + 1:], dtype=np.int64))
+        S = shape[axis]
+        x = self.t.reshape(pre, S, post)
+        ones = np.zeros((pre, post), dtype=np.uint64)
+        twos = np.zeros_like(ones)
+        if post <= 8:
+            # the axis is (nearly) contiguous: reduce along it in blocks of whole rows
+            # (twos = OR over j of (OR of x_0..x_{j-1}) & x_j)
+            pb = max(1, _BLOCK_WORDS // (S * post))
+            for i0 in range(0, pre, pb):
+                check_cancel(cancel)
+                xb = x[i0:i0 + pb]
+                acc = np.bitwise_or.accumulate(xb, axis=1)
+                ones[i0:i0 + pb] = acc[:, -1]
+                np.bitwise_and(acc[:, :-1], xb[:, 1:], out=acc[:, 1:])
+                twos[i0:i0 + pb] = np.bitwise_or.reduce(acc[:, 1:], axis=1) if S > 1 else 0
+            out_shape = shape[:axis] + shape[axis + 1:]
+            ind = (ones & ~twos).reshape(out_shape)
+            return (ind, ones.reshape(out_shape)) if with_support else ind
+        qb = min(post, _BLOCK_WORDS)
+        pb = max(1, _BLOCK_WORDS // qb)
+        tmp = np.empty((min(pb, pre), qb), dtype=np.uint64)
+        for i0 in range(0, pre, pb):
+            check_cancel(cancel)
+            i1 = min(pre, i0 + pb)
+            for k0 in range(0, post, qb):
+                k1 = min(post, k0 + qb)
+                o, tw = ones[i0:i1, k0:k1], twos[i0:i1, k0:k1]
+                tb = tmp[:i1 - i0, :k1 - k0]
+                for j in range(S):
+                    xj = x[i0:i1, j, k0:k1]
+                    np.bitwise_and(o, xj, out=tb)
+                    tw |= tb
+                    o |= xj
+        out_shape = shape[:axis] + shape[axis + 1:]
+        ind = (ones & ~twos).reshape(out_shape)
+        return (ind, ones.reshape(out_shape)) if with_support else ind
 
-    def reaction_mask(self, axis: int, solved_ind: np.ndarray, solved: bool) -> np.ndarray:
+    @staticmethod
+    def reaction_is_constant_on(solved_ind: np.ndarray, support: np.ndarray) -> bool:
+        """Whether a player reacts the same way in every world of a table, from their
+        :meth:`solved_indicator` and the table's support along their axis (both as returned
+        with ``with_support``; for an answers-only player, the support of the master table).
+        Cost: one pass over arrays S times smaller than the table."""
+        if solved_ind.dtype == bool:
+            return not (bool((solved_ind & support).any()) and bool((~solved_ind & support).any()))
+        return not (bool(np.any(solved_ind & support)) and bool(np.any(~solved_ind & support)))
+
+    def support(self, axis: int, cancel: CancelFlag = None) -> np.ndarray:
+        """Where the player on ``axis`` has at least one valid stack (format of
+        :meth:`solved_indicator`)."""
+        return self.solved_indicator(axis, cancel, with_support=True)[1]
+
+    def reaction_mask(self, axis: int, solved_ind: np.ndarray, solved: bool,
+                      rows: slice = slice(None)) -> np.ndarray:
         """The broadcastable uint64 mask of the worlds where the player on ``axis`` reacts as
         ``solved`` (True = solved), given :meth:`solved_indicator` of the table that models
-        that player's knowledge."""
+        that player's knowledge; restricted to ``rows`` of axis 0 (a chunk of the table), so
+        that the mask of the last player is never built for the whole table at once."""
         if axis == self.n - 1:
-            ok = solved_ind if solved else ~solved_ind
+            ind = solved_ind[rows]
+            ok = ind if solved else ~ind
             return np.where(ok, ALL, np.uint64(0))[..., None]
-        m = solved_ind if solved else ~solved_ind
-        return np.expand_dims(m, axis)
+        m = np.expand_dims(solved_ind, axis)
+        if axis != 0:
+            m = m[rows]
+        return m if solved else ~m
 
     def keep_reaction(self, axis: int, solved_ind: np.ndarray, solved: bool) -> None:
         """Eq. (3)+(4) for one player: keep only worlds where their reaction is ``solved``."""
-        self.t &= self.reaction_mask(axis, solved_ind, solved)
+        if axis == 0:
+            self.t &= self.reaction_mask(axis, solved_ind, solved)
+            return
+        for sl in self.chunks():
+            self.t[sl] &= self.reaction_mask(axis, solved_ind, solved, sl)
 
     def reaction_is_constant(self, axis: int, solved_ind: np.ndarray) -> bool:
         """Whether the player on ``axis`` reacts the same way in every world of the table."""
-        m = self.reaction_mask(axis, solved_ind, True)
-        some_yes = bool(np.any(self.t & m))
-        some_no = bool(np.any(self.t & ~m))
-        return not (some_yes and some_no)
+        some_yes = some_no = False
+        m0 = self.reaction_mask(axis, solved_ind, True) if axis == 0 else None
+        for sl in self.chunks():
+            part = self.t[sl]
+            mp = m0 if m0 is not None else self.reaction_mask(axis, solved_ind, True, sl)
+            some_yes = some_yes or bool(np.any(part & mp))
+            some_no = some_no or bool(np.any(part & ~mp))
+            if some_yes and some_no:
+                return False
+        return True
 
     # ------------------------------------------------------------------ eq. (5)
     def reset_player(self, axis: int, stack: int) -> None:
@@ -190,8 +283,10 @@ class BitTable:
         Keeps the worlds where they held ``stack`` and makes their coordinate free again.
         """
         if axis == self.n - 1:
-            bit = (self.t[..., stack // 64] >> np.uint64(stack % 64)) & np.uint64(1)
-            self.t[...] = np.where(bit.astype(bool)[..., None], self.full, np.uint64(0))
+            for sl in self.chunks():
+                part = self.t[sl]
+                bit = (part[..., stack // 64] >> np.uint64(stack % 64)) & np.uint64(1)
+                part[...] = np.where(bit.astype(bool)[..., None], self.full, np.uint64(0))
         else:
             idx = [slice(None)] * (self.n - 1)
             idx[axis] = stack

@@ -1,11 +1,13 @@
 """Egghead benchmarks (not collected by pytest): prints the figures of issue 4's budgets.
 
-    python tests/benchmarks/bench_egghead.py [--quick] [--no-five] [--sim-configs 0,1,2,3,4]
+    python tests/benchmarks/bench_egghead.py [--quick] [--no-five] [--six] [--sim-configs 0,1,2,3,4]
 
 1. 4 players (56^4 ≈ 9.8 M worlds): one answer plus the reaction fixpoint, through
    ``infer`` (cached prefix, as the tab calls it) — budget < 100 ms.
 2. 5 players (56^5 ≈ 551 M worlds): memory of the master table and peak RSS, time per event
    — budget < 1 GB and < 5 s per event.
+2b. With ``--six``: 6 players (56^6 ≈ 30.8 G worlds, a 4.4 GB table; no budget in the issue):
+   time per event as the tab asks for it (prefix by prefix) and peak RSS.
 3. The seed's simulation: 1000 rounds, 4 players, external moderator — budget < 5 minutes.
 """
 from __future__ import annotations
@@ -110,6 +112,34 @@ def bench_five(rounds: int = 2) -> None:
     clear_cache()
 
 
+def bench_six(rounds: int = 1) -> None:
+    from engines.egghead.inference import memory_needed
+
+    t0 = time.perf_counter()
+    setup, events, marks = truthful_game(6, rounds, seed=5)
+    t_god = time.perf_counter() - t0
+    print(f"6 players: god's-eye log of {len(events)} events built in {t_god:.0f} s "
+          f"(table {56 ** 5 * 8 / 1e9:.1f} GB bit-packed; inference needs "
+          f"{memory_needed(setup) / 1e9:.1f} GB)", flush=True)
+    clear_cache()
+    per = []
+    t_all = time.perf_counter()
+    for j in range(0, len(events) + 1):
+        t0 = time.perf_counter()
+        post = infer(setup, events[:j])
+        per.append(time.perf_counter() - t0)
+        what = "setup" if j == 0 else type(events[j - 1]).__name__
+        print(f"  after {j} events ({what}): {per[-1]:.1f} s, my valids "
+              f"{post.valid_count_with_ba}, worlds {post.worlds}", flush=True)
+    t0 = time.perf_counter()
+    infer(setup, events)
+    again = time.perf_counter() - t0
+    print(f"6 players: per event median {np.median(per[1:]):.1f} s, max {max(per[1:]):.1f} s "
+          f"(setup {per[0]:.1f} s, whole log {time.perf_counter() - t_all:.0f} s, a repeated "
+          f"request {again * 1000:.0f} ms); peak RSS {_rss_mb() / 1024:.1f} GB")
+    clear_cache()
+
+
 def bench_sim(configs, rounds: int = 1000) -> None:
     for a in configs:
         t0 = time.perf_counter()
@@ -130,11 +160,14 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="fewer rounds")
     ap.add_argument("--no-five", action="store_true", help="skip the 5-player benchmark")
+    ap.add_argument("--six", action="store_true", help="also 6 players (needs ~10 GB, minutes)")
     ap.add_argument("--sim-configs", default="1", help="numbers of analysing players")
     args = ap.parse_args(argv)
     bench_four(6 if args.quick else 12)
     if not args.no_five:
         bench_five(1 if args.quick else 2)
+    if args.six:
+        bench_six(1)
     bench_sim([int(x) for x in args.sim_configs.split(",")], 200 if args.quick else 1000)
 
 

@@ -212,6 +212,26 @@ def test_new_game_dialog_builds_and_validates(window, qtbot):
     _check_against_engine(tab)
 
 
+def test_new_game_dialog_sizes_the_game(window, qtbot):
+    """The dialog says what a setup costs: six players need gigabytes (and say how much),
+    a table beyond the engine's limit is refused by the note and by build()."""
+    from desktop.egghead.forms import NewGameDialog
+
+    tab = _tab(window)
+    dlg = NewGameDialog(tab, tab.document.setup)
+    qtbot.addWidget(dlg)
+    assert "GB" not in dlg.size_note.text()
+    dlg.n_players.setValue(6)
+    assert "56^6" in dlg.size_note.text() and "GB of memory" in dlg.size_note.text()
+    for r in range(1, 6):
+        dlg.set_row(r, "ABCDEF"[r], False, "1 2 3")
+    assert len(dlg.build().players) == 6        # accepted: inference checks the memory
+    dlg.values.setValue(7)
+    assert "Too many" in dlg.size_note.text()
+    with pytest.raises(SessionFormatError, match="memory"):
+        dlg.build()
+
+
 def test_open_example_file(window):
     tab = window.tab_for("egghead")
     window.select_game("egghead")

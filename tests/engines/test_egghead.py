@@ -399,7 +399,7 @@ def test_setup_and_event_errors():
         Setup.from_json({"players": ["A", "B", "C"], "me": "A", "visible": {"B": [1, 2, 3]}})
     assert e.value.path == "$.setup.visible.C"
     with pytest.raises(SessionFormatError) as e:
-        Setup.from_json({"players": list("ABCDEF"), "me": "A", "visible": {}})
+        Setup.from_json({"players": list("ABCDEF"), "me": "A", "values": 7, "visible": {}})
     assert e.value.path == "$.setup.players" and "memory" in e.value.message
     s = default_setup()
     with pytest.raises(SessionFormatError) as e:
@@ -542,3 +542,108 @@ def test_five_player_answer_filter_counts_by_convolution(moderator_axis):
         conv = np.convolve(conv, hist)
     expect = int(conv[ans]) * sp.size ** (n - sum(seen))
     assert T.count() == expect
+
+
+# ----------------------------------------------------------------- large tables (6 players)
+
+@pytest.mark.parametrize("n,S", [(4, 7), (3, 70), (5, 5)])
+def test_chunked_table_passes_equal_whole_table_reference(monkeypatch, n, S):
+    """Every whole-table pass, done one axis-0 index at a time (as for the 4.4 GB table of 6
+    players), equals the same operation on the unpacked boolean table."""
+    import engines.egghead.table as table_mod
+
+    monkeypatch.setattr(table_mod, "_CHUNK_BYTES", 1)     # one index of axis 0 per chunk
+    monkeypatch.setattr(table_mod, "_BLOCK_WORDS", 3)     # blocks that split both sides
+    rng = np.random.default_rng(n * 100 + S)
+    dense = rng.random((S,) * n) < 0.35                       # bool worlds, last axis = bits
+    T = BitTable(n, S, pack_bits(dense).copy())
+    assert len(list(T.chunks())) == S
+    assert T.count() == int(dense.sum())
+    for axis in range(n):
+        cnt = dense.sum(axis=axis, keepdims=True)             # valids of that player per world
+        ref_ind = np.broadcast_to(cnt == 1, dense.shape)
+        ind = T.solved_indicator(axis)
+        for solved in (True, False):
+            U = BitTable(n, S, T.t.copy())
+            U.keep_reaction(axis, ind, solved)
+            expect = dense & (ref_ind if solved else ~ref_ind)
+            assert np.array_equal(unpack_bits(U.t, S), expect), (axis, solved)
+        yes = (dense & ref_ind).any()
+        no = (dense & ~ref_ind).any()
+        assert T.reaction_is_constant(axis, ind) == (not (yes and no))
+        ind2, sup = T.solved_indicator(axis, with_support=True)
+        assert np.array_equal(ind2, ind)
+        assert BitTable.reaction_is_constant_on(ind, sup) == (not (yes and no))
+        ref_sup = dense.any(axis=axis)
+        if axis == n - 1:
+            assert np.array_equal(sup, ref_sup)
+        else:   # words: bit v of the last player's axis
+            assert np.array_equal(unpack_bits(sup, S), ref_sup)
+        stack = int(rng.integers(S))
+        U = BitTable(n, S, T.t.copy())
+        U.reset_player(axis, stack)
+        kept = np.take(dense, [stack], axis=axis)
+        assert np.array_equal(unpack_bits(U.t, S), np.broadcast_to(kept, dense.shape))
+
+
+def _random_engine_game(seed):
+    rng = random.Random(seed)
+    n, v, k = 4, 3, 2
+    ba = [rng.random() < 0.7 for _ in range(n)]
+    names = [f"P{i}" for i in range(n)]
+    rotating = rng.random() < 0.5
+    for events, ref, real, initial in _play_reference(rng, n, v, k, ba, rotating, 4):
+        pass
+    return _engine_view(names, 0, v, k, rotating, ba, ref, initial, events)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10 ** 6))
+def test_large_table_path_equals_the_snapshot_path(seed):
+    """With the snapshot cache disabled (every setup treated like 6 players: one live state
+    moved forward in place), every prefix, asked for in order, out of order, after a cancel
+    and after a contradiction, gives the posterior of the snapshot path."""
+    import engines.egghead.inference as inf
+
+    s, evs = _random_engine_game(seed)
+    clear_cache()
+    expect = [infer(s, evs[:j]) for j in range(len(evs) + 1)]
+    old = inf._CACHE_BYTES
+    inf._CACHE_BYTES = -1
+    try:
+        clear_cache()
+        assert inf.is_large(s)
+        assert [infer(s, evs[:j]) for j in range(len(evs) + 1)] == expect   # in order
+        assert infer(s, evs[:1]) == expect[1]                               # undo: rebuilt
+        assert infer(s, evs) == expect[-1]
+        calls = iter(range(10 ** 6))
+        with pytest.raises(Cancelled):
+            infer(s, evs[:1], cancel=lambda: next(calls) > 2)              # stopped midway
+        assert inf._live is None or inf._live[1] == tuple(evs[:1])  # only a finished state
+        assert infer(s, evs) == expect[-1]
+        bad = list(evs) + [Answer("missing", 0)]
+        try:
+            infer(s, bad)
+        except ContradictionError:
+            assert inf._live is None
+        assert infer(s, evs[:2]) == expect[min(2, len(evs))]
+        assert recommend(s, evs).another_round_useful == (not expect[-1].fixpoint_reached)
+    finally:
+        inf._CACHE_BYTES = old
+        clear_cache()
+
+
+def test_memory_check_names_what_is_needed(monkeypatch):
+    import engines.egghead.inference as inf
+
+    six = Setup.from_json({"players": list("ABCDEF"), "me": "A",
+                           "visible": {p: [1, 2, 3] for p in "BCDEF"}})
+    assert inf.is_large(six)
+    assert 4.4e9 < inf.memory_needed(six) < 6.5e9
+    monkeypatch.setattr(inf, "_available_bytes", lambda: 2 * 10 ** 9)
+    with pytest.raises(SessionFormatError) as e:
+        infer(six, [])
+    assert e.value.path == "$.setup.players"
+    assert "GB of memory" in e.value.message and "2.0 GB is available" in e.value.message
+    small = seed_view("A")
+    assert not inf.is_large(small) and infer(small, []).worlds == 56 ** 3
