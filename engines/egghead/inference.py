@@ -472,11 +472,29 @@ def _acquire_large(cancel: CancelFlag) -> None:
 
 def _run_large(setup: Setup, events: Sequence[Event], cancel: CancelFlag):
     """Like :func:`_run` for large tables; the caller holds ``_large_lock`` and must finish
-    reading the returned state before releasing it (the next request moves it forward)."""
+    reading the returned state before releasing it (the next request moves it forward).
+
+    The live state is moved forward when ``events`` extends its events. A request for a strict
+    prefix of them (the player looks at an earlier entry) is computed in a temporary state
+    while the live one is kept, when the memory allows it (else SessionFormatError says so);
+    any other request (an edited log, another setup) replaces the live state."""
     global _live
     ctx = _Ctx(setup)
     events = tuple(events)
-    live, _live = _live, None          # taken: it is changed in place below
+    live = _live
+    if live is not None and live[0] == setup and len(live[1]) > len(events) \
+            and live[1][:len(events)] == events:
+        try:
+            check_memory(setup)
+        except SessionFormatError as exc:
+            raise SessionFormatError(exc.path, "not enough memory to recompute an earlier entry "
+                                               "while keeping the current one: " + exc.message)
+        st = _initial_state(ctx)
+        for i in range(len(events)):
+            check_cancel(cancel)
+            _apply(ctx, st, i, events[i], cancel)
+        return ctx, st
+    _live = None                       # taken: it is changed in place below
     st, start = None, 0
     if live is not None and live[0] == setup and len(live[1]) <= len(events) \
             and events[:len(live[1])] == live[1]:

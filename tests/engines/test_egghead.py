@@ -614,12 +614,29 @@ def test_large_table_path_equals_the_snapshot_path(seed):
         clear_cache()
         assert inf.is_large(s)
         assert [infer(s, evs[:j]) for j in range(len(evs) + 1)] == expect   # in order
-        assert infer(s, evs[:1]) == expect[1]                               # undo: rebuilt
+        live = inf._live[2]
+        assert infer(s, evs[:1]) == expect[1]                # an earlier entry: a temporary state
+        assert inf._live[2] is live and inf._live[1] == tuple(evs)
+        assert infer(s, evs) == expect[-1]
+        edited = list(evs[:1]) + [Answer("missing", 0)] + list(evs[1:])
+        try:
+            infer(s, edited)                                 # another log replaces the live state
+        except ContradictionError:
+            assert inf._live is None
+        else:
+            assert inf._live[1] == tuple(edited)
         assert infer(s, evs) == expect[-1]
         calls = iter(range(10 ** 6))
         with pytest.raises(Cancelled):
             infer(s, evs[:1], cancel=lambda: next(calls) > 2)              # stopped midway
-        assert inf._live is None or inf._live[1] == tuple(evs[:1])  # only a finished state
+        assert inf._live[1] == tuple(evs)                    # the live state is untouched
+        assert infer(s, evs) == expect[-1]
+        clear_cache()
+        infer(s, evs[:1])
+        calls = iter(range(10 ** 6))
+        with pytest.raises(Cancelled):
+            infer(s, evs, cancel=lambda: next(calls) > 2)   # moving it forward, stopped midway
+        assert inf._live is None                             # a half-updated state is dropped
         assert infer(s, evs) == expect[-1]
         bad = list(evs) + [Answer("missing", 0)]
         try:
