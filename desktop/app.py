@@ -424,7 +424,9 @@ def main(argv=None) -> int:
         w, _, h = args.size.partition("x")
         win.resize(int(w), int(h))
         win.show()
-        win.wait_idle()
+        if not win.wait_idle(timeout_s=600.0):   # a 6-player Egghead log takes minutes
+            print("warning: inference still running after 10 minutes; the screenshot shows "
+                  "the beliefs so far", file=sys.stderr)
         app.processEvents()
         ok = win.grab().save(args.screenshot)
         win.shutdown()

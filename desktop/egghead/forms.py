@@ -383,14 +383,18 @@ class ReactionsForm(_RebuiltBox):
         self.note.setWordWrap(True)
         lay.addWidget(self.note)
         self.toggles = {}
-        for p in setup.players:
+        grid = QGridLayout()       # five or six players: two rows of three, so the pane stays narrow
+        grid.setContentsMargins(0, 0, 0, 0)
+        cols = 3 if len(setup.players) > 4 else len(setup.players)
+        for i, p in enumerate(setup.players):
             b = QPushButton(p)
             b.setCheckable(True)
             b.setToolTip(f"Checked: {p} solved this round; unchecked: {p} did not")
             b.toggled.connect(lambda on, btn=b, who=p: self._label(btn, who, on))
             self._label(b, p, False)
-            self.row.addWidget(b)
+            grid.addWidget(b, i // cols, i % cols)
             self.toggles[p] = b
+        self.row.addLayout(grid)
         self.row.addStretch(1)
         self.button = QPushButton("Log reactions")
         self.button.clicked.connect(self.submit)

@@ -25,8 +25,8 @@ from desktop.egghead.forms import (NewGameDialog, QuestionForm, ReactionsForm, S
                                    TablePanel, stack_text)
 from desktop.egghead.simulation import SimulationPanel
 
-SERIES_BA = "with behavioural analysis"
-SERIES_NO_BA = "from the answers alone"
+SERIES_BA = "with analysis (BA)"
+SERIES_NO_BA = "answers alone"
 
 
 def position_labels(k: int) -> list[str]:

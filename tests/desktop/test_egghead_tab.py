@@ -41,7 +41,7 @@ def _check_against_engine(tab):
     np.testing.assert_allclose(tab.position_model.matrix(), np.array(post.position_probabilities),
                                atol=1e-12)
     series = tab.plot.series()
-    assert series["with behavioural analysis"] == list(post.history_with_ba)
+    assert series["with analysis (BA)"] == list(post.history_with_ba)
     assert series["from the answers alone"] == list(post.history_without_ba)
     return post
 
