@@ -42,7 +42,7 @@ def _check_against_engine(tab):
                                atol=1e-12)
     series = tab.plot.series()
     assert series["with analysis (BA)"] == list(post.history_with_ba)
-    assert series["from the answers alone"] == list(post.history_without_ba)
+    assert series["answers alone"] == list(post.history_without_ba)
     return post
 
 
