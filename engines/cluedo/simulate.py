@@ -83,7 +83,8 @@ def simulate(n_players: int = 4, *, edition: str = "cluedo-uk", strategy: str = 
                 if p == 0:
                     my_turns += 1
                     if strategy == "greedy":
-                        rec = recommend(setup, events, samples=samples, seed=int(rng.integers(1 << 30)))
+                        rec = recommend(setup, events, samples=samples, seed=int(rng.integers(1 << 30)),
+                                        exact_seconds=0)  # estimates: reproducible, fast
                         if rec.suggestions:
                             best = rec.suggestions[0][3]
                             ties = [s for s in rec.suggestions if s[3] >= best - 1e-12]

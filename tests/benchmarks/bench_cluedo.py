@@ -63,11 +63,44 @@ def run(edition, n_players, suggestions, seeds, center=False):
     return rows
 
 
+def run_recommend(edition, n_players, suggestions, seeds):
+    """Exact recommendation time (every candidate exact, exact_seconds=None) for the room I am
+    in and for all rooms, and the largest |estimate - exact| of the 4000-sample estimate."""
+    names = ["Me"] + [f"P{i}" for i in range(1, n_players)]
+    setup = cluedo.Setup.from_json({"edition": edition, "players": names, "me": "Me"})
+    rooms = setup.categories[2][1]
+    one, every, err = [], [], []
+    for n_s in suggestions:
+        for seed in range(seeds):
+            ev = game_log(setup, n_s, seed)
+            room = rooms[seed % len(rooms)]
+            r1, dt = timed(cluedo.recommend, setup, ev, room=room, exact_seconds=None)
+            one.append(dt)
+            est = cluedo.recommend(setup, ev, room=room, exact_seconds=0)
+            ex = {t[:3]: t[3] for t in r1.suggestions}
+            err.extend(abs(t[3] - ex[t[:3]]) for t in est.suggestions)
+            if n_players <= 4:
+                _, dt = timed(cluedo.recommend, setup, ev, exact_seconds=None)
+                every.append(dt)
+    line = (f"recommend exact, {edition} {n_players}p: one room median {statistics.median(one):.2f} s "
+            f"worst {max(one):.2f} s")
+    if every:
+        line += f"; all rooms median {statistics.median(every):.2f} s worst {max(every):.2f} s"
+    line += f"; 4000-sample estimate max |error| {max(err):.3f} bits"
+    print(line, flush=True)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--no-center", action="store_true")
+    ap.add_argument("--recommend", action="store_true", help="only the exact recommendation timing")
     args = ap.parse_args(argv)
+    if args.recommend:
+        for n in (3, 4, 5, 6):
+            run_recommend("cluedo-uk", n, (0, 10, 20), max(2, args.seeds // 2))
+        run_recommend("clue-master-detective", 8, (0, 10, 20), 2)
+        return
     classic = []
     for n in (3, 4, 5, 6):
         classic += run("cluedo-uk", n, (0, 10, 20, 30), args.seeds, center=not args.no_center)

@@ -208,3 +208,28 @@ def test_autosave_writes_recovery_and_restores(window, qtbot, monkeypatch):
         for t in second.game_tabs.values():
             t.document.undo_stack.setClean()
             t.shutdown()
+
+
+def test_recommendation_table_shows_exact_information(window):
+    """The room I am in: every listed suggestion's information is the engine's exact value
+    (no ≈ mark), best first."""
+    tab, setup = _setup_game(window)
+    (_, sus), (_, wea), (_, roo) = setup.categories
+    hand = cluedo.HandEvent("Me", (sus[0], wea[0]) + tuple(roo[:4]))
+    tab.log_event(hand)
+    _wait(window)
+    room = setup.categories[2][1][-1]
+    tab.room.setCurrentIndex(tab.room.findData(room))
+    _wait(window)
+    rec = cluedo.recommend(setup, [hand], room=room, exact_seconds=None)
+    n = tab.rec_table.rowCount()
+    assert n == min(12, len(rec.suggestions)) and n > 0
+    expect = {t[:3]: t[3] for t in rec.suggestions}
+    shown = []
+    for r in range(n):
+        key = tuple(tab.rec_table.item(r, c).text() for c in range(3))
+        text = tab.rec_table.item(r, 3).text()
+        assert not text.startswith("≈") and key[2] == room
+        assert float(text) == pytest.approx(expect[key], abs=0.006)
+        shown.append(float(text))
+    assert shown == sorted(shown, reverse=True)

@@ -465,10 +465,47 @@ def exact_gain_bits(setup, events, triple):
     return total
 
 
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_exact_information_equals_brute_force(data):
+    """The class decomposition (one exact count per outcome class) equals brute-force
+    enumeration of the deals, for random logs, suggesters' seats and hand sizes."""
+    from engines.cluedo.inference import constraints_for
+    from engines.cluedo.recommend import exact_information_bits
+
+    n_players = data.draw(st.sampled_from([3, 4]))
+    setup = small_setup(n_players)
+    log = fixed_log(setup) if n_players == 3 else fixed_log(setup)[:3]
+    events = log[:data.draw(st.integers(0, len(log)))]
+    cons = constraints_for(setup, events)
+    total = float(sum(consistent_mask(setup, deals_of(setup), events)))
+    if total == 0:
+        return
+    cats = setup.categories
+    triple = tuple(data.draw(st.sampled_from(list(deck))) for _, deck in cats)
+    ci = [setup.cards.index(c) for c in triple]
+    got = exact_information_bits(setup, cons, total, setup.me, ci)
+    assert got == pytest.approx(exact_gain_bits(setup, events, triple), abs=1e-9)
+
+
+def test_recommendation_exact_values_and_budget():
+    setup = small_setup(3)
+    events = fixed_log(setup)[:3]
+    rec = cluedo.recommend(setup, events, samples=500, seed=1, exact_seconds=None)
+    assert len(rec.exact) == len(rec.suggestions) == 3 * 3 * 4
+    bits = [b for *_, b in rec.suggestions]
+    assert bits == sorted(bits, reverse=True)
+    for s, w, r, b in rec.suggestions:
+        assert b == pytest.approx(exact_gain_bits(setup, events, (s, w, r)), abs=1e-9)
+    assert all(x["exact"] for x in rec.to_json()["suggestions"])
+    est = cluedo.recommend(setup, events, samples=500, seed=1, exact_seconds=0)
+    assert not est.exact and not any(x["exact"] for x in est.to_json()["suggestions"])
+
+
 def test_recommendation_estimates_the_exact_information_gain():
     setup = small_setup(3)
     events = fixed_log(setup)[:3]
-    rec = cluedo.recommend(setup, events, samples=20000, seed=1)
+    rec = cluedo.recommend(setup, events, samples=20000, seed=1, exact_seconds=0)
     assert len(rec.suggestions) == 3 * 3 * 4
     bits = [b for *_, b in rec.suggestions]
     assert bits == sorted(bits, reverse=True)
@@ -510,3 +547,15 @@ def test_refute_advice_prefers_the_card_already_shown():
 def test_simulator_runs():
     res = cluedo.simulate(3, strategy="random", games=2, seed=1)
     assert res["games"] == 2 and all(t is None or t >= 1 for t in res["turns_to_certainty"])
+
+
+def test_recommendation_exact_top_limits_the_exact_pass():
+    setup = small_setup(3)
+    events = fixed_log(setup)[:3]
+    rec = cluedo.recommend(setup, events, samples=500, seed=1, exact_seconds=None, exact_top=5)
+    assert len(rec.exact) == 5
+    full = cluedo.recommend(setup, events, samples=500, seed=1, exact_seconds=None)
+    exact = {t[:3]: t[3] for t in full.suggestions}
+    for s, w, r, b in rec.suggestions:
+        if rec.is_exact(s, w, r):
+            assert b == pytest.approx(exact[(s, w, r)], abs=1e-12)
