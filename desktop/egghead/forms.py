@@ -18,7 +18,7 @@ from engines import egghead
 from engines.core.errors import SessionFormatError
 from desktop.widgets.dialogs import NewGameDialogBase
 
-SECONDS_PER_GIGAWORLD = 0.55
+SECONDS_PER_GIGAWORLD = 0.35
 """Inference time per event per 10^9 worlds, measured with 6 players (56^6 worlds) by
 ``tests/benchmarks/bench_egghead.py --six``; used for the estimate in the New game dialog."""
 

@@ -31,8 +31,10 @@ blocked pass per axis that also yields the table's support) and reused by the ne
 """
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
@@ -49,6 +51,7 @@ METHODS = ("master-table",)
 """Inference methods: the exact bit-packed master table (the only one; it is exact)."""
 
 _CACHE_BYTES = 320 << 20
+_PARALLEL_BYTES = 256 << 20  # tables from this size get their indicators two at a time
 _cache: "OrderedDict[tuple, _State]" = OrderedDict()
 _cache_lock = threading.Lock()
 
@@ -526,13 +529,22 @@ def _state(setup: Setup, events: Sequence[Event], cancel: CancelFlag):
 def _indicators(ctx: _Ctx, st: _State, cancel: CancelFlag) -> dict:
     """Every player's solved indicator on the table that models them (cached on the state)."""
     if st.inds is None:
-        inds, sups = {}, {}
-        for p in ctx.order:
+        def one(p):
             check_cancel(cancel)
             T = ctx.table_for(st, p)
-            inds[p], sup = T.solved_indicator(ctx.axis[p], cancel, with_support=True)
-            sups[p] = sup if T is st.M else st.M.support(ctx.axis[p], cancel)
-        st.inds, st.sups = inds, sups
+            ind, sup = T.solved_indicator(ctx.axis[p], cancel, with_support=True)
+            return ind, (sup if T is st.M else st.M.support(ctx.axis[p], cancel))
+
+        workers = min(2, os.cpu_count() or 1)
+        if st.M.nbytes >= _PARALLEL_BYTES and workers > 1:
+            # memory-bound passes over a large table: two at a time (numpy releases the GIL);
+            # 6 players: 11 s -> 6 s for the six indicators
+            with ThreadPoolExecutor(workers) as pool:
+                res = dict(zip(ctx.order, pool.map(one, ctx.order)))
+        else:
+            res = {p: one(p) for p in ctx.order}
+        st.inds = {p: r[0] for p, r in res.items()}
+        st.sups = {p: r[1] for p, r in res.items()}
     return st.inds
 
 
@@ -559,9 +571,9 @@ def infer(setup: Setup, events: Sequence[Event], *, method: str = METHODS[0],
         ContradictionError: the first event after which no stack of mine is consistent
             (names the event index and why).
         SessionFormatError: unknown method.
-    Cost (tests/benchmarks/bench_egghead.py, one core): 4 players, one answer and its
-    reaction rounds median 9 ms (1.4 MB table); 5 players 0.25–0.5 s per event (79 MB table,
-    630 MB peak RSS); 6 players 15–18 s per event (4.4 GB table, 6.5 GB peak RSS; asked in
+    Cost (tests/benchmarks/bench_egghead.py): 4 players, one answer and its reaction rounds
+    median 8 ms (1.4 MB table); 5 players 0.2–0.36 s per event (79 MB table); 6 players
+    9–12 s per event (4.4 GB table, 6.4 GB peak RSS, indicators two at a time; asked in
     order, see :func:`timeline_in_order`). Raises SessionFormatError too when the tables do
     not fit in the memory available (:func:`check_memory`).
     """

@@ -138,6 +138,25 @@ class BitTable:
             rest = q.ufunc(rest, feats[a].reshape(shp))
         rest = np.asarray(rest, dtype=np.int64)
         f0 = feats[0]
+        if rest.size > 4 * _BLOCK_WORDS:
+            # large tables (6 players): cache-sized blocks of one row of axis 0 at a time, into
+            # reused buffers (no temporary of the size of a row: 79 MB for 6 players)
+            flat = rest.reshape(-1)
+            tv = self.t.reshape(S, -1, self.W)
+            gbuf = np.empty(_BLOCK_WORDS, dtype=np.int64)
+            mbuf = np.empty((_BLOCK_WORDS, self.W), dtype=np.uint64)
+            for i in range(S):
+                check_cancel(cancel)
+                for b0 in range(0, flat.size, _BLOCK_WORDS):
+                    part = flat[b0:b0 + _BLOCK_WORDS]
+                    m = part.shape[0]
+                    if f0 is None:
+                        g = part
+                    else:
+                        g = q.ufunc(f0[i], part, out=gbuf[:m])
+                    np.take(masks, g, axis=0, out=mbuf[:m])
+                    tv[i, b0:b0 + m] &= mbuf[:m]
+            return
         if rest.size * self.W <= _CHUNK_WORDS:
             step = max(1, _CHUNK_WORDS // max(1, rest.size * self.W))
         else:
@@ -168,23 +187,36 @@ class BitTable:
         about 1 s per axis on one core).
         """
         if axis == self.n - 1:
-            ind = np.empty(self.t.shape[:-1], dtype=bool)
-            sup = np.empty(self.t.shape[:-1], dtype=bool) if with_support else None
-            for sl in self.chunks():
-                check_cancel(cancel)
-                part = self.t[sl]
-                if self.W == 1:     # one word per row: exactly one bit iff x != 0 and x & (x-1) == 0
-                    x = part[..., 0]
-                    nz = x != 0
-                    ind[sl] = nz & ((x & (x - np.uint64(1))) == 0)
+            rows = self.t.reshape(-1, self.W)
+            ind = np.empty(rows.shape[0], dtype=bool)
+            sup = np.empty(rows.shape[0], dtype=bool) if with_support else None
+            step = max(1, _BLOCK_WORDS // self.W)
+            if self.W == 1:     # one word per row: exactly one bit iff x != 0 and x & (x-1) == 0
+                tmp = np.empty(step, dtype=np.uint64)
+                nz = np.empty(step, dtype=bool)
+                for r0 in range(0, rows.shape[0], step):
+                    if r0 % (step * 64) == 0:
+                        check_cancel(cancel)
+                    x = rows[r0:r0 + step, 0]
+                    m = x.shape[0]
+                    t, z = tmp[:m], nz[:m]
+                    np.subtract(x, np.uint64(1), out=t)
+                    np.bitwise_and(t, x, out=t)
+                    np.not_equal(x, 0, out=z)
+                    np.logical_and(z, t == 0, out=ind[r0:r0 + m])
                     if with_support:
-                        sup[sl] = nz
-                    continue
-                cnt = np.bitwise_count(part).sum(-1, dtype=np.int64)
-                ind[sl] = cnt == 1
-                if with_support:
-                    sup[sl] = cnt > 0
-            return (ind, sup) if with_support else ind
+                        sup[r0:r0 + m] = z
+            else:
+                for r0 in range(0, rows.shape[0], step):
+                    if r0 % (step * 64) == 0:
+                        check_cancel(cancel)
+                    cnt = np.bitwise_count(rows[r0:r0 + step]).sum(-1, dtype=np.int64)
+                    ind[r0:r0 + cnt.shape[0]] = cnt == 1
+                    if with_support:
+                        sup[r0:r0 + cnt.shape[0]] = cnt > 0
+            out_shape = self.t.shape[:-1]
+            ind = ind.reshape(out_shape)
+            return (ind, sup.reshape(out_shape)) if with_support else ind
         shape = self.t.shape
         pre = int(np.prod(shape[:axis], dtype=np.int64))
         post = int(np.prod(shape[axis + 1:], dtype=np.int64))
@@ -196,13 +228,20 @@ class BitTable:
             # the axis is (nearly) contiguous: reduce along it in blocks of whole rows
             # (twos = OR over j of (OR of x_0..x_{j-1}) & x_j)
             pb = max(1, _BLOCK_WORDS // (S * post))
+            acc = np.empty((min(pb, pre), S, post), dtype=np.uint64)
+            both = np.empty((min(pb, pre), max(S - 1, 1), post), dtype=np.uint64)
             for i0 in range(0, pre, pb):
-                check_cancel(cancel)
+                if i0 % (pb * 64) == 0:
+                    check_cancel(cancel)
                 xb = x[i0:i0 + pb]
-                acc = np.bitwise_or.accumulate(xb, axis=1)
-                ones[i0:i0 + pb] = acc[:, -1]
-                np.bitwise_and(acc[:, :-1], xb[:, 1:], out=acc[:, 1:])
-                twos[i0:i0 + pb] = np.bitwise_or.reduce(acc[:, 1:], axis=1) if S > 1 else 0
+                m = xb.shape[0]
+                a = acc[:m]
+                np.bitwise_or.accumulate(xb, axis=1, out=a)
+                ones[i0:i0 + m] = a[:, -1]
+                if S > 1:
+                    b = both[:m]
+                    np.bitwise_and(a[:, :-1], xb[:, 1:], out=b)
+                    np.bitwise_or.reduce(b, axis=1, out=twos[i0:i0 + m])
             out_shape = shape[:axis] + shape[axis + 1:]
             ind = (ones & ~twos).reshape(out_shape)
             return (ind, ones.reshape(out_shape)) if with_support else ind
