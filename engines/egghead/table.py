@@ -270,8 +270,7 @@ class BitTable:
         :meth:`solved_indicator` and the table's support along their axis (both as returned
         with ``with_support``; for an answers-only player, the support of the master table).
         Cost: one pass over arrays S times smaller than the table."""
-        if solved_ind.dtype == bool:
-            return not (bool((solved_ind & support).any()) and bool((~solved_ind & support).any()))
+        # bool arrays (last player) or uint64 words alike; padding bits are 0 in the support
         return not (bool(np.any(solved_ind & support)) and bool(np.any(~solved_ind & support)))
 
     def support(self, axis: int, cancel: CancelFlag = None) -> np.ndarray:
