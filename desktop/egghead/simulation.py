@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal, Slot
@@ -22,7 +23,9 @@ SEED_TABLE = "Seed 002 (its own 23-question deck, 1 analysing player): without a
 
 
 def _simulate_job(kwargs, cancel, progress):
-    return egghead.simulate(**kwargs, progress=progress, cancel=cancel)
+    # one game per ticked number of analysing players: several games run in worker processes
+    workers = min(len(kwargs.get("analysing", ())), os.cpu_count() or 1)
+    return egghead.simulate(**kwargs, workers=max(workers, 1), progress=progress, cancel=cancel)
 
 
 class SimulationPanel(QWidget):

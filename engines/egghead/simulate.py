@@ -25,7 +25,7 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
-from engines.core.errors import CancelFlag, SessionFormatError, check_cancel
+from engines.core.errors import Cancelled, CancelFlag, SessionFormatError, check_cancel
 from engines.egghead.questions import Question, bound_deck, stack_space
 from engines.egghead.table import BitTable, table_bytes
 
@@ -261,13 +261,28 @@ def play_game(players: int, values: int, cards: int, rounds: int, analysing: int
     return obs_ba, obs_no, solves
 
 
+_worker_progress = None   # in a worker process: the queue its progress goes to
+_worker_cancel = None     # in a worker process: the event that stops it
+
+
+def _init_worker(queue, stop) -> None:
+    global _worker_progress, _worker_cancel
+    _worker_progress, _worker_cancel = queue, stop
+
+
 def _config_job(args):
-    (players, values, cards, rounds, a, qids, seed_seq, target) = args
+    (players, values, cards, rounds, a, qids, seed_seq, target, index) = args
     deck = bound_deck(values, cards, players)
     qs = [deck[i] for i in qids]
     t0 = time.perf_counter()
+
+    def report(done: int, _total: int) -> None:
+        if _worker_progress is not None:
+            _worker_progress.put((index, done))
+
+    stop = (lambda: _worker_cancel.is_set()) if _worker_cancel is not None else None
     obs_ba, obs_no, solves = play_game(players, values, cards, rounds, a, qs,
-                                       np.random.default_rng(seed_seq))
+                                       np.random.default_rng(seed_seq), stop, report, 0, rounds)
     return a, obs_ba, obs_no, solves, time.perf_counter() - t0
 
 
@@ -297,8 +312,9 @@ def simulate(players: int = 4, values: int = 6, cards_per_player: int = 3, round
             its table compares BA and no BA with a = 1).
         questions: deck ids to draw from (default: the whole bundled deck).
         seed: random seed (reproducible); target_points: points for the target CDF (10).
-        workers: processes (1 = in this process; >1 runs the games in parallel and reports
-            progress per finished game).
+        workers: processes (1 = in this process; >1 runs the games, one per entry of
+            ``analysing``, in parallel worker processes that report their progress through a
+            queue). The result does not depend on it: game c draws from its own seed stream.
         progress: optional callable(done, total) (rounds done over all games).
         cancel: optional zero-argument callable; raises Cancelled when it returns True.
     Returns:
@@ -342,23 +358,36 @@ def simulate(players: int = 4, values: int = 6, cards_per_player: int = 3, round
     else:
         import concurrent.futures as cf
         import multiprocessing as mp
+        import queue as queue_mod
 
-        jobs = [(players, values, cards_per_player, rounds, a, qids, seqs[c], target_points)
+        jobs = [(players, values, cards_per_player, rounds, a, qids, seqs[c], target_points, c)
                 for c, a in enumerate(analysing)]
-        ctx = mp.get_context("spawn")
-        ex = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        ctx = mp.get_context("spawn")     # safe inside the Qt app and the bundle
+        reports, stop = ctx.Queue(), ctx.Event()
+        ex = cf.ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=ctx,
+                                    initializer=_init_worker, initargs=(reports, stop))
+        per_game = [0] * len(jobs)
         try:
             futs = [ex.submit(_config_job, j) for j in jobs]
-            done = 0
             pending = set(futs)
             while pending:
-                check_cancel(cancel)
-                fin, pending = cf.wait(pending, timeout=0.2, return_when=cf.FIRST_COMPLETED)
-                done += len(fin)
-                if fin and progress is not None:
-                    progress(done * rounds, total)
-            res = {f: f.result() for f in futs}
-            raw = [res[f] for f in futs]
+                if cancel is not None and cancel():
+                    stop.set()            # the workers stop at their next round
+                    raise Cancelled()
+                _fin, pending = cf.wait(pending, timeout=0.1, return_when=cf.FIRST_COMPLETED)
+                moved = False
+                while True:
+                    try:
+                        c, d = reports.get_nowait()
+                    except queue_mod.Empty:
+                        break
+                    per_game[c] = max(per_game[c], d)
+                    moved = True
+                if moved and progress is not None:
+                    progress(sum(per_game), total)
+            raw = [f.result() for f in futs]
+            if progress is not None:
+                progress(total, total)
         finally:
             ex.shutdown(wait=False, cancel_futures=True)
     configs = tuple(_config_result(players, a, ob, on, sv, secs, target_points)

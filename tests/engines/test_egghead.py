@@ -711,3 +711,19 @@ def test_blocked_answer_filter_equals_the_row_filter(monkeypatch, n):
         assert np.array_equal(A.t, B.t), qid
         removed += 0 < A.count() < S ** n
     assert removed >= len(deck) // 2      # the filters did remove worlds
+
+
+def test_simulate_in_worker_processes_equals_one_process_and_reports_progress():
+    """Games in two worker processes give the single-process result (each game has its own
+    seed stream), progress rises to the total, and a cancel stops the run."""
+    kw = dict(players=3, values=3, cards_per_player=2, rounds=60, analysing=(0, 1, 3), seed=5)
+    one = simulate(**kw, workers=1)
+    seen = []
+    two = simulate(**kw, workers=2, progress=lambda d, t: seen.append((d, t)))
+    same = lambda r: [(c.analysing, c.solves, c.ba, c.no_ba, c.win_probabilities) for c in r.configs]
+    assert same(two) == same(one) and two.pooled_ba == one.pooled_ba
+    assert seen and seen[-1] == (180, 180)
+    assert all(b[0] >= a[0] for a, b in zip(seen, seen[1:]))
+    calls = iter(range(10 ** 6))
+    with pytest.raises(Cancelled):
+        simulate(**dict(kw, rounds=100000), workers=2, cancel=lambda: next(calls) > 30)
