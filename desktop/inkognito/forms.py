@@ -17,12 +17,24 @@ TICK = "✕"
 PENDING_BG = QColor(255, 249, 219)
 
 
-def short_name(name: str) -> str:
-    """Initials for a column header ("Lord Fiddlebottom" -> "LF", "tall" -> "tall")."""
+def short_name(name: str, length: int = 5) -> str:
+    """Initials for a column header ("Lord Fiddlebottom" -> "LF"; one word: its first
+    ``length`` letters, capitalised: "tall" -> "Tall", with length 2 "Ta")."""
     words = name.split()
     if len(words) > 1:
         return "".join(w[0].upper() for w in words if w[:1].isalnum())[:3]
-    return name[:5]
+    return name[:length].capitalize()
+
+
+def short_names(names) -> list[str]:
+    """Headers for a narrow worksheet: initials of several words, the first two letters of one
+    word ("tall", "short", "fat", "thin" -> "Ta", "Sh", "Fa", "Th"), lengthened where two would
+    be the same (the full name is in the tooltip)."""
+    for length in range(2, 1 + max((len(n) for n in names), default=2)):
+        out = [short_name(n, length) for n in names]
+        if len(set(out)) == len(out):
+            return out
+    return list(names)
 
 
 class AnswerSheet(QGroupBox):
@@ -47,15 +59,17 @@ class AnswerSheet(QGroupBox):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         self.table = _SheetTable(0, 9)
-        heads = ["Q"] + [short_name(x) for x in setup.identities] + \
-            [short_name(x) for x in setup.builds]
+        heads = ["Q"] + short_names(setup.identities) + short_names(setup.builds)
         self.table.setHorizontalHeaderLabels(heads)
         for c, full in enumerate(["question"] + list(setup.identities) + list(setup.builds)):
             self.table.horizontalHeaderItem(c).setToolTip(full)
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.Stretch)
         hh.setSectionResizeMode(0, QHeaderView.ResizeToContents)
-        hh.setMinimumSectionSize(26)
+        hh.setMinimumSectionSize(22)
+        font = hh.font()
+        font.setPointSizeF(max(font.pointSizeF() - 1, 7))   # three-letter headers in 22 px
+        hh.setFont(font)
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)

@@ -47,7 +47,7 @@ class BeliefCard(QWidget):
         lay.addWidget(self.title)
         self.model = ProbabilityTableModel(
             [("", [_compact(i) for i in setup.identities]), ("", ["any"])],
-            [short_name(b) for b in setup.builds] + ["any"],
+            [b[:5] if len(b.split()) == 1 else short_name(b) for b in setup.builds] + ["any"],
             tooltip=lambda r, c, p: f"P({opponent}: {r}, {c}) = {p:.4f}")
         self.view = WorksheetView()
         self.view.setModel(self.model)
@@ -98,7 +98,8 @@ class Tab(GameTab):
     GAME = "inkognito"
 
     def make_plot(self) -> BeliefPlot:
-        return BeliefPlot("Each opponent's most likely identity: its probability")
+        return BeliefPlot("Each opponent's most likely identity: its probability",
+                          legend_at="bottom-right")    # the curves rise towards 1
 
     def build_ui(self) -> None:
         root = QVBoxLayout(self)

@@ -26,10 +26,13 @@ class BeliefPlot(QWidget):
         y_label: e.g. "probability" or "bits".
         y_range: fixed (min, max) or None to auto-range.
         log_y: logarithmic y axis (e.g. counts of valid stacks).
+        legend_at: ``"top-right"`` (default) or ``"bottom-right"`` (for curves that rise
+            towards 1, such as a top probability).
     """
 
     def __init__(self, title: str = "Beliefs after each event", y_label: str = "probability",
-                 y_range: Optional[tuple] = (0.0, 1.0), log_y: bool = False, parent=None):
+                 y_range: Optional[tuple] = (0.0, 1.0), log_y: bool = False, parent=None,
+                 legend_at: str = "top-right"):
         super().__init__(parent)
         pg.setConfigOptions(antialias=True, background="w", foreground="k")
         layout = QVBoxLayout(self)
@@ -50,7 +53,8 @@ class BeliefPlot(QWidget):
         self._y_range = y_range
         if y_range:
             self.plot.setYRange(*y_range, padding=0.02)
-        self.legend = self.plot.addLegend(offset=(-5, 5), labelTextSize="8pt")
+        self.legend = self.plot.addLegend(offset=(-5, -5 if legend_at == "bottom-right" else 5),
+                                          labelTextSize="8pt")
         self.legend.setBrush(pg.mkBrush(255, 255, 255, 200))
         layout.addWidget(self.plot)
         self._series: dict[str, list] = {}

@@ -152,3 +152,12 @@ def test_model_selector_and_deception(window, qtbot):
     window.undo_action.trigger()  # the switch is an undoable setup change
     _wait(window)
     assert not tab.document.setup.deception.enabled and not tab.deception.isChecked()
+
+
+def test_worksheet_headers_are_short_and_unique():
+    from desktop.inkognito.forms import short_names
+
+    assert short_names(["tall", "short", "fat", "thin"]) == ["Ta", "Sh", "Fa", "Th"]
+    assert short_names(["Lord Fiddlebottom", "Madame Zsa Zsa", "Colonel Bubble", "Agent X"]) == \
+        ["LF", "MZZ", "CB", "AX"]
+    assert short_names(["thin", "thick", "tall"]) == ["Thin", "Thic", "Tall"]
