@@ -164,17 +164,30 @@ def exact_information_bits(setup: Setup, cons, total: float, suggester: str, tri
             for o, wgt in outs_weights:
                 joint[:, o] += wgt * col
 
-    nobody = cons.copy()
-    for p in order:
-        for c in triple:
-            nobody.forbid(c, p)
-    add(nobody, [(0, 1.0)])
+    # owners each card may still have after propagating the log: classes that need an owner
+    # a card cannot have are empty and skipped without a count
+    comp = propagate(cons.copy())
+    owners = {}
+    for c in triple:
+        if c in comp.fixed:
+            owners[c] = {comp.fixed[c]}
+        else:
+            owners[c] = {o for o, *_ in comp.choices.get(c, ())} or set(range(k + 1))
+    me_or_env = {i, k}
+    if all(owners[c] & me_or_env for c in triple):
+        nobody = cons.copy()
+        for p in order:
+            for c in triple:
+                nobody.forbid(c, p)
+        add(nobody, [(0, 1.0)])
     before = cons.copy()
+    passed: set = set()
     for jpos, p in enumerate(order):
         for mask in range(1, 8):
             held = [t for t in range(3) if mask >> t & 1]
-            if any(not cons.allowed[triple[t], p] for t in held):
-                continue              # p cannot hold one of those cards: the class is empty
+            if any(p not in owners[triple[t]] for t in held) or \
+                    any(not (owners[triple[t]] - passed - {p}) for t in range(3) if t not in held):
+                continue              # some card cannot be where the class puts it: empty
             c = before.copy()
             for t in range(3):
                 if t in held:
@@ -184,6 +197,9 @@ def exact_information_bits(setup: Setup, cons, total: float, suggester: str, tri
             add(c, [(1 + 3 * jpos + t, 1.0 / len(held)) for t in held])
         for c in triple:
             before.forbid(c, p)
+        passed.add(p)
+        if any(not (owners[c] - passed) for c in triple):
+            break                     # a card is only with players who passed: no later class
     return float(sum(mutual_information_bits(j) for j in joints))
 
 
