@@ -109,9 +109,14 @@ class Tab(GameTab):
         split.setStretchFactor(1, 2)
         split.setStretchFactor(2, 2)
 
+        # two stages: the sampled estimate first (a fraction of a second), then the exact values
         self.rec_runner = self.make_runner("recommend")
         self.rec_runner.resultReady.connect(self._on_recommendation)
         self.rec_runner.failed.connect(self._on_recommendation_failed)
+        self.rec_estimate_runner = self.make_runner("recommend-estimate")
+        self.rec_estimate_runner.resultReady.connect(self._on_recommendation_estimate)
+        self._rec_request = 0
+        self._rec_exact_shown = 0
         self.advice_runner = self.make_runner("advice")
         self.advice_runner.resultReady.connect(self._on_advice)
         self.reset_views()
@@ -179,21 +184,38 @@ class Tab(GameTab):
         doc = self.document
         if self.timeline is None or self.timeline.error is not None:
             self.rec_runner.cancel()
+            self.rec_estimate_runner.cancel()
             self.rec_table.setRowCount(0)
             self.rec_note.setText("No recommendation while the log is impossible: fix the "
                                   "highlighted entry first.")
             return
         self.rec_note.setText("Computing the best suggestions…")
-        job = functools.partial(_recommend_job, doc.setup, tuple(doc.events), self.room.currentData())
-        self.rec_runner.submit(job)
+        self._rec_request += 1
+        args = (self._rec_request, doc.setup, tuple(doc.events), self.room.currentData())
+        self.rec_estimate_runner.submit(functools.partial(_recommend_job, *args, exact=False))
+        self.rec_runner.submit(functools.partial(_recommend_job, *args, exact=True))
 
     @Slot(int, object, float)
-    def _on_recommendation(self, _rev, rec, _secs) -> None:
+    def _on_recommendation_estimate(self, _rev, result, _secs) -> None:
+        request, rec = result
+        if request == self._rec_request and self._rec_exact_shown != request:
+            self._show_recommendation(rec, counting=True)
+
+    @Slot(int, object, float)
+    def _on_recommendation(self, _rev, result, _secs) -> None:
+        request, rec = result
+        self._rec_exact_shown = request
+        self._show_recommendation(rec, counting=False)
+
+    def _show_recommendation(self, rec, counting: bool) -> None:
         rows = rec.suggestions[:12]
         if rows:
             shown_exact = sum(rec.is_exact(s, w, room) for s, w, room, _ in rows)
             note = "Double-click a suggestion to put it in the form."
-            if shown_exact < len(rows):
+            if counting:
+                note = (f"≈ estimated from {rec.samples} sampled deals; counting the best "
+                        f"exactly…")
+            elif shown_exact < len(rows):
                 note += (f" ≈: estimated from {rec.samples} sampled deals (no time left to count "
                          f"it exactly).")
         else:
@@ -313,9 +335,12 @@ class Tab(GameTab):
         return True
 
 
-def _recommend_job(setup, events, room, cancel):
-    # 12 rows are listed: the 24 best estimates are counted exactly (within 1.5 s)
-    return cluedo.recommend(setup, events, room=room, cancel=cancel, exact_top=24)
+def _recommend_job(request, setup, events, room, cancel, exact=True):
+    """``(request, recommendation)``: the sampled estimate (``exact=False``) or the ranking with
+    the 24 best estimates counted exactly within 1.5 s (12 rows are listed)."""
+    if not exact:
+        return request, cluedo.recommend(setup, events, room=room, cancel=cancel, exact_seconds=0)
+    return request, cluedo.recommend(setup, events, room=room, cancel=cancel, exact_top=24)
 
 
 def _advice_job(setup, events, suggester, cards, cancel):

@@ -233,3 +233,13 @@ def test_recommendation_table_shows_exact_information(window):
         assert float(text) == pytest.approx(expect[key], abs=0.006)
         shown.append(float(text))
     assert shown == sorted(shown, reverse=True)
+    # the first stage (sampled estimate) is shown marked ≈ while the exact count runs; a late
+    # estimate never replaces the exact values of the same request
+    est = cluedo.recommend(setup, [hand], room=room, exact_seconds=0)
+    req = tab._rec_request
+    tab._rec_exact_shown = req - 1
+    tab._on_recommendation_estimate(0, (req, est), 0.0)
+    assert tab.rec_table.item(0, 3).text().startswith("≈") and "counting" in tab.rec_note.text()
+    tab._on_recommendation(0, (req, rec), 0.0)
+    tab._on_recommendation_estimate(0, (req, est), 0.0)
+    assert not tab.rec_table.item(0, 3).text().startswith("≈")
