@@ -143,6 +143,7 @@ class Tab(GameTab):
         self.others_label.setTextFormat(Qt.RichText)
         ml.addWidget(self.others_label)
         self.valids_title = QLabel("<b>My valid stacks</b>")
+        self.valids_title.setWordWrap(True)     # long counts must not widen the pane
         ml.addWidget(self.valids_title)
         self.valids = QTableWidget(0, 2)
         self.valids.setHorizontalHeaderLabels(["Stack", "Probability"])
@@ -154,7 +155,9 @@ class Tab(GameTab):
         self.valids.setToolTip("Grey rows: stacks the answers allow but the reactions ruled out "
                                "(what behavioural analysis bought)")
         ml.addWidget(self.valids, 3)
-        ml.addWidget(QLabel("<b>Each of my cards</b> (sorted, lowest first): P(value)"))
+        cards_title = QLabel("<b>Each of my cards</b> (sorted, lowest first): P(value)")
+        cards_title.setWordWrap(True)
+        ml.addWidget(cards_title)
         self.position_model = ProbabilityTableModel(
             [], [], tooltip=lambda row, col, p: f"P(my {row.split(' ')[0]} card shows {col}) = {p:.6f}")
         self.position_view = WorksheetView()
@@ -199,6 +202,8 @@ class Tab(GameTab):
         self.position_model.set_layout([("", position_labels(setup.cards_per_player))],
                                        [str(v) for v in range(1, setup.values + 1)])
         self.position_view.setFixedHeight(24 + 24 * setup.cards_per_player + 4)
+        # every value column visible (the pane is never narrower than the grid)
+        self.position_view.setMinimumWidth(100 + 42 * setup.values)
         self.valids.setRowCount(0)
         self._sync_setup_widgets()
         self._prefill_reactions()
