@@ -125,7 +125,7 @@ def suggestion_outcomes(setup: Setup, deals: np.ndarray, suggester: str, triple_
 
 
 def exact_information_bits(setup: Setup, cons, total: float, suggester: str, triple_idx,
-                           cancel=None) -> float:
+                           cancel=None, compiled=None) -> float:
     """Exact expected information gain (bits) about the envelope of a suggestion.
 
     Args:
@@ -134,6 +134,7 @@ def exact_information_bits(setup: Setup, cons, total: float, suggester: str, tri
         suggester: who suggests (the others answer in seating order).
         triple_idx: card indices (suspect, weapon, room).
         cancel: cancel flag.
+        compiled: ``propagate(cons)`` when the caller has it (else computed here).
     Returns:
         ``sum over categories of I(E_cat; O)`` in bits (float >= 0), ``O`` = (who refutes,
         which card is shown), the refuter choosing uniformly among their matching cards.
@@ -166,7 +167,7 @@ def exact_information_bits(setup: Setup, cons, total: float, suggester: str, tri
 
     # owners each card may still have after propagating the log: classes that need an owner
     # a card cannot have are empty and skipped without a count
-    comp = propagate(cons.copy())
+    comp = compiled if compiled is not None else propagate(cons.copy())
     owners = {}
     for c in triple:
         if c in comp.fixed:
@@ -281,7 +282,7 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
                 if exact_top is not None and j >= exact_top:
                     break
                 bits = exact_information_bits(setup, cons, res.count_float, setup.me,
-                                              (ci[s], ci[w], ci[r]), cancel)
+                                              (ci[s], ci[w], ci[r]), cancel, res.comp)
                 out[j] = (s, w, r, bits)
                 exact.add((s, w, r))
             out.sort(key=key)
