@@ -53,8 +53,9 @@ class BeliefCard(QWidget):
         self.view.setModel(self.model)
         self.view.verticalHeader().setDefaultSectionSize(21)
         self.view.horizontalHeader().setMinimumSectionSize(32)
-        self.view.setMinimumHeight(6 * 21 + 8)
-        self.view.setMaximumHeight(6 * 21 + 10)
+        rows = self.model.rowCount()
+        self.view.setFixedHeight(self.view.horizontalHeader().sizeHint().height() + rows * 21
+                                 + 2 * self.view.frameWidth())
         self.view.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         lay.addWidget(self.view)
