@@ -18,10 +18,6 @@ from engines import egghead
 from engines.core.errors import SessionFormatError
 from desktop.widgets.dialogs import NewGameDialogBase
 
-SECONDS_PER_GIGAWORLD = 0.35
-"""Inference time per event per 10^9 worlds, measured with 6 players (56^6 worlds) by
-``tests/benchmarks/bench_egghead.py --six``; used for the estimate in the New game dialog."""
-
 DEFAULT_NAMES = ["A", "B", "C", "D", "E", "F"]
 CARD_STYLE = "QSpinBox {font-size:13pt; font-weight:bold; color:#3e2723;}"
 FACE_STYLE = ("QLabel {font-size:15pt; font-weight:bold; background:#fffdf6; color:#3e2723;"
@@ -629,25 +625,25 @@ class NewGameDialog(NewGameDialogBase):
     def _update_note(self, *_a) -> None:
         from math import comb
 
-        from engines.egghead.table import table_bytes
-
         s = comb(self.values.value() + self.cards.value() - 1, self.cards.value())
         n = self.n_players.value()
         text = f"{s} possible stacks per player, {s}^{n} = {s ** n:,} worlds."
         warn = False
-        if table_bytes(n, s) > egghead.MAX_TABLE_BYTES:
-            text += (f" Too many: the master table alone would take "
-                     f"{table_bytes(n, s) / 1e9:,.0f} GB. Use fewer players, values or cards.")
+        table = egghead.table_bytes(n, s)
+        if table > egghead.MAX_TABLE_BYTES:
+            text += (f" Too many: the master table alone would take {table / 1e9:,.0f} GB. "
+                     f"Use fewer players, values or cards.")
             warn = True
-        elif table_bytes(n, s) > (1 << 30):
+        elif table > (1 << 30):
             need = egghead.memory_needed_for(n, s)
             avail = egghead.available_bytes()
             text += (f" This needs about {need / 1e9:.1f} GB of memory"
                      + (f" ({avail / 1e9:.1f} GB is available now)" if avail else "")
-                     + f" and takes about {SECONDS_PER_GIGAWORLD * s ** n / 1e9:.0f} s per event.")
+                     + f" and takes about {egghead.estimated_seconds_per_event(n, s):.0f} s "
+                       f"per event.")
             warn = avail is not None and need > avail
         elif s ** n > 10 ** 8:
-            text += " Each event takes about a second."
+            text += " Each event takes a fraction of a second."
         self.size_note.setText(text)
         self.size_note.setStyleSheet("color:#b71c1c" if warn else "")
 

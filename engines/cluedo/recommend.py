@@ -217,8 +217,9 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
         samples: consistent deals sampled (exactly, uniformly) for the estimate.
         seed: random seed of the sampler (fixed by default: the same log gives the same advice).
         exact_seconds: time budget (s) for replacing estimates by exact values, best estimates
-            first (None: every candidate exact; 0: estimates only). Classic deck, one room: all
-            36 candidates are exact in ~0.3–1 s.
+            first (None: every candidate exact; 0: estimates only). Classic deck, one room, every
+            candidate exact: median 0.1-0.65 s for 3-6 players, worst 1.6 s
+            (``bench_cluedo.py --recommend``).
         exact_top: count at most this many of the best estimates exactly (None: no limit;
             the tab asks for 24 as it lists 12).
     Returns:

@@ -18,7 +18,8 @@ and Algorithm 1.
 """
 from engines.egghead.inference import (METHODS, LearnedRecord, Posterior, Recommendation,
                                        available_bytes, belief_summary, check_memory, clear_cache,
-                                       infer, is_large, memory_needed, memory_needed_for,
+                                       estimated_seconds_per_event, infer, is_large,
+                                       memory_needed, memory_needed_for,
                                        reactions_can_change, recommend,
                                        timeline_in_order)
 from engines.egghead.model import (EVENT_TYPES, GAME, MAX_TABLE_BYTES, TITLE, Answer, Event, Reactions, Setup,
@@ -26,7 +27,7 @@ from engines.egghead.model import (EVENT_TYPES, GAME, MAX_TABLE_BYTES, TITLE, An
                                    describe_event, event_from_json, questions_for)
 from engines.egghead.questions import (Question, QuestionSpec, StackSpace, bound_deck, load_deck,
                                        stack_space)
-from engines.egghead.table import BitTable
+from engines.egghead.table import BitTable, table_bytes
 
 __all__ = [n for n in dir() if not n.startswith("_")]
 from engines.egghead.simulate import (ConfigResult, ModeStats, SimulationResult,

@@ -433,11 +433,7 @@ def memory_needed_for(players: int, S: int, answers_table: bool = False) -> int:
 
 
 def available_bytes() -> Optional[int]:
-    """Memory available now (MemAvailable of /proc/meminfo), or None where unknown."""
-    return _available_bytes()
-
-
-def _available_bytes() -> Optional[int]:
+    """Memory available now (MemAvailable of /proc/meminfo, bytes), or None where unknown."""
     try:
         with open("/proc/meminfo") as f:
             for line in f:
@@ -446,6 +442,18 @@ def _available_bytes() -> Optional[int]:
     except (OSError, ValueError, IndexError):
         pass
     return None
+
+
+SECONDS_PER_GIGAWORLD = 0.35
+"""Inference time per event per 10^9 worlds, measured with 6 players (56^6 worlds) by
+``tests/benchmarks/bench_egghead.py --six`` (9-12 s per event)."""
+
+
+def estimated_seconds_per_event(players: int, S: int) -> float:
+    """Rough inference time per event (s) for ``players`` players with ``S`` stacks each,
+    scaled from the 6-player measurement (:data:`SECONDS_PER_GIGAWORLD`); meant for tables of
+    gigabytes, where the time is memory-bandwidth bound and proportional to the worlds."""
+    return SECONDS_PER_GIGAWORLD * S ** players / 1e9
 
 
 def check_memory(setup: Setup) -> None:
@@ -458,7 +466,7 @@ def check_memory(setup: Setup) -> None:
     need = memory_needed(setup)
     if need < (512 << 20):
         return
-    avail = _available_bytes()
+    avail = available_bytes()
     if avail is not None and need > avail:
         ctx = _Ctx(setup)
         raise SessionFormatError(

@@ -87,11 +87,7 @@ class BitTable:
         """Slices along axis 0 covering the table, each at most about 64 MB (at least one
         index): whole-table passes go chunk by chunk so that none makes a temporary as large
         as the table (6 players × 56 stacks: a 4.4 GB table, 79 MB per index of axis 0)."""
-        per_index = max(1, self.t[0].nbytes) if self.t.ndim > 1 else max(1, self.t.nbytes)
-        if self.t.ndim == 1:
-            yield slice(None)
-            return
-        step = max(1, _CHUNK_BYTES // per_index)
+        step = max(1, _CHUNK_BYTES // max(1, self.t[0].nbytes))   # the table has >= 2 axes
         for start in range(0, self.t.shape[0], step):
             yield slice(start, min(self.t.shape[0], start + step))
 
@@ -300,19 +296,6 @@ class BitTable:
             return
         for sl in self.chunks():
             self.t[sl] &= self.reaction_mask(axis, solved_ind, solved, sl)
-
-    def reaction_is_constant(self, axis: int, solved_ind: np.ndarray) -> bool:
-        """Whether the player on ``axis`` reacts the same way in every world of the table."""
-        some_yes = some_no = False
-        m0 = self.reaction_mask(axis, solved_ind, True) if axis == 0 else None
-        for sl in self.chunks():
-            part = self.t[sl]
-            mp = m0 if m0 is not None else self.reaction_mask(axis, solved_ind, True, sl)
-            some_yes = some_yes or bool(np.any(part & mp))
-            some_no = some_no or bool(np.any(part & ~mp))
-            if some_yes and some_no:
-                return False
-        return True
 
     # ------------------------------------------------------------------ eq. (5)
     def reset_player(self, axis: int, stack: int) -> None:
