@@ -24,3 +24,6 @@ __all__ = [
     "recommend", "CluedoRecommendation", "refute_advice", "simulate", "add_simulate_arguments",
     "simulate_main",
 ]
+from engines.cluedo.explain import explain, explain_contradiction  # noqa: E402
+
+__all__ += ["explain", "explain_contradiction"]
