@@ -31,3 +31,6 @@ from engines.guesswho.simulate import (STRATEGIES, SimulationResult, add_simulat
                                        simulate, simulate_main, wilson_interval)
 
 __all__ = [n for n in dir() if not n.startswith("_")]
+from engines.guesswho.explain import explain, explain_contradiction  # noqa: E402
+
+__all__ = [n for n in dir() if not n.startswith("_")]

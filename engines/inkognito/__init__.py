@@ -33,3 +33,6 @@ from engines.inkognito.simulate import (POLICIES, SimulationResult, add_simulate
                                         simulate, simulate_main)
 
 __all__ = [n for n in dir() if not n.startswith("_")]
+from engines.inkognito.explain import explain, explain_contradiction  # noqa: E402
+
+__all__ = [n for n in dir() if not n.startswith("_")]
