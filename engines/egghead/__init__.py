@@ -35,3 +35,6 @@ from engines.egghead.simulate import (ConfigResult, ModeStats, SimulationResult,
                                       win_probabilities)
 
 __all__ = [n for n in dir() if not n.startswith("_")]
+from engines.egghead.explain import explain, explain_contradiction  # noqa: E402
+
+__all__ = [n for n in dir() if not n.startswith("_")]

@@ -122,8 +122,8 @@ def _steps(setup: Setup, events, subset, opp: str, kind: str, name: str, status:
         b = post.opponents[other]
         known = [x for d in (b.identity, b.build) for x, q in d.items() if q >= 1.0 - 1e-9]
         if known:
-            out.append(f"These answers leave {other} only one way: {other} is "
-                       f"{' and '.join(known)} ({dealt})")
+            out.append(f"These answers leave {other} one possibility → {other} is "
+                       f"{' and '.join(known)}")
     if shown_by == [opp]:
         out.append(f"Only the identities and builds of {opp} that fit all of these answers "
                    f"remain ({dealt}) → {what}")
