@@ -110,6 +110,31 @@ def explain(setup: Setup, events: Sequence, fact: dict) -> Explanation:
                         lambda s: _steps(setup, events, s, f, status), monotone=False)
 
 
+def _reactions_against(setup: Setup, before: list, ev: Reactions, f: tuple) -> Optional[str]:
+    """Which announced reactions could not have happened had I held the stack ``f[1]``, in
+    words ("B could not have known their cards"), from every player's solved indicator on the
+    master table before the round (seed 002, eqs. (3)-(4)); None for tables too large to
+    rebuild here, or when no single reaction is to blame."""
+    from engines.egghead.inference import _indicators, _state, is_large
+    from engines.egghead.table import indicator_at
+    if is_large(setup):
+        return None
+    try:
+        with _state(setup, before, None) as (ctx, st):
+            inds = _indicators(ctx, st, None)
+            w = ctx.world(st.visible)
+            mine = ctx.space.index(f[1])
+            out = []
+            for p in ctx.order[:-1]:
+                could = bool(indicator_at(ctx.n, ctx.S, ctx.axis[p], inds[p], w)[mine])
+                if could != (p in ev.solved):
+                    out.append(f"{p} could not have known their cards" if not could
+                               else f"{p} would have known their cards and solved")
+    except ContradictionError:
+        return None
+    return "; ".join(out) or None
+
+
 def _fact_text(f: tuple, status: str) -> str:
     if f[0] == "stack":
         st = " ".join(map(str, f[1]))
@@ -133,8 +158,13 @@ def _steps(setup: Setup, events, subset, f: tuple, status: str) -> list:
         if st != "uncertain":
             what += f"; now {_fact_text(f, st)}"
         if isinstance(ev, Reactions):
-            why = " (players solve as soon as they know their cards: in the stacks removed, " \
-                  "someone would have reacted otherwise)" if now < prev else ""
+            why = ""
+            if now < prev:
+                who = _reactions_against(setup, [events[x] for x in subset[:j]], ev, f) \
+                    if f[0] == "stack" and st == "impossible" else None
+                why = (f" (had you held {' '.join(map(str, f[1]))}, {who})" if who else
+                       " (players solve as soon as they know their cards: in the stacks "
+                       "removed, someone would have reacted otherwise)")
             out.append(f"#{i + 1}: {describe_event(setup, ev)} → {what}{why}")
         elif isinstance(ev, Answer):
             out.append(f"#{i + 1}: {describe_event(setup, ev)} → {what}")
