@@ -66,22 +66,25 @@ def fact_status(setup: Setup, events: Sequence, card: int, owner: int) -> str:
     return "uncertain"
 
 
-def explain_contradiction(setup: Setup, events: Sequence) -> Optional[list]:
+def explain_contradiction(setup: Setup, events: Sequence, *, cancel=None) -> Optional[list]:
     """An irreducible set of 0-based event indices that cannot all be true together (no deal
     fits them, and every proper subset obtained by dropping one has a deal); ``[]`` when the
     setup alone is impossible; None when the log is consistent. Counting is monotone in the
     events, so QuickXplain's result is irreducible."""
     events = tuple(events)
     err = conflict_error(len(events), lambda s: _count(setup, [events[i] for i in s]) > 0,
-                         lambda i: describe_event(setup, events[i]))
+                         lambda i: describe_event(setup, events[i]), cancel=cancel)
     return None if err is None else list(err.entries)
 
 
-def explain(setup: Setup, events: Sequence, fact: dict) -> Explanation:
+def explain(setup: Setup, events: Sequence, fact: dict, *, cancel=None) -> Explanation:
     """Why ``fact`` (``{"card", "place"}``) is certain, impossible or open under ``events``.
 
     Args:
         setup: the table; events: the log (Cluedo events, in order); fact: the JSON object.
+    ``cancel``: zero-argument callable checked before every engine call (raises
+    :class:`~engines.core.errors.Cancelled`), as in ``infer``.
+
     Returns:
         :class:`~engines.core.explain.Explanation`; ``because`` is an irreducible subset of
         the events forcing the status (0-based indices), ``steps`` the derivation in words.
@@ -97,7 +100,7 @@ def explain(setup: Setup, events: Sequence, fact: dict) -> Explanation:
     n = len(events)
     if _count(setup, events) == 0:
         raise conflict_error(n, lambda s: _count(setup, [events[i] for i in s]) > 0,
-                             lambda i: describe_event(setup, events[i]))
+                             lambda i: describe_event(setup, events[i]), cancel=cancel)
     status = fact_status(setup, events, card, owner)
     if status == "certain":
         def negate(c):
@@ -110,7 +113,8 @@ def explain(setup: Setup, events: Sequence, fact: dict) -> Explanation:
         return _count(setup, [events[i] for i in s], negate) == 0
 
     return explain_with(dict(fact), n, status, forces,
-                        lambda s: derivation(setup, events, s, card, owner, status == "certain"))
+                        lambda s: derivation(setup, events, s, card, owner, status == "certain"),
+                        cancel=cancel)
 
 
 # ---------------------------------------------------------------------------------- steps

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
-from engines.core.errors import ContradictionError
+from engines.core.errors import CancelFlag, ContradictionError, check_cancel
 
 STATUSES = ("certain", "impossible", "uncertain")
 
@@ -77,7 +77,7 @@ class _Counter:
 
 
 def quickxplain(n: int, forces: SubsetPredicate, *, monotone: bool = True,
-                calls: Optional[list] = None) -> Optional[tuple]:
+                calls: Optional[list] = None, cancel: CancelFlag = None) -> Optional[tuple]:
     """An irreducible subset of ``range(n)`` on which ``forces`` holds.
 
     Args:
@@ -86,6 +86,8 @@ def quickxplain(n: int, forces: SubsetPredicate, *, monotone: bool = True,
         monotone: whether ``forces(S)`` implies ``forces(T)`` for every ``T ⊇ S``. When False
             the result is checked and reduced by deletion (see the module docstring).
         calls: optional list; the number of predicate evaluations is appended (benchmarks).
+        cancel: zero-argument callable checked before every predicate evaluation
+            (:class:`~engines.core.errors.Cancelled`).
     Returns:
         a sorted tuple of indices such that ``forces`` holds on it and fails on it minus any
         one index; ``()`` when ``forces(())`` holds; None when ``forces(range(n))`` fails.
@@ -97,6 +99,7 @@ def quickxplain(n: int, forces: SubsetPredicate, *, monotone: bool = True,
     def p(s) -> bool:
         key = tuple(sorted(s))
         if key not in memo:
+            check_cancel(cancel)
             memo[key] = bool(forces(key))
         return memo[key]
 
@@ -143,7 +146,7 @@ def _reduce(res: tuple, p) -> tuple:
 
 
 def minimal_conflict(n: int, consistent: SubsetPredicate, *, monotone: bool = True,
-                     calls: Optional[list] = None) -> Optional[tuple]:
+                     calls: Optional[list] = None, cancel: CancelFlag = None) -> Optional[tuple]:
     """An irreducible set of event indices that cannot all be true (a minimal unsatisfiable
     subset): ``consistent`` fails on it and holds on it minus any one index.
 
@@ -154,7 +157,8 @@ def minimal_conflict(n: int, consistent: SubsetPredicate, *, monotone: bool = Tr
         sorted tuple; ``()`` when the setup alone is impossible; None when all ``n`` events
         are consistent together.
     """
-    return quickxplain(n, lambda s: not consistent(s), monotone=monotone, calls=calls)
+    return quickxplain(n, lambda s: not consistent(s), monotone=monotone, calls=calls,
+                       cancel=cancel)
 
 
 def entries_text(describe: Callable[[int], str], indices: Sequence[int]) -> str:
@@ -163,7 +167,8 @@ def entries_text(describe: Callable[[int], str], indices: Sequence[int]) -> str:
 
 
 def explain_with(fact: dict, n: int, status: str, forces: SubsetPredicate,
-                 steps_for: Callable[[tuple], list], *, monotone: bool = True) -> Explanation:
+                 steps_for: Callable[[tuple], list], *, monotone: bool = True,
+                 cancel: CancelFlag = None) -> Explanation:
     """The :class:`Explanation` of ``fact`` given its ``status`` under the full log, a
     predicate ``forces`` (does a subset force that status?) and ``steps_for`` (the steps in
     words for the subset found). ``"uncertain"`` gives no subset and one step."""
@@ -171,17 +176,17 @@ def explain_with(fact: dict, n: int, status: str, forces: SubsetPredicate,
         raise ValueError(status)
     if status == "uncertain":
         return Explanation(fact, status, (), ("The entries so far leave this open.",))
-    because = quickxplain(n, forces, monotone=monotone)
+    because = quickxplain(n, forces, monotone=monotone, cancel=cancel)
     if because is None:  # the engine's status and the predicate disagree: not expected
         raise RuntimeError(f"the full log does not force the status {status!r} of {fact}")
     return Explanation(fact, status, because, tuple(steps_for(because)))
 
 
 def conflict_error(n: int, consistent: SubsetPredicate, describe: Callable[[int], str],
-                   *, monotone: bool = True) -> Optional[ConflictError]:
+                   *, monotone: bool = True, cancel: CancelFlag = None) -> Optional[ConflictError]:
     """A :class:`ConflictError` naming an irreducible conflicting set of entries, or None when
     the log is consistent."""
-    conflict = minimal_conflict(n, consistent, monotone=monotone)
+    conflict = minimal_conflict(n, consistent, monotone=monotone, cancel=cancel)
     if conflict is None:
         return None
     if not conflict:

@@ -25,7 +25,7 @@ from typing import Optional, Sequence
 from engines.core.errors import ContradictionError, SessionFormatError
 from engines.core.explain import Explanation, conflict_error, explain_with
 from engines.core.schema import Reader
-from engines.egghead.inference import infer
+from engines.egghead.inference import infer, is_large
 from engines.egghead.model import Answer, Reactions, Setup, Solve, describe_event
 from engines.egghead.questions import stack_space
 
@@ -72,17 +72,32 @@ def _status(valids: tuple, f: tuple) -> str:
     return "certain" if have == {f[2]} else "uncertain"
 
 
-def explain_contradiction(setup: Setup, events: Sequence) -> Optional[list]:
+def _check_size(setup: Setup) -> None:
+    """Explanations rebuild the master table for many sub-logs; refuse tables too large to
+    snapshot (6 players: 9-12 s per event, so hours per explanation)."""
+    if is_large(setup):
+        raise SessionFormatError("$.setup.players",
+                                 f"explanations are not available with {len(setup.players)} "
+                                 f"players and {setup.values} values: every sub-log of the "
+                                 f"game would rebuild a table of gigabytes")
+
+
+def explain_contradiction(setup: Setup, events: Sequence, *, cancel=None) -> Optional[list]:
     """An irreducible set of 0-based event indices whose sub-log (same order) is contradictory
     while dropping any one of them gives a consistent one; None when the log is consistent."""
+    _check_size(setup)
     events = tuple(events)
     err = conflict_error(len(events), lambda s: _valids(setup, [events[i] for i in s]) is not None,
-                         lambda i: describe_event(setup, events[i]), monotone=False)
+                         lambda i: describe_event(setup, events[i]), monotone=False,
+                             cancel=cancel)
     return None if err is None else list(err.entries)
 
 
-def explain(setup: Setup, events: Sequence, fact: dict) -> Explanation:
+def explain(setup: Setup, events: Sequence, fact: dict, *, cancel=None) -> Explanation:
     """Why ``fact`` is certain, ruled out or open under ``events`` (see the module docstring).
+
+    ``cancel``: zero-argument callable checked before every engine call (raises
+    :class:`~engines.core.errors.Cancelled`), as in ``infer``.
 
     Returns:
         :class:`~engines.core.explain.Explanation` (``because``: 0-based event indices).
@@ -94,12 +109,14 @@ def explain(setup: Setup, events: Sequence, fact: dict) -> Explanation:
         see tests/benchmarks/bench_explain.py.
     """
     f = parse_fact(setup, fact)
+    _check_size(setup)
     events = tuple(events)
     n = len(events)
     full = _valids(setup, events)
     if full is None:
         raise conflict_error(n, lambda s: _valids(setup, [events[i] for i in s]) is not None,
-                             lambda i: describe_event(setup, events[i]), monotone=False)
+                             lambda i: describe_event(setup, events[i]), monotone=False,
+                             cancel=cancel)
     status = _status(full, f)
 
     def forces(s):
@@ -107,7 +124,8 @@ def explain(setup: Setup, events: Sequence, fact: dict) -> Explanation:
         return v is not None and _status(v, f) == status
 
     return explain_with(dict(fact), n, status, forces,
-                        lambda s: _steps(setup, events, s, f, status), monotone=False)
+                        lambda s: _steps(setup, events, s, f, status), monotone=False,
+                        cancel=cancel)
 
 
 def _reactions_against(setup: Setup, before: list, ev: Reactions, f: tuple) -> Optional[str]:

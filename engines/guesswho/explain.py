@@ -35,17 +35,20 @@ def _status(p: float) -> str:
     return "certain" if p >= 1.0 - 1e-12 else "impossible" if p <= 0.0 else "uncertain"
 
 
-def explain_contradiction(setup: Setup, events: Sequence) -> Optional[list]:
+def explain_contradiction(setup: Setup, events: Sequence, *, cancel=None) -> Optional[list]:
     """An irreducible set of 0-based event indices that cannot all be true (no character fits
     them all; dropping any one leaves one); None when the log is consistent."""
     events = tuple(events)
     err = conflict_error(len(events), lambda s: _probs(setup, [events[i] for i in s]) is not None,
-                         lambda i: describe_event(setup, events[i]))
+                         lambda i: describe_event(setup, events[i]), cancel=cancel)
     return None if err is None else list(err.entries)
 
 
-def explain(setup: Setup, events: Sequence, fact: dict) -> Explanation:
+def explain(setup: Setup, events: Sequence, fact: dict, *, cancel=None) -> Explanation:
     """Why ``fact`` (``{"name": character}``) is ruled out, certain or open under ``events``.
+
+    ``cancel``: zero-argument callable checked before every engine call (raises
+    :class:`~engines.core.errors.Cancelled`), as in ``infer``.
 
     Returns:
         :class:`~engines.core.explain.Explanation` (``because``: 0-based event indices).
@@ -62,7 +65,7 @@ def explain(setup: Setup, events: Sequence, fact: dict) -> Explanation:
     full = _probs(setup, events)
     if full is None:
         raise conflict_error(n, lambda s: _probs(setup, [events[i] for i in s]) is not None,
-                             lambda i: describe_event(setup, events[i]))
+                             lambda i: describe_event(setup, events[i]), cancel=cancel)
     status = _status(float(full[k]))
 
     def forces(s):
@@ -72,7 +75,7 @@ def explain(setup: Setup, events: Sequence, fact: dict) -> Explanation:
     def steps(s):
         return _steps(setup, events, s, k, status)
 
-    return explain_with(dict(fact), n, status, forces, steps)
+    return explain_with(dict(fact), n, status, forces, steps, cancel=cancel)
 
 
 def _out_by(setup: Setup, ev) -> np.ndarray:

@@ -59,17 +59,20 @@ def _consistent(setup: Setup, events) -> bool:
         return False
 
 
-def explain_contradiction(setup: Setup, events: Sequence) -> Optional[list]:
+def explain_contradiction(setup: Setup, events: Sequence, *, cancel=None) -> Optional[list]:
     """An irreducible set of 0-based answer indices that cannot all be true (no deal of
     identities and builds fits them, or a set shown twice); None when the log is consistent."""
     events = tuple(events)
     err = conflict_error(len(events), lambda s: _consistent(setup, [events[i] for i in s]),
-                         lambda i: describe_event(setup, events[i]))
+                         lambda i: describe_event(setup, events[i]), cancel=cancel)
     return None if err is None else list(err.entries)
 
 
-def explain(setup: Setup, events: Sequence, fact: dict) -> Explanation:
+def explain(setup: Setup, events: Sequence, fact: dict, *, cancel=None) -> Explanation:
     """Why ``fact`` is certain, ruled out or open under ``events`` (exact joint model).
+
+    ``cancel``: zero-argument callable checked before every engine call (raises
+    :class:`~engines.core.errors.Cancelled`), as in ``infer``.
 
     Returns:
         :class:`~engines.core.explain.Explanation` (``because``: 0-based event indices).
@@ -84,7 +87,7 @@ def explain(setup: Setup, events: Sequence, fact: dict) -> Explanation:
     p = _prob(setup, events, opp, kind, name)
     if p is None:
         raise conflict_error(n, lambda s: _consistent(setup, [events[i] for i in s]),
-                             lambda i: describe_event(setup, events[i]))
+                             lambda i: describe_event(setup, events[i]), cancel=cancel)
     status = _status(p)
 
     def forces(s):
@@ -92,7 +95,7 @@ def explain(setup: Setup, events: Sequence, fact: dict) -> Explanation:
         return q is not None and _status(q) == status
 
     return explain_with(dict(fact), n, status, forces,
-                        lambda s: _steps(setup, events, s, opp, kind, name, status))
+                        lambda s: _steps(setup, events, s, opp, kind, name, status), cancel=cancel)
 
 
 def _rule(setup: Setup, ev) -> str:

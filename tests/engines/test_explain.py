@@ -537,3 +537,14 @@ def test_cli_explain(tmp_path):
     n = len(obj["events"])
     assert out.returncode == 3 and "Traceback" not in out.stderr
     assert f"#1 (" in out.stderr and f"#{n} (" in out.stderr
+
+
+def test_cancel():
+    from engines.core.errors import Cancelled
+    setup = cl.default_setup()
+    events = [cl.HandEvent("Me", ("Rope", "Hall", "Lounge", "Study", "Candlestick"))]
+    with pytest.raises(Cancelled):
+        cl.explain(setup, events, {"card": "Rope", "place": "Bob"}, cancel=lambda: True)
+    with pytest.raises(Cancelled):
+        ink.explain(ink.default_setup(), SEED_ROWS, {"opponent": "Red", "build": TALL},
+                    cancel=lambda: True)
