@@ -7,7 +7,8 @@ the exact engine), median and worst, and the size of the subset found. Budget (i
 under 200 ms for a classic Cluedo fact after 30 events.
 
 * Cluedo: classic deck, 3-6 players, my hand and 30 suggestions (tests/benchmarks/
-  bench_cluedo.py's game log), every decided cell.
+  bench_cluedo.py's game log), every decided cell; Master Detective with 8 players, 20
+  decided cells per log.
 * Inkognito: 3 opponents, 12 truthful answers (the simulator's answer model), every decided
   identity and build.
 * Egghead: 3 and 4 players (6 values, 3 cards), 4 truthful answers each followed by the
@@ -62,6 +63,21 @@ def bench_cluedo(seeds: int) -> None:
                 times.append(dt)
                 sizes.append(len(e.because))
         _report(f"Cluedo classic {n_players}p, 31 events", times, sizes)
+    setup = cluedo.Setup.from_json({"edition": "clue-master-detective", "me": "Me",
+                                    "players": ["Me", "A", "B", "C", "D", "E", "F", "G"]})
+    times, sizes = [], []
+    for seed in range(max(1, seeds // 2)):
+        events = game_log(setup, 30, seed)
+        m = cluedo.infer(setup, events).matrix
+        cells = list(zip(*np.nonzero((m == 0.0) | (m == 1.0))))
+        rng = np.random.default_rng(seed)
+        for j in rng.choice(len(cells), min(20, len(cells)), replace=False):
+            c, o = cells[j]
+            e, dt = _timed(cluedo.explain, setup, events,
+                           {"card": setup.cards[c], "place": setup.owners[o]})
+            times.append(dt)
+            sizes.append(len(e.because))
+    _report("Cluedo Master Detective 8p, 31 ev.", times, sizes)
 
 
 def bench_inkognito(seeds: int) -> None:
