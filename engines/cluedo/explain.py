@@ -284,6 +284,11 @@ def derivation(setup: Setup, events: Sequence, subset: Sequence[int], card: int,
                                   f"{_join([setup.cards[c] for c in cards])}; "
                                   f"{_join([ch.ref((c, who)) for c in lacked])} → "
                                   f"{name} has {setup.cards[rest[0]]}")
+        # a hand-size count: the known cards and one card of each of some disjoint open
+        # refutations fill the hand → every other card is elsewhere
+        if not changed:
+            for p in range(k):
+                changed |= _hand_count(ch, setup, p, clauses)
     if target in ch.known and ch.known[target][0] == value and not ch.conflict:
         order: list = []
         seen: set = set()
@@ -301,6 +306,42 @@ def derivation(setup: Setup, events: Sequence, subset: Sequence[int], card: int,
         if len(steps) <= MAX_STEPS:
             return steps
     return [_counting_sentence(setup, events, subset, card, owner, value)]
+
+
+def _hand_count(ch: _Chain, setup: Setup, p: int, clauses: list) -> bool:
+    """Player ``p`` holds ``size`` cards; with ``h`` of them known and ``size - h`` refutations
+    of ``p`` on pairwise disjoint sets of still-open cards, each of those sets holds one of
+    ``p``'s cards, so ``p`` lacks every card outside them. Greedy choice of the sets (fewest open
+    cards first); sound whatever the choice."""
+    n = len(setup.cards)
+    size = setup.hand_sizes[p]
+    has = [c for c in range(n) if ch.val(c, p) is True]
+    if len(has) >= size:
+        return False
+    open_sets = []
+    for who, cards, i in clauses:
+        if who != p or any(ch.val(c, p) is True for c in cards):
+            continue
+        live = [c for c in cards if ch.val(c, p) is None]
+        open_sets.append((len(live), i, live, [c for c in cards if ch.val(c, p) is False]))
+    used, chosen = set(has), []
+    for _, i, live, lacked in sorted(open_sets):
+        if live and not used & set(live):
+            chosen.append((i, live, lacked))
+            used |= set(live)
+    if not chosen or len(has) + len(chosen) != size:
+        return False
+    name = setup.players[p]
+    parts = ([_join([setup.cards[c] for c in has]) + " (known)"] if has else []) + \
+        [f"one of {_join([setup.cards[c] for c in live])} (#{i + 1})" for i, live, _ in chosen]
+    prem = [(c, p) for c in has] + [(c, p) for _, _, lacked in chosen for c in lacked]
+    changed = False
+    for c in range(n):
+        if c not in used and ch.val(c, p) is None:
+            changed |= ch.add((c, p), False, prem,
+                              f"{name} holds {size} cards: {'; '.join(parts)} → {name} lacks "
+                              f"{setup.cards[c]}")
+    return changed
 
 
 def _counting_sentence(setup: Setup, events, subset, card: int, owner: int, value: bool) -> str:

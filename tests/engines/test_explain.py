@@ -220,7 +220,7 @@ def test_cluedo_short_chains_in_words():
 def test_cluedo_hand_size_count():
     """Cy holds 4 cards and refuted 4 suggestions of disjoint triples without my seeing the
     card: one card of each triple is Cy's, so Cy's hand is full and Cy lacks every other card.
-    No worksheet chain reaches it; the steps name the counting argument."""
+    The step names the hand-size count and the four refutations."""
     setup = cl.default_setup()   # hand sizes Me 5, Ann 5, Bob 4, Cy 4 (dealer Cy)
     assert setup.hand_sizes[3] == 4
     triples = [("Miss Scarlett", "Candlestick", "Kitchen"), ("Colonel Mustard", "Dagger", "Ballroom"),
@@ -230,7 +230,14 @@ def test_cluedo_hand_size_count():
     e = cl.explain(setup, events, {"card": "Rope", "place": "Cy"})
     assert e.status == "impossible"
     assert e.because == (0, 1, 3, 4)
-    assert len(e.steps) == 1 and "hand sizes" in e.steps[0] and "Cy 4" in e.steps[0]
+    assert len(e.steps) == 1 and e.steps[0].startswith("Cy holds 4 cards: one of Miss Scarlett")
+    assert all(f"(#{i + 1})" in e.steps[0] for i in e.because) and e.steps[0].endswith("Cy lacks Rope")
+    # with one triple fewer the count does not fill the hand, and the fact is open
+    assert cl.explain(setup, events[:4], {"card": "Rope", "place": "Cy"}).status == "uncertain"
+    # no chain of worksheet rules: the steps name the counting argument
+    from engines.cluedo.explain import derivation
+    steps = derivation(setup, events, (0, 1), setup.card_index("Rope"), 3, False)
+    assert len(steps) == 1 and "counting argument" in steps[0] and "Cy 4" in steps[0]
     _irreducible(lambda s: fact_status(setup, [events[i] for i in s], setup.card_index("Rope"), 3),
                  e.because, e.status)
 
