@@ -176,9 +176,9 @@ def derivation(setup: Setup, events: Sequence, subset: Sequence[int], card: int,
         ev = events[i]
         e = f"#{i + 1}"
         if isinstance(ev, HandEvent):
+            who = "your hand" if ev.player == setup.me else f"{ev.player}'s hand"
             for c in ev.cards:
-                who = "you hold" if ev.player == setup.me else f"{ev.player}'s hand holds"
-                ch.add((ci[c], pi[ev.player]), True, (), f"{e}: {who} {c}", i)
+                ch.add((ci[c], pi[ev.player]), True, (), f"{e}: {who}: {_join(list(ev.cards))}", i)
         elif isinstance(ev, ShownEvent):
             ch.add((ci[ev.card], pi[ev.player]), True, (), f"{e}: {ev.player} has {ev.card}", i)
         elif isinstance(ev, LacksEvent):
@@ -231,12 +231,12 @@ def derivation(setup: Setup, events: Sequence, subset: Sequence[int], card: int,
             cand = [c for c in range(n) if ch.val(c, p) is None]
             if cand and len(has) == size:
                 prem = [(c, p) for c in has]
+                who = "you hold" if setup.players[p] == setup.me else f"{setup.players[p]} holds"
                 for c in cand:
                     changed |= ch.add((c, p), False, prem,
-                                      f"{setup.players[p]} holds {size} cards and "
-                                      f"{'they are' if size > 1 else 'it is'} known "
-                                      f"({_join([setup.cards[x] for x in has])}) → "
-                                      f"{setup.players[p]} lacks {setup.cards[c]}")
+                                      f"{who} {size} cards and {'they are' if size > 1 else 'it is'}"
+                                      f" known ({_join([setup.cards[x] for x in has])}) → "
+                                      f"{ch.fact_text((c, p), False)}")
             elif cand and len(has) + len(cand) == size:
                 prem = [(c, p) for c in range(n) if ch.val(c, p) is False]
                 for c in cand:
@@ -302,7 +302,7 @@ def derivation(setup: Setup, events: Sequence, subset: Sequence[int], card: int,
             order.append(key)
 
         visit(target)
-        steps = [ch.known[key][3] for key in order]
+        steps = list(dict.fromkeys(ch.known[key][3] for key in order))  # a hand: one step
         if len(steps) <= MAX_STEPS:
             return steps
     return [_counting_sentence(setup, events, subset, card, owner, value)]

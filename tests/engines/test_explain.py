@@ -203,7 +203,12 @@ def test_cluedo_short_chains_in_words():
               cl.SuggestionEvent("Bob", ("Colonel Mustard", "Candlestick", "Kitchen"), ("Cy",), "Me")]
     e = cl.explain(setup, events, {"card": "Rope", "place": "Bob"})
     assert (e.status, e.because) == ("impossible", (0,))
-    assert e.steps == ("#1: you hold Rope", "you hold Rope (#1) → Bob lacks Rope")
+    assert e.steps == ("#1: your hand: Rope, Hall, Lounge, Study and Candlestick",
+                       "you hold Rope (#1) → Bob lacks Rope")
+    e = cl.explain(setup, events, {"card": "Dagger", "place": "Me"})
+    assert e.steps == ("#1: your hand: Rope, Hall, Lounge, Study and Candlestick",
+                       "you hold 5 cards and they are known (Candlestick, Rope, Lounge, Hall and "
+                       "Study) → you do not hold Dagger")
     e = cl.explain(setup, events, {"card": "Ballroom", "place": "Cy"})
     assert (e.status, e.because) == ("impossible", (2,))
     assert e.steps == ("Cy passed on #3 → Cy lacks Ballroom",)
