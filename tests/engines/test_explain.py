@@ -560,3 +560,31 @@ def test_cancel():
     with pytest.raises(Cancelled):
         ink.explain(ink.default_setup(), SEED_ROWS, {"opponent": "Red", "build": TALL},
                     cancel=lambda: True)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 9))
+def test_guesswho_and_inkognito_contradictions_irreducible(seed, n_events):
+    """Random answers with no truth behind them until the log is contradictory (or not): the
+    conflict found cannot all be true, and dropping any one of its entries can."""
+    rng = random.Random(seed)
+    setup = gw.default_setup()
+    board = setup.board
+    qs = board.questions()
+    events = [gw.Answer(rng.choice(qs), rng.random() < 0.5) for _ in range(n_events)]
+    conflict = gw.explain_contradiction(setup, events)
+    if conflict is not None:
+        _irreducible(lambda s: _gw_status(setup, [events[i] for i in s], 0) is None and "x",
+                     conflict, "x")
+    iset = ink.default_setup()
+    answers = []
+    for _ in range(n_events):
+        kind, q = rng.choice(ink.KINDS), rng.choice(ink.QUESTIONS)
+        shape = rng.choice(ink.form_shapes(q, kind))
+        answers.append(ink.Answer(rng.choice(iset.opponents), q, kind,
+                                  tuple(sorted(rng.sample(iset.identities, shape[0]), key=iset.identities.index)),
+                                  tuple(sorted(rng.sample(iset.builds, shape[1]), key=iset.builds.index))))
+    conflict = ink.explain_contradiction(iset, answers)
+    if conflict is not None:
+        _irreducible(lambda s: _ink_status(iset, [answers[i] for i in s], "Red", "build", TALL) is None
+                     and "x", conflict, "x")
