@@ -135,13 +135,12 @@ def quickxplain(n: int, forces: SubsetPredicate, *, monotone: bool = True,
 def _reduce(res: tuple, p) -> tuple:
     """Drop single events while the predicate still holds, until none can be dropped."""
     changed = True
-    while changed:
+    while changed:          # passes of deletion; a pass after a change re-checks the rest
         changed = False
-        for i in res:
+        for i in list(res):
             t = tuple(j for j in res if j != i)
             if p(t):
                 res, changed = t, True
-                break
     return res
 
 
