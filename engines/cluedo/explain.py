@@ -21,12 +21,11 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from engines.core.errors import SessionFormatError
 from engines.core.explain import Explanation, conflict_error, explain_with
 from engines.core.schema import Reader
 from engines.cluedo.counting import count_deals, propagate
 from engines.cluedo.inference import apply_event, base_constraints
-from engines.cluedo.model import (ENVELOPE, AccusationEvent, HandEvent, LacksEvent, Setup,
+from engines.cluedo.model import (AccusationEvent, HandEvent, LacksEvent, Setup,
                                   ShownEvent, SuggestionEvent, describe_event)
 
 #: Longest derivation written out step by step; longer ones are summarised.

@@ -19,7 +19,7 @@ Subsets keep the events' order: a subset is the log with the other entries never
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
 from engines.core.errors import CancelFlag, ContradictionError, check_cancel
@@ -68,12 +68,6 @@ class ConflictError(ContradictionError):
         if not self.entries:
             return f"the setup is impossible: {self.message}"
         return self.message
-
-
-@dataclass
-class _Counter:
-    calls: int = 0
-    cache: dict = field(default_factory=dict)
 
 
 def quickxplain(n: int, forces: SubsetPredicate, *, monotone: bool = True,
