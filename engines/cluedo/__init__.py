@@ -24,3 +24,7 @@ __all__ = [
     "recommend", "CluedoRecommendation", "refute_advice", "simulate", "add_simulate_arguments",
     "simulate_main",
 ]
+
+from engines.cluedo.parse import complete, contradiction, format_event, parse, preview  # noqa: E402
+
+__all__ += ["parse", "preview", "complete", "format_event", "contradiction"]

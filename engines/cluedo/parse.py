@@ -1,0 +1,289 @@
+"""Cluedo quick entry: one typed line -> one event, and whether an event contradicts the log.
+
+Grammar (names: any unique prefix of any word, see :mod:`engines.core.names`; ``me`` or ``I``
+is the player using the app)::
+
+    Ann: plum rope hall; Bob        Ann suggested; the players seated between Ann and Bob
+                                    passed; Bob refuted (card unknown to me)
+    Ann: plum rope hall; none       nobody refuted; everyone else passed (also ``nobody``, ``-``)
+    me: plum rope hall; Bob rope    I suggested; Bob showed me Rope
+    Bob has rope                    Bob holds Rope (``shows``, ``showed`` too)
+    Bob lacks rope                  Bob does not hold Rope (``hasn't``, ``not``)
+    Ann accuses plum rope hall      a failed accusation (``… correct`` for a right one)
+    me hand: plum, rope, hall       my hand at the deal (cards by commas or spaces)
+
+In a triple the first name is a suspect, the second a weapon, the third a room, so ``rev`` is
+Revolver there; after ``has``/``lacks`` any card may be meant and ``rev`` is ambiguous in the UK
+edition (Reverend Green, Revolver). Commas may separate the three cards.
+"""
+from __future__ import annotations
+
+import re
+from functools import partial
+from typing import Optional, Sequence
+
+from engines.core.errors import SessionFormatError
+from engines.core.names import (TEXT_PATH, candidates, check_length, complete_word, match_name,
+                                split_names)
+from engines.cluedo.model import (ENVELOPE, AccusationEvent, HandEvent, LacksEvent, Setup,
+                                  ShownEvent, SuggestionEvent, describe_event, event_from_json,
+                                  passers_between)
+
+ME_WORDS = ("me", "i", "my")
+NOBODY = ("none", "nobody", "noone", "-", "no one")
+HAS = ("has", "have", "holds", "shows", "showed", "shown")
+LACKS = ("lacks", "lack", "not", "hasn't", "hasnt", "doesn't", "without")
+ACCUSES = ("accuses", "accused", "accuse")
+HAND = ("hand", "hand:")
+CORRECT = ("correct", "right", "won", "wins")
+
+
+def _player(setup: Setup, text: str) -> str:
+    t = text.strip()
+    if t.casefold() in ME_WORDS and t not in setup.players:
+        return setup.me
+    return match_name(t, setup.players, "player")
+
+
+def _players_and_me(setup: Setup) -> list[str]:
+    return list(setup.players) + ["me"]
+
+
+def _triple(setup: Setup, text: str) -> tuple:
+    """Three cards: suspect, weapon, room (commas optional)."""
+    parts = [p for p in re.split(r"\s*,\s*", text.strip()) if p]
+    cats = [cards for _, cards in setup.categories]
+    if len(parts) == 3:
+        return tuple(match_name(p, deck, cat) for p, (cat, deck) in zip(parts, setup.categories))
+    tokens = text.replace(",", " ").split()
+    if len(tokens) < 3:
+        raise SessionFormatError(TEXT_PATH, f"name three cards (suspect, weapon, room), got "
+                                            f"“{' '.join(tokens)}”")
+    if len(tokens) == 3:  # the usual case: one word each, errors name the word
+        return tuple(match_name(t, deck, cat) for t, (cat, deck) in zip(tokens, setup.categories))
+    got = split_names(tokens, [partial(candidates, names=deck) for deck in cats])
+    return tuple(name for _, name in got)
+
+
+def parse(setup: Setup, events: Sequence, text: str):
+    """The event a typed line stands for (the grammar in the module docstring).
+
+    Args:
+        setup: the game's :class:`~engines.cluedo.model.Setup`.
+        events: the log so far (unused by the grammar; kept for the common signature).
+        text: the typed line (at most :data:`engines.core.names.MAX_TEXT` characters).
+    Returns:
+        the event exactly as :func:`~engines.cluedo.model.event_from_json` builds it.
+    Raises:
+        SessionFormatError: the line does not follow the grammar, or names an unknown or
+            ambiguous player or card (the message names the word and the candidates).
+    """
+    t = check_length(text)
+    if ":" in t and not re.match(r"^\s*\S.*?\b(hand)\s*:", t, re.I):
+        who, rest = t.split(":", 1)
+        suggester = _player(setup, who)
+        if ";" in rest:
+            cards_text, ref_text = rest.split(";", 1)
+        else:
+            raise SessionFormatError(TEXT_PATH, "a suggestion reads “Ann: plum rope hall; Bob” — add "
+                                                "“; NAME” (who refuted) or “; none”")
+        triple = _triple(setup, cards_text)
+        ref_text = ref_text.strip()
+        if not ref_text or ref_text.casefold() in NOBODY:
+            obj = {"type": "suggestion", "suggester": suggester, "cards": list(triple),
+                   "passed": list(passers_between(setup, suggester, None)), "refuter": None}
+            return event_from_json(obj, setup, TEXT_PATH)
+        refuter, shown = _refuter_and_card(setup, ref_text, triple)
+        if refuter == suggester:
+            raise SessionFormatError(TEXT_PATH, f"{refuter} cannot refute their own suggestion")
+        obj = {"type": "suggestion", "suggester": suggester, "cards": list(triple),
+               "passed": list(passers_between(setup, suggester, refuter)), "refuter": refuter,
+               "shown": shown}
+        return event_from_json(obj, setup, TEXT_PATH)
+    tokens = t.replace(":", " : ").split()
+    low = [w.casefold() for w in tokens]
+    for i, w in enumerate(low):
+        if i == 0:
+            continue
+        if w in HAS or w in LACKS or w in ACCUSES or w == "hand":
+            player = _player(setup, " ".join(tokens[:i]))
+            rest = [x for x in tokens[i + 1:] if x != ":"]
+            if w in ACCUSES:
+                correct = bool(rest) and rest[-1].casefold() in CORRECT
+                if correct:
+                    rest = rest[:-1]
+                triple = _triple(setup, " ".join(rest))
+                return event_from_json({"type": "accusation", "player": player,
+                                        "cards": list(triple), "correct": correct}, setup, TEXT_PATH)
+            if w == "hand":
+                cards = _cards(setup, " ".join(rest))
+                return event_from_json({"type": "hand", "player": player, "cards": cards},
+                                       setup, TEXT_PATH)
+            if rest and rest[0].casefold() in ("not", "have", "has"):  # "doesn't have", "has not"
+                if w in HAS and rest[0].casefold() == "not":
+                    w = "lacks"
+                rest = rest[1:]
+            card = match_name(" ".join(rest), setup.cards, "card") if rest else None
+            if card is None:
+                raise SessionFormatError(TEXT_PATH, f"which card does {player} "
+                                                    f"{'hold' if w in HAS else 'lack'}?")
+            return event_from_json({"type": "lacks" if w in LACKS else "shown", "player": player,
+                                    "card": card}, setup, TEXT_PATH)
+    raise SessionFormatError(TEXT_PATH, "expected “Ann: plum rope hall; Bob”, “Bob has rope”, "
+                                        "“Bob lacks rope” or “Ann accuses plum rope hall”")
+
+
+def _cards(setup: Setup, text: str) -> list[str]:
+    parts = [p for p in re.split(r"\s*,\s*", text.strip()) if p]
+    if len(parts) > 1:
+        return [match_name(p, setup.cards, "card") for p in parts]
+    if not parts:
+        return []
+    got = split_names(parts[0].split(), partial(candidates, names=setup.cards))
+    return [n for _, n in got]
+
+
+def _refuter_and_card(setup: Setup, text: str, triple: tuple) -> tuple:
+    tokens = text.replace(",", " ").split()
+    err = None
+    for k in range(len(tokens), 0, -1):  # the longest player name first
+        try:
+            refuter = _player(setup, " ".join(tokens[:k]))
+        except SessionFormatError as exc:
+            err = err or exc
+            continue
+        rest = tokens[k:]
+        if not rest or " ".join(rest) in ("?", "a card", "card"):
+            return refuter, None
+        return refuter, match_name(" ".join(rest), triple, "shown card (one of the suggested)")
+    raise err
+
+
+def format_event(setup: Setup, event) -> str:
+    """The canonical quick-entry line of ``event`` (``parse`` reads it back to ``event`` when
+    the passers are the seats between suggester and refuter, as the grammar implies)."""
+    def who(p):
+        return p
+
+    if isinstance(event, SuggestionEvent):
+        head = f"{who(event.suggester)}: {', '.join(event.cards)}; "
+        if event.refuter is None:
+            return head + "none"
+        return head + who(event.refuter) + (f" {event.shown}" if event.shown else "")
+    if isinstance(event, ShownEvent):
+        return f"{who(event.player)} has {event.card}"
+    if isinstance(event, LacksEvent):
+        return f"{who(event.player)} lacks {event.card}"
+    if isinstance(event, AccusationEvent):
+        return f"{who(event.player)} accuses {', '.join(event.cards)}" + (" correct" if event.correct else "")
+    if isinstance(event, HandEvent):
+        return f"{who(event.player)} hand: {', '.join(event.cards)}"
+    raise SessionFormatError("event", f"not a Cluedo event: {type(event).__name__}")
+
+
+def preview(setup: Setup, events: Sequence, text: str) -> str:
+    """The typed line's event in words (:func:`describe_event`). Raises like :func:`parse`."""
+    return describe_event(setup, parse(setup, events, text))
+
+
+def complete(setup: Setup, events: Sequence, text: str) -> list[str]:
+    """Completions of the last word of ``text`` (whole lines, the last word completed to a word
+    of a player's or card's name that fits where it stands)."""
+    names: list[str]
+    if ":" in text and "hand" not in text.split(":", 1)[0].casefold().split():
+        head, rest = text.split(":", 1)
+        if ";" in rest:
+            names = list(setup.players)
+            try:
+                names += list(_triple(setup, rest.split(";", 1)[0]))
+            except SessionFormatError:
+                names += list(setup.cards)
+        else:
+            done = len(rest.replace(",", " ").split()) - (0 if rest.endswith((" ", ",")) else 1)
+            decks = [cards for _, cards in setup.categories]
+            names = list(decks[min(max(done, 0), 2)])
+    else:
+        toks = text.casefold().split()
+        verb = any(w in HAS + LACKS + ACCUSES + ("hand",) for w in toks[1:])
+        if verb or (len(toks) >= 1 and text.endswith(" ") and len(toks) >= 2):
+            names = list(setup.cards)
+        elif len(toks) >= 1 and (text.endswith(" ") or len(toks) >= 2):
+            names = ["has", "lacks", "accuses", "hand:"]
+        else:
+            names = _players_and_me(setup)
+    return complete_word(text, names)
+
+
+# ---------------------------------------------------------------------------------------------
+# item: is a candidate event impossible given the log, and why
+# ---------------------------------------------------------------------------------------------
+def _holder_phrase(setup: Setup, owner: str) -> str:
+    if owner == ENVELOPE:
+        return "it is in the envelope"
+    if owner == setup.me:
+        return "you hold it"
+    return f"{owner} holds it"
+
+
+def contradiction(setup: Setup, events: Sequence, event) -> Optional[str]:
+    """Why ``event`` cannot follow ``events``, or None when some deal agrees with both.
+
+    The reason names what is known, e.g. ``"you hold it"`` for "Alice has Miss Scarlett" when
+    Miss Scarlett is in my hand, ``"Bob does not hold Rope"`` for a shown card ruled out before,
+    else ``"no deal of the cards agrees with it"``. Method: unit propagation of the log
+    (:func:`engines.cluedo.counting.propagate`) for the named reasons, then the exact count of
+    deals of log + event (:func:`engines.cluedo.counting.count_deals`, the same DP as
+    ``infer``) for the verdict. Milliseconds for the classic deck.
+
+    Raises:
+        SessionFormatError: ``event`` is not an event of this setup.
+    """
+    from engines.cluedo.counting import count_deals, propagate
+    from engines.cluedo.inference import constraints_for
+
+    comp = propagate(constraints_for(setup, events))
+    if not comp.feasible or count_deals(comp, marginals=False).count == 0:
+        return "the log is already impossible"
+    owners = setup.owners
+    ci = {c: i for i, c in enumerate(setup.cards)}
+
+    def known_owner(card: str) -> Optional[str]:
+        i = ci[card]
+        return owners[comp.fixed[i]] if i in comp.fixed else None
+
+    def can_hold(card: str, player: str) -> bool:
+        i, p = ci[card], owners.index(player)
+        if i in comp.fixed:
+            return comp.fixed[i] == p
+        return any(ch[0] == p for ch in comp.choices[i])
+
+    reason = None
+    held = []  # (player, card) the event says is held
+    if isinstance(event, ShownEvent):
+        held = [(event.player, event.card)]
+    elif isinstance(event, HandEvent):
+        held = [(event.player, c) for c in event.cards]
+    elif isinstance(event, SuggestionEvent) and event.shown and event.refuter:
+        held = [(event.refuter, event.shown)]
+    for p, c in held:
+        o = known_owner(c)
+        if o is not None and o != p:
+            return _holder_phrase(setup, o)
+        if not can_hold(c, p):
+            return f"{'you do' if p == setup.me else p + ' does'} not hold {c}"
+    lacking = []
+    if isinstance(event, LacksEvent):
+        lacking = [(event.player, event.card)]
+    elif isinstance(event, SuggestionEvent):
+        lacking = [(p, c) for p in event.passed for c in event.cards]
+    for p, c in lacking:
+        if known_owner(c) == p:
+            return "you hold it" if p == setup.me and isinstance(event, LacksEvent) else \
+                f"{'you hold' if p == setup.me else p + ' holds'} {c}"
+    if isinstance(event, AccusationEvent) and not event.correct:
+        if all(known_owner(c) == ENVELOPE for c in event.cards):
+            return "all three are known to be in the envelope"
+    cons = constraints_for(setup, list(events) + [event])
+    if count_deals(propagate(cons), marginals=False).count == 0:
+        reason = "no deal of the cards agrees with it and the log"
+    return reason
