@@ -61,7 +61,7 @@ def _triple(setup: Setup, text: str) -> tuple:
                                             f"“{' '.join(tokens)}”")
     if len(tokens) == 3:  # the usual case: one word each, errors name the word
         return tuple(match_name(t, deck, cat) for t, (cat, deck) in zip(tokens, setup.categories))
-    got = split_names(tokens, [partial(candidates, names=deck) for deck in cats])
+    got = split_names(tokens, [partial(candidates, names=deck) for deck in cats], what="card")
     return tuple(name for _, name in got)
 
 
@@ -139,7 +139,8 @@ def _cards(setup: Setup, text: str) -> list[str]:
         return [match_name(p, setup.cards, "card") for p in parts]
     if not parts:
         return []
-    got = split_names(parts[0].split(), partial(candidates, names=setup.cards))
+    got = split_names(parts[0].split(), partial(candidates, names=setup.cards),
+                      vocabulary=setup.cards, what="card")
     return [n for _, n in got]
 
 

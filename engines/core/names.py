@@ -113,7 +113,8 @@ def _list(items: Sequence[str], n: int = 12) -> str:
 
 def split_names(tokens: Sequence[str], matchers: Sequence[Callable[[str], list[str]]] | Callable,
                 count: Optional[int] = None, *, distinct: bool = True,
-                max_name_words: int = 4) -> list[tuple[str, str]]:
+                max_name_words: int = 4, vocabulary: Sequence[str] = (),
+                what: str = "name") -> list[tuple[str, str]]:
     """Cut ``tokens`` (words without commas) into consecutive groups, each one name.
 
     Args:
@@ -123,6 +124,7 @@ def split_names(tokens: Sequence[str], matchers: Sequence[Callable[[str], list[s
         count: the number of groups (required when ``matchers`` is a list: its length).
         distinct: the groups must name different names.
         max_name_words: the most words one group may have.
+        vocabulary, what: the names allowed and their kind, for the message of an unknown word.
     Returns:
         ``[(typed_text, name), ...]`` of the segmentation with the fewest groups in which every
         group has exactly one candidate.
@@ -180,11 +182,13 @@ def split_names(tokens: Sequence[str], matchers: Sequence[Callable[[str], list[s
                                                 f"“{' '.join(tokens)}”")
         text, found = furthest[1] if furthest[1] else (tokens[0], [])
         if len(found) > 1:
-            raise SessionFormatError(TEXT_PATH, f"ambiguous word {text!r}: {_list(found)}")
-        if count is not None:
-            raise SessionFormatError(TEXT_PATH, f"cannot read {count} names in "
-                                                f"“{' '.join(tokens)}” (unknown word {text!r})")
-        raise SessionFormatError(TEXT_PATH, f"unknown word {text!r}")
+            raise SessionFormatError(TEXT_PATH, f"ambiguous {what} {text!r}: {_list(found)}")
+        if found:
+            raise SessionFormatError(TEXT_PATH, f"cannot read “{' '.join(tokens)}” as "
+                                                f"{count or 'different'} {what}s ({text!r} is "
+                                                f"{found[0]} again)")
+        expected = f"; expected one of {_list(vocabulary)}" if vocabulary else ""
+        raise SessionFormatError(TEXT_PATH, f"unknown {what} {text!r}{expected}")
     if len(best) > 1 and [n for _, n in best[0]] != [n for _, n in best[1]]:
         a = ", ".join(n for _, n in best[0])
         b = ", ".join(n for _, n in best[1])
