@@ -168,6 +168,8 @@ def split_names(tokens: Sequence[str], matchers: Sequence[Callable[[str], list[s
                     furthest[0], furthest[1] = pos, (text, found)
                 continue
             if distinct and any(found[0] == n for _, n in acc):
+                if pos >= furthest[0] and end == pos + 1:
+                    furthest[0], furthest[1] = pos, (text, found)
                 continue
             acc.append((text, found[0]))
             go(end, acc)
