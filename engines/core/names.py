@@ -5,7 +5,8 @@ Rules of :func:`match_name`, in order:
 
 1. A typed text equal to a whole name (ignoring case, and ``_``/``-`` read as spaces) wins.
 2. Otherwise a name is a candidate when every typed word is the prefix of a different word of
-   the name (``rev gr`` → Reverend Green; ``rev`` → Reverend Green *and* Revolver).
+   the name (``rev gr`` → Reverend Green; ``rev`` → Reverend Green *and* Revolver); a typed
+   plural matches the singular word (``brown eyes`` → brown eye colour).
 3. One candidate: it is the match. Several: a candidate whose words the typed words equal
    whole (``white`` → Mrs White rather than ``Whiteboard``) wins when it is the only such one;
    else the text is ambiguous. None: unknown.
@@ -43,7 +44,8 @@ def _norm(text: str) -> str:
 
 
 def name_matches(typed: Sequence[str], name: str) -> bool:
-    """Whether every typed word (lowercase) is the prefix of a different word of ``name``."""
+    """Whether every typed word (lowercase) is the prefix of a different word of ``name``
+    (a plural also matches its singular word: ``eyes`` matches "eye colour")."""
     nw = words(name)
     used = [False] * len(nw)
 
@@ -51,7 +53,8 @@ def name_matches(typed: Sequence[str], name: str) -> bool:
         if i == len(typed):
             return True
         for j, w in enumerate(nw):
-            if not used[j] and w.startswith(typed[i]):
+            t = typed[i]
+            if not used[j] and (w.startswith(t) or len(t) > 3 and t.endswith("s") and w == t[:-1]):
                 used[j] = True
                 if place(i + 1):
                     return True
