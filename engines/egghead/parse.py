@@ -72,8 +72,9 @@ def question_id(setup: Setup, text: str) -> str:
 
 
 def _stack(setup: Setup, text: str, what: str) -> list[int]:
-    digits = [int(c) for c in re.sub(r"[\s,]", "", text)]
-    if not re.fullmatch(r"[\d\s,]*", text) or len(digits) != setup.cards_per_player:
+    ok = re.fullmatch(r"[0-9\s,]*", text) is not None
+    digits = [int(c) for c in re.sub(r"[\s,]", "", text)] if ok else []
+    if not ok or len(digits) != setup.cards_per_player:
         raise SessionFormatError(TEXT_PATH, f"{what}: expected {setup.cards_per_player} card "
                                             f"values 1..{setup.values} (like "
                                             f"{'1' * setup.cards_per_player}), got {text.strip()!r}")
@@ -117,10 +118,10 @@ def parse(setup: Setup, events: Sequence, text: str):
         head, after = t.split(":", 1)
         if head.strip().casefold() in ("moderator", "mod"):
             body = after
-        elif not re.fullmatch(r"\s*\d+\s*", after) or setup.moderator == "rotating":
+        elif not re.fullmatch(r"\s*[0-9]+\s*", after) or setup.moderator == "rotating":
             moderator = _player(setup, head)
             body = after
-    m = re.fullmatch(r"\s*(.*?)\s*[=?:]?\s*(\d{1,4})\s*", body)
+    m = re.fullmatch(r"\s*(.*?)\s*[=?:]?\s*([0-9]{1,4})\s*", body)
     if not m or not m.group(1):
         raise SessionFormatError(TEXT_PATH, "expected “sum = 14” (question and answer), "
                                             "“reactions: B”, or “B solves 456 -> 112”")

@@ -87,7 +87,7 @@ def parse(setup: Setup, events: Sequence, text: str):
         name = match_name(" ".join(words[:-1]), setup.board.names, "character")
         return event_from_json({"type": "eliminate", "name": name}, setup, TEXT_PATH)
     if low[0] in OPPONENT:
-        nums = [w for w in words[1:] if re.fullmatch(r"\d{1,6}", w)]
+        nums = [w for w in words[1:] if re.fullmatch(r"[0-9]{1,6}", w)]
         if len(nums) != 1:
             raise SessionFormatError(TEXT_PATH, "write “opponent 12” (the opponent's count of "
                                                 "standing cards)")

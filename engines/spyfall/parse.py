@@ -23,7 +23,7 @@ from engines.core.names import (TEXT_PATH, candidates, check_length, complete_wo
 from engines.spyfall.model import Claim, Setup, describe_event, event_from_json
 
 ME_WORDS = ("me", "i")
-_NUMBER = r"(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?%?"
+_NUMBER = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[+-]?[0-9]+)?%?"
 
 
 def _player(setup: Setup, text: str) -> str:

@@ -590,3 +590,91 @@ def test_every_game_exports_the_quick_entry(game):
         assert callable(getattr(mod, name)) and name in mod.__all__
     with pytest.raises(SessionFormatError):
         mod.parse(mod.default_setup(), [], "   ")
+
+
+# ------------------------------------------------------------------- any text: a clear error
+
+def _vocabulary(game, setup):
+    words = {"cluedo": list(setup.players) + list(setup.cards) if game == "cluedo" else [],
+             }.get(game, [])
+    if game == "inkognito":
+        words = list(setup.opponents) + list(setup.identities) + list(setup.builds)
+    elif game == "egghead":
+        words = list(setup.players) + list(egghead.bound_deck(setup.values, setup.cards_per_player,
+                                                             len(setup.players)))
+    elif game == "guesswho":
+        words = list(setup.board.names) + [a.name for a in setup.board.attributes]
+    elif game == "spyfall":
+        words = list(setup.players) + list(setup.locations)
+    return words + ["me", "has", "lacks", "accuses", "hand", "none", "amb", "mission", "build",
+                    "reactions", "solves", "down", "opponent", "or", "is it", "yes", "no", "all",
+                    ":", ";", ",", "?", "=", "->", "0", "1", ".5", "12", "456", "50%", "", "  "]
+
+
+SETUPS = {"cluedo": UK, "inkognito": INK, "egghead": EGG, "guesswho": GW, "spyfall": SPY}
+MODS = {"cluedo": cluedo, "inkognito": inkognito, "egghead": egghead, "guesswho": guesswho,
+        "spyfall": spyfall}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), game=st.sampled_from(sorted(SETUPS)))
+def test_any_line_gives_an_event_or_a_clear_error(data, game):
+    """Random lines made of the game's names, keywords and punctuation (and arbitrary text):
+    parse returns a valid event or raises SessionFormatError — never another exception — and
+    complete never fails."""
+    setup, mod = SETUPS[game], MODS[game]
+    vocab = _vocabulary(game, setup)
+    line = data.draw(st.one_of(
+        st.lists(st.sampled_from(vocab), max_size=8).map(" ".join),
+        st.text(max_size=40)))
+    for c in mod.complete(setup, [], line):      # completions of a partial line never fail
+        assert isinstance(c, str) and c.casefold() != line.casefold()
+    try:
+        e = mod.parse(setup, [], line)
+    except SessionFormatError as exc:
+        assert exc.message and "Traceback" not in exc.message
+        return
+    assert mod.event_from_json(e.to_json(), setup, "$") == e
+    assert mod.preview(setup, [], line) == mod.describe_event(setup, e)
+
+
+def _example(game):
+    from engines.core.schema import read_session_file
+    s = read_session_file(str(ROOT / "resources" / "examples" / f"{game}.json"))
+    return s.setup, list(s.events)
+
+
+def _candidates(game, setup):
+    if game == "guesswho":
+        return ([guesswho.Answer(q, b) for q in setup.board.questions() for b in (True, False)]
+                + [guesswho.Eliminate(n) for n in setup.board.names]
+                + [guesswho.Opponent(k) for k in range(1, setup.board.size + 1)])
+    if game == "inkognito":
+        return [a for a in _ink_answers() if a.opponent in setup.opponents]
+    if game == "egghead":
+        deck = egghead.bound_deck(setup.values, setup.cards_per_player, len(setup.players))
+        seen = len(setup.players)
+        out = [egghead.Answer(q, a) for q in deck for a in deck[q].possible_answers(seen)]
+        out += [egghead.Reactions(tuple(c)) for r in range(len(setup.players) + 1)
+                for c in itertools.combinations(setup.players, r)]
+        return out
+    return [spyfall.make_claim(setup, p, {loc: 1}) for p in setup.players for loc in setup.locations]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), game=st.sampled_from(["guesswho", "inkognito", "egghead", "spyfall"]))
+def test_contradiction_agrees_with_inference(data, game):
+    """On each game's example session, ``contradiction`` gives a reason exactly when the
+    engine's ``infer`` of the log plus the entry raises ContradictionError."""
+    mod = MODS[game]
+    setup, events = _example(game)
+    e = data.draw(st.sampled_from(_candidates(game, setup)))
+    reason = mod.contradiction(setup, events, e)
+    try:
+        mod.infer(setup, events + [e])
+        impossible = False
+    except ContradictionError:
+        impossible = True
+    assert (reason is not None) == impossible, (e, reason)
+    if reason is not None:
+        assert isinstance(reason, str) and reason
