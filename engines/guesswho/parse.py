@@ -80,6 +80,8 @@ def parse(setup: Setup, events: Sequence, text: str):
     t = check_length(text)
     words = t.replace("?", " ? ").replace("=", " ").split()
     low = [w.casefold() for w in words]
+    if not words:
+        raise SessionFormatError(TEXT_PATH, "expected “glasses? no”, “down alex” or “opponent 12”")
     if low[0] in DOWN and len(words) > 1:
         name = match_name(" ".join(words[1:]), setup.board.names, "character")
         return event_from_json({"type": "eliminate", "name": name}, setup, TEXT_PATH)
