@@ -24,12 +24,11 @@ from typing import Optional, Sequence
 
 from engines.core.errors import SessionFormatError
 from engines.core.names import (TEXT_PATH, candidates, check_length, complete_word, match_name,
-                                split_names)
+                                match_player, split_names)
 from engines.cluedo.model import (ENVELOPE, AccusationEvent, HandEvent, LacksEvent, Setup,
                                   ShownEvent, SuggestionEvent, describe_event, event_from_json,
                                   passers_between)
 
-ME_WORDS = ("me", "i", "my")
 NOBODY = ("none", "nobody", "noone", "-", "no one")
 HAS = ("has", "have", "holds", "shows", "showed", "shown")
 LACKS = ("lacks", "lack", "not", "hasn't", "hasnt", "doesn't", "without")
@@ -39,10 +38,7 @@ CORRECT = ("correct", "right", "won", "wins")
 
 
 def _player(setup: Setup, text: str) -> str:
-    t = text.strip()
-    if t.casefold() in ME_WORDS and t not in setup.players:
-        return setup.me
-    return match_name(t, setup.players, "player")
+    return match_player(text, setup.players, setup.me)
 
 
 def _players_and_me(setup: Setup) -> list[str]:
@@ -79,7 +75,9 @@ def parse(setup: Setup, events: Sequence, text: str):
             ambiguous player or card (the message names the word and the candidates).
     """
     t = check_length(text)
-    if ":" in t and not re.match(r"^\s*\S.*?\b(hand)\s*:", t, re.I):
+    head_words = [w.casefold() for w in t.split(":", 1)[0].split()[1:]]
+    verb_first = any(w in HAS + LACKS + ACCUSES + ("hand",) for w in head_words)
+    if ":" in t and not verb_first:
         who, rest = t.split(":", 1)
         suggester = _player(setup, who)
         if ";" in rest:

@@ -235,3 +235,23 @@ def check_length(text: str) -> str:
     if not t:
         raise SessionFormatError(TEXT_PATH, "the line is empty")
     return t
+
+
+#: Words that stand for the player using the app.
+ME_WORDS = ("me", "i", "my", "myself")
+
+
+def match_player(text: str, players: Sequence[str], me: Optional[str], what: str = "player") -> str:
+    """The player ``text`` stands for: a whole name (any case) first, then ``me``/``I`` for
+    ``me`` (the player using the app, when there is one), then :func:`match_name`.
+
+    Raises:
+        SessionFormatError: unknown or ambiguous name (naming the word and the candidates).
+    """
+    key = _norm(text)
+    for p in players:
+        if _norm(p) == key:
+            return p
+    if me is not None and key in ME_WORDS:
+        return me
+    return match_name(text, players, what)

@@ -23,13 +23,12 @@ import re
 from typing import Optional, Sequence
 
 from engines.core.errors import ContradictionError, SessionFormatError
-from engines.core.names import (TEXT_PATH, candidates, check_length, complete_word, match_name,
-                                _list)
+from engines.core.names import (TEXT_PATH, _list, _norm, candidates, check_length, complete_word,
+                                match_player)
 from engines.egghead.model import (Answer, Reactions, Setup, Solve, describe_event,
                                    event_from_json)
 from engines.egghead.questions import bound_deck, stack_space
 
-ME_WORDS = ("me", "i")
 SOLVES = ("solves", "solved", "solve", "calls", "called")
 REACTIONS = ("reactions", "reaction", "reactions:", "reaction:")
 NOBODY = ("none", "nobody", "-", "noone")
@@ -37,10 +36,7 @@ NEW = ("->", "new", "then", "dealt", "=>")
 
 
 def _player(setup: Setup, text: str) -> str:
-    t = text.strip()
-    if t.casefold() in ME_WORDS and t not in setup.players:
-        return setup.me
-    return match_name(t, setup.players, "player")
+    return match_player(text, setup.players, setup.me)
 
 
 def _deck(setup: Setup) -> dict:
@@ -55,10 +51,10 @@ def question_id(setup: Setup, text: str) -> str:
         SessionFormatError: unknown or ambiguous (naming the words and the candidate ids).
     """
     deck = _deck(setup)
-    exact = [qid for qid in deck if candidates(text, [qid]) and " ".join(text.split()).casefold()
-             in (qid.casefold(), qid.replace("-", " ").casefold())]
-    if exact:
-        return exact[0]
+    key = _norm(text)
+    for qid in deck:
+        if _norm(qid) == key:
+            return qid
     found = []
     for qid, q in deck.items():
         if candidates(text, [qid, q.spec.display_text(setup.values)]):
@@ -129,8 +125,9 @@ def parse(setup: Setup, events: Sequence, text: str):
     if setup.moderator == "rotating" and moderator is None:
         raise SessionFormatError(TEXT_PATH, "with a rotating moderator say who answered: "
                                             "“B: sum = 11”")
-    if setup.moderator == "external":
-        moderator = None
+    if setup.moderator == "external" and moderator is not None:
+        raise SessionFormatError(TEXT_PATH, f"the moderator is external in this game; write "
+                                            f"“{m.group(1).rstrip('=?: ')} = {m.group(2)}”")
     return event_from_json({"type": "answer", "question": qid, "answer": int(m.group(2)),
                             "moderator": moderator}, setup, TEXT_PATH)
 

@@ -19,18 +19,14 @@ from typing import Optional, Sequence
 
 from engines.core.errors import SessionFormatError
 from engines.core.names import (TEXT_PATH, candidates, check_length, complete_word, match_name,
-                                split_names)
+                                match_player, split_names)
 from engines.spyfall.model import Claim, Setup, describe_event, event_from_json
 
-ME_WORDS = ("me", "i")
 _NUMBER = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[+-]?[0-9]+)?%?"
 
 
 def _player(setup: Setup, text: str) -> str:
-    t = text.strip()
-    if t.casefold() in ME_WORDS and t not in setup.players and setup.me is not None:
-        return setup.me
-    return match_name(t, setup.players, "player")
+    return match_player(text, setup.players, setup.me)
 
 
 def _weight(text: str) -> float:
