@@ -25,6 +25,7 @@ __all__ = [
     "simulate_main",
 ]
 
-from engines.cluedo.parse import complete, contradiction, format_event, parse, preview  # noqa: E402
+from engines.cluedo.parse import (complete, contradiction, fact_reason, format_event,  # noqa: E402
+                                  parse, preview)
 
-__all__ += ["parse", "preview", "complete", "format_event", "contradiction"]
+__all__ += ["parse", "preview", "complete", "format_event", "contradiction", "fact_reason"]

@@ -286,3 +286,31 @@ def contradiction(setup: Setup, events: Sequence, event) -> Optional[str]:
     if count_deals(propagate(cons), marginals=False).count == 0:
         reason = "no deal of the cards agrees with it and the log"
     return reason
+
+
+def fact_reason(setup: Setup, posterior, player: str, card: str, has: bool) -> Optional[str]:
+    """Why the fact "``player`` has ``card``" (``has``) or "… does not have ``card``" cannot be
+    true, read from an exact posterior already computed for the log (no inference: for a
+    worksheet's context menu on the GUI thread), or None when it may be true.
+
+    Args:
+        setup: the game; posterior: the log's :class:`~engines.cluedo.inference.CluedoPosterior`.
+        player: a player; card: a card; has: the fact's sense.
+    Returns:
+        ``"you hold it"``, ``"Bob holds it"``, ``"it is in the envelope"``, ``"Bob cannot hold
+        it"`` …, or None. Only an ``exact`` posterior decides (a 0 or 1 of the analytical center
+        or of Monte Carlo is not a proof): for the other methods the answer is None.
+    Raises:
+        SessionFormatError: unknown player or card.
+    """
+    if posterior is None or getattr(posterior, "method", None) != "exact":
+        return None
+    p = posterior.probability(card, player)
+    if has and p <= 1e-12:
+        for owner in posterior.owners:
+            if posterior.probability(card, owner) >= 1 - 1e-12:
+                return _holder_phrase(setup, owner)
+        return f"{'you cannot' if player == setup.me else player + ' cannot'} hold it"
+    if not has and p >= 1 - 1e-12:
+        return "you hold it" if player == setup.me else f"{player} holds it"
+    return None

@@ -678,3 +678,37 @@ def test_contradiction_agrees_with_inference(data, game):
     assert (reason is not None) == impossible, (e, reason)
     if reason is not None:
         assert isinstance(reason, str) and reason
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_cluedo_fact_reason_from_the_posterior_equals_brute_force(data):
+    """The menu's check from the exact posterior (no inference) refuses "P has c" / "P lacks c"
+    exactly when no deal consistent with the log allows it, and names the holder when known."""
+    strat = _cluedo_events(SMALL)
+    log = []
+    for e in data.draw(st.lists(strat, max_size=5)):
+        if any(all(_holds(d, x) for x in log + [e]) for d in DEALS):
+            log.append(e)
+    post = cluedo.infer(SMALL, log)
+    consistent = [d for d in DEALS if all(_holds(d, x) for x in log)]
+    for player in SMALL.players:
+        for card in SMALL.cards:
+            for has in (True, False):
+                fact = cluedo.ShownEvent(player, card) if has else cluedo.LacksEvent(player, card)
+                possible = any(_holds(d, fact) for d in consistent)
+                reason = cluedo.fact_reason(SMALL, post, player, card, has)
+                assert (reason is None) == possible, (log, fact, reason)
+                if reason and "cannot" not in reason:  # a named holder holds it in every deal
+                    holders = {d[card] for d in consistent}
+                    assert len(holders) == 1
+                    who = holders.pop()
+                    assert reason == ("it is in the envelope" if who == "envelope" else
+                                      "you hold it" if who == SMALL.me else f"{who} holds it")
+
+
+def test_cluedo_fact_reason_needs_an_exact_posterior():
+    hand = cluedo.parse(UK, [], "me hand: scarlett, revolver, kitchen, ball, study")
+    assert cluedo.fact_reason(UK, cluedo.infer(UK, [hand]), "Ann", "Miss Scarlett", True) == "you hold it"
+    assert cluedo.fact_reason(UK, cluedo.infer(UK, [hand], method="montecarlo"), "Ann",
+                              "Miss Scarlett", True) is None
