@@ -41,10 +41,6 @@ def _player(setup: Setup, text: str) -> str:
     return match_player(text, setup.players, setup.me)
 
 
-def _players_and_me(setup: Setup) -> list[str]:
-    return list(setup.players) + ["me"]
-
-
 def _triple(setup: Setup, text: str) -> tuple:
     """Three cards: suspect, weapon, room (commas optional)."""
     parts = [p for p in re.split(r"\s*,\s*", text.strip()) if p]
@@ -192,11 +188,25 @@ def complete(setup: Setup, events: Sequence, text: str) -> list[str]:
     if ":" in text and "hand" not in text.split(":", 1)[0].casefold().split():
         head, rest = text.split(":", 1)
         if ";" in rest:
-            names = list(setup.players)
+            cards_text, after = rest.split(";", 1)
             try:
-                names += list(_triple(setup, rest.split(";", 1)[0]))
+                suggester = _player(setup, head)
             except SessionFormatError:
-                names += list(setup.cards)
+                suggester = None
+            if len(after.split()) + (1 if after.endswith(" ") else 0) <= 1:
+                # the refuter: the seats after the suggester, in order, then "none"
+                players = list(setup.players)
+                if suggester in players:
+                    i = players.index(suggester)
+                    players = players[i + 1:] + players[:i]
+                names = players + ["none"]
+            elif suggester == setup.me:   # the card I was shown: one of the three
+                try:
+                    names = list(_triple(setup, cards_text))
+                except SessionFormatError:
+                    names = list(setup.cards)
+            else:
+                names = []
         else:
             done = len(rest.replace(",", " ").split()) - (0 if rest.endswith((" ", ",")) else 1)
             decks = [cards for _, cards in setup.categories]
@@ -209,7 +219,8 @@ def complete(setup: Setup, events: Sequence, text: str) -> list[str]:
         elif len(toks) >= 1 and (text.endswith(" ") or len(toks) >= 2):
             names = ["has", "lacks", "accuses", "hand:"]
         else:
-            names = _players_and_me(setup)
+            names = list(setup.players) + [w for w in ("me",) if w not in
+                                           {p.casefold() for p in setup.players}]
     return complete_word(text, names)
 
 

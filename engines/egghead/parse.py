@@ -160,12 +160,66 @@ def preview(setup: Setup, events: Sequence, text: str) -> str:
 
 def complete(setup: Setup, events: Sequence, text: str) -> list[str]:
     """Completions of the last word of ``text`` (whole lines): question ids, player names and
-    the keywords ``reactions``/``solves``."""
+    the keywords ``reactions``/``solves``; after ``question =`` the answers the question can
+    have with the cards I see (:func:`seen_answers`, no inference; :func:`possible_answers` is
+    the exact list given the log, and runs the engine); after ``B solves`` the stack I see B
+    hold."""
     deck = list(_deck(setup))
-    low = text.casefold().split()
+    words = text.split()
+    low = [w.casefold() for w in words]
     if low and low[0] in REACTIONS:
         return complete_word(text, list(setup.players) + ["none"])
+    for i, w in enumerate(low[1:], 1):
+        if w in SOLVES:  # offer the stack I see the solver hold
+            try:
+                who = _player(setup, " ".join(words[:i]))
+            except SessionFormatError:
+                return []
+            seen = setup.visible_dict().get(who)
+            if seen is None or len(words) > i + 1 or not text.endswith(" "):
+                return []
+            return [text + _digits(seen) + " -> "]
+    m = re.fullmatch(r"(?:([^:=?]*):)?(.*?)\s*[=?:]\s*([0-9]*)", text)
+    if m:  # after "question =": the answers some world can give (without the log: cheap)
+        try:
+            qid = question_id(setup, m.group(2))
+        except SessionFormatError:
+            qid = None
+        if qid is not None:
+            mod = None
+            if m.group(1) and setup.moderator == "rotating":
+                try:
+                    mod = _player(setup, m.group(1))
+                except SessionFormatError:
+                    return []
+            head = text[:m.start(3)]
+            return [head + str(a) for a in seen_answers(setup, events, qid, mod)
+                    if str(a).startswith(m.group(3)) and str(a) != m.group(3)][:60]
     return complete_word(text, deck + list(setup.players) + ["reactions:", "solves"])
+
+
+def seen_answers(setup: Setup, events: Sequence, question: str,
+                 moderator: Optional[str] = None) -> list[int]:
+    """The answers ``question`` can get with the stacks I see now (the setup's, replaced by the
+    new cards of the players who solved) and any stack of mine: no inference, microseconds; a
+    superset of :func:`possible_answers`, which also uses what the log says about my stack.
+
+    Raises:
+        SessionFormatError: unknown question.
+    """
+    deck = _deck(setup)
+    if question not in deck:
+        raise SessionFormatError("question", f"unknown question {question!r}")
+    visible = setup.visible_dict()
+    for e in events:
+        if isinstance(e, Solve) and e.player != setup.me and e.new_cards is not None:
+            visible[e.player] = tuple(e.new_cards)
+    sp = stack_space(setup.values, setup.cards_per_player)
+    q = deck[question]
+    seen = [sp.index(st) for p, st in visible.items() if p != moderator]
+    if moderator == setup.me:
+        return [q.answer(seen)]
+    return sorted({q.answer(seen + [mine]) for mine in range(sp.size)})
 
 
 def possible_answers(setup: Setup, events: Sequence, question: str,

@@ -712,3 +712,14 @@ def test_cluedo_fact_reason_needs_an_exact_posterior():
     assert cluedo.fact_reason(UK, cluedo.infer(UK, [hand]), "Ann", "Miss Scarlett", True) == "you hold it"
     assert cluedo.fact_reason(UK, cluedo.infer(UK, [hand], method="montecarlo"), "Ann",
                               "Miss Scarlett", True) is None
+
+
+def test_egghead_seen_answers_use_the_cards_i_see_and_contain_the_possible_ones():
+    # I see B = 4 5 6 and C = 3 3 3: the sum is 24 + my 3..18
+    assert egghead.seen_answers(EGG, [], "sum") == list(range(27, 43))
+    log = [egghead.parse(EGG, [], "missing = 0")]
+    assert set(egghead.possible_answers(EGG, log, "sum")) <= set(egghead.seen_answers(EGG, log, "sum"))
+    solved = log + [egghead.parse(EGG, [], "reactions: B"), egghead.parse(EGG, [], "B solves -> 111")]
+    assert egghead.seen_answers(EGG, solved, "sum") == list(range(12 + 3, 12 + 19))  # 1 1 1 + 3 3 3
+    assert egghead.complete(EGG, [], "sum = 2") == ["sum = 27", "sum = 28", "sum = 29"]
+    assert egghead.complete(EGG, [], "B solves ") == ["B solves 456 -> "]
