@@ -97,7 +97,11 @@ def parse(setup: Setup, events: Sequence, text: str) -> Answer:
            "identities": ids, "builds": builds}
     if mission:
         obj["mission"] = True
-    return event_from_json(obj, setup, TEXT_PATH)
+    try:
+        return event_from_json(obj, setup, TEXT_PATH)
+    except SessionFormatError as exc:  # the form's wording ("you ticked") for a typed line
+        raise SessionFormatError(exc.path, exc.message.replace("you ticked", "the line shows")) \
+            from None
 
 
 def format_event(setup: Setup, event: Answer) -> str:
