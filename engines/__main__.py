@@ -1,4 +1,4 @@
-"""Command line: ``python -m engines infer|recommend|explain|simulate ...`` (DESIGN.md, "CLI").
+"""Command line: ``python -m engines infer|recommend|explain|parse|simulate ...`` (DESIGN.md, "CLI").
 
 Exit codes: 0 ok, 2 bad input (the message names the file and the JSON path of the field),
 3 contradiction (the message names the event). No traceback for user errors.
@@ -57,6 +57,12 @@ def _explain(args) -> int:
     return EXIT_OK
 
 
+def _parse(args) -> int:
+    s = read_session_file(args.session)
+    _print(game_module(s.game).parse(s.setup, s.events, args.text).to_json())
+    return EXIT_OK
+
+
 def main(argv=None) -> int:
     """Run the CLI; returns the exit code."""
     parser = argparse.ArgumentParser(prog="python -m engines", description=__doc__.splitlines()[0])
@@ -72,6 +78,10 @@ def main(argv=None) -> int:
     p.add_argument("session")
     p.add_argument("--fact", required=True, help='e.g. \'{"card": "Rope", "place": "Bob"}\'')
     p.set_defaults(func=_explain)
+    p = sub.add_parser("parse", help="print the event a quick-entry line stands for as JSON")
+    p.add_argument("session")
+    p.add_argument("text")
+    p.set_defaults(func=_parse)
     p = sub.add_parser("simulate", help="run a game's simulator and print the figures as JSON")
     sub_sim = p.add_subparsers(dest="game", required=True)
     for game in available_games():

@@ -25,6 +25,8 @@ from engines.egghead.inference import (METHODS, LearnedRecord, Posterior, Recomm
 from engines.egghead.model import (EVENT_TYPES, GAME, MAX_TABLE_BYTES, TITLE, Answer, Event, Reactions, Setup,
                                    QuestionChoice, Solve, answer_for, default_setup,
                                    describe_event, event_from_json, questions_for)
+from engines.egghead.parse import (complete, contradiction, forced_answer, format_event, parse,
+                                   possible_answers, preview, seen_answers)
 from engines.egghead.questions import (Question, QuestionSpec, StackSpace, bound_deck, load_deck,
                                        stack_space)
 from engines.egghead.table import BitTable, table_bytes

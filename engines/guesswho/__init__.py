@@ -24,6 +24,7 @@ from engines.guesswho.inference import (DP_BUDGET, METHODS, Posterior, RankedQue
 from engines.guesswho.model import (EVENT_TYPES, GAME, RULES, TITLE, Answer, Eliminate, Event,
                                     Opponent, Setup, default_setup, describe_event,
                                     event_from_json, setup_for_board)
+from engines.guesswho.parse import complete, contradiction, format_event, parse, preview
 from engines.guesswho.optimal import (BudgetExceeded, QuestionDP, balanced_depth_sum,
                                       brute_force_expected_questions, race_best_split,
                                       race_win_probability)

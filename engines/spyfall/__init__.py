@@ -13,6 +13,7 @@ from engines.spyfall.inference import (METHODS, BeliefTracker, Posterior, Recomm
 from engines.spyfall.model import (EVENT_TYPES, STRATEGIES, Claim, PlayerModel, Setup,
                                    describe_event, editions, event_from_json, make_claim,
                                    normalise_claim)
+from engines.spyfall.parse import complete, contradiction, format_event, parse, preview
 from engines.spyfall.simulation import (SimConfig, SimResult, add_simulate_arguments, simulate,
                                       simulate_main, play_game)
 
@@ -31,4 +32,5 @@ __all__ = ["GAME", "TITLE", "METHODS", "EVENT_TYPES", "STRATEGIES", "Setup", "Pl
            "event_from_json", "make_claim", "describe_event", "infer", "Posterior",
            "belief_summary", "recommend", "Recommendation", "BeliefTracker", "emission_params", "normalise_claim", "editions",
            "simulate", "SimConfig", "SimResult", "play_game", "add_simulate_arguments",
-           "simulate_main", "default_setup"]
+           "simulate_main", "default_setup", "parse", "preview", "complete", "format_event",
+           "contradiction"]
