@@ -92,16 +92,20 @@ def test_claim_weight_one_is_the_untempered_model():
 
 
 def test_private_spy_location_belief_is_tempered():
-    """As the spy, my location belief reads the claims with their weights; w → small keeps it
-    near uniform while the untempered one is sharp."""
+    """As the spy, my location belief is P(N | S = me, claims) with the claims tempered: the
+    enumeration's column of me, renormalised; a smaller w keeps it less sharp."""
     obj = dict(me="A", my_role={"spy": True})
-    sharp = setup_of(**obj)
-    soft = setup_of(model={"claim_weight": 0.05}, **obj)
-    ev = [("B", [1, 0, 0, 0]), ("C", [1, 0.5, 0, 0])]
-    ps = infer(sharp, [make_claim(sharp, p, w) for p, w in ev])
-    pw = infer(soft, [make_claim(soft, p, w) for p, w in ev])
-    assert ps.private_location["L0"] > 0.99
-    assert 0.25 < pw.private_location["L0"] < 0.9
+    ev = [("B", [1, 0, 0, 0]), ("C", [1, 0.5, 0, 0]), ("A", [0, 0.5, 1, 0])]
+    top = []
+    for w in (1.0, 0.3):
+        setup = setup_of(model={"claim_weight": w}, **obj)
+        events = [make_claim(setup, p, c) for p, c in ev]
+        post = infer(setup, events)
+        ref = tempered_enumeration(setup, events)[:, 0]
+        np.testing.assert_allclose(list(post.private_location.values()), ref / ref.sum(),
+                                   atol=1e-9)
+        top.append(post.private_location["L0"])
+    assert top[1] < top[0]
 
 
 def test_claim_weight_schema_round_trip_and_errors():
