@@ -17,8 +17,10 @@ location is wrong; otherwise the spy wins.
 
 Two variants for the hide-reveal study (:mod:`engines.spyfall.equilibrium`):
 
-* ``vote_threshold``: an early vote — the end game above runs as soon as the public spy belief
-  of some player reaches the threshold after a claim (the seed's "end-game threshold").
+* ``vote_threshold``: an early vote — the end game above runs as soon as, after a claim, the
+  public spy belief of some player reaches the threshold (``vote_on="public"``), or some
+  non-spy's private spy belief does (``vote_on="private"``: the seed's "Check if the end-game
+  threshold for any player has been reached").
 * ``spy_lam`` / ``spy_beta`` / ``spy_strategy``: the spy secretly emits with its own λ, β and
   strategy, while every bot's model still reads all seats with the table's β, λ and the seat's
   strategy (the spy's deviation is not known to the others).
@@ -58,7 +60,8 @@ class SimConfig:
         rounds: rounds before the end game (each seat speaks ``rounds`` times).
         workers: processes (None = os.cpu_count()); results do not depend on it.
         vote_threshold: None (vote after the last round, the seed's rule) or p in (0, 1]: the
-            end game runs after the first claim that lifts a public spy probability to >= p.
+            end game runs after the first claim that lifts a spy probability to >= p.
+        vote_on: "public" (the public spy belief) or "private" (any non-spy's private belief).
         spy_lam, spy_beta, spy_strategy: the spy's actual emission (None = as modelled).
     """
 
@@ -73,6 +76,7 @@ class SimConfig:
     rounds: int = DEFAULT_ROUNDS
     workers: Optional[int] = None
     vote_threshold: Optional[float] = None
+    vote_on: str = "public"
     spy_lam: Optional[float] = None
     spy_beta: Optional[float] = None
     spy_strategy: Optional[str] = None
@@ -103,6 +107,8 @@ class SimConfig:
         if self.vote_threshold is not None and not (0 < self.vote_threshold <= 1):
             raise SessionFormatError("--vote-threshold",
                                      f"must be in (0, 1], got {self.vote_threshold}")
+        if self.vote_on not in ("public", "private"):
+            raise SessionFormatError("--vote-on", f"expected public or private, got {self.vote_on!r}")
         if self.spy_lam is not None and not (0 <= self.spy_lam < 1):
             raise SessionFormatError("--spy-lambda", f"must be in [0, 1), got {self.spy_lam}")
         if self.spy_beta is not None and not (self.spy_beta > 0 and math.isfinite(self.spy_beta)):
@@ -225,7 +231,8 @@ def play_game(config: SimConfig, index: int) -> dict:
         ig_spy_private[t] = kl_bits(q1, q0)
         ig_non_spy_private[t] = _mean_kl_bits(priv1, priv0)
         q0, priv0 = q1, priv1
-        if config.vote_threshold is not None and tr.public_spy().max() >= config.vote_threshold:
+        if config.vote_threshold is not None and \
+                (priv1 if config.vote_on == "private" else tr.public_spy()).max() >= config.vote_threshold:
             played = t + 1
             break
     votes = [bot_vote(tr, i, location, spy, rng) for i in range(s)]
