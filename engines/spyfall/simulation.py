@@ -189,7 +189,7 @@ def play_game(config: SimConfig, index: int) -> dict:
     ``ig_spy_private`` (T,) IG of the spy's private location belief Q, ``ig_non_spy_private`` (T,)
     mean IG of the non-spies' private spy beliefs (bits), ``p_spy`` (T+1,)
     public probability of the true spy after 0..T claims, ``turns`` claims made (< T after an
-    early vote; the per-turn arrays are 0, p_spy NaN, after it).
+    early vote; the per-turn information gains are 0 after it and p_spy keeps its last value).
     """
     rng = np.random.default_rng([config.seed, index])
     s, n = config.players, config.locations
@@ -206,7 +206,7 @@ def play_game(config: SimConfig, index: int) -> dict:
     non_spies = [i for i in range(s) if i != spy]
     q0 = tr.spy_view(spy)
     priv0 = _non_spy_views(tr, location, non_spies)
-    p_spy = np.full(turns + 1, np.nan)
+    p_spy = np.empty(turns + 1)
     p_spy[0] = 1.0 / s
     deviates = any(x is not None for x in (config.spy_lam, config.spy_beta, config.spy_strategy))
     played = turns
@@ -234,6 +234,7 @@ def play_game(config: SimConfig, index: int) -> dict:
         if config.vote_threshold is not None and \
                 (priv1 if config.vote_on == "private" else tr.public_spy()).max() >= config.vote_threshold:
             played = t + 1
+            p_spy[played + 1:] = p_spy[played]  # the belief stays as it was at the vote
             break
     votes = [bot_vote(tr, i, location, spy, rng) for i in range(s)]
     named = majority(votes, s)
@@ -348,7 +349,7 @@ def aggregate(config: SimConfig, records: list, elapsed: float = 0.0) -> SimResu
         spy_location_accuracy=sum(r["guess"] == r["location"] for r in records) / g,
         mean_information_gain_bits=np.mean([r["ig"] for r in records], axis=0),
         mean_spy_information_gain_bits=np.mean([r["ig_spy"] for r in records], axis=0),
-        mean_true_spy_probability=np.nanmean([r["p_spy"] for r in records], axis=0),
+        mean_true_spy_probability=np.mean([r["p_spy"] for r in records], axis=0),
         mean_spy_private_information_gain_bits=np.mean([r["ig_spy_private"] for r in records], axis=0),
         mean_non_spy_private_information_gain_bits=np.mean([r["ig_non_spy_private"] for r in records],
                                                            axis=0),

@@ -127,3 +127,124 @@ def test_claim_weight_schema_round_trip_and_errors():
     with pytest.raises(SessionFormatError) as e:
         make_claim(s, "A", {"L1": 1}, claim_weight=0)
     assert e.value.path == "$.claim_weight"
+
+
+# -- one grid claim cannot move the spy log-odds further than its tempered evidence ----------
+def spy_log_odds(p):
+    p = np.clip(np.asarray(p, float), 1e-300, 1.0)
+    return np.log(p) - np.log1p(-np.minimum(p, 1 - 1e-16))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(history=st.lists(st.tuples(st.integers(0, 2), grid_claims), min_size=0, max_size=4),
+       last=st.tuples(st.integers(0, 2), grid_claims),
+       w=st.sampled_from([0.02, 0.05, 0.1, 0.3, 1.0]))
+def test_one_grid_claim_moves_spy_log_odds_at_most_w_times_its_evidence_range(history, last, w):
+    """For every player k, |Δ log-odds(S = k)| <= w·(max_h log p(C | h) − min_h log p(C | h)):
+    the tempered Bayes factor of any event lies between the extreme tempered likelihood ratios."""
+    from engines.spyfall.inference import BeliefTracker
+
+    setup = setup_of(model={"claim_weight": w})
+    events = [make_claim(setup, "ABC"[j], c) for j, c in history + [last]]
+    last = ("ABC"[last[0]], last[1])
+    before = infer(setup, events[:-1]).joint.sum(0)
+    after = infer(setup, events).joint.sum(0)
+    # the claim's untempered log-likelihood under each hypothesis (l, k)
+    tr = BeliefTracker(4, 3, setup.betas(), setup.lambdas(), setup.strategies())
+    for e in events[:-1]:
+        tr.add_claim("ABC".index(e.player), e.vector)
+    j = "ABC".index(last[0])
+    L0 = tr._model_log_joint()
+    tr.add_claim(j, events[-1].vector)
+    ell = tr._model_log_joint() - L0
+    bound = w * (ell.max() - ell.min())
+    moved = np.abs(spy_log_odds(after) - spy_log_odds(before))
+    assert np.all(moved <= bound + 1e-6)
+
+
+def test_issue_example_grid_claims_stay_moderate_with_the_calibrated_weight():
+    """The table of the report: Ann (me, Beach) claims "Beach 1, Day Spa ½, Hotel ½", then Bob
+    "Casino 1". With w = 1 the public is certain Ann is not the spy and then flips to Casino; with
+    the tab's default (calibrated) w no one claim moves a player's spy log-odds by more than the
+    calibration study's 99th percentile of one-claim moves (resources/spyfall/calibration.json)."""
+    from engines.spyfall import default_setup
+    from engines.spyfall.calibration import load_calibration
+
+    cal = load_calibration()["default"]
+    d = default_setup()
+    w = d.claim_weight
+    assert w == cal["best_w"] < 1
+    p99 = cal["max_step_log_odds_p99"][cal["w"].index(w)]
+    raw = Setup.from_json({**d.to_json(), "model": {**d.to_json()["model"], "claim_weight": 1}})
+    claims = [("Ann", {"Beach": 1, "Day Spa": 0.5, "Hotel": 0.5}), ("Bob", {"Casino": 1})]
+    for setup, tempered in ((d, True), (raw, False)):
+        events = [make_claim(setup, p, c) for p, c in claims]
+        hist = infer(setup, events).spy_history
+        steps = np.abs(np.diff(spy_log_odds(hist), axis=0))
+        if tempered:
+            assert steps.max() <= p99
+            post = infer(setup, events)
+            assert max(post.location.values()) < 0.9
+            assert max(post.spy.values()) < 0.9
+            assert max(post.contribution_bits.values()) < 5
+        else:
+            assert steps.max() > 3 * p99  # the seed's density reads the clicks as near-proof
+
+
+# -- the zero-sum solver --------------------------------------------------------------------
+def test_matching_pennies_and_a_known_mixed_game():
+    from engines.spyfall.equilibrium import solve_matrix_game
+
+    x, y, v = solve_matrix_game([[1, 0], [0, 1]])
+    np.testing.assert_allclose(x, [0.5, 0.5], atol=1e-9)
+    np.testing.assert_allclose(y, [0.5, 0.5], atol=1e-9)
+    assert v == pytest.approx(0.5)
+    # [[3, -1], [-2, 1]]: x = (3/7, 4/7), y = (2/7, 5/7), value 1/7 (solved by hand)
+    x, y, v = solve_matrix_game([[3, -1], [-2, 1]])
+    np.testing.assert_allclose(x, [3 / 7, 4 / 7], atol=1e-9)
+    np.testing.assert_allclose(y, [2 / 7, 5 / 7], atol=1e-9)
+    assert v == pytest.approx(1 / 7)
+    # a saddle point and a dominated row
+    x, y, v = solve_matrix_game([[0.3, 0.5], [0.2, 0.1], [0.25, 0.05]])
+    np.testing.assert_allclose(x, [1, 0, 0], atol=1e-9)
+    np.testing.assert_allclose(y, [1, 0], atol=1e-9)
+    assert v == pytest.approx(0.3)
+    with pytest.raises(ValueError):
+        solve_matrix_game([[np.nan, 1]])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.lists(st.floats(0, 1), min_size=3, max_size=3), min_size=2, max_size=4))
+def test_zero_sum_solution_is_an_equilibrium(rows):
+    """Neither side gains by a pure deviation, and the two LPs give one value."""
+    from engines.spyfall.equilibrium import solve_matrix_game
+
+    A = np.array(rows)
+    x, y, v = solve_matrix_game(A)
+    assert abs(x.sum() - 1) < 1e-9 and abs(y.sum() - 1) < 1e-9
+    assert np.all(x @ A >= v - 1e-7)      # every column reply leaves the row player >= v
+    assert np.all(A @ y <= v + 1e-7)      # every row reply leaves it <= v
+
+
+def test_recommendation_follows_the_stored_equilibrium():
+    """My recommended claim is the mean claim of my side's equilibrium mix: as a non-spy, the
+    weight on my location is Σ p_i (1−λ_i + λ_i·n)/n... computed from the stored mix."""
+    from engines.spyfall import default_setup, recommend
+    from engines.spyfall.equilibrium import equilibrium_strategy
+
+    d = default_setup()
+    rec = recommend(d, [])
+    mix = equilibrium_strategy("non_spy")
+    assert rec.strategy == tuple(mix) and abs(sum(m["probability"] for m in mix) - 1) < 1e-9
+    n = d.n_locations
+    # before any claim the dynamic rule has nothing to react to: γ = β((1−λ)·1 + λ e_l)
+    expect = sum(m["probability"] * ((1 - m["lambda"]) + m["lambda"] * n) / n for m in mix)
+    assert rec.claim[d.my_location] == pytest.approx(expect)
+    assert rec.call_vote is False
+    spy = Setup.from_json({**d.to_json(), "my_role": {"spy": True}})
+    rs = recommend(spy, [])
+    assert rs.strategy == tuple(equilibrium_strategy("spy"))
+    np.testing.assert_allclose(list(rs.claim.values()), 1 / n)  # Q is uniform: a flat claim
+    # the game's early vote: a non-spy who is sure of the spy is told to call the vote
+    ev = [make_claim(d, "Bob", {"Casino": 1})] * 3
+    assert recommend(d, ev).call_vote is True
