@@ -174,7 +174,7 @@ def calibrated_claim_weight() -> float:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> dict:
-    """Rerun the study for the tab's default model (and two other λ for comparison), write
+    """Rerun the study for the tab's default model (and flat λ of 0.05 to 0.7 for comparison), write
     ``resources/spyfall/calibration.json`` and print a Markdown table."""
     p = argparse.ArgumentParser(prog="python -m engines.spyfall.calibration",
                                 description=__doc__.split("\n")[0])
@@ -192,8 +192,8 @@ def main(argv: Optional[Sequence[str]] = None) -> dict:
            "games": a.games, "table": table}
     t0 = time.perf_counter()
     models = {"default": (d.lam, d.strategy)}
-    for lam in (0.15, 0.7):
-        if lam != d.lam:
+    for lam in (0.05, 0.15, 0.3, 0.5, 0.7):
+        if (lam, "flat") != (d.lam, d.strategy):
             models[f"flat lambda {lam:g}"] = (lam, "flat")
     for name, (lam, strategy) in models.items():
         games = bot_games(a.games, d.n_players, d.n_locations, d.rounds, d.beta, lam, strategy)

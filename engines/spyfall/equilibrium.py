@@ -50,6 +50,10 @@ SPY_STRATEGIES = tuple((lam, st) for st in ("flat", "dynamic") for lam in (0.0, 
 #: (the best rule of the win-rate study; see docs/spyfall-equilibrium.md).
 GAME_VOTE = {"vote_threshold": 0.6, "vote_on": "private"}
 RESULT_FILE = ("spyfall", "equilibrium.json")
+#: The refinement: the low-λ flat rows the coarse matrix cannot tell apart, against the spy's
+#: best replies, with more games per cell (another deal seed).
+REFINE_NON_SPY = ((0.05, "flat"), (0.15, "flat"), (0.3, "flat"), (0.5, "flat"))
+REFINE_SPY = ((0.0, "flat"), (0.15, "flat"), (0.3, "flat"), (0.0, "dynamic"), (0.7, "flat"))
 
 
 def wilson_ci(k: int, n: int) -> tuple:
@@ -179,6 +183,18 @@ def solve(matrix: dict, non_spy: Sequence[tuple] = NON_SPY_STRATEGIES,
                     for (lam, st), p in zip(spy, y)]}
 
 
+def refinement(games: int = 1000, workers: int = 2) -> dict:
+    """The refined sub-game (:data:`REFINE_NON_SPY` × :data:`REFINE_SPY`, deal seed 5), solved:
+    ``{"non_spy_strategies", "spy_strategies", "games_per_cell", "non_spy_win_rate",
+    "ci95_low", "ci95_high", "equilibrium"}`` (rates in [0, 1])."""
+    m = payoff_matrix(games, seed=5, workers=workers, non_spy=REFINE_NON_SPY, spy=REFINE_SPY)
+    return {"non_spy_strategies": [list(x) for x in REFINE_NON_SPY],
+            "spy_strategies": [list(x) for x in REFINE_SPY], "games_per_cell": games,
+            "non_spy_win_rate": m["rate"].round(4).tolist(),
+            "ci95_low": m["low"].round(4).tolist(), "ci95_high": m["high"].round(4).tolist(),
+            "equilibrium": solve(m, REFINE_NON_SPY, REFINE_SPY)}
+
+
 @lru_cache(maxsize=1)
 def load_equilibrium() -> dict:
     """The stored study (``resources/spyfall/equilibrium.json``, written by ``main``)."""
@@ -223,10 +239,12 @@ def main(argv: Optional[Sequence[str]] = None) -> dict:
     p.add_argument("--games", type=int, default=300, help="games per payoff-matrix cell (default 300)")
     p.add_argument("--study-games", type=int, default=200,
                    help="games per cell of the win-rate study (default 200)")
+    p.add_argument("--refine-games", type=int, default=1000,
+                   help="games per cell of the refined sub-game (default 1000)")
     p.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     p.add_argument("--out", default=None, help="output JSON (default resources/spyfall/equilibrium.json)")
     a = p.parse_args(argv)
-    for name in ("games", "study_games"):
+    for name in ("games", "study_games", "refine_games"):
         if not 1 <= getattr(a, name) <= 100_000:
             p.error(f"--{name.replace('_', '-')} must be in 1..100000")
     t0 = time.perf_counter()
@@ -235,14 +253,17 @@ def main(argv: Optional[Sequence[str]] = None) -> dict:
     mat = payoff_matrix(a.games, workers=a.workers)
     eq = solve(mat)
     t2 = time.perf_counter()
+    ref = refinement(a.refine_games, a.workers)
+    t3 = time.perf_counter()
     out = {"_comment": "written by python -m engines.spyfall.equilibrium; see docs/spyfall-equilibrium.md",
            "table": TABLE, "game_vote": GAME_VOTE, "games_per_cell": a.games,
            "non_spy_strategies": [list(s) for s in NON_SPY_STRATEGIES],
            "spy_strategies": [list(s) for s in SPY_STRATEGIES],
            "non_spy_win_rate": mat["rate"].round(4).tolist(),
            "ci95_low": mat["low"].round(4).tolist(), "ci95_high": mat["high"].round(4).tolist(),
-           "equilibrium": eq, "win_rate_study": study,
-           "seconds": {"win_rate_study": round(t1 - t0, 1), "payoff_matrix": round(t2 - t1, 1)}}
+           "equilibrium": eq, "refinement": ref, "win_rate_study": study,
+           "seconds": {"win_rate_study": round(t1 - t0, 1), "payoff_matrix": round(t2 - t1, 1),
+                       "refinement": round(t3 - t2, 1)}}
     path = a.out or str(resource_path(*RESULT_FILE))
     with open(path, "w", encoding="utf-8") as fh:
         json.dump(out, fh, indent=1)
@@ -279,6 +300,21 @@ def markdown(res: dict) -> str:
             if m["probability"] > 0.005:
                 lines.append(f"| {side.replace('_', '-')} | {m['strategy']} λ = {m['lambda']:g} | "
                              f"{m['probability']:.3f} |")
+    if "refinement" in res:
+        ref = res["refinement"]
+        rs = ref["spy_strategies"]
+        lines += ["", f"### Refinement ({ref['games_per_cell']} games per cell, another deal seed)", "",
+                  "| non-spies \\ spy | " + " | ".join(f"{s} {l:g}" for l, s in rs) + " |",
+                  "|---|" + "---|" * len(rs)]
+        for i, (lam, st) in enumerate(ref["non_spy_strategies"]):
+            cells = [f"{ref['non_spy_win_rate'][i][j]:.3f} ({ref['ci95_low'][i][j]:.3f}–"
+                     f"{ref['ci95_high'][i][j]:.3f})" for j in range(len(rs))]
+            lines.append(f"| {st} {lam:g} | " + " | ".join(cells) + " |")
+        e = ref["equilibrium"]
+        best = lambda side: ", ".join(f"{m['strategy']} {m['lambda']:g} ({m['probability']:.2f})"  # noqa: E731
+                                      for m in e[side] if m["probability"] > 0.005)
+        lines += ["", f"Refined value {e['value']:.3f} ({e['value_ci95'][0]:.3f}–"
+                      f"{e['value_ci95'][1]:.3f}); non-spies: {best('non_spy')}; spy: {best('spy')}."]
     return "\n".join(lines)
 
 

@@ -38,6 +38,12 @@ DEFAULT_LAMBDA = 0.7
 DEFAULT_ROUNDS = 5
 #: The claim weight when the session does not give one: the untempered model of the seed.
 DEFAULT_CLAIM_WEIGHT = 1.0
+#: The model a new game starts from (the New game dialog's defaults), chosen by the studies in
+#: docs/spyfall-equilibrium.md and docs/spyfall-calibration.md: flat hide-reveal with λ = 0.3
+#: (tied with the non-spies' equilibrium strategy and still informative), β = 5, and the claim
+#: weight calibrated for worksheet (grid) claims under that model. The schema defaults above
+#: (used when a session file omits a field) stay those of the seed, so old files keep their meaning.
+NEW_GAME_MODEL = {"beta": 5.0, "lambda": 0.3, "strategy": "flat", "claim_weight": 0.05}
 #: Claims are floored at this weight and renormalised (a Dirichlet density is 0 or infinite
 #: on the boundary of the simplex, so a claim with zeros is read as "almost zero").
 CLAIM_FLOOR = 1e-6
