@@ -20,7 +20,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pyqtgraph as pg  # noqa: E402
 import pyqtgraph.exporters  # noqa: E402,F401
-from PySide6 import QtCore, QtGui  # noqa: E402
+from PySide6 import QtCore, QtGui, QtWidgets  # noqa: E402
 
 from engines.core.resources import load_json_resource  # noqa: E402
 
@@ -39,6 +39,7 @@ def _plot(title, xlabel, ylabel):
     for ax in ("left", "bottom"):
         pi.getAxis(ax).setTextPen("k")
         pi.getAxis(ax).setPen("k")
+        pi.getAxis(ax).enableAutoSIPrefix(False)
     return pw, pi
 
 
@@ -56,6 +57,8 @@ def calibration_figures(out: Path) -> None:
     pw, pi = _plot("Public spy posterior from grid-entered claims: log loss against w",
                    "claim weight w (log scale)", "log loss, nats per claim")
     pi.setLogMode(x=True, y=False)
+    ticks = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
+    pi.getAxis("bottom").setTicks([[(np.log10(t), f"{t:g}") for t in ticks], []])
     for i, n in enumerate(names):
         r = res[n]
         label = f"λ = {r['lambda']:g} {r['strategy']}" + (" (the tab's default)" if n == "default" else "")
@@ -117,7 +120,7 @@ def equilibrium_figures(out: Path) -> None:
     ns, sp = res["non_spy_strategies"], res["spy_strategies"]
     eq = res["equilibrium"]
     pw = pg.PlotWidget(background="w")
-    pw.resize(1100, 620)
+    pw.resize(1500, 800)
     pi = pw.getPlotItem()
     pi.setTitle(f"Non-spy win rate: non-spies (rows) × spy (columns); value {eq['value']:.3f} "
                 f"({eq['value_ci95'][0]:.3f}–{eq['value_ci95'][1]:.3f})", color="k", size="12pt")
@@ -126,11 +129,20 @@ def equilibrium_figures(out: Path) -> None:
     img.setLevels([0, max(0.5, float(A.max()))])
     pi.addItem(img)
     pi.invertY(True)
-    pi.getAxis("bottom").setTicks([[(j + 0.5, f"{s} {l:g}") for j, (l, s) in enumerate(sp)]])
-    pi.getAxis("left").setTicks([[(i + 0.5, f"{s} {l:g}") for i, (l, s) in enumerate(ns)]])
+    def tick(l, s, p):
+        return f"{s.replace('dynamic', 'dyn.')} {l:g}" + (f" (p {p:.2f})" if p > 0.005 else "")
+
+    pi.getAxis("bottom").setTicks([[(j + 0.5, tick(l, s, m["probability"]))
+                                    for j, ((l, s), m) in enumerate(zip(sp, eq["spy"]))]])
+    pi.getAxis("left").setTicks([[(i + 0.5, tick(l, s, m["probability"]))
+                                  for i, ((l, s), m) in enumerate(zip(ns, eq["non_spy"]))]])
+    small = QtGui.QFont()
+    small.setPointSize(7)
     for ax in ("left", "bottom"):
         pi.getAxis(ax).setTextPen("k")
-    pi.setLabel("bottom", "spy's λ_s and strategy (its claims are read with the table's model)", color="k")
+        pi.getAxis(ax).setStyle(tickFont=small, autoExpandTextSpace=True, hideOverlappingLabels=False)
+    pi.getAxis("left").setWidth(130)
+    pi.setLabel("bottom", "spy's λ_s and strategy (dyn. = dynamic; its claims are read with the table's model)", color="k")
     pi.setLabel("left", "non-spies' λ and strategy", color="k")
     font = QtGui.QFont()
     font.setPointSize(8)
@@ -140,16 +152,15 @@ def equilibrium_figures(out: Path) -> None:
             t.setFont(font)
             t.setPos(j + 0.5, i + 0.5)
             pi.addItem(t)
-    for i, m in enumerate(eq["non_spy"]):
-        if m["probability"] > 0.005:
-            pi.addItem(pg.TextItem(f"{m['probability']:.2f} ▶", color="r", anchor=(1, 0.5)))
-            pi.items[-1].setPos(0, i + 0.5)
-    for j, m in enumerate(eq["spy"]):
-        if m["probability"] > 0.005:
-            pi.addItem(pg.TextItem(f"▼ {m['probability']:.2f}", color="r", anchor=(0.5, 1)))
-            pi.items[-1].setPos(j + 0.5, 0)
-    pi.setXRange(-0.8, A.shape[1], padding=0)
-    pi.setYRange(-0.6, A.shape[0], padding=0)
+    # the equilibrium: a red frame on every cell both mixed strategies play
+    for i, mi in enumerate(eq["non_spy"]):
+        for j, mj in enumerate(eq["spy"]):
+            if mi["probability"] > 0.005 and mj["probability"] > 0.005:
+                r = QtWidgets.QGraphicsRectItem(j + 0.04, i + 0.04, 0.92, 0.92)
+                r.setPen(pg.mkPen("r", width=4))
+                pi.addItem(r)
+    pi.setXRange(0, A.shape[1], padding=0)
+    pi.setYRange(0, A.shape[0], padding=0)
     _export(pw, out / "spyfall-equilibrium.png")
 
 
