@@ -54,7 +54,7 @@ def grid_claim(c) -> np.ndarray:
         the floored claim on the simplex (n,) (:func:`~engines.spyfall.model.normalise_claim`).
     """
     c = np.asarray(c, float)
-    g = np.floor(2.0 * c / c.max() + 0.5) / 2.0
+    g = np.floor(2.0 * c / c.max() + 0.5 + 1e-9) / 2.0  # 1e-9: a tie in decimal stays a tie
     return normalise_claim(g)
 
 

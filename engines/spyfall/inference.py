@@ -434,8 +434,12 @@ def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
         ContradictionError: never in practice — every Dirichlet likelihood of a floored claim is
             positive, so no world is ever excluded; raised only if the numbers became non-finite.
 
+    Each claim's log-likelihood is multiplied by its claim weight (the claim's own
+    ``claim_weight``, else its speaker's from the setup; 1 = the seed's model; module docstring).
+
     Method: seed 001 ("Public belief update: Bayes update", "Bayes update", "Information gain");
-    issue 6 for the spy's Q_t and the floor of claims with zeros.
+    issue 6 for the spy's Q_t and the floor of claims with zeros; a tempered likelihood for the
+    claim weight (Bissiri, Holmes & Walker 2016).
     """
     if method not in METHODS:
         raise SessionFormatError("--method", f"unknown method {method!r}; expected one of "

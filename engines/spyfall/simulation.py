@@ -304,6 +304,10 @@ class SimResult:
                 "games": c.games, "rounds": c.rounds, "strategies": list(c.strategies),
                 "seats": list(c.seats) if c.seats else None, "seed": c.seed,
                 "beta": c.beta, "lambda": c.lam,
+                **({"vote_threshold": c.vote_threshold, "vote_on": c.vote_on}
+                   if c.vote_threshold is not None else {}),
+                **{k: v for k, v in (("spy_lambda", c.spy_lam), ("spy_beta", c.spy_beta),
+                                     ("spy_strategy", c.spy_strategy)) if v is not None},
                 "spy_win_rate": self.spy_win_rate, "spy_win_ci95": list(self.spy_win_ci95),
                 "non_spy_win_rate": 1.0 - self.spy_win_rate,
                 "by_strategy": self.by_strategy,

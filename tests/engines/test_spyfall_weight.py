@@ -255,3 +255,73 @@ def test_recommendation_follows_the_stored_equilibrium():
     assert r_soft.accuse_probability < early_vote_threshold() and r_soft.call_vote is False
     assert r_exact.accuse == "Bob" and r_exact.accuse_probability >= early_vote_threshold()
     assert r_exact.call_vote is True
+
+
+# -- the study's pieces ------------------------------------------------------------------------
+def test_grid_claim_rounds_like_worksheet_clicks():
+    from engines.spyfall.calibration import grid_claim
+
+    # scaled to max 1: [1, 0.417, 0.167, 0.083] -> clicks [1, ½, 0, 0] -> [2/3, 1/3, ~0, ~0]
+    g = grid_claim([0.6, 0.25, 0.1, 0.05])
+    np.testing.assert_allclose(g, [2 / 3, 1 / 3, 0, 0], atol=1e-5)
+    assert g.min() > 0                                   # floored, never exactly 0
+    # scaled [0.75, 1, 0.25, 0.667]: ties go up (0.75 -> 1, 0.25 -> ½), 0.667 -> ½
+    np.testing.assert_allclose(grid_claim([0.3, 0.4, 0.1, 0.4 * 2 / 3]), [1 / 3, 1 / 3, 1 / 6, 1 / 6])
+
+
+def test_calibration_store_matches_the_new_game_model():
+    from engines.spyfall import default_setup
+    from engines.spyfall.calibration import calibrated_claim_weight, load_calibration
+
+    d = default_setup()
+    cal = load_calibration()["default"]
+    assert (cal["lambda"], cal["strategy"]) == (d.lam, d.strategy)
+    assert d.claim_weight == calibrated_claim_weight()
+    i = int(np.argmin(cal["log_loss"]))
+    assert cal["w"][i] == cal["best_w"]
+    assert cal["log_loss"][i] < cal["uniform_log_loss"] < cal["log_loss"][-1]  # w = 1 is worse than a guess
+
+
+def test_calibration_score_on_a_few_games_prefers_a_small_weight():
+    from engines.spyfall.calibration import bot_games, score
+
+    games = bot_games(12, players=4, locations=8, rounds=3, lam=0.7, seed=3)
+    res = score(games, (0.05, 1.0), 8, 4, 5.0, 0.7, "flat")
+    assert res["best_w"] == 0.05 and res["log_loss"][0] < res["log_loss"][1]
+    assert all(np.isfinite(res["log_loss"]))
+    rel = res["reliability"]["best"]
+    assert sum(r["count"] for r in rel) == 12 * 12 * 4       # games × claims × players
+    assert all(r["ci95"][0] <= r["observed"] <= r["ci95"][1] for r in rel)
+
+
+def test_simulation_variants_early_vote_and_a_deviating_spy():
+    from engines.spyfall.simulation import SimConfig, play_game
+
+    base = SimConfig(players=4, locations=6, games=1, seats=("flat",) * 4, workers=1)
+    r0 = play_game(base, 0)
+    assert r0["turns"] == 20
+    early = play_game(SimConfig(**{**base.__dict__, "vote_threshold": 1e-9}), 0)
+    assert early["turns"] == 1 and early["location"] == r0["location"] and early["spy"] == r0["spy"]
+    assert np.all(early["ig"][1:] == 0) and np.all(early["p_spy"][2:] == early["p_spy"][1])
+    noisy = play_game(SimConfig(**{**base.__dict__, "spy_lam": 0.0}), 0)
+    assert noisy["spy"] == r0["spy"]
+    assert not np.allclose(noisy["p_spy"], r0["p_spy"])      # the spy's claims changed
+    for bad, path in (({"vote_threshold": 0.0}, "--vote-threshold"), ({"vote_on": "x"}, "--vote-on"),
+                      ({"spy_lam": 1.0}, "--spy-lambda"), ({"spy_strategy": "x"}, "--spy-strategy")):
+        with pytest.raises(SessionFormatError) as e:
+            SimConfig(**{**base.__dict__, **bad}).validate()
+        assert e.value.path == path
+
+
+def test_payoff_matrix_cells_carry_wilson_intervals():
+    from engines.spyfall.equilibrium import payoff_matrix, solve, wilson_ci
+
+    m = payoff_matrix(games=6, workers=1, non_spy=((0.3, "flat"),), spy=((0.0, "flat"), (0.7, "flat")))
+    assert m["rate"].shape == (1, 2)
+    for c in m["cells"]:
+        assert tuple(c["ci95"]) == wilson_ci(c["non_spy_wins"], 6)
+    assert np.all(m["low"] <= m["rate"]) and np.all(m["rate"] <= m["high"])
+    eq = solve(m, ((0.3, "flat"),), ((0.0, "flat"), (0.7, "flat")))
+    assert eq["value"] == pytest.approx(m["rate"].min())       # one row: the spy picks the minimum
+    assert eq["value_ci95"][0] <= eq["value"] <= eq["value_ci95"][1]
+    assert wilson_ci(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
