@@ -229,13 +229,10 @@ def early_vote_threshold() -> float:
     return float(load_equilibrium()["game_vote"]["vote_threshold"])
 
 
-def _fmt(rows: list) -> str:
-    return "\n".join(json.dumps(r) for r in rows)
-
-
 def main(argv: Optional[Sequence[str]] = None) -> dict:
     """Rerun both studies, write ``resources/spyfall/equilibrium.json`` and print Markdown tables."""
-    p = argparse.ArgumentParser(prog="python -m engines.spyfall.equilibrium", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m engines.spyfall.equilibrium",
+                                description=__doc__.split("\n")[0])
     p.add_argument("--games", type=int, default=300, help="games per payoff-matrix cell (default 300)")
     p.add_argument("--study-games", type=int, default=200,
                    help="games per cell of the win-rate study (default 200)")
@@ -303,7 +300,8 @@ def markdown(res: dict) -> str:
     if "refinement" in res:
         ref = res["refinement"]
         rs = ref["spy_strategies"]
-        lines += ["", f"### Refinement ({ref['games_per_cell']} games per cell, another deal seed)", "",
+        lines += ["", f"### Refinement ({ref['games_per_cell']} games per cell, another deal seed)",
+                  "",
                   "| non-spies \\ spy | " + " | ".join(f"{s} {l:g}" for l, s in rs) + " |",
                   "|---|" + "---|" * len(rs)]
         for i, (lam, st) in enumerate(ref["non_spy_strategies"]):
