@@ -328,7 +328,9 @@ class NewGameDialog(NewGameDialogBase):
         self.strategy.setCurrentIndex(max(0, self.strategy.findData(setup.strategy)))
         self.rounds.setValue(setup.rounds)
         self.n_players.setValue(len(setup.players))
-        default = spyfall.PlayerModel(setup.beta, setup.lam, setup.strategy)
+        # the claim weight has no control yet: kept from the loaded setup and written back
+        self._claim_weight = setup.claim_weight
+        default = spyfall.PlayerModel(setup.beta, setup.lam, setup.strategy, setup.claim_weight)
         self.table.blockSignals(True)
         for r, (p, m) in enumerate(zip(setup.players, setup.models)):
             self._set_row(r, p, m != default, m.beta, m.lam, m.strategy)
@@ -355,7 +357,8 @@ class NewGameDialog(NewGameDialogBase):
             role = self.role.currentData()
             obj["my_role"] = {"spy": True} if role == "spy" else {"location": role}
         model = {"beta": self.beta.value(), "lambda": self.lam.value(),
-                 "strategy": self.strategy.currentData()}
+                 "strategy": self.strategy.currentData(),
+                 "claim_weight": getattr(self, "_claim_weight", 1.0)}
         per = {r[0]: {"beta": r[2], "lambda": r[3], "strategy": r[4]} for r in rows if r[1] and r[0]}
         if per:
             model["players"] = per

@@ -10,7 +10,7 @@ from __future__ import annotations
 from engines.spyfall.inference import (METHODS, BeliefTracker, Posterior, Recommendation,
                                        belief_summary, recommend,
                                        emission_params, infer)
-from engines.spyfall.model import (EVENT_TYPES, STRATEGIES, Claim, PlayerModel, Setup,
+from engines.spyfall.model import (EVENT_TYPES, NEW_GAME_MODEL, STRATEGIES, Claim, PlayerModel, Setup,
                                    describe_event, editions, event_from_json, make_claim,
                                    normalise_claim)
 from engines.spyfall.parse import complete, contradiction, format_event, parse, preview
@@ -22,10 +22,11 @@ TITLE = "Spyfall"
 
 
 def default_setup() -> Setup:
-    """The New game dialog's start: Spyfall 1 locations, five players, I hold a location card."""
+    """The New game dialog's start: Spyfall 1 locations, five players, I hold a location card,
+    and the model of :data:`~engines.spyfall.model.NEW_GAME_MODEL` (chosen by the studies)."""
     return Setup.from_json({"edition": "spyfall1", "players": ["Ann", "Bob", "Cy", "Dee", "Eve"],
                             "me": "Ann", "my_role": {"location": "Beach"},
-                            "model": {"beta": 5, "lambda": 0.7, "strategy": "flat"}})
+                            "model": dict(NEW_GAME_MODEL)})
 
 
 __all__ = ["GAME", "TITLE", "METHODS", "EVENT_TYPES", "STRATEGIES", "Setup", "PlayerModel", "Claim",

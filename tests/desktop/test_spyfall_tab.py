@@ -190,7 +190,7 @@ def test_new_game_dialog_builds_setup(window, qtbot):
     tab = _tab(window)
     dlg = NewGameDialog(tab, tab.document.setup)
     qtbot.addWidget(dlg)
-    assert dlg.beta.value() == 5 and dlg.lam.value() == pytest.approx(0.7)
+    assert dlg.beta.value() == 5 and dlg.lam.value() == pytest.approx(spyfall.default_setup().lam)
     dlg.n_players.setValue(4)
     dlg.me.setCurrentIndex(dlg.me.findData("Bob"))
     dlg.role.setCurrentIndex(dlg.role.findData("spy"))
