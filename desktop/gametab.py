@@ -1,10 +1,12 @@
 """The base class of every game tab: document, background inference, history, plot, banner.
 
 A game tab subclasses :class:`GameTab` and implements the hooks marked "subclass". The base
-wires the data flow of DESIGN.md: a logged event is a QUndoCommand on :attr:`document`; every
-change asks :attr:`runner` (a background thread) for the timeline of posteriors; the result
-updates the views; an engine error shows in the inline banner and the status bar, never as a
-crash. Selecting a history entry shows the beliefs as they were after it.
+wires the data flow of docs/ARCHITECTURE.md: a logged event is a QUndoCommand on
+:attr:`document`; every change asks :attr:`runner` (a background thread) for the posteriors of
+the log's prefixes from :attr:`belief_timeline` (an :class:`engines.core.timeline.Timeline`,
+which keeps every posterior it computed); the result updates the views; an engine error shows
+in the inline banner and the status bar, never as a crash. Selecting a history entry shows the
+beliefs as they were after it (computed on demand when the timeline does not have them).
 """
 from __future__ import annotations
 
@@ -16,7 +18,8 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from engines import game_module
 from engines.core.errors import ContradictionError, EngineError
-from desktop.inference import InferenceRunner, Timeline, TimelineCache, compute_timeline
+from engines.core.timeline import Timeline, TimelineResult
+from desktop.inference import InferenceRunner
 from desktop.session import SessionDocument
 from desktop.widgets.banner import Banner
 from desktop.widgets.belief_plot import BeliefPlot
@@ -32,7 +35,9 @@ class GameTab(QWidget):
     """
 
     GAME = ""
-    #: Compute the posterior after every prefix (for the plot and the history view).
+    #: Compute the posterior after every prefix (for the plot and the history view); a
+    #: timeline whose states are too large to copy computes the whole log only, and the
+    #: beliefs after an earlier entry on demand.
     FULL_TIMELINE = True
 
     statusMessage = Signal(str)
@@ -52,8 +57,13 @@ class GameTab(QWidget):
         self._export_path = ""
         self.runner.resultReady.connect(self._on_result)
         self.runner.failed.connect(self._on_failed)
-        self._cache = TimelineCache()
-        self.timeline: Optional[Timeline] = None
+        # the options come from widgets built later: current_timeline() renews it if needed
+        self.belief_timeline = Timeline(self.module, self.document.setup)
+        self.view_runner = self.make_runner("view")
+        self.view_runner.resultReady.connect(self._on_view_entry)
+        self.view_runner.failed.connect(self._on_view_failed)
+        #: the last result of :attr:`belief_timeline` shown (None before the first)
+        self.timeline: Optional[TimelineResult] = None
         self.view_index = -1  # -1: live; k: beliefs after the first k events
         self.last_seconds = 0.0
         self.history = HistoryPanel(self.document)
@@ -90,7 +100,7 @@ class GameTab(QWidget):
     def clear_beliefs(self) -> None:
         """Called when no posterior can be shown (e.g. the setup itself is impossible)."""
 
-    def plot_series(self, timeline: Timeline) -> dict:
+    def plot_series(self, timeline: TimelineResult) -> dict:
         """Series for the belief plot from a timeline: name -> value after each event."""
         return {}
 
@@ -101,7 +111,7 @@ class GameTab(QWidget):
         """Ask for a new game's setup (a dialog) and reset the document; False if cancelled."""
         return False
 
-    def after_result(self, timeline: Timeline) -> None:
+    def after_result(self, timeline: TimelineResult) -> None:
         """Called after every new timeline (e.g. to ask for a recommendation)."""
 
     def reset_views(self) -> None:
@@ -117,7 +127,7 @@ class GameTab(QWidget):
         self.document.remove_event(index)
 
     def reset_document(self, setup: Any, events=(), meta=(), path: Optional[str] = None) -> None:
-        self._cache = TimelineCache()
+        self.belief_timeline = Timeline(self.module, setup, self.inference_options())
         self.timeline = None
         self.view_index = -1
         self.history.set_contradiction(None)
@@ -129,13 +139,20 @@ class GameTab(QWidget):
     def load_session(self, data, path: Optional[str]) -> None:
         self.reset_document(data.setup, data.events, data.meta, path)
 
+    def current_timeline(self) -> Timeline:
+        """The :class:`Timeline` of the document's setup and the tab's options (a new one when
+        either changed; the old one's cache is dropped)."""
+        tl, setup, options = self.belief_timeline, self.document.setup, self.inference_options()
+        if tl.setup is not setup and tl.setup != setup or tl.options != options:
+            self.belief_timeline = tl = Timeline(self.module, setup, options)
+        return tl
+
     @Slot()
     def request_inference(self, *_args) -> None:
-        doc = self.document
-        job = functools.partial(_timeline_job, self.module, doc.setup, tuple(doc.events),
-                                cache=self._cache, options=self.inference_options(),
-                                full=self.FULL_TIMELINE)
-        self.runner.submit(job)
+        tl = self.current_timeline()
+        full = self.FULL_TIMELINE and not tl.in_order
+        self.runner.submit(functools.partial(_timeline_job, tl, tuple(self.document.events),
+                                             full=full))
         self.statusMessage.emit(f"{self.title()}: computing…")
 
     def make_runner(self, name: str) -> InferenceRunner:
@@ -150,7 +167,7 @@ class GameTab(QWidget):
 
     # -- results ------------------------------------------------------------------------
     @Slot(int, object, float)
-    def _on_result(self, revision: int, timeline: Timeline, seconds: float) -> None:
+    def _on_result(self, revision: int, timeline: TimelineResult, seconds: float) -> None:
         self.timeline = timeline
         self.last_seconds = seconds
         err = timeline.error
@@ -222,10 +239,30 @@ class GameTab(QWidget):
         else:
             k = self.view_index
             self.plot.set_marker(k)
+        post = tl.posteriors[k]
+        if post is None:  # not computed yet (a timeline of the whole log only): on demand
+            self.view_runner.submit(functools.partial(
+                _entry_job, self.belief_timeline, tuple(self.document.events[:k]), k))
+            return
+        self.view_runner.cancel()
         try:
-            self.show_posterior(tl.posteriors[k], k)
+            self.show_posterior(post, k)
         except Exception as exc:
             self._show_error(exc)
+
+    @Slot(int, object, float)
+    def _on_view_entry(self, _rev: int, result: tuple, _secs: float) -> None:
+        k, post = result
+        if self.view_index != k:
+            return
+        try:
+            self.show_posterior(post, k)
+        except Exception as exc:
+            self._show_error(exc)
+
+    @Slot(int, object)
+    def _on_view_failed(self, _rev: int, exc: Exception) -> None:
+        self.statusMessage.emit(f"beliefs then: {exc}")
 
     def shutdown(self) -> None:
         for r in self._runners:
@@ -241,18 +278,16 @@ class GameTab(QWidget):
         """
         tl = self.timeline
         n = len(self.document.events)
-        if tl is not None and tl.error is None and len(tl.summaries) == n + 1:
+        if tl is not None and tl.error is None and len(tl.summaries) == n + 1 and tl.is_full:
             self._write_csv(path, list(tl.summaries))
             return
-        doc = self.document
         self._export_path = path
         self.statusMessage.emit("Computing the beliefs after every event for the CSV…")
         self.export_runner.submit(functools.partial(
-            _timeline_job, self.module, doc.setup, tuple(doc.events), cache=None,
-            options=self.inference_options(), full=True))
+            _timeline_job, self.current_timeline(), tuple(self.document.events), full=True))
 
     @Slot(int, object, float)
-    def _on_export_timeline(self, _rev: int, timeline: Timeline, _secs: float) -> None:
+    def _on_export_timeline(self, _rev: int, timeline: TimelineResult, _secs: float) -> None:
         self._write_csv(self._export_path, list(timeline.summaries))
 
     @Slot(int, object)
@@ -279,5 +314,9 @@ class GameTab(QWidget):
         QMessageBox.warning(self, title, text)
 
 
-def _timeline_job(module, setup, events, cancel, *, cache, options, full):
-    return compute_timeline(module, setup, events, cancel, cache=cache, options=options, full=full)
+def _timeline_job(timeline: Timeline, events: tuple, cancel, *, full: bool) -> TimelineResult:
+    return timeline.compute(events, cancel, full=full)
+
+
+def _entry_job(timeline: Timeline, events: tuple, k: int, cancel) -> tuple:
+    return k, timeline.posterior(events, cancel)

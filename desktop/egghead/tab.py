@@ -6,7 +6,6 @@ simulation panel (seed 002, section 5).
 from __future__ import annotations
 
 import dataclasses
-import functools
 
 import numpy as np
 from PySide6.QtCore import Qt, Slot
@@ -66,17 +65,10 @@ def learned_text(post) -> str:
     return "<b>Stacks ruled out</b> " + "; ".join(parts)
 
 
-def _infer_job(setup, events, cancel):
-    return egghead.infer(setup, events, cancel=cancel)
-
-
 class Tab(GameTab):
     """Egghead at the table: log answers, reaction rounds and solves; read my valid stacks."""
 
     GAME = "egghead"
-    #: The engine caches each event prefix and its posterior carries the plot's history, and a
-    #: 5-player inference takes about a second per event: infer the whole log only.
-    FULL_TIMELINE = False
 
     def make_plot(self) -> BeliefPlot:
         return BeliefPlot("My valid stacks after each event", y_label="valid stacks (log scale)",
@@ -185,9 +177,6 @@ class Tab(GameTab):
         self.simulation = SimulationPanel(self.sim_runner)
         self.pages.addTab(self.simulation, "Simulation")
 
-        self.then_runner = self.make_runner("then")
-        self.then_runner.resultReady.connect(self._on_then)
-        self.then_runner.failed.connect(self._on_then_failed)
         self.document.changed.connect(self._document_changed)
         self.reset_views()
 
@@ -303,28 +292,10 @@ class Tab(GameTab):
         return 0 <= self.view_index < len(self.document.events)
 
     def show_posterior(self, post, k: int) -> None:
-        if self._browsing():
-            # FULL_TIMELINE is off: the beliefs then are inferred on demand (engine-cached)
-            job = functools.partial(_infer_job, self.document.setup,
-                                    tuple(self.document.events[:self.view_index]))
-            self.then_runner.submit(job)
-            return
-        self.then_runner.cancel()
-        self._display(post, live=True)
+        self._display(post, k, live=not self._browsing())
 
-    @Slot(int, object, float)
-    def _on_then(self, _rev, post, _secs) -> None:
-        if self._browsing():
-            self._display(post, live=False)
-            self.plot.set_marker(self.view_index)
-
-    @Slot(int, object)
-    def _on_then_failed(self, _rev, exc) -> None:
-        self.statusMessage.emit(f"beliefs then: {exc}")
-
-    def _display(self, post, live: bool) -> None:
+    def _display(self, post, n_events: int, live: bool) -> None:
         setup = self.document.setup
-        n_events = len(post.history_with_ba) - 1
         self.table_panel.show_stacks(post.visible)
         self.table_panel.show_solution(post.solution)
         # can I solve / can they
@@ -428,12 +399,11 @@ class Tab(GameTab):
         self.solve_label.setText("No stack of mine is consistent with the setup.")
 
     def plot_series(self, timeline) -> dict:
-        last = timeline.latest
-        n = len(last.history_with_ba)  # whole events on the x axis
+        n = len(timeline.summaries)  # whole events on the x axis
         step = max(1, -(-n // 10))
         self.plot.plot.getAxis("bottom").setTickSpacing(step, step)
-        return {SERIES_BA: [float(x) for x in last.history_with_ba],
-                SERIES_NO_BA: [float(x) for x in last.history_without_ba]}
+        pick = lambda key: [None if s is None else s[key] for s in timeline.summaries]  # noqa: E731
+        return {SERIES_BA: pick("valids_with_ba"), SERIES_NO_BA: pick("valids_without_ba")}
 
     def status_text(self, post, seconds: float) -> str:
         return (f"Egghead · master table · {seconds * 1000:.0f} ms · {len(post.my_valids)} valid "

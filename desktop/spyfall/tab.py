@@ -328,7 +328,7 @@ class Tab(GameTab):
     # -- results ---------------------------------------------------------------------------------
     def show_posterior(self, post, k: int) -> None:
         setup = self.document.setup
-        rows = [post.location_history[-1]]
+        rows = [np.array([post.location[loc] for loc in setup.locations])]
         if setup.me is not None and setup.i_am_spy:
             rows.append(np.array([post.private_location[loc] for loc in setup.locations]))
         self.sheet_model.set_beliefs(np.array(rows))
@@ -364,7 +364,8 @@ class Tab(GameTab):
     def plot_series(self, timeline) -> dict:
         post = timeline.latest
         setup = self.document.setup
-        series = {p: [float(x) for x in post.spy_history[:, j]] for j, p in enumerate(setup.players)}
+        series = {p: [None if s is None else s[f"spy:{p}"] for s in timeline.summaries]
+                  for p in setup.players}
         gap = [None]
         ig = {"location (public)": gap + [float(x) for x in post.information_gain_bits],
               "spy (public)": gap + [float(x) for x in post.spy_information_gain_bits]}

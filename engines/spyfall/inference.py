@@ -16,7 +16,7 @@ non-spy claims (the issue's definition of Q_t).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional, Sequence
 
 import numpy as np
@@ -232,10 +232,9 @@ class Posterior:
             not know (location if I am the spy, the spy otherwise), bits (T,); () for an observer.
         aggregate_information_gain_bits: KL(P_T ‖ P_0) of the public location belief, bits.
         private_aggregate_information_gain_bits: the same for my private belief (0 for an observer).
-        location_history: public location belief after 0..T claims, ndarray (T+1, n).
-        spy_history: public spy belief after 0..T claims, ndarray (T+1, s) (the spy-belief plot).
-        private_history: my private belief over the unknown after 0..T claims, (T+1, n) if I am the
-            spy, (T+1, s) otherwise; None for an observer.
+
+    The beliefs after earlier claims are the posteriors of the log's prefixes
+    (:class:`engines.core.timeline.Timeline`).
     """
 
     method: str
@@ -257,9 +256,6 @@ class Posterior:
     private_information_gain_bits: tuple
     aggregate_information_gain_bits: float
     private_aggregate_information_gain_bits: float
-    location_history: np.ndarray
-    spy_history: np.ndarray
-    private_history: Optional[np.ndarray] = field(default=None)
 
     @property
     def leave_one_out(self) -> dict:
@@ -284,7 +280,6 @@ class Posterior:
         out["aggregate_information_gain_bits"] = self.aggregate_information_gain_bits
         out["leave_one_out"] = self.leave_one_out
         out["contribution_bits"] = self.contribution_bits
-        out["spy_history"] = [_named(self.players, row) for row in self.spy_history]
         return out
 
 
@@ -427,7 +422,7 @@ def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
         _, _, tr, _ = _joint_history_exact(setup, claims, cancel)
     loo_loc, loo_spy = (np.clip(x, 0.0, 1.0) for x in tr.leave_one_out())
     contrib = {p: kl_bits(loc_hist[-1], loo_loc[j]) for j, p in enumerate(setup.players)}
-    for arr in (joint, loo_loc, loo_spy, loc_hist, spy_hist) + ((private_hist,) if private_hist is not None else ()):
+    for arr in (joint, loo_loc, loo_spy):
         arr.setflags(write=False)
     return Posterior(
         method=method, locations=setup.locations, players=setup.players, joint=joint,
@@ -438,8 +433,7 @@ def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
         information_gain_bits=ig, spy_information_gain_bits=ig_spy,
         private_information_gain_bits=pig,
         aggregate_information_gain_bits=kl_bits(loc_hist[-1], loc_hist[0]),
-        private_aggregate_information_gain_bits=pagg,
-        location_history=loc_hist, spy_history=spy_hist, private_history=private_hist)
+        private_aggregate_information_gain_bits=pagg)
 
 
 def belief_summary(setup: Setup, posterior: Posterior) -> dict[str, float]:

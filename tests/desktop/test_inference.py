@@ -85,38 +85,3 @@ def test_progress_is_forwarded(runner, qtbot):
     qtbot.wait(50)
     assert seen and seen[-1] == (3, 3)
     assert all(0 < d <= t == 3 for d, t in seen)
-
-
-class _FakeEngine:
-    """An engine that records the prefixes it is asked for; event "x" is impossible."""
-
-    def __init__(self, in_order):
-        self.calls = []
-        self.in_order = in_order
-
-    def timeline_in_order(self, setup):
-        return self.in_order
-
-    def infer(self, setup, events, cancel=None):
-        self.calls.append(len(events))
-        if "x" in events:
-            raise ContradictionError(events.index("x"), "impossible")
-        return len(events)
-
-    def belief_summary(self, setup, post):
-        return {"n": float(post)}
-
-
-@pytest.mark.parametrize("in_order", [False, True])
-def test_timeline_order_and_contradiction(in_order):
-    from desktop.inference import TimelineCache, compute_timeline
-
-    eng = _FakeEngine(in_order)
-    tl = compute_timeline(eng, "setup", ("a", "b", "c"), None, cache=TimelineCache())
-    assert tl.posteriors == (0, 1, 2, 3) and tl.error is None
-    assert eng.calls == ([0, 1, 2, 3] if in_order else [3, 0, 1, 2])
-    eng.calls.clear()
-    tl = compute_timeline(eng, "setup", ("a", "b", "x", "c"), None, cache=TimelineCache())
-    assert tl.posteriors == (0, 1, 2) and tl.error.event_index == 2
-    if in_order:
-        assert eng.calls == [0, 1, 2, 3]          # stops at the first impossible prefix

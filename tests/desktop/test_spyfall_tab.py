@@ -47,8 +47,9 @@ def _beliefs_equal_engine(tab):
         np.testing.assert_allclose(spy[:, 1], [direct.private_spy[p] for p in setup.players], atol=1e-12)
     np.testing.assert_allclose(spy[:, -1], np.diag(direct.loo_spy), atol=1e-12)
     series = tab.plot.series()
-    for j, p in enumerate(setup.players):
-        np.testing.assert_allclose(series[p], direct.spy_history[:, j], atol=1e-12)
+    then = [spyfall.infer(setup, tab.document.events[:k]) for k in range(len(tab.document.events) + 1)]
+    for p in setup.players:
+        np.testing.assert_allclose(series[p], [t.spy[p] for t in then], atol=1e-12)
     ig = tab.ig_plot.series()["location (public)"]
     assert ig[0] is None
     np.testing.assert_allclose(ig[1:], direct.information_gain_bits, atol=1e-12)
