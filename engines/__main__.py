@@ -1,4 +1,4 @@
-"""Command line: ``python -m engines infer|recommend|simulate ...`` (DESIGN.md, "CLI").
+"""Command line: ``python -m engines infer|recommend|simulate ...`` (README, "Command line").
 
 Exit codes: 0 ok, 2 bad input (the message names the file and the JSON path of the field),
 3 contradiction (the message names the event). No traceback for user errors.

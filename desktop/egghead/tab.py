@@ -5,7 +5,6 @@ simulation panel (seed 002, section 5).
 """
 from __future__ import annotations
 
-import dataclasses
 
 import numpy as np
 from PySide6.QtCore import Qt, Slot
@@ -15,7 +14,6 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QGroupBox, QHBoxLayout, QHead
                                QVBoxLayout, QWidget)
 
 from engines import egghead
-from engines.core.errors import SessionFormatError
 from desktop.gametab import GameTab
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.worksheet import (ProbabilityTableModel, WorksheetView, format_probability,
@@ -111,13 +109,13 @@ class Tab(GameTab):
         self.table_panel.solveClicked.connect(self._solve_clicked)
         ll.addWidget(self.table_panel)
         self.question_form = QuestionForm(setup)
-        self.question_form.submitted.connect(self._log_json)
+        self.question_form.submitted.connect(self.log_json)
         ll.addWidget(self.question_form)
         self.reactions_form = ReactionsForm(setup)
-        self.reactions_form.submitted.connect(self._log_json)
+        self.reactions_form.submitted.connect(self.log_json)
         ll.addWidget(self.reactions_form)
         self.solve_form = SolveForm(setup)
-        self.solve_form.submitted.connect(self._log_json)
+        self.solve_form.submitted.connect(self.log_json)
         ll.addWidget(self.solve_form)
         ll.addStretch(1)
         scroll = QScrollArea()
@@ -163,7 +161,7 @@ class Tab(GameTab):
 
         # right: history + plot
         right = QSplitter(Qt.Vertical)
-        self.history.list.setWordWrap(True)
+        self.history.set_word_wrap(True)
         right.addWidget(self.history)
         right.addWidget(self.plot)
         right.setSizes([300, 330])
@@ -242,14 +240,8 @@ class Tab(GameTab):
 
     # -- setup changes (undoable) -----------------------------------------------------------------
     def _replace_setup(self, text: str, merge_key: int = -1, **changes) -> None:
-        setup = dataclasses.replace(self.document.setup, **changes)
-        try:  # the engine validates the new setup as a file would be
-            setup = egghead.Setup.from_json(setup.to_json(), "setup")
-        except SessionFormatError as exc:
-            self.warn("Cannot change the setup", exc.message)
-            self._sync_setup_widgets()
-            return
-        self.document.replace_setup(setup, text, merge_key)
+        if not self.replace_setup(text, merge_key, **changes):
+            self._sync_setup_widgets()   # the refused change is undone on screen too
 
     def _ba_toggled(self, on: bool) -> None:
         self._replace_setup("Behavioural analysis " + ("on" if on else "off"),
@@ -274,15 +266,6 @@ class Tab(GameTab):
                             merge_key=setup.players.index(player), visible=visible)
 
     # -- logging ------------------------------------------------------------------------------
-    def _log_json(self, obj: dict) -> bool:
-        try:
-            ev = egghead.event_from_json(obj, self.document.setup, "event")
-        except SessionFormatError as exc:
-            self.warn("Cannot log this", exc.message)
-            return False
-        self.log_event(ev)
-        return True
-
     def _solve_clicked(self, player: str) -> None:
         self.solve_form.set_player(player)
         self.solve_form.player.setFocus()

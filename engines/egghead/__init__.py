@@ -1,4 +1,4 @@
-"""Egghead engine (issue 4): valid stacks with behavioural analysis, and the seed's simulation.
+"""Egghead engine: valid stacks with behavioural analysis, and the seed's simulation.
 
 Public API (the engine contract, engines/CONTRACT.md):
 

@@ -135,7 +135,7 @@ class Posterior:
     method: str = METHODS[0]
 
     def to_json(self) -> dict:
-        """The CLI output (issue 4) plus the fields the tab uses; JSON-safe, no NaN."""
+        """The CLI output plus the fields the tab uses; JSON-safe, no NaN."""
         return {
             "game": self.game,
             "my_valids": [list(s) for s in self.my_valids],

@@ -1,4 +1,4 @@
-"""Guess Who? engine (issue 5): candidates, information-ranked questions, optimal play, race.
+"""Guess Who? engine: candidates, information-ranked questions, optimal play, race.
 
 Public API (the engine contract, engines/CONTRACT.md):
 

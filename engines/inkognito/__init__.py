@@ -1,4 +1,4 @@
-"""Inkognito engine (issue 3): joint Bayesian identity disclosure for all opponents.
+"""Inkognito engine: joint Bayesian identity disclosure for all opponents.
 
 Public API (the engine contract, engines/CONTRACT.md):
 

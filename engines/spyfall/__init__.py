@@ -1,4 +1,4 @@
-"""Spyfall engine (issue 6; seed 001 "Spyfall with a probabilistic model").
+"""Spyfall engine (seed 001 "Spyfall with a probabilistic model").
 
 Exact public and private beliefs over (location, spy) from claims on the simplex with Dirichlet
 emissions (:mod:`engines.spyfall.inference`), bots and a tournament simulator

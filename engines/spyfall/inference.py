@@ -1,4 +1,4 @@
-"""Exact public and private beliefs for Spyfall (issue 6; seed 001, "Beliefs, Prior, Posterior",
+"""Exact public and private beliefs for Spyfall (seed 001, "Beliefs, Prior, Posterior",
 "Public belief and Information gain", "Emission strategies to implement").
 
 The hypothesis space is (location l, spy k): n × s worlds with a uniform prior. Each claim C_t
@@ -56,7 +56,7 @@ def top_suspect(spy_belief: np.ndarray, j: int) -> bool:
 def emission_params(strategy: str, beta: float, lam: float, j: int, public_location: np.ndarray,
                     public_spy: np.ndarray, spy_view: np.ndarray):
     """Dirichlet parameters of speaker ``j``'s claim under every hypothesis (seed, "Flat
-    Hide-Reveal" and "Dynamic Hide-Reveal"; issue 6, "The model").
+    Hide-Reveal" and "Dynamic Hide-Reveal").
 
     Args:
         strategy: "flat", "dynamic" or "joker".
@@ -209,7 +209,7 @@ class BeliefTracker:
 
 @dataclass(frozen=True, eq=False)
 class Posterior:
-    """Public and private Spyfall beliefs after a log of claims (issue 6).
+    """Public and private Spyfall beliefs after a log of claims.
 
     Attributes:
         method: "exact" (factorised running sums) or "enumeration" (scipy.stats.dirichlet per world).
@@ -378,7 +378,7 @@ def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
             positive, so no world is ever excluded; raised only if the numbers became non-finite.
 
     Method: seed 001 ("Public belief update: Bayes update", "Bayes update", "Information gain");
-    issue 6 for the spy's Q_t and the floor of claims with zeros.
+    the spy's Q_t and the floor of claims with zeros as in engines/spyfall/model.py.
     """
     if method not in METHODS:
         raise SessionFormatError("--method", f"unknown method {method!r}; expected one of "
@@ -456,7 +456,7 @@ def belief_summary(setup: Setup, posterior: Posterior) -> dict[str, float]:
 
 @dataclass(frozen=True)
 class Recommendation:
-    """My next move (issue 6, bots' rules applied to me).
+    """My next move (bots' rules applied to me).
 
     Attributes:
         claim: the mean claim of my emission strategy, γ/Σγ (probabilities over locations):

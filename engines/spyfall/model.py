@@ -1,4 +1,4 @@
-"""Spyfall setup and events (issue 6; seed 001 "Spyfall with a probabilistic model").
+"""Spyfall setup and events (seed 001 "Spyfall with a probabilistic model").
 
 Session schema::
 

@@ -1,4 +1,4 @@
-"""Spyfall bots and tournament simulator (issue 6; seed 001, "Player strategy", "Code up the game").
+"""Spyfall bots and tournament simulator (seed 001, "Player strategy", "Code up the game").
 
 A game: N ~ Unif(locations), S ~ Unif(players). Seats speak in seating order for ``rounds``
 rounds (seed: each player shares 5 times). Every bot does the Bayes update of
@@ -303,7 +303,7 @@ def aggregate(config: SimConfig, records: list, elapsed: float = 0.0) -> SimResu
 
 def simulate(config: SimConfig, *, progress: Progress = None,
              cancel: CancelFlag = None) -> SimResult:
-    """Run a bot tournament (issue 6, "Bots"; seed 001, "Code up the game").
+    """Run a bot tournament (seed 001, "Code up the game").
 
     Args:
         config: :class:`SimConfig`.

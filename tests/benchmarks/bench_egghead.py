@@ -1,4 +1,4 @@
-"""Egghead benchmarks (not collected by pytest): prints the figures of issue 4's budgets.
+"""Egghead benchmarks (not collected by pytest): prints the figures against the budgets.
 
     python tests/benchmarks/bench_egghead.py [--quick] [--no-five] [--six] [--sim-configs 0,1,2,3,4]
 

@@ -150,7 +150,7 @@ def test_solve_form_updates_the_table_and_history_shows_beliefs_then(window, qtb
     assert [f.text() for f in tab.table_panel.faces["B"]] == ["1", "1", "2"]
     _check_against_engine(tab)
     # select entry 1 (after the answer): the beliefs then, from the timeline
-    tab.history.list.setCurrentRow(1)
+    tab.history.select_entry(1)
     _wait(window)
     then = egghead.infer(tab.document.setup, tab.document.events[:1])
     assert tab.listed_valids() == list(then.my_valids)
@@ -164,7 +164,7 @@ def test_bad_input_names_the_field(window, qtbot, monkeypatch):
     tab = _tab(window)
     warnings = []
     monkeypatch.setattr(tab, "warn", lambda title, text: warnings.append(text))
-    assert not tab._log_json({"type": "answer", "question": "sum", "answer": 2, "moderator": None})
+    assert not tab.log_json({"type": "answer", "question": "sum", "answer": 2, "moderator": None})
     assert "not a possible answer" in warnings[-1] and not tab.document.events
     # my own solve with new cards: the engine's message reaches the player
     tab.solve_form.set_player("A")

@@ -180,7 +180,7 @@ def test_history_selection_shows_the_board_then(window, qtbot):
     tab = _tab(window, guesswho.setup_for_board("classic", opponent_remaining=24), events)
     live = {n for n, c in tab.board_view.cards.items() if not c.down}
     assert live == set(guesswho.infer(tab.document.setup, events).candidates)
-    tab.history.list.setCurrentRow(1)  # after the first answer
+    tab.history.select_entry(1)  # after the first answer
     first = guesswho.infer(tab.document.setup, events[:1])
     assert {n for n, c in tab.board_view.cards.items() if not c.down} == set(first.candidates)
     assert "as after entry 1" in tab.summary.text()
