@@ -1,22 +1,28 @@
-"""The base class of every game tab: document, background inference, history, plot, banner.
+"""The base class of every game tab: the views of one :class:`GameController`.
 
-A game tab subclasses :class:`GameTab` and implements the hooks marked "subclass". The base
-wires the data flow of DESIGN.md: a logged event is a QUndoCommand on :attr:`document`; every
-change asks :attr:`runner` (a background thread) for the timeline of posteriors; the result
+A game tab subclasses :class:`GameTab` and implements the hooks marked "subclass". The tab
+renders; its :attr:`controller` (:mod:`desktop.controller`) owns the session document, the
+belief timeline (:class:`engines.core.timeline.Timeline`, every posterior it computed kept per
+prefix), the background tasks and the selected history entry. The data flow of
+docs/ARCHITECTURE.md: a logged event is a QUndoCommand on :attr:`document`; every change asks
+the controller for the posteriors of the log's prefixes (a task on the thread pool); the result
 updates the views; an engine error shows in the inline banner and the status bar, never as a
-crash. Selecting a history entry shows the beliefs as they were after it.
+crash. Selecting a history entry shows the beliefs as they were after it (computed on demand
+when the timeline does not have them).
 """
 from __future__ import annotations
 
-import functools
+import dataclasses
 from typing import Any, Optional
 
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from engines import game_module
-from engines.core.errors import ContradictionError, EngineError
-from desktop.inference import InferenceRunner, Timeline, TimelineCache, compute_timeline
+from engines.core.errors import ContradictionError, EngineError, SessionFormatError
+from engines.core.timeline import Timeline, TimelineResult
+from desktop.controller import GameController
+from desktop.inference import InferenceRunner
 from desktop.session import SessionDocument
 from desktop.widgets.banner import Banner
 from desktop.widgets.belief_plot import BeliefPlot
@@ -32,7 +38,9 @@ class GameTab(QWidget):
     """
 
     GAME = ""
-    #: Compute the posterior after every prefix (for the plot and the history view).
+    #: Compute the posterior after every prefix (for the plot and the history view); a
+    #: timeline whose states are too large to copy computes the whole log only, and the
+    #: beliefs after an earlier entry on demand.
     FULL_TIMELINE = True
 
     statusMessage = Signal(str)
@@ -43,19 +51,14 @@ class GameTab(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.module = game_module(self.GAME)
-        self.document = SessionDocument(self.GAME, self.module.default_setup(), self)
-        self._runners: list[InferenceRunner] = []
-        self.runner = self.make_runner("inference")
-        self.export_runner = self.make_runner("export")
-        self.export_runner.resultReady.connect(self._on_export_timeline)
-        self.export_runner.failed.connect(self._on_export_failed)
-        self._export_path = ""
-        self.runner.resultReady.connect(self._on_result)
-        self.runner.failed.connect(self._on_failed)
-        self._cache = TimelineCache()
-        self.timeline: Optional[Timeline] = None
-        self.view_index = -1  # -1: live; k: beliefs after the first k events
-        self.last_seconds = 0.0
+        self.controller = GameController(self.module, options=lambda: self.inference_options(),
+                                         full_timeline=lambda: self.FULL_TIMELINE, parent=self)
+        c = self.controller
+        c.resultReady.connect(self._on_result)
+        c.failed.connect(self._on_failed)
+        c.entryReady.connect(self._on_entry_ready)
+        c.statusMessage.connect(self.statusMessage)
+        c.exportFinished.connect(self.exportFinished)
         self.history = HistoryPanel(self.document)
         self.history.entrySelected.connect(self._on_history_selected)
         self.history.removeRequested.connect(self.remove_event)
@@ -66,6 +69,33 @@ class GameTab(QWidget):
         self.document.changed.connect(self.request_inference)
         self.build_ui()
         self.request_inference()
+
+    # -- what the controller holds (read-only views for the tab's code) --------------------
+    @property
+    def document(self) -> SessionDocument:
+        return self.controller.document
+
+    @property
+    def runner(self) -> InferenceRunner:
+        return self.controller.runner
+
+    @property
+    def belief_timeline(self) -> Timeline:
+        return self.controller.belief_timeline
+
+    @property
+    def timeline(self) -> Optional[TimelineResult]:
+        """The last beliefs delivered (``.posteriors[k]`` after the first k events)."""
+        return self.controller.timeline
+
+    @property
+    def view_index(self) -> int:
+        """The selected history entry: -1 live, k the beliefs after the first k events."""
+        return self.controller.view_index
+
+    @property
+    def last_seconds(self) -> float:
+        return self.controller.last_seconds
 
     # -- subclass hooks --------------------------------------------------------------------
     def title(self) -> str:
@@ -90,7 +120,7 @@ class GameTab(QWidget):
     def clear_beliefs(self) -> None:
         """Called when no posterior can be shown (e.g. the setup itself is impossible)."""
 
-    def plot_series(self, timeline: Timeline) -> dict:
+    def plot_series(self, timeline: TimelineResult) -> dict:
         """Series for the belief plot from a timeline: name -> value after each event."""
         return {}
 
@@ -101,7 +131,7 @@ class GameTab(QWidget):
         """Ask for a new game's setup (a dialog) and reset the document; False if cancelled."""
         return False
 
-    def after_result(self, timeline: Timeline) -> None:
+    def after_result(self, timeline: TimelineResult) -> None:
         """Called after every new timeline (e.g. to ask for a recommendation)."""
 
     def reset_views(self) -> None:
@@ -111,18 +141,43 @@ class GameTab(QWidget):
     def log_event(self, event: Any) -> None:
         """Append ``event`` to the log (undoable) — the one way facts enter the document."""
         self.history.select_live()
-        self.document.log_event(event)
+        self.controller.log_event(event)
+
+    def log_json(self, obj: dict, title: str = "Cannot log this") -> bool:
+        """Validate ``obj`` (an event as in a session file) with the engine and log it; bad
+        input shows the engine's message naming the field. Returns whether it was logged."""
+        try:
+            event = self.module.event_from_json(obj, self.document.setup, "event")
+        except SessionFormatError as exc:
+            self.warn(title, exc.message)
+            return False
+        self.log_event(event)
+        return True
+
+    def replace_setup(self, text: str, merge_key: int = -1, **changes) -> bool:
+        """Replace fields of the setup (``dataclasses.replace``), keeping the events (undoable).
+
+        The new setup is validated by the engine as a session file's would be
+        (``Setup.from_json(setup.to_json())``); a bad one shows the engine's message and changes
+        nothing. Consecutive changes with the same ``merge_key`` (>= 0) are one undo step.
+        Returns whether the setup was replaced."""
+        setup = dataclasses.replace(self.document.setup, **changes)
+        try:
+            self.module.Setup.from_json(setup.to_json(), "setup")
+        except SessionFormatError as exc:
+            self.warn("Cannot change the setup", exc.message)
+            return False
+        self.history.select_live()
+        self.document.replace_setup(setup, text, merge_key)
+        return True
 
     def remove_event(self, index: int) -> None:
-        self.document.remove_event(index)
+        self.controller.remove_event(index)
 
     def reset_document(self, setup: Any, events=(), meta=(), path: Optional[str] = None) -> None:
-        self._cache = TimelineCache()
-        self.timeline = None
-        self.view_index = -1
         self.history.set_contradiction(None)
         self.banner.clear()
-        self.document.reset(setup, events, meta, path)
+        self.controller.reset(setup, events, meta, path)
         self.reset_views()
         self.request_inference()
 
@@ -131,28 +186,20 @@ class GameTab(QWidget):
 
     @Slot()
     def request_inference(self, *_args) -> None:
-        doc = self.document
-        job = functools.partial(_timeline_job, self.module, doc.setup, tuple(doc.events),
-                                cache=self._cache, options=self.inference_options(),
-                                full=self.FULL_TIMELINE)
-        self.runner.submit(job)
+        self.controller.request_inference()
         self.statusMessage.emit(f"{self.title()}: computing…")
 
     def make_runner(self, name: str) -> InferenceRunner:
         """A further background runner (recommendations, simulations), shut down with the tab."""
-        runner = InferenceRunner(self, name=f"{self.GAME}-{name}")
-        self._runners.append(runner)
-        return runner
+        return self.controller.make_runner(name)
 
     def is_busy(self) -> bool:
         """True while any of the tab's runners has pending work."""
-        return any(r.is_busy() for r in self._runners)
+        return self.controller.is_busy()
 
     # -- results ------------------------------------------------------------------------
     @Slot(int, object, float)
-    def _on_result(self, revision: int, timeline: Timeline, seconds: float) -> None:
-        self.timeline = timeline
-        self.last_seconds = seconds
+    def _on_result(self, revision: int, timeline: TimelineResult, seconds: float) -> None:
         err = timeline.error
         if isinstance(err, ContradictionError):
             self.history.set_contradiction(err.event_index)
@@ -208,67 +255,37 @@ class GameTab(QWidget):
             self.document.undo_stack.undo()
 
     def _on_history_selected(self, k: int) -> None:
-        self.view_index = k
+        self.controller.view_index = k
         self._show_view()
 
     def _show_view(self) -> None:
-        tl = self.timeline
-        if tl is None or not tl.posteriors:
+        k = self.controller.view_index
+        shown, post = self.controller.select(k)
+        if shown < 0:
             return
-        n = len(tl.posteriors) - 1
-        if self.view_index < 0 or self.view_index > n:
-            k = n
-            self.plot.set_marker(None if self.view_index < 0 else n)
-        else:
-            k = self.view_index
-            self.plot.set_marker(k)
+        self.plot.set_marker(None if k < 0 else shown)
+        if post is None:
+            return  # computed on demand: arrives as the controller's entryReady
         try:
-            self.show_posterior(tl.posteriors[k], k)
+            self.show_posterior(post, shown)
+        except Exception as exc:
+            self._show_error(exc)
+
+    @Slot(int, object)
+    def _on_entry_ready(self, k: int, post) -> None:
+        try:
+            self.show_posterior(post, k)
         except Exception as exc:
             self._show_error(exc)
 
     def shutdown(self) -> None:
-        for r in self._runners:
-            r.shutdown()
+        self.controller.shutdown()
 
     # -- export ---------------------------------------------------------------------------
     def export_history_csv(self, path: str) -> None:
-        """Write the history with the beliefs after every event to ``path`` (CSV).
-
-        Uses the current timeline when it covers every event; otherwise (a tab that computes
-        only the latest posterior) the missing beliefs are computed in the background first.
-        Emits ``exportFinished(path, error)``.
-        """
-        tl = self.timeline
-        n = len(self.document.events)
-        if tl is not None and tl.error is None and len(tl.summaries) == n + 1:
-            self._write_csv(path, list(tl.summaries))
-            return
-        doc = self.document
-        self._export_path = path
-        self.statusMessage.emit("Computing the beliefs after every event for the CSV…")
-        self.export_runner.submit(functools.partial(
-            _timeline_job, self.module, doc.setup, tuple(doc.events), cache=None,
-            options=self.inference_options(), full=True))
-
-    @Slot(int, object, float)
-    def _on_export_timeline(self, _rev: int, timeline: Timeline, _secs: float) -> None:
-        self._write_csv(self._export_path, list(timeline.summaries))
-
-    @Slot(int, object)
-    def _on_export_failed(self, _rev: int, exc: Exception) -> None:
-        self.exportFinished.emit(self._export_path, f"cannot compute the beliefs: {exc}")
-
-    def _write_csv(self, path: str, summaries: list) -> None:
-        summaries = summaries + [None] * (len(self.document.events) + 1 - len(summaries))
-        from desktop.session import write_text_atomically
-
-        try:
-            write_text_atomically(path, self.document.history_csv(summaries))
-        except OSError as exc:
-            self.exportFinished.emit(path, str(exc))
-            return
-        self.exportFinished.emit(path, "")
+        """Write the history with the beliefs after every event to ``path`` (CSV); emits
+        ``exportFinished(path, error)`` (see :meth:`GameController.export_history_csv`)."""
+        self.controller.export_history_csv(path)
 
     def exec_menu(self, menu, pos):
         """Show a context menu at ``pos`` and return the chosen QAction (tests replace this)."""
@@ -277,7 +294,3 @@ class GameTab(QWidget):
     def warn(self, title: str, text: str) -> None:
         """A modal warning naming what is wrong (bad form input)."""
         QMessageBox.warning(self, title, text)
-
-
-def _timeline_job(module, setup, events, cancel, *, cache, options, full):
-    return compute_timeline(module, setup, events, cancel, cache=cache, options=options, full=full)

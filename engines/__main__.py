@@ -1,4 +1,4 @@
-"""Command line: ``python -m engines infer|recommend|explain|parse|simulate ...`` (DESIGN.md, "CLI").
+"""Command line: ``python -m engines infer|recommend|explain|parse|simulate ...`` (README, "Command line").
 
 Exit codes: 0 ok, 2 bad input (the message names the file and the JSON path of the field),
 3 contradiction (the message names the event). No traceback for user errors.
@@ -11,6 +11,7 @@ import os
 import sys
 
 from engines import available_games, game_module
+from engines.core.contract import Recommender, Simulator
 from engines.core.errors import ContradictionError, SessionFormatError
 from engines.core.schema import read_session_file
 
@@ -38,7 +39,7 @@ def _infer(args) -> int:
 def _recommend(args) -> int:
     s = read_session_file(args.session)
     mod = game_module(s.game)
-    if not hasattr(mod, "recommend"):
+    if not isinstance(mod, Recommender):
         raise SessionFormatError("$.game", f"{s.game} has no recommendation")
     _print(mod.recommend(s.setup, s.events).to_json())
     return EXIT_OK
@@ -86,7 +87,7 @@ def main(argv=None) -> int:
     sub_sim = p.add_subparsers(dest="game", required=True)
     for game in available_games():
         mod = game_module(game)
-        if hasattr(mod, "add_simulate_arguments"):
+        if isinstance(mod, Simulator):
             gp = sub_sim.add_parser(game, help=f"simulate {game}")
             mod.add_simulate_arguments(gp)
             gp.set_defaults(func=lambda a, m=mod: (_print(m.simulate_main(a)), EXIT_OK)[1])

@@ -22,10 +22,11 @@ SEED_TABLE = "Seed 002 (its own 23-question deck, 1 analysing player): without a
              "9.78 rounds (variance 29.3), with analysis 6.16 (variance 14.0)."
 
 
-def _simulate_job(kwargs, cancel, progress):
+def _simulate_job(kwargs, task):
     # one game per ticked number of analysing players: several games run in worker processes
     workers = min(len(kwargs.get("analysing", ())), os.cpu_count() or 1)
-    return egghead.simulate(**kwargs, workers=max(workers, 1), progress=progress, cancel=cancel)
+    return egghead.simulate(egghead.SimConfig(**kwargs, workers=max(workers, 1)),
+                            progress=task.progress, cancel=task)
 
 
 class SimulationPanel(QWidget):
@@ -185,7 +186,7 @@ class SimulationPanel(QWidget):
         self.cancel_button.setEnabled(True)
         self.status.setText(f"Simulating {len(opts['analysing'])} game(s) of {opts['rounds']} "
                             f"rounds…")
-        self.runner.submit(functools.partial(_simulate_job, opts), with_progress=True)
+        self.runner.submit(functools.partial(_simulate_job, opts))
         return True
 
     def cancel(self) -> None:

@@ -5,8 +5,6 @@ simulation panel (seed 002, section 5).
 """
 from __future__ import annotations
 
-import dataclasses
-import functools
 
 import numpy as np
 from PySide6.QtCore import Qt, Slot
@@ -16,7 +14,6 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QGroupBox, QHBoxLayout, QHead
                                QVBoxLayout, QWidget)
 
 from engines import egghead
-from engines.core.errors import SessionFormatError
 from desktop.gametab import GameTab
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.worksheet import (ProbabilityTableModel, WorksheetView, format_probability,
@@ -66,17 +63,10 @@ def learned_text(post) -> str:
     return "<b>Stacks ruled out</b> " + "; ".join(parts)
 
 
-def _infer_job(setup, events, cancel):
-    return egghead.infer(setup, events, cancel=cancel)
-
-
 class Tab(GameTab):
     """Egghead at the table: log answers, reaction rounds and solves; read my valid stacks."""
 
     GAME = "egghead"
-    #: The engine caches each event prefix and its posterior carries the plot's history, and a
-    #: 5-player inference takes about a second per event: infer the whole log only.
-    FULL_TIMELINE = False
 
     def make_plot(self) -> BeliefPlot:
         return BeliefPlot("My valid stacks after each event", y_label="valid stacks (log scale)",
@@ -119,13 +109,13 @@ class Tab(GameTab):
         self.table_panel.solveClicked.connect(self._solve_clicked)
         ll.addWidget(self.table_panel)
         self.question_form = QuestionForm(setup)
-        self.question_form.submitted.connect(self._log_json)
+        self.question_form.submitted.connect(self.log_json)
         ll.addWidget(self.question_form)
         self.reactions_form = ReactionsForm(setup)
-        self.reactions_form.submitted.connect(self._log_json)
+        self.reactions_form.submitted.connect(self.log_json)
         ll.addWidget(self.reactions_form)
         self.solve_form = SolveForm(setup)
-        self.solve_form.submitted.connect(self._log_json)
+        self.solve_form.submitted.connect(self.log_json)
         ll.addWidget(self.solve_form)
         ll.addStretch(1)
         scroll = QScrollArea()
@@ -171,7 +161,7 @@ class Tab(GameTab):
 
         # right: history + plot
         right = QSplitter(Qt.Vertical)
-        self.history.list.setWordWrap(True)
+        self.history.set_word_wrap(True)
         right.addWidget(self.history)
         right.addWidget(self.plot)
         right.setSizes([300, 330])
@@ -185,9 +175,6 @@ class Tab(GameTab):
         self.simulation = SimulationPanel(self.sim_runner)
         self.pages.addTab(self.simulation, "Simulation")
 
-        self.then_runner = self.make_runner("then")
-        self.then_runner.resultReady.connect(self._on_then)
-        self.then_runner.failed.connect(self._on_then_failed)
         self.document.changed.connect(self._document_changed)
         self.reset_views()
 
@@ -253,14 +240,8 @@ class Tab(GameTab):
 
     # -- setup changes (undoable) -----------------------------------------------------------------
     def _replace_setup(self, text: str, merge_key: int = -1, **changes) -> None:
-        setup = dataclasses.replace(self.document.setup, **changes)
-        try:  # the engine validates the new setup as a file would be
-            setup = egghead.Setup.from_json(setup.to_json(), "setup")
-        except SessionFormatError as exc:
-            self.warn("Cannot change the setup", exc.message)
-            self._sync_setup_widgets()
-            return
-        self.document.replace_setup(setup, text, merge_key)
+        if not self.replace_setup(text, merge_key, **changes):
+            self._sync_setup_widgets()   # the refused change is undone on screen too
 
     def _ba_toggled(self, on: bool) -> None:
         self._replace_setup("Behavioural analysis " + ("on" if on else "off"),
@@ -285,15 +266,6 @@ class Tab(GameTab):
                             merge_key=setup.players.index(player), visible=visible)
 
     # -- logging ------------------------------------------------------------------------------
-    def _log_json(self, obj: dict) -> bool:
-        try:
-            ev = egghead.event_from_json(obj, self.document.setup, "event")
-        except SessionFormatError as exc:
-            self.warn("Cannot log this", exc.message)
-            return False
-        self.log_event(ev)
-        return True
-
     def _solve_clicked(self, player: str) -> None:
         self.solve_form.set_player(player)
         self.solve_form.player.setFocus()
@@ -303,28 +275,10 @@ class Tab(GameTab):
         return 0 <= self.view_index < len(self.document.events)
 
     def show_posterior(self, post, k: int) -> None:
-        if self._browsing():
-            # FULL_TIMELINE is off: the beliefs then are inferred on demand (engine-cached)
-            job = functools.partial(_infer_job, self.document.setup,
-                                    tuple(self.document.events[:self.view_index]))
-            self.then_runner.submit(job)
-            return
-        self.then_runner.cancel()
-        self._display(post, live=True)
+        self._display(post, k, live=not self._browsing())
 
-    @Slot(int, object, float)
-    def _on_then(self, _rev, post, _secs) -> None:
-        if self._browsing():
-            self._display(post, live=False)
-            self.plot.set_marker(self.view_index)
-
-    @Slot(int, object)
-    def _on_then_failed(self, _rev, exc) -> None:
-        self.statusMessage.emit(f"beliefs then: {exc}")
-
-    def _display(self, post, live: bool) -> None:
+    def _display(self, post, n_events: int, live: bool) -> None:
         setup = self.document.setup
-        n_events = len(post.history_with_ba) - 1
         self.table_panel.show_stacks(post.visible)
         self.table_panel.show_solution(post.solution)
         # can I solve / can they
@@ -428,12 +382,11 @@ class Tab(GameTab):
         self.solve_label.setText("No stack of mine is consistent with the setup.")
 
     def plot_series(self, timeline) -> dict:
-        last = timeline.latest
-        n = len(last.history_with_ba)  # whole events on the x axis
+        n = len(timeline.summaries)  # whole events on the x axis
         step = max(1, -(-n // 10))
         self.plot.plot.getAxis("bottom").setTickSpacing(step, step)
-        return {SERIES_BA: [float(x) for x in last.history_with_ba],
-                SERIES_NO_BA: [float(x) for x in last.history_without_ba]}
+        pick = lambda key: [None if s is None else s[key] for s in timeline.summaries]  # noqa: E731
+        return {SERIES_BA: pick("valids_with_ba"), SERIES_NO_BA: pick("valids_without_ba")}
 
     def status_text(self, post, seconds: float) -> str:
         return (f"Egghead · master table · {seconds * 1000:.0f} ms · {len(post.my_valids)} valid "

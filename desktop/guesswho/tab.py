@@ -9,7 +9,6 @@ change the setup through an undoable command. Inference and simulation run in ba
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 from typing import Optional
@@ -263,9 +262,8 @@ class Tab(GameTab):
             self._sync_controls()
 
     def _replace_setup(self, text: str, merge_key: int = -1, **changes) -> None:
-        new = dataclasses.replace(self.document.setup, **changes)
-        self.history.select_live()
-        self.document.replace_setup(new, text, merge_key)
+        if not self.replace_setup(text, merge_key, **changes):
+            self._sync_controls()
 
     def _rules_changed(self, _i: int) -> None:
         rules = self.rules.currentData()
@@ -458,17 +456,8 @@ class Tab(GameTab):
         if q is None:
             self.warn("No question selected", "Select a question in the list first, then Yes or No.")
             return
-        if self._log_json({"type": "answer", "question": q, "answer": bool(yes)}):
+        if self.log_json({"type": "answer", "question": q, "answer": bool(yes)}):
             self._set_current_question(None)
-
-    def _log_json(self, obj: dict) -> bool:
-        try:
-            ev = guesswho.event_from_json(obj, self.document.setup, "event")
-        except SessionFormatError as exc:
-            self.warn("Cannot log this", exc.message)
-            return False
-        self.log_event(ev)
-        return True
 
     # -- cards --------------------------------------------------------------------------
     @Slot(str)
@@ -491,7 +480,7 @@ class Tab(GameTab):
                 f"or remove it in the history.", "info")
             self._notice = True
             return
-        self._log_json({"type": "eliminate", "name": name})
+        self.log_json({"type": "eliminate", "name": name})
 
     # -- opponent -----------------------------------------------------------------------
     def _opponent_changed(self, value: int) -> None:
@@ -516,7 +505,7 @@ class Tab(GameTab):
             self.history.select_live()
             self.document.replace_event(len(events) - 1, ev)
             return
-        self._log_json({"type": "opponent", "remaining": value})
+        self.log_json({"type": "opponent", "remaining": value})
 
     # -- simulation ---------------------------------------------------------------------
     def run_simulation(self, strategies: list, games: int, seed: int) -> None:
@@ -529,7 +518,7 @@ class Tab(GameTab):
                                 setup.rules, setup.compound_questions, int(seed))
         self._sim_running = True
         self.sim_panel.set_running(True)
-        self.sim_runner.submit(job, with_progress=True)
+        self.sim_runner.submit(job)
 
     def cancel_simulation(self) -> None:
         """Stop the running simulation (its result is dropped)."""
@@ -566,6 +555,7 @@ class Tab(GameTab):
         return True
 
 
-def _simulate_job(board, strategies, games, rules, compound, seed, cancel, report):
-    return guesswho.simulate(board, strategies, games, rules=rules, compound=compound, seed=seed,
-                             progress=report, cancel=cancel)
+def _simulate_job(board, strategies, games, rules, compound, seed, task):
+    return guesswho.simulate(guesswho.SimConfig(board, strategies, games, rules=rules,
+                                                compound=compound, seed=seed),
+                             progress=task.progress, cancel=task)

@@ -10,14 +10,14 @@ import functools
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QHBoxLayout, QHeaderView, QLabel,
-                               QPushButton, QSplitter, QTableWidget, QTableWidgetItem,
-                               QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QHBoxLayout, QLabel,
+                               QPushButton, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from engines import inkognito
 from engines.core.errors import EngineError, SessionFormatError
 from desktop.gametab import GameTab
 from desktop.widgets.belief_plot import PALETTE, BeliefPlot
+from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.worksheet import ProbabilityTableModel, WorksheetView, format_probability
 from desktop.inkognito.forms import QUESTION_LABELS, AnswerSheet, NewGameDialog, short_name
 
@@ -93,6 +93,15 @@ class BeliefCard(QWidget):
         self.partner.clear()
 
 
+#: The next-question ranking (rows: engines.inkognito.RankedQuestion).
+QUESTION_COLUMNS = (
+    Column("Ask", lambda q: q.opponent),
+    Column("Question", lambda q: QUESTION_LABELS[q.question]),
+    Column("About", lambda q: q.asked),
+    Column("Bits", lambda q: f"{q.information_bits:.2f}", numeric=True),
+)
+
+
 class Tab(GameTab):
     """Inkognito at the table: tick each opponent's answers on their worksheet; read who is who."""
 
@@ -142,15 +151,9 @@ class Tab(GameTab):
         rl = QVBoxLayout(rec)
         rl.setContentsMargins(0, 0, 0, 0)
         rl.addWidget(QLabel("<b>Next question</b> (expected information gain, bits)"))
-        self.rec_table = QTableWidget(0, 4)
-        self.rec_table.setHorizontalHeaderLabels(["Ask", "Question", "About", "Bits"])
-        self.rec_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
-        self.rec_table.horizontalHeader().setStretchLastSection(True)
-        self.rec_table.verticalHeader().setVisible(False)
-        self.rec_table.setEditTriggers(QTableWidget.NoEditTriggers)
-        self.rec_table.setSelectionBehavior(QTableWidget.SelectRows)
-        self.rec_table.setToolTip("Double-click: set that opponent's worksheet to this question")
-        self.rec_table.cellDoubleClicked.connect(self._use_recommendation)
+        self.rec_table = RankingTable(
+            QUESTION_COLUMNS, tooltip="Double-click: set that opponent's worksheet to this question")
+        self.rec_table.rowActivated.connect(self._use_recommendation)
         rl.addWidget(self.rec_table, 1)
         right.addWidget(rec)
         right.addWidget(self.history)
@@ -226,7 +229,7 @@ class Tab(GameTab):
         self.deception.blockSignals(True)
         self.deception.setChecked(setup.deception.enabled)
         self.deception.blockSignals(False)
-        self.rec_table.setRowCount(0)
+        self.rec_table.clear_rows()
         self._fill_sheets()
 
     def _document_changed(self, *_a) -> None:
@@ -311,7 +314,7 @@ class Tab(GameTab):
     def after_result(self, timeline) -> None:
         if timeline.error is not None or not timeline.posteriors:
             self.rec_runner.cancel()
-            self.rec_table.setRowCount(0)
+            self.rec_table.clear_rows()
             return
         self.rec_runner.submit(functools.partial(
             _recommend_job, self.document.setup, tuple(self.document.events),
@@ -320,27 +323,17 @@ class Tab(GameTab):
     @Slot(int, object, float)
     def _on_recommendation(self, _rev, rec, _secs) -> None:
         rows = rec.ranking
-        self.rec_table.setRowCount(len(rows))
-        for r, q in enumerate(rows):
-            for c, text in enumerate((q.opponent, QUESTION_LABELS[q.question], q.asked,
-                                      f"{q.information_bits:.2f}")):
-                item = QTableWidgetItem(text)
-                item.setData(Qt.UserRole, (q.opponent, q.question, q.asked))
-                if c == 3:
-                    item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
-                self.rec_table.setItem(r, c, item)
+        self.rec_table.set_rows(rows)
         if rows:
-            self.rec_table.selectRow(0)
+            self.rec_table.select_row(0)
 
     @Slot(int, object)
     def _on_recommendation_failed(self, _rev, exc) -> None:
-        self.rec_table.setRowCount(0)
+        self.rec_table.clear_rows()
 
-    def _use_recommendation(self, row: int, _col: int) -> None:
-        item = self.rec_table.item(row, 0)
-        if item is None:
-            return
-        opp, q, asked = item.data(Qt.UserRole)
+    def _use_recommendation(self, row: int) -> None:
+        ranked = self.rec_table.row_object(row)
+        opp, q, asked = ranked.opponent, ranked.question, ranked.asked
         if opp in self.sheets:
             self.sheets[opp].set_question(q, asked)
             self.sheets[opp].table.setFocus()

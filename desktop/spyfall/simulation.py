@@ -20,8 +20,8 @@ from desktop.widgets.belief_plot import BeliefPlot
 from desktop.spyfall.forms import STRATEGY_LABELS
 
 
-def _simulate_job(config, cancel, progress):
-    return spyfall.simulate(config, progress=progress, cancel=cancel)
+def _simulate_job(config, task):
+    return spyfall.simulate(config, progress=task.progress, cancel=task)
 
 
 def _pct(x: float) -> str:
@@ -218,7 +218,7 @@ class SimulationPanel(QWidget):
         self.progress.setRange(0, config.games)
         self.progress.setValue(0)
         self.status.setText(f"Playing {config.games:,} games on {config.workers} process(es)…")
-        self.runner.submit(functools.partial(_simulate_job, config), with_progress=True)
+        self.runner.submit(functools.partial(_simulate_job, config))
 
     def cancel(self) -> None:
         """Stop the running tournament (its result, if any, is dropped)."""

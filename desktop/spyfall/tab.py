@@ -1,4 +1,4 @@
-"""The Spyfall tab (issue 6): a claims worksheet (turns × locations; click the locations an answer
+"""The Spyfall tab: a claims worksheet (turns × locations; click the locations an answer
 fits, 0 → ½ → 1, or type the claim), public and private location beliefs as heat-map rows under
 the claims, the spy belief per player, plots of the spy belief and of the information gain per
 turn, the recommendation (what to claim, whom to accuse / which location to name), and the bot
@@ -261,7 +261,7 @@ class Tab(GameTab):
         else:
             turn = self.sheet_model.claim_of_row(row)
             if turn >= 0:
-                self.history.list.setCurrentRow(turn + 1)
+                self.history.select_entry(turn + 1)
 
     def _column_clicked(self, column: int) -> None:
         self.cycle_pending(column)
@@ -269,7 +269,7 @@ class Tab(GameTab):
     def _row_clicked(self, item: int) -> None:
         turn = self.sheet_model.turn_of_item(item)
         if turn >= 0:
-            self.history.list.setCurrentRow(turn + 1)
+            self.history.select_entry(turn + 1)
 
     def cycle_pending(self, column: int) -> None:
         """One click on the pending claim's cell for location ``column`` (0 → ½ → 1 → 0)."""
@@ -328,7 +328,7 @@ class Tab(GameTab):
     # -- results ---------------------------------------------------------------------------------
     def show_posterior(self, post, k: int) -> None:
         setup = self.document.setup
-        rows = [post.location_history[-1]]
+        rows = [np.array([post.location[loc] for loc in setup.locations])]
         if setup.me is not None and setup.i_am_spy:
             rows.append(np.array([post.private_location[loc] for loc in setup.locations]))
         self.sheet_model.set_beliefs(np.array(rows))
@@ -364,7 +364,8 @@ class Tab(GameTab):
     def plot_series(self, timeline) -> dict:
         post = timeline.latest
         setup = self.document.setup
-        series = {p: [float(x) for x in post.spy_history[:, j]] for j, p in enumerate(setup.players)}
+        series = {p: [None if s is None else s[f"spy:{p}"] for s in timeline.summaries]
+                  for p in setup.players}
         gap = [None]
         ig = {"location (public)": gap + [float(x) for x in post.information_gain_bits],
               "spy (public)": gap + [float(x) for x in post.spy_information_gain_bits]}

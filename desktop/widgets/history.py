@@ -1,5 +1,10 @@
 """History panel: every event of the log in words, with its time; right-click → Remove.
 
+:class:`HistoryModel` is a ``QAbstractListModel`` over a
+:class:`desktop.session.SessionDocument`: row 0 is "Game set up", row ``i + 1`` is event ``i``.
+It follows the document's fine-grained signals — a logged fact inserts one row, undo removes
+it, an edited event repaints its row — instead of rebuilding the list.
+
 Selecting an entry emits ``entrySelected(k)`` with ``k`` = number of events whose beliefs to
 show (entry ``i`` → ``k = i + 1``; the "Game set up" row → 0; nothing selected → -1 = live).
 """
@@ -8,10 +13,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Optional
 
-from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPoint, Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QColor, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QLabel, QListWidget, QListWidgetItem, QMenu,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QMenu, QVBoxLayout, QWidget
+
+_SETUP_ROW_COLOR = QColor(110, 110, 110)
+_CONTRADICTION_COLOR = QColor(255, 205, 210)
 
 
 def _short_time(iso: Optional[str]) -> str:
@@ -23,8 +30,90 @@ def _short_time(iso: Optional[str]) -> str:
         return ""
 
 
+class HistoryModel(QAbstractListModel):
+    """The log as a list: row 0 the setup, row ``i + 1`` event ``i`` (text, tooltip, colour)."""
+
+    def __init__(self, document, parent=None):
+        super().__init__(parent)
+        self.document = document
+        self._rows = 1 + len(document.events)
+        self._bad_index: Optional[int] = None
+        document.eventsInserted.connect(self._inserted)
+        document.eventsRemoved.connect(self._removed)
+        document.eventChanged.connect(self._changed)
+        document.setupReplaced.connect(self._reset)   # descriptions depend on the setup
+        document.documentReset.connect(self._reset)
+
+    # -- QAbstractListModel -------------------------------------------------------------
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 (Qt name)
+        return 0 if parent.isValid() else self._rows
+
+    def data(self, index: QModelIndex, role: int = Qt.DisplayRole):
+        row = index.row()
+        if not index.isValid() or not 0 <= row < self._rows:
+            return None
+        if row == 0:
+            if role == Qt.DisplayRole:
+                return "0.  Game set up"
+            if role == Qt.ForegroundRole:
+                return QBrush(_SETUP_ROW_COLOR)
+            return None
+        doc = self.document
+        i = row - 1
+        if i >= len(doc.events):
+            return None
+        if role == Qt.DisplayRole:
+            text = doc.module.describe_event(doc.setup, doc.events[i])
+            meta = doc.meta[i]
+            t = _short_time(meta.time)
+            label = f"{row}.  {text}" + (f"   — {t}" if t else "")
+            return label + (f"   [{meta.note}]" if meta.note else "")
+        if role == Qt.ToolTipRole:
+            if i == self._bad_index:
+                return "No deal/world is consistent after this entry. Undo it or remove it."
+            text = doc.module.describe_event(doc.setup, doc.events[i])
+            return f"{text}\n{doc.meta[i].time or ''}".strip()
+        if role == Qt.BackgroundRole and i == self._bad_index:
+            return QBrush(_CONTRADICTION_COLOR)
+        return None
+
+    # -- the document's signals ---------------------------------------------------------
+    @Slot(int, int)
+    def _inserted(self, first: int, count: int) -> None:
+        self.beginInsertRows(QModelIndex(), first + 1, first + count)
+        self._rows += count
+        self.endInsertRows()
+
+    @Slot(int, int)
+    def _removed(self, first: int, count: int) -> None:
+        self.beginRemoveRows(QModelIndex(), first + 1, first + count)
+        self._rows -= count
+        self.endRemoveRows()
+
+    @Slot(int)
+    def _changed(self, index: int) -> None:
+        ix = self.index(index + 1)
+        self.dataChanged.emit(ix, ix)
+
+    @Slot()
+    def _reset(self) -> None:
+        self.beginResetModel()
+        self._rows = 1 + len(self.document.events)
+        self.endResetModel()
+
+    def set_contradiction(self, index: Optional[int]) -> None:
+        """Highlight event ``index`` (0-based) as the first contradiction; None clears."""
+        if index == self._bad_index:
+            return
+        old, self._bad_index = self._bad_index, index
+        for i in (old, index):
+            if i is not None and 0 <= i + 1 < self._rows:
+                ix = self.index(i + 1)
+                self.dataChanged.emit(ix, ix)
+
+
 class HistoryPanel(QWidget):
-    """List of the log's events for one tab (reads a :class:`desktop.session.SessionDocument`).
+    """List of the log's events for one tab (a view of :class:`HistoryModel`).
 
     Signals:
         entrySelected(int k): show the beliefs after the first ``k`` events (-1: the live view).
@@ -37,76 +126,100 @@ class HistoryPanel(QWidget):
     def __init__(self, document, parent=None):
         super().__init__(parent)
         self.document = document
-        self._bad_index: Optional[int] = None
+        self.model = HistoryModel(document, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         title = QLabel("<b>History</b> <span style='color:gray'>(select to see the beliefs then; "
                        "right-click to remove)</span>")
         title.setWordWrap(True)
         layout.addWidget(title)
-        self.list = QListWidget()
-        self.list.setSelectionMode(QAbstractItemView.SingleSelection)
-        self.list.setContextMenuPolicy(Qt.CustomContextMenu)
-        self.list.customContextMenuRequested.connect(self._menu)
-        self.list.currentRowChanged.connect(self._selected)
-        self.list.setAlternatingRowColors(True)
-        layout.addWidget(self.list)
-        document.changed.connect(self.refresh)
-        self.refresh()
+        self._view = QListView()
+        self._view.setModel(self.model)
+        self._view.setSelectionMode(QAbstractItemView.SingleSelection)
+        self._view.setContextMenuPolicy(Qt.CustomContextMenu)
+        self._view.customContextMenuRequested.connect(self._menu)
+        self._view.selectionModel().currentRowChanged.connect(self._selected)
+        self._view.setAlternatingRowColors(True)
+        self._view.setUniformItemSizes(False)
+        layout.addWidget(self._view)
+        self.model.rowsInserted.connect(self._after_insert)
+        self.model.rowsAboutToBeRemoved.connect(self._before_remove)
+        self.model.modelReset.connect(self._after_reset)
 
-    def refresh(self, *_args) -> None:
-        doc = self.document
-        self.list.blockSignals(True)
-        self.list.clear()
-        setup_item = QListWidgetItem("0.  Game set up")
-        setup_item.setForeground(QBrush(QColor(110, 110, 110)))
-        self.list.addItem(setup_item)
-        for i, (ev, meta) in enumerate(zip(doc.events, doc.meta)):
-            text = doc.module.describe_event(doc.setup, ev)
-            t = _short_time(meta.time)
-            label = f"{i + 1}.  {text}" + (f"   — {t}" if t else "")
-            if meta.note:
-                label += f"   [{meta.note}]"
-            item = QListWidgetItem(label)
-            item.setToolTip(f"{text}\n{meta.time or ''}".strip())
-            if self._bad_index is not None and i == self._bad_index:
-                item.setBackground(QBrush(QColor(255, 205, 210)))
-                item.setToolTip("No deal/world is consistent after this entry. Undo it or remove it.")
-            self.list.addItem(item)
-        self.list.blockSignals(False)
-        self.list.scrollToBottom()
-
+    # -- what tabs and tests use -----------------------------------------------------------
     def set_contradiction(self, index: Optional[int]) -> None:
         """Highlight event ``index`` (0-based) as the first contradiction; None clears."""
-        if index != self._bad_index:
-            self._bad_index = index
-            self.refresh()
+        self.model.set_contradiction(index)
+
+    def contradiction_index(self) -> Optional[int]:
+        """The event (0-based) highlighted as the first contradiction, or None."""
+        return self.model._bad_index
+
+    def select_entry(self, row: int) -> None:
+        """Select row ``row`` (0: the setup, ``i + 1``: event ``i``): its beliefs are shown."""
+        self._view.setCurrentIndex(self.model.index(row))
+
+    def current_entry(self) -> int:
+        """The selected row, or -1 when nothing is selected (the live view)."""
+        ix = self._view.currentIndex()
+        return ix.row() if ix.isValid() else -1
+
+    def entry_count(self) -> int:
+        """Rows listed: the setup plus one per event."""
+        return self.model.rowCount()
+
+    def entry_text(self, row: int) -> str:
+        """The text shown in row ``row``."""
+        return self.model.data(self.model.index(row)) or ""
+
+    def set_word_wrap(self, on: bool) -> None:
+        """Wrap long entries (narrow panels)."""
+        self._view.setWordWrap(on)
 
     def select_live(self) -> None:
-        self.list.clearSelection()
-        self.list.setCurrentRow(-1)
+        self._view.clearSelection()
+        self._view.setCurrentIndex(QModelIndex())
 
-    def _selected(self, row: int) -> None:
-        self.entrySelected.emit(row if row >= 0 else -1)
+    def refresh(self, *_args) -> None:
+        """Repaint every row (the document's signals keep the rows in step by themselves)."""
+        self.model._reset()
+
+    # -- internals ------------------------------------------------------------------------
+    @Slot()
+    def _after_insert(self, *_args) -> None:
+        self._view.scrollToBottom()
+
+    @Slot(QModelIndex, int, int)
+    def _before_remove(self, _parent, first: int, last: int) -> None:
+        if first <= self.current_entry() <= last:   # the entry shown goes: back to live
+            self.select_live()
+
+    @Slot()
+    def _after_reset(self) -> None:
+        self._view.scrollToBottom()
+
+    def _selected(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self.entrySelected.emit(current.row() if current.isValid() else -1)
 
     def _menu(self, pos: QPoint) -> None:
-        item = self.list.itemAt(pos)
-        row = self.list.row(item) if item else -1
+        ix = self._view.indexAt(pos)
+        row = ix.row() if ix.isValid() else -1
         if row <= 0:
             return
         menu = QMenu(self)
         remove = menu.addAction("Remove this entry")
         remove.setShortcut(QKeySequence.Delete)
         live = menu.addAction("Show current beliefs")
-        chosen = menu.exec(self.list.viewport().mapToGlobal(pos))
+        chosen = menu.exec(self._view.viewport().mapToGlobal(pos))
         if chosen is remove:
             self.removeRequested.emit(row - 1)
         elif chosen is live:
             self.select_live()
 
     def keyPressEvent(self, event) -> None:  # noqa: N802
-        if event.key() in (Qt.Key_Delete, Qt.Key_Backspace) and self.list.currentRow() > 0:
-            self.removeRequested.emit(self.list.currentRow() - 1)
+        row = self.current_entry()
+        if event.key() in (Qt.Key_Delete, Qt.Key_Backspace) and row > 0:
+            self.removeRequested.emit(row - 1)
             return
         if event.key() == Qt.Key_Escape:
             self.select_live()

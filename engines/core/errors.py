@@ -1,4 +1,4 @@
-"""Errors every engine raises (DESIGN.md, "Engines contract").
+"""Errors every engine raises (engines/CONTRACT.md).
 
 User errors are :class:`SessionFormatError` (bad input, with the JSON path of the first bad
 field) and :class:`ContradictionError` (the log cannot all be true, with the index of the first
@@ -62,6 +62,10 @@ class Cancelled(EngineError):
 
 
 CancelFlag = Optional[Callable[[], bool]]
+"""A zero-argument callable polled by long computations; True means stop (``Cancelled``)."""
+
+Progress = Optional[Callable[[int, int], None]]
+"""``progress(done, total)``: a long computation reports how far it is (units of its own)."""
 
 
 def check_cancel(cancel: CancelFlag) -> None:

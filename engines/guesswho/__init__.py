@@ -1,4 +1,4 @@
-"""Guess Who? engine (issue 5): candidates, information-ranked questions, optimal play, race.
+"""Guess Who? engine: candidates, information-ranked questions, optimal play, race.
 
 Public API (the engine contract, engines/CONTRACT.md):
 
@@ -28,8 +28,8 @@ from engines.guesswho.parse import complete, contradiction, format_event, parse,
 from engines.guesswho.optimal import (BudgetExceeded, QuestionDP, balanced_depth_sum,
                                       brute_force_expected_questions, race_best_split,
                                       race_win_probability)
-from engines.guesswho.simulate import (STRATEGIES, SimulationResult, add_simulate_arguments,
-                                       simulate, simulate_main, wilson_interval)
+from engines.guesswho.simulate import (STRATEGIES, SimConfig, SimulationResult,
+                                       add_simulate_arguments, simulate, simulate_main)
 
 __all__ = [n for n in dir() if not n.startswith("_")]
 from engines.guesswho.explain import explain, explain_contradiction  # noqa: E402

@@ -1,4 +1,4 @@
-"""Guess Who? inference: candidates, question ranking, optimal play (issue 5).
+"""Guess Who? inference: candidates, question ranking, optimal play.
 
 Model. The secret character C is uniform over the board (the prior). An answer A to a
 question q has likelihood P(A = q(c) | C = c) = 1 - ε and P(A != q(c) | C = c) = ε, where ε is
@@ -20,7 +20,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from engines.core.errors import CancelFlag, ContradictionError, SessionFormatError
+from engines.core.errors import CancelFlag, ContradictionError, SessionFormatError, check_cancel
 from engines.core.info import entropy_bits
 from engines.guesswho.board import NAME_ATTRIBUTE, Board, Question
 from engines.guesswho.model import Answer, Eliminate, Event, Opponent, Setup
@@ -128,7 +128,7 @@ class Posterior:
     error_rate: float = 0.0
 
     def to_json(self) -> dict:
-        """The CLI output of issue 5 (plus a few extra fields)."""
+        """The CLI output (plus a few extra fields)."""
         return {
             "game": "guesswho",
             "candidates": {k: round(v, 9) for k, v in self.candidates.items()},
@@ -205,6 +205,7 @@ def _filter(setup: Setup, events: Sequence[Event], cancel: CancelFlag):
     opp = setup.opponent_remaining
     names = board.names
     for i, ev in enumerate(events):
+        check_cancel(cancel)
         if isinstance(ev, Answer):
             t = board.truth(ev.question)
             agree = t == ev.answer

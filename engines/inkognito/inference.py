@@ -1,4 +1,4 @@
-"""Inkognito inference: joint Bayesian identity disclosure for all opponents (issue 3).
+"""Inkognito inference: joint Bayesian identity disclosure for all opponents.
 
 Hypotheses (worlds). ``(identity, build)`` of every opponent, identities and builds dealt one
 per player: the opponents' identities are an injective map into the 3 identities I do not
@@ -17,7 +17,7 @@ Methods:
   cells without my identity or build, updated only by that opponent's answers (it ignores
   that two opponents cannot share an identity or a build).
 
-Deception model (issue 3; the seed's closing remark): per-opponent θ ~ Beta(a, b), integrated
+Deception model (the seed's closing remark): per-opponent θ ~ Beta(a, b), integrated
 out on a grid of :data:`GRID` midpoints of (0, 1); since θ never reaches 0 or 1 on the grid,
 the deception model rules out exactly the worlds the indifferent model rules out.
 
@@ -175,7 +175,7 @@ class Posterior:
         return "deception" if self.deception else "uniform"
 
     def to_json(self) -> dict:
-        """The CLI output of issue 3: ``{"game", "opponents": {name: {"identity", "build",
+        """The CLI output: ``{"game", "opponents": {name: {"identity", "build",
         "partner", ...}}, "worlds"}`` plus entropy, method and the deception flag."""
         return {"game": "inkognito",
                 "opponents": {k: v.to_json() for k, v in self.opponents.items()},
@@ -390,12 +390,6 @@ class Recommendation:
                 "ranking": [r.to_json() for r in self.ranking]}
 
 
-def _h(p: np.ndarray, axis=None) -> np.ndarray:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(p > 0, -p * np.log2(np.where(p > 0, p, 1.0)), 0.0)
-    return t.sum(axis=axis)
-
-
 def recommend(setup: Setup, events: Sequence[Answer], *, method: str = METHODS[0],
               cancel: CancelFlag = None) -> Recommendation:
     """Rank every (opponent, player|ambassador, identity|build) question by expected
@@ -439,8 +433,8 @@ def _recommend(setup, events, method, cancel) -> tuple:
                 # outcome of its own, so each column is a distribution
                 L = np.vstack([L, np.clip(1.0 - L.sum(0), 0.0, 1.0) * (q > 0)])
                 pa = L @ q
-                cond = float(np.dot(q, _h(L, axis=0)))
-                gain = max(float(_h(pa)) - cond, 0.0)
+                cond = float(np.dot(q, entropy_bits(L, axis=0)))
+                gain = max(float(entropy_bits(pa)) - cond, 0.0)
                 out.append(RankedQuestion(name, question, asked, gain,
                                           max(post.entropy_bits - gain, 0.0)))
     out.sort(key=lambda r: (-r.information_bits, r.opponent, r.question, r.asked))

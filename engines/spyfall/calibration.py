@@ -10,7 +10,7 @@ Bissiri, Holmes & Walker 2016, "A general framework for updating belief distribu
 Grünwald & van Ommen 2017) keeps the model and scales its evidence; w is chosen by prediction:
 
 1. play bot games with the tab's model (:func:`bot_games`; the bots of
-   :mod:`engines.spyfall.simulation`, exact claims, no early vote);
+   :mod:`engines.spyfall.simulate`, exact claims, no early vote);
 2. round every claim to the grid as a person clicking would (:func:`grid_claim`: scaled so its
    largest weight is 1, each weight rounded to the nearest of 0, ½, 1);
 3. for each w of a grid, replay the rounded claims as the public observer and score the public
@@ -36,7 +36,7 @@ import numpy as np
 from engines.core.resources import load_json_resource, resource_path
 from engines.spyfall.inference import BeliefTracker
 from engines.spyfall.model import normalise_claim
-from engines.spyfall.simulation import bot_claim
+from engines.spyfall.simulate import bot_claim
 
 #: The w grid of the study (log-spaced; 1 is the seed's model).
 W_GRID = (0.01, 0.015, 0.02, 0.03, 0.04, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1.0)

@@ -38,7 +38,7 @@ from scipy.optimize import linprog
 from scipy.stats import binomtest
 
 from engines.core.resources import load_json_resource, resource_path
-from engines.spyfall.simulation import SimConfig, simulate
+from engines.spyfall.simulate import SimConfig, simulate
 
 #: The studied table: the tab's default (5 players, Spyfall 1's 27 locations, 5 rounds, β = 5).
 TABLE = {"players": 5, "locations": 27, "rounds": 5, "beta": 5.0}

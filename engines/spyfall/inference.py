@@ -1,4 +1,4 @@
-"""Exact public and private beliefs for Spyfall (issue 6; seed 001, "Beliefs, Prior, Posterior",
+"""Exact public and private beliefs for Spyfall (seed 001, "Beliefs, Prior, Posterior",
 "Public belief and Information gain", "Emission strategies to implement").
 
 The hypothesis space is (location l, spy k): n × s worlds with a uniform prior. Each claim C_t
@@ -24,13 +24,14 @@ every claim is exactly the seed's model.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional, Sequence
 
 import numpy as np
 from scipy.special import gammaln
 
 from engines.core.errors import CancelFlag, ContradictionError, SessionFormatError, check_cancel
+from engines.core.info import kl_divergence_bits
 from engines.spyfall.model import Claim, Setup
 
 METHODS = ("exact", "enumeration")
@@ -40,7 +41,6 @@ DYNAMIC_LAMBDA_STEP = 0.2
 DYNAMIC_LAMBDA_CAP = 0.95
 DYNAMIC_BETA_SHRINK = 0.75
 
-_LN2 = np.log(2.0)
 
 
 def _softmax(logw: np.ndarray, axis=None) -> np.ndarray:
@@ -50,16 +50,9 @@ def _softmax(logw: np.ndarray, axis=None) -> np.ndarray:
 
 
 def kl_bits(new: np.ndarray, old: np.ndarray) -> float:
-    """Information gain IG(old, new) = KL(new ‖ old) in bits (seed, "Information gain").
-
-    Both arguments are probability vectors of the same shape; ``old`` is strictly positive
-    wherever ``new`` is (always true here: every world keeps a positive posterior).
-    """
-    new = np.asarray(new, float)
-    old = np.asarray(old, float)
-    mask = new > 0
-    v = float(np.sum(new[mask] * (np.log(new[mask]) - np.log(np.maximum(old[mask], 1e-300)))))
-    return max(v / _LN2, 0.0)
+    """Information gain IG(old, new) = KL(new ‖ old) in bits (seed, "Information gain"), by
+    :func:`engines.core.info.kl_divergence_bits`; both are probability vectors of one shape."""
+    return kl_divergence_bits(new, old)
 
 
 def top_suspect(spy_belief: np.ndarray, j: int) -> bool:
@@ -71,7 +64,7 @@ def top_suspect(spy_belief: np.ndarray, j: int) -> bool:
 def emission_params(strategy: str, beta: float, lam: float, j: int, public_location: np.ndarray,
                     public_spy: np.ndarray, spy_view: np.ndarray):
     """Dirichlet parameters of speaker ``j``'s claim under every hypothesis (seed, "Flat
-    Hide-Reveal" and "Dynamic Hide-Reveal"; issue 6, "The model").
+    Hide-Reveal" and "Dynamic Hide-Reveal").
 
     Args:
         strategy: "flat", "dynamic" or "joker".
@@ -145,7 +138,7 @@ class BeliefTracker:
     After :meth:`add_claim` calls, :meth:`joint` is P(N = l, S = k | claims), shape (n, s),
     with every claim's log-likelihood multiplied by its weight. The emission model (Q and the
     public beliefs of the dynamic rule) uses the untempered sums (module docstring).
-    Used by :func:`infer`, the bots of :mod:`engines.spyfall.simulation` and the Gymnasium env.
+    Used by :func:`infer`, the bots of :mod:`engines.spyfall.simulate` and the Gymnasium env.
     """
 
     def __init__(self, n: int, s: int, betas, lambdas, strategies: Sequence[str],
@@ -256,7 +249,7 @@ class BeliefTracker:
 
 @dataclass(frozen=True, eq=False)
 class Posterior:
-    """Public and private Spyfall beliefs after a log of claims (issue 6).
+    """Public and private Spyfall beliefs after a log of claims.
 
     Attributes:
         method: "exact" (factorised running sums) or "enumeration" (scipy.stats.dirichlet per world).
@@ -279,10 +272,9 @@ class Posterior:
             not know (location if I am the spy, the spy otherwise), bits (T,); () for an observer.
         aggregate_information_gain_bits: KL(P_T ‖ P_0) of the public location belief, bits.
         private_aggregate_information_gain_bits: the same for my private belief (0 for an observer).
-        location_history: public location belief after 0..T claims, ndarray (T+1, n).
-        spy_history: public spy belief after 0..T claims, ndarray (T+1, s) (the spy-belief plot).
-        private_history: my private belief over the unknown after 0..T claims, (T+1, n) if I am the
-            spy, (T+1, s) otherwise; None for an observer.
+
+    The beliefs after earlier claims are the posteriors of the log's prefixes
+    (:class:`engines.core.timeline.Timeline`).
     """
 
     method: str
@@ -304,9 +296,6 @@ class Posterior:
     private_information_gain_bits: tuple
     aggregate_information_gain_bits: float
     private_aggregate_information_gain_bits: float
-    location_history: np.ndarray
-    spy_history: np.ndarray
-    private_history: Optional[np.ndarray] = field(default=None)
 
     @property
     def leave_one_out(self) -> dict:
@@ -331,7 +320,6 @@ class Posterior:
         out["aggregate_information_gain_bits"] = self.aggregate_information_gain_bits
         out["leave_one_out"] = self.leave_one_out
         out["contribution_bits"] = self.contribution_bits
-        out["spy_history"] = [_named(self.players, row) for row in self.spy_history]
         return out
 
 
@@ -438,8 +426,8 @@ def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
     ``claim_weight``, else its speaker's from the setup; 1 = the seed's model; module docstring).
 
     Method: seed 001 ("Public belief update: Bayes update", "Bayes update", "Information gain");
-    issue 6 for the spy's Q_t and the floor of claims with zeros; a tempered likelihood for the
-    claim weight (Bissiri, Holmes & Walker 2016).
+    the spy's Q_t and the floor of claims with zeros as in engines/spyfall/model.py; a tempered
+    likelihood for the claim weight (Bissiri, Holmes & Walker 2016).
     """
     if method not in METHODS:
         raise SessionFormatError("--method", f"unknown method {method!r}; expected one of "
@@ -483,7 +471,7 @@ def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
         _, _, tr, _ = _joint_history_exact(setup, claims, cancel)
     loo_loc, loo_spy = (np.clip(x, 0.0, 1.0) for x in tr.leave_one_out())
     contrib = {p: kl_bits(loc_hist[-1], loo_loc[j]) for j, p in enumerate(setup.players)}
-    for arr in (joint, loo_loc, loo_spy, loc_hist, spy_hist) + ((private_hist,) if private_hist is not None else ()):
+    for arr in (joint, loo_loc, loo_spy):
         arr.setflags(write=False)
     return Posterior(
         method=method, locations=setup.locations, players=setup.players, joint=joint,
@@ -494,8 +482,7 @@ def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
         information_gain_bits=ig, spy_information_gain_bits=ig_spy,
         private_information_gain_bits=pig,
         aggregate_information_gain_bits=kl_bits(loc_hist[-1], loc_hist[0]),
-        private_aggregate_information_gain_bits=pagg,
-        location_history=loc_hist, spy_history=spy_hist, private_history=private_hist)
+        private_aggregate_information_gain_bits=pagg)
 
 
 def belief_summary(setup: Setup, posterior: Posterior) -> dict[str, float]:
@@ -518,7 +505,7 @@ def belief_summary(setup: Setup, posterior: Posterior) -> dict[str, float]:
 
 @dataclass(frozen=True)
 class Recommendation:
-    """My next move (issue 6, bots' rules applied to me).
+    """My next move (bots' rules applied to me).
 
     Attributes:
         claim: the mean claim of my side's equilibrium strategy (a mix of hide-reveal bots with

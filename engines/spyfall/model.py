@@ -1,4 +1,4 @@
-"""Spyfall setup and events (issue 6; seed 001 "Spyfall with a probabilistic model").
+"""Spyfall setup and events (seed 001 "Spyfall with a probabilistic model").
 
 Session schema::
 
@@ -31,6 +31,8 @@ from engines.core.errors import SessionFormatError
 from engines.core.resources import load_json_resource
 from engines.core.schema import Reader
 
+GAME = "spyfall"
+TITLE = "Spyfall"
 #: Emission strategies a player may follow (seed, "Emission strategies to implement").
 STRATEGIES = ("flat", "dynamic", "joker")
 DEFAULT_BETA = 5.0
@@ -330,3 +332,11 @@ def describe_event(setup: Setup, event: Claim) -> str:
     if np.ptp(v) < 1e-9:
         text = "all locations alike"
     return f"{event.player} claims {text}"
+
+
+def default_setup() -> Setup:
+    """The New game dialog's start: Spyfall 1 locations, five players, I hold a location card,
+    and the model of :data:`NEW_GAME_MODEL` (chosen by the studies)."""
+    return Setup.from_json({"edition": "spyfall1", "players": ["Ann", "Bob", "Cy", "Dee", "Eve"],
+                            "me": "Ann", "my_role": {"location": "Beach"},
+                            "model": dict(NEW_GAME_MODEL)})

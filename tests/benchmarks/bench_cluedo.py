@@ -4,7 +4,7 @@
 
 Exact inference for 3-6 players (classic deck) after 0, 10, 20, 30 suggestions, several seeds,
 median and worst time; Master Detective with 8 players; the analytical center's time and its
-largest absolute error against exact. Budgets (DESIGN.md): classic median < 50 ms, worst
+largest absolute error against exact. Budgets (README, "Measured performance"): classic median < 50 ms, worst
 < 250 ms; Master Detective 8 players < 1 s (engine target: worst < 300 ms; 10 players worst < 1 s).
 """
 from __future__ import annotations

@@ -180,7 +180,7 @@ def test_history_selection_shows_the_board_then(window, qtbot):
     tab = _tab(window, guesswho.setup_for_board("classic", opponent_remaining=24), events)
     live = {n for n, c in tab.board_view.cards.items() if not c.down}
     assert live == set(guesswho.infer(tab.document.setup, events).candidates)
-    tab.history.list.setCurrentRow(1)  # after the first answer
+    tab.history.select_entry(1)  # after the first answer
     first = guesswho.infer(tab.document.setup, events[:1])
     assert {n for n, c in tab.board_view.cards.items() if not c.down} == set(first.candidates)
     assert "as after entry 1" in tab.summary.text()
@@ -225,7 +225,7 @@ def test_simulation_runs_in_background_with_engine_numbers(window, qtbot):
     assert not tab.sim_panel.run_button.isEnabled()
     _wait(window)
     assert tab.sim_panel.run_button.isEnabled()
-    direct = guesswho.simulate(tab.document.setup.board, ["greedy", "random"], 60, seed=3)
+    direct = guesswho.simulate(guesswho.SimConfig(tab.document.setup.board, ["greedy", "random"], 60, seed=3))
     m = direct.matches[0]
     assert tab.sim_panel.table.rowCount() == 1
     assert tab.sim_panel.table.item(0, 0).text() == "greedy\nvs random"

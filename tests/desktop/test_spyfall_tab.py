@@ -47,8 +47,9 @@ def _beliefs_equal_engine(tab):
         np.testing.assert_allclose(spy[:, 1], [direct.private_spy[p] for p in setup.players], atol=1e-12)
     np.testing.assert_allclose(spy[:, -1], np.diag(direct.loo_spy), atol=1e-12)
     series = tab.plot.series()
-    for j, p in enumerate(setup.players):
-        np.testing.assert_allclose(series[p], direct.spy_history[:, j], atol=1e-12)
+    then = [spyfall.infer(setup, tab.document.events[:k]) for k in range(len(tab.document.events) + 1)]
+    for p in setup.players:
+        np.testing.assert_allclose(series[p], [t.spy[p] for t in then], atol=1e-12)
     ig = tab.ig_plot.series()["location (public)"]
     assert ig[0] is None
     np.testing.assert_allclose(ig[1:], direct.information_gain_bits, atol=1e-12)
@@ -156,7 +157,7 @@ def test_spy_role_private_location_row_and_recommendation(window, qtbot):
     assert f"Name the location: {rec.name_location}" in tab.advice.text()
     assert tab.speaker.currentData() == "Cy"
     # selecting a history entry shows the beliefs as they were then
-    tab.history.list.setCurrentRow(1)
+    tab.history.select_entry(1)
     then = spyfall.infer(setup, tab.document.events[:1])
     np.testing.assert_allclose(tab.sheet_model.beliefs()[0], [then.location[l] for l in setup.locations],
                                atol=1e-12)
@@ -294,5 +295,5 @@ def test_observer_and_enumeration_method(window, qtbot):
     row = tab.sheet_model.row_of_turn(0)
     rect = tab.sheet.visualRect(tab.sheet_model.index(row, 0))
     qtbot.mouseClick(tab.sheet.viewport(), Qt.LeftButton, pos=rect.center())
-    assert tab.history.list.currentRow() == 1 and "as after claim 1" in tab.summary.text()
+    assert tab.history.current_entry() == 1 and "as after claim 1" in tab.summary.text()
     assert tab.document.events[0].to_json()["claim"] == {"Beach": 1}  # a logged row is not edited

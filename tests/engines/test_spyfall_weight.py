@@ -179,7 +179,9 @@ def test_issue_example_grid_claims_stay_moderate_with_the_calibrated_weight():
     claims = [("Ann", {"Beach": 1, "Day Spa": 0.5, "Hotel": 0.5}), ("Bob", {"Casino": 1})]
     for setup, tempered in ((d, True), (raw, False)):
         events = [make_claim(setup, p, c) for p, c in claims]
-        hist = infer(setup, events).spy_history
+        # the public spy belief after 0..T claims (one posterior per prefix, as the timeline asks)
+        hist = np.array([[infer(setup, events[:k]).spy[p] for p in setup.players]
+                         for k in range(len(events) + 1)])
         steps = np.abs(np.diff(spy_log_odds(hist), axis=0))
         if tempered:
             assert steps.max() <= p99
@@ -295,7 +297,7 @@ def test_calibration_score_on_a_few_games_prefers_a_small_weight():
 
 
 def test_simulation_variants_early_vote_and_a_deviating_spy():
-    from engines.spyfall.simulation import SimConfig, play_game
+    from engines.spyfall.simulate import SimConfig, play_game
 
     base = SimConfig(players=4, locations=6, games=1, seats=("flat",) * 4, workers=1)
     r0 = play_game(base, 0)
@@ -340,4 +342,8 @@ def test_dynamic_tables_exact_equals_the_per_world_reference_with_weights(speake
     a = infer(setup, events, method="exact")
     b = infer(setup, events, method="enumeration")
     np.testing.assert_allclose(a.joint, b.joint, atol=1e-9, rtol=1e-7)
-    np.testing.assert_allclose(a.private_history, b.private_history, atol=1e-9)
+    for k in range(len(events) + 1):     # my private beliefs after every prefix
+        pa, pb = infer(setup, events[:k], method="exact"), infer(setup, events[:k], method="enumeration")
+        for field in ("private_location", "private_spy"):
+            np.testing.assert_allclose([getattr(pa, field)[x] for x in getattr(pa, field)],
+                                       [getattr(pb, field)[x] for x in getattr(pa, field)], atol=1e-9)

@@ -1,4 +1,4 @@
-"""The PyInstaller bundle (issue 7): build it from a clean copy of the tracked tree, run the
+"""The PyInstaller bundle: build it from a clean copy of the tracked tree, run the
 bundled executable's ``--self-test`` offscreen, and keep its size under a stated bound.
 
 Marked ``slow`` (about a minute on two cores: ~35 s build, ~3 s self-test); run by ``.ci/run``
