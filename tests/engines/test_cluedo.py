@@ -488,6 +488,74 @@ def test_exact_information_equals_brute_force(data):
     assert got == pytest.approx(exact_gain_bits(setup, events, triple), abs=1e-9)
 
 
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_every_suggestion_at_once_equals_brute_force(data):
+    """The all-at-once outcome laws (clamped forward/backward messages) give, for every triple,
+    the sum over categories of I(E_cat; O) and the joint I(E; O) of brute-force enumeration,
+    for random logs, hand sizes, suggesters' seats and candidate subsets."""
+    from engines.cluedo.counting import count_deals, propagate
+    from engines.cluedo.outcomes import envelope_information
+
+    n_players = data.draw(st.sampled_from([3, 4]))
+    setup = small_setup(n_players)
+    log = fixed_log(setup) if n_players == 3 else fixed_log(setup)[:3]
+    events = log[:data.draw(st.integers(0, len(log)))]
+    deals = deals_of(setup)
+    d = deals[consistent_mask(setup, deals, events)]
+    if len(d) == 0:
+        return
+    cons = constraints_for(setup, events)
+    res = count_deals(propagate(cons.copy()), marginals=True)
+    env = res.marginal[:, -1] / res.count_float
+    seat = data.draw(st.integers(0, n_players - 1))
+    cands = [[setup.cards.index(c) for c in deck] for _, deck in setup.categories]
+    cands[2] = data.draw(st.sampled_from([cands[2], cands[2][1:2]]))
+    got = envelope_information(res.comp, cons.cat_of, cands, seat, res.count_float, env, joint=True,
+                               cons=cons if data.draw(st.booleans()) else None)
+    k = n_players
+    labels, start = [], 0
+    for _, deck in setup.categories:
+        labels.append((np.argmax(d[:, start:start + len(deck)] == k, axis=1), len(deck)))
+        start += len(deck)
+    full = (labels[0][0] * 3 + labels[1][0]) * 4 + labels[2][0]
+    for i, s in enumerate(cands[0]):
+        for j, w in enumerate(cands[1]):
+            for l, r in enumerate(cands[2]):
+                rows, outs, wts, n_outs = suggestion_outcomes(setup, d, setup.players[seat], (s, w, r))
+                bits = []
+                for lab, nl in labels + [(full, 36)]:
+                    joint = np.zeros((nl, n_outs))
+                    np.add.at(joint, (lab[rows], outs), wts)
+                    bits.append(mutual_information_bits(joint))
+                assert got["sum"][i, j, l] == pytest.approx(sum(bits[:3]), abs=1e-9)
+                assert got["joint"][i, j, l] == pytest.approx(bits[3], abs=1e-9)
+
+
+def test_classic_suggestions_at_once_equal_the_class_counts():
+    """Classic deck mid-game: recommend's all-at-once values equal the per-suggestion class
+    decomposition (one exact count per outcome class) for every suggestion in one room."""
+    from engines.cluedo.counting import count_deals, propagate
+    from engines.cluedo.recommend import exact_information_bits
+
+    setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "A", "B", "C", "D"], "me": "Me"})
+    rng = np.random.default_rng(3)
+    deal = random_deal(setup, rng)
+    events = [cluedo.HandEvent("Me", tuple(c for c, o in zip(setup.cards, deal) if o == 0))]
+    (_, S), (_, W), (_, R) = setup.categories
+    for t in range(12):
+        trip = (S[rng.integers(len(S))], W[rng.integers(len(W))], R[rng.integers(len(R))])
+        events.append(play_suggestion(setup, deal, t % 5, trip, rng, reveal=(t % 5 == 0)))
+    rec = cluedo.recommend(setup, events, room=R[2])
+    assert len(rec.exact) == len(rec.suggestions) == 36 and rec.samples == 0
+    cons = constraints_for(setup, events)
+    total = count_deals(propagate(cons.copy())).count_float
+    for s, w, r, b in rec.suggestions:
+        ci = [setup.cards.index(c) for c in (s, w, r)]
+        assert b == pytest.approx(exact_information_bits(setup, cons, total, "Me", ci), abs=1e-9)
+    assert max(b for *_, b in rec.suggestions) > 0.5
+
+
 def test_recommendation_exact_values_and_budget():
     setup = small_setup(3)
     events = fixed_log(setup)[:3]
@@ -552,7 +620,7 @@ def test_simulator_runs():
 def test_recommendation_exact_top_limits_the_exact_pass():
     setup = small_setup(3)
     events = fixed_log(setup)[:3]
-    rec = cluedo.recommend(setup, events, samples=500, seed=1, exact_seconds=None, exact_top=5)
+    rec = cluedo.recommend(setup, events, samples=500, seed=1, exact_seconds=None, exact_top=5, at_once=False)
     assert len(rec.exact) == 5
     full = cluedo.recommend(setup, events, samples=500, seed=1, exact_seconds=None)
     exact = {t[:3]: t[3] for t in full.suggestions}
