@@ -2,10 +2,12 @@
 
     python tests/benchmarks/bench_cluedo.py [--seeds 5]
     python tests/benchmarks/bench_cluedo.py --recommend [--staged]
+    python tests/benchmarks/bench_cluedo.py --center
 
 Exact inference for 3-6 players (classic deck) after 0, 10, 20, 30 suggestions, several seeds,
 median and worst time; Master Detective with 8 players; the analytical center's time and its
-largest absolute error against exact. Budgets (DESIGN.md): classic median < 50 ms, worst
+largest absolute error against exact and its solver failures (the first centre includes importing
+cvxpy). Budgets (DESIGN.md): classic median < 50 ms, worst
 < 250 ms; Master Detective 8 players < 1 s (engine target: worst < 300 ms; 10 players worst < 1 s).
 """
 from __future__ import annotations
@@ -45,7 +47,7 @@ def run(edition, n_players, suggestions, seeds, center=False):
     setup = cluedo.Setup.from_json({"edition": edition, "players": names, "me": "Me"})
     rows = []
     for n_s in suggestions:
-        times, ctimes, cerr = [], [], []
+        times, ctimes, cerr, cfail = [], [], [], 0
         for seed in range(seeds):
             ev = game_log(setup, n_s, seed)
             post, dt = timed(cluedo.infer, setup, ev)
@@ -54,14 +56,38 @@ def run(edition, n_players, suggestions, seeds, center=False):
                 cpost, ct = timed(cluedo.infer, setup, ev, method="center")
                 ctimes.append(ct)
                 cerr.append(float(np.abs(cpost.matrix - post.matrix).max()))
+                cfail += cpost.note is not None
         line = (f"{edition:22s} {n_players:2d}p {n_s:3d} sugg: exact median {1000 * statistics.median(times):7.1f} ms"
                 f"  worst {1000 * max(times):7.1f} ms")
         if center:
             line += (f" | center median {1000 * statistics.median(ctimes):6.1f} ms worst {1000 * max(ctimes):6.1f} ms,"
-                     f" max |center-exact| {max(cerr):.3f}")
+                     f" max |center-exact| {max(cerr):.3f}, solver failures {cfail}/{len(ctimes)}")
         print(line, flush=True)
         rows.extend(times)
     return rows
+
+
+def run_center_late(positions_per_size=24, n_suggestions=30):
+    """The analytical center on late-game positions (3-6 players, ``n_suggestions`` suggestions,
+    seeds 100...): solver failures, time per refresh beside exact (median, worst; cvxpy is
+    imported before timing), largest |center - exact|."""
+    cluedo.infer(cluedo.default_setup(), [], method="center")          # import cvxpy first
+    fails, ct, et, err = 0, [], [], []
+    for n in (3, 4, 5, 6):
+        names = ["Me"] + [f"P{i}" for i in range(1, n)]
+        setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": names, "me": "Me"})
+        for seed in range(100, 100 + positions_per_size):
+            ev = game_log(setup, n_suggestions, seed)
+            post, dt = timed(cluedo.infer, setup, ev)
+            et.append(dt)
+            cpost, dt = timed(cluedo.infer, setup, ev, method="center")
+            ct.append(dt)
+            fails += cpost.note is not None
+            err.append(float(np.abs(cpost.matrix - post.matrix).max()))
+    print(f"center, late game ({n_suggestions} suggestions, 3-6 players, {len(ct)} positions): solver failures "
+          f"{fails}; center median {1000 * statistics.median(ct):.1f} ms worst {1000 * max(ct):.1f} ms; "
+          f"exact median {1000 * statistics.median(et):.1f} ms worst {1000 * max(et):.1f} ms; "
+          f"max |center-exact| {max(err):.3f}", flush=True)
 
 
 def run_recommend(edition, n_players, suggestions, seeds, staged=False):
@@ -107,7 +133,11 @@ def main(argv=None) -> None:
     ap.add_argument("--recommend", action="store_true", help="only the exact recommendation timing")
     ap.add_argument("--staged", action="store_true",
                     help="with --recommend: the per-suggestion class counts (the method before the all-at-once one)")
+    ap.add_argument("--center", action="store_true", help="only the analytical center on late-game positions")
     args = ap.parse_args(argv)
+    if args.center:
+        run_center_late()
+        return
     if args.recommend:
         for n in (3, 4, 5, 6):
             run_recommend("cluedo-uk", n, (10, 20), max(2, args.seeds // 2), staged=args.staged)

@@ -359,6 +359,58 @@ def test_center_is_a_close_feasible_point():
     assert np.all(m[exact.matrix == 1] > 1 - 1e-6) and np.all(m[exact.matrix == 0] < 1e-6)
 
 
+def _late_game(n_players, seed, n_suggestions=30):
+    names = ["Me"] + [f"P{i}" for i in range(1, n_players)]
+    setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": names, "me": "Me"})
+    rng = np.random.default_rng(seed)
+    deal = random_deal(setup, rng)
+    events = [cluedo.HandEvent("Me", tuple(c for c, o in zip(setup.cards, deal) if o == 0))]
+    (_, S), (_, W), (_, R) = setup.categories
+    for t in range(n_suggestions):
+        trip = (S[rng.integers(len(S))], W[rng.integers(len(W))], R[rng.integers(len(R))])
+        events.append(play_suggestion(setup, deal, t % n_players, trip, rng, reveal=(t % n_players == 0)))
+    return setup, events
+
+
+def test_center_has_no_solver_failure_late_in_the_game():
+    """Random late-game positions (30 suggestions, 3-6 players), where the relaxed polytope has
+    lost dimensions: the centre is taken in the face left after the forced variables, with no
+    failure note, and it is a point of the relaxation close to the exact marginals."""
+    for n_players in (3, 4, 5, 6):
+        for seed in range(100, 106):
+            setup, events = _late_game(n_players, seed)
+            exact = cluedo.infer(setup, events)
+            center = cluedo.infer(setup, events, method="center")
+            assert center.note is None, (n_players, seed, center.note)
+            m = center.matrix
+            np.testing.assert_allclose(m.sum(axis=1), 1.0, atol=1e-6)
+            np.testing.assert_allclose(m[:, :-1].sum(axis=0), setup.hand_sizes, atol=1e-4)
+            assert np.all(m[exact.matrix > 0] > 1e-9)      # every deal is a relaxed point
+            assert np.abs(m - exact.matrix).max() < 0.3
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_implicit_equalities_contain_every_deal(data):
+    """The linear program's support (variables that can be positive in the relaxation) contains
+    every cell some consistent deal uses (a deal is a relaxed point); a cell it calls forced is
+    empty in every deal of brute-force enumeration."""
+    from engines.cluedo.center import analytic_center
+    from engines.cluedo.counting import propagate
+
+    n_players = data.draw(st.sampled_from([3, 4]))
+    setup = small_setup(n_players)
+    log = fixed_log(setup) if n_players == 3 else fixed_log(setup)[:3]
+    events = log[:data.draw(st.integers(0, len(log)))]
+    z, ref = brute(setup, events)
+    if z == 0:
+        return
+    m, note = analytic_center(setup, propagate(constraints_for(setup, events)))
+    assert note is None
+    assert np.all(m[ref > 0] > 1e-9)
+    np.testing.assert_allclose(m.sum(axis=1), 1.0, atol=1e-6)
+
+
 def test_cancel_is_honoured():
     s = cluedo.default_setup()
     with pytest.raises(Cancelled):
