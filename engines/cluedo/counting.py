@@ -16,7 +16,8 @@ Method (issue 2 section 3, the seed's "#Sat" model counted without enumerating d
   right after the last one, so clauses live only while their cards are being processed. The
   order of the cards is chosen greedily to keep the product of the open axis sizes small (a
   clause's three cards are then processed together and it closes quickly); when the estimated
-  work is large, randomised greedy orders are tried too and the cheapest is kept.
+  work is large, randomised greedy orders are tried too, the cheapest is kept and improved by a
+  steepest-descent local search over single-card moves (all scored at once).
 * One count resource (the largest hand, usually) has no axis: every free card takes one unit of
   exactly one hand or envelope slot, so its remaining capacity is the number of cards still to
   place minus the others' remaining capacities. A path that overdraws it can never bring the
@@ -232,7 +233,7 @@ def _order(free, choices, sizes, touched, implicit=None) -> list:
     orders (one per 2e6 of work, at most ``_SEARCH_TRIES``; each candidate's key multiplied by a
     factor in [1, 2), fixed seed, so the result is
     deterministic), keeping the cheapest. Any order gives the same exact count; only the work
-    changes. O(T F^2 R) for T tries, F free cards and R resources."""
+    changes. O(T F^2 R) for T tries, F free cards and R resources; then :func:`_local_search`."""
     order = _greedy_order(free, choices, sizes, touched, implicit)
     cost = _order_cost(order, choices, sizes, touched, implicit)
     if cost > _SEARCH_ABOVE:
@@ -242,7 +243,67 @@ def _order(free, choices, sizes, touched, implicit=None) -> list:
             c_cost = _order_cost(cand, choices, sizes, touched, implicit)
             if c_cost < cost:
                 order, cost = cand, c_cost
+        order = _local_search(order, choices, sizes, implicit)
     return order
+
+
+_MOVE_WORTH = 1e6       # DP work one local-search round must save to be worth its time (~3 ms)
+_MOVE_ROUNDS = 60
+
+
+def _local_search(order, choices, sizes, implicit) -> list:
+    """Steepest descent over the orders one move away (a card taken out and put back at another
+    place): every such order is scored at once with :func:`_batch_cost`, the best replaces the
+    current one while it saves at least ``_MOVE_WORTH`` of estimated work (a round costs about
+    that much time), at most ``_MOVE_ROUNDS`` rounds. Deterministic. Clause-heavy positions gain
+    most (Master Detective, 10 players, 20 suggestions: 7.5e7 -> 2.3e7, the DP 3x faster): the
+    greedy order leaves clauses open that a later move closes early."""
+    f = len(order)
+    if f < 3:
+        return order
+    index = {c: i for i, c in enumerate(order)}
+    cols = sorted({rr for c in order for _, r, qs in choices[c] for rr in (r, *qs)} - {implicit})
+    colx = {r: j for j, r in enumerate(cols)}
+    member = np.zeros((f, len(cols)), dtype=bool)
+    for c, i in index.items():
+        for _, r, qs in choices[c]:
+            for rr in (r, *qs):
+                if rr != implicit:
+                    member[i, colx[rr]] = True
+    logs = np.log(np.array([sizes[r] for r in cols], dtype=float))
+    weight = np.array([len(choices[c]) + 2 for c in order], dtype=float)
+    # all "take position i out, insert at j" moves as index arrays into the current order
+    perms = _insertion_moves(f)
+    cur = np.arange(f)
+    cost = float(_batch_cost(cur[None], member, logs, weight)[0])
+    for _ in range(_MOVE_ROUNDS):
+        cand = cur[perms]
+        costs = _batch_cost(cand, member, logs, weight)
+        best = int(np.argmin(costs))
+        if cost - costs[best] < _MOVE_WORTH:
+            break
+        cur, cost = cand[best], float(costs[best])
+    return [order[i] for i in cur]
+
+
+def _insertion_moves(f: int) -> np.ndarray:
+    """int array (f (f - 1), f): row (i, j) is the order 0..f-1 with position i moved to j."""
+    i, j = np.array([(i, j) for i in range(f) for j in range(f) if i != j]).T
+    p = np.arange(f)[None, :]
+    i, j = i[:, None], j[:, None]
+    fwd = np.where((p >= i) & (p < j), p + 1, p)          # i < j: the block i+1..j moves left
+    bwd = np.where((p > j) & (p <= i), p - 1, p)          # i > j: the block j..i-1 moves right
+    out = np.where(i < j, fwd, bwd)
+    return np.where(p == j, i, out)
+
+
+def _batch_cost(orders: np.ndarray, member: np.ndarray, logs: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """:func:`_order_cost` of many orders at once: ``orders`` int array (B, F) of positions into
+    ``member`` (F, R) bool (the axes each card touches); an axis is open during a step when some
+    card at or before it and some card at or after it touch it. Returns float array (B,)."""
+    m = member[orders]
+    open_ = np.logical_or.accumulate(m, axis=1) & np.logical_or.accumulate(m[:, ::-1], axis=1)[:, ::-1]
+    return (np.exp(open_.astype(np.float64) @ logs) * weight[orders]).sum(axis=1)
 
 
 def _order_cost(order, choices, sizes, touched, implicit) -> float:
