@@ -229,26 +229,27 @@ def propagate(cons: Constraints) -> Compiled:
 
 
 _SEARCH_ABOVE = 5e6     # estimated DP work (tensor entries touched) above which orders are searched
-_SEARCH_TRIES = 16      # at most; one per 2e6 of estimated work (a try costs ~0.5 ms, 2e6 ~6 ms)
+_SEARCH_TRIES = 4       # at most; one per 2e6 of estimated work (a try and its local search ~3 ms)
 
 
 def _order(free, choices, sizes, touched, implicit=None) -> list:
     """Card elimination order: the greedy order of :func:`_greedy_order`; when its estimated
     work (:func:`_order_cost`) exceeds ``_SEARCH_ABOVE``, also ``_SEARCH_TRIES`` randomised greedy
     orders (one per 2e6 of work, at most ``_SEARCH_TRIES``; each candidate's key multiplied by a
-    factor in [1, 2), fixed seed, so the result is
-    deterministic), keeping the cheapest. Any order gives the same exact count; only the work
-    changes. O(T F^2 R) for T tries, F free cards and R resources; then :func:`_local_search`."""
+    factor in [1, 2), fixed seed, so the result is deterministic), each improved by
+    :func:`_local_search`, keeping the cheapest. Any order gives the same exact count; only the work
+    changes. O(T F^2 R) for T tries, F free cards and R resources, plus the local searches."""
     order = _greedy_order(free, choices, sizes, touched, implicit)
     cost = _order_cost(order, choices, sizes, touched, implicit)
     if cost > _SEARCH_ABOVE:
         rng = np.random.default_rng(len(free))
-        for _ in range(min(_SEARCH_TRIES, int(cost // 2e6))):
-            cand = _greedy_order(free, choices, sizes, touched, implicit, rng)
+        starts = [order] + [_greedy_order(free, choices, sizes, touched, implicit, rng)
+                            for _ in range(min(_SEARCH_TRIES, int(cost // 2e6)))]
+        for cand in starts:
+            cand = _local_search(cand, choices, sizes, implicit)
             c_cost = _order_cost(cand, choices, sizes, touched, implicit)
             if c_cost < cost:
                 order, cost = cand, c_cost
-        order = _local_search(order, choices, sizes, implicit)
     return order
 
 
