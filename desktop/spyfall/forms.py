@@ -353,7 +353,7 @@ class NewGameDialog(NewGameDialogBase):
             return
         near = min(cal, key=lambda x: abs(x - lam))
         best = cal[near]
-        text = (f"Calibrated for worksheet claims at flat λ = {near:g}: w = {best:g}. "
+        text = (f"Calibrated for worksheet claims (flat λ = {near:g}): w = {best:g}. "
                 f"Claims typed with exact numbers (Beach: 0.62) count w = 1.")
         if self.strategy.currentData() != "flat":
             text = "(studied for flat hide-reveal) " + text

@@ -63,14 +63,16 @@ def _top(d: dict, k: int = 1) -> list:
 
 def describe_mean_claim(claim: dict) -> str:
     """A recommended claim in words: the locations that stand out (at most four, above 1.5 × the
-    median weight), then the level of the rest; "every location alike" for a flat claim."""
+    median weight), then the level of the rest; "every location alike" for a flat claim and
+    "nearly every location alike" when no location stands out."""
     values = np.array(list(claim.values()), float)
     if values.size == 0 or np.ptp(values) < 1e-6:
         return "every location alike"
     median = float(np.median(values))
     high = [(loc, p) for loc, p in _top(claim, len(claim)) if p > 1.5 * median][:4]
-    if not high:
-        high = _top(claim, 1)
+    if not high:  # nothing stands out: a hiding claim
+        (loc, p), = _top(claim, 1)
+        return f"nearly every location alike (at most {loc} {format_probability(p)})"
     names = {loc for loc, _ in high}
     rest = [p for loc, p in claim.items() if loc not in names]
     text = ", ".join(f"{loc} {format_probability(p)}" for loc, p in high)

@@ -402,3 +402,107 @@ def test_typed_exact_claim_carries_claim_weight_one_grid_claim_does_not(window, 
     tab.claim_edit.setText("Beach: 1, w=2")
     assert not tab.submit_claim()
     assert messages and "<= 1" in messages[-1] and len(tab.document.events) == 4
+
+
+def test_equilibrium_heat_map_shows_the_stored_matrix_and_marks_the_equilibrium(window, qtbot):
+    import json
+
+    from scipy.stats import binomtest
+
+    from desktop.spyfall.equilibrium_view import RateRole, SupportRole
+    from engines.core.resources import resource_path
+    from engines.spyfall.equilibrium import solve_matrix_game
+
+    with open(resource_path("spyfall", "equilibrium.json"), encoding="utf-8") as fh:
+        stored = json.load(fh)
+    tab = _tab(window)
+    tab.pages.setCurrentWidget(tab.simulation)
+    view = tab.simulation.equilibrium
+    assert tab.simulation.results.currentWidget() is view  # shown before any tournament
+    assert view.error is None
+    m = view.model
+    rate = np.array(stored["non_spy_win_rate"])
+    assert (m.rowCount(), m.columnCount()) == rate.shape == (10, 12)
+    shown = np.array([[m.data(m.index(i, j), RateRole) for j in range(12)] for i in range(10)])
+    np.testing.assert_array_equal(shown, rate)
+    assert m.data(m.index(3, 4)) == f"{100 * rate[3, 4]:.0f}"
+    # the marked cells are the supports of the equilibrium of the shown matrix, solved again here
+    x, y, value = solve_matrix_game(rate)
+    marked = np.array([[m.data(m.index(i, j), SupportRole) for j in range(12)] for i in range(10)])
+    np.testing.assert_array_equal(marked, np.outer(x > 0.005, y > 0.005))
+    assert marked.sum() >= 1
+    assert value == pytest.approx(stored["equilibrium"]["value"], abs=1e-4)  # rates stored to 4 digits
+    i, j = map(int, np.argwhere(marked)[0])
+    assert "★" in m.headerData(i, Qt.Vertical) and "★" in m.headerData(j, Qt.Horizontal)
+    unplayed = int(np.argmin(x))
+    assert "★" not in m.headerData(unplayed, Qt.Vertical)
+    assert f"{100 * value:.1f}%" in view.summary.text()
+    lam, st = stored["non_spy_strategies"][i]
+    assert f"{st} λ {lam:g}" in view.summary.text()
+    # a cell's tooltip carries its Wilson 95% interval (games per cell from the study)
+    n = stored["games_per_cell"]
+    ci = binomtest(round(rate[0, 5] * n), n).proportion_ci(method="wilson")
+    tip = m.data(m.index(0, 5), Qt.ToolTipRole)
+    assert f"{100 * ci.low:.1f}% – {100 * ci.high:.1f}%" in tip and f"of {n:,} games" in tip
+    assert "nan" not in tip.lower()
+    # readable at 1280×800: every column at least as wide as its label
+    window.resize(1280, 800)
+    QApplication.processEvents()
+    header = view.view.horizontalHeader()
+    assert min(header.sectionSize(c) for c in range(12)) >= header.fontMetrics().horizontalAdvance("dynamic")
+
+
+def test_equilibrium_view_names_a_bad_study(qtbot, monkeypatch):
+    from desktop.spyfall.equilibrium_view import EquilibriumView, read_study
+    from engines.spyfall import equilibrium
+
+    good = equilibrium.load_equilibrium()
+    bad = dict(good, non_spy_win_rate=[[0.5, 0.5]])
+    with pytest.raises(SessionFormatError) as err:
+        read_study(bad)
+    assert err.value.path == "$.non_spy_win_rate" and "10 × 12" in err.value.message
+    monkeypatch.setattr(equilibrium, "load_equilibrium", lambda: bad)
+    view = EquilibriumView()
+    qtbot.addWidget(view)
+    assert view.model.rowCount() == 0 and "$.non_spy_win_rate" in view.summary.text()
+
+    def missing():
+        raise FileNotFoundError("equilibrium.json")
+    monkeypatch.setattr(equilibrium, "load_equilibrium", missing)
+    assert not view.load() and "python -m engines.spyfall.equilibrium" in view.summary.text()
+
+
+def test_recommendation_line_names_the_equilibrium_strategy_and_the_early_vote(window, qtbot):
+    from engines.spyfall.equilibrium import early_vote_threshold, equilibrium_strategy
+
+    tab = _tab(window)
+    setup = tab.document.setup
+    tab.log_event(spyfall.make_claim(setup, "Bob", {"Casino": 1}))
+    _wait(window)
+    qtbot.waitUntil(lambda: "Play" in tab.advice.text(), timeout=30000)
+    rec = spyfall.recommend(setup, tab.document.events)
+    mix = equilibrium_strategy("non_spy")
+    assert [dict(m) for m in rec.strategy] == mix
+    top = mix[0]
+    assert f"{top['strategy']} hide-reveal, λ = {top['lambda']:g}" in tab.advice.text()
+    assert "equilibrium for non-spies" in tab.advice.text()
+    assert not rec.call_vote and f"reaches {100 * early_vote_threshold():.0f}%" in tab.advice.text()
+    # with exact claims (w = 1) Bob's lone Casino gives him away: call the vote now
+    sharp = spyfall.Setup.from_json(dict(setup.to_json(), model={"beta": 5, "lambda": 0.7}), "$.setup")
+    tab = _tab(window, sharp)
+    for p, c in [("Bob", {"Casino": 1}), ("Cy", {"Beach": 1}), ("Dee", {"Beach": 1}), ("Eve", {"Beach": 1})]:
+        tab.log_event(spyfall.make_claim(sharp, p, c))
+    _wait(window)
+    rec = spyfall.recommend(sharp, tab.document.events)
+    assert rec.call_vote and rec.accuse == "Bob" and rec.accuse_probability >= early_vote_threshold()
+    qtbot.waitUntil(lambda: "Call the vote now" in tab.advice.text(), timeout=30000)
+    assert "Accuse Bob" in tab.advice.text()
+    # the spy's line names the spy's equilibrium
+    spy_setup = spyfall.Setup.from_json(dict(setup.to_json(), my_role={"spy": True}), "$.setup")
+    tab = _tab(window, spy_setup)
+    tab.log_event(spyfall.make_claim(spy_setup, "Bob", {"Casino": 1}))
+    _wait(window)
+    qtbot.waitUntil(lambda: "equilibrium for the spy" in tab.advice.text(), timeout=30000)
+    spy_top = equilibrium_strategy("spy")[0]
+    assert f"λ = {spy_top['lambda']:g}" in tab.advice.text() and "Name the location" in tab.advice.text()
+    assert "Call the vote" not in tab.advice.text()
