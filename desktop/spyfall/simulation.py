@@ -1,6 +1,8 @@
 """The Spyfall simulation panel: a bot tournament (:func:`engines.spyfall.simulate`) run in a
 background runner with a progress bar and cancel; win rates per strategy as spy and as non-spy
-with Wilson 95% intervals, accusation accuracy, and the mean information-gain curves.
+with Wilson 95% intervals, accusation accuracy, and the mean information-gain curves; and the
+stored hide-reveal game as a heat map with its equilibrium
+(:class:`desktop.spyfall.equilibrium_view.EquilibriumView`).
 """
 from __future__ import annotations
 
@@ -11,12 +13,13 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDoubleSpinBox, QGridLayout,
                                QGroupBox, QHBoxLayout, QHeaderView, QLabel, QProgressBar,
                                QPushButton, QRadioButton, QSpinBox, QSplitter, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+                               QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
 
 from engines import spyfall
 from engines.core.errors import EngineError, SessionFormatError
 from engines.spyfall.model import DEFAULT_BETA, DEFAULT_LAMBDA, DEFAULT_ROUNDS, STRATEGIES
 from desktop.widgets.belief_plot import BeliefPlot
+from desktop.spyfall.equilibrium_view import EquilibriumView
 from desktop.spyfall.forms import STRATEGY_LABELS
 
 
@@ -108,7 +111,7 @@ class SimulationPanel(QWidget):
         self.progress = QProgressBar()
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
-        self.progress.setFormat("%v of %m games")
+        self.progress.setFormat("")
         grid.addWidget(self.progress, 3, 0, 1, 16)
         self.status = QLabel("Not run yet. Strategies: flat and dynamic hide-reveal (the seed's), "
                              "joker = random claims and random votes (a baseline).")
@@ -121,8 +124,13 @@ class SimulationPanel(QWidget):
         self.fixed.toggled.connect(self._mode_changed)
         self._mode_changed()
 
+        self.results = QTabWidget()
+        root.addWidget(self.results, 1)
+        self.equilibrium = EquilibriumView()
+        self.results.addTab(self.equilibrium, "Equilibrium of the hide-reveal game (stored study)")
         split = QSplitter(Qt.Horizontal)
-        root.addWidget(split, 1)
+        self.results.addTab(split, "Tournament results")
+        self.tournament_page = split
         self.table = QTableWidget(0, 5)
         self.table.setHorizontalHeaderLabels(["Strategy", "Role", "Win rate", "95% interval", "Games"])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
@@ -217,6 +225,7 @@ class SimulationPanel(QWidget):
         self.cancel_button.setEnabled(True)
         self.progress.setRange(0, config.games)
         self.progress.setValue(0)
+        self.progress.setFormat("%v of %m games")
         self.status.setText(f"Playing {config.games:,} games on {config.workers} process(es)…")
         self.runner.submit(functools.partial(_simulate_job, config))
 
@@ -248,6 +257,7 @@ class SimulationPanel(QWidget):
         self.result = result
         self.progress.setValue(self.progress.maximum())
         self.show_result(result, seconds)
+        self.results.setCurrentWidget(self.tournament_page)
         self.finished.emit(result)
 
     @Slot(int, object)
