@@ -19,7 +19,8 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialogButtonBox, QDoubleSp
 from engines import spyfall
 from engines.core.errors import SessionFormatError
 from desktop.widgets.dialogs import NewGameDialogBase
-from engines.spyfall.model import DEFAULT_ROUNDS, NEW_GAME_MODEL, STRATEGIES
+from engines.spyfall.model import (DEFAULT_ROUNDS, EXACT_CLAIM_WEIGHT, GRID_LEVELS, NEW_GAME_MODEL,  # noqa: F401
+                                   STRATEGIES, entry_claim_weight, on_grid)
 
 OBSERVER = "(nobody: I only watch)"
 SPY = "I am the spy"
@@ -32,10 +33,6 @@ NEW_BETA = float(NEW_GAME_MODEL["beta"])
 NEW_LAMBDA = float(NEW_GAME_MODEL["lambda"])
 NEW_STRATEGY = str(NEW_GAME_MODEL["strategy"])
 NEW_CLAIM_WEIGHT = float(NEW_GAME_MODEL["claim_weight"])
-#: The weights a worksheet click gives a location (relative to the claim's largest weight).
-GRID_LEVELS = (0.0, 0.5, 1.0)
-#: The weight of a claim typed with exact numbers off the grid: the seed's untempered model.
-EXACT_CLAIM_WEIGHT = 1.0
 #: The token of a typed claim that sets its own weight (``Beach: 0.62, w=0.5``).
 _W_TOKEN = re.compile(r"^\s*w\s*[:=]\s*(.*)$", re.IGNORECASE)
 
@@ -120,34 +117,6 @@ def parse_claim_entry(text: str, setup) -> tuple:
             raise SessionFormatError("claim_weight", "w is given twice")
         weight = _weight_value(m.group(1))
     return parse_claim_text(",".join(rest), setup), weight
-
-
-def on_grid(weights) -> bool:
-    """True when a claim's weights, relative to its largest, are all 0, ½ or 1 (what worksheet
-    clicks give; ``Beach:2, Casino:1`` is on the grid too). ``weights``: shape (n,), not all 0."""
-    w = np.asarray(weights, float)
-    top = float(w.max()) if w.size else 0.0
-    if not top > 0:
-        return False
-    r = w / top
-    return bool(np.all(np.min(np.abs(r[:, None] - np.array(GRID_LEVELS)[None, :]), axis=1) < 1e-9))
-
-
-def entry_claim_weight(weights, explicit=None) -> Optional[float]:
-    """The ``"claim_weight"`` a claim entered in the tab is logged with.
-
-    The rule: an explicit ``w=…`` wins; a claim on the worksheet's grid (:func:`on_grid`) gets
-    None — the speaker's w from the setup, calibrated for grid claims
-    (docs/spyfall-calibration.md); a claim with exact numbers off the grid gets
-    :data:`EXACT_CLAIM_WEIGHT` (1: the seed's model reads an exact claim as it is).
-
-    Args:
-        weights: the claim's weights, shape (n,).
-        explicit: the typed ``w=…`` value, or None.
-    """
-    if explicit is not None:
-        return explicit
-    return None if on_grid(weights) else EXACT_CLAIM_WEIGHT
 
 
 def claim_error_text(exc: SessionFormatError) -> str:

@@ -292,7 +292,7 @@ class Tab(GameTab):
 
     def _show_claim_weight(self, weights=None, explicit=None) -> None:
         """Say next to the claim field how much the pending claim will count (the rule of
-        :func:`desktop.spyfall.forms.entry_claim_weight`)."""
+        :func:`engines.spyfall.model.entry_claim_weight`)."""
         if not hasattr(self, "weight_label"):
             return
         setup = self.document.setup
@@ -370,7 +370,7 @@ class Tab(GameTab):
 
     def build_claim(self):
         """The claim event of the form (speaker + the typed or clicked weights), with the claim
-        weight of :func:`desktop.spyfall.forms.entry_claim_weight`: a claim on the worksheet grid
+        weight of :func:`engines.spyfall.model.entry_claim_weight`: a claim on the worksheet grid
         (clicked, or typed with weights 0, ½, 1) has no ``claim_weight`` — the speaker's w from
         the setup applies; a claim typed with exact numbers is logged with ``claim_weight`` 1;
         a typed ``w=…`` sets its own.

@@ -268,6 +268,40 @@ class Claim:
 EVENT_TYPES = ("claim",)
 
 
+#: The weights a worksheet click gives a location (relative to the claim's largest weight).
+GRID_LEVELS = (0.0, 0.5, 1.0)
+#: The weight of a claim typed with exact numbers off the grid: the seed's untempered model.
+EXACT_CLAIM_WEIGHT = 1.0
+
+
+def on_grid(weights) -> bool:
+    """True when a claim's weights, relative to its largest, are all 0, ½ or 1 (what worksheet
+    clicks give; ``Beach:2, Casino:1`` is on the grid too). ``weights``: shape (n,), not all 0."""
+    w = np.asarray(weights, float)
+    top = float(w.max()) if w.size else 0.0
+    if not top > 0:
+        return False
+    r = w / top
+    return bool(np.all(np.min(np.abs(r[:, None] - np.array(GRID_LEVELS)[None, :]), axis=1) < 1e-9))
+
+
+def entry_claim_weight(weights, explicit=None) -> Optional[float]:
+    """The ``"claim_weight"`` a claim entered in the tab is logged with.
+
+    The rule: an explicit ``w=…`` wins; a claim on the worksheet's grid (:func:`on_grid`) gets
+    None — the speaker's w from the setup, calibrated for grid claims
+    (docs/spyfall-calibration.md); a claim with exact numbers off the grid gets
+    :data:`EXACT_CLAIM_WEIGHT` (1: the seed's model reads an exact claim as it is).
+
+    Args:
+        weights: the claim's weights, shape (n,).
+        explicit: the typed ``w=…`` value, or None.
+    """
+    if explicit is not None:
+        return explicit
+    return None if on_grid(weights) else EXACT_CLAIM_WEIGHT
+
+
 def make_claim(setup: Setup, player: str, weights, claim_weight: Optional[float] = None) -> Claim:
     """A :class:`Claim` from a name and a weight vector (n,) or a ``{location: weight}`` dict,
     with an optional per-claim ``claim_weight`` in (0, 1].

@@ -8,6 +8,9 @@ the player using the app)::
     Bob: beach 50%, casino 25%   percentages are weights too
     Bob: space st 2 hotel 1      without commas a weight ends each location
     Bob: all                     every location alike (a claim that says nothing)
+    Bob: beach .62, casino .38   exact numbers off the worksheet grid {0, ½, 1} are read
+                                 untempered (claim weight 1, :func:`entry_claim_weight`)
+    Bob: beach 1, w=0.3          the claim's own weight w in (0, 1]
 
 ``station`` alone is ambiguous in Spyfall 1 (Polar, Police, Service, Space Station).
 """
@@ -20,7 +23,7 @@ from typing import Optional, Sequence
 from engines.core.errors import SessionFormatError
 from engines.core.names import (TEXT_PATH, candidates, check_length, complete_word, match_name,
                                 match_player, split_names)
-from engines.spyfall.model import Claim, Setup, describe_event, event_from_json
+from engines.spyfall.model import Claim, Setup, describe_event, entry_claim_weight, event_from_json
 
 _NUMBER = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[+-]?[0-9]+)?%?"
 
@@ -61,6 +64,10 @@ def parse(setup: Setup, events: Sequence, text: str) -> Claim:
                                 "claim": [1] * setup.n_locations}, setup, TEXT_PATH)
     pairs: list[tuple[str, float]] = []
     items = [x.strip() for x in rest.split(",") if x.strip()]
+    explicit: Optional[float] = None
+    for item in [x for x in items if re.fullmatch(r"w\s*[=:]\s*\S+", x, re.I)]:
+        explicit = _weight(re.split(r"[=:]", item, maxsplit=1)[1].strip())
+        items.remove(item)
     if not items:
         raise SessionFormatError(TEXT_PATH, "the claim names no location")
     for item in items:
@@ -100,17 +107,27 @@ def parse(setup: Setup, events: Sequence, text: str) -> Claim:
             if loc in claim:
                 raise SessionFormatError(TEXT_PATH, f"{loc} is named twice")
             claim[loc] = w
-    return event_from_json({"type": "claim", "player": player, "claim": claim}, setup, TEXT_PATH)
+    obj = {"type": "claim", "player": player, "claim": claim}
+    # exact numbers off the worksheet grid are read untempered (entry_claim_weight)
+    cw = entry_claim_weight([float(x) for x in claim.values()] + [0.0], explicit)
+    if cw is not None:
+        obj["claim_weight"] = cw
+    return event_from_json(obj, setup, TEXT_PATH)
 
 
 def format_event(setup: Setup, event: Claim) -> str:
-    """The canonical quick-entry line of ``event`` (``parse`` reads it back to ``event``)."""
+    """The canonical quick-entry line of ``event``: ``parse`` reads it back to ``event``, with
+    the claim weight :func:`entry_claim_weight` implies when the event has none."""
+    implied = entry_claim_weight(event.weights)
+    own = "" if event.claim_weight is None or event.claim_weight == implied \
+        else f", w={event.claim_weight!r}"
     if len(set(event.weights)) == 1 and event.weights and event.weights[0] > 0:
-        return f"{event.player}: all" if event.weights[0] == 1 else \
-            f"{event.player}: " + ", ".join(f"{loc} {event.weights[0]!r}" for loc in setup.locations)
+        return (f"{event.player}: all" if event.weights[0] == 1 else
+                f"{event.player}: " + ", ".join(f"{loc} {event.weights[0]!r}"
+                                                for loc in setup.locations)) + own
     items = [f"{loc} {w!r}" if not float(w).is_integer() else f"{loc} {int(w)}"
              for loc, w in zip(setup.locations, event.weights) if w > 0]
-    return f"{event.player}: " + ", ".join(items)
+    return f"{event.player}: " + ", ".join(items) + own
 
 
 def preview(setup: Setup, events: Sequence, text: str) -> str:

@@ -558,7 +558,11 @@ def test_spyfall_errors_name_the_word(text, words):
                                min_size=1, max_size=6))
 def test_spyfall_round_trip(player, weights):
     e = spyfall.make_claim(SPY, player, weights)
-    assert spyfall.parse(SPY, [], spyfall.format_event(SPY, e)) == e
+    # exact numbers off the worksheet grid come back with the claim weight 1 they imply
+    implied = spyfall.make_claim(SPY, player, weights, spyfall.entry_claim_weight(e.weights))
+    assert spyfall.parse(SPY, [], spyfall.format_event(SPY, e)) == implied
+    own = spyfall.make_claim(SPY, player, weights, 0.3)
+    assert spyfall.parse(SPY, [], spyfall.format_event(SPY, own)) == own
 
 
 # ------------------------------------------------------------------------------------ CLI
