@@ -133,21 +133,24 @@ def _reactions_against(setup: Setup, before: list, ev: Reactions, f: tuple) -> O
     words ("B could not have known their cards"), from every player's solved indicator on the
     master table before the round (seed 002, eqs. (3)-(4)); None for tables too large to
     rebuild here, or when no single reaction is to blame."""
-    from engines.egghead.inference import _indicators, _state, is_large
+    from engines.egghead.inference import _Ctx, _apply, _indicators, _initial_state, is_large
     from engines.egghead.table import indicator_at
     if is_large(setup):
         return None
     try:
-        with _state(setup, before, None) as (ctx, st):
-            inds = _indicators(ctx, st, None)
-            w = ctx.world(st.visible)
-            mine = ctx.space.index(f[1])
-            out = []
-            for p in ctx.order[:-1]:
-                could = bool(indicator_at(ctx.n, ctx.S, ctx.axis[p], inds[p], w)[mine])
-                if could != (p in ev.solved):
-                    out.append(f"{p} could not have known their cards" if not could
-                               else f"{p} would have known their cards and solved")
+        ctx = _Ctx(setup)
+        st = _initial_state(ctx)
+        for i, e in enumerate(before):
+            _apply(ctx, st, i, e, None)
+        inds = _indicators(ctx, st, None)
+        w = ctx.world(st.visible)
+        mine = ctx.space.index(f[1])
+        out = []
+        for p in ctx.order[:-1]:
+            could = bool(indicator_at(ctx.n, ctx.S, ctx.axis[p], inds[p], w)[mine])
+            if could != (p in ev.solved):
+                out.append(f"{p} could not have known their cards" if not could
+                           else f"{p} would have known their cards and solved")
     except ContradictionError:
         return None
     return "; ".join(out) or None
