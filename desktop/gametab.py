@@ -387,6 +387,11 @@ class GameTab(QWidget):
             self._why_popup.close()
         self._why_closed()
 
+    def hideEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        """Another tab was selected: its Why? popup would point into a hidden History."""
+        self.close_why()
+        super().hideEvent(event)
+
     def _shown_prefix(self) -> int:
         """How many events the shown beliefs are under: the selected history entry, else the
         whole log (the entries before a contradiction when the log is impossible)."""

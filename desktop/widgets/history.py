@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Optional
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPoint, Qt, Signal, Slot
-from PySide6.QtGui import QBrush, QColor, QKeySequence
+from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QMenu, QVBoxLayout, QWidget
 
 _SETUP_ROW_COLOR = QColor(110, 110, 110)
@@ -22,8 +22,8 @@ _CONTRADICTION_COLOR = QColor(255, 205, 210)
 #: An entry of the conflicting set the contradiction banner names (lighter than the first
 #: impossible entry).
 _CONFLICT_COLOR = QColor(255, 228, 230)
-#: An entry the open Why? popup names.
-_EXPLAINED_COLOR = QColor(187, 222, 251)
+#: An entry the open Why? popup names (a highlighter yellow, distinct from the selection).
+_EXPLAINED_COLOR = QColor(255, 236, 153)
 
 #: ``data(index, ExplainedRole)``: True for an entry the open Why? popup names.
 ExplainedRole = Qt.UserRole + 11
@@ -90,6 +90,10 @@ class HistoryModel(QAbstractListModel):
             return f"{text}\n{doc.meta[i].time or ''}".strip()
         if role == ExplainedRole:
             return i in self._explained
+        if role == Qt.FontRole and i in self._explained:
+            font = QFont()
+            font.setBold(True)
+            return font
         if role == ConflictRole:
             return i in self._conflict
         if role == Qt.BackgroundRole:

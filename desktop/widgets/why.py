@@ -14,8 +14,8 @@ from __future__ import annotations
 import html
 from typing import Callable, Optional, Sequence
 
-from PySide6.QtCore import QPoint, Qt, Signal, Slot
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QPoint, QRect, Qt, Signal, Slot
+from PySide6.QtGui import QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QListWidget,
                                QListWidgetItem, QProgressBar, QPushButton, QTextBrowser,
                                QVBoxLayout, QWidget)
@@ -81,7 +81,7 @@ class WhyPopup(QDialog):
         self.setWindowFlag(Qt.Tool, True)
         self.setModal(False)
         self.setAttribute(Qt.WA_DeleteOnClose, False)
-        self.resize(500, 440)
+        self.resize(520, 300)
         self.fact: Optional[dict] = None
         self.subject = ""
         self.status = ""
@@ -179,10 +179,12 @@ class WhyPopup(QDialog):
             self.message.setText("The setup alone decides it: no entry is needed.")
         else:
             self.message.setText(
-                f"{'This entry forces' if n == 1 else f'These {n} entries force'} it on "
-                f"{'its' if n == 1 else 'their'} own; without any one of them it would be open.")
+                "This entry alone forces it: without it, it would be open." if n == 1 else
+                f"These {n} entries force it on their own; without any one of them it would "
+                f"be open.")
         self.steps.setHtml("<ol style='margin-left:-20px'>" + "".join(
             f"<li style='margin-bottom:4px'>{html.escape(s)}</li>" for s in expl.steps) + "</ol>")
+        self._fit()
         self._show_parts(entries=n > 0, steps=bool(expl.steps))
 
     def show_error(self, text: str) -> None:
@@ -215,12 +217,41 @@ class WhyPopup(QDialog):
         self.move(x, y)
 
     # -- internals ------------------------------------------------------------------------
+    def _fit(self) -> None:
+        """Size the entry list and the steps to their content (within limits), then the
+        popup to its parts: no large empty panes, long derivations scroll."""
+        lst = self.entries
+        fm = QFontMetrics(lst.font())
+        width = max(200, self.width() - 70)      # margins, frame and a scroll bar
+        rows = sum(fm.boundingRect(QRect(0, 0, width, 10_000), Qt.TextWordWrap,
+                                   lst.item(r).text()).height() + 4 for r in range(lst.count()))
+        lst.setFixedHeight(min(max(rows, 22), 220) + 2 * lst.frameWidth() + 4)
+        doc = self.steps.document().clone()   # owned by Python: freed after
+        doc.setTextWidth(max(200, self.width() - 64))
+        self.steps.setFixedHeight(int(min(max(doc.size().height(), 40), 300))
+                                  + 2 * self.steps.frameWidth() + 4)
+
     def _show_parts(self, entries: bool, steps: bool) -> None:
         self.entries_title.setVisible(entries)
         self.entries.setVisible(entries)
         self.steps_title.setVisible(steps)
         self.steps.setVisible(steps)
         self.message.setVisible(bool(self.message.text()))
+        self.layout().activate()
+        self.resize(self.width(), self.sizeHint().height())
+        if self.isVisible():
+            self._keep_on_screen()
+
+    def _keep_on_screen(self) -> None:
+        """Move the popup back inside its screen after it grew."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            return
+        g, f = screen.availableGeometry(), self.frameGeometry()
+        x = max(g.left(), min(f.left(), g.right() - f.width()))
+        y = max(g.top(), min(f.top(), g.bottom() - f.height()))
+        if (x, y) != (f.left(), f.top()):
+            self.move(x, y)
 
     @Slot()
     def _cancel(self) -> None:
