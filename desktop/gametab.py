@@ -446,6 +446,7 @@ class GameTab(QWidget):
     @Slot()
     def _why_log_changed(self, *_args) -> None:
         """The log changed: the highlighted indices are stale until the next result."""
+        self.history.set_conflict(())
         if self._why_request is not None and self._why_popup is not None \
                 and self._why_popup.isVisible():
             self.history.set_explained(())

@@ -132,6 +132,7 @@ class WhyPopup(QDialog):
         self.steps = QTextBrowser()
         self.steps.setOpenLinks(False)
         lay.addWidget(self.steps, 3)
+        lay.addStretch(0)       # spare height goes below the content, not between its lines
         buttons = QDialogButtonBox(QDialogButtonBox.Close)
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)
@@ -237,8 +238,11 @@ class WhyPopup(QDialog):
         self.steps_title.setVisible(steps)
         self.steps.setVisible(steps)
         self.message.setVisible(bool(self.message.text()))
-        self.layout().activate()
-        self.resize(self.width(), self.sizeHint().height())
+        lay = self.layout()
+        lay.activate()
+        h = (lay.totalHeightForWidth(self.width()) if lay.hasHeightForWidth()
+             else self.sizeHint().height())
+        self.resize(self.width(), max(h, self.minimumSizeHint().height()))
         if self.isVisible():
             self._keep_on_screen()
 
