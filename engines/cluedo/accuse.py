@@ -145,3 +145,36 @@ def accusation_advice(setup: Setup, events: Sequence = (), *, opponents: Optiona
     q = opponents.p_any_knows
     return AccusationAdvice(triple, p, q, opponents.p_any_standard_error, opponents.exact, decide(p, q),
                             time.perf_counter() - t0)
+
+
+def recommendation_keys(setup: Setup, events: Sequence, certain: Optional[tuple], *,
+                        budget_seconds: Optional[float] = 1.0, cancel=None) -> tuple:
+    """The ``"opponents"`` and ``"accusation"`` values of ``python -m engines recommend``.
+
+    Args:
+        certain: the envelope triple when my posterior makes it certain, else None.
+        budget_seconds: time for the opponents' estimate (0: skip it; then ``"opponents"`` is
+            None and the accusation object has no opponent figure and no advice unless the
+            envelope is certain).
+    Returns:
+        ``(opponents, accusation)``: ``{name: {"p_knows_envelope", "envelope_entropy_bits",
+        "standard_error", "exact", ...}}`` or None; ``{"p_correct",
+        "p_opponent_knows_before_my_turn", "advice", "triple", "certain", "standard_error",
+        "exact"}``.
+    """
+    events = tuple(events)
+    if budget_seconds is not None and budget_seconds <= 0:
+        if certain:
+            triple, p = tuple(certain), 1.0
+        else:
+            triple, p = best_triple(setup, events, cancel)
+        return None, {"p_correct": p, "p_opponent_knows_before_my_turn": None,
+                      "advice": ADVICE[0] if certain else None, "triple": list(triple),
+                      "certain": bool(certain), "standard_error": None, "exact": None}
+    est = opponent_knowledge(setup, events, budget_seconds=budget_seconds, cancel=cancel)
+    adv = accusation_advice(setup, events, opponents=est, cancel=cancel)
+    acc = adv.to_json()
+    acc["certain"] = bool(certain) or adv.p_correct >= CERTAIN
+    if certain:
+        acc["triple"] = list(certain)
+    return est.to_json(), acc

@@ -34,6 +34,7 @@ import numpy as np
 
 from engines.core.errors import SessionFormatError, check_cancel
 from engines.core.info import entropy_bits, mutual_information_bits
+from engines.cluedo.accuse import recommendation_keys
 from engines.cluedo.counting import count_deals, propagate
 from engines.cluedo.inference import _raise_contradiction, constraints_for, infer
 from engines.cluedo.model import (HandEvent, LacksEvent, Setup, ShownEvent, SuggestionEvent)
@@ -64,6 +65,8 @@ class CluedoRecommendation:
     samples: int = 0
     seconds: float = 0.0
     exact: frozenset = frozenset()
+    opponents: Optional[dict] = None          # engines.cluedo.accuse.recommendation_keys
+    accusation_advice: Optional[dict] = None
 
     def is_exact(self, suspect: str, weapon: str, room: str) -> bool:
         """Whether that suggestion's information is exact (else estimated from the samples)."""
@@ -71,7 +74,8 @@ class CluedoRecommendation:
 
     def to_json(self) -> dict:
         return {"game": "cluedo",
-                "accusation": list(self.accusation) if self.accusation else None,
+                "accusation": self.accusation_advice,
+                "opponents": self.opponents,
                 "room": self.room,
                 "envelope_entropy_bits": self.envelope_entropy_bits,
                 "samples": self.samples,
@@ -207,7 +211,8 @@ def exact_information_bits(setup: Setup, cons, total: float, suggester: str, tri
 def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None, cancel=None,
               samples: int = 4000, seed: Optional[int] = 0,
               exact_seconds: Optional[float] = 1.5,
-              exact_top: Optional[int] = None) -> CluedoRecommendation:
+              exact_top: Optional[int] = None,
+              opponents_seconds: Optional[float] = 1.0) -> CluedoRecommendation:
     """Rank my possible suggestions by expected information gain about the envelope.
 
     Args:
@@ -222,6 +227,8 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
             (``bench_cluedo.py --recommend``).
         exact_top: count at most this many of the best estimates exactly (None: no limit;
             the tab asks for 24 as it lists 12).
+        opponents_seconds: time budget (s) for what each opponent knows and the accusation
+            advice (:func:`engines.cluedo.accuse.recommendation_keys`; 0: skip the opponents).
     Returns:
         :class:`CluedoRecommendation` (suggestions best first, information in bits;
         ``exact`` names the suggestions whose value is exact).
@@ -287,8 +294,10 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
                 out[j] = (s, w, r, bits)
                 exact.add((s, w, r))
             out.sort(key=key)
+    opponents, advice = recommendation_keys(setup, events, accusation, budget_seconds=opponents_seconds,
+                                            cancel=cancel)
     return CluedoRecommendation(out, accusation, room, float(env_entropy), n,
-                                time.perf_counter() - t0, frozenset(exact))
+                                time.perf_counter() - t0, frozenset(exact), opponents, advice)
 
 
 def public_events(setup: Setup, events: Sequence, viewer: Optional[str] = None) -> list:

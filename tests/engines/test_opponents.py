@@ -273,3 +273,30 @@ def test_advice_follows_the_rule():
     adv0 = accusation_advice(setup, events[:1])
     assert adv0.advice == "wait" and adv0.p_opponent_knows_before_my_turn == 0.0
     assert adv0.p_correct == pytest.approx(1 / 12)
+
+
+def test_recommend_cli_has_the_opponents_and_the_accusation(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    setup = setup_of(DECK3)
+    events = [HandEvent("P", ("b", "e")), HandEvent("Q", ("a", "d")),
+              SuggestionEvent("Q", ("a", "d", "h"), ("R", "P"), None, None),
+              SuggestionEvent("Q", ("b", "e", "h"), ("R",), "P", "b"),
+              SuggestionEvent("Q", ("b", "e", "h"), ("R",), "P", "e")]
+    session = {"format": "deduction-desk.session", "version": 1, "game": "cluedo",
+               "setup": setup.to_json(), "events": [e.to_json() for e in events]}
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(session))
+    out = subprocess.run([sys.executable, "-m", "engines", "recommend", str(f)], capture_output=True, text=True,
+                         check=True)
+    rec = json.loads(out.stdout)
+    assert set(rec["opponents"]) == {"Q", "R"}
+    assert rec["opponents"]["Q"]["p_knows_envelope"] == 1.0 and rec["opponents"]["Q"]["exact"] is True
+    assert {"p_knows_envelope", "envelope_entropy_bits", "standard_error", "exact"} <= set(rec["opponents"]["R"])
+    acc = rec["accusation"]
+    assert acc["p_opponent_knows_before_my_turn"] == 1.0
+    # I know it too (a, d with Q, b, e with me, h in the envelope: R holds g and i)
+    assert acc["advice"] == "accuse now" and acc["p_correct"] == 1.0 and acc["certain"] is True
+    assert acc["triple"] == ["c", "f", "h"]
