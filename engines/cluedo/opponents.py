@@ -176,32 +176,42 @@ def _blocks(setup: Setup) -> list:
     return out
 
 
-def _evaluate_view(setup: Setup, vm: _ViewModel, deal: np.ndarray, shown: tuple, blocks, cancel) -> tuple:
-    """(knows: 0/1, entropy bits) of opponent ``vm.j``'s belief when the deal is ``deal`` and the
-    hidden shown cards are ``shown`` (card indices, aligned with ``vm.hidden``). Cached by view."""
-    hand = tuple(np.flatnonzero(deal == vm.j).tolist())
-    key = (hand, shown)
-    hit = vm.cache.get(key)
-    if hit is not None:
-        return hit
-    check_cancel(cancel)
+def _view_constraints(vm: _ViewModel, deal: np.ndarray, shown: tuple) -> Constraints:
+    """Opponent ``vm.j``'s constraints: the public ones, their hand in ``deal``, the cards shown
+    to them (``shown``: the hidden ones, aligned with ``vm.hidden``)."""
     cons = vm.public.copy()
     cons.allowed[:, vm.j] = False
-    for c in hand:
+    for c in np.flatnonzero(deal == vm.j):
         cons.allowed[c, :] = False
         cons.allowed[c, vm.j] = True
     for c, r in vm.fixed_shown:
         cons.force(c, r)
     for c, (_, r) in zip(shown, vm.hidden):
         cons.force(c, r)
+    return cons
+
+
+def _belief(cons: Constraints, blocks, cancel) -> tuple:
+    """(knows: 0/1, entropy bits, envelope marginal vector) of the uniform law on ``cons``."""
     res = count_deals(propagate(cons), cancel, marginals=True)
-    if res.count == 0:      # cannot happen when ``deal`` agrees with my log
+    if res.count == 0:      # cannot happen when the deal agrees with my log
         raise ContradictionError(-1, "an opponent's view admits no deal (the log contradicts itself)")
     env = res.marginal[:, -1] / res.count_float
     knows = 1.0 if all(float(env[a:b].max()) >= CERTAIN for a, b in blocks) else 0.0
     h = float(sum(entropy_bits(env[a:b]) for a, b in blocks))
-    vm.cache[key] = (knows, h)
-    return knows, h
+    return knows, h, env
+
+
+def _evaluate_view(setup: Setup, vm: _ViewModel, deal: np.ndarray, shown: tuple, blocks, cancel) -> tuple:
+    """(knows: 0/1, entropy bits, envelope marginals) of opponent ``vm.j``'s belief when the deal
+    is ``deal`` and the hidden shown cards are ``shown`` (card indices, aligned with
+    ``vm.hidden``). Cached by view (their hand and the shown cards)."""
+    key = (tuple(np.flatnonzero(deal == vm.j).tolist()), shown)
+    hit = vm.cache.get(key)
+    if hit is None:
+        check_cancel(cancel)
+        hit = vm.cache[key] = _belief(_view_constraints(vm, deal, shown), blocks, cancel)
+    return hit
 
 
 def _choices(vm: _ViewModel, deal: np.ndarray) -> list:
@@ -252,7 +262,7 @@ def _exact(setup, models, deals, blocks, cancel) -> tuple:
             opts = _choices(vm, deal)
             w = 1.0 / math.prod(len(o) for o in opts) if opts else 1.0
             for combo in _product(opts):
-                kn, hb = _evaluate_view(setup, vm, deal, combo, blocks, cancel)
+                kn, hb, _ = _evaluate_view(setup, vm, deal, combo, blocks, cancel)
                 q[i, jj] += w * kn
                 h[i, jj] += w * hb
     return q, h
@@ -345,7 +355,7 @@ def iter_opponent_knowledge(setup: Setup, events: Sequence = (), *, seed: Option
         for i, deal in enumerate(sample):
             for jj, vm in enumerate(models):
                 combo = tuple(o[int(rng.integers(len(o)))] for o in _choices(vm, deal))
-                q[i, jj], h[i, jj] = _evaluate_view(setup, vm, deal, combo, blocks, cancel)
+                q[i, jj], h[i, jj], _ = _evaluate_view(setup, vm, deal, combo, blocks, cancel)
         qs.append(q)
         hs.append(h)
         n += take
@@ -380,3 +390,59 @@ def opponent_knowledge(setup: Setup, events: Sequence = (), *, budget_seconds: O
                 break
     it.close()
     return last
+
+
+def p_any_knows_after_next_suggestion(setup: Setup, events: Sequence = (), *, samples: int = 128,
+                                      seed: Optional[int] = 0, cancel=None) -> tuple:
+    """P(some opponent still in the game can name the envelope once their next suggestion is
+    answered) — a look-ahead of one suggestion per opponent; each opponent moves once before my
+    next turn.
+
+    Model: as in the module docstring, plus: opponent ``j`` suggests, in each category, a card
+    drawn uniformly from those ``j``'s belief still allows in the envelope; the first player
+    after ``j`` holding a suggested card shows one of them uniformly; ``j`` adds who passed and
+    the card shown to their view. (Each opponent's look-ahead uses only their own suggestion.)
+    Estimated from ``samples`` exact uniform samples of the deal.
+
+    Returns:
+        ``(probability, standard_error)``.
+    Raises:
+        ContradictionError: my log is impossible. Cancelled: ``cancel()`` became true.
+    """
+    events = tuple(events)
+    blocks = _blocks(setup)
+    cons = constraints_for(setup, events)
+    models = [vm for vm in _view_models(setup, events) if not vm.out]
+    res = count_deals(propagate(cons), cancel, marginals=False, keep_backward=True)
+    if res.count == 0:
+        _raise_contradiction(setup, events, cancel)
+    n = int(min(max(samples, 2), MAX_SAMPLES))
+    rng = np.random.default_rng(seed)
+    k = len(setup.players)
+    vals = np.zeros(n)
+    for i, deal in enumerate(res.sample(n, rng)):
+        none_knows = 1.0
+        for vm in models:
+            combo = tuple(o[int(rng.integers(len(o)))] for o in _choices(vm, deal))
+            knows, _, env = _evaluate_view(setup, vm, deal, combo, blocks, cancel)
+            if not knows:
+                check_cancel(cancel)
+                triple = []
+                for a, b in blocks:
+                    ok = [c for c in range(a, b) if env[c] > 0]
+                    triple.append(ok[int(rng.integers(len(ok)))])
+                view = _view_constraints(vm, deal, combo)
+                for step in range(1, k):
+                    p = (vm.j + step) % k
+                    have = [c for c in triple if deal[c] == p]
+                    if have:
+                        view.force(have[int(rng.integers(len(have)))], p)
+                        break
+                    for c in triple:
+                        view.forbid(c, p)
+                knows = _belief(view, blocks, cancel)[0]
+            none_knows *= 1.0 - knows
+            if none_knows == 0.0:
+                break
+        vals[i] = 1.0 - none_knows
+    return float(vals.mean()), float(vals.std(ddof=1) / math.sqrt(n))

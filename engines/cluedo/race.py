@@ -34,7 +34,7 @@ from engines.core.errors import SessionFormatError, check_cancel
 from engines.cluedo.accuse import best_triple, decide
 from engines.cluedo.inference import infer
 from engines.cluedo.model import AccusationEvent, HandEvent, Setup, SuggestionEvent
-from engines.cluedo.opponents import iter_opponent_knowledge
+from engines.cluedo.opponents import iter_opponent_knowledge, p_any_knows_after_next_suggestion
 from engines.cluedo.simulate import play_suggestion, random_deal
 
 CERTAIN = 1.0 - 1e-9
@@ -82,9 +82,24 @@ def _p_any_knows(setup: Setup, log: list, p_correct: float, max_samples: int, se
     return est.p_any_knows
 
 
+def _p_any_next(setup: Setup, log: list, p_correct: float, max_samples: int, seed: int, cancel) -> float:
+    """The look-ahead probability (:func:`p_any_knows_after_next_suggestion`): 32 samples, then
+    ``max_samples`` when the decision is in doubt (as in :func:`_p_any_knows`)."""
+    n = min(32, max_samples)
+    p, se = p_any_knows_after_next_suggestion(setup, log, samples=n, seed=seed, cancel=cancel)
+    if abs(p - (1.0 - p_correct)) > 4 * max(se, 0.5 / np.sqrt(n)) or n >= max_samples:
+        return p
+    return p_any_knows_after_next_suggestion(setup, log, samples=max_samples, seed=seed + 1, cancel=cancel)[0]
+
+
+RULES = ("now", "next")
+
+
 def play_game(setup: Setup, kinds: list, rng: np.random.Generator, *, max_rounds: int = 40,
-              opponent_samples: int = 128, cancel=None) -> dict:
-    """One game. ``kinds[p]`` is ``"advice"`` or ``"certain"`` for seat ``p``.
+              opponent_samples: int = 128, rule: str = "now", cancel=None) -> dict:
+    """One game. ``kinds[p]`` is ``"advice"`` or ``"certain"`` for seat ``p``; ``rule``: the
+    advice bot's opponent figure, ``"now"`` (can already name the envelope, the rule of
+    :mod:`engines.cluedo.accuse`) or ``"next"`` (can name it after their next suggestion).
 
     Returns:
         ``{"winner": seat or None, "rounds": int, "accusations": [(seat, correct, certain)]}``.
@@ -115,8 +130,8 @@ def play_game(setup: Setup, kinds: list, rng: np.random.Generator, *, max_rounds
                 accuse, p_correct = best_triple(setups[p], logs[p], cancel)
                 certain = p_correct >= CERTAIN
                 if not certain:
-                    p_any = _p_any_knows(setups[p], logs[p], p_correct, opponent_samples,
-                                         int(rng.integers(1 << 30)), cancel)
+                    fig = _p_any_knows if rule == "now" else _p_any_next
+                    p_any = fig(setups[p], logs[p], p_correct, opponent_samples, int(rng.integers(1 << 30)), cancel)
                     if decide(p_correct, p_any) != "accuse now":
                         accuse = None
             if accuse is None:
@@ -148,7 +163,8 @@ def _rate(wins: int, n: int, p0: Optional[float] = None) -> dict:
 
 
 def race(games: int = 200, *, n_players: int = 4, edition: str = "cluedo-uk", seed: Optional[int] = 0,
-         control: bool = False, max_rounds: int = 40, opponent_samples: int = 128, cancel=None) -> dict:
+         control: bool = False, max_rounds: int = 40, opponent_samples: int = 128, rule: str = "now",
+         cancel=None) -> dict:
     """Play ``games`` games: one advice bot (``control``: one more certain bot instead, the
     measured "focal" seat) against ``n_players - 1`` certain bots, the focal seat rotating.
 
@@ -162,6 +178,8 @@ def race(games: int = 200, *, n_players: int = 4, edition: str = "cluedo-uk", se
     """
     if not 1 <= games <= MAX_GAMES:
         raise SessionFormatError("games", f"between 1 and {MAX_GAMES}")
+    if rule not in RULES:
+        raise SessionFormatError("rule", f"one of {', '.join(RULES)}")
     if not 3 <= n_players <= 6:
         raise SessionFormatError("players", "3 to 6 players")
     names = [f"P{i + 1}" for i in range(n_players)]
@@ -176,7 +194,7 @@ def race(games: int = 200, *, n_players: int = 4, edition: str = "cluedo-uk", se
         if not control:
             kinds[seat] = "advice"
         res = play_game(setup, kinds, rng, max_rounds=max_rounds, opponent_samples=opponent_samples,
-                        cancel=cancel)
+                        rule=rule, cancel=cancel)
         rounds.append(res["rounds"])
         if res["winner"] is None:
             no_winner += 1
@@ -190,7 +208,7 @@ def race(games: int = 200, *, n_players: int = 4, edition: str = "cluedo-uk", se
                 early_ok += correct
     p0 = 1.0 / n_players
     return {"game": "cluedo", "games": games, "players": n_players, "edition": edition,
-            "focal": "certain" if control else "advice",
+            "focal": "certain" if control else "advice", "rule": rule,
             "focal_result": _rate(focal_wins, games, p0),
             "others_result": _rate(other_wins, games * (n_players - 1)),
             "no_winner": no_winner, "early_accusations": early, "early_correct": early_ok,
@@ -208,9 +226,10 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--control", action="store_true", help="the focal seat is a certain bot too")
     ap.add_argument("--opponent-samples", type=int, default=128)
+    ap.add_argument("--rule", choices=RULES, default="now")
     a = ap.parse_args(argv)
     print(json.dumps(race(a.games, n_players=a.players, seed=a.seed, control=a.control,
-                          opponent_samples=a.opponent_samples), indent=2))
+                          opponent_samples=a.opponent_samples, rule=a.rule), indent=2))
 
 
 if __name__ == "__main__":
