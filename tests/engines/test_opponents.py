@@ -300,3 +300,35 @@ def test_recommend_cli_has_the_opponents_and_the_accusation(tmp_path):
     # I know it too (a, d with Q, b, e with me, h in the envelope: R holds g and i)
     assert acc["advice"] == "accuse now" and acc["p_correct"] == 1.0 and acc["certain"] is True
     assert acc["triple"] == ["c", "f", "h"]
+
+
+def test_look_ahead_is_at_least_the_knowledge_now():
+    """Knowing persists, so P(some opponent knows after their next suggestion) >= P(some knows
+    now); where an opponent surely knows, both are 1."""
+    from engines.cluedo.opponents import p_any_knows_after_next_suggestion
+
+    setup = setup_of(DECK3)
+    events = [HandEvent("P", ("b", "e")), HandEvent("Q", ("a", "d")),
+              SuggestionEvent("Q", ("a", "d", "h"), ("R", "P"), None, None),
+              SuggestionEvent("Q", ("b", "e", "h"), ("R",), "P", None),
+              SuggestionEvent("Q", ("b", "e", "h"), ("R",), "P", None)]
+    now = opponent_knowledge(setup, events).p_any_knows
+    nxt, se = p_any_knows_after_next_suggestion(setup, events, samples=400, seed=3)
+    assert now == pytest.approx(0.5) and nxt >= now - 4 * se and nxt > 0.5
+    sure = events[:3] + [SuggestionEvent("Q", ("b", "e", "h"), ("R",), "P", "b"),
+                         SuggestionEvent("Q", ("b", "e", "h"), ("R",), "P", "e")]
+    assert p_any_knows_after_next_suggestion(setup, sure, samples=50)[0] == 1.0
+
+
+def test_race_mechanics():
+    """A few seeded games: every game has one winner (certain bots never accuse wrongly, and
+    the seats' wins add up), Wilson intervals contain the rates."""
+    from engines.cluedo.race import play_game, race
+
+    out = race(4, control=True, seed=5)
+    f, o = out["focal_result"], out["others_result"]
+    assert f["wins"] + o["wins"] + out["no_winner"] == 4 and out["early_accusations"] == 0
+    assert f["wilson_95"][0] <= f["win_rate"] <= f["wilson_95"][1]
+    setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["A", "B", "C", "D"], "me": "A"})
+    res = play_game(setup, ["certain"] * 4, np.random.default_rng(1))
+    assert res["winner"] is not None and res["accusations"] == [(res["winner"], True, True)]
