@@ -1,5 +1,5 @@
 """When to accuse in Cluedo: the chance my best triple is the envelope, the chance an opponent
-can already name it before my next turn, and the advice.
+can name it before my next turn, and the advice.
 
 Decision rule (stated in the README, measured by :mod:`engines.cluedo.race`): at my turn, after my
 suggestion,
@@ -9,11 +9,15 @@ suggestion,
 where ``p_correct`` is the posterior probability that my best triple (the mode of the envelope's
 joint law under the exact model) is the envelope, and ``p_opponent_knows_before_my_turn`` the
 probability that at least one opponent still in the game (no failed accusation) — every one of
-them moves before my next turn — can already name the envelope
-(:func:`engines.cluedo.opponents.opponent_knowledge`). Reason: accusing now wins with
-probability ``p_correct``; waiting wins at most when no opponent who already knows accuses
-first, i.e. with probability at most ``1 - p_opponent_knows_before_my_turn``. A certain envelope
-(``p_correct = 1``) is always "accuse now".
+them moves before my next turn — can name the envelope when they may accuse, i.e. once their own
+next suggestion is answered (:func:`engines.cluedo.opponents.p_any_knows_after_next_suggestion`:
+their knowledge now, plus a look-ahead of one suggestion each, drawn among the cards they still
+allow in the envelope). Reason: accusing now wins with probability ``p_correct``; waiting wins at
+most when no opponent who can name the envelope accuses first, i.e. with probability at most
+``1 - p_opponent_knows_before_my_turn``. A certain envelope (``p_correct = 1``) is always
+"accuse now". The probability that some opponent can *already* name it (no look-ahead) is
+reported too (``p_opponent_knows_now``); the same rule with it instead gained less in the race
+(README).
 """
 from __future__ import annotations
 
@@ -92,10 +96,12 @@ class AccusationAdvice:
     Fields:
         triple: my best triple ``(suspect, weapon, room)``.
         p_correct: P(it is the envelope), exact.
-        p_opponent_knows_before_my_turn: P(some opponent still in the game can already name the
-            envelope); every opponent moves before my next turn.
-        standard_error: standard error of the latter (0.0 when exact).
-        exact: whether the latter is exact.
+        p_opponent_knows_before_my_turn: P(some opponent still in the game can name the
+            envelope once their next suggestion is answered); every opponent moves before my
+            next turn. Sampled.
+        standard_error: its standard error.
+        p_opponent_knows_now: P(some opponent still in the game can already name it).
+        exact: whether ``p_opponent_knows_now`` is exact.
         advice: ``"accuse now"`` or ``"wait"`` (the rule in the module docstring).
         seconds: wall time.
     """
@@ -104,6 +110,7 @@ class AccusationAdvice:
     p_correct: float
     p_opponent_knows_before_my_turn: float
     standard_error: float
+    p_opponent_knows_now: float
     exact: bool
     advice: str
     seconds: float = 0.0
@@ -112,7 +119,8 @@ class AccusationAdvice:
         return {"p_correct": self.p_correct,
                 "p_opponent_knows_before_my_turn": self.p_opponent_knows_before_my_turn,
                 "advice": self.advice, "triple": list(self.triple),
-                "standard_error": self.standard_error, "exact": self.exact}
+                "standard_error": self.standard_error,
+                "p_opponent_knows_now": self.p_opponent_knows_now, "exact": self.exact}
 
 
 def decide(p_correct: float, p_opponent_knows: float) -> str:
@@ -130,7 +138,8 @@ def accusation_advice(setup: Setup, events: Sequence = (), *, opponents: Optiona
 
     Args:
         setup, events: the table and my log.
-        opponents: an estimate already computed for this log (else computed here within
+        opponents: an estimate already computed for this log with ``lookahead=True`` (else
+            computed here within
             ``budget_seconds``, see :func:`engines.cluedo.opponents.opponent_knowledge`).
         seed: random seed of the opponents' estimate.
         cancel: cancel flag.
@@ -140,11 +149,12 @@ def accusation_advice(setup: Setup, events: Sequence = (), *, opponents: Optiona
     t0 = time.perf_counter()
     events = tuple(events)
     triple, p = best_triple(setup, events, cancel)
-    if opponents is None:
-        opponents = opponent_knowledge(setup, events, budget_seconds=budget_seconds, seed=seed, cancel=cancel)
-    q = opponents.p_any_knows
-    return AccusationAdvice(triple, p, q, opponents.p_any_standard_error, opponents.exact, decide(p, q),
-                            time.perf_counter() - t0)
+    if opponents is None or opponents.p_any_knows_next is None:
+        opponents = opponent_knowledge(setup, events, budget_seconds=budget_seconds, seed=seed, cancel=cancel,
+                                       lookahead=True)
+    q = opponents.p_any_knows_next
+    return AccusationAdvice(triple, p, q, opponents.p_any_next_standard_error, opponents.p_any_knows,
+                            opponents.exact, decide(p, q), time.perf_counter() - t0)
 
 
 def recommendation_keys(setup: Setup, events: Sequence, certain: Optional[tuple], *,
@@ -160,7 +170,7 @@ def recommendation_keys(setup: Setup, events: Sequence, certain: Optional[tuple]
         ``(opponents, accusation)``: ``{name: {"p_knows_envelope", "envelope_entropy_bits",
         "standard_error", "exact", ...}}`` or None; ``{"p_correct",
         "p_opponent_knows_before_my_turn", "advice", "triple", "certain", "standard_error",
-        "exact"}``.
+        "p_opponent_knows_now", "exact"}``.
     """
     events = tuple(events)
     if budget_seconds is not None and budget_seconds <= 0:
@@ -170,8 +180,9 @@ def recommendation_keys(setup: Setup, events: Sequence, certain: Optional[tuple]
             triple, p = best_triple(setup, events, cancel)
         return None, {"p_correct": p, "p_opponent_knows_before_my_turn": None,
                       "advice": ADVICE[0] if certain else None, "triple": list(triple),
-                      "certain": bool(certain), "standard_error": None, "exact": None}
-    est = opponent_knowledge(setup, events, budget_seconds=budget_seconds, cancel=cancel)
+                      "certain": bool(certain), "standard_error": None, "p_opponent_knows_now": None,
+                      "exact": None}
+    est = opponent_knowledge(setup, events, budget_seconds=budget_seconds, cancel=cancel, lookahead=True)
     adv = accusation_advice(setup, events, opponents=est, cancel=cancel)
     acc = adv.to_json()
     acc["certain"] = bool(certain) or adv.p_correct >= CERTAIN

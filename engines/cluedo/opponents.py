@@ -99,6 +99,10 @@ class OpponentsEstimate:
         samples: sampled (or enumerated) deals.
         seconds: wall time so far.
         final: False for an intermediate estimate of :func:`iter_opponent_knowledge`.
+        p_any_knows_next: P(some active opponent can name the envelope once their next
+            suggestion is answered) (:func:`p_any_knows_after_next_suggestion`; always sampled),
+            or None when not asked for.
+        p_any_next_standard_error: its standard error, or None.
     """
 
     opponents: dict
@@ -108,6 +112,8 @@ class OpponentsEstimate:
     samples: int
     seconds: float
     final: bool = True
+    p_any_knows_next: Optional[float] = None
+    p_any_next_standard_error: Optional[float] = None
 
     def to_json(self) -> dict:
         """``{name: {"p_knows_envelope", "envelope_entropy_bits", "standard_error", "exact", ...}}``."""
@@ -281,7 +287,7 @@ def _combos(models, deals) -> int:
 # ---------------------------------------------------------------------------------------------
 # the estimate
 # ---------------------------------------------------------------------------------------------
-def _summary(setup, models, q, h, exact, t0, final) -> OpponentsEstimate:
+def _summary(setup, models, q, h, exact, t0, final, look=None) -> OpponentsEstimate:
     n = q.shape[0]
     opp = {}
     for jj, vm in enumerate(models):
@@ -300,13 +306,18 @@ def _summary(setup, models, q, h, exact, t0, final) -> OpponentsEstimate:
         any_k = np.zeros(n)
     p_any = float(np.clip(any_k.mean(), 0.0, 1.0))
     se_any = 0.0 if exact else (float(np.std(any_k, ddof=1) / math.sqrt(n)) if n > 1 else 0.5)
-    return OpponentsEstimate(opp, p_any, se_any, exact, n, time.perf_counter() - t0, final)
+    p_next = se_next = None
+    if look is not None and len(look):
+        p_next = float(np.clip(look.mean(), 0.0, 1.0))
+        se_next = float(np.std(look, ddof=1) / math.sqrt(len(look))) if len(look) > 1 else 0.5
+    return OpponentsEstimate(opp, p_any, se_any, exact, n, time.perf_counter() - t0, final, p_next, se_next)
 
 
 def iter_opponent_knowledge(setup: Setup, events: Sequence = (), *, seed: Optional[int] = 0,
                             first_batch: int = 16, max_samples: int = 4096, cancel=None,
                             exact_max_deals: int = EXACT_MAX_DEALS,
-                            exact_max_views: int = EXACT_MAX_VIEWS) -> Iterator[OpponentsEstimate]:
+                            exact_max_views: int = EXACT_MAX_VIEWS,
+                            lookahead: bool = False) -> Iterator[OpponentsEstimate]:
     """Estimates of every opponent's knowledge, refined step by step (see the module docstring).
 
     Exact case: one estimate (``exact=True``, ``final=True``). Sampled case: an estimate after
@@ -321,6 +332,8 @@ def iter_opponent_knowledge(setup: Setup, events: Sequence = (), *, seed: Option
         cancel: zero-argument callable; :class:`engines.core.errors.Cancelled` when true.
         exact_max_deals, exact_max_views: enumerate when my log leaves at most this many deals
             and (deals x shown-card combinations x opponents) is at most ``exact_max_views``.
+        lookahead: also estimate ``p_any_knows_next`` (from the same sampled deals; in the
+            exact case from ``first_batch`` x 4 deals drawn uniformly from the enumerated ones).
     Yields:
         :class:`OpponentsEstimate`.
     Raises:
@@ -336,7 +349,12 @@ def iter_opponent_knowledge(setup: Setup, events: Sequence = (), *, seed: Option
         _raise_contradiction(setup, events, cancel)
     if deals is not None and _combos(models, deals) <= exact_max_views:
         q, h = _exact(setup, models, deals, blocks, cancel)
-        yield _summary(setup, models, q, h, True, t0, True)
+        look = None
+        if lookahead:
+            rng = np.random.default_rng(seed)
+            pick = deals[rng.integers(len(deals), size=max(4 * first_batch, 2))]
+            look = _lookahead_values(models, pick, len(setup.players), blocks, rng, cancel)
+        yield _summary(setup, models, q, h, True, t0, True, look)
         return
     res = count_deals(propagate(cons), cancel, marginals=False, keep_backward=True)
     if res.count == 0:
@@ -344,7 +362,7 @@ def iter_opponent_knowledge(setup: Setup, events: Sequence = (), *, seed: Option
     rng = np.random.default_rng(seed)
     max_samples = int(min(max(max_samples, 2), MAX_SAMPLES))
     batch = int(min(max(first_batch, 2), max_samples))
-    qs, hs = [], []
+    qs, hs, looks = [], [], []
     n = 0
     while n < max_samples:
         check_cancel(cancel)
@@ -358,9 +376,12 @@ def iter_opponent_knowledge(setup: Setup, events: Sequence = (), *, seed: Option
                 q[i, jj], h[i, jj], _ = _evaluate_view(setup, vm, deal, combo, blocks, cancel)
         qs.append(q)
         hs.append(h)
+        if lookahead:
+            looks.append(_lookahead_values(models, sample, len(setup.players), blocks, rng, cancel))
         n += take
         batch = n             # doubling
-        yield _summary(setup, models, np.concatenate(qs), np.concatenate(hs), False, t0, n >= max_samples)
+        yield _summary(setup, models, np.concatenate(qs), np.concatenate(hs), False, t0, n >= max_samples,
+                       np.concatenate(looks) if lookahead else None)
 
 
 def opponent_knowledge(setup: Setup, events: Sequence = (), *, budget_seconds: Optional[float] = 1.5,
@@ -392,6 +413,29 @@ def opponent_knowledge(setup: Setup, events: Sequence = (), *, budget_seconds: O
     return last
 
 
+def _lookahead_knows(vm: _ViewModel, deal: np.ndarray, combo: tuple, k: int, blocks, rng, cancel) -> float:
+    """1.0 when opponent ``vm.j`` can name the envelope once their next suggestion is answered
+    (the suggestion drawn as in :func:`p_any_knows_after_next_suggestion`), else 0.0."""
+    knows, _, env = _evaluate_view(None, vm, deal, combo, blocks, cancel)
+    if knows:
+        return 1.0
+    check_cancel(cancel)
+    triple = []
+    for a, b in blocks:
+        ok = [c for c in range(a, b) if env[c] > 0]
+        triple.append(ok[int(rng.integers(len(ok)))])
+    view = _view_constraints(vm, deal, combo)
+    for step in range(1, k):
+        p = (vm.j + step) % k
+        have = [c for c in triple if deal[c] == p]
+        if have:
+            view.force(have[int(rng.integers(len(have)))], p)
+            break
+        for c in triple:
+            view.forbid(c, p)
+    return _belief(view, blocks, cancel)[0]
+
+
 def p_any_knows_after_next_suggestion(setup: Setup, events: Sequence = (), *, samples: int = 128,
                                       seed: Optional[int] = 0, cancel=None) -> tuple:
     """P(some opponent still in the game can name the envelope once their next suggestion is
@@ -418,31 +462,21 @@ def p_any_knows_after_next_suggestion(setup: Setup, events: Sequence = (), *, sa
         _raise_contradiction(setup, events, cancel)
     n = int(min(max(samples, 2), MAX_SAMPLES))
     rng = np.random.default_rng(seed)
-    k = len(setup.players)
-    vals = np.zeros(n)
-    for i, deal in enumerate(res.sample(n, rng)):
+    vals = _lookahead_values(models, res.sample(n, rng), len(setup.players), blocks, rng, cancel)
+    return float(vals.mean()), float(vals.std(ddof=1) / math.sqrt(n))
+
+
+def _lookahead_values(models, deals, k, blocks, rng, cancel) -> np.ndarray:
+    """Per deal: 1 - prod over the active opponents of (1 - look-ahead knows)."""
+    vals = np.zeros(len(deals))
+    for i, deal in enumerate(deals):
         none_knows = 1.0
         for vm in models:
+            if vm.out:
+                continue
             combo = tuple(o[int(rng.integers(len(o)))] for o in _choices(vm, deal))
-            knows, _, env = _evaluate_view(setup, vm, deal, combo, blocks, cancel)
-            if not knows:
-                check_cancel(cancel)
-                triple = []
-                for a, b in blocks:
-                    ok = [c for c in range(a, b) if env[c] > 0]
-                    triple.append(ok[int(rng.integers(len(ok)))])
-                view = _view_constraints(vm, deal, combo)
-                for step in range(1, k):
-                    p = (vm.j + step) % k
-                    have = [c for c in triple if deal[c] == p]
-                    if have:
-                        view.force(have[int(rng.integers(len(have)))], p)
-                        break
-                    for c in triple:
-                        view.forbid(c, p)
-                knows = _belief(view, blocks, cancel)[0]
-            none_knows *= 1.0 - knows
+            none_knows *= 1.0 - _lookahead_knows(vm, deal, combo, k, blocks, rng, cancel)
             if none_knows == 0.0:
                 break
         vals[i] = 1.0 - none_knows
-    return float(vals.mean()), float(vals.std(ddof=1) / math.sqrt(n))
+    return vals

@@ -16,7 +16,10 @@ uniformly from those its exact posterior still allows in the envelope. After sug
 
 * a *certain* bot accuses when its exact posterior makes the envelope certain;
 * an *advice* bot accuses its best triple when :func:`engines.cluedo.accuse.decide` says
-  "accuse now" (``p_correct >= 1 - p_opponent_knows_before_my_turn``; certain included).
+  "accuse now" (``p_correct >= 1 - p_opponent_knows_before_my_turn``; certain included), the
+  opponents' figure being the look-ahead of :mod:`engines.cluedo.accuse` (rule ``"next"``, the
+  advice) or, to compare, the probability that an opponent can already name the envelope
+  (rule ``"now"``).
 
 One advice bot plays three certain bots, its seat rotating with the game number; were the rule
 worthless the four seats would be alike and its win rate 1/4 (the null hypothesis of the
@@ -96,10 +99,10 @@ RULES = ("now", "next")
 
 
 def play_game(setup: Setup, kinds: list, rng: np.random.Generator, *, max_rounds: int = 40,
-              opponent_samples: int = 128, rule: str = "now", cancel=None) -> dict:
+              opponent_samples: int = 128, rule: str = "next", cancel=None) -> dict:
     """One game. ``kinds[p]`` is ``"advice"`` or ``"certain"`` for seat ``p``; ``rule``: the
-    advice bot's opponent figure, ``"now"`` (can already name the envelope, the rule of
-    :mod:`engines.cluedo.accuse`) or ``"next"`` (can name it after their next suggestion).
+    advice bot's opponent figure, ``"next"`` (can name the envelope once their next suggestion
+    is answered: the advice of :mod:`engines.cluedo.accuse`) or ``"now"`` (can already name it).
 
     Returns:
         ``{"winner": seat or None, "rounds": int, "accusations": [(seat, correct, certain)]}``.
@@ -163,7 +166,7 @@ def _rate(wins: int, n: int, p0: Optional[float] = None) -> dict:
 
 
 def race(games: int = 200, *, n_players: int = 4, edition: str = "cluedo-uk", seed: Optional[int] = 0,
-         control: bool = False, max_rounds: int = 40, opponent_samples: int = 128, rule: str = "now",
+         control: bool = False, max_rounds: int = 40, opponent_samples: int = 128, rule: str = "next",
          cancel=None) -> dict:
     """Play ``games`` games: one advice bot (``control``: one more certain bot instead, the
     measured "focal" seat) against ``n_players - 1`` certain bots, the focal seat rotating.
@@ -226,7 +229,7 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--control", action="store_true", help="the focal seat is a certain bot too")
     ap.add_argument("--opponent-samples", type=int, default=128)
-    ap.add_argument("--rule", choices=RULES, default="now")
+    ap.add_argument("--rule", choices=RULES, default="next")
     a = ap.parse_args(argv)
     print(json.dumps(race(a.games, n_players=a.players, seed=a.seed, control=a.control,
                           opponent_samples=a.opponent_samples, rule=a.rule), indent=2))

@@ -253,26 +253,27 @@ def test_best_triple_is_the_posterior_mode(deck, sizes, seed, n_sugg, acc):
 
 
 def test_advice_follows_the_rule():
+    from engines.cluedo.accuse import decide
+
     setup = setup_of(DECK3)
     events = [HandEvent("P", ("b", "e")),
               SuggestionEvent("Q", ("b", "e", "h"), ("R",), "P", None),
               SuggestionEvent("Q", ("b", "e", "h"), ("R",), "P", None)]
     adv = accusation_advice(setup, events)
-    assert 0 < adv.p_correct < 1 and 0 < adv.p_opponent_knows_before_my_turn < 1
-    assert adv.advice == ("accuse now" if adv.p_correct >= 1 - adv.p_opponent_knows_before_my_turn else "wait")
-    # Q knows when both of my cards were shown and Q can place every other card
+    assert 0 < adv.p_correct < 1 and 0 < adv.p_opponent_knows_now < 1
+    assert adv.advice == decide(adv.p_correct, adv.p_opponent_knows_before_my_turn)
+    # knowing persists: the look-ahead is at least the knowledge now
+    assert adv.p_opponent_knows_before_my_turn >= adv.p_opponent_knows_now - 4 * adv.standard_error
     ref, p_any = brute_force(setup, events)
-    assert adv.p_opponent_knows_before_my_turn == pytest.approx(p_any, abs=1e-9)
+    assert adv.p_opponent_knows_now == pytest.approx(p_any, abs=1e-9)
     assert adv.p_correct == pytest.approx(best_triple_brute(setup, events), abs=1e-12)
-    # Q's failed accusation puts Q out: only R (who cannot know) still counts
+    # Q's failed accusation puts Q out: only R (who cannot know yet) still counts
     out = events + [AccusationEvent("Q", ("a", "d", "g"), False)]
     adv_out = accusation_advice(setup, out)
     ref_out, p_any_out = brute_force(setup, out)
     assert ref_out["Q"][0] > 0 and p_any_out == 0.0
-    assert adv_out.p_opponent_knows_before_my_turn == 0.0
-    adv0 = accusation_advice(setup, events[:1])
-    assert adv0.advice == "wait" and adv0.p_opponent_knows_before_my_turn == 0.0
-    assert adv0.p_correct == pytest.approx(1 / 12)
+    assert adv_out.p_opponent_knows_now == 0.0
+    assert decide(0.5, 0.5) == "accuse now" and decide(0.49, 0.5) == "wait" and decide(1.0, 0.0) == "accuse now"
 
 
 def test_recommend_cli_has_the_opponents_and_the_accusation(tmp_path):
