@@ -49,7 +49,7 @@ from engines.cluedo.model import (AccusationEvent, HandEvent, LacksEvent, Setup,
 
 CERTAIN = 1.0 - 1e-9
 EXACT_MAX_DEALS = 48        # enumerate my posterior's deals when there are at most this many
-EXACT_MAX_VIEWS = 1536      # ... and (deals x shown-card combinations x opponents) stays below this
+EXACT_MAX_VIEWS = 768       # ... and (deals x shown-card combinations x opponents) stays below this
 MAX_SAMPLES = 100_000       # hard cap on sampled deals (memory: n_cards int64 each)
 
 
@@ -391,8 +391,8 @@ def opponent_knowledge(setup: Setup, events: Sequence = (), *, budget_seconds: O
     :func:`iter_opponent_knowledge` finished within ``budget_seconds`` (None: run to
     ``max_samples``). The first estimate is always returned, even when late.
 
-    Measured (``tests/benchmarks/bench_opponents.py``): 6 players, classic deck, 20 suggestions:
-    see the README's figures.
+    Measured (``tests/benchmarks/bench_opponents.py``, 6 players, classic deck, 20 suggestions):
+    see the README's performance table.
 
     Returns:
         :class:`OpponentsEstimate` (``final`` False when the budget stopped the refinement).
@@ -406,8 +406,9 @@ def opponent_knowledge(setup: Setup, events: Sequence = (), *, budget_seconds: O
         last = est
         elapsed = time.perf_counter() - t0
         if budget_seconds is not None and est.samples and elapsed > 0:
-            # the next estimate doubles the sample: stop when it would end after the budget
-            if elapsed + elapsed * 1.0 > budget_seconds:
+            # the next estimate doubles the sample (and costs about as much as all before it):
+            # stop when it would end after the budget, with a 20 % margin
+            if 2.2 * elapsed > budget_seconds:
                 break
     it.close()
     return last

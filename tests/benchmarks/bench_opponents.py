@@ -3,7 +3,8 @@
     python tests/benchmarks/bench_opponents.py [--seeds 10] [--players 6] [--suggestions 20]
 
 A classic game (Cluedo UK) with random suggestions by every player in turn (bench_cluedo's game
-log), then :func:`engines.cluedo.opponents.iter_opponent_knowledge`: time to the first estimate,
+log), then :func:`engines.cluedo.opponents.iter_opponent_knowledge` (with the look-ahead, as
+the recommendation uses it): time to the first estimate,
 samples reached within the 2 s budget, the largest standard error then, and the time of the
 whole recommendation keys (:func:`engines.cluedo.accuse.recommendation_keys`, budget 2 s).
 Budget (issue "who is close to solving"): 6 players after 20 suggestions within 2 s, the first
@@ -41,7 +42,7 @@ def main() -> None:
         ev = game_log(setup, a.suggestions, seed)
         t0 = time.perf_counter()
         last = None
-        for est in iter_opponent_knowledge(setup, ev, max_samples=1 << 16):
+        for est in iter_opponent_knowledge(setup, ev, max_samples=1 << 16, lookahead=True):
             dt = time.perf_counter() - t0
             if last is None:
                 first.append(dt)
