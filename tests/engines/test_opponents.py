@@ -333,3 +333,77 @@ def test_race_mechanics():
     setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["A", "B", "C", "D"], "me": "A"})
     res = play_game(setup, ["certain"] * 4, np.random.default_rng(1))
     assert res["winner"] is not None and res["accusations"] == [(res["winner"], True, True)]
+
+
+def brute_force_look_ahead(setup, events):
+    """Reference for P(some active opponent can name the envelope once their next suggestion
+    is answered): every deal consistent with my log, every choice of shown cards, every
+    suggestion the opponent may draw (uniform per category among the cards their belief allows
+    in the envelope) and every card the refuter may show."""
+    deals = all_deals(setup)
+    k = len(setup.players)
+    ci = {c: i for i, c in enumerate(setup.cards)}
+    pi = {p: i for i, p in enumerate(setup.players)}
+    offsets = np.cumsum([0] + [len(d) for _, d in setup.categories])
+    mine = deals[mask_of(setup, deals, events)]
+
+    def env_of(view):
+        return (deals[view] == k).mean(axis=0)
+
+    def knows(env):
+        return all(env[offsets[t]:offsets[t + 1]].max() == 1.0 for t in range(3))
+
+    per_deal = np.ones(len(mine))
+    for name in setup.players:
+        if name == setup.me or any(isinstance(e, AccusationEvent) and e.player == name and not e.correct
+                                   for e in events):
+            continue
+        j = pi[name]
+        public = mask_of(setup, deals, events, public_for=name)
+        fixed = [(ci[e.shown], pi[e.refuter]) for e in events
+                 if isinstance(e, SuggestionEvent) and e.suggester == name and e.refuter and e.shown]
+        hidden = [([ci[c] for c in e.cards], pi[e.refuter]) for e in events
+                  if isinstance(e, SuggestionEvent) and e.suggester == name and e.refuter and not e.shown]
+        for i, d in enumerate(mine):
+            opts = [[c for c in cards if d[c] == r] for cards, r in hidden]
+            w = 1.0 / math.prod(len(o) for o in opts)
+            base = public & np.all((deals == j) == (d == j), axis=1)
+            for c, r in fixed:
+                base &= deals[:, c] == r
+            pk = 0.0
+            for combo in itertools.product(*opts):
+                view = base.copy()
+                for c, (_, r) in zip(combo, hidden):
+                    view &= deals[:, c] == r
+                env = env_of(view)
+                if knows(env):
+                    pk += w
+                    continue
+                allowed = [[c for c in range(offsets[t], offsets[t + 1]) if env[c] > 0] for t in range(3)]
+                wt = w / math.prod(len(a) for a in allowed)
+                for triple in itertools.product(*allowed):
+                    after = view.copy()
+                    outcomes = [(after, 1.0)]
+                    for step in range(1, k):
+                        p = (j + step) % k
+                        have = [c for c in triple if d[c] == p]
+                        if have:
+                            outcomes = [(after & (deals[:, c] == p), 1.0 / len(have)) for c in have]
+                            break
+                        for c in triple:
+                            after &= deals[:, c] != p
+                    pk += wt * sum(ws * knows(env_of(v)) for v, ws in outcomes)
+            per_deal[i] *= 1.0 - pk
+    return float(np.mean(1.0 - per_deal))
+
+
+@pytest.mark.parametrize("deck,sizes,seed,n_sugg,acc", CASES[:4])
+def test_look_ahead_within_four_standard_errors(deck, sizes, seed, n_sugg, acc):
+    from engines.cluedo.opponents import p_any_knows_after_next_suggestion
+
+    setup = setup_of(deck, sizes)
+    events = random_log(setup, seed, n_sugg, accusation=acc)
+    ref = brute_force_look_ahead(setup, events)
+    p, se = p_any_knows_after_next_suggestion(setup, events, samples=1000, seed=seed)
+    # per sample the value is in [0, 1]: its true standard error is at most sqrt(ref(1-ref)/n)
+    assert abs(p - ref) <= 4 * max(se, math.sqrt(ref * (1 - ref) / 1000)) + 1e-12, (p, se, ref)
