@@ -208,7 +208,7 @@ def _belief(cons: Constraints, blocks, cancel) -> tuple:
     return knows, h, env
 
 
-def _evaluate_view(setup: Setup, vm: _ViewModel, deal: np.ndarray, shown: tuple, blocks, cancel) -> tuple:
+def _evaluate_view(vm: _ViewModel, deal: np.ndarray, shown: tuple, blocks, cancel) -> tuple:
     """(knows: 0/1, entropy bits, envelope marginals) of opponent ``vm.j``'s belief when the deal
     is ``deal`` and the hidden shown cards are ``shown`` (card indices, aligned with
     ``vm.hidden``). Cached by view (their hand and the shown cards)."""
@@ -268,7 +268,7 @@ def _exact(setup, models, deals, blocks, cancel) -> tuple:
             opts = _choices(vm, deal)
             w = 1.0 / math.prod(len(o) for o in opts) if opts else 1.0
             for combo in _product(opts):
-                kn, hb, _ = _evaluate_view(setup, vm, deal, combo, blocks, cancel)
+                kn, hb, _ = _evaluate_view(vm, deal, combo, blocks, cancel)
                 q[i, jj] += w * kn
                 h[i, jj] += w * hb
     return q, h
@@ -373,7 +373,7 @@ def iter_opponent_knowledge(setup: Setup, events: Sequence = (), *, seed: Option
         for i, deal in enumerate(sample):
             for jj, vm in enumerate(models):
                 combo = tuple(o[int(rng.integers(len(o)))] for o in _choices(vm, deal))
-                q[i, jj], h[i, jj], _ = _evaluate_view(setup, vm, deal, combo, blocks, cancel)
+                q[i, jj], h[i, jj], _ = _evaluate_view(vm, deal, combo, blocks, cancel)
         qs.append(q)
         hs.append(h)
         if lookahead:
@@ -417,7 +417,7 @@ def opponent_knowledge(setup: Setup, events: Sequence = (), *, budget_seconds: O
 def _lookahead_knows(vm: _ViewModel, deal: np.ndarray, combo: tuple, k: int, blocks, rng, cancel) -> float:
     """1.0 when opponent ``vm.j`` can name the envelope once their next suggestion is answered
     (the suggestion drawn as in :func:`p_any_knows_after_next_suggestion`), else 0.0."""
-    knows, _, env = _evaluate_view(None, vm, deal, combo, blocks, cancel)
+    knows, _, env = _evaluate_view(vm, deal, combo, blocks, cancel)
     if knows:
         return 1.0
     check_cancel(cancel)

@@ -177,10 +177,15 @@ def race(games: int = 200, *, n_players: int = 4, edition: str = "cluedo-uk", se
         the other seats), "no_winner", "early_accusations", "early_correct", "mean_rounds",
         "seconds"}``.
     Raises:
-        SessionFormatError: games or players out of range.
+        SessionFormatError: games, players, opponent_samples or max_rounds out of range, or an
+            unknown rule.
     """
     if not 1 <= games <= MAX_GAMES:
         raise SessionFormatError("games", f"between 1 and {MAX_GAMES}")
+    if not 2 <= opponent_samples <= 4096:
+        raise SessionFormatError("opponent_samples", "between 2 and 4096")
+    if not 1 <= max_rounds <= 1000:
+        raise SessionFormatError("max_rounds", "between 1 and 1000")
     if rule not in RULES:
         raise SessionFormatError("rule", f"one of {', '.join(RULES)}")
     if not 3 <= n_players <= 6:
@@ -222,6 +227,7 @@ def main(argv=None) -> None:
     """``python -m engines.cluedo.race [--games N] [--seed S] [--control]``: prints JSON."""
     import argparse
     import json
+    import sys
 
     ap = argparse.ArgumentParser(prog="python -m engines.cluedo.race", description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200)
@@ -231,8 +237,15 @@ def main(argv=None) -> None:
     ap.add_argument("--opponent-samples", type=int, default=128)
     ap.add_argument("--rule", choices=RULES, default="next")
     a = ap.parse_args(argv)
-    print(json.dumps(race(a.games, n_players=a.players, seed=a.seed, control=a.control,
-                          opponent_samples=a.opponent_samples, rule=a.rule), indent=2))
+    try:
+        out = race(a.games, n_players=a.players, seed=a.seed, control=a.control,
+                   opponent_samples=a.opponent_samples, rule=a.rule)
+    except SessionFormatError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+    print(json.dumps(out, indent=2))
 
 
 if __name__ == "__main__":
