@@ -62,7 +62,9 @@ class OpponentKnowledge:
         p_knows_envelope: P(the opponent's view determines the envelope), in [0, 1].
         envelope_entropy_bits: expected sum over categories of the entropy of the opponent's
             marginal belief about that category's envelope card (bits, >= 0).
-        standard_error: standard error of ``p_knows_envelope`` (0.0 when exact).
+        standard_error: standard error of ``p_knows_envelope`` (0.0 when exact; the sample's,
+            so also 0.0 when every sampled deal agreed — then the true one is at most
+            ``sqrt(p (1 - p) / samples)`` for the true ``p``).
         entropy_standard_error: standard error of ``envelope_entropy_bits`` (0.0 when exact).
         exact: True when computed by enumeration (exact up to float rounding), False when sampled.
         samples: sampled deals (sampled), or consistent deals enumerated (exact).
