@@ -25,7 +25,6 @@ import time
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-import numpy as np
 
 from engines.core.errors import check_cancel
 from engines.cluedo.counting import count_deals, propagate
