@@ -44,9 +44,11 @@ CERTAIN = 1.0 - 1e-9
 MAX_GAMES = 100_000
 
 
-def _suggest(setup: Setup, log: list, rng: np.random.Generator) -> tuple:
+def _suggest(setup: Setup, log: list, rng: np.random.Generator, strategy: str = "allowed") -> tuple:
     """A card per category, uniform among those the bot's exact posterior still allows in the
-    envelope."""
+    envelope (``"allowed"``), or among the whole category (``"uniform"``)."""
+    if strategy == "uniform":
+        return tuple(deck[int(rng.integers(len(deck)))] for _, deck in setup.categories)
     post = infer(setup, log)
     env = post.matrix[:, -1]
     triple = []
@@ -96,13 +98,18 @@ def _p_any_next(setup: Setup, log: list, p_correct: float, max_samples: int, see
 
 
 RULES = ("now", "next")
+STRATEGIES = ("allowed", "uniform")
 
 
 def play_game(setup: Setup, kinds: list, rng: np.random.Generator, *, max_rounds: int = 40,
-              opponent_samples: int = 128, rule: str = "next", cancel=None) -> dict:
-    """One game. ``kinds[p]`` is ``"advice"`` or ``"certain"`` for seat ``p``; ``rule``: the
+              opponent_samples: int = 128, rule: str = "next", certain_strategy: str = "allowed",
+              cancel=None) -> dict:
+    """One game. ``kinds[p]`` is ``"advice"``, ``"certain"`` or ``"focal"`` (a certain bot that
+    suggests as the advice bot does) for seat ``p``; ``rule``: the
     advice bot's opponent figure, ``"next"`` (can name the envelope once their next suggestion
     is answered: the advice of :mod:`engines.cluedo.accuse`) or ``"now"`` (can already name it).
+    ``certain_strategy``: how the certain bots suggest (``"allowed"``, as the advice bot and as
+    the look-ahead models them, or ``"uniform"`` over each category: a model mismatch).
 
     Returns:
         ``{"winner": seat or None, "rounds": int, "accusations": [(seat, correct, certain)]}``.
@@ -120,13 +127,17 @@ def play_game(setup: Setup, kinds: list, rng: np.random.Generator, *, max_rounds
             if out[p]:
                 continue
             check_cancel(cancel)
-            triple = _suggest(setups[p], logs[p], rng)
+            triple = _suggest(setups[p], logs[p], rng, certain_strategy if kinds[p] == "certain" else "allowed")
+            if kinds[p] == "focal":          # the control's measured seat: certain, suggests "allowed"
+                kinds_p = "certain"
+            else:
+                kinds_p = kinds[p]
             ev = play_suggestion(setup, deal, p, triple, rng, reveal=True)
             hidden = SuggestionEvent(ev.suggester, ev.cards, ev.passed, ev.refuter, None)
             for q in range(k):
                 sees = q == p or (ev.refuter is not None and setup.players[q] == ev.refuter)
                 logs[q].append(ev if sees else hidden)
-            if kinds[p] == "certain":
+            if kinds_p == "certain":
                 accuse = _certain_triple(setups[p], logs[p])
                 certain = True
             else:
@@ -167,9 +178,10 @@ def _rate(wins: int, n: int, p0: Optional[float] = None) -> dict:
 
 def race(games: int = 200, *, n_players: int = 4, edition: str = "cluedo-uk", seed: Optional[int] = 0,
          control: bool = False, max_rounds: int = 40, opponent_samples: int = 128, rule: str = "next",
-         cancel=None) -> dict:
-    """Play ``games`` games: one advice bot (``control``: one more certain bot instead, the
-    measured "focal" seat) against ``n_players - 1`` certain bots, the focal seat rotating.
+         certain_strategy: str = "allowed", cancel=None) -> dict:
+    """Play ``games`` games: one advice bot (``control``: a certain bot that suggests as the
+    advice bot does, the measured "focal" seat) against ``n_players - 1`` certain bots
+    suggesting by ``certain_strategy``, the focal seat rotating.
 
     Returns:
         ``{"games", "players", "focal": "advice"|"certain", "focal_result": {"wins", "games",
@@ -186,6 +198,8 @@ def race(games: int = 200, *, n_players: int = 4, edition: str = "cluedo-uk", se
         raise SessionFormatError("opponent_samples", "between 2 and 4096")
     if not 1 <= max_rounds <= 1000:
         raise SessionFormatError("max_rounds", "between 1 and 1000")
+    if certain_strategy not in STRATEGIES:
+        raise SessionFormatError("certain_strategy", f"one of {', '.join(STRATEGIES)}")
     if rule not in RULES:
         raise SessionFormatError("rule", f"one of {', '.join(RULES)}")
     if not 3 <= n_players <= 6:
@@ -199,10 +213,9 @@ def race(games: int = 200, *, n_players: int = 4, edition: str = "cluedo-uk", se
     for g in range(games):
         seat = g % n_players
         kinds = ["certain"] * n_players
-        if not control:
-            kinds[seat] = "advice"
+        kinds[seat] = "focal" if control else "advice"
         res = play_game(setup, kinds, rng, max_rounds=max_rounds, opponent_samples=opponent_samples,
-                        rule=rule, cancel=cancel)
+                        rule=rule, certain_strategy=certain_strategy, cancel=cancel)
         rounds.append(res["rounds"])
         if res["winner"] is None:
             no_winner += 1
@@ -216,7 +229,7 @@ def race(games: int = 200, *, n_players: int = 4, edition: str = "cluedo-uk", se
                 early_ok += correct
     p0 = 1.0 / n_players
     return {"game": "cluedo", "games": games, "players": n_players, "edition": edition,
-            "focal": "certain" if control else "advice", "rule": rule,
+            "focal": "certain" if control else "advice", "rule": rule, "certain_strategy": certain_strategy,
             "focal_result": _rate(focal_wins, games, p0),
             "others_result": _rate(other_wins, games * (n_players - 1)),
             "no_winner": no_winner, "early_accusations": early, "early_correct": early_ok,
@@ -236,10 +249,12 @@ def main(argv=None) -> None:
     ap.add_argument("--control", action="store_true", help="the focal seat is a certain bot too")
     ap.add_argument("--opponent-samples", type=int, default=128)
     ap.add_argument("--rule", choices=RULES, default="next")
+    ap.add_argument("--certain-strategy", choices=STRATEGIES, default="allowed",
+                    help="how the certain bots suggest (uniform: not as the look-ahead models them)")
     a = ap.parse_args(argv)
     try:
         out = race(a.games, n_players=a.players, seed=a.seed, control=a.control,
-                   opponent_samples=a.opponent_samples, rule=a.rule)
+                   opponent_samples=a.opponent_samples, rule=a.rule, certain_strategy=a.certain_strategy)
     except SessionFormatError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
