@@ -48,6 +48,7 @@ import numpy as np
 
 from engines.core.errors import SessionFormatError, check_cancel
 from engines.core.info import entropy_bits, mutual_information_bits
+from engines.cluedo.accuse import recommendation_keys
 from engines.cluedo.counting import count_deals, propagate
 from engines.cluedo.outcomes import envelope_information, estimated_work
 from engines.cluedo.inference import _raise_contradiction, constraints_for, infer
@@ -86,6 +87,8 @@ class CluedoRecommendation:
     seconds: float = 0.0
     exact: frozenset = frozenset()
     joint_bits: dict = field(default_factory=dict)
+    opponents: Optional[dict] = None          # engines.cluedo.accuse.recommendation_keys
+    accusation_advice: Optional[dict] = None
 
     def is_exact(self, suspect: str, weapon: str, room: str) -> bool:
         """Whether that suggestion's information is exact (else estimated from the samples)."""
@@ -93,7 +96,8 @@ class CluedoRecommendation:
 
     def to_json(self) -> dict:
         return {"game": "cluedo",
-                "accusation": list(self.accusation) if self.accusation else None,
+                "accusation": self.accusation_advice,
+                "opponents": self.opponents,
                 "room": self.room,
                 "envelope_entropy_bits": self.envelope_entropy_bits,
                 "samples": self.samples,
@@ -231,7 +235,8 @@ def exact_information_bits(setup: Setup, cons, total: float, suggester: str, tri
 def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None, cancel=None,
               samples: int = 4000, seed: Optional[int] = 0,
               exact_seconds: Optional[float] = 1.5,
-              exact_top: Optional[int] = None, at_once: Optional[bool] = None) -> CluedoRecommendation:
+              exact_top: Optional[int] = None, at_once: Optional[bool] = None,
+              opponents_seconds: Optional[float] = 1.0) -> CluedoRecommendation:
     """Rank my possible suggestions by expected information gain about the envelope.
 
     Args:
@@ -248,6 +253,8 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
             the tab asks for 24 as it lists 12); ignored when every candidate is computed at once.
         at_once: None (default): compute every candidate at once when the estimated work fits
             (see the module docstring); False: never (the staged path).
+        opponents_seconds: time budget (s) for what each opponent knows and the accusation
+            advice (:func:`engines.cluedo.accuse.recommendation_keys`; 0: skip the opponents).
     Returns:
         :class:`CluedoRecommendation` (suggestions best first, information in bits;
         ``exact`` names the suggestions whose value is exact).
@@ -295,8 +302,11 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
                          for i, s in enumerate(cands[0]) for j, w in enumerate(cands[1])
                          for l, r in enumerate(cands[2])}
             out.sort(key=lambda t: (-t[3], cards.index(t[2]), cards.index(t[0]), cards.index(t[1])))
+            opponents, advice = recommendation_keys(setup, events, None,
+                                                    budget_seconds=opponents_seconds, cancel=cancel)
             return CluedoRecommendation(out, None, room, float(env_entropy), 0, time.perf_counter() - t0,
-                                        frozenset(t[:3] for t in out), joint)
+                                        frozenset(t[:3] for t in out), joint, opponents=opponents,
+                                        accusation_advice=advice)
     rng = np.random.default_rng(seed)
     deals = res.sample(max(int(samples), 1), rng)
     n = deals.shape[0]
@@ -332,8 +342,11 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
                 out[j] = (s, w, r, bits)
                 exact.add((s, w, r))
             out.sort(key=key)
+    opponents, advice = recommendation_keys(setup, events, accusation, budget_seconds=opponents_seconds,
+                                            cancel=cancel)
     return CluedoRecommendation(out, accusation, room, float(env_entropy), n,
-                                time.perf_counter() - t0, frozenset(exact))
+                                time.perf_counter() - t0, frozenset(exact), opponents=opponents,
+                                accusation_advice=advice)
 
 
 def _conds(cat_of, env) -> int:

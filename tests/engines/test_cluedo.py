@@ -687,7 +687,8 @@ def test_recommendation_accusation_and_zero_gain_for_my_own_cards():
         + [cluedo.ShownEvent("Cy", c) for c in rest[9:]]
     rec = cluedo.recommend(s, evs, samples=100)
     assert rec.accusation == ("Professor Plum", "Rope", "Study") and rec.suggestions == []
-    assert json.loads(json.dumps(rec.to_json()))["accusation"] == ["Professor Plum", "Rope", "Study"]
+    acc = json.loads(json.dumps(rec.to_json()))["accusation"]
+    assert acc["triple"] == ["Professor Plum", "Rope", "Study"] and acc["certain"] and acc["advice"] == "accuse now"
 
 
 def test_refute_advice_prefers_the_card_already_shown():
