@@ -75,3 +75,33 @@ def test_cli_bad_file_exit_code(tmp_path):
     assert out.returncode == 2
     assert "bad.json" in out.stderr and "line 1" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_foreign_json_is_not_a_session(tmp_path):
+    """Another program's JSON is named as such, not reported as a bad field."""
+    for obj in ({"foo": 1}, {"name": "x", "version": "1.0.0"}, [1, 2], "text",
+                {"format": "deduction-desk.inkognito-profiles", "version": 1}):
+        with pytest.raises(SessionFormatError) as e:
+            parse_session(obj)
+        assert "not a Deduction Desk session file" in e.value.message, obj
+
+
+def test_hostile_json_is_refused_with_a_message(tmp_path):
+    from engines.core.schema import read_session_file
+
+    cases = {
+        "deep.json": '{"format": "deduction-desk.session", "x": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        "digits.json": '{"format": "deduction-desk.session", "x": ' + "9" * 5000 + "}",
+        "latin1.json": '{"format": "deduction-desk.session", "game": "caf\xe9"}',
+        "huge_name.json": json.dumps({"format": "deduction-desk.session", "version": 1,
+                                      "game": "x" * 10_000_000}),
+    }
+    for name, text in cases.items():
+        p = tmp_path / name
+        p.write_bytes(text.encode("latin-1" if "latin" in name else "utf-8"))
+        with pytest.raises(SessionFormatError) as e:
+            read_session_file(str(p))
+        assert len(str(e.value)) < 1000, name
+    with pytest.raises(SessionFormatError) as e:
+        read_session_file("/dev/zero")
+    assert "regular file" in e.value.message
