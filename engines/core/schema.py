@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Iterable, Optional, Sequence
@@ -43,6 +45,11 @@ MAX_EVENTS = 5000
 EXCERPT_CHARS = 40
 
 _MISSING = object()
+
+#: The session file being parsed (None when parsing an object that came from elsewhere). Engines
+#: that read other files named by a session (a Guess Who? board, its pictures) resolve them
+#: against it and accept only files next to it or in the resources (:func:`allowed_file`).
+SESSION_FILE: ContextVar[Optional[str]] = ContextVar("SESSION_FILE", default=None)
 
 
 class Reader:
@@ -126,9 +133,9 @@ class Reader:
             raise self.error(key, f"expected a number, got {_kind(v)}")
         v = float(v)
         if min is not None and (v < min or (min_exclusive and v == min)):
-            raise self.error(key, f"must be {'>' if min_exclusive else '>='} {min:g}, got {v:g}")
+            raise self.error(key, f"must be {'>' if min_exclusive else '>='} {min:g}, got {v!r}")
         if max is not None and (v > max or (max_exclusive and v == max)):
-            raise self.error(key, f"must be {'<' if max_exclusive else '<='} {max:g}, got {v:g}")
+            raise self.error(key, f"must be {'<' if max_exclusive else '<='} {max:g}, got {v!r}")
         return v
 
     def list(self, key: str, default: Any = _MISSING, *, min_len: int = 0,
@@ -299,6 +306,7 @@ def parse_session(obj: Any, file: Optional[str] = None) -> SessionData:
     """
     from engines import GAMES, game_module
 
+    token = SESSION_FILE.set(os.path.abspath(file) if file else None)
     try:
         if not isinstance(obj, dict):
             raise SessionFormatError("$", f"{NOT_A_SESSION}; it holds {_kind(obj)}")
@@ -328,6 +336,34 @@ def parse_session(obj: Any, file: Optional[str] = None) -> SessionData:
     except RecursionError:  # a value nested thousands of levels deep
         raise SessionFormatError("$", "the file is nested too deeply to be a session", file) \
             from None
+    finally:
+        SESSION_FILE.reset(token)
+
+
+def allowed_file(name: str, json_path: str) -> str:
+    """Resolve a file named inside the session being parsed: relative to the session file's
+    folder, and only inside it or inside the app's resources (a session from someone else must
+    not make the app read ``/etc/passwd`` or ``/dev/zero``). Outside a session file (a setup
+    built in the app from a file the player chose) the path is taken as given.
+
+    Returns:
+        the absolute path.
+    Raises:
+        SessionFormatError: at ``json_path`` when the file lies outside those folders.
+    """
+    from engines.core.resources import resources_root
+
+    session = SESSION_FILE.get()
+    if session is None:
+        return os.path.abspath(name)
+    base = os.path.dirname(session)
+    full = os.path.realpath(os.path.join(base, name))
+    for root in (os.path.realpath(base), os.path.realpath(str(resources_root()))):
+        if full == root or full.startswith(root.rstrip(os.sep) + os.sep):
+            return full
+    raise SessionFormatError(json_path, f"the file {excerpt(name, 80)} is outside the session "
+                                        f"file's folder; a session may only name files next to "
+                                        f"it or in the app's resources")
 
 
 def read_session_file(path: str) -> SessionData:
@@ -352,7 +388,6 @@ def read_bounded(path, limit: int, json_path: str = "$", what: str = "the file",
         SessionFormatError: at ``json_path`` (naming ``file`` or ``path``) when the file is
             missing, not a regular file, unreadable or too large.
     """
-    import os
     import stat
 
     where = file if file is not None else str(path)

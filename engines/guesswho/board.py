@@ -258,6 +258,42 @@ def _parse_bool(v: Any) -> Optional[bool]:
     return None
 
 
+#: Board limits: the classic board has 24 characters and 15 attributes. The race's exact win
+#: probabilities (:func:`engines.guesswho.optimal.race_win_probability`, rational arithmetic)
+#: take O(characters^2 x opponent count): 48 characters 1.4 s, 64 characters 2.6 s, 100
+#: characters 11 s per inference (measured); 994 one-valued characters overflowed the optimal
+#: solver's recursion and 20,000 ran for minutes.
+MAX_CHARACTERS = 64
+MAX_ATTRIBUTES = 64
+MAX_VALUES = 100
+#: A board file (CSV or JSON) is a few kilobytes; a picture a few hundred.
+MAX_BOARD_FILE_BYTES = 4 << 20
+MAX_IMAGE_BYTES = 16 << 20
+
+
+def _image_path(image: str, source: Optional[str], path: str) -> Optional[str]:
+    """The picture's absolute path when it lies inside the allowed folders
+    (:func:`engines.core.schema.allowed_file`) and, if it exists, is a regular file under
+    :data:`MAX_IMAGE_BYTES`; None (no picture: the card shows its attributes) otherwise."""
+    import stat
+
+    from engines.core.schema import allowed_file
+
+    if source and not os.path.isabs(image):
+        image = os.path.join(os.path.dirname(source), image)
+    try:
+        full = os.path.normpath(allowed_file(image, path))
+    except (SessionFormatError, ValueError):
+        return None
+    try:
+        st = os.stat(full)
+    except (OSError, ValueError):
+        return full      # not there (yet): the card shows its attributes until it is
+    if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_IMAGE_BYTES:
+        return None
+    return full
+
+
 def board_from_json(obj: Any, path: str = "$.board", *, key: Optional[str] = None,
                     source: Optional[str] = None) -> Board:
     """Build a :class:`Board` from its JSON form.
@@ -272,8 +308,8 @@ def board_from_json(obj: Any, path: str = "$.board", *, key: Optional[str] = Non
             unknown attribute value, fewer than 2 characters, ...).
     """
     r = Reader(obj, path)
-    raw_attrs = r.list("attributes", min_len=1)
-    raw_chars = r.list("characters", min_len=2)
+    raw_attrs = r.list("attributes", min_len=1, max_len=MAX_ATTRIBUTES)
+    raw_chars = r.list("characters", min_len=2, max_len=MAX_CHARACTERS)
     chars_r = []
     names: set[str] = set()
     for i, c in enumerate(raw_chars):
@@ -295,7 +331,7 @@ def board_from_json(obj: Any, path: str = "$.board", *, key: Optional[str] = Non
             ar = Reader(a, p)
             aname = ar.str("name").strip()
             kind = ar.choice("type", [YES_NO, CATEGORY], None, what="attribute type")
-            values = ar.list("values", None) if ar.has("values") else None
+            values = ar.list("values", None, max_len=MAX_VALUES) if ar.has("values") else None
         if aname == NAME_ATTRIBUTE:
             raise SessionFormatError(p, "'name' is reserved for the characters' names")
         if aname in anames:
@@ -351,8 +387,8 @@ def board_from_json(obj: Any, path: str = "$.board", *, key: Optional[str] = Non
                                              f"{', '.join(a.values)}")
                 vals.append((a.name, sv))
         image = cr.opt_str("image") if cr.has("image") else None
-        if image and source and not os.path.isabs(image):
-            image = os.path.normpath(os.path.join(os.path.dirname(source), image))
+        if image:
+            image = _image_path(image, source, cr.sub("image"))
         note = cr.opt_str("disputed") if cr.has("disputed") else None
         characters.append(Character(n, tuple(vals), image, note))
     name = r.str("name", key or "Custom board")
@@ -431,22 +467,21 @@ def load_board(name_or_path: Union[str, os.PathLike]) -> Board:
     s = os.fspath(name_or_path)
     if s in BUNDLED_BOARDS:
         return _bundled(s)
+    from engines.core.schema import allowed_file, excerpt, read_bounded
+
+    s = allowed_file(s, "$.board")
     if not os.path.exists(s):
-        raise SessionFormatError("$.board", f"unknown board {s!r}: not a bundled board "
-                                            f"({', '.join(BUNDLED_BOARDS)}) nor an existing file")
+        raise SessionFormatError("$.board", f"unknown board {excerpt(s, 80)}: not a bundled "
+                                            f"board ({', '.join(BUNDLED_BOARDS)}) nor an "
+                                            f"existing file")
     try:
-        with open(s, "rb") as fh:
-            data = fh.read().decode("utf-8-sig")
-    except OSError as exc:
-        raise SessionFormatError("$", f"cannot read the board file ({exc.strerror})", s) from None
+        data = read_bounded(s, MAX_BOARD_FILE_BYTES, "$", "a board file").decode("utf-8-sig")
     except UnicodeDecodeError:
         raise SessionFormatError("$", "the board file is not UTF-8 text", s) from None
     if s.lower().endswith(".json") or data.lstrip().startswith("{"):
-        try:
-            obj = json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise SessionFormatError("$", f"not valid JSON (line {exc.lineno}, column "
-                                          f"{exc.colno}: {exc.msg})", s) from None
+        from engines.core.schema import loads_json
+
+        obj = loads_json(data.encode("utf-8"), s)
         try:
             if isinstance(obj, dict) and "setup" in obj and isinstance(obj["setup"], dict) \
                     and isinstance(obj["setup"].get("board"), dict):

@@ -1,0 +1,127 @@
+"""Hostile sizes and files are refused at once with a message naming the field and the limit
+(nothing large is built first); model parameters stay where results are finite."""
+import json
+import math
+
+import pytest
+
+from engines.core.errors import SessionFormatError
+from engines.core.schema import parse_session, read_session_file
+from engines.core.resources import resource_path
+
+
+def _session(game, setup, events=()):
+    return {"format": "deduction-desk.session", "version": 1, "game": game, "setup": setup,
+            "events": list(events)}
+
+
+@pytest.mark.parametrize("n,players", [(40, 10), (12, 10), (40, 5)])
+def test_cluedo_custom_deck_too_large_for_exact_counting(n, players):
+    cats = {c: [f"{c}{i}" for i in range(n)] for c in ("suspect", "weapon", "room")}
+    with pytest.raises(SessionFormatError) as e:
+        parse_session(_session("cluedo", {"categories": cats,
+                                          "players": [f"P{i}" for i in range(players)], "me": "P0"}))
+    assert e.value.path == "$.setup.players" and "GB" in e.value.message
+
+
+def test_cluedo_every_edition_with_most_players_is_accepted():
+    from engines.cluedo import load_editions
+    from engines.cluedo.model import MAX_PLAYERS, MAX_PLAYERS_CLASSIC
+
+    for key, ed in load_editions().items():
+        n = sum(len(c) for c in ed["categories"].values())
+        top = MAX_PLAYERS if n > 21 else MAX_PLAYERS_CLASSIC
+        parse_session(_session("cluedo", {"edition": key, "players": [f"P{i}" for i in range(top)],
+                                          "me": "P0"}))
+
+
+def test_spyfall_sizes_and_parameters():
+    base = json.loads(resource_path("examples", "spyfall.json").read_text())
+    big = dict(base["setup"], players=[f"P{i}" for i in range(10_000)], me="P0")
+    with pytest.raises(SessionFormatError) as e:
+        parse_session(_session("spyfall", big))
+    assert e.value.path == "$.setup.players" and "at most" in e.value.message
+    for model, field in (({"beta": 1e-300}, "beta"), ({"lambda": 0.999999999}, "lambda"),
+                         ({"beta": 1e7}, "beta")):
+        s = dict(base["setup"], model=model)
+        with pytest.raises(SessionFormatError) as e:
+            parse_session(_session("spyfall", s))
+        assert e.value.path == f"$.setup.model.{field}"
+    ev = dict(base["events"][0])
+    ev["claim"] = {k: 1e308 for k in list(ev["claim"])[:2]} if isinstance(ev["claim"], dict) \
+        else [1e308] * len(ev["claim"])
+    with pytest.raises(SessionFormatError):
+        parse_session(dict(base, events=[ev]))
+
+
+def test_spyfall_extreme_parameters_give_finite_results():
+    import engines.spyfall as sp
+    from engines.spyfall.model import BETA_RANGE, LAMBDA_MAX
+
+    base = json.loads(resource_path("examples", "spyfall.json").read_text())
+    for beta in (BETA_RANGE[0], 1e-3, 1e4, BETA_RANGE[1]):
+        for lam in (0.0, 0.5, LAMBDA_MAX):
+            for strategy in ("flat", "dynamic", "joker"):
+                s = parse_session(dict(base, setup=dict(base["setup"], model={
+                    "beta": beta, "lambda": lam, "strategy": strategy})))
+                for out in (sp.infer(s.setup, s.events).to_json(),
+                            sp.recommend(s.setup, s.events).to_json()):
+                    json.dumps(out, allow_nan=False)     # raises on NaN or infinity
+
+
+def test_guesswho_board_paths_stay_next_to_the_session(tmp_path):
+    board = tmp_path / "faces.csv"
+    board.write_text("name,glasses\nAnn,yes\nBob,no\n", encoding="utf-8")
+    sess = tmp_path / "game.json"
+    for ref, ok in (("faces.csv", True), ("/etc/passwd", False), ("/dev/zero", False),
+                    ("../" * 12 + "etc/passwd", False), ("classic", True)):
+        sess.write_text(json.dumps(_session("guesswho", {"board": ref})), encoding="utf-8")
+        if ok:
+            assert read_session_file(str(sess)).setup.board.size >= 2
+        else:
+            with pytest.raises(SessionFormatError) as e:
+                read_session_file(str(sess))
+            assert e.value.path == "$.setup.board", ref
+    inline = {"attributes": ["glasses"], "characters": [
+        {"name": "Ann", "attributes": {"glasses": True}, "image": "/etc/passwd"},
+        {"name": "Bob", "attributes": {"glasses": False}, "image": "../../x.png"},
+        {"name": "Cy", "attributes": {"glasses": False}, "image": "cy.png"}]}
+    sess.write_text(json.dumps(_session("guesswho", {"board": inline})), encoding="utf-8")
+    chars = read_session_file(str(sess)).setup.board.characters
+    assert chars[0].image is None and chars[1].image is None
+    assert chars[2].image == str(tmp_path / "cy.png")
+
+
+def test_guesswho_board_size_limit():
+    from engines.guesswho.board import MAX_CHARACTERS
+
+    chars = [{"name": f"c{i}", "attributes": {"v": i % 2 == 0}} for i in range(MAX_CHARACTERS + 1)]
+    with pytest.raises(SessionFormatError) as e:
+        parse_session(_session("guesswho", {"board": {"attributes": ["v"], "characters": chars}}))
+    assert e.value.path == "$.setup.board.characters" and "at most" in e.value.message
+
+
+def test_names_and_notes_have_a_length_limit():
+    base = json.loads(resource_path("examples", "egghead.json").read_text())
+    with pytest.raises(SessionFormatError) as e:
+        parse_session(dict(base, setup=dict(base["setup"], players=["A" * 10_000_000, "B", "C"],
+                                            me="B")))
+    assert e.value.path == "$.setup.players[0]" and len(e.value.message) < 300
+    ev = dict(base["events"][0], note="n" * 8_000_000)
+    with pytest.raises(SessionFormatError) as e:
+        parse_session(dict(base, events=[ev]))
+    assert e.value.path == "$.events[0].note"
+
+
+def test_memory_estimate_honours_process_limits():
+    """ulimit -v lowers the memory available (checked in a child so this process keeps its
+    limits)."""
+    import subprocess
+    import sys
+
+    code = ("import resource; from engines.core.limits import available_bytes; "
+            "resource.setrlimit(resource.RLIMIT_AS, (3 << 30, resource.RLIM_INFINITY)); "
+            "print(available_bytes())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert 0 < int(out.stdout) <= 3 << 30
