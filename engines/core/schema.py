@@ -75,9 +75,11 @@ class Reader:
         return f"{self.path}.{key}"
 
     def has(self, key: str) -> bool:
+        _note_read(self.obj, key)
         return key in self.obj and self.obj[key] is not None
 
     def raw(self, key: str, default: Any = _MISSING) -> Any:
+        _note_read(self.obj, key)
         if key not in self.obj:
             if default is _MISSING:
                 raise SessionFormatError(self.sub(key), "required field is missing")
@@ -162,10 +164,7 @@ class Reader:
             if allowed is not None and item not in allowed:
                 raise SessionFormatError(p, f"unknown {key.rstrip('s')} {excerpt(item)}; expected "
                                             f"one of {_short(allowed)}")
-            if len(item) > MAX_NAME_CHARS:
-                raise SessionFormatError(p, f"a name is {len(item)} characters long; at most "
-                                            f"{MAX_NAME_CHARS} are allowed (names are shown in "
-                                            f"buttons and table headers)")
+            check_name(item, p)
             if unique and item in seen:
                 raise SessionFormatError(p, f"{excerpt(item)} appears twice")
             seen.add(item)
@@ -192,6 +191,40 @@ class Reader:
         if not isinstance(v, dict):
             raise self.error(key, f"expected an object, got {_kind(v)}")
         return v
+
+
+_NAME_FORBIDDEN = frozenset("<>") | frozenset(chr(c) for c in range(32)) | {"\x7f"}
+
+
+def check_name(name: str, path: str) -> str:
+    """Refuse a name that is too long (:data:`MAX_NAME_CHARS`), or holds ``<``, ``>`` or a
+    control character: names are shown in buttons, table headers and rich-text labels, where
+    ``<img src=…>`` would be drawn as a picture and a newline breaks the layout.
+
+    Raises:
+        SessionFormatError: at ``path``.
+    """
+    if len(name) > MAX_NAME_CHARS:
+        raise SessionFormatError(path, f"a name is {len(name)} characters long; at most "
+                                       f"{MAX_NAME_CHARS} are allowed (names are shown in "
+                                       f"buttons and table headers)")
+    bad = next((ch for ch in name if ch in _NAME_FORBIDDEN), None)
+    if bad is not None:
+        raise SessionFormatError(path, f"the name {excerpt(name)} contains {bad!r}; names may "
+                                       f"not contain < > or control characters")
+    return name
+
+
+#: While a setup is parsed: the keys each Reader looked at, by id of the object (so that
+#: :func:`parse_session` can report the setup fields no engine reads — a typo such as
+#: ``"playrs"`` would otherwise be silently ignored).
+_READ_KEYS: ContextVar[Optional[dict]] = ContextVar("_READ_KEYS", default=None)
+
+
+def _note_read(obj: Any, key: str) -> None:
+    seen = _READ_KEYS.get()
+    if seen is not None:
+        seen.setdefault(id(obj), set()).add(key)
 
 
 def _check_range(path, v, lo, hi):
@@ -323,7 +356,19 @@ def parse_session(obj: Any, file: Optional[str] = None) -> SessionData:
             module = game_module(game)
         except ModuleNotFoundError:
             raise r.error("game", f"this build of Deduction Desk has no {game!r} engine") from None
-        setup = module.Setup.from_json(r.dict("setup"), "$.setup")
+        setup_obj = r.dict("setup")
+        read_token = _READ_KEYS.set({})
+        try:
+            setup = module.Setup.from_json(setup_obj, "$.setup")
+            seen = _READ_KEYS.get().get(id(setup_obj), set())
+        finally:
+            _READ_KEYS.reset(read_token)
+        unknown = [k for k in setup_obj if k not in seen]
+        if unknown:
+            key = unknown[0] if len(unknown[0]) <= 40 else unknown[0][:40] + "…"
+            raise SessionFormatError(f"$.setup.{key}",
+                                     f"unknown setup field; this {game} setup has "
+                                     f"{', '.join(sorted(seen))}")
         raw_events = r.list("events", [], max_len=MAX_EVENTS)
         events, meta = [], []
         for i, ev in enumerate(raw_events):

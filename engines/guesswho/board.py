@@ -27,7 +27,7 @@ import numpy as np
 
 from engines.core.errors import SessionFormatError
 from engines.core.resources import resource_path
-from engines.core.schema import Reader
+from engines.core.schema import Reader, check_name
 
 #: Bundled boards: name -> file under ``resources/guesswho/``.
 BUNDLED_BOARDS: dict[str, str] = {"classic": "classic.json", "demo": "demo.json"}
@@ -315,6 +315,7 @@ def board_from_json(obj: Any, path: str = "$.board", *, key: Optional[str] = Non
     for i, c in enumerate(raw_chars):
         cr = Reader(c, f"{path}.characters[{i}]")
         n = cr.str("name").strip()
+        check_name(n, cr.sub("name"))
         if n in names:
             raise cr.error("name", f"character {n!r} appears twice")
         names.add(n)
@@ -324,12 +325,13 @@ def board_from_json(obj: Any, path: str = "$.board", *, key: Optional[str] = Non
     for i, a in enumerate(raw_attrs):
         p = f"{path}.attributes[{i}]"
         if isinstance(a, str):
-            aname, kind, values = a.strip(), None, None
+            aname, kind, values = check_name(a.strip(), p), None, None
             if not aname:
                 raise SessionFormatError(p, "attribute name must not be empty")
         else:
             ar = Reader(a, p)
             aname = ar.str("name").strip()
+            check_name(aname, ar.sub("name"))
             kind = ar.choice("type", [YES_NO, CATEGORY], None, what="attribute type")
             values = ar.list("values", None, max_len=MAX_VALUES) if ar.has("values") else None
         if aname == NAME_ATTRIBUTE:
