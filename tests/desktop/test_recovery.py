@@ -262,3 +262,27 @@ def test_kill_during_save_leaves_old_or_new_file(tmp_path):
         assert sorted(os.listdir(tmp_path)) == ["target.json"]   # no temporary file left
         runs += 1
     assert runs == 8
+
+
+def test_csv_cells_that_look_like_formulas_are_neutralised():
+    from desktop.session import csv_cell
+
+    assert csv_cell("=HYPERLINK(\"http://x\")") == "'=HYPERLINK(\"http://x\")"
+    assert csv_cell("+1+1") == "'+1+1" and csv_cell("@SUM(A1)") == "'@SUM(A1)"
+    assert csv_cell("\t=1") == "'\t=1"
+    assert csv_cell("-0.5") == "-0.5" and csv_cell("Ann") == "Ann" and csv_cell(0.25) == 0.25
+
+
+def test_history_csv_neutralises_notes(qtbot):
+    import csv
+    import io
+
+    from engines.core.schema import EventMeta, read_session_file
+    from desktop.session import SessionDocument
+
+    data = read_session_file(str(resource_path("examples", "guesswho.json")))
+    doc = SessionDocument("guesswho", data.setup)
+    meta = [EventMeta(note="=cmd|' /C calc'!A0", time=m.time) for m in data.meta]
+    doc.reset(data.setup, data.events, meta)
+    rows = list(csv.reader(io.StringIO(doc.history_csv([None] * (len(data.events) + 1)))))
+    assert rows[0][4] == "note" and rows[2][4] == "'=cmd|' /C calc'!A0"

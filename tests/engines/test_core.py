@@ -105,3 +105,20 @@ def test_hostile_json_is_refused_with_a_message(tmp_path):
     with pytest.raises(SessionFormatError) as e:
         read_session_file("/dev/zero")
     assert "regular file" in e.value.message
+
+
+def test_unknown_setup_field_and_unsafe_names_are_reported():
+    from engines.core.resources import resource_path
+
+    base = json.loads(resource_path("examples", "cluedo.json").read_text(encoding="utf-8"))
+    d = json.loads(json.dumps(base))
+    d["setup"]["playrs"] = ["A"]
+    with pytest.raises(SessionFormatError) as e:
+        parse_session(d)
+    assert e.value.path == "$.setup.playrs" and "unknown setup field" in e.value.message
+    for bad in ("<img src=x>", "a\nb", "x" * 81):
+        d = json.loads(json.dumps(base))
+        d["setup"]["players"][1] = bad
+        with pytest.raises(SessionFormatError) as e:
+            parse_session(d)
+        assert e.value.path == "$.setup.players[1]"
