@@ -211,7 +211,14 @@ def find_orphans(own: Optional[str] = None) -> tuple[list, list]:
     """
     folder = recovery_dir()
     orphans, messages = [], []
-    for name in sorted(os.listdir(folder)):
+    names = set(os.listdir(folder))
+    for name in sorted(names):   # locks left by instances that never wrote a file
+        if name.startswith("instance-") and name.endswith(".lock") \
+                and name[:-5] + ".json" not in names:
+            stale = _lock(os.path.join(folder, name))
+            if stale.tryLock(0):
+                stale.unlock()      # removes the lock file
+    for name in sorted(names):
         if not (name.startswith("instance-") and name.endswith(".json")):
             continue
         path = os.path.join(folder, name)
