@@ -36,7 +36,7 @@ NAME_ATTRIBUTE = "name"
 YES_NO = "yes/no"
 CATEGORY = "category"
 _TRUE = {"yes", "y", "true", "1", "x"}
-_FALSE = {"no", "n", "false", "0", ""}
+_FALSE = {"no", "n", "false", "0"}   # "" is no answer (a blank CSV cell: see board_from_csv)
 
 
 @dataclass(frozen=True)
@@ -429,8 +429,15 @@ def board_from_csv(text: str, source: str = "board.csv") -> Board:
     for i in attr_cols:
         if not header[i]:
             raise SessionFormatError(f"{source}:line 1", f"column {i + 1} has no name")
+    # a blank cell in a yes/no column means "no" (spreadsheet convention); elsewhere it stays
+    # blank and is refused as a missing value
+    yes_no_cols = {i for i in attr_cols
+                   if all(_parse_bool(r[i]) is not None for r in rows[1:]
+                          if len(r) == len(header) and r[i].strip())}
     chars = []
     for ln, row in enumerate(rows[1:], start=2):
+        if len(row) == len(header):
+            row = [("no" if (i in yes_no_cols and not c.strip()) else c) for i, c in enumerate(row)]
         if len(row) != len(header):
             raise SessionFormatError(f"{source}:line {ln}",
                                      f"expected {len(header)} fields, got {len(row)}")

@@ -125,3 +125,16 @@ def test_memory_estimate_honours_process_limits():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert 0 < int(out.stdout) <= 3 << 30
+
+
+def test_guesswho_empty_value_is_not_no(tmp_path):
+    board = {"attributes": ["g"], "characters": [{"name": "A", "attributes": {"g": ""}},
+                                                 {"name": "B", "attributes": {"g": "yes"}}]}
+    with pytest.raises(SessionFormatError):
+        parse_session(_session("guesswho", {"board": board}))
+    import engines.guesswho as gw
+
+    p = tmp_path / "b.csv"
+    p.write_text("name,g\nA,\nB,yes\n", encoding="utf-8")      # a blank CSV cell still means no
+    b = gw.load_board(str(p))
+    assert b.attribute("g").kind == "yes/no"
