@@ -138,3 +138,21 @@ def test_guesswho_empty_value_is_not_no(tmp_path):
     p.write_text("name,g\nA,\nB,yes\n", encoding="utf-8")      # a blank CSV cell still means no
     b = gw.load_board(str(p))
     assert b.attribute("g").kind == "yes/no"
+
+
+def test_cluedo_counting_checks_memory_before_allocating(monkeypatch):
+    import engines.cluedo as cl
+    from engines.cluedo.counting import memory_needed, propagate
+    from engines.cluedo.inference import constraints_for
+    from engines.core import limits
+
+    s = read_session_file(str(resource_path("examples", "cluedo.json")))
+    need = memory_needed(propagate(constraints_for(s.setup, s.events)))
+    assert 0 < need < 64 << 20
+    monkeypatch.setattr(limits, "SMALL_BYTES", 0)
+    monkeypatch.setattr(limits, "available_bytes", lambda: need // 2)
+    with pytest.raises(SessionFormatError) as e:
+        cl.infer(s.setup, s.events)
+    assert e.value.path == "$.events" and "memory" in e.value.message
+    monkeypatch.setattr(limits, "available_bytes", lambda: need * 2)
+    assert cl.infer(s.setup, s.events).to_json()["consistent_deals"] > 0
