@@ -420,6 +420,7 @@ def main(argv=None) -> int:
         app.processEvents()
         ok = win.grab().save(args.screenshot)
         win.shutdown()
+        finish_threads(win, 1.0)   # a computation still running must not abort the exit
         if not ok:
             print(f"error: cannot write {args.screenshot}", file=sys.stderr)
             return 1
