@@ -286,3 +286,20 @@ def test_history_csv_neutralises_notes(qtbot):
     doc.reset(data.setup, data.events, meta)
     rows = list(csv.reader(io.StringIO(doc.history_csv([None] * (len(data.events) + 1)))))
     assert rows[0][4] == "note" and rows[2][4] == "'=cmd|' /C calc'!A0"
+
+
+@pytest.mark.parametrize("content", ["[]", '{"sessions": 5}'])
+def test_old_single_recovery_file_of_wrong_shape_never_blocks_start(qtbot, fresh_recovery,
+                                                                    content):
+    from desktop.session import data_dir
+
+    old = Path(data_dir()) / "recovery.json"
+    old.write_text(content)
+    w = _new_window(qtbot)
+    try:
+        assert not w.offer_recovery(ask=False)
+        assert not old.exists()
+        damaged = list((Path(fresh_recovery) / "damaged").iterdir())
+        assert [p.read_text() for p in damaged] == [content]
+    finally:
+        _close(w)
