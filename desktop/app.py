@@ -5,6 +5,7 @@ Usage: ``deduction-desk [SESSION.json] [--tab GAME] [--screenshot OUT.png] [--se
 from __future__ import annotations
 
 import argparse
+import html
 import importlib
 import os
 import sys
@@ -33,6 +34,12 @@ SHORTCUTS = [
     ("Delete", "Remove the selected history entry"), ("Esc", "Back to the current beliefs"),
     ("Ctrl+Q", "Quit"),
 ]
+
+
+def plain_text_html(text: str) -> str:
+    """``text`` as rich text that shows it literally: message boxes guess the format, so a file
+    or player name such as ``<img src=…>`` would otherwise be drawn as HTML."""
+    return "<p>" + html.escape(text, quote=False).replace("\n", "<br>") + "</p>"
 
 
 def tab_classes() -> list:
@@ -315,7 +322,7 @@ class MainWindow(QMainWindow):
     def _error(self, title: str, text: str) -> None:
         self.statusBar().showMessage(text, 8000)
         if self.interactive:
-            QMessageBox.warning(self, title, text)
+            QMessageBox.warning(self, title, plain_text_html(text))
         else:
             print(f"error: {text}", file=sys.stderr)
 
@@ -326,7 +333,8 @@ class MainWindow(QMainWindow):
         self.select_game(tab.GAME)
         ans = QMessageBox.question(
             self, "Unsaved changes",
-            f"The {tab.title()} game ({tab.document.display_name()}) has unsaved changes. Save them?",
+            plain_text_html(f"The {tab.title()} game ({tab.document.display_name()}) has unsaved "
+                            f"changes. Save them?"),
             QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
         if ans == QMessageBox.Save:
             return self.save()

@@ -38,3 +38,15 @@ def test_hostile_file_gives_a_short_message_and_changes_nothing(window, tmp_path
     assert len(shown) == 1 and len(shown[0]) < 1000 and "Traceback" not in shown[0]
     after = {g: (t.document.setup, list(t.document.events)) for g, t in window.game_tabs.items()}
     assert after == before
+
+
+def test_message_boxes_show_names_as_plain_text():
+    from PySide6.QtGui import QTextDocument
+
+    from desktop.app import plain_text_html
+
+    doc = QTextDocument()
+    doc.setHtml(plain_text_html('cannot open <img src="x.png"> & co\nline 2'))
+    assert doc.toPlainText() == 'cannot open <img src="x.png"> & co\u2028line 2' or \
+        doc.toPlainText().replace("\u2028", "\n") == 'cannot open <img src="x.png"> & co\nline 2'
+    assert "<img" not in doc.toHtml().split("<body")[1].replace("&lt;img", "")
