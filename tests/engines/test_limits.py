@@ -156,3 +156,21 @@ def test_cluedo_counting_checks_memory_before_allocating(monkeypatch):
     assert e.value.path == "$.events" and "memory" in e.value.message
     monkeypatch.setattr(limits, "available_bytes", lambda: need * 2)
     assert cl.infer(s.setup, s.events).to_json()["consistent_deals"] > 0
+
+
+def test_egghead_setup_checks_memory_with_process_limits(tmp_path):
+    """Under ``ulimit -v 2.5 GB`` a 3-player 9-value 6-card table (3.4 GB) is refused at once."""
+    import subprocess
+    import sys
+
+    d = json.loads(resource_path("examples", "egghead.json").read_text())
+    d["setup"].update(values=9, cards_per_player=6, visible={"B": [1] * 6, "C": [2] * 6})
+    d["events"] = []
+    p = tmp_path / "big.json"
+    p.write_text(json.dumps(d))
+    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (2500 << 20, "
+            "resource.RLIM_INFINITY)); from engines.__main__ import main; "
+            f"sys.exit(main(['infer', {str(p)!r}]))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2, out.stderr
+    assert "$.setup.players" in out.stderr and "GB" in out.stderr
