@@ -212,6 +212,13 @@ def find_orphans(own: Optional[str] = None) -> tuple[list, list]:
     folder = recovery_dir()
     orphans, messages = [], []
     names = set(os.listdir(folder))
+    for name in sorted(names):   # QSaveFile temporaries of instances killed while writing
+        base, dot, suffix = name.rpartition(".")
+        if name.startswith("instance-") and base.endswith(".json") and len(suffix) == 6:
+            owner = _lock(os.path.join(folder, base[:-5] + ".lock"))
+            if owner.tryLock(0):
+                owner.unlock()
+                _remove(os.path.join(folder, name))
     for name in sorted(names):   # locks left by instances that never wrote a file
         if name.startswith("instance-") and name.endswith(".lock") \
                 and name[:-5] + ".json" not in names:
