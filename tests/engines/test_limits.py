@@ -174,3 +174,23 @@ def test_egghead_setup_checks_memory_with_process_limits(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 2, out.stderr
     assert "$.setup.players" in out.stderr and "GB" in out.stderr
+
+
+def test_inkognito_beta_prior_range_keeps_results_finite():
+    import engines.inkognito as ik
+    from engines.inkognito.model import BETA_PARAMETER_RANGE
+
+    base = json.loads(resource_path("examples", "inkognito.json").read_text())
+    lo, hi = BETA_PARAMETER_RANGE
+    for a in (lo, 1.0, hi):
+        for b in (lo, 1.0, hi):
+            d = json.loads(json.dumps(base))
+            d["setup"]["deception"] = {"enabled": True, "prior": [a, b]}
+            s = parse_session(d)
+            for f in (ik.infer, ik.recommend):
+                json.dumps(f(s.setup, s.events).to_json(), allow_nan=False)
+    d = json.loads(json.dumps(base))
+    d["setup"]["deception"] = {"enabled": True, "prior": [1.7e308, 1.7e308]}
+    with pytest.raises(SessionFormatError) as e:
+        parse_session(d)
+    assert e.value.path == "$.setup.deception.prior[0]"
