@@ -5,6 +5,7 @@ Usage: ``deduction-desk [SESSION.json] [--tab GAME] [--screenshot OUT.png] [--se
 from __future__ import annotations
 
 import argparse
+import html
 import importlib
 import os
 import sys
@@ -19,7 +20,8 @@ import desktop
 from engines import GAMES
 from engines.core.errors import SessionFormatError
 from engines.core.resources import resource_path
-from desktop.session import Autosave, open_session_file, write_text_atomically
+from desktop.recovery import InstanceAutosave, finish_threads, offer_restore, open_elsewhere
+from desktop.session import open_session_file, write_text_atomically
 
 APP_NAME = "Deduction Desk"
 ORG_NAME = "DeductionDesk"
@@ -32,6 +34,12 @@ SHORTCUTS = [
     ("Delete", "Remove the selected history entry"), ("Esc", "Back to the current beliefs"),
     ("Ctrl+Q", "Quit"),
 ]
+
+
+def plain_text_html(text: str) -> str:
+    """``text`` as rich text that shows it literally: message boxes guess the format, so a file
+    or player name such as ``<img src=…>`` would otherwise be drawn as HTML."""
+    return "<p>" + html.escape(text, quote=False).replace("\n", "<br>") + "</p>"
 
 
 def tab_classes() -> list:
@@ -63,7 +71,7 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.setCentralWidget(self.tabs)
-        self.autosave = Autosave(self)
+        self.autosave = InstanceAutosave(self)   # this instance's own, locked recovery file
         self.autosave.enabled = autosave
         self.game_tabs = {}
         for cls in tab_classes():
@@ -228,6 +236,12 @@ class MainWindow(QMainWindow):
 
     def open_path(self, path: str, *, ask: bool = True) -> bool:
         """Open a session file into its game's tab. A bad file shows a message, changes nothing."""
+        pid = open_elsewhere(path, self.autosave)
+        if pid is not None:
+            self._error("Cannot open the session", f"{path} is already open in another {APP_NAME} "
+                        f"window (process {pid}); two windows saving one file would overwrite "
+                        f"each other's events")
+            return False
         try:
             data = open_session_file(path)
         except SessionFormatError as exc:
@@ -308,7 +322,7 @@ class MainWindow(QMainWindow):
     def _error(self, title: str, text: str) -> None:
         self.statusBar().showMessage(text, 8000)
         if self.interactive:
-            QMessageBox.warning(self, title, text)
+            QMessageBox.warning(self, title, plain_text_html(text))
         else:
             print(f"error: {text}", file=sys.stderr)
 
@@ -319,7 +333,8 @@ class MainWindow(QMainWindow):
         self.select_game(tab.GAME)
         ans = QMessageBox.question(
             self, "Unsaved changes",
-            f"The {tab.title()} game ({tab.document.display_name()}) has unsaved changes. Save them?",
+            plain_text_html(f"The {tab.title()} game ({tab.document.display_name()}) has unsaved "
+                            f"changes. Save them?"),
             QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
         if ans == QMessageBox.Save:
             return self.save()
@@ -332,6 +347,8 @@ class MainWindow(QMainWindow):
                 return
         self.autosave.discard()
         self.shutdown()
+        self.autosave.release()
+        finish_threads(self)
         event.accept()
 
     def shutdown(self) -> None:
@@ -341,28 +358,9 @@ class MainWindow(QMainWindow):
 
     # -- recovery -----------------------------------------------------------------------
     def offer_recovery(self, ask: bool = True) -> bool:
-        """After a crash, offer to restore the autosaved sessions; True if restored."""
-        found = Autosave.read_recovery()
-        if not found:
-            return False
-        names = ", ".join(f"{d.game} ({len(d.events)} events)" for d, _ in found)
-        if ask:
-            ans = QMessageBox.question(self, "Restore unsaved games?",
-                                       f"{APP_NAME} did not close normally last time. Restore the "
-                                       f"unsaved games: {names}?",
-                                       QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
-            if ans != QMessageBox.Yes:
-                self.autosave.discard()
-                return False
-        for data, path in found:
-            tab = self.tab_for(data.game)
-            if tab is None:
-                continue
-            tab.load_session(data, path)
-            # restored work is unsaved work
-            tab.document.undo_stack.resetClean()
-        self._update_title()
-        return True
+        """Offer the sessions of windows that closed without saving (their instance is gone);
+        True if restored (:func:`desktop.recovery.offer_restore`)."""
+        return offer_restore(self, ask)
 
     def wait_idle(self, timeout_s: float = 30.0) -> bool:
         """Process events until every tab's inference is done (for screenshots and tests)."""
@@ -430,6 +428,7 @@ def main(argv=None) -> int:
         app.processEvents()
         ok = win.grab().save(args.screenshot)
         win.shutdown()
+        finish_threads(win, 1.0)   # a computation still running must not abort the exit
         if not ok:
             print(f"error: cannot write {args.screenshot}", file=sys.stderr)
             return 1

@@ -167,6 +167,7 @@ class SessionDocument(QObject):
                     keys.append(k)
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
+        w = _SafeWriter(w)
         w.writerow(["event", "time", "type", "description", "note"] + keys)
         offset = len(summaries) - len(self.events)
         if offset == 1:
@@ -179,6 +180,35 @@ class SessionDocument(QObject):
                         self.module.describe_event(self.setup, ev), meta.note or ""]
                        + [_fmt(s.get(k)) for k in keys])
         return buf.getvalue()
+
+
+#: First characters that make a spreadsheet read a cell as a formula (OWASP, "CSV Injection").
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+def csv_cell(v) -> str:
+    """``v`` as a CSV cell a spreadsheet shows as text: a text cell that starts like a formula
+    (``=``, ``+``, ``-``, ``@``, tab, CR) gets a leading apostrophe (OWASP's advice); numbers
+    are left as they are."""
+    if not isinstance(v, str):
+        return v
+    if v.startswith(_FORMULA_START):
+        try:
+            float(v)
+            return v          # a number such as -0.5
+        except ValueError:
+            return "'" + v
+    return v
+
+
+class _SafeWriter:
+    """A csv.writer whose cells pass through :func:`csv_cell`."""
+
+    def __init__(self, writer):
+        self._w = writer
+
+    def writerow(self, row) -> None:
+        self._w.writerow([csv_cell(c) for c in row])
 
 
 def _fmt(v) -> str:

@@ -13,7 +13,7 @@ import sys
 from engines import available_games, game_module
 from engines.core.contract import Recommender, Simulator
 from engines.core.errors import ContradictionError, SessionFormatError
-from engines.core.schema import read_session_file
+from engines.core.schema import excerpt, read_session_file
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_CONTRADICTION = 0, 2, 3
 
@@ -64,6 +64,83 @@ def _parse(args) -> int:
     return EXIT_OK
 
 
+#: Limits of ``simulate`` options, checked before anything is built (every number here drives
+#: memory or time): option -> (lowest, highest, why). Per game where the game differs.
+_WHY_GAMES = "each game takes milliseconds to seconds and its figures are kept"
+SIMULATE_LIMITS = {
+    "*": {
+        "games": (1, 100_000, _WHY_GAMES),
+        "seed": (0, 2 ** 32 - 1, "random seeds are unsigned 32-bit numbers"),
+        "workers": (1, 64, "each worker is a process with its own copy of the engine"),
+        "samples": (1, 100_000, "deals sampled per recommendation; time grows with them"),
+        "max_questions": (1, 1000, "questions per game; time grows with them"),
+    },
+    "cluedo": {"players": (3, 6, "the editions have six suspects; time grows fast with players")},
+    "egghead": {
+        "players": (3, 6, "the master table has (stacks)^players entries"),
+        "values": (2, 9, "the seed's deck has values 1..9"),
+        "cards": (1, 6, "stacks grow combinatorially with the cards"),
+        "rounds": (1, 100_000, "rounds per game; time grows with them"),
+        "target": (1, 10_000, "points to win"),
+    },
+    "spyfall": {
+        "players": (3, 12, "Spyfall is played by 3 to 12; the belief has players x locations "
+                           "entries per round"),
+        "locations": (2, 200, "the editions have about 30 locations"),
+        "rounds": (1, 1000, "rounds of questions per game"),
+    },
+}
+#: Float options: option -> (lowest, highest, why), finite and inside the range.
+SIMULATE_FLOAT_LIMITS = {
+    "beta": (1e-6, 1e6, "the Dirichlet concentration must stay where its numbers are finite"),
+    "lam": (0.0, 0.999, "the reveal weight λ is in [0, 1)"),
+    "theta": (0.0, 1.0, "a probability"),
+    "target": (0.0, 1.0, "a probability"),
+    "prior": (1e-3, 1e4, "Beta prior parameters"),
+}
+
+
+def check_simulate_args(game: str, args) -> None:
+    """Refuse ``simulate`` options outside :data:`SIMULATE_LIMITS` before anything is built.
+
+    Raises:
+        SessionFormatError: at ``--option``, naming the limit and why.
+    """
+    import math
+
+    limits = dict(SIMULATE_LIMITS["*"])
+    limits.update(SIMULATE_LIMITS.get(game, {}))
+    for name, (lo, hi, why) in limits.items():
+        v = getattr(args, name, None)
+        if v is None or isinstance(v, float):
+            continue
+        if not lo <= v <= hi:
+            raise SessionFormatError(f"--{name.replace('_', '-')}",
+                                     f"must be {lo} to {hi}, got {excerpt(v)} ({why})")
+    for name, (lo, hi, why) in SIMULATE_FLOAT_LIMITS.items():
+        v = getattr(args, name, None)
+        if name in limits or v is None:
+            continue
+        for x in (v if isinstance(v, (list, tuple)) else [v]):
+            if not isinstance(x, (int, float)) or not math.isfinite(x) or not lo <= x <= hi:
+                raise SessionFormatError(f"--{name}", f"must be a number from {lo:g} to {hi:g}, "
+                                                      f"got {excerpt(x)} ({why})")
+    if game == "egghead":
+        from engines.core.limits import check_memory
+        from engines.egghead import memory_needed_for, stack_space
+
+        S = stack_space(args.values, args.cards).size
+        check_memory(memory_needed_for(args.players, S), "--players",
+                     f"{args.players} players with {S} possible stacks each",
+                     "use fewer players, values or cards")
+
+
+def _simulate(args) -> int:
+    check_simulate_args(args.game, args)
+    _print(args.sim_module.simulate_main(args))
+    return EXIT_OK
+
+
 def main(argv=None) -> int:
     """Run the CLI; returns the exit code."""
     parser = argparse.ArgumentParser(prog="python -m engines", description=__doc__.splitlines()[0])
@@ -90,7 +167,7 @@ def main(argv=None) -> int:
         if isinstance(mod, Simulator):
             gp = sub_sim.add_parser(game, help=f"simulate {game}")
             mod.add_simulate_arguments(gp)
-            gp.set_defaults(func=lambda a, m=mod: (_print(m.simulate_main(a)), EXIT_OK)[1])
+            gp.set_defaults(func=_simulate, sim_module=mod)
     args = parser.parse_args(argv)
     try:
         return args.func(args)
@@ -100,6 +177,9 @@ def main(argv=None) -> int:
     except ContradictionError as exc:
         print(f"contradiction: {exc}", file=sys.stderr)
         return EXIT_CONTRADICTION
+    except MemoryError:
+        print("error: not enough memory for this computation", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # output piped to e.g. `head`: not an error of the user's input

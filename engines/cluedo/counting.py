@@ -47,6 +47,7 @@ from typing import Optional
 import numpy as np
 
 from engines.core.errors import check_cancel
+from engines.core.limits import check_memory
 
 _P1 = (1 << 57) - 13          # primes below 2**57: int64 sums of up to 64 residues cannot overflow
 _P2 = 144115188075855847
@@ -625,6 +626,29 @@ def _forward(comp: Compiled, cancel, *, keep: bool, mod: Optional[int] = None):
     return (x[()] if x.size else dtype(0)), steps, max_mass
 
 
+def memory_needed(comp: Compiled, keep: bool = True) -> int:
+    """Estimated peak bytes of :func:`count_deals` on ``comp``: the open tensor of every step
+    (float64) — all of them when the forward tensors are kept for the backward pass, else the
+    two largest — plus the backward pass's two working tensors. Same walk as
+    :func:`_order_cost`, O(F R)."""
+    left = {r: len(t) for r, t in enumerate(comp.touched)}
+    open_: set = set()
+    total = largest = 0
+    for c in comp.free:
+        res = {r for _, r, qs in comp.choices[c] for r in (r, *qs)} - {comp.implicit}
+        open_ |= res
+        size = 1
+        for r in open_:
+            size *= comp.sizes[r]
+        total += size
+        largest = max(largest, size)
+        for r in res:
+            left[r] -= 1
+            if left[r] == 0:
+                open_.discard(r)
+    return 8 * ((total if keep else 2 * largest) + 3 * largest)
+
+
 def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_backward: bool = False) -> CountResult:
     """Count the consistent deals of ``comp`` and, optionally, the marginal counts.
 
@@ -642,6 +666,9 @@ def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_bac
     k = comp.n_players
     if not comp.feasible:
         return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [])
+    check_memory(memory_needed(comp, keep=marginals or keep_backward), "$.events",
+                 "counting the deals consistent with this log",
+                 "close other programs, or play with fewer players or cards")
     z, steps, max_mass = _forward(comp, cancel, keep=marginals or keep_backward)
     zf = float(z)
     if zf == 0.0:

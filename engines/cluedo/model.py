@@ -13,6 +13,7 @@ from typing import Optional
 
 from engines.core.errors import SessionFormatError
 from engines.core.resources import load_json_resource
+from engines.core.limits import check_memory
 from engines.core.schema import Reader
 
 GAME = "cluedo"
@@ -22,6 +23,23 @@ CATEGORY_NAMES = ("suspect", "weapon", "room")
 MAX_PLAYERS_CLASSIC = 6
 MAX_PLAYERS = 10
 MIN_PLAYERS = 2
+MAX_DEAL_STATE_BYTES = 512 << 20
+"""Largest exact-counting state accepted for a setup (bytes, :func:`deal_state_bytes`). The
+counting DP (:mod:`engines.cluedo.counting`) keeps one tensor per free card whose axes are the
+hands' remaining capacities; before anything is known every hand is open at once. The classic
+deck with 6 players needs 1 MB, Master Detective with 10 players 0.21 GB; a custom 12/12/12 deck
+with 10 players 0.94 GB (and minutes of counting once refutations add clause axes) — refused."""
+
+
+def deal_state_bytes(n_cards: int, hand_sizes) -> int:
+    """Estimated bytes of the counting DP's kept forward tensors before anything is known:
+    8 bytes x (product of (size + 1) over every hand but the largest, which is implicit) x 2^3
+    envelope slots x one tensor per card."""
+    sizes = sorted(hand_sizes)
+    states = 8
+    for c in sizes[:-1]:
+        states *= c + 1
+    return 8 * states * n_cards
 
 
 @lru_cache(maxsize=1)
@@ -179,6 +197,14 @@ class Setup:
         else:
             d = players.index(dealer) if dealer else len(players) - 1
             sizes = deal_hand_sizes(len(players), n_dealt, d)
+        need = deal_state_bytes(n_cards, sizes)
+        if need > MAX_DEAL_STATE_BYTES:
+            raise r.error("players", f"{len(players)} players with {n_cards} cards need about "
+                                     f"{need / 1e9:.1f} GB for exact counting; at most "
+                                     f"{MAX_DEAL_STATE_BYTES / 1e9:.1f} GB is allowed (use fewer "
+                                     f"players or cards)")
+        check_memory(need, r.sub("players"), f"{len(players)} players with {n_cards} cards",
+                     "close other programs, or use fewer players or cards")
         me = r.choice("me", players, what="player")
         return Setup(tuple(categories), tuple(players), tuple(sizes), me, edition, dealer)
 

@@ -8,6 +8,17 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
+#: Longest message an error keeps: a hostile file must not have a 10 MB value echoed into a
+#: message box (the readers quote short excerpts; this is the safety net behind them).
+MAX_MESSAGE_CHARS = 600
+
+
+def _bounded(message: str) -> str:
+    message = str(message)
+    if len(message) <= MAX_MESSAGE_CHARS:
+        return message
+    return message[:MAX_MESSAGE_CHARS] + f"… ({len(message)} characters)"
+
 
 class EngineError(Exception):
     """Base class of the errors an engine raises on purpose (never a bare exception)."""
@@ -23,8 +34,8 @@ class SessionFormatError(EngineError):
     """
 
     def __init__(self, path: str, message: str, file: Optional[str] = None):
-        self.path = path
-        self.message = message
+        self.path = _bounded(path)
+        self.message = _bounded(message)
         self.file = file
         super().__init__(str(self))
 
@@ -48,7 +59,7 @@ class ContradictionError(EngineError):
 
     def __init__(self, event_index: int, message: str):
         self.event_index = event_index
-        self.message = message
+        self.message = _bounded(message)
         super().__init__(str(self))
 
     def __str__(self) -> str:

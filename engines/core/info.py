@@ -22,19 +22,23 @@ def entropy_bits(p, axis=None) -> float | np.ndarray:
     return np.maximum(h, 0.0) if isinstance(h, np.ndarray) else max(float(h), 0.0)
 
 
-def kl_divergence_bits(p, q) -> float:
+def kl_divergence_bits(p, q, floor: float = 0.0) -> float:
     """Kullback–Leibler divergence KL(p ‖ q) = Σ p log2(p/q) in bits (information gain).
 
-    Both are normalised first. Returns ``inf`` when p puts mass where q has none.
+    Both are normalised first. ``floor`` > 0 reads q below it as ``floor`` (a posterior whose
+    positive entries underflowed to 0 in floating point), so the result stays finite; with
+    ``floor`` = 0 it returns ``inf`` when p puts mass where q has none.
     """
     p = np.asarray(p, dtype=float).ravel()
     q = np.asarray(q, dtype=float).ravel()
     p = p / p.sum()
     q = q / q.sum()
     mask = p > 0
-    if np.any(q[mask] <= 0):
+    if floor > 0:
+        q = np.maximum(q, floor)
+    elif np.any(q[mask] <= 0):
         return float("inf")
-    return max(float(np.sum(p[mask] * np.log2(p[mask] / q[mask]))), 0.0)
+    return max(float(np.sum(p[mask] * (np.log2(p[mask]) - np.log2(q[mask])))), 0.0)
 
 
 def mutual_information_bits(joint) -> float:

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import sys
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Iterable, Optional, Sequence
@@ -24,7 +27,29 @@ from engines.core.errors import SessionFormatError
 FORMAT = "deduction-desk.session"
 VERSION = 1
 
+#: Input limits (every size a file can set drives memory or time; checked before use).
+#: A session file is a few kilobytes (a long Cluedo evening is ~50 kB); 16 MB leaves room
+#: for boards stored inline with their pictures' names while bounding what a hostile file costs.
+MAX_FILE_BYTES = 16 << 20
+#: A name (player, card, location, character, attribute) is shown in buttons, worksheet
+#: headers and table cells: 80 characters is two lines of a tooltip.
+MAX_NAME_CHARS = 80
+#: Any other text field (question ids, edition names, file names of boards and pictures).
+MAX_TEXT_CHARS = 1000
+#: A note beside an event: a paragraph. The whole session is rewritten to the recovery file
+#: after every click, so notes must stay small (an 8 MB note made every click cost 1.2 s).
+MAX_NOTE_CHARS = 4000
+#: Events in one log: a real game has tens to a few hundred; inference is linear in them.
+MAX_EVENTS = 5000
+#: Characters of a bad value quoted in an error message.
+EXCERPT_CHARS = 40
+
 _MISSING = object()
+
+#: The session file being parsed (None when parsing an object that came from elsewhere). Engines
+#: that read other files named by a session (a Guess Who? board, its pictures) resolve them
+#: against it and accept only files next to it or in the resources (:func:`allowed_file`).
+SESSION_FILE: ContextVar[Optional[str]] = ContextVar("SESSION_FILE", default=None)
 
 
 class Reader:
@@ -50,9 +75,11 @@ class Reader:
         return f"{self.path}.{key}"
 
     def has(self, key: str) -> bool:
+        _note_read(self.obj, key)
         return key in self.obj and self.obj[key] is not None
 
     def raw(self, key: str, default: Any = _MISSING) -> Any:
+        _note_read(self.obj, key)
         if key not in self.obj:
             if default is _MISSING:
                 raise SessionFormatError(self.sub(key), "required field is missing")
@@ -67,7 +94,8 @@ class Reader:
         v = self.raw(key, default)
         return Reader(v if v is not None else {}, self.sub(key))
 
-    def str(self, key: str, default: Any = _MISSING, *, allow_empty: bool = False) -> str:
+    def str(self, key: str, default: Any = _MISSING, *, allow_empty: bool = False,
+            max_len: int = MAX_TEXT_CHARS) -> str:
         v = self.raw(key, default)
         if v is default and default is not _MISSING:
             return v
@@ -75,6 +103,8 @@ class Reader:
             raise self.error(key, f"expected text, got {_kind(v)}")
         if not allow_empty and not v.strip():
             raise self.error(key, "must not be empty")
+        if len(v) > max_len:
+            raise self.error(key, f"is {len(v)} characters long; at most {max_len} are allowed")
         return v
 
     def opt_str(self, key: str) -> Optional[str]:
@@ -105,9 +135,9 @@ class Reader:
             raise self.error(key, f"expected a number, got {_kind(v)}")
         v = float(v)
         if min is not None and (v < min or (min_exclusive and v == min)):
-            raise self.error(key, f"must be {'>' if min_exclusive else '>='} {min:g}, got {v:g}")
+            raise self.error(key, f"must be {'>' if min_exclusive else '>='} {min:g}, got {v!r}")
         if max is not None and (v > max or (max_exclusive and v == max)):
-            raise self.error(key, f"must be {'<' if max_exclusive else '<='} {max:g}, got {v:g}")
+            raise self.error(key, f"must be {'<' if max_exclusive else '<='} {max:g}, got {v!r}")
         return v
 
     def list(self, key: str, default: Any = _MISSING, *, min_len: int = 0,
@@ -132,10 +162,11 @@ class Reader:
             if not isinstance(item, str) or not item.strip():
                 raise SessionFormatError(p, f"expected a name, got {_kind(item)}")
             if allowed is not None and item not in allowed:
-                raise SessionFormatError(p, f"unknown {key.rstrip('s')} {item!r}; expected one of "
-                                            f"{_short(allowed)}")
+                raise SessionFormatError(p, f"unknown {key.rstrip('s')} {excerpt(item)}; expected "
+                                            f"one of {_short(allowed)}")
+            check_name(item, p)
             if unique and item in seen:
-                raise SessionFormatError(p, f"{item!r} appears twice")
+                raise SessionFormatError(p, f"{excerpt(item)} appears twice")
             seen.add(item)
         return list(v)
 
@@ -146,8 +177,13 @@ class Reader:
         if v is default and default is not _MISSING:
             return v
         allowed = list(choices)
-        if v not in allowed:
-            raise self.error(key, f"unknown {what or key} {v!r}; expected one of {_short(allowed)}")
+        try:
+            known = v in allowed
+        except TypeError:   # an unhashable value tested against a set/dict view
+            known = False
+        if not known:
+            raise self.error(key, f"unknown {what or key} {excerpt(v)}; expected one of "
+                                  f"{_short(allowed)}")
         return v
 
     def dict(self, key: str, default: Any = _MISSING) -> dict:
@@ -157,11 +193,60 @@ class Reader:
         return v
 
 
+_NAME_FORBIDDEN = frozenset("<>") | frozenset(chr(c) for c in range(32)) | {"\x7f"}
+
+
+def check_name(name: str, path: str) -> str:
+    """Refuse a name that is too long (:data:`MAX_NAME_CHARS`), or holds ``<``, ``>`` or a
+    control character: names are shown in buttons, table headers and rich-text labels, where
+    ``<img src=…>`` would be drawn as a picture and a newline breaks the layout.
+
+    Raises:
+        SessionFormatError: at ``path``.
+    """
+    if len(name) > MAX_NAME_CHARS:
+        raise SessionFormatError(path, f"a name is {len(name)} characters long; at most "
+                                       f"{MAX_NAME_CHARS} are allowed (names are shown in "
+                                       f"buttons and table headers)")
+    bad = next((ch for ch in name if ch in _NAME_FORBIDDEN), None)
+    if bad is not None:
+        raise SessionFormatError(path, f"the name {excerpt(name)} contains {bad!r}; names may "
+                                       f"not contain < > or control characters")
+    return name
+
+
+#: While a setup is parsed: the keys each Reader looked at, by id of the object (so that
+#: :func:`parse_session` can report the setup fields no engine reads — a typo such as
+#: ``"playrs"`` would otherwise be silently ignored).
+_READ_KEYS: ContextVar[Optional[dict]] = ContextVar("_READ_KEYS", default=None)
+
+
+def _note_read(obj: Any, key: str) -> None:
+    seen = _READ_KEYS.get()
+    if seen is not None:
+        seen.setdefault(id(obj), set()).add(key)
+
+
 def _check_range(path, v, lo, hi):
     if lo is not None and v < lo:
-        raise SessionFormatError(path, f"must be at least {lo}, got {v}")
+        raise SessionFormatError(path, f"must be at least {lo}, got {excerpt(v)}")
     if hi is not None and v > hi:
-        raise SessionFormatError(path, f"must be at most {hi}, got {v}")
+        raise SessionFormatError(path, f"must be at most {hi}, got {excerpt(v)}")
+
+
+def excerpt(v: Any, n: int = EXCERPT_CHARS) -> str:
+    """``repr(v)`` cut to about ``n`` characters (``'abc…' (10000 characters)``), so an error
+    message never echoes a huge bad value (a 10 MB name froze a message box for 100 s)."""
+    if isinstance(v, str):
+        if len(v) <= n:
+            return repr(v)
+        return repr(v[:n]) + f"… ({len(v)} characters)"
+    if isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 3 * n:
+        return f"a {v.bit_length()}-bit number"
+    if isinstance(v, (list, dict)):
+        return "a list" if isinstance(v, list) else "an object"
+    text = repr(v)
+    return text if len(text) <= n else text[:n] + "…"
 
 
 def _kind(v: Any) -> str:
@@ -170,9 +255,9 @@ def _kind(v: Any) -> str:
     if isinstance(v, bool):
         return "true/false"
     if isinstance(v, (int, float)):
-        return f"the number {v!r}"
+        return f"the number {excerpt(v)}"
     if isinstance(v, str):
-        return f"the text {v!r}" if len(v) < 40 else "text"
+        return f"the text {excerpt(v)}"
     if isinstance(v, list):
         return "a list"
     if isinstance(v, dict):
@@ -181,7 +266,8 @@ def _kind(v: Any) -> str:
 
 
 def _short(items: Sequence[str], n: int = 8) -> str:
-    shown = ", ".join(repr(x) for x in list(items)[:n])
+    items = list(items)
+    shown = ", ".join(excerpt(x) for x in items[:n])
     return shown + (", …" if len(items) > n else "")
 
 
@@ -228,16 +314,20 @@ class SessionData:
 def parse_event(module, obj: Any, setup: Any, path: str):
     """Validate one event object with the game's engine; returns ``(event, EventMeta)``."""
     r = Reader(obj, path)
-    note = r.opt_str("note") if r.has("note") else None
-    time = r.str("time") if r.has("time") else None
+    note = r.str("note", max_len=MAX_NOTE_CHARS) if r.has("note") else None
+    time = r.str("time", max_len=64) if r.has("time") else None
     if time is not None:
         try:
             datetime.fromisoformat(time)
         except ValueError:
-            raise r.error("time", f"expected an ISO 8601 time, got {time!r}") from None
+            raise r.error("time", f"expected an ISO 8601 time, got {excerpt(time)}") from None
     r.choice("type", module.EVENT_TYPES, what="event type")
     stripped = {k: v for k, v in obj.items() if k not in ("note", "time")}
     return module.event_from_json(stripped, setup, path), EventMeta(note=note, time=time)
+
+
+NOT_A_SESSION = ('this is not a Deduction Desk session file (it has no "format": '
+                 f'"{FORMAT}")')
 
 
 def parse_session(obj: Any, file: Optional[str] = None) -> SessionData:
@@ -249,11 +339,13 @@ def parse_session(obj: Any, file: Optional[str] = None) -> SessionData:
     """
     from engines import GAMES, game_module
 
+    token = SESSION_FILE.set(os.path.abspath(file) if file else None)
     try:
+        if not isinstance(obj, dict):
+            raise SessionFormatError("$", f"{NOT_A_SESSION}; it holds {_kind(obj)}")
+        if obj.get("format") != FORMAT:
+            raise SessionFormatError("$.format", NOT_A_SESSION)
         r = Reader(obj, "$")
-        fmt = r.raw("format", FORMAT)
-        if fmt != FORMAT:
-            raise r.error("format", f"not a Deduction Desk session (format {fmt!r})")
         version = r.int("version", VERSION, min=1)
         if version > VERSION:
             raise r.error("version", f"this file was written by a newer Deduction Desk (version "
@@ -264,8 +356,20 @@ def parse_session(obj: Any, file: Optional[str] = None) -> SessionData:
             module = game_module(game)
         except ModuleNotFoundError:
             raise r.error("game", f"this build of Deduction Desk has no {game!r} engine") from None
-        setup = module.Setup.from_json(r.dict("setup"), "$.setup")
-        raw_events = r.list("events", [])
+        setup_obj = r.dict("setup")
+        read_token = _READ_KEYS.set({})
+        try:
+            setup = module.Setup.from_json(setup_obj, "$.setup")
+            seen = _READ_KEYS.get().get(id(setup_obj), set())
+        finally:
+            _READ_KEYS.reset(read_token)
+        unknown = [k for k in setup_obj if k not in seen]
+        if unknown:
+            key = unknown[0] if len(unknown[0]) <= 40 else unknown[0][:40] + "…"
+            raise SessionFormatError(f"$.setup.{key}",
+                                     f"unknown setup field; this {game} setup has "
+                                     f"{', '.join(sorted(seen))}")
+        raw_events = r.list("events", [], max_len=MAX_EVENTS)
         events, meta = [], []
         for i, ev in enumerate(raw_events):
             e, m = parse_event(module, ev, setup, f"$.events[{i}]")
@@ -274,6 +378,37 @@ def parse_session(obj: Any, file: Optional[str] = None) -> SessionData:
         return SessionData(game, setup, tuple(events), tuple(meta))
     except SessionFormatError as exc:
         raise exc.with_file(file) if file else exc
+    except RecursionError:  # a value nested thousands of levels deep
+        raise SessionFormatError("$", "the file is nested too deeply to be a session", file) \
+            from None
+    finally:
+        SESSION_FILE.reset(token)
+
+
+def allowed_file(name: str, json_path: str) -> str:
+    """Resolve a file named inside the session being parsed: relative to the session file's
+    folder, and only inside it or inside the app's resources (a session from someone else must
+    not make the app read ``/etc/passwd`` or ``/dev/zero``). Outside a session file (a setup
+    built in the app from a file the player chose) the path is taken as given.
+
+    Returns:
+        the absolute path.
+    Raises:
+        SessionFormatError: at ``json_path`` when the file lies outside those folders.
+    """
+    from engines.core.resources import resources_root
+
+    session = SESSION_FILE.get()
+    if session is None:
+        return os.path.abspath(name)
+    base = os.path.dirname(session)
+    full = os.path.realpath(os.path.join(base, name))
+    for root in (os.path.realpath(base), os.path.realpath(str(resources_root()))):
+        if full == root or full.startswith(root.rstrip(os.sep) + os.sep):
+            return full
+    raise SessionFormatError(json_path, f"the file {excerpt(name, 80)} is outside the session "
+                                        f"file's folder; a session may only name files next to "
+                                        f"it or in the app's resources")
 
 
 def read_session_file(path: str) -> SessionData:
@@ -282,19 +417,70 @@ def read_session_file(path: str) -> SessionData:
     Raises:
         SessionFormatError: unreadable file, invalid JSON (with line and column), or a bad field.
     """
+    data = read_bounded(path, MAX_FILE_BYTES, "$", "a session file")
+    return parse_session(loads_json(data, path), path)
+
+
+def read_bounded(path, limit: int, json_path: str = "$", what: str = "the file",
+                 file: Optional[str] = None) -> bytes:
+    """The bytes of the regular file ``path``, refusing anything over ``limit`` bytes.
+
+    Devices, FIFOs and directories are refused before they are opened for reading (a board
+    read from ``/dev/zero`` grew to 7.5 GB); the read itself is bounded too, so a file that
+    grows while it is read cannot exceed the limit.
+
+    Raises:
+        SessionFormatError: at ``json_path`` (naming ``file`` or ``path``) when the file is
+            missing, not a regular file, unreadable or too large.
+    """
+    import stat
+
+    where = file if file is not None else str(path)
     try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise SessionFormatError(json_path, f"{excerpt(str(path), 120)} is not a regular file",
+                                     where)
+        if st.st_size > limit:
+            raise SessionFormatError(json_path, f"{what} is {st.st_size} bytes; at most {limit} "
+                                                f"are read", where)
         with open(path, "rb") as fh:
-            data = fh.read()
+            data = fh.read(limit + 1)
     except OSError as exc:
-        raise SessionFormatError("$", f"cannot read the file ({exc.strerror})", path) from None
+        raise SessionFormatError(json_path, f"cannot read the file ({exc.strerror})", where) \
+            from None
+    if len(data) > limit:
+        raise SessionFormatError(json_path, f"{what} is larger than {limit} bytes", where)
+    return data
+
+
+def loads_json(data: bytes, file: Optional[str] = None) -> Any:
+    """Decode UTF-8 JSON, turning every way it can fail into a :class:`SessionFormatError`.
+
+    Python's reader raises RecursionError on input nested thousands of levels deep and
+    ValueError on integers of more than 4300 digits (``sys.set_int_max_str_digits``); both
+    are bad input, not program errors.
+    """
     try:
-        obj = json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise SessionFormatError("$", "the file is not UTF-8 text", path) from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SessionFormatError("$", f"the file is not UTF-8 text (byte {exc.start})", file) \
+            from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise SessionFormatError("$", f"not valid JSON (line {exc.lineno}, column {exc.colno}: "
-                                      f"{exc.msg})", path) from None
-    return parse_session(obj, path)
+                                      f"{exc.msg})", file) from None
+    except RecursionError:
+        raise SessionFormatError("$", "the JSON is nested too deeply to be a session", file) \
+            from None
+    except ValueError as exc:   # int longer than sys.get_int_max_str_digits()
+        raise SessionFormatError("$", "a number in the file has more than "
+                                      f"{sys.get_int_max_str_digits()} digits", file) from None
+    except MemoryError:
+        raise SessionFormatError("$", "the file is too large to read", file) from None
 
 
 def dumps_session(session: SessionData) -> str:

@@ -40,6 +40,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from engines.core import limits as _limits
 from engines.core.errors import CancelFlag, ContradictionError, SessionFormatError, check_cancel
 from engines.core.info import entropy_bits
 from engines.core.timeline import DEFAULT_MEMORY_BUDGET
@@ -342,15 +343,9 @@ def memory_needed_for(players: int, S: int, answers_table: bool = False) -> int:
 
 
 def available_bytes() -> Optional[int]:
-    """Memory available now (MemAvailable of /proc/meminfo, bytes), or None where unknown."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
+    """Memory this process can still allocate (bytes), or None where unknown: the system's
+    MemAvailable, ``ulimit -v``/``-d`` and the cgroup limit (:mod:`engines.core.limits`)."""
+    return _limits.available_bytes()
 
 
 SECONDS_PER_GIGAWORLD = 0.35

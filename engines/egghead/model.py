@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from engines.core.errors import SessionFormatError
-from engines.core.schema import Reader
+from engines.core.schema import Reader, excerpt
 from engines.egghead.questions import bound_deck, stack_space
+from engines.core.limits import check_memory
 from engines.egghead.table import table_bytes
 
 GAME = "egghead"
@@ -98,10 +99,15 @@ class Setup:
             raise r.error("players", f"{len(players)} players with {S} possible stacks each "
                                      f"({S}^{len(players)} worlds) do not fit in memory; use fewer "
                                      f"players, values or cards")
+        # the smallest table inference builds (one master table) against the memory this
+        # process may still allocate (MemAvailable, ulimit -v/-d, cgroup: engines.core.limits)
+        check_memory(table_bytes(len(players), S), r.sub("players"),
+                     f"{len(players)} players with {S} possible stacks each",
+                     "close other programs, or use fewer players, values or cards")
         vis = r.child("visible")
         for name in vis.obj:
             if name not in players:
-                raise vis.error(name, f"unknown player {name!r}")
+                raise vis.error(name, f"unknown player {excerpt(name)}")
             if name == me:
                 raise vis.error(name, "you cannot see your own cards; leave yourself out")
         visible = tuple((p, _stack(vis, p, values, cards, f"{p}'s cards"))

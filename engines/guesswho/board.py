@@ -27,7 +27,7 @@ import numpy as np
 
 from engines.core.errors import SessionFormatError
 from engines.core.resources import resource_path
-from engines.core.schema import Reader
+from engines.core.schema import Reader, check_name
 
 #: Bundled boards: name -> file under ``resources/guesswho/``.
 BUNDLED_BOARDS: dict[str, str] = {"classic": "classic.json", "demo": "demo.json"}
@@ -36,7 +36,7 @@ NAME_ATTRIBUTE = "name"
 YES_NO = "yes/no"
 CATEGORY = "category"
 _TRUE = {"yes", "y", "true", "1", "x"}
-_FALSE = {"no", "n", "false", "0", ""}
+_FALSE = {"no", "n", "false", "0"}   # "" is no answer (a blank CSV cell: see board_from_csv)
 
 
 @dataclass(frozen=True)
@@ -258,6 +258,42 @@ def _parse_bool(v: Any) -> Optional[bool]:
     return None
 
 
+#: Board limits: the classic board has 24 characters and 15 attributes. The race's exact win
+#: probabilities (:func:`engines.guesswho.optimal.race_win_probability`, rational arithmetic)
+#: take O(characters^2 x opponent count): 48 characters 1.4 s, 64 characters 2.6 s, 100
+#: characters 11 s per inference (measured); 994 one-valued characters overflowed the optimal
+#: solver's recursion and 20,000 ran for minutes.
+MAX_CHARACTERS = 64
+MAX_ATTRIBUTES = 64
+MAX_VALUES = 100
+#: A board file (CSV or JSON) is a few kilobytes; a picture a few hundred.
+MAX_BOARD_FILE_BYTES = 4 << 20
+MAX_IMAGE_BYTES = 16 << 20
+
+
+def _image_path(image: str, source: Optional[str], path: str) -> Optional[str]:
+    """The picture's absolute path when it lies inside the allowed folders
+    (:func:`engines.core.schema.allowed_file`) and, if it exists, is a regular file under
+    :data:`MAX_IMAGE_BYTES`; None (no picture: the card shows its attributes) otherwise."""
+    import stat
+
+    from engines.core.schema import allowed_file
+
+    if source and not os.path.isabs(image):
+        image = os.path.join(os.path.dirname(source), image)
+    try:
+        full = os.path.normpath(allowed_file(image, path))
+    except (SessionFormatError, ValueError):
+        return None
+    try:
+        st = os.stat(full)
+    except (OSError, ValueError):
+        return full      # not there (yet): the card shows its attributes until it is
+    if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_IMAGE_BYTES:
+        return None
+    return full
+
+
 def board_from_json(obj: Any, path: str = "$.board", *, key: Optional[str] = None,
                     source: Optional[str] = None) -> Board:
     """Build a :class:`Board` from its JSON form.
@@ -272,13 +308,14 @@ def board_from_json(obj: Any, path: str = "$.board", *, key: Optional[str] = Non
             unknown attribute value, fewer than 2 characters, ...).
     """
     r = Reader(obj, path)
-    raw_attrs = r.list("attributes", min_len=1)
-    raw_chars = r.list("characters", min_len=2)
+    raw_attrs = r.list("attributes", min_len=1, max_len=MAX_ATTRIBUTES)
+    raw_chars = r.list("characters", min_len=2, max_len=MAX_CHARACTERS)
     chars_r = []
     names: set[str] = set()
     for i, c in enumerate(raw_chars):
         cr = Reader(c, f"{path}.characters[{i}]")
         n = cr.str("name").strip()
+        check_name(n, cr.sub("name"))
         if n in names:
             raise cr.error("name", f"character {n!r} appears twice")
         names.add(n)
@@ -288,14 +325,15 @@ def board_from_json(obj: Any, path: str = "$.board", *, key: Optional[str] = Non
     for i, a in enumerate(raw_attrs):
         p = f"{path}.attributes[{i}]"
         if isinstance(a, str):
-            aname, kind, values = a.strip(), None, None
+            aname, kind, values = check_name(a.strip(), p), None, None
             if not aname:
                 raise SessionFormatError(p, "attribute name must not be empty")
         else:
             ar = Reader(a, p)
             aname = ar.str("name").strip()
+            check_name(aname, ar.sub("name"))
             kind = ar.choice("type", [YES_NO, CATEGORY], None, what="attribute type")
-            values = ar.list("values", None) if ar.has("values") else None
+            values = ar.list("values", None, max_len=MAX_VALUES) if ar.has("values") else None
         if aname == NAME_ATTRIBUTE:
             raise SessionFormatError(p, "'name' is reserved for the characters' names")
         if aname in anames:
@@ -351,8 +389,8 @@ def board_from_json(obj: Any, path: str = "$.board", *, key: Optional[str] = Non
                                              f"{', '.join(a.values)}")
                 vals.append((a.name, sv))
         image = cr.opt_str("image") if cr.has("image") else None
-        if image and source and not os.path.isabs(image):
-            image = os.path.normpath(os.path.join(os.path.dirname(source), image))
+        if image:
+            image = _image_path(image, source, cr.sub("image"))
         note = cr.opt_str("disputed") if cr.has("disputed") else None
         characters.append(Character(n, tuple(vals), image, note))
     name = r.str("name", key or "Custom board")
@@ -391,8 +429,15 @@ def board_from_csv(text: str, source: str = "board.csv") -> Board:
     for i in attr_cols:
         if not header[i]:
             raise SessionFormatError(f"{source}:line 1", f"column {i + 1} has no name")
+    # a blank cell in a yes/no column means "no" (spreadsheet convention); elsewhere it stays
+    # blank and is refused as a missing value
+    yes_no_cols = {i for i in attr_cols
+                   if all(_parse_bool(r[i]) is not None for r in rows[1:]
+                          if len(r) == len(header) and r[i].strip())}
     chars = []
     for ln, row in enumerate(rows[1:], start=2):
+        if len(row) == len(header):
+            row = [("no" if (i in yes_no_cols and not c.strip()) else c) for i, c in enumerate(row)]
         if len(row) != len(header):
             raise SessionFormatError(f"{source}:line {ln}",
                                      f"expected {len(header)} fields, got {len(row)}")
@@ -431,22 +476,21 @@ def load_board(name_or_path: Union[str, os.PathLike]) -> Board:
     s = os.fspath(name_or_path)
     if s in BUNDLED_BOARDS:
         return _bundled(s)
+    from engines.core.schema import allowed_file, excerpt, read_bounded
+
+    s = allowed_file(s, "$.board")
     if not os.path.exists(s):
-        raise SessionFormatError("$.board", f"unknown board {s!r}: not a bundled board "
-                                            f"({', '.join(BUNDLED_BOARDS)}) nor an existing file")
+        raise SessionFormatError("$.board", f"unknown board {excerpt(s, 80)}: not a bundled "
+                                            f"board ({', '.join(BUNDLED_BOARDS)}) nor an "
+                                            f"existing file")
     try:
-        with open(s, "rb") as fh:
-            data = fh.read().decode("utf-8-sig")
-    except OSError as exc:
-        raise SessionFormatError("$", f"cannot read the board file ({exc.strerror})", s) from None
+        data = read_bounded(s, MAX_BOARD_FILE_BYTES, "$", "a board file").decode("utf-8-sig")
     except UnicodeDecodeError:
         raise SessionFormatError("$", "the board file is not UTF-8 text", s) from None
     if s.lower().endswith(".json") or data.lstrip().startswith("{"):
-        try:
-            obj = json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise SessionFormatError("$", f"not valid JSON (line {exc.lineno}, column "
-                                          f"{exc.colno}: {exc.msg})", s) from None
+        from engines.core.schema import loads_json
+
+        obj = loads_json(data.encode("utf-8"), s)
         try:
             if isinstance(obj, dict) and "setup" in obj and isinstance(obj["setup"], dict) \
                     and isinstance(obj["setup"].get("board"), dict):

@@ -48,7 +48,7 @@ from typing import Any, Optional, Sequence
 
 from engines.core.errors import SessionFormatError
 from engines.core.resources import load_json_resource
-from engines.core.schema import Reader
+from engines.core.schema import Reader, excerpt
 
 GAME = "inkognito"
 TITLE = "Inkognito"
@@ -159,7 +159,7 @@ class Setup:
                 pr = d.child("priors")
                 for name in pr.obj:
                     if name not in opps:
-                        raise SessionFormatError(pr.sub(name), f"unknown opponent {name!r}")
+                        raise SessionFormatError(pr.sub(name), f"unknown opponent {excerpt(name)}")
                     priors.append((name, _beta(pr, name, None)))
             dec = Deception(enabled, prior, tuple(priors))
         no_rep = r.bool("no_repeats", True)
@@ -172,14 +172,21 @@ class Setup:
                 "no_repeats": self.no_repeats}
 
 
+#: Range of a Beta prior's parameters where the posterior stays finite (a = b = 1.7e308
+#: overflowed a + b and read as an impossible log); 1e6 is already a prior worth a million
+#: observed answers.
+BETA_PARAMETER_RANGE = (1e-6, 1e6)
+
+
 def _beta(r: Reader, key: str, default) -> tuple:
     v = r.list(key, default if default is None else list(default), min_len=2, max_len=2)
     out = []
+    lo, hi = BETA_PARAMETER_RANGE
     for i, x in enumerate(v):
-        if isinstance(x, bool) or not isinstance(x, (int, float)) or not (x > 0) \
-                or x != x or x == float("inf"):
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not (lo <= x <= hi):
             raise SessionFormatError(f"{r.sub(key)}[{i}]",
-                                     f"Beta parameters must be positive numbers, got {x!r}")
+                                     f"Beta parameters must be numbers from {lo:g} to {hi:g}, "
+                                     f"got {excerpt(x)}")
         out.append(float(x))
     return tuple(out)
 

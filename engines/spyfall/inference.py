@@ -51,8 +51,10 @@ def _softmax(logw: np.ndarray, axis=None) -> np.ndarray:
 
 def kl_bits(new: np.ndarray, old: np.ndarray) -> float:
     """Information gain IG(old, new) = KL(new ‖ old) in bits (seed, "Information gain"), by
-    :func:`engines.core.info.kl_divergence_bits`; both are probability vectors of one shape."""
-    return kl_divergence_bits(new, old)
+    :func:`engines.core.info.kl_divergence_bits`; both are probability vectors of one shape.
+    Every world keeps a positive posterior in exact arithmetic; ``old`` is floored at 1e-300
+    where extreme β underflows it in floating point, so the gain stays finite."""
+    return kl_divergence_bits(new, old, floor=1e-300)
 
 
 def top_suspect(spy_belief: np.ndarray, j: int) -> bool:

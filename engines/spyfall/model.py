@@ -29,7 +29,7 @@ import numpy as np
 
 from engines.core.errors import SessionFormatError
 from engines.core.resources import load_json_resource
-from engines.core.schema import Reader
+from engines.core.schema import Reader, excerpt
 
 GAME = "spyfall"
 TITLE = "Spyfall"
@@ -46,6 +46,18 @@ DEFAULT_CLAIM_WEIGHT = 1.0
 #: weight calibrated for worksheet (grid) claims under that model. The schema defaults above
 #: (used when a session file omits a field) stay those of the seed, so old files keep their meaning.
 NEW_GAME_MODEL = {"beta": 5.0, "lambda": 0.3, "strategy": "flat", "claim_weight": 0.05}
+#: Ranges of the model parameters where every number the engine computes stays finite:
+#: β = 1e-300 with λ = 0.999999999 overflowed (a NaN posterior reported as a contradiction);
+#: the whole grid β in {1e-6, 1e-3, 0.01, 1e4, 1e6} x λ in {0, 0.5, 0.999999} x every strategy
+#: gives finite results (tests/engines/test_fuzz.py).
+BETA_RANGE = (1e-6, 1e6)
+LAMBDA_MAX = 0.999999
+#: Sizes: Spyfall is played by 3 to 8 (Spyfall 2: up to 12); the editions have 30 locations
+#: (60 together). Inference and its recommendation are O(players x locations^2) per claim.
+MAX_PLAYERS = 20
+MAX_LOCATIONS = 200
+#: Largest claim weight: weights are proportions; larger ones only overflow their sum.
+MAX_CLAIM_WEIGHT = 1e12
 #: Claims are floored at this weight and renormalised (a Dirichlet density is 0 or infinite
 #: on the boundary of the simplex, so a claim with zeros is read as "almost zero").
 CLAIM_FLOOR = 1e-6
@@ -160,14 +172,14 @@ class Setup:
         r = Reader(obj, path)
         edition = None
         if r.has("locations"):
-            locations = r.str_list("locations", min_len=2, unique=True)
+            locations = r.str_list("locations", min_len=2, max_len=MAX_LOCATIONS, unique=True)
         elif r.has("edition"):
             eds = editions()
             edition = r.choice("edition", list(eds), what="edition")
             locations = list(eds[edition]["locations"])
         else:
             raise r.error("locations", "give either \"locations\" (a list) or \"edition\"")
-        players = r.str_list("players", min_len=3, unique=True)
+        players = r.str_list("players", min_len=3, max_len=MAX_PLAYERS, unique=True)
         me = r.choice("me", players, None, what="player") if r.has("me") else None
         my_location, spy = None, False
         if me is not None:
@@ -183,21 +195,21 @@ class Setup:
         elif r.has("my_role"):
             raise r.error("my_role", "my_role needs \"me\"")
         m = r.child("model", {})
-        beta = m.float("beta", DEFAULT_BETA, min=0, min_exclusive=True, max=1e6)
-        lam = m.float("lambda", DEFAULT_LAMBDA, min=0, max=1, max_exclusive=True)
+        beta = m.float("beta", DEFAULT_BETA, min=BETA_RANGE[0], max=BETA_RANGE[1])
+        lam = m.float("lambda", DEFAULT_LAMBDA, min=0, max=LAMBDA_MAX)
         strategy = m.choice("strategy", STRATEGIES, "flat", what="strategy")
         cw = m.float("claim_weight", DEFAULT_CLAIM_WEIGHT, min=0, min_exclusive=True, max=1)
         per = m.child("players", {})
         models = []
         for name in per.obj:
             if name not in players:
-                raise per.error(name, f"unknown player {name!r}")
+                raise per.error(name, f"unknown player {excerpt(name)}")
         for name in players:
             if per.has(name):
                 pr = per.child(name)
                 models.append(PlayerModel(
-                    pr.float("beta", beta, min=0, min_exclusive=True, max=1e6),
-                    pr.float("lambda", lam, min=0, max=1, max_exclusive=True),
+                    pr.float("beta", beta, min=BETA_RANGE[0], max=BETA_RANGE[1]),
+                    pr.float("lambda", lam, min=0, max=LAMBDA_MAX),
                     pr.choice("strategy", STRATEGIES, strategy, what="strategy"),
                     pr.float("claim_weight", cw, min=0, min_exclusive=True, max=1)))
             else:
@@ -337,7 +349,7 @@ def event_from_json(obj: Any, setup: Setup, path: str) -> Claim:
         for loc in raw:
             if loc not in index:
                 raise cr.error(loc, f"unknown location {loc!r}")
-            w[index[loc]] = cr.float(loc, min=0)
+            w[index[loc]] = cr.float(loc, min=0, max=MAX_CLAIM_WEIGHT)
     elif isinstance(raw, list):
         if len(raw) != n:
             raise r.error("claim", f"a claim vector needs {n} weights (one per location), "
@@ -345,7 +357,7 @@ def event_from_json(obj: Any, setup: Setup, path: str) -> Claim:
         lr = Reader({str(i): v for i, v in enumerate(raw)}, r.sub("claim"))
         for i in range(n):
             try:
-                w[i] = lr.float(str(i), min=0)
+                w[i] = lr.float(str(i), min=0, max=MAX_CLAIM_WEIGHT)
             except SessionFormatError as exc:
                 raise SessionFormatError(f"{r.sub('claim')}[{i}]", exc.message) from None
     else:

@@ -188,17 +188,18 @@ def test_suggestion_form_prefills_passers_and_logs(window, qtbot):
 
 
 def test_autosave_writes_recovery_and_restores(window, qtbot, monkeypatch):
-    from desktop.session import Autosave
+    from desktop.recovery import read_recovery_file
 
     tab, setup = _setup_game(window)
     _right_click(qtbot, monkeypatch, tab, 0, 1, "Ann has")
     _wait(window)
-    found = Autosave.read_recovery()
+    found = read_recovery_file(window.autosave.recovery_path())
     games = {d.game: d for d, _ in found}
     assert "cluedo" in games and len(games["cluedo"].events) == 1
     # the next start after a crash: a fresh window finds the recovery file and restores it
     from desktop.app import MainWindow
 
+    window.autosave.crash_for_test()   # the first instance is gone, its file stays
     second = MainWindow(autosave=False)
     qtbot.addWidget(second)
     try:

@@ -85,3 +85,50 @@ def test_wilson_interval_known_values():
     assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(0, 0) == (0.0, 1.0)
     lo, hi = wilson_interval(3, 3)
     assert hi == 1.0 and 0.4 < lo < 0.5  # 3/3: (0.4385, 1)
+
+
+def test_foreign_json_is_not_a_session(tmp_path):
+    """Another program's JSON is named as such, not reported as a bad field."""
+    for obj in ({"foo": 1}, {"name": "x", "version": "1.0.0"}, [1, 2], "text",
+                {"format": "deduction-desk.inkognito-profiles", "version": 1}):
+        with pytest.raises(SessionFormatError) as e:
+            parse_session(obj)
+        assert "not a Deduction Desk session file" in e.value.message, obj
+
+
+def test_hostile_json_is_refused_with_a_message(tmp_path):
+    from engines.core.schema import read_session_file
+
+    cases = {
+        "deep.json": '{"format": "deduction-desk.session", "x": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        "digits.json": '{"format": "deduction-desk.session", "x": ' + "9" * 5000 + "}",
+        "latin1.json": '{"format": "deduction-desk.session", "game": "caf\xe9"}',
+        "huge_name.json": json.dumps({"format": "deduction-desk.session", "version": 1,
+                                      "game": "x" * 10_000_000}),
+    }
+    for name, text in cases.items():
+        p = tmp_path / name
+        p.write_bytes(text.encode("latin-1" if "latin" in name else "utf-8"))
+        with pytest.raises(SessionFormatError) as e:
+            read_session_file(str(p))
+        assert len(str(e.value)) < 1000, name
+    with pytest.raises(SessionFormatError) as e:
+        read_session_file("/dev/zero")
+    assert "regular file" in e.value.message
+
+
+def test_unknown_setup_field_and_unsafe_names_are_reported():
+    from engines.core.resources import resource_path
+
+    base = json.loads(resource_path("examples", "cluedo.json").read_text(encoding="utf-8"))
+    d = json.loads(json.dumps(base))
+    d["setup"]["playrs"] = ["A"]
+    with pytest.raises(SessionFormatError) as e:
+        parse_session(d)
+    assert e.value.path == "$.setup.playrs" and "unknown setup field" in e.value.message
+    for bad in ("<img src=x>", "a\nb", "x" * 81):
+        d = json.loads(json.dumps(base))
+        d["setup"]["players"][1] = bad
+        with pytest.raises(SessionFormatError) as e:
+            parse_session(d)
+        assert e.value.path == "$.setup.players[1]"

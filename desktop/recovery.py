@@ -1,0 +1,378 @@
+"""Crash recovery for several running copies of the app, and a clean quit.
+
+Every running copy (an *instance*) owns one recovery file, guarded by a :class:`QLockFile`::
+
+    <AppDataLocation>/recovery/instance-<id>.json   {"sessions": [...], "paths": [...]}
+    <AppDataLocation>/recovery/instance-<id>.lock   held while the instance runs
+
+Autosave (:class:`InstanceAutosave`) writes the instance's unsaved documents to its own file
+after every change (atomically, :class:`QSaveFile`), so two copies never overwrite each other.
+At start, :func:`offer_restore` looks at the other instances' files: a file whose lock can be
+taken belongs to an instance that is gone (QLockFile treats the lock of a dead process on this
+host as stale, Qt docs "QLockFile::tryLock"), so it is offered for restoring with what it holds
+(game titles, event counts, last change); a file whose lock is held by a live instance is never
+read, moved or deleted. Declined files are moved to ``recovery/declined/`` (nothing is lost);
+a damaged file (not JSON, wrong shape) is moved to ``recovery/damaged/`` with a message and
+never blocks start-up.
+
+A session file that is open in one instance is marked by a lock too
+(``recovery/open-<hash>.lock``); :func:`open_elsewhere` tells another instance so, and File →
+Open refuses it there (two copies saving the same file would overwrite each other's events).
+
+Quitting: :func:`finish_threads` waits for every running :class:`QThread` after the tabs were
+asked to stop; a computation that never checks for cancellation is left to the end of the
+process, which then exits at once (``os._exit``) instead of destroying a running QThread
+(Qt aborts with "QThread: Destroyed while thread is still running").
+"""
+from __future__ import annotations
+
+import atexit
+import gc
+import hashlib
+import json
+import os
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Optional
+
+from PySide6.QtCore import QLockFile, QThread
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from engines import game_module
+from engines.core.errors import SessionFormatError
+from engines.core.schema import parse_session
+from desktop.session import Autosave, data_dir
+
+#: Largest recovery file read (bytes): sessions are kilobytes; the schema's limits (events,
+#: note lengths) keep a real one far below this.
+MAX_RECOVERY_BYTES = 64 << 20
+
+
+def recovery_dir() -> str:
+    """``<AppDataLocation>/recovery`` (created if needed)."""
+    path = os.path.join(data_dir(), "recovery")
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+def _lock(path: str) -> QLockFile:
+    lock = QLockFile(path)
+    # 0: never stale by age; a lock is stale only when its process is gone (same host)
+    lock.setStaleLockTime(0)
+    return lock
+
+
+class InstanceAutosave(Autosave):
+    """:class:`desktop.session.Autosave` writing to this instance's own recovery file, which a
+    :class:`QLockFile` guards while the instance runs (module docstring)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.instance_id = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        base = os.path.join(recovery_dir(), f"instance-{self.instance_id}")
+        self._path = base + ".json"
+        self.lock = _lock(base + ".lock")
+        self.lock.tryLock(0)   # a fresh unique name: always free
+        self._open_locks: dict = {}   # document -> (abs path, QLockFile)
+        _adopt_legacy_file()
+
+    def recovery_path(self) -> str:  # noqa: D102 (instance file instead of the shared one)
+        return self._path
+
+    def watch(self, doc) -> None:
+        super().watch(doc)
+        doc.pathChanged.connect(lambda _p, d=doc: self._mark_open(d))
+
+    def _mark_open(self, doc) -> None:
+        old = self._open_locks.pop(doc, None)
+        if old is not None:
+            old[1].unlock()
+        if doc.path:
+            lock = _lock(_open_lock_path(doc.path))
+            if lock.tryLock(0):
+                self._open_locks[doc] = (os.path.abspath(doc.path), lock)
+
+    def holds(self, path: str) -> bool:
+        """True when this instance has the session file ``path`` open."""
+        real = os.path.realpath(path)
+        return any(os.path.realpath(p) == real for p, _lock in self._open_locks.values())
+
+    def release(self) -> None:
+        """Unlock everything this instance holds (a clean quit; the file is discarded first)."""
+        for _path, lock in self._open_locks.values():
+            lock.unlock()
+        self._open_locks.clear()
+        self.lock.unlock()
+
+    def crash_for_test(self) -> None:
+        """Forget the locks without deleting the recovery file, as a killed process would."""
+        self.enabled = False
+        self.release()
+
+
+def _open_lock_path(path: str) -> str:
+    digest = hashlib.sha1(os.path.realpath(path).encode("utf-8", "surrogatepass")).hexdigest()
+    return os.path.join(recovery_dir(), f"open-{digest[:20]}.lock")
+
+
+def open_elsewhere(path: str, autosave: Optional[InstanceAutosave] = None) -> Optional[int]:
+    """The process id of another running instance that has ``path`` open, or None (also when
+    ``autosave``, this instance's, holds it)."""
+    if autosave is not None and autosave.holds(path):
+        return None
+    lock = _lock(_open_lock_path(path))
+    if lock.tryLock(0):
+        lock.unlock()
+        return None
+    info = lock.getLockInfo()   # (pid, hostname, appname), or a falsy value when unknown
+    pid = info[0] if isinstance(info, (tuple, list)) and info else 0
+    return int(pid) if pid else -1
+
+
+def _adopt_legacy_file() -> None:
+    """Move the single ``recovery.json`` of earlier versions into the per-instance folder, so
+    it is offered like any other file whose instance is gone."""
+    old = os.path.join(data_dir(), "recovery.json")
+    if os.path.exists(old):
+        try:
+            os.replace(old, os.path.join(recovery_dir(), f"instance-legacy-{int(time.time())}.json"))
+        except OSError:
+            pass
+
+
+@dataclass
+class Orphan:
+    """The recovery file of an instance that is gone: its sessions and their file names."""
+
+    path: str
+    lock: QLockFile
+    sessions: list = field(default_factory=list)   # [(SessionData, file or None)]
+    modified: float = 0.0
+
+    def describe(self) -> str:
+        """``"Cluedo (12 events), Spyfall (3 events) — last change 2026-11-23 18:40"``."""
+        parts = []
+        for data, file in self.sessions:
+            try:
+                title = game_module(data.game).TITLE
+            except ModuleNotFoundError:
+                title = data.game
+            name = f" — {os.path.basename(file)}" if file else ""
+            parts.append(f"{title}{name} ({len(data.events)} event"
+                         f"{'s' if len(data.events) != 1 else ''})")
+        when = datetime.fromtimestamp(self.modified).strftime("%Y-%m-%d %H:%M")
+        return f"{', '.join(parts)} — last change {when}"
+
+
+def _set_aside(path: str, folder: str) -> str:
+    dest_dir = os.path.join(recovery_dir(), folder)
+    os.makedirs(dest_dir, exist_ok=True)
+    dest = os.path.join(dest_dir, os.path.basename(path))
+    os.replace(path, dest)
+    return dest
+
+
+def read_recovery_file(path: str) -> list:
+    """Sessions in one recovery file, ``[(SessionData, file or None)]``.
+
+    Raises:
+        SessionFormatError: the file is damaged (unreadable, not JSON, wrong shape, or no
+            session in it validates).
+    """
+    from engines.core.schema import loads_json, read_bounded
+
+    payload = loads_json(read_bounded(path, MAX_RECOVERY_BYTES, "$", "the recovery file"), path)
+    if not isinstance(payload, dict) or not isinstance(payload.get("sessions"), list):
+        raise SessionFormatError("$.sessions", "expected a list of sessions", path)
+    paths = payload.get("paths")
+    if not isinstance(paths, list):
+        paths = []
+    out, first_error = [], None
+    for i, obj in enumerate(payload["sessions"]):
+        file = paths[i] if i < len(paths) and isinstance(paths[i], str) else None
+        try:
+            out.append((parse_session(obj), file))
+        except SessionFormatError as exc:
+            first_error = first_error or SessionFormatError(f"$.sessions[{i}]", exc.message, path)
+    if not out and first_error is not None:
+        raise first_error
+    return out
+
+
+def find_orphans(own: Optional[str] = None) -> tuple[list, list]:
+    """Recovery files of instances that are gone, each locked for this instance while it
+    decides; and messages about damaged files set aside.
+
+    Returns:
+        ``(orphans, messages)``: :class:`Orphan` list (newest first) and text lines.
+    """
+    folder = recovery_dir()
+    orphans, messages = [], []
+    names = set(os.listdir(folder))
+    for name in sorted(names):   # QSaveFile temporaries of instances killed while writing
+        base, dot, suffix = name.rpartition(".")
+        if name.startswith("instance-") and base.endswith(".json") and len(suffix) == 6:
+            owner = _lock(os.path.join(folder, base[:-5] + ".lock"))
+            if owner.tryLock(0):
+                owner.unlock()
+                _remove(os.path.join(folder, name))
+    for name in sorted(names):   # locks left by instances that never wrote a file
+        if name.startswith("instance-") and name.endswith(".lock") \
+                and name[:-5] + ".json" not in names:
+            stale = _lock(os.path.join(folder, name))
+            if stale.tryLock(0):
+                stale.unlock()      # removes the lock file
+    for name in sorted(names):
+        if not (name.startswith("instance-") and name.endswith(".json")):
+            continue
+        path = os.path.join(folder, name)
+        if own and os.path.abspath(path) == os.path.abspath(own):
+            continue
+        lock = _lock(path[:-5] + ".lock")
+        if not lock.tryLock(0):
+            continue          # a live instance: never touched
+        try:
+            sessions = read_recovery_file(path)
+        except SessionFormatError as exc:
+            try:
+                dest = _set_aside(path, "damaged")
+                messages.append(f"A damaged recovery file was set aside as {dest} ({exc.message}).")
+            except OSError:
+                messages.append(f"A damaged recovery file could not be moved: {path}.")
+            lock.unlock()
+            _remove(lock_path(lock))
+            continue
+        if not sessions:
+            _remove(path)
+            lock.unlock()
+            _remove(lock_path(lock))
+            continue
+        try:
+            mtime = os.path.getmtime(path)
+        except OSError:
+            mtime = time.time()
+        orphans.append(Orphan(path, lock, sessions, mtime))
+    orphans.sort(key=lambda o: o.modified, reverse=True)
+    return orphans, messages
+
+
+def lock_path(lock: QLockFile) -> str:
+    return lock.fileName()
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def offer_restore(window, ask: bool = True) -> bool:
+    """Offer the sessions of instances that are gone (stale locks) to ``window``; True when
+    something was restored. One session per game tab is restored (the newest); a file whose
+    sessions were not all restored stays for the next start. Declined files are moved to
+    ``recovery/declined/``."""
+    own = window.autosave.recovery_path() if isinstance(window.autosave, InstanceAutosave) else None
+    orphans, messages = find_orphans(own)
+    if messages and ask:
+        QMessageBox.warning(window, "Recovery file set aside", "\n".join(messages))
+    elif messages:
+        print("\n".join(messages), file=sys.stderr)
+    if not orphans:
+        return False
+    if ask:
+        lines = "\n".join(f"• {o.describe()}" for o in orphans)
+        ans = QMessageBox.question(
+            window, "Restore unsaved games?",
+            f"A Deduction Desk window that has closed did not save these games:\n{lines}\n\n"
+            f"Restore them? (No keeps them in {os.path.join(recovery_dir(), 'declined')}.)",
+            QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
+        if ans != QMessageBox.Yes:
+            for o in orphans:
+                try:
+                    _set_aside(o.path, "declined")
+                except OSError:
+                    pass
+                o.lock.unlock()
+                _remove(lock_path(o.lock))
+            return False
+    restored_games: set = set()
+    restored = False
+    for o in orphans:
+        complete = True
+        for data, file in o.sessions:
+            tab = window.tab_for(data.game)
+            if tab is None or data.game in restored_games:
+                complete = False
+                continue
+            tab.load_session(data, file)
+            tab.document.undo_stack.resetClean()   # restored work is unsaved work
+            restored_games.add(data.game)
+            restored = True
+        if complete:
+            _remove(o.path)   # its sessions now live in this instance's recovery file
+        o.lock.unlock()
+        if complete:
+            _remove(lock_path(o.lock))
+    if restored:
+        window.autosave.write()
+    return restored
+
+
+# -- quitting ------------------------------------------------------------------------------
+_parked: list = []
+
+
+def _running(t) -> bool:
+    try:
+        return t.isRunning()
+    except RuntimeError:   # the C++ object is already gone
+        return False
+
+
+def window_threads(window) -> list:
+    """``[(QThread, owner)]``: the threads owned by ``window``'s descendants — QThread children
+    and QThread attributes of child QObjects (e.g. an inference runner's worker thread)."""
+    from PySide6.QtCore import QObject
+
+    out, seen = [], set()
+    for child in [window] + window.findChildren(QObject):
+        cands = [child] if isinstance(child, QThread) else []
+        cands += [v for v in getattr(child, "__dict__", {}).values() if isinstance(v, QThread)]
+        for t in cands:
+            if id(t) not in seen:
+                seen.add(id(t))
+                out.append((t, child))
+    return out
+
+
+def finish_threads(window, timeout_s: float = 5.0) -> bool:
+    """Wait up to ``timeout_s`` for ``window``'s threads to end (its tabs were told to stop);
+    True when all ended. A thread still running (a computation that never checks for
+    cancellation) is kept referenced with its owner, so it is never destroyed while it runs,
+    and the process ends at exit with ``os._exit`` (see module docstring)."""
+    end = time.monotonic() + timeout_s
+    pairs = window_threads(window)
+    for t, _owner in pairs:
+        if _running(t):
+            t.quit()
+    for t, _owner in pairs:
+        if _running(t):
+            t.wait(max(0, int((end - time.monotonic()) * 1000)))
+    still = [(t, o) for t, o in pairs if _running(t)]
+    _parked.extend(still)
+    return not still
+
+
+@atexit.register
+def _exit_if_threads_run() -> None:
+    if any(_running(t) for t, _owner in _parked):
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+        os._exit(0)
