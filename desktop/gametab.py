@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Optional
 
-from PySide6.QtCore import Signal, Slot
+from PySide6.QtCore import QTimer, Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from engines import game_module
@@ -67,6 +67,9 @@ class GameTab(QWidget):
         self.banner.actionClicked.connect(self._banner_action)
         self._banner_kind = ""
         self.document.changed.connect(self.request_inference)
+        # numbers still on screen while a computation runs longer than this are greyed
+        self._stale_timer = QTimer(self, singleShot=True, interval=150)
+        self._stale_timer.timeout.connect(self._stale_if_busy)
         self.build_ui()
         self.request_inference()
 
@@ -137,6 +140,24 @@ class GameTab(QWidget):
     def reset_views(self) -> None:
         """Called after the setup changed (New game, Open): rebuild setup-dependent views."""
 
+    def show_stale(self, stale: bool = True) -> None:
+        """Grey the beliefs on screen while newer ones are computed (``stale=False``: undo it).
+
+        The default greys every worksheet heat map of the tab; override to also relabel what
+        describes the numbers (call the base). Called when a computation takes longer than a
+        moment, and at once by tabs whose method changed."""
+        from desktop.widgets.worksheet import ProbabilityTableModel, WorksheetView
+
+        for view in self.findChildren(WorksheetView):
+            model = view.model()
+            if isinstance(model, ProbabilityTableModel):
+                model.set_stale(stale)
+
+    @Slot()
+    def _stale_if_busy(self) -> None:
+        if self.controller.runner.is_busy():
+            self.show_stale(True)
+
     # -- actions -----------------------------------------------------------------------
     def log_event(self, event: Any) -> None:
         """Append ``event`` to the log (undoable) — the one way facts enter the document."""
@@ -188,6 +209,7 @@ class GameTab(QWidget):
     def request_inference(self, *_args) -> None:
         self.controller.request_inference()
         self.statusMessage.emit(f"{self.title()}: computing…")
+        self._stale_timer.start()
 
     def make_runner(self, name: str) -> InferenceRunner:
         """A further background runner (recommendations, simulations), shut down with the tab."""
@@ -200,6 +222,8 @@ class GameTab(QWidget):
     # -- results ------------------------------------------------------------------------
     @Slot(int, object, float)
     def _on_result(self, revision: int, timeline: TimelineResult, seconds: float) -> None:
+        self._stale_timer.stop()
+        self.show_stale(False)
         err = timeline.error
         if isinstance(err, ContradictionError):
             self.history.set_contradiction(err.event_index)
@@ -227,6 +251,8 @@ class GameTab(QWidget):
 
     @Slot(int, object)
     def _on_failed(self, revision: int, exc: Exception) -> None:
+        self._stale_timer.stop()
+        self.show_stale(False)
         self._show_error(exc)
         self.inferenceDone.emit(revision)
 

@@ -283,7 +283,12 @@ class Tab(GameTab):
         self.table_panel.show_solution(post.solution)
         # can I solve / can they
         then = "" if live else f"<i>as after entry {n_events}</i> · "
-        if post.can_solve:
+        if self.timeline is not None and self.timeline.error is not None and \
+                not self._browsing():   # never "Yes — call …" while the log is impossible
+            self.solve_label.setText("<span style='font-size:14pt; color:#b71c1c'><b>Can I solve "
+                                     "now? The log is impossible</b></span> — fix the highlighted "
+                                     "entry first")
+        elif post.can_solve:
             self.solve_label.setText(f"{then}<span style='font-size:14pt; color:#1b5e20'><b>Can I "
                                      f"solve now? Yes — call {stack_text(post.solution)}</b></span>")
         else:
