@@ -71,6 +71,8 @@ class GameTab(QWidget):
         self._stale_timer = QTimer(self, singleShot=True, interval=150)
         self._stale_timer.timeout.connect(self._stale_if_busy)
         self.build_ui()
+        # the banner overlays the top of what follows it instead of pushing the layout down
+        self.banner.float_over(self)
         self.request_inference()
 
     # -- what the controller holds (read-only views for the tab's code) --------------------
