@@ -19,6 +19,8 @@ import desktop
 from engines import GAMES
 from engines.core.errors import SessionFormatError
 from engines.core.resources import resource_path
+from desktop import window_state
+from desktop.widgets.unsaved import DISCARD_ALL, SAVE_ALL, ask_unsaved
 from desktop.session import Autosave, open_session_file, write_text_atomically
 
 APP_NAME = "Deduction Desk"
@@ -81,7 +83,11 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.status_label)
         self._build_menus()
         self._tab_changed(self.tabs.currentIndex())
-        self.resize(1280, 820)
+        # within the available screen (1280×800, 1366×768 included), or as the user left it
+        if interactive:
+            window_state.restore_window_state(self._settings(), self, self.game_tabs)
+        else:
+            window_state.apply_default_geometry(self)
 
     # -- helpers --------------------------------------------------------------------------
     def current_tab(self):
@@ -325,11 +331,33 @@ class MainWindow(QMainWindow):
             return self.save()
         return ans == QMessageBox.Discard
 
+    def _unsaved_line(self, tab) -> str:
+        n = len(tab.document.events)
+        return f"{tab.title()} — {tab.document.display_name()} ({n} entr{'y' if n == 1 else 'ies'})"
+
+    def _close_unsaved(self) -> bool:
+        """Ask about the unsaved games before quitting: one Save / Discard / Cancel question for
+        one game, one Save all / Discard all / Cancel dialog listing them for several. True to
+        quit (everything saved or discarded)."""
+        unsaved = [t for t in self.game_tabs.values() if t.document.is_modified()]
+        if len(unsaved) <= 1:
+            return all(self._maybe_save(t) for t in unsaved)
+        choice = ask_unsaved(self, [self._unsaved_line(t) for t in unsaved])
+        if choice == DISCARD_ALL:
+            return True
+        if choice != SAVE_ALL:
+            return False
+        for tab in unsaved:   # an untitled game asks for its file; cancelling there stops quitting
+            self.select_game(tab.GAME)
+            if not self.save():
+                return False
+        return True
+
     def closeEvent(self, event) -> None:  # noqa: N802
-        for tab in self.game_tabs.values():
-            if not self._maybe_save(tab):
-                event.ignore()
-                return
+        if not self._close_unsaved():
+            event.ignore()
+            return
+        window_state.save_window_state(self._settings(), self, self.game_tabs)
         self.autosave.discard()
         self.shutdown()
         event.accept()
