@@ -413,6 +413,8 @@ def parse_args(argv):
     p.add_argument("--screenshot", metavar="OUT.png", help="render the window to a PNG and exit")
     p.add_argument("--size", default="1280x820", help="window size for --screenshot (WxH)")
     p.add_argument("--self-test", action="store_true", help="headless check of every tab and engine")
+    p.add_argument("--color-scheme", choices=("system", "light", "dark"), default=None,
+                   help="light or dark colours (default: follow the desktop)")
     return p.parse_args(argv)
 
 
@@ -438,6 +440,9 @@ def main(argv=None) -> int:
     if args.screenshot and not os.environ.get("QT_QPA_PLATFORM") and not os.environ.get("DISPLAY"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     app = make_app()
+    from desktop.appearance import follow_system
+
+    follow_system(app, args.color_scheme)
     headless = bool(args.screenshot)
     win = MainWindow(autosave=not headless, interactive=not headless)
     if not headless:

@@ -296,3 +296,13 @@ def test_switching_method_greys_the_old_numbers_at_once(window):
     assert not tab.model.is_stale() and "samples" not in tab.deals_label.text()
     tab.method.setCurrentIndex(tab.method.findData("exact"))
     assert window.wait_idle(120)
+
+
+def test_guess_who_board_needs_no_scrolling_at_1280x800(window):
+    window.select_game("guesswho")
+    tab = window.tab_for("guesswho")
+    window.resize(1280, 760)          # 1280×800 less the title bar and a panel
+    for _ in range(5):
+        QApplication.processEvents()
+    assert len(tab.board_view.cards) == 24
+    assert tab.board_view.verticalScrollBar().maximum() == 0
