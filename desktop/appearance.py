@@ -42,6 +42,17 @@ def dark_palette() -> QPalette:
     return p
 
 
+def tone(colour: str) -> str:
+    """``colour`` (a dark "#rrggbb" chosen for text on a light background) as it should be
+    drawn on the application's palette: unchanged on a light one, mixed 60 % towards white on
+    a dark one so that it keeps its hue and reads on the dark base."""
+    app = QApplication.instance()
+    if app is None or not _is_dark(app.palette()):
+        return colour
+    c = QColor(colour)
+    return QColor(*(round(v + 0.6 * (255 - v)) for v in c.getRgb()[:3])).name()
+
+
 def _is_dark(palette: QPalette) -> bool:
     return palette.color(QPalette.Window).lightness() < palette.color(QPalette.WindowText).lightness()
 

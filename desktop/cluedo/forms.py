@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialogButtonBox, QFormLayo
 from engines import cluedo
 from engines.core.errors import SessionFormatError
 from desktop.widgets.dialogs import NewGameDialogBase
+from desktop.appearance import tone
 
 NOBODY = "nobody"
 NOT_SEEN = "(not shown to me)"
@@ -379,7 +380,7 @@ class SuggestionForm(QGroupBox):
         self.passed_checks: dict[str, QCheckBox] = {}
         self.advice = QLabel()
         self.advice.setWordWrap(True)
-        self.advice.setStyleSheet("color:#0d47a1")
+        self.advice.setStyleSheet(f"color:{tone('#0d47a1')}")
         lay.addWidget(self.advice, 6, 0, 1, 3)
         row = QHBoxLayout()
         self.log_button = QPushButton("Log suggestion")

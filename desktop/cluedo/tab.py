@@ -16,6 +16,7 @@ from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.worksheet import ProbabilityTableModel, WorksheetView
 from desktop.cluedo.forms import NewGameDialog, SuggestionForm
+from desktop.appearance import tone
 
 METHOD_LABELS = {"exact": "Exact (count deals)", "center": "Analytical center (cvxpy)",
                  "montecarlo": "Monte Carlo (exact sampling)"}
@@ -68,7 +69,7 @@ class Tab(GameTab):
         self.deals_label = QLabel()
         bar.addWidget(self.deals_label, 1)
         self.accuse_label = QLabel()
-        self.accuse_label.setStyleSheet("color:#1b5e20; font-weight:bold")
+        self.accuse_label.setStyleSheet(f"color:{tone('#1b5e20')}; font-weight:bold")
         bar.addWidget(self.accuse_label)
         root.addLayout(bar)
         root.addWidget(self.banner)

@@ -21,6 +21,7 @@ from desktop.widgets.worksheet import (ProbabilityTableModel, WorksheetView, for
 from desktop.egghead.forms import (NewGameDialog, QuestionForm, ReactionsForm, SolveForm,
                                    TablePanel, stack_text)
 from desktop.egghead.simulation import SimulationPanel
+from desktop.appearance import tone
 
 SERIES_BA = "with analysis (BA)"
 SERIES_NO_BA = "answers alone"
@@ -289,12 +290,12 @@ class Tab(GameTab):
                                      "now? The log is impossible</b></span> — fix the highlighted "
                                      "entry first")
         elif post.can_solve:
-            self.solve_label.setText(f"{then}<span style='font-size:14pt; color:#1b5e20'><b>Can I "
+            self.solve_label.setText(f"{then}<span style='font-size:14pt; color:{tone('#1b5e20')}'><b>Can I "
                                      f"solve now? Yes — call {stack_text(post.solution)}</b></span>")
         else:
             j = int(np.argmax(post.my_probabilities))
             self.solve_label.setText(
-                f"{then}<span style='font-size:14pt; color:#6d4c00'><b>Can I solve now? Not yet"
+                f"{then}<span style='font-size:14pt; color:{tone('#6d4c00')}'><b>Can I solve now? Not yet"
                 f"</b></span> — {len(post.my_valids)} valid stacks; most likely "
                 f"{stack_text(post.my_valids[j])} ({format_probability(post.my_probabilities[j])})")
         self.table_panel.set_state(setup.me, "✓ can solve" if post.can_solve else
@@ -354,8 +355,7 @@ class Tab(GameTab):
             b.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
             b.setBackground(QBrush(heat_color(p)))
             b.setToolTip(f"P = {p:.6f} (prior: multinomial weight of the stack)")
-            if p > 0.72:
-                b.setForeground(QBrush(QColor(255, 255, 255)))
+            b.setForeground(QBrush(QColor(255, 255, 255) if p > 0.72 else QColor(33, 33, 33)))
             if post.can_solve:
                 a.setFont(bold)
             self.valids.setItem(r, 0, a)

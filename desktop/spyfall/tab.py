@@ -21,6 +21,7 @@ from desktop.widgets.worksheet import WorksheetView, format_probability
 from desktop.spyfall.forms import NewGameDialog, STRATEGY_LABELS, claim_error_text, parse_claim_text
 from desktop.spyfall.model import ClaimSheetModel, ClaimSheetView, SpyBeliefModel, claim_text
 from desktop.spyfall.simulation import SimulationPanel
+from desktop.appearance import tone
 
 METHOD_LABELS = {"exact": "Exact (factorised)", "enumeration": "Enumeration (scipy, reference)"}
 PUBLIC = "Public"
@@ -134,7 +135,7 @@ class Tab(GameTab):
         self.advice = QLabel()
         self.advice.setWordWrap(True)
         self.advice.setTextFormat(Qt.RichText)
-        self.advice.setStyleSheet("color:#0d47a1")
+        self.advice.setStyleSheet(f"color:{tone('#0d47a1')}")
         tl.addWidget(self.advice)
         vsplit.addWidget(top)
 
