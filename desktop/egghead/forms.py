@@ -400,7 +400,7 @@ class ReactionsForm(_RebuiltBox):
     @staticmethod
     def _label(btn: QPushButton, who: str, on: bool) -> None:
         btn.setText(f"{who}: solved" if on else f"{who}: not")
-        btn.setStyleSheet("QPushButton:checked {background:#c8e6c9; font-weight:bold;}")
+        btn.setStyleSheet("QPushButton:checked {background:#c8e6c9; color:#1b5e20; font-weight:bold;}")
 
     def set_solved(self, solved) -> None:
         """Pre-fill the toggles (e.g. with the previous round)."""
