@@ -22,6 +22,8 @@ from engines.core.errors import SessionFormatError
 from engines.core.resources import resource_path
 from desktop.recovery import InstanceAutosave, finish_threads, offer_restore, open_elsewhere
 from desktop.session import open_session_file, write_text_atomically
+from desktop import window_state
+from desktop.widgets.unsaved import DISCARD_ALL, SAVE_ALL, ask_unsaved
 
 APP_NAME = "Deduction Desk"
 ORG_NAME = "DeductionDesk"
@@ -89,7 +91,11 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.status_label)
         self._build_menus()
         self._tab_changed(self.tabs.currentIndex())
-        self.resize(1280, 820)
+        # within the available screen (1280×800, 1366×768 included), or as the user left it
+        if interactive:
+            window_state.restore_window_state(self._settings(), self, self.game_tabs)
+        else:
+            window_state.apply_default_geometry(self)
 
     # -- helpers --------------------------------------------------------------------------
     def current_tab(self):
@@ -340,11 +346,33 @@ class MainWindow(QMainWindow):
             return self.save()
         return ans == QMessageBox.Discard
 
+    def _unsaved_line(self, tab) -> str:
+        n = len(tab.document.events)
+        return f"{tab.title()} — {tab.document.display_name()} ({n} entr{'y' if n == 1 else 'ies'})"
+
+    def _close_unsaved(self) -> bool:
+        """Ask about the unsaved games before quitting: one Save / Discard / Cancel question for
+        one game, one Save all / Discard all / Cancel dialog listing them for several. True to
+        quit (everything saved or discarded)."""
+        unsaved = [t for t in self.game_tabs.values() if t.document.is_modified()]
+        if len(unsaved) <= 1:
+            return all(self._maybe_save(t) for t in unsaved)
+        choice = ask_unsaved(self, [self._unsaved_line(t) for t in unsaved])
+        if choice == DISCARD_ALL:
+            return True
+        if choice != SAVE_ALL:
+            return False
+        for tab in unsaved:   # an untitled game asks for its file; cancelling there stops quitting
+            self.select_game(tab.GAME)
+            if not self.save():
+                return False
+        return True
+
     def closeEvent(self, event) -> None:  # noqa: N802
-        for tab in self.game_tabs.values():
-            if not self._maybe_save(tab):
-                event.ignore()
-                return
+        if not self._close_unsaved():
+            event.ignore()
+            return
+        window_state.save_window_state(self._settings(), self, self.game_tabs)
         self.autosave.discard()
         self.shutdown()
         self.autosave.release()
@@ -383,6 +411,8 @@ def parse_args(argv):
     p.add_argument("--screenshot", metavar="OUT.png", help="render the window to a PNG and exit")
     p.add_argument("--size", default="1280x820", help="window size for --screenshot (WxH)")
     p.add_argument("--self-test", action="store_true", help="headless check of every tab and engine")
+    p.add_argument("--color-scheme", choices=("system", "light", "dark"), default=None,
+                   help="light or dark colours (default: follow the desktop)")
     return p.parse_args(argv)
 
 
@@ -408,6 +438,9 @@ def main(argv=None) -> int:
     if args.screenshot and not os.environ.get("QT_QPA_PLATFORM") and not os.environ.get("DISPLAY"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     app = make_app()
+    from desktop.appearance import follow_system
+
+    follow_system(app, args.color_scheme)
     headless = bool(args.screenshot)
     win = MainWindow(autosave=not headless, interactive=not headless)
     if not headless:

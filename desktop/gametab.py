@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Optional
 
-from PySide6.QtCore import Signal, Slot
+from PySide6.QtCore import QTimer, Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from engines import game_module
@@ -80,7 +80,12 @@ class GameTab(QWidget):
         self.document.changed.connect(self._why_log_changed)
         self.document.documentReset.connect(self.close_why)
         self.document.changed.connect(self.request_inference)
+        # numbers still on screen while a computation runs longer than this are greyed
+        self._stale_timer = QTimer(self, singleShot=True, interval=150)
+        self._stale_timer.timeout.connect(self._stale_if_busy)
         self.build_ui()
+        # the banner overlays the top of what follows it instead of pushing the layout down
+        self.banner.float_over(self)
         self.request_inference()
 
     # -- what the controller holds (read-only views for the tab's code) --------------------
@@ -150,6 +155,24 @@ class GameTab(QWidget):
     def reset_views(self) -> None:
         """Called after the setup changed (New game, Open): rebuild setup-dependent views."""
 
+    def show_stale(self, stale: bool = True) -> None:
+        """Grey the beliefs on screen while newer ones are computed (``stale=False``: undo it).
+
+        The default greys every worksheet heat map of the tab; override to also relabel what
+        describes the numbers (call the base). Called when a computation takes longer than a
+        moment, and at once by tabs whose method changed."""
+        from desktop.widgets.worksheet import ProbabilityTableModel, WorksheetView
+
+        for view in self.findChildren(WorksheetView):
+            model = view.model()
+            if isinstance(model, ProbabilityTableModel):
+                model.set_stale(stale)
+
+    @Slot()
+    def _stale_if_busy(self) -> None:
+        if self.controller.runner.is_busy():
+            self.show_stale(True)
+
     # -- actions -----------------------------------------------------------------------
     def log_event(self, event: Any) -> None:
         """Append ``event`` to the log (undoable) — the one way facts enter the document."""
@@ -201,6 +224,7 @@ class GameTab(QWidget):
     def request_inference(self, *_args) -> None:
         self.controller.request_inference()
         self.statusMessage.emit(f"{self.title()}: computing…")
+        self._stale_timer.start()
 
     def make_runner(self, name: str) -> InferenceRunner:
         """A further background runner (recommendations, simulations), shut down with the tab."""
@@ -213,6 +237,8 @@ class GameTab(QWidget):
     # -- results ------------------------------------------------------------------------
     @Slot(int, object, float)
     def _on_result(self, revision: int, timeline: TimelineResult, seconds: float) -> None:
+        self._stale_timer.stop()
+        self.show_stale(False)
         err = timeline.error
         if isinstance(err, ContradictionError):
             self.history.set_contradiction(err.event_index)
@@ -244,6 +270,8 @@ class GameTab(QWidget):
 
     @Slot(int, object)
     def _on_failed(self, revision: int, exc: Exception) -> None:
+        self._stale_timer.stop()
+        self.show_stale(False)
         self._show_error(exc)
         self.inferenceDone.emit(revision)
 

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Optional
 
-from PySide6.QtCore import QLockFile, QThread
+from PySide6.QtCore import QLockFile, QThread, QThreadPool
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from engines import game_module
@@ -328,6 +328,8 @@ _parked: list = []
 
 def _running(t) -> bool:
     try:
+        if isinstance(t, QThreadPool):
+            return t.activeThreadCount() > 0
         return t.isRunning()
     except RuntimeError:   # the C++ object is already gone
         return False
@@ -364,7 +366,14 @@ def finish_threads(window, timeout_s: float = 5.0) -> bool:
             t.wait(max(0, int((end - time.monotonic()) * 1000)))
     still = [(t, o) for t, o in pairs if _running(t)]
     _parked.extend(still)
-    return not still
+    # background jobs run on the shared thread pool (desktop.inference.thread_pool): its
+    # destructor would wait for a job that never checks for cancellation
+    from desktop import inference
+    pool_done = inference._pool is None or inference._pool.waitForDone(
+        max(0, int((end - time.monotonic()) * 1000)))
+    if not pool_done:
+        _parked.append((inference._pool, None))
+    return not still and pool_done
 
 
 @atexit.register

@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
 for game in cluedo inkognito egghead guesswho spyfall; do
   if [ -f "resources/examples/$game.json" ]; then
-    python -m desktop "resources/examples/$game.json" --tab "$game" --size 1360x820 \
+    python -m desktop "resources/examples/$game.json" --tab "$game" --size 1280x800 --color-scheme light \
       --screenshot "docs/screenshots/$game.png"
     echo "docs/screenshots/$game.png"
   fi

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialogButtonBox, QFormLayo
 from engines import cluedo
 from engines.core.errors import SessionFormatError
 from desktop.widgets.dialogs import NewGameDialogBase
+from desktop.appearance import tone
 
 NOBODY = "nobody"
 NOT_SEEN = "(not shown to me)"
@@ -65,8 +66,13 @@ class NewGameDialog(NewGameDialogBase):
         left.addWidget(QLabel("Seating order (clockwise); tick who you are and the dealer:"))
         self.table = QTableWidget(0, 4)
         self.table.setHorizontalHeaderLabels(["Name", "Cards", "Me", "Dealer"])
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeToContents)   # spin box, two ticks
+        header.setSectionResizeMode(0, QHeaderView.Stretch)          # the names get the rest
+        header.setMinimumSectionSize(36)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         self.table.verticalHeader().setVisible(True)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         left.addWidget(self.table, 1)
         moves = QHBoxLayout()
         up, down = QPushButton("Move up"), QPushButton("Move down")
@@ -99,14 +105,44 @@ class NewGameDialog(NewGameDialogBase):
 
         self.edition.currentIndexChanged.connect(self._deck_changed)
         self.n_players.valueChanged.connect(self._players_changed)
+        self._loading = True
         self._players_changed()
         if setup is not None:
             self._load_setup(setup)
         self._deck_changed()
-        for i in range(self.my_cards.count()):  # start from my previous hand
+        if len(set(my_cards)) == self._my_hand_size():   # start from my previous hand if it fits
+            for i in range(self.my_cards.count()):
+                it = self.my_cards.item(i)
+                if it.data(Qt.UserRole) in set(my_cards):
+                    it.setCheckState(Qt.Checked)
+        self._loading = False
+        # a new deal (edition, number of players, dealer, my seat) means a new hand: the ticks
+        # of the old one go
+        self.edition.currentIndexChanged.connect(self._clear_ticks)
+        self.n_players.valueChanged.connect(self._clear_ticks)
+        self._fit_table()
+
+    def _my_hand_size(self) -> int:
+        me_rows = [r for r in range(self.table.rowCount()) if self._row(r)[2]]
+        return self._row(me_rows[0])[1] if me_rows else 0
+
+    def _clear_ticks(self, *_a) -> None:
+        if self._loading:
+            return
+        self.my_cards.blockSignals(True)
+        for i in range(self.my_cards.count()):
             it = self.my_cards.item(i)
-            if it.data(Qt.UserRole) in set(my_cards):
-                it.setCheckState(Qt.Checked)
+            if it.data(Qt.UserRole):
+                it.setCheckState(Qt.Unchecked)
+        self.my_cards.blockSignals(False)
+        self._update_count()
+
+    def _fit_table(self) -> None:
+        """Tall enough for every seat (up to 10), so that no scroll bar takes the names' room."""
+        t = self.table
+        rows = sum(t.verticalHeader().sectionSize(r) for r in range(t.rowCount()))
+        t.setMinimumHeight(min(rows, 10 * 34) + t.horizontalHeader().sizeHint().height()
+                           + 2 * t.frameWidth() + 4)
 
     # -- deck -------------------------------------------------------------------------
     def categories(self) -> dict:
@@ -170,6 +206,7 @@ class NewGameDialog(NewGameDialogBase):
         if not any(self._row(r)[3] for r in range(n)):
             self.table.cellWidget(n - 1, 3).setChecked(True)
         self._fill_hand_sizes()
+        self._fit_table()
 
     def _set_row(self, r, name, cards, me, dealer) -> None:
         """Fill seat ``r``; its widgets are made once and then only updated (never replaced)."""
@@ -213,6 +250,7 @@ class NewGameDialog(NewGameDialogBase):
                     other.blockSignals(False)
             if col == 3:
                 self._fill_hand_sizes()
+            self._clear_ticks()   # another dealer or another me: another hand
         self._update_count()
 
     def _move(self, delta: int) -> None:
@@ -342,7 +380,7 @@ class SuggestionForm(QGroupBox):
         self.passed_checks: dict[str, QCheckBox] = {}
         self.advice = QLabel()
         self.advice.setWordWrap(True)
-        self.advice.setStyleSheet("color:#0d47a1")
+        self.advice.setStyleSheet(f"color:{tone('#0d47a1')}")
         lay.addWidget(self.advice, 6, 0, 1, 3)
         row = QHBoxLayout()
         self.log_button = QPushButton("Log suggestion")

@@ -16,6 +16,7 @@ from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
 from desktop.cluedo.forms import NewGameDialog, SuggestionForm
+from desktop.appearance import tone
 
 METHOD_LABELS = {"exact": "Exact (count deals)", "center": "Analytical center (cvxpy)",
                  "montecarlo": "Monte Carlo (exact sampling)"}
@@ -63,11 +64,12 @@ class Tab(GameTab):
         for m in cluedo.METHODS:
             self.method.addItem(METHOD_LABELS.get(m, m), m)
         self.method.currentIndexChanged.connect(self.request_inference)
+        self.method.currentIndexChanged.connect(self._method_changed)
         bar.addWidget(self.method)
         self.deals_label = QLabel()
         bar.addWidget(self.deals_label, 1)
         self.accuse_label = QLabel()
-        self.accuse_label.setStyleSheet("color:#1b5e20; font-weight:bold")
+        self.accuse_label.setStyleSheet(f"color:{tone('#1b5e20')}; font-weight:bold")
         bar.addWidget(self.accuse_label)
         root.addLayout(bar)
         root.addWidget(self.banner)
@@ -171,6 +173,18 @@ class Tab(GameTab):
             text += f" · <span style='color:#6d4c00'>{note}</span>"
         self.deals_label.setText(text)
 
+    @Slot()
+    def _method_changed(self, *_a) -> None:
+        # the numbers on screen belong to the other method: grey them now, not after a delay
+        self.show_stale(True)
+
+    def show_stale(self, stale: bool = True) -> None:
+        super().show_stale(stale)
+        if stale:
+            label = METHOD_LABELS.get(self.method.currentData(), self.method.currentText())
+            self.deals_label.setText(f"<span style='color:gray'><i>computing… ({label})</i></span>")
+            self.accuse_label.clear()
+
     def clear_beliefs(self) -> None:
         self.model.set_matrix(None)
         self.deals_label.setText("no consistent deal")
@@ -201,6 +215,7 @@ class Tab(GameTab):
         if self.timeline is None or self.timeline.error is not None:
             self.rec_runner.cancel()
             self.rec_table.clear_rows()
+            self.accuse_label.clear()   # nothing is "ready" while the log is impossible
             self.rec_note.setText("No recommendation while the log is impossible: fix the "
                                   "highlighted entry first.")
             return
@@ -233,7 +248,7 @@ class Tab(GameTab):
         self.rec_note.setText(note)
         self.rec_table.set_rows([_Ranked(s, w, room, bits, rec.is_exact(s, w, room), rec.samples)
                                  for s, w, room, bits in rows])
-        if rec.accusation:
+        if rec.accusation and self.timeline is not None and self.timeline.error is None:
             self.accuse_label.setText("Ready to accuse: " + ", ".join(rec.accusation))
         else:
             self.accuse_label.clear()

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialogButtonBox, QFormLayo
 from engines import egghead
 from engines.core.errors import SessionFormatError
 from desktop.widgets.dialogs import NewGameDialogBase
+from desktop.appearance import tone
 
 DEFAULT_NAMES = ["A", "B", "C", "D", "E", "F"]
 CARD_STYLE = "QSpinBox {font-size:13pt; font-weight:bold; color:#3e2723;}"
@@ -238,7 +239,7 @@ class QuestionForm(QGroupBox):
         self.button.clicked.connect(self.submit)
         lay.addWidget(self.button, 3, 3)
         self.hint = QLabel()
-        self.hint.setStyleSheet("color:#0d47a1")
+        self.hint.setStyleSheet(f"color:{tone('#0d47a1')}")
         self.hint.setWordWrap(True)
         lay.addWidget(self.hint, 3, 0, 1, 3)
         lay.setColumnStretch(1, 1)
@@ -399,7 +400,7 @@ class ReactionsForm(_RebuiltBox):
     @staticmethod
     def _label(btn: QPushButton, who: str, on: bool) -> None:
         btn.setText(f"{who}: solved" if on else f"{who}: not")
-        btn.setStyleSheet("QPushButton:checked {background:#c8e6c9; font-weight:bold;}")
+        btn.setStyleSheet("QPushButton:checked {background:#c8e6c9; color:#1b5e20; font-weight:bold;}")
 
     def set_solved(self, solved) -> None:
         """Pre-fill the toggles (e.g. with the previous round)."""
@@ -413,7 +414,7 @@ class ReactionsForm(_RebuiltBox):
     def set_note(self, text: str, warn: bool = False) -> None:
         """The note under the row (``warn``: the fixpoint is reached)."""
         self.note.setText(text)
-        self.note.setStyleSheet("color:#6d4c00" if warn else "color:#546e7a")
+        self.note.setStyleSheet(f"color:{tone('#6d4c00' if warn else '#546e7a')}")
 
     def event_json(self) -> dict:
         """The event the form describes, as session JSON (validated by the engine when logged)."""

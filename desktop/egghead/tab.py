@@ -21,6 +21,7 @@ from desktop.widgets.worksheet import (CERTAIN_EPS, ProbabilityTableModel, Works
 from desktop.egghead.forms import (NewGameDialog, QuestionForm, ReactionsForm, SolveForm,
                                    TablePanel, stack_text)
 from desktop.egghead.simulation import SimulationPanel
+from desktop.appearance import tone
 
 SERIES_BA = "with analysis (BA)"
 #: Data role of a stack row of the list: the stack (valid or ruled out by reactions).
@@ -288,13 +289,18 @@ class Tab(GameTab):
         self.table_panel.show_solution(post.solution)
         # can I solve / can they
         then = "" if live else f"<i>as after entry {n_events}</i> · "
-        if post.can_solve:
-            self.solve_label.setText(f"{then}<span style='font-size:14pt; color:#1b5e20'><b>Can I "
+        if self.timeline is not None and self.timeline.error is not None and \
+                not self._browsing():   # never "Yes — call …" while the log is impossible
+            self.solve_label.setText("<span style='font-size:14pt; color:#b71c1c'><b>Can I solve "
+                                     "now? The log is impossible</b></span> — fix the highlighted "
+                                     "entry first")
+        elif post.can_solve:
+            self.solve_label.setText(f"{then}<span style='font-size:14pt; color:{tone('#1b5e20')}'><b>Can I "
                                      f"solve now? Yes — call {stack_text(post.solution)}</b></span>")
         else:
             j = int(np.argmax(post.my_probabilities))
             self.solve_label.setText(
-                f"{then}<span style='font-size:14pt; color:#6d4c00'><b>Can I solve now? Not yet"
+                f"{then}<span style='font-size:14pt; color:{tone('#6d4c00')}'><b>Can I solve now? Not yet"
                 f"</b></span> — {len(post.my_valids)} valid stacks; most likely "
                 f"{stack_text(post.my_valids[j])} ({format_probability(post.my_probabilities[j])})")
         self.table_panel.set_state(setup.me, "✓ can solve" if post.can_solve else
@@ -355,8 +361,7 @@ class Tab(GameTab):
             b.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
             b.setBackground(QBrush(heat_color(p)))
             b.setToolTip(f"P = {p:.6f} (prior: multinomial weight of the stack)")
-            if p > 0.72:
-                b.setForeground(QBrush(QColor(255, 255, 255)))
+            b.setForeground(QBrush(QColor(255, 255, 255) if p > 0.72 else QColor(33, 33, 33)))
             if post.can_solve:
                 a.setFont(bold)
             self.valids.setItem(r, 0, a)

@@ -21,8 +21,11 @@ from desktop.widgets.worksheet import format_probability, heat_color
 #: Chip colours per attribute (cycled in board attribute order).
 CHIP_COLOURS = ["#e3f2fd", "#fce4ec", "#e8f5e9", "#fff3e0", "#ede7f6", "#e0f7fa", "#f9fbe7",
                 "#efebe9"]
-CARD_MIN_WIDTH = 128
+CARD_MIN_WIDTH = 120
 CARD_HEIGHT = 104
+#: The board shrinks cards down to this height (name and two lines of chips) rather than
+#: scroll, so a 24-card board fits a 1280×800 screen.
+CARD_MIN_HEIGHT = 78
 
 
 def chip_text(attribute, value) -> Optional[str]:
@@ -105,7 +108,16 @@ class CharacterCard(QWidget):
         self._update_tooltip()
 
     def sizeHint(self) -> QSize:  # noqa: N802
-        return QSize(150, CARD_HEIGHT)
+        return QSize(150, self.height_wanted)
+
+    #: the height the board gives this card (see :meth:`BoardView._relayout`)
+    height_wanted = CARD_HEIGHT
+
+    def set_card_height(self, height: int) -> None:
+        if height != self.height_wanted:
+            self.height_wanted = height
+            self.setMinimumSize(CARD_MIN_WIDTH, height)
+            self.updateGeometry()
 
     def _update_tooltip(self) -> None:
         c = self.character
@@ -286,8 +298,23 @@ class BoardView(QScrollArea):
         return self._columns
 
     def _relayout(self) -> None:
+        """Columns and card height for the viewport: the fewest columns in which every card
+        fits at full height; if none does, the most columns the width allows with the cards
+        shrunk towards :data:`CARD_MIN_HEIGHT` (scrolling only below that)."""
         width = self.viewport().width() - 8
-        cols = max(1, min(8, width // (CARD_MIN_WIDTH + 6)))
+        height = self.viewport().height() - 8
+        n = max(1, len(self._order))
+        spacing = self._grid.spacing()
+        max_cols = max(1, min(8, (width + spacing) // (CARD_MIN_WIDTH + spacing)))
+
+        def card_height(c: int) -> int:
+            rows = -(-n // c)
+            return (height - spacing * (rows - 1)) // rows
+
+        cols = next((c for c in range(1, max_cols + 1) if card_height(c) >= CARD_HEIGHT), max_cols)
+        h = max(CARD_MIN_HEIGHT, min(CARD_HEIGHT, card_height(cols)))
+        for card in self.cards.values():
+            card.set_card_height(h)
         if cols == self._columns:
             return
         self._columns = cols

@@ -29,6 +29,7 @@ from desktop.guesswho.cards import BoardView, question_words
 from desktop.guesswho.forms import NewGameDialog, SimulationPanel
 from desktop.guesswho.model import (COL_BITS, COL_LEFT, COL_QUESTION, COL_SPLIT, QuestionTableModel,
                                     SplitBarDelegate, question_key)
+from desktop.appearance import tone
 
 RULE_NAMES = {"official": "Official rules", "instant": "Instant win"}
 #: merge key of consecutive ε edits (one undo step)
@@ -359,7 +360,7 @@ class Tab(GameTab):
             parts.append(f"{post.expected_questions:.2f} questions expected with best play{exact}")
         if post.n_candidates == 1:
             name = next(iter(post.candidates))
-            parts.append(f"<span style='color:#1b5e20'><b>it is {name}</b></span>")
+            parts.append(f"<span style='color:{tone('#1b5e20')}'><b>it is {name}</b></span>")
         elif post.error_rate > 0:
             top = max(post.candidates, key=post.candidates.get)
             parts.append(f"most likely {top} ({format_probability(post.candidates[top])})")

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
                                QTableWidget, QTableWidgetItem, QVBoxLayout)
 
 from engines import inkognito
+from desktop.appearance import tone
 
 QUESTION_LABELS = {"player": "Player", "ambassador": "Ambassador"}
 TICK = "✕"
@@ -139,6 +140,8 @@ class AnswerSheet(QGroupBox):
         item.setText(text)
         item.setToolTip(tip)
         item.setBackground(QBrush(bg) if bg is not None else QBrush())
+        # dark text on a light background, whatever the palette's text colour
+        item.setForeground(QBrush(QColor(33, 33, 33)) if bg is not None else QBrush())
         if c > 0:
             f = QFont()
             f.setBold(True)
@@ -247,7 +250,7 @@ class NewGameDialog(QDialog):
         form.addRow("", self.deception)
         lay.addLayout(form)
         self.error = QLabel()
-        self.error.setStyleSheet("color:#b71c1c")
+        self.error.setStyleSheet(f"color:{tone('#b71c1c')}")
         lay.addWidget(self.error)
         bb = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         bb.accepted.connect(self._accept)

@@ -21,6 +21,7 @@ from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.worksheet import (CERTAIN_EPS, ProbabilityTableModel, WorksheetView,
                                        format_probability)
 from desktop.inkognito.forms import QUESTION_LABELS, AnswerSheet, NewGameDialog, short_name
+from desktop.appearance import tone
 
 METHOD_LABELS = {"joint": "Joint (all opponents together)",
                  "independent": "Independent (per opponent, as the seed)"}
@@ -62,7 +63,7 @@ class BeliefCard(QWidget):
         lay.addWidget(self.view)
         self.partner = QLabel()
         self.theta = QLabel()
-        self.theta.setStyleSheet("color:#4a148c")
+        self.theta.setStyleSheet(f"color:{tone('#4a148c')}")
         lay.addWidget(self.partner)
         lay.addWidget(self.theta)
         lay.addStretch(1)

@@ -23,6 +23,7 @@ from desktop.spyfall.forms import (CLAIM_WEIGHT_HELP, NewGameDialog, STRATEGY_LA
                                    parse_claim_entry)
 from desktop.spyfall.model import ClaimSheetModel, ClaimSheetView, SpyBeliefModel, claim_text
 from desktop.spyfall.simulation import SimulationPanel
+from desktop.appearance import tone
 
 METHOD_LABELS = {"exact": "Exact (factorised)", "enumeration": "Enumeration (scipy, reference)"}
 PUBLIC = "Public"
@@ -170,7 +171,7 @@ class Tab(GameTab):
         self.advice = QLabel()
         self.advice.setWordWrap(True)
         self.advice.setTextFormat(Qt.RichText)
-        self.advice.setStyleSheet("color:#0d47a1")
+        self.advice.setStyleSheet(f"color:{tone('#0d47a1')}")
         tl.addWidget(self.advice)
         vsplit.addWidget(top)
 

@@ -1,9 +1,18 @@
-"""Inline banner for errors and notices inside a tab (hidden when there is nothing to say)."""
+"""Inline banner for errors and notices inside a tab (hidden when there is nothing to say).
+
+The banner floats over the top of the widget it is anchored to (:meth:`Banner.float_over`):
+showing or hiding it never moves the worksheet under the pointer, so a click aimed at a cell
+lands on that cell. It can be dismissed (✕) without acting.
+"""
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton
+from typing import Optional
 
+from PySide6.QtCore import QEvent, QObject, QTimer, Signal
+from PySide6.QtWidgets import (QFrame, QGraphicsDropShadowEffect, QHBoxLayout, QLabel, QLayout,
+                               QPushButton, QToolButton, QWidget)
+
+# text colours are explicit, so each style reads the same on a light or a dark palette
 STYLES = {
     "error": "background:#ffebee; border:1px solid #e57373; color:#b71c1c;",
     "warning": "background:#fff8e1; border:1px solid #ffb300; color:#6d4c00;",
@@ -12,8 +21,21 @@ STYLES = {
 }
 
 
+def find_in_layout(layout: QLayout, widget: QWidget):
+    """``(layout, index)`` of ``widget`` in ``layout`` or one of its nested layouts, or None."""
+    for i in range(layout.count()):
+        item = layout.itemAt(i)
+        if item.widget() is widget:
+            return layout, i
+        if item.layout() is not None:
+            found = find_in_layout(item.layout(), widget)
+            if found:
+                return found
+    return None
+
+
 class Banner(QFrame):
-    """A one-line coloured message with an optional action button.
+    """A one-line coloured message with an optional action button and a dismiss button.
 
     Signals:
         actionClicked(): the button was pressed.
@@ -26,7 +48,7 @@ class Banner(QFrame):
     def __init__(self, parent=None):
         super().__init__(parent)
         layout = QHBoxLayout(self)
-        layout.setContentsMargins(8, 4, 8, 4)
+        layout.setContentsMargins(8, 4, 4, 4)
         self.label = QLabel()
         self.label.setWordWrap(True)
         self.label.linkActivated.connect(self.linkActivated)
@@ -34,8 +56,60 @@ class Banner(QFrame):
         self.button = QPushButton()
         self.button.clicked.connect(self.actionClicked)
         layout.addWidget(self.button)
+        self.close_button = QToolButton()
+        self.close_button.setText("✕")
+        self.close_button.setAutoRaise(True)
+        self.close_button.setToolTip("Hide this message")
+        self.close_button.clicked.connect(self.hide)
+        layout.addWidget(self.close_button)
+        self._anchor: Optional[QObject] = None
+        self._watcher: Optional[_Watcher] = None
         self.hide()
 
+    # -- overlay ---------------------------------------------------------------------------
+    def float_over(self, host: QWidget) -> None:
+        """Take the banner out of ``host``'s layout and float it over whatever follows it there
+        (the worksheet, usually), at the full width of that item; it then covers the top of
+        that item while shown instead of pushing it down. Without a layout place it at the top
+        of ``host``."""
+        anchor = None
+        found = find_in_layout(host.layout(), self) if host.layout() is not None else None
+        if found:
+            lay, i = found
+            nxt = lay.itemAt(i + 1)
+            if nxt is not None:
+                anchor = nxt.widget() or nxt.layout()
+            lay.removeWidget(self)
+        self.setParent(host)
+        self._anchor = anchor
+        self._watcher = _Watcher(self)
+        host.installEventFilter(self._watcher)
+        if isinstance(anchor, QWidget):
+            anchor.installEventFilter(self._watcher)
+        shadow = QGraphicsDropShadowEffect(self)
+        shadow.setBlurRadius(12)
+        shadow.setOffset(0, 2)
+        self.setGraphicsEffect(shadow)
+        self.hide()
+
+    def place(self) -> None:
+        """Put the floating banner over the top of its anchor (after a resize or a new text)."""
+        host = self.parentWidget()
+        if host is None or self._watcher is None:
+            return
+        if self._anchor is not None:
+            rect = self._anchor.geometry()
+            if isinstance(self._anchor, QWidget) and self._anchor.parentWidget() is not host:
+                rect.moveTopLeft(self._anchor.parentWidget().mapTo(host, rect.topLeft()))
+        else:
+            rect = host.rect().adjusted(6, 6, -6, -6)
+        width = max(100, rect.width())
+        hfw = self.heightForWidth(width)
+        height = hfw if hfw > 0 else self.sizeHint().height()
+        self.setGeometry(rect.left(), rect.top(), width, height)
+        self.raise_()
+
+    # -- messages --------------------------------------------------------------------------
     def show_message(self, text: str, kind: str = "error", action: str = "") -> None:
         self.setStyleSheet(f"Banner {{{STYLES.get(kind, STYLES['info'])} border-radius:4px;}}"
                            f" QLabel {{border:none; background:transparent;}}")
@@ -43,6 +117,7 @@ class Banner(QFrame):
         self.button.setText(action)
         self.button.setVisible(bool(action))
         self.show()
+        self.place()
 
     def clear(self) -> None:
         self.hide()
@@ -54,3 +129,18 @@ class Banner(QFrame):
     def message(self) -> str:
         """The message set last (also while the tab holding the banner is hidden)."""
         return self.label.text() if not self.isHidden() else ""
+
+
+class _Watcher(QObject):
+    """Re-places a floating banner when its host or anchor is resized or moved."""
+
+    def __init__(self, banner: Banner):
+        super().__init__(banner)
+        self._banner = banner
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        if event.type() in (QEvent.Resize, QEvent.Move, QEvent.LayoutRequest, QEvent.Show) \
+                and self._banner.isVisible():
+            # after the layout has moved its items (it sees the event after this filter)
+            QTimer.singleShot(0, self._banner.place)
+        return False

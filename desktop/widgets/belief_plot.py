@@ -3,19 +3,71 @@
 One line per tracked hypothesis, with a legend; moving the mouse shows the values at the
 nearest event; a vertical marker shows the event whose beliefs are on screen. The tab calls
 :meth:`set_series` with the whole timeline after each result, so the plot follows undo/redo.
+
+Colours come from the Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2002; Wong,
+"Points of view: Color blindness", Nature Methods 8:441, 2011), readable with every common
+colour-vision deficiency, and are keyed by series name: a series keeps its colour while others
+come and go, and no two series on screen share one (lines beyond the eighth are dashed). The
+legend sits above the plot area, so it never covers a point; background, axes and text follow
+the application palette (light or dark).
 """
 from __future__ import annotations
 
+import html
 import math
 from typing import Mapping, Optional, Sequence
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
-           "#e377c2", "#7f7f7f", "#bcbd22"]
+#: Okabe–Ito colours in the order lines are given them (black, the eighth, is replaced by the
+#: palette's text colour so that it shows on a dark background too).
+PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442"]
+_STYLES = [Qt.SolidLine, Qt.DashLine, Qt.DotLine, Qt.DashDotLine]
+_SYMBOLS = ["o", "s", "t", "d", "+", "x", "star", "p"]
+
+
+class ColourKeys:
+    """Colour slots keyed by series name, stable while other series come and go.
+
+    :meth:`assign` takes the names on screen and returns ``{name: slot}``: a name keeps the
+    slot it had whenever that slot is free, a new name takes the lowest free slot, so the names
+    shown at one time never share a slot. Slot ``i`` is colour ``i % (len(PALETTE) + 1)`` (the
+    last being the text colour) in line style ``i // (len(PALETTE) + 1)``.
+    """
+
+    def __init__(self):
+        self._slot: dict[str, int] = {}
+
+    def assign(self, names: Sequence[str]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        used: set[int] = set()
+        for name in names:                       # first the names whose old slot is free
+            slot = self._slot.get(name)
+            if slot is not None and slot not in used:
+                out[name] = slot
+                used.add(slot)
+        for name in names:                       # then the rest take the lowest free slot
+            if name not in out:
+                slot = next(i for i in range(len(used) + 1) if i not in used)
+                out[name] = self._slot[name] = slot
+                used.add(slot)
+        return out
+
+
+def slot_pen_colour(slot: int, text: QColor) -> QColor:
+    """The line colour of ``slot`` (see :class:`ColourKeys`); ``text`` is the palette's text."""
+    i = slot % (len(PALETTE) + 1)
+    return QColor(text) if i == len(PALETTE) else QColor(PALETTE[i])
+
+
+class _Legend(QLabel):
+    """The plot's legend: one coloured line sample and name per series, above the plot."""
+
+    def setOffset(self, _offset) -> None:  # noqa: N802 - pyqtgraph LegendItem's name
+        """Kept for callers written for pyqtgraph's in-plot legend; the legend is outside now."""
 
 
 class BeliefPlot(QWidget):
@@ -26,15 +78,14 @@ class BeliefPlot(QWidget):
         y_label: e.g. "probability" or "bits".
         y_range: fixed (min, max) or None to auto-range.
         log_y: logarithmic y axis (e.g. counts of valid stacks).
-        legend_at: ``"top-right"`` (default) or ``"bottom-right"`` (for curves that rise
-            towards 1, such as a top probability).
+        legend_at: accepted for compatibility and ignored: the legend is above the plot.
     """
 
     def __init__(self, title: str = "Beliefs after each event", y_label: str = "probability",
                  y_range: Optional[tuple] = (0.0, 1.0), log_y: bool = False, parent=None,
                  legend_at: str = "top-right"):
         super().__init__(parent)
-        pg.setConfigOptions(antialias=True, background="w", foreground="k")
+        pg.setConfigOptions(antialias=True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.title = QLabel(f"<b>{title}</b>")
@@ -53,22 +104,78 @@ class BeliefPlot(QWidget):
         self._y_range = y_range
         if y_range:
             self.plot.setYRange(*y_range, padding=0.02)
-        self.legend = self.plot.addLegend(offset=(-5, -5 if legend_at == "bottom-right" else 5),
-                                          labelTextSize="8pt")
-        self.legend.setBrush(pg.mkBrush(255, 255, 255, 200))
+        # legend_at is accepted for compatibility: the legend is above the plot area, where it
+        # cannot cover the newest (or any) points
+        self.legend = _Legend()
+        self.legend.setWordWrap(True)
+        self.legend.setTextFormat(Qt.RichText)
+        self.legend.hide()
+        layout.addWidget(self.legend)
         layout.addWidget(self.plot)
         self._series: dict[str, list] = {}
         self._curves: dict[str, pg.PlotDataItem] = {}
+        self._keys = ColourKeys()
+        self._slots: dict[str, int] = {}
         self.marker = pg.InfiniteLine(angle=90, movable=False,
                                       pen=pg.mkPen(QColor(120, 120, 120), style=Qt.DashLine))
         self.plot.addItem(self.marker)
         self.marker.hide()
-        self.hover = pg.TextItem(anchor=(0, 1), color="k", fill=pg.mkBrush(255, 255, 230, 230),
-                                 border=pg.mkPen(180, 180, 180))
+        self.hover = pg.TextItem(anchor=(0, 1))
         self.hover.setZValue(100)
         self.plot.addItem(self.hover, ignoreBounds=True)
         self.hover.hide()
         self._proxy = pg.SignalProxy(self.plot.scene().sigMouseMoved, rateLimit=30, slot=self._mouse)
+        self._apply_palette()
+
+    # -- colours -----------------------------------------------------------------------------
+    def changeEvent(self, event) -> None:  # noqa: N802
+        super().changeEvent(event)
+        if event.type() in (QEvent.PaletteChange, QEvent.ApplicationPaletteChange):
+            self._apply_palette()
+
+    def _text_colour(self) -> QColor:
+        return self.palette().color(QPalette.Text)
+
+    def _apply_palette(self) -> None:
+        """Background, axes, grid, marker and hover box from the widget's palette."""
+        pal = self.palette()
+        base, text = pal.color(QPalette.Base), pal.color(QPalette.Text)
+        self.plot.setBackground(base)
+        for name in ("left", "bottom"):
+            axis = self.plot.getAxis(name)
+            axis.setPen(pg.mkPen(text))
+            axis.setTextPen(pg.mkPen(text))
+        mid = QColor(text)
+        mid.setAlpha(150)
+        self.marker.setPen(pg.mkPen(mid, style=Qt.DashLine))
+        self.hover.setColor(text)
+        fill = QColor(pal.color(QPalette.ToolTipBase))
+        fill.setAlpha(235)
+        self.hover.fill = pg.mkBrush(fill)
+        self.hover.border = pg.mkPen(mid)
+        if self._curves:
+            self._restyle()
+
+    def series_colour(self, name: str) -> Optional[QColor]:
+        """The colour of series ``name`` on screen (None if it is not plotted)."""
+        slot = self._slots.get(name)
+        return None if slot is None else slot_pen_colour(slot, self._text_colour())
+
+    def _restyle(self) -> None:
+        text = self._text_colour()
+        samples = []
+        for name, curve in self._curves.items():
+            slot = self._slots[name]
+            colour = slot_pen_colour(slot, text)
+            style = _STYLES[(slot // (len(PALETTE) + 1)) % len(_STYLES)]
+            curve.setPen(pg.mkPen(colour, width=2, style=style))
+            curve.setSymbol(_SYMBOLS[(slot // (len(PALETTE) + 1)) % len(_SYMBOLS)])
+            curve.setSymbolBrush(pg.mkBrush(colour))
+            dash = "━━" if style == Qt.SolidLine else "╍╍"
+            samples.append(f"<span style='color:{colour.name()}'><b>{dash}</b></span>&nbsp;"
+                           f"{html.escape(name)}")
+        self.legend.setText("&nbsp;&nbsp; ".join(samples))
+        self.legend.setVisible(bool(samples))
 
     def set_series(self, series: Mapping[str, Sequence[Optional[float]]]) -> None:
         """Replace the plotted data: name -> value after event 0, 1, 2, ... (None = gap)."""
@@ -76,16 +183,14 @@ class BeliefPlot(QWidget):
         for name in list(self._curves):
             if name not in self._series:
                 self.plot.removeItem(self._curves.pop(name))
-                self.legend.removeItem(name)
-        for i, (name, values) in enumerate(self._series.items()):
+        self._slots = self._keys.assign(list(self._series))
+        for name, values in self._series.items():
             xs = [x for x, v in enumerate(values) if _ok(v)]
             ys = [float(v) for v in values if _ok(v)]
             if name not in self._curves:
-                color = PALETTE[len(self._curves) % len(PALETTE)]
-                self._curves[name] = self.plot.plot([], [], pen=pg.mkPen(color, width=2), name=name,
-                                                    symbol="o", symbolSize=5, symbolBrush=color,
-                                                    symbolPen=None)
+                self._curves[name] = self.plot.plot([], [], symbol="o", symbolSize=5, symbolPen=None)
             self._curves[name].setData(xs, ys)
+        self._restyle()
         n = max((len(v) for v in self._series.values()), default=1)
         self.plot.setXRange(0, max(1, n - 1), padding=0.03)
         step = max(1, math.ceil((n - 1) / 10))  # whole event numbers only

@@ -13,7 +13,7 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPoint, QRect, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QTableView)
 
 #: Values within this distance of 0 or 1 are certain facts.
@@ -24,10 +24,21 @@ KindRole = Qt.UserRole + 2  # "group" for a group header row, "item" otherwise
 StandardErrorRole = Qt.UserRole + 3
 
 
-def heat_color(p: float) -> QColor:
-    """Heat-map colour of probability ``p`` in [0, 1]: white → amber → deep orange-red."""
+_LIGHT_STOPS = [(0.0, (255, 255, 255)), (0.35, (255, 224, 130)), (0.7, (255, 152, 0)), (1.0, (216, 67, 21))]
+_DARK_STOPS = [(0.0, (42, 42, 46)), (0.35, (112, 78, 24)), (0.7, (196, 112, 0)), (1.0, (216, 67, 21))]
+
+
+def is_dark(palette=None) -> bool:
+    """True when ``palette`` (default: the application's) has light text on a dark base."""
+    pal = palette if palette is not None else QGuiApplication.palette()
+    return pal.color(QPalette.Base).lightness() < pal.color(QPalette.Text).lightness()
+
+
+def heat_color(p: float, dark: bool = False) -> QColor:
+    """Heat-map colour of probability ``p`` in [0, 1]: white (a dark grey on a dark palette)
+    → amber → deep orange-red."""
     p = min(max(float(p), 0.0), 1.0)
-    stops = [(0.0, (255, 255, 255)), (0.35, (255, 224, 130)), (0.7, (255, 152, 0)), (1.0, (216, 67, 21))]
+    stops = _DARK_STOPS if dark else _LIGHT_STOPS
     for (p0, c0), (p1, c1) in zip(stops, stops[1:]):
         if p <= p1:
             t = (p - p0) / (p1 - p0)
@@ -76,6 +87,7 @@ class ProbabilityTableModel(QAbstractTableModel):
         self._matrix: Optional[np.ndarray] = None
         self._se: Optional[np.ndarray] = None
         self._highlight_cols: set[int] = set()
+        self._stale = False
         self.set_layout(groups, columns)
 
     def set_layout(self, groups: Sequence, columns: Sequence[str]) -> None:
@@ -111,8 +123,22 @@ class ProbabilityTableModel(QAbstractTableModel):
                 raise ValueError(f"matrix shape {matrix.shape} != {(self.n_items, len(self._columns))}")
         self._matrix = matrix
         self._se = None if standard_error is None else np.asarray(standard_error, dtype=float)
+        self._stale = False
+        self._repaint()
+
+    def _repaint(self) -> None:
         if self.rowCount() and self.columnCount():
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1))
+
+    def set_stale(self, stale: bool) -> None:
+        """Grey the numbers on screen (they belong to an older log or another method, and new
+        ones are being computed); the next :meth:`set_matrix` clears it."""
+        if stale != self._stale:
+            self._stale = stale
+            self._repaint()
+
+    def is_stale(self) -> bool:
+        return self._stale
 
     def matrix(self) -> Optional[np.ndarray]:
         return self._matrix
@@ -163,7 +189,7 @@ class ProbabilityTableModel(QAbstractTableModel):
                 f.setBold(True)
                 return f
             if role == Qt.BackgroundRole:
-                return QBrush(QColor(236, 239, 241))
+                return QBrush(QColor(62, 66, 72) if is_dark() else QColor(236, 239, 241))
             return None
         p = self.value(row, col)
         if role == Qt.DisplayRole:
@@ -174,10 +200,19 @@ class ProbabilityTableModel(QAbstractTableModel):
         if role == StandardErrorRole:
             return None if self._se is None else float(self._se[k, col])
         if role == Qt.BackgroundRole:
-            return QBrush(heat_color(p)) if p is not None else None
+            if p is None:
+                return None
+            dark = is_dark()
+            colour = heat_color(p, dark)
+            if self._stale:   # washed out towards grey: these numbers are being replaced
+                grey = 90 if dark else 225
+                colour = QColor(*(round(0.3 * c + 0.7 * grey) for c in colour.getRgb()[:3]))
+            return QBrush(colour)
         if role == Qt.ForegroundRole:
-            if p is not None and p <= CERTAIN_EPS:
+            if self._stale or (p is not None and p <= CERTAIN_EPS):
                 return QBrush(QColor(150, 150, 150))
+            if is_dark():
+                return QBrush(QColor(240, 240, 240))
             return QBrush(QColor(255, 255, 255) if p is not None and p > 0.72 else QColor(33, 33, 33))
         if role == Qt.TextAlignmentRole:
             return int(Qt.AlignCenter)

@@ -31,6 +31,8 @@ def window(qtbot, monkeypatch):
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: QMessageBox.Ok)
     monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: QMessageBox.Ok)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Discard)
+    # several unsaved games at teardown: one dialog, answered "Discard all"
+    monkeypatch.setattr("desktop.app.ask_unsaved", lambda *a, **k: "discard")
     win = MainWindow(autosave=True)
     qtbot.addWidget(win)
     win.show()

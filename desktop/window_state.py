@@ -1,0 +1,94 @@
+"""Window geometry that fits the screen, and the window's and splitters' layout kept between
+runs in ``QSettings``.
+
+:func:`default_geometry` sizes a new window within the screen's available area (the desktop
+minus panels and docks) with room for the window frame, so a 1280×800 or 1366×768 screen shows
+the status bar and the bottom of every panel. :func:`save_window_state` and
+:func:`restore_window_state` keep ``QMainWindow.saveGeometry()`` and every splitter's
+``saveState()`` (per tab, in the order the tab creates its splitters); a stored geometry that no
+longer fits the screen is replaced by the default one.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from PySide6.QtCore import QByteArray, QRect, QSettings, QSize
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QSplitter, QWidget
+
+#: The size the window asks for on a large screen (logical pixels).
+PREFERRED_SIZE = QSize(1280, 820)
+#: Room left for the window manager's frame: title bar and borders (logical pixels), used
+#: before the window is shown, when its real frame is not known yet.
+FRAME_ALLOWANCE = QSize(8, 38)
+
+
+def default_geometry(available: QRect, preferred: QSize = PREFERRED_SIZE,
+                     minimum: QSize = QSize(0, 0)) -> QRect:
+    """The client rectangle of a new window on a screen whose available area is ``available``.
+
+    The window is ``preferred`` when that fits with :data:`FRAME_ALLOWANCE` for the frame,
+    otherwise as large as fits (never below ``minimum``, the window's minimum size), centred
+    in ``available``. All sizes in logical pixels."""
+    w = min(preferred.width(), available.width() - FRAME_ALLOWANCE.width())
+    h = min(preferred.height(), available.height() - FRAME_ALLOWANCE.height())
+    w, h = max(w, minimum.width()), max(h, minimum.height())
+    fw, fh = FRAME_ALLOWANCE.width(), FRAME_ALLOWANCE.height()
+    x = available.left() + max(0, (available.width() - w - fw) // 2) + fw // 2
+    y = available.top() + max(0, (available.height() - h - fh) // 2) + fh - fw // 2
+    return QRect(x, y, w, h)
+
+
+def available_geometry(widget: Optional[QWidget] = None) -> QRect:
+    """The available area of the screen ``widget`` is on (else the primary screen)."""
+    screen = widget.screen() if widget is not None else None
+    screen = screen or QGuiApplication.primaryScreen()
+    return screen.availableGeometry()
+
+
+def apply_default_geometry(window: QWidget) -> None:
+    """Give ``window`` :func:`default_geometry` on its screen."""
+    window.setGeometry(default_geometry(available_geometry(window), minimum=window.minimumSizeHint()))
+
+
+def _splitters(widget: QWidget) -> list[QSplitter]:
+    return widget.findChildren(QSplitter)
+
+
+def save_window_state(settings: QSettings, window: QWidget, panes: dict[str, QWidget]) -> None:
+    """Store ``window``'s geometry and the splitter positions of each widget in ``panes``
+    (name → widget, e.g. game → tab)."""
+    settings.setValue("window/geometry", window.saveGeometry())
+    for name, pane in panes.items():
+        settings.setValue(f"splitters/{name}", [s.saveState() for s in _splitters(pane)])
+
+
+def restore_splitters(settings: QSettings, name: str, pane: QWidget) -> int:
+    """Restore the splitter positions stored for ``name`` into ``pane``'s splitters (when the
+    number of splitters still matches); returns how many were restored."""
+    states = settings.value(f"splitters/{name}")
+    if not isinstance(states, (list, tuple)):
+        states = [states] if isinstance(states, QByteArray) else []
+    splitters = _splitters(pane)
+    if len(states) != len(splitters):
+        return 0
+    n = 0
+    for splitter, state in zip(splitters, states):
+        if isinstance(state, QByteArray) and splitter.restoreState(state):
+            n += 1
+    return n
+
+
+def restore_window_state(settings: QSettings, window: QWidget, panes: dict[str, QWidget]) -> bool:
+    """Restore ``window``'s geometry (the default one when none is stored or it no longer fits
+    the screen) and the splitters of ``panes``; True if a stored geometry was used."""
+    for name, pane in panes.items():
+        restore_splitters(settings, name, pane)
+    geometry = settings.value("window/geometry")
+    if isinstance(geometry, QByteArray) and not geometry.isEmpty() and window.restoreGeometry(geometry):
+        avail = available_geometry(window)
+        g = window.geometry()
+        if g.width() <= avail.width() and g.height() <= avail.height() and avail.intersects(g):
+            return True
+    apply_default_geometry(window)
+    return False

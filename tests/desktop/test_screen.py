@@ -1,0 +1,308 @@
+"""Fitting the screen and telling the truth on it: plot colours keyed by series name, the
+single quit dialog for several unsaved games, the default geometry on small screens, the
+banner that floats over the worksheet, and stale or impossible states never shown as current."""
+from PySide6.QtCore import QRect, QSize, QTimer
+from PySide6.QtGui import QGuiApplication, QScreen
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+
+from engines import cluedo
+from desktop import window_state
+from desktop.widgets.belief_plot import PALETTE, BeliefPlot, ColourKeys
+from desktop.widgets.unsaved import UnsavedDialog
+
+
+# -- plot colours -------------------------------------------------------------------------------
+def test_colour_keys_stable_while_series_come_and_go():
+    keys = ColourKeys()
+    first = keys.assign(["suspect: Plum", "weapon: Rope", "room: Hall"])
+    assert len(set(first.values())) == 3
+    # the suspect leader changes: weapon and room keep their colours, the new name takes the
+    # free one, and no two names on screen share a colour
+    second = keys.assign(["suspect: Green", "weapon: Rope", "room: Hall"])
+    assert second["weapon: Rope"] == first["weapon: Rope"]
+    assert second["room: Hall"] == first["room: Hall"]
+    assert len(set(second.values())) == 3
+    # a series that leaves and comes back gets its colour again when it is free
+    keys.assign(["room: Hall"])
+    third = keys.assign(["weapon: Rope", "room: Hall"])
+    assert third == {"weapon: Rope": first["weapon: Rope"], "room: Hall": first["room: Hall"]}
+
+
+def test_belief_plot_colours_distinct_and_keyed_by_name(qtbot):
+    plot = BeliefPlot()
+    qtbot.addWidget(plot)
+    names = [f"s{i}" for i in range(len(PALETTE) + 1)]
+    plot.set_series({n: [0.1 * i, 0.2] for i, n in enumerate(names)})
+    colours = {n: plot.series_colour(n).name() for n in names}
+    assert len(set(colours.values())) == len(names)        # 8 names, 8 colours
+    # removing one series (the old code then gave the next new one a colour in use) ...
+    plot.set_series({n: [0.5] for n in names if n != "s1"})
+    assert {n: plot.series_colour(n).name() for n in names if n != "s1"} == \
+        {n: c for n, c in colours.items() if n != "s1"}
+    plot.set_series({**{n: [0.5] for n in names if n != "s1"}, "new": [0.3]})
+    now = {n: plot.series_colour(n).name() for n in names if n != "s1"} | {"new": plot.series_colour("new").name()}
+    assert len(set(now.values())) == len(now)
+    assert now["new"] == colours["s1"]                      # the only free colour
+    assert plot.series_colour("s1") is None
+    # the legend is outside the plot area and names every series
+    assert plot.legend.parentWidget() is plot and "new" in plot.legend.text()
+    assert plot.legend.geometry().bottom() <= plot.plot.geometry().top() or not plot.isVisible()
+
+
+def test_cluedo_envelope_lines_have_three_colours(window):
+    window.select_game("cluedo")
+    tab = window.tab_for("cluedo")
+    names = list(tab.plot.series())
+    assert len(names) == 3
+    assert len({tab.plot.series_colour(n).name() for n in names}) == 3
+
+
+# -- quit with several unsaved games ---------------------------------------------------------------
+def _dirty(window, games):
+    for game in games:
+        tab = window.tab_for(game)
+        tab.document.undo_stack.resetClean()   # unsaved, as restored work is
+        assert tab.document.is_modified()
+
+
+def _answer_unsaved(button_name, seen):
+    """Click ``button_name`` of the UnsavedDialog as soon as it is up (the real exec)."""
+    def click():
+        dlg = QApplication.activeModalWidget()
+        if not isinstance(dlg, UnsavedDialog):
+            QTimer.singleShot(20, click)
+            return
+        seen.append([dlg.list.item(i).text() for i in range(dlg.list.count())])
+        getattr(dlg, button_name).click()
+    QTimer.singleShot(0, click)
+
+
+def _no_single_questions(monkeypatch):
+    import desktop.widgets.unsaved
+
+    monkeypatch.setattr("desktop.app.ask_unsaved", desktop.widgets.unsaved.ask_unsaved)  # the real one
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a) or QMessageBox.Cancel)
+    return asked
+
+
+def test_quit_with_several_unsaved_cancel_keeps_the_window(window, monkeypatch):
+    asked = _no_single_questions(monkeypatch)
+    _dirty(window, ["cluedo", "inkognito", "guesswho"])
+    seen = []
+    _answer_unsaved("cancel_button", seen)
+    assert not window.close()
+    assert len(seen) == 1 and len(seen[0]) == 3 and not asked      # one dialog, no modal per tab
+    assert seen[0][0].startswith("Cluedo — ") and any(line.startswith("Guess Who?") for line in seen[0])
+    assert all(window.tab_for(g).document.is_modified() for g in ("cluedo", "inkognito", "guesswho"))
+    _clean(window)
+
+
+def test_quit_with_several_unsaved_discard_all(window, monkeypatch):
+    asked = _no_single_questions(monkeypatch)
+    _dirty(window, ["cluedo", "spyfall"])
+    seen = []
+    _answer_unsaved("discard_button", seen)
+    assert window.close()
+    assert len(seen) == 1 and len(seen[0]) == 2 and not asked
+
+
+def test_quit_with_several_unsaved_save_all_writes_each(window, monkeypatch, tmp_path):
+    asked = _no_single_questions(monkeypatch)
+    games = ["cluedo", "egghead", "spyfall"]
+    _dirty(window, games)
+    window.tab_for("egghead").document.save(str(tmp_path / "egg.json"))   # one has a file already
+    window.tab_for("egghead").document.undo_stack.resetClean()
+    chosen = []
+
+    def fake_save_name(parent, caption, suggested, *a, **k):
+        chosen.append(suggested)
+        return str(tmp_path / suggested), ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", fake_save_name)
+    seen = []
+    _answer_unsaved("save_button", seen)
+    assert window.close()
+    assert len(seen) == 1 and not asked
+    assert sorted(chosen) == ["cluedo.json", "spyfall.json"]       # only the untitled ones ask
+    for name in ("cluedo.json", "spyfall.json", "egg.json"):
+        assert (tmp_path / name).exists()
+    assert not any(window.tab_for(g).document.is_modified() for g in games)
+
+
+def test_save_all_stops_when_a_file_name_is_refused(window, monkeypatch):
+    _no_single_questions(monkeypatch)
+    _dirty(window, ["cluedo", "spyfall"])
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: ("", ""))
+    _answer_unsaved("save_button", [])
+    assert not window.close()
+    assert window.tab_for("cluedo").document.is_modified()
+    _clean(window)
+
+
+def _clean(window):
+    for tab in window.game_tabs.values():
+        tab.document.undo_stack.setClean()
+
+
+# -- geometry ----------------------------------------------------------------------------------------
+def test_default_geometry_fits_small_screens():
+    for avail in (QRect(0, 0, 1280, 800), QRect(0, 27, 1280, 773), QRect(0, 0, 1366, 768),
+                  QRect(0, 0, 1366, 741), QRect(0, 0, 1280, 720)):
+        g = window_state.default_geometry(avail)
+        frame = g.adjusted(-window_state.FRAME_ALLOWANCE.width() // 2,
+                           -(window_state.FRAME_ALLOWANCE.height() - window_state.FRAME_ALLOWANCE.width() // 2),
+                           window_state.FRAME_ALLOWANCE.width() // 2, window_state.FRAME_ALLOWANCE.width() // 2)
+        assert avail.contains(frame), (avail, g)
+    big = window_state.default_geometry(QRect(0, 0, 1920, 1080))
+    assert big.size() == window_state.PREFERRED_SIZE
+
+
+def test_window_at_1280x800_fits(qtbot, monkeypatch):
+    """A new window on a 1280×800 screen (27 px panel) lies within the available area and every
+    tab's minimum size fits in it."""
+    from desktop.app import MainWindow
+
+    avail = QRect(0, 27, 1280, 773)
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda self: QRect(avail))
+    win = MainWindow(autosave=False, interactive=False)
+    qtbot.addWidget(win)
+    g = win.geometry()
+    assert avail.contains(g) and g.height() <= 773 - 30
+    assert win.minimumSizeHint().width() <= 1280 and win.minimumSizeHint().height() <= 720
+    win.show()
+    for game, tab in win.game_tabs.items():
+        win.select_game(game)
+        QApplication.processEvents()
+        assert tab.width() >= tab.minimumSizeHint().width(), game
+        assert tab.height() >= tab.minimumSizeHint().height(), game
+    win.shutdown()
+
+
+def test_window_state_round_trip(qtbot, tmp_path):
+    """Geometry and splitter positions come back from QSettings; a stored geometry that no
+    longer fits the screen gives way to the default one."""
+    from PySide6.QtCore import QSettings, Qt
+    from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+
+    settings = QSettings(str(tmp_path / "state.ini"), QSettings.IniFormat)
+
+    def make():
+        win = QWidget()
+        pane = QWidget()
+        lay = QVBoxLayout(pane)
+        split = QSplitter(Qt.Horizontal)
+        for text in ("a", "b", "c"):
+            split.addWidget(QLabel(text))
+        lay.addWidget(split)
+        QVBoxLayout(win).addWidget(pane)
+        qtbot.addWidget(win)
+        return win, pane, split
+
+    win, pane, split = make()
+    win.setGeometry(QRect(60, 80, 600, 500))
+    win.show()
+    QApplication.processEvents()
+    split.setSizes([300, 150, 130])
+    sizes = split.sizes()
+    window_state.save_window_state(settings, win, {"game": pane})
+    win2, pane2, split2 = make()
+    assert window_state.restore_window_state(settings, win2, {"game": pane2})
+    win2.show()
+    QApplication.processEvents()
+    assert win2.geometry().size() == QSize(600, 500)
+    assert split2.sizes() == sizes
+    # a splitter layout of another shape is not forced onto the pane
+    assert window_state.restore_splitters(settings, "other", pane2) == 0
+
+
+def test_main_window_restores_its_splitters(qtbot, monkeypatch):
+    from PySide6.QtWidgets import QSplitter
+
+    from desktop.app import MainWindow
+
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Discard)
+    win = MainWindow(autosave=False)
+    qtbot.addWidget(win)
+    split = win.tab_for("guesswho").findChildren(QSplitter)[0]
+    split.setSizes([500, 100] + [50] * (split.count() - 2))
+    state = split.saveState()
+    assert win.close()
+    win2 = MainWindow(autosave=False)
+    qtbot.addWidget(win2)
+    assert win2.tab_for("guesswho").findChildren(QSplitter)[0].saveState() == state
+    win.shutdown()
+    win2.shutdown()
+
+
+# -- banner and honest state --------------------------------------------------------------------------
+def _contradiction(tab):
+    card = tab.document.setup.cards[0]
+    tab.log_json({"type": "shown", "player": "Ann", "card": card})
+    tab.log_json({"type": "shown", "player": "Bob", "card": card})  # one card, two hands
+
+
+def test_banner_floats_over_the_worksheet(window):
+    window.select_game("cluedo")
+    tab = window.tab_for("cluedo")
+    setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"], "me": "Me"}, "s")
+    tab.reset_document(setup, [])
+    assert window.wait_idle(60)
+    before = tab.sheet.mapTo(window, tab.sheet.rect().topLeft()), tab.sheet.size()
+    _contradiction(tab)
+    assert window.wait_idle(60)
+    QApplication.processEvents()
+    assert tab.banner.isVisible() and "Impossible" in tab.banner.text()
+    assert (tab.sheet.mapTo(window, tab.sheet.rect().topLeft()), tab.sheet.size()) == before
+    # it lies over the top of the worksheet's area, across the tab
+    top_left = tab.banner.mapTo(window, tab.banner.rect().topLeft())
+    assert abs(top_left.y() - before[0].y()) <= 2 and tab.banner.width() > tab.sheet.width()
+    window.undo_action.trigger()
+    assert window.wait_idle(60)
+    assert not tab.banner.isVisible()
+    assert (tab.sheet.mapTo(window, tab.sheet.rect().topLeft()), tab.sheet.size()) == before
+
+
+def test_no_ready_to_accuse_while_the_log_is_impossible(window):
+    window.select_game("cluedo")
+    tab = window.tab_for("cluedo")
+    setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"], "me": "Me"}, "s")
+    envelope = ("Miss Scarlett", "Rope", "Hall")
+    others = [c for c in setup.cards if c not in envelope]
+    hands = {"Me": others[0::3], "Ann": others[1::3], "Bob": others[2::3]}
+    events = [cluedo.event_from_json({"type": "hand", "player": "Me", "cards": hands["Me"]}, setup, "e")]
+    events += [cluedo.event_from_json({"type": "shown", "player": p, "card": c}, setup, "e")
+               for p in ("Ann", "Bob") for c in hands[p]]
+    tab.reset_document(setup, events)
+    assert window.wait_idle(120)
+    assert "Ready to accuse" in tab.accuse_label.text()
+    tab.log_json({"type": "shown", "player": "Ann", "card": hands["Bob"][0]})   # impossible
+    assert window.wait_idle(60)
+    assert tab.banner.isVisible()
+    assert tab.accuse_label.text() == ""
+
+
+def test_switching_method_greys_the_old_numbers_at_once(window):
+    window.select_game("cluedo")
+    tab = window.tab_for("cluedo")
+    tab.method.setCurrentIndex(tab.method.findData("montecarlo"))
+    assert window.wait_idle(120)
+    assert "exact samples" in tab.deals_label.text() and not tab.model.is_stale()
+    tab.method.setCurrentIndex(tab.method.findData("center"))
+    # before any result arrives: greyed, and the label no longer speaks of samples
+    assert tab.model.is_stale()
+    assert "computing" in tab.deals_label.text() and "samples" not in tab.deals_label.text()
+    assert window.wait_idle(120)
+    assert not tab.model.is_stale() and "samples" not in tab.deals_label.text()
+    tab.method.setCurrentIndex(tab.method.findData("exact"))
+    assert window.wait_idle(120)
+
+
+def test_guess_who_board_needs_no_scrolling_at_1280x800(window):
+    window.select_game("guesswho")
+    tab = window.tab_for("guesswho")
+    window.resize(1280, 760)          # 1280×800 less the title bar and a panel
+    for _ in range(5):
+        QApplication.processEvents()
+    assert len(tab.board_view.cards) == 24
+    assert tab.board_view.verticalScrollBar().maximum() == 0
