@@ -142,5 +142,5 @@ class _Watcher(QObject):
         if event.type() in (QEvent.Resize, QEvent.Move, QEvent.LayoutRequest, QEvent.Show) \
                 and self._banner.isVisible():
             # after the layout has moved its items (it sees the event after this filter)
-            QTimer.singleShot(0, self._banner.place)
+            QTimer.singleShot(0, self._banner, self._banner.place)   # dropped if the banner goes
         return False

@@ -1,7 +1,7 @@
 """Fitting the screen and telling the truth on it: plot colours keyed by series name, the
 single quit dialog for several unsaved games, the default geometry on small screens, the
 banner that floats over the worksheet, and stale or impossible states never shown as current."""
-from PySide6.QtCore import QRect, QSize, QTimer
+from PySide6.QtCore import QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QScreen
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
@@ -306,3 +306,30 @@ def test_guess_who_board_needs_no_scrolling_at_1280x800(window):
         QApplication.processEvents()
     assert len(tab.board_view.cards) == 24
     assert tab.board_view.verticalScrollBar().maximum() == 0
+
+
+def test_new_game_dialog_names_and_ticks(qtbot):
+    from desktop.cluedo.forms import NewGameDialog
+
+    previous = ["Miss Scarlett", "Rope", "Hall", "Study", "Dagger"]
+    dlg = NewGameDialog(None, cluedo.default_setup(), previous)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    QApplication.processEvents()
+    assert sorted(dlg.checked_cards()) == sorted(previous)       # same deal: my hand kept
+    dlg.n_players.setValue(6)                                     # a new deal: a new hand
+    assert dlg.checked_cards() == [] and "0 of 3 ticked" in dlg.my_cards_label.text()
+    dlg.edition.setCurrentIndex(dlg.edition.findData("clue-master-detective"))
+    dlg.n_players.setValue(10)
+    for _ in range(3):
+        QApplication.processEvents()
+    fm = dlg.table.fontMetrics()
+    names = [dlg.table.item(r, 0).text() for r in range(10)]
+    assert len(set(names)) == 10
+    assert dlg.table.columnWidth(0) >= max(fm.horizontalAdvance(n) for n in names + ["Name"]) + 8
+    assert dlg.table.verticalScrollBar().maximum() == 0           # every seat on screen
+    # another dealer is another deal too
+    dlg.my_cards.item(1).setCheckState(Qt.Checked)
+    seat = next(r for r in range(10) if not dlg.table.cellWidget(r, 3).isChecked())
+    dlg.table.cellWidget(seat, 3).setChecked(True)
+    assert dlg.checked_cards() == []
