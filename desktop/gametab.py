@@ -66,7 +66,12 @@ class GameTab(QWidget):
         self.banner = Banner()
         self.banner.actionClicked.connect(self._banner_action)
         self._banner_kind = ""
-        self.document.changed.connect(self.request_inference)
+        d = self.document
+        for edit in (d.eventsInserted, d.eventsRemoved):
+            edit.connect(self._on_events_edited)
+        d.eventChanged.connect(self._on_event_replaced)
+        d.setupReplaced.connect(self._on_setup_replaced)
+        d.changed.connect(self.request_inference)
         self.build_ui()
         self.request_inference()
 
@@ -137,6 +142,15 @@ class GameTab(QWidget):
     def reset_views(self) -> None:
         """Called after the setup changed (New game, Open): rebuild setup-dependent views."""
 
+    def events_changed(self) -> None:
+        """Called when events were logged, removed or replaced (also by undo/redo), before the
+        new beliefs are asked for: update views that show the log itself (forms' defaults)."""
+
+    def setup_changed(self) -> None:
+        """Called when the setup was replaced with the events kept (an option, or its undo):
+        by default the setup-dependent views are rebuilt (:meth:`reset_views`)."""
+        self.reset_views()
+
     # -- actions -----------------------------------------------------------------------
     def log_event(self, event: Any) -> None:
         """Append ``event`` to the log (undoable) — the one way facts enter the document."""
@@ -196,6 +210,19 @@ class GameTab(QWidget):
     def is_busy(self) -> bool:
         """True while any of the tab's runners has pending work."""
         return self.controller.is_busy()
+
+    # -- the document's fine-grained signals ------------------------------------------------
+    @Slot(int, int)
+    def _on_events_edited(self, _first: int, _count: int) -> None:
+        self.events_changed()
+
+    @Slot(int)
+    def _on_event_replaced(self, _index: int) -> None:
+        self.events_changed()
+
+    @Slot()
+    def _on_setup_replaced(self) -> None:
+        self.setup_changed()
 
     # -- results ------------------------------------------------------------------------
     @Slot(int, object, float)

@@ -175,7 +175,6 @@ class Tab(GameTab):
         self.simulation = SimulationPanel(self.sim_runner)
         self.pages.addTab(self.simulation, "Simulation")
 
-        self.document.changed.connect(self._document_changed)
         self.reset_views()
 
     # -- setup-dependent views ----------------------------------------------------------------
@@ -208,8 +207,13 @@ class Tab(GameTab):
         if not self.document.events:
             self.table_panel.show_stacks(setup.visible_dict())
 
-    @Slot(int)
-    def _document_changed(self, _rev: int = 0) -> None:
+    def events_changed(self) -> None:
+        self._sync_setup_widgets()
+        self._prefill_reactions()
+
+    def setup_changed(self) -> None:
+        """An option or the stacks seen changed (or its undo): rebuild what depends on the
+        players and the deck, update the rest in place."""
         setup, old = self.document.setup, self._view_setup
         if setup != old:
             structural = (setup.players, setup.me, setup.values, setup.cards_per_player,

@@ -215,7 +215,6 @@ class Tab(GameTab):
         self.sim_runner.failed.connect(self._on_simulation_failed)
         self.sim_runner.progress.connect(self._on_simulation_progress)
         self._sim_running = False
-        self.document.changed.connect(self._document_changed)
         self._set_current_question(None)
         self.reset_views()
 
@@ -251,8 +250,13 @@ class Tab(GameTab):
         for w in (self.rules, self.compound, self.error_rate):
             w.blockSignals(False)
 
-    @Slot(int)
-    def _document_changed(self, _revision: int) -> None:
+    def events_changed(self) -> None:
+        self._after_edit()
+
+    def setup_changed(self) -> None:
+        self._after_edit()
+
+    def _after_edit(self) -> None:
         if self._notice:
             self.banner.clear()
             self._notice = False
