@@ -272,7 +272,7 @@ class Tab(GameTab):
     # -- logging ------------------------------------------------------------------------------
     def _solve_clicked(self, player: str) -> None:
         self.solve_form.set_player(player)
-        self.solve_form.player.setFocus()
+        self.solve_form.focus_player()
 
     # -- results -----------------------------------------------------------------------------
     def _browsing(self) -> bool:
@@ -388,7 +388,7 @@ class Tab(GameTab):
     def plot_series(self, timeline) -> dict:
         n = len(timeline.summaries)  # whole events on the x axis
         step = max(1, -(-n // 10))
-        self.plot.plot.getAxis("bottom").setTickSpacing(step, step)
+        self.plot.set_x_tick_spacing(step)
         pick = lambda key: [None if s is None else s[key] for s in timeline.summaries]  # noqa: E731
         return {SERIES_BA: pick("valids_with_ba"), SERIES_NO_BA: pick("valids_without_ba")}
 

@@ -290,7 +290,7 @@ class Tab(GameTab):
         badge = setup.error_rate > 0
         pmax = float(post.probabilities.max()) if len(post.probabilities) else 1.0
         for i, name in enumerate(post.names):
-            card = self.board_view.cards.get(name)
+            card = self.board_view.find_card(name)
             if card is None:
                 continue
             alive = bool(post.alive[i])
@@ -446,7 +446,7 @@ class Tab(GameTab):
                 label = exc.message
             self.asked_label.setText(f"Asked “<b>{label}</b>” — the answer:")
         for i, name in enumerate(self.document.setup.board.names):
-            card = self.board_view.cards.get(name)
+            card = self.board_view.find_card(name)
             if card is not None:
                 card.set_highlight(bool(truth is not None and truth[i] and not card.down))
 

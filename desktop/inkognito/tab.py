@@ -330,7 +330,7 @@ class Tab(GameTab):
         opp, q, asked = ranked.opponent, ranked.question, ranked.asked
         if opp in self.sheets:
             self.sheets[opp].set_question(q, asked)
-            self.sheets[opp].table.setFocus()
+            self.sheets[opp].focus_table()
 
     def _remember_theta(self) -> None:
         from desktop.session import data_dir
