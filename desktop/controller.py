@@ -7,7 +7,9 @@ runs as a task on the shared thread pool (:mod:`desktop.inference`), newest requ
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
+import time
 from typing import Any, Callable, Optional
 
 from PySide6.QtCore import QObject, Signal, Slot
@@ -41,6 +43,13 @@ class GameController(QObject):
             demand (it was not in :attr:`timeline`).
         statusMessage(str): text for the status bar.
         exportFinished(str path, str error): a CSV export finished ("" on success).
+        explanationReady(object WhyResult): the explanation :meth:`explain` asked for.
+        explanationFailed(object exception): it cannot be given (a fact naming nothing,
+            a contradictory log: ``ConflictError``, a table too large).
+        conflictReady(object entries): the irreducible set of entries (0-based, ascending)
+            that cannot all be true together, after :meth:`request_conflict`; ``()`` when the
+            setup alone is impossible; None when the exact engine finds the log consistent.
+        conflictFailed(object exception): the set cannot be found.
     """
 
     resultReady = Signal(int, object, float)
@@ -48,6 +57,10 @@ class GameController(QObject):
     entryReady = Signal(int, object)
     statusMessage = Signal(str)
     exportFinished = Signal(str, str)
+    explanationReady = Signal(object)
+    explanationFailed = Signal(object)
+    conflictReady = Signal(object)
+    conflictFailed = Signal(object)
 
     def __init__(self, module, *, options: Callable[[], dict] = dict,
                  full_timeline: Callable[[], bool] = lambda: True,
@@ -68,6 +81,14 @@ class GameController(QObject):
         self.export_runner.resultReady.connect(self._on_export_timeline)
         self.export_runner.failed.connect(self._on_export_failed)
         self._export_path = ""
+        self.why_runner = self.make_runner("why")
+        self.why_runner.resultReady.connect(self._on_explanation)
+        self.why_runner.failed.connect(self._on_explanation_failed)
+        self.conflict_runner = self.make_runner("conflict")
+        self.conflict_runner.resultReady.connect(self._on_conflict)
+        self.conflict_runner.failed.connect(self._on_conflict_failed)
+        self._conflict_log: Optional[tuple] = None     # (setup, events) of the last conflict
+        self._conflict_entries: Optional[tuple] = None
         # the options may come from widgets built later: current_timeline() renews it
         self.belief_timeline = Timeline(module, self.document.setup)
         self.timeline: Optional[TimelineResult] = None
@@ -152,6 +173,61 @@ class GameController(QObject):
         self.export_runner.submit(functools.partial(
             _timeline_job, self.current_timeline(), tuple(self.document.events), full=True))
 
+    # -- explanations (engines.core.explain) ----------------------------------------------------
+    def can_explain(self) -> bool:
+        """Whether the game's engine explains facts and contradictions."""
+        return hasattr(self.module, "explain") and hasattr(self.module, "explain_contradiction")
+
+    def explain(self, fact: dict, k: int) -> None:
+        """Why ``fact`` (the engine's fact object) has its status after the first ``k`` events
+        of the log: ``engine.explain`` in the background (newest request wins), delivered as
+        ``explanationReady(WhyResult)`` or ``explanationFailed(exception)``."""
+        events = tuple(self.document.events[:max(0, k)])
+        self.why_runner.submit(functools.partial(_explain_job, self.module, self.document.setup,
+                                                 events, dict(fact)))
+
+    def cancel_explanation(self) -> None:
+        """Drop the pending explanation (its engine call stops at its next cancel check)."""
+        self.why_runner.cancel()
+
+    def request_conflict(self) -> Optional[tuple]:
+        """An irreducible set of entries of the contradictory log that cannot all be true
+        together: returned at once when the same log was explained before, else None and
+        computed in the background (``conflictReady`` / ``conflictFailed``)."""
+        log = (self.document.setup, tuple(self.document.events))
+        if self._conflict_log is not None and self._conflict_log == log \
+                and self._conflict_entries is not None:
+            self.conflict_runner.cancel()
+            return self._conflict_entries
+        self._conflict_log, self._conflict_entries = log, None
+        self.conflict_runner.submit(functools.partial(_conflict_job, self.module, *log))
+        return None
+
+    def cancel_conflict(self) -> None:
+        """The log is consistent again: drop the pending search."""
+        self.conflict_runner.cancel()
+
+    @Slot(int, object, float)
+    def _on_explanation(self, _rev: int, result: "WhyResult", _secs: float) -> None:
+        self.explanationReady.emit(result)
+
+    @Slot(int, object)
+    def _on_explanation_failed(self, _rev: int, exc: Exception) -> None:
+        self.explanationFailed.emit(exc)
+
+    @Slot(int, object, float)
+    def _on_conflict(self, _rev: int, result: tuple, _secs: float) -> None:
+        log, entries = result
+        if log != (self.document.setup, tuple(self.document.events)):
+            return                  # the log changed meanwhile: its own request follows
+        entries = None if entries is None else tuple(entries)
+        self._conflict_log, self._conflict_entries = log, entries
+        self.conflictReady.emit(entries)
+
+    @Slot(int, object)
+    def _on_conflict_failed(self, _rev: int, exc: Exception) -> None:
+        self.conflictFailed.emit(exc)
+
     # -- results -----------------------------------------------------------------------------
     @Slot(int, object, float)
     def _on_result(self, revision: int, timeline: TimelineResult, seconds: float) -> None:
@@ -193,6 +269,33 @@ class GameController(QObject):
 
 def _timeline_job(timeline: Timeline, events: tuple, task, *, full: bool) -> TimelineResult:
     return timeline.compute(events, task, full=full)
+
+
+@dataclasses.dataclass(frozen=True)
+class WhyResult:
+    """An explanation as the Why? popup needs it.
+
+    Attributes:
+        fact: the fact asked (engine JSON form).
+        k: the explanation is under the first ``k`` events of the log.
+        explanation: :class:`engines.core.explain.Explanation` (``because``: 0-based indices).
+        seconds: wall time of the engine call.
+    """
+
+    fact: dict
+    k: int
+    explanation: Any
+    seconds: float
+
+
+def _explain_job(module, setup, events: tuple, fact: dict, task) -> WhyResult:
+    t0 = time.perf_counter()
+    expl = module.explain(setup, events, fact, cancel=task)
+    return WhyResult(fact, len(events), expl, time.perf_counter() - t0)
+
+
+def _conflict_job(module, setup, events: tuple, task) -> tuple:
+    return (setup, events), module.explain_contradiction(setup, events, cancel=task)
 
 
 def _entry_job(timeline: Timeline, events: tuple, k: int, task) -> tuple:

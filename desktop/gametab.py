@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from engines import game_module
 from engines.core.errors import ContradictionError, EngineError, SessionFormatError
+from engines.core.explain import ConflictError
 from engines.core.timeline import Timeline, TimelineResult
 from desktop.controller import GameController
 from desktop.inference import InferenceRunner
@@ -27,6 +28,7 @@ from desktop.session import SessionDocument
 from desktop.widgets.banner import Banner
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.history import HistoryPanel
+from desktop.widgets.why import WhyPopup, conflict_html, parse_entry_link
 
 
 class GameTab(QWidget):
@@ -65,7 +67,18 @@ class GameTab(QWidget):
         self.plot = self.make_plot()
         self.banner = Banner()
         self.banner.actionClicked.connect(self._banner_action)
+        self.banner.linkActivated.connect(self._banner_link)
         self._banner_kind = ""
+        self._conflict_base_text = ""
+        self._why_popup: Optional[WhyPopup] = None
+        self._why_request: Optional[tuple] = None      # (fact, subject)
+        self._why_log: Optional[tuple] = None          # (setup, events) it was asked under
+        c.explanationReady.connect(self._on_explanation)
+        c.explanationFailed.connect(self._on_explanation_failed)
+        c.conflictReady.connect(self._on_conflict)
+        c.conflictFailed.connect(self._on_conflict_failed)
+        self.document.changed.connect(self._why_log_changed)
+        self.document.documentReset.connect(self.close_why)
         d = self.document
         for edit in (d.eventsInserted, d.eventsRemoved):
             edit.connect(self._on_events_edited)
@@ -231,11 +244,14 @@ class GameTab(QWidget):
         if isinstance(err, ContradictionError):
             self.history.set_contradiction(err.event_index)
             self._show_error(err)
+            self._explain_conflict(err)
         elif err is not None:
             self.history.set_contradiction(None)
+            self._clear_conflict()
             self._show_error(err)
         else:
             self.history.set_contradiction(None)
+            self._clear_conflict()
             if self._banner_kind in ("error", "contradiction"):
                 self.banner.clear()
                 self._banner_kind = ""
@@ -250,6 +266,7 @@ class GameTab(QWidget):
         else:
             self.clear_beliefs()
         self.after_result(timeline)
+        self._why_refresh()
         self.inferenceDone.emit(revision)
 
     @Slot(int, object)
@@ -276,6 +293,199 @@ class GameTab(QWidget):
                                      f"{type(exc).__name__}: {exc}. Your log is safe; "
                                      f"please report this.", "error")
             self.statusMessage.emit(f"Internal error: {exc}")
+
+    # -- a contradiction explained: the entries that cannot all be true together ----------
+    def _explain_conflict(self, err: ContradictionError) -> None:
+        """Name an irreducible set of entries that cannot all be true together in the banner
+        (``explain_contradiction`` in the background; the first impossible entry meanwhile)."""
+        if isinstance(err, ConflictError):
+            self._show_conflict(err.entries)
+            return
+        if not self.controller.can_explain():
+            return
+        entries = self.controller.request_conflict()
+        if entries is not None:
+            self._show_conflict(entries)
+            return
+        self._conflict_base_text = self.banner.message()
+        self.banner.show_message(self._conflict_base_text + " <i>Looking for the entries that "
+                                 "cannot all be true together…</i>", "error", self._undo_label())
+
+    def _clear_conflict(self) -> None:
+        self.controller.cancel_conflict()
+        self.history.set_conflict(())
+
+    def _undo_label(self) -> str:
+        return "Undo" if self.document.undo_stack.canUndo() else ""
+
+    def _show_conflict(self, entries) -> None:
+        if self._banner_kind != "contradiction":
+            return
+        doc = self.document
+        self.history.set_conflict(entries)
+        self.banner.show_message(conflict_html(
+            entries, lambda i: doc.module.describe_event(doc.setup, doc.events[i])),
+            "error", self._undo_label())
+        if entries:
+            self.statusMessage.emit("Impossible log: entries " + ", ".join(
+                f"#{i + 1}" for i in entries) + " cannot all be true together")
+
+    @Slot(object)
+    def _on_conflict(self, entries) -> None:
+        if entries is None:
+            self._on_conflict_failed(None)
+        else:
+            self._show_conflict(entries)
+
+    @Slot(object)
+    def _on_conflict_failed(self, exc) -> None:
+        if self._banner_kind == "contradiction" and self._conflict_base_text:
+            self.banner.show_message(self._conflict_base_text, "error", self._undo_label())
+        if exc is not None:
+            self.statusMessage.emit(f"Cannot name the conflicting entries: "
+                                    f"{getattr(exc, 'message', exc)}")
+
+    @Slot(str)
+    def _banner_link(self, href: str) -> None:
+        i = parse_entry_link(href)
+        if i is not None and 0 <= i < len(self.document.events):
+            self.history.select_event(i)
+
+    # -- Why? (engines.core.explain; the popup: desktop.widgets.why) ------------------------
+    def add_why_action(self, menu, fact: dict, subject: str, decided: bool = True,
+                       label: str = "Why?"):
+        """Add a Why? item to a cell's context menu: ``fact`` is the engine's fact object,
+        ``subject`` the fact in words ("Bob has Rope"), ``decided`` whether the cell shows ✓ or
+        ✗. Returns the QAction (None when the game has no explanations); pass the menu's
+        chosen action to :meth:`why_chosen`."""
+        if not self.controller.can_explain():
+            return None
+        acts = menu.actions()
+        if acts and not acts[-1].isSeparator() and not isinstance(acts[-1].data(), dict):
+            menu.addSeparator()
+        act = menu.addAction(label if decided else f"{label} (not decided yet)")
+        act.setData({"why_fact": dict(fact), "why_subject": subject})
+        act.setToolTip("Which entries force this, and how")
+        return act
+
+    def why_chosen(self, chosen, pos=None) -> bool:
+        """Open the Why? popup if ``chosen`` is an action of :meth:`add_why_action`; returns
+        whether it was one."""
+        data = chosen.data() if chosen is not None else None
+        if isinstance(data, dict) and "why_fact" in data:
+            self.show_why(data["why_fact"], data["why_subject"], pos)
+            return True
+        return False
+
+    def show_why(self, fact: dict, subject: str, pos=None) -> None:
+        """Open (or reuse) the Why? popup for ``fact`` and ask the controller for its
+        explanation under the log as the views show it (the selected history entry, or the
+        entries before a contradiction)."""
+        if not self.controller.can_explain():
+            return
+        popup = self._why_popup
+        if popup is None:
+            popup = self._why_popup = WhyPopup(self)
+            popup.entryClicked.connect(self._why_entry_clicked)
+            popup.cancelRequested.connect(self.controller.cancel_explanation)
+            popup.closed.connect(self._why_closed)
+        doc = self.document
+        n = len(doc.events)
+        k = self._shown_prefix()
+        scope = (f"Under the whole log ({n} entr{'y' if n == 1 else 'ies'})." if k == n else
+                 f"As after entry {k} of {n} (the beliefs shown).")
+        self._why_request = (dict(fact), subject)
+        self._why_log = (doc.setup, tuple(doc.events))
+        self.history.set_explained(())
+        popup.start(fact, subject, scope)
+        if pos is not None and not popup.isVisible():
+            popup.place_near(pos)
+        popup.show()
+        popup.raise_()
+        self.controller.explain(fact, k)
+
+    def why_popup(self) -> Optional[WhyPopup]:
+        """The Why? popup (None before the first Why?)."""
+        return self._why_popup
+
+    def close_why(self) -> None:
+        """Close the Why? popup (clears the History highlight)."""
+        if self._why_popup is not None and self._why_popup.isVisible():
+            self._why_popup.close()
+        self._why_closed()
+
+    def hideEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        """Another tab was selected: its Why? popup would point into a hidden History."""
+        self.close_why()
+        super().hideEvent(event)
+
+    def _shown_prefix(self) -> int:
+        """How many events the shown beliefs are under: the selected history entry, else the
+        whole log (the entries before a contradiction when the log is impossible)."""
+        n = len(self.document.events)
+        tl = self.timeline
+        last = n
+        if tl is not None and tl.error is not None and tl.posteriors:
+            last = min(n, len(tl.posteriors) - 1)
+        k = self.controller.view_index
+        return last if k < 0 or k > last else k
+
+    @Slot(object)
+    def _on_explanation(self, result) -> None:
+        popup = self._why_popup
+        if popup is None or not popup.isVisible() or self._why_request is None \
+                or result.fact != self._why_request[0]:
+            return
+        doc = self.document
+        popup.show_explanation(result.explanation,
+                               lambda i: doc.module.describe_event(doc.setup, doc.events[i]))
+        self.history.set_explained(result.explanation.because)
+        self.statusMessage.emit(f"Why? answered in {result.seconds * 1000:.0f} ms")
+
+    @Slot(object)
+    def _on_explanation_failed(self, exc) -> None:
+        popup = self._why_popup
+        if popup is None or not popup.isVisible():
+            return
+        if isinstance(exc, ContradictionError):
+            text = f"The log is impossible: {exc}"
+        elif isinstance(exc, SessionFormatError):
+            text = exc.message
+        elif isinstance(exc, EngineError):
+            text = str(exc)
+        else:
+            text = (f"Internal error in the {self.title()} engine: {type(exc).__name__}: {exc}. "
+                    f"Your log is safe; please report this.")
+        popup.show_error(text)
+
+    @Slot()
+    def _why_closed(self) -> None:
+        self.history.set_explained(())
+        self.controller.cancel_explanation()
+        self._why_request = None
+        self._why_log = None
+
+    @Slot(int)
+    def _why_entry_clicked(self, index: int) -> None:
+        if 0 <= index < len(self.document.events):
+            self.history.select_event(index)
+
+    @Slot()
+    def _why_log_changed(self, *_args) -> None:
+        """The log changed: the highlighted indices are stale until the next result."""
+        self.history.set_conflict(())
+        if self._why_request is not None and self._why_popup is not None \
+                and self._why_popup.isVisible():
+            self.history.set_explained(())
+            fact, subject = self._why_request
+            self._why_popup.start(fact, subject, "The log changed: updating…")
+
+    def _why_refresh(self) -> None:
+        """After new beliefs: explain the open popup's fact again if the log changed."""
+        doc = self.document
+        if self._why_request is not None and self._why_popup is not None \
+                and self._why_popup.isVisible() and self._why_log != (doc.setup, tuple(doc.events)):
+            self.show_why(*self._why_request)
 
     def _banner_action(self) -> None:
         if self._banner_kind == "contradiction" and self.document.undo_stack.canUndo():
@@ -306,6 +516,8 @@ class GameTab(QWidget):
             self._show_error(exc)
 
     def shutdown(self) -> None:
+        if self._why_popup is not None:
+            self._why_popup.close()
         self.controller.shutdown()
 
     # -- export ---------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from engines import cluedo
 from desktop.gametab import GameTab
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.ranking import Column, RankingTable
-from desktop.widgets.worksheet import ProbabilityTableModel, WorksheetView
+from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
 from desktop.cluedo.forms import NewGameDialog, SuggestionForm
 
 METHOD_LABELS = {"exact": "Exact (count deals)", "center": "Analytical center (cvxpy)",
@@ -283,20 +283,33 @@ class Tab(GameTab):
         if owner == ENVELOPE:
             a = menu.addAction("The envelope is inferred from the players' hands")
             a.setEnabled(False)
-            self.exec_menu(menu, pos)
+            self._add_why(menu, item, column)
+            self.why_chosen(self.exec_menu(menu, pos), pos)
             return
         has = menu.addAction(f"{owner} has {card}")
         lacks = menu.addAction(f"{owner} does not have {card}")
         facts = self._facts_about(owner, card)
         remove = menu.addAction("Remove this fact")
         remove.setEnabled(bool(facts))
+        why = self._add_why(menu, item, column)
         chosen = self.exec_menu(menu, pos)
-        if chosen is has:
+        if chosen is why:
+            self.why_chosen(chosen, pos)
+        elif chosen is has:
             self.log_json({"type": "shown", "player": owner, "card": card})
         elif chosen is lacks:
             self.log_json({"type": "lacks", "player": owner, "card": card})
         elif chosen is remove and facts:
             self.remove_event(facts[-1])
+
+    def _add_why(self, menu, item: int, column: int):
+        """The cell's Why? item (last in the menu)."""
+        card, owner = self.document.setup.cards[item], self._owner(column)
+        m = self.model.matrix()
+        p = None if m is None else float(m[item, column])
+        decided = p is not None and (p <= CERTAIN_EPS or p >= 1 - CERTAIN_EPS)
+        subject = f"{card} is in the envelope" if owner == ENVELOPE else f"{owner} has {card}"
+        return self.add_why_action(menu, {"card": card, "place": owner}, subject, decided)
 
     def _facts_about(self, owner: str, card: str) -> list[int]:
         out = []

@@ -7,22 +7,24 @@ from __future__ import annotations
 
 
 import numpy as np
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QPoint, Qt, Slot
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (QCheckBox, QDialog, QGroupBox, QHBoxLayout, QHeaderView, QLabel,
-                               QScrollArea, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget,
+                               QMenu, QScrollArea, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget,
                                QVBoxLayout, QWidget)
 
 from engines import egghead
 from desktop.gametab import GameTab
 from desktop.widgets.belief_plot import BeliefPlot
-from desktop.widgets.worksheet import (ProbabilityTableModel, WorksheetView, format_probability,
-                                       heat_color)
+from desktop.widgets.worksheet import (CERTAIN_EPS, ProbabilityTableModel, WorksheetView,
+                                       format_probability, heat_color)
 from desktop.egghead.forms import (NewGameDialog, QuestionForm, ReactionsForm, SolveForm,
                                    TablePanel, stack_text)
 from desktop.egghead.simulation import SimulationPanel
 
 SERIES_BA = "with analysis (BA)"
+#: Data role of a stack row of the list: the stack (valid or ruled out by reactions).
+STACK_ROLE = Qt.UserRole + 1
 SERIES_NO_BA = "answers alone"
 
 
@@ -143,7 +145,9 @@ class Tab(GameTab):
         self.valids.setEditTriggers(QTableWidget.NoEditTriggers)
         self.valids.setSelectionBehavior(QTableWidget.SelectRows)
         self.valids.setToolTip("Grey rows: stacks the answers allow but the reactions ruled out "
-                               "(what behavioural analysis bought)")
+                               "(what behavioural analysis bought). Right-click: Why?")
+        self.valids.setContextMenuPolicy(Qt.CustomContextMenu)
+        self.valids.customContextMenuRequested.connect(self._valids_menu)
         ml.addWidget(self.valids, 3)
         cards_title = QLabel("<b>Each of my cards</b> (sorted, lowest first): P(value)")
         cards_title.setWordWrap(True)
@@ -152,6 +156,7 @@ class Tab(GameTab):
             [], [], tooltip=lambda row, col, p: f"P(my {row.split(' ')[0]} card shows {col}) = {p:.6f}")
         self.position_view = WorksheetView()
         self.position_view.setModel(self.position_model)
+        self.position_view.cellContextMenu.connect(self._position_menu)
         ml.addWidget(self.position_view)
         self.learned_label = QLabel()
         self.learned_label.setWordWrap(True)
@@ -349,6 +354,7 @@ class Tab(GameTab):
         for r, (s, p) in enumerate(zip(post.my_valids, post.my_probabilities)):
             a = QTableWidgetItem(stack_text(s))
             a.setData(Qt.UserRole, tuple(s))
+            a.setData(STACK_ROLE, tuple(s))
             b = QTableWidgetItem(format_probability(p))
             b.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
             b.setBackground(QBrush(heat_color(p)))
@@ -364,12 +370,48 @@ class Tab(GameTab):
             r = len(post.my_valids) + i
             a = QTableWidgetItem(stack_text(s))
             a.setData(Qt.UserRole, None)
+            a.setData(STACK_ROLE, tuple(s))
             b = QTableWidgetItem("ruled out by reactions")
             for it in (a, b):
                 it.setForeground(grey)
             b.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
             self.valids.setItem(r, 0, a)
             self.valids.setItem(r, 1, b)
+
+    # -- Why? ------------------------------------------------------------------------------------
+    @Slot(int, int, QPoint)
+    def _position_menu(self, item: int, column: int, pos: QPoint) -> None:
+        """Right-click on the position grid: Why? for "my card at this position shows this
+        value" (``{"position", "value"}``, both from 1)."""
+        setup = self.document.setup
+        m = self.position_model.matrix()
+        p = None if m is None else float(m[item, column])
+        decided = p is not None and (p <= CERTAIN_EPS or p >= 1 - CERTAIN_EPS)
+        label = position_labels(setup.cards_per_player)[item].split(" ")[0]
+        card = "my card" if setup.cards_per_player == 1 else f"my {label} card"
+        menu = QMenu(self)
+        self.add_why_action(menu, {"position": item + 1, "value": column + 1},
+                            f"{card} shows {column + 1}", decided)
+        if menu.actions():
+            self.why_chosen(self.exec_menu(menu, pos), pos)
+
+    @Slot(QPoint)
+    def _valids_menu(self, point: QPoint) -> None:
+        """Right-click on a stack of the list: Why? it is ruled out (a grey row) or the only
+        one left (``{"stack": [...]}``)."""
+        ix = self.valids.indexAt(point)
+        item = self.valids.item(ix.row(), 0) if ix.isValid() else None
+        stack = None if item is None else item.data(STACK_ROLE)
+        if stack is None:
+            return
+        valid = item.data(Qt.UserRole) is not None
+        decided = not valid or len(self.listed_valids()) == 1
+        menu = QMenu(self)
+        self.add_why_action(menu, {"stack": list(stack)}, f"my stack is {stack_text(stack)}",
+                            decided)
+        if menu.actions():
+            pos = self.valids.viewport().mapToGlobal(point)
+            self.why_chosen(self.exec_menu(menu, pos), pos)
 
     def listed_valids(self) -> list[tuple]:
         """The valid stacks the list shows (rows ruled out by reactions excluded)."""

@@ -12,10 +12,10 @@ from __future__ import annotations
 import math
 from typing import Optional
 
-from PySide6.QtCore import QItemSelectionModel, QSortFilterProxyModel, Qt, Slot
+from PySide6.QtCore import QItemSelectionModel, QPoint, QSortFilterProxyModel, Qt, Slot
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDoubleSpinBox,
                                QGroupBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QPushButton, QSizePolicy, QSpinBox, QSplitter,
+                               QLineEdit, QMenu, QPushButton, QSizePolicy, QSpinBox, QSplitter,
                                QTableView, QTabWidget, QVBoxLayout, QWidget)
 
 from engines import guesswho
@@ -100,6 +100,7 @@ class Tab(GameTab):
         ll.addWidget(hint)
         self.board_view = BoardView()
         self.board_view.cardClicked.connect(self._card_clicked)
+        self.board_view.cardContextMenu.connect(self._card_menu)
         ll.addWidget(self.board_view, 1)
         split.addWidget(left)
         # middle: questions and opponent
@@ -479,6 +480,23 @@ class Tab(GameTab):
             self._notice = True
             return
         self.log_json({"type": "eliminate", "name": name})
+
+    @Slot(str, QPoint)
+    def _card_menu(self, name: str, pos: QPoint) -> None:
+        """Right-click on a card: Why? it is down (ruled out) or the only one left
+        (``{"name": character}``)."""
+        post = self._posterior
+        p = None
+        if post is not None and name in post.names:
+            p = float(post.probabilities[post.names.index(name)])
+        down = p is not None and p <= 0.0
+        certain = p is not None and p >= 1.0 - 1e-12
+        label = (f"Why is {name} down?" if down else f"Why is it {name}?" if certain else "Why?")
+        menu = QMenu(self)
+        self.add_why_action(menu, {"name": name}, f"the secret character is {name}",
+                            down or certain, label)
+        if menu.actions():
+            self.why_chosen(self.exec_menu(menu, pos), pos)
 
     # -- opponent -----------------------------------------------------------------------
     def _opponent_changed(self, value: int) -> None:

@@ -10,7 +10,7 @@ import functools
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QHBoxLayout, QLabel,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QHBoxLayout, QLabel, QMenu,
                                QPushButton, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from engines import inkognito
@@ -18,7 +18,8 @@ from engines.core.errors import EngineError, SessionFormatError
 from desktop.gametab import GameTab
 from desktop.widgets.belief_plot import PALETTE, BeliefPlot
 from desktop.widgets.ranking import Column, RankingTable
-from desktop.widgets.worksheet import ProbabilityTableModel, WorksheetView, format_probability
+from desktop.widgets.worksheet import (CERTAIN_EPS, ProbabilityTableModel, WorksheetView,
+                                       format_probability)
 from desktop.inkognito.forms import QUESTION_LABELS, AnswerSheet, NewGameDialog, short_name
 
 METHOD_LABELS = {"joint": "Joint (all opponents together)",
@@ -219,6 +220,7 @@ class Tab(GameTab):
                 self.sheets_layout.addWidget(sheet, 1)
                 self.sheets[name] = sheet
                 card = BeliefCard(name, setup)
+                card.view.cellContextMenu.connect(functools.partial(self._belief_menu, name))
                 self.cards_layout.addWidget(card, 1)
                 self.cards[name] = card
             self._built_for = key
@@ -240,6 +242,29 @@ class Tab(GameTab):
 
     def inference_options(self) -> dict:
         return {"method": self.method.currentData() or inkognito.METHODS[0]}
+
+    def _belief_menu(self, opponent: str, item: int, column: int, pos) -> None:
+        """Right-click on an opponent's heat map: Why? for the identity of the cell's row (its
+        "any" column is the identity's probability) and the build of its column (its "any"
+        row), the facts the engine explains (``{"opponent", "identity" | "build"}``)."""
+        setup = self.document.setup
+        card = self.cards.get(opponent)
+        m = None if card is None else card.model.matrix()
+        ni, nb = len(setup.identities), len(setup.builds)
+        menu = QMenu(self)
+        for kind, names, i, p in (("identity", setup.identities, item, (item, nb)),
+                                  ("build", setup.builds, column, (ni, column))):
+            if i >= len(names):
+                continue
+            name = names[i]
+            v = None if m is None else float(m[p])
+            decided = v is not None and (v <= CERTAIN_EPS or v >= 1 - CERTAIN_EPS)
+            label = (f"Why is {opponent} {'' if v >= 0.5 else 'not '}{name}?" if decided else
+                     f"Why? {opponent} as {name}")
+            self.add_why_action(menu, {"opponent": opponent, kind: name},
+                                f"{opponent} is {name}", decided, label)
+        if menu.actions():
+            self.why_chosen(self.exec_menu(menu, pos), pos)
 
     # -- logging an answer --------------------------------------------------------------
     @Slot(str)

@@ -1,6 +1,8 @@
 """The Spyfall simulation panel: a bot tournament (:func:`engines.spyfall.simulate`) run in a
 background runner with a progress bar and cancel; win rates per strategy as spy and as non-spy
-with Wilson 95% intervals, accusation accuracy, and the mean information-gain curves.
+with Wilson 95% intervals, accusation accuracy, and the mean information-gain curves; and the
+stored hide-reveal game as a heat map with its equilibrium
+(:class:`desktop.spyfall.equilibrium_view.EquilibriumView`).
 """
 from __future__ import annotations
 
@@ -10,12 +12,14 @@ import os
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDoubleSpinBox, QGridLayout,
                                QGroupBox, QHBoxLayout, QHeaderView, QLabel, QRadioButton,
-                               QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout)
+                               QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget,
+                               QVBoxLayout)
 
 from engines import spyfall
 from engines.spyfall.model import DEFAULT_BETA, DEFAULT_LAMBDA, DEFAULT_ROUNDS, STRATEGIES
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.simulation import SimulationPanelBase
+from desktop.spyfall.equilibrium_view import EquilibriumView
 from desktop.spyfall.forms import STRATEGY_LABELS
 
 
@@ -93,7 +97,7 @@ class SimulationPanel(SimulationPanelBase):
         grid.addLayout(draw_row, 2, 2, 1, 10)
         grid.addWidget(self.run_button, 2, 12, 1, 2)
         grid.addWidget(self.cancel_button, 2, 14, 1, 2)
-        self.progress.setFormat("%v of %m games")
+        self.progress.setFormat("")
         grid.addWidget(self.progress, 3, 0, 1, 16)
         self.status.setText("Not run yet. Strategies: flat and dynamic hide-reveal (the seed's), "
                              "joker = random claims and random votes (a baseline).")
@@ -106,8 +110,13 @@ class SimulationPanel(SimulationPanelBase):
         self.fixed.toggled.connect(self._mode_changed)
         self._mode_changed()
 
+        self.results = QTabWidget()
+        root.addWidget(self.results, 1)
+        self.equilibrium = EquilibriumView()
+        self.results.addTab(self.equilibrium, "Equilibrium of the hide-reveal game (stored study)")
         split = QSplitter(Qt.Horizontal)
-        root.addWidget(split, 1)
+        self.results.addTab(split, "Tournament results")
+        self.tournament_page = split
         self.table = QTableWidget(0, 5)
         self.table.setHorizontalHeaderLabels(["Strategy", "Role", "Win rate", "95% interval", "Games"])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
@@ -189,11 +198,13 @@ class SimulationPanel(SimulationPanelBase):
     def prepare(self):
         config = self.make_config()
         self.config = config
+        self.progress.setFormat("%v of %m games")
         return (functools.partial(_simulate_job, config), config.games,
                 f"Playing {config.games:,} games on {config.workers} process(es)…")
 
     def present(self, result, seconds: float) -> None:
         self.show_result(result, seconds)
+        self.results.setCurrentWidget(self.tournament_page)
 
     def cancelled_text(self) -> str:
         return f"Cancelled after {self.progress.value():,} of {self.progress.maximum():,} games."

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Optional
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPoint, Qt, Signal, Slot
-from PySide6.QtGui import QBrush, QColor, QKeySequence
+from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QMenu, QVBoxLayout, QWidget
 
 _SETUP_ROW_COLOR = QColor(110, 110, 110)
@@ -22,6 +22,19 @@ _SETUP_ROW_COLOR = QColor(110, 110, 110)
 _DISPLAY, _TOOLTIP = Qt.DisplayRole.value, Qt.ToolTipRole.value
 _FOREGROUND, _BACKGROUND = Qt.ForegroundRole.value, Qt.BackgroundRole.value
 _CONTRADICTION_COLOR = QColor(255, 205, 210)
+#: An entry of the conflicting set the contradiction banner names (lighter than the first
+#: impossible entry).
+_CONFLICT_COLOR = QColor(255, 228, 230)
+#: An entry the open Why? popup names (a highlighter yellow, distinct from the selection).
+_EXPLAINED_COLOR = QColor(255, 236, 153)
+
+#: ``data(index, ExplainedRole)``: True for an entry the open Why? popup names.
+ExplainedRole = Qt.UserRole + 11
+#: ``data(index, ConflictRole)``: True for an entry of the banner's conflicting set.
+ConflictRole = Qt.UserRole + 12
+_EXPLAINED_ROLE = getattr(ExplainedRole, "value", ExplainedRole)
+_CONFLICT_ROLE = getattr(ConflictRole, "value", ConflictRole)
+_FONT = Qt.FontRole.value
 
 
 def _short_time(iso: Optional[str]) -> str:
@@ -44,6 +57,8 @@ class HistoryModel(QAbstractListModel):
         # often, and the engine's describe_event is Python
         self._texts: list = [self._describe(i) for i in range(len(document.events))]
         self._bad_index: Optional[int] = None
+        self._explained: frozenset = frozenset()
+        self._conflict: frozenset = frozenset()
         document.eventsInserted.connect(self._inserted)
         document.eventsRemoved.connect(self._removed)
         document.eventChanged.connect(self._changed)
@@ -73,9 +88,25 @@ class HistoryModel(QAbstractListModel):
         if role == _TOOLTIP:
             if i == self._bad_index:
                 return "No deal/world is consistent after this entry. Undo it or remove it."
+            if i in self._conflict:
+                return ("This entry cannot be true together with the other highlighted ones: "
+                        "one of them may be mistyped.")
             return self._texts[i][1]
-        if role == _BACKGROUND and i == self._bad_index:
-            return QBrush(_CONTRADICTION_COLOR)
+        if role == _EXPLAINED_ROLE:
+            return i in self._explained
+        if role == _FONT and i in self._explained:
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == _CONFLICT_ROLE:
+            return i in self._conflict
+        if role == _BACKGROUND:
+            if i in self._explained:
+                return QBrush(_EXPLAINED_COLOR)
+            if i == self._bad_index:
+                return QBrush(_CONTRADICTION_COLOR)
+            if i in self._conflict:
+                return QBrush(_CONFLICT_COLOR)
         return None
 
     def _describe(self, i: int) -> tuple:
@@ -129,6 +160,23 @@ class HistoryModel(QAbstractListModel):
                 ix = self.index(i + 1)
                 self.dataChanged.emit(ix, ix)
 
+    def set_explained(self, indices) -> None:
+        """Highlight the events ``indices`` (0-based) an open Why? popup names; empty clears."""
+        old, self._explained = self._explained, frozenset(int(i) for i in indices)
+        self._repaint(old | self._explained)
+
+    def set_conflict(self, indices) -> None:
+        """Mark the events ``indices`` (0-based) that cannot all be true together; empty
+        clears."""
+        old, self._conflict = self._conflict, frozenset(int(i) for i in indices)
+        self._repaint(old | self._conflict)
+
+    def _repaint(self, indices) -> None:
+        for i in indices:
+            if 0 <= i + 1 < self._rows:
+                ix = self.index(i + 1)
+                self.dataChanged.emit(ix, ix)
+
 
 class HistoryPanel(QWidget):
     """List of the log's events for one tab (a view of :class:`HistoryModel`).
@@ -168,6 +216,29 @@ class HistoryPanel(QWidget):
     def set_contradiction(self, index: Optional[int]) -> None:
         """Highlight event ``index`` (0-based) as the first contradiction; None clears."""
         self.model.set_contradiction(index)
+
+    def set_explained(self, indices) -> None:
+        """Highlight the events ``indices`` (0-based) the open Why? popup names."""
+        self.model.set_explained(indices)
+
+    def explained_entries(self) -> list[int]:
+        """The events (0-based, ascending) highlighted for the Why? popup."""
+        return sorted(self.model._explained)
+
+    def set_conflict(self, indices) -> None:
+        """Mark the events ``indices`` (0-based) that cannot all be true together."""
+        self.model.set_conflict(indices)
+
+    def conflict_entries(self) -> list[int]:
+        """The events (0-based, ascending) marked as the conflicting set."""
+        return sorted(self.model._conflict)
+
+    def select_event(self, index: int) -> None:
+        """Select event ``index`` (0-based) and scroll to it: its beliefs are shown."""
+        ix = self.model.index(index + 1)
+        if ix.isValid():
+            self._view.setCurrentIndex(ix)
+            self._view.scrollTo(ix)
 
     def contradiction_index(self) -> Optional[int]:
         """The event (0-based) highlighted as the first contradiction, or None."""

@@ -26,11 +26,16 @@ from engines.egghead.inference import (METHODS, LearnedRecord, Posterior, Recomm
 from engines.egghead.model import (EVENT_TYPES, GAME, MAX_TABLE_BYTES, TITLE, Answer, Event, Reactions, Setup,
                                    QuestionChoice, Solve, answer_for, default_setup,
                                    describe_event, event_from_json, questions_for)
+from engines.egghead.parse import (complete, contradiction, forced_answer, format_event, parse,
+                                   possible_answers, preview, seen_answers)
 from engines.egghead.questions import (Question, QuestionSpec, StackSpace, bound_deck, load_deck,
                                        stack_space)
 from engines.egghead.table import BitTable, table_bytes
 from engines.egghead.simulate import (ConfigResult, ModeStats, SimConfig, SimulationResult,
                                       add_simulate_arguments, play_game, simulate, simulate_main,
                                       win_probabilities)
+
+__all__ = [n for n in dir() if not n.startswith("_")]
+from engines.egghead.explain import explain, explain_contradiction  # noqa: E402
 
 __all__ = [n for n in dir() if not n.startswith("_")]

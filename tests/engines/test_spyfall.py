@@ -371,9 +371,11 @@ def test_recommend_names_the_top_suspect_and_my_mean_claim():
     s = read_session_file(str(EXAMPLE))
     rec = spyfall.recommend(s.setup, s.events)
     assert rec.accuse == "Cy" and rec.name_location is None
-    # Ann (β = 5, λ = 0.7) at Beach: γ = 1.5 everywhere + 3.5 on Beach
+    # Ann (β = 5) at Beach plays the stored non-spy equilibrium, flat λ = 0.05 (see
+    # docs/spyfall-equilibrium.md): γ = 4.75 everywhere + 0.25 on Beach
+    assert rec.strategy == ({"lambda": 0.05, "strategy": "flat", "probability": 1.0},)
     n = len(s.setup.locations)
-    assert rec.claim["Beach"] == pytest.approx(5.0 / (1.5 * n + 3.5))
+    assert rec.claim["Beach"] == pytest.approx(5.0 / (4.75 * n + 0.25))
     spy_setup = Setup.from_json({**s.setup.to_json(), "my_role": {"spy": True}})
     rec = spyfall.recommend(spy_setup, s.events)
     assert rec.name_location == "Beach" and rec.accuse is None
