@@ -79,7 +79,12 @@ class GameTab(QWidget):
         c.conflictFailed.connect(self._on_conflict_failed)
         self.document.changed.connect(self._why_log_changed)
         self.document.documentReset.connect(self.close_why)
-        self.document.changed.connect(self.request_inference)
+        d = self.document
+        for edit in (d.eventsInserted, d.eventsRemoved):
+            edit.connect(self._on_events_edited)
+        d.eventChanged.connect(self._on_event_replaced)
+        d.setupReplaced.connect(self._on_setup_replaced)
+        d.changed.connect(self.request_inference)
         # numbers still on screen while a computation runs longer than this are greyed
         self._stale_timer = QTimer(self, singleShot=True, interval=150)
         self._stale_timer.timeout.connect(self._stale_if_busy)
@@ -173,6 +178,15 @@ class GameTab(QWidget):
         if self.controller.runner.is_busy():
             self.show_stale(True)
 
+    def events_changed(self) -> None:
+        """Called when events were logged, removed or replaced (also by undo/redo), before the
+        new beliefs are asked for: update views that show the log itself (forms' defaults)."""
+
+    def setup_changed(self) -> None:
+        """Called when the setup was replaced with the events kept (an option, or its undo):
+        by default the setup-dependent views are rebuilt (:meth:`reset_views`)."""
+        self.reset_views()
+
     # -- actions -----------------------------------------------------------------------
     def log_event(self, event: Any) -> None:
         """Append ``event`` to the log (undoable) — the one way facts enter the document."""
@@ -233,6 +247,19 @@ class GameTab(QWidget):
     def is_busy(self) -> bool:
         """True while any of the tab's runners has pending work."""
         return self.controller.is_busy()
+
+    # -- the document's fine-grained signals ------------------------------------------------
+    @Slot(int, int)
+    def _on_events_edited(self, _first: int, _count: int) -> None:
+        self.events_changed()
+
+    @Slot(int)
+    def _on_event_replaced(self, _index: int) -> None:
+        self.events_changed()
+
+    @Slot()
+    def _on_setup_replaced(self) -> None:
+        self.setup_changed()
 
     # -- results ------------------------------------------------------------------------
     @Slot(int, object, float)

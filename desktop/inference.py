@@ -101,26 +101,31 @@ class _Task:
         self.job, self.state, self.relay, self._done = job, state, relay, done
 
     def run(self) -> None:  # in a pool thread
-        state, relay = self.state, self.relay
         try:
-            if state.cancel_requested:
-                return  # stale before it started
-            t0 = time.perf_counter()
-            try:
-                result = self.job(state)
-            except Cancelled:
-                return
-            except EngineError as exc:
-                relay.failed.emit(state.revision, exc)
-                return
-            except Exception as exc:  # a bug: report it, never crash the app
-                exc.detail = traceback.format_exc()
-                relay.failed.emit(state.revision, exc)
-                return
-            if not state.cancel_requested:
-                relay.finished.emit(state.revision, result, time.perf_counter() - t0)
+            self._run()
+        except RuntimeError:
+            pass  # the runner was deleted meanwhile (the app is closing): nothing to deliver
         finally:
             self._done(self)
+
+    def _run(self) -> None:
+        state, relay = self.state, self.relay
+        if state.cancel_requested:
+            return  # stale before it started
+        t0 = time.perf_counter()
+        try:
+            result = self.job(state)
+        except Cancelled:
+            return
+        except EngineError as exc:
+            relay.failed.emit(state.revision, exc)
+            return
+        except Exception as exc:  # a bug: report it, never crash the app
+            exc.detail = traceback.format_exc()
+            relay.failed.emit(state.revision, exc)
+            return
+        if not state.cancel_requested:
+            relay.finished.emit(state.revision, result, time.perf_counter() - t0)
 
 
 class InferenceRunner(QObject):

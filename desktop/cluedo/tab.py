@@ -269,7 +269,7 @@ class Tab(GameTab):
         f = self.form.event_json()
         if f["refuter"] != setup.me or f["suggester"] == setup.me or self.timeline is None \
                 or self.timeline.error is not None:
-            self.form.advice.clear()
+            self.form.set_advice("")
             self.advice_runner.cancel()
             return
         job = functools.partial(_advice_job, setup, tuple(self.document.events), f["suggester"], tuple(f["cards"]))
@@ -278,11 +278,11 @@ class Tab(GameTab):
     @Slot(int, object, float)
     def _on_advice(self, _rev, advice, _secs) -> None:
         if not advice:
-            self.form.advice.setText("You hold none of these cards: you cannot refute — check the cards.")
+            self.form.set_advice("You hold none of these cards: you cannot refute — check the cards.")
             return
         best = advice[0]
         others = ", ".join(f"{c} ({b:.2f} bits)" for c, b in advice[1:])
-        self.form.advice.setText(f"Show <b>{best[0]}</b>: it tells the others least ({best[1]:.2f} bits)"
+        self.form.set_advice(f"Show <b>{best[0]}</b>: it tells the others least ({best[1]:.2f} bits)"
                                  + (f"; rather than {others}" if others else ""))
 
     # -- worksheet interaction ------------------------------------------------------------

@@ -181,7 +181,6 @@ class Tab(GameTab):
         self.simulation = SimulationPanel(self.sim_runner)
         self.pages.addTab(self.simulation, "Simulation")
 
-        self.document.changed.connect(self._document_changed)
         self.reset_views()
 
     # -- setup-dependent views ----------------------------------------------------------------
@@ -214,8 +213,13 @@ class Tab(GameTab):
         if not self.document.events:
             self.table_panel.show_stacks(setup.visible_dict())
 
-    @Slot(int)
-    def _document_changed(self, _rev: int = 0) -> None:
+    def events_changed(self) -> None:
+        self._sync_setup_widgets()
+        self._prefill_reactions()
+
+    def setup_changed(self) -> None:
+        """An option or the stacks seen changed (or its undo): rebuild what depends on the
+        players and the deck, update the rest in place."""
         setup, old = self.document.setup, self._view_setup
         if setup != old:
             structural = (setup.players, setup.me, setup.values, setup.cards_per_player,
@@ -274,7 +278,7 @@ class Tab(GameTab):
     # -- logging ------------------------------------------------------------------------------
     def _solve_clicked(self, player: str) -> None:
         self.solve_form.set_player(player)
-        self.solve_form.player.setFocus()
+        self.solve_form.focus_player()
 
     # -- results -----------------------------------------------------------------------------
     def _browsing(self) -> bool:
@@ -431,7 +435,7 @@ class Tab(GameTab):
     def plot_series(self, timeline) -> dict:
         n = len(timeline.summaries)  # whole events on the x axis
         step = max(1, -(-n // 10))
-        self.plot.plot.getAxis("bottom").setTickSpacing(step, step)
+        self.plot.set_x_tick_spacing(step)
         pick = lambda key: [None if s is None else s[key] for s in timeline.summaries]  # noqa: E731
         return {SERIES_BA: pick("valids_with_ba"), SERIES_NO_BA: pick("valids_without_ba")}
 

@@ -258,6 +258,10 @@ class BoardView(QScrollArea):
     cardClicked = Signal(str)
     cardContextMenu = Signal(str, QPoint)
 
+    def find_card(self, name: str) -> Optional["CharacterCard"]:
+        """The card of character ``name``, or None when the board has none."""
+        return self.cards.get(name)
+
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setWidgetResizable(True)

@@ -9,7 +9,6 @@ change the setup through an undoable command. Inference and simulation run in ba
 """
 from __future__ import annotations
 
-import functools
 import math
 from typing import Optional
 
@@ -199,9 +198,9 @@ class Tab(GameTab):
         plots.addTab(self.entropy_plot, "Entropy")
         self.win_plot = BeliefPlot("My win probability (my turn to ask, both optimal)")
         plots.addTab(self.win_plot, "Win odds")
-        self.sim_panel = SimulationPanel()
-        self.sim_panel.runRequested.connect(self.run_simulation)
-        self.sim_panel.cancelRequested.connect(self.cancel_simulation)
+        self.sim_runner = self.make_runner("simulate")
+        self.sim_runner.resultReady.connect(self._on_simulation_done)
+        self.sim_panel = SimulationPanel(self.sim_runner, lambda: self.document.setup)
         plots.addTab(self.sim_panel, "Simulate")
         self.plot_tabs = plots
         right.addWidget(plots)
@@ -212,12 +211,6 @@ class Tab(GameTab):
         split.setStretchFactor(1, 2)
         split.setStretchFactor(2, 2)
 
-        self.sim_runner = self.make_runner("simulate")
-        self.sim_runner.resultReady.connect(self._on_simulation)
-        self.sim_runner.failed.connect(self._on_simulation_failed)
-        self.sim_runner.progress.connect(self._on_simulation_progress)
-        self._sim_running = False
-        self.document.changed.connect(self._document_changed)
         self._set_current_question(None)
         self.reset_views()
 
@@ -253,8 +246,13 @@ class Tab(GameTab):
         for w in (self.rules, self.compound, self.error_rate):
             w.blockSignals(False)
 
-    @Slot(int)
-    def _document_changed(self, _revision: int) -> None:
+    def events_changed(self) -> None:
+        self._after_edit()
+
+    def setup_changed(self) -> None:
+        self._after_edit()
+
+    def _after_edit(self) -> None:
         if self._notice:
             self.banner.clear()
             self._notice = False
@@ -288,7 +286,7 @@ class Tab(GameTab):
         badge = setup.error_rate > 0
         pmax = float(post.probabilities.max()) if len(post.probabilities) else 1.0
         for i, name in enumerate(post.names):
-            card = self.board_view.cards.get(name)
+            card = self.board_view.find_card(name)
             if card is None:
                 continue
             alive = bool(post.alive[i])
@@ -444,7 +442,7 @@ class Tab(GameTab):
                 label = exc.message
             self.asked_label.setText(f"Asked “<b>{label}</b>” — the answer:")
         for i, name in enumerate(self.document.setup.board.names):
-            card = self.board_view.cards.get(name)
+            card = self.board_view.find_card(name)
             if card is not None:
                 card.set_highlight(bool(truth is not None and truth[i] and not card.down))
 
@@ -529,41 +527,16 @@ class Tab(GameTab):
     # -- simulation ---------------------------------------------------------------------
     def run_simulation(self, strategies: list, games: int, seed: int) -> None:
         """Play ``strategies`` against each other in the background (this board and rules)."""
-        if not strategies:
-            self.sim_panel.show_error("Tick at least one strategy.")
-            return
-        setup = self.document.setup
-        job = functools.partial(_simulate_job, setup.board, tuple(strategies), int(games),
-                                setup.rules, setup.compound_questions, int(seed))
-        self._sim_running = True
-        self.sim_panel.set_running(True)
-        self.sim_runner.submit(job)
+        self.sim_panel.set_options(strategies, games, seed)
+        self.sim_panel.run()
 
     def cancel_simulation(self) -> None:
         """Stop the running simulation (its result is dropped)."""
-        self.sim_runner.cancel()
-        self._sim_running = False
-        self.sim_panel.set_running(False)
-        self.sim_panel.show_error("Simulation cancelled.")
-
-    @Slot(int, int)
-    def _on_simulation_progress(self, done: int, total: int) -> None:
-        if self._sim_running:
-            self.sim_panel.set_progress(done, total)
+        self.sim_panel.cancel()
 
     @Slot(int, object, float)
-    def _on_simulation(self, _rev, result, seconds) -> None:
-        self._sim_running = False
-        self.sim_panel.set_running(False)
-        self.sim_panel.show_result(result)
+    def _on_simulation_done(self, _rev, _result, seconds) -> None:
         self.statusMessage.emit(f"Guess Who? simulation done in {seconds:.1f} s")
-
-    @Slot(int, object)
-    def _on_simulation_failed(self, _rev, exc) -> None:
-        self._sim_running = False
-        self.sim_panel.set_running(False)
-        text = exc.message if isinstance(exc, SessionFormatError) else str(exc)
-        self.sim_panel.show_error(f"Simulation failed: {text}")
 
     # -- new game -------------------------------------------------------------------------
     def new_game(self) -> bool:
@@ -572,9 +545,3 @@ class Tab(GameTab):
             return False
         self.reset_document(dlg.result_setup(), [])
         return True
-
-
-def _simulate_job(board, strategies, games, rules, compound, seed, task):
-    return guesswho.simulate(guesswho.SimConfig(board, strategies, games, rules=rules,
-                                                compound=compound, seed=seed),
-                             progress=task.progress, cancel=task)

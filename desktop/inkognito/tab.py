@@ -193,7 +193,6 @@ class Tab(GameTab):
         self.rec_runner = self.make_runner("recommend")
         self.rec_runner.resultReady.connect(self._on_recommendation)
         self.rec_runner.failed.connect(self._on_recommendation_failed)
-        self.document.changed.connect(self._document_changed)
         self.sheets: dict[str, AnswerSheet] = {}
         self.cards: dict[str, BeliefCard] = {}
         self._built_for = None
@@ -235,13 +234,8 @@ class Tab(GameTab):
         self.rec_table.clear_rows()
         self._fill_sheets()
 
-    def _document_changed(self, *_a) -> None:
-        setup = self.document.setup
-        if (setup.identities, setup.builds, setup.opponents) != self._built_for \
-                or setup.deception.enabled != self.deception.isChecked():
-            self.reset_views()
-        else:
-            self._fill_sheets()
+    def events_changed(self) -> None:
+        self._fill_sheets()
 
     def _fill_sheets(self) -> None:
         for name, sheet in self.sheets.items():
@@ -288,10 +282,10 @@ class Tab(GameTab):
         self.log_event(ev)
 
     def _deception_toggled(self, on: bool) -> None:
-        s = self.document.setup
-        self.document.replace_setup(dataclasses.replace(
-            s, deception=dataclasses.replace(s.deception, enabled=on)),
-            "Deception model " + ("on" if on else "off"))
+        if not self.replace_setup("Deception model " + ("on" if on else "off"),
+                                  deception=dataclasses.replace(self.document.setup.deception,
+                                                                enabled=on)):
+            self.reset_views()   # the refused change is undone on screen too
 
     # -- results ----------------------------------------------------------------------
     def show_posterior(self, post, k: int) -> None:
@@ -362,7 +356,7 @@ class Tab(GameTab):
         opp, q, asked = ranked.opponent, ranked.question, ranked.asked
         if opp in self.sheets:
             self.sheets[opp].set_question(q, asked)
-            self.sheets[opp].table.setFocus()
+            self.sheets[opp].focus_table()
 
     def _remember_theta(self) -> None:
         from desktop.session import data_dir

@@ -207,7 +207,6 @@ class Tab(GameTab):
         self.rec_runner.failed.connect(self._on_recommendation_failed)
         self.simulation = SimulationPanel(self.make_runner("simulate"))
         self.pages.addTab(self.simulation, "Simulation")
-        self.document.changed.connect(self._document_changed)
         self.reset_views()
 
     # -- setup-dependent views -------------------------------------------------------------------
@@ -262,10 +261,7 @@ class Tab(GameTab):
         return {"method": self.method.currentData() or spyfall.METHODS[0]}
 
     # -- document ------------------------------------------------------------------------------
-    @Slot(int)
-    def _document_changed(self, _rev: int = 0) -> None:
-        if self.sheet_model.columnCount() != self.document.setup.n_locations:
-            return  # a reset: reset_views follows
+    def events_changed(self) -> None:
         self._fill_sheet()
         self._default_speaker()
         pending = self.sheet_model.row_of_item(self.sheet_model.pending_item)

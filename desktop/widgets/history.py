@@ -18,6 +18,9 @@ from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QMenu, QVBoxLayout, QWidget
 
 _SETUP_ROW_COLOR = QColor(110, 110, 110)
+# roles as ints: data() runs for every row at every layout, and comparing with the enum is slow
+_DISPLAY, _TOOLTIP = Qt.DisplayRole.value, Qt.ToolTipRole.value
+_FOREGROUND, _BACKGROUND = Qt.ForegroundRole.value, Qt.BackgroundRole.value
 _CONTRADICTION_COLOR = QColor(255, 205, 210)
 #: An entry of the conflicting set the contradiction banner names (lighter than the first
 #: impossible entry).
@@ -29,6 +32,9 @@ _EXPLAINED_COLOR = QColor(255, 236, 153)
 ExplainedRole = Qt.UserRole + 11
 #: ``data(index, ConflictRole)``: True for an entry of the banner's conflicting set.
 ConflictRole = Qt.UserRole + 12
+_EXPLAINED_ROLE = getattr(ExplainedRole, "value", ExplainedRole)
+_CONFLICT_ROLE = getattr(ConflictRole, "value", ConflictRole)
+_FONT = Qt.FontRole.value
 
 
 def _short_time(iso: Optional[str]) -> str:
@@ -47,6 +53,9 @@ class HistoryModel(QAbstractListModel):
         super().__init__(parent)
         self.document = document
         self._rows = 1 + len(document.events)
+        # (label, tooltip) per event, made when the row appears: a view lays out every row
+        # often, and the engine's describe_event is Python
+        self._texts: list = [self._describe(i) for i in range(len(document.events))]
         self._bad_index: Optional[int] = None
         self._explained: frozenset = frozenset()
         self._conflict: frozenset = frozenset()
@@ -60,43 +69,38 @@ class HistoryModel(QAbstractListModel):
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 (Qt name)
         return 0 if parent.isValid() else self._rows
 
-    def data(self, index: QModelIndex, role: int = Qt.DisplayRole):
+    def data(self, index: QModelIndex, role: int = _DISPLAY):
+        role = getattr(role, "value", role)
         row = index.row()
-        if not index.isValid() or not 0 <= row < self._rows:
+        if not 0 <= row < self._rows:
             return None
         if row == 0:
-            if role == Qt.DisplayRole:
+            if role == _DISPLAY:
                 return "0.  Game set up"
-            if role == Qt.ForegroundRole:
+            if role == _FOREGROUND:
                 return QBrush(_SETUP_ROW_COLOR)
             return None
-        doc = self.document
         i = row - 1
-        if i >= len(doc.events):
+        if i >= len(self._texts):
             return None
-        if role == Qt.DisplayRole:
-            text = doc.module.describe_event(doc.setup, doc.events[i])
-            meta = doc.meta[i]
-            t = _short_time(meta.time)
-            label = f"{row}.  {text}" + (f"   — {t}" if t else "")
-            return label + (f"   [{meta.note}]" if meta.note else "")
-        if role == Qt.ToolTipRole:
+        if role == _DISPLAY:
+            return f"{row}.  {self._texts[i][0]}"
+        if role == _TOOLTIP:
             if i == self._bad_index:
                 return "No deal/world is consistent after this entry. Undo it or remove it."
             if i in self._conflict:
                 return ("This entry cannot be true together with the other highlighted ones: "
                         "one of them may be mistyped.")
-            text = doc.module.describe_event(doc.setup, doc.events[i])
-            return f"{text}\n{doc.meta[i].time or ''}".strip()
-        if role == ExplainedRole:
+            return self._texts[i][1]
+        if role == _EXPLAINED_ROLE:
             return i in self._explained
-        if role == Qt.FontRole and i in self._explained:
+        if role == _FONT and i in self._explained:
             font = QFont()
             font.setBold(True)
             return font
-        if role == ConflictRole:
+        if role == _CONFLICT_ROLE:
             return i in self._conflict
-        if role == Qt.BackgroundRole:
+        if role == _BACKGROUND:
             if i in self._explained:
                 return QBrush(_EXPLAINED_COLOR)
             if i == self._bad_index:
@@ -105,27 +109,44 @@ class HistoryModel(QAbstractListModel):
                 return QBrush(_CONFLICT_COLOR)
         return None
 
+    def _describe(self, i: int) -> tuple:
+        """(label without the number, tooltip) of event ``i``."""
+        doc = self.document
+        text = doc.module.describe_event(doc.setup, doc.events[i])
+        meta = doc.meta[i]
+        t = _short_time(meta.time)
+        label = text + (f"   — {t}" if t else "") + (f"   [{meta.note}]" if meta.note else "")
+        return label, f"{text}\n{meta.time or ''}".strip()
+
     # -- the document's signals ---------------------------------------------------------
     @Slot(int, int)
     def _inserted(self, first: int, count: int) -> None:
         self.beginInsertRows(QModelIndex(), first + 1, first + count)
+        self._texts[first:first] = [self._describe(i) for i in range(first, first + count)]
         self._rows += count
         self.endInsertRows()
+        if first + count < len(self._texts):   # later rows are renumbered
+            self.dataChanged.emit(self.index(first + count + 1), self.index(self._rows - 1))
 
     @Slot(int, int)
     def _removed(self, first: int, count: int) -> None:
         self.beginRemoveRows(QModelIndex(), first + 1, first + count)
+        del self._texts[first:first + count]
         self._rows -= count
         self.endRemoveRows()
+        if first < len(self._texts):
+            self.dataChanged.emit(self.index(first + 1), self.index(self._rows - 1))
 
     @Slot(int)
     def _changed(self, index: int) -> None:
+        self._texts[index] = self._describe(index)
         ix = self.index(index + 1)
         self.dataChanged.emit(ix, ix)
 
     @Slot()
     def _reset(self) -> None:
         self.beginResetModel()
+        self._texts = [self._describe(i) for i in range(len(self.document.events))]
         self._rows = 1 + len(self.document.events)
         self.endResetModel()
 
@@ -185,7 +206,7 @@ class HistoryPanel(QWidget):
         self._view.customContextMenuRequested.connect(self._menu)
         self._view.selectionModel().currentRowChanged.connect(self._selected)
         self._view.setAlternatingRowColors(True)
-        self._view.setUniformItemSizes(False)
+        self._view.setUniformItemSizes(True)   # one line per entry: a cheap layout
         layout.addWidget(self._view)
         self.model.rowsInserted.connect(self._after_insert)
         self.model.rowsAboutToBeRemoved.connect(self._before_remove)
@@ -241,8 +262,9 @@ class HistoryPanel(QWidget):
         return self.model.data(self.model.index(row)) or ""
 
     def set_word_wrap(self, on: bool) -> None:
-        """Wrap long entries (narrow panels)."""
+        """Wrap long entries (narrow panels; rows then differ in height)."""
         self._view.setWordWrap(on)
+        self._view.setUniformItemSizes(not on)
 
     def select_live(self) -> None:
         self._view.clearSelection()

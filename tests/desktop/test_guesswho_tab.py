@@ -230,7 +230,7 @@ def test_simulation_runs_in_background_with_engine_numbers(window, qtbot):
     assert tab.sim_panel.table.rowCount() == 1
     assert tab.sim_panel.table.item(0, 0).text() == "greedy\nvs random"
     assert tab.sim_panel.table.item(0, 1).text().startswith(f"{100 * m.win_rate_a:.1f}%")
-    assert tab.sim_panel.progress.value() == 100
+    assert tab.sim_panel.progress.value() == tab.sim_panel.progress.maximum()
     tab.run_simulation([], 10, 0)
     assert "at least one" in tab.sim_panel.message.text()
 
