@@ -13,9 +13,11 @@ when the timeline does not have them).
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Optional
+import functools
+from typing import Any, Callable, Optional
 
-from PySide6.QtCore import Signal, Slot
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from engines import game_module
@@ -27,6 +29,7 @@ from desktop.session import SessionDocument
 from desktop.widgets.banner import Banner
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.history import HistoryPanel
+from desktop.widgets.quick_entry import QuickEntry
 
 
 class GameTab(QWidget):
@@ -67,7 +70,14 @@ class GameTab(QWidget):
         self.banner.actionClicked.connect(self._banner_action)
         self._banner_kind = ""
         self.document.changed.connect(self.request_inference)
+        self.check_runner = self.make_runner("check")
+        self.check_runner.resultReady.connect(self._on_checked)
+        self.check_runner.failed.connect(self._on_check_failed)
+        self._check: Optional[tuple] = None
+        self.quick_entry = QuickEntry(self.module, self.document)
+        self.quick_entry.entered.connect(self._on_quick_entered)
         self.build_ui()
+        self._place_quick_entry()
         self.request_inference()
 
     # -- what the controller holds (read-only views for the tab's code) --------------------
@@ -153,6 +163,77 @@ class GameTab(QWidget):
             return False
         self.log_event(event)
         return True
+
+    def log_checked(self, event: Any, refused: Optional[Callable[[str], None]] = None,
+                    logged: Optional[Callable[[], None]] = None) -> None:
+        """Log ``event`` unless it contradicts the log: the engine's ``contradiction(setup,
+        events, event)`` runs as a task on the thread pool (it may run ``infer``); then the event
+        is logged (one undoable command) and ``logged()`` called, or ``refused(reason)`` is
+        called (default: a warning naming the reason) and nothing is logged. A newer check
+        replaces a pending one."""
+        check = getattr(self.module, "contradiction", None)
+        if check is None:
+            self.log_event(event)
+            if logged:
+                logged()
+            return
+        setup, events = self.document.setup, tuple(self.document.events)
+        self._check = (event, refused, logged, setup, events)
+        self.check_runner.submit(functools.partial(_check_job, check, setup, events, event))
+
+    @Slot(int, object, float)
+    def _on_checked(self, _rev: int, reason, _secs: float) -> None:
+        pending, self._check = self._check, None
+        if pending is None:
+            return
+        event, refused, logged, setup, events = pending
+        if setup is not self.document.setup or events != tuple(self.document.events):
+            self.log_checked(event, refused, logged)   # the log changed meanwhile: again
+            return
+        if reason:
+            if refused is not None:
+                refused(reason)
+            else:
+                self.warn("Not logged", f"{self.module.describe_event(setup, event)}: this "
+                          f"contradicts the log — {reason}.")
+            return
+        self.log_event(event)
+        if logged:
+            logged()
+
+    @Slot(int, object)
+    def _on_check_failed(self, _rev: int, exc: Exception) -> None:
+        pending, self._check = self._check, None
+        if pending is None:
+            return
+        refused = pending[1]
+        reason = f"cannot check it: {getattr(exc, 'message', exc)}"
+        if refused is not None:
+            refused(reason)
+        else:
+            self.warn("Not logged", reason)
+
+    # -- quick entry ---------------------------------------------------------------------
+    def _place_quick_entry(self) -> None:
+        """Put :attr:`quick_entry` under the banner of the tab's top layout (every tab gets
+        it from here) and bind Ctrl+L and / to it."""
+        root = self.layout()
+        at = root.indexOf(self.banner) if root is not None else -1
+        if root is not None and hasattr(root, "insertWidget"):
+            root.insertWidget(at + 1 if at >= 0 else 0, self.quick_entry)
+        for key in ("Ctrl+L", "/"):
+            sc = QShortcut(QKeySequence(key), self)
+            sc.setContext(Qt.WidgetWithChildrenShortcut)
+            sc.activated.connect(self.quick_entry.focus)
+
+    @Slot(object, bool)
+    def _on_quick_entered(self, event: Any, force: bool) -> None:
+        qe = self.quick_entry
+        if force:
+            self.log_event(event)
+            qe.show_logged()
+            return
+        self.log_checked(event, refused=qe.show_refused, logged=qe.show_logged)
 
     def replace_setup(self, text: str, merge_key: int = -1, **changes) -> bool:
         """Replace fields of the setup (``dataclasses.replace``), keeping the events (undoable).
@@ -294,3 +375,7 @@ class GameTab(QWidget):
     def warn(self, title: str, text: str) -> None:
         """A modal warning naming what is wrong (bad form input)."""
         QMessageBox.warning(self, title, text)
+
+
+def _check_job(check, setup, events: tuple, event, _task) -> Optional[str]:
+    return check(setup, list(events), event)
