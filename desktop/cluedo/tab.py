@@ -285,18 +285,40 @@ class Tab(GameTab):
             a.setEnabled(False)
             self.exec_menu(menu, pos)
             return
-        has = menu.addAction(f"{owner} has {card}")
-        lacks = menu.addAction(f"{owner} does not have {card}")
+        # an entry that contradicts the log is shown disabled with the reason, read from the
+        # exact posterior the tab already has (cluedo.fact_reason: no inference), and can still
+        # be logged on purpose through "anyway" (the contradiction banner then offers Undo)
+        post = self._live_posterior()
+        me = owner == setup.me
+        actions = {}
+        for kind, has_it, label in (
+                ("shown", True, f"I have {card}" if me else f"{owner} has {card}"),
+                ("lacks", False, f"I do not have {card}" if me else f"{owner} does not have {card}")):
+            reason = cluedo.fact_reason(setup, post, owner, card, has_it) if post is not None else None
+            if reason:
+                a = menu.addAction(f"{label} — {reason}")
+                a.setEnabled(False)
+                actions[menu.addAction(f"    Log “{label}” anyway (a correction)…")] = kind
+            else:
+                actions[menu.addAction(label)] = kind
         facts = self._facts_about(owner, card)
         remove = menu.addAction("Remove this fact")
         remove.setEnabled(bool(facts))
         chosen = self.exec_menu(menu, pos)
-        if chosen is has:
-            self.log_json({"type": "shown", "player": owner, "card": card})
-        elif chosen is lacks:
-            self.log_json({"type": "lacks", "player": owner, "card": card})
+        if chosen in actions:
+            self.log_json({"type": actions[chosen], "player": owner, "card": card})
         elif chosen is remove and facts:
             self.remove_event(facts[-1])
+
+    def _live_posterior(self):
+        """The posterior of the whole log as it is now, or None (not computed yet, or the log
+        is impossible)."""
+        tl = self.timeline
+        if tl is None or tl.error is not None or not tl.posteriors:
+            return None
+        if len(tl.posteriors) != len(self.document.events) + 1:
+            return None
+        return tl.posteriors[-1]
 
     def _facts_about(self, owner: str, card: str) -> list[int]:
         out = []
