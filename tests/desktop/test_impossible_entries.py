@@ -79,3 +79,33 @@ def test_cluedo_log_anyway_ends_in_the_banner_with_undo(window, monkeypatch):
     tab.banner.button.click()
     _wait(window)
     assert len(tab.document.events) == 1
+
+
+def _answers(form):
+    return [form.answer.itemData(i) for i in range(form.answer.count())]
+
+
+def test_egghead_answer_list_is_the_possible_answers(window, qtbot):
+    window.select_game("egghead")
+    tab = window.tab_for("egghead")
+    setup = egghead.default_setup()          # I see 4 5 6 and 3 3 3
+    tab.reset_document(setup, [])
+    _wait(window)
+    form = tab.question_form
+    assert form.set_question("sum")
+    qtbot.waitUntil(lambda: _answers(form) == egghead.possible_answers(setup, [], "sum"),
+                    timeout=20000)
+    assert min(_answers(form)) == 27         # 15 + 9 + at least 3: never 9…26
+    # after "sum = 30" the sum is forced: one answer, selected
+    tab.log_json({"type": "answer", "question": "sum", "answer": 30, "moderator": None})
+    _wait(window)
+    assert form.set_question("sum")
+    qtbot.waitUntil(lambda: _answers(form) == [30], timeout=20000)
+    assert form.answer.currentData() == 30
+    assert "Forced" in form.hint.text()
+    # every other question: exactly the engine's list given the log
+    events = list(tab.document.events)
+    for qid in ("count-6", "highest-stack"):
+        if form.set_question(qid):
+            qtbot.waitUntil(lambda: _answers(form) == egghead.possible_answers(setup, events, qid),
+                            timeout=20000)
