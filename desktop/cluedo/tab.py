@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QLabel, QMenu, Q
 
 from engines import cluedo
 from desktop.gametab import GameTab
+from desktop.widgets.quick_entry import EnterSubmits
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.worksheet import ProbabilityTableModel, WorksheetView
@@ -90,8 +91,9 @@ class Tab(GameTab):
         ml = QVBoxLayout(mid)
         ml.setContentsMargins(0, 0, 0, 0)
         self.form = SuggestionForm(setup)
-        self.form.submitted.connect(self.log_event)
-        self.form.accusationSubmitted.connect(self.log_event)
+        self.form.submitted.connect(self._log_suggestion)
+        self.form.accusationSubmitted.connect(self.log_checked)
+        EnterSubmits(self.form, self.form.submit)
         self.form.formChanged.connect(self._request_advice)
         ml.addWidget(self.form)
         rec_head = QHBoxLayout()
@@ -319,6 +321,17 @@ class Tab(GameTab):
         if len(tl.posteriors) != len(self.document.events) + 1:
             return None
         return tl.posteriors[-1]
+
+    @Slot(object)
+    def _log_suggestion(self, event) -> None:
+        """Log the form's suggestion unless it contradicts the log; then the suggester moves on
+        to the next player (the next suggestion is theirs)."""
+        self.log_checked(event, logged=lambda: self._next_suggester(event.suggester))
+
+    def _next_suggester(self, suggester: str) -> None:
+        players = list(self.document.setup.players)
+        if suggester in players:
+            self.form.set_suggester(players[(players.index(suggester) + 1) % len(players)])
 
     def _facts_about(self, owner: str, card: str) -> list[int]:
         out = []

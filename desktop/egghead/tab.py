@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QGroupBox, QHBoxLayout, QHead
 
 from engines import egghead
 from desktop.gametab import GameTab
+from desktop.widgets.quick_entry import EnterSubmits
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.worksheet import (ProbabilityTableModel, WorksheetView, format_probability,
                                        heat_color)
@@ -110,16 +111,19 @@ class Tab(GameTab):
         self.table_panel.solveClicked.connect(self._solve_clicked)
         ll.addWidget(self.table_panel)
         self.question_form = QuestionForm(setup)
-        self.question_form.submitted.connect(self.log_json)
+        self.question_form.submitted.connect(self.log_json_checked)
+        EnterSubmits(self.question_form, self.question_form.submit)
         self.answers_runner = self.make_runner("answers")
         self.answers_runner.resultReady.connect(self._on_possible_answers)
         self.question_form.answersWanted.connect(self._want_answers)
         ll.addWidget(self.question_form)
         self.reactions_form = ReactionsForm(setup)
-        self.reactions_form.submitted.connect(self.log_json)
+        self.reactions_form.submitted.connect(self.log_json_checked)
+        EnterSubmits(self.reactions_form, self.reactions_form.submit)
         ll.addWidget(self.reactions_form)
         self.solve_form = SolveForm(setup)
-        self.solve_form.submitted.connect(self.log_json)
+        self.solve_form.submitted.connect(self.log_json_checked)
+        EnterSubmits(self.solve_form, self.solve_form.submit)
         ll.addWidget(self.solve_form)
         ll.addStretch(1)
         scroll = QScrollArea()

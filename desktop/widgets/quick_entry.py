@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from PySide6.QtCore import QStringListModel, Qt, Signal
-from PySide6.QtWidgets import QCompleter, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal
+from PySide6.QtWidgets import (QApplication, QCompleter, QHBoxLayout, QLabel, QLineEdit,
+                               QPushButton, QVBoxLayout, QWidget)
 
 from engines.core.errors import SessionFormatError
 
@@ -200,3 +201,28 @@ class QuickEntry(QWidget):
         self._refused = self.text()
         self._set_preview(f"Not logged — it contradicts the log: {reason}. Press Enter again to "
                           f"log it anyway, or Escape to clear.", "error")
+
+
+class EnterSubmits(QObject):
+    """Enter (Return or the keypad's Enter) anywhere in ``form`` calls ``submit``: the form's
+    combo boxes, check boxes, spin boxes and line edits pass Enter on to their parent, where
+    this filter takes it. A focused push button keeps its own Enter (a form's other buttons
+    must not log it), and an open combo box list takes Enter itself (a separate window).
+
+    Use: ``EnterSubmits(form, form.submit)`` (the filter lives as long as ``form``).
+    """
+
+    def __init__(self, form: QWidget, submit):
+        super().__init__(form)
+        self._submit = submit
+        form.installEventFilter(self)
+
+    def eventFilter(self, obj, event):  # noqa: N802 (Qt name)
+        if event.type() == QEvent.KeyPress and event.key() in (Qt.Key_Return, Qt.Key_Enter) \
+                and not (event.modifiers() & ~Qt.KeypadModifier):
+            if isinstance(QApplication.focusWidget(), QPushButton):
+                return False
+            if isinstance(obj, QWidget) and obj.isEnabled():
+                self._submit()
+                return True
+        return False
