@@ -157,3 +157,32 @@ def test_egghead_impossible_answer_refused_with_the_possible_ones(window, qtbot)
     _enter(qtbot, window, qe)
     assert list(tab.document.events) == []
     assert "27–42" in qe.message()
+
+
+# -- flow ---------------------------------------------------------------------------------
+def test_enter_logs_the_cluedo_form_and_the_suggester_moves_on(window, qtbot):
+    tab, setup = _tab(window, "cluedo", UK)
+    form = tab.form
+    form.set_suggester("Ann")
+    form.refuter.setCurrentText("Cy")
+    form.pickers["suspect"].setFocus()
+    qtbot.keyClick(form.pickers["suspect"], Qt.Key_Return)
+    _wait(window)
+    assert len(tab.document.events) == 1
+    ev = tab.document.events[0]
+    assert ev.suggester == "Ann" and ev.refuter == "Cy" and list(ev.passed) == ["Bob"]
+    assert form.suggester.currentText() == "Bob"          # the next player suggests next
+
+
+def test_guesswho_answer_keeps_the_focus_on_the_questions(window, qtbot):
+    tab, _setup = _tab(window, "guesswho", None)
+    view = tab.question_view
+    view.setFocus()
+    view.selectRow(0)
+    qtbot.waitUntil(lambda: tab.current_question() is not None, timeout=5000)
+    tab.no_button.setFocus()
+    qtbot.keyClick(tab.no_button, Qt.Key_Space)
+    _wait(window)
+    assert len(tab.document.events) == 1
+    assert QApplication.focusWidget() is view
+    assert QApplication.focusWidget() is not tab.opponent
