@@ -345,7 +345,9 @@ class MainWindow(QMainWindow):
         found = Autosave.read_recovery()
         if not found:
             return False
-        names = ", ".join(f"{d.game} ({len(d.events)} events)" for d, _ in found)
+        names = ", ".join(f"{self.tab_for(d.game).title() if self.tab_for(d.game) else d.game} "
+                          f"({len(d.events)} {'entry' if len(d.events) == 1 else 'entries'})"
+                          for d, _ in found)
         if ask:
             ans = QMessageBox.question(self, "Restore unsaved games?",
                                        f"{APP_NAME} did not close normally last time. Restore the "

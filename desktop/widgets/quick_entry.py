@@ -31,6 +31,8 @@ EXAMPLES = {
 }
 
 _MAX_COMPLETIONS = 60
+IDLE_HINT = ("Names: any unique prefix of any word (plum, prof, mus).  ↓ picks a completion, "
+             "Enter logs, Escape clears.")
 
 
 class _Line(QLineEdit):
@@ -70,6 +72,7 @@ class QuickEntry(QWidget):
         self.module = module
         self.document = document
         self._refused = ""      # the line last refused (Enter again logs it anyway)
+        self._message = ""
         self._busy = False
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -84,7 +87,7 @@ class QuickEntry(QWidget):
         example = EXAMPLES.get(module.GAME, "")
         self.line.setPlaceholderText(f"type an event, e.g.  {example}   (Ctrl+L or /)")
         self.line.setToolTip("Type an event as one line and press Enter to log it (one undo "
-                             "step). Names: any unique prefix of any word, any case. Tab or ↓ "
+                             "step). Names: any unique prefix of any word, any case. ↓ "
                              "completes, Escape clears. The grammar is in the README, "
                              "“Quick entry”.")
         row.addWidget(self.line, 1)
@@ -94,8 +97,8 @@ class QuickEntry(QWidget):
         self.preview.setWordWrap(True)
         self.preview.setTextFormat(Qt.PlainText)
         self.preview.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        self.preview.hide()
-        lay.addWidget(self.preview)
+        self._set_preview("", "")
+        lay.addWidget(self.preview)   # always shown (a hint when idle): typing never shifts the tab
         self._model = QStringListModel(self)
         self.completer = QCompleter(self._model, self)
         self.completer.setCaseSensitivity(Qt.CaseInsensitive)
@@ -164,12 +167,15 @@ class QuickEntry(QWidget):
         colour = {"ok": "palette(text)", "error": "#c62828"}.get(kind, "palette(mid)")
         weight = "bold" if kind == "error" else "normal"
         self.preview.setStyleSheet(f"color:{colour}; font-weight:{weight}")
+        self._message = text
+        if not text:
+            self.preview.setStyleSheet("color:palette(mid)")
+            text = IDLE_HINT
         self.preview.setText(text)
-        self.preview.setVisible(bool(text))
 
     def message(self) -> str:
-        """The text under the line (the preview, the error or the refusal)."""
-        return self.preview.text() if self.preview.isVisible() else ""
+        """The text under the line (the preview, the error or the refusal; "" when idle)."""
+        return self._message
 
     # -- Enter ----------------------------------------------------------------------------
     def submit(self) -> None:
