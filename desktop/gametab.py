@@ -248,7 +248,7 @@ class GameTab(QWidget):
             root.insertWidget(at + 1 if at >= 0 else 0, self.quick_entry)
         for key in ("Ctrl+L", "/"):
             sc = QShortcut(QKeySequence(key), self)
-            sc.setContext(Qt.WidgetWithChildrenShortcut)
+            sc.setContext(Qt.WindowShortcut)   # only the visible tab's shortcut is active
             sc.activated.connect(self.quick_entry.focus)
 
     @Slot(object, bool)
