@@ -2,6 +2,7 @@
 log disabled with the reason (and a deliberate "anyway" path that ends in the contradiction
 banner with Undo); Egghead's answer list holds exactly the engine's possible answers, a forced
 answer pre-selected; the forms refuse a contradicting entry with the reason."""
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from PySide6.QtGui import QContextMenuEvent
 
@@ -109,3 +110,29 @@ def test_egghead_answer_list_is_the_possible_answers(window, qtbot):
         if form.set_question(qid):
             qtbot.waitUntil(lambda: _answers(form) == egghead.possible_answers(setup, events, qid),
                             timeout=20000)
+
+
+def test_cluedo_form_refuses_a_contradicting_suggestion(window, qtbot, monkeypatch):
+    tab, setup = _cluedo(window)
+    warned = []
+    monkeypatch.setattr(tab, "warn", lambda title, text: warned.append(text))
+    form = tab.form
+    form.set_suggester("Me")
+    for card in ("Colonel Mustard", "Rope", "Lounge"):
+        form.set_card(card)
+    form.refuter.setCurrentText("Alice")
+    form.shown.setCurrentText("Rope")                 # Alice showed me Rope — but I hold it
+    form.submit()
+    _wait(window)
+    assert len(tab.document.events) == 1              # only my hand: refused
+    assert warned and "you hold it" in warned[0]
+    assert form.suggester.currentText() == "Me"      # nothing logged: the suggester stays
+
+
+def test_ctrl_l_works_after_switching_tabs_with_the_mouse(window, qtbot):
+    window.select_game("inkognito")
+    tab = window.tab_for("inkognito")
+    window.activateWindow()
+    window.tabs.tabBar().setFocus()
+    qtbot.keyClick(window.tabs.tabBar(), Qt.Key_L, Qt.ControlModifier)
+    assert QApplication.focusWidget() is tab.quick_entry.line
