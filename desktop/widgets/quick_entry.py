@@ -122,6 +122,7 @@ class QuickEntry(QWidget):
     def clear(self) -> None:
         """Empty the line and the preview (Escape)."""
         self._refused = ""
+        self._busy = False
         self.line.clear()
         self._set_preview("", "")
 
