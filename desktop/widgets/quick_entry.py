@@ -105,6 +105,7 @@ class QuickEntry(QWidget):
         self.completer.setCompletionMode(QCompleter.UnfilteredPopupCompletion)
         self.completer.setMaxVisibleItems(12)
         self.line.setCompleter(self.completer)
+
         self.line.textEdited.connect(self._on_edited)
         self.line.textChanged.connect(self._update_preview)
         self.line.returnPressed.connect(self.submit)
@@ -182,6 +183,11 @@ class QuickEntry(QWidget):
     def submit(self) -> None:
         """Enter: parse the line; a bad line shows the engine's message and logs nothing, a
         good one is emitted as :attr:`entered` (the tab checks and logs it)."""
+        popup = self.completer.popup()
+        if popup.isVisible():
+            if popup.currentIndex().isValid():
+                return    # ↓ then Enter picks a completion (the completer fills it in next)
+            popup.hide()  # Enter without picking one: log the line as typed
         if self._busy:
             return
         text = self.text()
