@@ -195,3 +195,20 @@ def test_guesswho_answer_keeps_the_focus_on_the_questions(window, qtbot):
     assert len(tab.document.events) == 1
     assert QApplication.focusWidget() is view
     assert QApplication.focusWidget() is not tab.opponent
+
+
+def test_down_and_enter_pick_a_completion_without_logging(window, qtbot):
+    tab, _setup = _tab(window, "cluedo", UK)
+    qe = tab.quick_entry
+    qe.focus()
+    qtbot.keyClicks(qe.line, "Ann: plum rope hall; c")
+    popup = qe.completer.popup()
+    qtbot.waitUntil(popup.isVisible, timeout=3000)
+    qtbot.keyClick(popup, Qt.Key_Down)
+    qtbot.keyClick(popup, Qt.Key_Return)
+    _wait(window)
+    assert qe.text() == "Ann: plum rope hall; Cy"
+    assert list(tab.document.events) == []
+    assert qe.message().startswith("→ Ann suggested")
+    _enter(qtbot, window, qe)
+    assert len(tab.document.events) == 1
