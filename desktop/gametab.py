@@ -13,9 +13,11 @@ when the timeline does not have them).
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Optional
+import functools
+from typing import Any, Callable, Optional
 
-from PySide6.QtCore import QTimer, Signal, Slot
+from PySide6.QtCore import QTimer, Qt, Signal, Slot
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from engines import game_module
@@ -29,6 +31,7 @@ from desktop.widgets.banner import Banner
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.history import HistoryPanel
 from desktop.widgets.why import WhyPopup, conflict_html, parse_entry_link
+from desktop.widgets.quick_entry import QuickEntry
 
 
 class GameTab(QWidget):
@@ -88,7 +91,15 @@ class GameTab(QWidget):
         # numbers still on screen while a computation runs longer than this are greyed
         self._stale_timer = QTimer(self, singleShot=True, interval=150)
         self._stale_timer.timeout.connect(self._stale_if_busy)
+        self.check_runner = self.make_runner("check")
+        self.check_runner.resultReady.connect(self._on_checked)
+        self.check_runner.failed.connect(self._on_check_failed)
+        self._check: Optional[tuple] = None     # the entry being checked
+        self._checks: list[tuple] = []          # entries waiting for their check
+        self.quick_entry = QuickEntry(self.module, self.document)
+        self.quick_entry.entered.connect(self._on_quick_entered)
         self.build_ui()
+        self._place_quick_entry()      # under the banner's place in the layout, before it floats
         # the banner overlays the top of what follows it instead of pushing the layout down
         self.banner.float_over(self)
         self.request_inference()
@@ -204,6 +215,102 @@ class GameTab(QWidget):
         self.log_event(event)
         return True
 
+    def log_json_checked(self, obj: dict, title: str = "Cannot log this",
+                         logged: Optional[Callable[[], None]] = None) -> bool:
+        """:meth:`log_json` for a form: validate ``obj`` with the engine, then log it unless it
+        contradicts the log (:meth:`log_checked`: refused with a warning naming the reason).
+        Returns whether the object was valid (the check finishes in the background)."""
+        try:
+            event = self.module.event_from_json(obj, self.document.setup, "event")
+        except SessionFormatError as exc:
+            self.warn(title, exc.message)
+            return False
+        self.log_checked(event, logged=logged)
+        return True
+
+    def log_checked(self, event: Any, refused: Optional[Callable[[str], None]] = None,
+                    logged: Optional[Callable[[], None]] = None) -> None:
+        """Log ``event`` unless it contradicts the log: the engine's ``contradiction(setup,
+        events, event)`` runs as a task on the thread pool (it may run ``infer``); then the event
+        is logged (one undoable command) and ``logged()`` called, or ``refused(reason)`` is
+        called (default: a warning naming the reason) and nothing is logged. Entries made while
+        a check runs are checked after it, in order, each against the log before it."""
+        self._checks.append((event, refused, logged))
+        if self._check is None:
+            self._next_check()
+
+    def _next_check(self) -> None:
+        while self._checks and self._check is None:
+            event, refused, logged = self._checks.pop(0)
+            check = getattr(self.module, "contradiction", None)
+            in_order = getattr(self.module, "timeline_in_order", None)
+            if in_order is not None and in_order(self.document.setup):
+                check = None   # a state too large to copy (Egghead, 6 players): a check would
+                #                take minutes; the contradiction banner reports an impossible entry
+            if check is None:
+                self.log_event(event)
+                if logged:
+                    logged()
+                continue
+            setup, events = self.document.setup, tuple(self.document.events)
+            self._check = (event, refused, logged, setup, events)
+            self.check_runner.submit(functools.partial(_check_job, check, setup, events, event))
+
+    @Slot(int, object, float)
+    def _on_checked(self, _rev: int, reason, _secs: float) -> None:
+        pending, self._check = self._check, None
+        if pending is None:
+            return
+        event, refused, logged, setup, events = pending
+        if setup is not self.document.setup or events != tuple(self.document.events):
+            self._checks.insert(0, (event, refused, logged))   # the log changed meanwhile
+        elif reason:
+            if refused is not None:
+                refused(reason)
+            else:
+                self.warn("Not logged", f"{self.module.describe_event(setup, event)}: this "
+                          f"contradicts the log — {reason}.")
+        else:
+            self.log_event(event)
+            if logged:
+                logged()
+        self._next_check()
+
+    @Slot(int, object)
+    def _on_check_failed(self, _rev: int, exc: Exception) -> None:
+        pending, self._check = self._check, None
+        if pending is not None:
+            refused = pending[1]
+            reason = f"cannot check it: {getattr(exc, 'message', exc)}"
+            if refused is not None:
+                refused(reason)
+            else:
+                self.warn("Not logged", reason)
+        self._next_check()
+
+    # -- quick entry ---------------------------------------------------------------------
+    def _place_quick_entry(self) -> None:
+        """Put :attr:`quick_entry` where the banner sits in the tab's top layout (every tab gets
+        it from here; the banner then floats over what follows, not over the line) and bind
+        Ctrl+L and / to it."""
+        root = self.layout()
+        at = root.indexOf(self.banner) if root is not None else -1
+        if root is not None and hasattr(root, "insertWidget"):
+            root.insertWidget(at if at >= 0 else 0, self.quick_entry)
+        for key in ("Ctrl+L", "/"):
+            sc = QShortcut(QKeySequence(key), self)
+            sc.setContext(Qt.WindowShortcut)   # only the visible tab's shortcut is active
+            sc.activated.connect(self.quick_entry.focus)
+
+    @Slot(object, bool)
+    def _on_quick_entered(self, event: Any, force: bool) -> None:
+        qe = self.quick_entry
+        if force:
+            self.log_event(event)
+            qe.show_logged()
+            return
+        self.log_checked(event, refused=qe.show_refused, logged=qe.show_logged)
+
     def replace_setup(self, text: str, merge_key: int = -1, **changes) -> bool:
         """Replace fields of the setup (``dataclasses.replace``), keeping the events (undoable).
 
@@ -227,6 +334,10 @@ class GameTab(QWidget):
     def reset_document(self, setup: Any, events=(), meta=(), path: Optional[str] = None) -> None:
         self.history.set_contradiction(None)
         self.banner.clear()
+        self._checks.clear()          # entries of the old game are not logged into the new
+        self._check = None
+        self.check_runner.cancel()
+        self.quick_entry.show_logged()
         self.controller.reset(setup, events, meta, path)
         self.reset_views()
         self.request_inference()
@@ -561,3 +672,7 @@ class GameTab(QWidget):
     def warn(self, title: str, text: str) -> None:
         """A modal warning naming what is wrong (bad form input)."""
         QMessageBox.warning(self, title, text)
+
+
+def _check_job(check, setup, events: tuple, event, _task) -> Optional[str]:
+    return check(setup, list(events), event)

@@ -20,6 +20,14 @@ from engines.core.errors import SessionFormatError
 from engines.core.schema import EventMeta, SessionData, dumps_session, parse_session, read_session_file
 
 
+def _title(game: str) -> str:
+    """The game's title for messages ("Guess Who?", not the id "guesswho")."""
+    try:
+        return game_module(game).TITLE
+    except (KeyError, ImportError):
+        return game
+
+
 def write_text_atomically(path: str, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` through QSaveFile: the old file stays whole on failure.
 
@@ -149,7 +157,8 @@ class SessionDocument(QObject):
     def load(self, data: SessionData, path: Optional[str] = None) -> None:
         """Replace the document by ``data`` (already validated)."""
         if data.game != self.game:
-            raise SessionFormatError("$.game", f"this is a {data.game} session, not {self.game}")
+            raise SessionFormatError("$.game", f"this is a {_title(data.game)} session, not "
+                                               f"{_title(self.game)}")
         self.reset(data.setup, data.events, data.meta, path)
 
     def history_csv(self, summaries: Sequence[Optional[dict]]) -> str:

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QLabel, QMenu, Q
 
 from engines import cluedo
 from desktop.gametab import GameTab
+from desktop.widgets.quick_entry import EnterSubmits
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
@@ -92,8 +93,9 @@ class Tab(GameTab):
         ml = QVBoxLayout(mid)
         ml.setContentsMargins(0, 0, 0, 0)
         self.form = SuggestionForm(setup)
-        self.form.submitted.connect(self.log_event)
-        self.form.accusationSubmitted.connect(self.log_event)
+        self.form.submitted.connect(self._log_suggestion)
+        self.form.accusationSubmitted.connect(self.log_checked)
+        EnterSubmits(self.form, self.form.submit)
         self.form.formChanged.connect(self._request_advice)
         ml.addWidget(self.form)
         rec_head = QHBoxLayout()
@@ -301,8 +303,22 @@ class Tab(GameTab):
             self._add_why(menu, item, column)
             self.why_chosen(self.exec_menu(menu, pos), pos)
             return
-        has = menu.addAction(f"{owner} has {card}")
-        lacks = menu.addAction(f"{owner} does not have {card}")
+        # an entry that contradicts the log is shown disabled with the reason, read from the
+        # exact posterior the tab already has (cluedo.fact_reason: no inference), and can still
+        # be logged on purpose through "anyway" (the contradiction banner then offers Undo)
+        post = self._live_posterior()
+        me = owner == setup.me
+        actions = {}
+        for kind, has_it, label in (
+                ("shown", True, f"I have {card}" if me else f"{owner} has {card}"),
+                ("lacks", False, f"I do not have {card}" if me else f"{owner} does not have {card}")):
+            reason = cluedo.fact_reason(setup, post, owner, card, has_it) if post is not None else None
+            if reason:
+                a = menu.addAction(f"{label} — {reason}")
+                a.setEnabled(False)
+                actions[menu.addAction(f"    Log “{label}” anyway (a correction)…")] = kind
+            else:
+                actions[menu.addAction(label)] = kind
         facts = self._facts_about(owner, card)
         remove = menu.addAction("Remove this fact")
         remove.setEnabled(bool(facts))
@@ -310,10 +326,8 @@ class Tab(GameTab):
         chosen = self.exec_menu(menu, pos)
         if chosen is why:
             self.why_chosen(chosen, pos)
-        elif chosen is has:
-            self.log_json({"type": "shown", "player": owner, "card": card})
-        elif chosen is lacks:
-            self.log_json({"type": "lacks", "player": owner, "card": card})
+        elif chosen in actions:
+            self.log_json({"type": actions[chosen], "player": owner, "card": card})
         elif chosen is remove and facts:
             self.remove_event(facts[-1])
 
@@ -325,6 +339,28 @@ class Tab(GameTab):
         decided = p is not None and (p <= CERTAIN_EPS or p >= 1 - CERTAIN_EPS)
         subject = f"{card} is in the envelope" if owner == ENVELOPE else f"{owner} has {card}"
         return self.add_why_action(menu, {"card": card, "place": owner}, subject, decided)
+
+
+    def _live_posterior(self):
+        """The posterior of the whole log as it is now, or None (not computed yet, or the log
+        is impossible)."""
+        tl = self.timeline
+        if tl is None or tl.error is not None or not tl.posteriors:
+            return None
+        if len(tl.posteriors) != len(self.document.events) + 1:
+            return None
+        return tl.posteriors[-1]
+
+    @Slot(object)
+    def _log_suggestion(self, event) -> None:
+        """Log the form's suggestion unless it contradicts the log; then the suggester moves on
+        to the next player (the next suggestion is theirs)."""
+        self.log_checked(event, logged=lambda: self._next_suggester(event.suggester))
+
+    def _next_suggester(self, suggester: str) -> None:
+        players = list(self.document.setup.players)
+        if suggester in players:
+            self.form.set_suggester(players[(players.index(suggester) + 1) % len(players)])
 
     def _facts_about(self, owner: str, card: str) -> list[int]:
         out = []

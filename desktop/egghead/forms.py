@@ -213,9 +213,14 @@ class QuestionForm(QGroupBox):
     """
 
     submitted = Signal(dict)
+    #: the possible answers of the selected question are wanted (the tab computes them in the
+    #: background from the live posterior and calls :meth:`set_possible`)
+    answersWanted = Signal()
 
     def __init__(self, setup, parent=None):
         super().__init__("Question and answer", parent)
+        self.events: tuple = ()
+        self.posterior = None   # the live posterior of ``events`` (None while computing)
         lay = QGridLayout(self)
         self.filter = QLineEdit()
         self.filter.setPlaceholderText("Search questions (e.g. sum, missing, pair)…")
@@ -275,6 +280,39 @@ class QuestionForm(QGroupBox):
         self.visible = dict(visible)
         self._fill_answers()
 
+    def set_log(self, events, posterior=None) -> None:
+        """The log (the answer list first holds the answers the cards I see allow after it,
+        :func:`egghead.seen_answers`) and its posterior when known (then the tab narrows the
+        list to :meth:`set_possible`)."""
+        self.events = tuple(events)
+        self.posterior = posterior
+        self._fill_answers()
+
+    def set_possible(self, question: str, moderator, answers) -> None:
+        """The answers ``question`` (asked of ``moderator``) can get in some world consistent
+        with the log and the cards I see (:func:`egghead.possible_answers`, computed in the
+        background): the list holds only these, a forced answer is selected."""
+        if question != self.question.currentData() or moderator != self.moderator.currentData():
+            return   # the selection moved on meanwhile
+        answers = list(answers)
+        prev = self.answer.currentData()
+        self.answer.blockSignals(True)
+        self.answer.clear()
+        for a in answers:
+            self.answer.addItem(str(a), a)
+        i = self.answer.findData(prev)
+        self.answer.setCurrentIndex(0 if len(answers) == 1 or i < 0 else i)
+        self.answer.blockSignals(False)
+        self.button.setEnabled(bool(answers))
+        if len(answers) == 1:
+            self.hint.setText(f"Forced: with the log and the cards you see, the only possible "
+                              f"answer is {answers[0]}.")
+        elif answers:
+            self.hint.setText(f"{len(answers)} answers are possible given the log and the cards "
+                              f"you see.")
+        else:
+            self.hint.setText("No answer is possible: the log is impossible.")
+
     def _moderator_changed(self, *_a) -> None:
         self._choices = egghead.questions_for(self.setup, self.moderator.currentData())
         self._refilter()
@@ -311,9 +349,14 @@ class QuestionForm(QGroupBox):
         if q is None:
             self.hint.setText("No question matches the search.")
             return
-        for a in q.answers:
-            self.answer.addItem(str(a), a)
         mod = self.moderator.currentData()
+        try:   # instantly: what the cards I see allow (no inference); narrowed by the log next
+            answers = egghead.seen_answers(self.setup, self.events, q.id, mod)
+        except SessionFormatError:
+            answers = list(q.answers)
+        for a in answers:
+            self.answer.addItem(str(a), a)
+        self.button.setEnabled(bool(answers))
         if mod is not None and mod == self.setup.me:
             try:
                 mine = egghead.answer_for(self.setup, q.id, self.visible, mod)
@@ -326,6 +369,8 @@ class QuestionForm(QGroupBox):
         i = self.answer.findData(prev)
         if i >= 0:
             self.answer.setCurrentIndex(i)
+        self.hint.setText("Answers the cards you see allow; checking them against the log…")
+        self.answersWanted.emit()
 
     def set_question(self, qid: str) -> bool:
         """Select question ``qid`` (clears the search); False if unknown."""

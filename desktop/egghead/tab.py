@@ -5,6 +5,7 @@ simulation panel (seed 002, section 5).
 """
 from __future__ import annotations
 
+import functools
 
 import numpy as np
 from PySide6.QtCore import QPoint, Qt, Slot
@@ -15,6 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QGroupBox, QHBoxLayout, QHead
 
 from engines import egghead
 from desktop.gametab import GameTab
+from desktop.widgets.quick_entry import EnterSubmits
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.worksheet import (CERTAIN_EPS, ProbabilityTableModel, WorksheetView,
                                        format_probability, heat_color)
@@ -112,13 +114,19 @@ class Tab(GameTab):
         self.table_panel.solveClicked.connect(self._solve_clicked)
         ll.addWidget(self.table_panel)
         self.question_form = QuestionForm(setup)
-        self.question_form.submitted.connect(self.log_json)
+        self.question_form.submitted.connect(self.log_json_checked)
+        EnterSubmits(self.question_form, self.question_form.submit)
+        self.answers_runner = self.make_runner("answers")
+        self.answers_runner.resultReady.connect(self._on_possible_answers)
+        self.question_form.answersWanted.connect(self._want_answers)
         ll.addWidget(self.question_form)
         self.reactions_form = ReactionsForm(setup)
-        self.reactions_form.submitted.connect(self.log_json)
+        self.reactions_form.submitted.connect(self.log_json_checked)
+        EnterSubmits(self.reactions_form, self.reactions_form.submit)
         ll.addWidget(self.reactions_form)
         self.solve_form = SolveForm(setup)
-        self.solve_form.submitted.connect(self.log_json)
+        self.solve_form.submitted.connect(self.log_json_checked)
+        EnterSubmits(self.solve_form, self.solve_form.submit)
         ll.addWidget(self.solve_form)
         ll.addStretch(1)
         scroll = QScrollArea()
@@ -329,7 +337,8 @@ class Tab(GameTab):
         self.learned_label.setText(learned_text(post) + f" · {post.worlds:,} worlds publicly "
                                    f"possible · entropy {post.entropy_bits:.2f} bits")
         if live:
-            self.question_form.set_visible(post.visible)
+            self.question_form.visible = dict(post.visible)
+            self.question_form.set_log(self.document.events, post)
             self.solve_form.set_state(post.visible, post.solution)
             if not self.document.events:
                 self.reactions_form.set_note("Log the moderator's answer first, then the round "
@@ -341,6 +350,24 @@ class Tab(GameTab):
             else:
                 self.reactions_form.set_note("Another round of reactions can still teach "
                                              "something: log who solved this round.")
+
+    @Slot()
+    def _want_answers(self) -> None:
+        """The answers the selected question can get given the log, from the live posterior
+        (my valid stacks × the stacks I see), as a task: a long list of valid stacks must not
+        hold the GUI thread."""
+        form = self.question_form
+        qid, mod, post = form.question.currentData(), form.moderator.currentData(), form.posterior
+        if qid is None or post is None:
+            self.answers_runner.cancel()
+            return
+        self.answers_runner.submit(functools.partial(_possible_answers_job, self.document.setup,
+                                                     post, qid, mod))
+
+    @Slot(int, object, float)
+    def _on_possible_answers(self, _rev: int, result, _secs: float) -> None:
+        qid, mod, answers = result
+        self.question_form.set_possible(qid, mod, answers)
 
     def _fill_valids(self, post) -> None:
         setup = self.document.setup
@@ -450,3 +477,18 @@ class Tab(GameTab):
             return False
         self.reset_document(dlg.result_setup(), [])
         return True
+
+
+def _possible_answers_job(setup, post, question: str, moderator, task) -> tuple:
+    """``(question, moderator, answers)``: the moderator's answer over every stack I may still
+    hold (``post.my_valids``, the exact engine's) with the others' stacks as I see them —
+    :func:`egghead.possible_answers` read from a posterior already computed."""
+    if moderator is not None and moderator == setup.me:
+        return question, moderator, [egghead.answer_for(setup, question, post.visible, moderator)]
+    others = {p: s for p, s in post.visible.items() if p != setup.me}
+    answers = set()
+    for i, mine in enumerate(post.my_valids):
+        if i % 256 == 0 and task():
+            return question, moderator, []
+        answers.add(egghead.answer_for(setup, question, {**others, setup.me: mine}, moderator))
+    return question, moderator, sorted(answers)

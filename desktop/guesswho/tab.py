@@ -456,8 +456,16 @@ class Tab(GameTab):
         if q is None:
             self.warn("No question selected", "Select a question in the list first, then Yes or No.")
             return
-        if self.log_json({"type": "answer", "question": q, "answer": bool(yes)}):
-            self._set_current_question(None)
+        # the next entry is the next question: keep the focus there (disabling the Yes/No
+        # button that has it would pass it on to the next widget in the tab order)
+        refocus = self.yes_button.hasFocus() or self.no_button.hasFocus()
+        self.log_json_checked({"type": "answer", "question": q, "answer": bool(yes)},
+                              logged=lambda: self._answered(refocus))
+
+    def _answered(self, refocus: bool) -> None:
+        if refocus:
+            self.question_view.setFocus(Qt.OtherFocusReason)
+        self._set_current_question(None)
 
     # -- cards --------------------------------------------------------------------------
     @Slot(str)
@@ -480,7 +488,7 @@ class Tab(GameTab):
                 f"or remove it in the history.", "info")
             self._notice = True
             return
-        self.log_json({"type": "eliminate", "name": name})
+        self.log_json_checked({"type": "eliminate", "name": name})
 
     @Slot(str, QPoint)
     def _card_menu(self, name: str, pos: QPoint) -> None:

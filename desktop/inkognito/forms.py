@@ -14,7 +14,7 @@ from engines import inkognito
 from desktop.appearance import tone
 
 QUESTION_LABELS = {"player": "Player", "ambassador": "Ambassador"}
-TICK = "✕"
+TICK = "●"   # a card shown (✗ means impossible in the heat maps)
 PENDING_BG = QColor(255, 249, 219)
 
 
@@ -40,7 +40,7 @@ def short_names(names) -> list[str]:
 
 class AnswerSheet(QGroupBox):
     """One opponent's worksheet: a row per logged answer, columns = the 4 identities and the 4
-    builds (✕ = statement shown); the last row is the pending answer, ticked by clicking.
+    builds (● = card shown); the last row is the pending answer, ticked by clicking.
     Below it: question (player / ambassador), asked kind, mission card, Log button.
 
     Signals:

@@ -278,8 +278,7 @@ class Tab(GameTab):
         except SessionFormatError as exc:
             self.warn("Cannot log this answer", exc.message)
             return
-        sheet.clear_pending()
-        self.log_event(ev)
+        self.log_checked(ev, logged=sheet.clear_pending)
 
     def _deception_toggled(self, on: bool) -> None:
         if not self.replace_setup("Deception model " + ("on" if on else "off"),

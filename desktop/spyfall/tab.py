@@ -399,8 +399,7 @@ class Tab(GameTab):
         except SessionFormatError as exc:
             self.warn("Cannot log this claim", claim_error_text(exc))
             return False
-        self.log_event(ev)
-        self.clear_pending()
+        self.log_checked(ev, logged=self.clear_pending)
         return True
 
     # -- results ---------------------------------------------------------------------------------

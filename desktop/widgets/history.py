@@ -37,13 +37,40 @@ _CONFLICT_ROLE = getattr(ConflictRole, "value", ConflictRole)
 _FONT = Qt.FontRole.value
 
 
-def _short_time(iso: Optional[str]) -> str:
+def _parse_time(iso: Optional[str]) -> Optional[datetime]:
     if not iso:
-        return ""
+        return None
     try:
-        return datetime.fromisoformat(iso).strftime("%H:%M")
+        t = datetime.fromisoformat(iso)
     except ValueError:
+        return None
+    return t.astimezone() if t.tzinfo is not None else t   # shown in local time
+
+
+def _short_time(iso: Optional[str], now: Optional[datetime] = None) -> str:
+    """When an entry was logged, as a person says it: ``"14:05"`` today, ``"yesterday
+    14:05"``, ``"Mon 23 Nov 14:05"`` this year, ``"23 Nov 2025 14:05"`` before; "" if unknown."""
+    t = _parse_time(iso)
+    if t is None:
         return ""
+    now = now or (datetime.now(t.tzinfo) if t.tzinfo is not None else datetime.now())
+    days = (now.date() - t.date()).days
+    clock = t.strftime("%H:%M")
+    if days == 0:
+        return clock
+    if days == 1:
+        return f"yesterday {clock}"
+    if t.year == now.year:
+        return f"{t.strftime('%a')} {t.day} {t.strftime('%b')} {clock}"
+    return f"{t.day} {t.strftime('%b %Y')} {clock}"
+
+
+def _long_time(iso: Optional[str]) -> str:
+    """``"logged on Monday 23 November 2026 at 14:05:31"`` ("" if unknown)."""
+    t = _parse_time(iso)
+    if t is None:
+        return ""
+    return f"logged on {t.strftime('%A')} {t.day} {t.strftime('%B %Y')} at {t.strftime('%H:%M:%S')}"
 
 
 class HistoryModel(QAbstractListModel):
@@ -115,8 +142,8 @@ class HistoryModel(QAbstractListModel):
         text = doc.module.describe_event(doc.setup, doc.events[i])
         meta = doc.meta[i]
         t = _short_time(meta.time)
-        label = text + (f"   — {t}" if t else "") + (f"   [{meta.note}]" if meta.note else "")
-        return label, f"{text}\n{meta.time or ''}".strip()
+        label = text + (f"  · {t}" if t else "") + (f"   [{meta.note}]" if meta.note else "")
+        return label, f"{text}\n{_long_time(meta.time)}".strip()
 
     # -- the document's signals ---------------------------------------------------------
     @Slot(int, int)
@@ -206,7 +233,12 @@ class HistoryPanel(QWidget):
         self._view.customContextMenuRequested.connect(self._menu)
         self._view.selectionModel().currentRowChanged.connect(self._selected)
         self._view.setAlternatingRowColors(True)
-        self._view.setUniformItemSizes(True)   # one line per entry: a cheap layout
+        self._view.setUniformItemSizes(False)
+        # every entry whole: wrapped to the panel's width, never elided
+        self._view.setWordWrap(True)
+        self._view.setTextElideMode(Qt.ElideNone)
+        self._view.setResizeMode(QListView.Adjust)
+        self._view.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         layout.addWidget(self._view)
         self.model.rowsInserted.connect(self._after_insert)
         self.model.rowsAboutToBeRemoved.connect(self._before_remove)

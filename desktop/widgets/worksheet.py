@@ -60,8 +60,8 @@ def format_probability(p: Optional[float], se: Optional[float] = None) -> str:
         text = ">99%"
     else:
         text = f"{100 * p:.0f}%"
-    if se is not None and se > 0:
-        text += f" ±{100 * se:.0f}"
+    if se is not None and math.isfinite(se) and se > 0:   # never "±0": below half a point
+        text += f" ±{100 * se:.0f}" if 100 * se >= 0.5 else " ±<1"
     return text
 
 

@@ -374,27 +374,37 @@ def passers_between(setup: Setup, suggester: str, refuter: Optional[str]) -> tup
 
 def describe_event(setup: Setup, event) -> str:
     """The event in words for the history panel, e.g.
-    ``"Ann suggested Plum, Rope, Hall; Bob passed; Cy showed a card"``."""
+    ``"Ann suggested Plum, Rope, Hall; Bob passed; Cy showed a card"``; I (``setup.me``) am
+    "I": ``"My hand: …"``, ``"I have Rope"``, ``"I suggested …; Bob showed me Rope"``."""
+    me = setup.me
+
+    def who(p: str) -> str:
+        return "I" if p == me else p
+
+    def joined(names) -> str:
+        names = [who(n) for n in names]
+        return " and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1]
+
     if isinstance(event, HandEvent):
-        return f"{event.player}'s hand: " + (", ".join(event.cards) if event.cards else "(no cards)")
+        head = "My hand" if event.player == me else f"{event.player}'s hand"
+        return f"{head}: " + (", ".join(event.cards) if event.cards else "(no cards)")
     if isinstance(event, ShownEvent):
-        return f"{event.player} has {event.card}"
+        return f"{who(event.player)} {'have' if event.player == me else 'has'} {event.card}"
     if isinstance(event, LacksEvent):
-        return f"{event.player} does not have {event.card}"
+        return f"{who(event.player)} {'do' if event.player == me else 'does'} not have {event.card}"
     if isinstance(event, SuggestionEvent):
-        parts = [f"{event.suggester} suggested {', '.join(event.cards)}"]
+        parts = [f"{who(event.suggester)} suggested {', '.join(event.cards)}"]
         if event.passed:
-            names = list(event.passed)
-            parts.append((" and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1])
-                         + (" passed" if len(names) > 1 else " passed"))
+            parts.append(joined(event.passed) + " passed")
         if event.refuter is None:
             parts.append("nobody refuted")
         elif event.shown:
-            parts.append(f"{event.refuter} showed {event.shown}")
+            to_me = " me" if event.suggester == me else ""
+            parts.append(f"{who(event.refuter)} showed{to_me} {event.shown}")
         else:
-            parts.append(f"{event.refuter} showed a card")
+            parts.append(f"{who(event.refuter)} showed a card")
         return "; ".join(parts)
     if isinstance(event, AccusationEvent):
         verdict = "correctly" if event.correct else "wrongly"
-        return f"{event.player} {verdict} accused {', '.join(event.cards)}"
+        return f"{who(event.player)} {verdict} accused {', '.join(event.cards)}"
     raise SessionFormatError("event", f"not a Cluedo event: {type(event).__name__}")

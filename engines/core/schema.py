@@ -360,10 +360,12 @@ def parse_session(obj: Any, file: Optional[str] = None) -> SessionData:
         read_token = _READ_KEYS.set({})
         try:
             setup = module.Setup.from_json(setup_obj, "$.setup")
-            seen = _READ_KEYS.get().get(id(setup_obj), set())
+            seen = _READ_KEYS.get().get(id(setup_obj))
         finally:
             _READ_KEYS.reset(read_token)
-        unknown = [k for k in setup_obj if k not in seen]
+        # keys are known only when the engine read its setup with a Reader; an engine that
+        # parses the object by hand (a plug-in game) checks its own fields
+        unknown = [k for k in setup_obj if k not in seen] if seen is not None else []
         if unknown:
             key = unknown[0] if len(unknown[0]) <= 40 else unknown[0][:40] + "…"
             raise SessionFormatError(f"$.setup.{key}",

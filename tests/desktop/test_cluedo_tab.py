@@ -153,7 +153,9 @@ def test_contradiction_is_reported_and_undo_recovers(window, qtbot, monkeypatch)
     _right_click(qtbot, monkeypatch, tab, 0, 1, "Ann has")
     _wait(window)
     good = tab.model.matrix().copy()
-    _right_click(qtbot, monkeypatch, tab, 0, 2, "Bob has")  # the same card in two hands
+    # the same card in two hands: offered only through the deliberate "anyway" path
+    assert _right_click(qtbot, monkeypatch, tab, 0, 2, "Bob has").endswith("— Ann holds it")
+    _right_click(qtbot, monkeypatch, tab, 0, 2, "Log “Bob has")
     _wait(window)
     assert tab.banner.isVisible() and "Impossible" in tab.banner.text()
     assert tab.history.contradiction_index() == 1

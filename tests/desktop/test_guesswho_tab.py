@@ -263,14 +263,22 @@ def test_simulation_can_be_cancelled(window, qtbot):
     assert tab.sim_panel.table.rowCount() == 0 and "cancelled" in tab.sim_panel.message.text()
 
 
-def test_impossible_answer_is_reported_and_rules_switch_changes_the_race(window, qtbot):
+def test_impossible_answer_is_reported_and_rules_switch_changes_the_race(window, qtbot,
+                                                                          monkeypatch):
     tab = _tab(window, guesswho.setup_for_board("classic", opponent_remaining=24))
     _click_question(qtbot, tab, "Glasses?")
     qtbot.mouseClick(tab.yes_button, Qt.LeftButton)
     _wait(window)
     standing = {n for n, c in tab.board_view.cards.items() if not c.down}
+    warned = []
+    monkeypatch.setattr(tab, "warn", lambda title, text: warned.append(text))
     _click_question(qtbot, tab, "Glasses?")
-    qtbot.mouseClick(tab.no_button, Qt.LeftButton)  # contradicts the first answer
+    qtbot.mouseClick(tab.no_button, Qt.LeftButton)  # contradicts the first answer: refused
+    _wait(window)
+    assert len(tab.document.events) == 1 and warned and "contradicts the log" in warned[0]
+    # logged on purpose (a correction): the banner reports it, Undo recovers
+    tab.log_json({"type": "answer", "question": {"attribute": "glasses", "value": True},
+                  "answer": False})
     _wait(window)
     assert tab.banner.isVisible() and "Impossible" in tab.banner.text()
     assert {n for n, c in tab.board_view.cards.items() if not c.down} == standing

@@ -45,7 +45,7 @@ def test_tick_cells_and_log_with_enter(window, qtbot):
     for col in (1, 5 + 1, 5 + 2):
         _click(qtbot, red, col)
     assert red.ticked_identities == {0} and red.ticked_builds == {1, 2}
-    assert red.table.item(red.pending_row, 1).text() == "✕"
+    assert red.table.item(red.pending_row, 1).text() == "●"
     _click(qtbot, red, 5 + 3)  # tick and untick "thin"
     _click(qtbot, red, 5 + 3)
     qtbot.keyClick(red.table, Qt.Key_Return)
@@ -55,7 +55,7 @@ def test_tick_cells_and_log_with_enter(window, qtbot):
     assert ev == ink.Answer("Red", "player", "build", ("Lord Fiddlebottom",),
                             ("short", "fat"), False)
     assert red.ticked_identities == set() and red.table.rowCount() == 2
-    assert red.table.item(0, 1).text() == "✕" and red.table.item(0, 0).text() == "P·B"
+    assert red.table.item(0, 1).text() == "●" and red.table.item(0, 0).text() == "P·B"
     # ambassador row with the Log button, then the identity row
     red.set_question("ambassador", "build")
     for col in (5 + 2, 5 + 3):

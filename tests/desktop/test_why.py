@@ -96,7 +96,9 @@ def test_cluedo_worksheet_why(window, qtbot, monkeypatch):
     assert tab.model.data(tab.model.index(tab.model.row_of_item(item), column)) == "✓"
     _click_cell(tab.sheet, tab.model, item, column)
     assert seen["chosen"] == "Why?"
-    assert seen["actions"][:2] == [f"{owner} has {card}", f"{owner} does not have {card}"]
+    # the contradicting entry is offered disabled with its reason (quick entry's fact_reason)
+    assert seen["actions"][0] == f"{owner} has {card}"
+    assert seen["actions"][1] == f"{owner} does not have {card} — {owner} holds it"
     _check_popup(window, tab, qtbot, expected)
     assert "✓ Certain" in tab.why_popup().heading.text()
     # the envelope column: a ✗ explained by the same chain

@@ -1,0 +1,241 @@
+"""The quick-entry line of every tab: an event typed as one line, in the game's grammar.
+
+The grammar is the engine's (``engines.<game>.parse``; README, "Quick entry"): the widget only
+reads the line with the engine's pure functions on the GUI thread — ``parse`` and ``preview``
+(the event in words, shown under the line while typing), ``complete`` (whole-line completions
+of the last word, offered by a :class:`QCompleter`) — all microseconds, no inference. Enter
+emits :attr:`QuickEntry.entered` with the parsed event; the tab checks it against the log in
+the background (``contradiction`` may run the engine) and logs it as one undoable command, or
+calls :meth:`QuickEntry.show_refused` with the reason. Enter on the same refused line again
+logs it anyway (a deliberate correction: the contradiction banner then offers Undo). Escape
+clears the line; a line the grammar cannot read shows the engine's message (the unknown or
+ambiguous word and its candidates) and logs nothing.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal
+from PySide6.QtWidgets import (QApplication, QCompleter, QHBoxLayout, QLabel, QLineEdit,
+                               QPushButton, QVBoxLayout, QWidget)
+
+from engines.core.errors import SessionFormatError
+
+#: One example line per game for the placeholder (the README's grammar table).
+EXAMPLES = {
+    "cluedo": "Ann: plum rope hall; Bob   ·   Bob has rope",
+    "inkognito": "Red: lord zsa fat   ·   Red: ambassador tall fat",
+    "egghead": "sum = 14   ·   reactions: B, C   ·   B solves -> 112",
+    "guesswho": "glasses? no   ·   down alex   ·   opponent 12",
+    "spyfall": "Bob: beach 1, casino .5   ·   Bob: all",
+}
+
+_MAX_COMPLETIONS = 60
+IDLE_HINT = ("Names: any unique prefix of any word (plum, prof, mus).  ↓ picks a completion, "
+             "Enter logs, Escape clears.")
+
+
+class _Line(QLineEdit):
+    """The line edit: Escape clears it (after closing an open completion list)."""
+
+    escaped = Signal()
+
+    def keyPressEvent(self, event):  # noqa: N802 (Qt name)
+        if event.key() == Qt.Key_Escape:
+            popup = self.completer().popup() if self.completer() else None
+            if popup is not None and popup.isVisible():
+                popup.hide()
+            else:
+                self.escaped.emit()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
+class QuickEntry(QWidget):
+    """A line edit for one typed event with completion, a live preview and inline errors.
+
+    Args:
+        module: the game's engine module (``parse``, ``preview``, ``complete``).
+        document: the :class:`desktop.session.SessionDocument` (its ``setup`` and ``events``
+            are read at every keystroke: the grammar depends on them).
+
+    Signals:
+        entered(object event, bool force): Enter on a line that parses; ``force`` is True when
+            the same line was refused just before (log it anyway).
+    """
+
+    entered = Signal(object, bool)
+
+    def __init__(self, module, document, parent: Optional[QWidget] = None):
+        super().__init__(parent)
+        self.module = module
+        self.document = document
+        self._refused = ""      # the line last refused (Enter again logs it anyway)
+        self._message = ""
+        self._busy = False
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        row = QHBoxLayout()
+        label = QLabel("&Quick entry:")
+        row.addWidget(label)
+        self.line = _Line()
+        label.setBuddy(self.line)
+        self.line.setObjectName("quickEntry")
+        self.line.setClearButtonEnabled(True)
+        example = EXAMPLES.get(module.GAME, "")
+        self.line.setPlaceholderText(f"type an event, e.g.  {example}   (Ctrl+L or /)")
+        self.line.setToolTip("Type an event as one line and press Enter to log it (one undo "
+                             "step). Names: any unique prefix of any word, any case. ↓ "
+                             "completes, Escape clears. The grammar is in the README, "
+                             "“Quick entry”.")
+        row.addWidget(self.line, 1)
+        lay.addLayout(row)
+        self.preview = QLabel()
+        self.preview.setObjectName("quickEntryPreview")
+        self.preview.setWordWrap(True)
+        self.preview.setTextFormat(Qt.PlainText)
+        self.preview.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self._set_preview("", "")
+        lay.addWidget(self.preview)   # always shown (a hint when idle): typing never shifts the tab
+        self._model = QStringListModel(self)
+        self.completer = QCompleter(self._model, self)
+        self.completer.setCaseSensitivity(Qt.CaseInsensitive)
+        self.completer.setCompletionMode(QCompleter.UnfilteredPopupCompletion)
+        self.completer.setMaxVisibleItems(12)
+        self.line.setCompleter(self.completer)
+
+        self.line.textEdited.connect(self._on_edited)
+        self.line.textChanged.connect(self._update_preview)
+        self.line.returnPressed.connect(self.submit)
+        self.line.escaped.connect(self.clear)
+
+    # -- state ----------------------------------------------------------------------------
+    def text(self) -> str:
+        return self.line.text()
+
+    def focus(self) -> None:
+        """Put the keyboard focus in the line, its text selected (Ctrl+L, /)."""
+        self.line.setFocus(Qt.ShortcutFocusReason)
+        self.line.selectAll()
+
+    def clear(self) -> None:
+        """Empty the line and the preview (Escape)."""
+        self._refused = ""
+        self._busy = False
+        self.line.clear()
+        self._set_preview("", "")
+
+    def parse(self, text: Optional[str] = None) -> Any:
+        """The event of ``text`` (default: the line). Raises :class:`SessionFormatError`."""
+        doc = self.document
+        return self.module.parse(doc.setup, list(doc.events), self.text() if text is None else text)
+
+    # -- typing ---------------------------------------------------------------------------
+    def _on_edited(self, text: str) -> None:
+        self._refused = ""
+        doc = self.document
+        try:
+            items = self.module.complete(doc.setup, list(doc.events), text) if text.strip() else []
+        except SessionFormatError:
+            items = []
+        items = [s for s in items if s != text][:_MAX_COMPLETIONS]
+        self._model.setStringList(items)
+        if items and self.line.hasFocus():
+            self.completer.setCompletionPrefix("")
+            self.completer.complete()
+        else:
+            self.completer.popup().hide()
+
+    def _update_preview(self, text: str) -> None:
+        if self._busy:
+            return
+        if not text.strip():
+            self._set_preview("", "")
+            return
+        doc = self.document
+        try:
+            words = self.module.preview(doc.setup, list(doc.events), text)
+        except SessionFormatError as exc:
+            self._set_preview(exc.message, "pending")
+            return
+        self._set_preview(f"→ {words}   (Enter logs it)", "ok")
+
+    def _set_preview(self, text: str, kind: str) -> None:
+        """kind: "" hidden, "ok" the event in words, "pending" what the line still lacks (grey),
+        "error" a refused line (red), "busy" checking (grey)."""
+        self.preview.setProperty("kind", kind)
+        colour = {"ok": "palette(text)", "error": "#c62828"}.get(kind, "palette(mid)")
+        weight = "bold" if kind == "error" else "normal"
+        self.preview.setStyleSheet(f"color:{colour}; font-weight:{weight}")
+        self._message = text
+        if not text:
+            self.preview.setStyleSheet("color:palette(mid)")
+            text = IDLE_HINT
+        self.preview.setText(text)
+
+    def message(self) -> str:
+        """The text under the line (the preview, the error or the refusal; "" when idle)."""
+        return self._message
+
+    # -- Enter ----------------------------------------------------------------------------
+    def submit(self) -> None:
+        """Enter: parse the line; a bad line shows the engine's message and logs nothing, a
+        good one is emitted as :attr:`entered` (the tab checks and logs it)."""
+        popup = self.completer.popup()
+        if popup.isVisible():
+            if popup.currentIndex().isValid():
+                return    # ↓ then Enter picks a completion (the completer fills it in next)
+            popup.hide()  # Enter without picking one: log the line as typed
+        if self._busy:
+            return
+        text = self.text()
+        if not text.strip():
+            return
+        try:
+            event = self.parse(text)
+        except SessionFormatError as exc:
+            self._set_preview(f"Not logged: {exc.message}", "error")
+            return
+        force = bool(self._refused) and self._refused == text
+        self._busy = True
+        self._set_preview("checking against the log…", "busy")
+        self.entered.emit(event, force)
+
+    def show_logged(self) -> None:
+        """The tab logged the entered event: clear the line for the next one."""
+        self._busy = False
+        self.clear()
+
+    def show_refused(self, reason: str) -> None:
+        """The tab refused the entered event: show why; Enter again logs it anyway."""
+        self._busy = False
+        self._refused = self.text()
+        self._set_preview(f"Not logged — it contradicts the log: {reason}. Press Enter again to "
+                          f"log it anyway, or Escape to clear.", "error")
+
+
+class EnterSubmits(QObject):
+    """Enter (Return or the keypad's Enter) anywhere in ``form`` calls ``submit``: the form's
+    combo boxes, check boxes, spin boxes and line edits pass Enter on to their parent, where
+    this filter takes it. A focused push button keeps its own Enter (a form's other buttons
+    must not log it), and an open combo box list takes Enter itself (a separate window).
+
+    Use: ``EnterSubmits(form, form.submit)`` (the filter lives as long as ``form``).
+    """
+
+    def __init__(self, form: QWidget, submit):
+        super().__init__(form)
+        self._submit = submit
+        form.installEventFilter(self)
+
+    def eventFilter(self, obj, event):  # noqa: N802 (Qt name)
+        if event.type() == QEvent.KeyPress and event.key() in (Qt.Key_Return, Qt.Key_Enter) \
+                and not (event.modifiers() & ~Qt.KeypadModifier):
+            if isinstance(QApplication.focusWidget(), QPushButton):
+                return False
+            if isinstance(obj, QWidget) and obj.isEnabled():
+                self._submit()
+                return True
+        return False
