@@ -263,6 +263,37 @@ def part_rules_no_ba(scheduler, rounds: int) -> dict:
     return out
 
 
+def part_subsets(scheduler, rounds: int, count: int) -> dict:
+    """No-BA figures for ``count`` random 23-question subsets of our deck, drawn with
+    replacement (the rule the no-BA variance points to): which subsets reproduce the paper's
+    no-BA mean and variance, and how the mean depends on the information per question."""
+    full = list(bound_deck(VALUES, CARDS, PLAYERS))
+    _, info = decks()
+    rng = np.random.default_rng(7)
+    rows = []
+    for i in range(count):
+        ids = sorted(rng.choice(full, size=23, replace=False).tolist(), key=full.index)
+        spec = dict(BASE, draw="replace", deck=ids, rounds=rounds, analysing=0)
+        r = run(spec, 4, 100 + i, scheduler)
+        s = summary(counted(r["no_ba"], "questions"))
+        rows.append({"deck": ids, "left_out": [q for q in full if q not in ids],
+                     "mean_info_bits": round(float(np.mean([info[q] for q in ids])), 3), **s})
+    m_lo, m_hi = paper_interval()["no_ba"]["mean_ci"]
+    hit = [r for r in rows if m_lo <= r["mean"] <= m_hi
+           and r["var_ci"][0] <= PAPER["no_ba"][1] <= r["var_ci"][1]]
+    x = np.array([r["mean_info_bits"] for r in rows])
+    y = np.array([r["mean"] for r in rows])
+    slope, icpt = np.polyfit(x, y, 1)
+    return {"subsets": count, "reproducing_no_ba": len(hit),
+            "reproducing_decks_left_out": [r["left_out"] for r in hit],
+            "mean_vs_info_fit": {"slope_rounds_per_bit": round(float(slope), 2),
+                                 "intercept": round(float(icpt), 2),
+                                 "corr": round(float(np.corrcoef(x, y)[0, 1]), 3)},
+            "mean_range": [round(float(y.min()), 2), round(float(y.max()), 2)],
+            "var_range": [min(r["var"] for r in rows), max(r["var"] for r in rows)],
+            "rows": rows}
+
+
 def part_ba(scheduler, rounds: int, games: int, which: list) -> dict:
     """BA (1 analysing player, the paper's table) and no-BA for selected settings."""
     d, _ = decks()
@@ -296,7 +327,9 @@ BA_SETTINGS = [
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--part", choices=("all", "info", "decks", "rules", "ba"), default="all")
+    ap.add_argument("--part", choices=("all", "info", "decks", "rules", "subsets", "ba"),
+                    default="all")
+    ap.add_argument("--subsets", type=int, default=100, help="random 23-subsets (no BA)")
     ap.add_argument("--scheduler", default=None, help="processes:N, local:N or tcp://HOST:8786")
     ap.add_argument("--rounds", type=int, default=1000, help="rounds per no-BA game (8 games)")
     ap.add_argument("--ba-rounds", type=int, default=750, help="rounds per BA game")
@@ -312,6 +345,8 @@ def main(argv=None) -> int:
         res["decks_no_ba"] = part_decks_no_ba(a.scheduler, a.rounds)
     if a.part in ("all", "rules"):
         res["rules_no_ba"] = part_rules_no_ba(a.scheduler, a.rounds)
+    if a.part in ("all", "subsets"):
+        res["subsets_no_ba"] = part_subsets(a.scheduler, a.rounds, a.subsets)
     if a.part in ("all", "ba"):
         names = None if not a.ba_settings else a.ba_settings.split(",")
         which = [s for s in BA_SETTINGS if names is None or s[0] in names]
