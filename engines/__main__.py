@@ -11,6 +11,7 @@ import os
 import sys
 
 from engines import available_games, game_module
+from engines.core.contract import Recommender, Simulator
 from engines.core.errors import ContradictionError, SessionFormatError
 from engines.core.schema import read_session_file
 
@@ -38,7 +39,7 @@ def _infer(args) -> int:
 def _recommend(args) -> int:
     s = read_session_file(args.session)
     mod = game_module(s.game)
-    if not hasattr(mod, "recommend"):
+    if not isinstance(mod, Recommender):
         raise SessionFormatError("$.game", f"{s.game} has no recommendation")
     _print(mod.recommend(s.setup, s.events).to_json())
     return EXIT_OK
@@ -59,7 +60,7 @@ def main(argv=None) -> int:
     sub_sim = p.add_subparsers(dest="game", required=True)
     for game in available_games():
         mod = game_module(game)
-        if hasattr(mod, "add_simulate_arguments"):
+        if isinstance(mod, Simulator):
             gp = sub_sim.add_parser(game, help=f"simulate {game}")
             mod.add_simulate_arguments(gp)
             gp.set_defaults(func=lambda a, m=mod: (_print(m.simulate_main(a)), EXIT_OK)[1])

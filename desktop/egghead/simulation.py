@@ -25,7 +25,8 @@ SEED_TABLE = "Seed 002 (its own 23-question deck, 1 analysing player): without a
 def _simulate_job(kwargs, cancel, progress):
     # one game per ticked number of analysing players: several games run in worker processes
     workers = min(len(kwargs.get("analysing", ())), os.cpu_count() or 1)
-    return egghead.simulate(**kwargs, workers=max(workers, 1), progress=progress, cancel=cancel)
+    return egghead.simulate(egghead.SimConfig(**kwargs, workers=max(workers, 1)),
+                            progress=progress, cancel=cancel)
 
 
 class SimulationPanel(QWidget):

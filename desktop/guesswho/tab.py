@@ -567,5 +567,6 @@ class Tab(GameTab):
 
 
 def _simulate_job(board, strategies, games, rules, compound, seed, cancel, report):
-    return guesswho.simulate(board, strategies, games, rules=rules, compound=compound, seed=seed,
+    return guesswho.simulate(guesswho.SimConfig(board, strategies, games, rules=rules,
+                                                compound=compound, seed=seed),
                              progress=report, cancel=cancel)

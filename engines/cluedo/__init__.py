@@ -3,17 +3,16 @@ next suggestion by expected information gain, and a simulator (issue 2; seed 004
 
 The public API the Cluedo tab and the CLI use is re-exported here (see engines/CONTRACT.md).
 """
-from engines.cluedo.model import (ENVELOPE, EVENT_TYPES, AccusationEvent, HandEvent, LacksEvent,
+from engines.cluedo.model import (ENVELOPE, EVENT_TYPES, GAME, TITLE, AccusationEvent, HandEvent, LacksEvent,
                                   Setup, ShownEvent, SuggestionEvent, deal_hand_sizes,
                                   default_setup, describe_event, event_from_json, load_editions,
                                   passers_between)
 from engines.cluedo.inference import (METHODS, CluedoPosterior, belief_summary,
                                       first_contradiction, infer, sample_deals)
 from engines.cluedo.recommend import CluedoRecommendation, recommend, refute_advice
-from engines.cluedo.simulate import add_simulate_arguments, simulate, simulate_main
+from engines.cluedo.simulate import (SimConfig, SimulationResult, add_simulate_arguments,
+                                     simulate, simulate_main)
 
-GAME = "cluedo"
-TITLE = "Cluedo"
 Posterior = CluedoPosterior
 
 __all__ = [
@@ -21,6 +20,7 @@ __all__ = [
     "LacksEvent", "SuggestionEvent", "AccusationEvent", "event_from_json", "describe_event",
     "default_setup", "load_editions", "deal_hand_sizes", "passers_between", "infer",
     "CluedoPosterior", "Posterior", "belief_summary", "first_contradiction", "sample_deals",
-    "recommend", "CluedoRecommendation", "refute_advice", "simulate", "add_simulate_arguments",
+    "recommend", "CluedoRecommendation", "refute_advice", "simulate", "SimConfig",
+    "SimulationResult", "add_simulate_arguments",
     "simulate_main",
 ]

@@ -15,6 +15,8 @@ from engines.core.errors import SessionFormatError
 from engines.core.resources import load_json_resource
 from engines.core.schema import Reader
 
+GAME = "cluedo"
+TITLE = "Cluedo"
 ENVELOPE = "envelope"
 CATEGORY_NAMES = ("suspect", "weapon", "room")
 MAX_PLAYERS_CLASSIC = 6

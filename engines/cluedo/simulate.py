@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import statistics
 import time
+from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
 
-from engines.core.errors import SessionFormatError
+from engines.core.errors import CancelFlag, Progress, SessionFormatError, check_cancel
 from engines.cluedo.inference import infer
 from engines.cluedo.model import HandEvent, Setup, SuggestionEvent, load_editions
 from engines.cluedo.recommend import CERTAIN, recommend
@@ -54,16 +55,66 @@ def play_suggestion(setup: Setup, deal: np.ndarray, suggester: int, triple: tupl
     return SuggestionEvent(setup.players[suggester], tuple(triple), tuple(passed), None, None)
 
 
-def simulate(n_players: int = 4, *, edition: str = "cluedo-uk", strategy: str = "greedy",
-             games: int = 3, seed: Optional[int] = 0, max_rounds: int = 40, samples: int = 1000) -> dict:
-    """Play ``games`` simulated games; I am seat 0 and use ``strategy``.
+@dataclass(frozen=True)
+class SimConfig:
+    """The options of one simulation run (:func:`simulate`).
 
+    Attributes:
+        players: number of players (I am seat 0); edition: a key of ``editions.json``.
+        strategy: ``"random"`` or ``"greedy"``; games: games to play (>= 1).
+        seed: random seed (None: not reproducible); max_rounds: rounds before a game counts
+            as unsolved; samples: deals sampled per greedy recommendation.
+    """
+
+    players: int = 4
+    edition: str = "cluedo-uk"
+    strategy: str = "greedy"
+    games: int = 3
+    seed: Optional[int] = 0
+    max_rounds: int = 40
+    samples: int = 1000
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """Figures of one simulation run.
+
+    Attributes:
+        config: the :class:`SimConfig`.
+        turns_to_certainty: my turns per game until the envelope was certain (None: not
+            solved within ``max_rounds``).
+        mean, median: of the solved games' turns (None when none was solved).
+        seconds: wall time of the run.
+    """
+
+    config: SimConfig
+    turns_to_certainty: tuple
+    mean: Optional[float]
+    median: Optional[float]
+    seconds: float
+
+    def to_json(self) -> dict:
+        c = self.config
+        return {"strategy": c.strategy, "edition": c.edition, "players": c.players,
+                "games": c.games, "turns_to_certainty": list(self.turns_to_certainty),
+                "mean": self.mean, "median": self.median, "seconds": self.seconds}
+
+
+def simulate(config: SimConfig = SimConfig(), *, progress: Progress = None,
+             cancel: CancelFlag = None) -> SimulationResult:
+    """Play ``config.games`` simulated games; I am seat 0 and use ``config.strategy``.
+
+    Args:
+        config: :class:`SimConfig`.
+        progress: optional ``progress(done, total)`` (games), called after every game.
+        cancel: optional zero-argument callable; the run stops with ``Cancelled`` when True.
     Returns:
-        ``{"strategy", "games", "turns_to_certainty": [my turns per game (None: not solved
-        within max_rounds)], "mean", "median", "seconds"}``.
+        :class:`SimulationResult`.
     Raises:
         SessionFormatError: unknown edition/strategy or bad player count.
     """
+    n_players, edition, strategy = config.players, config.edition, config.strategy
+    games, seed, max_rounds, samples = config.games, config.seed, config.max_rounds, config.samples
     if strategy not in STRATEGIES:
         raise SessionFormatError("strategy", f"unknown strategy {strategy!r}; expected one of {STRATEGIES}")
     names = [f"P{i + 1}" for i in range(n_players)]
@@ -73,7 +124,8 @@ def simulate(n_players: int = 4, *, edition: str = "cluedo-uk", strategy: str = 
     (_, suspects), (_, weapons), (_, rooms) = setup.categories
     t0 = time.perf_counter()
     turns = []
-    for _ in range(games):
+    for g in range(games):
+        check_cancel(cancel)
         deal = random_deal(setup, rng)
         events = [HandEvent("Me", tuple(c for c, o in zip(setup.cards, deal) if o == 0))]
         solved = None
@@ -107,12 +159,13 @@ def simulate(n_players: int = 4, *, edition: str = "cluedo-uk", strategy: str = 
             if solved is not None:
                 break
         turns.append(solved)
+        if progress is not None:
+            progress(g + 1, games)
     done = [t for t in turns if t is not None]
-    return {"strategy": strategy, "edition": edition, "players": n_players, "games": games,
-            "turns_to_certainty": turns,
-            "mean": statistics.fmean(done) if done else None,
-            "median": statistics.median(done) if done else None,
-            "seconds": round(time.perf_counter() - t0, 3)}
+    return SimulationResult(config, tuple(turns),
+                            statistics.fmean(done) if done else None,
+                            statistics.median(done) if done else None,
+                            round(time.perf_counter() - t0, 3))
 
 
 def add_simulate_arguments(parser) -> None:
@@ -129,5 +182,7 @@ def simulate_main(args) -> dict:
     """Run the simulator from parsed arguments; a JSON-able comparison of the strategies."""
     strategies = STRATEGIES if args.strategy == "both" else (args.strategy,)
     return {"game": "cluedo",
-            "results": [simulate(args.players, edition=args.edition, strategy=s, games=args.games,
-                                 seed=args.seed, samples=args.samples) for s in strategies]}
+            "results": [simulate(SimConfig(args.players, edition=args.edition, strategy=s,
+                                           games=args.games, seed=args.seed,
+                                           samples=args.samples)).to_json()
+                        for s in strategies]}

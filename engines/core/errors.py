@@ -62,6 +62,10 @@ class Cancelled(EngineError):
 
 
 CancelFlag = Optional[Callable[[], bool]]
+"""A zero-argument callable polled by long computations; True means stop (``Cancelled``)."""
+
+Progress = Optional[Callable[[int, int], None]]
+"""``progress(done, total)``: a long computation reports how far it is (units of its own)."""
 
 
 def check_cancel(cancel: CancelFlag) -> None:

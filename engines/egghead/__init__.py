@@ -30,7 +30,7 @@ from engines.egghead.questions import (Question, QuestionSpec, StackSpace, bound
 from engines.egghead.table import BitTable, table_bytes
 
 __all__ = [n for n in dir() if not n.startswith("_")]
-from engines.egghead.simulate import (ConfigResult, ModeStats, SimulationResult,
+from engines.egghead.simulate import (ConfigResult, ModeStats, SimConfig, SimulationResult,
                                       add_simulate_arguments, play_game, simulate, simulate_main,
                                       win_probabilities)
 

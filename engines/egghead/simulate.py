@@ -21,11 +21,11 @@ from __future__ import annotations
 import argparse
 import time
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
-from engines.core.errors import Cancelled, CancelFlag, SessionFormatError, check_cancel
+from engines.core.errors import Cancelled, CancelFlag, Progress, SessionFormatError, check_cancel
 from engines.egghead.questions import Question, bound_deck, stack_space
 from engines.egghead.table import BitTable, table_bytes
 
@@ -33,7 +33,6 @@ SIM_MAX_TABLE_BYTES = 256 << 20
 """Largest master table a simulation accepts (every game rebuilds its tables many times:
 5 players × 56 stacks, 79 MB, is accepted; 6 players, 4.4 GB, is not)."""
 
-Progress = Optional[Callable[[int, int], None]]
 
 
 @dataclass(frozen=True)
@@ -299,13 +298,11 @@ def _config_result(players, a, obs_ba, obs_no, solves, secs, target) -> ConfigRe
     return ConfigResult(a, ba, no, wins, solves, secs)
 
 
-def simulate(players: int = 4, values: int = 6, cards_per_player: int = 3, rounds: int = 1000,
-             analysing: Sequence[int] = (1,), questions: Optional[Sequence[str]] = None,
-             seed: int = 0, target_points: int = 10, workers: int = 1,
-             progress: Progress = None, cancel: CancelFlag = None) -> SimulationResult:
-    """Run the seed's simulation (section 5) for each number of analysing players.
+@dataclass(frozen=True)
+class SimConfig:
+    """The options of one simulation run (:func:`simulate`).
 
-    Args:
+    Attributes:
         players: n (3–6); values: v; cards_per_player: k.
         rounds: rounds (questions) per game, no score cap (seed: 1000).
         analysing: numbers a of players using BA; one game per entry (seed fig. 2 uses 0..4;
@@ -315,6 +312,25 @@ def simulate(players: int = 4, values: int = 6, cards_per_player: int = 3, round
         workers: processes (1 = in this process; >1 runs the games, one per entry of
             ``analysing``, in parallel worker processes that report their progress through a
             queue). The result does not depend on it: game c draws from its own seed stream.
+    """
+
+    players: int = 4
+    values: int = 6
+    cards_per_player: int = 3
+    rounds: int = 1000
+    analysing: Sequence[int] = (1,)
+    questions: Optional[Sequence[str]] = None
+    seed: int = 0
+    target_points: int = 10
+    workers: int = 1
+
+
+def simulate(config: SimConfig = SimConfig(), *, progress: Progress = None,
+             cancel: CancelFlag = None) -> SimulationResult:
+    """Run the seed's simulation (section 5) for each number of analysing players.
+
+    Args:
+        config: :class:`SimConfig`.
         progress: optional callable(done, total) (rounds done over all games).
         cancel: optional zero-argument callable; raises Cancelled when it returns True.
     Returns:
@@ -323,6 +339,9 @@ def simulate(players: int = 4, values: int = 6, cards_per_player: int = 3, round
         SessionFormatError: bad arguments (unknown question, too many worlds, a out of range).
         Cancelled: cancelled.
     """
+    players, values, cards_per_player = config.players, config.values, config.cards_per_player
+    rounds, analysing, questions = config.rounds, config.analysing, config.questions
+    seed, target_points, workers = config.seed, config.target_points, config.workers
     if not 2 <= players <= 6:
         raise SessionFormatError("--players", "must be 2..6")
     if not 2 <= values <= 9 or not 1 <= cards_per_player <= 6:
@@ -424,7 +443,8 @@ def simulate_main(args) -> dict:
         raise SessionFormatError("--analysing", f"expected numbers like 0,1,2, got "
                                                 f"{args.analysing!r}") from None
     qs = None if not args.questions else [x.strip() for x in args.questions.split(",") if x.strip()]
-    res = simulate(players=args.players, values=args.values, cards_per_player=args.cards,
-                   rounds=args.rounds, analysing=analysing, questions=qs, seed=args.seed,
-                   target_points=args.target, workers=args.workers)
+    res = simulate(SimConfig(players=args.players, values=args.values,
+                             cards_per_player=args.cards, rounds=args.rounds,
+                             analysing=tuple(analysing), questions=qs, seed=args.seed,
+                             target_points=args.target, workers=args.workers))
     return res.to_json(raw=args.raw)

@@ -27,7 +27,7 @@ from engines.guesswho.model import (EVENT_TYPES, GAME, RULES, TITLE, Answer, Eli
 from engines.guesswho.optimal import (BudgetExceeded, QuestionDP, balanced_depth_sum,
                                       brute_force_expected_questions, race_best_split,
                                       race_win_probability)
-from engines.guesswho.simulate import (STRATEGIES, SimulationResult, add_simulate_arguments,
-                                       simulate, simulate_main, wilson_interval)
+from engines.guesswho.simulate import (STRATEGIES, SimConfig, SimulationResult,
+                                       add_simulate_arguments, simulate, simulate_main)
 
 __all__ = [n for n in dir() if not n.startswith("_")]

@@ -20,7 +20,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from engines.core.errors import CancelFlag, ContradictionError, SessionFormatError
+from engines.core.errors import CancelFlag, ContradictionError, SessionFormatError, check_cancel
 from engines.core.info import entropy_bits
 from engines.guesswho.board import NAME_ATTRIBUTE, Board, Question
 from engines.guesswho.model import Answer, Eliminate, Event, Opponent, Setup
@@ -205,6 +205,7 @@ def _filter(setup: Setup, events: Sequence[Event], cancel: CancelFlag):
     opp = setup.opponent_remaining
     names = board.names
     for i, ev in enumerate(events):
+        check_cancel(cancel)
         if isinstance(ev, Answer):
             t = board.truth(ev.question)
             agree = t == ev.answer

@@ -18,33 +18,18 @@ Strategies (``STRATEGIES``):
 from __future__ import annotations
 
 import argparse
-import math
 import random
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence, Union
+from typing import Optional, Sequence, Union
 
-from engines.core.errors import CancelFlag, SessionFormatError, check_cancel
+from engines.core.errors import CancelFlag, Progress, SessionFormatError, check_cancel
+from engines.core.stats import wilson_interval
 from engines.guesswho.board import Board, load_board
 from engines.guesswho.inference import question_dp
 from engines.guesswho.optimal import RULES, race_best_split
 
 STRATEGIES = ("random", "greedy", "optimal", "race")
 _NAME = -1
-
-
-def wilson_interval(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (default 95%).
-
-    Returns:
-        ``(low, high)`` probabilities in [0, 1]; ``(0.0, 1.0)`` when ``n == 0``.
-    """
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
 
 
 @dataclass(frozen=True)
@@ -173,19 +158,34 @@ def _play(p0: _Player, p1: _Player, n_chars: int, masks: list, rules: str,
     raise RuntimeError("game did not end")  # pragma: no cover - every question shrinks a set
 
 
-def simulate(board: Union[str, Board] = "classic", strategies: Sequence[str] = ("greedy", "race"),
-             games: int = 1000, *, rules: str = "official", compound: bool = False,
-             seed: int = 0, progress: Optional[Callable[[int, int], None]] = None,
-             cancel: CancelFlag = None) -> SimulationResult:
-    """Play every pair of ``strategies`` (each unordered pair once; a single strategy plays
-    itself) for ``games`` games each, first player alternating, with random secrets.
+@dataclass(frozen=True)
+class SimConfig:
+    """The options of one strategy tournament (:func:`simulate`).
 
-    Args:
+    Attributes:
         board: a bundled board name, a path, or a Board.
-        strategies: names from :data:`STRATEGIES`.
+        strategies: names from :data:`STRATEGIES`; every unordered pair plays (a single
+            strategy plays itself).
         games: games per matchup (>= 1).
         rules: ``"official"`` or ``"instant"``; compound: allow "A or B?" questions.
         seed: random seed (results are reproducible).
+    """
+
+    board: Union[str, Board] = "classic"
+    strategies: Sequence[str] = ("greedy", "race")
+    games: int = 1000
+    rules: str = "official"
+    compound: bool = False
+    seed: int = 0
+
+
+def simulate(config: SimConfig = SimConfig(), *, progress: Progress = None,
+             cancel: CancelFlag = None) -> SimulationResult:
+    """Play every pair of ``config.strategies`` for ``config.games`` games each, first player
+    alternating, with random secrets.
+
+    Args:
+        config: :class:`SimConfig`.
         progress: called as ``progress(done, total)`` after each game.
         cancel: zero-argument callable; raises Cancelled when it returns True.
     Returns:
@@ -193,6 +193,8 @@ def simulate(board: Union[str, Board] = "classic", strategies: Sequence[str] = (
     Raises:
         SessionFormatError: unknown strategy, rules or board; games < 1.
     """
+    board, strategies, games = config.board, tuple(config.strategies), config.games
+    rules, compound, seed = config.rules, config.compound, config.seed
     for s in strategies:
         if s not in STRATEGIES:
             raise SessionFormatError("--strategies", f"unknown strategy {s!r}; expected one of "
@@ -250,5 +252,5 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
 def simulate_main(args: argparse.Namespace) -> dict:
     """Run :func:`simulate` from parsed CLI arguments; returns the JSON-able result."""
     strategies = [s.strip() for s in str(args.strategies).split(",") if s.strip()]
-    return simulate(args.board, strategies, args.games, rules=args.rules,
-                    compound=args.compound, seed=args.seed).to_json()
+    return simulate(SimConfig(args.board, tuple(strategies), args.games, rules=args.rules,
+                              compound=args.compound, seed=args.seed)).to_json()

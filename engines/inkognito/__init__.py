@@ -29,7 +29,7 @@ from engines.inkognito.model import (DEFAULT_DECEPTION_PRIOR, EVENT_TYPES, GAME,
                                      event_from_json, form_shapes, partner_index,
                                      validate_answer)
 from engines.inkognito.profiles import ProfileStore, beta_from_moments
-from engines.inkognito.simulate import (POLICIES, SimulationResult, add_simulate_arguments,
+from engines.inkognito.simulate import (POLICIES, SimConfig, SimulationResult, add_simulate_arguments,
                                         simulate, simulate_main)
 
 __all__ = [n for n in dir() if not n.startswith("_")]

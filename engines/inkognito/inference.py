@@ -390,12 +390,6 @@ class Recommendation:
                 "ranking": [r.to_json() for r in self.ranking]}
 
 
-def _h(p: np.ndarray, axis=None) -> np.ndarray:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(p > 0, -p * np.log2(np.where(p > 0, p, 1.0)), 0.0)
-    return t.sum(axis=axis)
-
-
 def recommend(setup: Setup, events: Sequence[Answer], *, method: str = METHODS[0],
               cancel: CancelFlag = None) -> Recommendation:
     """Rank every (opponent, player|ambassador, identity|build) question by expected
@@ -439,8 +433,8 @@ def _recommend(setup, events, method, cancel) -> tuple:
                 # outcome of its own, so each column is a distribution
                 L = np.vstack([L, np.clip(1.0 - L.sum(0), 0.0, 1.0) * (q > 0)])
                 pa = L @ q
-                cond = float(np.dot(q, _h(L, axis=0)))
-                gain = max(float(_h(pa)) - cond, 0.0)
+                cond = float(np.dot(q, entropy_bits(L, axis=0)))
+                gain = max(float(entropy_bits(pa)) - cond, 0.0)
                 out.append(RankedQuestion(name, question, asked, gain,
                                           max(post.entropy_bits - gain, 0.0)))
     out.sort(key=lambda r: (-r.information_bits, r.opponent, r.question, r.asked))

@@ -27,7 +27,7 @@ from typing import Optional
 
 import numpy as np
 
-from engines.core.errors import CancelFlag, SessionFormatError, check_cancel
+from engines.core.errors import CancelFlag, Progress, SessionFormatError, check_cancel
 from engines.inkognito.inference import _recommend, infer
 from engines.inkognito.likelihood import form_table
 from engines.inkognito.model import (DEFAULT_DECEPTION_PRIOR, KINDS, QUESTIONS, Answer,
@@ -155,23 +155,46 @@ def _truth_probability(setup, post, truth) -> float:
     return float(post.world_probabilities[k[0]])
 
 
-def simulate(games: int = 100, policy: str = "recommend", *, theta: Optional[float] = None,
-             deception: bool = False, prior: tuple = DEFAULT_DECEPTION_PRIOR,
-             max_questions: int = 30, target: float = 0.95, questions: str = "any",
-             seed: int = 0, cancel: CancelFlag = None) -> SimulationResult:
-    """Play ``games`` 4-player games (see the module docstring) and collect the figures.
+@dataclass(frozen=True)
+class SimConfig:
+    """The options of one simulation run (:func:`simulate`).
 
-    Args:
+    Attributes:
         games: number of games (>= 1); policy: ``"recommend"`` or ``"random"``.
         theta: the opponents' true θ in (0, 1) (None: indifferent, every valid set equally
             likely — the seed's model); deception, prior: the engine's model (θ ~ Beta(prior)).
         max_questions: questions per game (>= 1); target: P(true deal) that counts as solved.
         questions: ``"any"`` or ``"player"`` (player questions only: θ matters only there).
+        seed: the random seed (same seed, same figures).
+    """
+
+    games: int = 100
+    policy: str = "recommend"
+    theta: Optional[float] = None
+    deception: bool = False
+    prior: tuple = DEFAULT_DECEPTION_PRIOR
+    max_questions: int = 30
+    target: float = 0.95
+    questions: str = "any"
+    seed: int = 0
+
+
+def simulate(config: SimConfig = SimConfig(), *, progress: Progress = None,
+             cancel: CancelFlag = None) -> SimulationResult:
+    """Play ``config.games`` 4-player games (see the module docstring) and collect the figures.
+
+    Args:
+        config: :class:`SimConfig`.
+        progress: optional ``progress(done, total)`` (games), called after every game.
+        cancel: optional zero-argument callable; the run stops with ``Cancelled`` when True.
     Returns:
         :class:`SimulationResult`.
     Raises:
         SessionFormatError: a bad option (path ``--<option>``); Cancelled via ``cancel``.
     """
+    games, policy, theta = config.games, config.policy, config.theta
+    deception, prior, max_questions = config.deception, tuple(config.prior), config.max_questions
+    target, questions, seed = config.target, config.questions, config.seed
     if policy not in POLICIES:
         raise SessionFormatError("--policy", f"unknown policy {policy!r}; expected one of "
                                              f"{', '.join(POLICIES)}")
@@ -199,6 +222,8 @@ def simulate(games: int = 100, policy: str = "recommend", *, theta: Optional[flo
             solved_q.append(k)
         curves.append(probs + [probs[-1]] * (max_questions + 1 - len(probs)))
         losses.append(-math.log2(max(probs[-1], 1e-300)))
+        if progress is not None:
+            progress(len(curves), games)
     mean_curve = tuple(float(x) for x in np.mean(np.array(curves), axis=0))
     return SimulationResult(policy, questions, "deception" if deception else "uniform", theta,
                             games, max_questions, target, len(solved_q) / games, tuple(solved_q),
@@ -224,6 +249,7 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
 
 def simulate_main(args: argparse.Namespace) -> dict:
     """Run :func:`simulate` from parsed CLI arguments; returns the JSON-able result."""
-    return simulate(args.games, args.policy, theta=args.theta, deception=args.deception,
-                    prior=tuple(args.prior), max_questions=args.max_questions,
-                    target=args.target, questions=args.questions, seed=args.seed).to_json()
+    return simulate(SimConfig(games=args.games, policy=args.policy, theta=args.theta,
+                              deception=args.deception, prior=tuple(args.prior),
+                              max_questions=args.max_questions, target=args.target,
+                              questions=args.questions, seed=args.seed)).to_json()

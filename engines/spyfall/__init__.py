@@ -2,7 +2,7 @@
 
 Exact public and private beliefs over (location, spy) from claims on the simplex with Dirichlet
 emissions (:mod:`engines.spyfall.inference`), bots and a tournament simulator
-(:mod:`engines.spyfall.simulation`) and, when gymnasium is installed, a Gymnasium environment
+(:mod:`engines.spyfall.simulate`) and, when gymnasium is installed, a Gymnasium environment
 (:mod:`engines.spyfall.env`, not imported here so this package works without gymnasium).
 """
 from __future__ import annotations
@@ -10,25 +10,14 @@ from __future__ import annotations
 from engines.spyfall.inference import (METHODS, BeliefTracker, Posterior, Recommendation,
                                        belief_summary, recommend,
                                        emission_params, infer)
-from engines.spyfall.model import (EVENT_TYPES, STRATEGIES, Claim, PlayerModel, Setup,
-                                   describe_event, editions, event_from_json, make_claim,
-                                   normalise_claim)
-from engines.spyfall.simulation import (SimConfig, SimResult, add_simulate_arguments, simulate,
-                                      simulate_main, play_game)
-
-GAME = "spyfall"
-TITLE = "Spyfall"
-
-
-def default_setup() -> Setup:
-    """The New game dialog's start: Spyfall 1 locations, five players, I hold a location card."""
-    return Setup.from_json({"edition": "spyfall1", "players": ["Ann", "Bob", "Cy", "Dee", "Eve"],
-                            "me": "Ann", "my_role": {"location": "Beach"},
-                            "model": {"beta": 5, "lambda": 0.7, "strategy": "flat"}})
-
+from engines.spyfall.model import (EVENT_TYPES, GAME, STRATEGIES, TITLE, Claim, PlayerModel,
+                                   Setup, default_setup, describe_event, editions,
+                                   event_from_json, make_claim, normalise_claim)
+from engines.spyfall.simulate import (SimConfig, SimResult, SimulationResult,
+                                      add_simulate_arguments, play_game, simulate, simulate_main)
 
 __all__ = ["GAME", "TITLE", "METHODS", "EVENT_TYPES", "STRATEGIES", "Setup", "PlayerModel", "Claim",
            "event_from_json", "make_claim", "describe_event", "infer", "Posterior",
            "belief_summary", "recommend", "Recommendation", "BeliefTracker", "emission_params", "normalise_claim", "editions",
-           "simulate", "SimConfig", "SimResult", "play_game", "add_simulate_arguments",
+           "simulate", "SimConfig", "SimResult", "SimulationResult", "play_game", "add_simulate_arguments",
            "simulate_main", "default_setup"]

@@ -17,7 +17,7 @@ from gymnasium import spaces
 
 from engines.spyfall.inference import BeliefTracker
 from engines.spyfall.model import DEFAULT_BETA, DEFAULT_LAMBDA, DEFAULT_ROUNDS, STRATEGIES, normalise_claim
-from engines.spyfall.simulation import bot_claim, bot_guess, bot_vote, majority
+from engines.spyfall.simulate import bot_claim, bot_guess, bot_vote, majority
 
 ENV_ID = "DeductionDesk/Spyfall-v0"
 
@@ -26,7 +26,7 @@ class SpyfallEnv(gym.Env):
     """The agent plays seat ``seat`` of an s-player, n-location Spyfall table against bots.
 
     Each episode draws the location N and the spy S uniformly (from the env's seeded RNG).
-    Seats speak in order; the bots (see :mod:`engines.spyfall.simulation`) speak until it is the
+    Seats speak in order; the bots (see :mod:`engines.spyfall.simulate`) speak until it is the
     agent's turn, then the agent acts.
 
     Observation (``spaces.Dict``, all float32 in [0, 1] except ``turn``):

@@ -23,6 +23,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from engines.core.errors import CancelFlag, ContradictionError, SessionFormatError, check_cancel
+from engines.core.info import kl_divergence_bits
 from engines.spyfall.model import Claim, Setup
 
 METHODS = ("exact", "enumeration")
@@ -32,7 +33,6 @@ DYNAMIC_LAMBDA_STEP = 0.2
 DYNAMIC_LAMBDA_CAP = 0.95
 DYNAMIC_BETA_SHRINK = 0.75
 
-_LN2 = np.log(2.0)
 
 
 def _softmax(logw: np.ndarray, axis=None) -> np.ndarray:
@@ -42,16 +42,9 @@ def _softmax(logw: np.ndarray, axis=None) -> np.ndarray:
 
 
 def kl_bits(new: np.ndarray, old: np.ndarray) -> float:
-    """Information gain IG(old, new) = KL(new ‖ old) in bits (seed, "Information gain").
-
-    Both arguments are probability vectors of the same shape; ``old`` is strictly positive
-    wherever ``new`` is (always true here: every world keeps a positive posterior).
-    """
-    new = np.asarray(new, float)
-    old = np.asarray(old, float)
-    mask = new > 0
-    v = float(np.sum(new[mask] * (np.log(new[mask]) - np.log(np.maximum(old[mask], 1e-300)))))
-    return max(v / _LN2, 0.0)
+    """Information gain IG(old, new) = KL(new ‖ old) in bits (seed, "Information gain"), by
+    :func:`engines.core.info.kl_divergence_bits`; both are probability vectors of one shape."""
+    return kl_divergence_bits(new, old)
 
 
 def top_suspect(spy_belief: np.ndarray, j: int) -> bool:
@@ -134,7 +127,7 @@ class BeliefTracker:
         betas, lambdas: per-player β (s,) and λ (s,); strategies: per-player strategy names.
 
     After :meth:`add_claim` calls, :meth:`joint` is P(N = l, S = k | claims), shape (n, s).
-    Used by :func:`infer`, the bots of :mod:`engines.spyfall.simulation` and the Gymnasium env.
+    Used by :func:`infer`, the bots of :mod:`engines.spyfall.simulate` and the Gymnasium env.
     """
 
     def __init__(self, n: int, s: int, betas, lambdas, strategies: Sequence[str]):

@@ -23,6 +23,8 @@ from engines.core.errors import SessionFormatError
 from engines.core.resources import load_json_resource
 from engines.core.schema import Reader
 
+GAME = "spyfall"
+TITLE = "Spyfall"
 #: Emission strategies a player may follow (seed, "Emission strategies to implement").
 STRATEGIES = ("flat", "dynamic", "joker")
 DEFAULT_BETA = 5.0
@@ -289,3 +291,10 @@ def describe_event(setup: Setup, event: Claim) -> str:
     if np.ptp(v) < 1e-9:
         text = "all locations alike"
     return f"{event.player} claims {text}"
+
+
+def default_setup() -> Setup:
+    """The New game dialog's start: Spyfall 1 locations, five players, I hold a location card."""
+    return Setup.from_json({"edition": "spyfall1", "players": ["Ann", "Bob", "Cy", "Dee", "Eve"],
+                            "me": "Ann", "my_role": {"location": "Beach"},
+                            "model": {"beta": 5, "lambda": 0.7, "strategy": "flat"}})

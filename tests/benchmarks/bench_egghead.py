@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 
 import numpy as np  # noqa: E402
 
-from engines.egghead import (Answer, BitTable, Reactions, Setup, Solve, bound_deck, clear_cache,  # noqa: E402
+from engines.egghead import (SimConfig, Answer, BitTable, Reactions, Setup, Solve, bound_deck, clear_cache,  # noqa: E402
                              infer, simulate, stack_space)
 
 
@@ -143,7 +143,7 @@ def bench_six(rounds: int = 1) -> None:
 def bench_sim(configs, rounds: int = 1000) -> None:
     for a in configs:
         t0 = time.perf_counter()
-        res = simulate(players=4, rounds=rounds, analysing=(a,), seed=2024)
+        res = simulate(SimConfig(players=4, rounds=rounds, analysing=(a,), seed=2024))
         c = res.configs[0]
         secs = time.perf_counter() - t0
         line = f"simulation a={a} analysing, {rounds} rounds, 4 players: {secs:.1f} s, {c.solves} solves"

@@ -84,7 +84,7 @@ def bench_race():
 def bench_sim():
     for strategies in (["greedy", "race"], ["optimal"], ["random"]):
         t = time.perf_counter()
-        gw.simulate("classic", strategies, 2000, seed=0)
+        gw.simulate(gw.SimConfig("classic", strategies, 2000, seed=0))
         dt = time.perf_counter() - t
         print(f"simulate {'+'.join(strategies):14s} 2000 games: {dt:.2f} s "
               f"({2000 / dt:.0f} games/s)")

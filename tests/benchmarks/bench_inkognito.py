@@ -75,8 +75,8 @@ def main(argv=None) -> None:
             ("recommend", "player", 0.8, False), ("recommend", "player", 0.8, True),
             ("recommend", "player", 0.05, False), ("recommend", "player", 0.05, True)]:
         t0 = time.perf_counter()
-        r = ink.simulate(a.sim_games, policy, theta=theta, deception=deception, questions=qs,
-                         seed=7)
+        r = ink.simulate(ink.SimConfig(a.sim_games, policy, theta=theta, deception=deception,
+                                       questions=qs, seed=7))
         dt = time.perf_counter() - t0
         q = sorted(r.questions)
         print(f"  {policy:9s} {qs:6s} opponents θ={'indiff.' if theta is None else theta} engine "

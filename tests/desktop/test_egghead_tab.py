@@ -251,7 +251,7 @@ def test_simulation_panel_runs_to_completion(window, qtbot):
     with qtbot.waitSignal(panel.finished, timeout=60000) as blocker:
         qtbot.mouseClick(panel.run_button, Qt.LeftButton)
     result = blocker.args[0]
-    direct = egghead.simulate(**panel.options())
+    direct = egghead.simulate(egghead.SimConfig(**panel.options()))
     assert [c.analysing for c in result.configs] == [0, 1]
     def obs(res):  # same seed, same rounds: the same games
         return [(c.ba and c.ba.observations, c.no_ba and c.no_ba.observations) for c in res.configs]

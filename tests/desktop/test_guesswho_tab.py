@@ -225,7 +225,7 @@ def test_simulation_runs_in_background_with_engine_numbers(window, qtbot):
     assert not tab.sim_panel.run_button.isEnabled()
     _wait(window)
     assert tab.sim_panel.run_button.isEnabled()
-    direct = guesswho.simulate(tab.document.setup.board, ["greedy", "random"], 60, seed=3)
+    direct = guesswho.simulate(guesswho.SimConfig(tab.document.setup.board, ["greedy", "random"], 60, seed=3))
     m = direct.matches[0]
     assert tab.sim_panel.table.rowCount() == 1
     assert tab.sim_panel.table.item(0, 0).text() == "greedy\nvs random"

@@ -545,7 +545,7 @@ def test_refute_advice_prefers_the_card_already_shown():
 
 
 def test_simulator_runs():
-    res = cluedo.simulate(3, strategy="random", games=2, seed=1)
+    res = cluedo.simulate(cluedo.SimConfig(3, strategy="random", games=2, seed=1)).to_json()
     assert res["games"] == 2 and all(t is None or t >= 1 for t in res["turns_to_certainty"])
 
 

@@ -75,3 +75,13 @@ def test_cli_bad_file_exit_code(tmp_path):
     assert out.returncode == 2
     assert "bad.json" in out.stderr and "line 1" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_wilson_interval_known_values():
+    from engines.core import wilson_interval
+
+    lo, hi = wilson_interval(50, 100)
+    assert lo == pytest.approx(0.40383, abs=1e-4) and hi == pytest.approx(0.59617, abs=1e-4)
+    assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(0, 0) == (0.0, 1.0)
+    lo, hi = wilson_interval(3, 3)
+    assert hi == 1.0 and 0.4 < lo < 0.5  # 3/3: (0.4385, 1)

@@ -15,7 +15,8 @@ from engines.core.errors import Cancelled, ContradictionError, SessionFormatErro
 from engines.core.schema import parse_session
 from engines.egghead import (Answer, BitTable, Reactions, Setup, Solve, bound_deck, clear_cache,
                              default_setup, describe_event, event_from_json, infer, load_deck,
-                             questions_for, answer_for, reactions_can_change, recommend, simulate, stack_space,
+                             questions_for, answer_for, reactions_can_change, recommend, SimConfig, simulate,
+                             stack_space,
                              win_probabilities)
 from engines.egghead.inference import _run
 from engines.egghead.table import pack_bits, unpack_bits
@@ -478,8 +479,8 @@ def test_win_probabilities_known_values():
 
 def test_simulate_small_runs_and_reports():
     calls = []
-    res = simulate(players=3, values=3, cards_per_player=2, rounds=40, analysing=(0, 3),
-                   seed=3, target_points=3, progress=lambda d, t: calls.append((d, t)))
+    res = simulate(SimConfig(players=3, values=3, cards_per_player=2, rounds=40, analysing=(0, 3),
+                             seed=3, target_points=3), progress=lambda d, t: calls.append((d, t)))
     assert calls[-1] == (80, 80)
     c0, c3 = res.configs
     assert c0.ba is None and c3.no_ba is None
@@ -493,18 +494,18 @@ def test_simulate_small_runs_and_reports():
     assert sum(c0.win_probabilities) >= 1.0 - 1e-9
     assert json.dumps(res.to_json())  # JSON-able
     # reproducible
-    again = simulate(players=3, values=3, cards_per_player=2, rounds=40, analysing=(0, 3),
-                     seed=3, target_points=3)
+    again = simulate(SimConfig(players=3, values=3, cards_per_player=2, rounds=40, analysing=(0, 3),
+                               seed=3, target_points=3))
     assert again.configs[1].ba.observations == c3.ba.observations
 
 
 def test_simulate_cancel_and_bad_arguments():
     with pytest.raises(Cancelled):
-        simulate(players=3, values=3, cards_per_player=2, rounds=50, cancel=lambda: True)
+        simulate(SimConfig(players=3, values=3, cards_per_player=2, rounds=50), cancel=lambda: True)
     with pytest.raises(SessionFormatError):
-        simulate(analysing=(7,))
+        simulate(SimConfig(analysing=(7,)))
     with pytest.raises(SessionFormatError):
-        simulate(questions=("nope",))
+        simulate(SimConfig(questions=("nope",)))
 
 
 def test_cli_simulate_runs():
@@ -716,13 +717,13 @@ def test_simulate_in_worker_processes_equals_one_process_and_reports_progress():
     """Games in two worker processes give the single-process result (each game has its own
     seed stream), progress rises to the total, and a cancel stops the run."""
     kw = dict(players=3, values=3, cards_per_player=2, rounds=60, analysing=(0, 1, 3), seed=5)
-    one = simulate(**kw, workers=1)
+    one = simulate(SimConfig(**kw, workers=1))
     seen = []
-    two = simulate(**kw, workers=2, progress=lambda d, t: seen.append((d, t)))
+    two = simulate(SimConfig(**kw, workers=2), progress=lambda d, t: seen.append((d, t)))
     same = lambda r: [(c.analysing, c.solves, c.ba, c.no_ba, c.win_probabilities) for c in r.configs]
     assert same(two) == same(one) and two.pooled_ba == one.pooled_ba
     assert seen and seen[-1] == (180, 180)
     assert all(b[0] >= a[0] for a, b in zip(seen, seen[1:]))
     calls = iter(range(10 ** 6))
     with pytest.raises(Cancelled):
-        simulate(**dict(kw, rounds=100000), workers=2, cancel=lambda: next(calls) > 30)
+        simulate(SimConfig(**dict(kw, rounds=100000), workers=2), cancel=lambda: next(calls) > 30)

@@ -528,14 +528,8 @@ def test_recommend():
 
 # ------------------------------------------------------------------ simulator
 
-def test_wilson_interval_known_values():
-    lo, hi = gw.wilson_interval(50, 100)
-    assert lo == pytest.approx(0.40383, abs=1e-4) and hi == pytest.approx(0.59617, abs=1e-4)
-    assert gw.wilson_interval(0, 10)[0] == 0.0
-
-
 def test_simulator_race_self_play_matches_nica():
-    r = gw.simulate("classic", ["race"], 1500, seed=3)
+    r = gw.simulate(gw.SimConfig("classic", ["race"], 1500, seed=3))
     m = r.matches[0]
     lo, hi = m.first_player_interval
     assert lo <= 5 / 9 <= hi
@@ -544,17 +538,17 @@ def test_simulator_race_self_play_matches_nica():
 
 def test_simulator_race_beats_greedy_and_is_reproducible():
     calls = []
-    r1 = gw.simulate("classic", ["greedy", "race"], 400, seed=7,
+    r1 = gw.simulate(gw.SimConfig("classic", ["greedy", "race"], 400, seed=7),
                      progress=lambda d, t: calls.append((d, t)))
-    r2 = gw.simulate("classic", ["greedy", "race"], 400, seed=7)
+    r2 = gw.simulate(gw.SimConfig("classic", ["greedy", "race"], 400, seed=7))
     assert r1.to_json() == r2.to_json()
     assert calls[-1] == (400, 400)
     m = r1.matches[0]
     assert m.interval_a[1] < 0.5  # greedy loses to the race strategy
     with pytest.raises(Cancelled):
-        gw.simulate("classic", ["greedy"], 10, cancel=lambda: True)
+        gw.simulate(gw.SimConfig("classic", ["greedy"], 10), cancel=lambda: True)
     with pytest.raises(SessionFormatError):
-        gw.simulate("classic", ["clever"], 10)
+        gw.simulate(gw.SimConfig("classic", ["clever"], 10))
 
 
 def test_simulate_cli():

@@ -66,8 +66,8 @@ def test_simulated_theta_is_the_lone_statement_rate():
 
 
 def test_recommend_policy_beats_random_questions():
-    rec = ink.simulate(25, "recommend", max_questions=30, seed=3)
-    rnd = ink.simulate(25, "random", max_questions=30, seed=3)
+    rec = ink.simulate(ink.SimConfig(25, "recommend", max_questions=30, seed=3))
+    rnd = ink.simulate(ink.SimConfig(25, "random", max_questions=30, seed=3))
     assert rec.solved == rnd.solved == 1.0
     assert sum(rec.questions) / 25 < sum(rnd.questions) / 25 - 1.5
     assert rec.truth_probability[0] == pytest.approx(1 / 36)
@@ -81,9 +81,8 @@ def test_simulate_option_errors():
                      ({"theta": 1.0}, "--theta"), ({"target": 0.0}, "--target"),
                      ({"prior": (0, 1)}, "--prior"), ({"max_questions": 0}, "--max-questions"),
                      ({"questions": "shout"}, "--questions")]:
-        args = {"games": 1, **kw}
         with pytest.raises(SessionFormatError) as e:
-            ink.simulate(args.pop("games"), **args)
+            ink.simulate(ink.SimConfig(**{"games": 1, **kw}))
         assert e.value.path == path
 
 
@@ -100,8 +99,9 @@ def test_cli_simulate():
 def test_deception_model_helps_against_liars_with_player_questions_only():
     """Player questions only (θ matters only there), opponents with θ = 0.8: the deception
     engine puts more probability on the true deal after 5 questions than the uniform one."""
-    u = ink.simulate(30, "recommend", theta=0.8, questions="player", max_questions=8, seed=7)
-    d = ink.simulate(30, "recommend", theta=0.8, deception=True, questions="player",
-                     max_questions=8, seed=7)
+    u = ink.simulate(ink.SimConfig(30, "recommend", theta=0.8, questions="player", max_questions=8,
+                                 seed=7))
+    d = ink.simulate(ink.SimConfig(30, "recommend", theta=0.8, deception=True, questions="player",
+                                   max_questions=8, seed=7))
     assert u.question_set == "player" and u.to_json()["questions"] == "player"
     assert d.truth_probability[5] > u.truth_probability[5] + 0.05

@@ -16,7 +16,7 @@ from engines.core.schema import read_session_file
 from engines import spyfall
 from engines.spyfall import (SimConfig, Setup, belief_summary, describe_event, infer, make_claim,
                              play_game, simulate)
-from engines.spyfall.simulation import aggregate
+from engines.spyfall.simulate import aggregate
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "resources" / "examples" / "spyfall.json"

@@ -26,11 +26,12 @@ import math
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
-from engines.core.errors import Cancelled, CancelFlag, SessionFormatError
+from engines.core.errors import Cancelled, CancelFlag, Progress, SessionFormatError
+from engines.core.stats import wilson_interval
 from engines.spyfall.inference import BeliefTracker, kl_bits
 from engines.spyfall.model import (DEFAULT_BETA, DEFAULT_LAMBDA, DEFAULT_ROUNDS, STRATEGIES,
                                    normalise_claim)
@@ -206,17 +207,6 @@ def _run_chunk(args) -> list:
     return [play_game(config, i) for i in range(start, stop)]
 
 
-def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple:
-    """Wilson 95% confidence interval (lo, hi) of a proportion; (0, 1) when trials == 0."""
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    d = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / d
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / d
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 @dataclass(frozen=True, eq=False)
 class SimResult:
     """Tournament figures (probabilities in [0, 1], information in bits).
@@ -289,15 +279,15 @@ def aggregate(config: SimConfig, records: list, elapsed: float = 0.0) -> SimResu
                  if x == st and i != r["spy"]]
         wn = sum(not r["spy_wins"] for r, _ in seats)
         by[st] = {"as_spy": {"games": len(as_spy), "win_rate": w / len(as_spy) if as_spy else 0.0,
-                             "ci95": list(wilson(w, len(as_spy)))},
+                             "ci95": list(wilson_interval(w, len(as_spy)))},
                   "as_non_spy": {"seats": len(seats),
                                  "win_rate": wn / len(seats) if seats else 0.0,
-                                 "ci95": list(wilson(wn, len(seats)))}}
+                                 "ci95": list(wilson_interval(wn, len(seats)))}}
     votes_ok = sum(sum(v == r["spy"] for i, v in enumerate(r["votes"]) if i != r["spy"])
                    for r in records)
     votes_n = sum(len(r["votes"]) - 1 for r in records)
     return SimResult(
-        config=config, spy_win_rate=spy_wins / g, spy_win_ci95=wilson(spy_wins, g),
+        config=config, spy_win_rate=spy_wins / g, spy_win_ci95=wilson_interval(spy_wins, g),
         by_strategy=by,
         accusation_accuracy=sum(r["named"] == r["spy"] for r in records) / g,
         vote_accuracy=votes_ok / votes_n,
@@ -311,7 +301,7 @@ def aggregate(config: SimConfig, records: list, elapsed: float = 0.0) -> SimResu
         elapsed_seconds=elapsed, records=records)
 
 
-def simulate(config: SimConfig, progress: Optional[Callable[[int, int], None]] = None,
+def simulate(config: SimConfig, *, progress: Progress = None,
              cancel: CancelFlag = None) -> SimResult:
     """Run a bot tournament (issue 6, "Bots"; seed 001, "Code up the game").
 
@@ -392,3 +382,7 @@ def simulate_main(args) -> dict:
                        seed=args.seed, beta=args.beta, lam=args.lam, rounds=args.rounds,
                        workers=args.workers)
     return simulate(config).to_json()
+
+
+SimulationResult = SimResult
+"""The contract's name for a simulator's result (:mod:`engines.core.contract`)."""
