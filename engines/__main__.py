@@ -63,6 +63,10 @@ def main(argv=None) -> int:
         if isinstance(mod, Simulator):
             gp = sub_sim.add_parser(game, help=f"simulate {game}")
             mod.add_simulate_arguments(gp)
+            gp.add_argument("--scheduler", default=None, metavar="WHERE",
+                            help="where the games run: processes:N (this computer), local:N (a "
+                                 "Dask LocalCluster) or tcp://HOST:8786 (a Dask scheduler; "
+                                 "pip install '.[cluster]'); the figures do not depend on it")
             gp.set_defaults(func=lambda a, m=mod: (_print(m.simulate_main(a)), EXIT_OK)[1])
     args = parser.parse_args(argv)
     try:

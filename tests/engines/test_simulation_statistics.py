@@ -7,6 +7,7 @@ a broken strategy (or a simulator that ignored it) fails it: Welch's t-test / Ma
 (scipy.stats) on the per-solve or per-game counts, or a Wilson interval (E. B. Wilson, 1927)
 that must exclude 1/2. Budget: about 30 s on one core for the whole file.
 """
+import dataclasses
 import importlib
 
 import numpy as np
@@ -50,13 +51,10 @@ def test_egghead_analysing_players_solve_in_fewer_rounds():
 
 # ----------------------------------------------------------------- Guess Who?
 
-def _guesswho(strategies, games, seed):
+def _guesswho(strategies, games, seed, scheduler=None):
     gw = importlib.import_module("engines.guesswho.simulate")
-    try:
-        from engines.guesswho.simulate import SimConfig
-        return gw.simulate(SimConfig("classic", tuple(strategies), games, seed=seed))
-    except ImportError:
-        return gw.simulate("classic", list(strategies), games, seed=seed)
+    return gw.simulate(gw.SimConfig("classic", tuple(strategies), games, seed=seed,
+                                    scheduler=scheduler))
 
 
 def test_guesswho_optimal_play_beats_random():
@@ -69,11 +67,7 @@ def test_guesswho_optimal_play_beats_random():
 
 def _inkognito(policy, games, seed):
     ink = importlib.import_module("engines.inkognito.simulate")
-    try:
-        from engines.inkognito.simulate import SimConfig
-        return ink.simulate(SimConfig(games=games, policy=policy, max_questions=20, seed=seed))
-    except ImportError:
-        return ink.simulate(games, policy, max_questions=20, seed=seed)
+    return ink.simulate(ink.SimConfig(games=games, policy=policy, max_questions=20, seed=seed))
 
 
 def test_inkognito_recommended_questions_beat_random_ones():
@@ -93,13 +87,8 @@ def test_inkognito_recommended_questions_beat_random_ones():
 
 def _cluedo(strategy, games, seed):
     cl = importlib.import_module("engines.cluedo.simulate")
-    try:
-        from engines.cluedo.simulate import SimConfig
-        r = cl.simulate(SimConfig(4, strategy=strategy, games=games, seed=seed, samples=300))
-        turns = r.turns_to_certainty
-    except ImportError:
-        turns = cl.simulate(4, strategy=strategy, games=games, seed=seed,
-                            samples=300)["turns_to_certainty"]
+    turns = cl.simulate(cl.SimConfig(4, strategy=strategy, games=games, seed=seed,
+                                     samples=300)).turns_to_certainty
     return np.array([41 if t is None else t for t in turns], float)   # unsolved: max_rounds+1
 
 
@@ -129,6 +118,24 @@ def test_local_cluster_run_equals_in_process_run_game_for_game():
                       progress=lambda d, t: progress.append((d, t)))
     assert there == here
     assert progress[-1] == (6, 6) and [d for d, _ in progress] == sorted(d for d, _ in progress)
+
+
+@pytest.mark.skipif(not dask_available(), reason="needs the 'cluster' extra (dask[distributed])")
+def test_simulators_give_the_same_figures_on_a_cluster():
+    # the simulators' own entry points: Egghead (one game per number of analysing players)
+    # and Guess Who? (many small games) on a LocalCluster equal the in-process run
+    from engines.egghead.simulate import SimConfig, simulate
+    cfg = SimConfig(players=3, rounds=25, analysing=(0, 3), seed=2)
+    here = simulate(cfg).to_json(raw=True)
+    there = simulate(dataclasses.replace(cfg, scheduler="local:2:threads")).to_json(raw=True)
+    for r in (here, there):
+        r.pop("seconds")
+        for c in r["configs"]:
+            c.pop("seconds")
+    assert here == there
+    a = _guesswho(("optimal", "random"), 50, 3).to_json()
+    b = _guesswho(("optimal", "random"), 50, 3, scheduler="local:1:threads").to_json()
+    assert a == b
 
 
 @pytest.mark.skipif(not dask_available(), reason="needs the 'cluster' extra (dask[distributed])")
