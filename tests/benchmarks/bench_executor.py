@@ -40,20 +40,31 @@ def egghead_game(index, seed_seq, players, rounds, analysing):
     return ob, on
 
 
+def timed_game(index, seed_seq, *args):
+    """:func:`egghead_game` and the CPU seconds it took in the process that ran it."""
+    t = time.process_time()
+    res = egghead_game(index, seed_seq, *args)
+    return res, time.process_time() - t
+
+
 def speedup(games: int, rounds: int, workers: int) -> dict:
+    """Wall time in this process, on processes:N and on local:N; ``cores_used`` = CPU seconds
+    of the games / wall seconds (what the run got of the machine: <= N, less when shared)."""
     args = (4, rounds, 1)
     out = {"workload": f"{games} Egghead games x {rounds} rounds, 4 players, 1 analysing",
            "cpus": os.cpu_count(), "load_average_before": os.getloadavg()}
     t = time.perf_counter()
-    ref = run_games(egghead_game, games, 1, args, workers=1)
-    out["in_process_s"] = round(time.perf_counter() - t, 2)
+    ref = run_games(timed_game, games, 1, args, workers=1)
+    wall = time.perf_counter() - t
+    out["in_process"] = {"wall_s": round(wall, 2),
+                         "cores_used": round(sum(c for _, c in ref) / wall, 2)}
     for sched in (f"processes:{workers}", f"local:{workers}"):
         t = time.perf_counter()
-        res = run_games(egghead_game, games, 1, args, scheduler=sched, chunk_size=1)
+        res = run_games(timed_game, games, 1, args, scheduler=sched, chunk_size=1)
         s = time.perf_counter() - t
-        assert res == ref, f"{sched} gave other results"
-        out[f"{sched}_s"] = round(s, 2)
-        out[f"{sched}_speedup"] = round(out["in_process_s"] / s, 2)
+        assert [r for r, _ in res] == [r for r, _ in ref], f"{sched} gave other results"
+        out[sched] = {"wall_s": round(s, 2), "speedup": round(wall / s, 2),
+                      "cores_used": round(sum(c for _, c in res) / s, 2)}
     out["load_average_after"] = os.getloadavg()
     return out
 
