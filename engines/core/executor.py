@@ -289,9 +289,15 @@ def _run_processes(fn, games, seed, args, workers, chunk_size, progress, cancel)
     stop = ctx.Event()
     ex = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
                                 initializer=_init_process, initargs=(stop,))
+    def stop_all():
+        stop.set()
+        # games are pure computations: end the workers now rather than when their game ends
+        for proc in list(getattr(ex, "_processes", {}).values()):
+            proc.terminate()
+
     try:
         futs = {ex.submit(_run_chunk, fn, seed, a, b, args): (a, b) for a, b in chunks}
-        return _collect(futs, games, progress, cancel, stop.set,
+        return _collect(futs, games, progress, cancel, stop_all,
                         lambda pending: cf.wait(pending, timeout=0.1,
                                                 return_when=cf.FIRST_COMPLETED)[0])
     finally:
@@ -331,7 +337,7 @@ def _run_dask(fn, games, seed, args, sch: Scheduler, chunk_size, progress, cance
         if sch.kind == "local":
             cluster = distributed.LocalCluster(
                 n_workers=sch.workers, threads_per_worker=1, processes=not sch.threads,
-                dashboard_address=None, silence_logs=40)
+                dashboard_address=None, silence_logs=logging.CRITICAL)
             client = distributed.Client(cluster, set_as_default=False)
         else:
             try:

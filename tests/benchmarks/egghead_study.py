@@ -132,6 +132,84 @@ def play(index: int, seed_seq, spec: dict) -> dict:
     return out
 
 
+_GRIDS: dict = {}
+
+
+def _answer_grid(q, n: int) -> np.ndarray:
+    """int8 array (S,)*n: the external moderator's answer in every world (cached per question)."""
+    key = (q.id, n)
+    if key not in _GRIDS:
+        S = q.space.size
+        f = q.feature.astype(np.int16)
+        grid = np.full((1,) * n, q.identity, dtype=np.int16)
+        for a in range(n):
+            shp = [1] * n
+            shp[a] = S
+            grid = q.ufunc(grid, f.reshape(shp))
+        _GRIDS[key] = q.final(grid).astype(np.int8)
+    return _GRIDS[key]
+
+
+def play_counts(index: int, seed_seq, spec: dict) -> dict:
+    """Like :func:`play` (external moderator) on plain boolean master tables, with
+    ``spec["reactions"]``: ``"solve"`` (each player announces solve / not solve: Algorithm 1,
+    the same game as :func:`play` with reactions ``fixpoint``, a check of this code) or
+    ``"counts"`` (each player announces how many combinations they still hold: more than the
+    seed's reactions). Player 0 analyses; the others answer only (their counts come from the
+    answers-only table A)."""
+    n, rounds = spec.get("players", PLAYERS), spec["rounds"]
+    deck_all = bound_deck(VALUES, CARDS, n)
+    questions = [deck_all[q] for q in spec["deck"]]
+    rng = np.random.default_rng(seed_seq)
+    space = stack_space(VALUES, CARDS)
+    S = space.size
+    M = np.ones((S,) * n, dtype=bool)
+    A = np.ones((S,) * n, dtype=bool)
+    real = [space.index(rng.integers(1, VALUES + 1, size=CARDS)) for _ in range(n)]
+    qc = [0] * n
+    out = {"ba": [], "no_ba": []}
+    deck: list = []
+    counts_mode = spec["reactions"] == "counts"
+
+    def others(j):
+        return tuple(real[i] for i in range(n) if i != j)
+
+    for r in range(rounds):
+        if spec["draw"] == "replace":
+            q = questions[int(rng.integers(len(questions)))]
+        else:
+            if not deck:
+                deck = [questions[i] for i in rng.permutation(len(questions))]
+            q = deck.pop()
+        g = _answer_grid(q, n)
+        ok = g == g[tuple(real)]
+        M &= ok
+        A &= ok
+        for j in range(n):
+            qc[j] += 1
+        while True:
+            cnts = [(M if j == 0 else A).sum(axis=j, dtype=np.int32) for j in range(n)]
+            said = [int(cnts[j][others(j)]) for j in range(n)]
+            before = int(M.sum())
+            for j in range(n):
+                keep = (cnts[j] == said[j]) if counts_mode else ((cnts[j] == 1) == (said[j] == 1))
+                M &= np.expand_dims(keep, j)
+            changed = int(M.sum()) != before
+            solvers = [j for j in range(n) if said[j] == 1]
+            for j in solvers:
+                row = (M if j == 0 else A)[tuple(slice(None) if i == j else real[i]
+                                                 for i in range(n))]
+                assert int(np.flatnonzero(row)[0]) == real[j], "wrong solve"
+                out["ba" if j == 0 else "no_ba"].append((qc[j], qc[j], 0))
+                for T in (M, A):
+                    T[...] = np.expand_dims(np.take(T, real[j], axis=j), j)
+                real[j] = space.index(rng.integers(1, VALUES + 1, size=CARDS))
+                qc[j] = 0
+            if not solvers and not changed:
+                break
+    return out
+
+
 # ----------------------------------------------------------------------------- statistics
 
 COUNTS = ("questions", "heard", "questions+1", "announcements")
@@ -162,9 +240,9 @@ def summary(x: np.ndarray) -> dict:
             "var": round(v, 2), "var_ci": [round(vlo, 2), round(vhi, 2)]}
 
 
-def run(spec: dict, games: int, seed: int, scheduler) -> dict:
-    res = run_games(play, games, seed, (spec,), scheduler=scheduler, workers=1 if not scheduler
-                    else None)
+def run(spec: dict, games: int, seed: int, scheduler, game=None) -> dict:
+    res = run_games(game or play, games, seed, (spec,), scheduler=scheduler,
+                    workers=1 if not scheduler else None)
     ba = [o for g in res for o in g["ba"]]
     no = [o for g in res for o in g["no_ba"]]
     return {"ba": ba, "no_ba": no}
@@ -313,6 +391,24 @@ def part_ba(scheduler, rounds: int, games: int, which: list) -> dict:
     return out
 
 
+def part_counts(scheduler, rounds: int, games: int) -> dict:
+    """BA when reactions reveal how many combinations each player still holds (not in the
+    seed; an upper end for what reactions can carry), against solve / not solve."""
+    d, _ = decks()
+    out = {}
+    for name, deck, draw in (("ours", "ours-28", "deck"),
+                             ("lowest-info-23/replace", "lowest-info-23", "replace")):
+        spec = {"draw": draw, "moderator": "external", "reactions": "counts", "deck": d[deck],
+                "rounds": rounds, "analysing": 1}
+        t0 = time.perf_counter()
+        r = run(spec, games, 14, scheduler, play_counts)
+        out[name] = {"ba": summary(counted(r["ba"], "questions")),
+                     "no_ba": summary(counted(r["no_ba"], "questions")),
+                     "seconds": round(time.perf_counter() - t0, 1)}
+        print(name, json.dumps(out[name]), file=sys.stderr, flush=True)
+    return out
+
+
 BA_SETTINGS = [
     ("ours", "ours-28", "deck", "external", "fixpoint"),
     ("ours/once", "ours-28", "deck", "external", "once"),
@@ -327,13 +423,16 @@ BA_SETTINGS = [
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--part", choices=("all", "info", "decks", "rules", "subsets", "ba"),
+    ap.add_argument("--part", choices=("all", "info", "decks", "rules", "subsets", "ba",
+                                       "counts"),
                     default="all")
     ap.add_argument("--subsets", type=int, default=100, help="random 23-subsets (no BA)")
     ap.add_argument("--scheduler", default=None, help="processes:N, local:N or tcp://HOST:8786")
     ap.add_argument("--rounds", type=int, default=1000, help="rounds per no-BA game (8 games)")
     ap.add_argument("--ba-rounds", type=int, default=750, help="rounds per BA game")
     ap.add_argument("--ba-games", type=int, default=4, help="BA games per setting")
+    ap.add_argument("--counts-rounds", type=int, default=500, help="rounds per counts game")
+    ap.add_argument("--counts-games", type=int, default=2, help="counts games per setting")
     ap.add_argument("--ba-settings", default=None, help="comma-separated names (default all)")
     ap.add_argument("--out", default=None, help="write the JSON here too")
     a = ap.parse_args(argv)
@@ -351,6 +450,8 @@ def main(argv=None) -> int:
         names = None if not a.ba_settings else a.ba_settings.split(",")
         which = [s for s in BA_SETTINGS if names is None or s[0] in names]
         res["ba"] = part_ba(a.scheduler, a.ba_rounds, a.ba_games, which)
+    if a.part in ("all", "counts"):
+        res["counts_ba"] = part_counts(a.scheduler, a.counts_rounds, a.counts_games)
     res["seconds"] = round(time.perf_counter() - t0, 1)
     text = json.dumps(res, indent=1)
     if a.out:
