@@ -365,7 +365,17 @@ def _run_dask(fn, games, seed, args, sch: Scheduler, chunk_size, progress, cance
                 stop.set()
                 client.cancel(list(futs))
 
-            return _collect(futs, games, progress, cancel, stop_all, wait_some)
+            try:
+                return _collect(futs, games, progress, cancel, stop_all, wait_some)
+            except (RuntimeError, ImportError, AttributeError) as exc:
+                text = str(exc)
+                if isinstance(exc, ImportError) or "deserializ" in text or "engines" in text:
+                    raise SessionFormatError(
+                        "--scheduler", f"{sch.describe()} (its scheduler or workers) cannot run "
+                                       f"this version of the games ({type(exc).__name__}"
+                                       f": {text.splitlines()[0] if text else ''}); install the "
+                                       f"same version of deduction-desk where they run") from None
+                raise
         finally:
             client.close()
     finally:
