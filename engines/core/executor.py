@@ -162,7 +162,10 @@ def game_seeds(seed: int, n: int) -> list:
 # ------------------------------------------------------------------ inside a worker
 
 _process_hook: Optional[Callable[[], bool]] = None   # a worker process: its stop event
-_thread = threading.local()                           # a thread running games: its hook
+_process_queue = None                                 # a worker process: where progress goes
+_thread = threading.local()   # a thread running games: .hook (cancel), .report, .index, .last
+REPORT_INTERVAL = 0.25
+"""Seconds between two progress reports of one game (:func:`game_progress`)."""
 
 
 def worker_cancelled() -> bool:
@@ -173,9 +176,28 @@ def worker_cancelled() -> bool:
     return hook is not None and bool(hook())
 
 
-def _init_process(event) -> None:
-    global _process_hook
+def game_progress(fraction: float) -> None:
+    """Inside a long game: report how far it is (0..1); the caller's ``progress`` then moves
+    between finished games (``done`` becomes a float). At most one report per
+    :data:`REPORT_INTERVAL` s is sent; no effect outside :func:`run_games`."""
+    report = getattr(_thread, "report", None)
+    index = getattr(_thread, "index", None)
+    if report is None or index is None:
+        return
+    now = time.monotonic()
+    if now - getattr(_thread, "last", 0.0) < REPORT_INTERVAL:
+        return
+    _thread.last = now
+    try:
+        report((index, min(max(float(fraction), 0.0), 1.0)))
+    except Exception:   # progress is best effort; never fail a game for it
+        pass
+
+
+def _init_process(event, queue) -> None:
+    global _process_hook, _process_queue
     _process_hook = event.is_set
+    _process_queue = queue
 
 
 class _DaskEventPoll:
@@ -199,20 +221,40 @@ class _DaskEventPoll:
 
 
 def _run_chunk(fn: GameFn, seed: int, first: int, last: int, args: tuple,
-               cancel_event: Optional[str] = None) -> list:
-    """Play games first..last-1 (a task); on Dask, ``cancel_event`` names the stop event."""
-    previous = getattr(_thread, "hook", None)
+               cancel_event: Optional[str] = None, progress_queue: Optional[str] = None) -> list:
+    """Play games first..last-1 (a task); on Dask, ``cancel_event`` names the stop event and
+    ``progress_queue`` the queue of :func:`game_progress` reports."""
+    saved = (getattr(_thread, "hook", None), getattr(_thread, "report", None))
     if cancel_event is not None:
         _thread.hook = _DaskEventPoll(cancel_event)
+    if progress_queue is not None:
+        _thread.report = _DaskQueuePut(progress_queue)
+    elif _process_queue is not None:
+        _thread.report = _process_queue.put_nowait
     try:
         out = []
         for i in range(first, last):
             if worker_cancelled():
                 raise Cancelled()
+            _thread.index, _thread.last = i, time.monotonic()
             out.append(fn(i, game_seed(seed, i), *args))
         return out
     finally:
-        _thread.hook = previous
+        _thread.hook, _thread.report = saved
+        _thread.index = None
+
+
+class _DaskQueuePut:
+    """Puts progress reports on a ``distributed.Queue`` (created on first use)."""
+
+    def __init__(self, name: str):
+        self.name, self.queue = name, None
+
+    def __call__(self, item) -> None:
+        if self.queue is None:
+            from distributed import Queue
+            self.queue = Queue(self.name)
+        self.queue.put(item)
 
 
 # ------------------------------------------------------------------ the caller's side
@@ -241,7 +283,8 @@ def run_games(fn: GameFn, games: int, seed: int, args: Sequence = (), *,
         scheduler: where to run (module docstring); None = this computer.
         workers: processes on this computer (None = CPU count; 1 = in this process).
         chunk_size: games per task (None: about 4 tasks per worker, at most 1000 tasks).
-        progress: ``progress(done, total)`` in games, called in the calling thread.
+        progress: ``progress(done, total)`` in games, called in the calling thread; ``done``
+            is a float when games report their own progress (:func:`game_progress`).
         cancel: zero-argument callable polled about every 0.1 s; see the module docstring.
     Returns:
         list of ``games`` results, ``result[i] = fn(i, game_seed(seed, i), *args)``.
@@ -264,19 +307,22 @@ def run_games(fn: GameFn, games: int, seed: int, args: Sequence = (), *,
 
 
 def _run_inline(fn, games, seed, args, progress, cancel) -> list:
-    previous = getattr(_thread, "hook", None)
+    saved = (getattr(_thread, "hook", None), getattr(_thread, "report", None))
     _thread.hook = cancel
+    _thread.report = (lambda item: progress(item[0] + item[1], games)) if progress else None
     try:
         out = []
         for i in range(games):
             if cancel is not None and cancel():
                 raise Cancelled()
+            _thread.index, _thread.last = i, time.monotonic()
             out.append(fn(i, game_seed(seed, i), *args))
             if progress is not None:
                 progress(i + 1, games)
         return out
     finally:
-        _thread.hook = previous
+        _thread.hook, _thread.report = saved
+        _thread.index = None
 
 
 def _run_processes(fn, games, seed, args, workers, chunk_size, progress, cancel) -> list:
@@ -286,9 +332,19 @@ def _run_processes(fn, games, seed, args, workers, chunk_size, progress, cancel)
         return _run_inline(fn, games, seed, args, progress, cancel)
     import multiprocessing as mp
     ctx = mp.get_context("spawn")
-    stop = ctx.Event()
+    stop, reports = ctx.Event(), ctx.Queue()
     ex = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
-                                initializer=_init_process, initargs=(stop,))
+                                initializer=_init_process, initargs=(stop, reports))
+
+    def drain() -> list:
+        import queue as queue_mod
+        items = []
+        while True:
+            try:
+                items.append(reports.get_nowait())
+            except (queue_mod.Empty, OSError, ValueError):
+                return items
+
     def stop_all():
         stop.set()
         # games are pure computations: end the workers now rather than when their game ends
@@ -299,14 +355,17 @@ def _run_processes(fn, games, seed, args, workers, chunk_size, progress, cancel)
         futs = {ex.submit(_run_chunk, fn, seed, a, b, args): (a, b) for a, b in chunks}
         return _collect(futs, games, progress, cancel, stop_all,
                         lambda pending: cf.wait(pending, timeout=0.1,
-                                                return_when=cf.FIRST_COMPLETED)[0])
+                                                return_when=cf.FIRST_COMPLETED)[0], drain)
     finally:
         ex.shutdown(wait=False, cancel_futures=True)
 
 
-def _collect(futs: dict, games: int, progress, cancel, stop, wait_some) -> list:
-    """Gather chunk futures (dict future -> (first, last)) into the ordered result list."""
+def _collect(futs: dict, games: int, progress, cancel, stop, wait_some, drain=None) -> list:
+    """Gather chunk futures (dict future -> (first, last)) into the ordered result list;
+    ``drain()`` returns the (game, fraction) reports of :func:`game_progress` since last asked."""
     results: list = [None] * games
+    finished = np.zeros(games, dtype=bool)
+    partial: dict = {}
     pending = set(futs)
     done_games = 0
     while pending:
@@ -315,13 +374,23 @@ def _collect(futs: dict, games: int, progress, cancel, stop, wait_some) -> list:
             for f in pending:
                 f.cancel()
             raise Cancelled()
+        moved = False
         for f in wait_some(pending):
             pending.discard(f)
             a, b = futs[f]
             results[a:b] = f.result()      # re-raises a game's exception
+            finished[a:b] = True
+            for i in range(a, b):
+                partial.pop(i, None)
             done_games += b - a
-            if progress is not None:
-                progress(done_games, games)
+            moved = True
+        for i, frac in (drain() if drain is not None and progress is not None else ()):
+            if not finished[i]:
+                partial[i] = frac
+                moved = True
+        if moved and progress is not None:
+            extra = sum(partial.values())
+            progress(done_games + extra if extra else done_games, games)
     return results
 
 
@@ -351,7 +420,15 @@ def _run_dask(fn, games, seed, args, sch: Scheduler, chunk_size, progress, cance
             chunks = _chunks(games, n_workers, chunk_size)
             stop_name = f"deduction-desk-cancel-{uuid.uuid4().hex}"
             stop = distributed.Event(stop_name, client=client)
+            reports = distributed.Queue(stop_name + "-progress", client=client)
+
+            def drain() -> list:
+                try:
+                    return list(reports.get(batch=True))
+                except Exception:   # progress is best effort
+                    return []
             futs = {client.submit(_run_chunk, fn, seed, a, b, args, stop_name,
+                                  stop_name + "-progress" if progress is not None else None,
                                   key=f"games-{stop_name[-8:]}-{a}-{b}", pure=False): (a, b)
                     for a, b in chunks}
 
@@ -366,7 +443,7 @@ def _run_dask(fn, games, seed, args, sch: Scheduler, chunk_size, progress, cance
                 client.cancel(list(futs))
 
             try:
-                return _collect(futs, games, progress, cancel, stop_all, wait_some)
+                return _collect(futs, games, progress, cancel, stop_all, wait_some, drain)
             except (RuntimeError, ImportError, AttributeError) as exc:
                 text = str(exc)
                 if isinstance(exc, ImportError) or "deserializ" in text or "engines" in text:

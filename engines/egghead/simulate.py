@@ -26,7 +26,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from engines.core.errors import CancelFlag, Progress, SessionFormatError, check_cancel
-from engines.core.executor import run_games, worker_cancelled
+from engines.core.executor import game_progress, run_games, worker_cancelled
 from engines.egghead.questions import Question, bound_deck, stack_space
 from engines.egghead.table import BitTable, table_bytes
 
@@ -269,7 +269,8 @@ def _analysing_game(index: int, seed_seq, job: tuple, analysing: tuple) -> tuple
     a = analysing[index]
     t0 = time.perf_counter()
     obs_ba, obs_no, solves = play_game(players, values, cards, rounds, a, [deck[i] for i in qids],
-                                       np.random.default_rng(seed_seq), worker_cancelled)
+                                       np.random.default_rng(seed_seq), worker_cancelled,
+                                       lambda done, total: game_progress(done / total), 0, rounds)
     return a, obs_ba, obs_no, solves, time.perf_counter() - t0
 
 
@@ -298,7 +299,7 @@ class SimConfig:
         questions: deck ids to draw from (default: the whole bundled deck).
         seed: random seed (reproducible); target_points: points for the target CDF (10).
         workers: processes (1 = in this process; >1 runs the games, one per entry of
-            ``analysing``, in parallel worker processes; progress then moves per game).
+            ``analysing``, in parallel worker processes).
         scheduler: where the games run (:mod:`engines.core.executor`): None = this computer
             (``workers``), ``processes:N``, ``local:N`` or ``tcp://HOST:8786``. The result does
             not depend on where: game c draws from ``SeedSequence(seed).spawn(...)[c]``.
@@ -370,7 +371,7 @@ def simulate(config: SimConfig = SimConfig(), *, progress: Progress = None,
         # one task per entry of ``analysing``, on this computer's processes or a Dask cluster;
         # game c draws from game_seed(seed, c) = SeedSequence(seed).spawn(...)[c], as above
         jobs = (players, values, cards_per_player, rounds, qids)
-        done = (lambda d, _t: progress(d * rounds, total)) if progress is not None else None
+        done = (lambda d, _t: progress(int(d * rounds), total)) if progress is not None else None
         raw = run_games(_analysing_game, len(analysing), seed, (jobs, tuple(analysing)),
                         scheduler=scheduler, workers=workers, chunk_size=1, progress=done,
                         cancel=cancel)

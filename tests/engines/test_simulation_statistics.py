@@ -114,7 +114,7 @@ def test_local_cluster_run_equals_in_process_run_game_for_game():
     args = (3, 30, 3)
     here = run_games(egghead_game, 6, 4, args, workers=1)
     progress = []
-    there = run_games(egghead_game, 6, 4, args, scheduler="local:2", chunk_size=2,
+    there = run_games(egghead_game, 6, 4, args, scheduler="local:1", chunk_size=2,
                       progress=lambda d, t: progress.append((d, t)))
     assert there == here
     assert progress[-1] == (6, 6) and [d for d, _ in progress] == sorted(d for d, _ in progress)
@@ -157,3 +157,25 @@ def test_scheduler_errors_name_the_option_and_the_install(monkeypatch):
         run_games(egghead_game, 2, 1, (3, 5, 0), scheduler="tcp://127.0.0.1:1")
     # this computer needs nothing extra
     assert len(run_games(egghead_game, 2, 1, (3, 5, 0), workers=1)) == 2
+
+
+def slow_game(index, seed_seq):
+    """A game that reports being half done after 0.3 s (longer than the report interval)."""
+    import time
+    from engines.core.executor import game_progress
+    time.sleep(0.3)
+    game_progress(0.5)
+    time.sleep(0.3)
+    return index
+
+
+@pytest.mark.parametrize("scheduler", [None, "processes:2", "local:1:threads"])
+def test_a_long_game_reports_its_own_progress(scheduler):
+    if scheduler and scheduler.startswith("local") and not dask_available():
+        pytest.skip("needs the 'cluster' extra")
+    seen = []
+    out = run_games(slow_game, 2, 0, scheduler=scheduler, workers=1, chunk_size=1,
+                    progress=lambda d, t: seen.append(d))
+    assert out == [0, 1]
+    assert any(d != int(d) for d in seen), seen          # a half-done game moved the bar
+    assert seen == sorted(seen) and seen[-1] == 2
