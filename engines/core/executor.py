@@ -17,15 +17,18 @@ Where the games run (``scheduler``):
   this run and closed after it (``"local:N:threads"`` runs N threads in this process: no
   start-up cost, for tests).
 * ``"tcp://HOST:PORT"`` (or ``tls://``) — a running Dask scheduler (``dask scheduler`` and
-  ``dask worker tcp://HOST:8786``; the workers need this package installed).
+  ``dask worker tcp://HOST:8786``; the scheduler and the workers need this package, same
+  version, installed: a mismatch is reported as :class:`SessionFormatError`).
 
 Dask is the optional extra ``cluster`` (``pip install '.[cluster]'``); naming a Dask
 scheduler without it raises :class:`SessionFormatError` that says so.
 
 Progress and cancel behave the same everywhere: ``progress(done_games, total_games)`` is
-called in the calling thread as chunks finish; when ``cancel()`` returns true, queued games are
-dropped, running games are asked to stop (:func:`worker_cancelled`, which a game loop may poll
-through :func:`engines.core.errors.check_cancel`), and :class:`Cancelled` is raised.
+called in the calling thread as chunks finish, and in between when a long game reports how far
+it is (:func:`game_progress`); when ``cancel()`` returns true, queued games are dropped,
+running games are asked to stop (:func:`worker_cancelled`, which a game loop may poll through
+:func:`engines.core.errors.check_cancel`; this computer's worker processes are ended at once),
+and :class:`Cancelled` is raised.
 ``engines`` never imports Qt; this module imports Dask only when a Dask scheduler is named.
 """
 from __future__ import annotations
@@ -41,7 +44,7 @@ import numpy as np
 
 from engines.core.errors import Cancelled, CancelFlag, SessionFormatError
 
-Progress = Optional[Callable[[int, int], None]]
+Progress = Optional[Callable[[float, int], None]]
 GameFn = Callable[..., Any]
 """A game: a picklable top-level function ``fn(index, seed_sequence, *args) -> result``.
 ``index`` is the game's number (0-based), ``seed_sequence`` its :class:`numpy.random.SeedSequence`
