@@ -35,7 +35,7 @@ SHORTCUTS = [
 
 
 def tab_classes() -> list:
-    """The tab classes that exist, in DESIGN.md's order (a game without a tab is skipped)."""
+    """The tab classes that exist, in the order of engines.GAMES (a game without a tab is skipped)."""
     out = []
     for game in GAMES:
         try:

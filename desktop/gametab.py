@@ -1,26 +1,34 @@
-"""The base class of every game tab: document, background inference, history, plot, banner.
+"""The base class of every game tab: the views of one :class:`GameController`.
 
-A game tab subclasses :class:`GameTab` and implements the hooks marked "subclass". The base
-wires the data flow of DESIGN.md: a logged event is a QUndoCommand on :attr:`document`; every
-change asks :attr:`runner` (a background thread) for the timeline of posteriors; the result
+A game tab subclasses :class:`GameTab` and implements the hooks marked "subclass". The tab
+renders; its :attr:`controller` (:mod:`desktop.controller`) owns the session document, the
+belief timeline (:class:`engines.core.timeline.Timeline`, every posterior it computed kept per
+prefix), the background tasks and the selected history entry. The data flow of
+docs/ARCHITECTURE.md: a logged event is a QUndoCommand on :attr:`document`; every change asks
+the controller for the posteriors of the log's prefixes (a task on the thread pool); the result
 updates the views; an engine error shows in the inline banner and the status bar, never as a
-crash. Selecting a history entry shows the beliefs as they were after it.
+crash. Selecting a history entry shows the beliefs as they were after it (computed on demand
+when the timeline does not have them).
 """
 from __future__ import annotations
 
-import functools
+import dataclasses
 from typing import Any, Optional
 
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from engines import game_module
-from engines.core.errors import ContradictionError, EngineError
-from desktop.inference import InferenceRunner, Timeline, TimelineCache, compute_timeline
+from engines.core.errors import ContradictionError, EngineError, SessionFormatError
+from engines.core.explain import ConflictError
+from engines.core.timeline import Timeline, TimelineResult
+from desktop.controller import GameController
+from desktop.inference import InferenceRunner
 from desktop.session import SessionDocument
 from desktop.widgets.banner import Banner
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.history import HistoryPanel
+from desktop.widgets.why import WhyPopup, conflict_html, parse_entry_link
 
 
 class GameTab(QWidget):
@@ -32,7 +40,9 @@ class GameTab(QWidget):
     """
 
     GAME = ""
-    #: Compute the posterior after every prefix (for the plot and the history view).
+    #: Compute the posterior after every prefix (for the plot and the history view); a
+    #: timeline whose states are too large to copy computes the whole log only, and the
+    #: beliefs after an earlier entry on demand.
     FULL_TIMELINE = True
 
     statusMessage = Signal(str)
@@ -43,29 +53,67 @@ class GameTab(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.module = game_module(self.GAME)
-        self.document = SessionDocument(self.GAME, self.module.default_setup(), self)
-        self._runners: list[InferenceRunner] = []
-        self.runner = self.make_runner("inference")
-        self.export_runner = self.make_runner("export")
-        self.export_runner.resultReady.connect(self._on_export_timeline)
-        self.export_runner.failed.connect(self._on_export_failed)
-        self._export_path = ""
-        self.runner.resultReady.connect(self._on_result)
-        self.runner.failed.connect(self._on_failed)
-        self._cache = TimelineCache()
-        self.timeline: Optional[Timeline] = None
-        self.view_index = -1  # -1: live; k: beliefs after the first k events
-        self.last_seconds = 0.0
+        self.controller = GameController(self.module, options=lambda: self.inference_options(),
+                                         full_timeline=lambda: self.FULL_TIMELINE, parent=self)
+        c = self.controller
+        c.resultReady.connect(self._on_result)
+        c.failed.connect(self._on_failed)
+        c.entryReady.connect(self._on_entry_ready)
+        c.statusMessage.connect(self.statusMessage)
+        c.exportFinished.connect(self.exportFinished)
         self.history = HistoryPanel(self.document)
         self.history.entrySelected.connect(self._on_history_selected)
         self.history.removeRequested.connect(self.remove_event)
         self.plot = self.make_plot()
         self.banner = Banner()
         self.banner.actionClicked.connect(self._banner_action)
+        self.banner.linkActivated.connect(self._banner_link)
         self._banner_kind = ""
-        self.document.changed.connect(self.request_inference)
+        self._conflict_base_text = ""
+        self._why_popup: Optional[WhyPopup] = None
+        self._why_request: Optional[tuple] = None      # (fact, subject)
+        self._why_log: Optional[tuple] = None          # (setup, events) it was asked under
+        c.explanationReady.connect(self._on_explanation)
+        c.explanationFailed.connect(self._on_explanation_failed)
+        c.conflictReady.connect(self._on_conflict)
+        c.conflictFailed.connect(self._on_conflict_failed)
+        self.document.changed.connect(self._why_log_changed)
+        self.document.documentReset.connect(self.close_why)
+        d = self.document
+        for edit in (d.eventsInserted, d.eventsRemoved):
+            edit.connect(self._on_events_edited)
+        d.eventChanged.connect(self._on_event_replaced)
+        d.setupReplaced.connect(self._on_setup_replaced)
+        d.changed.connect(self.request_inference)
         self.build_ui()
         self.request_inference()
+
+    # -- what the controller holds (read-only views for the tab's code) --------------------
+    @property
+    def document(self) -> SessionDocument:
+        return self.controller.document
+
+    @property
+    def runner(self) -> InferenceRunner:
+        return self.controller.runner
+
+    @property
+    def belief_timeline(self) -> Timeline:
+        return self.controller.belief_timeline
+
+    @property
+    def timeline(self) -> Optional[TimelineResult]:
+        """The last beliefs delivered (``.posteriors[k]`` after the first k events)."""
+        return self.controller.timeline
+
+    @property
+    def view_index(self) -> int:
+        """The selected history entry: -1 live, k the beliefs after the first k events."""
+        return self.controller.view_index
+
+    @property
+    def last_seconds(self) -> float:
+        return self.controller.last_seconds
 
     # -- subclass hooks --------------------------------------------------------------------
     def title(self) -> str:
@@ -90,7 +138,7 @@ class GameTab(QWidget):
     def clear_beliefs(self) -> None:
         """Called when no posterior can be shown (e.g. the setup itself is impossible)."""
 
-    def plot_series(self, timeline: Timeline) -> dict:
+    def plot_series(self, timeline: TimelineResult) -> dict:
         """Series for the belief plot from a timeline: name -> value after each event."""
         return {}
 
@@ -101,28 +149,62 @@ class GameTab(QWidget):
         """Ask for a new game's setup (a dialog) and reset the document; False if cancelled."""
         return False
 
-    def after_result(self, timeline: Timeline) -> None:
+    def after_result(self, timeline: TimelineResult) -> None:
         """Called after every new timeline (e.g. to ask for a recommendation)."""
 
     def reset_views(self) -> None:
         """Called after the setup changed (New game, Open): rebuild setup-dependent views."""
 
+    def events_changed(self) -> None:
+        """Called when events were logged, removed or replaced (also by undo/redo), before the
+        new beliefs are asked for: update views that show the log itself (forms' defaults)."""
+
+    def setup_changed(self) -> None:
+        """Called when the setup was replaced with the events kept (an option, or its undo):
+        by default the setup-dependent views are rebuilt (:meth:`reset_views`)."""
+        self.reset_views()
+
     # -- actions -----------------------------------------------------------------------
     def log_event(self, event: Any) -> None:
         """Append ``event`` to the log (undoable) — the one way facts enter the document."""
         self.history.select_live()
-        self.document.log_event(event)
+        self.controller.log_event(event)
+
+    def log_json(self, obj: dict, title: str = "Cannot log this") -> bool:
+        """Validate ``obj`` (an event as in a session file) with the engine and log it; bad
+        input shows the engine's message naming the field. Returns whether it was logged."""
+        try:
+            event = self.module.event_from_json(obj, self.document.setup, "event")
+        except SessionFormatError as exc:
+            self.warn(title, exc.message)
+            return False
+        self.log_event(event)
+        return True
+
+    def replace_setup(self, text: str, merge_key: int = -1, **changes) -> bool:
+        """Replace fields of the setup (``dataclasses.replace``), keeping the events (undoable).
+
+        The new setup is validated by the engine as a session file's would be
+        (``Setup.from_json(setup.to_json())``); a bad one shows the engine's message and changes
+        nothing. Consecutive changes with the same ``merge_key`` (>= 0) are one undo step.
+        Returns whether the setup was replaced."""
+        setup = dataclasses.replace(self.document.setup, **changes)
+        try:
+            self.module.Setup.from_json(setup.to_json(), "setup")
+        except SessionFormatError as exc:
+            self.warn("Cannot change the setup", exc.message)
+            return False
+        self.history.select_live()
+        self.document.replace_setup(setup, text, merge_key)
+        return True
 
     def remove_event(self, index: int) -> None:
-        self.document.remove_event(index)
+        self.controller.remove_event(index)
 
     def reset_document(self, setup: Any, events=(), meta=(), path: Optional[str] = None) -> None:
-        self._cache = TimelineCache()
-        self.timeline = None
-        self.view_index = -1
         self.history.set_contradiction(None)
         self.banner.clear()
-        self.document.reset(setup, events, meta, path)
+        self.controller.reset(setup, events, meta, path)
         self.reset_views()
         self.request_inference()
 
@@ -131,37 +213,45 @@ class GameTab(QWidget):
 
     @Slot()
     def request_inference(self, *_args) -> None:
-        doc = self.document
-        job = functools.partial(_timeline_job, self.module, doc.setup, tuple(doc.events),
-                                cache=self._cache, options=self.inference_options(),
-                                full=self.FULL_TIMELINE)
-        self.runner.submit(job)
+        self.controller.request_inference()
         self.statusMessage.emit(f"{self.title()}: computing…")
 
     def make_runner(self, name: str) -> InferenceRunner:
         """A further background runner (recommendations, simulations), shut down with the tab."""
-        runner = InferenceRunner(self, name=f"{self.GAME}-{name}")
-        self._runners.append(runner)
-        return runner
+        return self.controller.make_runner(name)
 
     def is_busy(self) -> bool:
         """True while any of the tab's runners has pending work."""
-        return any(r.is_busy() for r in self._runners)
+        return self.controller.is_busy()
+
+    # -- the document's fine-grained signals ------------------------------------------------
+    @Slot(int, int)
+    def _on_events_edited(self, _first: int, _count: int) -> None:
+        self.events_changed()
+
+    @Slot(int)
+    def _on_event_replaced(self, _index: int) -> None:
+        self.events_changed()
+
+    @Slot()
+    def _on_setup_replaced(self) -> None:
+        self.setup_changed()
 
     # -- results ------------------------------------------------------------------------
     @Slot(int, object, float)
-    def _on_result(self, revision: int, timeline: Timeline, seconds: float) -> None:
-        self.timeline = timeline
-        self.last_seconds = seconds
+    def _on_result(self, revision: int, timeline: TimelineResult, seconds: float) -> None:
         err = timeline.error
         if isinstance(err, ContradictionError):
             self.history.set_contradiction(err.event_index)
             self._show_error(err)
+            self._explain_conflict(err)
         elif err is not None:
             self.history.set_contradiction(None)
+            self._clear_conflict()
             self._show_error(err)
         else:
             self.history.set_contradiction(None)
+            self._clear_conflict()
             if self._banner_kind in ("error", "contradiction"):
                 self.banner.clear()
                 self._banner_kind = ""
@@ -176,6 +266,7 @@ class GameTab(QWidget):
         else:
             self.clear_beliefs()
         self.after_result(timeline)
+        self._why_refresh()
         self.inferenceDone.emit(revision)
 
     @Slot(int, object)
@@ -203,72 +294,237 @@ class GameTab(QWidget):
                                      f"please report this.", "error")
             self.statusMessage.emit(f"Internal error: {exc}")
 
+    # -- a contradiction explained: the entries that cannot all be true together ----------
+    def _explain_conflict(self, err: ContradictionError) -> None:
+        """Name an irreducible set of entries that cannot all be true together in the banner
+        (``explain_contradiction`` in the background; the first impossible entry meanwhile)."""
+        if isinstance(err, ConflictError):
+            self._show_conflict(err.entries)
+            return
+        if not self.controller.can_explain():
+            return
+        entries = self.controller.request_conflict()
+        if entries is not None:
+            self._show_conflict(entries)
+            return
+        self._conflict_base_text = self.banner.message()
+        self.banner.show_message(self._conflict_base_text + " <i>Looking for the entries that "
+                                 "cannot all be true together…</i>", "error", self._undo_label())
+
+    def _clear_conflict(self) -> None:
+        self.controller.cancel_conflict()
+        self.history.set_conflict(())
+
+    def _undo_label(self) -> str:
+        return "Undo" if self.document.undo_stack.canUndo() else ""
+
+    def _show_conflict(self, entries) -> None:
+        if self._banner_kind != "contradiction":
+            return
+        doc = self.document
+        self.history.set_conflict(entries)
+        self.banner.show_message(conflict_html(
+            entries, lambda i: doc.module.describe_event(doc.setup, doc.events[i])),
+            "error", self._undo_label())
+        if entries:
+            self.statusMessage.emit("Impossible log: entries " + ", ".join(
+                f"#{i + 1}" for i in entries) + " cannot all be true together")
+
+    @Slot(object)
+    def _on_conflict(self, entries) -> None:
+        if entries is None:
+            self._on_conflict_failed(None)
+        else:
+            self._show_conflict(entries)
+
+    @Slot(object)
+    def _on_conflict_failed(self, exc) -> None:
+        if self._banner_kind == "contradiction" and self._conflict_base_text:
+            self.banner.show_message(self._conflict_base_text, "error", self._undo_label())
+        if exc is not None:
+            self.statusMessage.emit(f"Cannot name the conflicting entries: "
+                                    f"{getattr(exc, 'message', exc)}")
+
+    @Slot(str)
+    def _banner_link(self, href: str) -> None:
+        i = parse_entry_link(href)
+        if i is not None and 0 <= i < len(self.document.events):
+            self.history.select_event(i)
+
+    # -- Why? (engines.core.explain; the popup: desktop.widgets.why) ------------------------
+    def add_why_action(self, menu, fact: dict, subject: str, decided: bool = True,
+                       label: str = "Why?"):
+        """Add a Why? item to a cell's context menu: ``fact`` is the engine's fact object,
+        ``subject`` the fact in words ("Bob has Rope"), ``decided`` whether the cell shows ✓ or
+        ✗. Returns the QAction (None when the game has no explanations); pass the menu's
+        chosen action to :meth:`why_chosen`."""
+        if not self.controller.can_explain():
+            return None
+        acts = menu.actions()
+        if acts and not acts[-1].isSeparator() and not isinstance(acts[-1].data(), dict):
+            menu.addSeparator()
+        act = menu.addAction(label if decided else f"{label} (not decided yet)")
+        act.setData({"why_fact": dict(fact), "why_subject": subject})
+        act.setToolTip("Which entries force this, and how")
+        return act
+
+    def why_chosen(self, chosen, pos=None) -> bool:
+        """Open the Why? popup if ``chosen`` is an action of :meth:`add_why_action`; returns
+        whether it was one."""
+        data = chosen.data() if chosen is not None else None
+        if isinstance(data, dict) and "why_fact" in data:
+            self.show_why(data["why_fact"], data["why_subject"], pos)
+            return True
+        return False
+
+    def show_why(self, fact: dict, subject: str, pos=None) -> None:
+        """Open (or reuse) the Why? popup for ``fact`` and ask the controller for its
+        explanation under the log as the views show it (the selected history entry, or the
+        entries before a contradiction)."""
+        if not self.controller.can_explain():
+            return
+        popup = self._why_popup
+        if popup is None:
+            popup = self._why_popup = WhyPopup(self)
+            popup.entryClicked.connect(self._why_entry_clicked)
+            popup.cancelRequested.connect(self.controller.cancel_explanation)
+            popup.closed.connect(self._why_closed)
+        doc = self.document
+        n = len(doc.events)
+        k = self._shown_prefix()
+        scope = (f"Under the whole log ({n} entr{'y' if n == 1 else 'ies'})." if k == n else
+                 f"As after entry {k} of {n} (the beliefs shown).")
+        self._why_request = (dict(fact), subject)
+        self._why_log = (doc.setup, tuple(doc.events))
+        self.history.set_explained(())
+        popup.start(fact, subject, scope)
+        if pos is not None and not popup.isVisible():
+            popup.place_near(pos)
+        popup.show()
+        popup.raise_()
+        self.controller.explain(fact, k)
+
+    def why_popup(self) -> Optional[WhyPopup]:
+        """The Why? popup (None before the first Why?)."""
+        return self._why_popup
+
+    def close_why(self) -> None:
+        """Close the Why? popup (clears the History highlight)."""
+        if self._why_popup is not None and self._why_popup.isVisible():
+            self._why_popup.close()
+        self._why_closed()
+
+    def hideEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        """Another tab was selected: its Why? popup would point into a hidden History."""
+        self.close_why()
+        super().hideEvent(event)
+
+    def _shown_prefix(self) -> int:
+        """How many events the shown beliefs are under: the selected history entry, else the
+        whole log (the entries before a contradiction when the log is impossible)."""
+        n = len(self.document.events)
+        tl = self.timeline
+        last = n
+        if tl is not None and tl.error is not None and tl.posteriors:
+            last = min(n, len(tl.posteriors) - 1)
+        k = self.controller.view_index
+        return last if k < 0 or k > last else k
+
+    @Slot(object)
+    def _on_explanation(self, result) -> None:
+        popup = self._why_popup
+        if popup is None or not popup.isVisible() or self._why_request is None \
+                or result.fact != self._why_request[0]:
+            return
+        doc = self.document
+        popup.show_explanation(result.explanation,
+                               lambda i: doc.module.describe_event(doc.setup, doc.events[i]))
+        self.history.set_explained(result.explanation.because)
+        self.statusMessage.emit(f"Why? answered in {result.seconds * 1000:.0f} ms")
+
+    @Slot(object)
+    def _on_explanation_failed(self, exc) -> None:
+        popup = self._why_popup
+        if popup is None or not popup.isVisible():
+            return
+        if isinstance(exc, ContradictionError):
+            text = f"The log is impossible: {exc}"
+        elif isinstance(exc, SessionFormatError):
+            text = exc.message
+        elif isinstance(exc, EngineError):
+            text = str(exc)
+        else:
+            text = (f"Internal error in the {self.title()} engine: {type(exc).__name__}: {exc}. "
+                    f"Your log is safe; please report this.")
+        popup.show_error(text)
+
+    @Slot()
+    def _why_closed(self) -> None:
+        self.history.set_explained(())
+        self.controller.cancel_explanation()
+        self._why_request = None
+        self._why_log = None
+
+    @Slot(int)
+    def _why_entry_clicked(self, index: int) -> None:
+        if 0 <= index < len(self.document.events):
+            self.history.select_event(index)
+
+    @Slot()
+    def _why_log_changed(self, *_args) -> None:
+        """The log changed: the highlighted indices are stale until the next result."""
+        self.history.set_conflict(())
+        if self._why_request is not None and self._why_popup is not None \
+                and self._why_popup.isVisible():
+            self.history.set_explained(())
+            fact, subject = self._why_request
+            self._why_popup.start(fact, subject, "The log changed: updating…")
+
+    def _why_refresh(self) -> None:
+        """After new beliefs: explain the open popup's fact again if the log changed."""
+        doc = self.document
+        if self._why_request is not None and self._why_popup is not None \
+                and self._why_popup.isVisible() and self._why_log != (doc.setup, tuple(doc.events)):
+            self.show_why(*self._why_request)
+
     def _banner_action(self) -> None:
         if self._banner_kind == "contradiction" and self.document.undo_stack.canUndo():
             self.document.undo_stack.undo()
 
     def _on_history_selected(self, k: int) -> None:
-        self.view_index = k
+        self.controller.view_index = k
         self._show_view()
 
     def _show_view(self) -> None:
-        tl = self.timeline
-        if tl is None or not tl.posteriors:
+        k = self.controller.view_index
+        shown, post = self.controller.select(k)
+        if shown < 0:
             return
-        n = len(tl.posteriors) - 1
-        if self.view_index < 0 or self.view_index > n:
-            k = n
-            self.plot.set_marker(None if self.view_index < 0 else n)
-        else:
-            k = self.view_index
-            self.plot.set_marker(k)
+        self.plot.set_marker(None if k < 0 else shown)
+        if post is None:
+            return  # computed on demand: arrives as the controller's entryReady
         try:
-            self.show_posterior(tl.posteriors[k], k)
+            self.show_posterior(post, shown)
+        except Exception as exc:
+            self._show_error(exc)
+
+    @Slot(int, object)
+    def _on_entry_ready(self, k: int, post) -> None:
+        try:
+            self.show_posterior(post, k)
         except Exception as exc:
             self._show_error(exc)
 
     def shutdown(self) -> None:
-        for r in self._runners:
-            r.shutdown()
+        if self._why_popup is not None:
+            self._why_popup.close()
+        self.controller.shutdown()
 
     # -- export ---------------------------------------------------------------------------
     def export_history_csv(self, path: str) -> None:
-        """Write the history with the beliefs after every event to ``path`` (CSV).
-
-        Uses the current timeline when it covers every event; otherwise (a tab that computes
-        only the latest posterior) the missing beliefs are computed in the background first.
-        Emits ``exportFinished(path, error)``.
-        """
-        tl = self.timeline
-        n = len(self.document.events)
-        if tl is not None and tl.error is None and len(tl.summaries) == n + 1:
-            self._write_csv(path, list(tl.summaries))
-            return
-        doc = self.document
-        self._export_path = path
-        self.statusMessage.emit("Computing the beliefs after every event for the CSV…")
-        self.export_runner.submit(functools.partial(
-            _timeline_job, self.module, doc.setup, tuple(doc.events), cache=None,
-            options=self.inference_options(), full=True))
-
-    @Slot(int, object, float)
-    def _on_export_timeline(self, _rev: int, timeline: Timeline, _secs: float) -> None:
-        self._write_csv(self._export_path, list(timeline.summaries))
-
-    @Slot(int, object)
-    def _on_export_failed(self, _rev: int, exc: Exception) -> None:
-        self.exportFinished.emit(self._export_path, f"cannot compute the beliefs: {exc}")
-
-    def _write_csv(self, path: str, summaries: list) -> None:
-        summaries = summaries + [None] * (len(self.document.events) + 1 - len(summaries))
-        from desktop.session import write_text_atomically
-
-        try:
-            write_text_atomically(path, self.document.history_csv(summaries))
-        except OSError as exc:
-            self.exportFinished.emit(path, str(exc))
-            return
-        self.exportFinished.emit(path, "")
+        """Write the history with the beliefs after every event to ``path`` (CSV); emits
+        ``exportFinished(path, error)`` (see :meth:`GameController.export_history_csv`)."""
+        self.controller.export_history_csv(path)
 
     def exec_menu(self, menu, pos):
         """Show a context menu at ``pos`` and return the chosen QAction (tests replace this)."""
@@ -277,7 +533,3 @@ class GameTab(QWidget):
     def warn(self, title: str, text: str) -> None:
         """A modal warning naming what is wrong (bad form input)."""
         QMessageBox.warning(self, title, text)
-
-
-def _timeline_job(module, setup, events, cancel, *, cache, options, full):
-    return compute_timeline(module, setup, events, cancel, cache=cache, options=options, full=full)

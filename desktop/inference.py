@@ -1,100 +1,164 @@
-"""Background inference runner (DESIGN.md, "Data flow" steps 3–5): latest request wins.
+"""Background work (docs/ARCHITECTURE.md, "The path of one click"): one task-state object per
+job, a shared thread pool, the newest request wins.
 
-Each tab owns one :class:`InferenceRunner`; its worker (a QObject moved to its own QThread)
-runs jobs — plain callables ``job(cancel) -> result`` that must not touch Qt widgets. Submitting
-a new request makes every older one stale: a stale request still queued is skipped, a running one
-sees ``cancel()`` turn True (engines poll it via ``engines.core.errors.check_cancel``) and its
+A tab (its controller) owns a few :class:`InferenceRunner` objects — beliefs, recommendation,
+simulation, export — but no thread of its own: every job runs on :func:`thread_pool`, a
+``QThreadPool`` whose threads are made when work arrives and expire when idle. A job is a plain
+callable ``job(task) -> result`` that must not touch Qt widgets; ``task`` is the job's
+:class:`TaskState`:
+
+* ``task()`` / ``task.cancel_requested`` — True once a newer request was submitted to the same
+  runner (or it was cancelled); pass ``task`` as an engine's ``cancel`` flag (engines poll it via
+  ``engines.core.errors.check_cancel``);
+* ``task.progress(done, total)`` — pass it as a simulator's ``progress``; arrives as the runner's
+  ``progress`` signal (at most ~20 a second);
+* ``task.publish(partial)`` — a partial result (e.g. a sampled estimate before the exact
+  ranking); arrives as ``partialResult``.
+
+A stale request still queued is skipped, a running one sees its cancel flag turn True and its
 result, if any, is dropped. Exceptions come back as the ``failed`` signal — never a crash.
-
-Cross-thread signals are connected to ``@Slot`` methods of objects living in the receiving
-thread, so the slots run there (a lambda would run in the worker thread).
+Results, partial results, progress and errors are emitted from the worker thread by a relay
+object and delivered, queued, to ``@Slot`` methods of the runner on the GUI thread (a lambda
+would run in the worker thread).
 """
 from __future__ import annotations
 
 import threading
 import time
 import traceback
-from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, QThreadPool, Signal, Slot
 
 from engines.core.errors import Cancelled, EngineError
 
+#: Threads the pool may run at once: enough that a long simulation or a 6-player Egghead log
+#: does not hold up the other tabs' beliefs.
+MAX_THREADS = 6
+#: An idle pool thread ends after this many milliseconds.
+EXPIRY_MS = 10_000
+_pool: Optional[QThreadPool] = None
 
-class _Worker(QObject):
+
+def thread_pool() -> QThreadPool:
+    """The application's thread pool for background jobs (made on first use)."""
+    global _pool
+    if _pool is None:
+        _pool = QThreadPool()
+        _pool.setObjectName("deduction-desk-jobs")
+        _pool.setMaxThreadCount(MAX_THREADS)
+        _pool.setExpiryTimeout(EXPIRY_MS)
+    return _pool
+
+
+class TaskState:
+    """The state one background job shares with its runner (see the module docstring).
+
+    Attributes:
+        revision: the request number of this job.
+    """
+
+    def __init__(self, revision: int, latest: Callable[[], int], relay: "_Relay"):
+        self.revision = revision
+        self._latest = latest
+        self._relay = relay
+        self._last_progress = 0.0
+
+    @property
+    def cancel_requested(self) -> bool:
+        """True once a newer request was submitted or the runner was cancelled."""
+        return self._latest() != self.revision
+
+    def __call__(self) -> bool:
+        return self.cancel_requested
+
+    def progress(self, done: int, total: int) -> None:
+        """Report progress (``done`` of ``total`` units); throttled to ~20 signals a second."""
+        now = time.perf_counter()
+        if done >= total or now - self._last_progress > 0.05:
+            self._last_progress = now
+            self._relay.progressed.emit(self.revision, int(done), int(total))
+
+    def publish(self, partial: Any) -> None:
+        """Deliver a partial result (the final one still comes as ``resultReady``)."""
+        if not self.cancel_requested:
+            self._relay.partial.emit(self.revision, partial)
+
+
+class _Relay(QObject):
+    """Carries a job's outcome from the worker thread to the runner (queued connections)."""
+
     finished = Signal(int, object, float)
     failed = Signal(int, object)
     progressed = Signal(int, int, int)
+    partial = Signal(int, object)
 
-    def __init__(self, latest: Callable[[], int]):
-        super().__init__()
-        self._latest = latest
 
-    @Slot(int, object, bool)
-    def run(self, revision: int, job: Callable, with_progress: bool) -> None:
-        if revision != self._latest():
+class _Task:
+    """One submitted job; ``run`` is started on the pool (PySide keeps the callable alive)."""
+
+    def __init__(self, job: Callable, state: TaskState, relay: _Relay, done: Callable[["_Task"], None]):
+        self.job, self.state, self.relay, self._done = job, state, relay, done
+
+    def run(self) -> None:  # in a pool thread
+        try:
+            self._run()
+        except RuntimeError:
+            pass  # the runner was deleted meanwhile (the app is closing): nothing to deliver
+        finally:
+            self._done(self)
+
+    def _run(self) -> None:
+        state, relay = self.state, self.relay
+        if state.cancel_requested:
             return  # stale before it started
-        cancel = lambda: self._latest() != revision  # noqa: E731 (called in this thread)
         t0 = time.perf_counter()
         try:
-            if with_progress:
-                last = [0.0]
-
-                def report(done: int, total: int) -> None:
-                    now = time.perf_counter()  # at most ~20 signals a second
-                    if done >= total or now - last[0] > 0.05:
-                        last[0] = now
-                        self.progressed.emit(revision, int(done), int(total))
-
-                result = job(cancel, report)
-            else:
-                result = job(cancel)
+            result = self.job(state)
         except Cancelled:
             return
         except EngineError as exc:
-            self.failed.emit(revision, exc)
+            relay.failed.emit(state.revision, exc)
             return
         except Exception as exc:  # a bug: report it, never crash the app
             exc.detail = traceback.format_exc()
-            self.failed.emit(revision, exc)
+            relay.failed.emit(state.revision, exc)
             return
-        if revision == self._latest():
-            self.finished.emit(revision, result, time.perf_counter() - t0)
+        if not state.cancel_requested:
+            relay.finished.emit(state.revision, result, time.perf_counter() - t0)
 
 
 class InferenceRunner(QObject):
-    """Runs jobs off the GUI thread, latest request wins.
+    """Runs jobs on the shared thread pool, newest request wins (see the module docstring).
 
     Signals:
         resultReady(int revision, object result, float seconds): the newest request's result.
+        partialResult(int revision, object partial): a partial result the newest job published.
         failed(int revision, object exception): the newest request raised (EngineError for user
             errors such as ContradictionError; anything else is a bug, with ``.detail``).
         busyChanged(bool): work is pending or not.
-        progress(int done, int total): progress of the newest request, for jobs submitted with
-            ``with_progress=True`` (reported from the worker thread, delivered on this one).
+        progress(int done, int total): progress the newest job reported.
     """
 
     resultReady = Signal(int, object, float)
+    partialResult = Signal(int, object)
     failed = Signal(int, object)
     busyChanged = Signal(bool)
     progress = Signal(int, int)
-    _request = Signal(int, object, bool)
 
     def __init__(self, parent: Optional[QObject] = None, name: str = "inference"):
         super().__init__(parent)
+        self.setObjectName(name)
         self._lock = threading.Lock()
         self._latest = 0
         self._busy = False
-        self._thread = QThread()
-        self._thread.setObjectName(name)
-        self._worker = _Worker(self.latest)
-        self._worker.moveToThread(self._thread)
-        self._request.connect(self._worker.run)
-        self._worker.finished.connect(self._on_finished)
-        self._worker.failed.connect(self._on_failed)
-        self._worker.progressed.connect(self._on_progress)
-        self._thread.start()
+        self._active: set = set()
+        self._idle = threading.Condition(self._lock)
+        self._relay = _Relay()
+        self._relay.finished.connect(self._on_finished)
+        self._relay.failed.connect(self._on_failed)
+        self._relay.progressed.connect(self._on_progress)
+        self._relay.partial.connect(self._on_partial)
 
     def latest(self) -> int:
         with self._lock:
@@ -103,17 +167,16 @@ class InferenceRunner(QObject):
     def is_busy(self) -> bool:
         return self._busy
 
-    def submit(self, job: Callable[..., Any], revision: Optional[int] = None, *,
-               with_progress: bool = False) -> int:
-        """Queue ``job(cancel)`` — or ``job(cancel, report)`` with ``with_progress``, where
-        ``report(done, total)`` may be called from the job (a simulator's progress callback) and
-        arrives as the :attr:`progress` signal. Returns the request number; older requests
-        become stale."""
+    def submit(self, job: Callable[[TaskState], Any], revision: Optional[int] = None) -> int:
+        """Queue ``job(task)`` (``task``: its :class:`TaskState`). Returns the request number;
+        older requests become stale."""
         with self._lock:
             self._latest = self._latest + 1 if revision is None else max(revision, self._latest + 1)
             rev = self._latest
+            task = _Task(job, TaskState(rev, self.latest, self._relay), self._relay, self._task_done)
+            self._active.add(task)
         self._set_busy(True)
-        self._request.emit(rev, job, with_progress)
+        thread_pool().start(task.run)
         return rev
 
     def cancel(self) -> None:
@@ -121,6 +184,11 @@ class InferenceRunner(QObject):
         with self._lock:
             self._latest += 1
         self._set_busy(False)
+
+    def _task_done(self, task: _Task) -> None:  # in a pool thread
+        with self._lock:
+            self._active.discard(task)
+            self._idle.notify_all()
 
     def _set_busy(self, busy: bool) -> None:
         if busy != self._busy:
@@ -133,6 +201,11 @@ class InferenceRunner(QObject):
             return
         self._set_busy(False)
         self.resultReady.emit(revision, result, seconds)
+
+    @Slot(int, object)
+    def _on_partial(self, revision: int, partial: Any) -> None:
+        if revision == self.latest():
+            self.partialResult.emit(revision, partial)
 
     @Slot(int, int, int)
     def _on_progress(self, revision: int, done: int, total: int) -> None:
@@ -147,133 +220,10 @@ class InferenceRunner(QObject):
         self.failed.emit(revision, exc)
 
     def shutdown(self, timeout_ms: int = 3000) -> None:
-        """Cancel pending work and stop the thread (called when the tab closes)."""
+        """Cancel pending work and wait (up to ``timeout_ms``) for this runner's running jobs to
+        notice (called when the tab closes)."""
         self.cancel()
-        self._thread.quit()
-        self._thread.wait(timeout_ms)
-
-
-@dataclass(frozen=True)
-class Timeline:
-    """Beliefs after every prefix of the log, as computed by :func:`compute_timeline`.
-
-    Attributes:
-        posteriors: ``posteriors[k]`` is the posterior after the first ``k`` events
-            (``k = 0`` is the setup alone); length ``n_consistent + 1``.
-        summaries: ``belief_summary`` of each of those posteriors.
-        error: the :class:`EngineError` (e.g. ContradictionError) that stopped the timeline,
-            or None when every event is consistent.
-        n_events: the number of events in the log.
-    """
-
-    posteriors: tuple
-    summaries: tuple
-    error: Optional[EngineError] = None
-    n_events: int = 0
-
-    @property
-    def latest(self):
-        """The posterior after the last consistent event."""
-        return self.posteriors[-1] if self.posteriors else None
-
-
-class TimelineCache:
-    """Memo of posteriors by (method, setup, event prefix); lives in one worker thread."""
-
-    def __init__(self, capacity: int = 2000):
-        self.capacity = capacity
-        self._store: dict = {}
-
-    def get(self, key):
-        return self._store.get(key)
-
-    def put(self, key, value) -> None:
-        if len(self._store) >= self.capacity:
-            for k in list(self._store)[: self.capacity // 4]:
-                del self._store[k]
-        self._store[key] = value
-
-
-def compute_timeline(module, setup, events, cancel, *, method: Optional[str] = None,
-                     cache: Optional[TimelineCache] = None, options: Optional[dict] = None,
-                     full: bool = True) -> Timeline:
-    """The posterior after every prefix of ``events`` (runs in the worker thread).
-
-    The whole log is inferred first (what the player waits for), then the prefixes, each
-    reused from ``cache`` when seen before — so appending an event costs one inference and undo
-    costs none. A :class:`ContradictionError` from the engine stops the timeline at the last
-    consistent prefix (``error`` set). ``full=False`` computes only the whole log. An engine
-    module may define ``timeline_in_order(setup) -> bool``; when it returns True the prefixes
-    are asked for in order instead (Egghead with 6 players moves one live state forward).
-    """
-    from engines.core.errors import ContradictionError
-
-    options = dict(options or {})
-    if method:
-        options["method"] = method
-    opt_key = tuple(sorted(options.items()))
-    events = tuple(events)
-
-    def infer(k: int):
-        key = _cache_key(opt_key, setup, events[:k])
-        if cache is not None:
-            hit = cache.get(key)
-            if hit is not None:
-                return hit
-        post = module.infer(setup, events[:k], cancel=cancel, **options)
-        summary = module.belief_summary(setup, post)
-        if cache is not None:
-            cache.put(key, (post, summary))
-        return post, summary
-
-    n = len(events)
-    error = None
-    in_order = getattr(module, "timeline_in_order", None)
-    if full and in_order is not None and in_order(setup):
-        # the engine moves one state forward instead of keeping snapshots: ask in order
-        posts, sums = [], []
-        for k in range(n + 1):
-            if cancel is not None and cancel():
-                raise Cancelled()
-            try:
-                p, s = infer(k)
-            except ContradictionError as exc:
-                error = exc
-                break
-            posts.append(p)
-            sums.append(s)
-        return Timeline(tuple(posts), tuple(sums), error, n)
-    try:
-        last = infer(n)
-        good = n
-    except ContradictionError as exc:
-        error = exc
-        good = max(exc.event_index, 0)
-        last = None if exc.event_index < 0 else infer(good)
-    if last is None:
-        return Timeline((), (), error, n)
-    if not full:
-        return Timeline((last[0],), (last[1],), error, n)
-    posts, sums = [], []
-    for k in range(good):
-        if cancel is not None and cancel():
-            raise Cancelled()
-        p, s = infer(k)
-        posts.append(p)
-        sums.append(s)
-    posts.append(last[0])
-    sums.append(last[1])
-    return Timeline(tuple(posts), tuple(sums), error, n)
-
-
-def _cache_key(opt_key, setup, prefix):
-    """A hashable key for (options, setup, prefix); falls back to JSON for unhashable events."""
-    key = (opt_key, setup, prefix)
-    try:
-        hash(key)
-        return key
-    except TypeError:
-        import json
-
-        return (opt_key, json.dumps(setup.to_json(), sort_keys=True),
-                tuple(json.dumps(e.to_json(), sort_keys=True) for e in prefix))
+        deadline = time.monotonic() + timeout_ms / 1000
+        with self._lock:
+            while self._active and time.monotonic() < deadline:
+                self._idle.wait(timeout=0.05)

@@ -1,4 +1,4 @@
-"""The session document: game setup + ordered event list + a QUndoStack (DESIGN.md "Data flow").
+"""The session document: game setup + ordered event list + a QUndoStack (docs/ARCHITECTURE.md).
 
 Every logged fact is a :class:`QUndoCommand` (append, remove, replace the setup), so Edit→Undo
 works on everything. Files are written atomically with :class:`QSaveFile`; reading validates the
@@ -41,11 +41,21 @@ def write_text_atomically(path: str, text: str) -> None:
 class SessionDocument(QObject):
     """One tab's document: ``setup``, ``events`` (engine dataclasses), ``meta`` and an undo stack.
 
-    Signals:
+    Signals (the fine-grained ones first, then ``changed`` for the same edit):
+        eventsInserted(int first, int count): events ``first .. first+count-1`` were inserted.
+        eventsRemoved(int first, int count): the events at ``first ..`` were removed.
+        eventChanged(int index): the event at ``index`` was replaced (same position).
+        setupReplaced(): the setup changed, the events were kept (an undoable option change).
+        documentReset(): a new setup and log (New game, Open; not undoable).
         changed(int): the revision number after any change (event list or setup).
         pathChanged(str): the file the document is saved to changed.
     """
 
+    eventsInserted = Signal(int, int)
+    eventsRemoved = Signal(int, int)
+    eventChanged = Signal(int)
+    setupReplaced = Signal()
+    documentReset = Signal()
     changed = Signal(int)
     pathChanged = Signal(str)
 
@@ -97,8 +107,8 @@ class SessionDocument(QObject):
     def replace_setup(self, setup: Any, text: str = "Change the setup", merge_key: int = -1) -> None:
         """Replace the setup and keep the events (undoable), e.g. an option such as behavioural
         analysis, or a stack edited before anything was logged. Consecutive commands with the
-        same ``merge_key`` (>= 0) merge into one undo step. Tabs compare ``setup`` on
-        ``changed`` to rebuild setup-dependent views after undo/redo."""
+        same ``merge_key`` (>= 0) merge into one undo step. Emits ``setupReplaced`` (also on
+        undo/redo): views that depend on the setup rebuild there."""
         if setup == self.setup:
             return
         self.undo_stack.push(_ReplaceSetup(self, setup, text, merge_key))
@@ -111,6 +121,7 @@ class SessionDocument(QObject):
         self.undo_stack.clear()
         self.set_path(path)
         self.undo_stack.setClean()
+        self.documentReset.emit()
         self._bump()
 
     def set_path(self, path: Optional[str]) -> None:
@@ -186,11 +197,13 @@ class _AppendEvent(QUndoCommand):
     def redo(self):
         self.doc.events.append(self.event)
         self.doc.meta.append(self.meta_)
+        self.doc.eventsInserted.emit(len(self.doc.events) - 1, 1)
         self.doc._bump()
 
     def undo(self):
         self.doc.events.pop()
         self.doc.meta.pop()
+        self.doc.eventsRemoved.emit(len(self.doc.events), 1)
         self.doc._bump()
 
 
@@ -204,11 +217,13 @@ class _RemoveEvent(QUndoCommand):
     def redo(self):
         del self.doc.events[self.index]
         del self.doc.meta[self.index]
+        self.doc.eventsRemoved.emit(self.index, 1)
         self.doc._bump()
 
     def undo(self):
         self.doc.events.insert(self.index, self.event)
         self.doc.meta.insert(self.index, self.meta_)
+        self.doc.eventsInserted.emit(self.index, 1)
         self.doc._bump()
 
 
@@ -219,10 +234,12 @@ class _ReplaceEvent(QUndoCommand):
 
     def redo(self):
         self.doc.events[self.index] = self.new
+        self.doc.eventChanged.emit(self.index)
         self.doc._bump()
 
     def undo(self):
         self.doc.events[self.index] = self.old
+        self.doc.eventChanged.emit(self.index)
         self.doc._bump()
 
 
@@ -244,10 +261,12 @@ class _ReplaceSetup(QUndoCommand):
 
     def redo(self):
         self.doc.setup = self.new
+        self.doc.setupReplaced.emit()
         self.doc._bump()
 
     def undo(self):
         self.doc.setup = self.old
+        self.doc.setupReplaced.emit()
         self.doc._bump()
 
 

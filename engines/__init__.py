@@ -1,7 +1,8 @@
 """Deduction Desk inference engines: pure Python (numpy, scipy, cvxpy), never Qt.
 
-Each game lives in ``engines.<game>`` and follows the contract of DESIGN.md ("Engines
-contract"); :data:`GAMES` maps the session file's ``"game"`` value to that module.
+Each game lives in ``engines.<game>`` and follows the contract of
+:mod:`engines.core.contract` (engines/CONTRACT.md); :data:`GAMES` maps the session file's
+``"game"`` value to that module.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Command line: ``python -m engines infer|recommend|simulate ...`` (DESIGN.md, "CLI").
+"""Command line: ``python -m engines infer|recommend|explain|parse|simulate ...`` (README, "Command line").
 
 Exit codes: 0 ok, 2 bad input (the message names the file and the JSON path of the field),
 3 contradiction (the message names the event). No traceback for user errors.
@@ -45,6 +45,25 @@ def _recommend(args) -> int:
     return EXIT_OK
 
 
+def _explain(args) -> int:
+    s = read_session_file(args.session)
+    mod = game_module(s.game)
+    if not hasattr(mod, "explain"):
+        raise SessionFormatError("$.game", f"{s.game} has no explanations")
+    try:
+        fact = json.loads(args.fact)
+    except ValueError as exc:
+        raise SessionFormatError("--fact", f"not JSON: {exc}") from None
+    _print(mod.explain(s.setup, s.events, fact).to_json())
+    return EXIT_OK
+
+
+def _parse(args) -> int:
+    s = read_session_file(args.session)
+    _print(game_module(s.game).parse(s.setup, s.events, args.text).to_json())
+    return EXIT_OK
+
+
 def main(argv=None) -> int:
     """Run the CLI; returns the exit code."""
     parser = argparse.ArgumentParser(prog="python -m engines", description=__doc__.splitlines()[0])
@@ -56,6 +75,14 @@ def main(argv=None) -> int:
     p = sub.add_parser("recommend", help="print the recommended next move as JSON")
     p.add_argument("session")
     p.set_defaults(func=_recommend)
+    p = sub.add_parser("explain", help="print why a fact is certain or ruled out, as JSON")
+    p.add_argument("session")
+    p.add_argument("--fact", required=True, help='e.g. \'{"card": "Rope", "place": "Bob"}\'')
+    p.set_defaults(func=_explain)
+    p = sub.add_parser("parse", help="print the event a quick-entry line stands for as JSON")
+    p.add_argument("session")
+    p.add_argument("text")
+    p.set_defaults(func=_parse)
     p = sub.add_parser("simulate", help="run a game's simulator and print the figures as JSON")
     sub_sim = p.add_subparsers(dest="game", required=True)
     for game in available_games():

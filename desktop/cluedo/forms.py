@@ -388,6 +388,10 @@ class SuggestionForm(QGroupBox):
     def cards(self) -> list[str]:
         return [self.pickers[cat].currentText() for cat, _ in self.setup.categories]
 
+    def set_advice(self, html: str) -> None:
+        """Show which card to reveal when I must refute (empty: nothing to advise)."""
+        self.advice.setText(html)
+
     def set_card(self, card: str) -> None:
         cat = self.setup.category_of(card)
         if cat in self.pickers:

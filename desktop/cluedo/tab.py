@@ -4,22 +4,45 @@ belief plots, recommendations, and the status line (method, time, consistent dea
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QHeaderView, QLabel, QMenu,
-                               QSplitter, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QLabel, QMenu, QSplitter,
+                               QTabWidget, QVBoxLayout, QWidget)
 
 from engines import cluedo
-from engines.core.errors import SessionFormatError
 from desktop.gametab import GameTab
 from desktop.widgets.belief_plot import BeliefPlot
-from desktop.widgets.worksheet import ProbabilityTableModel, WorksheetView
+from desktop.widgets.ranking import Column, RankingTable
+from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
 from desktop.cluedo.forms import NewGameDialog, SuggestionForm
 
 METHOD_LABELS = {"exact": "Exact (count deals)", "center": "Analytical center (cvxpy)",
                  "montecarlo": "Monte Carlo (exact sampling)"}
 ENVELOPE = "envelope"
+
+
+@dataclass(frozen=True)
+class _Ranked:
+    """One row of the best suggestions: the triple, its information gain in bits, whether it
+    was counted exactly, and the sample size of the estimate otherwise."""
+
+    suspect: str
+    weapon: str
+    room: str
+    bits: float
+    exact: bool
+    samples: int
+
+
+SUGGESTION_COLUMNS = (
+    Column("Suspect", lambda r: r.suspect),
+    Column("Weapon", lambda r: r.weapon),
+    Column("Room", lambda r: r.room),
+    Column("Bits", lambda r: f"{r.bits:.2f}" if r.exact else f"≈{r.bits:.2f}", numeric=True,
+           tooltip=lambda r: ("exact: counted over every consistent deal" if r.exact else
+                              f"estimated from {r.samples} uniformly sampled deals")),
+)
 
 
 class Tab(GameTab):
@@ -81,14 +104,9 @@ class Tab(GameTab):
         rec_head.addWidget(self.room)
         self.room.currentIndexChanged.connect(self._request_recommendation)
         ml.addLayout(rec_head)
-        self.rec_table = QTableWidget(0, 4)
-        self.rec_table.setHorizontalHeaderLabels(["Suspect", "Weapon", "Room", "Bits"])
-        self.rec_table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
-        self.rec_table.verticalHeader().setVisible(False)
-        self.rec_table.setEditTriggers(QTableWidget.NoEditTriggers)
-        self.rec_table.setSelectionBehavior(QTableWidget.SelectRows)
-        self.rec_table.cellDoubleClicked.connect(self._use_recommendation)
-        self.rec_table.setToolTip("Double-click to put this suggestion in the form")
+        self.rec_table = RankingTable(SUGGESTION_COLUMNS, stretch=True,
+                                      tooltip="Double-click to put this suggestion in the form")
+        self.rec_table.rowActivated.connect(self._use_recommendation)
         ml.addWidget(self.rec_table, 1)
         self.rec_note = QLabel()
         self.rec_note.setWordWrap(True)
@@ -109,14 +127,12 @@ class Tab(GameTab):
         split.setStretchFactor(1, 2)
         split.setStretchFactor(2, 2)
 
-        # two stages: the sampled estimate first (a fraction of a second), then the exact values
+        # one task: the sampled estimate first (a partial result, a fraction of a second),
+        # then the exact values; a newer request makes both stale
         self.rec_runner = self.make_runner("recommend")
+        self.rec_runner.partialResult.connect(self._on_recommendation_estimate)
         self.rec_runner.resultReady.connect(self._on_recommendation)
         self.rec_runner.failed.connect(self._on_recommendation_failed)
-        self.rec_estimate_runner = self.make_runner("recommend-estimate")
-        self.rec_estimate_runner.resultReady.connect(self._on_recommendation_estimate)
-        self._rec_request = 0
-        self._rec_exact_shown = 0
         self.advice_runner = self.make_runner("advice")
         self.advice_runner.resultReady.connect(self._on_advice)
         self.reset_views()
@@ -136,7 +152,7 @@ class Tab(GameTab):
                 for c in cards:
                     self.room.addItem(f"in the {c}", c)
         self.room.blockSignals(False)
-        self.rec_table.setRowCount(0)
+        self.rec_table.clear_rows()
         self.accuse_label.clear()
 
     def inference_options(self) -> dict:
@@ -184,27 +200,20 @@ class Tab(GameTab):
         doc = self.document
         if self.timeline is None or self.timeline.error is not None:
             self.rec_runner.cancel()
-            self.rec_estimate_runner.cancel()
-            self.rec_table.setRowCount(0)
+            self.rec_table.clear_rows()
             self.rec_note.setText("No recommendation while the log is impossible: fix the "
                                   "highlighted entry first.")
             return
         self.rec_note.setText("Computing the best suggestions…")
-        self._rec_request += 1
-        args = (self._rec_request, doc.setup, tuple(doc.events), self.room.currentData())
-        self.rec_estimate_runner.submit(functools.partial(_recommend_job, *args, exact=False))
-        self.rec_runner.submit(functools.partial(_recommend_job, *args, exact=True))
+        self.rec_runner.submit(functools.partial(_recommend_job, doc.setup, tuple(doc.events),
+                                                 self.room.currentData()))
+
+    @Slot(int, object)
+    def _on_recommendation_estimate(self, _rev, rec) -> None:
+        self._show_recommendation(rec, counting=True)
 
     @Slot(int, object, float)
-    def _on_recommendation_estimate(self, _rev, result, _secs) -> None:
-        request, rec = result
-        if request == self._rec_request and self._rec_exact_shown != request:
-            self._show_recommendation(rec, counting=True)
-
-    @Slot(int, object, float)
-    def _on_recommendation(self, _rev, result, _secs) -> None:
-        request, rec = result
-        self._rec_exact_shown = request
+    def _on_recommendation(self, _rev, rec, _secs) -> None:
         self._show_recommendation(rec, counting=False)
 
     def _show_recommendation(self, rec, counting: bool) -> None:
@@ -222,16 +231,8 @@ class Tab(GameTab):
             note = ("The envelope is certain: accuse!" if rec.accusation else
                     "No suggestion can tell you more.")
         self.rec_note.setText(note)
-        self.rec_table.setRowCount(len(rows))
-        for r, (s, w, room, bits) in enumerate(rows):
-            exact = rec.is_exact(s, w, room)
-            for c, text in enumerate((s, w, room, f"{bits:.2f}" if exact else f"≈{bits:.2f}")):
-                item = QTableWidgetItem(text)
-                if c == 3:
-                    item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
-                    item.setToolTip("exact: counted over every consistent deal" if exact else
-                                    f"estimated from {rec.samples} uniformly sampled deals")
-                self.rec_table.setItem(r, c, item)
+        self.rec_table.set_rows([_Ranked(s, w, room, bits, rec.is_exact(s, w, room), rec.samples)
+                                 for s, w, room, bits in rows])
         if rec.accusation:
             self.accuse_label.setText("Ready to accuse: " + ", ".join(rec.accusation))
         else:
@@ -239,14 +240,13 @@ class Tab(GameTab):
 
     @Slot(int, object)
     def _on_recommendation_failed(self, _rev, exc) -> None:
-        self.rec_table.setRowCount(0)
+        self.rec_table.clear_rows()
         self.rec_note.setText(f"No recommendation: {exc}")
 
-    def _use_recommendation(self, row: int, _col: int) -> None:
-        for c in range(3):
-            item = self.rec_table.item(row, c)
-            if item:
-                self.form.set_card(item.text())
+    def _use_recommendation(self, row: int) -> None:
+        r = self.rec_table.row_object(row)
+        for card in (r.suspect, r.weapon, r.room):
+            self.form.set_card(card)
         self.form.set_suggester(self.document.setup.me)
 
     def _request_advice(self, *_a) -> None:
@@ -254,7 +254,7 @@ class Tab(GameTab):
         f = self.form.event_json()
         if f["refuter"] != setup.me or f["suggester"] == setup.me or self.timeline is None \
                 or self.timeline.error is not None:
-            self.form.advice.clear()
+            self.form.set_advice("")
             self.advice_runner.cancel()
             return
         job = functools.partial(_advice_job, setup, tuple(self.document.events), f["suggester"], tuple(f["cards"]))
@@ -263,11 +263,11 @@ class Tab(GameTab):
     @Slot(int, object, float)
     def _on_advice(self, _rev, advice, _secs) -> None:
         if not advice:
-            self.form.advice.setText("You hold none of these cards: you cannot refute — check the cards.")
+            self.form.set_advice("You hold none of these cards: you cannot refute — check the cards.")
             return
         best = advice[0]
         others = ", ".join(f"{c} ({b:.2f} bits)" for c, b in advice[1:])
-        self.form.advice.setText(f"Show <b>{best[0]}</b>: it tells the others least ({best[1]:.2f} bits)"
+        self.form.set_advice(f"Show <b>{best[0]}</b>: it tells the others least ({best[1]:.2f} bits)"
                                  + (f"; rather than {others}" if others else ""))
 
     # -- worksheet interaction ------------------------------------------------------------
@@ -283,20 +283,33 @@ class Tab(GameTab):
         if owner == ENVELOPE:
             a = menu.addAction("The envelope is inferred from the players' hands")
             a.setEnabled(False)
-            self.exec_menu(menu, pos)
+            self._add_why(menu, item, column)
+            self.why_chosen(self.exec_menu(menu, pos), pos)
             return
         has = menu.addAction(f"{owner} has {card}")
         lacks = menu.addAction(f"{owner} does not have {card}")
         facts = self._facts_about(owner, card)
         remove = menu.addAction("Remove this fact")
         remove.setEnabled(bool(facts))
+        why = self._add_why(menu, item, column)
         chosen = self.exec_menu(menu, pos)
-        if chosen is has:
-            self._log_json({"type": "shown", "player": owner, "card": card})
+        if chosen is why:
+            self.why_chosen(chosen, pos)
+        elif chosen is has:
+            self.log_json({"type": "shown", "player": owner, "card": card})
         elif chosen is lacks:
-            self._log_json({"type": "lacks", "player": owner, "card": card})
+            self.log_json({"type": "lacks", "player": owner, "card": card})
         elif chosen is remove and facts:
             self.remove_event(facts[-1])
+
+    def _add_why(self, menu, item: int, column: int):
+        """The cell's Why? item (last in the menu)."""
+        card, owner = self.document.setup.cards[item], self._owner(column)
+        m = self.model.matrix()
+        p = None if m is None else float(m[item, column])
+        decided = p is not None and (p <= CERTAIN_EPS or p >= 1 - CERTAIN_EPS)
+        subject = f"{card} is in the envelope" if owner == ENVELOPE else f"{owner} has {card}"
+        return self.add_why_action(menu, {"card": card, "place": owner}, subject, decided)
 
     def _facts_about(self, owner: str, card: str) -> list[int]:
         out = []
@@ -305,14 +318,6 @@ class Tab(GameTab):
             if d.get("type") in ("shown", "lacks") and d.get("player") == owner and d.get("card") == card:
                 out.append(i)
         return out
-
-    def _log_json(self, obj: dict) -> None:
-        try:
-            ev = cluedo.event_from_json(obj, self.document.setup, "event")
-        except SessionFormatError as exc:
-            self.warn("Cannot log this", exc.message)
-            return
-        self.log_event(ev)
 
     def _row_clicked(self, item: int) -> None:
         self.form.set_card(self.document.setup.cards[item])
@@ -335,12 +340,11 @@ class Tab(GameTab):
         return True
 
 
-def _recommend_job(request, setup, events, room, cancel, exact=True):
-    """``(request, recommendation)``: the sampled estimate (``exact=False``) or the ranking with
-    the 24 best estimates counted exactly within 1.5 s (12 rows are listed)."""
-    if not exact:
-        return request, cluedo.recommend(setup, events, room=room, cancel=cancel, exact_seconds=0)
-    return request, cluedo.recommend(setup, events, room=room, cancel=cancel, exact_top=24)
+def _recommend_job(setup, events, room, task):
+    """The ranking with the 24 best estimates counted exactly within 1.5 s (12 rows are
+    listed); the sampled estimate is published first as a partial result."""
+    task.publish(cluedo.recommend(setup, events, room=room, cancel=task, exact_seconds=0))
+    return cluedo.recommend(setup, events, room=room, cancel=task, exact_top=24)
 
 
 def _advice_job(setup, events, suggester, cards, cancel):

@@ -434,6 +434,10 @@ class SolveForm(_RebuiltBox):
 
     submitted = Signal(dict)
 
+    def focus_player(self) -> None:
+        """Put the keyboard focus on the solver's name."""
+        self.player.setFocus()
+
     def __init__(self, setup, parent=None):
         super().__init__("Solve (a player called their cards)", parent)
         self.visible: dict = {}

@@ -9,27 +9,28 @@ import math
 import os
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView,
-                               QLabel, QProgressBar, QPushButton, QSpinBox, QSplitter,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+                               QLabel, QSpinBox, QSplitter, QTableWidget, QTableWidgetItem,
+                               QVBoxLayout, QWidget)
 
 from engines import egghead
-from engines.core.errors import EngineError, SessionFormatError
+from engines.core.errors import SessionFormatError
+from desktop.widgets.simulation import SimulationPanelBase
 from desktop.widgets.belief_plot import PALETTE
 
 SEED_TABLE = "Seed 002 (its own 23-question deck, 1 analysing player): without analysis " \
              "9.78 rounds (variance 29.3), with analysis 6.16 (variance 14.0)."
 
 
-def _simulate_job(kwargs, cancel, progress):
+def _simulate_job(kwargs, task):
     # one game per ticked number of analysing players: several games run in worker processes
     workers = min(len(kwargs.get("analysing", ())), os.cpu_count() or 1)
     return egghead.simulate(egghead.SimConfig(**kwargs, workers=max(workers, 1)),
-                            progress=progress, cancel=cancel)
+                            progress=task.progress, cancel=task)
 
 
-class SimulationPanel(QWidget):
+class SimulationPanel(SimulationPanelBase):
     """Run :func:`engines.egghead.simulate` off the GUI thread and show its results.
 
     Args:
@@ -39,16 +40,10 @@ class SimulationPanel(QWidget):
         finished(object result): a simulation completed (the SimulationResult).
     """
 
-    finished = Signal(object)
+    FAILURE = "Cannot simulate"
 
     def __init__(self, runner, parent=None):
-        super().__init__(parent)
-        self.runner = runner
-        self.result = None
-        self._running = False
-        runner.progress.connect(self._on_progress)
-        runner.resultReady.connect(self._on_result)
-        runner.failed.connect(self._on_failed)
+        super().__init__(runner, parent)
 
         root = QVBoxLayout(self)
         root.setContentsMargins(6, 6, 6, 6)
@@ -72,20 +67,11 @@ class SimulationPanel(QWidget):
         self.analysing: dict[int, QCheckBox] = {}
         self.players.valueChanged.connect(self._players_changed)
         self._players_changed()
-        self.run_button = QPushButton("Run simulation")
-        self.run_button.clicked.connect(self.run)
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setEnabled(False)
-        self.cancel_button.clicked.connect(self.cancel)
         grid.addWidget(self.run_button, 1, 8, 1, 2)
         grid.addWidget(self.cancel_button, 1, 10, 1, 2)
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 1)
-        self.progress.setValue(0)
         self.progress.setFormat("%v of %m rounds")
         grid.addWidget(self.progress, 2, 0, 1, 12)
-        self.status = QLabel(SEED_TABLE)
-        self.status.setWordWrap(True)
+        self.status.setText(SEED_TABLE)
         grid.addWidget(self.status, 3, 0, 1, 12)
         root.addWidget(box)
 
@@ -167,52 +153,16 @@ class SimulationPanel(QWidget):
                 "analysing": tuple(a for a, b in self.analysing.items() if b.isChecked()),
                 "seed": self.seed.value(), "target_points": self.target.value()}
 
-    def is_running(self) -> bool:
-        """True while a simulation started here has not finished or been cancelled."""
-        return self._running
-
-    def run(self) -> bool:
-        """Start the simulation in the runner; False (and a message) when the form is wrong."""
+    # -- running (SimulationPanelBase) ------------------------------------------------------
+    def prepare(self):
         opts = self.options()
         if not opts["analysing"]:
-            self.status.setText("<span style='color:#b71c1c'>Tick at least one number of "
-                                "analysing players.</span>")
-            return False
-        self._running = True
-        total = opts["rounds"] * len(opts["analysing"])
-        self.progress.setRange(0, total)
-        self.progress.setValue(0)
-        self.run_button.setEnabled(False)
-        self.cancel_button.setEnabled(True)
-        self.status.setText(f"Simulating {len(opts['analysing'])} game(s) of {opts['rounds']} "
-                            f"rounds…")
-        self.runner.submit(functools.partial(_simulate_job, opts), with_progress=True)
-        return True
+            raise SessionFormatError("--analysing", "tick at least one number of analysing "
+                                                    "players.")
+        return (functools.partial(_simulate_job, opts), opts["rounds"] * len(opts["analysing"]),
+                f"Simulating {len(opts['analysing'])} game(s) of {opts['rounds']} rounds…")
 
-    def cancel(self) -> None:
-        """Stop the running simulation (the worker sees the cancel flag)."""
-        if not self._running:
-            return
-        self.runner.cancel()
-        self._done()
-        self.status.setText("Simulation cancelled.")
-
-    def _done(self) -> None:
-        self._running = False
-        self.run_button.setEnabled(True)
-        self.cancel_button.setEnabled(False)
-
-    @Slot(int, int)
-    def _on_progress(self, done: int, total: int) -> None:
-        if self._running:
-            self.progress.setMaximum(max(total, 1))
-            self.progress.setValue(min(done, total))
-
-    @Slot(int, object, float)
-    def _on_result(self, _rev, result, seconds: float) -> None:
-        self._done()
-        self.result = result
-        self.progress.setValue(self.progress.maximum())
+    def present(self, result, seconds: float) -> None:
         self.show_result(result)
         pooled = []
         for name, st in (("with analysis", result.pooled_ba), ("without", result.pooled_no_ba)):
@@ -223,14 +173,6 @@ class SimulationPanel(QWidget):
                             f"{'; '.join(pooled) or 'nobody solved'}. {SEED_TABLE} The decks "
                             f"differ (which questions, how sharp), so compare the gap between the "
                             f"modes rather than the levels.")
-        self.finished.emit(result)
-
-    @Slot(int, object)
-    def _on_failed(self, _rev, exc) -> None:
-        self._done()
-        msg = exc.message if isinstance(exc, SessionFormatError) else str(exc)
-        kind = "Cannot simulate" if isinstance(exc, EngineError) else "Internal error"
-        self.status.setText(f"<span style='color:#b71c1c'><b>{kind}</b>: {msg}</span>")
 
     def rows(self) -> list:
         """(analysing, mode, ModeStats, P(win) of one player of that mode) per table row."""

@@ -5,27 +5,26 @@ simulation panel (seed 002, section 5).
 """
 from __future__ import annotations
 
-import dataclasses
-import functools
 
 import numpy as np
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QPoint, Qt, Slot
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (QCheckBox, QDialog, QGroupBox, QHBoxLayout, QHeaderView, QLabel,
-                               QScrollArea, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget,
+                               QMenu, QScrollArea, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget,
                                QVBoxLayout, QWidget)
 
 from engines import egghead
-from engines.core.errors import SessionFormatError
 from desktop.gametab import GameTab
 from desktop.widgets.belief_plot import BeliefPlot
-from desktop.widgets.worksheet import (ProbabilityTableModel, WorksheetView, format_probability,
-                                       heat_color)
+from desktop.widgets.worksheet import (CERTAIN_EPS, ProbabilityTableModel, WorksheetView,
+                                       format_probability, heat_color)
 from desktop.egghead.forms import (NewGameDialog, QuestionForm, ReactionsForm, SolveForm,
                                    TablePanel, stack_text)
 from desktop.egghead.simulation import SimulationPanel
 
 SERIES_BA = "with analysis (BA)"
+#: Data role of a stack row of the list: the stack (valid or ruled out by reactions).
+STACK_ROLE = Qt.UserRole + 1
 SERIES_NO_BA = "answers alone"
 
 
@@ -66,17 +65,10 @@ def learned_text(post) -> str:
     return "<b>Stacks ruled out</b> " + "; ".join(parts)
 
 
-def _infer_job(setup, events, cancel):
-    return egghead.infer(setup, events, cancel=cancel)
-
-
 class Tab(GameTab):
     """Egghead at the table: log answers, reaction rounds and solves; read my valid stacks."""
 
     GAME = "egghead"
-    #: The engine caches each event prefix and its posterior carries the plot's history, and a
-    #: 5-player inference takes about a second per event: infer the whole log only.
-    FULL_TIMELINE = False
 
     def make_plot(self) -> BeliefPlot:
         return BeliefPlot("My valid stacks after each event", y_label="valid stacks (log scale)",
@@ -119,13 +111,13 @@ class Tab(GameTab):
         self.table_panel.solveClicked.connect(self._solve_clicked)
         ll.addWidget(self.table_panel)
         self.question_form = QuestionForm(setup)
-        self.question_form.submitted.connect(self._log_json)
+        self.question_form.submitted.connect(self.log_json)
         ll.addWidget(self.question_form)
         self.reactions_form = ReactionsForm(setup)
-        self.reactions_form.submitted.connect(self._log_json)
+        self.reactions_form.submitted.connect(self.log_json)
         ll.addWidget(self.reactions_form)
         self.solve_form = SolveForm(setup)
-        self.solve_form.submitted.connect(self._log_json)
+        self.solve_form.submitted.connect(self.log_json)
         ll.addWidget(self.solve_form)
         ll.addStretch(1)
         scroll = QScrollArea()
@@ -153,7 +145,9 @@ class Tab(GameTab):
         self.valids.setEditTriggers(QTableWidget.NoEditTriggers)
         self.valids.setSelectionBehavior(QTableWidget.SelectRows)
         self.valids.setToolTip("Grey rows: stacks the answers allow but the reactions ruled out "
-                               "(what behavioural analysis bought)")
+                               "(what behavioural analysis bought). Right-click: Why?")
+        self.valids.setContextMenuPolicy(Qt.CustomContextMenu)
+        self.valids.customContextMenuRequested.connect(self._valids_menu)
         ml.addWidget(self.valids, 3)
         cards_title = QLabel("<b>Each of my cards</b> (sorted, lowest first): P(value)")
         cards_title.setWordWrap(True)
@@ -162,6 +156,7 @@ class Tab(GameTab):
             [], [], tooltip=lambda row, col, p: f"P(my {row.split(' ')[0]} card shows {col}) = {p:.6f}")
         self.position_view = WorksheetView()
         self.position_view.setModel(self.position_model)
+        self.position_view.cellContextMenu.connect(self._position_menu)
         ml.addWidget(self.position_view)
         self.learned_label = QLabel()
         self.learned_label.setWordWrap(True)
@@ -171,7 +166,7 @@ class Tab(GameTab):
 
         # right: history + plot
         right = QSplitter(Qt.Vertical)
-        self.history.list.setWordWrap(True)
+        self.history.set_word_wrap(True)
         right.addWidget(self.history)
         right.addWidget(self.plot)
         right.setSizes([300, 330])
@@ -185,10 +180,6 @@ class Tab(GameTab):
         self.simulation = SimulationPanel(self.sim_runner)
         self.pages.addTab(self.simulation, "Simulation")
 
-        self.then_runner = self.make_runner("then")
-        self.then_runner.resultReady.connect(self._on_then)
-        self.then_runner.failed.connect(self._on_then_failed)
-        self.document.changed.connect(self._document_changed)
         self.reset_views()
 
     # -- setup-dependent views ----------------------------------------------------------------
@@ -221,8 +212,13 @@ class Tab(GameTab):
         if not self.document.events:
             self.table_panel.show_stacks(setup.visible_dict())
 
-    @Slot(int)
-    def _document_changed(self, _rev: int = 0) -> None:
+    def events_changed(self) -> None:
+        self._sync_setup_widgets()
+        self._prefill_reactions()
+
+    def setup_changed(self) -> None:
+        """An option or the stacks seen changed (or its undo): rebuild what depends on the
+        players and the deck, update the rest in place."""
         setup, old = self.document.setup, self._view_setup
         if setup != old:
             structural = (setup.players, setup.me, setup.values, setup.cards_per_player,
@@ -253,14 +249,8 @@ class Tab(GameTab):
 
     # -- setup changes (undoable) -----------------------------------------------------------------
     def _replace_setup(self, text: str, merge_key: int = -1, **changes) -> None:
-        setup = dataclasses.replace(self.document.setup, **changes)
-        try:  # the engine validates the new setup as a file would be
-            setup = egghead.Setup.from_json(setup.to_json(), "setup")
-        except SessionFormatError as exc:
-            self.warn("Cannot change the setup", exc.message)
-            self._sync_setup_widgets()
-            return
-        self.document.replace_setup(setup, text, merge_key)
+        if not self.replace_setup(text, merge_key, **changes):
+            self._sync_setup_widgets()   # the refused change is undone on screen too
 
     def _ba_toggled(self, on: bool) -> None:
         self._replace_setup("Behavioural analysis " + ("on" if on else "off"),
@@ -285,46 +275,19 @@ class Tab(GameTab):
                             merge_key=setup.players.index(player), visible=visible)
 
     # -- logging ------------------------------------------------------------------------------
-    def _log_json(self, obj: dict) -> bool:
-        try:
-            ev = egghead.event_from_json(obj, self.document.setup, "event")
-        except SessionFormatError as exc:
-            self.warn("Cannot log this", exc.message)
-            return False
-        self.log_event(ev)
-        return True
-
     def _solve_clicked(self, player: str) -> None:
         self.solve_form.set_player(player)
-        self.solve_form.player.setFocus()
+        self.solve_form.focus_player()
 
     # -- results -----------------------------------------------------------------------------
     def _browsing(self) -> bool:
         return 0 <= self.view_index < len(self.document.events)
 
     def show_posterior(self, post, k: int) -> None:
-        if self._browsing():
-            # FULL_TIMELINE is off: the beliefs then are inferred on demand (engine-cached)
-            job = functools.partial(_infer_job, self.document.setup,
-                                    tuple(self.document.events[:self.view_index]))
-            self.then_runner.submit(job)
-            return
-        self.then_runner.cancel()
-        self._display(post, live=True)
+        self._display(post, k, live=not self._browsing())
 
-    @Slot(int, object, float)
-    def _on_then(self, _rev, post, _secs) -> None:
-        if self._browsing():
-            self._display(post, live=False)
-            self.plot.set_marker(self.view_index)
-
-    @Slot(int, object)
-    def _on_then_failed(self, _rev, exc) -> None:
-        self.statusMessage.emit(f"beliefs then: {exc}")
-
-    def _display(self, post, live: bool) -> None:
+    def _display(self, post, n_events: int, live: bool) -> None:
         setup = self.document.setup
-        n_events = len(post.history_with_ba) - 1
         self.table_panel.show_stacks(post.visible)
         self.table_panel.show_solution(post.solution)
         # can I solve / can they
@@ -391,6 +354,7 @@ class Tab(GameTab):
         for r, (s, p) in enumerate(zip(post.my_valids, post.my_probabilities)):
             a = QTableWidgetItem(stack_text(s))
             a.setData(Qt.UserRole, tuple(s))
+            a.setData(STACK_ROLE, tuple(s))
             b = QTableWidgetItem(format_probability(p))
             b.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
             b.setBackground(QBrush(heat_color(p)))
@@ -406,12 +370,48 @@ class Tab(GameTab):
             r = len(post.my_valids) + i
             a = QTableWidgetItem(stack_text(s))
             a.setData(Qt.UserRole, None)
+            a.setData(STACK_ROLE, tuple(s))
             b = QTableWidgetItem("ruled out by reactions")
             for it in (a, b):
                 it.setForeground(grey)
             b.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
             self.valids.setItem(r, 0, a)
             self.valids.setItem(r, 1, b)
+
+    # -- Why? ------------------------------------------------------------------------------------
+    @Slot(int, int, QPoint)
+    def _position_menu(self, item: int, column: int, pos: QPoint) -> None:
+        """Right-click on the position grid: Why? for "my card at this position shows this
+        value" (``{"position", "value"}``, both from 1)."""
+        setup = self.document.setup
+        m = self.position_model.matrix()
+        p = None if m is None else float(m[item, column])
+        decided = p is not None and (p <= CERTAIN_EPS or p >= 1 - CERTAIN_EPS)
+        label = position_labels(setup.cards_per_player)[item].split(" ")[0]
+        card = "my card" if setup.cards_per_player == 1 else f"my {label} card"
+        menu = QMenu(self)
+        self.add_why_action(menu, {"position": item + 1, "value": column + 1},
+                            f"{card} shows {column + 1}", decided)
+        if menu.actions():
+            self.why_chosen(self.exec_menu(menu, pos), pos)
+
+    @Slot(QPoint)
+    def _valids_menu(self, point: QPoint) -> None:
+        """Right-click on a stack of the list: Why? it is ruled out (a grey row) or the only
+        one left (``{"stack": [...]}``)."""
+        ix = self.valids.indexAt(point)
+        item = self.valids.item(ix.row(), 0) if ix.isValid() else None
+        stack = None if item is None else item.data(STACK_ROLE)
+        if stack is None:
+            return
+        valid = item.data(Qt.UserRole) is not None
+        decided = not valid or len(self.listed_valids()) == 1
+        menu = QMenu(self)
+        self.add_why_action(menu, {"stack": list(stack)}, f"my stack is {stack_text(stack)}",
+                            decided)
+        if menu.actions():
+            pos = self.valids.viewport().mapToGlobal(point)
+            self.why_chosen(self.exec_menu(menu, pos), pos)
 
     def listed_valids(self) -> list[tuple]:
         """The valid stacks the list shows (rows ruled out by reactions excluded)."""
@@ -428,12 +428,11 @@ class Tab(GameTab):
         self.solve_label.setText("No stack of mine is consistent with the setup.")
 
     def plot_series(self, timeline) -> dict:
-        last = timeline.latest
-        n = len(last.history_with_ba)  # whole events on the x axis
+        n = len(timeline.summaries)  # whole events on the x axis
         step = max(1, -(-n // 10))
-        self.plot.plot.getAxis("bottom").setTickSpacing(step, step)
-        return {SERIES_BA: [float(x) for x in last.history_with_ba],
-                SERIES_NO_BA: [float(x) for x in last.history_without_ba]}
+        self.plot.set_x_tick_spacing(step)
+        pick = lambda key: [None if s is None else s[key] for s in timeline.summaries]  # noqa: E731
+        return {SERIES_BA: pick("valids_with_ba"), SERIES_NO_BA: pick("valids_without_ba")}
 
     def status_text(self, post, seconds: float) -> str:
         return (f"Egghead · master table · {seconds * 1000:.0f} ms · {len(post.my_valids)} valid "

@@ -1,1 +1,1 @@
-"""The Guess Who? tab (issue 5)."""
+"""The Guess Who? tab."""

@@ -71,9 +71,11 @@ class CharacterCard(QWidget):
 
     Signals:
         clicked(str name): the card was clicked with the left button.
+        contextRequested(str name, QPoint global_pos): right-click / menu key on the card.
     """
 
     clicked = Signal(str)
+    contextRequested = Signal(str, QPoint)
 
     def __init__(self, character, board, colour_of: dict, parent=None):
         super().__init__(parent)
@@ -117,6 +119,7 @@ class CharacterCard(QWidget):
         if self.down:
             lines.append("knocked down by you — click to stand it up" if self.by_me
                          else "ruled out by an answer")
+            lines.append("right-click: Why?")
         else:
             lines.append("click to knock it down")
         self.setToolTip("<br>".join(lines))
@@ -147,6 +150,10 @@ class CharacterCard(QWidget):
             self.clicked.emit(self.name)
             return
         super().keyPressEvent(event)
+
+    def contextMenuEvent(self, event) -> None:  # noqa: N802
+        self.contextRequested.emit(self.name, event.globalPos())
+        event.accept()
 
     def paintEvent(self, _event) -> None:  # noqa: N802
         p = QPainter(self)
@@ -233,9 +240,15 @@ class BoardView(QScrollArea):
 
     Signals:
         cardClicked(str name).
+        cardContextMenu(str name, QPoint global_pos): right-click on a card.
     """
 
     cardClicked = Signal(str)
+    cardContextMenu = Signal(str, QPoint)
+
+    def find_card(self, name: str) -> Optional["CharacterCard"]:
+        """The card of character ``name``, or None when the board has none."""
+        return self.cards.get(name)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -263,6 +276,7 @@ class BoardView(QScrollArea):
         for c in board.characters:
             card = CharacterCard(c, board, colour_of, self._inner)
             card.clicked.connect(self.cardClicked)
+            card.contextRequested.connect(self.cardContextMenu)
             self.cards[c.name] = card
         self._columns = 0
         self._relayout()

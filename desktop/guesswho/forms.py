@@ -7,17 +7,20 @@ background runner.
 """
 from __future__ import annotations
 
+import functools
+
 from typing import Optional
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialogButtonBox, QDoubleSpinBox, QFileDialog,
                                QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QProgressBar, QPushButton, QSpinBox, QTableWidget,
+                               QLineEdit, QPushButton, QSpinBox, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from engines import guesswho
 from engines.core.errors import SessionFormatError
 from desktop.widgets.dialogs import NewGameDialogBase
+from desktop.widgets.simulation import SimulationPanelBase
 
 FILE_CHOICE = "file"
 RULE_LABELS = {"official": "Official (naming takes a turn; a wrong name loses)",
@@ -156,18 +159,20 @@ class NewGameDialog(NewGameDialogBase):
                                         compound_questions=self.compound.isChecked())
 
 
-class SimulationPanel(QWidget):
-    """Options and results of a strategy simulation (strategies against each other).
+class SimulationPanel(SimulationPanelBase):
+    """Options and results of a strategy simulation (strategies against each other) on the
+    board and rules of the tab's setup.
 
-    Signals:
-        runRequested(list strategies, int games, int seed), cancelRequested().
+    Args:
+        runner: the tab's simulation runner; setup: zero-argument callable giving the tab's
+            current :class:`engines.guesswho.Setup`.
     """
 
-    runRequested = Signal(list, int, int)
-    cancelRequested = Signal()
+    RUN_TEXT = "Run"
 
-    def __init__(self, parent=None):
-        super().__init__(parent)
+    def __init__(self, runner, setup, parent=None):
+        super().__init__(runner, parent)
+        self._setup = setup
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         intro = QLabel("Strategies against each other on this board and rules: random secrets, "
@@ -198,14 +203,7 @@ class SimulationPanel(QWidget):
         row.addWidget(self.seed)
         lay.addLayout(row)
         row2 = QHBoxLayout()
-        self.run_button = QPushButton("Run")
-        self.run_button.clicked.connect(self._run)
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setEnabled(False)
-        self.cancel_button.clicked.connect(self.cancelRequested)
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 100)
-        self.progress.setValue(0)
+        self.progress.setFormat("%p%")
         row2.addWidget(self.run_button)
         row2.addWidget(self.cancel_button)
         row2.addWidget(self.progress, 1)
@@ -223,32 +221,42 @@ class SimulationPanel(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         lay.addWidget(self.table, 1)
-        self.message = QLabel()
-        self.message.setWordWrap(True)
-        lay.addWidget(self.message)
+        self.message = self.status   # the status line under the table
+        lay.addWidget(self.status)
 
     def strategies(self) -> list:
-        """The ticked strategy names, in engine order."""
-        return [s for s, cb in self.checks.items() if cb.isChecked()]
+        """The ticked strategy names: in the order :meth:`set_options` gave them (the first
+        named plays as A), else in engine order."""
+        ticked = [s for s, cb in self.checks.items() if cb.isChecked()]
+        requested = getattr(self, "_requested", [])
+        return list(requested) if sorted(requested) == sorted(ticked) else ticked
 
-    def _run(self) -> None:
-        self.runRequested.emit(self.strategies(), self.games.value(), self.seed.value())
+    def set_options(self, strategies, games: int, seed: int) -> None:
+        """Tick ``strategies`` and set the games per pairing and the seed."""
+        self._requested = [s for s in strategies if s in self.checks]
+        for s, cb in self.checks.items():
+            cb.setChecked(s in strategies)
+        self.games.setValue(games)
+        self.seed.setValue(seed)
 
-    def set_running(self, running: bool) -> None:
-        """Enable Run or Cancel; reset the progress bar when starting."""
-        self.run_button.setEnabled(not running)
-        self.cancel_button.setEnabled(running)
-        if running:
-            self.progress.setValue(0)
-            self.message.clear()
+    def prepare(self):
+        strategies = self.strategies()
+        if not strategies:
+            raise SessionFormatError("--strategies", "Tick at least one strategy.")
+        setup = self._setup()
+        config = guesswho.SimConfig(setup.board, tuple(strategies), self.games.value(),
+                                    rules=setup.rules, compound=setup.compound_questions,
+                                    seed=self.seed.value())
+        self.table.setRowCount(0)
+        pairs = max(1, len(strategies) * (len(strategies) - 1) // 2)
+        return (functools.partial(_simulate_job, config), config.games * pairs,
+                f"Playing {config.games:,} games per pairing…")
 
-    def set_progress(self, done: int, total: int) -> None:
-        """Show ``done`` of ``total`` games played."""
-        self.progress.setValue(int(100 * done / total) if total else 0)
+    def present(self, result, seconds: float) -> None:
+        self.show_result(result)
 
     def show_result(self, result) -> None:
         """Fill the table from a :class:`engines.guesswho.SimulationResult`."""
-        self.progress.setValue(100)
         self.table.setRowCount(len(result.matches))
         for r, m in enumerate(result.matches):
             lo, hi = m.interval_a
@@ -270,4 +278,8 @@ class SimulationPanel(QWidget):
 
     def show_error(self, text: str) -> None:
         """Show ``text`` (a problem or a notice) in red under the table."""
-        self.message.setText(f"<span style='color:#b71c1c'>{text}</span>")
+        self.status.setText(f"<span style='color:#b71c1c'>{text}</span>")
+
+
+def _simulate_job(config, task):
+    return guesswho.simulate(config, progress=task.progress, cancel=task)

@@ -9,15 +9,13 @@ change the setup through an undoable command. Inference and simulation run in ba
 """
 from __future__ import annotations
 
-import dataclasses
-import functools
 import math
 from typing import Optional
 
-from PySide6.QtCore import QItemSelectionModel, QSortFilterProxyModel, Qt, Slot
+from PySide6.QtCore import QItemSelectionModel, QPoint, QSortFilterProxyModel, Qt, Slot
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDoubleSpinBox,
                                QGroupBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QPushButton, QSizePolicy, QSpinBox, QSplitter,
+                               QLineEdit, QMenu, QPushButton, QSizePolicy, QSpinBox, QSplitter,
                                QTableView, QTabWidget, QVBoxLayout, QWidget)
 
 from engines import guesswho
@@ -102,6 +100,7 @@ class Tab(GameTab):
         ll.addWidget(hint)
         self.board_view = BoardView()
         self.board_view.cardClicked.connect(self._card_clicked)
+        self.board_view.cardContextMenu.connect(self._card_menu)
         ll.addWidget(self.board_view, 1)
         split.addWidget(left)
         # middle: questions and opponent
@@ -198,9 +197,9 @@ class Tab(GameTab):
         plots.addTab(self.entropy_plot, "Entropy")
         self.win_plot = BeliefPlot("My win probability (my turn to ask, both optimal)")
         plots.addTab(self.win_plot, "Win odds")
-        self.sim_panel = SimulationPanel()
-        self.sim_panel.runRequested.connect(self.run_simulation)
-        self.sim_panel.cancelRequested.connect(self.cancel_simulation)
+        self.sim_runner = self.make_runner("simulate")
+        self.sim_runner.resultReady.connect(self._on_simulation_done)
+        self.sim_panel = SimulationPanel(self.sim_runner, lambda: self.document.setup)
         plots.addTab(self.sim_panel, "Simulate")
         self.plot_tabs = plots
         right.addWidget(plots)
@@ -211,12 +210,6 @@ class Tab(GameTab):
         split.setStretchFactor(1, 2)
         split.setStretchFactor(2, 2)
 
-        self.sim_runner = self.make_runner("simulate")
-        self.sim_runner.resultReady.connect(self._on_simulation)
-        self.sim_runner.failed.connect(self._on_simulation_failed)
-        self.sim_runner.progress.connect(self._on_simulation_progress)
-        self._sim_running = False
-        self.document.changed.connect(self._document_changed)
         self._set_current_question(None)
         self.reset_views()
 
@@ -252,8 +245,13 @@ class Tab(GameTab):
         for w in (self.rules, self.compound, self.error_rate):
             w.blockSignals(False)
 
-    @Slot(int)
-    def _document_changed(self, _revision: int) -> None:
+    def events_changed(self) -> None:
+        self._after_edit()
+
+    def setup_changed(self) -> None:
+        self._after_edit()
+
+    def _after_edit(self) -> None:
         if self._notice:
             self.banner.clear()
             self._notice = False
@@ -263,9 +261,8 @@ class Tab(GameTab):
             self._sync_controls()
 
     def _replace_setup(self, text: str, merge_key: int = -1, **changes) -> None:
-        new = dataclasses.replace(self.document.setup, **changes)
-        self.history.select_live()
-        self.document.replace_setup(new, text, merge_key)
+        if not self.replace_setup(text, merge_key, **changes):
+            self._sync_controls()
 
     def _rules_changed(self, _i: int) -> None:
         rules = self.rules.currentData()
@@ -288,7 +285,7 @@ class Tab(GameTab):
         badge = setup.error_rate > 0
         pmax = float(post.probabilities.max()) if len(post.probabilities) else 1.0
         for i, name in enumerate(post.names):
-            card = self.board_view.cards.get(name)
+            card = self.board_view.find_card(name)
             if card is None:
                 continue
             alive = bool(post.alive[i])
@@ -444,7 +441,7 @@ class Tab(GameTab):
                 label = exc.message
             self.asked_label.setText(f"Asked “<b>{label}</b>” — the answer:")
         for i, name in enumerate(self.document.setup.board.names):
-            card = self.board_view.cards.get(name)
+            card = self.board_view.find_card(name)
             if card is not None:
                 card.set_highlight(bool(truth is not None and truth[i] and not card.down))
 
@@ -458,17 +455,8 @@ class Tab(GameTab):
         if q is None:
             self.warn("No question selected", "Select a question in the list first, then Yes or No.")
             return
-        if self._log_json({"type": "answer", "question": q, "answer": bool(yes)}):
+        if self.log_json({"type": "answer", "question": q, "answer": bool(yes)}):
             self._set_current_question(None)
-
-    def _log_json(self, obj: dict) -> bool:
-        try:
-            ev = guesswho.event_from_json(obj, self.document.setup, "event")
-        except SessionFormatError as exc:
-            self.warn("Cannot log this", exc.message)
-            return False
-        self.log_event(ev)
-        return True
 
     # -- cards --------------------------------------------------------------------------
     @Slot(str)
@@ -491,7 +479,24 @@ class Tab(GameTab):
                 f"or remove it in the history.", "info")
             self._notice = True
             return
-        self._log_json({"type": "eliminate", "name": name})
+        self.log_json({"type": "eliminate", "name": name})
+
+    @Slot(str, QPoint)
+    def _card_menu(self, name: str, pos: QPoint) -> None:
+        """Right-click on a card: Why? it is down (ruled out) or the only one left
+        (``{"name": character}``)."""
+        post = self._posterior
+        p = None
+        if post is not None and name in post.names:
+            p = float(post.probabilities[post.names.index(name)])
+        down = p is not None and p <= 0.0
+        certain = p is not None and p >= 1.0 - 1e-12
+        label = (f"Why is {name} down?" if down else f"Why is it {name}?" if certain else "Why?")
+        menu = QMenu(self)
+        self.add_why_action(menu, {"name": name}, f"the secret character is {name}",
+                            down or certain, label)
+        if menu.actions():
+            self.why_chosen(self.exec_menu(menu, pos), pos)
 
     # -- opponent -----------------------------------------------------------------------
     def _opponent_changed(self, value: int) -> None:
@@ -516,46 +521,21 @@ class Tab(GameTab):
             self.history.select_live()
             self.document.replace_event(len(events) - 1, ev)
             return
-        self._log_json({"type": "opponent", "remaining": value})
+        self.log_json({"type": "opponent", "remaining": value})
 
     # -- simulation ---------------------------------------------------------------------
     def run_simulation(self, strategies: list, games: int, seed: int) -> None:
         """Play ``strategies`` against each other in the background (this board and rules)."""
-        if not strategies:
-            self.sim_panel.show_error("Tick at least one strategy.")
-            return
-        setup = self.document.setup
-        job = functools.partial(_simulate_job, setup.board, tuple(strategies), int(games),
-                                setup.rules, setup.compound_questions, int(seed))
-        self._sim_running = True
-        self.sim_panel.set_running(True)
-        self.sim_runner.submit(job, with_progress=True)
+        self.sim_panel.set_options(strategies, games, seed)
+        self.sim_panel.run()
 
     def cancel_simulation(self) -> None:
         """Stop the running simulation (its result is dropped)."""
-        self.sim_runner.cancel()
-        self._sim_running = False
-        self.sim_panel.set_running(False)
-        self.sim_panel.show_error("Simulation cancelled.")
-
-    @Slot(int, int)
-    def _on_simulation_progress(self, done: int, total: int) -> None:
-        if self._sim_running:
-            self.sim_panel.set_progress(done, total)
+        self.sim_panel.cancel()
 
     @Slot(int, object, float)
-    def _on_simulation(self, _rev, result, seconds) -> None:
-        self._sim_running = False
-        self.sim_panel.set_running(False)
-        self.sim_panel.show_result(result)
+    def _on_simulation_done(self, _rev, _result, seconds) -> None:
         self.statusMessage.emit(f"Guess Who? simulation done in {seconds:.1f} s")
-
-    @Slot(int, object)
-    def _on_simulation_failed(self, _rev, exc) -> None:
-        self._sim_running = False
-        self.sim_panel.set_running(False)
-        text = exc.message if isinstance(exc, SessionFormatError) else str(exc)
-        self.sim_panel.show_error(f"Simulation failed: {text}")
 
     # -- new game -------------------------------------------------------------------------
     def new_game(self) -> bool:
@@ -564,9 +544,3 @@ class Tab(GameTab):
             return False
         self.reset_document(dlg.result_setup(), [])
         return True
-
-
-def _simulate_job(board, strategies, games, rules, compound, seed, cancel, report):
-    return guesswho.simulate(guesswho.SimConfig(board, strategies, games, rules=rules,
-                                                compound=compound, seed=seed),
-                             progress=report, cancel=cancel)

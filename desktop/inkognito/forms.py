@@ -50,6 +50,10 @@ class AnswerSheet(QGroupBox):
     submitted = Signal(str)
     pendingChanged = Signal(str)
 
+    def focus_table(self) -> None:
+        """Put the keyboard focus on the sheet's answer grid."""
+        self.table.setFocus()
+
     def __init__(self, opponent: str, setup, parent=None):
         super().__init__(opponent, parent)
         self.opponent = opponent

@@ -10,15 +10,16 @@ import functools
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QHBoxLayout, QHeaderView, QLabel,
-                               QPushButton, QSplitter, QTableWidget, QTableWidgetItem,
-                               QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QHBoxLayout, QLabel, QMenu,
+                               QPushButton, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from engines import inkognito
 from engines.core.errors import EngineError, SessionFormatError
 from desktop.gametab import GameTab
 from desktop.widgets.belief_plot import PALETTE, BeliefPlot
-from desktop.widgets.worksheet import ProbabilityTableModel, WorksheetView, format_probability
+from desktop.widgets.ranking import Column, RankingTable
+from desktop.widgets.worksheet import (CERTAIN_EPS, ProbabilityTableModel, WorksheetView,
+                                       format_probability)
 from desktop.inkognito.forms import QUESTION_LABELS, AnswerSheet, NewGameDialog, short_name
 
 METHOD_LABELS = {"joint": "Joint (all opponents together)",
@@ -93,6 +94,15 @@ class BeliefCard(QWidget):
         self.partner.clear()
 
 
+#: The next-question ranking (rows: engines.inkognito.RankedQuestion).
+QUESTION_COLUMNS = (
+    Column("Ask", lambda q: q.opponent),
+    Column("Question", lambda q: QUESTION_LABELS[q.question]),
+    Column("About", lambda q: q.asked),
+    Column("Bits", lambda q: f"{q.information_bits:.2f}", numeric=True),
+)
+
+
 class Tab(GameTab):
     """Inkognito at the table: tick each opponent's answers on their worksheet; read who is who."""
 
@@ -142,15 +152,9 @@ class Tab(GameTab):
         rl = QVBoxLayout(rec)
         rl.setContentsMargins(0, 0, 0, 0)
         rl.addWidget(QLabel("<b>Next question</b> (expected information gain, bits)"))
-        self.rec_table = QTableWidget(0, 4)
-        self.rec_table.setHorizontalHeaderLabels(["Ask", "Question", "About", "Bits"])
-        self.rec_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
-        self.rec_table.horizontalHeader().setStretchLastSection(True)
-        self.rec_table.verticalHeader().setVisible(False)
-        self.rec_table.setEditTriggers(QTableWidget.NoEditTriggers)
-        self.rec_table.setSelectionBehavior(QTableWidget.SelectRows)
-        self.rec_table.setToolTip("Double-click: set that opponent's worksheet to this question")
-        self.rec_table.cellDoubleClicked.connect(self._use_recommendation)
+        self.rec_table = RankingTable(
+            QUESTION_COLUMNS, tooltip="Double-click: set that opponent's worksheet to this question")
+        self.rec_table.rowActivated.connect(self._use_recommendation)
         rl.addWidget(self.rec_table, 1)
         right.addWidget(rec)
         right.addWidget(self.history)
@@ -188,7 +192,6 @@ class Tab(GameTab):
         self.rec_runner = self.make_runner("recommend")
         self.rec_runner.resultReady.connect(self._on_recommendation)
         self.rec_runner.failed.connect(self._on_recommendation_failed)
-        self.document.changed.connect(self._document_changed)
         self.sheets: dict[str, AnswerSheet] = {}
         self.cards: dict[str, BeliefCard] = {}
         self._built_for = None
@@ -217,6 +220,7 @@ class Tab(GameTab):
                 self.sheets_layout.addWidget(sheet, 1)
                 self.sheets[name] = sheet
                 card = BeliefCard(name, setup)
+                card.view.cellContextMenu.connect(functools.partial(self._belief_menu, name))
                 self.cards_layout.addWidget(card, 1)
                 self.cards[name] = card
             self._built_for = key
@@ -226,16 +230,11 @@ class Tab(GameTab):
         self.deception.blockSignals(True)
         self.deception.setChecked(setup.deception.enabled)
         self.deception.blockSignals(False)
-        self.rec_table.setRowCount(0)
+        self.rec_table.clear_rows()
         self._fill_sheets()
 
-    def _document_changed(self, *_a) -> None:
-        setup = self.document.setup
-        if (setup.identities, setup.builds, setup.opponents) != self._built_for \
-                or setup.deception.enabled != self.deception.isChecked():
-            self.reset_views()
-        else:
-            self._fill_sheets()
+    def events_changed(self) -> None:
+        self._fill_sheets()
 
     def _fill_sheets(self) -> None:
         for name, sheet in self.sheets.items():
@@ -243,6 +242,29 @@ class Tab(GameTab):
 
     def inference_options(self) -> dict:
         return {"method": self.method.currentData() or inkognito.METHODS[0]}
+
+    def _belief_menu(self, opponent: str, item: int, column: int, pos) -> None:
+        """Right-click on an opponent's heat map: Why? for the identity of the cell's row (its
+        "any" column is the identity's probability) and the build of its column (its "any"
+        row), the facts the engine explains (``{"opponent", "identity" | "build"}``)."""
+        setup = self.document.setup
+        card = self.cards.get(opponent)
+        m = None if card is None else card.model.matrix()
+        ni, nb = len(setup.identities), len(setup.builds)
+        menu = QMenu(self)
+        for kind, names, i, p in (("identity", setup.identities, item, (item, nb)),
+                                  ("build", setup.builds, column, (ni, column))):
+            if i >= len(names):
+                continue
+            name = names[i]
+            v = None if m is None else float(m[p])
+            decided = v is not None and (v <= CERTAIN_EPS or v >= 1 - CERTAIN_EPS)
+            label = (f"Why is {opponent} {'' if v >= 0.5 else 'not '}{name}?" if decided else
+                     f"Why? {opponent} as {name}")
+            self.add_why_action(menu, {"opponent": opponent, kind: name},
+                                f"{opponent} is {name}", decided, label)
+        if menu.actions():
+            self.why_chosen(self.exec_menu(menu, pos), pos)
 
     # -- logging an answer --------------------------------------------------------------
     @Slot(str)
@@ -259,10 +281,10 @@ class Tab(GameTab):
         self.log_event(ev)
 
     def _deception_toggled(self, on: bool) -> None:
-        s = self.document.setup
-        self.document.replace_setup(dataclasses.replace(
-            s, deception=dataclasses.replace(s.deception, enabled=on)),
-            "Deception model " + ("on" if on else "off"))
+        if not self.replace_setup("Deception model " + ("on" if on else "off"),
+                                  deception=dataclasses.replace(self.document.setup.deception,
+                                                                enabled=on)):
+            self.reset_views()   # the refused change is undone on screen too
 
     # -- results ----------------------------------------------------------------------
     def show_posterior(self, post, k: int) -> None:
@@ -311,7 +333,7 @@ class Tab(GameTab):
     def after_result(self, timeline) -> None:
         if timeline.error is not None or not timeline.posteriors:
             self.rec_runner.cancel()
-            self.rec_table.setRowCount(0)
+            self.rec_table.clear_rows()
             return
         self.rec_runner.submit(functools.partial(
             _recommend_job, self.document.setup, tuple(self.document.events),
@@ -320,30 +342,20 @@ class Tab(GameTab):
     @Slot(int, object, float)
     def _on_recommendation(self, _rev, rec, _secs) -> None:
         rows = rec.ranking
-        self.rec_table.setRowCount(len(rows))
-        for r, q in enumerate(rows):
-            for c, text in enumerate((q.opponent, QUESTION_LABELS[q.question], q.asked,
-                                      f"{q.information_bits:.2f}")):
-                item = QTableWidgetItem(text)
-                item.setData(Qt.UserRole, (q.opponent, q.question, q.asked))
-                if c == 3:
-                    item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
-                self.rec_table.setItem(r, c, item)
+        self.rec_table.set_rows(rows)
         if rows:
-            self.rec_table.selectRow(0)
+            self.rec_table.select_row(0)
 
     @Slot(int, object)
     def _on_recommendation_failed(self, _rev, exc) -> None:
-        self.rec_table.setRowCount(0)
+        self.rec_table.clear_rows()
 
-    def _use_recommendation(self, row: int, _col: int) -> None:
-        item = self.rec_table.item(row, 0)
-        if item is None:
-            return
-        opp, q, asked = item.data(Qt.UserRole)
+    def _use_recommendation(self, row: int) -> None:
+        ranked = self.rec_table.row_object(row)
+        opp, q, asked = ranked.opponent, ranked.question, ranked.asked
         if opp in self.sheets:
             self.sheets[opp].set_question(q, asked)
-            self.sheets[opp].table.setFocus()
+            self.sheets[opp].focus_table()
 
     def _remember_theta(self) -> None:
         from desktop.session import data_dir

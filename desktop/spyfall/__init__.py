@@ -1,1 +1,1 @@
-"""The Spyfall tab (issue 6)."""
+"""The Spyfall tab."""

@@ -1,10 +1,14 @@
 """Spyfall forms: the New game dialog (players, my role, locations, model parameters with
-sliders) and the typed-claim parser. Every form builds engine objects from JSON, so the engine's
-own checks guard the forms and a wrong entry gets the engine's message naming the field.
+sliders, the claim weight w) and the typed-claim parser with the rule that gives a claim its
+weight. Every form builds engine objects from JSON, so the engine's own checks guard the forms
+and a wrong entry gets the engine's message naming the field.
 """
 from __future__ import annotations
 
 import re
+from typing import Optional
+
+import numpy as np
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
@@ -15,7 +19,8 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialogButtonBox, QDoubleSp
 from engines import spyfall
 from engines.core.errors import SessionFormatError
 from desktop.widgets.dialogs import NewGameDialogBase
-from engines.spyfall.model import DEFAULT_BETA, DEFAULT_LAMBDA, DEFAULT_ROUNDS, STRATEGIES
+from engines.spyfall.model import (DEFAULT_ROUNDS, EXACT_CLAIM_WEIGHT, GRID_LEVELS, NEW_GAME_MODEL,  # noqa: F401
+                                   STRATEGIES, entry_claim_weight, on_grid)
 
 OBSERVER = "(nobody: I only watch)"
 SPY = "I am the spy"
@@ -23,6 +28,26 @@ DEFAULT_NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal", "Ivy", "
 STRATEGY_LABELS = {"flat": "Flat hide-reveal", "dynamic": "Dynamic hide-reveal",
                    "joker": "Joker (random claims)"}
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+#: The New game dialog's starting model (docs/spyfall-equilibrium.md, "Defaults chosen from the study").
+NEW_BETA = float(NEW_GAME_MODEL["beta"])
+NEW_LAMBDA = float(NEW_GAME_MODEL["lambda"])
+NEW_STRATEGY = str(NEW_GAME_MODEL["strategy"])
+NEW_CLAIM_WEIGHT = float(NEW_GAME_MODEL["claim_weight"])
+#: The token of a typed claim that sets its own weight (``Beach: 0.62, w=0.5``).
+_W_TOKEN = re.compile(r"^\s*w\s*[:=]\s*(.*)$", re.IGNORECASE)
+
+CLAIM_WEIGHT_HELP = (
+    "w: claim weight in (0, 1] — how much one claim counts. The observer multiplies each claim's "
+    "log-likelihood by w (a tempered likelihood; w = 1 is the seed's exact model).\n"
+    "A claim clicked on the worksheet is coarse: each location 0, ½ or 1. Read as an exact point "
+    "of the seed's Dirichlet model, one such claim can make a player look certainly the spy "
+    "(up to 24 bits from one claim), so worksheet claims are tempered.\n"
+    "Calibrated on bot games whose claims were rounded to the grid (the w with the least log loss "
+    "of the public spy belief): w = 0.05 for flat λ = 0.3 (0.07 for λ 0.5–0.7, 0.01 for "
+    "λ ≤ 0.15) — docs/spyfall-calibration.md.\n"
+    "This w applies to claims on the grid (clicked, or typed with weights 0, ½ and 1 only). A claim "
+    "typed with exact numbers (Beach: 0.62) counts fully, w = 1; add w=0.3 to a typed claim to "
+    "give it its own weight.")
 
 
 def _weight_value(text: str):
@@ -72,6 +97,28 @@ def parse_claim_text(text: str, setup) -> object:
     return out
 
 
+def parse_claim_entry(text: str, setup) -> tuple:
+    """A typed claim and the weight its text sets: ``(claim, w)`` where ``claim`` is what
+    :func:`parse_claim_text` returns for the text without its ``w=…`` token and ``w`` that
+    token's value (a float, or the text itself for the engine to refuse), or None without one.
+    The token is ``w=0.3`` / ``w: 0.3``, unless a location is called "w" (then it is a weight).
+
+    Raises:
+        SessionFormatError: as :func:`parse_claim_text`, or ``w`` given twice.
+    """
+    has_w_location = any(loc.strip().lower() == "w" for loc in setup.locations)
+    rest, weight = [], None
+    for tok in re.split(r"[,;\n]", text):
+        m = None if has_w_location else _W_TOKEN.match(tok)
+        if m is None:
+            rest.append(tok)
+            continue
+        if weight is not None:
+            raise SessionFormatError("claim_weight", "w is given twice")
+        weight = _weight_value(m.group(1))
+    return parse_claim_text(",".join(rest), setup), weight
+
+
 def claim_error_text(exc: SessionFormatError) -> str:
     """The engine's message for a bad claim, with the location it concerns when the path names it."""
     msg = exc.message
@@ -84,11 +131,25 @@ def claim_error_text(exc: SessionFormatError) -> str:
     return msg
 
 
+def calibrated_weights() -> dict:
+    """``{λ: calibrated w}`` of the stored calibration study (flat hide-reveal, worksheet claims;
+    ``resources/spyfall/calibration.json``), or ``{}`` when it is missing or unreadable."""
+    from engines.spyfall.calibration import load_calibration
+
+    try:
+        data = load_calibration()
+        return {float(v["lambda"]): float(v["best_w"]) for v in data.values()
+                if isinstance(v, dict) and v.get("strategy") == "flat" and "best_w" in v}
+    except (OSError, ValueError, KeyError, TypeError, SessionFormatError):
+        return {}
+
+
 class ParamSlider(QWidget):
-    """A slider with a spin box showing the same value (``scale`` slider steps per unit)."""
+    """A slider with a spin box showing the same value (``scale`` slider steps per unit; the
+    spin box steps by ``step``, default one slider step)."""
 
     def __init__(self, lo: float, hi: float, value: float, scale: int, decimals: int, tip: str,
-                 parent=None):
+                 parent=None, step: Optional[float] = None):
         super().__init__(parent)
         self.scale = scale
         lay = QHBoxLayout(self)
@@ -98,7 +159,7 @@ class ParamSlider(QWidget):
         self.spin = QDoubleSpinBox()
         self.spin.setRange(lo, hi)
         self.spin.setDecimals(decimals)
-        self.spin.setSingleStep(1.0 / scale)
+        self.spin.setSingleStep(step if step is not None else 1.0 / scale)
         self.spin.setToolTip(tip)
         self.slider.setToolTip(tip)
         lay.addWidget(self.slider, 1)
@@ -126,10 +187,15 @@ class ParamSlider(QWidget):
 
 class NewGameDialog(NewGameDialogBase):
     """Ask for a new Spyfall game: locations (edition or a custom list), players in seating
-    order, who I am and my card (a location or "spy"), and the model: β and λ with sliders
-    (defaults β = 5, λ = 0.7), the table's emission strategy, optional per-player overrides and
-    the number of rounds. :meth:`build` validates through ``Setup.from_json``.
+    order, who I am and my card (a location or "spy"), and the model: β, λ and the claim weight
+    w with sliders (defaults :data:`engines.spyfall.model.NEW_GAME_MODEL`: β = 5, λ = 0.3,
+    w = 0.05), the table's emission strategy, optional per-player overrides (β, λ, w, strategy)
+    and the number of rounds. :meth:`build` validates through ``Setup.from_json``.
     """
+
+    #: Per-player table columns.
+    COLUMNS = ("Name", "Own model", "β", "λ", "w", "Strategy")
+    NAME, OWN, BETA, LAM, WEIGHT, STRATEGY = range(6)
 
     def __init__(self, parent=None, setup=None):
         super().__init__(parent)
@@ -170,25 +236,36 @@ class NewGameDialog(NewGameDialogBase):
 
         model_box = QGroupBox("Model (everyone's personality, known to all)")
         mf = QFormLayout(model_box)
-        self.beta = ParamSlider(0.1, 50.0, DEFAULT_BETA, 10, 1,
+        self.beta = ParamSlider(0.1, 50.0, NEW_BETA, 10, 1,
                                 "β: Dirichlet concentration — how consistent a player's claims are")
-        self.lam = ParamSlider(0.0, 0.99, DEFAULT_LAMBDA, 100, 2,
+        self.lam = ParamSlider(0.0, 0.99, NEW_LAMBDA, 100, 2,
                                "λ: reveal weight — how much of what a player knows the claim shows")
+        self.weight = ParamSlider(0.001, 1.0, NEW_CLAIM_WEIGHT, 1000, 3, CLAIM_WEIGHT_HELP, step=0.01)
+        self.weight_hint = QLabel()
+        self.weight_hint.setWordWrap(True)
+        self.weight_hint.setToolTip(CLAIM_WEIGHT_HELP)
+        self.weight_hint.setStyleSheet("color:#555")
         self.strategy = QComboBox()
         for s in ("flat", "dynamic"):
             self.strategy.addItem(STRATEGY_LABELS[s], s)
         mf.addRow("β (concentration)", self.beta)
         mf.addRow("λ (reveal)", self.lam)
+        w_label = QLabel("w (claim weight)")
+        w_label.setToolTip(CLAIM_WEIGHT_HELP)
+        mf.addRow(w_label, self.weight)
+        mf.addRow("", self.weight_hint)
         mf.addRow("Strategy", self.strategy)
-        reset = QPushButton("Defaults (β = 5, λ = 0.7, flat)")
+        reset = QPushButton(f"Defaults (β = {NEW_BETA:g}, λ = {NEW_LAMBDA:g}, w = {NEW_CLAIM_WEIGHT:g}, "
+                            f"{NEW_STRATEGY})")
         reset.clicked.connect(self._defaults)
         mf.addRow("", reset)
         top.addWidget(model_box, 1)
         outer.addWidget(QLabel("Seating order (clockwise); tick a player to give them their own model:"))
-        self.table = QTableWidget(0, 5)
-        self.table.setHorizontalHeaderLabels(["Name", "Own model", "β", "λ", "Strategy"])
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
-        self.table.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeToContents)
+        self.table = QTableWidget(0, len(self.COLUMNS))
+        self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
+        self.table.horizontalHeaderItem(self.WEIGHT).setToolTip(CLAIM_WEIGHT_HELP)
+        self.table.horizontalHeader().setSectionResizeMode(self.NAME, QHeaderView.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(self.STRATEGY, QHeaderView.ResizeToContents)
         self.table.setMinimumHeight(190)
         outer.addWidget(self.table, 1)
 
@@ -205,11 +282,16 @@ class NewGameDialog(NewGameDialogBase):
         self.me.currentIndexChanged.connect(self._me_changed)
         self.beta.spin.valueChanged.connect(self._sync_defaults)
         self.lam.spin.valueChanged.connect(self._sync_defaults)
+        self.weight.spin.valueChanged.connect(self._sync_defaults)
         self.strategy.currentIndexChanged.connect(self._sync_defaults)
+        self.lam.spin.valueChanged.connect(self._update_weight_hint)
+        self.weight.spin.valueChanged.connect(self._update_weight_hint)
+        self.strategy.currentIndexChanged.connect(self._update_weight_hint)
         self._players_changed()
         self._locations_changed()
         if setup is not None:
             self._load_setup(setup)
+        self._update_weight_hint()
 
     # -- helpers ------------------------------------------------------------------------------
     def locations(self) -> list[str]:
@@ -226,9 +308,25 @@ class NewGameDialog(NewGameDialogBase):
         return out
 
     def _defaults(self) -> None:
-        self.beta.set_value(DEFAULT_BETA)
-        self.lam.set_value(DEFAULT_LAMBDA)
-        self.strategy.setCurrentIndex(self.strategy.findData("flat"))
+        self.beta.set_value(NEW_BETA)
+        self.lam.set_value(NEW_LAMBDA)
+        self.weight.set_value(NEW_CLAIM_WEIGHT)
+        self.strategy.setCurrentIndex(self.strategy.findData(NEW_STRATEGY))
+
+    def _update_weight_hint(self, *_a) -> None:
+        """Say which w the calibration found for the table's λ (the nearest studied flat λ)."""
+        cal = calibrated_weights()
+        lam = self.lam.value()
+        if not cal:
+            self.weight_hint.setText("Worksheet claims count w; claims typed with exact numbers count 1.")
+            return
+        near = min(cal, key=lambda x: abs(x - lam))
+        best = cal[near]
+        text = (f"Calibrated for worksheet claims (flat λ = {near:g}): w = {best:g}. "
+                f"Claims typed with exact numbers (Beach: 0.62) count w = 1.")
+        if self.strategy.currentData() != "flat":
+            text = "(studied for flat hide-reveal) " + text
+        self.weight_hint.setText(text)
 
     def _locations_changed(self, *_a) -> None:
         self.custom.setVisible(self.edition.currentData() == "custom")
@@ -252,23 +350,29 @@ class NewGameDialog(NewGameDialogBase):
                 self._set_row(r, *old[r])
             else:
                 self._set_row(r, DEFAULT_NAMES[r], False, self.beta.value(), self.lam.value(),
-                              self.strategy.currentData())
+                              self.weight.value(), self.strategy.currentData())
         self.table.blockSignals(False)
         self._names_changed()
 
-    def _set_row(self, r, name, own, beta, lam, strategy) -> None:
-        box, b, l, s = (self.table.cellWidget(r, c) for c in (1, 2, 3, 4))
-        if box is not None and b is not None and l is not None and s is not None:
-            self.table.setItem(r, 0, QTableWidgetItem(name))
+    def _cells(self, r: int) -> tuple:
+        """The row's editors: (own-model check box, β, λ, w, strategy), None where missing."""
+        return tuple(self.table.cellWidget(r, c)
+                     for c in (self.OWN, self.BETA, self.LAM, self.WEIGHT, self.STRATEGY))
+
+    def _set_row(self, r, name, own, beta, lam, weight, strategy) -> None:
+        box, b, l, w, s = self._cells(r)
+        if None not in (box, b, l, w, s):
+            self.table.setItem(r, self.NAME, QTableWidgetItem(name))
             box.setChecked(bool(own))
             b.setValue(beta)
             l.setValue(lam)
+            w.setValue(weight)
             s.setCurrentIndex(max(0, s.findData(strategy)))
             return
-        self.table.setItem(r, 0, QTableWidgetItem(name))
+        self.table.setItem(r, self.NAME, QTableWidgetItem(name))
         box = QCheckBox()
         box.setChecked(bool(own))
-        self.table.setCellWidget(r, 1, box)
+        self.table.setCellWidget(r, self.OWN, box)
         b = QDoubleSpinBox()
         b.setRange(0.1, 1000.0)
         b.setDecimals(1)
@@ -278,30 +382,39 @@ class NewGameDialog(NewGameDialogBase):
         l.setDecimals(2)
         l.setSingleStep(0.05)
         l.setValue(lam)
+        w = QDoubleSpinBox()
+        w.setRange(0.001, 1.0)
+        w.setDecimals(3)
+        w.setSingleStep(0.01)
+        w.setValue(weight)
+        w.setToolTip(CLAIM_WEIGHT_HELP)
         s = QComboBox()
         for key in STRATEGIES:
             s.addItem(STRATEGY_LABELS[key], key)
         s.setCurrentIndex(max(0, s.findData(strategy)))
-        for col, w in ((2, b), (3, l), (4, s)):
-            w.setEnabled(bool(own))
-            box.toggled.connect(w.setEnabled)
-            self.table.setCellWidget(r, col, w)
+        for col, editor in ((self.BETA, b), (self.LAM, l), (self.WEIGHT, w), (self.STRATEGY, s)):
+            editor.setEnabled(bool(own))
+            box.toggled.connect(editor.setEnabled)
+            self.table.setCellWidget(r, col, editor)
 
     def _sync_defaults(self, *_a) -> None:
-        """Players without their own model show (and follow) the table's β, λ and strategy."""
+        """Players without their own model show (and follow) the table's β, λ, w and strategy."""
         for r in range(self.table.rowCount()):
-            box, b, l, s = (self.table.cellWidget(r, c) for c in (1, 2, 3, 4))
+            box, b, l, w, s = self._cells(r)
             if box is not None and not box.isChecked():
                 b.setValue(self.beta.value())
                 l.setValue(self.lam.value())
+                w.setValue(self.weight.value())
                 s.setCurrentIndex(max(0, s.findData(self.strategy.currentData())))
 
     def _row(self, r):
-        item = self.table.item(r, 0)
-        box, b, l, s = (self.table.cellWidget(r, c) for c in (1, 2, 3, 4))
+        """(name, own model?, β, λ, w, strategy) of table row ``r``."""
+        item = self.table.item(r, self.NAME)
+        box, b, l, w, s = self._cells(r)
         return ((item.text().strip() if item else ""), bool(box and box.isChecked()),
-                b.value() if b else DEFAULT_BETA, l.value() if l else DEFAULT_LAMBDA,
-                s.currentData() if s else "flat")
+                b.value() if b else self.beta.value(), l.value() if l else self.lam.value(),
+                w.value() if w else self.weight.value(),
+                s.currentData() if s else self.strategy.currentData())
 
     def _names_changed(self, *_a) -> None:
         cur = self.me.currentText()
@@ -325,13 +438,14 @@ class NewGameDialog(NewGameDialogBase):
             self.custom.setPlainText("\n".join(setup.locations))
         self.beta.set_value(setup.beta)
         self.lam.set_value(setup.lam)
+        self.weight.set_value(setup.claim_weight)
         self.strategy.setCurrentIndex(max(0, self.strategy.findData(setup.strategy)))
         self.rounds.setValue(setup.rounds)
         self.n_players.setValue(len(setup.players))
-        default = spyfall.PlayerModel(setup.beta, setup.lam, setup.strategy)
+        default = spyfall.PlayerModel(setup.beta, setup.lam, setup.strategy, setup.claim_weight)
         self.table.blockSignals(True)
         for r, (p, m) in enumerate(zip(setup.players, setup.models)):
-            self._set_row(r, p, m != default, m.beta, m.lam, m.strategy)
+            self._set_row(r, p, m != default, m.beta, m.lam, m.claim_weight, m.strategy)
         self.table.blockSignals(False)
         self._names_changed()
         self.me.setCurrentIndex(self.me.findData(setup.me) if setup.me else self.me.count() - 1)
@@ -355,8 +469,9 @@ class NewGameDialog(NewGameDialogBase):
             role = self.role.currentData()
             obj["my_role"] = {"spy": True} if role == "spy" else {"location": role}
         model = {"beta": self.beta.value(), "lambda": self.lam.value(),
-                 "strategy": self.strategy.currentData()}
-        per = {r[0]: {"beta": r[2], "lambda": r[3], "strategy": r[4]} for r in rows if r[1] and r[0]}
+                 "strategy": self.strategy.currentData(), "claim_weight": self.weight.value()}
+        per = {r[0]: {"beta": r[2], "lambda": r[3], "claim_weight": r[4], "strategy": r[5]}
+               for r in rows if r[1] and r[0]}
         if per:
             model["players"] = per
         obj["model"] = model

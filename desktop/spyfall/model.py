@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionHeader
 from desktop.widgets.worksheet import (ProbabilityRole, ProbabilityTableModel, WorksheetView,
                                        heat_color)
 
-#: The click cycle of a pending cell: 0 → ½ → 1 → 0 (issue 6).
+#: The click cycle of a pending cell: 0 → ½ → 1 → 0.
 WEIGHT_CYCLE = (0.0, 0.5, 1.0)
 PENDING_BACKGROUND = QColor(232, 245, 233)
 

@@ -1,34 +1,37 @@
 """The Spyfall simulation panel: a bot tournament (:func:`engines.spyfall.simulate`) run in a
 background runner with a progress bar and cancel; win rates per strategy as spy and as non-spy
-with Wilson 95% intervals, accusation accuracy, and the mean information-gain curves.
+with Wilson 95% intervals, accusation accuracy, and the mean information-gain curves; and the
+stored hide-reveal game as a heat map with its equilibrium
+(:class:`desktop.spyfall.equilibrium_view.EquilibriumView`).
 """
 from __future__ import annotations
 
 import functools
 import os
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDoubleSpinBox, QGridLayout,
-                               QGroupBox, QHBoxLayout, QHeaderView, QLabel, QProgressBar,
-                               QPushButton, QRadioButton, QSpinBox, QSplitter, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+                               QGroupBox, QHBoxLayout, QHeaderView, QLabel, QRadioButton,
+                               QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget,
+                               QVBoxLayout)
 
 from engines import spyfall
-from engines.core.errors import EngineError, SessionFormatError
 from engines.spyfall.model import DEFAULT_BETA, DEFAULT_LAMBDA, DEFAULT_ROUNDS, STRATEGIES
 from desktop.widgets.belief_plot import BeliefPlot
+from desktop.widgets.simulation import SimulationPanelBase
+from desktop.spyfall.equilibrium_view import EquilibriumView
 from desktop.spyfall.forms import STRATEGY_LABELS
 
 
-def _simulate_job(config, cancel, progress):
-    return spyfall.simulate(config, progress=progress, cancel=cancel)
+def _simulate_job(config, task):
+    return spyfall.simulate(config, progress=task.progress, cancel=task)
 
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-class SimulationPanel(QWidget):
+class SimulationPanel(SimulationPanelBase):
     """Pick a strategy per seat (or a random draw), run N games off the GUI thread, show results.
 
     Args:
@@ -38,17 +41,11 @@ class SimulationPanel(QWidget):
         finished(object result): a tournament completed (the :class:`engines.spyfall.SimResult`).
     """
 
-    finished = Signal(object)
+    RUN_TEXT = "Run tournament"
 
     def __init__(self, runner, parent=None):
-        super().__init__(parent)
-        self.runner = runner
-        self.result = None
+        super().__init__(runner, parent)
         self.config = None
-        self._running = False
-        runner.progress.connect(self._on_progress)
-        runner.resultReady.connect(self._on_result)
-        runner.failed.connect(self._on_failed)
 
         root = QVBoxLayout(self)
         root.setContentsMargins(6, 6, 6, 6)
@@ -98,19 +95,11 @@ class SimulationPanel(QWidget):
             draw_row.addWidget(cb)
         draw_row.addStretch(1)
         grid.addLayout(draw_row, 2, 2, 1, 10)
-        self.run_button = QPushButton("Run tournament")
-        self.run_button.clicked.connect(self.run)
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setEnabled(False)
-        self.cancel_button.clicked.connect(self.cancel)
         grid.addWidget(self.run_button, 2, 12, 1, 2)
         grid.addWidget(self.cancel_button, 2, 14, 1, 2)
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 1)
-        self.progress.setValue(0)
-        self.progress.setFormat("%v of %m games")
+        self.progress.setFormat("")
         grid.addWidget(self.progress, 3, 0, 1, 16)
-        self.status = QLabel("Not run yet. Strategies: flat and dynamic hide-reveal (the seed's), "
+        self.status.setText("Not run yet. Strategies: flat and dynamic hide-reveal (the seed's), "
                              "joker = random claims and random votes (a baseline).")
         self.status.setWordWrap(True)
         grid.addWidget(self.status, 4, 0, 1, 16)
@@ -121,8 +110,13 @@ class SimulationPanel(QWidget):
         self.fixed.toggled.connect(self._mode_changed)
         self._mode_changed()
 
+        self.results = QTabWidget()
+        root.addWidget(self.results, 1)
+        self.equilibrium = EquilibriumView()
+        self.results.addTab(self.equilibrium, "Equilibrium of the hide-reveal game (stored study)")
         split = QSplitter(Qt.Horizontal)
-        root.addWidget(split, 1)
+        self.results.addTab(split, "Tournament results")
+        self.tournament_page = split
         self.table = QTableWidget(0, 5)
         self.table.setHorizontalHeaderLabels(["Strategy", "Role", "Win rate", "95% interval", "Games"])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
@@ -200,64 +194,20 @@ class SimulationPanel(QWidget):
         config.validate()
         return config
 
-    # -- running -------------------------------------------------------------------------------
-    def is_running(self) -> bool:
-        return self._running
-
-    def run(self) -> None:
-        """Start a tournament with the form's settings (a bad setting shows in the status line)."""
-        try:
-            config = self.make_config()
-        except SessionFormatError as exc:
-            self.status.setText(f"<span style='color:#b71c1c'>Cannot run: {exc.message}</span>")
-            return
+    # -- running (SimulationPanelBase) ----------------------------------------------------------
+    def prepare(self):
+        config = self.make_config()
         self.config = config
-        self._running = True
-        self.run_button.setEnabled(False)
-        self.cancel_button.setEnabled(True)
-        self.progress.setRange(0, config.games)
-        self.progress.setValue(0)
-        self.status.setText(f"Playing {config.games:,} games on {config.workers} process(es)…")
-        self.runner.submit(functools.partial(_simulate_job, config), with_progress=True)
+        self.progress.setFormat("%v of %m games")
+        return (functools.partial(_simulate_job, config), config.games,
+                f"Playing {config.games:,} games on {config.workers} process(es)…")
 
-    def cancel(self) -> None:
-        """Stop the running tournament (its result, if any, is dropped)."""
-        if not self._running:
-            return
-        self.runner.cancel()
-        self._finish()
-        self.status.setText(f"Cancelled after {self.progress.value():,} of {self.progress.maximum():,} games.")
-
-    def _finish(self) -> None:
-        self._running = False
-        self.run_button.setEnabled(True)
-        self.cancel_button.setEnabled(False)
-
-    @Slot(int, int)
-    def _on_progress(self, done: int, total: int) -> None:
-        if not self._running:  # the runner already drops a stale run's progress
-            return
-        self.progress.setRange(0, max(total, 1))
-        self.progress.setValue(done)
-
-    @Slot(int, object, float)
-    def _on_result(self, _rev, result, seconds: float) -> None:
-        if not self._running:
-            return
-        self._finish()
-        self.result = result
-        self.progress.setValue(self.progress.maximum())
+    def present(self, result, seconds: float) -> None:
         self.show_result(result, seconds)
-        self.finished.emit(result)
+        self.results.setCurrentWidget(self.tournament_page)
 
-    @Slot(int, object)
-    def _on_failed(self, _rev, exc) -> None:
-        if not self._running:
-            return
-        self._finish()
-        msg = exc.message if isinstance(exc, SessionFormatError) else str(exc)
-        kind = "Cannot run" if isinstance(exc, EngineError) else f"Internal error ({type(exc).__name__})"
-        self.status.setText(f"<span style='color:#b71c1c'>{kind}: {msg}</span>")
+    def cancelled_text(self) -> str:
+        return f"Cancelled after {self.progress.value():,} of {self.progress.maximum():,} games."
 
     def show_result(self, r, seconds: float) -> None:
         """Fill the table, the status line and the plots from a :class:`SimResult`."""
@@ -292,9 +242,3 @@ class SimulationPanel(QWidget):
         self.ig_plot.set_series(series)
         self.suspicion_plot.set_series({"P(true spy), public": [float(x) for x in r.mean_true_spy_probability],
                                         "chance 1/s": [1.0 / c.players] * len(r.mean_true_spy_probability)})
-
-    def shutdown(self) -> None:
-        """Drop a running tournament (the runner itself is shut down by the tab)."""
-        if self._running:
-            self.runner.cancel()
-            self._finish()

@@ -1,4 +1,4 @@
-"""The Spyfall tab (issue 6): a claims worksheet (turns × locations; click the locations an answer
+"""The Spyfall tab: a claims worksheet (turns × locations; click the locations an answer
 fits, 0 → ½ → 1, or type the claim), public and private location beliefs as heat-map rows under
 the claims, the spy belief per player, plots of the spy belief and of the information gain per
 turn, the recommendation (what to claim, whom to accuse / which location to name), and the bot
@@ -18,7 +18,9 @@ from engines.core.errors import SessionFormatError
 from desktop.gametab import GameTab
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.worksheet import WorksheetView, format_probability
-from desktop.spyfall.forms import NewGameDialog, STRATEGY_LABELS, claim_error_text, parse_claim_text
+from desktop.spyfall.forms import (CLAIM_WEIGHT_HELP, NewGameDialog, STRATEGY_LABELS,
+                                   claim_error_text, entry_claim_weight,
+                                   parse_claim_entry)
 from desktop.spyfall.model import ClaimSheetModel, ClaimSheetView, SpyBeliefModel, claim_text
 from desktop.spyfall.simulation import SimulationPanel
 
@@ -31,20 +33,46 @@ def _recommend_job(setup, events, cancel):
     return spyfall.recommend(setup, events, cancel=cancel)
 
 
+def early_vote_threshold():
+    """The private spy belief at which the stored equilibrium's non-spies call the vote, or None
+    when the study file is missing or unreadable."""
+    from engines.spyfall import equilibrium
+
+    try:
+        return equilibrium.early_vote_threshold()
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def describe_strategy(mix) -> str:
+    """An equilibrium mix in words: ``"flat hide-reveal, λ = 0.05"`` for a pure strategy, else
+    each pure strategy with its probability (most probable first); λ = 0 is "pure noise"."""
+    def one(m):
+        label = STRATEGY_LABELS.get(m["strategy"], m["strategy"]).lower()
+        lam = float(m["lambda"])
+        return f"{label}, λ = {lam:g}" + (" (pure noise: reveal nothing)" if lam == 0 else "")
+    mix = list(mix)
+    if len(mix) == 1:
+        return one(mix[0])
+    return "; ".join(f"{one(m)} {format_probability(m['probability'])}" for m in mix)
+
+
 def _top(d: dict, k: int = 1) -> list:
     return sorted(d.items(), key=lambda kv: -kv[1])[:k]
 
 
 def describe_mean_claim(claim: dict) -> str:
     """A recommended claim in words: the locations that stand out (at most four, above 1.5 × the
-    median weight), then the level of the rest; "every location alike" for a flat claim."""
+    median weight), then the level of the rest; "every location alike" for a flat claim and
+    "nearly every location alike" when no location stands out."""
     values = np.array(list(claim.values()), float)
     if values.size == 0 or np.ptp(values) < 1e-6:
         return "every location alike"
     median = float(np.median(values))
     high = [(loc, p) for loc, p in _top(claim, len(claim)) if p > 1.5 * median][:4]
-    if not high:
-        high = _top(claim, 1)
+    if not high:  # nothing stands out: a hiding claim
+        (loc, p), = _top(claim, 1)
+        return f"nearly every location alike (at most {loc} {format_probability(p)})"
     names = {loc for loc, _ in high}
     rest = [p for loc, p in claim.items() if loc not in names]
     text = ", ".join(f"{loc} {format_probability(p)}" for loc, p in high)
@@ -117,11 +145,19 @@ class Tab(GameTab):
         entry.addWidget(QLabel("Claim:"))
         self.claim_edit = QLineEdit()
         self.claim_edit.setPlaceholderText("click the ▶ row, or type e.g. Beach:1, Casino:0.5")
-        self.claim_edit.setToolTip("Location:weight pairs separated by commas (a name alone weighs 1), "
-                                   "or one weight per location in order")
+        self.claim_edit.setToolTip(
+            "Location:weight pairs separated by commas (a name alone weighs 1), or one weight per "
+            "location in order.\nHow much the claim counts: a claim on the worksheet grid (weights "
+            "0, ½ and 1 only, clicked or typed) gets the speaker's w from the New game dialog; a "
+            "claim typed with exact numbers (Beach: 0.62) gets w = 1; w=0.3 in the text sets "
+            "the claim's own w.")
         self.claim_edit.textEdited.connect(self._claim_typed)
         self.claim_edit.returnPressed.connect(self.submit_claim)
         entry.addWidget(self.claim_edit, 1)
+        self.weight_label = QLabel()
+        self.weight_label.setToolTip(CLAIM_WEIGHT_HELP)
+        self.weight_label.setStyleSheet("color:#555")
+        entry.addWidget(self.weight_label)
         self.log_button = QPushButton("Log claim")
         self.log_button.setDefault(True)
         self.log_button.setToolTip("Enter")
@@ -170,7 +206,6 @@ class Tab(GameTab):
         self.rec_runner.failed.connect(self._on_recommendation_failed)
         self.simulation = SimulationPanel(self.make_runner("simulate"))
         self.pages.addTab(self.simulation, "Simulation")
-        self.document.changed.connect(self._document_changed)
         self.reset_views()
 
     # -- setup-dependent views -------------------------------------------------------------------
@@ -205,8 +240,9 @@ class Tab(GameTab):
             who = f"<b>{s.me}</b> · my card: <b style='color:#b71c1c'>SPY</b>"
         else:
             who = f"<b>{s.me}</b> · my card: <b>{s.my_location}</b>"
-        model = f"β = {s.beta:g}, λ = {s.lam:g}, {STRATEGY_LABELS.get(s.strategy, s.strategy).lower()}"
-        if any(m != spyfall.PlayerModel(s.beta, s.lam, s.strategy) for m in s.models):
+        model = (f"β = {s.beta:g}, λ = {s.lam:g}, w = {s.claim_weight:g}, "
+                 f"{STRATEGY_LABELS.get(s.strategy, s.strategy).lower()}")
+        if any(m != spyfall.PlayerModel(s.beta, s.lam, s.strategy, s.claim_weight) for m in s.models):
             model += " (some players differ)"
         return (f"{who} · {len(s.players)} players · {where}, {s.n_locations} locations · "
                 f"{s.rounds} rounds · model: {model}")
@@ -224,10 +260,7 @@ class Tab(GameTab):
         return {"method": self.method.currentData() or spyfall.METHODS[0]}
 
     # -- document ------------------------------------------------------------------------------
-    @Slot(int)
-    def _document_changed(self, _rev: int = 0) -> None:
-        if self.sheet_model.columnCount() != self.document.setup.n_locations:
-            return  # a reset: reset_views follows
+    def events_changed(self) -> None:
         self._fill_sheet()
         self._default_speaker()
         pending = self.sheet_model.row_of_item(self.sheet_model.pending_item)
@@ -247,9 +280,34 @@ class Tab(GameTab):
         if i >= 0:
             self.speaker.setCurrentIndex(i)
         self.sheet_model.set_speaker(self.speaker.currentData() or "")
+        self._show_claim_weight()
 
     def _speaker_changed(self, *_a) -> None:
         self.sheet_model.set_speaker(self.speaker.currentData() or "")
+        self._show_claim_weight()
+
+    def _show_claim_weight(self, weights=None, explicit=None) -> None:
+        """Say next to the claim field how much the pending claim will count (the rule of
+        :func:`engines.spyfall.model.entry_claim_weight`)."""
+        if not hasattr(self, "weight_label"):
+            return
+        setup = self.document.setup
+        if weights is None:
+            weights = self.sheet_model.pending_weights()
+        weights = np.asarray(weights, float)
+        player = self.speaker.currentData()
+        own = (setup.models[setup.players.index(player)].claim_weight
+               if player in setup.players else setup.claim_weight)
+        if not weights.size or not weights.max() > 0:
+            self.weight_label.setText(f"w = {own:g}")
+            return
+        cw = entry_claim_weight(weights, explicit)
+        if explicit is not None:
+            self.weight_label.setText(f"w = {cw:g} (typed)" if isinstance(cw, float) else "w = ?")
+        elif cw is None:
+            self.weight_label.setText(f"w = {own:g} (grid)")
+        else:
+            self.weight_label.setText(f"w = {cw:g} (exact numbers)")
 
     # -- claim entry -----------------------------------------------------------------------------
     def _cell_clicked(self, index: QModelIndex) -> None:
@@ -261,7 +319,7 @@ class Tab(GameTab):
         else:
             turn = self.sheet_model.claim_of_row(row)
             if turn >= 0:
-                self.history.list.setCurrentRow(turn + 1)
+                self.history.select_entry(turn + 1)
 
     def _column_clicked(self, column: int) -> None:
         self.cycle_pending(column)
@@ -269,7 +327,7 @@ class Tab(GameTab):
     def _row_clicked(self, item: int) -> None:
         turn = self.sheet_model.turn_of_item(item)
         if turn >= 0:
-            self.history.list.setCurrentRow(turn + 1)
+            self.history.select_entry(turn + 1)
 
     def cycle_pending(self, column: int) -> None:
         """One click on the pending claim's cell for location ``column`` (0 → ½ → 1 → 0)."""
@@ -278,41 +336,60 @@ class Tab(GameTab):
         self.sheet_model.cycle(column)
         self.claim_edit.setText(claim_text(self.document.setup.locations, self.sheet_model.pending_weights()))
         self.claim_edit.setStyleSheet("")
+        self._show_claim_weight()
 
     def _claim_typed(self, text: str) -> None:
         """Mirror a typed claim on the pending row while it parses; mark it when it does not."""
         setup = self.document.setup
         try:
-            ev = spyfall.event_from_json({"type": "claim", "player": setup.players[0],
-                                          "claim": parse_claim_text(text, setup)}, setup, "claim")
+            claim, explicit = parse_claim_entry(text, setup)
+            obj = {"type": "claim", "player": setup.players[0], "claim": claim}
+            if explicit is not None:
+                obj["claim_weight"] = explicit
+            ev = spyfall.event_from_json(obj, setup, "claim")
         except SessionFormatError:
             self.claim_edit.setStyleSheet("background:#fff3e0" if text.strip() else "")
             if not text.strip():
                 self.sheet_model.set_pending(np.zeros(setup.n_locations))
+            self._show_claim_weight()
             return
         self.claim_edit.setStyleSheet("")
         self.sheet_model.set_pending(ev.weights)
+        self._show_claim_weight(ev.weights, ev.claim_weight)
 
     def clear_pending(self) -> None:
         """Forget the claim being entered."""
         self.sheet_model.set_pending(np.zeros(self.document.setup.n_locations))
         self.claim_edit.clear()
         self.claim_edit.setStyleSheet("")
+        self._show_claim_weight()
 
     def build_claim(self):
-        """The claim event of the form (speaker + the typed or clicked weights).
+        """The claim event of the form (speaker + the typed or clicked weights), with the claim
+        weight of :func:`engines.spyfall.model.entry_claim_weight`: a claim on the worksheet grid
+        (clicked, or typed with weights 0, ½, 1) has no ``claim_weight`` — the speaker's w from
+        the setup applies; a claim typed with exact numbers is logged with ``claim_weight`` 1;
+        a typed ``w=…`` sets its own.
 
         Raises:
             SessionFormatError: the claim does not parse or the engine refuses it.
         """
         setup = self.document.setup
         text = self.claim_edit.text()
+        explicit = None
         if text.strip():
-            claim = parse_claim_text(text, setup)
+            claim, explicit = parse_claim_entry(text, setup)
         else:
             claim = {loc: float(w) for loc, w in zip(setup.locations, self.sheet_model.pending_weights()) if w > 0}
-        return spyfall.event_from_json({"type": "claim", "player": self.speaker.currentData(),
-                                        "claim": claim}, setup, "claim")
+        obj = {"type": "claim", "player": self.speaker.currentData(), "claim": claim}
+        if explicit is not None:
+            obj["claim_weight"] = explicit
+        ev = spyfall.event_from_json(obj, setup, "claim")
+        cw = entry_claim_weight(ev.weights, ev.claim_weight)
+        if cw is not None and cw != ev.claim_weight:
+            obj["claim_weight"] = cw
+            ev = spyfall.event_from_json(obj, setup, "claim")
+        return ev
 
     def submit_claim(self) -> bool:
         """Log the pending claim (Enter / "Log claim"); a bad claim gets the engine's message."""
@@ -328,7 +405,7 @@ class Tab(GameTab):
     # -- results ---------------------------------------------------------------------------------
     def show_posterior(self, post, k: int) -> None:
         setup = self.document.setup
-        rows = [post.location_history[-1]]
+        rows = [np.array([post.location[loc] for loc in setup.locations])]
         if setup.me is not None and setup.i_am_spy:
             rows.append(np.array([post.private_location[loc] for loc in setup.locations]))
         self.sheet_model.set_beliefs(np.array(rows))
@@ -364,7 +441,8 @@ class Tab(GameTab):
     def plot_series(self, timeline) -> dict:
         post = timeline.latest
         setup = self.document.setup
-        series = {p: [float(x) for x in post.spy_history[:, j]] for j, p in enumerate(setup.players)}
+        series = {p: [None if s is None else s[f"spy:{p}"] for s in timeline.summaries]
+                  for p in setup.players}
         gap = [None]
         ig = {"location (public)": gap + [float(x) for x in post.information_gain_bits],
               "spy (public)": gap + [float(x) for x in post.spy_information_gain_bits]}
@@ -400,16 +478,38 @@ class Tab(GameTab):
 
     @Slot(int, object, float)
     def _on_recommendation(self, _rev, rec, _secs) -> None:
+        self.advice.setText(self.recommendation_text(rec))
+
+    def recommendation_text(self, rec) -> str:
+        """The recommendation line (rich text) for :func:`engines.spyfall.recommend`'s answer:
+        my side's equilibrium strategy (``rec.strategy``) and the mean claim it makes now; as a
+        non-spy whom to accuse and whether to call the early vote now (``rec.call_vote``) or at
+        which belief; as the spy the location to name."""
         setup = self.document.setup
+        side = "the spy" if setup.i_am_spy else "non-spies"
         claim = describe_mean_claim(rec.claim)
-        strategy = STRATEGY_LABELS.get(setup.models[setup.me_index].strategy, "").lower()
-        text = f"<b>Your claim</b> ({strategy}, on average): {claim}"
+        if rec.strategy:
+            text = (f"<b>Play {describe_strategy(rec.strategy)}</b> (the equilibrium for {side}) · "
+                    f"<b>Your claim</b> on average: {claim}")
+        else:  # no stored study: the claim follows my own model
+            own = setup.models[setup.me_index]
+            text = (f"<b>Your claim</b> ({STRATEGY_LABELS.get(own.strategy, own.strategy).lower()}, "
+                    f"λ = {own.lam:g}, on average): {claim}")
         if rec.accuse is not None:
-            text += f" · <b>Accuse {rec.accuse}</b> ({format_probability(rec.accuse_probability)})"
+            p = format_probability(rec.accuse_probability)
+            threshold = early_vote_threshold()
+            if rec.call_vote:
+                text += (f" · <b style='color:#b71c1c'>Call the vote now: Accuse {rec.accuse}</b> "
+                         f"({p}" + (f" ≥ {format_probability(threshold)})" if threshold else ")"))
+            elif threshold is not None:
+                text += (f" · <b>Accuse {rec.accuse}</b> ({p}) at the vote; call it early when "
+                         f"your belief in a suspect reaches {format_probability(threshold)}")
+            else:
+                text += f" · <b>Accuse {rec.accuse}</b> ({p})"
         if rec.name_location is not None:
             text += (f" · <b>Name the location: {rec.name_location}</b> "
                      f"({format_probability(rec.location_probability)})")
-        self.advice.setText(text)
+        return text
 
     @Slot(int, object)
     def _on_recommendation_failed(self, _rev, exc) -> None:

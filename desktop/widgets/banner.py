@@ -17,9 +17,11 @@ class Banner(QFrame):
 
     Signals:
         actionClicked(): the button was pressed.
+        linkActivated(str href): a link in the message was clicked (e.g. ``"entry:3"``).
     """
 
     actionClicked = Signal()
+    linkActivated = Signal(str)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -27,6 +29,7 @@ class Banner(QFrame):
         layout.setContentsMargins(8, 4, 8, 4)
         self.label = QLabel()
         self.label.setWordWrap(True)
+        self.label.linkActivated.connect(self.linkActivated)
         layout.addWidget(self.label, 1)
         self.button = QPushButton()
         self.button.clicked.connect(self.actionClicked)
@@ -47,3 +50,7 @@ class Banner(QFrame):
 
     def text(self) -> str:
         return self.label.text() if self.isVisible() else ""
+
+    def message(self) -> str:
+        """The message set last (also while the tab holding the banner is hidden)."""
+        return self.label.text() if not self.isHidden() else ""

@@ -104,6 +104,10 @@ class BeliefPlot(QWidget):
         else:
             self.plot.enableAutoRange(axis="y")
 
+    def set_x_tick_spacing(self, step: int) -> None:
+        """Ticks on the event axis every ``step`` events (long logs)."""
+        self.plot.getAxis("bottom").setTickSpacing(step, step)
+
     def set_marker(self, x: Optional[int]) -> None:
         """Mark event ``x`` (None hides the marker)."""
         if x is None or x < 0:

@@ -1,5 +1,10 @@
 """History panel: every event of the log in words, with its time; right-click → Remove.
 
+:class:`HistoryModel` is a ``QAbstractListModel`` over a
+:class:`desktop.session.SessionDocument`: row 0 is "Game set up", row ``i + 1`` is event ``i``.
+It follows the document's fine-grained signals — a logged fact inserts one row, undo removes
+it, an edited event repaints its row — instead of rebuilding the list.
+
 Selecting an entry emits ``entrySelected(k)`` with ``k`` = number of events whose beliefs to
 show (entry ``i`` → ``k = i + 1``; the "Game set up" row → 0; nothing selected → -1 = live).
 """
@@ -8,10 +13,28 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Optional
 
-from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QLabel, QListWidget, QListWidgetItem, QMenu,
-                               QVBoxLayout, QWidget)
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPoint, Qt, Signal, Slot
+from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QMenu, QVBoxLayout, QWidget
+
+_SETUP_ROW_COLOR = QColor(110, 110, 110)
+# roles as ints: data() runs for every row at every layout, and comparing with the enum is slow
+_DISPLAY, _TOOLTIP = Qt.DisplayRole.value, Qt.ToolTipRole.value
+_FOREGROUND, _BACKGROUND = Qt.ForegroundRole.value, Qt.BackgroundRole.value
+_CONTRADICTION_COLOR = QColor(255, 205, 210)
+#: An entry of the conflicting set the contradiction banner names (lighter than the first
+#: impossible entry).
+_CONFLICT_COLOR = QColor(255, 228, 230)
+#: An entry the open Why? popup names (a highlighter yellow, distinct from the selection).
+_EXPLAINED_COLOR = QColor(255, 236, 153)
+
+#: ``data(index, ExplainedRole)``: True for an entry the open Why? popup names.
+ExplainedRole = Qt.UserRole + 11
+#: ``data(index, ConflictRole)``: True for an entry of the banner's conflicting set.
+ConflictRole = Qt.UserRole + 12
+_EXPLAINED_ROLE = getattr(ExplainedRole, "value", ExplainedRole)
+_CONFLICT_ROLE = getattr(ConflictRole, "value", ConflictRole)
+_FONT = Qt.FontRole.value
 
 
 def _short_time(iso: Optional[str]) -> str:
@@ -23,8 +46,140 @@ def _short_time(iso: Optional[str]) -> str:
         return ""
 
 
+class HistoryModel(QAbstractListModel):
+    """The log as a list: row 0 the setup, row ``i + 1`` event ``i`` (text, tooltip, colour)."""
+
+    def __init__(self, document, parent=None):
+        super().__init__(parent)
+        self.document = document
+        self._rows = 1 + len(document.events)
+        # (label, tooltip) per event, made when the row appears: a view lays out every row
+        # often, and the engine's describe_event is Python
+        self._texts: list = [self._describe(i) for i in range(len(document.events))]
+        self._bad_index: Optional[int] = None
+        self._explained: frozenset = frozenset()
+        self._conflict: frozenset = frozenset()
+        document.eventsInserted.connect(self._inserted)
+        document.eventsRemoved.connect(self._removed)
+        document.eventChanged.connect(self._changed)
+        document.setupReplaced.connect(self._reset)   # descriptions depend on the setup
+        document.documentReset.connect(self._reset)
+
+    # -- QAbstractListModel -------------------------------------------------------------
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 (Qt name)
+        return 0 if parent.isValid() else self._rows
+
+    def data(self, index: QModelIndex, role: int = _DISPLAY):
+        role = getattr(role, "value", role)
+        row = index.row()
+        if not 0 <= row < self._rows:
+            return None
+        if row == 0:
+            if role == _DISPLAY:
+                return "0.  Game set up"
+            if role == _FOREGROUND:
+                return QBrush(_SETUP_ROW_COLOR)
+            return None
+        i = row - 1
+        if i >= len(self._texts):
+            return None
+        if role == _DISPLAY:
+            return f"{row}.  {self._texts[i][0]}"
+        if role == _TOOLTIP:
+            if i == self._bad_index:
+                return "No deal/world is consistent after this entry. Undo it or remove it."
+            if i in self._conflict:
+                return ("This entry cannot be true together with the other highlighted ones: "
+                        "one of them may be mistyped.")
+            return self._texts[i][1]
+        if role == _EXPLAINED_ROLE:
+            return i in self._explained
+        if role == _FONT and i in self._explained:
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == _CONFLICT_ROLE:
+            return i in self._conflict
+        if role == _BACKGROUND:
+            if i in self._explained:
+                return QBrush(_EXPLAINED_COLOR)
+            if i == self._bad_index:
+                return QBrush(_CONTRADICTION_COLOR)
+            if i in self._conflict:
+                return QBrush(_CONFLICT_COLOR)
+        return None
+
+    def _describe(self, i: int) -> tuple:
+        """(label without the number, tooltip) of event ``i``."""
+        doc = self.document
+        text = doc.module.describe_event(doc.setup, doc.events[i])
+        meta = doc.meta[i]
+        t = _short_time(meta.time)
+        label = text + (f"   — {t}" if t else "") + (f"   [{meta.note}]" if meta.note else "")
+        return label, f"{text}\n{meta.time or ''}".strip()
+
+    # -- the document's signals ---------------------------------------------------------
+    @Slot(int, int)
+    def _inserted(self, first: int, count: int) -> None:
+        self.beginInsertRows(QModelIndex(), first + 1, first + count)
+        self._texts[first:first] = [self._describe(i) for i in range(first, first + count)]
+        self._rows += count
+        self.endInsertRows()
+        if first + count < len(self._texts):   # later rows are renumbered
+            self.dataChanged.emit(self.index(first + count + 1), self.index(self._rows - 1))
+
+    @Slot(int, int)
+    def _removed(self, first: int, count: int) -> None:
+        self.beginRemoveRows(QModelIndex(), first + 1, first + count)
+        del self._texts[first:first + count]
+        self._rows -= count
+        self.endRemoveRows()
+        if first < len(self._texts):
+            self.dataChanged.emit(self.index(first + 1), self.index(self._rows - 1))
+
+    @Slot(int)
+    def _changed(self, index: int) -> None:
+        self._texts[index] = self._describe(index)
+        ix = self.index(index + 1)
+        self.dataChanged.emit(ix, ix)
+
+    @Slot()
+    def _reset(self) -> None:
+        self.beginResetModel()
+        self._texts = [self._describe(i) for i in range(len(self.document.events))]
+        self._rows = 1 + len(self.document.events)
+        self.endResetModel()
+
+    def set_contradiction(self, index: Optional[int]) -> None:
+        """Highlight event ``index`` (0-based) as the first contradiction; None clears."""
+        if index == self._bad_index:
+            return
+        old, self._bad_index = self._bad_index, index
+        for i in (old, index):
+            if i is not None and 0 <= i + 1 < self._rows:
+                ix = self.index(i + 1)
+                self.dataChanged.emit(ix, ix)
+
+    def set_explained(self, indices) -> None:
+        """Highlight the events ``indices`` (0-based) an open Why? popup names; empty clears."""
+        old, self._explained = self._explained, frozenset(int(i) for i in indices)
+        self._repaint(old | self._explained)
+
+    def set_conflict(self, indices) -> None:
+        """Mark the events ``indices`` (0-based) that cannot all be true together; empty
+        clears."""
+        old, self._conflict = self._conflict, frozenset(int(i) for i in indices)
+        self._repaint(old | self._conflict)
+
+    def _repaint(self, indices) -> None:
+        for i in indices:
+            if 0 <= i + 1 < self._rows:
+                ix = self.index(i + 1)
+                self.dataChanged.emit(ix, ix)
+
+
 class HistoryPanel(QWidget):
-    """List of the log's events for one tab (reads a :class:`desktop.session.SessionDocument`).
+    """List of the log's events for one tab (a view of :class:`HistoryModel`).
 
     Signals:
         entrySelected(int k): show the beliefs after the first ``k`` events (-1: the live view).
@@ -37,76 +192,124 @@ class HistoryPanel(QWidget):
     def __init__(self, document, parent=None):
         super().__init__(parent)
         self.document = document
-        self._bad_index: Optional[int] = None
+        self.model = HistoryModel(document, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         title = QLabel("<b>History</b> <span style='color:gray'>(select to see the beliefs then; "
                        "right-click to remove)</span>")
         title.setWordWrap(True)
         layout.addWidget(title)
-        self.list = QListWidget()
-        self.list.setSelectionMode(QAbstractItemView.SingleSelection)
-        self.list.setContextMenuPolicy(Qt.CustomContextMenu)
-        self.list.customContextMenuRequested.connect(self._menu)
-        self.list.currentRowChanged.connect(self._selected)
-        self.list.setAlternatingRowColors(True)
-        layout.addWidget(self.list)
-        document.changed.connect(self.refresh)
-        self.refresh()
+        self._view = QListView()
+        self._view.setModel(self.model)
+        self._view.setSelectionMode(QAbstractItemView.SingleSelection)
+        self._view.setContextMenuPolicy(Qt.CustomContextMenu)
+        self._view.customContextMenuRequested.connect(self._menu)
+        self._view.selectionModel().currentRowChanged.connect(self._selected)
+        self._view.setAlternatingRowColors(True)
+        self._view.setUniformItemSizes(True)   # one line per entry: a cheap layout
+        layout.addWidget(self._view)
+        self.model.rowsInserted.connect(self._after_insert)
+        self.model.rowsAboutToBeRemoved.connect(self._before_remove)
+        self.model.modelReset.connect(self._after_reset)
 
-    def refresh(self, *_args) -> None:
-        doc = self.document
-        self.list.blockSignals(True)
-        self.list.clear()
-        setup_item = QListWidgetItem("0.  Game set up")
-        setup_item.setForeground(QBrush(QColor(110, 110, 110)))
-        self.list.addItem(setup_item)
-        for i, (ev, meta) in enumerate(zip(doc.events, doc.meta)):
-            text = doc.module.describe_event(doc.setup, ev)
-            t = _short_time(meta.time)
-            label = f"{i + 1}.  {text}" + (f"   — {t}" if t else "")
-            if meta.note:
-                label += f"   [{meta.note}]"
-            item = QListWidgetItem(label)
-            item.setToolTip(f"{text}\n{meta.time or ''}".strip())
-            if self._bad_index is not None and i == self._bad_index:
-                item.setBackground(QBrush(QColor(255, 205, 210)))
-                item.setToolTip("No deal/world is consistent after this entry. Undo it or remove it.")
-            self.list.addItem(item)
-        self.list.blockSignals(False)
-        self.list.scrollToBottom()
-
+    # -- what tabs and tests use -----------------------------------------------------------
     def set_contradiction(self, index: Optional[int]) -> None:
         """Highlight event ``index`` (0-based) as the first contradiction; None clears."""
-        if index != self._bad_index:
-            self._bad_index = index
-            self.refresh()
+        self.model.set_contradiction(index)
+
+    def set_explained(self, indices) -> None:
+        """Highlight the events ``indices`` (0-based) the open Why? popup names."""
+        self.model.set_explained(indices)
+
+    def explained_entries(self) -> list[int]:
+        """The events (0-based, ascending) highlighted for the Why? popup."""
+        return sorted(self.model._explained)
+
+    def set_conflict(self, indices) -> None:
+        """Mark the events ``indices`` (0-based) that cannot all be true together."""
+        self.model.set_conflict(indices)
+
+    def conflict_entries(self) -> list[int]:
+        """The events (0-based, ascending) marked as the conflicting set."""
+        return sorted(self.model._conflict)
+
+    def select_event(self, index: int) -> None:
+        """Select event ``index`` (0-based) and scroll to it: its beliefs are shown."""
+        ix = self.model.index(index + 1)
+        if ix.isValid():
+            self._view.setCurrentIndex(ix)
+            self._view.scrollTo(ix)
+
+    def contradiction_index(self) -> Optional[int]:
+        """The event (0-based) highlighted as the first contradiction, or None."""
+        return self.model._bad_index
+
+    def select_entry(self, row: int) -> None:
+        """Select row ``row`` (0: the setup, ``i + 1``: event ``i``): its beliefs are shown."""
+        self._view.setCurrentIndex(self.model.index(row))
+
+    def current_entry(self) -> int:
+        """The selected row, or -1 when nothing is selected (the live view)."""
+        ix = self._view.currentIndex()
+        return ix.row() if ix.isValid() else -1
+
+    def entry_count(self) -> int:
+        """Rows listed: the setup plus one per event."""
+        return self.model.rowCount()
+
+    def entry_text(self, row: int) -> str:
+        """The text shown in row ``row``."""
+        return self.model.data(self.model.index(row)) or ""
+
+    def set_word_wrap(self, on: bool) -> None:
+        """Wrap long entries (narrow panels; rows then differ in height)."""
+        self._view.setWordWrap(on)
+        self._view.setUniformItemSizes(not on)
 
     def select_live(self) -> None:
-        self.list.clearSelection()
-        self.list.setCurrentRow(-1)
+        self._view.clearSelection()
+        self._view.setCurrentIndex(QModelIndex())
 
-    def _selected(self, row: int) -> None:
-        self.entrySelected.emit(row if row >= 0 else -1)
+    def refresh(self, *_args) -> None:
+        """Repaint every row (the document's signals keep the rows in step by themselves)."""
+        self.model._reset()
+
+    # -- internals ------------------------------------------------------------------------
+    @Slot()
+    def _after_insert(self, *_args) -> None:
+        self._view.scrollToBottom()
+
+    @Slot(QModelIndex, int, int)
+    def _before_remove(self, _parent, first: int, last: int) -> None:
+        if first <= self.current_entry() <= last:   # the entry shown goes: back to live
+            self.select_live()
+
+    @Slot()
+    def _after_reset(self) -> None:
+        self._view.scrollToBottom()
+
+    def _selected(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self.entrySelected.emit(current.row() if current.isValid() else -1)
 
     def _menu(self, pos: QPoint) -> None:
-        item = self.list.itemAt(pos)
-        row = self.list.row(item) if item else -1
+        ix = self._view.indexAt(pos)
+        row = ix.row() if ix.isValid() else -1
         if row <= 0:
             return
         menu = QMenu(self)
         remove = menu.addAction("Remove this entry")
         remove.setShortcut(QKeySequence.Delete)
         live = menu.addAction("Show current beliefs")
-        chosen = menu.exec(self.list.viewport().mapToGlobal(pos))
+        chosen = menu.exec(self._view.viewport().mapToGlobal(pos))
         if chosen is remove:
             self.removeRequested.emit(row - 1)
         elif chosen is live:
             self.select_live()
 
     def keyPressEvent(self, event) -> None:  # noqa: N802
-        if event.key() in (Qt.Key_Delete, Qt.Key_Backspace) and self.list.currentRow() > 0:
-            self.removeRequested.emit(self.list.currentRow() - 1)
+        row = self.current_entry()
+        if event.key() in (Qt.Key_Delete, Qt.Key_Backspace) and row > 0:
+            self.removeRequested.emit(row - 1)
             return
         if event.key() == Qt.Key_Escape:
             self.select_live()

@@ -1,5 +1,5 @@
 """Cluedo engine: exact deal counting, the analytical center, exact Monte Carlo sampling, the
-next suggestion by expected information gain, and a simulator (issue 2; seed 004).
+next suggestion by expected information gain, and a simulator (seed 004).
 
 The public API the Cluedo tab and the CLI use is re-exported here (see engines/CONTRACT.md).
 """
@@ -24,3 +24,11 @@ __all__ = [
     "SimulationResult", "add_simulate_arguments",
     "simulate_main",
 ]
+from engines.cluedo.explain import explain, explain_contradiction  # noqa: E402
+
+__all__ += ["explain", "explain_contradiction"]
+
+from engines.cluedo.parse import (complete, contradiction, fact_reason, format_event,  # noqa: E402
+                                  parse, preview)
+
+__all__ += ["parse", "preview", "complete", "format_event", "contradiction", "fact_reason"]

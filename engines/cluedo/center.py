@@ -7,6 +7,17 @@ sum to at most 2 — each such inequality becomes an equality with a slack varia
 The analytical center maximises ``sum(log x) + sum(log s)`` over the free variables (cells fixed
 by propagation are constants). It is fast but approximate: it measures volumes, while the true
 posterior counts lattice points.
+
+Late in a game the relaxed polytope is often not full-dimensional: the log forces some cells (or
+slacks) to 0 in every relaxed solution, although propagation did not fix them, and a log barrier
+over all variables then has no interior point (the solver fails). Those *implicit equalities*
+are found first with one linear program (Freund, Roundy & Todd, "Identifying the set of
+always-active constraints in a system of linear inequalities by a single linear program", MIT
+Sloan WP 1674-85, 1985): in the homogenised system ``A x = t b, C x - t = s, x, s >= 0, t >= 1``
+maximise ``sum(y)`` with ``0 <= y <= 1``, ``y <= x`` and ``y <= s`` componentwise; at the
+optimum ``y_i = 1`` exactly for the variables that can be positive, ``y_i = 0`` for those forced
+to 0. Those are fixed at 0 (a forced clause slack makes its clause an equality) and the centre is
+taken in the remaining face, whose relative interior has every remaining variable positive.
 """
 from __future__ import annotations
 
@@ -67,28 +78,80 @@ def analytic_center(setup, comp: Compiled, cancel=None):
                     crow.append(j)
                     ccol.append(index[(c, o)])
     check_cancel(cancel)
-    x = cp.Variable(m)
-    objective = cp.sum(cp.log(x))
-    constraints = [A @ x == np.asarray(b)]
-    if clause_res:
-        C = sp.csr_matrix((np.ones(len(crow)), (crow, ccol)), shape=(len(clause_res), m))
-        s = cp.Variable(len(clause_res))
-        objective = objective + cp.sum(cp.log(s))
-        constraints.append(C @ x - 1 == s)
-    prob = cp.Problem(cp.Maximize(objective), constraints)
-    import warnings
+    b = np.asarray(b)
+    nc = len(clause_res)
+    C = sp.csr_matrix((np.ones(len(crow)), (crow, ccol)), shape=(nc, m))
+    pos = implicit_support(A, b, C)
+    if pos is None:
+        return None, "the relaxed polytope is empty (linear program)"
+    px, ps = pos[:m], pos[m:]
+    xv = np.zeros(m)
+    keep = np.flatnonzero(px)
+    if len(keep):
+        Ak = A[:, keep]
+        x = cp.Variable(len(keep))
+        objective = cp.sum(cp.log(x))
+        constraints = [Ak @ x == b]
+        if nc:
+            Ck = C[:, keep]
+            tight = np.flatnonzero(~ps)
+            loose = np.flatnonzero(ps)
+            if len(tight):
+                constraints.append(Ck[tight] @ x == 1)
+            if len(loose):
+                s = cp.Variable(len(loose))
+                objective = objective + cp.sum(cp.log(s))
+                constraints.append(Ck[loose] @ x - 1 == s)
+        prob = cp.Problem(cp.Maximize(objective), constraints)
+        import warnings
 
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            prob.solve(solver=cp.CLARABEL)
-    except Exception as exc:  # noqa: BLE001 - any solver failure becomes a message
-        return None, f"the convex solver failed ({type(exc).__name__})"
-    if prob.status != "optimal" or x.value is None or not np.all(np.isfinite(x.value)):
-        return None, f"the relaxed polytope has no interior point the solver could reach (status {prob.status})"
-    xv = np.clip(np.asarray(x.value, dtype=float), 0.0, 1.0)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                prob.solve(solver=cp.CLARABEL)
+        except Exception as exc:  # noqa: BLE001 - any solver failure becomes a message
+            return None, f"the convex solver failed ({type(exc).__name__})"
+        if prob.status not in ("optimal", "optimal_inaccurate") or x.value is None \
+                or not np.all(np.isfinite(x.value)):
+            return None, f"the convex solver stopped (status {prob.status})"
+        xv[keep] = np.clip(np.asarray(x.value, dtype=float), 0.0, 1.0)
     for (c, o), i in index.items():
         matrix[c, o] = xv[i]
     sums = matrix.sum(axis=1, keepdims=True)
     matrix = matrix / np.where(sums > 0, sums, 1.0)
     return matrix, None
+
+
+def implicit_support(A, b, C):
+    """Which variables of ``{x >= 0 : A x = b, s = C x - 1 >= 0}`` can be positive.
+
+    Args:
+        A: sparse (r, m), b: (r,) equalities; C: sparse (q, m) clause rows (``C x >= 1``).
+    Returns:
+        bool array (m + q,): for each ``x_i`` then each slack ``s_j``, whether some point of the
+        polytope has it positive (False: forced to 0 on the whole polytope); None when the
+        polytope is empty.
+    Method: the single linear program of Freund, Roundy & Todd (1985) described in the module
+    docstring, solved with HiGHS (``scipy.optimize.linprog``). Variables: x (m), s (q), t, y (m + q).
+    """
+    import scipy.sparse as sp
+    from scipy.optimize import linprog
+
+    r, m = A.shape
+    q = C.shape[0]
+    n = m + q
+    # columns: x (m) | s (q) | t (1) | y (n)
+    eq_top = sp.hstack([A, sp.csr_matrix((r, q)), sp.csr_matrix(-b.reshape(-1, 1)), sp.csr_matrix((r, n))])
+    blocks = [eq_top]
+    if q:
+        blocks.append(sp.hstack([C, -sp.identity(q), -np.ones((q, 1)), sp.csr_matrix((q, n))]))
+    A_eq = sp.vstack(blocks).tocsc()
+    b_eq = np.zeros(A_eq.shape[0])
+    A_ub = sp.hstack([-sp.identity(n), sp.csr_matrix((n, 1)), sp.identity(n)]).tocsc()   # y - (x, s) <= 0
+    b_ub = np.zeros(n)
+    c = np.concatenate([np.zeros(n + 1), -np.ones(n)])
+    bounds = [(0, None)] * n + [(1, None)] + [(0, 1)] * n
+    res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=bounds, method="highs")
+    if res.status != 0:
+        return None
+    return res.x[n + 1:] > 0.5

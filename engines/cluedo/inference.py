@@ -1,4 +1,4 @@
-"""Cluedo inference: P(card is in each hand / in the envelope) given the log (issue 2, section 3).
+"""Cluedo inference: P(card is in each hand / in the envelope) given the log.
 
 Three methods, all for the same model (seed 004, "#Sat": a uniformly random deal, one card of
 each category in the envelope and the rest dealt with the known hand sizes, conditioned on the

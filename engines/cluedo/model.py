@@ -1,4 +1,4 @@
-"""Cluedo setup, events, editions and their JSON form (issue 2, section 3 "Session schema").
+"""Cluedo setup, events, editions and their JSON form (the session schema).
 
 The model (seed 004, "#Sat"): every card is in exactly one place — a player's hand or the
 envelope; player ``p`` holds exactly ``hand_sizes[p]`` cards; the envelope holds exactly one card
@@ -120,7 +120,7 @@ class Setup:
     # -- JSON -----------------------------------------------------------------------------
     @staticmethod
     def from_json(obj, path: str = "$.setup") -> "Setup":
-        """Validate a setup object (issue 2 schema) and build the Setup.
+        """Validate a setup object (the session schema) and build the Setup.
 
         ``{"edition": id}`` or ``{"categories": {"suspect": [...], "weapon": [...], "room": [...]}}``,
         ``"players"`` (seating order), optional ``"dealer"``, optional ``"hand_sizes": {name: n}``

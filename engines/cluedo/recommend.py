@@ -20,25 +20,43 @@ Two ways to compute it, used together:
   deals (the same samples for every candidate, so the ranking is not blurred by independent
   noise; the refuter's choice is averaged, not sampled). It ranks all candidates quickly.
 
-:func:`recommend` ranks every candidate by the estimate, then replaces the estimate by the
-exact value for the best candidates, in that order, within a time budget (by default all of
-them for the classic decks in a room; the ones computed are marked exact), and sorts again.
+* all at once (:func:`engines.cluedo.outcomes.envelope_information`): the exact outcome law of
+  every candidate from one pair of forward/backward passes of the counting DP with clamped rows,
+  per conditioning "card x is in the envelope" (``I(E_cat; O) = H(O) - H(O | E_cat)``). All 324
+  classic suggestions in 0.02-0.45 s of CPU time (``bench_cluedo.py --recommend``).
+
+:func:`recommend` uses the all-at-once computation when its estimated work fits
+``_BATCH_WORK`` (every classic game; a Master Detective game in one room when small enough):
+every candidate is then exact. Otherwise it ranks every candidate by the estimate, then replaces
+the estimate by the exact value for the best candidates, in that order, within a time budget
+(the ones computed are marked exact), and sorts again.
+
+The measure is the *sum over the three categories* of the information about each category's
+envelope card, not the joint information ``I(E_S, E_W, E_R; O)`` about the whole envelope (the
+two differ: the outcome's information about two categories can overlap). The joint value is
+offered beside it (``joint_bits``) when its cost — one conditioning per possible envelope
+instead of per possible envelope card, about 3-5x the sum's mid-game and far more early on —
+fits ``_JOINT_WORK``.
 """
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 import numpy as np
 
 from engines.core.errors import SessionFormatError, check_cancel
 from engines.core.info import entropy_bits, mutual_information_bits
+from engines.cluedo.accuse import recommendation_keys
 from engines.cluedo.counting import count_deals, propagate
+from engines.cluedo.outcomes import envelope_information, estimated_work
 from engines.cluedo.inference import _raise_contradiction, constraints_for, infer
 from engines.cluedo.model import (HandEvent, LacksEvent, Setup, ShownEvent, SuggestionEvent)
 
 CERTAIN = 1.0 - 1e-9
+_BATCH_WORK = 1.5e9     # estimated entries (~1e9 per CPU second): all candidates exact at once
+_JOINT_WORK = 2.0e8     # the same estimate x the number of possible envelopes / conditionings
 
 
 @dataclass(frozen=True)
@@ -47,7 +65,9 @@ class CluedoRecommendation:
 
     Fields:
         suggestions: list of ``(suspect, weapon, room, information_bits)``, best first;
-            ``information_bits`` is the expected information gain about the envelope (bits).
+            ``information_bits`` is the expected information gain about the envelope (bits):
+            ``sum over categories X of I(E_X; O)``, ``E_X`` the envelope's card of category X
+            and ``O`` the outcome (who refutes, which card I am shown).
         accusation: ``(suspect, weapon, room)`` when the envelope is certain, else None.
         room: the room the ranking was restricted to, or None (all rooms).
         envelope_entropy_bits: current envelope uncertainty (bits).
@@ -55,6 +75,8 @@ class CluedoRecommendation:
         seconds: wall time.
         exact: the ``(suspect, weapon, room)`` whose information is exact; the others are
             estimated from the samples.
+        joint_bits: ``{(suspect, weapon, room): I(E; O)}`` in bits, the exact joint information
+            about the whole envelope ``E``, when it was affordable (else empty).
     """
 
     suggestions: list
@@ -64,6 +86,9 @@ class CluedoRecommendation:
     samples: int = 0
     seconds: float = 0.0
     exact: frozenset = frozenset()
+    joint_bits: dict = field(default_factory=dict)
+    opponents: Optional[dict] = None          # engines.cluedo.accuse.recommendation_keys
+    accusation_advice: Optional[dict] = None
 
     def is_exact(self, suspect: str, weapon: str, room: str) -> bool:
         """Whether that suggestion's information is exact (else estimated from the samples)."""
@@ -71,12 +96,15 @@ class CluedoRecommendation:
 
     def to_json(self) -> dict:
         return {"game": "cluedo",
-                "accusation": list(self.accusation) if self.accusation else None,
+                "accusation": self.accusation_advice,
+                "opponents": self.opponents,
                 "room": self.room,
                 "envelope_entropy_bits": self.envelope_entropy_bits,
                 "samples": self.samples,
                 "suggestions": [{"suspect": s, "weapon": w, "room": r, "information_bits": b,
-                                 "exact": (s, w, r) in self.exact}
+                                 "exact": (s, w, r) in self.exact,
+                                 **({"joint_information_bits": self.joint_bits[(s, w, r)]}
+                                    if (s, w, r) in self.joint_bits else {})}
                                 for s, w, r, b in self.suggestions],
                 "seconds": round(self.seconds, 6)}
 
@@ -207,7 +235,8 @@ def exact_information_bits(setup: Setup, cons, total: float, suggester: str, tri
 def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None, cancel=None,
               samples: int = 4000, seed: Optional[int] = 0,
               exact_seconds: Optional[float] = 1.5,
-              exact_top: Optional[int] = None) -> CluedoRecommendation:
+              exact_top: Optional[int] = None, at_once: Optional[bool] = None,
+              opponents_seconds: Optional[float] = 1.0) -> CluedoRecommendation:
     """Rank my possible suggestions by expected information gain about the envelope.
 
     Args:
@@ -217,11 +246,15 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
         samples: consistent deals sampled (exactly, uniformly) for the estimate.
         seed: random seed of the sampler (fixed by default: the same log gives the same advice).
         exact_seconds: time budget (s) for replacing estimates by exact values, best estimates
-            first (None: every candidate exact; 0: estimates only). Classic deck, one room, every
-            candidate exact: median 0.1-0.65 s for 3-6 players, worst 1.6 s
-            (``bench_cluedo.py --recommend``).
+            first (None: every candidate exact; 0: estimates only). When every candidate can be
+            computed at once (every classic game: ``exact_at_once``), any value but 0 gives
+            every candidate exact and the budget is not used.
         exact_top: count at most this many of the best estimates exactly (None: no limit;
-            the tab asks for 24 as it lists 12).
+            the tab asks for 24 as it lists 12); ignored when every candidate is computed at once.
+        at_once: None (default): compute every candidate at once when the estimated work fits
+            (see the module docstring); False: never (the staged path).
+        opponents_seconds: time budget (s) for what each opponent knows and the accusation
+            advice (:func:`engines.cluedo.accuse.recommendation_keys`; 0: skip the opponents).
     Returns:
         :class:`CluedoRecommendation` (suggestions best first, information in bits;
         ``exact`` names the suggestions whose value is exact).
@@ -251,6 +284,29 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
         start += len(deck)
     if all(triple):
         accusation = tuple(triple)
+    ci = {c: i for i, c in enumerate(cards)}
+    if accusation is None and exact_seconds != 0 and at_once is not False:
+        cands = [[ci[c] for c in suspects], [ci[c] for c in weapons],
+                 [ci[c] for c in ([room] if room else rooms)]]
+        work = estimated_work(res.comp, cons.cat_of, cands, env)
+        if work <= _BATCH_WORK:
+            info = envelope_information(res.comp, cons.cat_of, cands, setup.players.index(setup.me),
+                                        res.count_float, env, cancel=cancel, cons=cons,
+                                        joint=work * _envelopes(cons.cat_of, env) <= _JOINT_WORK * _conds(cons.cat_of, env))
+            out = [(cards[s], cards[w], cards[r], float(info["sum"][i, j, l]))
+                   for i, s in enumerate(cands[0]) for j, w in enumerate(cands[1])
+                   for l, r in enumerate(cands[2])]
+            joint = {}
+            if "joint" in info:
+                joint = {(cards[s], cards[w], cards[r]): float(info["joint"][i, j, l])
+                         for i, s in enumerate(cands[0]) for j, w in enumerate(cands[1])
+                         for l, r in enumerate(cands[2])}
+            out.sort(key=lambda t: (-t[3], cards.index(t[2]), cards.index(t[0]), cards.index(t[1])))
+            opponents, advice = recommendation_keys(setup, events, None,
+                                                    budget_seconds=opponents_seconds, cancel=cancel)
+            return CluedoRecommendation(out, None, room, float(env_entropy), 0, time.perf_counter() - t0,
+                                        frozenset(t[:3] for t in out), joint, opponents=opponents,
+                                        accusation_advice=advice)
     rng = np.random.default_rng(seed)
     deals = res.sample(max(int(samples), 1), rng)
     n = deals.shape[0]
@@ -262,7 +318,6 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
         block = deals[:, start:start + len(deck)] == k
         labels.append((np.argmax(block, axis=1), len(deck)))
         start += len(deck)
-    ci = {c: i for i, c in enumerate(cards)}
     out = []
     exact = set()
     if accusation is None:
@@ -287,8 +342,23 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
                 out[j] = (s, w, r, bits)
                 exact.add((s, w, r))
             out.sort(key=key)
+    opponents, advice = recommendation_keys(setup, events, accusation, budget_seconds=opponents_seconds,
+                                            cancel=cancel)
     return CluedoRecommendation(out, accusation, room, float(env_entropy), n,
-                                time.perf_counter() - t0, frozenset(exact))
+                                time.perf_counter() - t0, frozenset(exact), opponents=opponents,
+                                accusation_advice=advice)
+
+
+def _conds(cat_of, env) -> int:
+    """Conditionings of the sum measure: possible envelope cards of the uncertain categories."""
+    m = [int(np.sum((np.asarray(cat_of) == j) & (env > 0))) for j in range(3)]
+    return max(sum(x for x in m if x > 1), 1)
+
+
+def _envelopes(cat_of, env) -> int:
+    """Conditionings of the joint measure: an upper bound on the possible envelopes."""
+    m = [int(np.sum((np.asarray(cat_of) == j) & (env > 0))) for j in range(3)]
+    return int(np.prod(m))
 
 
 def public_events(setup: Setup, events: Sequence, viewer: Optional[str] = None) -> list:

@@ -1,4 +1,4 @@
-"""Errors every engine raises (DESIGN.md, "Engines contract").
+"""Errors every engine raises (engines/CONTRACT.md).
 
 User errors are :class:`SessionFormatError` (bad input, with the JSON path of the first bad
 field) and :class:`ContradictionError` (the log cannot all be true, with the index of the first

@@ -1,4 +1,4 @@
-"""Session file schema (DESIGN.md, "Session file") and a path-tracking JSON reader.
+"""Session file schema and a path-tracking JSON reader.
 
 A session file is one JSON object::
 

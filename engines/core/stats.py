@@ -5,8 +5,6 @@ The information-theory helpers (entropy, KL divergence, mutual information) are 
 """
 from __future__ import annotations
 
-from scipy.stats import binomtest
-
 
 def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
     """Wilson score interval of a binomial proportion.
@@ -24,6 +22,8 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tu
     """
     if trials <= 0:
         return (0.0, 1.0)
+    from scipy.stats import binomtest  # here: scipy.stats takes ~1 s to import, at first use only
+
     ci = binomtest(int(successes), int(trials)).proportion_ci(confidence_level=confidence,
                                                                method="wilson")
     return (max(0.0, float(ci.low)), min(1.0, float(ci.high)))

@@ -1,4 +1,4 @@
-"""Egghead engine (issue 4): valid stacks with behavioural analysis, and the seed's simulation.
+"""Egghead engine: valid stacks with behavioural analysis, and the seed's simulation.
 
 Public API (the engine contract, engines/CONTRACT.md):
 
@@ -7,6 +7,8 @@ Public API (the engine contract, engines/CONTRACT.md):
   events :class:`Answer`, :class:`Reactions`, :class:`Solve`
 * :func:`infer` -> :class:`Posterior`; :func:`belief_summary`; :func:`recommend`;
   :func:`reactions_can_change` (has the reactions fixpoint been reached?)
+* the incremental interface a timeline uses: :func:`initial`, :func:`update`,
+  :func:`posterior`, :func:`copy_state`, :func:`state_bytes`
 * the question deck: :func:`load_deck`, :func:`bound_deck`, :func:`stack_space`;
   :func:`questions_for` (picker entries with possible answers), :func:`answer_for`
 * :func:`simulate` -> :class:`SimulationResult`, :func:`add_simulate_arguments`,
@@ -17,21 +19,23 @@ conditional information and the master table (Definition 4.1, appendix A.1), eqs
 and Algorithm 1.
 """
 from engines.egghead.inference import (METHODS, LearnedRecord, Posterior, Recommendation,
-                                       available_bytes, belief_summary, check_memory, clear_cache,
-                                       estimated_seconds_per_event, infer, is_large,
-                                       memory_needed, memory_needed_for,
-                                       reactions_can_change, recommend,
-                                       timeline_in_order)
+                                       available_bytes, belief_summary, check_memory,
+                                       copy_state, estimated_seconds_per_event, infer, initial,
+                                       is_large, memory_needed, memory_needed_for, posterior,
+                                       reactions_can_change, recommend, state_bytes, update)
 from engines.egghead.model import (EVENT_TYPES, GAME, MAX_TABLE_BYTES, TITLE, Answer, Event, Reactions, Setup,
                                    QuestionChoice, Solve, answer_for, default_setup,
                                    describe_event, event_from_json, questions_for)
+from engines.egghead.parse import (complete, contradiction, forced_answer, format_event, parse,
+                                   possible_answers, preview, seen_answers)
 from engines.egghead.questions import (Question, QuestionSpec, StackSpace, bound_deck, load_deck,
                                        stack_space)
 from engines.egghead.table import BitTable, table_bytes
-
-__all__ = [n for n in dir() if not n.startswith("_")]
 from engines.egghead.simulate import (ConfigResult, ModeStats, SimConfig, SimulationResult,
                                       add_simulate_arguments, play_game, simulate, simulate_main,
                                       win_probabilities)
+
+__all__ = [n for n in dir() if not n.startswith("_")]
+from engines.egghead.explain import explain, explain_contradiction  # noqa: E402
 
 __all__ = [n for n in dir() if not n.startswith("_")]

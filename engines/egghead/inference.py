@@ -23,19 +23,18 @@ from earlier rounds (this is sound; the brute-force reference in the tests uses 
 A ``solve`` event alone applies eq. (5) only; log the reactions round first so that the
 fact that the player could solve is used.
 
-Results are cached per (setup, event prefix) so that appending one event costs one update.
-Tables too large to snapshot (6 players × 56 stacks: 4.4 GB) are kept as one live state that
-is moved forward in place when the next request extends its events, and rebuilt otherwise;
-every player's solved indicator and the fixpoint test are derived once per state (from one
-blocked pass per axis that also yields the table's support) and reused by the next event.
+The engine is pure: :func:`infer` folds the events from the start. For a session's timeline
+it also offers the incremental interface of :class:`engines.core.contract.IncrementalEngine`
+(:func:`initial`, :func:`update`, :func:`posterior`, :func:`copy_state`, :func:`state_bytes`):
+:class:`engines.core.timeline.Timeline` keeps the states as snapshots, or one live state moved
+forward in place when the tables are too large to copy (6 players × 56 stacks: 4.4 GB). Every
+player's solved indicator and the fixpoint test are derived once per state (from one blocked
+pass per axis that also yields the table's support) and reused by the next event.
 """
 from __future__ import annotations
 
 import os
-import threading
-from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
@@ -43,6 +42,7 @@ import numpy as np
 
 from engines.core.errors import CancelFlag, ContradictionError, SessionFormatError, check_cancel
 from engines.core.info import entropy_bits
+from engines.core.timeline import DEFAULT_MEMORY_BUDGET
 from engines.egghead.model import Answer, Event, Reactions, Setup, Solve
 from engines.egghead.questions import bound_deck, stack_space
 from engines.egghead.table import BitTable, indicator_at, table_bytes
@@ -50,10 +50,7 @@ from engines.egghead.table import BitTable, indicator_at, table_bytes
 METHODS = ("master-table",)
 """Inference methods: the exact bit-packed master table (the only one; it is exact)."""
 
-_CACHE_BYTES = 320 << 20
 _PARALLEL_BYTES = 256 << 20  # tables from this size get their indicators two at a time
-_cache: "OrderedDict[tuple, _State]" = OrderedDict()
-_cache_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -108,8 +105,6 @@ class Posterior:
         learned: one :class:`LearnedRecord` per event; ``learned_from``: ``{source: removed}``
             summed over events (my valids removed by answers of each moderator and by each
             player's reactions).
-        history_with_ba / history_without_ba: my valids count before any event and after each
-            event (length len(events)+1), for the plot.
         fixpoint_reached: True iff another reactions round cannot change the master table
             (every player would react the same way in every possible world; seed's
             "until no update happened").
@@ -135,14 +130,12 @@ class Posterior:
     entropy_bits: float
     learned: tuple
     learned_from: dict
-    history_with_ba: tuple
-    history_without_ba: tuple
     fixpoint_reached: bool
     visible: dict
     method: str = METHODS[0]
 
     def to_json(self) -> dict:
-        """The CLI output (issue 4) plus the fields the tab uses; JSON-safe, no NaN."""
+        """The CLI output plus the fields the tab uses; JSON-safe, no NaN."""
         return {
             "game": self.game,
             "my_valids": [list(s) for s in self.my_valids],
@@ -162,8 +155,6 @@ class Posterior:
             "entropy_bits": self.entropy_bits,
             "learned": [r.to_json() for r in self.learned],
             "learned_from": dict(self.learned_from),
-            "history_with_ba": list(self.history_with_ba),
-            "history_without_ba": list(self.history_without_ba),
             "fixpoint_reached": self.fixpoint_reached,
             "visible": {p: list(s) for p, s in self.visible.items()},
             "method": self.method,
@@ -173,12 +164,12 @@ class Posterior:
 # --------------------------------------------------------------------------- state
 
 class _State:
-    """Mutable inference state after a prefix of the events (cached as snapshots)."""
+    """Mutable inference state after a prefix of the events (the timeline keeps snapshots)."""
 
     def __init__(self, M: BitTable, A: Optional[BitTable], ans_row: np.ndarray,
-                 visible: dict, history: list, learned: list):
+                 visible: dict, learned: list):
         self.M, self.A, self.ans_row = M, A, ans_row
-        self.visible, self.history, self.learned = visible, history, learned
+        self.visible, self.learned = visible, learned
         # derived from the tables, dropped by every event (_apply): each player's
         # solved_indicator, the fixpoint flag and the posterior
         self.inds: Optional[dict] = None
@@ -188,8 +179,7 @@ class _State:
 
     def copy(self) -> "_State":
         st = _State(self.M.copy(), None if self.A is None else self.A.copy(),
-                    self.ans_row.copy(), dict(self.visible), list(self.history),
-                    list(self.learned))
+                    self.ans_row.copy(), dict(self.visible), list(self.learned))
         st.inds, st.sups, st.fix, st.post = self.inds, self.sups, self.fix, self.post  # read-only
         return st
 
@@ -226,7 +216,7 @@ def _initial_state(ctx: _Ctx) -> _State:
     M = BitTable(ctx.n, ctx.S)
     A = BitTable(ctx.n, ctx.S) if ctx.need_answers_table else None
     vis = {p: ctx.space.index(s) for p, s in ctx.setup.visible}
-    return _State(M, A, np.ones(ctx.S, dtype=bool), vis, [(ctx.S, ctx.S)], [])
+    return _State(M, A, np.ones(ctx.S, dtype=bool), vis, [])
 
 
 def _my_row(ctx: _Ctx, st: _State) -> np.ndarray:
@@ -318,95 +308,14 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
             raise ContradictionError(i, f"no world is left in which {ev.player} held those cards")
         st.learned.append(LearnedRecord(i, "solve", ev.player, int((before & ~after).sum()),
                                         int((before_ans & ~st.ans_row).sum())))
-    st.history.append((int(after.sum()), int(st.ans_row.sum())))
     st.inds = st.sups = st.fix = st.post = None  # the tables changed
 
 
-def _cache_get(key) -> Optional[_State]:
-    with _cache_lock:
-        st = _cache.get(key)
-        if st is not None:
-            _cache.move_to_end(key)
-            return st.copy()
-    return None
-
-
-def _cache_put(key, st: _State) -> None:
-    snap = st.copy()
-    with _cache_lock:
-        _cache[key] = snap
-        _cache.move_to_end(key)
-        total = sum(s.nbytes for s in _cache.values())
-        while total > _CACHE_BYTES and len(_cache) > 1:
-            _, old = _cache.popitem(last=False)
-            total -= old.nbytes
-
-
-def _remember(setup: Setup, events: Sequence[Event], st: _State) -> None:
-    """Store what was derived from a state (indicators, fixpoint, posterior) on its cached
-    snapshot, so that the next event and repeated requests reuse them."""
-    with _cache_lock:
-        snap = _cache.get((setup, tuple(events)))
-        if snap is not None:
-            if snap.inds is None:
-                snap.inds, snap.sups = st.inds, st.sups
-            snap.fix = st.fix if snap.fix is None else snap.fix
-            snap.post = st.post if snap.post is None else snap.post
-
-
-def clear_cache() -> None:
-    """Forget the cached inference states, the live large one included (tests and benchmarks
-    use it)."""
-    global _live
-    with _cache_lock:
-        _cache.clear()
-    _live = None
-
-
-def _run(setup: Setup, events: Sequence[Event], cancel: CancelFlag, use_cache: bool = True):
-    """The state after ``events`` (small tables): from the longest cached prefix, snapshots
-    cached after every event. Returns ``(ctx, state)``; the state is the caller's own."""
-    ctx = _Ctx(setup)
-    events = tuple(events)
-    st, start = None, 0
-    if use_cache:
-        for j in range(len(events), -1, -1):
-            st = _cache_get((setup, events[:j]))
-            if st is not None:
-                start = j
-                break
-    if st is None:
-        check_memory(setup)
-        st = _initial_state(ctx)
-        start = 0
-        if use_cache:
-            _cache_put((setup, ()), st)
-    for i in range(start, len(events)):
-        check_cancel(cancel)
-        _apply(ctx, st, i, events[i], cancel)
-        if use_cache:
-            _cache_put((setup, events[:i + 1]), st)
-    return ctx, st
-
-
-# Large tables (6 players × 56 stacks: 4.4 GB) are never copied: one live state is kept and
-# moved forward in place when the next request extends its events (the desktop asks for the
-# prefixes in order), and rebuilt from the start otherwise. One large computation at a time.
-_live: Optional[tuple] = None          # (setup, events, _State)
-_large_lock = threading.Lock()
-
-
 def is_large(setup: Setup) -> bool:
-    """Whether the master tables of ``setup`` are too large to snapshot after every event
-    (then inference keeps one live state and serialises requests; see :func:`state_bytes`)."""
-    return state_bytes(setup) > _CACHE_BYTES
-
-
-def timeline_in_order(setup: Setup) -> bool:
-    """Whether a caller that wants every prefix's posterior should ask for them in order
-    (True for large tables: the live state is moved forward, so out of order means rebuilding
-    from the start; see :func:`is_large`)."""
-    return is_large(setup)
+    """Whether the master tables of ``setup`` are too large for a timeline to snapshot after
+    every event with its default budget (then it moves one live state forward; see
+    :func:`state_bytes` and :data:`engines.core.timeline.DEFAULT_MEMORY_BUDGET`)."""
+    return state_bytes(setup) > DEFAULT_MEMORY_BUDGET
 
 
 def state_bytes(setup: Setup) -> int:
@@ -476,64 +385,6 @@ def check_memory(setup: Setup) -> None:
             f"programs, or use fewer players, values or cards")
 
 
-def _acquire_large(cancel: CancelFlag) -> None:
-    while not _large_lock.acquire(timeout=0.05):
-        check_cancel(cancel)
-
-
-def _run_large(setup: Setup, events: Sequence[Event], cancel: CancelFlag):
-    """Like :func:`_run` for large tables; the caller holds ``_large_lock`` and must finish
-    reading the returned state before releasing it (the next request moves it forward).
-
-    The live state is moved forward when ``events`` extends its events. A request for a strict
-    prefix of them (the player looks at an earlier entry) is computed in a temporary state
-    while the live one is kept, when the memory allows it (else SessionFormatError says so);
-    any other request (an edited log, another setup) replaces the live state."""
-    global _live
-    ctx = _Ctx(setup)
-    events = tuple(events)
-    live = _live
-    if live is not None and live[0] == setup and len(live[1]) > len(events) \
-            and live[1][:len(events)] == events:
-        try:
-            check_memory(setup)
-        except SessionFormatError as exc:
-            raise SessionFormatError(exc.path, "not enough memory to recompute an earlier entry "
-                                               "while keeping the current one: " + exc.message)
-        st = _initial_state(ctx)
-        for i in range(len(events)):
-            check_cancel(cancel)
-            _apply(ctx, st, i, events[i], cancel)
-        return ctx, st
-    _live = None                       # taken: it is changed in place below
-    st, start = None, 0
-    if live is not None and live[0] == setup and len(live[1]) <= len(events) \
-            and events[:len(live[1])] == live[1]:
-        st, start = live[2], len(live[1])
-    live = None
-    if st is None:
-        check_memory(setup)
-        st = _initial_state(ctx)
-    for i in range(start, len(events)):
-        check_cancel(cancel)
-        _apply(ctx, st, i, events[i], cancel)
-    _live = (setup, events, st)        # only a state that reached its events is kept
-    return ctx, st
-
-
-@contextmanager
-def _state(setup: Setup, events: Sequence[Event], cancel: CancelFlag):
-    """``(ctx, state)`` after ``events``, read inside the ``with`` block only."""
-    if not is_large(setup):
-        yield _run(setup, events, cancel)
-        return
-    _acquire_large(cancel)
-    try:
-        yield _run_large(setup, events, cancel)
-    finally:
-        _large_lock.release()
-
-
 def _indicators(ctx: _Ctx, st: _State, cancel: CancelFlag) -> dict:
     """Every player's solved indicator on the table that models them (cached on the state)."""
     if st.inds is None:
@@ -582,17 +433,54 @@ def infer(setup: Setup, events: Sequence[Event], *, method: str = METHODS[0],
     Cost (tests/benchmarks/bench_egghead.py): 4 players, one answer and its reaction rounds
     median 8 ms (1.4 MB table); 5 players 0.2–0.36 s per event (79 MB table); 6 players
     9–12 s per event (4.4 GB table, 6.4 GB peak RSS, indicators two at a time; asked in
-    order, see :func:`timeline_in_order`). Raises SessionFormatError too when the tables do
-    not fit in the memory available (:func:`check_memory`).
+    order by :class:`engines.core.timeline.Timeline`). Raises SessionFormatError too when the
+    tables do not fit in the memory available (:func:`check_memory`).
     """
     if method not in METHODS:
         raise SessionFormatError("--method", f"unknown method {method!r}; expected one of "
                                              f"{', '.join(METHODS)}")
-    with _state(setup, events, cancel) as (ctx, st):
-        if st.post is None:
-            st.post = _posterior(ctx, st, cancel)
-            _remember(setup, events, st)
-        return st.post
+    return posterior(setup, _fold(setup, events, cancel), cancel)
+
+
+def _fold(setup: Setup, events: Sequence[Event], cancel: CancelFlag) -> _State:
+    st = initial(setup)
+    for i, ev in enumerate(events):
+        check_cancel(cancel)
+        st = update(setup, st, i, ev, cancel)
+    return st
+
+
+# -- the incremental interface (engines.core.contract.IncrementalEngine) ----------------------
+
+def initial(setup: Setup) -> _State:
+    """The inference state before any event: every world possible (master table of
+    :func:`state_bytes` bytes). Raises SessionFormatError when it does not fit in memory."""
+    check_memory(setup)
+    return _initial_state(_Ctx(setup))
+
+
+def update(setup: Setup, state: _State, index: int, event: Event,
+           cancel: CancelFlag = None) -> _State:
+    """The state after ``event`` (number ``index``, 0-based), changed in place and returned.
+
+    Raises:
+        ContradictionError: ``index`` and why, when no stack of mine is left (the state is
+            then half-updated: discard it).
+    """
+    _apply(_Ctx(setup), state, index, event, cancel)
+    return state
+
+
+def posterior(setup: Setup, state: _State, cancel: CancelFlag = None) -> Posterior:
+    """The :class:`Posterior` of a state (kept on the state; the tables are not changed)."""
+    if state.post is None:
+        state.post = _posterior(_Ctx(setup), state, cancel)
+    return state.post
+
+
+def copy_state(state: _State) -> _State:
+    """An independent copy of a state (its tables copied; derived data shared read-only)."""
+    return state.copy()
 
 
 def _posterior(ctx: _Ctx, st: _State, cancel: CancelFlag) -> Posterior:
@@ -641,8 +529,6 @@ def _posterior(ctx: _Ctx, st: _State, cancel: CancelFlag) -> Posterior:
         position_probabilities=tuple(tuple(float(x) for x in r) for r in pos_prob),
         entropy_bits=float(entropy_bits(probs)), learned=tuple(st.learned),
         learned_from=learned_from,
-        history_with_ba=tuple(h[0] for h in st.history),
-        history_without_ba=tuple(h[1] for h in st.history),
         fixpoint_reached=fix,
         visible={p: sp.stack(st.visible[p]) for p in setup.others})
 
@@ -654,10 +540,7 @@ def reactions_can_change(setup: Setup, events: Sequence[Event], *, cancel: Cance
     in every publicly possible world every player would react as before.
     Raises ContradictionError like :func:`infer`.
     """
-    with _state(setup, events, cancel) as (ctx, st):
-        fix = _fixpoint(ctx, st, cancel)
-        _remember(setup, events, st)
-        return not fix
+    return not _fixpoint(_Ctx(setup), _fold(setup, events, cancel), cancel)
 
 
 def belief_summary(setup: Setup, posterior: Posterior) -> dict[str, float]:

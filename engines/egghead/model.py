@@ -1,4 +1,4 @@
-"""Egghead setup and events (issue 4's session schema), validated with the core Reader.
+"""Egghead setup and events (the session schema), validated with the core Reader.
 
 Setup::
 

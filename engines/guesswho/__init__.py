@@ -1,4 +1,4 @@
-"""Guess Who? engine (issue 5): candidates, information-ranked questions, optimal play, race.
+"""Guess Who? engine: candidates, information-ranked questions, optimal play, race.
 
 Public API (the engine contract, engines/CONTRACT.md):
 
@@ -24,10 +24,14 @@ from engines.guesswho.inference import (DP_BUDGET, METHODS, Posterior, RankedQue
 from engines.guesswho.model import (EVENT_TYPES, GAME, RULES, TITLE, Answer, Eliminate, Event,
                                     Opponent, Setup, default_setup, describe_event,
                                     event_from_json, setup_for_board)
+from engines.guesswho.parse import complete, contradiction, format_event, parse, preview
 from engines.guesswho.optimal import (BudgetExceeded, QuestionDP, balanced_depth_sum,
                                       brute_force_expected_questions, race_best_split,
                                       race_win_probability)
 from engines.guesswho.simulate import (STRATEGIES, SimConfig, SimulationResult,
                                        add_simulate_arguments, simulate, simulate_main)
+
+__all__ = [n for n in dir() if not n.startswith("_")]
+from engines.guesswho.explain import explain, explain_contradiction  # noqa: E402
 
 __all__ = [n for n in dir() if not n.startswith("_")]

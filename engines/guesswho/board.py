@@ -1,4 +1,4 @@
-"""Guess Who? boards and questions (issue 5, "Boards as data").
+"""Guess Who? boards and questions.
 
 A :class:`Board` is a list of characters, each with a value for every attribute. An attribute
 is either *yes/no* (``glasses``) or *categorical* (``hair_colour`` in {black, brown, ...}).

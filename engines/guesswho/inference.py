@@ -1,4 +1,4 @@
-"""Guess Who? inference: candidates, question ranking, optimal play (issue 5).
+"""Guess Who? inference: candidates, question ranking, optimal play.
 
 Model. The secret character C is uniform over the board (the prior). An answer A to a
 question q has likelihood P(A = q(c) | C = c) = 1 - ε and P(A != q(c) | C = c) = ε, where ε is
@@ -128,7 +128,7 @@ class Posterior:
     error_rate: float = 0.0
 
     def to_json(self) -> dict:
-        """The CLI output of issue 5 (plus a few extra fields)."""
+        """The CLI output (plus a few extra fields)."""
         return {
             "game": "guesswho",
             "candidates": {k: round(v, 9) for k, v in self.candidates.items()},

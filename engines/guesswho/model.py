@@ -1,4 +1,4 @@
-"""Guess Who? session setup and events (issue 5, "Session schema").
+"""Guess Who? session setup and events.
 
 Setup::
 

@@ -1,4 +1,4 @@
-"""Optimal play beyond one-step greed (issue 5, "Optimal play").
+"""Optimal play beyond one-step greed.
 
 Two computations:
 

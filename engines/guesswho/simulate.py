@@ -1,4 +1,4 @@
-"""Guess Who? simulator (issue 5, "Simulator"): strategies against each other.
+"""Guess Who? simulator: strategies against each other.
 
 Two players each draw a secret character uniformly at random from the board (independently)
 and take turns asking yes/no questions answered truthfully. Under the official rules a player

@@ -1,4 +1,4 @@
-"""Inkognito engine (issue 3): joint Bayesian identity disclosure for all opponents.
+"""Inkognito engine: joint Bayesian identity disclosure for all opponents.
 
 Public API (the engine contract, engines/CONTRACT.md):
 
@@ -28,8 +28,12 @@ from engines.inkognito.model import (DEFAULT_DECEPTION_PRIOR, EVENT_TYPES, GAME,
                                      default_names, default_setup, describe_event,
                                      event_from_json, form_shapes, partner_index,
                                      validate_answer)
+from engines.inkognito.parse import complete, contradiction, format_event, parse, preview
 from engines.inkognito.profiles import ProfileStore, beta_from_moments
 from engines.inkognito.simulate import (POLICIES, SimConfig, SimulationResult, add_simulate_arguments,
                                         simulate, simulate_main)
+
+__all__ = [n for n in dir() if not n.startswith("_")]
+from engines.inkognito.explain import explain, explain_contradiction  # noqa: E402
 
 __all__ = [n for n in dir() if not n.startswith("_")]

@@ -1,4 +1,4 @@
-"""Inkognito inference: joint Bayesian identity disclosure for all opponents (issue 3).
+"""Inkognito inference: joint Bayesian identity disclosure for all opponents.
 
 Hypotheses (worlds). ``(identity, build)`` of every opponent, identities and builds dealt one
 per player: the opponents' identities are an injective map into the 3 identities I do not
@@ -17,7 +17,7 @@ Methods:
   cells without my identity or build, updated only by that opponent's answers (it ignores
   that two opponents cannot share an identity or a build).
 
-Deception model (issue 3; the seed's closing remark): per-opponent θ ~ Beta(a, b), integrated
+Deception model (the seed's closing remark): per-opponent θ ~ Beta(a, b), integrated
 out on a grid of :data:`GRID` midpoints of (0, 1); since θ never reaches 0 or 1 on the grid,
 the deception model rules out exactly the worlds the indifferent model rules out.
 
@@ -175,7 +175,7 @@ class Posterior:
         return "deception" if self.deception else "uniform"
 
     def to_json(self) -> dict:
-        """The CLI output of issue 3: ``{"game", "opponents": {name: {"identity", "build",
+        """The CLI output: ``{"game", "opponents": {name: {"identity", "build",
         "partner", ...}}, "worlds"}`` plus entropy, method and the deception flag."""
         return {"game": "inkognito",
                 "opponents": {k: v.to_json() for k, v in self.opponents.items()},

@@ -8,7 +8,7 @@ allowed shape (:func:`engines.inkognito.model.form_shapes`); each set is ``(imas
 * "lone": (player question, no mission card) only the lone statement of the other kind is
   true; "pair": the asked pair contains the truth (valid and not lone).
 
-Likelihoods (seed 000, "Likelihood"; the deception extension of issue 3):
+Likelihoods (seed 000, "Likelihood"; the deception extension):
 
 * indifferent opponent: ``P(a | i, b) = valid[a, i, b] / n_valid(i, b)`` — 1/15 for a player
   question, 1/3 for the ambassador; the counts come from the enumeration, not hard-coded;
@@ -206,7 +206,7 @@ def answer_forms() -> tuple:
        three cards; at least one of the two remaining statements must be true (10 valid sets:
        2 of the asked kind, or 1 of each kind). *Uncertain*: whether the mission card may be
        shown to the ambassador (not accepted here), and what its content tells (not modelled).
-    4. No repeats (issue 3's reading of the rulebook; *uncertain*, hence the setup switch
+    4. No repeats (this reading of the rulebook; *uncertain*, hence the setup switch
        ``no_repeats``): a set of cards is never shown twice to the same asker. This is not a
        form of its own: the sets an opponent already showed me are removed from that
        opponent's choice set (:func:`answer_likelihood`); the forms stay the same.

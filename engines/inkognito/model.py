@@ -1,4 +1,4 @@
-"""Inkognito session setup, the answer event, and the rules of a valid answer (issue 3).
+"""Inkognito session setup, the answer event, and the rules of a valid answer.
 
 The game, as modelled. Sources: seed 000 (sequential Bayesian identity disclosure); the
 Inkognito rules (Leo Colovini and Alex Randolph, 1988) as summarised by P. Wyns and S. Davis
@@ -21,7 +21,7 @@ the facts marked *uncertain* could not be checked against the rulebook itself:
   are shown (2 of the asked kind, or 1 of each kind); at least one of them must be true.
   The content of the mission card (half of the team's mission code) is *not* modelled — log
   it as a note. *Uncertain*: whether it may be shown to the ambassador; refused here.
-* No repeats (issue 3; *uncertain*, hence the switch): a player may not show the same set of
+* No repeats (*uncertain*, hence the switch): a player may not show the same set of
   cards twice to the same asker. The engine then excludes the sets an opponent already showed
   me from that opponent's choice set (setup ``"no_repeats"``, default true); a repeated set is
   a contradiction.

@@ -10,7 +10,7 @@ every answer the engine's posterior is computed with the chosen model (uniform o
 The game is *solved* when the posterior probability of the true deal reaches ``target``.
 
 Policies: ``"recommend"`` asks :func:`engines.inkognito.recommend`'s best question (expected
-information gain, seed 000's sequential update with issue 3's ranking); ``"random"`` asks a
+information gain, seed 000's sequential update with expected-information-gain ranking); ``"random"`` asks a
 uniformly random (opponent, player|ambassador, identity|build).
 
 A question the true cell can no longer answer (all its valid sets shown already) is wasted:

@@ -1,4 +1,4 @@
-"""Spyfall engine (issue 6; seed 001 "Spyfall with a probabilistic model").
+"""Spyfall engine (seed 001 "Spyfall with a probabilistic model").
 
 Exact public and private beliefs over (location, spy) from claims on the simplex with Dirichlet
 emissions (:mod:`engines.spyfall.inference`), bots and a tournament simulator
@@ -10,14 +10,16 @@ from __future__ import annotations
 from engines.spyfall.inference import (METHODS, BeliefTracker, Posterior, Recommendation,
                                        belief_summary, recommend,
                                        emission_params, infer)
-from engines.spyfall.model import (EVENT_TYPES, GAME, STRATEGIES, TITLE, Claim, PlayerModel,
+from engines.spyfall.model import (EVENT_TYPES, GAME, NEW_GAME_MODEL, STRATEGIES, entry_claim_weight, on_grid, TITLE, Claim, PlayerModel,
                                    Setup, default_setup, describe_event, editions,
                                    event_from_json, make_claim, normalise_claim)
 from engines.spyfall.simulate import (SimConfig, SimResult, SimulationResult,
                                       add_simulate_arguments, play_game, simulate, simulate_main)
+from engines.spyfall.parse import complete, contradiction, format_event, parse, preview
 
 __all__ = ["GAME", "TITLE", "METHODS", "EVENT_TYPES", "STRATEGIES", "Setup", "PlayerModel", "Claim",
            "event_from_json", "make_claim", "describe_event", "infer", "Posterior",
            "belief_summary", "recommend", "Recommendation", "BeliefTracker", "emission_params", "normalise_claim", "editions",
            "simulate", "SimConfig", "SimResult", "SimulationResult", "play_game", "add_simulate_arguments",
-           "simulate_main", "default_setup"]
+           "simulate_main", "default_setup", "NEW_GAME_MODEL", "entry_claim_weight", "on_grid", "parse", "preview", "complete",
+           "format_event", "contradiction"]

@@ -1,4 +1,4 @@
-"""Gymnasium environment: one seat of Spyfall against the bots (issue 6; seed 001, "Write robust
+"""Gymnasium environment: one seat of Spyfall against the bots (seed 001, "Write robust
 codes so that our agents (bot players) can be used as baselines for ... RL agents in a Gym
 environment").
 

@@ -1,4 +1,4 @@
-"""Exact public and private beliefs for Spyfall (issue 6; seed 001, "Beliefs, Prior, Posterior",
+"""Exact public and private beliefs for Spyfall (seed 001, "Beliefs, Prior, Posterior",
 "Public belief and Information gain", "Emission strategies to implement").
 
 The hypothesis space is (location l, spy k): n × s worlds with a uniform prior. Each claim C_t
@@ -13,10 +13,18 @@ number). The engine keeps three running sums (T(l), M[k, l], Σ[k]) and so updat
 per claim — exactly, with no sampling. The spy's own location belief Q^(k) ∝ exp(T − M[k]) is
 the public posterior over N given that k is the spy, i.e. the claims of the others read as
 non-spy claims (the issue's definition of Q_t).
+
+Claim weight (a tempered likelihood, as in power posteriors — Grünwald & van Ommen 2017, "Inconsistency
+of Bayesian inference for misspecified linear models"; Bissiri, Holmes & Walker 2016): the
+observer multiplies claim t's log-likelihood under every hypothesis by w_t in (0, 1], so the
+reported posterior is ∝ exp(Σ_t w_t·log p(C_t | l, k)). The speakers' emission parameters — the
+spy's own belief Q and the public beliefs the dynamic rule reads — are computed from the
+untempered sums exactly as with w = 1 (w tempers the observer's likelihood only), so w = 1 for
+every claim is exactly the seed's model.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional, Sequence
 
 import numpy as np
@@ -56,7 +64,7 @@ def top_suspect(spy_belief: np.ndarray, j: int) -> bool:
 def emission_params(strategy: str, beta: float, lam: float, j: int, public_location: np.ndarray,
                     public_spy: np.ndarray, spy_view: np.ndarray):
     """Dirichlet parameters of speaker ``j``'s claim under every hypothesis (seed, "Flat
-    Hide-Reveal" and "Dynamic Hide-Reveal"; issue 6, "The model").
+    Hide-Reveal" and "Dynamic Hide-Reveal").
 
     Args:
         strategy: "flat", "dynamic" or "joker".
@@ -125,24 +133,36 @@ class BeliefTracker:
     Args:
         n: number of locations; s: number of players.
         betas, lambdas: per-player β (s,) and λ (s,); strategies: per-player strategy names.
+        claim_weights: per-player claim weight w (s,) in (0, 1]; None = all 1 (untempered).
 
-    After :meth:`add_claim` calls, :meth:`joint` is P(N = l, S = k | claims), shape (n, s).
+    After :meth:`add_claim` calls, :meth:`joint` is P(N = l, S = k | claims), shape (n, s),
+    with every claim's log-likelihood multiplied by its weight. The emission model (Q and the
+    public beliefs of the dynamic rule) uses the untempered sums (module docstring).
     Used by :func:`infer`, the bots of :mod:`engines.spyfall.simulate` and the Gymnasium env.
     """
 
-    def __init__(self, n: int, s: int, betas, lambdas, strategies: Sequence[str]):
+    def __init__(self, n: int, s: int, betas, lambdas, strategies: Sequence[str],
+                 claim_weights=None):
         self.n, self.s = n, s
         self.betas = np.asarray(betas, float)
         self.lambdas = np.asarray(lambdas, float)
         self.strategies = tuple(strategies)
+        self.claim_weights = np.ones(s) if claim_weights is None else np.asarray(claim_weights, float)
         self.T = np.zeros(n)          # Σ_t ℓ_t(l)
         self.M = np.zeros((s, n))     # Σ_{t: j_t = k} ℓ_t(l)
         self.Sig = np.zeros(s)        # Σ_{t: j_t = k} σ_t
         self._joint = np.full((n, s), 1.0 / (n * s))
+        # the observer's tempered sums Σ_t w_t ℓ_t(l) etc.; shared with the above while every w is 1
+        self.Tw, self.Mw, self.Sigw = self.T, self.M, self.Sig
+        self._model_joint = self._joint
+        self._tempered = False
 
     # -- beliefs -------------------------------------------------------------------------
     def log_joint(self) -> np.ndarray:
-        """Unnormalised log posterior, shape (n, s)."""
+        """Unnormalised log posterior (tempered by the claim weights), shape (n, s)."""
+        return self.Tw[:, None] - self.Mw.T + self.Sigw[None, :]
+
+    def _model_log_joint(self) -> np.ndarray:
         return self.T[:, None] - self.M.T + self.Sig[None, :]
 
     def joint(self) -> np.ndarray:
@@ -162,6 +182,12 @@ class BeliefTracker:
         non-spy claims, uniform prior) = P(N | S = k, claims), shape (n,)."""
         return _softmax(self.T - self.M[k])
 
+    def location_given_spy(self, k: int) -> np.ndarray:
+        """The observer's P(N | S = k, claims) with tempered claims, shape (n,): the private
+        location belief of player k when k is the spy and reads the claims with their weights
+        (equal to :meth:`spy_view` when every w is 1)."""
+        return _softmax(self.Tw - self.Mw[k])
+
     def private_spy(self, k: int, location: int) -> np.ndarray:
         """The spy belief of non-spy k who knows N = location: ∝ joint[location, i], i ≠ k; (s,)."""
         row = self.log_joint()[location].copy()
@@ -180,8 +206,8 @@ class BeliefTracker:
         loc = np.empty((self.s, self.n))
         spy = np.empty((self.s, self.s))
         for j in range(self.s):
-            Lj = L - self.M[j][:, None]
-            Lj[:, j] = self.T - self.M[j]
+            Lj = L - self.Mw[j][:, None]
+            Lj[:, j] = self.Tw - self.Mw[j]
             P = _softmax(Lj)
             loc[j] = P.sum(1)
             spy[j] = P.sum(0)
@@ -189,27 +215,41 @@ class BeliefTracker:
 
     # -- evidence ------------------------------------------------------------------------
     def emission(self, j: int):
-        """:func:`emission_params` of speaker j in the current public state."""
+        """:func:`emission_params` of speaker j in the current public state (the untempered
+        public beliefs: the speakers are modelled as reading every claim exactly)."""
+        P = self._model_joint
         return emission_params(self.strategies[j], self.betas[j], self.lambdas[j], j,
-                               self.public_location(), self.public_spy(), self.spy_view(j))
+                               P.sum(1), P.sum(0), self.spy_view(j))
 
-    def add_claim(self, j: int, c: np.ndarray, params=None) -> None:
+    def add_claim(self, j: int, c: np.ndarray, params=None, weight=None) -> None:
         """Condition on claim ``c`` (n,) on the open simplex, spoken by seat ``j``.
 
-        ``params`` may pass the already computed :meth:`emission` of this turn.
+        ``params`` may pass the already computed :meth:`emission` of this turn; ``weight``
+        overrides the speaker's claim weight w for this claim (in (0, 1]).
         """
         a, b, g = self.emission(j) if params is None else params
+        w = float(self.claim_weights[j] if weight is None else weight)
         ell = nonspy_loglik(c, a, b)
         sig = dirichlet_logpdf(c, g)
+        if w != 1.0 and not self._tempered:
+            self.Tw, self.Mw, self.Sigw = self.T.copy(), self.M.copy(), self.Sig.copy()
+            self._tempered = True
         self.T += ell
         self.M[j] += ell
         self.Sig[j] += sig
-        self._joint = _softmax(self.log_joint())
+        if self._tempered:
+            self.Tw += w * ell
+            self.Mw[j] += w * ell
+            self.Sigw[j] += w * sig
+            self._model_joint = _softmax(self._model_log_joint())
+            self._joint = _softmax(self.log_joint())
+        else:
+            self._joint = self._model_joint = _softmax(self.log_joint())
 
 
 @dataclass(frozen=True, eq=False)
 class Posterior:
-    """Public and private Spyfall beliefs after a log of claims (issue 6).
+    """Public and private Spyfall beliefs after a log of claims.
 
     Attributes:
         method: "exact" (factorised running sums) or "enumeration" (scipy.stats.dirichlet per world).
@@ -232,10 +272,9 @@ class Posterior:
             not know (location if I am the spy, the spy otherwise), bits (T,); () for an observer.
         aggregate_information_gain_bits: KL(P_T ‖ P_0) of the public location belief, bits.
         private_aggregate_information_gain_bits: the same for my private belief (0 for an observer).
-        location_history: public location belief after 0..T claims, ndarray (T+1, n).
-        spy_history: public spy belief after 0..T claims, ndarray (T+1, s) (the spy-belief plot).
-        private_history: my private belief over the unknown after 0..T claims, (T+1, n) if I am the
-            spy, (T+1, s) otherwise; None for an observer.
+
+    The beliefs after earlier claims are the posteriors of the log's prefixes
+    (:class:`engines.core.timeline.Timeline`).
     """
 
     method: str
@@ -257,9 +296,6 @@ class Posterior:
     private_information_gain_bits: tuple
     aggregate_information_gain_bits: float
     private_aggregate_information_gain_bits: float
-    location_history: np.ndarray
-    spy_history: np.ndarray
-    private_history: Optional[np.ndarray] = field(default=None)
 
     @property
     def leave_one_out(self) -> dict:
@@ -284,7 +320,6 @@ class Posterior:
         out["aggregate_information_gain_bits"] = self.aggregate_information_gain_bits
         out["leave_one_out"] = self.leave_one_out
         out["contribution_bits"] = self.contribution_bits
-        out["spy_history"] = [_named(self.players, row) for row in self.spy_history]
         return out
 
 
@@ -302,44 +337,48 @@ def _check_events(setup: Setup, events) -> list[tuple[int, np.ndarray]]:
         if len(ev.weights) != setup.n_locations:
             raise SessionFormatError(f"$.events[{i}].claim",
                                      f"expected {setup.n_locations} weights, got {len(ev.weights)}")
-        out.append((setup.players.index(ev.player), ev.vector))
+        j = setup.players.index(ev.player)
+        w = setup.models[j].claim_weight if ev.claim_weight is None else ev.claim_weight
+        out.append((j, ev.vector, float(w)))
     return out
 
 
 def _joint_history_exact(setup: Setup, claims, cancel) -> list[np.ndarray]:
     tr = BeliefTracker(setup.n_locations, setup.n_players, setup.betas(), setup.lambdas(),
-                       setup.strategies())
+                       setup.strategies(), setup.claim_weights())
     hist = [tr.joint().copy()]
     logs = [tr.log_joint()]
     views = [None] if setup.i_am_spy else None
     me = setup.me_index
     if views is not None:
-        views[0] = tr.spy_view(me)
-    for j, c in claims:
+        views[0] = tr.location_given_spy(me)
+    for j, c, w in claims:
         check_cancel(cancel)
-        tr.add_claim(j, c)
+        tr.add_claim(j, c, weight=w)
         hist.append(tr.joint().copy())
         logs.append(tr.log_joint())
         if views is not None:
-            views.append(tr.spy_view(me))
+            views.append(tr.location_given_spy(me))
     return hist, logs, tr, views
 
 
 def _joint_history_enumeration(setup: Setup, claims, cancel) -> list[np.ndarray]:
-    """Reference method: per world, scipy.stats.dirichlet.logpdf of every claim."""
+    """Reference method: per world, scipy.stats.dirichlet.logpdf of every claim (times its
+    weight w for the observer; the emission model reads the untempered sums)."""
     from scipy.stats import dirichlet
 
     n, s = setup.n_locations, setup.n_players
     betas, lams, strats = setup.betas(), setup.lambdas(), setup.strategies()
-    logL = np.zeros((n, s))
+    logL = np.zeros((n, s))          # the observer's tempered log-likelihood
+    logL_model = np.zeros((n, s))    # untempered: what the speakers' emission model reads
     nonspy_dens = []  # per turn: (speaker, log density under each location as a non-spy)
     hist = [_softmax(logL)]
     logs = [logL.copy()]
     me = setup.me_index
     views = [np.full(n, 1.0 / n)] if setup.i_am_spy else None
-    for j, c in claims:
+    for j, c, w in claims:
         check_cancel(cancel)
-        P = hist[-1]
+        P = _softmax(logL_model)
         pub_loc, pub_spy = P.sum(1), P.sum(0)
         q_log = np.zeros(n)
         for (u_j, dens) in nonspy_dens:
@@ -354,7 +393,8 @@ def _joint_history_enumeration(setup: Setup, claims, cancel) -> list[np.ndarray]
         spy_dens = dirichlet.logpdf(c, g_spy)
         for l in range(n):
             for k in range(s):
-                logL[l, k] += spy_dens if k == j else dens[l]
+                logL[l, k] += w * (spy_dens if k == j else dens[l])
+                logL_model[l, k] += spy_dens if k == j else dens[l]
         nonspy_dens.append((j, dens))
         hist.append(_softmax(logL))
         logs.append(logL.copy())
@@ -382,8 +422,12 @@ def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
         ContradictionError: never in practice — every Dirichlet likelihood of a floored claim is
             positive, so no world is ever excluded; raised only if the numbers became non-finite.
 
+    Each claim's log-likelihood is multiplied by its claim weight (the claim's own
+    ``claim_weight``, else its speaker's from the setup; 1 = the seed's model; module docstring).
+
     Method: seed 001 ("Public belief update: Bayes update", "Bayes update", "Information gain");
-    issue 6 for the spy's Q_t and the floor of claims with zeros.
+    the spy's Q_t and the floor of claims with zeros as in engines/spyfall/model.py; a tempered
+    likelihood for the claim weight (Bissiri, Holmes & Walker 2016).
     """
     if method not in METHODS:
         raise SessionFormatError("--method", f"unknown method {method!r}; expected one of "
@@ -427,19 +471,18 @@ def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
         _, _, tr, _ = _joint_history_exact(setup, claims, cancel)
     loo_loc, loo_spy = (np.clip(x, 0.0, 1.0) for x in tr.leave_one_out())
     contrib = {p: kl_bits(loc_hist[-1], loo_loc[j]) for j, p in enumerate(setup.players)}
-    for arr in (joint, loo_loc, loo_spy, loc_hist, spy_hist) + ((private_hist,) if private_hist is not None else ()):
+    for arr in (joint, loo_loc, loo_spy):
         arr.setflags(write=False)
     return Posterior(
         method=method, locations=setup.locations, players=setup.players, joint=joint,
         location=_named(setup.locations, loc_hist[-1]), spy=_named(setup.players, spy_hist[-1]),
         me=setup.me, i_am_spy=setup.i_am_spy, private_location=private_location,
         private_spy=private_spy, loo_location=loo_loc, loo_spy=loo_spy,
-        contribution_bits=contrib, speakers=tuple(j for j, _ in claims),
+        contribution_bits=contrib, speakers=tuple(j for j, _, _ in claims),
         information_gain_bits=ig, spy_information_gain_bits=ig_spy,
         private_information_gain_bits=pig,
         aggregate_information_gain_bits=kl_bits(loc_hist[-1], loc_hist[0]),
-        private_aggregate_information_gain_bits=pagg,
-        location_history=loc_hist, spy_history=spy_hist, private_history=private_hist)
+        private_aggregate_information_gain_bits=pagg)
 
 
 def belief_summary(setup: Setup, posterior: Posterior) -> dict[str, float]:
@@ -462,15 +505,21 @@ def belief_summary(setup: Setup, posterior: Posterior) -> dict[str, float]:
 
 @dataclass(frozen=True)
 class Recommendation:
-    """My next move (issue 6, bots' rules applied to me).
+    """My next move (bots' rules applied to me).
 
     Attributes:
-        claim: the mean claim of my emission strategy, γ/Σγ (probabilities over locations):
-            what a flat/dynamic hide-reveal bot in my seat would announce on average.
+        claim: the mean claim of my side's equilibrium strategy (a mix of hide-reveal bots with
+            my β, :func:`engines.spyfall.equilibrium.equilibrium_strategy`), Σ_i p_i γ_i/Σγ_i
+            (probabilities over locations): what I would announce on average playing it; my own
+            model's strategy when no stored equilibrium exists.
         accuse: as a non-spy, my most likely spy (MLE of my private spy belief), else None.
         accuse_probability: its probability.
         name_location: as the spy, my most likely location (MLE of Q), else None.
         location_probability: its probability.
+        strategy: the equilibrium mix for my side, ``[{"lambda", "strategy", "probability"}]``
+            (most probable first); ``[]`` when the stored study is missing.
+        call_vote: as a non-spy, True when my private spy belief reaches the early-vote
+            threshold of the equilibrium's vote rule (call the vote now).
     """
 
     claim: dict
@@ -478,15 +527,22 @@ class Recommendation:
     accuse_probability: float
     name_location: Optional[str]
     location_probability: float
+    strategy: tuple = ()
+    call_vote: bool = False
 
     def to_json(self) -> dict:
         return {"game": "spyfall", "claim": self.claim, "accuse": self.accuse,
                 "accuse_probability": self.accuse_probability, "name_location": self.name_location,
-                "location_probability": self.location_probability}
+                "location_probability": self.location_probability,
+                "strategy": [dict(m) for m in self.strategy], "call_vote": self.call_vote}
 
 
 def recommend(setup: Setup, events: Sequence[Claim], *, cancel: CancelFlag = None) -> Recommendation:
-    """The claim my strategy would announce now (its Dirichlet mean) and my end-game move.
+    """The claim my side's equilibrium strategy would announce now (the mix's mean claim) and
+    my end-game move (whom to accuse and whether to call the vote, or which location to name).
+
+    The equilibrium is the stored hide-reveal game of :mod:`engines.spyfall.equilibrium` (solved
+    for 5 players and 27 locations; used as an approximation at other tables).
 
     Raises:
         SessionFormatError: the setup has no ``me`` (an observer has no move), or a bad event.
@@ -496,17 +552,40 @@ def recommend(setup: Setup, events: Sequence[Claim], *, cancel: CancelFlag = Non
     claims = _check_events(setup, events)
     _, _, tr, _ = _joint_history_exact(setup, claims, cancel)
     me = setup.me_index
-    a, b, g = tr.emission(me)
+    mix, threshold = _equilibrium_mix("spy" if setup.i_am_spy else "non_spy")
+    P = tr._model_joint
+    params = [(m["probability"], emission_params(m["strategy"], tr.betas[me], m["lambda"], me,
+                                                 P.sum(1), P.sum(0), tr.spy_view(me)))
+              for m in mix] or [(1.0, tr.emission(me))]
+    mean = np.zeros(setup.n_locations)
+    l0 = None if setup.i_am_spy else setup.locations.index(setup.my_location)
+    for p, (a, b, g) in params:
+        if setup.i_am_spy:
+            gamma = g
+        else:
+            gamma = np.full(setup.n_locations, a[l0])
+            gamma[l0] += b[l0]
+        mean += p * gamma / gamma.sum()
+    mean /= mean.sum()
+    mix = tuple(mix)
     if setup.i_am_spy:
-        gamma = g
-        q = tr.spy_view(me)
+        q = tr.location_given_spy(me)
         k = int(np.argmax(q))
-        return Recommendation(_named(setup.locations, gamma / gamma.sum()), None, 0.0,
-                              setup.locations[k], float(q[k]))
-    l0 = setup.locations.index(setup.my_location)
-    gamma = np.full(setup.n_locations, a[l0])
-    gamma[l0] += b[l0]
+        return Recommendation(_named(setup.locations, mean), None, 0.0,
+                              setup.locations[k], float(q[k]), mix, False)
     priv = tr.private_spy(me, l0)
     k = int(np.argmax(priv))
-    return Recommendation(_named(setup.locations, gamma / gamma.sum()), setup.players[k],
-                          float(priv[k]), None, 0.0)
+    return Recommendation(_named(setup.locations, mean), setup.players[k],
+                          float(priv[k]), None, 0.0, mix,
+                          bool(threshold is not None and priv[k] >= threshold))
+
+
+def _equilibrium_mix(side: str):
+    """(the stored equilibrium mix of ``side``, the early-vote threshold), or ([], None) when
+    the study file is missing or unreadable (the recommendation then uses my own model)."""
+    from engines.spyfall import equilibrium  # imported here: equilibrium imports the simulator
+
+    try:
+        return equilibrium.equilibrium_strategy(side), equilibrium.early_vote_threshold()
+    except (OSError, ValueError, KeyError, TypeError):
+        return [], None

@@ -1,13 +1,21 @@
-"""Spyfall setup and events (issue 6; seed 001 "Spyfall with a probabilistic model").
+"""Spyfall setup and events (seed 001 "Spyfall with a probabilistic model").
 
 Session schema::
 
     setup  = {"locations": [...]} or {"edition": "spyfall1"|"spyfall2"|"spyfall1+2"},
              "players": [...], "me": name, "my_role": {"spy": true} | {"location": name},
              "model": {"beta": 5, "lambda": 0.7, "strategy": "flat"|"dynamic",
-                       "players": {name: {"beta": b, "lambda": l, "strategy": s}}},
+                       "claim_weight": 1,
+                       "players": {name: {"beta": b, "lambda": l, "strategy": s,
+                                          "claim_weight": w}}},
              "rounds": 5}
-    events = {"type": "claim", "player": name, "claim": {location: weight, ...}}
+    events = {"type": "claim", "player": name, "claim": {location: weight, ...},
+              "claim_weight": w}          # optional, overrides the player's w for this claim
+
+``claim_weight`` w in (0, 1] tempers the observer's likelihood of a claim (each claim's
+log-likelihood under every hypothesis is multiplied by w; w = 1, the default when the field is
+absent, is the seed's model). A claim clicked on the worksheet's {0, ½, 1} grid is far coarser
+than the Dirichlet model assumes; ``engines.spyfall.calibration`` chooses its w.
 
 ``me`` and ``my_role`` are optional (without them the engine is a public observer). A per-player
 ``strategy`` may also be ``"joker"`` (a random claimer whose claims carry no information).
@@ -30,6 +38,14 @@ STRATEGIES = ("flat", "dynamic", "joker")
 DEFAULT_BETA = 5.0
 DEFAULT_LAMBDA = 0.7
 DEFAULT_ROUNDS = 5
+#: The claim weight when the session does not give one: the untempered model of the seed.
+DEFAULT_CLAIM_WEIGHT = 1.0
+#: The model a new game starts from (the New game dialog's defaults), chosen by the studies in
+#: docs/spyfall-equilibrium.md and docs/spyfall-calibration.md: flat hide-reveal with λ = 0.3
+#: (tied with the non-spies' equilibrium strategy and still informative), β = 5, and the claim
+#: weight calibrated for worksheet (grid) claims under that model. The schema defaults above
+#: (used when a session file omits a field) stay those of the seed, so old files keep their meaning.
+NEW_GAME_MODEL = {"beta": 5.0, "lambda": 0.3, "strategy": "flat", "claim_weight": 0.05}
 #: Claims are floored at this weight and renormalised (a Dirichlet density is 0 or infinite
 #: on the boundary of the simplex, so a claim with zeros is read as "almost zero").
 CLAIM_FLOOR = 1e-6
@@ -62,11 +78,13 @@ def normalise_claim(weights) -> np.ndarray:
 @dataclass(frozen=True)
 class PlayerModel:
     """The personality of one player, known to everyone: Dirichlet concentration ``beta`` > 0,
-    reveal weight ``lam`` in [0, 1), emission ``strategy`` (flat, dynamic or joker)."""
+    reveal weight ``lam`` in [0, 1), emission ``strategy`` (flat, dynamic or joker), and the
+    ``claim_weight`` w in (0, 1] the observer's likelihood of this player's claims is tempered by."""
 
     beta: float = DEFAULT_BETA
     lam: float = DEFAULT_LAMBDA
     strategy: str = "flat"
+    claim_weight: float = DEFAULT_CLAIM_WEIGHT
 
 
 @dataclass(frozen=True)
@@ -80,7 +98,7 @@ class Setup:
         my_location: the location on my card, or None (I am the spy, or no ``me``).
         i_am_spy: True when my card says "spy".
         models: one :class:`PlayerModel` per player (same order as ``players``).
-        beta, lam, strategy: the table defaults the per-player models started from.
+        beta, lam, strategy, claim_weight: the table defaults the per-player models started from.
         edition: the edition key when the locations came from ``resources/spyfall``.
         rounds: rounds before the automatic end game (seed: each player speaks 5 times).
     """
@@ -96,11 +114,13 @@ class Setup:
     strategy: str = "flat"
     edition: Optional[str] = None
     rounds: int = DEFAULT_ROUNDS
+    claim_weight: float = DEFAULT_CLAIM_WEIGHT
 
     def __post_init__(self):
         if not self.models:
-            object.__setattr__(self, "models", tuple(PlayerModel(self.beta, self.lam, self.strategy)
-                                                     for _ in self.players))
+            object.__setattr__(self, "models", tuple(
+                PlayerModel(self.beta, self.lam, self.strategy, self.claim_weight)
+                for _ in self.players))
 
     @property
     def n_locations(self) -> int:
@@ -121,6 +141,10 @@ class Setup:
     def lambdas(self) -> np.ndarray:
         """λ per player, shape (s,)."""
         return np.array([m.lam for m in self.models], dtype=float)
+
+    def claim_weights(self) -> np.ndarray:
+        """Claim weight w per player, shape (s,), each in (0, 1]."""
+        return np.array([m.claim_weight for m in self.models], dtype=float)
 
     def strategies(self) -> tuple:
         """Emission strategy per player (s names)."""
@@ -162,6 +186,7 @@ class Setup:
         beta = m.float("beta", DEFAULT_BETA, min=0, min_exclusive=True, max=1e6)
         lam = m.float("lambda", DEFAULT_LAMBDA, min=0, max=1, max_exclusive=True)
         strategy = m.choice("strategy", STRATEGIES, "flat", what="strategy")
+        cw = m.float("claim_weight", DEFAULT_CLAIM_WEIGHT, min=0, min_exclusive=True, max=1)
         per = m.child("players", {})
         models = []
         for name in per.obj:
@@ -173,12 +198,13 @@ class Setup:
                 models.append(PlayerModel(
                     pr.float("beta", beta, min=0, min_exclusive=True, max=1e6),
                     pr.float("lambda", lam, min=0, max=1, max_exclusive=True),
-                    pr.choice("strategy", STRATEGIES, strategy, what="strategy")))
+                    pr.choice("strategy", STRATEGIES, strategy, what="strategy"),
+                    pr.float("claim_weight", cw, min=0, min_exclusive=True, max=1)))
             else:
-                models.append(PlayerModel(beta, lam, strategy))
+                models.append(PlayerModel(beta, lam, strategy, cw))
         rounds = r.int("rounds", DEFAULT_ROUNDS, min=1, max=1000)
         return Setup(tuple(locations), tuple(players), me, my_location, spy, tuple(models),
-                     beta, lam, strategy, edition, rounds)
+                     beta, lam, strategy, edition, rounds, cw)
 
     def to_json(self) -> dict:
         """The setup object; ``Setup.from_json(s.to_json()) == s``."""
@@ -192,11 +218,15 @@ class Setup:
             out["me"] = self.me
             out["my_role"] = {"spy": True} if self.i_am_spy else {"location": self.my_location}
         model: dict = {"beta": self.beta, "lambda": self.lam, "strategy": self.strategy}
-        default = PlayerModel(self.beta, self.lam, self.strategy)
+        if self.claim_weight != DEFAULT_CLAIM_WEIGHT:
+            model["claim_weight"] = self.claim_weight
+        default = PlayerModel(self.beta, self.lam, self.strategy, self.claim_weight)
         per = {}
         for name, pm in zip(self.players, self.models):
             if pm != default:
                 per[name] = {"beta": pm.beta, "lambda": pm.lam, "strategy": pm.strategy}
+                if pm.claim_weight != self.claim_weight:
+                    per[name]["claim_weight"] = pm.claim_weight
         if per:
             model["players"] = per
         out["model"] = model
@@ -212,11 +242,14 @@ class Claim:
     Attributes:
         player: the speaker's name.
         weights: raw non-negative weights, one per location of the setup (n,), not all zero.
+        claim_weight: this claim's w in (0, 1], or None for the speaker's w from the setup
+            (e.g. 1 for an exact typed claim when the table's w is for worksheet clicks).
     """
 
     player: str
     weights: tuple = field(default_factory=tuple)
     locations: tuple = field(default_factory=tuple, compare=False, repr=False)
+    claim_weight: Optional[float] = None
 
     @property
     def vector(self) -> np.ndarray:
@@ -226,21 +259,62 @@ class Claim:
     def to_json(self) -> dict:
         claim = {loc: (int(w) if float(w).is_integer() else float(w))
                  for loc, w in zip(self.locations, self.weights) if w > 0}
-        return {"type": "claim", "player": self.player, "claim": claim}
+        out = {"type": "claim", "player": self.player, "claim": claim}
+        if self.claim_weight is not None:
+            out["claim_weight"] = self.claim_weight
+        return out
 
 
 EVENT_TYPES = ("claim",)
 
 
-def make_claim(setup: Setup, player: str, weights) -> Claim:
-    """A :class:`Claim` from a name and a weight vector (n,) or a ``{location: weight}`` dict.
+#: The weights a worksheet click gives a location (relative to the claim's largest weight).
+GRID_LEVELS = (0.0, 0.5, 1.0)
+#: The weight of a claim typed with exact numbers off the grid: the seed's untempered model.
+EXACT_CLAIM_WEIGHT = 1.0
+
+
+def on_grid(weights) -> bool:
+    """True when a claim's weights, relative to its largest, are all 0, ½ or 1 (what worksheet
+    clicks give; ``Beach:2, Casino:1`` is on the grid too). ``weights``: shape (n,), not all 0."""
+    w = np.asarray(weights, float)
+    top = float(w.max()) if w.size else 0.0
+    if not top > 0:
+        return False
+    r = w / top
+    return bool(np.all(np.min(np.abs(r[:, None] - np.array(GRID_LEVELS)[None, :]), axis=1) < 1e-9))
+
+
+def entry_claim_weight(weights, explicit=None) -> Optional[float]:
+    """The ``"claim_weight"`` a claim entered in the tab is logged with.
+
+    The rule: an explicit ``w=…`` wins; a claim on the worksheet's grid (:func:`on_grid`) gets
+    None — the speaker's w from the setup, calibrated for grid claims
+    (docs/spyfall-calibration.md); a claim with exact numbers off the grid gets
+    :data:`EXACT_CLAIM_WEIGHT` (1: the seed's model reads an exact claim as it is).
+
+    Args:
+        weights: the claim's weights, shape (n,).
+        explicit: the typed ``w=…`` value, or None.
+    """
+    if explicit is not None:
+        return explicit
+    return None if on_grid(weights) else EXACT_CLAIM_WEIGHT
+
+
+def make_claim(setup: Setup, player: str, weights, claim_weight: Optional[float] = None) -> Claim:
+    """A :class:`Claim` from a name and a weight vector (n,) or a ``{location: weight}`` dict,
+    with an optional per-claim ``claim_weight`` in (0, 1].
 
     Raises:
-        SessionFormatError: unknown player/location, negative or non-finite weight, all zero.
+        SessionFormatError: unknown player/location, negative or non-finite weight, all zero,
+            or a claim weight outside (0, 1].
     """
-    return event_from_json({"type": "claim", "player": player,
-                            "claim": weights if isinstance(weights, dict) else list(weights)},
-                           setup, "$")
+    obj = {"type": "claim", "player": player,
+           "claim": weights if isinstance(weights, dict) else list(weights)}
+    if claim_weight is not None:
+        obj["claim_weight"] = claim_weight
+    return event_from_json(obj, setup, "$")
 
 
 def event_from_json(obj: Any, setup: Setup, path: str) -> Claim:
@@ -278,7 +352,8 @@ def event_from_json(obj: Any, setup: Setup, path: str) -> Claim:
         raise r.error("claim", "expected an object {location: weight} or a list of weights")
     if not w.sum() > 0:
         raise r.error("claim", "a claim needs at least one location with a positive weight")
-    return Claim(player, tuple(float(x) for x in w), setup.locations)
+    cw = r.float("claim_weight", min=0, min_exclusive=True, max=1) if r.has("claim_weight") else None
+    return Claim(player, tuple(float(x) for x in w), setup.locations, cw)
 
 
 def describe_event(setup: Setup, event: Claim) -> str:
@@ -294,7 +369,8 @@ def describe_event(setup: Setup, event: Claim) -> str:
 
 
 def default_setup() -> Setup:
-    """The New game dialog's start: Spyfall 1 locations, five players, I hold a location card."""
+    """The New game dialog's start: Spyfall 1 locations, five players, I hold a location card,
+    and the model of :data:`NEW_GAME_MODEL` (chosen by the studies)."""
     return Setup.from_json({"edition": "spyfall1", "players": ["Ann", "Bob", "Cy", "Dee", "Eve"],
                             "me": "Ann", "my_role": {"location": "Beach"},
-                            "model": {"beta": 5, "lambda": 0.7, "strategy": "flat"}})
+                            "model": dict(NEW_GAME_MODEL)})

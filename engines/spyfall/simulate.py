@@ -1,4 +1,4 @@
-"""Spyfall bots and tournament simulator (issue 6; seed 001, "Player strategy", "Code up the game").
+"""Spyfall bots and tournament simulator (seed 001, "Player strategy", "Code up the game").
 
 A game: N ~ Unif(locations), S ~ Unif(players). Seats speak in seating order for ``rounds``
 rounds (seed: each player shares 5 times). Every bot does the Bayes update of
@@ -14,6 +14,16 @@ End game (seed, "Automatic end-game trigger"): every non-spy bot votes for its m
 a player is named when a strict majority (> s/2) votes for them. The spy names its most likely
 location (MLE of Q). The non-spy team wins when the named player is the spy and the spy's
 location is wrong; otherwise the spy wins.
+
+Two variants for the hide-reveal study (:mod:`engines.spyfall.equilibrium`):
+
+* ``vote_threshold``: an early vote — the end game above runs as soon as, after a claim, the
+  public spy belief of some player reaches the threshold (``vote_on="public"``), or some
+  non-spy's private spy belief does (``vote_on="private"``: the seed's "Check if the end-game
+  threshold for any player has been reached").
+* ``spy_lam`` / ``spy_beta`` / ``spy_strategy``: the spy secretly emits with its own λ, β and
+  strategy, while every bot's model still reads all seats with the table's β, λ and the seat's
+  strategy (the spy's deviation is not known to the others).
 
 Tournaments run on all cores or on a Dask cluster (:mod:`engines.core.executor`) and are
 reproducible from the seed whatever runs them: game i draws everything from
@@ -32,7 +42,7 @@ import numpy as np
 from engines.core.errors import CancelFlag, Progress, SessionFormatError
 from engines.core.executor import run_games
 from engines.core.stats import wilson_interval
-from engines.spyfall.inference import BeliefTracker, kl_bits
+from engines.spyfall.inference import BeliefTracker, emission_params, kl_bits
 from engines.spyfall.model import (DEFAULT_BETA, DEFAULT_LAMBDA, DEFAULT_ROUNDS, STRATEGIES,
                                    normalise_claim)
 
@@ -52,6 +62,10 @@ class SimConfig:
         workers: processes (None = os.cpu_count()); results do not depend on it.
         scheduler: where the games run (:mod:`engines.core.executor`): None = this computer's
             ``workers`` processes, ``processes:N``, ``local:N`` or ``tcp://HOST:8786``.
+        vote_threshold: None (vote after the last round, the seed's rule) or p in (0, 1]: the
+            end game runs after the first claim that lifts a spy probability to >= p.
+        vote_on: "public" (the public spy belief) or "private" (any non-spy's private belief).
+        spy_lam, spy_beta, spy_strategy: the spy's actual emission (None = as modelled).
     """
 
     players: int = 5
@@ -65,6 +79,11 @@ class SimConfig:
     rounds: int = DEFAULT_ROUNDS
     workers: Optional[int] = None
     scheduler: Optional[str] = None
+    vote_threshold: Optional[float] = None
+    vote_on: str = "public"
+    spy_lam: Optional[float] = None
+    spy_beta: Optional[float] = None
+    spy_strategy: Optional[str] = None
 
     def validate(self) -> None:
         """Raises SessionFormatError (path = the CLI option) on a bad value."""
@@ -89,6 +108,17 @@ class SimConfig:
             raise SessionFormatError("--beta", f"must be > 0, got {self.beta}")
         if not (0 <= self.lam < 1):
             raise SessionFormatError("--lambda", f"must be in [0, 1), got {self.lam}")
+        if self.vote_threshold is not None and not (0 < self.vote_threshold <= 1):
+            raise SessionFormatError("--vote-threshold",
+                                     f"must be in (0, 1], got {self.vote_threshold}")
+        if self.vote_on not in ("public", "private"):
+            raise SessionFormatError("--vote-on", f"expected public or private, got {self.vote_on!r}")
+        if self.spy_lam is not None and not (0 <= self.spy_lam < 1):
+            raise SessionFormatError("--spy-lambda", f"must be in [0, 1), got {self.spy_lam}")
+        if self.spy_beta is not None and not (self.spy_beta > 0 and math.isfinite(self.spy_beta)):
+            raise SessionFormatError("--spy-beta", f"must be > 0, got {self.spy_beta}")
+        if self.spy_strategy is not None and self.spy_strategy not in STRATEGIES:
+            raise SessionFormatError("--spy-strategy", f"unknown strategy {self.spy_strategy!r}")
         if self.workers is not None and self.workers < 1:
             raise SessionFormatError("--workers", f"must be at least 1, got {self.workers}")
 
@@ -162,7 +192,8 @@ def play_game(config: SimConfig, index: int) -> dict:
     information gain per turn in bits, ``ig_spy`` (T,) public spy IG in bits,
     ``ig_spy_private`` (T,) IG of the spy's private location belief Q, ``ig_non_spy_private`` (T,)
     mean IG of the non-spies' private spy beliefs (bits), ``p_spy`` (T+1,)
-    public probability of the true spy after 0..T claims.
+    public probability of the true spy after 0..T claims, ``turns`` claims made (< T after an
+    early vote; the per-turn information gains are 0 after it and p_spy keeps its last value).
     """
     rng = np.random.default_rng([config.seed, index])
     s, n = config.players, config.locations
@@ -181,11 +212,20 @@ def play_game(config: SimConfig, index: int) -> dict:
     priv0 = _non_spy_views(tr, location, non_spies)
     p_spy = np.empty(turns + 1)
     p_spy[0] = 1.0 / s
+    deviates = any(x is not None for x in (config.spy_lam, config.spy_beta, config.spy_strategy))
+    played = turns
     for t in range(turns):
         j = t % s
         loc0, spy0 = tr.public_location(), tr.public_spy()
         params = tr.emission(j)
-        c = bot_claim(tr, j, location, spy, rng, params)
+        if j == spy and deviates:  # the spy's own emission; the others' model is unchanged
+            actual = emission_params(config.spy_strategy or strategies[j],
+                                     config.beta if config.spy_beta is None else config.spy_beta,
+                                     config.lam if config.spy_lam is None else config.spy_lam,
+                                     j, loc0, spy0, tr.spy_view(j))
+            c = bot_claim(tr, j, location, spy, rng, actual)
+        else:
+            c = bot_claim(tr, j, location, spy, rng, params)
         tr.add_claim(j, c, params)
         ig[t] = kl_bits(tr.public_location(), loc0)
         ig_spy[t] = kl_bits(tr.public_spy(), spy0)
@@ -195,6 +235,11 @@ def play_game(config: SimConfig, index: int) -> dict:
         ig_spy_private[t] = kl_bits(q1, q0)
         ig_non_spy_private[t] = _mean_kl_bits(priv1, priv0)
         q0, priv0 = q1, priv1
+        if config.vote_threshold is not None and \
+                (priv1 if config.vote_on == "private" else tr.public_spy()).max() >= config.vote_threshold:
+            played = t + 1
+            p_spy[played + 1:] = p_spy[played]  # the belief stays as it was at the vote
+            break
     votes = [bot_vote(tr, i, location, spy, rng) for i in range(s)]
     named = majority(votes, s)
     guess = bot_guess(tr, spy, rng)
@@ -202,7 +247,7 @@ def play_game(config: SimConfig, index: int) -> dict:
     return {"strategies": strategies, "location": location, "spy": spy, "spy_wins": bool(spy_wins),
             "named": named, "guess": guess, "votes": votes, "ig": ig, "ig_spy": ig_spy,
             "ig_spy_private": ig_spy_private, "ig_non_spy_private": ig_non_spy_private,
-            "p_spy": p_spy}
+            "p_spy": p_spy, "turns": played}
 
 
 def _one_game(index: int, _seed_seq, config: SimConfig) -> dict:
@@ -254,6 +299,10 @@ class SimResult:
                 "games": c.games, "rounds": c.rounds, "strategies": list(c.strategies),
                 "seats": list(c.seats) if c.seats else None, "seed": c.seed,
                 "beta": c.beta, "lambda": c.lam,
+                **({"vote_threshold": c.vote_threshold, "vote_on": c.vote_on}
+                   if c.vote_threshold is not None else {}),
+                **{k: v for k, v in (("spy_lambda", c.spy_lam), ("spy_beta", c.spy_beta),
+                                     ("spy_strategy", c.spy_strategy)) if v is not None},
                 "spy_win_rate": self.spy_win_rate, "spy_win_ci95": list(self.spy_win_ci95),
                 "non_spy_win_rate": 1.0 - self.spy_win_rate,
                 "by_strategy": self.by_strategy,
@@ -308,7 +357,7 @@ def aggregate(config: SimConfig, records: list, elapsed: float = 0.0) -> SimResu
 
 def simulate(config: SimConfig, *, progress: Progress = None,
              cancel: CancelFlag = None) -> SimResult:
-    """Run a bot tournament (issue 6, "Bots"; seed 001, "Code up the game").
+    """Run a bot tournament (seed 001, "Code up the game").
 
     Args:
         config: :class:`SimConfig`.

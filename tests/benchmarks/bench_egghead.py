@@ -1,4 +1,4 @@
-"""Egghead benchmarks (not collected by pytest): prints the figures of issue 4's budgets.
+"""Egghead benchmarks (not collected by pytest): prints the figures against the budgets.
 
     python tests/benchmarks/bench_egghead.py [--quick] [--no-five] [--six] [--sim-configs 0,1,2,3,4]
 
@@ -22,7 +22,10 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 
 import numpy as np  # noqa: E402
 
-from engines.egghead import (SimConfig, Answer, BitTable, Reactions, Setup, Solve, bound_deck, clear_cache,  # noqa: E402
+import engines.egghead as egghead  # noqa: E402
+from engines.core.timeline import Timeline  # noqa: E402
+
+from engines.egghead import (SimConfig, Answer, BitTable, Reactions, Setup, Solve, bound_deck,  # noqa: E402
                              infer, simulate, stack_space)
 
 
@@ -73,19 +76,19 @@ def truthful_game(players: int, rounds: int, seed: int):
 
 def bench_four(rounds: int = 12) -> None:
     setup, events, marks = truthful_game(4, rounds, seed=7)
-    clear_cache()
+    tl = Timeline(egghead, setup)  # what the tab keeps: states and posteriors per prefix
     times = []
     for (a, b) in marks:
-        infer(setup, events[:a])  # the state before the answer is cached (the tab did it)
+        tl.posterior(events[:a])  # the state before the answer is kept (the tab did it)
         t0 = time.perf_counter()
         for j in range(a + 1, b + 1):
-            infer(setup, events[:j])
+            tl.posterior(events[:j])
         times.append((time.perf_counter() - t0) * 1000)
     t = np.array(times)
-    print(f"4 players, one answer + reaction fixpoint via infer (cached prefix), {len(t)} rounds: "
+    print(f"4 players, one answer + reaction fixpoint via the timeline (kept prefix), {len(t)} rounds: "
           f"median {np.median(t):.1f} ms, max {t.max():.1f} ms, "
           f"mean reaction rounds per answer {np.mean([b - a - 1 for a, b in marks]):.1f}")
-    clear_cache()
+    tl.clear()
     t0 = time.perf_counter()
     infer(setup, events)
     print(f"4 players, whole log of {len(events)} events from scratch: "
@@ -99,17 +102,17 @@ def bench_five(rounds: int = 2) -> None:
     t_god = time.perf_counter() - t0
     print(f"5 players: god's-eye log of {len(events)} events built in {t_god:.1f} s "
           f"(table {56 ** 4 * 8 / 2 ** 20:.0f} MB bit-packed)")
-    clear_cache()
+    tl = Timeline(egghead, setup)  # what the tab keeps: states and posteriors per prefix
     per = []
     for j in range(1, len(events) + 1):
         t0 = time.perf_counter()
-        post = infer(setup, events[:j])
+        post = tl.posterior(events[:j])
         per.append(time.perf_counter() - t0)
         print(f"  event {j - 1} ({type(events[j - 1]).__name__}): {per[-1]:.2f} s, "
               f"my valids {post.valid_count_with_ba}, worlds {post.worlds}")
     print(f"5 players: per event median {np.median(per):.2f} s, max {max(per):.2f} s; "
           f"peak RSS {_rss_mb():.0f} MB (before: {rss0:.0f} MB)")
-    clear_cache()
+    tl.clear()
 
 
 def bench_six(rounds: int = 1) -> None:
@@ -121,23 +124,23 @@ def bench_six(rounds: int = 1) -> None:
     print(f"6 players: god's-eye log of {len(events)} events built in {t_god:.0f} s "
           f"(table {56 ** 5 * 8 / 1e9:.1f} GB bit-packed; inference needs "
           f"{memory_needed(setup) / 1e9:.1f} GB)", flush=True)
-    clear_cache()
+    tl = Timeline(egghead, setup)  # what the tab keeps: states and posteriors per prefix
     per = []
     t_all = time.perf_counter()
     for j in range(0, len(events) + 1):
         t0 = time.perf_counter()
-        post = infer(setup, events[:j])
+        post = tl.posterior(events[:j])
         per.append(time.perf_counter() - t0)
         what = "setup" if j == 0 else type(events[j - 1]).__name__
         print(f"  after {j} events ({what}): {per[-1]:.1f} s, my valids "
               f"{post.valid_count_with_ba}, worlds {post.worlds}", flush=True)
     t0 = time.perf_counter()
-    infer(setup, events)
+    tl.posterior(events)
     again = time.perf_counter() - t0
     print(f"6 players: per event median {np.median(per[1:]):.1f} s, max {max(per[1:]):.1f} s "
           f"(setup {per[0]:.1f} s, whole log {time.perf_counter() - t_all:.0f} s, a repeated "
           f"request {again * 1000:.0f} ms); peak RSS {_rss_mb() / 1024:.1f} GB")
-    clear_cache()
+    tl.clear()
 
 
 def bench_sim(configs, rounds: int = 1000) -> None:

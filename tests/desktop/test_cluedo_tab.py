@@ -96,7 +96,7 @@ def test_undo_redo_and_history_removal(window, qtbot, monkeypatch):
     assert len(tab.document.events) == 2
     np.testing.assert_allclose(tab.model.matrix(), after_two, atol=1e-12)
     # selecting a history entry shows the beliefs as they were after it
-    tab.history.list.setCurrentRow(0)
+    tab.history.select_entry(0)
     np.testing.assert_allclose(tab.model.matrix(), before, atol=1e-12)
     tab.history.select_live()
     np.testing.assert_allclose(tab.model.matrix(), after_two, atol=1e-12)
@@ -156,12 +156,14 @@ def test_contradiction_is_reported_and_undo_recovers(window, qtbot, monkeypatch)
     _right_click(qtbot, monkeypatch, tab, 0, 2, "Bob has")  # the same card in two hands
     _wait(window)
     assert tab.banner.isVisible() and "Impossible" in tab.banner.text()
-    assert tab.history._bad_index == 1
+    assert tab.history.contradiction_index() == 1
+    painted = tab.history.model.data(tab.history.model.index(2), Qt.BackgroundRole)
+    assert painted is not None       # row 2 is event 1, painted red
     np.testing.assert_allclose(tab.model.matrix(), good, atol=1e-12)  # beliefs from before it
     window.undo_action.trigger()
     _wait(window)
     assert not tab.banner.isVisible()
-    assert tab.history._bad_index is None
+    assert tab.history.contradiction_index() is None
 
 
 def test_suggestion_form_prefills_passers_and_logs(window, qtbot):
@@ -222,24 +224,22 @@ def test_recommendation_table_shows_exact_information(window):
     tab.room.setCurrentIndex(tab.room.findData(room))
     _wait(window)
     rec = cluedo.recommend(setup, [hand], room=room, exact_seconds=None)
-    n = tab.rec_table.rowCount()
+    n = tab.rec_table.row_count()
     assert n == min(12, len(rec.suggestions)) and n > 0
     expect = {t[:3]: t[3] for t in rec.suggestions}
     shown = []
     for r in range(n):
-        key = tuple(tab.rec_table.item(r, c).text() for c in range(3))
-        text = tab.rec_table.item(r, 3).text()
+        key = tuple(tab.rec_table.text(r, c) for c in range(3))
+        text = tab.rec_table.text(r, 3)
         assert not text.startswith("≈") and key[2] == room
         assert float(text) == pytest.approx(expect[key], abs=0.006)
         shown.append(float(text))
     assert shown == sorted(shown, reverse=True)
-    # the first stage (sampled estimate) is shown marked ≈ while the exact count runs; a late
-    # estimate never replaces the exact values of the same request
+    # the first stage (the sampled estimate, a partial result of the same task) is shown
+    # marked ≈ while the exact count runs; the runner delivers a partial result only before the
+    # task's own result, and never one of a stale task
     est = cluedo.recommend(setup, [hand], room=room, exact_seconds=0)
-    req = tab._rec_request
-    tab._rec_exact_shown = req - 1
-    tab._on_recommendation_estimate(0, (req, est), 0.0)
-    assert tab.rec_table.item(0, 3).text().startswith("≈") and "counting" in tab.rec_note.text()
-    tab._on_recommendation(0, (req, rec), 0.0)
-    tab._on_recommendation_estimate(0, (req, est), 0.0)
-    assert not tab.rec_table.item(0, 3).text().startswith("≈")
+    tab._on_recommendation_estimate(0, est)
+    assert tab.rec_table.text(0, 3).startswith("≈") and "counting" in tab.rec_note.text()
+    tab._on_recommendation(0, rec, 0.0)
+    assert not tab.rec_table.text(0, 3).startswith("≈")

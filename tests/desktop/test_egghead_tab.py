@@ -41,8 +41,9 @@ def _check_against_engine(tab):
     np.testing.assert_allclose(tab.position_model.matrix(), np.array(post.position_probabilities),
                                atol=1e-12)
     series = tab.plot.series()
-    assert series["with analysis (BA)"] == list(post.history_with_ba)
-    assert series["answers alone"] == list(post.history_without_ba)
+    then = [egghead.infer(doc.setup, doc.events[:k]) for k in range(len(doc.events) + 1)]
+    assert series["with analysis (BA)"] == [p.valid_count_with_ba for p in then]
+    assert series["answers alone"] == [p.valid_count_without_ba for p in then]
     return post
 
 
@@ -148,8 +149,8 @@ def test_solve_form_updates_the_table_and_history_shows_beliefs_then(window, qtb
     assert tab.document.events[-1] == egghead.Solve("B", (4, 5, 6), (1, 1, 2))
     assert [f.text() for f in tab.table_panel.faces["B"]] == ["1", "1", "2"]
     _check_against_engine(tab)
-    # select entry 1 (after the answer): the beliefs then, computed on demand
-    tab.history.list.setCurrentRow(1)
+    # select entry 1 (after the answer): the beliefs then, from the timeline
+    tab.history.select_entry(1)
     _wait(window)
     then = egghead.infer(tab.document.setup, tab.document.events[:1])
     assert tab.listed_valids() == list(then.my_valids)
@@ -163,7 +164,7 @@ def test_bad_input_names_the_field(window, qtbot, monkeypatch):
     tab = _tab(window)
     warnings = []
     monkeypatch.setattr(tab, "warn", lambda title, text: warnings.append(text))
-    assert not tab._log_json({"type": "answer", "question": "sum", "answer": 2, "moderator": None})
+    assert not tab.log_json({"type": "answer", "question": "sum", "answer": 2, "moderator": None})
     assert "not a possible answer" in warnings[-1] and not tab.document.events
     # my own solve with new cards: the engine's message reaches the player
     tab.solve_form.set_player("A")

@@ -180,7 +180,7 @@ def test_history_selection_shows_the_board_then(window, qtbot):
     tab = _tab(window, guesswho.setup_for_board("classic", opponent_remaining=24), events)
     live = {n for n, c in tab.board_view.cards.items() if not c.down}
     assert live == set(guesswho.infer(tab.document.setup, events).candidates)
-    tab.history.list.setCurrentRow(1)  # after the first answer
+    tab.history.select_entry(1)  # after the first answer
     first = guesswho.infer(tab.document.setup, events[:1])
     assert {n for n, c in tab.board_view.cards.items() if not c.down} == set(first.candidates)
     assert "as after entry 1" in tab.summary.text()
@@ -230,7 +230,7 @@ def test_simulation_runs_in_background_with_engine_numbers(window, qtbot):
     assert tab.sim_panel.table.rowCount() == 1
     assert tab.sim_panel.table.item(0, 0).text() == "greedy\nvs random"
     assert tab.sim_panel.table.item(0, 1).text().startswith(f"{100 * m.win_rate_a:.1f}%")
-    assert tab.sim_panel.progress.value() == 100
+    assert tab.sim_panel.progress.value() == tab.sim_panel.progress.maximum()
     tab.run_simulation([], 10, 0)
     assert "at least one" in tab.sim_panel.message.text()
 

@@ -47,8 +47,9 @@ def _beliefs_equal_engine(tab):
         np.testing.assert_allclose(spy[:, 1], [direct.private_spy[p] for p in setup.players], atol=1e-12)
     np.testing.assert_allclose(spy[:, -1], np.diag(direct.loo_spy), atol=1e-12)
     series = tab.plot.series()
-    for j, p in enumerate(setup.players):
-        np.testing.assert_allclose(series[p], direct.spy_history[:, j], atol=1e-12)
+    then = [spyfall.infer(setup, tab.document.events[:k]) for k in range(len(tab.document.events) + 1)]
+    for p in setup.players:
+        np.testing.assert_allclose(series[p], [t.spy[p] for t in then], atol=1e-12)
     ig = tab.ig_plot.series()["location (public)"]
     assert ig[0] is None
     np.testing.assert_allclose(ig[1:], direct.information_gain_bits, atol=1e-12)
@@ -156,7 +157,7 @@ def test_spy_role_private_location_row_and_recommendation(window, qtbot):
     assert f"Name the location: {rec.name_location}" in tab.advice.text()
     assert tab.speaker.currentData() == "Cy"
     # selecting a history entry shows the beliefs as they were then
-    tab.history.list.setCurrentRow(1)
+    tab.history.select_entry(1)
     then = spyfall.infer(setup, tab.document.events[:1])
     np.testing.assert_allclose(tab.sheet_model.beliefs()[0], [then.location[l] for l in setup.locations],
                                atol=1e-12)
@@ -190,15 +191,16 @@ def test_new_game_dialog_builds_setup(window, qtbot):
     tab = _tab(window)
     dlg = NewGameDialog(tab, tab.document.setup)
     qtbot.addWidget(dlg)
-    assert dlg.beta.value() == 5 and dlg.lam.value() == pytest.approx(0.7)
+    assert dlg.beta.value() == 5 and dlg.lam.value() == pytest.approx(spyfall.default_setup().lam)
     dlg.n_players.setValue(4)
     dlg.me.setCurrentIndex(dlg.me.findData("Bob"))
     dlg.role.setCurrentIndex(dlg.role.findData("spy"))
     dlg.beta.slider.setValue(80)          # the slider moves the spin box: β = 8
     dlg.lam.set_value(0.5)
     dlg.strategy.setCurrentIndex(dlg.strategy.findData("dynamic"))
-    dlg.table.cellWidget(2, 1).setChecked(True)  # Cy gets an own model
-    dlg.table.cellWidget(2, 4).setCurrentIndex(dlg.table.cellWidget(2, 4).findData("joker"))
+    dlg.table.cellWidget(2, dlg.OWN).setChecked(True)  # Cy gets an own model
+    cy_strategy = dlg.table.cellWidget(2, dlg.STRATEGY)
+    cy_strategy.setCurrentIndex(cy_strategy.findData("joker"))
     setup = dlg.build()
     assert setup.players == ("Ann", "Bob", "Cy", "Dee") and setup.me == "Bob" and setup.i_am_spy
     assert setup.beta == 8 and setup.lam == 0.5 and setup.strategy == "dynamic"
@@ -294,5 +296,213 @@ def test_observer_and_enumeration_method(window, qtbot):
     row = tab.sheet_model.row_of_turn(0)
     rect = tab.sheet.visualRect(tab.sheet_model.index(row, 0))
     qtbot.mouseClick(tab.sheet.viewport(), Qt.LeftButton, pos=rect.center())
-    assert tab.history.list.currentRow() == 1 and "as after claim 1" in tab.summary.text()
+    assert tab.history.current_entry() == 1 and "as after claim 1" in tab.summary.text()
     assert tab.document.events[0].to_json()["claim"] == {"Beach": 1}  # a logged row is not edited
+
+
+def test_new_game_dialog_round_trips_claim_weight_table_wide_and_per_player(window, qtbot, tmp_path):
+    from engines.core.schema import read_session_file
+
+    setup = spyfall.Setup.from_json({
+        "edition": "spyfall1", "players": ["Ann", "Bob", "Cy", "Dee"], "me": "Ann",
+        "my_role": {"location": "Beach"},
+        "model": {"beta": 5, "lambda": 0.3, "strategy": "flat", "claim_weight": 0.05,
+                  "players": {"Bob": {"claim_weight": 0.5},
+                              "Cy": {"beta": 9, "lambda": 0.3, "strategy": "flat"}}}}, "$.setup")
+    assert setup.claim_weights().tolist() == [0.05, 0.5, 0.05, 0.05]
+    tab = _tab(window, setup)
+    dlg = NewGameDialog(tab, tab.document.setup)
+    qtbot.addWidget(dlg)
+    assert dlg.weight.value() == pytest.approx(0.05)
+    bob, cy, dee = (dlg._row(r) for r in (1, 2, 3))
+    assert bob[1] and bob[4] == pytest.approx(0.5) and cy[1] and cy[4] == pytest.approx(0.05)
+    assert not dee[1] and dee[4] == pytest.approx(0.05)
+    assert not dlg.table.cellWidget(3, dlg.WEIGHT).isEnabled()  # Dee follows the table
+    assert "w = 0.05" in dlg.weight_hint.text() and "w = 1" in dlg.weight_hint.text()
+    assert dlg.build() == setup  # unchanged form: the same setup, per-player w included
+    # the table-wide w moves the players without their own model, not Bob's own w
+    dlg.weight.set_value(0.2)
+    assert dlg.table.cellWidget(3, dlg.WEIGHT).value() == pytest.approx(0.2)
+    dlg.table.cellWidget(2, dlg.WEIGHT).setValue(0.7)  # Cy has an own model: the field is free
+    built = dlg.build()
+    assert built.claim_weight == pytest.approx(0.2)
+    assert built.claim_weights().tolist() == pytest.approx([0.2, 0.5, 0.7, 0.2])
+    # the defaults button restores the studied model, w included
+    dlg._defaults()
+    assert (dlg.beta.value(), dlg.lam.value(), dlg.weight.value()) == pytest.approx(
+        (spyfall.NEW_GAME_MODEL["beta"], spyfall.NEW_GAME_MODEL["lambda"],
+         spyfall.NEW_GAME_MODEL["claim_weight"]))
+    # the session file keeps w (table-wide and per player)
+    tab.reset_document(built, [])
+    _wait(window)
+    assert "w = 0.2" in tab.role_label.text() and "some players differ" in tab.role_label.text()
+    path = str(tmp_path / "w.json")
+    tab.document.save(path)
+    assert read_session_file(path).setup.claim_weights().tolist() == pytest.approx([0.2, 0.5, 0.7, 0.2])
+
+
+def test_default_setup_role_line_does_not_claim_players_differ(window):
+    tab = _tab(window)
+    assert "w = 0.05" in tab.role_label.text() and "differ" not in tab.role_label.text()
+
+
+@pytest.mark.parametrize("weights, grid", [([1, 0, 0.5], True), ([2, 1, 0], True), ([0.5, 0, 0], True),
+                                           ([0.62, 0.38, 0], False), ([1, 0.25, 0], False),
+                                           ([3, 1, 0], False)])
+def test_on_grid_and_entry_claim_weight(weights, grid):
+    from desktop.spyfall.forms import entry_claim_weight, on_grid
+
+    assert on_grid(weights) is grid
+    assert entry_claim_weight(weights) == (None if grid else 1.0)
+    assert entry_claim_weight(weights, 0.3) == 0.3
+
+
+def test_typed_exact_claim_carries_claim_weight_one_grid_claim_does_not(window, qtbot):
+    tab = _tab(window)  # the default model: w = 0.05 for worksheet claims
+    setup = tab.document.setup
+    assert setup.claim_weight == pytest.approx(0.05)
+    # grid: clicked on the worksheet
+    _click_location(qtbot, tab, "Casino")
+    _click_location(qtbot, tab, "Casino")
+    _click_location(qtbot, tab, "Hotel")
+    assert tab.weight_label.text() == "w = 0.05 (grid)"
+    qtbot.mouseClick(tab.log_button, Qt.LeftButton)
+    _wait(window)
+    assert tab.document.events[-1].to_json() == {"type": "claim", "player": "Ann",
+                                                 "claim": {"Casino": 1, "Hotel": 0.5}}
+    # typed with grid weights only: the same rule as clicks
+    qtbot.keyClicks(tab.claim_edit, "Beach: 1, Casino: ½")
+    assert tab.weight_label.text() == "w = 0.05 (grid)"
+    qtbot.keyClick(tab.claim_edit, Qt.Key_Return)
+    _wait(window)
+    assert "claim_weight" not in tab.document.events[-1].to_json()
+    # typed with exact numbers: logged with claim_weight 1
+    qtbot.keyClicks(tab.claim_edit, "Beach: 0.62, Casino: 0.38")
+    assert tab.weight_label.text() == "w = 1 (exact numbers)"
+    qtbot.keyClick(tab.claim_edit, Qt.Key_Return)
+    _wait(window)
+    assert tab.document.events[-1].to_json() == {"type": "claim", "player": "Cy",
+                                                 "claim": {"Beach": 0.62, "Casino": 0.38},
+                                                 "claim_weight": 1.0}
+    # an explicit w in the text wins, on or off the grid
+    qtbot.keyClicks(tab.claim_edit, "Beach: 0.62, w=0.3")
+    assert tab.weight_label.text() == "w = 0.3 (typed)"
+    qtbot.keyClick(tab.claim_edit, Qt.Key_Return)
+    _wait(window)
+    assert tab.document.events[-1].claim_weight == pytest.approx(0.3)
+    assert [e.claim_weight for e in tab.document.events] == [None, None, 1.0, 0.3]
+    direct = _beliefs_equal_engine(tab)
+    # the weights matter: reading the exact claim with the grid's w gives another posterior
+    regridded = [spyfall.make_claim(setup, e.player, list(e.weights)) for e in tab.document.events]
+    other = spyfall.infer(setup, regridded)
+    assert abs(other.spy["Cy"] - direct.spy["Cy"]) > 1e-3
+    # a bad explicit w gets the engine's message and logs nothing
+    messages = []
+    tab.warn = lambda title, text: messages.append(text)
+    tab.claim_edit.setText("Beach: 1, w=2")
+    assert not tab.submit_claim()
+    assert messages and "<= 1" in messages[-1] and len(tab.document.events) == 4
+
+
+def test_equilibrium_heat_map_shows_the_stored_matrix_and_marks_the_equilibrium(window, qtbot):
+    import json
+
+    from scipy.stats import binomtest
+
+    from desktop.spyfall.equilibrium_view import RateRole, SupportRole
+    from engines.core.resources import resource_path
+    from engines.spyfall.equilibrium import solve_matrix_game
+
+    with open(resource_path("spyfall", "equilibrium.json"), encoding="utf-8") as fh:
+        stored = json.load(fh)
+    tab = _tab(window)
+    tab.pages.setCurrentWidget(tab.simulation)
+    view = tab.simulation.equilibrium
+    assert tab.simulation.results.currentWidget() is view  # shown before any tournament
+    assert view.error is None
+    m = view.model
+    rate = np.array(stored["non_spy_win_rate"])
+    assert (m.rowCount(), m.columnCount()) == rate.shape == (10, 12)
+    shown = np.array([[m.data(m.index(i, j), RateRole) for j in range(12)] for i in range(10)])
+    np.testing.assert_array_equal(shown, rate)
+    assert m.data(m.index(3, 4)) == f"{100 * rate[3, 4]:.0f}"
+    # the marked cells are the supports of the equilibrium of the shown matrix, solved again here
+    x, y, value = solve_matrix_game(rate)
+    marked = np.array([[m.data(m.index(i, j), SupportRole) for j in range(12)] for i in range(10)])
+    np.testing.assert_array_equal(marked, np.outer(x > 0.005, y > 0.005))
+    assert marked.sum() >= 1
+    assert value == pytest.approx(stored["equilibrium"]["value"], abs=1e-4)  # rates stored to 4 digits
+    i, j = map(int, np.argwhere(marked)[0])
+    assert "★" in m.headerData(i, Qt.Vertical) and "★" in m.headerData(j, Qt.Horizontal)
+    unplayed = int(np.argmin(x))
+    assert "★" not in m.headerData(unplayed, Qt.Vertical)
+    assert f"{100 * value:.1f}%" in view.summary.text()
+    lam, st = stored["non_spy_strategies"][i]
+    assert f"{st} λ {lam:g}" in view.summary.text()
+    # a cell's tooltip carries its Wilson 95% interval (games per cell from the study)
+    n = stored["games_per_cell"]
+    ci = binomtest(round(rate[0, 5] * n), n).proportion_ci(method="wilson")
+    tip = m.data(m.index(0, 5), Qt.ToolTipRole)
+    assert f"{100 * ci.low:.1f}% – {100 * ci.high:.1f}%" in tip and f"of {n:,} games" in tip
+    assert "nan" not in tip.lower()
+    # readable at 1280×800: every column at least as wide as its label
+    window.resize(1280, 800)
+    QApplication.processEvents()
+    header = view.view.horizontalHeader()
+    assert min(header.sectionSize(c) for c in range(12)) >= header.fontMetrics().horizontalAdvance("dynamic")
+
+
+def test_equilibrium_view_names_a_bad_study(qtbot, monkeypatch):
+    from desktop.spyfall.equilibrium_view import EquilibriumView, read_study
+    from engines.spyfall import equilibrium
+
+    good = equilibrium.load_equilibrium()
+    bad = dict(good, non_spy_win_rate=[[0.5, 0.5]])
+    with pytest.raises(SessionFormatError) as err:
+        read_study(bad)
+    assert err.value.path == "$.non_spy_win_rate" and "10 × 12" in err.value.message
+    monkeypatch.setattr(equilibrium, "load_equilibrium", lambda: bad)
+    view = EquilibriumView()
+    qtbot.addWidget(view)
+    assert view.model.rowCount() == 0 and "$.non_spy_win_rate" in view.summary.text()
+
+    def missing():
+        raise FileNotFoundError("equilibrium.json")
+    monkeypatch.setattr(equilibrium, "load_equilibrium", missing)
+    assert not view.load() and "python -m engines.spyfall.equilibrium" in view.summary.text()
+
+
+def test_recommendation_line_names_the_equilibrium_strategy_and_the_early_vote(window, qtbot):
+    from engines.spyfall.equilibrium import early_vote_threshold, equilibrium_strategy
+
+    tab = _tab(window)
+    setup = tab.document.setup
+    tab.log_event(spyfall.make_claim(setup, "Bob", {"Casino": 1}))
+    _wait(window)
+    qtbot.waitUntil(lambda: "Play" in tab.advice.text(), timeout=30000)
+    rec = spyfall.recommend(setup, tab.document.events)
+    mix = equilibrium_strategy("non_spy")
+    assert [dict(m) for m in rec.strategy] == mix
+    top = mix[0]
+    assert f"{top['strategy']} hide-reveal, λ = {top['lambda']:g}" in tab.advice.text()
+    assert "equilibrium for non-spies" in tab.advice.text()
+    assert not rec.call_vote and f"reaches {100 * early_vote_threshold():.0f}%" in tab.advice.text()
+    # with exact claims (w = 1) Bob's lone Casino gives him away: call the vote now
+    sharp = spyfall.Setup.from_json(dict(setup.to_json(), model={"beta": 5, "lambda": 0.7}), "$.setup")
+    tab = _tab(window, sharp)
+    for p, c in [("Bob", {"Casino": 1}), ("Cy", {"Beach": 1}), ("Dee", {"Beach": 1}), ("Eve", {"Beach": 1})]:
+        tab.log_event(spyfall.make_claim(sharp, p, c))
+    _wait(window)
+    rec = spyfall.recommend(sharp, tab.document.events)
+    assert rec.call_vote and rec.accuse == "Bob" and rec.accuse_probability >= early_vote_threshold()
+    qtbot.waitUntil(lambda: "Call the vote now" in tab.advice.text(), timeout=30000)
+    assert "Accuse Bob" in tab.advice.text()
+    # the spy's line names the spy's equilibrium
+    spy_setup = spyfall.Setup.from_json(dict(setup.to_json(), my_role={"spy": True}), "$.setup")
+    tab = _tab(window, spy_setup)
+    tab.log_event(spyfall.make_claim(spy_setup, "Bob", {"Casino": 1}))
+    _wait(window)
+    qtbot.waitUntil(lambda: "equilibrium for the spy" in tab.advice.text(), timeout=30000)
+    spy_top = equilibrium_strategy("spy")[0]
+    assert f"λ = {spy_top['lambda']:g}" in tab.advice.text() and "Name the location" in tab.advice.text()
+    assert "Call the vote" not in tab.advice.text()

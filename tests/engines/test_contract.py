@@ -68,7 +68,6 @@ def test_setup_and_events_round_trip_and_every_prefix_infers(game):
 def test_cancel_stops_inference_and_simulation(game):
     mod = engines.game_module(game)
     s = read_session_file(str(ROOT / "resources" / "examples" / f"{game}.json"))
-    getattr(mod, "clear_cache", lambda: None)()  # Egghead still memoises (until the timeline)
     with pytest.raises(Cancelled):
         mod.infer(s.setup, s.events, cancel=lambda: True)
     with pytest.raises(Cancelled):

@@ -13,12 +13,14 @@ from hypothesis import strategies as st
 
 from engines.core.errors import Cancelled, ContradictionError, SessionFormatError
 from engines.core.schema import parse_session
-from engines.egghead import (Answer, BitTable, Reactions, Setup, Solve, bound_deck, clear_cache,
+from engines.egghead import (Answer, BitTable, Reactions, Setup, Solve, bound_deck,
                              default_setup, describe_event, event_from_json, infer, load_deck,
                              questions_for, answer_for, reactions_can_change, recommend, SimConfig, simulate,
                              stack_space,
                              win_probabilities)
-from engines.egghead.inference import _run
+import engines.egghead as egghead
+import engines.egghead.inference as egghead_inference
+from engines.core.timeline import Timeline
 from engines.egghead.table import pack_bits, unpack_bits
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,7 +52,9 @@ def test_seed_example_first_player():
     assert post.my_probabilities == pytest.approx((0.25, 0.25, 0.5))
     assert not post.can_solve
     assert post.valid_count_without_ba == 6 and post.valid_count_with_ba == 3
-    assert post.history_with_ba == (56, 6, 3) and post.history_without_ba == (56, 6, 6)
+    counts = [(p.valid_count_with_ba, p.valid_count_without_ba)
+              for p in Timeline(egghead, s).compute([Answer("missing", 0), Reactions(("B",))]).posteriors]
+    assert counts == [(56, 56), (6, 6), (3, 6)]
     assert post.learned_from == {"moderator": 50, "B": 3, "C": 0}
     # the solve step (eq. 5) keeps A's valids
     post2 = infer(s, [Answer("missing", 0), Reactions(("B",)), Solve("B", (4, 5, 6), (1, 1, 2))])
@@ -355,8 +359,10 @@ def test_infer_valids_never_grow_without_my_solve(seed):
     for events, ref, real, initial in _play_reference(rng, n, v, k, ba, False, 3):
         pass
     s, evs = _engine_view(names, 0, v, k, False, ba, ref, initial, events)
-    post = infer(s, evs)
-    h, h2 = post.history_with_ba, post.history_without_ba
+    posts = Timeline(egghead, s).compute(evs).posteriors
+    post = posts[-1]
+    h = [p.valid_count_with_ba for p in posts]
+    h2 = [p.valid_count_without_ba for p in posts]
     assert len(h) == len(evs) + 1
     for j, e in enumerate(evs):
         if not (isinstance(e, Solve) and e.player == "P0"):
@@ -443,18 +449,21 @@ def test_roundtrip_describe_and_session():
     assert "4 5 6" in texts[2] and "1 1 2" in texts[2]
 
 
-def test_cache_gives_the_same_result_as_a_fresh_run():
+def test_timeline_gives_the_same_result_as_a_fresh_inference():
+    """Egghead's states folded by the timeline (snapshots; undo from the cache) equal a pure
+    inference from the start, and the engine keeps nothing between calls."""
     s = seed_view("C")
     evs = [Answer("missing", 0), Reactions(("B",)), Solve("B", None, (1, 1, 2)), Answer("sum", 18)]
-    clear_cache()
-    full = infer(s, evs)
-    shorter = infer(s, evs[:2])          # undo from cache
-    again = infer(s, evs)
-    clear_cache()
-    fresh_short = infer(s, evs[:2])
-    assert shorter == fresh_short and again == full
-    _, st_nc = _run(s, evs, None, use_cache=False)
-    assert st_nc.M.count() == full.worlds
+    tl = Timeline(egghead, s)
+    full = tl.posterior(evs)
+    shorter = tl.posterior(evs[:2])          # undo from the timeline
+    assert shorter == infer(s, evs[:2]) and full == infer(s, evs) == tl.posterior(evs)
+    st = egghead.initial(s)
+    for i, ev in enumerate(evs):
+        st = egghead.update(s, st, i, ev)
+    assert st.M.count() == full.worlds and egghead.posterior(s, st) == full
+    assert not any(isinstance(v, dict) and v for k, v in vars(egghead_inference).items()
+                   if k.startswith("_") and not k.startswith("__"))   # no module-level cache
 
 
 def test_rotating_moderator_me_answering():
@@ -600,54 +609,42 @@ def _random_engine_game(seed):
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10 ** 6))
 def test_large_table_path_equals_the_snapshot_path(seed):
-    """With the snapshot cache disabled (every setup treated like 6 players: one live state
-    moved forward in place), every prefix, asked for in order, out of order, after a cancel
-    and after a contradiction, gives the posterior of the snapshot path."""
-    import engines.egghead.inference as inf
-
+    """With every state treated as too large to copy (like 6 players: the timeline moves one
+    live state forward in place), every prefix, asked for in order, out of order, after a
+    cancel and after a contradiction, gives the posterior of a fresh inference."""
     s, evs = _random_engine_game(seed)
-    clear_cache()
     expect = [infer(s, evs[:j]) for j in range(len(evs) + 1)]
-    old = inf._CACHE_BYTES
-    inf._CACHE_BYTES = -1
+    tl = Timeline(egghead, s, memory_budget=-1)
+    assert tl.in_order
+    assert tl.compute(evs).posteriors == tuple(expect)                     # in order
+    live = tl._live[1]
+    tl2 = Timeline(egghead, s, memory_budget=-1)
+    assert tl2.posterior(evs) == expect[-1]
+    assert tl2.posterior(evs[:1]) == expect[1]        # an earlier entry: a temporary state
+    assert tl2._live[0] == tuple(evs)
+    edited = list(evs[:1]) + [Answer("missing", 0)] + list(evs[1:])
     try:
-        clear_cache()
-        assert inf.is_large(s)
-        assert [infer(s, evs[:j]) for j in range(len(evs) + 1)] == expect   # in order
-        live = inf._live[2]
-        assert infer(s, evs[:1]) == expect[1]                # an earlier entry: a temporary state
-        assert inf._live[2] is live and inf._live[1] == tuple(evs)
-        assert infer(s, evs) == expect[-1]
-        edited = list(evs[:1]) + [Answer("missing", 0)] + list(evs[1:])
-        try:
-            infer(s, edited)                                 # another log replaces the live state
-        except ContradictionError:
-            assert inf._live is None
-        else:
-            assert inf._live[1] == tuple(edited)
-        assert infer(s, evs) == expect[-1]
-        calls = iter(range(10 ** 6))
-        with pytest.raises(Cancelled):
-            infer(s, evs[:1], cancel=lambda: next(calls) > 2)              # stopped midway
-        assert inf._live[1] == tuple(evs)                    # the live state is untouched
-        assert infer(s, evs) == expect[-1]
-        clear_cache()
-        infer(s, evs[:1])
-        calls = iter(range(10 ** 6))
-        with pytest.raises(Cancelled):
-            infer(s, evs, cancel=lambda: next(calls) > 2)   # moving it forward, stopped midway
-        assert inf._live is None                             # a half-updated state is dropped
-        assert infer(s, evs) == expect[-1]
-        bad = list(evs) + [Answer("missing", 0)]
-        try:
-            infer(s, bad)
-        except ContradictionError:
-            assert inf._live is None
-        assert infer(s, evs[:2]) == expect[min(2, len(evs))]
-        assert recommend(s, evs).another_round_useful == (not expect[-1].fixpoint_reached)
-    finally:
-        inf._CACHE_BYTES = old
-        clear_cache()
+        tl2.posterior(edited)                         # another log replaces the live state
+    except ContradictionError:
+        assert tl2._live is None
+    else:
+        assert tl2._live[0] == tuple(edited)
+    assert tl2.posterior(evs) == expect[-1]
+    assert tl._live[1] is live
+    tl3 = Timeline(egghead, s, memory_budget=-1)
+    tl3.posterior(evs[:1])
+    calls = iter(range(10 ** 6))
+    with pytest.raises(Cancelled):
+        tl3.posterior(evs, cancel=lambda: next(calls) > 2)   # moving it forward, stopped midway
+    assert tl3._live is None                                  # a half-updated state is dropped
+    assert tl3.posterior(evs) == expect[-1]
+    bad = list(evs) + [Answer("missing", 0)]
+    try:
+        tl3.posterior(bad)
+    except ContradictionError:
+        assert tl3._live is None
+    assert tl3.posterior(evs[:2]) == expect[min(2, len(evs))]
+    assert recommend(s, evs).another_round_useful == (not expect[-1].fixpoint_reached)
 
 
 def test_memory_check_names_what_is_needed(monkeypatch):
@@ -672,16 +669,12 @@ def test_parallel_indicators_equal_sequential(monkeypatch):
     import engines.egghead.inference as inf
 
     s, evs = _random_engine_game(11)
-    clear_cache()
     expect = infer(s, evs)
     monkeypatch.setattr(inf, "_PARALLEL_BYTES", 0)
-    clear_cache()
     assert infer(s, evs) == expect
-    clear_cache()
     calls = iter(range(10 ** 6))
     with pytest.raises(Cancelled):
         infer(s, evs, cancel=lambda: next(calls) > 40)
-    clear_cache()
 
 
 @pytest.mark.parametrize("n", [4, 5])

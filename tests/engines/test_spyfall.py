@@ -17,6 +17,8 @@ from engines import spyfall
 from engines.spyfall import (SimConfig, Setup, belief_summary, describe_event, infer, make_claim,
                              play_game, simulate)
 from engines.spyfall.simulate import aggregate
+from engines.core.timeline import Timeline
+import engines.spyfall as spyfall_engine
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "resources" / "examples" / "spyfall.json"
@@ -92,7 +94,10 @@ def test_exact_equals_scipy_enumeration_method_for_every_strategy(speakers, seed
     a = infer(setup, events, method="exact")
     b = infer(setup, events, method="enumeration")
     np.testing.assert_allclose(a.joint, b.joint, atol=1e-10, rtol=1e-8)
-    np.testing.assert_allclose(a.private_history, b.private_history, atol=1e-10)
+    np.testing.assert_allclose(list(a.private_location.values()), list(b.private_location.values()),
+                               atol=1e-10)
+    np.testing.assert_allclose(a.private_information_gain_bits, b.private_information_gain_bits,
+                               atol=1e-8)
 
 
 def test_one_claim_known_answer():
@@ -116,7 +121,8 @@ def test_no_claims_is_the_uniform_prior():
     setup = setup_of(n=3, players=("A", "B", "C", "D"))
     post = infer(setup, [])
     np.testing.assert_allclose(post.joint, np.full((3, 4), 1 / 12))
-    assert post.information_gain_bits == () and post.spy_history.shape == (1, 4)
+    assert post.information_gain_bits == () and len(post.spy) == 4
+    assert "spy_history" not in post.to_json()   # earlier beliefs come from the timeline
 
 
 def test_private_beliefs_are_consistent_with_the_public_posterior():
@@ -163,7 +169,7 @@ def test_leave_one_out_beliefs():
     one = infer(setup, events[:1])
     np.testing.assert_allclose(one.loo_location[0], np.full(5, 0.2), atol=1e-12)
     # without B's single claim we are back at A's three claims alone
-    np.testing.assert_allclose(post.loo_location[1], infer(setup, events[:3]).location_history[-1],
+    np.testing.assert_allclose(post.loo_location[1], list(infer(setup, events[:3]).location.values()),
                                atol=1e-12)
 
 
@@ -236,9 +242,10 @@ def test_random_logs_give_probabilities_and_undo_restores(speakers, seed, spy):
                + post.spy_information_gain_bits + post.private_information_gain_bits)
     summary = belief_summary(setup, post)
     assert all(math.isfinite(v) for v in summary.values())
-    if events:  # undo the last event: the posterior of the prefix is the history's previous row
+    if events:  # undo the last event: the timeline's previous entry is the prefix's posterior
         prev = infer(setup, events[:-1])
-        np.testing.assert_allclose(prev.spy_history[-1], post.spy_history[-2], atol=1e-12)
+        then = Timeline(spyfall_engine, setup).compute(events).posteriors[-2]
+        np.testing.assert_allclose(list(prev.spy.values()), list(then.spy.values()), atol=1e-12)
         assert set(belief_summary(setup, prev)) == set(summary)
 
 
@@ -364,9 +371,11 @@ def test_recommend_names_the_top_suspect_and_my_mean_claim():
     s = read_session_file(str(EXAMPLE))
     rec = spyfall.recommend(s.setup, s.events)
     assert rec.accuse == "Cy" and rec.name_location is None
-    # Ann (β = 5, λ = 0.7) at Beach: γ = 1.5 everywhere + 3.5 on Beach
+    # Ann (β = 5) at Beach plays the stored non-spy equilibrium, flat λ = 0.05 (see
+    # docs/spyfall-equilibrium.md): γ = 4.75 everywhere + 0.25 on Beach
+    assert rec.strategy == ({"lambda": 0.05, "strategy": "flat", "probability": 1.0},)
     n = len(s.setup.locations)
-    assert rec.claim["Beach"] == pytest.approx(5.0 / (1.5 * n + 3.5))
+    assert rec.claim["Beach"] == pytest.approx(5.0 / (4.75 * n + 0.25))
     spy_setup = Setup.from_json({**s.setup.to_json(), "my_role": {"spy": True}})
     rec = spyfall.recommend(spy_setup, s.events)
     assert rec.name_location == "Beach" and rec.accuse is None

@@ -1,4 +1,4 @@
-"""The PyInstaller bundle (issue 7): build it from a clean copy of the tracked tree, run the
+"""The PyInstaller bundle: build it from a clean copy of the tracked tree, run the
 bundled executable's ``--self-test`` offscreen, and keep its size under a stated bound.
 
 Marked ``slow`` (about a minute on two cores: ~35 s build, ~3 s self-test); run by ``.ci/run``
@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-#: The bundle must stay below this size (MB). Measured: 288 MB (Linux x86_64, Python 3.12,
-#: PySide6-Essentials 6.12, numpy 2.5, scipy 1.18, cvxpy 1.9).
-SIZE_BOUND_MB = 350
+#: The bundle must stay below this size (MiB). Measured: 247 MiB (Linux x86_64, Python 3.12,
+#: PySide6-Essentials 6.12, numpy 2.5, scipy 1.18, cvxpy 1.9); 297 MiB before the spec left out
+#: what the app never loads (packaging/README.md).
+SIZE_BOUND_MB = 250
 
 
 def _tree_size_mb(path: Path) -> float:

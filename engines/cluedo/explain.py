@@ -1,0 +1,353 @@
+"""Why a Cluedo cell is ✓ or ✗: the entries that force it, and the derivation in words.
+
+Fact: ``{"card": "Rope", "place": "Bob"}`` (``place`` a player or ``"envelope"``). Its status
+under a log is ``"certain"`` when every consistent deal puts the card there, ``"impossible"``
+when none does, else ``"uncertain"`` — decided by the exact deal counting of
+:mod:`engines.cluedo.counting` (seed 004's "#Sat" model): a subset of the log forces
+``"certain"`` iff no deal consistent with it puts the card elsewhere (the count with the cell
+forbidden is 0), ``"impossible"`` iff the count with the cell forced is 0. Adding events only
+removes deals, so the predicate is monotone and QuickXplain's subset is irreducible
+(:mod:`engines.core.explain`).
+
+Steps: forward chaining over the entries found, with the rules a player uses on a worksheet
+(a pass or a "does not have" → lacks; a shown card or my hand → has; a card is in exactly one
+place; a refutation whose other two cards the refuter lacks → has the third; a full hand lacks
+every other card; a hand that can only be filled one way holds its candidates; the envelope
+holds one card per category; a failed accusation with two of its cards in the envelope → the
+third is not). When the rules reach the fact, the steps are its proof; otherwise the fact
+needs a counting argument over the hand sizes and the envelope, and one sentence says so.
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from engines.core.explain import Explanation, conflict_error, explain_with
+from engines.core.schema import Reader
+from engines.cluedo.counting import count_deals, propagate
+from engines.cluedo.inference import apply_event, base_constraints
+from engines.cluedo.model import (AccusationEvent, HandEvent, LacksEvent, Setup,
+                                  ShownEvent, SuggestionEvent, describe_event)
+
+#: Longest derivation written out step by step; longer ones are summarised.
+MAX_STEPS = 16
+
+
+def parse_fact(setup: Setup, fact) -> tuple:
+    """``(card index, owner index)`` of a fact object (owner ``len(players)`` = envelope).
+
+    Raises:
+        SessionFormatError: not an object, or a card / place the setup does not have
+            (path ``$.fact.card`` / ``$.fact.place``).
+    """
+    r = Reader(fact, "$.fact")
+    card = r.choice("card", setup.cards, what="card")
+    place = r.choice("place", setup.owners, what="place (a player or \"envelope\")")
+    return setup.cards.index(card), setup.owners.index(place)
+
+
+def _count(setup: Setup, events: Sequence, extra=None) -> int:
+    cons = base_constraints(setup)
+    for ev in events:
+        apply_event(setup, cons, ev)
+    if extra is not None:
+        extra(cons)
+    return count_deals(propagate(cons), marginals=False).count
+
+
+def fact_status(setup: Setup, events: Sequence, card: int, owner: int) -> str:
+    """``"certain"``, ``"impossible"`` or ``"uncertain"`` of "card ``card`` is at ``owner``"
+    under ``events`` (exact counting; a contradictory log makes every fact both, so call it
+    on consistent logs)."""
+    if _count(setup, events, lambda c: c.forbid(card, owner)) == 0:
+        return "certain"
+    if _count(setup, events, lambda c: c.force(card, owner)) == 0:
+        return "impossible"
+    return "uncertain"
+
+
+def explain_contradiction(setup: Setup, events: Sequence, *, cancel=None) -> Optional[list]:
+    """An irreducible set of 0-based event indices that cannot all be true together (no deal
+    fits them, and every proper subset obtained by dropping one has a deal); ``[]`` when the
+    setup alone is impossible; None when the log is consistent. Counting is monotone in the
+    events, so QuickXplain's result is irreducible."""
+    events = tuple(events)
+    err = conflict_error(len(events), lambda s: _count(setup, [events[i] for i in s]) > 0,
+                         lambda i: describe_event(setup, events[i]), cancel=cancel)
+    return None if err is None else list(err.entries)
+
+
+def explain(setup: Setup, events: Sequence, fact: dict, *, cancel=None) -> Explanation:
+    """Why ``fact`` (``{"card", "place"}``) is certain, impossible or open under ``events``.
+
+    Args:
+        setup: the table; events: the log (Cluedo events, in order); fact: the JSON object.
+    ``cancel``: zero-argument callable checked before every engine call (raises
+    :class:`~engines.core.errors.Cancelled`), as in ``infer``.
+
+    Returns:
+        :class:`~engines.core.explain.Explanation`; ``because`` is an irreducible subset of
+        the events forcing the status (0-based indices), ``steps`` the derivation in words.
+    Raises:
+        SessionFormatError: the fact names no card or place of the setup.
+        ConflictError (a ContradictionError): the log is contradictory; its message and
+            ``entries`` name an irreducible set of entries that cannot all be true.
+    Cost: O(k log(n/k)) exact counts for k entries found among n (QuickXplain, Junker 2004);
+        a classic deck after 30 entries: see tests/benchmarks/bench_explain.py.
+    """
+    card, owner = parse_fact(setup, fact)
+    events = tuple(events)
+    n = len(events)
+    if _count(setup, events) == 0:
+        raise conflict_error(n, lambda s: _count(setup, [events[i] for i in s]) > 0,
+                             lambda i: describe_event(setup, events[i]), cancel=cancel)
+    status = fact_status(setup, events, card, owner)
+    if status == "certain":
+        def negate(c):
+            c.forbid(card, owner)
+    else:
+        def negate(c):
+            c.force(card, owner)
+
+    def forces(s):
+        return _count(setup, [events[i] for i in s], negate) == 0
+
+    return explain_with(dict(fact), n, status, forces,
+                        lambda s: derivation(setup, events, s, card, owner, status == "certain"),
+                        cancel=cancel)
+
+
+# ---------------------------------------------------------------------------------- steps
+class _Chain:
+    """Forward chaining over worksheet rules with provenance: ``known[(card, owner)] =
+    (value, text of the conclusion, premises, sentence)``; premises are keys of ``known``."""
+
+    def __init__(self, setup: Setup):
+        self.setup = setup
+        self.k = len(setup.players)
+        self.names = list(setup.players) + ["the envelope"]
+        self.cards = setup.cards
+        self.known: dict = {}
+        self.conflict = False
+
+    def fact_text(self, key, value: bool) -> str:
+        c, o = key
+        card = self.cards[c]
+        if o == self.k:
+            return f"{card} is {'' if value else 'not '}in the envelope"
+        if self.setup.players[o] == self.setup.me:
+            return f"you {'hold' if value else 'do not hold'} {card}"
+        return f"{self.names[o]} {'has' if value else 'lacks'} {card}"
+
+    def ref(self, key) -> str:
+        """A premise in words, with its entry when it comes straight from one."""
+        v, _, prem, sent, entry = self.known[key]
+        t = self.fact_text(key, v)
+        return f"{t} (#{entry + 1})" if entry is not None and not prem else t
+
+    def add(self, key, value: bool, premises=(), sentence: Optional[str] = None, entry=None) -> bool:
+        if key in self.known:
+            if self.known[key][0] != value:
+                self.conflict = True
+            return False
+        self.known[key] = (value, self.fact_text(key, value), tuple(premises), sentence, entry)
+        return True
+
+    def val(self, c: int, o: int):
+        e = self.known.get((c, o))
+        return None if e is None else e[0]
+
+
+def _join(items: list) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def derivation(setup: Setup, events: Sequence, subset: Sequence[int], card: int, owner: int,
+               value: bool) -> list:
+    """The steps in words that derive "``card`` is (``value``) / is not at ``owner``" from
+    the entries ``subset`` (0-based indices into ``events``) by worksheet rules (see the module
+    docstring); a sentence naming the counting argument when the rules do not reach it."""
+    ch = _Chain(setup)
+    k = ch.k
+    ci = {c: i for i, c in enumerate(setup.cards)}
+    pi = {p: i for i, p in enumerate(setup.players)}
+    clauses = []      # (refuter, cards, entry) and ("accusation", cards, entry)
+    for i in subset:
+        ev = events[i]
+        e = f"#{i + 1}"
+        if isinstance(ev, HandEvent):
+            who = "your hand" if ev.player == setup.me else f"{ev.player}'s hand"
+            for c in ev.cards:
+                ch.add((ci[c], pi[ev.player]), True, (), f"{e}: {who}: {_join(list(ev.cards))}", i)
+        elif isinstance(ev, ShownEvent):
+            ch.add((ci[ev.card], pi[ev.player]), True, (), f"{e}: {ev.player} has {ev.card}", i)
+        elif isinstance(ev, LacksEvent):
+            ch.add((ci[ev.card], pi[ev.player]), False, (),
+                   f"{e}: {ev.player} does not have {ev.card}", i)
+        elif isinstance(ev, SuggestionEvent):
+            for p in ev.passed:
+                for c in ev.cards:
+                    ch.add((ci[c], pi[p]), False, (), f"{p} passed on {e} → {p} lacks {c}", i)
+            if ev.refuter is not None:
+                if ev.shown is not None:
+                    ch.add((ci[ev.shown], pi[ev.refuter]), True, (),
+                           f"{ev.refuter} showed {ev.shown} on {e}", i)
+                else:
+                    clauses.append((pi[ev.refuter], [ci[c] for c in ev.cards], i))
+        elif isinstance(ev, AccusationEvent):
+            if ev.correct:
+                for c in ev.cards:
+                    ch.add((ci[c], k), True, (), f"{e}: the accusation was correct → {c} is in "
+                                                  f"the envelope", i)
+            else:
+                clauses.append((None, [ci[c] for c in ev.cards], i))
+    target = (card, owner)
+    cat_cards = [[ci[c] for c in cards] for _, cards in setup.categories]
+    n = len(setup.cards)
+    changed = True
+    while changed and target not in ch.known and not ch.conflict:
+        changed = False
+        # a card is in exactly one place
+        for c in range(n):
+            owners = [o for o in range(k + 1) if ch.val(c, o) is True]
+            if owners:
+                o = owners[0]
+                for o2 in range(k + 1):
+                    if o2 != o and ch.val(c, o2) is None:
+                        changed |= ch.add((c, o2), False, [(c, o)],
+                                          f"{ch.ref((c, o))} → "
+                                          f"{ch.fact_text((c, o2), False)}")
+                continue
+            left = [o for o in range(k + 1) if ch.val(c, o) is not False]
+            if len(left) == 1:
+                prem = [(c, o) for o in range(k + 1) if o != left[0]]
+                changed |= ch.add((c, left[0]), True, prem,
+                                  f"{setup.cards[c]} is nowhere else → "
+                                  f"{ch.fact_text((c, left[0]), True)}")
+        # hands: a full hand lacks the rest; a hand with as many candidates as cards holds them
+        for p in range(k):
+            size = setup.hand_sizes[p]
+            has = [c for c in range(n) if ch.val(c, p) is True]
+            cand = [c for c in range(n) if ch.val(c, p) is None]
+            if cand and len(has) == size:
+                prem = [(c, p) for c in has]
+                who = "you hold" if setup.players[p] == setup.me else f"{setup.players[p]} holds"
+                for c in cand:
+                    changed |= ch.add((c, p), False, prem,
+                                      f"{who} {size} cards and {'they are' if size > 1 else 'it is'}"
+                                      f" known ({_join([setup.cards[x] for x in has])}) → "
+                                      f"{ch.fact_text((c, p), False)}")
+            elif cand and len(has) + len(cand) == size:
+                prem = [(c, p) for c in range(n) if ch.val(c, p) is False]
+                for c in cand:
+                    changed |= ch.add((c, p), True, prem,
+                                      f"{setup.players[p]} holds {size} cards and lacks all "
+                                      f"but {_join([setup.cards[x] for x in has + cand])} → "
+                                      f"{setup.players[p]} has {setup.cards[c]}")
+        # the envelope holds one card of each category
+        for j, cards in enumerate(cat_cards):
+            cat = setup.categories[j][0]
+            inside = [c for c in cards if ch.val(c, k) is True]
+            if inside:
+                for c in cards:
+                    if ch.val(c, k) is None:
+                        changed |= ch.add((c, k), False, [(inside[0], k)],
+                                          f"the envelope holds one {cat}, "
+                                          f"{setup.cards[inside[0]]} → {setup.cards[c]} is not "
+                                          f"in the envelope")
+                continue
+            left = [c for c in cards if ch.val(c, k) is not False]
+            if len(left) == 1:
+                prem = [(c, k) for c in cards if c != left[0]]
+                changed |= ch.add((left[0], k), True, prem,
+                                  f"the envelope holds one {cat} and every other {cat} is "
+                                  f"elsewhere → {setup.cards[left[0]]} is in the envelope")
+        # refutations and failed accusations
+        for who, cards, i in clauses:
+            if who is None:
+                inside = [c for c in cards if ch.val(c, k) is True]
+                rest = [c for c in cards if ch.val(c, k) is None]
+                if len(inside) == 2 and len(rest) == 1:
+                    changed |= ch.add((rest[0], k), False, [(c, k) for c in inside],
+                                      f"#{i + 1} was a wrong accusation and "
+                                      f"{_join([setup.cards[c] for c in inside])} are in the "
+                                      f"envelope → {setup.cards[rest[0]]} is not")
+                continue
+            if any(ch.val(c, who) is True for c in cards):
+                continue
+            rest = [c for c in cards if ch.val(c, who) is not False]
+            if len(rest) == 1 and ch.val(rest[0], who) is None:
+                lacked = [c for c in cards if c != rest[0]]
+                name = setup.players[who]
+                changed |= ch.add((rest[0], who), True, [(c, who) for c in lacked],
+                                  f"{name} refuted #{i + 1} holding one of "
+                                  f"{_join([setup.cards[c] for c in cards])}; "
+                                  f"{_join([ch.ref((c, who)) for c in lacked])} → "
+                                  f"{name} has {setup.cards[rest[0]]}")
+        # a hand-size count: the known cards and one card of each of some disjoint open
+        # refutations fill the hand → every other card is elsewhere
+        if not changed:
+            for p in range(k):
+                changed |= _hand_count(ch, setup, p, clauses)
+    if target in ch.known and ch.known[target][0] == value and not ch.conflict:
+        order: list = []
+        seen: set = set()
+
+        def visit(key):
+            if key in seen:
+                return
+            seen.add(key)
+            for q in ch.known[key][2]:
+                visit(q)
+            order.append(key)
+
+        visit(target)
+        steps = list(dict.fromkeys(ch.known[key][3] for key in order))  # a hand: one step
+        if len(steps) <= MAX_STEPS:
+            return steps
+    return [_counting_sentence(setup, events, subset, card, owner, value)]
+
+
+def _hand_count(ch: _Chain, setup: Setup, p: int, clauses: list) -> bool:
+    """Player ``p`` holds ``size`` cards; with ``h`` of them known and ``size - h`` refutations
+    of ``p`` on pairwise disjoint sets of still-open cards, each of those sets holds one of
+    ``p``'s cards, so ``p`` lacks every card outside them. Greedy choice of the sets (fewest open
+    cards first); sound whatever the choice."""
+    n = len(setup.cards)
+    size = setup.hand_sizes[p]
+    has = [c for c in range(n) if ch.val(c, p) is True]
+    if len(has) >= size:
+        return False
+    open_sets = []
+    for who, cards, i in clauses:
+        if who != p or any(ch.val(c, p) is True for c in cards):
+            continue
+        live = [c for c in cards if ch.val(c, p) is None]
+        open_sets.append((len(live), i, live, [c for c in cards if ch.val(c, p) is False]))
+    used, chosen = set(has), []
+    for _, i, live, lacked in sorted(open_sets):
+        if live and not used & set(live):
+            chosen.append((i, live, lacked))
+            used |= set(live)
+    if not chosen or len(has) + len(chosen) != size:
+        return False
+    name = setup.players[p]
+    parts = ([_join([setup.cards[c] for c in has]) + " (known)"] if has else []) + \
+        [f"one of {_join([setup.cards[c] for c in live])} (#{i + 1})" for i, live, _ in chosen]
+    prem = [(c, p) for c in has] + [(c, p) for _, _, lacked in chosen for c in lacked]
+    changed = False
+    for c in range(n):
+        if c not in used and ch.val(c, p) is None:
+            changed |= ch.add((c, p), False, prem,
+                              f"{name} holds {size} cards: {'; '.join(parts)} → {name} lacks "
+                              f"{setup.cards[c]}")
+    return changed
+
+
+def _counting_sentence(setup: Setup, events, subset, card: int, owner: int, value: bool) -> str:
+    sizes = ", ".join(f"{p} {n}" for p, n in zip(setup.players, setup.hand_sizes))
+    where = "in the envelope" if owner == len(setup.players) else f"with {setup.players[owner]}"
+    entries = ", ".join(f"#{i + 1}" for i in subset) or "no entry"
+    verdict = f"is {where} in every deal" if value else f"is never {where}"
+    return (f"A counting argument, not a short chain: among the deals that fit {entries}, "
+            f"with the hand sizes ({sizes}) and one suspect, one weapon and one room in the "
+            f"envelope, {setup.cards[card]} {verdict}.")

@@ -1,0 +1,267 @@
+"""The accusation race: bots that follow the accuse/wait advice against bots that accuse only
+when certain, in simulated 4-player classic games (measures the rule of
+:mod:`engines.cluedo.accuse`).
+
+The game (no board: any room, as in :mod:`engines.cluedo.simulate`, whose dealing and
+suggestion resolution are reused): a uniformly random deal; players take turns in seating order;
+on a turn the player suggests, the first player after them holding a suggested card refutes by
+showing a uniformly chosen matching card, then the player may accuse. A correct accusation wins;
+a wrong one puts the player out (they still refute, never move again). The game ends with a
+correct accusation, when everybody is out, or after ``max_rounds`` rounds (no winner).
+
+Every bot keeps its own log, as a player of the app would: its hand; every suggestion's public
+part (suggester, cards, who passed, who refuted); the card shown to it and the card it showed;
+every failed accusation. Both kinds of bot suggest alike: in each category a card drawn
+uniformly from those its exact posterior still allows in the envelope. After suggesting:
+
+* a *certain* bot accuses when its exact posterior makes the envelope certain;
+* an *advice* bot accuses its best triple when :func:`engines.cluedo.accuse.decide` says
+  "accuse now" (``p_correct >= 1 - p_opponent_knows_before_my_turn``; certain included), the
+  opponents' figure being the look-ahead of :mod:`engines.cluedo.accuse` (rule ``"next"``, the
+  advice) or, to compare, the probability that an opponent can already name the envelope
+  (rule ``"now"``).
+
+One advice bot plays three certain bots, its seat rotating with the game number; were the rule
+worthless the four seats would be alike and its win rate 1/4 (the null hypothesis of the
+binomial test). Win rates with 95 % Wilson intervals (``scipy.stats.binomtest``).
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Optional
+
+import numpy as np
+
+from engines.core.errors import SessionFormatError, check_cancel
+from engines.cluedo.accuse import best_triple, decide
+from engines.cluedo.inference import infer
+from engines.cluedo.model import AccusationEvent, HandEvent, Setup, SuggestionEvent
+from engines.cluedo.opponents import iter_opponent_knowledge, p_any_knows_after_next_suggestion
+from engines.cluedo.simulate import play_suggestion, random_deal
+
+CERTAIN = 1.0 - 1e-9
+MAX_GAMES = 100_000
+
+
+def _suggest(setup: Setup, log: list, rng: np.random.Generator, strategy: str = "allowed") -> tuple:
+    """A card per category, uniform among those the bot's exact posterior still allows in the
+    envelope (``"allowed"``), or among the whole category (``"uniform"``)."""
+    if strategy == "uniform":
+        return tuple(deck[int(rng.integers(len(deck)))] for _, deck in setup.categories)
+    post = infer(setup, log)
+    env = post.matrix[:, -1]
+    triple = []
+    start = 0
+    for _, deck in setup.categories:
+        ok = [c for j, c in enumerate(deck) if env[start + j] > 0]
+        triple.append(ok[int(rng.integers(len(ok)))])
+        start += len(deck)
+    return tuple(triple)
+
+
+def _certain_triple(setup: Setup, log: list) -> Optional[tuple]:
+    env = infer(setup, log).envelope_marginals()
+    out = []
+    for cat, _ in setup.categories:
+        card, p = max(env[cat].items(), key=lambda t: t[1])
+        if p < CERTAIN:
+            return None
+        out.append(card)
+    return tuple(out)
+
+
+def _p_any_knows(setup: Setup, log: list, p_correct: float, max_samples: int, seed: int, cancel) -> float:
+    """P(some active opponent knows) for the advice bot, refined only while the decision is in
+    doubt: sampling stops once the estimate is 4 standard errors (at least the Bernoulli bound
+    0.5 / sqrt(n)) away from the threshold ``1 - p_correct``. Exact enumeration is kept for
+    small cases (at most 192 views) so that a turn stays cheap."""
+    est = None
+    for est in iter_opponent_knowledge(setup, log, seed=seed, first_batch=16, max_samples=max_samples,
+                                       exact_max_views=192, cancel=cancel):
+        if est.exact:
+            break
+        se = max(est.p_any_standard_error, 0.5 / np.sqrt(est.samples))
+        if abs(est.p_any_knows - (1.0 - p_correct)) > 4 * se:
+            break
+    return est.p_any_knows
+
+
+def _p_any_next(setup: Setup, log: list, p_correct: float, max_samples: int, seed: int, cancel) -> float:
+    """The look-ahead probability (:func:`p_any_knows_after_next_suggestion`): 32 samples, then
+    ``max_samples`` when the decision is in doubt (as in :func:`_p_any_knows`)."""
+    n = min(32, max_samples)
+    p, se = p_any_knows_after_next_suggestion(setup, log, samples=n, seed=seed, cancel=cancel)
+    if abs(p - (1.0 - p_correct)) > 4 * max(se, 0.5 / np.sqrt(n)) or n >= max_samples:
+        return p
+    return p_any_knows_after_next_suggestion(setup, log, samples=max_samples, seed=seed + 1, cancel=cancel)[0]
+
+
+RULES = ("now", "next")
+STRATEGIES = ("allowed", "uniform")
+
+
+def play_game(setup: Setup, kinds: list, rng: np.random.Generator, *, max_rounds: int = 40,
+              opponent_samples: int = 128, rule: str = "next", certain_strategy: str = "allowed",
+              cancel=None) -> dict:
+    """One game. ``kinds[p]`` is ``"advice"``, ``"certain"`` or ``"focal"`` (a certain bot that
+    suggests as the advice bot does) for seat ``p``; ``rule``: the
+    advice bot's opponent figure, ``"next"`` (can name the envelope once their next suggestion
+    is answered: the advice of :mod:`engines.cluedo.accuse`) or ``"now"`` (can already name it).
+    ``certain_strategy``: how the certain bots suggest (``"allowed"``, as the advice bot and as
+    the look-ahead models them, or ``"uniform"`` over each category: a model mismatch).
+
+    Returns:
+        ``{"winner": seat or None, "rounds": int, "accusations": [(seat, correct, certain)]}``.
+    """
+    k = len(setup.players)
+    deal = random_deal(setup, rng)
+    envelope = tuple(c for c, o in zip(setup.cards, deal) if o == k)
+    setups = [dataclasses.replace(setup, me=name) for name in setup.players]
+    logs = [[HandEvent(name, tuple(c for c, o in zip(setup.cards, deal) if o == p))]
+            for p, name in enumerate(setup.players)]
+    out = [False] * k
+    accusations = []
+    for rnd in range(max_rounds):
+        for p in range(k):
+            if out[p]:
+                continue
+            check_cancel(cancel)
+            triple = _suggest(setups[p], logs[p], rng, certain_strategy if kinds[p] == "certain" else "allowed")
+            if kinds[p] == "focal":          # the control's measured seat: certain, suggests "allowed"
+                kinds_p = "certain"
+            else:
+                kinds_p = kinds[p]
+            ev = play_suggestion(setup, deal, p, triple, rng, reveal=True)
+            hidden = SuggestionEvent(ev.suggester, ev.cards, ev.passed, ev.refuter, None)
+            for q in range(k):
+                sees = q == p or (ev.refuter is not None and setup.players[q] == ev.refuter)
+                logs[q].append(ev if sees else hidden)
+            if kinds_p == "certain":
+                accuse = _certain_triple(setups[p], logs[p])
+                certain = True
+            else:
+                accuse, p_correct = best_triple(setups[p], logs[p], cancel)
+                certain = p_correct >= CERTAIN
+                if not certain:
+                    fig = _p_any_knows if rule == "now" else _p_any_next
+                    p_any = fig(setups[p], logs[p], p_correct, opponent_samples, int(rng.integers(1 << 30)), cancel)
+                    if decide(p_correct, p_any) != "accuse now":
+                        accuse = None
+            if accuse is None:
+                continue
+            correct = tuple(accuse) == envelope
+            accusations.append((p, correct, certain))
+            if correct:
+                return {"winner": p, "rounds": rnd + 1, "accusations": accusations}
+            out[p] = True
+            acc = AccusationEvent(setup.players[p], tuple(accuse), False)
+            for q in range(k):
+                logs[q].append(acc)
+            if all(out):
+                return {"winner": None, "rounds": rnd + 1, "accusations": accusations}
+    return {"winner": None, "rounds": max_rounds, "accusations": accusations}
+
+
+def _rate(wins: int, n: int, p0: Optional[float] = None) -> dict:
+    from scipy.stats import binomtest
+
+    if n == 0:
+        return {"wins": 0, "games": 0, "win_rate": None, "wilson_95": None}
+    bt = binomtest(wins, n, p0 if p0 is not None else 0.5)
+    ci = bt.proportion_ci(confidence_level=0.95, method="wilson")
+    out = {"wins": wins, "games": n, "win_rate": wins / n, "wilson_95": [float(ci.low), float(ci.high)]}
+    if p0 is not None:
+        out["p_value_vs_%g" % p0] = float(bt.pvalue)
+    return out
+
+
+def race(games: int = 200, *, n_players: int = 4, edition: str = "cluedo-uk", seed: Optional[int] = 0,
+         control: bool = False, max_rounds: int = 40, opponent_samples: int = 128, rule: str = "next",
+         certain_strategy: str = "allowed", cancel=None) -> dict:
+    """Play ``games`` games: one advice bot (``control``: a certain bot that suggests as the
+    advice bot does, the measured "focal" seat) against ``n_players - 1`` certain bots
+    suggesting by ``certain_strategy``, the focal seat rotating.
+
+    Returns:
+        ``{"games", "players", "focal": "advice"|"certain", "focal_result": {"wins", "games",
+        "win_rate", "wilson_95", "p_value_vs_0.25"}, "others_result": {...} (per-bot rate over
+        the other seats), "no_winner", "early_accusations", "early_correct", "mean_rounds",
+        "seconds"}``.
+    Raises:
+        SessionFormatError: games, players, opponent_samples or max_rounds out of range, or an
+            unknown rule.
+    """
+    if not 1 <= games <= MAX_GAMES:
+        raise SessionFormatError("games", f"between 1 and {MAX_GAMES}")
+    if not 2 <= opponent_samples <= 4096:
+        raise SessionFormatError("opponent_samples", "between 2 and 4096")
+    if not 1 <= max_rounds <= 1000:
+        raise SessionFormatError("max_rounds", "between 1 and 1000")
+    if certain_strategy not in STRATEGIES:
+        raise SessionFormatError("certain_strategy", f"one of {', '.join(STRATEGIES)}")
+    if rule not in RULES:
+        raise SessionFormatError("rule", f"one of {', '.join(RULES)}")
+    if not 3 <= n_players <= 6:
+        raise SessionFormatError("players", "3 to 6 players")
+    names = [f"P{i + 1}" for i in range(n_players)]
+    setup = Setup.from_json({"edition": edition, "players": names, "me": names[0]}, "$.race")
+    rng = np.random.default_rng(seed)
+    t0 = time.perf_counter()
+    focal_wins = other_wins = no_winner = early = early_ok = 0
+    rounds = []
+    for g in range(games):
+        seat = g % n_players
+        kinds = ["certain"] * n_players
+        kinds[seat] = "focal" if control else "advice"
+        res = play_game(setup, kinds, rng, max_rounds=max_rounds, opponent_samples=opponent_samples,
+                        rule=rule, certain_strategy=certain_strategy, cancel=cancel)
+        rounds.append(res["rounds"])
+        if res["winner"] is None:
+            no_winner += 1
+        elif res["winner"] == seat:
+            focal_wins += 1
+        else:
+            other_wins += 1
+        for p, correct, certain in res["accusations"]:
+            if p == seat and not certain:
+                early += 1
+                early_ok += correct
+    p0 = 1.0 / n_players
+    return {"game": "cluedo", "games": games, "players": n_players, "edition": edition,
+            "focal": "certain" if control else "advice", "rule": rule, "certain_strategy": certain_strategy,
+            "focal_result": _rate(focal_wins, games, p0),
+            "others_result": _rate(other_wins, games * (n_players - 1)),
+            "no_winner": no_winner, "early_accusations": early, "early_correct": early_ok,
+            "mean_rounds": float(np.mean(rounds)), "seconds": round(time.perf_counter() - t0, 1)}
+
+
+def main(argv=None) -> None:
+    """``python -m engines.cluedo.race [--games N] [--seed S] [--control]``: prints JSON."""
+    import argparse
+    import json
+    import sys
+
+    ap = argparse.ArgumentParser(prog="python -m engines.cluedo.race", description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--control", action="store_true", help="the focal seat is a certain bot too")
+    ap.add_argument("--opponent-samples", type=int, default=128)
+    ap.add_argument("--rule", choices=RULES, default="next")
+    ap.add_argument("--certain-strategy", choices=STRATEGIES, default="allowed",
+                    help="how the certain bots suggest (uniform: not as the look-ahead models them)")
+    a = ap.parse_args(argv)
+    try:
+        out = race(a.games, n_players=a.players, seed=a.seed, control=a.control,
+                   opponent_samples=a.opponent_samples, rule=a.rule, certain_strategy=a.certain_strategy)
+    except SessionFormatError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+    print(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,264 @@
+"""The belief timeline of one session: the posterior after every prefix of the event log.
+
+One :class:`Timeline` per open session (the desktop's controller owns it; tests and scripts may
+use it directly). It folds the log once and keeps what it computed, so that
+
+* appending an event costs one update (an :class:`~engines.core.contract.IncrementalEngine`)
+  or one inference (any other engine),
+* undo, removing an entry and browsing the history cost nothing for prefixes seen before
+  (posteriors are cached per prefix; a removed entry keeps every prefix before it),
+* an incremental engine's states are kept as snapshots while they fit :attr:`memory_budget`;
+  a state too large to copy (Egghead with 6 players: a 4.4 GB master table) is kept as one
+  live state moved forward in place, and prefixes are then computed in order.
+
+Engines stay pure functions: every cache lives here. Qt-free; a :class:`threading.Lock` makes
+one computation at a time (a worker that is told to stop releases it at the next event).
+"""
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Optional, Sequence
+
+from engines.core.contract import IncrementalEngine
+from engines.core.errors import CancelFlag, ContradictionError, EngineError, check_cancel
+
+#: Bytes of incremental-engine state snapshots a timeline keeps (older ones are dropped first).
+DEFAULT_MEMORY_BUDGET = 320 << 20
+#: Posteriors a timeline keeps (older prefixes are dropped first).
+DEFAULT_CAPACITY = 2000
+
+
+@dataclass(frozen=True)
+class TimelineResult:
+    """Beliefs after every prefix of one log, as returned by :meth:`Timeline.compute`.
+
+    Attributes:
+        posteriors: ``posteriors[k]`` is the posterior after the first ``k`` events
+            (``k = 0`` is the setup alone), for ``k`` up to the last consistent prefix
+            (length ``n_consistent + 1``); computed with ``full=False``, the entries not
+            computed before are None (ask :meth:`Timeline.entry` for them).
+        summaries: ``belief_summary`` of each of those posteriors (None likewise).
+        error: the :class:`EngineError` (e.g. ContradictionError) that stopped the timeline, or
+            None when every event is consistent.
+        n_events: the number of events in the log.
+    """
+
+    posteriors: tuple
+    summaries: tuple
+    error: Optional[EngineError] = None
+    n_events: int = 0
+
+    @property
+    def latest(self):
+        """The posterior after the last consistent event (None when even the setup fails)."""
+        return self.posteriors[-1] if self.posteriors else None
+
+    @property
+    def is_full(self) -> bool:
+        """True when every consistent prefix's posterior is present."""
+        return all(p is not None for p in self.posteriors)
+
+
+class Timeline:
+    """Posteriors of one session's prefixes, computed on demand and cached.
+
+    Args:
+        module: the game's engine module (a :class:`~engines.core.contract.GameEngine`).
+        setup: the session's setup; options: keyword arguments for ``module.infer`` (e.g.
+            ``{"method": "exact"}``). A new setup or new options need a new Timeline.
+        memory_budget: bytes of incremental states kept as snapshots.
+        capacity: posteriors kept.
+    """
+
+    def __init__(self, module: Any, setup: Any, options: Optional[dict] = None, *,
+                 memory_budget: int = DEFAULT_MEMORY_BUDGET, capacity: int = DEFAULT_CAPACITY):
+        self.module = module
+        self.setup = setup
+        self.options = dict(options or {})
+        self.memory_budget = memory_budget
+        self.capacity = capacity
+        self._lock = threading.Lock()
+        self._posts: "OrderedDict[Any, tuple]" = OrderedDict()   # key -> (posterior, summary)
+        self._states: "OrderedDict[Any, Any]" = OrderedDict()    # key -> state snapshot
+        self._live: Optional[tuple] = None                       # (events, state), large states
+        # Incremental folding applies to the default method only (the engine's own).
+        self.incremental = isinstance(module, IncrementalEngine) and (
+            self.options.get("method", module.METHODS[0]) == module.METHODS[0])
+        self._state_bytes = module.state_bytes(setup) if self.incremental else 0
+
+    # -- public -----------------------------------------------------------------------------
+    @property
+    def in_order(self) -> bool:
+        """Whether states are too large to snapshot (one live state is moved forward, so
+        prefixes are best asked for in increasing order)."""
+        return self.incremental and self._state_bytes > self.memory_budget
+
+    def posterior(self, events: Sequence, cancel: CancelFlag = None):
+        """The posterior after ``events`` (a prefix of the log, or any log with this setup).
+
+        Raises:
+            ContradictionError: as ``module.infer`` (naming the first impossible event).
+            Cancelled: ``cancel()`` became true (nothing half-done is kept).
+        """
+        return self.entry(events, cancel)[0]
+
+    def entry(self, events: Sequence, cancel: CancelFlag = None) -> tuple:
+        """``(posterior, belief_summary)`` after ``events`` (see :meth:`posterior`)."""
+        self._acquire(cancel)
+        try:
+            return self._entry(tuple(events), cancel)
+        finally:
+            self._lock.release()
+
+    def compute(self, events: Sequence, cancel: CancelFlag = None, *,
+                full: bool = True) -> TimelineResult:
+        """The posterior after every prefix of ``events`` (``full=False``: the whole log only).
+
+        The whole log is computed first (what the player waits for), then the other prefixes
+        (each from the cache when seen before); with states too large to copy, in order. With
+        ``full=False`` only the whole log is computed (other prefixes as far as cached). A
+        ContradictionError stops the timeline at the last consistent prefix (``error`` set).
+
+        Raises:
+            Cancelled: ``cancel()`` became true. EngineError other than a contradiction
+            (e.g. SessionFormatError: not enough memory) propagates.
+        """
+        events = tuple(events)
+        n = len(events)
+        self._acquire(cancel)
+        try:
+            if self.in_order and full:
+                posts, sums, error = [], [], None
+                for k in range(n + 1):
+                    check_cancel(cancel)
+                    try:
+                        p, s = self._entry(events[:k], cancel)
+                    except ContradictionError as exc:
+                        error = exc
+                        break
+                    posts.append(p)
+                    sums.append(s)
+                return TimelineResult(tuple(posts), tuple(sums), error, n)
+            error = None
+            try:
+                last = self._entry(events, cancel)
+                good = n
+            except ContradictionError as exc:
+                error = exc
+                good = max(exc.event_index, 0)
+                last = None if exc.event_index < 0 else self._entry(events[:good], cancel)
+            if last is None:
+                return TimelineResult((), (), error, n)
+            posts, sums = [], []
+            for k in range(good):
+                check_cancel(cancel)
+                if full:
+                    p, s = self._entry(events[:k], cancel)
+                else:
+                    p, s = self._posts.get(_key(events[:k]), (None, None))
+                posts.append(p)
+                sums.append(s)
+            posts.append(last[0])
+            sums.append(last[1])
+            return TimelineResult(tuple(posts), tuple(sums), error, n)
+        finally:
+            self._lock.release()
+
+    def cached_entry(self, events: Sequence) -> Optional[tuple]:
+        """``(posterior, summary)`` after ``events`` when already computed, else None (never
+        computes; safe to call from any thread)."""
+        with self._lock:
+            return self._posts.get(_key(tuple(events)))
+
+    def clear(self) -> None:
+        """Forget every cached posterior and state (frees the memory)."""
+        with self._lock:
+            self._posts.clear()
+            self._states.clear()
+            self._live = None
+
+    # -- internals --------------------------------------------------------------------------
+    def _acquire(self, cancel: CancelFlag) -> None:
+        while not self._lock.acquire(timeout=0.05):
+            check_cancel(cancel)
+
+    def _entry(self, events: tuple, cancel: CancelFlag) -> tuple:
+        key = _key(events)
+        hit = self._posts.get(key)
+        if hit is not None:
+            self._posts.move_to_end(key)
+            return hit
+        if self.incremental:
+            post = self._incremental_posterior(events, cancel)
+        else:
+            post = self.module.infer(self.setup, events, cancel=cancel, **self.options)
+        value = (post, self.module.belief_summary(self.setup, post))
+        self._posts[key] = value
+        while len(self._posts) > self.capacity:
+            self._posts.popitem(last=False)
+        return value
+
+    def _incremental_posterior(self, events: tuple, cancel: CancelFlag):
+        mod, setup = self.module, self.setup
+        if self.in_order:
+            live = self._live
+            if live is not None and len(live[0]) <= len(events) and events[:len(live[0])] == live[0]:
+                self._live = None          # taken: moved forward in place below
+                state, start = live[1], len(live[0])
+                live = None
+            elif live is not None and len(live[0]) > len(events) and live[0][:len(events)] == events:
+                # an earlier entry while the live state is kept: a temporary state
+                state, start = mod.initial(setup), 0
+                for i in range(start, len(events)):
+                    check_cancel(cancel)
+                    state = mod.update(setup, state, i, events[i], cancel)
+                return mod.posterior(setup, state, cancel)
+            else:
+                self._live = live = None   # another log: rebuild (frees the old state first)
+                state, start = mod.initial(setup), 0
+            for i in range(start, len(events)):
+                check_cancel(cancel)
+                state = mod.update(setup, state, i, events[i], cancel)
+            post = mod.posterior(setup, state, cancel)
+            self._live = (events, state)   # only a state that reached its events is kept
+            return post
+        # snapshots: start from the longest stored prefix
+        state, start = None, 0
+        for j in range(len(events), -1, -1):
+            snap = self._states.get(_key(events[:j]))
+            if snap is not None:
+                self._states.move_to_end(_key(events[:j]))
+                state, start = mod.copy_state(snap), j
+                break
+        if state is None:
+            state = mod.initial(setup)
+            if events:
+                self._store(events[:0], mod.copy_state(state))
+        for i in range(start, len(events)):
+            check_cancel(cancel)
+            state = mod.update(setup, state, i, events[i], cancel)
+            if i + 1 < len(events):
+                self._store(events[:i + 1], mod.copy_state(state))
+        post = mod.posterior(setup, state, cancel)
+        # the state itself, with what the posterior derived from it (never changed again:
+        # a state taken from the store is copied first)
+        self._store(events, state)
+        return post
+
+    def _store(self, prefix: tuple, state) -> None:
+        self._states[_key(prefix)] = state
+        self._states.move_to_end(_key(prefix))
+        while len(self._states) > 1 and len(self._states) * self._state_bytes > self.memory_budget:
+            self._states.popitem(last=False)
+
+
+def _key(prefix: tuple):
+    """A hashable key for an event prefix (JSON text for events that are not hashable)."""
+    try:
+        hash(prefix)
+        return prefix
+    except TypeError:
+        return tuple(json.dumps(e.to_json(), sort_keys=True) for e in prefix)

@@ -1,0 +1,121 @@
+"""Benchmark: keystrokes and clicks to log a typical entry in each tab, before (the mouse forms)
+and after (one quick-entry line and Enter).
+
+"After" is counted, not estimated: the characters of the typed line plus Enter (also for the
+line with every word cut to its shortest unique prefix, found by trying), and each line is
+parsed by the game's engine grammar (``engines.<game>.parse``) and checked to give the intended
+event, so a figure cannot describe a line that does not work. Keystrokes with completion
+(Tab accepting a completed word) are not counted: the figure is the plain typing.
+
+"Before" is read from the desktop forms' code (``desktop/<game>/forms.py`` and ``tab.py`` as of
+this benchmark) and counted as mouse presses: a combo box choice is 2 (open, choose) unless it
+already shows the wanted value (its default: the form's code), a check box, table cell,
+toggle or button is 1, a spin box arrow is 1 per step, a context-menu entry is 2 (right-click,
+choose). Scrolling and searching a list are not counted (they only add).
+
+Run: ``python tests/benchmarks/bench_entry.py`` (no Qt needed; prints a table).
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+from engines import cluedo, egghead, guesswho, inkognito, spyfall  # noqa: E402
+
+UK = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob", "Cy"], "me": "Me"})
+SPY = spyfall.Setup.from_json({"edition": "spyfall1", "players": ["Ann", "Bob", "Cy", "Dee", "Eve"],
+                               "me": "Ann", "my_role": {"location": "Beach"}})
+
+# (tab, what, setup, module, typed line, expected event JSON, mouse presses, how they are counted)
+CASES = [
+    ("Cluedo", "opponent's suggestion", UK, cluedo, "Ann: plum rope hall; cy",
+     {"type": "suggestion", "suggester": "Ann", "cards": ["Professor Plum", "Rope", "Hall"],
+      "passed": ["Bob"], "refuter": "Cy"},
+     2 + 2 + 2 + 2 + 2 + 1,
+     "suspect, weapon, room combos 2+2+2; suggester (default me) 2; refuter (default: the "
+     "next seat, Bob) 2; passers pre-ticked 0; Log 1"),
+    ("Cluedo", "my suggestion, card shown", UK, cluedo, "me: plum rope hall; bob rope",
+     {"type": "suggestion", "suggester": "Me", "cards": ["Professor Plum", "Rope", "Hall"],
+      "passed": ["Ann"], "refuter": "Bob", "shown": "Rope"},
+     2 + 2 + 2 + 0 + 2 + 2 + 1,
+     "three card combos 6; suggester is me by default 0; refuter (default Ann) 2; "
+     "card shown 2; Log 1"),
+    ("Cluedo", "a card seen", UK, cluedo, "bob has rope",
+     {"type": "shown", "player": "Bob", "card": "Rope"},
+     2, "right-click the worksheet cell, choose “Bob has Rope”"),
+    ("Inkognito", "player question", inkognito.default_setup(), inkognito, "red: lord zsa fat",
+     {"type": "answer", "opponent": "Red", "question": "player", "asked": "identity",
+      "identities": ["Lord Fiddlebottom", "Madame Zsa Zsa"], "builds": ["fat"]},
+     3 + 1, "three cells of the pending row 3 (question and kind at their defaults); Log 1"),
+    ("Inkognito", "ambassador, build", inkognito.default_setup(), inkognito, "red: amb tall fat",
+     {"type": "answer", "opponent": "Red", "question": "ambassador", "asked": "build",
+      "identities": [], "builds": ["tall", "fat"]},
+     2 + 2 + 2 + 1, "question combo 2; kind combo 2; two cells 2; Log 1"),
+    ("Egghead", "answer", egghead.default_setup(), egghead, "sum 30",
+     {"type": "answer", "question": "sum", "answer": 30, "moderator": None},
+     2 + 2 + 1, "question combo 2 (or typing in its search line); answer combo 2; Log answer 1"),
+    ("Egghead", "reactions", egghead.default_setup(), egghead, "reactions: b",
+     {"type": "reactions", "solved": ["B"]},
+     1 + 1, "toggle B 1; Log reactions 1"),
+    ("Egghead", "a solve", egghead.default_setup(), egghead, "b solves -> 112",
+     {"type": "solve", "player": "B", "cards": None, "new_cards": [1, 1, 2]},
+     1 + 1 + 1, "Solved… on B's row 1 (cards pre-filled); new cards from 1 1 1: one arrow 1; "
+                "Log solve 1"),
+    ("Guess Who?", "answer", guesswho.default_setup(), guesswho, "glasses? no",
+     {"type": "answer", "question": {"attribute": "glasses", "value": True}, "answer": False},
+     1 + 1, "the question's row in the list 1 (if visible); No 1"),
+    ("Guess Who?", "knock a card down", guesswho.default_setup(), guesswho, "down alex",
+     {"type": "eliminate", "name": "Alex"},
+     1, "click the card on the board"),
+    ("Spyfall", "claim", SPY, spyfall, "bob: beach 1, casino .5",
+     {"type": "claim", "player": "Bob", "claim": {"Beach": 1, "Casino": 0.5}},
+     0 + 2 + 1 + 1, "speaker (default: the next player, Bob) 0; Beach cell 0→½→1 2; "
+                    "Casino cell 1; Log claim 1"),
+]
+
+
+def shortest(mod, setup, line: str, event) -> str:
+    """``line`` with every word cut to its shortest prefix that still parses to ``event``
+    (greedy, word by word): what a player who knows the names types."""
+    words = line.split(" ")
+    for i, w in enumerate(words):
+        core = w.rstrip(":;,?")
+        tail = w[len(core):]
+        for n in range(1, len(core)):
+            trial = words[:i] + [core[:n] + tail] + words[i + 1:]
+            try:
+                if mod.parse(setup, [], " ".join(trial)) == event:
+                    words = trial
+                    break
+            except Exception:  # noqa: BLE001 - a prefix that does not parse is simply too short
+                continue
+    return " ".join(words)
+
+
+def main() -> None:
+    rows = []
+    for tab, what, setup, mod, line, expect, clicks, how in CASES:
+        got = mod.parse(setup, [], line)
+        want = mod.event_from_json(expect, setup, "$")
+        if got != want:
+            raise SystemExit(f"{tab} “{line}” parsed to {got.to_json()}, expected {want.to_json()}")
+        short = shortest(mod, setup, line, want)
+        rows.append((tab, what, line, len(line) + 1, clicks, how, short))
+    w = max(len(r[2]) for r in rows)
+    ws = max(len(r[6]) for r in rows)
+    print(f"{'tab':11s} {'entry':27s} {'typed line':{w}s}  keys  {'shortest line':{ws}s}  keys"
+          f"  clicks before")
+    for tab, what, line, keys, clicks, _how, short in rows:
+        print(f"{tab:11s} {what:27s} {line:{w}s}  {keys:4d}  {short:{ws}s}  {len(short) + 1:4d}"
+              f"  {clicks:6d}")
+    print()
+    print("How the clicks before were counted (desktop/<game>/forms.py, tab.py):")
+    for tab, what, _line, _keys, clicks, how, _short in rows:
+        print(f"  {tab} {what}: {how} = {clicks}")
+    print("\nAfter: one typed line + Enter, 0 clicks (focus the line with Ctrl+L or /).")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,150 @@
+"""The belief timeline (engines/core/timeline.py): each prefix computed once, snapshots or one
+live state, contradictions stop it, a cancel keeps nothing half-done; and with the real engines
+every prefix equals a fresh ``infer``."""
+import pytest
+
+import engines
+from engines.core.contract import IncrementalEngine
+from engines.core.errors import Cancelled, ContradictionError
+from engines.core.schema import read_session_file
+from engines.core.resources import resource_path
+from engines.core.timeline import Timeline
+
+
+class _Fake:
+    """An engine over string events: the posterior is the number of events; "x" is impossible.
+    Records the prefixes it infers and the updates it applies."""
+
+    METHODS = ("exact",)
+
+    def __init__(self):
+        self.calls = []
+
+    def infer(self, setup, events, cancel=None, method="exact"):
+        self.calls.append(len(events))
+        if "x" in events:
+            raise ContradictionError(events.index("x"), "impossible")
+        return len(events)
+
+    def belief_summary(self, setup, post):
+        return {"n": float(post)}
+
+
+class _FakeIncremental(_Fake):
+    """The same as an incremental engine: a state is a list of the events folded so far."""
+
+    def __init__(self, nbytes=10):
+        super().__init__()
+        self.nbytes = nbytes
+        self.updates = 0
+
+    def initial(self, setup):
+        return []
+
+    def update(self, setup, state, index, event, cancel=None):
+        self.updates += 1
+        if event == "x":
+            raise ContradictionError(index, "impossible")
+        state.append(event)
+        return state
+
+    def posterior(self, setup, state, cancel=None):
+        return len(state)
+
+    def copy_state(self, state):
+        return list(state)
+
+    def state_bytes(self, setup):
+        return self.nbytes
+
+
+def test_the_fakes_satisfy_the_protocols():
+    assert isinstance(_FakeIncremental(), IncrementalEngine)
+    assert not isinstance(_Fake(), IncrementalEngine)
+
+
+def test_whole_log_first_then_prefixes_each_once_and_contradiction():
+    eng = _Fake()
+    tl = Timeline(eng, "setup")
+    r = tl.compute(("a", "b", "c"))
+    assert r.posteriors == (0, 1, 2, 3) and r.error is None and r.is_full
+    assert eng.calls == [3, 0, 1, 2]
+    eng.calls.clear()
+    assert tl.compute(("a", "b")).posteriors == (0, 1, 2)     # undo: nothing recomputed
+    assert tl.compute(("a", "b", "c", "d")).posteriors == (0, 1, 2, 3, 4)
+    assert eng.calls == [4]                                     # append: one inference
+    eng.calls.clear()
+    r = tl.compute(("a", "b", "x", "c"))
+    assert r.posteriors == (0, 1, 2) and r.error.event_index == 2
+    assert eng.calls == [4]                # the failing log; its consistent prefixes are cached
+
+
+def test_whole_log_only_leaves_gaps_for_uncached_prefixes():
+    eng = _Fake()
+    tl = Timeline(eng, "setup")
+    tl.posterior(("a",))
+    r = tl.compute(("a", "b", "c"), full=False)
+    assert r.posteriors == (None, 1, None, 3) and r.latest == 3 and not r.is_full
+    assert r.summaries[1] == {"n": 1.0} and r.summaries[0] is None
+
+
+def test_incremental_engine_costs_one_update_per_new_event():
+    eng = _FakeIncremental()
+    tl = Timeline(eng, "setup")
+    assert tl.compute(("a", "b", "c")).posteriors == (0, 1, 2, 3)
+    assert eng.updates == 3 and eng.calls == []                 # never a whole inference
+    tl.compute(("a", "b", "c", "d"))
+    assert eng.updates == 4
+    tl.compute(("a", "b", "e"))                                 # an edited log: from "a b"
+    assert eng.updates == 5
+
+
+def test_large_states_move_one_live_state_forward_in_order():
+    eng = _FakeIncremental(nbytes=10)
+    tl = Timeline(eng, "setup", memory_budget=5)
+    assert tl.in_order
+    r = tl.compute(("a", "b", "c"))
+    assert r.posteriors == (0, 1, 2, 3) and eng.updates == 3    # in order: no rebuilding
+    live = tl._live[1]
+    assert tl.posterior(("a",)) == 1 and tl._live[1] is live    # cached, the live state kept
+    tl.compute(("a", "b", "c", "d"))
+    assert eng.updates == 4 and tl._live[1] is live             # moved forward in place
+    tl.clear()
+    tl.posterior(("a", "b", "c", "d"))
+    assert tl.posterior(("a",)) == 1 and tl._live[1] is not None   # a temporary state
+    assert tl._live[0] == ("a", "b", "c", "d")
+    r = tl.compute(("a", "x", "c"))
+    assert r.posteriors == (0, 1) and r.error.event_index == 1
+
+
+def test_cancel_keeps_nothing_half_done():
+    eng = _FakeIncremental(nbytes=10)
+    tl = Timeline(eng, "setup", memory_budget=5)
+    tl.compute(("a",))
+    calls = iter(range(100))
+    with pytest.raises(Cancelled):
+        tl.compute(("a", "b", "c", "d"), cancel=lambda: next(calls) > 2)
+    assert tl._live is None                       # a state stopped midway is dropped
+    assert tl.compute(("a", "b", "c", "d")).posteriors == (0, 1, 2, 3, 4)
+
+
+@pytest.mark.parametrize("game", list(engines.GAMES))
+def test_every_prefix_of_every_example_equals_a_fresh_inference(game):
+    mod = engines.game_module(game)
+    s = read_session_file(str(resource_path("examples", f"{game}.json")))
+    tl = Timeline(mod, s.setup)
+    r = tl.compute(s.events)
+    assert r.error is None and len(r.posteriors) == len(s.events) + 1
+    for k in (0, len(s.events) // 2, len(s.events)):
+        fresh = mod.infer(s.setup, s.events[:k])
+        assert _timeless(r.posteriors[k].to_json()) == _timeless(fresh.to_json())
+        assert r.summaries[k] == mod.belief_summary(s.setup, fresh)
+
+
+def _timeless(obj):
+    """``obj`` without the wall-clock fields (``seconds``) that differ between runs."""
+    if isinstance(obj, dict):
+        return {k: _timeless(v) for k, v in obj.items() if k != "seconds"}
+    if isinstance(obj, list):
+        return [_timeless(v) for v in obj]
+    return obj
