@@ -167,6 +167,10 @@ def main(argv=None) -> int:
         if isinstance(mod, Simulator):
             gp = sub_sim.add_parser(game, help=f"simulate {game}")
             mod.add_simulate_arguments(gp)
+            gp.add_argument("--scheduler", default=None, metavar="WHERE",
+                            help="where the games run: processes:N (this computer), local:N (a "
+                                 "Dask LocalCluster) or tcp://HOST:8786 (a Dask scheduler; "
+                                 "pip install '.[cluster]'); the figures do not depend on it")
             gp.set_defaults(func=_simulate, sim_module=mod)
     args = parser.parse_args(argv)
     try:

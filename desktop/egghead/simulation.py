@@ -70,7 +70,8 @@ class SimulationPanel(SimulationPanelBase):
         grid.addWidget(self.run_button, 1, 8, 1, 2)
         grid.addWidget(self.cancel_button, 1, 10, 1, 2)
         self.progress.setFormat("%v of %m rounds")
-        grid.addWidget(self.progress, 2, 0, 1, 12)
+        grid.addWidget(self.progress, 2, 0, 1, 8)
+        grid.addWidget(self.run_on, 2, 8, 1, 4)
         self.status.setText(SEED_TABLE)
         grid.addWidget(self.status, 3, 0, 1, 12)
         root.addWidget(box)
@@ -159,6 +160,7 @@ class SimulationPanel(SimulationPanelBase):
         if not opts["analysing"]:
             raise SessionFormatError("--analysing", "tick at least one number of analysing "
                                                     "players.")
+        opts = dict(opts, scheduler=self.scheduler())
         return (functools.partial(_simulate_job, opts), opts["rounds"] * len(opts["analysing"]),
                 f"Simulating {len(opts['analysing'])} game(s) of {opts['rounds']} rounds…")
 

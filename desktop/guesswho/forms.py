@@ -207,6 +207,7 @@ class SimulationPanel(SimulationPanelBase):
         row2.addWidget(self.run_button)
         row2.addWidget(self.cancel_button)
         row2.addWidget(self.progress, 1)
+        row2.addWidget(self.run_on)
         lay.addLayout(row2)
         self.table = QTableWidget(0, 4)
         self.table.setHorizontalHeaderLabels(["A vs B", "A wins", "1st wins", "Q/game"])
@@ -246,7 +247,7 @@ class SimulationPanel(SimulationPanelBase):
         setup = self._setup()
         config = guesswho.SimConfig(setup.board, tuple(strategies), self.games.value(),
                                     rules=setup.rules, compound=setup.compound_questions,
-                                    seed=self.seed.value())
+                                    seed=self.seed.value(), scheduler=self.scheduler())
         self.table.setRowCount(0)
         pairs = max(1, len(strategies) * (len(strategies) - 1) // 2)
         return (functools.partial(_simulate_job, config), config.games * pairs,

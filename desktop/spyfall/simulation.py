@@ -97,8 +97,9 @@ class SimulationPanel(SimulationPanelBase):
         grid.addLayout(draw_row, 2, 2, 1, 10)
         grid.addWidget(self.run_button, 2, 12, 1, 2)
         grid.addWidget(self.cancel_button, 2, 14, 1, 2)
+        grid.addWidget(self.run_on, 3, 12, 1, 4)
         self.progress.setFormat("")
-        grid.addWidget(self.progress, 3, 0, 1, 16)
+        grid.addWidget(self.progress, 3, 0, 1, 12)
         self.status.setText("Not run yet. Strategies: flat and dynamic hide-reveal (the seed's), "
                              "joker = random claims and random votes (a baseline).")
         self.status.setWordWrap(True)
@@ -190,7 +191,7 @@ class SimulationPanel(SimulationPanelBase):
                                    games=self.games.value(), strategies=strategies, seats=seats,
                                    seed=self.seed.value(), beta=self.beta.value(),
                                    lam=self.lam.value(), rounds=self.rounds.value(),
-                                   workers=self.workers.value())
+                                   workers=self.workers.value(), scheduler=self.scheduler())
         config.validate()
         return config
 

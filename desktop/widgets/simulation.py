@@ -12,6 +12,7 @@ from typing import Any, Callable
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QWidget
 
+from desktop.widgets.run_on import RunOnSelector
 from engines.core.errors import EngineError, SessionFormatError
 
 ERROR_STYLE = "<span style='color:#b71c1c'>{}</span>"
@@ -52,6 +53,9 @@ class SimulationPanelBase(QWidget):
         self.progress.setValue(0)
         self.status = QLabel()
         self.status.setWordWrap(True)
+        # "Run on: this computer | Dask …": a panel places it and passes scheduler() to its
+        # SimConfig (engines/core/executor.py); the figures do not depend on it
+        self.run_on = RunOnSelector()
 
     # -- subclass hooks -------------------------------------------------------------------
     def prepare(self) -> tuple[Callable[[Any], Any], int, str]:  # subclass
@@ -70,6 +74,10 @@ class SimulationPanelBase(QWidget):
 
     def cancelled_text(self) -> str:
         return "Simulation cancelled."
+
+    def scheduler(self):
+        """``SimConfig.scheduler`` from :attr:`run_on`; raises SessionFormatError."""
+        return self.run_on.scheduler()
 
     # -- running ----------------------------------------------------------------------------
     def is_running(self) -> bool:

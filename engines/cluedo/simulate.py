@@ -15,6 +15,7 @@ from typing import Optional
 import numpy as np
 
 from engines.core.errors import CancelFlag, Progress, SessionFormatError, check_cancel
+from engines.core.executor import run_games, worker_cancelled
 from engines.cluedo.inference import infer
 from engines.cluedo.model import HandEvent, Setup, SuggestionEvent, load_editions
 from engines.cluedo.recommend import CERTAIN, recommend
@@ -73,6 +74,9 @@ class SimConfig:
     seed: Optional[int] = 0
     max_rounds: int = 40
     samples: int = 1000
+    scheduler: Optional[str] = None
+    """Where the games run (:mod:`engines.core.executor`): None = in this process,
+    ``processes:N``, ``local:N`` or ``tcp://HOST:8786``; the figures do not depend on it."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +104,45 @@ class SimulationResult:
                 "mean": self.mean, "median": self.median, "seconds": self.seconds}
 
 
+def _one_game(index: int, seed_seq, setup: Setup, strategy: str, max_rounds: int,
+              samples: int) -> Optional[int]:
+    """Game ``index`` (a task of :func:`engines.core.executor.run_games`): my turns until my
+    posterior makes the envelope certain (None: not within ``max_rounds``)."""
+    rng = np.random.default_rng(seed_seq)
+    n_players = len(setup.players)
+    (_, suspects), (_, weapons), (_, rooms) = setup.categories
+    deal = random_deal(setup, rng)
+    events = [HandEvent("Me", tuple(c for c, o in zip(setup.cards, deal) if o == 0))]
+    my_turns = 0
+    for rnd in range(max_rounds):
+        check_cancel(worker_cancelled)
+        for p in range(n_players):
+            if p == 0:
+                my_turns += 1
+                if strategy == "greedy":
+                    rec = recommend(setup, events, samples=samples, seed=int(rng.integers(1 << 30)),
+                                    exact_seconds=0)  # estimates: reproducible, fast
+                    if rec.suggestions:
+                        best = rec.suggestions[0][3]
+                        ties = [s for s in rec.suggestions if s[3] >= best - 1e-12]
+                        s, w, r, _ = ties[rng.integers(len(ties))]
+                        triple = (s, w, r)
+                    else:
+                        triple = (suspects[0], weapons[0], rooms[0])
+                else:
+                    triple = (suspects[rng.integers(len(suspects))], weapons[rng.integers(len(weapons))],
+                              rooms[rng.integers(len(rooms))])
+            else:
+                triple = (suspects[rng.integers(len(suspects))], weapons[rng.integers(len(weapons))],
+                          rooms[rng.integers(len(rooms))])
+            events.append(play_suggestion(setup, deal, p, triple, rng, reveal=(p == 0)))
+            if p == 0:
+                post = infer(setup, events)
+                if np.all([max(v.values()) >= CERTAIN for v in post.envelope_marginals().values()]):
+                    return my_turns
+    return None
+
+
 def simulate(config: SimConfig = SimConfig(), *, progress: Progress = None,
              cancel: CancelFlag = None) -> SimulationResult:
     """Play ``config.games`` simulated games; I am seat 0 and use ``config.strategy``.
@@ -120,47 +163,11 @@ def simulate(config: SimConfig = SimConfig(), *, progress: Progress = None,
     names = [f"P{i + 1}" for i in range(n_players)]
     names[0] = "Me"
     setup = Setup.from_json({"edition": edition, "players": names, "me": "Me"}, "$.simulate")
-    rng = np.random.default_rng(seed)
-    (_, suspects), (_, weapons), (_, rooms) = setup.categories
     t0 = time.perf_counter()
-    turns = []
-    for g in range(games):
-        check_cancel(cancel)
-        deal = random_deal(setup, rng)
-        events = [HandEvent("Me", tuple(c for c, o in zip(setup.cards, deal) if o == 0))]
-        solved = None
-        my_turns = 0
-        for rnd in range(max_rounds):
-            for p in range(n_players):
-                if p == 0:
-                    my_turns += 1
-                    if strategy == "greedy":
-                        rec = recommend(setup, events, samples=samples, seed=int(rng.integers(1 << 30)),
-                                        exact_seconds=0)  # estimates: reproducible, fast
-                        if rec.suggestions:
-                            best = rec.suggestions[0][3]
-                            ties = [s for s in rec.suggestions if s[3] >= best - 1e-12]
-                            s, w, r, _ = ties[rng.integers(len(ties))]
-                            triple = (s, w, r)
-                        else:
-                            triple = (suspects[0], weapons[0], rooms[0])
-                    else:
-                        triple = (suspects[rng.integers(len(suspects))], weapons[rng.integers(len(weapons))],
-                                  rooms[rng.integers(len(rooms))])
-                else:
-                    triple = (suspects[rng.integers(len(suspects))], weapons[rng.integers(len(weapons))],
-                              rooms[rng.integers(len(rooms))])
-                events.append(play_suggestion(setup, deal, p, triple, rng, reveal=(p == 0)))
-                if p == 0:
-                    post = infer(setup, events)
-                    if np.all([max(v.values()) >= CERTAIN for v in post.envelope_marginals().values()]):
-                        solved = my_turns
-                        break
-            if solved is not None:
-                break
-        turns.append(solved)
-        if progress is not None:
-            progress(g + 1, games)
+    if seed is None:    # not reproducible: fresh entropy, still one independent seed per game
+        seed = int(np.random.SeedSequence().entropy)
+    turns = run_games(_one_game, games, seed, (setup, strategy, max_rounds, samples),
+                      scheduler=config.scheduler, workers=1, progress=progress, cancel=cancel)
     done = [t for t in turns if t is not None]
     return SimulationResult(config, tuple(turns),
                             statistics.fmean(done) if done else None,
@@ -184,5 +191,6 @@ def simulate_main(args) -> dict:
     return {"game": "cluedo",
             "results": [simulate(SimConfig(args.players, edition=args.edition, strategy=s,
                                            games=args.games, seed=args.seed,
-                                           samples=args.samples)).to_json()
+                                           samples=args.samples,
+                                           scheduler=getattr(args, "scheduler", None))).to_json()
                         for s in strategies]}

@@ -25,7 +25,8 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from engines.core.errors import Cancelled, CancelFlag, Progress, SessionFormatError, check_cancel
+from engines.core.errors import CancelFlag, Progress, SessionFormatError, check_cancel
+from engines.core.executor import game_progress, run_games, worker_cancelled
 from engines.egghead.questions import Question, bound_deck, stack_space
 from engines.egghead.table import BitTable, table_bytes
 
@@ -260,28 +261,16 @@ def play_game(players: int, values: int, cards: int, rounds: int, analysing: int
     return obs_ba, obs_no, solves
 
 
-_worker_progress = None   # in a worker process: the queue its progress goes to
-_worker_cancel = None     # in a worker process: the event that stops it
-
-
-def _init_worker(queue, stop) -> None:
-    global _worker_progress, _worker_cancel
-    _worker_progress, _worker_cancel = queue, stop
-
-
-def _config_job(args):
-    (players, values, cards, rounds, a, qids, seed_seq, target, index) = args
+def _analysing_game(index: int, seed_seq, job: tuple, analysing: tuple) -> tuple:
+    """Game ``index`` (``analysing[index]`` players use BA), a task of
+    :func:`engines.core.executor.run_games`: ``(a, BA solves, others' solves, solves, s)``."""
+    players, values, cards, rounds, qids = job
     deck = bound_deck(values, cards, players)
-    qs = [deck[i] for i in qids]
+    a = analysing[index]
     t0 = time.perf_counter()
-
-    def report(done: int, _total: int) -> None:
-        if _worker_progress is not None:
-            _worker_progress.put((index, done))
-
-    stop = (lambda: _worker_cancel.is_set()) if _worker_cancel is not None else None
-    obs_ba, obs_no, solves = play_game(players, values, cards, rounds, a, qs,
-                                       np.random.default_rng(seed_seq), stop, report, 0, rounds)
+    obs_ba, obs_no, solves = play_game(players, values, cards, rounds, a, [deck[i] for i in qids],
+                                       np.random.default_rng(seed_seq), worker_cancelled,
+                                       lambda done, total: game_progress(done / total), 0, rounds)
     return a, obs_ba, obs_no, solves, time.perf_counter() - t0
 
 
@@ -310,8 +299,10 @@ class SimConfig:
         questions: deck ids to draw from (default: the whole bundled deck).
         seed: random seed (reproducible); target_points: points for the target CDF (10).
         workers: processes (1 = in this process; >1 runs the games, one per entry of
-            ``analysing``, in parallel worker processes that report their progress through a
-            queue). The result does not depend on it: game c draws from its own seed stream.
+            ``analysing``, in parallel worker processes).
+        scheduler: where the games run (:mod:`engines.core.executor`): None = this computer
+            (``workers``), ``processes:N``, ``local:N`` or ``tcp://HOST:8786``. The result does
+            not depend on where: game c draws from ``SeedSequence(seed).spawn(...)[c]``.
     """
 
     players: int = 4
@@ -323,6 +314,7 @@ class SimConfig:
     seed: int = 0
     target_points: int = 10
     workers: int = 1
+    scheduler: Optional[str] = None
 
 
 def simulate(config: SimConfig = SimConfig(), *, progress: Progress = None,
@@ -366,7 +358,8 @@ def simulate(config: SimConfig = SimConfig(), *, progress: Progress = None,
     total = rounds * len(analysing)
     t0 = time.perf_counter()
     raw = []
-    if workers <= 1 or len(analysing) == 1:
+    scheduler = getattr(config, "scheduler", None)
+    if not scheduler and (workers <= 1 or len(analysing) == 1):   # here, progress per round
         qs = [deck[i] for i in qids]
         for c, a in enumerate(analysing):
             t1 = time.perf_counter()
@@ -375,40 +368,13 @@ def simulate(config: SimConfig = SimConfig(), *, progress: Progress = None,
                                    c * rounds, total)
             raw.append((a, ob, on, sv, time.perf_counter() - t1))
     else:
-        import concurrent.futures as cf
-        import multiprocessing as mp
-        import queue as queue_mod
-
-        jobs = [(players, values, cards_per_player, rounds, a, qids, seqs[c], target_points, c)
-                for c, a in enumerate(analysing)]
-        ctx = mp.get_context("spawn")     # safe inside the Qt app and the bundle
-        reports, stop = ctx.Queue(), ctx.Event()
-        ex = cf.ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=ctx,
-                                    initializer=_init_worker, initargs=(reports, stop))
-        per_game = [0] * len(jobs)
-        try:
-            futs = [ex.submit(_config_job, j) for j in jobs]
-            pending = set(futs)
-            while pending:
-                if cancel is not None and cancel():
-                    stop.set()            # the workers stop at their next round
-                    raise Cancelled()
-                _fin, pending = cf.wait(pending, timeout=0.1, return_when=cf.FIRST_COMPLETED)
-                moved = False
-                while True:
-                    try:
-                        c, d = reports.get_nowait()
-                    except queue_mod.Empty:
-                        break
-                    per_game[c] = max(per_game[c], d)
-                    moved = True
-                if moved and progress is not None:
-                    progress(sum(per_game), total)
-            raw = [f.result() for f in futs]
-            if progress is not None:
-                progress(total, total)
-        finally:
-            ex.shutdown(wait=False, cancel_futures=True)
+        # one task per entry of ``analysing``, on this computer's processes or a Dask cluster;
+        # game c draws from game_seed(seed, c) = SeedSequence(seed).spawn(...)[c], as above
+        jobs = (players, values, cards_per_player, rounds, qids)
+        done = (lambda d, _t: progress(int(d * rounds), total)) if progress is not None else None
+        raw = run_games(_analysing_game, len(analysing), seed, (jobs, tuple(analysing)),
+                        scheduler=scheduler, workers=workers, chunk_size=1, progress=done,
+                        cancel=cancel)
     configs = tuple(_config_result(players, a, ob, on, sv, secs, target_points)
                     for a, ob, on, sv, secs in raw)
     all_ba = [x for _, ob, _, _, _ in raw for x in ob]
@@ -446,5 +412,6 @@ def simulate_main(args) -> dict:
     res = simulate(SimConfig(players=args.players, values=args.values,
                              cards_per_player=args.cards, rounds=args.rounds,
                              analysing=tuple(analysing), questions=qs, seed=args.seed,
-                             target_points=args.target, workers=args.workers))
+                             target_points=args.target, workers=args.workers,
+                             scheduler=getattr(args, "scheduler", None)))
     return res.to_json(raw=args.raw)

@@ -22,7 +22,8 @@ import random
 from dataclasses import dataclass
 from typing import Optional, Sequence, Union
 
-from engines.core.errors import CancelFlag, Progress, SessionFormatError, check_cancel
+from engines.core.errors import CancelFlag, Progress, SessionFormatError
+from engines.core.executor import run_games
 from engines.core.stats import wilson_interval
 from engines.guesswho.board import Board, load_board
 from engines.guesswho.inference import question_dp
@@ -177,6 +178,31 @@ class SimConfig:
     rules: str = "official"
     compound: bool = False
     seed: int = 0
+    scheduler: Optional[str] = None
+    """Where the games run (:mod:`engines.core.executor`): None = in this process,
+    ``processes:N``, ``local:N`` or ``tcp://HOST:8786``; the figures do not depend on it."""
+
+
+_PREPARED: dict = {}
+
+
+def _one_game(index: int, seed_seq, spec: tuple) -> tuple:
+    """Game ``index`` of a run (a task of :func:`engines.core.executor.run_games`):
+    ``(winner 0/1 = first/second to ask, questions asked)``."""
+    b, pairs, games, rules, compound = spec
+    key = (id(b), compound)
+    if key not in _PREPARED:       # once per board object (per chunk of games on a worker)
+        if len(_PREPARED) > 8:
+            _PREPARED.clear()
+        _PREPARED[key] = (b, [b.mask(q) for q in b.questions(compound)])
+    masks = _PREPARED[key][1]
+    a, bb = pairs[index // games]
+    rng = random.Random(int.from_bytes(seed_seq.generate_state(4).tobytes(), "little"))
+    pa = _Player(a, b, masks, compound, rules, rng)
+    pb = _Player(bb, b, masks, compound, rules, rng)
+    if (index % games) % 2 == 0:
+        return _play(pa, pb, b.size, masks, rules, rng)
+    return _play(pb, pa, b.size, masks, rules, rng)
 
 
 def simulate(config: SimConfig = SimConfig(), *, progress: Progress = None,
@@ -207,31 +233,24 @@ def simulate(config: SimConfig = SimConfig(), *, progress: Progress = None,
     if games < 1:
         raise SessionFormatError("--games", "must be at least 1")
     b = board if isinstance(board, Board) else load_board(board)
-    masks = [b.mask(q) for q in b.questions(compound)]
-    rng = random.Random(seed)
     strategies = list(strategies)
     pairs = [(strategies[i], strategies[j]) for i in range(len(strategies))
              for j in range(i + 1, len(strategies))] or [(strategies[0], strategies[0])]
-    total = games * len(pairs)
-    done = 0
+    # game k is game k % games of pair k // games, seeded by the executor (SeedSequence spawn)
+    results = run_games(_one_game, games * len(pairs), seed, ((b, tuple(pairs), games, rules,
+                                                               compound),),
+                        scheduler=config.scheduler, workers=1, progress=progress, cancel=cancel)
     out = []
-    for a, bb in pairs:
-        pa = _Player(a, b, masks, compound, rules, rng)
-        pb = _Player(bb, b, masks, compound, rules, rng)
+    for pi, (a, bb) in enumerate(pairs):
+        part = results[pi * games:(pi + 1) * games]
         wa = wb = first = asked = 0
-        for g in range(games):
-            check_cancel(cancel)
+        for g, (winner, k) in enumerate(part):
             a_first = g % 2 == 0
-            winner, k = _play(pa, pb, b.size, masks, rules, rng) if a_first else \
-                _play(pb, pa, b.size, masks, rules, rng)
             asked += k
             first += winner == 0
             a_won = (winner == 0) == a_first
             wa += a_won
             wb += not a_won
-            done += 1
-            if progress is not None:
-                progress(done, total)
         out.append(MatchResult(a, bb, games, wa, wb, first, asked / games))
     name = b.key or b.name
     return SimulationResult(name, rules, compound, seed, tuple(out))
@@ -253,4 +272,5 @@ def simulate_main(args: argparse.Namespace) -> dict:
     """Run :func:`simulate` from parsed CLI arguments; returns the JSON-able result."""
     strategies = [s.strip() for s in str(args.strategies).split(",") if s.strip()]
     return simulate(SimConfig(args.board, tuple(strategies), args.games, rules=args.rules,
-                              compound=args.compound, seed=args.seed)).to_json()
+                              compound=args.compound, seed=args.seed,
+                              scheduler=getattr(args, "scheduler", None))).to_json()

@@ -27,7 +27,8 @@ from typing import Optional
 
 import numpy as np
 
-from engines.core.errors import CancelFlag, Progress, SessionFormatError, check_cancel
+from engines.core.errors import CancelFlag, Progress, SessionFormatError
+from engines.core.executor import run_games
 from engines.inkognito.inference import _recommend, infer
 from engines.inkognito.likelihood import form_table
 from engines.inkognito.model import (DEFAULT_DECEPTION_PRIOR, KINDS, QUESTIONS, Answer,
@@ -177,6 +178,16 @@ class SimConfig:
     target: float = 0.95
     questions: str = "any"
     seed: int = 0
+    scheduler: Optional[str] = None
+    """Where the games run (:mod:`engines.core.executor`): None = in this process,
+    ``processes:N``, ``local:N`` or ``tcp://HOST:8786``; the figures do not depend on it."""
+
+
+def _one_game(index: int, seed_seq, policy: str, opts: dict) -> tuple:
+    """Game ``index`` (a task of :func:`engines.core.executor.run_games`): :func:`play` with
+    a generator seeded from the game's ``SeedSequence``."""
+    rng = random.Random(int.from_bytes(seed_seq.generate_state(4).tobytes(), "little"))
+    return play(rng, policy, **opts)
 
 
 def simulate(config: SimConfig = SimConfig(), *, progress: Progress = None,
@@ -212,18 +223,15 @@ def simulate(config: SimConfig = SimConfig(), *, progress: Progress = None,
     if len(prior) != 2 or not all(x > 0 and math.isfinite(x) for x in prior):
         raise SessionFormatError("--prior", f"Beta parameters must be two positive numbers, "
                                             f"got {prior!r}")
-    rng = random.Random(seed)
+    opts = dict(theta=theta, deception=deception, prior=prior, max_questions=max_questions,
+                target=target, questions=questions)
     solved_q, curves, losses = [], [], []
-    for _ in range(games):
-        check_cancel(cancel)
-        k, probs = play(rng, policy, theta=theta, deception=deception, prior=prior,
-                        max_questions=max_questions, target=target, questions=questions)
+    for k, probs in run_games(_one_game, games, seed, (policy, opts), scheduler=config.scheduler,
+                              workers=1, progress=progress, cancel=cancel):
         if k is not None:
             solved_q.append(k)
         curves.append(probs + [probs[-1]] * (max_questions + 1 - len(probs)))
         losses.append(-math.log2(max(probs[-1], 1e-300)))
-        if progress is not None:
-            progress(len(curves), games)
     mean_curve = tuple(float(x) for x in np.mean(np.array(curves), axis=0))
     return SimulationResult(policy, questions, "deception" if deception else "uniform", theta,
                             games, max_questions, target, len(solved_q) / games, tuple(solved_q),
@@ -252,4 +260,5 @@ def simulate_main(args: argparse.Namespace) -> dict:
     return simulate(SimConfig(games=args.games, policy=args.policy, theta=args.theta,
                               deception=args.deception, prior=tuple(args.prior),
                               max_questions=args.max_questions, target=args.target,
-                              questions=args.questions, seed=args.seed)).to_json()
+                              questions=args.questions, seed=args.seed,
+                              scheduler=getattr(args, "scheduler", None))).to_json()

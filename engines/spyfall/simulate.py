@@ -25,22 +25,22 @@ Two variants for the hide-reveal study (:mod:`engines.spyfall.equilibrium`):
   strategy, while every bot's model still reads all seats with the table's β, λ and the seat's
   strategy (the spy's deviation is not known to the others).
 
-Tournaments run on all cores (multiprocessing, "spawn" start so it is safe inside the Qt app)
-and are reproducible from the seed whatever the number of workers: game i draws everything from
+Tournaments run on all cores or on a Dask cluster (:mod:`engines.core.executor`) and are
+reproducible from the seed whatever runs them: game i draws everything from
 ``numpy.random.default_rng([seed, i])``.
 """
 from __future__ import annotations
 
 import argparse
 import math
-import os
 import time
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 import numpy as np
 
-from engines.core.errors import Cancelled, CancelFlag, Progress, SessionFormatError
+from engines.core.errors import CancelFlag, Progress, SessionFormatError
+from engines.core.executor import run_games
 from engines.core.stats import wilson_interval
 from engines.spyfall.inference import BeliefTracker, emission_params, kl_bits
 from engines.spyfall.model import (DEFAULT_BETA, DEFAULT_LAMBDA, DEFAULT_ROUNDS, STRATEGIES,
@@ -60,6 +60,8 @@ class SimConfig:
         beta, lam: every bot's personality (β > 0, λ in [0, 1)).
         rounds: rounds before the end game (each seat speaks ``rounds`` times).
         workers: processes (None = os.cpu_count()); results do not depend on it.
+        scheduler: where the games run (:mod:`engines.core.executor`): None = this computer's
+            ``workers`` processes, ``processes:N``, ``local:N`` or ``tcp://HOST:8786``.
         vote_threshold: None (vote after the last round, the seed's rule) or p in (0, 1]: the
             end game runs after the first claim that lifts a spy probability to >= p.
         vote_on: "public" (the public spy belief) or "private" (any non-spy's private belief).
@@ -76,6 +78,7 @@ class SimConfig:
     lam: float = DEFAULT_LAMBDA
     rounds: int = DEFAULT_ROUNDS
     workers: Optional[int] = None
+    scheduler: Optional[str] = None
     vote_threshold: Optional[float] = None
     vote_on: str = "public"
     spy_lam: Optional[float] = None
@@ -247,9 +250,11 @@ def play_game(config: SimConfig, index: int) -> dict:
             "p_spy": p_spy, "turns": played}
 
 
-def _run_chunk(args) -> list:
-    config, start, stop = args
-    return [play_game(config, i) for i in range(start, stop)]
+def _one_game(index: int, _seed_seq, config: SimConfig) -> dict:
+    """Game ``index`` (a task of :func:`engines.core.executor.run_games`); it keeps this
+    simulator's own per-game seed ``SeedSequence([seed, index])`` (the figures published with
+    it stay the same), as independent across games as the executor's spawned seeds."""
+    return play_game(config, index)
 
 
 @dataclass(frozen=True, eq=False)
@@ -368,35 +373,9 @@ def simulate(config: SimConfig, *, progress: Progress = None,
     """
     config.validate()
     t0 = time.perf_counter()
-    workers = config.workers or os.cpu_count() or 1
-    workers = max(1, min(workers, config.games))
-    chunk = max(1, min(50, config.games // (workers * 4) or 1))
-    tasks = [(config, a, min(a + chunk, config.games)) for a in range(0, config.games, chunk)]
-    records: list = []
-    if workers == 1:
-        for task in tasks:
-            if cancel is not None and cancel():
-                raise Cancelled()
-            records.extend(_run_chunk(task))
-            if progress is not None:
-                progress(len(records), config.games)
-    else:
-        import multiprocessing as mp
-
-        ctx = mp.get_context("spawn")
-        pool = ctx.Pool(workers)
-        try:
-            for part in pool.imap(_run_chunk, tasks):
-                records.extend(part)
-                if progress is not None:
-                    progress(len(records), config.games)
-                if cancel is not None and cancel():
-                    pool.terminate()
-                    raise Cancelled()
-            pool.close()
-        finally:
-            pool.terminate()
-            pool.join()
+    records = run_games(_one_game, config.games, config.seed, (config,),
+                        scheduler=config.scheduler, workers=config.workers,
+                        progress=progress, cancel=cancel)
     return aggregate(config, records, time.perf_counter() - t0)
 
 
@@ -429,7 +408,7 @@ def simulate_main(args) -> dict:
     config = SimConfig(players=args.players, locations=args.locations, games=args.games,
                        strategies=_names(args.strategies) or (), seats=_names(args.seats),
                        seed=args.seed, beta=args.beta, lam=args.lam, rounds=args.rounds,
-                       workers=args.workers)
+                       workers=args.workers, scheduler=getattr(args, "scheduler", None))
     return simulate(config).to_json()
 
 
