@@ -58,11 +58,28 @@ def tab_classes() -> list:
     return out
 
 
+_gui_gc = None
+
+
+def collect_garbage_on_gui_thread() -> None:
+    """Run Python's cyclic garbage collector on the GUI thread only (pyqtgraph's
+    ``GarbageCollector``: automatic collection off, a timer collects). Otherwise a collection
+    that starts in a background job's thread may destroy Qt widgets there, which deadlocks
+    against the GUI thread (seen with a Cluedo recommendation running while a closed window's
+    menus were collected)."""
+    global _gui_gc
+    if _gui_gc is None:
+        from pyqtgraph.util.garbage_collector import GarbageCollector
+
+        _gui_gc = GarbageCollector(interval=0.5)
+
+
 class MainWindow(QMainWindow):
     """The application window: one tab per game, File/Edit/View/Help menus, status bar."""
 
     def __init__(self, *, autosave: bool = True, interactive: bool = True):
         super().__init__()
+        collect_garbage_on_gui_thread()
         #: False for --screenshot/--self-test: errors go to stderr instead of message boxes.
         self.interactive = interactive
         self.setWindowTitle(APP_NAME)

@@ -1,6 +1,6 @@
 """Exact counting of the Cluedo deals consistent with a log, by dynamic programming over cards.
 
-Method (issue 2 section 3, the seed's "#Sat" model counted without enumerating deals):
+Method (the Cluedo seed's "#Sat" model, counted without enumerating deals):
 
 * The log becomes *constraints* on the card × owner matrix (owners: the players, then the
   envelope): forced cells (``HandEvent``, ``ShownEvent``, a shown card), forbidden cells
