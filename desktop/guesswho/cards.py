@@ -25,7 +25,7 @@ CARD_MIN_WIDTH = 120
 CARD_HEIGHT = 104
 #: The board shrinks cards down to this height (name and two lines of chips) rather than
 #: scroll, so a 24-card board fits a 1280×800 screen.
-CARD_MIN_HEIGHT = 78
+CARD_MIN_HEIGHT = 60
 
 
 def chip_text(attribute, value) -> Optional[str]:
