@@ -393,9 +393,14 @@ class Tab(GameTab):
 
 def _recommend_job(setup, events, room, task):
     """The ranking with the 24 best estimates counted exactly within 1.5 s (12 rows are
-    listed); the sampled estimate is published first as a partial result."""
-    task.publish(cluedo.recommend(setup, events, room=room, cancel=task, exact_seconds=0))
-    return cluedo.recommend(setup, events, room=room, cancel=task, exact_top=24)
+    listed; every classic candidate is exact at once); the sampled estimate is published first
+    as a partial result. What each opponent knows is not computed here
+    (``opponents_seconds=0``): the tab does not show it yet, and it would add up to a second
+    to every refresh."""
+    task.publish(cluedo.recommend(setup, events, room=room, cancel=task, exact_seconds=0,
+                                  opponents_seconds=0))
+    return cluedo.recommend(setup, events, room=room, cancel=task, exact_top=24,
+                            opponents_seconds=0)
 
 
 def _advice_job(setup, events, suggester, cards, cancel):
