@@ -29,3 +29,11 @@ def load_json_resource(*parts: str) -> Any:
     """Parse a JSON file under ``resources/``."""
     with open(resource_path(*parts), encoding="utf-8") as fh:
         return json.load(fh)
+
+
+def save_json_result(obj: Any, path: str) -> None:
+    """Write a study's result as indented JSON (one trailing newline) to ``path`` — by default a
+    file under ``resources/`` that the app reads back with :func:`load_json_resource`."""
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(obj, fh, indent=1)
+        fh.write("\n")

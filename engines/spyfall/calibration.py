@@ -26,14 +26,13 @@ the figures of ``docs/spyfall-calibration.md``.
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from functools import lru_cache
 from typing import Optional, Sequence
 
 import numpy as np
 
-from engines.core.resources import load_json_resource, resource_path
+from engines.core.resources import load_json_resource, resource_path, save_json_result
 from engines.spyfall.inference import BeliefTracker
 from engines.spyfall.model import normalise_claim
 from engines.spyfall.simulate import bot_claim
@@ -201,9 +200,7 @@ def main(argv: Optional[Sequence[str]] = None) -> dict:
         out[name] = {"lambda": lam, "strategy": strategy, **res}
     out["seconds"] = round(time.perf_counter() - t0, 1)
     path = a.out or str(resource_path(*RESULT_FILE))
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(out, fh, indent=1)
-        fh.write("\n")
+    save_json_result(out, path)
     print(markdown(out))
     return out
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import time
 from functools import lru_cache
 from typing import Optional, Sequence
@@ -37,7 +36,7 @@ import numpy as np
 from scipy.optimize import linprog
 from scipy.stats import binomtest
 
-from engines.core.resources import load_json_resource, resource_path
+from engines.core.resources import load_json_resource, resource_path, save_json_result
 from engines.spyfall.simulate import SimConfig, simulate
 
 #: The studied table: the tab's default (5 players, Spyfall 1's 27 locations, 5 rounds, β = 5).
@@ -262,9 +261,7 @@ def main(argv: Optional[Sequence[str]] = None) -> dict:
            "seconds": {"win_rate_study": round(t1 - t0, 1), "payoff_matrix": round(t2 - t1, 1),
                        "refinement": round(t3 - t2, 1)}}
     path = a.out or str(resource_path(*RESULT_FILE))
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(out, fh, indent=1)
-        fh.write("\n")
+    save_json_result(out, path)
     print(markdown(out))
     return out
 
