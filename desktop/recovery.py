@@ -27,9 +27,7 @@ process, which then exits at once (``os._exit``) instead of destroying a running
 from __future__ import annotations
 
 import atexit
-import gc
 import hashlib
-import json
 import os
 import sys
 import time
@@ -39,7 +37,7 @@ from datetime import datetime
 from typing import Optional
 
 from PySide6.QtCore import QLockFile, QThread, QThreadPool
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QMessageBox
 
 from engines import game_module
 from engines.core.errors import SessionFormatError

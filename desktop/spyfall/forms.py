@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-import numpy as np
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
@@ -19,8 +18,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialogButtonBox, QDoubleSp
 from engines import spyfall
 from engines.core.errors import SessionFormatError
 from desktop.widgets.dialogs import NewGameDialogBase
-from engines.spyfall.model import (DEFAULT_ROUNDS, EXACT_CLAIM_WEIGHT, GRID_LEVELS, NEW_GAME_MODEL,  # noqa: F401
-                                   STRATEGIES, entry_claim_weight, on_grid)
+from engines.spyfall.model import DEFAULT_ROUNDS, NEW_GAME_MODEL, STRATEGIES
 
 OBSERVER = "(nobody: I only watch)"
 SPY = "I am the spy"

@@ -19,8 +19,8 @@ from desktop.gametab import GameTab
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.worksheet import WorksheetView, format_probability
 from desktop.spyfall.forms import (CLAIM_WEIGHT_HELP, NewGameDialog, STRATEGY_LABELS,
-                                   claim_error_text, entry_claim_weight,
-                                   parse_claim_entry)
+                                   claim_error_text, parse_claim_entry)
+from engines.spyfall.model import entry_claim_weight
 from desktop.spyfall.model import ClaimSheetModel, ClaimSheetView, SpyBeliefModel, claim_text
 from desktop.spyfall.simulation import SimulationPanel
 from desktop.appearance import tone

@@ -350,7 +350,7 @@ def test_default_setup_role_line_does_not_claim_players_differ(window):
                                            ([0.62, 0.38, 0], False), ([1, 0.25, 0], False),
                                            ([3, 1, 0], False)])
 def test_on_grid_and_entry_claim_weight(weights, grid):
-    from desktop.spyfall.forms import entry_claim_weight, on_grid
+    from engines.spyfall.model import entry_claim_weight, on_grid
 
     assert on_grid(weights) is grid
     assert entry_claim_weight(weights) == (None if grid else 1.0)
