@@ -46,7 +46,7 @@ from typing import Optional
 
 import numpy as np
 
-from engines.core.errors import check_cancel
+from engines.core.errors import SessionFormatError, check_cancel
 from engines.core.limits import check_memory
 
 _P1 = (1 << 57) - 13          # primes below 2**57: int64 sums of up to 64 residues cannot overflow
@@ -387,87 +387,233 @@ def _greedy_order(free, choices, sizes, touched, implicit=None, rng=None) -> lis
     return order
 
 
+class _Axis:
+    """One axis of the DP tensor: a count resource (hand or envelope slot) together with the
+    clauses all of whose literals are at that owner (an unseen refutation: "the refuter holds
+    one of these cards"), or a clause spread over several owners (a failed accusation).
+
+    Its values are the states of a small automaton, coded as ints ``used << nq | mask``:
+    ``used`` cards taken so far (always 0 for the implicit count resource, whose count follows
+    from the others), ``mask`` the clauses of this axis satisfied so far (``nq`` bits). A card
+    given to the owner adds one to ``used`` (refused above the capacity) and sets the bits of the
+    clauses it satisfies; the axis must end at ``cap << nq | full``.
+    """
+
+    __slots__ = ("res", "cap", "nq", "bits", "effects", "accept", "cards", "live")
+
+    def __init__(self, res, cap, nq):
+        self.res = res
+        self.cap = cap              # None: no count kept (implicit resource, or a clause)
+        self.nq = nq
+        self.bits: dict = {}        # clause resource -> bit
+        self.effects: dict = {}     # card -> {choice index: (add, mask)}
+        self.accept = ((cap or 0) << nq) | ((1 << nq) - 1)
+        self.cards: list = []       # cards touching the axis, in processing order
+        self.live: list = []        # per touching card: (states before, states after), sorted
+
+    def step(self, s: int, eff) -> Optional[int]:
+        add, mask = eff
+        used = (s >> self.nq) + add
+        if self.cap is not None and used > self.cap:
+            return None
+        return (used << self.nq) | (s & ((1 << self.nq) - 1)) | mask
+
+
+def _axes(comp: Compiled) -> list:
+    """The DP axes of ``comp`` (:class:`_Axis`) with the states each can hold around each card
+    that touches it: the states reachable from the start that can still reach the end (forward
+    and backward reachability over the axis's own cards; "the card goes elsewhere" leaves the
+    state unchanged). This is where the tensors stay small: a hand of capacity 3 with two
+    open refutation clauses holds only the (count, satisfied clauses) pairs that can still
+    end full with both clauses satisfied, not all 4 x 2 x 2 of them."""
+    n_count = comp.terminal.count(0)            # hands and envelope slots come first
+    owners_of_q: dict = {}
+    for c in comp.free:
+        for _, r, qs in comp.choices[c]:
+            for q in qs:
+                owners_of_q.setdefault(q, set()).add(r)
+    own: dict = {}
+    for q, rs in sorted(owners_of_q.items()):
+        if len(rs) == 1:
+            own.setdefault(next(iter(rs)), []).append(q)
+    axes: dict = {}
+    for r in range(n_count):
+        if not comp.touched[r] or (r == comp.implicit and r not in own):
+            continue
+        qs = own.get(r, [])
+        ax = _Axis(r, None if r == comp.implicit else comp.init[r], len(qs))
+        ax.bits = {q: i for i, q in enumerate(qs)}
+        axes[r] = ax
+    for q, rs in owners_of_q.items():
+        if len(rs) > 1:
+            ax = _Axis(q, None, 1)
+            ax.bits = {q: 0}
+            axes[q] = ax
+    owner_axis = {q: r for r, qs in own.items() for q in qs if r in axes}
+    for c in comp.free:
+        for j, (_, r, qs) in enumerate(comp.choices[c]):
+            hit: dict = {}
+            if r in axes:
+                hit[r] = [1 if axes[r].cap is not None else 0, 0]
+            for q in qs:
+                a = owner_axis.get(q, q)
+                if a not in axes:
+                    continue
+                e = hit.setdefault(a, [0, 0])
+                e[1] |= 1 << axes[a].bits[q]
+            for a, e in hit.items():
+                axes[a].effects.setdefault(c, {})[j] = tuple(e)
+    for c in comp.free:
+        for a in axes.values():
+            if c in a.effects:
+                a.cards.append(c)
+    for a in axes.values():
+        reach = [{0}]
+        for c in a.cards:
+            cur = set(reach[-1])
+            for eff in a.effects[c].values():
+                cur.update(t for t in (a.step(s, eff) for s in reach[-1]) if t is not None)
+            reach.append(cur)
+        co = {a.accept} & reach[-1]
+        live = []
+        for i in range(len(a.cards) - 1, -1, -1):
+            effs = a.effects[a.cards[i]].values()
+            before = {s for s in reach[i] if s in co or any(a.step(s, e) in co for e in effs)}
+            live.append((sorted(before), sorted(co)))
+            co = before
+        live.reverse()
+        a.live = live
+    return list(axes.values())
+
+
 @dataclass
 class _Step:
     card: int
-    opened: list
-    axes: list          # layout after opening (during the transition)
-    closed: list        # resource ids closed after the transition, in order
-    f_pre: np.ndarray
-    lo_in: dict = field(default_factory=dict)    # axis -> smallest value held before the step
-    lo_out: dict = field(default_factory=dict)   # axis -> smallest value held after it
-    moves: list = field(default_factory=list)    # per choice: (owner, in index, out index, clause positions) or None
+    opened: int         # axes opened before this card (the last ``opened`` of ``layout``)
+    layout: list        # _Axis objects during the step
+    closed: list        # positions in ``layout`` of the axes closed after it
+    states_in: list     # per axis: sorted states before the card
+    states_out: list    # per axis: sorted states after it
+    moves: list         # per choice: (owner, [(src slices, dst slices), ...]) or None
+    f_pre: Optional[np.ndarray] = None
 
 
-def _windows(comp: Compiled) -> list:
-    """The DP schedule with the range of values each open axis can hold: per free card
-    ``(card, opened, layout, closed, win_in, win_out)``, windows ``{axis: (lo, hi)}``.
-
-    An axis opens at its initial value (window of one value); a card can lower a count
-    resource by one and set a clause; a count resource can never need more than the later
-    cards that may take it (``hi <= cards left touching it``), so near its last card the window
-    shrinks to its terminal value, which is the closing. Only these values are stored: the
-    tensors hold ``prod(hi - lo + 1)`` entries instead of ``prod(size)``.
-    """
-    left = {r: len(t) for r, t in enumerate(comp.touched)}
-    win: dict = {}
-    axes: list = []
+def _segments(src_states, dst_index, fn) -> list:
+    """Maximal runs ``(src start, dst start, length)`` of the map ``src index -> dst index`` of
+    the states ``src_states`` under ``fn`` (dropped states break the runs)."""
     out = []
-    for c in comp.free:
-        chs = comp.choices[c]
-        res = _step_res(comp, chs)
-        opened = [r for r in res if r not in axes]
-        for r in opened:
-            win[r] = (comp.init[r], comp.init[r])
-        axes.extend(opened)
-        w_in = {a: win[a] for a in axes}
-        for r in {rr for _, r, qs in chs for rr in (r, *qs)}:
-            left[r] -= 1
-        lowered = {r for _, r, _ in chs}
-        setq = {q for _, _, qs in chs for q in qs}
-        w_out = {}
-        for a in axes:
-            lo, hi = win[a]
-            if comp.terminal[a] == 0:                        # a count resource
-                if a in lowered:
-                    lo = max(lo - 1, 0)
-                hi = min(hi, left[a])
-            else:                                            # a clause: 0 -> 1
-                if a in setq:
-                    hi = 1
-                if left[a] == 0:
-                    lo = 1
-            w_out[a] = (lo, hi)
-            win[a] = (lo, hi)
-        closed = [a for a in axes if left[a] == 0]
-        for a in closed:
-            axes.remove(a)
-            del win[a]
-        out.append((c, opened, list(w_in), closed, w_in, w_out))
+    for i, s in enumerate(src_states):
+        t = fn(s)
+        d = dst_index.get(t) if t is not None else None
+        if d is None:
+            continue
+        if out and out[-1][0] + out[-1][2] == i and out[-1][1] + out[-1][2] == d:
+            out[-1][2] += 1
+        else:
+            out.append([i, d, 1])
     return out
 
 
-def _window_move(layout, w_in, w_out, r, qs, implicit):
-    """Index tuples of one choice in windowed tensors: ``(src, dst, pqs)`` as in :func:`_move`
-    (``dst`` the values after the choice, ``src`` those before, clause axes summed over ``src``
-    and landing on 1 in ``dst``), or None when no stored value can make this move."""
-    src, dst, pqs = [], [], []
-    for pos, a in enumerate(layout):
-        (li, hi_), (lo, ho) = w_in[a], w_out[a]
-        if a in qs:
-            if not lo <= 1 <= ho:
-                return None
-            src.append(slice(None))
-            dst.append(slice(1 - lo, 2 - lo))
-            pqs.append(pos)
-            continue
-        shift = 1 if (a == r and a != implicit) else 0
-        d0, d1 = max(li, lo + shift), min(hi_, ho + shift)
-        if d0 > d1:
-            return None
-        src.append(slice(d0 - li, d1 - li + 1))
-        dst.append(slice(d0 - shift - lo, d1 - shift - lo + 1))
-    return tuple(src), tuple(dst), tuple(pqs)
+def _schedule(comp: Compiled):
+    """The DP schedule: per free card a :class:`_Step`; None when some axis has no state that
+    is both reachable and able to finish (no consistent deal)."""
+    axes = _axes(comp)
+    if any(not st for a in axes for lv in a.live for st in lv):
+        return None
+    first = {}
+    for a in axes:
+        first.setdefault(a.cards[0], []).append(a)
+    pos = {id(a): 0 for a in axes}              # next touching-card index of each axis
+    cur_states = {}                             # id(axis) -> states while not touched
+    layout: list = []
+    steps = []
+    for c in comp.free:
+        opened = first.get(c, [])
+        layout = layout + opened
+        s_in, s_out, touched = [], [], []
+        for a in layout:
+            if pos[id(a)] < len(a.cards) and a.cards[pos[id(a)]] == c:
+                before, after = a.live[pos[id(a)]]
+                pos[id(a)] += 1
+                touched.append(True)
+            else:
+                before = after = cur_states[id(a)]
+                touched.append(False)
+            s_in.append(before)
+            s_out.append(after)
+            cur_states[id(a)] = after
+        closed = [i for i, a in enumerate(layout) if pos[id(a)] == len(a.cards)]
+        out_index = [{s: i for i, s in enumerate(st)} for st in s_out]
+        moves = []
+        for j, (o, r, qs) in enumerate(comp.choices[c]):
+            per_axis = []
+            for i, a in enumerate(layout):
+                if not touched[i]:
+                    n = len(s_in[i])
+                    per_axis.append([(slice(0, n), slice(0, n))])
+                    continue
+                eff = a.effects[c].get(j)
+                fn = (lambda s: s) if eff is None else (lambda s, a=a, eff=eff: a.step(s, eff))
+                segs = _segments(s_in[i], out_index[i], fn)
+                if not segs:
+                    per_axis = None
+                    break
+                per_axis.append([(slice(si, si + ln), slice(di, di + ln)) for si, di, ln in segs])
+            if per_axis is None:
+                moves.append(None)
+                continue
+            combos = [(tuple(p[0] for p in combo), tuple(p[1] for p in combo))
+                      for combo in itertools.product(*per_axis)]
+            moves.append((o, combos))
+        steps.append(_Step(c, len(opened), list(layout), closed, s_in, s_out, moves))
+        layout = [a for i, a in enumerate(layout) if i not in closed]
+    return steps
+
+
+def dp_size(comp: Compiled, steps=None) -> tuple:
+    """The size of the DP on ``comp``, known before anything is allocated (from the exact state
+    lists of :func:`_schedule`): ``(total, largest, work)`` — float64 entries of all forward
+    tensors together (kept for the backward pass), of the largest one, and the work (sum over
+    cards of entries x slice operations of the forward pass)."""
+    if steps is None:
+        steps = _schedule(comp) if comp.feasible else None
+    total = largest = work = 0
+    for st in steps or ():
+        size = 1
+        for s in st.states_in:
+            size *= len(s)
+        total += size
+        largest = max(largest, size)
+        work += size * sum(len(m[1]) for m in st.moves if m is not None)
+    return total, largest, work
+
+
+
+#: Largest DP a refresh may build: bytes of its tensors (the forward tensors are kept for the
+#: backward pass) and work (entries x slice operations, about 1.5 ns each on one core: 5e9 is
+#: ~8 s). Beyond them the log is refused at once (:func:`check_dp_size`).
+MAX_DP_BYTES = 1 << 30
+MAX_DP_WORK = 5e9
+
+
+def check_dp_size(comp: Compiled, steps=None, keep: bool = True) -> None:
+    """Refuse, before anything is allocated, a DP larger than :data:`MAX_DP_BYTES` or
+    :data:`MAX_DP_WORK`, or than the memory available (:func:`engines.core.limits.check_memory`).
+
+    Raises:
+        SessionFormatError: at ``$.events``, naming the size needed, the limit and why.
+    """
+    total, largest, work = dp_size(comp, steps)
+    need = 8 * ((total if keep else 2 * largest) + 3 * largest)
+    check_memory(need, "$.events", "counting the deals consistent with this log",
+                 "close other programs, or play with fewer players or cards")
+    if need > MAX_DP_BYTES or work > MAX_DP_WORK:
+        raise SessionFormatError(
+            "$.events", f"counting the deals consistent with this log exactly would take about "
+                        f"{need / 1e9:.1f} GB of memory and {work / 6e8:.0f} s; at most "
+                        f"{MAX_DP_BYTES / 1e9:.1f} GB and {MAX_DP_WORK / 6e8:.0f} s are allowed "
+                        f"(too many refutations whose card nobody saw are still open at once); "
+                        f"log the cards you were shown or the players who passed")
 
 
 class CountResult:
@@ -499,23 +645,44 @@ class CountResult:
             out[:, c] = o
         if self.count == 0:
             raise ValueError("no consistent deal to sample")
-        vals = np.tile(np.asarray(comp.init, dtype=np.int64), (n_samples, 1))
+        # each axis's states numbered 0..; every sample starts at state 0 (nothing taken)
+        states: dict = {}
+        vals: dict = {}
+        for step in self._steps:
+            for a, s_in, s_out in zip(step.layout, step.states_in, step.states_out):
+                states.setdefault(id(a), set()).update(s_in, s_out)
+        ids = {key: {s: i for i, s in enumerate(sorted(st))} for key, st in states.items()}
+        lists = {key: sorted(st) for key, st in states.items()}
+        for key, idm in ids.items():
+            vals[key] = np.full(n_samples, idm[0], dtype=np.int64)
         for step, b_post in zip(self._steps, self._b_posts):
             chs = comp.choices[step.card]
-            w = np.empty((n_samples, len(chs)))
-            for j, (o, r, qs) in enumerate(chs):
+            w = np.zeros((n_samples, len(chs)))
+            new_vals: list = []
+            for j in range(len(chs)):
+                nv = []
+                new_vals.append(nv)
+                if step.moves[j] is None:
+                    continue
                 idx = []
-                ok = vals[:, r] >= 1
-                for pos, a in enumerate(step.axes):
-                    v = vals[:, a]
-                    if a == r:
-                        v = v - 1
-                    elif a in qs:
-                        v = np.ones_like(v)
-                    v = v - step.lo_out[a]
-                    ok &= (v >= 0) & (v < b_post.shape[pos])
-                    idx.append(np.clip(v, 0, max(b_post.shape[pos] - 1, 0)))
-                w[:, j] = np.where(ok, b_post[tuple(idx)], 0.0) if b_post.size else 0.0
+                ok = np.ones(n_samples, dtype=bool)
+                for i, a in enumerate(step.layout):
+                    key = id(a)
+                    eff = a.effects.get(step.card, {}).get(j)
+                    out_index = {s: p for p, s in enumerate(step.states_out[i])}
+                    new_id = np.full(len(lists[key]), -1, dtype=np.int64)
+                    pos = np.full(len(lists[key]), -1, dtype=np.int64)
+                    for sid, s in enumerate(lists[key]):
+                        t = s if eff is None else a.step(s, eff)
+                        p = out_index.get(t) if t is not None else None
+                        if p is not None:
+                            new_id[sid] = ids[key][t]
+                            pos[sid] = p
+                    v = vals[key]
+                    ok &= pos[v] >= 0
+                    idx.append(np.maximum(pos[v], 0))
+                    nv.append(new_id[v])
+                w[:, j] = np.where(ok, b_post[tuple(idx)], 0.0)
             cum = np.cumsum(w, axis=1)
             u = rng.random(n_samples) * cum[:, -1]
             pick = np.minimum((cum <= u[:, None]).sum(axis=1), len(chs) - 1)
@@ -524,9 +691,8 @@ class CountResult:
                 if not np.any(sel):
                     continue
                 out[sel, step.card] = o
-                vals[sel, r] -= 1
-                for q in qs:
-                    vals[sel, q] = 1
+                for a, nv in zip(step.layout, new_vals[j]):
+                    vals[id(a)][sel] = nv[sel]
         return out
 
 
@@ -558,94 +724,59 @@ def _move(axes: list, r: int, qs, implicit) -> tuple:
     return tuple(src), tuple(dst), pqs
 
 
-def _forward(comp: Compiled, cancel, *, keep: bool, mod: Optional[int] = None):
+
+def _forward(comp: Compiled, cancel, *, keep: bool, mod: Optional[int] = None, steps=None):
     """Forward pass. Returns (count value, steps, an upper bound on every entry of every
     forward tensor).
 
-    One step per free card (schedule and value windows of :func:`_windows`): its new axes
-    join at their initial value (a length-1 axis, no copy), then ``y = sum over the card's
-    owners of x moved by that choice`` (a shifted slice add; clause axes are summed out and land
-    on "satisfied"), then the axes no later card touches — whose window is now their terminal
-    value — are dropped (length 1, no copy). Cost O(sum over cards of owners x stored values)."""
+    One step per free card (:func:`_schedule`): the axes the card opens join with their start
+    state (length 1, no copy), then ``y = sum over the card's owners of x moved by that choice``
+    (per axis a run of states maps to a run of states: a slice add per combination of runs),
+    then the axes no later card touches — now at their end state — are dropped (length 1, no
+    copy). Cost O(sum over cards of slice operations x stored values)."""
     dtype = np.int64 if mod else np.float64
+    if steps is None:
+        steps = _schedule(comp)
+    if steps is None:
+        return dtype(0), [], 1.0
     x = np.ones((), dtype=dtype)
-    imp = comp.implicit
-    steps = []
     max_mass = bound = 1.0
-    for c, opened, layout, closed, w_in, w_out in _windows(comp):
+    for step in steps:
         check_cancel(cancel)
-        chs = comp.choices[c]
-        x = x.reshape(x.shape + (1,) * len(opened))
-        y = np.zeros(tuple(w_out[a][1] - w_out[a][0] + 1 for a in layout), dtype=dtype)
+        x = x.reshape(x.shape + (1,) * step.opened)
+        y = np.zeros(tuple(len(s) for s in step.states_out), dtype=dtype)
         y_mult = 0          # modular mode: y's entries are < y_mult * mod
-        grow = 0            # each entry of y is a sum of at most ``grow`` entries of x
-        moves = []
-        for o, r, qs in chs:
-            mv = _window_move(layout, w_in, w_out, r, qs, imp)
-            moves.append(None if mv is None else (o, *mv))
-            if mv is None or y.size == 0 or x.size == 0:
+        for mv in step.moves:
+            if mv is None:
                 continue
-            src, dst, pqs = mv
-            if len(pqs) <= 2:            # clause axes summed out slice by slice (no temporary)
-                for vals in itertools.product(*(range(x.shape[pq]) for pq in pqs)):
-                    sl = list(src)
-                    for pq, v in zip(pqs, vals):
-                        sl[pq] = slice(v, v + 1)
-                    y[dst] += x[tuple(sl)]
-                    y_mult += 1
-                    if mod and y_mult >= 32:
-                        y %= mod
-                        y_mult = 1
-            else:
-                u = x[src]
-                for pq in pqs:
-                    u = u.sum(axis=pq, keepdims=True)
-                    if mod:
-                        u %= mod
-                y[dst] += u
+            for src, dst in mv[1]:
+                y[dst] += x[src]
                 y_mult += 1
-            if mod and y_mult >= 32:
-                y %= mod
-                y_mult = 1
-            grow += 1 << len(pqs)
+                if mod and y_mult >= 32:
+                    y %= mod
+                    y_mult = 1
         if mod:
             y %= mod
-        step = _Step(c, opened, list(layout), list(closed), x if keep else None,
-                     {a: w_in[a][0] for a in layout}, {a: w_out[a][0] for a in layout}, moves)
-        keep_axes = [a for a in layout if a not in closed]
-        x = y.reshape(tuple(w_out[a][1] - w_out[a][0] + 1 for a in keep_axes)) if y.size else \
-            np.zeros(tuple(max(w_out[a][1] - w_out[a][0] + 1, 0) for a in keep_axes), dtype=dtype)
+        if keep:
+            step.f_pre = x
+        keep_shape = tuple(len(s) for i, s in enumerate(step.states_out) if i not in step.closed)
+        x = y.reshape(keep_shape)
         if not mod:
             # float64 sums are exact while every entry stays below 2**53 (partial sums are
             # bounded by the entry they build): bound the largest entry, measure it when needed
-            bound *= max(grow, 1)
+            bound *= max(y_mult, 1)
             if bound >= _EXACT_FLOAT:
                 bound = float(x.max()) if x.size else 0.0
             max_mass = max(max_mass, bound)
-        steps.append(step)
-    return (x[()] if x.size else dtype(0)), steps, max_mass
+    return x[()], steps, max_mass
 
 
 def memory_needed(comp: Compiled, keep: bool = True) -> int:
-    """Estimated peak bytes of :func:`count_deals` on ``comp``: the open tensor of every step
-    (float64) — all of them when the forward tensors are kept for the backward pass, else the
-    two largest — plus the backward pass's two working tensors. Same walk as
-    :func:`_order_cost`, O(F R)."""
-    left = {r: len(t) for r, t in enumerate(comp.touched)}
-    open_: set = set()
-    total = largest = 0
-    for c in comp.free:
-        res = {r for _, r, qs in comp.choices[c] for r in (r, *qs)} - {comp.implicit}
-        open_ |= res
-        size = 1
-        for r in open_:
-            size *= comp.sizes[r]
-        total += size
-        largest = max(largest, size)
-        for r in res:
-            left[r] -= 1
-            if left[r] == 0:
-                open_.discard(r)
+    """Peak bytes of :func:`count_deals` on ``comp``: the forward tensors (float64) — all of
+    them when they are kept for the backward pass, else the two largest — plus the backward
+    pass's working tensors (three of the largest size), from the exact state lists of
+    :func:`dp_size` (nothing is allocated)."""
+    total, largest, _ = dp_size(comp)
     return 8 * ((total if keep else 2 * largest) + 3 * largest)
 
 
@@ -655,28 +786,33 @@ def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_bac
     The backward (adjoint) pass runs the forward steps in reverse: ``b`` (number of completions
     of each state after a step) is pulled back through every choice, and the marginal count of
     "card c at owner o" is the inner product of the forward tensor before c's step with ``b``
-    after it, along that choice. Same cost as the forward pass, times about three.
+    after it, along that choice. Same cost as the forward pass, times about two.
 
     Args:
         comp: from :func:`propagate`.
         cancel: zero-argument callable; :class:`engines.core.errors.Cancelled` when it is true.
         marginals: also run the backward pass (marginal counts per card and owner).
         keep_backward: keep the backward tensors so that :meth:`CountResult.sample` works.
+    Raises:
+        SessionFormatError: at ``$.events`` when the DP would need more memory than is
+            available (:func:`engines.core.limits.check_memory`) or more than
+            :data:`MAX_DP_BYTES` / :data:`MAX_DP_WORK` (:func:`check_dp_size`).
     """
     k = comp.n_players
     if not comp.feasible:
         return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [])
-    check_memory(memory_needed(comp, keep=marginals or keep_backward), "$.events",
-                 "counting the deals consistent with this log",
-                 "close other programs, or play with fewer players or cards")
-    z, steps, max_mass = _forward(comp, cancel, keep=marginals or keep_backward)
+    steps = _schedule(comp)
+    if steps is None:
+        return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [])
+    check_dp_size(comp, steps, keep=marginals or keep_backward)
+    z, steps, max_mass = _forward(comp, cancel, keep=marginals or keep_backward, steps=steps)
     zf = float(z)
     if zf == 0.0:
         count = 0
     elif zf < _EXACT_FLOAT and max_mass < _EXACT_FLOAT:
         count = int(round(zf))
     else:
-        count = _exact_count(comp, cancel, zf)
+        count = _exact_count(comp, cancel, zf, steps)
     marg = None
     b_posts: list = []
     if (marginals or keep_backward) and zf > 0:
@@ -684,9 +820,8 @@ def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_bac
         b = np.ones(())
         for step in reversed(steps):
             check_cancel(cancel)
-            # closed axes come back at their terminal value: length 1 (a reshape, no copy)
-            b = b.reshape(tuple(1 if a in step.closed else b.shape[[x for x in step.axes if x not in step.closed].index(a)]
-                                for a in step.axes))
+            # closed axes come back at their end state: length 1 (a reshape, no copy)
+            b = b.reshape(tuple(len(s) for s in step.states_out))
             if keep_backward:
                 b_posts.append(b)
             f = step.f_pre
@@ -694,15 +829,18 @@ def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_bac
             for mv in step.moves:
                 if mv is None:
                     continue
-                o, src, dst, pqs = mv
-                bq = b[dst]                      # clause axes: size 1, broadcast over both values
-                fs = f[src]
-                if fs.size == 0:
-                    continue
-                ax = list(range(fs.ndim))
-                marg[step.card, o] = float(np.einsum(fs, ax, bq, ax, []))   # no temporary
-                b_pre[src] += bq
-            b = b_pre.reshape(b_pre.shape[:len(step.axes) - len(step.opened)])   # opened: length 1
+                o, combos = mv
+                tot = 0.0
+                for src, dst in combos:
+                    bq = b[dst]
+                    fs = f[src]
+                    if fs.size == 0:
+                        continue
+                    ax = list(range(fs.ndim))
+                    tot += float(np.einsum(fs, ax, bq, ax, []))    # no temporary
+                    b_pre[src] += bq
+                marg[step.card, o] = tot
+            b = b_pre.reshape(b_pre.shape[:len(step.layout) - step.opened])   # opened: length 1
             step.f_pre = None
         b_posts.reverse()
         for c, o in comp.fixed.items():
@@ -712,16 +850,16 @@ def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_bac
     return CountResult(comp, count, zf, marg, steps if keep_backward else [], b_posts)
 
 
-def _exact_count(comp: Compiled, cancel, approx: float) -> int:
+def _exact_count(comp: Compiled, cancel, approx: float, steps=None) -> int:
     """The exact count from its residue modulo large primes and the float64 count: the float
     is within a relative 1e-12 of the truth (sums of non-negative terms, a few hundred
     roundings), so one residue modulo ~2**57 pins the integer down while ``approx < 3e28``;
     beyond that two residues (Chinese remainder theorem) are combined the same way."""
     from fractions import Fraction
 
-    r, m = int(_forward(comp, cancel, keep=False, mod=_P1)[0]), _P1
+    r, m = int(_forward(comp, cancel, keep=False, mod=_P1, steps=steps)[0]), _P1
     if approx * 1e-12 >= m / 4:
-        r2 = int(_forward(comp, cancel, keep=False, mod=_P2)[0])
+        r2 = int(_forward(comp, cancel, keep=False, mod=_P2, steps=steps)[0])
         r = r + _P1 * (((r2 - r) * pow(_P1, -1, _P2)) % _P2)
         m = _P1 * _P2
     # nearest integer to approx that is = r (mod m)
