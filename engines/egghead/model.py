@@ -33,7 +33,24 @@ MAX_TABLE_BYTES = 6 << 30
 """Largest master table accepted (bytes of one bit-packed table): 5 players × 56 stacks take
 79 MB, 6 players × 56 stacks 4.4 GB (accepted; inference then also checks the memory
 available, :func:`engines.egghead.inference.check_memory`), 6 players × 84 stacks 66 GB
-(refused)."""
+(refused).
+
+That ceiling is for the game's own deck (:data:`SEED_DECK`), whose six-player table is a measured,
+supported configuration (9-12 s per event). Any other deck gets :data:`MAX_CUSTOM_TABLE_BYTES`."""
+
+SEED_DECK = (6, 3)
+"""(values, cards_per_player) of the game as the seed describes it (section 2)."""
+
+MAX_CUSTOM_TABLE_BYTES = 1 << 30
+"""Largest master table accepted for a deck other than :data:`SEED_DECK` (bytes): every event
+reads the whole table, so a refresh stays under about 1 GB of memory and 10 s. 3 players with
+9 values and 6 cards (3003 stacks each, 3003^3 worlds) need 3.4 GB and are refused at once."""
+
+
+def max_table_bytes(values: int, cards_per_player: int) -> int:
+    """The largest master table (bytes) accepted for this deck: :data:`MAX_TABLE_BYTES` for
+    the seed's deck, :data:`MAX_CUSTOM_TABLE_BYTES` for any other."""
+    return MAX_TABLE_BYTES if (values, cards_per_player) == SEED_DECK else MAX_CUSTOM_TABLE_BYTES
 
 
 def _stack(r: Reader, key: str, values: int, cards: int, what: str) -> tuple[int, ...]:
@@ -99,6 +116,16 @@ class Setup:
             raise r.error("players", f"{len(players)} players with {S} possible stacks each "
                                      f"({S}^{len(players)} worlds) do not fit in memory; use fewer "
                                      f"players, values or cards")
+        tb = table_bytes(len(players), S)
+        if tb > max_table_bytes(values, cards):
+            field = "cards_per_player" if cards != SEED_DECK[1] else "values"
+            raise r.error(field, f"{len(players)} players with {values} values and {cards} cards "
+                                 f"each ({S} possible stacks, {S}^{len(players)} worlds) need a "
+                                 f"{tb / 1e9:.1f} GB master table; at most "
+                                 f"{MAX_CUSTOM_TABLE_BYTES / 1e9:.1f} GB is allowed for a deck other "
+                                 f"than the game's {SEED_DECK[0]} values and {SEED_DECK[1]} cards "
+                                 f"(every event reads the whole table, so memory and time grow with "
+                                 f"it); use fewer players, values or cards")
         # the smallest table inference builds (one master table) against the memory this
         # process may still allocate (MemAvailable, ulimit -v/-d, cgroup: engines.core.limits)
         check_memory(table_bytes(len(players), S), r.sub("players"),

@@ -159,12 +159,15 @@ def test_cluedo_counting_checks_memory_before_allocating(monkeypatch):
 
 
 def test_egghead_setup_checks_memory_with_process_limits(tmp_path):
-    """Under ``ulimit -v 2.5 GB`` a 3-player 9-value 6-card table (3.4 GB) is refused at once."""
+    """Under ``ulimit -v 2.5 GB`` the game's deck with 6 players (a 4.4 GB table, accepted where
+    the memory is there) is refused at once, naming the players field."""
     import subprocess
     import sys
 
     d = json.loads(resource_path("examples", "egghead.json").read_text())
-    d["setup"].update(values=9, cards_per_player=6, visible={"B": [1] * 6, "C": [2] * 6})
+    names = [f"P{i}" for i in range(6)]
+    d["setup"].update(players=names, me="P0", visible={p: [1, 2, 3] for p in names[1:]})
+    d["setup"].pop("analysing", None)
     d["events"] = []
     p = tmp_path / "big.json"
     p.write_text(json.dumps(d))
@@ -174,6 +177,43 @@ def test_egghead_setup_checks_memory_with_process_limits(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 2, out.stderr
     assert "$.setup.players" in out.stderr and "GB" in out.stderr
+
+
+@pytest.mark.parametrize("players,values,cards,field", [(3, 9, 6, "cards_per_player"), (5, 8, 3, "values"),
+                                                        (5, 6, 4, "cards_per_player")])
+def test_egghead_custom_deck_over_one_gigabyte_is_refused_at_once(players, values, cards, field):
+    """A deck other than the game's (6 values, 3 cards) whose master table passes 1 GB is refused
+    before anything is built, the message naming the field, the size, the limit and why; the
+    largest accepted custom tables stay under the limit."""
+    import time
+
+    from engines.egghead.model import MAX_CUSTOM_TABLE_BYTES, MAX_TABLE_BYTES
+    from engines.egghead.questions import stack_space
+    from engines.egghead.table import table_bytes
+
+    S = stack_space(values, cards).size
+    assert MAX_CUSTOM_TABLE_BYTES < table_bytes(players, S) <= MAX_TABLE_BYTES
+    names = [f"P{i}" for i in range(players)]
+    setup = {"players": names, "me": "P0", "values": values, "cards_per_player": cards,
+             "visible": {p: [1] * cards for p in names[1:]}}
+    t = time.perf_counter()
+    with pytest.raises(SessionFormatError) as e:
+        parse_session(_session("egghead", setup))
+    assert time.perf_counter() - t < 1.0          # refused at once, nothing allocated
+    assert e.value.path == f"$.setup.{field}"
+    msg = e.value.message
+    assert f"{table_bytes(players, S) / 1e9:.1f} GB" in msg and "at most 1.1 GB" in msg
+    assert "every event reads the whole table" in msg
+
+
+def test_egghead_deck_limits_accept_the_game_and_small_custom_decks():
+    from engines.egghead.model import MAX_CUSTOM_TABLE_BYTES, MAX_TABLE_BYTES, Setup, max_table_bytes
+
+    assert max_table_bytes(6, 3) == MAX_TABLE_BYTES > max_table_bytes(9, 6) == MAX_CUSTOM_TABLE_BYTES
+    # 3 players, 9 values, 5 cards: 1287 stacks each, a 0.28 GB table
+    s = Setup.from_json({"players": ["A", "B", "C"], "me": "A", "values": 9, "cards_per_player": 5,
+                         "visible": {"B": [1] * 5, "C": [2] * 5}})
+    assert s.values == 9
 
 
 def test_inkognito_beta_prior_range_keeps_results_finite():
