@@ -49,9 +49,10 @@ import numpy as np
 from engines.core.errors import SessionFormatError, check_cancel
 from engines.core.limits import check_memory
 
-_P1 = (1 << 57) - 13          # primes below 2**57: int64 sums of up to 64 residues cannot overflow
-_P2 = 144115188075855847
+_P2 = 144115188075855847      # a prime below 2**57: int64 sums of up to 64 residues cannot overflow
 _EXACT_FLOAT = float(1 << 53)
+_WRAP = 1 << 64               # modulus of the uint64 pass (wrap-around arithmetic)
+_ONE_RESIDUE_BELOW = _WRAP / 4 * 1e12   # counts below this need only the residue modulo 2**64
 
 
 @dataclass
@@ -239,10 +240,13 @@ def _order(free, choices, sizes, touched, implicit=None) -> list:
     orders (one per 2e6 of work, at most ``_SEARCH_TRIES``; each candidate's key multiplied by a
     factor in [1, 2), fixed seed, so the result is deterministic), each improved by
     :func:`_local_search`, keeping the cheapest. Any order gives the same exact count; only the work
-    changes. O(T F^2 R) for T tries, F free cards and R resources, plus the local searches."""
+    changes. Without clauses nothing is searched: every hand stays open over the cards anyway
+    and the searches found nothing better (Master Detective, 10 players, no suggestion yet).
+    O(T F^2 R) for T tries, F free cards and R resources, plus the local searches."""
     order = _greedy_order(free, choices, sizes, touched, implicit)
     cost = _order_cost(order, choices, sizes, touched, implicit)
-    if cost > _SEARCH_ABOVE:
+    clauses = any(qs for c in free for _, _, qs in choices[c])
+    if cost > _SEARCH_ABOVE and clauses:
         rng = np.random.default_rng(len(free))
         starts = [order] + [_greedy_order(free, choices, sizes, touched, implicit, rng)
                             for _ in range(min(_SEARCH_TRIES, int(cost // 2e6)))]
@@ -544,6 +548,7 @@ def _schedule(comp: Compiled):
             cur_states[id(a)] = after
         closed = [i for i, a in enumerate(layout) if pos[id(a)] == len(a.cards)]
         out_index = [{s: i for i, s in enumerate(st)} for st in s_out]
+        cache: dict = {}            # (axis position, effect) -> slices (one per run)
         moves = []
         for j, (o, r, qs) in enumerate(comp.choices[c]):
             per_axis = []
@@ -553,12 +558,15 @@ def _schedule(comp: Compiled):
                     per_axis.append([(slice(0, n), slice(0, n))])
                     continue
                 eff = a.effects[c].get(j)
-                fn = (lambda s: s) if eff is None else (lambda s, a=a, eff=eff: a.step(s, eff))
-                segs = _segments(s_in[i], out_index[i], fn)
+                segs = cache.get((i, eff))
+                if segs is None:
+                    fn = (lambda s: s) if eff is None else (lambda s, a=a, eff=eff: a.step(s, eff))
+                    segs = cache[(i, eff)] = [(slice(si, si + ln), slice(di, di + ln))
+                                              for si, di, ln in _segments(s_in[i], out_index[i], fn)]
                 if not segs:
                     per_axis = None
                     break
-                per_axis.append([(slice(si, si + ln), slice(di, di + ln)) for si, di, ln in segs])
+                per_axis.append(segs)
             if per_axis is None:
                 moves.append(None)
                 continue
@@ -734,7 +742,10 @@ def _forward(comp: Compiled, cancel, *, keep: bool, mod: Optional[int] = None, s
     (per axis a run of states maps to a run of states: a slice add per combination of runs),
     then the axes no later card touches — now at their end state — are dropped (length 1, no
     copy). Cost O(sum over cards of slice operations x stored values)."""
-    dtype = np.int64 if mod else np.float64
+    # mod 2**64: uint64 sums wrap around, which is exact arithmetic modulo 2**64 (no reductions)
+    dtype = np.float64 if not mod else (np.uint64 if mod == _WRAP else np.int64)
+    if mod == _WRAP:
+        mod = None
     if steps is None:
         steps = _schedule(comp)
     if steps is None:
@@ -761,7 +772,7 @@ def _forward(comp: Compiled, cancel, *, keep: bool, mod: Optional[int] = None, s
             step.f_pre = x
         keep_shape = tuple(len(s) for i, s in enumerate(step.states_out) if i not in step.closed)
         x = y.reshape(keep_shape)
-        if not mod:
+        if dtype is np.float64:
             # float64 sums are exact while every entry stays below 2**53 (partial sums are
             # bounded by the entry they build): bound the largest entry, measure it when needed
             bound *= max(y_mult, 1)
@@ -851,17 +862,18 @@ def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_bac
 
 
 def _exact_count(comp: Compiled, cancel, approx: float, steps=None) -> int:
-    """The exact count from its residue modulo large primes and the float64 count: the float
-    is within a relative 1e-12 of the truth (sums of non-negative terms, a few hundred
-    roundings), so one residue modulo ~2**57 pins the integer down while ``approx < 3e28``;
-    beyond that two residues (Chinese remainder theorem) are combined the same way."""
+    """The exact count from its residues and the float64 count: the float is within a relative
+    1e-12 of the truth (sums of non-negative terms, a few hundred roundings), so the residue
+    modulo 2**64 (a uint64 pass: wrap-around sums, no reductions) pins the integer down while
+    ``approx < 4e30``; beyond that a residue modulo a prime ~2**57 is combined with it (Chinese
+    remainder theorem)."""
     from fractions import Fraction
 
-    r, m = int(_forward(comp, cancel, keep=False, mod=_P1, steps=steps)[0]), _P1
-    if approx * 1e-12 >= m / 4:
+    r, m = int(_forward(comp, cancel, keep=False, mod=_WRAP, steps=steps)[0]), _WRAP
+    if approx >= _ONE_RESIDUE_BELOW:
         r2 = int(_forward(comp, cancel, keep=False, mod=_P2, steps=steps)[0])
-        r = r + _P1 * (((r2 - r) * pow(_P1, -1, _P2)) % _P2)
-        m = _P1 * _P2
+        r = r + m * (((r2 - r) * pow(m, -1, _P2)) % _P2)
+        m = m * _P2
     # nearest integer to approx that is = r (mod m)
     k = int(round((Fraction(approx) - r) / m))
     return r + k * m

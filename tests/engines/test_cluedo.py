@@ -301,20 +301,23 @@ def _overlapping_clause_log():
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game_logs())
 def test_modular_exact_count_matches_brute_force(case):
-    # With the float threshold lowered to 2, every count goes through the forward passes modulo
-    # primes (Chinese remainder theorem), including their clause-summing branches.
+    # With the float threshold lowered to 2, every count goes through the forward pass modulo
+    # 2**64 (uint64 wrap-around), and with the second threshold lowered also through the pass
+    # modulo a prime (Chinese remainder theorem).
     from engines.cluedo import counting
 
     setup, deal, events = case
-    saved = counting._EXACT_FLOAT
+    saved = counting._EXACT_FLOAT, counting._ONE_RESIDUE_BELOW
     try:
         counting._EXACT_FLOAT = 2.0
-        for evs in (events, _overlapping_clause_log()):
-            z, _ = brute(setup, evs)
-            res = counting.count_deals(counting.propagate(constraints_for(setup, evs)), marginals=False)
-            assert res.count == z
+        for below in (saved[1], 1.0):   # the uint64 residue alone; with a prime's residue (CRT)
+            counting._ONE_RESIDUE_BELOW = below
+            for evs in (events, _overlapping_clause_log()):
+                z, _ = brute(setup, evs)
+                res = counting.count_deals(counting.propagate(constraints_for(setup, evs)), marginals=False)
+                assert res.count == z
     finally:
-        counting._EXACT_FLOAT = saved
+        counting._EXACT_FLOAT, counting._ONE_RESIDUE_BELOW = saved
 
 
 def test_overlapping_clauses_match_brute_force():
