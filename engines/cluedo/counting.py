@@ -825,6 +825,123 @@ def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_bac
             available (:func:`engines.core.limits.check_memory`) or more than
             :data:`MAX_DP_BYTES` / :data:`MAX_DP_WORK` (:func:`check_dp_size`).
     """
+    if comp.feasible and not keep_backward:
+        res = _count_by_envelope_terms(comp, cancel, marginals)
+        if res is not None:
+            return res
+    return _count_deals(comp, cancel, marginals, keep_backward)
+
+
+_MAX_TERMS = 256            # inclusion-exclusion terms of failed accusations (else clauses in the DP)
+_MAX_CANCELLATION = 1e6     # largest sum of |terms| / result accepted for float marginals
+
+
+def _envelope_clauses(comp: Compiled) -> dict:
+    """The clauses of ``comp`` that only say "not all of these cards are in the envelope" (a
+    failed accusation: their literals are exactly every hand a card of theirs may go to):
+    ``{clause resource: (cards, envelope resource of each card)}``; a clause with a card that
+    cannot be in the envelope is always true and maps to ``((), ())``."""
+    k = comp.n_players
+    lits: dict = {}
+    for c in comp.free:
+        for o, r, qs in comp.choices[c]:
+            for q in qs:
+                lits.setdefault(q, set()).add((c, o))
+    out = {}
+    for q, ls in lits.items():
+        cards = sorted({c for c, _ in ls})
+        if ls != {(c, o) for c in cards for o, _, _ in comp.choices[c] if o < k}:
+            continue
+        env = [next((r for o, r, _ in comp.choices[c] if o == k), None) for c in cards]
+        out[q] = ((), ()) if None in env else (tuple(cards), tuple(env))
+    return out
+
+
+def _count_by_envelope_terms(comp: Compiled, cancel, marginals: bool) -> Optional[CountResult]:
+    """Failed accusations by inclusion-exclusion instead of clause axes (None: not used).
+
+    A failed accusation A only says "the envelope is not A". With E_A the deals whose envelope
+    holds all of A's (still open) cards, the consistent deals are
+    ``sum over sets F of accusations of (-1)^|F| N(all E_A, A in F)``, where N counts the deals
+    of the other constraints; a term is non-zero only when F's cards fit in the envelope (one
+    per category), so with whole accusations the sum stops at single ones. Each term is the
+    same DP with F's cards put in the envelope: k accusations cost k + 1 DPs instead of a
+    state up to 2^k times larger. Counts are exact integers; marginals are float sums with
+    signs, used while the cancellation (sum of |terms| / result) stays below
+    ``_MAX_CANCELLATION`` (relative error below ~1e-10)."""
+    env_cl = _envelope_clauses(comp)
+    if not env_cl:
+        return None
+    terms = [((), 1)]                  # (accusations in F, sign)
+
+    def grow(start, chosen, slots, sign):
+        for i in range(start, len(keys)):
+            cards, env = env_cl[keys[i]]
+            new = dict(slots)
+            if any(new.setdefault(e, c) != c for c, e in zip(cards, env)):
+                continue                 # two cards for one envelope slot: the term is 0
+            terms.append((chosen + (keys[i],), -sign))
+            if len(terms) > _MAX_TERMS:
+                return
+            grow(i + 1, chosen + (keys[i],), new, -sign)
+
+    keys = [q for q, (cards, _) in sorted(env_cl.items()) if cards]
+    grow(0, (), {}, 1)
+    if len(terms) > _MAX_TERMS:
+        return None
+    drop = set(env_cl)
+    k = comp.n_players
+    count, marg, mass = 0, None, 0.0
+    n_count = comp.terminal.count(0)
+    for fam, sign in terms:
+        # F's cards go to the envelope: fixed there, their slots filled, and no other card of
+        # those categories may still go to the envelope
+        forced = {c: r for q in fam for c, r in zip(*env_cl[q])}
+        init, sizes = list(comp.init), list(comp.sizes)
+        for r in forced.values():
+            init[r] -= 1
+            sizes[r] -= 1
+        if min(init) < 0:
+            continue
+        full = {r for r in forced.values() if init[r] == 0}
+        free = [c for c in comp.free if c not in forced]
+        choices = {c: [(o, r, tuple(q for q in qs if q not in drop))
+                       for o, r, qs in comp.choices[c] if r not in full] for c in free}
+        if any(not ch for ch in choices.values()):
+            continue
+        touched = [[] for _ in sizes]
+        for c in free:
+            for _, r, qs in choices[c]:
+                for rr in (r, *qs):
+                    if not touched[rr] or touched[rr][-1] != c:
+                        touched[rr].append(c)
+        if any(not touched[r] and init[r] != comp.terminal[r] and r not in drop
+               for r in range(len(sizes))):
+            continue                     # a hand, slot or clause no card can complete: N = 0
+        cands = [r for r in range(n_count) if touched[r]]
+        implicit = max(cands, key=lambda r: (sizes[r], len(touched[r]), -r)) if cands else None
+        order = _order(free, choices, sizes, touched, implicit)
+        fixed = dict(comp.fixed)
+        fixed.update({c: k for c in forced})
+        sub = Compiled(comp.n_cards, k, True, fixed, order, choices, sizes, init, comp.terminal,
+                       touched, implicit)
+        res = _count_deals(sub, cancel, marginals, False)
+        count += sign * res.count
+        mass += res.count_float
+        if marginals:
+            marg = sign * res.marginal if marg is None else marg + sign * res.marginal
+    zf = float(count)
+    if count == 0:
+        return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [])
+    if marginals and mass / zf > _MAX_CANCELLATION:
+        return None
+    if marginals:
+        marg = np.clip(marg, 0.0, zf)
+    return CountResult(comp, count, zf, marg, [], [])
+
+
+def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool) -> CountResult:
+    """:func:`count_deals` with every clause in the DP."""
     k = comp.n_players
     if not comp.feasible:
         return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [])

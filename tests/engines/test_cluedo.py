@@ -251,6 +251,67 @@ def test_every_implicit_resource_choice_matches_brute_force(case):
             assert all(tuple(d) in truth for d in sample)
 
 
+@st.composite
+def accusation_logs(draw):
+    """A random small deal, a few refutations and passes, and up to five failed accusations
+    (triples that are not the envelope; some share cards, some cards may be known)."""
+    n_players = draw(st.sampled_from([3, 4]))
+    setup = small_setup(n_players)
+    rng = np.random.default_rng(draw(st.integers(0, 10**6)))
+    deal = random_deal(setup, rng)
+    (_, S), (_, W), (_, R) = setup.categories
+    events = []
+    for _ in range(draw(st.integers(0, 3))):
+        trip = (S[rng.integers(3)], W[rng.integers(3)], R[rng.integers(4)])
+        events.append(play_suggestion(setup, deal, int(rng.integers(n_players)), trip, rng,
+                                      reveal=bool(rng.integers(2))))
+    if draw(st.booleans()):
+        c = setup.cards[int(rng.integers(len(setup.cards)))]
+        events.append(cluedo.LacksEvent(setup.players[0], c) if deal[setup.cards.index(c)] != 0
+                      else cluedo.ShownEvent(setup.players[0], c))
+    for _ in range(draw(st.integers(1, 5))):
+        trip = (S[rng.integers(3)], W[rng.integers(3)], R[rng.integers(4)])
+        if not all(deal[setup.cards.index(c)] == n_players for c in trip):
+            events.append(cluedo.AccusationEvent(setup.players[int(rng.integers(n_players))], trip))
+    return setup, deal, events
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(accusation_logs())
+def test_failed_accusations_by_inclusion_exclusion_match_brute_force(case):
+    # Failed accusations are counted by inclusion-exclusion over "the envelope is this
+    # accusation" (one DP per term) instead of clause axes; count and marginals must be those
+    # of brute force and of the DP with every clause in it.
+    from engines.cluedo import counting
+
+    setup, deal, events = case
+    z, ref = brute(setup, events)
+    comp = counting.propagate(constraints_for(setup, events))
+    res = counting.count_deals(comp)
+    assert res.count == z
+    np.testing.assert_allclose(res.marginal / res.count_float, ref, atol=1e-12, rtol=0)
+    direct = counting._count_deals(comp, None, True, False)
+    assert direct.count == z
+    np.testing.assert_allclose(res.marginal, direct.marginal, rtol=1e-12, atol=1e-9)
+    assert res.count == counting.count_deals(comp, marginals=False).count
+    sample = counting.count_deals(comp, keep_backward=True).sample(20, np.random.default_rng(0))
+    ok = consistent_mask(setup, sample, events)
+    assert ok.all()
+
+
+def test_failed_accusations_use_inclusion_exclusion_terms():
+    """Whole failed accusations are recognised as envelope-only clauses (one term each)."""
+    from engines.cluedo import counting
+
+    setup = small_setup(3)
+    events = [cluedo.AccusationEvent("Q", ("a", "d", "g")), cluedo.AccusationEvent("R", ("b", "d", "h"))]
+    comp = counting.propagate(constraints_for(setup, events))
+    env = counting._envelope_clauses(comp)
+    assert sorted(cards for cards, _ in env.values()) == [(0, 3, 6), (1, 3, 7)]
+    z, _ = brute(setup, events)
+    assert counting.count_deals(comp).count == z
+
+
 def test_order_local_search_scores_orders_like_the_cost_model():
     """The batch scoring of the order local search equals the one-order cost model on random
     orders of a Master Detective position with clauses, and the searched order is no worse than
