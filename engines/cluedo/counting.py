@@ -612,15 +612,18 @@ def dp_size(comp: Compiled, steps=None) -> tuple:
 
 
 #: Largest DP a refresh may build: bytes of its tensors (the forward tensors are kept for the
-#: backward pass) and work (entries x slice operations, about 1.5 ns each on one core: 5e9 is
-#: ~8 s). Beyond them the log is refused at once (:func:`check_dp_size`).
+#: backward pass) and work (tensor entries x slice operations of the forward pass; a refresh
+#: runs about 3e8 of them per second on one core of the 2-core machine, so 3e9 is ~10 s).
+#: Beyond either, the log is refused at once (:func:`check_dp_size`).
 MAX_DP_BYTES = 1 << 30
-MAX_DP_WORK = 5e9
+MAX_DP_WORK = 3e9
+_WORK_PER_SECOND = 3e8
 
 
 def check_dp_size(comp: Compiled, steps=None, keep: bool = True) -> None:
     """Refuse, before anything is allocated, a DP larger than :data:`MAX_DP_BYTES` or
     :data:`MAX_DP_WORK`, or than the memory available (:func:`engines.core.limits.check_memory`).
+    The sizes are exact (:func:`dp_size`), the time an estimate (``_WORK_PER_SECOND``).
 
     Raises:
         SessionFormatError: at ``$.events``, naming the size needed, the limit and why.
@@ -632,10 +635,11 @@ def check_dp_size(comp: Compiled, steps=None, keep: bool = True) -> None:
     if need > MAX_DP_BYTES or work > MAX_DP_WORK:
         raise SessionFormatError(
             "$.events", f"counting the deals consistent with this log exactly would take about "
-                        f"{need / 1e9:.1f} GB of memory and {work / 6e8:.0f} s; at most "
-                        f"{MAX_DP_BYTES / 1e9:.1f} GB and {MAX_DP_WORK / 6e8:.0f} s are allowed "
-                        f"(too many refutations whose card nobody saw are still open at once); "
-                        f"log the cards you were shown or the players who passed")
+                        f"{need / 1e9:.1f} GB of memory and {work / _WORK_PER_SECOND:.0f} s; at most "
+                        f"{MAX_DP_BYTES / 1e9:.1f} GB and {MAX_DP_WORK / _WORK_PER_SECOND:.0f} s are "
+                        f"allowed per refresh (the work grows with the hands still open and the "
+                        f"refutations whose card nobody saw); log the cards you hold and were shown "
+                        f"and the players who passed")
 
 
 class CountResult:

@@ -234,3 +234,34 @@ def test_inkognito_beta_prior_range_keeps_results_finite():
     with pytest.raises(SessionFormatError) as e:
         parse_session(d)
     assert e.value.path == "$.setup.deception.prior[0]"
+
+
+def test_cluedo_counting_refuses_a_dp_over_its_limits_at_once(monkeypatch):
+    """The exact DP's size is known before anything is allocated (the state lists); over
+    MAX_DP_WORK or MAX_DP_BYTES the refresh is refused at ``$.events`` with the size, the limit
+    and why; under them the same log is counted."""
+    import time
+
+    import engines.cluedo as cl
+    from engines.cluedo import counting
+    from engines.cluedo.inference import constraints_for
+
+    names = ["Me"] + [f"P{i}" for i in range(1, 10)]
+    setup = cl.Setup.from_json({"edition": "clue-master-detective", "players": names, "me": "Me"})
+    (_, S), (_, W), (_, R) = setup.categories
+    events = [cl.SuggestionEvent(names[1 + t % 9], (S[t % len(S)], W[(3 * t) % len(W)], R[(5 * t) % len(R)]),
+                                 (), names[1 + (t + 1) % 9], None) for t in range(20)]
+    total, largest, work = counting.dp_size(counting.propagate(constraints_for(setup, events)))
+    assert 0 < largest <= total and work > total
+    assert 8 * total < counting.MAX_DP_BYTES and work < counting.MAX_DP_WORK
+    assert cl.infer(setup, events).consistent_deals > 0
+    for name, value in (("MAX_DP_WORK", work / 2), ("MAX_DP_BYTES", 8 * total // 2)):
+        with monkeypatch.context() as m:
+            m.setattr(counting, name, value)
+            t = time.perf_counter()
+            with pytest.raises(SessionFormatError) as e:
+                cl.infer(setup, events)
+            assert time.perf_counter() - t < 5
+        msg = e.value.message
+        assert e.value.path == "$.events"
+        assert "GB of memory" in msg and "are allowed per refresh" in msg and "refutations" in msg
