@@ -615,7 +615,7 @@ def dp_size(comp: Compiled, steps=None) -> tuple:
 #: backward pass) and work (tensor entries x slice operations of the forward pass; a refresh
 #: runs about 3e8 of them per second on one core of the 2-core machine, so 3e9 is ~10 s).
 #: Beyond either, the log is refused at once (:func:`check_dp_size`).
-MAX_DP_BYTES = 1 << 30
+MAX_DP_BYTES = 10 ** 9
 MAX_DP_WORK = 3e9
 _WORK_PER_SECOND = 3e8
 

@@ -41,7 +41,7 @@ supported configuration (9-12 s per event). Any other deck gets :data:`MAX_CUSTO
 SEED_DECK = (6, 3)
 """(values, cards_per_player) of the game as the seed describes it (section 2)."""
 
-MAX_CUSTOM_TABLE_BYTES = 1 << 30
+MAX_CUSTOM_TABLE_BYTES = 10 ** 9
 """Largest master table accepted for a deck other than :data:`SEED_DECK` (bytes): every event
 reads the whole table, so a refresh stays under about 1 GB of memory and 10 s. 3 players with
 9 values and 6 cards (3003 stacks each, 3003^3 worlds) need 3.4 GB and are refused at once."""

@@ -3,6 +3,12 @@
     python tests/benchmarks/bench_cluedo.py [--seeds 5]
     python tests/benchmarks/bench_cluedo.py --recommend [--staged]
     python tests/benchmarks/bench_cluedo.py --center
+    python tests/benchmarks/bench_cluedo.py --hostile
+
+``--hostile``: valid logs built to be hard for exact counting (Master Detective, 10 players, my
+hand not logged): 20 and 40 refutations nobody saw, no passes (refuters drawn from the real
+deal), and 4, 8, 12 failed accusations; each in a fresh process, wall time and peak RSS (goal:
+under 1 GB and 10 s, or refused at once naming the field).
 
 Exact inference for 3-6 players (classic deck) after 0, 10, 20, 30 suggestions, several seeds,
 median and worst time; Master Detective with 8 players; the analytical center's time and its
@@ -129,6 +135,61 @@ def run_recommend(edition, n_players, suggestions, seeds, staged=False):
     print(line, flush=True)
 
 
+def hostile_log(setup, kind, n, seed):
+    """A valid but hard log: ``kind`` "refutations" (``n`` suggestions refuted by a player who
+    holds one of the cards, nobody saw which, no passes logged) or "accusations" (``n`` failed
+    accusations of random triples that are not the envelope)."""
+    rng = np.random.default_rng(seed)
+    deal = random_deal(setup, rng)
+    k = len(setup.players)
+    (_, S), (_, W), (_, R) = setup.categories
+    events = []
+    while len(events) < n:
+        trip = (S[rng.integers(len(S))], W[rng.integers(len(W))], R[rng.integers(len(R))])
+        owners = {int(deal[setup.cards.index(c)]) for c in trip}
+        if kind == "accusations":
+            if owners != {k}:
+                events.append(cluedo.AccusationEvent(setup.players[1 + len(events) % (k - 1)], trip))
+            continue
+        holders = sorted(owners - {k, 0})
+        if holders:
+            events.append(cluedo.SuggestionEvent(setup.players[int(rng.integers(1, k))], trip, (),
+                                                 setup.players[holders[rng.integers(len(holders))]], None))
+    return events
+
+
+def run_hostile_one(kind, n, seed):
+    """One hostile log in this process: prints wall time, peak RSS and the outcome."""
+    import resource
+
+    from engines.core.errors import SessionFormatError
+
+    names = ["Me"] + [f"P{i}" for i in range(1, 10)]
+    setup = cluedo.Setup.from_json({"edition": "clue-master-detective", "players": names, "me": "Me"})
+    ev = hostile_log(setup, kind, n, seed)
+    t = time.perf_counter()
+    try:
+        post = cluedo.infer(setup, ev)
+        out = f"{post.consistent_deals:.3g} deals"
+    except SessionFormatError as e:
+        out = f"refused: {e}"
+    dt = time.perf_counter() - t
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"  {n:2d} {kind:11s} seed {seed}: {dt:6.2f} s, peak RSS {rss:5.0f} MB, {out}", flush=True)
+
+
+def run_hostile(seeds):
+    import subprocess
+    import sys
+
+    print("Master Detective, 10 players, my hand not logged (each case in a fresh process):", flush=True)
+    for kind, n in (("refutations", 20), ("refutations", 40), ("accusations", 4), ("accusations", 8),
+                    ("accusations", 12)):
+        for seed in range(seeds):
+            subprocess.run([sys.executable, __file__, "--hostile-one", kind, str(n), str(seed)], check=False,
+                           timeout=600)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=5)
@@ -138,7 +199,16 @@ def main(argv=None) -> None:
     ap.add_argument("--staged", action="store_true",
                     help="with --recommend: the per-suggestion class counts (the method before the all-at-once one)")
     ap.add_argument("--center", action="store_true", help="only the analytical center on late-game positions")
+    ap.add_argument("--hostile", action="store_true", help="only the hostile-but-valid logs (time, peak RSS)")
+    ap.add_argument("--hostile-one", nargs=3, metavar=("KIND", "N", "SEED"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.hostile_one:
+        kind, n, seed = args.hostile_one
+        run_hostile_one(kind, int(n), int(seed))
+        return
+    if args.hostile:
+        run_hostile(max(2, args.seeds // 2 + 1))
+        return
     if args.center:
         run_center_late()
         return
@@ -161,7 +231,7 @@ def main(argv=None) -> None:
         print(f"classic deck, all: {summary(classic)} (budget 50 / 250 ms)")
         md = run("clue-master-detective", 8, (0, 10, 20, 30), args.seeds)
         print(f"Master Detective 8 players: {summary(md)} (budget 1000 ms)")
-    md10 = run("clue-master-detective", 10, (0, 10, 20, 30), max(2, args.seeds // 2))
+    md10 = run("clue-master-detective", 10, (0, 10, 20, 30), max(2, args.seeds // 2) if not args.md_only else args.seeds)
     print(f"Master Detective 10 players: {summary(md10)} (target: worst 100 ms)")
 
 

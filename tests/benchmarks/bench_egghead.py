@@ -9,6 +9,8 @@
 2b. With ``--six``: 6 players (56^6 ≈ 30.8 G worlds, a 4.4 GB table; no budget in the issue):
    time per event as the tab asks for it (prefix by prefix) and peak RSS.
 3. The seed's simulation: 1000 rounds, 4 players, external moderator — budget < 5 minutes.
+4. With ``--hostile`` (only): custom decks whose master table passes 1 GiB (3 players × 9
+   values × 6 cards: a 3.4 GB table) are refused at once — time to the refusal, peak RSS, message.
 """
 from __future__ import annotations
 
@@ -159,13 +161,38 @@ def bench_sim(configs, rounds: int = 1000) -> None:
     print("seed 002 table (its 23-question deck): no BA 9.78 / 29.3, BA 6.16 / 14")
 
 
+def bench_hostile() -> None:
+    """Hostile-but-valid custom decks: the setup is refused before any table is built."""
+    from engines.core.errors import SessionFormatError
+    from engines.egghead.table import table_bytes
+
+    for players, values, cards in ((3, 9, 6), (5, 8, 3), (5, 6, 4)):
+        names = [f"P{i}" for i in range(players)]
+        obj = {"players": names, "me": "P0", "values": values, "cards_per_player": cards,
+               "visible": {p: [1] * cards for p in names[1:]}}
+        S = stack_space(values, cards).size
+        t = time.perf_counter()
+        try:
+            Setup.from_json(obj)
+            out = "accepted"
+        except SessionFormatError as e:
+            out = f"refused: {e}"
+        dt = time.perf_counter() - t
+        print(f"{players} players x {values} values x {cards} cards ({table_bytes(players, S) / 1e9:.1f} GB "
+              f"table): {1000 * dt:.1f} ms, peak RSS {_rss_mb():.0f} MB; {out}", flush=True)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--hostile", action="store_true", help="only the custom decks refused at once")
     ap.add_argument("--quick", action="store_true", help="fewer rounds")
     ap.add_argument("--no-five", action="store_true", help="skip the 5-player benchmark")
     ap.add_argument("--six", action="store_true", help="also 6 players (needs ~10 GB, minutes)")
     ap.add_argument("--sim-configs", default="1", help="numbers of analysing players")
     args = ap.parse_args(argv)
+    if args.hostile:
+        bench_hostile()
+        return
     bench_four(6 if args.quick else 12)
     if not args.no_five:
         bench_five(1 if args.quick else 2)

@@ -202,7 +202,7 @@ def test_egghead_custom_deck_over_one_gigabyte_is_refused_at_once(players, value
     assert time.perf_counter() - t < 1.0          # refused at once, nothing allocated
     assert e.value.path == f"$.setup.{field}"
     msg = e.value.message
-    assert f"{table_bytes(players, S) / 1e9:.1f} GB" in msg and "at most 1.1 GB" in msg
+    assert f"{table_bytes(players, S) / 1e9:.1f} GB" in msg and "at most 1.0 GB" in msg
     assert "every event reads the whole table" in msg
 
 
