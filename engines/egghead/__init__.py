@@ -23,9 +23,10 @@ from engines.egghead.inference import (METHODS, LearnedRecord, Posterior, Recomm
                                        copy_state, estimated_seconds_per_event, infer, initial,
                                        is_large, memory_needed, memory_needed_for, posterior,
                                        reactions_can_change, recommend, state_bytes, update)
-from engines.egghead.model import (EVENT_TYPES, GAME, MAX_TABLE_BYTES, TITLE, Answer, Event, Reactions, Setup,
-                                   QuestionChoice, Solve, answer_for, default_setup,
-                                   describe_event, event_from_json, questions_for)
+from engines.egghead.model import (EVENT_TYPES, GAME, MAX_CUSTOM_TABLE_BYTES, MAX_TABLE_BYTES, SEED_DECK,
+                                   TITLE, Answer, Event, Reactions, Setup, QuestionChoice, Solve,
+                                   answer_for, default_setup, describe_event, event_from_json,
+                                   max_table_bytes, questions_for)
 from engines.egghead.parse import (complete, contradiction, forced_answer, format_event, parse,
                                    possible_answers, preview, seen_answers)
 from engines.egghead.questions import (Question, QuestionSpec, StackSpace, bound_deck, load_deck,
