@@ -549,57 +549,68 @@ def _schedule(comp: Compiled):
     axes = _axes(comp)
     if any(not st for a in axes for lv in a.live for st in lv):
         return None
-    first = {}
+    first: dict = {}
+    where: dict = {}                            # card -> {id(axis): index among its cards}
     for a in axes:
         first.setdefault(a.cards[0], []).append(a)
-    pos = {id(a): 0 for a in axes}              # next touching-card index of each axis
-    cur_states = {}                             # id(axis) -> states while not touched
+        for t, c in enumerate(a.cards):
+            where.setdefault(c, {})[id(a)] = t
+    cur: dict = {}                              # id(axis) -> its states while not touched
+    whole = [(slice(None), slice(None))]        # an untouched axis: every state stays
     layout: list = []
     steps = []
     for c in comp.free:
         opened = first.get(c, [])
         layout = layout + opened
-        s_in, s_out, touched = [], [], []
-        for a in layout:
-            if pos[id(a)] < len(a.cards) and a.cards[pos[id(a)]] == c:
-                before, after = a.live[pos[id(a)]]
-                pos[id(a)] += 1
-                touched.append(True)
-            else:
-                before = after = cur_states[id(a)]
-                touched.append(False)
+        here = where.get(c, {})
+        s_in, s_out, base, touched, closed = [], [], [], [], []
+        for i, a in enumerate(layout):
+            t = here.get(id(a))
+            if t is None:
+                st = cur[id(a)]
+                s_in.append(st)
+                s_out.append(st)
+                base.append(whole)
+                continue
+            before, after = a.live[t]
             s_in.append(before)
             s_out.append(after)
-            cur_states[id(a)] = after
-        closed = [i for i, a in enumerate(layout) if pos[id(a)] == len(a.cards)]
-        out_index = [{s: i for i, s in enumerate(st)} for st in s_out]
+            cur[id(a)] = after
+            base.append(None)
+            touched.append(i)
+            if t == len(a.cards) - 1:
+                closed.append(i)
         cache: dict = {}            # (axis position, effect) -> slices (one per run)
         moves = []
         for j, (o, r, qs) in enumerate(comp.choices[c]):
-            per_axis = []
-            for i, a in enumerate(layout):
-                if not touched[i]:
-                    n = len(s_in[i])
-                    per_axis.append([(slice(0, n), slice(0, n))])
-                    continue
+            per_axis = list(base)
+            single = True
+            for i in touched:
+                a = layout[i]
                 eff = a.effects[c].get(j)
                 segs = cache.get((i, eff))
                 if segs is None:
                     fn = (lambda s: s) if eff is None else (lambda s, a=a, eff=eff: a.step(s, eff))
+                    out_index = {st: n for n, st in enumerate(s_out[i])}
                     segs = cache[(i, eff)] = [(slice(si, si + ln), slice(di, di + ln))
-                                              for si, di, ln in _segments(s_in[i], out_index[i], fn)]
+                                              for si, di, ln in _segments(s_in[i], out_index, fn)]
                 if not segs:
                     per_axis = None
                     break
-                per_axis.append(segs)
+                single = single and len(segs) == 1
+                per_axis[i] = segs
             if per_axis is None:
                 moves.append(None)
                 continue
-            combos = [(tuple(p[0] for p in combo), tuple(p[1] for p in combo))
-                      for combo in itertools.product(*per_axis)]
+            if single:
+                combos = [(tuple(p[0][0] for p in per_axis), tuple(p[0][1] for p in per_axis))]
+            else:
+                combos = [(tuple(p[0] for p in combo), tuple(p[1] for p in combo))
+                          for combo in itertools.product(*per_axis)]
             moves.append((o, combos))
         steps.append(_Step(c, len(opened), list(layout), closed, s_in, s_out, moves))
-        layout = [a for i, a in enumerate(layout) if i not in closed]
+        if closed:
+            layout = [a for i, a in enumerate(layout) if i not in closed]
     return steps
 
 
