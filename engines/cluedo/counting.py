@@ -450,7 +450,6 @@ def _axes(comp: Compiled) -> list:
     state unchanged). This is where the tensors stay small: a hand of capacity 3 with two
     open refutation clauses holds only the (count, satisfied clauses) pairs that can still
     end full with both clauses satisfied, not all 4 x 2 x 2 of them."""
-    k = comp.n_players
     n_count = comp.terminal.count(0)            # hands, then envelope slots, then clauses
     owners_of_q: dict = {}
     for c in comp.free:
