@@ -7,6 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from engines import spyfall
+from desktop.widgets.columns import MISSING
 from engines.core.errors import SessionFormatError
 from desktop.spyfall.forms import NewGameDialog, parse_claim_text
 from desktop.spyfall.model import next_weight
@@ -245,10 +246,11 @@ def test_simulation_runs_with_progress_and_matches_engine(window, qtbot):
     direct = spyfall.simulate(panel.config)
     assert panel.config.seats == ("flat", "flat", "flat", "joker")
     assert result.spy_win_rate == direct.spy_win_rate
-    rows = {(panel.table.item(r, 0).text(), panel.table.item(r, 1).text()): panel.table.item(r, 2).text()
-            for r in range(panel.table.rowCount())}
+    rows = {(panel.table.text(r, 0), panel.table.text(r, 1)): panel.table.text(r, 2)
+            for r in range(panel.table.row_count())}
     assert rows[("joker", "as spy")] == (f"{100 * direct.by_strategy['joker']['as_spy']['win_rate']:.1f}%"
-                                         if direct.by_strategy["joker"]["as_spy"]["games"] else "–")
+                                         if direct.by_strategy["joker"]["as_spy"]["games"] else MISSING)
+    assert "nan" not in panel.table.copy_text().lower()
     np.testing.assert_allclose(panel.ig_plot.series()["public location"][1:],
                                direct.mean_information_gain_bits, atol=1e-12)
     assert "Spy wins" in panel.status.text()
