@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
@@ -29,6 +30,9 @@ RowRole = Qt.UserRole + 1
 SortRole = Qt.UserRole + 2
 #: What a cell shows when its value is missing or not a finite number.
 MISSING = "—"
+
+#: "nan" or "inf" as a word of a number's text (``f"{1e306 * 100:.1f}%"`` is "inf%").
+_NOT_FINITE_TEXT = re.compile(r"(?<![a-z])(nan|inf)(?![a-z])", re.IGNORECASE)
 
 STRETCH = "stretch"
 CONTENTS = "contents"
@@ -53,7 +57,8 @@ class Column:
         numeric: right-aligned (numbers); ``align`` overrides it.
         tooltip: row object -> the cell's tooltip.
         format: value -> the cell's text (default ``str``); not called for a missing value
-            (``None``, NaN, ±inf), which shows as :data:`MISSING`.
+            (``None``, NaN, ±inf), which shows as :data:`MISSING`, as does a number whose text
+            came out as "nan" or "inf" (an overflow in the format).
         sort_key: row object -> the key the column sorts by (default: the value; missing
             values sort last).
         header_tooltip: the header's tooltip.
@@ -95,7 +100,10 @@ class Column:
         v = self.value(row)
         if is_missing(v):
             return MISSING
-        return self.format(v) if self.format is not None else str(v)
+        text = self.format(v) if self.format is not None else str(v)
+        if isinstance(v, numbers.Real) and _NOT_FINITE_TEXT.search(text):
+            return MISSING                  # a finite value whose arithmetic overflowed
+        return text
 
     def key(self, row: Any) -> tuple:
         """The sort key of ``row``: ``(0, key)``, or ``(1, 0)`` for a missing key (last)."""
