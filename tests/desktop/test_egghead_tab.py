@@ -197,6 +197,17 @@ def test_new_game_dialog_builds_and_validates(window, qtbot):
     with pytest.raises(SessionFormatError) as info:
         dlg.build()
     assert "D" in info.value.path
+    # the grid edits like the form it is: ticking "Me" on another seat moves it there (one me),
+    # a typed name and a typed stack reach the setup
+    m = dlg.table.model()
+    assert m.setData(m.index(1, 1), Qt.Checked.value, Qt.CheckStateRole)
+    assert [s.me for s in dlg.seats()] == [False, True, False, False]
+    assert m.setData(m.index(0, 2), "2 3 4") and m.setData(m.index(1, 0), "Bea")
+    dlg.set_row(3, "D", False, "6 6 1", analysing=False)
+    moved = dlg.build()
+    assert moved.me == "Bea" and moved.visible_dict()["A"] == (2, 3, 4)
+    assert m.setData(m.index(0, 1), Qt.Checked.value, Qt.CheckStateRole)
+    assert m.setData(m.index(1, 0), "B")
     # the tab takes the new setup: a rotating moderator is offered, and I answer about what I see
     dlg.set_row(3, "D", False, "6 6 1", analysing=False)
     tab.reset_document(dlg.build(), [])
