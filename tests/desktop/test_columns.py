@@ -152,3 +152,31 @@ def test_form_grid_check_and_value_columns(qapp, qtbot):
     view.edit(m.index(0, 2))
     editor = view.indexWidget(m.index(0, 2)) or view.findChild(QDoubleSpinBox)
     assert isinstance(editor, QDoubleSpinBox) and editor.maximum() == 1.0
+
+
+def test_combo_editor_reads_and_writes_item_data(qapp, qtbot):
+    from PySide6.QtWidgets import QComboBox
+
+    def combo(parent):
+        c = QComboBox(parent)
+        for key, label in (("flat", "Flat"), ("joker", "Joker")):
+            c.addItem(label, key)
+        return c
+
+    def set_name(r, v):
+        r.name = v
+
+    col = Column("Strategy", lambda r: r.name, format={"flat": "Flat", "joker": "Joker"}.get,
+                 edit=set_name, editor=combo)
+    view = ColumnTable([col], editable=True, select_rows=False)
+    qtbot.addWidget(view)
+    row = Row("joker", 0)
+    view.set_rows([row])
+    index = view.model().index(0, 0)
+    delegate = view.itemDelegate()
+    editor = delegate.createEditor(view.viewport(), None, index)
+    delegate.setEditorData(editor, index)
+    assert editor.currentData() == "joker"                # the editor starts at the value
+    editor.setCurrentIndex(editor.findData("flat"))
+    delegate.setModelData(editor, view.model(), index)
+    assert row.name == "flat" and view.text(0, 0) == "Flat"

@@ -199,17 +199,19 @@ def test_new_game_dialog_builds_setup(window, qtbot):
     dlg.beta.slider.setValue(80)          # the slider moves the spin box: β = 8
     dlg.lam.set_value(0.5)
     dlg.strategy.setCurrentIndex(dlg.strategy.findData("dynamic"))
-    dlg.table.cellWidget(2, dlg.OWN).setChecked(True)  # Cy gets an own model
-    cy_strategy = dlg.table.cellWidget(2, dlg.STRATEGY)
-    cy_strategy.setCurrentIndex(cy_strategy.findData("joker"))
+    m = dlg.table.model()
+    assert not m.setData(m.index(2, dlg.STRATEGY), "joker")   # Cy follows the table: refused
+    assert m.setData(m.index(2, dlg.OWN), Qt.Checked.value, Qt.CheckStateRole)  # Cy gets an own model
+    assert m.setData(m.index(2, dlg.STRATEGY), "joker")
+    assert dlg.table.text(2, dlg.STRATEGY) == "Joker (random claims)"
     setup = dlg.build()
     assert setup.players == ("Ann", "Bob", "Cy", "Dee") and setup.me == "Bob" and setup.i_am_spy
     assert setup.beta == 8 and setup.lam == 0.5 and setup.strategy == "dynamic"
     assert setup.models[2].strategy == "joker" and setup.models[0].strategy == "dynamic"
-    dlg.table.item(1, 0).setText("Ann")
+    assert m.setData(m.index(1, dlg.NAME), "Ann")
     with pytest.raises(SessionFormatError, match="same name"):
         dlg.build()
-    dlg.table.item(1, 0).setText("Bob")
+    assert m.setData(m.index(1, dlg.NAME), "Bob")
     dlg.edition.setCurrentIndex(dlg.edition.findData("custom"))
     dlg.custom.setPlainText("Moon")
     with pytest.raises(SessionFormatError, match="at least two locations"):
@@ -316,16 +318,18 @@ def test_new_game_dialog_round_trips_claim_weight_table_wide_and_per_player(wind
     dlg = NewGameDialog(tab, tab.document.setup)
     qtbot.addWidget(dlg)
     assert dlg.weight.value() == pytest.approx(0.05)
-    bob, cy, dee = (dlg._row(r) for r in (1, 2, 3))
-    assert bob[1] and bob[4] == pytest.approx(0.5) and cy[1] and cy[4] == pytest.approx(0.05)
-    assert not dee[1] and dee[4] == pytest.approx(0.05)
-    assert not dlg.table.cellWidget(3, dlg.WEIGHT).isEnabled()  # Dee follows the table
+    bob, cy, dee = (dlg.seats()[r] for r in (1, 2, 3))
+    assert bob.own and bob.weight == pytest.approx(0.5) and cy.own and cy.weight == pytest.approx(0.05)
+    assert not dee.own and dee.weight == pytest.approx(0.05)
+    m = dlg.table.model()
+    assert not m.flags(m.index(3, dlg.WEIGHT)) & Qt.ItemIsEnabled  # Dee follows the table
+    assert dlg.table.text(3, dlg.WEIGHT) == "0.050"
     assert "w = 0.05" in dlg.weight_hint.text() and "w = 1" in dlg.weight_hint.text()
     assert dlg.build() == setup  # unchanged form: the same setup, per-player w included
     # the table-wide w moves the players without their own model, not Bob's own w
     dlg.weight.set_value(0.2)
-    assert dlg.table.cellWidget(3, dlg.WEIGHT).value() == pytest.approx(0.2)
-    dlg.table.cellWidget(2, dlg.WEIGHT).setValue(0.7)  # Cy has an own model: the field is free
+    assert dee.weight == pytest.approx(0.2) and bob.weight == pytest.approx(0.5)
+    assert m.setData(m.index(2, dlg.WEIGHT), 0.7)  # Cy has an own model: the field is free
     built = dlg.build()
     assert built.claim_weight == pytest.approx(0.2)
     assert built.claim_weights().tolist() == pytest.approx([0.2, 0.5, 0.7, 0.2])
