@@ -128,15 +128,21 @@ class ColumnTableModel(QAbstractTableModel):
     column's sort key; an edit calls the column's ``edit`` and then reports every cell of the
     model changed (an edit may change other rows: the one seat that is "me").
 
+    Args:
+        columns: the declared columns.
+        row_label: row object -> the text of its row header (default: none).
+
     Signals:
         edited(int row, int column): a cell was edited through the view.
     """
 
     edited = Signal(int, int)
 
-    def __init__(self, columns: Sequence[Column], parent=None):
+    def __init__(self, columns: Sequence[Column], parent=None, *,
+                 row_label: Optional[Callable[[Any], str]] = None):
         super().__init__(parent)
         self.columns = tuple(columns)
+        self.row_label = row_label
         self._rows: list = []
 
     # -- rows ---------------------------------------------------------------------------------
@@ -231,7 +237,12 @@ class ColumnTableModel(QAbstractTableModel):
         return True
 
     def headerData(self, section: int, orientation, role: int = Qt.DisplayRole):  # noqa: N802
-        if orientation != Qt.Horizontal or not 0 <= section < len(self.columns):
+        if orientation == Qt.Vertical:
+            if role == Qt.DisplayRole and self.row_label is not None and \
+                    0 <= section < len(self._rows):
+                return self.row_label(self._rows[section])
+            return None
+        if not 0 <= section < len(self.columns):
             return None
         if role == Qt.DisplayRole:
             return self.columns[section].title
@@ -289,6 +300,7 @@ class ColumnTable(QTableView):
         editable: a form grid (edits through :class:`ColumnDelegate`); else read-only.
         select_rows: select whole rows (single selection); else cells can't be selected.
         tooltip: the view's tooltip.
+        row_label: row object -> its row header's text (the row headers are hidden without).
 
     Signals:
         rowActivated(int row): the player double-clicked (or pressed Enter on) a row.
@@ -298,12 +310,12 @@ class ColumnTable(QTableView):
 
     def __init__(self, columns: Sequence[Column], *, stretch: bool = False, sortable: bool = False,
                  editable: bool = False, select_rows: bool = True, tooltip: str = "",
-                 parent=None):
+                 row_label: Optional[Callable[[Any], str]] = None, parent=None):
         super().__init__(parent)
-        self.table_model = ColumnTableModel(columns, self)
+        self.table_model = ColumnTableModel(columns, self, row_label=row_label)
         self.setModel(self.table_model)
         self._resize_columns(stretch)
-        self.verticalHeader().setVisible(False)
+        self.verticalHeader().setVisible(row_label is not None)
         if editable:
             self.setItemDelegate(ColumnDelegate(self.table_model, self))
             self.setEditTriggers(QAbstractItemView.DoubleClicked | QAbstractItemView.EditKeyPressed
