@@ -166,6 +166,13 @@ class TablePanel(_RebuiltBox):
     def _edited(self, player: str) -> None:
         self.stackEdited.emit(player, sorted(s.value() for s in self.spins[player]))
 
+    def set_analysing(self, players) -> None:
+        """Tick "uses analysis" for exactly ``players`` (without emitting analysingChanged)."""
+        for p, box in self.analysing.items():
+            box.blockSignals(True)
+            box.setChecked(p in players)
+            box.blockSignals(False)
+
     def set_editable(self, editable: bool) -> None:
         """Cards can be edited (nothing logged yet) or only shown (the log has events)."""
         for p, spins in self.spins.items():
@@ -281,13 +288,21 @@ class QuestionForm(QGroupBox):
         self.visible = dict(visible)
         self._fill_answers()
 
-    def set_log(self, events, posterior=None) -> None:
+    def set_log(self, events, posterior=None, visible: Optional[dict] = None) -> None:
         """The log (the answer list first holds the answers the cards I see allow after it,
         :func:`egghead.seen_answers`) and its posterior when known (then the tab narrows the
-        list to :meth:`set_possible`)."""
+        list to :meth:`set_possible`); ``visible``: the stacks I see after it, when they
+        changed (solves)."""
         self.events = tuple(events)
         self.posterior = posterior
+        if visible is not None:
+            self.visible = dict(visible)
         self._fill_answers()
+
+    def selection(self) -> tuple:
+        """``(question id, moderator, posterior)``: what the answer list is for (the question
+        id is None when no question is selected; the posterior None before one is known)."""
+        return self.question.currentData(), self.moderator.currentData(), self.posterior
 
     def set_possible(self, question: str, moderator, answers) -> None:
         """The answers ``question`` (asked of ``moderator``) can get in some world consistent
@@ -714,7 +729,7 @@ class NewGameDialog(NewGameDialogBase):
         seat = self.seats()[r]
         seat.name, seat.cards, seat.analysing = name, cards, analysing
         self._set_me(seat, me)
-        self.table.table_model.refresh()
+        self.table.refresh()
 
     def build(self):
         """Validate and build the :class:`egghead.Setup`; raises SessionFormatError."""

@@ -249,10 +249,7 @@ class Tab(GameTab):
         self.ba_box.blockSignals(True)
         self.ba_box.setChecked(setup.behavioural_analysis)
         self.ba_box.blockSignals(False)
-        for p, box in self.table_panel.analysing.items():
-            box.blockSignals(True)
-            box.setChecked(p in setup.analysing)
-            box.blockSignals(False)
+        self.table_panel.set_analysing(setup.analysing)
         self.table_panel.set_editable(not self.document.events)
         if not self.document.events:
             self.table_panel.show_stacks(setup.visible_dict())
@@ -373,8 +370,7 @@ class Tab(GameTab):
         self.learned_label.setText(learned_text(post) + f" · {post.worlds:,} worlds publicly "
                                    f"possible · entropy {post.entropy_bits:.2f} bits")
         if live:
-            self.question_form.visible = dict(post.visible)
-            self.question_form.set_log(self.document.events, post)
+            self.question_form.set_log(self.document.events, post, visible=post.visible)
             self.solve_form.set_state(post.visible, post.solution)
             if not self.document.events:
                 self.reactions_form.set_note("Log the moderator's answer first, then the round "
@@ -392,8 +388,7 @@ class Tab(GameTab):
         """The answers the selected question can get given the log, from the live posterior
         (my valid stacks × the stacks I see), as a task: a long list of valid stacks must not
         hold the GUI thread."""
-        form = self.question_form
-        qid, mod, post = form.question.currentData(), form.moderator.currentData(), form.posterior
+        qid, mod, post = self.question_form.selection()
         if qid is None or post is None:
             self.answers_runner.cancel()
             return

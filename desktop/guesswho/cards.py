@@ -258,10 +258,6 @@ class BoardView(QScrollArea):
     cardClicked = Signal(str)
     cardContextMenu = Signal(str, QPoint)
 
-    def find_card(self, name: str) -> Optional["CharacterCard"]:
-        """The card of character ``name``, or None when the board has none."""
-        return self.cards.get(name)
-
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setWidgetResizable(True)
@@ -296,6 +292,21 @@ class BoardView(QScrollArea):
     def card(self, name: str) -> CharacterCard:
         """The card of character ``name`` (KeyError if the board has none)."""
         return self.cards[name]
+
+    def set_card_state(self, name: str, probability: float, down: bool, by_me: bool,
+                       faded: bool, badge: bool, badge_scale: float = 1.0) -> None:
+        """Show character ``name``'s posterior state (:meth:`CharacterCard.set_state`); a name
+        the board has no card for is ignored."""
+        card = self.cards.get(name)
+        if card is not None:
+            card.set_state(probability, down, by_me, faded, badge, badge_scale)
+
+    def set_highlighted(self, names) -> None:
+        """Outline the standing cards of ``names`` (the yes side of the selected question),
+        and no other."""
+        names = set(names)
+        for name, card in self.cards.items():
+            card.set_highlight(name in names and not card.down)
 
     def columns(self) -> int:
         """Number of card columns at the current width."""

@@ -314,13 +314,10 @@ class Tab(GameTab):
         badge = setup.error_rate > 0
         pmax = float(post.probabilities.max()) if len(post.probabilities) else 1.0
         for i, name in enumerate(post.names):
-            card = self.board_view.find_card(name)
-            if card is None:
-                continue
             alive = bool(post.alive[i])
-            card.set_state(float(post.probabilities[i]), not alive, name in mine,
-                           alive and not bool(post.likely[i]), badge,
-                           1.0 / pmax if pmax > 0 else 1.0)
+            self.board_view.set_card_state(name, float(post.probabilities[i]), not alive,
+                                           name in mine, alive and not bool(post.likely[i]),
+                                           badge, 1.0 / pmax if pmax > 0 else 1.0)
         starred = {}
         if post.advised_question is not None:
             starred[question_key(post.advised_question)] = (
@@ -469,10 +466,9 @@ class Tab(GameTab):
             except SessionFormatError as exc:
                 label = exc.message
             self.asked_label.setText(f"Asked “<b>{label}</b>” — the answer:")
-        for i, name in enumerate(self.document.setup.board.names):
-            card = self.board_view.find_card(name)
-            if card is not None:
-                card.set_highlight(bool(truth is not None and truth[i] and not card.down))
+        names = self.document.setup.board.names
+        self.board_view.set_highlighted(() if truth is None else
+                                        [n for i, n in enumerate(names) if truth[i]])
 
     def current_question(self) -> Optional[dict]:
         """The selected question (event form) that Yes/No will answer, or None."""

@@ -9,7 +9,7 @@ import functools
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QPoint, Qt, Signal, Slot
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QHBoxLayout, QLabel, QMenu,
                                QPushButton, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
@@ -38,7 +38,14 @@ def _compact(name: str) -> str:
 
 class BeliefCard(QWidget):
     """One opponent's beliefs: heat map identity × build with marginals ("any ..."),
-    partner probability, θ summary."""
+    partner probability, θ summary.
+
+    Signals:
+        cellContextMenu(int item, int column, QPoint global_pos): right-click on the heat map
+            (the WorksheetView's signal, passed on).
+    """
+
+    cellContextMenu = Signal(int, int, QPoint)
 
     def __init__(self, opponent: str, setup, parent=None):
         super().__init__(parent)
@@ -60,6 +67,7 @@ class BeliefCard(QWidget):
                                  + 2 * self.view.frameWidth())
         self.view.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.view.cellContextMenu.connect(self.cellContextMenu)
         lay.addWidget(self.view)
         self.partner = QLabel()
         self.theta = QLabel()
@@ -67,6 +75,11 @@ class BeliefCard(QWidget):
         lay.addWidget(self.partner)
         lay.addWidget(self.theta)
         lay.addStretch(1)
+
+    def matrix(self):
+        """The heat map's matrix (5 × 5: identities × builds with the "any" marginals), or
+        None before a belief is shown."""
+        return self.model.matrix()
 
     def show_belief(self, b, setup) -> None:
         j = np.asarray(b.joint, dtype=float)
@@ -239,7 +252,7 @@ class Tab(GameTab):
                 self.sheets_layout.addWidget(sheet, 1)
                 self.sheets[name] = sheet
                 card = BeliefCard(name, setup)
-                card.view.cellContextMenu.connect(functools.partial(self._belief_menu, name))
+                card.cellContextMenu.connect(functools.partial(self._belief_menu, name))
                 self.cards_layout.addWidget(card, 1)
                 self.cards[name] = card
             self._built_for = key
@@ -268,7 +281,7 @@ class Tab(GameTab):
         row), the facts the engine explains (``{"opponent", "identity" | "build"}``)."""
         setup = self.document.setup
         card = self.cards.get(opponent)
-        m = None if card is None else card.model.matrix()
+        m = None if card is None else card.matrix()
         ni, nb = len(setup.identities), len(setup.builds)
         menu = QMenu(self)
         for kind, names, i, p in (("identity", setup.identities, item, (item, nb)),

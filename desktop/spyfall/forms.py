@@ -346,7 +346,7 @@ class NewGameDialog(NewGameDialogBase):
         self.edition.currentIndexChanged.connect(self._locations_changed)
         self.custom.textChanged.connect(self._locations_changed)
         self.n_players.valueChanged.connect(self._players_changed)
-        self.table.table_model.edited.connect(self._seat_edited)
+        self.table.edited.connect(self._seat_edited)
         self.me.currentIndexChanged.connect(self._me_changed)
         for w in (self.beta.spin, self.lam.spin, self.weight.spin):
             w.valueChanged.connect(self._sync_defaults)
@@ -427,7 +427,7 @@ class NewGameDialog(NewGameDialogBase):
                 table = self._table_seat(seat.name)
                 seat.beta, seat.lam, seat.weight, seat.strategy = \
                     table.beta, table.lam, table.weight, table.strategy
-        self.table.table_model.refresh()
+        self.table.refresh()
 
     def _names_changed(self, *_a) -> None:
         cur = self.me.currentText()

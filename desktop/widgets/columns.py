@@ -304,9 +304,11 @@ class ColumnTable(QTableView):
 
     Signals:
         rowActivated(int row): the player double-clicked (or pressed Enter on) a row.
+        edited(int row, int column): a cell of a form grid was edited.
     """
 
     rowActivated = Signal(int)
+    edited = Signal(int, int)
 
     def __init__(self, columns: Sequence[Column], *, stretch: bool = False, sortable: bool = False,
                  editable: bool = False, select_rows: bool = True, tooltip: str = "",
@@ -314,6 +316,7 @@ class ColumnTable(QTableView):
         super().__init__(parent)
         self.table_model = ColumnTableModel(columns, self, row_label=row_label)
         self.setModel(self.table_model)
+        self.table_model.edited.connect(self.edited)
         self._resize_columns(stretch)
         self.verticalHeader().setVisible(row_label is not None)
         if editable:
@@ -352,6 +355,10 @@ class ColumnTable(QTableView):
 
     def clear_rows(self) -> None:
         self.table_model.set_rows(())
+
+    def refresh(self) -> None:
+        """The row objects changed in place: repaint every cell."""
+        self.table_model.refresh()
 
     def rows(self) -> list:
         return self.table_model.rows()

@@ -33,7 +33,7 @@ def _click(qtbot, sheet, col):
 
 
 def _heat(tab, name):
-    return tab.cards[name].model.matrix()[:4, :4]
+    return tab.cards[name].matrix()[:4, :4]
 
 
 def test_tick_cells_and_log_with_enter(window, qtbot):
@@ -74,7 +74,7 @@ def test_tick_cells_and_log_with_enter(window, qtbot):
     # the heat map equals the engine's joint posterior: the seed's known answer
     direct = ink.infer(setup, tab.document.events)
     np.testing.assert_allclose(_heat(tab, "Red"), direct.opponents["Red"].joint, atol=1e-12)
-    m = tab.cards["Red"].model.matrix()
+    m = tab.cards["Red"].matrix()
     np.testing.assert_allclose(m[:4, 4], [0.5, 0.25, 0.25, 0], atol=1e-12)   # identity marginal
     np.testing.assert_allclose(m[4, :4], [0, 0, 0.75, 0.25], atol=1e-12)     # build marginal
     for name in ("Blue", "Yellow"):
@@ -122,7 +122,7 @@ def test_undo_redo_restores_beliefs(window, qtbot):
     _click(qtbot, y, 4)  # Lord Fiddlebottom or Agent X (me): Yellow is Lord Fiddlebottom
     qtbot.keyClick(y.table, Qt.Key_Return)
     _wait(window)
-    assert tab.cards["Yellow"].model.matrix()[0, 4] == pytest.approx(1.0)
+    assert tab.cards["Yellow"].matrix()[0, 4] == pytest.approx(1.0)
     window.undo_action.trigger()
     _wait(window)
     assert tab.document.events == [] and y.row_count() == 1
@@ -130,7 +130,7 @@ def test_undo_redo_restores_beliefs(window, qtbot):
     window.redo_action.trigger()
     _wait(window)
     assert len(tab.document.events) == 1 and y.row_count() == 2
-    assert tab.cards["Yellow"].model.matrix()[0, 4] == pytest.approx(1.0)
+    assert tab.cards["Yellow"].matrix()[0, 4] == pytest.approx(1.0)
 
 
 def test_model_selector_and_deception(window, qtbot):
