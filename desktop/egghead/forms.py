@@ -127,41 +127,53 @@ class TablePanel(_RebuiltBox):
             name = QLabel(f"<b>★ {p}</b> (me)" if p == setup.me else f"<b>{p}</b>")
             self.grid.addWidget(name, r, 0)
             if p == setup.me:
-                for c in range(k):
-                    lab = card_face("?")
-                    lab.setToolTip("My own cards: I cannot see them")
-                    self.grid.addWidget(lab, r, 1 + c)
-                    self.unknown.append(lab)
+                self._add_my_cards(r, k)
             else:
-                spins, faces = [], []
-                for c, v in enumerate(vis.get(p, (1,) * k)):
-                    spin = card_spin(setup.values, v)
-                    spin.valueChanged.connect(lambda _v, who=p: self._edited(who))
-                    self.grid.addWidget(spin, r, 1 + c)
-                    spins.append(spin)
-                    face = card_face(v)
-                    self.grid.addWidget(face, r, 1 + c)
-                    faces.append(face)
-                self.spins[p] = spins
-                self.faces[p] = faces
+                self._add_seen_cards(r, p, vis.get(p, (1,) * k))
             state = QLabel()
             state.setMinimumWidth(90)
             self.state[p] = state
             self.grid.addWidget(state, r, 1 + k)
             if p != setup.me:
-                box = QCheckBox("uses analysis")
-                box.setToolTip(f"Model {p} as using behavioural analysis (reacting to the others' "
-                               "reactions); untick for a player who reasons from the answers alone")
-                box.setChecked(p in setup.analysing)
-                box.toggled.connect(lambda on, who=p: self.analysingChanged.emit(who, on))
-                self.grid.addWidget(box, r, 2 + k)
-                self.analysing[p] = box
+                self._add_analysing_box(r, p, k)
             btn = QPushButton("Solved…")
             btn.setToolTip(f"{p} called their cards: fill the Solve form")
             btn.clicked.connect(lambda _c=False, who=p: self.solveClicked.emit(who))
             self.grid.addWidget(btn, r, 3 + k)
             self.solve_buttons[p] = btn
         self.grid.setColumnStretch(2 + k, 1)
+
+    def _add_my_cards(self, r: int, k: int) -> None:
+        """Row ``r``: my ``k`` cards, unknown to me ("?")."""
+        for c in range(k):
+            lab = card_face("?")
+            lab.setToolTip("My own cards: I cannot see them")
+            self.grid.addWidget(lab, r, 1 + c)
+            self.unknown.append(lab)
+
+    def _add_seen_cards(self, r: int, player: str, stack) -> None:
+        """Row ``r``: ``player``'s cards as I see them — spin boxes while nothing is logged,
+        card faces after (:meth:`set_editable` shows one or the other)."""
+        spins, faces = [], []
+        for c, v in enumerate(stack):
+            spin = card_spin(self.setup.values, v)
+            spin.valueChanged.connect(lambda _v, who=player: self._edited(who))
+            self.grid.addWidget(spin, r, 1 + c)
+            spins.append(spin)
+            face = card_face(v)
+            self.grid.addWidget(face, r, 1 + c)
+            faces.append(face)
+        self.spins[player] = spins
+        self.faces[player] = faces
+
+    def _add_analysing_box(self, r: int, player: str, k: int) -> None:
+        box = QCheckBox("uses analysis")
+        box.setToolTip(f"Model {player} as using behavioural analysis (reacting to the others' "
+                       "reactions); untick for a player who reasons from the answers alone")
+        box.setChecked(player in self.setup.analysing)
+        box.toggled.connect(lambda on, who=player: self.analysingChanged.emit(who, on))
+        self.grid.addWidget(box, r, 2 + k)
+        self.analysing[player] = box
 
     def _edited(self, player: str) -> None:
         self.stackEdited.emit(player, sorted(s.value() for s in self.spins[player]))

@@ -329,13 +329,22 @@ class Tab(GameTab):
         self._display(post, k, live=not self._browsing())
 
     def _display(self, post, n_events: int, live: bool) -> None:
-        setup = self.document.setup
         self.table_panel.show_stacks(post.visible)
         self.table_panel.show_solution(post.solution)
-        # can I solve / can they
+        self._show_can_solve(post, n_events, live)
+        self._show_others(post)
+        self._fill_valids(post)
+        self.position_model.set_matrix(np.array(post.position_probabilities, dtype=float))
+        self.learned_label.setText(learned_text(post) + f" · {post.worlds:,} worlds publicly "
+                                   f"possible · entropy {post.entropy_bits:.2f} bits")
+        if live:
+            self._update_forms(post)
+
+    def _show_can_solve(self, post, n_events: int, live: bool) -> None:
+        """"Can I solve now?" — never "Yes — call …" while the log is impossible."""
         then = "" if live else f"<i>as after entry {n_events}</i> · "
         if self.timeline is not None and self.timeline.error is not None and \
-                not self._browsing():   # never "Yes — call …" while the log is impossible
+                not self._browsing():
             self.solve_label.setText("<span style='font-size:14pt; color:#b71c1c'><b>Can I solve "
                                      "now? The log is impossible</b></span> — fix the highlighted "
                                      "entry first")
@@ -348,6 +357,10 @@ class Tab(GameTab):
                 f"{then}<span style='font-size:14pt; color:{tone('#6d4c00')}'><b>Can I solve now? Not yet"
                 f"</b></span> — {len(post.my_valids)} valid stacks; most likely "
                 f"{stack_text(post.my_valids[j])} ({format_probability(post.my_probabilities[j])})")
+
+    def _show_others(self, post) -> None:
+        """Whether each player can solve: on the table panel and in the "others" line."""
+        setup = self.document.setup
         self.table_panel.set_state(setup.me, "✓ can solve" if post.can_solve else
                                    f"{len(post.my_valids)} possible")
         parts = []
@@ -365,23 +378,22 @@ class Tab(GameTab):
             self.table_panel.set_state(p, text, tip)
             parts.append(html)
         self.others_label.setText("The others, in the real world I see: " + "; ".join(parts) + ".")
-        self._fill_valids(post)
-        self.position_model.set_matrix(np.array(post.position_probabilities, dtype=float))
-        self.learned_label.setText(learned_text(post) + f" · {post.worlds:,} worlds publicly "
-                                   f"possible · entropy {post.entropy_bits:.2f} bits")
-        if live:
-            self.question_form.set_log(self.document.events, post, visible=post.visible)
-            self.solve_form.set_state(post.visible, post.solution)
-            if not self.document.events:
-                self.reactions_form.set_note("Log the moderator's answer first, then the round "
-                                             "of reactions.")
-            elif post.fixpoint_reached:
-                self.reactions_form.set_note("Another round of reactions can change nothing now "
-                                             "(every player would react the same way): ask the "
-                                             "next question.", warn=True)
-            else:
-                self.reactions_form.set_note("Another round of reactions can still teach "
-                                             "something: log who solved this round.")
+
+    def _update_forms(self, post) -> None:
+        """The live posterior sets the forms: the answers possible, the stacks to solve, the
+        note on whether another round of reactions can teach anything."""
+        self.question_form.set_log(self.document.events, post, visible=post.visible)
+        self.solve_form.set_state(post.visible, post.solution)
+        if not self.document.events:
+            self.reactions_form.set_note("Log the moderator's answer first, then the round "
+                                         "of reactions.")
+        elif post.fixpoint_reached:
+            self.reactions_form.set_note("Another round of reactions can change nothing now "
+                                         "(every player would react the same way): ask the "
+                                         "next question.", warn=True)
+        else:
+            self.reactions_form.set_note("Another round of reactions can still teach "
+                                         "something: log who solved this round.")
 
     @Slot()
     def _want_answers(self) -> None:

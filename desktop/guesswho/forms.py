@@ -71,6 +71,24 @@ class NewGameDialog(NewGameDialogBase):
         lay = QVBoxLayout(self)
         form = QFormLayout()
         lay.addLayout(form)
+        self._add_board_rows(form)
+        self._add_game_rows(form)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet("color:#555")
+        lay.addWidget(self.note)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.button(QDialogButtonBox.Ok).setText("Start game")
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        lay.addWidget(buttons)
+        self.board.currentIndexChanged.connect(self._board_changed)
+        if setup is not None:
+            self._load(setup)
+        self._board_changed()
+
+    def _add_board_rows(self, form: QFormLayout) -> None:
+        """The board: classic, the seed's demo, or a file (with Browse…)."""
         self.board = QComboBox()
         self.board.addItem("Classic (24 characters)", "classic")
         self.board.addItem("Seed demo (6 characters)", "demo")
@@ -87,6 +105,9 @@ class NewGameDialog(NewGameDialogBase):
         self.file_row.setLayout(row)
         row.setContentsMargins(0, 0, 0, 0)
         form.addRow("Board file", self.file_row)
+
+    def _add_game_rows(self, form: QFormLayout) -> None:
+        """Rules, compound questions, the answer error ε, the opponent's standing cards."""
         self.rules = QComboBox()
         for r in guesswho.RULES:
             self.rules.addItem(RULE_LABELS.get(r, r), r)
@@ -107,19 +128,6 @@ class NewGameDialog(NewGameDialogBase):
         self.opponent.setToolTip("How many cards the opponent has standing (the whole board at "
                                  "the start); needed for the win probability")
         form.addRow("Opponent's standing cards", self.opponent)
-        self.note = QLabel()
-        self.note.setWordWrap(True)
-        self.note.setStyleSheet("color:#555")
-        lay.addWidget(self.note)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.button(QDialogButtonBox.Ok).setText("Start game")
-        buttons.accepted.connect(self._accept)
-        buttons.rejected.connect(self.reject)
-        lay.addWidget(buttons)
-        self.board.currentIndexChanged.connect(self._board_changed)
-        if setup is not None:
-            self._load(setup)
-        self._board_changed()
 
     def _load(self, setup) -> None:
         key = setup.board.key
@@ -205,29 +213,8 @@ class SimulationPanel(SimulationPanelBase):
                        "first player alternating; win rates with 95% Wilson intervals.")
         intro.setWordWrap(True)
         lay.addWidget(intro)
-        box = QGroupBox("Strategies")
-        bl = QGridLayout(box)
-        bl.setContentsMargins(6, 2, 6, 2)
-        self.checks: dict[str, QCheckBox] = {}
-        for i, s in enumerate(guesswho.STRATEGIES):
-            cb = QCheckBox(s)
-            cb.setToolTip(STRATEGY_LABELS.get(s, s))
-            cb.setChecked(s in ("greedy", "race"))
-            bl.addWidget(cb, i // 2, i % 2)
-            self.checks[s] = cb
-        lay.addWidget(box)
-        row = QHBoxLayout()
-        row.addWidget(QLabel("Games per pairing"))
-        self.games = QSpinBox()
-        self.games.setRange(10, 100_000)
-        self.games.setSingleStep(100)
-        self.games.setValue(500)
-        row.addWidget(self.games)
-        row.addWidget(QLabel("Seed"))
-        self.seed = QSpinBox()
-        self.seed.setRange(0, 1_000_000)
-        row.addWidget(self.seed)
-        lay.addLayout(row)
+        lay.addWidget(self._build_strategies_box())
+        lay.addLayout(self._build_games_row())
         row2 = QHBoxLayout()
         self.progress.setFormat("%p%")
         row2.addWidget(self.run_button)
@@ -242,6 +229,35 @@ class SimulationPanel(SimulationPanelBase):
         lay.addWidget(self.table, 1)
         self.message = self.status   # the status line under the table
         lay.addWidget(self.status)
+
+    def _build_strategies_box(self) -> QGroupBox:
+        """A check box per strategy (greedy and race ticked)."""
+        box = QGroupBox("Strategies")
+        bl = QGridLayout(box)
+        bl.setContentsMargins(6, 2, 6, 2)
+        self.checks: dict[str, QCheckBox] = {}
+        for i, s in enumerate(guesswho.STRATEGIES):
+            cb = QCheckBox(s)
+            cb.setToolTip(STRATEGY_LABELS.get(s, s))
+            cb.setChecked(s in ("greedy", "race"))
+            bl.addWidget(cb, i // 2, i % 2)
+            self.checks[s] = cb
+        return box
+
+    def _build_games_row(self) -> QHBoxLayout:
+        """Games per pairing and the seed."""
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Games per pairing"))
+        self.games = QSpinBox()
+        self.games.setRange(10, 100_000)
+        self.games.setSingleStep(100)
+        self.games.setValue(500)
+        row.addWidget(self.games)
+        row.addWidget(QLabel("Seed"))
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 1_000_000)
+        row.addWidget(self.seed)
+        return row
 
     def strategies(self) -> list:
         """The ticked strategy names: in the order :meth:`set_options` gave them (the first

@@ -250,6 +250,23 @@ class NewGameDialog(QDialog):
         self.setWindowTitle("New Inkognito game")
         setup = setup or inkognito.default_setup()
         lay = QVBoxLayout(self)
+        lay.addWidget(self._build_names_box(setup))
+        lay.addLayout(self._build_players_form(setup))
+        self.error = QLabel()
+        self.error.setStyleSheet(f"color:{tone('#b71c1c')}")
+        lay.addWidget(self.error)
+        bb = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        bb.accepted.connect(self._accept)
+        bb.rejected.connect(self.reject)
+        lay.addWidget(bb)
+        self._names_changed()
+        self.me_identity.setCurrentIndex(setup.identities.index(setup.me_identity))
+        self.me_build.setCurrentIndex(setup.builds.index(setup.me_build))
+        self._setup: Optional[object] = None
+        self.priors: dict = {}
+
+    def _build_names_box(self, setup) -> QGroupBox:
+        """The names of the four identities and the four builds."""
         names = QGroupBox("Names (identities in team order: 1 & 3 and 2 & 4 are partners)")
         g = QGridLayout(names)
         self.id_edits, self.build_edits = [], []
@@ -263,7 +280,10 @@ class NewGameDialog(QDialog):
             g.addWidget(b, k + 1, 1)
             self.id_edits.append(a)
             self.build_edits.append(b)
-        lay.addWidget(names)
+        return names
+
+    def _build_players_form(self, setup) -> QFormLayout:
+        """My identity and build, the opponents, the deception model."""
         form = QFormLayout()
         self.me_identity = QComboBox()
         self.me_build = QComboBox()
@@ -279,19 +299,7 @@ class NewGameDialog(QDialog):
         self.deception = QCheckBox("Deception model (learn θ per opponent)")
         self.deception.setChecked(setup.deception.enabled)
         form.addRow("", self.deception)
-        lay.addLayout(form)
-        self.error = QLabel()
-        self.error.setStyleSheet(f"color:{tone('#b71c1c')}")
-        lay.addWidget(self.error)
-        bb = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        bb.accepted.connect(self._accept)
-        bb.rejected.connect(self.reject)
-        lay.addWidget(bb)
-        self._names_changed()
-        self.me_identity.setCurrentIndex(setup.identities.index(setup.me_identity))
-        self.me_build.setCurrentIndex(setup.builds.index(setup.me_build))
-        self._setup: Optional[object] = None
-        self.priors: dict = {}
+        return form
 
     def _names_changed(self, *_a) -> None:
         for combo, edits in ((self.me_identity, self.id_edits), (self.me_build, self.build_edits)):
