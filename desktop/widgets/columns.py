@@ -4,8 +4,9 @@ plain objects (an engine result, a simulation row, a seat of a form), and one mo
 
 A column says what a cell *is* (its value), how it reads (format, alignment, tooltip, colours),
 how it sorts (a sort key, so "9.5%" sorts below "10.0%") and, for a form grid, how it is edited.
-The idea is Picard's declared columns (``picard/ui/columns.py``: a column = title, value
-function, sort key, alignment); the model/view split is Qt's own (Qt documentation, "Model/View
+The idea is MusicBrainz Picard's declared columns (``picard/ui/columns.py``: a ``Column`` is a
+title, the key of the row's value, an alignment and an optional sort key); here the key is a
+function of the row object. The model/view split is Qt's own (Qt documentation, "Model/View
 Programming").
 
 No NaN reaches the screen: a value that is ``None`` or a non-finite number shows as
