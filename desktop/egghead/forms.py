@@ -620,7 +620,8 @@ class NewGameDialog(NewGameDialogBase):
                                "(e.g. 4 5 6):"))
         # the seating grid is an editable form: a Seat per row, edited in place (names and
         # cards typed, "Me" and "Uses analysis" ticked) through the declared columns
-        self.table = ColumnTable(self._seat_columns(), editable=True, select_rows=False)
+        self.table = ColumnTable(self._seat_columns(), editable=True, select_rows=False,
+                                 numbered=True)
         outer.addWidget(self.table, 1)
         self.size_note = QLabel()
         self.size_note.setWordWrap(True)
@@ -669,7 +670,8 @@ class NewGameDialog(NewGameDialogBase):
             seat.analysing = on
 
         return (Column("Name", lambda s: s.name, edit=set_name, resize=STRETCH),
-                Column("Me", lambda s: s.me, check=True, edit=self._set_me, resize=CONTENTS,
+                Column("Me", lambda s: s.me, check=True, radio=True, edit=self._set_me,
+                       resize=CONTENTS,
                        header_tooltip="tick exactly one player: yourself"),
                 Column("Cards I see", lambda s: s.cards, edit=set_cards, resize=STRETCH,
                        header_tooltip="the cards on this player's stack, e.g. 4 5 6 "

@@ -230,18 +230,18 @@ def _own(seat: Seat) -> bool:
 #: row without its own model shows the table's, greyed; it cannot be edited).
 SEAT_COLUMNS = (
     Column("Name", lambda s: s.name, edit=_setter("name", str), resize=STRETCH),
-    Column("Own model", lambda s: s.own, check=True, edit=_setter("own", bool),
+    Column("Own model", lambda s: s.own, check=True, edit=_setter("own", bool), resize=CONTENTS,
            header_tooltip="tick to give this player a model of their own"),
     Column("β", lambda s: s.beta, numeric=True, format=lambda v: f"{v:.1f}", edit=_setter("beta"),
-           editable=_own, editor=_double_editor(0.1, 1000.0, 1, 0.1)),
+           editable=_own, editor=_double_editor(0.1, 1000.0, 1, 0.1), width=90),
     Column("λ", lambda s: s.lam, numeric=True, format=lambda v: f"{v:.2f}", edit=_setter("lam"),
-           editable=_own, editor=_double_editor(0.0, 0.99, 2, 0.05)),
+           editable=_own, editor=_double_editor(0.0, 0.99, 2, 0.05), width=90),
     Column("w", lambda s: s.weight, numeric=True, format=lambda v: f"{v:.3f}",
            edit=_setter("weight"), editable=_own, header_tooltip=CLAIM_WEIGHT_HELP,
            tooltip=lambda s: CLAIM_WEIGHT_HELP,
-           editor=_double_editor(0.001, 1.0, 3, 0.01, CLAIM_WEIGHT_HELP)),
+           editor=_double_editor(0.001, 1.0, 3, 0.01, CLAIM_WEIGHT_HELP), width=90),
     Column("Strategy", lambda s: s.strategy, format=lambda v: STRATEGY_LABELS.get(v, v),
-           edit=_setter("strategy", str), editable=_own, editor=_strategy_editor, resize=CONTENTS),
+           edit=_setter("strategy", str), editable=_own, editor=_strategy_editor, width=190),
 )
 
 
@@ -270,7 +270,7 @@ class NewGameDialog(NewGameDialogBase):
         outer.addWidget(QLabel("Seating order (clockwise); tick a player to give them their own model:"))
         # the seating grid is an editable form: a Seat per row, edited in place through the
         # declared columns (a row without its own model is greyed and follows the table's)
-        self.table = ColumnTable(SEAT_COLUMNS, editable=True, select_rows=False)
+        self.table = ColumnTable(SEAT_COLUMNS, editable=True, select_rows=False, numbered=True)
         self.table.setMinimumHeight(190)
         outer.addWidget(self.table, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)

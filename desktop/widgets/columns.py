@@ -22,7 +22,8 @@ from typing import Any, Callable, Optional, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHeaderView, QStyledItemDelegate,
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QHeaderView, QStyle,
+                               QStyledItemDelegate, QStyleOptionButton, QStyleOptionViewItem,
                                QTableView)
 
 #: The row object behind a cell (``model.data(index, RowRole)``).
@@ -68,7 +69,10 @@ class Column:
         bold: row object -> whether the text is bold.
         resize: ``"stretch"``, ``"contents"`` or None (the view's default) — the header's
             resize mode for this column.
+        width: a starting width in pixels (the player can resize it): room for an editor.
         check: a check-box column: the value (a bool) is shown as a check mark, not as text.
+        radio: a check column drawn as a radio button (one row ticked: its ``edit`` unticks
+            the others).
         edit: ``(row object, new value) -> None``: makes the cell editable (a form grid);
             the new value is the editor's (a bool for a check column).
         editable: row object -> whether the cell can be edited now (default: always, when
@@ -89,7 +93,9 @@ class Column:
     foreground: Optional[Callable[[Any], Optional[QColor]]] = None
     bold: Optional[Callable[[Any], bool]] = None
     resize: Optional[str] = None
+    width: Optional[int] = None
     check: bool = False
+    radio: bool = False
     edit: Optional[Callable[[Any, Any], None]] = None
     editable: Optional[Callable[[Any], bool]] = None
     editor: Optional[Callable[[Any], Any]] = None
@@ -132,6 +138,7 @@ class ColumnTableModel(QAbstractTableModel):
     Args:
         columns: the declared columns.
         row_label: row object -> the text of its row header (default: none).
+        numbered: without ``row_label``, the row headers number the rows from 1.
 
     Signals:
         edited(int row, int column): a cell was edited through the view.
@@ -140,10 +147,11 @@ class ColumnTableModel(QAbstractTableModel):
     edited = Signal(int, int)
 
     def __init__(self, columns: Sequence[Column], parent=None, *,
-                 row_label: Optional[Callable[[Any], str]] = None):
+                 row_label: Optional[Callable[[Any], str]] = None, numbered: bool = False):
         super().__init__(parent)
         self.columns = tuple(columns)
         self.row_label = row_label
+        self.numbered = numbered
         self._rows: list = []
 
     # -- rows ---------------------------------------------------------------------------------
@@ -239,10 +247,11 @@ class ColumnTableModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation, role: int = Qt.DisplayRole):  # noqa: N802
         if orientation == Qt.Vertical:
-            if role == Qt.DisplayRole and self.row_label is not None and \
-                    0 <= section < len(self._rows):
+            if role != Qt.DisplayRole or not 0 <= section < len(self._rows):
+                return None
+            if self.row_label is not None:
                 return self.row_label(self._rows[section])
-            return None
+            return str(section + 1) if self.numbered else None
         if not 0 <= section < len(self.columns):
             return None
         if role == Qt.DisplayRole:
@@ -264,11 +273,29 @@ class ColumnTableModel(QAbstractTableModel):
 
 
 class ColumnDelegate(QStyledItemDelegate):
-    """Edits a cell with its column's ``editor``; a combo box's item data are the values."""
+    """Edits a cell with its column's ``editor``; a combo box's item data are the values; a
+    ``radio`` column's check mark is drawn as a radio button (same place, same clicks)."""
 
     def __init__(self, model: ColumnTableModel, parent=None):
         super().__init__(parent)
         self._model = model
+
+    def paint(self, painter, option, index) -> None:
+        if not self._model.columns[index.column()].radio:
+            super().paint(painter, option, index)
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        widget = opt.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        box = style.subElementRect(QStyle.SE_ItemViewItemCheckIndicator, opt, widget)
+        on = opt.checkState == Qt.Checked
+        opt.features &= ~QStyleOptionViewItem.HasCheckIndicator
+        style.drawControl(QStyle.CE_ItemViewItem, opt, painter, widget)
+        radio = QStyleOptionButton()
+        radio.rect = box
+        radio.state = opt.state | (QStyle.State_On if on else QStyle.State_Off)
+        style.drawPrimitive(QStyle.PE_IndicatorRadioButton, radio, painter, widget)
 
     def createEditor(self, parent, option, index):  # noqa: N802
         col = self._model.columns[index.column()]
@@ -296,12 +323,13 @@ class ColumnTable(QTableView):
     Args:
         columns: the declared columns.
         stretch: columns without a ``resize`` of their own stretch (else they fit their
-            contents and the last one stretches).
+            contents and the last one stretches, unless a column declares ``resize="stretch"``).
         sortable: clicking a header sorts by that column's sort key.
         editable: a form grid (edits through :class:`ColumnDelegate`); else read-only.
         select_rows: select whole rows (single selection); else cells can't be selected.
         tooltip: the view's tooltip.
         row_label: row object -> its row header's text (the row headers are hidden without).
+        numbered: show row headers numbering the rows from 1 (a seating order).
 
     Signals:
         rowActivated(int row): the player double-clicked (or pressed Enter on) a row.
@@ -313,13 +341,14 @@ class ColumnTable(QTableView):
 
     def __init__(self, columns: Sequence[Column], *, stretch: bool = False, sortable: bool = False,
                  editable: bool = False, select_rows: bool = True, tooltip: str = "",
-                 row_label: Optional[Callable[[Any], str]] = None, parent=None):
+                 row_label: Optional[Callable[[Any], str]] = None, numbered: bool = False,
+                 parent=None):
         super().__init__(parent)
-        self.table_model = ColumnTableModel(columns, self, row_label=row_label)
+        self.table_model = ColumnTableModel(columns, self, row_label=row_label, numbered=numbered)
         self.setModel(self.table_model)
         self.table_model.edited.connect(self.edited)
         self._resize_columns(stretch)
-        self.verticalHeader().setVisible(row_label is not None)
+        self.verticalHeader().setVisible(row_label is not None or numbered)
         if editable:
             self.setItemDelegate(ColumnDelegate(self.table_model, self))
             self.setEditTriggers(QAbstractItemView.DoubleClicked | QAbstractItemView.EditKeyPressed
@@ -332,20 +361,33 @@ class ColumnTable(QTableView):
         elif not editable:
             self.setSelectionMode(QAbstractItemView.NoSelection)
         if sortable:
-            self.setSortingEnabled(True)
-            self.horizontalHeader().setSortIndicator(-1, Qt.AscendingOrder)  # the rows' own order
+            self._enable_sorting()
         if tooltip:
             self.setToolTip(tooltip)
         self.activated.connect(lambda index: self.rowActivated.emit(index.row()))
 
+    def _enable_sorting(self) -> None:
+        """Sort on a header click; the rows keep their own order until then, and the sort
+        arrow (whose room would widen every fitted column) appears with the first sort."""
+        header = self.horizontalHeader()
+        self.setSortingEnabled(True)
+        header.setSortIndicator(-1, Qt.AscendingOrder)
+        header.setSortIndicatorShown(False)
+        header.sectionClicked.connect(lambda _section: header.setSortIndicatorShown(True))
+
     def _resize_columns(self, stretch: bool) -> None:
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.Stretch if stretch else QHeaderView.ResizeToContents)
-        header.setStretchLastSection(not stretch)
+        # the last column takes the spare room unless a column declared itself the one to stretch
+        header.setStretchLastSection(not stretch and all(c.resize != STRETCH
+                                                         for c in self.table_model.columns))
         modes = {STRETCH: QHeaderView.Stretch, CONTENTS: QHeaderView.ResizeToContents}
         for c, col in enumerate(self.table_model.columns):
             if col.resize in modes:
                 header.setSectionResizeMode(c, modes[col.resize])
+            elif col.width is not None:
+                header.setSectionResizeMode(c, QHeaderView.Interactive)
+                header.resizeSection(c, col.width)
 
     # -- rows -----------------------------------------------------------------------------------
     def set_rows(self, rows: Sequence) -> None:

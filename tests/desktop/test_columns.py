@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 from hypothesis import given, settings, strategies as st
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDoubleSpinBox
 
@@ -95,7 +95,12 @@ def test_view_sorts_on_header_click_and_keeps_the_order_for_new_rows(qapp, qtbot
     rows = [Row("a", 0.3), Row("b", 0.1), Row("c", 0.2)]
     view.set_rows(rows)
     assert [view.text(r, 0) for r in range(3)] == ["a", "b", "c"]   # the rows' own order
-    view.sortByColumn(1, Qt.AscendingOrder)
+    header = view.horizontalHeader()
+    assert not header.isSortIndicatorShown()          # no room taken by an arrow before a sort
+    view.show()
+    qtbot.mouseClick(header.viewport(), Qt.LeftButton,
+                     pos=QPoint(header.sectionViewportPosition(1) + 5, header.height() // 2))
+    assert header.isSortIndicatorShown() and header.sortIndicatorSection() == 1
     assert [view.text(r, 0) for r in range(3)] == ["b", "c", "a"]
     assert view.row_object(0) is rows[1]
     view.set_rows([Row("x", 0.9), Row("y", 0.0)])                    # a new result: still sorted
@@ -180,3 +185,27 @@ def test_combo_editor_reads_and_writes_item_data(qapp, qtbot):
     editor.setCurrentIndex(editor.findData("flat"))
     delegate.setModelData(editor, view.model(), index)
     assert row.name == "flat" and view.text(0, 0) == "Flat"
+
+
+def test_numbered_rows_radio_column_and_declared_widths(qapp, qtbot):
+    def set_me(r, on):
+        for other in view.rows():
+            other.own = False
+        r.own = on
+
+    cols = (Column("Name", lambda r: r.name, width=150),
+            Column("Me", lambda r: r.own, check=True, radio=True, edit=set_me))
+    view = ColumnTable(cols, editable=True, select_rows=False, numbered=True)
+    qtbot.addWidget(view)
+    rows = [Row("a", 0, own=True), Row("b", 0)]
+    view.set_rows(rows)
+    m = view.model()
+    assert view.verticalHeader().isVisibleTo(view)
+    assert [m.headerData(r, Qt.Vertical) for r in range(2)] == ["1", "2"]
+    assert view.horizontalHeader().sectionSize(0) == 150
+    # ticking the radio column moves the one tick; the view paints it (a radio indicator)
+    assert m.setData(m.index(1, 1), Qt.Checked.value, Qt.CheckStateRole)
+    assert [r.own for r in rows] == [False, True]
+    view.resize(300, 120)
+    view.show()
+    assert not view.grab().isNull()
