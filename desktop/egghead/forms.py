@@ -6,16 +6,17 @@ makes also guards the form; a wrong entry gets the engine's message naming the f
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Optional
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialogButtonBox, QFormLayout, QGridLayout,
-                               QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                               QPushButton, QRadioButton, QSpinBox, QTableWidget, QTableWidgetItem,
+                               QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSpinBox,
                                QVBoxLayout, QWidget)
 
 from engines import egghead
 from engines.core.errors import SessionFormatError
+from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
 from desktop.appearance import tone
 
@@ -126,35 +127,15 @@ class TablePanel(_RebuiltBox):
             name = QLabel(f"<b>★ {p}</b> (me)" if p == setup.me else f"<b>{p}</b>")
             self.grid.addWidget(name, r, 0)
             if p == setup.me:
-                for c in range(k):
-                    lab = card_face("?")
-                    lab.setToolTip("My own cards: I cannot see them")
-                    self.grid.addWidget(lab, r, 1 + c)
-                    self.unknown.append(lab)
+                self._add_my_cards(r, k)
             else:
-                spins, faces = [], []
-                for c, v in enumerate(vis.get(p, (1,) * k)):
-                    spin = card_spin(setup.values, v)
-                    spin.valueChanged.connect(lambda _v, who=p: self._edited(who))
-                    self.grid.addWidget(spin, r, 1 + c)
-                    spins.append(spin)
-                    face = card_face(v)
-                    self.grid.addWidget(face, r, 1 + c)
-                    faces.append(face)
-                self.spins[p] = spins
-                self.faces[p] = faces
+                self._add_seen_cards(r, p, vis.get(p, (1,) * k))
             state = QLabel()
             state.setMinimumWidth(90)
             self.state[p] = state
             self.grid.addWidget(state, r, 1 + k)
             if p != setup.me:
-                box = QCheckBox("uses analysis")
-                box.setToolTip(f"Model {p} as using behavioural analysis (reacting to the others' "
-                               "reactions); untick for a player who reasons from the answers alone")
-                box.setChecked(p in setup.analysing)
-                box.toggled.connect(lambda on, who=p: self.analysingChanged.emit(who, on))
-                self.grid.addWidget(box, r, 2 + k)
-                self.analysing[p] = box
+                self._add_analysing_box(r, p, k)
             btn = QPushButton("Solved…")
             btn.setToolTip(f"{p} called their cards: fill the Solve form")
             btn.clicked.connect(lambda _c=False, who=p: self.solveClicked.emit(who))
@@ -162,8 +143,47 @@ class TablePanel(_RebuiltBox):
             self.solve_buttons[p] = btn
         self.grid.setColumnStretch(2 + k, 1)
 
+    def _add_my_cards(self, r: int, k: int) -> None:
+        """Row ``r``: my ``k`` cards, unknown to me ("?")."""
+        for c in range(k):
+            lab = card_face("?")
+            lab.setToolTip("My own cards: I cannot see them")
+            self.grid.addWidget(lab, r, 1 + c)
+            self.unknown.append(lab)
+
+    def _add_seen_cards(self, r: int, player: str, stack) -> None:
+        """Row ``r``: ``player``'s cards as I see them — spin boxes while nothing is logged,
+        card faces after (:meth:`set_editable` shows one or the other)."""
+        spins, faces = [], []
+        for c, v in enumerate(stack):
+            spin = card_spin(self.setup.values, v)
+            spin.valueChanged.connect(lambda _v, who=player: self._edited(who))
+            self.grid.addWidget(spin, r, 1 + c)
+            spins.append(spin)
+            face = card_face(v)
+            self.grid.addWidget(face, r, 1 + c)
+            faces.append(face)
+        self.spins[player] = spins
+        self.faces[player] = faces
+
+    def _add_analysing_box(self, r: int, player: str, k: int) -> None:
+        box = QCheckBox("uses analysis")
+        box.setToolTip(f"Model {player} as using behavioural analysis (reacting to the others' "
+                       "reactions); untick for a player who reasons from the answers alone")
+        box.setChecked(player in self.setup.analysing)
+        box.toggled.connect(lambda on, who=player: self.analysingChanged.emit(who, on))
+        self.grid.addWidget(box, r, 2 + k)
+        self.analysing[player] = box
+
     def _edited(self, player: str) -> None:
         self.stackEdited.emit(player, sorted(s.value() for s in self.spins[player]))
+
+    def set_analysing(self, players) -> None:
+        """Tick "uses analysis" for exactly ``players`` (without emitting analysingChanged)."""
+        for p, box in self.analysing.items():
+            box.blockSignals(True)
+            box.setChecked(p in players)
+            box.blockSignals(False)
 
     def set_editable(self, editable: bool) -> None:
         """Cards can be edited (nothing logged yet) or only shown (the log has events)."""
@@ -280,13 +300,21 @@ class QuestionForm(QGroupBox):
         self.visible = dict(visible)
         self._fill_answers()
 
-    def set_log(self, events, posterior=None) -> None:
+    def set_log(self, events, posterior=None, visible: Optional[dict] = None) -> None:
         """The log (the answer list first holds the answers the cards I see allow after it,
         :func:`egghead.seen_answers`) and its posterior when known (then the tab narrows the
-        list to :meth:`set_possible`)."""
+        list to :meth:`set_possible`); ``visible``: the stacks I see after it, when they
+        changed (solves)."""
         self.events = tuple(events)
         self.posterior = posterior
+        if visible is not None:
+            self.visible = dict(visible)
         self._fill_answers()
+
+    def selection(self) -> tuple:
+        """``(question id, moderator, posterior)``: what the answer list is for (the question
+        id is None when no question is selected; the posterior None before one is known)."""
+        return self.question.currentData(), self.moderator.currentData(), self.posterior
 
     def set_possible(self, question: str, moderator, answers) -> None:
         """The answers ``question`` (asked of ``moderator``) can get in some world consistent
@@ -563,6 +591,16 @@ class SolveForm(_RebuiltBox):
         self.submitted.emit(self.event_json())
 
 
+@dataclass
+class Seat:
+    """One row of the New game dialog's seating grid."""
+
+    name: str
+    me: bool = False
+    cards: str = ""            # the cards I see, typed ("4 5 6"); parsed when the game starts
+    analysing: bool = True     # this player uses behavioural analysis
+
+
 class NewGameDialog(NewGameDialogBase):
     """Ask for a new Egghead game: players in seating order, which one is me, values, cards per
     player, external or rotating moderator, my behavioural analysis, who else analyses, and the
@@ -577,8 +615,30 @@ class NewGameDialog(NewGameDialogBase):
         self.setWindowTitle("New Egghead game")
         self.setMinimumWidth(560)
         outer = QVBoxLayout(self)
+        outer.addLayout(self._build_options())
+        outer.addWidget(QLabel("Seating order; tick who you are; type the cards you see "
+                               "(e.g. 4 5 6):"))
+        # the seating grid is an editable form: a Seat per row, edited in place (names and
+        # cards typed, "Me" and "Uses analysis" ticked) through the declared columns
+        self.table = ColumnTable(self._seat_columns(), editable=True, select_rows=False,
+                                 numbered=True)
+        outer.addWidget(self.table, 1)
+        self.size_note = QLabel()
+        self.size_note.setWordWrap(True)
+        outer.addWidget(self.size_note)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.button(QDialogButtonBox.Ok).setText("Start game")
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        outer.addWidget(buttons)
+        self.n_players.valueChanged.connect(self._players_changed)
+        for w in (self.values, self.cards):
+            w.valueChanged.connect(self._update_note)
+        self._load(setup or egghead.default_setup())
+
+    def _build_options(self) -> QFormLayout:
+        """Players, values, cards per player, the moderator, my behavioural analysis."""
         form = QFormLayout()
-        outer.addLayout(form)
         self.n_players = QSpinBox()
         self.n_players.setRange(3, 6)
         form.addRow("Players", self.n_players)
@@ -597,26 +657,35 @@ class NewGameDialog(NewGameDialogBase):
         self.ba = QCheckBox("I use behavioural analysis (reason from who solved and who did not)")
         self.ba.setChecked(True)
         form.addRow("", self.ba)
-        outer.addWidget(QLabel("Seating order; tick who you are; type the cards you see "
-                               "(e.g. 4 5 6):"))
-        self.table = QTableWidget(0, 4)
-        self.table.setHorizontalHeaderLabels(["Name", "Me", "Cards I see", "Uses analysis"])
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
-        self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.Stretch)
-        outer.addWidget(self.table, 1)
-        self.size_note = QLabel()
-        self.size_note.setWordWrap(True)
-        outer.addWidget(self.size_note)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.button(QDialogButtonBox.Ok).setText("Start game")
-        buttons.accepted.connect(self._accept)
-        buttons.rejected.connect(self.reject)
-        outer.addWidget(buttons)
-        self.n_players.valueChanged.connect(self._players_changed)
-        for w in (self.values, self.cards):
-            w.valueChanged.connect(self._update_note)
-        setup = setup or egghead.default_setup()
-        self._load(setup)
+        return form
+
+    def _seat_columns(self) -> tuple:
+        def set_name(seat, text):
+            seat.name = str(text)
+
+        def set_cards(seat, text):
+            seat.cards = str(text)
+
+        def set_analysing(seat, on):
+            seat.analysing = on
+
+        return (Column("Name", lambda s: s.name, edit=set_name, resize=STRETCH),
+                Column("Me", lambda s: s.me, check=True, radio=True, edit=self._set_me,
+                       resize=CONTENTS,
+                       header_tooltip="tick exactly one player: yourself"),
+                Column("Cards I see", lambda s: s.cards, edit=set_cards, resize=STRETCH,
+                       header_tooltip="the cards on this player's stack, e.g. 4 5 6 "
+                                      "(not needed for yourself)"),
+                Column("Uses analysis", lambda s: s.analysing, check=True, edit=set_analysing,
+                       resize=CONTENTS,
+                       header_tooltip="this player reasons from who solved and who did not"))
+
+    def _set_me(self, seat: Seat, on: bool) -> None:
+        """Tick ``seat`` as me (the other seats are unticked: one "me", like radio buttons)."""
+        if on:
+            for other in self.table.rows():
+                other.me = False
+        seat.me = on
 
     def _load(self, setup) -> None:
         self.n_players.blockSignals(True)
@@ -627,49 +696,21 @@ class NewGameDialog(NewGameDialogBase):
         self.moderator.setCurrentIndex(max(self.moderator.findData(setup.moderator), 0))
         self.ba.setChecked(setup.behavioural_analysis)
         vis = setup.visible_dict()
-        self.table.setRowCount(len(setup.players))
-        for r, p in enumerate(setup.players):
-            self._set_row(r, p, p == setup.me, stack_text(vis.get(p, ())), p in setup.analysing)
+        self.table.set_rows([Seat(p, p == setup.me, stack_text(vis.get(p, ())), p in setup.analysing)
+                             for p in setup.players])
         self._update_note()
 
-    def _set_row(self, r, name, me, cards, analysing) -> None:
-        self.table.setItem(r, 0, QTableWidgetItem(name))
-        radio = QRadioButton()
-        radio.setChecked(me)
-        radio.setAutoExclusive(False)
-        radio.toggled.connect(lambda on, b=radio: self._exclusive(b, on))
-        self.table.setCellWidget(r, 1, radio)
-        self.table.setItem(r, 2, QTableWidgetItem(cards))
-        box = QCheckBox()
-        box.setChecked(analysing)
-        self.table.setCellWidget(r, 3, box)
-
-    def _exclusive(self, radio, on) -> None:
-        if on:
-            for r in range(self.table.rowCount()):
-                other = self.table.cellWidget(r, 1)
-                if other is not radio:
-                    other.blockSignals(True)
-                    other.setChecked(False)
-                    other.blockSignals(False)
-
-    def _row(self, r):
-        name = self.table.item(r, 0)
-        cards = self.table.item(r, 2)
-        return ((name.text().strip() if name else ""), self.table.cellWidget(r, 1).isChecked(),
-                (cards.text().strip() if cards else ""), self.table.cellWidget(r, 3).isChecked())
+    def seats(self) -> list[Seat]:
+        """The seating grid's rows, in seating order."""
+        return self.table.rows()
 
     def _players_changed(self, *_a) -> None:
         n = self.n_players.value()
-        old = [self._row(r) for r in range(self.table.rowCount())]
-        self.table.setRowCount(n)
-        for r in range(n):
-            if r < len(old):
-                self._set_row(r, *old[r])
-            else:
-                self._set_row(r, DEFAULT_NAMES[r], False, "", True)
-        if not any(self._row(r)[1] for r in range(n)):
-            self.table.cellWidget(0, 1).setChecked(True)
+        seats = self.seats()[:n]
+        seats += [Seat(DEFAULT_NAMES[r]) for r in range(len(seats), n)]
+        if not any(s.me for s in seats):
+            seats[0].me = True
+        self.table.set_rows(seats)
         self._update_note()
 
     def _update_note(self, *_a) -> None:
@@ -699,13 +740,14 @@ class NewGameDialog(NewGameDialogBase):
 
     def set_row(self, r: int, name: str, me: bool, cards: str, analysing: bool = True) -> None:
         """Fill row ``r`` (for tests and scripted setups)."""
-        self._set_row(r, name, me, cards, analysing)
-        if me:
-            self._exclusive(self.table.cellWidget(r, 1), True)
+        seat = self.seats()[r]
+        seat.name, seat.cards, seat.analysing = name, cards, analysing
+        self._set_me(seat, me)
+        self.table.refresh()
 
     def build(self):
         """Validate and build the :class:`egghead.Setup`; raises SessionFormatError."""
-        rows = [self._row(r) for r in range(self.table.rowCount())]
+        rows = [(s.name.strip(), s.me, s.cards.strip(), s.analysing) for s in self.seats()]
         names = [r[0] for r in rows]
         for i, n in enumerate(names):
             if not n:

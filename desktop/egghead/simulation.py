@@ -7,20 +7,52 @@ from __future__ import annotations
 import functools
 import math
 import os
+from typing import NamedTuple, Optional
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QCheckBox, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView,
-                               QLabel, QSpinBox, QSplitter, QTableWidget, QTableWidgetItem,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QSpinBox,
+                               QSplitter, QVBoxLayout, QWidget)
 
 from engines import egghead
 from engines.core.errors import SessionFormatError
 from desktop.widgets.simulation import SimulationPanelBase
 from desktop.widgets.belief_plot import PALETTE
+from desktop.widgets.columns import CONTENTS, Column, ColumnTable
 
 SEED_TABLE = "Seed 002 (its own 23-question deck, 1 analysing player): without analysis " \
              "9.78 rounds (variance 29.3), with analysis 6.16 (variance 14.0)."
+#: The seed's mean rounds to solve once (section 5), per mode, for 1 analysing player.
+SEED_MEAN = {"with analysis": 6.16, "without": 9.78}
+
+
+class ResultRow(NamedTuple):
+    """A row of the results table: one mode of one game."""
+
+    analysing: int                 # players using behavioural analysis in that game
+    mode: str                      # "with analysis" or "without"
+    stats: object                  # engines.egghead ModeStats of the mode
+    win: Optional[float]           # P(one player of this mode is first to the target points)
+    players: int                   # players of the game
+
+
+RESULT_COLUMNS = (
+    Column("Analysing", lambda r: f"{r.analysing} of {r.players}", sort_key=lambda r: r.analysing,
+           header_tooltip="players using behavioural analysis in this game"),
+    Column("Mode", lambda r: r.mode, resize=CONTENTS, header_tooltip="the players of this mode"),
+    Column("Solves", lambda r: r.stats.n, numeric=True, header_tooltip="observations (solves) of X"),
+    Column("Mean", lambda r: r.stats.mean, numeric=True, format=lambda v: f"{v:.2f}",
+           header_tooltip="mean rounds needed to solve once"),
+    Column("Variance", lambda r: r.stats.variance, numeric=True, format=lambda v: f"{v:.1f}",
+           header_tooltip="variance of X (rounds²)"),
+    Column("P(win)", lambda r: r.win, numeric=True, format=lambda v: f"{100 * v:.1f}%",
+           header_tooltip="P(one player of this mode is first to the target points), ties "
+                          "counting for all"),
+    Column("Seed mean", lambda r: SEED_MEAN[r.mode] if r.analysing == 1 else "", numeric=True,
+           format=lambda v: v if isinstance(v, str) else f"{v:.2f}",
+           sort_key=lambda r: SEED_MEAN[r.mode] if r.analysing == 1 else None,
+           header_tooltip="the seed's table (its own deck, 1 analysing)"),
+)
 
 
 def _simulate_job(kwargs, task):
@@ -44,9 +76,19 @@ class SimulationPanel(SimulationPanelBase):
 
     def __init__(self, runner, parent=None):
         super().__init__(runner, parent)
-
         root = QVBoxLayout(self)
         root.setContentsMargins(6, 6, 6, 6)
+        root.addWidget(self._build_form())
+        split = QSplitter(Qt.Horizontal)
+        root.addWidget(split, 1)
+        self.table = ColumnTable(RESULT_COLUMNS, stretch=True, sortable=True, select_rows=False,
+                                 tooltip="Click a header to sort; Ctrl+C copies the table")
+        split.addWidget(self.table)
+        split.addWidget(self._build_plots())
+        split.setSizes([520, 700])
+
+    def _build_form(self) -> QGroupBox:
+        """The experiment's settings, the analysing players, Run / Cancel, progress, status."""
         box = QGroupBox("Simulate the seed's experiment: rounds a player needs to solve, with and "
                         "without behavioural analysis (external moderator, the whole deck)")
         grid = QGridLayout(box)
@@ -74,24 +116,10 @@ class SimulationPanel(SimulationPanelBase):
         grid.addWidget(self.run_on, 2, 8, 1, 4)
         self.status.setText(SEED_TABLE)
         grid.addWidget(self.status, 3, 0, 1, 12)
-        root.addWidget(box)
+        return box
 
-        split = QSplitter(Qt.Horizontal)
-        root.addWidget(split, 1)
-        self.table = QTableWidget(0, 7)
-        self.table.setHorizontalHeaderLabels(["Analysing", "Mode", "Solves", "Mean",
-                                              "Variance", "P(win)", "Seed mean"])
-        tips = ["players using behavioural analysis in this game", "the players of this mode",
-                "observations (solves) of X", "mean rounds needed to solve once",
-                "variance of X (rounds²)", f"P(one player of this mode is first to the target "
-                f"points), ties counting for all", "the seed's table (its own deck, 1 analysing)"]
-        for c, tip in enumerate(tips):
-            self.table.horizontalHeaderItem(c).setToolTip(tip)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
-        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeToContents)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QTableWidget.NoEditTriggers)
-        split.addWidget(self.table)
+    def _build_plots(self) -> QWidget:
+        """The two CDF plots: one solve, the target points."""
         plots = QWidget()
         pl = QVBoxLayout(plots)
         pl.setContentsMargins(0, 0, 0, 0)
@@ -101,8 +129,7 @@ class SimulationPanel(SimulationPanelBase):
                                       "(convolution)", "rounds")
         pl.addWidget(self.ecdf_plot, 1)
         pl.addWidget(self.target_plot, 1)
-        split.addWidget(plots)
-        split.setSizes([520, 700])
+        return plots
 
     @staticmethod
     def _spin(lo, hi, value, tip) -> QSpinBox:
@@ -176,8 +203,9 @@ class SimulationPanel(SimulationPanelBase):
                             f"differ (which questions, how sharp), so compare the gap between the "
                             f"modes rather than the levels.")
 
-    def rows(self) -> list:
-        """(analysing, mode, ModeStats, P(win) of one player of that mode) per table row."""
+    def rows(self) -> list[ResultRow]:
+        """The table's rows: per game, with analysis then without (a mode nobody played is
+        left out)."""
         out = []
         n = self.result.players if self.result else 0
         for c in (self.result.configs if self.result else ()):
@@ -186,37 +214,27 @@ class SimulationPanel(SimulationPanelBase):
                     continue
                 player = 0 if mode == "with analysis" else c.analysing
                 win = c.win_probabilities[player] if player < n and c.win_probabilities else None
-                out.append((c.analysing, mode, st, win))
+                out.append(ResultRow(c.analysing, mode, st, win, n))
         return out
 
     def show_result(self, result) -> None:
         """Fill the table and the two CDF plots from a SimulationResult."""
         self.result = result
         rows = self.rows()
-        self.table.setRowCount(len(rows))
-        seed_mean = {"with analysis": "6.16", "without": "9.78"}
-        for r, (a, mode, st, win) in enumerate(rows):
-            cells = [f"{a} of {result.players}", mode, str(st.n), _num(st.mean, 2),
-                     _num(st.variance, 1), "–" if win is None else f"{100 * win:.1f}%",
-                     seed_mean[mode] if a == 1 else ""]
-            for c, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                if c >= 2:
-                    item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
-                self.table.setItem(r, c, item)
+        self.table.set_rows(rows)
         for plot, attr in ((self.ecdf_plot, "ecdf"), (self.target_plot, "cdf_target")):
             plot.clear()
-            for a, mode, st, _w in rows:
-                pts = getattr(st, attr)
+            for row in rows:
+                pts = getattr(row.stats, attr)
                 if not pts:
                     continue
                 xs = [float(x) for x, _ in pts]
                 ys = [float(y) for _, y in pts]
-                color = PALETTE[a % len(PALETTE)]  # one colour per game, dashed: no analysis
-                style = Qt.SolidLine if mode == "with analysis" else Qt.DashLine
+                color = PALETTE[row.analysing % len(PALETTE)]  # one colour per game, dashed: no analysis
+                style = Qt.SolidLine if row.mode == "with analysis" else Qt.DashLine
                 plot.plot(xs + [xs[-1] + 1], ys, stepMode="center",
                           pen=pg.mkPen(color, width=2, style=style),
-                          name=f"{a} analysing, {mode}")
+                          name=f"{row.analysing} analysing, {row.mode}")
             plot.setYRange(0, 1, padding=0.02)
 
 

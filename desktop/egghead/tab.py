@@ -6,18 +6,20 @@ simulation panel (seed 002, section 5).
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
+from typing import Optional
 
 import numpy as np
 from PySide6.QtCore import QPoint, Qt, Slot
-from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import (QCheckBox, QDialog, QGroupBox, QHBoxLayout, QHeaderView, QLabel,
-                               QMenu, QScrollArea, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget,
-                               QVBoxLayout, QWidget)
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (QCheckBox, QDialog, QGroupBox, QHBoxLayout, QLabel, QMenu,
+                               QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from engines import egghead
 from desktop.gametab import GameTab
 from desktop.widgets.quick_entry import EnterSubmits
 from desktop.widgets.belief_plot import BeliefPlot
+from desktop.widgets.columns import Column, ColumnTable
 from desktop.widgets.worksheet import (CERTAIN_EPS, ProbabilityTableModel, WorksheetView,
                                        format_probability, heat_color)
 from desktop.egghead.forms import (NewGameDialog, QuestionForm, ReactionsForm, SolveForm,
@@ -26,9 +28,52 @@ from desktop.egghead.simulation import SimulationPanel
 from desktop.appearance import tone
 
 SERIES_BA = "with analysis (BA)"
-#: Data role of a stack row of the list: the stack (valid or ruled out by reactions).
-STACK_ROLE = Qt.UserRole + 1
 SERIES_NO_BA = "answers alone"
+RULED_OUT = "ruled out by reactions"
+_GREY = QColor(150, 150, 150)
+
+
+@dataclass(frozen=True)
+class StackRow:
+    """A row of my stacks: the stack, its probability (None: the answers allow it but the
+    reactions ruled it out) and whether I can solve (the one stack left, shown bold)."""
+
+    stack: tuple
+    probability: Optional[float]
+    solved: bool = False
+
+    @property
+    def valid(self) -> bool:
+        return self.probability is not None
+
+
+def _probability_foreground(r: StackRow) -> QColor:
+    if not r.valid:
+        return _GREY
+    # dark text on a light cell, white on a dark one, whatever the palette's text colour
+    return QColor(255, 255, 255) if r.probability > 0.72 else QColor(33, 33, 33)
+
+
+#: My stacks: valid ones with their probability on the heat colour, ruled-out ones grey.
+STACK_COLUMNS = (
+    Column("Stack", lambda r: stack_text(r.stack), sort_key=lambda r: r.stack,
+           bold=lambda r: r.solved, foreground=lambda r: None if r.valid else _GREY),
+    Column("Probability", lambda r: r.probability if r.valid else RULED_OUT, numeric=True,
+           format=lambda v: v if isinstance(v, str) else format_probability(v),
+           sort_key=lambda r: r.probability,
+           tooltip=lambda r: f"P = {r.probability:.6f} (prior: multinomial weight of the stack)"
+           if r.valid else "the answers allow it; the reactions ruled it out",
+           background=lambda r: heat_color(r.probability) if r.valid else None,
+           foreground=_probability_foreground),
+)
+
+
+def _rich_label(text: str = "") -> QLabel:
+    """A word-wrapped rich-text label (a long text must not widen its pane)."""
+    label = QLabel(text)
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.RichText)
+    return label
 
 
 def position_labels(k: int) -> list[str]:
@@ -79,10 +124,21 @@ class Tab(GameTab):
 
     # -- layout -----------------------------------------------------------------------------
     def build_ui(self) -> None:
-        setup = self.document.setup
-        self._view_setup = setup
+        self._view_setup = self.document.setup
         root = QVBoxLayout(self)
         root.setContentsMargins(6, 6, 6, 6)
+        root.addLayout(self._build_solve_bar())
+        root.addWidget(self.banner)
+        self.pages = QTabWidget()
+        root.addWidget(self.pages, 1)
+        self.pages.addTab(self._build_table_page(), "Table")
+        self.sim_runner = self.make_runner("simulate")
+        self.simulation = SimulationPanel(self.sim_runner)
+        self.pages.addTab(self.simulation, "Simulation")
+        self.reset_views()
+
+    def _build_solve_bar(self) -> QHBoxLayout:
+        """"Can I solve now?" and my behavioural-analysis switch."""
         bar = QHBoxLayout()
         self.solve_label = QLabel()
         self.solve_label.setTextFormat(Qt.RichText)
@@ -92,19 +148,32 @@ class Tab(GameTab):
                                "Undoable; the log is kept.")
         self.ba_box.toggled.connect(self._ba_toggled)
         bar.addWidget(self.ba_box)
-        root.addLayout(bar)
-        root.addWidget(self.banner)
+        return bar
 
-        self.pages = QTabWidget()
-        root.addWidget(self.pages, 1)
+    def _build_table_page(self) -> QWidget:
+        """The Table page: the forms | my stack | history and plot."""
         page = QWidget()
-        self.pages.addTab(page, "Table")
         pl = QHBoxLayout(page)
         pl.setContentsMargins(0, 4, 0, 0)
         split = QSplitter(Qt.Horizontal)
         pl.addWidget(split)
+        split.addWidget(self._build_forms_pane())
+        split.addWidget(self._build_stack_pane())
+        right = QSplitter(Qt.Vertical)
+        self.history.set_word_wrap(True)
+        right.addWidget(self.history)
+        right.addWidget(self.plot)
+        right.setSizes([300, 330])
+        split.addWidget(right)
+        split.setSizes([560, 330, 390])
+        for i, stretch in enumerate((3, 2, 2)):
+            split.setStretchFactor(i, stretch)
+        return page
 
-        # left: the table and the forms (scrolls for 6 players)
+    def _build_forms_pane(self) -> QScrollArea:
+        """The table of stacks and the question / reactions / solve forms (scrolls for 6
+        players)."""
+        setup = self.document.setup
         left = QWidget()
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 4, 0)
@@ -114,82 +183,49 @@ class Tab(GameTab):
         self.table_panel.solveClicked.connect(self._solve_clicked)
         ll.addWidget(self.table_panel)
         self.question_form = QuestionForm(setup)
-        self.question_form.submitted.connect(self.log_json_checked)
-        EnterSubmits(self.question_form, self.question_form.submit)
+        self.reactions_form = ReactionsForm(setup)
+        self.solve_form = SolveForm(setup)
+        for form in (self.question_form, self.reactions_form, self.solve_form):
+            form.submitted.connect(self.log_json_checked)
+            EnterSubmits(form, form.submit)
+            ll.addWidget(form)
         self.answers_runner = self.make_runner("answers")
         self.answers_runner.resultReady.connect(self._on_possible_answers)
         self.question_form.answersWanted.connect(self._want_answers)
-        ll.addWidget(self.question_form)
-        self.reactions_form = ReactionsForm(setup)
-        self.reactions_form.submitted.connect(self.log_json_checked)
-        EnterSubmits(self.reactions_form, self.reactions_form.submit)
-        ll.addWidget(self.reactions_form)
-        self.solve_form = SolveForm(setup)
-        self.solve_form.submitted.connect(self.log_json_checked)
-        EnterSubmits(self.solve_form, self.solve_form.submit)
-        ll.addWidget(self.solve_form)
         ll.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(left)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         scroll.setMinimumWidth(left.sizeHint().width() + 18)
-        split.addWidget(scroll)
+        return scroll
 
-        # middle: my stack
+    def _build_stack_pane(self) -> QGroupBox:
+        """My stack: what the others can solve, my valid stacks, each of my cards, what I
+        learned."""
         mid = QGroupBox("My stack")
         ml = QVBoxLayout(mid)
-        self.others_label = QLabel()
-        self.others_label.setWordWrap(True)
-        self.others_label.setTextFormat(Qt.RichText)
+        self.others_label = _rich_label()
         ml.addWidget(self.others_label)
-        self.valids_title = QLabel("<b>My valid stacks</b>")
-        self.valids_title.setWordWrap(True)     # long counts must not widen the pane
+        self.valids_title = _rich_label("<b>My valid stacks</b>")  # long counts must not widen the pane
         ml.addWidget(self.valids_title)
-        self.valids = QTableWidget(0, 2)
-        self.valids.setHorizontalHeaderLabels(["Stack", "Probability"])
-        self.valids.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
-        self.valids.verticalHeader().setVisible(False)
+        self.valids = ColumnTable(STACK_COLUMNS, stretch=True, sortable=True, tooltip=(
+            "Grey rows: stacks the answers allow but the reactions ruled out (what behavioural "
+            "analysis bought). Right-click: Why?  Click a header to sort."))
         self.valids.verticalHeader().setDefaultSectionSize(22)
-        self.valids.setEditTriggers(QTableWidget.NoEditTriggers)
-        self.valids.setSelectionBehavior(QTableWidget.SelectRows)
-        self.valids.setToolTip("Grey rows: stacks the answers allow but the reactions ruled out "
-                               "(what behavioural analysis bought). Right-click: Why?")
         self.valids.setContextMenuPolicy(Qt.CustomContextMenu)
         self.valids.customContextMenuRequested.connect(self._valids_menu)
         ml.addWidget(self.valids, 3)
-        cards_title = QLabel("<b>Each of my cards</b> (sorted, lowest first): P(value)")
-        cards_title.setWordWrap(True)
-        ml.addWidget(cards_title)
+        ml.addWidget(_rich_label("<b>Each of my cards</b> (sorted, lowest first): P(value)"))
         self.position_model = ProbabilityTableModel(
             [], [], tooltip=lambda row, col, p: f"P(my {row.split(' ')[0]} card shows {col}) = {p:.6f}")
         self.position_view = WorksheetView()
         self.position_view.setModel(self.position_model)
         self.position_view.cellContextMenu.connect(self._position_menu)
         ml.addWidget(self.position_view)
-        self.learned_label = QLabel()
-        self.learned_label.setWordWrap(True)
-        self.learned_label.setTextFormat(Qt.RichText)
+        self.learned_label = _rich_label()
         ml.addWidget(self.learned_label)
-        split.addWidget(mid)
-
-        # right: history + plot
-        right = QSplitter(Qt.Vertical)
-        self.history.set_word_wrap(True)
-        right.addWidget(self.history)
-        right.addWidget(self.plot)
-        right.setSizes([300, 330])
-        split.addWidget(right)
-        split.setSizes([560, 330, 390])
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setStretchFactor(2, 2)
-
-        self.sim_runner = self.make_runner("simulate")
-        self.simulation = SimulationPanel(self.sim_runner)
-        self.pages.addTab(self.simulation, "Simulation")
-
-        self.reset_views()
+        return mid
 
     # -- setup-dependent views ----------------------------------------------------------------
     def reset_views(self) -> None:
@@ -204,7 +240,7 @@ class Tab(GameTab):
         self.position_view.setFixedHeight(24 + 24 * setup.cards_per_player + 4)
         # every value column visible (the pane is never narrower than the grid)
         self.position_view.setMinimumWidth(100 + 42 * setup.values)
-        self.valids.setRowCount(0)
+        self.valids.clear_rows()
         self._sync_setup_widgets()
         self._prefill_reactions()
 
@@ -213,10 +249,7 @@ class Tab(GameTab):
         self.ba_box.blockSignals(True)
         self.ba_box.setChecked(setup.behavioural_analysis)
         self.ba_box.blockSignals(False)
-        for p, box in self.table_panel.analysing.items():
-            box.blockSignals(True)
-            box.setChecked(p in setup.analysing)
-            box.blockSignals(False)
+        self.table_panel.set_analysing(setup.analysing)
         self.table_panel.set_editable(not self.document.events)
         if not self.document.events:
             self.table_panel.show_stacks(setup.visible_dict())
@@ -296,13 +329,22 @@ class Tab(GameTab):
         self._display(post, k, live=not self._browsing())
 
     def _display(self, post, n_events: int, live: bool) -> None:
-        setup = self.document.setup
         self.table_panel.show_stacks(post.visible)
         self.table_panel.show_solution(post.solution)
-        # can I solve / can they
+        self._show_can_solve(post, n_events, live)
+        self._show_others(post)
+        self._fill_valids(post)
+        self.position_model.set_matrix(np.array(post.position_probabilities, dtype=float))
+        self.learned_label.setText(learned_text(post) + f" · {post.worlds:,} worlds publicly "
+                                   f"possible · entropy {post.entropy_bits:.2f} bits")
+        if live:
+            self._update_forms(post)
+
+    def _show_can_solve(self, post, n_events: int, live: bool) -> None:
+        """"Can I solve now?" — never "Yes — call …" while the log is impossible."""
         then = "" if live else f"<i>as after entry {n_events}</i> · "
         if self.timeline is not None and self.timeline.error is not None and \
-                not self._browsing():   # never "Yes — call …" while the log is impossible
+                not self._browsing():
             self.solve_label.setText("<span style='font-size:14pt; color:#b71c1c'><b>Can I solve "
                                      "now? The log is impossible</b></span> — fix the highlighted "
                                      "entry first")
@@ -315,6 +357,10 @@ class Tab(GameTab):
                 f"{then}<span style='font-size:14pt; color:{tone('#6d4c00')}'><b>Can I solve now? Not yet"
                 f"</b></span> — {len(post.my_valids)} valid stacks; most likely "
                 f"{stack_text(post.my_valids[j])} ({format_probability(post.my_probabilities[j])})")
+
+    def _show_others(self, post) -> None:
+        """Whether each player can solve: on the table panel and in the "others" line."""
+        setup = self.document.setup
         self.table_panel.set_state(setup.me, "✓ can solve" if post.can_solve else
                                    f"{len(post.my_valids)} possible")
         parts = []
@@ -332,32 +378,29 @@ class Tab(GameTab):
             self.table_panel.set_state(p, text, tip)
             parts.append(html)
         self.others_label.setText("The others, in the real world I see: " + "; ".join(parts) + ".")
-        self._fill_valids(post)
-        self.position_model.set_matrix(np.array(post.position_probabilities, dtype=float))
-        self.learned_label.setText(learned_text(post) + f" · {post.worlds:,} worlds publicly "
-                                   f"possible · entropy {post.entropy_bits:.2f} bits")
-        if live:
-            self.question_form.visible = dict(post.visible)
-            self.question_form.set_log(self.document.events, post)
-            self.solve_form.set_state(post.visible, post.solution)
-            if not self.document.events:
-                self.reactions_form.set_note("Log the moderator's answer first, then the round "
-                                             "of reactions.")
-            elif post.fixpoint_reached:
-                self.reactions_form.set_note("Another round of reactions can change nothing now "
-                                             "(every player would react the same way): ask the "
-                                             "next question.", warn=True)
-            else:
-                self.reactions_form.set_note("Another round of reactions can still teach "
-                                             "something: log who solved this round.")
+
+    def _update_forms(self, post) -> None:
+        """The live posterior sets the forms: the answers possible, the stacks to solve, the
+        note on whether another round of reactions can teach anything."""
+        self.question_form.set_log(self.document.events, post, visible=post.visible)
+        self.solve_form.set_state(post.visible, post.solution)
+        if not self.document.events:
+            self.reactions_form.set_note("Log the moderator's answer first, then the round "
+                                         "of reactions.")
+        elif post.fixpoint_reached:
+            self.reactions_form.set_note("Another round of reactions can change nothing now "
+                                         "(every player would react the same way): ask the "
+                                         "next question.", warn=True)
+        else:
+            self.reactions_form.set_note("Another round of reactions can still teach "
+                                         "something: log who solved this round.")
 
     @Slot()
     def _want_answers(self) -> None:
         """The answers the selected question can get given the log, from the live posterior
         (my valid stacks × the stacks I see), as a task: a long list of valid stacks must not
         hold the GUI thread."""
-        form = self.question_form
-        qid, mod, post = form.question.currentData(), form.moderator.currentData(), form.posterior
+        qid, mod, post = self.question_form.selection()
         if qid is None or post is None:
             self.answers_runner.cancel()
             return
@@ -381,34 +424,10 @@ class Tab(GameTab):
         else:
             head += " (from the answers alone: behavioural analysis is off)"
         self.valids_title.setText(head)
-        self.valids.setRowCount(len(post.my_valids) + len(extra))
-        bold = QFont()
-        bold.setBold(True)
-        for r, (s, p) in enumerate(zip(post.my_valids, post.my_probabilities)):
-            a = QTableWidgetItem(stack_text(s))
-            a.setData(Qt.UserRole, tuple(s))
-            a.setData(STACK_ROLE, tuple(s))
-            b = QTableWidgetItem(format_probability(p))
-            b.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
-            b.setBackground(QBrush(heat_color(p)))
-            b.setToolTip(f"P = {p:.6f} (prior: multinomial weight of the stack)")
-            b.setForeground(QBrush(QColor(255, 255, 255) if p > 0.72 else QColor(33, 33, 33)))
-            if post.can_solve:
-                a.setFont(bold)
-            self.valids.setItem(r, 0, a)
-            self.valids.setItem(r, 1, b)
-        grey = QBrush(QColor(150, 150, 150))
-        for i, s in enumerate(extra):
-            r = len(post.my_valids) + i
-            a = QTableWidgetItem(stack_text(s))
-            a.setData(Qt.UserRole, None)
-            a.setData(STACK_ROLE, tuple(s))
-            b = QTableWidgetItem("ruled out by reactions")
-            for it in (a, b):
-                it.setForeground(grey)
-            b.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
-            self.valids.setItem(r, 0, a)
-            self.valids.setItem(r, 1, b)
+        rows = [StackRow(tuple(s), float(p), post.can_solve)
+                for s, p in zip(post.my_valids, post.my_probabilities)]
+        rows += [StackRow(tuple(s), None, False) for s in extra]
+        self.valids.set_rows(rows)
 
     # -- Why? ------------------------------------------------------------------------------------
     @Slot(int, int, QPoint)
@@ -431,31 +450,29 @@ class Tab(GameTab):
     def _valids_menu(self, point: QPoint) -> None:
         """Right-click on a stack of the list: Why? it is ruled out (a grey row) or the only
         one left (``{"stack": [...]}``)."""
-        ix = self.valids.indexAt(point)
-        item = self.valids.item(ix.row(), 0) if ix.isValid() else None
-        stack = None if item is None else item.data(STACK_ROLE)
-        if stack is None:
+        row = self.valids.row_at(point)
+        if row < 0:
             return
-        valid = item.data(Qt.UserRole) is not None
-        decided = not valid or len(self.listed_valids()) == 1
+        stack = self.valids.row_object(row)
+        decided = not stack.valid or len(self.listed_valids()) == 1
         menu = QMenu(self)
-        self.add_why_action(menu, {"stack": list(stack)}, f"my stack is {stack_text(stack)}",
-                            decided)
+        self.add_why_action(menu, {"stack": list(stack.stack)},
+                            f"my stack is {stack_text(stack.stack)}", decided)
         if menu.actions():
             pos = self.valids.viewport().mapToGlobal(point)
             self.why_chosen(self.exec_menu(menu, pos), pos)
 
     def listed_valids(self) -> list[tuple]:
-        """The valid stacks the list shows (rows ruled out by reactions excluded)."""
-        out = []
-        for r in range(self.valids.rowCount()):
-            s = self.valids.item(r, 0).data(Qt.UserRole)
-            if s is not None:
-                out.append(tuple(s))
-        return out
+        """The valid stacks the list shows, in its order (rows ruled out by reactions
+        excluded)."""
+        return [r.stack for r in self.valids.rows() if r.valid]
+
+    def listed_probabilities(self) -> list[str]:
+        """The probabilities the list shows for the valid stacks, as text, in its order."""
+        return [self.valids.text(i, 1) for i, r in enumerate(self.valids.rows()) if r.valid]
 
     def clear_beliefs(self) -> None:
-        self.valids.setRowCount(0)
+        self.valids.clear_rows()
         self.position_model.set_matrix(None)
         self.solve_label.setText("No stack of mine is consistent with the setup.")
 

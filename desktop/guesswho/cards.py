@@ -171,30 +171,10 @@ class CharacterCard(QWidget):
         p = QPainter(self)
         p.setRenderHint(QPainter.Antialiasing)
         r = QRectF(self.rect()).adjusted(2, 2, -2, -2)
-        path = QPainterPath()
-        path.addRoundedRect(r, 7, 7)
-        bg = QColor(238, 238, 238) if self.down else QColor(255, 253, 245)
-        p.fillPath(path, bg)
-        border = QColor(25, 118, 210) if self.highlight else QColor(176, 160, 120)
-        p.setPen(QPen(border, 3 if self.highlight else 1.2))
-        p.drawPath(path)
-        if self.hasFocus():
-            p.setPen(QPen(QColor(25, 118, 210), 1, Qt.DashLine))
-            p.drawRoundedRect(r.adjusted(3, 3, -3, -3), 5, 5)
+        self._paint_frame(p, r)
         p.setOpacity(0.35 if self.down else (0.7 if self.faded else 1.0))
-        # name
-        f = QFont(self.font())
-        f.setBold(True)
-        f.setPointSizeF(f.pointSizeF() + 1)
-        p.setFont(f)
-        p.setPen(QColor(33, 33, 33))
         badge_w = 44 if self.badge else 0
-        name_rect = QRectF(r.left() + 8, r.top() + 4, r.width() - 16 - badge_w, 20)
-        name = QFontMetrics(f).elidedText(self.name, Qt.ElideRight, int(name_rect.width()))
-        p.drawText(name_rect, Qt.AlignLeft | Qt.AlignVCenter, name)
-        if self.character.note:
-            p.setPen(QColor(230, 81, 0))
-            p.drawText(QRectF(r.right() - 16 - badge_w, r.top() + 4, 12, 20), Qt.AlignCenter, "?")
+        self._paint_name(p, r, badge_w)
         body = QRectF(r.left() + 6, r.top() + 26, r.width() - 12, r.height() - 30)
         if self.pixmap is not None:
             pm = self.pixmap.scaled(int(body.width()), int(body.height()), Qt.KeepAspectRatio,
@@ -209,6 +189,34 @@ class CharacterCard(QWidget):
             p.setPen(QPen(QColor(120, 120, 120, 170), 2))
             p.drawLine(r.topLeft() + QPoint(10, 10), r.bottomRight() - QPoint(10, 10))
         p.end()
+
+    def _paint_frame(self, p: QPainter, r: QRectF) -> None:
+        """The card: its background (grey when down), its border (blue when highlighted) and
+        the focus outline."""
+        path = QPainterPath()
+        path.addRoundedRect(r, 7, 7)
+        bg = QColor(238, 238, 238) if self.down else QColor(255, 253, 245)
+        p.fillPath(path, bg)
+        border = QColor(25, 118, 210) if self.highlight else QColor(176, 160, 120)
+        p.setPen(QPen(border, 3 if self.highlight else 1.2))
+        p.drawPath(path)
+        if self.hasFocus():
+            p.setPen(QPen(QColor(25, 118, 210), 1, Qt.DashLine))
+            p.drawRoundedRect(r.adjusted(3, 3, -3, -3), 5, 5)
+
+    def _paint_name(self, p: QPainter, r: QRectF, badge_w: int) -> None:
+        """The character's name (elided before the badge) and "?" when it has a note."""
+        f = QFont(self.font())
+        f.setBold(True)
+        f.setPointSizeF(f.pointSizeF() + 1)
+        p.setFont(f)
+        p.setPen(QColor(33, 33, 33))
+        name_rect = QRectF(r.left() + 8, r.top() + 4, r.width() - 16 - badge_w, 20)
+        name = QFontMetrics(f).elidedText(self.name, Qt.ElideRight, int(name_rect.width()))
+        p.drawText(name_rect, Qt.AlignLeft | Qt.AlignVCenter, name)
+        if self.character.note:
+            p.setPen(QColor(230, 81, 0))
+            p.drawText(QRectF(r.right() - 16 - badge_w, r.top() + 4, 12, 20), Qt.AlignCenter, "?")
 
     def _paint_chips(self, p: QPainter, body: QRectF) -> None:
         f = QFont(self.font())
@@ -258,10 +266,6 @@ class BoardView(QScrollArea):
     cardClicked = Signal(str)
     cardContextMenu = Signal(str, QPoint)
 
-    def find_card(self, name: str) -> Optional["CharacterCard"]:
-        """The card of character ``name``, or None when the board has none."""
-        return self.cards.get(name)
-
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setWidgetResizable(True)
@@ -296,6 +300,21 @@ class BoardView(QScrollArea):
     def card(self, name: str) -> CharacterCard:
         """The card of character ``name`` (KeyError if the board has none)."""
         return self.cards[name]
+
+    def set_card_state(self, name: str, probability: float, down: bool, by_me: bool,
+                       faded: bool, badge: bool, badge_scale: float = 1.0) -> None:
+        """Show character ``name``'s posterior state (:meth:`CharacterCard.set_state`); a name
+        the board has no card for is ignored."""
+        card = self.cards.get(name)
+        if card is not None:
+            card.set_state(probability, down, by_me, faded, badge, badge_scale)
+
+    def set_highlighted(self, names) -> None:
+        """Outline the standing cards of ``names`` (the yes side of the selected question),
+        and no other."""
+        names = set(names)
+        for name, card in self.cards.items():
+            card.set_highlight(name in names and not card.down)
 
     def columns(self) -> int:
         """Number of card columns at the current width."""

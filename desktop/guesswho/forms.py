@@ -11,14 +11,13 @@ import functools
 
 from typing import Optional
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialogButtonBox, QDoubleSpinBox, QFileDialog,
-                               QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QPushButton, QSpinBox, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+                               QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
+                               QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
 from engines import guesswho
 from engines.core.errors import SessionFormatError
+from desktop.widgets.columns import STRETCH, Column, ColumnTable, is_missing
 from desktop.widgets.dialogs import NewGameDialogBase
 from desktop.widgets.simulation import SimulationPanelBase
 
@@ -28,6 +27,33 @@ RULE_LABELS = {"official": "Official (naming takes a turn; a wrong name loses)",
 STRATEGY_LABELS = {"random": "Random question", "greedy": "Greedy (most information)",
                    "optimal": "Optimal (fewest expected questions)",
                    "race": "Race-optimal (Nica)"}
+
+
+def _match_tip(m) -> str:
+    return (f"{m.games} games: {m.a} won {m.wins_a}, {m.b} won {m.wins_b}; "
+            f"whoever asked first won {m.first_player_wins}")
+
+
+def _rate_with_interval(rate: float, interval) -> Optional[str]:
+    """``"62.0% (58–66)"``; None (shown as a dash) for a rate that is not a finite number."""
+    if is_missing(rate) or any(is_missing(x) for x in interval):
+        return None
+    return f"{100 * rate:.1f}% ({100 * interval[0]:.0f}–{100 * interval[1]:.0f})"
+
+
+#: One row per pairing of a :class:`engines.guesswho.SimulationResult` (its ``matches``).
+MATCH_COLUMNS = (
+    Column("A vs B", lambda m: f"{m.a}\nvs {m.b}", tooltip=_match_tip,
+           header_tooltip="The pairing"),
+    Column("A wins", lambda m: _rate_with_interval(m.win_rate_a, m.interval_a), numeric=True,
+           sort_key=lambda m: m.win_rate_a, resize=STRETCH, tooltip=_match_tip,
+           header_tooltip="How often the first-named strategy won (95% interval)"),
+    Column("1st wins", lambda m: _rate_with_interval(m.first_player_rate, m.first_player_interval),
+           numeric=True, sort_key=lambda m: m.first_player_rate, tooltip=_match_tip,
+           header_tooltip="How often whoever asked first won (95% interval)"),
+    Column("Q/game", lambda m: m.mean_questions, numeric=True, format=lambda v: f"{v:.2f}",
+           tooltip=_match_tip, header_tooltip="Mean questions asked per game, both players"),
+)
 
 
 class NewGameDialog(NewGameDialogBase):
@@ -45,6 +71,24 @@ class NewGameDialog(NewGameDialogBase):
         lay = QVBoxLayout(self)
         form = QFormLayout()
         lay.addLayout(form)
+        self._add_board_rows(form)
+        self._add_game_rows(form)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet("color:#555")
+        lay.addWidget(self.note)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.button(QDialogButtonBox.Ok).setText("Start game")
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        lay.addWidget(buttons)
+        self.board.currentIndexChanged.connect(self._board_changed)
+        if setup is not None:
+            self._load(setup)
+        self._board_changed()
+
+    def _add_board_rows(self, form: QFormLayout) -> None:
+        """The board: classic, the seed's demo, or a file (with Browse…)."""
         self.board = QComboBox()
         self.board.addItem("Classic (24 characters)", "classic")
         self.board.addItem("Seed demo (6 characters)", "demo")
@@ -61,6 +105,9 @@ class NewGameDialog(NewGameDialogBase):
         self.file_row.setLayout(row)
         row.setContentsMargins(0, 0, 0, 0)
         form.addRow("Board file", self.file_row)
+
+    def _add_game_rows(self, form: QFormLayout) -> None:
+        """Rules, compound questions, the answer error ε, the opponent's standing cards."""
         self.rules = QComboBox()
         for r in guesswho.RULES:
             self.rules.addItem(RULE_LABELS.get(r, r), r)
@@ -81,19 +128,6 @@ class NewGameDialog(NewGameDialogBase):
         self.opponent.setToolTip("How many cards the opponent has standing (the whole board at "
                                  "the start); needed for the win probability")
         form.addRow("Opponent's standing cards", self.opponent)
-        self.note = QLabel()
-        self.note.setWordWrap(True)
-        self.note.setStyleSheet("color:#555")
-        lay.addWidget(self.note)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.button(QDialogButtonBox.Ok).setText("Start game")
-        buttons.accepted.connect(self._accept)
-        buttons.rejected.connect(self.reject)
-        lay.addWidget(buttons)
-        self.board.currentIndexChanged.connect(self._board_changed)
-        if setup is not None:
-            self._load(setup)
-        self._board_changed()
 
     def _load(self, setup) -> None:
         key = setup.board.key
@@ -179,6 +213,25 @@ class SimulationPanel(SimulationPanelBase):
                        "first player alternating; win rates with 95% Wilson intervals.")
         intro.setWordWrap(True)
         lay.addWidget(intro)
+        lay.addWidget(self._build_strategies_box())
+        lay.addLayout(self._build_games_row())
+        row2 = QHBoxLayout()
+        self.progress.setFormat("%p%")
+        row2.addWidget(self.run_button)
+        row2.addWidget(self.cancel_button)
+        row2.addWidget(self.progress, 1)
+        row2.addWidget(self.run_on)
+        lay.addLayout(row2)
+        self.table = ColumnTable(MATCH_COLUMNS, sortable=True, select_rows=False,
+                                 tooltip="Click a header to sort; Ctrl+C copies the table")
+        self.table.setMinimumHeight(110)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        lay.addWidget(self.table, 1)
+        self.message = self.status   # the status line under the table
+        lay.addWidget(self.status)
+
+    def _build_strategies_box(self) -> QGroupBox:
+        """A check box per strategy (greedy and race ticked)."""
         box = QGroupBox("Strategies")
         bl = QGridLayout(box)
         bl.setContentsMargins(6, 2, 6, 2)
@@ -189,7 +242,10 @@ class SimulationPanel(SimulationPanelBase):
             cb.setChecked(s in ("greedy", "race"))
             bl.addWidget(cb, i // 2, i % 2)
             self.checks[s] = cb
-        lay.addWidget(box)
+        return box
+
+    def _build_games_row(self) -> QHBoxLayout:
+        """Games per pairing and the seed."""
         row = QHBoxLayout()
         row.addWidget(QLabel("Games per pairing"))
         self.games = QSpinBox()
@@ -201,29 +257,7 @@ class SimulationPanel(SimulationPanelBase):
         self.seed = QSpinBox()
         self.seed.setRange(0, 1_000_000)
         row.addWidget(self.seed)
-        lay.addLayout(row)
-        row2 = QHBoxLayout()
-        self.progress.setFormat("%p%")
-        row2.addWidget(self.run_button)
-        row2.addWidget(self.cancel_button)
-        row2.addWidget(self.progress, 1)
-        row2.addWidget(self.run_on)
-        lay.addLayout(row2)
-        self.table = QTableWidget(0, 4)
-        self.table.setHorizontalHeaderLabels(["A vs B", "A wins", "1st wins", "Q/game"])
-        for c, tip in enumerate(("The pairing", "How often the first-named strategy won (95% "
-                                 "interval)", "How often whoever asked first won (95% interval)",
-                                 "Mean questions asked per game, both players")):
-            self.table.horizontalHeaderItem(c).setToolTip(tip)
-        self.table.setMinimumHeight(110)
-        self.table.verticalHeader().setDefaultSectionSize(22)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
-        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.Stretch)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QTableWidget.NoEditTriggers)
-        lay.addWidget(self.table, 1)
-        self.message = self.status   # the status line under the table
-        lay.addWidget(self.status)
+        return row
 
     def strategies(self) -> list:
         """The ticked strategy names: in the order :meth:`set_options` gave them (the first
@@ -248,7 +282,7 @@ class SimulationPanel(SimulationPanelBase):
         config = guesswho.SimConfig(setup.board, tuple(strategies), self.games.value(),
                                     rules=setup.rules, compound=setup.compound_questions,
                                     seed=self.seed.value(), scheduler=self.scheduler())
-        self.table.setRowCount(0)
+        self.table.clear_rows()
         pairs = max(1, len(strategies) * (len(strategies) - 1) // 2)
         return (functools.partial(_simulate_job, config), config.games * pairs,
                 f"Playing {config.games:,} games per pairing…")
@@ -258,20 +292,7 @@ class SimulationPanel(SimulationPanelBase):
 
     def show_result(self, result) -> None:
         """Fill the table from a :class:`engines.guesswho.SimulationResult`."""
-        self.table.setRowCount(len(result.matches))
-        for r, m in enumerate(result.matches):
-            lo, hi = m.interval_a
-            flo, fhi = m.first_player_interval
-            cells = (f"{m.a}\nvs {m.b}", f"{100 * m.win_rate_a:.1f}% ({100 * lo:.0f}–{100 * hi:.0f})",
-                     f"{100 * m.first_player_rate:.1f}% ({100 * flo:.0f}–{100 * fhi:.0f})",
-                     f"{m.mean_questions:.2f}")
-            for c, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                item.setToolTip(f"{m.games} games: {m.a} won {m.wins_a}, {m.b} won {m.wins_b}; "
-                                f"whoever asked first won {m.first_player_wins}")
-                if c:
-                    item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
-                self.table.setItem(r, c, item)
+        self.table.set_rows(result.matches)
         self.table.resizeRowsToContents()
         self.message.setText(f"{result.board} · {result.rules} rules"
                              + (" · compound questions" if result.compound_questions else "")

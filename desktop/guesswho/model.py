@@ -8,126 +8,114 @@ starred.
 """
 from __future__ import annotations
 
-import math
+from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
+from PySide6.QtCore import QModelIndex, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate
 
+from desktop.widgets.columns import Column, ColumnTableModel, is_missing
+
 #: Item data roles of :class:`QuestionTableModel`.
-QuestionRole = Qt.UserRole + 1  # the question in event form (dict)
-SplitRole = Qt.UserRole + 2  # (yes, no) counts
+QuestionRole = Qt.UserRole + 11  # the question in event form (dict)
+SplitRole = Qt.UserRole + 12  # (yes, no) counts
 
 COLUMNS = ("Question", "Bits", "Split yes / no", "Left")
 COL_QUESTION, COL_BITS, COL_SPLIT, COL_LEFT = range(4)
 YES_COLOUR = QColor(67, 160, 71)
 NO_COLOUR = QColor(229, 115, 115)
+_GREY = QColor(150, 150, 150)
 
 
-def _finite(x: Optional[float]) -> Optional[float]:
-    return x if x is not None and isinstance(x, (int, float)) and math.isfinite(x) else None
+@dataclass(frozen=True)
+class QuestionRow:
+    """A row of the question list: the engine's RankedQuestion, the words shown and, for an
+    advised question, why it is starred."""
+
+    ranked: object                 # engines.guesswho RankedQuestion
+    label: str
+    star: Optional[str] = None
 
 
-class QuestionTableModel(QAbstractTableModel):
-    """The ranked questions of one posterior (rows best first).
+def _tooltip(r: QuestionRow) -> str:
+    rq = r.ranked
+    p = None if is_missing(rq.p_yes) else rq.p_yes
+    bits = "?" if is_missing(rq.information_bits) else f"{rq.information_bits:.4f}"
+    tip = (f"{r.label}  ({rq.label})\n{bits} bits expected; {rq.yes} standing cards say yes, "
+           f"{rq.no} say no" + (f"; P(yes) = {p:.3f}" if p is not None else ""))
+    return tip + (f"\n★ {r.star}" if r.star else "")
+
+
+def _starred(r: QuestionRow) -> bool:
+    return bool(r.star)
+
+
+def _column(title: str, value, header_tooltip: str, **kw) -> Column:
+    return Column(title, value, tooltip=_tooltip, bold=_starred, header_tooltip=header_tooltip, **kw)
+
+
+#: The ranked questions, declared as data (the split is drawn as a bar by SplitBarDelegate).
+QUESTION_COLUMNS = (
+    _column("Question", lambda r: ("★ " if r.star else "") + r.label, "The question (★ = advised)"),
+    _column("Bits", lambda r: r.ranked.information_bits, "Expected information gain of the "
+            "answer, bits", numeric=True, format=lambda v: f"{v:.3f}",
+            foreground=lambda r: _GREY if (r.ranked.information_bits or 0) <= 1e-12 else None),
+    _column("Split yes / no", lambda r: f"{r.ranked.yes} / {r.ranked.no}",
+            "Cards still standing on the yes side / the no side"),
+    _column("Left", lambda r: r.ranked.expected_remaining, "Expected number of cards standing "
+            "after the answer", numeric=True, format=lambda v: f"{v:.1f}"),
+)
+
+
+class QuestionTableModel(ColumnTableModel):
+    """The ranked questions of one posterior (rows best first), through
+    :data:`QUESTION_COLUMNS`.
 
     :meth:`set_ranking` takes the engine's ``RankedQuestion`` tuple and the question(s) to star
     (event forms); :meth:`question` returns row ``r``'s question in event form.
     """
 
     def __init__(self, parent=None):
-        super().__init__(parent)
-        self._rows: list = []
-        self._starred: dict = {}
-        self._labels: list = []
+        super().__init__(QUESTION_COLUMNS, parent)
 
     def set_ranking(self, ranked: Sequence, starred: Optional[dict] = None,
                     words: Optional[Callable[[dict], str]] = None) -> None:
         """Show ``ranked`` (RankedQuestion, best first); ``starred`` maps a key of
         :func:`question_key` to a tooltip reason for the questions to mark with ★; ``words``
         turns a question (event form) into the text shown (default: the engine's label)."""
-        self.beginResetModel()
-        self._rows = list(ranked)
-        self._starred = dict(starred or {})
-        self._labels = [words(rq.question) if words else rq.label for rq in self._rows]
-        self.endResetModel()
+        starred = dict(starred or {})
+        self.set_rows([QuestionRow(rq, words(rq.question) if words else rq.label,
+                                   starred.get(question_key(rq.question))) for rq in ranked])
 
     def label(self, row: int) -> str:
         """The words shown for row ``row`` (without the star)."""
-        return self._labels[row] if 0 <= row < len(self._labels) else ""
+        return self.row_object(row).label if 0 <= row < self.rowCount() else ""
 
     def ranking(self) -> list:
         """The RankedQuestion rows shown, best first."""
-        return list(self._rows)
+        return [r.ranked for r in self.rows()]
 
     def question(self, row: int) -> Optional[dict]:
         """Row ``row``'s question in event form (None when out of range)."""
-        return self._rows[row].question if 0 <= row < len(self._rows) else None
+        return self.row_object(row).ranked.question if 0 <= row < self.rowCount() else None
 
     def row_of(self, question: Optional[dict]) -> int:
         """The row showing ``question`` (event form), or -1."""
         if question is None:
             return -1
         key = question_key(question)
-        for r, rq in enumerate(self._rows):
-            if question_key(rq.question) == key:
+        for r, row in enumerate(self.rows()):
+            if question_key(row.ranked.question) == key:
                 return r
         return -1
 
-    # -- Qt API ----------------------------------------------------------------------------
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section, orientation, role=Qt.DisplayRole):  # noqa: N802
-        if orientation == Qt.Horizontal and role == Qt.DisplayRole:
-            return COLUMNS[section]
-        if orientation == Qt.Horizontal and role == Qt.ToolTipRole:
-            return ("The question (★ = advised)", "Expected information gain of the answer, bits",
-                    "Cards still standing on the yes side / the no side",
-                    "Expected number of cards standing after the answer")[section]
-        return None
-
     def data(self, index: QModelIndex, role=Qt.DisplayRole):
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        rq = self._rows[index.row()]
-        col = index.column()
-        star = self._starred.get(question_key(rq.question))
-        if role == QuestionRole:
-            return rq.question
-        if role == SplitRole:
-            return (rq.yes, rq.no)
-        if role == Qt.DisplayRole:
-            if col == COL_QUESTION:
-                return ("★ " if star else "") + self._labels[index.row()]
-            if col == COL_BITS:
-                bits = _finite(rq.information_bits)
-                return "–" if bits is None else f"{bits:.3f}"
-            if col == COL_SPLIT:
-                return f"{rq.yes} / {rq.no}"
-            if col == COL_LEFT:
-                left = _finite(rq.expected_remaining)
-                return "–" if left is None else f"{left:.1f}"
-        if role == Qt.TextAlignmentRole and col in (COL_BITS, COL_LEFT):
-            return int(Qt.AlignRight | Qt.AlignVCenter)
-        if role == Qt.FontRole and star:
-            f = QFont()
-            f.setBold(True)
-            return f
-        if role == Qt.ForegroundRole and col == COL_BITS and (rq.information_bits or 0) <= 1e-12:
-            return QBrush(QColor(150, 150, 150))
-        if role == Qt.ToolTipRole:
-            p = _finite(rq.p_yes)
-            tip = (f"{self._labels[index.row()]}  ({rq.label})\n{rq.information_bits:.4f} bits expected; {rq.yes} standing cards "
-                   f"say yes, {rq.no} say no" + (f"; P(yes) = {p:.3f}" if p is not None else ""))
-            if star:
-                tip += f"\n★ {star}"
-            return tip
-        return None
+        if role in (QuestionRole, SplitRole) and index.isValid() and \
+                0 <= index.row() < self.rowCount():
+            rq = self.row_object(index.row()).ranked
+            return rq.question if role == QuestionRole else (rq.yes, rq.no)
+        return super().data(index, role)
 
 
 def question_key(question: dict) -> str:

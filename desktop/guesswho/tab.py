@@ -53,6 +53,29 @@ class Tab(GameTab):
         self._reselecting = False
         root = QVBoxLayout(self)
         root.setContentsMargins(6, 6, 6, 6)
+        root.addLayout(self._build_rules_bar())
+        self.summary = QLabel()
+        self.summary.setTextFormat(Qt.RichText)
+        self.summary.setWordWrap(True)
+        root.addWidget(self.summary)
+        root.addWidget(self.banner)
+        split = QSplitter(Qt.Horizontal)
+        root.addWidget(split, 1)
+        split.addWidget(self._build_board_pane())
+        split.addWidget(self._build_middle_pane())
+        right = QSplitter(Qt.Vertical)
+        right.addWidget(self.history)
+        right.addWidget(self._build_plot_tabs())
+        right.setSizes([230, 450])
+        split.addWidget(right)
+        split.setSizes([560, 400, 320])
+        for i, stretch in enumerate((3, 2, 2)):
+            split.setStretchFactor(i, stretch)
+        self._set_current_question(None)
+        self.reset_views()
+
+    def _build_rules_bar(self) -> QHBoxLayout:
+        """The board's name, the rules, compound questions and the answer error ε."""
         bar = QHBoxLayout()
         self.board_label = QLabel()
         self.board_label.setTextFormat(Qt.RichText)
@@ -81,16 +104,10 @@ class Tab(GameTab):
         self.error_rate.valueChanged.connect(self._error_rate_changed)
         bar.addWidget(self.error_rate)
         bar.addStretch(1)
-        root.addLayout(bar)
-        self.summary = QLabel()
-        self.summary.setTextFormat(Qt.RichText)
-        self.summary.setWordWrap(True)
-        root.addWidget(self.summary)
-        root.addWidget(self.banner)
+        return bar
 
-        split = QSplitter(Qt.Horizontal)
-        root.addWidget(split, 1)
-        # left: the board
+    def _build_board_pane(self) -> QWidget:
+        """The board as character cards (click to knock down / stand up)."""
         left = QWidget()
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
@@ -103,11 +120,19 @@ class Tab(GameTab):
         self.board_view.cardClicked.connect(self._card_clicked)
         self.board_view.cardContextMenu.connect(self._card_menu)
         ll.addWidget(self.board_view, 1)
-        split.addWidget(left)
-        # middle: questions and opponent
+        return left
+
+    def _build_middle_pane(self) -> QWidget:
+        """The ranked questions with Yes / No, above the opponent and the race."""
         mid = QWidget()
         ml = QVBoxLayout(mid)
         ml.setContentsMargins(0, 0, 0, 0)
+        ml.addWidget(self._build_questions_box(), 3)
+        ml.addWidget(self._build_opponent_box(), 0)
+        return mid
+
+    def _build_questions_box(self) -> QGroupBox:
+        """The question list (filter, ranking), naming a character, and the Yes / No row."""
         qbox = QGroupBox("Questions — best first (★ advised)")
         ql = QVBoxLayout(qbox)
         ql.setContentsMargins(6, 4, 6, 6)
@@ -115,12 +140,19 @@ class Tab(GameTab):
         self.filter.setPlaceholderText("Filter questions…")
         self.filter.setClearButtonEnabled(True)
         ql.addWidget(self.filter)
+        ql.addWidget(self._build_question_view(), 1)
+        self.filter.textChanged.connect(self.proxy.setFilterFixedString)
+        ql.addLayout(self._build_name_row())
+        ql.addLayout(self._build_answer_row())
+        return qbox
+
+    def _build_question_view(self) -> QTableView:
+        """The ranked questions: their model behind a filter proxy, the split drawn as a bar."""
         self.questions = QuestionTableModel(self)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.questions)
         self.proxy.setFilterKeyColumn(COL_QUESTION)
         self.proxy.setFilterCaseSensitivity(Qt.CaseInsensitive)
-        self.filter.textChanged.connect(self.proxy.setFilterFixedString)
         self.question_view = QTableView()
         self.question_view.setModel(self.proxy)
         self.question_view.setItemDelegateForColumn(COL_SPLIT, SplitBarDelegate(self.question_view))
@@ -136,7 +168,10 @@ class Tab(GameTab):
         hh.resizeSection(COL_SPLIT, 110)
         hh.setSectionResizeMode(COL_LEFT, QHeaderView.ResizeToContents)
         self.question_view.selectionModel().currentRowChanged.connect(self._question_selected)
-        ql.addWidget(self.question_view, 1)
+        return self.question_view
+
+    def _build_name_row(self) -> QHBoxLayout:
+        """"Or name one": the character picker and its "is it …?" button."""
         name_row = QHBoxLayout()
         name_row.addWidget(QLabel("Or name one:"))
         self.name_pick = QComboBox()
@@ -145,7 +180,10 @@ class Tab(GameTab):
         self.name_button = QPushButton("Select “is it …?”")
         self.name_button.clicked.connect(self._select_name_question)
         name_row.addWidget(self.name_button)
-        ql.addLayout(name_row)
+        return name_row
+
+    def _build_answer_row(self) -> QHBoxLayout:
+        """The selected question in words and the Yes / No buttons that log its answer."""
         ask = QHBoxLayout()
         self.asked_label = QLabel()
         self.asked_label.setWordWrap(True)
@@ -159,9 +197,10 @@ class Tab(GameTab):
             ask.addWidget(b)
         self.yes_button.clicked.connect(lambda: self.answer(True))
         self.no_button.clicked.connect(lambda: self.answer(False))
-        ql.addLayout(ask)
-        ml.addWidget(qbox, 3)
+        return ask
 
+    def _build_opponent_box(self) -> QGroupBox:
+        """The opponent's standing cards, my win probability and the advised split."""
         obox = QGroupBox("Opponent and the race")
         og = QGridLayout(obox)
         og.setContentsMargins(6, 4, 6, 6)
@@ -185,12 +224,10 @@ class Tab(GameTab):
         self.use_advice.clicked.connect(self.select_advised_question)
         og.addWidget(self.use_advice, 3, 0, 1, 2)
         og.setColumnStretch(0, 1)
-        ml.addWidget(obox, 0)
-        split.addWidget(mid)
+        return obox
 
-        # right: history, plots, simulation
-        right = QSplitter(Qt.Vertical)
-        right.addWidget(self.history)
+    def _build_plot_tabs(self) -> QTabWidget:
+        """Cards, entropy and win-odds plots, and the strategy simulator."""
         plots = QTabWidget()
         plots.addTab(self.plot, "Cards")
         self.entropy_plot = BeliefPlot("Uncertainty about the secret character", y_label="bits",
@@ -203,16 +240,7 @@ class Tab(GameTab):
         self.sim_panel = SimulationPanel(self.sim_runner, lambda: self.document.setup)
         plots.addTab(self.sim_panel, "Simulate")
         self.plot_tabs = plots
-        right.addWidget(plots)
-        right.setSizes([230, 450])
-        split.addWidget(right)
-        split.setSizes([560, 400, 320])
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setStretchFactor(2, 2)
-
-        self._set_current_question(None)
-        self.reset_views()
+        return plots
 
     # -- setup-dependent views ------------------------------------------------------------
     def reset_views(self) -> None:
@@ -286,13 +314,10 @@ class Tab(GameTab):
         badge = setup.error_rate > 0
         pmax = float(post.probabilities.max()) if len(post.probabilities) else 1.0
         for i, name in enumerate(post.names):
-            card = self.board_view.find_card(name)
-            if card is None:
-                continue
             alive = bool(post.alive[i])
-            card.set_state(float(post.probabilities[i]), not alive, name in mine,
-                           alive and not bool(post.likely[i]), badge,
-                           1.0 / pmax if pmax > 0 else 1.0)
+            self.board_view.set_card_state(name, float(post.probabilities[i]), not alive,
+                                           name in mine, alive and not bool(post.likely[i]),
+                                           badge, 1.0 / pmax if pmax > 0 else 1.0)
         starred = {}
         if post.advised_question is not None:
             starred[question_key(post.advised_question)] = (
@@ -441,10 +466,9 @@ class Tab(GameTab):
             except SessionFormatError as exc:
                 label = exc.message
             self.asked_label.setText(f"Asked “<b>{label}</b>” — the answer:")
-        for i, name in enumerate(self.document.setup.board.names):
-            card = self.board_view.find_card(name)
-            if card is not None:
-                card.set_highlight(bool(truth is not None and truth[i] and not card.down))
+        names = self.document.setup.board.names
+        self.board_view.set_highlighted(() if truth is None else
+                                        [n for i, n in enumerate(names) if truth[i]])
 
     def current_question(self) -> Optional[dict]:
         """The selected question (event form) that Yes/No will answer, or None."""

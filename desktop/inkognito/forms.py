@@ -1,21 +1,63 @@
 """Inkognito forms: the paper-like answer worksheet of one opponent, and the New game dialog."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Optional
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
                                QDialogButtonBox, QFormLayout, QGridLayout, QGroupBox,
                                QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout)
+                               QVBoxLayout)
 
 from engines import inkognito
 from desktop.appearance import tone
+from desktop.widgets.columns import CONTENTS, Column, ColumnTable
 
 QUESTION_LABELS = {"player": "Player", "ambassador": "Ambassador"}
 TICK = "●"   # a card shown (✗ means impossible in the heat maps)
 PENDING_BG = QColor(255, 249, 219)
+_DARK = QColor(33, 33, 33)
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """A row of the answer worksheet: a logged answer, or the pending one being ticked."""
+
+    code: str                    # P·I, P·B, A·I, A·B, ·M for the mission card
+    tip: str                     # the question in words
+    identities: frozenset        # indices (0..3) of the identities shown
+    builds: frozenset            # indices (0..3) of the builds shown
+    pending: bool = False
+    label: str = ""              # the row's header: its number, or "new"
+
+
+def _pending_bg(row: SheetRow) -> Optional[QColor]:
+    return PENDING_BG if row.pending else None
+
+
+def _pending_fg(row: SheetRow) -> Optional[QColor]:
+    # dark text on the light pending row, whatever the palette's text colour
+    return _DARK if row.pending else None
+
+
+def sheet_columns(setup) -> tuple:
+    """The worksheet's columns: the question code, then a tick column per identity and per
+    build (short headers, the full names in the tooltips)."""
+    def tick(kind: str, k: int, name: str, head: str) -> Column:
+        return Column(head, lambda r: TICK if k in getattr(r, kind) else "", align=Qt.AlignCenter,
+                      tooltip=lambda r: name, header_tooltip=name, bold=lambda r: True,
+                      background=_pending_bg, foreground=_pending_fg)
+
+    cols = [Column("Q", lambda r: r.code, align=Qt.AlignCenter, tooltip=lambda r: r.tip,
+                   header_tooltip="question", resize=CONTENTS, background=_pending_bg,
+                   foreground=_pending_fg)]
+    cols += [tick("identities", i, n, h) for i, (n, h) in
+             enumerate(zip(setup.identities, short_names(setup.identities)))]
+    cols += [tick("builds", b, n, h) for b, (n, h) in
+             enumerate(zip(setup.builds, short_names(setup.builds)))]
+    return tuple(cols)
 
 
 def short_name(name: str, length: int = 5) -> str:
@@ -63,27 +105,7 @@ class AnswerSheet(QGroupBox):
         self.ticked_builds: set[int] = set()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
-        self.table = _SheetTable(0, 9)
-        heads = ["Q"] + short_names(setup.identities) + short_names(setup.builds)
-        self.table.setHorizontalHeaderLabels(heads)
-        for c, full in enumerate(["question"] + list(setup.identities) + list(setup.builds)):
-            self.table.horizontalHeaderItem(c).setToolTip(full)
-        hh = self.table.horizontalHeader()
-        hh.setSectionResizeMode(QHeaderView.Stretch)
-        hh.setSectionResizeMode(0, QHeaderView.ResizeToContents)
-        hh.setMinimumSectionSize(22)
-        font = hh.font()
-        font.setPointSizeF(max(font.pointSizeF() - 1, 7))   # three-letter headers in 22 px
-        hh.setFont(font)
-        self.table.verticalHeader().setDefaultSectionSize(22)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
-        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.table.setSelectionMode(QAbstractItemView.NoSelection)
-        self.table.setToolTip("Click the cells of the last row to tick the statements of a new "
-                              "answer, then press Enter (or Log)")
-        self.table.cellClicked.connect(self._clicked)
-        self.table.enterPressed.connect(lambda: self.submitted.emit(self.opponent))
-        lay.addWidget(self.table, 1)
+        lay.addWidget(self._build_table(setup), 1)
         row = QHBoxLayout()
         self.question = QComboBox()
         for q in inkognito.QUESTIONS:
@@ -112,60 +134,63 @@ class AnswerSheet(QGroupBox):
         self._answers: list = []
         self.set_answers([])
 
+    def _build_table(self, setup) -> "_SheetTable":
+        """The answer grid: a row per logged answer and the pending row, ticked by clicking."""
+        self.table = _SheetTable(sheet_columns(setup), stretch=True, select_rows=False,
+                                 row_label=lambda r: r.label)
+        hh = self.table.horizontalHeader()
+        hh.setMinimumSectionSize(22)
+        font = hh.font()
+        font.setPointSizeF(max(font.pointSizeF() - 1, 7))   # three-letter headers in 22 px
+        hh.setFont(font)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+        self.table.setSelectionMode(QAbstractItemView.NoSelection)
+        self.table.setToolTip("Click the cells of the last row to tick the statements of a new "
+                              "answer, then press Enter (or Log)")
+        self.table.clicked.connect(self._clicked)
+        self.table.enterPressed.connect(lambda: self.submitted.emit(self.opponent))
+        return self.table
+
     @property
     def pending_row(self) -> int:
-        return self.table.rowCount() - 1
+        return self.table.row_count() - 1
+
+    def cell_text(self, row: int, column: int) -> str:
+        """The text of a worksheet cell (``TICK`` for a card shown)."""
+        return self.table.text(row, column)
+
+    def row_count(self) -> int:
+        """Rows of the worksheet: the logged answers and the pending row."""
+        return self.table.row_count()
 
     def set_answers(self, answers) -> None:
         """Show the logged answers of this opponent (in order) and the pending row."""
         self._answers = list(answers)
-        s = self.setup
-        self.table.setRowCount(len(answers) + 1)
-        labels = []
-        for r, ev in enumerate(answers):
-            q = _code(ev.question, ev.asked, ev.mission)
-            self._set(r, 0, q, None, f"{QUESTION_LABELS[ev.question]} question about "
-                                     f"{ev.asked}" + (", mission card shown" if ev.mission else ""))
-            for i, name in enumerate(s.identities):
-                self._set(r, 1 + i, TICK if name in ev.identities else "", None, name)
-            for b, name in enumerate(s.builds):
-                self._set(r, 5 + b, TICK if name in ev.builds else "", None, name)
-            labels.append(str(r + 1))
-        labels.append("new")
-        self.table.setVerticalHeaderLabels(labels)
         self._draw_pending()
 
-    def _set(self, r, c, text, bg, tip) -> None:
-        item = self.table.item(r, c)
-        if item is None:
-            item = QTableWidgetItem()
-            item.setTextAlignment(Qt.AlignCenter)
-            self.table.setItem(r, c, item)
-        item.setText(text)
-        item.setToolTip(tip)
-        item.setBackground(QBrush(bg) if bg is not None else QBrush())
-        # dark text on a light background, whatever the palette's text colour
-        item.setForeground(QBrush(QColor(33, 33, 33)) if bg is not None else QBrush())
-        if c > 0:
-            f = QFont()
-            f.setBold(True)
-            item.setFont(f)
+    def _logged_row(self, r: int, ev) -> SheetRow:
+        s = self.setup
+        tip = f"{QUESTION_LABELS[ev.question]} question about {ev.asked}" + \
+            (", mission card shown" if ev.mission else "")
+        return SheetRow(_code(ev.question, ev.asked, ev.mission), tip,
+                        frozenset(i for i, n in enumerate(s.identities) if n in ev.identities),
+                        frozenset(b for b, n in enumerate(s.builds) if n in ev.builds),
+                        label=str(r + 1))
 
     def _draw_pending(self, *_a) -> None:
-        r = self.pending_row
-        if r < 0 or not hasattr(self, "mission"):
+        if not hasattr(self, "mission"):
             return
         code = _code(self.question.currentData(), self.asked.currentData(),
                      self.mission.isChecked())
-        self._set(r, 0, code, PENDING_BG, "the next answer: click cells to tick, then Enter")
-        for i in range(4):
-            self._set(r, 1 + i, TICK if i in self.ticked_identities else "", PENDING_BG,
-                      self.setup.identities[i])
-        for b in range(4):
-            self._set(r, 5 + b, TICK if b in self.ticked_builds else "", PENDING_BG,
-                      self.setup.builds[b])
+        pending = SheetRow(code, "the next answer: click cells to tick, then Enter",
+                           frozenset(self.ticked_identities), frozenset(self.ticked_builds),
+                           pending=True, label="new")
+        self.table.set_rows([self._logged_row(r, ev) for r, ev in enumerate(self._answers)]
+                            + [pending])
 
-    def _clicked(self, row: int, col: int) -> None:
+    def _clicked(self, index: QModelIndex) -> None:
+        row, col = index.row(), index.column()
         if row != self.pending_row or col == 0:
             return
         self.toggle(col)
@@ -204,7 +229,9 @@ def _code(question: str, asked: str, mission: bool) -> str:
             + ("·M" if mission else ""))
 
 
-class _SheetTable(QTableWidget):
+class _SheetTable(ColumnTable):
+    """The worksheet's grid: Enter logs the pending answer."""
+
     enterPressed = Signal()
 
     def keyPressEvent(self, event) -> None:  # noqa: N802
@@ -223,6 +250,23 @@ class NewGameDialog(QDialog):
         self.setWindowTitle("New Inkognito game")
         setup = setup or inkognito.default_setup()
         lay = QVBoxLayout(self)
+        lay.addWidget(self._build_names_box(setup))
+        lay.addLayout(self._build_players_form(setup))
+        self.error = QLabel()
+        self.error.setStyleSheet(f"color:{tone('#b71c1c')}")
+        lay.addWidget(self.error)
+        bb = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        bb.accepted.connect(self._accept)
+        bb.rejected.connect(self.reject)
+        lay.addWidget(bb)
+        self._names_changed()
+        self.me_identity.setCurrentIndex(setup.identities.index(setup.me_identity))
+        self.me_build.setCurrentIndex(setup.builds.index(setup.me_build))
+        self._setup: Optional[object] = None
+        self.priors: dict = {}
+
+    def _build_names_box(self, setup) -> QGroupBox:
+        """The names of the four identities and the four builds."""
         names = QGroupBox("Names (identities in team order: 1 & 3 and 2 & 4 are partners)")
         g = QGridLayout(names)
         self.id_edits, self.build_edits = [], []
@@ -236,7 +280,10 @@ class NewGameDialog(QDialog):
             g.addWidget(b, k + 1, 1)
             self.id_edits.append(a)
             self.build_edits.append(b)
-        lay.addWidget(names)
+        return names
+
+    def _build_players_form(self, setup) -> QFormLayout:
+        """My identity and build, the opponents, the deception model."""
         form = QFormLayout()
         self.me_identity = QComboBox()
         self.me_build = QComboBox()
@@ -252,19 +299,7 @@ class NewGameDialog(QDialog):
         self.deception = QCheckBox("Deception model (learn θ per opponent)")
         self.deception.setChecked(setup.deception.enabled)
         form.addRow("", self.deception)
-        lay.addLayout(form)
-        self.error = QLabel()
-        self.error.setStyleSheet(f"color:{tone('#b71c1c')}")
-        lay.addWidget(self.error)
-        bb = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        bb.accepted.connect(self._accept)
-        bb.rejected.connect(self.reject)
-        lay.addWidget(bb)
-        self._names_changed()
-        self.me_identity.setCurrentIndex(setup.identities.index(setup.me_identity))
-        self.me_build.setCurrentIndex(setup.builds.index(setup.me_build))
-        self._setup: Optional[object] = None
-        self.priors: dict = {}
+        return form
 
     def _names_changed(self, *_a) -> None:
         for combo, edits in ((self.me_identity, self.id_edits), (self.me_build, self.build_edits)):

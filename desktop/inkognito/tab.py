@@ -9,7 +9,7 @@ import functools
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QPoint, Qt, Signal, Slot
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QHBoxLayout, QLabel, QMenu,
                                QPushButton, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
@@ -38,7 +38,14 @@ def _compact(name: str) -> str:
 
 class BeliefCard(QWidget):
     """One opponent's beliefs: heat map identity × build with marginals ("any ..."),
-    partner probability, θ summary."""
+    partner probability, θ summary.
+
+    Signals:
+        cellContextMenu(int item, int column, QPoint global_pos): right-click on the heat map
+            (the WorksheetView's signal, passed on).
+    """
+
+    cellContextMenu = Signal(int, int, QPoint)
 
     def __init__(self, opponent: str, setup, parent=None):
         super().__init__(parent)
@@ -60,6 +67,7 @@ class BeliefCard(QWidget):
                                  + 2 * self.view.frameWidth())
         self.view.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.view.cellContextMenu.connect(self.cellContextMenu)
         lay.addWidget(self.view)
         self.partner = QLabel()
         self.theta = QLabel()
@@ -67,6 +75,11 @@ class BeliefCard(QWidget):
         lay.addWidget(self.partner)
         lay.addWidget(self.theta)
         lay.addStretch(1)
+
+    def matrix(self):
+        """The heat map's matrix (5 × 5: identities × builds with the "any" marginals), or
+        None before a belief is shown."""
+        return self.model.matrix()
 
     def show_belief(self, b, setup) -> None:
         j = np.asarray(b.joint, dtype=float)
@@ -116,6 +129,32 @@ class Tab(GameTab):
     def build_ui(self) -> None:
         root = QVBoxLayout(self)
         root.setContentsMargins(6, 6, 6, 6)
+        root.addLayout(self._build_model_bar())
+        root.addWidget(self.banner)
+        split = QSplitter(Qt.Horizontal)
+        root.addWidget(split, 1)
+        split.addWidget(self._build_worksheets())
+        right = QSplitter(Qt.Vertical)
+        right.addWidget(self._build_recommendation())
+        right.addWidget(self.history)
+        right.addWidget(self._build_plots())
+        right.setSizes([200, 200, 260])
+        split.addWidget(right)
+        split.setSizes([1000, 340])
+        self._split = split
+        self._split_done = False
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+        self.rec_runner = self.make_runner("recommend")
+        self.rec_runner.resultReady.connect(self._on_recommendation)
+        self.rec_runner.failed.connect(self._on_recommendation_failed)
+        self.sheets: dict[str, AnswerSheet] = {}
+        self.cards: dict[str, BeliefCard] = {}
+        self._built_for = None
+        self.reset_views()
+
+    def _build_model_bar(self) -> QHBoxLayout:
+        """The inference model, the deception switch and the status."""
         bar = QHBoxLayout()
         bar.addWidget(QLabel("Model:"))
         self.method = QComboBox()
@@ -131,11 +170,11 @@ class Tab(GameTab):
         bar.addWidget(self.deception)
         self.info = QLabel()
         bar.addWidget(self.info, 1)
-        root.addLayout(bar)
-        root.addWidget(self.banner)
+        return bar
 
-        split = QSplitter(Qt.Horizontal)
-        root.addWidget(split, 1)
+    def _build_worksheets(self) -> QSplitter:
+        """Room for each opponent's answer worksheet over their belief card (filled by
+        :meth:`reset_views`)."""
         left = QSplitter(Qt.Vertical)
         self.sheets_box = QWidget()
         self.sheets_layout = QHBoxLayout(self.sheets_box)
@@ -146,9 +185,10 @@ class Tab(GameTab):
         self.cards_layout.setContentsMargins(0, 0, 0, 0)
         left.addWidget(self.cards_box)
         left.setSizes([300, 260])
-        split.addWidget(left)
+        return left
 
-        right = QSplitter(Qt.Vertical)
+    def _build_recommendation(self) -> QWidget:
+        """The next questions, ranked by expected information gain."""
         rec = QWidget()
         rl = QVBoxLayout(rec)
         rl.setContentsMargins(0, 0, 0, 0)
@@ -157,12 +197,19 @@ class Tab(GameTab):
             QUESTION_COLUMNS, tooltip="Double-click: set that opponent's worksheet to this question")
         self.rec_table.rowActivated.connect(self._use_recommendation)
         rl.addWidget(self.rec_table, 1)
-        right.addWidget(rec)
-        right.addWidget(self.history)
+        return rec
+
+    def _build_plots(self) -> QTabWidget:
+        """Top identity, entropy and θ plots."""
         plots = QTabWidget()
         plots.addTab(self.plot, "Top identity")
         self.entropy_plot = BeliefPlot("Uncertainty about the deal", y_label="bits", y_range=None)
         plots.addTab(self.entropy_plot, "Entropy")
+        plots.addTab(self._build_theta_page(), "θ (deception)")
+        return plots
+
+    def _build_theta_page(self) -> QWidget:
+        """Each opponent's θ posterior and "Remember θ for later games"."""
         theta_box = QWidget()
         tl = QVBoxLayout(theta_box)
         tl.setContentsMargins(0, 0, 0, 0)
@@ -180,23 +227,7 @@ class Tab(GameTab):
         self.remember = QPushButton("Remember θ for later games")
         self.remember.clicked.connect(self._remember_theta)
         tl.addWidget(self.remember)
-        plots.addTab(theta_box, "θ (deception)")
-        right.addWidget(plots)
-        right.setSizes([200, 200, 260])
-        split.addWidget(right)
-        split.setSizes([1000, 340])
-        self._split = split
-        self._split_done = False
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 1)
-
-        self.rec_runner = self.make_runner("recommend")
-        self.rec_runner.resultReady.connect(self._on_recommendation)
-        self.rec_runner.failed.connect(self._on_recommendation_failed)
-        self.sheets: dict[str, AnswerSheet] = {}
-        self.cards: dict[str, BeliefCard] = {}
-        self._built_for = None
-        self.reset_views()
+        return theta_box
 
     def showEvent(self, event) -> None:  # noqa: N802
         """On first show, give the worksheets about two thirds of the width."""
@@ -221,7 +252,7 @@ class Tab(GameTab):
                 self.sheets_layout.addWidget(sheet, 1)
                 self.sheets[name] = sheet
                 card = BeliefCard(name, setup)
-                card.view.cellContextMenu.connect(functools.partial(self._belief_menu, name))
+                card.cellContextMenu.connect(functools.partial(self._belief_menu, name))
                 self.cards_layout.addWidget(card, 1)
                 self.cards[name] = card
             self._built_for = key
@@ -250,7 +281,7 @@ class Tab(GameTab):
         row), the facts the engine explains (``{"opponent", "identity" | "build"}``)."""
         setup = self.document.setup
         card = self.cards.get(opponent)
-        m = None if card is None else card.model.matrix()
+        m = None if card is None else card.matrix()
         ni, nb = len(setup.identities), len(setup.builds)
         menu = QMenu(self)
         for kind, names, i, p in (("identity", setup.identities, item, (item, nb)),

@@ -66,6 +66,26 @@ def read_study(obj) -> dict:
     non_spy = _strategies(r, "non_spy_strategies")
     spy = _strategies(r, "spy_strategies")
     shape = (len(non_spy), len(spy))
+    arrays = _rate_arrays(r, shape)
+    games = r.int("games_per_cell", min=1)
+    eq = r.child("equilibrium")
+    value = eq.float("value", min=0, max=1)
+    ci = eq.raw("value_ci95")
+    if not (isinstance(ci, list) and len(ci) == 2 and all(isinstance(x, (int, float)) for x in ci)):
+        raise eq.error("value_ci95", "expected [low, high]")
+    row_mix = _mix(eq, "non_spy", non_spy)
+    col_mix = _mix(eq, "spy", spy)
+    vote = obj.get("game_vote") if isinstance(obj.get("game_vote"), dict) else {}
+    table = obj.get("table") if isinstance(obj.get("table"), dict) else {}
+    refined = _refinement(obj.get("refinement"))
+    return {"non_spy": non_spy, "spy": spy, **arrays, "games": games, "row_mix": row_mix,
+            "col_mix": col_mix, "value": value, "value_ci95": (float(ci[0]), float(ci[1])),
+            "vote": vote, "table": table, "refined": refined}
+
+
+def _rate_arrays(r: Reader, shape: tuple) -> dict:
+    """``{"rate", "low", "high"}``: the win-rate matrix and its Wilson bounds, each checked to
+    be ``shape`` and in [0, 1]; raises SessionFormatError naming the field."""
     arrays = {}
     for key, name in (("rate", "non_spy_win_rate"), ("low", "ci95_low"), ("high", "ci95_high")):
         try:
@@ -77,26 +97,19 @@ def read_study(obj) -> dict:
         if not np.all(np.isfinite(a)) or a.min() < 0 or a.max() > 1:
             raise r.error(name, "expected rates in [0, 1]")
         arrays[key] = a
-    games = r.int("games_per_cell", min=1)
-    eq = r.child("equilibrium")
-    value = eq.float("value", min=0, max=1)
-    ci = eq.raw("value_ci95")
-    if not (isinstance(ci, list) and len(ci) == 2 and all(isinstance(x, (int, float)) for x in ci)):
-        raise eq.error("value_ci95", "expected [low, high]")
-    row_mix = _mix(eq, "non_spy", non_spy)
-    col_mix = _mix(eq, "spy", spy)
-    vote = obj.get("game_vote") if isinstance(obj.get("game_vote"), dict) else {}
-    table = obj.get("table") if isinstance(obj.get("table"), dict) else {}
-    refined = None
-    ref = obj.get("refinement")
-    if isinstance(ref, dict) and isinstance(ref.get("equilibrium"), dict):
-        e = ref["equilibrium"]
-        if isinstance(e.get("value"), (int, float)) and isinstance(e.get("value_ci95"), list):
-            refined = {"value": float(e["value"]), "value_ci95": tuple(float(x) for x in e["value_ci95"]),
-                       "games": ref.get("games_per_cell")}
-    return {"non_spy": non_spy, "spy": spy, **arrays, "games": games, "row_mix": row_mix,
-            "col_mix": col_mix, "value": value, "value_ci95": (float(ci[0]), float(ci[1])),
-            "vote": vote, "table": table, "refined": refined}
+    return arrays
+
+
+def _refinement(ref) -> Optional[dict]:
+    """The refinement's equilibrium ``{"value", "value_ci95", "games"}``, or None when the
+    study has none (or a malformed one: it is optional)."""
+    if not (isinstance(ref, dict) and isinstance(ref.get("equilibrium"), dict)):
+        return None
+    e = ref["equilibrium"]
+    if isinstance(e.get("value"), (int, float)) and isinstance(e.get("value_ci95"), list):
+        return {"value": float(e["value"]), "value_ci95": tuple(float(x) for x in e["value_ci95"]),
+                "games": ref.get("games_per_cell")}
+    return None
 
 
 def _strategies(r: Reader, key: str) -> list:
@@ -316,26 +329,12 @@ class EquilibriumView(QWidget):
         """Show a study (:func:`read_study`'s result)."""
         self.error = None
         self.model.set_study(study)
-        s = study
+        self.summary.setText(_summary_text(study))
+        self._show_legend(study)
+        self.note.setText(_note_text(study))
 
-        def mix_text(strategies, mix, spy):
-            parts = [(p, strategy_label(lam, st, spy)) for (lam, st), p in zip(strategies, mix)
-                     if p > PayoffMatrixModel.SUPPORT_EPS]
-            parts.sort(key=lambda x: -x[0])
-            return ", ".join(f"<b>{label}</b> ({_pct(p, 0)})" for p, label in parts)
-
-        lo, hi = s["value_ci95"]
-        text = (f"<b>Hide-reveal game</b> — each cell is a {s['games']:,}-game tournament; "
-                f"solved as a zero-sum game by linear programming. <b>Equilibrium:</b> non-spies "
-                f"play {mix_text(s['non_spy'], s['row_mix'], False)}, the spy plays "
-                f"{mix_text(s['spy'], s['col_mix'], True)}. <b>Value: the non-spies win "
-                f"{_pct(s['value'])}</b> (from the cells' Wilson intervals: {_pct(lo)} – {_pct(hi)})")
-        if s["refined"] is not None:
-            r = s["refined"]
-            games = f" with {r['games']:,} games per cell" if isinstance(r.get("games"), int) else ""
-            text += (f"; refined{games}: {_pct(r['value'])} ({_pct(r['value_ci95'][0])} – "
-                     f"{_pct(r['value_ci95'][1])})")
-        self.summary.setText(text + ".")
+    def _show_legend(self, s: dict) -> None:
+        """The colour scale: lowest rate (red) · the value (white) · highest rate (blue)."""
         lo_rate, hi_rate = float(s["rate"].min()), float(s["rate"].max())
         span = self.model._span()
         mid = 0.5 if hi_rate <= lo_rate else min(max((s["value"] - lo_rate) / (hi_rate - lo_rate), 0.0), 1.0)
@@ -348,15 +347,43 @@ class EquilibriumView(QWidget):
             "QLabel { color:#191919; border:1px solid #999; padding:2px; background: "
             f"qlineargradient(x1:0, y1:0, x2:1, y2:0, stop:0 {left}, stop:{mid:.3f} #ffffff, "
             f"stop:1 {right}); }}")
-        table, vote = s["table"], s["vote"]
-        where = (f"{table.get('players')} players, {table.get('locations')} locations, "
-                 f"{table.get('rounds')} rounds, β = {table.get('beta')}" if table else "the studied table")
-        rule = ""
-        if vote.get("vote_threshold") is not None:
-            rule = (f" Vote rule: a non-spy calls the vote when its {vote.get('vote_on', 'private')} "
-                    f"spy belief reaches {_pct(float(vote['vote_threshold']), 0)}.")
-        self.note.setText(f"Cells: non-spy win rate in %, framed where both strategies are played "
-                          f"at the equilibrium (★ on the headers: its probabilities). Bots on {where}; "
-                          f"the spy emits with its own λs while everyone reads its claims with the "
-                          f"table's model.{rule} Hover a cell for its Wilson 95% interval. "
-                          f"Source: docs/spyfall-equilibrium.md.")
+
+
+def _mix_text(strategies, mix, spy: bool) -> str:
+    """The strategies played at the equilibrium with their probabilities, most played first."""
+    parts = [(p, strategy_label(lam, st, spy)) for (lam, st), p in zip(strategies, mix)
+             if p > PayoffMatrixModel.SUPPORT_EPS]
+    parts.sort(key=lambda x: -x[0])
+    return ", ".join(f"<b>{label}</b> ({_pct(p, 0)})" for p, label in parts)
+
+
+def _summary_text(s: dict) -> str:
+    """The equilibrium in words: each side's mix, the value with its interval, the refinement."""
+    lo, hi = s["value_ci95"]
+    text = (f"<b>Hide-reveal game</b> — each cell is a {s['games']:,}-game tournament; "
+            f"solved as a zero-sum game by linear programming. <b>Equilibrium:</b> non-spies "
+            f"play {_mix_text(s['non_spy'], s['row_mix'], False)}, the spy plays "
+            f"{_mix_text(s['spy'], s['col_mix'], True)}. <b>Value: the non-spies win "
+            f"{_pct(s['value'])}</b> (from the cells' Wilson intervals: {_pct(lo)} – {_pct(hi)})")
+    if s["refined"] is not None:
+        r = s["refined"]
+        games = f" with {r['games']:,} games per cell" if isinstance(r.get("games"), int) else ""
+        text += (f"; refined{games}: {_pct(r['value'])} ({_pct(r['value_ci95'][0])} – "
+                 f"{_pct(r['value_ci95'][1])})")
+    return text + "."
+
+
+def _note_text(s: dict) -> str:
+    """How to read the cells, the studied table and its vote rule, the source."""
+    table, vote = s["table"], s["vote"]
+    where = (f"{table.get('players')} players, {table.get('locations')} locations, "
+             f"{table.get('rounds')} rounds, β = {table.get('beta')}" if table else "the studied table")
+    rule = ""
+    if vote.get("vote_threshold") is not None:
+        rule = (f" Vote rule: a non-spy calls the vote when its {vote.get('vote_on', 'private')} "
+                f"spy belief reaches {_pct(float(vote['vote_threshold']), 0)}.")
+    return (f"Cells: non-spy win rate in %, framed where both strategies are played "
+            f"at the equilibrium (★ on the headers: its probabilities). Bots on {where}; "
+            f"the spy emits with its own λs while everyone reads its claims with the "
+            f"table's model.{rule} Hover a cell for its Wilson 95% interval. "
+            f"Source: docs/spyfall-equilibrium.md.")

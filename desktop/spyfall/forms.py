@@ -6,17 +6,18 @@ and a wrong entry gets the engine's message naming the field.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Optional
 
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
-                               QGroupBox, QHBoxLayout, QHeaderView, QLabel, QPlainTextEdit,
-                               QPushButton, QSlider, QSpinBox, QTableWidget, QTableWidgetItem,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
+                               QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
+                               QSlider, QSpinBox, QVBoxLayout, QWidget)
 
 from engines import spyfall
 from engines.core.errors import SessionFormatError
+from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
 from engines.spyfall.model import DEFAULT_ROUNDS, NEW_GAME_MODEL, STRATEGIES
 
@@ -183,6 +184,67 @@ class ParamSlider(QWidget):
         self._from_spin(v)
 
 
+@dataclass
+class Seat:
+    """One row of the New game dialog's seating grid: a player and their model (their own, or
+    the table's that the row shows and follows)."""
+
+    name: str
+    own: bool
+    beta: float
+    lam: float
+    weight: float
+    strategy: str
+
+
+def _double_editor(lo: float, hi: float, decimals: int, step: float, tip: str = ""):
+    """An editor factory: a spin box over ``lo..hi``."""
+    def make(parent) -> QDoubleSpinBox:
+        spin = QDoubleSpinBox(parent)
+        spin.setRange(lo, hi)
+        spin.setDecimals(decimals)
+        spin.setSingleStep(step)
+        spin.setToolTip(tip)
+        return spin
+    return make
+
+
+def _strategy_editor(parent) -> QComboBox:
+    combo = QComboBox(parent)
+    for key in STRATEGIES:
+        combo.addItem(STRATEGY_LABELS[key], key)
+    return combo
+
+
+def _setter(attr: str, kind=float):
+    def edit(seat: Seat, value) -> None:
+        setattr(seat, attr, kind(value))
+    return edit
+
+
+def _own(seat: Seat) -> bool:
+    return seat.own
+
+
+#: The seating grid: a player's name, whether they have their own model, and that model (a
+#: row without its own model shows the table's, greyed; it cannot be edited).
+SEAT_COLUMNS = (
+    Column("Name", lambda s: s.name, edit=_setter("name", str), resize=STRETCH),
+    Column("Own model", lambda s: s.own, check=True, edit=_setter("own", bool), resize=CONTENTS,
+           header_tooltip="tick to give this player a model of their own"),
+    Column("β", lambda s: s.beta, numeric=True, format=lambda v: f"{v:.1f}", edit=_setter("beta"),
+           editable=_own, editor=_double_editor(0.1, 1000.0, 1, 0.1), width=90),
+    Column("λ", lambda s: s.lam, numeric=True, format=lambda v: f"{v:.2f}", edit=_setter("lam"),
+           editable=_own, editor=_double_editor(0.0, 0.99, 2, 0.05), width=90),
+    Column("w", lambda s: s.weight, numeric=True, format=lambda v: f"{v:.3f}",
+           edit=_setter("weight"), editable=_own, header_tooltip=CLAIM_WEIGHT_HELP,
+           tooltip=lambda s: CLAIM_WEIGHT_HELP,
+           editor=_double_editor(0.001, 1.0, 3, 0.01, CLAIM_WEIGHT_HELP), width=90),
+    Column("Strategy", lambda s: s.strategy, format=lambda v: STRATEGY_LABELS.get(v, v),
+           edit=_setter("strategy", str), editable=_own, editor=_strategy_editor, width=190),
+)
+
+
 class NewGameDialog(NewGameDialogBase):
     """Ask for a new Spyfall game: locations (edition or a custom list), players in seating
     order, who I am and my card (a location or "spy"), and the model: β, λ and the claim weight
@@ -192,7 +254,7 @@ class NewGameDialog(NewGameDialogBase):
     """
 
     #: Per-player table columns.
-    COLUMNS = ("Name", "Own model", "β", "λ", "w", "Strategy")
+    COLUMNS = tuple(c.title for c in SEAT_COLUMNS)
     NAME, OWN, BETA, LAM, WEIGHT, STRATEGY = range(6)
 
     def __init__(self, parent=None, setup=None):
@@ -203,11 +265,29 @@ class NewGameDialog(NewGameDialogBase):
         outer = QVBoxLayout(self)
         top = QHBoxLayout()
         outer.addLayout(top)
+        top.addLayout(self._build_game_form(), 1)
+        top.addWidget(self._build_model_box(), 1)
+        outer.addWidget(QLabel("Seating order (clockwise); tick a player to give them their own model:"))
+        # the seating grid is an editable form: a Seat per row, edited in place through the
+        # declared columns (a row without its own model is greyed and follows the table's)
+        self.table = ColumnTable(SEAT_COLUMNS, editable=True, select_rows=False, numbered=True)
+        self.table.setMinimumHeight(190)
+        outer.addWidget(self.table, 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.button(QDialogButtonBox.Ok).setText("Start game")
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        outer.addWidget(buttons)
+        self._connect()
+        self._players_changed()
+        self._locations_changed()
+        if setup is not None:
+            self._load_setup(setup)
+        self._update_weight_hint()
 
-        left = QVBoxLayout()
-        top.addLayout(left, 1)
+    def _build_game_form(self) -> QFormLayout:
+        """Locations (an edition or a custom list), players, who I am, my card, rounds."""
         form = QFormLayout()
-        left.addLayout(form)
         self.edition = QComboBox()
         for key, ed in self.editions.items():
             self.edition.addItem(f"{ed['title']} ({len(ed['locations'])} locations)", key)
@@ -231,7 +311,10 @@ class NewGameDialog(NewGameDialogBase):
         self.rounds.setValue(DEFAULT_ROUNDS)
         self.rounds.setToolTip("Rounds before the end game (every player speaks once a round)")
         form.addRow("Rounds", self.rounds)
+        return form
 
+    def _build_model_box(self) -> QGroupBox:
+        """The table's model: β, λ and w sliders, the strategy, the Defaults button."""
         model_box = QGroupBox("Model (everyone's personality, known to all)")
         mf = QFormLayout(model_box)
         self.beta = ParamSlider(0.1, 50.0, NEW_BETA, 10, 1,
@@ -257,39 +340,20 @@ class NewGameDialog(NewGameDialogBase):
                             f"{NEW_STRATEGY})")
         reset.clicked.connect(self._defaults)
         mf.addRow("", reset)
-        top.addWidget(model_box, 1)
-        outer.addWidget(QLabel("Seating order (clockwise); tick a player to give them their own model:"))
-        self.table = QTableWidget(0, len(self.COLUMNS))
-        self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
-        self.table.horizontalHeaderItem(self.WEIGHT).setToolTip(CLAIM_WEIGHT_HELP)
-        self.table.horizontalHeader().setSectionResizeMode(self.NAME, QHeaderView.Stretch)
-        self.table.horizontalHeader().setSectionResizeMode(self.STRATEGY, QHeaderView.ResizeToContents)
-        self.table.setMinimumHeight(190)
-        outer.addWidget(self.table, 1)
+        return model_box
 
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.button(QDialogButtonBox.Ok).setText("Start game")
-        buttons.accepted.connect(self._accept)
-        buttons.rejected.connect(self.reject)
-        outer.addWidget(buttons)
-
+    def _connect(self) -> None:
         self.edition.currentIndexChanged.connect(self._locations_changed)
         self.custom.textChanged.connect(self._locations_changed)
         self.n_players.valueChanged.connect(self._players_changed)
-        self.table.itemChanged.connect(self._names_changed)
+        self.table.edited.connect(self._seat_edited)
         self.me.currentIndexChanged.connect(self._me_changed)
-        self.beta.spin.valueChanged.connect(self._sync_defaults)
-        self.lam.spin.valueChanged.connect(self._sync_defaults)
-        self.weight.spin.valueChanged.connect(self._sync_defaults)
+        for w in (self.beta.spin, self.lam.spin, self.weight.spin):
+            w.valueChanged.connect(self._sync_defaults)
         self.strategy.currentIndexChanged.connect(self._sync_defaults)
         self.lam.spin.valueChanged.connect(self._update_weight_hint)
         self.weight.spin.valueChanged.connect(self._update_weight_hint)
         self.strategy.currentIndexChanged.connect(self._update_weight_hint)
-        self._players_changed()
-        self._locations_changed()
-        if setup is not None:
-            self._load_setup(setup)
-        self._update_weight_hint()
 
     # -- helpers ------------------------------------------------------------------------------
     def locations(self) -> list[str]:
@@ -298,12 +362,12 @@ class NewGameDialog(NewGameDialogBase):
             return [x.strip() for x in self.custom.toPlainText().splitlines() if x.strip()]
         return list(self.editions[key]["locations"])
 
+    def seats(self) -> list[Seat]:
+        """The seating grid's rows, in seating order."""
+        return self.table.rows()
+
     def names(self) -> list[str]:
-        out = []
-        for r in range(self.table.rowCount()):
-            item = self.table.item(r, 0)
-            out.append(item.text().strip() if item else "")
-        return out
+        return [seat.name.strip() for seat in self.seats()]
 
     def _defaults(self) -> None:
         self.beta.set_value(NEW_BETA)
@@ -338,81 +402,32 @@ class NewGameDialog(NewGameDialogBase):
         self.role.setCurrentIndex(i if i >= 0 else min(1, self.role.count() - 1))
         self.role.blockSignals(False)
 
+    def _table_seat(self, name: str) -> Seat:
+        """A seat without its own model: the table's β, λ, w and strategy."""
+        return Seat(name, False, self.beta.value(), self.lam.value(), self.weight.value(),
+                    self.strategy.currentData())
+
     def _players_changed(self, *_a) -> None:
         n = self.n_players.value()
-        old = [self._row(r) for r in range(self.table.rowCount())]
-        self.table.blockSignals(True)
-        self.table.setRowCount(n)
-        for r in range(n):
-            if r < len(old):
-                self._set_row(r, *old[r])
-            else:
-                self._set_row(r, DEFAULT_NAMES[r], False, self.beta.value(), self.lam.value(),
-                              self.weight.value(), self.strategy.currentData())
-        self.table.blockSignals(False)
+        seats = self.seats()[:n]
+        seats += [self._table_seat(DEFAULT_NAMES[r]) for r in range(len(seats), n)]
+        self.table.set_rows(seats)
         self._names_changed()
 
-    def _cells(self, r: int) -> tuple:
-        """The row's editors: (own-model check box, β, λ, w, strategy), None where missing."""
-        return tuple(self.table.cellWidget(r, c)
-                     for c in (self.OWN, self.BETA, self.LAM, self.WEIGHT, self.STRATEGY))
-
-    def _set_row(self, r, name, own, beta, lam, weight, strategy) -> None:
-        box, b, l, w, s = self._cells(r)
-        if None not in (box, b, l, w, s):
-            self.table.setItem(r, self.NAME, QTableWidgetItem(name))
-            box.setChecked(bool(own))
-            b.setValue(beta)
-            l.setValue(lam)
-            w.setValue(weight)
-            s.setCurrentIndex(max(0, s.findData(strategy)))
-            return
-        self.table.setItem(r, self.NAME, QTableWidgetItem(name))
-        box = QCheckBox()
-        box.setChecked(bool(own))
-        self.table.setCellWidget(r, self.OWN, box)
-        b = QDoubleSpinBox()
-        b.setRange(0.1, 1000.0)
-        b.setDecimals(1)
-        b.setValue(beta)
-        l = QDoubleSpinBox()
-        l.setRange(0.0, 0.99)
-        l.setDecimals(2)
-        l.setSingleStep(0.05)
-        l.setValue(lam)
-        w = QDoubleSpinBox()
-        w.setRange(0.001, 1.0)
-        w.setDecimals(3)
-        w.setSingleStep(0.01)
-        w.setValue(weight)
-        w.setToolTip(CLAIM_WEIGHT_HELP)
-        s = QComboBox()
-        for key in STRATEGIES:
-            s.addItem(STRATEGY_LABELS[key], key)
-        s.setCurrentIndex(max(0, s.findData(strategy)))
-        for col, editor in ((self.BETA, b), (self.LAM, l), (self.WEIGHT, w), (self.STRATEGY, s)):
-            editor.setEnabled(bool(own))
-            box.toggled.connect(editor.setEnabled)
-            self.table.setCellWidget(r, col, editor)
+    def _seat_edited(self, _row: int, column: int) -> None:
+        if column == self.NAME:
+            self._names_changed()
+        elif column == self.OWN:
+            self._sync_defaults()      # a seat given back to the table shows the table's model
 
     def _sync_defaults(self, *_a) -> None:
         """Players without their own model show (and follow) the table's β, λ, w and strategy."""
-        for r in range(self.table.rowCount()):
-            box, b, l, w, s = self._cells(r)
-            if box is not None and not box.isChecked():
-                b.setValue(self.beta.value())
-                l.setValue(self.lam.value())
-                w.setValue(self.weight.value())
-                s.setCurrentIndex(max(0, s.findData(self.strategy.currentData())))
-
-    def _row(self, r):
-        """(name, own model?, β, λ, w, strategy) of table row ``r``."""
-        item = self.table.item(r, self.NAME)
-        box, b, l, w, s = self._cells(r)
-        return ((item.text().strip() if item else ""), bool(box and box.isChecked()),
-                b.value() if b else self.beta.value(), l.value() if l else self.lam.value(),
-                w.value() if w else self.weight.value(),
-                s.currentData() if s else self.strategy.currentData())
+        for seat in self.seats():
+            if not seat.own:
+                table = self._table_seat(seat.name)
+                seat.beta, seat.lam, seat.weight, seat.strategy = \
+                    table.beta, table.lam, table.weight, table.strategy
+        self.table.refresh()
 
     def _names_changed(self, *_a) -> None:
         cur = self.me.currentText()
@@ -441,10 +456,8 @@ class NewGameDialog(NewGameDialogBase):
         self.rounds.setValue(setup.rounds)
         self.n_players.setValue(len(setup.players))
         default = spyfall.PlayerModel(setup.beta, setup.lam, setup.strategy, setup.claim_weight)
-        self.table.blockSignals(True)
-        for r, (p, m) in enumerate(zip(setup.players, setup.models)):
-            self._set_row(r, p, m != default, m.beta, m.lam, m.claim_weight, m.strategy)
-        self.table.blockSignals(False)
+        self.table.set_rows([Seat(p, m != default, m.beta, m.lam, m.claim_weight, m.strategy)
+                             for p, m in zip(setup.players, setup.models)])
         self._names_changed()
         self.me.setCurrentIndex(self.me.findData(setup.me) if setup.me else self.me.count() - 1)
         if setup.me is not None:
@@ -459,8 +472,8 @@ class NewGameDialog(NewGameDialogBase):
             obj["locations"] = self.locations()
         else:
             obj["edition"] = key
-        rows = [self._row(r) for r in range(self.table.rowCount())]
-        obj["players"] = [r[0] for r in rows]
+        seats = self.seats()
+        obj["players"] = [seat.name.strip() for seat in seats]
         me = self.me.currentData()
         if me is not None:
             obj["me"] = me
@@ -468,8 +481,9 @@ class NewGameDialog(NewGameDialogBase):
             obj["my_role"] = {"spy": True} if role == "spy" else {"location": role}
         model = {"beta": self.beta.value(), "lambda": self.lam.value(),
                  "strategy": self.strategy.currentData(), "claim_weight": self.weight.value()}
-        per = {r[0]: {"beta": r[2], "lambda": r[3], "claim_weight": r[4], "strategy": r[5]}
-               for r in rows if r[1] and r[0]}
+        per = {seat.name.strip(): {"beta": seat.beta, "lambda": seat.lam,
+                                   "claim_weight": seat.weight, "strategy": seat.strategy}
+               for seat in seats if seat.own and seat.name.strip()}
         if per:
             model["players"] = per
         obj["model"] = model

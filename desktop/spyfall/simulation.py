@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import functools
 import os
+from typing import NamedTuple
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDoubleSpinBox, QGridLayout,
-                               QGroupBox, QHBoxLayout, QHeaderView, QLabel, QRadioButton,
-                               QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget,
-                               QVBoxLayout)
+                               QGroupBox, QHBoxLayout, QLabel, QRadioButton, QSpinBox, QSplitter,
+                               QTabWidget, QVBoxLayout)
 
 from engines import spyfall
 from engines.spyfall.model import DEFAULT_BETA, DEFAULT_LAMBDA, DEFAULT_ROUNDS, STRATEGIES
 from desktop.widgets.belief_plot import BeliefPlot
+from desktop.widgets.columns import Column, ColumnTable
 from desktop.widgets.simulation import SimulationPanelBase
 from desktop.spyfall.equilibrium_view import EquilibriumView
 from desktop.spyfall.forms import STRATEGY_LABELS
@@ -29,6 +30,28 @@ def _simulate_job(config, task):
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
+
+
+class ResultRow(NamedTuple):
+    """A row of the tournament table: one strategy in one role."""
+
+    strategy: str
+    role: str              # "as spy" or "as non-spy"
+    win_rate: float        # of the team of a seat playing the strategy
+    ci95: tuple            # its Wilson 95% interval (low, high)
+    count: int             # games (as spy) or seats (as non-spy) it played
+
+
+RESULT_COLUMNS = (
+    Column("Strategy", lambda r: r.strategy, tooltip=lambda r: STRATEGY_LABELS.get(r.strategy, "")),
+    Column("Role", lambda r: r.role),
+    Column("Win rate", lambda r: r.win_rate if r.count else None, numeric=True, format=_pct),
+    Column("95% interval", lambda r: r.ci95 if r.count else None, numeric=True,
+           format=lambda ci: f"{_pct(ci[0])} – {_pct(ci[1])}",
+           header_tooltip="Wilson score interval of the win rate"),
+    Column("Games", lambda r: r.count, numeric=True, format=lambda n: f"{n:,}",
+           header_tooltip="games played as the spy; seats played as a non-spy"),
+)
 
 
 class SimulationPanel(SimulationPanelBase):
@@ -46,12 +69,53 @@ class SimulationPanel(SimulationPanelBase):
     def __init__(self, runner, parent=None):
         super().__init__(runner, parent)
         self.config = None
-
         root = QVBoxLayout(self)
         root.setContentsMargins(6, 6, 6, 6)
+        root.addWidget(self._build_form())
+        self.seat_combos: list[QComboBox] = []
+        self.players.valueChanged.connect(self._players_changed)
+        self._players_changed()
+        self.fixed.toggled.connect(self._mode_changed)
+        self._mode_changed()
+        self.results = QTabWidget()
+        root.addWidget(self.results, 1)
+        self.equilibrium = EquilibriumView()
+        self.results.addTab(self.equilibrium, "Equilibrium of the hide-reveal game (stored study)")
+        self.tournament_page = self._build_tournament_page()
+        self.results.addTab(self.tournament_page, "Tournament results")
+
+    def _build_form(self) -> QGroupBox:
+        """The tournament's settings, the seats' strategies, Run / Cancel, progress, status."""
         box = QGroupBox("Bot tournament: every bot does the exact Bayes update; after the rounds "
                         "each votes for its most likely spy and the spy names its most likely location")
         grid = QGridLayout(box)
+        for i, (label, w) in enumerate(self._build_fields()):
+            grid.addWidget(QLabel(label), 0, 2 * i, Qt.AlignRight)
+            grid.addWidget(w, 0, 2 * i + 1)
+        self.fixed = QRadioButton("Strategy per seat:")
+        self.drawn = QRadioButton("Draw every seat at random from:")
+        group = QButtonGroup(self)
+        group.addButton(self.fixed)
+        group.addButton(self.drawn)
+        self.fixed.setChecked(True)
+        grid.addWidget(self.fixed, 1, 0, 1, 2)
+        self.seats_row = QHBoxLayout()
+        grid.addLayout(self.seats_row, 1, 2, 1, 14)
+        grid.addWidget(self.drawn, 2, 0, 1, 2)
+        grid.addLayout(self._build_draw_row(), 2, 2, 1, 10)
+        grid.addWidget(self.run_button, 2, 12, 1, 2)
+        grid.addWidget(self.cancel_button, 2, 14, 1, 2)
+        grid.addWidget(self.run_on, 3, 12, 1, 4)
+        self.progress.setFormat("")
+        grid.addWidget(self.progress, 3, 0, 1, 12)
+        self.status.setText("Not run yet. Strategies: flat and dynamic hide-reveal (the seed's), "
+                            "joker = random claims and random votes (a baseline).")
+        self.status.setWordWrap(True)
+        grid.addWidget(self.status, 4, 0, 1, 16)
+        return box
+
+    def _build_fields(self) -> list:
+        """``(label, editor)`` of the tournament's numbers."""
         self.players = self._spin(3, 12, 5, "seats at the table")
         self.locations = self._spin(2, 60, 10, "number of locations")
         self.games = self._spin(1, 100000, 200, "games to play")
@@ -70,22 +134,12 @@ class SimulationPanel(SimulationPanelBase):
         self.lam.setSingleStep(0.05)
         self.lam.setValue(DEFAULT_LAMBDA)
         self.lam.setToolTip("λ of every bot")
-        fields = [("Players", self.players), ("Locations", self.locations), ("Games", self.games),
-                  ("Rounds", self.rounds), ("β", self.beta), ("λ", self.lam), ("Seed", self.seed),
-                  ("Processes", self.workers)]
-        for i, (label, w) in enumerate(fields):
-            grid.addWidget(QLabel(label), 0, 2 * i, Qt.AlignRight)
-            grid.addWidget(w, 0, 2 * i + 1)
-        self.fixed = QRadioButton("Strategy per seat:")
-        self.drawn = QRadioButton("Draw every seat at random from:")
-        group = QButtonGroup(self)
-        group.addButton(self.fixed)
-        group.addButton(self.drawn)
-        self.fixed.setChecked(True)
-        grid.addWidget(self.fixed, 1, 0, 1, 2)
-        self.seats_row = QHBoxLayout()
-        grid.addLayout(self.seats_row, 1, 2, 1, 14)
-        grid.addWidget(self.drawn, 2, 0, 1, 2)
+        return [("Players", self.players), ("Locations", self.locations), ("Games", self.games),
+                ("Rounds", self.rounds), ("β", self.beta), ("λ", self.lam), ("Seed", self.seed),
+                ("Processes", self.workers)]
+
+    def _build_draw_row(self) -> QHBoxLayout:
+        """The strategies a random draw picks from."""
         draw_row = QHBoxLayout()
         self.draw_checks = {}
         for s in STRATEGIES:
@@ -94,38 +148,15 @@ class SimulationPanel(SimulationPanelBase):
             self.draw_checks[s] = cb
             draw_row.addWidget(cb)
         draw_row.addStretch(1)
-        grid.addLayout(draw_row, 2, 2, 1, 10)
-        grid.addWidget(self.run_button, 2, 12, 1, 2)
-        grid.addWidget(self.cancel_button, 2, 14, 1, 2)
-        grid.addWidget(self.run_on, 3, 12, 1, 4)
-        self.progress.setFormat("")
-        grid.addWidget(self.progress, 3, 0, 1, 12)
-        self.status.setText("Not run yet. Strategies: flat and dynamic hide-reveal (the seed's), "
-                             "joker = random claims and random votes (a baseline).")
-        self.status.setWordWrap(True)
-        grid.addWidget(self.status, 4, 0, 1, 16)
-        root.addWidget(box)
-        self.seat_combos: list[QComboBox] = []
-        self.players.valueChanged.connect(self._players_changed)
-        self._players_changed()
-        self.fixed.toggled.connect(self._mode_changed)
-        self._mode_changed()
+        return draw_row
 
-        self.results = QTabWidget()
-        root.addWidget(self.results, 1)
-        self.equilibrium = EquilibriumView()
-        self.results.addTab(self.equilibrium, "Equilibrium of the hide-reveal game (stored study)")
+    def _build_tournament_page(self) -> QSplitter:
+        """The win rates per strategy and role, the information-gain and suspicion plots."""
         split = QSplitter(Qt.Horizontal)
-        self.results.addTab(split, "Tournament results")
-        self.tournament_page = split
-        self.table = QTableWidget(0, 5)
-        self.table.setHorizontalHeaderLabels(["Strategy", "Role", "Win rate", "95% interval", "Games"])
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.table = ColumnTable(RESULT_COLUMNS, sortable=True, select_rows=False, tooltip=(
+            "Win rate of the team of a seat playing this strategy, with its Wilson 95% interval. "
+            "Click a header to sort; Ctrl+C copies the table"))
         self.table.setMinimumWidth(400)
-        self.table.setToolTip("Win rate of the team of a seat playing this strategy, "
-                              "with its Wilson 95% interval")
         split.addWidget(self.table)
         self.ig_plot = BeliefPlot("Mean information gain per turn", y_label="bits", y_range=None)
         self.ig_plot.plot.setLabel("bottom", "turn")
@@ -134,6 +165,7 @@ class SimulationPanel(SimulationPanelBase):
         self.suspicion_plot.plot.setLabel("bottom", "turn")
         split.addWidget(self.suspicion_plot)
         split.setSizes([420, 430, 430])
+        return split
 
     @staticmethod
     def _spin(lo, hi, value, tip) -> QSpinBox:
@@ -210,6 +242,14 @@ class SimulationPanel(SimulationPanelBase):
     def cancelled_text(self) -> str:
         return f"Cancelled after {self.progress.value():,} of {self.progress.maximum():,} games."
 
+    @staticmethod
+    def rows(r) -> list[ResultRow]:
+        """The table's rows of a :class:`SimResult`: per strategy, as spy then as non-spy."""
+        return [ResultRow(strat, role, d[key]["win_rate"], tuple(d[key]["ci95"]), d[key][count])
+                for strat, d in r.by_strategy.items()
+                for role, key, count in (("as spy", "as_spy", "games"),
+                                         ("as non-spy", "as_non_spy", "seats"))]
+
     def show_result(self, r, seconds: float) -> None:
         """Fill the table, the status line and the plots from a :class:`SimResult`."""
         c = r.config
@@ -219,20 +259,7 @@ class SimulationPanel(SimulationPanelBase):
             f"({seconds:.1f} s). Spy wins <b>{_pct(r.spy_win_rate)}</b> [{_pct(lo)}, {_pct(hi)}] · "
             f"vote names the spy {_pct(r.accusation_accuracy)} · non-spy votes on the spy "
             f"{_pct(r.vote_accuracy)} · spy names the location {_pct(r.spy_location_accuracy)}")
-        rows = []
-        for strat, d in r.by_strategy.items():
-            for role, key, count in (("as spy", "as_spy", "games"), ("as non-spy", "as_non_spy", "seats")):
-                e = d[key]
-                rows.append((strat, role, e["win_rate"], e["ci95"], e[count]))
-        self.table.setRowCount(len(rows))
-        for i, (strat, role, rate, ci, n) in enumerate(rows):
-            cells = (strat, role, _pct(rate) if n else "–",
-                     f"{_pct(ci[0])} – {_pct(ci[1])}" if n else "–", f"{n:,}")
-            for j, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                if j >= 2:
-                    item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
-                self.table.setItem(i, j, item)
+        self.table.set_rows(self.rows(r))
         gap = [None]
         series = {"public location": gap + [float(x) for x in r.mean_information_gain_bits],
                   "public spy": gap + [float(x) for x in r.mean_spy_information_gain_bits]}

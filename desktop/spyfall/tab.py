@@ -97,6 +97,20 @@ class Tab(GameTab):
     def build_ui(self) -> None:
         root = QVBoxLayout(self)
         root.setContentsMargins(6, 6, 6, 6)
+        root.addLayout(self._build_role_bar())
+        root.addWidget(self.banner)
+        self.pages = QTabWidget()
+        root.addWidget(self.pages, 1)
+        self.pages.addTab(self._build_table_page(), "Table")
+        self.rec_runner = self.make_runner("recommend")
+        self.rec_runner.resultReady.connect(self._on_recommendation)
+        self.rec_runner.failed.connect(self._on_recommendation_failed)
+        self.simulation = SimulationPanel(self.make_runner("simulate"))
+        self.pages.addTab(self.simulation, "Simulation")
+        self.reset_views()
+
+    def _build_role_bar(self) -> QHBoxLayout:
+        """My role, the inference method and New game."""
         bar = QHBoxLayout()
         self.role_label = QLabel()
         self.role_label.setTextFormat(Qt.RichText)
@@ -111,21 +125,35 @@ class Tab(GameTab):
         self.new_button.setToolTip("Players, my card, locations and the model (Ctrl+N)")
         self.new_button.clicked.connect(self.new_game)
         bar.addWidget(self.new_button)
-        root.addLayout(bar)
-        root.addWidget(self.banner)
+        return bar
 
-        self.pages = QTabWidget()
-        root.addWidget(self.pages, 1)
+    def _build_table_page(self) -> QWidget:
+        """The Table page: the claim worksheet and its entry line over the beliefs, plots and
+        history."""
         page = QWidget()
         pl = QVBoxLayout(page)
         pl.setContentsMargins(0, 4, 0, 0)
-        self.pages.addTab(page, "Table")
         vsplit = QSplitter(Qt.Vertical)
         pl.addWidget(vsplit, 1)
-
         top = QWidget()
         tl = QVBoxLayout(top)
         tl.setContentsMargins(0, 0, 0, 0)
+        tl.addWidget(self._build_sheet(), 1)
+        tl.addLayout(self._build_entry_row())
+        self.advice = QLabel()
+        self.advice.setWordWrap(True)
+        self.advice.setTextFormat(Qt.RichText)
+        self.advice.setStyleSheet(f"color:{tone('#0d47a1')}")
+        tl.addWidget(self.advice)
+        vsplit.addWidget(top)
+        vsplit.addWidget(self._build_beliefs_row())
+        vsplit.setSizes([400, 300])
+        vsplit.setStretchFactor(0, 3)
+        vsplit.setStretchFactor(1, 2)
+        return page
+
+    def _build_sheet(self) -> ClaimSheetView:
+        """The claim worksheet: a row per claim and the pending ▶ row, a column per location."""
         self.sheet_model = ClaimSheetModel(self)
         self.sheet = ClaimSheetView()
         self.sheet.setModel(self.sheet_model)
@@ -136,7 +164,10 @@ class Tab(GameTab):
         self.sheet.enterPressed.connect(self.submit_claim)
         self.sheet.columnHeaderClicked.connect(self._column_clicked)
         self.sheet.rowHeaderClicked.connect(self._row_clicked)
-        tl.addWidget(self.sheet, 1)
+        return self.sheet
+
+    def _build_entry_row(self) -> QHBoxLayout:
+        """Speaker, the typed claim, its weight, Log claim and Clear."""
         entry = QHBoxLayout()
         entry.addWidget(QLabel("Speaker:"))
         self.speaker = QComboBox()
@@ -167,15 +198,21 @@ class Tab(GameTab):
         self.clear_button = QPushButton("Clear")
         self.clear_button.clicked.connect(self.clear_pending)
         entry.addWidget(self.clear_button)
-        tl.addLayout(entry)
-        self.advice = QLabel()
-        self.advice.setWordWrap(True)
-        self.advice.setTextFormat(Qt.RichText)
-        self.advice.setStyleSheet(f"color:{tone('#0d47a1')}")
-        tl.addWidget(self.advice)
-        vsplit.addWidget(top)
+        return entry
 
+    def _build_beliefs_row(self) -> QSplitter:
+        """Who is the spy, the belief and information-gain plots, the history."""
         bottom = QSplitter(Qt.Horizontal)
+        bottom.addWidget(self._build_spy_box())
+        bottom.addWidget(self.plot)
+        self.ig_plot = BeliefPlot("Information gain per claim", y_label="bits", y_range=None)
+        bottom.addWidget(self.ig_plot)
+        bottom.addWidget(self.history)
+        bottom.setSizes([300, 320, 320, 340])
+        return bottom
+
+    def _build_spy_box(self) -> QWidget:
+        """Each player's probability of being the spy, and the summary under it."""
         spy_box = QWidget()
         sl = QVBoxLayout(spy_box)
         sl.setContentsMargins(0, 0, 0, 0)
@@ -191,23 +228,7 @@ class Tab(GameTab):
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.RichText)
         sl.addWidget(self.summary)
-        bottom.addWidget(spy_box)
-        bottom.addWidget(self.plot)
-        self.ig_plot = BeliefPlot("Information gain per claim", y_label="bits", y_range=None)
-        bottom.addWidget(self.ig_plot)
-        bottom.addWidget(self.history)
-        bottom.setSizes([300, 320, 320, 340])
-        vsplit.addWidget(bottom)
-        vsplit.setSizes([400, 300])
-        vsplit.setStretchFactor(0, 3)
-        vsplit.setStretchFactor(1, 2)
-
-        self.rec_runner = self.make_runner("recommend")
-        self.rec_runner.resultReady.connect(self._on_recommendation)
-        self.rec_runner.failed.connect(self._on_recommendation_failed)
-        self.simulation = SimulationPanel(self.make_runner("simulate"))
-        self.pages.addTab(self.simulation, "Simulation")
-        self.reset_views()
+        return spy_box
 
     # -- setup-dependent views -------------------------------------------------------------------
     def _belief_labels(self) -> list[str]:

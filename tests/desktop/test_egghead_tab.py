@@ -25,11 +25,7 @@ def _tab(window):
 
 
 def _shown_probabilities(tab):
-    out = []
-    for r in range(tab.valids.rowCount()):
-        if tab.valids.item(r, 0).data(Qt.UserRole) is not None:
-            out.append(tab.valids.item(r, 1).text())
-    return out
+    return tab.listed_probabilities()
 
 
 def _check_against_engine(tab):
@@ -81,7 +77,7 @@ def test_seed_example_through_the_forms_and_undo(window, qtbot):
     assert not egghead.reactions_can_change(tab.document.setup, tab.document.events)
     assert "can change nothing" in tab.reactions_form.note.text()
     # stacks only the reactions ruled out are listed greyed
-    assert tab.valids.rowCount() == 6
+    assert tab.valids.row_count() == 6
     # undo restores the list after the answer, then the setup alone
     window.undo_action.trigger()
     _wait(window)
@@ -107,7 +103,7 @@ def test_behavioural_analysis_toggle_is_undoable(window, qtbot):
     assert tab.document.setup.behavioural_analysis is False
     assert len(tab.document.events) == 2  # the log is kept
     post = _check_against_engine(tab)
-    assert len(post.my_valids) == 6 and tab.valids.rowCount() == 6
+    assert len(post.my_valids) == 6 and tab.valids.row_count() == 6
     window.undo_action.trigger()
     _wait(window)
     assert tab.document.setup.behavioural_analysis is True
@@ -201,6 +197,17 @@ def test_new_game_dialog_builds_and_validates(window, qtbot):
     with pytest.raises(SessionFormatError) as info:
         dlg.build()
     assert "D" in info.value.path
+    # the grid edits like the form it is: ticking "Me" on another seat moves it there (one me),
+    # a typed name and a typed stack reach the setup
+    m = dlg.table.model()
+    assert m.setData(m.index(1, 1), Qt.Checked.value, Qt.CheckStateRole)
+    assert [s.me for s in dlg.seats()] == [False, True, False, False]
+    assert m.setData(m.index(0, 2), "2 3 4") and m.setData(m.index(1, 0), "Bea")
+    dlg.set_row(3, "D", False, "6 6 1", analysing=False)
+    moved = dlg.build()
+    assert moved.me == "Bea" and moved.visible_dict()["A"] == (2, 3, 4)
+    assert m.setData(m.index(0, 1), Qt.Checked.value, Qt.CheckStateRole)
+    assert m.setData(m.index(1, 0), "B")
     # the tab takes the new setup: a rotating moderator is offered, and I answer about what I see
     dlg.set_row(3, "D", False, "6 6 1", analysing=False)
     tab.reset_document(dlg.build(), [])
@@ -259,9 +266,11 @@ def test_simulation_panel_runs_to_completion(window, qtbot):
 
     assert obs(result) == obs(direct)
     rows = panel.rows()
-    assert panel.table.rowCount() == len(rows) > 0
-    for r, (a, mode, st, _win) in enumerate(rows):
-        assert panel.table.item(r, 3).text() == f"{st.mean:.2f}"
+    assert panel.table.row_count() == len(rows) > 0
+    for r, row in enumerate(rows):
+        assert panel.table.text(r, 3) == f"{row.stats.mean:.2f}"
+        assert panel.table.text(r, 0) == f"{row.analysing} of {result.players}"
+        assert "nan" not in panel.table.copy_text().lower()
     assert panel.progress.value() == panel.progress.maximum() == 80
     assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
     assert len(panel.ecdf_plot.getPlotItem().listDataItems()) == len(rows)

@@ -227,9 +227,10 @@ def test_simulation_runs_in_background_with_engine_numbers(window, qtbot):
     assert tab.sim_panel.run_button.isEnabled()
     direct = guesswho.simulate(guesswho.SimConfig(tab.document.setup.board, ["greedy", "random"], 60, seed=3))
     m = direct.matches[0]
-    assert tab.sim_panel.table.rowCount() == 1
-    assert tab.sim_panel.table.item(0, 0).text() == "greedy\nvs random"
-    assert tab.sim_panel.table.item(0, 1).text().startswith(f"{100 * m.win_rate_a:.1f}%")
+    assert tab.sim_panel.table.row_count() == 1
+    assert tab.sim_panel.table.text(0, 0) == "greedy\nvs random"
+    assert tab.sim_panel.table.text(0, 1).startswith(f"{100 * m.win_rate_a:.1f}%")
+    assert tab.sim_panel.table.tooltip(0, 3).startswith(f"{m.games} games: greedy won {m.wins_a}")
     assert tab.sim_panel.progress.value() == tab.sim_panel.progress.maximum()
     tab.run_simulation([], 10, 0)
     assert "at least one" in tab.sim_panel.message.text()
@@ -260,7 +261,7 @@ def test_simulation_can_be_cancelled(window, qtbot):
     qtbot.mouseClick(tab.sim_panel.cancel_button, Qt.LeftButton)
     _wait(window)
     assert tab.sim_panel.run_button.isEnabled() and not tab.sim_panel.cancel_button.isEnabled()
-    assert tab.sim_panel.table.rowCount() == 0 and "cancelled" in tab.sim_panel.message.text()
+    assert tab.sim_panel.table.row_count() == 0 and "cancelled" in tab.sim_panel.message.text()
 
 
 def test_impossible_answer_is_reported_and_rules_switch_changes_the_race(window, qtbot,

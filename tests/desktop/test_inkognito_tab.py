@@ -33,7 +33,7 @@ def _click(qtbot, sheet, col):
 
 
 def _heat(tab, name):
-    return tab.cards[name].model.matrix()[:4, :4]
+    return tab.cards[name].matrix()[:4, :4]
 
 
 def test_tick_cells_and_log_with_enter(window, qtbot):
@@ -45,7 +45,7 @@ def test_tick_cells_and_log_with_enter(window, qtbot):
     for col in (1, 5 + 1, 5 + 2):
         _click(qtbot, red, col)
     assert red.ticked_identities == {0} and red.ticked_builds == {1, 2}
-    assert red.table.item(red.pending_row, 1).text() == "●"
+    assert red.cell_text(red.pending_row, 1) == "●"
     _click(qtbot, red, 5 + 3)  # tick and untick "thin"
     _click(qtbot, red, 5 + 3)
     qtbot.keyClick(red.table, Qt.Key_Return)
@@ -54,8 +54,11 @@ def test_tick_cells_and_log_with_enter(window, qtbot):
     ev = tab.document.events[0]
     assert ev == ink.Answer("Red", "player", "build", ("Lord Fiddlebottom",),
                             ("short", "fat"), False)
-    assert red.ticked_identities == set() and red.table.rowCount() == 2
-    assert red.table.item(0, 1).text() == "●" and red.table.item(0, 0).text() == "P·B"
+    assert red.ticked_identities == set() and red.row_count() == 2
+    assert red.cell_text(0, 1) == "●" and red.cell_text(0, 0) == "P·B"
+    sheet_model = red.table.model()
+    assert [sheet_model.headerData(r, Qt.Vertical) for r in range(2)] == ["1", "new"]
+    assert sheet_model.data(sheet_model.index(0, 1), Qt.ToolTipRole) == "Lord Fiddlebottom"
     # ambassador row with the Log button, then the identity row
     red.set_question("ambassador", "build")
     for col in (5 + 2, 5 + 3):
@@ -71,7 +74,7 @@ def test_tick_cells_and_log_with_enter(window, qtbot):
     # the heat map equals the engine's joint posterior: the seed's known answer
     direct = ink.infer(setup, tab.document.events)
     np.testing.assert_allclose(_heat(tab, "Red"), direct.opponents["Red"].joint, atol=1e-12)
-    m = tab.cards["Red"].model.matrix()
+    m = tab.cards["Red"].matrix()
     np.testing.assert_allclose(m[:4, 4], [0.5, 0.25, 0.25, 0], atol=1e-12)   # identity marginal
     np.testing.assert_allclose(m[4, :4], [0, 0, 0.75, 0.25], atol=1e-12)     # build marginal
     for name in ("Blue", "Yellow"):
@@ -119,15 +122,15 @@ def test_undo_redo_restores_beliefs(window, qtbot):
     _click(qtbot, y, 4)  # Lord Fiddlebottom or Agent X (me): Yellow is Lord Fiddlebottom
     qtbot.keyClick(y.table, Qt.Key_Return)
     _wait(window)
-    assert tab.cards["Yellow"].model.matrix()[0, 4] == pytest.approx(1.0)
+    assert tab.cards["Yellow"].matrix()[0, 4] == pytest.approx(1.0)
     window.undo_action.trigger()
     _wait(window)
-    assert tab.document.events == [] and y.table.rowCount() == 1
+    assert tab.document.events == [] and y.row_count() == 1
     np.testing.assert_allclose(_heat(tab, "Yellow"), before, atol=1e-12)
     window.redo_action.trigger()
     _wait(window)
-    assert len(tab.document.events) == 1 and y.table.rowCount() == 2
-    assert tab.cards["Yellow"].model.matrix()[0, 4] == pytest.approx(1.0)
+    assert len(tab.document.events) == 1 and y.row_count() == 2
+    assert tab.cards["Yellow"].matrix()[0, 4] == pytest.approx(1.0)
 
 
 def test_model_selector_and_deception(window, qtbot):
@@ -135,7 +138,7 @@ def test_model_selector_and_deception(window, qtbot):
     data = read_session_file(str(resource_path("examples", "inkognito.json")))
     tab.reset_document(data.setup, data.events)
     _wait(window)
-    assert {n: tab.sheets[n].table.rowCount() - 1 for n in tab.sheets} == {
+    assert {n: tab.sheets[n].row_count() - 1 for n in tab.sheets} == {
         "Red": 3, "Blue": 2, "Yellow": 2}
     tab.method.setCurrentIndex(tab.method.findData("independent"))
     _wait(window)

@@ -7,6 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from engines import spyfall
+from desktop.widgets.columns import MISSING
 from engines.core.errors import SessionFormatError
 from desktop.spyfall.forms import NewGameDialog, parse_claim_text
 from desktop.spyfall.model import next_weight
@@ -198,17 +199,19 @@ def test_new_game_dialog_builds_setup(window, qtbot):
     dlg.beta.slider.setValue(80)          # the slider moves the spin box: β = 8
     dlg.lam.set_value(0.5)
     dlg.strategy.setCurrentIndex(dlg.strategy.findData("dynamic"))
-    dlg.table.cellWidget(2, dlg.OWN).setChecked(True)  # Cy gets an own model
-    cy_strategy = dlg.table.cellWidget(2, dlg.STRATEGY)
-    cy_strategy.setCurrentIndex(cy_strategy.findData("joker"))
+    m = dlg.table.model()
+    assert not m.setData(m.index(2, dlg.STRATEGY), "joker")   # Cy follows the table: refused
+    assert m.setData(m.index(2, dlg.OWN), Qt.Checked.value, Qt.CheckStateRole)  # Cy gets an own model
+    assert m.setData(m.index(2, dlg.STRATEGY), "joker")
+    assert dlg.table.text(2, dlg.STRATEGY) == "Joker (random claims)"
     setup = dlg.build()
     assert setup.players == ("Ann", "Bob", "Cy", "Dee") and setup.me == "Bob" and setup.i_am_spy
     assert setup.beta == 8 and setup.lam == 0.5 and setup.strategy == "dynamic"
     assert setup.models[2].strategy == "joker" and setup.models[0].strategy == "dynamic"
-    dlg.table.item(1, 0).setText("Ann")
+    assert m.setData(m.index(1, dlg.NAME), "Ann")
     with pytest.raises(SessionFormatError, match="same name"):
         dlg.build()
-    dlg.table.item(1, 0).setText("Bob")
+    assert m.setData(m.index(1, dlg.NAME), "Bob")
     dlg.edition.setCurrentIndex(dlg.edition.findData("custom"))
     dlg.custom.setPlainText("Moon")
     with pytest.raises(SessionFormatError, match="at least two locations"):
@@ -245,10 +248,11 @@ def test_simulation_runs_with_progress_and_matches_engine(window, qtbot):
     direct = spyfall.simulate(panel.config)
     assert panel.config.seats == ("flat", "flat", "flat", "joker")
     assert result.spy_win_rate == direct.spy_win_rate
-    rows = {(panel.table.item(r, 0).text(), panel.table.item(r, 1).text()): panel.table.item(r, 2).text()
-            for r in range(panel.table.rowCount())}
+    rows = {(panel.table.text(r, 0), panel.table.text(r, 1)): panel.table.text(r, 2)
+            for r in range(panel.table.row_count())}
     assert rows[("joker", "as spy")] == (f"{100 * direct.by_strategy['joker']['as_spy']['win_rate']:.1f}%"
-                                         if direct.by_strategy["joker"]["as_spy"]["games"] else "–")
+                                         if direct.by_strategy["joker"]["as_spy"]["games"] else MISSING)
+    assert "nan" not in panel.table.copy_text().lower()
     np.testing.assert_allclose(panel.ig_plot.series()["public location"][1:],
                                direct.mean_information_gain_bits, atol=1e-12)
     assert "Spy wins" in panel.status.text()
@@ -314,16 +318,18 @@ def test_new_game_dialog_round_trips_claim_weight_table_wide_and_per_player(wind
     dlg = NewGameDialog(tab, tab.document.setup)
     qtbot.addWidget(dlg)
     assert dlg.weight.value() == pytest.approx(0.05)
-    bob, cy, dee = (dlg._row(r) for r in (1, 2, 3))
-    assert bob[1] and bob[4] == pytest.approx(0.5) and cy[1] and cy[4] == pytest.approx(0.05)
-    assert not dee[1] and dee[4] == pytest.approx(0.05)
-    assert not dlg.table.cellWidget(3, dlg.WEIGHT).isEnabled()  # Dee follows the table
+    bob, cy, dee = (dlg.seats()[r] for r in (1, 2, 3))
+    assert bob.own and bob.weight == pytest.approx(0.5) and cy.own and cy.weight == pytest.approx(0.05)
+    assert not dee.own and dee.weight == pytest.approx(0.05)
+    m = dlg.table.model()
+    assert not m.flags(m.index(3, dlg.WEIGHT)) & Qt.ItemIsEnabled  # Dee follows the table
+    assert dlg.table.text(3, dlg.WEIGHT) == "0.050"
     assert "w = 0.05" in dlg.weight_hint.text() and "w = 1" in dlg.weight_hint.text()
     assert dlg.build() == setup  # unchanged form: the same setup, per-player w included
     # the table-wide w moves the players without their own model, not Bob's own w
     dlg.weight.set_value(0.2)
-    assert dlg.table.cellWidget(3, dlg.WEIGHT).value() == pytest.approx(0.2)
-    dlg.table.cellWidget(2, dlg.WEIGHT).setValue(0.7)  # Cy has an own model: the field is free
+    assert dee.weight == pytest.approx(0.2) and bob.weight == pytest.approx(0.5)
+    assert m.setData(m.index(2, dlg.WEIGHT), 0.7)  # Cy has an own model: the field is free
     built = dlg.build()
     assert built.claim_weight == pytest.approx(0.2)
     assert built.claim_weights().tolist() == pytest.approx([0.2, 0.5, 0.7, 0.2])
