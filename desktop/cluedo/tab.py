@@ -405,9 +405,8 @@ class Tab(GameTab):
                 q += f" ± {100 * 2 * adv.standard_error:.0f}"
             self.advice_panel.set_advice(
                 "Accuse now" if accuse else "Wait",
-                f"Your best triple ({', '.join(adv.triple)}) is right with "
-                f"{percent(adv.p_correct)}; an opponent can name the envelope before your next "
-                f"turn with {q}.", accuse)
+                f"{', '.join(adv.triple)}: right with {percent(adv.p_correct)}. An opponent "
+                f"names the envelope before your next turn: {q}.", accuse)
         knowers = view.likely_knowers(LIKELY_KNOWS)
         if knowers:
             who = ", ".join(f"{name} ({percent(p, exact)}{', exact' if exact else ''})"

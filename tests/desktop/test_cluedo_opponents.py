@@ -63,7 +63,7 @@ def test_opponent_who_knows_is_shown_exact_with_the_alert(window, table):
     assert "⚠" in tab.side_tabs.tabText(tab.side_tabs.indexOf(tab.who_page))
     # the envelope is certain for me too: the engine's rule says accuse now
     assert tab.advice_panel.verdict_text() == "Accuse now"
-    assert "Professor Plum, Spanner, Study" in tab.advice_panel.detail.text()
+    assert "Professor Plum, Spanner, Study: right with 100 %" in tab.advice_panel.detail.text()
 
 
 def test_browsing_an_earlier_entry_shows_its_figures(window, table):
