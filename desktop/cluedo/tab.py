@@ -402,7 +402,7 @@ class Tab(GameTab):
             accuse = adv.advice == "accuse now"
             q = percent(adv.p_opponent_knows_before_my_turn, False)
             if adv.standard_error > 0:
-                q += f" ± {100 * 2 * adv.standard_error:.0f}"
+                q += f"\u00a0±\u00a0{100 * 2 * adv.standard_error:.0f}"
             self.advice_panel.set_advice(
                 "Accuse now" if accuse else "Wait",
                 f"{', '.join(adv.triple)}: right with {percent(adv.p_correct)}. An opponent "

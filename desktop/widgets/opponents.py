@@ -24,6 +24,7 @@ from desktop.appearance import tone
 #: Okabe–Ito blue and vermillion (desktop.widgets.belief_plot.PALETTE): below / at or above the
 #: alert threshold.
 BELOW, ABOVE = "#0072B2", "#D55E00"
+NBSP = "\u00a0"
 
 
 @dataclass(frozen=True)
@@ -52,17 +53,17 @@ class KnowsRow:
 
 
 def percent(p: float, exact: bool = True) -> str:
-    """``p`` as a whole percentage; a sampled value that rounds to 0 or 100 without being it
+    """``p`` as a whole percentage (no line break inside); a sampled value that rounds to 0 or 100 without being it
     reads "< 1 %" / "> 99 %" (an estimate never claims certainty it does not have)."""
     if not math.isfinite(p):
         return "—"
     p = min(max(p, 0.0), 1.0)
     if not exact or p not in (0.0, 1.0):
         if 0.0 < p < 0.005:
-            return "< 1 %"
+            return f"<{NBSP}1{NBSP}%"
         if 0.995 < p < 1.0:
-            return "> 99 %"
-    return f"{100 * p:.0f} %"
+            return f">{NBSP}99{NBSP}%"
+    return f"{100 * p:.0f}{NBSP}%"
 
 
 def interval(p: float, se: float, samples: int = 0) -> tuple:
@@ -179,9 +180,9 @@ class OpponentsStrip(QWidget):
             elif row.exact:
                 value.setText(f"{percent(row.p)} exact")
             elif row.standard_error > 0:
-                value.setText(f"{percent(row.p, False)} ± {100 * 2 * row.standard_error:.0f}")
+                value.setText(f"{percent(row.p, False)}{NBSP}±{NBSP}{100 * 2 * row.standard_error:.0f}")
             else:
-                value.setText(f"≈ {percent(row.p, False)}")
+                value.setText(f"≈{NBSP}{percent(row.p, False)}")
             bits.setText(f"{row.bits:.1f} bits")
             tip = self._tooltip(row, lo, hi)
             for w in (name, bar, value, bits):
