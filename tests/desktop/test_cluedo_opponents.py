@@ -177,3 +177,38 @@ def test_names_are_plain_text(window):
     for name, *_ in tab.strip._rows:
         assert name.textFormat() == Qt.PlainText
     assert "Ann&amp;amp;Co" in tab.strip._rows[0][0].toolTip()     # escaped in the tooltip
+
+
+def test_cache_keeps_the_prefixes_a_changed_log_still_shares(qapp, table):
+    """Per-prefix cache: an entry for the first k events survives while those k events stay
+    the same (an append keeps all, an edit drops the entries after it, a new setup drops all)."""
+    from types import SimpleNamespace
+
+    from desktop.cluedo.opponents import OpponentsTracker, OpponentsView
+    from desktop.inference import InferenceRunner
+
+    tracker = OpponentsTracker(InferenceRunner(), InferenceRunner())
+    events = _events(table)
+    tracker.sync(table, events)
+    for k in range(len(events) + 1):
+        tracker._store(OpponentsView(k, SimpleNamespace(exact=True, samples=1, opponents={}), None, True))
+    extra = cluedo.event_from_json({"type": "lacks", "player": "Bob", "card": "Rope"}, table, "$")
+    assert tracker.sync(table, events + [extra])                 # appended: every prefix kept
+    assert all(tracker.cached(k) is not None for k in range(len(events) + 1))
+    edited = list(events)
+    edited[3] = cluedo.event_from_json({"type": "lacks", "player": "Bob", "card": "Rope"}, table, "$")
+    assert tracker.sync(table, edited)                            # entry 4 changed
+    assert [k for k in range(len(events) + 1) if tracker.cached(k) is not None] == [0, 1, 2, 3]
+    assert not tracker.sync(table, edited)                        # nothing new
+    other = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Cy"],
+                                    "me": "Me"}, "$.setup")
+    tracker.sync(other, [])
+    assert tracker.cached(0) is None
+    tracker.shutdown()
+
+
+def test_the_rule_is_stated_in_the_advice_tooltip(window, table):
+    tab = _tab(window, table, _events(table))
+    tip = tab.advice_panel.verdict.toolTip()
+    assert "Accuse now if and only if p_correct ≥ 1 − p_opponent_knows_before_my_turn" in tip
+    assert tab.advice_panel.toolTip() == tip == tab.advice_panel.detail.toolTip()
