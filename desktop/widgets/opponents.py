@@ -184,6 +184,7 @@ class OpponentsStrip(QWidget):
             else:
                 value.setText(f"≈{NBSP}{percent(row.p, False)}")
             bits.setText(f"{row.bits:.1f} bits")
+            bar.setAccessibleName(f"{row.name}: {value.text()}, {bits.text()}")
             tip = self._tooltip(row, lo, hi)
             for w in (name, bar, value, bits):
                 w.setToolTip(tip)
