@@ -403,10 +403,12 @@ class Tab(GameTab):
             q = percent(adv.p_opponent_knows_before_my_turn, False)
             if adv.standard_error > 0:
                 q += f"\u00a0±\u00a0{100 * 2 * adv.standard_error:.0f}"
+            n = len(self.document.events)
+            scope = "" if view.k >= n else f"As after entry {view.k}: "
             self.advice_panel.set_advice(
                 "Accuse now" if accuse else "Wait",
-                f"{', '.join(adv.triple)}: right with {percent(adv.p_correct)}. An opponent "
-                f"names the envelope before your next turn: {q}.", accuse)
+                f"{scope}{', '.join(adv.triple)}: right with {percent(adv.p_correct)}. An "
+                f"opponent names the envelope before your next turn: {q}.", accuse)
         knowers = view.likely_knowers(LIKELY_KNOWS)
         if knowers:
             who = ", ".join(f"{name} ({percent(p, exact)}{', exact' if exact else ''})"

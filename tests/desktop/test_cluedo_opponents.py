@@ -84,6 +84,8 @@ def test_browsing_an_earlier_entry_shows_its_figures(window, table):
     assert p == pytest.approx(1 / 20)                 # 2 suspects x 2 weapons x 5 rooms
     assert tab.advice_panel.verdict_text() == decide(p, tab.opponents.cached(
         len(events) - 1).advice.p_opponent_knows_before_my_turn).capitalize()
+    assert tab.advice_panel.detail.text().startswith(f"As after entry {len(events) - 1}: ")
+    assert tab.knows_plot.marker.isVisible() and tab.knows_plot.marker.value() == len(events) - 1
     tab.history.select_live()
     assert window.wait_idle(60)
     assert {r.name: r.p for r in tab.strip.rows()}["Ann"] == pytest.approx(1.0)
