@@ -29,7 +29,7 @@ import math
 import threading
 import time
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence
+from typing import Optional, Sequence
 
 from PySide6.QtCore import QObject, Signal, Slot
 
