@@ -98,7 +98,14 @@ def test_advice_is_the_engines(window, monkeypatch):
     data = json.loads(open(resource_path("examples/cluedo.json"), encoding="utf-8").read())
     setup = cluedo.Setup.from_json(data["setup"], "$.setup")
     events = [cluedo.event_from_json(e, setup, "$.events") for e in data["events"]]
+    window.select_game("cluedo")
+    seen = []
+    window.tab_for("cluedo").opponents.viewReady.connect(seen.append)
     tab = _tab(window, setup, events)
+    # the first estimate is on screen before the best triple is counted, then the advice
+    mine = [v for v in seen if v.k == len(events)]
+    assert mine[0].advice is None and not mine[0].complete
+    assert mine[-1].complete and mine[-1].advice is not None
     view = tab.opponents.cached(len(events))
     assert view is not None and view.complete and view.advice is not None
     engine = accusation_advice(setup, events, opponents=view.estimate)
