@@ -160,6 +160,7 @@ class Tab(GameTab):
         self.opponents.failed.connect(self._on_opponents_failed)
         self.opponents.historyUpdated.connect(self._schedule_knows_plot)
         self._opp_k: int = -1
+        self._opp_deferred = False
         self._knows_plot_timer = QTimer(self, singleShot=True, interval=120)
         self._knows_plot_timer.timeout.connect(self._update_knows_plot)
         self.reset_views()
@@ -354,6 +355,10 @@ class Tab(GameTab):
         self._opp_k = k
         if tl is None:
             return
+        if not self.isVisible():
+            self._opp_deferred = True      # no work for a hidden tab: done when it is shown
+            return
+        self._opp_deferred = False
         if tl.error is not None:
             self.opponents.cancel()
             self._clear_opponents("Not while the log is impossible: fix the highlighted entry "
@@ -446,6 +451,11 @@ class Tab(GameTab):
     @Slot()
     def _show_who_is_close(self) -> None:
         self.side_tabs.setCurrentWidget(self.who_page)
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().showEvent(event)
+        if self._opp_deferred:
+            self._show_opponents(self._opp_k)
 
     def shutdown(self) -> None:
         self.opponents.shutdown()

@@ -221,3 +221,14 @@ def test_the_rule_is_stated_in_the_advice_tooltip(window, table):
     tip = tab.advice_panel.verdict.toolTip()
     assert "Accuse now if and only if p_correct ≥ 1 − p_opponent_knows_before_my_turn" in tip
     assert tab.advice_panel.toolTip() == tip == tab.advice_panel.detail.toolTip()
+
+
+def test_a_hidden_tab_computes_nothing_until_shown(window, table):
+    window.select_game("inkognito")
+    tab = window.tab_for("cluedo")
+    tab.reset_document(table, _events(table))
+    assert window.wait_idle(60)
+    assert tab.opponents.cached(len(tab.document.events)) is None
+    window.select_game("cluedo")
+    assert window.wait_idle(60)
+    assert {r.name: r.p for r in tab.strip.rows()}["Ann"] == pytest.approx(1.0)
