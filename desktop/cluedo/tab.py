@@ -212,6 +212,14 @@ class Tab(GameTab):
         self._clear_opponents("")
         self.knows_plot.set_series({})
 
+    @Slot()
+    def request_inference(self, *_args) -> None:
+        # the ranking of suggestions follows the new beliefs: the opponents' task, submitted
+        # when they arrive, waits for the ranking's first estimate (released in
+        # _show_recommendation or when no ranking can be made)
+        self.opponents.hold()
+        super().request_inference()
+
     def inference_options(self) -> dict:
         return {"method": self.method.currentData() or cluedo.METHODS[0]}
 
