@@ -8,7 +8,7 @@ import functools
 from dataclasses import dataclass
 
 import pyqtgraph as pg
-from PySide6.QtCore import QTimer, Qt, Slot
+from PySide6.QtCore import QEvent, QTimer, Qt, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QLabel, QMenu, QSplitter,
                                QTabWidget, QVBoxLayout, QWidget)
@@ -185,12 +185,23 @@ class Tab(GameTab):
         lay.addWidget(self.strip)
         self.knows_plot = BeliefPlot("Chance each opponent can name the envelope",
                                      y_label="probability")
-        threshold = QColor(tone("#b71c1c"))
-        threshold.setAlpha(150)
-        self.knows_plot.plot.addItem(pg.InfiniteLine(
-            pos=LIKELY_KNOWS, angle=0, movable=False, pen=pg.mkPen(threshold, style=Qt.DotLine)))
+        self._threshold_line = pg.InfiniteLine(pos=LIKELY_KNOWS, angle=0, movable=False)
+        self._threshold_line.setToolTip(f"alert threshold: {percent(LIKELY_KNOWS)}")
+        self._style_threshold_line()
+        self.knows_plot.plot.addItem(self._threshold_line)
         lay.addWidget(self.knows_plot, 1)
         return page
+
+    def _style_threshold_line(self) -> None:
+        colour = QColor(tone("#b71c1c"))     # the alert's colour, for the palette in use
+        colour.setAlpha(150)
+        self._threshold_line.setPen(pg.mkPen(colour, style=Qt.DotLine))
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().changeEvent(event)
+        if event.type() in (QEvent.PaletteChange, QEvent.ApplicationPaletteChange) \
+                and hasattr(self, "_threshold_line"):
+            self._style_threshold_line()
 
     # -- setup-dependent views ---------------------------------------------------------
     def reset_views(self) -> None:
