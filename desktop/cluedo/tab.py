@@ -1,12 +1,15 @@
 """The Cluedo tab: worksheet heat map (cards × players + envelope), suggestion form,
-belief plots, recommendations, and the status line (method, time, consistent deals).
+belief plots, recommendations, who is close to solving and when to accuse, and the status line
+(method, time, consistent deals).
 """
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt, Slot
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QTimer, Qt, Slot
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QLabel, QMenu, QSplitter,
                                QTabWidget, QVBoxLayout, QWidget)
 
@@ -16,7 +19,10 @@ from desktop.widgets.quick_entry import EnterSubmits
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
+from desktop.widgets.opponents import AdvicePanel, KnowsRow, OpponentsStrip, percent
 from desktop.cluedo.forms import NewGameDialog, SuggestionForm
+from desktop.cluedo.opponents import LIKELY_KNOWS, RULE_TEXT, OpponentsTracker, OpponentsView
+from desktop.inference import InferenceRunner
 from desktop.appearance import tone
 
 METHOD_LABELS = {"exact": "Exact (count deals)", "center": "Analytical center (cvxpy)",
@@ -108,6 +114,9 @@ class Tab(GameTab):
         rec_head.addWidget(self.room)
         self.room.currentIndexChanged.connect(self._request_recommendation)
         ml.addLayout(rec_head)
+        self.advice_panel = AdvicePanel(RULE_TEXT)
+        self.advice_panel.detailsRequested.connect(self._show_who_is_close)
+        ml.addWidget(self.advice_panel)
         self.rec_table = RankingTable(SUGGESTION_COLUMNS, stretch=True,
                                       tooltip="Double-click to put this suggestion in the form")
         self.rec_table.rowActivated.connect(self._use_recommendation)
@@ -124,6 +133,9 @@ class Tab(GameTab):
         plots.addTab(self.plot, "Envelope")
         self.entropy_plot = BeliefPlot("Uncertainty about the envelope", y_label="bits", y_range=None)
         plots.addTab(self.entropy_plot, "Entropy")
+        self.side_tabs = plots
+        self.who_page = self._build_who_is_close()
+        plots.addTab(self.who_page, "Who is close?")
         right.addWidget(plots)
         split.addWidget(right)
         split.setSizes([560, 390, 330])
@@ -139,7 +151,57 @@ class Tab(GameTab):
         self.rec_runner.failed.connect(self._on_recommendation_failed)
         self.advice_runner = self.make_runner("advice")
         self.advice_runner.resultReady.connect(self._on_advice)
+        # who is close and when to accuse: its own tasks, separate from the ranking (the
+        # plot's task is low priority: not counted as the tab's pending work)
+        self.opponents = OpponentsTracker(self.make_runner("opponents"),
+                                          InferenceRunner(self, name="cluedo-opponents-history"),
+                                          parent=self)
+        self.opponents.viewReady.connect(self._on_opponents_view)
+        self.opponents.failed.connect(self._on_opponents_failed)
+        self.opponents.historyUpdated.connect(self._schedule_knows_plot)
+        self._opp_k: int = -1
+        self._opp_deferred = False
+        self._knows_plot_timer = QTimer(self, singleShot=True, interval=120)
+        self._knows_plot_timer.timeout.connect(self._update_knows_plot)
         self.reset_views()
+
+    def _build_who_is_close(self) -> QWidget:
+        """The side panel's "Who is close?" page: the strip (one bar per opponent) above the
+        plot of each opponent's chance of knowing the envelope over the game."""
+        page = QWidget()
+        lay = QVBoxLayout(page)
+        lay.setContentsMargins(4, 4, 4, 0)
+        self.who_title = QLabel()
+        self.who_title.setTextFormat(Qt.PlainText)
+        self.who_title.setWordWrap(True)
+        self.who_title.setToolTip(
+            "The chance that what each opponent has seen (their hand, every suggestion's public "
+            "part, failed accusations, the cards shown to them) already determines the "
+            "envelope. The bar's whisker spans ±2 standard errors when the figure is sampled; "
+            f"the dashed tick marks the alert threshold ({percent(LIKELY_KNOWS)}). Bits: their "
+            "expected remaining uncertainty about the envelope.")
+        lay.addWidget(self.who_title)
+        self.strip = OpponentsStrip(threshold=LIKELY_KNOWS)
+        lay.addWidget(self.strip)
+        self.knows_plot = BeliefPlot("Chance each opponent can name the envelope",
+                                     y_label="probability")
+        self._threshold_line = pg.InfiniteLine(pos=LIKELY_KNOWS, angle=0, movable=False)
+        self._threshold_line.setToolTip(f"alert threshold: {percent(LIKELY_KNOWS)}")
+        self._style_threshold_line()
+        self.knows_plot.plot.addItem(self._threshold_line)
+        lay.addWidget(self.knows_plot, 1)
+        return page
+
+    def _style_threshold_line(self) -> None:
+        colour = QColor(tone("#b71c1c"))     # the alert's colour, for the palette in use
+        colour.setAlpha(150)
+        self._threshold_line.setPen(pg.mkPen(colour, style=Qt.DotLine))
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().changeEvent(event)
+        if event.type() in (QEvent.PaletteChange, QEvent.ApplicationPaletteChange) \
+                and hasattr(self, "_threshold_line"):
+            self._style_threshold_line()
 
     # -- setup-dependent views ---------------------------------------------------------
     def reset_views(self) -> None:
@@ -158,6 +220,16 @@ class Tab(GameTab):
         self.room.blockSignals(False)
         self.rec_table.clear_rows()
         self.accuse_label.clear()
+        self._clear_opponents("")
+        self.knows_plot.set_series({})
+
+    @Slot()
+    def request_inference(self, *_args) -> None:
+        # the ranking of suggestions follows the new beliefs: the opponents' task, submitted
+        # when they arrive, waits for the ranking's first estimate (released in
+        # _show_recommendation or when no ranking can be made)
+        self.opponents.hold()
+        super().request_inference()
 
     def inference_options(self) -> dict:
         return {"method": self.method.currentData() or cluedo.METHODS[0]}
@@ -174,6 +246,7 @@ class Tab(GameTab):
         if note:
             text += f" · <span style='color:#6d4c00'>{note}</span>"
         self.deals_label.setText(text)
+        self._show_opponents(k)
 
     @Slot()
     def _method_changed(self, *_a) -> None:
@@ -186,6 +259,7 @@ class Tab(GameTab):
             label = METHOD_LABELS.get(self.method.currentData(), self.method.currentText())
             self.deals_label.setText(f"<span style='color:gray'><i>computing… ({label})</i></span>")
             self.accuse_label.clear()
+            self.strip.set_stale(True)
 
     def clear_beliefs(self) -> None:
         self.model.set_matrix(None)
@@ -215,6 +289,7 @@ class Tab(GameTab):
     def _request_recommendation(self, *_a) -> None:
         doc = self.document
         if self.timeline is None or self.timeline.error is not None:
+            self.opponents.release()
             self.rec_runner.cancel()
             self.rec_table.clear_rows()
             self.accuse_label.clear()   # nothing is "ready" while the log is impossible
@@ -222,6 +297,7 @@ class Tab(GameTab):
                                   "highlighted entry first.")
             return
         self.rec_note.setText("Computing the best suggestions…")
+        self.opponents.hold()       # its task waits for the ranking's first estimate
         self.rec_runner.submit(functools.partial(_recommend_job, doc.setup, tuple(doc.events),
                                                  self.room.currentData()))
 
@@ -234,6 +310,7 @@ class Tab(GameTab):
         self._show_recommendation(rec, counting=False)
 
     def _show_recommendation(self, rec, counting: bool) -> None:
+        self.opponents.release()
         rows = rec.suggestions[:12]
         if rows:
             shown_exact = sum(rec.is_exact(s, w, room) for s, w, room, _ in rows)
@@ -257,6 +334,7 @@ class Tab(GameTab):
 
     @Slot(int, object)
     def _on_recommendation_failed(self, _rev, exc) -> None:
+        self.opponents.release()
         self.rec_table.clear_rows()
         self.rec_note.setText(f"No recommendation: {exc}")
 
@@ -286,6 +364,121 @@ class Tab(GameTab):
         others = ", ".join(f"{c} ({b:.2f} bits)" for c, b in advice[1:])
         self.form.set_advice(f"Show <b>{best[0]}</b>: it tells the others least ({best[1]:.2f} bits)"
                                  + (f"; rather than {others}" if others else ""))
+
+    # -- who is close to solving, and when to accuse ----------------------------------------
+    def _show_opponents(self, k: int) -> None:
+        """Show what each opponent knows after the first ``k`` events (the beliefs on screen):
+        the cached figures at once, else the opponents' task computes them (its estimates
+        arrive as :meth:`_on_opponents_view`)."""
+        tl, doc = self.timeline, self.document
+        self._opp_k = k
+        if tl is None:
+            return
+        if not self.isVisible():
+            self._opp_deferred = True      # no work for a hidden tab: done when it is shown
+            return
+        self._opp_deferred = False
+        if tl.error is not None:
+            self.opponents.cancel()
+            self._clear_opponents("Not while the log is impossible: fix the highlighted entry "
+                                  "first.")
+            return
+        view = self.opponents.request(doc.setup, doc.events, k)
+        if view is not None:
+            self._render_opponents(view)
+        else:
+            self.strip.set_stale(True)
+            self.who_title.setText(self._who_title(k, "computing…"))
+            self.advice_panel.set_pending("Accuse or wait: computing what the opponents know…")
+            self.advice_panel.set_alert("")
+        self.knows_plot.set_marker(None if self.view_index < 0 else k)
+        self._schedule_knows_plot()
+
+    def _who_title(self, k: int, how: str) -> str:
+        n = len(self.document.events)
+        scope = "After the whole log" if k >= n else f"As after entry {k} of {n}"
+        return f"{scope} · {how}"
+
+    @Slot(object)
+    def _on_opponents_view(self, view: OpponentsView) -> None:
+        if view.k == self._opp_k:
+            self._render_opponents(view)
+
+    @Slot(int, str)
+    def _on_opponents_failed(self, k: int, message: str) -> None:
+        if k == self._opp_k:
+            self._clear_opponents(f"Cannot estimate what the opponents know: {message}")
+
+    def _render_opponents(self, view: OpponentsView) -> None:
+        est = view.estimate
+        self.strip.set_stale(False)
+        self.strip.set_rows([KnowsRow(o.player, o.p_knows_envelope, o.standard_error, o.exact,
+                                      o.envelope_entropy_bits, o.entropy_standard_error,
+                                      o.samples, o.out) for o in est.opponents.values()])
+        how = "exact" if est.exact else f"{est.samples:,} sampled deals"
+        if self.opponents.is_refining() and not view.complete:
+            how += " · refining…"
+        self.who_title.setText(self._who_title(view.k, how))
+        adv = view.advice
+        if adv is None:
+            self.advice_panel.set_pending("Accuse or wait: computing your best triple…")
+        else:
+            accuse = adv.advice == "accuse now"
+            q = percent(adv.p_opponent_knows_before_my_turn, False)
+            if adv.standard_error > 0:
+                q += f"\u00a0±\u00a0{100 * 2 * adv.standard_error:.0f}"
+            n = len(self.document.events)
+            scope = "" if view.k >= n else f"As after entry {view.k}: "
+            self.advice_panel.set_advice(
+                "Accuse now" if accuse else "Wait",
+                f"{scope}{', '.join(adv.triple)}: right with {percent(adv.p_correct)}. An "
+                f"opponent names the envelope before your next turn: {q}.", accuse)
+        knowers = view.likely_knowers(LIKELY_KNOWS)
+        if knowers:
+            who = ", ".join(f"{name} ({percent(p, exact)}{', exact' if exact else ''})"
+                            for name, p, exact in knowers)
+            verb = "probably knows" if len(knowers) == 1 else "probably know"
+            self.advice_panel.set_alert(f"⚠ {who} {verb} the envelope "
+                                        f"(alert at ≥ {percent(LIKELY_KNOWS)}).")
+        else:
+            self.advice_panel.set_alert("")
+        i = self.side_tabs.indexOf(self.who_page)
+        self.side_tabs.setTabText(i, "Who is close? ⚠" if knowers else "Who is close?")
+
+    def _clear_opponents(self, message: str) -> None:
+        self.strip.clear(message)
+        self.who_title.setText("")
+        self.advice_panel.set_pending(message or "Accuse or wait: no figures yet.")
+        self.advice_panel.set_alert("")
+        self.side_tabs.setTabText(self.side_tabs.indexOf(self.who_page), "Who is close?")
+
+    @Slot()
+    def _schedule_knows_plot(self) -> None:
+        self._knows_plot_timer.start()
+
+    @Slot()
+    def _update_knows_plot(self) -> None:
+        """Each opponent's ``p_knows_envelope`` after every event computed so far (the gaps
+        fill in from the newest entry back)."""
+        tl = self.timeline
+        if tl is None or tl.error is not None:
+            self.knows_plot.set_series({})
+            return
+        self.knows_plot.set_series(self.opponents.series())
+        self.knows_plot.set_marker(None if self.view_index < 0 else self._opp_k)
+
+    @Slot()
+    def _show_who_is_close(self) -> None:
+        self.side_tabs.setCurrentWidget(self.who_page)
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().showEvent(event)
+        if self._opp_deferred:
+            self._show_opponents(self._opp_k)
+
+    def shutdown(self) -> None:
+        self.opponents.shutdown()
+        super().shutdown()
 
     # -- worksheet interaction ------------------------------------------------------------
     def _owner(self, column: int) -> str:

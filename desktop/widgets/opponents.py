@@ -1,0 +1,328 @@
+""""Who is close?" — one horizontal bar per opponent, and the accuse/wait advice line.
+
+:class:`OpponentsStrip` shows, per opponent, the probability that they can name the envelope
+(a bar from 0 to 1 with a tick at the alert threshold), its uncertainty (a whisker over ±2
+standard errors when the figure is sampled, the word "exact" when it is exact) and their
+expected remaining envelope entropy in bits. :class:`AdvicePanel` shows the accuse/wait advice
+and the "probably knows" alert. Both are plain widgets fed with numbers (no engine import);
+names are always shown as plain text, never interpreted as rich text.
+"""
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+from PySide6.QtCore import QLineF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QPainter, QPalette, QPen
+from PySide6.QtWidgets import (QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton,
+                               QVBoxLayout, QWidget)
+
+from desktop.appearance import tone
+
+#: Okabe–Ito blue and vermillion (desktop.widgets.belief_plot.PALETTE): below / at or above the
+#: alert threshold.
+BELOW, ABOVE = "#0072B2", "#D55E00"
+NBSP = "\u00a0"
+
+
+@dataclass(frozen=True)
+class KnowsRow:
+    """One opponent's figures for :meth:`OpponentsStrip.set_rows`.
+
+    Fields:
+        name: the opponent (shown as plain text).
+        p: probability that their view determines the envelope, in [0, 1].
+        standard_error: its standard error (0 when exact).
+        exact: computed exactly (no sampling).
+        bits: expected remaining entropy of their envelope belief (bits, >= 0).
+        bits_standard_error: its standard error.
+        samples: sampled deals (or enumerated deals when exact).
+        out: they made a failed accusation (cannot win any more).
+    """
+
+    name: str
+    p: float
+    standard_error: float
+    exact: bool
+    bits: float
+    bits_standard_error: float = 0.0
+    samples: int = 0
+    out: bool = False
+
+
+def percent(p: float, exact: bool = True) -> str:
+    """``p`` as a whole percentage (no line break inside); a sampled value that rounds to 0 or 100 without being it
+    reads "< 1 %" / "> 99 %" (an estimate never claims certainty it does not have)."""
+    if not math.isfinite(p):
+        return "—"
+    p = min(max(p, 0.0), 1.0)
+    if not exact or p not in (0.0, 1.0):
+        if 0.0 < p < 0.005:
+            return f"<{NBSP}1{NBSP}%"
+        if 0.995 < p < 1.0:
+            return f">{NBSP}99{NBSP}%"
+    return f"{100 * p:.0f}{NBSP}%"
+
+
+def interval(p: float, se: float, samples: int = 0) -> tuple:
+    """The ±2 standard errors band of ``p``, clipped to [0, 1]. When every one of ``samples``
+    sampled deals agreed (``se`` 0, ``p`` 0 or 1) the band is the rule of three's 95 % bound,
+    ``3 / samples`` from the end (Hanley & Lippman-Hand, JAMA 249:1743, 1983)."""
+    half = 2.0 * se if math.isfinite(se) else 0.0
+    if half == 0.0 and samples > 0 and p in (0.0, 1.0):
+        bound = min(1.0, 3.0 / samples)
+        return (0.0, bound) if p == 0.0 else (1.0 - bound, 1.0)
+    return max(0.0, p - half), min(1.0, p + half)
+
+
+class KnowsBar(QWidget):
+    """A probability bar: filled to ``p``, a whisker over ``[lo, hi]`` when sampled, a dashed
+    tick at the threshold; grey when the opponent is out or the figures are stale."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.p, self.lo, self.hi = 0.0, 0.0, 0.0
+        self.exact, self.out, self.stale = True, False, False
+        self.threshold = 0.5
+        self.setMinimumWidth(60)
+        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Fixed)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(140, 16)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(60, 14)
+
+    def set_value(self, p: float, lo: float, hi: float, exact: bool, out: bool, threshold: float) -> None:
+        self.p, self.lo, self.hi = p, lo, hi
+        self.exact, self.out, self.threshold = exact, out, threshold
+        self.update()
+
+    def set_stale(self, stale: bool) -> None:
+        self.stale = stale
+        self.update()
+
+    def paintEvent(self, _event) -> None:  # noqa: N802
+        pal = self.palette()
+        text = pal.color(QPalette.Text)
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.Antialiasing)
+        r = QRectF(self.rect()).adjusted(1, 2, -1, -2)
+        track = QColor(text)
+        track.setAlpha(30)
+        painter.setPen(Qt.NoPen)
+        painter.setBrush(track)
+        painter.drawRoundedRect(r, 3, 3)
+        colour = QColor(ABOVE if self.p >= self.threshold else BELOW)
+        if self.out or self.stale:
+            colour = QColor(text)
+            colour.setAlpha(90)
+        if self.p > 0:
+            fill = QRectF(r.left(), r.top(), r.width() * min(self.p, 1.0), r.height())
+            painter.setBrush(colour)
+            painter.drawRoundedRect(fill, 3, 3)
+        # the threshold
+        mid = QColor(text)
+        mid.setAlpha(140)
+        pen = QPen(mid, 1, Qt.DashLine)
+        painter.setPen(pen)
+        x = r.left() + r.width() * self.threshold
+        painter.drawLine(QLineF(x, r.top() - 1, x, r.bottom() + 1))
+        # the ±2 SE whisker
+        if not self.exact and self.hi > self.lo:
+            painter.setPen(QPen(text, 1.5))
+            y = r.center().y()
+            x0, x1 = r.left() + r.width() * self.lo, r.left() + r.width() * self.hi
+            painter.drawLine(QLineF(x0, y, x1, y))
+            painter.drawLine(QLineF(x0, y - 4, x0, y + 4))
+            painter.drawLine(QLineF(x1, y - 4, x1, y + 4))
+        painter.end()
+
+
+class OpponentsStrip(QWidget):
+    """One row per opponent: name, :class:`KnowsBar`, the probability (± 2 SE, or "exact")
+    and the expected remaining envelope entropy in bits (see the module docstring)."""
+
+    def __init__(self, parent=None, threshold: float = 0.5):
+        super().__init__(parent)
+        self.threshold = threshold
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(0, 2, 0, 2)
+        self._grid.setHorizontalSpacing(6)
+        self._grid.setVerticalSpacing(3)
+        self._grid.setColumnStretch(1, 1)
+        self._message = QLabel()
+        self._message.setTextFormat(Qt.PlainText)
+        self._message.setWordWrap(True)
+        self._message.setStyleSheet("color:gray")
+        self._grid.addWidget(self._message, 0, 0, 1, 4)
+        self._rows: list[tuple] = []          # (name label, bar, value label, bits label)
+        self._data: list[KnowsRow] = []
+        self._stale = False
+
+    # -- content ---------------------------------------------------------------------------
+    def set_rows(self, rows: Sequence[KnowsRow]) -> None:
+        """Show ``rows`` (one per opponent, in order)."""
+        rows = list(rows)
+        if [r.name for r in rows] != [r.name for r in self._data] or len(self._rows) != len(rows):
+            self._rebuild(len(rows))
+        self._data = rows
+        self._message.hide()
+        for row, (name, bar, value, bits) in zip(rows, self._rows):
+            name.setText(row.name)
+            lo, hi = interval(row.p, row.standard_error, 0 if row.exact else row.samples)
+            bar.set_value(row.p, lo, hi, row.exact, row.out, self.threshold)
+            bar.set_stale(self._stale)
+            if row.out:
+                value.setText("out")
+            elif row.exact:
+                value.setText(f"{percent(row.p)} exact")
+            elif row.standard_error > 0:
+                value.setText(f"{percent(row.p, False)}{NBSP}±{NBSP}{100 * 2 * row.standard_error:.0f}")
+            else:
+                value.setText(f"≈{NBSP}{percent(row.p, False)}")
+            bits.setText(f"{row.bits:.1f} bits")
+            bar.setAccessibleName(f"{row.name}: {value.text()}, {bits.text()}")
+            tip = self._tooltip(row, lo, hi)
+            for w in (name, bar, value, bits):
+                w.setToolTip(tip)
+            for w in (name, value, bits):
+                w.setEnabled(not row.out)
+
+    def clear(self, message: str = "") -> None:
+        """No figures: show ``message`` (plain text) instead."""
+        self._rebuild(0)
+        self._data = []
+        self._message.setText(message)
+        self._message.setVisible(bool(message))
+
+    def set_stale(self, stale: bool) -> None:
+        """Grey the bars while newer figures are computed."""
+        self._stale = stale
+        for _, bar, value, bits in self._rows:
+            bar.set_stale(stale)
+            colour = "color:gray" if stale else ""
+            value.setStyleSheet(colour)
+            bits.setStyleSheet(colour)
+
+    def rows(self) -> list:
+        """The :class:`KnowsRow` shown (empty when cleared)."""
+        return list(self._data)
+
+    def row_texts(self) -> list:
+        """``[(name, value text, bits text)]`` as on screen (for tests and accessibility)."""
+        return [(n.text(), v.text(), b.text()) for n, _, v, b in self._rows]
+
+    def message(self) -> str:
+        return self._message.text() if not self._message.isHidden() else ""
+
+    # -- internals -------------------------------------------------------------------------
+    def _rebuild(self, n: int) -> None:
+        for widgets in self._rows:
+            for w in widgets:
+                self._grid.removeWidget(w)
+                w.deleteLater()
+        self._rows = []
+        for i in range(n):
+            name = QLabel()
+            name.setTextFormat(Qt.PlainText)
+            bar = KnowsBar()
+            value = QLabel()
+            value.setTextFormat(Qt.PlainText)
+            value.setAlignment(Qt.AlignRight | Qt.AlignVCenter)
+            bits = QLabel()
+            bits.setTextFormat(Qt.PlainText)
+            bits.setAlignment(Qt.AlignRight | Qt.AlignVCenter)
+            for col, w in enumerate((name, bar, value, bits)):
+                self._grid.addWidget(w, i + 1, col)
+            self._rows.append((name, bar, value, bits))
+
+    def _tooltip(self, row: KnowsRow, lo: float, hi: float) -> str:
+        name = html.escape(row.name)
+        if row.exact:
+            how = "exact: every deal consistent with your log enumerated"
+        elif row.standard_error > 0:
+            how = (f"estimated from {row.samples:,} sampled deals; ±2 standard errors: "
+                   f"{percent(lo, False)} – {percent(hi, False)}")
+        else:
+            how = (f"every one of {row.samples:,} sampled deals agreed; 95 % bound: "
+                   f"{percent(lo, False)} – {percent(hi, False)}")
+        bits = f"{row.bits:.2f} bits"
+        if not row.exact and row.bits_standard_error > 0:
+            bits += f" (± {2 * row.bits_standard_error:.2f})"
+        out = "<br><i>Out of the game (a failed accusation).</i>" if row.out else ""
+        return (f"<p><b>{name}</b> can name the envelope now with probability "
+                f"{row.p:.3f} ({how}).<br>Their expected remaining uncertainty about the "
+                f"envelope: {bits} (0 = they know it).{out}</p>")
+
+
+class AdvicePanel(QFrame):
+    """The accuse/wait advice in one line, and an alert line when an opponent probably knows.
+
+    Signals:
+        detailsRequested(): the "Who is close?" button was pressed.
+    """
+
+    detailsRequested = Signal()
+
+    def __init__(self, rule_text: str, parent=None):
+        super().__init__(parent)
+        self.setFrameShape(QFrame.StyledPanel)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 4, 6, 4)
+        lay.setSpacing(2)
+        top = QHBoxLayout()
+        top.setSpacing(8)
+        self.verdict = QLabel()
+        self.verdict.setTextFormat(Qt.PlainText)
+        top.addWidget(self.verdict)
+        self.detail = QLabel()
+        self.detail.setTextFormat(Qt.PlainText)
+        self.detail.setWordWrap(True)
+        top.addWidget(self.detail, 1)
+        self.details_button = QToolButton()
+        self.details_button.setText("Who is close? ›")
+        self.details_button.setAutoRaise(True)
+        self.details_button.setToolTip("Show each opponent's chance of knowing the envelope")
+        self.details_button.clicked.connect(self.detailsRequested)
+        top.addWidget(self.details_button, 0, Qt.AlignTop)
+        lay.addLayout(top)
+        self.alert = QLabel()
+        self.alert.setTextFormat(Qt.PlainText)
+        self.alert.setWordWrap(True)
+        self.alert.hide()
+        lay.addWidget(self.alert)
+        self.rule_text = rule_text
+        for w in (self, self.verdict, self.detail):
+            w.setToolTip(rule_text)
+        self.set_pending("")
+
+    def set_advice(self, verdict: str, detail: str, accuse: bool) -> None:
+        """Show ``verdict`` ("Accuse now" / "Wait"), emphasised, and ``detail`` (plain text)."""
+        colour = tone("#1b5e20") if accuse else tone("#0d47a1")
+        self.verdict.setStyleSheet(f"color:{colour}; font-weight:bold")
+        self.verdict.setText(verdict)
+        self.verdict.show()
+        self.detail.setText(detail)
+        self.detail.setStyleSheet("")
+
+    def set_pending(self, text: str) -> None:
+        """No advice yet (or none possible): ``text`` in grey."""
+        self.verdict.clear()
+        self.verdict.hide()
+        self.detail.setText(text)
+        self.detail.setStyleSheet("color:gray")
+
+    def set_alert(self, text: str) -> None:
+        """The alert line (plain text, warning colours); "" hides it."""
+        self.alert.setText(text)
+        self.alert.setStyleSheet(f"color:{tone('#b71c1c')}; font-weight:bold")
+        self.alert.setVisible(bool(text))
+
+    def alert_text(self) -> str:
+        return self.alert.text() if not self.alert.isHidden() else ""
+
+    def verdict_text(self) -> str:
+        return self.verdict.text() if not self.verdict.isHidden() else ""

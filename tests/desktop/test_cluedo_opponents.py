@@ -1,0 +1,234 @@
+"""The Cluedo tab's "Who is close?" strip, the accuse/wait advice and the plot over the game:
+the figures on screen are the engine's (engines.cluedo.opponents / accuse), browsing the
+history shows that entry's figures, and a newer request never leaves stale values."""
+import json
+
+import pytest
+
+from engines import cluedo
+from engines.cluedo.accuse import accusation_advice, best_triple, decide
+from engines.cluedo.opponents import iter_opponent_knowledge
+from engines.core.resources import resource_path
+import desktop.cluedo.opponents as opp_mod
+
+# A 3-player classic game where the envelope is Professor Plum, Spanner, Study. I hold six cards,
+# Ann showed me all six of hers; then Ann suggested the envelope's three cards and Bob and I
+# passed: Ann, who holds none of them, now knows the envelope (and so do I); Bob cannot tell
+# which of them Ann holds.
+ME = ["Miss Scarlett", "Colonel Mustard", "Candlestick", "Dagger", "Kitchen", "Ballroom"]
+ANN = ["Mrs White", "Reverend Green", "Lead Piping", "Revolver", "Conservatory", "Dining Room"]
+ENVELOPE = ["Professor Plum", "Spanner", "Study"]
+
+
+def _events(setup, with_suggestion=True):
+    raw = [{"type": "hand", "player": "Me", "cards": ME}]
+    raw += [{"type": "shown", "player": "Ann", "card": c} for c in ANN]
+    if with_suggestion:
+        raw.append({"type": "suggestion", "suggester": "Ann", "cards": ENVELOPE,
+                    "passed": ["Bob", "Me"], "refuter": None})
+    return [cluedo.event_from_json(e, setup, "$.events[0]") for e in raw]
+
+
+@pytest.fixture
+def table():
+    return cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"],
+                                   "me": "Me"}, "$.setup")
+
+
+def _tab(window, setup, events):
+    window.select_game("cluedo")
+    tab = window.tab_for("cluedo")
+    tab.reset_document(setup, events)
+    assert window.wait_idle(60)
+    return tab
+
+
+def _plain(text):
+    return text.replace("\u00a0", " ")
+
+
+def _texts(tab):
+    return {name: (_plain(value), bits) for name, value, bits in tab.strip.row_texts()}
+
+
+def test_opponent_who_knows_is_shown_exact_with_the_alert(window, table):
+    tab = _tab(window, table, _events(table))
+    rows = {r.name: r for r in tab.strip.rows()}
+    assert set(rows) == {"Ann", "Bob"}
+    assert rows["Ann"].p == pytest.approx(1.0) and rows["Ann"].exact
+    assert rows["Bob"].p == pytest.approx(0.0) and rows["Bob"].exact
+    assert _texts(tab)["Ann"] == ("100 % exact", "0.0 bits")
+    assert _texts(tab)["Bob"][0] == "0 % exact"
+    # Bob still hesitates between 2 x 2 x 2 envelopes... at least 1 bit left
+    assert rows["Bob"].bits >= 1.0
+    alert = _plain(tab.advice_panel.alert_text())
+    assert "Ann" in alert and "Bob" not in alert and "50 %" in alert
+    assert tab.advice_panel.alert.isVisible()
+    assert "⚠" in tab.side_tabs.tabText(tab.side_tabs.indexOf(tab.who_page))
+    # the envelope is certain for me too: the engine's rule says accuse now
+    assert tab.advice_panel.verdict_text() == "Accuse now"
+    assert "Professor Plum, Spanner, Study: right with 100 %" in _plain(tab.advice_panel.detail.text())
+
+
+def test_browsing_an_earlier_entry_shows_its_figures(window, table):
+    events = _events(table)
+    tab = _tab(window, table, events)
+    tab.history.select_event(len(events) - 2)          # before Ann's suggestion
+    assert window.wait_idle(60)
+    assert tab.view_index == len(events) - 1
+    rows = {r.name: r for r in tab.strip.rows()}
+    assert rows["Ann"].p == pytest.approx(0.0) and rows["Ann"].exact
+    assert tab.advice_panel.alert_text() == ""
+    assert tab.who_title.text().startswith(f"As after entry {len(events) - 1} of {len(events)}")
+    _, p = best_triple(table, events[:-1])
+    assert p == pytest.approx(1 / 20)                 # 2 suspects x 2 weapons x 5 rooms
+    assert tab.advice_panel.verdict_text() == decide(p, tab.opponents.cached(
+        len(events) - 1).advice.p_opponent_knows_before_my_turn).capitalize()
+    assert tab.advice_panel.detail.text().startswith(f"As after entry {len(events) - 1}: ")
+    assert tab.knows_plot.marker.isVisible() and tab.knows_plot.marker.value() == len(events) - 1
+    tab.history.select_live()
+    assert window.wait_idle(60)
+    assert {r.name: r.p for r in tab.strip.rows()}["Ann"] == pytest.approx(1.0)
+
+
+def test_advice_is_the_engines(window, monkeypatch):
+    """The example session (4 players, sampled): the advice on screen is what the engine
+    decides for the same estimate, and the estimate is the engine's."""
+    monkeypatch.setattr(opp_mod, "LIVE_BUDGET_SECONDS", 0.01)    # stop at the first estimate
+    data = json.loads(open(resource_path("examples/cluedo.json"), encoding="utf-8").read())
+    setup = cluedo.Setup.from_json(data["setup"], "$.setup")
+    events = [cluedo.event_from_json(e, setup, "$.events") for e in data["events"]]
+    window.select_game("cluedo")
+    seen = []
+    window.tab_for("cluedo").opponents.viewReady.connect(seen.append)
+    tab = _tab(window, setup, events)
+    # the first estimate is on screen before the best triple is counted, then the advice
+    mine = [v for v in seen if v.k == len(events)]
+    assert mine[0].advice is None and not mine[0].complete
+    assert mine[-1].complete and mine[-1].advice is not None
+    view = tab.opponents.cached(len(events))
+    assert view is not None and view.complete and view.advice is not None
+    engine = accusation_advice(setup, events, opponents=view.estimate)
+    assert view.advice.triple == engine.triple
+    assert view.advice.p_correct == pytest.approx(engine.p_correct)
+    assert view.advice.advice == engine.advice == decide(engine.p_correct,
+                                                         engine.p_opponent_knows_before_my_turn)
+    assert tab.advice_panel.verdict_text() == {"accuse now": "Accuse now", "wait": "Wait"}[engine.advice]
+    assert f"{100 * engine.p_correct:.0f} %" in _plain(tab.advice_panel.detail.text())
+    # the same seed and sample size give the engine's own figures
+    first = next(iter(iter_opponent_knowledge(setup, events, lookahead=True)))
+    assert view.samples == first.samples
+    assert view.estimate.p_any_knows_next == pytest.approx(first.p_any_knows_next)
+    for name, k in first.opponents.items():
+        row = {r.name: r for r in tab.strip.rows()}[name]
+        assert row.p == pytest.approx(k.p_knows_envelope)
+        assert row.standard_error == pytest.approx(k.standard_error)
+        assert row.bits == pytest.approx(k.envelope_entropy_bits)
+
+
+def test_newest_request_wins_no_stale_values(window, table):
+    events = _events(table, with_suggestion=False)
+    tab = _tab(window, table, events)
+    seen = []
+    tab.opponents.viewReady.connect(lambda v: seen.append(v.k))
+    suggestion = _events(table)[-1]
+    tab.log_event(suggestion)          # Ann would know...
+    tab.document.undo_stack.undo()     # ...but the entry is taken back at once
+    assert window.wait_idle(60)
+    assert len(tab.document.events) == len(events)
+    assert all(k == len(events) for k in seen)
+    assert {r.name: r.p for r in tab.strip.rows()}["Ann"] == pytest.approx(0.0)
+    assert tab.advice_panel.alert_text() == ""
+    # and forward again: the new entry's figures, not the cached ones of the shorter log
+    tab.document.undo_stack.redo()
+    assert window.wait_idle(60)
+    assert {r.name: r.p for r in tab.strip.rows()}["Ann"] == pytest.approx(1.0)
+
+
+def test_plot_has_one_curve_per_opponent_over_every_entry(window, table, qtbot):
+    events = _events(table)
+    tab = _tab(window, table, events)
+    qtbot.waitUntil(lambda: not tab.opponents.is_history_busy(), timeout=60_000)
+    tab._update_knows_plot()
+    series = tab.knows_plot.series()
+    assert list(series) == ["Ann", "Bob"]
+    for name, curve in tab.knows_plot._curves.items():
+        xs, ys = curve.getData()
+        assert len(xs) == len(events) + 1, name
+    assert series["Ann"][-1] == pytest.approx(1.0)
+    assert series["Ann"][:-1] == pytest.approx([0.0] * len(events))   # nobody knew before
+    assert series["Bob"] == pytest.approx([0.0] * (len(events) + 1))
+    # a plot-only estimate is the engine's for that prefix
+    view = tab.opponents.cached(1)
+    assert view is not None
+    assert view.estimate.opponents["Ann"].p_knows_envelope == series["Ann"][1]
+
+
+def test_impossible_log_clears_the_figures(window, table):
+    events = _events(table)
+    bad = cluedo.event_from_json({"type": "shown", "player": "Bob", "card": "Mrs White"}, table,
+                                 "$.events")
+    tab = _tab(window, table, events + [bad])
+    assert tab.strip.rows() == []
+    assert "impossible" in tab.strip.message()
+    assert tab.advice_panel.verdict_text() == ""
+    assert tab.knows_plot.series() == {}
+
+
+def test_names_are_plain_text(window):
+    """An entity in a name ("&amp;" would read "&" as rich text) is shown as typed."""
+    from PySide6.QtCore import Qt
+
+    setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann&amp;Co", "Bob"],
+                                    "me": "Me"}, "$.setup")
+    tab = _tab(window, setup, [])
+    assert [name for name, _, _ in tab.strip.row_texts()] == ["Ann&amp;Co", "Bob"]
+    for name, *_ in tab.strip._rows:
+        assert name.textFormat() == Qt.PlainText
+    assert "Ann&amp;amp;Co" in tab.strip._rows[0][0].toolTip()     # escaped in the tooltip
+
+
+def test_cache_keeps_the_prefixes_a_changed_log_still_shares(qapp, table):
+    """Per-prefix cache: an entry for the first k events survives while those k events stay
+    the same (an append keeps all, an edit drops the entries after it, a new setup drops all)."""
+    from types import SimpleNamespace
+
+    from desktop.cluedo.opponents import OpponentsTracker, OpponentsView
+    from desktop.inference import InferenceRunner
+
+    tracker = OpponentsTracker(InferenceRunner(), InferenceRunner())
+    events = _events(table)
+    tracker.sync(table, events)
+    for k in range(len(events) + 1):
+        tracker._store(OpponentsView(k, SimpleNamespace(exact=True, samples=1, opponents={}), None, True))
+    extra = cluedo.event_from_json({"type": "lacks", "player": "Bob", "card": "Rope"}, table, "$")
+    assert tracker.sync(table, events + [extra])                 # appended: every prefix kept
+    assert all(tracker.cached(k) is not None for k in range(len(events) + 1))
+    edited = list(events)
+    edited[3] = cluedo.event_from_json({"type": "lacks", "player": "Bob", "card": "Rope"}, table, "$")
+    assert tracker.sync(table, edited)                            # entry 4 changed
+    assert [k for k in range(len(events) + 1) if tracker.cached(k) is not None] == [0, 1, 2, 3]
+    assert not tracker.sync(table, edited)                        # nothing new
+    other = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Cy"],
+                                    "me": "Me"}, "$.setup")
+    tracker.sync(other, [])
+    assert tracker.cached(0) is None
+    tracker.shutdown()
+
+
+def test_the_rule_is_stated_in_the_advice_tooltip(window, table):
+    tab = _tab(window, table, _events(table))
+    tip = tab.advice_panel.verdict.toolTip()
+    assert "Accuse now if and only if p_correct ≥ 1 − p_opponent_knows_before_my_turn" in tip
+    assert tab.advice_panel.toolTip() == tip == tab.advice_panel.detail.toolTip()
+
+
+def test_a_hidden_tab_computes_nothing_until_shown(window, table):
+    window.select_game("inkognito")
+    tab = window.tab_for("cluedo")
+    tab.reset_document(table, _events(table))
+    assert window.wait_idle(60)
+    assert tab.opponents.cached(len(tab.document.events)) is None
+    window.select_game("cluedo")
+    assert window.wait_idle(60)
+    assert {r.name: r.p for r in tab.strip.rows()}["Ann"] == pytest.approx(1.0)
