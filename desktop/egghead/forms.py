@@ -721,8 +721,11 @@ class NewGameDialog(NewGameDialogBase):
         text = f"{s} possible stacks per player, {s}^{n} = {s ** n:,} worlds."
         warn = False
         table = egghead.table_bytes(n, s)
-        if table > egghead.MAX_TABLE_BYTES:
-            text += (f" Too many: the master table alone would take {table / 1e9:,.0f} GB. "
+        limit = egghead.max_table_bytes(self.values.value(), self.cards.value())
+        if table > limit:
+            # the engine refuses this deck (engines.egghead.model.max_table_bytes): say so here
+            text += (f" Too many: the master table alone would take {table / 1e9:,.1f} GB, "
+                     f"over the {limit / 1e9:,.1f} GB limit for this deck. "
                      f"Use fewer players, values or cards.")
             warn = True
         elif table > (1 << 30):

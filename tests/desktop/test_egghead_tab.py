@@ -238,6 +238,11 @@ def test_new_game_dialog_sizes_the_game(window, qtbot):
     assert "Too many" in dlg.size_note.text()
     with pytest.raises(SessionFormatError, match="memory"):
         dlg.build()
+    # a custom deck has a lower limit than the seed's deck (3 x 9 values x 6 cards: 3.4 GB)
+    dlg.n_players.setValue(3)
+    dlg.values.setValue(9)
+    dlg.cards.setValue(6)
+    assert "Too many" in dlg.size_note.text() and "limit for this deck" in dlg.size_note.text()
 
 
 def test_open_example_file(window):
