@@ -7,17 +7,21 @@ ticks from the moment File → Open starts until the tab is idle is the stall. F
 
 * a Spyfall log whose last claim is repeated 2,000 times (the timeline recomputes every
   prefix on open);
-* a Cluedo custom deck of 12 suspects, 12 weapons and 12 rooms with 10 players (the largest
-  counting state the limits accept) and a few refutations.
+* a Cluedo custom deck of 12 suspects, 12 weapons and 12 rooms with 10 players and 12
+  refutations (:func:`cluedo_file`).
 
 Prints, per file: the longest GUI stall (ms), the time File → Open took to return (ms), and
-the seconds until the tab was idle (``--cancel``: the time from Cancel until idle).
+the seconds until the tab was idle (``--cancel``: Cancel is pressed 0.5 s after the open; the
+time from Cancel until every worker thread has stopped). ``-v`` also prints what the GUI
+thread was doing during the longest stall.
 """
 import json
 import os
 import sys
 import tempfile
+import threading
 import time
+import traceback
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -34,16 +38,18 @@ def spyfall_file(folder: str, repeat: int = 2000) -> str:
 
 
 def cluedo_file(folder: str) -> str:
+    """12 suspects, 12 weapons, 12 rooms, 10 players; hands 6, 6, 3 x 7, 0 (0.26 GB of
+    counting state: 6 + 3 x 8 hands, 0.6 GB, is over the limit and refused), and 12
+    refutations nobody saw."""
     cats = {"suspect": [f"S{i}" for i in range(12)], "weapon": [f"W{i}" for i in range(12)],
             "room": [f"R{i}" for i in range(12)]}
     players = ["Me"] + [f"P{i}" for i in range(1, 10)]
-    sizes = {p: 3 for p in players}
-    sizes["Me"] = 6
+    sizes = dict(zip(players, [6, 6, 3, 3, 3, 3, 3, 3, 3, 0]))
     events = []
     for i in range(12):
-        events.append({"type": "suggestion", "suggester": players[1 + i % 9],
+        events.append({"type": "suggestion", "suggester": players[1 + i % 8],
                        "cards": [f"S{i}", f"W{(i * 5) % 12}", f"R{(i * 7) % 12}"],
-                       "passed": [], "refuter": players[1 + (i + 1) % 9], "shown": None})
+                       "passed": [], "refuter": players[1 + (i + 1) % 8], "shown": None})
     d = {"format": "deduction-desk.session", "version": 1, "game": "cluedo",
          "setup": {"categories": cats, "players": players, "hand_sizes": sizes, "me": "Me"},
          "events": events}
@@ -53,7 +59,7 @@ def cluedo_file(folder: str) -> str:
     return path
 
 
-def measure(win, path: str, cancel: bool = False, limit_s: float = 120.0) -> dict:
+def measure(win, path: str, cancel: bool = False, limit_s: float = 60.0) -> dict:
     """Open ``path`` from the event loop with a 10 ms heartbeat running; see the module doc."""
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
@@ -64,6 +70,19 @@ def measure(win, path: str, cancel: bool = False, limit_s: float = 120.0) -> dic
     beat.setInterval(10)
     beat.timeout.connect(lambda: ticks.append(time.perf_counter()))
     out = {}
+    stacks = {}        # what the GUI thread was doing during stalls over 200 ms
+    gui = threading.get_ident()
+    watching = [True]
+
+    def watchdog():
+        while watching[0]:
+            time.sleep(0.05)
+            if ticks and time.perf_counter() - ticks[-1] > 0.2:
+                frame = sys._current_frames().get(gui)
+                where = traceback.format_stack(frame)[-3:] if frame is not None else []
+                stacks[ticks[-1]] = "".join(where)
+
+    threading.Thread(target=watchdog, daemon=True).start()
 
     def do_open():
         t0 = time.perf_counter()
@@ -84,17 +103,25 @@ def measure(win, path: str, cancel: bool = False, limit_s: float = 120.0) -> dic
         tab = win.current_tab()
         t_cancel = time.perf_counter()
         tab.cancel_computation()
+    from desktop.inference import thread_pool
+
     busy_until = time.perf_counter() + limit_s
     while time.perf_counter() < busy_until:
         app.processEvents()
         time.sleep(0.002)
-        if not any(t.is_busy() for t in win.game_tabs.values()):
+        if not any(t.is_busy() for t in win.game_tabs.values()) and (
+                not cancel or thread_pool().activeThreadCount() == 0):
             break
     t_idle = time.perf_counter()
     for _ in range(20):
         app.processEvents()
         time.sleep(0.01)
     beat.stop()
+    watching[0] = False
+    out["stall_at"] = ""
+    if len(ticks) > 1:
+        i = max(range(len(ticks) - 1), key=lambda j: ticks[j + 1] - ticks[j])
+        out["stall_at"] = stacks.get(ticks[i], "")
     gaps = [b - a for a, b in zip(ticks, ticks[1:])]
     out["stall_ms"] = max(gaps) * 1000 if gaps else float("nan")
     out["idle_s"] = t_idle - (t_cancel if cancel else t_start)
@@ -117,8 +144,11 @@ def main() -> None:
         r = measure(win, path, cancel=cancel)
         print(f"{label}: opened={r['opened']} longest GUI stall {r['stall_ms']:.0f} ms, "
               f"open_path returned in {r['open_ms']:.0f} ms, "
-              f"{'idle after Cancel' if cancel else 'idle'} after {r['idle_s']:.1f} s"
+              f"{'workers stopped' if cancel else 'idle'} {r['idle_s']:.2f} s after "
+              f"{'Cancel' if cancel else 'the open'}"
               f"{' (still busy: limit reached)' if r['timed_out'] else ''}")
+        if "-v" in sys.argv and r["stall_at"]:
+            print("  longest stall in:\n" + r["stall_at"])
     win.shutdown()
 
 
