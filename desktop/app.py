@@ -24,6 +24,7 @@ from desktop.recovery import (HandoffServer, InstanceAutosave, finish_threads, o
                               open_elsewhere_owner, request_handoff)
 from desktop.session import open_session_file, write_text_atomically
 from desktop import window_state
+from desktop.widgets.plain_text import install_plain_item_tooltips
 from desktop.widgets.unsaved import DISCARD_ALL, SAVE_ALL, ask_unsaved
 
 APP_NAME = "Deduction Desk"
@@ -81,6 +82,7 @@ class MainWindow(QMainWindow):
     def __init__(self, *, autosave: bool = True, interactive: bool = True):
         super().__init__()
         collect_garbage_on_gui_thread()
+        install_plain_item_tooltips()   # item views' tooltips show names literally
         #: False for --screenshot/--self-test: errors go to stderr instead of message boxes.
         self.interactive = interactive
         self.setWindowTitle(APP_NAME)

@@ -32,6 +32,7 @@ from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.history import HistoryPanel
 from desktop.widgets.why import WhyPopup, conflict_html, parse_entry_link
 from desktop.widgets.quick_entry import QuickEntry
+from desktop.widgets.plain_text import as_rich_plain, esc
 
 
 #: A computation running longer than this (ms) shows its progress and a Cancel button.
@@ -478,18 +479,18 @@ class GameTab(QWidget):
             self._banner_kind = "contradiction"
             where = "the setup" if exc.event_index < 0 else f"entry {exc.event_index + 1}"
             self.banner.show_message(
-                f"<b>Impossible log</b>: {exc.message} — no world is consistent after {where}. "
+                f"<b>Impossible log</b>: {esc(exc.message)} — no world is consistent after {where}. "
                 f"The beliefs shown are from before it. Undo (Ctrl+Z) or remove that entry.",
                 "error", "Undo" if self.document.undo_stack.canUndo() else "")
             self.statusMessage.emit(f"Contradiction at {where}")
         elif isinstance(exc, EngineError):
             self._banner_kind = "error"
-            self.banner.show_message(f"<b>Cannot compute</b>: {exc}", "error")
+            self.banner.show_message(f"<b>Cannot compute</b>: {esc(exc)}", "error")
             self.statusMessage.emit(str(exc))
         else:
             self._banner_kind = "error"
             self.banner.show_message(f"<b>Internal error</b> in the {self.title()} engine: "
-                                     f"{type(exc).__name__}: {exc}. Your log is safe; "
+                                     f"{type(exc).__name__}: {esc(exc)}. Your log is safe; "
                                      f"please report this.", "error")
             self.statusMessage.emit(f"Internal error: {exc}")
 
@@ -737,7 +738,7 @@ class GameTab(QWidget):
 
     def warn(self, title: str, text: str) -> None:
         """A modal warning naming what is wrong (bad form input)."""
-        QMessageBox.warning(self, title, text)
+        QMessageBox.warning(self, title, as_rich_plain(text))
 
 
 def _check_job(check, setup, events: tuple, event, _task) -> Optional[str]:

@@ -55,6 +55,7 @@ from engines import game_module
 from engines.core.errors import SessionFormatError
 from engines.core.schema import parse_session
 from desktop.session import Autosave, data_dir, write_text_atomically
+from desktop.widgets.plain_text import as_rich_plain
 
 #: Largest recovery file read (bytes): sessions are kilobytes; the schema's limits (events,
 #: note lengths) keep a real one far below this.
@@ -180,7 +181,7 @@ def open_elsewhere(path: str, autosave: Optional[InstanceAutosave] = None) -> Op
 
 # -- hand-off of a file open in another instance ----------------------------------------------
 #: How long instance B waits for instance A to answer a hand-off (ms); then B refuses the file.
-HANDOFF_TIMEOUT_MS = 1500
+HANDOFF_TIMEOUT_MS = 3000
 #: Largest hand-off message read (bytes): a path and a few keys.
 MAX_HANDOFF_BYTES = 16 << 10
 _INSTANCE_ID = re.compile(r"[0-9]+-[0-9a-f]{8}")
@@ -266,12 +267,14 @@ class HandoffServer(QObject):
         self.server.close()
 
 
-def request_handoff(path: str, instance_id: str, timeout_ms: int = HANDOFF_TIMEOUT_MS) -> bool:
+def request_handoff(path: str, instance_id: str, timeout_ms: Optional[int] = None) -> bool:
     """Ask the instance ``instance_id`` to bring ``path``'s tab to the front; True when it
-    answered that it did within ``timeout_ms``. Waits in a local event loop, so this
-    instance's window keeps painting and an instance in the same process can answer."""
+    answered that it did within ``timeout_ms`` (default :data:`HANDOFF_TIMEOUT_MS`). Waits
+    in a local event loop, so this instance's window keeps painting and an instance in the
+    same process can answer."""
     if not _INSTANCE_ID.fullmatch(instance_id or ""):
         return False
+    timeout_ms = HANDOFF_TIMEOUT_MS if timeout_ms is None else timeout_ms
     sock = QLocalSocket()
     loop = QEventLoop()
     got = {"data": b"", "done": False}
@@ -455,7 +458,7 @@ def offer_restore(window, ask: bool = True) -> bool:
     own = window.autosave.recovery_path() if isinstance(window.autosave, InstanceAutosave) else None
     orphans, messages = find_orphans(own)
     if messages and ask:
-        QMessageBox.warning(window, "Recovery file set aside", "\n".join(messages))
+        QMessageBox.warning(window, "Recovery file set aside", as_rich_plain("\n".join(messages)))
     elif messages:
         print("\n".join(messages), file=sys.stderr)
     if not orphans:
@@ -464,8 +467,9 @@ def offer_restore(window, ask: bool = True) -> bool:
         lines = "\n".join(f"• {o.describe()}" for o in orphans)
         ans = QMessageBox.question(
             window, "Restore unsaved games?",
-            f"A Deduction Desk window that has closed did not save these games:\n{lines}\n\n"
-            f"Restore them? (No keeps them in {os.path.join(recovery_dir(), 'declined')}.)",
+            as_rich_plain(f"A Deduction Desk window that has closed did not save these games:"
+                          f"\n{lines}\n\nRestore them? (No keeps them in "
+                          f"{os.path.join(recovery_dir(), 'declined')}.)"),
             QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
         if ans != QMessageBox.Yes:
             for o in orphans:

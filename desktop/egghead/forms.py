@@ -18,6 +18,7 @@ from engines import egghead
 from engines.core.errors import SessionFormatError
 from desktop.widgets.dialogs import NewGameDialogBase
 from desktop.appearance import tone
+from desktop.widgets.plain_text import as_rich_plain, esc
 
 DEFAULT_NAMES = ["A", "B", "C", "D", "E", "F"]
 CARD_STYLE = "QSpinBox {font-size:13pt; font-weight:bold; color:#3e2723;}"
@@ -123,7 +124,7 @@ class TablePanel(_RebuiltBox):
         vis = setup.visible_dict()
         k = setup.cards_per_player
         for r, p in enumerate(setup.players):
-            name = QLabel(f"<b>★ {p}</b> (me)" if p == setup.me else f"<b>{p}</b>")
+            name = QLabel(f"<b>★ {esc(p)}</b> (me)" if p == setup.me else f"<b>{esc(p)}</b>")
             self.grid.addWidget(name, r, 0)
             if p == setup.me:
                 for c in range(k):
@@ -149,14 +150,14 @@ class TablePanel(_RebuiltBox):
             self.grid.addWidget(state, r, 1 + k)
             if p != setup.me:
                 box = QCheckBox("uses analysis")
-                box.setToolTip(f"Model {p} as using behavioural analysis (reacting to the others' "
-                               "reactions); untick for a player who reasons from the answers alone")
+                box.setToolTip(as_rich_plain(f"Model {p} as using behavioural analysis (reacting to the others' "
+                               "reactions); untick for a player who reasons from the answers alone"))
                 box.setChecked(p in setup.analysing)
                 box.toggled.connect(lambda on, who=p: self.analysingChanged.emit(who, on))
                 self.grid.addWidget(box, r, 2 + k)
                 self.analysing[p] = box
             btn = QPushButton("Solved…")
-            btn.setToolTip(f"{p} called their cards: fill the Solve form")
+            btn.setToolTip(as_rich_plain(f"{p} called their cards: fill the Solve form"))
             btn.clicked.connect(lambda _c=False, who=p: self.solveClicked.emit(who))
             self.grid.addWidget(btn, r, 3 + k)
             self.solve_buttons[p] = btn
@@ -171,8 +172,8 @@ class TablePanel(_RebuiltBox):
             for s, f in zip(spins, self.faces[p]):
                 s.setVisible(editable)
                 f.setVisible(not editable)
-                s.setToolTip(f"{p}'s card — edit it while nothing is logged")
-                f.setToolTip(f"{p}'s card as I see it now (log a solve to change it)")
+                s.setToolTip(as_rich_plain(f"{p}'s card — edit it while nothing is logged"))
+                f.setToolTip(as_rich_plain(f"{p}'s card as I see it now (log a solve to change it)"))
 
     def show_stacks(self, visible: dict) -> None:
         """Show ``visible`` ({name: stack}) without emitting edits."""
@@ -196,7 +197,7 @@ class TablePanel(_RebuiltBox):
         """The note after ``player``'s cards (can solve / cannot / probability)."""
         if player in self.state:
             self.state[player].setText(text)
-            self.state[player].setToolTip(tip)
+            self.state[player].setToolTip(as_rich_plain(tip))
 
     def stack(self, player: str) -> list[int]:
         """The cards of ``player`` as the editable spin boxes hold them."""
@@ -431,7 +432,7 @@ class ReactionsForm(_RebuiltBox):
         for i, p in enumerate(setup.players):
             b = QPushButton(p)
             b.setCheckable(True)
-            b.setToolTip(f"Checked: {p} solved this round; unchecked: {p} did not")
+            b.setToolTip(as_rich_plain(f"Checked: {p} solved this round; unchecked: {p} did not"))
             b.toggled.connect(lambda on, btn=b, who=p: self._label(btn, who, on))
             self._label(b, p, False)
             grid.addWidget(b, i // cols, i % cols)

@@ -66,6 +66,7 @@ def test_file_open_in_another_window_is_brought_to_the_front(qtbot, tmp_path, bo
         path = _example(tmp_path, "spyfall")
         assert a.open_path(path, ask=False)
         a.select_game("cluedo")                 # A shows another tab
+        assert a.wait_idle(60) and b.wait_idle(60)
         brought = []
         a.handoff.handedOff.connect(brought.append)
         b_doc = b.tab_for("spyfall").document
