@@ -21,6 +21,7 @@ from engines import guesswho
 from engines.core.errors import SessionFormatError
 from desktop.widgets.dialogs import NewGameDialogBase
 from desktop.widgets.simulation import SimulationPanelBase
+from desktop.widgets.plain_text import as_rich_plain, esc
 
 FILE_CHOICE = "file"
 RULE_LABELS = {"official": "Official (naming takes a turn; a wrong name loses)",
@@ -273,13 +274,13 @@ class SimulationPanel(SimulationPanelBase):
                     item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 self.table.setItem(r, c, item)
         self.table.resizeRowsToContents()
-        self.message.setText(f"{result.board} · {result.rules} rules"
+        self.message.setText(as_rich_plain(f"{result.board} · {result.rules} rules"
                              + (" · compound questions" if result.compound_questions else "")
-                             + f" · seed {result.seed}")
+                             + f" · seed {result.seed}"))
 
     def show_error(self, text: str) -> None:
         """Show ``text`` (a problem or a notice) in red under the table."""
-        self.status.setText(f"<span style='color:#b71c1c'>{text}</span>")
+        self.status.setText(f"<span style='color:#b71c1c'>{esc(text)}</span>")
 
 
 def _simulate_job(config, task):

@@ -514,7 +514,7 @@ class Tab(GameTab):
 
     @Slot(int, object)
     def _on_recommendation_failed(self, _rev, exc) -> None:
-        self.advice.setText(f"No recommendation: {getattr(exc, 'message', exc)}")
+        self.advice.setText(f"No recommendation: {esc(getattr(exc, 'message', exc))}")
 
     # -- new game --------------------------------------------------------------------------------
     def new_game(self) -> bool:
