@@ -236,8 +236,15 @@ class HandoffServer(QObject):
             sock = self.server.nextPendingConnection()
             self._buffers[sock] = b""
             sock.readyRead.connect(self._on_ready_read)
-            sock.disconnected.connect(sock.deleteLater)
+            sock.disconnected.connect(self._on_gone)
             QTimer.singleShot(HANDOFF_TIMEOUT_MS * 2, sock, sock.abort)   # a silent client
+
+    @Slot()
+    def _on_gone(self) -> None:
+        sock = self.sender()
+        self._buffers.pop(sock, None)
+        if sock is not None:
+            sock.deleteLater()
 
     @Slot()
     def _on_ready_read(self) -> None:
