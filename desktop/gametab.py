@@ -37,6 +37,8 @@ from desktop.widgets.plain_text import as_rich_plain, esc
 
 #: A computation running longer than this (ms) shows its progress and a Cancel button.
 PROGRESS_AFTER_MS = 700
+#: Shortest time between two progress updates of the banner (ms).
+PROGRESS_UPDATE_MS = 400
 
 
 class GameTab(QWidget):
@@ -366,7 +368,7 @@ class GameTab(QWidget):
         if self._banner_kind == "cancelled":
             self._banner_kind = ""
             self.banner.clear()
-        self._progress_timer.start()
+        self._progress_timer.start(PROGRESS_AFTER_MS)
 
     # -- a long computation: progress, Cancel ------------------------------------------------
     def cancel_computation(self) -> None:
@@ -382,8 +384,11 @@ class GameTab(QWidget):
     @Slot(int, int)
     def _on_progress(self, done: int, total: int) -> None:
         self._progress = (done, total)
-        if self._banner_kind == "progress":
-            self._show_progress()
+        if self._banner_kind == "progress" and not self._progress_timer.isActive():
+            # at most a few updates a second, text only: a restyled banner or a status-bar
+            # message relayouts the window, and every Python call that makes waits for the
+            # GIL the computation holds
+            self._progress_timer.start(PROGRESS_UPDATE_MS)
 
     @Slot()
     def _show_progress(self) -> None:
@@ -392,10 +397,13 @@ class GameTab(QWidget):
             return      # an error, or a tab's own message, stays
         done, total = self._progress
         count = f": {done:,} of {total:,} log prefixes" if total > 1 else ""
+        text = f"Computing the beliefs{count}… The log can be edited meanwhile."
+        if self._banner_kind == "progress":
+            self.banner.set_text(text)
+            return
         self._banner_kind = "progress"
-        self.banner.show_message(f"Computing the beliefs{count}… The log can be edited "
-                                 f"meanwhile.", "info", "Cancel")
-        self.statusMessage.emit(f"{self.title()}: computing{count}…")
+        self.banner.show_message(text, "info", "Cancel")
+        self.statusMessage.emit(f"{self.title()}: computing… (Cancel in the banner)")
 
     @Slot()
     def _on_cancelled(self) -> None:

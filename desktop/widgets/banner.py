@@ -124,6 +124,11 @@ class Banner(QFrame):
         self.show()
         self.place()
 
+    def set_text(self, text: str) -> None:
+        """Change the shown message's text only (rich text, as :meth:`show_message`): no
+        restyling, no new place — cheap enough for a progress count."""
+        self.label.setText(text)
+
     def show_message_plain(self, text: str, kind: str = "error", action: str = "") -> None:
         """:meth:`show_message` for plain text (a file or player name is shown literally)."""
         self.show_message(html.escape(text, quote=False), kind, action)
