@@ -20,9 +20,11 @@ import desktop
 from engines import GAMES
 from engines.core.errors import SessionFormatError
 from engines.core.resources import resource_path
-from desktop.recovery import InstanceAutosave, finish_threads, offer_restore, open_elsewhere
+from desktop.recovery import (HandoffServer, InstanceAutosave, finish_threads, offer_restore,
+                              open_elsewhere_owner, request_handoff)
 from desktop.session import open_session_file, write_text_atomically
 from desktop import window_state
+from desktop.widgets.plain_text import install_plain_item_tooltips
 from desktop.widgets.unsaved import DISCARD_ALL, SAVE_ALL, ask_unsaved
 
 APP_NAME = "Deduction Desk"
@@ -80,6 +82,7 @@ class MainWindow(QMainWindow):
     def __init__(self, *, autosave: bool = True, interactive: bool = True):
         super().__init__()
         collect_garbage_on_gui_thread()
+        install_plain_item_tooltips()   # item views' tooltips show names literally
         #: False for --screenshot/--self-test: errors go to stderr instead of message boxes.
         self.interactive = interactive
         self.setWindowTitle(APP_NAME)
@@ -92,6 +95,8 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self.autosave = InstanceAutosave(self)   # this instance's own, locked recovery file
         self.autosave.enabled = autosave
+        # another instance asking for a file this one has open: its tab comes to the front
+        self.handoff = HandoffServer(self.autosave, self.bring_file_to_front, self)
         self.game_tabs = {}
         for cls in tab_classes():
             tab = cls()
@@ -259,11 +264,7 @@ class MainWindow(QMainWindow):
 
     def open_path(self, path: str, *, ask: bool = True) -> bool:
         """Open a session file into its game's tab. A bad file shows a message, changes nothing."""
-        pid = open_elsewhere(path, self.autosave)
-        if pid is not None:
-            self._error("Cannot open the session", f"{path} is already open in another {APP_NAME} "
-                        f"window (process {pid}); two windows saving one file would overwrite "
-                        f"each other's events")
+        if self.hand_off_if_open_elsewhere(path):
             return False
         try:
             data = open_session_file(path)
@@ -281,6 +282,48 @@ class MainWindow(QMainWindow):
         self._add_recent(path)
         self._update_title()
         return True
+
+    def hand_off_if_open_elsewhere(self, path: str) -> bool:
+        """When another instance has ``path`` open, hand the file to it (its window comes to
+        the front with the file's tab, :func:`desktop.recovery.request_handoff`) and say so, or
+        refuse the file when that instance does not answer. True when the file is open
+        elsewhere (then it must not be opened here)."""
+        owner = open_elsewhere_owner(path, self.autosave)
+        if owner is None:
+            return False
+        pid, instance = owner
+        if instance and request_handoff(path, instance):
+            text = (f"This file is open in another {APP_NAME} window (PID {pid}); it was "
+                    f"brought to the front.")
+            self.statusBar().showMessage(text, 8000)
+            if self.interactive:
+                QMessageBox.information(self, "Open in another window", plain_text_html(text))
+            else:
+                print(text, file=sys.stderr)
+            return True
+        self._error("Cannot open the session", f"{path} is already open in another {APP_NAME} "
+                    f"window (process {pid}); two windows saving one file would overwrite "
+                    f"each other's events")
+        return True
+
+    def bring_file_to_front(self, path: str) -> bool:
+        """Select the tab holding the session file ``path`` and raise and activate this window
+        (another instance asked for the file); False when no tab holds it."""
+        real = os.path.realpath(path)
+        for game, tab in self.game_tabs.items():
+            p = tab.document.path
+            if p and os.path.realpath(p) == real:
+                self.select_game(game)
+                if self.isMinimized():
+                    self.showNormal()
+                self.show()
+                self.raise_()
+                self.activateWindow()
+                self.statusBar().showMessage(
+                    f"Another {APP_NAME} window asked to open {os.path.basename(path)}: "
+                    f"it is open here.", 8000)
+                return True
+        return False
 
     def save(self) -> bool:
         tab = self.current_tab()
@@ -392,6 +435,7 @@ class MainWindow(QMainWindow):
         window_state.save_window_state(self._settings(), self, self.game_tabs)
         self.autosave.discard()
         self.shutdown()
+        self.handoff.close()
         self.autosave.release()
         finish_threads(self)
         event.accept()
@@ -442,6 +486,19 @@ def make_app(argv=None) -> QApplication:
     return app
 
 
+def hand_off_at_start(path: str) -> bool:
+    """``deduction-desk FILE`` while another instance has FILE open: that instance brings the
+    file's tab to the front and this one ends (True) without opening a window; False when no
+    instance holds the file or the holder did not answer (this instance starts and refuses
+    the file with a message naming the other process)."""
+    owner = open_elsewhere_owner(path)
+    if owner is None or not owner[1] or not request_handoff(path, owner[1]):
+        return False
+    print(f"{path}: this file is open in another {APP_NAME} window (PID {owner[0]}); it was "
+          f"brought to the front.", file=sys.stderr)
+    return True
+
+
 def main(argv=None) -> int:
     """Entry point of ``deduction-desk``; returns the exit code."""
     import multiprocessing
@@ -459,6 +516,8 @@ def main(argv=None) -> int:
 
     follow_system(app, args.color_scheme)
     headless = bool(args.screenshot)
+    if args.session and not headless and hand_off_at_start(args.session):
+        return 0
     win = MainWindow(autosave=not headless, interactive=not headless)
     if not headless:
         win.offer_recovery()

@@ -50,6 +50,10 @@ class GameController(QObject):
             that cannot all be true together, after :meth:`request_conflict`; ``()`` when the
             setup alone is impossible; None when the exact engine finds the log consistent.
         conflictFailed(object exception): the set cannot be found.
+        progress(int done, int total): the beliefs being computed: ``done`` of ``total`` log
+            prefixes (a file with thousands of entries takes a while).
+        cancelled(): :meth:`cancel_computation` stopped the work; no beliefs are shown until
+            the next request.
     """
 
     resultReady = Signal(int, object, float)
@@ -61,6 +65,8 @@ class GameController(QObject):
     explanationFailed = Signal(object)
     conflictReady = Signal(object)
     conflictFailed = Signal(object)
+    progress = Signal(int, int)
+    cancelled = Signal()
 
     def __init__(self, module, *, options: Callable[[], dict] = dict,
                  full_timeline: Callable[[], bool] = lambda: True,
@@ -74,6 +80,7 @@ class GameController(QObject):
         self.runner = self.make_runner("inference")
         self.runner.resultReady.connect(self._on_result)
         self.runner.failed.connect(self._on_failed)
+        self.runner.progress.connect(self.progress)
         self.view_runner = self.make_runner("view")
         self.view_runner.resultReady.connect(self._on_view_entry)
         self.view_runner.failed.connect(self._on_view_failed)
@@ -109,6 +116,15 @@ class GameController(QObject):
     def shutdown(self) -> None:
         for r in self._runners:
             r.shutdown()
+
+    def cancel_computation(self) -> None:
+        """Stop every background job of this tab (the beliefs, recommendations, simulations):
+        each stops at its next cancel check and delivers nothing; the document stays open and
+        editable, and the next change (or :meth:`request_inference`) computes again. Emits
+        ``cancelled``."""
+        for r in self._runners:
+            r.cancel()
+        self.cancelled.emit()
 
     # -- actions -----------------------------------------------------------------------------
     def log_event(self, event: Any) -> None:
@@ -268,7 +284,7 @@ class GameController(QObject):
 
 
 def _timeline_job(timeline: Timeline, events: tuple, task, *, full: bool) -> TimelineResult:
-    return timeline.compute(events, task, full=full)
+    return timeline.compute(events, task, full=full, progress=task.progress)
 
 
 @dataclasses.dataclass(frozen=True)

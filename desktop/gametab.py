@@ -32,6 +32,13 @@ from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.history import HistoryPanel
 from desktop.widgets.why import WhyPopup, conflict_html, parse_entry_link
 from desktop.widgets.quick_entry import QuickEntry
+from desktop.widgets.plain_text import as_rich_plain, esc
+
+
+#: A computation running longer than this (ms) shows its progress and a Cancel button.
+PROGRESS_AFTER_MS = 700
+#: Shortest time between two progress updates of the banner (ms).
+PROGRESS_UPDATE_MS = 400
 
 
 class GameTab(QWidget):
@@ -91,6 +98,12 @@ class GameTab(QWidget):
         # numbers still on screen while a computation runs longer than this are greyed
         self._stale_timer = QTimer(self, singleShot=True, interval=150)
         self._stale_timer.timeout.connect(self._stale_if_busy)
+        # a computation longer than this shows its progress and a Cancel button in the banner
+        self._progress_timer = QTimer(self, singleShot=True, interval=PROGRESS_AFTER_MS)
+        self._progress_timer.timeout.connect(self._show_progress)
+        self._progress = (0, 0)
+        c.progress.connect(self._on_progress)
+        c.cancelled.connect(self._on_cancelled)
         self.check_runner = self.make_runner("check")
         self.check_runner.resultReady.connect(self._on_checked)
         self.check_runner.failed.connect(self._on_check_failed)
@@ -334,6 +347,7 @@ class GameTab(QWidget):
     def reset_document(self, setup: Any, events=(), meta=(), path: Optional[str] = None) -> None:
         self.history.set_contradiction(None)
         self.banner.clear()
+        self._banner_kind = ""
         self._checks.clear()          # entries of the old game are not logged into the new
         self._check = None
         self.check_runner.cancel()
@@ -350,6 +364,59 @@ class GameTab(QWidget):
         self.controller.request_inference()
         self.statusMessage.emit(f"{self.title()}: computing…")
         self._stale_timer.start()
+        self._progress = (0, 0)
+        if self._banner_kind == "cancelled":
+            self._banner_kind = ""
+            self.banner.clear()
+        self._progress_timer.start(PROGRESS_AFTER_MS)
+
+    # -- a long computation: progress, Cancel ------------------------------------------------
+    def cancel_computation(self) -> None:
+        """Stop the tab's background work (the Cancel button of the progress banner): the log
+        stays open and editable, the banner says the beliefs are not computed (its Compute
+        button, or any change, asks for them again). An entry being checked is checked again."""
+        self.controller.cancel_computation()
+        if self._check is not None:
+            self._checks.insert(0, self._check[:3])
+            self._check = None
+            self._next_check()
+
+    @Slot(int, int)
+    def _on_progress(self, done: int, total: int) -> None:
+        self._progress = (done, total)
+        if self._banner_kind == "progress" and not self._progress_timer.isActive():
+            # at most a few updates a second, text only: a restyled banner or a status-bar
+            # message relayouts the window, and every Python call that makes waits for the
+            # GIL the computation holds
+            self._progress_timer.start(PROGRESS_UPDATE_MS)
+
+    @Slot()
+    def _show_progress(self) -> None:
+        if not self.controller.runner.is_busy() or self._banner_kind not in ("", "progress") \
+                or (self._banner_kind == "" and self.banner.message()):
+            return      # an error, or a tab's own message, stays
+        done, total = self._progress
+        count = f": {done:,} of {total:,} log prefixes" if total > 1 else ""
+        text = f"Computing the beliefs{count}… The log can be edited meanwhile."
+        if self._banner_kind == "progress":
+            self.banner.set_text(text)
+            return
+        self._banner_kind = "progress"
+        self.banner.show_message(text, "info", "Cancel")
+        self.statusMessage.emit(f"{self.title()}: computing… (Cancel in the banner)")
+
+    @Slot()
+    def _on_cancelled(self) -> None:
+        self._stale_timer.stop()
+        self._progress_timer.stop()
+        self.show_stale(True)
+        if self._banner_kind in ("", "progress", "cancelled"):
+            self._banner_kind = "cancelled"
+            self.banner.show_message(
+                "<b>Beliefs not computed</b>: the computation was cancelled. The log is open and "
+                "can be edited; numbers on screen are not its beliefs. Any change, or Compute, "
+                "computes them again.", "warning", "Compute")
+        self.statusMessage.emit(f"{self.title()}: cancelled — beliefs not computed")
 
     def make_runner(self, name: str) -> InferenceRunner:
         """A further background runner (recommendations, simulations), shut down with the tab."""
@@ -376,6 +443,7 @@ class GameTab(QWidget):
     @Slot(int, object, float)
     def _on_result(self, revision: int, timeline: TimelineResult, seconds: float) -> None:
         self._stale_timer.stop()
+        self._progress_timer.stop()
         self.show_stale(False)
         err = timeline.error
         if isinstance(err, ContradictionError):
@@ -389,7 +457,7 @@ class GameTab(QWidget):
         else:
             self.history.set_contradiction(None)
             self._clear_conflict()
-            if self._banner_kind in ("error", "contradiction"):
+            if self._banner_kind in ("error", "contradiction", "progress", "cancelled"):
                 self.banner.clear()
                 self._banner_kind = ""
         if timeline.posteriors:
@@ -409,6 +477,7 @@ class GameTab(QWidget):
     @Slot(int, object)
     def _on_failed(self, revision: int, exc: Exception) -> None:
         self._stale_timer.stop()
+        self._progress_timer.stop()
         self.show_stale(False)
         self._show_error(exc)
         self.inferenceDone.emit(revision)
@@ -418,18 +487,18 @@ class GameTab(QWidget):
             self._banner_kind = "contradiction"
             where = "the setup" if exc.event_index < 0 else f"entry {exc.event_index + 1}"
             self.banner.show_message(
-                f"<b>Impossible log</b>: {exc.message} — no world is consistent after {where}. "
+                f"<b>Impossible log</b>: {esc(exc.message)} — no world is consistent after {where}. "
                 f"The beliefs shown are from before it. Undo (Ctrl+Z) or remove that entry.",
                 "error", "Undo" if self.document.undo_stack.canUndo() else "")
             self.statusMessage.emit(f"Contradiction at {where}")
         elif isinstance(exc, EngineError):
             self._banner_kind = "error"
-            self.banner.show_message(f"<b>Cannot compute</b>: {exc}", "error")
+            self.banner.show_message(f"<b>Cannot compute</b>: {esc(exc)}", "error")
             self.statusMessage.emit(str(exc))
         else:
             self._banner_kind = "error"
             self.banner.show_message(f"<b>Internal error</b> in the {self.title()} engine: "
-                                     f"{type(exc).__name__}: {exc}. Your log is safe; "
+                                     f"{type(exc).__name__}: {esc(exc)}. Your log is safe; "
                                      f"please report this.", "error")
             self.statusMessage.emit(f"Internal error: {exc}")
 
@@ -627,6 +696,12 @@ class GameTab(QWidget):
             self.show_why(*self._why_request)
 
     def _banner_action(self) -> None:
+        if self._banner_kind == "progress":
+            self.cancel_computation()
+            return
+        if self._banner_kind == "cancelled":
+            self.request_inference()
+            return
         if self._banner_kind == "contradiction" and self.document.undo_stack.canUndo():
             self.document.undo_stack.undo()
 
@@ -671,7 +746,7 @@ class GameTab(QWidget):
 
     def warn(self, title: str, text: str) -> None:
         """A modal warning naming what is wrong (bad form input)."""
-        QMessageBox.warning(self, title, text)
+        QMessageBox.warning(self, title, as_rich_plain(text))
 
 
 def _check_job(check, setup, events: tuple, event, _task) -> Optional[str]:

@@ -23,6 +23,7 @@ would run in the worker thread).
 """
 from __future__ import annotations
 
+import sys
 import threading
 import time
 import traceback
@@ -37,13 +38,22 @@ from engines.core.errors import Cancelled, EngineError
 MAX_THREADS = 6
 #: An idle pool thread ends after this many milliseconds.
 EXPIRY_MS = 10_000
+#: The GIL switch interval while jobs run (seconds; Python's default is 0.005). A job running
+#: Python code holds the GIL; the GUI thread, whose every call into Python (a model's data(),
+#: a header's sizeHint) takes the GIL again, waits up to one interval each time — a relayout
+#: of a 2,000-row table made thousands of such calls: opening a Spyfall log of 2,000 claims
+#: stalled the GUI 23-35 s at 5 ms, 3.7 s at 0.5 ms, 1.3-1.6 s at 0.1 ms (the rest is building
+#: the views; tests/benchmarks/bench_open_stall.py). Threads switch only when one waits.
+GIL_SWITCH_INTERVAL_S = 0.0001
 _pool: Optional[QThreadPool] = None
 
 
 def thread_pool() -> QThreadPool:
-    """The application's thread pool for background jobs (made on first use)."""
+    """The application's thread pool for background jobs (made on first use; it also lowers
+    the interpreter's GIL switch interval to :data:`GIL_SWITCH_INTERVAL_S`)."""
     global _pool
     if _pool is None:
+        sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_INTERVAL_S))
         _pool = QThreadPool()
         _pool.setObjectName("deduction-desk-jobs")
         _pool.setMaxThreadCount(MAX_THREADS)

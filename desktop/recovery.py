@@ -16,8 +16,15 @@ a damaged file (not JSON, wrong shape) is moved to ``recovery/damaged/`` with a 
 never blocks start-up.
 
 A session file that is open in one instance is marked by a lock too
-(``recovery/open-<hash>.lock``); :func:`open_elsewhere` tells another instance so, and File →
-Open refuses it there (two copies saving the same file would overwrite each other's events).
+(``recovery/open-<hash>.lock``, with ``open-<hash>.owner`` naming the holding instance);
+:func:`open_elsewhere` tells another instance so. Two copies saving the same file would
+overwrite each other's events, so the file is never opened twice: File → Open (or a FILE
+argument at start) in instance B hands the file to instance A that holds it. Every instance
+listens on a :class:`QLocalServer` (:class:`HandoffServer`, name :func:`handoff_server_name`:
+the user and the instance id); B reads A's instance id from the ``.owner`` file and asks A,
+through a :class:`QLocalSocket` (:func:`request_handoff`), to bring the file's tab to the front.
+When A does not answer within :data:`HANDOFF_TIMEOUT_MS`, B refuses the file with a message
+naming A's process instead.
 
 Quitting: :func:`finish_threads` waits for every running :class:`QThread` after the tabs were
 asked to stop; a computation that never checks for cancellation is left to the end of the
@@ -27,8 +34,11 @@ process, which then exits at once (``os._exit``) instead of destroying a running
 from __future__ import annotations
 
 import atexit
+import getpass
 import hashlib
+import json
 import os
+import re
 import sys
 import time
 import uuid
@@ -36,13 +46,16 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Optional
 
-from PySide6.QtCore import QLockFile, QThread, QThreadPool
+from PySide6.QtCore import (QEventLoop, QLockFile, QObject, QThread, QThreadPool, QTimer,
+                            Signal, Slot)
+from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QMessageBox
 
 from engines import game_module
 from engines.core.errors import SessionFormatError
 from engines.core.schema import parse_session
-from desktop.session import Autosave, data_dir
+from desktop.session import Autosave, data_dir, write_text_atomically
+from desktop.widgets.plain_text import as_rich_plain
 
 #: Largest recovery file read (bytes): sessions are kilobytes; the schema's limits (events,
 #: note lengths) keep a real one far below this.
@@ -87,11 +100,13 @@ class InstanceAutosave(Autosave):
     def _mark_open(self, doc) -> None:
         old = self._open_locks.pop(doc, None)
         if old is not None:
+            _remove(_owner_path(old[1].fileName()))
             old[1].unlock()
         if doc.path:
             lock = _lock(_open_lock_path(doc.path))
             if lock.tryLock(0):
                 self._open_locks[doc] = (os.path.abspath(doc.path), lock)
+                _write_owner(lock.fileName(), self.instance_id)
 
     def holds(self, path: str) -> bool:
         """True when this instance has the session file ``path`` open."""
@@ -101,6 +116,7 @@ class InstanceAutosave(Autosave):
     def release(self) -> None:
         """Unlock everything this instance holds (a clean quit; the file is discarded first)."""
         for _path, lock in self._open_locks.values():
+            _remove(_owner_path(lock.fileName()))
             lock.unlock()
         self._open_locks.clear()
         self.lock.unlock()
@@ -116,6 +132,39 @@ def _open_lock_path(path: str) -> str:
     return os.path.join(recovery_dir(), f"open-{digest[:20]}.lock")
 
 
+def _owner_path(lock_file: str) -> str:
+    return lock_file[:-5] + ".owner" if lock_file.endswith(".lock") else lock_file + ".owner"
+
+
+def _write_owner(lock_file: str, instance_id: str) -> None:
+    """Name the instance holding an open-file lock (read by :func:`open_elsewhere_owner`)."""
+    try:
+        write_text_atomically(_owner_path(lock_file), json.dumps(
+            {"pid": os.getpid(), "instance": instance_id}))
+    except OSError:
+        pass   # no hand-off for this file: another instance refuses it instead
+
+
+def open_elsewhere_owner(path: str, autosave: Optional[InstanceAutosave] = None) \
+        -> Optional[tuple[int, str]]:
+    """``(pid, instance id)`` of another running instance that has ``path`` open, or None (also
+    when ``autosave``, this instance's, holds it). The pid is -1 when the lock does not tell
+    it; the instance id is "" when the holder did not name itself (no hand-off possible)."""
+    pid = open_elsewhere(path, autosave)
+    if pid is None:
+        return None
+    instance = ""
+    try:
+        with open(_owner_path(_open_lock_path(path)), encoding="utf-8") as fh:
+            obj = json.loads(fh.read(4096))
+        if isinstance(obj, dict) and isinstance(obj.get("instance"), str) \
+                and _INSTANCE_ID.fullmatch(obj["instance"]) and obj.get("pid") == pid:
+            instance = obj["instance"]
+    except (OSError, ValueError):
+        pass
+    return pid, instance
+
+
 def open_elsewhere(path: str, autosave: Optional[InstanceAutosave] = None) -> Optional[int]:
     """The process id of another running instance that has ``path`` open, or None (also when
     ``autosave``, this instance's, holds it)."""
@@ -128,6 +177,146 @@ def open_elsewhere(path: str, autosave: Optional[InstanceAutosave] = None) -> Op
     info = lock.getLockInfo()   # (pid, hostname, appname), or a falsy value when unknown
     pid = info[0] if isinstance(info, (tuple, list)) and info else 0
     return int(pid) if pid else -1
+
+
+# -- hand-off of a file open in another instance ----------------------------------------------
+#: How long instance B waits for instance A to answer a hand-off (ms); then B refuses the file.
+HANDOFF_TIMEOUT_MS = 3000
+#: Largest hand-off message read (bytes): a path and a few keys.
+MAX_HANDOFF_BYTES = 16 << 10
+_INSTANCE_ID = re.compile(r"[0-9]+-[0-9a-f]{8}")
+
+
+def handoff_server_name(instance_id: str) -> str:
+    """The :class:`QLocalServer` name of the instance ``instance_id``: the application, the user
+    (two users never reach each other's servers) and the instance, e.g.
+    ``"deduction-desk-alice-4242-1a2b3c4d"``."""
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = str(os.getuid()) if hasattr(os, "getuid") else "user"
+    user = re.sub(r"[^A-Za-z0-9_.-]", "_", user)[:32]
+    return f"deduction-desk-{user}-{instance_id}"
+
+
+class HandoffServer(QObject):
+    """This instance's end of the hand-off (module docstring): a :class:`QLocalServer`, only
+    reachable by the same user, answering one request per connection.
+
+    A request is one line of JSON, ``{"open": "/abs/path.json"}``; the answer one line,
+    ``{"shown": true, "pid": 4242}`` when this instance holds the file and ``bring(path)``
+    brought it to the front, ``{"shown": false}`` otherwise.
+
+    Args:
+        autosave: this instance's :class:`InstanceAutosave` (its id names the server; its
+            locks tell which files this instance holds).
+        bring: ``bring(path) -> bool``: select the file's tab and raise the window.
+
+    Signals:
+        handedOff(str path): another instance asked for ``path`` and it was brought forward.
+    """
+
+    handedOff = Signal(str)
+
+    def __init__(self, autosave: InstanceAutosave, bring, parent: Optional[QObject] = None):
+        super().__init__(parent)
+        self._autosave = autosave
+        self._bring = bring
+        self.server = QLocalServer(self)
+        self.server.setSocketOptions(QLocalServer.UserAccessOption)
+        self.name = handoff_server_name(autosave.instance_id)
+        QLocalServer.removeServer(self.name)   # a socket file left by a killed process
+        self.listening = self.server.listen(self.name)
+        self.server.newConnection.connect(self._on_connection)
+        self._buffers: dict = {}
+
+    @Slot()
+    def _on_connection(self) -> None:
+        while self.server.hasPendingConnections():
+            sock = self.server.nextPendingConnection()
+            self._buffers[sock] = b""
+            sock.readyRead.connect(self._on_ready_read)
+            sock.disconnected.connect(self._on_gone)
+            QTimer.singleShot(HANDOFF_TIMEOUT_MS * 2, sock, sock.abort)   # a silent client
+
+    @Slot()
+    def _on_gone(self) -> None:
+        sock = self.sender()
+        self._buffers.pop(sock, None)
+        if sock is not None:
+            sock.deleteLater()
+
+    @Slot()
+    def _on_ready_read(self) -> None:
+        sock = self.sender()
+        if sock not in self._buffers:
+            return
+        data = self._buffers[sock] + bytes(sock.readAll().data())
+        if b"\n" not in data and len(data) <= MAX_HANDOFF_BYTES:
+            self._buffers[sock] = data
+            return
+        del self._buffers[sock]
+        answer = {"shown": False}
+        try:
+            request = json.loads(data.split(b"\n", 1)[0][:MAX_HANDOFF_BYTES].decode("utf-8"))
+            path = request.get("open") if isinstance(request, dict) else None
+            if isinstance(path, str) and self._autosave.holds(path) and self._bring(path):
+                answer = {"shown": True, "pid": os.getpid()}
+                self.handedOff.emit(path)
+        except (ValueError, UnicodeDecodeError):
+            pass
+        sock.write((json.dumps(answer) + "\n").encode("utf-8"))
+        sock.flush()
+        sock.disconnectFromServer()
+
+    def close(self) -> None:
+        """Stop listening (the window closes)."""
+        self.server.close()
+
+
+def request_handoff(path: str, instance_id: str, timeout_ms: Optional[int] = None) -> bool:
+    """Ask the instance ``instance_id`` to bring ``path``'s tab to the front; True when it
+    answered that it did within ``timeout_ms`` (default :data:`HANDOFF_TIMEOUT_MS`). Waits
+    in a local event loop, so this instance's window keeps painting and an instance in the
+    same process can answer."""
+    if not _INSTANCE_ID.fullmatch(instance_id or ""):
+        return False
+    timeout_ms = HANDOFF_TIMEOUT_MS if timeout_ms is None else timeout_ms
+    sock = QLocalSocket()
+    loop = QEventLoop()
+    got = {"data": b"", "done": False}
+
+    def on_ready():
+        got["data"] += bytes(sock.readAll().data())
+        if b"\n" in got["data"] or len(got["data"]) > MAX_HANDOFF_BYTES:
+            got["done"] = True
+            loop.quit()
+
+    def on_gone(*_a):
+        got["done"] = True
+        loop.quit()
+
+    sock.readyRead.connect(on_ready)
+    sock.disconnected.connect(on_gone)
+    sock.errorOccurred.connect(on_gone)
+    sock.connected.connect(lambda: sock.write(
+        (json.dumps({"open": os.path.realpath(path)}) + "\n").encode("utf-8")))
+    timer = QTimer()
+    timer.setSingleShot(True)
+    timer.timeout.connect(loop.quit)
+    timer.start(timeout_ms)
+    sock.connectToServer(handoff_server_name(instance_id))
+    if not got["done"]:
+        loop.exec()
+    timer.stop()
+    if sock.bytesAvailable():
+        got["data"] += bytes(sock.readAll().data())
+    sock.abort()
+    try:
+        answer = json.loads(got["data"].split(b"\n", 1)[0].decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(answer, dict) and answer.get("shown") is True
 
 
 def _adopt_legacy_file() -> None:
@@ -276,7 +465,7 @@ def offer_restore(window, ask: bool = True) -> bool:
     own = window.autosave.recovery_path() if isinstance(window.autosave, InstanceAutosave) else None
     orphans, messages = find_orphans(own)
     if messages and ask:
-        QMessageBox.warning(window, "Recovery file set aside", "\n".join(messages))
+        QMessageBox.warning(window, "Recovery file set aside", as_rich_plain("\n".join(messages)))
     elif messages:
         print("\n".join(messages), file=sys.stderr)
     if not orphans:
@@ -285,8 +474,9 @@ def offer_restore(window, ask: bool = True) -> bool:
         lines = "\n".join(f"• {o.describe()}" for o in orphans)
         ans = QMessageBox.question(
             window, "Restore unsaved games?",
-            f"A Deduction Desk window that has closed did not save these games:\n{lines}\n\n"
-            f"Restore them? (No keeps them in {os.path.join(recovery_dir(), 'declined')}.)",
+            as_rich_plain(f"A Deduction Desk window that has closed did not save these games:"
+                          f"\n{lines}\n\nRestore them? (No keeps them in "
+                          f"{os.path.join(recovery_dir(), 'declined')}.)"),
             QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
         if ans != QMessageBox.Yes:
             for o in orphans:

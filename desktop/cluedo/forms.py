@@ -15,6 +15,7 @@ from engines import cluedo
 from engines.core.errors import SessionFormatError
 from desktop.widgets.dialogs import NewGameDialogBase
 from desktop.appearance import tone
+from desktop.widgets.plain_text import as_rich_plain
 
 NOBODY = "nobody"
 NOT_SEEN = "(not shown to me)"
@@ -494,7 +495,7 @@ class SuggestionForm(QGroupBox):
         try:
             ev = cluedo.event_from_json(self.event_json(), self.setup, "suggestion")
         except SessionFormatError as exc:
-            QMessageBox.warning(self, "Check the suggestion", exc.message)
+            QMessageBox.warning(self, "Check the suggestion", as_rich_plain(exc.message))
             return
         self.submitted.emit(ev)
 
@@ -502,13 +503,14 @@ class SuggestionForm(QGroupBox):
         who = self.suggester.currentText()
         cards = self.cards()
         ans = QMessageBox.question(self, "Failed accusation",
-                                   f"Log that {who} accused {', '.join(cards)} and was wrong?")
+                                   as_rich_plain(f"Log that {who} accused {', '.join(cards)} "
+                                                 f"and was wrong?"))
         if ans != QMessageBox.Yes:
             return
         try:
             ev = cluedo.event_from_json({"type": "accusation", "player": who, "cards": cards,
                                          "correct": False}, self.setup, "accusation")
         except SessionFormatError as exc:
-            QMessageBox.warning(self, "Check the accusation", exc.message)
+            QMessageBox.warning(self, "Check the accusation", as_rich_plain(exc.message))
             return
         self.accusationSubmitted.emit(ev)

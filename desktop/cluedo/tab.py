@@ -24,6 +24,7 @@ from desktop.cluedo.forms import NewGameDialog, SuggestionForm
 from desktop.cluedo.opponents import LIKELY_KNOWS, RULE_TEXT, OpponentsTracker, OpponentsView
 from desktop.inference import InferenceRunner
 from desktop.appearance import tone
+from desktop.widgets.plain_text import as_rich_plain, esc
 
 METHOD_LABELS = {"exact": "Exact (count deals)", "center": "Analytical center (cvxpy)",
                  "montecarlo": "Monte Carlo (exact sampling)"}
@@ -244,7 +245,7 @@ class Tab(GameTab):
             text += f" · {post.samples:,} exact samples (± = standard error, %)"
         note = getattr(post, "note", None)
         if note:
-            text += f" · <span style='color:#6d4c00'>{note}</span>"
+            text += f" · <span style='color:#6d4c00'>{esc(note)}</span>"
         self.deals_label.setText(text)
         self._show_opponents(k)
 
@@ -328,7 +329,7 @@ class Tab(GameTab):
         self.rec_table.set_rows([_Ranked(s, w, room, bits, rec.is_exact(s, w, room), rec.samples)
                                  for s, w, room, bits in rows])
         if rec.accusation and self.timeline is not None and self.timeline.error is None:
-            self.accuse_label.setText("Ready to accuse: " + ", ".join(rec.accusation))
+            self.accuse_label.setText(as_rich_plain("Ready to accuse: " + ", ".join(rec.accusation)))
         else:
             self.accuse_label.clear()
 
@@ -336,7 +337,7 @@ class Tab(GameTab):
     def _on_recommendation_failed(self, _rev, exc) -> None:
         self.opponents.release()
         self.rec_table.clear_rows()
-        self.rec_note.setText(f"No recommendation: {exc}")
+        self.rec_note.setText(as_rich_plain(f"No recommendation: {exc}"))
 
     def _use_recommendation(self, row: int) -> None:
         r = self.rec_table.row_object(row)
@@ -361,8 +362,8 @@ class Tab(GameTab):
             self.form.set_advice("You hold none of these cards: you cannot refute — check the cards.")
             return
         best = advice[0]
-        others = ", ".join(f"{c} ({b:.2f} bits)" for c, b in advice[1:])
-        self.form.set_advice(f"Show <b>{best[0]}</b>: it tells the others least ({best[1]:.2f} bits)"
+        others = ", ".join(f"{esc(c)} ({b:.2f} bits)" for c, b in advice[1:])
+        self.form.set_advice(f"Show <b>{esc(best[0])}</b>: it tells the others least ({best[1]:.2f} bits)"
                                  + (f"; rather than {others}" if others else ""))
 
     # -- who is close to solving, and when to accuse ----------------------------------------

@@ -19,6 +19,7 @@ from engines.core.errors import SessionFormatError
 from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
 from desktop.appearance import tone
+from desktop.widgets.plain_text import as_rich_plain, esc
 
 DEFAULT_NAMES = ["A", "B", "C", "D", "E", "F"]
 CARD_STYLE = "QSpinBox {font-size:13pt; font-weight:bold; color:#3e2723;}"
@@ -124,7 +125,7 @@ class TablePanel(_RebuiltBox):
         vis = setup.visible_dict()
         k = setup.cards_per_player
         for r, p in enumerate(setup.players):
-            name = QLabel(f"<b>★ {p}</b> (me)" if p == setup.me else f"<b>{p}</b>")
+            name = QLabel(f"<b>★ {esc(p)}</b> (me)" if p == setup.me else f"<b>{esc(p)}</b>")
             self.grid.addWidget(name, r, 0)
             if p == setup.me:
                 self._add_my_cards(r, k)
@@ -137,7 +138,7 @@ class TablePanel(_RebuiltBox):
             if p != setup.me:
                 self._add_analysing_box(r, p, k)
             btn = QPushButton("Solved…")
-            btn.setToolTip(f"{p} called their cards: fill the Solve form")
+            btn.setToolTip(as_rich_plain(f"{p} called their cards: fill the Solve form"))
             btn.clicked.connect(lambda _c=False, who=p: self.solveClicked.emit(who))
             self.grid.addWidget(btn, r, 3 + k)
             self.solve_buttons[p] = btn
@@ -168,8 +169,9 @@ class TablePanel(_RebuiltBox):
 
     def _add_analysing_box(self, r: int, player: str, k: int) -> None:
         box = QCheckBox("uses analysis")
-        box.setToolTip(f"Model {player} as using behavioural analysis (reacting to the others' "
-                       "reactions); untick for a player who reasons from the answers alone")
+        box.setToolTip(as_rich_plain(f"Model {player} as using behavioural analysis (reacting to "
+                                     "the others' reactions); untick for a player who reasons "
+                                     "from the answers alone"))
         box.setChecked(player in self.setup.analysing)
         box.toggled.connect(lambda on, who=player: self.analysingChanged.emit(who, on))
         self.grid.addWidget(box, r, 2 + k)
@@ -191,8 +193,8 @@ class TablePanel(_RebuiltBox):
             for s, f in zip(spins, self.faces[p]):
                 s.setVisible(editable)
                 f.setVisible(not editable)
-                s.setToolTip(f"{p}'s card — edit it while nothing is logged")
-                f.setToolTip(f"{p}'s card as I see it now (log a solve to change it)")
+                s.setToolTip(as_rich_plain(f"{p}'s card — edit it while nothing is logged"))
+                f.setToolTip(as_rich_plain(f"{p}'s card as I see it now (log a solve to change it)"))
 
     def show_stacks(self, visible: dict) -> None:
         """Show ``visible`` ({name: stack}) without emitting edits."""
@@ -216,7 +218,7 @@ class TablePanel(_RebuiltBox):
         """The note after ``player``'s cards (can solve / cannot / probability)."""
         if player in self.state:
             self.state[player].setText(text)
-            self.state[player].setToolTip(tip)
+            self.state[player].setToolTip(as_rich_plain(tip))
 
     def stack(self, player: str) -> list[int]:
         """The cards of ``player`` as the editable spin boxes hold them."""
@@ -459,7 +461,7 @@ class ReactionsForm(_RebuiltBox):
         for i, p in enumerate(setup.players):
             b = QPushButton(p)
             b.setCheckable(True)
-            b.setToolTip(f"Checked: {p} solved this round; unchecked: {p} did not")
+            b.setToolTip(as_rich_plain(f"Checked: {p} solved this round; unchecked: {p} did not"))
             b.toggled.connect(lambda on, btn=b, who=p: self._label(btn, who, on))
             self._label(b, p, False)
             grid.addWidget(b, i // cols, i % cols)

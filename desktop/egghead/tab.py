@@ -26,6 +26,7 @@ from desktop.egghead.forms import (NewGameDialog, QuestionForm, ReactionsForm, S
                                    TablePanel, stack_text)
 from desktop.egghead.simulation import SimulationPanel
 from desktop.appearance import tone
+from desktop.widgets.plain_text import esc
 
 SERIES_BA = "with analysis (BA)"
 SERIES_NO_BA = "answers alone"
@@ -107,9 +108,9 @@ def learned_text(post) -> str:
         return "<b>Stacks ruled out</b>: nothing logged yet"
     parts = []
     if answers:
-        parts.append("by answers — " + ", ".join(f"{s}: {n}" for s, n in answers.items()))
+        parts.append("by answers — " + ", ".join(f"{esc(s)}: {n}" for s, n in answers.items()))
     if reactions:
-        parts.append("by reactions — " + ", ".join(f"{s}: {n}" for s, n in reactions.items()))
+        parts.append("by reactions — " + ", ".join(f"{esc(s)}: {n}" for s, n in reactions.items()))
     return "<b>Stacks ruled out</b> " + "; ".join(parts)
 
 
@@ -367,14 +368,14 @@ class Tab(GameTab):
         for p in setup.others:
             pr = post.others_solve_probability.get(p, 0.0)
             if post.others_can_solve.get(p):
-                text, tip, html = "✓ can solve", f"{p} knows their stack", f"<b>{p}</b> can solve"
+                text, tip, html = "✓ can solve", f"{p} knows their stack", f"<b>{esc(p)}</b> can solve"
             elif pr <= 0:
                 text, tip, html = "cannot solve", f"{p} cannot know their stack yet", \
-                    f"{p} cannot solve"
+                    f"{esc(p)} cannot solve"
             else:
                 text = f"solve? {format_probability(pr)}"
                 tip = f"P({p} can solve now) = {pr:.4f}: it depends on my stack"
-                html = f"{p} can solve with probability {format_probability(pr)}"
+                html = f"{esc(p)} can solve with probability {format_probability(pr)}"
             self.table_panel.set_state(p, text, tip)
             parts.append(html)
         self.others_label.setText("The others, in the real world I see: " + "; ".join(parts) + ".")

@@ -17,6 +17,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, Q
 from PySide6.QtWidgets import QGridLayout, QScrollArea, QSizePolicy, QWidget
 
 from desktop.widgets.worksheet import format_probability, heat_color
+from desktop.widgets.plain_text import esc
 
 #: Chip colours per attribute (cycled in board attribute order).
 CHIP_COLOURS = ["#e3f2fd", "#fce4ec", "#e8f5e9", "#fff3e0", "#ede7f6", "#e0f7fa", "#f9fbe7",
@@ -121,11 +122,11 @@ class CharacterCard(QWidget):
 
     def _update_tooltip(self) -> None:
         c = self.character
-        lines = [f"<b>{c.name}</b>"]
-        lines += [f"{k.replace('_', ' ')}: {('yes' if v else 'no') if isinstance(v, bool) else v}"
+        lines = [f"<b>{esc(c.name)}</b>"]
+        lines += [esc(f"{k.replace('_', ' ')}: {('yes' if v else 'no') if isinstance(v, bool) else v}")
                   for k, v in c.values]
         if c.note:
-            lines.append(f"<i>disputed: {c.note}</i>")
+            lines.append(f"<i>disputed: {esc(c.note)}</i>")
         if self.probability is not None:
             lines.append(f"posterior: {self.probability:.4f}")
         if self.down:

@@ -20,6 +20,7 @@ from engines.core.errors import SessionFormatError
 from desktop.widgets.columns import STRETCH, Column, ColumnTable, is_missing
 from desktop.widgets.dialogs import NewGameDialogBase
 from desktop.widgets.simulation import SimulationPanelBase
+from desktop.widgets.plain_text import as_rich_plain, esc
 
 FILE_CHOICE = "file"
 RULE_LABELS = {"official": "Official (naming takes a turn; a wrong name loses)",
@@ -294,13 +295,13 @@ class SimulationPanel(SimulationPanelBase):
         """Fill the table from a :class:`engines.guesswho.SimulationResult`."""
         self.table.set_rows(result.matches)
         self.table.resizeRowsToContents()
-        self.message.setText(f"{result.board} · {result.rules} rules"
+        self.message.setText(as_rich_plain(f"{result.board} · {result.rules} rules"
                              + (" · compound questions" if result.compound_questions else "")
-                             + f" · seed {result.seed}")
+                             + f" · seed {result.seed}"))
 
     def show_error(self, text: str) -> None:
         """Show ``text`` (a problem or a notice) in red under the table."""
-        self.status.setText(f"<span style='color:#b71c1c'>{text}</span>")
+        self.status.setText(f"<span style='color:#b71c1c'>{esc(text)}</span>")
 
 
 def _simulate_job(config, task):

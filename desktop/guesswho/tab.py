@@ -29,6 +29,7 @@ from desktop.guesswho.forms import NewGameDialog, SimulationPanel
 from desktop.guesswho.model import (COL_BITS, COL_LEFT, COL_QUESTION, COL_SPLIT, QuestionTableModel,
                                     SplitBarDelegate, question_key)
 from desktop.appearance import tone
+from desktop.widgets.plain_text import esc
 
 RULE_NAMES = {"official": "Official rules", "instant": "Instant win"}
 #: merge key of consecutive ε edits (one undo step)
@@ -258,8 +259,8 @@ class Tab(GameTab):
             self.plot.set_y_range((0, board.size * 1.3))
             self.entropy_plot.set_y_range((0, math.log2(board.size) * 1.3))
         note = board.note or ""
-        tip = note.replace("<", "&lt;")
-        self.board_label.setText(f"<b>{board.name}</b>" + (" <span style='color:#e65100'><u>note</u></span>"
+        tip = esc(note)
+        self.board_label.setText(f"<b>{esc(board.name)}</b>" + (" <span style='color:#e65100'><u>note</u></span>"
                                                            if note else ""))
         self.board_label.setToolTip(f"<p>{tip}</p>" if tip else "")
         self._sync_controls()
@@ -366,9 +367,9 @@ class Tab(GameTab):
             q = post.advised_question
             label = self.words(q)
             if yes == 0:
-                what = f"name a character: ask “{label}”"
+                what = f"name a character: ask “{esc(label)}”"
             else:
-                what = f"aim for a <b>{yes} / {no}</b> split: ask “{label}”"
+                what = f"aim for a <b>{yes} / {no}</b> split: ask “{esc(label)}”"
             self.advice_label.setText(f"Advised: {what}")
         self.use_advice.setEnabled(self._advised(post) is not None)
 
@@ -383,7 +384,7 @@ class Tab(GameTab):
             parts.append(f"{post.expected_questions:.2f} questions expected with best play{exact}")
         if post.n_candidates == 1:
             name = next(iter(post.candidates))
-            parts.append(f"<span style='color:{tone('#1b5e20')}'><b>it is {name}</b></span>")
+            parts.append(f"<span style='color:{tone('#1b5e20')}'><b>it is {esc(name)}</b></span>")
         elif post.error_rate > 0:
             top = max(post.candidates, key=post.candidates.get)
             parts.append(f"most likely {top} ({format_probability(post.candidates[top])})")
@@ -465,7 +466,7 @@ class Tab(GameTab):
                 label = self.words(q)
             except SessionFormatError as exc:
                 label = exc.message
-            self.asked_label.setText(f"Asked “<b>{label}</b>” — the answer:")
+            self.asked_label.setText(f"Asked “<b>{esc(label)}</b>” — the answer:")
         names = self.document.setup.board.names
         self.board_view.set_highlighted(() if truth is None else
                                         [n for i, n in enumerate(names) if truth[i]])
@@ -508,7 +509,7 @@ class Tab(GameTab):
         live = self.timeline.latest if self.timeline is not None else None
         if live is not None and name in live.names and not live.alive[live.names.index(name)]:
             self.banner.show_message(
-                f"<b>{name}</b> was ruled out by an answer. To stand it up, undo that answer "
+                f"<b>{esc(name)}</b> was ruled out by an answer. To stand it up, undo that answer "
                 f"or remove it in the history.", "info")
             self._notice = True
             return

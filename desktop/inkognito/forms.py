@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
 from engines import inkognito
 from desktop.appearance import tone
 from desktop.widgets.columns import CONTENTS, Column, ColumnTable
+from desktop.widgets.plain_text import as_rich_plain
 
 QUESTION_LABELS = {"player": "Player", "ambassador": "Ambassador"}
 TICK = "●"   # a card shown (✗ means impossible in the heat maps)
@@ -329,7 +330,7 @@ class NewGameDialog(QDialog):
         try:
             self._setup = inkognito.Setup.from_json(self.setup_json(), "setup")
         except SessionFormatError as exc:
-            self.error.setText(f"{exc.path}: {exc.message}")
+            self.error.setText(as_rich_plain(f"{exc.path}: {exc.message}"))
             return
         self.accept()
 

@@ -22,6 +22,7 @@ from desktop.widgets.worksheet import (CERTAIN_EPS, ProbabilityTableModel, Works
                                        format_probability)
 from desktop.inkognito.forms import QUESTION_LABELS, AnswerSheet, NewGameDialog, short_name
 from desktop.appearance import tone
+from desktop.widgets.plain_text import esc
 
 METHOD_LABELS = {"joint": "Joint (all opponents together)",
                  "independent": "Independent (per opponent, as the seed)"}
@@ -52,7 +53,7 @@ class BeliefCard(QWidget):
         self.opponent = opponent
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
-        self.title = QLabel(f"<b>{opponent}</b>")
+        self.title = QLabel(f"<b>{esc(opponent)}</b>")
         lay.addWidget(self.title)
         self.model = ProbabilityTableModel(
             [("", [_compact(i) for i in setup.identities]), ("", ["any"])],
@@ -89,9 +90,9 @@ class BeliefCard(QWidget):
         m[4, :4] = j.sum(0)
         self.model.set_matrix(m)
         top = max(b.identity, key=b.identity.get)
-        self.title.setText(f"<b>{self.opponent}</b> — most likely {top} "
+        self.title.setText(f"<b>{esc(self.opponent)}</b> — most likely {esc(top)} "
                            f"({format_probability(b.identity[top])})")
-        self.partner.setText(f"My partner ({setup.partner_identity}): "
+        self.partner.setText(f"My partner ({esc(setup.partner_identity)}): "
                              f"<b>{format_probability(b.partner)}</b>")
         if b.theta is not None:
             g, p = b.theta

@@ -24,6 +24,7 @@ from engines.spyfall.model import entry_claim_weight
 from desktop.spyfall.model import ClaimSheetModel, ClaimSheetView, SpyBeliefModel, claim_text
 from desktop.spyfall.simulation import SimulationPanel
 from desktop.appearance import tone
+from desktop.widgets.plain_text import esc
 
 METHOD_LABELS = {"exact": "Exact (factorised)", "enumeration": "Enumeration (scipy, reference)"}
 PUBLIC = "Public"
@@ -259,9 +260,9 @@ class Tab(GameTab):
         if s.me is None:
             who = "Observer (no card)"
         elif s.i_am_spy:
-            who = f"<b>{s.me}</b> · my card: <b style='color:#b71c1c'>SPY</b>"
+            who = f"<b>{esc(s.me)}</b> · my card: <b style='color:#b71c1c'>SPY</b>"
         else:
-            who = f"<b>{s.me}</b> · my card: <b>{s.my_location}</b>"
+            who = f"<b>{esc(s.me)}</b> · my card: <b>{esc(s.my_location)}</b>"
         model = (f"β = {s.beta:g}, λ = {s.lam:g}, w = {s.claim_weight:g}, "
                  f"{STRATEGY_LABELS.get(s.strategy, s.strategy).lower()}")
         if any(m != spyfall.PlayerModel(s.beta, s.lam, s.strategy, s.claim_weight) for m in s.models):
@@ -440,14 +441,14 @@ class Tab(GameTab):
         (loc, pl), = _top(post.location)
         (spy, ps), = _top(post.spy)
         text = "" if live else f"<i>as after claim {k}</i> · "
-        text += (f"Public: location <b>{loc}</b> {format_probability(pl)}, "
-                 f"spy <b>{spy}</b> {format_probability(ps)}")
+        text += (f"Public: location <b>{esc(loc)}</b> {format_probability(pl)}, "
+                 f"spy <b>{esc(spy)}</b> {format_probability(ps)}")
         if setup.me is not None and not setup.i_am_spy:
             (mspy, mp), = _top(post.private_spy)
-            text += f" · I suspect <b>{mspy}</b> {format_probability(mp)}"
+            text += f" · I suspect <b>{esc(mspy)}</b> {format_probability(mp)}"
         elif setup.i_am_spy:
             (mloc, mp), = _top(post.private_location)
-            text += f" · I think it is <b>{mloc}</b> {format_probability(mp)}"
+            text += f" · I think it is <b>{esc(mloc)}</b> {format_probability(mp)}"
         ig = post.aggregate_information_gain_bits
         text += f" · the claims told the public {ig:.2f} bits about the location"
         self.summary.setText(text)
@@ -520,21 +521,21 @@ class Tab(GameTab):
             p = format_probability(rec.accuse_probability)
             threshold = early_vote_threshold()
             if rec.call_vote:
-                text += (f" · <b style='color:#b71c1c'>Call the vote now: Accuse {rec.accuse}</b> "
+                text += (f" · <b style='color:#b71c1c'>Call the vote now: Accuse {esc(rec.accuse)}</b> "
                          f"({p}" + (f" ≥ {format_probability(threshold)})" if threshold else ")"))
             elif threshold is not None:
-                text += (f" · <b>Accuse {rec.accuse}</b> ({p}) at the vote; call it early when "
+                text += (f" · <b>Accuse {esc(rec.accuse)}</b> ({p}) at the vote; call it early when "
                          f"your belief in a suspect reaches {format_probability(threshold)}")
             else:
-                text += f" · <b>Accuse {rec.accuse}</b> ({p})"
+                text += f" · <b>Accuse {esc(rec.accuse)}</b> ({p})"
         if rec.name_location is not None:
-            text += (f" · <b>Name the location: {rec.name_location}</b> "
+            text += (f" · <b>Name the location: {esc(rec.name_location)}</b> "
                      f"({format_probability(rec.location_probability)})")
         return text
 
     @Slot(int, object)
     def _on_recommendation_failed(self, _rev, exc) -> None:
-        self.advice.setText(f"No recommendation: {getattr(exc, 'message', exc)}")
+        self.advice.setText(f"No recommendation: {esc(getattr(exc, 'message', exc))}")
 
     # -- new game --------------------------------------------------------------------------------
     def new_game(self) -> bool:

@@ -6,9 +6,10 @@ lands on that cell. It can be dismissed (✕) without acting.
 """
 from __future__ import annotations
 
+import html
 from typing import Optional
 
-from PySide6.QtCore import QEvent, QObject, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QFrame, QGraphicsDropShadowEffect, QHBoxLayout, QLabel, QLayout,
                                QPushButton, QToolButton, QWidget)
 
@@ -111,6 +112,10 @@ class Banner(QFrame):
 
     # -- messages --------------------------------------------------------------------------
     def show_message(self, text: str, kind: str = "error", action: str = "") -> None:
+        """Show ``text`` — rich text: names in it must be escaped (``html.escape``; or use
+        :meth:`show_message_plain`) — styled as ``kind`` (error, warning, info, success),
+        with an action button labelled ``action`` when given."""
+        self.label.setTextFormat(Qt.RichText)
         self.setStyleSheet(f"Banner {{{STYLES.get(kind, STYLES['info'])} border-radius:4px;}}"
                            f" QLabel {{border:none; background:transparent;}}")
         self.label.setText(text)
@@ -118,6 +123,15 @@ class Banner(QFrame):
         self.button.setVisible(bool(action))
         self.show()
         self.place()
+
+    def set_text(self, text: str) -> None:
+        """Change the shown message's text only (rich text, as :meth:`show_message`): no
+        restyling, no new place — cheap enough for a progress count."""
+        self.label.setText(text)
+
+    def show_message_plain(self, text: str, kind: str = "error", action: str = "") -> None:
+        """:meth:`show_message` for plain text (a file or player name is shown literally)."""
+        self.show_message(html.escape(text, quote=False), kind, action)
 
     def clear(self) -> None:
         self.hide()

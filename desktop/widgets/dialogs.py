@@ -6,6 +6,7 @@ from typing import Any
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from engines.core.errors import SessionFormatError
+from desktop.widgets.plain_text import as_rich_plain
 
 
 class NewGameDialogBase(QDialog):
@@ -25,7 +26,7 @@ class NewGameDialogBase(QDialog):
         try:
             self.built = self.build()
         except SessionFormatError as exc:
-            QMessageBox.warning(self, "Check the new game", f"{exc.path}: {exc.message}")
+            QMessageBox.warning(self, "Check the new game", as_rich_plain(f"{exc.path}: {exc.message}"))
             return
         self.accept()
 

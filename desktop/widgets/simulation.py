@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QWidget
 
 from desktop.widgets.run_on import RunOnSelector
 from engines.core.errors import EngineError, SessionFormatError
+from desktop.widgets.plain_text import esc
 
 ERROR_STYLE = "<span style='color:#b71c1c'>{}</span>"
 
@@ -144,4 +145,4 @@ class SimulationPanelBase(QWidget):
         msg = exc.message if isinstance(exc, SessionFormatError) else str(exc)
         kind = self.FAILURE if isinstance(exc, EngineError) else \
             f"Internal error ({type(exc).__name__})"
-        self.status.setText(ERROR_STYLE.format(f"<b>{kind}</b>: {msg}"))
+        self.status.setText(ERROR_STYLE.format(f"<b>{kind}</b>: {esc(msg)}"))

@@ -193,13 +193,14 @@ class Reader:
         return v
 
 
-_NAME_FORBIDDEN = frozenset("<>") | frozenset(chr(c) for c in range(32)) | {"\x7f"}
+_NAME_FORBIDDEN = frozenset(chr(c) for c in range(32)) | {"\x7f"}
 
 
 def check_name(name: str, path: str) -> str:
-    """Refuse a name that is too long (:data:`MAX_NAME_CHARS`), or holds ``<``, ``>`` or a
-    control character: names are shown in buttons, table headers and rich-text labels, where
-    ``<img src=…>`` would be drawn as a picture and a newline breaks the layout.
+    """Refuse a name that is too long (:data:`MAX_NAME_CHARS`) or holds a control character
+    (a newline or tab breaks buttons, table headers and one-line labels). ``<``, ``>`` and
+    ``&`` are allowed: the desktop escapes every name it puts into rich text (labels,
+    tooltips, banners, message boxes), so ``<img src=x>`` shows as those characters.
 
     Raises:
         SessionFormatError: at ``path``.
@@ -211,7 +212,7 @@ def check_name(name: str, path: str) -> str:
     bad = next((ch for ch in name if ch in _NAME_FORBIDDEN), None)
     if bad is not None:
         raise SessionFormatError(path, f"the name {excerpt(name)} contains {bad!r}; names may "
-                                       f"not contain < > or control characters")
+                                       f"not contain control characters")
     return name
 
 

@@ -20,7 +20,7 @@ import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from engines.core.contract import IncrementalEngine
 from engines.core.errors import CancelFlag, ContradictionError, EngineError, check_cancel
@@ -113,14 +113,16 @@ class Timeline:
         finally:
             self._lock.release()
 
-    def compute(self, events: Sequence, cancel: CancelFlag = None, *,
-                full: bool = True) -> TimelineResult:
+    def compute(self, events: Sequence, cancel: CancelFlag = None, *, full: bool = True,
+                progress: Optional[Callable[[int, int], None]] = None) -> TimelineResult:
         """The posterior after every prefix of ``events`` (``full=False``: the whole log only).
 
         The whole log is computed first (what the player waits for), then the other prefixes
         (each from the cache when seen before); with states too large to copy, in order. With
         ``full=False`` only the whole log is computed (other prefixes as far as cached). A
         ContradictionError stops the timeline at the last consistent prefix (``error`` set).
+        ``progress(done, total)`` is called after every prefix computed (``total``: the
+        ``len(events) + 1`` prefixes; with ``full=False`` just the whole log).
 
         Raises:
             Cancelled: ``cancel()`` became true. EngineError other than a contradiction
@@ -128,6 +130,8 @@ class Timeline:
         """
         events = tuple(events)
         n = len(events)
+        total = n + 1 if full else 1
+        report = progress if progress is not None else (lambda _done, _total: None)
         self._acquire(cancel)
         try:
             if self.in_order and full:
@@ -141,6 +145,7 @@ class Timeline:
                         break
                     posts.append(p)
                     sums.append(s)
+                    report(k + 1, total)
                 return TimelineResult(tuple(posts), tuple(sums), error, n)
             error = None
             try:
@@ -151,12 +156,16 @@ class Timeline:
                 good = max(exc.event_index, 0)
                 last = None if exc.event_index < 0 else self._entry(events[:good], cancel)
             if last is None:
+                report(total, total)
                 return TimelineResult((), (), error, n)
+            total = good + 1 if full else 1     # a contradiction: the consistent prefixes
+            report(1, total)
             posts, sums = [], []
             for k in range(good):
                 check_cancel(cancel)
                 if full:
                     p, s = self._entry(events[:k], cancel)
+                    report(k + 2, total)
                 else:
                     p, s = self._posts.get(_key(events[:k]), (None, None))
                 posts.append(p)

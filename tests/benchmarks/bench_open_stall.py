@@ -1,0 +1,156 @@
+"""Benchmark: how long the GUI thread stalls while a session file that starts a long
+computation is opened, and how long until its beliefs (or the Cancel) arrive.
+
+Run: ``QT_QPA_PLATFORM=offscreen python tests/benchmarks/bench_open_stall.py [--cancel]``.
+A ``QTimer`` heartbeat ticks every 10 ms on the GUI thread; the longest gap between two
+ticks from the moment File → Open starts until the tab is idle is the stall. Files:
+
+* a Spyfall log whose last claim is repeated 2,000 times (the timeline recomputes every
+  prefix on open);
+* a Cluedo custom deck of 12 suspects, 12 weapons and 12 rooms with 10 players and 12
+  refutations (:func:`cluedo_file`).
+
+Prints, per file: the longest GUI stall (ms), the time File → Open took to return (ms), and
+the seconds until the tab was idle (``--cancel``: Cancel is pressed 0.5 s after the open; the
+time from Cancel until every worker thread has stopped). ``-v`` also prints what the GUI
+thread was doing during the longest stall.
+"""
+import json
+import os
+import sys
+import tempfile
+import threading
+import time
+import traceback
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def spyfall_file(folder: str, repeat: int = 2000) -> str:
+    from engines.core.resources import resource_path
+
+    d = json.loads(resource_path("examples", "spyfall.json").read_text(encoding="utf-8"))
+    d["events"] = d["events"] + [d["events"][-1]] * repeat
+    path = os.path.join(folder, f"spyfall-{repeat}.json")
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(d, fh)
+    return path
+
+
+def cluedo_file(folder: str) -> str:
+    """12 suspects, 12 weapons, 12 rooms, 10 players; hands 6, 6, 3 x 7, 0 (0.26 GB of
+    counting state: 6 + 3 x 8 hands, 0.6 GB, is over the limit and refused), and 12
+    refutations nobody saw."""
+    cats = {"suspect": [f"S{i}" for i in range(12)], "weapon": [f"W{i}" for i in range(12)],
+            "room": [f"R{i}" for i in range(12)]}
+    players = ["Me"] + [f"P{i}" for i in range(1, 10)]
+    sizes = dict(zip(players, [6, 6, 3, 3, 3, 3, 3, 3, 3, 0]))
+    events = []
+    for i in range(12):
+        events.append({"type": "suggestion", "suggester": players[1 + i % 8],
+                       "cards": [f"S{i}", f"W{(i * 5) % 12}", f"R{(i * 7) % 12}"],
+                       "passed": [], "refuter": players[1 + (i + 1) % 8], "shown": None})
+    d = {"format": "deduction-desk.session", "version": 1, "game": "cluedo",
+         "setup": {"categories": cats, "players": players, "hand_sizes": sizes, "me": "Me"},
+         "events": events}
+    path = os.path.join(folder, "cluedo-12-12-12-10p.json")
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(d, fh)
+    return path
+
+
+def measure(win, path: str, cancel: bool = False, limit_s: float = 60.0) -> dict:
+    """Open ``path`` from the event loop with a 10 ms heartbeat running; see the module doc."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    ticks = []
+    beat = QTimer()
+    beat.setInterval(10)
+    beat.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    out = {}
+    stacks = {}        # what the GUI thread was doing during stalls over 200 ms
+    gui = threading.get_ident()
+    watching = [True]
+
+    def watchdog():
+        while watching[0]:
+            time.sleep(0.05)
+            if ticks and time.perf_counter() - ticks[-1] > 0.2:
+                frame = sys._current_frames().get(gui)
+                where = traceback.format_stack(frame)[-3:] if frame is not None else []
+                stacks[ticks[-1]] = "".join(where)
+
+    threading.Thread(target=watchdog, daemon=True).start()
+
+    def do_open():
+        t0 = time.perf_counter()
+        out["opened"] = win.open_path(path, ask=False)
+        out["open_ms"] = (time.perf_counter() - t0) * 1000
+
+    beat.start()
+    ticks.append(time.perf_counter())
+    QTimer.singleShot(0, do_open)
+    t_start = time.perf_counter()
+    while "open_ms" not in out:
+        app.processEvents()
+    if cancel:
+        t_c = time.perf_counter()
+        while time.perf_counter() - t_c < 0.5:
+            app.processEvents()
+            time.sleep(0.005)
+        tab = win.current_tab()
+        t_cancel = time.perf_counter()
+        tab.cancel_computation()
+    from desktop.inference import thread_pool
+
+    busy_until = time.perf_counter() + limit_s
+    while time.perf_counter() < busy_until:
+        app.processEvents()
+        time.sleep(0.002)
+        if not any(t.is_busy() for t in win.game_tabs.values()) and (
+                not cancel or thread_pool().activeThreadCount() == 0):
+            break
+    t_idle = time.perf_counter()
+    for _ in range(20):
+        app.processEvents()
+        time.sleep(0.01)
+    beat.stop()
+    watching[0] = False
+    out["stall_at"] = ""
+    if len(ticks) > 1:
+        i = max(range(len(ticks) - 1), key=lambda j: ticks[j + 1] - ticks[j])
+        out["stall_at"] = stacks.get(ticks[i], "")
+    gaps = [b - a for a, b in zip(ticks, ticks[1:])]
+    out["stall_ms"] = max(gaps) * 1000 if gaps else float("nan")
+    out["idle_s"] = t_idle - (t_cancel if cancel else t_start)
+    out["timed_out"] = t_idle >= busy_until
+    return out
+
+
+def main() -> None:
+    from desktop.app import MainWindow, make_app
+
+    cancel = "--cancel" in sys.argv
+    app = make_app()
+    win = MainWindow(autosave=False, interactive=False)
+    win.show()
+    app.processEvents()
+    win.wait_idle()
+    folder = tempfile.mkdtemp(prefix="bench-open-")
+    for label, path in (("Spyfall, last claim x2000", spyfall_file(folder)),
+                        ("Cluedo 12/12/12, 10 players", cluedo_file(folder))):
+        r = measure(win, path, cancel=cancel)
+        print(f"{label}: opened={r['opened']} longest GUI stall {r['stall_ms']:.0f} ms, "
+              f"open_path returned in {r['open_ms']:.0f} ms, "
+              f"{'workers stopped' if cancel else 'idle'} {r['idle_s']:.2f} s after "
+              f"{'Cancel' if cancel else 'the open'}"
+              f"{' (still busy: limit reached)' if r['timed_out'] else ''}")
+        if "-v" in sys.argv and r["stall_at"]:
+            print("  longest stall in:\n" + r["stall_at"])
+    win.shutdown()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,180 @@
+"""A session file open in one instance is handed to it, never opened twice: File → Open (or
+``deduction-desk FILE``) in instance B brings A's tab with the file to the front through A's
+QLocalServer, and B says so; when A does not answer, B refuses the file naming A's process."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from engines.core.resources import resource_path
+
+ROOT = Path(__file__).resolve().parents[2]
+CHILD_PRELUDE = textwrap.dedent("""
+    import os, sys, time
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from desktop.app import MainWindow, make_app
+    app = make_app()
+    app.setApplicationName("Deduction Desk")
+    app.setOrganizationName("DeductionDeskTests")
+""")
+
+
+@pytest.fixture
+def boxes(monkeypatch):
+    """Message boxes recorded instead of shown: [(kind, title, text)]."""
+    from PySide6.QtWidgets import QMessageBox
+
+    shown = []
+    for kind in ("warning", "information"):
+        monkeypatch.setattr(QMessageBox, kind, lambda _p, title, text, *a, _k=kind, **k:
+                            shown.append((_k, title, text)) or QMessageBox.Ok)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Discard)
+    return shown
+
+
+def _window(qtbot):
+    from desktop.app import MainWindow
+
+    w = MainWindow(autosave=True)
+    qtbot.addWidget(w)
+    return w
+
+
+def _close(w):
+    for t in w.game_tabs.values():
+        t.document.undo_stack.setClean()
+    w.autosave.discard()
+    w.shutdown()
+    w.handoff.close()
+    w.autosave.release()
+
+
+def _example(tmp_path, game):
+    p = tmp_path / f"{game}.json"
+    p.write_bytes(resource_path("examples", f"{game}.json").read_bytes())
+    return str(p)
+
+
+def test_file_open_in_another_window_is_brought_to_the_front(qtbot, tmp_path, boxes):
+    a, b = _window(qtbot), _window(qtbot)
+    try:
+        path = _example(tmp_path, "spyfall")
+        assert a.open_path(path, ask=False)
+        a.select_game("cluedo")                 # A shows another tab
+        assert a.wait_idle(60) and b.wait_idle(60)
+        brought = []
+        a.handoff.handedOff.connect(brought.append)
+        b_doc = b.tab_for("spyfall").document
+        before = (b_doc.path, list(b_doc.events))
+
+        assert not b.open_path(path, ask=False)
+
+        assert brought == [os.path.realpath(path)]
+        assert a.current_tab() is a.tab_for("spyfall")      # A selected the file's tab
+        assert [k for k, _t, _x in boxes] == ["information"]
+        text = boxes[0][2]
+        assert f"open in another Deduction Desk window (PID {os.getpid()})" in text
+        assert "brought to the front" in text
+        assert (b_doc.path, list(b_doc.events)) == before  # not opened twice
+        assert not b.autosave.holds(path) and a.autosave.holds(path)
+    finally:
+        _close(b)
+        _close(a)
+
+
+def test_no_answer_falls_back_to_refusal(qtbot, tmp_path, boxes, monkeypatch):
+    """A holder whose server is gone (or hangs) answers nothing: B refuses after the timeout."""
+    from PySide6.QtNetwork import QLocalServer
+
+    from desktop import recovery
+
+    monkeypatch.setattr(recovery, "HANDOFF_TIMEOUT_MS", 300)
+    a, b = _window(qtbot), _window(qtbot)
+    try:
+        path = _example(tmp_path, "guesswho")
+        assert a.open_path(path, ask=False)
+        a.handoff.close()
+        mute = QLocalServer()                  # accepts, never answers
+        assert mute.listen(recovery.handoff_server_name(a.autosave.instance_id))
+        t0 = time.monotonic()
+        assert not b.open_path(path, ask=False)
+        waited = time.monotonic() - t0
+        mute.close()
+        assert [k for k, _t, _x in boxes] == ["warning"]
+        assert f"process {os.getpid()}" in boxes[0][2] and "already open" in boxes[0][2]
+        assert b.tab_for("guesswho").document.path != path
+        assert waited < 5
+    finally:
+        _close(b)
+        _close(a)
+
+
+def test_forged_owner_file_is_not_trusted(qtbot, tmp_path, boxes):
+    """An owner file naming another process than the lock's holder is ignored (refusal)."""
+    from desktop import recovery
+
+    a, b = _window(qtbot), _window(qtbot)
+    try:
+        path = _example(tmp_path, "guesswho")
+        assert a.open_path(path, ask=False)
+        owner = recovery._owner_path(recovery._open_lock_path(path))
+        Path(owner).write_text(json.dumps({"pid": os.getpid() + 1,
+                                           "instance": a.autosave.instance_id}))
+        assert recovery.open_elsewhere_owner(path, b.autosave) == (os.getpid(), "")
+        assert not b.open_path(path, ask=False)
+        assert [k for k, _t, _x in boxes] == ["warning"]
+    finally:
+        _close(b)
+        _close(a)
+
+
+def test_second_process_with_file_argument_hands_off_and_ends(tmp_path):
+    """``deduction-desk FILE`` while another process has FILE open: the holder brings it to
+    the front, the new process ends at once without opening it."""
+    path = _example(tmp_path, "egghead")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", CHILD_PRELUDE + textwrap.dedent(f"""
+            from PySide6.QtWidgets import QMessageBox
+            win = MainWindow(autosave=True)
+            win.handoff.handedOff.connect(lambda p: print("HANDED", p, win.current_tab().GAME,
+                                                           flush=True))
+            assert win.open_path({path!r}, ask=False)
+            win.select_game("cluedo")
+            print("READY", flush=True)
+            t_end = time.monotonic() + 60
+            while time.monotonic() < t_end and not sys.stdin.closed:
+                app.processEvents()
+                time.sleep(0.01)
+        """)], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    try:
+        assert "READY" in holder.stdout.readline()
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+        t0 = time.monotonic()
+        second = subprocess.run(
+            [sys.executable, "-c", CHILD_PRELUDE.replace("app = make_app()\n", "").replace(
+                "app.setApplicationName", "#").replace("app.setOrganizationName", "#")
+             + textwrap.dedent(f"""
+                import desktop.app as A
+                real = A.make_app
+                def make_app(argv=None):
+                    app = real(argv)
+                    app.setOrganizationName("DeductionDeskTests")
+                    return app
+                A.make_app = make_app
+                sys.exit(A.main([{path!r}]))
+             """)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+        assert second.returncode == 0, second.stderr[-2000:]
+        assert "brought to the front" in second.stderr and str(holder.pid) in second.stderr
+        line = holder.stdout.readline()
+        assert line.split() == ["HANDED", os.path.realpath(path), "egghead"]
+        assert time.monotonic() - t0 < 120
+    finally:
+        holder.stdin.close()
+        holder.kill()
+        holder.wait()

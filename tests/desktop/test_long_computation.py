@@ -1,0 +1,104 @@
+"""A long computation that a file starts runs in the background, shows its progress with a
+Cancel button, and Cancel stops it and leaves the session open and editable (the GUI-thread
+stall itself is measured by tests/benchmarks/bench_open_stall.py)."""
+import importlib.util
+import time
+from pathlib import Path
+
+import pytest
+
+_BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_open_stall.py"
+_spec = importlib.util.spec_from_file_location("bench_open_stall", _BENCH)
+bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench)
+
+
+def _workers_stopped() -> bool:
+    from desktop.inference import thread_pool
+
+    return thread_pool().activeThreadCount() == 0
+
+
+@pytest.fixture
+def heartbeat():
+    """A 10 ms GUI-thread timer; ``ticks`` grows while the event loop runs."""
+    from PySide6.QtCore import QTimer
+
+    ticks = []
+    t = QTimer()
+    t.setInterval(10)
+    t.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    t.start()
+    yield ticks
+    t.stop()
+
+
+def test_spyfall_log_of_2000_claims_shows_progress_and_cancels(window, qtbot, tmp_path,
+                                                               heartbeat):
+    path = bench.spyfall_file(str(tmp_path), 2000)
+    assert window.open_path(path, ask=False)
+    tab = window.tab_for("spyfall")
+    assert tab.is_busy()                       # open returned; the prefixes compute in the back
+    n = len(tab.document.events)
+    qtbot.waitUntil(lambda: "log prefixes" in tab.banner.message(), timeout=30_000)
+    msg = tab.banner.message()
+    assert f"of {n + 1:,} log prefixes" in msg and tab.banner.button.text() == "Cancel"
+    ticks_before = len(heartbeat)
+    qtbot.wait(300)
+    assert len(heartbeat) > ticks_before       # the event loop runs while it computes
+    done_before = tab._progress[0]
+    qtbot.waitUntil(lambda: tab._progress[0] > done_before, timeout=30_000)   # it advances
+
+    tab.banner.button.click()                  # Cancel
+    qtbot.waitUntil(_workers_stopped, timeout=10_000)
+    assert not tab.is_busy()
+    assert "Beliefs not computed" in tab.banner.message()
+    assert tab.banner.button.text() == "Compute"
+    assert tab.document.path == path and len(tab.document.events) == n
+    qtbot.wait(200)
+    assert tab.timeline is None                # nothing delivered after Cancel
+
+    # still editable: an edit asks for the beliefs again (and clears the notice)
+    tab.document.remove_event(n - 1)
+    assert len(tab.document.events) == n - 1 and tab.is_busy()
+    assert "Beliefs not computed" not in tab.banner.message()
+    tab.cancel_computation()
+    qtbot.waitUntil(_workers_stopped, timeout=10_000)
+
+
+def test_cluedo_custom_deck_10_players_shows_progress_and_cancels(window, qtbot, tmp_path):
+    path = bench.cluedo_file(str(tmp_path))
+    assert window.open_path(path, ask=False)
+    tab = window.tab_for("cluedo")
+    qtbot.waitUntil(lambda: tab.banner.message().startswith("Computing the beliefs"),
+                    timeout=30_000)
+    assert tab.banner.button.text() == "Cancel"
+    tab.banner.button.click()
+    qtbot.waitUntil(_workers_stopped, timeout=10_000)
+    assert "Beliefs not computed" in tab.banner.message()
+    tab.banner.button.click()                  # Compute: asks again
+    assert tab.is_busy() and "Beliefs not computed" not in tab.banner.message()
+    tab.cancel_computation()
+    qtbot.waitUntil(_workers_stopped, timeout=10_000)
+    assert len(tab.document.events) == 12 and tab.document.path == path
+
+
+def test_timeline_reports_progress_per_prefix():
+    from engines import game_module
+    from engines.core.resources import resource_path
+    from engines.core.schema import parse_session
+    from engines.core.timeline import Timeline
+    import json
+
+    data = parse_session(json.loads(resource_path("examples", "spyfall.json")
+                                    .read_text(encoding="utf-8")))
+    seen = []
+    tl = Timeline(game_module("spyfall"), data.setup)
+    res = tl.compute(data.events, progress=lambda d, t: seen.append((d, t)))
+    n = len(data.events)
+    assert res.is_full and len(res.posteriors) == n + 1
+    assert seen == [(k, n + 1) for k in range(1, n + 2)]
+    seen.clear()
+    Timeline(game_module("spyfall"), data.setup).compute(
+        data.events, full=False, progress=lambda d, t: seen.append((d, t)))
+    assert seen == [(1, 1)]

@@ -1,0 +1,164 @@
+"""Names and notes holding markup (``<img src=x>&<b>``) are accepted and shown literally in
+every game's tab: every label, tooltip and banner that is rich text escapes them (Qt guesses
+rich text from a leading tag, so an unescaped name would be drawn as a picture or bold)."""
+import json
+
+import pytest
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QTextDocument
+from PySide6.QtGui import Qt as GuiQt
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QWidget
+
+from engines.core.resources import resource_path
+from desktop.widgets.plain_text import as_rich_plain
+
+HOSTILE = "<img src=x>&<b>"
+NOTE = "<img src=y>&<i>note"
+
+
+def _rename(obj, old: str, new: str):
+    if isinstance(obj, dict):
+        return {(new if k == old else k): _rename(v, old, new) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_rename(v, old, new) for v in obj]
+    return new if obj == old else obj
+
+
+def _session(game: str) -> dict:
+    d = json.loads(resource_path("examples", f"{game}.json").read_text(encoding="utf-8"))
+    s = d["setup"]
+    if game == "guesswho":
+        board = json.loads(resource_path("guesswho", "classic.json").read_text(encoding="utf-8"))
+        old = board["characters"][0]["name"]
+        board = _rename(board, old, HOSTILE)
+        board["name"] = HOSTILE
+        board["note"] = NOTE
+        d["setup"]["board"] = board
+        d = _rename(d, old, HOSTILE)
+    else:
+        old = (s.get("players") or s.get("opponents"))[1]
+        d = _rename(d, old, HOSTILE)
+    for e in d["events"]:
+        if "note" in e or game != "guesswho":
+            e["note"] = NOTE
+            break
+    return d
+
+
+def _is_rich(text: str, fmt) -> bool:
+    return fmt == Qt.RichText or (fmt == Qt.AutoText and GuiQt.mightBeRichText(text))
+
+
+def _shown(text: str, fmt) -> tuple[str, str]:
+    """(the text a person reads, the HTML Qt renders — "" for plain text)."""
+    if not _is_rich(text, fmt):
+        return text, ""
+    doc = QTextDocument()
+    doc.setHtml(text)
+    return doc.toPlainText(), doc.toHtml().split("<body", 1)[-1]
+
+
+def _count(model, what: str) -> int:
+    for args in ((QModelIndex(),), ()):
+        try:
+            return getattr(model, what)(*args)
+        except TypeError:
+            continue
+    return 1
+
+
+def _texts(root: QWidget):
+    """(where, shown text, rendered HTML) of every label and tooltip under ``root``, and the
+    display and tooltip text of every item view's cells."""
+    for w in [root] + root.findChildren(QWidget):
+        if isinstance(w, QLabel) and w.text():
+            yield (f"label {w.objectName() or type(w.parent()).__name__}",
+                   *_shown(w.text(), w.textFormat()))
+        if w.toolTip():
+            yield f"tooltip of {type(w).__name__}", *_shown(w.toolTip(), Qt.AutoText)
+        if isinstance(w, QAbstractItemView) and w.model() is not None:
+            m = w.model()
+            for r in range(min(_count(m, "rowCount"), 100)):
+                for c in range(min(_count(m, "columnCount"), 60)):
+                    i = m.index(r, c)
+                    disp = m.data(i, Qt.DisplayRole)
+                    if isinstance(disp, str):
+                        yield f"cell of {type(w).__name__}", disp, ""
+                    tip = m.data(i, Qt.ToolTipRole)
+                    if isinstance(tip, str) and tip:   # shown by the application's filter
+                        yield (f"cell tooltip of {type(w).__name__}",
+                               *_shown(as_rich_plain(tip), Qt.AutoText))
+            for orient in (Qt.Horizontal, Qt.Vertical):
+                n = _count(m, "columnCount") if orient == Qt.Horizontal else _count(m, "rowCount")
+                for k in range(min(n, 100)):
+                    tip = m.headerData(k, orient, Qt.ToolTipRole)
+                    if isinstance(tip, str) and tip:
+                        yield (f"header tooltip of {type(w).__name__}",
+                               *_shown(as_rich_plain(tip), Qt.AutoText))
+                    disp = m.headerData(k, orient, Qt.DisplayRole)
+                    if isinstance(disp, str):
+                        yield f"header of {type(w).__name__}", disp, ""
+
+
+@pytest.mark.parametrize("game", ["cluedo", "inkognito", "egghead", "guesswho", "spyfall"])
+def test_markup_in_names_is_shown_literally(window, tmp_path, game):
+    path = tmp_path / f"{game}.json"
+    path.write_text(json.dumps(_session(game)), encoding="utf-8")
+    assert window.open_path(str(path), ask=False)
+    assert window.wait_idle(120)
+    tab = window.tab_for(game)
+    found = list(_texts(tab))
+    injected = [(where, plain[:120]) for where, plain, html in found
+                if "<img" in html or "<b>&amp;" in html]
+    assert not injected, "\n".join(map(repr, injected))
+    assert any(HOSTILE in plain for _w, plain, _h in found), \
+        f"{HOSTILE!r} shown nowhere in the {game} tab"
+    # the history shows the note literally too
+    notes = [plain for where, plain, _h in found if "<img src=y>" in plain]
+    assert notes or game == "egghead", f"the note is shown nowhere in the {game} tab"
+
+
+def test_banner_and_message_boxes_escape_names(window, tmp_path, monkeypatch):
+    """A contradiction naming a player, and the Open error naming a file, show the markup."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from desktop.widgets.banner import Banner
+
+    b = Banner()
+    b.show_message(f"<b>Impossible log</b>: {HOSTILE}", "error")
+    b.show_message_plain(f"Cannot open {HOSTILE}", "error")
+    plain, html = _shown(b.label.text(), b.label.textFormat())
+    assert plain == f"Cannot open {HOSTILE}" and "<img" not in html
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _p, _t, text, *a, **k:
+                        shown.append(text) or QMessageBox.Ok)
+    bad = tmp_path / f"{HOSTILE.replace('/', '_')}.json"
+    bad.write_text("{", encoding="utf-8")
+    assert not window.open_path(str(bad), ask=False)
+    plain, html = _shown(shown[0], Qt.AutoText)
+    assert HOSTILE in plain and "<img" not in html
+
+
+def test_item_view_tooltips_show_names_literally(window, tmp_path):
+    """A real tooltip event on a History entry naming the player: the tooltip shows the
+    markup as text (the application's item-view tooltip filter)."""
+    from PySide6.QtCore import QEvent, QPoint
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QApplication, QListView, QToolTip
+
+    path = tmp_path / "spyfall.json"
+    path.write_text(json.dumps(_session("spyfall")), encoding="utf-8")
+    assert window.open_path(str(path), ask=False)
+    assert window.wait_idle(60)
+    tab = window.tab_for("spyfall")
+    view = next(v for v in tab.history.findChildren(QListView) if v.model() is not None)
+    m = view.model()
+    row = next(r for r in range(m.rowCount()) if HOSTILE in str(m.index(r, 0).data(Qt.ToolTipRole)))
+    rect = view.visualRect(m.index(row, 0))
+    pos = rect.center()
+    QApplication.sendEvent(view.viewport(), QHelpEvent(QEvent.ToolTip, pos,
+                                                       view.viewport().mapToGlobal(pos)))
+    shown = QToolTip.text()
+    QToolTip.hideText()
+    plain, html = _shown(shown, Qt.AutoText)
+    assert HOSTILE in plain and "<img" not in html
