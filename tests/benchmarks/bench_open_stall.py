@@ -37,16 +37,17 @@ def spyfall_file(folder: str, repeat: int = 2000) -> str:
     return path
 
 
-def cluedo_file(folder: str) -> str:
-    """12 suspects, 12 weapons, 12 rooms, 10 players; hands 6, 6, 3 x 7, 0 (0.26 GB of
-    counting state: 6 + 3 x 8 hands, 0.6 GB, is over the limit and refused), and 12
-    refutations nobody saw."""
+def cluedo_file(folder: str, refutations: int = 7) -> str:
+    """12 suspects, 12 weapons, 12 rooms, 10 players; hands 6, 6, 3 x 7, 0, and
+    ``refutations`` (at most 12) refutations nobody saw. Seven take seconds per log prefix;
+    from eight on, the exact count is over the engine's per-refresh limit and the log is
+    refused at once (engines/cluedo/counting.py)."""
     cats = {"suspect": [f"S{i}" for i in range(12)], "weapon": [f"W{i}" for i in range(12)],
             "room": [f"R{i}" for i in range(12)]}
     players = ["Me"] + [f"P{i}" for i in range(1, 10)]
     sizes = dict(zip(players, [6, 6, 3, 3, 3, 3, 3, 3, 3, 0]))
     events = []
-    for i in range(12):
+    for i in range(refutations):
         events.append({"type": "suggestion", "suggester": players[1 + i % 8],
                        "cards": [f"S{i}", f"W{(i * 5) % 12}", f"R{(i * 7) % 12}"],
                        "passed": [], "refuter": players[1 + (i + 1) % 8], "shown": None})

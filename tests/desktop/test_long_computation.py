@@ -80,7 +80,7 @@ def test_cluedo_custom_deck_10_players_shows_progress_and_cancels(window, qtbot,
     assert tab.is_busy() and "Beliefs not computed" not in tab.banner.message()
     tab.cancel_computation()
     qtbot.waitUntil(_workers_stopped, timeout=10_000)
-    assert len(tab.document.events) == 12 and tab.document.path == path
+    assert len(tab.document.events) == 7 and tab.document.path == path
 
 
 def test_timeline_reports_progress_per_prefix():
