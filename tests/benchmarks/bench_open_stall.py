@@ -7,8 +7,8 @@ ticks from the moment File → Open starts until the tab is idle is the stall. F
 
 * a Spyfall log whose last claim is repeated 2,000 times (the timeline recomputes every
   prefix on open);
-* a Cluedo custom deck of 12 suspects, 12 weapons and 12 rooms with 10 players and 12
-  refutations (:func:`cluedo_file`).
+* a Cluedo custom deck of 12 suspects, 12 weapons and 12 rooms with 10 players and
+  refutations nobody saw, 7 by default (:func:`cluedo_file`).
 
 Prints, per file: the longest GUI stall (ms), the time File → Open took to return (ms), and
 the seconds until the tab was idle (``--cancel``: Cancel is pressed 0.5 s after the open; the
