@@ -17,6 +17,8 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPoint, Qt, Signal, 
 from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QMenu, QVBoxLayout, QWidget
 
+#: Rows the History view lays out per pass of the event loop (QListView.Batched).
+BATCH_ROWS = 200
 _SETUP_ROW_COLOR = QColor(110, 110, 110)
 # roles as ints: data() runs for every row at every layout, and comparing with the enum is slow
 _DISPLAY, _TOOLTIP = Qt.DisplayRole.value, Qt.ToolTipRole.value
@@ -239,6 +241,15 @@ class HistoryPanel(QWidget):
         self._view.setTextElideMode(Qt.ElideNone)
         self._view.setResizeMode(QListView.Adjust)
         self._view.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        # wrapped rows differ in height, so the view measures every row (Qt text layout, about
+        # 60 us each): a log of thousands of entries is laid out in batches between events
+        # (Qt's QListView.Batched) instead of freezing the window for a fraction of a second
+        self._view.setLayoutMode(QListView.Batched)
+        self._view.setBatchSize(BATCH_ROWS)
+        # "scrolled to the newest entry" survives the batches: the range grows batch by batch
+        self._stick_to_bottom = False
+        self._view.verticalScrollBar().rangeChanged.connect(self._range_changed)
+        self._view.verticalScrollBar().actionTriggered.connect(self._user_scrolled)
         layout.addWidget(self._view)
         self.model.rowsInserted.connect(self._after_insert)
         self.model.rowsAboutToBeRemoved.connect(self._before_remove)
@@ -319,6 +330,16 @@ class HistoryPanel(QWidget):
     @Slot()
     def _after_reset(self) -> None:
         self._view.scrollToBottom()
+        self._stick_to_bottom = True
+
+    @Slot(int, int)
+    def _range_changed(self, _low: int, high: int) -> None:
+        if self._stick_to_bottom:
+            self._view.verticalScrollBar().setValue(high)
+
+    @Slot(int)
+    def _user_scrolled(self, *_args) -> None:
+        self._stick_to_bottom = False
 
     def _selected(self, current: QModelIndex, _previous: QModelIndex) -> None:
         self.entrySelected.emit(current.row() if current.isValid() else -1)
