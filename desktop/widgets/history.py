@@ -17,6 +17,8 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPoint, Qt, Signal, 
 from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QMenu, QVBoxLayout, QWidget
 
+#: Rows the History view lays out per pass of the event loop (QListView.Batched).
+BATCH_ROWS = 200
 _SETUP_ROW_COLOR = QColor(110, 110, 110)
 # roles as ints: data() runs for every row at every layout, and comparing with the enum is slow
 _DISPLAY, _TOOLTIP = Qt.DisplayRole.value, Qt.ToolTipRole.value
@@ -80,9 +82,9 @@ class HistoryModel(QAbstractListModel):
         super().__init__(parent)
         self.document = document
         self._rows = 1 + len(document.events)
-        # (label, tooltip) per event, made when the row appears: a view lays out every row
-        # often, and the engine's describe_event is Python
-        self._texts: list = [self._describe(i) for i in range(len(document.events))]
+        # (label, tooltip) per event, made the first time the row is asked for (None until
+        # then) and kept: a view lays out every row often, and describe_event is Python
+        self._texts: list = [None] * len(document.events)
         self._bad_index: Optional[int] = None
         self._explained: frozenset = frozenset()
         self._conflict: frozenset = frozenset()
@@ -111,14 +113,14 @@ class HistoryModel(QAbstractListModel):
         if i >= len(self._texts):
             return None
         if role == _DISPLAY:
-            return f"{row}.  {self._texts[i][0]}"
+            return f"{row}.  {self._text(i)[0]}"
         if role == _TOOLTIP:
             if i == self._bad_index:
                 return "No deal/world is consistent after this entry. Undo it or remove it."
             if i in self._conflict:
                 return ("This entry cannot be true together with the other highlighted ones: "
                         "one of them may be mistyped.")
-            return self._texts[i][1]
+            return self._text(i)[1]
         if role == _EXPLAINED_ROLE:
             return i in self._explained
         if role == _FONT and i in self._explained:
@@ -136,6 +138,13 @@ class HistoryModel(QAbstractListModel):
                 return QBrush(_CONFLICT_COLOR)
         return None
 
+    def _text(self, i: int) -> tuple:
+        """(label, tooltip) of event ``i``, described on first use."""
+        t = self._texts[i]
+        if t is None:
+            t = self._texts[i] = self._describe(i)
+        return t
+
     def _describe(self, i: int) -> tuple:
         """(label without the number, tooltip) of event ``i``."""
         doc = self.document
@@ -149,7 +158,7 @@ class HistoryModel(QAbstractListModel):
     @Slot(int, int)
     def _inserted(self, first: int, count: int) -> None:
         self.beginInsertRows(QModelIndex(), first + 1, first + count)
-        self._texts[first:first] = [self._describe(i) for i in range(first, first + count)]
+        self._texts[first:first] = [None] * count
         self._rows += count
         self.endInsertRows()
         if first + count < len(self._texts):   # later rows are renumbered
@@ -166,14 +175,14 @@ class HistoryModel(QAbstractListModel):
 
     @Slot(int)
     def _changed(self, index: int) -> None:
-        self._texts[index] = self._describe(index)
+        self._texts[index] = None
         ix = self.index(index + 1)
         self.dataChanged.emit(ix, ix)
 
     @Slot()
     def _reset(self) -> None:
         self.beginResetModel()
-        self._texts = [self._describe(i) for i in range(len(self.document.events))]
+        self._texts = [None] * len(self.document.events)
         self._rows = 1 + len(self.document.events)
         self.endResetModel()
 
@@ -239,6 +248,15 @@ class HistoryPanel(QWidget):
         self._view.setTextElideMode(Qt.ElideNone)
         self._view.setResizeMode(QListView.Adjust)
         self._view.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        # wrapped rows differ in height, so the view measures every row (Qt text layout, about
+        # 60 us each): a log of thousands of entries is laid out in batches between events
+        # (Qt's QListView.Batched) instead of freezing the window for a fraction of a second
+        self._view.setLayoutMode(QListView.Batched)
+        self._view.setBatchSize(BATCH_ROWS)
+        # "scrolled to the newest entry" survives the batches: the range grows batch by batch
+        self._stick_to_bottom = False
+        self._view.verticalScrollBar().rangeChanged.connect(self._range_changed)
+        self._view.verticalScrollBar().actionTriggered.connect(self._user_scrolled)
         layout.addWidget(self._view)
         self.model.rowsInserted.connect(self._after_insert)
         self.model.rowsAboutToBeRemoved.connect(self._before_remove)
@@ -319,6 +337,16 @@ class HistoryPanel(QWidget):
     @Slot()
     def _after_reset(self) -> None:
         self._view.scrollToBottom()
+        self._stick_to_bottom = True
+
+    @Slot(int, int)
+    def _range_changed(self, _low: int, high: int) -> None:
+        if self._stick_to_bottom:
+            self._view.verticalScrollBar().setValue(high)
+
+    @Slot(int)
+    def _user_scrolled(self, *_args) -> None:
+        self._stick_to_bottom = False
 
     def _selected(self, current: QModelIndex, _previous: QModelIndex) -> None:
         self.entrySelected.emit(current.row() if current.isValid() else -1)
