@@ -115,6 +115,7 @@ class TabPage(QWidget):
     def set_tab(self, tab) -> None:
         self.tab = tab
         self.layout().addWidget(tab)
+        tab.show()   # at once (a layout shows a new child of a visible widget only later)
 
     def paintEvent(self, event) -> None:  # noqa: N802
         if self.tab is not None:
