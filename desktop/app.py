@@ -283,6 +283,8 @@ class MainWindow(QMainWindow):
         self.undo_group.setActiveStack(None if tab is None else tab.document.undo_stack)
         if tab is not None and tab.timeline is not None and tab.timeline.latest is not None:
             self.statusBar().showMessage(tab.status_text(tab.timeline.latest, tab.last_seconds))
+        else:
+            self.statusBar().clearMessage()   # not another tab's news
         self._update_title()
 
     def _update_title(self, *_args) -> None:
