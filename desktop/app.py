@@ -100,25 +100,43 @@ class TabPage(QWidget):
     """The page of one game in the main window's QTabWidget. It holds the game's tab once that
     is built; until then it paints a "Loading …" line, and its first paint (the page became
     visible) asks for the tab to be built on the next turn of the event loop — after the frame
-    with the line is on screen."""
+    with the line is on screen. A tab built that way stays hidden behind the line until its
+    first beliefs are shown (at most :attr:`REVEAL_MS`), so the empty views before the first
+    result never flash; a tab built because code needs it (:meth:`MainWindow.tab_for`) shows
+    at once."""
+
+    #: Longest wait for a new tab's first result before it is shown anyway (milliseconds).
+    REVEAL_MS = 400
 
     def __init__(self, game: str, title: str, build, parent=None):
         super().__init__(parent)
         self.game, self.title = game, title
         #: The game's tab (a :class:`desktop.gametab.GameTab`), None until built.
         self.tab = None
-        self._build = build          # build(game): builds the tab and puts it in this page
+        self._build = build          # build(page): builds the tab and puts it in this page
         self._scheduled = False
+        self._reveal_on_result = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
 
     def set_tab(self, tab) -> None:
         self.tab = tab
         self.layout().addWidget(tab)
-        tab.show()   # at once (a layout shows a new child of a visible widget only later)
+        if self._reveal_on_result and tab.is_busy():
+            tab.hide()
+            tab.inferenceDone.connect(self.reveal)
+            QTimer.singleShot(self.REVEAL_MS, self.reveal)
+        else:
+            tab.show()   # at once (a layout shows a new child of a visible widget only later)
+
+    @Slot()
+    def reveal(self, *_args) -> None:
+        """Show the tab now if it waits for its first result."""
+        if self.tab is not None and self.tab.isHidden():
+            self.tab.show()
 
     def paintEvent(self, event) -> None:  # noqa: N802
-        if self.tab is not None:
+        if self.tab is not None and not self.tab.isHidden():
             return
         painter = QPainter(self)
         painter.setPen(self.palette().placeholderText().color())
@@ -135,7 +153,11 @@ class TabPage(QWidget):
         if not self.isVisible():      # another tab was selected meanwhile: build when shown
             self._scheduled = False
             return
-        self._build(self.game)
+        self._reveal_on_result = True
+        try:
+            self._build(self)
+        finally:
+            self._reveal_on_result = False
 
 
 class MainWindow(QMainWindow):
@@ -161,7 +183,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self._pages: dict[str, TabPage] = {}
         for game in tab_games():
-            page = TabPage(game, GAME_TITLES.get(game, game), self.tab_for)
+            page = TabPage(game, GAME_TITLES.get(game, game), self._build_tab)
             self._pages[game] = page
             self.tabs.addTab(page, page.title)
         if interactive:   # the tab used last is shown (and so built) first
@@ -227,12 +249,15 @@ class MainWindow(QMainWindow):
         return None if page is None else page.tab
 
     def tab_for(self, game: str):
-        """``game``'s tab, built now if it was not; None when this build has no tab for it."""
+        """``game``'s tab, built now if it was not (and shown, if it waited for its first
+        result); None when this build has no tab for it."""
         page = self._pages.get(game)
         if page is None:
             return None
         if page.tab is None:
             self._build_tab(page)
+        else:
+            page.reveal()
         return page.tab
 
     def _build_tab(self, page: TabPage) -> None:

@@ -8,8 +8,8 @@ Figures (medians over the runs):
 
 * bare window: first paint of the bare window;
 * first window: first paint of ours (tab bar, menus, the shown tab's "Loading" page);
-* shown tab built: the shown tab (the first one; the last-used one in a user's start) is
-  built and painted;
+* shown tab on screen: the shown tab (the first one; the last-used one in a user's start) is
+  built and replaces the "Loading" page, with its first beliefs (or 0.4 s after it was built);
 * every tab's first result: every tab built and its first beliefs computed.
 
 Run: ``QT_QPA_PLATFORM=offscreen python tests/benchmarks/bench_startup.py [RUNS]`` from the
@@ -46,7 +46,8 @@ app = make_app(); probe = FirstPaint(); app.installEventFilter(probe)
 w = MainWindow(autosave=False, interactive=False); w.show()
 while probe.t is None: app.processEvents()
 t1 = probe.t
-while not w.game_tabs: app.processEvents()   # the page's first paint builds its tab
+# the page's first paint builds its tab, shown with its first beliefs (or 0.4 s after built)
+while not (w.game_tabs and list(w.game_tabs.values())[0].isVisible()): app.processEvents()
 app.processEvents(); t2 = time.perf_counter() - t0
 w.build_all_tabs(); w.wait_idle(); t3 = time.perf_counter() - t0; w.shutdown()
 print(t1, t2, t3)
@@ -74,7 +75,7 @@ def main(runs: int = 7) -> None:
     print(f"bare PySide6 window: median {med(bare):.3f} s, worst {max(bare):.3f} s")
     print(f"start to first window: median {med(first):.3f} s, worst {max(first):.3f} s "
           f"(budget 2 s) — {med(first) / med(bare):.1f}× the bare window (goal ≤ 3×)")
-    print(f"start to the shown tab built: median {med(shown):.2f} s, worst {max(shown):.2f} s")
+    print(f"start to the shown tab on screen: median {med(shown):.2f} s, worst {max(shown):.2f} s")
     print(f"start to every tab's first result: median {med(alls):.2f} s, worst {max(alls):.2f} s")
 
 

@@ -88,7 +88,9 @@ def test_only_the_last_used_tab_is_built_when_shown(qtbot, quiet):
         qtbot.waitUntil(lambda: bool(win.game_tabs), timeout=30_000)   # its first paint builds it
         assert list(win.game_tabs) == ["egghead"]
         tab = win.game_tabs["egghead"]
-        assert tab.parent() is win.tabs.currentWidget() and tab.isVisible()
+        assert tab.parent() is win.tabs.currentWidget()
+        # shown with its first beliefs (hidden behind "Loading" until then, at most 0.4 s)
+        qtbot.waitUntil(tab.isVisible, timeout=5_000)
         assert win.undo_group.activeStack() is tab.document.undo_stack
         # showing another tab builds that one only, and it is the one built first next time
         win.select_game("spyfall")
