@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, Q
 
 import desktop
 from engines import GAMES
+from engines.core.resources import resource_path   # light: engines.core imports lazily
 from desktop import window_state
 from desktop.widgets.unsaved import DISCARD_ALL, SAVE_ALL, ask_unsaved
 
@@ -177,6 +178,9 @@ class MainWindow(QMainWindow):
         self._autosave = None
         self._building: Optional[str] = None
         self.setWindowTitle(APP_NAME)
+        icon = resource_path("icons", "deduction-desk.png")
+        if icon.exists():
+            self.setWindowIcon(QIcon(str(icon)))
         self.undo_group = QUndoGroup(self)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -201,15 +205,6 @@ class MainWindow(QMainWindow):
             window_state.restore_window_state(self._settings(), self, {})
         else:
             window_state.apply_default_geometry(self)
-        QTimer.singleShot(0, self._set_icon)   # the icon's path comes from engines.core
-
-    @Slot()
-    def _set_icon(self) -> None:
-        from engines.core.resources import resource_path
-
-        icon = resource_path("icons", "deduction-desk.png")
-        if icon.exists():
-            self.setWindowIcon(QIcon(str(icon)))
 
     @property
     def autosave(self):

@@ -20,13 +20,15 @@ HEAVY_PREFIXES = ("numpy", "scipy", "pyqtgraph", "cvxpy", "distributed", "engine
                   "desktop.gametab", "desktop.session", "desktop.recovery", "desktop.inference",
                   "desktop.controller", "desktop.cluedo.", "desktop.inkognito.", "desktop.egghead.",
                   "desktop.guesswho.", "desktop.spyfall.")
+#: The light exceptions: the engines.core package (its names load lazily) and its resource paths.
+LIGHT = ("engines.core", "engines.core.resources")
 
 
 def _heavy_loaded_in_child(code: str) -> list:
     """Run ``code`` in a fresh interpreter, then list the heavy modules it imported."""
     script = textwrap.dedent(code) + textwrap.dedent(f"""
         import sys
-        print([m for m in sys.modules if m.startswith({HEAVY_PREFIXES!r})])
+        print([m for m in sys.modules if m.startswith({HEAVY_PREFIXES!r}) and m not in {LIGHT!r}])
     """)
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
                          env=dict(os.environ, QT_QPA_PLATFORM="offscreen"), timeout=120)
