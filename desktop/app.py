@@ -177,6 +177,8 @@ class MainWindow(QMainWindow):
         self._autosave_enabled = autosave
         self._autosave = None
         self._building: Optional[str] = None
+        self._painted = False
+        self._after_paint: list = []
         self.setWindowTitle(APP_NAME)
         icon = resource_path("icons", "deduction-desk.png")
         if icon.exists():
@@ -205,6 +207,22 @@ class MainWindow(QMainWindow):
             window_state.restore_window_state(self._settings(), self, {})
         else:
             window_state.apply_default_geometry(self)
+
+    def after_first_frame(self, fn) -> None:
+        """Call ``fn()`` on the turn of the event loop after the window's first paint (at the
+        next turn if that was already painted)."""
+        if self._painted:
+            QTimer.singleShot(0, fn)
+        else:
+            self._after_paint.append(fn)
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        super().paintEvent(event)
+        if not self._painted:
+            self._painted = True
+            for fn in self._after_paint:
+                QTimer.singleShot(0, fn)
+            self._after_paint.clear()
 
     @property
     def autosave(self):
@@ -656,10 +674,10 @@ def main(argv=None) -> int:
     if args.tab:
         win.select_game(args.tab)
     if not headless:
+        # once the window is on screen: recovery, then the session file; each builds the tab
+        # it needs
+        win.after_first_frame(lambda: win.start(args.session))
         win.show()
-        # once the event loop runs (the window is on screen): recovery, then the session
-        # file; each builds the tab it needs
-        QTimer.singleShot(0, lambda: win.start(args.session))
         return app.exec()
     if args.session:
         if not win.open_path(args.session, ask=False):

@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from engines.core.resources import resource_path
 
@@ -189,3 +189,17 @@ def test_start_after_show_opens_the_session(qtbot, quiet, tmp_path):
         assert win.wait_idle(60)
     finally:
         _close(win)
+
+
+def test_work_after_the_first_frame_waits_for_it(qtbot):
+    win = _new_window(qtbot, interactive=False)
+    calls = []
+    win.after_first_frame(lambda: calls.append(win.isVisible()))
+    for _ in range(5):
+        QApplication.processEvents()
+    assert calls == []                       # never painted: not yet
+    win.show()
+    qtbot.waitUntil(lambda: calls == [True], timeout=10_000)
+    win.after_first_frame(lambda: calls.append("again"))   # already painted: next turn
+    qtbot.waitUntil(lambda: calls == [True, "again"], timeout=10_000)
+    _close(win)
