@@ -7,25 +7,27 @@ from __future__ import annotations
 import argparse
 import html
 import importlib
+import importlib.util
 import os
 import sys
 import time
+from typing import Optional
 
-from PySide6.QtCore import QSettings, Slot
-from PySide6.QtGui import QAction, QIcon, QKeySequence, QUndoGroup
+from PySide6.QtCore import QSettings, Qt, QTimer, Slot
+from PySide6.QtGui import QAction, QIcon, QKeySequence, QPainter, QUndoGroup
 from PySide6.QtWidgets import (QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox,
-                               QTabWidget)
+                               QTabWidget, QVBoxLayout, QWidget)
 
 import desktop
 from engines import GAMES
-from engines.core.errors import SessionFormatError
-from engines.core.resources import resource_path
-from desktop.recovery import (HandoffServer, InstanceAutosave, finish_threads, offer_restore,
-                              open_elsewhere_owner, request_handoff)
-from desktop.session import open_session_file, write_text_atomically
+from engines.core.resources import resource_path   # light: engines.core imports lazily
 from desktop import window_state
-from desktop.widgets.plain_text import install_plain_item_tooltips
+from desktop.widgets.plain_text import install_plain_item_tooltips   # Qt only
 from desktop.widgets.unsaved import DISCARD_ALL, SAVE_ALL, ask_unsaved
+
+# Start-up imports Qt and this module only: engines (numpy, scipy, cvxpy), pyqtgraph, the
+# session and recovery modules and every tab module are imported when first used — a tab's
+# when it is first shown or needed (docs/ARCHITECTURE.md, "Start-up").
 
 APP_NAME = "Deduction Desk"
 ORG_NAME = "DeductionDesk"
@@ -46,18 +48,38 @@ def plain_text_html(text: str) -> str:
     return "<p>" + html.escape(text, quote=False).replace("\n", "<br>") + "</p>"
 
 
+#: Each game's tab title, known without importing its engine (equal to the engine's ``TITLE``;
+#: a test checks). A game missing here shows its key until its tab is built.
+GAME_TITLES: dict[str, str] = {
+    "cluedo": "Cluedo", "inkognito": "Inkognito", "egghead": "Egghead",
+    "guesswho": "Guess Who?", "spyfall": "Spyfall",
+}
+#: QSettings key of the game whose tab was shown last (built first at the next start).
+LAST_TAB_KEY = "window/lastTab"
+
+
+def _module_exists(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:   # a parent package is missing
+        return False
+
+
+def tab_games() -> list[str]:
+    """The games that have a tab, in the order of engines.GAMES: both ``desktop.<game>.tab`` and
+    the engine package exist. Found without importing either (``importlib.util.find_spec``)."""
+    return [game for game, path in GAMES.items()
+            if _module_exists(f"desktop.{game}.tab") and _module_exists(path)]
+
+
+def tab_class(game: str) -> type:
+    """The ``Tab`` class of ``game`` (imports its tab module and engine)."""
+    return importlib.import_module(f"desktop.{game}.tab").Tab
+
+
 def tab_classes() -> list:
-    """The tab classes that exist, in the order of engines.GAMES (a game without a tab is skipped)."""
-    out = []
-    for game in GAMES:
-        try:
-            mod = importlib.import_module(f"desktop.{game}.tab")
-        except ModuleNotFoundError as exc:
-            if exc.name and (exc.name.startswith(f"desktop.{game}") or exc.name.startswith(f"engines.{game}")):
-                continue
-            raise
-        out.append(mod.Tab)
-    return out
+    """The tab classes that exist, in the order of engines.GAMES (imports every tab module)."""
+    return [tab_class(game) for game in tab_games()]
 
 
 _gui_gc = None
@@ -76,15 +98,90 @@ def collect_garbage_on_gui_thread() -> None:
         _gui_gc = GarbageCollector(interval=0.5)
 
 
+class TabPage(QWidget):
+    """The page of one game in the main window's QTabWidget. It holds the game's tab once that
+    is built; until then it paints a "Loading …" line, and its first paint (the page became
+    visible) asks for the tab to be built on the next turn of the event loop — after the frame
+    with the line is on screen. A tab built that way stays hidden behind the line until its
+    first beliefs are shown (at most :attr:`REVEAL_MS`), so the empty views before the first
+    result never flash; a tab built because code needs it (:meth:`MainWindow.tab_for`) shows
+    at once."""
+
+    #: Longest wait for a new tab's first result before it is shown anyway (milliseconds).
+    REVEAL_MS = 400
+
+    def __init__(self, game: str, title: str, build, parent=None):
+        super().__init__(parent)
+        self.game, self.title = game, title
+        #: The game's tab (a :class:`desktop.gametab.GameTab`), None until built.
+        self.tab = None
+        self._build = build          # build(page): builds the tab and puts it in this page
+        self._scheduled = False
+        self._reveal_on_result = False
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+
+    def set_tab(self, tab) -> None:
+        self.tab = tab
+        self.layout().addWidget(tab)
+        if self._reveal_on_result and tab.is_busy():
+            tab.hide()
+            tab.inferenceDone.connect(self.reveal)
+            QTimer.singleShot(self.REVEAL_MS, self.reveal)
+        else:
+            tab.show()   # at once (a layout shows a new child of a visible widget only later)
+
+    @Slot()
+    def reveal(self, *_args) -> None:
+        """Show the tab now if it waits for its first result."""
+        if self.tab is not None and self.tab.isHidden():
+            self.tab.show()
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        if self.tab is not None and not self.tab.isHidden():
+            return
+        painter = QPainter(self)
+        painter.setPen(self.palette().placeholderText().color())
+        painter.drawText(self.rect(), Qt.AlignCenter, f"Loading {self.title}…")
+        painter.end()
+        if not self._scheduled:
+            self._scheduled = True
+            QTimer.singleShot(0, self._build_now)
+
+    @Slot()
+    def _build_now(self) -> None:
+        if self.tab is not None:
+            return
+        if not self.isVisible():      # another tab was selected meanwhile: build when shown
+            self._scheduled = False
+            return
+        self._reveal_on_result = True
+        try:
+            self._build(self)
+        finally:
+            self._reveal_on_result = False
+
+
 class MainWindow(QMainWindow):
-    """The application window: one tab per game, File/Edit/View/Help menus, status bar."""
+    """The application window: one tab per game, File/Edit/View/Help menus, status bar.
+
+    Tabs are built when first needed (docs/ARCHITECTURE.md, "Start-up"): the window starts
+    with a light :class:`TabPage` per game and builds a game's tab when its page is first
+    shown or when :meth:`tab_for` needs it. :attr:`game_tabs` holds the tabs built so far;
+    :meth:`build_all_tabs` builds the rest.
+    """
 
     def __init__(self, *, autosave: bool = True, interactive: bool = True):
         super().__init__()
-        collect_garbage_on_gui_thread()
         install_plain_item_tooltips()   # item views' tooltips show names literally
         #: False for --screenshot/--self-test: errors go to stderr instead of message boxes.
         self.interactive = interactive
+        self._autosave_enabled = autosave
+        self._autosave = None
+        self._handoff = None
+        self._building: Optional[str] = None
+        self._painted = False
+        self._after_paint: list = []
         self.setWindowTitle(APP_NAME)
         icon = resource_path("icons", "deduction-desk.png")
         if icon.exists():
@@ -93,64 +190,156 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.setCentralWidget(self.tabs)
-        self.autosave = InstanceAutosave(self)   # this instance's own, locked recovery file
-        self.autosave.enabled = autosave
-        # another instance asking for a file this one has open: its tab comes to the front
-        self.handoff = HandoffServer(self.autosave, self.bring_file_to_front, self)
-        self.game_tabs = {}
-        for cls in tab_classes():
-            tab = cls()
-            self.game_tabs[cls.GAME] = tab
-            self.tabs.addTab(tab, tab.title())
-            self.undo_group.addStack(tab.document.undo_stack)
-            tab.statusMessage.connect(self._status)
-            tab.exportFinished.connect(self._export_finished)
-            tab.document.undo_stack.cleanChanged.connect(self._update_title)
-            tab.document.pathChanged.connect(self._update_title)
-            self.autosave.watch(tab.document)
+        self._pages: dict[str, TabPage] = {}
+        for game in tab_games():
+            page = TabPage(game, GAME_TITLES.get(game, game), self._build_tab)
+            self._pages[game] = page
+            self.tabs.addTab(page, page.title)
+        if interactive:   # the tab used last is shown (and so built) first
+            last = self._settings().value(LAST_TAB_KEY)
+            if isinstance(last, str) and last in self._pages:
+                self.tabs.setCurrentWidget(self._pages[last])
         self.tabs.currentChanged.connect(self._tab_changed)
         self.status_label = QLabel()
         self.statusBar().addPermanentWidget(self.status_label)
         self._build_menus()
         self._tab_changed(self.tabs.currentIndex())
-        # within the available screen (1280×800, 1366×768 included), or as the user left it
+        # within the available screen (1280×800, 1366×768 included), or as the user left it;
+        # each tab's splitters are restored when the tab is built
         if interactive:
-            window_state.restore_window_state(self._settings(), self, self.game_tabs)
+            window_state.restore_window_state(self._settings(), self, {})
         else:
             window_state.apply_default_geometry(self)
 
-    # -- helpers --------------------------------------------------------------------------
+    def after_first_frame(self, fn) -> None:
+        """Call ``fn()`` on the turn of the event loop after the window's first paint (at the
+        next turn if that was already painted)."""
+        if self._painted:
+            QTimer.singleShot(0, fn)
+        else:
+            self._after_paint.append(fn)
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        super().paintEvent(event)
+        if not self._painted:
+            self._painted = True
+            for fn in self._after_paint:
+                QTimer.singleShot(0, fn)
+            self._after_paint.clear()
+
+    @property
+    def autosave(self):
+        """This instance's own, locked recovery file (:class:`desktop.recovery.InstanceAutosave`),
+        made on first use (the first tab built, or the recovery offer)."""
+        if self._autosave is None:
+            from desktop.recovery import HandoffServer, InstanceAutosave
+
+            self._autosave = InstanceAutosave(self)
+            self._autosave.enabled = self._autosave_enabled
+            # another instance asking for a file this one has open: its tab comes to the front
+            # (a file is only ever opened here through this recovery file's locks)
+            self._handoff = HandoffServer(self._autosave, self.bring_file_to_front, self)
+        return self._autosave
+
+    # -- tabs -------------------------------------------------------------------------------
+    @property
+    def game_tabs(self) -> dict:
+        """game → tab, for the tabs built so far, in tab order."""
+        return {game: page.tab for game, page in self._pages.items() if page.tab is not None}
+
+    def games(self) -> list[str]:
+        """Every game with a tab (built or not), in tab order."""
+        return list(self._pages)
+
+    def build_all_tabs(self) -> dict:
+        """Build every tab not built yet; returns :attr:`game_tabs` (all of them)."""
+        for game in self._pages:
+            self.tab_for(game)
+        return self.game_tabs
+
     def current_tab(self):
-        return self.tabs.currentWidget()
+        """The tab on screen, built now if it was not (None without tabs)."""
+        page = self.tabs.currentWidget()
+        return None if page is None else self.tab_for(page.game)
+
+    def _shown_tab(self):
+        """The tab on screen if it is built, else None (never builds)."""
+        page = self.tabs.currentWidget()
+        return None if page is None else page.tab
 
     def tab_for(self, game: str):
-        return self.game_tabs.get(game)
+        """``game``'s tab, built now if it was not (and shown, if it waited for its first
+        result); None when this build has no tab for it."""
+        page = self._pages.get(game)
+        if page is None:
+            return None
+        if page.tab is None:
+            self._build_tab(page)
+        else:
+            page.reveal()
+        return page.tab
+
+    def _build_tab(self, page: TabPage) -> None:
+        if self._building is not None:
+            raise RuntimeError(f"the {page.game} tab was asked for while the {self._building} "
+                               f"tab is being built")
+        self._building = page.game
+        try:
+            collect_garbage_on_gui_thread()   # before the tab's first background job
+            tab = tab_class(page.game)()
+        finally:
+            self._building = None
+        self.undo_group.addStack(tab.document.undo_stack)
+        tab.statusMessage.connect(self._status)
+        tab.exportFinished.connect(self._export_finished)
+        tab.document.undo_stack.cleanChanged.connect(self._update_title)
+        tab.document.pathChanged.connect(self._update_title)
+        self.autosave.watch(tab.document)
+        tab.history.setVisible(self.show_history.isChecked())
+        tab.plot.setVisible(self.show_plot.isChecked())
+        if self.interactive:
+            window_state.restore_splitters(self._settings(), page.game, tab)
+        page.set_tab(tab)
+        if self.tabs.currentWidget() is page:
+            self._tab_changed(self.tabs.currentIndex())
 
     def select_game(self, game: str) -> bool:
-        tab = self.game_tabs.get(game)
-        if tab is None:
+        """Show ``game``'s tab (built when its page is first painted, or by :meth:`tab_for`);
+        False when this build has no tab for it."""
+        page = self._pages.get(game)
+        if page is None:
             return False
-        self.tabs.setCurrentWidget(tab)
+        self.tabs.setCurrentWidget(page)
         return True
 
     @Slot(str)
     def _status(self, text: str) -> None:
-        if self.sender() is self.current_tab():
+        if self.sender() is self._shown_tab():
             self.statusBar().showMessage(text)
 
     def _tab_changed(self, index: int) -> None:
-        tab = self.current_tab()
-        if tab is None:
+        page = self.tabs.widget(index)
+        if page is None:
             return
-        self.undo_group.setActiveStack(tab.document.undo_stack)
-        if tab.timeline is not None and tab.timeline.latest is not None:
+        if self.interactive:
+            self._settings().setValue(LAST_TAB_KEY, page.game)
+        tab = page.tab
+        self.undo_group.setActiveStack(None if tab is None else tab.document.undo_stack)
+        if tab is not None and tab.timeline is not None and tab.timeline.latest is not None:
             self.statusBar().showMessage(tab.status_text(tab.timeline.latest, tab.last_seconds))
+        else:
+            self.statusBar().clearMessage()   # not another tab's news
         self._update_title()
 
     def _update_title(self, *_args) -> None:
-        tab = self.current_tab()
-        if tab is None:
+        page = self.tabs.currentWidget()
+        if page is None:
             return
+        if page.tab is None:
+            self.setWindowTitle(f"{page.title} — {APP_NAME}")
+            self.setWindowModified(False)
+            return
+        tab = page.tab
         doc = tab.document
         self.setWindowTitle(f"{doc.display_name()}[*] — {tab.title()} — {APP_NAME}")
         self.setWindowModified(doc.is_modified())
@@ -202,9 +391,8 @@ class MainWindow(QMainWindow):
         self.show_plot.setCheckable(True)
         self.show_plot.setChecked(True)
         v.addSeparator()
-        for i in range(self.tabs.count()):
-            tab = self.tabs.widget(i)
-            self._action(v, tab.title(), lambda _=False, t=tab: self.tabs.setCurrentWidget(t), f"Ctrl+{i + 1}")
+        for i, page in enumerate(self._pages.values()):
+            self._action(v, page.title, lambda _=False, p=page: self.tabs.setCurrentWidget(p), f"Ctrl+{i + 1}")
 
         h = mb.addMenu("&Help")
         self._action(h, "&Keyboard shortcuts", self.show_shortcuts, QKeySequence.HelpContents)
@@ -263,7 +451,11 @@ class MainWindow(QMainWindow):
             self.open_path(path)
 
     def open_path(self, path: str, *, ask: bool = True) -> bool:
-        """Open a session file into its game's tab. A bad file shows a message, changes nothing."""
+        """Open a session file into its game's tab (built if it was not). A bad file shows a
+        message, changes nothing."""
+        from engines.core.errors import SessionFormatError
+        from desktop.session import open_session_file
+
         if self.hand_off_if_open_elsewhere(path):
             return False
         try:
@@ -288,6 +480,8 @@ class MainWindow(QMainWindow):
         the front with the file's tab, :func:`desktop.recovery.request_handoff`) and say so, or
         refuse the file when that instance does not answer. True when the file is open
         elsewhere (then it must not be opened here)."""
+        from desktop.recovery import open_elsewhere_owner, request_handoff
+
         owner = open_elsewhere_owner(path, self.autosave)
         if owner is None:
             return False
@@ -357,6 +551,8 @@ class MainWindow(QMainWindow):
         return True
 
     def export_json(self) -> None:
+        from desktop.session import write_text_atomically
+
         tab = self.current_tab()
         path, _ = QFileDialog.getSaveFileName(self, "Export session as JSON", f"{tab.GAME}-session.json",
                                               "JSON (*.json)")
@@ -414,6 +610,7 @@ class MainWindow(QMainWindow):
         """Ask about the unsaved games before quitting: one Save / Discard / Cancel question for
         one game, one Save all / Discard all / Cancel dialog listing them for several. True to
         quit (everything saved or discarded)."""
+        # a tab not built yet has nothing unsaved
         unsaved = [t for t in self.game_tabs.values() if t.document.is_modified()]
         if len(unsaved) <= 1:
             return all(self._maybe_save(t) for t in unsaved)
@@ -432,27 +629,44 @@ class MainWindow(QMainWindow):
         if not self._close_unsaved():
             event.ignore()
             return
+        from desktop.recovery import finish_threads
+
         window_state.save_window_state(self._settings(), self, self.game_tabs)
-        self.autosave.discard()
+        if self._autosave is not None:
+            self._autosave.discard()
         self.shutdown()
-        self.handoff.close()
-        self.autosave.release()
+        if self._handoff is not None:
+            self._handoff.close()
+        if self._autosave is not None:
+            self._autosave.release()
         finish_threads(self)
         event.accept()
 
     def shutdown(self) -> None:
-        """Stop every tab's background threads (before the window goes away)."""
+        """Stop every built tab's background threads (before the window goes away)."""
         for tab in self.game_tabs.values():
             tab.shutdown()
 
     # -- recovery -----------------------------------------------------------------------
     def offer_recovery(self, ask: bool = True) -> bool:
         """Offer the sessions of windows that closed without saving (their instance is gone);
-        True if restored (:func:`desktop.recovery.offer_restore`)."""
+        True if restored (:func:`desktop.recovery.offer_restore`; a game's tab is built when a
+        session is restored into it)."""
+        from desktop.recovery import offer_restore
+
         return offer_restore(self, ask)
 
+    def start(self, session: Optional[str] = None) -> None:
+        """What start-up does once the window is visible: offer the recovery files of windows
+        that closed without saving, then open ``session`` (a path) if given."""
+        self.offer_recovery()
+        if session:
+            self.open_path(session, ask=False)
+
     def wait_idle(self, timeout_s: float = 30.0) -> bool:
-        """Process events until every tab's inference is done (for screenshots and tests)."""
+        """Build the tab on screen if needed, then process events until every built tab's
+        inference is done (for screenshots and tests)."""
+        self.current_tab()
         app = QApplication.instance()
         t_end = time.monotonic() + timeout_s
         while time.monotonic() < t_end:
@@ -491,6 +705,8 @@ def hand_off_at_start(path: str) -> bool:
     file's tab to the front and this one ends (True) without opening a window; False when no
     instance holds the file or the holder did not answer (this instance starts and refuses
     the file with a message naming the other process)."""
+    from desktop.recovery import open_elsewhere_owner, request_handoff
+
     owner = open_elsewhere_owner(path)
     if owner is None or not owner[1] or not request_handoff(path, owner[1]):
         return False
@@ -519,28 +735,33 @@ def main(argv=None) -> int:
     if args.session and not headless and hand_off_at_start(args.session):
         return 0
     win = MainWindow(autosave=not headless, interactive=not headless)
-    if not headless:
-        win.offer_recovery()
-    if args.session:
-        if not win.open_path(args.session, ask=False) and headless:
-            win.shutdown()
-            return 2
     if args.tab:
         win.select_game(args.tab)
-    if headless:
-        w, _, h = args.size.partition("x")
-        win.resize(int(w), int(h))
+    if not headless:
+        # once the window is on screen: recovery, then the session file; each builds the tab
+        # it needs
+        win.after_first_frame(lambda: win.start(args.session))
         win.show()
-        if not win.wait_idle(timeout_s=600.0):   # a 6-player Egghead log takes minutes
-            print("warning: inference still running after 10 minutes; the screenshot shows "
-                  "the beliefs so far", file=sys.stderr)
-        app.processEvents()
-        ok = win.grab().save(args.screenshot)
-        win.shutdown()
-        finish_threads(win, 1.0)   # a computation still running must not abort the exit
-        if not ok:
-            print(f"error: cannot write {args.screenshot}", file=sys.stderr)
-            return 1
-        return 0
+        return app.exec()
+    if args.session:
+        if not win.open_path(args.session, ask=False):
+            win.shutdown()
+            return 2
+        if args.tab:
+            win.select_game(args.tab)
+    w, _, h = args.size.partition("x")
+    win.resize(int(w), int(h))
     win.show()
-    return app.exec()
+    if not win.wait_idle(timeout_s=600.0):   # a 6-player Egghead log takes minutes
+        print("warning: inference still running after 10 minutes; the screenshot shows "
+              "the beliefs so far", file=sys.stderr)
+    app.processEvents()
+    ok = win.grab().save(args.screenshot)
+    win.shutdown()
+    from desktop.recovery import finish_threads
+
+    finish_threads(win, 1.0)   # a computation still running must not abort the exit
+    if not ok:
+        print(f"error: cannot write {args.screenshot}", file=sys.stderr)
+        return 1
+    return 0

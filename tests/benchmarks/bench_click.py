@@ -17,7 +17,7 @@ def main() -> None:
     app = make_app()
     win = MainWindow(autosave=True, interactive=False)
     win.show()
-    for game, tab in win.game_tabs.items():
+    for game, tab in win.build_all_tabs().items():
         win.open_path(str(resource_path("examples", f"{game}.json")), ask=False)
         win.select_game(game)
         win.wait_idle()

@@ -45,7 +45,7 @@ def main() -> None:
     print(f"threads at start-up: {_os_threads()} OS threads "
           f"({threading.active_count()} Python threads)")
     print(f"RSS at start-up: {_rss_mib():.0f} MiB")
-    for game in win.game_tabs:
+    for game in win.games():   # opening an example builds its tab
         win.open_path(str(resource_path("examples", f"{game}.json")), ask=False)
         win.wait_idle(timeout_s=600)
     print(f"threads after opening every example: {_os_threads()} OS threads")

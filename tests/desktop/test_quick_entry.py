@@ -134,7 +134,7 @@ def test_ctrl_l_and_slash_focus_the_line(window, qtbot):
 
 
 def test_every_tab_has_the_line(window):
-    for game, tab in window.game_tabs.items():
+    for game, tab in window.build_all_tabs().items():
         assert tab.quick_entry.parent() is not None, game
         assert tab.quick_entry.isVisibleTo(tab), game
 

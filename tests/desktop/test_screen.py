@@ -171,7 +171,7 @@ def test_window_at_1280x800_fits(qtbot, monkeypatch):
     assert avail.contains(g) and g.height() <= 773 - 30
     assert win.minimumSizeHint().width() <= 1280 and win.minimumSizeHint().height() <= 720
     win.show()
-    for game, tab in win.game_tabs.items():
+    for game, tab in win.build_all_tabs().items():
         win.select_game(game)
         QApplication.processEvents()
         assert tab.width() >= tab.minimumSizeHint().width(), game

@@ -1,0 +1,205 @@
+"""Start-up: heavy modules and tabs are loaded when first needed (docs/ARCHITECTURE.md,
+"Start-up"); whatever needs a tab builds it. The time it takes is measured by
+tests/benchmarks/bench_startup.py, not here."""
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from engines.core.resources import resource_path
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+#: Modules start-up must not import: the numeric stack, plots, the engines, the tabs, the
+#: session/recovery layer and the background-job machinery.
+HEAVY_PREFIXES = ("numpy", "scipy", "pyqtgraph", "cvxpy", "distributed", "engines.",
+                  "desktop.gametab", "desktop.session", "desktop.recovery", "desktop.inference",
+                  "desktop.controller", "desktop.cluedo.", "desktop.inkognito.", "desktop.egghead.",
+                  "desktop.guesswho.", "desktop.spyfall.")
+#: The light exceptions: the engines.core package (its names load lazily) and its resource paths.
+LIGHT = ("engines.core", "engines.core.resources")
+
+
+def _heavy_loaded_in_child(code: str) -> list:
+    """Run ``code`` in a fresh interpreter, then list the heavy modules it imported."""
+    script = textwrap.dedent(code) + textwrap.dedent(f"""
+        import sys
+        print([m for m in sys.modules if m.startswith({HEAVY_PREFIXES!r}) and m not in {LIGHT!r}])
+    """)
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
+                         env=dict(os.environ, QT_QPA_PLATFORM="offscreen"), timeout=120)
+    assert out.returncode == 0, out.stderr
+    return eval(out.stdout.strip().splitlines()[-1])
+
+
+def test_importing_the_app_imports_no_engine_nor_heavy_library():
+    assert _heavy_loaded_in_child("import desktop.app") == []
+
+
+def test_the_window_is_made_without_engines_tabs_or_threads():
+    loaded = _heavy_loaded_in_child("""
+        from desktop.app import MainWindow, make_app
+        app = make_app()
+        w = MainWindow(autosave=False, interactive=False)
+        assert w.game_tabs == {} and w.tabs.count() == 5, (w.game_tabs, w.tabs.count())
+    """)
+    assert loaded == []
+
+
+def test_titles_known_before_the_engines_are_their_titles():
+    from desktop.app import GAME_TITLES, tab_games
+    from engines import GAMES, game_module
+
+    assert tab_games() == list(GAMES)
+    assert GAME_TITLES == {game: game_module(game).TITLE for game in GAMES}
+
+
+@pytest.fixture
+def quiet(monkeypatch):
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: QMessageBox.Ok)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Discard)
+
+
+def _new_window(qtbot, last_tab=None, interactive=True):
+    from desktop.app import APP_NAME, LAST_TAB_KEY, ORG_NAME, MainWindow
+
+    if last_tab is not None:
+        QSettings(ORG_NAME, APP_NAME).setValue(LAST_TAB_KEY, last_tab)
+    win = MainWindow(autosave=False, interactive=interactive)
+    qtbot.addWidget(win)
+    return win
+
+
+def _close(win):
+    for tab in win.game_tabs.values():
+        tab.document.undo_stack.setClean()
+        tab.shutdown()
+
+
+def test_only_the_last_used_tab_is_built_when_shown(qtbot, quiet):
+    win = _new_window(qtbot, last_tab="egghead")
+    try:
+        assert win.game_tabs == {}
+        assert win.tabs.currentWidget().game == "egghead"
+        assert "Egghead" in win.windowTitle()
+        win.show()
+        qtbot.waitUntil(lambda: bool(win.game_tabs), timeout=30_000)   # its first paint builds it
+        assert list(win.game_tabs) == ["egghead"]
+        tab = win.game_tabs["egghead"]
+        assert tab.parent() is win.tabs.currentWidget()
+        # shown with its first beliefs (hidden behind "Loading" until then, at most 0.4 s)
+        qtbot.waitUntil(tab.isVisible, timeout=5_000)
+        assert win.undo_group.activeStack() is tab.document.undo_stack
+        # showing another tab builds that one only, and it is the one built first next time
+        win.select_game("spyfall")
+        qtbot.waitUntil(lambda: "spyfall" in win.game_tabs, timeout=30_000)
+        assert list(win.game_tabs) == ["egghead", "spyfall"]
+        assert win.close()
+        win2 = _new_window(qtbot)
+        assert win2.tabs.currentWidget().game == "spyfall"
+        _close(win2)
+    finally:
+        _close(win)
+
+
+def test_a_window_for_a_screenshot_starts_at_the_first_tab(qtbot):
+    win = _new_window(qtbot, last_tab="spyfall", interactive=False)
+    try:
+        assert win.tabs.currentWidget().game == "cluedo"
+        assert win.current_tab() is win.game_tabs["cluedo"]       # built when asked for
+        assert list(win.game_tabs) == ["cluedo"]
+    finally:
+        _close(win)
+
+
+def test_opening_a_session_builds_its_tab_only(qtbot, quiet, tmp_path):
+    path = tmp_path / "guesswho.json"
+    shutil.copy(resource_path("examples", "guesswho.json"), path)
+    win = _new_window(qtbot, last_tab="cluedo", interactive=False)
+    try:
+        assert win.open_path(str(path))
+        assert list(win.game_tabs) == ["guesswho"]
+        assert win.tabs.currentWidget().game == "guesswho"
+        tab = win.game_tabs["guesswho"]
+        assert tab.document.path == str(path) and len(tab.document.events) > 0
+        assert win.wait_idle(60) and tab.timeline is not None and tab.timeline.latest is not None
+    finally:
+        _close(win)
+
+
+def test_quitting_asks_only_about_built_tabs_and_builds_none(qtbot, monkeypatch, tmp_path):
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *a, **k: asked.append(a[2]) or QMessageBox.Discard)
+    path = tmp_path / "guesswho.json"
+    shutil.copy(resource_path("examples", "guesswho.json"), path)
+    win = _new_window(qtbot, interactive=False)
+    assert win.open_path(str(path), ask=False)
+    doc = win.game_tabs["guesswho"].document
+    doc.log_event(doc.events[0])
+    assert doc.is_modified()
+    assert win.close()
+    assert len(asked) == 1 and "Guess Who?" in asked[0]
+    assert list(win.game_tabs) == ["guesswho"]
+    _close(win)
+
+
+def test_recovery_restores_into_tabs_not_built_yet(qtbot, quiet, tmp_path):
+    from desktop.app import MainWindow
+    from desktop.recovery import recovery_dir
+
+    shutil.rmtree(recovery_dir(), ignore_errors=True)
+    path = tmp_path / "guesswho.json"
+    shutil.copy(resource_path("examples", "guesswho.json"), path)
+    a = MainWindow(autosave=True, interactive=False)
+    qtbot.addWidget(a)
+    assert a.open_path(str(path), ask=False)
+    doc = a.tab_for("guesswho").document
+    doc.log_event(doc.events[0])
+    n = len(doc.events)
+    a.autosave.crash_for_test()
+    b = MainWindow(autosave=True, interactive=False)
+    qtbot.addWidget(b)
+    try:
+        assert b.game_tabs == {}
+        assert b.offer_recovery(ask=False)
+        assert list(b.game_tabs) == ["guesswho"]
+        restored = b.game_tabs["guesswho"].document
+        assert len(restored.events) == n and restored.is_modified()
+    finally:
+        _close(b)
+        b.autosave.discard()
+        b.autosave.release()
+        _close(a)
+
+
+def test_start_after_show_opens_the_session(qtbot, quiet, tmp_path):
+    path = tmp_path / "inkognito.json"
+    shutil.copy(resource_path("examples", "inkognito.json"), path)
+    win = _new_window(qtbot, last_tab="cluedo")
+    try:
+        win.show()
+        win.start(str(path))
+        assert win.tabs.currentWidget().game == "inkognito"
+        assert win.game_tabs["inkognito"].document.path == str(path)
+        assert win.wait_idle(60)
+    finally:
+        _close(win)
+
+
+def test_work_after_the_first_frame_waits_for_it(qtbot):
+    win = _new_window(qtbot, interactive=False)
+    calls = []
+    win.after_first_frame(lambda: calls.append(win.isVisible()))
+    for _ in range(5):
+        QApplication.processEvents()
+    assert calls == []                       # never painted: not yet
+    win.show()
+    qtbot.waitUntil(lambda: calls == [True], timeout=10_000)
+    win.after_first_frame(lambda: calls.append("again"))   # already painted: next turn
+    qtbot.waitUntil(lambda: calls == [True, "again"], timeout=10_000)
+    _close(win)
