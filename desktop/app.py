@@ -241,6 +241,13 @@ class MainWindow(QMainWindow):
             self._handoff = HandoffServer(self._autosave, self.bring_file_to_front, self)
         return self._autosave
 
+    @property
+    def handoff(self):
+        """This instance's hand-off server (:class:`desktop.recovery.HandoffServer`), listening
+        from the moment the recovery file exists."""
+        self.autosave   # noqa: B018 (made with the recovery file)
+        return self._handoff
+
     # -- tabs -------------------------------------------------------------------------------
     @property
     def game_tabs(self) -> dict:
