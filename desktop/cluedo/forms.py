@@ -110,7 +110,7 @@ class NewGameDialog(NewGameDialogBase):
 
         return (Column("Name", lambda s: s.name, edit=set_name, resize=STRETCH),
                 Column("Cards", lambda s: s.cards, numeric=True, edit=set_cards,
-                       editor=_cards_editor, resize=CONTENTS,
+                       editor=_cards_editor, width=60,
                        header_tooltip="the size of this player's hand (filled from the deal)"),
                 Column("Me", lambda s: s.me, check=True, radio=True, resize=CONTENTS,
                        edit=lambda seat, on: self._tick(seat, "me", on),
@@ -288,7 +288,7 @@ class NewGameDialog(NewGameDialogBase):
             return
         seats[r], seats[s] = seats[s], seats[r]
         self.table.set_rows(seats)
-        self.table.setCurrentIndex(self.table.table_model.index(s, self.NAME))
+        self.table.select_row(s)
         self._fill_hand_sizes()
 
     def _fill_hand_sizes(self, *_a) -> None:
@@ -383,14 +383,30 @@ class SuggestionForm(QGroupBox):
         super().__init__("Log a suggestion", parent)
         self.setup = setup
         lay = QGridLayout(self)
+        self._build_pickers(lay)
+        self._build_players(lay)
+        self.advice = QLabel()
+        self.advice.setWordWrap(True)
+        self.advice.setStyleSheet(f"color:{tone('#0d47a1')}")
+        lay.addWidget(self.advice, 6, 0, 1, 3)
+        lay.addLayout(self._build_buttons(), 7, 0, 1, 3)
+        self.suggester.currentIndexChanged.connect(self._suggester_changed)
+        self.refuter.currentIndexChanged.connect(self._refuter_changed)
+        self.set_setup(setup)
+
+    def _build_pickers(self, lay: QGridLayout) -> None:
+        """Rows 0-1: one card picker per category."""
         self.pickers = {}
-        for i, (cat, cards) in enumerate(setup.categories):
+        for i, (cat, cards) in enumerate(self.setup.categories):
             combo = QComboBox()
             combo.addItems(list(cards))
             lay.addWidget(QLabel(cat.capitalize()), 0, i)
             lay.addWidget(combo, 1, i)
             self.pickers[cat] = combo
             combo.currentIndexChanged.connect(self._update_shown)
+
+    def _build_players(self, lay: QGridLayout) -> None:
+        """Rows 2-5: suggester, refuter, the card shown to me, and who passed."""
         self.suggester = QComboBox()
         self.refuter = QComboBox()
         lay.addWidget(QLabel("Suggested by"), 2, 0)
@@ -405,10 +421,9 @@ class SuggestionForm(QGroupBox):
         self.passed_box = QHBoxLayout()
         lay.addLayout(self.passed_box, 5, 0, 1, 3)
         self.passed_checks: dict[str, QCheckBox] = {}
-        self.advice = QLabel()
-        self.advice.setWordWrap(True)
-        self.advice.setStyleSheet(f"color:{tone('#0d47a1')}")
-        lay.addWidget(self.advice, 6, 0, 1, 3)
+
+    def _build_buttons(self) -> QHBoxLayout:
+        """Log the suggestion (Enter), or log it as a failed accusation."""
         row = QHBoxLayout()
         self.log_button = QPushButton("Log suggestion")
         self.log_button.setDefault(True)
@@ -420,10 +435,7 @@ class SuggestionForm(QGroupBox):
         row.addWidget(self.log_button)
         row.addStretch(1)
         row.addWidget(self.accuse_button)
-        lay.addLayout(row, 7, 0, 1, 3)
-        self.suggester.currentIndexChanged.connect(self._suggester_changed)
-        self.refuter.currentIndexChanged.connect(self._refuter_changed)
-        self.set_setup(setup)
+        return row
 
     def set_setup(self, setup) -> None:
         self.setup = setup
