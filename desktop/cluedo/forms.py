@@ -4,15 +4,17 @@ makes (names, counts) also guards the form; a wrong entry gets a message naming 
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialogButtonBox, QFormLayout, QGridLayout,
                                QGroupBox, QHBoxLayout, QHeaderView, QLabel, QListWidget,
                                QListWidgetItem, QMessageBox, QPlainTextEdit, QPushButton, QSpinBox,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout)
+                               QVBoxLayout)
 
 from engines import cluedo
 from engines.core.errors import SessionFormatError
+from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
 from desktop.appearance import tone
 from desktop.widgets.plain_text import as_rich_plain
@@ -22,12 +24,33 @@ NOT_SEEN = "(not shown to me)"
 DEFAULT_NAMES = ["Me", "Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal", "Ivy"]
 
 
+@dataclass
+class Seat:
+    """One row of the New game dialog's seating grid: a player, the size of their hand, and
+    whether they are me and the dealer (one of each: the ticks act as radio buttons)."""
+
+    name: str
+    cards: int
+    me: bool
+    dealer: bool
+
+
+def _cards_editor(parent) -> QSpinBox:
+    """The hand-size editor: a spin box over 0..30 (the engine checks the total)."""
+    spin = QSpinBox(parent)
+    spin.setRange(0, 30)
+    return spin
+
+
 class NewGameDialog(NewGameDialogBase):
     """Ask for a new Cluedo game: edition (or a custom deck), players in seating order, which one
     is me, the dealer, hand sizes (filled from the deal, editable) and my cards.
 
     :meth:`result_session` returns ``(setup, events)`` after ``exec()`` was accepted.
     """
+
+    #: The seating grid's columns, by position.
+    NAME, CARDS, ME, DEALER = range(4)
 
     def __init__(self, parent=None, setup=None, my_cards=()):
         super().__init__(parent)
@@ -37,11 +60,23 @@ class NewGameDialog(NewGameDialogBase):
         outer = QVBoxLayout(self)
         top = QHBoxLayout()
         outer.addLayout(top, 1)
-
         left = QVBoxLayout()
         top.addLayout(left, 1)
+        left.addLayout(self._build_deck_form())
+        left.addWidget(self._build_custom_box())
+        self._build_seating(left)
+        top.addLayout(self._build_my_cards(), 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.button(QDialogButtonBox.Ok).setText("Start game")
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        outer.addWidget(buttons)
+        self._start(setup, my_cards)
+
+    # -- layout -------------------------------------------------------------------------
+    def _build_deck_form(self) -> QFormLayout:
+        """The edition (or a custom deck) and the number of players."""
         form = QFormLayout()
-        left.addLayout(form)
         self.edition = QComboBox()
         for key, ed in self.editions.items():
             self.edition.addItem(ed["title"], key)
@@ -51,7 +86,10 @@ class NewGameDialog(NewGameDialogBase):
         self.n_players.setRange(3, 10)
         self.n_players.setValue(4)
         form.addRow("Players", self.n_players)
+        return form
 
+    def _build_custom_box(self) -> QGroupBox:
+        """A custom deck: one text box per category, one card per line."""
         self.custom_box = QGroupBox("Custom deck (one card per line)")
         cb = QGridLayout(self.custom_box)
         self.custom_edits = {}
@@ -62,17 +100,34 @@ class NewGameDialog(NewGameDialogBase):
             cb.addWidget(ed, 1, i)
             self.custom_edits[cat] = ed
             ed.textChanged.connect(self._deck_changed)
-        left.addWidget(self.custom_box)
+        return self.custom_box
 
+    def _seat_columns(self) -> tuple:
+        def set_name(seat: Seat, text) -> None:
+            seat.name = str(text)
+
+        def set_cards(seat: Seat, n) -> None:
+            seat.cards = int(n)
+
+        return (Column("Name", lambda s: s.name, edit=set_name, resize=STRETCH),
+                Column("Cards", lambda s: s.cards, numeric=True, edit=set_cards,
+                       editor=_cards_editor, width=60,
+                       header_tooltip="the size of this player's hand (filled from the deal)"),
+                Column("Me", lambda s: s.me, check=True, radio=True, resize=CONTENTS,
+                       edit=lambda seat, on: self._tick(seat, "me", on),
+                       header_tooltip="tick exactly one player: yourself"),
+                Column("Dealer", lambda s: s.dealer, check=True, radio=True, resize=CONTENTS,
+                       edit=lambda seat, on: self._tick(seat, "dealer", on),
+                       header_tooltip="the player who dealt (the deal starts at their left)"))
+
+    def _build_seating(self, left: QVBoxLayout) -> None:
+        """The seating grid (an editable form: a :class:`Seat` per row), the buttons that move a
+        seat or refill the hand sizes from the deal, and the note on the deal."""
         left.addWidget(QLabel("Seating order (clockwise); tick who you are and the dealer:"))
-        self.table = QTableWidget(0, 4)
-        self.table.setHorizontalHeaderLabels(["Name", "Cards", "Me", "Dealer"])
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeToContents)   # spin box, two ticks
-        header.setSectionResizeMode(0, QHeaderView.Stretch)          # the names get the rest
-        header.setMinimumSectionSize(36)
+        self.table = ColumnTable(self._seat_columns(), editable=True, select_rows=False,
+                                 numbered=True)
+        self.table.horizontalHeader().setMinimumSectionSize(36)
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-        self.table.verticalHeader().setVisible(True)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         left.addWidget(self.table, 1)
         moves = QHBoxLayout()
@@ -90,22 +145,22 @@ class NewGameDialog(NewGameDialogBase):
         self.deal_note.setWordWrap(True)
         left.addWidget(self.deal_note)
 
+    def _build_my_cards(self) -> QVBoxLayout:
+        """My cards: a checkable list under a count of the ticks against my hand size."""
         right = QVBoxLayout()
-        top.addLayout(right, 1)
         self.my_cards_label = QLabel("My cards")
         right.addWidget(self.my_cards_label)
         self.my_cards = QListWidget()
         self.my_cards.itemChanged.connect(self._update_count)
         right.addWidget(self.my_cards, 1)
+        return right
 
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.button(QDialogButtonBox.Ok).setText("Start game")
-        buttons.accepted.connect(self._accept)
-        buttons.rejected.connect(self.reject)
-        outer.addWidget(buttons)
-
+    def _start(self, setup, my_cards) -> None:
+        """Fill the form (from ``setup`` if given; my previous hand if it fits), then connect
+        the changes that mean a new deal."""
         self.edition.currentIndexChanged.connect(self._deck_changed)
         self.n_players.valueChanged.connect(self._players_changed)
+        self.table.edited.connect(self._seat_edited)
         self._loading = True
         self._players_changed()
         if setup is not None:
@@ -123,9 +178,12 @@ class NewGameDialog(NewGameDialogBase):
         self.n_players.valueChanged.connect(self._clear_ticks)
         self._fit_table()
 
+    def seats(self) -> list[Seat]:
+        """The seating grid's rows, in seating order."""
+        return self.table.rows()
+
     def _my_hand_size(self) -> int:
-        me_rows = [r for r in range(self.table.rowCount()) if self._row(r)[2]]
-        return self._row(me_rows[0])[1] if me_rows else 0
+        return next((seat.cards for seat in self.seats() if seat.me), 0)
 
     def _clear_ticks(self, *_a) -> None:
         if self._loading:
@@ -141,7 +199,7 @@ class NewGameDialog(NewGameDialogBase):
     def _fit_table(self) -> None:
         """Tall enough for every seat (up to 10), so that no scroll bar takes the names' room."""
         t = self.table
-        rows = sum(t.verticalHeader().sectionSize(r) for r in range(t.rowCount()))
+        rows = sum(t.verticalHeader().sectionSize(r) for r in range(t.row_count()))
         t.setMinimumHeight(min(rows, 10 * 34) + t.horizontalHeader().sizeHint().height()
                            + 2 * t.frameWidth() + 4)
 
@@ -195,95 +253,62 @@ class NewGameDialog(NewGameDialogBase):
     # -- players ------------------------------------------------------------------------
     def _players_changed(self, *_a) -> None:
         n = self.n_players.value()
-        old = [self._row(r) for r in range(self.table.rowCount())]
-        self.table.setRowCount(n)
-        for r in range(n):
-            name = old[r][0] if r < len(old) else DEFAULT_NAMES[r]
-            self._set_row(r, name, old[r][1] if r < len(old) else 0,
-                          old[r][2] if r < len(old) else (r == 0 and not old),
-                          old[r][3] if r < len(old) else False)
-        if not any(self._row(r)[2] for r in range(n)):
-            self.table.cellWidget(0, 2).setChecked(True)
-        if not any(self._row(r)[3] for r in range(n)):
-            self.table.cellWidget(n - 1, 3).setChecked(True)
+        old = self.seats()
+        seats = old[:n] + [Seat(DEFAULT_NAMES[r], 0, r == 0 and not old, False)
+                           for r in range(len(old), n)]
+        if not any(seat.me for seat in seats):
+            seats[0].me = True
+        if not any(seat.dealer for seat in seats):
+            seats[-1].dealer = True
+        self.table.set_rows(seats)
         self._fill_hand_sizes()
         self._fit_table()
 
-    def _set_row(self, r, name, cards, me, dealer) -> None:
-        """Fill seat ``r``; its widgets are made once and then only updated (never replaced)."""
-        item = self.table.item(r, 0)
-        if item is None:
-            self.table.setItem(r, 0, QTableWidgetItem(name))
-        else:
-            item.setText(name)
-        spin = self.table.cellWidget(r, 1)
-        if spin is None:
-            spin = QSpinBox()
-            spin.setRange(0, 30)
-            spin.valueChanged.connect(self._update_count)
-            self.table.setCellWidget(r, 1, spin)
-        spin.blockSignals(True)
-        spin.setValue(cards)
-        spin.blockSignals(False)
-        for col, val in ((2, me), (3, dealer)):
-            box = self.table.cellWidget(r, col)
-            if box is None:
-                box = QCheckBox()
-                box.toggled.connect(lambda on, c=col, b=box: self._exclusive(c, b, on))
-                self.table.setCellWidget(r, col, box)
-            box.blockSignals(True)
-            box.setChecked(bool(val))
-            box.blockSignals(False)
-
-    def _row(self, r):
-        item = self.table.item(r, 0)
-        spin, me, dealer = (self.table.cellWidget(r, c) for c in (1, 2, 3))
-        return ((item.text().strip() if item else ""), spin.value() if spin else 0,
-                bool(me and me.isChecked()), bool(dealer and dealer.isChecked()))
-
-    def _exclusive(self, col, box, on) -> None:
+    def _tick(self, seat: Seat, attr: str, on: bool) -> None:
+        """Tick ``seat`` as me or as the dealer (``attr``); the other seats are unticked."""
         if on:
-            for r in range(self.table.rowCount()):
-                other = self.table.cellWidget(r, col)
-                if other is not None and other is not box:
-                    other.blockSignals(True)
-                    other.setChecked(False)
-                    other.blockSignals(False)
-            if col == 3:
-                self._fill_hand_sizes()
-            self._clear_ticks()   # another dealer or another me: another hand
+            for other in self.seats():
+                setattr(other, attr, False)
+        setattr(seat, attr, bool(on))
+
+    def _seat_edited(self, row: int, column: int) -> None:
+        """A cell of the seating grid was edited: another dealer is another deal, and another
+        dealer or another me is another hand."""
+        seat = self.table.row_object(row)
+        if column == self.DEALER and seat.dealer:
+            self._fill_hand_sizes()
+        if (column == self.DEALER and seat.dealer) or (column == self.ME and seat.me):
+            self._clear_ticks()
         self._update_count()
 
     def _move(self, delta: int) -> None:
-        r = self.table.currentRow()
+        r = self.table.currentIndex().row()
         s = r + delta
-        if r < 0 or not 0 <= s < self.table.rowCount():
+        seats = self.seats()
+        if r < 0 or not 0 <= s < len(seats):
             return
-        a, b = self._row(r), self._row(s)
-        self._set_row(r, *b)
-        self._set_row(s, *a)
-        self.table.setCurrentCell(s, 0)
+        seats[r], seats[s] = seats[s], seats[r]
+        self.table.set_rows(seats)
+        self.table.select_row(s)
         self._fill_hand_sizes()
 
     def _fill_hand_sizes(self, *_a) -> None:
-        n = self.table.rowCount()
+        seats = self.seats()
+        n = len(seats)
         if n == 0:
             return
         n_dealt = sum(len(v) for v in self.categories().values()) - 3
-        dealer = next((r for r in range(n) if self._row(r)[3]), n - 1)
+        dealer = next((r for r, seat in enumerate(seats) if seat.dealer), n - 1)
         sizes = cluedo.deal_hand_sizes(n, max(n_dealt, 0), dealer)
-        for r in range(n):
-            spin = self.table.cellWidget(r, 1)
-            spin.blockSignals(True)
-            spin.setValue(sizes[r])
-            spin.blockSignals(False)
+        for seat, size in zip(seats, sizes):
+            seat.cards = int(size)
+        self.table.refresh()
         self.deal_note.setText(f"{max(n_dealt, 0)} cards dealt one at a time from the dealer's left; "
                                "edit the counts if your table dealt differently.")
         self._update_count()
 
     def _update_count(self, *_a) -> None:
-        me_rows = [r for r in range(self.table.rowCount()) if self._row(r)[2]]
-        need = self._row(me_rows[0])[1] if me_rows else 0
+        need = self._my_hand_size()
         have = len(self.checked_cards())
         colour = "green" if have == need else "#b71c1c"
         self.my_cards_label.setText(f"My cards: <span style='color:{colour}'>{have} of {need} ticked</span>")
@@ -296,23 +321,25 @@ class NewGameDialog(NewGameDialogBase):
                 if cat in self.custom_edits:
                     self.custom_edits[cat].setPlainText("\n".join(cards))
         self.n_players.setValue(len(setup.players))
-        for r, (p, n) in enumerate(zip(setup.players, setup.hand_sizes)):
-            self._set_row(r, p, n, p == setup.me, r == len(setup.players) - 1)
+        last = len(setup.players) - 1
+        self.table.set_rows([Seat(p, n, p == setup.me, r == last)
+                             for r, (p, n) in enumerate(zip(setup.players, setup.hand_sizes))])
 
     # -- result -------------------------------------------------------------------------
     def build(self):
         """Validate and build ``(setup, events)``; raises SessionFormatError naming the field."""
-        rows = [self._row(r) for r in range(self.table.rowCount())]
-        names = [r[0] for r in rows]
+        seats = self.seats()
+        names = [seat.name.strip() for seat in seats]
         for i, n in enumerate(names):
             if not n:
                 raise SessionFormatError(f"player {i + 1}", "every player needs a name")
         if len(set(names)) != len(names):
             raise SessionFormatError("players", "two players have the same name")
-        me = [r[0] for r in rows if r[2]]
+        me = [n for n, seat in zip(names, seats) if seat.me]
         if len(me) != 1:
             raise SessionFormatError("me", "tick exactly one player as yourself")
-        obj = {"players": names, "hand_sizes": {r[0]: r[1] for r in rows}, "me": me[0]}
+        obj = {"players": names, "hand_sizes": {n: seat.cards for n, seat in zip(names, seats)},
+               "me": me[0]}
         key = self.edition.currentData()
         if key == "custom":
             obj["categories"] = self.categories()
@@ -357,14 +384,30 @@ class SuggestionForm(QGroupBox):
         super().__init__("Log a suggestion", parent)
         self.setup = setup
         lay = QGridLayout(self)
+        self._build_pickers(lay)
+        self._build_players(lay)
+        self.advice = QLabel()
+        self.advice.setWordWrap(True)
+        self.advice.setStyleSheet(f"color:{tone('#0d47a1')}")
+        lay.addWidget(self.advice, 6, 0, 1, 3)
+        lay.addLayout(self._build_buttons(), 7, 0, 1, 3)
+        self.suggester.currentIndexChanged.connect(self._suggester_changed)
+        self.refuter.currentIndexChanged.connect(self._refuter_changed)
+        self.set_setup(setup)
+
+    def _build_pickers(self, lay: QGridLayout) -> None:
+        """Rows 0-1: one card picker per category."""
         self.pickers = {}
-        for i, (cat, cards) in enumerate(setup.categories):
+        for i, (cat, cards) in enumerate(self.setup.categories):
             combo = QComboBox()
             combo.addItems(list(cards))
             lay.addWidget(QLabel(cat.capitalize()), 0, i)
             lay.addWidget(combo, 1, i)
             self.pickers[cat] = combo
             combo.currentIndexChanged.connect(self._update_shown)
+
+    def _build_players(self, lay: QGridLayout) -> None:
+        """Rows 2-5: suggester, refuter, the card shown to me, and who passed."""
         self.suggester = QComboBox()
         self.refuter = QComboBox()
         lay.addWidget(QLabel("Suggested by"), 2, 0)
@@ -379,10 +422,9 @@ class SuggestionForm(QGroupBox):
         self.passed_box = QHBoxLayout()
         lay.addLayout(self.passed_box, 5, 0, 1, 3)
         self.passed_checks: dict[str, QCheckBox] = {}
-        self.advice = QLabel()
-        self.advice.setWordWrap(True)
-        self.advice.setStyleSheet(f"color:{tone('#0d47a1')}")
-        lay.addWidget(self.advice, 6, 0, 1, 3)
+
+    def _build_buttons(self) -> QHBoxLayout:
+        """Log the suggestion (Enter), or log it as a failed accusation."""
         row = QHBoxLayout()
         self.log_button = QPushButton("Log suggestion")
         self.log_button.setDefault(True)
@@ -394,10 +436,7 @@ class SuggestionForm(QGroupBox):
         row.addWidget(self.log_button)
         row.addStretch(1)
         row.addWidget(self.accuse_button)
-        lay.addLayout(row, 7, 0, 1, 3)
-        self.suggester.currentIndexChanged.connect(self._suggester_changed)
-        self.refuter.currentIndexChanged.connect(self._refuter_changed)
-        self.set_setup(setup)
+        return row
 
     def set_setup(self, setup) -> None:
         self.setup = setup

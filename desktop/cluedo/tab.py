@@ -63,9 +63,24 @@ class Tab(GameTab):
         return BeliefPlot("Envelope: probability of the leading suspect, weapon and room")
 
     def build_ui(self) -> None:
-        setup = self.document.setup
         root = QVBoxLayout(self)
         root.setContentsMargins(6, 6, 6, 6)
+        root.addLayout(self._build_method_bar())
+        root.addWidget(self.banner)
+        split = QSplitter(Qt.Horizontal)
+        root.addWidget(split, 1)
+        split.addWidget(self._build_worksheet())          # left: the worksheet
+        split.addWidget(self._build_forms_pane())         # middle: the form, the suggestions
+        split.addWidget(self._build_side_pane())          # right: history and plots
+        split.setSizes([560, 390, 330])
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setStretchFactor(2, 2)
+        self._start_runners()
+        self.reset_views()
+
+    def _build_method_bar(self) -> QHBoxLayout:
+        """The method picker, the count of consistent deals and the "accuse now" line."""
         bar = QHBoxLayout()
         bar.addWidget(QLabel("Method:"))
         self.method = QComboBox()
@@ -79,12 +94,10 @@ class Tab(GameTab):
         self.accuse_label = QLabel()
         self.accuse_label.setStyleSheet(f"color:{tone('#1b5e20')}; font-weight:bold")
         bar.addWidget(self.accuse_label)
-        root.addLayout(bar)
-        root.addWidget(self.banner)
+        return bar
 
-        split = QSplitter(Qt.Horizontal)
-        root.addWidget(split, 1)
-        # left: worksheet
+    def _build_worksheet(self) -> WorksheetView:
+        """The heat map of cards × owners; its menus and header clicks fill the form."""
         self.model = ProbabilityTableModel([], [])
         self.sheet = WorksheetView()
         self.sheet.setModel(self.model)
@@ -94,27 +107,21 @@ class Tab(GameTab):
         self.sheet.cellContextMenu.connect(self._cell_menu)
         self.sheet.rowHeaderClicked.connect(self._row_clicked)
         self.sheet.columnHeaderClicked.connect(self._column_clicked)
-        split.addWidget(self.sheet)
-        # middle: forms + recommendation
+        return self.sheet
+
+    def _build_forms_pane(self) -> QWidget:
+        """The suggestion form above the best suggestions (with their room filter), the advice
+        on who is close, and the note on how the ranking was computed."""
         mid = QWidget()
         ml = QVBoxLayout(mid)
         ml.setContentsMargins(0, 0, 0, 0)
-        self.form = SuggestionForm(setup)
+        self.form = SuggestionForm(self.document.setup)
         self.form.submitted.connect(self._log_suggestion)
         self.form.accusationSubmitted.connect(self.log_checked)
         EnterSubmits(self.form, self.form.submit)
         self.form.formChanged.connect(self._request_advice)
         ml.addWidget(self.form)
-        rec_head = QHBoxLayout()
-        rec_title = QLabel("<b>Best suggestions</b> (expected information gain about the envelope)")
-        rec_title.setWordWrap(True)
-        rec_head.addWidget(rec_title, 1)
-        self.room = QComboBox()
-        self.room.setSizeAdjustPolicy(QComboBox.AdjustToContents)
-        self.room.setMinimumContentsLength(16)
-        rec_head.addWidget(self.room)
-        self.room.currentIndexChanged.connect(self._request_recommendation)
-        ml.addLayout(rec_head)
+        ml.addLayout(self._build_ranking_head())
         self.advice_panel = AdvicePanel(RULE_TEXT)
         self.advice_panel.detailsRequested.connect(self._show_who_is_close)
         ml.addWidget(self.advice_panel)
@@ -126,8 +133,23 @@ class Tab(GameTab):
         self.rec_note.setWordWrap(True)
         self.rec_note.setStyleSheet("color:gray")
         ml.addWidget(self.rec_note)
-        split.addWidget(mid)
-        # right: history + plots
+        return mid
+
+    def _build_ranking_head(self) -> QHBoxLayout:
+        """The best suggestions' title and the room they are ranked for."""
+        rec_head = QHBoxLayout()
+        rec_title = QLabel("<b>Best suggestions</b> (expected information gain about the envelope)")
+        rec_title.setWordWrap(True)
+        rec_head.addWidget(rec_title, 1)
+        self.room = QComboBox()
+        self.room.setSizeAdjustPolicy(QComboBox.AdjustToContents)
+        self.room.setMinimumContentsLength(16)
+        rec_head.addWidget(self.room)
+        self.room.currentIndexChanged.connect(self._request_recommendation)
+        return rec_head
+
+    def _build_side_pane(self) -> QSplitter:
+        """The history above the plots: envelope, entropy, who is close."""
         right = QSplitter(Qt.Vertical)
         right.addWidget(self.history)
         plots = QTabWidget()
@@ -138,12 +160,10 @@ class Tab(GameTab):
         self.who_page = self._build_who_is_close()
         plots.addTab(self.who_page, "Who is close?")
         right.addWidget(plots)
-        split.addWidget(right)
-        split.setSizes([560, 390, 330])
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setStretchFactor(2, 2)
+        return right
 
+    def _start_runners(self) -> None:
+        """The background tasks: the ranking, the refuting advice, and who is close."""
         # one task: the sampled estimate first (a partial result, a fraction of a second),
         # then the exact values; a newer request makes both stale
         self.rec_runner = self.make_runner("recommend")
@@ -164,7 +184,6 @@ class Tab(GameTab):
         self._opp_deferred = False
         self._knows_plot_timer = QTimer(self, singleShot=True, interval=120)
         self._knows_plot_timer.timeout.connect(self._update_knows_plot)
-        self.reset_views()
 
     def _build_who_is_close(self) -> QWidget:
         """The side panel's "Who is close?" page: the strip (one bar per opponent) above the
@@ -189,7 +208,7 @@ class Tab(GameTab):
         self._threshold_line = pg.InfiniteLine(pos=LIKELY_KNOWS, angle=0, movable=False)
         self._threshold_line.setToolTip(f"alert threshold: {percent(LIKELY_KNOWS)}")
         self._style_threshold_line()
-        self.knows_plot.plot.addItem(self._threshold_line)
+        self.knows_plot.add_item(self._threshold_line)
         lay.addWidget(self.knows_plot, 1)
         return page
 

@@ -91,19 +91,7 @@ class BeliefPlot(QWidget):
         self.title = QLabel(f"<b>{title}</b>")
         self.title.setWordWrap(True)
         layout.addWidget(self.title)
-        self.plot = pg.PlotWidget()
-        self.plot.setMinimumHeight(150)
-        self.plot.showGrid(x=True, y=True, alpha=0.25)
-        self.plot.setLabel("bottom", "event")
-        self.plot.setLabel("left", y_label)
-        self.plot.setMouseEnabled(x=False, y=False)
-        self.plot.hideButtons()
-        self.plot.setMenuEnabled(False)
-        if log_y:
-            self.plot.setLogMode(y=True)
-        self._y_range = y_range
-        if y_range:
-            self.plot.setYRange(*y_range, padding=0.02)
+        self.plot = self._build_plot_widget(y_label, y_range, log_y)
         # legend_at is accepted for compatibility: the legend is above the plot area, where it
         # cannot cover the newest (or any) points
         self.legend = _Legend()
@@ -116,6 +104,29 @@ class BeliefPlot(QWidget):
         self._curves: dict[str, pg.PlotDataItem] = {}
         self._keys = ColourKeys()
         self._slots: dict[str, int] = {}
+        self._add_marker_and_hover()
+        self._apply_palette()
+
+    def _build_plot_widget(self, y_label: str, y_range: Optional[tuple],
+                           log_y: bool) -> pg.PlotWidget:
+        """The plot area: a grid, fixed axes (no mouse zoom, no menu), the y range if given."""
+        plot = pg.PlotWidget()
+        plot.setMinimumHeight(150)
+        plot.showGrid(x=True, y=True, alpha=0.25)
+        plot.setLabel("bottom", "event")
+        plot.setLabel("left", y_label)
+        plot.setMouseEnabled(x=False, y=False)
+        plot.hideButtons()
+        plot.setMenuEnabled(False)
+        if log_y:
+            plot.setLogMode(y=True)
+        self._y_range = y_range
+        if y_range:
+            plot.setYRange(*y_range, padding=0.02)
+        return plot
+
+    def _add_marker_and_hover(self) -> None:
+        """The event-on-screen marker and the hover box that follows the mouse."""
         self.marker = pg.InfiniteLine(angle=90, movable=False,
                                       pen=pg.mkPen(QColor(120, 120, 120), style=Qt.DashLine))
         self.plot.addItem(self.marker)
@@ -125,7 +136,10 @@ class BeliefPlot(QWidget):
         self.plot.addItem(self.hover, ignoreBounds=True)
         self.hover.hide()
         self._proxy = pg.SignalProxy(self.plot.scene().sigMouseMoved, rateLimit=30, slot=self._mouse)
-        self._apply_palette()
+
+    def add_item(self, item) -> None:
+        """Draw a pyqtgraph item (a threshold line, a band) on the plot area with the series."""
+        self.plot.addItem(item)
 
     # -- colours -----------------------------------------------------------------------------
     def changeEvent(self, event) -> None:  # noqa: N802

@@ -61,7 +61,7 @@ def test_new_game_dialog_builds_setup_and_hand(qtbot):
     qtbot.addWidget(dlg)
     dlg.n_players.setValue(3)
     # classic deck, 3 players: 18 cards dealt 6/6/6
-    assert [dlg._row(r)[1] for r in range(3)] == [6, 6, 6]
+    assert [s.cards for s in dlg.seats()] == [6, 6, 6]
     wanted = [dlg.my_cards.item(i) for i in range(dlg.my_cards.count()) if dlg.my_cards.item(i).data(0x0100)][:6]
     for it in wanted:
         it.setCheckState(dlg.my_cards.item(1).checkState().__class__.Checked)
@@ -71,8 +71,8 @@ def test_new_game_dialog_builds_setup_and_hand(qtbot):
     # four players, the dealer still in seat 3: 18 cards dealt from the dealer's left
     # (seat 4, then seat 1, ...) -> seats 4 and 1 get the extra cards
     dlg.n_players.setValue(4)
-    assert [dlg._row(r)[3] for r in range(4)] == [False, False, True, False]
-    assert [dlg._row(r)[1] for r in range(4)] == [5, 4, 4, 5]
+    assert [s.dealer for s in dlg.seats()] == [False, False, True, False]
+    assert [s.cards for s in dlg.seats()] == [5, 4, 4, 5]
     import pytest
     from engines.core.errors import SessionFormatError
 

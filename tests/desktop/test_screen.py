@@ -324,12 +324,14 @@ def test_new_game_dialog_names_and_ticks(qtbot):
     for _ in range(3):
         QApplication.processEvents()
     fm = dlg.table.fontMetrics()
-    names = [dlg.table.item(r, 0).text() for r in range(10)]
+    names = [dlg.table.text(r, dlg.NAME) for r in range(10)]
     assert len(set(names)) == 10
     assert dlg.table.columnWidth(0) >= max(fm.horizontalAdvance(n) for n in names + ["Name"]) + 8
     assert dlg.table.verticalScrollBar().maximum() == 0           # every seat on screen
     # another dealer is another deal too
     dlg.my_cards.item(1).setCheckState(Qt.Checked)
-    seat = next(r for r in range(10) if not dlg.table.cellWidget(r, 3).isChecked())
-    dlg.table.cellWidget(seat, 3).setChecked(True)
+    seat = next(r for r, s in enumerate(dlg.seats()) if not s.dealer)
+    model = dlg.table.table_model          # tick the dealer as a click on the cell does
+    assert model.setData(model.index(seat, dlg.DEALER), Qt.Checked, Qt.CheckStateRole)
+    assert [s.dealer for s in dlg.seats()].count(True) == 1 and dlg.seats()[seat].dealer
     assert dlg.checked_cards() == []
