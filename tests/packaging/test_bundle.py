@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-#: The bundle must stay below this size (MiB). Measured: 247 MiB (Linux x86_64, Python 3.12,
+#: The bundle must stay below this size (MiB). Measured: 249 MiB (Linux x86_64, Python 3.12,
 #: PySide6-Essentials 6.12, numpy 2.5, scipy 1.18, cvxpy 1.9); 297 MiB before the spec left out
 #: what the app never loads (packaging/README.md).
 SIZE_BOUND_MB = 250
