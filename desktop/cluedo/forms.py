@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialogButtonBox, QFormLayout, QGridLayout,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGridLayout,
                                QGroupBox, QHBoxLayout, QHeaderView, QLabel, QListWidget,
                                QListWidgetItem, QMessageBox, QPlainTextEdit, QPushButton, QSpinBox,
                                QVBoxLayout)
@@ -66,11 +66,7 @@ class NewGameDialog(NewGameDialogBase):
         left.addWidget(self._build_custom_box())
         self._build_seating(left)
         top.addLayout(self._build_my_cards(), 1)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.button(QDialogButtonBox.Ok).setText("Start game")
-        buttons.accepted.connect(self._accept)
-        buttons.rejected.connect(self.reject)
-        outer.addWidget(buttons)
+        outer.addWidget(self.start_buttons())
         self._start(setup, my_cards)
 
     # -- layout -------------------------------------------------------------------------

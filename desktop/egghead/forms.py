@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialogButtonBox, QFormLayout, QGridLayout,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGridLayout,
                                QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSpinBox,
                                QVBoxLayout, QWidget)
 
@@ -628,11 +628,7 @@ class NewGameDialog(NewGameDialogBase):
         self.size_note = QLabel()
         self.size_note.setWordWrap(True)
         outer.addWidget(self.size_note)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.button(QDialogButtonBox.Ok).setText("Start game")
-        buttons.accepted.connect(self._accept)
-        buttons.rejected.connect(self.reject)
-        outer.addWidget(buttons)
+        outer.addWidget(self.start_buttons())
         self.n_players.valueChanged.connect(self._players_changed)
         for w in (self.values, self.cards):
             w.valueChanged.connect(self._update_note)

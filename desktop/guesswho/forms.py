@@ -11,7 +11,7 @@ import functools
 
 from typing import Optional
 
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialogButtonBox, QDoubleSpinBox, QFileDialog,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog,
                                QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
                                QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
@@ -78,11 +78,7 @@ class NewGameDialog(NewGameDialogBase):
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color:#555")
         lay.addWidget(self.note)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.button(QDialogButtonBox.Ok).setText("Start game")
-        buttons.accepted.connect(self._accept)
-        buttons.rejected.connect(self.reject)
-        lay.addWidget(buttons)
+        lay.addWidget(self.start_buttons())
         self.board.currentIndexChanged.connect(self._board_changed)
         if setup is not None:
             self._load(setup)

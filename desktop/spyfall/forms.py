@@ -11,7 +11,7 @@ from typing import Optional
 
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QComboBox, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
+from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout,
                                QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
                                QSlider, QSpinBox, QVBoxLayout, QWidget)
 
@@ -273,11 +273,7 @@ class NewGameDialog(NewGameDialogBase):
         self.table = ColumnTable(SEAT_COLUMNS, editable=True, select_rows=False, numbered=True)
         self.table.setMinimumHeight(190)
         outer.addWidget(self.table, 1)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.button(QDialogButtonBox.Ok).setText("Start game")
-        buttons.accepted.connect(self._accept)
-        buttons.rejected.connect(self.reject)
-        outer.addWidget(buttons)
+        outer.addWidget(self.start_buttons())
         self._connect()
         self._players_changed()
         self._locations_changed()

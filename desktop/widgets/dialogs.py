@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QDialog, QMessageBox
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMessageBox
 
 from engines.core.errors import SessionFormatError
 from desktop.widgets.plain_text import as_rich_plain
@@ -17,6 +17,16 @@ class NewGameDialogBase(QDialog):
     """
 
     built: Any = None
+
+    def start_buttons(self, ok_text: str = "Start game") -> QDialogButtonBox:
+        """The dialog's OK (labelled ``ok_text``, validating through :meth:`build`) and Cancel
+        buttons, connected; the caller adds them to its layout."""
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        if ok_text:
+            buttons.button(QDialogButtonBox.Ok).setText(ok_text)
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        return buttons
 
     def build(self) -> Any:  # subclass
         """Validate the form and return what it describes; raise SessionFormatError if wrong."""
