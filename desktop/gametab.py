@@ -65,12 +65,39 @@ class GameTab(QWidget):
         self.module = game_module(self.GAME)
         self.controller = GameController(self.module, options=lambda: self.inference_options(),
                                          full_timeline=lambda: self.FULL_TIMELINE, parent=self)
+        self._connect_controller()
+        self._build_shared_widgets()
+        self._why_popup: Optional[WhyPopup] = None
+        self._why_request: Optional[tuple] = None      # (fact, subject)
+        self._why_log: Optional[tuple] = None          # (setup, events) it was asked under
+        self._connect_document()
+        self._start_checks()
+        self.quick_entry = QuickEntry(self.module, self.document)
+        self.quick_entry.entered.connect(self._on_quick_entered)
+        self.build_ui()
+        self._place_quick_entry()      # under the banner's place in the layout, before it floats
+        # the banner overlays the top of what follows it instead of pushing the layout down
+        self.banner.float_over(self)
+        self.request_inference()
+
+    def _connect_controller(self) -> None:
+        """Results, failures, entries, status, exports, explanations, progress and cancellation
+        from the controller."""
         c = self.controller
         c.resultReady.connect(self._on_result)
         c.failed.connect(self._on_failed)
         c.entryReady.connect(self._on_entry_ready)
         c.statusMessage.connect(self.statusMessage)
         c.exportFinished.connect(self.exportFinished)
+        c.explanationReady.connect(self._on_explanation)
+        c.explanationFailed.connect(self._on_explanation_failed)
+        c.conflictReady.connect(self._on_conflict)
+        c.conflictFailed.connect(self._on_conflict_failed)
+        c.progress.connect(self._on_progress)
+        c.cancelled.connect(self._on_cancelled)
+
+    def _build_shared_widgets(self) -> None:
+        """What every tab shows: the history, the belief plot and the banner."""
         self.history = HistoryPanel(self.document)
         self.history.entrySelected.connect(self._on_history_selected)
         self.history.removeRequested.connect(self.remove_event)
@@ -80,21 +107,20 @@ class GameTab(QWidget):
         self.banner.linkActivated.connect(self._banner_link)
         self._banner_kind = ""
         self._conflict_base_text = ""
-        self._why_popup: Optional[WhyPopup] = None
-        self._why_request: Optional[tuple] = None      # (fact, subject)
-        self._why_log: Optional[tuple] = None          # (setup, events) it was asked under
-        c.explanationReady.connect(self._on_explanation)
-        c.explanationFailed.connect(self._on_explanation_failed)
-        c.conflictReady.connect(self._on_conflict)
-        c.conflictFailed.connect(self._on_conflict_failed)
-        self.document.changed.connect(self._why_log_changed)
-        self.document.documentReset.connect(self.close_why)
+
+    def _connect_document(self) -> None:
+        """Edits of the log: the why popup follows, the views follow, inference reruns."""
         d = self.document
+        d.changed.connect(self._why_log_changed)
+        d.documentReset.connect(self.close_why)
         for edit in (d.eventsInserted, d.eventsRemoved):
             edit.connect(self._on_events_edited)
         d.eventChanged.connect(self._on_event_replaced)
         d.setupReplaced.connect(self._on_setup_replaced)
         d.changed.connect(self.request_inference)
+
+    def _start_checks(self) -> None:
+        """The stale-numbers timer and the background check of a new entry."""
         # numbers still on screen while a computation runs longer than this are greyed
         self._stale_timer = QTimer(self, singleShot=True, interval=150)
         self._stale_timer.timeout.connect(self._stale_if_busy)
@@ -102,20 +128,11 @@ class GameTab(QWidget):
         self._progress_timer = QTimer(self, singleShot=True, interval=PROGRESS_AFTER_MS)
         self._progress_timer.timeout.connect(self._show_progress)
         self._progress = (0, 0)
-        c.progress.connect(self._on_progress)
-        c.cancelled.connect(self._on_cancelled)
         self.check_runner = self.make_runner("check")
         self.check_runner.resultReady.connect(self._on_checked)
         self.check_runner.failed.connect(self._on_check_failed)
         self._check: Optional[tuple] = None     # the entry being checked
         self._checks: list[tuple] = []          # entries waiting for their check
-        self.quick_entry = QuickEntry(self.module, self.document)
-        self.quick_entry.entered.connect(self._on_quick_entered)
-        self.build_ui()
-        self._place_quick_entry()      # under the banner's place in the layout, before it floats
-        # the banner overlays the top of what follows it instead of pushing the layout down
-        self.banner.float_over(self)
-        self.request_inference()
 
     # -- what the controller holds (read-only views for the tab's code) --------------------
     @property

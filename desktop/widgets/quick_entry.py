@@ -77,21 +77,7 @@ class QuickEntry(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
-        row = QHBoxLayout()
-        label = QLabel("&Quick entry:")
-        row.addWidget(label)
-        self.line = _Line()
-        label.setBuddy(self.line)
-        self.line.setObjectName("quickEntry")
-        self.line.setClearButtonEnabled(True)
-        example = EXAMPLES.get(module.GAME, "")
-        self.line.setPlaceholderText(f"type an event, e.g.  {example}   (Ctrl+L or /)")
-        self.line.setToolTip("Type an event as one line and press Enter to log it (one undo "
-                             "step). Names: any unique prefix of any word, any case. ↓ "
-                             "completes, Escape clears. The grammar is in the README, "
-                             "“Quick entry”.")
-        row.addWidget(self.line, 1)
-        lay.addLayout(row)
+        lay.addLayout(self._build_line(EXAMPLES.get(module.GAME, "")))
         self.preview = QLabel()
         self.preview.setObjectName("quickEntryPreview")
         self.preview.setWordWrap(True)
@@ -99,17 +85,37 @@ class QuickEntry(QWidget):
         self.preview.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self._set_preview("", "")
         lay.addWidget(self.preview)   # always shown (a hint when idle): typing never shifts the tab
+        self._build_completer()
+        self.line.textEdited.connect(self._on_edited)
+        self.line.textChanged.connect(self._update_preview)
+        self.line.returnPressed.connect(self.submit)
+        self.line.escaped.connect(self.clear)
+
+    def _build_line(self, example: str) -> QHBoxLayout:
+        """The labelled line (Alt+Q), its placeholder showing ``example``."""
+        row = QHBoxLayout()
+        label = QLabel("&Quick entry:")
+        row.addWidget(label)
+        self.line = _Line()
+        label.setBuddy(self.line)
+        self.line.setObjectName("quickEntry")
+        self.line.setClearButtonEnabled(True)
+        self.line.setPlaceholderText(f"type an event, e.g.  {example}   (Ctrl+L or /)")
+        self.line.setToolTip("Type an event as one line and press Enter to log it (one undo "
+                             "step). Names: any unique prefix of any word, any case. ↓ "
+                             "completes, Escape clears. The grammar is in the README, "
+                             "“Quick entry”.")
+        row.addWidget(self.line, 1)
+        return row
+
+    def _build_completer(self) -> None:
+        """The completions popup under the line (filled as the player types)."""
         self._model = QStringListModel(self)
         self.completer = QCompleter(self._model, self)
         self.completer.setCaseSensitivity(Qt.CaseInsensitive)
         self.completer.setCompletionMode(QCompleter.UnfilteredPopupCompletion)
         self.completer.setMaxVisibleItems(12)
         self.line.setCompleter(self.completer)
-
-        self.line.textEdited.connect(self._on_edited)
-        self.line.textChanged.connect(self._update_preview)
-        self.line.returnPressed.connect(self.submit)
-        self.line.escaped.connect(self.clear)
 
     # -- state ----------------------------------------------------------------------------
     def text(self) -> str:

@@ -178,55 +178,77 @@ class ProbabilityTableModel(QAbstractTableModel):
         if not index.isValid():
             return None
         row, col = index.row(), index.column()
-        kind, label, k = self._rows[row]
+        kind, label, _ = self._rows[row]
         if role == KindRole:
             return kind
         if kind == "group":
-            if role == Qt.DisplayRole and col == 0:
-                return label
-            if role == Qt.FontRole:
-                f = QFont()
-                f.setBold(True)
-                return f
-            if role == Qt.BackgroundRole:
-                return QBrush(QColor(62, 66, 72) if is_dark() else QColor(236, 239, 241))
-            return None
+            return self._group_data(label, col, role)
+        return self._item_data(row, col, role)
+
+    def _group_data(self, label: str, col: int, role: int):
+        """A group header row: its label in the first column, bold, on a grey band."""
+        if role == Qt.DisplayRole and col == 0:
+            return label
+        if role == Qt.FontRole:
+            f = QFont()
+            f.setBold(True)
+            return f
+        if role == Qt.BackgroundRole:
+            return QBrush(QColor(62, 66, 72) if is_dark() else QColor(236, 239, 241))
+        return None
+
+    def _item_data(self, row: int, col: int, role: int):
+        """A probability cell: its text (with the standard error), heat colour and tooltip."""
+        _, label, k = self._rows[row]
         p = self.value(row, col)
         if role == Qt.DisplayRole:
-            se = None if self._se is None else float(self._se[k, col])
-            return format_probability(p, se)
+            return format_probability(p, self._standard_error(k, col))
         if role == ProbabilityRole:
             return p
         if role == StandardErrorRole:
-            return None if self._se is None else float(self._se[k, col])
+            return self._standard_error(k, col)
         if role == Qt.BackgroundRole:
-            if p is None:
-                return None
-            dark = is_dark()
-            colour = heat_color(p, dark)
-            if self._stale:   # washed out towards grey: these numbers are being replaced
-                grey = 90 if dark else 225
-                colour = QColor(*(round(0.3 * c + 0.7 * grey) for c in colour.getRgb()[:3]))
-            return QBrush(colour)
+            return self._cell_background(p)
         if role == Qt.ForegroundRole:
-            if self._stale or (p is not None and p <= CERTAIN_EPS):
-                return QBrush(QColor(150, 150, 150))
-            if is_dark():
-                return QBrush(QColor(240, 240, 240))
-            return QBrush(QColor(255, 255, 255) if p is not None and p > 0.72 else QColor(33, 33, 33))
+            return self._cell_foreground(p)
         if role == Qt.TextAlignmentRole:
             return int(Qt.AlignCenter)
         if role == Qt.ToolTipRole:
-            if p is None:
-                return f"{label} / {self._columns[col]}: not computed yet"
-            if self.tooltip is not None:
-                return self.tooltip(label, self._columns[col], p)
-            return f"P({label} is with {self._columns[col]}) = {p:.6f}"
+            return self._cell_tooltip(label, col, p)
         if role == Qt.FontRole and p is not None and (p >= 1 - CERTAIN_EPS):
             f = QFont()
             f.setBold(True)
             return f
         return None
+
+    def _standard_error(self, k: int, col: int) -> Optional[float]:
+        return None if self._se is None else float(self._se[k, col])
+
+    def _cell_background(self, p: Optional[float]) -> Optional[QBrush]:
+        """The heat colour of ``p``, washed out towards grey while the numbers are stale."""
+        if p is None:
+            return None
+        dark = is_dark()
+        colour = heat_color(p, dark)
+        if self._stale:   # washed out towards grey: these numbers are being replaced
+            grey = 90 if dark else 225
+            colour = QColor(*(round(0.3 * c + 0.7 * grey) for c in colour.getRgb()[:3]))
+        return QBrush(colour)
+
+    def _cell_foreground(self, p: Optional[float]) -> QBrush:
+        """Grey for stale or impossible cells; else a text colour readable on the heat colour."""
+        if self._stale or (p is not None and p <= CERTAIN_EPS):
+            return QBrush(QColor(150, 150, 150))
+        if is_dark():
+            return QBrush(QColor(240, 240, 240))
+        return QBrush(QColor(255, 255, 255) if p is not None and p > 0.72 else QColor(33, 33, 33))
+
+    def _cell_tooltip(self, label: str, col: int, p: Optional[float]) -> str:
+        if p is None:
+            return f"{label} / {self._columns[col]}: not computed yet"
+        if self.tooltip is not None:
+            return self.tooltip(label, self._columns[col], p)
+        return f"P({label} is with {self._columns[col]}) = {p:.6f}"
 
     def headerData(self, section: int, orientation, role=Qt.DisplayRole):
         if role == Qt.DisplayRole:
