@@ -86,6 +86,18 @@ class WhyPopup(QDialog):
         self.subject = ""
         self.status = ""
         lay = QVBoxLayout(self)
+        self._build_heading(lay)
+        lay.addWidget(self._build_busy_row())
+        self._build_answer(lay)
+        lay.addStretch(0)       # spare height goes below the content, not between its lines
+        buttons = QDialogButtonBox(QDialogButtonBox.Close)
+        buttons.rejected.connect(self.reject)
+        lay.addWidget(buttons)
+        self.finished.connect(self._finished)
+        self._show_parts(entries=False, steps=False)
+
+    def _build_heading(self, lay: QVBoxLayout) -> None:
+        """The fact asked about (rich text) and the log it is explained under (grey)."""
         self.heading = QLabel()
         self.heading.setTextFormat(Qt.RichText)
         self.heading.setWordWrap(True)
@@ -95,6 +107,8 @@ class WhyPopup(QDialog):
         self.scope.setStyleSheet("color:gray")
         lay.addWidget(self.scope)
 
+    def _build_busy_row(self) -> QWidget:
+        """The working state: a label, an indeterminate progress bar and Cancel."""
         self.busy = QWidget()
         bl = QHBoxLayout(self.busy)
         bl.setContentsMargins(0, 0, 0, 0)
@@ -108,8 +122,11 @@ class WhyPopup(QDialog):
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.clicked.connect(self._cancel)
         bl.addWidget(self.cancel_button)
-        lay.addWidget(self.busy)
+        return self.busy
 
+    def _build_answer(self, lay: QVBoxLayout) -> None:
+        """The answer: a message, the entries that force the fact (click one to select it in
+        History) and the steps of the derivation."""
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setTextFormat(Qt.RichText)
@@ -132,12 +149,6 @@ class WhyPopup(QDialog):
         self.steps = QTextBrowser()
         self.steps.setOpenLinks(False)
         lay.addWidget(self.steps, 3)
-        lay.addStretch(0)       # spare height goes below the content, not between its lines
-        buttons = QDialogButtonBox(QDialogButtonBox.Close)
-        buttons.rejected.connect(self.reject)
-        lay.addWidget(buttons)
-        self.finished.connect(self._finished)
-        self._show_parts(entries=False, steps=False)
 
     # -- states --------------------------------------------------------------------------
     def start(self, fact: dict, subject: str, scope: str) -> None:
