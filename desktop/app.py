@@ -98,6 +98,37 @@ def collect_garbage_on_gui_thread() -> None:
         _gui_gc = GarbageCollector(interval=0.5)
 
 
+_warmed = False
+
+
+def warm_engine_imports() -> None:
+    """Import every game's engine in a background job, once (on a pool thread, so the GUI
+    thread's next File → Open or tab finds them imported: the engines import scipy, about
+    0.2 s each on first use). Called after the first tab is built, when garbage is already
+    collected on the GUI thread only (:func:`collect_garbage_on_gui_thread`)."""
+    global _warmed
+    if _warmed:
+        return
+    _warmed = True
+    from desktop.inference import thread_pool
+
+    def job() -> None:
+        from engines import game_module
+
+        for game in tab_games():
+            try:
+                game_module(game)
+            except Exception:   # noqa: BLE001 - imported again, and reported, when used
+                pass
+        for name in ("engines.spyfall.equilibrium",):
+            try:
+                importlib.import_module(name)
+            except Exception:   # noqa: BLE001 - as above
+                pass
+
+    thread_pool().start(job)
+
+
 class TabPage(QWidget):
     """The page of one game in the main window's QTabWidget. It holds the game's tab once that
     is built; until then it paints a "Loading …" line, and its first paint (the page became
@@ -302,6 +333,7 @@ class MainWindow(QMainWindow):
         tab.document.undo_stack.cleanChanged.connect(self._update_title)
         tab.document.pathChanged.connect(self._update_title)
         self.autosave.watch(tab.document)
+        warm_engine_imports()
         tab.history.setVisible(self.show_history.isChecked())
         tab.plot.setVisible(self.show_plot.isChecked())
         if self.interactive:

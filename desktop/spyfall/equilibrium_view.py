@@ -257,6 +257,10 @@ class SupportDelegate(QStyledItemDelegate):
 class EquilibriumView(QWidget):
     """The payoff matrix heat map with the equilibrium, read from the stored study.
 
+    Args:
+        study: a study (:func:`read_study`'s result) to show; None reads the stored one.
+        load_when_shown: read the stored study when the view is first shown instead of now.
+
     Attributes:
         model: the :class:`PayoffMatrixModel`.
         view: its QTableView.
@@ -264,7 +268,8 @@ class EquilibriumView(QWidget):
         legend: the colour scale.
     """
 
-    def __init__(self, parent=None, study: Optional[dict] = None):
+    def __init__(self, parent=None, study: Optional[dict] = None, *,
+                 load_when_shown: bool = False):
         super().__init__(parent)
         root = QVBoxLayout(self)
         root.setContentsMargins(0, 4, 0, 0)
@@ -296,13 +301,24 @@ class EquilibriumView(QWidget):
         self.note.setStyleSheet("color:#555")
         root.addWidget(self.note)
         self.error: Optional[str] = None
-        if study is None:
-            self.load()
-        else:
+        # the stored study is read through the equilibrium solver's module, which imports
+        # scipy.optimize and scipy.stats (about 0.5 s): a view inside a tab reads it when it is
+        # first shown, not while the tab is built
+        self._load_pending = study is None and load_when_shown
+        if study is not None:
             self.set_study(study)
+        elif not load_when_shown:
+            self.load()
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        """Reads the stored study the first time the view is shown (``load_when_shown``)."""
+        if self._load_pending:
+            self._load_pending = False
+            self.load()
+        super().showEvent(event)
 
     def load(self) -> bool:
-        """Read ``resources/spyfall/equilibrium.json``; a missing or bad file shows a message
+        """Read ``resources/spyfall/equilibrium.json`` now; a missing or bad file shows a message
         naming the problem (and the command that writes it). Returns True on success."""
         from engines.spyfall import equilibrium
 

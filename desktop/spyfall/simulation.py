@@ -79,7 +79,7 @@ class SimulationPanel(SimulationPanelBase):
         self._mode_changed()
         self.results = QTabWidget()
         root.addWidget(self.results, 1)
-        self.equilibrium = EquilibriumView()
+        self.equilibrium = EquilibriumView(load_when_shown=True)
         self.results.addTab(self.equilibrium, "Equilibrium of the hide-reveal game (stored study)")
         self.tournament_page = self._build_tournament_page()
         self.results.addTab(self.tournament_page, "Tournament results")

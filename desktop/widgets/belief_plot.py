@@ -17,6 +17,7 @@ import html
 import math
 from typing import Mapping, Optional, Sequence
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QColor, QPalette
@@ -27,6 +28,12 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442"]
 _STYLES = [Qt.SolidLine, Qt.DashLine, Qt.DotLine, Qt.DashDotLine]
 _SYMBOLS = ["o", "s", "t", "d", "+", "x", "star", "p"]
+#: Longest series drawn with a symbol at every point. Longer ones (a log of thousands of
+#: claims) are drawn as lines only, clipped to the view and downsampled to the plot's width by
+#: pyqtgraph ("peak": the minimum and maximum of each pixel column, so no spike is lost):
+#: symbols there would overlap into a smear and cost a second of painting per plot. Their
+#: lines are one pixel wide (a two-pixel antialiased path costs Qt 30 times as much).
+MAX_SYMBOL_POINTS = 300
 
 
 class ColourKeys:
@@ -101,6 +108,8 @@ class BeliefPlot(QWidget):
         layout.addWidget(self.legend)
         layout.addWidget(self.plot)
         self._series: dict[str, list] = {}
+        self._dense = False       # longer than MAX_SYMBOL_POINTS: lines only, downsampled
+        self._styled: dict[str, tuple] = {}   # name -> the style last applied to its curve
         self._curves: dict[str, pg.PlotDataItem] = {}
         self._keys = ColourKeys()
         self._slots: dict[str, int] = {}
@@ -176,15 +185,30 @@ class BeliefPlot(QWidget):
         return None if slot is None else slot_pen_colour(slot, self._text_colour())
 
     def _restyle(self) -> None:
+        """Style every curve again (the palette changed) and rewrite the legend."""
+        self._styled.clear()
+        self._style_curves()
+
+    def _style_curves(self) -> None:
+        """Pen, symbol and downsampling of each curve from its colour slot (applied only where
+        they changed: each change makes pyqtgraph rebuild the curve's path), and the legend."""
         text = self._text_colour()
         samples = []
         for name, curve in self._curves.items():
             slot = self._slots[name]
             colour = slot_pen_colour(slot, text)
             style = _STYLES[(slot // (len(PALETTE) + 1)) % len(_STYLES)]
-            curve.setPen(pg.mkPen(colour, width=2, style=style))
-            curve.setSymbol(_SYMBOLS[(slot // (len(PALETTE) + 1)) % len(_SYMBOLS)])
-            curve.setSymbolBrush(pg.mkBrush(colour))
+            key = (colour.name(), style, slot, self._dense)
+            if self._styled.get(name) != key:
+                self._styled[name] = key
+                # a wide antialiased path of thousands of points costs Qt ~15 ms per curve to
+                # stroke; one pixel wide, under 1 ms
+                curve.setPen(pg.mkPen(colour, width=1 if self._dense else 2, style=style))
+                curve.setSymbol(None if self._dense
+                                else _SYMBOLS[(slot // (len(PALETTE) + 1)) % len(_SYMBOLS)])
+                curve.setSymbolBrush(pg.mkBrush(colour))
+                curve.setDownsampling(auto=self._dense, method="peak")
+                curve.setClipToView(self._dense)
             dash = "━━" if style == Qt.SolidLine else "╍╍"
             samples.append(f"<span style='color:{colour.name()}'><b>{dash}</b></span>&nbsp;"
                            f"{html.escape(name)}")
@@ -197,15 +221,18 @@ class BeliefPlot(QWidget):
         for name in list(self._curves):
             if name not in self._series:
                 self.plot.removeItem(self._curves.pop(name))
+                self._styled.pop(name, None)
         self._slots = self._keys.assign(list(self._series))
-        for name, values in self._series.items():
-            xs = [x for x, v in enumerate(values) if _ok(v)]
-            ys = [float(v) for v in values if _ok(v)]
+        n = max((len(v) for v in self._series.values()), default=1)
+        self._dense = n > MAX_SYMBOL_POINTS
+        for name in self._series:
             if name not in self._curves:
                 self._curves[name] = self.plot.plot([], [], symbol="o", symbolSize=5, symbolPen=None)
-            self._curves[name].setData(xs, ys)
-        self._restyle()
-        n = max((len(v) for v in self._series.values()), default=1)
+        self._style_curves()            # before the data: the path is built once
+        for name, values in self._series.items():
+            ys = _finite_values(values)
+            xs = np.flatnonzero(~np.isnan(ys))
+            self._curves[name].setData(xs, ys[xs])
         self.plot.setXRange(0, max(1, n - 1), padding=0.03)
         step = max(1, math.ceil((n - 1) / 10))  # whole event numbers only
         self.plot.getAxis("bottom").setTickSpacing(step, step)
@@ -257,3 +284,14 @@ class BeliefPlot(QWidget):
 
 def _ok(v) -> bool:
     return v is not None and isinstance(v, (int, float)) and math.isfinite(v)
+
+
+def _finite_values(values: Sequence) -> np.ndarray:
+    """``values`` as a float array, shape (len,), with NaN where a value is missing (None),
+    not a number or not finite."""
+    try:
+        arr = np.array(values, dtype=float)
+    except (TypeError, ValueError):     # None or another non-number among them
+        arr = np.array([float(v) if _ok(v) else np.nan for v in values], dtype=float)
+    arr[~np.isfinite(arr)] = np.nan
+    return arr

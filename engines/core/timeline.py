@@ -107,9 +107,10 @@ class Timeline:
 
     def entry(self, events: Sequence, cancel: CancelFlag = None) -> tuple:
         """``(posterior, belief_summary)`` after ``events`` (see :meth:`posterior`)."""
+        prefixes = _Prefixes(tuple(events))
         self._acquire(cancel)
         try:
-            return self._entry(tuple(events), cancel)
+            return self._entry(prefixes, len(prefixes.events), cancel)
         finally:
             self._lock.release()
 
@@ -129,6 +130,7 @@ class Timeline:
             (e.g. SessionFormatError: not enough memory) propagates.
         """
         events = tuple(events)
+        prefixes = _Prefixes(events)
         n = len(events)
         total = n + 1 if full else 1
         report = progress if progress is not None else (lambda _done, _total: None)
@@ -139,7 +141,7 @@ class Timeline:
                 for k in range(n + 1):
                     check_cancel(cancel)
                     try:
-                        p, s = self._entry(events[:k], cancel)
+                        p, s = self._entry(prefixes, k, cancel)
                     except ContradictionError as exc:
                         error = exc
                         break
@@ -149,12 +151,12 @@ class Timeline:
                 return TimelineResult(tuple(posts), tuple(sums), error, n)
             error = None
             try:
-                last = self._entry(events, cancel)
+                last = self._entry(prefixes, n, cancel)
                 good = n
             except ContradictionError as exc:
                 error = exc
                 good = max(exc.event_index, 0)
-                last = None if exc.event_index < 0 else self._entry(events[:good], cancel)
+                last = None if exc.event_index < 0 else self._entry(prefixes, good, cancel)
             if last is None:
                 report(total, total)
                 return TimelineResult((), (), error, n)
@@ -164,10 +166,10 @@ class Timeline:
             for k in range(good):
                 check_cancel(cancel)
                 if full:
-                    p, s = self._entry(events[:k], cancel)
+                    p, s = self._entry(prefixes, k, cancel)
                     report(k + 2, total)
                 else:
-                    p, s = self._posts.get(_key(events[:k]), (None, None))
+                    p, s = self._posts.get(prefixes.key(k), (None, None))
                 posts.append(p)
                 sums.append(s)
             posts.append(last[0])
@@ -179,8 +181,9 @@ class Timeline:
     def cached_entry(self, events: Sequence) -> Optional[tuple]:
         """``(posterior, summary)`` after ``events`` when already computed, else None (never
         computes; safe to call from any thread)."""
+        prefixes = _Prefixes(tuple(events))
         with self._lock:
-            return self._posts.get(_key(tuple(events)))
+            return self._posts.get(prefixes.key(len(prefixes.events)))
 
     def clear(self) -> None:
         """Forget every cached posterior and state (frees the memory)."""
@@ -194,24 +197,26 @@ class Timeline:
         while not self._lock.acquire(timeout=0.05):
             check_cancel(cancel)
 
-    def _entry(self, events: tuple, cancel: CancelFlag) -> tuple:
-        key = _key(events)
+    def _entry(self, prefixes: "_Prefixes", k: int, cancel: CancelFlag) -> tuple:
+        """``(posterior, summary)`` after the first ``k`` events of ``prefixes``."""
+        key = prefixes.key(k)
         hit = self._posts.get(key)
         if hit is not None:
             self._posts.move_to_end(key)
             return hit
         if self.incremental:
-            post = self._incremental_posterior(events, cancel)
+            post = self._incremental_posterior(prefixes, k, cancel)
         else:
-            post = self.module.infer(self.setup, events, cancel=cancel, **self.options)
+            post = self.module.infer(self.setup, prefixes.events[:k], cancel=cancel, **self.options)
         value = (post, self.module.belief_summary(self.setup, post))
         self._posts[key] = value
         while len(self._posts) > self.capacity:
             self._posts.popitem(last=False)
         return value
 
-    def _incremental_posterior(self, events: tuple, cancel: CancelFlag):
+    def _incremental_posterior(self, prefixes: "_Prefixes", k: int, cancel: CancelFlag):
         mod, setup = self.module, self.setup
+        events = prefixes.events[:k]
         if self.in_order:
             live = self._live
             if live is not None and len(live[0]) <= len(events) and events[:len(live[0])] == live[0]:
@@ -236,38 +241,89 @@ class Timeline:
             return post
         # snapshots: start from the longest stored prefix
         state, start = None, 0
-        for j in range(len(events), -1, -1):
-            snap = self._states.get(_key(events[:j]))
+        for j in range(k, -1, -1):
+            key = prefixes.key(j)
+            snap = self._states.get(key)
             if snap is not None:
-                self._states.move_to_end(_key(events[:j]))
+                self._states.move_to_end(key)
                 state, start = mod.copy_state(snap), j
                 break
         if state is None:
             state = mod.initial(setup)
-            if events:
-                self._store(events[:0], mod.copy_state(state))
-        for i in range(start, len(events)):
+            if k:
+                self._store(prefixes.key(0), mod.copy_state(state))
+        for i in range(start, k):
             check_cancel(cancel)
             state = mod.update(setup, state, i, events[i], cancel)
-            if i + 1 < len(events):
-                self._store(events[:i + 1], mod.copy_state(state))
+            if i + 1 < k:
+                self._store(prefixes.key(i + 1), mod.copy_state(state))
         post = mod.posterior(setup, state, cancel)
         # the state itself, with what the posterior derived from it (never changed again:
         # a state taken from the store is copied first)
-        self._store(events, state)
+        self._store(prefixes.key(k), state)
         return post
 
-    def _store(self, prefix: tuple, state) -> None:
-        self._states[_key(prefix)] = state
-        self._states.move_to_end(_key(prefix))
+    def _store(self, key: "_PrefixKey", state) -> None:
+        self._states[key] = state
+        self._states.move_to_end(key)
         while len(self._states) > 1 and len(self._states) * self._state_bytes > self.memory_budget:
             self._states.popitem(last=False)
 
 
-def _key(prefix: tuple):
-    """A hashable key for an event prefix (JSON text for events that are not hashable)."""
+class _Prefixes:
+    """The prefixes of one event log, each with a dictionary key made in O(1).
+
+    A tuple of events as a key costs O(k) to hash on every lookup, which made a timeline of
+    every prefix O(T²) in hashing alone. Here each event is hashed once and the prefixes get a
+    rolling hash ``h_k = hash((h_{k−1}, hash(event_k)))``; keys compare their events only
+    when the hashes agree. An event that is not hashable is identified by its JSON text.
+    """
+
+    __slots__ = ("events", "ids", "hashes")
+
+    def __init__(self, events: tuple):
+        self.events = events
+        try:
+            item_hashes = [hash(e) for e in events]
+            self.ids = events
+        except TypeError:
+            self.ids = tuple(_event_id(e) for e in events)
+            item_hashes = [hash(e) for e in self.ids]
+        acc = hash(())
+        hashes = [acc]
+        for h in item_hashes:
+            acc = hash((acc, h))
+            hashes.append(acc)
+        self.hashes = hashes
+
+    def key(self, k: int) -> "_PrefixKey":
+        """The key of the first ``k`` events (0 <= k <= len(events))."""
+        return _PrefixKey(self.ids, k, self.hashes[k])
+
+
+class _PrefixKey:
+    """A dictionary key for the first ``length`` entries of ``ids`` (see :class:`_Prefixes`)."""
+
+    __slots__ = ("ids", "length", "_hash")
+
+    def __init__(self, ids: tuple, length: int, hash_: int):
+        self.ids, self.length, self._hash = ids, length, hash_
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, _PrefixKey) or other._hash != self._hash \
+                or other.length != self.length:
+            return False
+        k = self.length
+        return other.ids is self.ids or other.ids[:k] == self.ids[:k]
+
+
+def _event_id(event) -> Any:
+    """An event itself when hashable, else its JSON text (sorted keys)."""
     try:
-        hash(prefix)
-        return prefix
+        hash(event)
+        return event
     except TypeError:
-        return tuple(json.dumps(e.to_json(), sort_keys=True) for e in prefix)
+        return json.dumps(event.to_json(), sort_keys=True)

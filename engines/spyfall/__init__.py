@@ -8,8 +8,8 @@ emissions (:mod:`engines.spyfall.inference`), bots and a tournament simulator
 from __future__ import annotations
 
 from engines.spyfall.inference import (METHODS, BeliefTracker, Posterior, Recommendation,
-                                       belief_summary, recommend,
-                                       emission_params, infer)
+                                       belief_summary, copy_state, emission_params, infer,
+                                       initial, posterior, recommend, state_bytes, update)
 from engines.spyfall.model import (EVENT_TYPES, GAME, NEW_GAME_MODEL, STRATEGIES, entry_claim_weight, on_grid, TITLE, Claim, PlayerModel,
                                    Setup, default_setup, describe_event, editions,
                                    event_from_json, make_claim, normalise_claim)
@@ -19,7 +19,7 @@ from engines.spyfall.parse import complete, contradiction, format_event, parse, 
 
 __all__ = ["GAME", "TITLE", "METHODS", "EVENT_TYPES", "STRATEGIES", "Setup", "PlayerModel", "Claim",
            "event_from_json", "make_claim", "describe_event", "infer", "Posterior",
-           "belief_summary", "recommend", "Recommendation", "BeliefTracker", "emission_params", "normalise_claim", "editions",
+           "belief_summary", "initial", "update", "posterior", "copy_state", "state_bytes", "recommend", "Recommendation", "BeliefTracker", "emission_params", "normalise_claim", "editions",
            "simulate", "SimConfig", "SimResult", "SimulationResult", "play_game", "add_simulate_arguments",
            "simulate_main", "default_setup", "NEW_GAME_MODEL", "entry_claim_weight", "on_grid", "parse", "preview", "complete",
            "format_event", "contradiction"]

@@ -10,7 +10,10 @@ emission strategy (:func:`emission_params`). Because a non-spy's γ depends only
 
 with ℓ_t(l) = log Dir(C_t; γ_t^non-spy(l)) (n numbers) and σ_t = log Dir(C_t; γ_t^spy) (one
 number). The engine keeps three running sums (T(l), M[k, l], Σ[k]) and so updates in O(n·s)
-per claim — exactly, with no sampling. The spy's own location belief Q^(k) ∝ exp(T − M[k]) is
+per claim — exactly, with no sampling. The same fold is the incremental interface
+(:func:`initial`, :func:`update`, :func:`posterior`, :func:`copy_state`, :func:`state_bytes`;
+:class:`engines.core.contract.IncrementalEngine`), so a timeline adds a claim in O(n·s) and a
+log's every prefix costs O(T·n·s) in all instead of O(T²·n·s). The spy's own location belief Q^(k) ∝ exp(T − M[k]) is
 the public posterior over N given that k is the spy, i.e. the claims of the others read as
 non-spy claims (the issue's definition of Q_t).
 
@@ -159,6 +162,23 @@ class BeliefTracker:
         self._model_joint = self._joint
         self._tempered = False
 
+    def copy(self) -> "BeliefTracker":
+        """An independent copy (the running sums copied; the observer's tempered sums stay
+        shared with the untempered ones exactly when they are in this tracker)."""
+        new = object.__new__(BeliefTracker)
+        new.n, new.s = self.n, self.s
+        new.betas, new.lambdas, new.strategies = self.betas, self.lambdas, self.strategies
+        new.claim_weights = self.claim_weights
+        new.T, new.M, new.Sig = self.T.copy(), self.M.copy(), self.Sig.copy()
+        new._tempered = self._tempered
+        if self._tempered:
+            new.Tw, new.Mw, new.Sigw = self.Tw.copy(), self.Mw.copy(), self.Sigw.copy()
+        else:
+            new.Tw, new.Mw, new.Sigw = new.T, new.M, new.Sig
+        # the joints are replaced, never changed in place (add_claim): shared
+        new._joint, new._model_joint = self._joint, self._model_joint
+        return new
+
     # -- beliefs -------------------------------------------------------------------------
     def log_joint(self) -> np.ndarray:
         """Unnormalised log posterior (tempered by the claim weights), shape (n, s)."""
@@ -267,11 +287,13 @@ class Posterior:
         loo_location: (s, n) public location belief without player j's claims (row j).
         loo_spy: (s, s) public spy belief without player j's claims (row j).
         contribution_bits: {player: KL(public location ‖ leave-one-out location)} in bits.
-        speakers: seat index of each turn's speaker, (T,).
-        information_gain_bits: per turn, KL(P_t ‖ P_{t−1}) of the public location belief, bits (T,).
+        speakers: seat index of each turn's speaker, tuple (T,).
+        information_gain_bits: per turn, KL(P_t ‖ P_{t−1}) of the public location belief, bits,
+            read-only ndarray (T,).
         spy_information_gain_bits: per turn, the same for the public spy belief, bits (T,).
         private_information_gain_bits: per turn, the same for my private belief over what I do
-            not know (location if I am the spy, the spy otherwise), bits (T,); () for an observer.
+            not know (location if I am the spy, the spy otherwise), bits (T,); empty for an
+            observer.
         aggregate_information_gain_bits: KL(P_T ‖ P_0) of the public location belief, bits.
         private_aggregate_information_gain_bits: the same for my private belief (0 for an observer).
 
@@ -329,39 +351,198 @@ def _named(names, values) -> dict:
     return {name: min(max(float(v), 0.0), 1.0) for name, v in zip(names, values)}
 
 
-def _check_events(setup: Setup, events) -> list[tuple[int, np.ndarray]]:
-    out = []
-    for i, ev in enumerate(events):
-        if not isinstance(ev, Claim):
-            raise SessionFormatError(f"$.events[{i}]", f"not a Spyfall claim: {type(ev).__name__}")
-        if ev.player not in setup.players:
-            raise SessionFormatError(f"$.events[{i}].player", f"unknown player {ev.player!r}")
-        if len(ev.weights) != setup.n_locations:
-            raise SessionFormatError(f"$.events[{i}].claim",
-                                     f"expected {setup.n_locations} weights, got {len(ev.weights)}")
-        j = setup.players.index(ev.player)
-        w = setup.models[j].claim_weight if ev.claim_weight is None else ev.claim_weight
-        out.append((j, ev.vector, float(w)))
-    return out
+def _check_event(setup: Setup, i: int, ev) -> tuple[int, np.ndarray, float]:
+    """``(speaker seat, claim vector, claim weight)`` of event number ``i``.
+
+    Raises:
+        SessionFormatError: at ``$.events[i]`` when the event is not a claim of this table.
+    """
+    if not isinstance(ev, Claim):
+        raise SessionFormatError(f"$.events[{i}]", f"not a Spyfall claim: {type(ev).__name__}")
+    if ev.player not in setup.players:
+        raise SessionFormatError(f"$.events[{i}].player", f"unknown player {ev.player!r}")
+    if len(ev.weights) != setup.n_locations:
+        raise SessionFormatError(f"$.events[{i}].claim",
+                                 f"expected {setup.n_locations} weights, got {len(ev.weights)}")
+    j = setup.players.index(ev.player)
+    w = setup.models[j].claim_weight if ev.claim_weight is None else ev.claim_weight
+    return j, ev.vector, float(w)
 
 
-def _joint_history_exact(setup: Setup, claims, cancel) -> list[np.ndarray]:
+def _check_events(setup: Setup, events) -> list[tuple[int, np.ndarray, float]]:
+    return [_check_event(setup, i, ev) for i, ev in enumerate(events)]
+
+
+class _Series:
+    """An append-only float series whose prefixes share one buffer.
+
+    A timeline keeps a state per log prefix; the per-turn information gains of those states are
+    prefixes of one another, so they share storage: copying a state costs O(1) for its series,
+    and a state that branches (an event replaced after an undo) copies only its own prefix.
+    ``values`` is a read-only view, never changed afterwards.
+    """
+
+    __slots__ = ("_holder", "_n")
+
+    def __init__(self, holder: Optional[list] = None, n: int = 0):
+        # holder = [buffer (ndarray), how many entries of it some series has written]
+        self._holder = holder if holder is not None else [np.empty(16), 0]
+        self._n = n
+
+    def append(self, x: float) -> "_Series":
+        """This series with ``x`` appended (a new series object; ``self`` is unchanged)."""
+        buf, used = self._holder
+        n = self._n
+        if used != n or n == buf.shape[0]:      # another series wrote past n, or full: copy
+            grown = np.empty(max(16, 2 * (n + 1)))
+            grown[:n] = buf[:n]
+            holder = [grown, n]
+        else:
+            holder = self._holder
+        holder[0][n] = x
+        holder[1] = n + 1
+        return _Series(holder, n + 1)
+
+    @property
+    def values(self) -> np.ndarray:
+        """The series, shape (len,), read-only."""
+        v = self._holder[0][:self._n]
+        v.setflags(write=False)
+        return v
+
+    def __len__(self) -> int:
+        return self._n
+
+
+@dataclass(eq=False)
+class _State:
+    """The exact engine's state after a log prefix (the incremental interface).
+
+    ``tracker`` holds the running sums; ``location``/``spy`` the public marginals (clipped) and
+    ``private`` my private belief (None for an observer) after the prefix, ``*0`` before any
+    claim; the ``_Series`` hold the per-turn information gains and speakers.
+    """
+
+    tracker: BeliefTracker
+    location: np.ndarray
+    spy: np.ndarray
+    private: Optional[np.ndarray]
+    location0: np.ndarray
+    private0: Optional[np.ndarray]
+    ig: _Series
+    ig_spy: _Series
+    ig_private: _Series
+    speakers: _Series
+
+
+def _private_belief(setup: Setup, tr: BeliefTracker) -> Optional[np.ndarray]:
+    """My private belief over what I do not know: Q (locations) as the spy, the spy belief as a
+    non-spy (from the log joint: the row may underflow when I know better); None for an
+    observer. Clipped to [0, 1]."""
+    me = setup.me_index
+    if me is None:
+        return None
+    if setup.i_am_spy:
+        return np.clip(tr.location_given_spy(me), 0.0, 1.0)
+    r = tr.log_joint()[setup.locations.index(setup.my_location)].copy()
+    r[me] = -np.inf
+    return np.clip(_softmax(r), 0.0, 1.0)
+
+
+def initial(setup: Setup) -> _State:
+    """The state before any claim: the uniform prior over (location, spy)."""
     tr = BeliefTracker(setup.n_locations, setup.n_players, setup.betas(), setup.lambdas(),
                        setup.strategies(), setup.claim_weights())
-    hist = [tr.joint().copy()]
-    logs = [tr.log_joint()]
-    views = [None] if setup.i_am_spy else None
+    J = tr.joint()
+    loc, spy = np.clip(J.sum(1), 0.0, 1.0), np.clip(J.sum(0), 0.0, 1.0)
+    priv = _private_belief(setup, tr)
+    return _State(tr, loc, spy, priv, loc, priv, _Series(), _Series(), _Series(), _Series())
+
+
+def update(setup: Setup, state: _State, index: int, event: Claim,
+           cancel: CancelFlag = None) -> _State:
+    """The state after claim ``event`` (number ``index``, 0-based): O(n·s) (the tracker is
+    changed in place and the state returned).
+
+    Raises:
+        SessionFormatError: the event does not fit the table (at ``$.events[index]``).
+        ContradictionError: ``index``, when the numbers became non-finite (never for claims
+            and parameters within the model's limits).
+    """
+    check_cancel(cancel)
+    j, c, w = _check_event(setup, index, event)
+    tr = state.tracker
+    tr.add_claim(j, c, weight=w)
+    J = tr.joint()
+    if not np.all(np.isfinite(J)):
+        raise ContradictionError(index, "the claims made the posterior non-finite")
+    loc, spy = np.clip(J.sum(1), 0.0, 1.0), np.clip(J.sum(0), 0.0, 1.0)
+    state.ig = state.ig.append(kl_bits(loc, state.location))
+    state.ig_spy = state.ig_spy.append(kl_bits(spy, state.spy))
+    priv = _private_belief(setup, tr)
+    if priv is not None:
+        state.ig_private = state.ig_private.append(kl_bits(priv, state.private))
+    state.speakers = state.speakers.append(j)
+    state.location, state.spy, state.private = loc, spy, priv
+    return state
+
+
+def copy_state(state: _State) -> _State:
+    """An independent copy of a state (the tracker's sums copied; the marginals, which are
+    replaced and never changed in place, and the series shared)."""
+    return _State(state.tracker.copy(), state.location, state.spy, state.private,
+                  state.location0, state.private0, state.ig, state.ig_spy, state.ig_private,
+                  state.speakers)
+
+
+def state_bytes(setup: Setup) -> int:
+    """Bytes of one state: the tracker's (s, n) sums and (n, s) joints, twice when tempered."""
+    n, s = setup.n_locations, setup.n_players
+    return 8 * (4 * n * s + 6 * n + 6 * s) + 1024
+
+
+def posterior(setup: Setup, state: _State, cancel: CancelFlag = None) -> Posterior:
+    """The :class:`Posterior` of a state (the state is not changed): the marginals, my private
+    beliefs, leave-one-out beliefs (O(s²·n)) and the per-turn gains so far."""
+    check_cancel(cancel)
+    tr = state.tracker
+    n, s = setup.n_locations, setup.n_players
     me = setup.me_index
-    if views is not None:
-        views[0] = tr.location_given_spy(me)
-    for j, c, w in claims:
-        check_cancel(cancel)
-        tr.add_claim(j, c, weight=w)
-        hist.append(tr.joint().copy())
-        logs.append(tr.log_joint())
-        if views is not None:
-            views.append(tr.location_given_spy(me))
-    return hist, logs, tr, views
+    private_location = private_spy = None
+    pig = np.empty(0)
+    pagg = 0.0
+    if me is not None:
+        if setup.i_am_spy:
+            private_location = _named(setup.locations, state.private)
+            private_spy = _named(setup.players, np.eye(s)[me])
+        else:
+            l0 = setup.locations.index(setup.my_location)
+            private_location = _named(setup.locations, np.eye(n)[l0])
+            private_spy = _named(setup.players, state.private)
+        pig = state.ig_private.values
+        pagg = kl_bits(state.private, state.private0)
+    loo_loc, loo_spy = (np.clip(x, 0.0, 1.0) for x in tr.leave_one_out())
+    contrib = {p: kl_bits(state.location, loo_loc[j]) for j, p in enumerate(setup.players)}
+    joint = tr.joint().copy()
+    for arr in (joint, loo_loc, loo_spy):
+        arr.setflags(write=False)
+    return Posterior(
+        method="exact", locations=setup.locations, players=setup.players, joint=joint,
+        location=_named(setup.locations, state.location), spy=_named(setup.players, state.spy),
+        me=setup.me, i_am_spy=setup.i_am_spy, private_location=private_location,
+        private_spy=private_spy, loo_location=loo_loc, loo_spy=loo_spy,
+        contribution_bits=contrib, speakers=tuple(int(x) for x in state.speakers.values),
+        information_gain_bits=state.ig.values, spy_information_gain_bits=state.ig_spy.values,
+        private_information_gain_bits=pig,
+        aggregate_information_gain_bits=kl_bits(state.location, state.location0),
+        private_aggregate_information_gain_bits=pagg)
+
+
+def _fold(setup: Setup, events: Sequence[Claim], cancel: CancelFlag) -> _State:
+    state = initial(setup)
+    for i, ev in enumerate(events):
+        state = update(setup, state, i, ev, cancel)
+    return state
 
 
 def _joint_history_enumeration(setup: Setup, claims, cancel) -> list[np.ndarray]:
@@ -402,7 +583,7 @@ def _joint_history_enumeration(setup: Setup, claims, cancel) -> list[np.ndarray]
         logs.append(logL.copy())
         if views is not None:
             views.append(_softmax(logL[:, me]))
-    return hist, logs, None, views
+    return hist, logs, views
 
 
 def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
@@ -412,7 +593,8 @@ def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
     Args:
         setup: the table (:class:`~engines.spyfall.model.Setup`).
         events: the claims in order (:class:`~engines.spyfall.model.Claim`).
-        method: "exact" (O(n·s) per claim, factorised sums) or "enumeration" (every world with
+        method: "exact" (O(n·s) per claim, factorised sums: the fold of :func:`update` over
+            the claims, then :func:`posterior`) or "enumeration" (every world with
             scipy.stats.dirichlet; a slow reference, same numbers).
         cancel: optional zero-argument callable; when it returns True, raises ``Cancelled``.
 
@@ -434,11 +616,10 @@ def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
     if method not in METHODS:
         raise SessionFormatError("--method", f"unknown method {method!r}; expected one of "
                                              f"{', '.join(METHODS)}")
-    claims = _check_events(setup, events)
     if method == "exact":
-        hist, logs, tr, views = _joint_history_exact(setup, claims, cancel)
-    else:
-        hist, logs, tr, views = _joint_history_enumeration(setup, claims, cancel)
+        return posterior(setup, _fold(setup, events, cancel), cancel)
+    claims = _check_events(setup, events)
+    hist, logs, views = _joint_history_enumeration(setup, claims, cancel)
     for t, J in enumerate(hist):
         if not np.all(np.isfinite(J)):
             raise ContradictionError(max(t - 1, 0), "the claims made the posterior non-finite")
@@ -446,11 +627,11 @@ def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
     joint = hist[-1]
     loc_hist = np.clip(np.array([J.sum(1) for J in hist]), 0.0, 1.0)
     spy_hist = np.clip(np.array([J.sum(0) for J in hist]), 0.0, 1.0)
-    ig = tuple(kl_bits(loc_hist[t + 1], loc_hist[t]) for t in range(len(claims)))
-    ig_spy = tuple(kl_bits(spy_hist[t + 1], spy_hist[t]) for t in range(len(claims)))
+    ig = np.array([kl_bits(loc_hist[t + 1], loc_hist[t]) for t in range(len(claims))])
+    ig_spy = np.array([kl_bits(spy_hist[t + 1], spy_hist[t]) for t in range(len(claims))])
     me = setup.me_index
     private_location = private_spy = private_hist = None
-    pig: tuple = ()
+    pig = np.empty(0)
     pagg = 0.0
     if me is not None:
         if setup.i_am_spy:
@@ -467,13 +648,14 @@ def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
             private_hist = np.clip(np.array(rows), 0.0, 1.0)
             private_location = _named(setup.locations, np.eye(n)[l0])
             private_spy = _named(setup.players, private_hist[-1])
-        pig = tuple(kl_bits(private_hist[t + 1], private_hist[t]) for t in range(len(claims)))
+        pig = np.array([kl_bits(private_hist[t + 1], private_hist[t])
+                        for t in range(len(claims))])
         pagg = kl_bits(private_hist[-1], private_hist[0])
-    if tr is None:  # enumeration: leave-one-out from a factorised tracker is the same quantity
-        _, _, tr, _ = _joint_history_exact(setup, claims, cancel)
+    # leave-one-out from the factorised tracker is the same quantity
+    tr = _fold(setup, events, cancel).tracker
     loo_loc, loo_spy = (np.clip(x, 0.0, 1.0) for x in tr.leave_one_out())
     contrib = {p: kl_bits(loc_hist[-1], loo_loc[j]) for j, p in enumerate(setup.players)}
-    for arr in (joint, loo_loc, loo_spy):
+    for arr in (joint, loo_loc, loo_spy, ig, ig_spy, pig):
         arr.setflags(write=False)
     return Posterior(
         method=method, locations=setup.locations, players=setup.players, joint=joint,
@@ -497,7 +679,7 @@ def belief_summary(setup: Setup, posterior: Posterior) -> dict[str, float]:
     if posterior.me is not None:
         out.update({f"private_location:{k}": v for k, v in posterior.private_location.items()})
         out.update({f"private_spy:{k}": v for k, v in posterior.private_spy.items()})
-    last = lambda xs: float(xs[-1]) if xs else 0.0  # noqa: E731
+    last = lambda xs: float(xs[-1]) if len(xs) else 0.0  # noqa: E731
     out["information_gain_bits"] = last(posterior.information_gain_bits)
     out["spy_information_gain_bits"] = last(posterior.spy_information_gain_bits)
     if posterior.me is not None:
@@ -551,8 +733,7 @@ def recommend(setup: Setup, events: Sequence[Claim], *, cancel: CancelFlag = Non
     """
     if setup.me is None:
         raise SessionFormatError("$.setup.me", "a recommendation needs \"me\" and \"my_role\"")
-    claims = _check_events(setup, events)
-    _, _, tr, _ = _joint_history_exact(setup, claims, cancel)
+    tr = _fold(setup, events, cancel).tracker
     me = setup.me_index
     mix, threshold = _equilibrium_mix("spy" if setup.i_am_spy else "non_spy")
     P = tr._model_joint

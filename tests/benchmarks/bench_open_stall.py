@@ -5,8 +5,10 @@ Run: ``QT_QPA_PLATFORM=offscreen python tests/benchmarks/bench_open_stall.py [--
 A ``QTimer`` heartbeat ticks every 10 ms on the GUI thread; the longest gap between two
 ticks from the moment File → Open starts until the tab is idle is the stall. Files:
 
-* a Spyfall log whose last claim is repeated 2,000 times (the timeline recomputes every
-  prefix on open);
+* a Spyfall log whose last claim is repeated 2,000 times (every prefix is computed on open;
+  the engine is incremental, so this is one update per claim);
+* the largest Spyfall table, 200 locations × 20 players × 5,000 claims
+  (:func:`spyfall_large_file`);
 * a Cluedo custom deck of 12 suspects, 12 weapons and 12 rooms with 10 players and
   refutations nobody saw, 7 by default (:func:`cluedo_file`).
 
@@ -32,6 +34,26 @@ def spyfall_file(folder: str, repeat: int = 2000) -> str:
     d = json.loads(resource_path("examples", "spyfall.json").read_text(encoding="utf-8"))
     d["events"] = d["events"] + [d["events"][-1]] * repeat
     path = os.path.join(folder, f"spyfall-{repeat}.json")
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(d, fh)
+    return path
+
+
+def spyfall_large_file(folder: str, claims: int = 5000) -> str:
+    """The largest Spyfall table the reader accepts: 200 locations, 20 players and ``claims``
+    claims (5,000 is the events limit), each naming three locations. Every log prefix costs
+    O(s²·n) for its leave-one-out beliefs, so the timeline takes seconds."""
+    locations = [f"L{i}" for i in range(200)]
+    players = [f"P{i}" for i in range(20)]
+    events = [{"type": "claim", "player": players[i % 20],
+               "claim": {locations[(7 * i) % 200]: 1, locations[(7 * i + 1) % 200]: 0.5,
+                         locations[(13 * i) % 200]: 0.5}}
+              for i in range(claims)]
+    d = {"format": "deduction-desk.session", "version": 1, "game": "spyfall",
+         "setup": {"locations": locations, "players": players, "me": "P0",
+                   "my_role": {"location": "L0"}},
+         "events": events}
+    path = os.path.join(folder, f"spyfall-200x20-{claims}.json")
     with open(path, "w", encoding="utf-8") as fh:
         json.dump(d, fh)
     return path
@@ -141,6 +163,8 @@ def main() -> None:
     win.wait_idle()
     folder = tempfile.mkdtemp(prefix="bench-open-")
     for label, path in (("Spyfall, last claim x2000", spyfall_file(folder)),
+                        ("Spyfall 200 locations x 20 players, 5000 claims",
+                         spyfall_large_file(folder)),
                         ("Cluedo 12/12/12, 10 players", cluedo_file(folder))):
         r = measure(win, path, cancel=cancel)
         print(f"{label}: opened={r['opened']} longest GUI stall {r['stall_ms']:.0f} ms, "

@@ -33,12 +33,26 @@ def heartbeat():
     t.stop()
 
 
-def test_spyfall_log_of_2000_claims_shows_progress_and_cancels(window, qtbot, tmp_path,
-                                                               heartbeat):
+def test_spyfall_log_of_2000_claims_is_computed_in_full_in_the_background(window, qtbot,
+                                                                           tmp_path, heartbeat):
     path = bench.spyfall_file(str(tmp_path), 2000)
     assert window.open_path(path, ask=False)
     tab = window.tab_for("spyfall")
     assert tab.is_busy()                       # open returned; the prefixes compute in the back
+    n = len(tab.document.events)
+    ticks_before = len(heartbeat)
+    qtbot.waitUntil(lambda: not tab.is_busy(), timeout=120_000)
+    assert len(heartbeat) > ticks_before       # the event loop ran meanwhile
+    result = tab.timeline
+    assert result is not None and result.error is None
+    assert len(result.posteriors) == n + 1 and result.is_full   # every prefix, for the plots
+    assert len(result.latest.information_gain_bits) == n
+
+
+def test_spyfall_largest_table_shows_progress_and_cancels(window, qtbot, tmp_path, heartbeat):
+    path = bench.spyfall_large_file(str(tmp_path))
+    assert window.open_path(path, ask=False)
+    tab = window.tab_for("spyfall")
     n = len(tab.document.events)
     qtbot.waitUntil(lambda: "log prefixes" in tab.banner.message(), timeout=30_000)
     msg = tab.banner.message()

@@ -3,6 +3,7 @@ import json
 import math
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import numpy as np
@@ -121,7 +122,7 @@ def test_no_claims_is_the_uniform_prior():
     setup = setup_of(n=3, players=("A", "B", "C", "D"))
     post = infer(setup, [])
     np.testing.assert_allclose(post.joint, np.full((3, 4), 1 / 12))
-    assert post.information_gain_bits == () and len(post.spy) == 4
+    assert len(post.information_gain_bits) == 0 and len(post.spy) == 4
     assert "spy_history" not in post.to_json()   # earlier beliefs come from the timeline
 
 
@@ -238,8 +239,10 @@ def test_random_logs_give_probabilities_and_undo_restores(speakers, seed, spy):
     for d in (post.location, post.spy, post.private_location, post.private_spy):
         v = np.array(list(d.values()))
         assert np.all((v >= 0) & (v <= 1)) and abs(v.sum() - 1) < 1e-9
-    assert all(x >= 0 and math.isfinite(x) for x in post.information_gain_bits
-               + post.spy_information_gain_bits + post.private_information_gain_bits)
+    gains = np.concatenate([post.information_gain_bits, post.spy_information_gain_bits,
+                            post.private_information_gain_bits])
+    assert len(gains) == 3 * len(events)
+    assert np.all(np.isfinite(gains) & (gains >= 0))
     summary = belief_summary(setup, post)
     assert all(math.isfinite(v) for v in summary.values())
     if events:  # undo the last event: the timeline's previous entry is the prefix's posterior
@@ -247,6 +250,81 @@ def test_random_logs_give_probabilities_and_undo_restores(speakers, seed, spy):
         then = Timeline(spyfall_engine, setup).compute(events).posteriors[-2]
         np.testing.assert_allclose(list(prev.spy.values()), list(then.spy.values()), atol=1e-12)
         assert set(belief_summary(setup, prev)) == set(summary)
+
+
+@settings(max_examples=25, deadline=None)
+@given(speakers=st.lists(st.integers(0, 3), min_size=1, max_size=9),
+       branch=st.lists(st.integers(0, 3), max_size=4), cut=st.integers(0, 9),
+       seed=st.integers(0, 2**31 - 1), spy=st.sampled_from([None, True, False]),
+       budget=st.sampled_from([1, 1 << 20]))
+def test_incremental_fold_equals_a_fresh_inference_after_every_prefix_and_branch(
+        speakers, branch, cut, seed, spy, budget):
+    """The incremental interface (initial/update/posterior/copy_state) through a timeline —
+    snapshots (budget 1 MiB) or one live state (budget 1 byte) — gives exactly what ``infer``
+    gives for every prefix, also after an undo and a different continuation (the shared
+    per-turn series must branch), with tempered claims."""
+    rng = np.random.default_rng(seed)
+    role = None if spy is None else ({"spy": True} if spy else {"location": "L1"})
+    setup = setup_of(n=5, players=("A", "B", "C", "D"), me="B" if role else None, role=role,
+                     model={"strategy": "dynamic", "claim_weight": 0.3,
+                            "players": {"C": {"claim_weight": 1.0, "strategy": "flat"}}})
+    claim = lambda j: make_claim(setup, "ABCD"[j], rng.dirichlet(np.full(5, 0.5)))  # noqa: E731
+    first = [claim(j) for j in speakers]
+    second = first[:min(cut, len(first))] + [claim(j) for j in branch]
+    tl = Timeline(spyfall_engine, setup, memory_budget=budget)
+    for log in (first, second):
+        res = tl.compute(log)
+        assert res.error is None and len(res.posteriors) == len(log) + 1
+        for k, post in enumerate(res.posteriors):
+            fresh = infer(setup, log[:k], method="enumeration")
+            np.testing.assert_allclose(post.joint, fresh.joint, atol=1e-10, rtol=1e-8)
+            for name in ("information_gain_bits", "spy_information_gain_bits",
+                         "private_information_gain_bits"):
+                np.testing.assert_allclose(getattr(post, name), getattr(fresh, name), atol=1e-8)
+            assert post.speakers == fresh.speakers
+            assert res.summaries[k] == pytest.approx(belief_summary(setup, fresh), abs=1e-8)
+
+
+def test_a_copied_state_is_independent_of_the_original():
+    setup = setup_of(n=4, players=("A", "B", "C"), me="A", role={"spy": True})
+    a, b = make_claim(setup, "B", [0.7, 0.1, 0.1, 0.1]), make_claim(setup, "C", [0.1, 0.1, 0.1, 0.7])
+    state = spyfall.update(setup, spyfall.initial(setup), 0, a)
+    before = spyfall.posterior(setup, state)
+    twin = spyfall.copy_state(state)
+    spyfall.update(setup, twin, 1, b)
+    spyfall.update(setup, state, 1, a)     # both move on from the same series: they branch
+    after = spyfall.posterior(setup, spyfall.copy_state(spyfall.initial(setup)))
+    assert len(after.information_gain_bits) == 0
+    np.testing.assert_allclose(spyfall.posterior(setup, twin).joint, infer(setup, [a, b]).joint)
+    np.testing.assert_allclose(spyfall.posterior(setup, state).joint, infer(setup, [a, a]).joint)
+    np.testing.assert_allclose(spyfall.posterior(setup, twin).information_gain_bits,
+                               infer(setup, [a, b]).information_gain_bits)
+    assert len(before.information_gain_bits) == 1      # an earlier posterior keeps its length
+    with pytest.raises(ValueError):
+        before.information_gain_bits[0] = 1.0           # and is read-only
+
+
+def test_every_prefix_of_a_long_log_is_linear_not_quadratic():
+    """2,000 repeated claims: every prefix through the timeline costs about as many claim
+    updates as the log has claims (counted, not timed)."""
+    setup = read_session_file(str(EXAMPLE)).setup
+    events = tuple(read_session_file(str(EXAMPLE)).events)
+    log = events + (events[-1],) * 2000
+    calls = []
+
+    def counted_update(*args, **kwargs):
+        calls.append(1)
+        return spyfall_engine.update(*args, **kwargs)
+
+    counting = types.SimpleNamespace(**{n: getattr(spyfall_engine, n) for n in dir(spyfall_engine)
+                                        if not n.startswith("__")})
+    counting.update = counted_update      # the Spyfall engine with its updates counted
+    tl = Timeline(counting, setup)
+    assert tl.incremental
+    res = tl.compute(log)
+    assert len(res.posteriors) == len(log) + 1 and res.is_full
+    assert len(calls) == len(log)
+    assert len(res.posteriors[-1].information_gain_bits) == len(log)
 
 
 def test_true_spy_gains_public_suspicion_under_flat_high_lambda():
