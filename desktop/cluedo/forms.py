@@ -165,7 +165,7 @@ class NewGameDialog(NewGameDialogBase):
         if len(set(my_cards)) == self._my_hand_size():   # start from my previous hand if it fits
             for i in range(self.my_cards.count()):
                 it = self.my_cards.item(i)
-                if it.data(Qt.UserRole) in set(my_cards):
+                if it.data(Qt.ItemDataRole.UserRole) in set(my_cards):
                     it.setCheckState(Qt.Checked)
         self._loading = False
         # a new deal (edition, number of players, dealer, my seat) means a new hand: the ticks
@@ -187,7 +187,7 @@ class NewGameDialog(NewGameDialogBase):
         self.my_cards.blockSignals(True)
         for i in range(self.my_cards.count()):
             it = self.my_cards.item(i)
-            if it.data(Qt.UserRole):
+            if it.data(Qt.ItemDataRole.UserRole):
                 it.setCheckState(Qt.Unchecked)
         self.my_cards.blockSignals(False)
         self._update_count()
@@ -233,7 +233,7 @@ class NewGameDialog(NewGameDialogBase):
                 it = QListWidgetItem(c)
                 it.setFlags(Qt.ItemIsEnabled | Qt.ItemIsUserCheckable)
                 it.setCheckState(Qt.Checked if c in checked else Qt.Unchecked)
-                it.setData(Qt.UserRole, c)
+                it.setData(Qt.ItemDataRole.UserRole, c)
                 self.my_cards.addItem(it)
         self.my_cards.blockSignals(False)
         self._fill_hand_sizes()
@@ -242,8 +242,8 @@ class NewGameDialog(NewGameDialogBase):
         out = []
         for i in range(self.my_cards.count()):
             it = self.my_cards.item(i)
-            if it.data(Qt.UserRole) and it.checkState() == Qt.Checked:
-                out.append(it.data(Qt.UserRole))
+            if it.data(Qt.ItemDataRole.UserRole) and it.checkState() == Qt.Checked:
+                out.append(it.data(Qt.ItemDataRole.UserRole))
         return out
 
     # -- players ------------------------------------------------------------------------

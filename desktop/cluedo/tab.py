@@ -67,7 +67,7 @@ class Tab(GameTab):
         root.setContentsMargins(6, 6, 6, 6)
         root.addLayout(self._build_method_bar())
         root.addWidget(self.banner)
-        split = QSplitter(Qt.Horizontal)
+        split = QSplitter(Qt.Orientation.Horizontal)
         root.addWidget(split, 1)
         split.addWidget(self._build_worksheet())          # left: the worksheet
         split.addWidget(self._build_forms_pane())         # middle: the form, the suggestions
@@ -150,7 +150,7 @@ class Tab(GameTab):
 
     def _build_side_pane(self) -> QSplitter:
         """The history above the plots: envelope, entropy, who is close."""
-        right = QSplitter(Qt.Vertical)
+        right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.history)
         plots = QTabWidget()
         plots.addTab(self.plot, "Envelope")

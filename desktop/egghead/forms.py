@@ -34,7 +34,7 @@ def card_spin(values: int, value: int = 1) -> QSpinBox:
     spin = QSpinBox()
     spin.setRange(1, values)
     spin.setValue(min(max(value, 1), values))
-    spin.setAlignment(Qt.AlignCenter)
+    spin.setAlignment(Qt.AlignmentFlag.AlignCenter)
     spin.setStyleSheet(CARD_STYLE)
     spin.setMinimumWidth(62)
     spin.setMinimumHeight(34)
@@ -44,7 +44,7 @@ def card_spin(values: int, value: int = 1) -> QSpinBox:
 def card_face(value) -> QLabel:
     """A card that is only shown (a value, or "?" for an unknown card)."""
     lab = QLabel(str(value))
-    lab.setAlignment(Qt.AlignCenter)
+    lab.setAlignment(Qt.AlignmentFlag.AlignCenter)
     lab.setStyleSheet(FACE_STYLE if value != "?" else UNKNOWN_STYLE)
     lab.setMinimumSize(52, 34)
     lab.setMaximumWidth(62)
@@ -356,7 +356,7 @@ class QuestionForm(QGroupBox):
             hay = f"{q.id} {q.text}".lower()
             if all(w in hay for w in words):
                 self.question.addItem(q.text, q.id)
-                self.question.setItemData(self.question.count() - 1, f"id: {q.id}", Qt.ToolTipRole)
+                self.question.setItemData(self.question.count() - 1, f"id: {q.id}", Qt.ItemDataRole.ToolTipRole)
         i = self.question.findData(current)
         self.question.setCurrentIndex(i if i >= 0 else (0 if self.question.count() else -1))
         self.question.blockSignals(False)

@@ -79,7 +79,7 @@ class SimulationPanel(SimulationPanelBase):
         root = QVBoxLayout(self)
         root.setContentsMargins(6, 6, 6, 6)
         root.addWidget(self._build_form())
-        split = QSplitter(Qt.Horizontal)
+        split = QSplitter(Qt.Orientation.Horizontal)
         root.addWidget(split, 1)
         self.table = ColumnTable(RESULT_COLUMNS, stretch=True, sortable=True, select_rows=False,
                                  tooltip="Click a header to sort; Ctrl+C copies the table")

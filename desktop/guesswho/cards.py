@@ -214,10 +214,10 @@ class CharacterCard(QWidget):
         p.setPen(QColor(33, 33, 33))
         name_rect = QRectF(r.left() + 8, r.top() + 4, r.width() - 16 - badge_w, 20)
         name = QFontMetrics(f).elidedText(self.name, Qt.ElideRight, int(name_rect.width()))
-        p.drawText(name_rect, Qt.AlignLeft | Qt.AlignVCenter, name)
+        p.drawText(name_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, name)
         if self.character.note:
             p.setPen(QColor(230, 81, 0))
-            p.drawText(QRectF(r.right() - 16 - badge_w, r.top() + 4, 12, 20), Qt.AlignCenter, "?")
+            p.drawText(QRectF(r.right() - 16 - badge_w, r.top() + 4, 12, 20), Qt.AlignmentFlag.AlignCenter, "?")
 
     def _paint_chips(self, p: QPainter, body: QRectF) -> None:
         f = QFont(self.font())
@@ -238,7 +238,7 @@ class CharacterCard(QWidget):
             p.setBrush(QColor(colour))
             p.drawRoundedRect(chip, h / 2, h / 2)
             p.setPen(QColor(55, 55, 55))
-            p.drawText(chip, Qt.AlignCenter, fm.elidedText(text, Qt.ElideRight, int(w - 6)))
+            p.drawText(chip, Qt.AlignmentFlag.AlignCenter, fm.elidedText(text, Qt.ElideRight, int(w - 6)))
             x += w + 4
 
     def _paint_badge(self, p: QPainter, rect: QRectF) -> None:
@@ -253,7 +253,7 @@ class CharacterCard(QWidget):
         f.setBold(True)
         f.setPointSizeF(max(7.0, f.pointSizeF() - 1))
         p.setFont(f)
-        p.drawText(rect, Qt.AlignCenter, format_probability(prob))
+        p.drawText(rect, Qt.AlignmentFlag.AlignCenter, format_probability(prob))
 
 
 class BoardView(QScrollArea):

@@ -18,8 +18,8 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate
 from desktop.widgets.columns import Column, ColumnTableModel, is_missing
 
 #: Item data roles of :class:`QuestionTableModel`.
-QuestionRole = Qt.UserRole + 11  # the question in event form (dict)
-SplitRole = Qt.UserRole + 12  # (yes, no) counts
+QuestionRole = Qt.ItemDataRole.UserRole + 11  # the question in event form (dict)
+SplitRole = Qt.ItemDataRole.UserRole + 12  # (yes, no) counts
 
 COLUMNS = ("Question", "Bits", "Split yes / no", "Left")
 COL_QUESTION, COL_BITS, COL_SPLIT, COL_LEFT = range(4)
@@ -110,7 +110,7 @@ class QuestionTableModel(ColumnTableModel):
                 return r
         return -1
 
-    def data(self, index: QModelIndex, role=Qt.DisplayRole):
+    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
         if role in (QuestionRole, SplitRole) and index.isValid() and \
                 0 <= index.row() < self.rowCount():
             rq = self.row_object(index.row()).ranked
@@ -152,8 +152,8 @@ class SplitBarDelegate(QStyledItemDelegate):
         painter.setFont(f)
         if yes:
             painter.drawText(QRectF(r.left() + 3, r.top(), max(wy - 3, 0), r.height()),
-                             Qt.AlignLeft | Qt.AlignVCenter, str(yes))
+                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, str(yes))
         if no:
             painter.drawText(QRectF(r.left() + wy, r.top(), r.width() - wy - 3, r.height()),
-                             Qt.AlignRight | Qt.AlignVCenter, str(no))
+                             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(no))
         painter.restore()

@@ -132,10 +132,10 @@ class Tab(GameTab):
         root.setContentsMargins(6, 6, 6, 6)
         root.addLayout(self._build_model_bar())
         root.addWidget(self.banner)
-        split = QSplitter(Qt.Horizontal)
+        split = QSplitter(Qt.Orientation.Horizontal)
         root.addWidget(split, 1)
         split.addWidget(self._build_worksheets())
-        right = QSplitter(Qt.Vertical)
+        right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self._build_recommendation())
         right.addWidget(self.history)
         right.addWidget(self._build_plots())
@@ -176,7 +176,7 @@ class Tab(GameTab):
     def _build_worksheets(self) -> QSplitter:
         """Room for each opponent's answer worksheet over their belief card (filled by
         :meth:`reset_views`)."""
-        left = QSplitter(Qt.Vertical)
+        left = QSplitter(Qt.Orientation.Vertical)
         self.sheets_box = QWidget()
         self.sheets_layout = QHBoxLayout(self.sheets_box)
         self.sheets_layout.setContentsMargins(0, 0, 0, 0)

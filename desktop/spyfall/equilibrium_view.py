@@ -19,9 +19,9 @@ from engines.core.errors import SessionFormatError
 from engines.core.schema import Reader
 
 #: Model role: True for a cell both of whose strategies the equilibrium plays.
-SupportRole = Qt.UserRole + 11
+SupportRole = Qt.ItemDataRole.UserRole + 11
 #: Model role: the cell's win rate (float) for tests and export.
-RateRole = Qt.UserRole + 12
+RateRole = Qt.ItemDataRole.UserRole + 12
 #: Colours of the diverging scale around the game's value: the spy does better (below the
 #: value) → white (the value) → the non-spies do better (above it).
 SPY_COLOR = (198, 40, 40)
@@ -172,29 +172,29 @@ class PayoffMatrixModel(QAbstractTableModel):
         s = self.study
         return float(max(s["rate"].max() - s["value"], s["value"] - s["rate"].min(), 1e-9))
 
-    def data(self, index: QModelIndex, role=Qt.DisplayRole):
+    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or self.study is None:
             return None
         s = self.study
         i, j = index.row(), index.column()
         rate = float(s["rate"][i, j])
-        if role == Qt.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole:
             return f"{100 * rate:.0f}"
         if role == RateRole:
             return rate
         if role == SupportRole:
             return self.in_support(i, j)
-        if role == Qt.BackgroundRole:
+        if role == Qt.ItemDataRole.BackgroundRole:
             return QBrush(diverging_color(rate, s["value"], self._span()))
-        if role == Qt.ForegroundRole:
+        if role == Qt.ItemDataRole.ForegroundRole:
             return QBrush(QColor(25, 25, 25))
-        if role == Qt.TextAlignmentRole:
-            return int(Qt.AlignCenter)
-        if role == Qt.FontRole and self.in_support(i, j):
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignCenter)
+        if role == Qt.ItemDataRole.FontRole and self.in_support(i, j):
             f = QFont()
             f.setBold(True)
             return f
-        if role == Qt.ToolTipRole:
+        if role == Qt.ItemDataRole.ToolTipRole:
             (lam, st), (slam, sst) = s["non_spy"][i], s["spy"][j]
             text = (f"Non-spies play {st} hide-reveal, λ = {lam:g}; the spy plays {sst}, "
                     f"λs = {slam:g}\nThe non-spies win {_pct(rate)} of {s['games']:,} games "
@@ -204,29 +204,29 @@ class PayoffMatrixModel(QAbstractTableModel):
             return text
         return None
 
-    def headerData(self, section: int, orientation, role=Qt.DisplayRole):
+    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):
         if self.study is None:
             return None
         s = self.study
-        rows = orientation == Qt.Vertical
+        rows = orientation == Qt.Orientation.Vertical
         strategies = s["non_spy"] if rows else s["spy"]
         mix = s["row_mix"] if rows else s["col_mix"]
         if not 0 <= section < len(strategies):
             return None
         lam, st = strategies[section]
         played = mix[section] > self.SUPPORT_EPS
-        if role == Qt.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole:
             star = f"★ {_pct(mix[section], 0)}" if played else ""
             if rows:
                 return f"{strategy_label(lam, st)}  {star}".rstrip()
             return f"{st}\nλs {lam:g}" + (f"\n{star}" if star else "")
-        if role == Qt.FontRole and played:
+        if role == Qt.ItemDataRole.FontRole and played:
             f = QFont()
             f.setBold(True)
             return f
-        if role == Qt.ForegroundRole and played:
+        if role == Qt.ItemDataRole.ForegroundRole and played:
             return QBrush(QColor(0, 0, 0))
-        if role == Qt.ToolTipRole:
+        if role == Qt.ItemDataRole.ToolTipRole:
             if rows:
                 worst = float(s["rate"][section].min())
                 text = (f"Non-spies: {st} hide-reveal, λ = {lam:g}. Guarantees {_pct(worst)} "
@@ -286,14 +286,14 @@ class EquilibriumView(QWidget):
         self.view.setFocusPolicy(Qt.NoFocus)
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
         self.view.verticalHeader().setSectionResizeMode(QHeaderView.Stretch)
-        self.view.horizontalHeader().setDefaultAlignment(Qt.AlignCenter)
+        self.view.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignCenter)
         self.view.setToolTip("Non-spy win rate (%) of each tournament: rows = the non-spies' "
                              "strategy, columns = the spy's")
         root.addWidget(self.view, 1)
         legend_row = QHBoxLayout()
         self.legend = QLabel()
         self.legend.setMinimumHeight(22)
-        self.legend.setAlignment(Qt.AlignCenter)
+        self.legend.setAlignment(Qt.AlignmentFlag.AlignCenter)
         legend_row.addWidget(self.legend, 1)
         root.addLayout(legend_row)
         self.note = QLabel()

@@ -153,7 +153,7 @@ class ParamSlider(QWidget):
         self.scale = scale
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        self.slider = QSlider(Qt.Horizontal)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(round(lo * scale), round(hi * scale))
         self.spin = QDoubleSpinBox()
         self.spin.setRange(lo, hi)

@@ -165,7 +165,7 @@ class ClaimSheetModel(ProbabilityTableModel):
         self._speaker = name
         row = self.row_of_item(self.pending_item)
         if row >= 0:
-            self.headerDataChanged.emit(Qt.Vertical, row, row)
+            self.headerDataChanged.emit(Qt.Orientation.Vertical, row, row)
 
     # -- Qt model API ------------------------------------------------------------------------
     def _section(self, row: int) -> str:
@@ -178,12 +178,12 @@ class ClaimSheetModel(ProbabilityTableModel):
             return "pending"
         return "claim"
 
-    def data(self, index: QModelIndex, role=Qt.DisplayRole):
+    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
         section = self._section(index.row())
         if section in ("group", "belief"):
-            if role == Qt.ToolTipRole and section == "belief":
+            if role == Qt.ItemDataRole.ToolTipRole and section == "belief":
                 p = self.value(index.row(), index.column())
                 label = self.row_label(index.row())
                 if p is None:
@@ -195,19 +195,19 @@ class ClaimSheetModel(ProbabilityTableModel):
         turn = self.claim_of_row(index.row())
         weights = self._pending if section == "pending" else self._claims[turn][1]
         top = float(np.max(weights)) if weights.size and np.max(weights) > 0 else 1.0
-        if role == Qt.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole:
             return format_weight(w)
         if role == ProbabilityRole:
             return w
-        if role == Qt.BackgroundRole:
+        if role == Qt.ItemDataRole.BackgroundRole:
             if w > 0:
                 return QBrush(heat_color(0.25 + 0.6 * w / top))
             return QBrush(PENDING_BACKGROUND) if section == "pending" else None
-        if role == Qt.ForegroundRole:
+        if role == Qt.ItemDataRole.ForegroundRole:
             return QBrush(QColor(33, 33, 33))
-        if role == Qt.TextAlignmentRole:
-            return int(Qt.AlignCenter)
-        if role == Qt.ToolTipRole:
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignCenter)
+        if role == Qt.ItemDataRole.ToolTipRole:
             loc = self._locations[index.column()]
             total = float(weights.sum())
             if section == "pending":
@@ -218,14 +218,14 @@ class ClaimSheetModel(ProbabilityTableModel):
                     f"{format_weight(w) or '0'}{share}")
         return None
 
-    def headerData(self, section: int, orientation, role=Qt.DisplayRole):
-        if orientation == Qt.Vertical and role == Qt.DisplayRole and self._section(section) == "pending":
+    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Vertical and role == Qt.ItemDataRole.DisplayRole and self._section(section) == "pending":
             return f"▶ {self._speaker}" if self._speaker else "▶ next"
-        if orientation == Qt.Vertical and role == Qt.FontRole and self._section(section) == "pending":
+        if orientation == Qt.Orientation.Vertical and role == Qt.ItemDataRole.FontRole and self._section(section) == "pending":
             f = QFont()
             f.setBold(True)
             return f
-        if orientation == Qt.Horizontal and role == Qt.ToolTipRole:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
             return self._locations[section] if section < len(self._locations) else None
         return super().headerData(section, orientation, role)
 
@@ -261,24 +261,24 @@ class SpyBeliefModel(ProbabilityTableModel):
         """{player: bits} shown next to each name (finite values only)."""
         self._bits = {k: v for k, v in bits.items() if v is not None and math.isfinite(v)}
         if self._players:
-            self.headerDataChanged.emit(Qt.Vertical, 0, len(self._players) - 1)
+            self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, len(self._players) - 1)
 
-    def headerData(self, section: int, orientation, role=Qt.DisplayRole):
-        if orientation == Qt.Vertical and role == Qt.DisplayRole and section < len(self._players):
+    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Vertical and role == Qt.ItemDataRole.DisplayRole and section < len(self._players):
             p = self._players[section]
             label = ("★ " if p == self._me else "") + p
             if p in self._bits:
                 label += f"  ·  {self._bits[p]:.2f} bits"
             return label
-        if orientation == Qt.Horizontal and role == Qt.ToolTipRole:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
             return COLUMN_TIPS.get(self.columns()[section] if section < len(self.columns()) else "")
-        if orientation == Qt.Vertical and role == Qt.ToolTipRole and section < len(self._players):
+        if orientation == Qt.Orientation.Vertical and role == Qt.ItemDataRole.ToolTipRole and section < len(self._players):
             return ("bits: how much this player's claims moved the public location belief "
                     "(KL divergence from the belief without them)")
         return super().headerData(section, orientation, role)
 
-    def data(self, index: QModelIndex, role=Qt.DisplayRole):
-        if role == Qt.ToolTipRole and index.isValid():
+    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+        if role == Qt.ItemDataRole.ToolTipRole and index.isValid():
             p = self.value(index.row(), index.column())
             name = self._players[index.row()]
             col = self.columns()[index.column()]
@@ -293,7 +293,7 @@ class RotatedHeader(QHeaderView):
     location names fit above narrow columns."""
 
     def __init__(self, parent=None, max_height: int = 130):
-        super().__init__(Qt.Horizontal, parent)
+        super().__init__(Qt.Orientation.Horizontal, parent)
         self.max_height = max_height
         self.setSectionsClickable(True)
         self.setHighlightSections(False)
@@ -306,7 +306,7 @@ class RotatedHeader(QHeaderView):
             width = 0
             if m is not None:
                 for c in range(m.columnCount()):
-                    width = max(width, fm.horizontalAdvance(str(m.headerData(c, Qt.Horizontal, Qt.DisplayRole) or "")))
+                    width = max(width, fm.horizontalAdvance(str(m.headerData(c, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole) or "")))
             self._height = min(self.max_height, width + 12)
         return self._height
 
@@ -343,8 +343,8 @@ class RotatedHeader(QHeaderView):
         self.style().drawControl(QStyle.CE_Header, opt, painter, self)
         painter.restore()
         m = self.model()
-        text = str(m.headerData(logical, Qt.Horizontal, Qt.DisplayRole) or "") if m else ""
-        font = m.headerData(logical, Qt.Horizontal, Qt.FontRole) if m else None
+        text = str(m.headerData(logical, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole) or "") if m else ""
+        font = m.headerData(logical, Qt.Orientation.Horizontal, Qt.ItemDataRole.FontRole) if m else None
         painter.save()
         if font is not None:
             painter.setFont(font)
@@ -352,7 +352,7 @@ class RotatedHeader(QHeaderView):
         painter.rotate(-90)
         inner = QRect(4, 0, rect.height() - 8, rect.width())
         text = painter.fontMetrics().elidedText(text, Qt.ElideRight, inner.width())
-        painter.drawText(inner, int(Qt.AlignLeft | Qt.AlignVCenter), text)
+        painter.drawText(inner, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
         painter.restore()
 
 

@@ -90,7 +90,7 @@ class SimulationPanel(SimulationPanelBase):
                         "each votes for its most likely spy and the spy names its most likely location")
         grid = QGridLayout(box)
         for i, (label, w) in enumerate(self._build_fields()):
-            grid.addWidget(QLabel(label), 0, 2 * i, Qt.AlignRight)
+            grid.addWidget(QLabel(label), 0, 2 * i, Qt.AlignmentFlag.AlignRight)
             grid.addWidget(w, 0, 2 * i + 1)
         self.fixed = QRadioButton("Strategy per seat:")
         self.drawn = QRadioButton("Draw every seat at random from:")
@@ -152,7 +152,7 @@ class SimulationPanel(SimulationPanelBase):
 
     def _build_tournament_page(self) -> QSplitter:
         """The win rates per strategy and role, the information-gain and suspicion plots."""
-        split = QSplitter(Qt.Horizontal)
+        split = QSplitter(Qt.Orientation.Horizontal)
         self.table = ColumnTable(RESULT_COLUMNS, sortable=True, select_rows=False, tooltip=(
             "Win rate of the team of a seat playing this strategy, with its Wilson 95% interval. "
             "Click a header to sort; Ctrl+C copies the table"))

@@ -134,7 +134,7 @@ class Tab(GameTab):
         page = QWidget()
         pl = QVBoxLayout(page)
         pl.setContentsMargins(0, 4, 0, 0)
-        vsplit = QSplitter(Qt.Vertical)
+        vsplit = QSplitter(Qt.Orientation.Vertical)
         pl.addWidget(vsplit, 1)
         top = QWidget()
         tl = QVBoxLayout(top)
@@ -203,7 +203,7 @@ class Tab(GameTab):
 
     def _build_beliefs_row(self) -> QSplitter:
         """Who is the spy, the belief and information-gain plots, the history."""
-        bottom = QSplitter(Qt.Horizontal)
+        bottom = QSplitter(Qt.Orientation.Horizontal)
         bottom.addWidget(self._build_spy_box())
         bottom.addWidget(self.plot)
         self.ig_plot = BeliefPlot("Information gain per claim", y_label="bits", y_range=None)

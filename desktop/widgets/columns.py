@@ -27,9 +27,9 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QHead
                                QTableView)
 
 #: The row object behind a cell (``model.data(index, RowRole)``).
-RowRole = Qt.UserRole + 1
+RowRole = Qt.ItemDataRole.UserRole + 1
 #: A cell's sort key (``model.data(index, SortRole)``).
-SortRole = Qt.UserRole + 2
+SortRole = Qt.ItemDataRole.UserRole + 2
 #: What a cell shows when its value is missing or not a finite number.
 MISSING = "—"
 
@@ -124,7 +124,7 @@ class Column:
         if self.align is not None:
             return int(self.align)
         if self.numeric:
-            return int(Qt.AlignRight | Qt.AlignVCenter)
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
 
@@ -185,31 +185,31 @@ class ColumnTableModel(QAbstractTableModel):
     def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
         return 0 if parent.isValid() else len(self.columns)
 
-    def data(self, index: QModelIndex, role: int = Qt.DisplayRole):
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
         obj, col = self._rows[index.row()], self.columns[index.column()]
-        if role == Qt.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole:
             return None if col.check else col.text(obj)
-        if role == Qt.EditRole:
+        if role == Qt.ItemDataRole.EditRole:
             return col.value(obj)
-        if role == Qt.CheckStateRole and col.check:
+        if role == Qt.ItemDataRole.CheckStateRole and col.check:
             return Qt.Checked if col.value(obj) else Qt.Unchecked
         return self._decoration(obj, col, role)
 
     def _decoration(self, obj, col: Column, role: int):
         """Alignment, tooltip, colours, font, the row object and the sort key of a cell."""
-        if role == Qt.TextAlignmentRole:
+        if role == Qt.ItemDataRole.TextAlignmentRole:
             return col.alignment()
-        if role == Qt.ToolTipRole:
+        if role == Qt.ItemDataRole.ToolTipRole:
             return col.tooltip(obj) if col.tooltip is not None else None
-        if role == Qt.BackgroundRole and col.background is not None:
+        if role == Qt.ItemDataRole.BackgroundRole and col.background is not None:
             color = col.background(obj)
             return QBrush(color) if color is not None else None
-        if role == Qt.ForegroundRole and col.foreground is not None:
+        if role == Qt.ItemDataRole.ForegroundRole and col.foreground is not None:
             color = col.foreground(obj)
             return QBrush(color) if color is not None else None
-        if role == Qt.FontRole and col.bold is not None and col.bold(obj):
+        if role == Qt.ItemDataRole.FontRole and col.bold is not None and col.bold(obj):
             font = QFont()
             font.setBold(True)
             return font
@@ -230,33 +230,33 @@ class ColumnTableModel(QAbstractTableModel):
             return Qt.ItemIsSelectable          # shown disabled: it follows something else
         return flags | (Qt.ItemIsUserCheckable if col.check else Qt.ItemIsEditable)
 
-    def setData(self, index: QModelIndex, value, role: int = Qt.EditRole) -> bool:  # noqa: N802
+    def setData(self, index: QModelIndex, value, role: int = Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802
         if not index.isValid():
             return False
         obj, col = self._rows[index.row()], self.columns[index.column()]
         if not col.can_edit(obj):
             return False
-        if col.check and role == Qt.CheckStateRole:
+        if col.check and role == Qt.ItemDataRole.CheckStateRole:
             value = Qt.CheckState(value) == Qt.Checked
-        elif col.check or role != Qt.EditRole:
+        elif col.check or role != Qt.ItemDataRole.EditRole:
             return False
         col.edit(obj, value)
         self.refresh()
         self.edited.emit(index.row(), index.column())
         return True
 
-    def headerData(self, section: int, orientation, role: int = Qt.DisplayRole):  # noqa: N802
-        if orientation == Qt.Vertical:
-            if role != Qt.DisplayRole or not 0 <= section < len(self._rows):
+    def headerData(self, section: int, orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if orientation == Qt.Orientation.Vertical:
+            if role != Qt.ItemDataRole.DisplayRole or not 0 <= section < len(self._rows):
                 return None
             if self.row_label is not None:
                 return self.row_label(self._rows[section])
             return str(section + 1) if self.numbered else None
         if not 0 <= section < len(self.columns):
             return None
-        if role == Qt.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole:
             return self.columns[section].title
-        if role == Qt.ToolTipRole and self.columns[section].header_tooltip:
+        if role == Qt.ItemDataRole.ToolTipRole and self.columns[section].header_tooltip:
             return self.columns[section].header_tooltip
         return None
 
@@ -305,13 +305,13 @@ class ColumnDelegate(QStyledItemDelegate):
 
     def setEditorData(self, editor, index) -> None:  # noqa: N802
         if isinstance(editor, QComboBox):
-            editor.setCurrentIndex(max(0, editor.findData(index.data(Qt.EditRole))))
+            editor.setCurrentIndex(max(0, editor.findData(index.data(Qt.ItemDataRole.EditRole))))
             return
         super().setEditorData(editor, index)
 
     def setModelData(self, editor, model, index) -> None:  # noqa: N802
         if isinstance(editor, QComboBox):
-            model.setData(index, editor.currentData(), Qt.EditRole)
+            model.setData(index, editor.currentData(), Qt.ItemDataRole.EditRole)
             return
         super().setModelData(editor, model, index)
 
@@ -417,7 +417,7 @@ class ColumnTable(QTableView):
         return self.table_model.text(row, column)
 
     def tooltip(self, row: int, column: int) -> str:
-        return self.table_model.data(self.table_model.index(row, column), Qt.ToolTipRole) or ""
+        return self.table_model.data(self.table_model.index(row, column), Qt.ItemDataRole.ToolTipRole) or ""
 
     def select_row(self, row: int) -> None:
         self.selectRow(row)

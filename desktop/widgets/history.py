@@ -17,12 +17,13 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPoint, Qt, Signal, 
 from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QMenu, QVBoxLayout, QWidget
 
-#: Rows the History view lays out per pass of the event loop (QListView.Batched).
-BATCH_ROWS = 200
+#: Rows the History view lays out per pass of the event loop (QListView.Batched): about
+#: 10 ms of wrapping and describing entries per pass.
+BATCH_ROWS = 50
 _SETUP_ROW_COLOR = QColor(110, 110, 110)
 # roles as ints: data() runs for every row at every layout, and comparing with the enum is slow
-_DISPLAY, _TOOLTIP = Qt.DisplayRole.value, Qt.ToolTipRole.value
-_FOREGROUND, _BACKGROUND = Qt.ForegroundRole.value, Qt.BackgroundRole.value
+_DISPLAY, _TOOLTIP = Qt.ItemDataRole.DisplayRole.value, Qt.ItemDataRole.ToolTipRole.value
+_FOREGROUND, _BACKGROUND = Qt.ItemDataRole.ForegroundRole.value, Qt.ItemDataRole.BackgroundRole.value
 _CONTRADICTION_COLOR = QColor(255, 205, 210)
 #: An entry of the conflicting set the contradiction banner names (lighter than the first
 #: impossible entry).
@@ -31,12 +32,12 @@ _CONFLICT_COLOR = QColor(255, 228, 230)
 _EXPLAINED_COLOR = QColor(255, 236, 153)
 
 #: ``data(index, ExplainedRole)``: True for an entry the open Why? popup names.
-ExplainedRole = Qt.UserRole + 11
+ExplainedRole = Qt.ItemDataRole.UserRole + 11
 #: ``data(index, ConflictRole)``: True for an entry of the banner's conflicting set.
-ConflictRole = Qt.UserRole + 12
+ConflictRole = Qt.ItemDataRole.UserRole + 12
 _EXPLAINED_ROLE = getattr(ExplainedRole, "value", ExplainedRole)
 _CONFLICT_ROLE = getattr(ConflictRole, "value", ConflictRole)
-_FONT = Qt.FontRole.value
+_FONT = Qt.ItemDataRole.FontRole.value
 
 
 def _parse_time(iso: Optional[str]) -> Optional[datetime]:

@@ -28,7 +28,7 @@ STATUS_LOOK = {
 }
 
 #: Role of an entry row holding its event index (0-based).
-EventIndexRole = Qt.UserRole + 1
+EventIndexRole = Qt.ItemDataRole.UserRole + 1
 
 
 def entry_link(index: int, text: str) -> str:

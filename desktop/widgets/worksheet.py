@@ -19,9 +19,9 @@ from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QTableView)
 #: Values within this distance of 0 or 1 are certain facts.
 CERTAIN_EPS = 1e-9
 
-ProbabilityRole = Qt.UserRole + 1
-KindRole = Qt.UserRole + 2  # "group" for a group header row, "item" otherwise
-StandardErrorRole = Qt.UserRole + 3
+ProbabilityRole = Qt.ItemDataRole.UserRole + 1
+KindRole = Qt.ItemDataRole.UserRole + 2  # "group" for a group header row, "item" otherwise
+StandardErrorRole = Qt.ItemDataRole.UserRole + 3
 
 
 _LIGHT_STOPS = [(0.0, (255, 255, 255)), (0.35, (255, 224, 130)), (0.7, (255, 152, 0)), (1.0, (216, 67, 21))]
@@ -145,7 +145,7 @@ class ProbabilityTableModel(QAbstractTableModel):
 
     def set_highlight_columns(self, cols) -> None:
         self._highlight_cols = set(cols)
-        self.headerDataChanged.emit(Qt.Horizontal, 0, max(0, self.columnCount() - 1))
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, max(0, self.columnCount() - 1))
 
     def item_index(self, row: int) -> int:
         """Item number of table row ``row`` (-1 for a group header)."""
@@ -174,7 +174,7 @@ class ProbabilityTableModel(QAbstractTableModel):
         v = float(self._matrix[k, col])
         return v if math.isfinite(v) else None
 
-    def data(self, index: QModelIndex, role=Qt.DisplayRole):
+    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
         row, col = index.row(), index.column()
@@ -187,13 +187,13 @@ class ProbabilityTableModel(QAbstractTableModel):
 
     def _group_data(self, label: str, col: int, role: int):
         """A group header row: its label in the first column, bold, on a grey band."""
-        if role == Qt.DisplayRole and col == 0:
+        if role == Qt.ItemDataRole.DisplayRole and col == 0:
             return label
-        if role == Qt.FontRole:
+        if role == Qt.ItemDataRole.FontRole:
             f = QFont()
             f.setBold(True)
             return f
-        if role == Qt.BackgroundRole:
+        if role == Qt.ItemDataRole.BackgroundRole:
             return QBrush(QColor(62, 66, 72) if is_dark() else QColor(236, 239, 241))
         return None
 
@@ -201,21 +201,21 @@ class ProbabilityTableModel(QAbstractTableModel):
         """A probability cell: its text (with the standard error), heat colour and tooltip."""
         _, label, k = self._rows[row]
         p = self.value(row, col)
-        if role == Qt.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole:
             return format_probability(p, self._standard_error(k, col))
         if role == ProbabilityRole:
             return p
         if role == StandardErrorRole:
             return self._standard_error(k, col)
-        if role == Qt.BackgroundRole:
+        if role == Qt.ItemDataRole.BackgroundRole:
             return self._cell_background(p)
-        if role == Qt.ForegroundRole:
+        if role == Qt.ItemDataRole.ForegroundRole:
             return self._cell_foreground(p)
-        if role == Qt.TextAlignmentRole:
-            return int(Qt.AlignCenter)
-        if role == Qt.ToolTipRole:
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignCenter)
+        if role == Qt.ItemDataRole.ToolTipRole:
             return self._cell_tooltip(label, col, p)
-        if role == Qt.FontRole and p is not None and (p >= 1 - CERTAIN_EPS):
+        if role == Qt.ItemDataRole.FontRole and p is not None and (p >= 1 - CERTAIN_EPS):
             f = QFont()
             f.setBold(True)
             return f
@@ -250,13 +250,13 @@ class ProbabilityTableModel(QAbstractTableModel):
             return self.tooltip(label, self._columns[col], p)
         return f"P({label} is with {self._columns[col]}) = {p:.6f}"
 
-    def headerData(self, section: int, orientation, role=Qt.DisplayRole):
-        if role == Qt.DisplayRole:
-            if orientation == Qt.Horizontal:
+    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if role == Qt.ItemDataRole.DisplayRole:
+            if orientation == Qt.Orientation.Horizontal:
                 return self._columns[section] if section < len(self._columns) else None
             kind, label, _ = self._rows[section]
             return "" if kind == "group" else label
-        if role == Qt.FontRole and orientation == Qt.Horizontal and section in self._highlight_cols:
+        if role == Qt.ItemDataRole.FontRole and orientation == Qt.Orientation.Horizontal and section in self._highlight_cols:
             f = QFont()
             f.setBold(True)
             f.setUnderline(True)

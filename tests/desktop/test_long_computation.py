@@ -116,3 +116,41 @@ def test_timeline_reports_progress_per_prefix():
     Timeline(game_module("spyfall"), data.setup).compute(
         data.events, full=False, progress=lambda d, t: seen.append((d, t)))
     assert seen == [(1, 1)]
+
+
+def test_open_in_background_reads_the_file_off_the_gui_thread(window, qtbot, tmp_path,
+                                                              monkeypatch):
+    """The menus' open: the file is read and checked on a pool thread, the tab shows it when
+    done; a bad file gets the message and changes nothing."""
+    import threading
+
+    import desktop.session
+
+    gui = threading.get_ident()
+    readers = []
+    real = desktop.session.open_session_file
+
+    def recording(path):
+        readers.append(threading.get_ident())
+        return real(path)
+
+    monkeypatch.setattr(desktop.session, "open_session_file", recording)
+    path = bench.spyfall_file(str(tmp_path), 200)
+    window.open_path_in_background(path, ask=False)
+    assert "Opening spyfall-200.json" in window.statusBar().currentMessage()
+    qtbot.waitUntil(lambda: window.tab_for("spyfall").document.path == path, timeout=30_000)
+    assert readers and gui not in readers
+    tab = window.tab_for("spyfall")
+    n = len(tab.document.events)
+    assert n == 205 and window.tabs.currentWidget().game == "spyfall"
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "deduction-desk.session", "version": 1, "game": "spyfall", '
+                   '"setup": {"players": ["A"]}, "events": []}', encoding="utf-8")
+    errors = []
+    monkeypatch.setattr(window, "_error", lambda title, text: errors.append(text))
+    window.open_path_in_background(str(bad), ask=False)
+    qtbot.waitUntil(lambda: bool(errors), timeout=30_000)
+    assert "$.setup" in errors[0]
+    assert tab.document.path == path and len(tab.document.events) == n   # nothing changed
+    assert window.wait_idle(60)

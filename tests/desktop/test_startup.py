@@ -183,9 +183,10 @@ def test_start_after_show_opens_the_session(qtbot, quiet, tmp_path):
     win = _new_window(qtbot, last_tab="cluedo")
     try:
         win.show()
-        win.start(str(path))
+        win.start(str(path))                  # read on a pool thread, then shown
+        qtbot.waitUntil(lambda: "inkognito" in win.game_tabs
+                        and win.game_tabs["inkognito"].document.path == str(path), timeout=30_000)
         assert win.tabs.currentWidget().game == "inkognito"
-        assert win.game_tabs["inkognito"].document.path == str(path)
         assert win.wait_idle(60)
     finally:
         _close(win)
