@@ -49,6 +49,17 @@ def claim_text(locations: Sequence[str], weights: Sequence[float]) -> str:
     return ", ".join(parts)
 
 
+# roles and values read once (an enum member looked up through Qt's namespace costs ~1 µs, and
+# data() runs for every role of every visible cell at every paint)
+_DISPLAY = Qt.ItemDataRole.DisplayRole
+_BACKGROUND = Qt.ItemDataRole.BackgroundRole
+_FOREGROUND = Qt.ItemDataRole.ForegroundRole
+_ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole
+_TOOLTIP = Qt.ItemDataRole.ToolTipRole
+_CENTER = int(Qt.AlignmentFlag.AlignCenter)
+_CLAIM_FOREGROUND = QBrush(QColor(33, 33, 33))
+
+
 class ClaimSheetModel(ProbabilityTableModel):
     """Rows: the location beliefs (public, and mine when I am the spy), the pending claim being
     entered (▶), then one row per logged claim, newest first — so the beliefs and the row being
@@ -64,6 +75,7 @@ class ClaimSheetModel(ProbabilityTableModel):
 
     def __init__(self, parent=None):
         self._group_rows: tuple = (0, 1)
+        self._row_top = np.ones(0)
         super().__init__([], [], parent)
         self._locations: list[str] = []
         self._claims: list[tuple[str, np.ndarray]] = []
@@ -108,6 +120,10 @@ class ClaimSheetModel(ProbabilityTableModel):
             m[b] = self._pending
             for t, (_, w) in enumerate(self._claims):
                 m[self._item_of_turn(t)] = w
+        # each row's largest weight (a claim's cells are shaded relative to it); 1 where none
+        with np.errstate(invalid="ignore"):
+            top = np.max(np.nan_to_num(m, nan=0.0), axis=1) if n else np.zeros(len(m))
+        self._row_top = np.where(top > 0, top, 1.0)
         self.set_matrix(m)
 
     # -- rows ----------------------------------------------------------------------------------
@@ -192,31 +208,34 @@ class ClaimSheetModel(ProbabilityTableModel):
             return super().data(index, role)
         w = self.value(index.row(), index.column())
         w = 0.0 if w is None else w
-        turn = self.claim_of_row(index.row())
-        weights = self._pending if section == "pending" else self._claims[turn][1]
-        top = float(np.max(weights)) if weights.size and np.max(weights) > 0 else 1.0
-        if role == Qt.ItemDataRole.DisplayRole:
+        # one role at a time, cheapest first: Qt asks every role of every visible cell
+        if role == _DISPLAY:
             return format_weight(w)
         if role == ProbabilityRole:
             return w
-        if role == Qt.ItemDataRole.BackgroundRole:
+        if role == _BACKGROUND:
             if w > 0:
+                top = self._row_top[self.item_index(index.row())]
                 return QBrush(heat_color(0.25 + 0.6 * w / top))
             return QBrush(PENDING_BACKGROUND) if section == "pending" else None
-        if role == Qt.ItemDataRole.ForegroundRole:
-            return QBrush(QColor(33, 33, 33))
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return int(Qt.AlignmentFlag.AlignCenter)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            loc = self._locations[index.column()]
-            total = float(weights.sum())
-            if section == "pending":
-                return (f"Next claim: {loc} weight {format_weight(w) or '0'} — click to cycle "
-                        f"0 → ½ → 1 (Space on the keyboard)")
-            share = f" ({w / total:.0%} of the claim)" if total > 0 else ""
-            return (f"Turn {turn + 1}, {self._claims[turn][0]}: {loc} weight "
-                    f"{format_weight(w) or '0'}{share}")
+        if role == _FOREGROUND:
+            return _CLAIM_FOREGROUND
+        if role == _ALIGNMENT:
+            return _CENTER
+        if role == _TOOLTIP:
+            return self._claim_tooltip(index.row(), index.column(), section, w)
         return None
+
+    def _claim_tooltip(self, row: int, col: int, section: str, w: float) -> str:
+        loc = self._locations[col]
+        if section == "pending":
+            return (f"Next claim: {loc} weight {format_weight(w) or '0'} — click to cycle "
+                    f"0 → ½ → 1 (Space on the keyboard)")
+        turn = self.claim_of_row(row)
+        total = float(self._claims[turn][1].sum())
+        share = f" ({w / total:.0%} of the claim)" if total > 0 else ""
+        return (f"Turn {turn + 1}, {self._claims[turn][0]}: {loc} weight "
+                f"{format_weight(w) or '0'}{share}")
 
     def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Vertical and role == Qt.ItemDataRole.DisplayRole and self._section(section) == "pending":
