@@ -76,6 +76,7 @@ class ClaimSheetModel(ProbabilityTableModel):
     def __init__(self, parent=None):
         self._group_rows: tuple = (0, 1)
         self._row_top = np.ones(0)
+        self._claim_rows = np.zeros((0, 0))
         super().__init__([], [], parent)
         self._locations: list[str] = []
         self._claims: list[tuple[str, np.ndarray]] = []
@@ -90,6 +91,10 @@ class ClaimSheetModel(ProbabilityTableModel):
         """Lay out the sheet: ``claims`` = [(speaker, weights (n,)), ...] in turn order."""
         self._locations = list(locations)
         self._claims = [(p, np.asarray(w, float)) for p, w in claims]
+        n = len(self._locations)
+        # the claims as rows, newest first (the order of the sheet)
+        self._claim_rows = (np.array([w for _, w in self._claims[::-1]], float).reshape(-1, n)
+                            if self._claims else np.zeros((0, n)))
         if self._pending.shape != (len(self._locations),):
             self._pending = np.zeros(len(self._locations))
         self._belief_labels = list(belief_labels)
@@ -118,8 +123,8 @@ class ClaimSheetModel(ProbabilityTableModel):
             if self._beliefs is not None and self._beliefs.shape == (b, n):
                 m[:b] = self._beliefs
             m[b] = self._pending
-            for t, (_, w) in enumerate(self._claims):
-                m[self._item_of_turn(t)] = w
+            if self._claims:   # turn t is item b + len - t: the newest first
+                m[b + 1:] = self._claim_rows
         # each row's largest weight (a claim's cells are shaded relative to it); 1 where none
         with np.errstate(invalid="ignore"):
             top = np.max(np.nan_to_num(m, nan=0.0), axis=1) if n else np.zeros(len(m))
