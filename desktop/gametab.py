@@ -181,6 +181,11 @@ class GameTab(QWidget):
         """Show ``posterior`` (the beliefs after the first ``k`` events) in the tab's views."""
         raise NotImplementedError
 
+    def show_cancelled(self) -> None:
+        """Called after Cancel stopped the tab's jobs (the numbers are already greyed by
+        :meth:`show_stale`): override to replace what says "computing…" with "not computed",
+        since nothing computes until the next change or Compute."""
+
     def clear_beliefs(self) -> None:
         """Called when no posterior can be shown (e.g. the setup itself is impossible)."""
 
@@ -427,6 +432,7 @@ class GameTab(QWidget):
         self._stale_timer.stop()
         self._progress_timer.stop()
         self.show_stale(True)
+        self.show_cancelled()
         if self._banner_kind in ("", "progress", "cancelled"):
             self._banner_kind = "cancelled"
             self.banner.show_message(

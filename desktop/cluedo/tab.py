@@ -281,6 +281,15 @@ class Tab(GameTab):
             self.accuse_label.clear()
             self.strip.set_stale(True)
 
+    def show_cancelled(self) -> None:
+        not_computed = "not computed (cancelled)"
+        self.deals_label.setText(f"<span style='color:gray'><i>{not_computed}</i></span>")
+        self.rec_note.setText(f"Best suggestions: {not_computed}.")
+        k = self._opp_k if self._opp_k >= 0 else len(self.document.events)
+        self.who_title.setText(self._who_title(k, not_computed))
+        self.advice_panel.set_pending(f"Accuse or wait: {not_computed}.")
+        self.advice_panel.set_alert("")
+
     def clear_beliefs(self) -> None:
         self.model.set_matrix(None)
         self.deals_label.setText("no consistent deal")

@@ -90,6 +90,12 @@ def test_cluedo_custom_deck_10_players_shows_progress_and_cancels(window, qtbot,
     tab.banner.button.click()
     qtbot.waitUntil(_workers_stopped, timeout=10_000)
     assert "Beliefs not computed" in tab.banner.message()
+    # nothing of the tab says it is computing while nothing computes
+    from PySide6.QtWidgets import QLabel
+
+    saying = [w.text() for w in tab.findChildren(QLabel) if "computing" in w.text().lower()]
+    assert saying == [], saying
+    assert "not computed" in tab.deals_label.text()
     tab.banner.button.click()                  # Compute: asks again
     assert tab.is_busy() and "Beliefs not computed" not in tab.banner.message()
     tab.cancel_computation()
