@@ -282,6 +282,18 @@ def request_handoff(path: str, instance_id: str, timeout_ms: Optional[int] = Non
     if not _INSTANCE_ID.fullmatch(instance_id or ""):
         return False
     timeout_ms = HANDOFF_TIMEOUT_MS if timeout_ms is None else timeout_ms
+    request = (json.dumps({"open": os.path.realpath(path)}) + "\n").encode("utf-8")
+    reply = _exchange(handoff_server_name(instance_id), request, timeout_ms)
+    try:
+        answer = json.loads(reply.split(b"\n", 1)[0].decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(answer, dict) and answer.get("shown") is True
+
+
+def _exchange(server: str, request: bytes, timeout_ms: int) -> bytes:
+    """Send ``request`` to the local server ``server`` and return what it answers up to the
+    first newline (at most :data:`MAX_HANDOFF_BYTES`; b"" when nobody answers in time)."""
     sock = QLocalSocket()
     loop = QEventLoop()
     got = {"data": b"", "done": False}
@@ -299,24 +311,19 @@ def request_handoff(path: str, instance_id: str, timeout_ms: Optional[int] = Non
     sock.readyRead.connect(on_ready)
     sock.disconnected.connect(on_gone)
     sock.errorOccurred.connect(on_gone)
-    sock.connected.connect(lambda: sock.write(
-        (json.dumps({"open": os.path.realpath(path)}) + "\n").encode("utf-8")))
+    sock.connected.connect(lambda: sock.write(request))
     timer = QTimer()
     timer.setSingleShot(True)
     timer.timeout.connect(loop.quit)
     timer.start(timeout_ms)
-    sock.connectToServer(handoff_server_name(instance_id))
+    sock.connectToServer(server)
     if not got["done"]:
         loop.exec()
     timer.stop()
     if sock.bytesAvailable():
         got["data"] += bytes(sock.readAll().data())
     sock.abort()
-    try:
-        answer = json.loads(got["data"].split(b"\n", 1)[0].decode("utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        return False
-    return isinstance(answer, dict) and answer.get("shown") is True
+    return got["data"]
 
 
 def _adopt_legacy_file() -> None:
@@ -391,59 +398,94 @@ def read_recovery_file(path: str) -> list:
 
 def find_orphans(own: Optional[str] = None) -> tuple[list, list]:
     """Recovery files of instances that are gone, each locked for this instance while it
-    decides; and messages about damaged files set aside.
+    decides; and messages about damaged files set aside. Removes on the way what crashed
+    instances left: QSaveFile temporaries, lock files and the ``.owner`` files of session
+    files they had open (never anything a live instance holds).
 
     Returns:
         ``(orphans, messages)``: :class:`Orphan` list (newest first) and text lines.
     """
     folder = recovery_dir()
-    orphans, messages = [], []
     names = set(os.listdir(folder))
-    for name in sorted(names):   # QSaveFile temporaries of instances killed while writing
-        base, dot, suffix = name.rpartition(".")
-        if name.startswith("instance-") and base.endswith(".json") and len(suffix) == 6:
-            owner = _lock(os.path.join(folder, base[:-5] + ".lock"))
-            if owner.tryLock(0):
-                owner.unlock()
-                _remove(os.path.join(folder, name))
-    for name in sorted(names):   # locks left by instances that never wrote a file
-        if name.startswith("instance-") and name.endswith(".lock") \
-                and name[:-5] + ".json" not in names:
-            stale = _lock(os.path.join(folder, name))
-            if stale.tryLock(0):
-                stale.unlock()      # removes the lock file
+    _remove_stale_temporaries(folder, names)
+    _remove_stale_locks(folder, names)
+    orphans, messages = [], []
     for name in sorted(names):
         if not (name.startswith("instance-") and name.endswith(".json")):
             continue
         path = os.path.join(folder, name)
         if own and os.path.abspath(path) == os.path.abspath(own):
             continue
-        lock = _lock(path[:-5] + ".lock")
-        if not lock.tryLock(0):
-            continue          # a live instance: never touched
-        try:
-            sessions = read_recovery_file(path)
-        except SessionFormatError as exc:
-            try:
-                dest = _set_aside(path, "damaged")
-                messages.append(f"A damaged recovery file was set aside as {dest} ({exc.message}).")
-            except OSError:
-                messages.append(f"A damaged recovery file could not be moved: {path}.")
-            lock.unlock()
-            _remove(lock_path(lock))
-            continue
-        if not sessions:
-            _remove(path)
-            lock.unlock()
-            _remove(lock_path(lock))
-            continue
-        try:
-            mtime = os.path.getmtime(path)
-        except OSError:
-            mtime = time.time()
-        orphans.append(Orphan(path, lock, sessions, mtime))
+        orphan, message = _claim_orphan(path)
+        if orphan is not None:
+            orphans.append(orphan)
+        if message:
+            messages.append(message)
     orphans.sort(key=lambda o: o.modified, reverse=True)
     return orphans, messages
+
+
+def _is_stale(lock_file: str) -> bool:
+    """True when no live process holds ``lock_file`` (a stale lock is removed on the way)."""
+    lock = _lock(lock_file)
+    if lock.tryLock(0):
+        lock.unlock()           # removes the lock file
+        return True
+    return False
+
+
+def _remove_stale_temporaries(folder: str, names: set) -> None:
+    """QSaveFile temporaries (``instance-….json.XXXXXX``) of instances killed while writing."""
+    for name in sorted(names):
+        base, _dot, suffix = name.rpartition(".")
+        if name.startswith("instance-") and base.endswith(".json") and len(suffix) == 6 \
+                and _is_stale(os.path.join(folder, base[:-5] + ".lock")):
+            _remove(os.path.join(folder, name))
+
+
+def _remove_stale_locks(folder: str, names: set) -> None:
+    """Locks of instances that never wrote a recovery file, and the open-file locks with their
+    ``.owner`` files of instances that are gone (an owner file without its lock included)."""
+    for name in sorted(names):
+        path = os.path.join(folder, name)
+        if name.startswith("instance-") and name.endswith(".lock") \
+                and name[:-5] + ".json" not in names:
+            _is_stale(path)
+        elif name.startswith("open-") and name.endswith(".lock") and _is_stale(path):
+            _remove(_owner_path(path))
+        elif name.startswith("open-") and name.endswith(".owner") \
+                and name[:-6] + ".lock" not in names:
+            _remove(path)
+
+
+def _claim_orphan(path: str) -> tuple[Optional[Orphan], Optional[str]]:
+    """``(orphan, message)`` for one instance recovery file: the file locked for this instance
+    when its instance is gone and it holds sessions; a damaged file is set aside (the
+    message says where); an empty one is removed; a live instance's is left alone."""
+    lock = _lock(path[:-5] + ".lock")
+    if not lock.tryLock(0):
+        return None, None          # a live instance: never touched
+    message = None
+    try:
+        sessions = read_recovery_file(path)
+    except SessionFormatError as exc:
+        try:
+            dest = _set_aside(path, "damaged")
+            message = f"A damaged recovery file was set aside as {dest} ({exc.message})."
+        except OSError:
+            message = f"A damaged recovery file could not be moved: {path}."
+        sessions = None
+    if not sessions:
+        if sessions is not None:
+            _remove(path)
+        lock.unlock()
+        _remove(lock_path(lock))
+        return None, message
+    try:
+        mtime = os.path.getmtime(path)
+    except OSError:
+        mtime = time.time()
+    return Orphan(path, lock, sessions, mtime), None
 
 
 def lock_path(lock: QLockFile) -> str:
@@ -470,23 +512,38 @@ def offer_restore(window, ask: bool = True) -> bool:
         print("\n".join(messages), file=sys.stderr)
     if not orphans:
         return False
-    if ask:
-        lines = "\n".join(f"• {o.describe()}" for o in orphans)
-        ans = QMessageBox.question(
-            window, "Restore unsaved games?",
-            as_rich_plain(f"A Deduction Desk window that has closed did not save these games:"
-                          f"\n{lines}\n\nRestore them? (No keeps them in "
-                          f"{os.path.join(recovery_dir(), 'declined')}.)"),
-            QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
-        if ans != QMessageBox.Yes:
-            for o in orphans:
-                try:
-                    _set_aside(o.path, "declined")
-                except OSError:
-                    pass
-                o.lock.unlock()
-                _remove(lock_path(o.lock))
-            return False
+    if ask and not _user_wants_restore(window, orphans):
+        _decline(orphans)
+        return False
+    return _restore(window, orphans)
+
+
+def _user_wants_restore(window, orphans: list) -> bool:
+    """Ask, listing what each file holds (games, event counts, last change)."""
+    lines = "\n".join(f"• {o.describe()}" for o in orphans)
+    ans = QMessageBox.question(
+        window, "Restore unsaved games?",
+        as_rich_plain(f"A Deduction Desk window that has closed did not save these games:"
+                      f"\n{lines}\n\nRestore them? (No keeps them in "
+                      f"{os.path.join(recovery_dir(), 'declined')}.)"),
+        QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
+    return ans == QMessageBox.Yes
+
+
+def _decline(orphans: list) -> None:
+    """Move declined recovery files to ``recovery/declined/`` (kept, never offered again)."""
+    for o in orphans:
+        try:
+            _set_aside(o.path, "declined")
+        except OSError:
+            pass
+        o.lock.unlock()
+        _remove(lock_path(o.lock))
+
+
+def _restore(window, orphans: list) -> bool:
+    """Load the newest session of each game into its tab (as unsaved work); a file whose
+    sessions all went in is removed, any other stays for the next start."""
     restored_games: set = set()
     restored = False
     for o in orphans:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engines.core.resources import resource_path
+from window_instances import close_instance, copy_example, instance_window
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD_PRELUDE = textwrap.dedent("""
@@ -37,33 +37,10 @@ def boxes(monkeypatch):
     return shown
 
 
-def _window(qtbot):
-    from desktop.app import MainWindow
-
-    w = MainWindow(autosave=True)
-    qtbot.addWidget(w)
-    return w
-
-
-def _close(w):
-    for t in w.game_tabs.values():
-        t.document.undo_stack.setClean()
-    w.autosave.discard()
-    w.shutdown()
-    w.handoff.close()
-    w.autosave.release()
-
-
-def _example(tmp_path, game):
-    p = tmp_path / f"{game}.json"
-    p.write_bytes(resource_path("examples", f"{game}.json").read_bytes())
-    return str(p)
-
-
 def test_file_open_in_another_window_is_brought_to_the_front(qtbot, tmp_path, boxes):
-    a, b = _window(qtbot), _window(qtbot)
+    a, b = instance_window(qtbot), instance_window(qtbot)
     try:
-        path = _example(tmp_path, "spyfall")
+        path = copy_example(tmp_path, "spyfall")
         assert a.open_path(path, ask=False)
         a.select_game("cluedo")                 # A shows another tab
         assert a.wait_idle(60) and b.wait_idle(60)
@@ -83,8 +60,8 @@ def test_file_open_in_another_window_is_brought_to_the_front(qtbot, tmp_path, bo
         assert (b_doc.path, list(b_doc.events)) == before  # not opened twice
         assert not b.autosave.holds(path) and a.autosave.holds(path)
     finally:
-        _close(b)
-        _close(a)
+        close_instance(b)
+        close_instance(a)
 
 
 def test_no_answer_falls_back_to_refusal(qtbot, tmp_path, boxes, monkeypatch):
@@ -94,9 +71,9 @@ def test_no_answer_falls_back_to_refusal(qtbot, tmp_path, boxes, monkeypatch):
     from desktop import recovery
 
     monkeypatch.setattr(recovery, "HANDOFF_TIMEOUT_MS", 300)
-    a, b = _window(qtbot), _window(qtbot)
+    a, b = instance_window(qtbot), instance_window(qtbot)
     try:
-        path = _example(tmp_path, "guesswho")
+        path = copy_example(tmp_path, "guesswho")
         assert a.open_path(path, ask=False)
         a.handoff.close()
         mute = QLocalServer()                  # accepts, never answers
@@ -110,17 +87,17 @@ def test_no_answer_falls_back_to_refusal(qtbot, tmp_path, boxes, monkeypatch):
         assert b.tab_for("guesswho").document.path != path
         assert waited < 5
     finally:
-        _close(b)
-        _close(a)
+        close_instance(b)
+        close_instance(a)
 
 
 def test_forged_owner_file_is_not_trusted(qtbot, tmp_path, boxes):
     """An owner file naming another process than the lock's holder is ignored (refusal)."""
     from desktop import recovery
 
-    a, b = _window(qtbot), _window(qtbot)
+    a, b = instance_window(qtbot), instance_window(qtbot)
     try:
-        path = _example(tmp_path, "guesswho")
+        path = copy_example(tmp_path, "guesswho")
         assert a.open_path(path, ask=False)
         owner = recovery._owner_path(recovery._open_lock_path(path))
         Path(owner).write_text(json.dumps({"pid": os.getpid() + 1,
@@ -129,14 +106,14 @@ def test_forged_owner_file_is_not_trusted(qtbot, tmp_path, boxes):
         assert not b.open_path(path, ask=False)
         assert [k for k, _t, _x in boxes] == ["warning"]
     finally:
-        _close(b)
-        _close(a)
+        close_instance(b)
+        close_instance(a)
 
 
 def test_second_process_with_file_argument_hands_off_and_ends(tmp_path):
     """``deduction-desk FILE`` while another process has FILE open: the holder brings it to
     the front, the new process ends at once without opening it."""
-    path = _example(tmp_path, "egghead")
+    path = copy_example(tmp_path, "egghead")
     holder = subprocess.Popen(
         [sys.executable, "-c", CHILD_PRELUDE + textwrap.dedent(f"""
             from PySide6.QtWidgets import QMessageBox
