@@ -844,6 +844,12 @@ def main(argv=None) -> int:
         win.after_first_frame(lambda: win.start(args.session))
         win.show()
         return app.exec()
+    return _screenshot(app, win, args)
+
+
+def _screenshot(app: QApplication, win: MainWindow, args) -> int:
+    """``--screenshot OUT.png``: open the session (if any), wait for its beliefs, render the
+    window to a PNG and quit; returns the exit code (2: the session could not be opened)."""
     if args.session:
         if not win.open_path(args.session, ask=False):
             win.shutdown()

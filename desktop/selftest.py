@@ -14,12 +14,10 @@ import time
 
 
 def run_self_test(screenshot: str | None = None) -> int:
+    """Run the self-test (module docstring); returns the exit code (0 passed, 1 failed)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QStandardPaths
 
-    from engines import game_module
-    from engines.core.resources import resource_path
-    from engines.core.schema import read_session_file
     from desktop.app import MainWindow, make_app
 
     failures: list[str] = []
@@ -29,43 +27,8 @@ def run_self_test(screenshot: str | None = None) -> int:
     win = MainWindow(autosave=False, interactive=False)
     win.resize(1280, 820)
     win.show()
-    from engines import GAMES
-
-    tabs = {}
-    for game in GAMES:  # every game with an example must have its tab (built here: tabs are lazy)
-        try:
-            tab = win.tab_for(game)
-            why = "no desktop tab module or no engine"
-        except Exception as exc:  # name what broke
-            tab, why = None, f"{type(exc).__name__}: {exc}"
-        if tab is not None:
-            tabs[game] = tab
-        elif resource_path("examples", f"{game}.json").exists():
-            failures.append(f"{game} tab missing ({why})")
-    for game, tab in tabs.items():
-        example = resource_path("examples", f"{game}.json")
-        try:
-            data = read_session_file(str(example))
-            mod = game_module(game)
-            for method in mod.METHODS:  # every method: e.g. Cluedo's center needs cvxpy
-                mod.infer(data.setup, data.events, method=method).to_json()
-            if hasattr(mod, "recommend"):
-                mod.recommend(data.setup, data.events).to_json()
-        except Exception as exc:  # report every failing part, keep going
-            failures.append(f"{game} engine on {example.name}: {type(exc).__name__}: {exc}")
-            continue
-        if not win.open_path(str(example), ask=False):
-            failures.append(f"{game} tab: could not open {example.name}")
-            continue
-        win.select_game(game)
-        if not win.wait_idle(120):
-            failures.append(f"{game} tab: inference did not finish in 120 s")
-            continue
-        if tab.timeline is None or tab.timeline.latest is None:
-            failures.append(f"{game} tab: no posterior arrived")
-        elif tab.banner.isVisible():
-            failures.append(f"{game} tab: error shown: {tab.banner.text()}")
-        print(f"ok   {game}: {len(data.events)} events", flush=True)
+    for game, tab in _build_tabs(win, failures).items():
+        _check_game(win, game, tab, failures)
     out = screenshot or os.path.join(tempfile.gettempdir(), "deduction-desk-self-test.png")
     app.processEvents()
     if not win.grab().save(out):
@@ -76,3 +39,55 @@ def run_self_test(screenshot: str | None = None) -> int:
     print(f"self-test {'failed' if failures else 'passed'} in {time.perf_counter() - t0:.1f} s; "
           f"screenshot {out}", flush=True)
     return 1 if failures else 0
+
+
+def _build_tabs(win, failures: list) -> dict:
+    """``{game: tab}`` for every game; a game with an example but no tab is a failure (tabs
+    are lazy: each is built here)."""
+    from engines import GAMES
+    from engines.core.resources import resource_path
+
+    tabs = {}
+    for game in GAMES:
+        try:
+            tab = win.tab_for(game)
+            why = "no desktop tab module or no engine"
+        except Exception as exc:  # name what broke
+            tab, why = None, f"{type(exc).__name__}: {exc}"
+        if tab is not None:
+            tabs[game] = tab
+        elif resource_path("examples", f"{game}.json").exists():
+            failures.append(f"{game} tab missing ({why})")
+    return tabs
+
+
+def _check_game(win, game: str, tab, failures: list) -> None:
+    """The engine on the game's example (every method, and ``recommend``), then the example
+    opened in the tab: a posterior must arrive, and no error banner."""
+    from engines import game_module
+    from engines.core.resources import resource_path
+    from engines.core.schema import read_session_file
+
+    example = resource_path("examples", f"{game}.json")
+    try:
+        data = read_session_file(str(example))
+        mod = game_module(game)
+        for method in mod.METHODS:  # every method: e.g. Cluedo's center needs cvxpy
+            mod.infer(data.setup, data.events, method=method).to_json()
+        if hasattr(mod, "recommend"):
+            mod.recommend(data.setup, data.events).to_json()
+    except Exception as exc:  # report every failing part, keep going
+        failures.append(f"{game} engine on {example.name}: {type(exc).__name__}: {exc}")
+        return
+    if not win.open_path(str(example), ask=False):
+        failures.append(f"{game} tab: could not open {example.name}")
+        return
+    win.select_game(game)
+    if not win.wait_idle(120):
+        failures.append(f"{game} tab: inference did not finish in 120 s")
+        return
+    if tab.timeline is None or tab.timeline.latest is None:
+        failures.append(f"{game} tab: no posterior arrived")
+    elif tab.banner.isVisible():
+        failures.append(f"{game} tab: error shown: {tab.banner.text()}")
+    print(f"ok   {game}: {len(data.events)} events", flush=True)
