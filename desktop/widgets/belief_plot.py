@@ -234,7 +234,7 @@ class BeliefPlot(QWidget):
             xs = np.flatnonzero(~np.isnan(ys))
             self._curves[name].setData(xs, ys[xs])
         self.plot.setXRange(0, max(1, n - 1), padding=0.03)
-        step = max(1, math.ceil((n - 1) / 10))  # whole event numbers only
+        step = event_tick_step(n - 1)
         self.plot.getAxis("bottom").setTickSpacing(step, step)
         if self._y_range:
             self.plot.setYRange(*self._y_range, padding=0.02)
@@ -280,6 +280,18 @@ class BeliefPlot(QWidget):
         self.hover.setText(f"after event {x}\n" + "\n".join(lines))
         self.hover.setPos(pt.x(), pt.y())
         self.hover.show()
+
+
+def event_tick_step(last: int, max_ticks: int = 8) -> int:
+    """Spacing of the event axis's ticks for events 0..``last``: a whole number 1, 2 or 5 times
+    a power of ten, the smallest giving at most ``max_ticks`` intervals (labels such as 0, 500,
+    1000 stay apart and readable where 0, 201, 402 ran into each other)."""
+    raw = max(1.0, last / max_ticks)
+    power = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 5, 10):
+        if m * power >= raw:
+            return int(m * power)
+    return int(10 * power)
 
 
 def _ok(v) -> bool:

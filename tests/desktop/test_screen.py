@@ -335,3 +335,34 @@ def test_new_game_dialog_names_and_ticks(qtbot):
     assert model.setData(model.index(seat, dlg.DEALER), Qt.Checked, Qt.CheckStateRole)
     assert [s.dealer for s in dlg.seats()].count(True) == 1 and dlg.seats()[seat].dealer
     assert dlg.checked_cards() == []
+
+
+def test_event_axis_ticks_are_round_and_few():
+    from desktop.widgets.belief_plot import event_tick_step
+
+    assert [event_tick_step(n) for n in (1, 8, 9, 20, 100, 2004, 4999)] == \
+        [1, 1, 2, 5, 20, 500, 1000]
+    for last in range(1, 20_000, 7):
+        step = event_tick_step(last)
+        mantissa = step / 10 ** (len(str(step)) - 1)
+        assert mantissa in (1, 2, 5) and last / step <= 8
+        smaller = [m * 10 ** k for k in range(6) for m in (1, 2, 5) if m * 10 ** k < step]
+        assert all(last / x > 8 for x in smaller)      # the smallest such step
+
+
+def test_a_long_series_is_drawn_as_thin_lines_without_symbols(qtbot):
+    from desktop.widgets.belief_plot import MAX_SYMBOL_POINTS, BeliefPlot
+
+    plot = BeliefPlot()
+    qtbot.addWidget(plot)
+    plot.set_series({"a": [0.5, None, 0.25], "b": [0.1, 0.2, float("nan")]})
+    curve = plot._curves["a"]
+    assert curve.opts["symbol"] is not None and curve.opts["pen"].width() == 2
+    assert list(curve.getData()[0]) == [0, 2]                  # the gap is left out
+    assert list(plot._curves["b"].getData()[0]) == [0, 1]      # and a NaN too
+    long = [i / 1000 for i in range(MAX_SYMBOL_POINTS + 1)]
+    plot.set_series({"a": long})
+    curve = plot._curves["a"]
+    assert curve.opts["symbol"] is None and curve.opts["pen"].width() == 1
+    assert curve.opts["autoDownsample"] and curve.opts["clipToView"]
+    assert "b" not in plot._curves
