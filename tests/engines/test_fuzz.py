@@ -125,7 +125,7 @@ def mutated_session(draw, game):
     elif textual == "truncate":
         text = text[:draw(st.integers(0, max(0, len(text) - 1)))]
     if textual == "utf16":
-        return text.encode("utf-16")
+        return text.encode("utf-16", errors="surrogatepass")   # a lone surrogate stays
     if textual == "latin1":
         return text.encode("latin-1", errors="replace")
     if textual == "bom":
