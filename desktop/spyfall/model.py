@@ -90,11 +90,12 @@ class ClaimSheetModel(ProbabilityTableModel):
                   belief_labels: Sequence[str]) -> None:
         """Lay out the sheet: ``claims`` = [(speaker, weights (n,)), ...] in turn order."""
         self._locations = list(locations)
-        self._claims = [(p, np.asarray(w, float)) for p, w in claims]
         n = len(self._locations)
-        # the claims as rows, newest first (the order of the sheet)
-        self._claim_rows = (np.array([w for _, w in self._claims[::-1]], float).reshape(-1, n)
-                            if self._claims else np.zeros((0, n)))
+        # one array of the claims (row t: turn t); the sheet shows them newest first
+        weights = (np.array([w for _, w in claims], float).reshape(len(claims), n)
+                   if len(claims) else np.zeros((0, n)))
+        self._claims = [(p, weights[t]) for t, (p, _) in enumerate(claims)]
+        self._claim_rows = weights[::-1]
         if self._pending.shape != (len(self._locations),):
             self._pending = np.zeros(len(self._locations))
         self._belief_labels = list(belief_labels)
@@ -125,10 +126,11 @@ class ClaimSheetModel(ProbabilityTableModel):
             m[b] = self._pending
             if self._claims:   # turn t is item b + len - t: the newest first
                 m[b + 1:] = self._claim_rows
-        # each row's largest weight (a claim's cells are shaded relative to it); 1 where none
+        # each row's largest weight (a claim's cells are shaded relative to it; fmax skips the
+        # NaN of rows without numbers); 1 where there is none
+        top = np.fmax.reduce(m, axis=1) if n else np.zeros(len(m))
         with np.errstate(invalid="ignore"):
-            top = np.max(np.nan_to_num(m, nan=0.0), axis=1) if n else np.zeros(len(m))
-        self._row_top = np.where(top > 0, top, 1.0)
+            self._row_top = np.where(top > 0, top, 1.0)
         self.set_matrix(m)
 
     # -- rows ----------------------------------------------------------------------------------
