@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLab
 
 from engines.core.errors import SessionFormatError
 from engines.core.schema import Reader
+from desktop.widgets.role_data import MultiDataModel
 
 #: Model role: True for a cell both of whose strategies the equilibrium plays.
 SupportRole = Qt.ItemDataRole.UserRole + 11
@@ -142,7 +143,7 @@ def _mix(eq: Reader, side: str, strategies: list) -> np.ndarray:
     return p / p.sum()
 
 
-class PayoffMatrixModel(QAbstractTableModel):
+class PayoffMatrixModel(MultiDataModel, QAbstractTableModel):
     """Rows: the non-spies' strategies; columns: the spy's; cells: the non-spies' win rate.
     Headers carry each strategy's equilibrium probability (★ when it is played)."""
 

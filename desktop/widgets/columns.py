@@ -26,6 +26,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QHead
                                QStyledItemDelegate, QStyleOptionButton, QStyleOptionViewItem,
                                QTableView)
 
+from desktop.widgets.role_data import MultiDataModel
+
 #: The row object behind a cell (``model.data(index, RowRole)``).
 RowRole = Qt.ItemDataRole.UserRole + 1
 #: A cell's sort key (``model.data(index, SortRole)``).
@@ -128,7 +130,7 @@ class Column:
         return None
 
 
-class ColumnTableModel(QAbstractTableModel):
+class ColumnTableModel(MultiDataModel, QAbstractTableModel):
     """Rows (any objects) shown through declared :class:`Column` s.
 
     Sorting (``sort``, what a view with sorting enabled calls) reorders the rows by the

@@ -17,6 +17,8 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPoint, Qt, Signal, 
 from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QMenu, QVBoxLayout, QWidget
 
+from desktop.widgets.role_data import MultiDataModel
+
 #: Rows the History view lays out per pass of the event loop (QListView.Batched): about
 #: 10 ms of wrapping and describing entries per pass.
 BATCH_ROWS = 50
@@ -76,7 +78,7 @@ def _long_time(iso: Optional[str]) -> str:
     return f"logged on {t.strftime('%A')} {t.day} {t.strftime('%B %Y')} at {t.strftime('%H:%M:%S')}"
 
 
-class HistoryModel(QAbstractListModel):
+class HistoryModel(MultiDataModel, QAbstractListModel):
     """The log as a list: row 0 the setup, row ``i + 1`` event ``i`` (text, tooltip, colour)."""
 
     def __init__(self, document, parent=None):

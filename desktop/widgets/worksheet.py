@@ -16,6 +16,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPoint, QRect, Qt, 
 from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QTableView)
 
+from desktop.widgets.role_data import MultiDataModel
+
 #: Values within this distance of 0 or 1 are certain facts.
 CERTAIN_EPS = 1e-9
 
@@ -65,7 +67,7 @@ def format_probability(p: Optional[float], se: Optional[float] = None) -> str:
     return text
 
 
-class ProbabilityTableModel(QAbstractTableModel):
+class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
     """Table of probabilities with optional group-header rows.
 
     Args:

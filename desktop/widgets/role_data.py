@@ -1,0 +1,22 @@
+"""Every role of a cell in one call from Qt into Python.
+
+A view asks its model for about eight roles of each cell it paints or measures (display,
+background, foreground, alignment, font, decoration, check state, tool tip). Qt 6 asks for them
+together with ``QAbstractItemModel::multiData``, whose default calls ``data()`` once per role:
+from C++ into Python each time, and each such call must take Python's global lock again — up to
+the switch interval (0.1 ms, :data:`desktop.inference.GIL_SWITCH_INTERVAL_S`) while a background
+job runs Python. :class:`MultiDataModel` answers ``multiData`` itself, calling its own
+``data()`` from Python, so a cell costs one crossing instead of eight.
+"""
+from __future__ import annotations
+
+
+class MultiDataModel:
+    """Mixin for Python item models (put it before the Qt model class in the bases): fills a
+    ``QModelRoleDataSpan`` from :meth:`data` in one call. Behaviour is exactly ``data()``'s."""
+
+    def multiData(self, index, roleDataSpan) -> None:  # noqa: N802, N803 (Qt names)
+        """Every requested role of ``index`` from :meth:`data` (Qt's QAbstractItemModel::multiData)."""
+        data = self.data
+        for role_data in roleDataSpan:
+            role_data.setData(data(index, role_data.role()))
