@@ -14,21 +14,10 @@ from pathlib import Path
 import pytest
 
 from engines.core.resources import resource_path
+from window_instances import CHILD_PRELUDE, ROOT
 from window_instances import close_instance as _close
 from window_instances import copy_example as _copy_example
 from window_instances import instance_window as _new_window
-
-ROOT = Path(__file__).resolve().parents[2]
-
-# A child instance: same data folders (XDG_* from conftest) and application names as the tests.
-CHILD_PRELUDE = textwrap.dedent("""
-    import os, sys, time
-    os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    from desktop.app import MainWindow, make_app
-    app = make_app()
-    app.setApplicationName("Deduction Desk")
-    app.setOrganizationName("DeductionDeskTests")
-""")
 
 
 def _child(script: str) -> subprocess.Popen:
