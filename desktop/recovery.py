@@ -70,6 +70,7 @@ def recovery_dir() -> str:
 
 
 def _lock(path: str) -> QLockFile:
+    """A :class:`QLockFile` at ``path`` that is stale only when its process is gone."""
     lock = QLockFile(path)
     # 0: never stale by age; a lock is stale only when its process is gone (same host)
     lock.setStaleLockTime(0)
@@ -451,11 +452,22 @@ def _remove_stale_locks(folder: str, names: set) -> None:
         if name.startswith("instance-") and name.endswith(".lock") \
                 and name[:-5] + ".json" not in names:
             _is_stale(path)
-        elif name.startswith("open-") and name.endswith(".lock") and _is_stale(path):
-            _remove(_owner_path(path))
+        elif name.startswith("open-") and name.endswith(".lock"):
+            _remove_stale_open_lock(path)
         elif name.startswith("open-") and name.endswith(".owner") \
                 and name[:-6] + ".lock" not in names:
-            _remove(path)
+            _remove(path)   # no lock to take: taking one could make a live _mark_open fail
+
+
+def _remove_stale_open_lock(lock_file: str) -> None:
+    """Remove an open-file lock and its ``.owner`` file when no live process holds the lock.
+    The owner file goes while this process holds the lock, so an instance that takes the lock
+    next (and then writes its own owner file) never loses it; a held lock leaves both."""
+    lock = _lock(lock_file)
+    if not lock.tryLock(0):
+        return                  # a live instance has the session file open
+    _remove(_owner_path(lock_file))
+    lock.unlock()               # removes the lock file
 
 
 def _claim_orphan(path: str) -> tuple[Optional[Orphan], Optional[str]]:
@@ -489,6 +501,7 @@ def _claim_orphan(path: str) -> tuple[Optional[Orphan], Optional[str]]:
 
 
 def lock_path(lock: QLockFile) -> str:
+    """The file name of ``lock`` (``QLockFile::fileName``)."""
     return lock.fileName()
 
 

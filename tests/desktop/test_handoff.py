@@ -11,17 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from window_instances import close_instance, copy_example, instance_window
-
-ROOT = Path(__file__).resolve().parents[2]
-CHILD_PRELUDE = textwrap.dedent("""
-    import os, sys, time
-    os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    from desktop.app import MainWindow, make_app
-    app = make_app()
-    app.setApplicationName("Deduction Desk")
-    app.setOrganizationName("DeductionDeskTests")
-""")
+from window_instances import CHILD_PRELUDE, ROOT, close_instance, copy_example, instance_window
 
 
 @pytest.fixture

@@ -14,21 +14,10 @@ from pathlib import Path
 import pytest
 
 from engines.core.resources import resource_path
+from window_instances import CHILD_PRELUDE, ROOT
 from window_instances import close_instance as _close
 from window_instances import copy_example as _copy_example
 from window_instances import instance_window as _new_window
-
-ROOT = Path(__file__).resolve().parents[2]
-
-# A child instance: same data folders (XDG_* from conftest) and application names as the tests.
-CHILD_PRELUDE = textwrap.dedent("""
-    import os, sys, time
-    os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    from desktop.app import MainWindow, make_app
-    app = make_app()
-    app.setApplicationName("Deduction Desk")
-    app.setOrganizationName("DeductionDeskTests")
-""")
 
 
 def _child(script: str) -> subprocess.Popen:
@@ -335,3 +324,55 @@ def test_start_up_removes_what_crashed_instances_left_but_not_live_locks(tmp_pat
         assert os.path.exists(live.fileName()) and os.path.exists(_owner_path(live.fileName()))
     finally:
         live.unlock()
+
+
+def _write_dead_lock(lock_file: str) -> None:
+    """A lock file as a process that is gone left it: the content QLockFile writes (pid, app,
+    host, machine id; Qt docs "QLockFile::getLockInfo") with the pid of no live process."""
+    from desktop.recovery import _lock
+
+    lock = _lock(lock_file)
+    assert lock.tryLock(0)
+    lines = Path(lock_file).read_text().split("\n")
+    lock.unlock()
+    pid = 2 ** 22 + 1                     # above Linux's largest pid (pid_max <= 2**22)
+    while True:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        except PermissionError:          # alive, another user's
+            pass
+        pid += 1
+    Path(lock_file).write_text("\n".join([str(pid)] + lines[1:]))
+
+
+def test_stale_owner_file_is_removed_while_its_lock_is_held(tmp_path, fresh_recovery,
+                                                             monkeypatch):
+    """The ``.owner`` file of a dead holder goes while the scan holds the lock (so a new
+    holder's owner file, written after it takes the lock, is never removed); then the lock
+    goes too. A live holder's pair stays."""
+    from desktop import recovery
+
+    dead_lock = recovery._open_lock_path(_copy_example(tmp_path))
+    _write_dead_lock(dead_lock)
+    recovery._write_owner(dead_lock, "4242-deadbeef")
+    live = recovery._lock(recovery._open_lock_path(_copy_example(tmp_path, "cluedo")))
+    assert live.tryLock(0)
+    recovery._write_owner(live.fileName(), "4243-0123abcd")
+    removed, real_remove = [], recovery._remove
+
+    def remove(path):
+        removed.append((path, os.path.exists(dead_lock)))
+        real_remove(path)
+
+    monkeypatch.setattr(recovery, "_remove", remove)
+    try:
+        recovery.find_orphans()
+        assert removed == [(recovery._owner_path(dead_lock), True)]
+        assert not os.path.exists(dead_lock)
+        assert os.path.exists(live.fileName())
+        assert os.path.exists(recovery._owner_path(live.fileName()))
+    finally:
+        live.unlock()
+

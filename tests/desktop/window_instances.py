@@ -1,6 +1,25 @@
 """Windows that stand for separate instances of the app in one test process (each with its
-own recovery file and hand-off server), for the recovery and hand-off tests."""
+own recovery file and hand-off server), and the start of a child process that is another
+instance, for the recovery and hand-off tests."""
+import textwrap
+from pathlib import Path
+
 from engines.core.resources import resource_path
+
+#: The repository root (the working directory of child instances).
+ROOT = Path(__file__).resolve().parents[2]
+
+#: The first lines of a child instance's script: the same data folders (XDG_* from conftest)
+#: and application names as the tests, offscreen; defines ``app``, ``MainWindow``, ``os``,
+#: ``sys`` and ``time``.
+CHILD_PRELUDE = textwrap.dedent("""
+    import os, sys, time
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from desktop.app import MainWindow, make_app
+    app = make_app()
+    app.setApplicationName("Deduction Desk")
+    app.setOrganizationName("DeductionDeskTests")
+""")
 
 
 def instance_window(qtbot):
