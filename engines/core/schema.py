@@ -479,7 +479,7 @@ def loads_json(data: bytes, file: Optional[str] = None) -> Any:
     except RecursionError:
         raise SessionFormatError("$", "the JSON is nested too deeply to be a session", file) \
             from None
-    except ValueError as exc:   # int longer than sys.get_int_max_str_digits()
+    except ValueError:   # int longer than sys.get_int_max_str_digits()
         raise SessionFormatError("$", "a number in the file has more than "
                                       f"{sys.get_int_max_str_digits()} digits", file) from None
     except MemoryError:

@@ -1,7 +1,6 @@
 """The Inkognito tab end to end: tick cells on an opponent's worksheet, log with Enter, the heat
 map equals the engine's posterior; an invalid answer is refused with the rules' message; undo;
 the model selector and the deception switch; the example session opens."""
-import dataclasses
 
 import numpy as np
 import pytest

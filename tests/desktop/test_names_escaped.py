@@ -142,7 +142,7 @@ def test_banner_and_message_boxes_escape_names(window, tmp_path, monkeypatch):
 def test_item_view_tooltips_show_names_literally(window, tmp_path):
     """A real tooltip event on a History entry naming the player: the tooltip shows the
     markup as text (the application's item-view tooltip filter)."""
-    from PySide6.QtCore import QEvent, QPoint
+    from PySide6.QtCore import QEvent
     from PySide6.QtGui import QHelpEvent
     from PySide6.QtWidgets import QApplication, QListView, QToolTip
 

@@ -2,7 +2,7 @@
 single quit dialog for several unsaved games, the default geometry on small screens, the
 banner that floats over the worksheet, and stale or impossible states never shown as current."""
 from PySide6.QtCore import QRect, QSize, Qt, QTimer
-from PySide6.QtGui import QGuiApplication, QScreen
+from PySide6.QtGui import QScreen
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from engines import cluedo

@@ -740,7 +740,6 @@ def test_recommendation_estimates_the_exact_information_gain():
 
 def test_recommendation_accusation_and_zero_gain_for_my_own_cards():
     s = cluedo.default_setup()
-    deal_owner = {}
     evs = [cluedo.HandEvent("Me", ("Miss Scarlett", "Colonel Mustard", "Candlestick", "Kitchen", "Ballroom"))]
     rec = cluedo.recommend(s, evs, samples=1000)
     mine = [b for su, w, r, b in rec.suggestions if (su, w, r) == ("Miss Scarlett", "Candlestick", "Kitchen")]

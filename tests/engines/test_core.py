@@ -1,14 +1,11 @@
 """Engine core: import boundary, schema reader errors, information theory helpers."""
-import importlib
 import json
-import pkgutil
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
-import engines
 from engines.core.errors import SessionFormatError
 from engines.core.info import entropy_bits, kl_divergence_bits, mutual_information_bits
 from engines.core.schema import Reader, parse_session

@@ -554,7 +554,7 @@ def test_cli_explain(tmp_path):
     out = run_cli(str(bad), "--fact", '{"card": "Rope", "place": "Bob"}')
     n = len(obj["events"])
     assert out.returncode == 3 and "Traceback" not in out.stderr
-    assert f"#1 (" in out.stderr and f"#{n} (" in out.stderr
+    assert "#1 (" in out.stderr and f"#{n} (" in out.stderr
 
 
 def test_cancel():

@@ -1,6 +1,5 @@
 """Guess Who? engine: the seed's worked example, DP vs brute force, Nica's race values, the
 error model, boards, the CLI, and the simulator."""
-import itertools
 import json
 import math
 import random
@@ -15,7 +14,6 @@ from hypothesis import given, settings, strategies as st
 import engines.guesswho as gw
 from engines.core.errors import Cancelled, ContradictionError, SessionFormatError
 from engines.core.schema import parse_session
-from engines.guesswho.optimal import _race
 
 H_THIRD = -(1 / 3) * math.log2(1 / 3) - (2 / 3) * math.log2(2 / 3)  # 0.918...
 H_QUARTER = -(1 / 4) * math.log2(1 / 4) - (3 / 4) * math.log2(3 / 4)  # 0.811...

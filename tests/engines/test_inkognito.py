@@ -442,7 +442,6 @@ def test_recommend_gain_equals_explicit_expected_entropy_drop():
     for r in rec.ranking[:3] + rec.ranking[-2:]:
         t = ink.form_table(r.question, r.asked)
         exp_h, total = 0.0, 0.0
-        o = s.opponents.index(r.opponent)
         for x in t.answers:
             L = ink.answer_likelihood(t, x, [ink.encode(s, e)[2] for e in log
                                              if e.opponent == r.opponent], None)[:, 0]

@@ -1,7 +1,6 @@
 """Hostile sizes and files are refused at once with a message naming the field and the limit
 (nothing large is built first); model parameters stay where results are finite."""
 import json
-import math
 
 import pytest
 

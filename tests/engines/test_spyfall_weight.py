@@ -4,7 +4,6 @@ References: a direct tempered enumeration written here from the formula
 P(l, k | claims) ∝ Π_t p(C_t | l, k)^{w_t}, with the spy's Q from the untempered claims of the
 others (the emission model is untouched by w); matching pennies for the zero-sum solver.
 """
-import json
 
 import numpy as np
 import pytest
@@ -14,7 +13,6 @@ from scipy.stats import dirichlet
 
 from engines.core.errors import SessionFormatError
 from engines.spyfall import Setup, infer, make_claim
-from engines.spyfall.model import Claim
 
 
 def setup_of(n=4, players=("A", "B", "C"), model=None, **extra):
