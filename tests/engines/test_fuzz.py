@@ -3,8 +3,8 @@
 Every example session in ``resources/examples/`` is mutated — fields dropped or retyped, unknown
 names, extreme numbers, NaN and infinity, duplicated events, unicode and control characters,
 huge strings, deep nesting, 5000-digit integers, truncation, wrong encodings — and run through
-the session reader and the CLI's ``infer`` and ``recommend`` in this process
-(:func:`engines.__main__.main`). Every outcome must be exit 0, 2 or 3 (no exception escapes, so
+the session reader and the CLI's ``infer``, ``recommend``, ``explain`` (with mutated facts) and
+``parse`` (with mutated lines) in this process (:func:`engines.__main__.main`). Every outcome must be exit 0, 2 or 3 (no exception escapes, so
 no traceback), within a time bound, and a result must hold only finite numbers with every
 probability in [0, 1]. The process's address space is limited while the cases run (``ulimit
 -v``: what it uses now + 2 GB), so an input that would allocate gigabytes must be refused by the
@@ -39,7 +39,8 @@ EXAMPLES = {g: json.loads(resource_path("examples", f"{g}.json").read_text(encod
             for g in GAMES}
 N_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "12"))
 TIME_BOUND_S = 20.0         # per CLI call; the issue's goal is 10 s on an idle machine
-FIGURES = {"cases": 0, "exit": Counter(), "slowest": (0.0, ""), "peak_rss_mb": 0.0}
+FIGURES = {"cases": 0, "exit": Counter(), "by_command": Counter(), "slowest": (0.0, ""),
+           "peak_rss_mb": 0.0}
 
 PROBABILITY_PATH = re.compile(r"probabilit|\.location\.|\.spy\.|\.identity\.|\.build\.|"
                               r"\.candidates\.|\.claim\.|\.joint|\.partner|\.race\.(official|instant)")
@@ -72,6 +73,49 @@ def _delete(obj, path):
     for p in path[:-1]:
         obj = obj[p]
     del obj[path[-1]]
+
+
+FACT_KEYS = ["card", "place", "opponent", "identity", "build", "stack", "position", "value",
+             "name"]
+#: The keys of each game's own facts (engines/<game>/explain.py), drawn a third of the time.
+GAME_FACT_KEYS = {"cluedo": ("card", "place"), "inkognito": ("opponent", "identity"),
+                  "egghead": ("stack",), "guesswho": ("name",), "spyfall": ("name",)}
+
+
+def _example_words(game) -> list:
+    """The short strings of ``game``'s example (names of players, cards, locations…)."""
+    return sorted({v for _p, v in _paths(EXAMPLES[game]) if isinstance(v, str) and len(v) < 30})
+
+
+@st.composite
+def mutated_fact(draw, game):
+    """A ``--fact`` for ``explain``: an object with keys facts use, whose values are the
+    example's names, weird text, extreme numbers or lists of them — or JSON that is not an
+    object at all."""
+    value = st.one_of(st.sampled_from(_example_words(game) + ["envelope"]),
+                      st.sampled_from(WEIRD_TEXT), st.sampled_from(EXTREME_NUMBERS),
+                      st.lists(st.integers(-2, 12), max_size=5))
+    if draw(st.integers(0, 9)) == 0:
+        return draw(st.sampled_from(["[]", "1", "null", '"card"', "{", "{\"card\": "]))
+    if draw(st.integers(0, 2)) == 0:
+        words = st.sampled_from(_example_words(game) + ["envelope"])
+        fact = {k: draw(st.lists(st.integers(1, 6), min_size=3, max_size=3)
+                        if k == "stack" else words) for k in GAME_FACT_KEYS[game]}
+    else:
+        fact = draw(st.dictionaries(st.sampled_from(FACT_KEYS), value, max_size=3))
+    return json.dumps(fact, allow_nan=True)
+
+
+@st.composite
+def mutated_line(draw, game):
+    """A quick-entry line for ``parse``: words of the example and of the grammars, numbers and
+    weird text, or any text."""
+    words = _example_words(game) + ["has", "shows", "showed", "no", "yes", "asks", "claims",
+                                    "w=0.5", "?", "all", "1", "0.5", "-1", "1e308", "nan"]
+    if draw(st.booleans()):
+        return draw(st.text(max_size=40))
+    return " ".join(draw(st.lists(st.one_of(st.sampled_from(words), st.sampled_from(WEIRD_TEXT)),
+                                  max_size=6)))
 
 
 @st.composite
@@ -162,18 +206,20 @@ def memory_limit():
     resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
     if os.environ.get("FUZZ_REPORT"):
         print(f"\nfuzz figures: {FIGURES['cases']} CLI runs, exit codes "
-              f"{dict(FIGURES['exit'])}, slowest {FIGURES['slowest'][0]:.2f} s "
+              f"{dict(FIGURES['exit'])} ({dict(sorted(FIGURES['by_command'].items()))}), "
+              f"slowest {FIGURES['slowest'][0]:.2f} s "
               f"({FIGURES['slowest'][1]}), peak RSS {FIGURES['peak_rss_mb']:.0f} MB")
 
 
-def _run(command: str, path: str, label: str):
+def _run(command: str, path: str, label: str, extra: tuple = ()):
     out, err = io.StringIO(), io.StringIO()
     t0 = time.perf_counter()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli_main([command, path])
+        code = cli_main([command, path, *extra])
     dt = time.perf_counter() - t0
     FIGURES["cases"] += 1
     FIGURES["exit"][code] += 1
+    FIGURES["by_command"][f"{command} {code}"] += 1
     if dt > FIGURES["slowest"][0]:
         FIGURES["slowest"] = (dt, label)
     FIGURES["peak_rss_mb"] = max(FIGURES["peak_rss_mb"],
@@ -195,12 +241,13 @@ def _run(command: str, path: str, label: str):
 @pytest.mark.parametrize("game", GAMES)
 def test_mutated_sessions_through_reader_and_cli(game, tmp_path_factory, memory_limit):
     folder = tmp_path_factory.mktemp(f"fuzz-{game}")
-    commands = ["infer", "recommend"]
+    commands = ["infer", "recommend", "explain", "parse"]
 
     @settings(max_examples=N_EXAMPLES, deadline=None, database=None, derandomize=True,
               suppress_health_check=list(HealthCheck))
-    @given(data=mutated_session(game), command=st.sampled_from(commands))
-    def run(data, command):
+    @given(data=mutated_session(game), command=st.sampled_from(commands),
+           fact=mutated_fact(game), line=mutated_line(game))
+    def run(data, command, fact, line):
         path = folder / "case.json"
         path.write_bytes(data)
         try:
@@ -209,7 +256,8 @@ def test_mutated_sessions_through_reader_and_cli(game, tmp_path_factory, memory_
             pass
         if game == "cluedo" and command == "recommend":
             command = "infer"                      # 3 s per recommendation: infer covers the log
-        _run(command, str(path), f"{game} {command}")
+        extra = {"explain": ("--fact", fact), "parse": (line,)}.get(command, ())
+        _run(command, str(path), f"{game} {command}", extra)
 
     run()
 
