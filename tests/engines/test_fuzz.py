@@ -16,6 +16,7 @@ prints the figures (cases, outcomes by exit code, slowest case, peak memory).
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import math
@@ -106,13 +107,31 @@ def mutated_fact(draw, game):
     return json.dumps(fact, allow_nan=True)
 
 
+@functools.lru_cache(maxsize=None)
+def _example_lines(game) -> list:
+    """The example's events written as quick-entry lines (``format_event``, which ``parse``
+    reads back)."""
+    from engines import game_module
+
+    data = read_session_file(str(resource_path("examples", f"{game}.json")))
+    return [game_module(game).format_event(data.setup, e) for e in data.events]
+
+
 @st.composite
 def mutated_line(draw, game):
-    """A quick-entry line for ``parse``: words of the example and of the grammars, numbers and
-    weird text, or any text."""
+    """A quick-entry line for ``parse``: one of the example's events as a line, perhaps with a
+    word replaced; words of the example and of the grammars, numbers and weird text; or any
+    text."""
     words = _example_words(game) + ["has", "shows", "showed", "no", "yes", "asks", "claims",
                                     "w=0.5", "?", "all", "1", "0.5", "-1", "1e308", "nan"]
-    if draw(st.booleans()):
+    kind = draw(st.integers(0, 2))
+    if kind == 0:
+        line = draw(st.sampled_from(_example_lines(game))).split(" ")
+        if draw(st.booleans()):
+            line[draw(st.integers(0, len(line) - 1))] = draw(st.one_of(
+                st.sampled_from(words), st.sampled_from(WEIRD_TEXT)))
+        return " ".join(line)
+    if kind == 1:
         return draw(st.text(max_size=40))
     return " ".join(draw(st.lists(st.one_of(st.sampled_from(words), st.sampled_from(WEIRD_TEXT)),
                                   max_size=6)))
