@@ -315,9 +315,9 @@ class Posterior:
     loo_spy: np.ndarray
     contribution_bits: dict
     speakers: tuple
-    information_gain_bits: tuple
-    spy_information_gain_bits: tuple
-    private_information_gain_bits: tuple
+    information_gain_bits: np.ndarray
+    spy_information_gain_bits: np.ndarray
+    private_information_gain_bits: np.ndarray
     aggregate_information_gain_bits: float
     private_aggregate_information_gain_bits: float
 
