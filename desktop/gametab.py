@@ -181,6 +181,11 @@ class GameTab(QWidget):
         """Show ``posterior`` (the beliefs after the first ``k`` events) in the tab's views."""
         raise NotImplementedError
 
+    def log_plots(self) -> list:
+        """The plots that show the log's beliefs (cleared when another game is opened);
+        override to add a tab's own (simulation plots are not among them)."""
+        return [self.plot]
+
     def show_cancelled(self) -> None:
         """Called after Cancel stopped the tab's jobs (the numbers are already greyed by
         :meth:`show_stale`): override to replace what says "computing…" with "not computed",
@@ -375,6 +380,11 @@ class GameTab(QWidget):
         self.check_runner.cancel()
         self.quick_entry.show_logged()
         self.controller.reset(setup, events, meta, path)
+        # the old game's lines must not stand for the new one while its beliefs are computed
+        # (or if that is cancelled)
+        for plot in self.log_plots():
+            plot.set_series({})
+            plot.set_marker(None)
         self.reset_views()
         self.request_inference()
 

@@ -273,6 +273,9 @@ class Tab(GameTab):
         # the numbers on screen belong to the other method: grey them now, not after a delay
         self.show_stale(True)
 
+    def log_plots(self) -> list:
+        return [self.plot, self.knows_plot]
+
     def show_stale(self, stale: bool = True) -> None:
         super().show_stale(stale)
         if stale:

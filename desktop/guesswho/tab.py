@@ -42,6 +42,9 @@ class Tab(GameTab):
 
     GAME = "guesswho"
 
+    def log_plots(self) -> list:
+        return [self.plot, self.entropy_plot, self.win_plot]
+
     def make_plot(self) -> BeliefPlot:
         return BeliefPlot("Cards standing after each event", y_label="cards", y_range=None)
 

@@ -123,6 +123,9 @@ class Tab(GameTab):
 
     GAME = "inkognito"
 
+    def log_plots(self) -> list:
+        return [self.plot, self.entropy_plot]
+
     def make_plot(self) -> BeliefPlot:
         return BeliefPlot("Each opponent's most likely identity: its probability",
                           legend_at="bottom-right")    # the curves rise towards 1

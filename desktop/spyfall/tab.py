@@ -236,6 +236,9 @@ class Tab(GameTab):
         setup = self.document.setup
         return [PUBLIC] + ([MINE_SPY] if setup.me is not None and setup.i_am_spy else [])
 
+    def log_plots(self) -> list:
+        return [self.plot, self.ig_plot]
+
     def reset_views(self) -> None:
         setup = self.document.setup
         self._fill_sheet(keep_beliefs=False)

@@ -96,6 +96,9 @@ def test_cluedo_custom_deck_10_players_shows_progress_and_cancels(window, qtbot,
     saying = [w.text() for w in tab.findChildren(QLabel) if "computing" in w.text().lower()]
     assert saying == [], saying
     assert "not computed" in tab.deals_label.text()
+    # no line of the game open before stands for this one (its cards are S0…, W0…, R0…)
+    for plot in tab.log_plots():
+        assert plot.series() == {} and not plot.legend.isVisible()
     tab.banner.button.click()                  # Compute: asks again
     assert tab.is_busy() and "Beliefs not computed" not in tab.banner.message()
     tab.cancel_computation()
