@@ -356,7 +356,8 @@ class QuestionForm(QGroupBox):
             hay = f"{q.id} {q.text}".lower()
             if all(w in hay for w in words):
                 self.question.addItem(q.text, q.id)
-                self.question.setItemData(self.question.count() - 1, f"id: {q.id}", Qt.ItemDataRole.ToolTipRole)
+                self.question.setItemData(self.question.count() - 1, f"id: {q.id}",
+                                          Qt.ItemDataRole.ToolTipRole)
         i = self.question.findData(current)
         self.question.setCurrentIndex(i if i >= 0 else (0 if self.question.count() else -1))
         self.question.blockSignals(False)

@@ -217,7 +217,8 @@ class CharacterCard(QWidget):
         p.drawText(name_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, name)
         if self.character.note:
             p.setPen(QColor(230, 81, 0))
-            p.drawText(QRectF(r.right() - 16 - badge_w, r.top() + 4, 12, 20), Qt.AlignmentFlag.AlignCenter, "?")
+            p.drawText(QRectF(r.right() - 16 - badge_w, r.top() + 4, 12, 20),
+                       Qt.AlignmentFlag.AlignCenter, "?")
 
     def _paint_chips(self, p: QPainter, body: QRectF) -> None:
         f = QFont(self.font())
@@ -238,7 +239,8 @@ class CharacterCard(QWidget):
             p.setBrush(QColor(colour))
             p.drawRoundedRect(chip, h / 2, h / 2)
             p.setPen(QColor(55, 55, 55))
-            p.drawText(chip, Qt.AlignmentFlag.AlignCenter, fm.elidedText(text, Qt.ElideRight, int(w - 6)))
+            p.drawText(chip, Qt.AlignmentFlag.AlignCenter,
+                       fm.elidedText(text, Qt.ElideRight, int(w - 6)))
             x += w + 4
 
     def _paint_badge(self, p: QPainter, rect: QRectF) -> None:

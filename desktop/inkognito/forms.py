@@ -47,11 +47,13 @@ def sheet_columns(setup) -> tuple:
     """The worksheet's columns: the question code, then a tick column per identity and per
     build (short headers, the full names in the tooltips)."""
     def tick(kind: str, k: int, name: str, head: str) -> Column:
-        return Column(head, lambda r: TICK if k in getattr(r, kind) else "", align=Qt.AlignmentFlag.AlignCenter,
+        return Column(head, lambda r: TICK if k in getattr(r, kind) else "",
+                      align=Qt.AlignmentFlag.AlignCenter,
                       tooltip=lambda r: name, header_tooltip=name, bold=lambda r: True,
                       background=_pending_bg, foreground=_pending_fg)
 
-    cols = [Column("Q", lambda r: r.code, align=Qt.AlignmentFlag.AlignCenter, tooltip=lambda r: r.tip,
+    cols = [Column("Q", lambda r: r.code, align=Qt.AlignmentFlag.AlignCenter,
+                   tooltip=lambda r: r.tip,
                    header_tooltip="question", resize=CONTENTS, background=_pending_bg,
                    foreground=_pending_fg)]
     cols += [tick("identities", i, n, h) for i, (n, h) in

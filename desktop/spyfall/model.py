@@ -13,6 +13,7 @@ from PySide6.QtCore import QModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter
 from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionHeader
 
+from desktop.widgets.role_data import ALIGNMENT, BACKGROUND, DISPLAY, FOREGROUND, TOOLTIP
 from desktop.widgets.worksheet import (ProbabilityRole, ProbabilityTableModel, WorksheetView,
                                        heat_color)
 
@@ -49,13 +50,7 @@ def claim_text(locations: Sequence[str], weights: Sequence[float]) -> str:
     return ", ".join(parts)
 
 
-# roles and values read once (an enum member looked up through Qt's namespace costs ~1 µs, and
-# data() runs for every role of every visible cell at every paint)
-_DISPLAY = Qt.ItemDataRole.DisplayRole
-_BACKGROUND = Qt.ItemDataRole.BackgroundRole
-_FOREGROUND = Qt.ItemDataRole.ForegroundRole
-_ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole
-_TOOLTIP = Qt.ItemDataRole.ToolTipRole
+# read once, like the roles (desktop/widgets/role_data.py)
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
 _CLAIM_FOREGROUND = QBrush(QColor(33, 33, 33))
 
@@ -216,20 +211,20 @@ class ClaimSheetModel(ProbabilityTableModel):
         w = self.value(index.row(), index.column())
         w = 0.0 if w is None else w
         # one role at a time, cheapest first: Qt asks every role of every visible cell
-        if role == _DISPLAY:
+        if role == DISPLAY:
             return format_weight(w)
         if role == ProbabilityRole:
             return w
-        if role == _BACKGROUND:
+        if role == BACKGROUND:
             if w > 0:
                 top = self._row_top[self.item_index(index.row())]
                 return QBrush(heat_color(0.25 + 0.6 * w / top))
             return QBrush(PENDING_BACKGROUND) if section == "pending" else None
-        if role == _FOREGROUND:
+        if role == FOREGROUND:
             return _CLAIM_FOREGROUND
-        if role == _ALIGNMENT:
+        if role == ALIGNMENT:
             return _CENTER
-        if role == _TOOLTIP:
+        if role == TOOLTIP:
             return self._claim_tooltip(index.row(), index.column(), section, w)
         return None
 
@@ -245,9 +240,10 @@ class ClaimSheetModel(ProbabilityTableModel):
                 f"{format_weight(w) or '0'}{share}")
 
     def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Vertical and role == Qt.ItemDataRole.DisplayRole and self._section(section) == "pending":
+        vertical = orientation == Qt.Orientation.Vertical
+        if vertical and role == DISPLAY and self._section(section) == "pending":
             return f"▶ {self._speaker}" if self._speaker else "▶ next"
-        if orientation == Qt.Orientation.Vertical and role == Qt.ItemDataRole.FontRole and self._section(section) == "pending":
+        if vertical and role == Qt.ItemDataRole.FontRole and self._section(section) == "pending":
             f = QFont()
             f.setBold(True)
             return f
@@ -290,7 +286,8 @@ class SpyBeliefModel(ProbabilityTableModel):
             self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, len(self._players) - 1)
 
     def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Vertical and role == Qt.ItemDataRole.DisplayRole and section < len(self._players):
+        vertical = orientation == Qt.Orientation.Vertical
+        if vertical and role == DISPLAY and section < len(self._players):
             p = self._players[section]
             label = ("★ " if p == self._me else "") + p
             if p in self._bits:
@@ -298,7 +295,7 @@ class SpyBeliefModel(ProbabilityTableModel):
             return label
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
             return COLUMN_TIPS.get(self.columns()[section] if section < len(self.columns()) else "")
-        if orientation == Qt.Orientation.Vertical and role == Qt.ItemDataRole.ToolTipRole and section < len(self._players):
+        if vertical and role == TOOLTIP and section < len(self._players):
             return ("bits: how much this player's claims moved the public location belief "
                     "(KL divergence from the belief without them)")
         return super().headerData(section, orientation, role)
@@ -332,7 +329,8 @@ class RotatedHeader(QHeaderView):
             width = 0
             if m is not None:
                 for c in range(m.columnCount()):
-                    width = max(width, fm.horizontalAdvance(str(m.headerData(c, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole) or "")))
+                    label = m.headerData(c, Qt.Orientation.Horizontal, DISPLAY)
+                    width = max(width, fm.horizontalAdvance(str(label or "")))
             self._height = min(self.max_height, width + 12)
         return self._height
 
@@ -369,8 +367,9 @@ class RotatedHeader(QHeaderView):
         self.style().drawControl(QStyle.CE_Header, opt, painter, self)
         painter.restore()
         m = self.model()
-        text = str(m.headerData(logical, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole) or "") if m else ""
-        font = m.headerData(logical, Qt.Orientation.Horizontal, Qt.ItemDataRole.FontRole) if m else None
+        across = Qt.Orientation.Horizontal
+        text = str(m.headerData(logical, across, DISPLAY) or "") if m else ""
+        font = m.headerData(logical, across, Qt.ItemDataRole.FontRole) if m else None
         painter.save()
         if font is not None:
             painter.setFont(font)
@@ -378,7 +377,8 @@ class RotatedHeader(QHeaderView):
         painter.rotate(-90)
         inner = QRect(4, 0, rect.height() - 8, rect.width())
         text = painter.fontMetrics().elidedText(text, Qt.ElideRight, inner.width())
-        painter.drawText(inner, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
+        painter.drawText(inner, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                         text)
         painter.restore()
 
 

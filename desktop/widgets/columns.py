@@ -232,7 +232,8 @@ class ColumnTableModel(MultiDataModel, QAbstractTableModel):
             return Qt.ItemIsSelectable          # shown disabled: it follows something else
         return flags | (Qt.ItemIsUserCheckable if col.check else Qt.ItemIsEditable)
 
-    def setData(self, index: QModelIndex, value, role: int = Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802
+    def setData(self, index: QModelIndex, value,  # noqa: N802
+                role: int = Qt.ItemDataRole.EditRole) -> bool:
         if not index.isValid():
             return False
         obj, col = self._rows[index.row()], self.columns[index.column()]
@@ -247,7 +248,8 @@ class ColumnTableModel(MultiDataModel, QAbstractTableModel):
         self.edited.emit(index.row(), index.column())
         return True
 
-    def headerData(self, section: int, orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(self, section: int, orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Vertical:
             if role != Qt.ItemDataRole.DisplayRole or not 0 <= section < len(self._rows):
                 return None
@@ -419,7 +421,8 @@ class ColumnTable(QTableView):
         return self.table_model.text(row, column)
 
     def tooltip(self, row: int, column: int) -> str:
-        return self.table_model.data(self.table_model.index(row, column), Qt.ItemDataRole.ToolTipRole) or ""
+        index = self.table_model.index(row, column)
+        return self.table_model.data(index, Qt.ItemDataRole.ToolTipRole) or ""
 
     def select_row(self, row: int) -> None:
         self.selectRow(row)

@@ -17,15 +17,12 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPoint, Qt, Signal, 
 from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QMenu, QVBoxLayout, QWidget
 
-from desktop.widgets.role_data import MultiDataModel
+from desktop.widgets.role_data import BACKGROUND, DISPLAY, FOREGROUND, TOOLTIP, MultiDataModel
 
 #: Rows the History view lays out per pass of the event loop (QListView.Batched): about
 #: 10 ms of wrapping and describing entries per pass.
 BATCH_ROWS = 50
 _SETUP_ROW_COLOR = QColor(110, 110, 110)
-# roles as ints: data() runs for every row at every layout, and comparing with the enum is slow
-_DISPLAY, _TOOLTIP = Qt.ItemDataRole.DisplayRole.value, Qt.ItemDataRole.ToolTipRole.value
-_FOREGROUND, _BACKGROUND = Qt.ItemDataRole.ForegroundRole.value, Qt.ItemDataRole.BackgroundRole.value
 _CONTRADICTION_COLOR = QColor(255, 205, 210)
 #: An entry of the conflicting set the contradiction banner names (lighter than the first
 #: impossible entry).
@@ -101,23 +98,23 @@ class HistoryModel(MultiDataModel, QAbstractListModel):
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 (Qt name)
         return 0 if parent.isValid() else self._rows
 
-    def data(self, index: QModelIndex, role: int = _DISPLAY):
+    def data(self, index: QModelIndex, role: int = DISPLAY):
         role = getattr(role, "value", role)
         row = index.row()
         if not 0 <= row < self._rows:
             return None
         if row == 0:
-            if role == _DISPLAY:
+            if role == DISPLAY:
                 return "0.  Game set up"
-            if role == _FOREGROUND:
+            if role == FOREGROUND:
                 return QBrush(_SETUP_ROW_COLOR)
             return None
         i = row - 1
         if i >= len(self._texts):
             return None
-        if role == _DISPLAY:
+        if role == DISPLAY:
             return f"{row}.  {self._text(i)[0]}"
-        if role == _TOOLTIP:
+        if role == TOOLTIP:
             if i == self._bad_index:
                 return "No deal/world is consistent after this entry. Undo it or remove it."
             if i in self._conflict:
@@ -132,7 +129,7 @@ class HistoryModel(MultiDataModel, QAbstractListModel):
             return font
         if role == _CONFLICT_ROLE:
             return i in self._conflict
-        if role == _BACKGROUND:
+        if role == BACKGROUND:
             if i in self._explained:
                 return QBrush(_EXPLAINED_COLOR)
             if i == self._bad_index:

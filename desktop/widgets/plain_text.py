@@ -49,8 +49,8 @@ class _PlainItemTips(QObject):
         pos = event.pos()
         if isinstance(view, QHeaderView):
             section = view.logicalIndexAt(pos)
-            text = view.model().headerData(section, view.orientation(), Qt.ItemDataRole.ToolTipRole) \
-                if section >= 0 else None
+            text = view.model().headerData(section, view.orientation(),
+                                           Qt.ItemDataRole.ToolTipRole) if section >= 0 else None
         else:
             index = view.indexAt(pos)
             text = index.data(Qt.ItemDataRole.ToolTipRole) if index.isValid() else None

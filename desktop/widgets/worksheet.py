@@ -258,7 +258,8 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
                 return self._columns[section] if section < len(self._columns) else None
             kind, label, _ = self._rows[section]
             return "" if kind == "group" else label
-        if role == Qt.ItemDataRole.FontRole and orientation == Qt.Orientation.Horizontal and section in self._highlight_cols:
+        if role == Qt.ItemDataRole.FontRole and orientation == Qt.Orientation.Horizontal \
+                and section in self._highlight_cols:
             f = QFont()
             f.setBold(True)
             f.setUnderline(True)

@@ -17,9 +17,11 @@ from engines.spyfall.simulate import (SimConfig, SimResult, SimulationResult,
                                       add_simulate_arguments, play_game, simulate, simulate_main)
 from engines.spyfall.parse import complete, contradiction, format_event, parse, preview
 
-__all__ = ["GAME", "TITLE", "METHODS", "EVENT_TYPES", "STRATEGIES", "Setup", "PlayerModel", "Claim",
-           "event_from_json", "make_claim", "describe_event", "infer", "Posterior",
-           "belief_summary", "initial", "update", "posterior", "copy_state", "state_bytes", "recommend", "Recommendation", "BeliefTracker", "emission_params", "normalise_claim", "editions",
-           "simulate", "SimConfig", "SimResult", "SimulationResult", "play_game", "add_simulate_arguments",
-           "simulate_main", "default_setup", "NEW_GAME_MODEL", "entry_claim_weight", "on_grid", "parse", "preview", "complete",
-           "format_event", "contradiction"]
+__all__ = ["GAME", "TITLE", "METHODS", "EVENT_TYPES", "STRATEGIES", "Setup", "PlayerModel",
+           "Claim", "event_from_json", "make_claim", "describe_event", "infer", "Posterior",
+           "belief_summary", "initial", "update", "posterior", "copy_state", "state_bytes",
+           "recommend", "Recommendation", "BeliefTracker", "emission_params", "normalise_claim",
+           "editions", "simulate", "SimConfig", "SimResult", "SimulationResult", "play_game",
+           "add_simulate_arguments", "simulate_main", "default_setup", "NEW_GAME_MODEL",
+           "entry_claim_weight", "on_grid", "parse", "preview", "complete", "format_event",
+           "contradiction"]

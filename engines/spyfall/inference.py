@@ -13,9 +13,9 @@ number). The engine keeps three running sums (T(l), M[k, l], Σ[k]) and so updat
 per claim — exactly, with no sampling. The same fold is the incremental interface
 (:func:`initial`, :func:`update`, :func:`posterior`, :func:`copy_state`, :func:`state_bytes`;
 :class:`engines.core.contract.IncrementalEngine`), so a timeline adds a claim in O(n·s) and a
-log's every prefix costs O(T·n·s) in all instead of O(T²·n·s). The spy's own location belief Q^(k) ∝ exp(T − M[k]) is
-the public posterior over N given that k is the spy, i.e. the claims of the others read as
-non-spy claims (the issue's definition of Q_t).
+log's every prefix costs O(T·n·s) in all instead of O(T²·n·s). The spy's own location belief
+Q^(k) ∝ exp(T − M[k]) is the public posterior over N given that k is the spy, i.e. the claims of
+the others read as non-spy claims (the seed's definition of Q_t).
 
 Claim weight (a tempered likelihood, as in power posteriors — Grünwald & van Ommen 2017, "Inconsistency
 of Bayesian inference for misspecified linear models"; Bissiri, Holmes & Walker 2016): the
@@ -531,7 +531,8 @@ def posterior(setup: Setup, state: _State, cancel: CancelFlag = None) -> Posteri
         location=_named(setup.locations, state.location), spy=_named(setup.players, state.spy),
         me=setup.me, i_am_spy=setup.i_am_spy, private_location=private_location,
         private_spy=private_spy, loo_location=loo_loc, loo_spy=loo_spy,
-        contribution_bits=contrib, speakers=tuple(int(x) for x in state.speakers.values),
+        contribution_bits=contrib,
+        speakers=tuple(state.speakers.values.astype(np.int64).tolist()),
         information_gain_bits=state.ig.values, spy_information_gain_bits=state.ig_spy.values,
         private_information_gain_bits=pig,
         aggregate_information_gain_bits=kl_bits(state.location, state.location0),

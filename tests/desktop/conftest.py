@@ -23,10 +23,14 @@ def _qt_test_mode(qapp):
 
 @pytest.fixture
 def window(qtbot, monkeypatch):
-    """A MainWindow with autosave on, message boxes answered without blocking."""
+    """A MainWindow with autosave on, message boxes answered without blocking, and fresh
+    settings: no window geometry, splitter state, last tab or recent files of an earlier test."""
+    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QMessageBox
 
-    from desktop.app import MainWindow
+    from desktop.app import APP_NAME, ORG_NAME, MainWindow
+
+    QSettings(ORG_NAME, APP_NAME).clear()
 
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: QMessageBox.Ok)
     monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: QMessageBox.Ok)

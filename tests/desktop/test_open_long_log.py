@@ -47,16 +47,7 @@ def test_long_log_opens_whole_and_spans_in_constant_reads(window, tmp_path, monk
             break
     assert m.group_rows() == (0, 1 + len(tab._belief_labels()))
     assert tab.sheet.columnSpan(m.group_rows()[1], 0) == m.columnCount()
-    # the History: every entry, whole (wrapped), batched layout, newest entry in view (an
-    # earlier test may have left the splitter state, kept in the settings, with the History
-    # pane collapsed: give every pane room)
-    from PySide6.QtWidgets import QSplitter
-
-    pane = tab.history
-    while pane.parentWidget() is not None and not isinstance(pane.parentWidget(), QSplitter):
-        pane = pane.parentWidget()
-    if pane.parentWidget() is not None:
-        pane.parentWidget().setSizes([200] * pane.parentWidget().count())
+    # the History: every entry, whole (wrapped), batched layout, newest entry in view
     view = tab.history._view
     assert tab.history.entry_count() == 1 + n
     assert view.layoutMode() == QListView.Batched and view.wordWrap()

@@ -52,7 +52,7 @@ def test_belief_plot_colours_distinct_and_keyed_by_name(qtbot):
 def test_cluedo_envelope_lines_have_three_colours(window):
     window.select_game("cluedo")
     tab = window.tab_for("cluedo")
-    assert window.wait_idle(60)   # built just now when another tab was the last one used
+    assert window.wait_idle(60)   # its first beliefs (the tab may be built just now)
     names = list(tab.plot.series())
     assert len(names) == 3
     assert len({tab.plot.series_colour(n).name() for n in names}) == 3

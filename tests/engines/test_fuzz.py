@@ -4,14 +4,14 @@ Every example session in ``resources/examples/`` is mutated — fields dropped o
 names, extreme numbers, NaN and infinity, duplicated events, unicode and control characters,
 huge strings, deep nesting, 5000-digit integers, truncation, wrong encodings — and run through
 the session reader and the CLI's ``infer``, ``recommend``, ``explain`` (with mutated facts) and
-``parse`` (with mutated lines) in this process (:func:`engines.__main__.main`). Every outcome must be exit 0, 2 or 3 (no exception escapes, so
-no traceback), within a time bound, and a result must hold only finite numbers with every
-probability in [0, 1]. The process's address space is limited while the cases run (``ulimit
--v``: what it uses now + 2 GB), so an input that would allocate gigabytes must be refused by the
-engines' memory checks, which read that limit.
+``parse`` (with mutated lines) in this process (:func:`engines.__main__.main`). Every outcome
+must be exit 0, 2 or 3 (no exception escapes, so no traceback), within a time bound, and a
+result must hold only finite numbers with every probability in [0, 1]. The process's address
+space is limited while the cases run (``ulimit -v``: what it uses now + 2 GB), so an input that
+would allocate gigabytes must be refused by the engines' memory checks, which read that limit.
 
-``FUZZ_EXAMPLES=n`` raises the number of cases per game and command (default 12); ``FUZZ_REPORT=1``
-prints the figures (cases, outcomes by exit code, slowest case, peak memory).
+``FUZZ_EXAMPLES=n`` raises the number of cases per game and command (default 12);
+``FUZZ_REPORT=1`` prints the figures (cases, outcomes by exit code, slowest case, peak memory).
 """
 from __future__ import annotations
 
