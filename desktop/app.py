@@ -770,13 +770,15 @@ class MainWindow(QMainWindow):
 
     def wait_idle(self, timeout_s: float = 30.0) -> bool:
         """Build the tab on screen if needed, then process events until a file being opened is
-        shown and every built tab's inference is done (for screenshots and tests)."""
+        shown, every built tab's inference is done and its History laid out (for screenshots
+        and tests)."""
         self.current_tab()
         app = QApplication.instance()
         t_end = time.monotonic() + timeout_s
         while time.monotonic() < t_end:
             app.processEvents()
-            busy = any(t.is_busy() for t in self.game_tabs.values())
+            busy = any(t.is_busy() or not t.history.is_laid_out()
+                       for t in self.game_tabs.values())
             if self._pending_open is None and not busy:
                 for _ in range(5):
                     app.processEvents()

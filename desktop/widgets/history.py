@@ -303,6 +303,15 @@ class HistoryPanel(QWidget):
         ix = self._view.currentIndex()
         return ix.row() if ix.isValid() else -1
 
+    def is_laid_out(self) -> bool:
+        """True once the view has laid out its newest entry (a long log is laid out in batches,
+        :data:`BATCH_ROWS` per pass of the event loop), or when the panel is hidden."""
+        m = self._view.model()
+        n = m.rowCount()
+        if n == 0 or not self._view.isVisible():
+            return True
+        return self._view.visualRect(m.index(n - 1)).isValid()
+
     def entry_count(self) -> int:
         """Rows listed: the setup plus one per event."""
         return self.model.rowCount()

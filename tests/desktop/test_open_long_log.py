@@ -49,6 +49,7 @@ def test_long_log_opens_whole_and_spans_in_constant_reads(window, tmp_path, monk
     assert tab.sheet.columnSpan(m.group_rows()[1], 0) == m.columnCount()
     # the History: every entry, whole (wrapped), batched layout, newest entry in view
     view = tab.history._view
+    assert not tab.history.is_laid_out()        # laid out in batches, between events
     assert tab.history.entry_count() == 1 + n
     assert view.layoutMode() == QListView.Batched and view.wordWrap()
     deadline = time.monotonic() + 30
@@ -60,6 +61,7 @@ def test_long_log_opens_whole_and_spans_in_constant_reads(window, tmp_path, monk
                 view.viewport().rect().intersects(view.visualRect(last)):
             break
     assert bar.value() == bar.maximum() > 0
+    assert tab.history.is_laid_out()
     assert view.viewport().rect().intersects(view.visualRect(last))
     assert tab.history.entry_text(n).startswith(f"{n}.  ")
     tab.cancel_computation()   # the timeline of 2,000 prefixes is long: not what this tests
