@@ -1,6 +1,6 @@
 """What each opponent knows about the envelope, from my log (who is close to solving).
 
-The model (seed 004, "#Sat", extended to the opponents' views):
+The model (Agade09's Cluedo_Sheet, "#Sat", extended to the opponents' views):
 
 * The true deal ``D`` is uniform over the deals consistent with my whole log — the model of
   :func:`engines.cluedo.inference.infer` (method ``exact``).

@@ -426,7 +426,7 @@ def test_egghead_round_trip(data):
     assert egghead.parse(EGG, [], egghead.format_event(EGG, e)) == e
 
 
-# Egghead possible answers: the brute-force epistemic model (seed 002's definitions by
+# Egghead possible answers: the brute-force epistemic model (Zorn 2024's definitions by
 # enumeration of every world) is the reference.
 def _answer(qid, stacks, v):
     cards = [c for s in stacks for c in s]
