@@ -1,4 +1,4 @@
-"""Command line: ``python -m engines infer|recommend|explain|parse|simulate ...`` (README, "Command line").
+"""Command line: ``python -m engines infer|recommend|explain|parse|simulate ...`` (docs/cli.md).
 
 Exit codes: 0 ok, 2 bad input (the message names the file and the JSON path of the field),
 3 contradiction (the message names the event). No traceback for user errors.

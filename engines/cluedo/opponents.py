@@ -394,7 +394,7 @@ def opponent_knowledge(setup: Setup, events: Sequence = (), *, budget_seconds: O
     ``max_samples``). The first estimate is always returned, even when late.
 
     Measured (``tests/benchmarks/bench_opponents.py``, 6 players, classic deck, 20 suggestions):
-    see the README's performance table.
+    see docs/performance.md.
 
     Returns:
         :class:`OpponentsEstimate` (``final`` False when the budget stopped the refinement).
