@@ -10,12 +10,23 @@ import json
 import os
 import sys
 
-from engines import available_games, game_module
+from engines import GAMES, available_games, game_module
 from engines.core.contract import Recommender, Simulator
 from engines.core.errors import ContradictionError, SessionFormatError
 from engines.core.schema import excerpt, read_session_file
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_CONTRADICTION = 0, 2, 3
+
+
+def _simulated_games(argv: list[str]) -> list[str]:
+    """The games whose simulator options the parser needs for ``argv``: none unless the
+    command is ``simulate`` (importing every engine costs more than a whole ``parse``), only
+    the game named after it when there is one, else every installed game (for the help)."""
+    if not argv or argv[0] != "simulate":
+        return []
+    if len(argv) > 1 and argv[1] in GAMES:
+        return [argv[1]]
+    return available_games()
 
 
 def _print(obj) -> None:
@@ -162,7 +173,7 @@ def main(argv=None) -> int:
     p.set_defaults(func=_parse)
     p = sub.add_parser("simulate", help="run a game's simulator and print the figures as JSON")
     sub_sim = p.add_subparsers(dest="game", required=True)
-    for game in available_games():
+    for game in _simulated_games(sys.argv[1:] if argv is None else argv):
         mod = game_module(game)
         if isinstance(mod, Simulator):
             gp = sub_sim.add_parser(game, help=f"simulate {game}")
