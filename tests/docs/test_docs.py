@@ -137,3 +137,18 @@ def test_no_machine_paths_in_docs_or_shipped_text():
         for m in MACHINE_PATH.finditer(path.read_text(encoding="utf-8")):
             found.append(f"{_rel(path)}: {m.group(0)}")
     assert not found, found
+
+
+def test_guide_pages_link_only_inside_the_guide():
+    """The app shows the guide from the installed package, where docs/ does not exist: a
+    guide page links only to guide pages, its pictures and web addresses."""
+    guide = (ROOT / "resources" / "guide").resolve()
+    outside = []
+    for page in guide.rglob("*.md"):
+        for target in LINK.findall(_without_code(page.read_text(encoding="utf-8"))):
+            if re.match(r"^[a-z][a-z0-9+.\-]*:", target) or target.startswith("#"):
+                continue
+            path = (page.parent / target.split("#", 1)[0]).resolve()
+            if guide not in path.parents:
+                outside.append(f"{page.name}: {target}")
+    assert not outside, outside
