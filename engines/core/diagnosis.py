@@ -81,9 +81,12 @@ class Edit:
 REMOVAL_COST = 2.5
 
 
+REMOVE_TEXT = "remove it"
+
+
 def removal(entry: int) -> Edit:
     """The candidate that removes ``entry``."""
-    return Edit(entry, None, None, None, REMOVAL_COST, "remove it")
+    return Edit(entry, None, None, None, REMOVAL_COST, REMOVE_TEXT)
 
 
 class Checker(Protocol):
@@ -394,7 +397,7 @@ def _words(events, k, conflict, found, removal_sets, complete, budget, describe,
             short.append((e.entry, e.text))
     if found:
         message = "Probably mistyped: " + ", ".join(
-            f"#{i + 1} ({t if t != 'remove it' else 'remove it'})" for i, t in short[:5])
+            f"#{i + 1} ({t if t == REMOVE_TEXT else t + ' fits'})" for i, t in short[:5])
         if len(short) > 5:
             message += f" and {len(short) - 5} more"
     elif removal_sets:
