@@ -591,6 +591,9 @@ class GameTab(QWidget):
 
     @Slot(str)
     def _banner_link(self, href: str) -> None:
+        from desktop.widgets.diagnosis import handle_link   # "fix" / "remove" a mistyped entry
+        if handle_link(self, href):
+            return
         i = parse_entry_link(href)
         if i is not None and 0 <= i < len(self.document.events):
             self.history.select_event(i)

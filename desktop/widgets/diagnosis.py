@@ -4,12 +4,15 @@ The tab's contradiction banner names the entries that cannot all be true togethe
 (:func:`desktop.widgets.why.conflict_html`). When the game's engine has a ``diagnose``
 (:mod:`engines.core.diagnosis`), the banner leads with the corrections it found, likeliest
 first, each a link that selects the entry in History: "Probably mistyped: #1 (the answer 3
-fits), #5 (remove it)". The search runs in the controller's conflict job (a pool thread), with
+fits — fix), #5 (remove it — remove)"; *fix* applies the correction and *remove* removes the
+entry, each one undoable step (Ctrl+Z). The search runs in the controller's conflict job (a pool thread), with
 the engine's step budget and a wall-clock cap of :data:`TIME_LIMIT` seconds.
 """
 from __future__ import annotations
 
 import html
+import json
+import urllib.parse
 from typing import Callable, Optional
 
 from desktop.widgets.why import conflict_html, entry_link
@@ -62,12 +65,12 @@ def diagnosis_html(diagnosis, describe: Callable[[int], str]) -> str:
     entries), then the entries that cannot all be true together (:func:`conflict_html`)."""
     found = []
     for c in diagnosis.corrections:
-        if c.entry not in [e for e, _ in found]:
-            found.append((c.entry, c.text if c.field is None else f"{c.text} fits"))
+        if c.entry not in [e for e, _, _ in found]:
+            found.append((c.entry, c.text if c.field is None else f"{c.text} fits", c))
     base = conflict_html(diagnosis.conflict, describe)
     if found:
-        items = ", ".join(f"{entry_link(i, f'#{i + 1}')} ({html.escape(t)})"
-                          for i, t in found[:BANNER_CORRECTIONS])
+        items = ", ".join(f"{entry_link(i, f'#{i + 1}')} ({html.escape(t)} — {_fix_link(c)})"
+                          for i, t, c in found[:BANNER_CORRECTIONS])
         more = (f" and {len(found) - BANNER_CORRECTIONS} more" if len(found) > BANNER_CORRECTIONS
                 else "")
         head = f"<b>Probably mistyped</b>: {items}{more}."
@@ -82,6 +85,42 @@ def diagnosis_html(diagnosis, describe: Callable[[int], str]) -> str:
     if not diagnosis.complete:
         return "<i>No correction found within the time limit.</i> " + base
     return base
+
+
+def _fix_link(c) -> str:
+    """A link that applies correction ``c`` as one undoable edit: ``fix:<entry>:<event JSON>``
+    (URL-quoted) or ``remove:<entry>``."""
+    if c.event is None:
+        return f"<a href='remove:{c.entry}'>remove</a>"
+    q = urllib.parse.quote(json.dumps(c.event.to_json(), separators=(",", ":")), safe="")
+    return f"<a href='fix:{c.entry}:{q}'>fix</a>"
+
+
+def handle_link(tab, href: str) -> bool:
+    """Apply a :func:`_fix_link` clicked in ``tab``'s banner: the edited entry replaces entry
+    ``i`` (validated by the game's ``event_from_json``; ``SessionDocument.replace_event``, one
+    undoable step) or entry ``i`` is removed (``tab.remove_event``). Returns False for any other
+    link (entry links select the entry, as before)."""
+    from engines.core.errors import SessionFormatError
+
+    doc = tab.document
+    try:
+        if href.startswith("remove:"):
+            i = int(href[len("remove:"):])
+            if 0 <= i < len(doc.events):
+                tab.remove_event(i)
+            return True
+        if href.startswith("fix:"):
+            _, i, q = href.split(":", 2)
+            i = int(i)
+            event = doc.module.event_from_json(json.loads(urllib.parse.unquote(q)), doc.setup,
+                                               f"$.events[{i}]")
+            if 0 <= i < len(doc.events):
+                doc.replace_event(i, event)
+            return True
+    except (ValueError, SessionFormatError):
+        return True          # a stale or damaged link: nothing to apply
+    return False
 
 
 def banner_html(entries, describe: Callable[[int], str]) -> Optional[str]:

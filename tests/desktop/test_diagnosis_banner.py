@@ -17,15 +17,24 @@ def test_egghead_banner_names_the_mistyped_answer(window, qtbot):
     assert window.wait_idle(60)
     qtbot.waitUntil(lambda: "Probably mistyped" in tab.banner.message(), timeout=30000)
     text = tab.banner.message()
-    assert re.search(r"href='entry:0'>#1</a> \(the answer 0 fits\)", text), text
+    assert re.search(r"href='entry:0'>#1</a> \(the answer 0 fits — <a href='fix:0:", text), text
     assert "cannot" in text                      # the conflict is still named after them
     tab.banner.label.linkActivated.emit("entry:0")
     assert tab.history.current_entry() == 1
-    # the fix: the answer 0 makes the log consistent and the banner goes
+    # the fix link: the answer 0 replaces the answer 1 (one undoable step), the banner goes
     tab.history.select_live()
-    tab.reset_document(data.setup, list(data.events))
+    fix = re.search(r"href='(fix:0:[^']+)'", text).group(1)
+    tab.banner.label.linkActivated.emit(fix)
     assert window.wait_idle(60)
+    assert tab.document.events[0] == egghead.Answer("missing", 0)
     assert tab.banner.message() == ""
+    window.undo_action.trigger()
+    assert window.wait_idle(60)
+    assert tab.document.events[0] == egghead.Answer("missing", 1)
+    qtbot.waitUntil(lambda: "Probably mistyped" in tab.banner.message(), timeout=30000)
+    tab.banner.label.linkActivated.emit("remove:1")      # a removal's link
+    assert window.wait_idle(60)
+    assert len(tab.document.events) == 2 and tab.banner.message() == ""
 
 
 def test_banner_text_without_corrections():
