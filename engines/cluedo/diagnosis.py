@@ -21,11 +21,20 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from engines.core.diagnosis import Diagnosis, Edit, ReplayChecker, diagnose as _diagnose
 from engines.cluedo.counting import count_deals, propagate
 from engines.cluedo.inference import constraints_for
-from engines.cluedo.model import (AccusationEvent, HandEvent, LacksEvent, Setup, ShownEvent,
-                                  SuggestionEvent, describe_event, passers_between)
+from engines.cluedo.model import (
+    AccusationEvent,
+    HandEvent,
+    LacksEvent,
+    Setup,
+    ShownEvent,
+    SuggestionEvent,
+    describe_event,
+    passers_between,
+)
+from engines.core.diagnosis import Diagnosis, Edit, ReplayChecker
+from engines.core.diagnosis import diagnose as _diagnose
 
 #: Default budget in steps (events in the edited logs counted). A classic game's check of 30
 #: entries takes a few milliseconds (tests/benchmarks/bench_diagnosis.py).

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from engines.core.diagnosis import Diagnosis, Edit, IncrementalChecker, diagnose as _diagnose
+from engines.core.diagnosis import Diagnosis, Edit, IncrementalChecker
+from engines.core.diagnosis import diagnose as _diagnose
 from engines.core.errors import SessionFormatError
 from engines.egghead import inference as _inf
 from engines.egghead.model import Answer, Reactions, Setup, Solve, describe_event

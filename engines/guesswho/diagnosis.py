@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from engines.core.diagnosis import Diagnosis, Edit, ReplayChecker, diagnose as _diagnose
+from engines.core.diagnosis import Diagnosis, Edit, ReplayChecker
+from engines.core.diagnosis import diagnose as _diagnose
 from engines.core.errors import ContradictionError
 from engines.guesswho.board import CATEGORY, Question
 from engines.guesswho.inference import posterior_probabilities

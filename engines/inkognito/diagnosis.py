@@ -16,10 +16,17 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from engines.core.diagnosis import Diagnosis, Edit, ReplayChecker, diagnose as _diagnose
+from engines.core.diagnosis import Diagnosis, Edit, ReplayChecker
+from engines.core.diagnosis import diagnose as _diagnose
 from engines.core.errors import ContradictionError, SessionFormatError
 from engines.inkognito.inference import infer
-from engines.inkognito.model import Answer, KINDS, Setup, describe_event, validate_answer
+from engines.inkognito.model import (
+    KINDS,
+    Answer,
+    Setup,
+    describe_event,
+    validate_answer,
+)
 
 #: Default budget in steps (answers in the edited logs counted); a check is a fraction of a
 #: millisecond.

@@ -34,8 +34,15 @@ from pathlib import Path
 sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "engines"),
                 str(Path(__file__).resolve().parents[2])]
 
-from random_logs import (cluedo_log, cluedo_small_setup, egghead_log,  # noqa: E402
-                         egghead_mutations, guesswho_log, inkognito_log, mutate_json)
+from random_logs import (  # noqa: E402
+    cluedo_log,
+    cluedo_small_setup,
+    egghead_log,
+    egghead_mutations,
+    guesswho_log,
+    inkognito_log,
+    mutate_json,
+)
 
 import engines.cluedo as cl  # noqa: E402
 import engines.egghead as eg  # noqa: E402

@@ -38,8 +38,8 @@ def test_egghead_banner_names_the_mistyped_answer(window, qtbot):
 
 
 def test_banner_text_without_corrections():
-    from engines.core.diagnosis import Diagnosis
     from desktop.widgets.diagnosis import diagnosis_html
+    from engines.core.diagnosis import Diagnosis
     d = Diagnosis(1, (0, 1), (), ((0, 2), (1, 2)), True)
     text = diagnosis_html(d, lambda i: f"entry {i}")
     assert "No single entry" in text and "entry:2" in text

@@ -87,6 +87,7 @@ def cluedo_log(setup, rng: random.Random, n_events: int):
     the deal says, the shown card when I suggested), shown / lacks entries and wrong
     accusations. Returns (deal as owner index per card, events)."""
     import numpy as np
+
     from engines.cluedo.simulate import play_suggestion, random_deal
     nrng = np.random.default_rng(rng.randrange(2 ** 32))
     deal = random_deal(setup, nrng)

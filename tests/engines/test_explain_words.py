@@ -63,7 +63,7 @@ def test_guesswho_question_as_asked_and_complete_lists():
     male = [q for q in board.questions() if q.label() == "gender: male?"][0]
     names = board.names
     truth = board.truth(male)
-    keep = [n for n, t in zip(names, truth) if not t][0]
+    keep = next(n for n, t in zip(names, truth) if not t)
     log = [gw.Answer(male, False)] + [gw.Eliminate(n) for n, t in zip(names, truth)
                                       if not t and n != keep]
     e = gw.explain(setup, log, {"name": keep})
@@ -78,15 +78,15 @@ def test_guesswho_question_as_asked_and_complete_lists():
 
 
 def test_inkognito_intermediate_conclusion_has_its_reason():
-    LF, MZ, CB, AX = ink.default_names()["identities"]
-    TALL, SHORT, FAT, THIN = ink.default_names()["builds"]
+    LF, MZ, _, AX = ink.default_names()["identities"]
+    _, SHORT, FAT, THIN = ink.default_names()["builds"]
     s = ink.default_setup()
     log = [ink.Answer("Red", "player", "build", (LF,), (SHORT, FAT)),
            ink.Answer("Red", "ambassador", "build", (), (FAT, THIN)),
            ink.Answer("Red", "player", "identity", (LF, MZ), (FAT,)),
            ink.Answer("Blue", "ambassador", "identity", (LF, AX), ())]
     e = ink.explain(s, log, {"opponent": "Red", "build": FAT})
-    step = [x for x in e.steps if x.endswith("→ Blue is Lord Fiddlebottom")][0]
+    step = next(x for x in e.steps if x.endswith("→ Blue is Lord Fiddlebottom"))
     assert step.startswith("#4 (exactly one of Lord Fiddlebottom or Agent X is true of Blue)")
     assert "you are Agent X" in step
 
