@@ -22,9 +22,11 @@ Reasoning 40, 2008):
    are the entries of one irreducible conflicting subset of the prefix ``0..k`` (it is kept and
    reported as ``conflict``). In Egghead, where an answer changes what a later reaction means,
    every entry ``0..k`` is a candidate.
-3. The candidate edits are tried in order of plausibility (the game's cost: a neighbouring
-   number, a card of the same category, the next player in the seating order), each checked by
-   the game's exact engine, until every candidate was tried or the budget is spent.
+3. The candidate edits are tried entry by entry from ``k`` backwards (the entries nearest the
+   contradiction are the likeliest slips and the cheapest to check), each entry's edits in
+   order of plausibility (the game's cost: a neighbouring number, a card of the same category,
+   the next player in the seating order), each checked by the game's exact engine, until every
+   candidate was tried or the budget is spent. The corrections found are ranked by that cost.
 4. When no single edit works, the smallest sets of removals that do are searched the same way
    (pairs, then triples), within what is left of the budget.
 
@@ -168,6 +170,12 @@ class IncrementalChecker:
         self.snaps: dict = {}
         self._prepared: set = set()
         self._k: Optional[int] = None
+
+    def state_before(self, i: int):
+        """The kept state after ``events[:i]`` (read it, never change it), or None when it
+        was not kept (large states) or ``i`` is past the first contradiction."""
+        self.first_bad()
+        return self.snaps.get(i)
 
     def _apply(self, st, index: int, ev) -> bool:
         check_cancel(self.cancel)
@@ -341,7 +349,10 @@ def diagnose(events: Sequence, checker: Checker, edits_for: Callable[[int], Iter
     conflict = find_conflict() if monotone else None
     pool = sorted(conflict) if monotone else list(range(k + 1))
     cands = [e for i in pool for e in itertools.chain(edits_for(i), (removal(i),))]
-    order = sorted(range(len(cands)), key=lambda j: (cands[j].cost, -cands[j].entry, j))
+    # search order: the entries nearest the first impossible one first (the likeliest slips
+    # in practice, and the cheapest to check: the fewest events replayed), each entry's edits
+    # likeliest first; the corrections found are ranked by plausibility below
+    order = sorted(range(len(cands)), key=lambda j: (-cands[j].entry, cands[j].cost, j))
     found: list = []
     tried = 0
     complete = True
@@ -369,6 +380,7 @@ def diagnose(events: Sequence, checker: Checker, edits_for: Callable[[int], Iter
                     removal_sets.append(combo)
             if removal_sets or not complete:
                 break
+    found.sort(key=lambda e: (e.cost, -e.entry))
     if conflict is None:
         conflict = find_conflict()
     message, lines = _words(events, k, conflict, found, removal_sets, complete, budget,

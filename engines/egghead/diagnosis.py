@@ -74,9 +74,46 @@ def _one_card_off(setup: Setup, cards: tuple) -> list:
     return out
 
 
-def edits(setup: Setup, events: Sequence, i: int) -> list:
+def fails_at_once(ctx, st, ev) -> bool:
+    """Whether ``ev`` is impossible right after the state ``st`` (exactly when
+    :func:`engines.egghead.inference.update` would raise at it), from my row of the master
+    table alone: an answer none of my still-valid stacks gives with the cards I see; a
+    reactions round that leaves none of them (each player's solved indicator on ``st``, Zorn
+    2024 eqs. (3)-(4)). A solve is not pre-checked (False). No table is copied or filtered."""
+    w = ctx.world(st.visible)
+    row = _inf._my_row(ctx, st)
+    if isinstance(ev, Answer):
+        q = ctx.deck[ev.question]
+        seen_me = ev.moderator != ctx.setup.me
+        partial = q.combine_all([st.visible[p] for p in ctx.order[:-1] if p != ev.moderator])
+        ok = q.ok_given_partial(ev.answer, seen_me)[partial]
+        return not (st.ans_row & ok).any() or not (row & ok).any()
+    if isinstance(ev, Reactions):
+        from engines.egghead.table import indicator_at
+        inds = _inf._indicators(ctx, st, None)
+        me = ctx.setup.me
+        if bool(inds[me][tuple(w[:-1])]) != (me in ev.solved):
+            return True
+        keep = row.copy()
+        for p in ctx.order[:-1]:
+            keep &= indicator_at(ctx.n, ctx.S, ctx.axis[p], inds[p], w) == (p in ev.solved)
+        return not keep.any()
+    return False
+
+
+def edits(setup: Setup, events: Sequence, i: int, state=None) -> list:
     """The candidate field edits of entry ``i`` (:class:`~engines.core.diagnosis.Edit`; the
-    removal is added by the search)."""
+    removal is added by the search). ``state``: the inference state after ``events[:i]``,
+    when kept: edits impossible at once on it (:func:`fails_at_once`) are left out, since the
+    engine would refuse them at entry ``i`` (exact, and no table is replayed for them)."""
+    out = _edits(setup, events, i)
+    if state is None:
+        return out
+    ctx = _inf._Ctx(setup)
+    return [e for e in out if not fails_at_once(ctx, state, e.event)]
+
+
+def _edits(setup: Setup, events: Sequence, i: int) -> list:
     ev = events[i]
     out = []
     if isinstance(ev, Answer):
@@ -165,7 +202,8 @@ def diagnose(setup: Setup, events: Sequence, *, budget: Optional[int] = None,
                                  f"{len(setup.players)} players: every edited log would rebuild "
                                  f"a table of gigabytes")
     events = list(events)
-    return _diagnose(events, checker(setup, events, cancel), lambda i: edits(setup, events, i),
+    chk = checker(setup, events, cancel)
+    return _diagnose(events, chk, lambda i: edits(setup, events, i, chk.state_before(i)),
                      lambda i: describe_event(setup, events[i]), monotone=False,
                      budget=budget or default_budget(setup), time_limit=time_limit,
                      cancel=cancel)

@@ -8,7 +8,9 @@ from a random hidden world) with one field of one entry mistyped; only the logs 
 made contradictory are diagnosed (the others need no correction). Printed per game: the logs
 diagnosed, the rate at which the mistyped entry is among the corrections (95 % Wilson interval,
 the log being the independent unit), how many searches were complete within the default budget
-(steps), and the time per diagnosis (median, worst).
+(steps), the time per diagnosis (median, worst), the steps spent and the time as a multiple of
+one exact check of the whole log by the game's engine measured in the same run (so that a
+loaded machine's figures can be compared).
 
 * Egghead: 3 and 4 players (6 values, 3 cards), 4 questions each followed by the reactions
   rounds and solves the true table produces; one answer changed to another answer of its
@@ -52,9 +54,24 @@ from engines.core.errors import ContradictionError  # noqa: E402
 from engines.core.stats import wilson_interval  # noqa: E402
 
 
+def _floor(mod, setup, log) -> float:
+    """Time of one exact check of the whole log by the game's own engine (the floor the
+    diagnosis is compared with, measured in the same run: the machine's load cancels out)."""
+    check = importlib.import_module(f"{mod.__name__}.diagnosis")
+    t = time.perf_counter()
+    if hasattr(check, "consistent"):
+        check.consistent(setup, log)
+    else:
+        try:
+            mod.infer(setup, log)
+        except ContradictionError:
+            pass
+    return time.perf_counter() - t
+
+
 def _run(name, mod, cases, time_limit) -> None:
     hits = total = complete = 0
-    times = []
+    times, ratios, steps = [], [], []
     for setup, log, mistyped in cases:
         t = time.perf_counter()
         d = mod.diagnose(setup, log, time_limit=time_limit)
@@ -63,6 +80,8 @@ def _run(name, mod, cases, time_limit) -> None:
             continue
         total += 1
         times.append(dt)
+        ratios.append(dt / max(_floor(mod, setup, log), 1e-6))
+        steps.append(d.steps)
         complete += d.complete
         hits += mistyped in [c.entry for c in d.corrections]
     if not total:
@@ -72,8 +91,10 @@ def _run(name, mod, cases, time_limit) -> None:
     times.sort()
     print(f"{name:34s} logs {total:4d}  found {hits:4d} = {100 * hits / total:5.1f} % "
           f"[{100 * lo:5.1f}, {100 * hi:5.1f}]  complete {complete:4d}  "
-          f"median {1e3 * statistics.median(times):7.1f} ms  worst {1e3 * times[-1]:7.1f} ms",
-          flush=True)
+          f"median {1e3 * statistics.median(times):7.1f} ms  worst {1e3 * times[-1]:7.1f} ms  "
+          f"steps median {statistics.median(steps):.0f} max {max(steps)}  "
+          f"time / one check of the log: median {statistics.median(ratios):.0f} "
+          f"max {max(ratios):.0f}", flush=True)
 
 
 def egghead_cases(players: int, logs: int, seed: int):
@@ -123,13 +144,28 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--time-limit", type=float, default=None,
                     help="the app's wall-clock cap per diagnosis (s); default none (budget only)")
+    ap.add_argument("--games", default="egghead,cluedo,inkognito,guesswho",
+                    help="comma-separated games to run (default: all four)")
     args = ap.parse_args(argv)
+    games = set(args.games.split(","))
     print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; budget: the games' "
           f"default steps; time limit {args.time_limit}", flush=True)
-    for players in (3, 4):
+    for players in (3, 4) if "egghead" in games else ():
         _run(f"Egghead {players}p, answer or reaction", eg,
              egghead_cases(players, args.logs, args.seed), args.time_limit)
+    if "cluedo" in games:
+        _cluedo(args)
+    if "inkognito" in games:
+        _run("Inkognito 3 opponents, 10 answers", ink,
+             json_cases(ink, lambda r: inkognito_log(r, 10), args.logs, args.seed),
+             args.time_limit)
+    if "guesswho" in games:
+        _run("Guess Who? classic, 10 entries", gw,
+             json_cases(gw, lambda r: guesswho_log(r, 10), args.logs, args.seed), args.time_limit)
+    print(f"load average after {os.getloadavg()[0]:.1f}", flush=True)
 
+
+def _cluedo(args) -> None:
     classic = cl.default_setup()
     small = cluedo_small_setup()
     _run("Cluedo classic 4p, 30 entries", cl,
@@ -138,11 +174,6 @@ def main(argv=None) -> None:
     _run("Cluedo small deck 3p, 8 entries", cl,
          json_cases(cl, lambda r: (small, cluedo_log(small, r, 8)[1]), args.logs, args.seed),
          args.time_limit)
-    _run("Inkognito 3 opponents, 10 answers", ink,
-         json_cases(ink, lambda r: inkognito_log(r, 10), args.logs, args.seed), args.time_limit)
-    _run("Guess Who? classic, 10 entries", gw,
-         json_cases(gw, lambda r: guesswho_log(r, 10), args.logs, args.seed), args.time_limit)
-    print(f"load average after {os.getloadavg()[0]:.1f}", flush=True)
 
 
 if __name__ == "__main__":
