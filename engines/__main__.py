@@ -67,9 +67,11 @@ def _explain(args) -> int:
         if d is not None:
             _print(d.to_json())
             from engines.core.explain import entries_text
-            conflict = entries_text(lambda i: mod.describe_event(s.setup, s.events[i]), d.conflict)
-            print(f"contradiction: these entries cannot all be true together: {conflict}. "
-                  f"{d.message}", file=sys.stderr)
+            shown = d.conflict[:8]
+            conflict = entries_text(lambda i: mod.describe_event(s.setup, s.events[i]), shown)
+            more = f" and {len(d.conflict) - 8} more" if len(d.conflict) > 8 else ""
+            print(f"contradiction: these entries cannot all be true together: {conflict}{more}. "
+                  f"{d.message}"[:1500], file=sys.stderr)
             return EXIT_CONTRADICTION
     if fact is None:
         _print({"status": "consistent", "steps": ["Some world fits every entry of the log."]})
