@@ -6,7 +6,8 @@ Candidate edits of one entry (:mod:`engines.core.diagnosis` searches them, likel
   some stack of mine gives with the cards I saw then; another answering player (rotating
   moderator); then a question next to it in the deck's list with the same answer (a card
   picked by mistake);
-* a reactions round: another set of players who solved (one player more or fewer first);
+* a reactions round: another set of players who solved (one player more or fewer first; a
+  solver whose solve is logged right after the round is less likely a slip);
 * a solve: the new cards dealt, or the cards I called, one card different.
 
 Knowledge is not monotone here (M. Zorn, "A study on the logic game Egghead", 2024, section 4:
@@ -147,14 +148,22 @@ def _edits(setup: Setup, events: Sequence, i: int) -> list:
     elif isinstance(ev, Reactions):
         was = set(ev.solved)
         players = setup.players
+        # the solves logged right after the round back up its solvers: taking one of them out
+        # of the round, or putting in a player with no solve after it, is a less likely slip
+        solves = set()
+        for later in events[i + 1:]:
+            if not isinstance(later, Solve):
+                break
+            solves.add(later.player)
         for mask in range(1 << len(players)):
             solved = tuple(p for b, p in enumerate(players) if mask >> b & 1)
             if set(solved) == was:
                 continue
             flips = len(was ^ set(solved))
+            backed = len((was - set(solved)) & solves) + 0.5 * len((set(solved) - was) - solves)
             words = (", ".join(solved) + " solved") if solved else "nobody solved"
             out.append(Edit(i, "solved", list(solved), Reactions(solved),
-                            1.0 + 0.5 * (flips - 1), f"“{words}”"))
+                            1.0 + 0.5 * (flips - 1) + 0.5 * backed, f"“{words}”"))
     elif isinstance(ev, Solve):
         if ev.player == setup.me and ev.cards is not None:
             for new in _one_card_off(setup, tuple(ev.cards)):
