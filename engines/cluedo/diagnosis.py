@@ -11,7 +11,8 @@ Candidate edits of one entry (:mod:`engines.core.diagnosis` searches them, likel
   suggestion among the other two suggested);
 * an accusation's verdict (correct / wrong).
 
-Adding entries only removes deals (seed 004's "#Sat" model), so the game is monotone: a
+Adding entries only removes deals (the "#Sat" model of Agade09's Cluedo_Sheet: every card in
+one place, fixed hand sizes, one card per category in the envelope), so the game is monotone: a
 correction touches every conflicting subset, and the candidates are the entries of one
 irreducible conflicting subset within the log up to its first impossible entry. Edited logs
 are checked by exact deal counting (:mod:`engines.cluedo.counting`; unit propagation first,
