@@ -564,9 +564,12 @@ class GameTab(QWidget):
             return
         doc = self.document
         self.history.set_conflict(entries)
-        self.banner.show_message(conflict_html(
-            entries, lambda i: doc.module.describe_event(doc.setup, doc.events[i])),
-            "error", self._undo_label())
+
+        def describe(i):
+            return doc.module.describe_event(doc.setup, doc.events[i])
+        from desktop.widgets.diagnosis import banner_html   # corrections first, if any
+        self.banner.show_message(banner_html(entries, describe) or conflict_html(entries, describe),
+                                 "error", self._undo_label())
         if entries:
             self.statusMessage.emit("Impossible log: entries " + ", ".join(
                 f"#{i + 1}" for i in entries) + " cannot all be true together")
@@ -588,6 +591,9 @@ class GameTab(QWidget):
 
     @Slot(str)
     def _banner_link(self, href: str) -> None:
+        from desktop.widgets.diagnosis import handle_link   # "fix" / "remove" a mistyped entry
+        if handle_link(self, href):
+            return
         i = parse_entry_link(href)
         if i is not None and 0 <= i < len(self.document.events):
             self.history.select_event(i)

@@ -57,14 +57,36 @@ def _recommend(args) -> int:
 
 
 def _explain(args) -> int:
+    """A fact's explanation (exit 0), or for a contradictory log its diagnosis (exit 3):
+    ``{"status": "contradiction", "conflict", "corrections", "steps", ...}``
+    (:class:`engines.core.diagnosis.Diagnosis`). Without ``--fact``: the diagnosis, or
+    ``{"status": "consistent"}``."""
     s = read_session_file(args.session)
     mod = game_module(s.game)
     if not hasattr(mod, "explain"):
         raise SessionFormatError("$.game", f"{s.game} has no explanations")
-    try:
-        fact = json.loads(args.fact)
-    except ValueError as exc:
-        raise SessionFormatError("--fact", f"not JSON: {exc}") from None
+    fact = None
+    if args.fact is not None:
+        try:
+            fact = json.loads(args.fact)
+        except ValueError as exc:
+            raise SessionFormatError("--fact", f"not JSON: {exc}") from None
+    if args.budget is not None and not 1 <= args.budget <= 10_000_000:
+        raise SessionFormatError("--budget", f"must be 1 to 10000000 steps, got {args.budget}")
+    if hasattr(mod, "diagnose"):
+        d = mod.diagnose(s.setup, s.events, budget=args.budget)
+        if d is not None:
+            _print(d.to_json())
+            from engines.core.explain import entries_text
+            shown = d.conflict[:8]
+            conflict = entries_text(lambda i: mod.describe_event(s.setup, s.events[i]), shown)
+            more = f" and {len(d.conflict) - 8} more" if len(d.conflict) > 8 else ""
+            print(f"contradiction: these entries cannot all be true together: {conflict}{more}. "
+                  f"{d.message}"[:1500], file=sys.stderr)
+            return EXIT_CONTRADICTION
+    if fact is None:
+        _print({"status": "consistent", "steps": ["Some world fits every entry of the log."]})
+        return EXIT_OK
     _print(mod.explain(s.setup, s.events, fact).to_json())
     return EXIT_OK
 
@@ -165,7 +187,11 @@ def main(argv=None) -> int:
     p.set_defaults(func=_recommend)
     p = sub.add_parser("explain", help="print why a fact is certain or ruled out, as JSON")
     p.add_argument("session")
-    p.add_argument("--fact", required=True, help='e.g. \'{"card": "Rope", "place": "Bob"}\'')
+    p.add_argument("--fact", help='e.g. \'{"card": "Rope", "place": "Bob"}\' (without it: only '
+                                   'whether the log is consistent, and what to fix if not)')
+    p.add_argument("--budget", type=int, metavar="STEPS",
+                   help="steps (events the engine processes) the search for corrections of a "
+                        "contradictory log may spend (default: the game's, about a second)")
     p.set_defaults(func=_explain)
     p = sub.add_parser("parse", help="print the event a quick-entry line stands for as JSON")
     p.add_argument("session")
@@ -187,9 +213,14 @@ def main(argv=None) -> int:
     try:
         return args.func(args)
     except SessionFormatError as exc:
+        if args.command == "explain":      # JSON on stdout in every case
+            _print({"status": "error", "path": exc.path, "message": exc.message})
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except ContradictionError as exc:
+        if args.command == "explain":
+            _print({"status": "contradiction", "conflict": list(getattr(exc, "entries", ())),
+                     "corrections": [], "steps": [str(exc)]})
         print(f"contradiction: {exc}", file=sys.stderr)
         return EXIT_CONTRADICTION
     except MemoryError:

@@ -25,8 +25,9 @@ __all__ = [
     "simulate_main",
 ]
 from engines.cluedo.explain import explain, explain_contradiction  # noqa: E402
+from engines.cluedo.diagnosis import diagnose  # noqa: E402
 
-__all__ += ["explain", "explain_contradiction"]
+__all__ += ["explain", "explain_contradiction", "diagnose"]
 
 from engines.cluedo.parse import (complete, contradiction, fact_reason, format_event,  # noqa: E402
                                   parse, preview)

@@ -38,5 +38,6 @@ from engines.egghead.simulate import (ConfigResult, ModeStats, SimConfig, Simula
 
 __all__ = [n for n in dir() if not n.startswith("_")]
 from engines.egghead.explain import explain, explain_contradiction  # noqa: E402
+from engines.egghead.diagnosis import diagnose  # noqa: E402
 
 __all__ = [n for n in dir() if not n.startswith("_")]

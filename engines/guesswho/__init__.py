@@ -33,5 +33,6 @@ from engines.guesswho.simulate import (STRATEGIES, SimConfig, SimulationResult,
 
 __all__ = [n for n in dir() if not n.startswith("_")]
 from engines.guesswho.explain import explain, explain_contradiction  # noqa: E402
+from engines.guesswho.diagnosis import diagnose  # noqa: E402
 
 __all__ = [n for n in dir() if not n.startswith("_")]

@@ -35,5 +35,6 @@ from engines.inkognito.simulate import (POLICIES, SimConfig, SimulationResult, a
 
 __all__ = [n for n in dir() if not n.startswith("_")]
 from engines.inkognito.explain import explain, explain_contradiction  # noqa: E402
+from engines.inkognito.diagnosis import diagnose  # noqa: E402
 
 __all__ = [n for n in dir() if not n.startswith("_")]
