@@ -31,17 +31,17 @@ the top of the picture, the Kitchen's side).
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Iterable, Optional, Union
 
 from engines.core.errors import SessionFormatError
 from engines.core.resources import load_json_resource
 from engines.core.schema import Reader
 
 Square = tuple
-Position = Union[str, tuple]
+Position = str | tuple
 DIRECTIONS = {"N": (-1, 0), "S": (1, 0), "E": (0, 1), "W": (0, -1)}
 MAX_SIDE = 100
 MAX_ROLL = 12
@@ -91,7 +91,7 @@ class Board:
     def n_cols(self) -> int:
         return len(self.rows[0])
 
-    def room_at(self, square: Square) -> Optional[str]:
+    def room_at(self, square: Square) -> str | None:
         """The room a square belongs to, or None (corridor, cellar, no square)."""
         r, c = square
         if not (0 <= r < self.n_rows and 0 <= c < self.n_cols):
@@ -228,7 +228,7 @@ class EditionBoard:
     rules: dict
     source: str
 
-    def start_of(self, suspect: str) -> Optional[Square]:
+    def start_of(self, suspect: str) -> Square | None:
         """The starting square of a suspect's pawn, or None."""
         colour = self.starts.get(suspect)
         return self.board.starts.get(colour) if colour else None
@@ -263,7 +263,7 @@ def load_boards() -> tuple:
     return boards_from_json(load_json_resource("cluedo", "boards.json"), "boards.json")
 
 
-def edition_board(setup) -> Optional[EditionBoard]:
+def edition_board(setup) -> EditionBoard | None:
     """The board and rules of a setup's edition, or None (a custom deck, or an edition whose
     board is not encoded: no turn advice). The setup's ``dice`` overrides the edition's."""
     ed = getattr(setup, "edition", None)
@@ -439,7 +439,7 @@ def room_fields(board: Board, blocked: Iterable = ()) -> dict:
     return {rm: corridor_distances(board, rm, blocked) for rm in board.rooms}
 
 
-def reach(board: Board, start: Position, roll: Optional[int], blocked: Iterable = ()) -> dict:
+def reach(board: Board, start: Position, roll: int | None, blocked: Iterable = ()) -> dict:
     """The rooms a turn from ``start`` can end in: ``{room: steps}`` for the rooms within
     ``roll`` steps (all reachable rooms when ``roll`` is None), plus the passage's room with
     ``steps`` 0 when ``start`` is a corner room (taken instead of rolling)."""
@@ -463,10 +463,13 @@ def p_reach_within_two(board: Board, start: Position, dice: int, blocked: Iterab
     one (this turn or the next), playing for that room, the other pawns staying where they are.
 
     Method: with ``d`` the room's distance, roll ``n1`` this turn: enter it when ``n1 >= d``;
-    else walk ``n1`` steps along a shortest path (a prefix of a shortest path is a walk that
-    enters no square twice, ending ``d - n1`` from the room) and need ``n2 >= d - n1``; or enter
-    a corner room whose passage leads there this turn and take the passage next turn; or take
-    this room's passage now and roll from its far end next turn. The best of these per ``n1``.
+    or walk ``n1`` steps along a shortest path (a prefix of a shortest path is a walk that enters
+    no square twice, ending ``d - n1`` from the room; no corridor square ends nearer, as a walk
+    in the corridors cannot shorten the distance by more than its length) and need
+    ``n2 >= d - n1``; or enter another room ``A`` this turn (``d_A <= n1``) and leave it next
+    turn by another door or its passage (a room is a shortcut between its doors across two
+    turns). The best of these per ``n1``; or take this room's passage now and roll from its
+    far end next turn.
 
     Returns:
         ``{room: Fraction}`` (rooms with probability 0 left out; the start room left out).
@@ -474,7 +477,14 @@ def p_reach_within_two(board: Board, start: Position, dice: int, blocked: Iterab
     blocked = frozenset(map(tuple, blocked))
     law = roll_distribution(dice)
     direct = room_distances(board, start, blocked)
-    corner = {rm: k for rm, k in direct.items() if rm in board.passages}
+    from_room = {a: room_distances(board, a, blocked) for a in direct}
+
+    def next_turn(a, rm):
+        if a == rm or board.passages.get(a) == rm:
+            return Fraction(1)
+        k = from_room[a].get(rm)
+        return p_at_least(dice, k) if k is not None else Fraction(0)
+
     out = {}
     via_passage = {}
     if isinstance(start, str) and start in board.passages:
@@ -490,9 +500,9 @@ def p_reach_within_two(board: Board, start: Position, dice: int, blocked: Iterab
             best = Fraction(0)
             if d is not None:
                 best = Fraction(1) if n1 >= d else p_at_least(dice, d - n1)
-            for c, k in corner.items():
-                if k <= n1 and board.passages[c] == rm:
-                    best = Fraction(1)
+            for a, k in direct.items():
+                if k <= n1 and best < 1:
+                    best = max(best, next_turn(a, rm))
             total += p1 * best
         total = max(total, via_passage.get(rm, Fraction(0)))
         if total > 0:
