@@ -362,10 +362,11 @@ def room_distances(board: Board, start: Position, blocked: Iterable = ()) -> dic
 
 
 def shortest_path(board: Board, start: Position, room: str, blocked: Iterable = ()) -> list:
-    """A shortest path from ``start`` into ``room``: the corridor squares walked, in order (the
-    room is entered after the last one). Its length plus one is the room's distance (plus one
-    more when ``start`` is a room, for leaving it: the first square is the one in front of the
-    door used).
+    """A shortest path from ``start`` into ``room``: the corridor squares in order (the room is
+    entered after the last one). From a square the path begins with that square, and its
+    ``n``-th element is ``n`` steps away; from a room it begins with the square in front of the
+    door used, one step away, so its ``n``-th element is ``n + 1`` steps away. The room's
+    distance is the steps to the last square plus one.
 
     Raises:
         SessionFormatError: unknown room, or the room cannot be reached.

@@ -253,7 +253,8 @@ def _next_turn_value(board, dice_law, fields, info, pos) -> tuple:
 
 def turn_advice(setup: Setup, events: Sequence = (), *, at=None, roll: int | None = None,
                 lookahead_weight: float = LOOKAHEAD_WEIGHT, opponents_seconds: float | None = 0.0,
-                cancel=None) -> TurnAdvice:
+                others: dict | None = None, may_stay: bool | None = None,
+                room_bits: tuple | None = None, cancel=None) -> TurnAdvice:
     """Rank my moves for this turn (the module docstring).
 
     Args:
@@ -264,6 +265,10 @@ def turn_advice(setup: Setup, events: Sequence = (), *, at=None, roll: int | Non
         lookahead_weight: weight of the next turn's value (>= 0; 0: this turn only).
         opponents_seconds: time for the accuse/wait advice (0: not computed, ``accusation`` is
             None unless the envelope is certain).
+        others: ``{player: position}`` of the other pawns, overriding the log's (a simulator).
+        may_stay: whether I may stay in my room, overriding the log's "pulled in".
+        room_bits: ``(room_bits, exact, recommendation)`` of :func:`information_by_room` for
+            this log, when the caller has it (the pre-roll and post-roll advice share it).
         cancel: cancel flag.
     Returns:
         :class:`TurnAdvice`.
@@ -295,10 +300,13 @@ def turn_advice(setup: Setup, events: Sequence = (), *, at=None, roll: int | Non
     if roll is not None and roll not in law:
         raise SessionFormatError("--roll", f"{eb.dice} {'die' if eb.dice == 1 else 'dice'} roll "
                                            f"{min(law)} to {max(law)}, got {roll}")
-    others = {p: q for p, q in state.positions.items() if p != setup.me}
-    blocked = frozenset(q for q in others.values() if not isinstance(q, str))
+    if others is None:
+        others = {p: q for p, q in state.positions.items() if p != setup.me}
+    blocked = frozenset(tuple(q) for q in others.values() if not isinstance(q, str))
     check_cancel(cancel)
-    info, exact, rec = information_by_room(setup, events, cancel=cancel, opponents_seconds=opponents_seconds)
+    if room_bits is None:
+        room_bits = information_by_room(setup, events, cancel=cancel, opponents_seconds=opponents_seconds)
+    info, exact, rec = room_bits
     accusation = rec.accusation_advice
     accuse = rec.accusation is not None or bool(accusation and accusation.get("advice") == "accuse now")
     bits = {r: b for r, (b, _) in info.items()}
@@ -349,7 +357,9 @@ def turn_advice(setup: Setup, events: Sequence = (), *, at=None, roll: int | Non
     if isinstance(at, str) and at in board.passages:
         q = board.passages[at]
         moves.append(room_move("passage", q, 1.0, 0, ()))
-    if isinstance(at, str) and setup.me in state.pulled:
+    if may_stay is None:
+        may_stay = setup.me in state.pulled
+    if isinstance(at, str) and may_stay:
         moves.append(room_move("stay", at, 1.0, 0, ()))
     max_roll = max(law)
     ends = end_squares_by_roll(board, at, roll if roll is not None else max_roll, blocked)
