@@ -214,9 +214,9 @@ class BoardPanel(QWidget):
         row.addWidget(QLabel("Roll:"))
         self.roll = QSpinBox()
         self.roll.setRange(0, 12)
-        self.roll.setSpecialValueText("any")
-        self.roll.setToolTip("This turn's roll (any: rank the moves over the dice); "
-                             "“roll 7” in quick entry logs it")
+        self.roll.setSpecialValueText("—")
+        self.roll.setToolTip("This turn's roll. —: the roll logged with “roll 7” in quick entry "
+                             "if any since my last move, else the moves are ranked over the dice")
         self.roll.valueChanged.connect(self._resubmit)
         row.addWidget(self.roll)
         self.status = QLabel()
