@@ -170,6 +170,10 @@ def test_shortest_path_is_a_walk_of_the_distance():
         assert len(set(path)) == len(path)
         for p, q in itertools.pairwise(path):
             assert abs(p[0] - q[0]) + abs(p[1] - q[1]) == 1 and q in BOARD.corridor
+    for sq in [(16, 9), (8, 9), (24, 7), (0, 14)]:        # from a square: the square comes first
+        for room, k in room_distances(BOARD, sq).items():
+            path = shortest_path(BOARD, sq, room)
+            assert path[0] == sq and len(path) == k
 
 
 # ---------------------------------------------------------------------------------------------
