@@ -91,6 +91,18 @@ def _explain(args) -> int:
     return EXIT_OK
 
 
+def _turn(args) -> int:
+    s = read_session_file(args.session)
+    if s.game != "cluedo":
+        raise SessionFormatError("$.game", f"turn advice is for Cluedo, not {s.game}")
+    from engines.cluedo.turn import parse_at, turn_advice
+
+    at = parse_at(args.at, s.setup) if args.at else None
+    _print(turn_advice(s.setup, s.events, at=at, roll=args.roll,
+                       opponents_seconds=args.opponents_seconds).to_json())
+    return EXIT_OK
+
+
 def _parse(args) -> int:
     s = read_session_file(args.session)
     _print(game_module(s.game).parse(s.setup, s.events, args.text).to_json())
@@ -193,6 +205,14 @@ def main(argv=None) -> int:
                    help="steps (events the engine processes) the search for corrections of a "
                         "contradictory log may spend (default: the game's, about a second)")
     p.set_defaults(func=_explain)
+    p = sub.add_parser("turn", help="Cluedo: rank this turn's moves (where to go, what to suggest) as JSON")
+    p.add_argument("session")
+    p.add_argument("--at", help="my position: a room or ROW,COL (default: from the log)")
+    p.add_argument("--roll", type=int, help="this turn's roll (default: my latest roll in the log, "
+                                            "else ranked over the roll's law)")
+    p.add_argument("--opponents-seconds", type=float, default=1.0,
+                   help="time for the accuse/wait advice (0: skip it)")
+    p.set_defaults(func=_turn)
     p = sub.add_parser("parse", help="print the event a quick-entry line stands for as JSON")
     p.add_argument("session")
     p.add_argument("text")

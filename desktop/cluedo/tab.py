@@ -20,6 +20,7 @@ from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
 from desktop.widgets.opponents import AdvicePanel, KnowsRow, OpponentsStrip, percent
+from desktop.cluedo.board_view import BoardPanel
 from desktop.cluedo.forms import NewGameDialog, SuggestionForm
 from desktop.cluedo.opponents import LIKELY_KNOWS, RULE_TEXT, OpponentsTracker, OpponentsView
 from desktop.inference import InferenceRunner
@@ -159,6 +160,9 @@ class Tab(GameTab):
         self.side_tabs = plots
         self.who_page = self._build_who_is_close()
         plots.addTab(self.who_page, "Who is close?")
+        self.board_panel = BoardPanel(self.make_runner("turn"))     # where to move this turn
+        self.board_panel.positionChosen.connect(self._log_my_position)
+        plots.addTab(self.board_panel, "Board")
         right.addWidget(plots)
         return right
 
@@ -316,6 +320,12 @@ class Tab(GameTab):
     def after_result(self, timeline) -> None:
         self._request_recommendation()
         self._request_advice()
+        self.board_panel.refresh(self.document.setup, tuple(self.document.events),
+                                 ok=self.timeline is not None and self.timeline.error is None)
+
+    def _log_my_position(self, at) -> None:
+        self.log_json({"type": "position", "player": self.document.setup.me,
+                       "at": at if isinstance(at, str) else list(at)})
 
     # -- recommendations ----------------------------------------------------------------
     def _request_recommendation(self, *_a) -> None:

@@ -23,7 +23,7 @@ import numpy as np
 from engines.core.errors import ContradictionError, SessionFormatError
 from engines.core.info import entropy_bits
 from engines.cluedo.counting import Constraints, CountResult, count_deals, propagate
-from engines.cluedo.model import (AccusationEvent, HandEvent, LacksEvent, Setup, ShownEvent,
+from engines.cluedo.model import (BOARD_EVENTS, AccusationEvent, HandEvent, LacksEvent, Setup, ShownEvent,
                                   SuggestionEvent, describe_event)
 
 METHODS = ("exact", "center", "montecarlo")
@@ -75,6 +75,8 @@ def apply_event(setup: Setup, cons: Constraints, event) -> None:
                     cons.force(ci[c], k)
             else:  # not all three in the envelope: one of them is in some hand
                 cons.clauses.append(tuple((ci[c], p) for c in event.cards for p in range(k)))
+        elif isinstance(event, BOARD_EVENTS):
+            pass                      # pawns and dice say nothing about the cards
         else:
             raise SessionFormatError("event", f"not a Cluedo event: {type(event).__name__}")
     except KeyError as exc:
