@@ -142,6 +142,8 @@ class CluedoPosterior:
         categories: ``((category, cards), ...)`` as in the setup.
         samples: number of Monte Carlo samples (``montecarlo``), else None.
         note: a remark on how the result was obtained (e.g. a solver fallback), else None.
+        suggestion_model: the JSON of :class:`engines.cluedo.suggestions.ModelResult` when the
+            setup has a suggestion model (``matrix`` is then the weighted posterior), else None.
     """
 
     method: str
@@ -154,6 +156,7 @@ class CluedoPosterior:
     categories: tuple = ()
     samples: Optional[int] = None
     note: Optional[str] = None
+    suggestion_model: Optional[dict] = None
 
     def probability(self, card: str, owner: str) -> float:
         """P(``card`` is held by ``owner``) (``owner`` a player or ``"envelope"``).
@@ -196,6 +199,8 @@ class CluedoPosterior:
             out["samples"] = self.samples
         if self.note:
             out["note"] = self.note
+        if self.suggestion_model is not None:
+            out["suggestion_model"] = self.suggestion_model
         out["seconds"] = round(self.seconds, 6)
         return out
 
@@ -222,6 +227,8 @@ def infer(setup: Setup, events: Sequence = (), *, method: str = "exact", cancel=
     events = tuple(events)
     if method not in METHODS:
         raise SessionFormatError("method", f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
+    if setup.suggestion_trust and method == "exact":
+        return _infer_with_model(setup, events, cancel, t0)
     comp = propagate(constraints_for(setup, events))
     owners = setup.owners
     if method == "center":
@@ -254,6 +261,27 @@ def infer(setup: Setup, events: Sequence = (), *, method: str = "exact", cancel=
     se = np.sqrt(matrix * (1 - matrix) / n)
     return CluedoPosterior("montecarlo", setup.cards, owners, _clean(matrix), res.count, se,
                            time.perf_counter() - t0, setup.categories, n)
+
+
+def _infer_with_model(setup: Setup, events: tuple, cancel, t0: float) -> CluedoPosterior:
+    """``infer(method="exact")`` under the setup's suggestion model
+    (:mod:`engines.cluedo.suggestions`): the weighted (or model-averaged) posterior; the number
+    of consistent deals is the plain count of the log plus the model's hard constraints (rho 0)."""
+    from engines.cluedo.suggestions import LEARN, apply_rhos, model_posterior
+
+    result, _ = model_posterior(setup, events, cancel)
+    cons = constraints_for(setup, events)
+    apply_rhos(cons, setup, events, {p: 0.0 for p, r in setup.suggestion_trust if r != LEARN and float(r) == 0.0})
+    count = count_deals(propagate(cons), cancel, marginals=False).count
+    if count == 0 or result.matrix is None:
+        if _count(setup, events, cancel).count == 0:
+            _raise_contradiction(setup, events, cancel)
+        raise ContradictionError(max(len(events) - 1, -1),
+                                 "no deal agrees with the log when the players set to 0 never name "
+                                 "their own cards; set them above 0")
+    return CluedoPosterior("exact", setup.cards, setup.owners, _clean(result.matrix), count, None,
+                           time.perf_counter() - t0, setup.categories,
+                           suggestion_model=result.to_json(setup))
 
 
 def _clean(m: np.ndarray) -> np.ndarray:

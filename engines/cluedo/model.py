@@ -98,6 +98,9 @@ class Setup:
         me: the player using the app (whose suggestions reveal the shown card).
         edition: an id from :func:`load_editions`, or None for a custom deck.
         dealer: the dealer's name when it was given (only used to fill default hand sizes).
+        suggestion_trust: ``((player, rho or "learn"), ...)``, the suggestion model of
+            :mod:`engines.cluedo.suggestions` (players left out: rho 1, no information); empty:
+            today's model, suggestions reveal nothing about the suggester's hand.
     """
 
     categories: tuple
@@ -106,6 +109,7 @@ class Setup:
     me: str
     edition: Optional[str] = None
     dealer: Optional[str] = None
+    suggestion_trust: tuple = ()
 
     # -- derived -----------------------------------------------------------------------
     @property
@@ -143,7 +147,8 @@ class Setup:
         ``{"edition": id}`` or ``{"categories": {"suspect": [...], "weapon": [...], "room": [...]}}``,
         ``"players"`` (seating order), optional ``"dealer"``, optional ``"hand_sizes": {name: n}``
         (default: the deal from the dealer's left, the dealer being the last player when not
-        given), ``"me"``.
+        given), ``"me"``, optional ``"model": {"suggestion_trust": {name: rho or "learn"}}``
+        (:func:`engines.cluedo.suggestions.read_trust`).
 
         Raises:
             SessionFormatError: the first bad field, by JSON path.
@@ -206,7 +211,12 @@ class Setup:
         check_memory(need, r.sub("players"), f"{len(players)} players with {n_cards} cards",
                      "close other programs, or use fewer players or cards")
         me = r.choice("me", players, what="player")
-        return Setup(tuple(categories), tuple(players), tuple(sizes), me, edition, dealer)
+        trust = ()
+        if r.has("model"):
+            from engines.cluedo.suggestions import read_trust
+
+            trust = read_trust(r.dict("model"), players, me, r.sub("model"))
+        return Setup(tuple(categories), tuple(players), tuple(sizes), me, edition, dealer, trust)
 
     def to_json(self) -> dict:
         """The setup object (round-trips through :meth:`from_json`)."""
@@ -220,6 +230,8 @@ class Setup:
             out["dealer"] = self.dealer
         out["hand_sizes"] = dict(zip(self.players, self.hand_sizes))
         out["me"] = self.me
+        if self.suggestion_trust:
+            out["model"] = {"suggestion_trust": dict(self.suggestion_trust)}
         return out
 
 
