@@ -51,6 +51,7 @@ accusations, signed sums whose cancellation is bounded by ``_MAX_CANCELLATION``)
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass, field
 from typing import Optional
@@ -708,10 +709,13 @@ class CountResult:
             at each owner (``marginal.sum(1) == count_float`` per row), or None (count only);
             weighted counts (divided by ``exp(log_scale)``) with weights.
         log_scale: the log of the factor taken out of the weighted counts (0 without weights).
+        plain: the exact number of consistent deals (int) when asked for (``plain_count``), else None.
     """
 
-    def __init__(self, comp: Compiled, count: int, count_float: float, marginal, steps, b_posts):
+    def __init__(self, comp: Compiled, count: int, count_float: float, marginal, steps, b_posts,
+                 plain: Optional[int] = None):
         self.comp = comp
+        self.plain = plain
         self.log_scale = comp.log_scale
         self.count = count
         self.count_float = count_float
@@ -874,7 +878,8 @@ def memory_needed(comp: Compiled, keep: bool = True) -> int:
     return 8 * ((total if keep else 2 * largest) + 3 * largest)
 
 
-def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_backward: bool = False) -> CountResult:
+def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_backward: bool = False,
+                plain_count: bool = False) -> CountResult:
     """Count the consistent deals of ``comp`` and, optionally, the marginal counts.
 
     The backward (adjoint) pass runs the forward steps in reverse: ``b`` (number of completions
@@ -889,16 +894,18 @@ def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_bac
         cancel: zero-argument callable; :class:`engines.core.errors.Cancelled` when it is true.
         marginals: also run the backward pass (marginal counts per card and owner).
         keep_backward: keep the backward tensors so that :meth:`CountResult.sample` works.
+        plain_count: with weights, also the exact number of consistent deals
+            (:attr:`CountResult.plain`: one more forward pass over the same schedule).
     Raises:
         SessionFormatError: at ``$.events`` when the DP would need more memory than is
             available (:func:`engines.core.limits.check_memory`) or more than
             :data:`MAX_DP_BYTES` / :data:`MAX_DP_WORK` (:func:`check_dp_size`).
     """
     if comp.feasible and not keep_backward:
-        res = _count_by_envelope_terms(comp, cancel, marginals)
+        res = _count_by_envelope_terms(comp, cancel, marginals, plain_count)
         if res is not None:
             return res
-    return _count_deals(comp, cancel, marginals, keep_backward)
+    return _count_deals(comp, cancel, marginals, keep_backward, plain_count)
 
 
 _MAX_TERMS = 256            # inclusion-exclusion terms of failed accusations (else clauses in the DP)
@@ -926,7 +933,7 @@ def _envelope_clauses(comp: Compiled) -> dict:
     return out
 
 
-def _count_by_envelope_terms(comp: Compiled, cancel, marginals: bool) -> Optional[CountResult]:
+def _count_by_envelope_terms(comp: Compiled, cancel, marginals: bool, plain_count: bool = False) -> Optional[CountResult]:
     """Failed accusations by inclusion-exclusion instead of clause axes (None: not used).
 
     A failed accusation A only says "the envelope is not A". With E_A the deals whose envelope
@@ -960,7 +967,7 @@ def _count_by_envelope_terms(comp: Compiled, cancel, marginals: bool) -> Optiona
         return None
     drop = set(env_cl)
     k = comp.n_players
-    count, marg, mass = 0, None, 0.0
+    count, marg, mass, plain = 0, None, 0.0, 0
     n_count = comp.terminal.count(0)
     for fam, sign in terms:
         # F's cards go to the envelope: fixed there, their slots filled, and no other card of
@@ -994,7 +1001,9 @@ def _count_by_envelope_terms(comp: Compiled, cancel, marginals: bool) -> Optiona
         fixed.update({c: k for c in forced})
         sub = Compiled(comp.n_cards, k, True, fixed, order, choices, sizes, init, comp.terminal,
                        touched, implicit, comp.weights, comp.log_scale)
-        res = _count_deals(sub, cancel, marginals, False)
+        res = _count_deals(sub, cancel, marginals, False, plain_count)
+        if plain_count:
+            plain += sign * res.plain
         # the cards put in the envelope carry their (normalised) envelope weight
         f = 1.0
         for c in forced:
@@ -1009,24 +1018,38 @@ def _count_by_envelope_terms(comp: Compiled, cancel, marginals: bool) -> Optiona
             marg = sign * m if marg is None else marg + sign * m
     zf = float(count)
     if count == 0 or (comp.weights and zf <= 0.0):
-        return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [])
+        return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [],
+                           plain if plain_count else None)
     if marginals and mass / zf > _MAX_CANCELLATION:
         return None
     if comp.weights and mass / zf > _MAX_CANCELLATION:
         return None
     if marginals:
         marg = np.clip(marg, 0.0, zf)
-    return CountResult(comp, count, zf, marg, [], [])
+    return CountResult(comp, count, zf, marg, [], [], plain if plain_count else None)
 
 
-def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool) -> CountResult:
+def _integer_count(comp: Compiled, cancel, zf: float, max_mass: float, steps) -> int:
+    """The exact integer count of an unweighted DP from its float64 count (see the module
+    docstring)."""
+    if zf == 0.0:
+        return 0
+    if zf < _EXACT_FLOAT and max_mass < _EXACT_FLOAT:
+        return int(round(zf))
+    return _exact_count(comp, cancel, zf, steps)
+
+
+def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool,
+                 plain_count: bool = False) -> CountResult:
     """:func:`count_deals` with every clause in the DP."""
     k = comp.n_players
     if not comp.feasible:
-        return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [])
+        return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [],
+                           0 if plain_count else None)
     steps = _schedule(comp)
     if steps is None:
-        return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [])
+        return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [],
+                           0 if plain_count else None)
     check_dp_size(comp, steps, keep=marginals or keep_backward)
     z, steps, max_mass = _forward(comp, cancel, keep=marginals or keep_backward, steps=steps)
     zf = float(z)
@@ -1099,7 +1122,15 @@ def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool) -
             marg[c, o] = zf
     elif marginals:
         marg = np.zeros((comp.n_cards, k + 1))
-    return CountResult(comp, count, zf, marg, steps if keep_backward else [], b_posts)
+    plain = None
+    if plain_count:
+        if comp.weights:
+            bare = dataclasses.replace(comp, weights={}, log_scale=0.0)
+            zp, _, mass_p = _forward(bare, cancel, keep=False, steps=steps)
+            plain = _integer_count(bare, cancel, float(zp), mass_p, steps)
+        else:
+            plain = count
+    return CountResult(comp, count, zf, marg, steps if keep_backward else [], b_posts, plain)
 
 
 def _exact_count(comp: Compiled, cancel, approx: float, steps=None) -> int:

@@ -267,12 +267,9 @@ def _infer_with_model(setup: Setup, events: tuple, cancel, t0: float) -> CluedoP
     """``infer(method="exact")`` under the setup's suggestion model
     (:mod:`engines.cluedo.suggestions`): the weighted (or model-averaged) posterior; the number
     of consistent deals is the plain count of the log plus the model's hard constraints (rho 0)."""
-    from engines.cluedo.suggestions import LEARN, apply_rhos, model_posterior
+    from engines.cluedo.suggestions import model_posterior
 
-    result, _ = model_posterior(setup, events, cancel)
-    cons = constraints_for(setup, events)
-    apply_rhos(cons, setup, events, {p: 0.0 for p, r in setup.suggestion_trust if r != LEARN and float(r) == 0.0})
-    count = count_deals(propagate(cons), cancel, marginals=False).count
+    result, count = model_posterior(setup, events, cancel)
     if count == 0 or result.matrix is None:
         if _count(setup, events, cancel).count == 0:
             _raise_contradiction(setup, events, cancel)

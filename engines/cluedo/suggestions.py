@@ -139,15 +139,16 @@ def apply_rhos(cons, setup: Setup, events: Sequence, rhos: dict) -> None:
 
 
 def weighted_count(setup: Setup, events: Sequence, rhos: dict, cancel=None, *,
-                   marginals: bool = True) -> CountResult:
+                   marginals: bool = True, plain_count: bool = False) -> CountResult:
     """The DP count of the deals consistent with ``events``, each weighted by the suggestion
     model ``rhos`` (``{player: rho}``): :class:`engines.cluedo.counting.CountResult` (weighted
-    counts divided by ``exp(result.log_scale)``)."""
+    counts divided by ``exp(result.log_scale)``; with ``plain_count`` also ``result.plain``, the
+    number of deals of positive weight, from the same schedule)."""
     from engines.cluedo.inference import constraints_for
 
     cons = constraints_for(setup, events)
     apply_rhos(cons, setup, events, rhos)
-    return count_deals(propagate(cons), cancel, marginals=marginals)
+    return count_deals(propagate(cons), cancel, marginals=marginals, plain_count=plain_count)
 
 
 def _n_suggestions(setup: Setup, events: Sequence, player: str) -> int:
@@ -181,12 +182,14 @@ class LearnedTrust:
         posterior: tuple of probabilities aligned with :data:`GRID` (sums to 1).
         matrices: per grid value the weighted posterior worksheet (n_cards, n_players + 1), for
             model averaging.
+        consistent_deals: the number of deals of positive weight (the same at every grid value).
     """
 
     player: str
     suggestions: int
     posterior: tuple
     matrices: tuple = ()
+    consistent_deals: int = 0
 
     @property
     def p_lacks(self) -> float:
@@ -232,8 +235,11 @@ def learn_trust(setup: Setup, events: Sequence, player: str, rhos: Optional[dict
         raise SessionFormatError("$.setup.model.suggestion_trust", f"{player!r} is not an opponent")
     base = {p: r for p, r in (rhos or {}).items() if p != player}
     lls, mats = [], []
-    for g in GRID:
-        res = weighted_count(setup, events, {**base, player: g}, cancel)
+    plain = 0
+    for i, g in enumerate(GRID):
+        res = weighted_count(setup, events, {**base, player: g}, cancel, plain_count=(i == 0))
+        if i == 0:
+            plain = res.plain
         lls.append(log_likelihood(setup, events, player, g, res))
         mats.append(res.marginal / res.count_float if res.count_float > 0 else None)
     top = max(lls)
@@ -243,7 +249,7 @@ def learn_trust(setup: Setup, events: Sequence, player: str, rhos: Optional[dict
         w = np.exp(np.array(lls) - top)
         post = w / w.sum()
     return LearnedTrust(player, _n_suggestions(setup, events, player),
-                        tuple(float(q) for q in post), tuple(mats))
+                        tuple(float(q) for q in post), tuple(mats), plain)
 
 
 @dataclass(frozen=True)
@@ -275,9 +281,9 @@ class ModelResult:
 
 
 def model_posterior(setup: Setup, events: Sequence, cancel=None) -> tuple:
-    """The worksheet under ``setup.suggestion_trust``: ``(ModelResult, CountResult)`` — the
-    count result of the final weighted DP (None with exact model averaging, which mixes the
-    learning's DPs). The caller checks for contradictions (a zero count)."""
+    """The worksheet under ``setup.suggestion_trust``: ``(ModelResult, consistent deals)``, the
+    latter the exact number of deals of positive weight (those consistent with the log and the
+    hard constraints of players set to 0). The caller checks for contradictions (0 deals)."""
     fixed = {p: float(r) for p, r in setup.suggestion_trust if r != LEARN}
     learners = [p for p, r in setup.suggestion_trust if r == LEARN]
     learned = {p: learn_trust(setup, events, p, fixed, cancel) for p in learners}
@@ -288,10 +294,10 @@ def model_posterior(setup: Setup, events: Sequence, cancel=None) -> tuple:
         mats = [(q, m) for q, m in zip(lt.posterior, lt.matrices) if m is not None and q > 0]
         if mats:
             matrix = sum(q * m for q, m in mats) / sum(q for q, _ in mats)
-            return ModelResult(matrix, rho_used, learned, "mixture"), None
+            return ModelResult(matrix, rho_used, learned, "mixture"), lt.consistent_deals
     rhos = dict(fixed)
     for p in learners:
         rhos[p] = rho_used[p] = learned[p].geometric_mean
-    res = weighted_count(setup, events, rhos, cancel)
+    res = weighted_count(setup, events, rhos, cancel, plain_count=True)
     matrix = res.marginal / res.count_float if res.count_float > 0 else None
-    return ModelResult(matrix, rho_used, learned, "plug-in" if learners else None, res.log_scale), res
+    return ModelResult(matrix, rho_used, learned, "plug-in" if learners else None, res.log_scale), res.plain
