@@ -309,3 +309,46 @@ def test_model_round_trips_and_old_setups_are_unchanged():
     assert Setup.from_json(s.to_json()) == s
     assert "model" not in _setup(("Me", "Ann", "Bob")).to_json()
     assert "model" not in _setup(("Me", "Ann", "Bob"), {"Ann": 1}).to_json()
+
+
+def test_best_triple_under_the_model_equals_brute_force():
+    from engines.cluedo.accuse import best_triple
+
+    setup = _setup(("Me", "Ann", "Bob"))
+    ev = [HandEvent("Me", ("a", "e")),
+          SuggestionEvent("Ann", ("b", "d", "g"), (), "Bob", None),
+          SuggestionEvent("Ann", ("a", "f", "h"), ("Bob",), "Me", None),
+          SuggestionEvent("Bob", ("c", "e", "h"), (), "Me", None)]
+    for rhos in ({"Ann": 0.1, "Bob": 4.0}, {"Ann": 9.0}, {}):
+        cons = constraints_for(setup, ev)
+        named = _named(setup, ev)
+        pi = {p: i for i, p in enumerate(setup.players)}
+        r = {pi[p]: v for p, v in rhos.items()}
+        joint: dict = {}
+        for own in _deals(setup):
+            if not _consistent(cons, own):
+                continue
+            w = 1.0
+            for p, c in named:
+                if own[c] == p:
+                    w *= r.get(p, 1.0)
+            env = tuple(setup.cards[c] for c in range(len(own)) if own[c] == 3)
+            joint[env] = joint.get(env, 0.0) + w
+        z = sum(joint.values())
+        want = max(joint.items(), key=lambda t: (t[1], [-setup.cards.index(c) for c in t[0]]))
+        triple, p = best_triple(setup, ev, rhos=rhos)
+        assert math.isclose(p, want[1] / z, rel_tol=1e-9) and joint[triple] == want[1]
+
+
+def test_suggestion_race_pairs_engines_on_the_same_game():
+    from engines.cluedo.suggestion_race import ENGINES, run, summarise
+
+    rs = run("neutral", 2, players=3, theta=0.8)
+    for r in rs:
+        assert r["right"] == r["today"]          # neutral opponents: the right model is today's
+        for eng in ENGINES:
+            assert r[eng] is None or r[eng]["p"] >= 0.8
+    table = summarise(rs)["neutral"]
+    assert table["games"] == 2 and table["right"]["vs_today"]["won_only_here"] == 0
+    lack = run("lack-0.1", 1, start=1, players=3)[0]
+    assert lack["game"] == 1 and lack["focal"] == 1
