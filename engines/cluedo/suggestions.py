@@ -217,8 +217,16 @@ class LearnedTrust:
                        key=lambda t: t[1])
         return f"{label}: {round(100 * p)} %"
 
+    def short(self) -> str:
+        """The summary for a column header: ``"lacks 80 %"``, ``"bluffs 70 %"``,
+        ``"neutral 60 %"``; empty below :data:`MIN_SUGGESTIONS` suggestions."""
+        text = self.summary()
+        if self.suggestions < MIN_SUGGESTIONS:
+            return ""
+        return text.replace("suggests what they lack:", "lacks").replace(":", "")
+
     def to_json(self) -> dict:
-        return {"grid": list(GRID), "posterior": [round(float(q), 12) for q in self.posterior],
+        return {"short": self.short(), "grid": list(GRID), "posterior": [round(float(q), 12) for q in self.posterior],
                 "suggestions": self.suggestions, "p_lacks": round(self.p_lacks, 12),
                 "p_bluffs": round(self.p_bluffs, 12), "summary": self.summary()}
 

@@ -50,3 +50,30 @@ def test_dialog_reopens_with_the_model(qtbot):
     seats = dlg.seats()
     assert [(s.suggests, s.rho) for s in seats[1:]] == [("lacks", 0.1), ("learn", 1.0)]
     assert not dlg.table.model().index(0, dlg.SUGGESTS).flags() & Qt.ItemIsEditable   # me
+
+
+def test_learned_behaviour_shows_beside_the_player(qtbot):
+    from desktop.cluedo.suggestion_notes import learned_notes
+    from desktop.widgets.worksheet import ProbabilityTableModel
+
+    setup = cluedo.Setup.from_json({"categories": {"suspect": ["a", "b", "c"], "weapon": ["d", "e", "f"],
+                                                   "room": ["g", "h", "i"]},
+                                    "players": ["Me", "Ann", "Bob"], "me": "Me",
+                                    "model": {"suggestion_trust": {"Ann": "learn"}}})
+    # Ann keeps naming cards that Bob or I turn out to hold: she suggests what she lacks
+    ev = [cluedo.SuggestionEvent("Ann", t, (), r, None) for t, r in
+          [(("a", "d", "g"), "Bob"), (("a", "d", "h"), "Bob"), (("a", "e", "g"), "Bob"),
+           (("b", "d", "g"), "Bob")]]
+    post = cluedo.infer(setup, ev)
+    notes = learned_notes(post)
+    assert set(notes) == {1}
+    short, long = notes[1]
+    lt = post.suggestion_model["learned"]["Ann"]
+    assert short == lt["short"] and short.split()[0] in ("lacks", "bluffs", "neutral")
+    assert "from 4 suggestions" in long
+    model = ProbabilityTableModel([("", list(setup.cards))], list(setup.owners))
+    model.set_column_notes(notes)
+    assert model.headerData(1, Qt.Orientation.Horizontal) == f"Ann\n{short}"
+    assert model.headerData(1, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole) == long
+    assert model.headerData(2, Qt.Orientation.Horizontal) == "Bob"
+    assert learned_notes(cluedo.infer(cluedo.Setup.from_json({**setup.to_json(), "model": {}}), ev)) == {}
