@@ -126,6 +126,29 @@ class Compiled:
     implicit: Optional[int] = None   # count resource kept out of the DP state (see _forward)
     weights: dict = field(default_factory=dict)   # (free card, owner) -> weight / the card's largest
     log_scale: float = 0.0      # log of the factors taken out of ``weights`` (see _normalise_weights)
+    # the DP schedule (it does not depend on the weights): shared by :func:`reweight` copies
+    schedule_cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+
+def reweight(comp: Compiled, weights: dict) -> Compiled:
+    """``comp`` with other cell weights (``{(card, owner): w > 0}``, as
+    :attr:`Constraints.weights`; 0 is not allowed: a forbidden cell changes the propagation),
+    sharing its DP schedule: counting the same log under several weightings (the suggestion
+    model's grid) propagates and schedules once."""
+    owners = {c: [o for o, _, _ in comp.choices[c]] for c in comp.free}
+    log_scale = 0.0
+    for c, o in comp.fixed.items():
+        log_scale += float(np.log(weights.get((c, o), 1.0)))
+    out = {}
+    for c in comp.free:
+        ws = {o: weights.get((c, o), 1.0) for o in owners[c]}
+        top = max(ws.values())
+        if top != 1.0:
+            log_scale += float(np.log(top))
+        for o, w in ws.items():
+            if w != top:
+                out[(c, o)] = w / top
+    return dataclasses.replace(comp, weights=out, log_scale=log_scale)
 
 
 def _normalise_weights(weights: dict, allowed: np.ndarray, fixed: dict, free: list) -> tuple:
@@ -1046,7 +1069,9 @@ def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool,
     if not comp.feasible:
         return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [],
                            0 if plain_count else None)
-    steps = _schedule(comp)
+    if "steps" not in comp.schedule_cache:
+        comp.schedule_cache["steps"] = _schedule(comp)
+    steps = comp.schedule_cache["steps"]
     if steps is None:
         return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [],
                            0 if plain_count else None)

@@ -28,7 +28,8 @@ Per game and engine: whether the focal won (its accusation correct and made befo
 correct one), whether it accused wrongly, and the focal turn of its accusation. Win rates with
 95 % Wilson intervals (``scipy.stats.binomtest``; the unit is the game); each engine against
 ``today`` by the exact McNemar test (a binomial test on the games where exactly one of the two
-won) and, for the turn of a correct accusation, the Mann-Whitney U test.
+won) and, for the turn of a correct accusation, the Mann-Whitney U test (won games), and on
+the games where both accused correctly (whoever won) the paired turn difference and its sign test.
 
 ``python -m engines.cluedo.suggestion_race --behaviour lack-0.1 --games 400 --out FILE.jsonl``
 plays and appends one JSON line per game (resumable in chunks with ``--start``);
@@ -227,6 +228,17 @@ def summarise(results: list) -> dict:
                                  if better + worse else 1.0}
                 if turns and turns_today and turns != turns_today:
                     e["vs_today"]["turns_mannwhitney_p"] = round(float(mannwhitneyu(turns, turns_today).pvalue), 4)
+                # paired: the games where both accused correctly (whoever won the race)
+                pairs = [(r[eng]["turn"], r["today"]["turn"]) for r in rs
+                         if r[eng] and r["today"] and r[eng]["correct"] and r["today"]["correct"]]
+                if pairs:
+                    d = [a - t for a, t in pairs]
+                    e["vs_today"]["paired_turns"] = {
+                        "games": len(d), "mean_difference": round(float(np.mean(d)), 3),
+                        "earlier": sum(x < 0 for x in d), "later": sum(x > 0 for x in d),
+                        "sign_test_p": round(float(binomtest(sum(x < 0 for x in d),
+                                                             sum(x != 0 for x in d)).pvalue), 4)
+                        if any(d) else 1.0}
             row[eng] = e
         out[b] = row
     return out

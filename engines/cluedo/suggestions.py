@@ -241,11 +241,24 @@ def learn_trust(setup: Setup, events: Sequence, player: str, rhos: Optional[dict
     """
     if player not in setup.players or player == setup.me:
         raise SessionFormatError("$.setup.model.suggestion_trust", f"{player!r} is not an opponent")
+    from engines.cluedo.counting import reweight
+    from engines.cluedo.inference import constraints_for
+
     base = {p: r for p, r in (rhos or {}).items() if p != player}
+    cons = constraints_for(setup, events)
+    apply_rhos(cons, setup, events, base)          # the others' weights and hard constraints
+    comp = propagate(cons)                         # once: the grid changes weights only
+    mine = cons.copy()
+    mine.weights = {}
     lls, mats = [], []
     plain = 0
     for i, g in enumerate(GRID):
-        res = weighted_count(setup, events, {**base, player: g}, cancel, plain_count=(i == 0))
+        mine.weights = {}
+        apply_rhos(mine, setup, events, {player: g})
+        weights = dict(cons.weights)
+        for key, w in mine.weights.items():
+            weights[key] = weights.get(key, 1.0) * w
+        res = count_deals(reweight(comp, weights), cancel, marginals=True, plain_count=(i == 0))
         if i == 0:
             plain = res.plain
         lls.append(log_likelihood(setup, events, player, g, res))
