@@ -242,6 +242,8 @@ def infer(setup: Setup, events: Sequence = (), *, method: str = "exact", cancel=
             res = count_deals(comp, cancel)
             matrix = res.marginal / res.count_float
             note = note + "; showing the exact marginals instead"
+        if setup.suggestion_trust:
+            note = ((note + "; ") if note else "") + _NO_MODEL
         return CluedoPosterior("center", setup.cards, owners, _clean(matrix), None, None,
                                time.perf_counter() - t0, setup.categories, None, note)
     res = count_deals(comp, cancel, marginals=(method == "exact"), keep_backward=(method == "montecarlo"))
@@ -260,7 +262,11 @@ def infer(setup: Setup, events: Sequence = (), *, method: str = "exact", cancel=
         matrix[:, j] = np.mean(deals == j, axis=0)
     se = np.sqrt(matrix * (1 - matrix) / n)
     return CluedoPosterior("montecarlo", setup.cards, owners, _clean(matrix), res.count, se,
-                           time.perf_counter() - t0, setup.categories, n)
+                           time.perf_counter() - t0, setup.categories, n,
+                           _NO_MODEL if setup.suggestion_trust else None)
+
+
+_NO_MODEL = "the suggestion model is used by the exact method only; these are the plain probabilities"
 
 
 def _infer_with_model(setup: Setup, events: tuple, cancel, t0: float) -> CluedoPosterior:

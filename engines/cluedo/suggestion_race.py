@@ -47,7 +47,7 @@ from engines.core.errors import SessionFormatError, check_cancel
 from engines.cluedo.accuse import best_triple
 from engines.cluedo.inference import infer
 from engines.cluedo.model import HandEvent, Setup, SuggestionEvent
-from engines.cluedo.race import CERTAIN, _certain_triple
+from engines.cluedo.race import _certain_triple
 from engines.cluedo.simulate import play_suggestion, random_deal
 from engines.cluedo.suggestions import learn_trust
 
