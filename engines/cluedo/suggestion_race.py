@@ -244,6 +244,27 @@ def summarise(results: list) -> dict:
     return out
 
 
+def markdown(table: dict) -> str:
+    """The :func:`summarise` table as Markdown: a row per behaviour and engine."""
+    lines = ["| opponents | engine | games | focal wins (95 % Wilson) | wrong accusations | "
+             "won only here / only today (McNemar p) | turn of a winning accusation (mean) | "
+             "both correct: earlier / later (sign p) |",
+             "|---|---|---|---|---|---|---|---|"]
+    for b, row in table.items():
+        for eng in ENGINES:
+            e = row[eng]
+            w = e["win"]
+            cell = f"{w['k']} = {100 * w['rate']:.1f} % [{100 * w['wilson_95'][0]:.1f}, {100 * w['wilson_95'][1]:.1f}]"
+            wr = e["wrong_accusation"]
+            v = e.get("vs_today")
+            mc = f"{v['won_only_here']} / {v['won_only_today']} (p = {v['mcnemar_p']:.3g})" if v else "—"
+            pt = v.get("paired_turns") if v else None
+            pts = f"{pt['earlier']} / {pt['later']} of {pt['games']} (p = {pt['sign_test_p']:.3g})" if pt else "—"
+            turns = "—" if e["turns_to_win_mean"] is None else f"{e['turns_to_win_mean']:.2f}"
+            lines.append(f"| {b} | {eng} | {row['games']} | {cell} | {wr['k']} | {mc} | {turns} | {pts} |")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> None:
     """Command line (module docstring)."""
     import argparse
@@ -259,11 +280,16 @@ def main(argv=None) -> None:
     ap.add_argument("--theta", type=float, default=0.8)
     ap.add_argument("--out")
     ap.add_argument("--summarise", nargs="+", metavar="FILE")
+    ap.add_argument("--markdown", action="store_true", help="with --summarise: a Markdown table")
     a = ap.parse_args(argv)
     try:
         if a.summarise:
-            rs = [json.loads(line) for f in a.summarise for line in open(f, encoding="utf-8") if line.strip()]
-            print(json.dumps(summarise(rs), indent=1))
+            rs = []
+            for name in a.summarise:
+                with open(name, encoding="utf-8") as f:
+                    rs += [json.loads(line) for line in f if line.strip()]
+            table = summarise(rs)
+            print(markdown(table) if a.markdown else json.dumps(table, indent=1))
             return
         if not a.behaviour:
             ap.error("--behaviour or --summarise")
