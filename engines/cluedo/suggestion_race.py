@@ -244,6 +244,10 @@ def summarise(results: list) -> dict:
     return out
 
 
+def _p(p: float) -> str:
+    return "< 0.0001" if p < 1e-4 else f"= {p:.3g}"
+
+
 def markdown(table: dict) -> str:
     """The :func:`summarise` table as Markdown: a row per behaviour and engine."""
     lines = ["| opponents | engine | games | focal wins (95 % Wilson) | wrong accusations | "
@@ -257,9 +261,9 @@ def markdown(table: dict) -> str:
             cell = f"{w['k']} = {100 * w['rate']:.1f} % [{100 * w['wilson_95'][0]:.1f}, {100 * w['wilson_95'][1]:.1f}]"
             wr = e["wrong_accusation"]
             v = e.get("vs_today")
-            mc = f"{v['won_only_here']} / {v['won_only_today']} (p = {v['mcnemar_p']:.3g})" if v else "—"
+            mc = f"{v['won_only_here']} / {v['won_only_today']} (p {_p(v['mcnemar_p'])})" if v else "—"
             pt = v.get("paired_turns") if v else None
-            pts = f"{pt['earlier']} / {pt['later']} of {pt['games']} (p = {pt['sign_test_p']:.3g})" if pt else "—"
+            pts = f"{pt['earlier']} / {pt['later']} of {pt['games']} (p {_p(pt['sign_test_p'])})" if pt else "—"
             turns = "—" if e["turns_to_win_mean"] is None else f"{e['turns_to_win_mean']:.2f}"
             lines.append(f"| {b} | {eng} | {row['games']} | {cell} | {wr['k']} | {mc} | {turns} | {pts} |")
     return "\n".join(lines)
