@@ -18,6 +18,7 @@ from desktop.gametab import GameTab
 from desktop.widgets.quick_entry import EnterSubmits
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.ranking import Column, RankingTable
+from desktop.cluedo.suggestion_notes import learned_notes
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
 from desktop.widgets.opponents import AdvicePanel, KnowsRow, OpponentsStrip, percent
 from desktop.cluedo.board_view import BoardPanel
@@ -261,6 +262,7 @@ class Tab(GameTab):
     # -- results ----------------------------------------------------------------------
     def show_posterior(self, post, k: int) -> None:
         self.model.set_matrix(post.matrix, getattr(post, "standard_error", None))
+        self.model.set_column_notes(learned_notes(post))
         deals = post.consistent_deals
         text = ("" if k == len(self.document.events) else f"<i>as after entry {k}</i> · ")
         text += f"{deals:,} consistent deals" if deals is not None else "approximate (analytical center)"

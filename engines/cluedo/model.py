@@ -102,6 +102,9 @@ class Setup:
             :mod:`engines.cluedo.board`); only the turn advice uses it.
         pawns: ``((player, suspect), ...)``: the suspect whose pawn each player moves, when
             given (a suggestion naming that suspect moves that player's pawn).
+        suggestion_trust: ``((player, rho or "learn"), ...)``, the suggestion model of
+            :mod:`engines.cluedo.suggestions` (players left out: rho 1, no information); empty:
+            today's model, suggestions reveal nothing about the suggester's hand.
     """
 
     categories: tuple
@@ -112,6 +115,7 @@ class Setup:
     dealer: Optional[str] = None
     dice: Optional[int] = None
     pawns: tuple = ()
+    suggestion_trust: tuple = ()
 
     # -- derived -----------------------------------------------------------------------
     @property
@@ -149,7 +153,8 @@ class Setup:
         ``{"edition": id}`` or ``{"categories": {"suspect": [...], "weapon": [...], "room": [...]}}``,
         ``"players"`` (seating order), optional ``"dealer"``, optional ``"hand_sizes": {name: n}``
         (default: the deal from the dealer's left, the dealer being the last player when not
-        given), ``"me"``.
+        given), ``"me"``, optional ``"model": {"suggestion_trust": {name: rho or "learn"}}``
+        (:func:`engines.cluedo.suggestions.read_trust`).
 
         Raises:
             SessionFormatError: the first bad field, by JSON path.
@@ -227,7 +232,13 @@ class Setup:
                     raise pr.error(k, f"{sus} is already {used[sus]}'s pawn")
                 used[sus] = k
             pawns = tuple((p, pobj[p]) for p in players if p in pobj)
-        return Setup(tuple(categories), tuple(players), tuple(sizes), me, edition, dealer, dice, pawns)
+        trust = ()
+        if r.has("model"):
+            from engines.cluedo.suggestions import read_trust
+
+            trust = read_trust(r.dict("model"), players, me, r.sub("model"))
+        return Setup(tuple(categories), tuple(players), tuple(sizes), me, edition, dealer, dice, pawns,
+                     trust)
 
     def to_json(self) -> dict:
         """The setup object (round-trips through :meth:`from_json`)."""
@@ -245,6 +256,8 @@ class Setup:
             out["dice"] = self.dice
         if self.pawns:
             out["pawns"] = dict(self.pawns)
+        if self.suggestion_trust:
+            out["model"] = {"suggestion_trust": dict(self.suggestion_trust)}
         return out
 
 
