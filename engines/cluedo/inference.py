@@ -220,9 +220,12 @@ def infer(setup: Setup, events: Sequence = (), *, method: str = "exact", cancel=
         samples: Monte Carlo sample size.
         seed: Monte Carlo random seed.
     Returns:
-        :class:`CluedoPosterior` (matrix of shape (n_cards, n_players + 1), probabilities).
+        :class:`CluedoPosterior` (matrix of shape (n_cards, n_players + 1), probabilities). When
+        ``setup.suggestion_trust`` is set and the method is exact, the posterior under that
+        suggestion model (:mod:`engines.cluedo.suggestions`; ``suggestion_model`` filled).
     Raises:
-        ContradictionError: no deal is consistent; names the first event after which none is.
+        ContradictionError: no deal is consistent; names the first event after which none is
+            (with the suggestion model: also when players set to 0 must have named own cards).
         SessionFormatError: unknown method or a foreign event.
     """
     t0 = time.perf_counter()

@@ -3,7 +3,7 @@
 Every other part of the Cluedo engine treats a suggestion as carrying no information about the
 suggester's own hand (only who passed and who refuted counts). People do not suggest at random:
 most name cards they lack (to learn), some bluff with their own cards (Hansen and Hansen,
-"Bluffing in Clue", IEEE Transactions on Games, 2019). The model here is a likelihood ratio per
+IEEE Transactions on Games, 2019). The model here is a likelihood ratio per
 opponent:
 
 * **Weighted posterior.** Opponent ``p`` has a ratio ``rho_p >= 0``; a deal's weight is
