@@ -107,6 +107,18 @@ def _label(lam: float, st: str) -> str:
     return f"{st} λ = {lam:g}"
 
 
+def parse_label(label: str) -> tuple:
+    """``("flat", 0.05)`` from a stored strategy label ``"flat λ = 0.05"``.
+
+    Raises:
+        ValueError: not a label of this module.
+    """
+    st, _, lam = label.partition(" λ = ")
+    if not lam:
+        raise ValueError(f"not a strategy label: {label!r}")
+    return st, float(lam)
+
+
 def analyse(res: dict, resamples: int = 1000, bootstrap_seed: int = 2026) -> dict:
     """The replication's analysis from the stored outcomes (module docstring).
 
