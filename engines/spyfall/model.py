@@ -25,8 +25,7 @@ than the Dirichlet model assumes; ``engines.spyfall.calibration`` chooses its w.
 
 ``table`` holds the player's own aids at the table — the round timer's length and the locations
 they struck out on their own list. They are kept with the session and never read by the model
-(:class:`TableAids`; two setups that differ only in them compare equal, so changing them
-recomputes nothing).
+(:class:`TableAids`: inference reads the locations, players and models only).
 
 ``me`` and ``my_role`` are optional (without them the engine is a public observer). A per-player
 ``strategy`` may also be ``"joker"`` (a random claimer whose claims carry no information).
@@ -154,7 +153,7 @@ class Setup:
         edition: the edition key when the locations came from ``resources/spyfall``.
         rounds: rounds before the automatic end game (seed: each player speaks 5 times).
         table: my :class:`TableAids` (timer length, struck-out locations); not part of the
-            model: ignored by equality and hashing, never read by inference.
+            model: never read by inference.
     """
 
     locations: tuple
@@ -169,7 +168,7 @@ class Setup:
     edition: Optional[str] = None
     rounds: int = DEFAULT_ROUNDS
     claim_weight: float = DEFAULT_CLAIM_WEIGHT
-    table: TableAids = field(default_factory=TableAids, compare=False)
+    table: TableAids = field(default_factory=TableAids)
 
     def __post_init__(self):
         if not self.models:

@@ -56,7 +56,7 @@ def _cell_game(index: int, _seed_seq, seed: int, games: int, cells: tuple) -> tu
     from engines.spyfall.equilibrium import TABLE
     config = _config(games, seed, lam=lam, seats=(st,) * TABLE["players"], spy_lam=slam,
                      spy_strategy=sst, **GAME_VOTE)
-    r = play_game(config, g)
+    r = play_game(config, g, record=False)
     return (not r["spy_wins"], int(r["turns"]))
 
 
@@ -277,7 +277,16 @@ def main(argv: Optional[Sequence[str]] = None) -> dict:
                "non_spy_strategies": [list(s) for s in NON_SPY_STRATEGIES],
                "spy_strategies": [list(s) for s in SPY_STRATEGIES],
                "scheduler": a.scheduler, "runs": []}
-        for seed in seeds:
+        import json
+        import os
+        if os.path.exists(path):   # keep the seeds already played (a run may be resumed)
+            with open(path, encoding="utf-8") as fh:
+                old = json.load(fh)
+            if old.get("table") == TABLE and old.get("game_vote") == GAME_VOTE:
+                res["runs"] = [r for r in old.get("runs", []) if r["seed"] not in seeds
+                               or r["games"] == a.games]
+        done = {r["seed"] for r in res["runs"]}
+        for seed in [x for x in seeds if x not in done]:
             last = [0.0]
 
             def progress(done, total, seed=seed, last=last):
