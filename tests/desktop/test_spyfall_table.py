@@ -200,3 +200,23 @@ def test_information_axis_shows_values_without_a_scale_factor(window):
         assert axis.autoSIPrefix is False
         assert "x0.001" not in axis.labelString()
     assert np.nanmax([x for x in tab.ig_plot.series()["location (public)"] if x is not None]) < 1
+
+
+def test_new_game_dialog_says_what_the_claim_weight_means(qtbot):
+    from desktop.spyfall.forms import NewGameDialog, describe_claim_weight
+
+    text = describe_claim_weight(27, 0.3, 0.05)
+    assert "one worksheet claim moves a player's spy odds by at most ×" in text
+    assert "Fitted to bots, not to people" in text
+    assert "27 locations" in text and "nearest" not in text
+    assert "the nearest studied table to 25" in describe_claim_weight(25, 0.3, 0.05)
+    # a larger w moves the odds further
+    small = float(text.split("×")[1].split(" ")[0])
+    big = float(describe_claim_weight(27, 0.3, 0.5).split("×")[1].split(" ")[0])
+    assert big > small
+    dlg = NewGameDialog(None, spyfall.default_setup())
+    qtbot.addWidget(dlg)
+    assert "spy odds by at most" in dlg.weight_hint.text()
+    before = dlg.weight_hint.text()
+    dlg.weight.set_value(0.3)
+    assert dlg.weight_hint.text() != before and "w = 0.3" in dlg.weight_hint.text()
