@@ -722,27 +722,29 @@ def belief_summary(setup: Setup, posterior: Posterior) -> dict[str, float]:
 
 
 #: An accusation (or, for the spy, a location) is named only when the leader is ahead of the
-#: runner-up by at least this much probability: below it the claims have not set anyone apart.
-MIN_LEAD = 0.01
+#: runner-up by more than this (relative to the leader): a tie means the claims have not set
+#: anyone apart (e.g. before anyone but me has spoken).
+MIN_LEAD = 1e-6
 
 
 def _evidence(setup: Setup, events, belief: np.ndarray, names, what: str) -> tuple:
     """(True, "") when the log holds evidence for naming the leader of ``belief``, else
     (False, the reason in words with what would be needed). Evidence: at least one claim by a
-    player other than me, and a leader ahead of the runner-up by :data:`MIN_LEAD`."""
+    player other than me, and a single leader (ahead of the runner-up by more than
+    :data:`MIN_LEAD` of its probability)."""
     me = setup.me
     others = [e for e in events if isinstance(e, Claim) and e.player != me]
     if not others:
         return False, (f"No {what} yet: no one else has answered. It needs at least one answer "
                        f"from another player.")
     order = np.argsort(-belief, kind="stable")
-    if belief.size > 1 and belief[order[0]] - belief[order[1]] < MIN_LEAD:
+    if belief.size > 1 and belief[order[0]] - belief[order[1]] <= MIN_LEAD * belief[order[0]]:
         a, b = names[order[0]], names[order[1]]
         return False, (f"No {what} yet: the answers so far do not set anyone apart ({a} "
                        f"{100 * belief[order[0]]:.1f} %, {b} {100 * belief[order[1]]:.1f} %). "
                        f"It needs an answer that fits one "
-                       f"{'player' if what == 'accusation' else 'location'} clearly better or "
-                       f"worse than the others (a lead of {100 * MIN_LEAD:g} percentage point).")
+                       f"{'player' if what == 'accusation' else 'location'} better or worse "
+                       f"than the others.")
     return True, ""
 
 
