@@ -29,7 +29,7 @@ every interval is a function of its input.
 from __future__ import annotations
 
 import math
-from typing import Optional, Sequence
+from typing import Sequence
 
 import numpy as np
 

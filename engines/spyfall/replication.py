@@ -226,14 +226,18 @@ def replicated_strategies(side: str) -> dict:
 def markdown(res: dict) -> str:
     """The replication's Markdown tables (docs/spyfall-equilibrium.md)."""
     a = res["analysis"]
-    pct = lambda f: f"{100 * f:.0f} %"  # noqa: E731
-    lines = ["| seed | games per cell | value (95 % game bootstrap) | pure maximin row "
-             "(guarantee) | maximin row in resamples | spy's minimax column | "
-             "equilibrium (non-spies ; spy) |", "|---|---|---|---|---|---|---|"]
+    def pct(f):
+        return f"{100 * f:.0f} %"
+
+    def mix(d):
+        return ", ".join(f"{k} {v:.2f}" for k, v in sorted(d.items(), key=lambda kv: -kv[1]))
+
+    lines = [("| seed | games per cell | value (95 % game bootstrap) | pure maximin row "
+              "(guarantee) | maximin row in resamples | spy's minimax column | "
+              "equilibrium (non-spies ; spy) |"), "|---|---|---|---|---|---|---|"]
     for s in a["per_seed"]:
         freq = ", ".join(f"{k} {pct(v)}" for k, v in sorted(s["maximin_row_frequency"].items(),
                                                           key=lambda kv: -kv[1])[:3])
-        mix = lambda d: ", ".join(f"{k} {v:.2f}" for k, v in sorted(d.items(), key=lambda kv: -kv[1]))  # noqa: E731
         lines.append(f"| {s['seed']} | {s['games']} | {s['value']:.3f} ({s['value_ci95'][0]:.3f}–"
                      f"{s['value_ci95'][1]:.3f}) | {s['maximin_row']} ({s['maximin_guarantee']:.3f})"
                      f" | {freq} | {s['minimax_column']} | {mix(s['row_mix'])} ; "
