@@ -79,6 +79,7 @@ class RoundTimer(QWidget):
         self.minutes.setValue(max(1, round(self._length / 60)))
         self.minutes.valueChanged.connect(self._minutes_edited)
         row.addWidget(self.minutes)
+        row.addStretch(1)
         self.banner = QLabel("Time is up: the round is over. Vote, or the spy names the location.")
         self.banner.setStyleSheet("background:#b71c1c; color:white; font-weight:bold; padding:3px")
         self.banner.setVisible(False)
