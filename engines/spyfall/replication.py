@@ -245,10 +245,11 @@ def markdown(res: dict) -> str:
     p = a["pooled"]
     freq = ", ".join(f"{k} {pct(v)}" for k, v in sorted(p["maximin_row_frequency"].items(),
                                                       key=lambda kv: -kv[1])[:4])
-    lines += ["", f"Pooled ({p['games']} games per cell): value {p['value']:.3f} "
-                  f"({p['value_ci95'][0]:.3f}–{p['value_ci95'][1]:.3f}); pure maximin row "
-                  f"{p['maximin_row']} (guarantee {p['maximin_guarantee']:.3f}); maximin row in "
-                  f"the resamples: {freq}."]
+    pooled = (f"Pooled ({p['games']} games per cell): value {p['value']:.3f} "
+              f"({p['value_ci95'][0]:.3f}–{p['value_ci95'][1]:.3f}); pure maximin row "
+              f"{p['maximin_row']} (guarantee {p['maximin_guarantee']:.3f}); maximin row in "
+              f"the resamples: {freq}.")
+    lines += ["", pooled]
     return "\n".join(lines)
 
 
