@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLab
 from engines.core.errors import SessionFormatError
 from engines.core.schema import Reader
 from desktop.widgets.role_data import MultiDataModel
+from desktop.widgets.plain_text import esc
 
 #: Model role: True for a cell both of whose strategies the equilibrium plays.
 SupportRole = Qt.ItemDataRole.UserRole + 11
@@ -387,7 +388,29 @@ def _summary_text(s: dict) -> str:
         games = f" with {r['games']:,} games per cell" if isinstance(r.get("games"), int) else ""
         text += (f"; refined{games}: {_pct(r['value'])} ({_pct(r['value_ci95'][0])} – "
                  f"{_pct(r['value_ci95'][1])})")
-    return text + "."
+    return text + "." + _replication_text()
+
+
+def _replication_text() -> str:
+    """What the replication across seeds shows (engines.spyfall.replication), or ""."""
+    from engines.spyfall import replication
+
+    try:
+        a = replication.load_replication()
+    except (OSError, ValueError, KeyError, TypeError):
+        a = None
+    if not a:
+        return ""
+    lo, hi = a["value_range"]
+    seeds = len(a["seeds"])
+    if a["settled"]:
+        return (f" <b>Replicated</b> with {seeds} independent seeds: the same strategies, value "
+                f"{_pct(lo)} – {_pct(hi)}.")
+    never = ", ".join(a.get("never_dominated_non_spy", []))
+    return (f" <b>Not replicated:</b> replayed with {seeds} independent seeds, the value holds "
+            f"({_pct(lo)} – {_pct(hi)}) but the equilibrium strategies differ from seed to seed, "
+            f"so this matrix's strategies are not advice"
+            + (f"; never dominated for the non-spies: {esc(never)}" if never else "") + ".")
 
 
 def _note_text(s: dict) -> str:

@@ -143,6 +143,32 @@ def calibrated_weights() -> dict:
         return {}
 
 
+def describe_claim_weight(n_locations: int, lam: float, w: float) -> Optional[str]:
+    """What claim weight ``w`` means at a table of ``n_locations`` and reveal weight ``lam``, in
+    words, from the stored claim-weight table (:func:`engines.spyfall.calibration.claim_weight_row`,
+    the nearest studied table): how far one worksheet claim moves a player's spy odds at most
+    (99 % of the bots' grid claims), with an example, and the w that fitted the bots best.
+    None when the table is missing or unreadable."""
+    import math
+
+    from engines.spyfall.calibration import claim_weight_row, step_at
+
+    try:
+        row = claim_weight_row(n_locations, lam)
+        step = step_at(row, w)
+    except (OSError, ValueError, KeyError, TypeError, SessionFormatError):
+        return None
+    factor = math.exp(step)
+    odds = 0.25 * factor                    # from 20 % (odds 1:4)
+    after = 100 * odds / (1 + odds)
+    where = (f"{row['locations']} locations" if row["locations"] == n_locations else
+             f"{row['locations']} locations, the nearest studied table to {n_locations}")
+    return (f"With w = {w:g}, one worksheet claim moves a player's spy odds by at most "
+            f"×{factor:.2g} (99 % of bot claims), e.g. from 20 % to {after:.0f} %. "
+            f"Best fit to bot games ({where}, flat λ = {row['lambda']:g}): w = {row['best_w']:g}. "
+            f"Fitted to bots, not to people.")
+
+
 class ParamSlider(QWidget):
     """A slider with a spin box showing the same value (``scale`` slider steps per unit; the
     spin box steps by ``step``, default one slider step)."""
@@ -341,6 +367,7 @@ class NewGameDialog(NewGameDialogBase):
     def _connect(self) -> None:
         self.edition.currentIndexChanged.connect(self._locations_changed)
         self.custom.textChanged.connect(self._locations_changed)
+        self.edition.currentIndexChanged.connect(self._update_weight_hint)
         self.n_players.valueChanged.connect(self._players_changed)
         self.table.edited.connect(self._seat_edited)
         self.me.currentIndexChanged.connect(self._me_changed)
@@ -372,9 +399,16 @@ class NewGameDialog(NewGameDialogBase):
         self.strategy.setCurrentIndex(self.strategy.findData(NEW_STRATEGY))
 
     def _update_weight_hint(self, *_a) -> None:
-        """Say which w the calibration found for the table's λ (the nearest studied flat λ)."""
-        cal = calibrated_weights()
+        """Say what the chosen w means (the claim-weight table: :func:`describe_claim_weight`),
+        else which w the calibration found for the table's λ (the nearest studied flat λ)."""
         lam = self.lam.value()
+        words = describe_claim_weight(max(2, len(self.locations())), lam, self.weight.value())
+        if words is not None:
+            if self.strategy.currentData() != "flat":
+                words = "(studied for flat hide-reveal) " + words
+            self.weight_hint.setText(words + " Claims typed with exact numbers count w = 1.")
+            return
+        cal = calibrated_weights()
         if not cal:
             self.weight_hint.setText("Worksheet claims count w; claims typed with exact numbers count 1.")
             return

@@ -79,6 +79,7 @@ class ClaimSheetModel(ProbabilityTableModel):
         self._speaker = ""
         self._belief_labels: list[str] = []
         self._beliefs: Optional[np.ndarray] = None
+        self._struck: frozenset = frozenset()
 
     # -- layout ----------------------------------------------------------------------------
     def set_sheet(self, locations: Sequence[str], claims: Sequence[tuple[str, Sequence[float]]],
@@ -101,6 +102,15 @@ class ClaimSheetModel(ProbabilityTableModel):
         self.set_layout([(self.BELIEFS, self._belief_labels), (self.CLAIMS, ["next"] + turns)],
                         self._locations)
         self._refresh_matrix()
+
+    def set_struck(self, locations: Sequence[str]) -> None:
+        """The locations I struck out on my own list: their column headers are struck through
+        (a display aid; the beliefs are the model's)."""
+        struck = frozenset(locations)
+        if struck != self._struck:
+            self._struck = struck
+            if self._locations:
+                self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self._locations) - 1)
 
     def set_beliefs(self, rows: Optional[np.ndarray]) -> None:
         """The belief rows (len(belief_labels) × n probabilities), None while unknown."""
@@ -247,8 +257,14 @@ class ClaimSheetModel(ProbabilityTableModel):
             f = QFont()
             f.setBold(True)
             return f
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
-            return self._locations[section] if section < len(self._locations) else None
+        if orientation == Qt.Orientation.Horizontal and section < len(self._locations):
+            if role == Qt.ItemDataRole.ToolTipRole:
+                loc = self._locations[section]
+                return loc + (" (struck out on my list)" if loc in self._struck else "")
+            if role == Qt.ItemDataRole.FontRole and self._locations[section] in self._struck:
+                f = QFont()
+                f.setStrikeOut(True)
+                return f
         return super().headerData(section, orientation, role)
 
 
@@ -402,6 +418,8 @@ class ClaimSheetView(WorksheetView):
         header.setMinimumSectionSize(30)
         header.setSectionsClickable(True)
         header.sectionClicked.connect(self.columnHeaderClicked)
+        # a quick second click on a header is a double click: it counts as a click too
+        header.sectionDoubleClicked.connect(self.columnHeaderClicked)
         self.verticalHeader().setMinimumWidth(90)
 
     def _span_groups(self) -> None:

@@ -3,9 +3,16 @@ fits, 0 → ½ → 1, or type the claim), public and private location beliefs as
 the claims, the spy belief per player, plots of the spy belief and of the information gain per
 turn, the recommendation (what to claim, whom to accuse / which location to name), and the bot
 tournament simulator.
+
+At the table: a round timer (:class:`desktop.widgets.round_timer.RoundTimer`), the turn order as
+Spyfall plays it (who asked whom: an ``ask`` event; the answerer asks next,
+:func:`engines.spyfall.model.next_turn`) and my own strike-out list of locations
+(:class:`desktop.spyfall.strikes.StrikeList`). The timer's length and the struck locations are
+saved with the session in ``setup.table``, which the model never reads.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import numpy as np
@@ -23,9 +30,13 @@ from desktop.spyfall.forms import (CLAIM_WEIGHT_HELP, NewGameDialog, STRATEGY_LA
 from engines.spyfall.model import entry_claim_weight
 from desktop.spyfall.model import ClaimSheetModel, ClaimSheetView, SpyBeliefModel, claim_text
 from desktop.spyfall.simulation import SimulationPanel
+from desktop.spyfall.strikes import StrikeList
+from desktop.widgets.round_timer import RoundTimer
 from desktop.appearance import tone
 from desktop.widgets.plain_text import esc
 
+#: Undo merge key of the round timer's length (consecutive edits are one undo step).
+TIMER_MERGE_KEY = 2801
 METHOD_LABELS = {"exact": "Exact (factorised)", "enumeration": "Enumeration (scipy, reference)"}
 PUBLIC = "Public"
 MINE_SPY = "Mine (as the spy)"
@@ -48,11 +59,17 @@ def early_vote_threshold():
 
 def describe_strategy(mix) -> str:
     """An equilibrium mix in words: ``"flat hide-reveal, λ = 0.05"`` for a pure strategy, else
-    each pure strategy with its probability (most probable first); λ = 0 is "pure noise"."""
+    each pure strategy with its probability (most probable first); λ = 0 is "pure noise"; a
+    strategy shown by the replication says in how many independent replications."""
     def one(m):
         label = STRATEGY_LABELS.get(m["strategy"], m["strategy"]).lower()
         lam = float(m["lambda"])
-        return f"{label}, λ = {lam:g}" + (" (pure noise: reveal nothing)" if lam == 0 else "")
+        text = f"{label}, λ = {lam:g}" + (" (pure noise: reveal nothing)" if lam == 0 else "")
+        if m.get("replicated"):
+            text += f" (the same in {m.get('seeds')} independent replications)"
+        elif m.get("replicated") is False:
+            text += " (one study, not replicated)"
+        return text
     mix = list(mix)
     if len(mix) == 1:
         return one(mix[0])
@@ -99,6 +116,7 @@ class Tab(GameTab):
         root = QVBoxLayout(self)
         root.setContentsMargins(6, 6, 6, 6)
         root.addLayout(self._build_role_bar())
+        root.addWidget(self._build_timer())
         root.addWidget(self.banner)
         self.pages = QTabWidget()
         root.addWidget(self.pages, 1)
@@ -128,6 +146,12 @@ class Tab(GameTab):
         bar.addWidget(self.new_button)
         return bar
 
+    def _build_timer(self) -> RoundTimer:
+        """The round timer; its length is saved with the session (``setup.table``)."""
+        self.timer = RoundTimer(self.document.setup.table.round_seconds)
+        self.timer.lengthEdited.connect(self._timer_length_edited)
+        return self.timer
+
     def _build_table_page(self) -> QWidget:
         """The Table page: the claim worksheet and its entry line over the beliefs, plots and
         history."""
@@ -140,6 +164,7 @@ class Tab(GameTab):
         tl = QVBoxLayout(top)
         tl.setContentsMargins(0, 0, 0, 0)
         tl.addWidget(self._build_sheet(), 1)
+        tl.addLayout(self._build_ask_row())
         tl.addLayout(self._build_entry_row())
         self.advice = QLabel()
         self.advice.setWordWrap(True)
@@ -161,6 +186,8 @@ class Tab(GameTab):
         self.sheet.setToolTip("Click the locations the answer fits on the ▶ row (0 → ½ → 1), pick "
                               "the speaker, then Log claim (Enter). Click a turn to see the beliefs then.")
         self.sheet.clicked.connect(self._cell_clicked)
+        # the second click of a quick double click arrives as a double click: it counts too
+        self.sheet.doubleClicked.connect(self._cell_clicked)
         self.sheet.spacePressed.connect(self._cell_clicked)
         self.sheet.enterPressed.connect(self.submit_claim)
         self.sheet.columnHeaderClicked.connect(self._column_clicked)
@@ -201,15 +228,39 @@ class Tab(GameTab):
         entry.addWidget(self.clear_button)
         return entry
 
+    def _build_ask_row(self) -> QHBoxLayout:
+        """Who asks whom (Spyfall's turn order: the answerer asks next); ``Bob asks Cy`` in
+        quick entry does the same."""
+        row = QHBoxLayout()
+        self.turn_label = QLabel()
+        self.turn_label.setTextFormat(Qt.RichText)
+        row.addWidget(self.turn_label, 1)
+        self.asker = QComboBox()
+        self.asker.setToolTip("Who asks the question (the last answerer, by the rules)")
+        row.addWidget(self.asker)
+        row.addWidget(QLabel("asks"))
+        self.answerer = QComboBox()
+        self.answerer.setToolTip("Who is asked: their answer is the next claim")
+        row.addWidget(self.answerer)
+        self.ask_button = QPushButton("Log question")
+        self.ask_button.setToolTip("Log who asked whom (quick entry: “Bob asks Cy”); the "
+                                   "beliefs do not change, the next claim's speaker does")
+        self.ask_button.clicked.connect(self.submit_ask)
+        row.addWidget(self.ask_button)
+        return row
+
     def _build_beliefs_row(self) -> QSplitter:
         """Who is the spy, the belief and information-gain plots, the history."""
         bottom = QSplitter(Qt.Orientation.Horizontal)
         bottom.addWidget(self._build_spy_box())
+        self.strikes = StrikeList()
+        self.strikes.struckChanged.connect(self._struck_changed)
+        bottom.addWidget(self.strikes)
         bottom.addWidget(self.plot)
         self.ig_plot = BeliefPlot("Information gain per claim", y_label="bits", y_range=None)
         bottom.addWidget(self.ig_plot)
         bottom.addWidget(self.history)
-        bottom.setSizes([300, 320, 320, 340])
+        bottom.setSizes([300, 160, 320, 320, 340])
         return bottom
 
     def _build_spy_box(self) -> QWidget:
@@ -245,12 +296,15 @@ class Tab(GameTab):
         self.sheet_model.set_pending(np.zeros(setup.n_locations))
         cols = [PUBLIC] + (["Mine"] if setup.me is not None else []) + ["w/o own"]
         self.spy_model.set_players(setup.players, setup.me, cols)
-        self.speaker.blockSignals(True)
-        self.speaker.clear()
-        for p in setup.players:
-            self.speaker.addItem(("★ " if p == setup.me else "") + p, p)
-        self.speaker.blockSignals(False)
+        for combo in (self.speaker, self.asker, self.answerer):
+            combo.blockSignals(True)
+            combo.clear()
+            for p in setup.players:
+                combo.addItem(("★ " if p == setup.me else "") + p, p)
+            combo.blockSignals(False)
         self._default_speaker()
+        self._shown_setup = setup
+        self._show_table_aids()
         self.claim_edit.clear()
         self.advice.clear()
         self.summary.clear()
@@ -277,7 +331,22 @@ class Tab(GameTab):
         doc = self.document
         old = self.sheet_model.beliefs() if keep_beliefs else None
         labels = self._belief_labels()
-        self.sheet_model.set_sheet(doc.setup.locations, [(e.player, e.weights) for e in doc.events], labels)
+        # the sheet shows the claims; an ask shows as the next claim's "← asker"
+        self._claim_events = []
+        claims = []
+        asked_by = None
+        for i, e in enumerate(doc.events):
+            if isinstance(e, spyfall.Ask):
+                asked_by = e
+                continue
+            self._claim_events.append(i)
+            label = e.player
+            if asked_by is not None and asked_by.answerer == e.player:
+                label = f"{e.player} ← {asked_by.asker}"
+            claims.append((label, e.weights))
+            asked_by = None
+        self.sheet_model.set_sheet(doc.setup.locations, claims, labels)
+        self.sheet_model.set_struck(doc.setup.table.struck)
         if old is not None and old.shape == (len(labels), doc.setup.n_locations):
             self.sheet_model.set_beliefs(old)
         self.sheet_model.set_speaker(self.speaker.currentData() or "")
@@ -294,12 +363,38 @@ class Tab(GameTab):
             self.sheet.scrollTo(self.sheet_model.index(pending, 0))
 
     def next_speaker(self) -> str:
-        """The player after the last speaker in the seating order (the first player at the start)."""
+        """Who claims next: the player just asked (:func:`engines.spyfall.model.next_turn`);
+        without a question logged, the player after the last speaker in the seating order (the
+        first player at the start)."""
         setup = self.document.setup
-        if not self.document.events:
+        turn = spyfall.next_turn(setup, self.document.events)
+        if turn["answerer"] is not None:
+            return turn["answerer"]
+        claims = spyfall.claims_only(self.document.events)
+        if not claims:
             return setup.players[0]
-        last = setup.players.index(self.document.events[-1].player)
+        last = setup.players.index(claims[-1].player)
         return setup.players[(last + 1) % len(setup.players)]
+
+    def next_asker(self) -> str:
+        """Who asks next: the last answerer (the rules), else the first player."""
+        setup = self.document.setup
+        turn = spyfall.next_turn(setup, self.document.events)
+        if turn["asker"] is not None:
+            return turn["asker"]
+        claims = spyfall.claims_only(self.document.events)
+        return claims[-1].player if claims else setup.players[0]
+
+    def turn_text(self) -> str:
+        """The turn order in words for the line above the claim entry."""
+        turn = spyfall.next_turn(self.document.setup, self.document.events)
+        if turn["after"] == "ask":
+            ask = self.document.events[-1]
+            return (f"<b>{esc(ask.answerer)}</b> answers {esc(ask.asker)}'s question; then "
+                    f"{esc(ask.answerer)} asks the next one.")
+        if turn["asker"] is not None:
+            return f"<b>{esc(turn['asker'])}</b> asks next."
+        return "Turn order: log who asks whom (“Bob asks Cy”), or just the claims."
 
     def _default_speaker(self) -> None:
         i = self.speaker.findData(self.next_speaker())
@@ -307,6 +402,13 @@ class Tab(GameTab):
             self.speaker.setCurrentIndex(i)
         self.sheet_model.set_speaker(self.speaker.currentData() or "")
         self._show_claim_weight()
+        if hasattr(self, "asker"):
+            asker = self.next_asker()
+            self.asker.setCurrentIndex(max(0, self.asker.findData(asker)))
+            players = self.document.setup.players
+            nxt = players[(players.index(asker) + 1) % len(players)]
+            self.answerer.setCurrentIndex(max(0, self.answerer.findData(nxt)))
+            self.turn_label.setText(self.turn_text())
 
     def _speaker_changed(self, *_a) -> None:
         self.sheet_model.set_speaker(self.speaker.currentData() or "")
@@ -345,7 +447,7 @@ class Tab(GameTab):
         else:
             turn = self.sheet_model.claim_of_row(row)
             if turn >= 0:
-                self.history.select_entry(turn + 1)
+                self.history.select_entry(self._claim_events[turn] + 1)
 
     def _column_clicked(self, column: int) -> None:
         self.cycle_pending(column)
@@ -353,7 +455,7 @@ class Tab(GameTab):
     def _row_clicked(self, item: int) -> None:
         turn = self.sheet_model.turn_of_item(item)
         if turn >= 0:
-            self.history.select_entry(turn + 1)
+            self.history.select_entry(self._claim_events[turn] + 1)
 
     def cycle_pending(self, column: int) -> None:
         """One click on the pending claim's cell for location ``column`` (0 → ½ → 1 → 0)."""
@@ -416,6 +518,54 @@ class Tab(GameTab):
             obj["claim_weight"] = cw
             ev = spyfall.event_from_json(obj, setup, "claim")
         return ev
+
+    def submit_ask(self) -> bool:
+        """Log who asks whom (the ask row); the engine refuses a player asking themselves."""
+        obj = {"type": "ask", "asker": self.asker.currentData(),
+               "answerer": self.answerer.currentData()}
+        try:
+            ev = spyfall.event_from_json(obj, self.document.setup, "ask")
+        except SessionFormatError as exc:
+            self.warn("Cannot log this question", exc.message)
+            return False
+        self.log_checked(ev)
+        return True
+
+    # -- table aids: the round timer and my strike-out list (never read by the model) ----------
+    def _show_table_aids(self) -> None:
+        setup = self.document.setup
+        self.timer.set_length(setup.table.round_seconds)
+        if list(getattr(self.strikes, "_locations", [])) != list(setup.locations):
+            self.strikes.set_locations(setup.locations, setup.table.struck)
+        else:
+            self.strikes.set_struck(setup.table.struck)
+        self.sheet_model.set_struck(setup.table.struck)
+
+    def _replace_table_aids(self, text: str, merge_key: int = -1, **changes) -> None:
+        aids = dataclasses.replace(self.document.setup.table, **changes)
+        self.replace_setup(text, merge_key, table=aids)
+
+    def _timer_length_edited(self, seconds: int) -> None:
+        self._replace_table_aids("Change the round timer", TIMER_MERGE_KEY, round_seconds=seconds)
+
+    def _struck_changed(self, struck: tuple) -> None:
+        old = set(self.document.setup.table.struck)
+        new = set(struck)
+        changed = sorted((old ^ new), key=self.document.setup.locations.index)
+        verb = "Strike out" if new - old else "Restore"
+        self._replace_table_aids(f"{verb} {', '.join(changed)}" if changed else "My list",
+                                 struck=tuple(struck))
+
+    def setup_changed(self) -> None:
+        """A change of my table aids alone (the rest of the setup is the same) updates the timer
+        and the list; any other change rebuilds the views."""
+        setup = self.document.setup
+        shown = getattr(self, "_shown_setup", None)
+        if shown is not None and dataclasses.replace(shown, table=setup.table) == setup:
+            self._shown_setup = setup
+            self._show_table_aids()
+            return
+        self.reset_views()
 
     def submit_claim(self) -> bool:
         """Log the pending claim (Enter / "Log claim"); a bad claim gets the engine's message."""
@@ -516,10 +666,20 @@ class Tab(GameTab):
         if rec.strategy:
             text = (f"<b>Play {describe_strategy(rec.strategy)}</b> (the equilibrium for {side}) · "
                     f"<b>Your claim</b> on average: {claim}")
-        else:  # no stored study: the claim follows my own model
+        else:  # no strategy shown across replications: the claim follows my own model
             own = setup.models[setup.me_index]
             text = (f"<b>Your claim</b> ({STRATEGY_LABELS.get(own.strategy, own.strategy).lower()}, "
                     f"λ = {own.lam:g}, on average): {claim}")
+            eq = rec.equilibrium
+            if eq:
+                lo, hi = eq["value"]
+                never = ", ".join(f"{STRATEGY_LABELS.get(m['strategy'], m['strategy']).lower()} "
+                                  f"λ = {m['lambda']:g}" for m in eq["never_dominated"])
+                text += (f" · <i>No single best strategy: it differs between {eq['seeds']} "
+                         f"replications of the study; the non-spies win "
+                         f"{format_probability(lo)}–{format_probability(hi)} at equilibrium"
+                         + (f"; never dominated for non-spies: {esc(never)}" if never else "")
+                         + "</i>")
         if rec.accuse is not None:
             p = format_probability(rec.accuse_probability)
             threshold = early_vote_threshold()
@@ -534,6 +694,8 @@ class Tab(GameTab):
         if rec.name_location is not None:
             text += (f" · <b>Name the location: {esc(rec.name_location)}</b> "
                      f"({format_probability(rec.location_probability)})")
+        if rec.reason:
+            text += f" · <span style='color:gray'>{esc(rec.reason)}</span>"
         return text
 
     @Slot(int, object)

@@ -124,6 +124,8 @@ class BeliefPlot(QWidget):
         plot.showGrid(x=True, y=True, alpha=0.25)
         plot.setLabel("bottom", "event")
         plot.setLabel("left", y_label)
+        for axis in ("left", "bottom"):   # "bits (x0.001)" for 0.06–0.3 bits: show the values
+            plot.getAxis(axis).enableAutoSIPrefix(False)
         plot.setMouseEnabled(x=False, y=False)
         plot.hideButtons()
         plot.setMenuEnabled(False)

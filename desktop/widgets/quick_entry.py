@@ -27,7 +27,7 @@ EXAMPLES = {
     "inkognito": "Red: lord zsa fat   ·   Red: ambassador tall fat",
     "egghead": "sum = 14   ·   reactions: B, C   ·   B solves -> 112",
     "guesswho": "glasses? no   ·   down alex   ·   opponent 12",
-    "spyfall": "Bob: beach 1, casino .5   ·   Bob: all",
+    "spyfall": "Bob: beach 1, casino .5   ·   Bob: all   ·   Bob asks Cy",
 }
 
 _MAX_COMPLETIONS = 60

@@ -10,6 +10,7 @@ from __future__ import annotations
 from engines.spyfall.inference import (METHODS, BeliefTracker, Posterior, Recommendation,
                                        belief_summary, copy_state, emission_params, infer,
                                        initial, posterior, recommend, state_bytes, update)
+from engines.spyfall.model import (Ask, TableAids, claims_only, next_turn)
 from engines.spyfall.model import (EVENT_TYPES, GAME, NEW_GAME_MODEL, STRATEGIES, entry_claim_weight, on_grid, TITLE, Claim, PlayerModel,
                                    Setup, default_setup, describe_event, editions,
                                    event_from_json, make_claim, normalise_claim)
@@ -24,4 +25,4 @@ __all__ = ["GAME", "TITLE", "METHODS", "EVENT_TYPES", "STRATEGIES", "Setup", "Pl
            "editions", "simulate", "SimConfig", "SimResult", "SimulationResult", "play_game",
            "add_simulate_arguments", "simulate_main", "default_setup", "NEW_GAME_MODEL",
            "entry_claim_weight", "on_grid", "parse", "preview", "complete", "format_event",
-           "contradiction"]
+           "contradiction", "Ask", "TableAids", "next_turn", "claims_only"]

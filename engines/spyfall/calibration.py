@@ -161,6 +161,98 @@ def score(games: list, w_grid: Sequence[float], n: int, s: int, beta: float, lam
                             "best": reliability(preds[w_grid[best]], truth_rows)}}
 
 
+#: The claim-weight table: table sizes (Spyfall 1's 27 locations, Spyfall 1 + 2's 52 and a small
+#: custom list of 10; Spyfall 2's 25 reads the 27 row) × the reveal weight λ of flat hide-reveal
+#: (at λ ≤ 0.15 grid claims carry no spy information: docs/spyfall-calibration.md).
+TABLE_LOCATIONS = (10, 27, 52)
+TABLE_LAMBDAS = (0.3, 0.5, 0.7)
+TABLE_W_GRID = (0.01, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
+TABLE_FILE = ("spyfall", "calibration_table.json")
+
+
+def per_game_scores(games: list, w: float, n: int, s: int, beta: float, lam: float,
+                    strategy: str = "flat") -> tuple:
+    """For one w: each game's mean log loss of the public spy belief over its turns (nats),
+    and every claim's change of a player's spy log-odds (the largest over players, nats).
+
+    Returns:
+        ``(losses (games,), steps (games × turns,))``.
+    """
+    losses, steps = [], []
+    for g in games:
+        rows = replay_spy_beliefs(g, w, n, s, beta, lam, strategy)
+        losses.append(float(-np.mean(np.log(np.clip(rows[:, g[1]], 1e-300, 1.0)))))
+        prev = np.vstack([np.full(s, 1.0 / s), rows[:-1]])
+        lo = lambda p: np.log(np.clip(p, 1e-300, 1)) - np.log(np.clip(1 - p, 1e-300, 1))  # noqa: E731
+        steps.append(np.abs(lo(rows) - lo(prev)).max(1))
+    return np.array(losses), np.concatenate(steps)
+
+
+def table_study(games: int = 40, locations: Sequence[int] = TABLE_LOCATIONS,
+                lams: Sequence[float] = TABLE_LAMBDAS, w_grid: Sequence[float] = TABLE_W_GRID,
+                players: int = 5, rounds: int = 5, beta: float = 5.0, progress=None) -> list:
+    """The best claim weight per number of locations and λ (flat hide-reveal, grid claims).
+
+    For each (locations, λ): ``games`` bot games (:func:`bot_games`, deal seed 7), every claim
+    rounded to the grid, scored for every w of ``w_grid``. The game is the unit of the
+    intervals (:func:`engines.core.cluster_stats.cluster_mean_ci`): the turns of one game share
+    its deal.
+
+    Returns:
+        rows ``{"locations", "lambda", "games", "best_w", "log_loss": [per w] (nats per claim),
+        "uniform_log_loss", "gain_nats": the best w's gain over a uniform guess per claim,
+        "gain_ci95": its interval by the game, "step_p99": [per w] 99th percentile of one
+        claim's change of a spy log-odds (nats), "step_max": [per w] the largest}``.
+    """
+    from engines.core.cluster_stats import cluster_mean_ci
+
+    out = []
+    for n in locations:
+        for lam in lams:
+            gs = bot_games(games, players, n, rounds, beta, lam, "flat")
+            per_w = [per_game_scores(gs, w, n, players, beta, lam) for w in w_grid]
+            means = [float(l.mean()) for l, _ in per_w]
+            b = int(np.argmin(means))
+            uniform = float(np.log(players))
+            gain = cluster_mean_ci([[uniform - x] for x in per_w[b][0]])
+            out.append({"locations": n, "lambda": lam, "games": games, "w": list(w_grid),
+                        "best_w": float(w_grid[b]), "log_loss": [round(x, 4) for x in means],
+                        "uniform_log_loss": round(uniform, 4),
+                        "gain_nats": round(gain.estimate, 4),
+                        "gain_ci95": [round(gain.low, 4), round(gain.high, 4)],
+                        "step_p99": [round(float(np.percentile(st, 99)), 3) for _, st in per_w],
+                        "step_max": [round(float(st.max()), 3) for _, st in per_w]})
+            if progress is not None:
+                progress(out[-1])
+    return out
+
+
+@lru_cache(maxsize=1)
+def load_calibration_table() -> list:
+    """The stored claim-weight table (``resources/spyfall/calibration_table.json``)."""
+    return list(load_json_resource(*TABLE_FILE)["rows"])
+
+
+def claim_weight_row(n_locations: int, lam: float) -> dict:
+    """The stored table's row nearest to a table of ``n_locations`` and reveal weight ``lam``
+    (nearest number of locations, then nearest λ).
+
+    Raises:
+        OSError, ValueError, KeyError: the table is missing or unreadable.
+    """
+    rows = load_calibration_table()
+    n = min({r["locations"] for r in rows}, key=lambda x: (abs(x - n_locations), x))
+    same = [r for r in rows if r["locations"] == n]
+    return min(same, key=lambda r: (abs(r["lambda"] - lam), r["lambda"]))
+
+
+def step_at(row: dict, w: float, key: str = "step_p99") -> float:
+    """A row's one-claim log-odds change (nats) at claim weight ``w``: interpolated linearly in
+    w between the grid's points (the change is close to proportional to w)."""
+    ws, steps = np.asarray(row["w"], float), np.asarray(row[key], float)
+    return float(np.interp(w, ws, steps))
+
+
 @lru_cache(maxsize=1)
 def load_calibration() -> dict:
     """The stored study (``resources/spyfall/calibration.json``, written by ``main``)."""
@@ -179,9 +271,26 @@ def main(argv: Optional[Sequence[str]] = None) -> dict:
                                 description=__doc__.split("\n")[0])
     p.add_argument("--games", type=int, default=300, help="bot games per model (default 300)")
     p.add_argument("--out", default=None, help="output JSON (default resources/spyfall/calibration.json)")
+    p.add_argument("--table", action="store_true",
+                   help="the claim-weight table per number of locations and λ instead (writes "
+                        "resources/spyfall/calibration_table.json; --games default 40)")
     a = p.parse_args(argv)
     if not 1 <= a.games <= 100_000:
         p.error("--games must be in 1..100000")
+    if a.table:
+        games = a.games if "--games" in (argv or __import__("sys").argv) else 40
+        t0 = time.perf_counter()
+        rows = table_study(games, progress=lambda r: print(
+            f"{r['locations']} locations, λ {r['lambda']:g}: best w {r['best_w']:g}, gain "
+            f"{r['gain_nats']:.4f} nats ({r['gain_ci95'][0]:.4f}–{r['gain_ci95'][1]:.4f})",
+            flush=True))
+        out = {"_comment": "written by python -m engines.spyfall.calibration --table; see "
+                           "docs/spyfall-calibration.md", "games": games, "players": 5,
+               "rounds": 5, "beta": 5.0, "strategy": "flat", "rows": rows,
+               "seconds": round(time.perf_counter() - t0, 1)}
+        save_json_result(out, a.out or str(resource_path(*TABLE_FILE)))
+        print(table_markdown(out))
+        return out
     from engines.spyfall import default_setup
 
     d = default_setup()
@@ -221,6 +330,20 @@ def markdown(res: dict) -> str:
         lines.append(f"- {n}: best w = {r['best_w']:g}; log loss {min(r['log_loss']):.3f} nats "
                      f"(w = 1: {r['log_loss'][-1]:.3f}; exact unrounded claims at w = 1: "
                      f"{r['exact_log_loss']:.3f}; a uniform guess: {r['uniform_log_loss']:.3f})")
+    return "\n".join(lines)
+
+
+def table_markdown(res: dict) -> str:
+    """The claim-weight table of docs/spyfall-calibration.md from a stored table study."""
+    lines = ["| locations | λ | best w | log loss at best w (uniform) | gain over uniform, nats per "
+             "claim (95 % by game) | one claim moves a spy log-odds by (p99 / max), nats |",
+             "|---|---|---|---|---|---|"]
+    for r in res["rows"]:
+        b = r["w"].index(r["best_w"])
+        lines.append(f"| {r['locations']} | {r['lambda']:g} | {r['best_w']:g} | "
+                     f"{r['log_loss'][b]:.3f} ({r['uniform_log_loss']:.3f}) | "
+                     f"{r['gain_nats']:.4f} ({r['gain_ci95'][0]:.4f}–{r['gain_ci95'][1]:.4f}) | "
+                     f"{r['step_p99'][b]:.2f} / {r['step_max'][b]:.2f} |")
     return "\n".join(lines)
 
 

@@ -33,9 +33,9 @@ from functools import lru_cache
 from typing import Optional, Sequence
 
 import numpy as np
-from scipy.optimize import linprog
 from scipy.stats import binomtest
 
+from engines.core.cluster_stats import solve_matrix_game  # noqa: F401  (re-exported)
 from engines.core.resources import load_json_resource, resource_path, save_json_result
 from engines.spyfall.simulate import SimConfig, simulate
 
@@ -59,44 +59,6 @@ def wilson_ci(k: int, n: int) -> tuple:
     """Wilson score 95% interval of k successes in n trials (scipy.stats.binomtest)."""
     ci = binomtest(int(k), int(n)).proportion_ci(confidence_level=0.95, method="wilson")
     return (float(ci.low), float(ci.high))
-
-
-def solve_matrix_game(payoff) -> tuple:
-    """Optimal mixed strategies and value of a finite two-player zero-sum game.
-
-    Args:
-        payoff: (m, k) array, payoff[i, j] = what the row player (maximiser) gets when it plays
-            i and the column player (minimiser) plays j.
-
-    Returns:
-        ``(row_mix, column_mix, value)``: probability vectors (m,) and (k,) and the value
-        max_x min_j xᵀA e_j = min_y max_i e_iᵀA y.
-
-    Raises:
-        ValueError: an empty or non-finite matrix, or a linear program that fails.
-
-    Method: the two dual linear programs of the minimax theorem, solved with
-    scipy.optimize.linprog (HiGHS): max v s.t. Aᵀx >= v·1, 1ᵀx = 1, x >= 0, and its dual.
-    """
-    A = np.asarray(payoff, dtype=float)
-    if A.ndim != 2 or A.size == 0 or not np.all(np.isfinite(A)):
-        raise ValueError("the payoff matrix must be a non-empty finite 2-D array")
-    m, k = A.shape
-
-    def side(M):  # maximise v s.t. M^T x >= v, sum x = 1, x >= 0; variables (x, v)
-        r, c = M.shape
-        res = linprog(np.r_[np.zeros(r), -1.0],
-                      A_ub=np.c_[-M.T, np.ones(c)], b_ub=np.zeros(c),
-                      A_eq=np.r_[np.ones(r), 0.0][None, :], b_eq=[1.0],
-                      bounds=[(0, None)] * r + [(None, None)], method="highs")
-        if res.status != 0:
-            raise ValueError(f"linprog failed: {res.message}")
-        x = np.maximum(res.x[:r], 0.0)
-        return x / x.sum(), float(res.x[r])
-
-    x, v = side(A)
-    y, w = side(-A.T)  # the column player maximises −A
-    return x, y, 0.5 * (v - w)
 
 
 def _cell(args) -> dict:

@@ -35,7 +35,7 @@ from scipy.special import gammaln
 
 from engines.core.errors import CancelFlag, ContradictionError, SessionFormatError, check_cancel
 from engines.core.info import kl_divergence_bits
-from engines.spyfall.model import Claim, Setup
+from engines.spyfall.model import Ask, Claim, Setup
 
 METHODS = ("exact", "enumeration")
 
@@ -287,8 +287,9 @@ class Posterior:
         loo_location: (s, n) public location belief without player j's claims (row j).
         loo_spy: (s, s) public spy belief without player j's claims (row j).
         contribution_bits: {player: KL(public location ‖ leave-one-out location)} in bits.
-        speakers: seat index of each turn's speaker, tuple (T,).
-        information_gain_bits: per turn, KL(P_t ‖ P_{t−1}) of the public location belief, bits,
+        speakers: seat index of each claim's speaker, tuple (number of claims,).
+        information_gain_bits: per event, KL(P_t ‖ P_{t−1}) of the public location belief, bits
+            (0 for an ask, which carries no evidence),
             read-only ndarray (T,).
         spy_information_gain_bits: per turn, the same for the public spy belief, bits (T,).
         private_information_gain_bits: per turn, the same for my private belief over what I do
@@ -369,8 +370,32 @@ def _check_event(setup: Setup, i: int, ev) -> tuple[int, np.ndarray, float]:
     return j, ev.vector, float(w)
 
 
+def _check_ask(setup: Setup, i: int, ev: Ask) -> None:
+    """Raises SessionFormatError at ``$.events[i]`` when an ask names a player not at the table."""
+    for field_name in ("asker", "answerer"):
+        if getattr(ev, field_name) not in setup.players:
+            raise SessionFormatError(f"$.events[{i}].{field_name}",
+                                     f"unknown player {getattr(ev, field_name)!r}")
+
+
 def _check_events(setup: Setup, events) -> list[tuple[int, np.ndarray, float]]:
-    return [_check_event(setup, i, ev) for i, ev in enumerate(events)]
+    """The claims of a log as ``(speaker seat, claim vector, claim weight)``; asks are checked
+    and left out (they carry no evidence)."""
+    out = []
+    for i, ev in enumerate(events):
+        if isinstance(ev, Ask):
+            _check_ask(setup, i, ev)
+        else:
+            out.append(_check_event(setup, i, ev))
+    return out
+
+
+def _per_event(events, per_claim: np.ndarray) -> np.ndarray:
+    """A per-claim series (T_claims,) spread over the events, 0 at every ask."""
+    mask = np.array([not isinstance(e, Ask) for e in events], dtype=bool)
+    out = np.zeros(mask.size)
+    out[mask] = per_claim
+    return out
 
 
 class _Series:
@@ -470,6 +495,13 @@ def update(setup: Setup, state: _State, index: int, event: Claim,
             and parameters within the model's limits).
     """
     check_cancel(cancel)
+    if isinstance(event, Ask):   # no evidence: the beliefs stay, the gains of this event are 0
+        _check_ask(setup, index, event)
+        state.ig = state.ig.append(0.0)
+        state.ig_spy = state.ig_spy.append(0.0)
+        if state.private is not None:
+            state.ig_private = state.ig_private.append(0.0)
+        return state
     j, c, w = _check_event(setup, index, event)
     tr = state.tracker
     tr.add_claim(j, c, weight=w)
@@ -628,8 +660,9 @@ def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
     joint = hist[-1]
     loc_hist = np.clip(np.array([J.sum(1) for J in hist]), 0.0, 1.0)
     spy_hist = np.clip(np.array([J.sum(0) for J in hist]), 0.0, 1.0)
-    ig = np.array([kl_bits(loc_hist[t + 1], loc_hist[t]) for t in range(len(claims))])
-    ig_spy = np.array([kl_bits(spy_hist[t + 1], spy_hist[t]) for t in range(len(claims))])
+    ig = _per_event(events, [kl_bits(loc_hist[t + 1], loc_hist[t]) for t in range(len(claims))])
+    ig_spy = _per_event(events, [kl_bits(spy_hist[t + 1], spy_hist[t])
+                                 for t in range(len(claims))])
     me = setup.me_index
     private_location = private_spy = private_hist = None
     pig = np.empty(0)
@@ -649,8 +682,8 @@ def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
             private_hist = np.clip(np.array(rows), 0.0, 1.0)
             private_location = _named(setup.locations, np.eye(n)[l0])
             private_spy = _named(setup.players, private_hist[-1])
-        pig = np.array([kl_bits(private_hist[t + 1], private_hist[t])
-                        for t in range(len(claims))])
+        pig = _per_event(events, [kl_bits(private_hist[t + 1], private_hist[t])
+                                  for t in range(len(claims))])
         pagg = kl_bits(private_hist[-1], private_hist[0])
     # leave-one-out from the factorised tracker is the same quantity
     tr = _fold(setup, events, cancel).tracker
@@ -688,6 +721,33 @@ def belief_summary(setup: Setup, posterior: Posterior) -> dict[str, float]:
     return out
 
 
+#: An accusation (or, for the spy, a location) is named only when the leader is ahead of the
+#: runner-up by more than this (relative to the leader): a tie means the claims have not set
+#: anyone apart (e.g. before anyone but me has spoken).
+MIN_LEAD = 1e-6
+
+
+def _evidence(setup: Setup, events, belief: np.ndarray, names, what: str) -> tuple:
+    """(True, "") when the log holds evidence for naming the leader of ``belief``, else
+    (False, the reason in words with what would be needed). Evidence: at least one claim by a
+    player other than me, and a single leader (ahead of the runner-up by more than
+    :data:`MIN_LEAD` of its probability)."""
+    me = setup.me
+    others = [e for e in events if isinstance(e, Claim) and e.player != me]
+    if not others:
+        return False, (f"No {what} yet: no one else has answered. It needs at least one answer "
+                       f"from another player.")
+    order = np.argsort(-belief, kind="stable")
+    if belief.size > 1 and belief[order[0]] - belief[order[1]] <= MIN_LEAD * belief[order[0]]:
+        a, b = names[order[0]], names[order[1]]
+        return False, (f"No {what} yet: the answers so far do not set anyone apart ({a} "
+                       f"{100 * belief[order[0]]:.1f} %, {b} {100 * belief[order[1]]:.1f} %). "
+                       f"It needs an answer that fits one "
+                       f"{'player' if what == 'accusation' else 'location'} better or worse "
+                       f"than the others.")
+    return True, ""
+
+
 @dataclass(frozen=True)
 class Recommendation:
     """My next move (bots' rules applied to me).
@@ -697,14 +757,24 @@ class Recommendation:
             my β, :func:`engines.spyfall.equilibrium.equilibrium_strategy`), Σ_i p_i γ_i/Σγ_i
             (probabilities over locations): what I would announce on average playing it; my own
             model's strategy when no stored equilibrium exists.
-        accuse: as a non-spy, my most likely spy (MLE of my private spy belief), else None.
-        accuse_probability: its probability.
-        name_location: as the spy, my most likely location (MLE of Q), else None.
-        location_probability: its probability.
-        strategy: the equilibrium mix for my side, ``[{"lambda", "strategy", "probability"}]``
-            (most probable first); ``[]`` when the stored study is missing.
+        accuse: as a non-spy, my most likely spy (MLE of my private spy belief) once the log
+            holds evidence (:func:`_evidence`), else None.
+        accuse_probability: its probability (None when ``accuse`` is None).
+        name_location: as the spy, my most likely location (MLE of Q) once the log holds
+            evidence, else None.
+        location_probability: its probability (None when ``name_location`` is None).
+        strategy: the strategies named for my side, ``[{"lambda", "strategy", "probability",
+            "replicated", "seeds"}]`` (most probable first): the replicated maximin strategy
+            when the equilibrium replication shows one strategy across seeds
+            (``"replicated": true``), ``[]`` when it does not (no single strategy is named),
+            the stored single-seed mix (``"replicated": false``) when no replication is stored.
         call_vote: as a non-spy, True when my private spy belief reaches the early-vote
             threshold of the equilibrium's vote rule (call the vote now).
+        reason: why ``accuse`` / ``name_location`` is None (words; what would be needed), else "".
+        equilibrium: what the replication shows: ``{"seeds", "settled", "value",
+            "never_dominated", "note"}`` (``value`` the range of the game's value over the
+            seeds, non-spy win probability; ``never_dominated`` the non-spy strategies no other
+            pure strategy beat in every column in any seed), or None without a replication.
     """
 
     claim: dict
@@ -714,20 +784,26 @@ class Recommendation:
     location_probability: float
     strategy: tuple = ()
     call_vote: bool = False
+    reason: str = ""
+    equilibrium: Optional[dict] = None
 
     def to_json(self) -> dict:
         return {"game": "spyfall", "claim": self.claim, "accuse": self.accuse,
                 "accuse_probability": self.accuse_probability, "name_location": self.name_location,
                 "location_probability": self.location_probability,
-                "strategy": [dict(m) for m in self.strategy], "call_vote": self.call_vote}
+                "strategy": [dict(m) for m in self.strategy], "call_vote": self.call_vote,
+                "reason": self.reason or None, "equilibrium": self.equilibrium}
 
 
 def recommend(setup: Setup, events: Sequence[Claim], *, cancel: CancelFlag = None) -> Recommendation:
-    """The claim my side's equilibrium strategy would announce now (the mix's mean claim) and
-    my end-game move (whom to accuse and whether to call the vote, or which location to name).
+    """The claim my side's strategy would announce now (the mean claim) and my end-game move
+    (whom to accuse and whether to call the vote, or which location to name).
 
-    The equilibrium is the stored hide-reveal game of :mod:`engines.spyfall.equilibrium` (solved
-    for 5 players and 27 locations; used as an approximation at other tables).
+    The strategy is the stored hide-reveal game's (:mod:`engines.spyfall.equilibrium`, solved
+    for 5 players and 27 locations; an approximation at other tables) only where its
+    replication across seeds (:mod:`engines.spyfall.replication`) shows it; otherwise the claim
+    follows my own model and no strategy is named. No accusation and no location is named
+    before the log holds evidence (:func:`_evidence`; ``reason`` says what is missing).
 
     Raises:
         SessionFormatError: the setup has no ``me`` (an observer has no move), or a bad event.
@@ -736,7 +812,7 @@ def recommend(setup: Setup, events: Sequence[Claim], *, cancel: CancelFlag = Non
         raise SessionFormatError("$.setup.me", "a recommendation needs \"me\" and \"my_role\"")
     tr = _fold(setup, events, cancel).tracker
     me = setup.me_index
-    mix, threshold = _equilibrium_mix("spy" if setup.i_am_spy else "non_spy")
+    mix, threshold, eq = _equilibrium_mix("spy" if setup.i_am_spy else "non_spy")
     P = tr._model_joint
     params = [(m["probability"], emission_params(m["strategy"], tr.betas[me], m["lambda"], me,
                                                  P.sum(1), P.sum(0), tr.spy_view(me)))
@@ -755,21 +831,52 @@ def recommend(setup: Setup, events: Sequence[Claim], *, cancel: CancelFlag = Non
     if setup.i_am_spy:
         q = tr.location_given_spy(me)
         k = int(np.argmax(q))
-        return Recommendation(_named(setup.locations, mean), None, 0.0,
-                              setup.locations[k], float(q[k]), mix, False)
+        ok, why = _evidence(setup, events, q, setup.locations, "location to name")
+        return Recommendation(_named(setup.locations, mean), None, None,
+                              setup.locations[k] if ok else None, float(q[k]) if ok else None,
+                              mix, False, why, eq)
     priv = tr.private_spy(me, l0)
     k = int(np.argmax(priv))
-    return Recommendation(_named(setup.locations, mean), setup.players[k],
-                          float(priv[k]), None, 0.0, mix,
-                          bool(threshold is not None and priv[k] >= threshold))
+    ok, why = _evidence(setup, events, priv, setup.players, "accusation")
+    return Recommendation(_named(setup.locations, mean), setup.players[k] if ok else None,
+                          float(priv[k]) if ok else None, None, None, mix,
+                          bool(ok and threshold is not None and priv[k] >= threshold), why, eq)
 
 
 def _equilibrium_mix(side: str):
-    """(the stored equilibrium mix of ``side``, the early-vote threshold), or ([], None) when
-    the study file is missing or unreadable (the recommendation then uses my own model)."""
-    from engines.spyfall import equilibrium  # imported here: equilibrium imports the simulator
+    """(the strategies to name for ``side``, the early-vote threshold, the replication's
+    summary or None).
+
+    With a stored replication (:func:`engines.spyfall.replication.replicated_strategies`) the
+    named strategies are those it shows across seeds, each ``"replicated": true`` with the
+    number of seeds — none when it does not settle; without one, the stored single-seed mix
+    marked ``"replicated": false``. ([], None, None) when the study file is missing or
+    unreadable (the recommendation then uses my own model)."""
+    from engines.spyfall import equilibrium, replication  # here: they import the simulator
 
     try:
-        return equilibrium.equilibrium_strategy(side), equilibrium.early_vote_threshold()
+        threshold = equilibrium.early_vote_threshold()
+        rep = replication.replicated_strategies(side)
+        if rep["seeds"] == 0:
+            mix = [dict(m, replicated=False, seeds=1)
+                   for m in equilibrium.equilibrium_strategy(side)]
+            return mix, threshold, None
     except (OSError, ValueError, KeyError, TypeError):
-        return [], None
+        return [], None, None
+    named = []
+    for label in rep["replicated"]:
+        st, lam = replication.parse_label(label)
+        named.append({"lambda": lam, "strategy": st, "probability": 1.0, "replicated": True,
+                      "seeds": rep["seeds"]})
+    never = [dict(zip(("strategy", "lambda"), replication.parse_label(x)))
+             for x in rep["never_dominated"]]
+    if named:
+        note = (f"The same strategy was the {'maximin' if side == 'non_spy' else 'minimax'} "
+                f"strategy in all {rep['seeds']} independent replications.")
+    else:
+        note = (f"The equilibrium strategies differ between {rep['seeds']} independent "
+                f"replications, so no single strategy is named; the value of the game and the "
+                f"strategies never dominated hold across them.")
+    eq = {"seeds": rep["seeds"], "settled": rep["settled"], "value": rep["value"],
+          "never_dominated": never, "note": note}
+    return named, threshold, eq

@@ -8,14 +8,24 @@ Session schema::
                        "claim_weight": 1,
                        "players": {name: {"beta": b, "lambda": l, "strategy": s,
                                           "claim_weight": w}}},
-             "rounds": 5}
+             "rounds": 5,
+             "table": {"round_seconds": 480, "struck": [location, ...]}}   # optional
     events = {"type": "claim", "player": name, "claim": {location: weight, ...},
               "claim_weight": w}          # optional, overrides the player's w for this claim
+           | {"type": "ask", "asker": name, "answerer": name}
+
+An ``"ask"`` records who asked whom (Spyfall's rules: the answerer asks the next question). It
+has no effect on the beliefs — the model of the seed reads claims only — but it fixes the turn
+order the tab offers (:func:`next_turn`) and shows in the history.
 
 ``claim_weight`` w in (0, 1] tempers the observer's likelihood of a claim (each claim's
 log-likelihood under every hypothesis is multiplied by w; w = 1, the default when the field is
 absent, is “Spyfall with Pyro”'s model). A claim clicked on the worksheet's {0, ½, 1} grid is far coarser
 than the Dirichlet model assumes; ``engines.spyfall.calibration`` chooses its w.
+
+``table`` holds the player's own aids at the table — the round timer's length and the locations
+they struck out on their own list. They are kept with the session and never read by the model
+(:class:`TableAids`: inference reads the locations, players and models only).
 
 ``me`` and ``my_role`` are optional (without them the engine is a public observer). A per-player
 ``strategy`` may also be ``"joker"`` (a random claimer whose claims carry no information).
@@ -100,6 +110,34 @@ class PlayerModel:
     claim_weight: float = DEFAULT_CLAIM_WEIGHT
 
 
+#: The round timer's default length: 8 minutes (Spyfall's rules for 5 players).
+DEFAULT_ROUND_SECONDS = 480
+#: Longest round the timer accepts (an evening).
+MAX_ROUND_SECONDS = 4 * 3600
+
+
+@dataclass(frozen=True)
+class TableAids:
+    """The player's own aids at the table, saved with the session and never read by the model.
+
+    Attributes:
+        round_seconds: the round timer's length in seconds (1..:data:`MAX_ROUND_SECONDS`).
+        struck: the locations I struck out on my own list (a subset of the setup's locations,
+            in the setup's order).
+    """
+
+    round_seconds: int = DEFAULT_ROUND_SECONDS
+    struck: tuple = ()
+
+    def to_json(self) -> dict:
+        out: dict = {}
+        if self.round_seconds != DEFAULT_ROUND_SECONDS:
+            out["round_seconds"] = self.round_seconds
+        if self.struck:
+            out["struck"] = list(self.struck)
+        return out
+
+
 @dataclass(frozen=True)
 class Setup:
     """A Spyfall table: locations, seating order, who I am and what I know, and the model.
@@ -114,6 +152,8 @@ class Setup:
         beta, lam, strategy, claim_weight: the table defaults the per-player models started from.
         edition: the edition key when the locations came from ``resources/spyfall``.
         rounds: rounds before the automatic end game (seed: each player speaks 5 times).
+        table: my :class:`TableAids` (timer length, struck-out locations); not part of the
+            model: never read by inference.
     """
 
     locations: tuple
@@ -128,6 +168,7 @@ class Setup:
     edition: Optional[str] = None
     rounds: int = DEFAULT_ROUNDS
     claim_weight: float = DEFAULT_CLAIM_WEIGHT
+    table: TableAids = field(default_factory=TableAids)
 
     def __post_init__(self):
         if not self.models:
@@ -216,8 +257,18 @@ class Setup:
             else:
                 models.append(PlayerModel(beta, lam, strategy, cw))
         rounds = r.int("rounds", DEFAULT_ROUNDS, min=1, max=1000)
+        t = r.child("table", {})
+        secs = t.int("round_seconds", DEFAULT_ROUND_SECONDS, min=1, max=MAX_ROUND_SECONDS)
+        struck = t.str_list("struck", min_len=0, max_len=MAX_LOCATIONS, unique=True) \
+            if t.has("struck") else []
+        index = {loc: i for i, loc in enumerate(locations)}
+        for i, loc in enumerate(struck):
+            if loc not in index:
+                raise SessionFormatError(f"{t.sub('struck')}[{i}]",
+                                         f"unknown location {excerpt(loc)}")
+        aids = TableAids(secs, tuple(sorted(struck, key=index.__getitem__)))
         return Setup(tuple(locations), tuple(players), me, my_location, spy, tuple(models),
-                     beta, lam, strategy, edition, rounds, cw)
+                     beta, lam, strategy, edition, rounds, cw, aids)
 
     def to_json(self) -> dict:
         """The setup object; ``Setup.from_json(s.to_json()) == s``."""
@@ -245,6 +296,9 @@ class Setup:
         out["model"] = model
         if self.rounds != DEFAULT_ROUNDS:
             out["rounds"] = self.rounds
+        aids = self.table.to_json()
+        if aids:
+            out["table"] = aids
         return out
 
 
@@ -278,7 +332,20 @@ class Claim:
         return out
 
 
-EVENT_TYPES = ("claim",)
+@dataclass(frozen=True)
+class Ask:
+    """``asker`` asks ``answerer`` a question (Spyfall's turn order: the answerer asks next).
+    It carries no evidence in the seed's model (the beliefs do not change); the answer is the
+    answerer's next :class:`Claim`."""
+
+    asker: str
+    answerer: str
+
+    def to_json(self) -> dict:
+        return {"type": "ask", "asker": self.asker, "answerer": self.answerer}
+
+
+EVENT_TYPES = ("claim", "ask")
 
 
 #: The weights a worksheet click gives a location (relative to the claim's largest weight).
@@ -330,16 +397,22 @@ def make_claim(setup: Setup, player: str, weights, claim_weight: Optional[float]
     return event_from_json(obj, setup, "$")
 
 
-def event_from_json(obj: Any, setup: Setup, path: str) -> Claim:
-    """Validate one event against the setup. ``"claim"`` is ``{location: weight}`` (missing
-    locations weigh 0) or a list of n weights in the order of the setup's locations.
+def event_from_json(obj: Any, setup: Setup, path: str):
+    """Validate one event against the setup: a :class:`Claim` (``"claim"`` is
+    ``{location: weight}`` — missing locations weigh 0 — or a list of n weights in the order of
+    the setup's locations) or an :class:`Ask` (two different players of the table).
 
     Raises:
         SessionFormatError: unknown type/player/location, a negative or non-finite weight,
-            or all weights zero.
+            all weights zero, or a player asking themselves.
     """
     r = Reader(obj, path)
-    r.choice("type", EVENT_TYPES, what="event type")
+    if r.choice("type", EVENT_TYPES, what="event type") == "ask":
+        asker = r.choice("asker", setup.players, what="player")
+        answerer = r.choice("answerer", setup.players, what="player")
+        if answerer == asker:
+            raise r.error("answerer", f"{asker} cannot ask themselves")
+        return Ask(asker, answerer)
     player = r.choice("player", setup.players, what="player")
     raw = r.raw("claim")
     n = setup.n_locations
@@ -376,8 +449,11 @@ def _location_index(locations: tuple) -> dict:
     return {loc: i for i, loc in enumerate(locations)}
 
 
-def describe_event(setup: Setup, event: Claim) -> str:
-    """The claim in words for the history panel, e.g. ``"Ann claims Beach 50%, Casino 50%"``."""
+def describe_event(setup: Setup, event) -> str:
+    """The event in words for the history panel, e.g. ``"Ann claims Beach 50%, Casino 50%"``
+    or ``"Bob asks Cy"``."""
+    if isinstance(event, Ask):
+        return f"{event.asker} asks {event.answerer}"
     v = event.vector
     order = np.argsort(-v, kind="stable")
     shown = [f"{setup.locations[i]} {v[i]:.0%}" for i in order[:4] if v[i] >= 0.005]
@@ -386,6 +462,33 @@ def describe_event(setup: Setup, event: Claim) -> str:
     if np.ptp(v) < 1e-9:
         text = "all locations alike"
     return f"{event.player} claims {text}"
+
+
+def next_turn(setup: Setup, events) -> dict:
+    """Whose turn it is, as Spyfall plays: the answerer of a question asks the next one.
+
+    Returns:
+        ``{"asker", "answerer", "after"}``: after an :class:`Ask` the answerer (who is to claim)
+        and ``asker`` None; after a claim whose speaker had been asked, that speaker asks next
+        (``asker``) and ``answerer`` is None (not known until they ask); in a log without asks,
+        the seating order: ``answerer`` is the player after the last speaker (the first player
+        at the start) and ``asker`` None. ``after`` is ``"ask"``, ``"claim"`` or ``"start"``.
+    """
+    players = setup.players
+    if not events:
+        return {"asker": None, "answerer": players[0], "after": "start"}
+    last = events[-1]
+    if isinstance(last, Ask):
+        return {"asker": None, "answerer": last.answerer, "after": "ask"}
+    if any(isinstance(e, Ask) for e in events):
+        return {"asker": last.player, "answerer": None, "after": "claim"}
+    i = players.index(last.player) if last.player in players else -1
+    return {"asker": None, "answerer": players[(i + 1) % len(players)], "after": "claim"}
+
+
+def claims_only(events) -> list:
+    """The :class:`Claim` events of a log, in order (what the model reads)."""
+    return [e for e in events if isinstance(e, Claim)]
 
 
 def default_setup() -> Setup:

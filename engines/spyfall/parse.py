@@ -11,6 +11,7 @@ the player using the app)::
     Bob: beach .62, casino .38   exact numbers off the worksheet grid {0, ½, 1} are read
                                  untempered (claim weight 1, :func:`entry_claim_weight`)
     Bob: beach 1, w=0.3          the claim's own weight w in (0, 1]
+    Bob asks Cy                  who asked whom (an ``ask`` event: the answerer asks next)
 
 ``station`` alone is ambiguous in Spyfall 1 (Polar, Police, Service, Space Station).
 """
@@ -23,7 +24,10 @@ from typing import Optional, Sequence
 from engines.core.errors import SessionFormatError
 from engines.core.names import (TEXT_PATH, candidates, check_length, complete_word, match_name,
                                 match_player, split_names)
-from engines.spyfall.model import Claim, Setup, describe_event, entry_claim_weight, event_from_json
+from engines.spyfall.model import (Ask, Claim, Setup, describe_event, entry_claim_weight,
+                                   event_from_json)
+
+_ASK = re.compile(r"^\s*(.+?)\s+asks?\s+(.+?)\s*$", re.IGNORECASE)
 
 _NUMBER = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[+-]?[0-9]+)?%?"
 
@@ -42,7 +46,7 @@ def _weight(text: str) -> float:
 
 
 def parse(setup: Setup, events: Sequence, text: str) -> Claim:
-    """The claim a typed line stands for (the grammar in the module docstring).
+    """The claim (or ask) a typed line stands for (the grammar in the module docstring).
 
     Returns:
         a :class:`~engines.spyfall.model.Claim` exactly as
@@ -53,9 +57,14 @@ def parse(setup: Setup, events: Sequence, text: str) -> Claim:
             weights zero.
     """
     t = check_length(text)
+    ask = _ASK.match(t) if ":" not in t else None
+    if ask:
+        return event_from_json({"type": "ask", "asker": _player(setup, ask.group(1)),
+                                "answerer": _player(setup, ask.group(2))}, setup, TEXT_PATH)
     if ":" not in t:
         raise SessionFormatError(TEXT_PATH, "write the player, a colon and the claim: "
-                                            "“Bob: beach 1, casino .5”")
+                                            "“Bob: beach 1, casino .5”, or who asks whom: "
+                                            "“Bob asks Cy”")
     who, rest = t.split(":", 1)
     player = _player(setup, who)
     rest = rest.strip()
@@ -115,9 +124,11 @@ def parse(setup: Setup, events: Sequence, text: str) -> Claim:
     return event_from_json(obj, setup, TEXT_PATH)
 
 
-def format_event(setup: Setup, event: Claim) -> str:
+def format_event(setup: Setup, event) -> str:
     """The canonical quick-entry line of ``event``: ``parse`` reads it back to ``event``, with
     the claim weight :func:`entry_claim_weight` implies when the event has none."""
+    if isinstance(event, Ask):
+        return f"{event.asker} asks {event.answerer}"
     implied = entry_claim_weight(event.weights)
     own = "" if event.claim_weight is None or event.claim_weight == implied \
         else f", w={event.claim_weight!r}"
@@ -136,8 +147,8 @@ def preview(setup: Setup, events: Sequence, text: str) -> str:
 
 
 def complete(setup: Setup, events: Sequence, text: str) -> list[str]:
-    """Completions of the last word of ``text`` (whole lines): players before the colon,
-    locations after it."""
+    """Completions of the last word of ``text`` (whole lines): players before the colon (and on
+    both sides of "asks"), locations after it."""
     if ":" not in text:
         return complete_word(text, list(setup.players))
     return complete_word(text, list(setup.locations))

@@ -184,8 +184,12 @@ def _mean_kl_bits(new: np.ndarray, old: np.ndarray) -> float:
     return float(np.mean(np.maximum(terms.sum(1), 0.0))) / np.log(2.0)
 
 
-def play_game(config: SimConfig, index: int) -> dict:
+def play_game(config: SimConfig, index: int, record: bool = True) -> dict:
     """Play game ``index`` of the tournament ``config`` with bots; reproducible from (seed, index).
+
+    ``record=False`` skips the per-turn information gains (a third of the cost; the studies
+    that need only who won use it): the game, its random draws and its outcome are the same,
+    and the per-turn arrays of the record stay 0.
 
     Returns a record: ``strategies`` (s names), ``location``, ``spy`` (seat), ``spy_wins`` (bool),
     ``named`` (seat or -1), ``guess`` (location), ``votes`` (s,), ``ig`` (T,) public location
@@ -208,8 +212,9 @@ def play_game(config: SimConfig, index: int) -> dict:
     ig_spy_private = np.zeros(turns)
     ig_non_spy_private = np.zeros(turns)
     non_spies = [i for i in range(s) if i != spy]
-    q0 = tr.spy_view(spy)
-    priv0 = _non_spy_views(tr, location, non_spies)
+    q0 = tr.spy_view(spy) if record else None
+    priv0 = _non_spy_views(tr, location, non_spies) if record else None
+    private_vote = config.vote_threshold is not None and config.vote_on == "private"
     p_spy = np.empty(turns + 1)
     p_spy[0] = 1.0 / s
     deviates = any(x is not None for x in (config.spy_lam, config.spy_beta, config.spy_strategy))
@@ -227,14 +232,17 @@ def play_game(config: SimConfig, index: int) -> dict:
         else:
             c = bot_claim(tr, j, location, spy, rng, params)
         tr.add_claim(j, c, params)
-        ig[t] = kl_bits(tr.public_location(), loc0)
-        ig_spy[t] = kl_bits(tr.public_spy(), spy0)
         p_spy[t + 1] = tr.public_spy()[spy]
-        q1 = tr.spy_view(spy)
-        priv1 = _non_spy_views(tr, location, non_spies)
-        ig_spy_private[t] = kl_bits(q1, q0)
-        ig_non_spy_private[t] = _mean_kl_bits(priv1, priv0)
-        q0, priv0 = q1, priv1
+        if record:
+            ig[t] = kl_bits(tr.public_location(), loc0)
+            ig_spy[t] = kl_bits(tr.public_spy(), spy0)
+            q1 = tr.spy_view(spy)
+            priv1 = _non_spy_views(tr, location, non_spies)
+            ig_spy_private[t] = kl_bits(q1, q0)
+            ig_non_spy_private[t] = _mean_kl_bits(priv1, priv0)
+            q0, priv0 = q1, priv1
+        elif private_vote:
+            priv1 = _non_spy_views(tr, location, non_spies)
         if config.vote_threshold is not None and \
                 (priv1 if config.vote_on == "private" else tr.public_spy()).max() >= config.vote_threshold:
             played = t + 1

@@ -478,21 +478,38 @@ def test_equilibrium_view_names_a_bad_study(qtbot, monkeypatch):
     assert not view.load() and "python -m engines.spyfall.equilibrium" in view.summary.text()
 
 
-def test_recommendation_line_names_the_equilibrium_strategy_and_the_early_vote(window, qtbot):
+def test_recommendation_line_names_the_equilibrium_strategy_and_the_early_vote(window, qtbot,
+                                                                              monkeypatch):
+    from engines.spyfall import replication
     from engines.spyfall.equilibrium import early_vote_threshold, equilibrium_strategy
 
     tab = _tab(window)
     setup = tab.document.setup
     tab.log_event(spyfall.make_claim(setup, "Bob", {"Casino": 1}))
     _wait(window)
+    rep = replication.replicated_strategies("non_spy")
+    rec = spyfall.recommend(setup, tab.document.events)
+    if rep["seeds"] and not rep["replicated"]:
+        # the stored replication does not settle: no single strategy is named, the robust
+        # facts are
+        qtbot.waitUntil(lambda: "No single best strategy" in tab.advice.text(), timeout=30000)
+        assert rec.strategy == () and "Play" not in tab.advice.text()
+        assert f"differs between {rep['seeds']} replications" in tab.advice.text()
+        if rep["never_dominated"]:
+            assert "never dominated" in tab.advice.text()
+    assert not rec.call_vote and f"reaches {100 * early_vote_threshold():.0f}%" in tab.advice.text()
+    # without a replication the stored single-seed equilibrium is named, marked as such
+    monkeypatch.setattr(replication, "load_replication", lambda: None)
+    tab.log_event(spyfall.make_claim(setup, "Cy", {"Beach": 1}))
+    _wait(window)
     qtbot.waitUntil(lambda: "Play" in tab.advice.text(), timeout=30000)
     rec = spyfall.recommend(setup, tab.document.events)
     mix = equilibrium_strategy("non_spy")
-    assert [dict(m) for m in rec.strategy] == mix
+    assert [{k: m[k] for k in ("lambda", "strategy", "probability")} for m in rec.strategy] == mix
     top = mix[0]
     assert f"{top['strategy']} hide-reveal, λ = {top['lambda']:g}" in tab.advice.text()
+    assert "one study, not replicated" in tab.advice.text()
     assert "equilibrium for non-spies" in tab.advice.text()
-    assert not rec.call_vote and f"reaches {100 * early_vote_threshold():.0f}%" in tab.advice.text()
     # with exact claims (w = 1) Bob's lone Casino gives him away: call the vote now
     sharp = spyfall.Setup.from_json(dict(setup.to_json(), model={"beta": 5, "lambda": 0.7}), "$.setup")
     tab = _tab(window, sharp)

@@ -445,13 +445,18 @@ def test_private_belief_survives_a_public_posterior_that_underflows():
         json.dumps(post.to_json(), allow_nan=False)
 
 
-def test_recommend_names_the_top_suspect_and_my_mean_claim():
+def test_recommend_names_the_top_suspect_and_my_mean_claim(monkeypatch):
+    from engines.spyfall import replication
+
     s = read_session_file(str(EXAMPLE))
+    # without a replication the stored single-seed equilibrium is named, marked not replicated
+    monkeypatch.setattr(replication, "load_replication", lambda: None)
     rec = spyfall.recommend(s.setup, s.events)
     assert rec.accuse == "Cy" and rec.name_location is None
     # Ann (β = 5) at Beach plays the stored non-spy equilibrium, flat λ = 0.05 (see
     # docs/spyfall-equilibrium.md): γ = 4.75 everywhere + 0.25 on Beach
-    assert rec.strategy == ({"lambda": 0.05, "strategy": "flat", "probability": 1.0},)
+    assert rec.strategy == ({"lambda": 0.05, "strategy": "flat", "probability": 1.0,
+                             "replicated": False, "seeds": 1},)
     n = len(s.setup.locations)
     assert rec.claim["Beach"] == pytest.approx(5.0 / (4.75 * n + 0.25))
     spy_setup = Setup.from_json({**s.setup.to_json(), "my_role": {"spy": True}})

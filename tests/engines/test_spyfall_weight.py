@@ -226,17 +226,20 @@ def test_zero_sum_solution_is_an_equilibrium(rows):
     assert np.all(A @ y <= v + 1e-7)      # every row reply leaves it <= v
 
 
-def test_recommendation_follows_the_stored_equilibrium():
-    """My recommended claim is the mean claim of my side's stored equilibrium mix: as a
-    non-spy before any claim, γ_i = β((1 − λ_i)·1 + λ_i·e_l), so the weight on my location is
-    Σ_i p_i / (n(1 − λ_i) + λ_i)."""
-    from engines.spyfall import default_setup, recommend
+def test_recommendation_follows_the_stored_equilibrium(monkeypatch):
+    """Without a replication, my recommended claim is the mean claim of my side's stored
+    equilibrium mix: as a non-spy before any claim, γ_i = β((1 − λ_i)·1 + λ_i·e_l), so the
+    weight on my location is Σ_i p_i / (n(1 − λ_i) + λ_i)."""
+    from engines.spyfall import default_setup, recommend, replication
     from engines.spyfall.equilibrium import equilibrium_strategy
 
+    monkeypatch.setattr(replication, "load_replication", lambda: None)
     d = default_setup()
     rec = recommend(d, [])
     mix = equilibrium_strategy("non_spy")
-    assert rec.strategy == tuple(mix) and abs(sum(m["probability"] for m in mix) - 1) < 1e-9
+    assert [{k: m[k] for k in ("lambda", "strategy", "probability")} for m in rec.strategy] == mix
+    assert all(m["replicated"] is False for m in rec.strategy)
+    assert abs(sum(m["probability"] for m in mix) - 1) < 1e-9
     n = d.n_locations
     # before any claim the dynamic rule has nothing to react to: γ = β((1−λ)·1 + λ e_l)
     expect = sum(m["probability"] / (n * (1 - m["lambda"]) + m["lambda"]) for m in mix)
@@ -244,7 +247,8 @@ def test_recommendation_follows_the_stored_equilibrium():
     assert rec.call_vote is False
     spy = Setup.from_json({**d.to_json(), "my_role": {"spy": True}})
     rs = recommend(spy, [])
-    assert rs.strategy == tuple(equilibrium_strategy("spy"))
+    assert [{k: m[k] for k in ("lambda", "strategy", "probability")}
+            for m in rs.strategy] == equilibrium_strategy("spy")
     np.testing.assert_allclose(list(rs.claim.values()), 1 / n)  # Q is uniform: a flat claim
     # the game's early vote: a non-spy whose spy belief reaches the threshold is told to call it
     from engines.spyfall.equilibrium import early_vote_threshold
@@ -252,7 +256,7 @@ def test_recommendation_follows_the_stored_equilibrium():
     soft = [make_claim(d, "Bob", {"Casino": 1})]                   # one grid claim: w = 0.05
     exact = [make_claim(d, "Bob", {"Casino": 1}, claim_weight=1)] * 2  # typed as exact: w = 1
     r_soft, r_exact = recommend(d, soft), recommend(d, exact)
-    assert r_soft.accuse_probability < early_vote_threshold() and r_soft.call_vote is False
+    assert (r_soft.accuse_probability or 0) < early_vote_threshold() and r_soft.call_vote is False
     assert r_exact.accuse == "Bob" and r_exact.accuse_probability >= early_vote_threshold()
     assert r_exact.call_vote is True
 
