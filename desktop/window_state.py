@@ -19,8 +19,10 @@ from PySide6.QtWidgets import QSplitter, QWidget
 #: The size the window asks for on a large screen (logical pixels).
 PREFERRED_SIZE = QSize(1280, 820)
 #: Room left for the window manager's frame: title bar and borders (logical pixels), used
-#: before the window is shown, when its real frame is not known yet.
-FRAME_ALLOWANCE = QSize(8, 38)
+#: before the window is shown, when its real frame is not known yet (openbox's frame on a
+#: 1280×800 screen is 25 px high; GNOME's and KDE's title bars up to 38 px; some window
+#: managers place the frame a few pixels off the requested position).
+FRAME_ALLOWANCE = QSize(16, 48)
 
 
 def default_geometry(available: QRect, preferred: QSize = PREFERRED_SIZE,
@@ -88,7 +90,16 @@ def restore_window_state(settings: QSettings, window: QWidget, panes: dict[str, 
     if isinstance(geometry, QByteArray) and not geometry.isEmpty() and window.restoreGeometry(geometry):
         avail = available_geometry(window)
         g = window.geometry()
-        if g.width() <= avail.width() and g.height() <= avail.height() and avail.intersects(g):
+        if window.isMaximized() or window.isFullScreen():
+            return True   # the window manager fits it to the screen
+        room = avail.adjusted(0, 0, -FRAME_ALLOWANCE.width(), -FRAME_ALLOWANCE.height())
+        if g.width() <= room.width() and g.height() <= room.height():
+            # the size fits; keep the frame on the screen (a smaller screen, another layout)
+            x = min(max(g.left(), avail.left() + FRAME_ALLOWANCE.width() // 2),
+                    avail.right() - FRAME_ALLOWANCE.width() // 2 - g.width())
+            y = min(max(g.top(), avail.top() + FRAME_ALLOWANCE.height() - FRAME_ALLOWANCE.width() // 2),
+                    avail.bottom() - FRAME_ALLOWANCE.width() // 2 - g.height())
+            window.setGeometry(QRect(x, y, g.width(), g.height()))
             return True
     apply_default_geometry(window)
     return False

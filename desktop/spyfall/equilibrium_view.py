@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLab
 from engines.core.errors import SessionFormatError
 from engines.core.schema import Reader
 from desktop.widgets.role_data import MultiDataModel
+from desktop.appearance import muted_css
 
 #: Model role: True for a cell both of whose strategies the equilibrium plays.
 SupportRole = Qt.ItemDataRole.UserRole + 11
@@ -299,7 +300,7 @@ class EquilibriumView(QWidget):
         root.addLayout(legend_row)
         self.note = QLabel()
         self.note.setWordWrap(True)
-        self.note.setStyleSheet("color:#555")
+        self.note.setStyleSheet(muted_css())
         root.addWidget(self.note)
         self.error: Optional[str] = None
         # the stored study is read through the equilibrium solver's module, which imports

@@ -23,7 +23,7 @@ from desktop.spyfall.forms import (CLAIM_WEIGHT_HELP, NewGameDialog, STRATEGY_LA
 from engines.spyfall.model import entry_claim_weight
 from desktop.spyfall.model import ClaimSheetModel, ClaimSheetView, SpyBeliefModel, claim_text
 from desktop.spyfall.simulation import SimulationPanel
-from desktop.appearance import tone
+from desktop.appearance import tone, muted_css
 from desktop.widgets.plain_text import esc
 
 METHOD_LABELS = {"exact": "Exact (factorised)", "enumeration": "Enumeration (scipy, reference)"}
@@ -189,7 +189,7 @@ class Tab(GameTab):
         entry.addWidget(self.claim_edit, 1)
         self.weight_label = QLabel()
         self.weight_label.setToolTip(CLAIM_WEIGHT_HELP)
-        self.weight_label.setStyleSheet("color:#555")
+        self.weight_label.setStyleSheet(muted_css())
         entry.addWidget(self.weight_label)
         self.log_button = QPushButton("Log claim")
         self.log_button.setDefault(True)
@@ -455,7 +455,7 @@ class Tab(GameTab):
         ig = post.aggregate_information_gain_bits
         text += f" · the claims told the public {ig:.2f} bits about the location"
         self.summary.setText(text)
-        self.spy_title.setText("<b>Who is the spy?</b> <span style='color:gray'>(bits: what each "
+        self.spy_title.setText(f"<b>Who is the spy?</b> <span style='{muted_css()}'>(bits: what each "
                                "player's claims told about the location)</span>")
 
     def clear_beliefs(self) -> None:

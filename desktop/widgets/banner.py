@@ -11,7 +11,7 @@ from typing import Optional
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (QFrame, QGraphicsDropShadowEffect, QHBoxLayout, QLabel, QLayout,
-                               QPushButton, QToolButton, QWidget)
+                               QPushButton, QTableView, QToolButton, QWidget)
 
 # text colours are explicit, so each style reads the same on a light or a dark palette
 STYLES = {
@@ -102,6 +102,7 @@ class Banner(QFrame):
             rect = self._anchor.geometry()
             if isinstance(self._anchor, QWidget) and self._anchor.parentWidget() is not host:
                 rect.moveTopLeft(self._anchor.parentWidget().mapTo(host, rect.topLeft()))
+            rect.setTop(rect.top() + self._header_height())
         else:
             rect = host.rect().adjusted(6, 6, -6, -6)
         width = max(100, rect.width())
@@ -109,6 +110,21 @@ class Banner(QFrame):
         height = hfw if hfw > 0 else self.sizeHint().height()
         self.setGeometry(rect.left(), rect.top(), width, height)
         self.raise_()
+
+    def _header_height(self) -> int:
+        """The height of the anchor's column header (a table's, or that of the first table at
+        the top of the anchor): the banner lies below it, so the columns stay named."""
+        anchor = self._anchor
+        if not isinstance(anchor, QWidget):
+            return 0
+        views = [anchor] if isinstance(anchor, QTableView) else anchor.findChildren(QTableView)
+        for view in views:
+            header = view.horizontalHeader()
+            if view.isVisible() and header.isVisible():
+                top = view.mapTo(anchor, view.rect().topLeft()).y()
+                if top <= 4:
+                    return top + header.height() + view.frameWidth()
+        return 0
 
     # -- messages --------------------------------------------------------------------------
     def show_message(self, text: str, kind: str = "error", action: str = "") -> None:

@@ -18,6 +18,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QMenu, QVBoxLayout, QWidget
 
 from desktop.widgets.role_data import BACKGROUND, DISPLAY, FOREGROUND, TOOLTIP, MultiDataModel
+from desktop.appearance import muted_css
 
 #: Rows the History view lays out per pass of the event loop (QListView.Batched): about
 #: 10 ms of wrapping and describing entries per pass.
@@ -231,7 +232,7 @@ class HistoryPanel(QWidget):
         self.model = HistoryModel(document, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        title = QLabel("<b>History</b> <span style='color:gray'>(select to see the beliefs then; "
+        title = QLabel(f"<b>History</b> <span style='{muted_css()}'>(select to see the beliefs then; "
                        "right-click to remove)</span>")
         title.setWordWrap(True)
         layout.addWidget(title)

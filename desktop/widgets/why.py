@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, Q
                                QListWidgetItem, QProgressBar, QPushButton, QTextBrowser,
                                QVBoxLayout, QWidget)
 
+from desktop.appearance import muted_css
+
 #: status -> (mark, words, colour)
 STATUS_LOOK = {
     "certain": ("✓", "Certain", "#1b5e20"),
@@ -104,7 +106,7 @@ class WhyPopup(QDialog):
         lay.addWidget(self.heading)
         self.scope = QLabel()
         self.scope.setWordWrap(True)
-        self.scope.setStyleSheet("color:gray")
+        self.scope.setStyleSheet(muted_css())
         lay.addWidget(self.scope)
 
     def _build_busy_row(self) -> QWidget:
@@ -132,7 +134,7 @@ class WhyPopup(QDialog):
         self.message.setTextFormat(Qt.RichText)
         lay.addWidget(self.message)
         self.entries_title = QLabel("<b>Because of these entries</b> "
-                                    "<span style='color:gray'>— click one to select it in "
+                                    f"<span style='{muted_css()}'>— click one to select it in "
                                     "History</span>")
         self.entries_title.setWordWrap(True)
         lay.addWidget(self.entries_title)

@@ -30,7 +30,7 @@ from PySide6.QtCore import QModelIndex, QPoint, QRect, Qt
 from PySide6.QtGui import QFontMetrics, QImage
 from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QAbstractScrollArea,
                                QApplication, QCheckBox, QComboBox, QGroupBox, QHeaderView,
-                               QLabel, QListView, QPushButton, QRadioButton, QTableView,
+                               QLabel, QListView, QPushButton, QRadioButton, QStyle, QTableView,
                                QTabBar, QToolButton, QTreeView, QWidget)
 
 #: WCAG 2.1 AA minimum contrast for normal and large text.
@@ -80,7 +80,8 @@ def visible_widgets(top: QWidget) -> list[QWidget]:
     separate windows."""
     out = []
     for w in top.findChildren(QWidget):
-        if w.isWindow() or not w.isVisible() or w.width() <= 0 or w.height() <= 0:
+        if w.isWindow() or w.window() is not top or not w.isVisible() or w.width() <= 0 \
+                or w.height() <= 0:
             continue
         out.append(w)
     return out
@@ -151,8 +152,9 @@ def _clipped_by_ancestor(w: QWidget, top: QWidget) -> list[Finding]:
         arect = QRect(a.mapTo(top, QPoint(0, 0)), a.size())
         if not arect.contains(rect):
             inter = arect.intersected(rect)
-            cut_w = rect.width() - inter.width()
-            cut_h = rect.height() - inter.height()
+            # how far the widget sticks out of the ancestor on each axis
+            cut_w = max(0, arect.left() - rect.left()) + max(0, rect.right() - arect.right())
+            cut_h = max(0, arect.top() - rect.top()) + max(0, rect.bottom() - arect.bottom())
             if cut_w <= 1 and cut_h <= 1:
                 rect = inter
                 child = a
@@ -294,7 +296,8 @@ def _elided_cells(view: QAbstractItemView) -> list[Finding]:
         font = idx.data(Qt.FontRole)
         m = QFontMetrics(font) if font is not None else fm
         icon = idx.data(Qt.DecorationRole)
-        room = view.visualRect(idx).width() - 8 - (20 if icon is not None else 0)
+        margin = view.style().pixelMetric(QStyle.PM_FocusFrameHMargin, None, view) + 1
+        room = view.visualRect(idx).width() - 2 * margin - (20 if icon is not None else 0)
         if m.horizontalAdvance(text) > room:
             tip = idx.data(Qt.ToolTipRole)
             if not (isinstance(tip, str) and text.strip() in tip):
@@ -423,6 +426,8 @@ def check_contrast(top: QWidget, shot: QImage) -> list[Finding]:
                     continue
                 if w.selectionModel() is not None and w.selectionModel().isSelected(idx):
                     continue   # the highlight colours are the style's
+                if not idx.flags() & Qt.ItemIsEnabled:
+                    continue   # an inactive cell: WCAG 1.4.3 exempts inactive components
                 judge(f"cell ({idx.row()},{idx.column()}) \"{text[:40]}\" of {describe(w)}",
                       rect.adjusted(1, 1, -1, -1).translated(vorigin), w.font())
         elif isinstance(w, QGroupBox) and w.title():

@@ -135,7 +135,7 @@ def _why_fact(game: str, tab):
     if game == "guesswho":
         return {"name": setup.board.names[0]}, "why"
     if game == "inkognito":
-        opp = [p for p in setup.players if p != setup.me][0]
+        opp = setup.opponents[0]
         return {"opponent": opp, "identity": setup.identities[0]}, "why"
     return None, None
 
