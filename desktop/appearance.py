@@ -68,9 +68,9 @@ def contrast(a: QColor, b: QColor) -> float:
     return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 
 
-#: The contrast secondary text keeps: WCAG 2.1 AA for normal text (4.5:1) with a margin for
-#: anti-aliasing.
-MUTED_CONTRAST = 4.8
+#: The contrast secondary text keeps against the window and base colours: WCAG 2.1 AA for
+#: normal text (4.5:1) with a margin for panels a shade lighter or darker than the window.
+MUTED_CONTRAST = 5.6
 
 
 def muted(palette: Optional[QPalette] = None) -> QColor:
@@ -100,9 +100,9 @@ def muted_css() -> str:
 
 
 def readable_on(background: QColor) -> QColor:
-    """Near-black or white, whichever contrasts more with ``background`` (text on a heat-map
-    cell or a coloured bar)."""
-    dark, light = QColor(33, 33, 33), QColor(255, 255, 255)
+    """Black or white, whichever contrasts more with ``background`` (text on a heat-map cell
+    or a coloured bar); at least 4.58:1 whatever the background."""
+    dark, light = QColor(0, 0, 0), QColor(255, 255, 255)
     return dark if contrast(dark, background) >= contrast(light, background) else light
 
 

@@ -226,8 +226,6 @@ class PayoffMatrixModel(MultiDataModel, QAbstractTableModel):
             f = QFont()
             f.setBold(True)
             return f
-        if role == Qt.ItemDataRole.ForegroundRole and played:
-            return QBrush(QColor(0, 0, 0))
         if role == Qt.ItemDataRole.ToolTipRole:
             if rows:
                 worst = float(s["rate"][section].min())

@@ -223,6 +223,7 @@ class OpponentsStrip(QWidget):
         for widgets in self._rows:
             for w in widgets:
                 self._grid.removeWidget(w)
+                w.hide()            # out of the layout: not drawn over the new rows meanwhile
                 w.deleteLater()
         self._rows = []
         for i in range(n):

@@ -172,7 +172,8 @@ def _clipped_by_ancestor(w: QWidget, top: QWidget) -> list[Finding]:
             if isinstance(a, QTabBar):
                 return []
             return [Finding("clipped", describe(w),
-                            f"{cut_w}x{cut_h} px cut off by {describe(a)} (no scroll bar reaches it)")]
+                            f"{cut_w}x{cut_h} px of its {_r(rect)} cut off by {describe(a)} at "
+                            f"{_r(arect)} (no scroll bar reaches it)")]
         child = a
     del child
     return []
@@ -227,13 +228,14 @@ def _view_overflow(view: QAbstractItemView) -> list[Finding]:
 def _banner_over_headers(top: QWidget, widgets: list[QWidget]) -> list[Finding]:
     found = []
     overlays = [w for w in widgets if w.graphicsEffect() is not None]
-    headers = [w for w in widgets if isinstance(w, QHeaderView)]
+    headers = [w for w in widgets if isinstance(w, QHeaderView) and w.orientation() == Qt.Horizontal]
     for o in overlays:
         orect = QRect(o.mapTo(top, QPoint(0, 0)), o.size())
         for h in headers:
             hrect = QRect(h.mapTo(top, QPoint(0, 0)), h.size())
             if orect.intersects(hrect) and not o.isAncestorOf(h):
-                found.append(Finding("clipped", describe(h), f"header covered by {describe(o)}"))
+                found.append(Finding("clipped", describe(h), f"column header {_r(hrect)} covered by "
+                                     f"{describe(o)} at {_r(orect)}"))
     return found
 
 
@@ -399,9 +401,9 @@ def check_contrast(top: QWidget, shot: QImage) -> list[Finding]:
         if isinstance(w, QLabel) and w.text().strip() and w.pixmap().isNull():
             judge(describe(w), _text_rect(w).translated(origin), w.font())
         elif isinstance(w, QAbstractButton) and w.text().strip() and not isinstance(w, QTabBar):
-            r = w.rect()
+            r = w.rect().adjusted(3, 3, -3, -3)   # the face, not the frame (a focus ring)
             if isinstance(w, (QCheckBox, QRadioButton)):
-                r = r.adjusted(22, 0, 0, 0)     # the text, not the indicator
+                r = w.rect().adjusted(22, 0, 0, 0)     # the text, not the indicator
             judge(describe(w), r.translated(origin), w.font())
         elif isinstance(w, QHeaderView) and w.model() is not None:
             for s in range(min(w.count(), 12)):
@@ -438,6 +440,14 @@ def check_contrast(top: QWidget, shot: QImage) -> list[Finding]:
 
 
 def _covered(w: QWidget, top: QWidget) -> bool:
-    """Whether a floating overlay (a banner) lies over ``w`` (then ``w`` 's pixels are the
-    overlay's, judged as the overlay's own widgets)."""
+    """Whether a floating overlay (a banner: a widget with a graphics effect) lies over
+    ``w``; then ``w`` 's pixels there are the overlay's, judged as the overlay's own widgets."""
+    rect = QRect(w.mapTo(top, QPoint(0, 0)), w.size())
+    for o in top.findChildren(QWidget):
+        if o.graphicsEffect() is None or not o.isVisible() or o.window() is not top:
+            continue
+        if o is w or o.isAncestorOf(w) or w.isAncestorOf(o):
+            continue
+        if QRect(o.mapTo(top, QPoint(0, 0)), o.size()).intersects(rect):
+            return True
     return False

@@ -84,6 +84,13 @@ class Audit:
         from tests.screen_audit import checks
 
         self.states.append(state)
+        from PySide6.QtCore import QEvent
+
+        for _ in range(3):   # layouts asked for by the last results are done
+            self.app.sendPostedEvents(None, QEvent.DeferredDelete)   # as the event loop would
+            self.app.sendPostedEvents()
+            self.app.processEvents()
+            time.sleep(0.02)
         findings = []
         wins = self.windows(extra)
         findings += checks.check_on_screen(wins)
