@@ -22,6 +22,7 @@ checks read the widgets Qt laid out under a real window manager and the pixels Q
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
@@ -268,9 +269,22 @@ def _sample_indexes(view: QAbstractItemView):
                 return
 
 
+def _mnemonic_eaten(text: str) -> bool:
+    """Whether Qt would take a lone ``&`` in a title or button text as a mnemonic marker and
+    not draw it ("1 & 3" shown as "1  3")."""
+    return bool(re.search(r"(?<!&)&(?!&)(\s|$)", text))
+
+
 def check_elided(top: QWidget) -> list[Finding]:
+    """Elided cells without their text in a tooltip, labels ending in "…" without a tooltip,
+    and titles whose "&" Qt eats as a mnemonic."""
     found = []
     for w in visible_widgets(top):
+        title = w.title() if isinstance(w, QGroupBox) else \
+            w.text() if isinstance(w, QAbstractButton) else ""
+        if title and _mnemonic_eaten(title):
+            found.append(Finding("elided", describe(w), "an '&' in the text is taken as a "
+                                 "mnemonic and not shown (write '&&')"))
         if isinstance(w, QLabel) and not w.wordWrap():
             t = w.text()
             if t.rstrip().endswith(("…", "...")) and not w.toolTip() and "</" not in t \
