@@ -67,8 +67,9 @@ class BeliefCard(QWidget):
         rows = self.model.rowCount()
         self.view.setFixedHeight(self.view.horizontalHeader().sizeHint().height() + rows * 21
                                  + 2 * self.view.frameWidth())
-        self.view.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        # scroll bars only when zoomed text no longer fits the card
+        self.view.setVerticalScrollBarPolicy(Qt.ScrollBarAsNeeded)
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarAsNeeded)
         self.view.cellContextMenu.connect(self.cellContextMenu)
         lay.addWidget(self.view)
         self.partner = QLabel()

@@ -10,7 +10,7 @@ import functools
 
 import numpy as np
 from PySide6.QtCore import QModelIndex, Qt, Slot
-from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton,
+from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy,
                                QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from engines import spyfall
@@ -114,6 +114,8 @@ class Tab(GameTab):
         """My role, the inference method and New game."""
         bar = QHBoxLayout()
         self.role_label = QLabel()
+        self.role_label.setWordWrap(True)   # a long model line wraps, never widens the window
+        self.role_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
         self.role_label.setTextFormat(Qt.RichText)
         bar.addWidget(self.role_label, 1)
         bar.addWidget(QLabel("Method:"))

@@ -139,7 +139,7 @@ class BeliefPlot(QWidget):
         axes labelled in plain units (no "x0.001" scale factor) and, on a log axis, one
         label per decade only (the minor ticks' labels overlapped)."""
         plot = pg.PlotWidget(axisItems={"left": PlainAxis("left"), "bottom": PlainAxis("bottom")})
-        plot.setMinimumHeight(150)
+        plot.setMinimumHeight(100)
         plot.showGrid(x=True, y=True, alpha=0.25)
         plot.setLabel("bottom", "event")
         plot.setLabel("left", y_label)
