@@ -1,6 +1,6 @@
 """Privacy screen: the screen faces the room, so one key hides everything at once.
 
-**F12** (or the 👁 button at the right of the tab bar) covers the whole window — every
+**F12** (or the *Hide (F12)* button at the right of the tab bar) covers the whole window — every
 worksheet, belief, plot, log and form, the menus and the status bar — with a neutral screen,
 and hides the window's other windows (the Why? popup, dialogs left open). Any key or click
 brings everything back. While the screen is up the keyboard goes to it alone: shortcuts
@@ -106,7 +106,7 @@ class PrivacyScreen(QWidget):
 
 def install(window) -> PrivacyScreen:
     """Give a :class:`desktop.app.MainWindow` its privacy screen: the F12 action (View menu)
-    and the 👁 button at the right of the tab bar."""
+    and the "Hide (F12)" button at the right of the tab bar."""
     screen = PrivacyScreen(window)
     act = QAction("&Hide the screen", window)
     act.setShortcut(QKeySequence(SHORTCUT))
@@ -120,7 +120,7 @@ def install(window) -> PrivacyScreen:
             a.menu().addAction(act)
     button = QToolButton()
     button.setDefaultAction(act)
-    button.setText("👁 Hide")
+    button.setText("Hide (F12)")
     button.setToolTip(f"Hide the screen ({SHORTCUT}); any key shows it again")
     button.setAutoRaise(True)
     button.setObjectName("privacyButton")

@@ -5,8 +5,9 @@ runs in ``QSettings``.
 minus panels and docks) with room for the window frame, so a 1280×800 or 1366×768 screen shows
 the status bar and the bottom of every panel. :func:`save_window_state` and
 :func:`restore_window_state` keep ``QMainWindow.saveGeometry()`` and every splitter's
-``saveState()`` (per tab, in the order the tab creates its splitters); a stored geometry that no
-longer fits the screen is replaced by the default one.
+``saveState()`` (per tab, in the order the tab creates its splitters) with the size of the
+screen they were saved on; a stored geometry that no longer fits the screen is replaced by the
+default one, and splitter positions saved on a larger screen are not restored.
 """
 from __future__ import annotations
 
@@ -61,13 +62,20 @@ def save_window_state(settings: QSettings, window: QWidget, panes: dict[str, QWi
     """Store ``window``'s geometry and the splitter positions of each widget in ``panes``
     (name → widget, e.g. game → tab)."""
     settings.setValue("window/geometry", window.saveGeometry())
+    settings.setValue("window/screen", available_geometry(window).size())
     for name, pane in panes.items():
         settings.setValue(f"splitters/{name}", [s.saveState() for s in _splitters(pane)])
 
 
 def restore_splitters(settings: QSettings, name: str, pane: QWidget) -> int:
     """Restore the splitter positions stored for ``name`` into ``pane``'s splitters (when the
-    number of splitters still matches); returns how many were restored."""
+    number of splitters still matches, and the screen is at least as large as the one they
+    were saved on: sizes chosen on a 2560×1440 screen would leave a panel a few pixels high
+    on 1280×720); returns how many were restored."""
+    saved_on = settings.value("window/screen")
+    now = available_geometry(pane)
+    if isinstance(saved_on, QSize) and (now.width() < saved_on.width() or now.height() < saved_on.height()):
+        return 0   # kept on a larger screen: its panel sizes would squeeze this one's panels
     states = settings.value(f"splitters/{name}")
     if not isinstance(states, (list, tuple)):
         states = [states] if isinstance(states, QByteArray) else []

@@ -203,3 +203,37 @@ def test_f1_lists_every_shortcut_of_the_window(window):
     text = dlg.findChild(QTextBrowser).toPlainText()
     assert "Ctrl+L" in text and "quick entry" in text and "F12" in text
     dlg.close()
+
+
+# -- window state across screens ----------------------------------------------------------------
+def test_splitters_saved_on_a_larger_screen_are_not_restored(qtbot, tmp_path, monkeypatch):
+    """Panel sizes chosen on 2560×1440 would leave a panel a few pixels high on 1280×720: they
+    are restored on a screen at least as large only."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+
+    from desktop import window_state
+
+    settings = QSettings(str(tmp_path / "state.ini"), QSettings.IniFormat)
+
+    def make():
+        win = QWidget()
+        split = QSplitter(Qt.Vertical)
+        for text in ("a", "b"):
+            split.addWidget(QLabel(text))
+        QVBoxLayout(win).addWidget(split)
+        qtbot.addWidget(win)
+        win.resize(600, 600)
+        win.show()
+        split.setSizes([500, 100])
+        return win, split
+
+    screen = {"rect": QRect(0, 0, 2560, 1440)}
+    monkeypatch.setattr(window_state, "available_geometry", lambda w=None: QRect(screen["rect"]))
+    win, _ = make()
+    window_state.save_window_state(settings, win, {"g": win})
+    win2, _ = make()
+    assert window_state.restore_splitters(settings, "g", win2) == 1      # same screen
+    screen["rect"] = QRect(0, 0, 1280, 720)
+    win3, _ = make()
+    assert window_state.restore_splitters(settings, "g", win3) == 0      # a smaller one
