@@ -301,14 +301,30 @@ def test_switching_method_greys_the_old_numbers_at_once(window):
     assert window.wait_idle(120)
 
 
-def test_guess_who_board_needs_no_scrolling_at_1280x800(window):
+def test_guess_who_board_reflows_and_scrolls_at_1280x800(window):
+    """The board's columns fit the width it has (no column cut off, no horizontal scrolling),
+    every card is tall enough for all its attribute chips, and the board scrolls to the last
+    row when the rows do not fit."""
     window.select_game("guesswho")
     tab = window.tab_for("guesswho")
     window.resize(1280, 760)          # 1280×800 less the title bar and a panel
     for _ in range(5):
         QApplication.processEvents()
-    assert len(tab.board_view.cards) == 24
-    assert tab.board_view.verticalScrollBar().maximum() == 0
+    board = tab.board_view
+    assert len(board.cards) == 24
+    vp = board.viewport()
+    for width in (vp.width(), 300, 900):
+        if width != vp.width():
+            board.resize(width + 2 * board.frameWidth(), board.height())
+            for _ in range(5):
+                QApplication.processEvents()
+        for card in board.cards.values():
+            left = card.mapTo(vp, card.rect().topLeft()).x()
+            assert left >= 0 and left + card.width() <= vp.width() + 1, width
+            assert card.height() >= card.height_for(card.width()), card.name
+        assert board.horizontalScrollBar().maximum() == 0
+        inner = board.widget().height()
+        assert inner <= vp.height() or board.verticalScrollBar().maximum() >= inner - vp.height() - 1
 
 
 def test_new_game_dialog_names_and_ticks(qtbot):
