@@ -23,6 +23,7 @@ import desktop
 from engines import GAMES
 from engines.core.resources import resource_path   # light: engines.core imports lazily
 from desktop import window_state
+from desktop import table_kit   # zoom, privacy screen, keep awake, reopen
 from desktop.widgets.plain_text import install_plain_item_tooltips   # Qt only
 from desktop.widgets.unsaved import DISCARD_ALL, SAVE_ALL, ask_unsaved
 
@@ -247,6 +248,7 @@ class MainWindow(QMainWindow):
         self.status_label = QLabel()
         self.statusBar().addPermanentWidget(self.status_label)
         self._build_menus()
+        table_kit.install(self)   # zoom, privacy screen, keep awake, reopen (desktop.table_kit)
         self._tab_changed(self.tabs.currentIndex())
         # within the available screen (1280×800, 1366×768 included), or as the user left it;
         # each tab's splitters are restored when the tab is built
@@ -756,6 +758,10 @@ class MainWindow(QMainWindow):
         self.offer_recovery()
         if session:
             self.open_path_in_background(session, ask=False)
+        else:   # the files open at the last quit (desktop.reopen)
+            from desktop import reopen
+
+            reopen.reopen_last(self, self._settings())
 
     def wait_idle(self, timeout_s: float = 30.0) -> bool:
         """Build the tab on screen if needed, then process events until a file being opened is

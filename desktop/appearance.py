@@ -53,6 +53,59 @@ def tone(colour: str) -> str:
     return QColor(*(round(v + 0.6 * (255 - v)) for v in c.getRgb()[:3])).name()
 
 
+def _linear(v: float) -> float:
+    v /= 255.0
+    return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+
+def contrast(a: QColor, b: QColor) -> float:
+    """WCAG 2.1 contrast ratio of two colours (1 … 21): (L1 + 0.05) / (L2 + 0.05) of their
+    relative luminances (W3C, "Web Content Accessibility Guidelines 2.1", 2018)."""
+    def lum(c: QColor) -> float:
+        r, g, b_ = (_linear(x) for x in c.getRgb()[:3])
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b_
+    la, lb = lum(QColor(a)), lum(QColor(b))
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+#: The contrast secondary text keeps against the window and base colours: WCAG 2.1 AA for
+#: normal text (4.5:1) with a margin for panels a shade lighter or darker than the window.
+MUTED_CONTRAST = 5.6
+
+
+def muted(palette: Optional[QPalette] = None) -> QColor:
+    """The colour of secondary text (hints, notes, stale figures) on ``palette`` (the
+    application's by default): the text colour mixed towards the window colour as far as it
+    keeps :data:`MUTED_CONTRAST` against both the window and the base colour, so it reads
+    the same in light and dark schemes."""
+    if palette is None:
+        app = QApplication.instance()
+        palette = app.palette() if app is not None else QPalette()
+    text = palette.color(QPalette.WindowText)
+    backs = (palette.color(QPalette.Window), palette.color(QPalette.Base))
+    win = backs[0]
+    best = QColor(text)
+    for step in range(1, 12):
+        t = step * 0.05
+        c = QColor(*(round(a + (b - a) * t) for a, b in zip(text.getRgb()[:3], win.getRgb()[:3])))
+        if min(contrast(c, b) for b in backs) < MUTED_CONTRAST:
+            break
+        best = c
+    return best
+
+
+def muted_css() -> str:
+    """``color:#rrggbb`` of :func:`muted` for style sheets and rich text."""
+    return f"color:{muted().name()}"
+
+
+def readable_on(background: QColor) -> QColor:
+    """Black or white, whichever contrasts more with ``background`` (text on a heat-map cell
+    or a coloured bar); at least 4.58:1 whatever the background."""
+    dark, light = QColor(0, 0, 0), QColor(255, 255, 255)
+    return dark if contrast(dark, background) >= contrast(light, background) else light
+
+
 def _is_dark(palette: QPalette) -> bool:
     return palette.color(QPalette.Window).lightness() < palette.color(QPalette.WindowText).lightness()
 

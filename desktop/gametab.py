@@ -341,6 +341,7 @@ class GameTab(QWidget):
             sc = QShortcut(QKeySequence(key), self)
             sc.setContext(Qt.WindowShortcut)   # only the visible tab's shortcut is active
             sc.activated.connect(self.quick_entry.focus)
+            sc.setWhatsThis("Type an event in quick entry")   # listed by F1 (desktop.shortcuts)
 
     @Slot(object, bool)
     def _on_quick_entered(self, event: Any, force: bool) -> None:

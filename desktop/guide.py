@@ -6,13 +6,11 @@ The pages are the Markdown files of ``resources/guide/`` (the repository links t
 relative links between the pages and the pictures in ``img/`` resolve against the page's own
 folder, and a link to anything outside the guide opens in the system's browser.
 
-The last page, *Keyboard shortcuts*, is made when it is shown from the window's own actions
-(every :class:`QAction` with a shortcut, named by its menu path) and the few keys that are not
-actions (:data:`EXTRA_KEYS`), so it cannot drift from what the keys do.
+The last page, *Keyboard shortcuts*, is made when it is shown from the window's own actions and
+shortcuts (:mod:`desktop.shortcuts`), so it cannot drift from what the keys do.
 """
 from __future__ import annotations
 
-import html
 from pathlib import Path
 from typing import Optional
 
@@ -31,18 +29,6 @@ PAGES: tuple[tuple[str, str], ...] = (
 )
 #: The generated page's key in the page list.
 SHORTCUTS_PAGE = "shortcuts"
-#: Keys that act without a QAction of the window: (keys, what they do).
-EXTRA_KEYS: tuple[tuple[str, str], ...] = (
-    ("Ctrl+L or /", "Put the cursor in the tab's quick-entry line"),
-    ("Enter", "Log the quick-entry line or the active form"),
-    ("Tab or ↓", "Take a completion in the quick-entry line"),
-    ("Escape", "Clear the quick-entry line; back to the current beliefs in History"),
-    ("Arrow keys", "Move in a worksheet"),
-    ("Menu key or Shift+F10", "The cell's menu (add or remove a fact, Why?)"),
-    ("Delete", "Remove the selected History entry"),
-)
-
-
 def guide_dir() -> Path:
     """The folder of the guide's Markdown pages (``resources/guide``)."""
     return resource_path("guide")
@@ -53,53 +39,6 @@ def page_path(stem: str) -> Path:
     installed from another package)."""
     path = guide_dir() / f"{stem}.md"
     return path if path.is_file() else guide_dir() / "index.md"
-
-
-def shortcut_rows(window: QWidget) -> list[tuple[str, str]]:
-    """Every shortcut of ``window``: (keys as the platform writes them, what it does), the
-    window's actions first (in menu order), then :data:`EXTRA_KEYS`."""
-    rows: list[tuple[str, str]] = []
-    seen: set[tuple[str, str]] = set()
-    for menu_action in window.menuBar().actions() if isinstance(window, QMainWindow) else []:
-        menu = menu_action.menu()
-        if menu is None:
-            continue
-        for action in _walk(menu):
-            keys = " or ".join(s.toString(QKeySequence.SequenceFormat.NativeText)
-                               for s in action.shortcuts() if not s.isEmpty())
-            if not keys:
-                continue
-            label = f"{menu.title()} → {action.text()}".replace("&&", "\0").replace("&", "")
-            label = label.replace("\0", "&").rstrip(".…")
-            if (keys, label) not in seen:
-                seen.add((keys, label))
-                rows.append((keys, label))
-    for action in window.actions():   # window-level actions outside the menus
-        keys = " or ".join(s.toString(QKeySequence.SequenceFormat.NativeText)
-                           for s in action.shortcuts() if not s.isEmpty())
-        label = action.text().replace("&", "").rstrip(".…")
-        if keys and (keys, label) not in seen:
-            seen.add((keys, label))
-            rows.append((keys, label))
-    rows.extend(EXTRA_KEYS)
-    return rows
-
-
-def _walk(menu):
-    for action in menu.actions():
-        sub = action.menu()
-        if sub is not None:
-            yield from _walk(sub)
-        elif not action.isSeparator():
-            yield action
-
-
-def shortcuts_html(window: QWidget) -> str:
-    """The generated *Keyboard shortcuts* page as HTML (every text escaped)."""
-    body = "".join(f"<tr><td><b>{html.escape(k)}</b></td><td>&nbsp;&nbsp;{html.escape(v)}</td></tr>"
-                   for k, v in shortcut_rows(window))
-    return ("<h1>Keyboard shortcuts</h1><p>Made from the window's menus, so every key listed "
-            f"works.</p><table cellspacing='4'>{body}</table>")
 
 
 class GuideBrowser(QTextBrowser):
@@ -200,7 +139,10 @@ class GuideDock(QDockWidget):
             self._place()
         i = self.pages.findData(stem)
         if stem == SHORTCUTS_PAGE:
-            self.browser.setHtml(shortcuts_html(self._window))
+            from desktop.shortcuts import shortcuts_html
+            self.browser.setHtml("<h1>Keyboard shortcuts</h1><p>Made from the window's own "
+                                 "actions, so every key listed works.</p>"
+                                 + shortcuts_html(self._window))
         else:
             self.browser.show_page(page_path(stem))
             if i < 0:

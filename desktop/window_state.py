@@ -5,8 +5,9 @@ runs in ``QSettings``.
 minus panels and docks) with room for the window frame, so a 1280×800 or 1366×768 screen shows
 the status bar and the bottom of every panel. :func:`save_window_state` and
 :func:`restore_window_state` keep ``QMainWindow.saveGeometry()`` and every splitter's
-``saveState()`` (per tab, in the order the tab creates its splitters); a stored geometry that no
-longer fits the screen is replaced by the default one.
+``saveState()`` (per tab, in the order the tab creates its splitters) with the size of the
+screen they were saved on; a stored geometry that no longer fits the screen is replaced by the
+default one, and splitter positions saved on a larger screen are not restored.
 """
 from __future__ import annotations
 
@@ -19,8 +20,10 @@ from PySide6.QtWidgets import QSplitter, QWidget
 #: The size the window asks for on a large screen (logical pixels).
 PREFERRED_SIZE = QSize(1280, 820)
 #: Room left for the window manager's frame: title bar and borders (logical pixels), used
-#: before the window is shown, when its real frame is not known yet.
-FRAME_ALLOWANCE = QSize(8, 38)
+#: before the window is shown, when its real frame is not known yet (openbox's frame on a
+#: 1280×800 screen is 25 px high; GNOME's and KDE's title bars up to 38 px; some window
+#: managers place the frame a few pixels off the requested position).
+FRAME_ALLOWANCE = QSize(16, 48)
 
 
 def default_geometry(available: QRect, preferred: QSize = PREFERRED_SIZE,
@@ -59,13 +62,20 @@ def save_window_state(settings: QSettings, window: QWidget, panes: dict[str, QWi
     """Store ``window``'s geometry and the splitter positions of each widget in ``panes``
     (name → widget, e.g. game → tab)."""
     settings.setValue("window/geometry", window.saveGeometry())
+    settings.setValue("window/screen", available_geometry(window).size())
     for name, pane in panes.items():
         settings.setValue(f"splitters/{name}", [s.saveState() for s in _splitters(pane)])
 
 
 def restore_splitters(settings: QSettings, name: str, pane: QWidget) -> int:
     """Restore the splitter positions stored for ``name`` into ``pane``'s splitters (when the
-    number of splitters still matches); returns how many were restored."""
+    number of splitters still matches, and the screen is at least as large as the one they
+    were saved on: sizes chosen on a 2560×1440 screen would leave a panel a few pixels high
+    on 1280×720); returns how many were restored."""
+    saved_on = settings.value("window/screen")
+    now = available_geometry(pane)
+    if isinstance(saved_on, QSize) and (now.width() < saved_on.width() or now.height() < saved_on.height()):
+        return 0   # kept on a larger screen: its panel sizes would squeeze this one's panels
     states = settings.value(f"splitters/{name}")
     if not isinstance(states, (list, tuple)):
         states = [states] if isinstance(states, QByteArray) else []
@@ -88,7 +98,16 @@ def restore_window_state(settings: QSettings, window: QWidget, panes: dict[str, 
     if isinstance(geometry, QByteArray) and not geometry.isEmpty() and window.restoreGeometry(geometry):
         avail = available_geometry(window)
         g = window.geometry()
-        if g.width() <= avail.width() and g.height() <= avail.height() and avail.intersects(g):
+        if window.isMaximized() or window.isFullScreen():
+            return True   # the window manager fits it to the screen
+        room = avail.adjusted(0, 0, -FRAME_ALLOWANCE.width(), -FRAME_ALLOWANCE.height())
+        if g.width() <= room.width() and g.height() <= room.height():
+            # the size fits; keep the frame on the screen (a smaller screen, another layout)
+            x = min(max(g.left(), avail.left() + FRAME_ALLOWANCE.width() // 2),
+                    avail.right() - FRAME_ALLOWANCE.width() // 2 - g.width())
+            y = min(max(g.top(), avail.top() + FRAME_ALLOWANCE.height() - FRAME_ALLOWANCE.width() // 2),
+                    avail.bottom() - FRAME_ALLOWANCE.width() // 2 - g.height())
+            window.setGeometry(QRect(x, y, g.width(), g.height()))
             return True
     apply_default_geometry(window)
     return False

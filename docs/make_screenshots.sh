@@ -3,11 +3,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
+# every tab at 1280×800, light ($game.png) and dark ($game-dark.png)
 for game in cluedo inkognito egghead guesswho spyfall; do
   if [ -f "resources/examples/$game.json" ]; then
-    python -m desktop "resources/examples/$game.json" --tab "$game" --size 1280x800 --color-scheme light \
-      --screenshot "docs/screenshots/$game.png"
-    echo "docs/screenshots/$game.png"
+    for scheme in light dark; do
+      out="docs/screenshots/$game.png"
+      [ "$scheme" = dark ] && out="docs/screenshots/$game-dark.png"
+      python -m desktop "resources/examples/$game.json" --tab "$game" --size 1280x800 \
+        --color-scheme "$scheme" --screenshot "$out"
+      echo "$out"
+    done
   fi
 done
 # The in-app guide shows the same pictures (resources/guide/img is shipped with the package).

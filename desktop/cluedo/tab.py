@@ -25,7 +25,7 @@ from desktop.cluedo.board_view import BoardPanel
 from desktop.cluedo.forms import NewGameDialog, SuggestionForm
 from desktop.cluedo.opponents import LIKELY_KNOWS, RULE_TEXT, OpponentsTracker, OpponentsView
 from desktop.inference import InferenceRunner
-from desktop.appearance import tone
+from desktop.appearance import tone, muted_css
 from desktop.widgets.plain_text import as_rich_plain, esc
 
 METHOD_LABELS = {"exact": "Exact (count deals)", "center": "Analytical center (cvxpy)",
@@ -133,7 +133,7 @@ class Tab(GameTab):
         ml.addWidget(self.rec_table, 1)
         self.rec_note = QLabel()
         self.rec_note.setWordWrap(True)
-        self.rec_note.setStyleSheet("color:gray")
+        self.rec_note.setStyleSheet(muted_css())
         ml.addWidget(self.rec_note)
         return mid
 
@@ -286,13 +286,13 @@ class Tab(GameTab):
         super().show_stale(stale)
         if stale:
             label = METHOD_LABELS.get(self.method.currentData(), self.method.currentText())
-            self.deals_label.setText(f"<span style='color:gray'><i>computing… ({label})</i></span>")
+            self.deals_label.setText(f"<span style='{muted_css()}'><i>computing… ({label})</i></span>")
             self.accuse_label.clear()
             self.strip.set_stale(True)
 
     def show_cancelled(self) -> None:
         not_computed = "not computed (cancelled)"
-        self.deals_label.setText(f"<span style='color:gray'><i>{not_computed}</i></span>")
+        self.deals_label.setText(f"<span style='{muted_css()}'><i>{not_computed}</i></span>")
         self.rec_note.setText(f"Best suggestions: {not_computed}.")
         k = self._opp_k if self._opp_k >= 0 else len(self.document.events)
         self.who_title.setText(self._who_title(k, not_computed))

@@ -25,13 +25,12 @@ from desktop.widgets.worksheet import (CERTAIN_EPS, ProbabilityTableModel, Works
 from desktop.egghead.forms import (NewGameDialog, QuestionForm, ReactionsForm, SolveForm,
                                    TablePanel, stack_text)
 from desktop.egghead.simulation import SimulationPanel
-from desktop.appearance import tone
+from desktop.appearance import muted, readable_on, tone
 from desktop.widgets.plain_text import esc
 
 SERIES_BA = "with analysis (BA)"
 SERIES_NO_BA = "answers alone"
 RULED_OUT = "ruled out by reactions"
-_GREY = QColor(150, 150, 150)
 
 
 @dataclass(frozen=True)
@@ -50,15 +49,15 @@ class StackRow:
 
 def _probability_foreground(r: StackRow) -> QColor:
     if not r.valid:
-        return _GREY
+        return muted()
     # dark text on a light cell, white on a dark one, whatever the palette's text colour
-    return QColor(255, 255, 255) if r.probability > 0.72 else QColor(33, 33, 33)
+    return readable_on(heat_color(r.probability))
 
 
 #: My stacks: valid ones with their probability on the heat colour, ruled-out ones grey.
 STACK_COLUMNS = (
     Column("Stack", lambda r: stack_text(r.stack), sort_key=lambda r: r.stack,
-           bold=lambda r: r.solved, foreground=lambda r: None if r.valid else _GREY),
+           bold=lambda r: r.solved, foreground=lambda r: None if r.valid else muted()),
     Column("Probability", lambda r: r.probability if r.valid else RULED_OUT, numeric=True,
            format=lambda v: v if isinstance(v, str) else format_probability(v),
            sort_key=lambda r: r.probability,

@@ -24,8 +24,7 @@ CHIP_COLOURS = ["#e3f2fd", "#fce4ec", "#e8f5e9", "#fff3e0", "#ede7f6", "#e0f7fa"
                 "#efebe9"]
 CARD_MIN_WIDTH = 120
 CARD_HEIGHT = 104
-#: The board shrinks cards down to this height (name and two lines of chips) rather than
-#: scroll, so a 24-card board fits a 1280×800 screen.
+#: The lowest card (a name and one line of chips).
 CARD_MIN_HEIGHT = 60
 
 
@@ -176,7 +175,8 @@ class CharacterCard(QWidget):
         p.setOpacity(0.35 if self.down else (0.7 if self.faded else 1.0))
         badge_w = 44 if self.badge else 0
         self._paint_name(p, r, badge_w)
-        body = QRectF(r.left() + 6, r.top() + 26, r.width() - 12, r.height() - 30)
+        top = QFontMetrics(self._name_font()).height() + 8
+        body = QRectF(r.left() + 6, r.top() + top, r.width() - 12, r.height() - top - 4)
         if self.pixmap is not None:
             pm = self.pixmap.scaled(int(body.width()), int(body.height()), Qt.KeepAspectRatio,
                                     Qt.SmoothTransformation)
@@ -205,14 +205,19 @@ class CharacterCard(QWidget):
             p.setPen(QPen(QColor(25, 118, 210), 1, Qt.DashLine))
             p.drawRoundedRect(r.adjusted(3, 3, -3, -3), 5, 5)
 
-    def _paint_name(self, p: QPainter, r: QRectF, badge_w: int) -> None:
-        """The character's name (elided before the badge) and "?" when it has a note."""
+    def _name_font(self) -> QFont:
         f = QFont(self.font())
         f.setBold(True)
         f.setPointSizeF(f.pointSizeF() + 1)
+        return f
+
+    def _paint_name(self, p: QPainter, r: QRectF, badge_w: int) -> None:
+        """The character's name (elided before the badge) and "?" when it has a note."""
+        f = self._name_font()
         p.setFont(f)
         p.setPen(QColor(33, 33, 33))
-        name_rect = QRectF(r.left() + 8, r.top() + 4, r.width() - 16 - badge_w, 20)
+        name_rect = QRectF(r.left() + 8, r.top() + 4, r.width() - 16 - badge_w,
+                           QFontMetrics(f).height() + 2)
         name = QFontMetrics(f).elidedText(self.name, Qt.ElideRight, int(name_rect.width()))
         p.drawText(name_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, name)
         if self.character.note:
@@ -220,28 +225,52 @@ class CharacterCard(QWidget):
             p.drawText(QRectF(r.right() - 16 - badge_w, r.top() + 4, 12, 20),
                        Qt.AlignmentFlag.AlignCenter, "?")
 
-    def _paint_chips(self, p: QPainter, body: QRectF) -> None:
+    def _chip_font(self) -> QFont:
         f = QFont(self.font())
         f.setPointSizeF(max(6.5, f.pointSizeF() - 1.5))
-        p.setFont(f)
-        fm = QFontMetrics(f)
+        return f
+
+    def _chip_rects(self, body: QRectF) -> list[QRectF]:
+        """Where each chip goes in ``body`` (wrapped into lines; a chip wider than the card
+        is elided to its width)."""
+        fm = QFontMetrics(self._chip_font())
         h = fm.height() + 3
         x, y = body.left(), body.top()
-        for text, colour in self.chips:
+        rects = []
+        for text, _colour in self.chips:
             w = fm.horizontalAdvance(text) + 10
             if x + w > body.right() and x > body.left():
                 x, y = body.left(), y + h + 3
-            if y + h > body.bottom() + 1:
-                break
             w = min(w, body.width())
-            chip = QRectF(x, y, w, h)
+            rects.append(QRectF(x, y, w, h))
+            x += w + 4
+        return rects
+
+    def height_for(self, width: int) -> int:
+        """The height this card needs at ``width`` to show its name and every attribute chip
+        (or its picture at a 4:3 aspect), in logical pixels."""
+        if self.pixmap is not None:
+            return max(CARD_HEIGHT, 30 + int((width - 16) * 0.75))
+        name_h = QFontMetrics(self._name_font()).height() + 8
+        body = QRectF(8, 2 + name_h, width - 16, 1000)
+        rects = self._chip_rects(body)
+        bottom = max((r.bottom() for r in rects), default=body.top())
+        return max(CARD_MIN_HEIGHT, int(bottom) + 8)
+
+    def _paint_chips(self, p: QPainter, body: QRectF) -> None:
+        f = self._chip_font()
+        p.setFont(f)
+        fm = QFontMetrics(f)
+        for (text, colour), chip in zip(self.chips, self._chip_rects(body)):
+            if chip.bottom() > body.bottom() + 1:
+                break
+            w, h = chip.width(), chip.height()
             p.setPen(QPen(QColor(190, 190, 190), 0.8))
             p.setBrush(QColor(colour))
             p.drawRoundedRect(chip, h / 2, h / 2)
             p.setPen(QColor(55, 55, 55))
             p.drawText(chip, Qt.AlignmentFlag.AlignCenter,
                        fm.elidedText(text, Qt.ElideRight, int(w - 6)))
-            x += w + 4
 
     def _paint_badge(self, p: QPainter, rect: QRectF) -> None:
         prob = self.probability or 0.0
@@ -272,7 +301,8 @@ class BoardView(QScrollArea):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setWidgetResizable(True)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarAsNeeded)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarAsNeeded)
         self._inner = QWidget()
         self._grid = QGridLayout(self._inner)
         self._grid.setContentsMargins(4, 4, 4, 4)
@@ -324,23 +354,22 @@ class BoardView(QScrollArea):
         return self._columns
 
     def _relayout(self) -> None:
-        """Columns and card height for the viewport: the fewest columns in which every card
-        fits at full height; if none does, the most columns the width allows with the cards
-        shrunk towards :data:`CARD_MIN_HEIGHT` (scrolling only below that)."""
-        width = self.viewport().width() - 8
-        height = self.viewport().height() - 8
+        """Columns for the width the board has (room kept for the vertical scroll bar, so
+        showing it never pushes a column out of view): as many as fit at
+        :data:`CARD_MIN_WIDTH`; every card as tall as the tallest card needs at that width to
+        show all its attributes; the board scrolls vertically when the rows do not fit (and
+        horizontally only when the pane is narrower than one card)."""
+        bar = self.verticalScrollBar().sizeHint().width()
+        width = self.width() - 2 * self.frameWidth() - bar - 8
         n = max(1, len(self._order))
         spacing = self._grid.spacing()
-        max_cols = max(1, min(8, (width + spacing) // (CARD_MIN_WIDTH + spacing)))
-
-        def card_height(c: int) -> int:
-            rows = -(-n // c)
-            return (height - spacing * (rows - 1)) // rows
-
-        cols = next((c for c in range(1, max_cols + 1) if card_height(c) >= CARD_HEIGHT), max_cols)
-        h = max(CARD_MIN_HEIGHT, min(CARD_HEIGHT, card_height(cols)))
+        cols = max(1, min(8, n, (width + spacing) // (CARD_MIN_WIDTH + spacing)))
+        card_w = max(CARD_MIN_WIDTH, (width - spacing * (cols - 1)) // cols)
+        h = max([CARD_MIN_HEIGHT] + [c.height_for(card_w) for c in self.cards.values()])
         for card in self.cards.values():
             card.set_card_height(h)
+        # never wider than the viewport: the columns share its width (no clipped last column)
+        self._inner.setMaximumWidth(max(width + 8, cols * CARD_MIN_WIDTH + spacing * (cols - 1) + 8))
         if cols == self._columns:
             return
         self._columns = cols

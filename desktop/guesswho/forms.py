@@ -21,6 +21,7 @@ from desktop.widgets.columns import STRETCH, Column, ColumnTable, is_missing
 from desktop.widgets.dialogs import NewGameDialogBase
 from desktop.widgets.simulation import SimulationPanelBase
 from desktop.widgets.plain_text import as_rich_plain, esc
+from desktop.appearance import muted_css
 
 FILE_CHOICE = "file"
 RULE_LABELS = {"official": "Official (naming takes a turn; a wrong name loses)",
@@ -76,7 +77,7 @@ class NewGameDialog(NewGameDialogBase):
         self._add_game_rows(form)
         self.note = QLabel()
         self.note.setWordWrap(True)
-        self.note.setStyleSheet("color:#555")
+        self.note.setStyleSheet(muted_css())
         lay.addWidget(self.note)
         lay.addWidget(self.start_buttons())
         self.board.currentIndexChanged.connect(self._board_changed)

@@ -28,7 +28,7 @@ from desktop.guesswho.cards import BoardView, question_words
 from desktop.guesswho.forms import NewGameDialog, SimulationPanel
 from desktop.guesswho.model import (COL_BITS, COL_LEFT, COL_QUESTION, COL_SPLIT, QuestionTableModel,
                                     SplitBarDelegate, question_key)
-from desktop.appearance import tone
+from desktop.appearance import tone, muted_css
 from desktop.widgets.plain_text import esc
 
 RULE_NAMES = {"official": "Official rules", "instant": "Instant win"}
@@ -115,7 +115,7 @@ class Tab(GameTab):
         left = QWidget()
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
-        hint = QLabel("<b>Board</b> <span style='color:gray'>— click a card to knock it down, "
+        hint = QLabel(f"<b>Board</b> <span style='{muted_css()}'>— click a card to knock it down, "
                       "click it again to stand it up; blue outline = “yes” to the selected "
                       "question</span>")
         hint.setWordWrap(True)
@@ -355,14 +355,14 @@ class Tab(GameTab):
         if post.win_probability is None:
             self.win_label.setText("My win probability: <i>set the opponent's standing cards</i>")
             self.advice_label.setText(
-                "<span style='color:gray'>The race needs the opponent's count; meanwhile ★ marks "
+                f"<span style='{muted_css()}'>The race needs the opponent's count; meanwhile ★ marks "
                 "the question with the fewest expected questions.</span>")
         else:
             other = "instant" if post.rules == "official" else "official"
             other_p = post.win_probability_instant if other == "instant" else post.win_probability_official
             self.win_label.setText(
                 f"My win probability: <b>{format_probability(post.win_probability)}</b> "
-                f"<span style='color:gray'>({RULE_NAMES[post.rules].lower()}, my {n_likely} vs "
+                f"<span style='{muted_css()}'>({RULE_NAMES[post.rules].lower()}, my {n_likely} vs "
                 f"their {post.opponent_remaining}, my turn"
                 + (f"; {RULE_NAMES[other].lower()}: {format_probability(other_p)}" if other_p is not None else "")
                 + ")</span>")

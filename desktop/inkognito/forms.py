@@ -270,7 +270,7 @@ class NewGameDialog(QDialog):
 
     def _build_names_box(self, setup) -> QGroupBox:
         """The names of the four identities and the four builds."""
-        names = QGroupBox("Names (identities in team order: 1 & 3 and 2 & 4 are partners)")
+        names = QGroupBox("Names (identities in team order: 1 && 3 and 2 && 4 are partners)")
         g = QGridLayout(names)
         self.id_edits, self.build_edits = [], []
         g.addWidget(QLabel("<b>Identities</b>"), 0, 0)

@@ -10,7 +10,7 @@ import functools
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPoint, Qt, Signal, Slot
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QHBoxLayout, QLabel, QMenu,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QHBoxLayout, QLabel, QMenu, QSizePolicy,
                                QPushButton, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from engines import inkognito
@@ -54,6 +54,7 @@ class BeliefCard(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
         self.title = QLabel(f"<b>{esc(opponent)}</b>")
+        self.title.setWordWrap(True)
         lay.addWidget(self.title)
         self.model = ProbabilityTableModel(
             [("", [_compact(i) for i in setup.identities]), ("", ["any"])],
@@ -66,13 +67,17 @@ class BeliefCard(QWidget):
         rows = self.model.rowCount()
         self.view.setFixedHeight(self.view.horizontalHeader().sizeHint().height() + rows * 21
                                  + 2 * self.view.frameWidth())
-        self.view.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        # scroll bars only when zoomed text no longer fits the card
+        self.view.setVerticalScrollBarPolicy(Qt.ScrollBarAsNeeded)
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarAsNeeded)
         self.view.cellContextMenu.connect(self.cellContextMenu)
         lay.addWidget(self.view)
         self.partner = QLabel()
         self.theta = QLabel()
         self.theta.setStyleSheet(f"color:{tone('#4a148c')}")
+        # wrapped, so that three cards side by side (θ shown) never widen the window
+        for label in (self.partner, self.theta):
+            label.setWordWrap(True)
         lay.addWidget(self.partner)
         lay.addWidget(self.theta)
         lay.addStretch(1)
@@ -173,6 +178,8 @@ class Tab(GameTab):
         self.deception.toggled.connect(self._deception_toggled)
         bar.addWidget(self.deception)
         self.info = QLabel()
+        self.info.setWordWrap(True)
+        self.info.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
         bar.addWidget(self.info, 1)
         return bar
 
@@ -223,6 +230,8 @@ class Tab(GameTab):
         self.theta_plot = pg.PlotWidget()
         self.theta_plot.setLabel("bottom", "θ")
         self.theta_plot.setLabel("left", "posterior")
+        for side in ("left", "bottom"):   # plain numbers, no "x0.001" factor in the label
+            self.theta_plot.getAxis(side).enableAutoSIPrefix(False)
         self.theta_plot.addLegend(offset=(-5, 5), labelTextSize="8pt")
         self.theta_plot.setMouseEnabled(x=False, y=False)
         self.theta_plot.hideButtons()

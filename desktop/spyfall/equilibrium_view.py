@@ -19,6 +19,7 @@ from engines.core.errors import SessionFormatError
 from engines.core.schema import Reader
 from desktop.widgets.role_data import MultiDataModel
 from desktop.widgets.plain_text import esc
+from desktop.appearance import muted_css
 
 #: Model role: True for a cell both of whose strategies the equilibrium plays.
 SupportRole = Qt.ItemDataRole.UserRole + 11
@@ -226,8 +227,6 @@ class PayoffMatrixModel(MultiDataModel, QAbstractTableModel):
             f = QFont()
             f.setBold(True)
             return f
-        if role == Qt.ItemDataRole.ForegroundRole and played:
-            return QBrush(QColor(0, 0, 0))
         if role == Qt.ItemDataRole.ToolTipRole:
             if rows:
                 worst = float(s["rate"][section].min())
@@ -300,7 +299,7 @@ class EquilibriumView(QWidget):
         root.addLayout(legend_row)
         self.note = QLabel()
         self.note.setWordWrap(True)
-        self.note.setStyleSheet("color:#555")
+        self.note.setStyleSheet(muted_css())
         root.addWidget(self.note)
         self.error: Optional[str] = None
         # the stored study is read through the equilibrium solver's module, which imports

@@ -20,6 +20,7 @@ from engines.core.errors import SessionFormatError
 from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
 from engines.spyfall.model import DEFAULT_ROUNDS, NEW_GAME_MODEL, STRATEGIES
+from desktop.appearance import muted_css
 
 OBSERVER = "(nobody: I only watch)"
 SPY = "I am the spy"
@@ -347,7 +348,9 @@ class NewGameDialog(NewGameDialogBase):
         self.weight_hint = QLabel()
         self.weight_hint.setWordWrap(True)
         self.weight_hint.setToolTip(CLAIM_WEIGHT_HELP)
-        self.weight_hint.setStyleSheet("color:#555")
+        self.weight_hint.setStyleSheet(muted_css())
+        # room for the hint's longest text (set later, after the dialog has its size)
+        self.weight_hint.setMinimumHeight(4 * self.weight_hint.fontMetrics().lineSpacing())
         self.strategy = QComboBox()
         for s in ("flat", "dynamic"):
             self.strategy.addItem(STRATEGY_LABELS[s], s)

@@ -89,9 +89,12 @@ class SimulationPanel(SimulationPanelBase):
         box = QGroupBox("Bot tournament: every bot does the exact Bayes update; after the rounds "
                         "each votes for its most likely spy and the spy names its most likely location")
         grid = QGridLayout(box)
+        # the numbers in rows of four (label, field): the form fits a narrow or zoomed window
+        fields = QGridLayout()
         for i, (label, w) in enumerate(self._build_fields()):
-            grid.addWidget(QLabel(label), 0, 2 * i, Qt.AlignmentFlag.AlignRight)
-            grid.addWidget(w, 0, 2 * i + 1)
+            fields.addWidget(QLabel(label), i // 4, 2 * (i % 4), Qt.AlignmentFlag.AlignRight)
+            fields.addWidget(w, i // 4, 2 * (i % 4) + 1)
+        grid.addLayout(fields, 0, 0, 1, 16)
         self.fixed = QRadioButton("Strategy per seat:")
         self.drawn = QRadioButton("Draw every seat at random from:")
         group = QButtonGroup(self)

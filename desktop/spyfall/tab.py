@@ -17,7 +17,7 @@ import functools
 
 import numpy as np
 from PySide6.QtCore import QModelIndex, Qt, Slot
-from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton,
+from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy,
                                QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from engines import spyfall
@@ -32,7 +32,7 @@ from desktop.spyfall.model import ClaimSheetModel, ClaimSheetView, SpyBeliefMode
 from desktop.spyfall.simulation import SimulationPanel
 from desktop.spyfall.strikes import StrikeList
 from desktop.widgets.round_timer import RoundTimer
-from desktop.appearance import tone
+from desktop.appearance import tone, muted_css
 from desktop.widgets.plain_text import esc
 
 #: Undo merge key of the round timer's length (consecutive edits are one undo step).
@@ -132,6 +132,8 @@ class Tab(GameTab):
         """My role, the inference method and New game."""
         bar = QHBoxLayout()
         self.role_label = QLabel()
+        self.role_label.setWordWrap(True)   # a long model line wraps, never widens the window
+        self.role_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
         self.role_label.setTextFormat(Qt.RichText)
         bar.addWidget(self.role_label, 1)
         bar.addWidget(QLabel("Method:"))
@@ -216,7 +218,7 @@ class Tab(GameTab):
         entry.addWidget(self.claim_edit, 1)
         self.weight_label = QLabel()
         self.weight_label.setToolTip(CLAIM_WEIGHT_HELP)
-        self.weight_label.setStyleSheet("color:#555")
+        self.weight_label.setStyleSheet(muted_css())
         entry.addWidget(self.weight_label)
         self.log_button = QPushButton("Log claim")
         self.log_button.setDefault(True)
@@ -605,7 +607,7 @@ class Tab(GameTab):
         ig = post.aggregate_information_gain_bits
         text += f" · the claims told the public {ig:.2f} bits about the location"
         self.summary.setText(text)
-        self.spy_title.setText("<b>Who is the spy?</b> <span style='color:gray'>(bits: what each "
+        self.spy_title.setText(f"<b>Who is the spy?</b> <span style='{muted_css()}'>(bits: what each "
                                "player's claims told about the location)</span>")
 
     def clear_beliefs(self) -> None:

@@ -10,8 +10,9 @@ import html
 from typing import Optional
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (QFrame, QGraphicsDropShadowEffect, QHBoxLayout, QLabel, QLayout,
-                               QPushButton, QToolButton, QWidget)
+                               QPushButton, QTableView, QToolButton, QWidget)
 
 # text colours are explicit, so each style reads the same on a light or a dark palette
 STYLES = {
@@ -107,8 +108,24 @@ class Banner(QFrame):
         width = max(100, rect.width())
         hfw = self.heightForWidth(width)
         height = hfw if hfw > 0 else self.sizeHint().height()
-        self.setGeometry(rect.left(), rect.top(), width, height)
+        self.setGeometry(rect.left(), self._below_headers(host, rect.top(), height), width, height)
         self.raise_()
+
+    def _below_headers(self, host: QWidget, top: int, height: int) -> int:
+        """The first y (host coordinates) at or below ``top`` where a banner ``height`` high
+        covers no column header of a table in its anchor (the columns stay named)."""
+        bands = []
+        for view in host.findChildren(QTableView):
+            header = view.horizontalHeader()
+            if view.isVisible() and header.isVisible():
+                y0 = header.mapTo(host, header.rect().topLeft()).y()
+                bands.append((y0, y0 + header.height()))
+        for _ in range(len(bands) + 1):
+            hit = [b for b in bands if b[0] < top + height and b[1] > top]
+            if not hit:
+                break
+            top = max(b[1] for b in hit) + 1
+        return top
 
     # -- messages --------------------------------------------------------------------------
     def show_message(self, text: str, kind: str = "error", action: str = "") -> None:
@@ -116,8 +133,15 @@ class Banner(QFrame):
         :meth:`show_message_plain`) — styled as ``kind`` (error, warning, info, success),
         with an action button labelled ``action`` when given."""
         self.label.setTextFormat(Qt.RichText)
-        self.setStyleSheet(f"Banner {{{STYLES.get(kind, STYLES['info'])} border-radius:4px;}}"
-                           f" QLabel {{border:none; background:transparent;}}")
+        style = STYLES.get(kind, STYLES["info"])
+        colour = style.split("color:")[-1].split(";")[0]
+        # the banner is light in either scheme: its text, links and ✕ in its own dark colour
+        self.setStyleSheet(f"Banner {{{style} border-radius:4px;}}"
+                           f" QLabel {{border:none; background:transparent; color:{colour};}}"
+                           f" QToolButton {{color:{colour};}}")
+        pal = self.label.palette()
+        pal.setColor(QPalette.Link, QColor(colour))
+        self.label.setPalette(pal)
         self.label.setText(text)
         self.button.setText(action)
         self.button.setVisible(bool(action))

@@ -77,6 +77,23 @@ class _Legend(QLabel):
         """Kept for callers written for pyqtgraph's in-plot legend; the legend is outside now."""
 
 
+class PlainAxis(pg.AxisItem):
+    """An axis without an automatic SI scale factor in its label, whose log mode labels the
+    decades only (:meth:`logTickValues`)."""
+
+    def __init__(self, orientation: str, **kwargs):
+        super().__init__(orientation, **kwargs)
+        self.enableAutoSIPrefix(False)
+
+    def logTickValues(self, minVal, maxVal, size, stdTicks):  # noqa: N802,N803 (pyqtgraph)
+        """Ticks at whole powers of ten (at most one label per 40 px of axis), no minor
+        labels."""
+        lo, hi = int(np.floor(minVal)), int(np.ceil(maxVal))
+        decades = list(range(lo, hi + 1))
+        step = max(1, int(np.ceil(len(decades) * 40 / max(size, 1.0))))
+        return [(float(step), [float(d) for d in decades[::step] if minVal <= d <= maxVal])]
+
+
 class BeliefPlot(QWidget):
     """A titled pyqtgraph plot of named series over event numbers.
 
@@ -118,9 +135,11 @@ class BeliefPlot(QWidget):
 
     def _build_plot_widget(self, y_label: str, y_range: Optional[tuple],
                            log_y: bool) -> pg.PlotWidget:
-        """The plot area: a grid, fixed axes (no mouse zoom, no menu), the y range if given."""
-        plot = pg.PlotWidget()
-        plot.setMinimumHeight(150)
+        """The plot area: a grid, fixed axes (no mouse zoom, no menu), the y range if given;
+        axes labelled in plain units (no "x0.001" scale factor) and, on a log axis, one
+        label per decade only (the minor ticks' labels overlapped)."""
+        plot = pg.PlotWidget(axisItems={"left": PlainAxis("left"), "bottom": PlainAxis("bottom")})
+        plot.setMinimumHeight(100)
         plot.showGrid(x=True, y=True, alpha=0.25)
         plot.setLabel("bottom", "event")
         plot.setLabel("left", y_label)

@@ -204,7 +204,10 @@ class ColumnTableModel(MultiDataModel, QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return col.alignment()
         if role == Qt.ItemDataRole.ToolTipRole:
-            return col.tooltip(obj) if col.tooltip is not None else None
+            if col.tooltip is not None:
+                return col.tooltip(obj)
+            # a narrow column elides its text: the tooltip shows it whole
+            return None if col.check else (col.text(obj) or None)
         if role == Qt.ItemDataRole.BackgroundRole and col.background is not None:
             color = col.background(obj)
             return QBrush(color) if color is not None else None

@@ -18,11 +18,11 @@ from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QMenu, QVBoxLayout, QWidget
 
 from desktop.widgets.role_data import BACKGROUND, DISPLAY, FOREGROUND, TOOLTIP, MultiDataModel
+from desktop.appearance import muted, muted_css, readable_on
 
 #: Rows the History view lays out per pass of the event loop (QListView.Batched): about
 #: 10 ms of wrapping and describing entries per pass.
 BATCH_ROWS = 50
-_SETUP_ROW_COLOR = QColor(110, 110, 110)
 _CONTRADICTION_COLOR = QColor(255, 205, 210)
 #: An entry of the conflicting set the contradiction banner names (lighter than the first
 #: impossible entry).
@@ -107,7 +107,7 @@ class HistoryModel(MultiDataModel, QAbstractListModel):
             if role == DISPLAY:
                 return "0.  Game set up"
             if role == FOREGROUND:
-                return QBrush(_SETUP_ROW_COLOR)
+                return QBrush(muted())
             return None
         i = row - 1
         if i >= len(self._texts):
@@ -129,13 +129,14 @@ class HistoryModel(MultiDataModel, QAbstractListModel):
             return font
         if role == _CONFLICT_ROLE:
             return i in self._conflict
-        if role == BACKGROUND:
-            if i in self._explained:
-                return QBrush(_EXPLAINED_COLOR)
-            if i == self._bad_index:
-                return QBrush(_CONTRADICTION_COLOR)
-            if i in self._conflict:
-                return QBrush(_CONFLICT_COLOR)
+        if role in (BACKGROUND, FOREGROUND):
+            colour = (_EXPLAINED_COLOR if i in self._explained else
+                      _CONTRADICTION_COLOR if i == self._bad_index else
+                      _CONFLICT_COLOR if i in self._conflict else None)
+            if colour is None:
+                return None
+            # a light band in either scheme: its text dark enough to read on it
+            return QBrush(colour) if role == BACKGROUND else QBrush(readable_on(colour))
         return None
 
     def _text(self, i: int) -> tuple:
@@ -231,7 +232,7 @@ class HistoryPanel(QWidget):
         self.model = HistoryModel(document, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        title = QLabel("<b>History</b> <span style='color:gray'>(select to see the beliefs then; "
+        title = QLabel(f"<b>History</b> <span style='{muted_css()}'>(select to see the beliefs then; "
                        "right-click to remove)</span>")
         title.setWordWrap(True)
         layout.addWidget(title)

@@ -19,7 +19,7 @@ from PySide6.QtGui import QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton,
                                QVBoxLayout, QWidget)
 
-from desktop.appearance import tone
+from desktop.appearance import tone, muted_css
 
 #: Okabe–Ito blue and vermillion (desktop.widgets.belief_plot.PALETTE): below / at or above the
 #: alert threshold.
@@ -156,7 +156,7 @@ class OpponentsStrip(QWidget):
         self._message = QLabel()
         self._message.setTextFormat(Qt.PlainText)
         self._message.setWordWrap(True)
-        self._message.setStyleSheet("color:gray")
+        self._message.setStyleSheet(muted_css())
         self._grid.addWidget(self._message, 0, 0, 1, 4)
         self._rows: list[tuple] = []          # (name label, bar, value label, bits label)
         self._data: list[KnowsRow] = []
@@ -203,7 +203,7 @@ class OpponentsStrip(QWidget):
         self._stale = stale
         for _, bar, value, bits in self._rows:
             bar.set_stale(stale)
-            colour = "color:gray" if stale else ""
+            colour = muted_css() if stale else ""
             value.setStyleSheet(colour)
             bits.setStyleSheet(colour)
 
@@ -223,6 +223,7 @@ class OpponentsStrip(QWidget):
         for widgets in self._rows:
             for w in widgets:
                 self._grid.removeWidget(w)
+                w.hide()            # out of the layout: not drawn over the new rows meanwhile
                 w.deleteLater()
         self._rows = []
         for i in range(n):
@@ -313,7 +314,7 @@ class AdvicePanel(QFrame):
         self.verdict.clear()
         self.verdict.hide()
         self.detail.setText(text)
-        self.detail.setStyleSheet("color:gray")
+        self.detail.setStyleSheet(muted_css())
 
     def set_alert(self, text: str) -> None:
         """The alert line (plain text, warning colours); "" hides it."""

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (QApplication, QCompleter, QHBoxLayout, QLabel, QL
                                QPushButton, QVBoxLayout, QWidget)
 
 from engines.core.errors import SessionFormatError
+from desktop.appearance import muted, muted_css, tone
 
 #: One example line per game for the placeholder (docs/quick-entry.md).
 EXAMPLES = {
@@ -172,12 +173,12 @@ class QuickEntry(QWidget):
         """kind: "" hidden, "ok" the event in words, "pending" what the line still lacks (grey),
         "error" a refused line (red), "busy" checking (grey)."""
         self.preview.setProperty("kind", kind)
-        colour = {"ok": "palette(text)", "error": "#c62828"}.get(kind, "palette(mid)")
+        colour = {"ok": "palette(text)", "error": tone("#c62828")}.get(kind, muted().name())
         weight = "bold" if kind == "error" else "normal"
         self.preview.setStyleSheet(f"color:{colour}; font-weight:{weight}")
         self._message = text
         if not text:
-            self.preview.setStyleSheet("color:palette(mid)")
+            self.preview.setStyleSheet(muted_css())
             text = IDLE_HINT
         self.preview.setText(text)
 

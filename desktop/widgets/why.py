@@ -14,11 +14,13 @@ from __future__ import annotations
 import html
 from typing import Callable, Optional, Sequence
 
-from PySide6.QtCore import QPoint, QRect, Qt, Signal, Slot
+from PySide6.QtCore import QPoint, QRect, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QListWidget,
                                QListWidgetItem, QProgressBar, QPushButton, QTextBrowser,
                                QVBoxLayout, QWidget)
+
+from desktop.appearance import muted_css
 
 #: status -> (mark, words, colour)
 STATUS_LOOK = {
@@ -104,7 +106,7 @@ class WhyPopup(QDialog):
         lay.addWidget(self.heading)
         self.scope = QLabel()
         self.scope.setWordWrap(True)
-        self.scope.setStyleSheet("color:gray")
+        self.scope.setStyleSheet(muted_css())
         lay.addWidget(self.scope)
 
     def _build_busy_row(self) -> QWidget:
@@ -132,7 +134,7 @@ class WhyPopup(QDialog):
         self.message.setTextFormat(Qt.RichText)
         lay.addWidget(self.message)
         self.entries_title = QLabel("<b>Because of these entries</b> "
-                                    "<span style='color:gray'>— click one to select it in "
+                                    f"<span style='{muted_css()}'>— click one to select it in "
                                     "History</span>")
         self.entries_title.setWordWrap(True)
         lay.addWidget(self.entries_title)
@@ -218,15 +220,30 @@ class WhyPopup(QDialog):
         """The derivation as plain text."""
         return self.steps.toPlainText()
 
+    #: Room for the window manager's title bar and borders around the popup (logical px).
+    FRAME = QSize(8, 32)
+
     def place_near(self, pos: QPoint) -> None:
-        """Move the popup next to global position ``pos``, inside that screen."""
+        """Move the popup next to global position ``pos``, inside that screen (frame
+        included)."""
+        self._placed = True
         screen = QGuiApplication.screenAt(pos) or QGuiApplication.primaryScreen()
         x, y = pos.x() + 16, pos.y() + 16
         if screen is not None:
             g = screen.availableGeometry()
-            x = max(g.left(), min(x, g.right() - self.width()))
-            y = max(g.top(), min(y, g.bottom() - self.height()))
+            x = max(g.left() + self.FRAME.width() // 2,
+                    min(x, g.right() - self.width() - self.FRAME.width() // 2))
+            y = max(g.top() + self.FRAME.height(), min(y, g.bottom() - self.height() - self.FRAME.width()))
         self.move(x, y)
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        """Shown without a place (a Why? not asked from a cell): centred over the window."""
+        if not getattr(self, "_placed", False):
+            owner = self.parentWidget().window() if self.parentWidget() is not None else None
+            if owner is not None:
+                centre = owner.frameGeometry().center()
+                self.place_near(centre - QPoint(self.width() // 2 + 16, self.height() // 2 + 16))
+        super().showEvent(event)
 
     # -- internals ------------------------------------------------------------------------
     def _fit(self) -> None:

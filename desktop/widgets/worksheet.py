@@ -26,8 +26,9 @@ KindRole = Qt.ItemDataRole.UserRole + 2  # "group" for a group header row, "item
 StandardErrorRole = Qt.ItemDataRole.UserRole + 3
 
 
-_LIGHT_STOPS = [(0.0, (255, 255, 255)), (0.35, (255, 224, 130)), (0.7, (255, 152, 0)), (1.0, (216, 67, 21))]
-_DARK_STOPS = [(0.0, (42, 42, 46)), (0.35, (112, 78, 24)), (0.7, (196, 112, 0)), (1.0, (216, 67, 21))]
+# the last stop is dark enough for white text at WCAG AA (5.6:1)
+_LIGHT_STOPS = [(0.0, (255, 255, 255)), (0.35, (255, 224, 130)), (0.7, (255, 152, 0)), (1.0, (191, 54, 12))]
+_DARK_STOPS = [(0.0, (42, 42, 46)), (0.35, (112, 78, 24)), (0.7, (196, 112, 0)), (1.0, (191, 54, 12))]
 
 
 def is_dark(palette=None) -> bool:
@@ -249,11 +250,14 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
 
     def _cell_foreground(self, p: Optional[float]) -> QBrush:
         """Grey for stale or impossible cells; else a text colour readable on the heat colour."""
+        from desktop.appearance import muted, readable_on
+
         if self._stale or (p is not None and p <= CERTAIN_EPS):
-            return QBrush(QColor(150, 150, 150))
-        if is_dark():
-            return QBrush(QColor(240, 240, 240))
-        return QBrush(QColor(255, 255, 255) if p is not None and p > 0.72 else QColor(33, 33, 33))
+            return QBrush(muted())
+        bg = self._cell_background(p)
+        if bg is None:
+            return QBrush(QGuiApplication.palette().color(QPalette.Text))
+        return QBrush(readable_on(bg.color()))
 
     def _cell_tooltip(self, label: str, col: int, p: Optional[float]) -> str:
         if p is None:

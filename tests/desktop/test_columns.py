@@ -43,7 +43,8 @@ def test_format_alignment_tooltip_and_row_roles(qapp):
     assert (m.rowCount(), m.columnCount()) == (2, 2)
     assert _texts(m, 1) == ["25.0%", "50.0%"]
     assert m.data(m.index(1, 0), Qt.ToolTipRole) == "the row of b"
-    assert m.data(m.index(0, 1), Qt.ToolTipRole) is None
+    # no tooltip declared: the cell's own text (a narrow column elides it)
+    assert m.data(m.index(0, 1), Qt.ToolTipRole) == "25.0%"
     assert m.data(m.index(0, 1), Qt.TextAlignmentRole) == int(Qt.AlignRight | Qt.AlignVCenter)
     assert m.data(m.index(0, 0), Qt.TextAlignmentRole) is None
     assert m.data(m.index(1, 1), RowRole) is rows[1]

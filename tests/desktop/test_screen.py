@@ -255,9 +255,11 @@ def test_banner_floats_over_the_worksheet(window):
     QApplication.processEvents()
     assert tab.banner.isVisible() and "Impossible" in tab.banner.text()
     assert (tab.sheet.mapTo(window, tab.sheet.rect().topLeft()), tab.sheet.size()) == before
-    # it lies over the top of the worksheet's area, across the tab
+    # it lies over the top of the worksheet's area, below its column header, across the tab
     top_left = tab.banner.mapTo(window, tab.banner.rect().topLeft())
-    assert abs(top_left.y() - before[0].y()) <= 2 and tab.banner.width() > tab.sheet.width()
+    header = tab.sheet.horizontalHeader()
+    header_bottom = header.mapTo(window, header.rect().bottomLeft()).y()
+    assert 0 <= top_left.y() - header_bottom <= 3 and tab.banner.width() > tab.sheet.width()
     window.undo_action.trigger()
     assert window.wait_idle(60)
     assert not tab.banner.isVisible()
@@ -299,14 +301,30 @@ def test_switching_method_greys_the_old_numbers_at_once(window):
     assert window.wait_idle(120)
 
 
-def test_guess_who_board_needs_no_scrolling_at_1280x800(window):
+def test_guess_who_board_reflows_and_scrolls_at_1280x800(window):
+    """The board's columns fit the width it has (no column cut off, no horizontal scrolling),
+    every card is tall enough for all its attribute chips, and the board scrolls to the last
+    row when the rows do not fit."""
     window.select_game("guesswho")
     tab = window.tab_for("guesswho")
     window.resize(1280, 760)          # 1280×800 less the title bar and a panel
     for _ in range(5):
         QApplication.processEvents()
-    assert len(tab.board_view.cards) == 24
-    assert tab.board_view.verticalScrollBar().maximum() == 0
+    board = tab.board_view
+    assert len(board.cards) == 24
+    vp = board.viewport()
+    for width in (vp.width(), 300, 900):
+        if width != vp.width():
+            board.resize(width + 2 * board.frameWidth(), board.height())
+            for _ in range(5):
+                QApplication.processEvents()
+        for card in board.cards.values():
+            left = card.mapTo(vp, card.rect().topLeft()).x()
+            assert left >= 0 and left + card.width() <= vp.width() + 1, width
+            assert card.height() >= card.height_for(card.width()), card.name
+        assert board.horizontalScrollBar().maximum() == 0
+        inner = board.widget().height()
+        assert inner <= vp.height() or board.verticalScrollBar().maximum() >= inner - vp.height() - 1
 
 
 def test_new_game_dialog_names_and_ticks(qtbot):

@@ -1,0 +1,17 @@
+"""The table companion's window extras, installed on the main window in one call: zoom
+(:mod:`desktop.zoom`), the privacy screen (:mod:`desktop.privacy`), keeping the computer
+awake (:mod:`desktop.keep_awake`), reopening the last files (:mod:`desktop.reopen`). The F1
+list of shortcuts is :mod:`desktop.shortcuts`. Documented for users in docs/table-ergonomics.md.
+"""
+from __future__ import annotations
+
+
+def install(window) -> None:
+    """Install every extra on a :class:`desktop.app.MainWindow` (after its menus exist)."""
+    from desktop import keep_awake, privacy, reopen, zoom
+
+    settings = window._settings()
+    zoom.install(window, settings)
+    privacy.install(window)
+    keep_awake.install(window, settings)
+    reopen.install(window, window._settings)
