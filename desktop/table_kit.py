@@ -1,7 +1,8 @@
 """The table companion's window extras, installed on the main window in one call: zoom
 (:mod:`desktop.zoom`), the privacy screen (:mod:`desktop.privacy`), keeping the computer
-awake (:mod:`desktop.keep_awake`), reopening the last files (:mod:`desktop.reopen`). The F1
-list of shortcuts is :mod:`desktop.shortcuts`. Documented for users in docs/table-ergonomics.md.
+awake (:mod:`desktop.keep_awake`), reopening the last files (:mod:`desktop.reopen`). The list
+of shortcuts is :mod:`desktop.shortcuts`. Documented for users in the guide's first page
+(resources/guide/index.md).
 """
 from __future__ import annotations
 

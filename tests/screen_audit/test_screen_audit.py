@@ -43,7 +43,7 @@ CASES = [
     ("1920x1080-dark", "1920x1080", 1, "dark", 1.0, "*:main,*:why"),
     ("2560x1440@2-light", "2560x1440", 2, "light", 1.0, "*:main,*:deception"),
     # at 150 % on 1280×800 the Egghead and Spyfall tabs are still wider than the screen (see
-    # docs/table-ergonomics.md, "Known limits"): the zoom case covers the tabs that fit
+    # the guide, "At the table"): the zoom case covers the tabs that fit
     ("1280x800-zoom150-light", "1280x800", 1, "light", 1.5,
      "cluedo:main,cluedo:pages,inkognito:main,inkognito:deception,guesswho:main"),
 ]
