@@ -172,6 +172,10 @@ def _field_schema(facts: dict) -> dict:
     out: dict[str, Any] = {"type": types[0] if len(types) == 1 else types}
     lim = {k: v for k, v in facts["limits"].items() if v != "varies"}
     if isinstance(facts.get("choices"), list):
+        others = [t for t in types if t not in ("string", "null")]
+        if others:   # a choice of names, or another form the reader also takes (a square)
+            return {"anyOf": [{"enum": facts["choices"]}, {"type": others}]
+                    + ([{"type": "null"}] if facts.get("nullable") else [])}
         out["enum"] = facts["choices"] + ([None] if facts.get("nullable") else [])
     elif facts.get("choices") == "varies":
         out["description"] = "one of the names the setup defines"
