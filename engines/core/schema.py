@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import sys
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -344,6 +345,7 @@ def parse_session(obj: Any, file: Optional[str] = None) -> SessionData:
     try:
         if not isinstance(obj, dict):
             raise SessionFormatError("$", f"{NOT_A_SESSION}; it holds {_kind(obj)}")
+        check_text(obj)
         if obj.get("format") != FORMAT:
             raise SessionFormatError("$.format", NOT_A_SESSION)
         r = Reader(obj, "$")
@@ -457,6 +459,74 @@ def read_bounded(path, limit: int, json_path: str = "$", what: str = "the file",
     return data
 
 
+#: Code points that are not text: lone surrogates (U+D800–U+DFFF; JSON's ``"\\ud800"`` escape
+#: makes one, but no UTF-8 file can hold it, so every later write of it would fail) and the 66
+#: noncharacters (U+FDD0–U+FDEF and the last two code points of every plane), which the
+#: Unicode Standard (§23.7, "Noncharacters") reserves for a program's internal use, never
+#: for interchange.
+_MAYBE_NOT_TEXT = re.compile("[\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]|[\U0001fffe-\U0010ffff]")
+
+
+def not_text(s: str) -> Optional[tuple[int, int]]:
+    """``(index, code point)`` of the first code point in ``s`` that is not text (lone
+    surrogates, U+D800–U+DFFF: JSON's ``"\\ud800"`` escape makes one, but no UTF-8 file can
+    hold it, so every later write of it would fail; and the 66 noncharacters, U+FDD0–U+FDEF and
+    the last two code points of every plane, which the Unicode Standard (§23.7,
+    "Noncharacters") reserves for a program's internal use), or None."""
+    for m in _MAYBE_NOT_TEXT.finditer(s):
+        cp = ord(m.group(0))
+        if cp < 0x10000 or cp & 0xFFFE == 0xFFFE:
+            return m.start(), cp
+    return None
+
+
+def check_text(obj: Any, path: str = "$", file: Optional[str] = None) -> Any:
+    """Refuse a JSON tree that holds a string (a value or an object's key) with a code point
+    that is not text (:func:`not_text`); returns ``obj``. The walk is iterative, so a deeply
+    nested tree costs no recursion.
+
+    Raises:
+        SessionFormatError: at the JSON path of the first such string (``$.events[3].note``).
+    """
+    try:   # fast path (C): a tree without such code points is not walked
+        if not_text(json.dumps(obj, ensure_ascii=False)) is None:
+            return obj
+    except (TypeError, ValueError):
+        pass
+    stack: list = [(obj, None)]
+    while stack:
+        v, where = stack.pop()
+        if isinstance(v, str):
+            bad = not_text(v)
+            if bad is not None:
+                raise SessionFormatError(
+                    _json_path(path, where), f"the text {excerpt(v)} holds U+{bad[1]:04X} at "
+                    f"character {bad[0] + 1}, which is not a character (a lone surrogate or a "
+                    f"Unicode noncharacter); it cannot be saved as UTF-8", file)
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                step = (where, k)
+                if isinstance(k, str) and not_text(k):
+                    stack.append((k, step))
+                    break
+                if isinstance(x, (str, dict, list)):
+                    stack.append((x, step))
+        elif isinstance(v, list):
+            for i, x in enumerate(v):
+                if isinstance(x, (str, dict, list)):
+                    stack.append((x, (where, i)))
+    return obj
+
+
+def _json_path(root: str, where) -> str:
+    """``root`` followed by the keys and indices of the linked steps ``(parent, key)``."""
+    steps = []
+    while where is not None:
+        where, key = where
+        steps.append(f"[{key}]" if isinstance(key, int) else f".{key}")
+    return root + "".join(reversed(steps))
+
+
 def loads_json(data: bytes, file: Optional[str] = None) -> Any:
     """Decode UTF-8 JSON, turning every way it can fail into a :class:`SessionFormatError`.
 
@@ -472,7 +542,9 @@ def loads_json(data: bytes, file: Optional[str] = None) -> Any:
     if text.startswith("\ufeff"):
         text = text[1:]
     try:
-        return json.loads(text)
+        obj = json.loads(text)
+        # a lone surrogate can only come from a \u escape; noncharacters also literally
+        return check_text(obj, "$", file) if "\\u" in text or not_text(text) else obj
     except json.JSONDecodeError as exc:
         raise SessionFormatError("$", f"not valid JSON (line {exc.lineno}, column {exc.colno}: "
                                       f"{exc.msg})", file) from None
