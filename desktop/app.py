@@ -288,6 +288,12 @@ class MainWindow(QMainWindow):
 
             self._autosave = InstanceAutosave(self)
             self._autosave.enabled = self._autosave_enabled
+            if self._autosave_enabled:   # a failed autosave shows at once, above the tabs
+                from desktop.session import data_location
+                from desktop.widgets.write_failure import WriteFailureBar
+
+                self.write_failure_bar = WriteFailureBar(self, self._autosave,
+                                                         data_location()[1])
             # another instance asking for a file this one has open: its tab comes to the front
             # (a file is only ever opened here through this recovery file's locks)
             self._handoff = HandoffServer(self._autosave, self.bring_file_to_front, self)

@@ -63,9 +63,13 @@ MAX_RECOVERY_BYTES = 64 << 20
 
 
 def recovery_dir() -> str:
-    """``<AppDataLocation>/recovery`` (created if needed)."""
+    """``<data folder>/recovery`` (created if possible; :func:`desktop.session.data_location`
+    says which folder and why); never raises."""
     path = os.path.join(data_dir(), "recovery")
-    os.makedirs(path, exist_ok=True)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError:
+        pass   # a folder that cannot be written: every use of it fails on its own, and says so
     return path
 
 
@@ -175,6 +179,8 @@ def open_elsewhere(path: str, autosave: Optional[InstanceAutosave] = None) -> Op
     if lock.tryLock(0):
         lock.unlock()
         return None
+    if lock.error() != QLockFile.LockFailedError:
+        return None   # the lock cannot be made at all (a folder that cannot be written)
     info = lock.getLockInfo()   # (pid, hostname, appname), or a falsy value when unknown
     pid = info[0] if isinstance(info, (tuple, list)) and info else 0
     return int(pid) if pid else -1
@@ -407,7 +413,10 @@ def find_orphans(own: Optional[str] = None) -> tuple[list, list]:
         ``(orphans, messages)``: :class:`Orphan` list (newest first) and text lines.
     """
     folder = recovery_dir()
-    names = set(os.listdir(folder))
+    try:
+        names = set(os.listdir(folder))
+    except OSError:
+        return [], []
     _remove_stale_temporaries(folder, names)
     _remove_stale_locks(folder, names)
     orphans, messages = [], []
@@ -555,29 +564,68 @@ def _decline(orphans: list) -> None:
 
 
 def _restore(window, orphans: list) -> bool:
-    """Load the newest session of each game into its tab (as unsaved work); a file whose
-    sessions all went in is removed, any other stays for the next start."""
+    """Load the newest session of each game into its tab (as unsaved work). A session whose
+    game was already restored from a newer file is written as a session file of its own to
+    ``recovery/set-aside/`` and named in a message (File → Open reads it), so every
+    orphaned session is restored or set aside, never dropped. An orphaned file is removed only
+    after this instance's recovery file holds what was restored from it (and every other
+    session of it was set aside); otherwise it stays for the next start."""
     restored_games: set = set()
     restored = False
+    complete: dict = {}
+    kept: list = []
     for o in orphans:
-        complete = True
+        complete[o.path] = True
         for data, file in o.sessions:
             tab = window.tab_for(data.game)
             if tab is None or data.game in restored_games:
-                complete = False
+                where = _set_aside_session(o, data, file)
+                if where is None:
+                    complete[o.path] = False
+                else:
+                    kept.append(where)
                 continue
             tab.load_session(data, file)
             tab.document.undo_stack.resetClean()   # restored work is unsaved work
             restored_games.add(data.game)
             restored = True
-        if complete:
+    written = window.autosave.write() if restored else True
+    for o in orphans:
+        done = written and complete[o.path]
+        if done:
             _remove(o.path)   # its sessions now live in this instance's recovery file
         o.lock.unlock()
-        if complete:
+        if done:
             _remove(lock_path(o.lock))
-    if restored:
-        window.autosave.write()
+    if kept:
+        text = ("Only one game of each kind can be restored into a tab; these unsaved games "
+                "were kept as session files (File → Open reads them):\n"
+                + "\n".join(f"• {p}" for p in kept))
+        if getattr(window, "interactive", False):
+            QMessageBox.information(window, "Games kept as files", as_rich_plain(text))
+        else:
+            print(text, file=sys.stderr)
     return restored
+
+
+def _set_aside_session(orphan: Orphan, data, file: Optional[str]) -> Optional[str]:
+    """Write one session of ``orphan`` to ``recovery/set-aside/`` as a session file; its
+    name (or None when it cannot be written)."""
+    from engines.core.schema import dumps_session
+
+    stamp = datetime.fromtimestamp(orphan.modified).strftime("%Y%m%d-%H%M%S")
+    base = os.path.splitext(os.path.basename(file))[0] if file else data.game
+    base = re.sub(r"[^\w.-]", "_", base)[:60] or data.game
+    folder = os.path.join(recovery_dir(), "set-aside")
+    for k in range(1000):
+        dest = os.path.join(folder, f"{base}-{stamp}" + (f"-{k}" if k else "") + ".json")
+        if not os.path.exists(dest):
+            break
+    try:
+        write_text_atomically(dest, dumps_session(data))
+    except OSError:
+        return None
+    return dest
 
 
 # -- quitting ------------------------------------------------------------------------------
