@@ -649,8 +649,9 @@ class MainWindow(QMainWindow):
         return self._save_to(tab, path)
 
     def _save_to(self, tab, path: str) -> bool:
-        try:
-            tab.document.save(path)
+        try:   # never over a file another window has open (its lock is taken first)
+            with self.autosave.write_target(path):
+                tab.document.save(path)
         except OSError as exc:
             self._error("Cannot save", str(exc))
             return False
@@ -667,7 +668,8 @@ class MainWindow(QMainWindow):
                                               "JSON (*.json)")
         if path:
             try:
-                write_text_atomically(path, tab.document.to_text())
+                with self.autosave.write_target(path):
+                    write_text_atomically(path, tab.document.to_text(path))
                 self.statusBar().showMessage(f"Exported {path}", 4000)
             except OSError as exc:
                 self._error("Cannot export", str(exc))
@@ -676,6 +678,12 @@ class MainWindow(QMainWindow):
         tab = self.current_tab()
         path, _ = QFileDialog.getSaveFileName(self, "Export history as CSV", f"{tab.GAME}-history.csv", "CSV (*.csv)")
         if path:
+            from desktop.recovery import check_write_target
+
+            held = check_write_target(path, self.autosave)
+            if held:
+                self._error("Cannot export", held)
+                return
             self.write_csv(tab, path)
 
     def write_csv(self, tab, path: str) -> None:

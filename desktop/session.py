@@ -17,7 +17,8 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from engines import game_module
 from engines.core.errors import SessionFormatError
-from engines.core.schema import EventMeta, SessionData, dumps_session, parse_session, read_session_file
+from engines.core.schema import (EventMeta, SessionData, dumps_session, parse_session,
+                                  read_session_file, session_json)
 
 
 def _title(game: str) -> str:
@@ -105,8 +106,27 @@ class SessionDocument(QObject):
         return os.path.basename(self.path) if self.path else "Untitled"
 
     # -- edits (always through the undo stack) --------------------------------------------
+    def log_limit(self) -> Optional[str]:
+        """Why no further event may be logged (the log holds the most events a session file may
+        hold, :data:`engines.core.schema.MAX_EVENTS`: a longer log would be saved to a file
+        that Open, and crash recovery, refuse), or None when one may."""
+        from engines.core.schema import MAX_EVENTS
+
+        if len(self.events) < MAX_EVENTS:
+            return None
+        return (f"this game's log holds {len(self.events)} events, the most a session file may "
+                f"hold ({MAX_EVENTS}; a longer one could not be opened again). Save the game and "
+                f"start a new one to go on")
+
     def log_event(self, event: Any, meta: Optional[EventMeta] = None, text: Optional[str] = None) -> None:
-        """Append ``event`` with an undoable command (the command text is the event in words)."""
+        """Append ``event`` with an undoable command (the command text is the event in words).
+
+        Raises:
+            SessionFormatError: at ``$.events`` when the log is full (:meth:`log_limit`).
+        """
+        full = self.log_limit()
+        if full:
+            raise SessionFormatError("$.events", full)
         meta = meta or EventMeta.now()
         desc = text or self.module.describe_event(self.setup, event)
         self.undo_stack.push(_AppendEvent(self, event, meta, desc))
@@ -147,8 +167,11 @@ class SessionDocument(QObject):
         self.pathChanged.emit(path or "")
 
     # -- files --------------------------------------------------------------------------
-    def to_text(self) -> str:
-        return dumps_session(self.data())
+    def to_text(self, target: Optional[str] = None) -> str:
+        """The session file's text, for writing to ``target`` (default: the document's file):
+        files the setup names are written relative to its folder, or inline when outside it
+        (:func:`engines.core.schema.dumps_session`)."""
+        return dumps_session(self.data(), target or self.path or "")
 
     def save(self, path: Optional[str] = None) -> None:
         """Write the session atomically to ``path`` (or the current path) and mark it clean.
@@ -160,7 +183,7 @@ class SessionDocument(QObject):
         path = path or self.path
         if not path:
             raise ValueError("no file name")
-        write_text_atomically(path, self.to_text())
+        write_text_atomically(path, self.to_text(path))
         self.set_path(path)
         self.undo_stack.setClean()
 
@@ -435,7 +458,8 @@ class Autosave(QObject):
             self.discard()
             return True
         try:
-            payload = {"sessions": [d.data().to_json() for d in docs],
+            # files a setup names: relative to the game's own file, or inline (untitled)
+            payload = {"sessions": [session_json(d.data(), d.path or "") for d in docs],
                        "paths": [d.path for d in docs]}
             write_text_atomically(self.recovery_path(), json.dumps(payload, ensure_ascii=False))
         except (OSError, ValueError, RecursionError) as exc:
@@ -455,16 +479,11 @@ class Autosave(QObject):
 
     @classmethod
     def read_recovery(cls) -> list[tuple[SessionData, Optional[str]]]:
-        """Sessions found in the recovery file (skipping any that no longer validate)."""
+        """Sessions found in the recovery file, read as
+        :func:`desktop.recovery.read_recovery_file` reads them ([] when it is damaged)."""
+        from desktop.recovery import read_recovery_file
+
         try:
-            with open(cls.recovery_path(), encoding="utf-8") as fh:
-                payload = json.load(fh)
-        except (OSError, ValueError):
+            return read_recovery_file(cls.recovery_path())
+        except SessionFormatError:
             return []
-        out = []
-        for obj, path in zip(payload.get("sessions", []), payload.get("paths", [])):
-            try:
-                out.append((parse_session(obj), path))
-            except SessionFormatError:
-                continue
-        return out

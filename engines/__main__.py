@@ -101,7 +101,11 @@ def _recommend(args) -> int:
     mod = game_module(s.game)
     if not isinstance(mod, Recommender):
         raise SessionFormatError("$.game", f"{s.game} has no recommendation")
-    _print(mod.recommend(s.setup, s.events).to_json())
+    for_cli = getattr(mod, "recommend_for_cli", None)   # budgets in samples, not seconds
+    if for_cli is not None:
+        _print(for_cli(s.setup, s.events, seed=args.seed, samples=args.samples).to_json())
+    else:
+        _print(mod.recommend(s.setup, s.events).to_json())
     return EXIT_OK
 
 
@@ -212,6 +216,10 @@ def main(argv=None) -> int:
     p.set_defaults(func=_infer)
     p = sub.add_parser("recommend", help="print the recommended next move as JSON")
     p.add_argument("session")
+    p.add_argument("--seed", type=int, default=0, help="random seed of sampled figures (Cluedo: "
+                   "what the opponents know); the output depends only on the input and this")
+    p.add_argument("--samples", type=int, default=None,
+                   help="sampled deals behind sampled figures (Cluedo: default 256, at least 64)")
     p.set_defaults(func=_recommend)
     p = sub.add_parser("explain", help="print why a fact is certain or ruled out, as JSON")
     p.add_argument("session")

@@ -51,6 +51,16 @@ _MISSING = object()
 #: that read other files named by a session (a Guess Who? board, its pictures) resolve them
 #: against it and accept only files next to it or in the resources (:func:`allowed_file`).
 SESSION_FILE: ContextVar[Optional[str]] = ContextVar("SESSION_FILE", default=None)
+#: The folder whose files the session being parsed may name (besides the app's resources):
+#: the session file's folder; ``""`` for a session without a trustworthy file (one read from
+#: a recovery file: only the resources); None when not parsing a session (no confinement).
+SESSION_FOLDER: ContextVar[Optional[str]] = ContextVar("SESSION_FOLDER", default=None)
+#: The session file being written (absolute path) while :func:`dumps_session` writes one, so
+#: that engines write the files a setup names relative to it (:func:`file_ref`); ``""`` when
+#: what is written has no folder of its own (a recovery file's untitled game); None when no
+#: session file is being written.
+WRITING_TO: ContextVar[Optional[str]] = ContextVar("WRITING_TO", default=None)
+_SAME_FOLDER = object()
 
 
 class Reader:
@@ -332,9 +342,15 @@ NOT_A_SESSION = ('this is not a Deduction Desk session file (it has no "format":
                  f'"{FORMAT}")')
 
 
-def parse_session(obj: Any, file: Optional[str] = None) -> SessionData:
+def parse_session(obj: Any, file: Optional[str] = None, *,
+                  folder: Any = _SAME_FOLDER) -> SessionData:
     """Validate a whole session object and parse it with its game's engine.
 
+    Args:
+        obj: the parsed JSON; file: the file it came from (named in errors).
+        folder: the folder whose files the session may name (:func:`allowed_file`); by
+            default ``file``'s folder, or no confinement without a file; ``""``: only the
+            app's resources (a session from a recovery file without a trustworthy file).
     Raises:
         SessionFormatError: the first bad field, by JSON path (and ``file`` when given); a
             newer ``version`` than this program reads is refused with a clear message.
@@ -342,6 +358,9 @@ def parse_session(obj: Any, file: Optional[str] = None) -> SessionData:
     from engines import GAMES, game_module
 
     token = SESSION_FILE.set(os.path.abspath(file) if file else None)
+    if folder is _SAME_FOLDER:
+        folder = os.path.dirname(os.path.abspath(file)) if file else None
+    folder_token = SESSION_FOLDER.set(folder)
     try:
         if not isinstance(obj, dict):
             raise SessionFormatError("$", f"{NOT_A_SESSION}; it holds {_kind(obj)}")
@@ -388,6 +407,7 @@ def parse_session(obj: Any, file: Optional[str] = None) -> SessionData:
             from None
     finally:
         SESSION_FILE.reset(token)
+        SESSION_FOLDER.reset(folder_token)
 
 
 def allowed_file(name: str, json_path: str) -> str:
@@ -403,12 +423,12 @@ def allowed_file(name: str, json_path: str) -> str:
     """
     from engines.core.resources import resources_root
 
-    session = SESSION_FILE.get()
-    if session is None:
+    base = SESSION_FOLDER.get()
+    if base is None:
         return os.path.abspath(name)
-    base = os.path.dirname(session)
-    full = os.path.realpath(os.path.join(base, name))
-    for root in (os.path.realpath(base), os.path.realpath(str(resources_root()))):
+    resources = os.path.realpath(str(resources_root()))
+    full = os.path.realpath(os.path.join(base or resources, name))
+    for root in ([os.path.realpath(base)] if base else []) + [resources]:
         if full == root or full.startswith(root.rstrip(os.sep) + os.sep):
             return full
     raise SessionFormatError(json_path, f"the file {excerpt(name, 80)} is outside the session "
@@ -558,6 +578,49 @@ def loads_json(data: bytes, file: Optional[str] = None) -> Any:
         raise SessionFormatError("$", "the file is too large to read", file) from None
 
 
-def dumps_session(session: SessionData) -> str:
-    """The session as pretty-printed JSON text (UTF-8 safe, ends with a newline)."""
-    return json.dumps(session.to_json(), indent=2, ensure_ascii=False) + "\n"
+def dumps_session(session: SessionData, target: Optional[str] = None) -> str:
+    """The session as pretty-printed JSON text (ends with a newline).
+
+    Args:
+        target: the file it is written to: files the setup names are then written relative to
+            its folder, or inline where the engine can (:func:`file_ref`), so that the file
+            reopens from wherever it is; ``""``: no folder (every named file inline where
+            possible); None: names as they are.
+    """
+    token = WRITING_TO.set(os.path.abspath(target) if target else target)
+    try:
+        return json.dumps(session.to_json(), indent=2, ensure_ascii=False) + "\n"
+    finally:
+        WRITING_TO.reset(token)
+
+
+def session_json(session: SessionData, target: Optional[str] = None) -> dict:
+    """``session.to_json()`` as written to ``target`` (see :func:`dumps_session`)."""
+    token = WRITING_TO.set(os.path.abspath(target) if target else target)
+    try:
+        return session.to_json()
+    finally:
+        WRITING_TO.reset(token)
+
+
+def file_ref(full: str) -> Optional[str]:
+    """How the session being written (:data:`WRITING_TO`) names the file ``full`` (absolute):
+    relative to the session file's folder (with ``/``) when the file lies inside it; ``full``
+    itself inside the app's resources, or when no session file is being written; None when
+    the file lies elsewhere — a session may only name files next to it
+    (:func:`allowed_file`), so the caller writes the content inline instead."""
+    from engines.core.resources import resources_root
+
+    target = WRITING_TO.get()
+    if target is None:
+        return full
+    real = os.path.realpath(full)
+    resources = os.path.realpath(str(resources_root()))
+    if real.startswith(resources + os.sep):
+        return full
+    if not target:
+        return None
+    base = os.path.realpath(os.path.dirname(target))
+    if real.startswith(base.rstrip(os.sep) + os.sep):
+        return os.path.relpath(real, base).replace(os.sep, "/")
+    return None

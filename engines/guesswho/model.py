@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 from engines.core.errors import SessionFormatError
-from engines.core.schema import Reader
+from engines.core.schema import Reader, allowed_file, file_ref
 from engines.guesswho.board import (BUNDLED_BOARDS, Board, Question, board_from_json,
                                     load_board, parse_question)
 
@@ -35,8 +35,10 @@ class Setup:
 
     Attributes:
         board: the :class:`~engines.guesswho.board.Board`.
-        board_ref: what ``"board"`` said when it was a name or a path (written back by
-            :meth:`to_json`); ``None`` for an inline board (written back inline).
+        board_ref: the bundled board's name, or the absolute path of the board file (written
+            back by :meth:`to_json` relative to the file the session is saved to, or inline
+            when the board file lies outside that file's folder); ``None`` for an inline board
+            (written back inline).
         opponent_remaining: the opponent's standing cards at the start (``None``: unknown).
         error_rate: ε, probability that the opponent answers a question wrongly, in [0, 0.5).
             0 means answers eliminate; > 0 means candidates carry a posterior.
@@ -63,7 +65,9 @@ class Setup:
                 if exc.path == "$.board":
                     raise r.error("board", exc.message) from None
                 raise
-            ref: Optional[str] = raw
+            # a board file is remembered by its absolute path and written back relative to
+            # the file the session is saved to (engines.core.schema.file_ref)
+            ref: Optional[str] = raw if raw in BUNDLED_BOARDS else allowed_file(raw, r.sub("board"))
         elif isinstance(raw, dict):
             board = board_from_json(raw, r.sub("board"))
             ref = None
@@ -78,8 +82,10 @@ class Setup:
         return Setup(board, ref, opp, eps, rules, comp)
 
     def to_json(self) -> dict:
-        out: dict[str, Any] = {"board": self.board_ref if self.board_ref is not None
-                               else _inline(self.board)}
+        ref = self.board_ref
+        if ref is not None and ref not in BUNDLED_BOARDS:
+            ref = file_ref(ref)   # None: outside the saved file's folder, so written inline
+        out: dict[str, Any] = {"board": ref if ref is not None else _inline(self.board)}
         if self.opponent_remaining is not None:
             out["opponent_remaining"] = self.opponent_remaining
         if self.error_rate:
