@@ -179,6 +179,18 @@ class Reader:
             if unique and item in seen:
                 raise SessionFormatError(p, f"{excerpt(item)} appears twice")
             seen.add(item)
+        if unique:   # names quick entry could not tell apart ("Ann" and "ann", "A-B" and "a b")
+            from engines.core.names import words
+
+            spelled: dict = {}
+            for i, item in enumerate(v):
+                spelling = tuple(words(item))
+                if spelling in spelled:
+                    raise SessionFormatError(f"{self.sub(key)}[{i}]",
+                                             f"{excerpt(item)} and {excerpt(spelled[spelling])} "
+                                             f"differ only in case or punctuation; quick entry "
+                                             f"could not tell them apart")
+                spelled[spelling] = item
         return list(v)
 
     def choice(self, key: str, choices: Iterable[str], default: Any = _MISSING,
@@ -224,6 +236,21 @@ def check_name(name: str, path: str) -> str:
     if bad is not None:
         raise SessionFormatError(path, f"the name {excerpt(name)} contains {bad!r}; names may "
                                        f"not contain control characters")
+    import unicodedata
+
+    bad = next((ch for ch in name if unicodedata.category(ch) == "Cf"), None)
+    if bad is not None:
+        # zero-width spaces and joiners (emoji sequences), soft hyphens, direction marks: the
+        # name would look like another one, and quick entry could not tell them apart
+        raise SessionFormatError(path, f"the name {excerpt(name)} contains the invisible "
+                                       f"character U+{ord(bad):04X} "
+                                       f"({unicodedata.name(bad, 'a format character')}); names "
+                                       f"may not contain invisible characters")
+    from engines.core.names import words
+
+    if not words(name):
+        raise SessionFormatError(path, f"the name {excerpt(name)} has no letter or digit; quick "
+                                       f"entry finds names by their words, so a name needs one")
     return name
 
 
