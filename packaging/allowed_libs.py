@@ -25,6 +25,15 @@ ALLOWED_TOP_LEVEL = (
     "libcrypto.so*", "libssl.so*",
     "libgcc_s.so*", "libstdc++.so*", "libgomp.so*", "libgfortran.so*", "libquadmath.so*",
     "libreadline.so*", "libtinfo.so*", "libncursesw.so*", "libsqlite3.so*",
+    # what Qt's xcb platform plugin and its fonts need, as the bundle has carried them (built on
+    # Debian 12 without GTK: the bundle that passes --self-test): X11 and xcb, xkbcommon,
+    # fontconfig with FreeType, PNG and Brotli, GLib with PCRE2, and the Kerberos/GSSAPI
+    # chain QtNetwork links against
+    "libX11.so*", "libX11-xcb.so*", "libxcb-*.so*", "libxkbcommon.so*", "libxkbcommon-x11.so*",
+    "libfontconfig.so*", "libfreetype.so*", "libpng16.so*", "libbrotlicommon.so*",
+    "libbrotlidec.so*", "libglib-2.0.so*", "libgthread-2.0.so*", "libpcre2-8.so*",
+    "libgssapi_krb5.so*", "libkrb5.so*", "libkrb5support.so*", "libk5crypto.so*",
+    "libcom_err.so*", "libkeyutils.so*",
 )
 
 #: Libraries that must never be in a bundle whatever the build machine has (checked by the
