@@ -450,6 +450,9 @@ def allowed_file(name: str, json_path: str) -> str:
     """
     from engines.core.resources import resources_root
 
+    if "\x00" in name:   # no file system takes it (os.path raises ValueError)
+        raise SessionFormatError(json_path, f"the file name {excerpt(name, 80)} contains a NUL "
+                                            f"character")
     base = SESSION_FOLDER.get()
     if base is None:
         return os.path.abspath(name)

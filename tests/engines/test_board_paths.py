@@ -73,3 +73,13 @@ def test_a_recovered_session_without_a_file_may_name_only_the_resources(game, tm
         parse_session(obj, folder="")
     obj["setup"]["board"] = "classic"
     assert parse_session(obj | {"events": []}, folder="").setup.board_ref == "classic"
+
+
+@pytest.mark.parametrize("name", ["\x00", "boards/\x00mine.json"])
+def test_a_file_name_with_a_nul_character_is_refused_not_a_traceback(game, name):
+    obj = json.loads(game.read_text())
+    obj["setup"]["board"] = name
+    with pytest.raises(SessionFormatError, match="NUL"):
+        parse_session(obj, str(game))
+    with pytest.raises(SessionFormatError, match="NUL"):
+        parse_session(obj)                        # not confined: the same
