@@ -17,8 +17,8 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from engines import game_module
 from engines.core.errors import SessionFormatError
-from engines.core.schema import (EventMeta, SessionData, dumps_session, parse_session,
-                                  read_session_file, session_json)
+from engines.core.schema import (EventMeta, SessionData, dumps_session, read_session_file,
+                                  session_json)
 
 
 def _title(game: str) -> str:

@@ -9,7 +9,6 @@
   is restored untitled) instead of being overwritten by the next Save.
 """
 import json
-import os
 import shutil
 from pathlib import Path
 
