@@ -282,6 +282,12 @@ class MainWindow(QMainWindow):
 
             self._autosave = InstanceAutosave(self)
             self._autosave.enabled = self._autosave_enabled
+            if self._autosave_enabled:   # a failed autosave shows at once, above the tabs
+                from desktop.session import data_location
+                from desktop.widgets.write_failure import WriteFailureBar
+
+                self.write_failure_bar = WriteFailureBar(self, self._autosave,
+                                                         data_location()[1])
             # another instance asking for a file this one has open: its tab comes to the front
             # (a file is only ever opened here through this recovery file's locks)
             self._handoff = HandoffServer(self._autosave, self.bring_file_to_front, self)
@@ -634,8 +640,9 @@ class MainWindow(QMainWindow):
         return self._save_to(tab, path)
 
     def _save_to(self, tab, path: str) -> bool:
-        try:
-            tab.document.save(path)
+        try:   # never over a file another window has open (its lock is taken first)
+            with self.autosave.write_target(path):
+                tab.document.save(path)
         except OSError as exc:
             self._error("Cannot save", str(exc))
             return False
@@ -652,7 +659,8 @@ class MainWindow(QMainWindow):
                                               "JSON (*.json)")
         if path:
             try:
-                write_text_atomically(path, tab.document.to_text())
+                with self.autosave.write_target(path):
+                    write_text_atomically(path, tab.document.to_text(path))
                 self.statusBar().showMessage(f"Exported {path}", 4000)
             except OSError as exc:
                 self._error("Cannot export", str(exc))
@@ -661,6 +669,12 @@ class MainWindow(QMainWindow):
         tab = self.current_tab()
         path, _ = QFileDialog.getSaveFileName(self, "Export history as CSV", f"{tab.GAME}-history.csv", "CSV (*.csv)")
         if path:
+            from desktop.recovery import check_write_target
+
+            held = check_write_target(path, self.autosave)
+            if held:
+                self._error("Cannot export", held)
+                return
             self.write_csv(tab, path)
 
     def write_csv(self, tab, path: str) -> None:

@@ -239,10 +239,16 @@ class GameTab(QWidget):
         self.reset_views()
 
     # -- actions -----------------------------------------------------------------------
-    def log_event(self, event: Any) -> None:
-        """Append ``event`` to the log (undoable) — the one way facts enter the document."""
+    def log_event(self, event: Any) -> bool:
+        """Append ``event`` to the log (undoable) — the one way facts enter the document.
+        False (with a warning) when the log is full (:meth:`SessionDocument.log_limit`)."""
+        full = self.document.log_limit()
+        if full:
+            self.warn("Cannot log this", full[0].upper() + full[1:] + ".")
+            return False
         self.history.select_live()
         self.controller.log_event(event)
+        return True
 
     def log_json(self, obj: dict, title: str = "Cannot log this") -> bool:
         """Validate ``obj`` (an event as in a session file) with the engine and log it; bad
@@ -275,6 +281,13 @@ class GameTab(QWidget):
         is logged (one undoable command) and ``logged()`` called, or ``refused(reason)`` is
         called (default: a warning naming the reason) and nothing is logged. Entries made while
         a check runs are checked after it, in order, each against the log before it."""
+        full = self.document.log_limit()
+        if full:   # said at once, before any check
+            if refused is not None:
+                refused(full)
+            else:
+                self.warn("Not logged", full[0].upper() + full[1:] + ".")
+            return
         self._checks.append((event, refused, logged))
         if self._check is None:
             self._next_check()
@@ -288,8 +301,7 @@ class GameTab(QWidget):
                 check = None   # a state too large to copy (Egghead, 6 players): a check would
                 #                take minutes; the contradiction banner reports an impossible entry
             if check is None:
-                self.log_event(event)
-                if logged:
+                if self.log_event(event) and logged:
                     logged()
                 continue
             setup, events = self.document.setup, tuple(self.document.events)
@@ -310,10 +322,8 @@ class GameTab(QWidget):
             else:
                 self.warn("Not logged", f"{self.module.describe_event(setup, event)}: this "
                           f"contradicts the log — {reason}.")
-        else:
-            self.log_event(event)
-            if logged:
-                logged()
+        elif self.log_event(event) and logged:
+            logged()
         self._next_check()
 
     @Slot(int, object)
@@ -347,8 +357,8 @@ class GameTab(QWidget):
     def _on_quick_entered(self, event: Any, force: bool) -> None:
         qe = self.quick_entry
         if force:
-            self.log_event(event)
-            qe.show_logged()
+            if self.log_event(event):
+                qe.show_logged()
             return
         self.log_checked(event, refused=qe.show_refused, logged=qe.show_logged)
 

@@ -42,6 +42,7 @@ import re
 import sys
 import time
 import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Optional
@@ -63,9 +64,13 @@ MAX_RECOVERY_BYTES = 64 << 20
 
 
 def recovery_dir() -> str:
-    """``<AppDataLocation>/recovery`` (created if needed)."""
+    """``<data folder>/recovery`` (created if possible; :func:`desktop.session.data_location`
+    says which folder and why); never raises."""
     path = os.path.join(data_dir(), "recovery")
-    os.makedirs(path, exist_ok=True)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError:
+        pass   # a folder that cannot be written: every use of it fails on its own, and says so
     return path
 
 
@@ -89,6 +94,7 @@ class InstanceAutosave(Autosave):
         self.lock = _lock(base + ".lock")
         self.lock.tryLock(0)   # a fresh unique name: always free
         self._open_locks: dict = {}   # document -> (abs path, QLockFile)
+        self._claims: dict = {}       # real path -> QLockFile taken for a write in progress
         _adopt_legacy_file()
 
     def recovery_path(self) -> str:  # noqa: D102 (instance file instead of the shared one)
@@ -104,10 +110,43 @@ class InstanceAutosave(Autosave):
             _remove(_owner_path(old[1].fileName()))
             old[1].unlock()
         if doc.path:
+            claimed = self._claims.pop(os.path.realpath(doc.path), None)
+            if claimed is not None:   # taken before the file was written (write_target)
+                self._open_locks[doc] = (os.path.abspath(doc.path), claimed)
+                return
             lock = _lock(_open_lock_path(doc.path))
             if lock.tryLock(0):
                 self._open_locks[doc] = (os.path.abspath(doc.path), lock)
                 _write_owner(lock.fileName(), self.instance_id)
+
+    @contextmanager
+    def write_target(self, path: str):
+        """Hold the open-file lock of ``path`` while it is written (Save As, Export): the lock
+        is taken before writing, so two instances never write one file; a document whose path
+        becomes ``path`` keeps it (``pathChanged``), any other write lets it go afterwards.
+
+        Raises:
+            TargetHeldError: another running instance has ``path`` open (names its process).
+        """
+        real = os.path.realpath(path)
+        if self.holds(path):
+            yield
+            return
+        lock = _lock(_open_lock_path(path))
+        if not lock.tryLock(0):
+            if lock.error() == QLockFile.LockFailedError:
+                raise TargetHeldError(path, *(open_elsewhere_owner(path, self) or (-1, "")))
+            yield        # no lock can be made here (a data folder that cannot be written)
+            return
+        _write_owner(lock.fileName(), self.instance_id)
+        self._claims[real] = lock
+        try:
+            yield
+        finally:
+            left = self._claims.pop(real, None)
+            if left is not None:          # not adopted by a document: let it go
+                _remove(_owner_path(left.fileName()))
+                left.unlock()
 
     def holds(self, path: str) -> bool:
         """True when this instance has the session file ``path`` open."""
@@ -126,6 +165,33 @@ class InstanceAutosave(Autosave):
         """Forget the locks without deleting the recovery file, as a killed process would."""
         self.enabled = False
         self.release()
+
+
+class TargetHeldError(OSError):
+    """A file cannot be written here because another running instance has it open.
+
+    Attributes:
+        path: the file; pid: the other instance's process (-1 when unknown); instance: its
+            instance id ("" when unknown).
+    """
+
+    def __init__(self, path: str, pid: int = -1, instance: str = ""):
+        self.path, self.pid, self.instance = path, pid, instance
+        who = f"process {pid}" if pid and pid > 0 else "another process"
+        super().__init__(f"{path} is open in another Deduction Desk window ({who}); two windows "
+                         f"writing one file would overwrite each other's events. Close it "
+                         f"there first, or choose another file name.")
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+def check_write_target(path: str, autosave: Optional["InstanceAutosave"]) -> Optional[str]:
+    """Why ``path`` must not be written by this instance (another running instance has it
+    open), or None. For writes that finish later (the CSV export); a write done at once holds
+    the lock instead (:meth:`InstanceAutosave.write_target`)."""
+    owner = open_elsewhere_owner(path, autosave)
+    return None if owner is None else str(TargetHeldError(path, *owner))
 
 
 def _open_lock_path(path: str) -> str:
@@ -175,6 +241,8 @@ def open_elsewhere(path: str, autosave: Optional[InstanceAutosave] = None) -> Op
     if lock.tryLock(0):
         lock.unlock()
         return None
+    if lock.error() != QLockFile.LockFailedError:
+        return None   # the lock cannot be made at all (a folder that cannot be written)
     info = lock.getLockInfo()   # (pid, hostname, appname), or a falsy value when unknown
     pid = info[0] if isinstance(info, (tuple, list)) and info else 0
     return int(pid) if pid else -1
@@ -387,14 +455,49 @@ def read_recovery_file(path: str) -> list:
         paths = []
     out, first_error = [], None
     for i, obj in enumerate(payload["sessions"]):
-        file = paths[i] if i < len(paths) and isinstance(paths[i], str) else None
+        file = save_target(paths[i]) if i < len(paths) else None
         try:
-            out.append((parse_session(obj), file))
+            # the same reader as File → Open, confined to the game's own folder (or, for an
+            # untitled game, to the app's resources): a recovery file is input like any other
+            out.append((parse_session(obj, file, folder=os.path.dirname(file) if file else ""),
+                        file))
         except SessionFormatError as exc:
             first_error = first_error or SessionFormatError(f"$.sessions[{i}]", exc.message, path)
     if not out and first_error is not None:
         raise first_error
     return out
+
+
+def save_target(path) -> Optional[str]:
+    """``path`` when a restored game may keep it as its file (Save writes there): an absolute
+    path of a ``.json`` file, valid text without control characters, in an existing folder,
+    and either missing or a regular file holding a Deduction Desk session; otherwise None
+    (the game is restored untitled: a recovery file must not make Save overwrite another
+    file)."""
+    import stat
+
+    from engines.core.schema import FORMAT, loads_json, not_text, read_bounded
+
+    if not isinstance(path, str) or not path or len(path) > 4096 or not os.path.isabs(path) \
+            or not path.lower().endswith(".json") or not_text(path) is not None \
+            or any(ord(c) < 32 or ord(c) == 127 for c in path):
+        return None
+    if not os.path.isdir(os.path.dirname(path)):
+        return None
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return os.path.abspath(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    try:
+        obj = loads_json(read_bounded(path, 16 << 20, "$", "a session file"), path)
+    except SessionFormatError:
+        return None
+    return os.path.abspath(path) if isinstance(obj, dict) and obj.get("format") == FORMAT \
+        else None
 
 
 def find_orphans(own: Optional[str] = None) -> tuple[list, list]:
@@ -407,7 +510,10 @@ def find_orphans(own: Optional[str] = None) -> tuple[list, list]:
         ``(orphans, messages)``: :class:`Orphan` list (newest first) and text lines.
     """
     folder = recovery_dir()
-    names = set(os.listdir(folder))
+    try:
+        names = set(os.listdir(folder))
+    except OSError:
+        return [], []
     _remove_stale_temporaries(folder, names)
     _remove_stale_locks(folder, names)
     orphans, messages = [], []
@@ -555,29 +661,68 @@ def _decline(orphans: list) -> None:
 
 
 def _restore(window, orphans: list) -> bool:
-    """Load the newest session of each game into its tab (as unsaved work); a file whose
-    sessions all went in is removed, any other stays for the next start."""
+    """Load the newest session of each game into its tab (as unsaved work). A session whose
+    game was already restored from a newer file is written as a session file of its own to
+    ``recovery/set-aside/`` and named in a message (File → Open reads it), so every
+    orphaned session is restored or set aside, never dropped. An orphaned file is removed only
+    after this instance's recovery file holds what was restored from it (and every other
+    session of it was set aside); otherwise it stays for the next start."""
     restored_games: set = set()
     restored = False
+    complete: dict = {}
+    kept: list = []
     for o in orphans:
-        complete = True
+        complete[o.path] = True
         for data, file in o.sessions:
             tab = window.tab_for(data.game)
             if tab is None or data.game in restored_games:
-                complete = False
+                where = _set_aside_session(o, data, file)
+                if where is None:
+                    complete[o.path] = False
+                else:
+                    kept.append(where)
                 continue
             tab.load_session(data, file)
             tab.document.undo_stack.resetClean()   # restored work is unsaved work
             restored_games.add(data.game)
             restored = True
-        if complete:
+    written = window.autosave.write() if restored else True
+    for o in orphans:
+        done = written and complete[o.path]
+        if done:
             _remove(o.path)   # its sessions now live in this instance's recovery file
         o.lock.unlock()
-        if complete:
+        if done:
             _remove(lock_path(o.lock))
-    if restored:
-        window.autosave.write()
+    if kept:
+        text = ("Only one game of each kind can be restored into a tab; these unsaved games "
+                "were kept as session files (File → Open reads them):\n"
+                + "\n".join(f"• {p}" for p in kept))
+        if getattr(window, "interactive", False):
+            QMessageBox.information(window, "Games kept as files", as_rich_plain(text))
+        else:
+            print(text, file=sys.stderr)
     return restored
+
+
+def _set_aside_session(orphan: Orphan, data, file: Optional[str]) -> Optional[str]:
+    """Write one session of ``orphan`` to ``recovery/set-aside/`` as a session file; its
+    name (or None when it cannot be written)."""
+    from engines.core.schema import dumps_session
+
+    stamp = datetime.fromtimestamp(orphan.modified).strftime("%Y%m%d-%H%M%S")
+    base = os.path.splitext(os.path.basename(file))[0] if file else data.game
+    base = re.sub(r"[^\w.-]", "_", base)[:60] or data.game
+    folder = os.path.join(recovery_dir(), "set-aside")
+    for k in range(1000):
+        dest = os.path.join(folder, f"{base}-{stamp}" + (f"-{k}" if k else "") + ".json")
+        if not os.path.exists(dest):
+            break
+    try:
+        write_text_atomically(dest, dumps_session(data))
+    except OSError:
+        return None
+    return dest
 
 
 # -- quitting ------------------------------------------------------------------------------

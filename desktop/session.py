@@ -17,7 +17,8 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from engines import game_module
 from engines.core.errors import SessionFormatError
-from engines.core.schema import EventMeta, SessionData, dumps_session, parse_session, read_session_file
+from engines.core.schema import (EventMeta, SessionData, dumps_session, read_session_file,
+                                  session_json)
 
 
 def _title(game: str) -> str:
@@ -32,13 +33,23 @@ def write_text_atomically(path: str, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` through QSaveFile: the old file stays whole on failure.
 
     Raises:
-        OSError: the file cannot be written (message names the file and Qt's reason).
+        OSError: the file cannot be written (message names the file and Qt's reason), also
+            when ``text`` holds a lone surrogate (nothing is written then).
     """
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:   # a lone surrogate: no UTF-8 file can hold it
+        raise OSError(f"cannot write {path}: the text holds U+{ord(exc.object[exc.start]):04X} "
+                      f"at character {exc.start + 1}, which is not a character (a lone "
+                      f"surrogate); nothing was written") from None
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    except OSError as exc:
+        raise OSError(f"cannot write {path}: cannot make its folder ({exc.strerror or exc})") \
+            from None
     f = QSaveFile(path)
     if not f.open(QIODevice.WriteOnly):
         raise OSError(f"cannot write {path}: {f.errorString()}")
-    data = text.encode("utf-8")
     if f.write(data) != len(data):
         f.cancelWriting()
         raise OSError(f"cannot write {path}: {f.errorString()}")
@@ -95,8 +106,27 @@ class SessionDocument(QObject):
         return os.path.basename(self.path) if self.path else "Untitled"
 
     # -- edits (always through the undo stack) --------------------------------------------
+    def log_limit(self) -> Optional[str]:
+        """Why no further event may be logged (the log holds the most events a session file may
+        hold, :data:`engines.core.schema.MAX_EVENTS`: a longer log would be saved to a file
+        that Open, and crash recovery, refuse), or None when one may."""
+        from engines.core.schema import MAX_EVENTS
+
+        if len(self.events) < MAX_EVENTS:
+            return None
+        return (f"this game's log holds {len(self.events)} events, the most a session file may "
+                f"hold ({MAX_EVENTS}; a longer one could not be opened again). Save the game and "
+                f"start a new one to go on")
+
     def log_event(self, event: Any, meta: Optional[EventMeta] = None, text: Optional[str] = None) -> None:
-        """Append ``event`` with an undoable command (the command text is the event in words)."""
+        """Append ``event`` with an undoable command (the command text is the event in words).
+
+        Raises:
+            SessionFormatError: at ``$.events`` when the log is full (:meth:`log_limit`).
+        """
+        full = self.log_limit()
+        if full:
+            raise SessionFormatError("$.events", full)
         meta = meta or EventMeta.now()
         desc = text or self.module.describe_event(self.setup, event)
         self.undo_stack.push(_AppendEvent(self, event, meta, desc))
@@ -137,8 +167,11 @@ class SessionDocument(QObject):
         self.pathChanged.emit(path or "")
 
     # -- files --------------------------------------------------------------------------
-    def to_text(self) -> str:
-        return dumps_session(self.data())
+    def to_text(self, target: Optional[str] = None) -> str:
+        """The session file's text, for writing to ``target`` (default: the document's file):
+        files the setup names are written relative to its folder, or inline when outside it
+        (:func:`engines.core.schema.dumps_session`)."""
+        return dumps_session(self.data(), target or self.path or "")
 
     def save(self, path: Optional[str] = None) -> None:
         """Write the session atomically to ``path`` (or the current path) and mark it clean.
@@ -150,7 +183,7 @@ class SessionDocument(QObject):
         path = path or self.path
         if not path:
             raise ValueError("no file name")
-        write_text_atomically(path, self.to_text())
+        write_text_atomically(path, self.to_text(path))
         self.set_path(path)
         self.undo_stack.setClean()
 
@@ -314,11 +347,75 @@ def open_session_file(path: str) -> SessionData:
     return read_session_file(path)
 
 
+#: ``AppDataLocation -> (folder used, problem or None)``, decided once per process.
+_DATA_DIRS: dict = {}
+
+
+def _unwritable(path: str) -> Optional[str]:
+    """Why files cannot be made in the folder ``path`` (created if needed), or None: a real
+    file is created and removed, so a read-only mount, a full disk or a missing permission
+    all show (``os.access`` says yes to root on a read-only mount)."""
+    import tempfile
+
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".write-test-", dir=path)
+        try:
+            os.write(fd, b"x")
+        finally:
+            os.close(fd)
+            os.remove(probe)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
+
+
+def _fallback_dir() -> str:
+    """A folder of this user's under the temporary location, for when the data folder cannot
+    be written (only this user may enter it)."""
+    import getpass
+    import tempfile
+
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = str(os.getuid()) if hasattr(os, "getuid") else "user"
+    base = QStandardPaths.writableLocation(QStandardPaths.TempLocation) or tempfile.gettempdir()
+    return os.path.join(base, f"deduction-desk-{''.join(c for c in user if c.isalnum())[:32]}")
+
+
+def data_location() -> tuple[str, Optional[str]]:
+    """``(folder, problem)``: the app's data folder (QStandardPaths.AppDataLocation) when files
+    can be written there; otherwise (read-only, full, not a folder) a folder of this user's
+    under the temporary location, with ``problem`` saying why in words (shown in the
+    window). When neither can be written, the data folder and the problem; writes there then
+    fail and say so (the app runs on, its work in memory). Decided once per process."""
+    preferred = QStandardPaths.writableLocation(QStandardPaths.AppDataLocation)
+    if preferred in _DATA_DIRS:
+        return _DATA_DIRS[preferred]
+    problem = _unwritable(preferred)
+    if problem is None:
+        out = (preferred, None)
+    else:
+        fallback = _fallback_dir()
+        fb_problem = _unwritable(fallback)
+        if fb_problem is None and hasattr(os, "getuid") and os.stat(fallback).st_uid != os.getuid():
+            fb_problem = "it belongs to another user"
+        if fb_problem is None:
+            out = (fallback, f"The data folder {preferred} cannot be written ({problem}); "
+                             f"recovery files are written to {fallback} instead")
+        else:
+            out = (preferred, f"The data folder {preferred} cannot be written ({problem}), nor "
+                              f"{fallback} ({fb_problem}); unsaved games are kept only in "
+                              f"memory until you save them")
+    _DATA_DIRS[preferred] = out
+    return out
+
+
 def data_dir() -> str:
-    """The app's data folder (QStandardPaths.AppDataLocation), created if needed."""
-    path = QStandardPaths.writableLocation(QStandardPaths.AppDataLocation)
-    os.makedirs(path, exist_ok=True)
-    return path
+    """The app's data folder (see :func:`data_location`: a temporary folder of this user's when
+    the real one cannot be written); never raises."""
+    return data_location()[0]
 
 
 class Autosave(QObject):
@@ -329,10 +426,17 @@ class Autosave(QObject):
     last run crashed, and the app offers to restore it.
     """
 
+    #: writeFailed(str reason): the recovery file could not be written (each failed write).
+    writeFailed = Signal(str)
+    #: writeRecovered(): a write succeeded after failing.
+    writeRecovered = Signal()
+
     def __init__(self, parent: Optional[QObject] = None):
         super().__init__(parent)
         self.documents: list[SessionDocument] = []
         self.enabled = True
+        #: why the last write failed (None: it succeeded, or nothing was written yet)
+        self.failure: Optional[str] = None
 
     @staticmethod
     def recovery_path() -> str:
@@ -342,37 +446,44 @@ class Autosave(QObject):
         self.documents.append(doc)
         doc.changed.connect(self.write)
 
-    def write(self, *_args) -> None:
+    def write(self, *_args) -> bool:
+        """Write every document with events or unsaved changes to the recovery file (or remove
+        the file when there is none). True when that worked; on failure the documents stay as
+        they are in memory, ``failure`` says why and ``writeFailed`` is emitted (the window
+        shows it at once; autosave itself never interrupts the player with a dialog)."""
         if not self.enabled:
-            return
+            return True
         docs = [d for d in self.documents if d.events or d.is_modified()]
         if not docs:
             self.discard()
-            return
-        payload = {"sessions": [d.data().to_json() for d in docs], "paths": [d.path for d in docs]}
+            return True
         try:
+            # files a setup names: relative to the game's own file, or inline (untitled)
+            payload = {"sessions": [session_json(d.data(), d.path or "") for d in docs],
+                       "paths": [d.path for d in docs]}
             write_text_atomically(self.recovery_path(), json.dumps(payload, ensure_ascii=False))
-        except OSError:
-            pass  # autosave must never interrupt the player; a save error shows on real save
+        except (OSError, ValueError, RecursionError) as exc:
+            self.failure = str(exc) or type(exc).__name__
+            self.writeFailed.emit(self.failure)
+            return False
+        if self.failure is not None:
+            self.failure = None
+            self.writeRecovered.emit()
+        return True
 
     def discard(self) -> None:
         try:
             os.remove(self.recovery_path())
-        except FileNotFoundError:
+        except OSError:   # not there, or a folder that cannot be written: nothing to remove
             pass
 
     @classmethod
     def read_recovery(cls) -> list[tuple[SessionData, Optional[str]]]:
-        """Sessions found in the recovery file (skipping any that no longer validate)."""
+        """Sessions found in the recovery file, read as
+        :func:`desktop.recovery.read_recovery_file` reads them ([] when it is damaged)."""
+        from desktop.recovery import read_recovery_file
+
         try:
-            with open(cls.recovery_path(), encoding="utf-8") as fh:
-                payload = json.load(fh)
-        except (OSError, ValueError):
+            return read_recovery_file(cls.recovery_path())
+        except SessionFormatError:
             return []
-        out = []
-        for obj, path in zip(payload.get("sessions", []), payload.get("paths", [])):
-            try:
-                out.append((parse_session(obj), path))
-            except SessionFormatError:
-                continue
-        return out

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 
 from engines import GAMES, available_games, game_module
 from engines.core.contract import Recommender, Simulator
-from engines.core.errors import ContradictionError, SessionFormatError
-from engines.core.schema import excerpt, read_session_file
+from engines.core.errors import ContradictionError, SessionFormatError, one_line
+from engines.core.schema import check_text, excerpt, not_text, read_session_file
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_CONTRADICTION = 0, 2, 3
 
@@ -30,8 +31,67 @@ def _simulated_games(argv: list[str]) -> list[str]:
 
 
 def _print(obj) -> None:
-    json.dump(obj, sys.stdout, indent=2, ensure_ascii=False, allow_nan=False)
-    sys.stdout.write("\n")
+    """Write ``obj`` as JSON to stdout, all or nothing: a value JSON cannot hold (NaN,
+    infinity, nesting too deep) is a :class:`SessionFormatError`, never a traceback or half a
+    document; text that is not valid Unicode is written escaped, so the output is always valid
+    UTF-8 (or ASCII JSON where stdout cannot take UTF-8)."""
+    try:
+        text = json.dumps(obj, indent=2, ensure_ascii=False, allow_nan=False)
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise SessionFormatError("$", f"the result cannot be written as JSON ({one_line(exc, 120)})") \
+            from None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:   # a lone surrogate: write it as a JSON escape
+        text = json.dumps(obj, indent=2, ensure_ascii=True, allow_nan=False)
+    try:
+        sys.stdout.write(text + "\n")
+    except UnicodeEncodeError:   # stdout's encoding is not UTF-8 (PYTHONIOENCODING=ascii)
+        sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=True, allow_nan=False) + "\n")
+
+
+#: Longest ``--fact`` read (characters) and its deepest nesting: a fact is a small flat object
+#: such as ``{"card": "Rope", "place": "Bob"}``.
+MAX_FACT_CHARS = 10_000
+MAX_FACT_DEPTH = 8
+
+
+def read_fact(text: str):
+    """The ``--fact`` JSON as an object, refusing what no engine could use: text longer than
+    :data:`MAX_FACT_CHARS`, NaN and infinities (``NaN``, ``Infinity``, ``1e999``), nesting
+    deeper than :data:`MAX_FACT_DEPTH`, and strings that are not valid Unicode.
+
+    Raises:
+        SessionFormatError: at ``--fact`` (or its JSON path inside it).
+    """
+    if len(text) > MAX_FACT_CHARS:
+        raise SessionFormatError("--fact", f"is {len(text)} characters long; at most "
+                                           f"{MAX_FACT_CHARS} are read")
+
+    def constant(name):
+        raise SessionFormatError("--fact", f"{name} is not a number JSON allows")
+
+    def finite(literal):
+        v = float(literal)
+        if not math.isfinite(v):
+            raise SessionFormatError("--fact", f"the number {excerpt(literal)} is out of range")
+        return v
+
+    try:
+        fact = json.loads(text, parse_constant=constant, parse_float=finite)
+    except RecursionError:
+        raise SessionFormatError("--fact", "nested too deeply") from None
+    except ValueError as exc:   # JSONDecodeError, or an integer of thousands of digits
+        raise SessionFormatError("--fact", f"not JSON: {one_line(exc, 200)}") from None
+    stack = [(fact, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, (dict, list)):
+            if depth > MAX_FACT_DEPTH:
+                raise SessionFormatError("--fact", f"nested more than {MAX_FACT_DEPTH} levels "
+                                                   f"deep; a fact is a small flat object")
+            stack.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return check_text(fact, "$.fact")
 
 
 def _infer(args) -> int:
@@ -52,7 +112,11 @@ def _recommend(args) -> int:
     mod = game_module(s.game)
     if not isinstance(mod, Recommender):
         raise SessionFormatError("$.game", f"{s.game} has no recommendation")
-    _print(mod.recommend(s.setup, s.events).to_json())
+    for_cli = getattr(mod, "recommend_for_cli", None)   # budgets in samples, not seconds
+    if for_cli is not None:
+        _print(for_cli(s.setup, s.events, seed=args.seed, samples=args.samples).to_json())
+    else:
+        _print(mod.recommend(s.setup, s.events).to_json())
     return EXIT_OK
 
 
@@ -65,12 +129,7 @@ def _explain(args) -> int:
     mod = game_module(s.game)
     if not hasattr(mod, "explain"):
         raise SessionFormatError("$.game", f"{s.game} has no explanations")
-    fact = None
-    if args.fact is not None:
-        try:
-            fact = json.loads(args.fact)
-        except ValueError as exc:
-            raise SessionFormatError("--fact", f"not JSON: {exc}") from None
+    fact = None if args.fact is None else read_fact(args.fact)
     if args.budget is not None and not 1 <= args.budget <= 10_000_000:
         raise SessionFormatError("--budget", f"must be 1 to 10000000 steps, got {args.budget}")
     if hasattr(mod, "diagnose"):
@@ -104,6 +163,10 @@ def _turn(args) -> int:
 
 
 def _parse(args) -> int:
+    bad = not_text(args.text)
+    if bad is not None:
+        raise SessionFormatError("text", f"holds U+{bad[1]:04X} at character {bad[0] + 1}, which "
+                                         f"is not a character (bytes that are not UTF-8?)")
     s = read_session_file(args.session)
     _print(game_module(s.game).parse(s.setup, s.events, args.text).to_json())
     return EXIT_OK
@@ -196,6 +259,10 @@ def main(argv=None) -> int:
     p.set_defaults(func=_infer)
     p = sub.add_parser("recommend", help="print the recommended next move as JSON")
     p.add_argument("session")
+    p.add_argument("--seed", type=int, default=0, help="random seed of sampled figures (Cluedo: "
+                   "what the opponents know); the output depends only on the input and this")
+    p.add_argument("--samples", type=int, default=None,
+                   help="sampled deals behind sampled figures (Cluedo: default 256, at least 64)")
     p.set_defaults(func=_recommend)
     p = sub.add_parser("explain", help="print why a fact is certain or ruled out, as JSON")
     p.add_argument("session")

@@ -9,7 +9,7 @@ from engines.cluedo.model import (ENVELOPE, EVENT_TYPES, GAME, TITLE, Accusation
                                   passers_between)
 from engines.cluedo.inference import (METHODS, CluedoPosterior, belief_summary,
                                       first_contradiction, infer, sample_deals)
-from engines.cluedo.recommend import CluedoRecommendation, recommend, refute_advice
+from engines.cluedo.recommend import CluedoRecommendation, recommend, recommend_for_cli, refute_advice
 from engines.cluedo.simulate import (SimConfig, SimulationResult, add_simulate_arguments,
                                      simulate, simulate_main)
 
@@ -20,7 +20,7 @@ __all__ = [
     "LacksEvent", "SuggestionEvent", "AccusationEvent", "event_from_json", "describe_event",
     "default_setup", "load_editions", "deal_hand_sizes", "passers_between", "infer",
     "CluedoPosterior", "Posterior", "belief_summary", "first_contradiction", "sample_deals",
-    "recommend", "CluedoRecommendation", "refute_advice", "simulate", "SimConfig",
+    "recommend", "recommend_for_cli", "CluedoRecommendation", "refute_advice", "simulate", "SimConfig",
     "SimulationResult", "add_simulate_arguments",
     "simulate_main",
 ]

@@ -166,7 +166,8 @@ def accusation_advice(setup: Setup, events: Sequence = (), *, opponents: Optiona
 
 
 def recommendation_keys(setup: Setup, events: Sequence, certain: Optional[tuple], *,
-                        budget_seconds: Optional[float] = 1.0, cancel=None) -> tuple:
+                        budget_seconds: Optional[float] = 1.0, cancel=None,
+                        samples: Optional[int] = None, seed: Optional[int] = 0) -> tuple:
     """The ``"opponents"`` and ``"accusation"`` values of ``python -m engines recommend``.
 
     Args:
@@ -174,6 +175,8 @@ def recommendation_keys(setup: Setup, events: Sequence, certain: Optional[tuple]
         budget_seconds: time for the opponents' estimate (0: skip it; then ``"opponents"`` is
             None and the accusation object has no opponent figure and no advice unless the
             envelope is certain).
+        samples: a budget in sampled deals instead of seconds (the command line: the figures
+            then depend only on the input and ``seed``); None: ``budget_seconds`` decides.
     Returns:
         ``(opponents, accusation)``: ``{name: {"p_knows_envelope", "envelope_entropy_bits",
         "standard_error", "exact", ...}}`` or None; ``{"p_correct",
@@ -190,9 +193,16 @@ def recommendation_keys(setup: Setup, events: Sequence, certain: Optional[tuple]
                       "advice": ADVICE[0] if certain else None, "triple": list(triple),
                       "certain": bool(certain), "standard_error": None, "p_opponent_knows_now": None,
                       "exact": None}
-    est = opponent_knowledge(setup, events, budget_seconds=budget_seconds, cancel=cancel, lookahead=True)
+    if samples is not None:
+        est = opponent_knowledge(setup, events, budget_seconds=None, max_samples=samples,
+                                 seed=seed, cancel=cancel, lookahead=True)
+    else:
+        est = opponent_knowledge(setup, events, budget_seconds=budget_seconds, cancel=cancel,
+                                 lookahead=True)
     adv = accusation_advice(setup, events, opponents=est, cancel=cancel)
     acc = adv.to_json()
+    acc["interval_95"] = None if est.p_any_next_interval is None else list(est.p_any_next_interval)
+    acc["samples"] = est.samples
     acc["certain"] = bool(certain) or adv.p_correct >= CERTAIN
     if certain:
         acc["triple"] = list(certain)

@@ -193,6 +193,7 @@ class Setup:
         for i, p in enumerate(players):
             if p == ENVELOPE:
                 raise SessionFormatError(f"{r.sub('players')}[{i}]", "'envelope' is not a player name")
+            _check_typeable(p, f"{r.sub('players')}[{i}]")
         dealer = r.choice("dealer", players, None, what="player") if r.has("dealer") else None
         n_dealt = n_cards - 3
         if r.has("hand_sizes"):
@@ -217,6 +218,13 @@ class Setup:
         check_memory(need, r.sub("players"), f"{len(players)} players with {n_cards} cards",
                      "close other programs, or use fewer players or cards")
         me = r.choice("me", players, what="player")
+        from engines.core.names import ME_WORDS, words
+
+        for i, p in enumerate(players):
+            if p != me and " ".join(words(p)) in ME_WORDS:
+                raise SessionFormatError(f"{r.sub('players')}[{i}]",
+                                         f"{p!r} is a word quick entry reads as the player using "
+                                         f"the app ({me!r}); only that player may be called so")
         dice = r.int("dice", min=1, max=2) if r.has("dice") else None
         pawns = ()
         if r.has("pawns"):
@@ -497,3 +505,21 @@ def describe_event(setup: Setup, event) -> str:
     if isinstance(event, RollEvent):
         return f"{who(event.player)} rolled {event.total}"
     raise SessionFormatError("event", f"not a Cluedo event: {type(event).__name__}")
+
+
+def _check_typeable(name: str, path: str) -> None:
+    """Refuse a player name quick entry could not read back: a ``:`` (it ends the suggester in
+    "Ann: plum rope hall; Bob") or a word that means "nobody refuted" ("none", "nobody", …).
+
+    Raises:
+        SessionFormatError: at ``path``.
+    """
+    from engines.cluedo.parse import NOBODY
+    from engines.core.names import words
+
+    if ":" in name:
+        raise SessionFormatError(path, f"the name {name!r} contains ':', which quick entry reads "
+                                       f"as the end of the suggester's name")
+    if " ".join(words(name)) in NOBODY or name.strip() in NOBODY:
+        raise SessionFormatError(path, f"{name!r} is a word quick entry reads as \"nobody "
+                                       f"refuted\"; please choose another name")

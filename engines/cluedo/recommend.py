@@ -236,7 +236,8 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
               samples: int = 4000, seed: Optional[int] = 0,
               exact_seconds: Optional[float] = 1.5,
               exact_top: Optional[int] = None, at_once: Optional[bool] = None,
-              opponents_seconds: Optional[float] = 1.0) -> CluedoRecommendation:
+              opponents_seconds: Optional[float] = 1.0,
+              opponents_samples: Optional[int] = None) -> CluedoRecommendation:
     """Rank my possible suggestions by expected information gain about the envelope.
 
     Args:
@@ -255,6 +256,8 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
             (see the module docstring); False: never (the staged path).
         opponents_seconds: time budget (s) for what each opponent knows and the accusation
             advice (:func:`engines.cluedo.accuse.recommendation_keys`; 0: skip the opponents).
+        opponents_samples: a budget in sampled deals for the same instead (with ``seed``: the
+            same input gives the same figures on any machine); None: ``opponents_seconds``.
     Returns:
         :class:`CluedoRecommendation` (suggestions best first, information in bits;
         ``exact`` names the suggestions whose value is exact).
@@ -303,7 +306,8 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
                          for l, r in enumerate(cands[2])}
             out.sort(key=lambda t: (-t[3], cards.index(t[2]), cards.index(t[0]), cards.index(t[1])))
             opponents, advice = recommendation_keys(setup, events, None,
-                                                    budget_seconds=opponents_seconds, cancel=cancel)
+                                                    budget_seconds=opponents_seconds, cancel=cancel,
+                                                    samples=opponents_samples, seed=seed)
             return CluedoRecommendation(out, None, room, float(env_entropy), 0, time.perf_counter() - t0,
                                         frozenset(t[:3] for t in out), joint, opponents=opponents,
                                         accusation_advice=advice)
@@ -343,7 +347,7 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
                 exact.add((s, w, r))
             out.sort(key=key)
     opponents, advice = recommendation_keys(setup, events, accusation, budget_seconds=opponents_seconds,
-                                            cancel=cancel)
+                                            cancel=cancel, samples=opponents_samples, seed=seed)
     return CluedoRecommendation(out, accusation, room, float(env_entropy), n,
                                 time.perf_counter() - t0, frozenset(exact), opponents=opponents,
                                 accusation_advice=advice)
@@ -422,3 +426,25 @@ def refute_advice(setup: Setup, events: Sequence, suggester: str, cards: Sequenc
         out.append((c, float(bits), float(surprisal)))
     out.sort(key=lambda t: (t[1], t[2], setup.cards.index(t[0])))
     return [(c, b) for c, b, _ in out]
+
+
+def recommend_for_cli(setup: Setup, events: Sequence = (), *, seed: int = 0,
+                      samples: Optional[int] = None) -> CluedoRecommendation:
+    """:func:`recommend` as ``python -m engines recommend`` runs it: every budget counted in
+    work, none in seconds, so the output (but its ``seconds``) depends only on the input,
+    ``seed`` and ``samples`` (the opponents' sampled deals, default
+    :data:`engines.cluedo.opponents.CLI_SAMPLES`, at least
+    :data:`engines.cluedo.opponents.MIN_INTERVAL_SAMPLES`): the exact values replace the
+    estimates of the 24 best suggestions (as many as the tab asks for), whatever the time.
+
+    Raises:
+        SessionFormatError: ``samples`` below the minimum; as :func:`recommend`.
+    """
+    from engines.cluedo.opponents import CLI_SAMPLES, MAX_SAMPLES, MIN_INTERVAL_SAMPLES
+
+    n = CLI_SAMPLES if samples is None else samples
+    if not MIN_INTERVAL_SAMPLES <= n <= MAX_SAMPLES:
+        raise SessionFormatError("--samples", f"must be {MIN_INTERVAL_SAMPLES} to {MAX_SAMPLES}, "
+                                              f"got {n} (fewer sampled deals give no interval)")
+    return recommend(setup, events, seed=seed, exact_seconds=None, exact_top=24,
+                     opponents_samples=n)

@@ -6,6 +6,7 @@ event after which nothing is consistent). Both carry a message fit to show to a 
 """
 from __future__ import annotations
 
+import re
 from typing import Callable, Optional
 
 #: Longest message an error keeps: a hostile file must not have a 10 MB value echoed into a
@@ -13,11 +14,36 @@ from typing import Callable, Optional
 MAX_MESSAGE_CHARS = 600
 
 
+#: Characters a message never carries as they are: C0 and C1 controls and DEL (a terminal acts
+#: on escape sequences, a newline breaks the one-line message), the bidirectional overrides and
+#: isolates (they reorder the text around them, Unicode Standard Annex #9), and code points
+#: that are not text (lone surrogates cannot be written as UTF-8; noncharacters, Unicode
+#: Standard §23.7).
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069"
+                     "\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]|[\U0001fffe-\U0010ffff]")
+
+
+def _escape(m: "re.Match") -> str:
+    ch = m.group(0)
+    code = ord(ch)
+    if code > 0xFFFF:   # only the noncharacters of the supplementary planes
+        return f"\\U{code:08x}" if code & 0xFFFE == 0xFFFE else ch
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def one_line(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """``text`` as one line of at most about ``limit`` characters, fit for a terminal or a
+    message box: every control character (newline and escape included), bidirectional
+    override and non-character shown as a Python-style escape (``\\x1b``, ``\\ud800``), and
+    the rest cut with its length stated (``… (10000 characters)``)."""
+    text = _UNSAFE.sub(_escape, str(text))
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"… ({len(text)} characters)"
+
+
 def _bounded(message: str) -> str:
-    message = str(message)
-    if len(message) <= MAX_MESSAGE_CHARS:
-        return message
-    return message[:MAX_MESSAGE_CHARS] + f"… ({len(message)} characters)"
+    return one_line(message)
 
 
 class EngineError(Exception):
@@ -40,7 +66,7 @@ class SessionFormatError(EngineError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        where = f"{self.file}: " if self.file else ""
+        where = f"{one_line(self.file, 300)}: " if self.file else ""
         return f"{where}{self.path}: {self.message}"
 
     def with_file(self, file: str) -> "SessionFormatError":

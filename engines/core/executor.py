@@ -310,9 +310,80 @@ def run_games(fn: GameFn, games: int, seed: int, args: Sequence = (), *,
     games, seed, args = int(games), int(seed), tuple(args)
     sch = parse_scheduler(scheduler, workers)
     if sch.kind == "processes":
-        return _run_processes(fn, games, seed, args, sch.workers or os.cpu_count() or 1,
+        return _run_processes(fn, games, seed, args, local_workers(sch.workers),
                               chunk_size, progress, cancel)
+    if sch.kind == "local":   # a LocalCluster runs on this computer too
+        sch = Scheduler("local", local_workers(sch.workers), threads=sch.threads)
+    else:
+        check_reachable(sch.address)
     return _run_dask(fn, games, seed, args, sch, chunk_size, progress, cancel)
+
+
+def cores() -> int:
+    """The processors this process may run on (its CPU affinity; else the CPU count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def local_workers(requested: Optional[int]) -> int:
+    """Worker processes on this computer: ``requested`` (None: all) capped at :func:`cores`.
+    More processes than cores finish no sooner (the games are CPU-bound) and each holds its
+    own copy of the engine in memory (``--workers 64`` took 3.9 GB on 2 cores); the figures
+    do not depend on the number of workers."""
+    return min(requested or cores(), cores())
+
+
+#: How long a Dask scheduler address may take to accept a connection (s); the whole refusal
+#: of an unreachable one stays within 3 s.
+CONNECT_TIMEOUT_S = 2.0
+
+
+def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT_S) -> None:
+    """Refuse at once a ``tcp://`` / ``tls://`` scheduler address that accepts no connection
+    within ``timeout`` seconds (a plain TCP connect, before Dask is imported; Dask's own
+    client waits 10 s and more). Other protocols are left to Dask.
+
+    Raises:
+        SessionFormatError: at ``--scheduler``, naming the address and the reason.
+    """
+    import socket
+    from urllib.parse import urlsplit
+
+    if not address.startswith(("tcp://", "tls://")):
+        return
+    try:
+        parts = urlsplit(address)
+        host, port = parts.hostname, parts.port or 8786
+    except ValueError:
+        raise SessionFormatError("--scheduler", f"expected an address like tcp://HOST:8786, "
+                                                f"got {address!r}") from None
+    if not host:
+        raise SessionFormatError("--scheduler", f"expected an address like tcp://HOST:8786, "
+                                                f"got {address!r}")
+    t0 = time.monotonic()
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        raise SessionFormatError("--scheduler", f"cannot reach the Dask scheduler at "
+                                                f"{address}: unknown host ({exc})") from None
+    last = None
+    for family, kind, proto, _name, addr in infos:
+        left = timeout - (time.monotonic() - t0)
+        if left <= 0:
+            break
+        try:
+            with socket.socket(family, kind, proto) as sock:
+                sock.settimeout(left)
+                sock.connect(addr)
+                return
+        except OSError as exc:
+            last = exc
+    why = "no answer within {:g} s".format(timeout) if last is None or \
+        isinstance(last, socket.timeout) else (last.strerror or str(last))
+    raise SessionFormatError("--scheduler", f"cannot reach the Dask scheduler at {address}: "
+                                            f"{why}")
 
 
 def _run_inline(fn, games, seed, args, progress, cancel) -> list:
@@ -419,10 +490,13 @@ def _run_dask(fn, games, seed, args, sch: Scheduler, chunk_size, progress, cance
             client = distributed.Client(cluster, set_as_default=False)
         else:
             try:
-                client = distributed.Client(sch.address, timeout="10s", set_as_default=False)
-            except OSError as exc:
+                client = distributed.Client(sch.address, timeout=f"{CONNECT_TIMEOUT_S:g}s",
+                                            set_as_default=False)
+            except (OSError, TimeoutError, MemoryError, ValueError, TypeError) as exc:
+                # also a server that is not a Dask scheduler (it answers something else)
                 raise SessionFormatError("--scheduler", f"cannot reach the Dask scheduler at "
-                                                        f"{sch.address}: {exc}") from None
+                                                        f"{sch.address}: "
+                                                        f"{type(exc).__name__}") from None
         try:
             n_workers = max(1, len(client.scheduler_info().get("workers", {})) or
                             (sch.workers or 1))

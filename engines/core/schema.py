@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import sys
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -50,6 +51,16 @@ _MISSING = object()
 #: that read other files named by a session (a Guess Who? board, its pictures) resolve them
 #: against it and accept only files next to it or in the resources (:func:`allowed_file`).
 SESSION_FILE: ContextVar[Optional[str]] = ContextVar("SESSION_FILE", default=None)
+#: The folder whose files the session being parsed may name (besides the app's resources):
+#: the session file's folder; ``""`` for a session without a trustworthy file (one read from
+#: a recovery file: only the resources); None when not parsing a session (no confinement).
+SESSION_FOLDER: ContextVar[Optional[str]] = ContextVar("SESSION_FOLDER", default=None)
+#: The session file being written (absolute path) while :func:`dumps_session` writes one, so
+#: that engines write the files a setup names relative to it (:func:`file_ref`); ``""`` when
+#: what is written has no folder of its own (a recovery file's untitled game); None when no
+#: session file is being written.
+WRITING_TO: ContextVar[Optional[str]] = ContextVar("WRITING_TO", default=None)
+_SAME_FOLDER = object()
 
 
 class Reader:
@@ -168,6 +179,18 @@ class Reader:
             if unique and item in seen:
                 raise SessionFormatError(p, f"{excerpt(item)} appears twice")
             seen.add(item)
+        if unique:   # names quick entry could not tell apart ("Ann" and "ann", "A-B" and "a b")
+            from engines.core.names import words
+
+            spelled: dict = {}
+            for i, item in enumerate(v):
+                spelling = tuple(words(item))
+                if spelling in spelled:
+                    raise SessionFormatError(f"{self.sub(key)}[{i}]",
+                                             f"{excerpt(item)} and {excerpt(spelled[spelling])} "
+                                             f"differ only in case or punctuation; quick entry "
+                                             f"could not tell them apart")
+                spelled[spelling] = item
         return list(v)
 
     def choice(self, key: str, choices: Iterable[str], default: Any = _MISSING,
@@ -213,6 +236,21 @@ def check_name(name: str, path: str) -> str:
     if bad is not None:
         raise SessionFormatError(path, f"the name {excerpt(name)} contains {bad!r}; names may "
                                        f"not contain control characters")
+    import unicodedata
+
+    bad = next((ch for ch in name if unicodedata.category(ch) == "Cf"), None)
+    if bad is not None:
+        # zero-width spaces and joiners (emoji sequences), soft hyphens, direction marks: the
+        # name would look like another one, and quick entry could not tell them apart
+        raise SessionFormatError(path, f"the name {excerpt(name)} contains the invisible "
+                                       f"character U+{ord(bad):04X} "
+                                       f"({unicodedata.name(bad, 'a format character')}); names "
+                                       f"may not contain invisible characters")
+    from engines.core.names import words
+
+    if not words(name):
+        raise SessionFormatError(path, f"the name {excerpt(name)} has no letter or digit; quick "
+                                       f"entry finds names by their words, so a name needs one")
     return name
 
 
@@ -331,9 +369,15 @@ NOT_A_SESSION = ('this is not a Deduction Desk session file (it has no "format":
                  f'"{FORMAT}")')
 
 
-def parse_session(obj: Any, file: Optional[str] = None) -> SessionData:
+def parse_session(obj: Any, file: Optional[str] = None, *,
+                  folder: Any = _SAME_FOLDER) -> SessionData:
     """Validate a whole session object and parse it with its game's engine.
 
+    Args:
+        obj: the parsed JSON; file: the file it came from (named in errors).
+        folder: the folder whose files the session may name (:func:`allowed_file`); by
+            default ``file``'s folder, or no confinement without a file; ``""``: only the
+            app's resources (a session from a recovery file without a trustworthy file).
     Raises:
         SessionFormatError: the first bad field, by JSON path (and ``file`` when given); a
             newer ``version`` than this program reads is refused with a clear message.
@@ -341,9 +385,13 @@ def parse_session(obj: Any, file: Optional[str] = None) -> SessionData:
     from engines import GAMES, game_module
 
     token = SESSION_FILE.set(os.path.abspath(file) if file else None)
+    if folder is _SAME_FOLDER:
+        folder = os.path.dirname(os.path.abspath(file)) if file else None
+    folder_token = SESSION_FOLDER.set(folder)
     try:
         if not isinstance(obj, dict):
             raise SessionFormatError("$", f"{NOT_A_SESSION}; it holds {_kind(obj)}")
+        check_text(obj)
         if obj.get("format") != FORMAT:
             raise SessionFormatError("$.format", NOT_A_SESSION)
         r = Reader(obj, "$")
@@ -386,6 +434,7 @@ def parse_session(obj: Any, file: Optional[str] = None) -> SessionData:
             from None
     finally:
         SESSION_FILE.reset(token)
+        SESSION_FOLDER.reset(folder_token)
 
 
 def allowed_file(name: str, json_path: str) -> str:
@@ -401,12 +450,15 @@ def allowed_file(name: str, json_path: str) -> str:
     """
     from engines.core.resources import resources_root
 
-    session = SESSION_FILE.get()
-    if session is None:
+    if "\x00" in name:   # no file system takes it (os.path raises ValueError)
+        raise SessionFormatError(json_path, f"the file name {excerpt(name, 80)} contains a NUL "
+                                            f"character")
+    base = SESSION_FOLDER.get()
+    if base is None:
         return os.path.abspath(name)
-    base = os.path.dirname(session)
-    full = os.path.realpath(os.path.join(base, name))
-    for root in (os.path.realpath(base), os.path.realpath(str(resources_root()))):
+    resources = os.path.realpath(str(resources_root()))
+    full = os.path.realpath(os.path.join(base or resources, name))
+    for root in ([os.path.realpath(base)] if base else []) + [resources]:
         if full == root or full.startswith(root.rstrip(os.sep) + os.sep):
             return full
     raise SessionFormatError(json_path, f"the file {excerpt(name, 80)} is outside the session "
@@ -457,6 +509,74 @@ def read_bounded(path, limit: int, json_path: str = "$", what: str = "the file",
     return data
 
 
+#: Code points that are not text: lone surrogates (U+D800–U+DFFF; JSON's ``"\\ud800"`` escape
+#: makes one, but no UTF-8 file can hold it, so every later write of it would fail) and the 66
+#: noncharacters (U+FDD0–U+FDEF and the last two code points of every plane), which the
+#: Unicode Standard (§23.7, "Noncharacters") reserves for a program's internal use, never
+#: for interchange.
+_MAYBE_NOT_TEXT = re.compile("[\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]|[\U0001fffe-\U0010ffff]")
+
+
+def not_text(s: str) -> Optional[tuple[int, int]]:
+    """``(index, code point)`` of the first code point in ``s`` that is not text (lone
+    surrogates, U+D800–U+DFFF: JSON's ``"\\ud800"`` escape makes one, but no UTF-8 file can
+    hold it, so every later write of it would fail; and the 66 noncharacters, U+FDD0–U+FDEF and
+    the last two code points of every plane, which the Unicode Standard (§23.7,
+    "Noncharacters") reserves for a program's internal use), or None."""
+    for m in _MAYBE_NOT_TEXT.finditer(s):
+        cp = ord(m.group(0))
+        if cp < 0x10000 or cp & 0xFFFE == 0xFFFE:
+            return m.start(), cp
+    return None
+
+
+def check_text(obj: Any, path: str = "$", file: Optional[str] = None) -> Any:
+    """Refuse a JSON tree that holds a string (a value or an object's key) with a code point
+    that is not text (:func:`not_text`); returns ``obj``. The walk is iterative, so a deeply
+    nested tree costs no recursion.
+
+    Raises:
+        SessionFormatError: at the JSON path of the first such string (``$.events[3].note``).
+    """
+    try:   # fast path (C): a tree without such code points is not walked
+        if not_text(json.dumps(obj, ensure_ascii=False)) is None:
+            return obj
+    except (TypeError, ValueError):
+        pass
+    stack: list = [(obj, None)]
+    while stack:
+        v, where = stack.pop()
+        if isinstance(v, str):
+            bad = not_text(v)
+            if bad is not None:
+                raise SessionFormatError(
+                    _json_path(path, where), f"the text {excerpt(v)} holds U+{bad[1]:04X} at "
+                    f"character {bad[0] + 1}, which is not a character (a lone surrogate or a "
+                    f"Unicode noncharacter); it cannot be saved as UTF-8", file)
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                step = (where, k)
+                if isinstance(k, str) and not_text(k):
+                    stack.append((k, step))
+                    break
+                if isinstance(x, (str, dict, list)):
+                    stack.append((x, step))
+        elif isinstance(v, list):
+            for i, x in enumerate(v):
+                if isinstance(x, (str, dict, list)):
+                    stack.append((x, (where, i)))
+    return obj
+
+
+def _json_path(root: str, where) -> str:
+    """``root`` followed by the keys and indices of the linked steps ``(parent, key)``."""
+    steps = []
+    while where is not None:
+        where, key = where
+        steps.append(f"[{key}]" if isinstance(key, int) else f".{key}")
+    return root + "".join(reversed(steps))
+
+
 def loads_json(data: bytes, file: Optional[str] = None) -> Any:
     """Decode UTF-8 JSON, turning every way it can fail into a :class:`SessionFormatError`.
 
@@ -472,7 +592,9 @@ def loads_json(data: bytes, file: Optional[str] = None) -> Any:
     if text.startswith("\ufeff"):
         text = text[1:]
     try:
-        return json.loads(text)
+        obj = json.loads(text)
+        # a lone surrogate can only come from a \u escape; noncharacters also literally
+        return check_text(obj, "$", file) if "\\u" in text or not_text(text) else obj
     except json.JSONDecodeError as exc:
         raise SessionFormatError("$", f"not valid JSON (line {exc.lineno}, column {exc.colno}: "
                                       f"{exc.msg})", file) from None
@@ -486,6 +608,49 @@ def loads_json(data: bytes, file: Optional[str] = None) -> Any:
         raise SessionFormatError("$", "the file is too large to read", file) from None
 
 
-def dumps_session(session: SessionData) -> str:
-    """The session as pretty-printed JSON text (UTF-8 safe, ends with a newline)."""
-    return json.dumps(session.to_json(), indent=2, ensure_ascii=False) + "\n"
+def dumps_session(session: SessionData, target: Optional[str] = None) -> str:
+    """The session as pretty-printed JSON text (ends with a newline).
+
+    Args:
+        target: the file it is written to: files the setup names are then written relative to
+            its folder, or inline where the engine can (:func:`file_ref`), so that the file
+            reopens from wherever it is; ``""``: no folder (every named file inline where
+            possible); None: names as they are.
+    """
+    token = WRITING_TO.set(os.path.abspath(target) if target else target)
+    try:
+        return json.dumps(session.to_json(), indent=2, ensure_ascii=False) + "\n"
+    finally:
+        WRITING_TO.reset(token)
+
+
+def session_json(session: SessionData, target: Optional[str] = None) -> dict:
+    """``session.to_json()`` as written to ``target`` (see :func:`dumps_session`)."""
+    token = WRITING_TO.set(os.path.abspath(target) if target else target)
+    try:
+        return session.to_json()
+    finally:
+        WRITING_TO.reset(token)
+
+
+def file_ref(full: str) -> Optional[str]:
+    """How the session being written (:data:`WRITING_TO`) names the file ``full`` (absolute):
+    relative to the session file's folder (with ``/``) when the file lies inside it; ``full``
+    itself inside the app's resources, or when no session file is being written; None when
+    the file lies elsewhere — a session may only name files next to it
+    (:func:`allowed_file`), so the caller writes the content inline instead."""
+    from engines.core.resources import resources_root
+
+    target = WRITING_TO.get()
+    if target is None:
+        return full
+    real = os.path.realpath(full)
+    resources = os.path.realpath(str(resources_root()))
+    if real.startswith(resources + os.sep):
+        return full
+    if not target:
+        return None
+    base = os.path.realpath(os.path.dirname(target))
+    if real.startswith(base.rstrip(os.sep) + os.sep):
+        return os.path.relpath(real, base).replace(os.sep, "/")
+    return None

@@ -73,7 +73,11 @@ class Character:
     def to_json(self) -> dict:
         out: dict[str, Any] = {"name": self.name, "attributes": dict(self.values)}
         if self.image:
-            out["image"] = self.image
+            from engines.core.schema import file_ref
+
+            # relative to the session file being written; a picture outside its folder keeps
+            # its absolute path (a session opened elsewhere then shows the card's attributes)
+            out["image"] = file_ref(self.image) or self.image
         if self.note:
             out["disputed"] = self.note
         return out

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 from engines.core.errors import SessionFormatError
-from engines.core.schema import Reader
-from engines.guesswho.board import (BUNDLED_BOARDS, Board, Question, board_from_json,
+from engines.core.schema import Reader, allowed_file, file_ref
+from engines.guesswho.board import (BUNDLED_BOARDS, YES_NO, Board, Question, board_from_json,
                                     load_board, parse_question)
 
 GAME = "guesswho"
@@ -35,8 +35,10 @@ class Setup:
 
     Attributes:
         board: the :class:`~engines.guesswho.board.Board`.
-        board_ref: what ``"board"`` said when it was a name or a path (written back by
-            :meth:`to_json`); ``None`` for an inline board (written back inline).
+        board_ref: the bundled board's name, or the absolute path of the board file (written
+            back by :meth:`to_json` relative to the file the session is saved to, or inline
+            when the board file lies outside that file's folder); ``None`` for an inline board
+            (written back inline).
         opponent_remaining: the opponent's standing cards at the start (``None``: unknown).
         error_rate: ε, probability that the opponent answers a question wrongly, in [0, 0.5).
             0 means answers eliminate; > 0 means candidates carry a posterior.
@@ -63,7 +65,9 @@ class Setup:
                 if exc.path == "$.board":
                     raise r.error("board", exc.message) from None
                 raise
-            ref: Optional[str] = raw
+            # a board file is remembered by its absolute path and written back relative to
+            # the file the session is saved to (engines.core.schema.file_ref)
+            ref: Optional[str] = raw if raw in BUNDLED_BOARDS else allowed_file(raw, r.sub("board"))
         elif isinstance(raw, dict):
             board = board_from_json(raw, r.sub("board"))
             ref = None
@@ -75,11 +79,15 @@ class Setup:
         eps = r.float("error_rate", 0.0, min=0.0, max=0.5, max_exclusive=True)
         rules = r.choice("rules", RULES, "official", what="rules")
         comp = r.bool("compound_questions", False)
+        if comp:
+            check_compound_cost(board, r.sub("compound_questions"))
         return Setup(board, ref, opp, eps, rules, comp)
 
     def to_json(self) -> dict:
-        out: dict[str, Any] = {"board": self.board_ref if self.board_ref is not None
-                               else _inline(self.board)}
+        ref = self.board_ref
+        if ref is not None and ref not in BUNDLED_BOARDS:
+            ref = file_ref(ref)   # None: outside the saved file's folder, so written inline
+        out: dict[str, Any] = {"board": ref if ref is not None else _inline(self.board)}
         if self.opponent_remaining is not None:
             out["opponent_remaining"] = self.opponent_remaining
         if self.error_rate:
@@ -88,6 +96,37 @@ class Setup:
         if self.compound_questions:
             out["compound_questions"] = True
         return out
+
+
+#: Largest (compound questions x characters) accepted: the work of ranking and solving with
+#: every "A or B?" question grows with both. Measured (CPU seconds of ``infer``, one core, no
+#: events): 24 characters x 16,110 pairs (386,640) 0.7 s; 24 x 51,040 (1.2 million) 21 s;
+#: 64 x 16,110 (1.0 million) over 60 s. The classic board is about 10,000.
+MAX_COMPOUND_WORK = 400_000
+
+
+def compound_questions_count(board: Board) -> int:
+    """The pairs of single questions (``attribute = value``) that compound questions combine:
+    ``S (S - 1) / 2`` for ``S`` single questions (an upper bound on the distinct ones)."""
+    singles = sum(1 if a.kind == YES_NO else len(a.values) for a in board.attributes)
+    return singles * (singles - 1) // 2
+
+
+def check_compound_cost(board: Board, path: str) -> None:
+    """Refuse compound questions on a board where they cannot be ranked within the time
+    contract (:data:`MAX_COMPOUND_WORK`), before any is built.
+
+    Raises:
+        SessionFormatError: at ``path``, naming the estimate.
+    """
+    pairs = compound_questions_count(board)
+    work = pairs * board.size
+    if work > MAX_COMPOUND_WORK:
+        raise SessionFormatError(path, f"compound questions on this board are {pairs:,} pairs of "
+                                       f"questions for {board.size} characters ({work:,} "
+                                       f"question-characters; at most {MAX_COMPOUND_WORK:,} are "
+                                       f"allowed, about a second of work): use single questions, "
+                                       f"or attributes with fewer values")
 
 
 def _inline(board: Board) -> dict:

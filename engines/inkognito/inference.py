@@ -73,8 +73,35 @@ def encode(setup: Setup, ev: Answer) -> tuple:
     return setup.opponents.index(ev.opponent), (ev.question, ev.asked, ev.mission), (im, bm)
 
 
+def _log(x: np.ndarray) -> np.ndarray:
+    """``log x`` with ``log 0 = -inf`` (no warning)."""
+    with np.errstate(divide="ignore"):
+        return np.log(x)
+
+
+def logsumexp(a: np.ndarray, axis=None) -> np.ndarray:
+    """``log Σ exp(a)`` along ``axis``, exact where every term is ``-inf`` (gives ``-inf``)."""
+    m = np.max(a, axis=axis, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(divide="ignore"):
+        out = np.log(np.sum(np.exp(a - m), axis=axis, keepdims=True)) + m
+    return out.reshape(()) if axis is None else np.squeeze(out, axis=axis)
+
+
+def _normalised(logw: np.ndarray) -> np.ndarray:
+    """``exp(logw)`` scaled to sum 1 (zeros where ``logw`` is ``-inf``; all zeros if all are)."""
+    m = np.max(logw) if logw.size else -np.inf
+    if not np.isfinite(m):
+        return np.zeros_like(logw)
+    w = np.exp(logw - m)
+    return w / w.sum()
+
+
 class _State:
-    """Per-opponent tables ``h[o]`` (16, G): p(θ) Π_k P(a_k | cell, θ), rescaled."""
+    """Per-opponent tables ``logh[o]`` (16, G): ``log p(θ) + Σ_k log P(a_k | cell, θ)``, shifted
+    so the largest entry is 0; ``-inf`` marks an impossible (cell, θ). Kept in log space: a
+    product of thousands of answer likelihoods underflows in floating point, and a cell that
+    underflowed to 0 would be reported impossible (a false contradiction)."""
 
     def __init__(self, setup: Setup):
         self.setup = setup
@@ -82,11 +109,11 @@ class _State:
         dec = setup.deception
         self.thetas = theta_grid() if dec.enabled else None
         G = 1 if self.thetas is None else len(self.thetas)
-        self.h = []
+        self.logh = []
         for name in setup.opponents:
             prior = np.ones(G) if self.thetas is None else \
                 beta_on_grid(*dec.prior_of(name), self.thetas)
-            self.h.append(np.tile(prior, (16, 1)))
+            self.logh.append(np.tile(_log(prior), (16, 1)))
         self.shown: list[list] = [[] for _ in range(self.n)]
 
     def update(self, setup: Setup, ev: Answer) -> int:
@@ -94,14 +121,15 @@ class _State:
         table = form_table(*form)
         shown = self.shown[o] if setup.no_repeats else ()
         L = answer_likelihood(table, ans, shown, self.thetas)
-        h = self.h[o] * L
+        h = self.logh[o] + _log(L)
         m = h.max()
-        self.h[o] = h / m if m > 0 else h
+        self.logh[o] = h - m if np.isfinite(m) else h
         self.shown[o].append(ans)
         return o
 
-    def f(self, o: int) -> np.ndarray:
-        return self.h[o].sum(1)
+    def logf(self, o: int) -> np.ndarray:
+        """``log f_o(cell)``, shape (16,), θ summed out (up to a constant)."""
+        return logsumexp(self.logh[o], axis=1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -211,15 +239,21 @@ def _run(setup: Setup, events: Sequence[Answer], method: str, cancel: CancelFlag
             check_cancel(cancel)
         o = st.update(setup, ev)
         if method == "joint":
-            w = np.ones(len(cells))
-            for j in range(st.n):
-                w = w * st.f(j)[cells[:, j]]
-            ok = bool(np.any(w > 0))
+            ok = bool(np.any(np.isfinite(_joint_log(st, cells))))
         else:
-            ok = bool(np.any(st.f(o) * prior_cell > 0))
+            ok = bool(np.any(np.isfinite(st.logf(o)) & (prior_cell > 0)))
         if not ok:
             raise ContradictionError(k, _why(setup, ev, st, o, method))
     return st, cells, prior_cell
+
+
+def _joint_log(st: _State, cells: np.ndarray, skip: Optional[int] = None) -> np.ndarray:
+    """``Σ_j log f_j(w_j)`` over the worlds, shape (W,) (opponent ``skip`` left out)."""
+    out = np.zeros(len(cells))
+    for j in range(st.n):
+        if j != skip:
+            out = out + st.logf(j)[cells[:, j]]
+    return out
 
 
 def _why(setup: Setup, ev: Answer, st: _State, o: int, method: str) -> str:
@@ -259,43 +293,39 @@ def _posterior(setup, events, method, st, cells, prior_cell) -> Posterior:
     for ev in events:
         counts[setup.opponents.index(ev.opponent)] += 1
     partner = partner_index(setup.my_identity_index)
-    fs = [st.f(o) for o in range(n)]
     beliefs = {}
     if method == "joint":
-        w = np.ones(len(cells))
-        for o in range(n):
-            w = w * fs[o][cells[:, o]]
-        p = w / w.sum()
+        p = _normalised(_joint_log(st, cells))
         n_worlds = int(np.count_nonzero(p > 0))
         ent = float(entropy_bits(p))
         for o, name in enumerate(setup.opponents):
             joint = np.bincount(cells[:, o], weights=p, minlength=16).reshape(4, 4)
             theta = None
             if st.thetas is not None:
-                others = np.ones(len(cells))
-                for j in range(n):
-                    if j != o:
-                        others = others * fs[j][cells[:, j]]
-                m = np.bincount(cells[:, o], weights=others, minlength=16)
+                # log Σ over the worlds with this opponent at each cell of the others' f
+                others = _joint_log(st, cells, skip=o)
+                m = np.full(16, -np.inf)
+                for c in np.unique(cells[:, o]):
+                    m[c] = logsumexp(others[cells[:, o] == c])
                 theta = _theta_post(st, o, m)
             beliefs[name] = _belief(setup, name, joint, partner, theta, counts[o])
         wp = p
     else:
         n_worlds, ent = 1, 0.0
         for o, name in enumerate(setup.opponents):
-            q = prior_cell * fs[o]
-            q = q / q.sum()
+            q = _normalised(_log(prior_cell) + st.logf(o))
             n_worlds *= int(np.count_nonzero(q > 0))
             ent += float(entropy_bits(q))
-            theta = _theta_post(st, o, prior_cell) if st.thetas is not None else None
+            theta = _theta_post(st, o, _log(prior_cell)) if st.thetas is not None else None
             beliefs[name] = _belief(setup, name, q.reshape(4, 4), partner, theta, counts[o])
         wp = None
     return Posterior(beliefs, n_worlds, ent, method, st.thetas is not None, wp)
 
 
-def _theta_post(st: _State, o: int, cell_weights: np.ndarray) -> tuple:
-    post = cell_weights @ st.h[o]
-    post = post / post.sum()
+def _theta_post(st: _State, o: int, log_cell_weights: np.ndarray) -> tuple:
+    """θ's posterior for opponent ``o``: ``(grid, probabilities)``, given the log weight of
+    each of its cells (shape (16,)) from everything but its own answers."""
+    post = _normalised(logsumexp(log_cell_weights[:, None] + st.logh[o], axis=0))
     g = st.thetas.copy()
     g.setflags(write=False)
     post.setflags(write=False)
@@ -420,9 +450,11 @@ def _recommend(setup, events, method, cancel) -> tuple:
     out = []
     for o, name in enumerate(setup.opponents):
         q = post.opponents[name].joint.ravel()
-        h = st.h[o]
-        f = h.sum(1)
-        wgt = np.where(f[:, None] > 0, h / np.where(f[:, None] > 0, f[:, None], 1.0), 0.0)
+        logh = st.logh[o]
+        logf = st.logf(o)
+        # P(θ | cell, data): each possible cell's row normalised (zeros for impossible cells)
+        with np.errstate(invalid="ignore"):
+            wgt = np.where(np.isfinite(logf)[:, None], np.exp(logh - logf[:, None]), 0.0)
         shown = st.shown[o] if setup.no_repeats else ()
         for question in QUESTIONS:
             for asked in KINDS:

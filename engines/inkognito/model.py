@@ -149,6 +149,11 @@ class Setup:
         mi = me.choice("identity", ids, what="identity")
         mb = me.choice("build", builds, what="build")
         opps = r.str_list("opponents", min_len=2, max_len=3, unique=True)
+        for i, o in enumerate(opps):
+            if ":" in o:   # quick entry: "Red: lord zsa fat" — the colon ends the opponent
+                raise SessionFormatError(f"{r.sub('opponents')}[{i}]",
+                                         f"the name {o!r} contains ':', which quick entry reads "
+                                         f"as the end of the opponent's name")
         dec = Deception()
         if r.has("deception"):
             d = r.child("deception")

@@ -24,6 +24,54 @@ ROOT = Path(__file__).resolve().parents[2]
 SIZE_BOUND_MB = 250
 
 
+def _allowed_libs():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("allowed_libs", ROOT / "packaging" / "allowed_libs.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def library_problems(bundle: Path) -> list[str]:
+    """The shared libraries of a built bundle that packaging/allowed_libs.py does not allow:
+    any forbidden one (GTK, GDK, cairo, ATK, …) in any folder, and any top-level one (a
+    dependency collected from the build machine) outside the allow-list."""
+    libs = _allowed_libs()
+    internal = bundle / "_internal"
+    out = []
+    for f in sorted(internal.rglob("*.so*")):
+        if not f.is_file() or ".so" not in f.name:
+            continue
+        if libs.forbidden(f.name):
+            out.append(f"forbidden: {f.relative_to(internal)}")
+        elif f.parent == internal and not libs.allowed(f.name):
+            out.append(f"not allow-listed: {f.name}")
+    return out
+
+
+def test_allow_list_refuses_the_gtk_stack_and_keeps_the_interpreters_libraries():
+    libs = _allowed_libs()
+    for name in ("libgtk-3.so.0", "libgdk-3.so.0", "libcairo.so.2", "libatk-1.0.so.0",
+                 "libcairo-gobject.so.2", "libpango-1.0.so.0", "libqgtk3.so", "libfoo.so.1"):
+        assert not libs.allowed(name), name
+    for name in ("libpython3.12.so.1.0", "libz.so.1", "libffi.so.8", "libexpat.so.1"):
+        assert libs.allowed(name), name
+    spec = (ROOT / "packaging" / "deduction-desk.spec").read_text(encoding="utf-8")
+    assert "PySide6/Qt/plugins/platformthemes/libqgtk3.so" in spec and "_allow_listed" in spec
+
+
+def test_library_problems_lists_what_the_allow_list_refuses(tmp_path):
+    internal = tmp_path / "_internal"
+    (internal / "PySide6" / "Qt" / "plugins" / "platformthemes").mkdir(parents=True)
+    for rel in ("libz.so.1", "libgtk-3.so.0", "libweird.so.2",
+                "PySide6/Qt/plugins/platformthemes/libqgtk3.so", "PySide6/libpyside6.abi3.so.6"):
+        (internal / rel).write_bytes(b"\x7fELF")
+    assert library_problems(tmp_path) == [
+        "forbidden: PySide6/Qt/plugins/platformthemes/libqgtk3.so", "forbidden: libgtk-3.so.0",
+        "not allow-listed: libweird.so.2"]
+
+
 def _tree_size_mb(path: Path) -> float:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file() and not f.is_symlink()) / 2**20
 
@@ -72,6 +120,7 @@ def test_bundle_builds_and_self_tests(tmp_path):
     for game in ("cluedo", "inkognito", "egghead", "guesswho", "spyfall"):
         assert f"ok   {game}" in run.stdout
     assert shot.stat().st_size > 10_000
+    assert library_problems(bundle) == []      # the same whatever the build machine has
     size = _tree_size_mb(bundle)
     print(f"bundle size: {size:.0f} MB")
     assert size < SIZE_BOUND_MB, f"bundle is {size:.0f} MB (bound {SIZE_BOUND_MB} MB)"
