@@ -21,11 +21,12 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from engines import game_module
+from engines.core.contract import has_capability
 from engines.core.errors import ContradictionError, EngineError, SessionFormatError
 from engines.core.explain import ConflictError
 from engines.core.timeline import Timeline, TimelineResult
 from desktop.controller import GameController
-from desktop.inference import InferenceRunner
+from desktop.inference import JobRunner
 from desktop.session import SessionDocument
 from desktop.widgets.banner import Banner
 from desktop.widgets.belief_plot import BeliefPlot
@@ -72,10 +73,14 @@ class GameTab(QWidget):
         self._why_log: Optional[tuple] = None          # (setup, events) it was asked under
         self._connect_document()
         self._start_checks()
-        self.quick_entry = QuickEntry(self.module, self.document)
-        self.quick_entry.entered.connect(self._on_quick_entered)
+        #: The quick-entry line; None for an engine without parse/preview/complete.
+        self.quick_entry: Optional[QuickEntry] = None
+        if has_capability(self.module, "quick_entry"):
+            self.quick_entry = QuickEntry(self.module, self.document)
+            self.quick_entry.entered.connect(self._on_quick_entered)
         self.build_ui()
-        self._place_quick_entry()      # under the banner's place in the layout, before it floats
+        if self.quick_entry is not None:
+            self._place_quick_entry()  # under the banner's place in the layout, before it floats
         # the banner overlays the top of what follows it instead of pushing the layout down
         self.banner.float_over(self)
         self.request_inference()
@@ -140,7 +145,7 @@ class GameTab(QWidget):
         return self.controller.document
 
     @property
-    def runner(self) -> InferenceRunner:
+    def runner(self) -> JobRunner:
         return self.controller.runner
 
     @property
@@ -282,8 +287,8 @@ class GameTab(QWidget):
     def _next_check(self) -> None:
         while self._checks and self._check is None:
             event, refused, logged = self._checks.pop(0)
-            check = getattr(self.module, "contradiction", None)
-            in_order = getattr(self.module, "timeline_in_order", None)
+            check = self.module.contradiction if has_capability(self.module, "checking") else None
+            in_order = getattr(self.module, "timeline_in_order", None)  # optional (CONTRACT.md)
             if in_order is not None and in_order(self.document.setup):
                 check = None   # a state too large to copy (Egghead, 6 players): a check would
                 #                take minutes; the contradiction banner reports an impossible entry
@@ -378,7 +383,8 @@ class GameTab(QWidget):
         self._checks.clear()          # entries of the old game are not logged into the new
         self._check = None
         self.check_runner.cancel()
-        self.quick_entry.show_logged()
+        if self.quick_entry is not None:
+            self.quick_entry.show_logged()
         self.controller.reset(setup, events, meta, path)
         # the old game's lines must not stand for the new one while its beliefs are computed
         # (or if that is cancelled)
@@ -451,7 +457,7 @@ class GameTab(QWidget):
                 "computes them again.", "warning", "Compute")
         self.statusMessage.emit(f"{self.title()}: cancelled — beliefs not computed")
 
-    def make_runner(self, name: str) -> InferenceRunner:
+    def make_runner(self, name: str) -> JobRunner:
         """A further background runner (recommendations, simulations), shut down with the tab."""
         return self.controller.make_runner(name)
 
@@ -782,5 +788,5 @@ class GameTab(QWidget):
         QMessageBox.warning(self, title, as_rich_plain(text))
 
 
-def _check_job(check, setup, events: tuple, event, _task) -> Optional[str]:
-    return check(setup, list(events), event)
+def _check_job(check, setup, events: tuple, event, task) -> Optional[str]:
+    return check(setup, list(events), event, cancel=task)   # Cancel stops it (CheckingEngine)

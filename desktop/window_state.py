@@ -16,6 +16,8 @@ from PySide6.QtCore import QByteArray, QRect, QSettings, QSize
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QSplitter, QWidget
 
+from desktop.settings import SPLITTERS, WINDOW_GEOMETRY
+
 #: The size the window asks for on a large screen (logical pixels).
 PREFERRED_SIZE = QSize(1280, 820)
 #: Room left for the window manager's frame: title bar and borders (logical pixels), used
@@ -58,15 +60,15 @@ def _splitters(widget: QWidget) -> list[QSplitter]:
 def save_window_state(settings: QSettings, window: QWidget, panes: dict[str, QWidget]) -> None:
     """Store ``window``'s geometry and the splitter positions of each widget in ``panes``
     (name → widget, e.g. game → tab)."""
-    settings.setValue("window/geometry", window.saveGeometry())
+    WINDOW_GEOMETRY.write(window.saveGeometry(), settings)
     for name, pane in panes.items():
-        settings.setValue(f"splitters/{name}", [s.saveState() for s in _splitters(pane)])
+        SPLITTERS.of(name).write([s.saveState() for s in _splitters(pane)], settings)
 
 
 def restore_splitters(settings: QSettings, name: str, pane: QWidget) -> int:
     """Restore the splitter positions stored for ``name`` into ``pane``'s splitters (when the
     number of splitters still matches); returns how many were restored."""
-    states = settings.value(f"splitters/{name}")
+    states = SPLITTERS.of(name).read(settings)
     if not isinstance(states, (list, tuple)):
         states = [states] if isinstance(states, QByteArray) else []
     splitters = _splitters(pane)
@@ -84,7 +86,7 @@ def restore_window_state(settings: QSettings, window: QWidget, panes: dict[str, 
     the screen) and the splitters of ``panes``; True if a stored geometry was used."""
     for name, pane in panes.items():
         restore_splitters(settings, name, pane)
-    geometry = settings.value("window/geometry")
+    geometry = WINDOW_GEOMETRY.read(settings)
     if isinstance(geometry, QByteArray) and not geometry.isEmpty() and window.restoreGeometry(geometry):
         avail = available_geometry(window)
         g = window.geometry()

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Optional
@@ -148,9 +149,8 @@ def refresh() -> dict[str, GameInfo]:
     update ``engines.GAMES`` in place."""
     global _registered
     _registered = discover()
-    import engines
-
-    games = engines.__dict__.get("GAMES")
+    package = sys.modules.get("engines")      # the package reads this module, not the reverse
+    games = package.__dict__.get("GAMES") if package is not None else None
     if games is not None:
         games.clear()
         games.update({g.id: g.engine for g in _registered.values()})
