@@ -46,6 +46,7 @@ _FORMAT = "%(asctime)s %(levelname)s %(threadName)s %(name)s: %(message)s"
 
 _handlers: list[logging.Handler] = []
 _fault_file = None
+_log_folder: Optional[Path] = None    # where setup_logging writes
 
 
 def log_dir() -> Path:
@@ -65,15 +66,13 @@ def setup_logging(level: str = "INFO", folder: Optional[Path] = None) -> Path:
     Raises:
         ValueError: ``level`` is not one of :data:`LEVELS`.
     """
-    global _fault_file
+    global _fault_file, _log_folder
     if level.upper() not in LEVELS:
         raise ValueError(f"log level must be one of {', '.join(LEVELS)}, got {level!r}")
     folder = folder if folder is not None else log_dir()
+    stop_logging()
     root = logging.getLogger()
-    for h in _handlers:
-        root.removeHandler(h)
-        h.close()
-    _handlers.clear()
+    _log_folder = folder
     path = folder / LOG_FILE
     file_handler = logging.handlers.RotatingFileHandler(
         path, maxBytes=LOG_MAX_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8")
@@ -86,14 +85,26 @@ def setup_logging(level: str = "INFO", folder: Optional[Path] = None) -> Path:
         _handlers.append(h)
     root.setLevel(level.upper())
     logging.captureWarnings(True)
-    if _fault_file is not None:
-        faulthandler.disable()
-        _fault_file.close()
     # open for as long as the process runs: the fault handler writes to it when it crashes
     _fault_file = open(folder / FAULT_FILE, "a", encoding="utf-8")   # noqa: SIM115
     faulthandler.enable(file=_fault_file, all_threads=True)
     log.info("log started at level %s", level.upper())
     return path
+
+
+def stop_logging() -> None:
+    """Remove the handlers :func:`setup_logging` added and stop the fault handler (tests)."""
+    global _fault_file, _log_folder
+    _log_folder = None
+    root = logging.getLogger()
+    for h in _handlers:
+        root.removeHandler(h)
+        h.close()
+    _handlers.clear()
+    if _fault_file is not None:
+        faulthandler.disable()
+        _fault_file.close()
+        _fault_file = None
 
 
 def format_exception(exc_type, exc, tb) -> str:
@@ -112,9 +123,7 @@ class ErrorDialog(QMessageBox):
         self.setWindowTitle(title)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setText(summary)
-        where = ""
-        if _handlers:
-            where = f"The log is in {log_dir()}."
+        where = f"The log is in {_log_folder}." if _log_folder is not None else ""
         self.setInformativeText((where + " " if where else "") + "Please report this with the "
                                 "details.")
         self.setDetailedText(details)

@@ -112,6 +112,7 @@ class GameTab(QWidget):
         self.banner.linkActivated.connect(self._banner_link)
         self._banner_kind = ""
         self._conflict_base_text = ""
+        self._error_details: Optional[tuple] = None   # (summary, traceback) of Details…
 
     def _connect_document(self) -> None:
         """Edits of the log: the why popup follows, the views follow, inference reruns."""
@@ -536,9 +537,11 @@ class GameTab(QWidget):
             self.statusMessage.emit(str(exc))
         else:
             self._banner_kind = "error"
+            self._error_details = (f"{type(exc).__name__}: {exc}",   # logged by the runner
+                                   getattr(exc, "detail", "") or repr(exc))
             self.banner.show_message(f"<b>Internal error</b> in the {self.title()} engine: "
                                      f"{type(exc).__name__}: {esc(exc)}. Your log is safe; "
-                                     f"please report this.", "error")
+                                     f"please report this.", "error", "Details…")
             self.statusMessage.emit(f"Internal error: {exc}")
 
     # -- a contradiction explained: the entries that cannot all be true together ----------
@@ -743,6 +746,11 @@ class GameTab(QWidget):
             return
         if self._banner_kind == "contradiction" and self.document.undo_stack.canUndo():
             self.document.undo_stack.undo()
+        if self._banner_kind == "error" and self._error_details is not None:
+            from desktop.errors import show_error_details
+
+            summary, details = self._error_details   # the traceback of the failed job
+            self.error_dialog = show_error_details(self, "Internal error", summary, details)
 
     def _on_history_selected(self, k: int) -> None:
         self.controller.view_index = k
