@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import html
+import logging
 import os
 import sys
 
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from desktop.settings import RECENT_FILES
 from desktop.widgets.unsaved import DISCARD_ALL, SAVE_ALL, ask_unsaved
 
+log = logging.getLogger(__name__)
 #: Entries of File → Open Recent.
 MAX_RECENT = 8
 
@@ -135,6 +137,7 @@ class FileActions:
         if ask and not self._maybe_save(tab):
             return False
         tab.load_session(data, os.path.abspath(path))
+        log.info("opened %s (%s, %d entries)", path, data.game, len(data.events))
         self.select_game(data.game)
         self._add_recent(path)
         self._update_title()
@@ -166,6 +169,7 @@ class FileActions:
         except OSError as exc:
             self._error("Cannot save", str(exc))
             return False
+        log.info("saved %s", path)
         self._add_recent(path)
         self.statusBar().showMessage(f"Saved {path}", 4000)
         self._update_title()
@@ -203,6 +207,7 @@ class FileActions:
             self.statusBar().showMessage(f"Exported {path}", 4000)
 
     def _error(self, title: str, text: str) -> None:
+        log.warning("%s: %s", title, text)
         self.statusBar().showMessage(text, 8000)
         if self.interactive:
             QMessageBox.warning(self, title, plain_text_html(text))

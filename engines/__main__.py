@@ -11,7 +11,7 @@ import os
 import sys
 
 from engines import available_games, game_module
-from engines.core.contract import Recommender, Simulator
+from engines.core.contract import ExplainingEngine, QuickEntryEngine, Recommender, Simulator
 from engines.core.errors import ContradictionError, SessionFormatError
 from engines.core.schema import excerpt, read_session_file
 
@@ -48,7 +48,7 @@ def _recommend(args) -> int:
 def _explain(args) -> int:
     s = read_session_file(args.session)
     mod = game_module(s.game)
-    if not hasattr(mod, "explain"):
+    if not isinstance(mod, ExplainingEngine):
         raise SessionFormatError("$.game", f"{s.game} has no explanations")
     try:
         fact = json.loads(args.fact)
@@ -60,7 +60,10 @@ def _explain(args) -> int:
 
 def _parse(args) -> int:
     s = read_session_file(args.session)
-    _print(game_module(s.game).parse(s.setup, s.events, args.text).to_json())
+    mod = game_module(s.game)
+    if not isinstance(mod, QuickEntryEngine):
+        raise SessionFormatError("$.game", f"{s.game} has no quick entry")
+    _print(mod.parse(s.setup, s.events, args.text).to_json())
     return EXIT_OK
 
 
