@@ -250,12 +250,14 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog="deduction-desk", description="Exact deduction at the game table.")
+    p = argparse.ArgumentParser(prog="deduction-desk",
+                                description="Exact deduction at the game table.")
     p.add_argument("session", nargs="?", help="a session file to open")
     p.add_argument("--tab", choices=tab_games(), help="the tab to show")
     p.add_argument("--screenshot", metavar="OUT.png", help="render the window to a PNG and exit")
     p.add_argument("--size", default="1280x820", help="window size for --screenshot (WxH)")
-    p.add_argument("--self-test", action="store_true", help="headless check of every tab and engine")
+    p.add_argument("--self-test", action="store_true",
+                   help="headless check of every tab and engine")
     p.add_argument("--color-scheme", choices=("system", "light", "dark"), default=None,
                    help="light or dark colours (default: follow the desktop)")
     p.add_argument("--log-level", choices=LEVELS, default="INFO", type=str.upper,

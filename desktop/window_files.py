@@ -70,7 +70,8 @@ class FileActions:
             tab.new_game()
 
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open session", "", "Session files (*.json);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, "Open session", "",
+                                              "Session files (*.json);;All files (*)")
         if path:
             self.open_path_in_background(path)
 
@@ -155,7 +156,8 @@ class FileActions:
         tab = self.current_tab()
         if tab is None:
             return False
-        path, _ = QFileDialog.getSaveFileName(self, "Save session", tab.document.path or f"{tab.GAME}.json",
+        path, _ = QFileDialog.getSaveFileName(self, "Save session",
+                                              tab.document.path or f"{tab.GAME}.json",
                                               "Session files (*.json)")
         if not path:
             return False
@@ -179,7 +181,8 @@ class FileActions:
         from desktop.session import write_text_atomically
 
         tab = self.current_tab()
-        path, _ = QFileDialog.getSaveFileName(self, "Export session as JSON", f"{tab.GAME}-session.json",
+        path, _ = QFileDialog.getSaveFileName(self, "Export session as JSON",
+                                              f"{tab.GAME}-session.json",
                                               "JSON (*.json)")
         if path:
             try:
@@ -190,7 +193,8 @@ class FileActions:
 
     def export_csv(self) -> None:
         tab = self.current_tab()
-        path, _ = QFileDialog.getSaveFileName(self, "Export history as CSV", f"{tab.GAME}-history.csv", "CSV (*.csv)")
+        path, _ = QFileDialog.getSaveFileName(self, "Export history as CSV",
+                                              f"{tab.GAME}-history.csv", "CSV (*.csv)")
         if path:
             self.write_csv(tab, path)
 

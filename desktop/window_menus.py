@@ -12,7 +12,8 @@ SHORTCUTS = [
     ("Ctrl+N", "New game in the current tab"), ("Ctrl+O", "Open a session file"),
     ("Ctrl+S", "Save"), ("Ctrl+Shift+S", "Save as"), ("Ctrl+Z", "Undo the last logged fact"),
     ("Ctrl+Y / Ctrl+Shift+Z", "Redo"), ("Ctrl+1 … Ctrl+5", "Switch tab"),
-    ("Arrow keys", "Move in a worksheet"), ("Menu key / Shift+F10", "Cell menu (add or remove a fact)"),
+    ("Arrow keys", "Move in a worksheet"),
+    ("Menu key / Shift+F10", "Cell menu (add or remove a fact)"),
     ("Delete", "Remove the selected history entry"), ("Esc", "Back to the current beliefs"),
     ("Ctrl+Q", "Quit"),
 ]
@@ -38,7 +39,8 @@ class MenuActions:
     def _build_menus(self) -> None:
         mb = self.menuBar()
         f = mb.addMenu("&File")
-        self._action(f, "&New game…", self.new_game, QKeySequence.New, "Start a new game in this tab")
+        self._action(f, "&New game…", self.new_game, QKeySequence.New,
+                     "Start a new game in this tab")
         self._action(f, "&Open…", self.open_dialog, QKeySequence.Open)
         self.recent_menu = f.addMenu("Open &Recent")
         self._rebuild_recent()
@@ -69,7 +71,8 @@ class MenuActions:
         self.show_plot.setChecked(True)
         v.addSeparator()
         for i, page in enumerate(self._pages.values()):
-            self._action(v, page.title, lambda _=False, p=page: self.tabs.setCurrentWidget(p), f"Ctrl+{i + 1}")
+            self._action(v, page.title, lambda _=False, p=page: self.tabs.setCurrentWidget(p),
+                         f"Ctrl+{i + 1}")
 
         h = mb.addMenu("&Help")
         self._action(h, "&Keyboard shortcuts", self.show_shortcuts, QKeySequence.HelpContents)

@@ -3,7 +3,7 @@ heads with probability ``bias`` (1: two-headed, so one tails rules it out)."""
 from dataclasses import dataclass
 
 from engines.core.errors import SessionFormatError, check_cancel
-from engines.core.explain import Explanation, explain_with
+from engines.core.explain import explain_with
 from engines.core.schema import Reader
 
 GAME, TITLE, METHODS, EVENT_TYPES = "coin", "Coin", ("exact",), ("flip",)
