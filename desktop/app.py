@@ -291,7 +291,10 @@ def main(argv=None) -> int:
     if args.screenshot and not os.environ.get("QT_QPA_PLATFORM") and not os.environ.get("DISPLAY"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     app = make_app()
-    setup_logging(args.log_level)
+    try:
+        setup_logging(args.log_level)
+    except OSError as exc:   # an unwritable data folder must not stop the app
+        print(f"warning: no log file: {exc}", file=sys.stderr)
     from desktop.appearance import follow_system
     from desktop.process import configure_process, warm_engine_imports
 

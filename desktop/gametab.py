@@ -276,8 +276,9 @@ class GameTab(QWidget):
 
     def log_checked(self, event: Any, refused: Optional[Callable[[str], None]] = None,
                     logged: Optional[Callable[[], None]] = None) -> None:
-        """Log ``event`` unless it contradicts the log: the engine's ``contradiction(setup,
-        events, event)`` runs as a task on the thread pool (it may run ``infer``); then the event
+        """Log ``event`` unless it contradicts the log: the check (``Timeline.check``: the
+        engine's ``contradiction`` where it has one, else the posterior after log + event) runs
+        as a task of the controller, which Cancel stops (it may run ``infer``); then the event
         is logged (one undoable command) and ``logged()`` called, or ``refused(reason)`` is
         called (default: a warning naming the reason) and nothing is logged. Entries made while
         a check runs are checked after it, in order, each against the log before it."""
@@ -288,19 +289,18 @@ class GameTab(QWidget):
     def _next_check(self) -> None:
         while self._checks and self._check is None:
             event, refused, logged = self._checks.pop(0)
-            check = self.module.contradiction if has_capability(self.module, "checking") else None
             in_order = getattr(self.module, "timeline_in_order", None)  # optional (CONTRACT.md)
             if in_order is not None and in_order(self.document.setup):
-                check = None   # a state too large to copy (Egghead, 6 players): a check would
-                #                take minutes; the contradiction banner reports an impossible entry
-            if check is None:
+                # a state too large to copy (Egghead, 6 players): a check would take minutes;
+                # the contradiction banner reports an impossible entry
                 self.log_event(event)
                 if logged:
                     logged()
                 continue
             setup, events = self.document.setup, tuple(self.document.events)
             self._check = (event, refused, logged, setup, events)
-            self.check_runner.submit(functools.partial(_check_job, check, setup, events, event))
+            self.check_runner.submit(functools.partial(
+                _check_job, self.controller.current_timeline(), events, event))
 
     @Slot(int, object, float)
     def _on_checked(self, _rev: int, reason, _secs: float) -> None:
@@ -796,5 +796,5 @@ class GameTab(QWidget):
         QMessageBox.warning(self, title, as_rich_plain(text))
 
 
-def _check_job(check, setup, events: tuple, event, task) -> Optional[str]:
-    return check(setup, list(events), event, cancel=task)   # Cancel stops it (CheckingEngine)
+def _check_job(timeline: Timeline, events: tuple, event, task) -> Optional[str]:
+    return timeline.check(events, event, cancel=task)   # Cancel stops it
