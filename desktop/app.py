@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QTabWidget
 
 import desktop
 from engines.core.resources import resource_path   # light: engines.core imports lazily
-from engines.registry import discovery_problems, registered_games   # names, titles: no engine
+from engines.registry import discovery_problems, known_games, registered_games
 from desktop import window_state
 from desktop.errors import LEVELS, ErrorReporter, setup_logging
 from desktop.settings import APP_NAME, LAST_TAB, ORG_NAME, app_settings
@@ -79,11 +79,9 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
         self.tabs.setDocumentMode(True)
         self.setCentralWidget(self.tabs)
         self._pages: dict[str, TabPage] = {}
-        games = registered_games()
-        for game in tab_games():
-            page = TabPage(game, games[game].title, self._build_tab)
-            self._pages[game] = page
-            self.tabs.addTab(page, page.title)
+        games = known_games()   # the installed packages' games come after the first frame
+        for game in tab_games(games):
+            self._add_page(game, games[game].title)
         if interactive:   # the tab used last is shown (and so built) first
             last = LAST_TAB.read()
             if last in self._pages:
@@ -92,6 +90,7 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
         self.status_label = QLabel()
         self.statusBar().addPermanentWidget(self.status_label)
         self._build_menus()
+        self.after_first_frame(self.add_discovered_games)
         self._tab_changed(self.tabs.currentIndex())
         # within the available screen (1280×800, 1366×768 included), or as the user left it;
         # each tab's splitters are restored when the tab is built
@@ -99,6 +98,28 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
             window_state.restore_window_state(app_settings(), self, {})
         else:
             window_state.apply_default_geometry(self)
+
+    def _add_page(self, game: str, title: str) -> TabPage:
+        page = TabPage(game, title, self._build_tab)
+        self._pages[game] = page
+        self.tabs.addTab(page, page.title)
+        return page
+
+    def add_discovered_games(self) -> None:
+        """Read the installed packages' games (:func:`engines.registry.registered_games`:
+        entry points) and add a page for each game that has none yet, with its View menu item;
+        a title an entry point gives a built-in game replaces the built-in one. Called after
+        the first frame, and by ``main()`` before ``--tab`` is applied."""
+        games = registered_games()
+        for problem in discovery_problems():
+            log.warning("game not loaded: %s", problem)
+        for game in tab_games(games):
+            page = self._pages.get(game)
+            if page is None:
+                self.add_tab_action(self._add_page(game, games[game].title))
+            elif page.title != games[game].title:
+                page.title = games[game].title
+                self.tabs.setTabText(self.tabs.indexOf(page), page.title)
 
     def after_first_frame(self, fn) -> None:
         """Call ``fn()`` on the turn of the event loop after the window's first paint (at the
@@ -253,7 +274,8 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog="deduction-desk",
                                 description="Exact deduction at the game table.")
     p.add_argument("session", nargs="?", help="a session file to open")
-    p.add_argument("--tab", choices=tab_games(), help="the tab to show")
+    p.add_argument("--tab", metavar="GAME", help="the tab to show (cluedo, inkognito, egghead, "
+                   "guesswho, spyfall, or an installed game's id)")
     p.add_argument("--screenshot", metavar="OUT.png", help="render the window to a PNG and exit")
     p.add_argument("--size", default="1280x820", help="window size for --screenshot (WxH)")
     p.add_argument("--self-test", action="store_true",
@@ -306,11 +328,15 @@ def main(argv=None) -> int:
     win = MainWindow(autosave=not headless, interactive=not headless)
     reporter = ErrorReporter(win, interactive=not headless)
     reporter.install()
-    for problem in discovery_problems():
-        log.warning("game not loaded: %s", problem)
     win.tabBuilt.connect(lambda _game: warm_engine_imports(win.games()))
     if args.tab:
-        win.select_game(args.tab)
+        if args.tab not in win.games():
+            win.add_discovered_games()
+        if not win.select_game(args.tab):
+            print(f"error: --tab: no game {args.tab!r}; the games are "
+                  f"{', '.join(win.games())}", file=sys.stderr)
+            win.shutdown()
+            return 2
     try:
         if not headless:
             # once the window is on screen: recovery, then the session file; each builds the

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from typing import Optional
 
 from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QPainter
@@ -26,9 +27,11 @@ def _module_exists(name: str) -> bool:
         return False
 
 
-def tab_games() -> list[str]:
-    """The games that have a tab, in the registry's order: those whose engine is installed."""
-    return [game for game, info in registered_games().items() if _module_exists(info.engine)]
+def tab_games(games: Optional[dict] = None) -> list[str]:
+    """The games of ``games`` (default: every registered game) that have a tab, in order:
+    those whose engine is installed."""
+    games = registered_games() if games is None else games
+    return [game for game, info in games.items() if _module_exists(info.engine)]
 
 
 def tab_class(game: str) -> type:

@@ -70,13 +70,20 @@ class MenuActions:
         self.show_plot.setCheckable(True)
         self.show_plot.setChecked(True)
         v.addSeparator()
-        for i, page in enumerate(self._pages.values()):
-            self._action(v, page.title, lambda _=False, p=page: self.tabs.setCurrentWidget(p),
-                         f"Ctrl+{i + 1}")
+        self.view_menu = v
+        for page in self._pages.values():
+            self.add_tab_action(page)
 
         h = mb.addMenu("&Help")
         self._action(h, "&Keyboard shortcuts", self.show_shortcuts, QKeySequence.HelpContents)
         self._action(h, "&About Deduction Desk", self.show_about)
+
+    def add_tab_action(self, page) -> QAction:
+        """View → the game of ``page`` (Ctrl+1 … Ctrl+9 for the first nine tabs)."""
+        i = self.tabs.indexOf(page)
+        return self._action(self.view_menu, page.title,
+                            lambda _=False, p=page: self.tabs.setCurrentWidget(p),
+                            f"Ctrl+{i + 1}" if i < 9 else None)
 
     def _toggle_panels(self) -> None:
         for tab in self.game_tabs.values():

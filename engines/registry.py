@@ -144,6 +144,16 @@ def registered_games() -> dict[str, GameInfo]:
     return _registered
 
 
+def known_games() -> dict[str, GameInfo]:
+    """The games known without reading package metadata: those of :func:`registered_games`
+    once it ran, else the built-in games (the window's first frame uses this; reading the
+    entry points imports :mod:`importlib.metadata` and scans every installed distribution,
+    tens of milliseconds, which the first frame does not wait for)."""
+    if _registered is not None:
+        return _registered
+    return {g.id: g for g in BUILTIN_GAMES}
+
+
 def refresh() -> dict[str, GameInfo]:
     """Discover the games again (after a package was installed while running: tests) and
     update ``engines.GAMES`` in place."""

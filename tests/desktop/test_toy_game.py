@@ -221,3 +221,25 @@ def test_nothing_under_desktop_names_the_toy_games():
     for path in (ROOT / "desktop").rglob("*"):
         if path.suffix in (".py", ".md"):
             assert not re.search(r"\bcoin", path.read_text(encoding="utf-8"), re.I), path
+
+
+def test_installed_games_join_the_tab_bar_after_the_first_frame(toy_installed, qtbot,
+                                                                 monkeypatch):
+    """The first frame shows the built-in games without reading package metadata; the games
+    of installed packages are added right after it, with their View menu items."""
+    import engines.registry as registry
+    from desktop.app import MainWindow
+
+    monkeypatch.setattr(registry, "_registered", None)     # as at start: nothing read yet
+    win = MainWindow(autosave=False, interactive=False)
+    qtbot.addWidget(win)
+    assert win.games() == ["cluedo", "inkognito", "egghead", "guesswho", "spyfall"]
+    win.show()
+    qtbot.waitUntil(lambda: win.games()[5:] == ["coin", "plaincoin"], timeout=10_000)
+    titles = [a.text() for a in win.view_menu.actions() if not a.isSeparator()]
+    assert titles[-2:] == ["Coin", "Plain coin"]
+    coin = next(a for a in win.view_menu.actions() if a.text() == "Coin")
+    assert coin.shortcut().toString() == "Ctrl+6"
+    coin.trigger()
+    qtbot.waitUntil(lambda: "coin" in win.game_tabs, timeout=10_000)
+    win.shutdown()
