@@ -1,5 +1,6 @@
 """The main window's menus and actions: File, Edit (undo/redo of the tab shown), View (panels,
-tabs), Help (a mixin of :class:`desktop.app.MainWindow`)."""
+tabs), Help (the guide, :mod:`desktop.guide`; About) — a mixin of
+:class:`desktop.app.MainWindow`."""
 from __future__ import annotations
 
 from PySide6.QtGui import QAction, QKeySequence
@@ -7,16 +8,6 @@ from PySide6.QtWidgets import QMessageBox
 
 import desktop
 from desktop.settings import APP_NAME
-
-SHORTCUTS = [
-    ("Ctrl+N", "New game in the current tab"), ("Ctrl+O", "Open a session file"),
-    ("Ctrl+S", "Save"), ("Ctrl+Shift+S", "Save as"), ("Ctrl+Z", "Undo the last logged fact"),
-    ("Ctrl+Y / Ctrl+Shift+Z", "Redo"), ("Ctrl+1 … Ctrl+5", "Switch tab"),
-    ("Arrow keys", "Move in a worksheet"),
-    ("Menu key / Shift+F10", "Cell menu (add or remove a fact)"),
-    ("Delete", "Remove the selected history entry"), ("Esc", "Back to the current beliefs"),
-    ("Ctrl+Q", "Quit"),
-]
 
 
 class MenuActions:
@@ -75,7 +66,8 @@ class MenuActions:
             self.add_tab_action(page)
 
         h = mb.addMenu("&Help")
-        self._action(h, "&Keyboard shortcuts", self.show_shortcuts, QKeySequence.HelpContents)
+        from desktop.guide import install_guide
+        install_guide(self, h, lambda: getattr(self.tabs.currentWidget(), "game", None))
         self._action(h, "&About Deduction Desk", self.show_about)
 
     def add_tab_action(self, page) -> QAction:
@@ -89,10 +81,6 @@ class MenuActions:
         for tab in self.game_tabs.values():
             tab.history.setVisible(self.show_history.isChecked())
             tab.plot.setVisible(self.show_plot.isChecked())
-
-    def show_shortcuts(self) -> None:
-        rows = "".join(f"<tr><td><b>{k}</b></td><td>&nbsp;{v}</td></tr>" for k, v in SHORTCUTS)
-        QMessageBox.information(self, "Keyboard shortcuts", f"<table>{rows}</table>")
 
     def show_about(self) -> None:
         QMessageBox.about(self, f"About {APP_NAME}",

@@ -39,7 +39,10 @@ def game_module(game: str) -> ModuleType:
         KeyError: ``game`` is not a known game.
         ModuleNotFoundError: the game's engine is not installed (not written yet).
     """
-    return importlib.import_module(_games()[game])
+    from engines.registry import known_games, registered_games
+
+    info = known_games().get(game) or registered_games()[game]   # built-ins: no metadata read
+    return importlib.import_module(info.engine)
 
 
 def available_games() -> list[str]:

@@ -1,4 +1,4 @@
-"""Command line: ``python -m engines infer|recommend|explain|parse|simulate ...`` (README, "Command line").
+"""Command line: ``python -m engines infer|recommend|explain|parse|simulate ...`` (docs/cli.md).
 
 Exit codes: 0 ok, 2 bad input (the message names the file and the JSON path of the field),
 3 contradiction (the message names the event). No traceback for user errors.
@@ -14,8 +14,22 @@ from engines import available_games, game_module
 from engines.core.contract import ExplainingEngine, QuickEntryEngine, Recommender, Simulator
 from engines.core.errors import ContradictionError, SessionFormatError
 from engines.core.schema import excerpt, read_session_file
+from engines.registry import known_games, registered_games
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_CONTRADICTION = 0, 2, 3
+
+
+def _simulated_games(argv: list[str]) -> list[str]:
+    """The games whose simulator options the parser needs for ``argv``: none unless the
+    command is ``simulate`` (importing every engine costs more than a whole ``parse``), only
+    the game named after it when there is one, else every installed game (for the help)."""
+    if not argv or argv[0] != "simulate":
+        return []
+    if len(argv) > 1 and argv[1] in known_games():   # a built-in game: no metadata read
+        return [argv[1]]
+    if len(argv) > 1 and argv[1] in registered_games():
+        return [argv[1]]
+    return available_games()
 
 
 def _print(obj) -> None:
@@ -165,7 +179,7 @@ def main(argv=None) -> int:
     p.set_defaults(func=_parse)
     p = sub.add_parser("simulate", help="run a game's simulator and print the figures as JSON")
     sub_sim = p.add_subparsers(dest="game", required=True)
-    for game in available_games():
+    for game in _simulated_games(sys.argv[1:] if argv is None else argv):
         mod = game_module(game)
         if isinstance(mod, Simulator):
             gp = sub_sim.add_parser(game, help=f"simulate {game}")

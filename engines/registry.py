@@ -18,10 +18,11 @@ imports the engine and checks it against the Protocols of :mod:`engines.core.con
 
 Running from a source tree that was never installed (no ``deduction_desk`` distribution, or
 one installed before the entry points were declared), no entry point names a built-in game:
-:data:`BUILTIN_GAMES` are then registered anyway, first and in their order, so the five
-games always appear. An entry point with a built-in id replaces the built-in declaration.
-An entry point that cannot be loaded is skipped and named in :func:`discovery_problems`
-(the desktop logs it), never fatal.
+:data:`BUILTIN_GAMES` are registered in any case, first and in their order, so the five games
+always appear, and a built-in game is found without reading package metadata
+(:func:`known_games`: the window's first frame, the command line on a built-in game's file).
+An entry point with a built-in game's id that declares something else, or that cannot be
+loaded, is skipped and named in :func:`discovery_problems` (the desktop logs it), never fatal.
 """
 from __future__ import annotations
 
@@ -119,6 +120,7 @@ def discover() -> dict[str, GameInfo]:
     from importlib.metadata import entry_points
 
     _problems.clear()
+    builtin = {g.id: g for g in BUILTIN_GAMES}
     found: dict[str, GameInfo] = {}
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         try:
@@ -128,6 +130,9 @@ def discover() -> dict[str, GameInfo]:
             continue
         if not isinstance(info, GameInfo) or info.id != ep.name:
             _problems.append(f"{ep.name} = {ep.value}: not a GameInfo with id {ep.name!r}")
+            continue
+        if info.id in builtin and info != builtin[info.id]:
+            _problems.append(f"{ep.name} = {ep.value}: {info.id!r} is a built-in game's id")
             continue
         found.setdefault(info.id, info)
     games = {g.id: found.pop(g.id, g) for g in BUILTIN_GAMES}

@@ -1,6 +1,6 @@
 """The quick-entry line of every tab: an event typed as one line, in the game's grammar.
 
-The grammar is the engine's (``engines.<game>.parse``; README, "Quick entry"): the widget only
+The grammar is the engine's (``engines.<game>.parse``; docs/quick-entry.md): the widget only
 reads the line with the engine's pure functions on the GUI thread — ``parse`` and ``preview``
 (the event in words, shown under the line while typing), ``complete`` (whole-line completions
 of the last word, offered by a :class:`QCompleter`) — all microseconds, no inference. Enter
@@ -99,7 +99,7 @@ class QuickEntry(QWidget):
         self.line.setPlaceholderText(f"type an event, e.g.  {example}   (Ctrl+L or /)")
         self.line.setToolTip("Type an event as one line and press Enter to log it (one undo "
                              "step). Names: any unique prefix of any word, any case. ↓ "
-                             "completes, Escape clears. The grammar is in the README, "
+                             "completes, Escape clears. The grammar is in the guide (F1), "
                              "“Quick entry”.")
         row.addWidget(self.line, 1)
         return row

@@ -1,5 +1,5 @@
 """Cluedo engine: exact deal counting, the analytical center, exact Monte Carlo sampling, the
-next suggestion by expected information gain, and a simulator (seed 004).
+next suggestion by expected information gain, and a simulator (Agade09's Cluedo_Sheet).
 
 The public API the Cluedo tab and the CLI use is re-exported here (see engines/CONTRACT.md).
 """

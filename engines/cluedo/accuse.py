@@ -1,7 +1,7 @@
 """When to accuse in Cluedo: the chance my best triple is the envelope, the chance an opponent
 can name it before my next turn, and the advice.
 
-Decision rule (stated in the README, measured by :mod:`engines.cluedo.race`): at my turn, after my
+Decision rule (stated in the Cluedo guide, measured by :mod:`engines.cluedo.race`): at my turn, after my
 suggestion,
 
     accuse now  iff  p_correct >= 1 - p_opponent_knows_before_my_turn
@@ -17,7 +17,7 @@ most when no opponent who can name the envelope accuses first, i.e. with probabi
 ``1 - p_opponent_knows_before_my_turn``. A certain envelope (``p_correct = 1``) is always
 "accuse now". The probability that some opponent can *already* name it (no look-ahead) is
 reported too (``p_opponent_knows_now``); the same rule with it instead gained less in the race
-(README).
+(the Cluedo guide, docs/guide/cluedo.md).
 """
 from __future__ import annotations
 

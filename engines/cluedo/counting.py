@@ -1,6 +1,6 @@
 """Exact counting of the Cluedo deals consistent with a log, by dynamic programming over cards.
 
-Method (the Cluedo seed's "#Sat" model, counted without enumerating deals):
+Method (Agade09's Cluedo_Sheet's "#Sat" model, counted without enumerating deals):
 
 * The log becomes *constraints* on the card × owner matrix (owners: the players, then the
   envelope): forced cells (``HandEvent``, ``ShownEvent``, a shown card), forbidden cells

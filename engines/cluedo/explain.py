@@ -3,7 +3,7 @@
 Fact: ``{"card": "Rope", "place": "Bob"}`` (``place`` a player or ``"envelope"``). Its status
 under a log is ``"certain"`` when every consistent deal puts the card there, ``"impossible"``
 when none does, else ``"uncertain"`` — decided by the exact deal counting of
-:mod:`engines.cluedo.counting` (seed 004's "#Sat" model): a subset of the log forces
+:mod:`engines.cluedo.counting` (Agade09's Cluedo_Sheet's "#Sat" model): a subset of the log forces
 ``"certain"`` iff no deal consistent with it puts the card elsewhere (the count with the cell
 forbidden is 0), ``"impossible"`` iff the count with the cell forced is 0. Adding events only
 removes deals, so the predicate is monotone and QuickXplain's subset is irreducible

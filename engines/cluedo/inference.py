@@ -1,16 +1,16 @@
 """Cluedo inference: P(card is in each hand / in the envelope) given the log.
 
-Three methods, all for the same model (seed 004, "#Sat": a uniformly random deal, one card of
+Three methods, all for the same model (Agade09's Cluedo_Sheet, "#Sat": a uniformly random deal, one card of
 each category in the envelope and the rest dealt with the known hand sizes, conditioned on the
 log):
 
 * ``exact``: count the consistent deals with dynamic programming over cards (see
   :mod:`engines.cluedo.counting`) and divide — exact marginals and the exact number of deals.
-* ``center``: the seed's "Analytical center": relax the 0/1 matrix to [0, 1], write every
+* ``center``: Agade09's Cluedo_Sheet's "Analytical center": relax the 0/1 matrix to [0, 1], write every
   inequality as an equality with a slack variable, and maximise the sum of the logs of all
   variables and slacks (cvxpy). Fast, approximate.
 * ``montecarlo``: exact uniform samples of consistent deals drawn from the DP counts (no
-  rejection, unlike the seed's "Monte Carlo draws"), with a standard error per cell.
+  rejection, unlike Agade09's Cluedo_Sheet's "Monte Carlo draws"), with a standard error per cell.
 """
 from __future__ import annotations
 

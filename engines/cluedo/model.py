@@ -1,6 +1,6 @@
 """Cluedo setup, events, editions and their JSON form (the session schema).
 
-The model (seed 004, "#Sat"): every card is in exactly one place — a player's hand or the
+The model (Agade09's Cluedo_Sheet, "#Sat"): every card is in exactly one place — a player's hand or the
 envelope; player ``p`` holds exactly ``hand_sizes[p]`` cards; the envelope holds exactly one card
 of each category. Events constrain that deal; :mod:`engines.cluedo.inference` turns them into
 probabilities.

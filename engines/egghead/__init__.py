@@ -14,7 +14,7 @@ Public API (the engine contract, engines/CONTRACT.md):
 * :func:`simulate` -> :class:`SimulationResult`, :func:`add_simulate_arguments`,
   :func:`simulate_main`
 
-Source: seed 002 (M. Zorn, "A study on the logic game Egghead", 2024): valids (eq. (1)),
+Source: M. Zorn, "A study on the logic game Egghead", 2024: valids (eq. (1)),
 conditional information and the master table (Definition 4.1, appendix A.1), eqs. (2)–(6)
 and Algorithm 1.
 """

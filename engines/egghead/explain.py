@@ -1,5 +1,5 @@
 """Why one of my Egghead stacks is ruled out (or is the only one left), or why a position's
-value is certain: the entries that force it (seed 002's master table, exact).
+value is certain: the entries that force it (Zorn 2024's master table, exact).
 
 Facts: ``{"stack": [1, 2, 4]}`` (a stack of mine, sorted or not) or ``{"position": 1,
 "value": 2}`` (my ``position``-th smallest card, from 1, shows ``value``). Status under the
@@ -131,7 +131,7 @@ def explain(setup: Setup, events: Sequence, fact: dict, *, cancel=None) -> Expla
 def _reactions_against(setup: Setup, before: list, ev: Reactions, f: tuple) -> Optional[str]:
     """Which announced reactions could not have happened had I held the stack ``f[1]``, in
     words ("B could not have known their cards"), from every player's solved indicator on the
-    master table before the round (seed 002, eqs. (3)-(4)); None for tables too large to
+    master table before the round (Zorn 2024, eqs. (3)-(4)); None for tables too large to
     rebuild here, or when no single reaction is to blame."""
     from engines.egghead.inference import _Ctx, _fold, _indicators, is_large
     from engines.egghead.table import indicator_at

@@ -14,7 +14,7 @@ Public API (the engine contract, engines/CONTRACT.md):
 * :func:`simulate` -> :class:`SimulationResult`; :func:`add_simulate_arguments`,
   :func:`simulate_main` (``python -m engines simulate inkognito``)
 
-Sources: seed 000 (sequential Bayesian identity disclosure, likelihoods 1/15 and 1/3);
+Sources: Höhle's Inkognito post (sequential Bayesian identity disclosure, likelihoods 1/15 and 1/3);
 the Inkognito rules (Colovini & Randolph) as cited in :mod:`engines.inkognito.model`.
 """
 from engines.inkognito.inference import (GRID, METHODS, OpponentBelief, Posterior,
