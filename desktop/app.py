@@ -107,25 +107,20 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
 
     def add_discovered_games(self) -> None:
         """Read the installed packages' games (:func:`engines.registry.registered_games`:
-        entry points) and add a page for each game that has none yet, with its View menu item;
-        a title an entry point gives a built-in game replaces the built-in one. Called after
-        the first frame, and by ``main()`` before ``--tab`` is applied."""
+        entry points) and add a page for each game that has none yet, with its View menu item.
+        Called after the first frame, and by ``main()`` before ``--tab`` is applied."""
         games = registered_games()
         for problem in discovery_problems():
             log.warning("game not loaded: %s", problem)
         for game in tab_games(games):
-            page = self._pages.get(game)
-            if page is None:
+            if game not in self._pages:
                 self.add_tab_action(self._add_page(game, games[game].title))
-            elif page.title != games[game].title:
-                page.title = games[game].title
-                self.tabs.setTabText(self.tabs.indexOf(page), page.title)
 
     def after_first_frame(self, fn) -> None:
         """Call ``fn()`` on the turn of the event loop after the window's first paint (at the
         next turn if that was already painted)."""
         if self._painted:
-            QTimer.singleShot(0, fn)
+            QTimer.singleShot(0, self, fn)   # dropped if the window is gone by then
         else:
             self._after_paint.append(fn)
 
@@ -134,7 +129,7 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
         if not self._painted:
             self._painted = True
             for fn in self._after_paint:
-                QTimer.singleShot(0, fn)
+                QTimer.singleShot(0, self, fn)
             self._after_paint.clear()
 
     @property
