@@ -14,8 +14,9 @@ from typing import Any, Callable, Optional
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from engines.core.contract import has_capability
 from engines.core.timeline import Timeline, TimelineResult
-from desktop.inference import InferenceRunner
+from desktop.inference import JobRunner
 from desktop.session import SessionDocument, write_text_atomically
 
 
@@ -76,7 +77,7 @@ class GameController(QObject):
         self._options = options
         self._full = full_timeline
         self.document = SessionDocument(module.GAME, module.default_setup(), self)
-        self._runners: list[InferenceRunner] = []
+        self._runners: list[JobRunner] = []
         self.runner = self.make_runner("inference")
         self.runner.resultReady.connect(self._on_result)
         self.runner.failed.connect(self._on_failed)
@@ -103,9 +104,9 @@ class GameController(QObject):
         self.last_seconds = 0.0
 
     # -- tasks -------------------------------------------------------------------------------
-    def make_runner(self, name: str) -> InferenceRunner:
+    def make_runner(self, name: str) -> JobRunner:
         """A further background runner (recommendations, simulations), shut down with the tab."""
-        runner = InferenceRunner(self, name=f"{self.module.GAME}-{name}")
+        runner = JobRunner(self, name=f"{self.module.GAME}-{name}")
         self._runners.append(runner)
         return runner
 
@@ -192,7 +193,7 @@ class GameController(QObject):
     # -- explanations (engines.core.explain) ----------------------------------------------------
     def can_explain(self) -> bool:
         """Whether the game's engine explains facts and contradictions."""
-        return hasattr(self.module, "explain") and hasattr(self.module, "explain_contradiction")
+        return has_capability(self.module, "explanation")   # ExplainingEngine
 
     def explain(self, fact: dict, k: int) -> None:
         """Why ``fact`` (the engine's fact object) has its status after the first ``k`` events

@@ -21,11 +21,12 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from engines import game_module
+from engines.core.contract import has_capability
 from engines.core.errors import ContradictionError, EngineError, SessionFormatError
 from engines.core.explain import ConflictError
 from engines.core.timeline import Timeline, TimelineResult
 from desktop.controller import GameController
-from desktop.inference import InferenceRunner
+from desktop.inference import JobRunner
 from desktop.session import SessionDocument
 from desktop.widgets.banner import Banner
 from desktop.widgets.belief_plot import BeliefPlot
@@ -72,10 +73,14 @@ class GameTab(QWidget):
         self._why_log: Optional[tuple] = None          # (setup, events) it was asked under
         self._connect_document()
         self._start_checks()
-        self.quick_entry = QuickEntry(self.module, self.document)
-        self.quick_entry.entered.connect(self._on_quick_entered)
+        #: The quick-entry line; None for an engine without parse/preview/complete.
+        self.quick_entry: Optional[QuickEntry] = None
+        if has_capability(self.module, "quick_entry"):
+            self.quick_entry = QuickEntry(self.module, self.document)
+            self.quick_entry.entered.connect(self._on_quick_entered)
         self.build_ui()
-        self._place_quick_entry()      # under the banner's place in the layout, before it floats
+        if self.quick_entry is not None:
+            self._place_quick_entry()  # under the banner's place in the layout, before it floats
         # the banner overlays the top of what follows it instead of pushing the layout down
         self.banner.float_over(self)
         self.request_inference()
@@ -107,6 +112,7 @@ class GameTab(QWidget):
         self.banner.linkActivated.connect(self._banner_link)
         self._banner_kind = ""
         self._conflict_base_text = ""
+        self._error_details: Optional[tuple] = None   # (summary, traceback) of Details…
 
     def _connect_document(self) -> None:
         """Edits of the log: the why popup follows, the views follow, inference reruns."""
@@ -140,7 +146,7 @@ class GameTab(QWidget):
         return self.controller.document
 
     @property
-    def runner(self) -> InferenceRunner:
+    def runner(self) -> JobRunner:
         return self.controller.runner
 
     @property
@@ -276,8 +282,9 @@ class GameTab(QWidget):
 
     def log_checked(self, event: Any, refused: Optional[Callable[[str], None]] = None,
                     logged: Optional[Callable[[], None]] = None) -> None:
-        """Log ``event`` unless it contradicts the log: the engine's ``contradiction(setup,
-        events, event)`` runs as a task on the thread pool (it may run ``infer``); then the event
+        """Log ``event`` unless it contradicts the log: the check (``Timeline.check``: the
+        engine's ``contradiction`` where it has one, else the posterior after log + event) runs
+        as a task of the controller, which Cancel stops (it may run ``infer``); then the event
         is logged (one undoable command) and ``logged()`` called, or ``refused(reason)`` is
         called (default: a warning naming the reason) and nothing is logged. Entries made while
         a check runs are checked after it, in order, each against the log before it."""
@@ -295,18 +302,17 @@ class GameTab(QWidget):
     def _next_check(self) -> None:
         while self._checks and self._check is None:
             event, refused, logged = self._checks.pop(0)
-            check = getattr(self.module, "contradiction", None)
-            in_order = getattr(self.module, "timeline_in_order", None)
+            in_order = getattr(self.module, "timeline_in_order", None)  # optional (CONTRACT.md)
             if in_order is not None and in_order(self.document.setup):
-                check = None   # a state too large to copy (Egghead, 6 players): a check would
-                #                take minutes; the contradiction banner reports an impossible entry
-            if check is None:
+                # a state too large to copy (Egghead, 6 players): a check would take minutes;
+                # the contradiction banner reports an impossible entry
                 if self.log_event(event) and logged:
                     logged()
                 continue
             setup, events = self.document.setup, tuple(self.document.events)
             self._check = (event, refused, logged, setup, events)
-            self.check_runner.submit(functools.partial(_check_job, check, setup, events, event))
+            self.check_runner.submit(functools.partial(
+                _check_job, self.controller.current_timeline(), events, event))
 
     @Slot(int, object, float)
     def _on_checked(self, _rev: int, reason, _secs: float) -> None:
@@ -389,7 +395,8 @@ class GameTab(QWidget):
         self._checks.clear()          # entries of the old game are not logged into the new
         self._check = None
         self.check_runner.cancel()
-        self.quick_entry.show_logged()
+        if self.quick_entry is not None:
+            self.quick_entry.show_logged()
         self.controller.reset(setup, events, meta, path)
         # the old game's lines must not stand for the new one while its beliefs are computed
         # (or if that is cancelled)
@@ -462,7 +469,7 @@ class GameTab(QWidget):
                 "computes them again.", "warning", "Compute")
         self.statusMessage.emit(f"{self.title()}: cancelled — beliefs not computed")
 
-    def make_runner(self, name: str) -> InferenceRunner:
+    def make_runner(self, name: str) -> JobRunner:
         """A further background runner (recommendations, simulations), shut down with the tab."""
         return self.controller.make_runner(name)
 
@@ -541,9 +548,11 @@ class GameTab(QWidget):
             self.statusMessage.emit(str(exc))
         else:
             self._banner_kind = "error"
+            self._error_details = (f"{type(exc).__name__}: {exc}",   # logged by the runner
+                                   getattr(exc, "detail", "") or repr(exc))
             self.banner.show_message(f"<b>Internal error</b> in the {self.title()} engine: "
                                      f"{type(exc).__name__}: {esc(exc)}. Your log is safe; "
-                                     f"please report this.", "error")
+                                     f"please report this.", "error", "Details…")
             self.statusMessage.emit(f"Internal error: {exc}")
 
     # -- a contradiction explained: the entries that cannot all be true together ----------
@@ -754,6 +763,11 @@ class GameTab(QWidget):
             return
         if self._banner_kind == "contradiction" and self.document.undo_stack.canUndo():
             self.document.undo_stack.undo()
+        if self._banner_kind == "error" and self._error_details is not None:
+            from desktop.errors import show_error_details
+
+            summary, details = self._error_details   # the traceback of the failed job
+            self.error_dialog = show_error_details(self, "Internal error", summary, details)
 
     def _on_history_selected(self, k: int) -> None:
         self.controller.view_index = k
@@ -799,5 +813,5 @@ class GameTab(QWidget):
         QMessageBox.warning(self, title, as_rich_plain(text))
 
 
-def _check_job(check, setup, events: tuple, event, _task) -> Optional[str]:
-    return check(setup, list(events), event)
+def _check_job(timeline: Timeline, events: tuple, event, task) -> Optional[str]:
+    return timeline.check(events, event, cancel=task)   # Cancel stops it

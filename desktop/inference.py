@@ -1,7 +1,7 @@
 """Background work (docs/ARCHITECTURE.md, "The path of one click"): one task-state object per
 job, a shared thread pool, the newest request wins.
 
-A tab (its controller) owns a few :class:`InferenceRunner` objects — beliefs, recommendation,
+A tab (its controller) owns a few :class:`JobRunner` objects — beliefs, recommendation,
 simulation, export — but no thread of its own: every job runs on :func:`thread_pool`, a
 ``QThreadPool`` whose threads are made when work arrives and expire when idle. A job is a plain
 callable ``job(task) -> result`` that must not touch Qt widgets; ``task`` is the job's
@@ -23,7 +23,7 @@ would run in the worker thread).
 """
 from __future__ import annotations
 
-import sys
+import logging
 import threading
 import time
 import traceback
@@ -33,27 +33,21 @@ from PySide6.QtCore import QObject, QThreadPool, Signal, Slot
 
 from engines.core.errors import Cancelled, EngineError
 
+log = logging.getLogger(__name__)
+
 #: Threads the pool may run at once: enough that a long simulation or a 6-player Egghead log
 #: does not hold up the other tabs' beliefs.
 MAX_THREADS = 6
 #: An idle pool thread ends after this many milliseconds.
 EXPIRY_MS = 10_000
-#: The GIL switch interval while jobs run (seconds; Python's default is 0.005). A job running
-#: Python code holds the GIL; the GUI thread, whose every call into Python (a model's data(),
-#: a header's sizeHint) takes the GIL again, waits up to one interval each time — a relayout
-#: of a 2,000-row table made thousands of such calls: opening a Spyfall log of 2,000 claims
-#: stalled the GUI 23-35 s at 5 ms, 3.7 s at 0.5 ms, 1.3-1.6 s at 0.1 ms (the rest is building
-#: the views; tests/benchmarks/bench_open_stall.py). Threads switch only when one waits.
-GIL_SWITCH_INTERVAL_S = 0.0001
 _pool: Optional[QThreadPool] = None
 
 
 def thread_pool() -> QThreadPool:
-    """The application's thread pool for background jobs (made on first use; it also lowers
-    the interpreter's GIL switch interval to :data:`GIL_SWITCH_INTERVAL_S`)."""
+    """The application's thread pool for background jobs (made on first use; the app's GIL
+    switch interval is set by ``main()``: :func:`desktop.process.configure_process`)."""
     global _pool
     if _pool is None:
-        sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_INTERVAL_S))
         _pool = QThreadPool()
         _pool.setObjectName("deduction-desk-jobs")
         _pool.setMaxThreadCount(MAX_THREADS)
@@ -107,8 +101,10 @@ class _Relay(QObject):
 class _Task:
     """One submitted job; ``run`` is started on the pool (PySide keeps the callable alive)."""
 
-    def __init__(self, job: Callable, state: TaskState, relay: _Relay, done: Callable[["_Task"], None]):
+    def __init__(self, job: Callable, state: TaskState, relay: _Relay,
+                 done: Callable[["_Task"], None], name: str = ""):
         self.job, self.state, self.relay, self._done = job, state, relay, done
+        self.name = name
 
     def run(self) -> None:  # in a pool thread
         try:
@@ -130,22 +126,26 @@ class _Task:
         except EngineError as exc:
             relay.failed.emit(state.revision, exc)
             return
-        except Exception as exc:  # a bug: report it, never crash the app
+        except Exception as exc:  # a bug: log and report it, never crash the app
             exc.detail = traceback.format_exc()
+            log.error("job %s #%d failed: %s: %s\n%s", self.name, state.revision,
+                      type(exc).__name__, exc, exc.detail)
             relay.failed.emit(state.revision, exc)
             return
         if not state.cancel_requested:
             relay.finished.emit(state.revision, result, time.perf_counter() - t0)
 
 
-class InferenceRunner(QObject):
-    """Runs jobs on the shared thread pool, newest request wins (see the module docstring).
+class JobRunner(QObject):
+    """Runs jobs of one kind (beliefs, a recommendation, a simulation, a check, an export, a
+    file to read) on the shared thread pool, newest request wins (see the module docstring).
 
     Signals:
         resultReady(int revision, object result, float seconds): the newest request's result.
         partialResult(int revision, object partial): a partial result the newest job published.
         failed(int revision, object exception): the newest request raised (EngineError for user
-            errors such as ContradictionError; anything else is a bug, with ``.detail``).
+            errors such as ContradictionError; anything else is a bug, with ``.detail``, the
+            traceback, also written to the log).
         busyChanged(bool): work is pending or not.
         progress(int done, int total): progress the newest job reported.
     """
@@ -183,7 +183,8 @@ class InferenceRunner(QObject):
         with self._lock:
             self._latest = self._latest + 1 if revision is None else max(revision, self._latest + 1)
             rev = self._latest
-            task = _Task(job, TaskState(rev, self.latest, self._relay), self._relay, self._task_done)
+            task = _Task(job, TaskState(rev, self.latest, self._relay), self._relay,
+                         self._task_done, self.objectName())
             self._active.add(task)
         self._set_busy(True)
         thread_pool().start(task.run)

@@ -22,10 +22,11 @@ from typing import Callable, Optional
 
 from PySide6.QtCore import QEvent, QObject, QSettings
 from PySide6.QtGui import QAction
+from desktop.settings import KEEP_AWAKE
 
 log = logging.getLogger(__name__)
 
-SETTINGS_KEY = "power/keepAwake"
+SETTINGS_KEY = KEEP_AWAKE.key   # declared once in desktop.settings
 REASON = "A game is open at the table"
 
 ES_CONTINUOUS = 0x80000000

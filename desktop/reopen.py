@@ -11,11 +11,12 @@ import logging
 import os
 
 from PySide6.QtCore import QEvent, QObject, QSettings
+from desktop.settings import OPEN_FILES, OPEN_TAB
 
 log = logging.getLogger(__name__)
 
-FILES_KEY = "session/openFiles"
-TAB_KEY = "session/tab"
+FILES_KEY = OPEN_FILES.key   # declared once in desktop.settings
+TAB_KEY = OPEN_TAB.key
 
 
 def open_files(window) -> list[str]:

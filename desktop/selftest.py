@@ -14,18 +14,21 @@ import tempfile
 import time
 
 
-def run_self_test(screenshot: str | None = None) -> int:
-    """Run the self-test (module docstring); returns the exit code (0 passed, 1 failed)."""
+def run_self_test(screenshot: str | None, window_class, make_app) -> int:
+    """Run the self-test (module docstring) on a ``window_class`` window
+    (:class:`desktop.app.MainWindow`, passed by ``main()``: this module does not import the
+    app) in the QApplication of ``make_app()``; returns the exit code (0 passed, 1 failed)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QStandardPaths
 
-    from desktop.app import MainWindow, make_app
+    from desktop.process import configure_process
 
     failures: list[str] = []
     t0 = time.perf_counter()
     app = make_app()
     QStandardPaths.setTestModeEnabled(True)
-    win = MainWindow(autosave=False, interactive=False)
+    configure_process()   # as main() does for the windowed app
+    win = window_class(autosave=False, interactive=False)
     win.resize(1280, 820)
     win.show()
     for game, tab in _build_tabs(win, failures).items():
@@ -44,13 +47,12 @@ def run_self_test(screenshot: str | None = None) -> int:
 
 
 def _build_tabs(win, failures: list) -> dict:
-    """``{game: tab}`` for every game; a game with an example but no tab is a failure (tabs
-    are lazy: each is built here)."""
-    from engines import GAMES
-    from engines.core.resources import resource_path
+    """``{game: tab}`` for every registered game; a game with an example but no tab is a
+    failure (tabs are lazy: each is built here)."""
+    from engines.registry import registered_games
 
     tabs = {}
-    for game in GAMES:
+    for game, info in registered_games().items():
         try:
             tab = win.tab_for(game)
             why = "no desktop tab module or no engine"
@@ -58,7 +60,7 @@ def _build_tabs(win, failures: list) -> dict:
             tab, why = None, f"{type(exc).__name__}: {exc}"
         if tab is not None:
             tabs[game] = tab
-        elif resource_path("examples", f"{game}.json").exists():
+        elif info.example_session_path() is not None:
             failures.append(f"{game} tab missing ({why})")
     return tabs
 
@@ -88,19 +90,24 @@ def _check_guide(win, game: str, failures: list) -> None:
 
 
 def _check_game(win, game: str, tab, failures: list) -> None:
-    """The engine on the game's example (every method, and ``recommend``), then the example
-    opened in the tab: a posterior must arrive, and no error banner."""
+    """The engine on the game's example session (every method, and ``recommend``), then the
+    example opened in the tab: a posterior must arrive, and no error banner."""
     from engines import game_module
-    from engines.core.resources import resource_path
+    from engines.core.contract import has_capability
     from engines.core.schema import read_session_file
+    from engines.registry import game_info
+    from desktop.headless import wait_until_idle
 
-    example = resource_path("examples", f"{game}.json")
+    example = game_info(game).example_session_path()
+    if example is None:
+        print(f"ok   {game}: no example session to open", flush=True)
+        return
     try:
         data = read_session_file(str(example))
         mod = game_module(game)
         for method in mod.METHODS:  # every method: e.g. Cluedo's center needs cvxpy
             mod.infer(data.setup, data.events, method=method).to_json()
-        if hasattr(mod, "recommend"):
+        if has_capability(mod, "recommendation"):
             mod.recommend(data.setup, data.events).to_json()
     except Exception as exc:  # report every failing part, keep going
         failures.append(f"{game} engine on {example.name}: {type(exc).__name__}: {exc}")
@@ -109,7 +116,7 @@ def _check_game(win, game: str, tab, failures: list) -> None:
         failures.append(f"{game} tab: could not open {example.name}")
         return
     win.select_game(game)
-    if not win.wait_idle(120):
+    if not wait_until_idle(win, 120):
         failures.append(f"{game} tab: inference did not finish in 120 s")
         return
     if tab.timeline is None or tab.timeline.latest is None:

@@ -11,8 +11,10 @@ def install(window) -> None:
     """Install every extra on a :class:`desktop.app.MainWindow` (after its menus exist)."""
     from desktop import keep_awake, privacy, reopen, zoom
 
-    settings = window._settings()
+    from desktop.settings import app_settings
+
+    settings = app_settings()
     zoom.install(window, settings)
     privacy.install(window)
     keep_awake.install(window, settings)
-    reopen.install(window, window._settings)
+    reopen.install(window, app_settings)

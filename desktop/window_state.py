@@ -17,6 +17,8 @@ from PySide6.QtCore import QByteArray, QRect, QSettings, QSize
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QSplitter, QWidget
 
+from desktop.settings import SPLITTERS, WINDOW_GEOMETRY, WINDOW_SCREEN
+
 #: The size the window asks for on a large screen (logical pixels).
 PREFERRED_SIZE = QSize(1280, 820)
 #: Room left for the window manager's frame: title bar and borders (logical pixels), used
@@ -61,10 +63,10 @@ def _splitters(widget: QWidget) -> list[QSplitter]:
 def save_window_state(settings: QSettings, window: QWidget, panes: dict[str, QWidget]) -> None:
     """Store ``window``'s geometry and the splitter positions of each widget in ``panes``
     (name → widget, e.g. game → tab)."""
-    settings.setValue("window/geometry", window.saveGeometry())
-    settings.setValue("window/screen", available_geometry(window).size())
+    WINDOW_GEOMETRY.write(window.saveGeometry(), settings)
+    WINDOW_SCREEN.write(available_geometry(window).size(), settings)
     for name, pane in panes.items():
-        settings.setValue(f"splitters/{name}", [s.saveState() for s in _splitters(pane)])
+        SPLITTERS.of(name).write([s.saveState() for s in _splitters(pane)], settings)
 
 
 def restore_splitters(settings: QSettings, name: str, pane: QWidget) -> int:
@@ -72,11 +74,11 @@ def restore_splitters(settings: QSettings, name: str, pane: QWidget) -> int:
     number of splitters still matches, and the screen is at least as large as the one they
     were saved on: sizes chosen on a 2560×1440 screen would leave a panel a few pixels high
     on 1280×720); returns how many were restored."""
-    saved_on = settings.value("window/screen")
+    saved_on = WINDOW_SCREEN.read(settings)
     now = available_geometry(pane)
     if isinstance(saved_on, QSize) and (now.width() < saved_on.width() or now.height() < saved_on.height()):
         return 0   # kept on a larger screen: its panel sizes would squeeze this one's panels
-    states = settings.value(f"splitters/{name}")
+    states = SPLITTERS.of(name).read(settings)
     if not isinstance(states, (list, tuple)):
         states = [states] if isinstance(states, QByteArray) else []
     splitters = _splitters(pane)
@@ -94,7 +96,7 @@ def restore_window_state(settings: QSettings, window: QWidget, panes: dict[str, 
     the screen) and the splitters of ``panes``; True if a stored geometry was used."""
     for name, pane in panes.items():
         restore_splitters(settings, name, pane)
-    geometry = settings.value("window/geometry")
+    geometry = WINDOW_GEOMETRY.read(settings)
     if isinstance(geometry, QByteArray) and not geometry.isEmpty() and window.restoreGeometry(geometry):
         avail = available_geometry(window)
         g = window.geometry()

@@ -15,12 +15,13 @@ from typing import Optional
 from PySide6.QtCore import QEvent, QObject, QSettings
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import QApplication, QHeaderView
+from desktop.settings import ZOOM
 
 log = logging.getLogger(__name__)
 
 #: Zoom factors offered by Ctrl+= / Ctrl+- (1.0 is the desktop's own size).
 LEVELS = (0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0)
-SETTINGS_KEY = "view/zoom"
+SETTINGS_KEY = ZOOM.key   # declared once in desktop.settings
 _BASE = "_zoom_base"     # a header's (default, minimum) section size at zoom 1.0
 
 

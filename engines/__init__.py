@@ -1,22 +1,35 @@
 """Deduction Desk inference engines: pure Python (numpy, scipy, cvxpy), never Qt.
 
-Each game lives in ``engines.<game>`` and follows the contract of
-:mod:`engines.core.contract` (engines/CONTRACT.md); :data:`GAMES` maps the session file's
-``"game"`` value to that module.
+Each game lives in a module that follows the contract of :mod:`engines.core.contract`
+(engines/CONTRACT.md) and is declared in the game registry (:mod:`engines.registry`, Python
+entry points of the group ``deduction_desk.games``); :data:`GAMES` maps the session file's
+``"game"`` value to that module's import path.
 """
 from __future__ import annotations
 
 import importlib
 from types import ModuleType
 
-#: Session ``"game"`` value -> module path. The order is the order of the tabs.
-GAMES: dict[str, str] = {
-    "cluedo": "engines.cluedo",
-    "inkognito": "engines.inkognito",
-    "egghead": "engines.egghead",
-    "guesswho": "engines.guesswho",
-    "spyfall": "engines.spyfall",
-}
+
+def __getattr__(name: str):
+    # GAMES is made on first use (PEP 562): reading the entry points costs tens of ms, which
+    # a program that never asks for the games does not pay
+    if name == "GAMES":
+        from engines.registry import registered_games
+
+        games = {info.id: info.engine for info in registered_games().values()}
+        globals()["GAMES"] = games
+        return games
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: Session ``"game"`` value -> engine module path, in tab order (from :mod:`engines.registry`;
+#: :func:`engines.registry.refresh` updates it in place).
+GAMES: dict[str, str]
+
+
+def _games() -> dict[str, str]:
+    return globals().get("GAMES") or __getattr__("GAMES")
 
 
 def game_module(game: str) -> ModuleType:
@@ -26,13 +39,16 @@ def game_module(game: str) -> ModuleType:
         KeyError: ``game`` is not a known game.
         ModuleNotFoundError: the game's engine is not installed (not written yet).
     """
-    return importlib.import_module(GAMES[game])
+    from engines.registry import known_games, registered_games
+
+    info = known_games().get(game) or registered_games()[game]   # built-ins: no metadata read
+    return importlib.import_module(info.engine)
 
 
 def available_games() -> list[str]:
     """The games whose engine module can be imported, in tab order."""
     out = []
-    for game, path in GAMES.items():
+    for game, path in _games().items():
         try:
             importlib.import_module(path)
         except ModuleNotFoundError as exc:

@@ -11,10 +11,11 @@ import math
 import os
 import sys
 
-from engines import GAMES, available_games, game_module
-from engines.core.contract import Recommender, Simulator
+from engines import available_games, game_module
+from engines.core.contract import ExplainingEngine, QuickEntryEngine, Recommender, Simulator
 from engines.core.errors import ContradictionError, SessionFormatError, one_line
 from engines.core.schema import check_text, excerpt, not_text, read_session_file
+from engines.registry import known_games, registered_games
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_CONTRADICTION = 0, 2, 3
 
@@ -25,7 +26,9 @@ def _simulated_games(argv: list[str]) -> list[str]:
     the game named after it when there is one, else every installed game (for the help)."""
     if not argv or argv[0] != "simulate":
         return []
-    if len(argv) > 1 and argv[1] in GAMES:
+    if len(argv) > 1 and argv[1] in known_games():   # a built-in game: no metadata read
+        return [argv[1]]
+    if len(argv) > 1 and argv[1] in registered_games():
         return [argv[1]]
     return available_games()
 
@@ -127,7 +130,7 @@ def _explain(args) -> int:
     ``{"status": "consistent"}``."""
     s = read_session_file(args.session)
     mod = game_module(s.game)
-    if not hasattr(mod, "explain"):
+    if not isinstance(mod, ExplainingEngine):
         raise SessionFormatError("$.game", f"{s.game} has no explanations")
     fact = None if args.fact is None else read_fact(args.fact)
     if args.budget is not None and not 1 <= args.budget <= 10_000_000:
@@ -168,7 +171,10 @@ def _parse(args) -> int:
         raise SessionFormatError("text", f"holds U+{bad[1]:04X} at character {bad[0] + 1}, which "
                                          f"is not a character (bytes that are not UTF-8?)")
     s = read_session_file(args.session)
-    _print(game_module(s.game).parse(s.setup, s.events, args.text).to_json())
+    mod = game_module(s.game)
+    if not isinstance(mod, QuickEntryEngine):
+        raise SessionFormatError("$.game", f"{s.game} has no quick entry")
+    _print(mod.parse(s.setup, s.events, args.text).to_json())
     return EXIT_OK
 
 

@@ -14,7 +14,7 @@ docs/guide/cluedo.md). This module runs them off the GUI thread and keeps them p
   priority task, started once the shown prefix is done, newest prefix first, each estimate
   within :data:`HISTORY_BUDGET_SECONDS` (no look-ahead), published one prefix at a time.
 
-Both are :class:`desktop.inference.InferenceRunner` tasks on the shared thread pool (newest
+Both are :class:`desktop.inference.JobRunner` tasks on the shared thread pool (newest
 request wins, cooperative cancel). Results are cached per prefix in :class:`OpponentsTracker`:
 an entry for the first ``k`` events stays valid while those ``k`` events stay the same, so
 logging an event computes one new prefix, and browsing the history shows a cached entry at
@@ -36,7 +36,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from engines.core.errors import Cancelled, ContradictionError
 from engines.cluedo.accuse import AccusationAdvice, best_triple, decide
 from engines.cluedo.opponents import OpponentsEstimate, iter_opponent_knowledge, opponent_knowledge
-from desktop.inference import InferenceRunner
+from desktop.inference import JobRunner
 
 #: An opponent "probably knows" the envelope (the tab's alert) when the estimated probability
 #: that their view determines it is at least this: at 0.5 it is more likely than not that they
@@ -208,7 +208,7 @@ class OpponentsTracker(QObject):
     failed = Signal(int, str)
     historyUpdated = Signal()
 
-    def __init__(self, live_runner: InferenceRunner, history_runner: InferenceRunner,
+    def __init__(self, live_runner: JobRunner, history_runner: JobRunner,
                  parent: Optional[QObject] = None):
         super().__init__(parent)
         self._live = live_runner

@@ -24,7 +24,7 @@ from desktop.widgets.opponents import AdvicePanel, KnowsRow, OpponentsStrip, per
 from desktop.cluedo.board_view import BoardPanel
 from desktop.cluedo.forms import NewGameDialog, SuggestionForm
 from desktop.cluedo.opponents import LIKELY_KNOWS, RULE_TEXT, OpponentsTracker, OpponentsView
-from desktop.inference import InferenceRunner
+from desktop.inference import JobRunner
 from desktop.appearance import tone, muted_css
 from desktop.widgets.plain_text import as_rich_plain, esc
 
@@ -180,7 +180,7 @@ class Tab(GameTab):
         # who is close and when to accuse: its own tasks, separate from the ranking (the
         # plot's task is low priority: not counted as the tab's pending work)
         self.opponents = OpponentsTracker(self.make_runner("opponents"),
-                                          InferenceRunner(self, name="cluedo-opponents-history"),
+                                          JobRunner(self, name="cluedo-opponents-history"),
                                           parent=self)
         self.opponents.viewReady.connect(self._on_opponents_view)
         self.opponents.failed.connect(self._on_opponents_failed)

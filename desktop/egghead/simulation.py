@@ -66,7 +66,7 @@ class SimulationPanel(SimulationPanelBase):
     """Run :func:`engines.egghead.simulate` off the GUI thread and show its results.
 
     Args:
-        runner: an :class:`desktop.inference.InferenceRunner` (the tab's ``make_runner``).
+        runner: an :class:`desktop.inference.JobRunner` (the tab's ``make_runner``).
 
     Signals:
         finished(object result): a simulation completed (the SimulationResult).

@@ -58,7 +58,7 @@ class SimulationPanel(SimulationPanelBase):
     """Pick a strategy per seat (or a random draw), run N games off the GUI thread, show results.
 
     Args:
-        runner: an :class:`desktop.inference.InferenceRunner` (from the tab's ``make_runner``).
+        runner: an :class:`desktop.inference.JobRunner` (from the tab's ``make_runner``).
 
     Signals:
         finished(object result): a tournament completed (the :class:`engines.spyfall.SimResult`).

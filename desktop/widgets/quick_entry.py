@@ -21,15 +21,7 @@ from PySide6.QtWidgets import (QApplication, QCompleter, QHBoxLayout, QLabel, QL
 
 from engines.core.errors import SessionFormatError
 from desktop.appearance import muted, muted_css, tone
-
-#: One example line per game for the placeholder (docs/quick-entry.md).
-EXAMPLES = {
-    "cluedo": "Ann: plum rope hall; Bob   ·   Bob has rope",
-    "inkognito": "Red: lord zsa fat   ·   Red: ambassador tall fat",
-    "egghead": "sum = 14   ·   reactions: B, C   ·   B solves -> 112",
-    "guesswho": "glasses? no   ·   down alex   ·   opponent 12",
-    "spyfall": "Bob: beach 1, casino .5   ·   Bob: all   ·   Bob asks Cy",
-}
+from engines.registry import registered_games
 
 _MAX_COMPLETIONS = 60
 IDLE_HINT = ("Names: any unique prefix of any word (plum, prof, mus).  ↓ picks a completion, "
@@ -57,7 +49,9 @@ class QuickEntry(QWidget):
     """A line edit for one typed event with completion, a live preview and inline errors.
 
     Args:
-        module: the game's engine module (``parse``, ``preview``, ``complete``).
+        module: the game's engine module, a
+            :class:`engines.core.contract.QuickEntryEngine` (``parse``, ``preview``,
+            ``complete``); the tab builds no quick entry for an engine without them.
         document: the :class:`desktop.session.SessionDocument` (its ``setup`` and ``events``
             are read at every keystroke: the grammar depends on them).
 
@@ -78,7 +72,8 @@ class QuickEntry(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
-        lay.addLayout(self._build_line(EXAMPLES.get(module.GAME, "")))
+        info = registered_games().get(module.GAME)   # the game's example line (its GameInfo)
+        lay.addLayout(self._build_line(info.example if info is not None else ""))
         self.preview = QLabel()
         self.preview.setObjectName("quickEntryPreview")
         self.preview.setWordWrap(True)
@@ -93,7 +88,8 @@ class QuickEntry(QWidget):
         self.line.escaped.connect(self.clear)
 
     def _build_line(self, example: str) -> QHBoxLayout:
-        """The labelled line (Alt+Q), its placeholder showing ``example``."""
+        """The labelled line (Alt+Q), its placeholder showing ``example`` (the registry's
+        :attr:`engines.registry.GameInfo.example`)."""
         row = QHBoxLayout()
         label = QLabel("&Quick entry:")
         row.addWidget(label)

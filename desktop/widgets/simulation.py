@@ -23,7 +23,7 @@ class SimulationPanelBase(QWidget):
     """Run a simulator off the GUI thread with progress and cancel; show its result.
 
     Args:
-        runner: an :class:`desktop.inference.InferenceRunner` (the tab's ``make_runner``).
+        runner: an :class:`desktop.inference.JobRunner` (the tab's ``make_runner``).
 
     Signals:
         finished(object result): a simulation completed.

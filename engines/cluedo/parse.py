@@ -268,7 +268,7 @@ def _holder_phrase(setup: Setup, owner: str) -> str:
     return f"{owner} holds it"
 
 
-def contradiction(setup: Setup, events: Sequence, event) -> Optional[str]:
+def contradiction(setup: Setup, events: Sequence, event, *, cancel=None) -> Optional[str]:
     """Why ``event`` cannot follow ``events``, or None when some deal agrees with both.
 
     The reason names what is known, e.g. ``"you hold it"`` for "Alice has Miss Scarlett" when
@@ -279,13 +279,14 @@ def contradiction(setup: Setup, events: Sequence, event) -> Optional[str]:
     ``infer``) for the verdict. Milliseconds for the classic deck.
 
     Raises:
+        Cancelled: ``cancel()`` became true (it is polled by the engine's long loops).
         SessionFormatError: ``event`` is not an event of this setup.
     """
     from engines.cluedo.counting import count_deals, propagate
     from engines.cluedo.inference import constraints_for
 
     comp = propagate(constraints_for(setup, events))
-    if not comp.feasible or count_deals(comp, marginals=False).count == 0:
+    if not comp.feasible or count_deals(comp, cancel, marginals=False).count == 0:
         return "the log is already impossible"
     owners = setup.owners
     ci = {c: i for i, c in enumerate(setup.cards)}
@@ -327,7 +328,7 @@ def contradiction(setup: Setup, events: Sequence, event) -> Optional[str]:
         if all(known_owner(c) == ENVELOPE for c in event.cards):
             return "all three are known to be in the envelope"
     cons = constraints_for(setup, list(events) + [event])
-    if count_deals(propagate(cons), marginals=False).count == 0:
+    if count_deals(propagate(cons), cancel, marginals=False).count == 0:
         reason = "no deal of the cards agrees with it and the log"
     return reason
 

@@ -3,8 +3,9 @@
 The desktop (``desktop/``), the command line (``engines/__main__.py``), the session reader
 (:mod:`engines.core.schema`) and the belief timeline (:mod:`engines.core.timeline`) use only
 these names, so a game is pluggable: a module that satisfies :class:`GameEngine` can be
-registered in :data:`engines.GAMES` and gets a tab, session files, ``python -m engines infer``,
-a history with the beliefs after every entry and a CSV export. ``isinstance(module, GameEngine)``
+declared in the game registry (:mod:`engines.registry`, :data:`engines.GAMES`) and gets a tab,
+session files, ``python -m engines infer``, a history with the beliefs after every entry and a
+CSV export. ``isinstance(module, GameEngine)``
 checks that the names exist (a ``runtime_checkable`` Protocol checks presence, not types);
 ``tests/engines/test_contract.py`` checks the behaviour for every registered game.
 
@@ -17,6 +18,12 @@ Layout of a game package (the same in every game)::
     engines/<game>/recommend.py  recommend (where the next move needs its own module)
     engines/<game>/simulate.py   SimConfig, simulate, SimulationResult, add_simulate_arguments,
                                  simulate_main
+
+The optional capabilities — :class:`QuickEntryEngine`, :class:`CheckingEngine`,
+:class:`ExplainingEngine`, :class:`FactReasonEngine`, :class:`Recommender`, :class:`Simulator`,
+:class:`IncrementalEngine` — are Protocols too; :func:`capabilities` names those a module has,
+and the desktop builds the matching part of a tab (quick entry, the check of a form's entry,
+Why?, …) only for an engine that has it.
 
 Errors: :class:`~engines.core.errors.SessionFormatError` for bad input (with the JSON path),
 :class:`~engines.core.errors.ContradictionError` for an impossible log,
@@ -130,6 +137,106 @@ class IncrementalEngine(Protocol):
     def state_bytes(self, setup: Any) -> int:
         """Bytes of one state for ``setup``: the timeline keeps snapshots while they fit its
         memory budget and otherwise moves one live state forward."""
+
+
+@runtime_checkable
+class QuickEntryEngine(Protocol):
+    """Optional: events typed as one line (the desktop's quick entry; engines/CONTRACT.md).
+
+    The grammar is the module docstring of the engine's ``parse`` module; names match by any
+    unique prefix of any word (:mod:`engines.core.names`). Pure functions, microseconds: the
+    desktop calls them on the GUI thread at every keystroke.
+    """
+
+    def parse(self, setup: Any, events: Sequence, text: str) -> Any:
+        """The event ``text`` stands for; raises SessionFormatError("$.text", message) naming
+        the unknown or ambiguous word and its candidates."""
+
+    def preview(self, setup: Any, events: Sequence, text: str) -> str:
+        """The typed line's event in words (``describe_event``); SessionFormatError as parse."""
+
+    def complete(self, setup: Any, events: Sequence, text: str) -> list:
+        """Whole-line completions of the line's last word (strings)."""
+
+    def format_event(self, setup: Any, event: Any) -> str:
+        """The canonical line of ``event`` (``parse`` reads it back)."""
+
+
+@runtime_checkable
+class CheckingEngine(Protocol):
+    """Optional: a new entry checked against the log before it is logged."""
+
+    def contradiction(self, setup: Any, events: Sequence, event: Any, *,
+                      cancel: CancelFlag = None) -> Optional[str]:
+        """Why ``event`` cannot follow ``events`` ("you hold it"), or None. May run the
+        engine (milliseconds to seconds): polls ``cancel`` and raises Cancelled; raises
+        SessionFormatError when ``event`` is not an event of ``setup``."""
+
+
+@runtime_checkable
+class ExplainingEngine(Protocol):
+    """Optional: why a fact is certain or ruled out, and which entries conflict
+    (:mod:`engines.core.explain`; ``python -m engines explain``)."""
+
+    def explain(self, setup: Any, events: Sequence, fact: dict, *,
+                cancel: CancelFlag = None) -> Any:
+        """An :class:`engines.core.explain.Explanation` of ``fact`` under ``events``;
+        SessionFormatError at ``$.fact…`` for a fact naming nothing in the setup;
+        ConflictError for a contradictory log."""
+
+    def explain_contradiction(self, setup: Any, events: Sequence, *,
+                              cancel: CancelFlag = None) -> Optional[list]:
+        """An irreducible list of 0-based entry indices that cannot all be true together
+        (None: the log is consistent)."""
+
+
+@runtime_checkable
+class FactReasonEngine(Protocol):
+    """Optional: the reason a worksheet cell is decided, read from an exact posterior (no
+    inference; Cluedo's "shown to Bob in suggestion 3")."""
+
+    def fact_reason(self, setup: Any, posterior: Any, player: str, card: str,
+                    has: bool) -> Optional[str]:
+        """Why ``player`` has (``has``) or lacks ``card`` under ``posterior``, or None."""
+
+
+#: Capability name -> its Protocol: what :func:`capabilities` reports.
+CAPABILITIES: dict[str, type] = {
+    "quick_entry": QuickEntryEngine,
+    "checking": CheckingEngine,
+    "explanation": ExplainingEngine,
+    "fact_reasons": FactReasonEngine,
+    "recommendation": Recommender,
+    "simulation": Simulator,
+    "incremental": IncrementalEngine,
+}
+
+#: Functions of the capabilities whose ``cancel`` must be keyword-only with default None.
+CANCELLABLE = {"checking": ("contradiction",),
+               "explanation": ("explain", "explain_contradiction"),
+               "recommendation": ("recommend",)}
+
+
+def capabilities(module: Any) -> frozenset[str]:
+    """The names of :data:`CAPABILITIES` whose Protocol ``module`` satisfies."""
+    return frozenset(name for name, proto in CAPABILITIES.items() if isinstance(module, proto))
+
+
+def has_capability(module: Any, name: str) -> bool:
+    """Whether ``module`` satisfies the Protocol of capability ``name`` (a key of
+    :data:`CAPABILITIES`; KeyError otherwise)."""
+    return isinstance(module, CAPABILITIES[name])
+
+
+def cancel_keyword_ok(fn: Callable) -> Optional[str]:
+    """None when ``fn`` takes ``cancel`` as a keyword-only parameter with default None, else
+    what differs (for the conformance test's message)."""
+    import inspect
+
+    p = inspect.signature(fn).parameters.get("cancel")
+    if p is None or p.kind is not inspect.Parameter.KEYWORD_ONLY or p.default is not None:
+        return f"{getattr(fn, '__name__', fn)}: cancel must be keyword-only with default None"
+    return None
 
 
 def check_engine(module: Any) -> list[str]:

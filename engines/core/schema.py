@@ -382,7 +382,8 @@ def parse_session(obj: Any, file: Optional[str] = None, *,
         SessionFormatError: the first bad field, by JSON path (and ``file`` when given); a
             newer ``version`` than this program reads is refused with a clear message.
     """
-    from engines import GAMES, game_module
+    from engines import game_module
+    from engines.registry import known_games, registered_games
 
     token = SESSION_FILE.set(os.path.abspath(file) if file else None)
     if folder is _SAME_FOLDER:
@@ -400,7 +401,10 @@ def parse_session(obj: Any, file: Optional[str] = None, *,
             raise r.error("version", f"this file was written by a newer Deduction Desk (version "
                                      f"{version}); this program reads version {VERSION}. "
                                      f"Please update Deduction Desk.")
-        game = r.choice("game", list(GAMES), what="game")
+        games = known_games()   # the built-in games need no package metadata
+        if obj.get("game") not in games:
+            games = registered_games()
+        game = r.choice("game", list(games), what="game")
         try:
             module = game_module(game)
         except ModuleNotFoundError:

@@ -22,7 +22,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
-from engines.core.contract import IncrementalEngine
+from engines.core.contract import CheckingEngine, IncrementalEngine
 from engines.core.errors import CancelFlag, ContradictionError, EngineError, check_cancel
 
 #: Bytes of incremental-engine state snapshots a timeline keeps (older ones are dropped first).
@@ -113,6 +113,30 @@ class Timeline:
             return self._entry(prefixes, len(prefixes.events), cancel)
         finally:
             self._lock.release()
+
+    def check(self, events: Sequence, event: Any, cancel: CancelFlag = None) -> Optional[str]:
+        """Why ``event`` cannot follow ``events`` (the check of a new entry), or None.
+
+        An engine with its own check (:class:`~engines.core.contract.CheckingEngine`) gives
+        its named reason ("you hold it"); otherwise the check is the posterior after
+        ``events`` + ``event`` through this timeline — one fold for an incremental engine, and
+        kept in the cache, so logging the entry afterwards costs nothing — and a contradiction
+        is reported with the engine's message.
+
+        Raises:
+            Cancelled: ``cancel()`` became true.
+            SessionFormatError: ``event`` is not an event of this setup.
+        """
+        events = tuple(events)
+        if isinstance(self.module, CheckingEngine):
+            return self.module.contradiction(self.setup, events, event, cancel=cancel)
+        try:
+            self.posterior(events + (event,), cancel)
+        except ContradictionError as exc:
+            if exc.event_index < len(events):
+                return "the log is already impossible"
+            return exc.message
+        return None
 
     def compute(self, events: Sequence, cancel: CancelFlag = None, *, full: bool = True,
                 progress: Optional[Callable[[int, int], None]] = None) -> TimelineResult:

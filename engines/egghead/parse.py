@@ -278,29 +278,30 @@ def _runs(values: Sequence[int]) -> str:
     return ", ".join(out)
 
 
-def contradiction(setup: Setup, events: Sequence, event) -> Optional[str]:
+def contradiction(setup: Setup, events: Sequence, event, *, cancel=None) -> Optional[str]:
     """Why ``event`` cannot follow ``events``, or None. An answer outside
     :func:`possible_answers` is refused with the possible ones ("with the cards you see, sum
     can only be 14–17"); reactions and solves run the exact inference on log + event (the
     master table, cached per prefix).
 
     Raises:
+        Cancelled: ``cancel()`` became true (it is polled by the engine's long loops).
         SessionFormatError: ``event`` is not an event of this setup.
     """
     from engines.egghead.inference import infer
 
     try:
-        infer(setup, list(events))
+        infer(setup, list(events), cancel=cancel)
     except ContradictionError:
         return "the log is already impossible"
     if isinstance(event, Answer):
-        ok = possible_answers(setup, events, event.question, event.moderator)
+        ok = possible_answers(setup, events, event.question, event.moderator, cancel=cancel)
         if event.answer not in ok:
             return (f"with the cards you see, {event.question} can only be answered "
                     f"{_runs(ok)}")
         return None
     try:
-        infer(setup, list(events) + [event])
+        infer(setup, list(events) + [event], cancel=cancel)
     except ContradictionError as exc:
         return exc.message
     return None

@@ -155,18 +155,19 @@ def complete(setup: Setup, events: Sequence, text: str) -> list[str]:
                          + ["opponent"] + list(setup.board.names))
 
 
-def contradiction(setup: Setup, events: Sequence, event) -> Optional[str]:
+def contradiction(setup: Setup, events: Sequence, event, *, cancel=None) -> Optional[str]:
     """Why ``event`` cannot follow ``events`` (no character left, the last card knocked down,
     the opponent's count going up), or None. Runs the engine's greedy inference (no DP) on the
-    log plus the event: milliseconds on the classic board."""
+    log plus the event: milliseconds on the classic board.
+    ``cancel`` is polled by the engine's long loops (Cancelled)."""
     from engines.guesswho.inference import infer
 
     try:
-        infer(setup, list(events), method="greedy")
+        infer(setup, list(events), method="greedy", cancel=cancel)
     except ContradictionError:
         return "the log is already impossible"
     try:
-        infer(setup, list(events) + [event], method="greedy")
+        infer(setup, list(events) + [event], method="greedy", cancel=cancel)
     except ContradictionError as exc:
         return exc.message
     return None

@@ -131,18 +131,19 @@ def complete(setup: Setup, events: Sequence, text: str) -> list[str]:
                          + ["ambassador", "mission", "identity", "build"])
 
 
-def contradiction(setup: Setup, events: Sequence, event) -> Optional[str]:
+def contradiction(setup: Setup, events: Sequence, event, *, cancel=None) -> Optional[str]:
     """Why ``event`` cannot follow ``events`` (no world of identities and builds agrees, or the
     same set shown twice under the no-repeat rule), or None. Runs the exact joint inference
-    (36 worlds per opponent pair; milliseconds)."""
+    (36 worlds per opponent pair; milliseconds).
+    ``cancel`` is polled by the engine's long loops (Cancelled)."""
     from engines.inkognito.inference import infer
 
     try:
-        infer(setup, list(events))
+        infer(setup, list(events), cancel=cancel)
     except ContradictionError:
         return "the log is already impossible"
     try:
-        infer(setup, list(events) + [event])
+        infer(setup, list(events) + [event], cancel=cancel)
     except ContradictionError as exc:
         return exc.message
     return None

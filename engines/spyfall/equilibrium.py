@@ -20,7 +20,7 @@ Two studies on one table (:data:`TABLE`: 5 players, the 27 locations of Spyfall 
 
 ``python -m engines.spyfall.equilibrium`` reruns both (about 3 minutes on 2 cores) and writes
 ``resources/spyfall/equilibrium.json``, which :func:`equilibrium_strategy` (and so the
-recommendation line, :func:`engines.spyfall.inference.recommend`) reads;
+recommendation line, :func:`engines.spyfall.recommend.recommend`) reads;
 ``python tests/benchmarks/plot_spyfall_studies.py`` draws the figures of
 ``docs/spyfall-equilibrium.md``.
 """

@@ -154,7 +154,7 @@ def complete(setup: Setup, events: Sequence, text: str) -> list[str]:
     return complete_word(text, list(setup.locations))
 
 
-def contradiction(setup: Setup, events: Sequence, event) -> Optional[str]:
+def contradiction(setup: Setup, events: Sequence, event, *, cancel=None) -> Optional[str]:
     """Always None: a claim has positive likelihood under every (location, spy) hypothesis
     (Dirichlet emissions on a floored simplex, “Spyfall with Pyro”), so no claim contradicts a log."""
     return None

@@ -12,6 +12,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 def main() -> None:
     from desktop.app import MainWindow, make_app
+    from desktop.headless import wait_until_idle as wait_idle
     from engines.core.resources import resource_path
 
     app = make_app()
@@ -20,23 +21,23 @@ def main() -> None:
     for game, tab in win.build_all_tabs().items():
         win.open_path(str(resource_path("examples", f"{game}.json")), ask=False)
         win.select_game(game)
-        win.wait_idle()
+        wait_idle(win)
         events = list(tab.document.events)
         if not events:
             continue
         tab.reset_document(tab.document.setup, events[:-1])
-        win.wait_idle()
+        wait_idle(win)
         clicks, draws = [], []
         for _ in range(20):
             t0 = time.perf_counter()
             tab.log_event(events[-1])  # what a click or a form does on the GUI thread
             clicks.append(time.perf_counter() - t0)
-            win.wait_idle()
+            wait_idle(win)
             t0 = time.perf_counter()
             tab._show_view()
             draws.append(time.perf_counter() - t0)
             tab.document.undo_stack.undo()
-            win.wait_idle()
+            wait_idle(win)
         print(f"{game:10s} log a fact: median {1000 * statistics.median(clicks):5.1f} ms, worst "
               f"{1000 * max(clicks):5.1f} ms | redraw beliefs: median {1000 * statistics.median(draws):5.1f} ms, "
               f"worst {1000 * max(draws):5.1f} ms")

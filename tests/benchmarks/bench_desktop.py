@@ -35,19 +35,21 @@ def main() -> None:
     from PySide6.QtCore import QThread  # noqa: F401  (Qt loaded before counting)
 
     from desktop.app import MainWindow, make_app
+
+    from desktop.headless import wait_until_idle as wait_idle
     from engines.core.resources import resource_path
 
     app = make_app()
     win = MainWindow(autosave=False, interactive=False)
     win.show()
     app.processEvents()
-    win.wait_idle()
+    wait_idle(win)
     print(f"threads at start-up: {_os_threads()} OS threads "
           f"({threading.active_count()} Python threads)")
     print(f"RSS at start-up: {_rss_mib():.0f} MiB")
     for game in win.games():   # opening an example builds its tab
         win.open_path(str(resource_path("examples", f"{game}.json")), ask=False)
-        win.wait_idle(timeout_s=600)
+        wait_idle(win, timeout_s=600)
     print(f"threads after opening every example: {_os_threads()} OS threads")
     print(f"RSS after opening every example: {_rss_mib():.0f} MiB")
     win.shutdown()

@@ -162,6 +162,7 @@ def widget_replay() -> None:
 
     os.environ.setdefault("XDG_DATA_HOME", tempfile.mkdtemp(prefix="bench-entry-"))
     from desktop.app import MainWindow
+    from desktop.headless import wait_until_idle as wait_idle
 
     app = QApplication.instance() or QApplication([])
     win = MainWindow(autosave=False)
@@ -176,7 +177,7 @@ def widget_replay() -> None:
         tab = win.tab_for(games[tab_name])
         win.select_game(games[tab_name])
         tab.reset_document(setup, [])
-        win.wait_idle(60)
+        wait_idle(win, 60)
         win.activateWindow()   # the offscreen platform may drop the activation between cases
         app.processEvents()
         QTest.keyClick(QApplication.focusWidget() or tab, Qt.Key_L, Qt.ControlModifier)
@@ -189,7 +190,7 @@ def widget_replay() -> None:
         tab.quick_entry.completer.popup().hide()
         QTest.keyClick(tab.quick_entry.line, Qt.Key_Return)
         keys += 1
-        win.wait_idle(60)
+        wait_idle(win, 60)
         want = mod.event_from_json(expect, setup, "$")
         good = focused and list(tab.document.events) == [want]
         ok += good

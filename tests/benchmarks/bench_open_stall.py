@@ -163,6 +163,7 @@ def measure(win, path: str, cancel: bool = False, limit_s: float = 60.0,
 
 def main() -> None:
     from desktop.app import MainWindow, make_app
+    from desktop.headless import wait_until_idle as wait_idle
 
     cancel = "--cancel" in sys.argv
     sync = "--sync" in sys.argv
@@ -170,7 +171,7 @@ def main() -> None:
     win = MainWindow(autosave=False, interactive=False)
     win.show()
     app.processEvents()
-    win.wait_idle()
+    wait_idle(win)
     folder = tempfile.mkdtemp(prefix="bench-open-")
     # the first open of a game builds its tab (hundreds of widgets, on the GUI thread); the
     # second line opens a file into the tab already built

@@ -42,14 +42,18 @@ print(probe.t)
 
 OURS = PROBE + """
 from desktop.app import MainWindow, make_app
+from desktop.headless import wait_until_idle as wait_idle
+from desktop.process import configure_process, warm_engine_imports
 app = make_app(); probe = FirstPaint(); app.installEventFilter(probe)
-w = MainWindow(autosave=False, interactive=False); w.show()
+configure_process()   # as main() does
+w = MainWindow(autosave=False, interactive=False)
+w.tabBuilt.connect(lambda _game: warm_engine_imports(w.games())); w.show()
 while probe.t is None: app.processEvents()
 t1 = probe.t
 # the page's first paint builds its tab, shown with its first beliefs (or 0.4 s after built)
 while not (w.game_tabs and list(w.game_tabs.values())[0].isVisible()): app.processEvents()
 app.processEvents(); t2 = time.perf_counter() - t0
-w.build_all_tabs(); w.wait_idle(); t3 = time.perf_counter() - t0; w.shutdown()
+w.build_all_tabs(); wait_idle(w); t3 = time.perf_counter() - t0; w.shutdown()
 print(t1, t2, t3)
 """
 

@@ -82,6 +82,8 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
 
     from desktop.app import MainWindow, make_app
+
+    from desktop.headless import wait_until_idle as wait_idle
     from engines import cluedo
     from engines.core.resources import resource_path
     from engines.core.schema import read_session_file
@@ -95,7 +97,7 @@ def main(argv=None) -> None:
         win.select_game(game)
         tab = win.tab_for(game)
         tab.reset_document(data.setup, data.events)
-        assert win.wait_idle(120)
+        assert wait_idle(win, 120)
         gui, wall = _time_why(app, win, tab, _decided_facts(game, tab))
         _report(f"Why? {game} example ({len(data.events)} events)", gui, wall)
 
@@ -107,7 +109,7 @@ def main(argv=None) -> None:
     for seed in range(args.seeds):
         events = game_log(setup, 30, seed)
         tab.reset_document(setup, events)
-        assert win.wait_idle(120)
+        assert wait_idle(win, 120)
         gui, wall = _time_why(app, win, tab, _decided_facts("cluedo", tab))
         gui_all += gui
         wall_all += wall

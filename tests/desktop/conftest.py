@@ -15,9 +15,12 @@ os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
 def _qt_test_mode(qapp):
     from PySide6.QtCore import QStandardPaths
 
+    from desktop.process import configure_process
+
     qapp.setApplicationName("Deduction Desk")
     qapp.setOrganizationName("DeductionDeskTests")
     assert QStandardPaths.writableLocation(QStandardPaths.AppDataLocation).startswith(_HOME)
+    configure_process()   # as main() does: garbage collected on the GUI thread only, GIL interval
     yield
 
 
@@ -29,6 +32,7 @@ def window(qtbot, monkeypatch):
     from PySide6.QtWidgets import QMessageBox
 
     from desktop.app import APP_NAME, ORG_NAME, MainWindow
+    from window_idle import wait_idle
 
     QSettings(ORG_NAME, APP_NAME).clear()
 
@@ -36,11 +40,11 @@ def window(qtbot, monkeypatch):
     monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: QMessageBox.Ok)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Discard)
     # several unsaved games at teardown: one dialog, answered "Discard all"
-    monkeypatch.setattr("desktop.app.ask_unsaved", lambda *a, **k: "discard")
+    monkeypatch.setattr("desktop.window_files.ask_unsaved", lambda *a, **k: "discard")
     win = MainWindow(autosave=True)
     qtbot.addWidget(win)
     win.show()
-    assert win.wait_idle(60)
+    assert wait_idle(win, 60)
     yield win
     for tab in win.game_tabs.values():
         tab.document.undo_stack.setClean()

@@ -6,6 +6,7 @@ import sys
 from PySide6.QtGui import QImage, QKeySequence
 
 from engines.core.resources import resource_path
+from window_idle import wait_idle
 
 
 def test_screenshot_cli_writes_png(tmp_path):
@@ -93,7 +94,7 @@ def test_csv_export_has_beliefs_after_every_event_even_without_full_timeline(win
     tab = window.tab_for("egghead")
     tab.FULL_TIMELINE = False
     assert window.open_path(str(path), ask=False)
-    window.wait_idle(60)
+    wait_idle(window, 60)
     assert not tab.timeline.is_full and tab.timeline.latest is not None  # the latest only
     out = tmp_path / "egg.csv"
     with qtbot.waitSignal(tab.exportFinished, timeout=60000) as blocker:

@@ -10,6 +10,7 @@ from engines.cluedo.accuse import accusation_advice, best_triple, decide
 from engines.cluedo.opponents import iter_opponent_knowledge
 from engines.core.resources import resource_path
 import desktop.cluedo.opponents as opp_mod
+from window_idle import wait_idle
 
 # A 3-player classic game where the envelope is Professor Plum, Spanner, Study. I hold six cards,
 # Ann showed me all six of hers; then Ann suggested the envelope's three cards and Bob and I
@@ -39,7 +40,7 @@ def _tab(window, setup, events):
     window.select_game("cluedo")
     tab = window.tab_for("cluedo")
     tab.reset_document(setup, events)
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
     return tab
 
 
@@ -74,7 +75,7 @@ def test_browsing_an_earlier_entry_shows_its_figures(window, table):
     events = _events(table)
     tab = _tab(window, table, events)
     tab.history.select_event(len(events) - 2)          # before Ann's suggestion
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
     assert tab.view_index == len(events) - 1
     rows = {r.name: r for r in tab.strip.rows()}
     assert rows["Ann"].p == pytest.approx(0.0) and rows["Ann"].exact
@@ -87,7 +88,7 @@ def test_browsing_an_earlier_entry_shows_its_figures(window, table):
     assert tab.advice_panel.detail.text().startswith(f"As after entry {len(events) - 1}: ")
     assert tab.knows_plot.marker.isVisible() and tab.knows_plot.marker.value() == len(events) - 1
     tab.history.select_live()
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
     assert {r.name: r.p for r in tab.strip.rows()}["Ann"] == pytest.approx(1.0)
 
 
@@ -134,14 +135,14 @@ def test_newest_request_wins_no_stale_values(window, table):
     suggestion = _events(table)[-1]
     tab.log_event(suggestion)          # Ann would know...
     tab.document.undo_stack.undo()     # ...but the entry is taken back at once
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
     assert len(tab.document.events) == len(events)
     assert all(k == len(events) for k in seen)
     assert {r.name: r.p for r in tab.strip.rows()}["Ann"] == pytest.approx(0.0)
     assert tab.advice_panel.alert_text() == ""
     # and forward again: the new entry's figures, not the cached ones of the shorter log
     tab.document.undo_stack.redo()
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
     assert {r.name: r.p for r in tab.strip.rows()}["Ann"] == pytest.approx(1.0)
 
 
@@ -194,9 +195,9 @@ def test_cache_keeps_the_prefixes_a_changed_log_still_shares(qapp, table):
     from types import SimpleNamespace
 
     from desktop.cluedo.opponents import OpponentsTracker, OpponentsView
-    from desktop.inference import InferenceRunner
+    from desktop.inference import JobRunner
 
-    tracker = OpponentsTracker(InferenceRunner(), InferenceRunner())
+    tracker = OpponentsTracker(JobRunner(), JobRunner())
     events = _events(table)
     tracker.sync(table, events)
     for k in range(len(events) + 1):
@@ -227,8 +228,8 @@ def test_a_hidden_tab_computes_nothing_until_shown(window, table):
     window.select_game("inkognito")
     tab = window.tab_for("cluedo")
     tab.reset_document(table, _events(table))
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
     assert tab.opponents.cached(len(tab.document.events)) is None
     window.select_game("cluedo")
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
     assert {r.name: r.p for r in tab.strip.rows()}["Ann"] == pytest.approx(1.0)

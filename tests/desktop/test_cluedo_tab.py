@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from engines import cluedo
 from engines.core.resources import resource_path
+from window_idle import wait_idle
 
 
 def _tab(window):
@@ -18,7 +19,7 @@ def _tab(window):
 
 
 def _wait(window):
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
 
 
 def _right_click(qtbot, monkeypatch, tab, item, column, action_prefix):

@@ -8,12 +8,13 @@ from PySide6.QtCore import Qt
 from engines import egghead
 from engines.core.errors import SessionFormatError
 from engines.core.resources import resource_path
+from window_idle import wait_idle
 
 SEED_VALIDS = [(1, 1, 2), (1, 2, 2), (1, 2, 3)]
 
 
 def _wait(window):
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
 
 
 def _tab(window):

@@ -13,10 +13,11 @@ from engines.core.resources import resource_path
 from desktop.guesswho.forms import FILE_CHOICE, NewGameDialog
 from desktop.guesswho.model import COL_BITS, COL_QUESTION, QuestionRole
 from desktop.widgets.worksheet import format_probability
+from window_idle import wait_idle
 
 
 def _wait(window):
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
 
 
 def _tab(window, setup=None, events=()):

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from window_instances import CHILD_PRELUDE, ROOT, close_instance, copy_example, instance_window
+from window_idle import wait_idle
 
 
 @pytest.fixture
@@ -33,7 +34,7 @@ def test_file_open_in_another_window_is_brought_to_the_front(qtbot, tmp_path, bo
         path = copy_example(tmp_path, "spyfall")
         assert a.open_path(path, ask=False)
         a.select_game("cluedo")                 # A shows another tab
-        assert a.wait_idle(60) and b.wait_idle(60)
+        assert wait_idle(a, 60) and wait_idle(b, 60)
         brought = []
         a.handoff.handedOff.connect(brought.append)
         b_doc = b.tab_for("spyfall").document

@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt
 
 from desktop.widgets.history import _long_time, _short_time
 from engines import cluedo
+from window_idle import wait_idle
 
 
 def test_times_read_naturally():
@@ -35,6 +36,6 @@ def test_cluedo_speaks_of_me_in_the_first_person(window):
     assert say("me lacks rope") == "I do not have Rope"
     tab = window.tab_for("cluedo")
     tab.reset_document(setup, [cluedo.parse(setup, [], "Ann: plum rope hall; me")])
-    assert window.wait_idle(30)
+    assert wait_idle(window, 30)
     assert "I showed a card" in tab.history.entry_text(1)
     assert "Me " not in tab.history.entry_text(1)

@@ -7,10 +7,11 @@ from PySide6.QtWidgets import QApplication
 from PySide6.QtGui import QContextMenuEvent
 
 from engines import cluedo, egghead
+from window_idle import wait_idle
 
 
 def _wait(window):
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
 
 
 def _menu_texts(monkeypatch, tab, item, column, choose=None):

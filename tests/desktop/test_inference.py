@@ -5,13 +5,13 @@ import time
 
 import pytest
 
-from desktop.inference import InferenceRunner
+from desktop.inference import JobRunner
 from engines.core.errors import ContradictionError, check_cancel
 
 
 @pytest.fixture
 def runner(qtbot):
-    r = InferenceRunner()
+    r = JobRunner()
     yield r
     r.shutdown()
 
@@ -89,7 +89,7 @@ def test_progress_is_forwarded(runner, qtbot):
 def test_partial_results_arrive_before_the_result_and_no_thread_per_runner(qtbot):
     from desktop.inference import thread_pool
 
-    runners = [InferenceRunner() for _ in range(20)]
+    runners = [JobRunner() for _ in range(20)]
     try:
         r = runners[0]
         partials = []

@@ -10,10 +10,11 @@ from PySide6.QtWidgets import QMessageBox
 from engines import inkognito as ink
 from engines.core.schema import read_session_file
 from engines.core.resources import resource_path
+from window_idle import wait_idle
 
 
 def _wait(window):
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
 
 
 def _tab(window):

@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 import pytest
+from window_idle import wait_idle
 
 _BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_open_stall.py"
 _spec = importlib.util.spec_from_file_location("bench_open_stall", _BENCH)
@@ -162,4 +163,4 @@ def test_open_in_background_reads_the_file_off_the_gui_thread(window, qtbot, tmp
     qtbot.waitUntil(lambda: bool(errors), timeout=30_000)
     assert "$.setup" in errors[0]
     assert tab.document.path == path and len(tab.document.events) == n   # nothing changed
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)

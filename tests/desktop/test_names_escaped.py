@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QAbstractItemView, QLabel, QWidget
 
 from engines.core.resources import resource_path
 from desktop.widgets.plain_text import as_rich_plain
+from window_idle import wait_idle
 
 HOSTILE = "<img src=x>&<b>"
 NOTE = "<img src=y>&<i>note"
@@ -105,7 +106,7 @@ def test_markup_in_names_is_shown_literally(window, tmp_path, game):
     path = tmp_path / f"{game}.json"
     path.write_text(json.dumps(_session(game)), encoding="utf-8")
     assert window.open_path(str(path), ask=False)
-    assert window.wait_idle(120)
+    assert wait_idle(window, 120)
     tab = window.tab_for(game)
     found = list(_texts(tab))
     injected = [(where, plain[:120]) for where, plain, html in found
@@ -149,7 +150,7 @@ def test_item_view_tooltips_show_names_literally(window, tmp_path):
     path = tmp_path / "spyfall.json"
     path.write_text(json.dumps(_session("spyfall")), encoding="utf-8")
     assert window.open_path(str(path), ask=False)
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
     tab = window.tab_for("spyfall")
     view = next(v for v in tab.history.findChildren(QListView) if v.model() is not None)
     m = view.model()

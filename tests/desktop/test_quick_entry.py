@@ -7,10 +7,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from engines import cluedo, egghead, guesswho, inkognito, spyfall
+from window_idle import wait_idle
 
 
 def _wait(window):
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
 
 
 def _type(qtbot, tab, text):

@@ -180,9 +180,9 @@ def test_quit_during_a_computation_that_ignores_cancel():
     """Quitting while a job never checks for cancellation ends cleanly (no Qt abort)."""
     child = _child("""
         from PySide6.QtCore import QTimer
-        from desktop.inference import InferenceRunner
+        from desktop.inference import JobRunner
         win = MainWindow(autosave=True)
-        runner = InferenceRunner(win, name="stubborn")
+        runner = JobRunner(win, name="stubborn")
         runner.submit(lambda cancel: time.sleep(30))
         win.show()
         QTimer.singleShot(300, win.close)

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QApplication, QTableView
 
 from desktop.widgets.role_data import MultiDataModel
 from engines.core.resources import resource_path
+from window_idle import wait_idle
 
 ROLES = [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.DecorationRole,
          Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole,
@@ -33,7 +34,7 @@ def _same(a, b) -> bool:
 
 def test_multi_data_equals_data_for_every_role(window):
     assert window.open_path(str(resource_path("examples", "spyfall.json")), ask=False)
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
     tab = window.tab_for("spyfall")
     models = [tab.sheet_model, tab.history._view.model()]
     for model in models:

@@ -9,6 +9,7 @@ from engines import cluedo
 from desktop import window_state
 from desktop.widgets.belief_plot import PALETTE, BeliefPlot, ColourKeys
 from desktop.widgets.unsaved import UnsavedDialog
+from window_idle import wait_idle
 
 
 # -- plot colours -------------------------------------------------------------------------------
@@ -52,7 +53,7 @@ def test_belief_plot_colours_distinct_and_keyed_by_name(qtbot):
 def test_cluedo_envelope_lines_have_three_colours(window):
     window.select_game("cluedo")
     tab = window.tab_for("cluedo")
-    assert window.wait_idle(60)   # its first beliefs (the tab may be built just now)
+    assert wait_idle(window, 60)   # its first beliefs (the tab may be built just now)
     names = list(tab.plot.series())
     assert len(names) == 3
     assert len({tab.plot.series_colour(n).name() for n in names}) == 3
@@ -81,7 +82,7 @@ def _answer_unsaved(button_name, seen):
 def _no_single_questions(monkeypatch):
     import desktop.widgets.unsaved
 
-    monkeypatch.setattr("desktop.app.ask_unsaved", desktop.widgets.unsaved.ask_unsaved)  # the real one
+    monkeypatch.setattr("desktop.window_files.ask_unsaved", desktop.widgets.unsaved.ask_unsaved)  # the real one
     asked = []
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a) or QMessageBox.Cancel)
     return asked
@@ -248,10 +249,10 @@ def test_banner_floats_over_the_worksheet(window):
     tab = window.tab_for("cluedo")
     setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"], "me": "Me"}, "s")
     tab.reset_document(setup, [])
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
     before = tab.sheet.mapTo(window, tab.sheet.rect().topLeft()), tab.sheet.size()
     _contradiction(tab)
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
     QApplication.processEvents()
     assert tab.banner.isVisible() and "Impossible" in tab.banner.text()
     assert (tab.sheet.mapTo(window, tab.sheet.rect().topLeft()), tab.sheet.size()) == before
@@ -261,7 +262,7 @@ def test_banner_floats_over_the_worksheet(window):
     header_bottom = header.mapTo(window, header.rect().bottomLeft()).y()
     assert 0 <= top_left.y() - header_bottom <= 3 and tab.banner.width() > tab.sheet.width()
     window.undo_action.trigger()
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
     assert not tab.banner.isVisible()
     assert (tab.sheet.mapTo(window, tab.sheet.rect().topLeft()), tab.sheet.size()) == before
 
@@ -277,10 +278,10 @@ def test_no_ready_to_accuse_while_the_log_is_impossible(window):
     events += [cluedo.event_from_json({"type": "shown", "player": p, "card": c}, setup, "e")
                for p in ("Ann", "Bob") for c in hands[p]]
     tab.reset_document(setup, events)
-    assert window.wait_idle(120)
+    assert wait_idle(window, 120)
     assert "Ready to accuse" in tab.accuse_label.text()
     tab.log_json({"type": "shown", "player": "Ann", "card": hands["Bob"][0]})   # impossible
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
     assert tab.banner.isVisible()
     assert tab.accuse_label.text() == ""
 
@@ -289,16 +290,16 @@ def test_switching_method_greys_the_old_numbers_at_once(window):
     window.select_game("cluedo")
     tab = window.tab_for("cluedo")
     tab.method.setCurrentIndex(tab.method.findData("montecarlo"))
-    assert window.wait_idle(120)
+    assert wait_idle(window, 120)
     assert "exact samples" in tab.deals_label.text() and not tab.model.is_stale()
     tab.method.setCurrentIndex(tab.method.findData("center"))
     # before any result arrives: greyed, and the label no longer speaks of samples
     assert tab.model.is_stale()
     assert "computing" in tab.deals_label.text() and "samples" not in tab.deals_label.text()
-    assert window.wait_idle(120)
+    assert wait_idle(window, 120)
     assert not tab.model.is_stale() and "samples" not in tab.deals_label.text()
     tab.method.setCurrentIndex(tab.method.findData("exact"))
-    assert window.wait_idle(120)
+    assert wait_idle(window, 120)
 
 
 def test_guess_who_board_reflows_and_scrolls_at_1280x800(window):

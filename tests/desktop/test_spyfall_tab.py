@@ -11,10 +11,11 @@ from desktop.widgets.columns import MISSING
 from engines.core.errors import SessionFormatError
 from desktop.spyfall.forms import NewGameDialog, parse_claim_text
 from desktop.spyfall.model import next_weight
+from window_idle import wait_idle
 
 
 def _wait(window):
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
 
 
 def _tab(window, setup=None):

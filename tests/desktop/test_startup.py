@@ -8,10 +8,10 @@ import sys
 import textwrap
 
 import pytest
-from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from engines.core.resources import resource_path
+from window_idle import wait_idle
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 #: Modules start-up must not import: the numeric stack, plots, the engines, the tabs, the
@@ -20,8 +20,9 @@ HEAVY_PREFIXES = ("numpy", "scipy", "pyqtgraph", "cvxpy", "distributed", "engine
                   "desktop.gametab", "desktop.session", "desktop.recovery", "desktop.inference",
                   "desktop.controller", "desktop.cluedo.", "desktop.inkognito.", "desktop.egghead.",
                   "desktop.guesswho.", "desktop.spyfall.")
-#: The light exceptions: the engines.core package (its names load lazily) and its resource paths.
-LIGHT = ("engines.core", "engines.core.resources")
+#: The light exceptions: the engines.core package (its names load lazily), its resource paths
+#: and the game registry (names, titles and module paths; no engine).
+LIGHT = ("engines.core", "engines.core.resources", "engines.registry")
 
 
 def _heavy_loaded_in_child(code: str) -> list:
@@ -51,11 +52,13 @@ def test_the_window_is_made_without_engines_tabs_or_threads():
 
 
 def test_titles_known_before_the_engines_are_their_titles():
-    from desktop.app import GAME_TITLES, tab_games
+    from desktop.tab_pages import tab_games
     from engines import GAMES, game_module
+    from engines.registry import registered_games
 
     assert tab_games() == list(GAMES)
-    assert GAME_TITLES == {game: game_module(game).TITLE for game in GAMES}
+    assert {g: info.title for g, info in registered_games().items()} == {
+        game: game_module(game).TITLE for game in GAMES}
 
 
 @pytest.fixture
@@ -65,10 +68,11 @@ def quiet(monkeypatch):
 
 
 def _new_window(qtbot, last_tab=None, interactive=True):
-    from desktop.app import APP_NAME, LAST_TAB_KEY, ORG_NAME, MainWindow
+    from desktop.app import MainWindow
+    from desktop.settings import LAST_TAB
 
     if last_tab is not None:
-        QSettings(ORG_NAME, APP_NAME).setValue(LAST_TAB_KEY, last_tab)
+        LAST_TAB.write(last_tab)
     win = MainWindow(autosave=False, interactive=interactive)
     qtbot.addWidget(win)
     return win
@@ -126,7 +130,7 @@ def test_opening_a_session_builds_its_tab_only(qtbot, quiet, tmp_path):
         assert win.tabs.currentWidget().game == "guesswho"
         tab = win.game_tabs["guesswho"]
         assert tab.document.path == str(path) and len(tab.document.events) > 0
-        assert win.wait_idle(60) and tab.timeline is not None and tab.timeline.latest is not None
+        assert wait_idle(win, 60) and tab.timeline is not None and tab.timeline.latest is not None
     finally:
         _close(win)
 
@@ -187,7 +191,7 @@ def test_start_after_show_opens_the_session(qtbot, quiet, tmp_path):
         qtbot.waitUntil(lambda: "inkognito" in win.game_tabs
                         and win.game_tabs["inkognito"].document.path == str(path), timeout=30_000)
         assert win.tabs.currentWidget().game == "inkognito"
-        assert win.wait_idle(60)
+        assert wait_idle(win, 60)
     finally:
         _close(win)
 

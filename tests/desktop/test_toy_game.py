@@ -1,165 +1,245 @@
-"""A sixth game added from outside desktop/ and engines/: this test module is the engine of a
-toy game ("coin": is the coin fair or biased, from the flips seen) and satisfies the
-GameEngine Protocol; registered in engines.GAMES it goes through session load/save, the CLI's
-``infer``, the belief timeline, the history, the CSV export and a generic tab."""
+"""A sixth game from outside this repository's packages: ``tests/desktop/toy_game`` is a
+distribution of its own (``coin-game``: its own ``pyproject.toml``, entry points of the group
+``deduction_desk.games``). The test installs it into a temporary folder — the package and a
+``.dist-info`` with its ``METADATA`` and ``entry_points.txt``, as ``pip install --target``
+lays it out — puts that folder on ``sys.path`` and finds it through the game registry:
+
+* ``coin`` (its own tab, quick entry, Why?) appears as a tab of ``MainWindow`` and goes through
+  session load/save, the CLI's ``infer``, the history, the belief plot, quick entry typed by
+  key, Why? with the History highlight, and the CSV export;
+* ``plaincoin`` (the contract's required names only) gets the desktop's generic tab, with no
+  quick entry: typing in the tab does not crash it.
+
+Nothing under ``desktop/`` names either game (checked below)."""
 import csv
+import importlib
 import json
-from dataclasses import dataclass
+import re
+import sys
+import tomllib
+from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 
-import engines
-from engines.core.contract import GameEngine
-from engines.core.errors import SessionFormatError
-from engines.core.timeline import Timeline
+from window_idle import wait_idle
 
-# --------------------------------------------------------------------------- the toy engine
-GAME, TITLE, METHODS, EVENT_TYPES = "coin", "Coin", ("exact",), ("flip",)
-
-
-@dataclass(frozen=True)
-class Setup:
-    """The biased coin shows heads with probability ``bias``; a fair one with 1/2."""
-
-    bias: float = 0.8
-
-    @classmethod
-    def from_json(cls, obj, path="$.setup"):
-        bias = obj.get("bias") if isinstance(obj, dict) else None
-        if not isinstance(bias, (int, float)) or not 0.5 < bias < 1:
-            raise SessionFormatError(f"{path}.bias", "must be a number between 0.5 and 1")
-        return cls(float(bias))
-
-    def to_json(self):
-        return {"bias": self.bias}
+TOY = Path(__file__).resolve().parent / "toy_game"
+ROOT = Path(__file__).resolve().parents[2]
 
 
-@dataclass(frozen=True)
-class Flip:
-    heads: bool
-
-    def to_json(self):
-        return {"type": "flip", "heads": self.heads}
-
-
-@dataclass(frozen=True)
-class Posterior:
-    p_biased: float
-
-    def to_json(self):
-        return {"game": GAME, "p_biased": self.p_biased}
-
-
-def default_setup():
-    return Setup()
-
-
-def event_from_json(obj, setup, path):
-    if not isinstance(obj.get("heads"), bool):
-        raise SessionFormatError(f"{path}.heads", "must be true or false")
-    return Flip(obj["heads"])
-
-
-def describe_event(setup, event):
-    return "heads" if event.heads else "tails"
+def install_distribution(source: Path, target: Path) -> str:
+    """Install the distribution in ``source`` (a ``pyproject.toml`` and its packages) into
+    ``target`` the way ``pip install --target`` does (the package folders and a ``.dist-info``
+    with ``METADATA`` and ``entry_points.txt``, PyPA "Recording installed projects"); returns the
+    distribution's name. Done by hand so that the test needs neither network nor a build
+    backend."""
+    project = tomllib.loads((source / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    name, version = project["name"], project["version"]
+    for package in ("coin_game",):
+        dest = target / package
+        dest.mkdir(parents=True)
+        for f in (source / package).iterdir():
+            if f.is_file():
+                (dest / f.name).write_bytes(f.read_bytes())
+    info = target / f"{name.replace('-', '_')}-{version}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
+                                   encoding="utf-8")
+    lines = []
+    for group, entries in project["entry-points"].items():
+        lines.append(f"[{group}]")
+        lines += [f"{key} = {value}" for key, value in entries.items()]
+    (info / "entry_points.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (info / "INSTALLER").write_text("test\n", encoding="utf-8")
+    return name
 
 
-def infer(setup, events, *, method="exact", cancel=None):
-    """Bayes' rule over {fair, biased} with prior 1/2 each."""
-    biased = fair = 0.5
-    for e in events:
-        biased *= setup.bias if e.heads else 1 - setup.bias
-        fair *= 0.5
-    return Posterior(biased / (biased + fair))
-
-
-def belief_summary(setup, posterior):
-    return {"p_biased": posterior.p_biased}
-
-
-# --------------------------------------------------------------------------- the test
 @pytest.fixture
-def coin_registered(monkeypatch):
-    monkeypatch.setitem(engines.GAMES, GAME, __name__)
-    assert isinstance(engines.game_module(GAME), GameEngine)
-    yield engines.game_module(GAME)
+def toy_installed(tmp_path, monkeypatch):
+    """The coin-game distribution installed into a temporary folder on ``sys.path``, and the
+    game registry read again; undone afterwards."""
+    from engines.registry import refresh
+
+    site = tmp_path / "site"
+    install_distribution(TOY, site)
+    monkeypatch.syspath_prepend(str(site))
+    importlib.invalidate_caches()
+    games = refresh()
+    yield games
+    monkeypatch.undo()
+    for name in [m for m in sys.modules if m == "coin_game" or m.startswith("coin_game.")]:
+        del sys.modules[name]
+    importlib.invalidate_caches()
+    refresh()
 
 
-def _expected(flips, bias=0.8):
-    return infer(Setup(bias), [Flip(h) for h in flips]).p_biased
+@pytest.fixture
+def toy_window(toy_installed, qtbot, monkeypatch):
+    """A MainWindow made after the toy distribution was installed (the window fixture of
+    conftest is made before this test's fixtures could install anything)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from desktop.app import MainWindow
+    from desktop.settings import app_settings
+
+    app_settings().clear()
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: QMessageBox.Ok)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Discard)
+    win = MainWindow(autosave=False, interactive=False)
+    qtbot.addWidget(win)
+    win.show()
+    yield win
+    for tab in win.game_tabs.values():
+        tab.document.undo_stack.setClean()
+    win.shutdown()
 
 
-def test_a_sixth_game_through_the_generic_machinery(coin_registered, qtbot, tmp_path, capsys):
-    from PySide6.QtWidgets import QLabel, QVBoxLayout
+def _expected(flips, bias):
+    """P(trick coin) after ``flips`` (True: heads), by Bayes' rule with prior 1/2."""
+    trick = fair = 0.5
+    for heads in flips:
+        trick *= bias if heads else 1 - bias
+        fair *= 0.5
+    return trick / (trick + fair)
 
-    from desktop.gametab import GameTab
 
-    mod = coin_registered
-    # session file: load, CLI infer, save
-    path = tmp_path / "coin.json"
-    path.write_text(json.dumps({"format": "deduction-desk.session", "version": 1, "game": "coin", "setup": {"bias": 0.9},
-                                "events": [{"type": "flip", "heads": True},
-                                           {"type": "flip", "heads": True, "note": "lucky"}]}))
+def test_the_registry_finds_the_installed_games(toy_installed):
+    import engines
+    from engines.core.contract import capabilities
+
+    assert list(toy_installed)[:5] == ["cluedo", "inkognito", "egghead", "guesswho", "spyfall"]
+    assert list(toy_installed)[5:] == ["coin", "plaincoin"]
+    assert engines.GAMES["coin"] == "coin_game.engine"
+    assert toy_installed["coin"].capabilities() == {"quick_entry", "explanation"}
+    assert capabilities(engines.game_module("plaincoin")) == frozenset()
+    assert toy_installed["coin"].example_session_path().name == "coin.json"
+
+
+def test_uninstalled_it_is_gone():
+    import engines
+
+    assert "coin" not in engines.GAMES and "plaincoin" not in engines.GAMES
+
+
+def test_the_coin_game_in_the_main_window(toy_window, qtbot, tmp_path, capsys):
+    from engines.registry import game_info
+
+    win = toy_window
+    titles = [win.tabs.tabText(i) for i in range(win.tabs.count())]
+    assert titles[-2:] == ["Coin", "Plain coin"]
+    # the CLI reads the game's session file
+    example = game_info("coin").example_session_path()
     from engines.__main__ import main
-    assert main(["infer", str(path)]) == 0
+    assert main(["infer", str(example)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out == {"game": "coin", "p_biased": pytest.approx(_expected([True, True], 0.9))}
-    bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps({"format": "deduction-desk.session", "version": 1, "game": "coin", "setup": {"bias": 2}, "events": []}))
-    assert main(["infer", str(bad)]) == 2
-    assert "$.setup.bias" in capsys.readouterr().err
-    # the timeline
-    tl = Timeline(mod, Setup(0.9))
-    r = tl.compute([Flip(True), Flip(False)])
-    assert [p.p_biased for p in r.posteriors] == pytest.approx(
-        [0.5, _expected([True], 0.9), _expected([True, False], 0.9)])
+    # opened in the window: the game's own tab
+    assert win.open_path(str(example), ask=False)
+    tab = win.current_tab()
+    assert type(tab).__name__ == "CoinTab" and tab.GAME == "coin"
+    assert wait_idle(win, 60)
+    assert tab.label.text() == f"P(trick coin) = {_expected([True, True], 0.9):.4f} after 2 flips"
+    assert tab.history.entry_count() == 3 and "[lucky]" in tab.history.entry_text(2)
+    # quick entry, typed by key: the placeholder shows the registry's example
+    qe = tab.quick_entry
+    assert qe is not None and "heads   ·   tails" in qe.line.placeholderText()
+    QTest.keyClicks(qe.line, "ta")
+    assert qe.message().startswith("→ tails")
+    qe.completer.popup().hide()
+    QTest.keyClick(qe.line, Qt.Key_Return)
+    qtbot.waitUntil(lambda: tab.history.entry_count() == 4, timeout=10_000)
+    assert wait_idle(win, 60)
+    assert qe.text() == ""
+    assert tab.label.text().endswith("after 3 flips")
+    assert tab.plot.series()["trick"] == pytest.approx(
+        [0.5] + [_expected([True, True, False][:k], 0.9) for k in (1, 2, 3)])
+    # a bad line names what is wrong and logs nothing
+    QTest.keyClicks(qe.line, "edge")
+    QTest.keyClick(qe.line, Qt.Key_Return)
+    assert "'edge' is not heads or tails" in qe.message() and tab.history.entry_count() == 4
+    qe.clear()
+    # Why? a two-headed coin is ruled out: by the tails (entry 3) alone
+    assert tab.replace_setup("two-headed", bias=1.0)
+    assert wait_idle(win, 60)
+    assert tab.label.text() == "P(trick coin) = 0.0000 after 3 flips"
+    tab.show_why({"coin": "trick"}, "The coin is a trick coin")
+    popup = tab.why_popup()
+    qtbot.waitUntil(lambda: not popup.is_working(), timeout=10_000)
+    assert popup.entry_indices() == [2]
+    assert tab.history.explained_entries() == [2]
+    assert "entry 3 shows tails" in popup.steps_text()
+    tab.close_why()
+    # History: the beliefs after the first flip; undo
+    tab.history.select_entry(1)
+    assert tab.label.text().endswith("after 1 flips")
+    tab.history.select_live()
+    tab.document.undo_stack.undo()      # the setup change
+    tab.document.undo_stack.undo()      # the typed tails
+    assert wait_idle(win, 60)
+    assert tab.history.entry_count() == 3 and tab.label.text().endswith("after 2 flips")
+    # CSV export and save
+    out_csv = tmp_path / "coin.csv"
+    with qtbot.waitSignal(tab.exportFinished, timeout=10_000) as b:
+        win.write_csv(tab, str(out_csv))
+    assert b.args == [str(out_csv), ""]
+    rows = list(csv.reader(out_csv.open(encoding="utf-8")))
+    assert rows[0][-1] == "p_biased" and len(rows) == 4
+    assert float(rows[-1][-1]) == pytest.approx(_expected([True, True], 0.9), rel=1e-5)
+    tab.document.save(str(tmp_path / "saved.json"))
+    from engines.core.schema import read_session_file
+    again = read_session_file(str(tmp_path / "saved.json"))
+    assert again.game == "coin" and again.meta[1].note == "lucky" and len(again.events) == 2
 
-    class CoinTab(GameTab):
-        GAME = "coin"
 
-        def build_ui(self):
-            lay = QVBoxLayout(self)
-            self.label = QLabel()
-            for w in (self.banner, self.label, self.history, self.plot):
-                lay.addWidget(w)
+def test_an_engine_with_only_the_required_names_gets_the_generic_tab(toy_window, qtbot):
+    """No quick entry is built for it, so typing in its tab (the keys that focus quick entry
+    elsewhere, then a line and Enter) changes nothing and raises nothing."""
+    from desktop.generic_tab import GenericTab
 
-        def show_posterior(self, post, k):
-            self.label.setText(f"P(biased) = {post.p_biased:.4f} after {k} flips")
+    win = toy_window
+    assert win.select_game("plaincoin")
+    tab = win.current_tab()
+    assert isinstance(tab, GenericTab) and tab.quick_entry is None
+    assert wait_idle(win, 60)
+    tab.setFocus()
+    for key in ("/", "heads"):
+        QTest.keyClicks(tab, key)
+    QTest.keyClick(tab, Qt.Key_Return)
+    QTest.keyClick(tab, Qt.Key_L, Qt.ControlModifier)
+    assert len(tab.document.events) == 0
+    assert tab.log_json({"type": "flip", "heads": False})
+    assert wait_idle(win, 60)
+    assert tab.table.item(0, 0).text() == "p_biased"
+    assert tab.table.item(0, 1).text() == "0.0 %"          # the default coin is two-headed
+    assert tab.caption.text() == "Beliefs after 1 of 1 entry"
+    assert tab.plot.series()["p_biased"] == pytest.approx([0.5, 0.0])
 
-        def plot_series(self, timeline):
-            return {"biased": [s and s["p_biased"] for s in timeline.summaries]}
 
-    tab = CoinTab()
-    qtbot.addWidget(tab)
-    try:
-        from engines.core.schema import read_session_file
-        tab.load_session(read_session_file(str(path)), str(path))
-        qtbot.waitUntil(lambda: not tab.is_busy(), timeout=5000)
-        assert tab.label.text() == f"P(biased) = {_expected([True, True], 0.9):.4f} after 2 flips"
-        assert tab.history.entry_count() == 3 and "heads" in tab.history.entry_text(2)
-        assert "[lucky]" in tab.history.entry_text(2)
-        assert tab.log_json({"type": "flip", "heads": False})
-        qtbot.waitUntil(lambda: not tab.is_busy(), timeout=5000)
-        assert tab.history.entry_count() == 4
-        assert tab.plot.series()["biased"] == pytest.approx(
-            [0.5] + [_expected([True, True, False][:k], 0.9) for k in (1, 2, 3)])
-        tab.history.select_entry(1)                       # the beliefs after the first flip
-        assert tab.label.text().endswith("after 1 flips")
-        tab.history.select_live()
-        tab.document.undo_stack.undo()
-        qtbot.waitUntil(lambda: not tab.is_busy(), timeout=5000)
-        assert tab.history.entry_count() == 3 and tab.label.text().endswith("after 2 flips")
-        # CSV export and save
-        out_csv = tmp_path / "coin.csv"
-        with qtbot.waitSignal(tab.exportFinished, timeout=5000) as b:
-            tab.export_history_csv(str(out_csv))
-        assert b.args == [str(out_csv), ""]
-        rows = list(csv.reader(out_csv.open(encoding="utf-8")))
-        assert rows[0][-1] == "p_biased" and len(rows) == 4
-        assert float(rows[-1][-1]) == pytest.approx(_expected([True, True], 0.9), rel=1e-5)
-        tab.document.save(str(tmp_path / "saved.json"))
-        again = read_session_file(str(tmp_path / "saved.json"))
-        assert again.setup == Setup(0.9) and again.events == (Flip(True), Flip(True))
-        assert again.meta[1].note == "lucky"
-    finally:
-        tab.shutdown()
+def test_nothing_under_desktop_names_the_toy_games():
+    for path in (ROOT / "desktop").rglob("*"):
+        if path.suffix in (".py", ".md"):
+            assert not re.search(r"\bcoin", path.read_text(encoding="utf-8"), re.I), path
+
+
+def test_installed_games_join_the_tab_bar_after_the_first_frame(toy_installed, qtbot,
+                                                                 monkeypatch):
+    """The first frame shows the built-in games without reading package metadata; the games
+    of installed packages are added right after it, with their View menu items."""
+    import engines.registry as registry
+    from desktop.app import MainWindow
+
+    monkeypatch.setattr(registry, "_registered", None)     # as at start: nothing read yet
+    win = MainWindow(autosave=False, interactive=False)
+    qtbot.addWidget(win)
+    assert win.games() == ["cluedo", "inkognito", "egghead", "guesswho", "spyfall"]
+    win.show()
+    qtbot.waitUntil(lambda: win.games()[5:] == ["coin", "plaincoin"], timeout=10_000)
+    titles = [a.text() for a in win.view_menu.actions() if not a.isSeparator()]
+    assert titles[-2:] == ["Coin", "Plain coin"]
+    coin = next(a for a in win.view_menu.actions() if a.text() == "Coin")
+    assert coin.shortcut().toString() == "Ctrl+6"
+    coin.trigger()
+    qtbot.waitUntil(lambda: "coin" in win.game_tabs, timeout=10_000)
+    win.shutdown()

@@ -11,10 +11,11 @@ from engines import cluedo, egghead, guesswho, inkognito
 from engines.core.resources import resource_path
 from engines.core.schema import read_session_file
 from desktop.widgets.history import ConflictRole, ExplainedRole
+from window_idle import wait_idle
 
 
 def _wait(window):
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
 
 
 def _load(window, game, setup=None, events=None):

@@ -72,3 +72,87 @@ def test_cancel_stops_inference_and_simulation(game):
         mod.infer(s.setup, s.events, cancel=lambda: True)
     with pytest.raises(Cancelled):
         mod.simulate(mod.SimConfig(), cancel=lambda: True)
+
+
+# -- the registry and the optional capabilities (engines/registry.py, engines/core/contract.py)
+#: What each built-in game offers (the desktop builds quick entry, checks, Why? and the
+#: Cluedo cell reasons from these): a capability lost or gained by accident fails here.
+BUILTIN_CAPABILITIES = {
+    "cluedo": {"quick_entry", "checking", "explanation", "fact_reasons", "recommendation",
+               "simulation"},
+    "inkognito": {"quick_entry", "checking", "explanation", "recommendation", "simulation"},
+    "egghead": {"quick_entry", "checking", "explanation", "recommendation", "simulation",
+                "incremental"},
+    "guesswho": {"quick_entry", "checking", "explanation", "recommendation", "simulation"},
+    "spyfall": {"quick_entry", "checking", "recommendation", "simulation", "incremental"},
+}
+
+
+def test_the_registry_declares_the_five_games_in_tab_order():
+    from engines.registry import BUILTIN_GAMES, registered_games
+
+    games = registered_games()
+    assert [g.id for g in BUILTIN_GAMES] == list(BUILTIN_CAPABILITIES)
+    assert list(games)[:5] == list(BUILTIN_CAPABILITIES)
+    assert list(engines.GAMES) == list(games)
+    # pyproject.toml declares the same objects as entry points
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    for g in BUILTIN_GAMES:
+        assert f'{g.id} = "engines.registry:{g.id.upper()}"' in text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_registry_entry_matches_the_engine(game):
+    from engines.registry import game_info
+
+    info = game_info(game)
+    mod = info.module()
+    assert (info.id, info.title, info.engine) == (mod.GAME, mod.TITLE, mod.__name__)
+    s = read_session_file(str(info.example_session_path()))
+    assert s.game == game and s.events
+    if "quick_entry" in info.capabilities():
+        for line in info.example.split("   ·   "):   # the placeholder's examples parse
+            mod.parse(s.setup, s.events, line)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_capabilities_are_the_declared_ones_with_cancel(game):
+    from engines.core.contract import CANCELLABLE, capabilities, cancel_keyword_ok
+
+    mod = engines.game_module(game)
+    caps = capabilities(mod)
+    if game in BUILTIN_CAPABILITIES:
+        assert caps == BUILTIN_CAPABILITIES[game]
+    for cap, names in CANCELLABLE.items():
+        for name in names if cap in caps else ():
+            assert cancel_keyword_ok(getattr(mod, name)) is None, cancel_keyword_ok(getattr(mod, name))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_quick_entry_check_and_explanation_on_the_example(game):
+    """Every example entry round-trips through ``format_event``/``parse``; each entry, checked
+    against the log before it, is not refused; a check polls ``cancel``; the example log has
+    no conflicting entries."""
+    from engines.core.contract import capabilities
+
+    mod = engines.game_module(game)
+    caps = capabilities(mod)
+    s = read_session_file(str(ROOT / "resources" / "examples" / f"{game}.json"))
+    events = list(s.events)
+    for k, ev in enumerate(events):
+        if "quick_entry" in caps:
+            line = mod.format_event(s.setup, ev)
+            assert mod.parse(s.setup, events[:k], line) == ev, line
+            assert isinstance(mod.preview(s.setup, events[:k], line), str)
+            assert all(isinstance(c, str) for c in mod.complete(s.setup, events[:k], line[:3]))
+        if "checking" in caps:
+            assert mod.contradiction(s.setup, events[:k], ev) is None, (k, ev)
+    if "checking" in caps:
+        try:
+            verdict = mod.contradiction(s.setup, events[:-1], events[-1], cancel=lambda: True)
+        except Cancelled:
+            verdict = "cancelled"
+        # Spyfall's check runs nothing (no claim contradicts a log); the others run the engine
+        assert verdict == (None if game == "spyfall" else "cancelled")
+    if "explanation" in caps:
+        assert mod.explain_contradiction(s.setup, events) is None

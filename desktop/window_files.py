@@ -1,0 +1,264 @@
+"""The main window's file actions: New, Open (in the background), Open Recent, Save, Save As,
+the exports, and the questions about unsaved games (a mixin of :class:`desktop.app.MainWindow`).
+
+Every path goes through the session layer (:mod:`desktop.session`: QSaveFile, the schema
+check); a bad file or a failed write shows a message naming the file and what is wrong, and
+changes nothing.
+"""
+from __future__ import annotations
+
+import functools
+import html
+import logging
+import os
+import sys
+
+from PySide6.QtCore import Slot
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from desktop.settings import RECENT_FILES
+from desktop.widgets.unsaved import DISCARD_ALL, SAVE_ALL, ask_unsaved
+
+log = logging.getLogger(__name__)
+#: Entries of File → Open Recent.
+MAX_RECENT = 8
+
+
+def plain_text_html(text: str) -> str:
+    """``text`` as rich text that shows it literally: message boxes guess the format, so a file
+    or player name such as ``<img src=…>`` would otherwise be drawn as HTML."""
+    return "<p>" + html.escape(text, quote=False).replace("\n", "<br>") + "</p>"
+
+
+def _read_session_job(path: str, _task) -> object:
+    """Read and check a session file (a pool job; see FileActions.open_path_in_background)."""
+    from desktop.session import open_session_file
+
+    return open_session_file(path)
+
+
+class FileActions:
+    """File menu actions of :class:`desktop.app.MainWindow` (which provides ``tab_for``,
+    ``current_tab``, ``select_game``, ``interactive``, ``recent_menu`` and the hand-off of
+    :class:`desktop.window_recovery.RecoveryWiring`)."""
+
+    _file_reader = None
+    _pending_open = None
+
+    def recent_files(self) -> list[str]:
+        """The recent session files, newest first."""
+        return RECENT_FILES.read()
+
+    def _add_recent(self, path: str) -> None:
+        path = os.path.abspath(path)
+        files = [path] + [p for p in self.recent_files() if p != path]
+        RECENT_FILES.write(files[:MAX_RECENT])
+        self._rebuild_recent()
+
+    def _rebuild_recent(self) -> None:
+        self.recent_menu.clear()
+        files = self.recent_files()
+        for p in files:
+            act = self.recent_menu.addAction(os.path.basename(p))
+            act.setToolTip(p)
+            act.triggered.connect(lambda _=False, path=p: self.open_path_in_background(path))
+        self.recent_menu.setEnabled(bool(files))
+
+    def new_game(self) -> None:
+        tab = self.current_tab()
+        if tab is not None and self._maybe_save(tab):
+            tab.new_game()
+
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open session", "",
+                                              "Session files (*.json);;All files (*)")
+        if path:
+            self.open_path_in_background(path)
+
+    def open_path(self, path: str, *, ask: bool = True) -> bool:
+        """Open a session file into its game's tab (built if it was not), reading it on this
+        thread (scripts, tests, the screenshot mode; the menus use
+        :meth:`open_path_in_background`). A bad file shows a message, changes nothing.
+        Returns True when the session was opened."""
+        from engines.core.errors import SessionFormatError
+        from desktop.session import open_session_file
+
+        if self.hand_off_if_open_elsewhere(path):
+            return False
+        try:
+            data = open_session_file(path)
+        except SessionFormatError as exc:
+            self._error("Cannot open the session", str(exc))
+            return False
+        return self._show_opened(path, data, ask)
+
+    def open_path_in_background(self, path: str, *, ask: bool = True) -> None:
+        """Open a session file as :meth:`open_path` does, with the file read and checked on a
+        pool thread: the largest logs take a few hundred ms to parse, which the window spends
+        responsive (the status bar says what is being opened). The tab shows the session when
+        the reading is done; a bad file gets the same message. Of several opens in a row, the
+        newest wins."""
+        if self.hand_off_if_open_elsewhere(path):
+            return
+        self._pending_open = (path, ask)
+        self.statusBar().showMessage(f"Opening {os.path.basename(path)}…")
+        self.file_reader.submit(functools.partial(_read_session_job, path))
+
+    @property
+    def file_reader(self):
+        """The runner that reads session files in the background (made on first use)."""
+        if self._file_reader is None:
+            from desktop.inference import JobRunner
+
+            self._file_reader = JobRunner(self, "open")
+            self._file_reader.resultReady.connect(self._on_file_read)
+            self._file_reader.failed.connect(self._on_file_read_failed)
+        return self._file_reader
+
+    @Slot(int, object, float)
+    def _on_file_read(self, _revision: int, data, _seconds: float) -> None:
+        path, ask = self._pending_open
+        self._pending_open = None
+        self.statusBar().clearMessage()
+        self._show_opened(path, data, ask)
+
+    @Slot(int, object)
+    def _on_file_read_failed(self, _revision: int, exc) -> None:
+        self._pending_open = None
+        self.statusBar().clearMessage()
+        self._error("Cannot open the session", str(exc))
+
+    def _show_opened(self, path: str, data, ask: bool) -> bool:
+        """Load a read session into its game's tab and bring the tab to the front (False: no
+        such tab, or the user kept the unsaved game)."""
+        tab = self.tab_for(data.game)
+        if tab is None:
+            self._error("Cannot open the session", f"{path}: this build has no {data.game} tab")
+            return False
+        if ask and not self._maybe_save(tab):
+            return False
+        tab.load_session(data, os.path.abspath(path))
+        log.info("opened %s (%s, %d entries)", path, data.game, len(data.events))
+        self.select_game(data.game)
+        self._add_recent(path)
+        self._update_title()
+        return True
+
+    def save(self) -> bool:
+        tab = self.current_tab()
+        if tab is None:
+            return False
+        if not tab.document.path:
+            return self.save_as()
+        return self._save_to(tab, tab.document.path)
+
+    def save_as(self) -> bool:
+        tab = self.current_tab()
+        if tab is None:
+            return False
+        path, _ = QFileDialog.getSaveFileName(self, "Save session",
+                                              tab.document.path or f"{tab.GAME}.json",
+                                              "Session files (*.json)")
+        if not path:
+            return False
+        if not path.endswith(".json"):
+            path += ".json"
+        return self._save_to(tab, path)
+
+    def _save_to(self, tab, path: str) -> bool:
+        try:   # never over a file another window has open (its lock is taken first)
+            with self.autosave.write_target(path):
+                tab.document.save(path)
+        except OSError as exc:
+            self._error("Cannot save", str(exc))
+            return False
+        log.info("saved %s", path)
+        self._add_recent(path)
+        self.statusBar().showMessage(f"Saved {path}", 4000)
+        self._update_title()
+        return True
+
+    def export_json(self) -> None:
+        from desktop.session import write_text_atomically
+
+        tab = self.current_tab()
+        path, _ = QFileDialog.getSaveFileName(self, "Export session as JSON",
+                                              f"{tab.GAME}-session.json",
+                                              "JSON (*.json)")
+        if path:
+            try:
+                with self.autosave.write_target(path):
+                    write_text_atomically(path, tab.document.to_text(path))
+                self.statusBar().showMessage(f"Exported {path}", 4000)
+            except OSError as exc:
+                self._error("Cannot export", str(exc))
+
+    def export_csv(self) -> None:
+        tab = self.current_tab()
+        path, _ = QFileDialog.getSaveFileName(self, "Export history as CSV",
+                                              f"{tab.GAME}-history.csv", "CSV (*.csv)")
+        if path:
+            from desktop.recovery import check_write_target
+
+            held = check_write_target(path, self.autosave)
+            if held:
+                self._error("Cannot export", held)
+                return
+            self.write_csv(tab, path)
+
+    def write_csv(self, tab, path: str) -> None:
+        """Export ``tab``'s history with the beliefs after every event (finishes asynchronously
+        when beliefs must be computed first; the status bar or a message tells the outcome)."""
+        tab.export_history_csv(path)
+
+    @Slot(str, str)
+    def _export_finished(self, path: str, error: str) -> None:
+        if error:
+            self._error("Cannot export", error)
+        else:
+            self.statusBar().showMessage(f"Exported {path}", 4000)
+
+    def _error(self, title: str, text: str) -> None:
+        log.warning("%s: %s", title, text)
+        self.statusBar().showMessage(text, 8000)
+        if self.interactive:
+            QMessageBox.warning(self, title, plain_text_html(text))
+        else:
+            print(f"error: {text}", file=sys.stderr)
+
+    def _maybe_save(self, tab) -> bool:
+        """Ask Save / Discard / Cancel when ``tab`` has unsaved changes; True to go on."""
+        if not tab.document.is_modified():
+            return True
+        self.select_game(tab.GAME)
+        ans = QMessageBox.question(
+            self, "Unsaved changes",
+            plain_text_html(f"The {tab.title()} game ({tab.document.display_name()}) has unsaved "
+                            f"changes. Save them?"),
+            QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
+        if ans == QMessageBox.Save:
+            return self.save()
+        return ans == QMessageBox.Discard
+
+    def _unsaved_line(self, tab) -> str:
+        n = len(tab.document.events)
+        return f"{tab.title()} — {tab.document.display_name()} ({n} entr{'y' if n == 1 else 'ies'})"
+
+    def _close_unsaved(self) -> bool:
+        """Ask about the unsaved games before quitting: one Save / Discard / Cancel question for
+        one game, one Save all / Discard all / Cancel dialog listing them for several. True to
+        quit (everything saved or discarded)."""
+        # a tab not built yet has nothing unsaved
+        unsaved = [t for t in self.game_tabs.values() if t.document.is_modified()]
+        if len(unsaved) <= 1:
+            return all(self._maybe_save(t) for t in unsaved)
+        choice = ask_unsaved(self, [self._unsaved_line(t) for t in unsaved])
+        if choice == DISCARD_ALL:
+            return True
+        if choice != SAVE_ALL:
+            return False
+        for tab in unsaved:   # an untitled game asks for its file; cancelling there stops quitting
+            self.select_game(tab.GAME)
+            if not self.save():
+                return False
+        return True

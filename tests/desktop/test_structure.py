@@ -1,0 +1,128 @@
+"""The shape of the code, read statically (``ast``; nothing is imported): no import circle in
+``desktop`` and ``engines`` (function-level imports included: a lazy import is still a
+dependency), QSettings keys only in ``desktop/settings.py``, and MainWindow's size."""
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("desktop", "engines")
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            out[".".join(parts)] = path
+    return out
+
+
+def import_graph() -> dict[str, set]:
+    """module -> the modules of the two packages it imports (anywhere in its file)."""
+    modules = _modules()
+
+    def known(name: str):
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph = {}
+    for name, path in modules.items():
+        edges = set()
+        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [known(a.name) for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    base = ".".join(package[:len(package) - node.level + 1] + [base] * bool(base))
+                # ``from pkg import mod`` imports the module pkg.mod when there is one
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else known(base)
+                           for a in node.names]
+            else:
+                continue
+            edges.update(t for t in targets if t and t != name)
+        graph[name] = edges
+    return graph
+
+
+def cycles(graph: dict[str, set]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan's algorithm,
+    iterative), each sorted."""
+    index, low, on_stack, stack, out = {}, {}, set(), [], []
+    counter = 0
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            v, children = work[-1]
+            for w in children:
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                    break
+                if w in on_stack:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    component = []
+                    while True:
+                        w = stack.pop()
+                        on_stack.discard(w)
+                        component.append(w)
+                        if w == v:
+                            break
+                    if len(component) > 1:
+                        out.append(sorted(component))
+    return out
+
+
+def test_the_cycle_finder_finds_a_planted_circle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert cycles(graph) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_circle_in_desktop_and_engines():
+    graph = import_graph()
+    assert "desktop.selftest" in graph["desktop.app"]              # the graph sees lazy imports
+    assert "engines.spyfall.recommend" in graph["engines.spyfall"]
+    assert cycles(graph) == []
+
+
+def test_settings_keys_are_declared_in_one_module():
+    """Every QSettings read or write outside desktop/settings.py goes through its options."""
+    offenders = []
+    for path in (ROOT / "desktop").rglob("*.py"):
+        if path.name == "settings.py" and path.parent.name == "desktop":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in ("value", "setValue", "remove", "contains") \
+                    and node.args and isinstance(node.args[0], (ast.Constant, ast.JoinedStr)) \
+                    and isinstance(getattr(node.args[0], "value", ""), (str, type(None))):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+            if isinstance(node, ast.Name) and node.id == "QSettings" \
+                    and path.name != "window_state.py":   # window_state: a type annotation
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} QSettings")
+    assert offenders == []
+
+
+def test_main_window_is_under_400_lines():
+    tree = ast.parse((ROOT / "desktop" / "app.py").read_text(encoding="utf-8"))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "MainWindow")
+    assert cls.end_lineno - cls.lineno + 1 < 400
