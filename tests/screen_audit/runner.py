@@ -62,6 +62,7 @@ class Audit:
         self.states: list[str] = []
         self.failures: list[dict] = []
         self.errors: list[str] = []
+        self._current = ""   # the game being walked (names the New game dialog's state)
 
     def settle(self, seconds: float = 0.25) -> None:
         self.win.wait_idle(120)
@@ -167,7 +168,7 @@ def _contradict(game: str, tab) -> bool:
 
 
 def walk(audit: Audit, want: dict) -> None:
-    from PySide6.QtWidgets import QDialog, QMessageBox, QTabWidget
+    from PySide6.QtWidgets import QDialog, QMessageBox
 
     win = audit.win
     dialogs_seen = []
@@ -237,7 +238,6 @@ def walk(audit: Audit, want: dict) -> None:
             tab.document.undo_stack.setClean()
         except Exception:   # noqa: BLE001 (reported, the test fails on it)
             audit.errors.append(f"{game}: {traceback.format_exc()}")
-    del QTabWidget
 
 
 def _pages(audit: Audit, tab, prefix: str) -> None:
