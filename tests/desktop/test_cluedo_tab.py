@@ -242,7 +242,8 @@ def test_recommendation_table_shows_exact_information(window):
     # marked ≈ while the exact count runs; the runner delivers a partial result only before the
     # task's own result, and never one of a stale task
     est = cluedo.recommend(setup, [hand], room=room, exact_seconds=0)
-    tab._on_recommendation_estimate(0, est)
+    key = tab.controller._advice_asked["recommend"]     # the moment the ranking is of
+    tab.controller._on_advice("recommend", False, 0, (key, est))
     assert tab.rec_table.text(0, 3).startswith("≈") and "counting" in tab.rec_note.text()
-    tab._on_recommendation(0, rec, 0.0)
+    tab.controller._on_advice("recommend", True, 0, (key, rec))
     assert not tab.rec_table.text(0, 3).startswith("≈")

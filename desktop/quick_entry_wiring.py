@@ -1,0 +1,42 @@
+"""The tab's quick-entry line: where it sits, its shortcuts, and where its entries go.
+
+:func:`attach_quick_entry` builds the :class:`desktop.widgets.quick_entry.QuickEntry` of a
+:class:`desktop.gametab.GameTab`, puts it where the banner sits in the tab's top layout (the
+banner then floats over what follows, not over the line), binds Ctrl+L and ``/`` to it, and
+sends what it enters through the tab's entry check (a forced entry is logged as typed).
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+
+from desktop.widgets.quick_entry import QuickEntry
+
+
+def make_quick_entry(tab) -> QuickEntry:
+    """The tab's quick-entry line, its entries wired to the tab (placed by
+    :func:`place_quick_entry` once the tab's layout exists)."""
+    qe = QuickEntry(tab.module, tab.document)
+
+    def entered(event, force: bool) -> None:
+        if force:
+            tab.log_event(event)
+            qe.show_logged()
+            return
+        tab.log_checked(event, refused=qe.show_refused, logged=qe.show_logged)
+
+    qe.entered.connect(entered)
+    return qe
+
+
+def place_quick_entry(tab) -> None:
+    """Put ``tab.quick_entry`` where ``tab.banner`` sits in the tab's top layout and bind
+    Ctrl+L and ``/`` to it (only the visible tab's shortcuts are active)."""
+    root = tab.layout()
+    at = root.indexOf(tab.banner) if root is not None else -1
+    if root is not None and hasattr(root, "insertWidget"):
+        root.insertWidget(at if at >= 0 else 0, tab.quick_entry)
+    for key in ("Ctrl+L", "/"):
+        sc = QShortcut(QKeySequence(key), tab)
+        sc.setContext(Qt.WindowShortcut)
+        sc.activated.connect(tab.quick_entry.focus)
