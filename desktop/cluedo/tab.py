@@ -120,6 +120,9 @@ class Tab(GameTab):
         self.form.accusationSubmitted.connect(self.log_checked)
         EnterSubmits(self.form, self.form.submit)
         self.form.formChanged.connect(self._request_advice)
+        # after any suggestion logged (the form, quick entry, an undo of its removal) the next
+        # player suggests
+        self.document.eventsInserted.connect(self._suggestion_logged)
         ml.addWidget(self.form)
         ml.addLayout(self._build_ranking_head())
         self.advice_panel = AdvicePanel(RULE_TEXT)
@@ -314,6 +317,7 @@ class Tab(GameTab):
         form (which logs at the end of the log: now)."""
         if not snap.busy and snap.revision != self._advice_rev:
             self._advice_rev = snap.revision
+            self.form.set_beliefs(self._live_posterior())     # the form logs after the log
             self._request_advice()
         if snap.status is Status.CONTRADICTION or snap.status is Status.ERROR:
             self.opponents.release()
@@ -574,9 +578,16 @@ class Tab(GameTab):
 
     @Slot(object)
     def _log_suggestion(self, event) -> None:
-        """Log the form's suggestion unless it contradicts the log; then the suggester moves on
-        to the next player (the next suggestion is theirs)."""
-        self.log_checked(event, logged=lambda: self._next_suggester(event.suggester))
+        """Log the form's suggestion unless it contradicts the log."""
+        self.log_checked(event)
+
+    @Slot(int, int)
+    def _suggestion_logged(self, first: int, count: int) -> None:
+        """A suggestion was appended to the log: the next suggestion is the next player's."""
+        events = self.document.events
+        if count == 1 and first + count == len(events) \
+                and isinstance(events[-1], cluedo.SuggestionEvent):
+            self._next_suggester(events[-1].suggester)
 
     def _next_suggester(self, suggester: str) -> None:
         players = list(self.document.setup.players)
