@@ -229,7 +229,8 @@ class GameTab(QWidget):
             self.show_cancelled()
         self._status_line(snap, prev)
         self.show_moment(snap)
-        self.why.render(snap)
+        if self.why.popup is not None:
+            self.why.render(snap)
         if not snap.busy and (prev.busy or prev.revision != snap.revision):
             self.inferenceDone.emit(snap.revision)
 

@@ -165,3 +165,25 @@ def test_a_past_entry_shows_only_its_moment(window, game):
     cut = visible_texts(window)
     leaks = whole_log_claims(full, past, cut)
     assert not leaks, f"{game}: after selecting entry {k}, these speak of the whole log: {sorted(leaks)}"
+
+
+def test_undo_of_an_impossible_entry_clears_the_banner_in_the_same_frame(window):
+    """The banner follows the snapshot: right after Ctrl+Z, before any event is processed, the
+    red banner of the entry undone is gone; an entry after an impossible one keeps it."""
+    window.select_game("cluedo")
+    tab = window.tab_for("cluedo")
+    setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"],
+                                    "me": "Me"}, "$.setup")
+    tab.reset_document(setup, [])
+    tab.log_json({"type": "shown", "player": "Ann", "card": "Rope"})
+    tab.log_json({"type": "lacks", "player": "Ann", "card": "Rope"})
+    assert window.wait_idle(60)
+    assert "Impossible" in tab.banner.message()
+    tab.log_json({"type": "shown", "player": "Bob", "card": "Hall"})
+    assert "Impossible" in tab.banner.message()          # still impossible, at once
+    tab.document.undo_stack.undo()
+    assert "Impossible" in tab.banner.message()
+    tab.document.undo_stack.undo()                       # the impossible entry goes
+    assert tab.banner.message() == ""                    # no event processed in between
+    assert window.wait_idle(60)
+    assert tab.banner.message() == "" and tab.snapshot.status.value == "ready"
