@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from engines import game_module
 from engines.core.errors import SessionFormatError
-from engines.core.timeline import Timeline, TimelineResult
+from engines.core.timeline import TimelineResult
 from desktop.banner_state import BannerPresenter
 from desktop.controller import GameController
 from desktop.inference import InferenceRunner
@@ -107,14 +107,6 @@ class GameTab(QWidget):
         return self.controller.document
 
     @property
-    def runner(self) -> InferenceRunner:
-        return self.controller.runner
-
-    @property
-    def belief_timeline(self) -> Timeline:
-        return self.controller.belief_timeline
-
-    @property
     def timeline(self) -> Optional[TimelineResult]:
         """The last beliefs delivered (``.posteriors[k]`` after the first k events)."""
         return self.controller.timeline
@@ -128,10 +120,6 @@ class GameTab(QWidget):
     def view_index(self) -> int:
         """The selected history entry: -1 live, k the beliefs after the first k events."""
         return self.controller.view_index
-
-    @property
-    def last_seconds(self) -> float:
-        return self.controller.last_seconds
 
     # -- subclass hooks --------------------------------------------------------------------
     def title(self) -> str:
@@ -241,13 +229,19 @@ class GameTab(QWidget):
             self.statusMessage.emit(f"plot: {exc}")
         self.plot.set_marker(None if snap.selected < 0 else snap.k)
 
+    def moment_status(self) -> str:
+        """The status-bar line of the moment on screen ("" while nothing is computed)."""
+        snap = self._snapshot
+        if snap.status is not Status.READY:
+            return ""
+        if snap.live:
+            return self.status_text(snap.posterior, snap.seconds)
+        return f"{self.title()}: beliefs {snap.scope()}"
+
     def _status_line(self, snap: Snapshot, prev: Snapshot) -> None:
         if snap.status is Status.READY and (snap.posterior is not prev.posterior
                                             or snap.k != prev.k):
-            if snap.live:
-                self.statusMessage.emit(self.status_text(snap.posterior, snap.seconds))
-            else:
-                self.statusMessage.emit(f"{self.title()}: beliefs {snap.scope()}")
+            self.statusMessage.emit(self.moment_status())
         elif snap.status is Status.COMPUTING and prev.revision != snap.revision:
             self.statusMessage.emit(f"{self.title()}: computing…")
 
@@ -328,7 +322,7 @@ class GameTab(QWidget):
         """New game / Open: another setup and log; the old game's lines leave the plots."""
         self.banner_view.clear()
         self.quick_entry.show_logged()
-        self.controller.set_options(self.inference_options())
+        self.controller.set_options(self.inference_options(), full_timeline=self.FULL_TIMELINE)
         self.controller.reset(setup, events, meta, path)
         for plot in self.log_plots():
             plot.set_series({})

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from PySide6.QtCore import QModelIndex, Qt, Slot
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton,
                                QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
