@@ -443,6 +443,7 @@ class SuggestionForm(QGroupBox):
 
     def set_setup(self, setup) -> None:
         self.setup = setup
+        self._beliefs = None            # those of another setup
         for (cat, cards) in setup.categories:
             combo = self.pickers.get(cat)
             if combo is not None:

@@ -358,6 +358,8 @@ class Tab(GameTab):
         else:
             note = ("The envelope is certain: accuse!" if rec.accusation else
                     "No suggestion can tell you more.")
+        if not snap.live:
+            note = f"Ranked {snap.scope()}. {note}"
         self.rec_note.setText(note)
         self.rec_table.set_rows([_Ranked(s, w, room, bits, rec.is_exact(s, w, room), rec.samples)
                                  for s, w, room, bits in rows])
