@@ -1,13 +1,11 @@
 """The base class of every game tab: the views of one :class:`GameController`.
 
 A game tab subclasses :class:`GameTab` and implements the hooks marked "subclass". The tab only
-renders: its :attr:`controller` (:mod:`desktop.controller`) owns the session document, the
-belief timeline, every background task and the selected history entry, and publishes one
-:class:`desktop.snapshot.Snapshot` of the moment selected; :meth:`GameTab._render` draws it in
-one pass (banner, History marks, beliefs, plot, advice, Why?), so every text of the tab speaks
-of the same moment. The banner's states live in :mod:`desktop.banner_state`, the Why? popup in
-:mod:`desktop.why_view`, the quick-entry line's wiring in :mod:`desktop.quick_entry_wiring` and
-the check of a form's entry in :mod:`desktop.checks`.
+renders the :class:`desktop.snapshot.Snapshot` its :attr:`controller` publishes (the controller
+owns the document, the timeline, every task and the selected entry): :meth:`GameTab._render`
+draws banner, History marks, beliefs, plot, advice and Why? in one pass, so every text of the
+tab speaks of one moment. Parts: :mod:`desktop.banner_state`, :mod:`desktop.why_view`,
+:mod:`desktop.quick_entry_wiring`, :mod:`desktop.checks`.
 """
 from __future__ import annotations
 
@@ -44,9 +42,8 @@ class GameTab(QWidget):
     """
 
     GAME = ""
-    #: Compute the posterior after every prefix (for the plot and the history view); a
-    #: timeline whose states are too large to copy computes the whole log only, and the
-    #: beliefs after an earlier entry on demand.
+    #: Compute the posterior after every prefix (plot, History); False: the whole log only,
+    #: an earlier entry's beliefs on demand (a timeline whose states are too large to copy).
     FULL_TIMELINE = True
 
     statusMessage = Signal(str)
@@ -246,7 +243,7 @@ class GameTab(QWidget):
             self.statusMessage.emit(f"{self.title()}: computing…")
 
     def _show_view(self) -> None:
-        """Draw the snapshot on screen again (benchmarks: the cost of a redraw)."""
+        """Draw the snapshot again (benchmarks: the cost of a redraw)."""
         self._render(self.controller.snapshot, force=True)
 
     def _describe(self, i: int) -> str:
