@@ -155,8 +155,8 @@ class GameTab(QWidget):
         """Called when no posterior can be shown (e.g. the setup itself is impossible)."""
 
     def plot_series(self, timeline: TimelineResult) -> dict:
-        """Series for the belief plot from a timeline: name -> value after each event (may read
-        :attr:`snapshot` for the moment shown)."""
+        """Series for the belief plot from a timeline: name -> value after each event (the
+        plots draw the whole log; the marker shows the moment)."""
         return {}
 
     def status_text(self, posterior: Any, seconds: float) -> str:
@@ -208,8 +208,10 @@ class GameTab(QWidget):
         elif snap.posterior is None and snap.timeline is not None \
                 and not snap.timeline.posteriors and moved:
             self.clear_beliefs()
-        if snap.timeline is not None and (moved or snap.timeline is not prev.timeline):
+        if snap.timeline is not None and (force or snap.timeline is not prev.timeline):
             self._draw_plot(snap)
+        if snap.selected != prev.selected or snap.k != prev.k:
+            self.plot.set_marker(None if snap.selected < 0 else snap.k)
         if snap.status is Status.CANCELLED and prev.status is not Status.CANCELLED:
             self.show_cancelled()
         self._status_line(snap, prev)
@@ -243,8 +245,11 @@ class GameTab(QWidget):
             self.statusMessage.emit(f"{self.title()}: computing…")
 
     def _show_view(self) -> None:
-        """Draw the snapshot again (benchmarks: the cost of a redraw)."""
-        self._render(self.controller.snapshot, force=True)
+        """Draw the beliefs of the snapshot again (benchmarks: the cost of a redraw)."""
+        snap = self._snapshot
+        if snap.posterior is not None:
+            self.show_posterior(snap.posterior, snap.k)
+        self.plot.set_marker(None if snap.selected < 0 else snap.k)
 
     def _describe(self, i: int) -> str:
         doc = self.document

@@ -294,11 +294,8 @@ class Tab(GameTab):
         self.deals_label.setText("no consistent deal")
 
     def plot_series(self, timeline) -> dict:
-        """The leading suspect, weapon and room of the moment shown, over the whole log."""
         setup = self.document.setup
-        k = self.snapshot.k
-        last = timeline.posteriors[k] if 0 <= k < len(timeline.posteriors) and \
-            timeline.posteriors[k] is not None else timeline.latest
+        last = timeline.latest
         series = {}
         for cat, cards in setup.categories:
             env = {c: last.probability(c, ENVELOPE) for c in cards}

@@ -482,8 +482,6 @@ class Tab(GameTab):
             what = "location" if setup.i_am_spy else "spy"
             ig[f"{what} (mine)"] = gap + [float(x) for x in post.private_information_gain_bits]
         self.ig_plot.set_series(ig)
-        snap = self.snapshot
-        self.ig_plot.set_marker(None if snap.selected < 0 else snap.k)
         return series
 
     def status_text(self, post, seconds: float) -> str:
@@ -495,7 +493,9 @@ class Tab(GameTab):
 
     # -- recommendation --------------------------------------------------------------------------
     def show_moment(self, snap) -> None:
-        """The recommendation of the moment shown (named "as after entry k" for a past one)."""
+        """The recommendation of the moment shown (named "as after entry k" for a past one);
+        the information-gain plot's marker."""
+        self.ig_plot.set_marker(None if snap.selected < 0 else snap.k)
         if self.document.setup.me is None:
             self.advice.setText("Observer: no card, so no move to recommend.")
             return

@@ -6,7 +6,8 @@ whole log live (``full``), with entry ``k`` selected in History (``past``), and 
 to its first ``k`` entries, live (``cut``). A text shown in ``past`` that is also in ``full`` but
 nowhere in ``cut`` speaks of the whole log while the moment selected is entry ``k``: a defect
 (e.g. Cluedo's "Ready to accuse" when only the whole log makes the envelope certain). The
-History list itself (the log, every entry of it) and texts that say they speak of the whole log
+History list itself (the log, every entry of it), the belief plots (a line over every entry,
+a marker at the moment) and texts that say they speak of the whole log
 are exempt. Scope phrases ("as after entry 7 of 11") are removed before comparing, so a label
 that names the moment but shows the whole log's figures is still caught.
 """
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QGroupBox, QL
 
 from engines import cluedo
 from engines.core.resources import resource_path
+from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.history import HistoryPanel
 
 SCOPE = re.compile(r"(?i)\b(as )?after (the )?(entry|event) \d+( of \d+)?( \(the beliefs shown\))?"
@@ -64,12 +66,13 @@ def _view_texts(view: QAbstractItemView) -> list:
 
 def visible_texts(win) -> set:
     """Every text the window shows: labels, push buttons, group and tab titles, text views, item
-    views' displayed cells and headers, the title and the status bar. History is excepted (it
-    lists the log), and so are the inputs of the forms (combo boxes, line edits, toggles: the
-    values of the next entry, which is appended to the whole log)."""
+    views' displayed cells and headers, the title and the status bar. History and the belief
+    plots are excepted (they show every entry of the log; the selected one is marked), and so
+    are the inputs of the forms (combo boxes, line edits, toggles: the values of the next
+    entry, which is appended to the whole log)."""
     texts = [win.windowTitle(), win.statusBar().currentMessage()]
     for w in win.findChildren(QWidget):
-        if not w.isVisible() or _inside(w, HistoryPanel):
+        if not w.isVisible() or _inside(w, (HistoryPanel, BeliefPlot)):
             continue
         if isinstance(w, QLabel):
             texts.append(w.text())
