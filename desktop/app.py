@@ -33,14 +33,6 @@ from desktop.widgets.unsaved import DISCARD_ALL, SAVE_ALL, ask_unsaved
 APP_NAME = "Deduction Desk"
 ORG_NAME = "DeductionDesk"
 MAX_RECENT = 8
-SHORTCUTS = [
-    ("Ctrl+N", "New game in the current tab"), ("Ctrl+O", "Open a session file"),
-    ("Ctrl+S", "Save"), ("Ctrl+Shift+S", "Save as"), ("Ctrl+Z", "Undo the last logged fact"),
-    ("Ctrl+Y / Ctrl+Shift+Z", "Redo"), ("Ctrl+1 … Ctrl+5", "Switch tab"),
-    ("Arrow keys", "Move in a worksheet"), ("Menu key / Shift+F10", "Cell menu (add or remove a fact)"),
-    ("Delete", "Remove the selected history entry"), ("Esc", "Back to the current beliefs"),
-    ("Ctrl+Q", "Quit"),
-]
 
 
 def plain_text_html(text: str) -> str:
@@ -455,17 +447,14 @@ class MainWindow(QMainWindow):
             self._action(v, page.title, lambda _=False, p=page: self.tabs.setCurrentWidget(p), f"Ctrl+{i + 1}")
 
         h = mb.addMenu("&Help")
-        self._action(h, "&Keyboard shortcuts", self.show_shortcuts, QKeySequence.HelpContents)
+        from desktop.guide import install_guide
+        install_guide(self, h, lambda: getattr(self.tabs.currentWidget(), "game", None))
         self._action(h, "&About Deduction Desk", self.show_about)
 
     def _toggle_panels(self) -> None:
         for tab in self.game_tabs.values():
             tab.history.setVisible(self.show_history.isChecked())
             tab.plot.setVisible(self.show_plot.isChecked())
-
-    def show_shortcuts(self) -> None:
-        rows = "".join(f"<tr><td><b>{k}</b></td><td>&nbsp;{v}</td></tr>" for k, v in SHORTCUTS)
-        QMessageBox.information(self, "Keyboard shortcuts", f"<table>{rows}</table>")
 
     def show_about(self) -> None:
         QMessageBox.about(self, f"About {APP_NAME}",

@@ -51,6 +51,7 @@ class BannerPresenter(QObject):
     Signals:
         computeRequested(), cancelRequested(), undoRequested(): the banner's button.
         entryClicked(int index): a link to a log entry was clicked.
+        linkClicked(str href): any other link (a correction's "fix" / "remove").
         statusMessage(str): text for the status bar.
     """
 
@@ -58,6 +59,7 @@ class BannerPresenter(QObject):
     cancelRequested = Signal()
     undoRequested = Signal()
     entryClicked = Signal(int)
+    linkClicked = Signal(str)
     statusMessage = Signal(str)
 
     def __init__(self, banner, title: str, describe: Callable[[int], str],
@@ -120,8 +122,10 @@ class BannerPresenter(QObject):
     def _show_contradiction(self, snap: Snapshot, prev: Snapshot) -> None:
         exc = snap.error
         if snap.conflict is not None:
-            self._show(BannerState.CONTRADICTION, conflict_html(snap.conflict, self._describe),
-                       "error", self._undo())
+            from desktop.widgets.diagnosis import banner_html   # corrections first, if any
+            text = banner_html(snap.conflict, self._describe) or \
+                conflict_html(snap.conflict, self._describe)
+            self._show(BannerState.CONTRADICTION, text, "error", self._undo())
             return
         where = "the setup" if exc.event_index < 0 else f"entry {exc.event_index + 1}"
         text = (f"<b>Impossible log</b>: {esc(exc.message)} — no world is consistent after "
@@ -204,3 +208,5 @@ class BannerPresenter(QObject):
         i = parse_entry_link(href)
         if i is not None:
             self.entryClicked.emit(i)
+        else:
+            self.linkClicked.emit(href)

@@ -431,7 +431,9 @@ class GameController(QObject):
         log, entries = result
         if log != (self.document.setup, tuple(self.document.events)):
             return                  # the log changed meanwhile: its own request follows
-        self._conflict = (log, None if entries is None else tuple(entries))
+        if entries is not None and not isinstance(entries, tuple):
+            entries = tuple(entries)    # a DiagnosedEntries keeps its diagnosis for the banner
+        self._conflict = (log, entries)
         self._publish()
         if entries:
             self.statusMessage.emit("Impossible log: entries " + ", ".join(
@@ -530,7 +532,8 @@ def _explain_job(module, setup, events: tuple, fact: dict, key: tuple, task) -> 
 
 
 def _conflict_job(module, setup, events: tuple, task) -> tuple:
-    return (setup, events), module.explain_contradiction(setup, events, cancel=task)
+    from desktop.widgets.diagnosis import conflict_job   # the entries and the corrections
+    return conflict_job(module, setup, events, task)
 
 
 def _entry_job(timeline: Timeline, events: tuple, k: int, revision: int, task) -> tuple:

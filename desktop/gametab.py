@@ -25,6 +25,7 @@ from desktop.quick_entry_wiring import make_quick_entry, place_quick_entry
 from desktop.session import SessionDocument
 from desktop.snapshot import Snapshot, Status
 from desktop.why_view import WhyView
+from desktop.widgets.diagnosis import handle_link
 from desktop.widgets.banner import Banner
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.history import HistoryPanel
@@ -67,10 +68,11 @@ class GameTab(QWidget):
         self.banner_view.computeRequested.connect(self.request_inference)
         self.banner_view.cancelRequested.connect(self.cancel_computation)
         self.banner_view.undoRequested.connect(self.document.undo_stack.undo)
-        self.banner_view.entryClicked.connect(self._select_entry)
+        self.banner_view.linkClicked.connect(lambda href: handle_link(self, href))   # fix
         self.banner_view.statusMessage.connect(self.statusMessage)
         self.why = WhyView(self)
         self.why.statusMessage.connect(self.statusMessage)
+        self.banner_view.entryClicked.connect(self.why.select_entry)
         self._connect_controller()
         self._connect_document()
         self.quick_entry = make_quick_entry(self)
@@ -252,13 +254,7 @@ class GameTab(QWidget):
         self.plot.set_marker(None if snap.selected < 0 else snap.k)
 
     def _describe(self, i: int) -> str:
-        doc = self.document
-        return doc.module.describe_event(doc.setup, doc.events[i])
-
-    @Slot(int)
-    def _select_entry(self, index: int) -> None:
-        if 0 <= index < len(self.document.events):
-            self.history.select_event(index)
+        return self.module.describe_event(self.document.setup, self.document.events[i])
 
     # -- actions -----------------------------------------------------------------------
     def log_event(self, event: Any) -> None:
@@ -388,7 +384,6 @@ class GameTab(QWidget):
         self.close_why()
         self.controller.shutdown()
 
-    # -- export ---------------------------------------------------------------------------
     def export_history_csv(self, path: str) -> None:
         """Write the history with the beliefs after every event to ``path`` (CSV); emits
         ``exportFinished(path, error)`` (see :meth:`GameController.export_history_csv`)."""

@@ -2,7 +2,8 @@
 
 Opens every tab, loads the bundled example session of each game, waits for the background
 inference, checks that a posterior arrived without an error, runs each engine once directly
-(``infer``, and ``recommend`` where there is one), writes a screenshot, and exits 0 — or exits 1
+(``infer``, and ``recommend`` where there is one), shows each game's page of the guide (F1),
+writes a screenshot, and exits 0 — or exits 1
 after printing which part failed.
 """
 from __future__ import annotations
@@ -29,6 +30,7 @@ def run_self_test(screenshot: str | None = None) -> int:
     win.show()
     for game, tab in _build_tabs(win, failures).items():
         _check_game(win, game, tab, failures)
+        _check_guide(win, game, failures)
     out = screenshot or os.path.join(tempfile.gettempdir(), "deduction-desk-self-test.png")
     app.processEvents()
     if not win.grab().save(out):
@@ -59,6 +61,30 @@ def _build_tabs(win, failures: list) -> dict:
         elif resource_path("examples", f"{game}.json").exists():
             failures.append(f"{game} tab missing ({why})")
     return tabs
+
+
+def _check_guide(win, game: str, failures: list) -> None:
+    """F1 on ``game``'s tab: the guide shows the game's page, and its pictures load (the guide
+    is shipped in ``resources/guide``, also in the bundle)."""
+    from PySide6.QtGui import QTextDocument
+
+    dock = getattr(win, "guide_dock", None)
+    if dock is None:
+        failures.append("guide: the window has no Help → Guide")
+        return
+    win.select_game(game)
+    dock.show_for_game(game)
+    browser = dock.browser
+    title = browser.toPlainText().split("\n", 1)[0]
+    if "at the table" not in title:
+        failures.append(f"{game} guide: page not shown (first line {title[:60]!r})")
+        return
+    doc = browser.document()
+    picture = browser.source().resolved(f"img/{game}.png")
+    image = doc.resource(QTextDocument.ResourceType.ImageResource.value, picture)
+    if image is None or image.isNull():
+        failures.append(f"{game} guide: picture {picture.fileName()} not found")
+    dock.hide()
 
 
 def _check_game(win, game: str, tab, failures: list) -> None:

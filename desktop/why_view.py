@@ -68,7 +68,7 @@ class WhyView(QObject):
         popup = self.popup
         if popup is None:
             popup = self.popup = WhyPopup(self.tab)
-            popup.entryClicked.connect(self._entry_clicked)
+            popup.entryClicked.connect(self.select_entry)
             popup.cancelRequested.connect(self.controller.cancel_explanation)
             popup.closed.connect(self._closed)
         self._subject = subject
@@ -131,6 +131,8 @@ class WhyView(QObject):
         self._shown = None
 
     @Slot(int)
-    def _entry_clicked(self, index: int) -> None:
+    def select_entry(self, index: int) -> None:
+        """Select log entry ``index`` (0-based) in History (a link in the popup or the
+        banner)."""
         if 0 <= index < len(self.controller.document.events):
             self.tab.history.select_event(index)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerate the README's screenshots from the bundled example sessions (headless).
+# Regenerate the screenshots of the README and the guide from the bundled example sessions (headless).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
@@ -9,4 +9,8 @@ for game in cluedo inkognito egghead guesswho spyfall; do
       --screenshot "docs/screenshots/$game.png"
     echo "docs/screenshots/$game.png"
   fi
+done
+# The in-app guide shows the same pictures (resources/guide/img is shipped with the package).
+for png in docs/screenshots/{cluedo,inkognito,egghead,guesswho,spyfall,cluedo-who-is-close}.png; do
+  [ -f "$png" ] && cp "$png" resources/guide/img/
 done

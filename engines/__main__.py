@@ -1,4 +1,4 @@
-"""Command line: ``python -m engines infer|recommend|explain|parse|simulate ...`` (README, "Command line").
+"""Command line: ``python -m engines infer|recommend|explain|parse|simulate ...`` (docs/cli.md).
 
 Exit codes: 0 ok, 2 bad input (the message names the file and the JSON path of the field),
 3 contradiction (the message names the event). No traceback for user errors.
@@ -10,12 +10,23 @@ import json
 import os
 import sys
 
-from engines import available_games, game_module
+from engines import GAMES, available_games, game_module
 from engines.core.contract import Recommender, Simulator
 from engines.core.errors import ContradictionError, SessionFormatError
 from engines.core.schema import excerpt, read_session_file
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_CONTRADICTION = 0, 2, 3
+
+
+def _simulated_games(argv: list[str]) -> list[str]:
+    """The games whose simulator options the parser needs for ``argv``: none unless the
+    command is ``simulate`` (importing every engine costs more than a whole ``parse``), only
+    the game named after it when there is one, else every installed game (for the help)."""
+    if not argv or argv[0] != "simulate":
+        return []
+    if len(argv) > 1 and argv[1] in GAMES:
+        return [argv[1]]
+    return available_games()
 
 
 def _print(obj) -> None:
@@ -46,15 +57,49 @@ def _recommend(args) -> int:
 
 
 def _explain(args) -> int:
+    """A fact's explanation (exit 0), or for a contradictory log its diagnosis (exit 3):
+    ``{"status": "contradiction", "conflict", "corrections", "steps", ...}``
+    (:class:`engines.core.diagnosis.Diagnosis`). Without ``--fact``: the diagnosis, or
+    ``{"status": "consistent"}``."""
     s = read_session_file(args.session)
     mod = game_module(s.game)
     if not hasattr(mod, "explain"):
         raise SessionFormatError("$.game", f"{s.game} has no explanations")
-    try:
-        fact = json.loads(args.fact)
-    except ValueError as exc:
-        raise SessionFormatError("--fact", f"not JSON: {exc}") from None
+    fact = None
+    if args.fact is not None:
+        try:
+            fact = json.loads(args.fact)
+        except ValueError as exc:
+            raise SessionFormatError("--fact", f"not JSON: {exc}") from None
+    if args.budget is not None and not 1 <= args.budget <= 10_000_000:
+        raise SessionFormatError("--budget", f"must be 1 to 10000000 steps, got {args.budget}")
+    if hasattr(mod, "diagnose"):
+        d = mod.diagnose(s.setup, s.events, budget=args.budget)
+        if d is not None:
+            _print(d.to_json())
+            from engines.core.explain import entries_text
+            shown = d.conflict[:8]
+            conflict = entries_text(lambda i: mod.describe_event(s.setup, s.events[i]), shown)
+            more = f" and {len(d.conflict) - 8} more" if len(d.conflict) > 8 else ""
+            print(f"contradiction: these entries cannot all be true together: {conflict}{more}. "
+                  f"{d.message}"[:1500], file=sys.stderr)
+            return EXIT_CONTRADICTION
+    if fact is None:
+        _print({"status": "consistent", "steps": ["Some world fits every entry of the log."]})
+        return EXIT_OK
     _print(mod.explain(s.setup, s.events, fact).to_json())
+    return EXIT_OK
+
+
+def _turn(args) -> int:
+    s = read_session_file(args.session)
+    if s.game != "cluedo":
+        raise SessionFormatError("$.game", f"turn advice is for Cluedo, not {s.game}")
+    from engines.cluedo.turn import parse_at, turn_advice
+
+    at = parse_at(args.at, s.setup) if args.at else None
+    _print(turn_advice(s.setup, s.events, at=at, roll=args.roll,
+                       opponents_seconds=args.opponents_seconds).to_json())
     return EXIT_OK
 
 
@@ -154,15 +199,27 @@ def main(argv=None) -> int:
     p.set_defaults(func=_recommend)
     p = sub.add_parser("explain", help="print why a fact is certain or ruled out, as JSON")
     p.add_argument("session")
-    p.add_argument("--fact", required=True, help='e.g. \'{"card": "Rope", "place": "Bob"}\'')
+    p.add_argument("--fact", help='e.g. \'{"card": "Rope", "place": "Bob"}\' (without it: only '
+                                   'whether the log is consistent, and what to fix if not)')
+    p.add_argument("--budget", type=int, metavar="STEPS",
+                   help="steps (events the engine processes) the search for corrections of a "
+                        "contradictory log may spend (default: the game's, about a second)")
     p.set_defaults(func=_explain)
+    p = sub.add_parser("turn", help="Cluedo: rank this turn's moves (where to go, what to suggest) as JSON")
+    p.add_argument("session")
+    p.add_argument("--at", help="my position: a room or ROW,COL (default: from the log)")
+    p.add_argument("--roll", type=int, help="this turn's roll (default: my latest roll in the log, "
+                                            "else ranked over the roll's law)")
+    p.add_argument("--opponents-seconds", type=float, default=1.0,
+                   help="time for the accuse/wait advice (0: skip it)")
+    p.set_defaults(func=_turn)
     p = sub.add_parser("parse", help="print the event a quick-entry line stands for as JSON")
     p.add_argument("session")
     p.add_argument("text")
     p.set_defaults(func=_parse)
     p = sub.add_parser("simulate", help="run a game's simulator and print the figures as JSON")
     sub_sim = p.add_subparsers(dest="game", required=True)
-    for game in available_games():
+    for game in _simulated_games(sys.argv[1:] if argv is None else argv):
         mod = game_module(game)
         if isinstance(mod, Simulator):
             gp = sub_sim.add_parser(game, help=f"simulate {game}")
@@ -176,9 +233,14 @@ def main(argv=None) -> int:
     try:
         return args.func(args)
     except SessionFormatError as exc:
+        if args.command == "explain":      # JSON on stdout in every case
+            _print({"status": "error", "path": exc.path, "message": exc.message})
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except ContradictionError as exc:
+        if args.command == "explain":
+            _print({"status": "contradiction", "conflict": list(getattr(exc, "entries", ())),
+                     "corrections": [], "steps": [str(exc)]})
         print(f"contradiction: {exc}", file=sys.stderr)
         return EXIT_CONTRADICTION
     except MemoryError:

@@ -10,9 +10,11 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGridLayout,
                                QGroupBox, QHBoxLayout, QHeaderView, QLabel, QListWidget,
                                QListWidgetItem, QMessageBox, QPlainTextEdit, QPushButton, QSpinBox,
+                               QDoubleSpinBox,
                                QVBoxLayout)
 
 from engines import cluedo
+from engines.cluedo.suggestions import BEHAVIOURS, LEARN, MAX_RHO
 from engines.core.errors import SessionFormatError
 from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
@@ -29,13 +31,49 @@ DEFAULT_NAMES = ["Me", "Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal", "I
 
 @dataclass
 class Seat:
-    """One row of the New game dialog's seating grid: a player, the size of their hand, and
-    whether they are me and the dealer (one of each: the ticks act as radio buttons)."""
+    """One row of the New game dialog's seating grid: a player, the size of their hand,
+    whether they are me and the dealer (one of each: the ticks act as radio buttons), and how
+    their suggestions are read (:mod:`engines.cluedo.suggestions`): ``suggests`` one of
+    :data:`SUGGESTS` and the likelihood ratio ``rho`` (ignored for me and for "learn")."""
 
     name: str
     cards: int
     me: bool
     dealer: bool
+    suggests: str = "neutral"
+    rho: float = 1.0
+
+
+#: The suggestion model's choices per opponent: (value, text in the grid).
+SUGGESTS = (("neutral", "neutral"), ("lacks", "what they lack"), ("bluffs", "bluffs"),
+            ("learn", "learn from the log"))
+
+
+def _suggests_editor(parent) -> QComboBox:
+    combo = QComboBox(parent)
+    for value, text in SUGGESTS:
+        combo.addItem(text, value)
+    return combo
+
+
+def _rho_editor(parent) -> QDoubleSpinBox:
+    """The likelihood ratio: 0 (never names own cards) to the engine's largest."""
+    spin = QDoubleSpinBox(parent)
+    spin.setRange(0.0, MAX_RHO)
+    spin.setDecimals(2)
+    spin.setSingleStep(0.05)
+    return spin
+
+
+def _set_suggests(seat: Seat, value) -> None:
+    seat.suggests = str(value)
+    if seat.suggests in BEHAVIOURS:
+        seat.rho = BEHAVIOURS[seat.suggests]
+
+
+def _set_rho(seat: Seat, value) -> None:
+    seat.rho = float(value)
+    seat.suggests = "lacks" if seat.rho < 1.0 else ("neutral" if seat.rho == 1.0 else "bluffs")
 
 
 def _cards_editor(parent) -> QSpinBox:
@@ -53,12 +91,12 @@ class NewGameDialog(NewGameDialogBase):
     """
 
     #: The seating grid's columns, by position.
-    NAME, CARDS, ME, DEALER = range(4)
+    NAME, CARDS, ME, DEALER, SUGGESTS, RHO = range(6)
 
     def __init__(self, parent=None, setup=None, my_cards=()):
         super().__init__(parent)
         self.setWindowTitle("New Cluedo game")
-        self.setMinimumWidth(720)
+        self.setMinimumWidth(900)
         self.editions = cluedo.load_editions()
         outer = QVBoxLayout(self)
         top = QHBoxLayout()
@@ -117,7 +155,20 @@ class NewGameDialog(NewGameDialogBase):
                        header_tooltip="tick exactly one player: yourself"),
                 Column("Dealer", lambda s: s.dealer, check=True, radio=True, resize=CONTENTS,
                        edit=lambda seat, on: self._tick(seat, "dealer", on),
-                       header_tooltip="the player who dealt (the deal starts at their left)"))
+                       header_tooltip="the player who dealt (the deal starts at their left)"),
+                Column("Suggests", lambda s: "" if s.me else s.suggests, edit=_set_suggests,
+                       editor=_suggests_editor, editable=lambda s: not s.me, width=130,
+                       format=lambda v: dict(SUGGESTS).get(v, v),
+                       header_tooltip="how this player picks the cards they suggest: mostly cards "
+                                      "they lack, neutral (their suggestions say nothing about "
+                                      "their hand), bluffing with their own cards, or learned from "
+                                      "the log; see docs/cluedo-suggestion-model.md"),
+                Column("ρ", lambda s: None if s.me or s.suggests == LEARN else s.rho, numeric=True,
+                       edit=_set_rho, editor=_rho_editor, width=60,
+                       editable=lambda s: not s.me and s.suggests != LEARN, format=lambda v: f"{v:g}",
+                       header_tooltip="the odds of naming a card of their own against a card they "
+                                      "lack: below 1 they suggest what they lack (0: never their "
+                                      "own), 1 neutral, above 1 they bluff"))
 
     def _build_seating(self, left: QVBoxLayout) -> None:
         """The seating grid (an editable form: a :class:`Seat` per row), the buttons that move a
@@ -321,8 +372,16 @@ class NewGameDialog(NewGameDialogBase):
                     self.custom_edits[cat].setPlainText("\n".join(cards))
         self.n_players.setValue(len(setup.players))
         last = len(setup.players) - 1
-        self.table.set_rows([Seat(p, n, p == setup.me, r == last)
-                             for r, (p, n) in enumerate(zip(setup.players, setup.hand_sizes))])
+        trust = dict(setup.suggestion_trust)
+        seats = []
+        for r, (p, n) in enumerate(zip(setup.players, setup.hand_sizes)):
+            seat = Seat(p, n, p == setup.me, r == last)
+            if trust.get(p) == LEARN:
+                seat.suggests = LEARN
+            elif p in trust:
+                _set_rho(seat, trust[p])
+            seats.append(seat)
+        self.table.set_rows(seats)
 
     # -- result -------------------------------------------------------------------------
     def build(self):
@@ -344,6 +403,10 @@ class NewGameDialog(NewGameDialogBase):
             obj["categories"] = self.categories()
         else:
             obj["edition"] = key
+        trust = {n: (LEARN if seat.suggests == LEARN else seat.rho) for n, seat in zip(names, seats)
+                 if not seat.me and (seat.suggests == LEARN or seat.rho != 1.0)}
+        if trust:
+            obj["model"] = {"suggestion_trust": trust}
         setup = cluedo.Setup.from_json(obj, "$.setup")
         mine = self.checked_cards()
         need = dict(zip(setup.players, setup.hand_sizes))[setup.me]

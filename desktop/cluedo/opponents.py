@@ -2,7 +2,7 @@
 
 The figures come from the engine (:mod:`engines.cluedo.opponents`,
 :mod:`engines.cluedo.accuse`; the model and the decision rule are stated there and in the
-README). This module runs them off the GUI thread and keeps them per prefix of the log:
+docs/guide/cluedo.md). This module runs them off the GUI thread and keeps them per prefix of the log:
 
 * the **shown prefix** (the whole log, or the history entry selected): a task on its own
   runner — the exact best triple (:func:`engines.cluedo.accuse.best_triple`), then
@@ -45,7 +45,7 @@ LIKELY_KNOWS = 0.5
 #: Wall-time budget (s) of the shown prefix's refinement: its first estimate is on screen
 #: within a fraction of a second and each refinement replaces it, so the budget only bounds the
 #: background work (6 players after 20 suggestions reach a few hundred sampled deals in 2 s on
-#: an idle machine, README performance table; a loaded one needs about twice as long).
+#: an idle machine, docs/performance.md; a loaded one needs about twice as long).
 LIVE_BUDGET_SECONDS = 4.0
 #: Most sampled deals for the shown prefix.
 LIVE_MAX_SAMPLES = 4096
@@ -61,7 +61,7 @@ HOLD_SECONDS = 1.0
 #: Cached prefixes kept per log (a long log's earliest prefixes are dropped beyond this).
 MAX_CACHED_PREFIXES = 2000
 
-#: The decision rule as the tab states it (engines.cluedo.accuse, README "Who is close").
+#: The decision rule as the tab states it (engines.cluedo.accuse, the Cluedo guide, "Who is close").
 RULE_TEXT = ("Accuse now if and only if p_correct ≥ 1 − p_opponent_knows_before_my_turn.\n"
              "p_correct: the exact probability that your most probable triple is the envelope.\n"
              "p_opponent_knows_before_my_turn: the probability that some opponent still in the "

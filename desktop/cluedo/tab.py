@@ -18,8 +18,10 @@ from desktop.gametab import GameTab
 from desktop.widgets.quick_entry import EnterSubmits
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.ranking import Column, RankingTable
+from desktop.cluedo.suggestion_notes import learned_notes
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
 from desktop.widgets.opponents import AdvicePanel, KnowsRow, OpponentsStrip, percent
+from desktop.cluedo.board_view import BoardPanel
 from desktop.cluedo.forms import NewGameDialog, SuggestionForm
 from desktop.cluedo.opponents import LIKELY_KNOWS, RULE_TEXT, OpponentsTracker, OpponentsView
 from desktop.snapshot import Status
@@ -162,6 +164,9 @@ class Tab(GameTab):
         self.side_tabs = plots
         self.who_page = self._build_who_is_close()
         plots.addTab(self.who_page, "Who is close?")
+        self.board_panel = BoardPanel(self.make_runner("turn"))     # where to move this turn
+        self.board_panel.positionChosen.connect(self._log_my_position)
+        plots.addTab(self.board_panel, "Board")
         right.addWidget(plots)
         return right
 
@@ -252,6 +257,7 @@ class Tab(GameTab):
     # -- results ----------------------------------------------------------------------
     def show_posterior(self, post, k: int) -> None:
         self.model.set_matrix(post.matrix, getattr(post, "standard_error", None))
+        self.model.set_column_notes(learned_notes(post))
         deals = post.consistent_deals
         text = ("" if k == len(self.document.events) else f"<i>as after entry {k}</i> · ")
         self.opponents.hold()    # its task waits for the ranking's first estimate of moment k
@@ -316,6 +322,9 @@ class Tab(GameTab):
             self._advice_rev = snap.revision
             self.form.set_beliefs(self._live_posterior())     # the form logs after the log
             self._request_advice()
+            tl = self.timeline      # where to move this turn: now, after the whole log
+            self.board_panel.refresh(self.document.setup, tuple(self.document.events),
+                                     ok=tl is not None and tl.error is None)
         if snap.status is Status.CONTRADICTION or snap.status is Status.ERROR:
             self.opponents.release()
             self.rec_table.clear_rows()
@@ -335,6 +344,10 @@ class Tab(GameTab):
             self.rec_note.setText(as_rich_plain(f"No recommendation: {advice.error}"))
             return
         self._show_recommendation(advice.value, counting=not advice.final, snap=snap)
+
+    def _log_my_position(self, at) -> None:
+        self.log_json({"type": "position", "player": self.document.setup.me,
+                       "at": at if isinstance(at, str) else list(at)})
 
     @Slot()
     def _room_changed(self, *_a) -> None:

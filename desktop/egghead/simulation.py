@@ -1,6 +1,6 @@
-"""The Egghead simulation panel: the seed's experiment (section 5) run in a background runner,
+"""The Egghead simulation panel: Zorn's (2024) experiment (section 5) run in a background runner,
 with a progress bar, cancel, the CDFs (pyqtgraph) and the table of mean, variance and win
-probability, next to the seed's own figures.
+probability, next to Zorn's (2024) own figures.
 """
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ from desktop.widgets.simulation import SimulationPanelBase
 from desktop.widgets.belief_plot import PALETTE
 from desktop.widgets.columns import CONTENTS, Column, ColumnTable
 
-SEED_TABLE = "Seed 002 (its own 23-question deck, 1 analysing player): without analysis " \
+SEED_TABLE = "Zorn 2024 (its own 23-question deck, 1 analysing player): without analysis " \
              "9.78 rounds (variance 29.3), with analysis 6.16 (variance 14.0)."
-#: The seed's mean rounds to solve once (section 5), per mode, for 1 analysing player.
+#: Zorn's (2024) mean rounds to solve once (section 5), per mode, for 1 analysing player.
 SEED_MEAN = {"with analysis": 6.16, "without": 9.78}
 
 
@@ -51,7 +51,7 @@ RESULT_COLUMNS = (
     Column("Seed mean", lambda r: SEED_MEAN[r.mode] if r.analysing == 1 else "", numeric=True,
            format=lambda v: v if isinstance(v, str) else f"{v:.2f}",
            sort_key=lambda r: SEED_MEAN[r.mode] if r.analysing == 1 else None,
-           header_tooltip="the seed's table (its own deck, 1 analysing)"),
+           header_tooltip="Zorn's (2024) table (its own deck, 1 analysing)"),
 )
 
 
@@ -89,13 +89,13 @@ class SimulationPanel(SimulationPanelBase):
 
     def _build_form(self) -> QGroupBox:
         """The experiment's settings, the analysing players, Run / Cancel, progress, status."""
-        box = QGroupBox("Simulate the seed's experiment: rounds a player needs to solve, with and "
+        box = QGroupBox("Simulate Zorn's (2024) experiment: rounds a player needs to solve, with and "
                         "without behavioural analysis (external moderator, the whole deck)")
         grid = QGridLayout(box)
         self.players = self._spin(3, 6, 4, "players")
         self.values = self._spin(2, 9, 6, "card values 1..v")
         self.cards = self._spin(1, 6, 3, "cards per player")
-        self.rounds = self._spin(1, 100000, 300, "rounds (questions) per game; the seed uses 1000")
+        self.rounds = self._spin(1, 100000, 300, "rounds (questions) per game; Zorn (2024) uses 1000")
         self.target = self._spin(1, 100, 10, "points for the target CDF and the win probability")
         self.seed = self._spin(0, 10 ** 9, 0, "random seed (reproducible)")
         fields = [("Players", self.players), ("Values", self.values), ("Cards", self.cards),

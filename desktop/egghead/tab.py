@@ -1,7 +1,7 @@
 """The Egghead tab: the table as I see it (others' stacks as cards, mine as "?"), my valid stacks
 with their probabilities, the per-position heat map, the question / reactions / solve forms,
 behavioural analysis on or off, the plot of my valid stacks with and without analysis, and the
-simulation panel (seed 002, section 5).
+simulation panel (Zorn 2024, section 5).
 """
 from __future__ import annotations
 

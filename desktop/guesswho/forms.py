@@ -85,7 +85,7 @@ class NewGameDialog(NewGameDialogBase):
         self._board_changed()
 
     def _add_board_rows(self, form: QFormLayout) -> None:
-        """The board: classic, the seed's demo, or a file (with Browse…)."""
+        """The board: classic, the Guess Who Solver notebook's demo, or a file (with Browse…)."""
         self.board = QComboBox()
         self.board.addItem("Classic (24 characters)", "classic")
         self.board.addItem("Seed demo (6 characters)", "demo")

@@ -25,7 +25,7 @@ from desktop.appearance import tone
 from desktop.widgets.plain_text import esc
 
 METHOD_LABELS = {"joint": "Joint (all opponents together)",
-                 "independent": "Independent (per opponent, as the seed)"}
+                 "independent": "Independent (per opponent, as in Höhle's model)"}
 
 
 _TITLES = ("lord", "lady", "madame", "madam", "colonel", "col.", "mr", "mrs", "miss", "dr")
@@ -338,7 +338,7 @@ class Tab(GameTab):
         self.theta_plot.clear()
         if not post.deception:
             self.theta_note.setText("The deception model is off: every valid answer is "
-                                    "taken as equally likely (the seed's model).")
+                                    "taken as equally likely (Höhle's model).")
             self.remember.setEnabled(False)
             return
         self.theta_note.setText("Posterior of θ per opponent (prior: Beta "

@@ -37,9 +37,9 @@ _W_TOKEN = re.compile(r"^\s*w\s*[:=]\s*(.*)$", re.IGNORECASE)
 
 CLAIM_WEIGHT_HELP = (
     "w: claim weight in (0, 1] — how much one claim counts. The observer multiplies each claim's "
-    "log-likelihood by w (a tempered likelihood; w = 1 is the seed's exact model).\n"
+    "log-likelihood by w (a tempered likelihood; w = 1 is the exact model of “Spyfall with Pyro”).\n"
     "A claim clicked on the worksheet is coarse: each location 0, ½ or 1. Read as an exact point "
-    "of the seed's Dirichlet model, one such claim can make a player look certainly the spy "
+    "of the Dirichlet model, one such claim can make a player look certainly the spy "
     "(up to 24 bits from one claim), so worksheet claims are tempered.\n"
     "Calibrated on bot games whose claims were rounded to the grid (the w with the least log loss "
     "of the public spy belief): w = 0.05 for flat λ = 0.3 (0.07 for λ 0.5–0.7, 0.01 for "

@@ -256,7 +256,7 @@ COLUMN_TIPS = {
     "Public": "What everyone can infer from the claims: P(player is the spy)",
     "Mine": "My own belief, using my card (a non-spy knows the location; the spy knows itself)",
     "w/o own": "The public belief computed without this player's own claims "
-                   "(the seed's leave-one-out public marginal)",
+                   "(the leave-one-out public marginal of “Spyfall with Pyro”)",
 }
 
 

@@ -108,7 +108,7 @@ class SimulationPanel(SimulationPanelBase):
         grid.addWidget(self.run_on, 3, 12, 1, 4)
         self.progress.setFormat("")
         grid.addWidget(self.progress, 3, 0, 1, 12)
-        self.status.setText("Not run yet. Strategies: flat and dynamic hide-reveal (the seed's), "
+        self.status.setText("Not run yet. Strategies: flat and dynamic hide-reveal (from “Spyfall with Pyro”), "
                             "joker = random claims and random votes (a baseline).")
         self.status.setWordWrap(True)
         grid.addWidget(self.status, 4, 0, 1, 16)

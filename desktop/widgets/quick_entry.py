@@ -1,6 +1,6 @@
 """The quick-entry line of every tab: an event typed as one line, in the game's grammar.
 
-The grammar is the engine's (``engines.<game>.parse``; README, "Quick entry"): the widget only
+The grammar is the engine's (``engines.<game>.parse``; docs/quick-entry.md): the widget only
 reads the line with the engine's pure functions on the GUI thread — ``parse`` and ``preview``
 (the event in words, shown under the line while typing), ``complete`` (whole-line completions
 of the last word, offered by a :class:`QCompleter`; Tab or ↓ takes one) — all microseconds, no
@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (QApplication, QCompleter, QHBoxLayout, QLabel, QL
 
 from engines.core.errors import SessionFormatError
 
-#: One example line per game for the placeholder (the README's grammar table).
+#: One example line per game for the placeholder (docs/quick-entry.md).
 EXAMPLES = {
     "cluedo": "Ann: plum rope hall; Bob   ·   Bob has rope",
     "inkognito": "Red: lord zsa fat   ·   Red: ambassador tall fat",
@@ -104,7 +104,7 @@ class QuickEntry(QWidget):
         self.line.setPlaceholderText(f"type an event, e.g.  {example}   (Ctrl+L or /)")
         self.line.setToolTip("Type an event as one line and press Enter to log it (one undo "
                              "step). Names: any unique prefix of any word, any case. ↓ "
-                             "completes, Escape clears. The grammar is in the README, "
+                             "completes, Escape clears. The grammar is in the guide (F1), "
                              "“Quick entry”.")
         row.addWidget(self.line, 1)
         return row

@@ -89,6 +89,7 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
         self._matrix: Optional[np.ndarray] = None
         self._se: Optional[np.ndarray] = None
         self._highlight_cols: set[int] = set()
+        self._notes: dict[int, tuple[str, str]] = {}
         self._stale = False
         self.set_layout(groups, columns)
 
@@ -144,6 +145,15 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
 
     def matrix(self) -> Optional[np.ndarray]:
         return self._matrix
+
+    def set_column_notes(self, notes: dict) -> None:
+        """A second header line and a tooltip per column: ``{column index: (short, long)}``
+        (the learned suggestion behaviour of a player, :mod:`engines.cluedo.suggestions`)."""
+        notes = {int(c): (str(a), str(b)) for c, (a, b) in notes.items()}
+        if notes != self._notes:
+            self._notes = notes
+            if self._columns:
+                self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self._columns) - 1)
 
     def set_highlight_columns(self, cols) -> None:
         self._highlight_cols = set(cols)
@@ -255,9 +265,15 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
     def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):
         if role == Qt.ItemDataRole.DisplayRole:
             if orientation == Qt.Orientation.Horizontal:
-                return self._columns[section] if section < len(self._columns) else None
+                if section >= len(self._columns):
+                    return None
+                note = self._notes.get(section)
+                return self._columns[section] + (f"\n{note[0]}" if note and note[0] else "")
             kind, label, _ = self._rows[section]
             return "" if kind == "group" else label
+        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal \
+                and section in self._notes:
+            return self._notes[section][1]
         if role == Qt.ItemDataRole.FontRole and orientation == Qt.Orientation.Horizontal \
                 and section in self._highlight_cols:
             f = QFont()

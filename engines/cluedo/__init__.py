@@ -1,5 +1,5 @@
 """Cluedo engine: exact deal counting, the analytical center, exact Monte Carlo sampling, the
-next suggestion by expected information gain, and a simulator (seed 004).
+next suggestion by expected information gain, and a simulator (Agade09's Cluedo_Sheet).
 
 The public API the Cluedo tab and the CLI use is re-exported here (see engines/CONTRACT.md).
 """
@@ -25,8 +25,9 @@ __all__ = [
     "simulate_main",
 ]
 from engines.cluedo.explain import explain, explain_contradiction  # noqa: E402
+from engines.cluedo.diagnosis import diagnose  # noqa: E402
 
-__all__ += ["explain", "explain_contradiction"]
+__all__ += ["explain", "explain_contradiction", "diagnose"]
 
 from engines.cluedo.parse import (complete, contradiction, fact_reason, format_event,  # noqa: E402
                                   parse, preview)

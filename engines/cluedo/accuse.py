@@ -1,7 +1,7 @@
 """When to accuse in Cluedo: the chance my best triple is the envelope, the chance an opponent
 can name it before my next turn, and the advice.
 
-Decision rule (stated in the README, measured by :mod:`engines.cluedo.race`): at my turn, after my
+Decision rule (stated in the Cluedo guide, measured by :mod:`engines.cluedo.race`): at my turn, after my
 suggestion,
 
     accuse now  iff  p_correct >= 1 - p_opponent_knows_before_my_turn
@@ -17,10 +17,11 @@ most when no opponent who can name the envelope accuses first, i.e. with probabi
 ``1 - p_opponent_knows_before_my_turn``. A certain envelope (``p_correct = 1``) is always
 "accuse now". The probability that some opponent can *already* name it (no look-ahead) is
 reported too (``p_opponent_knows_now``); the same rule with it instead gained less in the race
-(README).
+(the Cluedo guide, docs/guide/cluedo.md).
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Optional, Sequence
@@ -36,14 +37,16 @@ CERTAIN = 1.0 - 1e-9
 ADVICE = ("accuse now", "wait")
 
 
-def best_triple(setup: Setup, events: Sequence = (), cancel=None) -> tuple:
+def best_triple(setup: Setup, events: Sequence = (), cancel=None, *, rhos: Optional[dict] = None) -> tuple:
     """The most probable envelope triple and its probability (exact).
 
     Method: ``P(s, w, r) = P(s, w) P(r | s, w)``. One exact count with marginals per suspect ``s``
     gives ``P(s, w)`` for every weapon; the pairs are visited by decreasing ``P(s, w)`` and one
     count with ``s, w`` in the envelope gives ``P(s, w, r)`` for every room; the search stops when
     the next pair's ``P(s, w)`` cannot beat the best triple found (``P(s, w, r) <= P(s, w)``).
-    At most 1 + |suspects| + |suspects| x |weapons| counts, usually a handful.
+    At most 1 + |suspects| + |suspects| x |weapons| counts, usually a handful. ``rhos``
+    (``{player: rho}``): the same under the suggestion model of :mod:`engines.cluedo.suggestions`
+    (weighted counts; each count's ``log_scale`` brought to the first one's).
 
     Returns:
         ``((suspect, weapon, room), p_correct)``; ties go to the first in deck order.
@@ -52,6 +55,10 @@ def best_triple(setup: Setup, events: Sequence = (), cancel=None) -> tuple:
     """
     events = tuple(events)
     cons = constraints_for(setup, events)
+    if rhos:
+        from engines.cluedo.suggestions import apply_rhos
+
+        apply_rhos(cons, setup, events, rhos)
     k = len(setup.players)
     res = count_deals(propagate(cons.copy()), cancel, marginals=True)
     if res.count == 0:
@@ -67,8 +74,9 @@ def best_triple(setup: Setup, events: Sequence = (), cancel=None) -> tuple:
         sub = cons.copy()
         sub.force(ci[s], k)
         rs = count_deals(propagate(sub), cancel, marginals=True)
+        scale = math.exp(rs.log_scale - res.log_scale) if rhos else 1.0
         for w in weapons:
-            p = rs.marginal[ci[w], k] / total if rs.count else 0.0
+            p = rs.marginal[ci[w], k] * scale / total if rs.count else 0.0
             if p > 0:
                 pairs.append((-p, ci[s], ci[w], s, w))
     pairs.sort()
@@ -81,8 +89,9 @@ def best_triple(setup: Setup, events: Sequence = (), cancel=None) -> tuple:
         sub.force(ci[s], k)
         sub.force(ci[w], k)
         rs = count_deals(propagate(sub), cancel, marginals=True)
+        scale = math.exp(rs.log_scale - res.log_scale) if rhos else 1.0
         for r in rooms:
-            p = rs.marginal[ci[r], k] / total
+            p = rs.marginal[ci[r], k] * scale / total
             if p > best_p:
                 best, best_p = (s, w, r), float(p)
     return best, float(min(max(best_p, 0.0), 1.0))

@@ -1,4 +1,4 @@
-"""The analytical center of the relaxed Cluedo polytope (seed 004, "Analytical center").
+"""The analytical center of the relaxed Cluedo polytope (Agade09's Cluedo_Sheet, "Analytical center").
 
 The 0/1 card × owner matrix is relaxed to [0, 1]. Rows sum to 1, hand columns to the hand
 sizes, the envelope column to 1 per category; a refutation without a known card says the

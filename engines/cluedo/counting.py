@@ -1,6 +1,6 @@
 """Exact counting of the Cluedo deals consistent with a log, by dynamic programming over cards.
 
-Method (the Cluedo seed's "#Sat" model, counted without enumerating deals):
+Method (Agade09's Cluedo_Sheet's "#Sat" model, counted without enumerating deals):
 
 * The log becomes *constraints* on the card × owner matrix (owners: the players, then the
   envelope): forced cells (``HandEvent``, ``ShownEvent``, a shown card), forbidden cells
@@ -51,6 +51,7 @@ accusations, signed sums whose cancellation is bounded by ``_MAX_CANCELLATION``)
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass, field
 from typing import Optional
@@ -77,6 +78,10 @@ class Constraints:
         allowed: bool array (n, k+1): the cell may be true.
         clauses: list of tuples of (card, owner) literals, at least one true.
         impossible: a reason string when the constraints are already known to conflict.
+        weights: ``{(card, owner): w}`` with ``w > 0``: a deal's weight is the product over its
+            cells of these factors (1 where absent; an empty dict: every consistent deal counts
+            1, the plain count). A weight 0 is a forbidden cell (:meth:`forbid`). Used for the
+            suggestion model (:mod:`engines.cluedo.suggestions`).
     """
 
     n_players: int
@@ -85,10 +90,11 @@ class Constraints:
     allowed: np.ndarray
     clauses: list = field(default_factory=list)
     impossible: Optional[str] = None
+    weights: dict = field(default_factory=dict)
 
     def copy(self) -> "Constraints":
         return Constraints(self.n_players, list(self.caps), list(self.cat_of), self.allowed.copy(),
-                           list(self.clauses), self.impossible)
+                           list(self.clauses), self.impossible, dict(self.weights))
 
     def force(self, card: int, owner: int) -> None:
         ok = self.allowed[card, owner]
@@ -118,6 +124,55 @@ class Compiled:
     terminal: list
     touched: list               # per resource: cards touching it
     implicit: Optional[int] = None   # count resource kept out of the DP state (see _forward)
+    weights: dict = field(default_factory=dict)   # (free card, owner) -> weight / the card's largest
+    log_scale: float = 0.0      # log of the factors taken out of ``weights`` (see _normalise_weights)
+    # the DP schedule (it does not depend on the weights): shared by :func:`reweight` copies
+    schedule_cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+
+def reweight(comp: Compiled, weights: dict) -> Compiled:
+    """``comp`` with other cell weights (``{(card, owner): w > 0}``, as
+    :attr:`Constraints.weights`; 0 is not allowed: a forbidden cell changes the propagation),
+    sharing its DP schedule: counting the same log under several weightings (the suggestion
+    model's grid) propagates and schedules once."""
+    owners = {c: [o for o, _, _ in comp.choices[c]] for c in comp.free}
+    log_scale = 0.0
+    for c, o in comp.fixed.items():
+        log_scale += float(np.log(weights.get((c, o), 1.0)))
+    out = {}
+    for c in comp.free:
+        ws = {o: weights.get((c, o), 1.0) for o in owners[c]}
+        top = max(ws.values())
+        if top != 1.0:
+            log_scale += float(np.log(top))
+        for o, w in ws.items():
+            if w != top:
+                out[(c, o)] = w / top
+    return dataclasses.replace(comp, weights=out, log_scale=log_scale)
+
+
+def _normalise_weights(weights: dict, allowed: np.ndarray, fixed: dict, free: list) -> tuple:
+    """Per-cell weights divided by each free card's largest weight over its allowed owners
+    (so every weight is at most 1 and no product can overflow), the fixed cards' weights and
+    the divisors going into one log factor: ``({(card, owner): w <= 1}, log_scale)``. The
+    weighted count is ``exp(log_scale) x`` the count with the normalised weights; posteriors are
+    ratios and do not depend on the scale."""
+    if not weights:
+        return {}, 0.0
+    log_scale = 0.0
+    for c, o in fixed.items():
+        w = weights.get((c, o), 1.0)
+        log_scale += float(np.log(w))
+    out = {}
+    for c in free:
+        ws = {int(o): weights.get((c, int(o)), 1.0) for o in np.flatnonzero(allowed[c])}
+        top = max(ws.values())
+        if top != 1.0:
+            log_scale += float(np.log(top))
+        for o, w in ws.items():
+            if w != top:
+                out[(c, o)] = w / top
+    return out, log_scale
 
 
 def propagate(cons: Constraints) -> Compiled:
@@ -238,7 +293,9 @@ def propagate(cons: Constraints) -> Compiled:
     cands = [r for r in range(k + ncat) if touched[r]]
     implicit = max(cands, key=lambda r: (sizes[r], len(touched[r]), -r)) if cands else None
     order = _order(free, choices, sizes, touched, implicit)
-    return Compiled(n, k, feasible, fixed, order, choices, sizes, init, terminal, touched, implicit)
+    weights, log_scale = _normalise_weights(cons.weights, allowed, fixed, free)
+    return Compiled(n, k, feasible, fixed, order, choices, sizes, init, terminal, touched, implicit,
+                    weights, log_scale)
 
 
 _SEARCH_ABOVE = 5e6     # estimated DP work (tensor entries touched) above which orders are searched
@@ -667,14 +724,22 @@ class CountResult:
     """Exact count and marginal counts of one compiled problem.
 
     Attributes:
-        count: int, the number of consistent deals (exact).
+        count: int, the number of consistent deals (exact); with weights
+            (:attr:`Constraints.weights`) the weighted count, a float, divided by
+            ``exp(log_scale)``.
         count_float: float, the same in float64.
         marginal: float array (n_cards, n_players + 1): number of consistent deals with each card
-            at each owner (``marginal.sum(1) == count_float`` per row), or None (count only).
+            at each owner (``marginal.sum(1) == count_float`` per row), or None (count only);
+            weighted counts (divided by ``exp(log_scale)``) with weights.
+        log_scale: the log of the factor taken out of the weighted counts (0 without weights).
+        plain: the exact number of consistent deals (int) when asked for (``plain_count``), else None.
     """
 
-    def __init__(self, comp: Compiled, count: int, count_float: float, marginal, steps, b_posts):
+    def __init__(self, comp: Compiled, count: int, count_float: float, marginal, steps, b_posts,
+                 plain: Optional[int] = None):
         self.comp = comp
+        self.plain = plain
+        self.log_scale = comp.log_scale
         self.count = count
         self.count_float = count_float
         self.marginal = marginal
@@ -731,7 +796,7 @@ class CountResult:
                     ok &= pos[v] >= 0
                     idx.append(np.maximum(pos[v], 0))
                     nv.append(new_id[v])
-                w[:, j] = np.where(ok, b_post[tuple(idx)], 0.0)
+                w[:, j] = np.where(ok, b_post[tuple(idx)], 0.0) * comp.weights.get((step.card, chs[j][0]), 1.0)
             cum = np.cumsum(w, axis=1)
             u = rng.random(n_samples) * cum[:, -1]
             pick = np.minimum((cum <= u[:, None]).sum(axis=1), len(chs) - 1)
@@ -801,8 +866,12 @@ def _forward(comp: Compiled, cancel, *, keep: bool, mod: Optional[int] = None, s
         for mv in step.moves:
             if mv is None:
                 continue
+            w = comp.weights.get((step.card, mv[0]), 1.0) if comp.weights else 1.0
             for src, dst in mv[1]:
-                y[dst] += x[src]
+                if w == 1.0:
+                    y[dst] += x[src]
+                else:
+                    y[dst] += w * x[src]
                 y_mult += 1
                 if mod and y_mult >= 32:
                     y %= mod
@@ -832,7 +901,8 @@ def memory_needed(comp: Compiled, keep: bool = True) -> int:
     return 8 * ((total if keep else 2 * largest) + 3 * largest)
 
 
-def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_backward: bool = False) -> CountResult:
+def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_backward: bool = False,
+                plain_count: bool = False) -> CountResult:
     """Count the consistent deals of ``comp`` and, optionally, the marginal counts.
 
     The backward (adjoint) pass runs the forward steps in reverse: ``b`` (number of completions
@@ -847,16 +917,18 @@ def count_deals(comp: Compiled, cancel=None, *, marginals: bool = True, keep_bac
         cancel: zero-argument callable; :class:`engines.core.errors.Cancelled` when it is true.
         marginals: also run the backward pass (marginal counts per card and owner).
         keep_backward: keep the backward tensors so that :meth:`CountResult.sample` works.
+        plain_count: with weights, also the exact number of consistent deals
+            (:attr:`CountResult.plain`: one more forward pass over the same schedule).
     Raises:
         SessionFormatError: at ``$.events`` when the DP would need more memory than is
             available (:func:`engines.core.limits.check_memory`) or more than
             :data:`MAX_DP_BYTES` / :data:`MAX_DP_WORK` (:func:`check_dp_size`).
     """
     if comp.feasible and not keep_backward:
-        res = _count_by_envelope_terms(comp, cancel, marginals)
+        res = _count_by_envelope_terms(comp, cancel, marginals, plain_count)
         if res is not None:
             return res
-    return _count_deals(comp, cancel, marginals, keep_backward)
+    return _count_deals(comp, cancel, marginals, keep_backward, plain_count)
 
 
 _MAX_TERMS = 256            # inclusion-exclusion terms of failed accusations (else clauses in the DP)
@@ -884,7 +956,7 @@ def _envelope_clauses(comp: Compiled) -> dict:
     return out
 
 
-def _count_by_envelope_terms(comp: Compiled, cancel, marginals: bool) -> Optional[CountResult]:
+def _count_by_envelope_terms(comp: Compiled, cancel, marginals: bool, plain_count: bool = False) -> Optional[CountResult]:
     """Failed accusations by inclusion-exclusion instead of clause axes (None: not used).
 
     A failed accusation A only says "the envelope is not A". With E_A the deals whose envelope
@@ -918,7 +990,7 @@ def _count_by_envelope_terms(comp: Compiled, cancel, marginals: bool) -> Optiona
         return None
     drop = set(env_cl)
     k = comp.n_players
-    count, marg, mass = 0, None, 0.0
+    count, marg, mass, plain = 0, None, 0.0, 0
     n_count = comp.terminal.count(0)
     for fam, sign in terms:
         # F's cards go to the envelope: fixed there, their slots filled, and no other card of
@@ -951,35 +1023,65 @@ def _count_by_envelope_terms(comp: Compiled, cancel, marginals: bool) -> Optiona
         fixed = dict(comp.fixed)
         fixed.update({c: k for c in forced})
         sub = Compiled(comp.n_cards, k, True, fixed, order, choices, sizes, init, comp.terminal,
-                       touched, implicit)
-        res = _count_deals(sub, cancel, marginals, False)
-        count += sign * res.count
-        mass += res.count_float
+                       touched, implicit, comp.weights, comp.log_scale)
+        res = _count_deals(sub, cancel, marginals, False, plain_count)
+        if plain_count:
+            plain += sign * res.plain
+        # the cards put in the envelope carry their (normalised) envelope weight
+        f = 1.0
+        for c in forced:
+            f *= comp.weights.get((c, k), 1.0)
+        if comp.weights:
+            count += sign * res.count_float * f
+        else:
+            count += sign * res.count
+        mass += res.count_float * f
         if marginals:
-            marg = sign * res.marginal if marg is None else marg + sign * res.marginal
+            m = res.marginal * f if f != 1.0 else res.marginal
+            marg = sign * m if marg is None else marg + sign * m
     zf = float(count)
-    if count == 0:
-        return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [])
+    if count == 0 or (comp.weights and zf <= 0.0):
+        return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [],
+                           plain if plain_count else None)
     if marginals and mass / zf > _MAX_CANCELLATION:
+        return None
+    if comp.weights and mass / zf > _MAX_CANCELLATION:
         return None
     if marginals:
         marg = np.clip(marg, 0.0, zf)
-    return CountResult(comp, count, zf, marg, [], [])
+    return CountResult(comp, count, zf, marg, [], [], plain if plain_count else None)
 
 
-def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool) -> CountResult:
+def _integer_count(comp: Compiled, cancel, zf: float, max_mass: float, steps) -> int:
+    """The exact integer count of an unweighted DP from its float64 count (see the module
+    docstring)."""
+    if zf == 0.0:
+        return 0
+    if zf < _EXACT_FLOAT and max_mass < _EXACT_FLOAT:
+        return int(round(zf))
+    return _exact_count(comp, cancel, zf, steps)
+
+
+def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool,
+                 plain_count: bool = False) -> CountResult:
     """:func:`count_deals` with every clause in the DP."""
     k = comp.n_players
     if not comp.feasible:
-        return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [])
-    steps = _schedule(comp)
+        return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [],
+                           0 if plain_count else None)
+    if "steps" not in comp.schedule_cache:
+        comp.schedule_cache["steps"] = _schedule(comp)
+    steps = comp.schedule_cache["steps"]
     if steps is None:
-        return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [])
+        return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [],
+                           0 if plain_count else None)
     check_dp_size(comp, steps, keep=marginals or keep_backward)
     z, steps, max_mass = _forward(comp, cancel, keep=marginals or keep_backward, steps=steps)
     zf = float(z)
     if zf == 0.0:
         count = 0
+    elif comp.weights:
+        count = zf                       # a weighted count: a float, no exact integer
     elif zf < _EXACT_FLOAT and max_mass < _EXACT_FLOAT:
         count = int(round(zf))
     else:
@@ -992,7 +1094,9 @@ def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool) -
         # marginals: swapping two of them maps the consistent deals onto themselves. One card of
         # each class is computed; without the sampler, the backward pass stops as soon as every
         # earlier card's class is known.
-        kind = {c: tuple(comp.choices[c]) for c in comp.free}
+        kind = {c: (tuple(comp.choices[c]),
+                    tuple(comp.weights.get((c, o), 1.0) for o, _, _ in comp.choices[c]) if comp.weights else ())
+                for c in comp.free}
         last_of = {kind[st.card]: i for i, st in enumerate(steps)}
         stop_at = min(last_of.values(), default=-1) if not keep_backward else -1
         rep: dict = {}                   # class -> the card whose marginals were computed
@@ -1016,9 +1120,10 @@ def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool) -
                 if mv is None:
                     continue
                 o, combos = mv
+                w = comp.weights.get((step.card, o), 1.0) if comp.weights else 1.0
                 tot = 0.0
                 for src, dst in combos:
-                    bq = b[dst]
+                    bq = b[dst] if w == 1.0 else w * b[dst]
                     fs = f[src]
                     if fs.size == 0:
                         continue
@@ -1042,7 +1147,15 @@ def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool) -
             marg[c, o] = zf
     elif marginals:
         marg = np.zeros((comp.n_cards, k + 1))
-    return CountResult(comp, count, zf, marg, steps if keep_backward else [], b_posts)
+    plain = None
+    if plain_count:
+        if comp.weights:
+            bare = dataclasses.replace(comp, weights={}, log_scale=0.0)
+            zp, _, mass_p = _forward(bare, cancel, keep=False, steps=steps)
+            plain = _integer_count(bare, cancel, float(zp), mass_p, steps)
+        else:
+            plain = count
+    return CountResult(comp, count, zf, marg, steps if keep_backward else [], b_posts, plain)
 
 
 def _exact_count(comp: Compiled, cancel, approx: float, steps=None) -> int:

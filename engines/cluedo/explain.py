@@ -3,7 +3,7 @@
 Fact: ``{"card": "Rope", "place": "Bob"}`` (``place`` a player or ``"envelope"``). Its status
 under a log is ``"certain"`` when every consistent deal puts the card there, ``"impossible"``
 when none does, else ``"uncertain"`` — decided by the exact deal counting of
-:mod:`engines.cluedo.counting` (seed 004's "#Sat" model): a subset of the log forces
+:mod:`engines.cluedo.counting` (Agade09's Cluedo_Sheet's "#Sat" model): a subset of the log forces
 ``"certain"`` iff no deal consistent with it puts the card elsewhere (the count with the cell
 forbidden is 0), ``"impossible"`` iff the count with the cell forced is 0. Adding events only
 removes deals, so the predicate is monotone and QuickXplain's subset is irreducible
@@ -344,10 +344,23 @@ def _hand_count(ch: _Chain, setup: Setup, p: int, clauses: list) -> bool:
 
 
 def _counting_sentence(setup: Setup, events, subset, card: int, owner: int, value: bool) -> str:
+    """The counting argument in words, naming what was counted: the deals that fit the entries
+    (exact count, :mod:`engines.cluedo.counting`) and how many of them put the card there."""
     sizes = ", ".join(f"{p} {n}" for p, n in zip(setup.players, setup.hand_sizes))
     where = "in the envelope" if owner == len(setup.players) else f"with {setup.players[owner]}"
     entries = ", ".join(f"#{i + 1}" for i in subset) or "no entry"
-    verdict = f"is {where} in every deal" if value else f"is never {where}"
-    return (f"A counting argument, not a short chain: among the deals that fit {entries}, "
-            f"with the hand sizes ({sizes}) and one suspect, one weapon and one room in the "
-            f"envelope, {setup.cards[card]} {verdict}.")
+    evs = [events[i] for i in subset]
+    n = _count(setup, evs)
+    at = _count(setup, evs, lambda c: c.force(card, owner))
+    deals = f"{n:,} deal{'s' if n != 1 else ''}"
+    name = setup.cards[card]
+    if at == 0:
+        verdict = f"none puts {name} {where}"
+    elif at == n:
+        verdict = (f"all of them put {name} {where} (none puts it anywhere else)" if n != 1
+                   else f"it puts {name} {where}")
+    else:
+        verdict = f"{at:,} put {name} {where}"
+    return (f"A counting argument, not a short chain: of the {deals} of the cards that fit "
+            f"{entries}, with the hand sizes ({sizes}) and one suspect, one weapon and one room "
+            f"in the envelope, {verdict}.")

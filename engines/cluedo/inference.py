@@ -1,16 +1,16 @@
 """Cluedo inference: P(card is in each hand / in the envelope) given the log.
 
-Three methods, all for the same model (seed 004, "#Sat": a uniformly random deal, one card of
+Three methods, all for the same model (Agade09's Cluedo_Sheet, "#Sat": a uniformly random deal, one card of
 each category in the envelope and the rest dealt with the known hand sizes, conditioned on the
 log):
 
 * ``exact``: count the consistent deals with dynamic programming over cards (see
   :mod:`engines.cluedo.counting`) and divide — exact marginals and the exact number of deals.
-* ``center``: the seed's "Analytical center": relax the 0/1 matrix to [0, 1], write every
+* ``center``: Agade09's Cluedo_Sheet's "Analytical center": relax the 0/1 matrix to [0, 1], write every
   inequality as an equality with a slack variable, and maximise the sum of the logs of all
   variables and slacks (cvxpy). Fast, approximate.
 * ``montecarlo``: exact uniform samples of consistent deals drawn from the DP counts (no
-  rejection, unlike the seed's "Monte Carlo draws"), with a standard error per cell.
+  rejection, unlike Agade09's Cluedo_Sheet's "Monte Carlo draws"), with a standard error per cell.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ import numpy as np
 from engines.core.errors import ContradictionError, SessionFormatError
 from engines.core.info import entropy_bits
 from engines.cluedo.counting import Constraints, CountResult, count_deals, propagate
-from engines.cluedo.model import (AccusationEvent, HandEvent, LacksEvent, Setup, ShownEvent,
+from engines.cluedo.model import (BOARD_EVENTS, AccusationEvent, HandEvent, LacksEvent, Setup, ShownEvent,
                                   SuggestionEvent, describe_event)
 
 METHODS = ("exact", "center", "montecarlo")
@@ -75,6 +75,8 @@ def apply_event(setup: Setup, cons: Constraints, event) -> None:
                     cons.force(ci[c], k)
             else:  # not all three in the envelope: one of them is in some hand
                 cons.clauses.append(tuple((ci[c], p) for c in event.cards for p in range(k)))
+        elif isinstance(event, BOARD_EVENTS):
+            pass                      # pawns and dice say nothing about the cards
         else:
             raise SessionFormatError("event", f"not a Cluedo event: {type(event).__name__}")
     except KeyError as exc:
@@ -142,6 +144,8 @@ class CluedoPosterior:
         categories: ``((category, cards), ...)`` as in the setup.
         samples: number of Monte Carlo samples (``montecarlo``), else None.
         note: a remark on how the result was obtained (e.g. a solver fallback), else None.
+        suggestion_model: the JSON of :class:`engines.cluedo.suggestions.ModelResult` when the
+            setup has a suggestion model (``matrix`` is then the weighted posterior), else None.
     """
 
     method: str
@@ -154,6 +158,7 @@ class CluedoPosterior:
     categories: tuple = ()
     samples: Optional[int] = None
     note: Optional[str] = None
+    suggestion_model: Optional[dict] = None
 
     def probability(self, card: str, owner: str) -> float:
         """P(``card`` is held by ``owner``) (``owner`` a player or ``"envelope"``).
@@ -196,6 +201,8 @@ class CluedoPosterior:
             out["samples"] = self.samples
         if self.note:
             out["note"] = self.note
+        if self.suggestion_model is not None:
+            out["suggestion_model"] = self.suggestion_model
         out["seconds"] = round(self.seconds, 6)
         return out
 
@@ -222,6 +229,8 @@ def infer(setup: Setup, events: Sequence = (), *, method: str = "exact", cancel=
     events = tuple(events)
     if method not in METHODS:
         raise SessionFormatError("method", f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
+    if setup.suggestion_trust and method == "exact":
+        return _infer_with_model(setup, events, cancel, t0)
     comp = propagate(constraints_for(setup, events))
     owners = setup.owners
     if method == "center":
@@ -235,6 +244,8 @@ def infer(setup: Setup, events: Sequence = (), *, method: str = "exact", cancel=
             res = count_deals(comp, cancel)
             matrix = res.marginal / res.count_float
             note = note + "; showing the exact marginals instead"
+        if setup.suggestion_trust:
+            note = ((note + "; ") if note else "") + _NO_MODEL
         return CluedoPosterior("center", setup.cards, owners, _clean(matrix), None, None,
                                time.perf_counter() - t0, setup.categories, None, note)
     res = count_deals(comp, cancel, marginals=(method == "exact"), keep_backward=(method == "montecarlo"))
@@ -253,7 +264,29 @@ def infer(setup: Setup, events: Sequence = (), *, method: str = "exact", cancel=
         matrix[:, j] = np.mean(deals == j, axis=0)
     se = np.sqrt(matrix * (1 - matrix) / n)
     return CluedoPosterior("montecarlo", setup.cards, owners, _clean(matrix), res.count, se,
-                           time.perf_counter() - t0, setup.categories, n)
+                           time.perf_counter() - t0, setup.categories, n,
+                           _NO_MODEL if setup.suggestion_trust else None)
+
+
+_NO_MODEL = "the suggestion model is used by the exact method only; these are the plain probabilities"
+
+
+def _infer_with_model(setup: Setup, events: tuple, cancel, t0: float) -> CluedoPosterior:
+    """``infer(method="exact")`` under the setup's suggestion model
+    (:mod:`engines.cluedo.suggestions`): the weighted (or model-averaged) posterior; the number
+    of consistent deals is the plain count of the log plus the model's hard constraints (rho 0)."""
+    from engines.cluedo.suggestions import model_posterior
+
+    result, count = model_posterior(setup, events, cancel)
+    if count == 0 or result.matrix is None:
+        if _count(setup, events, cancel).count == 0:
+            _raise_contradiction(setup, events, cancel)
+        raise ContradictionError(max(len(events) - 1, -1),
+                                 "no deal agrees with the log when the players set to 0 never name "
+                                 "their own cards; set them above 0")
+    return CluedoPosterior("exact", setup.cards, setup.owners, _clean(result.matrix), count, None,
+                           time.perf_counter() - t0, setup.categories,
+                           suggestion_model=result.to_json(setup))
 
 
 def _clean(m: np.ndarray) -> np.ndarray:

@@ -1,6 +1,6 @@
 """Cluedo setup, events, editions and their JSON form (the session schema).
 
-The model (seed 004, "#Sat"): every card is in exactly one place — a player's hand or the
+The model (Agade09's Cluedo_Sheet, "#Sat"): every card is in exactly one place — a player's hand or the
 envelope; player ``p`` holds exactly ``hand_sizes[p]`` cards; the envelope holds exactly one card
 of each category. Events constrain that deal; :mod:`engines.cluedo.inference` turns them into
 probabilities.
@@ -98,6 +98,13 @@ class Setup:
         me: the player using the app (whose suggestions reveal the shown card).
         edition: an id from :func:`load_editions`, or None for a custom deck.
         dealer: the dealer's name when it was given (only used to fill default hand sizes).
+        dice: 1 or 2 dice per move when given (else the edition's rule,
+            :mod:`engines.cluedo.board`); only the turn advice uses it.
+        pawns: ``((player, suspect), ...)``: the suspect whose pawn each player moves, when
+            given (a suggestion naming that suspect moves that player's pawn).
+        suggestion_trust: ``((player, rho or "learn"), ...)``, the suggestion model of
+            :mod:`engines.cluedo.suggestions` (players left out: rho 1, no information); empty:
+            today's model, suggestions reveal nothing about the suggester's hand.
     """
 
     categories: tuple
@@ -106,6 +113,9 @@ class Setup:
     me: str
     edition: Optional[str] = None
     dealer: Optional[str] = None
+    dice: Optional[int] = None
+    pawns: tuple = ()
+    suggestion_trust: tuple = ()
 
     # -- derived -----------------------------------------------------------------------
     @property
@@ -143,7 +153,8 @@ class Setup:
         ``{"edition": id}`` or ``{"categories": {"suspect": [...], "weapon": [...], "room": [...]}}``,
         ``"players"`` (seating order), optional ``"dealer"``, optional ``"hand_sizes": {name: n}``
         (default: the deal from the dealer's left, the dealer being the last player when not
-        given), ``"me"``.
+        given), ``"me"``, optional ``"model": {"suggestion_trust": {name: rho or "learn"}}``
+        (:func:`engines.cluedo.suggestions.read_trust`).
 
         Raises:
             SessionFormatError: the first bad field, by JSON path.
@@ -206,7 +217,28 @@ class Setup:
         check_memory(need, r.sub("players"), f"{len(players)} players with {n_cards} cards",
                      "close other programs, or use fewer players or cards")
         me = r.choice("me", players, what="player")
-        return Setup(tuple(categories), tuple(players), tuple(sizes), me, edition, dealer)
+        dice = r.int("dice", min=1, max=2) if r.has("dice") else None
+        pawns = ()
+        if r.has("pawns"):
+            pobj = r.dict("pawns")
+            pr = Reader(pobj, r.sub("pawns"))
+            suspects = dict(categories)["suspect"]
+            used: dict = {}
+            for k in pobj:
+                if k not in players:
+                    raise pr.error(k, f"{k!r} is not one of the players")
+                sus = pr.choice(k, suspects, what="suspect")
+                if sus in used:
+                    raise pr.error(k, f"{sus} is already {used[sus]}'s pawn")
+                used[sus] = k
+            pawns = tuple((p, pobj[p]) for p in players if p in pobj)
+        trust = ()
+        if r.has("model"):
+            from engines.cluedo.suggestions import read_trust
+
+            trust = read_trust(r.dict("model"), players, me, r.sub("model"))
+        return Setup(tuple(categories), tuple(players), tuple(sizes), me, edition, dealer, dice, pawns,
+                     trust)
 
     def to_json(self) -> dict:
         """The setup object (round-trips through :meth:`from_json`)."""
@@ -220,6 +252,12 @@ class Setup:
             out["dealer"] = self.dealer
         out["hand_sizes"] = dict(zip(self.players, self.hand_sizes))
         out["me"] = self.me
+        if self.dice is not None:
+            out["dice"] = self.dice
+        if self.pawns:
+            out["pawns"] = dict(self.pawns)
+        if self.suggestion_trust:
+            out["model"] = {"suggestion_trust": dict(self.suggestion_trust)}
         return out
 
 
@@ -297,7 +335,34 @@ class AccusationEvent:
                 "correct": self.correct}
 
 
-EVENT_TYPES = ("hand", "shown", "lacks", "suggestion", "accusation")
+@dataclass(frozen=True)
+class PositionEvent:
+    """``player``'s pawn is at ``at``: a room name, or a corridor square ``(row, col)`` of the
+    edition's board (:mod:`engines.cluedo.board`). Says nothing about the cards."""
+
+    player: str
+    at: object
+
+    def to_json(self) -> dict:
+        return {"type": "position", "player": self.player,
+                "at": self.at if isinstance(self.at, str) else list(self.at)}
+
+
+@dataclass(frozen=True)
+class RollEvent:
+    """``player`` rolled ``total`` (the dice's sum) for their move. Says nothing about the cards;
+    the turn advice reads my latest roll."""
+
+    player: str
+    total: int
+
+    def to_json(self) -> dict:
+        return {"type": "roll", "player": self.player, "total": self.total}
+
+
+EVENT_TYPES = ("hand", "shown", "lacks", "suggestion", "accusation", "position", "roll")
+#: events about the pawns, not the cards (inference ignores them)
+BOARD_EVENTS = (PositionEvent, RollEvent)
 
 
 def _triple(r: Reader, setup: Setup, key: str = "cards") -> tuple:
@@ -346,6 +411,24 @@ def event_from_json(obj, setup: Setup, path: str = "$.event"):
             if refuter is None:
                 raise r.error("shown", "a card can only be shown when somebody refuted")
         return SuggestionEvent(s, triple, tuple(passed), refuter, shown)
+    if t == "position":
+        p = r.choice("player", players, what="player")
+        at = r.raw("at")
+        rooms = dict(setup.categories)["room"]
+        from engines.cluedo.board import edition_board
+
+        eb = edition_board(setup)
+        if isinstance(at, str):
+            at = r.choice("at", rooms, what="room")
+        elif eb is None:
+            raise r.error("at", "this game has no board (a custom deck or an edition whose board "
+                                "is not encoded): give a room")
+        else:
+            at = eb.board.check_position(at, r.sub("at"))
+        return PositionEvent(p, at)
+    if t == "roll":
+        p = r.choice("player", players, what="player")
+        return RollEvent(p, r.int("total", min=1, max=12))
     # accusation
     p = r.choice("player", players, what="player")
     triple = _triple(r, setup)
@@ -410,4 +493,10 @@ def describe_event(setup: Setup, event) -> str:
     if isinstance(event, AccusationEvent):
         verdict = "correctly" if event.correct else "wrongly"
         return f"{who(event.player)} {verdict} accused {', '.join(event.cards)}"
+    if isinstance(event, PositionEvent):
+        where = f"in the {event.at}" if isinstance(event.at, str) else \
+            f"on square row {event.at[0]}, column {event.at[1]}"
+        return f"{who(event.player)} {'am' if event.player == me else 'is'} {where}"
+    if isinstance(event, RollEvent):
+        return f"{who(event.player)} rolled {event.total}"
     raise SessionFormatError("event", f"not a Cluedo event: {type(event).__name__}")

@@ -1,6 +1,6 @@
 """What each opponent knows about the envelope, from my log (who is close to solving).
 
-The model (seed 004, "#Sat", extended to the opponents' views):
+The model (Agade09's Cluedo_Sheet, "#Sat", extended to the opponents' views):
 
 * The true deal ``D`` is uniform over the deals consistent with my whole log — the model of
   :func:`engines.cluedo.inference.infer` (method ``exact``).
@@ -394,7 +394,7 @@ def opponent_knowledge(setup: Setup, events: Sequence = (), *, budget_seconds: O
     ``max_samples``). The first estimate is always returned, even when late.
 
     Measured (``tests/benchmarks/bench_opponents.py``, 6 players, classic deck, 20 suggestions):
-    see the README's performance table.
+    see docs/performance.md.
 
     Returns:
         :class:`OpponentsEstimate` (``final`` False when the budget stopped the refinement).

@@ -11,6 +11,9 @@ is the player using the app)::
     Bob lacks rope                  Bob does not hold Rope (``hasn't``, ``not``)
     Ann accuses plum rope hall      a failed accusation (``… correct`` for a right one)
     me hand: plum, rope, hall       my hand at the deal (cards by commas or spaces)
+    Ann at lounge                   Ann's pawn is in the Lounge (``in`` too)
+    Ann at 17 3                     Ann's pawn is on the corridor square row 17, column 3
+    roll 8                          I rolled 8 (``Ann rolled 8`` for another player)
 
 In a triple the first name is a suspect, the second a weapon, the third a room, so ``rev`` is
 Revolver there; after ``has``/``lacks`` any card may be meant and ``rev`` is ambiguous in the UK
@@ -25,9 +28,9 @@ from typing import Optional, Sequence
 from engines.core.errors import SessionFormatError
 from engines.core.names import (TEXT_PATH, candidates, check_length, complete_word, match_name,
                                 match_player, split_names)
-from engines.cluedo.model import (ENVELOPE, AccusationEvent, HandEvent, LacksEvent, Setup,
-                                  ShownEvent, SuggestionEvent, describe_event, event_from_json,
-                                  passers_between)
+from engines.cluedo.model import (ENVELOPE, AccusationEvent, HandEvent, LacksEvent, PositionEvent,
+                                  RollEvent, Setup, ShownEvent, SuggestionEvent, describe_event,
+                                  event_from_json, passers_between)
 
 NOBODY = ("none", "nobody", "noone", "-", "no one")
 HAS = ("has", "have", "holds", "shows", "showed", "shown")
@@ -35,6 +38,8 @@ LACKS = ("lacks", "lack", "not", "hasn't", "hasnt", "doesn't", "without")
 ACCUSES = ("accuses", "accused", "accuse")
 HAND = ("hand", "hand:")
 CORRECT = ("correct", "right", "won", "wins")
+AT = ("at", "in")
+ROLLS = ("roll", "rolls", "rolled")
 
 
 def _player(setup: Setup, text: str) -> str:
@@ -96,9 +101,26 @@ def parse(setup: Setup, events: Sequence, text: str):
         return event_from_json(obj, setup, TEXT_PATH)
     tokens = t.replace(":", " : ").split()
     low = [w.casefold() for w in tokens]
+    if low and low[0] in ROLLS:                       # "roll 8": my roll
+        return _roll(setup, setup.me, tokens[1:])
     for i, w in enumerate(low):
         if i == 0:
             continue
+        if w in ROLLS:
+            return _roll(setup, _player(setup, " ".join(tokens[:i])), tokens[i + 1:])
+        if w in AT:
+            player = _player(setup, " ".join(tokens[:i]))
+            rest = " ".join(tokens[i + 1:]).strip()
+            if rest.casefold().startswith("the "):
+                rest = rest[4:]
+            nums = re.fullmatch(r"\[?\s*(\d+)\s*[, ]\s*(\d+)\s*\]?", rest)
+            if nums:
+                at = [int(nums.group(1)), int(nums.group(2))]
+            elif rest:
+                at = match_name(rest, dict(setup.categories)["room"], "room")
+            else:
+                raise SessionFormatError(TEXT_PATH, f"where is {player}? a room or a square “row col”")
+            return event_from_json({"type": "position", "player": player, "at": at}, setup, TEXT_PATH)
         if w in HAS or w in LACKS or w in ACCUSES or w == "hand":
             player = _player(setup, " ".join(tokens[:i]))
             rest = [x for x in tokens[i + 1:] if x != ":"]
@@ -125,6 +147,12 @@ def parse(setup: Setup, events: Sequence, text: str):
                                     "card": card}, setup, TEXT_PATH)
     raise SessionFormatError(TEXT_PATH, "expected “Ann: plum rope hall; Bob”, “Bob has rope”, "
                                         "“Bob lacks rope” or “Ann accuses plum rope hall”")
+
+
+def _roll(setup: Setup, player: str, rest: list):
+    if len(rest) != 1 or not rest[0].isdigit():
+        raise SessionFormatError(TEXT_PATH, "a roll reads “roll 8” (the dice's total, 1 to 12)")
+    return event_from_json({"type": "roll", "player": player, "total": int(rest[0])}, setup, TEXT_PATH)
 
 
 def _cards(setup: Setup, text: str) -> list[str]:
@@ -173,6 +201,11 @@ def format_event(setup: Setup, event) -> str:
         return f"{who(event.player)} accuses {', '.join(event.cards)}" + (" correct" if event.correct else "")
     if isinstance(event, HandEvent):
         return f"{who(event.player)} hand: {', '.join(event.cards)}"
+    if isinstance(event, PositionEvent):
+        at = event.at if isinstance(event.at, str) else f"{event.at[0]} {event.at[1]}"
+        return f"{who(event.player)} at {at}"
+    if isinstance(event, RollEvent):
+        return f"{who(event.player)} rolled {event.total}"
     raise SessionFormatError("event", f"not a Cluedo event: {type(event).__name__}")
 
 

@@ -1,6 +1,6 @@
 """What to do next in Cluedo: the suggestion with the largest expected information gain about
 the envelope, whether an accusation is certain, and which card to show when I must refute
-(the Cluedo seed, "recommend").
+(Agade09's Cluedo_Sheet, "recommend").
 
 Expected information gain of my suggestion (s, w, r): the observable outcome ``O`` is who
 refutes (the first player after me, in seating order, holding one of the three cards) and which

@@ -42,17 +42,54 @@ class Explanation:
             that forces the same status on its own (empty for ``"uncertain"``, and when the
             setup alone forces it).
         steps: the derivation in words (entries numbered from 1, as in the History panel).
+        details: per step, the step with every list in full ("" when the step shows it all),
+            for a tooltip: a step cuts a long list to its first names and "and 12 more"
+            (:func:`listed`).
     """
 
     fact: dict
     status: str
     because: tuple = ()
     steps: tuple = ()
+    details: tuple = ()
 
     def to_json(self) -> dict:
-        """``{"fact", "status", "because", "steps"}`` (the CLI output)."""
-        return {"fact": self.fact, "status": self.status, "because": list(self.because),
-                "steps": list(self.steps)}
+        """``{"fact", "status", "because", "steps"}`` (the CLI output), and ``"details"``
+        (the steps' lists in full, for a tooltip) when some step cut a list."""
+        out = {"fact": self.fact, "status": self.status, "because": list(self.because),
+               "steps": list(self.steps)}
+        if any(self.details):
+            out["details"] = list(self.details)
+        return out
+
+
+#: Most names a step lists before "and 12 more" (the full list goes to the step's details).
+LIST_LIMIT = 8
+
+
+def join_words(items: Sequence[str], last: str = "and") -> str:
+    """``"a"``, ``"a and b"``, ``"a, b and c"``."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def listed(items: Sequence[str], limit: int = LIST_LIMIT, last: str = "and") -> tuple:
+    """``(short, full)``: the list in words, complete when it has at most ``limit`` items,
+    else its first ``limit`` and "and 12 more"; ``full`` always complete."""
+    items = list(items)
+    full = join_words(items, last)
+    if len(items) <= limit:
+        return full, full
+    return ", ".join(items[:limit]) + f" and {len(items) - limit} more", full
+
+
+def split_details(pairs: Sequence[tuple]) -> tuple:
+    """``(steps, details)`` from ``(short, full)`` pairs; a detail is "" when it adds nothing."""
+    steps = tuple(a for a, _ in pairs)
+    details = tuple("" if a == b else b for a, b in pairs)
+    return steps, (details if any(details) else ())
 
 
 class ConflictError(ContradictionError):
@@ -164,7 +201,8 @@ def explain_with(fact: dict, n: int, status: str, forces: SubsetPredicate,
                  cancel: CancelFlag = None) -> Explanation:
     """The :class:`Explanation` of ``fact`` given its ``status`` under the full log, a
     predicate ``forces`` (does a subset force that status?) and ``steps_for`` (the steps in
-    words for the subset found). ``"uncertain"`` gives no subset and one step."""
+    words for the subset found: a list of strings, or a ``(steps, details)`` pair of tuples,
+    :func:`split_details`). ``"uncertain"`` gives no subset and one step."""
     if status not in STATUSES:
         raise ValueError(status)
     if status == "uncertain":
@@ -172,7 +210,10 @@ def explain_with(fact: dict, n: int, status: str, forces: SubsetPredicate,
     because = quickxplain(n, forces, monotone=monotone, cancel=cancel)
     if because is None:  # the engine's status and the predicate disagree: not expected
         raise RuntimeError(f"the full log does not force the status {status!r} of {fact}")
-    return Explanation(fact, status, because, tuple(steps_for(because)))
+    steps = steps_for(because)
+    if isinstance(steps, tuple) and len(steps) == 2 and isinstance(steps[0], tuple):
+        return Explanation(fact, status, because, steps[0], steps[1])     # (steps, details)
+    return Explanation(fact, status, because, tuple(steps))
 
 
 def conflict_error(n: int, consistent: SubsetPredicate, describe: Callable[[int], str],

@@ -14,7 +14,7 @@ Public API (the engine contract, engines/CONTRACT.md):
 * :func:`simulate` -> :class:`SimulationResult`, :func:`add_simulate_arguments`,
   :func:`simulate_main`
 
-Source: seed 002 (M. Zorn, "A study on the logic game Egghead", 2024): valids (eq. (1)),
+Source: M. Zorn, "A study on the logic game Egghead", 2024: valids (eq. (1)),
 conditional information and the master table (Definition 4.1, appendix A.1), eqs. (2)–(6)
 and Algorithm 1.
 """
@@ -38,5 +38,6 @@ from engines.egghead.simulate import (ConfigResult, ModeStats, SimConfig, Simula
 
 __all__ = [n for n in dir() if not n.startswith("_")]
 from engines.egghead.explain import explain, explain_contradiction  # noqa: E402
+from engines.egghead.diagnosis import diagnose  # noqa: E402
 
 __all__ = [n for n in dir() if not n.startswith("_")]

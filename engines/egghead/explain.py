@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from engines.core.errors import ContradictionError, SessionFormatError
-from engines.core.explain import Explanation, conflict_error, explain_with
+from engines.core.explain import Explanation, conflict_error, explain_with, listed, split_details
 from engines.core.schema import Reader
 from engines.egghead.inference import infer, is_large
 from engines.egghead.model import Answer, Reactions, Setup, Solve, describe_event
@@ -128,29 +128,34 @@ def explain(setup: Setup, events: Sequence, fact: dict, *, cancel=None) -> Expla
                         cancel=cancel)
 
 
-def _reactions_against(setup: Setup, before: list, ev: Reactions, f: tuple) -> Optional[str]:
-    """Which announced reactions could not have happened had I held the stack ``f[1]``, in
-    words ("B could not have known their cards"), from every player's solved indicator on the
-    master table before the round (seed 002, eqs. (3)-(4)); None for tables too large to
-    rebuild here, or when no single reaction is to blame."""
+def _reactions_against(setup: Setup, before: list, ev: Reactions, stacks) -> dict:
+    """Why the announced reactions rule out each of my ``stacks`` (sorted tuples): ``{reason:
+    [stacks]}`` with reasons in words ("B could not have known their cards"), from every
+    player's solved indicator on the master table before the round (Zorn 2024, eqs. (3)-(4):
+    a player solves as soon as their row of the table has one stack). Empty for tables too
+    large to rebuild here."""
     from engines.egghead.inference import _Ctx, _fold, _indicators, is_large
     from engines.egghead.table import indicator_at
     if is_large(setup):
-        return None
+        return {}
+    out: dict = {}
     try:
         ctx, st = _Ctx(setup), _fold(setup, before, None)
         inds = _indicators(ctx, st, None)
         w = ctx.world(st.visible)
-        mine = ctx.space.index(f[1])
-        out = []
-        for p in ctx.order[:-1]:
-            could = bool(indicator_at(ctx.n, ctx.S, ctx.axis[p], inds[p], w)[mine])
-            if could != (p in ev.solved):
-                out.append(f"{p} could not have known their cards" if not could
-                           else f"{p} would have known their cards and solved")
+        rows = {p: indicator_at(ctx.n, ctx.S, ctx.axis[p], inds[p], w) for p in ctx.order[:-1]}
+        for stack in stacks:
+            mine = ctx.space.index(stack)
+            why = []
+            for p in ctx.order[:-1]:
+                could = bool(rows[p][mine])
+                if could != (p in ev.solved):
+                    why.append(f"{p} could not have known their cards" if not could
+                               else f"{p} would have known their cards and solved")
+            out.setdefault("; ".join(why) or "", []).append(stack)
     except ContradictionError:
-        return None
-    return "; ".join(out) or None
+        return {}
+    return out
 
 
 def _fact_text(f: tuple, status: str) -> str:
@@ -161,34 +166,77 @@ def _fact_text(f: tuple, status: str) -> str:
     return f"{pos} shows {f[2]}" if status == "certain" else f"{pos} does not show {f[2]}"
 
 
-def _steps(setup: Setup, events, subset, f: tuple, status: str) -> list:
+def _stacks_text(stacks) -> list:
+    return [" ".join(map(str, st)) for st in stacks]
+
+
+def _steps(setup: Setup, events, subset, f: tuple, status: str) -> tuple:
+    """``(steps, details)``: per entry of ``subset``, in order, what it rules out of my stacks
+    and by which rule (an answer is true of the cards the moderator sees; players solve as soon
+    as they know their cards; a solve reveals the cards called and deals new ones), lists cut
+    with "and N more" (in full in the details)."""
     if not subset:
-        return [f"Before any entry: {_fact_text(f, status)}"]
+        t = f"Before any entry: {_fact_text(f, status)}"
+        return (t,), ()
     sp = stack_space(setup.values, setup.cards_per_player)
-    out = []
-    prev = sp.size
+    pairs = []
+    prev = {sp.stack(j) for j in range(sp.size)}
     for j, i in enumerate(subset):
         ev = events[i]
         valids = _valids(setup, [events[x] for x in subset[:j + 1]])
-        now = len(valids) if valids is not None else 0
+        now = set(valids or ())
         st = _status(valids, f) if valids is not None else "uncertain"
-        what = f"{now} of your stacks remain"
+        gone = sorted(prev - now, key=lambda x: (x != f[1], x) if f[0] == "stack" else x)
+        head = f"#{i + 1}: {describe_event(setup, ev)}"
+        tail = f"{len(now)} of your stacks remain"
         if st != "uncertain":
-            what += f"; now {_fact_text(f, st)}"
-        if isinstance(ev, Reactions):
-            why = ""
-            if now < prev:
-                who = _reactions_against(setup, [events[x] for x in subset[:j]], ev, f) \
-                    if f[0] == "stack" and st == "impossible" else None
-                why = (f" (had you held {' '.join(map(str, f[1]))}, {who})" if who else
-                       " (players solve as soon as they know their cards: in the stacks "
-                       "removed, someone would have reacted otherwise)")
-            out.append(f"#{i + 1}: {describe_event(setup, ev)} → {what}{why}")
-        elif isinstance(ev, Answer):
-            out.append(f"#{i + 1}: {describe_event(setup, ev)} → {what}")
+            tail += f"; now {_fact_text(f, st)}"
+        if isinstance(ev, Answer):
+            if gone:
+                short, full = listed(_stacks_text(gone), last="or")
+                rule = "the moderator answers truthfully: with the cards you see, had you held"
+                pairs.append((f"{head} → {rule} {short}, the answer would differ: out; {tail}",
+                              f"{head} → {rule} {full}, the answer would differ: out; {tail}"))
+            else:
+                t = (f"{head} → none of your stacks gives another answer; everyone heard it, "
+                     f"and what it tells the other players is what the later reactions show")
+                pairs.append((t, t))
+        elif isinstance(ev, Reactions):
+            if gone:
+                groups = _reactions_against(setup, [events[x] for x in subset[:j]], ev, gone)
+                parts_s, parts_f = [], []
+                for why, stacks in groups.items():
+                    short, full = listed(_stacks_text(stacks), last="or")
+                    reason = why or "someone would have reacted otherwise"
+                    parts_s.append(f"had you held {short}, {reason}")
+                    parts_f.append(f"had you held {full}, {reason}")
+                if not groups:
+                    short, full = listed(_stacks_text(gone), last="or")
+                    parts_s = [f"had you held {short}, someone would have reacted otherwise"]
+                    parts_f = [f"had you held {full}, someone would have reacted otherwise"]
+                rule = "players solve as soon as they know their cards:"
+                pairs.append((f"{head} → {rule} {'; '.join(parts_s)}: out; {tail}",
+                              f"{head} → {rule} {'; '.join(parts_f)}: out; {tail}"))
+            else:
+                t = (f"{head} → none of your stacks is out by it; the others learn from it "
+                     f"that whoever did not solve could not yet know their cards, which the "
+                     f"later entries use")
+                pairs.append((t, t))
         else:
             assert isinstance(ev, Solve)
-            out.append(f"#{i + 1}: {describe_event(setup, ev)} → {what}")
+            if gone:
+                short, full = listed(_stacks_text(gone), last="or")
+                rule = f"{ev.player} called their cards, so every world where they could not is out"
+                pairs.append((f"{head} → {rule}: {short}; {tail}",
+                              f"{head} → {rule}: {full}; {tail}"))
+            else:
+                t = (f"{head} → the cards called are revealed and new ones dealt; none of your "
+                     f"stacks is out by it, but the table the later entries use starts again "
+                     f"for {ev.player}")
+                pairs.append((t, t))
         prev = now
-    out.append(f"Together, in this order → {_fact_text(f, status)}")
-    return out
+    refs = ", ".join(f"#{i + 1}" for i in subset)
+    if len(subset) > 1:
+        t = f"{refs} together, in this order → {_fact_text(f, status)}"
+        pairs.append((t, t))
+    return split_details(pairs)

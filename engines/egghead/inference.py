@@ -1,4 +1,4 @@
-"""Egghead inference: my valid stacks with behavioural analysis (seed 002, sections 3–4).
+"""Egghead inference: my valid stacks with behavioural analysis (Zorn 2024, sections 3–4).
 
 The public knowledge is the master table V_M (appendix A.1), kept bit-packed by
 :class:`engines.egghead.table.BitTable` with me on the bit axis. Each event updates it:
@@ -16,7 +16,7 @@ My valids are the row of V_M at the stacks I see (Remark A.3); my posterior puts
 multinomial weight of each valid stack (each card uniform on 1..v) on it, normalised — the
 announcements are deterministic given the world, so the likelihood is 0 or 1.
 
-Deviation from the seed, on purpose: with a rotating moderator the seed applies eq. (3) to
+Deviation from Zorn (2024), on purpose: with a rotating moderator Zorn (2024) applies eq. (3) to
 the non-moderators only (appendix A.2); here every player's announced reaction is used,
 the moderator's included, because solving is public and a moderator may know their cards
 from earlier rounds (this is sound; the brute-force reference in the tests uses it too).
@@ -412,7 +412,7 @@ def _fixpoint(ctx: _Ctx, st: _State, cancel: CancelFlag) -> bool:
 
 def infer(setup: Setup, events: Sequence[Event], *, method: str = METHODS[0],
           cancel: CancelFlag = None) -> Posterior:
-    """My valid stacks and their posterior after the events (seed 002, Algorithm 1).
+    """My valid stacks and their posterior after the events (Zorn 2024, Algorithm 1).
 
     Args:
         setup: the :class:`Setup`; events: sequence of Answer / Reactions / Solve.
@@ -531,7 +531,7 @@ def _posterior(ctx: _Ctx, st: _State, cancel: CancelFlag) -> Posterior:
 def reactions_can_change(setup: Setup, events: Sequence[Event], *, cancel: CancelFlag = None) -> bool:
     """Whether logging another reactions round can still change the master table.
 
-    False means the fixpoint of the seed's repeat loop (Algorithm 1, lines 4–11) is reached:
+    False means the fixpoint of Zorn's (2024) repeat loop (Algorithm 1, lines 4–11) is reached:
     in every publicly possible world every player would react as before.
     Raises ContradictionError like :func:`infer`.
     """

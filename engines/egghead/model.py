@@ -39,7 +39,7 @@ That ceiling is for the game's own deck (:data:`SEED_DECK`), whose six-player ta
 supported configuration (9-12 s per event). Any other deck gets :data:`MAX_CUSTOM_TABLE_BYTES`."""
 
 SEED_DECK = (6, 3)
-"""(values, cards_per_player) of the game as the seed describes it (section 2)."""
+"""(values, cards_per_player) of the game as Zorn (2024) describes it (section 2)."""
 
 MAX_CUSTOM_TABLE_BYTES = 10 ** 9
 """Largest master table accepted for a deck other than :data:`SEED_DECK` (bytes): every event
@@ -49,7 +49,7 @@ reads the whole table, so a refresh stays under about 1 GB of memory and 10 s. 3
 
 def max_table_bytes(values: int, cards_per_player: int) -> int:
     """The largest master table (bytes) accepted for this deck: :data:`MAX_TABLE_BYTES` for
-    the seed's deck, :data:`MAX_CUSTOM_TABLE_BYTES` for any other."""
+    Zorn's (2024) deck, :data:`MAX_CUSTOM_TABLE_BYTES` for any other."""
     return MAX_TABLE_BYTES if (values, cards_per_player) == SEED_DECK else MAX_CUSTOM_TABLE_BYTES
 
 
@@ -64,7 +64,7 @@ def _stack(r: Reader, key: str, values: int, cards: int, what: str) -> tuple[int
 
 @dataclass(frozen=True)
 class Setup:
-    """An Egghead table as I see it (seed 002, section 2).
+    """An Egghead table as I see it (Zorn 2024, section 2).
 
     Attributes:
         players: names in seating order (3–6).
@@ -272,7 +272,7 @@ def describe_event(setup: Setup, event: Event) -> str:
 
 
 def default_setup() -> Setup:
-    """The New game dialog's setup: the seed's example 3.1 (I am A; B holds 4 5 6, C 3 3 3)."""
+    """The New game dialog's setup: Zorn's (2024) example 3.1 (I am A; B holds 4 5 6, C 3 3 3)."""
     return Setup(players=("A", "B", "C"), me="A", values=6, cards_per_player=3,
                  moderator="external", behavioural_analysis=True,
                  visible=(("B", (4, 5, 6)), ("C", (3, 3, 3))), analysing=("B", "C"))

@@ -1,7 +1,7 @@
 """Stacks and the question deck of Egghead, evaluated vectorised over stacks and worlds.
 
 A *stack* is a player's cards as a sorted tuple (combinations with replacement of ``k``
-cards from the values ``1..v``; seed 002, Definition 3.2: 56 stacks for k=3, v=6). Stacks
+cards from the values ``1..v``; Zorn 2024, Definition 3.2: 56 stacks for k=3, v=6). Stacks
 are numbered 0..S-1 in lexicographic order (:class:`StackSpace`).
 
 A question (the deck is data: ``resources/egghead/questions.json``) is evaluated as
@@ -10,7 +10,7 @@ A question (the deck is data: ``resources/egghead/questions.json``) is evaluated
 
 with a per-stack number ``stack_feature`` (:data:`STACK_FEATURES`), an associative
 ``combine`` (sum, or, max, min) and a ``final`` map (identity, missing, popcount, even).
-This is the seed's answering function f (Definition 3.3) restricted to questions that
+This is Zorn's (2024) answering function f (Definition 3.3) restricted to questions that
 decompose over players, which is what lets the master table apply an answer to every world
 at once (see :mod:`engines.egghead.table`).
 """

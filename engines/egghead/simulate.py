@@ -1,6 +1,6 @@
 """Egghead simulator: rounds needed to solve, with and without behavioural analysis.
 
-Reproduces the experiment of seed 002, section 5: external moderator, a question deck, v
+Reproduces the experiment of Zorn 2024, section 5: external moderator, a question deck, v
 values, n players with k cards, a game of ``rounds`` rounds without a score cap. Every round a
 question is drawn (the deck is shuffled and drawn without replacement, reshuffled when empty)
 and answered about the real world; then reactions rounds are announced until nothing changes
@@ -122,7 +122,7 @@ class SimulationResult:
                 "seconds": self.seconds,
                 "seed_table": {"no_ba": {"mean": 9.78, "variance": 29.3},
                                "ba": {"mean": 6.16, "variance": 14.0},
-                               "note": "seed 002, section 5, its own 23-question deck"}}
+                               "note": "Zorn 2024, section 5, its own 23-question deck"}}
 
 
 # ------------------------------------------------------------------- statistics
@@ -319,7 +319,7 @@ class SimConfig:
 
 def simulate(config: SimConfig = SimConfig(), *, progress: Progress = None,
              cancel: CancelFlag = None) -> SimulationResult:
-    """Run the seed's simulation (section 5) for each number of analysing players.
+    """Run Zorn's (2024) simulation (section 5) for each number of analysing players.
 
     Args:
         config: :class:`SimConfig`.
@@ -392,7 +392,7 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", type=int, default=1000, help="rounds per game (default 1000)")
     parser.add_argument("--analysing", type=str, default="1",
                         help="comma-separated numbers of players using behavioural analysis, "
-                             "one game each (default 1; the seed's figure 2: 0,1,2,3,4)")
+                             "one game each (default 1; Zorn's (2024) figure 2: 0,1,2,3,4)")
     parser.add_argument("--questions", type=str, default=None,
                         help="comma-separated question ids (default: the whole deck)")
     parser.add_argument("--seed", type=int, default=0)

@@ -1,4 +1,4 @@
-"""The master table of Egghead as a bit-packed numpy array (seed 002, appendix A.1).
+"""The master table of Egghead as a bit-packed numpy array (Zorn 2024, appendix A.1).
 
 The master table V_M is the set of worlds (one stack per player) that are still publicly
 possible. With S stacks and n players it has S^n entries (56^4 ≈ 9.8 M for 4 players, 56^5 ≈
@@ -9,7 +9,7 @@ the whole last axis, so 4 players take 1.4 MB and 5 players 79 MB.
 
 Each player's conditional information V_p (Definition 4.1) is the projection of this table
 (Remark A.3): the valids of player p in world w are the stacks v with (w_{-p}, v) in V_M.
-The operations are the seed's equations on the whole table at once:
+The operations are Zorn's (2024) equations on the whole table at once:
 
 * :meth:`BitTable.filter_answer` — eq. (2) (and eq. (6) for a rotating moderator);
 * :meth:`BitTable.solved_indicator` + :meth:`BitTable.keep_reaction` — eqs. (3)–(4): a world

@@ -12,7 +12,7 @@ Public API (the engine contract, engines/CONTRACT.md):
   :func:`race_best_split` (Nica 2016)
 * :func:`simulate`, :func:`add_simulate_arguments`, :func:`simulate_main`
 
-Sources: seed 003 (question choice by conditional mutual information); M. Nica, "Optimal
+Sources: the “Guess Who Solver” notebook (question choice by conditional mutual information); M. Nica, "Optimal
 strategy in Guess Who?: Beyond binary search", Probab. Eng. Inf. Sci. 30(4), 2016.
 """
 from engines.guesswho.board import (BUNDLED_BOARDS, Attribute, Board, Character, Question,
@@ -33,5 +33,6 @@ from engines.guesswho.simulate import (STRATEGIES, SimConfig, SimulationResult,
 
 __all__ = [n for n in dir() if not n.startswith("_")]
 from engines.guesswho.explain import explain, explain_contradiction  # noqa: E402
+from engines.guesswho.diagnosis import diagnose  # noqa: E402
 
 __all__ = [n for n in dir() if not n.startswith("_")]

@@ -18,9 +18,10 @@ from typing import Optional, Sequence
 import numpy as np
 
 from engines.core.errors import ContradictionError
-from engines.core.explain import Explanation, conflict_error, explain_with
+from engines.core.explain import Explanation, conflict_error, explain_with, listed, split_details
 from engines.core.schema import Reader
 from engines.guesswho.inference import posterior_probabilities
+from engines.guesswho.board import NAME_ATTRIBUTE
 from engines.guesswho.model import Answer, Eliminate, Setup, describe_event
 
 
@@ -89,23 +90,68 @@ def _out_by(setup: Setup, ev) -> np.ndarray:
     return out
 
 
-def _steps(setup: Setup, events, subset, k: int, status: str) -> list:
+def answer_meaning(ev: Answer) -> str:
+    """What an answer says about the secret character, in words: "has no glasses", "does not
+    have black hair colour", "has glasses or a hat", "is not Alex"."""
+    atoms = ev.question.atoms
+
+    def has(a, v) -> str:
+        if a == NAME_ATTRIBUTE:
+            return f"is {v}"
+        if v is True:
+            return f"has {a.replace('_', ' ')}"
+        if v is False:
+            return f"has no {a.replace('_', ' ')}"
+        return f"has {v} {a.replace('_', ' ')}"
+
+    def has_not(a, v) -> str:
+        if a == NAME_ATTRIBUTE:
+            return f"is not {v}"
+        if v is True:
+            return f"has no {a.replace('_', ' ')}"
+        if v is False:
+            return f"has {a.replace('_', ' ')}"
+        return f"does not have {v} {a.replace('_', ' ')}"
+
+    if ev.answer:
+        return " or ".join(has(a, v) for a, v in atoms)
+    return " and ".join(has_not(a, v) for a, v in atoms)
+
+
+def _asked(ev: Answer) -> str:
+    """The entry as the player logged it: you asked “…” (the question's own words) — yes."""
+    return f"you asked “{ev.question.label()}” and the answer was {'yes' if ev.answer else 'no'}"
+
+
+def _steps(setup: Setup, events, subset, k: int, status: str) -> tuple:
+    """``(steps, details)``: one step per entry of ``subset`` with its rule (an answer knocks
+    down every character it does not fit; a knocked-down card is out), lists complete or cut
+    with "and N more" (the full list in the details)."""
     board = setup.board
     name = board.names[k]
-    out = []
+    pairs = []
     for i in subset:
         ev = events[i]
         gone = _out_by(setup, ev)
         if isinstance(ev, Eliminate):
-            out.append(f"#{i + 1}: you knocked down {ev.name}")
+            t = f"#{i + 1}: you knocked down {ev.name} → {ev.name} is out"
+            pairs.append((t, t))
         elif status == "impossible":
-            out.append(f"#{i + 1}: the answer {'yes' if ev.answer else 'no'} to "
-                       f"“{ev.question.label()}” does not fit {name} → {name} is out")
+            t = (f"#{i + 1}: {_asked(ev)}, so the secret character {answer_meaning(ev)}, "
+                 f"which does not fit {name} → {name} is out")
+            pairs.append((t, t))
         else:
             names = [board.names[j] for j in np.flatnonzero(gone) if j != k]
-            shown = ", ".join(names[:8]) + (", …" if len(names) > 8 else "")
-            out.append(f"#{i + 1}: the answer {'yes' if ev.answer else 'no'} to "
-                       f"“{ev.question.label()}” rules out {shown or 'nobody new'}")
+            head = (f"#{i + 1}: {_asked(ev)}, so the secret character {answer_meaning(ev)} → "
+                    f"out: ")
+            if not names:
+                t = head[:-len("out: ")] + "nobody else is out"
+                pairs.append((t, t))
+            else:
+                short, full = listed(names)
+                pairs.append((head + short, head + full))
     if status == "certain":
-        out.append(f"Every other character is out → {name} is the secret character")
-    return out
+        t = (f"Every other character is out by the entries above and only {name} is left "
+             f"standing → {name} is the secret character")
+        pairs.append((t, t))
+    return split_details(pairs)

@@ -2,14 +2,14 @@
 
 Model. The secret character C is uniform over the board (the prior). An answer A to a
 question q has likelihood P(A = q(c) | C = c) = 1 - ε and P(A != q(c) | C = c) = ε, where ε is
-the setup's ``error_rate``. With ε = 0 this is elimination (the seed's filtering of rows by
+the setup's ``error_rate``. With ε = 0 this is elimination (the “Guess Who Solver” notebook's filtering of rows by
 known features); with ε > 0 every card keeps a positive posterior and is never eliminated for
 good. A card I knock down myself (``eliminate``) gets probability 0 in both cases.
 
 Ranking. For every question, the information gain about C from its answer is the mutual
 information I(C; A) = H(A) - H(A | C) = h2(P(yes)) - h2(ε) in bits, where P(yes) =
-(1-ε) P(q true) + ε P(q false) under the posterior. With ε = 0 it is the seed's conditional
-mutual information I(X; Y | z) (seed 003, "conditional_mutual_info"): the entropy of the
+(1-ε) P(q true) + ε P(q false) under the posterior. With ε = 0 it is the “Guess Who Solver” notebook's conditional
+mutual information I(X; Y | z) (the “Guess Who Solver” notebook, "conditional_mutual_info"): the entropy of the
 answer given the known features.
 """
 from __future__ import annotations
@@ -263,7 +263,7 @@ def _probs(eps: float, miss: np.ndarray, down: np.ndarray) -> np.ndarray:
 
 def rank_questions(board: Board, probs: np.ndarray, alive: np.ndarray, eps: float = 0.0,
                    compound: bool = False) -> tuple:
-    """Rank every available question by expected information gain (seed 003's CMI).
+    """Rank every available question by expected information gain (the “Guess Who Solver” notebook's CMI).
 
     Args:
         board: the board; probs: posterior, shape (N,); alive: bool, shape (N,);
@@ -313,7 +313,7 @@ def infer(setup: Setup, events: Sequence[Event], *, method: str = METHODS[0],
         ContradictionError: the first event (0-based) after which no character is possible
             (ε = 0), or that knocks down the last card, or that raises the opponent's count.
         SessionFormatError: unknown method.
-    Source: seed 003 (conditional mutual information ranking); Nica 2016 (race); the DP of
+    Source: the “Guess Who Solver” notebook (conditional mutual information ranking); Nica 2016 (race); the DP of
         :mod:`engines.guesswho.optimal`.
     """
     if method not in METHODS:

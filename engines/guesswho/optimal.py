@@ -113,7 +113,7 @@ class QuestionDP:
 
     def heuristic(self, mask: int) -> tuple[float, int]:
         """An upper bound on the expected number of questions: the tree that asks the most
-        balanced question at every node (seed 003's greedy rule), using exact memo values where
+        balanced question at every node (the “Guess Who Solver” notebook's greedy rule), using exact memo values where
         known. Returns ``(expected number of questions, question index or -1)``."""
         n = _popcount(mask)
         if n <= 1:

@@ -10,7 +10,7 @@ score intervals (E. B. Wilson, JASA 22, 1927).
 Strategies (``STRATEGIES``):
 
 * ``random`` — any question that splits my candidates, uniformly;
-* ``greedy`` — the most information (seed 003's CMI: the most balanced split), ties at random;
+* ``greedy`` — the most information (the “Guess Who Solver” notebook's CMI: the most balanced split), ties at random;
 * ``optimal`` — the question of the minimum-expected-questions DP (:mod:`.optimal`);
 * ``race`` — Nica's race: the split that maximises my win probability given the opponent's
   count (visible on the table), mapped to the closest real question; may gamble on a name.

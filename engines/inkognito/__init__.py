@@ -14,7 +14,7 @@ Public API (the engine contract, engines/CONTRACT.md):
 * :func:`simulate` -> :class:`SimulationResult`; :func:`add_simulate_arguments`,
   :func:`simulate_main` (``python -m engines simulate inkognito``)
 
-Sources: seed 000 (sequential Bayesian identity disclosure, likelihoods 1/15 and 1/3);
+Sources: Höhle's Inkognito post (sequential Bayesian identity disclosure, likelihoods 1/15 and 1/3);
 the Inkognito rules (Colovini & Randolph) as cited in :mod:`engines.inkognito.model`.
 """
 from engines.inkognito.inference import (GRID, METHODS, OpponentBelief, Posterior,
@@ -35,5 +35,6 @@ from engines.inkognito.simulate import (POLICIES, SimConfig, SimulationResult, a
 
 __all__ = [n for n in dir() if not n.startswith("_")]
 from engines.inkognito.explain import explain, explain_contradiction  # noqa: E402
+from engines.inkognito.diagnosis import diagnose  # noqa: E402
 
 __all__ = [n for n in dir() if not n.startswith("_")]

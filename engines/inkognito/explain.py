@@ -123,16 +123,38 @@ def _steps(setup: Setup, events, subset, opp: str, kind: str, name: str, status:
         if other == opp:
             continue
         b = post.opponents[other]
-        known = [x for d in (b.identity, b.build) for x, q in d.items() if q >= 1.0 - 1e-9]
-        if known:
-            out.append(f"These answers leave {other} one possibility → {other} is "
-                       f"{' and '.join(known)}")
+        for k2, d in (("identity", b.identity), ("build", b.build)):
+            for x, q in d.items():
+                if q >= 1.0 - 1e-9:
+                    out.append(_intermediate(setup, events, subset, other, k2, x))
     if shown_by == [opp]:
         out.append(f"Only the identities and builds of {opp} that fit all of these answers "
                    f"remain ({dealt}) → {what}")
     else:
         out.append(f"Combining what {_join(shown_by)} showed ({dealt}) → {what}")
     return out
+
+
+def _intermediate(setup: Setup, events, subset, other: str, kind: str, x: str) -> str:
+    """An intermediate conclusion ("Yellow is thin") with its reason: the answers among
+    ``subset`` that force it on their own (an irreducible subset, QuickXplain), the rules they
+    stand for, and the dealing rule."""
+    from engines.core.explain import quickxplain
+    sub = list(subset)
+
+    def forces(s):
+        q = _prob(setup, [events[sub[t]] for t in s], other, kind, x)
+        return q is not None and q >= 1.0 - 1e-9
+
+    use = quickxplain(len(sub), forces)
+    use = [sub[t] for t in (use if use is not None else range(len(sub)))]
+    mine = setup.me_identity if kind == "identity" else setup.me_build
+    kinds = "identities" if kind == "identity" else "builds"
+    if not use:
+        return f"You are {mine} yourself and the rest is dealt → {other} is {x}"
+    refs = _join([f"#{i + 1} ({_rule(setup, events[i])})" for i in use])
+    return (f"{refs}; you are {mine}, and each of the {kinds} belongs to exactly one player: "
+            f"the only {kind} left for {other} is {x} → {other} is {x}")
 
 
 def _join(items: list) -> str:

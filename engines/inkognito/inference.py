@@ -5,7 +5,7 @@ per player: the opponents' identities are an injective map into the 3 identities
 hold, and so are their builds — 3!·3! = 36 worlds with three opponents, (3·2)² = 36 with two.
 The prior is uniform over the worlds.
 
-Likelihood (seed 000, "Likelihood Implementation"): an opponent picks uniformly among the
+Likelihood (Höhle's Inkognito post, "Likelihood Implementation"): an opponent picks uniformly among the
 answers of the asked form that are valid for their true cell — see
 :mod:`engines.inkognito.likelihood`; answers are independent given the world.
 
@@ -13,11 +13,11 @@ Methods:
 
 * ``"joint"`` — exact posterior over the worlds: ``P(w | D) ∝ Π_o f_o(w_o)`` with
   ``f_o(cell) = ∫ Π_{k ∈ o} P(a_k | cell, θ) p(θ) dθ`` (θ only with the deception model).
-* ``"independent"`` — the seed's per-opponent model: each opponent's cell uniform over the 9
+* ``"independent"`` — Höhle's Inkognito post's per-opponent model: each opponent's cell uniform over the 9
   cells without my identity or build, updated only by that opponent's answers (it ignores
   that two opponents cannot share an identity or a build).
 
-Deception model (the seed's closing remark): per-opponent θ ~ Beta(a, b), integrated
+Deception model (Höhle's closing remark): per-opponent θ ~ Beta(a, b), integrated
 out on a grid of :data:`GRID` midpoints of (0, 1); since θ never reaches 0 or 1 on the grid,
 the deception model rules out exactly the worlds the indifferent model rules out.
 
@@ -158,7 +158,7 @@ class Posterior:
             opponents' entropies).
         method: ``"joint"`` or ``"independent"``; deception: whether θ was used.
         world_probabilities: float array (W,) over :func:`worlds` (joint method; None else).
-        model (property): ``"uniform"`` (every valid answer equally likely, the seed's model)
+        model (property): ``"uniform"`` (every valid answer equally likely, Höhle's model)
             or ``"deception"`` (θ model).
     """
 
@@ -238,7 +238,7 @@ def infer(setup: Setup, events: Sequence[Answer], *, method: str = METHODS[0],
 
     Args:
         setup: the :class:`Setup`; events: answers in order; method: ``"joint"`` (exact over
-            the 36 worlds) or ``"independent"`` (the seed's per-opponent model).
+            the 36 worlds) or ``"independent"`` (Höhle's Inkognito post's per-opponent model).
         cancel: zero-argument callable; when it returns True, :class:`Cancelled` is raised.
     Returns:
         :class:`Posterior` (marginals are probabilities; entropy in bits).

@@ -8,7 +8,7 @@ allowed shape (:func:`engines.inkognito.model.form_shapes`); each set is ``(imas
 * "lone": (player question, no mission card) only the lone statement of the other kind is
   true; "pair": the asked pair contains the truth (valid and not lone).
 
-Likelihoods (seed 000, "Likelihood"; the deception extension):
+Likelihoods (Höhle's Inkognito post, "Likelihood"; the deception extension):
 
 * indifferent opponent: ``P(a | i, b) = valid[a, i, b] / n_valid(i, b)`` — 1/15 for a player
   question, 1/3 for the ambassador; the counts come from the enumeration, not hard-coded;
@@ -191,7 +191,7 @@ class AnswerForm:
 def answer_forms() -> tuple:
     """Every answer form the engine accepts, as a tuple of :class:`AnswerForm` (6 forms).
 
-    Rules relied on (Inkognito, L. Colovini & A. Randolph, 1988; seed 000; the rules summary by
+    Rules relied on (Inkognito, L. Colovini & A. Randolph, 1988; Höhle's Inkognito post; the rules summary by
     P. Wyns & S. Davis, The Game Cabinet; BoardGameGeek rules thread 1144026 "Easily
     forgotten rules"):
 

@@ -1,6 +1,6 @@
 """Inkognito session setup, the answer event, and the rules of a valid answer.
 
-The game, as modelled. Sources: seed 000 (sequential Bayesian identity disclosure); the
+The game, as modelled. Sources: Höhle's Inkognito post (sequential Bayesian identity disclosure); the
 Inkognito rules (Leo Colovini and Alex Randolph, 1988) as summarised by P. Wyns and S. Davis
 (The Game Cabinet) and in the BoardGameGeek rules thread 1144026 ("Easily forgotten rules");
 the facts marked *uncertain* could not be checked against the rulebook itself:
@@ -59,7 +59,7 @@ KINDS = ("identity", "build")
 #: (Madame Zsa Zsa, Agent X) with the default names.
 TEAMS = ((0, 2), (1, 3))
 #: Default Beta(a, b) prior of θ: mean 0.2 = 3/15, the share of "lone statement true" answers
-#: among the 15 valid answers to a player question, i.e. the seed's indifferent opponent.
+#: among the 15 valid answers to a player question, i.e. Höhle's indifferent opponent.
 DEFAULT_DECEPTION_PRIOR = (1.0, 4.0)
 
 
@@ -192,7 +192,7 @@ def _beta(r: Reader, key: str, default) -> tuple:
 
 
 def default_setup(opponents: Optional[Sequence[str]] = None) -> Setup:
-    """The default names, me = Agent X / short (the seed's player), three opponents."""
+    """The default names, me = Agent X / short (Höhle's player), three opponents."""
     names = default_names()
     return Setup(tuple(names["identities"]), tuple(names["builds"]), names["identities"][3],
                  names["builds"][1], tuple(opponents or names["opponents"]))

@@ -4,13 +4,13 @@ by how the opponents answer (``python -m engines simulate inkognito``).
 A game: identities and builds are dealt at random (me included); I ask one question per step,
 chosen by a *policy*; the asked opponent answers by drawing a set of statements valid for
 their true (identity, build) (:func:`engines.inkognito.likelihood.answer_forms`, no mission
-card), uniformly (the seed's indifferent opponent) or with the deception parameter θ (the
+card), uniformly (Höhle's indifferent opponent) or with the deception parameter θ (the
 true statement is the lone one with probability θ), never repeating a set shown to me. After
 every answer the engine's posterior is computed with the chosen model (uniform or deception).
 The game is *solved* when the posterior probability of the true deal reaches ``target``.
 
 Policies: ``"recommend"`` asks :func:`engines.inkognito.recommend`'s best question (expected
-information gain, seed 000's sequential update with expected-information-gain ranking); ``"random"`` asks a
+information gain, Höhle's Inkognito post's sequential update with expected-information-gain ranking); ``"random"`` asks a
 uniformly random (opponent, player|ambassador, identity|build).
 
 A question the true cell can no longer answer (all its valid sets shown already) is wasted:
@@ -163,7 +163,7 @@ class SimConfig:
     Attributes:
         games: number of games (>= 1); policy: ``"recommend"`` or ``"random"``.
         theta: the opponents' true θ in (0, 1) (None: indifferent, every valid set equally
-            likely — the seed's model); deception, prior: the engine's model (θ ~ Beta(prior)).
+            likely — Höhle's model); deception, prior: the engine's model (θ ~ Beta(prior)).
         max_questions: questions per game (>= 1); target: P(true deal) that counts as solved.
         questions: ``"any"`` or ``"player"`` (player questions only: θ matters only there).
         seed: the random seed (same seed, same figures).

@@ -1,4 +1,4 @@
-"""Spyfall engine (seed 001 "Spyfall with a probabilistic model").
+"""Spyfall engine (“Spyfall with Pyro”, a probabilistic model of the game).
 
 Exact public and private beliefs over (location, spy) from claims on the simplex with Dirichlet
 emissions (:mod:`engines.spyfall.inference`), bots and a tournament simulator

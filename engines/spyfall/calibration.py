@@ -1,6 +1,6 @@
 """Calibration of the claim weight w for claims entered on the worksheet's {0, ½, 1} grid.
 
-The seed's model reads a claim as an exact point of the simplex with a Dirichlet density. A
+“Spyfall with Pyro”'s model reads a claim as an exact point of the simplex with a Dirichlet density. A
 person at the table answers in words, and the Spyfall tab turns the answer into clicks: each
 location 0, ½ or 1, then normalised (zeros floored at 1e-6, see
 :func:`engines.spyfall.model.normalise_claim`). Read with the exact density, such a claim sits
@@ -37,7 +37,7 @@ from engines.spyfall.inference import BeliefTracker
 from engines.spyfall.model import normalise_claim
 from engines.spyfall.simulate import bot_claim
 
-#: The w grid of the study (log-spaced; 1 is the seed's model).
+#: The w grid of the study (log-spaced; 1 is “Spyfall with Pyro”'s model).
 W_GRID = (0.01, 0.015, 0.02, 0.03, 0.04, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1.0)
 RESULT_FILE = ("spyfall", "calibration.json")
 _BINS = 10

@@ -1,4 +1,4 @@
-"""Gymnasium environment: one seat of Spyfall against the bots (seed 001, "Write robust
+"""Gymnasium environment: one seat of Spyfall against the bots (“Spyfall with Pyro”, "Write robust
 codes so that our agents (bot players) can be used as baselines for ... RL agents in a Gym
 environment").
 
@@ -46,7 +46,7 @@ class SpyfallEnv(gym.Env):
         ``claim`` (n,): weights in [0, 1], floored at 1e-6 and renormalised (all zero = uniform).
         ``target``: Discrete(max(n, s)).
 
-    When the last round ends without an end-game move the seed's automatic end game runs, the
+    When the last round ends without an end-game move “Spyfall with Pyro”'s automatic end game runs, the
     agent voting (or guessing) by its exact private belief (MLE).
 
     Reward: +1 when the agent's team wins, −1 when it loses, 0 on every other step.

@@ -1,13 +1,13 @@
-"""Why the spy wins, and the equilibrium of the hide-reveal game (seed 001, "Collect statistics to
+"""Why the spy wins, and the equilibrium of the hide-reveal game (“Spyfall with Pyro”, "Collect statistics to
 try out different strategies against each other and fine-tune parameters").
 
 Two studies on one table (:data:`TABLE`: 5 players, the 27 locations of Spyfall 1, 5 rounds):
 
 1. **Win rate against the non-spies' λ, β and vote rule** (:func:`win_rate_study`): every seat
-   plays flat hide-reveal with the same (β, λ); the vote is the seed's (after 5 rounds, every
+   plays flat hide-reveal with the same (β, λ); the vote is “Spyfall with Pyro”'s (after 5 rounds, every
    player votes its most likely spy) or an early vote, called as soon as a spy probability
    reaches a threshold — the public spy belief (``public``) or a non-spy's private one
-   (``private``, the seed's "end-game threshold for any player").
+   (``private``, “Spyfall with Pyro”'s "end-game threshold for any player").
 2. **The hide-reveal game** (:func:`payoff_matrix`, :func:`solve_matrix_game`): the non-spies
    choose a (λ, flat|dynamic) — their table model, known to all — and the spy secretly emits
    with its own (λ_s, flat|dynamic) while everyone reads its claims with the table's model. Each

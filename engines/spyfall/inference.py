@@ -1,4 +1,4 @@
-"""Exact public and private beliefs for Spyfall (seed 001, "Beliefs, Prior, Posterior",
+"""Exact public and private beliefs for Spyfall (“Spyfall with Pyro”, "Beliefs, Prior, Posterior",
 "Public belief and Information gain", "Emission strategies to implement").
 
 The hypothesis space is (location l, spy k): n × s worlds with a uniform prior. Each claim C_t
@@ -15,7 +15,7 @@ per claim — exactly, with no sampling. The same fold is the incremental interf
 :class:`engines.core.contract.IncrementalEngine`), so a timeline adds a claim in O(n·s) and a
 log's every prefix costs O(T·n·s) in all instead of O(T²·n·s). The spy's own location belief
 Q^(k) ∝ exp(T − M[k]) is the public posterior over N given that k is the spy, i.e. the claims of
-the others read as non-spy claims (the seed's definition of Q_t).
+the others read as non-spy claims (“Spyfall with Pyro”'s definition of Q_t).
 
 Claim weight (a tempered likelihood, as in power posteriors — Grünwald & van Ommen 2017, "Inconsistency
 of Bayesian inference for misspecified linear models"; Bissiri, Holmes & Walker 2016): the
@@ -23,7 +23,7 @@ observer multiplies claim t's log-likelihood under every hypothesis by w_t in (0
 reported posterior is ∝ exp(Σ_t w_t·log p(C_t | l, k)). The speakers' emission parameters — the
 spy's own belief Q and the public beliefs the dynamic rule reads — are computed from the
 untempered sums exactly as with w = 1 (w tempers the observer's likelihood only), so w = 1 for
-every claim is exactly the seed's model.
+every claim is exactly “Spyfall with Pyro”'s model.
 """
 from __future__ import annotations
 
@@ -608,9 +608,9 @@ def infer(setup: Setup, events: Sequence[Claim], *, method: str = METHODS[0],
             positive, so no world is ever excluded; raised only if the numbers became non-finite.
 
     Each claim's log-likelihood is multiplied by its claim weight (the claim's own
-    ``claim_weight``, else its speaker's from the setup; 1 = the seed's model; module docstring).
+    ``claim_weight``, else its speaker's from the setup; 1 = “Spyfall with Pyro”'s model; module docstring).
 
-    Method: seed 001 ("Public belief update: Bayes update", "Bayes update", "Information gain");
+    Method: “Spyfall with Pyro” ("Public belief update: Bayes update", "Bayes update", "Information gain");
     the spy's Q_t and the floor of claims with zeros as in engines/spyfall/model.py; a tempered
     likelihood for the claim weight (Bissiri, Holmes & Walker 2016).
     """

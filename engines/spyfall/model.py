@@ -1,4 +1,4 @@
-"""Spyfall setup and events (seed 001 "Spyfall with a probabilistic model").
+"""Spyfall setup and events (“Spyfall with Pyro”, a probabilistic model of the game).
 
 Session schema::
 
@@ -14,7 +14,7 @@ Session schema::
 
 ``claim_weight`` w in (0, 1] tempers the observer's likelihood of a claim (each claim's
 log-likelihood under every hypothesis is multiplied by w; w = 1, the default when the field is
-absent, is the seed's model). A claim clicked on the worksheet's {0, ½, 1} grid is far coarser
+absent, is “Spyfall with Pyro”'s model). A claim clicked on the worksheet's {0, ½, 1} grid is far coarser
 than the Dirichlet model assumes; ``engines.spyfall.calibration`` chooses its w.
 
 ``me`` and ``my_role`` are optional (without them the engine is a public observer). A per-player
@@ -39,13 +39,13 @@ STRATEGIES = ("flat", "dynamic", "joker")
 DEFAULT_BETA = 5.0
 DEFAULT_LAMBDA = 0.7
 DEFAULT_ROUNDS = 5
-#: The claim weight when the session does not give one: the untempered model of the seed.
+#: The claim weight when the session does not give one: the untempered model of “Spyfall with Pyro”.
 DEFAULT_CLAIM_WEIGHT = 1.0
 #: The model a new game starts from (the New game dialog's defaults), chosen by the studies in
 #: docs/spyfall-equilibrium.md and docs/spyfall-calibration.md: flat hide-reveal with λ = 0.3
 #: (tied with the non-spies' equilibrium strategy and still informative), β = 5, and the claim
 #: weight calibrated for worksheet (grid) claims under that model. The schema defaults above
-#: (used when a session file omits a field) stay those of the seed, so old files keep their meaning.
+#: (used when a session file omits a field) stay those of “Spyfall with Pyro”, so old files keep their meaning.
 NEW_GAME_MODEL = {"beta": 5.0, "lambda": 0.3, "strategy": "flat", "claim_weight": 0.05}
 #: Ranges of the model parameters where every number the engine computes stays finite:
 #: β = 1e-300 with λ = 0.999999999 overflowed (a NaN posterior reported as a contradiction);
@@ -283,7 +283,7 @@ EVENT_TYPES = ("claim",)
 
 #: The weights a worksheet click gives a location (relative to the claim's largest weight).
 GRID_LEVELS = (0.0, 0.5, 1.0)
-#: The weight of a claim typed with exact numbers off the grid: the seed's untempered model.
+#: The weight of a claim typed with exact numbers off the grid: “Spyfall with Pyro”'s untempered model.
 EXACT_CLAIM_WEIGHT = 1.0
 
 
@@ -304,7 +304,7 @@ def entry_claim_weight(weights, explicit=None) -> Optional[float]:
     The rule: an explicit ``w=…`` wins; a claim on the worksheet's grid (:func:`on_grid`) gets
     None — the speaker's w from the setup, calibrated for grid claims
     (docs/spyfall-calibration.md); a claim with exact numbers off the grid gets
-    :data:`EXACT_CLAIM_WEIGHT` (1: the seed's model reads an exact claim as it is).
+    :data:`EXACT_CLAIM_WEIGHT` (1: “Spyfall with Pyro”'s model reads an exact claim as it is).
 
     Args:
         weights: the claim's weights, shape (n,).

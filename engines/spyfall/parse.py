@@ -145,5 +145,5 @@ def complete(setup: Setup, events: Sequence, text: str) -> list[str]:
 
 def contradiction(setup: Setup, events: Sequence, event) -> Optional[str]:
     """Always None: a claim has positive likelihood under every (location, spy) hypothesis
-    (Dirichlet emissions on a floored simplex, seed 001), so no claim contradicts a log."""
+    (Dirichlet emissions on a floored simplex, “Spyfall with Pyro”), so no claim contradicts a log."""
     return None

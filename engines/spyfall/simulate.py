@@ -1,4 +1,4 @@
-"""Spyfall bots and tournament simulator (seed 001, "Player strategy", "Code up the game").
+"""Spyfall bots and tournament simulator (“Spyfall with Pyro”, "Player strategy", "Code up the game").
 
 A game: N ~ Unif(locations), S ~ Unif(players). Seats speak in seating order for ``rounds``
 rounds (seed: each player shares 5 times). Every bot does the Bayes update of
@@ -19,7 +19,7 @@ Two variants for the hide-reveal study (:mod:`engines.spyfall.equilibrium`):
 
 * ``vote_threshold``: an early vote — the end game above runs as soon as, after a claim, the
   public spy belief of some player reaches the threshold (``vote_on="public"``), or some
-  non-spy's private spy belief does (``vote_on="private"``: the seed's "Check if the end-game
+  non-spy's private spy belief does (``vote_on="private"``: “Spyfall with Pyro”'s "Check if the end-game
   threshold for any player has been reached").
 * ``spy_lam`` / ``spy_beta`` / ``spy_strategy``: the spy secretly emits with its own λ, β and
   strategy, while every bot's model still reads all seats with the table's β, λ and the seat's
@@ -62,7 +62,7 @@ class SimConfig:
         workers: processes (None = os.cpu_count()); results do not depend on it.
         scheduler: where the games run (:mod:`engines.core.executor`): None = this computer's
             ``workers`` processes, ``processes:N``, ``local:N`` or ``tcp://HOST:8786``.
-        vote_threshold: None (vote after the last round, the seed's rule) or p in (0, 1]: the
+        vote_threshold: None (vote after the last round, “Spyfall with Pyro”'s rule) or p in (0, 1]: the
             end game runs after the first claim that lifts a spy probability to >= p.
         vote_on: "public" (the public spy belief) or "private" (any non-spy's private belief).
         spy_lam, spy_beta, spy_strategy: the spy's actual emission (None = as modelled).
@@ -357,7 +357,7 @@ def aggregate(config: SimConfig, records: list, elapsed: float = 0.0) -> SimResu
 
 def simulate(config: SimConfig, *, progress: Progress = None,
              cancel: CancelFlag = None) -> SimResult:
-    """Run a bot tournament (seed 001, "Code up the game").
+    """Run a bot tournament (“Spyfall with Pyro”, "Code up the game").
 
     Args:
         config: :class:`SimConfig`.

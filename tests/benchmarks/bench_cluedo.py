@@ -13,7 +13,7 @@ under 1 GB and 10 s, or refused at once naming the field).
 Exact inference for 3-6 players (classic deck) after 0, 10, 20, 30 suggestions, several seeds,
 median and worst time; Master Detective with 8 players; the analytical center's time and its
 largest absolute error against exact and its solver failures (the first centre includes importing
-cvxpy). Budgets (README, "Measured performance"): classic median < 50 ms, worst
+cvxpy). Budgets (docs/performance.md): classic median < 50 ms, worst
 < 250 ms; Master Detective 8 players < 1 s; 10 players: worst refresh < 100 ms
 (``--md-only`` runs all ``--seeds`` games of it; the full run two per suggestion count).
 """

@@ -8,7 +8,7 @@
    — budget < 1 GB and < 5 s per event.
 2b. With ``--six``: 6 players (56^6 ≈ 30.8 G worlds, a 4.4 GB table; no budget in the issue):
    time per event as the tab asks for it (prefix by prefix) and peak RSS.
-3. The seed's simulation: 1000 rounds, 4 players, external moderator — budget < 5 minutes.
+3. Zorn's (2024) simulation: 1000 rounds, 4 players, external moderator — budget < 5 minutes.
 4. With ``--hostile`` (only): custom decks whose master table passes 1 GiB (3 players × 9
    values × 6 cards: a 3.4 GB table) are refused at once — time to the refusal, peak RSS, message.
 """
@@ -158,7 +158,7 @@ def bench_sim(configs, rounds: int = 1000) -> None:
             line += f"; BA mean {c.ba.mean:.2f} var {c.ba.variance:.2f} (n={c.ba.n})"
         line += f"; win P {[round(x, 3) for x in c.win_probabilities]}"
         print(line, flush=True)
-    print("seed 002 table (its 23-question deck): no BA 9.78 / 29.3, BA 6.16 / 14")
+    print("Zorn 2024 table (its 23-question deck): no BA 9.78 / 29.3, BA 6.16 / 14")
 
 
 def bench_hostile() -> None:

@@ -18,7 +18,9 @@ installed): an offscreen main window, each case's setup in its tab, Ctrl+L, the 
 by key into the tab's quick-entry line (``desktop/widgets/quick_entry.py``), Enter; the event
 the document logged (after the background check against the log) must be the intended one.
 
-Run: ``python tests/benchmarks/bench_entry.py [--no-widget]`` (prints a table).
+Run: ``python tests/benchmarks/bench_entry.py [--no-widget] [--save]`` (prints a table;
+``--save`` also writes the figures to ``tests/benchmarks/results/bench_entry.json``, which the
+documentation's generated figures are checked against by ``tests/docs/test_docs.py``).
 """
 from __future__ import annotations
 
@@ -121,8 +123,28 @@ def main() -> None:
     for tab, what, _line, _keys, clicks, how, _short in rows:
         print(f"  {tab} {what}: {how} = {clicks}")
     print("\nAfter: one typed line + Enter, 0 clicks (focus the line with Ctrl+L or /).")
+    if "--save" in sys.argv:
+        save({slug(f"{tab} {what}"): {"line": line, "keys": keys, "shortest": short,
+                                      "shortest_keys": len(short) + 1, "clicks": clicks}
+              for tab, what, line, keys, clicks, _how, short in rows})
     if "--no-widget" not in sys.argv:
         widget_replay()
+
+
+def slug(text: str) -> str:
+    """``text`` as a key of the saved figures: lower case, words joined by '_'."""
+    return "_".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
+
+
+def save(figures: dict) -> None:
+    """Write ``figures`` as this benchmark's last saved output (JSON, sorted keys)."""
+    import json
+    out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "bench_entry.json")
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump(figures, f, indent=1, sort_keys=True, ensure_ascii=False)
+        f.write("\n")
+    print(f"saved {out}")
 
 
 def widget_replay() -> None:

@@ -1,4 +1,4 @@
-"""Figures of the simulation executor (README, "Simulations on a Dask cluster").
+"""Figures of the simulation executor (docs/cli.md, "Simulations on a Dask cluster").
 
     python tests/benchmarks/bench_executor.py            # speed-up and memory per game
     python tests/benchmarks/bench_executor.py --part speedup --workers 2

@@ -6,7 +6,7 @@ a 4-player game (3 opponents, 36 worlds), for each method with the deception mod
 and prints median and worst figures, plus the cost of a whole timeline (every prefix).
 
 Run: python tests/benchmarks/bench_inkognito.py [--games 20] [--answers 40]
-Budget (README, "Measured performance"): inference < 20 ms per event.
+Budget (docs/performance.md): inference < 20 ms per event.
 """
 from __future__ import annotations
 

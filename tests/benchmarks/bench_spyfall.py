@@ -1,6 +1,6 @@
 """Spyfall benchmarks (not part of the test run): ``python tests/benchmarks/bench_spyfall.py``.
 
-Budgets (README, "Measured performance"): inference < 20 ms per event for 8 players x 30 locations;
+Budgets (docs/performance.md): inference < 20 ms per event for 8 players x 30 locations;
 1000 simulated 5-player games < 2 minutes.
 """
 import os

@@ -6,7 +6,7 @@ Regenerates every figure of ``docs/egghead-simulation.md``:
     python tests/benchmarks/egghead_study.py --part info     # information per question only
     python tests/benchmarks/egghead_study.py --part rules --scheduler local:2
 
-Seed 002, section 5 reports, for 4 players, 6 values, 3 cards, an external moderator and a
+Zorn 2024, section 5 reports, for 4 players, 6 values, 3 cards, an external moderator and a
 23-question deck, games of 1000 rounds with one player using behavioural analysis (BA):
 X = rounds needed to solve has mean 9.78 (variance 29.3) without BA and 6.16 (variance 14)
 with BA. This script replays that experiment under variations of the deck and of the rules
@@ -292,7 +292,7 @@ def decks(rng_seed: int = 2024, subsets: int = 12) -> dict:
     info = {q: information_bits(q) for q in full}
     by_info = sorted(full, key=lambda q: info[q])
     d = {"ours-28": full,
-         # the only question the seed quotes is "How many numbers are missing?" (example 3.1)
+         # the only question Zorn (2024) quotes is "How many numbers are missing?" (example 3.1)
          # and its footnote speaks of linear equations: counting questions over all cards
          "seed-kinds-9": ["missing", "distinct", "sum"] + [f"count-{v}" for v in range(1, 7)],
          "lowest-info-23": by_info[:23], "highest-info-23": by_info[-23:],

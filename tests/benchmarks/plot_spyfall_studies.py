@@ -79,7 +79,7 @@ def calibration_figures(out: Path) -> None:
     pw, pi = _plot(f"Reliability of the public spy belief (λ = {d['lambda']:g}, grid claims)",
                    "predicted P(player is the spy)", "observed frequency")
     pi.plot([0, 1], [0, 1], pen=pg.mkPen("#999", style=QtCore.Qt.DashLine), name="perfect")
-    for i, (key, label) in enumerate((("1", "w = 1 (the seed's model)"),
+    for i, (key, label) in enumerate((("1", "w = 1 (“Spyfall with Pyro”'s model)"),
                                       ("best", f"w = {d['best_w']:g} (calibrated)"))):
         rows = d["reliability"][key]
         x = np.array([r["mean_predicted"] for r in rows])

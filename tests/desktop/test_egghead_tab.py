@@ -1,4 +1,4 @@
-"""The Egghead tab end to end: the seed's example through the forms, undo, the BA toggle, stack
+"""The Egghead tab end to end: Zorn's (2024) example through the forms, undo, the BA toggle, stack
 edits at setup, solves, beliefs then, bad input, the New game dialog and the simulation panel —
 every model checked against the engine's own answer."""
 import numpy as np
@@ -238,7 +238,7 @@ def test_new_game_dialog_sizes_the_game(window, qtbot):
     assert "Too many" in dlg.size_note.text()
     with pytest.raises(SessionFormatError, match="memory"):
         dlg.build()
-    # a custom deck has a lower limit than the seed's deck (3 x 9 values x 6 cards: 3.4 GB)
+    # a custom deck has a lower limit than Zorn's (2024) deck (3 x 9 values x 6 cards: 3.4 GB)
     dlg.n_players.setValue(3)
     dlg.values.setValue(9)
     dlg.cards.setValue(6)

@@ -40,7 +40,7 @@ def test_tick_cells_and_log_with_enter(window, qtbot):
     setup = tab.document.setup
     red = tab.sheets["Red"]
     red.set_question("player", "build")
-    # the seed's first row: I1 + B2 + B3 to a build question
+    # Höhle's first row: I1 + B2 + B3 to a build question
     for col in (1, 5 + 1, 5 + 2):
         _click(qtbot, red, col)
     assert red.ticked_identities == {0} and red.ticked_builds == {1, 2}
@@ -70,7 +70,7 @@ def test_tick_cells_and_log_with_enter(window, qtbot):
     qtbot.keyClick(red.table, Qt.Key_Enter)
     _wait(window)
     assert len(tab.document.events) == 3
-    # the heat map equals the engine's joint posterior: the seed's known answer
+    # the heat map equals the engine's joint posterior: Höhle's known answer
     direct = ink.infer(setup, tab.document.events)
     np.testing.assert_allclose(_heat(tab, "Red"), direct.opponents["Red"].joint, atol=1e-12)
     m = tab.cards["Red"].matrix()

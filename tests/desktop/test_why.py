@@ -266,8 +266,9 @@ def test_banner_names_the_conflicting_entries(window, qtbot, game):
     tab = _load(window, game, setup, events)
     _wait(window)
     assert tab.history.contradiction_index() == max(expected)
-    assert _banner_links(tab) == expected
+    assert _banner_links(tab)[-len(expected):] == expected   # after the corrections
     assert "cannot all be true together" in tab.banner.message()
+    assert "Probably mistyped" in tab.banner.message()
     assert tab.history.conflict_entries() == expected
     model = tab.history.model
     assert [r - 1 for r in range(1, model.rowCount())
@@ -291,10 +292,10 @@ def test_conflict_is_named_before_and_after_undo(window, qtbot):
     tab.log_json({"type": "shown", "player": "Ann", "card": "Rope"})
     tab.log_json({"type": "lacks", "player": "Ann", "card": "Rope"})
     _wait(window)
-    assert _banner_links(tab) == [0, 1]
+    assert _banner_links(tab)[-2:] == [0, 1]
     window.undo_action.trigger()
     _wait(window)
     assert tab.banner.message() == ""
     window.redo_action.trigger()
     _wait(window)
-    assert _banner_links(tab) == [0, 1]
+    assert _banner_links(tab)[-2:] == [0, 1]

@@ -109,10 +109,10 @@ def fixed_log(setup):
             cluedo.SuggestionEvent("P", ("b", "f", "i"), (), "Q", "i")]
 
 
-# --- known answers from the seed and closed forms -------------------------------------------------
+# --- known answers from Agade09's Cluedo_Sheet and closed forms -------------------------------------------------
 def test_seed_three_player_count_and_uniform_prior():
-    # Seed 004: 6 x 6 x 9 envelopes and 18 cards dealt; with hands of 6 the deals number
-    # 324 * 18! / (6!)^3 (the seed's 3^18 ignores the hand sizes).
+    # Agade09's Cluedo_Sheet: 6 x 6 x 9 envelopes and 18 cards dealt; with hands of 6 the deals number
+    # 324 * 18! / (6!)^3 (Agade09's Cluedo_Sheet's 3^18 ignores the hand sizes).
     s = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["A", "B", "C"], "me": "A"})
     post = cluedo.infer(s, [])
     assert post.consistent_deals == 324 * math.factorial(18) // math.factorial(6) ** 3 == 5557616064

@@ -1,4 +1,4 @@
-"""Egghead engine: the seed's example, a brute-force epistemic reference, properties, CLI."""
+"""Egghead engine: Zorn's (2024) example, a brute-force epistemic reference, properties, CLI."""
 import itertools
 import json
 import random

@@ -306,7 +306,7 @@ SEED_ROWS = [ans("Red", "player", "build", [LF], [SHORT, FAT]),
 
 
 def test_inkognito_seed_worked_example():
-    """Seed 000's worksheet (me Agent X / short): Red is fat or thin, never tall — the
+    """Höhle's Inkognito post's worksheet (me Agent X / short): Red is fat or thin, never tall — the
     ambassador's answer (#2) alone says so; short and Agent X are mine; identity 1 stays open."""
     s = ink.default_setup()
     e = ink.explain(s, SEED_ROWS, {"opponent": "Red", "build": TALL})
@@ -389,7 +389,7 @@ SEED_LOG = [eg.Answer("missing", 0), eg.Reactions(("B",)), eg.Solve("B", (4, 5, 
 
 
 def test_egghead_seed_example_3_1():
-    """Seed 002, example 3.1 / 4.1, as A: the answer "0 values missing" rules out every stack
+    """Zorn 2024, example 3.1 / 4.1, as A: the answer "0 values missing" rules out every stack
     without a 1 and a 2 (3 3 3 by #1 alone); B's solving then rules out 1 2 4, 1 2 5, 1 2 6
     (#1 and #2 together: without the answer B could not have solved, so #2 alone is a
     contradictory sub-log and forces nothing); B's solve (#3) is never needed."""

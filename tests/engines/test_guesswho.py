@@ -1,4 +1,4 @@
-"""Guess Who? engine: the seed's worked example, DP vs brute force, Nica's race values, the
+"""Guess Who? engine: the “Guess Who Solver” notebook's worked example, DP vs brute force, Nica's race values, the
 error model, boards, the CLI, and the simulator."""
 import json
 import math
@@ -32,7 +32,7 @@ def bits(post):
     return {r.label[:-1]: r.information_bits for r in post.questions}
 
 
-# ------------------------------------------------------------------ seed 003, worked example
+# ------------------------------------------------------------------ the “Guess Who Solver” notebook, worked example
 
 def test_seed_demo_prior_cmi_values():
     post = gw.infer(demo(), [])

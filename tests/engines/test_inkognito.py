@@ -1,4 +1,4 @@
-"""Inkognito engine: the seed's worked example, joint vs independent, brute force over deals
+"""Inkognito engine: Höhle's worked example, joint vs independent, brute force over deals
 and answer choices, likelihood vs explicit enumeration, the no-repeat rule, the deception
 model, recommendation vs explicit information gain, schema, CLI, profiles."""
 import dataclasses
@@ -37,7 +37,7 @@ SEED_ROWS = [ans("Red", "player", "build", [LF], [SHORT, FAT]),
              ans("Red", "player", "identity", [LF, MZ], [FAT])]
 
 
-# ------------------------------------------------------------------ seed 000 known answer
+# ------------------------------------------------------------------ Höhle's Inkognito post known answer
 
 @pytest.mark.parametrize("method", ink.METHODS)
 def test_seed_worksheet_known_answer(method):
@@ -45,7 +45,7 @@ def test_seed_worksheet_known_answer(method):
     red = post.opponents["Red"]
     assert list(red.identity.values()) == pytest.approx([0.5, 0.25, 0.25, 0.0], abs=1e-12)
     assert list(red.build.values()) == pytest.approx([0.0, 0.0, 0.75, 0.25], abs=1e-12)
-    # the seed's four surviving cells (I1/B3, I2/B3, I3/B3, I1/B4), equally likely
+    # Höhle's four surviving cells (I1/B3, I2/B3, I3/B3, I1/B4), equally likely
     assert red.joint[0, 2] == red.joint[1, 2] == red.joint[2, 2] == red.joint[0, 3] \
         == pytest.approx(0.25)
     assert red.partner == pytest.approx(0.25)  # Agent X's partner is Madame Zsa Zsa
@@ -57,7 +57,7 @@ def test_seed_worksheet_known_answer(method):
 
 
 def test_seed_sequence_step_by_step():
-    """The seed's sequential update: prior 1/3 each, then after each row."""
+    """Höhle's sequential update: prior 1/3 each, then after each row."""
     s = seed_setup()
     p0 = ink.infer(s, [])
     assert p0.worlds == 36 and p0.entropy_bits == pytest.approx(math.log2(36))
@@ -147,7 +147,7 @@ def test_likelihood_equals_uniform_over_explicit_choices(form):
 
 
 def test_seed_counts_15_and_3():
-    """The seed's 1/15 (12 with the identity true + 3 with only the build true) and 1/3."""
+    """Höhle's Inkognito post's 1/15 (12 with the identity true + 3 with only the build true) and 1/3."""
     t = ink.form_table("player", "identity")
     assert t.valid[:, 0].sum() == 15 and t.lone[:, 0].sum() == 3 and t.pair[:, 0].sum() == 12
     assert ink.form_table("ambassador", "build").valid[:, 5].sum() == 3

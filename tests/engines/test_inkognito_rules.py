@@ -33,7 +33,7 @@ def test_answer_forms_cover_every_question_and_kind():
     assert set(by["player", "build", True].shapes) == {(0, 2), (1, 1)}
     assert by["ambassador", "identity", False].shapes == ((2, 0),)
     assert by["ambassador", "build", False].shapes == ((0, 2),)
-    # the seed's 1/15 and 1/3; 10 with the mission card
+    # Höhle's Inkognito post's 1/15 and 1/3; 10 with the mission card
     assert [by[k].choices for k in sorted(by)] == [3, 3, 15, 10, 15, 10]
     assert {f.rule for f in forms if f.question == "ambassador"} == {"exactly one true"}
     assert {f.rule for f in forms if f.question == "player"} == {"at least one true"}
@@ -126,7 +126,7 @@ def test_posterior_fields_the_tab_uses():
 
 
 def test_seed_known_answer_joint_equals_uniform_deception_at_prior_point():
-    """The seed's answer under the joint model (others not asked) is the uniform model's;
+    """Höhle's answer under the joint model (others not asked) is the uniform model's;
     the deception model's answer differs, and has the same support."""
     s = seed_setup()
     u = ink.infer(s, SEED_ROWS).opponents["Red"]

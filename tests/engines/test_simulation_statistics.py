@@ -20,7 +20,7 @@ from engines.egghead.questions import bound_deck
 from engines.egghead.simulate import play_game
 
 
-# ----------------------------------------------------------------- Egghead (seed 002, §5)
+# ----------------------------------------------------------------- Egghead (Zorn 2024, §5)
 
 def egghead_game(index, seed_seq, players, rounds, analysing):
     """One Egghead game (external moderator, our deck); returns (BA solves, answers-only

@@ -188,7 +188,7 @@ def test_issue_example_grid_claims_stay_moderate_with_the_calibrated_weight():
             assert max(post.spy.values()) < 0.9
             assert max(post.contribution_bits.values()) < 5
         else:
-            assert steps.max() > 3 * p99  # the seed's density reads the clicks as near-proof
+            assert steps.max() > 3 * p99  # “Spyfall with Pyro”'s density reads the clicks as near-proof
 
 
 # -- the zero-sum solver --------------------------------------------------------------------

@@ -1,0 +1,330 @@
+"""The Cluedo board in the tab: the board drawn from its data (``resources/cluedo/boards.json``),
+my pawn and the others' last known positions, the rooms this turn can reach shaded by the turn
+advice's value, the best move's path; clicking a room or a corridor square says where my pawn
+is, the roll box sets the roll (``roll 7`` in quick entry logs it instead).
+
+The advice (:func:`engines.cluedo.turn.turn_advice`) is computed by a job on the tab's runner,
+never on the GUI thread; the view only draws what the job returned.
+"""
+from __future__ import annotations
+
+import functools
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal, Slot
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
+
+from desktop.widgets.plain_text import esc
+
+CORRIDOR = QColor("#efe4c8")
+WALL = QColor("#5d4e3a")
+ROOM = QColor("#c9b79a")
+CELLAR = QColor("#8d7f6b")
+REACH = QColor("#2e7d32")
+PATH = QColor("#c62828")
+ME = QColor("#1565c0")
+OTHER = QColor("#424242")
+
+
+class CluedoBoardView(QWidget):
+    """Paints a :class:`engines.cluedo.board.Board`, scaled to the widget.
+
+    Signals:
+        positionClicked(object): a room name, or a corridor square ``(row, col)``, clicked.
+    """
+
+    positionClicked = Signal(object)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._board = None
+        self._me = None
+        self._others: dict = {}
+        self._shade: dict = {}
+        self._path: tuple = ()
+        self._goal = None
+        self.setMinimumSize(160, 160)
+        self.setMouseTracking(False)
+        self.setToolTip("Click a room or a corridor square: my pawn is there")
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        return QSize(300, 310)
+
+    def set_board(self, board) -> None:
+        """The board to draw (None: nothing, a custom deck)."""
+        self._board = board
+        self.update()
+
+    def set_state(self, me, others: dict, shade: dict, path=(), goal=None) -> None:
+        """My position, the others' ``{name: position}``, ``{room: 0..1}`` shading of the rooms
+        this turn can reach, the best move's ``path`` (squares) and the room it enters."""
+        self._me, self._others, self._shade = me, dict(others), dict(shade)
+        self._path, self._goal = tuple(path), goal
+        self.update()
+
+    # -- geometry ---------------------------------------------------------------------------
+    def _geometry(self):
+        b = self._board
+        cell = min(self.width() / b.n_cols, self.height() / b.n_rows)
+        ox = (self.width() - cell * b.n_cols) / 2
+        oy = (self.height() - cell * b.n_rows) / 2
+        return cell, ox, oy
+
+    def _centre(self, sq, cell, ox, oy) -> QPointF:
+        return QPointF(ox + (sq[1] + 0.5) * cell, oy + (sq[0] + 0.5) * cell)
+
+    def _room_centres(self) -> dict:
+        b = self._board
+        acc: dict = {}
+        for r, row in enumerate(b.rows):
+            for c, ch in enumerate(row):
+                name = b.legend.get(ch)
+                if name in b.rooms:
+                    acc.setdefault(name, []).append((r, c))
+        return {n: (sum(r for r, _ in sq) / len(sq), sum(c for _, c in sq) / len(sq)) for n, sq in acc.items()}
+
+    def paintEvent(self, _event) -> None:  # noqa: N802 (Qt name)
+        if self._board is None:
+            return
+        b = self._board
+        cell, ox, oy = self._geometry()
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        for r, row in enumerate(b.rows):
+            for c, ch in enumerate(row):
+                rect = QRectF(ox + c * cell, oy + r * cell, cell, cell)
+                name = b.legend.get(ch)
+                if ch == ".":
+                    colour = CORRIDOR
+                elif ch == "#":
+                    colour = WALL
+                elif name in b.rooms:
+                    colour = ROOM
+                    s = self._shade.get(name)
+                    if s is not None:
+                        colour = _mix(ROOM, REACH, 0.25 + 0.6 * s)
+                else:
+                    colour = CELLAR
+                p.fillRect(rect, colour)
+                if ch == ".":
+                    p.setPen(QPen(QColor(0, 0, 0, 40), 0))
+                    p.drawRect(rect)
+        # doors: a bar on the room side of the door's edge
+        p.setPen(QPen(QColor("#fff8e1"), max(1.5, cell / 5)))
+        for d in b.doors:
+            a = self._centre(d.door, cell, ox, oy)
+            z = self._centre(d.outside, cell, ox, oy)
+            mid = (a + z) / 2
+            dx, dy = (z.y() - a.y()) * 0.4, (z.x() - a.x()) * 0.4
+            p.drawLine(QPointF(mid.x() - dx, mid.y() - dy), QPointF(mid.x() + dx, mid.y() + dy))
+        # room names
+        font = QFont(self.font())
+        font.setPixelSize(max(7, int(cell * 0.75)))
+        p.setFont(font)
+        p.setPen(QColor("#212121"))
+        for name, (r, c) in self._room_centres().items():
+            pt = self._centre((r, c), cell, ox, oy)
+            p.drawText(QRectF(pt.x() - 4 * cell, pt.y() - cell, 8 * cell, 2 * cell),
+                       Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, name)
+        # the best path
+        if self._path:
+            path = QPainterPath(self._centre(self._path[0], cell, ox, oy))
+            for sq in self._path[1:]:
+                path.lineTo(self._centre(sq, cell, ox, oy))
+            if self._goal is not None:
+                door = [d for d in b.doors_of(self._goal) if d.outside == self._path[-1]]
+                if door:
+                    path.lineTo(self._centre(door[0].door, cell, ox, oy))
+            p.setPen(QPen(PATH, max(1.5, cell / 4), Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawPath(path)
+        # pawns: the others grey with their initial, mine blue
+        centres = self._room_centres()
+        stack: dict = {}
+
+        def where(pos):
+            if isinstance(pos, str):
+                k = stack.get(pos, 0)
+                stack[pos] = k + 1
+                r, c = centres.get(pos, (0, 0))
+                return self._centre((r + 1.2, c - 1.5 + k), cell, ox, oy)
+            return self._centre(pos, cell, ox, oy)
+
+        small = QFont(self.font())
+        small.setPixelSize(max(6, int(cell * 0.6)))
+        p.setFont(small)
+        for name, pos in self._others.items():
+            if pos is None:
+                continue
+            pt = where(pos)
+            p.setPen(QPen(QColor("white"), 1))
+            p.setBrush(QBrush(OTHER))
+            p.drawEllipse(pt, cell * 0.42, cell * 0.42)
+            p.drawText(QRectF(pt.x() - cell / 2, pt.y() - cell / 2, cell, cell), Qt.AlignmentFlag.AlignCenter,
+                       name[:1])
+        if self._me is not None:
+            pt = where(self._me)
+            p.setPen(QPen(QColor("white"), 1.5))
+            p.setBrush(QBrush(ME))
+            p.drawEllipse(pt, cell * 0.48, cell * 0.48)
+        p.end()
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        if self._board is None or event.button() != Qt.MouseButton.LeftButton:
+            return
+        cell, ox, oy = self._geometry()
+        c = int((event.position().x() - ox) // cell)
+        r = int((event.position().y() - oy) // cell)
+        b = self._board
+        if not (0 <= r < b.n_rows and 0 <= c < b.n_cols):
+            return
+        room = b.room_at((r, c))
+        if room is not None:
+            self.positionClicked.emit(room)
+        elif (r, c) in b.corridor:
+            self.positionClicked.emit((r, c))
+
+
+def _mix(a: QColor, b: QColor, t: float) -> QColor:
+    t = min(max(t, 0.0), 1.0)
+    return QColor(int(a.red() + (b.red() - a.red()) * t), int(a.green() + (b.green() - a.green()) * t),
+                  int(a.blue() + (b.blue() - a.blue()) * t))
+
+
+class BoardPanel(QWidget):
+    """The board page of the Cluedo tab: the board, the roll box and the ranked moves.
+
+    Signals:
+        positionChosen(object): the user clicked where their pawn is (room or ``(row, col)``);
+            the tab logs it as a ``position`` event.
+    """
+
+    positionChosen = Signal(object)
+
+    def __init__(self, runner, parent=None):
+        super().__init__(parent)
+        self._runner = runner
+        self._last = None
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(2, 2, 2, 2)
+        self.view = CluedoBoardView()
+        self.view.positionClicked.connect(self.positionChosen)
+        lay.addWidget(self.view, 1)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Roll:"))
+        self.roll = QSpinBox()
+        self.roll.setRange(0, 12)
+        self.roll.setSpecialValueText("—")
+        self.roll.setToolTip("This turn's roll. —: the roll logged with “roll 7” in quick entry "
+                             "if any since my last move, else the moves are ranked over the dice")
+        self.roll.valueChanged.connect(self._resubmit)
+        row.addWidget(self.roll)
+        self.status = QLabel()
+        self.status.setStyleSheet("color:gray")
+        row.addWidget(self.status, 1)
+        lay.addLayout(row)
+        self.moves = QLabel()
+        self.moves.setWordWrap(True)
+        self.moves.setTextFormat(Qt.TextFormat.RichText)
+        lay.addWidget(self.moves)
+        runner.resultReady.connect(self._on_result)
+        runner.failed.connect(self._on_failed)
+
+    def refresh(self, setup, events, ok: bool = True) -> None:
+        """Recompute the advice for this log in the background (``ok`` False: the log is
+        impossible, nothing is computed)."""
+        from engines.cluedo.board import edition_board
+
+        eb = edition_board(setup)
+        self.view.set_board(eb.board if eb is not None else None)
+        if eb is None:
+            self._runner.cancel()
+            self._last = None
+            self.status.setText("No board for this deck: turn advice is off.")
+            self.moves.clear()
+            return
+        self.roll.setRange(0, max(6 * eb.dice, 0))
+        if not ok:
+            self._runner.cancel()
+            self.status.setText("No advice while the log is impossible.")
+            return
+        self._last = (setup, tuple(events))
+        self._resubmit()
+
+    @Slot()
+    def _resubmit(self, *_a) -> None:
+        if self._last is None:
+            return
+        setup, events = self._last
+        roll = self.roll.value() or None
+        self.status.setText("Computing the moves…")
+        self._runner.submit(functools.partial(_turn_job, setup, events, roll))
+
+    @Slot(int, object, float)
+    def _on_result(self, _rev, result, _secs) -> None:
+        state, advice, message = result
+        others = {p: q for p, q in state.positions.items() if p != state.me}
+        if advice is None:
+            self.view.set_state(state.positions.get(state.me), others, {})
+            self.status.setText(message)
+            self.moves.clear()
+            return
+        me = advice.at
+        rooms = [m for m in advice.moves if m.room is not None and m.to not in ("passage", "stay")]
+        top = max((m.value_bits for m in advice.moves), default=0.0) or 1.0
+        shade = {m.room: max(m.value_bits, 0.0) / top for m in rooms if m.p_reach > 0}
+        best = advice.moves[0] if advice.moves else None
+        path = best.path if best is not None else ()
+        goal = best.room if best is not None and best.room is not None and best.to not in ("passage", "stay") \
+            else None
+        self.view.set_state(me, others, shade, path, goal)
+        roll = f"roll {advice.roll}" if advice.roll is not None else f"any roll of {advice.dice} " \
+            f"{'die' if advice.dice == 1 else 'dice'}"
+        self.status.setText(f"{roll}; value of rolling {advice.roll_value_bits:.2f} bits")
+        lines = []
+        for m in advice.moves[:5]:
+            to = m.to if isinstance(m.to, str) else f"square {m.to[0]},{m.to[1]}"
+            if m.to == "passage":
+                to = f"passage to the {m.room}"
+            elif m.to == "stay":
+                to = f"stay in the {m.room}"
+            what = (f" — suggest {esc(', '.join(m.suggestion))} ({m.information_bits:.2f} bits)"
+                    if m.suggestion else f" — towards the {esc(m.towards)}" if m.towards else "")
+            chance = f" {m.p_reach:.0%}" if m.p_reach < 1 else ""
+            pull = f"; pulls {esc(m.pulls['player'])}" if m.pulls else ""
+            lines.append(f"<b>{esc(to)}</b>{chance}{what}{pull}; value {m.value_bits:.2f}")
+        if advice.accuse:
+            lines.insert(0, "<b>Accuse now</b> beats moving.")
+        self.moves.setText("<br>".join(lines))
+
+    @Slot(int, object)
+    def _on_failed(self, _rev, exc) -> None:
+        self.status.setText(f"No turn advice: {exc}")
+        self.moves.clear()
+
+
+class _State:
+    """The pawns as the job read them (a plain object for the GUI thread)."""
+
+    def __init__(self, me, positions):
+        self.me = me
+        self.positions = positions
+
+
+def _turn_job(setup, events, roll, task):
+    """The turn advice for the log, or the pawns only and why there is no advice (my pawn's
+    position unknown, a roll the dice cannot make)."""
+    from engines.core.errors import SessionFormatError
+    from engines.cluedo.board import edition_board
+    from engines.cluedo.turn import pawn_state, turn_advice
+
+    st = pawn_state(setup, events, edition_board(setup))
+    state = _State(setup.me, dict(st.positions))
+    try:
+        adv = turn_advice(setup, events, roll=roll, cancel=task)
+    except SessionFormatError as exc:
+        msg = exc.message if hasattr(exc, "message") else str(exc)
+        if "where is your pawn" in str(exc):
+            msg = "Where is your pawn? Click its room or square (or type “me at hall”)."
+        return state, None, msg
+    return state, adv, ""

@@ -1,0 +1,250 @@
+"""The guide inside the app: Help → Guide (F1) shows the current game's page in a dock.
+
+The pages are the Markdown files of ``resources/guide/`` (the repository links them as
+``docs/guide/``), shipped with the package and the bundle, so the guide works offline. A
+:class:`QTextBrowser` renders them (Qt's Markdown reader, CommonMark with GitHub tables);
+relative links between the pages and the pictures in ``img/`` resolve against the page's own
+folder, and a link to anything outside the guide opens in the system's browser.
+
+The last page, *Keyboard shortcuts*, is made when it is shown from the window's own actions
+(every :class:`QAction` with a shortcut, named by its menu path) and the few keys that are not
+actions (:data:`EXTRA_KEYS`), so it cannot drift from what the keys do.
+"""
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Optional
+
+from PySide6.QtCore import QUrl, Qt, Slot
+from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QTextCursor, QTextDocument
+from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout, QMainWindow, QTextBrowser,
+                               QVBoxLayout, QWidget)
+
+from engines.core.resources import resource_path
+
+#: The guide's pages in the order of its page list: (file stem, title). The first is the
+#: overview; a game's page has the game's id as its stem.
+PAGES: tuple[tuple[str, str], ...] = (
+    ("index", "Every tab"), ("cluedo", "Cluedo"), ("egghead", "Egghead"),
+    ("guesswho", "Guess Who?"), ("inkognito", "Inkognito"), ("spyfall", "Spyfall"),
+)
+#: The generated page's key in the page list.
+SHORTCUTS_PAGE = "shortcuts"
+#: Keys that act without a QAction of the window: (keys, what they do).
+EXTRA_KEYS: tuple[tuple[str, str], ...] = (
+    ("Ctrl+L or /", "Put the cursor in the tab's quick-entry line"),
+    ("Enter", "Log the quick-entry line or the active form"),
+    ("Tab or ↓", "Take a completion in the quick-entry line"),
+    ("Escape", "Clear the quick-entry line; back to the current beliefs in History"),
+    ("Arrow keys", "Move in a worksheet"),
+    ("Menu key or Shift+F10", "The cell's menu (add or remove a fact, Why?)"),
+    ("Delete", "Remove the selected History entry"),
+)
+
+
+def guide_dir() -> Path:
+    """The folder of the guide's Markdown pages (``resources/guide``)."""
+    return resource_path("guide")
+
+
+def page_path(stem: str) -> Path:
+    """The Markdown file of the page ``stem``; the overview for a game without a page (a game
+    installed from another package)."""
+    path = guide_dir() / f"{stem}.md"
+    return path if path.is_file() else guide_dir() / "index.md"
+
+
+def shortcut_rows(window: QWidget) -> list[tuple[str, str]]:
+    """Every shortcut of ``window``: (keys as the platform writes them, what it does), the
+    window's actions first (in menu order), then :data:`EXTRA_KEYS`."""
+    rows: list[tuple[str, str]] = []
+    seen: set[tuple[str, str]] = set()
+    for menu_action in window.menuBar().actions() if isinstance(window, QMainWindow) else []:
+        menu = menu_action.menu()
+        if menu is None:
+            continue
+        for action in _walk(menu):
+            keys = " or ".join(s.toString(QKeySequence.SequenceFormat.NativeText)
+                               for s in action.shortcuts() if not s.isEmpty())
+            if not keys:
+                continue
+            label = f"{menu.title()} → {action.text()}".replace("&&", "\0").replace("&", "")
+            label = label.replace("\0", "&").rstrip(".…")
+            if (keys, label) not in seen:
+                seen.add((keys, label))
+                rows.append((keys, label))
+    for action in window.actions():   # window-level actions outside the menus
+        keys = " or ".join(s.toString(QKeySequence.SequenceFormat.NativeText)
+                           for s in action.shortcuts() if not s.isEmpty())
+        label = action.text().replace("&", "").rstrip(".…")
+        if keys and (keys, label) not in seen:
+            seen.add((keys, label))
+            rows.append((keys, label))
+    rows.extend(EXTRA_KEYS)
+    return rows
+
+
+def _walk(menu):
+    for action in menu.actions():
+        sub = action.menu()
+        if sub is not None:
+            yield from _walk(sub)
+        elif not action.isSeparator():
+            yield action
+
+
+def shortcuts_html(window: QWidget) -> str:
+    """The generated *Keyboard shortcuts* page as HTML (every text escaped)."""
+    body = "".join(f"<tr><td><b>{html.escape(k)}</b></td><td>&nbsp;&nbsp;{html.escape(v)}</td></tr>"
+                   for k, v in shortcut_rows(window))
+    return ("<h1>Keyboard shortcuts</h1><p>Made from the window's menus, so every key listed "
+            f"works.</p><table cellspacing='4'>{body}</table>")
+
+
+class GuideBrowser(QTextBrowser):
+    """A :class:`QTextBrowser` that reads the guide's ``.md`` files as Markdown and opens
+    links outside the guide in the system's browser."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.setObjectName("guideBrowser")
+        self.anchorClicked.connect(self._follow)
+
+    def show_page(self, path: Path, fragment: str = "") -> None:
+        """Show the Markdown file ``path`` (scrolled to ``fragment`` when given)."""
+        url = QUrl.fromLocalFile(str(path))
+        if fragment:
+            url.setFragment(fragment)
+        self.setSource(url, QTextDocument.ResourceType.MarkdownResource)
+        self.fit_images()
+
+    def fit_images(self) -> None:
+        """Scale every picture of the page down to the width the browser has (Qt draws a
+        Markdown image at its natural size, a 1280-pixel screenshot past the dock's edge)."""
+        room = max(120, self.viewport().width() - 24)
+        doc = self.document()
+        block = doc.begin()
+        while block.isValid():
+            it = block.begin()
+            while not it.atEnd():
+                fragment = it.fragment()
+                fmt = fragment.charFormat()
+                if fragment.isValid() and fmt.isImageFormat():
+                    image_format = fmt.toImageFormat()
+                    image = doc.resource(QTextDocument.ResourceType.ImageResource.value,
+                                         QUrl(image_format.name()))
+                    size = getattr(image, "size", lambda: None)()
+                    if size is not None and size.width() > 0:
+                        width = min(room, size.width())
+                        image_format.setWidth(width)
+                        image_format.setHeight(size.height() * width / size.width())
+                        cursor = QTextCursor(doc)
+                        cursor.setPosition(fragment.position())
+                        cursor.setPosition(fragment.position() + fragment.length(),
+                                           QTextCursor.MoveMode.KeepAnchor)
+                        cursor.setCharFormat(image_format)
+                it += 1
+            block = block.next()
+
+    def resizeEvent(self, event) -> None:   # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self.fit_images()
+
+    @Slot(QUrl)
+    def _follow(self, url: QUrl) -> None:
+        if url.isRelative() or url.isLocalFile():
+            target = self.source().resolved(url) if url.isRelative() else url
+            path = Path(target.toLocalFile())
+            if path.suffix == ".md" and path.is_file():
+                self.show_page(path, target.fragment())
+                return
+            if not url.path() and url.fragment():   # an anchor on this page
+                self.scrollToAnchor(url.fragment())
+                return
+        QDesktopServices.openUrl(url)
+
+
+class GuideDock(QDockWidget):
+    """The guide as a dock of the main window: a page list and the page.
+
+    :meth:`show_for_game` shows a game's page (the overview for a game without one).
+    """
+
+    def __init__(self, window: QMainWindow):
+        super().__init__("Guide", window)
+        self.setObjectName("guideDock")
+        self._window = window
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(4, 4, 4, 4)
+        bar = QHBoxLayout()
+        self.pages = QComboBox()
+        self.pages.setObjectName("guidePages")
+        for stem, title in PAGES:
+            self.pages.addItem(title, stem)
+        self.pages.addItem("Keyboard shortcuts", SHORTCUTS_PAGE)
+        self.pages.activated.connect(self._page_chosen)
+        bar.addWidget(self.pages, 1)
+        layout.addLayout(bar)
+        self.browser = GuideBrowser()
+        layout.addWidget(self.browser, 1)
+        self.setWidget(body)
+        self.setAllowedAreas(Qt.DockWidgetArea.RightDockWidgetArea
+                             | Qt.DockWidgetArea.LeftDockWidgetArea)
+
+    def show_page(self, stem: str) -> None:
+        """Show the page ``stem`` (a game id, ``"index"`` or :data:`SHORTCUTS_PAGE`)."""
+        if self.isFloating() and not self.isVisible():
+            self._place()
+        i = self.pages.findData(stem)
+        if stem == SHORTCUTS_PAGE:
+            self.browser.setHtml(shortcuts_html(self._window))
+        else:
+            self.browser.show_page(page_path(stem))
+            if i < 0:
+                i = self.pages.findData("index")
+        self.pages.setCurrentIndex(max(i, 0))
+        self.show()
+        self.raise_()
+
+    def show_for_game(self, game: Optional[str]) -> None:
+        """Show ``game``'s page, or the overview when ``game`` is None."""
+        self.show_page(game or "index")
+
+    def _place(self) -> None:
+        """Size the floating guide to a readable column inside the window's screen, over the
+        window's right part."""
+        screen = (self._window.screen() or self.screen()).availableGeometry()
+        width = min(560, max(360, screen.width() // 3))
+        height = min(screen.height() - 80, max(480, self._window.height() - 80))
+        frame = self._window.frameGeometry()
+        x = min(frame.right() - width - 20, screen.right() - width - 10)
+        y = max(screen.top() + 40, frame.top() + 60)
+        self.setGeometry(max(screen.left(), x), y, width, height)
+
+    @Slot(int)
+    def _page_chosen(self, index: int) -> None:
+        self.show_page(self.pages.itemData(index))
+
+
+def install_guide(window: QMainWindow, help_menu, current_game) -> GuideDock:
+    """Add Help → Guide (F1) and Help → Keyboard shortcuts to ``help_menu`` of ``window``;
+    ``current_game()`` returns the id of the game on screen (or None). The dock starts hidden
+    and floating beside the window's right edge (on a laptop a docked guide would squeeze the
+    worksheet); its title bar docks it."""
+    dock = GuideDock(window)
+    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+    dock.setFloating(True)
+    dock.hide()
+    guide = QAction("&Guide", window)
+    guide.setShortcut(QKeySequence(QKeySequence.StandardKey.HelpContents))
+    guide.setStatusTip("The guide to the game on screen")
+    guide.triggered.connect(lambda _=False: dock.show_for_game(current_game()))
+    keys = QAction("&Keyboard shortcuts", window)
+    keys.triggered.connect(lambda _=False: dock.show_page(SHORTCUTS_PAGE))
+    help_menu.addAction(guide)
+    help_menu.addAction(keys)
+    window.guide_dock = dock
+    return dock

@@ -1,0 +1,218 @@
+"""Which Egghead entry was probably mistyped: the corrections of a contradictory log.
+
+Candidate edits of one entry (:mod:`engines.core.diagnosis` searches them, likeliest first):
+
+* an answer: another answer to the same question (a neighbouring number first), among those
+  some stack of mine gives with the cards I saw then; another answering player (rotating
+  moderator); then a question next to it in the deck's list with the same answer (a card
+  picked by mistake);
+* a reactions round: another set of players who solved (one player more or fewer first; a
+  solver whose solve is logged right after the round is less likely a slip);
+* a solve: the new cards dealt, or the cards I called, one card different.
+
+Knowledge is not monotone here (M. Zorn, "A study on the logic game Egghead", 2024, section 4:
+a reaction means something different once an earlier answer is gone), so removal alone often
+cannot restore consistency while changing the mistyped answer back does; every entry up to the
+first impossible one is a candidate. Edited logs are checked with the exact master-table engine
+(:func:`engines.egghead.inference.update`), replayed from the state kept after the edited
+entry's prefix (:class:`engines.core.diagnosis.IncrementalChecker`).
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from engines.core.diagnosis import Diagnosis, Edit, IncrementalChecker
+from engines.core.diagnosis import diagnose as _diagnose
+from engines.core.errors import SessionFormatError
+from engines.egghead import inference as _inf
+from engines.egghead.model import Answer, Reactions, Setup, Solve, describe_event
+from engines.egghead.questions import bound_deck, stack_space
+
+#: Default budget in steps (events the engine processes). With 3 players a step takes about
+#: 0.4 ms, with 4 players about 5 ms (tests/benchmarks/bench_diagnosis.py).
+DEFAULT_BUDGET = {3: 20000, 4: 2000, 5: 200}
+
+
+#: A question picked by mistake is taken to be a neighbour in the deck's list (the picker's
+#: order): up to this many places before or after the logged one.
+QUESTION_REACH = 2
+
+
+def default_budget(setup: Setup) -> int:
+    """Steps for about a second of work on a 2-core machine (fewer with more players)."""
+    return DEFAULT_BUDGET.get(len(setup.players), 50)
+
+
+def _visible_at(setup: Setup, events: Sequence, i: int) -> dict:
+    vis = setup.visible_dict()
+    for ev in events[:i]:
+        if isinstance(ev, Solve) and ev.player != setup.me and ev.new_cards is not None:
+            vis[ev.player] = tuple(ev.new_cards)
+    return vis
+
+
+def _fits_my_view(setup: Setup, vis: dict, qid: str, answer: int, moderator) -> bool:
+    """Whether some stack of mine gives ``answer`` with the cards I see (cheap: no table)."""
+    deck = bound_deck(setup.values, setup.cards_per_player, len(setup.players))
+    q = deck[qid]
+    sp = stack_space(setup.values, setup.cards_per_player)
+    partial = q.combine_all([sp.index(vis[p]) for p in setup.others if p != moderator])
+    return bool(q.ok_given_partial(answer, moderator != setup.me)[partial].any())
+
+
+def _stack_text(cards) -> str:
+    return " ".join(map(str, cards))
+
+
+def _one_card_off(setup: Setup, cards: tuple) -> list:
+    out = []
+    for j in range(len(cards)):
+        for v in range(1, setup.values + 1):
+            if v != cards[j]:
+                new = tuple(sorted(cards[:j] + (v,) + cards[j + 1:]))
+                if new != tuple(cards) and new not in out:
+                    out.append(new)
+    return out
+
+
+def fails_at_once(ctx, st, ev) -> bool:
+    """Whether ``ev`` is impossible right after the state ``st`` (exactly when
+    :func:`engines.egghead.inference.update` would raise at it), from my row of the master
+    table alone: an answer none of my still-valid stacks gives with the cards I see; a
+    reactions round that leaves none of them (each player's solved indicator on ``st``, Zorn
+    2024 eqs. (3)-(4)). A solve is not pre-checked (False). No table is copied or filtered."""
+    w = ctx.world(st.visible)
+    row = _inf._my_row(ctx, st)
+    if isinstance(ev, Answer):
+        q = ctx.deck[ev.question]
+        seen_me = ev.moderator != ctx.setup.me
+        partial = q.combine_all([st.visible[p] for p in ctx.order[:-1] if p != ev.moderator])
+        ok = q.ok_given_partial(ev.answer, seen_me)[partial]
+        return not (st.ans_row & ok).any() or not (row & ok).any()
+    if isinstance(ev, Reactions):
+        from engines.egghead.table import indicator_at
+        inds = _inf._indicators(ctx, st, None)
+        me = ctx.setup.me
+        if bool(inds[me][tuple(w[:-1])]) != (me in ev.solved):
+            return True
+        keep = row.copy()
+        for p in ctx.order[:-1]:
+            keep &= indicator_at(ctx.n, ctx.S, ctx.axis[p], inds[p], w) == (p in ev.solved)
+        return not keep.any()
+    return False
+
+
+def edits(setup: Setup, events: Sequence, i: int, state=None) -> list:
+    """The candidate field edits of entry ``i`` (:class:`~engines.core.diagnosis.Edit`; the
+    removal is added by the search). ``state``: the inference state after ``events[:i]``,
+    when kept: edits impossible at once on it (:func:`fails_at_once`) are left out, since the
+    engine would refuse them at entry ``i`` (exact, and no table is replayed for them)."""
+    out = _edits(setup, events, i)
+    if state is None:
+        return out
+    ctx = _inf._Ctx(setup)
+    return [e for e in out if not fails_at_once(ctx, state, e.event)]
+
+
+def _edits(setup: Setup, events: Sequence, i: int) -> list:
+    ev = events[i]
+    out = []
+    if isinstance(ev, Answer):
+        deck = bound_deck(setup.values, setup.cards_per_player, len(setup.players))
+        vis = _visible_at(setup, events, i)
+        seen = len(setup.players) - (0 if ev.moderator is None else 1)
+        for a in deck[ev.question].possible_answers(seen):
+            if a != ev.answer and _fits_my_view(setup, vis, ev.question, a, ev.moderator):
+                d = abs(a - ev.answer)
+                out.append(Edit(i, "answer", a, Answer(ev.question, a, ev.moderator),
+                                1.0 + min(d - 1, 9) / 10, f"the answer {a}"))
+        if ev.moderator is not None:
+            n = len(setup.players)
+            at = setup.players.index(ev.moderator)
+            for step in range(1, n):
+                m = setup.players[(at + step) % n]
+                if ev.answer in deck[ev.question].possible_answers(n - 1) and \
+                        _fits_my_view(setup, vis, ev.question, ev.answer, m):
+                    near = min(step, n - step)
+                    out.append(Edit(i, "moderator", m, Answer(ev.question, ev.answer, m),
+                                    1.0 + 0.5 * (near - 1), f"{m} answering"))
+        ids = list(deck)
+        at = ids.index(ev.question)
+        for j in range(max(0, at - QUESTION_REACH), min(len(ids), at + QUESTION_REACH + 1)):
+            qid = ids[j]
+            if qid != ev.question and ev.answer in deck[qid].possible_answers(seen) and \
+                    _fits_my_view(setup, vis, qid, ev.answer, ev.moderator):
+                text = deck[qid].spec.display_text(setup.values)
+                out.append(Edit(i, "question", qid, Answer(qid, ev.answer, ev.moderator),
+                                3.0 + abs(j - at) / 10, f"the question “{text}”"))
+    elif isinstance(ev, Reactions):
+        was = set(ev.solved)
+        players = setup.players
+        # the solves logged right after the round back up its solvers: taking one of them out
+        # of the round, or putting in a player with no solve after it, is a less likely slip
+        solves = set()
+        for later in events[i + 1:]:
+            if not isinstance(later, Solve):
+                break
+            solves.add(later.player)
+        for mask in range(1 << len(players)):
+            solved = tuple(p for b, p in enumerate(players) if mask >> b & 1)
+            if set(solved) == was:
+                continue
+            flips = len(was ^ set(solved))
+            backed = len((was - set(solved)) & solves) + 0.5 * len((set(solved) - was) - solves)
+            words = (", ".join(solved) + " solved") if solved else "nobody solved"
+            out.append(Edit(i, "solved", list(solved), Reactions(solved),
+                            1.0 + 0.5 * (flips - 1) + 0.5 * backed, f"“{words}”"))
+    elif isinstance(ev, Solve):
+        if ev.player == setup.me and ev.cards is not None:
+            for new in _one_card_off(setup, tuple(ev.cards)):
+                out.append(Edit(i, "cards", list(new), Solve(ev.player, new, None), 2.0,
+                                f"the cards {_stack_text(new)}"))
+        elif ev.new_cards is not None:
+            for new in _one_card_off(setup, tuple(ev.new_cards)):
+                out.append(Edit(i, "new_cards", list(new), Solve(ev.player, ev.cards, new), 2.0,
+                                f"the new cards {_stack_text(new)}"))
+    return out
+
+
+def checker(setup: Setup, events: Sequence, cancel=None) -> IncrementalChecker:
+    """The incremental consistency check of edited logs (master-table states kept per prefix;
+    a kept state's solved indicators are computed once for all the edits that start there)."""
+    ctx = _inf._Ctx(setup)
+    return IncrementalChecker(setup, events, _inf.initial, _inf.update, _inf.copy_state,
+                              state_bytes=_inf.state_bytes(setup), cancel=cancel,
+                              prepare=lambda st, i: _prepare(ctx, st, events, i, cancel))
+
+
+def _prepare(ctx, st, events, i: int, cancel) -> None:
+    """Before the edits of a reactions round: every player's solved indicator on the state
+    kept before it, computed once and shared by the copies (a reactions edit then costs a
+    filter of the table, not a pass per player)."""
+    if i < len(events) and isinstance(events[i], Reactions):
+        _inf._indicators(ctx, st, cancel)
+
+
+def diagnose(setup: Setup, events: Sequence, *, budget: Optional[int] = None,
+             time_limit: Optional[float] = None, cancel=None) -> Optional[Diagnosis]:
+    """The corrections of a contradictory log (:func:`engines.core.diagnosis.diagnose`).
+
+    Args:
+        budget: most steps (one event through the engine each); default
+            :func:`default_budget`. time_limit: optional wall-clock cap (s), for the app.
+    Returns:
+        :class:`~engines.core.diagnosis.Diagnosis`, or None when the log is consistent.
+    Raises:
+        SessionFormatError: 6 players (every edit would rebuild a table of gigabytes).
+    """
+    if _inf.is_large(setup):
+        raise SessionFormatError("$.setup.players",
+                                 f"the diagnosis of a contradiction is not available with "
+                                 f"{len(setup.players)} players: every edited log would rebuild "
+                                 f"a table of gigabytes")
+    events = list(events)
+    chk = checker(setup, events, cancel)
+    return _diagnose(events, chk, lambda i: edits(setup, events, i, chk.state_before(i)),
+                     lambda i: describe_event(setup, events[i]), monotone=False,
+                     budget=budget or default_budget(setup), time_limit=time_limit,
+                     cancel=cancel)

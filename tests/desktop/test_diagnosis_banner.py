@@ -1,0 +1,47 @@
+"""The contradiction banner leads with the corrections the engine's diagnosis found
+(desktop/widgets/diagnosis.py): Egghead's mistyped first answer is named with the answer that
+fits, as a link that selects the entry in History."""
+import re
+
+from engines import egghead
+from engines.core.resources import resource_path
+from engines.core.schema import read_session_file
+
+
+def test_egghead_banner_names_the_mistyped_answer(window, qtbot):
+    data = read_session_file(str(resource_path("examples", "egghead.json")))
+    events = [egghead.Answer("missing", 1)] + list(data.events[1:])
+    window.select_game("egghead")
+    tab = window.tab_for("egghead")
+    tab.reset_document(data.setup, events)
+    assert window.wait_idle(60)
+    qtbot.waitUntil(lambda: "Probably mistyped" in tab.banner.message(), timeout=30000)
+    text = tab.banner.message()
+    assert re.search(r"href='entry:0'>#1</a> \(the answer 0 fits — <a href='fix:0:", text), text
+    assert "cannot" in text                      # the conflict is still named after them
+    tab.banner.label.linkActivated.emit("entry:0")
+    assert tab.history.current_entry() == 1
+    # the fix link: the answer 0 replaces the answer 1 (one undoable step), the banner goes
+    tab.history.select_live()
+    fix = re.search(r"href='(fix:0:[^']+)'", text).group(1)
+    tab.banner.label.linkActivated.emit(fix)
+    assert window.wait_idle(60)
+    assert tab.document.events[0] == egghead.Answer("missing", 0)
+    assert tab.banner.message() == ""
+    window.undo_action.trigger()
+    assert window.wait_idle(60)
+    assert tab.document.events[0] == egghead.Answer("missing", 1)
+    qtbot.waitUntil(lambda: "Probably mistyped" in tab.banner.message(), timeout=30000)
+    tab.banner.label.linkActivated.emit("remove:1")      # a removal's link
+    assert window.wait_idle(60)
+    assert len(tab.document.events) == 2 and tab.banner.message() == ""
+
+
+def test_banner_text_without_corrections():
+    from desktop.widgets.diagnosis import diagnosis_html
+    from engines.core.diagnosis import Diagnosis
+    d = Diagnosis(1, (0, 1), (), ((0, 2), (1, 2)), True)
+    text = diagnosis_html(d, lambda i: f"entry {i}")
+    assert "No single entry" in text and "entry:2" in text
+    d = Diagnosis(1, (0, 1), (), (), False)
+    assert "within the time limit" in diagnosis_html(d, lambda i: f"entry {i}")

@@ -1,0 +1,54 @@
+"""The guide inside the app (desktop/guide.py): F1 shows the current game's page, links and
+pictures resolve, and the shortcut page lists every key the window's actions have."""
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
+
+from desktop.guide import EXTRA_KEYS, PAGES, SHORTCUTS_PAGE, guide_dir, page_path, shortcut_rows
+
+
+def test_every_page_exists_and_names_its_game():
+    for stem, title in PAGES:
+        path = guide_dir() / f"{stem}.md"
+        assert path.is_file(), path
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        assert first.startswith("# ") and (stem == "index" or title in first), (stem, first)
+    # a game installed from another package has no page: the overview stands in
+    assert page_path("no-such-game").name == "index.md"
+
+
+def test_f1_shows_the_current_games_page(window, qtbot):
+    window.tabs.setCurrentWidget(window._pages["egghead"])
+    qtbot.keyClick(window, Qt.Key.Key_F1)
+    dock = window.guide_dock
+    qtbot.waitUntil(dock.isVisible, timeout=5000)
+    text = dock.browser.toPlainText()
+    assert "Egghead at the table" in text
+    assert "reactions: B, C" in text            # the page's quick-entry table
+    assert dock.pages.currentData() == "egghead"
+    # its picture is found (Qt draws a missing image as an empty box without saying so)
+    doc = dock.browser.document()
+    image = doc.resource(doc.ResourceType.ImageResource.value,
+                         dock.browser.source().resolved("img/egghead.png"))
+    assert image is not None and not image.isNull()
+    # a relative link to another page of the guide opens that page in the dock
+    dock.browser.anchorClicked.emit(dock.browser.source().resolved("index.md"))
+    assert "Every tab works the same way" in dock.browser.toPlainText()
+
+
+def test_shortcut_page_lists_every_action_shortcut(window):
+    rows = shortcut_rows(window)
+    keys = {k for k, _ in rows}
+    native = QKeySequence.SequenceFormat.NativeText
+    for name in ("Save", "Open", "Undo"):   # (Quit has no key on some platforms)
+        assert any(name in what for _, what in rows), name
+    assert QKeySequence(QKeySequence.StandardKey.HelpContents).toString(native) in keys
+    assert QKeySequence("Ctrl+2").toString(native) in keys   # switching tabs
+    for k, _ in EXTRA_KEYS:
+        assert k in keys
+    # every shortcut of every menu action is listed, so the page cannot drift from the menus
+    for top in window.menuBar().actions():
+        for act in top.menu().actions():
+            if act.menu() is None and not act.shortcut().isEmpty():
+                assert act.shortcut().toString(native) in " ".join(keys), act.text()
+    window.guide_dock.show_page(SHORTCUTS_PAGE)
+    assert "Keyboard shortcuts" in window.guide_dock.browser.toPlainText()
