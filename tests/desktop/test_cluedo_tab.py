@@ -175,7 +175,8 @@ def test_suggestion_form_prefills_passers_and_logs(window, qtbot):
     form.refuter.setCurrentText("Me")
     # Ann suggested; Bob sits after Ann, then Me: Bob must have passed
     assert form.passed_checks["Bob"].isChecked()
-    assert not form.shown.isEnabled()
+    # I refute: the card I showed may be recorded, not recorded by default
+    assert form.shown.isEnabled() and form.event_json()["shown"] is None
     form.set_suggester("Me")
     form.refuter.setCurrentText("Bob")
     assert form.passed_checks["Ann"].isChecked() and form.shown.isEnabled()
