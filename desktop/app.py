@@ -217,8 +217,8 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
             LAST_TAB.write(page.game)
         tab = page.tab
         self.undo_group.setActiveStack(None if tab is None else tab.document.undo_stack)
-        if tab is not None and tab.timeline is not None and tab.timeline.latest is not None:
-            self.statusBar().showMessage(tab.status_text(tab.timeline.latest, tab.last_seconds))
+        if tab is not None and tab.moment_status():
+            self.statusBar().showMessage(tab.moment_status())
         else:
             self.statusBar().clearMessage()   # not another tab's news
         self._update_title()

@@ -23,6 +23,9 @@ from desktop.widgets.plain_text import as_rich_plain
 
 NOBODY = "nobody"
 NOT_SEEN = "(not shown to me)"
+NOT_RECORDED = "(not recorded)"
+#: A card the refuter holds with a probability at most this is not offered as shown.
+HOLD_EPS = 1e-9
 DEFAULT_NAMES = ["Me", "Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal", "Ivy"]
 
 
@@ -429,7 +432,9 @@ def _edition_categories(edition) -> list:
 
 class SuggestionForm(QGroupBox):
     """Log a suggestion: three cards, suggester, refuter or nobody, who passed (pre-filled from
-    the seating order, editable), and the card shown when I suggested.
+    the seating order, editable), and the card shown: to me when I suggested, or by me when I
+    refuted (optional). Only cards the refuter can hold, by the beliefs of the whole log
+    (:meth:`set_beliefs`), are offered.
 
     Signals:
         submitted(object event), accusationSubmitted(object event), refuterChanged().
@@ -442,6 +447,7 @@ class SuggestionForm(QGroupBox):
     def __init__(self, setup, parent=None):
         super().__init__("Log a suggestion", parent)
         self.setup = setup
+        self._beliefs = None
         lay = QGridLayout(self)
         self._build_pickers(lay)
         self._build_players(lay)
@@ -473,7 +479,8 @@ class SuggestionForm(QGroupBox):
         lay.addWidget(self.suggester, 3, 0)
         lay.addWidget(QLabel("Refuted by"), 2, 1)
         lay.addWidget(self.refuter, 3, 1)
-        lay.addWidget(QLabel("Card shown to me"), 2, 2)
+        self.shown_label = QLabel("Card shown to me")
+        lay.addWidget(self.shown_label, 2, 2)
         self.shown = QComboBox()
         lay.addWidget(self.shown, 3, 2)
         self.passed_label = QLabel("Passed (no matching card):")
@@ -499,6 +506,7 @@ class SuggestionForm(QGroupBox):
 
     def set_setup(self, setup) -> None:
         self.setup = setup
+        self._beliefs = None            # those of another setup
         for (cat, cards) in setup.categories:
             combo = self.pickers.get(cat)
             if combo is not None:
@@ -567,19 +575,44 @@ class SuggestionForm(QGroupBox):
         self._update_shown()
         self.formChanged.emit()
 
+    def set_beliefs(self, posterior) -> None:
+        """The posterior of the whole log (the form logs after it), or None: the card shown
+        offers only cards the refuter can hold in it."""
+        self._beliefs = posterior
+        self._update_shown()
+
+    def shown_choices(self) -> list:
+        """The cards the refuter can have shown: the suggested cards they can hold."""
+        refuter = self.refuter.currentText()
+        cards = self.cards()
+        post = self._beliefs
+        if refuter == NOBODY or post is None or refuter not in self.setup.players:
+            return cards
+        return [c for c in cards if post.probability(c, refuter) > HOLD_EPS]
+
     def _update_shown(self, *_a) -> None:
-        mine = self.suggester.currentText() == self.setup.me
+        me = self.setup.me
+        mine = self.suggester.currentText() == me
         refuted = self.refuter.currentText() != NOBODY
+        i_refute = self.refuter.currentText() == me and not mine
+        self.shown_label.setText("Card I showed (optional)" if i_refute else "Card shown to me")
         cur = self.shown.currentText()
+        choices = self.shown_choices()
         self.shown.blockSignals(True)
         self.shown.clear()
-        self.shown.addItem(NOT_SEEN)
-        self.shown.addItems(self.cards())
-        if cur in self.cards():
+        self.shown.addItem(NOT_RECORDED if i_refute else NOT_SEEN)
+        self.shown.addItems(choices)
+        if cur in choices:
             self.shown.setCurrentText(cur)
         self.shown.blockSignals(False)
-        self.shown.setEnabled(mine and refuted)
+        self.shown.setEnabled((mine and refuted) or i_refute)
         self.formChanged.emit()
+
+    def set_shown(self, card: str) -> None:
+        """Pick ``card`` as the card shown (if it is offered)."""
+        i = self.shown.findText(card)
+        if i >= 0:
+            self.shown.setCurrentIndex(i)
 
     def event_json(self) -> dict:
         r = self.refuter.currentText()
@@ -587,7 +620,7 @@ class SuggestionForm(QGroupBox):
         return {"type": "suggestion", "suggester": self.suggester.currentText(), "cards": self.cards(),
                 "passed": [p for p, cb in self.passed_checks.items() if cb.isEnabled() and cb.isChecked()],
                 "refuter": None if r == NOBODY else r,
-                "shown": None if shown == NOT_SEEN else shown}
+                "shown": None if shown in (NOT_SEEN, NOT_RECORDED) else shown}
 
     def submit(self) -> None:
         try:

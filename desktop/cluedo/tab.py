@@ -24,7 +24,7 @@ from desktop.widgets.opponents import AdvicePanel, KnowsRow, OpponentsStrip, per
 from desktop.cluedo.board_view import BoardPanel
 from desktop.cluedo.forms import NewGameDialog, SuggestionForm
 from desktop.cluedo.opponents import LIKELY_KNOWS, RULE_TEXT, OpponentsTracker, OpponentsView
-from desktop.inference import JobRunner
+from desktop.snapshot import Status
 from desktop.appearance import tone, muted_css
 from desktop.widgets.plain_text import as_rich_plain, esc
 
@@ -122,6 +122,9 @@ class Tab(GameTab):
         self.form.accusationSubmitted.connect(self.log_checked)
         EnterSubmits(self.form, self.form.submit)
         self.form.formChanged.connect(self._request_advice)
+        # after any suggestion logged (the form, quick entry, an undo of its removal) the next
+        # player suggests
+        self.document.eventsInserted.connect(self._suggestion_logged)
         ml.addWidget(self.form)
         ml.addLayout(self._build_ranking_head())
         self.advice_panel = AdvicePanel(RULE_TEXT)
@@ -147,7 +150,7 @@ class Tab(GameTab):
         self.room.setSizeAdjustPolicy(QComboBox.AdjustToContents)
         self.room.setMinimumContentsLength(16)
         rec_head.addWidget(self.room)
-        self.room.currentIndexChanged.connect(self._request_recommendation)
+        self.room.currentIndexChanged.connect(self._room_changed)
         return rec_head
 
     def _build_side_pane(self) -> QSplitter:
@@ -169,23 +172,23 @@ class Tab(GameTab):
 
     def _start_runners(self) -> None:
         """The background tasks: the ranking, the refuting advice, and who is close."""
-        # one task: the sampled estimate first (a partial result, a fraction of a second),
-        # then the exact values; a newer request makes both stale
-        self.rec_runner = self.make_runner("recommend")
-        self.rec_runner.partialResult.connect(self._on_recommendation_estimate)
-        self.rec_runner.resultReady.connect(self._on_recommendation)
-        self.rec_runner.failed.connect(self._on_recommendation_failed)
+        # the ranking is an advisor of the controller: one task per moment shown, the sampled
+        # estimate first (a partial result, a fraction of a second), then the exact values
+        self.rec_runner = self.controller.add_advisor("recommend", _recommend_job_for,
+                                                      options={"room": None})
         self.advice_runner = self.make_runner("advice")
         self.advice_runner.resultReady.connect(self._on_advice)
         # who is close and when to accuse: its own tasks, separate from the ranking (the
-        # plot's task is low priority: not counted as the tab's pending work)
+        # plot's task is low priority: not counted as the tab's pending work, but cancelled
+        # with every other task of the tab)
         self.opponents = OpponentsTracker(self.make_runner("opponents"),
-                                          JobRunner(self, name="cluedo-opponents-history"),
+                                          self.make_runner("opponents-history", counted=False),
                                           parent=self)
         self.opponents.viewReady.connect(self._on_opponents_view)
         self.opponents.failed.connect(self._on_opponents_failed)
         self.opponents.historyUpdated.connect(self._schedule_knows_plot)
         self._opp_k: int = -1
+        self._advice_rev = -1
         self._opp_deferred = False
         self._knows_plot_timer = QTimer(self, singleShot=True, interval=120)
         self._knows_plot_timer.timeout.connect(self._update_knows_plot)
@@ -248,14 +251,6 @@ class Tab(GameTab):
         self._clear_opponents("")
         self.knows_plot.set_series({})
 
-    @Slot()
-    def request_inference(self, *_args) -> None:
-        # the ranking of suggestions follows the new beliefs: the opponents' task, submitted
-        # when they arrive, waits for the ranking's first estimate (released in
-        # _show_recommendation or when no ranking can be made)
-        self.opponents.hold()
-        super().request_inference()
-
     def inference_options(self) -> dict:
         return {"method": self.method.currentData() or cluedo.METHODS[0]}
 
@@ -265,6 +260,7 @@ class Tab(GameTab):
         self.model.set_column_notes(learned_notes(post))
         deals = post.consistent_deals
         text = ("" if k == len(self.document.events) else f"<i>as after entry {k}</i> · ")
+        self.opponents.hold()    # its task waits for the ranking's first estimate of moment k
         text += f"{deals:,} consistent deals" if deals is not None else "approximate (analytical center)"
         if post.method == "montecarlo" and getattr(post, "samples", None):
             text += f" · {post.samples:,} exact samples (± = standard error, %)"
@@ -319,41 +315,45 @@ class Tab(GameTab):
         deals = f"{post.consistent_deals:,} consistent deals" if post.consistent_deals is not None else "approximate"
         return f"Cluedo · {METHOD_LABELS.get(post.method, post.method)} · {seconds * 1000:.0f} ms · {deals}"
 
-    def after_result(self, timeline) -> None:
-        self._request_recommendation()
-        self._request_advice()
-        self.board_panel.refresh(self.document.setup, tuple(self.document.events),
-                                 ok=self.timeline is not None and self.timeline.error is None)
-
-    def _log_my_position(self, at) -> None:
-        self.log_json({"type": "position", "player": self.document.setup.me,
-                       "at": at if isinstance(at, str) else list(at)})
-
-    # -- recommendations ----------------------------------------------------------------
-    def _request_recommendation(self, *_a) -> None:
-        doc = self.document
-        if self.timeline is None or self.timeline.error is not None:
+    def show_moment(self, snap) -> None:
+        """The ranking and "Ready to accuse" of the moment shown; the refuting advice of the
+        form (which logs at the end of the log: now)."""
+        if not snap.busy and snap.revision != self._advice_rev:
+            self._advice_rev = snap.revision
+            self.form.set_beliefs(self._live_posterior())     # the form logs after the log
+            self._request_advice()
+            tl = self.timeline      # where to move this turn: now, after the whole log
+            self.board_panel.refresh(self.document.setup, tuple(self.document.events),
+                                     ok=tl is not None and tl.error is None)
+        if snap.status is Status.CONTRADICTION or snap.status is Status.ERROR:
             self.opponents.release()
-            self.rec_runner.cancel()
             self.rec_table.clear_rows()
             self.accuse_label.clear()   # nothing is "ready" while the log is impossible
             self.rec_note.setText("No recommendation while the log is impossible: fix the "
                                   "highlighted entry first.")
             return
-        self.rec_note.setText("Computing the best suggestions…")
-        self.opponents.hold()       # its task waits for the ranking's first estimate
-        self.rec_runner.submit(functools.partial(_recommend_job, doc.setup, tuple(doc.events),
-                                                 self.room.currentData()))
+        advice = snap.advice_for("recommend")
+        if advice is None:
+            self.accuse_label.clear()   # the ranking on screen is not of this moment yet
+            if snap.status is not Status.CANCELLED:
+                self.rec_note.setText("Computing the best suggestions…")
+            return
+        if advice.error is not None:
+            self.opponents.release()
+            self.rec_table.clear_rows()
+            self.rec_note.setText(as_rich_plain(f"No recommendation: {advice.error}"))
+            return
+        self._show_recommendation(advice.value, counting=not advice.final, snap=snap)
 
-    @Slot(int, object)
-    def _on_recommendation_estimate(self, _rev, rec) -> None:
-        self._show_recommendation(rec, counting=True)
+    def _log_my_position(self, at) -> None:
+        self.log_json({"type": "position", "player": self.document.setup.me,
+                       "at": at if isinstance(at, str) else list(at)})
 
-    @Slot(int, object, float)
-    def _on_recommendation(self, _rev, rec, _secs) -> None:
-        self._show_recommendation(rec, counting=False)
+    @Slot()
+    def _room_changed(self, *_a) -> None:
+        self.controller.set_advice_options("recommend", room=self.room.currentData())
 
-    def _show_recommendation(self, rec, counting: bool) -> None:
+    def _show_recommendation(self, rec, counting: bool, snap) -> None:
         self.opponents.release()
         rows = rec.suggestions[:12]
         if rows:
@@ -368,19 +368,17 @@ class Tab(GameTab):
         else:
             note = ("The envelope is certain: accuse!" if rec.accusation else
                     "No suggestion can tell you more.")
+        if not snap.live:
+            note = f"Ranked {snap.scope()}. {note}"
         self.rec_note.setText(note)
         self.rec_table.set_rows([_Ranked(s, w, room, bits, rec.is_exact(s, w, room), rec.samples)
                                  for s, w, room, bits in rows])
-        if rec.accusation and self.timeline is not None and self.timeline.error is None:
-            self.accuse_label.setText(as_rich_plain("Ready to accuse: " + ", ".join(rec.accusation)))
+        if rec.accusation and snap.status is Status.READY:
+            scope = "" if snap.live else f"As after entry {snap.k}: "
+            self.accuse_label.setText(as_rich_plain(f"{scope}Ready to accuse: "
+                                                    + ", ".join(rec.accusation)))
         else:
             self.accuse_label.clear()
-
-    @Slot(int, object)
-    def _on_recommendation_failed(self, _rev, exc) -> None:
-        self.opponents.release()
-        self.rec_table.clear_rows()
-        self.rec_note.setText(as_rich_plain(f"No recommendation: {exc}"))
 
     def _use_recommendation(self, row: int) -> None:
         r = self.rec_table.row_object(row)
@@ -391,8 +389,9 @@ class Tab(GameTab):
     def _request_advice(self, *_a) -> None:
         setup = self.document.setup
         f = self.form.event_json()
-        if f["refuter"] != setup.me or f["suggester"] == setup.me or self.timeline is None \
-                or self.timeline.error is not None:
+        tl = self.timeline
+        if f["refuter"] != setup.me or f["suggester"] == setup.me or tl is None \
+                or tl.error is not None:
             self.form.set_advice("")
             self.advice_runner.cancel()
             return
@@ -414,15 +413,15 @@ class Tab(GameTab):
         """Show what each opponent knows after the first ``k`` events (the beliefs on screen):
         the cached figures at once, else the opponents' task computes them (its estimates
         arrive as :meth:`_on_opponents_view`)."""
-        tl, doc = self.timeline, self.document
+        snap, doc = self.snapshot, self.document
         self._opp_k = k
-        if tl is None:
+        if snap.timeline is None:
             return
         if not self.isVisible():
             self._opp_deferred = True      # no work for a hidden tab: done when it is shown
             return
         self._opp_deferred = False
-        if tl.error is not None:
+        if snap.error is not None:
             self.opponents.cancel()
             self._clear_opponents("Not while the log is impossible: fix the highlighted entry "
                                   "first.")
@@ -435,13 +434,13 @@ class Tab(GameTab):
             self.who_title.setText(self._who_title(k, "computing…"))
             self.advice_panel.set_pending("Accuse or wait: computing what the opponents know…")
             self.advice_panel.set_alert("")
-        self.knows_plot.set_marker(None if self.view_index < 0 else k)
+        self.knows_plot.set_marker(None if snap.selected < 0 else k)
         self._schedule_knows_plot()
 
     def _who_title(self, k: int, how: str) -> str:
         n = len(self.document.events)
         scope = "After the whole log" if k >= n else f"As after entry {k} of {n}"
-        return f"{scope} · {how}"
+        return f"{scope} · can they name the envelope already (no look-ahead) · {how}"
 
     @Slot(object)
     def _on_opponents_view(self, view: OpponentsView) -> None:
@@ -476,7 +475,8 @@ class Tab(GameTab):
             self.advice_panel.set_advice(
                 "Accuse now" if accuse else "Wait",
                 f"{scope}{', '.join(adv.triple)}: right with {percent(adv.p_correct)}. An "
-                f"opponent names the envelope before your next turn: {q}.", accuse)
+                f"opponent names the envelope before your next turn (look-ahead: what they "
+                f"know now plus one suggestion each): {q}.", accuse)
         knowers = view.likely_knowers(LIKELY_KNOWS)
         if knowers:
             who = ", ".join(f"{name} ({percent(p, exact)}{', exact' if exact else ''})"
@@ -504,12 +504,12 @@ class Tab(GameTab):
     def _update_knows_plot(self) -> None:
         """Each opponent's ``p_knows_envelope`` after every event computed so far (the gaps
         fill in from the newest entry back)."""
-        tl = self.timeline
-        if tl is None or tl.error is not None:
+        snap = self.snapshot
+        if snap.timeline is None or snap.error is not None:
             self.knows_plot.set_series({})
             return
         self.knows_plot.set_series(self.opponents.series())
-        self.knows_plot.set_marker(None if self.view_index < 0 else self._opp_k)
+        self.knows_plot.set_marker(None if snap.selected < 0 else self._opp_k)
 
     @Slot()
     def _show_who_is_close(self) -> None:
@@ -590,9 +590,16 @@ class Tab(GameTab):
 
     @Slot(object)
     def _log_suggestion(self, event) -> None:
-        """Log the form's suggestion unless it contradicts the log; then the suggester moves on
-        to the next player (the next suggestion is theirs)."""
-        self.log_checked(event, logged=lambda: self._next_suggester(event.suggester))
+        """Log the form's suggestion unless it contradicts the log."""
+        self.log_checked(event)
+
+    @Slot(int, int)
+    def _suggestion_logged(self, first: int, count: int) -> None:
+        """A suggestion was appended to the log: the next suggestion is the next player's."""
+        events = self.document.events
+        if count == 1 and first + count == len(events) \
+                and isinstance(events[-1], cluedo.SuggestionEvent):
+            self._next_suggester(events[-1].suggester)
 
     def _next_suggester(self, suggester: str) -> None:
         players = list(self.document.setup.players)
@@ -626,6 +633,11 @@ class Tab(GameTab):
         setup, events = dlg.result_session()
         self.reset_document(setup, events)
         return True
+
+
+def _recommend_job_for(setup, events: tuple, options: dict):
+    """The ranking's job for a moment (the controller's advisor "recommend")."""
+    return functools.partial(_recommend_job, setup, events, options.get("room"))
 
 
 def _recommend_job(setup, events, room, task):

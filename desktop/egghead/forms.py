@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGridLayout,
 
 from engines import egghead
 from engines.core.errors import SessionFormatError
+from desktop.widgets.now_label import NowLabel
 from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
 from desktop.appearance import tone
@@ -265,7 +266,7 @@ class QuestionForm(QGroupBox):
         self.button = QPushButton("Log answer")
         self.button.clicked.connect(self.submit)
         lay.addWidget(self.button, 3, 3)
-        self.hint = QLabel()
+        self.hint = NowLabel()
         self.hint.setStyleSheet(f"color:{tone('#0d47a1')}")
         self.hint.setWordWrap(True)
         lay.addWidget(self.hint, 3, 0, 1, 3)
@@ -317,6 +318,10 @@ class QuestionForm(QGroupBox):
         """``(question id, moderator, posterior)``: what the answer list is for (the question
         id is None when no question is selected; the posterior None before one is known)."""
         return self.question.currentData(), self.moderator.currentData(), self.posterior
+
+    def set_past(self, past: bool) -> None:
+        """A past History entry is shown: the hint says it speaks of the log now."""
+        self.hint.set_past(past)
 
     def set_possible(self, question: str, moderator, answers) -> None:
         """The answers ``question`` (asked of ``moderator``) can get in some world consistent
@@ -440,7 +445,7 @@ class ReactionsForm(_RebuiltBox):
 
     def __init__(self, setup, parent=None):
         super().__init__("Reactions (who solved this round)", parent)
-        self.note = QLabel()
+        self.note = NowLabel()
         self.note.setWordWrap(True)
         self.toggles: dict[str, QPushButton] = {}
         self.set_setup(setup)
@@ -452,7 +457,7 @@ class ReactionsForm(_RebuiltBox):
         lay.setContentsMargins(0, 0, 0, 0)
         self.row = QHBoxLayout()
         lay.addLayout(self.row)
-        self.note = QLabel(self.note.text())
+        self.note = NowLabel(self.note._raw)
         self.note.setWordWrap(True)
         lay.addWidget(self.note)
         self.toggles = {}
@@ -486,6 +491,10 @@ class ReactionsForm(_RebuiltBox):
     def solved(self) -> list[str]:
         """The players toggled as solved."""
         return [p for p, b in self.toggles.items() if b.isChecked()]
+
+    def set_past(self, past: bool) -> None:
+        """A past History entry is shown: the note says it speaks of the log now."""
+        self.note.set_past(past)
 
     def set_note(self, text: str, warn: bool = False) -> None:
         """The note under the row (``warn``: the fixpoint is reached)."""

@@ -323,10 +323,15 @@ class Tab(GameTab):
 
     # -- results -----------------------------------------------------------------------------
     def _browsing(self) -> bool:
-        return 0 <= self.view_index < len(self.document.events)
+        return not self.snapshot.live
 
     def show_posterior(self, post, k: int) -> None:
         self._display(post, k, live=not self._browsing())
+
+    def show_moment(self, snap) -> None:
+        """The forms log after the whole log: their hints say so while a past entry is shown."""
+        self.question_form.set_past(not snap.live)
+        self.reactions_form.set_past(not snap.live)
 
     def _display(self, post, n_events: int, live: bool) -> None:
         self.table_panel.show_stacks(post.visible)

@@ -154,9 +154,9 @@ class Tab(GameTab):
         self._split_done = False
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 1)
-        self.rec_runner = self.make_runner("recommend")
-        self.rec_runner.resultReady.connect(self._on_recommendation)
-        self.rec_runner.failed.connect(self._on_recommendation_failed)
+        # the ranking of questions is an advisor of the controller: one per moment shown
+        self.rec_runner = self.controller.add_advisor("recommend", _recommend_job_for)
+        self._shown_rec = None
         self.sheets: dict[str, AnswerSheet] = {}
         self.cards: dict[str, BeliefCard] = {}
         self._built_for = None
@@ -374,25 +374,21 @@ class Tab(GameTab):
         return (f"Inkognito · {post.method} · {'deception' if post.deception else 'indifferent'}"
                 f" · {seconds * 1000:.0f} ms · {post.worlds} worlds")
 
-    def after_result(self, timeline) -> None:
-        if timeline.error is not None or not timeline.posteriors:
-            self.rec_runner.cancel()
+    def show_moment(self, snap) -> None:
+        """The ranking of questions of the moment shown (kept on screen while the next one
+        is computed; cleared while the log is impossible)."""
+        advice = snap.advice_for("recommend")
+        if snap.error is not None or (advice is not None and advice.error is not None):
+            self._shown_rec = None
             self.rec_table.clear_rows()
             return
-        self.rec_runner.submit(functools.partial(
-            _recommend_job, self.document.setup, tuple(self.document.events),
-            self.method.currentData() or inkognito.METHODS[0]))
-
-    @Slot(int, object, float)
-    def _on_recommendation(self, _rev, rec, _secs) -> None:
-        rows = rec.ranking
+        if advice is None or advice.value is self._shown_rec:
+            return
+        self._shown_rec = advice.value
+        rows = advice.value.ranking
         self.rec_table.set_rows(rows)
         if rows:
             self.rec_table.select_row(0)
-
-    @Slot(int, object)
-    def _on_recommendation_failed(self, _rev, exc) -> None:
-        self.rec_table.clear_rows()
 
     def _use_recommendation(self, row: int) -> None:
         ranked = self.rec_table.row_object(row)
@@ -429,6 +425,13 @@ class Tab(GameTab):
             return False
         self.reset_document(dlg.result_setup(), [])
         return True
+
+
+def _recommend_job_for(setup, events: tuple, options: dict):
+    """The ranking's job for a moment (the controller's advisor "recommend"), with the
+    inference method of the tab."""
+    return functools.partial(_recommend_job, setup, events,
+                             options.get("method") or inkognito.METHODS[0])
 
 
 def _recommend_job(setup, events, method, cancel):

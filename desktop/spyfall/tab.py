@@ -46,6 +46,14 @@ def _recommend_job(setup, events, cancel):
     return spyfall.recommend(setup, events, cancel=cancel)
 
 
+def _recommend_job_for(setup, events: tuple, _options: dict):
+    """The recommendation's job for a moment (the controller's advisor "recommend"); None
+    for an observer, who has no move."""
+    if setup.me is None:
+        return None
+    return functools.partial(_recommend_job, setup, events)
+
+
 def early_vote_threshold():
     """The private spy belief at which the stored equilibrium's non-spies call the vote, or None
     when the study file is missing or unreadable."""
@@ -121,9 +129,8 @@ class Tab(GameTab):
         self.pages = QTabWidget()
         root.addWidget(self.pages, 1)
         self.pages.addTab(self._build_table_page(), "Table")
-        self.rec_runner = self.make_runner("recommend")
-        self.rec_runner.resultReady.connect(self._on_recommendation)
-        self.rec_runner.failed.connect(self._on_recommendation_failed)
+        # the recommendation is an advisor of the controller: one per moment shown
+        self.rec_runner = self.controller.add_advisor("recommend", _recommend_job_for)
         self.simulation = SimulationPanel(self.make_runner("simulate"))
         self.pages.addTab(self.simulation, "Simulation")
         self.reset_views()
@@ -627,7 +634,6 @@ class Tab(GameTab):
             what = "location" if setup.i_am_spy else "spy"
             ig[f"{what} (mine)"] = gap + [float(x) for x in post.private_information_gain_bits]
         self.ig_plot.set_series(ig)
-        self.ig_plot.set_marker(None if self.view_index < 0 else self.view_index)
         return series
 
     def status_text(self, post, seconds: float) -> str:
@@ -637,25 +643,25 @@ class Tab(GameTab):
                 f"{len(post.speakers)} claims · public: {loc} {format_probability(pl)}, "
                 f"spy {spy} {format_probability(ps)}")
 
-    def after_result(self, timeline) -> None:
-        self._request_recommendation()
-
     # -- recommendation --------------------------------------------------------------------------
-    def _request_recommendation(self) -> None:
-        doc = self.document
-        if doc.setup.me is None:
-            self.rec_runner.cancel()
+    def show_moment(self, snap) -> None:
+        """The recommendation of the moment shown (named "as after entry k" for a past one);
+        the information-gain plot's marker."""
+        self.ig_plot.set_marker(None if snap.selected < 0 else snap.k)
+        if self.document.setup.me is None:
             self.advice.setText("Observer: no card, so no move to recommend.")
             return
-        if self.timeline is None or self.timeline.error is not None:
-            self.rec_runner.cancel()
+        advice = snap.advice_for("recommend")
+        if snap.error is not None:
             self.advice.clear()
-            return
-        self.rec_runner.submit(functools.partial(_recommend_job, doc.setup, tuple(doc.events)))
-
-    @Slot(int, object, float)
-    def _on_recommendation(self, _rev, rec, _secs) -> None:
-        self.advice.setText(self.recommendation_text(rec))
+        elif advice is None:
+            return          # the previous one stays (greyed with the beliefs) until it comes
+        elif advice.error is not None:
+            exc = advice.error
+            self.advice.setText(f"No recommendation: {esc(getattr(exc, 'message', exc))}")
+        else:
+            scope = "" if snap.live else f"<i>{snap.scope()}</i> · "
+            self.advice.setText(scope + self.recommendation_text(advice.value))
 
     def recommendation_text(self, rec) -> str:
         """The recommendation line (rich text) for :func:`engines.spyfall.recommend`'s answer:
@@ -699,10 +705,6 @@ class Tab(GameTab):
         if rec.reason:
             text += f" · <span style='color:gray'>{esc(rec.reason)}</span>"
         return text
-
-    @Slot(int, object)
-    def _on_recommendation_failed(self, _rev, exc) -> None:
-        self.advice.setText(f"No recommendation: {esc(getattr(exc, 'message', exc))}")
 
     # -- new game --------------------------------------------------------------------------------
     def new_game(self) -> bool:

@@ -3,7 +3,8 @@
 The grammar is the engine's (``engines.<game>.parse``; docs/quick-entry.md): the widget only
 reads the line with the engine's pure functions on the GUI thread — ``parse`` and ``preview``
 (the event in words, shown under the line while typing), ``complete`` (whole-line completions
-of the last word, offered by a :class:`QCompleter`) — all microseconds, no inference. Enter
+of the last word, offered by a :class:`QCompleter`; Tab or ↓ takes one) — all microseconds, no
+inference. Enter on a complete line logs it even while the completion list is open; Enter
 emits :attr:`QuickEntry.entered` with the parsed event; the tab checks it against the log in
 the background (``contradiction`` may run the engine) and logs it as one undoable command, or
 calls :meth:`QuickEntry.show_refused` with the reason. Enter on the same refused line again
@@ -24,8 +25,8 @@ from desktop.appearance import muted, muted_css, tone
 from engines.registry import registered_games
 
 _MAX_COMPLETIONS = 60
-IDLE_HINT = ("Names: any unique prefix of any word (plum, prof, mus).  ↓ picks a completion, "
-             "Enter logs, Escape clears.")
+IDLE_HINT = ("Names: any unique prefix of any word (plum, prof, mus).  Tab or ↓ picks a "
+             "completion, Enter logs, Escape clears.")
 
 
 class _Line(QLineEdit):
@@ -113,6 +114,9 @@ class QuickEntry(QWidget):
         self.completer.setCompletionMode(QCompleter.UnfilteredPopupCompletion)
         self.completer.setMaxVisibleItems(12)
         self.line.setCompleter(self.completer)
+        # installed after the completer's own filter, so it sees the popup's keys first
+        self._popup_keys = _PopupKeys(self)
+        self.completer.popup().installEventFilter(self._popup_keys)
 
     # -- state ----------------------------------------------------------------------------
     def text(self) -> str:
@@ -185,12 +189,9 @@ class QuickEntry(QWidget):
     # -- Enter ----------------------------------------------------------------------------
     def submit(self) -> None:
         """Enter: parse the line; a bad line shows the engine's message and logs nothing, a
-        good one is emitted as :attr:`entered` (the tab checks and logs it)."""
-        popup = self.completer.popup()
-        if popup.isVisible():
-            if popup.currentIndex().isValid():
-                return    # ↓ then Enter picks a completion (the completer fills it in next)
-            popup.hide()  # Enter without picking one: log the line as typed
+        good one is emitted as :attr:`entered` (the tab checks and logs it). An open completion
+        list does not stop a complete line: it closes and the line is logged."""
+        self.completer.popup().hide()
         if self._busy:
             return
         text = self.text()
@@ -206,6 +207,24 @@ class QuickEntry(QWidget):
         self._set_preview("checking against the log…", "busy")
         self.entered.emit(event, force)
 
+    def parses(self, text: str) -> bool:
+        """Whether ``text`` is a complete line of the grammar."""
+        try:
+            self.parse(text)
+        except SessionFormatError:
+            return False
+        return bool(text.strip())
+
+    def accept_completion(self, row: int) -> None:
+        """Put completion ``row`` in the line (Tab, or Enter on a highlighted completion of an
+        incomplete line) and offer the completions of what follows."""
+        items = self._model.stringList()
+        self.completer.popup().hide()
+        if 0 <= row < len(items):
+            self.line.setText(items[row])
+            self.line.setCursorPosition(len(items[row]))
+            self._on_edited(items[row])
+
     def show_logged(self) -> None:
         """The tab logged the entered event: clear the line for the next one."""
         self._busy = False
@@ -217,6 +236,31 @@ class QuickEntry(QWidget):
         self._refused = self.text()
         self._set_preview(f"Not logged — it contradicts the log: {reason}. Press Enter again to "
                           f"log it anyway, or Escape to clear.", "error")
+
+
+class _PopupKeys(QObject):
+    """The completion list's keys: Enter logs a complete line (the list closes), else takes
+    the highlighted completion; Tab takes the highlighted completion, or the first."""
+
+    def __init__(self, entry: QuickEntry):
+        super().__init__(entry)
+        self._entry = entry
+
+    def eventFilter(self, obj, event):  # noqa: N802 (Qt name)
+        if event.type() != QEvent.KeyPress or not obj.isVisible():
+            return False
+        entry, key = self._entry, event.key()
+        row = obj.currentIndex().row() if obj.currentIndex().isValid() else -1
+        if key in (Qt.Key_Return, Qt.Key_Enter):
+            if row >= 0 and not entry.parses(entry.text()):
+                entry.accept_completion(row)
+            else:
+                entry.submit()
+            return True
+        if key == Qt.Key_Tab:
+            entry.accept_completion(max(row, 0))
+            return True
+        return False
 
 
 class EnterSubmits(QObject):

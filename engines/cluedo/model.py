@@ -314,7 +314,9 @@ class LacksEvent:
 class SuggestionEvent:
     """``suggester`` suggested ``cards`` = (suspect, weapon, room); each player in ``passed``
     holds none of them; ``refuter`` (or None: nobody) holds at least one; ``shown`` is the card
-    the refuter showed when it is known (I suggested), else None."""
+    the refuter showed when it is known — to me when I suggested, or by me when I refuted (the
+    suggester then knows I hold it) — else None (optional in a session file: files without it
+    read as before)."""
 
     suggester: str
     cards: tuple
@@ -490,8 +492,9 @@ def describe_event(setup: Setup, event) -> str:
         if event.refuter is None:
             parts.append("nobody refuted")
         elif event.shown:
-            to_me = " me" if event.suggester == me else ""
-            parts.append(f"{who(event.refuter)} showed{to_me} {event.shown}")
+            to = " me" if event.suggester == me else (
+                f" {event.suggester}" if event.refuter == me else "")
+            parts.append(f"{who(event.refuter)} showed{to} {event.shown}")
         else:
             parts.append(f"{who(event.refuter)} showed a card")
         return "; ".join(parts)

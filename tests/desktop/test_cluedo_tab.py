@@ -176,7 +176,8 @@ def test_suggestion_form_prefills_passers_and_logs(window, qtbot):
     form.refuter.setCurrentText("Me")
     # Ann suggested; Bob sits after Ann, then Me: Bob must have passed
     assert form.passed_checks["Bob"].isChecked()
-    assert not form.shown.isEnabled()
+    # I refute: the card I showed may be recorded, not recorded by default
+    assert form.shown.isEnabled() and form.event_json()["shown"] is None
     form.set_suggester("Me")
     form.refuter.setCurrentText("Bob")
     assert form.passed_checks["Ann"].isChecked() and form.shown.isEnabled()
@@ -243,7 +244,8 @@ def test_recommendation_table_shows_exact_information(window):
     # marked ≈ while the exact count runs; the runner delivers a partial result only before the
     # task's own result, and never one of a stale task
     est = cluedo.recommend(setup, [hand], room=room, exact_seconds=0)
-    tab._on_recommendation_estimate(0, est)
+    key = tab.controller._advice_asked["recommend"]     # the moment the ranking is of
+    tab.controller._on_advice("recommend", False, 0, (key, est))
     assert tab.rec_table.text(0, 3).startswith("≈") and "counting" in tab.rec_note.text()
-    tab._on_recommendation(0, rec, 0.0)
+    tab.controller._on_advice("recommend", True, 0, (key, rec))
     assert not tab.rec_table.text(0, 3).startswith("≈")

@@ -61,8 +61,8 @@ def test_spyfall_largest_table_shows_progress_and_cancels(window, qtbot, tmp_pat
     ticks_before = len(heartbeat)
     qtbot.wait(300)
     assert len(heartbeat) > ticks_before       # the event loop runs while it computes
-    done_before = tab._progress[0]
-    qtbot.waitUntil(lambda: tab._progress[0] > done_before, timeout=30_000)   # it advances
+    done_before = tab.banner_view.progress()[0]
+    qtbot.waitUntil(lambda: tab.banner_view.progress()[0] > done_before, timeout=30_000)   # it advances
 
     tab.banner.button.click()                  # Cancel
     qtbot.waitUntil(_workers_stopped, timeout=10_000)

@@ -198,7 +198,8 @@ def test_guesswho_answer_keeps_the_focus_on_the_questions(window, qtbot):
     assert QApplication.focusWidget() is not tab.opponent
 
 
-def test_down_and_enter_pick_a_completion_without_logging(window, qtbot):
+def test_down_then_enter_logs_the_completed_line(window, qtbot):
+    """↓ puts a completion in the line; Enter logs it at once when it is a complete line."""
     tab, _setup = _tab(window, "cluedo", UK)
     qe = tab.quick_entry
     qe.focus()
@@ -206,7 +207,42 @@ def test_down_and_enter_pick_a_completion_without_logging(window, qtbot):
     popup = qe.completer.popup()
     qtbot.waitUntil(popup.isVisible, timeout=3000)
     qtbot.keyClick(popup, Qt.Key_Down)
+    assert qe.text() == "Ann: plum rope hall; Cy"
     qtbot.keyClick(popup, Qt.Key_Return)
+    _wait(window)
+    assert len(tab.document.events) == 1 and tab.document.events[0].refuter == "Cy"
+    assert qe.text() == ""
+
+
+def test_enter_logs_a_complete_line_while_the_completions_are_open(window, qtbot):
+    """One Enter logs a complete, valid line even though the completion list is open."""
+    tab, _setup = _tab(window, "cluedo", UK)
+    qe = tab.quick_entry
+    qe.focus()
+    qtbot.keyClicks(qe.line, "Ann: plum rope hall; Bob")
+    popup = qe.completer.popup()
+    qe._on_edited(qe.text())            # the list offers what may follow ("Bob rope"…)
+    if not popup.isVisible():
+        qe._model.setStringList(["Ann: plum rope hall; Bob rope"])
+        qe.completer.complete()
+    qtbot.waitUntil(popup.isVisible, timeout=3000)
+    popup.setCurrentIndex(popup.model().index(0, 0))     # even with a completion highlighted
+    qtbot.keyClick(popup, Qt.Key_Return)
+    _wait(window)
+    assert len(tab.document.events) == 1
+    ev = tab.document.events[0]
+    assert ev.suggester == "Ann" and ev.refuter == "Bob"
+    assert not popup.isVisible()
+
+
+def test_tab_takes_a_completion_without_logging(window, qtbot):
+    tab, _setup = _tab(window, "cluedo", UK)
+    qe = tab.quick_entry
+    qe.focus()
+    qtbot.keyClicks(qe.line, "Ann: plum rope hall; c")
+    popup = qe.completer.popup()
+    qtbot.waitUntil(popup.isVisible, timeout=3000)
+    qtbot.keyClick(popup, Qt.Key_Tab)
     _wait(window)
     assert qe.text() == "Ann: plum rope hall; Cy"
     assert list(tab.document.events) == []

@@ -223,7 +223,7 @@ def test_why_cancel_shows_cancelled(window, qtbot, monkeypatch):
     tab = _load(window, "guesswho")
     _choose_why(monkeypatch, tab)
     card = tab.board_view.card("Anita")
-    monkeypatch.setattr(tab.controller, "explain", lambda fact, k: None)   # never answers
+    monkeypatch.setattr(tab.controller, "explain", lambda fact: None)   # never answers
     _context_click(card, card.rect().center())
     popup = tab.why_popup()
     assert popup.is_working()

@@ -1,0 +1,33 @@
+"""The optional capabilities of a game engine, asked in one place.
+
+A game engine module always offers the :class:`engines.core.contract.GameEngine` functions; the
+desktop also uses a few optional ones when the engine has them: ``contradiction(setup, events,
+event)`` (why an entry cannot follow the log, in words), ``explain`` and
+``explain_contradiction`` (the Why? popup and the conflict banner), ``fact_reason`` and
+``timeline_in_order(setup)`` (a state too large to copy). Each question is a small function
+here, so the rest of the desktop does not probe modules with ``getattr``.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+from engines.core.contract import has_capability
+
+
+def can_explain(module: Any) -> bool:
+    """Whether the engine explains facts (``explain``) and contradictions
+    (``explain_contradiction``): :class:`engines.core.contract.ExplainingEngine`."""
+    return has_capability(module, "explanation")
+
+
+def contradiction_reason(module: Any) -> Optional[Callable]:
+    """The engine's ``contradiction(setup, events, event, cancel=None) -> str | None``
+    (:class:`engines.core.contract.CheckingEngine`), or None."""
+    return module.contradiction if has_capability(module, "checking") else None
+
+
+def timeline_in_order(module: Any, setup: Any) -> bool:
+    """Whether the engine's state for ``setup`` is too large to copy, so prefixes must be
+    computed in order (Egghead with 6 players): a pre-check of an entry would take minutes."""
+    fn = getattr(module, "timeline_in_order", None)
+    return bool(fn(setup)) if callable(fn) else False
