@@ -14,6 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def main() -> None:
     from desktop.app import MainWindow, make_app
+    from desktop.headless import wait_until_idle as wait_idle
     from engines.core.resources import resource_path
 
     app = make_app()
@@ -22,7 +23,7 @@ def main() -> None:
     tab = win.tab_for("cluedo")
     win.open_path(str(resource_path("examples", "cluedo.json")), ask=False)
     win.select_game("cluedo")
-    win.wait_idle()
+    wait_idle(win)
     gui = threading.get_ident()
     seen = {"gui": set(), "pool": set()}
 
@@ -37,7 +38,7 @@ def main() -> None:
     post = tab.timeline.latest
     card = next(c for c in tab.document.setup.cards if 0 < post.probability(c, "Bob") < 1)
     tab.log_json({"type": "shown", "player": "Bob", "card": card})    # a fact that fits
-    win.wait_idle()
+    wait_idle(win)
     threading.setprofile_all_threads(None)
     for where in ("gui", "pool"):
         files = sorted(seen[where])

@@ -4,13 +4,14 @@ the card I showed (History says it)."""
 from PySide6.QtCore import Qt
 
 from engines import cluedo
+from window_idle import wait_idle
 
 UK = {"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob", "Cy"], "me": "Me"}
 MY_HAND = ["Miss Scarlett", "Rope", "Hall", "Kitchen", "Professor Plum"]
 
 
 def _wait(window):
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
 
 
 def _cluedo(window, events=()):

@@ -4,6 +4,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
 
 from engines import cluedo
+from window_idle import wait_idle
 
 
 def _tab(window):
@@ -12,7 +13,7 @@ def _tab(window):
 
 
 def _wait(window):
-    assert window.wait_idle(90)
+    assert wait_idle(window, 90)
 
 
 def test_click_a_room_logs_my_position_and_the_advice_arrives(window, qtbot):

@@ -6,6 +6,7 @@ import re
 from engines import egghead
 from engines.core.resources import resource_path
 from engines.core.schema import read_session_file
+from window_idle import wait_idle
 
 
 def test_egghead_banner_names_the_mistyped_answer(window, qtbot):
@@ -14,7 +15,7 @@ def test_egghead_banner_names_the_mistyped_answer(window, qtbot):
     window.select_game("egghead")
     tab = window.tab_for("egghead")
     tab.reset_document(data.setup, events)
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
     qtbot.waitUntil(lambda: "Probably mistyped" in tab.banner.message(), timeout=30000)
     text = tab.banner.message()
     assert re.search(r"href='entry:0'>#1</a> \(the answer 0 fits — <a href='fix:0:", text), text
@@ -25,15 +26,15 @@ def test_egghead_banner_names_the_mistyped_answer(window, qtbot):
     tab.history.select_live()
     fix = re.search(r"href='(fix:0:[^']+)'", text).group(1)
     tab.banner.label.linkActivated.emit(fix)
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
     assert tab.document.events[0] == egghead.Answer("missing", 0)
     assert tab.banner.message() == ""
     window.undo_action.trigger()
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
     assert tab.document.events[0] == egghead.Answer("missing", 1)
     qtbot.waitUntil(lambda: "Probably mistyped" in tab.banner.message(), timeout=30000)
     tab.banner.label.linkActivated.emit("remove:1")      # a removal's link
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
     assert len(tab.document.events) == 2 and tab.banner.message() == ""
 
 

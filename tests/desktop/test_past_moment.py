@@ -25,6 +25,7 @@ from engines import cluedo
 from engines.core.resources import resource_path
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.history import HistoryPanel
+from window_idle import wait_idle
 
 SCOPE = re.compile(r"(?i)\b(as )?after (the )?(entry|event) \d+( of \d+)?( \(the beliefs shown\))?"
                    r"\s*[:·.,]?\s*|\bafter the whole log\s*[:·.,]?\s*")
@@ -155,16 +156,16 @@ def test_a_past_entry_shows_only_its_moment(window, game):
     window.select_game(game)
     tab = window.tab_for(game)
     tab.reset_document(setup, events)
-    assert window.wait_idle(90)
+    assert wait_idle(window, 90)
     full = visible_texts(window)
     if game == "cluedo":   # the scene of the report: the whole log makes the envelope certain
         assert any("accuse" in t.lower() for t in full), sorted(full)
     tab.history.select_event(k - 1)           # the beliefs after the first k entries
-    assert window.wait_idle(90)
+    assert wait_idle(window, 90)
     past = visible_texts(window)
     tab.history.select_live()
     tab.reset_document(setup, events[:k])
-    assert window.wait_idle(90)
+    assert wait_idle(window, 90)
     cut = visible_texts(window)
     leaks = whole_log_claims(full, past, cut)
     assert not leaks, f"{game}: after selecting entry {k}, these speak of the whole log: {sorted(leaks)}"
@@ -180,7 +181,7 @@ def test_undo_of_an_impossible_entry_clears_the_banner_in_the_same_frame(window)
     tab.reset_document(setup, [])
     tab.log_json({"type": "shown", "player": "Ann", "card": "Rope"})
     tab.log_json({"type": "lacks", "player": "Ann", "card": "Rope"})
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
     assert "Impossible" in tab.banner.message()
     tab.log_json({"type": "shown", "player": "Bob", "card": "Hall"})
     assert "Impossible" in tab.banner.message()          # still impossible, at once
@@ -188,5 +189,5 @@ def test_undo_of_an_impossible_entry_clears_the_banner_in_the_same_frame(window)
     assert "Impossible" in tab.banner.message()
     tab.document.undo_stack.undo()                       # the impossible entry goes
     assert tab.banner.message() == ""                    # no event processed in between
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
     assert tab.banner.message() == "" and tab.snapshot.status.value == "ready"

@@ -11,10 +11,11 @@ from PySide6.QtWidgets import QApplication
 from desktop.widgets.round_timer import RoundTimer, format_clock
 from engines import spyfall
 from engines.core.schema import parse_session
+from window_idle import wait_idle
 
 
 def _wait(window):
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
 
 
 def _tab(window, setup=None, events=()):

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from desktop import keep_awake, reopen, shortcuts, zoom
 from desktop.app import APP_NAME, ORG_NAME
 from engines.core.resources import resource_path
+from window_idle import wait_idle
 
 
 def _settings():
@@ -50,7 +51,7 @@ def test_privacy_screen_covers_everything_and_swallows_keys(window, qtbot):
     window.select_game("cluedo")
     tab.log_json({"type": "shown", "player": tab.document.setup.players[1],
                   "card": tab.document.setup.cards[0]})
-    assert window.wait_idle(60)
+    assert wait_idle(window, 60)
     n = len(tab.document.events)
     tab.show_why({"card": tab.document.setup.cards[0], "place": tab.document.setup.players[1]}, "x")
     popup = tab.why_popup()

@@ -18,6 +18,7 @@ from window_instances import CHILD_PRELUDE, ROOT
 from window_instances import close_instance as _close
 from window_instances import copy_example as _copy_example
 from window_instances import instance_window as _new_window
+from window_idle import wait_idle
 
 
 @pytest.fixture(autouse=True)
@@ -182,7 +183,7 @@ def test_unwritable_data_folder_is_reported_and_the_app_runs_on(tmp_path):
 
         def check():
             win = next(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow))
-            win.wait_idle(60)
+            wait_idle(win, 60)
             doc = win.tab_for("cluedo").document
             seen["events"] = len(doc.events)
             doc.log_event(doc.events[-1])

@@ -65,7 +65,9 @@ class Audit:
         self._current = ""   # the game being walked (names the New game dialog's state)
 
     def settle(self, seconds: float = 0.25) -> None:
-        self.win.wait_idle(120)
+        from desktop.headless import wait_until_idle
+
+        wait_until_idle(self.win, 120)
         t_end = time.monotonic() + seconds
         while time.monotonic() < t_end:
             self.app.processEvents()
