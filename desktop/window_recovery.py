@@ -10,7 +10,7 @@ from typing import Optional
 
 from PySide6.QtWidgets import QMessageBox
 
-from desktop.settings import APP_NAME
+from desktop.settings import APP_NAME, app_settings
 from desktop.window_files import plain_text_html
 
 
