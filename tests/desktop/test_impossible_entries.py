@@ -122,12 +122,17 @@ def test_cluedo_form_refuses_a_contradicting_suggestion(window, qtbot, monkeypat
     for card in ("Colonel Mustard", "Rope", "Lounge"):
         form.set_card(card)
     form.refuter.setCurrentText("Alice")
-    form.shown.setCurrentText("Rope")                 # Alice showed me Rope — but I hold it
+    # Alice cannot have shown me Rope (I hold it): the form does not offer it
+    assert "Rope" not in [form.shown.itemText(i) for i in range(form.shown.count())]
+    form.set_suggester("Alice")
+    for card in ("Miss Scarlett", "Rope", "Hall"):    # all three are mine
+        form.set_card(card)
+    form.refuter.setCurrentText("Bob")                # Bob cannot hold any of them
     form.submit()
     _wait(window)
     assert len(tab.document.events) == 1              # only my hand: refused
-    assert warned and "you hold it" in warned[0]
-    assert form.suggester.currentText() == "Me"      # nothing logged: the suggester stays
+    assert warned and "contradicts the log" in warned[0]
+    assert form.suggester.currentText() == "Alice"   # nothing logged: the suggester stays
 
 
 def test_ctrl_l_works_after_switching_tabs_with_the_mouse(window, qtbot):
