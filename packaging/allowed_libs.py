@@ -14,6 +14,7 @@ fontconfig and D-Bus (``packaging/README.md`` lists the packages).
 from __future__ import annotations
 
 import fnmatch
+import re
 
 #: fnmatch patterns of the top-level shared libraries a bundle may hold (the interpreter and
 #: the compression, FFI, XML and math libraries the standard library's and the wheels'
@@ -42,9 +43,21 @@ FORBIDDEN = ("libgtk-*", "libgdk-*", "libgdk_pixbuf*", "libcairo*", "libatk-*", 
              "libatspi*", "libpango*", "libharfbuzz*", "libepoxy*", "libqgtk3.so")
 
 
+#: The wheels' own libraries, which PyInstaller also places at the top level: Qt and PySide6
+#: (with Qt's ICU), Python extension modules, and the libraries auditwheel vendored into a
+#: wheel under a hashed name (``libgfortran-040039e1-0352e75f.so.5.0.0``,
+#: ``libscipy_openblas-5f890258.so``): the same on every build machine.
+WHEELS_OWN = ("libQt6*.so*", "libpyside6*.so*", "libshiboken6*.so*", "libicu*.so*",
+              "*.cpython-*.so")
+_HASHED = re.compile(r"-[0-9a-f]{8}(-[0-9a-f]{8})?\.so")
+
+
 def allowed(name: str) -> bool:
     """Whether a top-level shared library ``name`` (a file name) may be in the bundle."""
-    return any(fnmatch.fnmatch(name, p) for p in ALLOWED_TOP_LEVEL) and not forbidden(name)
+    if forbidden(name):
+        return False
+    return any(fnmatch.fnmatch(name, p) for p in ALLOWED_TOP_LEVEL + WHEELS_OWN) \
+        or _HASHED.search(name) is not None
 
 
 def forbidden(name: str) -> bool:

@@ -218,13 +218,6 @@ class Setup:
         check_memory(need, r.sub("players"), f"{len(players)} players with {n_cards} cards",
                      "close other programs, or use fewer players or cards")
         me = r.choice("me", players, what="player")
-        from engines.core.names import ME_WORDS, words
-
-        for i, p in enumerate(players):
-            if p != me and " ".join(words(p)) in ME_WORDS:
-                raise SessionFormatError(f"{r.sub('players')}[{i}]",
-                                         f"{p!r} is a word quick entry reads as the player using "
-                                         f"the app ({me!r}); only that player may be called so")
         dice = r.int("dice", min=1, max=2) if r.has("dice") else None
         pawns = ()
         if r.has("pawns"):

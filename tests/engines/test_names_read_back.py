@@ -3,8 +3,8 @@
 (``format_event``) parses back to the same event. Names quick entry could not read back are
 refused by the reader instead: a ':' (it ends the speaker's name in both grammars), invisible
 characters (zero-width spaces and joiners — emoji sequences —, soft hyphens, direction marks),
-names without a letter or digit, Cluedo's "none"/"nobody" and the words for "me", and two names
-that differ only in case or punctuation."""
+names without a letter or digit, Cluedo's "none"/"nobody", and two names that differ only in
+case or punctuation ("me" beside "Me")."""
 from __future__ import annotations
 
 import json
