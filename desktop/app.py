@@ -23,17 +23,19 @@ from PySide6.QtGui import QIcon, QUndoGroup
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QTabWidget
 
 import desktop
-from engines.core.resources import resource_path   # light: engines.core imports lazily
-from engines.registry import discovery_problems, known_games, registered_games
-from desktop import table_kit   # zoom, privacy screen, keep awake, reopen
-from desktop import window_state
+from desktop import (
+    table_kit,  # zoom, privacy screen, keep awake, reopen
+    window_state,
+)
 from desktop.errors import LEVELS, ErrorReporter, setup_logging
 from desktop.settings import APP_NAME, LAST_TAB, ORG_NAME, app_settings
 from desktop.tab_pages import TabPage, tab_class, tab_games
-from desktop.widgets.plain_text import install_plain_item_tooltips   # Qt only
+from desktop.widgets.plain_text import install_plain_item_tooltips  # Qt only
 from desktop.window_files import FileActions, plain_text_html
 from desktop.window_menus import MenuActions
 from desktop.window_recovery import RecoveryWiring, hand_off_at_start
+from engines.core.resources import resource_path  # light: engines.core imports lazily
+from engines.registry import discovery_problems, known_games, registered_games
 
 # Start-up imports Qt and these modules only: engines (numpy, scipy, cvxpy), pyqtgraph, the
 # session and recovery modules and every tab module are imported when first used — a tab's
@@ -126,7 +128,7 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
         else:
             self._after_paint.append(fn)
 
-    def paintEvent(self, event) -> None:  # noqa: N802
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         super().paintEvent(event)
         if not self._painted:
             self._painted = True
@@ -236,7 +238,7 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
         self.setWindowTitle(f"{doc.display_name()}[*] — {tab.title()} — {APP_NAME}")
         self.setWindowModified(doc.is_modified())
 
-    def closeEvent(self, event) -> None:  # noqa: N802
+    def closeEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         if not self._close_unsaved():
             event.ignore()
             return

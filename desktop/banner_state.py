@@ -15,10 +15,10 @@ from typing import Callable, Optional
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from engines.core.errors import ContradictionError, EngineError
 from desktop.snapshot import Snapshot, Status
 from desktop.widgets.plain_text import esc
 from desktop.widgets.why import conflict_html, parse_entry_link
+from engines.core.errors import ContradictionError, EngineError
 
 #: A computation running longer than this (ms) shows its progress and a Cancel button.
 PROGRESS_AFTER_MS = 700
@@ -124,7 +124,7 @@ class BannerPresenter(QObject):
     def _show_contradiction(self, snap: Snapshot, prev: Snapshot) -> None:
         exc = snap.error
         if snap.conflict is not None:
-            from desktop.widgets.diagnosis import banner_html   # corrections first, if any
+            from desktop.widgets.diagnosis import banner_html  # corrections first, if any
             text = banner_html(snap.conflict, self._describe) or \
                 conflict_html(snap.conflict, self._describe)
             self._show(BannerState.CONTRADICTION, text, "error", self._undo())

@@ -18,7 +18,6 @@ from PySide6.QtCore import QObject, Signal, Slot
 from desktop.capabilities import timeline_in_order
 
 
-
 class EntryChecks(QObject):
     """Entries waiting to be logged once checked, in order, each against the log before it.
 

@@ -17,13 +17,13 @@ from typing import Any, Callable, Optional
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from engines.core.errors import ContradictionError
-from engines.core.timeline import Timeline, TimelineResult
 from desktop.capabilities import can_explain
 from desktop.checks import EntryChecks
 from desktop.inference import JobRunner
 from desktop.session import SessionDocument, write_text_atomically
 from desktop.snapshot import Advice, Snapshot, Status
+from engines.core.errors import ContradictionError
+from engines.core.timeline import Timeline, TimelineResult
 
 #: An advisor's job factory: ``(setup, events, options) -> job(task)`` or None (nothing to do).
 AdvisorJob = Callable[[Any, tuple, dict], Optional[Callable]]
@@ -532,7 +532,7 @@ def _explain_job(module, setup, events: tuple, fact: dict, key: tuple, task) -> 
 
 
 def _conflict_job(module, setup, events: tuple, task) -> tuple:
-    from desktop.widgets.diagnosis import conflict_job   # the entries and the corrections
+    from desktop.widgets.diagnosis import conflict_job  # the entries and the corrections
     return conflict_job(module, setup, events, task)
 
 

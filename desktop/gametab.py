@@ -15,9 +15,6 @@ from typing import Any, Callable, Optional
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from engines import game_module
-from engines.core.errors import SessionFormatError
-from engines.core.timeline import TimelineResult
 from desktop.banner_state import BannerPresenter
 from desktop.controller import GameController
 from desktop.inference import JobRunner
@@ -25,12 +22,15 @@ from desktop.quick_entry_wiring import make_quick_entry, place_quick_entry
 from desktop.session import SessionDocument
 from desktop.snapshot import Snapshot, Status
 from desktop.why_view import WhyView
-from desktop.widgets.diagnosis import handle_link
 from desktop.widgets.banner import Banner
 from desktop.widgets.belief_plot import BeliefPlot
+from desktop.widgets.diagnosis import handle_link
 from desktop.widgets.history import HistoryPanel
 from desktop.widgets.plain_text import as_rich_plain
 from desktop.widgets.why import WhyPopup
+from engines import game_module
+from engines.core.errors import SessionFormatError
+from engines.core.timeline import TimelineResult
 
 
 class GameTab(QWidget):

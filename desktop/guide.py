@@ -14,10 +14,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from PySide6.QtCore import QUrl, Qt, Slot
+from PySide6.QtCore import Qt, QUrl, Slot
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QTextCursor, QTextDocument
-from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout, QMainWindow, QTextBrowser,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QComboBox, QDockWidget, QHBoxLayout, QMainWindow, QTextBrowser, QVBoxLayout, QWidget
 
 from engines.core.resources import resource_path
 

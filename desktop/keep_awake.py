@@ -22,6 +22,7 @@ from typing import Callable, Optional
 
 from PySide6.QtCore import QEvent, QObject, QSettings
 from PySide6.QtGui import QAction
+
 from desktop.settings import KEEP_AWAKE
 
 log = logging.getLogger(__name__)

@@ -89,16 +89,16 @@ class PrivacyScreen(QWidget):
         if not event.isAutoRepeat():
             self.uncover()
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802
+    def mousePressEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         event.accept()
         self.uncover()
 
-    def focusOutEvent(self, event) -> None:  # noqa: N802
+    def focusOutEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         super().focusOutEvent(event)
         if self.isVisible() and self.window_.isActiveWindow():
             self.setFocus(Qt.FocusReason.OtherFocusReason)   # the keyboard stays with the screen
 
-    def eventFilter(self, obj: QObject, event) -> bool:  # noqa: N802
+    def eventFilter(self, obj: QObject, event) -> bool:  # noqa: N802 (Qt's method name)
         if obj is self.window_ and event.type() == QEvent.Type.Resize and self.isVisible():
             self.setGeometry(self.window_.rect())
         return False

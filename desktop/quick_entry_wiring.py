@@ -12,8 +12,8 @@ from typing import Optional
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 
-from engines.core.contract import has_capability
 from desktop.widgets.quick_entry import QuickEntry
+from engines.core.contract import has_capability
 
 
 def make_quick_entry(tab) -> Optional[QuickEntry]:

@@ -47,16 +47,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Optional
 
-from PySide6.QtCore import (QEventLoop, QLockFile, QObject, QThread, QThreadPool, QTimer,
-                            Signal, Slot)
+from PySide6.QtCore import QEventLoop, QLockFile, QObject, QThread, QThreadPool, QTimer, Signal, Slot
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QMessageBox
 
+from desktop.session import Autosave, data_dir, write_text_atomically
+from desktop.widgets.plain_text import as_rich_plain
 from engines import game_module
 from engines.core.errors import SessionFormatError
 from engines.core.schema import parse_session
-from desktop.session import Autosave, data_dir, write_text_atomically
-from desktop.widgets.plain_text import as_rich_plain
 
 #: Largest recovery file read (bytes): sessions are kilobytes; the schema's limits (events,
 #: note lengths) keep a real one far below this.

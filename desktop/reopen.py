@@ -11,6 +11,7 @@ import logging
 import os
 
 from PySide6.QtCore import QEvent, QObject, QSettings
+
 from desktop.settings import OPEN_FILES, OPEN_TAB
 
 log = logging.getLogger(__name__)

@@ -92,11 +92,11 @@ def _check_guide(win, game: str, failures: list) -> None:
 def _check_game(win, game: str, tab, failures: list) -> None:
     """The engine on the game's example session (every method, and ``recommend``), then the
     example opened in the tab: a posterior must arrive, and no error banner."""
+    from desktop.headless import wait_until_idle
     from engines import game_module
     from engines.core.contract import has_capability
     from engines.core.schema import read_session_file
     from engines.registry import game_info
-    from desktop.headless import wait_until_idle
 
     example = game_info(game).example_session_path()
     if example is None:

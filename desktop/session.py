@@ -12,13 +12,12 @@ import json
 import os
 from typing import Any, Optional, Sequence
 
-from PySide6.QtCore import QObject, QSaveFile, QIODevice, QStandardPaths, Signal
+from PySide6.QtCore import QIODevice, QObject, QSaveFile, QStandardPaths, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from engines import game_module
 from engines.core.errors import SessionFormatError
-from engines.core.schema import (EventMeta, SessionData, dumps_session, read_session_file,
-                                  session_json)
+from engines.core.schema import EventMeta, SessionData, dumps_session, read_session_file, session_json
 
 
 def _title(game: str) -> str:
@@ -323,7 +322,7 @@ class _ReplaceSetup(QUndoCommand):
     def id(self) -> int:  # noqa: A003 (Qt name)
         return 7000 + self.key if self.key >= 0 else -1
 
-    def mergeWith(self, other) -> bool:  # noqa: N802
+    def mergeWith(self, other) -> bool:  # noqa: N802 (Qt's method name)
         if other.id() != self.id() or self.key < 0:
             return False
         self.new = other.new

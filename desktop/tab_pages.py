@@ -92,7 +92,7 @@ class TabPage(QWidget):
         if self.tab is not None and self.tab.isHidden():
             self.tab.show()
 
-    def paintEvent(self, event) -> None:  # noqa: N802
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         if self.tab is not None and not self.tab.isHidden():
             return
         painter = QPainter(self)

@@ -10,7 +10,6 @@ from __future__ import annotations
 def install(window) -> None:
     """Install every extra on a :class:`desktop.app.MainWindow` (after its menus exist)."""
     from desktop import keep_awake, privacy, reopen, zoom
-
     from desktop.settings import app_settings
 
     settings = app_settings()

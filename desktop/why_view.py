@@ -13,9 +13,9 @@ from typing import Optional
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from engines.core.errors import ContradictionError, EngineError, SessionFormatError
 from desktop.snapshot import Snapshot
 from desktop.widgets.why import WhyPopup
+from engines.core.errors import ContradictionError, EngineError, SessionFormatError
 
 
 class WhyView(QObject):

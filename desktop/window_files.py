@@ -80,8 +80,8 @@ class FileActions:
         thread (scripts, tests, the screenshot mode; the menus use
         :meth:`open_path_in_background`). A bad file shows a message, changes nothing.
         Returns True when the session was opened."""
-        from engines.core.errors import SessionFormatError
         from desktop.session import open_session_file
+        from engines.core.errors import SessionFormatError
 
         if self.hand_off_if_open_elsewhere(path):
             return False

@@ -15,6 +15,7 @@ from typing import Optional
 from PySide6.QtCore import QEvent, QObject, QSettings
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import QApplication, QHeaderView
+
 from desktop.settings import ZOOM
 
 log = logging.getLogger(__name__)

@@ -314,9 +314,9 @@ class _State:
 def _turn_job(setup, events, roll, task):
     """The turn advice for the log, or the pawns only and why there is no advice (my pawn's
     position unknown, a roll the dice cannot make)."""
-    from engines.core.errors import SessionFormatError
     from engines.cluedo.board import edition_board
     from engines.cluedo.turn import pawn_state, turn_advice
+    from engines.core.errors import SessionFormatError
 
     st = pawn_state(setup, events, edition_board(setup))
     state = _State(setup.me, dict(st.positions))

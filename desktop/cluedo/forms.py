@@ -7,19 +7,32 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGridLayout,
-                               QGroupBox, QHBoxLayout, QHeaderView, QLabel, QListWidget,
-                               QListWidgetItem, QMessageBox, QPlainTextEdit, QPushButton, QSpinBox,
-                               QDoubleSpinBox,
-                               QVBoxLayout)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+)
 
+from desktop.appearance import tone
+from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
+from desktop.widgets.dialogs import NewGameDialogBase
+from desktop.widgets.plain_text import as_rich_plain
 from engines import cluedo
 from engines.cluedo.suggestions import BEHAVIOURS, LEARN, MAX_RHO
 from engines.core.errors import SessionFormatError
-from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
-from desktop.widgets.dialogs import NewGameDialogBase
-from desktop.appearance import tone
-from desktop.widgets.plain_text import as_rich_plain
 
 NOBODY = "nobody"
 NOT_SEEN = "(not shown to me)"

@@ -33,10 +33,10 @@ from typing import Optional, Sequence
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from engines.core.errors import Cancelled, ContradictionError
+from desktop.inference import JobRunner
 from engines.cluedo.accuse import AccusationAdvice, best_triple, decide
 from engines.cluedo.opponents import OpponentsEstimate, iter_opponent_knowledge, opponent_knowledge
-from desktop.inference import JobRunner
+from engines.core.errors import Cancelled, ContradictionError
 
 #: An opponent "probably knows" the envelope (the tab's alert) when the estimated probability
 #: that their view determines it is at least this: at 0.5 it is more likely than not that they
@@ -186,7 +186,7 @@ def _better(new: OpponentsView, old: Optional[OpponentsView]) -> bool:
     without, a complete one an incomplete one, then the larger sample."""
     if old is None:
         return True
-    rank = lambda v: (v.advice is not None, v.complete, v.estimate.exact, v.samples)  # noqa: E731
+    rank = lambda v: (v.advice is not None, v.complete, v.estimate.exact, v.samples)  # noqa: E731 (a one-line key function)
     return rank(new) >= rank(old)
 
 

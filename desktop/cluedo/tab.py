@@ -8,25 +8,34 @@ import functools
 from dataclasses import dataclass
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QTimer, Qt, Slot
+from PySide6.QtCore import QEvent, Qt, QTimer, Slot
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QLabel, QMenu, QSplitter,
-                               QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
-from engines import cluedo
-from desktop.gametab import GameTab
-from desktop.widgets.quick_entry import EnterSubmits
-from desktop.widgets.belief_plot import BeliefPlot
-from desktop.widgets.ranking import Column, RankingTable
-from desktop.cluedo.suggestion_notes import learned_notes
-from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
-from desktop.widgets.opponents import AdvicePanel, KnowsRow, OpponentsStrip, percent
+from desktop.appearance import muted_css, tone
 from desktop.cluedo.board_view import BoardPanel
 from desktop.cluedo.forms import NewGameDialog, SuggestionForm
 from desktop.cluedo.opponents import LIKELY_KNOWS, RULE_TEXT, OpponentsTracker, OpponentsView
+from desktop.cluedo.suggestion_notes import learned_notes
+from desktop.gametab import GameTab
 from desktop.snapshot import Status
-from desktop.appearance import tone, muted_css
+from desktop.widgets.belief_plot import BeliefPlot
+from desktop.widgets.opponents import AdvicePanel, KnowsRow, OpponentsStrip, percent
 from desktop.widgets.plain_text import as_rich_plain, esc
+from desktop.widgets.quick_entry import EnterSubmits
+from desktop.widgets.ranking import Column, RankingTable
+from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
+from engines import cluedo
 
 METHOD_LABELS = {"exact": "Exact (count deals)", "center": "Analytical center (cvxpy)",
                  "montecarlo": "Monte Carlo (exact sampling)"}

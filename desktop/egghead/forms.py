@@ -10,17 +10,28 @@ from dataclasses import dataclass
 from typing import Optional
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGridLayout,
-                               QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSpinBox,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 
-from engines import egghead
-from engines.core.errors import SessionFormatError
-from desktop.widgets.now_label import NowLabel
+from desktop.appearance import tone
 from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
-from desktop.appearance import tone
+from desktop.widgets.now_label import NowLabel
 from desktop.widgets.plain_text import as_rich_plain, esc
+from engines import egghead
+from engines.core.errors import SessionFormatError
 
 DEFAULT_NAMES = ["A", "B", "C", "D", "E", "F"]
 CARD_STYLE = "QSpinBox {font-size:13pt; font-weight:bold; color:#3e2723;}"

@@ -11,14 +11,23 @@ from typing import NamedTuple, Optional
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QCheckBox, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QSpinBox,
-                               QSplitter, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QSpinBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
-from engines import egghead
-from engines.core.errors import SessionFormatError
-from desktop.widgets.simulation import SimulationPanelBase
 from desktop.widgets.belief_plot import PALETTE
 from desktop.widgets.columns import CONTENTS, Column, ColumnTable
+from desktop.widgets.simulation import SimulationPanelBase
+from engines import egghead
+from engines.core.errors import SessionFormatError
 
 SEED_TABLE = "Zorn 2024 (its own 23-question deck, 1 analysing player): without analysis " \
              "9.78 rounds (variance 29.3), with analysis 6.16 (variance 14.0)."

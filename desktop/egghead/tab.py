@@ -12,21 +12,30 @@ from typing import Optional
 import numpy as np
 from PySide6.QtCore import QPoint, Qt, Slot
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QCheckBox, QDialog, QGroupBox, QHBoxLayout, QLabel, QMenu,
-                               QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
-from engines import egghead
+from desktop.appearance import muted, readable_on, tone
+from desktop.egghead.forms import NewGameDialog, QuestionForm, ReactionsForm, SolveForm, TablePanel, stack_text
+from desktop.egghead.simulation import SimulationPanel
 from desktop.gametab import GameTab
-from desktop.widgets.quick_entry import EnterSubmits
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.columns import Column, ColumnTable
-from desktop.widgets.worksheet import (CERTAIN_EPS, ProbabilityTableModel, WorksheetView,
-                                       format_probability, heat_color)
-from desktop.egghead.forms import (NewGameDialog, QuestionForm, ReactionsForm, SolveForm,
-                                   TablePanel, stack_text)
-from desktop.egghead.simulation import SimulationPanel
-from desktop.appearance import muted, readable_on, tone
 from desktop.widgets.plain_text import esc
+from desktop.widgets.quick_entry import EnterSubmits
+from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView, format_probability, heat_color
+from engines import egghead
 
 SERIES_BA = "with analysis (BA)"
 SERIES_NO_BA = "answers alone"
@@ -485,7 +494,7 @@ class Tab(GameTab):
         n = len(timeline.summaries)  # whole events on the x axis
         step = max(1, -(-n // 10))
         self.plot.set_x_tick_spacing(step)
-        pick = lambda key: [None if s is None else s[key] for s in timeline.summaries]  # noqa: E731
+        pick = lambda key: [None if s is None else s[key] for s in timeline.summaries]  # noqa: E731 (a one-line key function)
         return {SERIES_BA: pick("valids_with_ba"), SERIES_NO_BA: pick("valids_without_ba")}
 
     def status_text(self, post, seconds: float) -> str:

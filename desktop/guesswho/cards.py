@@ -16,8 +16,8 @@ from PySide6.QtCore import QPoint, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen, QPixmap
 from PySide6.QtWidgets import QGridLayout, QScrollArea, QSizePolicy, QWidget
 
-from desktop.widgets.worksheet import format_probability, heat_color
 from desktop.widgets.plain_text import esc
+from desktop.widgets.worksheet import format_probability, heat_color
 
 #: Chip colours per attribute (cycled in board attribute order).
 CHIP_COLOURS = ["#e3f2fd", "#fce4ec", "#e8f5e9", "#fff3e0", "#ede7f6", "#e0f7fa", "#f9fbe7",
@@ -107,7 +107,7 @@ class CharacterCard(QWidget):
         self.setFocusPolicy(Qt.StrongFocus)
         self._update_tooltip()
 
-    def sizeHint(self) -> QSize:  # noqa: N802
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's method name)
         return QSize(150, self.height_wanted)
 
     #: the height the board gives this card (see :meth:`BoardView._relayout`)
@@ -151,23 +151,23 @@ class CharacterCard(QWidget):
             self.highlight = on
             self.update()
 
-    def mouseReleaseEvent(self, event) -> None:  # noqa: N802
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         if event.button() == Qt.LeftButton and self.rect().contains(event.position().toPoint()):
             self.clicked.emit(self.name)
             return
         super().mouseReleaseEvent(event)
 
-    def keyPressEvent(self, event) -> None:  # noqa: N802
+    def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         if event.key() in (Qt.Key_Space, Qt.Key_Return, Qt.Key_Enter):
             self.clicked.emit(self.name)
             return
         super().keyPressEvent(event)
 
-    def contextMenuEvent(self, event) -> None:  # noqa: N802
+    def contextMenuEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         self.contextRequested.emit(self.name, event.globalPos())
         event.accept()
 
-    def paintEvent(self, _event) -> None:  # noqa: N802
+    def paintEvent(self, _event) -> None:  # noqa: N802 (Qt's method name)
         p = QPainter(self)
         p.setRenderHint(QPainter.Antialiasing)
         r = QRectF(self.rect()).adjusted(2, 2, -2, -2)
@@ -383,6 +383,6 @@ class BoardView(QScrollArea):
         for r in range(len(self._order) + 2):
             self._grid.setRowStretch(r, 1 if r == last else 0)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         super().resizeEvent(event)
         self._relayout()

@@ -8,20 +8,32 @@ background runner.
 from __future__ import annotations
 
 import functools
-
 from typing import Optional
 
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog,
-                               QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
-                               QPushButton, QSpinBox, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 
-from engines import guesswho
-from engines.core.errors import SessionFormatError
+from desktop.appearance import muted_css
 from desktop.widgets.columns import STRETCH, Column, ColumnTable, is_missing
 from desktop.widgets.dialogs import NewGameDialogBase
-from desktop.widgets.simulation import SimulationPanelBase
 from desktop.widgets.plain_text import as_rich_plain, esc
-from desktop.appearance import muted_css
+from desktop.widgets.simulation import SimulationPanelBase
+from engines import guesswho
+from engines.core.errors import SessionFormatError
 
 FILE_CHOICE = "file"
 RULE_LABELS = {"official": "Official (naming takes a turn; a wrong name loses)",

@@ -13,23 +13,48 @@ import math
 from typing import Optional
 
 from PySide6.QtCore import QItemSelectionModel, QPoint, QSortFilterProxyModel, Qt, Slot
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDoubleSpinBox,
-                               QGroupBox, QGridLayout, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QMenu, QPushButton, QSizePolicy, QSpinBox, QSplitter,
-                               QTableView, QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDoubleSpinBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
+from desktop.appearance import muted_css, tone
+from desktop.gametab import GameTab
+from desktop.guesswho.cards import BoardView, question_words
+from desktop.guesswho.forms import NewGameDialog, SimulationPanel
+from desktop.guesswho.model import (
+    COL_BITS,
+    COL_LEFT,
+    COL_QUESTION,
+    COL_SPLIT,
+    QuestionTableModel,
+    SplitBarDelegate,
+    question_key,
+)
+from desktop.widgets.belief_plot import BeliefPlot
+from desktop.widgets.plain_text import esc
+from desktop.widgets.worksheet import format_probability
 from engines import guesswho
 from engines.core.errors import SessionFormatError
 from engines.guesswho import Eliminate, Opponent
-from desktop.gametab import GameTab
-from desktop.widgets.belief_plot import BeliefPlot
-from desktop.widgets.worksheet import format_probability
-from desktop.guesswho.cards import BoardView, question_words
-from desktop.guesswho.forms import NewGameDialog, SimulationPanel
-from desktop.guesswho.model import (COL_BITS, COL_LEFT, COL_QUESTION, COL_SPLIT, QuestionTableModel,
-                                    SplitBarDelegate, question_key)
-from desktop.appearance import tone, muted_css
-from desktop.widgets.plain_text import esc
 
 RULE_NAMES = {"official": "Official rules", "instant": "Instant win"}
 #: merge key of consecutive ε edits (one undo step)

@@ -6,15 +6,27 @@ from typing import Optional
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
-                               QDialogButtonBox, QFormLayout, QGridLayout, QGroupBox,
-                               QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton,
-                               QVBoxLayout)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+)
 
-from engines import inkognito
 from desktop.appearance import tone
 from desktop.widgets.columns import CONTENTS, Column, ColumnTable
 from desktop.widgets.plain_text import as_rich_plain
+from engines import inkognito
 
 QUESTION_LABELS = {"player": "Player", "ambassador": "Ambassador"}
 TICK = "●"   # a card shown (✗ means impossible in the heat maps)
@@ -237,7 +249,7 @@ class _SheetTable(ColumnTable):
 
     enterPressed = Signal()
 
-    def keyPressEvent(self, event) -> None:  # noqa: N802
+    def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         if event.key() in (Qt.Key_Return, Qt.Key_Enter):
             self.enterPressed.emit()
             return

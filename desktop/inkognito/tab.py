@@ -10,19 +10,30 @@ import functools
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPoint, Qt, Signal, Slot
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QHBoxLayout, QLabel, QMenu, QSizePolicy,
-                               QPushButton, QSplitter, QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
+from desktop.appearance import tone
+from desktop.gametab import GameTab
+from desktop.inkognito.forms import QUESTION_LABELS, AnswerSheet, NewGameDialog, short_name
+from desktop.widgets.belief_plot import PALETTE, BeliefPlot
+from desktop.widgets.plain_text import esc
+from desktop.widgets.ranking import Column, RankingTable
+from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView, format_probability
 from engines import inkognito
 from engines.core.errors import EngineError, SessionFormatError
-from desktop.gametab import GameTab
-from desktop.widgets.belief_plot import PALETTE, BeliefPlot
-from desktop.widgets.ranking import Column, RankingTable
-from desktop.widgets.worksheet import (CERTAIN_EPS, ProbabilityTableModel, WorksheetView,
-                                       format_probability)
-from desktop.inkognito.forms import QUESTION_LABELS, AnswerSheet, NewGameDialog, short_name
-from desktop.appearance import tone
-from desktop.widgets.plain_text import esc
 
 METHOD_LABELS = {"joint": "Joint (all opponents together)",
                  "independent": "Independent (per opponent, as in Höhle's model)"}
@@ -242,7 +253,7 @@ class Tab(GameTab):
         tl.addWidget(self.remember)
         return theta_box
 
-    def showEvent(self, event) -> None:  # noqa: N802
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         """On first show, give the worksheets about two thirds of the width."""
         super().showEvent(event)
         if not self._split_done and self.width() > 0:

@@ -12,14 +12,22 @@ from typing import Optional
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRect, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPen
-from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel,
-                               QStyledItemDelegate, QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QStyledItemDelegate,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
+from desktop.appearance import muted_css
+from desktop.widgets.plain_text import esc
+from desktop.widgets.role_data import MultiDataModel
 from engines.core.errors import SessionFormatError
 from engines.core.schema import Reader
-from desktop.widgets.role_data import MultiDataModel
-from desktop.widgets.plain_text import esc
-from desktop.appearance import muted_css
 
 #: Model role: True for a cell both of whose strategies the equilibrium plays.
 SupportRole = Qt.ItemDataRole.UserRole + 11
@@ -161,10 +169,10 @@ class PayoffMatrixModel(MultiDataModel, QAbstractTableModel):
         self.study = study
         self.endResetModel()
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 (Qt's method name)
         return 0 if parent.isValid() or self.study is None else len(self.study["non_spy"])
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802 (Qt's method name)
         return 0 if parent.isValid() or self.study is None else len(self.study["spy"])
 
     def in_support(self, row: int, col: int) -> bool:
@@ -311,7 +319,7 @@ class EquilibriumView(QWidget):
         elif not load_when_shown:
             self.load()
 
-    def showEvent(self, event) -> None:  # noqa: N802
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         """Reads the stored study the first time the view is shown (``load_when_shown``)."""
         if self._load_pending:
             self._load_pending = False

@@ -9,18 +9,28 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout,
-                               QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
-                               QSlider, QSpinBox, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 
-from engines import spyfall
-from engines.core.errors import SessionFormatError
+from desktop.appearance import muted_css
 from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
+from engines import spyfall
+from engines.core.errors import SessionFormatError
 from engines.spyfall.model import DEFAULT_ROUNDS, NEW_GAME_MODEL, STRATEGIES
-from desktop.appearance import muted_css
 
 OBSERVER = "(nobody: I only watch)"
 SPY = "I am the spy"

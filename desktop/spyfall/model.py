@@ -14,8 +14,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPainter
 from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionHeader
 
 from desktop.widgets.role_data import ALIGNMENT, BACKGROUND, DISPLAY, FOREGROUND, TOOLTIP
-from desktop.widgets.worksheet import (ProbabilityRole, ProbabilityTableModel, WorksheetView,
-                                       heat_color)
+from desktop.widgets.worksheet import ProbabilityRole, ProbabilityTableModel, WorksheetView, heat_color
 
 #: The click cycle of a pending cell: 0 → ½ → 1 → 0.
 WEIGHT_CYCLE = (0.0, 0.5, 1.0)
@@ -353,7 +352,7 @@ class RotatedHeader(QHeaderView):
     def _forget_height(self, *_args) -> None:
         self._height = None
 
-    def setModel(self, model) -> None:  # noqa: N802
+    def setModel(self, model) -> None:  # noqa: N802 (Qt's method name)
         super().setModel(model)
         self._height = None
         if model is not None:
@@ -361,17 +360,17 @@ class RotatedHeader(QHeaderView):
                         model.columnsRemoved, model.layoutChanged):
                 sig.connect(self._forget_height)
 
-    def changeEvent(self, event) -> None:  # noqa: N802
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         self._height = None
         super().changeEvent(event)
 
-    def sizeHint(self) -> QSize:  # noqa: N802
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's method name)
         return QSize(super().sizeHint().width(), self._label_height())
 
-    def sectionSizeFromContents(self, logical: int) -> QSize:  # noqa: N802
+    def sectionSizeFromContents(self, logical: int) -> QSize:  # noqa: N802 (Qt's method name)
         return QSize(self.fontMetrics().height() + 8, self._label_height())
 
-    def paintSection(self, painter: QPainter, rect: QRect, logical: int) -> None:  # noqa: N802
+    def paintSection(self, painter: QPainter, rect: QRect, logical: int) -> None:  # noqa: N802 (Qt's method name)
         if not rect.isValid():
             return
         opt = QStyleOptionHeader()
@@ -434,7 +433,7 @@ class ClaimSheetView(WorksheetView):
         for r in m.group_rows():
             self.setSpan(r, 0, 1, max(1, m.columnCount()))
 
-    def keyPressEvent(self, event) -> None:  # noqa: N802
+    def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         if event.key() == Qt.Key_Space:
             self.spacePressed.emit(self.currentIndex())
             return

@@ -11,17 +11,29 @@ import os
 from typing import NamedTuple
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDoubleSpinBox, QGridLayout,
-                               QGroupBox, QHBoxLayout, QLabel, QRadioButton, QSpinBox, QSplitter,
-                               QTabWidget, QVBoxLayout)
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QRadioButton,
+    QSpinBox,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+)
 
-from engines import spyfall
-from engines.spyfall.model import DEFAULT_BETA, DEFAULT_LAMBDA, DEFAULT_ROUNDS, STRATEGIES
+from desktop.spyfall.equilibrium_view import EquilibriumView
+from desktop.spyfall.forms import STRATEGY_LABELS
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.columns import Column, ColumnTable
 from desktop.widgets.simulation import SimulationPanelBase
-from desktop.spyfall.equilibrium_view import EquilibriumView
-from desktop.spyfall.forms import STRATEGY_LABELS
+from engines import spyfall
+from engines.spyfall.model import DEFAULT_BETA, DEFAULT_LAMBDA, DEFAULT_ROUNDS, STRATEGIES
 
 
 def _simulate_job(config, task):

@@ -16,24 +16,34 @@ import dataclasses
 import functools
 
 import numpy as np
-from PySide6.QtCore import QModelIndex, Qt, Slot
-from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy,
-                               QSplitter, QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
-from engines import spyfall
-from engines.core.errors import SessionFormatError
+from desktop.appearance import muted_css, tone
 from desktop.gametab import GameTab
-from desktop.widgets.belief_plot import BeliefPlot
-from desktop.widgets.worksheet import WorksheetView, format_probability
-from desktop.spyfall.forms import (CLAIM_WEIGHT_HELP, NewGameDialog, STRATEGY_LABELS,
-                                   claim_error_text, parse_claim_entry)
-from engines.spyfall.model import entry_claim_weight
+from desktop.spyfall.forms import CLAIM_WEIGHT_HELP, STRATEGY_LABELS, NewGameDialog, claim_error_text, parse_claim_entry
 from desktop.spyfall.model import ClaimSheetModel, ClaimSheetView, SpyBeliefModel, claim_text
 from desktop.spyfall.simulation import SimulationPanel
 from desktop.spyfall.strikes import StrikeList
-from desktop.widgets.round_timer import RoundTimer
-from desktop.appearance import tone, muted_css
+from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.plain_text import esc
+from desktop.widgets.round_timer import RoundTimer
+from desktop.widgets.worksheet import WorksheetView, format_probability
+from engines import spyfall
+from engines.core.errors import SessionFormatError
+from engines.spyfall.model import entry_claim_weight
 
 #: Undo merge key of the round timer's length (consecutive edits are one undo step).
 TIMER_MERGE_KEY = 2801

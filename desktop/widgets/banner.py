@@ -11,8 +11,17 @@ from typing import Optional
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import (QFrame, QGraphicsDropShadowEffect, QHBoxLayout, QLabel, QLayout,
-                               QPushButton, QTableView, QToolButton, QWidget)
+from PySide6.QtWidgets import (
+    QFrame,
+    QGraphicsDropShadowEffect,
+    QHBoxLayout,
+    QLabel,
+    QLayout,
+    QPushButton,
+    QTableView,
+    QToolButton,
+    QWidget,
+)
 
 # text colours are explicit, so each style reads the same on a light or a dark palette
 STYLES = {
@@ -176,7 +185,7 @@ class _Watcher(QObject):
         super().__init__(banner)
         self._banner = banner
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's method name)
         if event.type() in (QEvent.Resize, QEvent.Move, QEvent.LayoutRequest, QEvent.Show) \
                 and self._banner.isVisible():
             # after the layout has moved its items (it sees the event after this filter)

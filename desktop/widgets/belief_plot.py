@@ -172,7 +172,7 @@ class BeliefPlot(QWidget):
         self.plot.addItem(item)
 
     # -- colours -----------------------------------------------------------------------------
-    def changeEvent(self, event) -> None:  # noqa: N802
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         super().changeEvent(event)
         if event.type() in (QEvent.PaletteChange, QEvent.ApplicationPaletteChange):
             self._apply_palette()

@@ -22,9 +22,17 @@ from typing import Any, Callable, Optional, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QHeaderView, QStyle,
-                               QStyledItemDelegate, QStyleOptionButton, QStyleOptionViewItem,
-                               QTableView)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QComboBox,
+    QHeaderView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionButton,
+    QStyleOptionViewItem,
+    QTableView,
+)
 
 from desktop.widgets.role_data import MultiDataModel
 
@@ -184,7 +192,7 @@ class ColumnTableModel(MultiDataModel, QAbstractTableModel):
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 (Qt name)
         return 0 if parent.isValid() else len(self._rows)
 
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802 (Qt's method name)
         return 0 if parent.isValid() else len(self.columns)
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
@@ -235,7 +243,7 @@ class ColumnTableModel(MultiDataModel, QAbstractTableModel):
             return Qt.ItemIsSelectable          # shown disabled: it follows something else
         return flags | (Qt.ItemIsUserCheckable if col.check else Qt.ItemIsEditable)
 
-    def setData(self, index: QModelIndex, value,  # noqa: N802
+    def setData(self, index: QModelIndex, value,  # noqa: N802 (Qt's method name)
                 role: int = Qt.ItemDataRole.EditRole) -> bool:
         if not index.isValid():
             return False
@@ -251,7 +259,7 @@ class ColumnTableModel(MultiDataModel, QAbstractTableModel):
         self.edited.emit(index.row(), index.column())
         return True
 
-    def headerData(self, section: int, orientation,  # noqa: N802
+    def headerData(self, section: int, orientation,  # noqa: N802 (Qt's method name)
                    role: int = Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Vertical:
             if role != Qt.ItemDataRole.DisplayRole or not 0 <= section < len(self._rows):
@@ -304,19 +312,19 @@ class ColumnDelegate(QStyledItemDelegate):
         radio.state = opt.state | (QStyle.State_On if on else QStyle.State_Off)
         style.drawPrimitive(QStyle.PE_IndicatorRadioButton, radio, painter, widget)
 
-    def createEditor(self, parent, option, index):  # noqa: N802
+    def createEditor(self, parent, option, index):  # noqa: N802 (Qt's method name)
         col = self._model.columns[index.column()]
         if col.editor is not None:
             return col.editor(parent)
         return super().createEditor(parent, option, index)
 
-    def setEditorData(self, editor, index) -> None:  # noqa: N802
+    def setEditorData(self, editor, index) -> None:  # noqa: N802 (Qt's method name)
         if isinstance(editor, QComboBox):
             editor.setCurrentIndex(max(0, editor.findData(index.data(Qt.ItemDataRole.EditRole))))
             return
         super().setEditorData(editor, index)
 
-    def setModelData(self, editor, model, index) -> None:  # noqa: N802
+    def setModelData(self, editor, model, index) -> None:  # noqa: N802 (Qt's method name)
         if isinstance(editor, QComboBox):
             model.setData(index, editor.currentData(), Qt.ItemDataRole.EditRole)
             return
@@ -446,7 +454,7 @@ class ColumnTable(QTableView):
         lines += ["\t".join(self.text(r, c).replace("\n", " ") for c in cols) for r in rows]
         return "\n".join(lines)
 
-    def keyPressEvent(self, event) -> None:  # noqa: N802
+    def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         if event.matches(QKeySequence.Copy) and self.state() != QAbstractItemView.EditingState:
             QGuiApplication.clipboard().setText(self.copy_text())
             return

@@ -5,8 +5,8 @@ from typing import Any
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMessageBox
 
-from engines.core.errors import SessionFormatError
 from desktop.widgets.plain_text import as_rich_plain
+from engines.core.errors import SessionFormatError
 
 
 class NewGameDialogBase(QDialog):

@@ -17,8 +17,8 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPoint, Qt, Signal, 
 from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QMenu, QVBoxLayout, QWidget
 
-from desktop.widgets.role_data import BACKGROUND, DISPLAY, FOREGROUND, TOOLTIP, MultiDataModel
 from desktop.appearance import muted, muted_css, readable_on
+from desktop.widgets.role_data import BACKGROUND, DISPLAY, FOREGROUND, TOOLTIP, MultiDataModel
 
 #: Rows the History view lays out per pass of the event loop (QListView.Batched): about
 #: 10 ms of wrapping and describing entries per pass.
@@ -376,7 +376,7 @@ class HistoryPanel(QWidget):
         elif chosen is live:
             self.select_live()
 
-    def keyPressEvent(self, event) -> None:  # noqa: N802
+    def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         row = self.current_entry()
         if event.key() in (Qt.Key_Delete, Qt.Key_Backspace) and row > 0:
             self.removeRequested.emit(row - 1)

@@ -16,10 +16,9 @@ from typing import Sequence
 
 from PySide6.QtCore import QLineF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPalette, QPen
-from PySide6.QtWidgets import (QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
-from desktop.appearance import tone, muted_css
+from desktop.appearance import muted_css, tone
 
 #: Okabe–Ito blue and vermillion (desktop.widgets.belief_plot.PALETTE): below / at or above the
 #: alert threshold.
@@ -89,10 +88,10 @@ class KnowsBar(QWidget):
         self.setMinimumWidth(60)
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Fixed)
 
-    def sizeHint(self) -> QSize:  # noqa: N802
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's method name)
         return QSize(140, 16)
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's method name)
         return QSize(60, 14)
 
     def set_value(self, p: float, lo: float, hi: float, exact: bool, out: bool, threshold: float) -> None:
@@ -104,7 +103,7 @@ class KnowsBar(QWidget):
         self.stale = stale
         self.update()
 
-    def paintEvent(self, _event) -> None:  # noqa: N802
+    def paintEvent(self, _event) -> None:  # noqa: N802 (Qt's method name)
         pal = self.palette()
         text = pal.color(QPalette.Text)
         painter = QPainter(self)

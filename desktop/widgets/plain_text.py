@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QHeaderView, QToolTip
-
-from PySide6.QtCore import Qt
 
 
 def esc(text) -> str:

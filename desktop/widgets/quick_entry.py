@@ -17,11 +17,19 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal
-from PySide6.QtWidgets import (QApplication, QCompleter, QHBoxLayout, QLabel, QLineEdit,
-                               QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QApplication,
+    QCompleter,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
-from engines.core.errors import SessionFormatError
 from desktop.appearance import muted, muted_css, tone
+from engines.core.errors import SessionFormatError
 from engines.registry import registered_games
 
 _MAX_COMPLETIONS = 60

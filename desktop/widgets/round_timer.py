@@ -10,8 +10,7 @@ import time
 from typing import Callable, Optional
 
 from PySide6.QtCore import QTimer, Signal, Slot
-from PySide6.QtWidgets import (QApplication, QHBoxLayout, QLabel, QPushButton, QSpinBox,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
 #: The default round: 8 minutes (Spyfall's rules).
 DEFAULT_SECONDS = 480

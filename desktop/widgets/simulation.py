@@ -12,9 +12,9 @@ from typing import Any, Callable
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QWidget
 
+from desktop.widgets.plain_text import esc
 from desktop.widgets.run_on import RunOnSelector
 from engines.core.errors import EngineError, SessionFormatError
-from desktop.widgets.plain_text import esc
 
 ERROR_STYLE = "<span style='color:#b71c1c'>{}</span>"
 

@@ -16,9 +16,19 @@ from typing import Callable, Optional, Sequence
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QFontMetrics, QGuiApplication
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QListWidget,
-                               QListWidgetItem, QProgressBar, QPushButton, QTextBrowser,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QProgressBar,
+    QPushButton,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 from desktop.appearance import muted_css
 

@@ -14,7 +14,7 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPoint, QRect, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QPalette
-from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QTableView)
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from desktop.widgets.role_data import MultiDataModel
 
@@ -353,7 +353,7 @@ class WorksheetView(QTableView):
             self.setCurrentIndex(index)
             self.cellContextMenu.emit(k, index.column(), self.viewport().mapToGlobal(pos))
 
-    def keyPressEvent(self, event) -> None:  # noqa: N802
+    def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         if event.key() == Qt.Key_Menu or (event.key() == Qt.Key_F10 and event.modifiers() & Qt.ShiftModifier):
             index = self.currentIndex()
             if index.isValid():

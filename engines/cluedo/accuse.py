@@ -26,12 +26,11 @@ import time
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-
-from engines.core.errors import check_cancel
 from engines.cluedo.counting import count_deals, propagate
 from engines.cluedo.inference import _raise_contradiction, constraints_for
 from engines.cluedo.model import Setup
 from engines.cluedo.opponents import OpponentsEstimate, opponent_knowledge
+from engines.core.errors import check_cancel
 
 CERTAIN = 1.0 - 1e-9
 ADVICE = ("accuse now", "wait")

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from engines.core.errors import check_cancel
 from engines.cluedo.counting import Compiled
+from engines.core.errors import check_cancel
 
 
 def analytic_center(setup, comp: Compiled, cancel=None):

@@ -361,9 +361,11 @@ def _local_search(order, choices, sizes, implicit) -> list:
         for j, lg in enumerate(logs):
             byte, bit = divmod(j, 8)
             tables[byte, (np.arange(256) >> bit) & 1 == 1] += lg
-        score = lambda o: _batch_cost_bits(o, bits, tables, weight)
+        def score(o):
+            return _batch_cost_bits(o, bits, tables, weight)
     else:
-        score = lambda o: _batch_cost(o, member, logs, weight)
+        def score(o):
+            return _batch_cost(o, member, logs, weight)
     # all "take position i out, insert at j" moves as index arrays into the current order
     perms = _insertion_moves(f)
     cur = np.arange(f)
@@ -638,7 +640,7 @@ def _schedule(comp: Compiled):
                 closed.append(i)
         cache: dict = {}            # (axis position, effect) -> slices (one per run)
         moves = []
-        for j, (o, r, qs) in enumerate(comp.choices[c]):
+        for j, (o, _r, _qs) in enumerate(comp.choices[c]):
             per_axis = list(base)
             single = True
             for i in touched:
@@ -800,7 +802,7 @@ class CountResult:
             cum = np.cumsum(w, axis=1)
             u = rng.random(n_samples) * cum[:, -1]
             pick = np.minimum((cum <= u[:, None]).sum(axis=1), len(chs) - 1)
-            for j, (o, r, qs) in enumerate(chs):
+            for j, (o, _r, _qs) in enumerate(chs):
                 sel = pick == j
                 if not np.any(sel):
                     continue
@@ -943,7 +945,7 @@ def _envelope_clauses(comp: Compiled) -> dict:
     k = comp.n_players
     lits: dict = {}
     for c in comp.free:
-        for o, r, qs in comp.choices[c]:
+        for o, _r, qs in comp.choices[c]:
             for q in qs:
                 lits.setdefault(q, set()).add((c, o))
     out = {}
@@ -956,7 +958,8 @@ def _envelope_clauses(comp: Compiled) -> dict:
     return out
 
 
-def _count_by_envelope_terms(comp: Compiled, cancel, marginals: bool, plain_count: bool = False) -> Optional[CountResult]:
+def _count_by_envelope_terms(comp: Compiled, cancel, marginals: bool,
+                             plain_count: bool = False) -> Optional[CountResult]:
     """Failed accusations by inclusion-exclusion instead of clause axes (None: not used).
 
     A failed accusation A only says "the envelope is not A". With E_A the deals whose envelope

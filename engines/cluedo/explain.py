@@ -21,12 +21,19 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from engines.core.explain import Explanation, conflict_error, explain_with
-from engines.core.schema import Reader
 from engines.cluedo.counting import count_deals, propagate
 from engines.cluedo.inference import apply_event, base_constraints
-from engines.cluedo.model import (AccusationEvent, HandEvent, LacksEvent, Setup,
-                                  ShownEvent, SuggestionEvent, describe_event)
+from engines.cluedo.model import (
+    AccusationEvent,
+    HandEvent,
+    LacksEvent,
+    Setup,
+    ShownEvent,
+    SuggestionEvent,
+    describe_event,
+)
+from engines.core.explain import Explanation, conflict_error, explain_with
+from engines.core.schema import Reader
 
 #: Longest derivation written out step by step; longer ones are summarised.
 MAX_STEPS = 16

@@ -20,11 +20,19 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from engines.cluedo.counting import Constraints, CountResult, count_deals, propagate
+from engines.cluedo.model import (
+    BOARD_EVENTS,
+    AccusationEvent,
+    HandEvent,
+    LacksEvent,
+    Setup,
+    ShownEvent,
+    SuggestionEvent,
+    describe_event,
+)
 from engines.core.errors import ContradictionError, SessionFormatError
 from engines.core.info import entropy_bits
-from engines.cluedo.counting import Constraints, CountResult, count_deals, propagate
-from engines.cluedo.model import (BOARD_EVENTS, AccusationEvent, HandEvent, LacksEvent, Setup, ShownEvent,
-                                  SuggestionEvent, describe_event)
 
 METHODS = ("exact", "center", "montecarlo")
 

@@ -12,8 +12,8 @@ from functools import lru_cache
 from typing import Optional
 
 from engines.core.errors import SessionFormatError
-from engines.core.resources import load_json_resource
 from engines.core.limits import check_memory
+from engines.core.resources import load_json_resource
 from engines.core.schema import Reader
 
 GAME = "cluedo"

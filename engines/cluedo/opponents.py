@@ -40,12 +40,11 @@ from typing import Iterator, Optional, Sequence
 
 import numpy as np
 
-from engines.core.errors import ContradictionError, check_cancel
-from engines.core.info import entropy_bits
 from engines.cluedo.counting import Constraints, count_deals, propagate
 from engines.cluedo.inference import _raise_contradiction, constraints_for
-from engines.cluedo.model import (AccusationEvent, HandEvent, LacksEvent, Setup, ShownEvent,
-                                  SuggestionEvent)
+from engines.cluedo.model import AccusationEvent, HandEvent, LacksEvent, Setup, ShownEvent, SuggestionEvent
+from engines.core.errors import ContradictionError, check_cancel
+from engines.core.info import entropy_bits
 
 CERTAIN = 1.0 - 1e-9
 EXACT_MAX_DEALS = 48        # enumerate my posterior's deals when there are at most this many

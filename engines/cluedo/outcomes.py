@@ -39,8 +39,8 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from engines.core.errors import check_cancel
 from engines.cluedo.counting import Compiled, _move, _step_res, propagate
+from engines.core.errors import check_cancel
 
 
 @dataclass

@@ -25,12 +25,22 @@ import re
 from functools import partial
 from typing import Optional, Sequence
 
+from engines.cluedo.model import (
+    ENVELOPE,
+    AccusationEvent,
+    HandEvent,
+    LacksEvent,
+    PositionEvent,
+    RollEvent,
+    Setup,
+    ShownEvent,
+    SuggestionEvent,
+    describe_event,
+    event_from_json,
+    passers_between,
+)
 from engines.core.errors import SessionFormatError
-from engines.core.names import (TEXT_PATH, candidates, check_length, complete_word, match_name,
-                                match_player, split_names)
-from engines.cluedo.model import (ENVELOPE, AccusationEvent, HandEvent, LacksEvent, PositionEvent,
-                                  RollEvent, Setup, ShownEvent, SuggestionEvent, describe_event,
-                                  event_from_json, passers_between)
+from engines.core.names import TEXT_PATH, candidates, check_length, complete_word, match_name, match_player, split_names
 
 NOBODY = ("none", "nobody", "noone", "-", "no one")
 HAS = ("has", "have", "holds", "shows", "showed", "shown")

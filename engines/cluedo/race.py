@@ -33,12 +33,12 @@ from typing import Optional
 
 import numpy as np
 
-from engines.core.errors import SessionFormatError, check_cancel
 from engines.cluedo.accuse import best_triple, decide
 from engines.cluedo.inference import infer
 from engines.cluedo.model import AccusationEvent, HandEvent, Setup, SuggestionEvent
 from engines.cluedo.opponents import iter_opponent_knowledge, p_any_knows_after_next_suggestion
 from engines.cluedo.simulate import play_suggestion, random_deal
+from engines.core.errors import SessionFormatError, check_cancel
 
 CERTAIN = 1.0 - 1e-9
 MAX_GAMES = 100_000

@@ -46,13 +46,13 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from engines.core.errors import SessionFormatError, check_cancel
-from engines.core.info import entropy_bits, mutual_information_bits
 from engines.cluedo.accuse import recommendation_keys
 from engines.cluedo.counting import count_deals, propagate
-from engines.cluedo.outcomes import envelope_information, estimated_work
 from engines.cluedo.inference import _raise_contradiction, constraints_for, infer
-from engines.cluedo.model import (HandEvent, LacksEvent, Setup, ShownEvent, SuggestionEvent)
+from engines.cluedo.model import HandEvent, LacksEvent, Setup, ShownEvent, SuggestionEvent
+from engines.cluedo.outcomes import envelope_information, estimated_work
+from engines.core.errors import SessionFormatError, check_cancel
+from engines.core.info import entropy_bits, mutual_information_bits
 
 CERTAIN = 1.0 - 1e-9
 _BATCH_WORK = 1.5e9     # estimated entries (~1e9 per CPU second): all candidates exact at once
@@ -295,7 +295,8 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
         if work <= _BATCH_WORK:
             info = envelope_information(res.comp, cons.cat_of, cands, setup.players.index(setup.me),
                                         res.count_float, env, cancel=cancel, cons=cons,
-                                        joint=work * _envelopes(cons.cat_of, env) <= _JOINT_WORK * _conds(cons.cat_of, env))
+                                        joint=work * _envelopes(cons.cat_of, env)
+                                        <= _JOINT_WORK * _conds(cons.cat_of, env))
             out = [(cards[s], cards[w], cards[r], float(info["sum"][i, j, l]))
                    for i, s in enumerate(cands[0]) for j, w in enumerate(cands[1])
                    for l, r in enumerate(cands[2])]
@@ -332,7 +333,8 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
                     rows, outs, wts, n_outs = suggestion_outcomes(setup, deals, setup.me, (ci[s], ci[w], ci[r]))
                     bits = sum(_mi_bits(lab, nl, rows, outs, wts, n_outs, n) for lab, nl in labels)
                     out.append((s, w, r, bits))
-        key = lambda t: (-t[3], cards.index(t[2]), cards.index(t[0]), cards.index(t[1]))
+        def key(t):
+            return (-t[3], cards.index(t[2]), cards.index(t[0]), cards.index(t[1]))
         out.sort(key=key)
         if exact_seconds is None or exact_seconds > 0:
             t_exact = time.perf_counter()

@@ -14,11 +14,11 @@ from typing import Optional
 
 import numpy as np
 
-from engines.core.errors import CancelFlag, Progress, SessionFormatError, check_cancel
-from engines.core.executor import run_games, worker_cancelled
 from engines.cluedo.inference import infer
 from engines.cluedo.model import HandEvent, Setup, SuggestionEvent, load_editions
 from engines.cluedo.recommend import CERTAIN, recommend
+from engines.core.errors import CancelFlag, Progress, SessionFormatError, check_cancel
+from engines.core.executor import run_games, worker_cancelled
 
 STRATEGIES = ("random", "greedy")
 
@@ -114,7 +114,7 @@ def _one_game(index: int, seed_seq, setup: Setup, strategy: str, max_rounds: int
     deal = random_deal(setup, rng)
     events = [HandEvent("Me", tuple(c for c, o in zip(setup.cards, deal) if o == 0))]
     my_turns = 0
-    for rnd in range(max_rounds):
+    for _rnd in range(max_rounds):
         check_cancel(worker_cancelled)
         for p in range(n_players):
             if p == 0:

@@ -43,13 +43,13 @@ from typing import Optional
 
 import numpy as np
 
-from engines.core.errors import SessionFormatError, check_cancel
 from engines.cluedo.accuse import best_triple
 from engines.cluedo.inference import infer
 from engines.cluedo.model import HandEvent, Setup, SuggestionEvent
 from engines.cluedo.race import _certain_triple
 from engines.cluedo.simulate import play_suggestion, random_deal
 from engines.cluedo.suggestions import learn_trust
+from engines.core.errors import SessionFormatError, check_cancel
 
 BEHAVIOURS = {"lack-0.1": 0.1, "lack-0.5": 0.5, "neutral": 1.0, "bluff-4": 4.0}
 ENGINES = ("today", "right", "learned", "assume-lacks")

@@ -47,9 +47,9 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from engines.core.errors import SessionFormatError
 from engines.cluedo.counting import CountResult, count_deals, propagate
 from engines.cluedo.model import Setup, SuggestionEvent
+from engines.core.errors import SessionFormatError
 
 #: The values of rho a learned posterior is over (a uniform prior on them).
 GRID = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)

@@ -43,7 +43,7 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from engines.core.errors import Cancelled, CancelFlag, SessionFormatError
+from engines.core.errors import CancelFlag, Cancelled, SessionFormatError
 
 Progress = Optional[Callable[[float, int], None]]
 GameFn = Callable[..., Any]

@@ -140,10 +140,10 @@ def split_names(tokens: Sequence[str], matchers: Sequence[Callable[[str], list[s
     if len(tokens) > MAX_WORDS:
         raise SessionFormatError(TEXT_PATH, f"too many words ({len(tokens)}; at most {MAX_WORDS})")
     if callable(matchers):
-        per = lambda i: matchers  # noqa: E731
+        per = lambda i: matchers  # noqa: E731 (a one-line key function)
     else:
         count = len(matchers)
-        per = lambda i: matchers[i]  # noqa: E731
+        per = lambda i: matchers[i]  # noqa: E731 (a one-line key function)
     best: list[list[tuple[str, str]]] = []
     best_len = [10 ** 9]
     furthest = [0, None]  # furthest token index reached, and the reason it stopped there

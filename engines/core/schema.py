@@ -432,7 +432,7 @@ def parse_session(obj: Any, file: Optional[str] = None, *,
             meta.append(m)
         return SessionData(game, setup, tuple(events), tuple(meta))
     except SessionFormatError as exc:
-        raise exc.with_file(file) if file else exc
+        raise (exc.with_file(file) if file else exc) from None
     except RecursionError:  # a value nested thousands of levels deep
         raise SessionFormatError("$", "the file is nested too deeply to be a session", file) \
             from None

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from engines.core.errors import SessionFormatError
+from engines.core.limits import check_memory
 from engines.core.schema import Reader, excerpt
 from engines.egghead.questions import bound_deck, stack_space
-from engines.core.limits import check_memory
 from engines.egghead.table import table_bytes
 
 GAME = "egghead"

@@ -23,10 +23,8 @@ import re
 from typing import Optional, Sequence
 
 from engines.core.errors import ContradictionError, SessionFormatError
-from engines.core.names import (TEXT_PATH, _list, _norm, candidates, check_length, complete_word,
-                                match_player)
-from engines.egghead.model import (Answer, Reactions, Setup, Solve, describe_event,
-                                   event_from_json)
+from engines.core.names import TEXT_PATH, _list, _norm, candidates, check_length, complete_word, match_player
+from engines.egghead.model import Answer, Reactions, Setup, Solve, describe_event, event_from_json
 from engines.egghead.questions import bound_deck, stack_space
 
 SOLVES = ("solves", "solved", "solve", "calls", "called")

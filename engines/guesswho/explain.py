@@ -20,8 +20,8 @@ import numpy as np
 from engines.core.errors import ContradictionError
 from engines.core.explain import Explanation, conflict_error, explain_with, listed, split_details
 from engines.core.schema import Reader
-from engines.guesswho.inference import posterior_probabilities
 from engines.guesswho.board import NAME_ATTRIBUTE
+from engines.guesswho.inference import posterior_probabilities
 from engines.guesswho.model import Answer, Eliminate, Setup, describe_event
 
 

@@ -24,8 +24,13 @@ from engines.core.errors import CancelFlag, ContradictionError, SessionFormatErr
 from engines.core.info import entropy_bits
 from engines.guesswho.board import NAME_ATTRIBUTE, Board, Question
 from engines.guesswho.model import Answer, Eliminate, Event, Opponent, Setup
-from engines.guesswho.optimal import (BudgetExceeded, QuestionDP, balanced_depth_sum,
-                                      race_best_split, race_win_probability)
+from engines.guesswho.optimal import (
+    BudgetExceeded,
+    QuestionDP,
+    balanced_depth_sum,
+    race_best_split,
+    race_win_probability,
+)
 
 METHODS = ("exact", "greedy")
 #: New candidate subsets the expected-questions DP may solve in one :func:`infer` call

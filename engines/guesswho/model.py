@@ -20,8 +20,7 @@ from typing import Any, Optional, Union
 
 from engines.core.errors import SessionFormatError
 from engines.core.schema import Reader, allowed_file, file_ref
-from engines.guesswho.board import (BUNDLED_BOARDS, YES_NO, Board, Question, board_from_json,
-                                    load_board, parse_question)
+from engines.guesswho.board import BUNDLED_BOARDS, YES_NO, Board, Question, board_from_json, load_board, parse_question
 
 GAME = "guesswho"
 TITLE = "Guess Who?"

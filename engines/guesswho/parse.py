@@ -21,8 +21,7 @@ from typing import Optional, Sequence
 from engines.core.errors import ContradictionError, SessionFormatError
 from engines.core.names import TEXT_PATH, check_length, complete_word, match_name
 from engines.guesswho.board import NAME_ATTRIBUTE, YES_NO
-from engines.guesswho.model import (Answer, Eliminate, Opponent, Setup, describe_event,
-                                    event_from_json)
+from engines.guesswho.model import Answer, Eliminate, Opponent, Setup, describe_event, event_from_json
 
 YES = ("yes", "y", "true", "1")
 NO = ("no", "n", "false", "0")

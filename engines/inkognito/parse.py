@@ -21,8 +21,7 @@ from functools import partial
 from typing import Optional, Sequence
 
 from engines.core.errors import ContradictionError, SessionFormatError
-from engines.core.names import (TEXT_PATH, candidates, check_length, complete_word, match_name,
-                                split_names)
+from engines.core.names import TEXT_PATH, candidates, check_length, complete_word, match_name, split_names
 from engines.inkognito.model import Answer, Setup, describe_event, event_from_json
 
 AMBASSADOR = ("ambassador", "amb", "ambassador:")

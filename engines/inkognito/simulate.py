@@ -10,7 +10,8 @@ every answer the engine's posterior is computed with the chosen model (uniform o
 The game is *solved* when the posterior probability of the true deal reaches ``target``.
 
 Policies: ``"recommend"`` asks :func:`engines.inkognito.recommend`'s best question (expected
-information gain, Höhle's Inkognito post's sequential update with expected-information-gain ranking); ``"random"`` asks a
+information gain, Höhle's Inkognito post's sequential update with expected-information-gain
+ranking); ``"random"`` asks a
 uniformly random (opponent, player|ambassador, identity|build).
 
 A question the true cell can no longer answer (all its valid sets shown already) is wasted:
@@ -31,8 +32,7 @@ from engines.core.errors import CancelFlag, Progress, SessionFormatError
 from engines.core.executor import run_games
 from engines.inkognito.inference import _recommend, infer
 from engines.inkognito.likelihood import form_table
-from engines.inkognito.model import (DEFAULT_DECEPTION_PRIOR, KINDS, QUESTIONS, Answer,
-                                     Deception, default_setup)
+from engines.inkognito.model import DEFAULT_DECEPTION_PRIOR, KINDS, QUESTIONS, Answer, Deception, default_setup
 
 POLICIES = ("recommend", "random")
 #: Which questions the asker may use: any, or player questions only (the ambassador is not

@@ -7,17 +7,52 @@ emissions (:mod:`engines.spyfall.inference`), bots and a tournament simulator
 """
 from __future__ import annotations
 
-from engines.spyfall.inference import (METHODS, BeliefTracker, Posterior, belief_summary,
-                                       copy_state, emission_params, infer, initial, posterior,
-                                       state_bytes, update)
-from engines.spyfall.model import (Ask, TableAids, claims_only, next_turn)
-from engines.spyfall.model import (EVENT_TYPES, GAME, NEW_GAME_MODEL, STRATEGIES, entry_claim_weight, on_grid, TITLE, Claim, PlayerModel,
-                                   Setup, default_setup, describe_event, editions,
-                                   event_from_json, make_claim, normalise_claim)
-from engines.spyfall.simulate import (SimConfig, SimResult, SimulationResult,
-                                      add_simulate_arguments, play_game, simulate, simulate_main)
-from engines.spyfall.recommend import Recommendation, recommend
+from engines.spyfall.inference import (
+                                       METHODS,
+                                       BeliefTracker,
+                                       Posterior,
+                                       belief_summary,
+                                       copy_state,
+                                       emission_params,
+                                       infer,
+                                       initial,
+                                       posterior,
+                                       state_bytes,
+                                       update,
+)
+from engines.spyfall.model import (
+                                       EVENT_TYPES,
+                                       GAME,
+                                       NEW_GAME_MODEL,
+                                       STRATEGIES,
+                                       TITLE,
+                                       Ask,
+                                       Claim,
+                                       PlayerModel,
+                                       Setup,
+                                       TableAids,
+                                       claims_only,
+                                       default_setup,
+                                       describe_event,
+                                       editions,
+                                       entry_claim_weight,
+                                       event_from_json,
+                                       make_claim,
+                                       next_turn,
+                                       normalise_claim,
+                                       on_grid,
+)
 from engines.spyfall.parse import complete, contradiction, format_event, parse, preview
+from engines.spyfall.recommend import Recommendation, recommend
+from engines.spyfall.simulate import (
+                                       SimConfig,
+                                       SimResult,
+                                       SimulationResult,
+                                       add_simulate_arguments,
+                                       play_game,
+                                       simulate,
+                                       simulate_main,
+)
 
 __all__ = ["GAME", "TITLE", "METHODS", "EVENT_TYPES", "STRATEGIES", "Setup", "PlayerModel",
            "Claim", "event_from_json", "make_claim", "describe_event", "infer", "Posterior",

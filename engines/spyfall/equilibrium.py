@@ -268,7 +268,7 @@ def markdown(res: dict) -> str:
                      f"{ref['ci95_high'][i][j]:.3f})" for j in range(len(rs))]
             lines.append(f"| {st} {lam:g} | " + " | ".join(cells) + " |")
         e = ref["equilibrium"]
-        best = lambda side: ", ".join(f"{m['strategy']} {m['lambda']:g} ({m['probability']:.2f})"  # noqa: E731
+        best = lambda side: ", ".join(f"{m['strategy']} {m['lambda']:g} ({m['probability']:.2f})"  # noqa: E731 (a one-line key function)
                                       for m in e[side] if m["probability"] > 0.005)
         lines += ["", f"Refined value {e['value']:.3f} ({e['value_ci95'][0]:.3f}–"
                       f"{e['value_ci95'][1]:.3f}); non-spies: {best('non_spy')}; spy: {best('spy')}."]

@@ -713,7 +713,7 @@ def belief_summary(setup: Setup, posterior: Posterior) -> dict[str, float]:
     if posterior.me is not None:
         out.update({f"private_location:{k}": v for k, v in posterior.private_location.items()})
         out.update({f"private_spy:{k}": v for k, v in posterior.private_spy.items()})
-    last = lambda xs: float(xs[-1]) if len(xs) else 0.0  # noqa: E731
+    last = lambda xs: float(xs[-1]) if len(xs) else 0.0  # noqa: E731 (a one-line key function)
     out["information_gain_bits"] = last(posterior.information_gain_bits)
     out["spy_information_gain_bits"] = last(posterior.spy_information_gain_bits)
     if posterior.me is not None:

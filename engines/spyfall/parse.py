@@ -22,10 +22,8 @@ from functools import partial
 from typing import Optional, Sequence
 
 from engines.core.errors import SessionFormatError
-from engines.core.names import (TEXT_PATH, candidates, check_length, complete_word, match_name,
-                                match_player, split_names)
-from engines.spyfall.model import (Ask, Claim, Setup, describe_event, entry_claim_weight,
-                                   event_from_json)
+from engines.core.names import TEXT_PATH, candidates, check_length, complete_word, match_name, match_player, split_names
+from engines.spyfall.model import Ask, Claim, Setup, describe_event, entry_claim_weight, event_from_json
 
 _ASK = re.compile(r"^\s*(.+?)\s+asks?\s+(.+?)\s*$", re.IGNORECASE)
 

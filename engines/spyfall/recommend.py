@@ -18,7 +18,6 @@ from engines.core.errors import CancelFlag, SessionFormatError
 from engines.spyfall.inference import _fold, _named, emission_params
 from engines.spyfall.model import Claim, Setup
 
-
 #: An accusation (or, for the spy, a location) is named only when the leader is ahead of the
 #: runner-up by more than this (relative to the leader): a tie means the claims have not set
 #: anyone apart (e.g. before anyone but me has spoken).

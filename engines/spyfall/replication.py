@@ -274,8 +274,7 @@ def main(argv: Optional[Sequence[str]] = None) -> dict:
             seeds = [int(x) for x in a.seeds.split(",") if x.strip()]
         except ValueError:
             p.error(f"--seeds: expected whole numbers separated by commas, got {a.seeds!r}")
-        from engines.spyfall.equilibrium import (GAME_VOTE, NON_SPY_STRATEGIES, SPY_STRATEGIES,
-                                                 TABLE)
+        from engines.spyfall.equilibrium import GAME_VOTE, NON_SPY_STRATEGIES, SPY_STRATEGIES, TABLE
         res = {"_comment": "written by python -m engines.spyfall.replication; see "
                            "docs/spyfall-equilibrium.md",
                "table": TABLE, "game_vote": GAME_VOTE,

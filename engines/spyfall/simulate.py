@@ -43,8 +43,7 @@ from engines.core.errors import CancelFlag, Progress, SessionFormatError
 from engines.core.executor import run_games
 from engines.core.stats import wilson_interval
 from engines.spyfall.inference import BeliefTracker, emission_params, kl_bits
-from engines.spyfall.model import (DEFAULT_BETA, DEFAULT_LAMBDA, DEFAULT_ROUNDS, STRATEGIES,
-                                   normalise_claim)
+from engines.spyfall.model import DEFAULT_BETA, DEFAULT_LAMBDA, DEFAULT_ROUNDS, STRATEGIES, normalise_claim
 
 
 @dataclass(frozen=True)

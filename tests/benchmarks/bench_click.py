@@ -15,7 +15,7 @@ def main() -> None:
     from desktop.headless import wait_until_idle as wait_idle
     from engines.core.resources import resource_path
 
-    app = make_app()
+    app = make_app()  # noqa: F841 (the QApplication must stay alive while the window runs)
     win = MainWindow(autosave=True, interactive=False)
     win.show()
     for game, tab in win.build_all_tabs().items():

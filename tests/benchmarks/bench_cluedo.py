@@ -232,7 +232,8 @@ def main(argv=None) -> None:
         print(f"classic deck, all: {summary(classic)} (budget 50 / 250 ms)")
         md = run("clue-master-detective", 8, (0, 10, 20, 30), args.seeds)
         print(f"Master Detective 8 players: {summary(md)} (budget 1000 ms)")
-    md10 = run("clue-master-detective", 10, (0, 10, 20, 30), max(2, args.seeds // 2) if not args.md_only else args.seeds)
+    md10 = run("clue-master-detective", 10, (0, 10, 20, 30),
+               max(2, args.seeds // 2) if not args.md_only else args.seeds)
     print(f"Master Detective 10 players: {summary(md10)} (target: worst 100 ms)")
 
 

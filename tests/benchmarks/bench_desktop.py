@@ -35,7 +35,6 @@ def main() -> None:
     from PySide6.QtCore import QThread  # noqa: F401  (Qt loaded before counting)
 
     from desktop.app import MainWindow, make_app
-
     from desktop.headless import wait_until_idle as wait_idle
     from engines.core.resources import resource_path
 

@@ -36,7 +36,7 @@ from pathlib import Path
 sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "engines"),
                 str(Path(__file__).resolve().parents[2])]
 
-from random_logs import (  # noqa: E402
+from random_logs import (  # noqa: E402 (after the set-up above)
     cluedo_log,
     cluedo_small_setup,
     egghead_log,
@@ -46,12 +46,12 @@ from random_logs import (  # noqa: E402
     mutate_json,
 )
 
-import engines.cluedo as cl  # noqa: E402
-import engines.egghead as eg  # noqa: E402
-import engines.guesswho as gw  # noqa: E402
-import engines.inkognito as ink  # noqa: E402
-from engines.core.errors import ContradictionError  # noqa: E402
-from engines.core.stats import wilson_interval  # noqa: E402
+import engines.cluedo as cl  # noqa: E402 (after the set-up above)
+import engines.egghead as eg  # noqa: E402 (after the set-up above)
+import engines.guesswho as gw  # noqa: E402 (after the set-up above)
+import engines.inkognito as ink  # noqa: E402 (after the set-up above)
+from engines.core.errors import ContradictionError  # noqa: E402 (after the set-up above)
+from engines.core.stats import wilson_interval  # noqa: E402 (after the set-up above)
 
 
 def _floor(mod, setup, log) -> float:

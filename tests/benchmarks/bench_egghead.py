@@ -22,13 +22,22 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-import numpy as np  # noqa: E402
+import numpy as np  # noqa: E402 (after the set-up above)
 
-import engines.egghead as egghead  # noqa: E402
-from engines.core.timeline import Timeline  # noqa: E402
-
-from engines.egghead import (SimConfig, Answer, BitTable, Reactions, Setup, Solve, bound_deck,  # noqa: E402
-                             infer, simulate, stack_space)
+import engines.egghead as egghead  # noqa: E402 (after the set-up above)
+from engines.core.timeline import Timeline  # noqa: E402 (after the set-up above)
+from engines.egghead import (  # noqa: E402 (after the set-up above)
+    Answer,
+    BitTable,
+    Reactions,
+    Setup,
+    SimConfig,
+    Solve,
+    bound_deck,
+    infer,
+    simulate,
+    stack_space,
+)
 
 
 def _rss_mb() -> float:
@@ -47,7 +56,7 @@ def truthful_game(players: int, rounds: int, seed: int):
     M = BitTable(players, sp.size)
     events = []
     marks = []
-    for r in range(rounds):
+    for _r in range(rounds):
         q = deck[rng.integers(len(deck))]
         a = q.answer(real)
         M.filter_answer(q, a, [True] * players)

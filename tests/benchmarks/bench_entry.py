@@ -29,7 +29,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from engines import cluedo, egghead, guesswho, inkognito, spyfall  # noqa: E402
+from engines import cluedo, egghead, guesswho, inkognito, spyfall  # noqa: E402 (after the set-up above)
 
 UK = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob", "Cy"], "me": "Me"})
 SPY = spyfall.Setup.from_json({"edition": "spyfall1", "players": ["Ann", "Bob", "Cy", "Dee", "Eve"],

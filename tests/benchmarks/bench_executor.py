@@ -26,9 +26,9 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import numpy as np  # noqa: E402
+import numpy as np  # noqa: E402 (after the set-up above)
 
-from engines.core.executor import run_games  # noqa: E402
+from engines.core.executor import run_games  # noqa: E402 (after the set-up above)
 
 
 def egghead_game(index, seed_seq, players, rounds, analysing):

@@ -29,10 +29,10 @@ import numpy as np
 
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[2])]
 
-from bench_cluedo import game_log  # noqa: E402
+from bench_cluedo import game_log  # noqa: E402 (after the set-up above)
 
-from engines import cluedo, egghead, guesswho, inkognito  # noqa: E402
-from engines.core.errors import ContradictionError  # noqa: E402
+from engines import cluedo, egghead, guesswho, inkognito  # noqa: E402 (after the set-up above)
+from engines.core.errors import ContradictionError  # noqa: E402 (after the set-up above)
 
 
 def _report(name, times, sizes) -> None:

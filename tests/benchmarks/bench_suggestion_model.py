@@ -16,10 +16,10 @@ import argparse
 import statistics
 import time
 
+from bench_cluedo import game_log  # noqa: E402  (run from tests/benchmarks or with it on sys.path)
+
 from engines import cluedo
 from engines.cluedo.model import Setup
-
-from bench_cluedo import game_log  # noqa: E402  (run from tests/benchmarks or with it on sys.path)
 
 
 def _cpu(fn, *a, repeat=3):

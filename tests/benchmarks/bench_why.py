@@ -23,9 +23,8 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[2])]
 
-import numpy as np  # noqa: E402
-
-from bench_cluedo import game_log  # noqa: E402
+import numpy as np  # noqa: E402 (after the set-up above)
+from bench_cluedo import game_log  # noqa: E402 (after the set-up above)
 
 
 def _report(name: str, gui: list, wall: list, extra: str = "") -> None:
@@ -82,7 +81,6 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
 
     from desktop.app import MainWindow, make_app
-
     from desktop.headless import wait_until_idle as wait_idle
     from engines import cluedo
     from engines.core.resources import resource_path

@@ -50,9 +50,9 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from engines.core.executor import run_games  # noqa: E402
-from engines.egghead.questions import bound_deck, stack_space  # noqa: E402
-from engines.egghead.table import BitTable  # noqa: E402
+from engines.core.executor import run_games  # noqa: E402 (after the set-up above)
+from engines.egghead.questions import bound_deck, stack_space  # noqa: E402 (after the set-up above)
+from engines.egghead.table import BitTable  # noqa: E402 (after the set-up above)
 
 PAPER = {"no_ba": (9.78, 29.3), "ba": (6.16, 14.0)}
 PLAYERS, VALUES, CARDS = 4, 6, 3
@@ -178,7 +178,7 @@ def play_counts(index: int, seed_seq, spec: dict) -> dict:
     def others(j):
         return tuple(real[i] for i in range(n) if i != j)
 
-    for r in range(rounds):
+    for _r in range(rounds):
         if spec["draw"] == "replace":
             q = questions[int(rng.integers(len(questions)))]
         else:

@@ -18,11 +18,11 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pyqtgraph as pg  # noqa: E402
-import pyqtgraph.exporters  # noqa: E402,F401
-from PySide6 import QtCore, QtGui, QtWidgets  # noqa: E402
+import pyqtgraph as pg  # noqa: E402 (after the set-up above)
+import pyqtgraph.exporters  # noqa: E402,F401 (imported after the set-up above, for its side effect)
+from PySide6 import QtCore, QtGui, QtWidgets  # noqa: E402 (after the set-up above)
 
-from engines.core.resources import load_json_resource  # noqa: E402
+from engines.core.resources import load_json_resource  # noqa: E402 (after the set-up above)
 
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
 
@@ -142,7 +142,8 @@ def equilibrium_figures(out: Path) -> None:
         pi.getAxis(ax).setTextPen("k")
         pi.getAxis(ax).setStyle(tickFont=small, autoExpandTextSpace=True, hideOverlappingLabels=False)
     pi.getAxis("left").setWidth(130)
-    pi.setLabel("bottom", "spy's λ_s and strategy (dyn. = dynamic; its claims are read with the table's model)", color="k")
+    pi.setLabel("bottom", "spy's λ_s and strategy (dyn. = dynamic; its claims are read with the table's model)",
+                color="k")
     pi.setLabel("left", "non-spies' λ and strategy", color="k")
     font = QtGui.QFont()
     font.setPointSize(8)

@@ -30,9 +30,9 @@ def window(qtbot, monkeypatch):
     settings: no window geometry, splitter state, last tab or recent files of an earlier test."""
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QMessageBox
+    from window_idle import wait_idle
 
     from desktop.app import APP_NAME, ORG_NAME, MainWindow
-    from window_idle import wait_idle
 
     QSettings(ORG_NAME, APP_NAME).clear()
 

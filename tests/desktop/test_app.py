@@ -4,9 +4,9 @@ import subprocess
 import sys
 
 from PySide6.QtGui import QImage, QKeySequence
+from window_idle import wait_idle
 
 from engines.core.resources import resource_path
-from window_idle import wait_idle
 
 
 def test_screenshot_cli_writes_png(tmp_path):
@@ -75,6 +75,7 @@ def test_new_game_dialog_builds_setup_and_hand(qtbot):
     assert [s.dealer for s in dlg.seats()] == [False, False, True, False]
     assert [s.cards for s in dlg.seats()] == [5, 4, 4, 5]
     import pytest
+
     from engines.core.errors import SessionFormatError
 
     with pytest.raises(SessionFormatError):  # 6 cards ticked, 5 needed

@@ -2,9 +2,9 @@
 form), the card shown offers only cards the refuter can hold, and when I refute I can record
 the card I showed (History says it)."""
 from PySide6.QtCore import Qt
+from window_idle import wait_idle
 
 from engines import cluedo
-from window_idle import wait_idle
 
 UK = {"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob", "Cy"], "me": "Me"}
 MY_HAND = ["Miss Scarlett", "Rope", "Hall", "Kitchen", "Professor Plum"]

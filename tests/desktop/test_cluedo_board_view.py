@@ -2,9 +2,9 @@
 background job and shades the reachable rooms, a custom deck has no board."""
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
+from window_idle import wait_idle
 
 from engines import cluedo
-from window_idle import wait_idle
 
 
 def _tab(window):

@@ -4,13 +4,13 @@ history shows that entry's figures, and a newer request never leaves stale value
 import json
 
 import pytest
+from window_idle import wait_idle
 
+import desktop.cluedo.opponents as opp_mod
 from engines import cluedo
 from engines.cluedo.accuse import accusation_advice, best_triple, decide
 from engines.cluedo.opponents import iter_opponent_knowledge
 from engines.core.resources import resource_path
-import desktop.cluedo.opponents as opp_mod
-from window_idle import wait_idle
 
 # A 3-player classic game where the envelope is Professor Plum, Spanner, Study. I hold six cards,
 # Ann showed me all six of hers; then Ann suggested the envelope's three cards and Bob and I

@@ -7,10 +7,10 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
+from window_idle import wait_idle
 
 from engines import cluedo
 from engines.core.resources import resource_path
-from window_idle import wait_idle
 
 
 def _tab(window):

@@ -5,13 +5,13 @@ import math
 from dataclasses import dataclass
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDoubleSpinBox
 
-from desktop.widgets.columns import (MISSING, Column, ColumnTable, ColumnTableModel, RowRole,
-                                     SortRole, is_missing)
+from desktop.widgets.columns import MISSING, Column, ColumnTable, ColumnTableModel, RowRole, SortRole, is_missing
 
 
 @dataclass

@@ -7,9 +7,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from engines import cluedo
 from desktop.controller import GameController
 from desktop.snapshot import Status
+from engines import cluedo
 
 SETUP = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"],
                                 "me": "Me"}, "$.setup")

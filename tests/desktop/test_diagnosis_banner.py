@@ -3,10 +3,11 @@
 fits, as a link that selects the entry in History."""
 import re
 
+from window_idle import wait_idle
+
 from engines import egghead
 from engines.core.resources import resource_path
 from engines.core.schema import read_session_file
-from window_idle import wait_idle
 
 
 def test_egghead_banner_names_the_mistyped_answer(window, qtbot):

@@ -4,11 +4,11 @@ every model checked against the engine's own answer."""
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from window_idle import wait_idle
 
 from engines import egghead
 from engines.core.errors import SessionFormatError
 from engines.core.resources import resource_path
-from window_idle import wait_idle
 
 SEED_VALIDS = [(1, 1, 2), (1, 2, 2), (1, 2, 3)]
 
@@ -63,7 +63,7 @@ def test_seed_example_through_the_forms_and_undo(window, qtbot):
     after_answer = _check_against_engine(tab)
     assert len(after_answer.my_valids) == 6
     # the reactions round: B solved, A and C did not
-    for p, b in tab.reactions_form.toggles.items():
+    for _p, b in tab.reactions_form.toggles.items():
         b.setChecked(False)
     qtbot.mouseClick(tab.reactions_form.toggles["B"], Qt.LeftButton)
     qtbot.mouseClick(tab.reactions_form.button, Qt.LeftButton)

@@ -9,7 +9,6 @@ import threading
 import pytest
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMessageBox
-
 from window_idle import wait_idle
 
 

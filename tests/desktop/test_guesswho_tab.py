@@ -6,14 +6,14 @@ import json
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from window_idle import wait_idle
 
-from engines import guesswho
-from engines.core.errors import SessionFormatError
-from engines.core.resources import resource_path
 from desktop.guesswho.forms import FILE_CHOICE, NewGameDialog
 from desktop.guesswho.model import COL_BITS, COL_QUESTION, QuestionRole
 from desktop.widgets.worksheet import format_probability
-from window_idle import wait_idle
+from engines import guesswho
+from engines.core.errors import SessionFormatError
+from engines.core.resources import resource_path
 
 
 def _wait(window):

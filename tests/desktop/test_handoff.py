@@ -10,9 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
-
-from window_instances import CHILD_PRELUDE, ROOT, close_instance, copy_example, instance_window
 from window_idle import wait_idle
+from window_instances import CHILD_PRELUDE, ROOT, close_instance, copy_example, instance_window
 
 
 @pytest.fixture

@@ -3,10 +3,10 @@ entries in the first person for me."""
 from datetime import datetime
 
 from PySide6.QtCore import Qt
+from window_idle import wait_idle
 
 from desktop.widgets.history import _long_time, _short_time
 from engines import cluedo
-from window_idle import wait_idle
 
 
 def test_times_read_naturally():
@@ -28,7 +28,7 @@ def test_rows_wrap_whole(window):
 def test_cluedo_speaks_of_me_in_the_first_person(window):
     setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"],
                                     "me": "Me"})
-    say = lambda line: cluedo.describe_event(setup, cluedo.parse(setup, [], line))  # noqa: E731
+    say = lambda line: cluedo.describe_event(setup, cluedo.parse(setup, [], line))  # noqa: E731 (a one-line key function)
     assert say("me hand: scarlett, rope, hall, kitchen, plum, dagger").startswith("My hand: ")
     assert say("Ann: plum rope hall; me") == "Ann suggested Professor Plum, Rope, Hall; " \
                                              "Bob passed; I showed a card"

@@ -3,11 +3,11 @@ log disabled with the reason (and a deliberate "anyway" path that ends in the co
 banner with Undo); Egghead's answer list holds exactly the engine's possible answers, a forced
 answer pre-selected; the forms refuse a contradicting entry with the reason."""
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
 from PySide6.QtGui import QContextMenuEvent
+from PySide6.QtWidgets import QApplication
+from window_idle import wait_idle
 
 from engines import cluedo, egghead
-from window_idle import wait_idle
 
 
 def _wait(window):

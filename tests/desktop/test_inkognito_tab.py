@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
+from window_idle import wait_idle
 
 from engines import inkognito as ink
-from engines.core.schema import read_session_file
 from engines.core.resources import resource_path
-from window_idle import wait_idle
+from engines.core.schema import read_session_file
 
 
 def _wait(window):

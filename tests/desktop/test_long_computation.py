@@ -108,11 +108,12 @@ def test_cluedo_custom_deck_10_players_shows_progress_and_cancels(window, qtbot,
 
 
 def test_timeline_reports_progress_per_prefix():
+    import json
+
     from engines import game_module
     from engines.core.resources import resource_path
     from engines.core.schema import parse_session
     from engines.core.timeline import Timeline
-    import json
 
     data = parse_session(json.loads(resource_path("examples", "spyfall.json")
                                     .read_text(encoding="utf-8")))

@@ -5,13 +5,13 @@ import json
 
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtGui import QTextDocument
 from PySide6.QtGui import Qt as GuiQt
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QWidget
-
-from engines.core.resources import resource_path
-from desktop.widgets.plain_text import as_rich_plain
 from window_idle import wait_idle
+
+from desktop.widgets.plain_text import as_rich_plain
+from engines.core.resources import resource_path
 
 HOSTILE = "<img src=x>&<b>"
 NOTE = "<img src=y>&<i>note"

@@ -13,12 +13,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from engines.core.resources import resource_path
-from engines.core.schema import read_session_file
 from window_instances import close_instance as _close
 from window_instances import copy_example as _copy_example
 from window_instances import instance_window as _new_window
+
+from engines.core.resources import resource_path
+from engines.core.schema import read_session_file
 
 
 @pytest.fixture(autouse=True)

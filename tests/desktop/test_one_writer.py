@@ -4,7 +4,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from window_instances import close_instance as _close
 from window_instances import copy_example as _copy_example
 from window_instances import instance_window as _new_window

@@ -18,14 +18,13 @@ import re
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocumentFragment
-from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QGroupBox, QLabel, QTabBar,
-                               QTextEdit, QWidget)
+from PySide6.QtWidgets import QAbstractButton, QAbstractItemView, QGroupBox, QLabel, QTabBar, QTextEdit, QWidget
+from window_idle import wait_idle
 
-from engines import cluedo
-from engines.core.resources import resource_path
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.history import HistoryPanel
-from window_idle import wait_idle
+from engines import cluedo
+from engines.core.resources import resource_path
 
 SCOPE = re.compile(r"(?i)\b(as )?after (the )?(entry|event) \d+( of \d+)?( \(the beliefs shown\))?"
                    r"\s*[:·.,]?\s*|\bafter the whole log\s*[:·.,]?\s*")

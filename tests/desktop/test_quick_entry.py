@@ -5,9 +5,9 @@ logs it anyway)."""
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
+from window_idle import wait_idle
 
 from engines import cluedo, egghead, guesswho, inkognito, spyfall
-from window_idle import wait_idle
 
 
 def _wait(window):

@@ -12,12 +12,12 @@ import time
 from pathlib import Path
 
 import pytest
-
-from engines.core.resources import resource_path
 from window_instances import CHILD_PRELUDE, ROOT
 from window_instances import close_instance as _close
 from window_instances import copy_example as _copy_example
 from window_instances import instance_window as _new_window
+
+from engines.core.resources import resource_path
 
 
 def _child(script: str) -> subprocess.Popen:
@@ -250,8 +250,8 @@ def test_history_csv_neutralises_notes(qtbot):
     import csv
     import io
 
-    from engines.core.schema import EventMeta, read_session_file
     from desktop.session import SessionDocument
+    from engines.core.schema import EventMeta, read_session_file
 
     data = read_session_file(str(resource_path("examples", "guesswho.json")))
     doc = SessionDocument("guesswho", data.setup)

@@ -4,10 +4,10 @@
 import numpy as np
 from PySide6.QtCore import QModelIndex, QModelRoleData, QModelRoleDataSpan, Qt
 from PySide6.QtWidgets import QApplication, QTableView
+from window_idle import wait_idle
 
 from desktop.widgets.role_data import MultiDataModel
 from engines.core.resources import resource_path
-from window_idle import wait_idle
 
 ROLES = [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.DecorationRole,
          Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole,

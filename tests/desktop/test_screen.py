@@ -4,12 +4,12 @@ banner that floats over the worksheet, and stale or impossible states never show
 from PySide6.QtCore import QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QScreen
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from window_idle import wait_idle
 
-from engines import cluedo
 from desktop import window_state
 from desktop.widgets.belief_plot import PALETTE, BeliefPlot, ColourKeys
 from desktop.widgets.unsaved import UnsavedDialog
-from window_idle import wait_idle
+from engines import cluedo
 
 
 # -- plot colours -------------------------------------------------------------------------------

@@ -5,13 +5,13 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
+from window_idle import wait_idle
 
-from engines import spyfall
-from desktop.widgets.columns import MISSING
-from engines.core.errors import SessionFormatError
 from desktop.spyfall.forms import NewGameDialog, parse_claim_text
 from desktop.spyfall.model import next_weight
-from window_idle import wait_idle
+from desktop.widgets.columns import MISSING
+from engines import spyfall
+from engines.core.errors import SessionFormatError
 
 
 def _wait(window):

@@ -7,11 +7,11 @@ import numpy as np
 from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication
+from window_idle import wait_idle
 
 from desktop.widgets.round_timer import RoundTimer, format_clock
 from engines import spyfall
 from engines.core.schema import parse_session
-from window_idle import wait_idle
 
 
 def _wait(window):

@@ -9,9 +9,9 @@ import textwrap
 
 import pytest
 from PySide6.QtWidgets import QApplication, QMessageBox
+from window_idle import wait_idle
 
 from engines.core.resources import resource_path
-from window_idle import wait_idle
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 #: Modules start-up must not import: the numeric stack, plots, the engines, the tabs, the

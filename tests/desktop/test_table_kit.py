@@ -5,11 +5,11 @@ import shutil
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QMessageBox
+from window_idle import wait_idle
 
 from desktop import keep_awake, reopen, shortcuts, zoom
 from desktop.app import APP_NAME, ORG_NAME
 from engines.core.resources import resource_path
-from window_idle import wait_idle
 
 
 def _settings():
@@ -97,10 +97,10 @@ class _Win:
         self.active = True
         self.filters = []
 
-    def isActiveWindow(self):  # noqa: N802
+    def isActiveWindow(self):  # noqa: N802 (Qt's method name)
         return self.active
 
-    def installEventFilter(self, f):  # noqa: N802
+    def installEventFilter(self, f):  # noqa: N802 (Qt's method name)
         self.filters.append(f)
 
 

@@ -22,7 +22,6 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-
 from window_idle import wait_idle
 
 TOY = Path(__file__).resolve().parent / "toy_game"

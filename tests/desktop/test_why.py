@@ -6,12 +6,12 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QApplication
+from window_idle import wait_idle
 
+from desktop.widgets.history import ConflictRole, ExplainedRole
 from engines import cluedo, egghead, guesswho, inkognito
 from engines.core.resources import resource_path
 from engines.core.schema import read_session_file
-from desktop.widgets.history import ConflictRole, ExplainedRole
-from window_idle import wait_idle
 
 
 def _wait(window):

@@ -13,12 +13,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from window_instances import CHILD_PRELUDE, ROOT
 from window_instances import close_instance as _close
 from window_instances import copy_example as _copy_example
 from window_instances import instance_window as _new_window
-from window_idle import wait_idle
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,8 @@ import sys
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engines import cluedo
 from engines.cluedo.inference import constraints_for
@@ -224,6 +225,7 @@ def test_every_implicit_resource_choice_matches_brute_force(case):
     # none), in whichever order, the count, the marginals and the sampler's support must be those
     # of brute force.
     import dataclasses
+
     from engines.cluedo import counting
 
     setup, deal, events = case
@@ -317,6 +319,7 @@ def test_order_local_search_scores_orders_like_the_cost_model():
     orders of a Master Detective position with clauses, and the searched order is no worse than
     the greedy one and counts the same deals with the same marginals."""
     import dataclasses
+
     from engines.cluedo import counting
 
     names = ["Me"] + [f"P{i}" for i in range(1, 10)]

@@ -194,7 +194,7 @@ def brute_force(start, roll, blocked):
     for sq0, used in firsts:
         for seq in itertools.product(STEPS, repeat=roll - used):
             sq, seen = sq0, {sq0}
-            for k, (dr, dc) in enumerate(seq):
+            for _k, (dr, dc) in enumerate(seq):
                 q = (sq[0] + dr, sq[1] + dc)
                 room = doors.get((sq, q))
                 if room is not None and room != start:

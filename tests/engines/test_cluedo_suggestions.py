@@ -9,12 +9,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engines.core.errors import ContradictionError, SessionFormatError
 from engines.cluedo.counting import count_deals, propagate
 from engines.cluedo.inference import constraints_for, infer
 from engines.cluedo.model import AccusationEvent, HandEvent, Setup, SuggestionEvent
 from engines.cluedo.simulate import play_suggestion, random_deal
 from engines.cluedo.suggestions import GRID, learn_trust, weighted_count
+from engines.core.errors import ContradictionError, SessionFormatError
 
 DECK = {"suspect": ["a", "b", "c"], "weapon": ["d", "e", "f"], "room": ["g", "h", "i"]}
 
@@ -252,7 +252,7 @@ def test_learning_finds_a_lack_seeker_and_a_bluffer():
         rng = np.random.default_rng(7)
         deal = random_deal(setup, rng)
         events = []
-        for t in range(14):
+        for _t in range(14):
             triple = []
             for _, deck in setup.categories:
                 w = np.array([rho_true if deal[setup.cards.index(c)] == 1 else 1.0 for c in deck])

@@ -5,9 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engines.core.cluster_stats import (cluster_mean_ci, cluster_variance_ci, dominated_rows,
-                                        group_by_game, matrix_game_uncertainty, naive_mean_ci,
-                                        solve_matrix_game, wilson_interval)
+from engines.core.cluster_stats import (
+    cluster_mean_ci,
+    cluster_variance_ci,
+    dominated_rows,
+    group_by_game,
+    matrix_game_uncertainty,
+    naive_mean_ci,
+    solve_matrix_game,
+    wilson_interval,
+)
 
 TRUE_MEAN = 3.0
 

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 import engines
-from engines.core.contract import (GameEngine, Recommender, Simulator, check_engine,
-                                   simulate_signature_ok)
+from engines.core.contract import GameEngine, Recommender, Simulator, check_engine, simulate_signature_ok
 from engines.core.errors import Cancelled, ContradictionError
 from engines.core.schema import read_session_file
 
@@ -117,7 +116,7 @@ def test_registry_entry_matches_the_engine(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_capabilities_are_the_declared_ones_with_cancel(game):
-    from engines.core.contract import CANCELLABLE, capabilities, cancel_keyword_ok
+    from engines.core.contract import CANCELLABLE, cancel_keyword_ok, capabilities
 
     mod = engines.game_module(game)
     caps = capabilities(mod)

@@ -11,16 +11,32 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engines.core.errors import Cancelled, ContradictionError, SessionFormatError
-from engines.core.schema import parse_session
-from engines.egghead import (Answer, BitTable, Reactions, Setup, Solve, bound_deck,
-                             default_setup, describe_event, event_from_json, infer, load_deck,
-                             questions_for, answer_for, reactions_can_change, recommend, SimConfig, simulate,
-                             stack_space,
-                             win_probabilities)
 import engines.egghead as egghead
 import engines.egghead.inference as egghead_inference
+from engines.core.errors import Cancelled, ContradictionError, SessionFormatError
+from engines.core.schema import parse_session
 from engines.core.timeline import Timeline
+from engines.egghead import (
+    Answer,
+    BitTable,
+    Reactions,
+    Setup,
+    SimConfig,
+    Solve,
+    answer_for,
+    bound_deck,
+    default_setup,
+    describe_event,
+    event_from_json,
+    infer,
+    load_deck,
+    questions_for,
+    reactions_can_change,
+    recommend,
+    simulate,
+    stack_space,
+    win_probabilities,
+)
 from engines.egghead.table import pack_bits, unpack_bits
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -237,7 +253,7 @@ def _play_reference(rng, n, v, k, ba, rotating, steps):
     real = [rng.randrange(ref.S) for _ in range(n)]
     initial = list(real)
     events = []
-    for step in range(steps):
+    for _step in range(steps):
         mod = rng.randrange(n) if rotating else None
         qid = rng.choice(REF_QUESTIONS)
         a = ref.answer(qid, tuple(real), mod)
@@ -356,7 +372,7 @@ def test_infer_valids_never_grow_without_my_solve(seed):
     n, v, k = 3, 3, 2
     ba = [rng.random() < 0.7 for _ in range(n)]
     names = [f"P{i}" for i in range(n)]
-    for events, ref, real, initial in _play_reference(rng, n, v, k, ba, False, 3):
+    for events, ref, real, initial in _play_reference(rng, n, v, k, ba, False, 3):  # noqa: B007 (to the last state)
         pass
     s, evs = _engine_view(names, 0, v, k, False, ba, ref, initial, events)
     posts = Timeline(egghead, s).compute(evs).posteriors
@@ -601,7 +617,7 @@ def _random_engine_game(seed):
     ba = [rng.random() < 0.7 for _ in range(n)]
     names = [f"P{i}" for i in range(n)]
     rotating = rng.random() < 0.5
-    for events, ref, real, initial in _play_reference(rng, n, v, k, ba, rotating, 4):
+    for events, ref, _real, initial in _play_reference(rng, n, v, k, ba, rotating, 4):  # noqa: B007 (to the last state)
         pass
     return _engine_view(names, 0, v, k, rotating, ba, ref, initial, events)
 

@@ -18,10 +18,10 @@ import engines.cluedo as cl
 import engines.egghead as eg
 import engines.guesswho as gw
 import engines.inkognito as ink
-from engines.core.errors import ContradictionError, SessionFormatError
-from engines.core.explain import ConflictError, minimal_conflict, quickxplain
 from engines.cluedo.explain import fact_status
 from engines.cluedo.simulate import play_suggestion, random_deal
+from engines.core.errors import ContradictionError, SessionFormatError
+from engines.core.explain import ConflictError, minimal_conflict, quickxplain
 
 ROOT = Path(__file__).resolve().parents[2]
 SLOW = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -9,7 +9,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engines.guesswho as gw
 from engines.core.errors import Cancelled, ContradictionError, SessionFormatError

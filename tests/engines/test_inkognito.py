@@ -12,7 +12,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engines.inkognito as ink
 from engines.core.errors import ContradictionError, SessionFormatError
@@ -384,7 +385,7 @@ def test_random_consistent_logs_properties(seed, k, deception, method):
     log = random_log(rng, s, k)
     post = ink.infer(s, log, method=method)
     assert post.worlds >= 1 and post.entropy_bits >= 0
-    for name, b in post.opponents.items():
+    for _name, b in post.opponents.items():
         assert np.all(np.isfinite(b.joint)) and b.joint.min() >= 0 and b.joint.max() <= 1
         assert b.joint.sum() == pytest.approx(1)
         assert sum(b.identity.values()) == pytest.approx(1)

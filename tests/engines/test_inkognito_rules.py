@@ -9,14 +9,27 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_inkognito import (
+    AX,
+    CB,
+    FAT,
+    LF,
+    MZ,
+    SEED_ROWS,
+    SHORT,
+    TALL,
+    THIN,
+    ans,
+    explicit_choices,
+    random_log,
+    seed_setup,
+)
 
 import engines.inkognito as ink
 from engines.core.errors import ContradictionError, SessionFormatError
 from engines.core.info import entropy_bits
-from test_inkognito import LF, MZ, CB, AX, TALL, SHORT, FAT, THIN, SEED_ROWS, ans, \
-    explicit_choices, random_log, seed_setup
-
 
 # ------------------------------------------------------------------ answer forms
 

@@ -9,11 +9,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from test_inkognito import explicit_choices
 
 import engines.inkognito as ink
 from engines.core.errors import SessionFormatError
 from engines.inkognito.simulate import _answer
-from test_inkognito import explicit_choices
 
 ROOT = Path(__file__).parents[2]
 

@@ -5,8 +5,8 @@ import json
 import pytest
 
 from engines.core.errors import SessionFormatError
-from engines.core.schema import parse_session, read_session_file
 from engines.core.resources import resource_path
+from engines.core.schema import parse_session, read_session_file
 
 
 def _session(game, setup, events=()):

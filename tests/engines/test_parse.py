@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engines import cluedo, egghead, guesswho, inkognito, spyfall
 from engines.core.errors import ContradictionError, SessionFormatError
@@ -248,7 +249,8 @@ GW = guesswho.default_setup()
 @pytest.mark.parametrize("text, obj", [
     ("glasses? no", {"type": "answer", "question": {"attribute": "glasses", "value": True}, "answer": False}),
     ("Glasses? Yes", {"type": "answer", "question": {"attribute": "glasses", "value": True}, "answer": True}),
-    ("ginger hair? yes", {"type": "answer", "question": {"attribute": "hair_colour", "value": "ginger"}, "answer": True}),
+    ("ginger hair? yes",
+     {"type": "answer", "question": {"attribute": "hair_colour", "value": "ginger"}, "answer": True}),
     ("ginger? y", {"type": "answer", "question": {"attribute": "hair_colour", "value": "ginger"}, "answer": True}),
     ("brown eyes? n", {"type": "answer", "question": {"attribute": "eye_colour", "value": "brown"}, "answer": False}),
     ("no hat? yes", {"type": "answer", "question": {"attribute": "hat", "value": False}, "answer": True}),
@@ -489,7 +491,7 @@ def test_egghead_possible_answers_equal_brute_force(seed, rotating, nvk):
                 assert got == expect, (qid, mod, events)
                 assert ref.ans(qid, real, mod) in got
 
-    for step in range(3):
+    for _step in range(3):
         check()
         mod = rng.randrange(n) if rotating else None
         qid = rng.choice(QIDS)

@@ -19,7 +19,6 @@ from engines.core.executor import dask_available, parse_scheduler, run_games
 from engines.egghead.questions import bound_deck
 from engines.egghead.simulate import play_game
 
-
 # ----------------------------------------------------------------- Egghead (Zorn 2024, §5)
 
 def egghead_game(index, seed_seq, players, rounds, analysing):
@@ -162,6 +161,7 @@ def test_scheduler_errors_name_the_option_and_the_install(monkeypatch):
 def slow_game(index, seed_seq):
     """A game that reports being half done after 0.3 s (longer than the report interval)."""
     import time
+
     from engines.core.executor import game_progress
     time.sleep(0.3)
     game_progress(0.5)

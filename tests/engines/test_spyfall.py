@@ -12,14 +12,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.stats import dirichlet
 
+import engines.spyfall as spyfall_engine
+from engines import spyfall
 from engines.core.errors import Cancelled, SessionFormatError
 from engines.core.schema import read_session_file
-from engines import spyfall
-from engines.spyfall import (SimConfig, Setup, belief_summary, describe_event, infer, make_claim,
-                             play_game, simulate)
-from engines.spyfall.simulate import aggregate
 from engines.core.timeline import Timeline
-import engines.spyfall as spyfall_engine
+from engines.spyfall import Setup, SimConfig, belief_summary, describe_event, infer, make_claim, play_game, simulate
+from engines.spyfall.simulate import aggregate
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "resources" / "examples" / "spyfall.json"
@@ -268,7 +267,7 @@ def test_incremental_fold_equals_a_fresh_inference_after_every_prefix_and_branch
     setup = setup_of(n=5, players=("A", "B", "C", "D"), me="B" if role else None, role=role,
                      model={"strategy": "dynamic", "claim_weight": 0.3,
                             "players": {"C": {"claim_weight": 1.0, "strategy": "flat"}}})
-    claim = lambda j: make_claim(setup, "ABCD"[j], rng.dirichlet(np.full(5, 0.5)))  # noqa: E731
+    claim = lambda j: make_claim(setup, "ABCD"[j], rng.dirichlet(np.full(5, 0.5)))  # noqa: E731 (a one-line key function)
     first = [claim(j) for j in speakers]
     second = first[:min(cut, len(first))] + [claim(j) for j in branch]
     tl = Timeline(spyfall_engine, setup, memory_budget=budget)
@@ -367,6 +366,7 @@ def test_workers_do_not_change_results():
 def test_gymnasium_env_passes_env_checker():
     gym = pytest.importorskip("gymnasium")
     from gymnasium.utils.env_checker import check_env
+
     from engines.spyfall.env import ENV_ID, SpyfallEnv
 
     check_env(SpyfallEnv(n_players=4, n_locations=6, rounds=2, seat=1,

@@ -2,9 +2,15 @@
 import numpy as np
 import pytest
 
-from engines.spyfall.calibration import (TABLE_LAMBDAS, TABLE_LOCATIONS, claim_weight_row,
-                                         load_calibration_table, per_game_scores, step_at,
-                                         bot_games)
+from engines.spyfall.calibration import (
+    TABLE_LAMBDAS,
+    TABLE_LOCATIONS,
+    bot_games,
+    claim_weight_row,
+    load_calibration_table,
+    per_game_scores,
+    step_at,
+)
 
 
 def test_table_covers_every_studied_table_and_its_best_w_is_the_least_log_loss():

@@ -7,8 +7,8 @@ import pytest
 
 import engines
 from engines.core.errors import Cancelled, ContradictionError
-from engines.core.schema import read_session_file
 from engines.core.resources import resource_path
+from engines.core.schema import read_session_file
 from engines.core.timeline import Timeline
 
 

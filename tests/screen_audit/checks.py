@@ -29,10 +29,26 @@ from typing import Iterable, Optional
 import numpy as np
 from PySide6.QtCore import QModelIndex, QPoint, QRect, Qt
 from PySide6.QtGui import QFontMetrics, QImage
-from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QAbstractScrollArea,
-                               QApplication, QCheckBox, QComboBox, QGroupBox, QHeaderView,
-                               QLabel, QListView, QPushButton, QRadioButton, QStyle, QTableView,
-                               QTabBar, QToolButton, QTreeView, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QAbstractScrollArea,
+    QApplication,
+    QCheckBox,
+    QComboBox,
+    QGroupBox,
+    QHeaderView,
+    QLabel,
+    QListView,
+    QPushButton,
+    QRadioButton,
+    QStyle,
+    QTabBar,
+    QTableView,
+    QToolButton,
+    QTreeView,
+    QWidget,
+)
 
 #: WCAG 2.1 AA minimum contrast for normal and large text.
 AA_NORMAL, AA_LARGE = 4.5, 3.0
@@ -303,7 +319,7 @@ def _elided_cells(view: QAbstractItemView) -> list[Finding]:
         return []
     found = []
     fm = QFontMetrics(view.font())
-    for idx, rect in _sample_indexes(view):
+    for idx, _rect in _sample_indexes(view):
         text = idx.data(Qt.DisplayRole)
         if not isinstance(text, str) or not text:
             continue

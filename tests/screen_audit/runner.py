@@ -107,7 +107,7 @@ class Audit:
         if findings:
             n = len(self.failures)
             paths = []
-            for i, (w, shot) in enumerate(shots):
+            for i, (_w, shot) in enumerate(shots):
                 safe = state.replace(":", "-").replace("/", "-").replace(" ", "_")
                 path = os.path.join(self.out, f"{n:02d}-{safe}-{i}.png")
                 shot.save(path)

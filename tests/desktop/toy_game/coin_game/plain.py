@@ -1,6 +1,14 @@
 """The coin as an engine with the contract's required names only (no quick entry, no Why?)."""
-from coin_game.engine import (EVENT_TYPES, METHODS, Setup, belief_summary, default_setup,
-                              describe_event, event_from_json, infer)
+from coin_game.engine import (
+                              EVENT_TYPES,
+                              METHODS,
+                              Setup,
+                              belief_summary,
+                              default_setup,
+                              describe_event,
+                              event_from_json,
+                              infer,
+)
 
 GAME, TITLE = "plaincoin", "Plain coin"
 __all__ = ["GAME", "TITLE", "METHODS", "EVENT_TYPES", "Setup", "default_setup",

@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "ARCHITECTURE.md"
 IDENT = re.compile(r"^@?[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$")
 
