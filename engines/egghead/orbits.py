@@ -47,9 +47,24 @@ from engines.core.errors import CancelFlag, check_cancel
 from engines.egghead.questions import Question
 
 _CHUNK = 1 << 21  # orbits handled at once
+_GEN_LIMIT = 1 << 18  # multisets generated at once for the full table
 
 
-@lru_cache(maxsize=16)
+def _lex_multisets(S: int, lo: int, b: int):
+    """Sorted b-tuples of stacks lo..S-1 in lexicographic order, in chunks of about
+    ``_GEN_LIMIT`` rows (int16 (N, b)); never all C(S+b-1, b) at once."""
+    if b == 0:
+        yield np.zeros((1, 0), dtype=np.int16)
+        return
+    if math.comb(S - lo + b - 1, b) <= _GEN_LIMIT:
+        yield (multisets(S - lo, b) + lo).astype(np.int16)
+        return
+    for a in range(lo, S):
+        for sub in _lex_multisets(S, a, b - 1):
+            yield np.hstack([np.full((sub.shape[0], 1), a, dtype=np.int16), sub])
+
+
+@lru_cache(maxsize=512)
 def multisets(S: int, b: int) -> np.ndarray:
     """int16 (C(S+b-1, b), b): every sorted b-tuple of stacks 0..S-1, in lexicographic order."""
     if b == 0:
@@ -138,7 +153,8 @@ class OrbitTable:
         self.blocks = self._norm(blocks if blocks is not None else [range(players)])
         self.full = True
         self.keys = np.zeros(0, dtype=np.int64)
-        self._kept: set = set()
+        self._kept: list = []
+        self._inds: dict = {}   # block -> OrbitIndicator of the current orbits
 
     # ------------------------------------------------------------------ layout
     @staticmethod
@@ -200,21 +216,25 @@ class OrbitTable:
             yield self.unpack(self.keys[s:s + _CHUNK])
 
     def _full_chunks(self, blocks):
-        """Every orbit of the full table for ``blocks``, in chunks (int16 (N, n))."""
-        lists = [multisets(self.S, len(b)) for b in blocks]
+        """Every orbit of the full table for ``blocks``, in chunks (int16 (N, n)), in the
+        order of their keys (so that a filter of them needs no sort)."""
+        S = self.S
+        rest_sizes = [math.prod(math.comb(S + len(b) - 1, len(b)) for b in blocks[i + 1:])
+                      for i in range(len(blocks))]
 
         def rec(i):
-            if i == len(lists):
+            if i == len(blocks):
                 yield np.zeros((1, 0), dtype=np.int16)
                 return
-            rest_size = math.prod(x.shape[0] for x in lists[i + 1:])
-            L = lists[i]
-            step = max(1, _CHUNK // max(1, rest_size))
-            for s in range(0, L.shape[0], step):
-                head = L[s:s + step]
-                for tail in rec(i + 1):
-                    yield np.hstack([np.repeat(head, tail.shape[0], axis=0),
-                                     np.tile(tail, (head.shape[0], 1))])
+            # several head rows per chunk only when the tail comes in one chunk (key order)
+            whole_tail = rest_sizes[i] <= 4 * _GEN_LIMIT
+            for head in _lex_multisets(S, 0, len(blocks[i])):
+                step = max(1, 4 * _GEN_LIMIT // max(1, rest_sizes[i])) if whole_tail else 1
+                for s in range(0, head.shape[0], step):
+                    h = head[s:s + step]
+                    for tail in rec(i + 1):
+                        yield np.hstack([np.repeat(h, tail.shape[0], axis=0),
+                                         np.tile(tail, (h.shape[0], 1))])
         yield from rec(0)
 
     # ------------------------------------------------------------------ basics
@@ -222,7 +242,8 @@ class OrbitTable:
         t = OrbitTable.__new__(OrbitTable)
         t.n, t.S, t.bits, t.blocks, t.full = self.n, self.S, self.bits, self.blocks, self.full
         t.keys = self.keys.copy()
-        t._kept = set()
+        t._kept = []
+        t._inds = dict(self._inds)      # read-only indicators of the same orbits
         return t
 
     @property
@@ -259,12 +280,16 @@ class OrbitTable:
             total += int(size.sum())
         return total
 
-    def _set_rows(self, rows_iter) -> None:
+    def _set_rows(self, rows_iter, in_order: bool = False, keep_marks: bool = False) -> None:
+        """Replace the table by the orbits of ``rows_iter``; ``in_order``: they come in key
+        order without repeats (a filter of the table's own orbits), so no sort is needed."""
         parts = [self.pack(r) for r in rows_iter]
         keys = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
-        self.keys = np.unique(keys)
+        self.keys = keys if in_order else np.unique(keys)
         self.full = False
-        self._kept = set()
+        if not keep_marks:   # the reaction filters applied since the last other change
+            self._kept = []
+        self._inds = {}
 
     # ------------------------------------------------------------------ refinement
     def split(self, group: Sequence[int]) -> bool:
@@ -281,8 +306,9 @@ class OrbitTable:
             return False
         old_blocks, old_cols = self.blocks, self._block_cols()
         self.blocks = new
+        self._inds = {}
         if self.full:
-            self._kept = set()
+            self._kept = []
             return True
         # per old block: every way to hand its sorted stacks to its axes that is canonical for
         # the new blocks (the positions given to each new part increasing)
@@ -320,7 +346,7 @@ class OrbitTable:
                 for j in seen_cols:
                     acc = q.ufunc(acc, q.feature[rows[:, j]])
                 yield rows[q.final(acc) == answer]
-        self._set_rows(rows_iter())
+        self._set_rows(rows_iter(), in_order=True)
 
     # ------------------------------------------------------------------ eqs. (3)-(4)
     def _deletion_keys(self, rows: np.ndarray, col: int) -> np.ndarray:
@@ -337,6 +363,9 @@ class OrbitTable:
             ind = OrbitIndicator(None, None, self.S)
             return (ind, ind) if with_support else ind
         bi = self._block_of(axis)
+        cached = self._inds.get(self.blocks[bi])
+        if cached is not None:          # the same for every player of the block (symmetry)
+            return (cached, cached) if with_support else cached
         c0, c1 = self._block_cols()[bi]
         parts = []
         for rows in self._rows_chunks():
@@ -347,6 +376,7 @@ class OrbitTable:
         allk = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
         keys, counts = np.unique(allk, return_counts=True)
         ind = OrbitIndicator(keys, counts.astype(np.int64))
+        self._inds[self.blocks[bi]] = ind
         return (ind, ind) if with_support else ind
 
     def support(self, axis: int, cancel: CancelFlag = None) -> OrbitIndicator:
@@ -368,13 +398,13 @@ class OrbitTable:
         """Keep the orbits where every player of ``axis``'s block reacts as ``solved`` (the
         block must hold players who all reacted alike, with indicators from the same table)."""
         bi = self._block_of(axis)
-        tag = (self.blocks[bi], bool(solved), id(solved_ind))
-        if tag in self._kept:
+        tag = (self.blocks[bi], bool(solved), solved_ind)
+        if any(t[0] == tag[0] and t[1] == tag[1] and t[2] is solved_ind for t in self._kept):
             return                       # the same condition on the same block: idempotent
         if self.full and solved_ind.full_count is not None:
             if (solved_ind.full_count == 1) != bool(solved):
                 self.full, self.keys = False, np.zeros(0, dtype=np.int64)
-            self._kept.add(tag)
+            self._kept.append(tag)
             return
         c0, c1 = self._block_cols()[bi]
 
@@ -384,8 +414,8 @@ class OrbitTable:
                 for j in range(c0, c1):
                     ok &= (solved_ind.count_of(self._deletion_keys(rows, j)) == 1) == bool(solved)
                 yield rows[ok]
-        self._set_rows(rows_iter())
-        self._kept.add(tag)
+        self._set_rows(rows_iter(), in_order=True, keep_marks=True)
+        self._kept.append(tag)
 
     # ------------------------------------------------------------------ eq. (5)
     def reset_player(self, axis: int, stack: int) -> None:
