@@ -363,7 +363,9 @@ def is_large(setup: Setup) -> bool:
     """Whether the master tables of ``setup`` are too large for a timeline to snapshot after
     every event with its default budget (then it moves one live state forward; see
     :func:`state_bytes` and :data:`engines.core.timeline.DEFAULT_MEMORY_BUDGET`)."""
-    return state_bytes(setup) > DEFAULT_MEMORY_BUDGET
+    ctx = _Ctx(setup)
+    # orbit tables (six players) change size with every event: never snapshot them all
+    return ctx.orbit or state_bytes(setup) > DEFAULT_MEMORY_BUDGET
 
 
 def state_bytes(setup: Setup) -> int:

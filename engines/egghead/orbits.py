@@ -46,7 +46,7 @@ import numpy as np
 from engines.core.errors import CancelFlag, check_cancel
 from engines.egghead.questions import Question
 
-_CHUNK = 1 << 21  # orbits handled at once
+_CHUNK = 1 << 20  # orbits handled at once
 _GEN_LIMIT = 1 << 18  # multisets generated at once for the full table
 
 
@@ -367,15 +367,26 @@ class OrbitTable:
         if cached is not None:          # the same for every player of the block (symmetry)
             return (cached, cached) if with_support else cached
         c0, c1 = self._block_cols()[bi]
-        parts = []
+        # counted chunk by chunk and merged: the distinct keys are at most the orbits of the
+        # smaller block structure (6 players: C(60, 5) = 5.5 M), far fewer than the deletion
+        # keys of all orbits (up to 6 per orbit: 70 M for 11.7 M orbits)
+        keys = np.zeros(0, dtype=np.int64)
+        counts = np.zeros(0, dtype=np.int64)
         for rows in self._rows_chunks():
             check_cancel(cancel)
+            parts = []
             for j in range(c0, c1):
                 last = np.ones(rows.shape[0], dtype=bool) if j == c1 - 1 else rows[:, j] != rows[:, j + 1]
                 parts.append(self._deletion_keys(rows[last], j))
-        allk = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
-        keys, counts = np.unique(allk, return_counts=True)
-        ind = OrbitIndicator(keys, counts.astype(np.int64))
+            ck, cc = np.unique(np.concatenate(parts), return_counts=True)
+            if keys.size == 0:
+                keys, counts = ck, cc.astype(np.int64)
+                continue
+            u, inv = np.unique(np.concatenate([keys, ck]), return_inverse=True)
+            counts = np.bincount(inv, weights=np.concatenate([counts, cc]).astype(np.float64),
+                                 minlength=u.size).astype(np.int64)
+            keys = u
+        ind = OrbitIndicator(keys, counts)
         self._inds[self.blocks[bi]] = ind
         return (ind, ind) if with_support else ind
 

@@ -185,3 +185,19 @@ def test_full_table_generated_in_chunks_comes_in_key_order(monkeypatch, blocks):
     ref.keys = keys
     ref.filter_answer(q, q.answer([0, 1, 2, 3]), [True] * 4)
     assert (t.keys == ref.keys).all() and t.count() == ref.count()
+
+
+def test_indicator_counted_in_chunks_equals_at_once(monkeypatch):
+    """The solved indicator merged over small chunks equals the one from a single chunk."""
+    import engines.egghead.orbits as orb
+    n, S = 4, 6
+    deck = list(bound_deck(6, 1, n).values())
+    t = OrbitTable(n, S, [(0,), (1, 2, 3)])
+    t.filter_answer(deck[0], deck[0].answer([0, 1, 2, 3]), [True] * n)
+    for axis in (0, 1):
+        whole = t.copy().solved_indicator(axis)
+        monkeypatch.setattr(orb, "_CHUNK", 7)
+        small = t.copy().solved_indicator(axis)
+        monkeypatch.undo()
+        assert (whole.keys == small.keys).all() and (whole.counts == small.counts).all()
+        assert whole.keys.size > 7
