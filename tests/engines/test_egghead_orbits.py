@@ -201,3 +201,15 @@ def test_indicator_counted_in_chunks_equals_at_once(monkeypatch):
         monkeypatch.undo()
         assert (whole.keys == small.keys).all() and (whole.counts == small.counts).all()
         assert whole.keys.size > 7
+
+
+def test_six_players_use_orbits_and_start_without_a_table():
+    """Six players × 56 stacks: orbits, no world stored before the first answer, an estimate
+    of memory far below the explicit table's 4.4 GB, and a timeline that moves one state."""
+    six = Setup.from_json({"players": list("ABCDEF"), "me": "A",
+                           "visible": {p: [1, 2, 3] for p in "BCDEF"}})
+    st = inf.initial(six)
+    assert isinstance(st.M, OrbitTable) and st.M.full and st.M.nbytes == 0
+    assert inf.memory_needed(six) < 2e9 and inf.is_large(six)
+    post = inf.posterior(six, st)
+    assert post.worlds == 56 ** 6 and post.valid_count_with_ba == 56
