@@ -490,7 +490,9 @@ def infer(setup: Setup, events: Sequence[Event], *, method: str = METHODS[0],
     Cost (tests/benchmarks/bench_egghead.py): 4 players, one answer and its reaction rounds
     median 8 ms (1.4 MB table); 5 players 0.2–0.36 s per event (79 MB table); 6 players
     9–12 s per event (4.4 GB table, 6.4 GB peak RSS, indicators two at a time; asked in
-    order by :class:`engines.core.timeline.Timeline`). Raises SessionFormatError too when the
+    order by :class:`engines.core.timeline.Timeline`) with the explicit table; six players
+    now use orbits under the symmetry of players (:func:`uses_orbits`; figures in
+    docs/egghead-six-players.md). Raises SessionFormatError too when the
     tables do not fit in the memory available (:func:`check_memory`).
     """
     if method not in METHODS:
