@@ -160,13 +160,14 @@ def compare_one(path: str, rep: str) -> None:
     import engines.egghead.inference as inf
     from engines.egghead import event_from_json
 
-    obj = json.load(open(path))
+    with open(path) as fh:
+        obj = json.load(fh)
     setup = Setup.from_json(obj["setup"])
     events = [event_from_json(e, setup) for e in obj["events"]]
     inf.ORBIT_FROM_BYTES = (1 << 62) if rep == "explicit" else -1
     tl = Timeline(egghead, setup)
     wall, cpu = [], []
-    for j in range(0, len(events) + 1):
+    for j in range(len(events) + 1):
         t0, c0 = time.perf_counter(), time.process_time()
         post = tl.posterior(events[:j])
         wall.append(time.perf_counter() - t0)
@@ -199,7 +200,7 @@ def bench_compare(players_list, six_explicit: bool = False, rounds: int = 1) -> 
                 print(f"  {n} players explicit: skipped (--six-explicit; 4.4 GB table, ~6.4 GB peak)")
                 continue
             out = subprocess.run([sys.executable, __file__, "--compare-one", f.name, rep],
-                                 capture_output=True, text=True, timeout=7200)
+                                 capture_output=True, text=True, timeout=7200, check=False)
             if out.returncode != 0:
                 print(f"  {rep}: failed: {out.stderr.strip().splitlines()[-1:]}", flush=True)
                 continue
