@@ -41,10 +41,17 @@ from typing import Optional, Sequence
 import numpy as np
 
 from engines.core import limits as _limits
-from engines.core.errors import CancelFlag, ContradictionError, SessionFormatError, check_cancel
+from engines.core.errors import (
+    CancelFlag,
+    ContradictionError,
+    SessionFormatError,
+    check_cancel,
+)
 from engines.core.info import entropy_bits
 from engines.core.timeline import DEFAULT_MEMORY_BUDGET
 from engines.egghead.model import Answer, Event, Reactions, Setup, Solve
+from engines.egghead.orbits import OrbitTable, orbits_possible
+from engines.egghead.orbits import fits as _orbits_fit
 from engines.egghead.questions import bound_deck, stack_space
 from engines.egghead.table import BitTable, indicator_at, table_bytes
 
@@ -52,6 +59,16 @@ METHODS = ("master-table",)
 """Inference methods: the exact bit-packed master table (the only one; it is exact)."""
 
 _PARALLEL_BYTES = 256 << 20  # tables from this size get their indicators two at a time
+
+ORBIT_FROM_BYTES = 1 << 30
+"""Explicit master tables larger than this (bytes; 6 players × 56 stacks: 4.4 GB) are kept as
+orbits under the symmetry of players instead (:class:`engines.egghead.orbits.OrbitTable`,
+exact, tested equal to the explicit table on 3-5 players); smaller ones stay bit-packed."""
+
+
+def uses_orbits(players: int, S: int) -> bool:
+    """Whether inference keeps the master table of ``players`` × ``S`` stacks as orbits."""
+    return table_bytes(players, S) > ORBIT_FROM_BYTES and _orbits_fit(players, S)
 
 
 @dataclass(frozen=True)
@@ -202,6 +219,7 @@ class _Ctx:
         self.last = self.n - 1
         self.deck = bound_deck(setup.values, setup.cards_per_player, self.n)
         self.need_answers_table = not all(setup.uses_ba(p) for p in setup.players)
+        self.orbit = uses_orbits(self.n, self.S)
 
     def world(self, visible: dict) -> list[int]:
         return [visible[p] for p in self.order[:-1]] + [0]
@@ -214,14 +232,35 @@ class _Ctx:
 
 
 def _initial_state(ctx: _Ctx) -> _State:
-    M = BitTable(ctx.n, ctx.S)
-    A = BitTable(ctx.n, ctx.S) if ctx.need_answers_table else None
+    if ctx.orbit:
+        # players modelled from different tables react by different rules: separate blocks
+        ba = [ctx.axis[p] for p in ctx.order if ctx.setup.uses_ba(p)]
+        blocks = [ba, [a for a in range(ctx.n) if a not in ba]]
+        M = OrbitTable(ctx.n, ctx.S, blocks)
+        A = OrbitTable(ctx.n, ctx.S, blocks) if ctx.need_answers_table else None
+    else:
+        M = BitTable(ctx.n, ctx.S)
+        A = BitTable(ctx.n, ctx.S) if ctx.need_answers_table else None
     vis = {p: ctx.space.index(s) for p, s in ctx.setup.visible}
     return _State(M, A, np.ones(ctx.S, dtype=bool), vis, [])
 
 
 def _my_row(ctx: _Ctx, st: _State) -> np.ndarray:
     return st.M.row(ctx.last, ctx.world(st.visible))
+
+
+def _ind_over_me(ctx: _Ctx, st: _State, p: str, ind, w) -> np.ndarray:
+    """bool (S,): whether ``p`` solves in world ``w`` with each of my stacks."""
+    if isinstance(st.M, OrbitTable):
+        return st.M.indicator_row(ctx.axis[p], ind, w, ctx.last)
+    return indicator_at(ctx.n, ctx.S, ctx.axis[p], ind, w)
+
+
+def _ind_of_me(ctx: _Ctx, st: _State, ind, w) -> bool:
+    """Whether I solve in world ``w`` (my own stack ignored)."""
+    if isinstance(st.M, OrbitTable):
+        return st.M.indicator_value(ctx.last, ind, w)
+    return bool(ind[tuple(w[:-1])])
 
 
 def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None:
@@ -255,9 +294,17 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
                                         int((before_ans & ~st.ans_row).sum())))
     elif isinstance(ev, Reactions):
         solved = set(ev.solved)
+        if isinstance(st.M, OrbitTable):
+            # the players who solved and those who did not in separate blocks (on both tables)
+            group = [ctx.axis[p] for p in solved]
+            changed = st.M.split(group)
+            if st.A is not None:
+                st.A.split(group)
+            if changed:
+                inds_before = None
         inds = inds_before if inds_before is not None else _indicators(ctx, st, cancel)
         removed_by = {}
-        my_ind = bool(inds[me][tuple(w[:-1])])
+        my_ind = _ind_of_me(ctx, st, inds[me], w)
         if my_ind != (me in solved):
             if my_ind:
                 sol = ctx.fmt(int(np.flatnonzero(ctx.table_for(st, me).row(ctx.last, w))[0]))
@@ -266,7 +313,7 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
                 msg = f"you ({me}) are logged as solving but could not know your cards"
             raise ContradictionError(i, msg)
         for p in ctx.order[:-1]:
-            ok = indicator_at(ctx.n, ctx.S, ctx.axis[p], inds[p], w) == (p in solved)
+            ok = _ind_over_me(ctx, st, p, inds[p], w) == (p in solved)
             removed_by[p] = int((before & ~ok).sum())
         for p in ctx.order:
             st.M.keep_reaction(ctx.axis[p], inds[p], p in solved)
@@ -316,14 +363,24 @@ def is_large(setup: Setup) -> bool:
     """Whether the master tables of ``setup`` are too large for a timeline to snapshot after
     every event with its default budget (then it moves one live state forward; see
     :func:`state_bytes` and :data:`engines.core.timeline.DEFAULT_MEMORY_BUDGET`)."""
-    return state_bytes(setup) > DEFAULT_MEMORY_BUDGET
+    ctx = _Ctx(setup)
+    # orbit tables (six players) change size with every event: never snapshot them all
+    return ctx.orbit or state_bytes(setup) > DEFAULT_MEMORY_BUDGET
 
 
 def state_bytes(setup: Setup) -> int:
     """Bytes of the inference state's tables: the master table, plus the answers-only table
     when some player does not use behavioural analysis (int)."""
     ctx = _Ctx(setup)
+    if ctx.orbit:
+        return orbit_bytes(ctx.n, ctx.S) * (2 if ctx.need_answers_table else 1)
     return table_bytes(ctx.n, ctx.S) * (2 if ctx.need_answers_table else 1)
+
+
+def orbit_bytes(players: int, S: int) -> int:
+    """Bytes of an orbit table holding every orbit of one block (8 per key; the table before
+    the first answer is a flag and after it holds a fraction of these), int."""
+    return 8 * orbits_possible(players, S)
 
 
 def memory_needed(setup: Setup) -> int:
@@ -337,6 +394,11 @@ def memory_needed(setup: Setup) -> int:
 def memory_needed_for(players: int, S: int, answers_table: bool = False) -> int:
     """:func:`memory_needed` from the sizes alone (``players``, ``S`` stacks each, whether an
     answers-only table is kept too), for a setup form that has no Setup yet (int bytes)."""
+    if uses_orbits(players, S):
+        # the keys, the indicator's deletion keys of one block (up to n per orbit) and the
+        # sort's copy: 6 players × 56 stacks, every orbit of one block (55.5 M): ~1.1 GB
+        keys = orbit_bytes(players, S)
+        return keys * (2 if answers_table else 1) + 2 * keys + (128 << 20)
     table = table_bytes(players, S)
     slab = table // S                                        # one index of axis 0
     return table * (2 if answers_table else 1) + (2 * players + 4) * slab + (256 << 20)
@@ -406,7 +468,7 @@ def _fixpoint(ctx: _Ctx, st: _State, cancel: CancelFlag) -> bool:
     """Whether every player reacts the same way in every world of the table (cached)."""
     if st.fix is None:
         inds = _indicators(ctx, st, cancel)
-        st.fix = all(BitTable.reaction_is_constant_on(inds[p], st.sups[p]) for p in ctx.order)
+        st.fix = all(type(st.M).reaction_is_constant_on(inds[p], st.sups[p]) for p in ctx.order)
     return st.fix
 
 
@@ -428,7 +490,9 @@ def infer(setup: Setup, events: Sequence[Event], *, method: str = METHODS[0],
     Cost (tests/benchmarks/bench_egghead.py): 4 players, one answer and its reaction rounds
     median 8 ms (1.4 MB table); 5 players 0.2–0.36 s per event (79 MB table); 6 players
     9–12 s per event (4.4 GB table, 6.4 GB peak RSS, indicators two at a time; asked in
-    order by :class:`engines.core.timeline.Timeline`). Raises SessionFormatError too when the
+    order by :class:`engines.core.timeline.Timeline`) with the explicit table; six players
+    now use orbits under the symmetry of players (:func:`uses_orbits`; figures in
+    docs/egghead-six-players.md). Raises SessionFormatError too when the
     tables do not fit in the memory available (:func:`check_memory`).
     """
     if method not in METHODS:
@@ -493,7 +557,7 @@ def _posterior(ctx: _Ctx, st: _State, cancel: CancelFlag) -> Posterior:
     bw = sp.weights[bidx] / sp.weights[bidx].sum()
     others_p, others_b = {}, {}
     for p in setup.others:
-        ind = indicator_at(ctx.n, ctx.S, ctx.axis[p], inds[p], w)[bidx]
+        ind = _ind_over_me(ctx, st, p, inds[p], w)[bidx]
         pr = float(np.clip(np.dot(bw, ind), 0.0, 1.0))
         others_p[p] = pr
         others_b[p] = bool(ind.all())

@@ -126,9 +126,13 @@ class Setup:
                                  f"than the game's {SEED_DECK[0]} values and {SEED_DECK[1]} cards "
                                  f"(every event reads the whole table, so memory and time grow with "
                                  f"it); use fewer players, values or cards")
-        # the smallest table inference builds (one master table) against the memory this
+        # the smallest table inference builds (one master table; for six players its orbits
+        # under the symmetry of players, engines.egghead.orbits) against the memory this
         # process may still allocate (MemAvailable, ulimit -v/-d, cgroup: engines.core.limits)
-        check_memory(table_bytes(len(players), S), r.sub("players"),
+        from engines.egghead import inference as _inf  # (imports this module)
+        smallest = (_inf.orbit_bytes(len(players), S) if _inf.uses_orbits(len(players), S)
+                    else table_bytes(len(players), S))
+        check_memory(smallest, r.sub("players"),
                      f"{len(players)} players with {S} possible stacks each",
                      "close other programs, or use fewer players, values or cards")
         vis = r.child("visible")

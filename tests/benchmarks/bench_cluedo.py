@@ -20,12 +20,14 @@ cvxpy). Budgets (docs/performance.md): classic median < 50 ms, worst
 from __future__ import annotations
 
 import argparse
+import inspect
 import statistics
 import time
 
 import numpy as np
 
 from engines import cluedo
+from engines.cluedo.accuse import recommendation_keys
 from engines.cluedo.simulate import play_suggestion, random_deal
 
 
@@ -105,28 +107,39 @@ def run_recommend(edition, n_players, suggestions, seeds, staged=False):
     (the 324 classic suggestions) and for the room I am in: wall time and the process's CPU time
     (the machine may be shared), how many games also got the joint envelope information, and
     the largest |estimate - exact| of the 4000-sample estimate. ``staged``: the per-suggestion
-    class counts instead of the all-at-once computation (the method before it)."""
+    class counts instead of the all-at-once computation (the method before it).
+
+    The ranking is timed alone (the opponents' figures switched off, :func:`_opponents_off`);
+    the opponents' figures (:func:`engines.cluedo.accuse.recommendation_keys` with
+    ``recommend``'s default budget) are timed separately and printed on their own."""
     names = ["Me"] + [f"P{i}" for i in range(1, n_players)]
     setup = cluedo.Setup.from_json({"edition": edition, "players": names, "me": "Me"})
     rooms = setup.categories[2][1]
     one, every, every_cpu, err, joint = [], [], [], [], 0
+    opp, opp_cpu = [], []
     at_once = False if staged else None
     for n_s in suggestions:
         for seed in range(seeds):
             ev = game_log(setup, n_s, seed)
             room = rooms[seed % len(rooms)]
-            r1, dt = timed(cluedo.recommend, setup, ev, room=room, exact_seconds=None, at_once=at_once)
+            r1, dt = timed(cluedo.recommend, setup, ev, room=room, exact_seconds=None, at_once=at_once,
+                           **_opponents_off())
             one.append(dt)
             est = cluedo.recommend(setup, ev, room=room, exact_seconds=0)
             ex = {t[:3]: t[3] for t in r1.suggestions}
             err.extend(abs(t[3] - ex[t[:3]]) for t in est.suggestions)
             if edition != "clue-master-detective":
                 c0 = time.process_time()
-                ra, dt = timed(cluedo.recommend, setup, ev, exact_seconds=None, at_once=at_once)
+                ra, dt = timed(cluedo.recommend, setup, ev, exact_seconds=None, at_once=at_once,
+                               **_opponents_off())
                 every_cpu.append(time.process_time() - c0)
                 every.append(dt)
                 joint += bool(ra.joint_bits)
-    line = (f"recommend exact{' (staged)' if staged else ''}, {edition} {n_players}p {suggestions} sugg: "
+            c0 = time.process_time()
+            _, dt = timed(recommendation_keys, setup, ev, None)   # recommend's default budget
+            opp_cpu.append(time.process_time() - c0)
+            opp.append(dt)
+    line = (f"recommend exact{' (staged)' if staged else ''}, ranking alone (opponents off), {edition} {n_players}p {suggestions} sugg: "
             f"one room median {statistics.median(one):.3f} s worst {max(one):.3f} s")
     if every:
         line += (f"; all rooms median {statistics.median(every):.3f} s worst {max(every):.3f} s"
@@ -134,6 +147,21 @@ def run_recommend(edition, n_players, suggestions, seeds, staged=False):
                  f" joint information in {joint}/{len(every)}")
     line += f"; 4000-sample estimate max |error| {max(err):.3f} bits"
     print(line, flush=True)
+    print(f"  opponents' figures alone (recommendation_keys, default budget), {edition} {n_players}p: "
+          f"median {statistics.median(opp):.3f} s worst {max(opp):.3f} s (CPU median "
+          f"{statistics.median(opp_cpu):.3f} s worst {max(opp_cpu):.3f} s)", flush=True)
+
+
+def _opponents_off() -> dict:
+    """Keyword arguments of :func:`engines.cluedo.recommend` that switch the opponents' figures
+    off (a time budget of 0, or a sample budget of 0 where the parameter counts samples), so
+    that a timing measures the ranking alone."""
+    params = inspect.signature(cluedo.recommend).parameters
+    for name in ("opponents_seconds", "opponents_samples"):
+        if name in params:
+            return {name: 0}
+    raise RuntimeError("engines.cluedo.recommend has no opponents' budget parameter this "
+                       "benchmark knows; update _opponents_off")
 
 
 def hostile_log(setup, kind, n, seed):

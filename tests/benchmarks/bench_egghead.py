@@ -9,6 +9,10 @@
 2b. With ``--six``: 6 players (56^6 ≈ 30.8 G worlds, a 4.4 GB table; no budget in the issue):
    time per event as the tab asks for it (prefix by prefix) and peak RSS.
 3. Zorn's (2024) simulation: 1000 rounds, 4 players, external moderator — budget < 5 minutes.
+2c. With ``--compare [4,5,6]``: memory and time per event before (the explicit bit-packed table)
+   and after (orbits under the symmetry of players, engines/egghead/orbits.py) on the same
+   god's-eye logs, each in a fresh process: peak RSS, wall and CPU time per
+   event (median, max) and their ratio. 6 players explicit only with ``--six-explicit``.
 4. With ``--hostile`` (only): custom decks whose master table passes 1 GiB (3 players × 9
    values × 6 cards: a 3.4 GB table) are refused at once — time to the refusal, peak RSS, message.
 """
@@ -38,6 +42,7 @@ from engines.egghead import (  # noqa: E402 (after the set-up above)
     simulate,
     stack_space,
 )
+from engines.egghead.orbits import OrbitTable  # noqa: E402 (after the set-up above)
 
 
 def _rss_mb() -> float:
@@ -53,7 +58,7 @@ def truthful_game(players: int, rounds: int, seed: int):
     names = [f"P{i}" for i in range(players)]
     real = [sp.index(rng.integers(1, 7, 3)) for _ in range(players)]
     initial = list(real)
-    M = BitTable(players, sp.size)
+    M = OrbitTable(players, sp.size) if players >= 6 else BitTable(players, sp.size)
     events = []
     marks = []
     for _r in range(rounds):
@@ -64,6 +69,8 @@ def truthful_game(players: int, rounds: int, seed: int):
         start = len(events)
         while True:
             reacts = [M.row_count(j, real) == 1 for j in range(players)]
+            if isinstance(M, OrbitTable):   # solvers and the others in separate blocks
+                M.split([j for j in range(players) if reacts[j]])
             inds = [M.solved_indicator(j) for j in range(players)]
             before = M.count()
             for j in range(players):
@@ -154,6 +161,74 @@ def bench_six(rounds: int = 1) -> None:
     tl.clear()
 
 
+def compare_one(path: str, rep: str) -> None:
+    """In this (fresh) process: the log in ``path`` through the timeline prefix by prefix with
+    the explicit table (``rep == "explicit"``) or orbits; one line of figures."""
+    import json
+
+    import engines.egghead.inference as inf
+    from engines.egghead import event_from_json
+
+    with open(path) as fh:
+        obj = json.load(fh)
+    setup = Setup.from_json(obj["setup"])
+    events = [event_from_json(e, setup) for e in obj["events"]]
+    inf.ORBIT_FROM_BYTES = (1 << 62) if rep == "explicit" else -1
+    tl = Timeline(egghead, setup)
+    wall, cpu = [], []
+    for j in range(len(events) + 1):
+        t0, c0 = time.perf_counter(), time.process_time()
+        post = tl.posterior(events[:j])
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    w, c = np.array(wall[1:]), np.array(cpu[1:])
+    print(json.dumps({"rep": rep, "players": len(setup.players), "events": len(events),
+                      "setup_s": wall[0], "wall_median": float(np.median(w)), "wall_max": float(w.max()),
+                      "cpu_median": float(np.median(c)), "cpu_max": float(c.max()),
+                      "peak_rss_mb": _rss_mb(), "worlds": post.worlds,
+                      "valids": post.valid_count_with_ba}), flush=True)
+
+
+def bench_compare(players_list, six_explicit: bool = False, rounds: int = 1) -> None:
+    """Before (explicit) and after (orbits), same logs, fresh processes (see the docstring)."""
+    import json
+    import subprocess
+    import tempfile
+
+    for n in players_list:
+        t0 = time.perf_counter()
+        setup, events, _ = truthful_game(n, rounds, seed={4: 7, 5: 3, 6: 5}.get(n, n))
+        print(f"{n} players: god's-eye log of {len(events)} events "
+              f"({', '.join(type(e).__name__ for e in events)}) built in "
+              f"{time.perf_counter() - t0:.0f} s", flush=True)
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump({"setup": setup.to_json(), "events": [e.to_json() for e in events]}, f)
+        res = {}
+        for rep in ("explicit", "orbits"):
+            if rep == "explicit" and n >= 6 and not six_explicit:
+                print(f"  {n} players explicit: skipped (--six-explicit; 4.4 GB table, ~6.4 GB peak)")
+                continue
+            out = subprocess.run([sys.executable, __file__, "--compare-one", f.name, rep],
+                                 capture_output=True, text=True, timeout=7200, check=False)
+            if out.returncode != 0:
+                print(f"  {rep}: failed: {out.stderr.strip().splitlines()[-1:]}", flush=True)
+                continue
+            r = json.loads(out.stdout.strip().splitlines()[-1])
+            res[rep] = r
+            print(f"  {n} players {rep:8s}: per event wall median {r['wall_median']:.3f} s max "
+                  f"{r['wall_max']:.3f} s, CPU median {r['cpu_median']:.3f} s max {r['cpu_max']:.3f} s; "
+                  f"peak RSS {r['peak_rss_mb']:.0f} MB; worlds {r['worlds']}, my valids {r['valids']}",
+                  flush=True)
+        if len(res) == 2:
+            e, o = res["explicit"], res["orbits"]
+            same = (e["worlds"], e["valids"]) == (o["worlds"], o["valids"])
+            print(f"  {n} players orbits/explicit: CPU median x{o['cpu_median'] / max(e['cpu_median'], 1e-9):.2f}, "
+                  f"CPU max x{o['cpu_max'] / max(e['cpu_max'], 1e-9):.2f}, peak RSS "
+                  f"x{o['peak_rss_mb'] / e['peak_rss_mb']:.2f}; same final worlds and valids: {same}",
+                  flush=True)
+        os.unlink(f.name)
+
+
 def bench_sim(configs, rounds: int = 1000) -> None:
     for a in configs:
         t0 = time.perf_counter()
@@ -198,7 +273,18 @@ def main(argv=None) -> None:
     ap.add_argument("--no-five", action="store_true", help="skip the 5-player benchmark")
     ap.add_argument("--six", action="store_true", help="also 6 players (needs ~10 GB, minutes)")
     ap.add_argument("--sim-configs", default="1", help="numbers of analysing players")
+    ap.add_argument("--compare", default=None, metavar="4,5,6",
+                    help="only: explicit vs orbits, memory and time per event, per player count")
+    ap.add_argument("--six-explicit", action="store_true",
+                    help="with --compare: also 6 players explicit (4.4 GB table)")
+    ap.add_argument("--compare-one", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.compare_one:
+        compare_one(*args.compare_one)
+        return
+    if args.compare:
+        bench_compare([int(x) for x in args.compare.split(",")], args.six_explicit)
+        return
     if args.hostile:
         bench_hostile()
         return

@@ -158,8 +158,9 @@ def test_cluedo_counting_checks_memory_before_allocating(monkeypatch):
 
 
 def test_egghead_setup_checks_memory_with_process_limits(tmp_path):
-    """Under ``ulimit -v 2.5 GB`` the game's deck with 6 players (a 4.4 GB table, accepted where
-    the memory is there) is refused at once, naming the players field."""
+    """Under ``ulimit -v 2.5 GB`` the game's deck with 6 players is refused at once, naming the
+    players field, when the explicit 4.4 GB table is forced; with the default representation
+    for six players (orbits under the symmetry of players) it fits and answers."""
     import subprocess
     import sys
 
@@ -171,11 +172,19 @@ def test_egghead_setup_checks_memory_with_process_limits(tmp_path):
     p = tmp_path / "big.json"
     p.write_text(json.dumps(d))
     code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (2500 << 20, "
-            "resource.RLIM_INFINITY)); from engines.__main__ import main; "
+            "resource.RLIM_INFINITY)); import engines.egghead.inference as inf; "
+            "inf.ORBIT_FROM_BYTES = {}; from engines.__main__ import main; "
             f"sys.exit(main(['infer', {str(p)!r}]))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    # the explicit table (forced): refused
+    out = subprocess.run([sys.executable, "-c", code.format(1 << 62)], capture_output=True,
+                         text=True, timeout=60, check=False)
     assert out.returncode == 2, out.stderr
     assert "$.setup.players" in out.stderr and "GB" in out.stderr
+    # the default for six players, orbits under the symmetry of players: fits and answers
+    out = subprocess.run([sys.executable, "-c", code.format(1 << 30)], capture_output=True,
+                         text=True, timeout=120, check=False)
+    assert out.returncode == 0, out.stderr
+    assert str(56 ** 6) in out.stdout
 
 
 @pytest.mark.parametrize("players,values,cards,field", [(3, 9, 6, "cards_per_player"), (5, 8, 3, "values"),

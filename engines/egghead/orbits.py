@@ -1,0 +1,497 @@
+"""The master table of Egghead up to the symmetry of players, kept sparse (Zorn 2024, A.1).
+
+Why: six players with 56 stacks each have 56^6 ≈ 30.8 G worlds; the bit-packed table of
+:mod:`engines.egghead.table` takes 4.4 GB and every event reads all of it. But the table is
+symmetric. Every question decomposes over players (an associative ``combine`` of a per-stack
+number), so an answer about the stacks the moderator sees does not change when those stacks
+are permuted among the seen players; a reactions round treats alike the players who react
+alike and whose reaction is modelled from the same table; a solve singles one player out.
+So the players fall into *blocks* (a partition of the axes, refined as events single players
+out: a rotating moderator, the solvers of a round, a player who solved, the players who do not
+use behavioural analysis), and the table is invariant under every permutation of the players
+within a block (the Young subgroup of the partition). It is stored here as the set of its
+*orbits*: a world up to those permutations is one sorted tuple of stacks per block, packed into
+one int64 key (stacks in the block order, each in ``bits`` bits), and the table is the sorted
+array of the keys of the orbits it contains. That is the idea of symbolic epistemic model
+checkers (van Benthem, van Eijck, Gattinger and Su, "Symbolic model checking for Dynamic
+Epistemic Logic", 2015, SMCDEL): knowledge over huge world sets need not be stored world by
+world; here the structure used is the symmetry of players rather than a BDD.
+
+The operations are Zorn's (2024) equations, on orbits:
+
+* answers, eq. (2)/(6): an orbit is kept iff the answer computed from its stacks (the seen
+  players' blocks) is the one given — the moderator's block is split off first;
+* reactions, eqs. (3)-(4): player p's valids in a world are the stacks v with (w_-p, v) in the
+  table; up to symmetry, w_-p is the orbit with one element of p's block deleted, and the
+  number of valids is the number of orbits (and distinct deleted values) that give that key.
+  An orbit stays iff, for every element of every block, the reaction so computed is the one
+  announced for that block (every block's players reacted alike, split first otherwise);
+* a solve, eq. (5): the solver's axis is split off as a block of one, the orbits where they
+  held the revealed stack are kept and their coordinate is made free.
+
+The table before any answer (every world) is kept as a flag, not as its C(S+n-1, n) orbits.
+Exactness against the explicit table is tested on 3-5 players (tests/engines/
+test_egghead_orbits.py). Cost: proportional to the number of orbits left; with six players and
+the benchmark's games (tests/benchmarks/bench_egghead.py --six) see docs/egghead-six-players.md.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+
+from engines.core.errors import CancelFlag, check_cancel
+from engines.egghead.questions import Question
+
+_CHUNK = 1 << 20  # orbits handled at once
+_GEN_LIMIT = 1 << 18  # multisets generated at once for the full table
+
+
+def _lex_multisets(S: int, lo: int, b: int):
+    """Sorted b-tuples of stacks lo..S-1 in lexicographic order, in chunks of about
+    ``_GEN_LIMIT`` rows (int16 (N, b)); never all C(S+b-1, b) at once."""
+    if b == 0:
+        yield np.zeros((1, 0), dtype=np.int16)
+        return
+    if math.comb(S - lo + b - 1, b) <= _GEN_LIMIT:
+        yield (multisets(S - lo, b) + lo).astype(np.int16)
+        return
+    for a in range(lo, S):
+        for sub in _lex_multisets(S, a, b - 1):
+            yield np.hstack([np.full((sub.shape[0], 1), a, dtype=np.int16), sub])
+
+
+@lru_cache(maxsize=512)
+def multisets(S: int, b: int) -> np.ndarray:
+    """int16 (C(S+b-1, b), b): every sorted b-tuple of stacks 0..S-1, in lexicographic order."""
+    if b == 0:
+        return np.zeros((1, 0), dtype=np.int16)
+    if b == 1:
+        return np.arange(S, dtype=np.int16)[:, None]
+    prev = multisets(S, b - 1)
+    parts = []
+    for a in range(S):
+        suf = prev[np.searchsorted(prev[:, 0], a):] if prev.shape[1] else prev
+        head = np.full((suf.shape[0], 1), a, dtype=np.int16)
+        parts.append(np.hstack([head, suf]))
+    out = np.vstack(parts)
+    out.setflags(write=False)
+    return out
+
+
+def orbits_possible(players: int, S: int) -> int:
+    """Orbits of the whole table when all ``players`` are in one block: C(S+n-1, n) (int)."""
+    return math.comb(S + players - 1, players)
+
+
+def fits(players: int, S: int) -> bool:
+    """Whether keys of ``players`` stacks of S values fit in an int64 (the representation's
+    precondition)."""
+    return players * max(1, (S - 1).bit_length()) <= 62
+
+
+def _assignments(block: Sequence[int], parts: Sequence[Sequence[int]]) -> list[tuple]:
+    """For an old block (sorted axes) split into ``parts``: every assignment of its sorted
+    positions 0..b-1 to its axes (a tuple aligned with ``block``) with each part's positions
+    increasing along its axes (so that the rows stay sorted within the new blocks)."""
+    b = len(block)
+    out = []
+
+    def rec(i, free, acc):
+        if i == len(parts):
+            out.append(dict(acc))
+            return
+        for pos in itertools.combinations(free, len(parts[i])):
+            nxt = [x for x in free if x not in pos]
+            rec(i + 1, nxt, acc + list(zip(parts[i], pos)))
+    rec(0, list(range(b)), [])
+    return [tuple(d[a] for a in block) for d in out]
+
+
+class OrbitIndicator:
+    """A player's solved indicator on an :class:`OrbitTable`: for each key of a world without
+    that player (sorted int64 ``keys``), the number of their valid stacks (``counts``).
+    ``full_count``: set instead when the table is full (every key has S valids)."""
+
+    def __init__(self, keys: np.ndarray | None, counts: np.ndarray | None,
+                 full_count: int | None = None):
+        self.keys, self.counts, self.full_count = keys, counts, full_count
+
+    def count_of(self, keys: np.ndarray) -> np.ndarray:
+        """int64 counts for keys (0 where a key is absent)."""
+        keys = np.asarray(keys, dtype=np.int64)
+        if self.full_count is not None:
+            return np.full(keys.shape, self.full_count, dtype=np.int64)
+        if self.keys.size == 0:
+            return np.zeros(keys.shape, dtype=np.int64)
+        pos = np.searchsorted(self.keys, keys)
+        pos = np.minimum(pos, self.keys.size - 1)
+        hit = self.keys[pos] == keys
+        return np.where(hit, self.counts[pos], 0)
+
+
+class OrbitTable:
+    """A set of worlds invariant under permutations of players within blocks, as sorted orbit
+    keys (see the module docstring). Mutable; :meth:`copy` to keep. Same methods as
+    :class:`engines.egghead.table.BitTable` where :mod:`engines.egghead.inference` uses them.
+
+    Args:
+        players: n >= 2; S: stacks per player; blocks: the initial partition of the axes
+            (tuples of axes; default one block of all).
+    Raises:
+        ValueError: keys of n stacks of S values do not fit in 62 bits (:func:`fits`).
+    """
+
+    def __init__(self, players: int, S: int, blocks: Sequence[Sequence[int]] | None = None):
+        if not fits(players, S):
+            raise ValueError(f"{players} stacks of {S} values do not fit in an int64 key")
+        self.n, self.S = players, S
+        self.bits = max(1, (S - 1).bit_length())
+        self.blocks = self._norm(blocks if blocks is not None else [range(players)])
+        self.full = True
+        self.keys = np.zeros(0, dtype=np.int64)
+        self._kept: list = []
+        self._inds: dict = {}   # block -> OrbitIndicator of the current orbits
+
+    # ------------------------------------------------------------------ layout
+    @staticmethod
+    def _norm(blocks) -> tuple:
+        bl = [tuple(sorted(int(a) for a in b)) for b in blocks if len(b)]
+        return tuple(sorted(bl))
+
+    @property
+    def layout(self) -> list[int]:
+        """The axis held by each column of an orbit row (blocks concatenated)."""
+        return [a for b in self.blocks for a in b]
+
+    def _block_cols(self, blocks=None) -> list[tuple[int, int]]:
+        out, c = [], 0
+        for b in (blocks or self.blocks):
+            out.append((c, c + len(b)))
+            c += len(b)
+        return out
+
+    def _block_of(self, axis: int) -> int:
+        for i, b in enumerate(self.blocks):
+            if axis in b:
+                return i
+        raise ValueError(f"no axis {axis}")
+
+    def pack(self, rows: np.ndarray) -> np.ndarray:
+        """int64 keys of orbit rows (N, m) (the first column most significant)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        key = np.zeros(rows.shape[0], dtype=np.int64)
+        for j in range(rows.shape[1]):
+            key <<= self.bits
+            key |= rows[:, j]
+        return key
+
+    def unpack(self, keys: np.ndarray, m: int | None = None) -> np.ndarray:
+        """int16 (N, m) rows of keys (m defaults to n)."""
+        m = self.n if m is None else m
+        keys = np.asarray(keys, dtype=np.int64)
+        out = np.empty((keys.shape[0], m), dtype=np.int16)
+        mask = (1 << self.bits) - 1
+        k = keys.copy()
+        for j in range(m - 1, -1, -1):
+            out[:, j] = k & mask
+            k >>= self.bits
+        return out
+
+    def _canon(self, world: Sequence[int]) -> np.ndarray:
+        """Orbit row (one sorted tuple per block) of worlds (N, n) given in axis order."""
+        w = np.asarray(world, dtype=np.int16)
+        cols = [np.sort(w[:, list(b)], axis=1) for b in self.blocks]
+        return np.hstack(cols)
+
+    def _rows_chunks(self):
+        """The table's orbit rows, in chunks (int16 (N, n))."""
+        if self.full:
+            yield from self._full_chunks(self.blocks)
+            return
+        for s in range(0, self.keys.size, _CHUNK):
+            yield self.unpack(self.keys[s:s + _CHUNK])
+
+    def _full_chunks(self, blocks):
+        """Every orbit of the full table for ``blocks``, in chunks (int16 (N, n)), in the
+        order of their keys (so that a filter of them needs no sort)."""
+        S = self.S
+        rest_sizes = [math.prod(math.comb(S + len(b) - 1, len(b)) for b in blocks[i + 1:])
+                      for i in range(len(blocks))]
+
+        def rec(i):
+            if i == len(blocks):
+                yield np.zeros((1, 0), dtype=np.int16)
+                return
+            # several head rows per chunk only when the tail comes in one chunk (key order)
+            whole_tail = rest_sizes[i] <= 4 * _GEN_LIMIT
+            for head in _lex_multisets(S, 0, len(blocks[i])):
+                step = max(1, 4 * _GEN_LIMIT // max(1, rest_sizes[i])) if whole_tail else 1
+                for s in range(0, head.shape[0], step):
+                    h = head[s:s + step]
+                    for tail in rec(i + 1):
+                        yield np.hstack([np.repeat(h, tail.shape[0], axis=0),
+                                         np.tile(tail, (h.shape[0], 1))])
+        yield from rec(0)
+
+    # ------------------------------------------------------------------ basics
+    def copy(self) -> OrbitTable:
+        t = OrbitTable.__new__(OrbitTable)
+        t.n, t.S, t.bits, t.blocks, t.full = self.n, self.S, self.bits, self.blocks, self.full
+        t.keys = self.keys.copy()
+        t._kept = []
+        t._inds = dict(self._inds)      # read-only indicators of the same orbits
+        return t
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.keys.nbytes)
+
+    @property
+    def orbits(self) -> int:
+        """Number of orbits stored (int; of the full table when :attr:`full`)."""
+        if self.full:
+            return math.prod(math.comb(self.S + len(b) - 1, len(b)) for b in self.blocks)
+        return int(self.keys.size)
+
+    def count(self) -> int:
+        """Number of worlds (int): the sum over orbits of their sizes (multinomials)."""
+        if self.full:
+            return self.S ** self.n
+        total = 0
+        fact = np.array([math.factorial(i) for i in range(self.n + 1)], dtype=np.int64)
+        for rows in self._rows_chunks():
+            size = np.ones(rows.shape[0], dtype=np.int64)
+            for (c0, c1) in self._block_cols():
+                b = c1 - c0
+                if b < 2:
+                    continue
+                blk = rows[:, c0:c1]
+                run = np.ones(rows.shape[0], dtype=np.int64)
+                denom = np.ones(rows.shape[0], dtype=np.int64)
+                for j in range(1, b):
+                    same = blk[:, j] == blk[:, j - 1]
+                    run = np.where(same, run + 1, 1)
+                    denom *= np.where(same, run, 1)
+                size *= fact[b] // denom
+            total += int(size.sum())
+        return total
+
+    def _set_rows(self, rows_iter, in_order: bool = False, keep_marks: bool = False) -> None:
+        """Replace the table by the orbits of ``rows_iter``; ``in_order``: they come in key
+        order without repeats (a filter of the table's own orbits), so no sort is needed."""
+        parts = [self.pack(r) for r in rows_iter]
+        keys = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+        self.keys = keys if in_order else np.unique(keys)
+        self.full = False
+        if not keep_marks:   # the reaction filters applied since the last other change
+            self._kept = []
+        self._inds = {}
+
+    # ------------------------------------------------------------------ refinement
+    def split(self, group: Sequence[int]) -> bool:
+        """Refine the blocks so that ``group`` (axes) is a union of blocks. Returns whether
+        anything changed. Each orbit becomes the orbits of the finer partition it holds."""
+        g = {int(a) for a in group}
+        new = []
+        for b in self.blocks:
+            inside = tuple(a for a in b if a in g)
+            outside = tuple(a for a in b if a not in g)
+            new.extend([x for x in (inside, outside) if x])
+        new = self._norm(new)
+        if new == self.blocks:
+            return False
+        old_blocks, old_cols = self.blocks, self._block_cols()
+        self.blocks = new
+        self._inds = {}
+        if self.full:
+            self._kept = []
+            return True
+        # per old block: every way to hand its sorted stacks to its axes that is canonical for
+        # the new blocks (the positions given to each new part increasing)
+        per_block = []
+        for b in old_blocks:
+            parts = [nb for nb in new if set(nb) <= set(b)]
+            per_block.append(_assignments(b, parts))
+
+        def rows_iter():
+            for s in range(0, self.keys.size, _CHUNK // 8):
+                rows = self.unpack(self.keys[s:s + _CHUNK // 8])
+                for combo in itertools.product(*per_block):
+                    world = np.empty_like(rows)
+                    for b, (c0, _c1), assign in zip(old_blocks, old_cols, combo):
+                        for a, pos in zip(b, assign):
+                            world[:, a] = rows[:, c0 + pos]
+                    yield self._canon(world)
+        self._set_rows(rows_iter())
+        return True
+
+    # ------------------------------------------------------------------ eq. (2) / (6)
+    def filter_answer(self, q: Question, answer: int, seen: Sequence[bool],
+                      cancel: CancelFlag = None) -> None:
+        """Keep the orbits where the moderator gives ``answer`` (eq. (2); eq. (6) with an
+        unseen player). Splits the unseen players off first."""
+        unseen = [a for a in range(self.n) if not seen[a]]
+        if unseen:
+            self.split(unseen)
+        seen_cols = [j for j, a in enumerate(self.layout) if seen[a]]
+
+        def rows_iter():
+            for rows in self._rows_chunks():
+                check_cancel(cancel)
+                acc = np.full(rows.shape[0], q.identity, dtype=np.int64)
+                for j in seen_cols:
+                    acc = q.ufunc(acc, q.feature[rows[:, j]])
+                yield rows[q.final(acc) == answer]
+        self._set_rows(rows_iter(), in_order=True)
+
+    # ------------------------------------------------------------------ eqs. (3)-(4)
+    def _deletion_keys(self, rows: np.ndarray, col: int) -> np.ndarray:
+        """Keys of the rows with column ``col`` deleted (n-1 stacks)."""
+        keep = [j for j in range(self.n) if j != col]
+        return self.pack(rows[:, keep])
+
+    def solved_indicator(self, axis: int, cancel: CancelFlag = None,
+                         with_support: bool = False):
+        """The :class:`OrbitIndicator` of the player on ``axis`` (their number of valids per
+        world without them); with ``with_support`` also the sorted keys where they have a
+        valid stack (the support, as an :class:`OrbitIndicator` of the keys)."""
+        if self.full:
+            ind = OrbitIndicator(None, None, self.S)
+            return (ind, ind) if with_support else ind
+        bi = self._block_of(axis)
+        cached = self._inds.get(self.blocks[bi])
+        if cached is not None:          # the same for every player of the block (symmetry)
+            return (cached, cached) if with_support else cached
+        c0, c1 = self._block_cols()[bi]
+        # counted chunk by chunk and merged: the distinct keys are at most the orbits of the
+        # smaller block structure (6 players: C(60, 5) = 5.5 M), far fewer than the deletion
+        # keys of all orbits (up to 6 per orbit: 70 M for 11.7 M orbits)
+        keys = np.zeros(0, dtype=np.int64)
+        counts = np.zeros(0, dtype=np.int64)
+        for rows in self._rows_chunks():
+            check_cancel(cancel)
+            parts = []
+            for j in range(c0, c1):
+                last = np.ones(rows.shape[0], dtype=bool) if j == c1 - 1 else rows[:, j] != rows[:, j + 1]
+                parts.append(self._deletion_keys(rows[last], j))
+            ck, cc = np.unique(np.concatenate(parts), return_counts=True)
+            if keys.size == 0:
+                keys, counts = ck, cc.astype(np.int64)
+                continue
+            u, inv = np.unique(np.concatenate([keys, ck]), return_inverse=True)
+            counts = np.bincount(inv, weights=np.concatenate([counts, cc]).astype(np.float64),
+                                 minlength=u.size).astype(np.int64)
+            keys = u
+        ind = OrbitIndicator(keys, counts)
+        self._inds[self.blocks[bi]] = ind
+        return (ind, ind) if with_support else ind
+
+    def support(self, axis: int, cancel: CancelFlag = None) -> OrbitIndicator:
+        """Keys (worlds without the player on ``axis``) where they have a valid stack."""
+        return self.solved_indicator(axis, cancel, with_support=True)[1]
+
+    @staticmethod
+    def reaction_is_constant_on(solved_ind: OrbitIndicator, support: OrbitIndicator) -> bool:
+        """Whether the player reacts alike in every world of the support (see BitTable)."""
+        if support.full_count is not None:
+            if solved_ind.full_count is not None:
+                return True
+            return False if solved_ind.keys.size == 0 else bool(
+                np.all(solved_ind.counts == 1) or np.all(solved_ind.counts != 1))
+        c = solved_ind.count_of(support.keys) == 1
+        return bool(c.all() or not c.any())
+
+    def keep_reaction(self, axis: int, solved_ind: OrbitIndicator, solved: bool) -> None:
+        """Keep the orbits where every player of ``axis``'s block reacts as ``solved`` (the
+        block must hold players who all reacted alike, with indicators from the same table)."""
+        bi = self._block_of(axis)
+        tag = (self.blocks[bi], bool(solved), solved_ind)
+        if any(t[0] == tag[0] and t[1] == tag[1] and t[2] is solved_ind for t in self._kept):
+            return                       # the same condition on the same block: idempotent
+        if self.full and solved_ind.full_count is not None:
+            if (solved_ind.full_count == 1) != bool(solved):
+                self.full, self.keys = False, np.zeros(0, dtype=np.int64)
+            self._kept.append(tag)
+            return
+        c0, c1 = self._block_cols()[bi]
+
+        def rows_iter():
+            for rows in self._rows_chunks():
+                ok = np.ones(rows.shape[0], dtype=bool)
+                for j in range(c0, c1):
+                    ok &= (solved_ind.count_of(self._deletion_keys(rows, j)) == 1) == bool(solved)
+                yield rows[ok]
+        self._set_rows(rows_iter(), in_order=True, keep_marks=True)
+        self._kept.append(tag)
+
+    # ------------------------------------------------------------------ eq. (5)
+    def reset_player(self, axis: int, stack: int) -> None:
+        """Eq. (5): keep the worlds where the player on ``axis`` held ``stack``, then make
+        their coordinate free (their block is split off first)."""
+        self.split([axis])
+        if self.full:
+            return
+        col = self.layout.index(axis)
+
+        def rows_iter():
+            for rows in self._rows_chunks():
+                r = rows[rows[:, col] == stack]
+                if r.shape[0] == 0:
+                    continue
+                for s0 in range(0, r.shape[0], max(1, _CHUNK // self.S)):
+                    part = r[s0:s0 + max(1, _CHUNK // self.S)]
+                    big = np.repeat(part, self.S, axis=0)
+                    big[:, col] = np.tile(np.arange(self.S, dtype=np.int16), part.shape[0])
+                    yield big
+        self._set_rows(rows_iter())
+
+    # ------------------------------------------------------------------ projections
+    def _worlds_over(self, axis: int, world: Sequence[int]) -> np.ndarray:
+        w = np.tile(np.asarray([int(x) for x in world], dtype=np.int16), (self.S, 1))
+        w[:, axis] = np.arange(self.S, dtype=np.int16)
+        return w
+
+    def row(self, axis: int, world: Sequence[int]) -> np.ndarray:
+        """bool (S,): the valids of the player on ``axis`` when the others hold ``world``."""
+        if self.full:
+            return np.ones(self.S, dtype=bool)
+        keys = self.pack(self._canon(self._worlds_over(axis, world)))
+        return np.isin(keys, self.keys)
+
+    def row_count(self, axis: int, world: Sequence[int]) -> int:
+        return int(self.row(axis, world).sum())
+
+    def key_without(self, axis: int, worlds: np.ndarray) -> np.ndarray:
+        """Keys of worlds (N, n) in axis order with ``axis`` deleted (indicator keys)."""
+        rows = self._canon(worlds)
+        lay = self.layout
+        # the column of ``axis``: any column of its block holding its stack (the rows are
+        # sorted within blocks); delete the last one holding that value
+        bi = self._block_of(axis)
+        c0, c1 = self._block_cols()[bi]
+        val = np.asarray(worlds, dtype=np.int16)[:, axis]
+        out = np.empty(rows.shape[0], dtype=np.int64)
+        for j in range(c0, c1):
+            hit = rows[:, j] == val
+            if j < c1 - 1:
+                hit &= rows[:, j + 1] != val
+            if hit.any():
+                out[hit] = self._deletion_keys(rows[hit], j)
+        _ = lay
+        return out
+
+    def indicator_row(self, axis: int, ind: OrbitIndicator, world: Sequence[int],
+                      over: int) -> np.ndarray:
+        """bool (S,): whether the player on ``axis`` solves in ``world`` with the stack of the
+        player on ``over`` replaced by each v (like :func:`engines.egghead.table.indicator_at`)."""
+        w = self._worlds_over(over, world)
+        return ind.count_of(self.key_without(axis, w)) == 1
+
+    def indicator_value(self, axis: int, ind: OrbitIndicator, world: Sequence[int]) -> bool:
+        """Whether the player on ``axis`` solves in ``world`` (their own stack ignored)."""
+        w = np.asarray([[int(x) for x in world]], dtype=np.int16)
+        return bool(ind.count_of(self.key_without(axis, w))[0] == 1)
