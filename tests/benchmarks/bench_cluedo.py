@@ -139,7 +139,8 @@ def run_recommend(edition, n_players, suggestions, seeds, staged=False):
             _, dt = timed(recommendation_keys, setup, ev, None)   # recommend's default budget
             opp_cpu.append(time.process_time() - c0)
             opp.append(dt)
-    line = (f"recommend exact{' (staged)' if staged else ''}, ranking alone (opponents off), {edition} {n_players}p {suggestions} sugg: "
+    line = (f"recommend exact{' (staged)' if staged else ''}, ranking alone (opponents off), "
+            f"{edition} {n_players}p {suggestions} sugg: "
             f"one room median {statistics.median(one):.3f} s worst {max(one):.3f} s")
     if every:
         line += (f"; all rooms median {statistics.median(every):.3f} s worst {max(every):.3f} s"
