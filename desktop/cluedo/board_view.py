@@ -14,6 +14,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
+from desktop.appearance import muted_css
 from desktop.widgets.plain_text import esc
 
 CORRIDOR = QColor("#efe4c8")
@@ -220,7 +221,7 @@ class BoardPanel(QWidget):
         self.roll.valueChanged.connect(self._resubmit)
         row.addWidget(self.roll)
         self.status = QLabel()
-        self.status.setStyleSheet("color:gray")
+        self.status.setStyleSheet(muted_css())   # secondary text from the palette (light or dark)
         row.addWidget(self.status, 1)
         lay.addLayout(row)
         self.moves = QLabel()

@@ -360,7 +360,7 @@ class NewGameDialog(NewGameDialogBase):
         self.weight_hint.setToolTip(CLAIM_WEIGHT_HELP)
         self.weight_hint.setStyleSheet(muted_css())
         # room for the hint's longest text (set later, after the dialog has its size)
-        self.weight_hint.setMinimumHeight(4 * self.weight_hint.fontMetrics().lineSpacing())
+        self.weight_hint.setMinimumHeight(6 * self.weight_hint.fontMetrics().lineSpacing())
         self.strategy = QComboBox()
         for s in ("flat", "dynamic"):
             self.strategy.addItem(STRATEGY_LABELS[s], s)
