@@ -192,7 +192,7 @@ SIMULATE_LIMITS = {
     "cluedo": {"players": (3, 6, "the editions have six suspects; time grows fast with players")},
     "egghead": {
         "players": (3, 6, "the master table has (stacks)^players entries"),
-        "values": (2, 9, "the seed's deck has values 1..9"),
+        "values": (2, 9, "Zorn's (2024) deck has values 1..9"),
         "cards": (1, 6, "stacks grow combinatorially with the cards"),
         "rounds": (1, 100_000, "rounds per game; time grows with them"),
         "target": (1, 10_000, "points to win"),

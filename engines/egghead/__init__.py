@@ -1,4 +1,4 @@
-"""Egghead engine: valid stacks with behavioural analysis, and the seed's simulation.
+"""Egghead engine: valid stacks with behavioural analysis, and Zorn's (2024) simulation.
 
 Public API (the engine contract, engines/CONTRACT.md):
 

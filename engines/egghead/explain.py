@@ -1,5 +1,5 @@
 """Why one of my Egghead stacks is ruled out (or is the only one left), or why a position's
-value is certain: the entries that force it (seed 002's master table, exact).
+value is certain: the entries that force it (Zorn 2024's master table, exact).
 
 Facts: ``{"stack": [1, 2, 4]}`` (a stack of mine, sorted or not) or ``{"position": 1,
 "value": 2}`` (my ``position``-th smallest card, from 1, shows ``value``). Status under the

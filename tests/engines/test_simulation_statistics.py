@@ -23,7 +23,7 @@ from engines.egghead.simulate import play_game
 
 def egghead_game(index, seed_seq, players, rounds, analysing):
     """One Egghead game (external moderator, our deck); returns (BA solves, answers-only
-    solves) as lists of rounds needed (the seed's X)."""
+    solves) as lists of rounds needed (Zorn's (2024) X)."""
     qs = list(bound_deck(6, 3, players).values())
     ob, on, _ = play_game(players, 6, 3, rounds, analysing, qs, np.random.default_rng(seed_seq))
     return ob, on
