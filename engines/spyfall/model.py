@@ -335,7 +335,7 @@ class Claim:
 @dataclass(frozen=True)
 class Ask:
     """``asker`` asks ``answerer`` a question (Spyfall's turn order: the answerer asks next).
-    It carries no evidence in the seed's model (the beliefs do not change); the answer is the
+    It carries no evidence in the model of “Spyfall with Pyro” (the beliefs do not change); the answer is the
     answerer's next :class:`Claim`."""
 
     asker: str
