@@ -314,7 +314,8 @@ def run_games(fn: GameFn, games: int, seed: int, args: Sequence = (), *,
                               chunk_size, progress, cancel)
     if sch.kind == "local":   # a LocalCluster runs on this computer too
         sch = Scheduler("local", local_workers(sch.workers), threads=sch.threads)
-    else:
+    else:   # the missing extra is named first: no use reaching a scheduler without it
+        _require_dask("--scheduler")
         check_reachable(sch.address)
     return _run_dask(fn, games, seed, args, sch, chunk_size, progress, cancel)
 
