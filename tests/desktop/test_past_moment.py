@@ -16,9 +16,18 @@ import random
 import re
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QTextDocumentFragment
-from PySide6.QtWidgets import QAbstractButton, QAbstractItemView, QGroupBox, QLabel, QTabBar, QTextEdit, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QGroupBox,
+    QLabel,
+    QListView,
+    QTabBar,
+    QTextEdit,
+    QWidget,
+)
 from window_idle import wait_idle
 
 from desktop.widgets.belief_plot import BeliefPlot
@@ -52,12 +61,15 @@ def _view_texts(view: QAbstractItemView) -> list:
     if model is None:
         return []
     out = []
-    for r in range(min(model.rowCount(), MAX_ROWS)):
-        for c in range(model.columnCount()):
+    top = QModelIndex()   # a list model's counts take the parent (no default in PySide)
+    # a list view shows one column (QListWidget's model keeps columnCount private)
+    columns = 1 if isinstance(view, QListView) else model.columnCount(top)
+    for r in range(min(model.rowCount(top), MAX_ROWS)):
+        for c in range(columns):
             v = model.data(model.index(r, c), Qt.DisplayRole)
             if v not in (None, ""):
                 out.append(str(v))
-    for c in range(model.columnCount()):
+    for c in range(columns if not isinstance(view, QListView) else 0):
         v = model.headerData(c, Qt.Horizontal, Qt.DisplayRole)
         if v not in (None, ""):
             out.append(str(v))
