@@ -475,14 +475,3 @@ class Autosave(QObject):
             os.remove(self.recovery_path())
         except OSError:   # not there, or a folder that cannot be written: nothing to remove
             pass
-
-    @classmethod
-    def read_recovery(cls) -> list[tuple[SessionData, Optional[str]]]:
-        """Sessions found in the recovery file, read as
-        :func:`desktop.recovery.read_recovery_file` reads them ([] when it is damaged)."""
-        from desktop.recovery import read_recovery_file
-
-        try:
-            return read_recovery_file(cls.recovery_path())
-        except SessionFormatError:
-            return []

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
+from engines.cluedo.constraints import constraints_for
 from engines.cluedo.counting import count_deals, propagate
-from engines.cluedo.inference import constraints_for
 from engines.cluedo.model import (
     AccusationEvent,
     HandEvent,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional
+from typing import Optional, Sequence
 
 from engines.core.errors import SessionFormatError
 from engines.core.limits import check_memory
@@ -235,8 +235,6 @@ class Setup:
             pawns = tuple((p, pobj[p]) for p in players if p in pobj)
         trust = ()
         if r.has("model"):
-            from engines.cluedo.suggestions import read_trust
-
             trust = read_trust(r.dict("model"), players, me, r.sub("model"))
         return Setup(tuple(categories), tuple(players), tuple(sizes), me, edition, dealer, dice, pawns,
                      trust)
@@ -510,7 +508,6 @@ def _check_typeable(name: str, path: str) -> None:
     Raises:
         SessionFormatError: at ``path``.
     """
-    from engines.cluedo.parse import NOBODY
     from engines.core.names import words
 
     if ":" in name:
@@ -519,3 +516,53 @@ def _check_typeable(name: str, path: str) -> None:
     if " ".join(words(name)) in NOBODY or name.strip() in NOBODY:
         raise SessionFormatError(path, f"{name!r} is a word quick entry reads as \"nobody "
                                        f"refuted\"; please choose another name")
+
+
+#: Words a refuter field reads as "nobody refuted" (quick entry; so no player may be called so).
+NOBODY = ("none", "nobody", "noone", "-", "no one")
+LEARN = "learn"
+#: Largest rho accepted in a setup: beyond it the weights say "they only ever name their own
+#: cards", which no table plays.
+MAX_RHO = 100.0
+
+
+def read_trust(obj, setup_players: Sequence[str], me: str, path: str) -> tuple:
+    """Validate ``{"suggestion_trust": {name: rho or "learn"}}`` (the setup's ``"model"``).
+
+    Returns:
+        a tuple of ``(player, rho or "learn")`` pairs in seating order, players left out (rho 1)
+        omitted.
+    Raises:
+        SessionFormatError: not an object, an unknown key, an unknown player, me (I know my own
+            hand), or a value that is neither a number in [0, :data:`MAX_RHO`] nor ``"learn"``.
+    """
+    from engines.core.schema import Reader
+
+    r = Reader(obj, path)
+    extra = [k for k in obj if k != "suggestion_trust"]
+    if extra:
+        raise r.error(extra[0], f"unknown model setting {extra[0]!r}; expected \"suggestion_trust\"")
+    if not r.has("suggestion_trust"):
+        return ()
+    trust = r.dict("suggestion_trust")
+    tr = Reader(trust, r.sub("suggestion_trust"))
+    for name in trust:
+        if name not in setup_players:
+            raise tr.error(name, f"{name!r} is not one of the players")
+        if name == me:
+            raise tr.error(name, "that is you: your own suggestions say nothing about a hand you know")
+    out = []
+    for name in setup_players:
+        if name not in trust:
+            continue
+        v = trust[name]
+        if isinstance(v, str):
+            if v != LEARN:
+                raise tr.error(name, f"expected a number (0: never names own cards, 1: neutral, "
+                                     f"above 1: bluffs) or \"learn\", got {v!r}")
+            out.append((name, LEARN))
+        else:
+            rho = tr.float(name, min=0.0, max=MAX_RHO)
+            if rho != 1.0:
+                out.append((name, rho))
+    return tuple(out)

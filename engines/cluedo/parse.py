@@ -27,6 +27,7 @@ from typing import Optional, Sequence
 
 from engines.cluedo.model import (
     ENVELOPE,
+    NOBODY,  # noqa: E402 (re-exported: the words the grammar reads as nobody)
     AccusationEvent,
     HandEvent,
     LacksEvent,
@@ -42,7 +43,6 @@ from engines.cluedo.model import (
 from engines.core.errors import SessionFormatError
 from engines.core.names import TEXT_PATH, candidates, check_length, complete_word, match_name, match_player, split_names
 
-NOBODY = ("none", "nobody", "noone", "-", "no one")
 HAS = ("has", "have", "holds", "shows", "showed", "shown")
 LACKS = ("lacks", "lack", "not", "hasn't", "hasnt", "doesn't", "without")
 ACCUSES = ("accuses", "accused", "accuse")
@@ -292,8 +292,8 @@ def contradiction(setup: Setup, events: Sequence, event, *, cancel=None) -> Opti
         Cancelled: ``cancel()`` became true (it is polled by the engine's long loops).
         SessionFormatError: ``event`` is not an event of this setup.
     """
+    from engines.cluedo.constraints import constraints_for
     from engines.cluedo.counting import count_deals, propagate
-    from engines.cluedo.inference import constraints_for
 
     comp = propagate(constraints_for(setup, events))
     if not comp.feasible or count_deals(comp, cancel, marginals=False).count == 0:

@@ -48,61 +48,15 @@ from typing import Optional, Sequence
 import numpy as np
 
 from engines.cluedo.counting import CountResult, count_deals, propagate
-from engines.cluedo.model import Setup, SuggestionEvent
+from engines.cluedo.model import LEARN, MAX_RHO, Setup, SuggestionEvent, read_trust  # noqa: F401 (re-exported)
 from engines.core.errors import SessionFormatError
 
 #: The values of rho a learned posterior is over (a uniform prior on them).
 GRID = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
-LEARN = "learn"
-#: Largest rho accepted in a setup: beyond it the weights say "they only ever name their own
-#: cards", which no table plays.
-MAX_RHO = 100.0
 #: Suggestions an opponent must have made before the learned summary names a behaviour.
 MIN_SUGGESTIONS = 3
 #: Named behaviours of the New game dialog and their ratios.
 BEHAVIOURS = {"lacks": 0.25, "neutral": 1.0, "bluffs": 4.0}
-
-
-def read_trust(obj, setup_players: Sequence[str], me: str, path: str) -> tuple:
-    """Validate ``{"suggestion_trust": {name: rho or "learn"}}`` (the setup's ``"model"``).
-
-    Returns:
-        a tuple of ``(player, rho or "learn")`` pairs in seating order, players left out (rho 1)
-        omitted.
-    Raises:
-        SessionFormatError: not an object, an unknown key, an unknown player, me (I know my own
-            hand), or a value that is neither a number in [0, :data:`MAX_RHO`] nor ``"learn"``.
-    """
-    from engines.core.schema import Reader
-
-    r = Reader(obj, path)
-    extra = [k for k in obj if k != "suggestion_trust"]
-    if extra:
-        raise r.error(extra[0], f"unknown model setting {extra[0]!r}; expected \"suggestion_trust\"")
-    if not r.has("suggestion_trust"):
-        return ()
-    trust = r.dict("suggestion_trust")
-    tr = Reader(trust, r.sub("suggestion_trust"))
-    for name in trust:
-        if name not in setup_players:
-            raise tr.error(name, f"{name!r} is not one of the players")
-        if name == me:
-            raise tr.error(name, "that is you: your own suggestions say nothing about a hand you know")
-    out = []
-    for name in setup_players:
-        if name not in trust:
-            continue
-        v = trust[name]
-        if isinstance(v, str):
-            if v != LEARN:
-                raise tr.error(name, f"expected a number (0: never names own cards, 1: neutral, "
-                                     f"above 1: bluffs) or \"learn\", got {v!r}")
-            out.append((name, LEARN))
-        else:
-            rho = tr.float(name, min=0.0, max=MAX_RHO)
-            if rho != 1.0:
-                out.append((name, rho))
-    return tuple(out)
 
 
 def named_counts(setup: Setup, events: Sequence) -> dict:
@@ -144,7 +98,7 @@ def weighted_count(setup: Setup, events: Sequence, rhos: dict, cancel=None, *,
     model ``rhos`` (``{player: rho}``): :class:`engines.cluedo.counting.CountResult` (weighted
     counts divided by ``exp(result.log_scale)``; with ``plain_count`` also ``result.plain``, the
     number of deals of positive weight, from the same schedule)."""
-    from engines.cluedo.inference import constraints_for
+    from engines.cluedo.constraints import constraints_for
 
     cons = constraints_for(setup, events)
     apply_rhos(cons, setup, events, rhos)
@@ -241,8 +195,8 @@ def learn_trust(setup: Setup, events: Sequence, player: str, rhos: Optional[dict
     """
     if player not in setup.players or player == setup.me:
         raise SessionFormatError("$.setup.model.suggestion_trust", f"{player!r} is not an opponent")
+    from engines.cluedo.constraints import constraints_for
     from engines.cluedo.counting import reweight
-    from engines.cluedo.inference import constraints_for
 
     base = {p: r for p, r in (rhos or {}).items() if p != player}
     cons = constraints_for(setup, events)

@@ -50,8 +50,7 @@ from engines.core.errors import (
 from engines.core.info import entropy_bits
 from engines.core.timeline import DEFAULT_MEMORY_BUDGET
 from engines.egghead.model import Answer, Event, Reactions, Setup, Solve
-from engines.egghead.orbits import OrbitTable, orbits_possible
-from engines.egghead.orbits import fits as _orbits_fit
+from engines.egghead.orbits import ORBIT_FROM_BYTES, OrbitTable, orbit_bytes, orbits_possible, uses_orbits  # noqa: F401 (re-exported)
 from engines.egghead.questions import bound_deck, stack_space
 from engines.egghead.table import BitTable, indicator_at, table_bytes
 
@@ -60,15 +59,6 @@ METHODS = ("master-table",)
 
 _PARALLEL_BYTES = 256 << 20  # tables from this size get their indicators two at a time
 
-ORBIT_FROM_BYTES = 1 << 30
-"""Explicit master tables larger than this (bytes; 6 players × 56 stacks: 4.4 GB) are kept as
-orbits under the symmetry of players instead (:class:`engines.egghead.orbits.OrbitTable`,
-exact, tested equal to the explicit table on 3-5 players); smaller ones stay bit-packed."""
-
-
-def uses_orbits(players: int, S: int) -> bool:
-    """Whether inference keeps the master table of ``players`` × ``S`` stacks as orbits."""
-    return table_bytes(players, S) > ORBIT_FROM_BYTES and _orbits_fit(players, S)
 
 
 @dataclass(frozen=True)
@@ -377,10 +367,6 @@ def state_bytes(setup: Setup) -> int:
     return table_bytes(ctx.n, ctx.S) * (2 if ctx.need_answers_table else 1)
 
 
-def orbit_bytes(players: int, S: int) -> int:
-    """Bytes of an orbit table holding every orbit of one block (8 per key; the table before
-    the first answer is a flag and after it holds a fraction of these), int."""
-    return 8 * orbits_possible(players, S)
 
 
 def memory_needed(setup: Setup) -> int:

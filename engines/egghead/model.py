@@ -129,8 +129,8 @@ class Setup:
         # the smallest table inference builds (one master table; for six players its orbits
         # under the symmetry of players, engines.egghead.orbits) against the memory this
         # process may still allocate (MemAvailable, ulimit -v/-d, cgroup: engines.core.limits)
-        from engines.egghead import inference as _inf  # (imports this module)
-        smallest = (_inf.orbit_bytes(len(players), S) if _inf.uses_orbits(len(players), S)
+        from engines.egghead.orbits import orbit_bytes, uses_orbits
+        smallest = (orbit_bytes(len(players), S) if uses_orbits(len(players), S)
                     else table_bytes(len(players), S))
         check_memory(smallest, r.sub("players"),
                      f"{len(players)} players with {S} possible stacks each",

@@ -45,6 +45,7 @@ import numpy as np
 
 from engines.core.errors import CancelFlag, check_cancel
 from engines.egghead.questions import Question
+from engines.egghead.table import table_bytes
 
 _CHUNK = 1 << 20  # orbits handled at once
 _GEN_LIMIT = 1 << 18  # multisets generated at once for the full table
@@ -495,3 +496,20 @@ class OrbitTable:
         """Whether the player on ``axis`` solves in ``world`` (their own stack ignored)."""
         w = np.asarray([[int(x) for x in world]], dtype=np.int16)
         return bool(ind.count_of(self.key_without(axis, w))[0] == 1)
+
+
+ORBIT_FROM_BYTES = 1 << 30
+"""Explicit master tables larger than this (bytes; 6 players × 56 stacks: 4.4 GB) are kept as
+orbits under the symmetry of players instead (:class:`engines.egghead.orbits.OrbitTable`,
+exact, tested equal to the explicit table on 3-5 players); smaller ones stay bit-packed."""
+
+
+def uses_orbits(players: int, S: int) -> bool:
+    """Whether inference keeps the master table of ``players`` × ``S`` stacks as orbits."""
+    return table_bytes(players, S) > ORBIT_FROM_BYTES and fits(players, S)
+
+
+def orbit_bytes(players: int, S: int) -> int:
+    """Bytes of an orbit table holding every orbit of one block (8 per key; the table before
+    the first answer is a flag and after it holds a fraction of these), int."""
+    return 8 * orbits_possible(players, S)

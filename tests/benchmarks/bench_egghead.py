@@ -166,14 +166,15 @@ def compare_one(path: str, rep: str) -> None:
     the explicit table (``rep == "explicit"``) or orbits; one line of figures."""
     import json
 
-    import engines.egghead.inference as inf
     from engines.egghead import event_from_json
 
     with open(path) as fh:
         obj = json.load(fh)
     setup = Setup.from_json(obj["setup"])
     events = [event_from_json(e, setup) for e in obj["events"]]
-    inf.ORBIT_FROM_BYTES = (1 << 62) if rep == "explicit" else -1
+    import engines.egghead.orbits as orbits
+
+    orbits.ORBIT_FROM_BYTES = (1 << 62) if rep == "explicit" else -1
     tl = Timeline(egghead, setup)
     wall, cpu = [], []
     for j in range(len(events) + 1):

@@ -171,7 +171,6 @@ def test_no_accusation_before_evidence_and_the_tab_says_what_is_needed(window, q
     rec = spyfall.recommend(setup, [spyfall.make_claim(setup, "Ann", {"Beach": 1})])
     assert rec.accuse is None                        # my own claim is no evidence
     tab = _tab(window)
-    tab._request_recommendation()
     qtbot.waitUntil(lambda: "needs at least one answer" in tab.advice.text(), timeout=30000)
     assert "Accuse" not in tab.advice.text()
     # a lone Casino claim from Bob while I hold Beach sets Bob apart

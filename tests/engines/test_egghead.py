@@ -665,8 +665,9 @@ def test_large_table_path_equals_the_snapshot_path(seed):
 
 def test_memory_check_names_what_is_needed(monkeypatch):
     import engines.egghead.inference as inf
+    import engines.egghead.orbits as orbits
 
-    monkeypatch.setattr(inf, "ORBIT_FROM_BYTES", 1 << 62)   # the explicit table's figures
+    monkeypatch.setattr(orbits, "ORBIT_FROM_BYTES", 1 << 62)   # the explicit table's figures
     six = Setup.from_json({"players": list("ABCDEF"), "me": "A",
                            "visible": {p: [1, 2, 3] for p in "BCDEF"}})
     assert inf.is_large(six)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import engines.egghead.inference as inf
+import engines.egghead.orbits as orbits_module
 from engines.core.errors import ContradictionError
 from engines.egghead import (
     Answer,
@@ -68,7 +69,7 @@ def _fields(post):
 def _compare_every_prefix(monkeypatch, setup, events):
     explicit = inf.initial(setup)
     assert isinstance(explicit.M, BitTable)
-    monkeypatch.setattr(inf, "ORBIT_FROM_BYTES", -1)
+    monkeypatch.setattr(orbits_module, "ORBIT_FROM_BYTES", -1)
     orbit = inf.initial(setup)
     monkeypatch.undo()
     assert isinstance(orbit.M, OrbitTable)

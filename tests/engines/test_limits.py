@@ -172,7 +172,7 @@ def test_egghead_setup_checks_memory_with_process_limits(tmp_path):
     p = tmp_path / "big.json"
     p.write_text(json.dumps(d))
     code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (2500 << 20, "
-            "resource.RLIM_INFINITY)); import engines.egghead.inference as inf; "
+            "resource.RLIM_INFINITY)); import engines.egghead.orbits as inf; "
             "inf.ORBIT_FROM_BYTES = {}; from engines.__main__ import main; "
             f"sys.exit(main(['infer', {str(p)!r}]))")
     # the explicit table (forced): refused

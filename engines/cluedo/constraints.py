@@ -1,0 +1,89 @@
+"""A Cluedo log as constraints of the counting DP (:mod:`engines.cluedo.counting`): the setup's
+hand sizes and the envelope, then one constraint per event (Agade09's Cluedo_Sheet's "#Sat"
+model: every deal consistent with the log is equally likely).
+
+A module of its own so that the suggestion model (:mod:`engines.cluedo.suggestions`) and
+inference both build on it without importing each other.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from engines.cluedo.counting import Constraints
+from engines.cluedo.model import (
+    BOARD_EVENTS,
+    AccusationEvent,
+    HandEvent,
+    LacksEvent,
+    Setup,
+    ShownEvent,
+    SuggestionEvent,
+    describe_event,
+)
+from engines.core.errors import SessionFormatError
+
+
+# ---------------------------------------------------------------------------------------------
+# events -> constraints
+# ---------------------------------------------------------------------------------------------
+def base_constraints(setup: Setup) -> Constraints:
+    """The constraints of the setup alone (hand sizes, one envelope card per category)."""
+    cards = setup.cards
+    cat_index = {cat: j for j, (cat, _) in enumerate(setup.categories)}
+    cat_of = [cat_index[setup.category_of(c)] for c in cards]
+    k = len(setup.players)
+    allowed = np.ones((len(cards), k + 1), dtype=bool)
+    return Constraints(k, list(setup.hand_sizes), cat_of, allowed, [])
+
+
+def apply_event(setup: Setup, cons: Constraints, event) -> None:
+    """Add the constraints of one event to ``cons`` (in place).
+
+    Raises:
+        SessionFormatError: ``event`` is not a Cluedo event of this setup.
+    """
+    ci = {c: i for i, c in enumerate(setup.cards)}
+    pi = {p: i for i, p in enumerate(setup.players)}
+    k = len(setup.players)
+    try:
+        if isinstance(event, HandEvent):
+            for c in event.cards:
+                cons.force(ci[c], pi[event.player])
+        elif isinstance(event, ShownEvent):
+            cons.force(ci[event.card], pi[event.player])
+        elif isinstance(event, LacksEvent):
+            cons.forbid(ci[event.card], pi[event.player])
+        elif isinstance(event, SuggestionEvent):
+            for p in event.passed:
+                for c in event.cards:
+                    cons.forbid(ci[c], pi[p])
+            if event.refuter is not None:
+                r = pi[event.refuter]
+                if event.shown is not None:
+                    cons.force(ci[event.shown], r)
+                else:
+                    cons.clauses.append(tuple((ci[c], r) for c in event.cards))
+        elif isinstance(event, AccusationEvent):
+            if event.correct:
+                for c in event.cards:
+                    cons.force(ci[c], k)
+            else:  # not all three in the envelope: one of them is in some hand
+                cons.clauses.append(tuple((ci[c], p) for c in event.cards for p in range(k)))
+        elif isinstance(event, BOARD_EVENTS):
+            pass                      # pawns and dice say nothing about the cards
+        else:
+            raise SessionFormatError("event", f"not a Cluedo event: {type(event).__name__}")
+    except KeyError as exc:
+        raise SessionFormatError("event", f"unknown name {exc.args[0]!r} in {describe_event(setup, event)}") from None
+
+
+def constraints_for(setup: Setup, events: Sequence) -> Constraints:
+    """Constraints of the setup plus all ``events``."""
+    cons = base_constraints(setup)
+    for ev in events:
+        apply_event(setup, cons, ev)
+    return cons
+
+
