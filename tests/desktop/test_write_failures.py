@@ -174,6 +174,7 @@ def test_unwritable_data_folder_is_reported_and_the_app_runs_on(tmp_path):
         from PySide6.QtCore import QTimer
         from PySide6.QtWidgets import QApplication, QMessageBox
         import desktop.app as appmod
+        from desktop.headless import wait_until_idle as wait_idle
         from desktop.session import data_location
         QMessageBox.warning = lambda *a, **k: QMessageBox.Ok
         QMessageBox.question = lambda *a, **k: QMessageBox.Discard
