@@ -51,3 +51,24 @@ def window(qtbot, monkeypatch):
     win.autosave.discard()
     for tab in win.game_tabs.values():
         tab.shutdown()
+
+
+@pytest.fixture
+def no_modal_boxes(monkeypatch):
+    """QMessageBox's warning, information and question answered at once (Ok, Ok, Discard)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: QMessageBox.Ok)
+    monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: QMessageBox.Ok)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Discard)
+
+
+@pytest.fixture
+def fresh_recovery():
+    """The recovery folder emptied for the test; yields its path."""
+    import shutil
+
+    from desktop.recovery import recovery_dir
+
+    shutil.rmtree(recovery_dir(), ignore_errors=True)
+    yield recovery_dir()

@@ -20,22 +20,10 @@ from window_instances import instance_window as _new_window
 from engines.core.resources import resource_path
 from engines.core.schema import read_session_file
 
-
-@pytest.fixture(autouse=True)
-def _no_modal_boxes(monkeypatch):
-    from PySide6.QtWidgets import QMessageBox
-
-    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: QMessageBox.Ok)
-    monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: QMessageBox.Ok)
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Discard)
+#: QMessageBox answered without blocking (tests/desktop/conftest.py).
+pytestmark = pytest.mark.usefixtures("no_modal_boxes")
 
 
-@pytest.fixture
-def fresh_recovery():
-    from desktop.recovery import recovery_dir
-
-    shutil.rmtree(recovery_dir(), ignore_errors=True)
-    yield recovery_dir()
 
 
 def test_logging_stops_at_the_readers_event_limit(qtbot, tmp_path, fresh_recovery, monkeypatch):

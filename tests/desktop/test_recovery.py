@@ -3,7 +3,6 @@ only from instances that are gone, damaged recovery files set aside, a clean qui
 computation runs, and kill -9 during saves and after logging."""
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -36,21 +35,10 @@ def _wait_line(proc, word: str, timeout: float = 60.0) -> str:
     raise AssertionError(f"no {word!r} from the child")
 
 
-@pytest.fixture(autouse=True)
-def _no_modal_boxes(monkeypatch):
-    from PySide6.QtWidgets import QMessageBox
-
-    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: QMessageBox.Ok)
-    monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: QMessageBox.Ok)
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Discard)
+#: QMessageBox answered without blocking (tests/desktop/conftest.py).
+pytestmark = pytest.mark.usefixtures("no_modal_boxes")
 
 
-@pytest.fixture
-def fresh_recovery():
-    from desktop.recovery import recovery_dir
-
-    shutil.rmtree(recovery_dir(), ignore_errors=True)
-    yield recovery_dir()
 
 
 def test_two_instances_keep_their_own_files(qtbot, tmp_path, fresh_recovery, monkeypatch):

@@ -18,24 +18,10 @@ from window_instances import close_instance as _close
 from window_instances import copy_example as _copy_example
 from window_instances import instance_window as _new_window
 
-
-@pytest.fixture(autouse=True)
-def _no_modal_boxes(monkeypatch):
-    from PySide6.QtWidgets import QMessageBox
-
-    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: QMessageBox.Ok)
-    monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: QMessageBox.Ok)
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Discard)
+#: QMessageBox answered without blocking (tests/desktop/conftest.py).
+pytestmark = pytest.mark.usefixtures("no_modal_boxes")
 
 
-@pytest.fixture
-def fresh_recovery():
-    import shutil
-
-    from desktop.recovery import recovery_dir
-
-    shutil.rmtree(recovery_dir(), ignore_errors=True)
-    yield recovery_dir()
 
 
 def _disk_full(*_a, **_k):
