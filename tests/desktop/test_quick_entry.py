@@ -198,13 +198,18 @@ def test_guesswho_answer_keeps_the_focus_on_the_questions(window, qtbot):
     assert QApplication.focusWidget() is not tab.opponent
 
 
-def test_down_then_enter_logs_the_completed_line(window, qtbot):
-    """↓ puts a completion in the line; Enter logs it at once when it is a complete line."""
+def _typed(window, qtbot, text):
+    """A Cluedo tab whose quick entry holds ``text`` typed key by key: (tab, entry, popup)."""
     tab, _setup = _tab(window, "cluedo", UK)
     qe = tab.quick_entry
     qe.focus()
-    qtbot.keyClicks(qe.line, "Ann: plum rope hall; c")
-    popup = qe.completer.popup()
+    qtbot.keyClicks(qe.line, text)
+    return tab, qe, qe.completer.popup()
+
+
+def test_down_then_enter_logs_the_completed_line(window, qtbot):
+    """↓ puts a completion in the line; Enter logs it at once when it is a complete line."""
+    tab, qe, popup = _typed(window, qtbot, "Ann: plum rope hall; c")
     qtbot.waitUntil(popup.isVisible, timeout=3000)
     qtbot.keyClick(popup, Qt.Key_Down)
     assert qe.text() == "Ann: plum rope hall; Cy"
@@ -216,11 +221,7 @@ def test_down_then_enter_logs_the_completed_line(window, qtbot):
 
 def test_enter_logs_a_complete_line_while_the_completions_are_open(window, qtbot):
     """One Enter logs a complete, valid line even though the completion list is open."""
-    tab, _setup = _tab(window, "cluedo", UK)
-    qe = tab.quick_entry
-    qe.focus()
-    qtbot.keyClicks(qe.line, "Ann: plum rope hall; Bob")
-    popup = qe.completer.popup()
+    tab, qe, popup = _typed(window, qtbot, "Ann: plum rope hall; Bob")
     qe._on_edited(qe.text())            # the list offers what may follow ("Bob rope"…)
     if not popup.isVisible():
         qe._model.setStringList(["Ann: plum rope hall; Bob rope"])
@@ -236,11 +237,7 @@ def test_enter_logs_a_complete_line_while_the_completions_are_open(window, qtbot
 
 
 def test_tab_takes_a_completion_without_logging(window, qtbot):
-    tab, _setup = _tab(window, "cluedo", UK)
-    qe = tab.quick_entry
-    qe.focus()
-    qtbot.keyClicks(qe.line, "Ann: plum rope hall; c")
-    popup = qe.completer.popup()
+    tab, qe, popup = _typed(window, qtbot, "Ann: plum rope hall; c")
     qtbot.waitUntil(popup.isVisible, timeout=3000)
     qtbot.keyClick(popup, Qt.Key_Tab)
     _wait(window)

@@ -70,24 +70,31 @@ def _named(setup, events):
     return out
 
 
-def brute(setup, events, rhos):
-    """(weighted marginals / weighted count, weighted count, number of deals of positive weight)
-    by enumeration."""
+def _weighted_deals(setup, events, rhos, skip=None):
+    """Every deal consistent with the log's constraints, with its weight: the product over the
+    cards opponents named (other than ``skip``'s) of their owner's rho when they own it."""
     cons = constraints_for(setup, events)
-    named = _named(setup, events)
     pi = {p: i for i, p in enumerate(setup.players)}
-    r = {pi[p]: v for p, v in rhos.items()}
-    k = len(setup.players)
-    m = np.zeros((len(setup.cards), k + 1))
-    z = 0.0
-    n = 0
+    r = {pi[p]: v for p, v in rhos.items() if p != skip}
+    named = [(q, c) for q, c in _named(setup, events) if skip is None or q != pi[skip]]
     for own in _deals(setup):
         if not _consistent(cons, own):
             continue
         w = 1.0
-        for p, c in named:
-            if own[c] == p:
-                w *= r.get(p, 1.0)
+        for q, c in named:
+            if own[c] == q:
+                w *= r.get(q, 1.0)
+        yield own, w
+
+
+def brute(setup, events, rhos):
+    """(weighted marginals / weighted count, weighted count, number of deals of positive weight)
+    by enumeration."""
+    k = len(setup.players)
+    m = np.zeros((len(setup.cards), k + 1))
+    z = 0.0
+    n = 0
+    for own, w in _weighted_deals(setup, events, rhos):
         n += w > 0
         z += w
         m[np.arange(len(own)), own] += w
@@ -102,22 +109,12 @@ def brute_rho_posterior(setup, events, player, rhos, exact_normaliser=False):
     sugg = [ev for ev in events if isinstance(ev, SuggestionEvent) and ev.suggester == player]
     cat_of = {c: j for j, (_, deck) in enumerate(setup.categories) for c in deck}
     sizes = [len(deck) for _, deck in setup.categories]
-    cons = constraints_for(setup, events)
-    named_others = [(q, c) for q, c in _named(setup, events) if q != p]
-    pi = {n: i for i, n in enumerate(setup.players)}
-    r_other = {pi[n]: v for n, v in rhos.items() if n != player}
     lls = []
     for g in GRID:
         z = 0.0
         exact = 0.0
         h = np.zeros(3)
-        for own in _deals(setup):
-            if not _consistent(cons, own):
-                continue
-            w = 1.0
-            for q, c in named_others:
-                if own[c] == q:
-                    w *= r_other.get(q, 1.0)
+        for own, w in _weighted_deals(setup, events, rhos, skip=player):
             hc = np.zeros(3)
             for ci, c in enumerate(setup.cards):
                 if own[ci] == p:
