@@ -65,7 +65,8 @@ def diagnosis_html(diagnosis, describe: Callable[[int], str]) -> str:
     """The banner's text for a :class:`~engines.core.diagnosis.Diagnosis`: the corrections
     first ("Probably mistyped: #1 (the answer 3 fits — Fix… or Remove…), #5 (remove it —
     Remove…)": each entry's likeliest correction, and Remove… when removing the entry is one;
-    links selecting the entries and reviewing the corrections), then the entries that cannot all be true together (:func:`conflict_html`)."""
+    links selecting the entries and reviewing the corrections), then the entries that cannot
+    all be true together (:func:`conflict_html`)."""
     from engines.core.diagnosis import removal
 
     found = []

@@ -3,10 +3,8 @@
 fits, as a link that selects the entry in History."""
 import re
 
-from PySide6.QtWidgets import QDialogButtonBox
+from test_entry_fix import egghead_fix_and_remove
 from window_idle import wait_idle
-
-from desktop.widgets.entry_fix import FixEntryDialog
 
 from engines import egghead
 from engines.core.resources import resource_path
@@ -26,19 +24,11 @@ def test_egghead_banner_names_the_mistyped_answer(window, qtbot):
     assert "cannot" in text                      # the conflict is still named after them
     tab.banner.label.linkActivated.emit("entry:0")
     assert tab.history.current_entry() == 1
-    # the Fix… link opens the entry's form (tests/desktop/test_entry_fix.py); OK replaces it
+    assert re.search(r"href='remove:1'>Remove…</a>", text), text
+    # Fix… and Remove… open the form and the preview (tests/desktop/test_entry_fix.py)
     tab.history.select_live()
-    fix = re.search(r"href='(fix:0:[^']+)'", text).group(1)
-    tab.banner.label.linkActivated.emit(fix)
-    dialog = tab.findChild(FixEntryDialog)
-    assert dialog.line.text() == "missing = 0"
-    dialog.buttons.button(QDialogButtonBox.Ok).click()
-    assert wait_idle(window, 60)
-    assert tab.document.events[0] == egghead.Answer("missing", 0)
-    assert tab.banner.message() == ""
-    window.undo_action.trigger()
-    assert wait_idle(window, 60)
-    assert tab.document.events[0] == egghead.Answer("missing", 1)
+    egghead_fix_and_remove(window, qtbot, tab, data, events)
+
 
 def test_banner_text_without_corrections():
     from desktop.widgets.diagnosis import diagnosis_html
