@@ -106,6 +106,10 @@ class Checker(Protocol):
         """Whether ``events[:start] + tail`` is consistent (adds the events processed to
         ``steps``); ``rest_from``: ``tail`` ends with ``events[rest_from:]``."""
 
+    # Optional: ``group(edit)`` -> a hashable key or None, and ``consistent_batch(start,
+    # tails)`` -> one bool per tail, deciding the edits of one group (same entry) together,
+    # exactly as ``consistent_with`` would one by one.
+
 
 class ReplayChecker:
     """Checks an edited log by one call of ``consistent(events)`` on the whole edited log (one
@@ -380,17 +384,33 @@ def diagnose(events: Sequence, checker: Checker, edits_for: Callable[[int], Iter
     # in practice, and the cheapest to check: the fewest events replayed), each entry's edits
     # likeliest first; the corrections found are ranked by plausibility below
     order = sorted(range(len(cands)), key=lambda j: (-cands[j].entry, cands[j].cost, j))
+    # a checker may decide a group of edits of one entry in one replay (Egghead: new cards
+    # after a solve leave the master table as it is); ``group(edit)`` names the group or None
+    group = getattr(checker, "group", None)
+    keys = [None if group is None else group(e) for e in cands]
+    decided: dict = {}
     found: list = []
     tried = 0
     complete = True
+
+    def tail_of(e) -> list:
+        return ([] if e.event is None else [e.event]) + events[e.entry + 1:]
+
     for j in order:
         if not lim.left():
             complete = False
             break
         e = cands[j]
-        tail = ([] if e.event is None else [e.event]) + events[e.entry + 1:]
         tried += 1
-        if checker.consistent_with(e.entry, tail, e.entry + 1):
+        if j not in decided:
+            members = [x for x in order if x not in decided and keys[x] is not None
+                       and keys[x] == keys[j]] if keys[j] is not None else []
+            if len(members) > 1:
+                verdicts = checker.consistent_batch(e.entry, [tail_of(cands[x]) for x in members])
+                decided.update(zip(members, verdicts))
+            else:
+                decided[j] = checker.consistent_with(e.entry, tail_of(e), e.entry + 1)
+        if decided[j]:
             found.append(e)
     removal_sets: list = []
     if not found and complete:

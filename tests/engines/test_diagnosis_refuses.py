@@ -53,3 +53,31 @@ def test_refuses_is_exactly_the_engines_verdict(players, seed, models):
         except ContradictionError:      # the log was played under the other players' model
             break
     assert checked > 20 and 0 < refused < checked      # both verdicts were exercised
+
+
+def test_new_cards_edits_decided_together_as_one_by_one():
+    """The edits of a solve's new cards share one replay of the tables (``_Checker``); each
+    verdict equals the replay of that edit alone, on logs where the solve was mistyped or not."""
+    compared = agreed_true = 0
+    for players, seed in [(3, 6), (3, 7), (4, 8), (3, 9), (3, 10)]:
+        rng = random.Random(seed)
+        setup, events, _ = egghead_log(rng, players, 3)
+        solves = [i for i, e in enumerate(events) if hasattr(e, "new_cards")
+                  and e.new_cards is not None]
+        for i in solves[:1]:
+            for bad in [None] + egd._one_card_off(setup, tuple(events[i].new_cards))[:1]:
+                log = list(events)
+                if bad is not None:
+                    log[i] = dataclasses.replace(events[i], new_cards=bad)
+                chk = egd.checker(setup, log)
+                edits = [e for e in egd._edits(setup, log, i) if e.field == "new_cards"][:8]
+                edits.append(egd.Edit(i, "new_cards", None, events[i], 2.0, "as played"))
+                if chk.group(edits[0]) is None:
+                    continue
+                tails = [[e.event] + log[i + 1:] for e in edits]
+                together = chk.consistent_batch(i, tails)
+                alone = [egd.checker(setup, log).consistent_with(i, t, i + 1) for t in tails]
+                assert together == alone, (i, bad)
+                compared += len(tails)
+                agreed_true += sum(alone)
+    assert compared > 20 and 0 < agreed_true < compared
