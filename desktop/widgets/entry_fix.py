@@ -76,8 +76,9 @@ class FixEntryDialog(QDialog):
         chosen: the correction filled in first (an index into ``corrections``).
 
     The entry is read in the context of the entries before it (``events[:index]``), as it was
-    when logged. The dialog is accepted only when
-    it holds an entry (:meth:`entry`), and :attr:`result_event` is then that entry.
+    when logged. The dialog is accepted only when it holds an entry (:meth:`entry`), and
+    :attr:`result_event` is then that entry. Sources: the typed-entry grammar of each game
+    (docs/quick-entry.md); the corrections of :mod:`engines.core.diagnosis`.
     """
 
     def __init__(self, module, setup, events: Sequence, index: int,
