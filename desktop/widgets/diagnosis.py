@@ -4,9 +4,11 @@ The tab's contradiction banner names the entries that cannot all be true togethe
 (:func:`desktop.widgets.why.conflict_html`). When the game's engine has a ``diagnose``
 (:mod:`engines.core.diagnosis`), the banner leads with the corrections it found, likeliest
 first, each a link that selects the entry in History: "Probably mistyped: #1 (the answer 3
-fits — fix), #5 (remove it — remove)"; *fix* applies the correction and *remove* removes the
-entry, each one undoable step (Ctrl+Z). The search runs in the controller's conflict job (a pool thread), with
-the engine's step budget and a wall-clock cap of :data:`TIME_LIMIT` seconds.
+fits — Fix…), #5 (remove it — Remove…)"; *Fix…* opens the entry's form filled with the suggested
+value and *Remove…* shows the beliefs without the entry before it is removed
+(:mod:`desktop.widgets.entry_fix`); either change is one undoable step (Ctrl+Z). The search
+runs in the controller's conflict job (a pool thread), with the engine's step budget and a
+wall-clock cap of :data:`TIME_LIMIT` seconds.
 """
 from __future__ import annotations
 
@@ -61,15 +63,22 @@ def conflict_job(module, setup, events: tuple, task) -> tuple:
 
 def diagnosis_html(diagnosis, describe: Callable[[int], str]) -> str:
     """The banner's text for a :class:`~engines.core.diagnosis.Diagnosis`: the corrections
-    first ("Probably mistyped: #1 (the answer 3 fits), #5 (remove it)", links selecting the
-    entries), then the entries that cannot all be true together (:func:`conflict_html`)."""
+    first ("Probably mistyped: #1 (the answer 3 fits — Fix… or Remove…), #5 (remove it —
+    Remove…)": each entry's likeliest correction, and Remove… when removing the entry is one;
+    links selecting the entries and reviewing the corrections), then the entries that cannot
+    all be true together (:func:`conflict_html`)."""
+    from engines.core.diagnosis import removal
+
     found = []
     for c in diagnosis.corrections:
         if c.entry not in [e for e, _, _ in found]:
             found.append((c.entry, c.text if c.field is None else f"{c.text} fits", c))
     base = conflict_html(diagnosis.conflict, describe)
     if found:
-        items = ", ".join(f"{entry_link(i, f'#{i + 1}')} ({html.escape(t)} — {_fix_link(c)})"
+        removable = {c.entry for c in diagnosis.corrections if c.field is None}
+        items = ", ".join(f"{entry_link(i, f'#{i + 1}')} ({html.escape(t)} — {_fix_link(c)}"
+                          + (f" or {_fix_link(removal(i))}" if c.field is not None
+                             and i in removable else "") + ")"
                           for i, t, c in found[:BANNER_CORRECTIONS])
         more = (f" and {len(found) - BANNER_CORRECTIONS} more" if len(found) > BANNER_CORRECTIONS
                 else "")
@@ -88,19 +97,22 @@ def diagnosis_html(diagnosis, describe: Callable[[int], str]) -> str:
 
 
 def _fix_link(c) -> str:
-    """A link that applies correction ``c`` as one undoable edit: ``fix:<entry>:<event JSON>``
-    (URL-quoted) or ``remove:<entry>``."""
+    """A link that reviews correction ``c`` before applying it: ``fix:<entry>:<event JSON>``
+    (URL-quoted; *Fix…*) or ``remove:<entry>`` (*Remove…*)."""
     if c.event is None:
-        return f"<a href='remove:{c.entry}'>remove</a>"
+        return f"<a href='remove:{c.entry}'>Remove…</a>"
     q = urllib.parse.quote(json.dumps(c.event.to_json(), separators=(",", ":")), safe="")
-    return f"<a href='fix:{c.entry}:{q}'>fix</a>"
+    return f"<a href='fix:{c.entry}:{q}'>Fix…</a>"
 
 
 def handle_link(tab, href: str) -> bool:
-    """Apply a :func:`_fix_link` clicked in ``tab``'s banner: the edited entry replaces entry
-    ``i`` (validated by the game's ``event_from_json``; ``SessionDocument.replace_event``, one
-    undoable step) or entry ``i`` is removed (``tab.remove_event``). Returns False for any other
-    link (entry links select the entry, as before)."""
+    """Act on a :func:`_fix_link` clicked in ``tab``'s banner: *Fix…* opens the form of entry
+    ``i`` filled with the suggested entry (validated by the game's ``event_from_json``;
+    :func:`desktop.widgets.entry_fix.open_fix_dialog`: OK replaces the entry, one undoable
+    step), *Remove…* the preview of the beliefs without entry ``i``
+    (:func:`desktop.widgets.entry_fix.open_removal_preview`: *Remove* removes it, one undoable
+    step). Returns False for any other link (entry links select the entry, as before)."""
+    from desktop.widgets.entry_fix import open_fix_dialog, open_removal_preview
     from engines.core.errors import SessionFormatError
 
     doc = tab.document
@@ -108,7 +120,7 @@ def handle_link(tab, href: str) -> bool:
         if href.startswith("remove:"):
             i = int(href[len("remove:"):])
             if 0 <= i < len(doc.events):
-                tab.remove_event(i)
+                open_removal_preview(tab, i)
             return True
         if href.startswith("fix:"):
             _, i, q = href.split(":", 2)
@@ -116,7 +128,7 @@ def handle_link(tab, href: str) -> bool:
             event = doc.module.event_from_json(json.loads(urllib.parse.unquote(q)), doc.setup,
                                                f"$.events[{i}]")
             if 0 <= i < len(doc.events):
-                doc.replace_event(i, event)
+                open_fix_dialog(tab, i, event)
             return True
     except (ValueError, SessionFormatError):
         return True          # a stale or damaged link: nothing to apply

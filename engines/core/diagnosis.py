@@ -106,6 +106,10 @@ class Checker(Protocol):
         """Whether ``events[:start] + tail`` is consistent (adds the events processed to
         ``steps``); ``rest_from``: ``tail`` ends with ``events[rest_from:]``."""
 
+    # Optional: ``group(edit)`` -> a hashable key or None, and ``consistent_batch(start,
+    # tails)`` -> one bool per tail, deciding the edits of one group (same entry) together,
+    # exactly as ``consistent_with`` would one by one.
+
 
 class ReplayChecker:
     """Checks an edited log by one call of ``consistent(events)`` on the whole edited log (one
@@ -153,16 +157,30 @@ class IncrementalChecker:
 
     ``prepare(state, i)`` (optional) fills the caches of the state kept before entry ``i``
     once, before it is copied for every edit of that entry.
+
+    ``refuses(state, index, event)`` (optional) answers, without changing ``state``, whether
+    ``update`` would raise at ``event``: True (it would: the replay stops there, no update),
+    False (it would not), or None (unknown: the update decides). It must be exact whenever it
+    answers. With it, an edited log is replayed without copying a state when the edit fails
+    at once, and the last event of a replay is never applied (only its verdict is needed): a
+    game whose exact check is cheaper than its update (Egghead: my row of the master table
+    against a whole-table pass) saves most of the work, since most candidates fail.
+
+    ``prescreen(state, index, events)`` (optional) is a cheap necessary condition on a whole
+    replay: False when the events from ``index`` on certainly cannot all follow ``state``
+    (then nothing is replayed and no step is counted), True when they may.
     """
 
     def __init__(self, setup, events: Sequence, initial, update, copy_state, *,
                  state_bytes: int = 0, memory_budget: int = 256 << 20, cancel: CancelFlag = None,
-                 prepare=None):
+                 prepare=None, refuses=None, prescreen=None):
         self.setup = setup
         self.events = list(events)
         self.n = len(self.events)
         self._update, self._copy = update, copy_state
         self._prepare = prepare
+        self._refuses = refuses
+        self._prescreen = prescreen
         self.cancel = cancel
         self.steps = 0
         self.stride = max(1, -(-(max(1, state_bytes) * (self.n + 1)) // memory_budget))
@@ -212,12 +230,25 @@ class IncrementalChecker:
         if self._prepare is not None and base == start and base not in self._prepared:
             self._prepare(self.snaps[base], base)
             self._prepared.add(base)
-        st = self._copy(self.snaps[base])
-        for j in range(base, start):
-            if not self._apply(st, j, self.events[j]):   # not expected: the prefix was fine
-                return False
-        for j, ev in enumerate(tail):
-            if not self._apply(st, start + j, ev):
+        run = [(j, self.events[j]) for j in range(base, start)] + \
+            [(start + j, ev) for j, ev in enumerate(tail)]
+        st, copied = self.snaps[base], False
+        if self._prescreen is not None and not self._prescreen(st, base, [e for _, e in run]):
+            return False
+        for pos, (index, ev) in enumerate(run):
+            if self._refuses is not None:
+                verdict = self._refuses(st, index, ev)
+                if verdict is not None:
+                    check_cancel(self.cancel)
+                    self.steps += 1
+                    if verdict:
+                        return False
+                    if pos == len(run) - 1:
+                        return True         # the last event fits: its update is not needed
+                    self.steps -= 1         # the update below counts the step
+            if not copied:
+                st, copied = self._copy(st), True
+            if not self._apply(st, index, ev):
                 return False
         return True
 
@@ -353,17 +384,33 @@ def diagnose(events: Sequence, checker: Checker, edits_for: Callable[[int], Iter
     # in practice, and the cheapest to check: the fewest events replayed), each entry's edits
     # likeliest first; the corrections found are ranked by plausibility below
     order = sorted(range(len(cands)), key=lambda j: (-cands[j].entry, cands[j].cost, j))
+    # a checker may decide a group of edits of one entry in one replay (Egghead: new cards
+    # after a solve leave the master table as it is); ``group(edit)`` names the group or None
+    group = getattr(checker, "group", None)
+    keys = [None if group is None else group(e) for e in cands]
+    decided: dict = {}
     found: list = []
     tried = 0
     complete = True
+
+    def tail_of(e) -> list:
+        return ([] if e.event is None else [e.event]) + events[e.entry + 1:]
+
     for j in order:
         if not lim.left():
             complete = False
             break
         e = cands[j]
-        tail = ([] if e.event is None else [e.event]) + events[e.entry + 1:]
         tried += 1
-        if checker.consistent_with(e.entry, tail, e.entry + 1):
+        if j not in decided:
+            members = [x for x in order if x not in decided and keys[x] is not None
+                       and keys[x] == keys[j]] if keys[j] is not None else []
+            if len(members) > 1:
+                verdicts = checker.consistent_batch(e.entry, [tail_of(cands[x]) for x in members])
+                decided.update(zip(members, verdicts))
+            else:
+                decided[j] = checker.consistent_with(e.entry, tail_of(e), e.entry + 1)
+        if decided[j]:
             found.append(e)
     removal_sets: list = []
     if not found and complete:

@@ -23,10 +23,11 @@ from typing import Optional, Sequence
 
 from engines.core.diagnosis import Diagnosis, Edit, IncrementalChecker
 from engines.core.diagnosis import diagnose as _diagnose
-from engines.core.errors import SessionFormatError
+from engines.core.errors import SessionFormatError, check_cancel
 from engines.egghead import inference as _inf
 from engines.egghead.model import Answer, Reactions, Setup, Solve, describe_event
 from engines.egghead.questions import bound_deck, stack_space
+from engines.egghead.table import BitTable, unpack_bits
 
 #: Default budget in steps (events the engine processes). With 3 players a step takes about
 #: 0.4 ms, with 4 players about 5 ms (tests/benchmarks/bench_diagnosis.py).
@@ -75,12 +76,26 @@ def _one_card_off(setup: Setup, cards: tuple) -> list:
     return out
 
 
-def fails_at_once(ctx, st, ev) -> bool:
-    """Whether ``ev`` is impossible right after the state ``st`` (exactly when
-    :func:`engines.egghead.inference.update` would raise at it), from my row of the master
-    table alone: an answer none of my still-valid stacks gives with the cards I see; a
-    reactions round that leaves none of them (each player's solved indicator on ``st``, Zorn
-    2024 eqs. (3)-(4)). A solve is not pre-checked (False). No table is copied or filtered."""
+def refuses(ctx, st, ev) -> Optional[bool]:
+    """Whether :func:`engines.egghead.inference.update` would raise at ``ev`` after the state
+    ``st`` — exactly, from my row of the master table and, for a reactions round, the rows of
+    the other players' tables through the worlds of my row, never a pass over a whole table;
+    ``st`` is not changed. None where the tables are not :class:`BitTable` (orbit tables).
+
+    The engine's tests, point by point (Zorn 2024, eqs. (2)-(5) restricted to the worlds I
+    consider, which are those of my row at the stacks I see, ``w``):
+
+    * an answer: none of my stacks gives it with the cards I see (the answers-only row), or
+      none of my still-valid stacks does (eq. (2) on my row);
+    * a reactions round: my own reaction is not what I would do (I solve iff my row of the
+      table that models me has one stack), or for every stack ``v`` of my row some other
+      player ``p`` would have reacted otherwise in the world ``(w, v)`` (``p`` solves there iff
+      ``p``'s row of the table that models ``p`` has exactly one stack: eqs. (3)-(4));
+    * a solve: my cards are not in my row, or another player's logged cards are not those I
+      saw (eq. (5) keeps my row otherwise).
+    """
+    if not isinstance(st.M, BitTable) or (st.A is not None and not isinstance(st.A, BitTable)):
+        return None
     w = ctx.world(st.visible)
     row = _inf._my_row(ctx, st)
     if isinstance(ev, Answer):
@@ -90,15 +105,60 @@ def fails_at_once(ctx, st, ev) -> bool:
         ok = q.ok_given_partial(ev.answer, seen_me)[partial]
         return not (st.ans_row & ok).any() or not (row & ok).any()
     if isinstance(ev, Reactions):
-        from engines.egghead.table import indicator_at
-        inds = _inf._indicators(ctx, st, None)
         me = ctx.setup.me
-        if bool(inds[me][tuple(w[:-1])]) != (me in ev.solved):
+        mine = ctx.table_for(st, me).row(ctx.last, w)
+        if (int(mine.sum()) == 1) != (me in ev.solved):
             return True
         keep = row.copy()
         for p in ctx.order[:-1]:
-            keep &= indicator_at(ctx.n, ctx.S, ctx.axis[p], inds[p], w) == (p in ev.solved)
+            if not keep.any():
+                break
+            T = ctx.table_for(st, p)
+            idx = list(w[:-1])
+            idx[ctx.axis[p]] = slice(None)
+            # [p's stack, my stack]: p's valids in the world where I hold each stack
+            valid = unpack_bits(T.t[tuple(idx)], ctx.S)
+            keep &= (valid.sum(axis=0) == 1) == (p in ev.solved)
         return not keep.any()
+    if ev.player == ctx.setup.me:
+        return ev.cards is None or not row[ctx.space.index(ev.cards)]
+    return ev.cards is not None and ctx.space.index(ev.cards) != st.visible[ev.player]
+
+
+def answers_fit(ctx, st, events) -> bool:
+    """A necessary condition for ``events`` to follow the state ``st``, without a table: the
+    stacks of mine that give every answer logged since my last solve with the cards I see
+    (the engine's answers-only row, eq. (2) on my row alone, with other players' new cards
+    after their solves) never run out. False: the engine would refuse one of the events."""
+    ans, vis, me = st.ans_row.copy(), dict(st.visible), ctx.setup.me
+    for ev in events:
+        if isinstance(ev, Answer):
+            q = ctx.deck[ev.question]
+            partial = q.combine_all([vis[p] for p in ctx.order[:-1] if p != ev.moderator])
+            ans &= q.ok_given_partial(ev.answer, ev.moderator != me)[partial]
+            if not ans.any():
+                return False
+        elif isinstance(ev, Solve):
+            if ev.player == me:
+                ans[:] = True
+            elif ev.new_cards is not None:
+                vis[ev.player] = ctx.space.index(ev.new_cards)
+    return True
+
+
+def fails_at_once(ctx, st, ev) -> bool:
+    """Whether ``ev`` is impossible right after the state ``st`` (exactly when
+    :func:`engines.egghead.inference.update` would raise at it): :func:`refuses`, or, on
+    orbit tables, an answer none of my stacks gives (a reactions round or a solve is then not
+    pre-checked: False). No table is copied or filtered."""
+    verdict = refuses(ctx, st, ev)
+    if verdict is not None:
+        return verdict
+    if isinstance(ev, Answer):
+        q = ctx.deck[ev.question]
+        partial = q.combine_all([st.visible[p] for p in ctx.order[:-1] if p != ev.moderator])
+        ok = q.ok_given_partial(ev.answer, ev.moderator != ctx.setup.me)[partial]
+        return not (st.ans_row & ok).any() or not (_inf._my_row(ctx, st) & ok).any()
     return False
 
 
@@ -176,13 +236,115 @@ def _edits(setup: Setup, events: Sequence, i: int) -> list:
     return out
 
 
+def _table_step(ctx, st, ev, cancel) -> None:
+    """The tables' part of :func:`engines.egghead.inference.update` for ``ev`` (no check, no
+    record; BitTables): eq. (2)/(6) for an answer, eqs. (3)-(4) for a reactions round, eq. (5)
+    for a solve (the player's stack as I saw it)."""
+    if isinstance(ev, Answer):
+        seen = [True] * ctx.n
+        if ev.moderator is not None:
+            seen[ctx.axis[ev.moderator]] = False
+        for T in (st.M, st.A):
+            if T is not None:
+                T.filter_answer(ctx.deck[ev.question], ev.answer, seen, cancel)
+    elif isinstance(ev, Reactions):
+        inds = _inf._indicators(ctx, st, cancel)
+        for p in ctx.order:
+            st.M.keep_reaction(ctx.axis[p], inds[p], p in ev.solved)
+    else:
+        me = ev.player == ctx.setup.me
+        axis = ctx.last if me else ctx.axis[ev.player]
+        stack = ctx.space.index(ev.cards) if me else st.visible[ev.player]
+        for T in (st.M, st.A):
+            if T is not None:
+                T.reset_player(axis, stack)
+    st.inds = st.sups = st.fix = st.post = None
+
+
+class _View:
+    """A state's tables seen with another ``visible`` and answers-only row (read-only)."""
+
+    def __init__(self, st, visible: dict, ans_row):
+        self.M, self.A, self.visible, self.ans_row = st.M, st.A, visible, ans_row
+
+
+class _Checker(IncrementalChecker):
+    """:class:`IncrementalChecker` that decides together the edits of one solve's new cards
+    (:meth:`group`): a solve by another player resets their coordinate of the master table
+    from the stack I saw them hold, whatever new cards are logged, and answers and reactions
+    change the tables independently of the stacks I see; so the tables evolve the same for
+    every such edit (until that player solves again), and only the rows read through the
+    stacks I see, and my answers-only row, differ. One replay of the tables then judges every
+    edit point-wise with :func:`refuses`, exactly as replaying each would."""
+
+    def __init__(self, ctx, *args, **kw):
+        super().__init__(*args, **kw)
+        self.ctx = ctx
+
+    def group(self, edit: Edit):
+        if edit.field != "new_cards" or not isinstance(self.events[edit.entry], Solve):
+            return None
+        who = self.events[edit.entry].player
+        if any(isinstance(e, Solve) and e.player == who for e in self.events[edit.entry + 1:]):
+            return None
+        return ("new_cards", edit.entry)
+
+    def consistent_batch(self, start: int, tails: Sequence) -> list:
+        self.first_bad()
+        base = self.snaps.get(start)
+        if base is None or refuses(self.ctx, base, tails[0][0]) is None:
+            return [self.consistent_with(start, t, start + 1) for t in tails]
+        ctx = self.ctx
+        alive = {}
+        for v, tail in enumerate(tails):
+            self.steps += 1
+            if not refuses(ctx, base, tail[0]):
+                vis = dict(base.visible)
+                vis[tail[0].player] = ctx.space.index(tail[0].new_cards)
+                alive[v] = (vis, base.ans_row.copy())
+        out = [False] * len(tails)
+        rest = list(tails[0][1:])
+        if not alive:
+            return out
+        st = self._copy(base)
+        _table_step(ctx, st, tails[0][0], self.cancel)
+        for pos, ev in enumerate(rest):
+            check_cancel(self.cancel)
+            self.steps += 1
+            for v, (vis, ans) in list(alive.items()):
+                if refuses(ctx, _View(st, vis, ans), ev):
+                    del alive[v]
+                elif isinstance(ev, Answer):
+                    q = ctx.deck[ev.question]
+                    partial = q.combine_all([vis[p] for p in ctx.order[:-1]
+                                             if p != ev.moderator])
+                    ans &= q.ok_given_partial(ev.answer, ev.moderator != ctx.setup.me)[partial]
+                elif isinstance(ev, Solve):
+                    if ev.player == ctx.setup.me:
+                        ans[:] = True
+                    else:
+                        vis[ev.player] = ctx.space.index(ev.new_cards)
+            if not alive or pos == len(rest) - 1:
+                break
+            _table_step(ctx, st, ev, self.cancel)
+        for v in alive:
+            out[v] = True
+        return out
+
+
 def checker(setup: Setup, events: Sequence, cancel=None) -> IncrementalChecker:
     """The incremental consistency check of edited logs (master-table states kept per prefix;
-    a kept state's solved indicators are computed once for all the edits that start there)."""
+    a kept state's solved indicators are computed once for all the edits that start there;
+    a replay is skipped when the answers alone rule it out (:func:`answers_fit`); each
+    replayed event is first judged by :func:`refuses`, so a replay stops at a refused event
+    without updating the tables, and its last event is judged, never applied; the edits of a
+    solve's new cards share one replay of the tables, :class:`_Checker`)."""
     ctx = _inf._Ctx(setup)
-    return IncrementalChecker(setup, events, _inf.initial, _inf.update, _inf.copy_state,
-                              state_bytes=_inf.state_bytes(setup), cancel=cancel,
-                              prepare=lambda st, i: _prepare(ctx, st, events, i, cancel))
+    return _Checker(ctx, setup, events, _inf.initial, _inf.update, _inf.copy_state,
+                    state_bytes=_inf.state_bytes(setup), cancel=cancel,
+                    prepare=lambda st, i: _prepare(ctx, st, events, i, cancel),
+                    refuses=lambda st, _i, ev: refuses(ctx, st, ev),
+                    prescreen=lambda st, _i, evs: answers_fit(ctx, st, evs))
 
 
 def _prepare(ctx, st, events, i: int, cancel) -> None:

@@ -3,6 +3,7 @@
 fits, as a link that selects the entry in History."""
 import re
 
+from test_entry_fix import egghead_fix_and_remove
 from window_idle import wait_idle
 
 from engines import egghead
@@ -23,20 +24,10 @@ def test_egghead_banner_names_the_mistyped_answer(window, qtbot):
     assert "cannot" in text                      # the conflict is still named after them
     tab.banner.label.linkActivated.emit("entry:0")
     assert tab.history.current_entry() == 1
-    # the fix link: the answer 0 replaces the answer 1 (one undoable step), the banner goes
+    assert re.search(r"href='remove:1'>Remove…</a>", text), text
+    # Fix… and Remove… open the form and the preview (tests/desktop/test_entry_fix.py)
     tab.history.select_live()
-    fix = re.search(r"href='(fix:0:[^']+)'", text).group(1)
-    tab.banner.label.linkActivated.emit(fix)
-    assert wait_idle(window, 60)
-    assert tab.document.events[0] == egghead.Answer("missing", 0)
-    assert tab.banner.message() == ""
-    window.undo_action.trigger()
-    assert wait_idle(window, 60)
-    assert tab.document.events[0] == egghead.Answer("missing", 1)
-    qtbot.waitUntil(lambda: "Probably mistyped" in tab.banner.message(), timeout=30000)
-    tab.banner.label.linkActivated.emit("remove:1")      # a removal's link
-    assert wait_idle(window, 60)
-    assert len(tab.document.events) == 2 and tab.banner.message() == ""
+    egghead_fix_and_remove(window, qtbot, tab, data, events)
 
 
 def test_banner_text_without_corrections():

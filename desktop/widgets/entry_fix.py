@@ -1,0 +1,357 @@
+"""The contradiction banner's *Fix…* and *Remove…*: a correction is reviewed before it is applied.
+
+The banner (:mod:`desktop.widgets.diagnosis`) lists the corrections the engine's diagnosis
+found (:mod:`engines.core.diagnosis`). Nothing is applied by a click on them:
+
+* *Fix…* opens :class:`FixEntryDialog`: the entry's form, filled with the entry as logged and
+  the suggested field changed. The form is the entry's line in the game's typed-entry grammar
+  (``format_event`` writes it, ``parse`` reads it back: the form every game has for every kind
+  of entry, docs/quick-entry.md), with completion of the word under the cursor, the entry in
+  words as it is typed, the suggested words selected and focused, and the other corrections of
+  the same entry one click away. OK replaces the entry (one undoable command,
+  ``SessionDocument.replace_event``); Cancel changes nothing. The grammar's functions are pure
+  and take microseconds (no inference on the GUI thread).
+* *Remove…* opens :class:`RemovalPreviewDialog`: the game's own tab, read-only, showing the log
+  without the entry; its beliefs are computed in the background by that tab's
+  :class:`desktop.controller.GameController` and rendered from the snapshot it publishes, like
+  every other state. *Remove #n* then removes the entry (one undoable command); Cancel changes
+  nothing.
+"""
+from __future__ import annotations
+
+import html
+import re
+from typing import Any, Optional, Sequence
+
+from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, QTimer
+from PySide6.QtWidgets import (
+    QApplication,
+    QButtonGroup,
+    QCompleter,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QRadioButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.appearance import muted_css, tone
+from desktop.snapshot import Status
+from engines.core.errors import SessionFormatError
+
+
+def changed_span(before: str, after: str) -> tuple[int, int]:
+    """The part of ``after`` that differs from ``before`` (common beginning and end left out),
+    widened to whole words: ``(start, end)`` indices into ``after`` (``start == end`` when
+    ``after`` only lost characters). ``changed_span("missing = 1", "missing = 0") == (10, 11)``.
+    """
+    n = min(len(before), len(after))
+    lo = 0
+    while lo < n and before[lo] == after[lo]:
+        lo += 1
+    hi = 0
+    while hi < n - lo and before[-1 - hi] == after[-1 - hi]:
+        hi += 1
+    start, end = lo, len(after) - hi
+    while start > 0 and (after[start - 1].isalnum() or after[start - 1] in "'-"):
+        start -= 1
+    while end < len(after) and (after[end].isalnum() or after[end] in "'-"):
+        end += 1
+    return start, max(start, end)
+
+
+class FixEntryDialog(QDialog):
+    """The form of log entry ``index``, filled with a suggested correction (module docstring).
+
+    Args:
+        module: the game's engine module (``format_event``, ``parse``, ``preview``,
+            ``complete``, ``describe_event``).
+        setup: the game's setup. events: the whole log (a sequence of events).
+        index: 0-based index of the entry to fix.
+        corrections: the diagnosis's corrections of this entry that change a field
+            (:class:`engines.core.diagnosis.Edit` with an ``event``), likeliest first.
+        chosen: the correction filled in first (an index into ``corrections``).
+
+    The entry is read in the context of the entries before it (``events[:index]``), as it was
+    when logged. The dialog is accepted only when it holds an entry (:meth:`entry`), and
+    :attr:`result_event` is then that entry. Sources: the typed-entry grammar of each game
+    (docs/quick-entry.md); the corrections of :mod:`engines.core.diagnosis`.
+    """
+
+    def __init__(self, module, setup, events: Sequence, index: int,
+                 corrections: Sequence, chosen: int = 0, parent: Optional[QWidget] = None):
+        super().__init__(parent)
+        self.module, self.setup, self.index = module, setup, index
+        self.before = list(events[:index])
+        self.original = events[index]
+        self.corrections = [c for c in corrections if c.event is not None]
+        self.result_event: Any = None
+        self.setWindowTitle(f"Fix entry #{index + 1}")
+        self.setObjectName("fixEntryDialog")
+        lay = QVBoxLayout(self)
+        logged = QLabel(f"As logged: <b>{html.escape(self._describe(self.original))}</b>")
+        logged.setWordWrap(True)
+        lay.addWidget(logged)
+        self.choices = QButtonGroup(self)
+        if self.corrections:
+            lay.addWidget(QLabel("Suggested corrections (each makes the log consistent again):"))
+            for k, c in enumerate(self.corrections):
+                b = QRadioButton(f"{c.text} — {self._describe(c.event)}")
+                b.setToolTip(self._line(c.event))
+                self.choices.addButton(b, k)
+                lay.addWidget(b)
+            self.choices.idClicked.connect(self.choose)
+        form = QFormLayout()
+        self.line = QLineEdit()
+        self.line.setObjectName("fixEntryLine")
+        self.line.setToolTip("The entry as one line of the game's quick-entry grammar (F1, "
+                             "“Quick entry”). Names: any unique prefix of any word; ↓ completes.")
+        form.addRow(f"Entry #{index + 1}:", self.line)
+        self.words = QLabel()
+        self.words.setWordWrap(True)
+        self.words.setTextFormat(Qt.PlainText)
+        form.addRow("", self.words)
+        lay.addLayout(form)
+        self._model = QStringListModel(self)
+        completer = QCompleter(self._model, self)
+        completer.setCaseSensitivity(Qt.CaseInsensitive)
+        completer.setCompletionMode(QCompleter.UnfilteredPopupCompletion)
+        self.line.setCompleter(completer)
+        self.line.textChanged.connect(self._update_words)
+        self.line.textEdited.connect(self._complete)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        self.buttons.button(QDialogButtonBox.Ok).setText(f"Replace #{index + 1}")
+        self.buttons.accepted.connect(self._accept)
+        self.buttons.rejected.connect(self.reject)
+        lay.addWidget(self.buttons)
+        self.setMinimumWidth(560)
+        if self.corrections:
+            chosen = min(max(chosen, 0), len(self.corrections) - 1)
+            self.choices.button(chosen).setChecked(True)
+            self.choose(chosen)
+        else:
+            self.line.setText(self._line(self.original))
+
+    # -- the entry -------------------------------------------------------------------------
+    def _describe(self, event) -> str:
+        return self.module.describe_event(self.setup, event)
+
+    def _line(self, event) -> str:
+        return self.module.format_event(self.setup, event)
+
+    def choose(self, k: int) -> None:
+        """Fill the form with correction ``k``: the entry's line with the suggested field
+        changed, that field's words selected and the keyboard focus on them."""
+        c = self.corrections[k]
+        before, after = self._line(self.original), self._line(c.event)
+        self.line.setText(after)
+        start, end = changed_span(before, after)
+        self.line.setFocus(Qt.OtherFocusReason)
+        self.line.setSelection(start, end - start)
+
+    def selected_text(self) -> str:
+        """The words selected in the form (the suggested field, when just filled in)."""
+        return self.line.selectedText()
+
+    def entry(self):
+        """The entry the form holds; raises :class:`SessionFormatError` naming the word that is
+        wrong."""
+        text = self.line.text()
+        if not text.strip():
+            raise SessionFormatError("$.text", "the entry is empty")
+        return self.module.parse(self.setup, list(self.before), text)
+
+    def _update_words(self, text: str) -> None:
+        try:
+            words = self.module.preview(self.setup, list(self.before), text) if text.strip() \
+                else ""
+        except SessionFormatError as exc:
+            self.words.setStyleSheet(f"color:{tone('#c62828')}")
+            self.words.setText(exc.message)
+            return
+        self.words.setStyleSheet(muted_css() if not words else "")
+        self.words.setText(f"→ {words}" if words else "")
+
+    def _complete(self, text: str) -> None:
+        try:
+            items = self.module.complete(self.setup, list(self.before), text) if text.strip() \
+                else []
+        except SessionFormatError:
+            items = []
+        self._model.setStringList([s for s in items if s != text][:60])
+        completer = self.line.completer()
+        if items and self.line.hasFocus():
+            completer.setCompletionPrefix("")
+            completer.complete()
+        else:
+            completer.popup().hide()
+
+    def message(self) -> str:
+        """The text under the line: the entry in words, or what is wrong with it."""
+        return self.words.text()
+
+    def _accept(self) -> None:
+        try:
+            self.result_event = self.entry()
+        except SessionFormatError as exc:
+            self.words.setStyleSheet(f"color:{tone('#c62828')}; font-weight:bold")
+            self.words.setText(f"Not replaced: {exc.message}")
+            return
+        self.accept()
+
+
+def open_fix_dialog(tab, index: int, suggested=None) -> Optional[FixEntryDialog]:
+    """Open the form of ``tab``'s entry ``index`` (0-based), filled with the correction whose
+    event is ``suggested`` (or the entry's first correction); OK replaces the entry (one
+    undoable command) unless the log changed meanwhile. Returns the dialog (window-modal,
+    already open), or None for an engine without the typed-entry grammar (the suggested event
+    then replaces the entry at once, undoable)."""
+    doc = tab.document
+    if not 0 <= index < len(doc.events):
+        return None
+    module = doc.module
+    if not all(hasattr(module, name) for name in ("format_event", "parse", "preview",
+                                                   "complete")):
+        if suggested is not None:
+            doc.replace_event(index, suggested)
+        return None
+    diagnosis = getattr(tab.snapshot.conflict, "diagnosis", None)
+    mine = [c for c in getattr(diagnosis, "corrections", ()) if c.entry == index
+            and c.event is not None]
+    if suggested is not None and all(c.event != suggested for c in mine):
+        from engines.core.diagnosis import Edit
+        mine.insert(0, Edit(index, "entry", None, suggested, 0.0, "the suggested entry"))
+    chosen = next((k for k, c in enumerate(mine) if c.event == suggested), 0)
+    revision = doc.revision
+    dialog = FixEntryDialog(module, doc.setup, list(doc.events), index, mine, chosen, tab)
+    dialog.setAttribute(Qt.WA_DeleteOnClose)
+
+    def done(result: int) -> None:
+        if result == QDialog.Accepted and doc.revision == revision \
+                and dialog.result_event != doc.events[index]:
+            tab.history.select_live()
+            doc.replace_event(index, dialog.result_event)
+        elif result == QDialog.Accepted and doc.revision != revision:
+            tab.statusMessage.emit("Not replaced: the log changed while the form was open")
+
+    dialog.finished.connect(done)
+    dialog.open()
+    return dialog
+
+
+class _ReadOnly(QObject):
+    """An application event filter that keeps the preview's widgets from being edited: clicks,
+    keys (but Escape, which closes the dialog), context menus and drops on them are dropped;
+    hovering, tooltips and the mouse wheel still work."""
+
+    BLOCKED = (QEvent.MouseButtonPress, QEvent.MouseButtonRelease, QEvent.MouseButtonDblClick,
+               QEvent.KeyPress, QEvent.KeyRelease, QEvent.ContextMenu, QEvent.Drop,
+               QEvent.ShortcutOverride)
+
+    def __init__(self, root: QWidget):
+        super().__init__(root)
+        self.root = root
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's method name)
+        if event.type() in self.BLOCKED and isinstance(obj, QWidget) \
+                and (obj is self.root or self.root.isAncestorOf(obj)):
+            if event.type() in (QEvent.KeyPress, QEvent.ShortcutOverride) \
+                    and event.key() == Qt.Key_Escape:
+                return False
+            return True
+        return False
+
+
+class RemovalPreviewDialog(QDialog):
+    """The beliefs without log entry ``index`` of ``tab``, before it is removed (module
+    docstring). :attr:`preview` is a second tab of the same game (read-only) holding the log
+    without the entry; its controller computes the beliefs in the background and the tab
+    renders the snapshot it publishes. Accepting removes the entry from ``tab``'s log (one
+    undoable command) unless the log changed meanwhile."""
+
+    def __init__(self, tab, index: int):
+        super().__init__(tab)
+        doc = tab.document
+        self.tab, self.index, self.revision = tab, index, doc.revision
+        self.setObjectName("removalPreviewDialog")
+        self.setWindowTitle(f"Remove entry #{index + 1}?")
+        self.events = [e for j, e in enumerate(doc.events) if j != index]
+        lay = QVBoxLayout(self)
+        what = tab.module.describe_event(doc.setup, doc.events[index])
+        self.head = QLabel()
+        self.head.setWordWrap(True)
+        lay.addWidget(self.head)
+        self._what = f"#{index + 1} ({html.escape(what)})"
+        self.preview = type(tab)()
+        self.preview.setObjectName("removalPreview")
+        if self.preview.quick_entry is not None:
+            self.preview.quick_entry.hide()
+        c = self.preview.controller
+        c.set_options(tab.controller.options())
+        meta = [m for j, m in enumerate(doc.meta) if j != index]
+        c.reset(doc.setup, self.events, meta)
+        self.preview.reset_views()
+        c.snapshotChanged.connect(self._update_head)
+        self._filter = _ReadOnly(self.preview)
+        QApplication.instance().installEventFilter(self._filter)
+        lay.addWidget(self.preview, 1)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        self.buttons.button(QDialogButtonBox.Ok).setText(f"Remove #{index + 1}")
+        self.buttons.button(QDialogButtonBox.Cancel).setText("Keep it")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        lay.addWidget(self.buttons)
+        self.finished.connect(self._finish)
+        size = tab.window().size()
+        self.resize(int(size.width() * 0.94), int(size.height() * 0.92))
+        self._update_head(c.snapshot)
+        QTimer.singleShot(0, lambda: self.buttons.button(QDialogButtonBox.Cancel).setFocus())
+
+    def snapshot(self):
+        """The preview's :class:`desktop.snapshot.Snapshot` (what it shows)."""
+        return self.preview.snapshot
+
+    def _update_head(self, snap) -> None:
+        if snap.status is Status.READY and snap.live:
+            state = "the log is consistent again. These are its beliefs"
+        elif snap.status is Status.CONTRADICTION:
+            state = "the log is still impossible (the banner below says why)"
+        elif snap.status in (Status.ERROR, Status.CANCELLED):
+            state = "its beliefs could not be computed"
+        else:
+            state = "computing its beliefs…"
+        self.head.setText(f"<b>Preview</b> — without {self._what}, {state}. Nothing is changed "
+                          f"until you press <i>Remove #{self.index + 1}</i>; it can be undone "
+                          f"(Ctrl+Z).")
+        # the entry goes only after its absence was seen
+        self.buttons.button(QDialogButtonBox.Ok).setEnabled(snap.status is not Status.COMPUTING)
+
+    def head_text(self) -> str:
+        """The line above the preview, as plain text."""
+        return re.sub(r"<[^>]+>", "", self.head.text())
+
+    def _finish(self, result: int) -> None:
+        QApplication.instance().removeEventFilter(self._filter)
+        self.preview.shutdown()
+        doc = self.tab.document
+        if result != QDialog.Accepted:
+            return
+        if doc.revision != self.revision:
+            self.tab.statusMessage.emit("Not removed: the log changed while the preview was open")
+            return
+        self.tab.history.select_live()
+        self.tab.remove_event(self.index)
+
+
+def open_removal_preview(tab, index: int) -> Optional[RemovalPreviewDialog]:
+    """Open the preview of ``tab``'s log without entry ``index`` (window-modal, already open);
+    None when there is no such entry."""
+    if not 0 <= index < len(tab.document.events):
+        return None
+    dialog = RemovalPreviewDialog(tab, index)
+    dialog.setAttribute(Qt.WA_DeleteOnClose)
+    dialog.open()
+    return dialog
