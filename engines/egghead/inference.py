@@ -254,7 +254,7 @@ def _ind_of_me(ctx: _Ctx, st: _State, ind, w) -> bool:
 
 
 def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None:
-    inds_before = st.inds
+    inds_before, sups_before, fix_before = st.inds, st.sups, st.fix
     st.inds = st.sups = st.fix = st.post = None
     w = ctx.world(st.visible)
     before = _my_row(ctx, st)
@@ -284,6 +284,16 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
                                         int((before_ans & ~st.ans_row).sum())))
     elif isinstance(ev, Reactions):
         solved = set(ev.solved)
+        if fix_before and inds_before is not None and _reactions_change_nothing(
+                ctx, st, inds_before, w, before, solved):
+            # at the fixpoint every player reacts alike in every world (Zorn 2024, Algorithm
+            # 1, "until no update happened"): reactions that agree with the worlds I consider
+            # possible keep the whole table, so eqs. (3)-(4) are skipped and the derived data
+            # kept (six players: a whole pass over the orbits saved)
+            st.learned.append(LearnedRecord(i, "reactions", "reactions", 0, 0,
+                                            {p: 0 for p in ctx.order[:-1]}))
+            st.inds, st.sups, st.fix = inds_before, sups_before, fix_before
+            return
         if isinstance(st.M, OrbitTable):
             # the players who solved and those who did not in separate blocks (on both tables)
             group = [ctx.axis[p] for p in solved]
@@ -347,6 +357,17 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         st.learned.append(LearnedRecord(i, "solve", ev.player, int((before & ~after).sum()),
                                         int((before_ans & ~st.ans_row).sum())))
     st.inds = st.sups = st.fix = st.post = None  # the tables changed
+
+
+def _reactions_change_nothing(ctx: _Ctx, st: _State, inds: dict, w: list, before: np.ndarray,
+                              solved: set) -> bool:
+    """At the fixpoint (every player reacts the same way in every world of the table): whether
+    the announced reactions are that constant reaction, read in the worlds I consider possible
+    (my valids ``before``, not empty). Then eqs. (3)-(4) keep every world."""
+    if _ind_of_me(ctx, st, inds[ctx.setup.me], w) != (ctx.setup.me in solved):
+        return False
+    return all(bool((_ind_over_me(ctx, st, p, inds[p], w)[before] == (p in solved)).all())
+               for p in ctx.order[:-1])
 
 
 def is_large(setup: Setup) -> bool:
