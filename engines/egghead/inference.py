@@ -402,10 +402,12 @@ def memory_needed_for(players: int, S: int, answers_table: bool = False) -> int:
     """:func:`memory_needed` from the sizes alone (``players``, ``S`` stacks each, whether an
     answers-only table is kept too), for a setup form that has no Setup yet (int bytes)."""
     if uses_orbits(players, S):
-        # the keys, the indicator's deletion keys of one block (up to n per orbit) and the
-        # sort's copy: 6 players × 56 stacks, every orbit of one block (55.5 M): ~1.1 GB
+        # at worst an answer keeps every orbit of one block (6 players × 56 stacks: 55.5 M
+        # keys, 0.44 GB) and holds them twice while they are joined; the dense indicators, the
+        # cached tuples and the chunk temporaries fit in the headroom. The benchmark's game
+        # peaks at 0.45-0.62 GB (docs/egghead-six-players.md)
         keys = orbit_bytes(players, S)
-        return keys * (2 if answers_table else 1) + 2 * keys + (128 << 20)
+        return keys * (2 if answers_table else 1) + keys + (256 << 20)
     table = table_bytes(players, S)
     slab = table // S                                        # one index of axis 0
     return table * (2 if answers_table else 1) + (2 * players + 4) * slab + (256 << 20)
@@ -422,10 +424,19 @@ SECONDS_PER_GIGAWORLD = 0.35
 ``tests/benchmarks/bench_egghead.py --six`` (9-12 s per event)."""
 
 
+SECONDS_PER_MEGAORBIT = 0.05
+"""Inference time per event per 10^6 orbits of the full table, when the master table is kept as
+orbits (:func:`uses_orbits`): 6 players × 56 stacks (55.5 M orbits) take 2-3 s of CPU for the
+first answer and its posterior on a loaded machine (docs/egghead-six-players.md)."""
+
+
 def estimated_seconds_per_event(players: int, S: int) -> float:
-    """Rough inference time per event (s) for ``players`` players with ``S`` stacks each,
-    scaled from the 6-player measurement (:data:`SECONDS_PER_GIGAWORLD`); meant for tables of
-    gigabytes, where the time is memory-bandwidth bound and proportional to the worlds."""
+    """Rough inference time per event (s) for ``players`` players with ``S`` stacks each:
+    scaled from the 6-player measurement, by the orbits of the full table when the table is
+    kept as orbits (:data:`SECONDS_PER_MEGAORBIT`), else by the worlds of the explicit table
+    (:data:`SECONDS_PER_GIGAWORLD`; memory-bandwidth bound, proportional to the worlds)."""
+    if uses_orbits(players, S):
+        return SECONDS_PER_MEGAORBIT * orbits_possible(players, S) / 1e6
     return SECONDS_PER_GIGAWORLD * S ** players / 1e9
 
 

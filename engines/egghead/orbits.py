@@ -67,6 +67,26 @@ def _colex(n: int, S: int) -> np.ndarray:
     return out
 
 
+@lru_cache(maxsize=64)
+def _colex32(n: int, S: int) -> np.ndarray:
+    """:func:`_colex` as int32 (for dense ranks below 2^31)."""
+    out = _colex(n, S).astype(np.int32)
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _lex_keys(S: int, b: int, bits: int) -> np.ndarray:
+    """int64 packed keys (``bits`` per stack) of :func:`multisets` (S, b), same order (sorted)."""
+    rows = multisets(S, b)
+    key = np.zeros(rows.shape[0], dtype=np.int64)
+    for j in range(b):             # column by column: no int64 copy of every row
+        key <<= bits
+        key |= rows[:, j]
+    key.setflags(write=False)
+    return key
+
+
 def _radix(S: int, sizes: Sequence[int]) -> list[int]:
     """Number of sorted tuples per block (C(S+b-1, b) for each block size b)."""
     return [math.comb(S + b - 1, b) for b in sizes]
@@ -85,28 +105,44 @@ def _unpack(keys: np.ndarray, m: int, bits: int) -> np.ndarray:
     keys = np.asarray(keys, dtype=np.int64)
     out = np.empty((keys.shape[0], m), dtype=np.int16)
     mask = (1 << bits) - 1
-    k = keys.copy()
-    for j in range(m - 1, -1, -1):
-        out[:, j] = k & mask
-        k >>= bits
+    tmp = np.empty(keys.shape[0], dtype=np.int64)
+    for j in range(m):
+        np.right_shift(keys, bits * (m - 1 - j), out=tmp)
+        np.bitwise_and(tmp, mask, out=tmp)
+        out[:, j] = tmp
+    return out
+
+
+def _mirror(rows: np.ndarray, sizes: Sequence[int], S: int) -> np.ndarray:
+    """Rows with every stack x replaced by S-1-x and each block's columns reversed (still
+    sorted within blocks): the lexicographic order of rows is the reverse of the mixed-radix
+    colex order of their mirrors, so a lex rank is (total - 1) minus a colex rank."""
+    out = np.empty_like(rows)
+    c = 0
+    for b in sizes:
+        out[:, c:c + b] = (S - 1) - rows[:, c:c + b][:, ::-1]
+        c += b
     return out
 
 
 def _dense_ranks(rows: np.ndarray, sizes: Sequence[int], S: int) -> np.ndarray:
-    """int64 (N,): the mixed-radix colex rank of rows (N, sum(sizes)) made of sorted blocks of
-    the given sizes (block order = column order); a dense index of the orbits."""
+    """int64 (N,): the rank of rows (N, sum(sizes)) made of sorted blocks of the given sizes
+    (block order = column order) in the lexicographic order of all such rows (the order of
+    their keys), from the combinatorial number system on the mirrored rows (:func:`_mirror`);
+    a dense index of the orbits."""
     CT = _colex(max(1, max(sizes, default=1)), S)
     radix = _radix(S, sizes)
     st = _strides(radix)
+    y = _mirror(rows, sizes, S)
     out = np.zeros(rows.shape[0], dtype=np.int64)
     c = 0
     for b, s in zip(sizes, st):
         r = np.zeros(rows.shape[0], dtype=np.int64)
         for q in range(b):
-            r += CT[q + 1][rows[:, c + q]]
+            r += CT[q + 1][y[:, c + q]]
         out += r * s
         c += b
-    return out
+    return (math.prod(radix) - 1) - out
 
 
 def _lex_multisets(S: int, lo: int, b: int):
@@ -260,15 +296,7 @@ class OrbitTable:
 
     def unpack(self, keys: np.ndarray, m: int | None = None) -> np.ndarray:
         """int16 (N, m) rows of keys (m defaults to n)."""
-        m = self.n if m is None else m
-        keys = np.asarray(keys, dtype=np.int64)
-        out = np.empty((keys.shape[0], m), dtype=np.int16)
-        mask = (1 << self.bits) - 1
-        k = keys.copy()
-        for j in range(m - 1, -1, -1):
-            out[:, j] = k & mask
-            k >>= self.bits
-        return out
+        return _unpack(keys, self.n if m is None else m, self.bits)
 
     def _canon(self, world: Sequence[int]) -> np.ndarray:
         """Orbit row (one sorted tuple per block) of worlds (N, n) given in axis order."""
@@ -276,13 +304,14 @@ class OrbitTable:
         cols = [np.sort(w[:, list(b)], axis=1) for b in self.blocks]
         return np.hstack(cols)
 
-    def _rows_chunks(self):
-        """The table's orbit rows, in chunks (int16 (N, n))."""
+    def _rows_chunks(self, chunk: int | None = None):
+        """The table's orbit rows, in chunks of ``chunk`` (default ``_CHUNK``) (int16 (N, n))."""
         if self.full:
             yield from self._full_chunks(self.blocks)
             return
-        for s in range(0, self.keys.size, _CHUNK):
-            yield self.unpack(self.keys[s:s + _CHUNK])
+        chunk = chunk or _CHUNK
+        for s in range(0, self.keys.size, chunk):
+            yield self.unpack(self.keys[s:s + chunk])
 
     def _full_chunks(self, blocks):
         """Every orbit of the full table for ``blocks``, in chunks (int16 (N, n)), in the
@@ -334,29 +363,39 @@ class OrbitTable:
         if self._count is not None:
             return self._count
         total = 0
-        fact = np.array([math.factorial(i) for i in range(self.n + 1)], dtype=np.int64)
         for rows in self._rows_chunks():
-            size = np.ones(rows.shape[0], dtype=np.int64)
-            for (c0, c1) in self._block_cols():
-                b = c1 - c0
-                if b < 2:
-                    continue
-                blk = rows[:, c0:c1]
-                run = np.ones(rows.shape[0], dtype=np.int64)
-                denom = np.ones(rows.shape[0], dtype=np.int64)
-                for j in range(1, b):
-                    same = blk[:, j] == blk[:, j - 1]
-                    run = np.where(same, run + 1, 1)
-                    denom *= np.where(same, run, 1)
-                size *= fact[b] // denom
-            total += int(size.sum())
+            total += int(self._orbit_sizes(rows).sum())
         self._count = total
         return total
+
+    def _orbit_sizes(self, rows: np.ndarray) -> np.ndarray:
+        """int64 (N,): worlds per orbit row, the product over blocks of the multinomial
+        b! / prod(multiplicities!) (rows sorted within blocks): the product of the running
+        run lengths along a block is prod(multiplicities!)."""
+        size = np.ones(rows.shape[0], dtype=np.int64)
+        for (c0, c1) in self._block_cols():
+            b = c1 - c0
+            if b < 2:
+                continue
+            run = np.ones(rows.shape[0], dtype=np.int16)
+            denom = np.ones(rows.shape[0], dtype=np.int32)
+            same = np.empty(rows.shape[0], dtype=bool)
+            for j in range(c0 + 1, c1):
+                np.equal(rows[:, j], rows[:, j - 1], out=same)
+                np.multiply(run, same, out=run)
+                run += 1
+                denom *= run
+            size *= math.factorial(b) // denom
+        return size
 
     def _set_rows(self, rows_iter, in_order: bool = False, keep_marks: bool = False) -> None:
         """Replace the table by the orbits of ``rows_iter``; ``in_order``: they come in key
         order without repeats (a filter of the table's own orbits), so no sort is needed."""
-        parts = [self.pack(r) for r in rows_iter]
+        self._set_keys((self.pack(r) for r in rows_iter), in_order, keep_marks)
+
+    def _set_keys(self, keys_iter, in_order: bool = False, keep_marks: bool = False) -> None:
+        """:meth:`_set_rows` from chunks of packed keys."""
+        parts = list(keys_iter)
         keys = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
         self.keys = keys if in_order else np.unique(keys)
         self.full = False
@@ -415,7 +454,7 @@ class OrbitTable:
         if self.full:
             fast = self._full_answer_chunks(q, answer, seen, cancel)
             if fast is not None:
-                self._set_rows(fast, in_order=True)
+                self._set_keys(fast, in_order=True)
                 return
 
         def rows_iter():
@@ -429,18 +468,22 @@ class OrbitTable:
 
     def _full_answer_chunks(self, q: Question, answer: int, seen: Sequence[bool],
                             cancel: CancelFlag):
-        """The orbits of the full table that give ``answer``, in key order, without generating
-        the others: the aggregate of a block's sorted tuples is combined from the per-stack
-        numbers (Zorn 2024, eq. (2), on orbits), for each first stack ``a`` of the first block
-        at once over every tail (the rest of the first block, tuples >= a, times every orbit
-        of the other blocks). A list of row chunks, or None when the other blocks' orbits are
-        too many to hold their aggregates (then the generic chunked path is used)."""
-        S, blocks = self.S, self.blocks
+        """The keys of the orbits of the full table that give ``answer``, in key order,
+        without generating the others: the aggregate of a block's sorted tuples is combined
+        from the per-stack numbers (Zorn 2024, eq. (2), on orbits), for each first stack ``a``
+        of the first block at once over every tail (the rest of the first block, tuples >= a,
+        times every orbit of the other blocks). A generator of key chunks, or None when the
+        other blocks' orbits are too many to hold their aggregates (then the generic chunked
+        path is used)."""
+        S, blocks, bits = self.S, self.blocks, self.bits
+        small = q.bound < (1 << 15)
+        dt = np.int16 if small else np.int64
         ok_val = q.final(np.arange(q.bound, dtype=np.int64)) == answer
-        feat = q.feature
+        feat = q.feature.astype(dt)
+        ident = dt(q.identity)
 
         def agg_of(rows, is_seen):
-            acc = np.full(rows.shape[0], q.identity, dtype=np.int64)
+            acc = np.full(rows.shape[0], ident, dtype=dt)
             if is_seen:
                 for j in range(rows.shape[1]):
                     acc = q.ufunc(acc, feat[rows[:, j]])
@@ -451,36 +494,39 @@ class OrbitTable:
         R = math.prod(radix)
         if R > _OUTER_LIMIT:
             return None
-        rest_agg = np.full(1, q.identity, dtype=np.int64)
+        rest_agg = np.full(1, ident, dtype=dt)
+        rest_key = np.zeros(1, dtype=np.int64)
         for b in rest:
-            ba = agg_of(multisets(S, len(b)), seen[b[0]])
-            rest_agg = q.ufunc.outer(rest_agg, ba).ravel()
+            rest_agg = q.ufunc.outer(rest_agg, agg_of(multisets(S, len(b)), seen[b[0]])).ravel()
+            rest_key = ((rest_key[:, None] << (bits * len(b)))
+                        | _lex_keys(S, len(b), bits)[None, :]).ravel()
+        rest_cols = sum(len(b) for b in rest)
         b1 = len(blocks[0])
         seen1 = seen[blocks[0][0]]
         tail = multisets(S, b1 - 1)
         tail_agg = agg_of(tail, seen1)
-        first_col = tail[:, 0] if b1 > 1 else None
+        tail_key = _lex_keys(S, b1 - 1, bits) << (bits * rest_cols)
+        starts = (np.searchsorted(tail[:, 0], np.arange(S, dtype=tail.dtype)) if b1 > 1
+                  else np.zeros(S, dtype=np.int64))
         step = max(1, _OUTER_LIMIT // R)
 
         def gen():
             for a in range(S):
                 check_cancel(cancel)
-                start = int(np.searchsorted(first_col, a)) if b1 > 1 else 0
+                start = int(starts[a])
+                head = np.int64(a) << (bits * (self.n - 1))
                 t_agg = q.ufunc(feat[a], tail_agg[start:]) if seen1 else tail_agg[start:]
                 for s0 in range(0, t_agg.shape[0], step):
-                    tot = q.ufunc.outer(t_agg[s0:s0 + step], rest_agg).ravel()
+                    part = t_agg[s0:s0 + step]
+                    tot = part if R == 1 else q.ufunc.outer(part, rest_agg).ravel()
                     idx = np.flatnonzero(ok_val[tot])
                     if idx.size == 0:
                         continue
+                    if R == 1:
+                        yield head | tail_key[start + s0 + idx]
+                        continue
                     it, ir = np.divmod(idx, R)
-                    rows = np.empty((idx.size, self.n), dtype=np.int16)
-                    rows[:, 0] = a
-                    rows[:, 1:b1] = tail[start + s0 + it]
-                    c = b1
-                    for b, r in zip(rest, np.unravel_index(ir, radix) if rest else ()):
-                        rows[:, c:c + len(b)] = multisets(S, len(b))[r]
-                        c += len(b)
-                    yield rows
+                    yield head | tail_key[start + s0 + it] | rest_key[ir]
         return gen()
 
     # ------------------------------------------------------------------ eqs. (3)-(4)
@@ -535,48 +581,63 @@ class OrbitTable:
         return tuple(len(b) - (k == bi) for k, b in enumerate(self.blocks))
 
     def _deletion_ranks(self, rows: np.ndarray, bi: int, sizes: Sequence[int]):
-        """For each column j of block ``bi``: (dense ranks (:func:`_dense_ranks`) of the rows
-        with column j deleted, bool mask of the rows where j is the last column of its run of
-        equal stacks — one deletion per distinct stack). Computed from per-column colex terms
-        (the columns after j move down one position) without building the deleted rows."""
-        CT = _colex(self.n, self.S)
+        """For each column j of block ``bi``: (dense ranks (:func:`_dense_ranks`, key order)
+        of the rows with column j deleted, bool mask of the rows where j is the last column of
+        its run of equal stacks — one deletion per distinct stack). Computed from per-column
+        terms of the combinatorial number system on the mirrored rows (a stack x at mirrored
+        position k adds C(S-1-x+k-1, k); the columns before j move one position down in the
+        mirror) without building the deleted rows; ranks of neighbouring orbits are close, so
+        the count array is read and written nearly in sequence."""
+        MT = _colex32(self.n, self.S)[:, ::-1]   # MT[k, x] = C(S-1-x+k-1, k); ranks < 2^31
         cols = self._block_cols()
-        st = _strides(_radix(self.S, sizes))
-        other = np.zeros(rows.shape[0], dtype=np.int64)
+        radix = _radix(self.S, sizes)
+        st = _strides(radix)
+        top = math.prod(radix) - 1
+        N = rows.shape[0]
+        other = np.zeros(N, dtype=np.int32)
         for k, (c0, c1) in enumerate(cols):
             if k == bi or c1 == c0:
                 continue
-            r = np.zeros(rows.shape[0], dtype=np.int64)
-            for q in range(c1 - c0):
-                r += CT[q + 1][rows[:, c0 + q]]
+            bk = c1 - c0
+            r = np.zeros(N, dtype=np.int32)
+            for p in range(bk):
+                r += MT[bk - p][rows[:, c0 + p]]
             other += r * st[k]
         c0, c1 = cols[bi]
         b = c1 - c0
-        suf = [None] * b                      # suf[j]: terms of the columns after j, moved down
-        acc = np.zeros(rows.shape[0], dtype=np.int64)
-        for q in range(b - 1, -1, -1):
-            suf[q] = acc
-            acc = acc + CT[q][rows[:, c0 + q]]
-        pre = np.zeros(rows.shape[0], dtype=np.int64)
+        suf = [None] * b             # suf[j]: the columns after j, at their mirrored positions
+        acc = np.zeros(N, dtype=np.int32)
+        for p in range(b - 1, -1, -1):
+            suf[p] = acc
+            acc = acc + MT[b - p][rows[:, c0 + p]]
+        pre = np.zeros(N, dtype=np.int32)   # the columns before j, one mirrored position down
         for j in range(b):
-            r = other + (pre + suf[j]) * st[bi]
-            last = (np.ones(rows.shape[0], dtype=bool) if j == b - 1
+            r = pre + suf[j]
+            r *= st[bi]
+            r += other
+            np.subtract(top, r, out=r)
+            last = (np.ones(N, dtype=bool) if j == b - 1
                     else rows[:, c0 + j] != rows[:, c0 + j + 1])
             yield r, last
-            pre = pre + CT[j + 1][rows[:, c0 + j]]
+            pre = pre + MT[b - 1 - j][rows[:, c0 + j]]
 
     def _dense_indicator(self, bi: int, sizes: tuple, cancel: CancelFlag) -> OrbitIndicator:
         """The solved indicator of block ``bi`` as a dense count array (see
         :class:`OrbitIndicator`): one bincount of the deletion ranks per chunk of orbits."""
         total = math.prod(_radix(self.S, sizes))
         cnt = np.zeros(total, dtype=np.uint8)
-        for rows in self._rows_chunks():
+        worlds = 0 if (self._count is None and not self.full) else None
+        for rows in self._rows_chunks(2 * _CHUNK):
             check_cancel(cancel)
+            if worlds is not None:       # the same pass counts the worlds (:meth:`count`)
+                worlds += int(self._orbit_sizes(rows).sum())
             parts = [r[last] for r, last in self._deletion_ranks(rows, bi, sizes)]
             c = np.bincount(np.concatenate(parts), minlength=total)
             np.minimum(c, 2, out=c)
             cnt += c.astype(np.uint8)
             np.minimum(cnt, 2, out=cnt)
+        if worlds is not None:
+            self._count = worlds
         return OrbitIndicator(None, None, dense=cnt, sizes=sizes, bits=self.bits, S=self.S)
 
     def support(self, axis: int, cancel: CancelFlag = None) -> OrbitIndicator:
