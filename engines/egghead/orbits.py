@@ -50,7 +50,7 @@ from engines.egghead.table import table_bytes
 _CHUNK = 1 << 20  # orbits handled at once
 _GEN_LIMIT = 1 << 18  # multisets generated at once for the full table
 _DENSE_LIMIT = 1 << 25  # indicators over at most this many keys are dense count arrays
-_OUTER_LIMIT = 1 << 22  # aggregates combined at once by the full-table answer filter
+_OUTER_LIMIT = 1 << 23  # aggregates combined at once by the full-table answer filter (>= C(60, 5))
 
 
 @lru_cache(maxsize=64)
