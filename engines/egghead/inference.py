@@ -393,7 +393,8 @@ def state_bytes(setup: Setup) -> int:
 def memory_needed(setup: Setup) -> int:
     """Bytes inference needs at its peak for ``setup``: the tables, every player's solved
     indicator and support, and the chunk temporaries (int). 4 players: ~260 MB of it fixed
-    headroom; 5 players: ~0.4 GB; 6 players × 56 stacks: ~5.9 GB."""
+    headroom; 5 players: ~0.4 GB; 6 players × 56 stacks (orbits, everyone analysing): ~1.2 GB
+    (a rotating moderator was measured at 1.7 GB: docs/egghead-six-players.md)."""
     ctx = _Ctx(setup)
     return memory_needed_for(ctx.n, ctx.S, ctx.need_answers_table)
 
