@@ -254,7 +254,7 @@ def _ind_of_me(ctx: _Ctx, st: _State, ind, w) -> bool:
 
 
 def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None:
-    inds_before = st.inds
+    inds_before, sups_before, fix_before = st.inds, st.sups, st.fix
     st.inds = st.sups = st.fix = st.post = None
     w = ctx.world(st.visible)
     before = _my_row(ctx, st)
@@ -284,6 +284,16 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
                                         int((before_ans & ~st.ans_row).sum())))
     elif isinstance(ev, Reactions):
         solved = set(ev.solved)
+        if fix_before and inds_before is not None and _reactions_change_nothing(
+                ctx, st, inds_before, w, before, solved):
+            # at the fixpoint every player reacts alike in every world (Zorn 2024, Algorithm
+            # 1, "until no update happened"): reactions that agree with the worlds I consider
+            # possible keep the whole table, so eqs. (3)-(4) are skipped and the derived data
+            # kept (six players: a whole pass over the orbits saved)
+            st.learned.append(LearnedRecord(i, "reactions", "reactions", 0, 0,
+                                            {p: 0 for p in ctx.order[:-1]}))
+            st.inds, st.sups, st.fix = inds_before, sups_before, fix_before
+            return
         if isinstance(st.M, OrbitTable):
             # the players who solved and those who did not in separate blocks (on both tables)
             group = [ctx.axis[p] for p in solved]
@@ -349,6 +359,17 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
     st.inds = st.sups = st.fix = st.post = None  # the tables changed
 
 
+def _reactions_change_nothing(ctx: _Ctx, st: _State, inds: dict, w: list, before: np.ndarray,
+                              solved: set) -> bool:
+    """At the fixpoint (every player reacts the same way in every world of the table): whether
+    the announced reactions are that constant reaction, read in the worlds I consider possible
+    (my valids ``before``, not empty). Then eqs. (3)-(4) keep every world."""
+    if _ind_of_me(ctx, st, inds[ctx.setup.me], w) != (ctx.setup.me in solved):
+        return False
+    return all(bool((_ind_over_me(ctx, st, p, inds[p], w)[before] == (p in solved)).all())
+               for p in ctx.order[:-1])
+
+
 def is_large(setup: Setup) -> bool:
     """Whether the master tables of ``setup`` are too large for a timeline to snapshot after
     every event with its default budget (then it moves one live state forward; see
@@ -372,7 +393,8 @@ def state_bytes(setup: Setup) -> int:
 def memory_needed(setup: Setup) -> int:
     """Bytes inference needs at its peak for ``setup``: the tables, every player's solved
     indicator and support, and the chunk temporaries (int). 4 players: ~260 MB of it fixed
-    headroom; 5 players: ~0.4 GB; 6 players × 56 stacks: ~5.9 GB."""
+    headroom; 5 players: ~0.4 GB; 6 players × 56 stacks (orbits, everyone analysing): ~1.2 GB
+    (a rotating moderator was measured at 1.7 GB: docs/egghead-six-players.md)."""
     ctx = _Ctx(setup)
     return memory_needed_for(ctx.n, ctx.S, ctx.need_answers_table)
 
@@ -381,10 +403,12 @@ def memory_needed_for(players: int, S: int, answers_table: bool = False) -> int:
     """:func:`memory_needed` from the sizes alone (``players``, ``S`` stacks each, whether an
     answers-only table is kept too), for a setup form that has no Setup yet (int bytes)."""
     if uses_orbits(players, S):
-        # the keys, the indicator's deletion keys of one block (up to n per orbit) and the
-        # sort's copy: 6 players × 56 stacks, every orbit of one block (55.5 M): ~1.1 GB
+        # at worst an answer keeps every orbit of one block (6 players × 56 stacks: 55.5 M
+        # keys, 0.44 GB) and holds them twice while they are joined; the dense indicators, the
+        # cached tuples and the chunk temporaries fit in the headroom. The benchmark's game
+        # peaks at 0.45-0.62 GB (docs/egghead-six-players.md)
         keys = orbit_bytes(players, S)
-        return keys * (2 if answers_table else 1) + 2 * keys + (128 << 20)
+        return keys * (2 if answers_table else 1) + keys + (256 << 20)
     table = table_bytes(players, S)
     slab = table // S                                        # one index of axis 0
     return table * (2 if answers_table else 1) + (2 * players + 4) * slab + (256 << 20)
@@ -401,10 +425,19 @@ SECONDS_PER_GIGAWORLD = 0.35
 ``tests/benchmarks/bench_egghead.py --six`` (9-12 s per event)."""
 
 
+SECONDS_PER_MEGAORBIT = 0.05
+"""Inference time per event per 10^6 orbits of the full table, when the master table is kept as
+orbits (:func:`uses_orbits`): 6 players × 56 stacks (55.5 M orbits) take 2-3 s of CPU for the
+first answer and its posterior on a loaded machine (docs/egghead-six-players.md)."""
+
+
 def estimated_seconds_per_event(players: int, S: int) -> float:
-    """Rough inference time per event (s) for ``players`` players with ``S`` stacks each,
-    scaled from the 6-player measurement (:data:`SECONDS_PER_GIGAWORLD`); meant for tables of
-    gigabytes, where the time is memory-bandwidth bound and proportional to the worlds."""
+    """Rough inference time per event (s) for ``players`` players with ``S`` stacks each:
+    scaled from the 6-player measurement, by the orbits of the full table when the table is
+    kept as orbits (:data:`SECONDS_PER_MEGAORBIT`), else by the worlds of the explicit table
+    (:data:`SECONDS_PER_GIGAWORLD`; memory-bandwidth bound, proportional to the worlds)."""
+    if uses_orbits(players, S):
+        return SECONDS_PER_MEGAORBIT * orbits_possible(players, S) / 1e6
     return SECONDS_PER_GIGAWORLD * S ** players / 1e9
 
 

@@ -49,6 +49,100 @@ from engines.egghead.table import table_bytes
 
 _CHUNK = 1 << 20  # orbits handled at once
 _GEN_LIMIT = 1 << 18  # multisets generated at once for the full table
+_DENSE_LIMIT = 1 << 25  # indicators over at most this many keys are dense count arrays
+_OUTER_LIMIT = 1 << 23  # aggregates combined at once by the full-table answer filter (>= C(60, 5))
+
+
+@lru_cache(maxsize=64)
+def _colex(n: int, S: int) -> np.ndarray:
+    """int64 (n+1, S): entry [i, a] is C(a+i-1, i), the term of a stack a at 1-based position
+    i in the colexicographic rank of a sorted tuple (combinatorial number system: the sorted
+    tuple a_1 <= ... <= a_b is the combination c_i = a_i + i - 1 of 0..S+b-2, whose rank is
+    sum_i C(c_i, i); the ranks of b-tuples are 0..C(S+b-1, b)-1)."""
+    out = np.zeros((n + 1, S), dtype=np.int64)
+    for i in range(n + 1):
+        for a in range(S):
+            out[i, a] = math.comb(a + i - 1, i) if a + i - 1 >= 0 else (1 if i == 0 else 0)
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _colex32(n: int, S: int) -> np.ndarray:
+    """:func:`_colex` as int32 (for dense ranks below 2^31)."""
+    out = _colex(n, S).astype(np.int32)
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _lex_keys(S: int, b: int, bits: int) -> np.ndarray:
+    """int64 packed keys (``bits`` per stack) of :func:`multisets` (S, b), same order (sorted)."""
+    rows = multisets(S, b)
+    key = np.zeros(rows.shape[0], dtype=np.int64)
+    for j in range(b):             # column by column: no int64 copy of every row
+        key <<= bits
+        key |= rows[:, j]
+    key.setflags(write=False)
+    return key
+
+
+def _radix(S: int, sizes: Sequence[int]) -> list[int]:
+    """Number of sorted tuples per block (C(S+b-1, b) for each block size b)."""
+    return [math.comb(S + b - 1, b) for b in sizes]
+
+
+def _strides(radix: Sequence[int]) -> list[int]:
+    out, s = [0] * len(radix), 1
+    for i in range(len(radix) - 1, -1, -1):
+        out[i] = s
+        s *= radix[i]
+    return out
+
+
+def _unpack(keys: np.ndarray, m: int, bits: int) -> np.ndarray:
+    """int16 (N, m) rows of packed keys (the first column most significant)."""
+    keys = np.asarray(keys, dtype=np.int64)
+    out = np.empty((keys.shape[0], m), dtype=np.int16)
+    mask = (1 << bits) - 1
+    tmp = np.empty(keys.shape[0], dtype=np.int64)
+    for j in range(m):
+        np.right_shift(keys, bits * (m - 1 - j), out=tmp)
+        np.bitwise_and(tmp, mask, out=tmp)
+        out[:, j] = tmp
+    return out
+
+
+def _mirror(rows: np.ndarray, sizes: Sequence[int], S: int) -> np.ndarray:
+    """Rows with every stack x replaced by S-1-x and each block's columns reversed (still
+    sorted within blocks): the lexicographic order of rows is the reverse of the mixed-radix
+    colex order of their mirrors, so a lex rank is (total - 1) minus a colex rank."""
+    out = np.empty_like(rows)
+    c = 0
+    for b in sizes:
+        out[:, c:c + b] = (S - 1) - rows[:, c:c + b][:, ::-1]
+        c += b
+    return out
+
+
+def _dense_ranks(rows: np.ndarray, sizes: Sequence[int], S: int) -> np.ndarray:
+    """int64 (N,): the rank of rows (N, sum(sizes)) made of sorted blocks of the given sizes
+    (block order = column order) in the lexicographic order of all such rows (the order of
+    their keys), from the combinatorial number system on the mirrored rows (:func:`_mirror`);
+    a dense index of the orbits."""
+    CT = _colex(max(1, max(sizes, default=1)), S)
+    radix = _radix(S, sizes)
+    st = _strides(radix)
+    y = _mirror(rows, sizes, S)
+    out = np.zeros(rows.shape[0], dtype=np.int64)
+    c = 0
+    for b, s in zip(sizes, st):
+        r = np.zeros(rows.shape[0], dtype=np.int64)
+        for q in range(b):
+            r += CT[q + 1][y[:, c + q]]
+        out += r * s
+        c += b
+    return (math.prod(radix) - 1) - out
 
 
 def _lex_multisets(S: int, lo: int, b: int):
@@ -115,17 +209,26 @@ def _assignments(block: Sequence[int], parts: Sequence[Sequence[int]]) -> list[t
 class OrbitIndicator:
     """A player's solved indicator on an :class:`OrbitTable`: for each key of a world without
     that player (sorted int64 ``keys``), the number of their valid stacks (``counts``).
-    ``full_count``: set instead when the table is full (every key has S valids)."""
+    ``full_count``: set instead when the table is full (every key has S valids).
+    Dense form (``dense`` set): uint8 counts capped at 2, indexed by the mixed-radix colex
+    rank (:func:`_dense_ranks`) of the world without the player, whose blocks have ``sizes``;
+    ``bits``/``S`` say how its keys are packed. Kept when that index space is at most
+    ``_DENSE_LIMIT`` (6 players in one block: C(60, 5) = 5.5 M entries)."""
 
     def __init__(self, keys: np.ndarray | None, counts: np.ndarray | None,
-                 full_count: int | None = None):
+                 full_count: int | None = None, dense: np.ndarray | None = None,
+                 sizes: tuple = (), bits: int = 0, S: int = 0):
         self.keys, self.counts, self.full_count = keys, counts, full_count
+        self.dense, self.sizes, self.bits, self.S = dense, tuple(sizes), bits, S
 
     def count_of(self, keys: np.ndarray) -> np.ndarray:
-        """int64 counts for keys (0 where a key is absent)."""
+        """int64 counts for keys (0 where a key is absent; capped at 2 in the dense form)."""
         keys = np.asarray(keys, dtype=np.int64)
         if self.full_count is not None:
             return np.full(keys.shape, self.full_count, dtype=np.int64)
+        if self.dense is not None:
+            rows = _unpack(keys, sum(self.sizes), self.bits)
+            return self.dense[_dense_ranks(rows, self.sizes, self.S)].astype(np.int64)
         if self.keys.size == 0:
             return np.zeros(keys.shape, dtype=np.int64)
         pos = np.searchsorted(self.keys, keys)
@@ -156,6 +259,7 @@ class OrbitTable:
         self.keys = np.zeros(0, dtype=np.int64)
         self._kept: list = []
         self._inds: dict = {}   # block -> OrbitIndicator of the current orbits
+        self._count: int | None = None   # worlds, cached until the orbits change
 
     # ------------------------------------------------------------------ layout
     @staticmethod
@@ -192,15 +296,7 @@ class OrbitTable:
 
     def unpack(self, keys: np.ndarray, m: int | None = None) -> np.ndarray:
         """int16 (N, m) rows of keys (m defaults to n)."""
-        m = self.n if m is None else m
-        keys = np.asarray(keys, dtype=np.int64)
-        out = np.empty((keys.shape[0], m), dtype=np.int16)
-        mask = (1 << self.bits) - 1
-        k = keys.copy()
-        for j in range(m - 1, -1, -1):
-            out[:, j] = k & mask
-            k >>= self.bits
-        return out
+        return _unpack(keys, self.n if m is None else m, self.bits)
 
     def _canon(self, world: Sequence[int]) -> np.ndarray:
         """Orbit row (one sorted tuple per block) of worlds (N, n) given in axis order."""
@@ -208,13 +304,14 @@ class OrbitTable:
         cols = [np.sort(w[:, list(b)], axis=1) for b in self.blocks]
         return np.hstack(cols)
 
-    def _rows_chunks(self):
-        """The table's orbit rows, in chunks (int16 (N, n))."""
+    def _rows_chunks(self, chunk: int | None = None):
+        """The table's orbit rows, in chunks of ``chunk`` (default ``_CHUNK``) (int16 (N, n))."""
         if self.full:
             yield from self._full_chunks(self.blocks)
             return
-        for s in range(0, self.keys.size, _CHUNK):
-            yield self.unpack(self.keys[s:s + _CHUNK])
+        chunk = chunk or _CHUNK
+        for s in range(0, self.keys.size, chunk):
+            yield self.unpack(self.keys[s:s + chunk])
 
     def _full_chunks(self, blocks):
         """Every orbit of the full table for ``blocks``, in chunks (int16 (N, n)), in the
@@ -245,6 +342,7 @@ class OrbitTable:
         t.keys = self.keys.copy()
         t._kept = []
         t._inds = dict(self._inds)      # read-only indicators of the same orbits
+        t._count = self._count
         return t
 
     @property
@@ -262,32 +360,46 @@ class OrbitTable:
         """Number of worlds (int): the sum over orbits of their sizes (multinomials)."""
         if self.full:
             return self.S ** self.n
+        if self._count is not None:
+            return self._count
         total = 0
-        fact = np.array([math.factorial(i) for i in range(self.n + 1)], dtype=np.int64)
         for rows in self._rows_chunks():
-            size = np.ones(rows.shape[0], dtype=np.int64)
-            for (c0, c1) in self._block_cols():
-                b = c1 - c0
-                if b < 2:
-                    continue
-                blk = rows[:, c0:c1]
-                run = np.ones(rows.shape[0], dtype=np.int64)
-                denom = np.ones(rows.shape[0], dtype=np.int64)
-                for j in range(1, b):
-                    same = blk[:, j] == blk[:, j - 1]
-                    run = np.where(same, run + 1, 1)
-                    denom *= np.where(same, run, 1)
-                size *= fact[b] // denom
-            total += int(size.sum())
+            total += int(self._orbit_sizes(rows).sum())
+        self._count = total
         return total
+
+    def _orbit_sizes(self, rows: np.ndarray) -> np.ndarray:
+        """int64 (N,): worlds per orbit row, the product over blocks of the multinomial
+        b! / prod(multiplicities!) (rows sorted within blocks): the product of the running
+        run lengths along a block is prod(multiplicities!)."""
+        size = np.ones(rows.shape[0], dtype=np.int64)
+        for (c0, c1) in self._block_cols():
+            b = c1 - c0
+            if b < 2:
+                continue
+            run = np.ones(rows.shape[0], dtype=np.int16)
+            denom = np.ones(rows.shape[0], dtype=np.int32)
+            same = np.empty(rows.shape[0], dtype=bool)
+            for j in range(c0 + 1, c1):
+                np.equal(rows[:, j], rows[:, j - 1], out=same)
+                np.multiply(run, same, out=run)
+                run += 1
+                denom *= run
+            size *= math.factorial(b) // denom
+        return size
 
     def _set_rows(self, rows_iter, in_order: bool = False, keep_marks: bool = False) -> None:
         """Replace the table by the orbits of ``rows_iter``; ``in_order``: they come in key
         order without repeats (a filter of the table's own orbits), so no sort is needed."""
-        parts = [self.pack(r) for r in rows_iter]
+        self._set_keys((self.pack(r) for r in rows_iter), in_order, keep_marks)
+
+    def _set_keys(self, keys_iter, in_order: bool = False, keep_marks: bool = False) -> None:
+        """:meth:`_set_rows` from chunks of packed keys."""
+        parts = list(keys_iter)
         keys = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
         self.keys = keys if in_order else np.unique(keys)
         self.full = False
+        self._count = None
         if not keep_marks:   # the reaction filters applied since the last other change
             self._kept = []
         self._inds = {}
@@ -339,6 +451,11 @@ class OrbitTable:
         if unseen:
             self.split(unseen)
         seen_cols = [j for j, a in enumerate(self.layout) if seen[a]]
+        if self.full:
+            fast = self._full_answer_chunks(q, answer, seen, cancel)
+            if fast is not None:
+                self._set_keys(fast, in_order=True)
+                return
 
         def rows_iter():
             for rows in self._rows_chunks():
@@ -348,6 +465,69 @@ class OrbitTable:
                     acc = q.ufunc(acc, q.feature[rows[:, j]])
                 yield rows[q.final(acc) == answer]
         self._set_rows(rows_iter(), in_order=True)
+
+    def _full_answer_chunks(self, q: Question, answer: int, seen: Sequence[bool],
+                            cancel: CancelFlag):
+        """The keys of the orbits of the full table that give ``answer``, in key order,
+        without generating the others: the aggregate of a block's sorted tuples is combined
+        from the per-stack numbers (Zorn 2024, eq. (2), on orbits), for each first stack ``a``
+        of the first block at once over every tail (the rest of the first block, tuples >= a,
+        times every orbit of the other blocks). A generator of key chunks, or None when the
+        other blocks' orbits are too many to hold their aggregates (then the generic chunked
+        path is used)."""
+        S, blocks, bits = self.S, self.blocks, self.bits
+        small = q.bound < (1 << 15)
+        dt = np.int16 if small else np.int64
+        ok_val = q.final(np.arange(q.bound, dtype=np.int64)) == answer
+        feat = q.feature.astype(dt)
+        ident = dt(q.identity)
+
+        def agg_of(rows, is_seen):
+            acc = np.full(rows.shape[0], ident, dtype=dt)
+            if is_seen:
+                for j in range(rows.shape[1]):
+                    acc = q.ufunc(acc, feat[rows[:, j]])
+            return acc
+
+        rest = blocks[1:]
+        radix = _radix(S, [len(b) for b in rest])
+        R = math.prod(radix)
+        if R > _OUTER_LIMIT:
+            return None
+        rest_agg = np.full(1, ident, dtype=dt)
+        rest_key = np.zeros(1, dtype=np.int64)
+        for b in rest:
+            rest_agg = q.ufunc.outer(rest_agg, agg_of(multisets(S, len(b)), seen[b[0]])).ravel()
+            rest_key = ((rest_key[:, None] << (bits * len(b)))
+                        | _lex_keys(S, len(b), bits)[None, :]).ravel()
+        rest_cols = sum(len(b) for b in rest)
+        b1 = len(blocks[0])
+        seen1 = seen[blocks[0][0]]
+        tail = multisets(S, b1 - 1)
+        tail_agg = agg_of(tail, seen1)
+        tail_key = _lex_keys(S, b1 - 1, bits) << (bits * rest_cols)
+        starts = (np.searchsorted(tail[:, 0], np.arange(S, dtype=tail.dtype)) if b1 > 1
+                  else np.zeros(S, dtype=np.int64))
+        step = max(1, _OUTER_LIMIT // R)
+
+        def gen():
+            for a in range(S):
+                check_cancel(cancel)
+                start = int(starts[a])
+                head = np.int64(a) << (bits * (self.n - 1))
+                t_agg = q.ufunc(feat[a], tail_agg[start:]) if seen1 else tail_agg[start:]
+                for s0 in range(0, t_agg.shape[0], step):
+                    part = t_agg[s0:s0 + step]
+                    tot = part if R == 1 else q.ufunc.outer(part, rest_agg).ravel()
+                    idx = np.flatnonzero(ok_val[tot])
+                    if idx.size == 0:
+                        continue
+                    if R == 1:
+                        yield head | tail_key[start + s0 + idx]
+                        continue
+                    it, ir = np.divmod(idx, R)
+                    yield head | tail_key[start + s0 + it] | rest_key[ir]
+        return gen()
 
     # ------------------------------------------------------------------ eqs. (3)-(4)
     def _deletion_keys(self, rows: np.ndarray, col: int) -> np.ndarray:
@@ -367,6 +547,11 @@ class OrbitTable:
         cached = self._inds.get(self.blocks[bi])
         if cached is not None:          # the same for every player of the block (symmetry)
             return (cached, cached) if with_support else cached
+        dsz = self._deletion_sizes(bi)
+        if math.prod(_radix(self.S, dsz)) <= _DENSE_LIMIT:
+            ind = self._dense_indicator(bi, dsz, cancel)
+            self._inds[self.blocks[bi]] = ind
+            return (ind, ind) if with_support else ind
         c0, c1 = self._block_cols()[bi]
         # counted chunk by chunk and merged: the distinct keys are at most the orbits of the
         # smaller block structure (6 players: C(60, 5) = 5.5 M), far fewer than the deletion
@@ -391,6 +576,70 @@ class OrbitTable:
         self._inds[self.blocks[bi]] = ind
         return (ind, ind) if with_support else ind
 
+    def _deletion_sizes(self, bi: int) -> tuple:
+        """Block sizes of a world without one player of block ``bi``."""
+        return tuple(len(b) - (k == bi) for k, b in enumerate(self.blocks))
+
+    def _deletion_ranks(self, rows: np.ndarray, bi: int, sizes: Sequence[int]):
+        """For each column j of block ``bi``: (dense ranks (:func:`_dense_ranks`, key order)
+        of the rows with column j deleted, bool mask of the rows where j is the last column of
+        its run of equal stacks — one deletion per distinct stack). Computed from per-column
+        terms of the combinatorial number system on the mirrored rows (a stack x at mirrored
+        position k adds C(S-1-x+k-1, k); the columns before j move one position down in the
+        mirror) without building the deleted rows; ranks of neighbouring orbits are close, so
+        the count array is read and written nearly in sequence."""
+        MT = _colex32(self.n, self.S)[:, ::-1]   # MT[k, x] = C(S-1-x+k-1, k); ranks < 2^31
+        cols = self._block_cols()
+        radix = _radix(self.S, sizes)
+        st = _strides(radix)
+        top = math.prod(radix) - 1
+        N = rows.shape[0]
+        other = np.zeros(N, dtype=np.int32)
+        for k, (c0, c1) in enumerate(cols):
+            if k == bi or c1 == c0:
+                continue
+            bk = c1 - c0
+            r = np.zeros(N, dtype=np.int32)
+            for p in range(bk):
+                r += MT[bk - p][rows[:, c0 + p]]
+            other += r * st[k]
+        c0, c1 = cols[bi]
+        b = c1 - c0
+        suf = [None] * b             # suf[j]: the columns after j, at their mirrored positions
+        acc = np.zeros(N, dtype=np.int32)
+        for p in range(b - 1, -1, -1):
+            suf[p] = acc
+            acc = acc + MT[b - p][rows[:, c0 + p]]
+        pre = np.zeros(N, dtype=np.int32)   # the columns before j, one mirrored position down
+        for j in range(b):
+            r = pre + suf[j]
+            r *= st[bi]
+            r += other
+            np.subtract(top, r, out=r)
+            last = (np.ones(N, dtype=bool) if j == b - 1
+                    else rows[:, c0 + j] != rows[:, c0 + j + 1])
+            yield r, last
+            pre = pre + MT[b - 1 - j][rows[:, c0 + j]]
+
+    def _dense_indicator(self, bi: int, sizes: tuple, cancel: CancelFlag) -> OrbitIndicator:
+        """The solved indicator of block ``bi`` as a dense count array (see
+        :class:`OrbitIndicator`): one bincount of the deletion ranks per chunk of orbits."""
+        total = math.prod(_radix(self.S, sizes))
+        cnt = np.zeros(total, dtype=np.uint8)
+        worlds = 0 if (self._count is None and not self.full) else None
+        for rows in self._rows_chunks(2 * _CHUNK):
+            check_cancel(cancel)
+            if worlds is not None:       # the same pass counts the worlds (:meth:`count`)
+                worlds += int(self._orbit_sizes(rows).sum())
+            parts = [r[last] for r, last in self._deletion_ranks(rows, bi, sizes)]
+            c = np.bincount(np.concatenate(parts), minlength=total)
+            np.minimum(c, 2, out=c)
+            cnt += c.astype(np.uint8)
+            np.minimum(cnt, 2, out=cnt)
+        if worlds is not None:
+            self._count = worlds
+        return OrbitIndicator(None, None, dense=cnt, sizes=sizes, bits=self.bits, S=self.S)
+
     def support(self, axis: int, cancel: CancelFlag = None) -> OrbitIndicator:
         """Keys (worlds without the player on ``axis``) where they have a valid stack."""
         return self.solved_indicator(axis, cancel, with_support=True)[1]
@@ -398,6 +647,19 @@ class OrbitTable:
     @staticmethod
     def reaction_is_constant_on(solved_ind: OrbitIndicator, support: OrbitIndicator) -> bool:
         """Whether the player reacts alike in every world of the support (see BitTable)."""
+        if support.dense is not None and solved_ind.dense is not None \
+                and support.sizes == solved_ind.sizes:
+            s = support.dense > 0
+            one = solved_ind.dense == 1
+            return not (bool((one & s).any()) and bool((~one & s).any()))
+        if support.dense is not None and solved_ind.full_count is not None:
+            return True
+        if support.full_count is not None and solved_ind.dense is not None:
+            one = solved_ind.dense == 1
+            return bool(one.all() or not one.any())
+        if support.dense is not None or solved_ind.dense is not None:
+            # both come from tables with the same blocks and the same size rule: unreachable
+            raise ValueError("a dense and a sparse indicator of different layouts")
         if support.full_count is not None:
             if solved_ind.full_count is not None:
                 return True
@@ -415,14 +677,20 @@ class OrbitTable:
             return                       # the same condition on the same block: idempotent
         if self.full and solved_ind.full_count is not None:
             if (solved_ind.full_count == 1) != bool(solved):
-                self.full, self.keys = False, np.zeros(0, dtype=np.int64)
+                self.full, self.keys, self._count = False, np.zeros(0, dtype=np.int64), None
             self._kept.append(tag)
             return
         c0, c1 = self._block_cols()[bi]
+        dense = solved_ind.dense is not None and solved_ind.sizes == self._deletion_sizes(bi)
 
         def rows_iter():
             for rows in self._rows_chunks():
                 ok = np.ones(rows.shape[0], dtype=bool)
+                if dense:
+                    for r, _last in self._deletion_ranks(rows, bi, solved_ind.sizes):
+                        ok &= (solved_ind.dense[r] == 1) == bool(solved)
+                    yield rows[ok]
+                    continue
                 for j in range(c0, c1):
                     ok &= (solved_ind.count_of(self._deletion_keys(rows, j)) == 1) == bool(solved)
                 yield rows[ok]
@@ -461,7 +729,11 @@ class OrbitTable:
         if self.full:
             return np.ones(self.S, dtype=bool)
         keys = self.pack(self._canon(self._worlds_over(axis, world)))
-        return np.isin(keys, self.keys)
+        if self.keys.size == 0:
+            return np.zeros(self.S, dtype=bool)
+        # the keys are sorted: binary search (np.isin would hash or sort all of them)
+        pos = np.minimum(np.searchsorted(self.keys, keys), self.keys.size - 1)
+        return self.keys[pos] == keys
 
     def row_count(self, axis: int, world: Sequence[int]) -> int:
         return int(self.row(axis, world).sum())

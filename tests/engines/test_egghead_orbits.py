@@ -188,20 +188,28 @@ def test_full_table_generated_in_chunks_comes_in_key_order(monkeypatch, blocks):
     assert (t.keys == ref.keys).all() and t.count() == ref.count()
 
 
-def test_indicator_counted_in_chunks_equals_at_once(monkeypatch):
-    """The solved indicator merged over small chunks equals the one from a single chunk."""
+@pytest.mark.parametrize("dense", [True, False])
+def test_indicator_counted_in_chunks_equals_at_once(monkeypatch, dense):
+    """The solved indicator merged over small chunks equals the one from a single chunk
+    (sparse keys and dense count arrays alike)."""
     import engines.egghead.orbits as orb
+    if not dense:
+        monkeypatch.setattr(orb, "_DENSE_LIMIT", -1)
     n, S = 4, 6
     deck = list(bound_deck(6, 1, n).values())
     t = OrbitTable(n, S, [(0,), (1, 2, 3)])
     t.filter_answer(deck[0], deck[0].answer([0, 1, 2, 3]), [True] * n)
     for axis in (0, 1):
         whole = t.copy().solved_indicator(axis)
-        monkeypatch.setattr(orb, "_CHUNK", 7)
-        small = t.copy().solved_indicator(axis)
-        monkeypatch.undo()
-        assert (whole.keys == small.keys).all() and (whole.counts == small.counts).all()
-        assert whole.keys.size > 7
+        with monkeypatch.context() as m:
+            m.setattr(orb, "_CHUNK", 7)
+            small = t.copy().solved_indicator(axis)
+        if dense:
+            assert whole.dense is not None and (whole.dense == small.dense).all()
+            assert (whole.dense > 0).sum() > 7
+        else:
+            assert (whole.keys == small.keys).all() and (whole.counts == small.counts).all()
+            assert whole.keys.size > 7
 
 
 def test_six_players_use_orbits_and_start_without_a_table():
@@ -214,3 +222,67 @@ def test_six_players_use_orbits_and_start_without_a_table():
     assert inf.memory_needed(six) < 2e9 and inf.is_large(six)
     post = inf.posterior(six, st)
     assert post.worlds == 56 ** 6 and post.valid_count_with_ba == 56
+
+
+@pytest.mark.parametrize("sizes", [(3,), (1, 2), (2, 1, 1), (0, 3)])
+def test_dense_ranks_number_the_orbits_without_gaps(sizes):
+    """The mixed-radix colex rank is a bijection from the sorted tuples of each block onto
+    0..prod C(S+b-1, b)-1 (the index of the dense indicator)."""
+    from engines.egghead.orbits import _dense_ranks
+    S = 5
+    rows = [np.hstack(parts) if parts else np.zeros(0, dtype=np.int16)
+            for parts in itertools.product(*[list(multisets(S, b)) for b in sizes])]
+    ranks = _dense_ranks(np.array(rows, dtype=np.int16).reshape(len(rows), sum(sizes)), sizes, S)
+    assert sorted(ranks.tolist()) == list(range(len(rows)))
+
+
+@pytest.mark.parametrize("n,v,k,rounds,seed,rotating", [
+    (3, 6, 3, 3, 11, False), (4, 3, 2, 4, 12, True), (5, 3, 2, 2, 13, False),
+])
+def test_orbit_posterior_with_sparse_indicators_equals_explicit(monkeypatch, n, v, k, rounds,
+                                                                seed, rotating):
+    """The sparse indicators (six players with many blocks) and the generic answer filter of
+    the full table (its other blocks too many to combine at once) are exact too."""
+    monkeypatch.setattr(orbits_module, "_DENSE_LIMIT", -1)
+    monkeypatch.setattr(orbits_module, "_OUTER_LIMIT", 0)
+    setup, events = _god_game(n, v, k, rounds, seed, rotating)
+    explicit, orbit = inf.initial(setup), None
+    with monkeypatch.context() as m:
+        m.setattr(orbits_module, "ORBIT_FROM_BYTES", -1)
+        orbit = inf.initial(setup)
+    for i, ev in enumerate(events):
+        inf.update(setup, explicit, i, ev)
+        inf.update(setup, orbit, i, ev)
+        assert _fields(inf.posterior(setup, explicit)) == _fields(inf.posterior(setup, orbit)), i
+        if i == 0 and orbit.M.orbits:
+            assert orbit.inds and all(x.dense is None for x in orbit.inds.values())
+
+
+@pytest.mark.parametrize("orbit", [False, True])
+def test_reactions_at_the_fixpoint_skip_the_table_and_change_nothing(monkeypatch, orbit):
+    """A reactions round logged at the fixpoint keeps the table without a pass over it, and
+    the posteriors equal those computed with the pass."""
+    setup, events = _god_game(4, 3, 2, 4, 21, False)
+    if orbit:
+        monkeypatch.setattr(orbits_module, "ORBIT_FROM_BYTES", -1)
+    skipped = []
+    real = inf._reactions_change_nothing
+
+    def spy(*a):
+        r = real(*a)
+        skipped.append(r)
+        return r
+
+    monkeypatch.setattr(inf, "_reactions_change_nothing", spy)
+    st = inf.initial(setup)
+    fast = []
+    for i, ev in enumerate(events):
+        inf.update(setup, st, i, ev)
+        fast.append(inf.posterior(setup, st))
+    assert any(skipped)
+    monkeypatch.setattr(inf, "_reactions_change_nothing", lambda *a: False)
+    st = inf.initial(setup)
+    for i, ev in enumerate(events):
+        inf.update(setup, st, i, ev)
+        post = inf.posterior(setup, st)
+        assert _fields(post) == _fields(fast[i]) and post.learned == fast[i].learned, i
