@@ -107,7 +107,8 @@ def plan_recommendation(*, n_cards: int, n_players: int, n_suspects: int, n_weap
                         n_candidates: int, dp_work: float, at_once_work: Optional[float],
                         rank_samples: int, exact_top: Optional[int], exact_budgeted: bool,
                         opponents_samples: Optional[int], opponents_fixed: bool,
-                        n_opponents: int, best_envelope: bool) -> Plan:
+                        n_opponents: int, best_envelope: bool,
+                        min_opponent_samples: int = 64) -> Plan:
     """Choose the sizes of a recommendation so that it fits :data:`RECOMMEND_WORK`, or refuse.
 
     Args:
@@ -125,6 +126,8 @@ def plan_recommendation(*, n_cards: int, n_players: int, n_suspects: int, n_weap
             lowered.
         n_opponents: opponents still in the game.
         best_envelope: whether the most probable envelope is counted (the accusation advice).
+        min_opponent_samples: fewest sampled deals the opponents' figures are lowered to
+            (:data:`engines.cluedo.opponents.MIN_INTERVAL_SAMPLES`, given by the caller).
     Returns:
         :class:`Plan`.
     Raises:
@@ -140,7 +143,7 @@ def plan_recommendation(*, n_cards: int, n_players: int, n_suspects: int, n_weap
         want_exact = n_candidates
     else:
         want_exact = min(exact_top, n_candidates)
-    from engines.cluedo.opponents import MIN_INTERVAL_SAMPLES
+    MIN_INTERVAL_SAMPLES = min_opponent_samples  # noqa: N806 (the opponents' constant)
 
     def total(rs, et, os_):
         rank = AT_ONCE_FACTOR * at_once_work if at_once_work is not None \

@@ -377,6 +377,7 @@ def _plan(setup: Setup, res, cands, accusation, at_once_work, samples, exact_sec
     """The sizes of this recommendation within the budget (:mod:`engines.cluedo.cost`)."""
     from engines.cluedo.cost import plan_recommendation
     from engines.cluedo.counting import dp_size
+    from engines.cluedo.opponents import MIN_INTERVAL_SAMPLES
 
     (_, suspects), (_, weapons), _ = setup.categories
     k = len(setup.players)
@@ -395,7 +396,8 @@ def _plan(setup: Setup, res, cands, accusation, at_once_work, samples, exact_sec
         exact_budgeted=exact_seconds is not None,
         opponents_samples=first if opp_sampled else None,
         opponents_fixed=samples_named and opponents_samples is not None,
-        n_opponents=k - 1, best_envelope=opp_sampled and accusation is None)
+        n_opponents=k - 1, best_envelope=opp_sampled and accusation is None,
+        min_opponent_samples=MIN_INTERVAL_SAMPLES)
 
 
 def _conds(cat_of, env) -> int:

@@ -118,11 +118,11 @@ class Setup:
                                      f"players, values or cards")
         tb = table_bytes(len(players), S)
         # a custom deck: the peak of inference (the table, the solved indicators and the chunk
-        # temporaries, engines.egghead.inference.memory_needed_for), not the table alone, must
+        # temporaries, engines.egghead.orbits.memory_needed_for), not the table alone, must
         # fit (5 players x 7 values x 3 cards: a 0.8 GB table peaks at 1.2 GB)
         peak = tb
         if (values, cards) != SEED_DECK:
-            from engines.egghead.inference import memory_needed_for
+            from engines.egghead.orbits import memory_needed_for
 
             peak = memory_needed_for(len(players), S)
         if tb > max_table_bytes(values, cards) or peak > max_table_bytes(values, cards):

@@ -513,3 +513,16 @@ def orbit_bytes(players: int, S: int) -> int:
     """Bytes of an orbit table holding every orbit of one block (8 per key; the table before
     the first answer is a flag and after it holds a fraction of these), int."""
     return 8 * orbits_possible(players, S)
+
+
+def memory_needed_for(players: int, S: int, answers_table: bool = False) -> int:
+    """:func:`memory_needed` from the sizes alone (``players``, ``S`` stacks each, whether an
+    answers-only table is kept too), for a setup form that has no Setup yet (int bytes)."""
+    if uses_orbits(players, S):
+        # the keys, the indicator's deletion keys of one block (up to n per orbit) and the
+        # sort's copy: 6 players × 56 stacks, every orbit of one block (55.5 M): ~1.1 GB
+        keys = orbit_bytes(players, S)
+        return keys * (2 if answers_table else 1) + 2 * keys + (128 << 20)
+    table = table_bytes(players, S)
+    slab = table // S                                        # one index of axis 0
+    return table * (2 if answers_table else 1) + (2 * players + 4) * slab + (256 << 20)

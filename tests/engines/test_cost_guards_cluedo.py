@@ -89,6 +89,7 @@ def test_lowering_is_deterministic_and_keeps_the_floors():
                 n_opponents=5, best_envelope=True)
     a = cost.plan_recommendation(**base)
     assert a == cost.plan_recommendation(**base)
+    assert a == cost.plan_recommendation(**base, min_opponent_samples=MIN_INTERVAL_SAMPLES)
     assert a.work <= cost.RECOMMEND_WORK
     assert MIN_INTERVAL_SAMPLES <= a.opponents_samples < 256          # lowered, not under 64
     # more owners: the opponents go to the floor, then the exact candidates, then refused
