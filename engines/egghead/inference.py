@@ -50,7 +50,14 @@ from engines.core.errors import (
 from engines.core.info import entropy_bits
 from engines.core.timeline import DEFAULT_MEMORY_BUDGET
 from engines.egghead.model import Answer, Event, Reactions, Setup, Solve
-from engines.egghead.orbits import ORBIT_FROM_BYTES, OrbitTable, memory_needed_for, orbit_bytes, orbits_possible, uses_orbits  # noqa: F401 (re-exported)
+from engines.egghead.orbits import (  # noqa: F401 (re-exported)
+    ORBIT_FROM_BYTES,
+    OrbitTable,
+    memory_needed_for,
+    orbit_bytes,
+    orbits_possible,
+    uses_orbits,
+)
 from engines.egghead.questions import bound_deck, stack_space
 from engines.egghead.table import BitTable, indicator_at, table_bytes
 
