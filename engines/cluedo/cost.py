@@ -18,13 +18,12 @@ machine). The pieces of a recommendation and their cost:
 
 Calibration (CPU time of each piece against its estimate, ``tests/benchmarks/bench_cluedo_cost.py``):
 about 3e8 work units per CPU second on one core of the project's 2-core machine (the rate
-:mod:`engines.cluedo.counting` states), measured at a load average of 25-36 on 2 cores. Whole
-recommendations planned at the budget took 18-24 s of CPU at that load (classic deck 6 players,
-Master Detective 6 players, 20 cards per category with 3 players, all with an empty log). CPU
-time under such load is inflated: the same ranking benchmark recorded in docs/performance.md
-took CPU median 0.05-0.09 s at low load and 0.16-0.29 s at load 22-27 (about 3x), so the budget
-of :data:`RECOMMEND_WORK` = 6e9 units is meant as under 10 s on an idle machine; the machine was
-never idle while this was written, so that figure is an extrapolation, not a measurement.
+:mod:`engines.cluedo.counting` states). Whole recommendations planned at 6e9 units took 18-24 s
+of CPU (classic deck 6 players, Master Detective 6 players, 20 cards per category with 3
+players, all with an empty log; measured at load averages of 10-36 on 2 cores, with the same
+CPU time at 10 as at 28), so the estimate is CPU seconds x 3e8 within about 20 %, and the
+budget :data:`RECOMMEND_WORK` is 3e9 units: 10 s, the same as the counting DP's own limit
+(:data:`engines.cluedo.counting.MAX_DP_WORK`).
 
 What does not fit is first made cheaper, deterministically (the same input always gives the
 same plan): fewer sampled deals for the opponents' figures (never under
@@ -52,8 +51,9 @@ AT_ONCE_FACTOR = 1.4
 OPPONENT_COUNTS = 1.3
 #: Work units per CPU second (engines.cluedo.counting: "about 3e8 ... per second").
 WORK_PER_SECOND = 3e8
-#: Budget of one recommendation (ranking, best envelope, opponents' figures together).
-RECOMMEND_WORK = 6e9
+#: Budget of one recommendation (ranking, best envelope, opponents' figures together): 10 s
+#: at :data:`WORK_PER_SECOND`.
+RECOMMEND_WORK = 3e9
 #: Fewest sampled deals of the ranking's estimate, and fewest exact candidates, kept when a
 #: recommendation is made cheaper.
 MIN_RANK_SAMPLES = 1000

@@ -90,16 +90,19 @@ def test_lowering_is_deterministic_and_keeps_the_floors():
     a = cost.plan_recommendation(**base)
     assert a == cost.plan_recommendation(**base)
     assert a == cost.plan_recommendation(**base, min_opponent_samples=MIN_INTERVAL_SAMPLES)
+    # six players, an empty classic log: every size goes down, none under its floor
     assert a.work <= cost.RECOMMEND_WORK
-    assert MIN_INTERVAL_SAMPLES <= a.opponents_samples < 256          # lowered, not under 64
-    # more owners: the opponents go to the floor, then the exact candidates, then refused
-    big = dict(base, n_players=8, n_opponents=7, dp_work=1e6)
-    b = cost.plan_recommendation(**big)
-    assert b.opponents_samples == MIN_INTERVAL_SAMPLES and b.exact_top == cost.MIN_EXACT_TOP
-    assert cost.MIN_RANK_SAMPLES <= b.rank_samples < 4000 and b.work <= cost.RECOMMEND_WORK
+    assert a.opponents_samples == MIN_INTERVAL_SAMPLES and a.exact_top == cost.MIN_EXACT_TOP
+    assert cost.MIN_RANK_SAMPLES <= a.rank_samples < 4000
+    # four players: the opponents' deals alone are lowered
+    four = dict(base, n_players=4, n_opponents=3)
+    b = cost.plan_recommendation(**four)
+    assert MIN_INTERVAL_SAMPLES < b.opponents_samples < 256
+    assert (b.exact_top, b.rank_samples) == (24, 4000) and b.work <= cost.RECOMMEND_WORK
+    # a larger DP: nothing fits
     with pytest.raises(SessionFormatError) as exc:
-        cost.plan_recommendation(**dict(big, dp_work=3e7))
-    assert exc.value.path == "$.setup.players"
+        cost.plan_recommendation(**dict(base, dp_work=1e6))
+    assert exc.value.path == "$.setup.players" and "work units" in exc.value.message
     with pytest.raises(SessionFormatError) as exc:      # a number the caller named is never lowered
-        cost.plan_recommendation(**dict(base, opponents_samples=4096, opponents_fixed=True))
+        cost.plan_recommendation(**dict(four, opponents_samples=4096, opponents_fixed=True))
     assert exc.value.path == "--samples" and "samples fit" in exc.value.message
