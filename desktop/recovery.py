@@ -73,6 +73,19 @@ def recovery_dir() -> str:
     return path
 
 
+def recovery_folders() -> list:
+    """Where recovery files may be: :func:`recovery_dir`, and the temporary folder's
+    ``recovery`` an instance moves its file to when its folder stops taking writes
+    (:meth:`InstanceAutosave.relocate`), when that exists."""
+    from desktop.session import _fallback_dir
+
+    out = [recovery_dir()]
+    spare = os.path.join(_fallback_dir(), "recovery")
+    if os.path.abspath(spare) != os.path.abspath(out[0]) and os.path.isdir(spare):
+        out.append(spare)
+    return out
+
+
 def _lock(path: str) -> QLockFile:
     """A :class:`QLockFile` at ``path`` that is stale only when its process is gone."""
     lock = QLockFile(path)
@@ -102,6 +115,47 @@ class InstanceAutosave(Autosave):
     def watch(self, doc) -> None:
         super().watch(doc)
         doc.pathChanged.connect(lambda _p, d=doc: self._mark_open(d))
+
+    #: the notice of :meth:`relocate` once the recovery file moved (None: it never moved)
+    moved: Optional[str] = None
+
+    def relocate(self, exc: OSError) -> bool:
+        """The recovery file's folder stopped taking writes after start-up (a full disk, a
+        folder made read-only or taken away): write the file, with a new lock, in a folder of
+        this user's under the temporary location (:func:`desktop.session._fallback_dir`, the
+        folder used when the data folder is unwritable at start; :func:`find_orphans` looks
+        there too, so a crash is still offered for restoring at the next start). The move
+        happens once, only when the write there works (else everything stays as it was and
+        the failure is shown); ``writeMoved`` then names both folders and the reason.
+
+        Returns:
+            True when the recovery file is now written in the other folder.
+        """
+        from desktop.session import _fallback_dir, _unwritable
+
+        old_dir = os.path.dirname(self._path)
+        new_dir = os.path.join(_fallback_dir(), "recovery")
+        if self.moved is not None or os.path.abspath(old_dir) == os.path.abspath(new_dir) \
+                or _unwritable(new_dir) is not None:
+            return False
+        old_path, old_lock = self._path, self.lock
+        base = os.path.join(new_dir, f"instance-{self.instance_id}")
+        self._path = base + ".json"
+        self.lock = _lock(base + ".lock")
+        self.lock.tryLock(0)
+        self.moved = ""                  # no second move while this write is tried
+        if not Autosave.write(self) or self.failure is not None:
+            self.lock.unlock()
+            self._path, self.lock, self.moved = old_path, old_lock, None
+            _remove(base + ".json")
+            return False
+        _remove(old_path)                # the older copy, where it can still be removed
+        old_lock.unlock()
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        self.moved = (f"The recovery file could not be written in {old_dir} any more ({reason}); "
+                      f"it is now written to {new_dir}")
+        self.writeMoved.emit(self.moved)
+        return True
 
     def _mark_open(self, doc) -> None:
         old = self._open_locks.pop(doc, None)
@@ -508,25 +562,25 @@ def find_orphans(own: Optional[str] = None) -> tuple[list, list]:
     Returns:
         ``(orphans, messages)``: :class:`Orphan` list (newest first) and text lines.
     """
-    folder = recovery_dir()
-    try:
-        names = set(os.listdir(folder))
-    except OSError:
-        return [], []
-    _remove_stale_temporaries(folder, names)
-    _remove_stale_locks(folder, names)
     orphans, messages = [], []
-    for name in sorted(names):
-        if not (name.startswith("instance-") and name.endswith(".json")):
+    for folder in recovery_folders():
+        try:
+            names = set(os.listdir(folder))
+        except OSError:
             continue
-        path = os.path.join(folder, name)
-        if own and os.path.abspath(path) == os.path.abspath(own):
-            continue
-        orphan, message = _claim_orphan(path)
-        if orphan is not None:
-            orphans.append(orphan)
-        if message:
-            messages.append(message)
+        _remove_stale_temporaries(folder, names)
+        _remove_stale_locks(folder, names)
+        for name in sorted(names):
+            if not (name.startswith("instance-") and name.endswith(".json")):
+                continue
+            path = os.path.join(folder, name)
+            if own and os.path.abspath(path) == os.path.abspath(own):
+                continue
+            orphan, message = _claim_orphan(path)
+            if orphan is not None:
+                orphans.append(orphan)
+            if message:
+                messages.append(message)
     orphans.sort(key=lambda o: o.modified, reverse=True)
     return orphans, messages
 

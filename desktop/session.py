@@ -429,6 +429,9 @@ class Autosave(QObject):
     writeFailed = Signal(str)
     #: writeRecovered(): a write succeeded after failing.
     writeRecovered = Signal()
+    #: writeMoved(str notice): the recovery file's folder could not be written any more and the
+    #: file is now written elsewhere (the notice names both folders and the reason).
+    writeMoved = Signal(str)
 
     def __init__(self, parent: Optional[QObject] = None):
         super().__init__(parent)
@@ -462,6 +465,8 @@ class Autosave(QObject):
                        "paths": [d.path for d in docs]}
             write_text_atomically(self.recovery_path(), json.dumps(payload, ensure_ascii=False))
         except (OSError, ValueError, RecursionError) as exc:
+            if isinstance(exc, OSError) and self.relocate(exc):
+                return True          # written in another folder (writeMoved says where)
             self.failure = str(exc) or type(exc).__name__
             self.writeFailed.emit(self.failure)
             return False
@@ -469,6 +474,12 @@ class Autosave(QObject):
             self.failure = None
             self.writeRecovered.emit()
         return True
+
+    def relocate(self, exc: OSError) -> bool:
+        """After a write failed with ``exc``: write the recovery file in another folder instead
+        and True when that worked (:class:`desktop.recovery.InstanceAutosave` does; the shared
+        file of this base class stays where it is: False)."""
+        return False
 
     def discard(self) -> None:
         try:

@@ -36,7 +36,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from desktop.inference import JobRunner
 from engines.cluedo.accuse import AccusationAdvice, best_triple, decide
 from engines.cluedo.opponents import OpponentsEstimate, iter_opponent_knowledge, opponent_knowledge
-from engines.core.errors import Cancelled, ContradictionError
+from engines.core.errors import Cancelled, ContradictionError, SessionFormatError
 
 #: An opponent "probably knows" the envelope (the tab's alert) when the estimated probability
 #: that their view determines it is at least this: at 0.5 it is more likely than not that they
@@ -174,7 +174,7 @@ def history_job(setup, events: tuple, ks: Sequence[int], task) -> int:
         try:
             est = opponent_knowledge(setup, events[:k], budget_seconds=HISTORY_BUDGET_SECONDS,
                                      max_samples=HISTORY_MAX_SAMPLES, cancel=task)
-        except ContradictionError:
+        except (ContradictionError, SessionFormatError):   # impossible, or over the budget
             continue
         task.publish(OpponentsView(k, est, None, True))
         done += 1

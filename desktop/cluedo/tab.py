@@ -65,6 +65,15 @@ SUGGESTION_COLUMNS = (
 )
 
 
+def knows_rows(est) -> list:
+    """The strip's rows (:class:`KnowsRow`) of an :class:`engines.cluedo.opponents.OpponentsEstimate`:
+    one per opponent, with the engine's 95 % Wilson interval when the figure is sampled."""
+    return [KnowsRow(o.player, o.p_knows_envelope, o.standard_error, o.exact,
+                     o.envelope_entropy_bits, o.entropy_standard_error,
+                     o.samples, o.out, None if o.exact else o.interval)
+            for o in est.opponents.values()]
+
+
 class Tab(GameTab):
     """Cluedo at the table: log hands, shown cards, suggestions; read exact probabilities."""
 
@@ -214,7 +223,8 @@ class Tab(GameTab):
         self.who_title.setToolTip(
             "The chance that what each opponent has seen (their hand, every suggestion's public "
             "part, failed accusations, the cards shown to them) already determines the "
-            "envelope. The bar's whisker spans ±2 standard errors when the figure is sampled; "
+            "envelope. When the figure is sampled, the bar's whisker and the brackets give its 95 % "
+            "Wilson interval and the number of sampled deals behind it; "
             f"the dashed tick marks the alert threshold ({percent(LIKELY_KNOWS)}). Bits: their "
             "expected remaining uncertainty about the envelope.")
         lay.addWidget(self.who_title)
@@ -464,9 +474,7 @@ class Tab(GameTab):
     def _render_opponents(self, view: OpponentsView) -> None:
         est = view.estimate
         self.strip.set_stale(False)
-        self.strip.set_rows([KnowsRow(o.player, o.p_knows_envelope, o.standard_error, o.exact,
-                                      o.envelope_entropy_bits, o.entropy_standard_error,
-                                      o.samples, o.out) for o in est.opponents.values()])
+        self.strip.set_rows(knows_rows(est))
         how = "exact" if est.exact else f"{est.samples:,} sampled deals"
         if self.opponents.is_refining() and not view.complete:
             how += " · refining…"
@@ -477,8 +485,9 @@ class Tab(GameTab):
         else:
             accuse = adv.advice == "accuse now"
             q = percent(adv.p_opponent_knows_before_my_turn, False)
-            if adv.standard_error > 0:
-                q += f"\u00a0±\u00a0{100 * 2 * adv.standard_error:.0f}"
+            if not est.exact and est.p_any_next_interval is not None:
+                lo, hi = est.p_any_next_interval      # Wilson, from the look-ahead's deals
+                q += f" (95\u00a0% interval {100 * lo:.0f}–{100 * hi:.0f}, {est.samples:,} deals)"
             n = len(self.document.events)
             scope = "" if view.k >= n else f"As after entry {view.k}: "
             self.advice_panel.set_advice(

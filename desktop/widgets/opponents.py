@@ -1,8 +1,10 @@
 """"Who is close?" — one horizontal bar per opponent, and the accuse/wait advice line.
 
 :class:`OpponentsStrip` shows, per opponent, the probability that they can name the envelope
-(a bar from 0 to 1 with a tick at the alert threshold), its uncertainty (a whisker over ±2
-standard errors when the figure is sampled, the word "exact" when it is exact) and their
+(a bar from 0 to 1 with a tick at the alert threshold), its uncertainty (a whisker over the 95 %
+Wilson interval and the number of sampled deals when the figure is sampled — Wilson, "Probable
+inference, the law of succession, and statistical inference", JASA 22:209, 1927 —, the word
+"exact" when it is exact) and their
 expected remaining envelope entropy in bits. :class:`AdvicePanel` shows the accuse/wait advice
 and the "probably knows" alert. Both are plain widgets fed with numbers (no engine import);
 names are always shown as plain text, never interpreted as rich text.
@@ -12,7 +14,7 @@ from __future__ import annotations
 import html
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Optional, Sequence
 
 from PySide6.QtCore import QLineF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPalette, QPen
@@ -39,6 +41,9 @@ class KnowsRow:
         bits_standard_error: its standard error.
         samples: sampled deals (or enumerated deals when exact).
         out: they made a failed accusation (cannot win any more).
+        interval: the 95 % Wilson interval ``(lo, hi)`` of ``p`` from the sampled deals
+            (``scipy.stats.binomtest(k, n).proportion_ci(method="wilson")``), or None: exact,
+            or too few deals for an interval (the engine gives none below its minimum).
     """
 
     name: str
@@ -49,6 +54,7 @@ class KnowsRow:
     bits_standard_error: float = 0.0
     samples: int = 0
     out: bool = False
+    interval: Optional[tuple] = None
 
 
 def percent(p: float, exact: bool = True) -> str:
@@ -63,17 +69,6 @@ def percent(p: float, exact: bool = True) -> str:
         if 0.995 < p < 1.0:
             return f">{NBSP}99{NBSP}%"
     return f"{100 * p:.0f}{NBSP}%"
-
-
-def interval(p: float, se: float, samples: int = 0) -> tuple:
-    """The ±2 standard errors band of ``p``, clipped to [0, 1]. When every one of ``samples``
-    sampled deals agreed (``se`` 0, ``p`` 0 or 1) the band is the rule of three's 95 % bound,
-    ``3 / samples`` from the end (Hanley & Lippman-Hand, JAMA 249:1743, 1983)."""
-    half = 2.0 * se if math.isfinite(se) else 0.0
-    if half == 0.0 and samples > 0 and p in (0.0, 1.0):
-        bound = min(1.0, 3.0 / samples)
-        return (0.0, bound) if p == 0.0 else (1.0 - bound, 1.0)
-    return max(0.0, p - half), min(1.0, p + half)
 
 
 class KnowsBar(QWidget):
@@ -129,7 +124,7 @@ class KnowsBar(QWidget):
         painter.setPen(pen)
         x = r.left() + r.width() * self.threshold
         painter.drawLine(QLineF(x, r.top() - 1, x, r.bottom() + 1))
-        # the ±2 SE whisker
+        # the interval's whisker
         if not self.exact and self.hi > self.lo:
             painter.setPen(QPen(text, 1.5))
             y = r.center().y()
@@ -140,8 +135,15 @@ class KnowsBar(QWidget):
         painter.end()
 
 
+def value_text(p: float, lo: float, hi: float, samples: int) -> str:
+    """A sampled probability as on screen: ``"23 % (12–35, 256 deals)"`` — the estimate, its
+    95 % Wilson interval in percent and the number of sampled deals behind it."""
+    return (f"{percent(p, False)} ({100 * lo:.0f}–{100 * hi:.0f},{NBSP}{samples:,}{NBSP}deals)")
+
+
 class OpponentsStrip(QWidget):
-    """One row per opponent: name, :class:`KnowsBar`, the probability (± 2 SE, or "exact")
+    """One row per opponent: name, :class:`KnowsBar`, the probability (with its 95 % Wilson
+    interval and the number of sampled deals, or "exact")
     and the expected remaining envelope entropy in bits (see the module docstring)."""
 
     def __init__(self, parent=None, threshold: float = 0.5):
@@ -171,17 +173,22 @@ class OpponentsStrip(QWidget):
         self._message.hide()
         for row, (name, bar, value, bits) in zip(rows, self._rows):
             name.setText(row.name)
-            lo, hi = interval(row.p, row.standard_error, 0 if row.exact else row.samples)
+            if row.exact:
+                lo = hi = row.p
+            elif row.interval is not None:
+                lo, hi = row.interval
+            else:
+                lo = hi = row.p         # too few deals for an interval: no whisker
             bar.set_value(row.p, lo, hi, row.exact, row.out, self.threshold)
             bar.set_stale(self._stale)
             if row.out:
                 value.setText("out")
             elif row.exact:
                 value.setText(f"{percent(row.p)} exact")
-            elif row.standard_error > 0:
-                value.setText(f"{percent(row.p, False)}{NBSP}±{NBSP}{100 * 2 * row.standard_error:.0f}")
+            elif row.interval is not None:
+                value.setText(value_text(row.p, lo, hi, row.samples))
             else:
-                value.setText(f"≈{NBSP}{percent(row.p, False)}")
+                value.setText(f"≈{NBSP}{percent(row.p, False)}{NBSP}({row.samples:,}{NBSP}deals)")
             bits.setText(f"{row.bits:.1f} bits")
             bar.setAccessibleName(f"{row.name}: {value.text()}, {bits.text()}")
             tip = self._tooltip(row, lo, hi)
@@ -243,12 +250,12 @@ class OpponentsStrip(QWidget):
         name = html.escape(row.name)
         if row.exact:
             how = "exact: every deal consistent with your log enumerated"
-        elif row.standard_error > 0:
-            how = (f"estimated from {row.samples:,} sampled deals; ±2 standard errors: "
-                   f"{percent(lo, False)} – {percent(hi, False)}")
+        elif row.interval is not None:
+            how = (f"estimated from {row.samples:,} sampled deals; 95 % Wilson interval: "
+                   f"{100 * lo:.1f} % – {100 * hi:.1f} %")
         else:
-            how = (f"every one of {row.samples:,} sampled deals agreed; 95 % bound: "
-                   f"{percent(lo, False)} – {percent(hi, False)}")
+            how = (f"estimated from {row.samples:,} sampled deals, too few for an interval; "
+                   f"more are being sampled")
         bits = f"{row.bits:.2f} bits"
         if not row.exact and row.bits_standard_error > 0:
             bits += f" (± {2 * row.bits_standard_error:.2f})"

@@ -7,7 +7,8 @@ know at once, so this bar appears above the tabs with the reason and two ways ou
 (write again, e.g. after freeing disk space) and *Save as…* (save the current game somewhere
 else). It stays until a write succeeds. When the data folder itself cannot be written and
 recovery files go to a temporary folder instead (:func:`desktop.session.data_location`), the
-bar says so once, as a notice the player may hide.
+bar says so once, as a notice the player may hide; the same when the folder stops taking writes
+later and the recovery file moves there (:meth:`desktop.recovery.InstanceAutosave.relocate`).
 """
 from __future__ import annotations
 
@@ -69,6 +70,9 @@ class WriteFailureBar(QToolBar):
         window.addToolBar(Qt.TopToolBarArea, self)
         autosave.writeFailed.connect(self.show_failure)
         autosave.writeRecovered.connect(self._recovered)
+        moved = getattr(autosave, "writeMoved", None)
+        if moved is not None:
+            moved.connect(self.show_moved)
         self._notice = notice
         if autosave.failure:
             self.show_failure(autosave.failure)
@@ -110,8 +114,18 @@ class WriteFailureBar(QToolBar):
     def _save_as(self) -> None:
         self._window.save_as()
 
+    @Slot(str)
+    def show_moved(self, notice: str) -> None:
+        """Say that the recovery file moved to another folder (``notice`` names both); a
+        notice the player may hide, the games being safe again."""
+        self._show("warning", notice, retry=False)
+
     @Slot()
     def _recovered(self) -> None:
+        moved = getattr(self._autosave, "moved", None)
+        if moved:
+            self.show_moved(moved)
+            return
         self.kind = ""
         self.hide()
 

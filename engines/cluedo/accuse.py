@@ -26,6 +26,7 @@ import time
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
+from engines.cluedo.cost import check_best_triple
 from engines.cluedo.counting import count_deals, propagate
 from engines.cluedo.inference import _raise_contradiction, constraints_for
 from engines.cluedo.model import Setup
@@ -51,6 +52,8 @@ def best_triple(setup: Setup, events: Sequence = (), cancel=None, *, rhos: Optio
         ``((suspect, weapon, room), p_correct)``; ties go to the first in deck order.
     Raises:
         ContradictionError: the log is impossible. Cancelled: ``cancel()`` became true.
+        SessionFormatError: the bound on the counts does not fit the budget
+            (:func:`engines.cluedo.cost.check_best_triple`).
     """
     events = tuple(events)
     cons = constraints_for(setup, events)
@@ -64,6 +67,7 @@ def best_triple(setup: Setup, events: Sequence = (), cancel=None, *, rhos: Optio
         _raise_contradiction(setup, events, cancel)
     total = res.count_float
     (_, suspects), (_, weapons), (_, rooms) = setup.categories
+    check_best_triple(res.comp, k, len(suspects), len(weapons))   # refused at once if too large
     ci = {c: i for i, c in enumerate(setup.cards)}
     pairs = []
     for s in suspects:

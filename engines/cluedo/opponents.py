@@ -375,6 +375,8 @@ def iter_opponent_knowledge(setup: Setup, events: Sequence = (), *, seed: Option
         :class:`OpponentsEstimate`.
     Raises:
         ContradictionError: my log is impossible (names the first impossible event).
+        SessionFormatError: the first estimate cannot fit the budget
+            (:func:`engines.cluedo.cost.check_opponents`, at ``$.setup.players``).
     """
     t0 = time.perf_counter()
     events = tuple(events)
@@ -399,6 +401,9 @@ def iter_opponent_knowledge(setup: Setup, events: Sequence = (), *, seed: Option
     rng = np.random.default_rng(seed)
     max_samples = int(min(max(max_samples, 2), MAX_SAMPLES))
     batch = int(min(max(first_batch, 2), max_samples))
+    from engines.cluedo.cost import check_opponents
+
+    check_opponents(res.comp, len(setup.players), batch)   # the first estimate must fit
     qs, hs, looks = [], [], []
     n = 0
     while n < max_samples:

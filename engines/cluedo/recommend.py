@@ -237,7 +237,8 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
               exact_seconds: Optional[float] = 1.5,
               exact_top: Optional[int] = None, at_once: Optional[bool] = None,
               opponents_seconds: Optional[float] = 1.0,
-              opponents_samples: Optional[int] = None) -> CluedoRecommendation:
+              opponents_samples: Optional[int] = None,
+              samples_named: bool = False) -> CluedoRecommendation:
     """Rank my possible suggestions by expected information gain about the envelope.
 
     Args:
@@ -258,11 +259,19 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
             advice (:func:`engines.cluedo.accuse.recommendation_keys`; 0: skip the opponents).
         opponents_samples: a budget in sampled deals for the same instead (with ``seed``: the
             same input gives the same figures on any machine); None: ``opponents_seconds``.
+            Lowered (never under 64) when the whole would not fit the budget of
+            :mod:`engines.cluedo.cost`, unless ``samples_named`` (then refused).
+        samples_named: the caller named ``opponents_samples`` (``--samples``).
+
+    Cost: estimated before the ranking starts (:func:`engines.cluedo.cost.plan_recommendation`);
+    the sizes are lowered deterministically to fit :data:`engines.cluedo.cost.RECOMMEND_WORK`,
+    or the recommendation is refused at once.
     Returns:
         :class:`CluedoRecommendation` (suggestions best first, information in bits;
         ``exact`` names the suggestions whose value is exact).
     Raises:
-        ContradictionError: the log is impossible. SessionFormatError: unknown room.
+        ContradictionError: the log is impossible. SessionFormatError: unknown room; a
+            recommendation that cannot fit the budget (naming the field and the estimate).
     """
     t0 = time.perf_counter()
     events = tuple(events)
@@ -288,10 +297,18 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
     if all(triple):
         accusation = tuple(triple)
     ci = {c: i for i, c in enumerate(cards)}
+    cands = [[ci[c] for c in suspects], [ci[c] for c in weapons],
+             [ci[c] for c in ([room] if room else rooms)]]
+    work = None
     if accusation is None and exact_seconds != 0 and at_once is not False:
-        cands = [[ci[c] for c in suspects], [ci[c] for c in weapons],
-                 [ci[c] for c in ([room] if room else rooms)]]
         work = estimated_work(res.comp, cons.cat_of, cands, env)
+    plan = _plan(setup, res, cands, accusation, work if work is not None and work <= _BATCH_WORK
+                 else None, samples, exact_seconds, exact_top, opponents_seconds,
+                 opponents_samples, samples_named)
+    samples, opponents_samples = plan.rank_samples or samples, plan.opponents_samples
+    if plan.exact_top is not None:
+        exact_top = plan.exact_top
+    if work is not None:
         if work <= _BATCH_WORK:
             info = envelope_information(res.comp, cons.cat_of, cands, setup.players.index(setup.me),
                                         res.count_float, env, cancel=cancel, cons=cons,
@@ -353,6 +370,34 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
     return CluedoRecommendation(out, accusation, room, float(env_entropy), n,
                                 time.perf_counter() - t0, frozenset(exact), opponents=opponents,
                                 accusation_advice=advice)
+
+
+def _plan(setup: Setup, res, cands, accusation, at_once_work, samples, exact_seconds, exact_top,
+          opponents_seconds, opponents_samples, samples_named):
+    """The sizes of this recommendation within the budget (:mod:`engines.cluedo.cost`)."""
+    from engines.cluedo.cost import plan_recommendation
+    from engines.cluedo.counting import dp_size
+    from engines.cluedo.opponents import MIN_INTERVAL_SAMPLES
+
+    (_, suspects), (_, weapons), _ = setup.categories
+    k = len(setup.players)
+    opp_sampled = opponents_samples is not None or (opponents_seconds is None or opponents_seconds > 0)
+    if opponents_samples is None and opp_sampled:
+        first = 16 if opponents_seconds is not None else 4096    # the time budget stops the rest
+    else:
+        first = opponents_samples
+    ranking = accusation is None
+    return plan_recommendation(
+        n_cards=len(setup.cards), n_players=k, n_suspects=len(suspects), n_weapons=len(weapons),
+        n_candidates=(len(cands[0]) * len(cands[1]) * len(cands[2])) if ranking else 0,
+        dp_work=dp_size(res.comp)[2], at_once_work=at_once_work if ranking else 0.0,
+        rank_samples=int(samples) if ranking else 0,
+        exact_top=exact_top if ranking and exact_seconds != 0 else 0,
+        exact_budgeted=exact_seconds is not None,
+        opponents_samples=first if opp_sampled else None,
+        opponents_fixed=samples_named and opponents_samples is not None,
+        n_opponents=k - 1, best_envelope=opp_sampled and accusation is None,
+        min_opponent_samples=MIN_INTERVAL_SAMPLES)
 
 
 def _conds(cat_of, env) -> int:
@@ -449,4 +494,4 @@ def recommend_for_cli(setup: Setup, events: Sequence = (), *, seed: int = 0,
         raise SessionFormatError("--samples", f"must be {MIN_INTERVAL_SAMPLES} to {MAX_SAMPLES}, "
                                               f"got {n} (fewer sampled deals give no interval)")
     return recommend(setup, events, seed=seed, exact_seconds=None, exact_top=24,
-                     opponents_samples=n)
+                     opponents_samples=n, samples_named=samples is not None)

@@ -50,7 +50,14 @@ from engines.core.errors import (
 from engines.core.info import entropy_bits
 from engines.core.timeline import DEFAULT_MEMORY_BUDGET
 from engines.egghead.model import Answer, Event, Reactions, Setup, Solve
-from engines.egghead.orbits import ORBIT_FROM_BYTES, OrbitTable, orbit_bytes, orbits_possible, uses_orbits  # noqa: F401 (re-exported)
+from engines.egghead.orbits import (  # noqa: F401 (re-exported)
+    ORBIT_FROM_BYTES,
+    OrbitTable,
+    memory_needed_for,
+    orbit_bytes,
+    orbits_possible,
+    uses_orbits,
+)
 from engines.egghead.questions import bound_deck, stack_space
 from engines.egghead.table import BitTable, indicator_at, table_bytes
 
@@ -397,21 +404,6 @@ def memory_needed(setup: Setup) -> int:
     (a rotating moderator was measured at 1.7 GB: docs/egghead-six-players.md)."""
     ctx = _Ctx(setup)
     return memory_needed_for(ctx.n, ctx.S, ctx.need_answers_table)
-
-
-def memory_needed_for(players: int, S: int, answers_table: bool = False) -> int:
-    """:func:`memory_needed` from the sizes alone (``players``, ``S`` stacks each, whether an
-    answers-only table is kept too), for a setup form that has no Setup yet (int bytes)."""
-    if uses_orbits(players, S):
-        # at worst an answer keeps every orbit of one block (6 players × 56 stacks: 55.5 M
-        # keys, 0.44 GB) and holds them twice while they are joined; the dense indicators, the
-        # cached tuples and the chunk temporaries fit in the headroom. The benchmark's game
-        # peaks at 0.45-0.62 GB (docs/egghead-six-players.md)
-        keys = orbit_bytes(players, S)
-        return keys * (2 if answers_table else 1) + keys + (256 << 20)
-    table = table_bytes(players, S)
-    slab = table // S                                        # one index of axis 0
-    return table * (2 if answers_table else 1) + (2 * players + 4) * slab + (256 << 20)
 
 
 def available_bytes() -> Optional[int]:

@@ -117,11 +117,20 @@ class Setup:
                                      f"({S}^{len(players)} worlds) do not fit in memory; use fewer "
                                      f"players, values or cards")
         tb = table_bytes(len(players), S)
-        if tb > max_table_bytes(values, cards):
+        # a custom deck: the peak of inference (the table, the solved indicators and the chunk
+        # temporaries, engines.egghead.orbits.memory_needed_for), not the table alone, must
+        # fit (5 players x 7 values x 3 cards: a 0.8 GB table peaks at 1.2 GB)
+        peak = tb
+        if (values, cards) != SEED_DECK:
+            from engines.egghead.orbits import memory_needed_for
+
+            peak = memory_needed_for(len(players), S)
+        if tb > max_table_bytes(values, cards) or peak > max_table_bytes(values, cards):
             field = "cards_per_player" if cards != SEED_DECK[1] else "values"
             raise r.error(field, f"{len(players)} players with {values} values and {cards} cards "
                                  f"each ({S} possible stacks, {S}^{len(players)} worlds) need a "
-                                 f"{tb / 1e9:.1f} GB master table; at most "
+                                 f"{tb / 1e9:.1f} GB master table and {peak / 1e9:.1f} GB at the "
+                                 f"peak of inference; at most "
                                  f"{MAX_CUSTOM_TABLE_BYTES / 1e9:.1f} GB is allowed for a deck other "
                                  f"than the game's {SEED_DECK[0]} values and {SEED_DECK[1]} cards "
                                  f"(every event reads the whole table, so memory and time grow with "

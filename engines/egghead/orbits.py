@@ -785,3 +785,18 @@ def orbit_bytes(players: int, S: int) -> int:
     """Bytes of an orbit table holding every orbit of one block (8 per key; the table before
     the first answer is a flag and after it holds a fraction of these), int."""
     return 8 * orbits_possible(players, S)
+
+
+def memory_needed_for(players: int, S: int, answers_table: bool = False) -> int:
+    """:func:`memory_needed` from the sizes alone (``players``, ``S`` stacks each, whether an
+    answers-only table is kept too), for a setup form that has no Setup yet (int bytes)."""
+    if uses_orbits(players, S):
+        # at worst an answer keeps every orbit of one block (6 players × 56 stacks: 55.5 M
+        # keys, 0.44 GB) and holds them twice while they are joined; the dense indicators, the
+        # cached tuples and the chunk temporaries fit in the headroom. The benchmark's game
+        # peaks at 0.45-0.62 GB (docs/egghead-six-players.md)
+        keys = orbit_bytes(players, S)
+        return keys * (2 if answers_table else 1) + keys + (256 << 20)
+    table = table_bytes(players, S)
+    slab = table // S                                        # one index of axis 0
+    return table * (2 if answers_table else 1) + (2 * players + 4) * slab + (256 << 20)

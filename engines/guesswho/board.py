@@ -188,22 +188,39 @@ class Board:
         return id(self)
 
 
-@lru_cache(maxsize=4096)
-def _truth(board: Board, atoms: tuple) -> np.ndarray:
-    out = np.zeros(board.size, dtype=bool)
-    for a, v in atoms:
-        if a == NAME_ATTRIBUTE:
-            out |= np.array([c.name == v for c in board.characters])
-        else:
-            out |= np.array([c.value(a) == v for c in board.characters])
+@lru_cache(maxsize=65536)
+def _atom_truth(board: Board, a: str, v) -> np.ndarray:
+    """One atom ``attribute = value``: bool array (N,), read once per board and atom."""
+    if a == NAME_ATTRIBUTE:
+        out = np.array([c.name == v for c in board.characters], dtype=bool)
+    else:
+        out = np.array([c.value(a) == v for c in board.characters], dtype=bool)
     out.setflags(write=False)
     return out
 
 
+@lru_cache(maxsize=65536)
+def _atom_mask(board: Board, a: str, v) -> int:
+    return sum(1 << i for i in np.flatnonzero(_atom_truth(board, a, v)).tolist())
+
+
 @lru_cache(maxsize=4096)
+def _truth(board: Board, atoms: tuple) -> np.ndarray:
+    if len(atoms) == 1:
+        return _atom_truth(board, *atoms[0])
+    out = np.zeros(board.size, dtype=bool)
+    for a, v in atoms:
+        out |= _atom_truth(board, a, v)
+    out.setflags(write=False)
+    return out
+
+
 def _mask(board: Board, atoms: tuple) -> int:
-    t = _truth(board, atoms)
-    return sum(1 << i for i in np.flatnonzero(t).tolist())
+    # a disjunction's mask is the OR of its atoms' (compound questions: thousands of pairs)
+    m = 0
+    for a, v in atoms:
+        m |= _atom_mask(board, a, v)
+    return m
 
 
 @lru_cache(maxsize=64)

@@ -57,6 +57,12 @@ def _popcount(x: int) -> int:
     return x.bit_count()
 
 
+#: Cancel is checked at least once per this many (subset, question) steps of the DP — a few
+#: milliseconds of Python (``tests/benchmarks/bench_guesswho_cancel.py``), so Cancel is honoured
+#: well within 0.2 s however many compound questions a board has.
+CANCEL_EVERY_OPS = 20_000
+
+
 class BudgetExceeded(Exception):
     """Internal: the DP expanded more new subsets than its budget allowed."""
 
@@ -71,7 +77,8 @@ class QuestionDP:
         question_masks: bitmask of the characters for which each question is true
             (length Q). Only the partitions matter.
         cancel: optional zero-argument callable; :class:`~engines.core.errors.Cancelled` is
-            raised when it returns True (checked every 2048 new subsets).
+            raised when it returns True (checked every 2048 new subsets and at least every
+            :data:`CANCEL_EVERY_OPS` subset x question steps).
     """
 
     def __init__(self, question_masks: Sequence[int]):
@@ -79,6 +86,7 @@ class QuestionDP:
         self.memo: dict[int, tuple[int, int]] = {}  # mask -> (depth sum, best question index)
         self._cancel: CancelFlag = None
         self._count = 0
+        self._ops = 0
         self._limit: Optional[int] = None
 
     def depth_sum(self, mask: int, cancel: CancelFlag = None) -> int:
@@ -154,7 +162,11 @@ class QuestionDP:
             self.memo[mask] = res
             return res
         self._count += 1
-        if self._count & 2047 == 0:
+        # Cancel is checked by work, not by subsets: each subset costs one pass over the
+        # questions, and compound questions make thousands of them
+        self._ops += len(self.questions)
+        if self._ops >= CANCEL_EVERY_OPS or self._count & 2047 == 0:
+            self._ops = 0
             check_cancel(self._cancel)
         if self._limit is not None and self._count > self._limit:
             raise BudgetExceeded()

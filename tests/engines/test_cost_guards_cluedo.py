@@ -1,0 +1,108 @@
+"""A Cluedo recommendation's cost is estimated before it starts (engines/cluedo/cost.py, in
+work units: a function of the input, never of the machine) and either fits the budget —
+made cheaper deterministically where it can be — or is refused at once naming the field and the
+estimate: custom decks of 40 cards per category (the audit measured 42 s) and Master Detective
+with 10 players (11-15 s); an input just under the budget still runs."""
+from __future__ import annotations
+
+import importlib
+import time
+
+import pytest
+
+import engines.cluedo.cost as cost
+from engines.cluedo.model import Setup
+from engines.cluedo.opponents import MIN_INTERVAL_SAMPLES, iter_opponent_knowledge
+from engines.core.errors import SessionFormatError
+
+rec = importlib.import_module("engines.cluedo.recommend")
+
+
+def _setup(players, edition=None, per_category=None) -> Setup:
+    obj = {"players": players, "me": players[0]}
+    if edition:
+        obj["edition"] = edition
+    else:
+        obj["categories"] = {c: [f"{c[0].upper()}{i}" for i in range(per_category)]
+                             for c in ("suspect", "weapon", "room")}
+    return Setup.from_json(obj, "$.setup")
+
+
+PLAYERS = [f"P{i}" for i in range(10)]
+
+
+def test_forty_cards_per_category_are_refused_at_once_naming_the_deck():
+    t0 = time.perf_counter()
+    with pytest.raises(SessionFormatError) as exc:
+        rec.recommend_for_cli(_setup(PLAYERS[:3], per_category=40), ())
+    assert time.perf_counter() - t0 < 8.0            # the first count and the estimate only
+    assert exc.value.path == "$.setup.categories"
+    assert "work units" in exc.value.message and "64,000 suggestions" in exc.value.message
+
+
+def test_master_detective_with_ten_players_is_refused_at_once_naming_the_players():
+    setup = _setup(PLAYERS, edition="clue-master-detective")
+    t0 = time.perf_counter()
+    with pytest.raises(SessionFormatError) as exc:
+        rec.recommend_for_cli(setup, ())
+    assert exc.value.path == "$.setup.players" and "10 players" in exc.value.message
+    # the app's opponents' figures: the first estimate alone is over the budget
+    with pytest.raises(SessionFormatError) as exc2:
+        next(iter(iter_opponent_knowledge(setup, (), lookahead=True)))
+    assert exc2.value.path == "$.setup.players"
+    assert time.perf_counter() - t0 < 12.0
+
+
+def _planned(monkeypatch, setup, **kw):
+    seen = []
+    real = cost.plan_recommendation
+
+    def spy(**args):
+        plan = real(**args)
+        seen.append((args, plan))
+        return plan
+
+    monkeypatch.setattr(cost, "plan_recommendation", spy)
+    out = rec.recommend_for_cli(setup, (), **kw)
+    monkeypatch.setattr(cost, "plan_recommendation", real)
+    return out, seen[-1]
+
+
+def test_just_under_the_budget_runs_and_just_over_is_refused(monkeypatch):
+    setup = _setup(PLAYERS[:3], per_category=3)
+    out, (args, plan) = _planned(monkeypatch, setup, samples=64)
+    assert plan.opponents_samples == 64 and out.suggestions
+    # the same input with the budget 1 % above its estimate runs, 1 % below is refused
+    monkeypatch.setattr(cost, "RECOMMEND_WORK", plan.work * 1.01)
+    again = rec.recommend_for_cli(setup, (), samples=64)
+    assert again.to_json()["suggestions"] == out.to_json()["suggestions"]
+    monkeypatch.setattr(cost, "RECOMMEND_WORK", plan.work * 0.99)
+    with pytest.raises(SessionFormatError) as exc:
+        rec.recommend_for_cli(setup, (), samples=64)
+    assert exc.value.path == "--samples" and "work units" in exc.value.message
+
+
+def test_lowering_is_deterministic_and_keeps_the_floors():
+    base = dict(n_cards=21, n_players=6, n_suspects=6, n_weapons=6, n_candidates=324,
+                dp_work=2.2e5, at_once_work=None, rank_samples=4000, exact_top=24,
+                exact_budgeted=False, opponents_samples=256, opponents_fixed=False,
+                n_opponents=5, best_envelope=True)
+    a = cost.plan_recommendation(**base)
+    assert a == cost.plan_recommendation(**base)
+    assert a == cost.plan_recommendation(**base, min_opponent_samples=MIN_INTERVAL_SAMPLES)
+    # six players, an empty classic log: every size goes down, none under its floor
+    assert a.work <= cost.RECOMMEND_WORK
+    assert a.opponents_samples == MIN_INTERVAL_SAMPLES and a.exact_top == cost.MIN_EXACT_TOP
+    assert cost.MIN_RANK_SAMPLES <= a.rank_samples < 4000
+    # four players: the opponents' deals alone are lowered
+    four = dict(base, n_players=4, n_opponents=3)
+    b = cost.plan_recommendation(**four)
+    assert MIN_INTERVAL_SAMPLES < b.opponents_samples < 256
+    assert (b.exact_top, b.rank_samples) == (24, 4000) and b.work <= cost.RECOMMEND_WORK
+    # a larger DP: nothing fits
+    with pytest.raises(SessionFormatError) as exc:
+        cost.plan_recommendation(**dict(base, dp_work=1e6))
+    assert exc.value.path == "$.setup.players" and "work units" in exc.value.message
+    with pytest.raises(SessionFormatError) as exc:      # a number the caller named is never lowered
+        cost.plan_recommendation(**dict(four, opponents_samples=4096, opponents_fixed=True))
+    assert exc.value.path == "--samples" and "samples fit" in exc.value.message
