@@ -237,7 +237,8 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
               exact_seconds: Optional[float] = 1.5,
               exact_top: Optional[int] = None, at_once: Optional[bool] = None,
               opponents_seconds: Optional[float] = 1.0,
-              opponents_samples: Optional[int] = None) -> CluedoRecommendation:
+              opponents_samples: Optional[int] = None,
+              joint: Optional[bool] = None) -> CluedoRecommendation:
     """Rank my possible suggestions by expected information gain about the envelope.
 
     Args:
@@ -295,7 +296,7 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
         if work <= _BATCH_WORK:
             info = envelope_information(res.comp, cons.cat_of, cands, setup.players.index(setup.me),
                                         res.count_float, env, cancel=cancel, cons=cons,
-                                        joint=work * _envelopes(cons.cat_of, env)
+                                        joint=joint is not False and work * _envelopes(cons.cat_of, env)
                                         <= _JOINT_WORK * _conds(cons.cat_of, env))
             out = [(cards[s], cards[w], cards[r], float(info["sum"][i, j, l]))
                    for i, s in enumerate(cands[0]) for j, w in enumerate(cands[1])

@@ -221,7 +221,7 @@ def information_by_room(setup: Setup, events: Sequence, *, cancel=None,
     """
     from engines.cluedo.recommend import recommend
 
-    rec = recommend(setup, events, cancel=cancel, opponents_seconds=opponents_seconds)
+    rec = recommend(setup, events, cancel=cancel, opponents_seconds=opponents_seconds, joint=False)
     best: dict = {}
     exact = True
     for s, w, r, b in rec.suggestions:
