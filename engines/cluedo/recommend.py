@@ -307,9 +307,12 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
                          for i, s in enumerate(cands[0]) for j, w in enumerate(cands[1])
                          for l, r in enumerate(cands[2])}
             out.sort(key=lambda t: (-t[3], cards.index(t[2]), cards.index(t[0]), cards.index(t[1])))
+            best = None
+            if room is None and "envelope" in info:
+                best = _most_probable(info["envelope"], cands, cards)
             opponents, advice = recommendation_keys(setup, events, None,
                                                     budget_seconds=opponents_seconds, cancel=cancel,
-                                                    samples=opponents_samples, seed=seed)
+                                                    samples=opponents_samples, seed=seed, best=best)
             return CluedoRecommendation(out, None, room, float(env_entropy), 0, time.perf_counter() - t0,
                                         frozenset(t[:3] for t in out), joint, opponents=opponents,
                                         accusation_advice=advice)
@@ -354,6 +357,14 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
     return CluedoRecommendation(out, accusation, room, float(env_entropy), n,
                                 time.perf_counter() - t0, frozenset(exact), opponents=opponents,
                                 accusation_advice=advice)
+
+
+def _most_probable(law: np.ndarray, cands, cards) -> tuple:
+    """``((suspect, weapon, room), p)``: the most probable envelope from the law of every triple
+    (float array (n_S, n_W, n_R); ties, within 1e-12 relative, to the first in deck order)."""
+    top = float(law.max())
+    i, j, l = np.argwhere(law >= top * (1 - 1e-12))[0]
+    return (cards[cands[0][i]], cards[cands[1][j]], cards[cands[2][l]]), min(max(top, 0.0), 1.0)
 
 
 def _conds(cat_of, env) -> int:
