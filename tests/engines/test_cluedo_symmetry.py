@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from engines.cluedo import outcomes
 from engines.cluedo.accuse import best_triple
 from engines.cluedo.counting import count_deals, propagate
 from engines.cluedo.inference import constraints_for
 from engines.cluedo.model import HandEvent, Setup, SuggestionEvent
-from engines.cluedo import outcomes
 from engines.cluedo.recommend import recommend
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
