@@ -309,7 +309,7 @@ class BoardPanel(QWidget):
                 to = f"stay in the {m.room}"
             what = (f" — suggest {esc(', '.join(m.suggestion))} ({m.information_bits:.2f} bits)"
                     if m.suggestion else f" — towards the {esc(m.towards)}" if m.towards else "")
-            chance = f" {m.p_reach:.0%}" if m.p_reach < 1 else ""
+            chance = f" ({m.p_reach:.0%} this turn)" if m.p_reach < 1 else ""
             pull = f"; pulls {esc(m.pulls['player'])}" if m.pulls else ""
             lines.append(f"<b>{esc(to)}</b>{chance}{what}{pull}; value {m.value_bits:.2f}")
         if advice.accuse:
