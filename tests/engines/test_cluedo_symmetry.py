@@ -96,3 +96,23 @@ def test_most_probable_envelope_equals_best_triple(n_players, n_sugg, seed):
     for c in acc["triple"]:
         cons.force(setup.cards.index(c), n_players)
     assert count_deals(propagate(cons), None).count_float / total == pytest.approx(p, rel=1e-12)
+
+
+def test_information_per_room_is_kept_per_log():
+    """The turn advice's information per room is computed once per log: the same log (another
+    roll) gets the same answer without a count, another log its own."""
+    from engines.cluedo import turn
+
+    events = tuple(game_log(SETUP4, 6, 4))
+    turn._INFO_CACHE.clear()
+    first = turn.information_by_room(SETUP4, events, opponents_seconds=0)
+    assert turn.information_by_room(SETUP4, list(events), opponents_seconds=0) is first
+    shorter = turn.information_by_room(SETUP4, events[:-1], opponents_seconds=0)
+    assert shorter is not first
+    fresh = recommend(SETUP4, events[:-1], opponents_seconds=0)
+    best = {}
+    for s, w, r, b in fresh.suggestions:          # best first: the first per room is its best
+        best.setdefault(r, ((s, w, r), b))
+    assert {r: t for r, (_, t) in shorter[0].items()} == {r: t for r, (t, _) in best.items()}
+    for r, (b, _) in shorter[0].items():
+        assert b == pytest.approx(best[r][1], abs=1e-9)
