@@ -11,7 +11,7 @@ from engines.cluedo import race_board
 
 def test_board_race_cli_progress_jsonl_and_summary(tmp_path, capsys):
     lines = tmp_path / "games.jsonl"
-    race_board.main(["--games", "2", "--max-rounds", "1", "--seed", "5", "--baseline", "random",
+    race_board.main(["--games", "2", "--max-rounds", "1", "--seed", "5", "--focal", "nearest", "--baseline", "random",
                      "--jsonl", str(lines)])
     out, err = capsys.readouterr()
     assert "1/2 games" in err and "2/2 games" in err
