@@ -3,14 +3,15 @@ my pawn and the others' last known positions, the rooms this turn can reach shad
 advice's value, the best move's path; clicking a room or a corridor square says where my pawn
 is, the roll box sets the roll (``roll 7`` in quick entry logs it instead).
 
-The advice (:func:`engines.cluedo.turn.turn_advice`) is computed by a job on the tab's runner,
-never on the GUI thread; the view only draws what the job returned.
+The advice (:func:`engines.cluedo.turn.turn_advice`) is the controller's advisor "turn": a job
+per moment shown (the whole log, or the prefix up to the History entry selected), never on the
+GUI thread; the page draws the snapshot's answer for that moment and says which moment it is.
 """
 from __future__ import annotations
 
 import functools
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal, Slot
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
@@ -193,21 +194,28 @@ def _mix(a: QColor, b: QColor, t: float) -> QColor:
 
 
 class BoardPanel(QWidget):
-    """The board page of the Cluedo tab: the board, the roll box and the ranked moves.
+    """The board page of the Cluedo tab: the board, the roll box and the ranked moves, of the
+    moment shown (the whole log, or the History entry selected: the pawns where that prefix of
+    the log put them), as the controller's advisor "turn" computed them for that moment
+    (:func:`turn_job_for`).
 
     Signals:
         positionChosen(object): the user clicked where their pawn is (room or ``(row, col)``);
-            the tab logs it as a ``position`` event.
+            the tab logs it as a ``position`` event (at the end of the log: now).
+        rollChanged(object): the roll box changed (an int, or None for "—").
     """
 
     positionChosen = Signal(object)
+    rollChanged = Signal(object)
 
-    def __init__(self, runner, parent=None):
+    def __init__(self, parent=None):
         super().__init__(parent)
-        self._runner = runner
-        self._last = None
+        self._drawn = None              # (revision, k) whose pawns the board shows
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
+        self.moment = QLabel()
+        self.moment.setWordWrap(True)
+        lay.addWidget(self.moment)
         self.view = CluedoBoardView()
         self.view.positionClicked.connect(self.positionChosen)
         lay.addWidget(self.view, 1)
@@ -218,7 +226,7 @@ class BoardPanel(QWidget):
         self.roll.setSpecialValueText("—")
         self.roll.setToolTip("This turn's roll. —: the roll logged with “roll 7” in quick entry "
                              "if any since my last move, else the moves are ranked over the dice")
-        self.roll.valueChanged.connect(self._resubmit)
+        self.roll.valueChanged.connect(lambda v: self.rollChanged.emit(v or None))
         row.addWidget(self.roll)
         self.status = QLabel()
         self.status.setStyleSheet(muted_css())   # secondary text from the palette (light or dark)
@@ -228,42 +236,52 @@ class BoardPanel(QWidget):
         self.moves.setWordWrap(True)
         self.moves.setTextFormat(Qt.TextFormat.RichText)
         lay.addWidget(self.moves)
-        runner.resultReady.connect(self._on_result)
-        runner.failed.connect(self._on_failed)
 
-    def refresh(self, setup, events, ok: bool = True) -> None:
-        """Recompute the advice for this log in the background (``ok`` False: the log is
-        impossible, nothing is computed)."""
+    def show_moment(self, snap, setup) -> None:
+        """Render the moment ``snap`` (:class:`desktop.snapshot.Snapshot`) of a game with
+        ``setup``: its advice ``snap.advice_for("turn")`` when it has arrived."""
+        from desktop.snapshot import Status
         from engines.cluedo.board import edition_board
 
         eb = edition_board(setup)
         self.view.set_board(eb.board if eb is not None else None)
+        if snap.live:
+            self.moment.setText("<b>Now</b> (after the whole log)")
+            self.view.setToolTip("Click where your pawn is: logged as “me at …”")
+        else:
+            self.moment.setText(f"<b>As after entry {snap.k} of {snap.n}</b> (the History entry "
+                                f"selected): the pawns then, the moves of that turn")
+            self.view.setToolTip("The board as after the History entry selected. A click logs "
+                                 "where your pawn is now, at the end of the log")
         if eb is None:
-            self._runner.cancel()
-            self._last = None
-            self.status.setText("No board for this deck: turn advice is off.")
-            self.moves.clear()
+            self._clear("No board for this deck: turn advice is off.")
             return
+        self.roll.blockSignals(True)
         self.roll.setRange(0, max(6 * eb.dice, 0))
-        if not ok:
-            self._runner.cancel()
-            self.status.setText("No advice while the log is impossible.")
+        self.roll.blockSignals(False)
+        if snap.status in (Status.CONTRADICTION, Status.ERROR):
+            self._clear("No advice while the log is impossible.")
             return
-        self._last = (setup, tuple(events))
-        self._resubmit()
-
-    @Slot()
-    def _resubmit(self, *_a) -> None:
-        if self._last is None:
+        advice = snap.advice_for("turn")
+        if advice is None:
+            if self._drawn != (snap.revision, snap.k):
+                self._clear("")                     # the board drawn was of another moment
+            self.status.setText("Computing the moves…" if snap.status is not Status.CANCELLED
+                                else "Not computed (cancelled).")
             return
-        setup, events = self._last
-        roll = self.roll.value() or None
-        self.status.setText("Computing the moves…")
-        self._runner.submit(functools.partial(_turn_job, setup, events, roll))
+        if advice.error is not None:
+            self._clear(f"No turn advice: {advice.error}")
+            return
+        self._drawn = (snap.revision, snap.k)
+        self._render(*advice.value)
 
-    @Slot(int, object, float)
-    def _on_result(self, _rev, result, _secs) -> None:
-        state, advice, message = result
+    def _clear(self, message: str) -> None:
+        self._drawn = None
+        self.view.set_state(None, {}, {})
+        self.status.setText(message)
+        self.moves.clear()
+
+    def _render(self, state, advice, message) -> None:
         others = {p: q for p, q in state.positions.items() if p != state.me}
         if advice is None:
             self.view.set_state(state.positions.get(state.me), others, {})
@@ -291,17 +309,22 @@ class BoardPanel(QWidget):
                 to = f"stay in the {m.room}"
             what = (f" — suggest {esc(', '.join(m.suggestion))} ({m.information_bits:.2f} bits)"
                     if m.suggestion else f" — towards the {esc(m.towards)}" if m.towards else "")
-            chance = f" {m.p_reach:.0%}" if m.p_reach < 1 else ""
+            chance = f" ({m.p_reach:.0%} this turn)" if m.p_reach < 1 else ""
             pull = f"; pulls {esc(m.pulls['player'])}" if m.pulls else ""
             lines.append(f"<b>{esc(to)}</b>{chance}{what}{pull}; value {m.value_bits:.2f}")
         if advice.accuse:
             lines.insert(0, "<b>Accuse now</b> beats moving.")
         self.moves.setText("<br>".join(lines))
 
-    @Slot(int, object)
-    def _on_failed(self, _rev, exc) -> None:
-        self.status.setText(f"No turn advice: {exc}")
-        self.moves.clear()
+
+def turn_job_for(setup, events: tuple, options: dict):
+    """The turn advice's job for a moment (the controller's advisor "turn": ``events`` is the
+    prefix of the log shown), or None when the deck has no board."""
+    from engines.cluedo.board import edition_board
+
+    if edition_board(setup) is None:
+        return None
+    return functools.partial(_turn_job, setup, events, options.get("roll"))
 
 
 class _State:

@@ -47,7 +47,8 @@ class Seat:
     """One row of the New game dialog's seating grid: a player, the size of their hand,
     whether they are me and the dealer (one of each: the ticks act as radio buttons), and how
     their suggestions are read (:mod:`engines.cluedo.suggestions`): ``suggests`` one of
-    :data:`SUGGESTS` and the likelihood ratio ``rho`` (ignored for me and for "learn")."""
+    :data:`SUGGESTS` and the likelihood ratio ``rho`` (ignored for me and for "learn"); ``pawn``:
+    the suspect whose pawn they move on the board ("" when not said; editions with a board)."""
 
     name: str
     cards: int
@@ -55,6 +56,7 @@ class Seat:
     dealer: bool
     suggests: str = "neutral"
     rho: float = 1.0
+    pawn: str = ""
 
 
 #: The suggestion model's choices per opponent: (value, text in the grid).
@@ -89,6 +91,17 @@ def _set_rho(seat: Seat, value) -> None:
     seat.suggests = "lacks" if seat.rho < 1.0 else ("neutral" if seat.rho == 1.0 else "bluffs")
 
 
+#: The dice choices: (value, text); None is the edition's rule.
+DICE = ((None, "as the edition says"), (1, "1 die"), (2, "2 dice"))
+
+
+def _board_editions() -> dict:
+    """``{edition: EditionBoard}`` of the editions whose board is encoded (the turn advice)."""
+    from engines.cluedo.board import load_boards
+
+    return load_boards()[1]
+
+
 def _cards_editor(parent) -> QSpinBox:
     """The hand-size editor: a spin box over 0..30 (the engine checks the total)."""
     spin = QSpinBox(parent)
@@ -98,13 +111,14 @@ def _cards_editor(parent) -> QSpinBox:
 
 class NewGameDialog(NewGameDialogBase):
     """Ask for a new Cluedo game: edition (or a custom deck), players in seating order, which one
-    is me, the dealer, hand sizes (filled from the deal, editable) and my cards.
+    is me, the dealer, hand sizes (filled from the deal, editable), my cards, and for an edition
+    with a board (the turn advice) the dice and each player's pawn.
 
     :meth:`result_session` returns ``(setup, events)`` after ``exec()`` was accepted.
     """
 
     #: The seating grid's columns, by position.
-    NAME, CARDS, ME, DEALER, SUGGESTS, RHO = range(6)
+    NAME, CARDS, ME, DEALER, SUGGESTS, RHO, PAWN = range(7)
 
     def __init__(self, parent=None, setup=None, my_cards=()):
         super().__init__(parent)
@@ -136,6 +150,12 @@ class NewGameDialog(NewGameDialogBase):
         self.n_players.setRange(3, 10)
         self.n_players.setValue(4)
         form.addRow("Players", self.n_players)
+        self.dice = QComboBox()
+        for value, text in DICE:
+            self.dice.addItem(text, value)
+        self.dice.setToolTip("dice rolled per move on the board (the turn advice); editions differ, "
+                             "see docs/cluedo-board.md")
+        form.addRow("Dice", self.dice)
         return form
 
     def _build_custom_box(self) -> QGroupBox:
@@ -181,7 +201,23 @@ class NewGameDialog(NewGameDialogBase):
                        editable=lambda s: not s.me and s.suggests != LEARN, format=lambda v: f"{v:g}",
                        header_tooltip="the odds of naming a card of their own against a card they "
                                       "lack: below 1 they suggest what they lack (0: never their "
-                                      "own), 1 neutral, above 1 they bluff"))
+                                      "own), 1 neutral, above 1 they bluff"),
+                Column("Pawn", lambda s: s.pawn, edit=_set_pawn, editor=self._pawn_editor, width=130,
+                       editable=lambda s: self._has_board(),
+                       header_tooltip="the suspect whose pawn this player moves on the board: "
+                                      "their pawn starts on its square, and naming that suspect "
+                                      "pulls this player into the room (the turn advice)"))
+
+    def _has_board(self) -> bool:
+        return self.edition.currentData() in _board_editions()
+
+    def _pawn_editor(self, parent) -> QComboBox:
+        """The pawn: none, or one of the deck's suspects."""
+        combo = QComboBox(parent)
+        combo.addItem("", "")
+        for sus in self.categories().get("suspect", []):
+            combo.addItem(sus, sus)
+        return combo
 
     def _build_seating(self, left: QVBoxLayout) -> None:
         """The seating grid (an editable form: a :class:`Seat` per row), the buttons that move a
@@ -285,6 +321,15 @@ class NewGameDialog(NewGameDialogBase):
                 self.custom_edits[cat].blockSignals(False)
         key = self.edition.currentData()
         max_players = 10 if key in ("custom", "clue-master-detective") else 6
+        board = _board_editions().get(key)
+        self.dice.setEnabled(board is not None)
+        self.dice.setItemText(0, f"as the edition says ({board.dice} {'die' if board.dice == 1 else 'dice'})"
+                              if board is not None else "no board for this deck")
+        suspects = set(self.categories().get("suspect", [])) if board is not None else set()
+        for seat in self.seats():
+            if seat.pawn not in suspects:
+                seat.pawn = ""
+        self.table.refresh()
         self.n_players.setMaximum(max_players)
         checked = set(self.checked_cards())
         self.my_cards.blockSignals(True)
@@ -393,8 +438,10 @@ class NewGameDialog(NewGameDialogBase):
                 seat.suggests = LEARN
             elif p in trust:
                 _set_rho(seat, trust[p])
+            seat.pawn = dict(setup.pawns).get(p, "")
             seats.append(seat)
         self.table.set_rows(seats)
+        self.dice.setCurrentIndex(max(0, self.dice.findData(setup.dice)))
 
     # -- result -------------------------------------------------------------------------
     def build(self):
@@ -420,7 +467,19 @@ class NewGameDialog(NewGameDialogBase):
                  if not seat.me and (seat.suggests == LEARN or seat.rho != 1.0)}
         if trust:
             obj["model"] = {"suggestion_trust": trust}
-        setup = cluedo.Setup.from_json(obj, "$.setup")
+        if self._has_board():
+            if self.dice.currentData() is not None:
+                obj["dice"] = int(self.dice.currentData())
+            pawns = {n: seat.pawn for n, seat in zip(names, seats) if seat.pawn}
+            if pawns:
+                obj["pawns"] = pawns
+        try:
+            setup = cluedo.Setup.from_json(obj, "$.setup")
+        except SessionFormatError as exc:     # "$.setup.pawns.Ann": the field is Ann's pawn
+            head, _, who = exc.path.partition(".pawns.")
+            if who:
+                raise SessionFormatError(f"{who}'s pawn", exc.message) from None
+            raise
         mine = self.checked_cards()
         need = dict(zip(setup.players, setup.hand_sizes))[setup.me]
         if len(mine) != need:
@@ -434,6 +493,10 @@ class NewGameDialog(NewGameDialogBase):
     def result_session(self):
         """``(setup, events)`` after the dialog was accepted (None before)."""
         return self.built
+
+
+def _set_pawn(seat: Seat, value) -> None:
+    seat.pawn = str(value or "")
 
 
 def _edition_categories(edition) -> list:

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.appearance import muted_css, tone
-from desktop.cluedo.board_view import BoardPanel
+from desktop.cluedo.board_view import BoardPanel, turn_job_for
 from desktop.cluedo.forms import NewGameDialog, SuggestionForm
 from desktop.cluedo.opponents import LIKELY_KNOWS, RULE_TEXT, OpponentsTracker, OpponentsView
 from desktop.cluedo.suggestion_notes import learned_notes
@@ -182,8 +182,9 @@ class Tab(GameTab):
         self.side_tabs = plots
         self.who_page = self._build_who_is_close()
         plots.addTab(self.who_page, "Who is close?")
-        self.board_panel = BoardPanel(self.make_runner("turn"))     # where to move this turn
+        self.board_panel = BoardPanel()     # where to move this turn, at the moment shown
         self.board_panel.positionChosen.connect(self._log_my_position)
+        self.board_panel.rollChanged.connect(lambda r: self.controller.set_advice_options("turn", roll=r))
         plots.addTab(self.board_panel, "Board")
         right.addWidget(plots)
         return right
@@ -194,6 +195,7 @@ class Tab(GameTab):
         # estimate first (a partial result, a fraction of a second), then the exact values
         self.rec_runner = self.controller.add_advisor("recommend", _recommend_job_for,
                                                       options={"room": None})
+        self.controller.add_advisor("turn", turn_job_for, options={"roll": None})
         self.advice_runner = self.make_runner("advice")
         self.advice_runner.resultReady.connect(self._on_advice)
         # who is close and when to accuse: its own tasks, separate from the ranking (the
@@ -341,9 +343,7 @@ class Tab(GameTab):
             self._advice_rev = snap.revision
             self.form.set_beliefs(self._live_posterior())     # the form logs after the log
             self._request_advice()
-            tl = self.timeline      # where to move this turn: now, after the whole log
-            self.board_panel.refresh(self.document.setup, tuple(self.document.events),
-                                     ok=tl is not None and tl.error is None)
+        self.board_panel.show_moment(snap, self.document.setup)    # the pawns at that moment
         if snap.status is Status.CONTRADICTION or snap.status is Status.ERROR:
             self.opponents.release()
             self.rec_table.clear_rows()

@@ -170,7 +170,8 @@ def accusation_advice(setup: Setup, events: Sequence = (), *, opponents: Optiona
 
 def recommendation_keys(setup: Setup, events: Sequence, certain: Optional[tuple], *,
                         budget_seconds: Optional[float] = 1.0, cancel=None,
-                        samples: Optional[int] = None, seed: Optional[int] = 0) -> tuple:
+                        samples: Optional[int] = None, seed: Optional[int] = 0,
+                        best: Optional[tuple] = None) -> tuple:
     """The ``"opponents"`` and ``"accusation"`` values of ``python -m engines recommend``.
 
     Args:
@@ -180,6 +181,9 @@ def recommendation_keys(setup: Setup, events: Sequence, certain: Optional[tuple]
             envelope is certain).
         samples: a budget in sampled deals instead of seconds (the command line: the figures
             then depend only on the input and ``seed``); None: ``budget_seconds`` decides.
+        best: ``((suspect, weapon, room), p_correct)``, my most probable envelope triple and its
+            exact probability when the caller has it (:func:`best_triple` is then not run when
+            the opponents are skipped).
     Returns:
         ``(opponents, accusation)``: ``{name: {"p_knows_envelope", "envelope_entropy_bits",
         "standard_error", "exact", ...}}`` or None; ``{"p_correct",
@@ -190,6 +194,8 @@ def recommendation_keys(setup: Setup, events: Sequence, certain: Optional[tuple]
     if budget_seconds is not None and budget_seconds <= 0:
         if certain:
             triple, p = tuple(certain), 1.0
+        elif best is not None:
+            triple, p = tuple(best[0]), float(best[1])
         else:
             triple, p = best_triple(setup, events, cancel)
         return None, {"p_correct": p, "p_opponent_knows_before_my_turn": None,

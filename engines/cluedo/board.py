@@ -30,7 +30,8 @@ the top of the picture, the Kitchen's side).
 """
 from __future__ import annotations
 
-from collections import deque
+import threading
+from collections import OrderedDict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -318,14 +319,42 @@ def _first_squares(board: Board, start: Position, blocked: frozenset) -> list:
     return [(0, tuple(start))]
 
 
+_CACHE_SIZE = 4096      # searches kept per board (a turn asks for the same ones several times)
+_CACHE_LOCK = threading.Lock()
+
+
+def _cached(board: Board, key: tuple, compute):
+    """``compute()`` memoised on ``board`` by ``key`` (least recently used dropped first; safe
+    from several threads: the background jobs of the desktop share the boards)."""
+    with _CACHE_LOCK:
+        cache = board.__dict__.get("_search_cache")
+        if cache is None:
+            cache = OrderedDict()
+            object.__setattr__(board, "_search_cache", cache)      # a frozen dataclass
+        if key in cache:
+            cache.move_to_end(key)
+            return cache[key]
+    val = compute()
+    with _CACHE_LOCK:
+        cache[key] = val
+        if len(cache) > _CACHE_SIZE:
+            cache.popitem(last=False)
+    return val
+
+
 def corridor_distances(board: Board, start: Position, blocked: Iterable = ()) -> dict:
     """Steps from ``start`` to every corridor square reachable without entering a blocked
     square (breadth-first search; a room is left through one of its doors in one step).
 
     Returns:
-        ``{square: steps}``.
+        ``{square: steps}`` (a new dict; the search is memoised per board).
     """
     blocked = frozenset(map(tuple, blocked))
+    key = ("dist", start if isinstance(start, str) else tuple(start), blocked)
+    return dict(_cached(board, key, lambda: _corridor_distances(board, start, blocked)))
+
+
+def _corridor_distances(board: Board, start: Position, blocked: frozenset) -> dict:
     dist: dict = {}
     queue: deque = deque()
     for d0, sq in _first_squares(board, start, blocked):
@@ -401,6 +430,12 @@ def end_squares_by_roll(board: Board, start: Position, max_roll: int, blocked: I
     if not 1 <= max_roll <= MAX_ROLL:
         raise SessionFormatError("roll", f"a roll is 1 to {MAX_ROLL}, got {max_roll!r}")
     blocked = frozenset(map(tuple, blocked))
+    key = ("ends", start if isinstance(start, str) else tuple(start), max_roll, blocked)
+    got = _cached(board, key, lambda: _end_squares_by_roll(board, start, max_roll, blocked))
+    return {n: set(v) for n, v in got.items()}
+
+
+def _end_squares_by_roll(board: Board, start: Position, max_roll: int, blocked: frozenset) -> dict:
     out: dict = {n: set() for n in range(1, max_roll + 1)}
     nb: dict = {}
 

@@ -34,6 +34,7 @@ envelope instead (more conditionings; :func:`envelope_information` offers it whe
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
@@ -326,8 +327,12 @@ def envelope_information(comp: Compiled, cat_of: Sequence[int], candidates: Sequ
         cancel: cancel flag.
     Returns:
         dict with ``"sum"``: float array (n_S, n_W, n_R), ``sum over categories X of
-        I(E_X; O)`` in bits; ``"per_category"``: float array (3, n_S, n_W, n_R); and with
-        ``joint``, ``"joint"``: float array (n_S, n_W, n_R), ``I(E; O)`` in bits.
+        I(E_X; O)`` in bits; ``"per_category"``: float array (3, n_S, n_W, n_R); with
+        ``joint``, ``"joint"``: float array (n_S, n_W, n_R), ``I(E; O)`` in bits; and, when some
+        category is uncertain, ``"envelope"``: float array (n_S, n_W, n_R), ``P(E = (s, w, r))``
+        for the candidate triples (a by-product: the first uncertain category's conditionings
+        "x in the envelope" summed over x, each triple's count with its three cards in the
+        envelope; the whole law of the envelope when the candidates are every card).
     Method: the module docstring (``I(E_X; O) = H(O) - sum_x P(E_X = x) H(O | E_X = x)``).
     """
     k = comp.n_players
@@ -347,34 +352,54 @@ def envelope_information(comp: Compiled, cat_of: Sequence[int], candidates: Sequ
                 cc.force(x, k)
             sub = propagate(cc)
             if not sub.feasible:
-                return 0.0, None
+                return 0.0, None, None
             cnt, J = triple_joint(sub, cat_of, candidates, None, cancel)
         else:
             allow = base.copy()
             for x in cards_env:
                 allow[x, :k] = False
             cnt, J = triple_joint(comp, cat_of, candidates, allow, cancel, plan)
-        return cnt, _dot_t(J.reshape(n_trip, K ** 3), mout_t)     # (n_trip, n_outs) counts
+        Jf = J.reshape(n_trip, K ** 3)
+        return cnt, _dot_t(Jf, mout_t), Jf[:, -1]     # (n_trip, n_outs) counts; all in the envelope
 
     per_cat = np.zeros((3,) + shape)
     h_o = None
     ncat = 3
+    env_law = None
     for cat in range(ncat):
         xs = [c for c in range(n) if cat_of[c] == cat and envelope_marginal[c] > 0]
         if len(xs) <= 1:
             continue
         h_cond = np.zeros(n_trip)
         p_o = np.zeros((n_trip, mout.shape[1]))
+        law = np.zeros(n_trip) if env_law is None else None
+        done: list = []                  # (card, its conditioning's results), computed ones
         for x in xs:
-            cnt, oc = outcome_counts([x])
+            rep = next((d for d in done if cons is not None
+                        and exchangeable(cons, d[0], x, candidates[cat])), None)
+            if rep is None:
+                cnt, oc, in_env = outcome_counts([x])
+                done.append((x, (cnt, oc, in_env)))
+            else:                        # x's conditioning is rep's with the two cards swapped
+                cnt, oc, in_env = rep[1]
+                if cnt > 0:
+                    perm = _swap_index(candidates[cat], rep[0], x)
+                    oc = oc.reshape(shape + (-1,)).take(perm, axis=cat).reshape(n_trip, -1)
+                    in_env = in_env.reshape(shape).take(perm, axis=cat).reshape(n_trip)
             if cnt <= 0:
                 continue
+            if law is not None:
+                law += in_env / total        # P(E = triple, E_X = x), summed over x: P(E = triple)
             p = oc / total                                         # P(O = o, E_X = x)
             p_o += p
             h_cond -= _xlogx(p, 1) - (cnt / total) * np.log2(cnt / total)   # P(x) H(O | x)
         h_o = -_xlogx(p_o, 1)
         per_cat[cat] = _clean(h_o - h_cond).reshape(shape)
+        if law is not None:
+            env_law = law.reshape(shape)
     out = {"per_category": per_cat, "sum": per_cat.sum(axis=0)}
+    if env_law is not None:
+        out["envelope"] = env_law
     if joint:
         env_cards = [[c for c in range(n) if cat_of[c] == cat and envelope_marginal[c] > 0]
                      for cat in range(ncat)]
@@ -382,7 +407,7 @@ def envelope_information(comp: Compiled, cat_of: Sequence[int], candidates: Sequ
         p_o = np.zeros((n_trip, mout.shape[1]))
         for e in np.ndindex(*[len(v) for v in env_cards]):
             cards_env = [env_cards[cat][j] for cat, j in enumerate(e)]
-            cnt, oc = outcome_counts(cards_env)
+            cnt, oc, _ = outcome_counts(cards_env)
             if cnt <= 0:
                 continue
             p = oc / total
@@ -390,6 +415,44 @@ def envelope_information(comp: Compiled, cat_of: Sequence[int], candidates: Sequ
             h_cond -= _xlogx(p, 1) - (cnt / total) * np.log2(cnt / total)
         out["joint"] = _clean(-_xlogx(p_o, 1) - h_cond).reshape(shape)
     return out
+
+
+def exchangeable(cons, a: int, b: int, candidates: Sequence[int] = ()) -> bool:
+    """Whether swapping cards ``a`` and ``b`` maps the constraints ``cons``
+    (:class:`engines.cluedo.counting.Constraints`) to themselves — same allowed owners, same
+    weights, the same multiset of clauses — so that every count conditioned on ``a`` equals the
+    count conditioned on ``b`` with the two cards' roles swapped; and ``candidates`` (a card list)
+    holds both or neither. Only cards of one category may be swapped (the envelope holds one per
+    category). Method: a permutation of the cards that leaves the constraints unchanged maps the
+    consistent deals one to one (the symmetry reduction of exact counting, e.g. Sabharwal,
+    "SymChaff", 2009, applied to one transposition)."""
+    if a == b:
+        return True
+    if cons.cat_of[a] != cons.cat_of[b] or ((a in candidates) != (b in candidates)):
+        return False
+    if not np.array_equal(cons.allowed[a], cons.allowed[b]):
+        return False
+    if cons.weights:
+        for o in range(cons.n_players + 1):
+            if cons.weights.get((a, o), 1.0) != cons.weights.get((b, o), 1.0):
+                return False
+    sw = {a: b, b: a}
+    mine = [frozenset(cl) for cl in cons.clauses if any(c in sw for c, _ in cl)]
+    if not mine:
+        return True
+    swapped = [frozenset((sw.get(c, c), o) for c, o in cl) for cl in cons.clauses
+               if any(c in sw for c, _ in cl)]
+    return Counter(mine) == Counter(swapped)
+
+
+def _swap_index(cards: Sequence[int], a: int, b: int) -> np.ndarray:
+    """Index array over ``cards`` that swaps the positions of ``a`` and ``b`` (when present)."""
+    perm = np.arange(len(cards))
+    cards = list(cards)
+    if a in cards and b in cards:
+        i, j = cards.index(a), cards.index(b)
+        perm[i], perm[j] = j, i
+    return perm
 
 
 def estimated_work(comp: Compiled, cat_of: Sequence[int], candidates: Sequence[Sequence[int]],

@@ -178,10 +178,11 @@ def _rate(wins: int, n: int, p0: Optional[float] = None) -> dict:
 
 def race(games: int = 200, *, n_players: int = 4, edition: str = "cluedo-uk", seed: Optional[int] = 0,
          control: bool = False, max_rounds: int = 40, opponent_samples: int = 128, rule: str = "next",
-         certain_strategy: str = "allowed", cancel=None) -> dict:
+         certain_strategy: str = "allowed", cancel=None, progress=None) -> dict:
     """Play ``games`` games: one advice bot (``control``: a certain bot that suggests as the
     advice bot does, the measured "focal" seat) against ``n_players - 1`` certain bots
-    suggesting by ``certain_strategy``, the focal seat rotating.
+    suggesting by ``certain_strategy``, the focal seat rotating. ``progress(done, games)`` is
+    called after each game.
 
     Returns:
         ``{"games", "players", "focal": "advice"|"certain", "focal_result": {"wins", "games",
@@ -227,6 +228,8 @@ def race(games: int = 200, *, n_players: int = 4, edition: str = "cluedo-uk", se
             if p == seat and not certain:
                 early += 1
                 early_ok += correct
+        if progress is not None:
+            progress(g + 1, games)
     p0 = 1.0 / n_players
     return {"game": "cluedo", "games": games, "players": n_players, "edition": edition,
             "focal": "certain" if control else "advice", "rule": rule, "certain_strategy": certain_strategy,
@@ -239,8 +242,6 @@ def race(games: int = 200, *, n_players: int = 4, edition: str = "cluedo-uk", se
 def main(argv=None) -> None:
     """``python -m engines.cluedo.race [--games N] [--seed S] [--control]``: prints JSON."""
     import argparse
-    import json
-    import sys
 
     ap = argparse.ArgumentParser(prog="python -m engines.cluedo.race", description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200)
@@ -252,9 +253,26 @@ def main(argv=None) -> None:
     ap.add_argument("--certain-strategy", choices=STRATEGIES, default="allowed",
                     help="how the certain bots suggest (uniform: not as the look-ahead models them)")
     a = ap.parse_args(argv)
+    run_cli(lambda progress: race(a.games, n_players=a.players, seed=a.seed, control=a.control,
+                                  opponent_samples=a.opponent_samples, rule=a.rule,
+                                  certain_strategy=a.certain_strategy, progress=progress))
+
+
+def run_cli(run) -> None:
+    """The races' command-line run: ``run(progress)`` plays the games and returns the result,
+    printed as JSON on stdout; ``progress(done, total)`` writes "done/total games, seconds" on
+    stderr. Bad arguments (``SessionFormatError``) end with the message and exit code 2, an
+    interrupt (Ctrl+C) with 130, without a traceback."""
+    import json
+    import sys
+
+    t0 = time.perf_counter()
+
+    def progress(done, total):
+        print(f"{done}/{total} games, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+
     try:
-        out = race(a.games, n_players=a.players, seed=a.seed, control=a.control,
-                   opponent_samples=a.opponent_samples, rule=a.rule, certain_strategy=a.certain_strategy)
+        out = run(progress)
     except SessionFormatError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None

@@ -41,7 +41,7 @@ import numpy as np
 
 from engines.cluedo.board import edition_board, room_distances, shortest_path
 from engines.cluedo.model import HandEvent, Setup, SuggestionEvent
-from engines.cluedo.race import _certain_triple, _rate, _suggest
+from engines.cluedo.race import _certain_triple, _rate, _suggest, run_cli
 from engines.cluedo.simulate import play_suggestion, random_deal
 from engines.core.errors import SessionFormatError, check_cancel
 
@@ -274,31 +274,29 @@ def main(argv=None) -> None:
     ap.add_argument("--jsonl", help="append one line per game to this file")
     ap.add_argument("--summarize", metavar="JSONL", help="only summarise a file of game lines")
     a = ap.parse_args(argv)
-    t0 = time.perf_counter()
-    if a.summarize:
-        with open(a.summarize, encoding="utf-8") as fh:
-            recs = [json.loads(line) for line in fh if line.strip()]
-        print(json.dumps(summarize(recs, n_players=a.players, max_rounds=a.max_rounds), indent=2))
-        return
-    sink = open(a.jsonl, "a", encoding="utf-8") if a.jsonl else None
+    try:
+        if a.summarize:
+            with open(a.summarize, encoding="utf-8") as fh:
+                recs = [json.loads(line) for line in fh if line.strip()]
+            print(json.dumps(summarize(recs, n_players=a.players, max_rounds=a.max_rounds), indent=2))
+            return
+        sink = open(a.jsonl, "a", encoding="utf-8") if a.jsonl else None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"error: {a.summarize or a.jsonl}: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
 
     def on_game(rec):
         if sink is not None:
             sink.write(json.dumps(rec) + "\n")
             sink.flush()
 
-    def progress(done, total):
-        print(f"{done}/{total} games, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
-
     try:
-        out = board_race(a.games, focal=a.focal, baseline=a.baseline, n_players=a.players, seed=a.seed,
-                         max_rounds=a.max_rounds, progress=progress, on_game=on_game)
-    except SessionFormatError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        raise SystemExit(2) from None
-    except KeyboardInterrupt:
-        raise SystemExit(130) from None
-    print(json.dumps(out, indent=2))
+        run_cli(lambda progress: board_race(a.games, focal=a.focal, baseline=a.baseline,
+                                            n_players=a.players, seed=a.seed, max_rounds=a.max_rounds,
+                                            progress=progress, on_game=on_game))
+    finally:
+        if sink is not None:
+            sink.close()
 
 
 if __name__ == "__main__":

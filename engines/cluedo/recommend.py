@@ -238,7 +238,8 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
               exact_top: Optional[int] = None, at_once: Optional[bool] = None,
               opponents_seconds: Optional[float] = 1.0,
               opponents_samples: Optional[int] = None,
-              samples_named: bool = False) -> CluedoRecommendation:
+              samples_named: bool = False,
+              joint: Optional[bool] = None) -> CluedoRecommendation:
     """Rank my possible suggestions by expected information gain about the envelope.
 
     Args:
@@ -312,7 +313,7 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
         if work <= _BATCH_WORK:
             info = envelope_information(res.comp, cons.cat_of, cands, setup.players.index(setup.me),
                                         res.count_float, env, cancel=cancel, cons=cons,
-                                        joint=work * _envelopes(cons.cat_of, env)
+                                        joint=joint is not False and work * _envelopes(cons.cat_of, env)
                                         <= _JOINT_WORK * _conds(cons.cat_of, env))
             out = [(cards[s], cards[w], cards[r], float(info["sum"][i, j, l]))
                    for i, s in enumerate(cands[0]) for j, w in enumerate(cands[1])
@@ -323,9 +324,12 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
                          for i, s in enumerate(cands[0]) for j, w in enumerate(cands[1])
                          for l, r in enumerate(cands[2])}
             out.sort(key=lambda t: (-t[3], cards.index(t[2]), cards.index(t[0]), cards.index(t[1])))
+            best = None
+            if room is None and "envelope" in info:
+                best = _most_probable(info["envelope"], cands, cards)
             opponents, advice = recommendation_keys(setup, events, None,
                                                     budget_seconds=opponents_seconds, cancel=cancel,
-                                                    samples=opponents_samples, seed=seed)
+                                                    samples=opponents_samples, seed=seed, best=best)
             return CluedoRecommendation(out, None, room, float(env_entropy), 0, time.perf_counter() - t0,
                                         frozenset(t[:3] for t in out), joint, opponents=opponents,
                                         accusation_advice=advice)
@@ -398,6 +402,14 @@ def _plan(setup: Setup, res, cands, accusation, at_once_work, samples, exact_sec
         opponents_fixed=samples_named and opponents_samples is not None,
         n_opponents=k - 1, best_envelope=opp_sampled and accusation is None,
         min_opponent_samples=MIN_INTERVAL_SAMPLES)
+
+
+def _most_probable(law: np.ndarray, cands, cards) -> tuple:
+    """``((suspect, weapon, room), p)``: the most probable envelope from the law of every triple
+    (float array (n_S, n_W, n_R); ties, within 1e-12 relative, to the first in deck order)."""
+    top = float(law.max())
+    i, j, l = np.argwhere(law >= top * (1 - 1e-12))[0]
+    return (cards[cands[0][i]], cards[cands[1][j]], cards[cands[2][l]]), min(max(top, 0.0), 1.0)
 
 
 def _conds(cat_of, env) -> int:

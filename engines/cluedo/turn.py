@@ -30,7 +30,9 @@ into my room: the move says whom (``"pulls"``). When the accuse/wait rule of
 """
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -49,6 +51,9 @@ from engines.cluedo.model import PositionEvent, RollEvent, Setup, SuggestionEven
 from engines.core.errors import SessionFormatError, check_cancel
 
 LOOKAHEAD_WEIGHT = 1.0
+_INFO_CACHE: OrderedDict = OrderedDict()     # (setup, events) -> information_by_room's answer
+_INFO_CACHE_SIZE = 16
+_INFO_LOCK = threading.Lock()
 SQUARE_MOVES = 3          # corridor squares listed when a roll is known
 
 
@@ -217,18 +222,40 @@ def information_by_room(setup: Setup, events: Sequence, *, cancel=None,
     Returns:
         ``(room_bits, exact, recommendation)``: ``{room: (bits, (s, w, r))}``, whether all are
         exact, and the recommendation object (its ``accusation`` is set when the envelope is
-        certain; then ``room_bits`` is empty).
+        certain; then ``room_bits`` is empty). Without the opponents' estimate the answer is a
+        function of the log and is kept for the last few logs (another roll or position for the
+        same log, or the History going back and forth, costs no new count); treat it as
+        read-only.
     """
     from engines.cluedo.recommend import recommend
 
-    rec = recommend(setup, events, cancel=cancel, opponents_seconds=opponents_seconds)
+    events = tuple(events)
+    key = (setup, events)
+    cacheable = opponents_seconds is not None and opponents_seconds <= 0   # then a function of the log
+    try:
+        hash(key)
+    except TypeError:
+        cacheable = False
+    if cacheable:
+        with _INFO_LOCK:
+            hit = _INFO_CACHE.get(key)
+            if hit is not None:
+                _INFO_CACHE.move_to_end(key)
+                return hit
+    rec = recommend(setup, events, cancel=cancel, opponents_seconds=opponents_seconds, joint=False)
     best: dict = {}
     exact = True
     for s, w, r, b in rec.suggestions:
         if r not in best:
             best[r] = (float(b), (s, w, r))
             exact = exact and rec.is_exact(s, w, r)
-    return best, exact, rec
+    out = (best, exact, rec)
+    if cacheable:
+        with _INFO_LOCK:
+            _INFO_CACHE[key] = out
+            while len(_INFO_CACHE) > _INFO_CACHE_SIZE:
+                _INFO_CACHE.popitem(last=False)
+    return out
 
 
 def _next_turn_value(board, dice_law, fields, info, pos) -> tuple:
