@@ -263,6 +263,8 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
             Lowered (never under 64) when the whole would not fit the budget of
             :mod:`engines.cluedo.cost`, unless ``samples_named`` (then refused).
         samples_named: the caller named ``opponents_samples`` (``--samples``).
+        joint: None (default): offer the joint information ``joint_bits`` when its cost fits;
+            False: never compute it (the turn advice needs only the per-card sum).
 
     Cost: estimated before the ranking starts (:func:`engines.cluedo.cost.plan_recommendation`);
     the sizes are lowered deterministically to fit :data:`engines.cluedo.cost.RECOMMEND_WORK`,
