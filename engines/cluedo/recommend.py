@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 
@@ -237,7 +237,9 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
               exact_seconds: Optional[float] = 1.5,
               exact_top: Optional[int] = None, at_once: Optional[bool] = None,
               opponents_seconds: Optional[float] = 1.0,
-              opponents_samples: Optional[int] = None) -> CluedoRecommendation:
+              opponents_samples: Optional[int] = None,
+              on_estimate: Optional[Callable[["CluedoRecommendation"], None]] = None
+              ) -> CluedoRecommendation:
     """Rank my possible suggestions by expected information gain about the envelope.
 
     Args:
@@ -258,6 +260,10 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
             advice (:func:`engines.cluedo.accuse.recommendation_keys`; 0: skip the opponents).
         opponents_samples: a budget in sampled deals for the same instead (with ``seed``: the
             same input gives the same figures on any machine); None: ``opponents_seconds``.
+        on_estimate: called with the ranking estimated from the samples (no suggestion exact,
+            no opponents' figures) before the exact values are counted, only on the staged path
+            (the all-at-once computation does not fit ``_BATCH_WORK``): the app shows it
+            meanwhile. Never called when every candidate is exact at once (every classic game).
     Returns:
         :class:`CluedoRecommendation` (suggestions best first, information in bits;
         ``exact`` names the suggestions whose value is exact).
@@ -337,6 +343,9 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
             return (-t[3], cards.index(t[2]), cards.index(t[0]), cards.index(t[1]))
         out.sort(key=key)
         if exact_seconds is None or exact_seconds > 0:
+            if on_estimate is not None:
+                on_estimate(CluedoRecommendation(list(out), accusation, room, float(env_entropy), n,
+                                                 time.perf_counter() - t0, frozenset()))
             t_exact = time.perf_counter()
             for j, (s, w, r, _) in enumerate(out):
                 if exact_seconds is not None and time.perf_counter() - t_exact > exact_seconds:

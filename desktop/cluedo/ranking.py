@@ -1,0 +1,89 @@
+"""The Cluedo ranking of suggestions, computed once per prefix of the log and shared.
+
+The tab's ranking (the controller's advisor "recommend") and the Board page's turn advice
+(:func:`engines.cluedo.turn.turn_advice`, which needs the best suggestion of every room) both
+need :func:`engines.cluedo.recommend.recommend` of the same log over every room. The advisor
+computes it first (its task is more urgent: :class:`desktop.inference.Priority`) and keeps it
+here; the turn advice of the same prefix then takes it instead of counting again. Only a ranking
+whose every suggestion is exact is shared (every classic game): the turn advice's own staged
+ranking counts more suggestions exactly than the tab's 24, so a partly estimated ranking is not
+used for it.
+
+The ranking itself: every candidate exact at once when the estimated work fits (every classic
+game), else the sampled estimate first — published to the tab as a partial result — and the 24
+best counted exactly (``recommend``'s ``on_estimate``; no sampled stage when the exact one
+fits). Thread-safe; entries are keyed by the setup, the log and the room, so a changed log never
+finds another's ranking.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any, Callable, Optional
+
+#: Rankings kept (the prefixes shown most recently).
+CAPACITY = 32
+#: Suggestions the tab lists (12) with a margin: the best this many are counted exactly.
+EXACT_TOP = 24
+
+_lock = threading.Lock()
+_cache: "OrderedDict[tuple, Any]" = OrderedDict()
+
+
+def _key(setup, events, room) -> tuple:
+    return (setup, tuple(events), room)
+
+
+def cached_ranking(setup, events, room: Optional[str] = None):
+    """The ranking of ``events`` kept here (see the module docstring), or None."""
+    key = _key(setup, events, room)
+    with _lock:
+        rec = _cache.get(key)
+        if rec is not None:
+            _cache.move_to_end(key)
+        return rec
+
+
+def ranking(setup, events, room: Optional[str] = None, *, cancel=None,
+            on_estimate: Optional[Callable] = None):
+    """The tab's ranking of my suggestions after ``events`` (in ``room``; None: every room),
+    from the cache or computed and kept.
+
+    Args:
+        on_estimate: receives the sampled estimate when the exact ranking does not fit at once
+            (never for a classic game).
+    Returns:
+        :class:`engines.cluedo.recommend.CluedoRecommendation` (no opponents' figures).
+    Raises:
+        ContradictionError, SessionFormatError: as ``recommend``. Cancelled.
+    """
+    from engines.cluedo import recommend as rec_mod
+
+    hit = cached_ranking(setup, events, room)
+    if hit is not None:
+        return hit
+    rec = rec_mod.recommend(setup, tuple(events), room=room, cancel=cancel, exact_top=EXACT_TOP,
+                            opponents_seconds=0, on_estimate=on_estimate)
+    with _lock:
+        _cache[_key(setup, events, room)] = rec
+        while len(_cache) > CAPACITY:
+            _cache.popitem(last=False)
+    return rec
+
+
+def room_bits(setup, events, cancel=None):
+    """``turn_advice``'s ``room_bits`` from the shared ranking of ``events`` over every room
+    when it is kept and every suggestion in it is exact; else None (the turn advice then ranks
+    on its own)."""
+    rec = cached_ranking(setup, events, None)
+    if rec is None or (rec.suggestions and len(rec.exact) < len(rec.suggestions)):
+        return None
+    from engines.cluedo.turn import information_by_room
+
+    return information_by_room(setup, events, cancel=cancel, ranking=rec)
+
+
+def clear() -> None:
+    """Forget every kept ranking (tests)."""
+    with _lock:
+        _cache.clear()
