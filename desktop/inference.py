@@ -53,7 +53,7 @@ MAX_THREADS = 6
 EXPIRY_MS = 10_000
 _pool: Optional[QThreadPool] = None
 #: Longest single wait (s) of a job for more urgent work of its tab (see the module docstring).
-MAX_PAUSE_SECONDS = 3.0
+MAX_PAUSE_SECONDS = 10.0
 
 
 class Priority(enum.IntEnum):

@@ -323,8 +323,8 @@ def _turn_job(setup, events, roll, task):
     st = pawn_state(setup, events, edition_board(setup))
     state = _State(setup.me, dict(st.positions))
     try:
-        adv = turn_advice(setup, events, roll=roll, cancel=task,
-                          room_bits=room_bits(setup, events, task))   # the tab's ranking, shared
+        shared = room_bits(setup, events, task) if setup.me in st.positions else None
+        adv = turn_advice(setup, events, roll=roll, cancel=task, room_bits=shared)  # the ranking's
     except SessionFormatError as exc:
         msg = exc.message if hasattr(exc, "message") else str(exc)
         if "where is your pawn" in str(exc):
