@@ -208,6 +208,13 @@ class GameController(QObject):
         self._cancelled = False
         if self.view_index > len(events):
             self.view_index = -1
+        cached = tl.cached_result(events, full=full)
+        if cached is not None:
+            # every posterior is cached (the check of the last entry computed it): READY now,
+            # without a round trip through the thread pool
+            self.runner.cancel()
+            self._on_result(self.runner.latest(), cached, 0.0)
+            return
         self.runner.submit(functools.partial(_timeline_job, tl, events, full=full))
         self._publish()
 

@@ -212,6 +212,28 @@ class Timeline:
         finally:
             self._lock.release()
 
+    def cached_result(self, events: Sequence, *, full: bool = True) -> Optional[TimelineResult]:
+        """What :meth:`compute` would return when every posterior it needs is cached already
+        (the whole log; with ``full``, every prefix), else None. Never computes and never waits:
+        None too while a computation holds the timeline (safe on any thread; the desktop takes
+        a log's beliefs this way when checking its last entry already computed them)."""
+        prefixes = _Prefixes(tuple(events))
+        n = len(prefixes.events)
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            posts, sums = [], []
+            for k in range(n + 1):
+                hit = self._posts.get(prefixes.key(k))
+                if hit is None and (full or k == n):
+                    return None
+                posts.append(None if hit is None else hit[0])
+                sums.append(None if hit is None else hit[1])
+            self._posts.move_to_end(prefixes.key(n))
+            return TimelineResult(tuple(posts), tuple(sums), None, n)
+        finally:
+            self._lock.release()
+
     def cached_entry(self, events: Sequence) -> Optional[tuple]:
         """``(posterior, summary)`` after ``events`` when already computed, else None (never
         computes; safe to call from any thread)."""

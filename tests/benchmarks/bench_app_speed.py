@@ -179,6 +179,8 @@ def main(argv=None) -> int:
             waiter.check()
 
         tab.controller.snapshotChanged.connect(on_snapshot)
+        tab.document.eventsInserted.connect(
+            lambda *_a: marks.setdefault("logged", time.perf_counter()))
 
         def first_after(key, t):
             return next((p for p in paints[key] if p >= t), None)
@@ -223,7 +225,9 @@ def main(argv=None) -> int:
             rec_bare.append(floor)
             rec_n.append(len(tab.document.events))
             if args.verbose:
-                print(f"  event {i + 1:2d}: worksheet {sheet * 1000:7.1f} ms  ranking "
+                print(f"  event {i + 1:2d}: logged {(marks['logged'] - t0) * 1000:6.1f} ms  "
+                      f"beliefs {(marks['ready'] - t0) * 1000:6.1f} ms  "
+                      f"worksheet {sheet * 1000:7.1f} ms  ranking "
                       f"{rank * 1000:7.1f} ms{' (accusation)' if marks.get('accusation') else ''}"
                       f"  bare table {floor * 1000:6.1f} ms", flush=True)
             gap_end = time.perf_counter() + args.gap
