@@ -249,6 +249,10 @@ def main(argv=None) -> int:
             eng.append(time.perf_counter() - t)
         load1 = os.getloadavg()[0]
         ratios = [r / max(e, ENGINE_FLOOR_S) for r, e in zip(rec_rank, eng)]
+        if args.verbose:
+            print("  per event: ranking shown / engine infer+ranking (ms)")
+            print("  " + "  ".join(f"{i + 1}: {r * 1000:.0f}/{e * 1000:.0f}"
+                                  for i, (r, e) in enumerate(zip(rec_rank, eng))))
         med = statistics.median
         import desktop
         print(f"app from {os.path.dirname(os.path.dirname(desktop.__file__))}")
