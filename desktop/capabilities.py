@@ -3,9 +3,12 @@
 A game engine module always offers the :class:`engines.core.contract.GameEngine` functions; the
 desktop also uses a few optional ones when the engine has them: ``contradiction(setup, events,
 event)`` (why an entry cannot follow the log, in words), ``explain`` and
-``explain_contradiction`` (the Why? popup and the conflict banner), ``fact_reason`` and
-``timeline_in_order(setup)`` (a state too large to copy). Each question is a small function
-here, so the rest of the desktop does not probe modules with ``getattr``.
+``explain_contradiction`` (the Why? popup and the conflict banner) and ``fact_reason``, each a
+Protocol of :mod:`engines.core.contract`. Each question is a small function here, so the rest of
+the desktop does not probe modules with ``getattr``. Whether a log's prefixes must be computed in
+order (a state too large to copy: Egghead with 6 players) is no engine function but the belief
+timeline's answer (:attr:`engines.core.timeline.Timeline.in_order`, from the
+:class:`engines.core.contract.IncrementalEngine`'s ``state_bytes`` and the memory budget).
 """
 from __future__ import annotations
 
@@ -25,9 +28,3 @@ def contradiction_reason(module: Any) -> Optional[Callable]:
     (:class:`engines.core.contract.CheckingEngine`), or None."""
     return module.contradiction if has_capability(module, "checking") else None
 
-
-def timeline_in_order(module: Any, setup: Any) -> bool:
-    """Whether the engine's state for ``setup`` is too large to copy, so prefixes must be
-    computed in order (Egghead with 6 players): a pre-check of an entry would take minutes."""
-    fn = getattr(module, "timeline_in_order", None)
-    return bool(fn(setup)) if callable(fn) else False

@@ -15,8 +15,6 @@ from typing import Any, Callable, Optional
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from desktop.capabilities import timeline_in_order
-
 
 class EntryChecks(QObject):
     """Entries waiting to be logged once checked, in order, each against the log before it.
@@ -71,7 +69,7 @@ class EntryChecks(QObject):
         while self._queue and self._check is None:
             event, refused, logged = self._queue.pop(0)
             setup = c.document.setup
-            if timeline_in_order(c.module, setup):
+            if c.current_timeline().in_order:
                 # a state too large to copy (Egghead, 6 players): a check would take minutes;
                 # the contradiction banner reports an impossible entry instead
                 self._log(event, logged)

@@ -19,7 +19,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from desktop.capabilities import can_explain
 from desktop.checks import EntryChecks
-from desktop.inference import JobRunner
+from desktop.inference import JobRunner, Priority, PriorityGroup
 from desktop.session import SessionDocument, write_text_atomically
 from desktop.snapshot import Advice, Snapshot, Status
 from engines.core.errors import ContradictionError
@@ -85,6 +85,7 @@ class GameController(QObject):
         self.document = SessionDocument(module.GAME, module.default_setup(), self)
         self.document.changed.connect(self.request_inference)
         self._runners: list[tuple[JobRunner, bool]] = []
+        self.priorities = PriorityGroup()           # the beliefs first, then ranking, advice
         self.runner = self.make_runner("inference")
         self.runner.resultReady.connect(self._on_result)
         self.runner.failed.connect(self._on_failed)
@@ -122,10 +123,14 @@ class GameController(QObject):
         self.snapshot = Snapshot()
 
     # -- tasks -------------------------------------------------------------------------------
-    def make_runner(self, name: str, *, counted: bool = True) -> JobRunner:
+    def make_runner(self, name: str, *, counted: bool = True,
+                    priority: int = Priority.BELIEFS) -> JobRunner:
         """A further background runner of this tab (shut down and cancelled with it).
-        ``counted=False``: low-priority work that :meth:`is_busy` does not wait for."""
-        runner = JobRunner(self, name=f"{self.module.GAME}-{name}")
+        ``counted=False``: low-priority work that :meth:`is_busy` does not wait for.
+        ``priority``: its :class:`desktop.inference.Priority` among the tab's tasks (a job waits
+        while a more urgent runner of the tab has work pending)."""
+        runner = JobRunner(self, name=f"{self.module.GAME}-{name}", group=self.priorities,
+                           priority=priority)
         self._runners.append((runner, counted))
         return runner
 
@@ -203,6 +208,13 @@ class GameController(QObject):
         self._cancelled = False
         if self.view_index > len(events):
             self.view_index = -1
+        cached = tl.cached_result(events, full=full)
+        if cached is not None:
+            # every posterior is cached (the check of the last entry computed it): READY now,
+            # without a round trip through the thread pool
+            self.runner.cancel()
+            self._on_result(self.runner.latest(), cached, 0.0)
+            return
         self.runner.submit(functools.partial(_timeline_job, tl, events, full=full))
         self._publish()
 
@@ -317,12 +329,13 @@ class GameController(QObject):
             self.conflict_runner.cancel()
 
     # -- advisors ----------------------------------------------------------------------------
-    def add_advisor(self, name: str, job_for: AdvisorJob, *, options: Optional[dict] = None
-                    ) -> JobRunner:
+    def add_advisor(self, name: str, job_for: AdvisorJob, *, options: Optional[dict] = None,
+                    priority: int = Priority.RANKING) -> JobRunner:
         """Run ``job_for(setup, events, options)`` (a job, or None) for every moment whose
         beliefs are ready; its partial results (``task.publish``) and result arrive as
-        ``snapshot.advice[name]`` (:class:`Advice`). Returns the advisor's runner."""
-        runner = self.make_runner(name)
+        ``snapshot.advice[name]`` (:class:`Advice`). Returns the advisor's runner (at
+        ``priority``: after the beliefs, before advice built on the ranking)."""
+        runner = self.make_runner(name, priority=priority)
         runner.partialResult.connect(functools.partial(self._on_advice, name, False))
         runner.resultReady.connect(
             lambda rev, value, _secs, name=name: self._on_advice(name, True, rev, value))

@@ -357,9 +357,10 @@ class GameTab(QWidget):
         button, or any change, asks for them again)."""
         self.controller.cancel_computation()
 
-    def make_runner(self, name: str, *, counted: bool = True) -> JobRunner:
-        """A further background runner of the controller (simulations…), shut down with it."""
-        return self.controller.make_runner(name, counted=counted)
+    def make_runner(self, name: str, *, counted: bool = True, priority: int = 0) -> JobRunner:
+        """A further background runner of the controller (simulations…), shut down with it;
+        ``priority``: a :class:`desktop.inference.Priority` (0: with the beliefs)."""
+        return self.controller.make_runner(name, counted=counted, priority=priority)
 
     def is_busy(self) -> bool:
         """True while any of the tab's runners has pending work."""

@@ -17,12 +17,23 @@ callable ``job(task) -> result`` that must not touch Qt widgets; ``task`` is the
 
 A stale request still queued is skipped, a running one sees its cancel flag turn True and its
 result, if any, is dropped. Exceptions come back as the ``failed`` signal — never a crash.
+
+Priorities among one tab's tasks (:class:`Priority`): runners made with the same
+:class:`PriorityGroup` (one per tab) have a level — the beliefs first (the worksheet, the check of
+an entry, a past entry's beliefs, Why?, the export), then the ranking, then advice, then plots and
+back-fills. A job waits before it starts, and again at every poll of its cancel flag (engines poll
+it in their long loops), while a runner of its group with a more urgent level has work pending:
+the interpreter lock is not shared with less urgent work, so the worksheet and the ranking come at
+the engines' own speed (``tests/benchmarks/bench_app_speed.py``). A wait lasts at most
+:data:`MAX_PAUSE_SECONDS` at a time, so a job holding something the urgent one waits for (a lock)
+cannot stall it for long.
 Results, partial results, progress and errors are emitted from the worker thread by a relay
 object and delivered, queued, to ``@Slot`` methods of the runner on the GUI thread (a lambda
 would run in the worker thread).
 """
 from __future__ import annotations
 
+import enum
 import logging
 import threading
 import time
@@ -41,6 +52,52 @@ MAX_THREADS = 6
 #: An idle pool thread ends after this many milliseconds.
 EXPIRY_MS = 10_000
 _pool: Optional[QThreadPool] = None
+#: Longest single wait (s) of a job for more urgent work of its tab (see the module docstring).
+MAX_PAUSE_SECONDS = 10.0
+
+
+class Priority(enum.IntEnum):
+    """A tab's task levels, most urgent first (see the module docstring)."""
+
+    BELIEFS = 0       # the worksheet: the log's beliefs, an entry's check, a past entry, Why?
+    RANKING = 1       # the ranking of the next move (an advisor)
+    ADVICE = 2        # advice built on it: accuse or wait, the turn, which card to show
+    BACKGROUND = 3    # plots over the game, back-fills, simulations
+
+
+class PriorityGroup:
+    """The runners of one tab, by level: :meth:`wait_turn` holds a job while a more urgent
+    runner of the group has work pending (thread-safe; the busy counts change on the GUI
+    thread, the waits happen in pool threads)."""
+
+    def __init__(self):
+        self._cond = threading.Condition()
+        self._busy = [0] * len(Priority)
+        self.pauses = 0          # waits that actually happened (for tests and benchmarks)
+
+    def set_busy(self, level: int, busy: bool) -> None:
+        with self._cond:
+            self._busy[level] += 1 if busy else -1
+            if not busy:
+                self._cond.notify_all()
+
+    def urgent_pending(self, level: int) -> bool:
+        """True while a runner more urgent than ``level`` has work pending."""
+        return any(self._busy[:level])
+
+    def wait_turn(self, level: int, stop: Callable[[], bool]) -> None:
+        """Wait while more urgent work is pending (at most :data:`MAX_PAUSE_SECONDS`), or until
+        ``stop()``."""
+        if not any(self._busy[:level]):
+            return
+        deadline = time.monotonic() + MAX_PAUSE_SECONDS
+        with self._cond:
+            self.pauses += 1
+            while any(self._busy[:level]) and not stop():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                self._cond.wait(min(left, 0.05))
 
 
 def thread_pool() -> QThreadPool:
@@ -62,11 +119,14 @@ class TaskState:
         revision: the request number of this job.
     """
 
-    def __init__(self, revision: int, latest: Callable[[], int], relay: "_Relay"):
+    def __init__(self, revision: int, latest: Callable[[], int], relay: "_Relay",
+                 group: Optional[PriorityGroup] = None, level: int = 0):
         self.revision = revision
         self._latest = latest
         self._relay = relay
         self._last_progress = 0.0
+        self._group = group
+        self._level = level
 
     @property
     def cancel_requested(self) -> bool:
@@ -74,6 +134,11 @@ class TaskState:
         return self._latest() != self.revision
 
     def __call__(self) -> bool:
+        """The cancel flag an engine polls; first waits while more urgent work of the tab is
+        pending (:meth:`PriorityGroup.wait_turn`)."""
+        group = self._group
+        if group is not None and self._level and group.urgent_pending(self._level):
+            group.wait_turn(self._level, lambda: self.cancel_requested)
         return self.cancel_requested
 
     def progress(self, done: int, total: int) -> None:
@@ -116,6 +181,7 @@ class _Task:
 
     def _run(self) -> None:
         state, relay = self.state, self.relay
+        state()     # waits while more urgent work of the tab is pending
         if state.cancel_requested:
             return  # stale before it started
         t0 = time.perf_counter()
@@ -140,6 +206,10 @@ class JobRunner(QObject):
     """Runs jobs of one kind (beliefs, a recommendation, a simulation, a check, an export, a
     file to read) on the shared thread pool, newest request wins (see the module docstring).
 
+    Args:
+        group, priority: the tab's :class:`PriorityGroup` and this runner's :class:`Priority`
+            (None: a runner of its own, never held back).
+
     Signals:
         resultReady(int revision, object result, float seconds): the newest request's result.
         partialResult(int revision, object partial): a partial result the newest job published.
@@ -156,9 +226,12 @@ class JobRunner(QObject):
     busyChanged = Signal(bool)
     progress = Signal(int, int)
 
-    def __init__(self, parent: Optional[QObject] = None, name: str = "inference"):
+    def __init__(self, parent: Optional[QObject] = None, name: str = "inference", *,
+                 group: Optional[PriorityGroup] = None, priority: int = Priority.BELIEFS):
         super().__init__(parent)
         self.setObjectName(name)
+        self.group = group
+        self.priority = int(priority)
         self._lock = threading.Lock()
         self._latest = 0
         self._busy = False
@@ -183,7 +256,8 @@ class JobRunner(QObject):
         with self._lock:
             self._latest = self._latest + 1 if revision is None else max(revision, self._latest + 1)
             rev = self._latest
-            task = _Task(job, TaskState(rev, self.latest, self._relay), self._relay,
+            task = _Task(job, TaskState(rev, self.latest, self._relay, self.group,
+                                        self.priority), self._relay,
                          self._task_done, self.objectName())
             self._active.add(task)
         self._set_busy(True)
@@ -204,6 +278,8 @@ class JobRunner(QObject):
     def _set_busy(self, busy: bool) -> None:
         if busy != self._busy:
             self._busy = busy
+            if self.group is not None:
+                self.group.set_busy(self.priority, busy)
             self.busyChanged.emit(busy)
 
     @Slot(int, object, float)

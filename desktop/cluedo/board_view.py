@@ -338,6 +338,7 @@ class _State:
 def _turn_job(setup, events, roll, task):
     """The turn advice for the log, or the pawns only and why there is no advice (my pawn's
     position unknown, a roll the dice cannot make)."""
+    from desktop.cluedo.ranking import room_bits
     from engines.cluedo.board import edition_board
     from engines.cluedo.turn import pawn_state, turn_advice
     from engines.core.errors import SessionFormatError
@@ -345,7 +346,8 @@ def _turn_job(setup, events, roll, task):
     st = pawn_state(setup, events, edition_board(setup))
     state = _State(setup.me, dict(st.positions))
     try:
-        adv = turn_advice(setup, events, roll=roll, cancel=task)
+        shared = room_bits(setup, events, task) if setup.me in st.positions else None
+        adv = turn_advice(setup, events, roll=roll, cancel=task, room_bits=shared)  # the ranking's
     except SessionFormatError as exc:
         msg = exc.message if hasattr(exc, "message") else str(exc)
         if "where is your pawn" in str(exc):

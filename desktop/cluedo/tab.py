@@ -26,8 +26,10 @@ from desktop.appearance import muted_css, tone
 from desktop.cluedo.board_view import BoardPanel, turn_job_for
 from desktop.cluedo.forms import NewGameDialog, SuggestionForm
 from desktop.cluedo.opponents import LIKELY_KNOWS, RULE_TEXT, OpponentsTracker, OpponentsView
+from desktop.cluedo.ranking import ranking as shared_ranking
 from desktop.cluedo.suggestion_notes import learned_notes
 from desktop.gametab import GameTab
+from desktop.inference import Priority
 from desktop.snapshot import Status
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.opponents import AdvicePanel, KnowsRow, OpponentsStrip, percent
@@ -195,14 +197,16 @@ class Tab(GameTab):
         # estimate first (a partial result, a fraction of a second), then the exact values
         self.rec_runner = self.controller.add_advisor("recommend", _recommend_job_for,
                                                       options={"room": None})
-        self.controller.add_advisor("turn", turn_job_for, options={"roll": None})
-        self.advice_runner = self.make_runner("advice")
+        self.controller.add_advisor("turn", turn_job_for, options={"roll": None},
+                                    priority=Priority.ADVICE)
+        self.advice_runner = self.make_runner("advice", priority=Priority.ADVICE)
         self.advice_runner.resultReady.connect(self._on_advice)
         # who is close and when to accuse: its own tasks, separate from the ranking (the
         # plot's task is low priority: not counted as the tab's pending work, but cancelled
         # with every other task of the tab)
-        self.opponents = OpponentsTracker(self.make_runner("opponents"),
-                                          self.make_runner("opponents-history", counted=False),
+        self.opponents = OpponentsTracker(self.make_runner("opponents", priority=Priority.ADVICE),
+                                          self.make_runner("opponents-history", counted=False,
+                                                           priority=Priority.BACKGROUND),
                                           parent=self)
         self.opponents.viewReady.connect(self._on_opponents_view)
         self.opponents.failed.connect(self._on_opponents_failed)
@@ -659,15 +663,13 @@ def _recommend_job_for(setup, events: tuple, options: dict):
 
 
 def _recommend_job(setup, events, room, task):
-    """The ranking with the 24 best estimates counted exactly within 1.5 s (12 rows are
-    listed; every classic candidate is exact at once); the sampled estimate is published first
-    as a partial result. What each opponent knows is not computed here
-    (``opponents_seconds=0``): the tab does not show it yet, and it would add up to a second
-    to every refresh."""
-    task.publish(cluedo.recommend(setup, events, room=room, cancel=task, exact_seconds=0,
-                                  opponents_seconds=0))
-    return cluedo.recommend(setup, events, room=room, cancel=task, exact_top=24,
-                            opponents_seconds=0)
+    """The ranking of the moment, computed once per prefix and shared with the Board page's
+    turn advice (:mod:`desktop.cluedo.ranking`): every candidate exact at once when that fits
+    (every classic game: no sampled stage); otherwise the sampled estimate is published first as
+    a partial result and the 24 best estimates are counted exactly within 1.5 s (12 rows are
+    listed). What each opponent knows is not computed here (``opponents_seconds=0``): the
+    "Who is close?" page has its own task."""
+    return shared_ranking(setup, events, room, cancel=task, on_estimate=task.publish)
 
 
 def _advice_job(setup, events, suggester, cards, cancel):

@@ -30,6 +30,7 @@ from desktop.appearance import muted, readable_on, tone
 from desktop.egghead.forms import NewGameDialog, QuestionForm, ReactionsForm, SolveForm, TablePanel, stack_text
 from desktop.egghead.simulation import SimulationPanel
 from desktop.gametab import GameTab
+from desktop.inference import Priority
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.columns import Column, ColumnTable
 from desktop.widgets.plain_text import esc
@@ -141,7 +142,7 @@ class Tab(GameTab):
         self.pages = QTabWidget()
         root.addWidget(self.pages, 1)
         self.pages.addTab(self._build_table_page(), "Table")
-        self.sim_runner = self.make_runner("simulate")
+        self.sim_runner = self.make_runner("simulate", priority=Priority.BACKGROUND)
         self.simulation = SimulationPanel(self.sim_runner)
         self.pages.addTab(self.simulation, "Simulation")
         self.reset_views()

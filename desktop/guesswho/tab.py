@@ -49,6 +49,7 @@ from desktop.guesswho.model import (
     SplitBarDelegate,
     question_key,
 )
+from desktop.inference import Priority
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.plain_text import esc
 from desktop.widgets.worksheet import format_probability
@@ -264,7 +265,7 @@ class Tab(GameTab):
         plots.addTab(self.entropy_plot, "Entropy")
         self.win_plot = BeliefPlot("My win probability (my turn to ask, both optimal)")
         plots.addTab(self.win_plot, "Win odds")
-        self.sim_runner = self.make_runner("simulate")
+        self.sim_runner = self.make_runner("simulate", priority=Priority.BACKGROUND)
         self.sim_runner.resultReady.connect(self._on_simulation_done)
         self.sim_panel = SimulationPanel(self.sim_runner, lambda: self.document.setup)
         plots.addTab(self.sim_panel, "Simulate")

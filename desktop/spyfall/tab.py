@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from desktop.appearance import muted_css, tone
 from desktop.gametab import GameTab
+from desktop.inference import Priority
 from desktop.spyfall.forms import CLAIM_WEIGHT_HELP, STRATEGY_LABELS, NewGameDialog, claim_error_text, parse_claim_entry
 from desktop.spyfall.model import ClaimSheetModel, ClaimSheetView, SpyBeliefModel, claim_text
 from desktop.spyfall.simulation import SimulationPanel
@@ -141,7 +142,7 @@ class Tab(GameTab):
         self.pages.addTab(self._build_table_page(), "Table")
         # the recommendation is an advisor of the controller: one per moment shown
         self.rec_runner = self.controller.add_advisor("recommend", _recommend_job_for)
-        self.simulation = SimulationPanel(self.make_runner("simulate"))
+        self.simulation = SimulationPanel(self.make_runner("simulate", priority=Priority.BACKGROUND))
         self.pages.addTab(self.simulation, "Simulation")
         self.reset_views()
 

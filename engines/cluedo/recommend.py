@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 
@@ -239,7 +239,9 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
               opponents_seconds: Optional[float] = 1.0,
               opponents_samples: Optional[int] = None,
               samples_named: bool = False,
-              joint: Optional[bool] = None) -> CluedoRecommendation:
+              joint: Optional[bool] = None,
+              on_estimate: Optional[Callable[["CluedoRecommendation"], None]] = None
+              ) -> CluedoRecommendation:
     """Rank my possible suggestions by expected information gain about the envelope.
 
     Args:
@@ -265,6 +267,10 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
         samples_named: the caller named ``opponents_samples`` (``--samples``).
         joint: None (default): offer the joint information ``joint_bits`` when its cost fits;
             False: never compute it (the turn advice needs only the per-card sum).
+        on_estimate: called with the ranking estimated from the samples (no suggestion exact,
+            no opponents' figures) before the exact values are counted, only on the staged path
+            (the all-at-once computation does not fit ``_BATCH_WORK``): the app shows it
+            meanwhile. Never called when every candidate is exact at once (every classic game).
 
     Cost: estimated before the ranking starts (:func:`engines.cluedo.cost.plan_recommendation`);
     the sizes are lowered deterministically to fit :data:`engines.cluedo.cost.RECOMMEND_WORK`,
@@ -360,6 +366,9 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
             return (-t[3], cards.index(t[2]), cards.index(t[0]), cards.index(t[1]))
         out.sort(key=key)
         if exact_seconds is None or exact_seconds > 0:
+            if on_estimate is not None:
+                on_estimate(CluedoRecommendation(list(out), accusation, room, float(env_entropy), n,
+                                                 time.perf_counter() - t0, frozenset()))
             t_exact = time.perf_counter()
             for j, (s, w, r, _) in enumerate(out):
                 if exact_seconds is not None and time.perf_counter() - t_exact > exact_seconds:

@@ -215,10 +215,13 @@ def parse_at(text: str, setup: Setup) -> Position:
 
 
 def information_by_room(setup: Setup, events: Sequence, *, cancel=None,
-                        opponents_seconds: float | None = 0.0):
+                        opponents_seconds: float | None = 0.0, ranking=None):
     """The best suggestion per room and its information (bits), from one
     :func:`engines.cluedo.recommend.recommend` over every room.
 
+    Args:
+        ranking: that recommendation of ``events`` over every room when the caller has it
+            (the app's ranking of the same prefix: it is not computed again).
     Returns:
         ``(room_bits, exact, recommendation)``: ``{room: (bits, (s, w, r))}``, whether all are
         exact, and the recommendation object (its ``accusation`` is set when the envelope is
@@ -242,7 +245,11 @@ def information_by_room(setup: Setup, events: Sequence, *, cancel=None,
             if hit is not None:
                 _INFO_CACHE.move_to_end(key)
                 return hit
-    rec = recommend(setup, events, cancel=cancel, opponents_seconds=opponents_seconds, joint=False)
+    if ranking is not None:
+        rec = ranking
+    else:
+        rec = recommend(setup, events, cancel=cancel, opponents_seconds=opponents_seconds,
+                        joint=False)
     best: dict = {}
     exact = True
     for s, w, r, b in rec.suggestions:

@@ -170,7 +170,12 @@ class CheckingEngine(Protocol):
                       cancel: CancelFlag = None) -> Optional[str]:
         """Why ``event`` cannot follow ``events`` ("you hold it"), or None. May run the
         engine (milliseconds to seconds): polls ``cancel`` and raises Cancelled; raises
-        SessionFormatError when ``event`` is not an event of ``setup``."""
+        SessionFormatError when ``event`` is not an event of ``setup``.
+
+        The verdict: None exactly when ``infer(setup, [*events, event])`` with the default
+        method raises no ContradictionError (``tests/engines/test_contract.py`` checks it), so
+        :meth:`engines.core.timeline.Timeline.check` decides from its cached posteriors and asks
+        this function only for the words of a refusal."""
 
 
 @runtime_checkable

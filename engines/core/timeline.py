@@ -117,24 +117,34 @@ class Timeline:
     def check(self, events: Sequence, event: Any, cancel: CancelFlag = None) -> Optional[str]:
         """Why ``event`` cannot follow ``events`` (the check of a new entry), or None.
 
-        An engine with its own check (:class:`~engines.core.contract.CheckingEngine`) gives
-        its named reason ("you hold it"); otherwise the check is the posterior after
-        ``events`` + ``event`` through this timeline — one fold for an incremental engine, and
-        kept in the cache, so logging the entry afterwards costs nothing — and a contradiction
-        is reported with the engine's message.
+        The verdict is the posterior after ``events`` + ``event`` through this timeline — the
+        log's own posterior is usually cached (it is on screen), the new prefix costs one fold
+        for an incremental engine or one ``infer``, and it stays in the cache, so logging the
+        entry afterwards computes nothing. Only a refused entry asks an engine with its own check
+        (:class:`~engines.core.contract.CheckingEngine`) for the reason in words ("you hold it");
+        otherwise the contradiction's message is the reason. With a method other than the
+        engine's default (which may be approximate) the engine's ``contradiction`` decides, as
+        the contract defines its verdict by the default method.
 
         Raises:
             Cancelled: ``cancel()`` became true.
             SessionFormatError: ``event`` is not an event of this setup.
         """
         events = tuple(events)
-        if isinstance(self.module, CheckingEngine):
+        checking = isinstance(self.module, CheckingEngine)
+        if checking and self.options.get("method", self.module.METHODS[0]) != self.module.METHODS[0]:
             return self.module.contradiction(self.setup, events, event, cancel=cancel)
+        try:
+            self.posterior(events, cancel)
+        except ContradictionError:
+            return "the log is already impossible"
         try:
             self.posterior(events + (event,), cancel)
         except ContradictionError as exc:
-            if exc.event_index < len(events):
-                return "the log is already impossible"
+            if checking:
+                reason = self.module.contradiction(self.setup, events, event, cancel=cancel)
+                if reason:
+                    return reason
             return exc.message
         return None
 
@@ -199,6 +209,28 @@ class Timeline:
             posts.append(last[0])
             sums.append(last[1])
             return TimelineResult(tuple(posts), tuple(sums), error, n)
+        finally:
+            self._lock.release()
+
+    def cached_result(self, events: Sequence, *, full: bool = True) -> Optional[TimelineResult]:
+        """What :meth:`compute` would return when every posterior it needs is cached already
+        (the whole log; with ``full``, every prefix), else None. Never computes and never waits:
+        None too while a computation holds the timeline (safe on any thread; the desktop takes
+        a log's beliefs this way when checking its last entry already computed them)."""
+        prefixes = _Prefixes(tuple(events))
+        n = len(prefixes.events)
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            posts, sums = [], []
+            for k in range(n + 1):
+                hit = self._posts.get(prefixes.key(k))
+                if hit is None and (full or k == n):
+                    return None
+                posts.append(None if hit is None else hit[0])
+                sums.append(None if hit is None else hit[1])
+            self._posts.move_to_end(prefixes.key(n))
+            return TimelineResult(tuple(posts), tuple(sums), None, n)
         finally:
             self._lock.release()
 

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 import numpy as np
-from scipy.special import gammaln
 
 from engines.core.errors import CancelFlag, ContradictionError, SessionFormatError, check_cancel
 from engines.core.info import kl_divergence_bits
@@ -117,6 +116,15 @@ def emission_params(strategy: str, beta: float, lam: float, j: int, public_locat
         beta_spy = beta * (1.0 - DYNAMIC_BETA_SHRINK * c_spy)
         return beta_non * (1.0 - lam_t), beta_non * lam_t, beta_spy * ((1.0 - lam_t) + lam_t * spy_view)
     raise ValueError(f"unknown strategy {strategy!r}")
+
+
+def gammaln(x):
+    """log Γ(x), elementwise (:func:`scipy.special.gammaln`, imported at the first claim:
+    ``scipy.special`` takes about a second to import, which ``python -m engines parse`` and the
+    app's start-up do not need)."""
+    from scipy.special import gammaln as _gammaln
+
+    return _gammaln(x)
 
 
 def dirichlet_logpdf(c: np.ndarray, gamma: np.ndarray) -> float:
