@@ -301,7 +301,7 @@ def main(argv: Optional[Sequence[str]] = None) -> dict:
             print(f"seed {seed}: {r['games']} games per cell in {r['seconds']:.0f} s", flush=True)
             res["runs"].append({"seed": seed, "games": a.games, "wins": pack(r["wins"]),
                                 "mean_turns": round(float(r["turns"].mean()), 2),
-                                "seconds": round(r["seconds"], 1)})
+                                "seconds": round(r["seconds"], 1), "scheduler": a.scheduler})
             save_json_result(res, path)
         return res
     import json
