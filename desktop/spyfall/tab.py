@@ -713,11 +713,13 @@ class Tab(GameTab):
             eq = rec.equilibrium
             if eq:
                 lo, hi = eq["value"]
+                lo_t, hi_t = format_probability(lo), format_probability(hi)
+                value = f"about {lo_t}" if lo_t == hi_t else f"{lo_t}–{hi_t}"
                 never = ", ".join(f"{STRATEGY_LABELS.get(m['strategy'], m['strategy']).lower()} "
                                   f"λ = {m['lambda']:g}" for m in eq["never_dominated"])
                 text += (f" · <i>No single best strategy: it differs between {eq['seeds']} "
                          f"replications of the study; the non-spies win "
-                         f"{format_probability(lo)}–{format_probability(hi)} at equilibrium"
+                         f"{value} at equilibrium"
                          + (f"; never dominated for non-spies: {esc(never)}" if never else "")
                          + "</i>")
         if rec.accuse is not None:
