@@ -10,7 +10,7 @@ import csv
 import io
 import json
 import os
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from PySide6.QtCore import QIODevice, QObject, QSaveFile, QStandardPaths, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
@@ -88,6 +88,9 @@ class SessionDocument(QObject):
         self.revision = 0
         self.undo_stack = QUndoStack(self)
         self.undo_stack.setUndoLimit(0)  # unlimited: a game's log must never be lost
+        #: ``setup -> setup`` adding what a tab keeps outside the undo history to the setup that
+        #: is written (Spyfall: the round timer's time left), or None.
+        self.setup_for_saving: Optional[Callable[[Any], Any]] = None
 
     # -- state ---------------------------------------------------------------------------
     def _bump(self) -> None:
@@ -95,8 +98,10 @@ class SessionDocument(QObject):
         self.changed.emit(self.revision)
 
     def data(self) -> SessionData:
-        """The document as an immutable :class:`SessionData` (what is saved)."""
-        return SessionData(self.game, self.setup, tuple(self.events), tuple(self.meta))
+        """The document as an immutable :class:`SessionData` (what is saved; the setup through
+        :attr:`setup_for_saving` when a tab set one)."""
+        setup = self.setup if self.setup_for_saving is None else self.setup_for_saving(self.setup)
+        return SessionData(self.game, setup, tuple(self.events), tuple(self.meta))
 
     def is_modified(self) -> bool:
         return not self.undo_stack.isClean()
@@ -146,7 +151,7 @@ class SessionDocument(QObject):
         analysis, or a stack edited before anything was logged. Consecutive commands with the
         same ``merge_key`` (>= 0) merge into one undo step. Emits ``setupReplaced`` (also on
         undo/redo): views that depend on the setup rebuild there."""
-        if setup == self.setup:
+        if same_setup(setup, self.setup):
             return
         self.undo_stack.push(_ReplaceSetup(self, setup, text, merge_key))
 
@@ -326,7 +331,7 @@ class _ReplaceSetup(QUndoCommand):
         if other.id() != self.id() or self.key < 0:
             return False
         self.new = other.new
-        if self.new == self.old:
+        if same_setup(self.new, self.old):
             self.setObsolete(True)
         return True
 
@@ -339,6 +344,13 @@ class _ReplaceSetup(QUndoCommand):
         self.doc.setup = self.old
         self.doc.setupReplaced.emit()
         self.doc._bump()
+
+
+def same_setup(a: Any, b: Any) -> bool:
+    """Whether two setups are the same setup as written: equal, and equal in their JSON (a
+    setup may leave things the model never reads out of its equality, e.g. Spyfall's table
+    aids, which must still be undoable changes)."""
+    return a == b and (a is b or a.to_json() == b.to_json())
 
 
 def open_session_file(path: str) -> SessionData:

@@ -34,6 +34,10 @@ class StrikeList(QWidget):
         lay.addWidget(self.title)
         self.list = QListWidget()
         self.list.setToolTip(self.title.toolTip())
+        # a narrow pane elides long names (the full name is the item's tooltip) rather than
+        # adding a horizontal scroll bar over the last row
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.itemChanged.connect(self._item_changed)
         lay.addWidget(self.list, 1)
         self._locations: list[str] = []
@@ -48,6 +52,7 @@ class StrikeList(QWidget):
             for loc in self._locations:
                 item = QListWidgetItem(loc)
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+                item.setToolTip(loc)
                 item.setCheckState(Qt.CheckState.Unchecked)
                 self.list.addItem(item)
             self._apply(set(struck))

@@ -7,8 +7,12 @@ tournament simulator.
 At the table: a round timer (:class:`desktop.widgets.round_timer.RoundTimer`), the turn order as
 Spyfall plays it (who asked whom: an ``ask`` event; the answerer asks next,
 :func:`engines.spyfall.model.next_turn`) and my own strike-out list of locations
-(:class:`desktop.spyfall.strikes.StrikeList`). The timer's length and the struck locations are
-saved with the session in ``setup.table``, which the model never reads.
+(:class:`desktop.spyfall.strikes.StrikeList`). The timer's length, the time left in the round
+and the struck locations are saved with the session in ``setup.table``, which the model never
+reads and which is not part of the setup's equality (no new belief timeline). The length and the
+strike-outs are undoable edits; the time left is not an edit: it is read from the timer whenever
+the session is written (``SessionDocument.setup_for_saving``), and a reopened session shows the
+timer paused where it was.
 """
 from __future__ import annotations
 
@@ -167,10 +171,28 @@ class Tab(GameTab):
         return bar
 
     def _build_timer(self) -> RoundTimer:
-        """The round timer; its length is saved with the session (``setup.table``)."""
-        self.timer = RoundTimer(self.document.setup.table.round_seconds)
+        """The round timer; its length and the time left are saved with the session
+        (``setup.table``); a reopened session restores it paused."""
+        aids = self.document.setup.table
+        self.timer = RoundTimer(aids.round_seconds)
+        self.timer.restore(aids.round_seconds, aids.timer_left)
         self.timer.lengthEdited.connect(self._timer_length_edited)
+        self.document.setup_for_saving = self._setup_with_timer
+        self.document.documentReset.connect(self._restore_timer)
         return self.timer
+
+    def _setup_with_timer(self, setup):
+        """``setup`` with the timer's time left as it is now (what a session file keeps)."""
+        t = self.timer
+        left = None if t.fresh else round(min(t.remaining(), setup.table.round_seconds), 1)
+        aids = dataclasses.replace(setup.table, timer_left=left, timer_paused=not t.running)
+        return dataclasses.replace(setup, table=aids)
+
+    def _restore_timer(self) -> None:
+        """New game / Open: the timer as the session saved it, paused (a new game: a full
+        round, stopped)."""
+        aids = self.document.setup.table
+        self.timer.restore(aids.round_seconds, aids.timer_left)
 
     def _build_table_page(self) -> QWidget:
         """The Table page: the claim worksheet and its entry line over the beliefs, plots and
@@ -692,11 +714,13 @@ class Tab(GameTab):
             eq = rec.equilibrium
             if eq:
                 lo, hi = eq["value"]
+                lo_t, hi_t = format_probability(lo), format_probability(hi)
+                value = f"about {lo_t}" if lo_t == hi_t else f"{lo_t}–{hi_t}"
                 never = ", ".join(f"{STRATEGY_LABELS.get(m['strategy'], m['strategy']).lower()} "
                                   f"λ = {m['lambda']:g}" for m in eq["never_dominated"])
                 text += (f" · <i>No single best strategy: it differs between {eq['seeds']} "
                          f"replications of the study; the non-spies win "
-                         f"{format_probability(lo)}–{format_probability(hi)} at equilibrium"
+                         f"{value} at equilibrium"
                          + (f"; never dominated for non-spies: {esc(never)}" if never else "")
                          + "</i>")
         if rec.accuse is not None:

@@ -94,6 +94,16 @@ class RoundTimer(QWidget):
     def running(self) -> bool:
         return self._started is not None
 
+    @property
+    def fresh(self) -> bool:
+        """True for a round not started: stopped at its full length, no banner."""
+        return not self.running and not self._done and self._left >= self._length
+
+    @property
+    def finished(self) -> bool:
+        """True once the round reached zero (the banner shows) until Reset or a new round."""
+        return self._done
+
     def remaining(self) -> float:
         """Seconds left in the round (>= 0)."""
         if self._started is None:
@@ -109,8 +119,23 @@ class RoundTimer(QWidget):
         if full:
             self._left = float(seconds)
             self._done = False
+        elif not self.running:   # never more left than the round is long
+            self._left = min(self._left, float(seconds))
         self.minutes.blockSignals(True)
         self.minutes.setValue(max(1, min(MAX_MINUTES, round(seconds / 60))))
+        self.minutes.blockSignals(False)
+        self._show()
+
+    def restore(self, seconds: int, left: Optional[float] = None) -> None:
+        """The round as a session saved it, paused: ``seconds`` long with ``left`` seconds
+        left (None: not started; 0: over, the banner shows without a beep). Emits nothing."""
+        self._started = None
+        self._tick.stop()
+        self._length = int(seconds)
+        self._left = float(seconds) if left is None else max(0.0, min(float(left), float(seconds)))
+        self._done = left is not None and self._left <= 0
+        self.minutes.blockSignals(True)
+        self.minutes.setValue(max(1, min(MAX_MINUTES, round(self._length / 60))))
         self.minutes.blockSignals(False)
         self._show()
 

@@ -26,7 +26,8 @@ from engines.core.schema import FORMAT, VERSION, Reader
 #: Setup keys that name a field, not a thing of the game (kept out of the setup's names).
 _FIELD_WORDS = frozenset({"players", "opponents", "identities", "builds", "values", "rounds",
                           "cards_per_player", "hand_sizes", "categories", "visible", "model",
-                          "locations", "analysing", "beta", "lambda", "claim_weight"})
+                          "locations", "analysing", "beta", "lambda", "claim_weight",
+                          "table", "round_seconds", "struck", "timer", "left"})
 #: The getters recorded, with the JSON type each checks.
 _GETTERS = {"has": None, "str": "string", "opt_str": "string", "bool": "boolean", "int": "integer",
             "float": "number", "list": "array", "str_list": "array", "choice": "string",
@@ -285,7 +286,9 @@ SETUP_VARIANTS: dict[str, tuple[dict, ...]] = {
     "spyfall": (
         {"edition": "spyfall2", "players": ["V", "W", "X", "Y", "Z", "Zed", "Zoe"], "me": "W",
          "my_role": {"spy": True},
-         "model": {"beta": 2, "lambda": 0.3, "strategy": "dynamic", "claim_weight": 0.05}},
+         "model": {"beta": 2, "lambda": 0.3, "strategy": "dynamic", "claim_weight": 0.05},
+         "table": {"round_seconds": 360, "struck": ["Art Museum"],
+                   "timer": {"left": 100.5, "paused": True}}},
     ),
 }
 

@@ -9,7 +9,8 @@ Session schema::
                        "players": {name: {"beta": b, "lambda": l, "strategy": s,
                                           "claim_weight": w}}},
              "rounds": 5,
-             "table": {"round_seconds": 480, "struck": [location, ...]}}   # optional
+             "table": {"round_seconds": 480, "struck": [location, ...],       # optional
+                       "timer": {"left": 312.5, "paused": true}}}
     events = {"type": "claim", "player": name, "claim": {location: weight, ...},
               "claim_weight": w}          # optional, overrides the player's w for this claim
            | {"type": "ask", "asker": name, "answerer": name}
@@ -23,9 +24,11 @@ log-likelihood under every hypothesis is multiplied by w; w = 1, the default whe
 absent, is “Spyfall with Pyro”'s model). A claim clicked on the worksheet's {0, ½, 1} grid is far coarser
 than the Dirichlet model assumes; ``engines.spyfall.calibration`` chooses its w.
 
-``table`` holds the player's own aids at the table — the round timer's length and the locations
-they struck out on their own list. They are kept with the session and never read by the model
-(:class:`TableAids`: inference reads the locations, players and models only).
+``table`` holds the player's own aids at the table — the round timer's length, the time left in
+the round when the session was written (``timer``; absent for a round not yet started) and the
+locations they struck out on their own list. They are kept with the session and never read by
+the model (:class:`TableAids`: inference reads the locations, players and models only), and they
+are not part of a setup's equality, so a change of them never makes a new belief timeline.
 
 ``me`` and ``my_role`` are optional (without them the engine is a public observer). A per-player
 ``strategy`` may also be ``"joker"`` (a random claimer whose claims carry no information).
@@ -124,10 +127,17 @@ class TableAids:
         round_seconds: the round timer's length in seconds (1..:data:`MAX_ROUND_SECONDS`).
         struck: the locations I struck out on my own list (a subset of the setup's locations,
             in the setup's order).
+        timer_left: seconds left in the round when the session was written (0..round_seconds,
+            0.1 s steps), or None for a round not yet started (the full length).
+        timer_paused: whether the timer was paused (or stopped) then; a reopened session shows
+            the timer paused either way (the time between writing and reopening is not the
+            round's).
     """
 
     round_seconds: int = DEFAULT_ROUND_SECONDS
     struck: tuple = ()
+    timer_left: Optional[float] = None
+    timer_paused: bool = True
 
     def to_json(self) -> dict:
         out: dict = {}
@@ -135,6 +145,8 @@ class TableAids:
             out["round_seconds"] = self.round_seconds
         if self.struck:
             out["struck"] = list(self.struck)
+        if self.timer_left is not None:
+            out["timer"] = {"left": self.timer_left, "paused": self.timer_paused}
         return out
 
 
@@ -152,8 +164,10 @@ class Setup:
         beta, lam, strategy, claim_weight: the table defaults the per-player models started from.
         edition: the edition key when the locations came from ``resources/spyfall``.
         rounds: rounds before the automatic end game (seed: each player speaks 5 times).
-        table: my :class:`TableAids` (timer length, struck-out locations); not part of the
-            model: never read by inference.
+        table: my :class:`TableAids` (timer length and time left, struck-out locations); not
+            part of the model: never read by inference, and left out of the setup's equality
+            and hash (a strike-out or the timer never makes a new belief timeline; the session
+            document compares the written setups, :func:`desktop.session.same_setup`).
     """
 
     locations: tuple
@@ -168,7 +182,7 @@ class Setup:
     edition: Optional[str] = None
     rounds: int = DEFAULT_ROUNDS
     claim_weight: float = DEFAULT_CLAIM_WEIGHT
-    table: TableAids = field(default_factory=TableAids)
+    table: TableAids = field(default_factory=TableAids, compare=False)
 
     def __post_init__(self):
         if not self.models:
@@ -266,7 +280,16 @@ class Setup:
             if loc not in index:
                 raise SessionFormatError(f"{t.sub('struck')}[{i}]",
                                          f"unknown location {excerpt(loc)}")
-        aids = TableAids(secs, tuple(sorted(struck, key=index.__getitem__)))
+        left, paused = None, True
+        if t.has("timer"):
+            tm = t.child("timer")
+            left = tm.float("left", min=0, max=MAX_ROUND_SECONDS)
+            if left > secs:
+                raise tm.error("left", f"{left:g} seconds left is more than the round's "
+                                       f"length ({secs} s, table.round_seconds)")
+            left = round(left, 1)
+            paused = tm.bool("paused", True)
+        aids = TableAids(secs, tuple(sorted(struck, key=index.__getitem__)), left, paused)
         return Setup(tuple(locations), tuple(players), me, my_location, spy, tuple(models),
                      beta, lam, strategy, edition, rounds, cw, aids)
 

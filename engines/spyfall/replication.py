@@ -44,14 +44,17 @@ def _cells() -> list:
     return list(itertools.product(NON_SPY_STRATEGIES, SPY_STRATEGIES))
 
 
-def _cell_game(index: int, _seed_seq, seed: int, games: int, cells: tuple) -> tuple:
-    """Game ``index % games`` of cell ``index // games`` (a task of
+def _cell_game(index: int, _seed_seq, seed: int, games: int, cells: tuple,
+               first: int = 0) -> tuple:
+    """Game ``first + index % (games - first)`` of cell ``index // (games - first)`` (a task of
     :func:`engines.core.executor.run_games`); returns ``(non_spy_won, turns)``. The deal of game
-    g is ``default_rng([seed, g])`` in every cell (common random numbers)."""
+    g is ``default_rng([seed, g])`` in every cell (common random numbers), whatever the number
+    of games, so games ``first..games-1`` extend a stored run of ``first`` games exactly."""
     from engines.spyfall.equilibrium import GAME_VOTE, _config
     from engines.spyfall.simulate import play_game
 
-    c, g = divmod(index, games)
+    c, k = divmod(index, games - first)
+    g = first + k
     (lam, st), (slam, sst) = cells[c]
     from engines.spyfall.equilibrium import TABLE
     config = _config(games, seed, lam=lam, seats=(st,) * TABLE["players"], spy_lam=slam,
@@ -61,12 +64,13 @@ def _cell_game(index: int, _seed_seq, seed: int, games: int, cells: tuple) -> tu
 
 
 def run_seed(seed: int, games: int, scheduler: Optional[str] = "processes:2",
-             progress=None) -> dict:
-    """Play every cell of the game with ``games`` games on deal seed ``seed``.
+             progress=None, first: int = 0) -> dict:
+    """Play every cell of the game with games ``first..games-1`` on deal seed ``seed`` (``first``
+    > 0 extends a stored run of ``first`` games: the same games a run of ``games`` plays).
 
     Returns:
-        ``{"seed", "games", "wins": (cells, games) bool array (row-major over non-spy × spy
-        strategies), "turns": (cells, games) int array, "seconds"}``.
+        ``{"seed", "games", "wins": (cells, games - first) bool array (row-major over non-spy ×
+        spy strategies), "turns": (cells, games - first) int array, "seconds"}``.
     Raises:
         SessionFormatError: a bad scheduler (see :func:`engines.core.executor.run_games`).
     """
@@ -74,12 +78,15 @@ def run_seed(seed: int, games: int, scheduler: Optional[str] = "processes:2",
 
     if not 1 <= games <= MAX_GAMES_PER_CELL:
         raise ValueError(f"games per cell must be 1..{MAX_GAMES_PER_CELL}, got {games}")
+    if not 0 <= first < games:
+        raise ValueError(f"first game must be in 0..{games - 1}, got {first}")
     cells = tuple(_cells())
+    n = games - first
     t0 = time.perf_counter()
-    out = run_games(_cell_game, len(cells) * games, seed, (seed, games, cells),
-                    scheduler=scheduler, chunk_size=max(1, games // 2), progress=progress)
-    wins = np.array([o[0] for o in out], dtype=bool).reshape(len(cells), games)
-    turns = np.array([o[1] for o in out], dtype=np.int16).reshape(len(cells), games)
+    out = run_games(_cell_game, len(cells) * n, seed, (seed, games, cells, first),
+                    scheduler=scheduler, chunk_size=max(1, n // 2), progress=progress)
+    wins = np.array([o[0] for o in out], dtype=bool).reshape(len(cells), n)
+    turns = np.array([o[1] for o in out], dtype=np.int16).reshape(len(cells), n)
     return {"seed": seed, "games": games, "wins": wins, "turns": turns,
             "seconds": time.perf_counter() - t0}
 
@@ -287,21 +294,40 @@ def main(argv: Optional[Sequence[str]] = None) -> dict:
             with open(path, encoding="utf-8") as fh:
                 old = json.load(fh)
             if old.get("table") == TABLE and old.get("game_vote") == GAME_VOTE:
+                # a seed with fewer games is extended (its games are the first of the longer run)
                 res["runs"] = [r for r in old.get("runs", []) if r["seed"] not in seeds
-                               or r["games"] == a.games]
-        done = {r["seed"] for r in res["runs"]}
+                               or r["games"] <= a.games]
+        done = {r["seed"] for r in res["runs"] if r["games"] == a.games}
         for seed in [x for x in seeds if x not in done]:
+            prior = next((r for r in res["runs"] if r["seed"] == seed), None)
+            first = prior["games"] if prior else 0
             last = [0.0]
 
             def progress(done, total, seed=seed, last=last):
                 if time.monotonic() - last[0] > 30:
                     last[0] = time.monotonic()
                     print(f"seed {seed}: {done:.0f}/{total} games", flush=True)
-            r = run_seed(seed, a.games, a.scheduler, progress)
-            print(f"seed {seed}: {r['games']} games per cell in {r['seconds']:.0f} s", flush=True)
-            res["runs"].append({"seed": seed, "games": a.games, "wins": pack(r["wins"]),
-                                "mean_turns": round(float(r["turns"].mean()), 2),
-                                "seconds": round(r["seconds"], 1)})
+            r = run_seed(seed, a.games, a.scheduler, progress, first=first)
+            print(f"seed {seed}: games {first}..{a.games - 1} of every cell in "
+                  f"{r['seconds']:.0f} s", flush=True)
+            entry = {"seed": seed, "games": a.games, "wins": pack(r["wins"]),
+                     "mean_turns": round(float(r["turns"].mean()), 2),
+                     "seconds": round(r["seconds"], 1), "scheduler": a.scheduler}
+            if prior:   # games 0..first-1 from the stored run
+                n_cells = r["wins"].shape[0]
+                wins = np.concatenate([unpack(prior["wins"], (n_cells, first)), r["wins"]], axis=1)
+                entry.update(
+                    wins=pack(wins),
+                    mean_turns=round((prior["mean_turns"] * first + float(r["turns"].mean())
+                                      * (a.games - first)) / a.games, 2),
+                    seconds=round(prior["seconds"] + r["seconds"], 1),
+                    parts=list(prior.get("parts") or [{k: prior.get(k) for k in
+                                                        ("games", "seconds", "scheduler")}])
+                    + [{"games": a.games - first, "seconds": round(r["seconds"], 1),
+                        "scheduler": a.scheduler}])
+                res["runs"].remove(prior)
+            res["runs"].append(entry)
+            res["runs"].sort(key=lambda x: x["seed"])
             save_json_result(res, path)
         return res
     import json

@@ -101,3 +101,18 @@ def test_recommend_cli_marks_what_is_named(tmp_path):
             assert rep["settled"] or rep["replicated"]
     if rep["seeds"] and not rep["replicated"]:
         assert d["strategy"] == [] and d["equilibrium"]["settled"] is False
+
+
+def test_a_stored_seed_is_extended_to_the_games_a_longer_run_plays(tmp_path):
+    """``run`` with more games than a stored seed plays only the missing games (game g's deal
+    does not depend on the number of games): 1 game per cell extended to 2 equals 2 directly."""
+    ext, direct = tmp_path / "ext.json", tmp_path / "direct.json"
+    common = ["run", "--seeds", "5", "--scheduler", "processes:1"]
+    replication.main(common + ["--games", "1", "--out", str(ext)])
+    res = replication.main(common + ["--games", "2", "--out", str(ext)])
+    ref = replication.main(common + ["--games", "2", "--out", str(direct)])
+    (run,), (want,) = res["runs"], ref["runs"]
+    assert run["games"] == want["games"] == 2 and run["wins"] == want["wins"]
+    assert run["mean_turns"] == pytest.approx(want["mean_turns"], abs=0.01)
+    assert [p["games"] for p in run["parts"]] == [1, 1]
+    assert json.loads(ext.read_text())["runs"][0]["wins"] == want["wins"]
