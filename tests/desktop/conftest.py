@@ -9,6 +9,11 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 _HOME = tempfile.mkdtemp(prefix="deduction-desk-tests-")
 os.environ["XDG_DATA_HOME"] = os.path.join(_HOME, "data")
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
+# and its own temporary location (QStandardPaths.TempLocation reads TMPDIR): the folder autosave
+# falls back to when the data folder stops taking writes (desktop.session._fallback_dir), so an
+# orphan left there by one run is never offered to the next
+os.makedirs(os.path.join(_HOME, "tmp"), exist_ok=True)
+os.environ["TMPDIR"] = os.path.join(_HOME, "tmp")
 
 
 @pytest.fixture(autouse=True, scope="session")
