@@ -34,6 +34,7 @@ from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.columns import Column, ColumnTable
 from desktop.widgets.plain_text import esc
 from desktop.widgets.quick_entry import EnterSubmits
+from desktop.widgets.side_panes import SidePanes
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView, format_probability, heat_color
 from engines import egghead
 
@@ -164,19 +165,19 @@ class Tab(GameTab):
         page = QWidget()
         pl = QHBoxLayout(page)
         pl.setContentsMargins(0, 4, 0, 0)
-        split = QSplitter(Qt.Orientation.Horizontal)
+        split = SidePanes()       # the side panes fold into tabs when the width is short
         pl.addWidget(split)
         split.addWidget(self._build_forms_pane())
-        split.addWidget(self._build_stack_pane())
+        split.setStretchFactor(0, 3)
+        split.add_pane(self._build_stack_pane(), "My stack", 2)
         right = QSplitter(Qt.Orientation.Vertical)
         self.history.set_word_wrap(True)
         right.addWidget(self.history)
         right.addWidget(self.plot)
         right.setSizes([300, 330])
-        split.addWidget(right)
+        split.add_pane(right, "History and plot", 2)
         split.setSizes([560, 330, 390])
-        for i, stretch in enumerate((3, 2, 2)):
-            split.setStretchFactor(i, stretch)
+        self.side_panes = split
         return page
 
     def _build_forms_pane(self) -> QScrollArea:

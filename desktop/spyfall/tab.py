@@ -40,6 +40,7 @@ from desktop.spyfall.strikes import StrikeList
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.plain_text import esc
 from desktop.widgets.round_timer import RoundTimer
+from desktop.widgets.side_panes import SidePanes
 from desktop.widgets.worksheet import WorksheetView, format_probability
 from engines import spyfall
 from engines.core.errors import SessionFormatError
@@ -270,16 +271,17 @@ class Tab(GameTab):
 
     def _build_beliefs_row(self) -> QSplitter:
         """Who is the spy, the belief and information-gain plots, the history."""
-        bottom = QSplitter(Qt.Orientation.Horizontal)
+        bottom = SidePanes()      # the side panes fold into tabs when the width is short
         bottom.addWidget(self._build_spy_box())
         self.strikes = StrikeList()
         self.strikes.struckChanged.connect(self._struck_changed)
-        bottom.addWidget(self.strikes)
-        bottom.addWidget(self.plot)
+        bottom.add_pane(self.strikes, "Struck", 1)
+        bottom.add_pane(self.plot, "Beliefs", 1)
         self.ig_plot = BeliefPlot("Information gain per claim", y_label="bits", y_range=None)
-        bottom.addWidget(self.ig_plot)
-        bottom.addWidget(self.history)
+        bottom.add_pane(self.ig_plot, "Information gain", 1)
+        bottom.add_pane(self.history, "History", 1)
         bottom.setSizes([300, 160, 320, 320, 340])
+        self.side_panes = bottom
         return bottom
 
     def _build_spy_box(self) -> QWidget:
