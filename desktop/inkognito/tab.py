@@ -214,7 +214,9 @@ class Tab(GameTab):
         rec = QWidget()
         rl = QVBoxLayout(rec)
         rl.setContentsMargins(0, 0, 0, 0)
-        rl.addWidget(QLabel("<b>Next question</b> (expected information gain, bits)"))
+        title = QLabel("<b>Next question</b> (expected information gain, bits)")
+        title.setWordWrap(True)
+        rl.addWidget(title)
         self.rec_table = RankingTable(
             QUESTION_COLUMNS, tooltip="Double-click: set that opponent's worksheet to this question")
         self.rec_table.rowActivated.connect(self._use_recommendation)

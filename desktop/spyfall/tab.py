@@ -254,6 +254,7 @@ class Tab(GameTab):
         row = QHBoxLayout()
         self.turn_label = QLabel()
         self.turn_label.setTextFormat(Qt.RichText)
+        self.turn_label.setWordWrap(True)      # a narrow or zoomed window: two lines
         row.addWidget(self.turn_label, 1)
         self.asker = QComboBox()
         self.asker.setToolTip("Who asks the question (the last answerer, by the rules)")
