@@ -11,7 +11,8 @@ Text drawn larger than the rest (a heading, a playing card) is sized relative to
 application font, never in fixed points: in rich text with CSS's relative sizes
 (``font-size:large`` is 1.2 times the label's font, ``x-large`` 1.5 times: Qt's HTML subset),
 and for a whole widget with :func:`relative_font`, which a zoom applies again. Style sheets carry
-colours and borders only (Qt's style sheets have no relative font size).
+colours and borders only (Qt's style sheets have no relative font size); a zoom applies every
+widget's own style sheet again, without which Qt keeps such a widget at its old font size.
 """
 from __future__ import annotations
 
@@ -56,9 +57,7 @@ class Zoom(QObject):
         for top in self.app.topLevelWidgets():
             for header in top.findChildren(QHeaderView):
                 self._scale_header(header)
-            for widget in [top, *top.findChildren(QWidget)]:
-                if widget.property(_FONT) is not None:
-                    _apply_font(widget)
+        _follow_font(self.app.allWidgets())
         return factor
 
     def step(self, direction: int) -> float:
@@ -95,6 +94,25 @@ def relative_font(widget: QWidget, scale: float = 1.0, bold: bool = False,
     the widget keeps its proportions to the rest of the window."""
     widget.setProperty(_FONT, (float(scale), bool(bold), min_em, max_em_width))
     _apply_font(widget)
+
+
+def _depth(widget: QWidget) -> int:
+    n = 0
+    while widget is not None:
+        widget, n = widget.parentWidget(), n + 1
+    return n
+
+
+def _follow_font(widgets) -> None:
+    """Make ``widgets`` take the new application font. Qt leaves a widget that has a style
+    sheet of its own at the font it had when the sheet was applied (``QStyleSheetStyle`` marks
+    the font as the widget's own), so each such sheet is applied again, parents before
+    children; widgets with a :func:`relative_font` get theirs again."""
+    for widget in sorted(widgets, key=_depth):
+        if widget.styleSheet():
+            widget.setStyleSheet(widget.styleSheet())
+        if widget.property(_FONT) is not None:
+            _apply_font(widget)
 
 
 def _apply_font(widget: QWidget) -> None:
