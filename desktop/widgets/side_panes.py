@@ -3,7 +3,9 @@
 :class:`SidePanes` is a horizontal ``QSplitter``: its first widget is the tab's main view (a
 worksheet, a board), the widgets added with :meth:`SidePanes.add_pane` are side panes (ranking,
 advice, History, plots). While the splitter is at least as wide as all of them need side by side
-(the sum of their minimum widths and the handles) they stand side by side; below that width the
+(the sum of their widths and the handles, each widget's minimum width but at least
+:data:`READABLE_EM` lines of text high in width, so that no pane is squeezed to a sliver) they
+stand side by side; below that width the
 side panes move, in order, into one ``QTabWidget`` beside the main view, and back when the room
 is there again (a single side pane never folds: a tab would be no narrower). The splitter's
 minimum width is the folded arrangement's, so a window on a small screen (or at a large zoom)
@@ -24,6 +26,7 @@ from __future__ import annotations
 from typing import Optional
 
 from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QApplication,
@@ -33,6 +36,10 @@ from PySide6.QtWidgets import (
     QTabWidget,
     QWidget,
 )
+
+#: The narrowest a widget may be side by side, in heights of a line of its text (about 200 px at
+#: 100 % on a 9 pt desktop, 300 px at 150 % zoom): narrower, the panes fold into tabs.
+READABLE_EM = 12
 
 
 def min_width(widget: QWidget) -> int:
@@ -116,10 +123,13 @@ class SidePanes(QSplitter):
         return self.widget(0) if self.count() else None
 
     def width_side_by_side(self) -> int:
-        """The width (pixels) the main view and every shown side pane need side by side."""
+        """The width (pixels) the main view and every shown side pane need side by side: each
+        its minimum width, at least :data:`READABLE_EM` text lines."""
         widgets = [w for w in (self.main_widget(),) if w is not None]
         widgets += [w for i, (w, _t) in enumerate(self._panes) if not self._pane_hidden(i)]
-        return sum(min_width(w) for w in widgets) + self.handleWidth() * max(0, len(widgets) - 1)
+        readable = READABLE_EM * QFontMetrics(self.font()).height()
+        return sum(max(min_width(w), readable) for w in widgets) + \
+            self.handleWidth() * max(0, len(widgets) - 1)
 
     def width_folded(self) -> int:
         """The width (pixels) the main view and the side panes need as tabs."""
