@@ -41,6 +41,7 @@ from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.plain_text import esc
 from desktop.widgets.round_timer import RoundTimer
 from desktop.widgets.side_panes import SidePanes
+from desktop.widgets.vscroll import VerticalScroll
 from desktop.widgets.worksheet import WorksheetView, format_probability
 from engines import spyfall
 from engines.core.errors import SessionFormatError
@@ -273,7 +274,8 @@ class Tab(GameTab):
     def _build_beliefs_row(self) -> QSplitter:
         """Who is the spy, the belief and information-gain plots, the history."""
         bottom = SidePanes()      # the side panes fold into tabs when the width is short
-        bottom.addWidget(self._build_spy_box())
+        # scrolls when the row is short: its wrapped summary keeps the height its text needs
+        bottom.addWidget(VerticalScroll(self._build_spy_box()))
         self.strikes = StrikeList()
         self.strikes.struckChanged.connect(self._struck_changed)
         bottom.add_pane(self.strikes, "Struck", 1)
