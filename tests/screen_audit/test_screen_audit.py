@@ -116,7 +116,9 @@ def run_audit(tmp_path: Path, size: str, scale: int, scheme: str, zoom: float, s
         out = tmp_path / "out"
         cmd = [sys.executable, "-m", "tests.screen_audit.runner", "--out", str(out),
                "--scheme", scheme, "--zoom", str(zoom), "--states", states, *extra]
-        proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+        # a loaded machine may set SCREEN_AUDIT_TIMEOUT (seconds per run; CI: the default)
+        timeout = float(os.environ.get("SCREEN_AUDIT_TIMEOUT", "600"))
+        proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
         if "--save-state" in extra:
             return {}
         report_path = out / "report.json"
