@@ -299,6 +299,10 @@ class Tab(GameTab):
         self.spy_view = WorksheetView()
         self.spy_view.setModel(self.spy_model)
         self.spy_view.verticalHeader().setMinimumWidth(60)
+        # the table takes the height left by the title and the summary (no preferred height of
+        # its own, so the box scrolls only when even a few rows would not fit)
+        self.spy_view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
+        self.spy_view.setMinimumHeight(4 * self.spy_view.fontMetrics().height())
         sl.addWidget(self.spy_view, 1)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
