@@ -278,7 +278,7 @@ class Tab(GameTab):
         bottom.addWidget(VerticalScroll(self._build_spy_box()))
         self.strikes = StrikeList()
         self.strikes.struckChanged.connect(self._struck_changed)
-        bottom.add_pane(self.strikes, "Struck", 1)
+        bottom.add_pane(self.strikes, "My list", 1)
         bottom.add_pane(self.plot, "Beliefs", 1)
         self.ig_plot = BeliefPlot("Information gain per claim", y_label="bits", y_range=None)
         bottom.add_pane(self.ig_plot, "Information gain", 1)
