@@ -175,6 +175,11 @@ def test_a_game_tab_folds_its_side_panes_and_loses_nothing(window, qapp):
     assert split.width() < need and split.is_folded()
     assert [split.tabs.tabText(i) for i in range(split.tabs.count())] == ["Questions", "History and plots"]
     kept()
+    split.tabs.setCurrentIndex(0)
+    tab.why.select_entry(1)              # a Why? or banner link names an entry: History shows
+    assert split.tabs.currentIndex() == 1 and tab.history.isVisible()
+    tab.history.select_entry(2)
+    assert wait_idle(window, 60)
     window.resize(window.width() + need + 60 - split.width(), 700)
     _settle(qapp)
     assert not split.is_folded() and all(p.isVisible() for p in split.panes())
