@@ -8,8 +8,8 @@ frame; its minimum height is small, so a short window scrolls the content instea
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtWidgets import QScrollArea
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer
+from PySide6.QtWidgets import QBoxLayout, QScrollArea
 
 
 class VerticalScroll(QScrollArea):
@@ -35,6 +35,41 @@ class VerticalScroll(QScrollArea):
         bar = self.verticalScrollBar().sizeHint().width()
         return QSize(self._content_width() + bar + 2 * self.frameWidth(),
                      super().minimumSizeHint().height())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        self._keep_wrapped_text()
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt name)
+        # a text changed (a layout request of the content): its wrapped height may have too
+        if obj is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            QTimer.singleShot(0, self._keep_wrapped_text)
+        return super().eventFilter(obj, event)
+
+    def _keep_wrapped_text(self) -> None:
+        """Give the content at least the height its items need at the viewport's width — word
+        wrapped labels their height for that width (``QScrollArea`` sizes resizable content by
+        the preferred heights, so a wrapped label could get less than its text needs)."""
+        w = self.widget()
+        lay = w.layout() if w is not None else None
+        if not isinstance(lay, QBoxLayout) or lay.direction() not in (QBoxLayout.Direction.TopToBottom,
+                                                                      QBoxLayout.Direction.BottomToTop):
+            return
+        m = lay.contentsMargins()
+        width = self.viewport().width() - m.left() - m.right()
+        need, shown = m.top() + m.bottom(), 0
+        for i in range(lay.count()):
+            item = lay.itemAt(i)
+            if item.isEmpty():
+                continue
+            h = item.minimumSize().height()
+            if item.hasHeightForWidth():
+                h = max(h, item.heightForWidth(width))
+            need += h
+            shown += 1
+        need += max(0, lay.spacing()) * max(0, shown - 1)
+        if w.minimumHeight() != need:
+            w.setMinimumHeight(need)
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
         hint = super().sizeHint()
