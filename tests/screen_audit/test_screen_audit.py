@@ -11,7 +11,8 @@ colour schemes, the 150 % zoom and every state (every tab's example, every side 
 the New game dialog, the deception model, a contradiction banner, a long log) appear; the
 full product would take too long on two cores, so the states are spread over the cases
 (:data:`CASES`): the two 1280-wide screens, the tightest, see every state, one in light and
-one in dark; the others see every tab's main view and a sample of the states.
+one in dark (the dark one all but the long log, the costliest state, a layout check made in
+light); the others see every tab's main view and a sample of the states.
 A last case saves the window state on a 2560×1440 screen and audits the next start on
 1280×720, every state (the 1280×720 light case: one start of the app instead of two).
 
@@ -39,7 +40,8 @@ ALL = "all"
 #: (:func:`test_state_saved_on_a_large_screen_restored_on_a_small_one`), which starts the app
 #: once for both.
 CASES = [
-    ("1280x800-dark", "1280x800", 1, "dark", 1.0, ALL),
+    # every state but the long log (a layout and scrolling check, made on 1280×720 light)
+    ("1280x800-dark", "1280x800", 1, "dark", 1.0, "*:main,*:pages,*:deception,*:why,*:newgame,*:banner"),
     ("1366x768-light", "1366x768", 1, "light", 1.0, "*:main,*:deception"),
     ("1920x1080-dark", "1920x1080", 1, "dark", 1.0, "*:main,*:why"),
     ("2560x1440@2-light", "2560x1440", 2, "light", 1.0, "*:main,*:deception"),
