@@ -48,23 +48,29 @@ class Backend:
 
 
 class FreedesktopBackend(Backend):
-    """``org.freedesktop.ScreenSaver`` on the session bus. ``interface`` may be given (an
-    object with ``call(method, *args)`` returning a reply with ``arguments()``, as
-    ``QDBusInterface``) — the tests pass a fake one."""
+    """``org.freedesktop.ScreenSaver`` on the session bus (or on ``bus``, a
+    ``QDBusConnection``). ``interface`` may be given (an object with ``call(method, *args)``
+    returning a reply with ``arguments()``, as ``QDBusInterface``) — a test's fake one.
+
+    The cookie goes back as the specification's ``uint32``: a Python int given to
+    ``QDBusInterface.call`` travels as a signed ``int32``, which a service declaring
+    ``UnInhibit(u)`` rejects ("No such method … (signature 'i')"), so the call goes through
+    the interface's introspected method, which converts it."""
 
     name = "freedesktop"
     SERVICE = "org.freedesktop.ScreenSaver"
     PATH = "/org/freedesktop/ScreenSaver"
 
-    def __init__(self, interface=None):
+    def __init__(self, interface=None, bus=None):
         self._iface = interface
+        self._bus = bus
         self._cookie: Optional[int] = None
 
     def _interface(self):
         if self._iface is None:
             from PySide6.QtDBus import QDBusConnection, QDBusInterface
 
-            bus = QDBusConnection.sessionBus()
+            bus = self._bus if self._bus is not None else QDBusConnection.sessionBus()
             if not bus.isConnected():
                 return None
             iface = QDBusInterface(self.SERVICE, self.PATH, self.SERVICE, bus)
@@ -86,8 +92,23 @@ class FreedesktopBackend(Backend):
 
     def release(self) -> None:
         if self._cookie is not None and self._iface is not None:
-            self._iface.call("UnInhibit", self._cookie)
+            if not _call_uint(self._iface, "UnInhibit", self._cookie):
+                self._iface.call("UnInhibit", self._cookie)
         self._cookie = None
+
+
+def _call_uint(iface, method: str, value: int) -> bool:
+    """Call ``method(uint32 value)`` on a ``QDBusInterface`` through its introspected
+    meta-object (False when ``iface`` is not one, or the method is not introspected)."""
+    from PySide6.QtCore import Q_ARG, QMetaObject, QObject, Qt
+
+    if not isinstance(iface, QObject):
+        return False
+    try:
+        return bool(QMetaObject.invokeMethod(iface, method, Qt.ConnectionType.DirectConnection,
+                                             Q_ARG("uint", int(value))))
+    except (RuntimeError, TypeError, OverflowError):
+        return False
 
 
 def _error_type():

@@ -112,6 +112,7 @@ class WhyView(QObject):
             popup.show_explanation(answer.explanation,
                                    lambda i: doc.module.describe_event(doc.setup, doc.events[i]))
             self.tab.history.set_explained(answer.explanation.because)
+            self._reveal_history()
             self.statusMessage.emit(f"Why? answered in {answer.seconds * 1000:.0f} ms")
 
     def _error_text(self, exc: BaseException) -> str:
@@ -135,4 +136,12 @@ class WhyView(QObject):
         """Select log entry ``index`` (0-based) in History (a link in the popup or the
         banner)."""
         if 0 <= index < len(self.controller.document.events):
+            self._reveal_history()
             self.tab.history.select_event(index)
+
+    def _reveal_history(self) -> None:
+        """Bring History into view where the tab's side panes are folded into tabs
+        (:class:`desktop.widgets.side_panes.SidePanes`): the entries named are marked there."""
+        panes = getattr(self.tab, "side_panes", None)
+        if panes is not None:
+            panes.show_pane(self.tab.history)

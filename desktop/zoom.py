@@ -6,6 +6,13 @@ application font (every widget that does not set its own point size follows it) 
 and column sizes item views set in pixels (each header's default and minimum section size,
 scaled from the size it had when first shown), so grids grow with their text. Steps are the
 browser-like :data:`LEVELS`.
+
+Text drawn larger than the rest (a heading, a playing card) is sized relative to the zoomed
+application font, never in fixed points: in rich text with CSS's relative sizes
+(``font-size:large`` is 1.2 times the label's font, ``x-large`` 1.5 times: Qt's HTML subset),
+and for a whole widget with :func:`relative_font`, which a zoom applies again. Style sheets carry
+colours and borders only (Qt's style sheets have no relative font size); a zoom applies every
+widget's own style sheet again, without which Qt keeps such a widget at its old font size.
 """
 from __future__ import annotations
 
@@ -13,8 +20,8 @@ import logging
 from typing import Optional
 
 from PySide6.QtCore import QEvent, QObject, QSettings
-from PySide6.QtGui import QAction, QFont, QKeySequence
-from PySide6.QtWidgets import QApplication, QHeaderView
+from PySide6.QtGui import QAction, QFont, QFontMetrics, QKeySequence
+from PySide6.QtWidgets import QApplication, QHeaderView, QWidget
 
 from desktop.settings import ZOOM
 
@@ -24,6 +31,7 @@ log = logging.getLogger(__name__)
 LEVELS = (0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0)
 SETTINGS_KEY = ZOOM.key   # declared once in desktop.settings
 _BASE = "_zoom_base"     # a header's (default, minimum) section size at zoom 1.0
+_FONT = "_zoom_font"     # a widget's relative font: (scale, bold, min_em, max_em_width)
 
 
 class Zoom(QObject):
@@ -49,6 +57,7 @@ class Zoom(QObject):
         for top in self.app.topLevelWidgets():
             for header in top.findChildren(QHeaderView):
                 self._scale_header(header)
+        _follow_font(self.app.allWidgets())
         return factor
 
     def step(self, direction: int) -> float:
@@ -74,6 +83,52 @@ class Zoom(QObject):
                 and obj.property(_BASE) is None and abs(self.factor - 1.0) > 1e-9:
             self._scale_header(obj)
         return False
+
+
+def relative_font(widget: QWidget, scale: float = 1.0, bold: bool = False,
+                  min_em: Optional[tuple[float, float]] = None,
+                  max_em_width: Optional[float] = None) -> None:
+    """Give ``widget`` a font ``scale`` times the application's font (which the zoom scales),
+    ``bold`` if asked, and a minimum size of ``min_em`` (width, height) and a maximum width of
+    ``max_em_width`` in units of that font's height (pixels); applied again at every zoom, so
+    the widget keeps its proportions to the rest of the window."""
+    widget.setProperty(_FONT, (float(scale), bool(bold), min_em, max_em_width))
+    _apply_font(widget)
+
+
+def _depth(widget: QWidget) -> int:
+    n = 0
+    while widget is not None:
+        widget, n = widget.parentWidget(), n + 1
+    return n
+
+
+def _follow_font(widgets) -> None:
+    """Make ``widgets`` take the new application font. Qt leaves a widget that has a style
+    sheet of its own at the font it had when the sheet was applied (``QStyleSheetStyle`` marks
+    the font as the widget's own), so each such sheet is applied again, parents before
+    children; widgets with a :func:`relative_font` get theirs again."""
+    for widget in sorted(widgets, key=_depth):
+        if widget.styleSheet():
+            widget.setStyleSheet(widget.styleSheet())
+        if widget.property(_FONT) is not None:
+            _apply_font(widget)
+
+
+def _apply_font(widget: QWidget) -> None:
+    scale, bold, min_em, max_em_width = widget.property(_FONT)
+    font = QFont(QApplication.font())
+    if font.pointSizeF() > 0:
+        font.setPointSizeF(font.pointSizeF() * scale)
+    else:
+        font.setPixelSize(max(1, round(font.pixelSize() * scale)))
+    font.setBold(bold)
+    widget.setFont(font)
+    em = QFontMetrics(font).height()
+    if min_em is not None:
+        widget.setMinimumSize(round(min_em[0] * em), round(min_em[1] * em))
+    if max_em_width is not None:
+        widget.setMaximumWidth(round(max_em_width * em))
 
 
 def zoom_of(app: Optional[QApplication] = None) -> Zoom:

@@ -36,6 +36,7 @@ from desktop.widgets.opponents import AdvicePanel, KnowsRow, OpponentsStrip, per
 from desktop.widgets.plain_text import as_rich_plain, esc
 from desktop.widgets.quick_entry import EnterSubmits
 from desktop.widgets.ranking import Column, RankingTable
+from desktop.widgets.side_panes import SidePanes
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
 from engines import cluedo
 
@@ -89,15 +90,14 @@ class Tab(GameTab):
         root.setContentsMargins(6, 6, 6, 6)
         root.addLayout(self._build_method_bar())
         root.addWidget(self.banner)
-        split = QSplitter(Qt.Orientation.Horizontal)
+        split = SidePanes()       # the side panes fold into tabs when the width is short
         root.addWidget(split, 1)
         split.addWidget(self._build_worksheet())          # left: the worksheet
-        split.addWidget(self._build_forms_pane())         # middle: the form, the suggestions
-        split.addWidget(self._build_side_pane())          # right: history and plots
-        split.setSizes([560, 390, 330])
         split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setStretchFactor(2, 2)
+        split.add_pane(self._build_forms_pane(), "Suggestions", 2)    # the form, the ranking
+        split.add_pane(self._build_side_pane(), "History and plots", 2)
+        split.setSizes([560, 390, 330])
+        self.side_panes = split
         self._start_runners()
         self.reset_views()
 

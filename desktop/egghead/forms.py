@@ -30,14 +30,16 @@ from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
 from desktop.widgets.now_label import NowLabel
 from desktop.widgets.plain_text import as_rich_plain, esc
+from desktop.zoom import relative_font
 from engines import egghead
 from engines.core.errors import SessionFormatError
 
 DEFAULT_NAMES = ["A", "B", "C", "D", "E", "F"]
-CARD_STYLE = "QSpinBox {font-size:13pt; font-weight:bold; color:#3e2723;}"
-FACE_STYLE = ("QLabel {font-size:15pt; font-weight:bold; background:#fffdf6; color:#3e2723;"
+# colours and borders; the cards' sizes follow the zoomed font (desktop.zoom.relative_font)
+CARD_STYLE = "QSpinBox {color:#3e2723;}"
+FACE_STYLE = ("QLabel {background:#fffdf6; color:#3e2723;"
               " border:2px solid #5d4037; border-radius:5px;}")
-UNKNOWN_STYLE = ("QLabel {font-size:15pt; font-weight:bold; background:#eceff1; color:#546e7a;"
+UNKNOWN_STYLE = ("QLabel {background:#eceff1; color:#546e7a;"
                  " border:2px dashed #78909c; border-radius:5px;}")
 
 
@@ -48,8 +50,7 @@ def card_spin(values: int, value: int = 1) -> QSpinBox:
     spin.setValue(min(max(value, 1), values))
     spin.setAlignment(Qt.AlignmentFlag.AlignCenter)
     spin.setStyleSheet(CARD_STYLE)
-    spin.setMinimumWidth(62)
-    spin.setMinimumHeight(34)
+    relative_font(spin, 1.45, bold=True, min_em=(3.0, 1.65))   # 13 pt, 62×34 px on a 9 pt desktop
     return spin
 
 
@@ -58,8 +59,7 @@ def card_face(value) -> QLabel:
     lab = QLabel(str(value))
     lab.setAlignment(Qt.AlignmentFlag.AlignCenter)
     lab.setStyleSheet(FACE_STYLE if value != "?" else UNKNOWN_STYLE)
-    lab.setMinimumSize(52, 34)
-    lab.setMaximumWidth(62)
+    relative_font(lab, 1.65, bold=True, min_em=(2.2, 1.45), max_em_width=2.65)   # 15 pt, 52–62 px
     return lab
 
 

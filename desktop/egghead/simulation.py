@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from desktop.widgets.belief_plot import PALETTE
 from desktop.widgets.columns import CONTENTS, Column, ColumnTable
+from desktop.widgets.flow import field_pairs
 from desktop.widgets.simulation import SimulationPanelBase
 from engines import egghead
 from engines.core.errors import SessionFormatError
@@ -98,9 +99,15 @@ class SimulationPanel(SimulationPanelBase):
 
     def _build_form(self) -> QGroupBox:
         """The experiment's settings, the analysing players, Run / Cancel, progress, status."""
-        box = QGroupBox("Simulate Zorn's (2024) experiment: rounds a player needs to solve, with and "
-                        "without behavioural analysis (external moderator, the whole deck)")
-        grid = QGridLayout(box)
+        # a group box's title never wraps: the long description is a wrapped line inside
+        box = QGroupBox("Simulate Zorn's (2024) experiment")
+        outer = QVBoxLayout(box)
+        about = QLabel("Rounds a player needs to solve, with and without behavioural analysis "
+                       "(external moderator, the whole deck).")
+        about.setWordWrap(True)
+        outer.addWidget(about)
+        grid = QGridLayout()
+        outer.addLayout(grid)
         self.players = self._spin(3, 6, 4, "players")
         self.values = self._spin(2, 9, 6, "card values 1..v")
         self.cards = self._spin(1, 6, 3, "cards per player")
@@ -109,9 +116,7 @@ class SimulationPanel(SimulationPanelBase):
         self.seed = self._spin(0, 10 ** 9, 0, "random seed (reproducible)")
         fields = [("Players", self.players), ("Values", self.values), ("Cards", self.cards),
                   ("Rounds", self.rounds), ("Target points", self.target), ("Seed", self.seed)]
-        for i, (label, w) in enumerate(fields):
-            grid.addWidget(QLabel(label), 0, 2 * i)
-            grid.addWidget(w, 0, 2 * i + 1)
+        grid.addLayout(field_pairs(fields), 0, 0, 1, 12)   # pairs that wrap when narrow
         grid.addWidget(QLabel("Analysing players:"), 1, 0, 1, 2)
         self.analysing_row = QHBoxLayout()
         grid.addLayout(self.analysing_row, 1, 2, 1, 6)
@@ -151,7 +156,7 @@ class SimulationPanel(SimulationPanelBase):
     @staticmethod
     def _plot(title: str, x_label: str) -> pg.PlotWidget:
         w = pg.PlotWidget(title=title)
-        w.setMinimumHeight(160)
+        w.setMinimumHeight(120)
         w.showGrid(x=True, y=True, alpha=0.25)
         w.setLabel("bottom", x_label)
         w.setLabel("left", "P(X ≤ x)")

@@ -35,6 +35,8 @@ from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.columns import Column, ColumnTable
 from desktop.widgets.plain_text import esc
 from desktop.widgets.quick_entry import EnterSubmits
+from desktop.widgets.side_panes import SidePanes
+from desktop.widgets.vscroll import VerticalScroll
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView, format_probability, heat_color
 from engines import egghead
 
@@ -152,6 +154,7 @@ class Tab(GameTab):
         bar = QHBoxLayout()
         self.solve_label = QLabel()
         self.solve_label.setTextFormat(Qt.RichText)
+        self.solve_label.setWordWrap(True)     # x-large (1.5 × the zoomed font): wraps when narrow
         bar.addWidget(self.solve_label, 1)
         self.ba_box = QCheckBox("Behavioural analysis (mine)")
         self.ba_box.setToolTip("Use who solved and who did not to rule out stacks (seed section 4). "
@@ -165,19 +168,19 @@ class Tab(GameTab):
         page = QWidget()
         pl = QHBoxLayout(page)
         pl.setContentsMargins(0, 4, 0, 0)
-        split = QSplitter(Qt.Orientation.Horizontal)
+        split = SidePanes()       # the side panes fold into tabs when the width is short
         pl.addWidget(split)
         split.addWidget(self._build_forms_pane())
-        split.addWidget(self._build_stack_pane())
+        split.setStretchFactor(0, 3)
+        split.add_pane(VerticalScroll(self._build_stack_pane()), "My stack", 2)
         right = QSplitter(Qt.Orientation.Vertical)
         self.history.set_word_wrap(True)
         right.addWidget(self.history)
         right.addWidget(self.plot)
         right.setSizes([300, 330])
-        split.addWidget(right)
+        split.add_pane(right, "History and plot", 2)
         split.setSizes([560, 330, 390])
-        for i, stretch in enumerate((3, 2, 2)):
-            split.setStretchFactor(i, stretch)
+        self.side_panes = split
         return page
 
     def _build_forms_pane(self) -> QScrollArea:
@@ -203,11 +206,8 @@ class Tab(GameTab):
         self.answers_runner.resultReady.connect(self._on_possible_answers)
         self.question_form.answersWanted.connect(self._want_answers)
         ll.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(left)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-        scroll.setMinimumWidth(left.sizeHint().width() + 18)
+        # as wide as the forms want (measured when asked: follows the zoom), scrolls vertically
+        scroll = VerticalScroll(left, prefer_hint=True)
         return scroll
 
     def _build_stack_pane(self) -> QGroupBox:
@@ -360,16 +360,16 @@ class Tab(GameTab):
         then = "" if live else f"<i>as after entry {n_events}</i> · "
         if self.timeline is not None and self.timeline.error is not None and \
                 not self._browsing():
-            self.solve_label.setText("<span style='font-size:14pt; color:#b71c1c'><b>Can I solve "
+            self.solve_label.setText("<span style='font-size:x-large; color:#b71c1c'><b>Can I solve "
                                      "now? The log is impossible</b></span> — fix the highlighted "
                                      "entry first")
         elif post.can_solve:
-            self.solve_label.setText(f"{then}<span style='font-size:14pt; color:{tone('#1b5e20')}'><b>Can I "
+            self.solve_label.setText(f"{then}<span style='font-size:x-large; color:{tone('#1b5e20')}'><b>Can I "
                                      f"solve now? Yes — call {stack_text(post.solution)}</b></span>")
         else:
             j = int(np.argmax(post.my_probabilities))
             self.solve_label.setText(
-                f"{then}<span style='font-size:14pt; color:{tone('#6d4c00')}'><b>Can I solve now? Not yet"
+                f"{then}<span style='font-size:x-large; color:{tone('#6d4c00')}'><b>Can I solve now? Not yet"
                 f"</b></span> — {len(post.my_valids)} valid stacks; most likely "
                 f"{stack_text(post.my_valids[j])} ({format_probability(post.my_probabilities[j])})")
 

@@ -52,6 +52,7 @@ from desktop.guesswho.model import (
 from desktop.inference import Priority
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.plain_text import esc
+from desktop.widgets.side_panes import SidePanes
 from desktop.widgets.worksheet import format_probability
 from engines import guesswho
 from engines.core.errors import SessionFormatError
@@ -89,18 +90,18 @@ class Tab(GameTab):
         self.summary.setWordWrap(True)
         root.addWidget(self.summary)
         root.addWidget(self.banner)
-        split = QSplitter(Qt.Orientation.Horizontal)
+        split = SidePanes()       # the side panes fold into tabs when the width is short
         root.addWidget(split, 1)
         split.addWidget(self._build_board_pane())
-        split.addWidget(self._build_middle_pane())
+        split.setStretchFactor(0, 3)
+        split.add_pane(self._build_middle_pane(), "Questions", 2)
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.history)
         right.addWidget(self._build_plot_tabs())
         right.setSizes([230, 450])
-        split.addWidget(right)
+        split.add_pane(right, "History and plots", 2)
         split.setSizes([560, 400, 320])
-        for i, stretch in enumerate((3, 2, 2)):
-            split.setStretchFactor(i, stretch)
+        self.side_panes = split
         self._set_current_question(None)
         self.reset_views()
 

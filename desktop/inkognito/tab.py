@@ -31,6 +31,7 @@ from desktop.inkognito.forms import QUESTION_LABELS, AnswerSheet, NewGameDialog,
 from desktop.widgets.belief_plot import PALETTE, BeliefPlot
 from desktop.widgets.plain_text import esc
 from desktop.widgets.ranking import Column, RankingTable
+from desktop.widgets.side_panes import SidePanes
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView, format_probability
 from engines import inkognito
 from engines.core.errors import EngineError, SessionFormatError
@@ -151,20 +152,19 @@ class Tab(GameTab):
         root.setContentsMargins(6, 6, 6, 6)
         root.addLayout(self._build_model_bar())
         root.addWidget(self.banner)
-        split = QSplitter(Qt.Orientation.Horizontal)
+        split = SidePanes()       # the side panes fold into tabs when the width is short
         root.addWidget(split, 1)
         split.addWidget(self._build_worksheets())
+        split.setStretchFactor(0, 3)
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self._build_recommendation())
         right.addWidget(self.history)
         right.addWidget(self._build_plots())
         right.setSizes([200, 200, 260])
-        split.addWidget(right)
+        split.add_pane(right, "Next question, History and plots", 1)
         split.setSizes([1000, 340])
-        self._split = split
+        self._split = self.side_panes = split
         self._split_done = False
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 1)
         # the ranking of questions is an advisor of the controller: one per moment shown
         self.rec_runner = self.controller.add_advisor("recommend", _recommend_job_for)
         self._shown_rec = None
@@ -214,7 +214,9 @@ class Tab(GameTab):
         rec = QWidget()
         rl = QVBoxLayout(rec)
         rl.setContentsMargins(0, 0, 0, 0)
-        rl.addWidget(QLabel("<b>Next question</b> (expected information gain, bits)"))
+        title = QLabel("<b>Next question</b> (expected information gain, bits)")
+        title.setWordWrap(True)
+        rl.addWidget(title)
         self.rec_table = RankingTable(
             QUESTION_COLUMNS, tooltip="Double-click: set that opponent's worksheet to this question")
         self.rec_table.rowActivated.connect(self._use_recommendation)

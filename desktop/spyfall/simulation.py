@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QGridLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QRadioButton,
     QSpinBox,
@@ -31,6 +30,7 @@ from desktop.spyfall.equilibrium_view import EquilibriumView
 from desktop.spyfall.forms import STRATEGY_LABELS
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.columns import Column, ColumnTable
+from desktop.widgets.flow import FlowLayout, field_pairs
 from desktop.widgets.simulation import SimulationPanelBase
 from engines import spyfall
 from engines.spyfall.model import DEFAULT_BETA, DEFAULT_LAMBDA, DEFAULT_ROUNDS, STRATEGIES
@@ -98,15 +98,17 @@ class SimulationPanel(SimulationPanelBase):
 
     def _build_form(self) -> QGroupBox:
         """The tournament's settings, the seats' strategies, Run / Cancel, progress, status."""
-        box = QGroupBox("Bot tournament: every bot does the exact Bayes update; after the rounds "
-                        "each votes for its most likely spy and the spy names its most likely location")
-        grid = QGridLayout(box)
-        # the numbers in rows of four (label, field): the form fits a narrow or zoomed window
-        fields = QGridLayout()
-        for i, (label, w) in enumerate(self._build_fields()):
-            fields.addWidget(QLabel(label), i // 4, 2 * (i % 4), Qt.AlignmentFlag.AlignRight)
-            fields.addWidget(w, i // 4, 2 * (i % 4) + 1)
-        grid.addLayout(fields, 0, 0, 1, 16)
+        # a group box's title never wraps: the long description is a wrapped line inside
+        box = QGroupBox("Bot tournament")
+        outer = QVBoxLayout(box)
+        about = QLabel("Every bot does the exact Bayes update; after the rounds each votes for its "
+                       "most likely spy and the spy names its most likely location.")
+        about.setWordWrap(True)
+        outer.addWidget(about)
+        grid = QGridLayout()
+        outer.addLayout(grid)
+        # the numbers as (label, field) pairs that wrap: the form fits a narrow or zoomed window
+        grid.addLayout(field_pairs(self._build_fields()), 0, 0, 1, 16)
         self.fixed = QRadioButton("Strategy per seat:")
         self.drawn = QRadioButton("Draw every seat at random from:")
         group = QButtonGroup(self)
@@ -114,7 +116,7 @@ class SimulationPanel(SimulationPanelBase):
         group.addButton(self.drawn)
         self.fixed.setChecked(True)
         grid.addWidget(self.fixed, 1, 0, 1, 2)
-        self.seats_row = QHBoxLayout()
+        self.seats_row = FlowLayout()        # up to 12 seats: wraps on a narrow window
         grid.addLayout(self.seats_row, 1, 2, 1, 14)
         grid.addWidget(self.drawn, 2, 0, 1, 2)
         grid.addLayout(self._build_draw_row(), 2, 2, 1, 10)
@@ -153,16 +155,15 @@ class SimulationPanel(SimulationPanelBase):
                 ("Rounds", self.rounds), ("β", self.beta), ("λ", self.lam), ("Seed", self.seed),
                 ("Processes", self.workers)]
 
-    def _build_draw_row(self) -> QHBoxLayout:
+    def _build_draw_row(self) -> FlowLayout:
         """The strategies a random draw picks from."""
-        draw_row = QHBoxLayout()
+        draw_row = FlowLayout()
         self.draw_checks = {}
         for s in STRATEGIES:
             cb = QCheckBox(STRATEGY_LABELS[s])
             cb.setChecked(True)
             self.draw_checks[s] = cb
             draw_row.addWidget(cb)
-        draw_row.addStretch(1)
         return draw_row
 
     def _build_tournament_page(self) -> QSplitter:

@@ -45,6 +45,8 @@ from desktop.spyfall.strikes import StrikeList
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.plain_text import esc
 from desktop.widgets.round_timer import RoundTimer
+from desktop.widgets.side_panes import SidePanes
+from desktop.widgets.vscroll import VerticalScroll
 from desktop.widgets.worksheet import WorksheetView, format_probability
 from engines import spyfall
 from engines.core.errors import SessionFormatError
@@ -276,6 +278,7 @@ class Tab(GameTab):
         row = QHBoxLayout()
         self.turn_label = QLabel()
         self.turn_label.setTextFormat(Qt.RichText)
+        self.turn_label.setWordWrap(True)      # a narrow or zoomed window: two lines
         row.addWidget(self.turn_label, 1)
         self.asker = QComboBox()
         self.asker.setToolTip("Who asks the question (the last answerer, by the rules)")
@@ -293,16 +296,18 @@ class Tab(GameTab):
 
     def _build_beliefs_row(self) -> QSplitter:
         """Who is the spy, the belief and information-gain plots, the history."""
-        bottom = QSplitter(Qt.Orientation.Horizontal)
-        bottom.addWidget(self._build_spy_box())
+        bottom = SidePanes()      # the side panes fold into tabs when the width is short
+        # scrolls when the row is short: its wrapped summary keeps the height its text needs
+        bottom.addWidget(VerticalScroll(self._build_spy_box()))
         self.strikes = StrikeList()
         self.strikes.struckChanged.connect(self._struck_changed)
-        bottom.addWidget(self.strikes)
-        bottom.addWidget(self.plot)
+        bottom.add_pane(self.strikes, "My list", 1)
+        bottom.add_pane(self.plot, "Beliefs", 1)
         self.ig_plot = BeliefPlot("Information gain per claim", y_label="bits", y_range=None)
-        bottom.addWidget(self.ig_plot)
-        bottom.addWidget(self.history)
+        bottom.add_pane(self.ig_plot, "Information gain", 1)
+        bottom.add_pane(self.history, "History", 1)
         bottom.setSizes([300, 160, 320, 320, 340])
+        self.side_panes = bottom
         return bottom
 
     def _build_spy_box(self) -> QWidget:
@@ -317,6 +322,10 @@ class Tab(GameTab):
         self.spy_view = WorksheetView()
         self.spy_view.setModel(self.spy_model)
         self.spy_view.verticalHeader().setMinimumWidth(60)
+        # the table takes the height left by the title and the summary (no preferred height of
+        # its own, so the box scrolls only when even a few rows would not fit)
+        self.spy_view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
+        self.spy_view.setMinimumHeight(4 * self.spy_view.fontMetrics().height())
         sl.addWidget(self.spy_view, 1)
         self.summary = QLabel()
         self.summary.setWordWrap(True)

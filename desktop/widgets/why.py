@@ -167,7 +167,7 @@ class WhyPopup(QDialog):
         """The working state: the explanation of ``fact`` (``subject`` in words) is being
         computed; ``scope`` says which log it is under."""
         self.fact, self.subject, self.status = dict(fact), subject, ""
-        self.heading.setText(f"<span style='font-size:13pt'><b>{html.escape(subject)}</b></span>")
+        self.heading.setText(f"<span style='font-size:x-large'><b>{html.escape(subject)}</b></span>")
         self.scope.setText(scope)
         self.message.clear()
         self.entries.clear()
@@ -185,7 +185,7 @@ class WhyPopup(QDialog):
         self.status = expl.status
         mark, words, colour = STATUS_LOOK.get(expl.status, ("", expl.status, "black"))
         self.heading.setText(
-            f"<span style='font-size:13pt'><b style='color:{colour}'>{mark} {words}</b>: "
+            f"<span style='font-size:x-large'><b style='color:{colour}'>{mark} {words}</b>: "
             f"<b>{html.escape(self.subject)}</b></span>")
         self.entries.clear()
         for i in expl.because:

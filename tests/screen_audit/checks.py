@@ -279,7 +279,10 @@ def _sample_indexes(view: QAbstractItemView):
                 continue
             if rect.top() > vp.bottom():
                 return
-            yield idx, rect.intersected(vp)
+            seen = rect.intersected(vp)
+            if seen.width() * 4 < rect.width() * 3 or seen.height() * 4 < rect.height() * 3:
+                continue   # a sliver at the viewport's edge: its glyphs are cut (scroll to read)
+            yield idx, seen
             n += 1
             if n >= MAX_CELLS:
                 return

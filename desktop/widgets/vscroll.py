@@ -1,0 +1,76 @@
+"""A scroll area that scrolls vertically only and is as wide as its content needs.
+
+``QScrollArea`` reports a small minimum size, so a splitter or layout may make it narrower than
+its content (a horizontal scroll bar, or cut-off forms); a fixed minimum width taken from the
+content when built does not follow a later zoom. :class:`VerticalScroll`'s minimum width is its
+content's, measured whenever asked (so it follows the font), plus the vertical scroll bar and the
+frame; its minimum height is small, so a short window scrolls the content instead of growing.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer
+from PySide6.QtWidgets import QBoxLayout, QScrollArea
+
+
+class VerticalScroll(QScrollArea):
+    """A resizable-content scroll area that never scrolls sideways (see the module docstring);
+    ``prefer_hint``: take the content's size hint as its width (else its minimum size)."""
+
+    def __init__(self, content=None, prefer_hint: bool = False, parent=None):
+        super().__init__(parent)
+        self._prefer_hint = prefer_hint
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        if content is not None:
+            self.setWidget(content)
+
+    def _content_width(self) -> int:
+        w = self.widget()
+        if w is None:
+            return 0
+        hint = w.sizeHint() if self._prefer_hint else w.minimumSizeHint()
+        return max(hint.width(), w.minimumWidth())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        bar = self.verticalScrollBar().sizeHint().width()
+        return QSize(self._content_width() + bar + 2 * self.frameWidth(),
+                     super().minimumSizeHint().height())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().resizeEvent(event)
+        self._keep_wrapped_text()
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt name)
+        # a text changed (a layout request of the content): its wrapped height may have too
+        if obj is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            QTimer.singleShot(0, self._keep_wrapped_text)
+        return super().eventFilter(obj, event)
+
+    def _keep_wrapped_text(self) -> None:
+        """Give the content at least the height its items need at the viewport's width — word
+        wrapped labels their height for that width (``QScrollArea`` sizes resizable content by
+        the preferred heights, so a wrapped label could get less than its text needs)."""
+        w = self.widget()
+        lay = w.layout() if w is not None else None
+        if not isinstance(lay, QBoxLayout) or lay.direction() not in (QBoxLayout.Direction.TopToBottom,
+                                                                      QBoxLayout.Direction.BottomToTop):
+            return
+        m = lay.contentsMargins()
+        width = self.viewport().width() - m.left() - m.right()
+        need, shown = m.top() + m.bottom(), 0
+        for i in range(lay.count()):
+            item = lay.itemAt(i)
+            if item.isEmpty():
+                continue
+            h = item.minimumSize().height()
+            if item.hasHeightForWidth():
+                h = max(h, item.heightForWidth(width))
+            need += h
+            shown += 1
+        need += max(0, lay.spacing()) * max(0, shown - 1)
+        if w.minimumHeight() != need:
+            w.setMinimumHeight(need)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        hint = super().sizeHint()
+        return QSize(max(hint.width(), self.minimumSizeHint().width()), hint.height())
