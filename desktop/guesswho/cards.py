@@ -12,7 +12,7 @@ import math
 import os
 from typing import Optional
 
-from PySide6.QtCore import QPoint, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QPoint, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen, QPixmap
 from PySide6.QtWidgets import QGridLayout, QScrollArea, QSizePolicy, QWidget
 
@@ -366,8 +366,14 @@ class BoardView(QScrollArea):
         cols = max(1, min(8, n, (width + spacing) // (CARD_MIN_WIDTH + spacing)))
         card_w = max(CARD_MIN_WIDTH, (width - spacing * (cols - 1)) // cols)
         h = max([CARD_MIN_HEIGHT] + [c.height_for(card_w) for c in self.cards.values()])
+        grown = any(card.height_wanted != h for card in self.cards.values())
         for card in self.cards.values():
             card.set_card_height(h)
+        if grown:
+            # place the rows again once the scroll area has given the board its new height: the
+            # grid ignores that resize while its layout request is pending, and would keep the
+            # old rows' positions (cards drawn over each other)
+            QTimer.singleShot(0, self._place_rows)
         # never wider than the viewport: the columns share its width (no clipped last column)
         self._inner.setMaximumWidth(max(width + 8, cols * CARD_MIN_WIDTH + spacing * (cols - 1) + 8))
         if cols == self._columns:
@@ -382,6 +388,10 @@ class BoardView(QScrollArea):
         last = (len(self._order) + cols - 1) // cols
         for r in range(len(self._order) + 2):
             self._grid.setRowStretch(r, 1 if r == last else 0)
+
+    def _place_rows(self) -> None:
+        self._grid.invalidate()
+        self._grid.activate()
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         super().resizeEvent(event)
