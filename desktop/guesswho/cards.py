@@ -373,7 +373,7 @@ class BoardView(QScrollArea):
             # place the rows again once the scroll area has given the board its new height: the
             # grid ignores that resize while its layout request is pending, and would keep the
             # old rows' positions (cards drawn over each other)
-            QTimer.singleShot(0, self._place_rows)
+            QTimer.singleShot(0, self, self._place_rows)
         # never wider than the viewport: the columns share its width (no clipped last column)
         self._inner.setMaximumWidth(max(width + 8, cols * CARD_MIN_WIDTH + spacing * (cols - 1) + 8))
         if cols == self._columns:

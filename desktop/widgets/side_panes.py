@@ -166,7 +166,7 @@ class SidePanes(QSplitter):
     def _schedule_check(self) -> None:
         if not self._check_pending:
             self._check_pending = True
-            QTimer.singleShot(0, self._check)
+            QTimer.singleShot(0, self, self._check)   # not after deletion
 
     def _check(self) -> None:
         self._check_pending = False
@@ -199,7 +199,7 @@ class SidePanes(QSplitter):
             self._arranging = False
         self._folded = fold
         self._restore(scrolls, focus)
-        QTimer.singleShot(0, lambda: self._restore(scrolls, focus))   # after the new layout
+        QTimer.singleShot(0, self, lambda: self._restore(scrolls, focus))   # after the new layout
         self.updateGeometry()
         self.foldedChanged.emit(fold)
 

@@ -43,7 +43,7 @@ class VerticalScroll(QScrollArea):
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt name)
         # a text changed (a layout request of the content): its wrapped height may have too
         if obj is self.widget() and event.type() == QEvent.Type.LayoutRequest:
-            QTimer.singleShot(0, self._keep_wrapped_text)
+            QTimer.singleShot(0, self, self._keep_wrapped_text)   # not after deletion
         return super().eventFilter(obj, event)
 
     def _keep_wrapped_text(self) -> None:
