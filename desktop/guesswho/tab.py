@@ -520,6 +520,10 @@ class Tab(GameTab):
     def _answered(self, refocus: bool) -> None:
         if refocus:
             self.question_view.setFocus(Qt.OtherFocusReason)
+        # no row stays current once its question is answered: a click on that row makes it
+        # current again (a click on the current row changes nothing: Yes/No would stay off)
+        self.question_view.clearSelection()
+        self.question_view.selectionModel().clearCurrentIndex()
         self._set_current_question(None)
 
     # -- cards --------------------------------------------------------------------------

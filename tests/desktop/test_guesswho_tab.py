@@ -275,6 +275,8 @@ def test_impossible_answer_is_reported_and_rules_switch_changes_the_race(window,
     warned = []
     monkeypatch.setattr(tab, "warn", lambda title, text: warned.append(text))
     _click_question(qtbot, tab, "Glasses?")
+    qtbot.waitUntil(lambda: tab.current_question() is not None and tab.no_button.isEnabled(),
+                    timeout=5000)
     qtbot.mouseClick(tab.no_button, Qt.LeftButton)  # contradicts the first answer: refused
     _wait(window)
     assert len(tab.document.events) == 1 and warned and "contradicts the log" in warned[0]
