@@ -34,6 +34,7 @@ def test_long_log_opens_whole_and_spans_in_constant_reads(window, tmp_path, monk
         return real(self, index, role)
 
     monkeypatch.setattr(ClaimSheetModel, "data", counting)
+    window.resize(1920, 1080)       # wide enough that History is beside the sheet, not folded
     assert window.open_path(str(path), ask=False)
     tab = window.current_tab()
     # the claim sheet: one row per claim, the two group headers spanned, no row's kind read
