@@ -226,7 +226,7 @@ class NewGameDialog(NewGameDialogBase):
         self.table = ColumnTable(self._seat_columns(), editable=True, select_rows=False,
                                  numbered=True)
         self.table.horizontalHeader().setMinimumSectionSize(36)
-        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarAsNeeded)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         left.addWidget(self.table, 1)
         moves = QHBoxLayout()
