@@ -11,7 +11,7 @@ from typing import Optional, Sequence
 import numpy as np
 from PySide6.QtCore import QModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter
-from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionHeader
+from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionHeader, QTableView
 
 from desktop.widgets.role_data import ALIGNMENT, BACKGROUND, DISPLAY, FOREGROUND, TOOLTIP
 from desktop.widgets.worksheet import ProbabilityRole, ProbabilityTableModel, WorksheetView, heat_color
@@ -347,6 +347,12 @@ class RotatedHeader(QHeaderView):
                     label = m.headerData(c, Qt.Orientation.Horizontal, DISPLAY)
                     width = max(width, fm.horizontalAdvance(str(label or "")))
             self._height = min(self.max_height, width + 12)
+        view = self.parentWidget()
+        if isinstance(view, QTableView) and view.height() > 0:
+            # a short sheet (a small screen at a large zoom) keeps two rows in view under the
+            # names: the names are then elided, each whole in its tooltip
+            rows = 2 * view.verticalHeader().defaultSectionSize() + 2 * view.frameWidth()
+            return max(3 * self.fontMetrics().height(), min(self._height, view.height() - rows))
         return self._height
 
     def _forget_height(self, *_args) -> None:

@@ -45,11 +45,8 @@ CASES = [
     ("1366x768-light", "1366x768", 1, "light", 1.0, "*:main,*:deception"),
     ("1920x1080-dark", "1920x1080", 1, "dark", 1.0, "*:main,*:why"),
     ("2560x1440@2-light", "2560x1440", 2, "light", 1.0, "*:main,*:deception"),
-    # every tab at 150 %: side panes fold into tabs, forms wrap (the narrowest zoomed screen).
-    # Spyfall is left out for now: at 150 % on 800 px its claim sheet is 109 px high and cuts its
-    # rotated location names (130 px) with no scroll bar; a known defect, to be fixed by layout
-    ("1280x800-zoom150-light", "1280x800", 1, "light", 1.5,
-     "cluedo:main,inkognito:main,egghead:main,guesswho:main,inkognito:deception"),
+    # every tab at 150 %: side panes fold into tabs, forms wrap (the narrowest zoomed screen)
+    ("1280x800-zoom150-light", "1280x800", 1, "light", 1.5, "*:main,inkognito:deception"),
 ]
 
 
