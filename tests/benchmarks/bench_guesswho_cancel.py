@@ -6,32 +6,23 @@ flag is set after ``delay`` seconds, and the time from setting it to ``Cancelled
 from __future__ import annotations
 
 import os
-import random
 import sys
 import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "engines"))
+
+from guesswho_boards import random_board_session  # noqa: E402
 
 from engines.core.errors import Cancelled  # noqa: E402 (after the set-up above)
 from engines.core.schema import parse_session  # noqa: E402
 from engines.guesswho import inference  # noqa: E402
 
 
-def session(n_chars=24, n_attr=6, n_vals=30) -> dict:
-    rng = random.Random(1)
-    attrs = [{"name": f"attr{a}", "values": [f"v{a}x{k}" for k in range(n_vals)]}
-             for a in range(n_attr)]
-    chars = [{"name": f"Char{i}", "attributes": {f"attr{a}": f"v{a}x{rng.randrange(n_vals)}"
-                                                 for a in range(n_attr)}} for i in range(n_chars)]
-    return {"format": "deduction-desk.session", "version": 1, "game": "guesswho",
-            "setup": {"board": {"name": "big", "attributes": attrs, "characters": chars},
-                      "compound_questions": True}, "events": []}
-
-
 def latency(delay: float) -> tuple:
     inference._DP_CACHE.clear()
-    s = parse_session(session())
+    s = parse_session(random_board_session())
     flag = threading.Event()
     out = {}
 
@@ -57,7 +48,7 @@ if __name__ == "__main__":
 
     print("engines from", os.path.dirname(engines.__file__))
     t0 = time.process_time()
-    inference.recommend(parse_session(session()).setup, ())
+    inference.recommend(parse_session(random_board_session()).setup, ())
     print(f"recommend without cancel: {time.process_time() - t0:.2f} s CPU")
     for delay in [float(a) for a in sys.argv[1:]] or [0.05, 0.3, 0.6, 1.0]:
         end, dt = latency(delay)

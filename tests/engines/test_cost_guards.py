@@ -3,40 +3,29 @@ estimate: Guess Who? compound questions over many-valued attributes (the audit m
 to over 2 minutes)."""
 from __future__ import annotations
 
-import random
 import time
 
 import pytest
+from guesswho_boards import random_board_session
 
 from engines.core.errors import SessionFormatError
 from engines.core.schema import parse_session
 from engines.guesswho.model import MAX_COMPOUND_WORK, compound_questions_count, default_setup
 
 
-def _session(n_chars: int, n_attr: int, n_vals: int, compound: bool = True) -> dict:
-    rng = random.Random(1)
-    attrs = [{"name": f"attr{a}", "values": [f"v{a}x{k}" for k in range(n_vals)]}
-             for a in range(n_attr)]
-    chars = [{"name": f"Char{i}", "attributes": {f"attr{a}": f"v{a}x{rng.randrange(n_vals)}"
-                                                 for a in range(n_attr)}} for i in range(n_chars)]
-    return {"format": "deduction-desk.session", "version": 1, "game": "guesswho",
-            "setup": {"board": {"name": "big", "attributes": attrs, "characters": chars},
-                      "compound_questions": compound}, "events": []}
-
-
 @pytest.mark.parametrize("shape", [(24, 8, 40), (64, 6, 30), (64, 64, 100)])
 def test_compound_questions_beyond_the_budget_are_refused_at_once(shape):
     t0 = time.perf_counter()
     with pytest.raises(SessionFormatError) as exc:
-        parse_session(_session(*shape))
+        parse_session(random_board_session(*shape))
     assert time.perf_counter() - t0 < 2.0
     assert exc.value.path == "$.setup.compound_questions"
     assert "pairs of questions" in exc.value.message and f"{MAX_COMPOUND_WORK:,}" in exc.value.message
     # the same board with single questions is fine
-    assert parse_session(_session(*shape, compound=False)).setup.board.size == shape[0]
+    assert parse_session(random_board_session(*shape, compound=False)).setup.board.size == shape[0]
 
 
 def test_the_classic_board_and_modest_boards_keep_compound_questions():
     b = default_setup().board
     assert compound_questions_count(b) * b.size <= MAX_COMPOUND_WORK
-    assert parse_session(_session(24, 6, 30)).setup.compound_questions
+    assert parse_session(random_board_session(24, 6, 30)).setup.compound_questions

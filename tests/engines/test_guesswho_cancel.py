@@ -5,9 +5,8 @@ tests/benchmarks/bench_guesswho_cancel.py), and compound questions are built fro
 masks (the audit measured 11 s to over 2 minutes ignoring Cancel)."""
 from __future__ import annotations
 
-import random
-
 import pytest
+from guesswho_boards import random_board_session
 
 from engines.core.errors import Cancelled
 from engines.core.schema import parse_session
@@ -15,26 +14,15 @@ from engines.guesswho import inference
 from engines.guesswho.optimal import CANCEL_EVERY_OPS, QuestionDP
 
 
-def _session(n_chars=24, n_attr=6, n_vals=30) -> dict:
-    rng = random.Random(1)
-    attrs = [{"name": f"attr{a}", "values": [f"v{a}x{k}" for k in range(n_vals)]}
-             for a in range(n_attr)]
-    chars = [{"name": f"Char{i}", "attributes": {f"attr{a}": f"v{a}x{rng.randrange(n_vals)}"
-                                                 for a in range(n_attr)}} for i in range(n_chars)]
-    return {"format": "deduction-desk.session", "version": 1, "game": "guesswho",
-            "setup": {"board": {"name": "big", "attributes": attrs, "characters": chars},
-                      "compound_questions": True}, "events": []}
-
-
 def _dp():
-    board = parse_session(_session()).setup.board
+    board = parse_session(random_board_session()).setup.board
     qs = board.questions(True)
     assert len(qs) > 1000                     # compound questions over many-valued attributes
     return board, QuestionDP([board.mask(q) for q in qs])
 
 
 def test_compound_masks_are_the_or_of_their_atoms():
-    board = parse_session(_session()).setup.board
+    board = parse_session(random_board_session()).setup.board
     for q in board.questions(True)[:300]:
         truth = board.truth(q)
         assert board.mask(q) == sum(1 << i for i, t in enumerate(truth) if t)
@@ -67,7 +55,7 @@ def test_a_set_flag_stops_the_dp_at_the_next_read():
 
 
 def test_recommend_with_compound_questions_stops_when_cancelled():
-    s = parse_session(_session())
+    s = parse_session(random_board_session())
     inference._DP_CACHE.clear()
     reads = []
     with pytest.raises(Cancelled):
