@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
@@ -244,6 +245,24 @@ class NewGameDialog(NewGameDialogBase):
         self.deal_note.setWordWrap(True)
         left.addWidget(self.deal_note)
 
+    def _fit_table_width(self) -> None:
+        """The seating table as wide as its columns while the dialog still fits the screen
+        (beyond that, a large zoom or a small screen, it scrolls sideways), and tall enough for
+        every seat (and the sideways scroll bar when there is one)."""
+        t = self.table
+        want = (t.horizontalHeader().length() + t.verticalHeader().sizeHint().width()
+                + 2 * t.frameWidth() + t.verticalScrollBar().sizeHint().width())
+        screen = self.screen() or QApplication.primaryScreen()
+        cap = want
+        if screen is not None:
+            cap = screen.availableGeometry().width() - (self.width() - t.width()) - 40
+        width = max(t.minimumSizeHint().width(), min(want, cap))
+        t.setMinimumWidth(width)
+        height = t.verticalHeader().length() + t.horizontalHeader().height() + 2 * t.frameWidth()
+        if want > width:
+            height += t.horizontalScrollBar().sizeHint().height()
+        t.setMinimumHeight(height)
+
     def _build_my_cards(self) -> QVBoxLayout:
         """My cards: a checkable list under a count of the ticks against my hand size."""
         right = QVBoxLayout()
@@ -369,6 +388,7 @@ class NewGameDialog(NewGameDialogBase):
         if not any(seat.dealer for seat in seats):
             seats[-1].dealer = True
         self.table.set_rows(seats)
+        QTimer.singleShot(0, self, self._fit_table_width)   # once the columns are sized
         self._fill_hand_sizes()
         self._fit_table()
 
@@ -397,6 +417,7 @@ class NewGameDialog(NewGameDialogBase):
             return
         seats[r], seats[s] = seats[s], seats[r]
         self.table.set_rows(seats)
+        QTimer.singleShot(0, self, self._fit_table_width)   # once the columns are sized
         self.table.select_row(s)
         self._fill_hand_sizes()
 
@@ -441,6 +462,7 @@ class NewGameDialog(NewGameDialogBase):
             seat.pawn = dict(setup.pawns).get(p, "")
             seats.append(seat)
         self.table.set_rows(seats)
+        QTimer.singleShot(0, self, self._fit_table_width)   # once the columns are sized
         self.dice.setCurrentIndex(max(0, self.dice.findData(setup.dice)))
 
     # -- result -------------------------------------------------------------------------
