@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from desktop.widgets.belief_plot import PALETTE
 from desktop.widgets.columns import CONTENTS, Column, ColumnTable
-from desktop.widgets.flow import field_pairs
+from desktop.widgets.flow import described_group, field_pairs
 from desktop.widgets.simulation import SimulationPanelBase
 from engines import egghead
 from engines.core.errors import SessionFormatError
@@ -99,13 +99,9 @@ class SimulationPanel(SimulationPanelBase):
 
     def _build_form(self) -> QGroupBox:
         """The experiment's settings, the analysing players, Run / Cancel, progress, status."""
-        # a group box's title never wraps: the long description is a wrapped line inside
-        box = QGroupBox("Simulate Zorn's (2024) experiment")
-        outer = QVBoxLayout(box)
-        about = QLabel("Rounds a player needs to solve, with and without behavioural analysis "
-                       "(external moderator, the whole deck).")
-        about.setWordWrap(True)
-        outer.addWidget(about)
+        box, outer = described_group(
+            "Simulate Zorn's (2024) experiment", "Rounds a player needs to solve, with and without "
+            "behavioural analysis (external moderator, the whole deck).")
         grid = QGridLayout()
         outer.addLayout(grid)
         self.players = self._spin(3, 6, 4, "players")

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QGridLayout,
     QGroupBox,
-    QLabel,
     QRadioButton,
     QSpinBox,
     QSplitter,
@@ -30,7 +29,7 @@ from desktop.spyfall.equilibrium_view import EquilibriumView
 from desktop.spyfall.forms import STRATEGY_LABELS
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.columns import Column, ColumnTable
-from desktop.widgets.flow import FlowLayout, field_pairs
+from desktop.widgets.flow import FlowLayout, described_group, field_pairs
 from desktop.widgets.simulation import SimulationPanelBase
 from engines import spyfall
 from engines.spyfall.model import DEFAULT_BETA, DEFAULT_LAMBDA, DEFAULT_ROUNDS, STRATEGIES
@@ -98,13 +97,9 @@ class SimulationPanel(SimulationPanelBase):
 
     def _build_form(self) -> QGroupBox:
         """The tournament's settings, the seats' strategies, Run / Cancel, progress, status."""
-        # a group box's title never wraps: the long description is a wrapped line inside
-        box = QGroupBox("Bot tournament")
-        outer = QVBoxLayout(box)
-        about = QLabel("Every bot does the exact Bayes update; after the rounds each votes for its "
-                       "most likely spy and the spy names its most likely location.")
-        about.setWordWrap(True)
-        outer.addWidget(about)
+        box, outer = described_group(
+            "Bot tournament", "Every bot does the exact Bayes update; after the rounds each votes "
+            "for its most likely spy and the spy names its most likely location.")
         grid = QGridLayout()
         outer.addLayout(grid)
         # the numbers as (label, field) pairs that wrap: the form fits a narrow or zoomed window

@@ -109,3 +109,17 @@ def field_pairs(fields) -> FlowLayout:
         row.addWidget(editor)
         flow.addWidget(pair)
     return flow
+
+
+def described_group(title: str, about: str):
+    """A group box titled ``title`` with ``about`` as a word-wrapped line at its top (a group
+    box's title never wraps, so a long description there would widen the window). Returns
+    ``(box, layout)``: the box and its vertical layout, for the rest of the form."""
+    from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout
+
+    box = QGroupBox(title)
+    outer = QVBoxLayout(box)
+    line = QLabel(about)
+    line.setWordWrap(True)
+    outer.addWidget(line)
+    return box, outer
