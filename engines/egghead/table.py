@@ -136,8 +136,9 @@ class BitTable:
 
     def _store_rows(self, c: np.ndarray, X: np.ndarray) -> None:
         """Write the compact rows back (the other rows stay empty) and drop the emptied ones."""
-        self.t.reshape(-1, self.S * self.W)[c] = X.reshape(c.size, -1)
-        keep = np.bitwise_or.reduce(X.reshape(c.size, -1), axis=1) != 0
+        flat = X.reshape(c.size, self.S * self.W)
+        self.t.reshape(-1, self.S * self.W)[c] = flat
+        keep = np.bitwise_or.reduce(flat, axis=1) != 0
         if keep.all():
             self._nz, self._cx = c, X
         else:
