@@ -52,6 +52,7 @@ _GEN_LIMIT = 1 << 18  # multisets generated at once for the full table
 _DENSE_LIMIT = 1 << 25  # indicators over at most this many keys are dense count arrays
 _OUTER_LIMIT = 1 << 23  # aggregates combined at once by the full-table answer filter (>= C(60, 5))
 _SYM_LIMIT = 1 << 16  # answers kept unmaterialised while the product of their aggregate ranges fits
+_JOINT_LIMIT = 1 << 22  # (joint aggregates x orbits of the other blocks) tabled at once when listing them
 
 
 @lru_cache(maxsize=64)
@@ -288,10 +289,11 @@ class OrbitTable:
     # convolution over players, and no orbit needs to be listed (six players: the first
     # answer and its posterior without the 11.7 M orbits of a typical answer).
 
-    def _sym_grid(self):
-        """For the recorded answers: their bounds, strides (first most significant), the
-        flattened grid of aggregate tuples (k, G) and okJ (G,): whether every answer holds."""
-        qs = self._sym
+    def _sym_grid(self, sym=None):
+        """For the recorded answers (or ``sym``): their bounds, strides (first most
+        significant), the flattened grid of aggregate tuples (k, G) and okJ (G,): whether
+        every answer holds."""
+        qs = self._sym if sym is None else sym
         bounds = [q.bound for q, _a, _s in qs]
         strides = _strides(bounds)
         grid = np.indices(bounds).reshape(len(qs), -1)
@@ -346,7 +348,8 @@ class OrbitTable:
         for flat, m in self._sym_moves(self.blocks[bi][0], grid, strides):
             N += m * ok[flat]
         N = np.minimum(N, 2).astype(np.uint8)
-        J = np.zeros(1, dtype=np.int64)
+        jdt = np.int32 if grid.shape[1] < (1 << 31) else np.int64
+        J = np.zeros(1, dtype=jdt)
         for i, (q, _a, sn) in enumerate(qs):
             dt = np.int16 if q.bound < (1 << 15) else np.int64
             agg = np.full(1, q.identity, dtype=dt)
@@ -362,7 +365,7 @@ class OrbitTable:
                 else:
                     blk = np.full(math.comb(self.S + size - 1, size), q.identity, dtype=dt)
                 agg = q.ufunc.outer(agg, blk).ravel()
-            J = J + agg.astype(np.int64) * strides[i] if i else agg.astype(np.int64) * strides[i]
+            J = J + agg.astype(jdt) * jdt(strides[i])
         cnt = N[J]
         return OrbitIndicator(None, None, dense=cnt, sizes=sizes, bits=self.bits, S=self.S)
 
@@ -627,6 +630,8 @@ class OrbitTable:
             return None
         b1 = len(blocks[0])
         tail = multisets(S, b1 - 1)
+        if math.prod(q.bound for q, _a, _s in sym) * R <= _JOINT_LIMIT:
+            return self._joint_answer_chunks(sym, tail, cancel)
         per_q = []
         for q, answer, seen in sym:
             dt = np.int16 if q.bound < (1 << 15) else np.int64
@@ -677,6 +682,75 @@ class OrbitTable:
                         continue
                     it, ir = np.divmod(idx, R)
                     yield head | tail_key[start + s0 + it] | rest_key[ir]
+        return gen()
+
+    def _joint_answer_chunks(self, sym: Sequence[tuple], tail: np.ndarray, cancel: CancelFlag):
+        """:meth:`_full_answer_chunks` through joint indices: the aggregates of all answers
+        of a set of stacks are one joint index (mixed radix over the questions' bounds). A
+        table ``okr`` (joint index of the first block, orbit of the other blocks) says whether
+        every answer holds; each first stack ``a`` then costs one gather of a table over the
+        joint indices (the tails' aggregates with ``a`` added) and one of ``okr``."""
+        S, bits, blocks = self.S, self.bits, self.blocks
+        _bounds, strides, grid, okJ = self._sym_grid(sym)
+        G = grid.shape[1]
+        rest = blocks[1:]
+
+        def agg(q, rows, is_seen):
+            dt = np.int16 if q.bound < (1 << 15) else np.int64
+            f = q.feature.astype(dt)
+            acc = np.full(rows.shape[0], q.identity, dtype=dt)
+            if is_seen:
+                for j in range(rows.shape[1]):
+                    acc = q.ufunc(acc, f[rows[:, j]])
+            return acc
+
+        jt = np.zeros(tail.shape[0], dtype=np.int64)
+        okr = None
+        rest_key = np.zeros(1, dtype=np.int64)
+        for b in rest:
+            rest_key = ((rest_key[:, None] << (bits * len(b)))
+                        | _lex_keys(S, len(b), bits)[None, :]).ravel()
+        comb = [None] * len(sym)
+        for i, ((q, _a, seen), st) in enumerate(zip(sym, strides)):
+            jt += agg(q, tail, seen[blocks[0][0]]).astype(np.int64) * st
+            ra = np.full(1, q.identity, dtype=np.int64)
+            for b in rest:
+                ra = q.ufunc.outer(ra, agg(q, multisets(S, len(b)), seen[b[0]]).astype(np.int64)).ravel()
+            # the joint index's part of question i with the other blocks added: (G, R)
+            comb[i] = np.minimum(q.ufunc.outer(grid[i], ra), q.bound - 1) * st
+        total = comb[0]
+        for c in comb[1:]:
+            total = total + c
+        okr = okJ[total]                  # (G, R); past a bound: aggregates no world reaches
+        del total, comb
+        R = okr.shape[1]
+        jt = jt.astype(np.int32) if G < (1 << 31) else jt
+        rest_cols = sum(len(b) for b in rest)
+        tail_key = _lex_keys(S, tail.shape[1], bits) << (bits * rest_cols)
+        starts = (np.searchsorted(tail[:, 0], np.arange(S, dtype=tail.dtype)) if tail.shape[1]
+                  else np.zeros(S, dtype=np.int64))
+        step = max(1, _OUTER_LIMIT // R)
+        seen0 = [sn[blocks[0][0]] for _q, _a, sn in sym]
+
+        def gen():
+            for a in range(S):
+                check_cancel(cancel)
+                start = int(starts[a])
+                head = np.int64(a) << (bits * (self.n - 1))
+                flat = np.zeros(G, dtype=np.int64)
+                for i, ((q, _a, _s), st) in enumerate(zip(sym, strides)):
+                    x = np.minimum(q.ufunc(grid[i], q.feature[a]), q.bound - 1) if seen0[i] else grid[i]
+                    flat += x * st
+                for s0 in range(start, tail.shape[0], step):
+                    ja = flat[jt[s0:s0 + step]]
+                    idx = np.flatnonzero(okr[ja].ravel() if R > 1 else okr[ja, 0])
+                    if idx.size == 0:
+                        continue
+                    if R == 1:
+                        yield head | tail_key[s0 + idx]
+                        continue
+                    it, ir = np.divmod(idx, R)
+                    yield head | tail_key[s0 + it] | rest_key[ir]
         return gen()
 
     # ------------------------------------------------------------------ eqs. (3)-(4)
