@@ -87,6 +87,7 @@ class BitTable:
         # and their words (nr, S, W), or None. Dropped by every pass that writes the whole table
         self._nz: Optional[np.ndarray] = None
         self._cx: Optional[np.ndarray] = None
+        self._nz_exact = False   # False: _nz may hold rows emptied since (a superset)
 
     def chunks(self):
         """Slices along axis 0 covering the table, each at most about 64 MB (at least one
@@ -98,12 +99,17 @@ class BitTable:
 
     def copy(self) -> "BitTable":
         t = BitTable(self.n, self.S, self.t.copy())
-        t._nz = self._nz            # never written in place
+        t._nz, t._nz_exact = self._nz, self._nz_exact     # never written in place
         return t
 
-    def _touch(self) -> None:
-        """Forget the non-empty rows (the table was written as a whole)."""
-        self._nz = self._cx = None
+    def _touch(self, removed_only: bool = False) -> None:
+        """Forget the non-empty rows (the table was written as a whole); when worlds were only
+        removed, the rows known non-empty are kept as a superset (an empty row in the compact
+        array changes no result)."""
+        self._cx = None
+        self._nz_exact = False
+        if not removed_only:
+            self._nz = None
 
     # ------------------------------------------------------------------ sparse rows
     # A *row* is one index of axes 0..n-3: the S x W words of axis n-2 and the bit axis
@@ -114,19 +120,21 @@ class BitTable:
     # passes read and write only those, gathered into a compact array: the result is the same
     # table, computed in time proportional to the non-empty rows.
 
-    def _rows(self):
-        """``(c, X)``: the sorted flat indices of the non-empty rows and their words (nr, S, W),
-        or None when more than ``_SPARSE_ROWS`` of the rows are non-empty (or n < 3)."""
+    def _rows(self, refresh: bool = True):
+        """``(c, X)``: the sorted flat indices of the non-empty rows (with ``refresh=False``
+        possibly a superset) and their words (nr, S, W), or None when more than
+        ``_SPARSE_ROWS`` of the rows are non-empty (or n < 3)."""
         if self.n < 3 or not self.t.flags.c_contiguous:
             return None
         V = self.t.reshape(-1, self.S * self.W)
-        if self._nz is None:
+        if self._nz is None or (refresh and not self._nz_exact):
             nz = np.empty(V.shape[0], dtype=bool)
             step = max(1, _BLOCK_WORDS // V.shape[1])
             for r0 in range(0, V.shape[0], step):
                 np.not_equal(np.bitwise_or.reduce(V[r0:r0 + step], axis=1), 0,
                              out=nz[r0:r0 + step])
             self._nz = np.flatnonzero(nz)
+            self._nz_exact = True
             self._cx = None
         if self._nz.size > _SPARSE_ROWS * V.shape[0]:
             return None
@@ -143,6 +151,7 @@ class BitTable:
             self._nz, self._cx = c, X
         else:
             self._nz, self._cx = c[keep], X[keep]
+        self._nz_exact = True
 
     def _digit(self, c: np.ndarray, a: int) -> np.ndarray:
         """The index of axis ``a`` (0..n-3) of flat row indices ``c``."""
@@ -251,7 +260,7 @@ class BitTable:
         if n == 1:
             self.t &= masks[q.identity]
             return
-        sparse = self._rows()
+        sparse = self._rows(refresh=False)
         if sparse is not None:
             c, X = sparse
             agg = np.full(c.size, q.identity, dtype=np.int64)
@@ -264,7 +273,7 @@ class BitTable:
                 grid = np.broadcast_to(agg[:, None], (c.size, S))
             self._store_rows(c, X & masks[grid])
             return
-        self._touch()
+        self._touch(removed_only=True)
         feats = [q.feature if seen[a] else None for a in range(n - 1)]
         # partial aggregate over axes 1..n-2 (shape S^(n-2))
         rest = np.full((S,) * (n - 2), q.identity, dtype=np.int64) if n > 2 else np.int64(q.identity)
@@ -437,12 +446,12 @@ class BitTable:
 
     def keep_reaction(self, axis: int, solved_ind: np.ndarray, solved: bool) -> None:
         """Eq. (3)+(4) for one player: keep only worlds where their reaction is ``solved``."""
-        sparse = self._rows()
+        sparse = self._rows(refresh=False)
         if sparse is not None:
             c, X = sparse
             self._store_rows(c, X & self._sparse_mask(axis, solved_ind, solved, c))
             return
-        self._touch()
+        self._touch(removed_only=True)
         if axis == 0:
             self.t &= self.reaction_mask(axis, solved_ind, solved)
             return
