@@ -114,8 +114,8 @@ class BitTable:
     # ------------------------------------------------------------------ sparse rows
     # A *row* is one index of axes 0..n-3: the S x W words of axis n-2 and the bit axis
     # (5 players x 56 stacks: 175 616 rows of 56 words). After a few answers most rows of a
-    # game's table are empty (a truthful 100-event game with 5 players: fewer than 1 in 8
-    # non-empty in 85 of its states), and every operation of Zorn's (2024) eqs. (2)-(4) maps
+    # game's table are empty (a truthful 100-event game with 5 players: at most 1 in 4
+    # non-empty in 80 of its 100 states), and every operation of Zorn's (2024) eqs. (2)-(4) maps
     # an empty row to an empty row or reads nothing from it. So while few rows are non-empty the
     # passes read and write only those, gathered into a compact array: the result is the same
     # table, computed in time proportional to the non-empty rows.
