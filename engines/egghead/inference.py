@@ -322,7 +322,10 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         for p in ctx.order[:-1]:
             ok = _ind_over_me(ctx, st, p, inds[p], w) == (p in solved)
             removed_by[p] = int((before & ~ok).sum())
+        sups = sups_before if inds is inds_before else st.sups
         for p in ctx.order:
+            if sups is not None and _keeps_every_world(st.M, inds[p], sups[p], p in solved):
+                continue                  # eqs. (3)-(4) for p would remove nothing
             st.M.keep_reaction(ctx.axis[p], inds[p], p in solved)
         after = _my_row(ctx, st)
         if not after.any():
@@ -364,6 +367,17 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         st.learned.append(LearnedRecord(i, "solve", ev.player, int((before & ~after).sum()),
                                         int((before_ans & ~st.ans_row).sum())))
     st.inds = st.sups = st.fix = st.post = None  # the tables changed
+
+
+def _keeps_every_world(M, ind, sup, solved: bool) -> bool:
+    """Whether a player's announced reaction ``solved`` is their reaction in every world of
+    the bit-packed master table ``M`` (their solved indicator ``ind`` read on the support
+    ``sup`` of ``M`` along their axis, as :func:`_indicators` gives them), so that keeping
+    the worlds where they react so removes nothing. Cost: one pass over arrays S times smaller
+    than the table. False for orbit tables (not checked there)."""
+    if not isinstance(M, BitTable):
+        return False
+    return not bool(np.any((~ind if solved else ind) & sup))
 
 
 def _reactions_change_nothing(ctx: _Ctx, st: _State, inds: dict, w: list, before: np.ndarray,

@@ -51,6 +51,8 @@ _CHUNK = 1 << 20  # orbits handled at once
 _GEN_LIMIT = 1 << 18  # multisets generated at once for the full table
 _DENSE_LIMIT = 1 << 25  # indicators over at most this many keys are dense count arrays
 _OUTER_LIMIT = 1 << 23  # aggregates combined at once by the full-table answer filter (>= C(60, 5))
+_SYM_LIMIT = 1 << 16  # answers kept unmaterialised while the product of their aggregate ranges fits
+_JOINT_LIMIT = 1 << 22  # (joint aggregates x orbits of the other blocks) tabled at once when listing them
 
 
 @lru_cache(maxsize=64)
@@ -256,10 +258,148 @@ class OrbitTable:
         self.bits = max(1, (S - 1).bit_length())
         self.blocks = self._norm(blocks if blocks is not None else [range(players)])
         self.full = True
-        self.keys = np.zeros(0, dtype=np.int64)
+        # the answers given on the full table while no other event changed it, kept as
+        # (question, answer, seen) instead of their orbits (see :meth:`_materialize`); None
+        # when the orbits are stored
+        self._sym: list | None = None
+        self._keys = np.zeros(0, dtype=np.int64)
         self._kept: list = []
         self._inds: dict = {}   # block -> OrbitIndicator of the current orbits
         self._count: int | None = None   # worlds, cached until the orbits change
+
+    @property
+    def keys(self) -> np.ndarray:
+        """The sorted int64 keys of the orbits (materialised from the answers on first use)."""
+        if self._sym is not None:
+            self._materialize()
+        return self._keys
+
+    @keys.setter
+    def keys(self, value: np.ndarray) -> None:
+        self._keys = value
+        self._sym = None
+
+    # ------------------------------------------------------------------ answers, symbolically
+    # While the table is the full table cut by answers only (no reaction has removed a world,
+    # nobody has solved), a world is in it iff every answer holds for it, and each answer
+    # depends on the world only through its aggregate (Zorn 2024, eq. (2): combine of a
+    # per-stack number over the seen players). So a player's number of valid stacks in a
+    # world depends only on the aggregates, over the others' stacks, of the questions asked:
+    # the indicators are a gather from a table over those aggregates, the number of worlds a
+    # convolution over players, and no orbit needs to be listed (six players: the first
+    # answer and its posterior without the 11.7 M orbits of a typical answer).
+
+    def _sym_grid(self, sym=None):
+        """For the recorded answers (or ``sym``): their bounds, strides (first most
+        significant), the flattened grid of aggregate tuples (k, G) and okJ (G,): whether
+        every answer holds."""
+        qs = self._sym if sym is None else sym
+        bounds = [q.bound for q, _a, _s in qs]
+        strides = _strides(bounds)
+        grid = np.indices(bounds).reshape(len(qs), -1)
+        ok = np.ones(grid.shape[1], dtype=bool)
+        for i, (q, a, _s) in enumerate(qs):
+            ok &= (q.final(np.arange(q.bound, dtype=np.int64)) == a)[grid[i]]
+        return bounds, strides, grid, ok
+
+    def _sym_moves(self, axis: int, grid, strides):
+        """For one more stack on ``axis``: (target flat grid index (G,), multiplicity) per
+        group of stacks with the same numbers for the questions that see ``axis``."""
+        qs = self._sym
+        seen = [i for i, (_q, _a, sn) in enumerate(qs) if sn[axis]]
+        if not seen:
+            flat = sum(grid[i] * strides[i] for i in range(len(qs)))
+            return [(flat, self.S)]
+        feats = np.stack([qs[i][0].feature for i in seen], axis=1)      # (S, k_seen)
+        uniq, mult = np.unique(feats, axis=0, return_counts=True)
+        out = []
+        for f, m in zip(uniq, mult):
+            flat = np.zeros(grid.shape[1], dtype=np.int64)
+            for i, (q, _a, _s) in enumerate(qs):
+                x = grid[i]
+                if i in seen:   # past the bound only from aggregates no world reaches
+                    x = np.minimum(q.ufunc(x, f[seen.index(i)]), q.bound - 1)
+                flat += x * strides[i]
+            out.append((flat, int(m)))
+        return out
+
+    def _sym_count(self) -> int:
+        """Worlds satisfying every recorded answer: the distribution of the aggregates,
+        built one player at a time (exact in float64: at most S^n < 2^53 worlds)."""
+        bounds, strides, grid, ok = self._sym_grid()
+        G = grid.shape[1]
+        dist = np.zeros(G)
+        dist[sum(q.identity * st for (q, _a, _s), st in zip(self._sym, strides))] = 1.0
+        for axis in range(self.n):
+            new = np.zeros(G)
+            for flat, m in self._sym_moves(axis, grid, strides):
+                new += m * np.bincount(flat, weights=dist, minlength=G)
+            dist = new
+        return int(round(float(dist @ ok)))
+
+    def _sym_indicator(self, bi: int, sizes: tuple) -> OrbitIndicator:
+        """The dense solved indicator of block ``bi`` (as :meth:`_dense_indicator` computes
+        it from the orbits) from the recorded answers: for every world without one player of
+        the block (mixed-radix lexicographic index of its sorted blocks), the number of that
+        player's stacks that satisfy every answer, read from the aggregates."""
+        qs = self._sym
+        bounds, strides, grid, ok = self._sym_grid()
+        N = np.zeros(grid.shape[1], dtype=np.int32)
+        for flat, m in self._sym_moves(self.blocks[bi][0], grid, strides):
+            N += m * ok[flat]
+        N = np.minimum(N, 2).astype(np.uint8)
+        jdt = np.int32 if grid.shape[1] < (1 << 31) else np.int64
+        J = np.zeros(1, dtype=jdt)
+        for i, (q, _a, sn) in enumerate(qs):
+            dt = np.int16 if q.bound < (1 << 15) else np.int64
+            agg = np.full(1, q.identity, dtype=dt)
+            for b, size in zip(self.blocks, sizes):
+                if size == 0:
+                    continue
+                if sn[b[0]]:
+                    ms = multisets(self.S, size)
+                    f = q.feature.astype(dt)
+                    blk = np.full(ms.shape[0], q.identity, dtype=dt)
+                    for j in range(size):
+                        blk = q.ufunc(blk, f[ms[:, j]])
+                else:
+                    blk = np.full(math.comb(self.S + size - 1, size), q.identity, dtype=dt)
+                agg = q.ufunc.outer(agg, blk).ravel()
+            J = J + agg.astype(jdt) * jdt(strides[i])
+        cnt = N[J]
+        return OrbitIndicator(None, None, dense=cnt, sizes=sizes, bits=self.bits, S=self.S)
+
+    def _sym_row(self, axis: int, world: Sequence[int]) -> np.ndarray:
+        """:meth:`row` from the recorded answers."""
+        ok = np.ones(self.S, dtype=bool)
+        for q, a, sn in self._sym:
+            part = q.combine_all([int(world[j]) for j in range(self.n) if j != axis and sn[j]])
+            tot = q.ufunc(np.int64(part), q.feature) if sn[axis] else np.full(self.S, part)
+            ok &= q.final(tot) == a
+        return ok
+
+    def _materialize(self, cancel: CancelFlag = None) -> None:
+        """List the orbits of the recorded answers (all of them at once: the fast full-table
+        filter, or a filter of every orbit of the full table when that does not apply)."""
+        sym, inds, count, kept = self._sym, self._inds, self._count, self._kept
+        self._sym = None
+        fast = self._full_answer_chunks(sym, cancel)
+        if fast is None:
+            def rows_iter():
+                for rows in self._full_chunks(self.blocks):
+                    check_cancel(cancel)
+                    ok = np.ones(rows.shape[0], dtype=bool)
+                    for q, a, sn in sym:
+                        acc = np.full(rows.shape[0], q.identity, dtype=np.int64)
+                        for j, ax in enumerate(self.layout):
+                            if sn[ax]:
+                                acc = q.ufunc(acc, q.feature[rows[:, j]])
+                        ok &= q.final(acc) == a
+                    yield rows[ok]
+            self._set_rows(rows_iter(), in_order=True, keep_marks=True)
+        else:
+            self._set_keys(fast, in_order=True, keep_marks=True)
+        self._inds, self._count, self._kept = inds, count, kept
 
     # ------------------------------------------------------------------ layout
     @staticmethod
@@ -339,7 +479,8 @@ class OrbitTable:
     def copy(self) -> OrbitTable:
         t = OrbitTable.__new__(OrbitTable)
         t.n, t.S, t.bits, t.blocks, t.full = self.n, self.S, self.bits, self.blocks, self.full
-        t.keys = self.keys.copy()
+        t._sym = None if self._sym is None else list(self._sym)
+        t._keys = self._keys.copy()
         t._kept = []
         t._inds = dict(self._inds)      # read-only indicators of the same orbits
         t._count = self._count
@@ -347,7 +488,7 @@ class OrbitTable:
 
     @property
     def nbytes(self) -> int:
-        return int(self.keys.nbytes)
+        return 0 if self._sym is not None else int(self._keys.nbytes)
 
     @property
     def orbits(self) -> int:
@@ -361,6 +502,9 @@ class OrbitTable:
         if self.full:
             return self.S ** self.n
         if self._count is not None:
+            return self._count
+        if self._sym is not None:
+            self._count = self._sym_count()
             return self._count
         total = 0
         for rows in self._rows_chunks():
@@ -420,7 +564,7 @@ class OrbitTable:
         old_blocks, old_cols = self.blocks, self._block_cols()
         self.blocks = new
         self._inds = {}
-        if self.full:
+        if self.full or self._sym is not None:   # the same worlds, as their new orbits
             self._kept = []
             return True
         # per old block: every way to hand its sorted stacks to its axes that is canonical for
@@ -446,16 +590,20 @@ class OrbitTable:
     def filter_answer(self, q: Question, answer: int, seen: Sequence[bool],
                       cancel: CancelFlag = None) -> None:
         """Keep the orbits where the moderator gives ``answer`` (eq. (2); eq. (6) with an
-        unseen player). Splits the unseen players off first."""
+        unseen player). Splits the unseen players off first. On a table cut by answers only
+        the answer is recorded, not applied to listed orbits (see :meth:`_sym_indicator`)."""
         unseen = [a for a in range(self.n) if not seen[a]]
         if unseen:
             self.split(unseen)
         seen_cols = [j for j, a in enumerate(self.layout) if seen[a]]
-        if self.full:
-            fast = self._full_answer_chunks(q, answer, seen, cancel)
-            if fast is not None:
-                self._set_keys(fast, in_order=True)
-                return
+        if self.full or self._sym is not None:
+            sym = (self._sym or []) + [(q, int(answer), tuple(bool(x) for x in seen))]
+            self.full = False
+            self._sym, self._keys = sym, np.zeros(0, dtype=np.int64)
+            self._count, self._inds, self._kept = None, {}, []
+            if math.prod(qq.bound for qq, _a, _s in sym) > _SYM_LIMIT:
+                self._materialize(cancel)
+            return
 
         def rows_iter():
             for rows in self._rows_chunks():
@@ -466,45 +614,48 @@ class OrbitTable:
                 yield rows[q.final(acc) == answer]
         self._set_rows(rows_iter(), in_order=True)
 
-    def _full_answer_chunks(self, q: Question, answer: int, seen: Sequence[bool],
-                            cancel: CancelFlag):
-        """The keys of the orbits of the full table that give ``answer``, in key order,
-        without generating the others: the aggregate of a block's sorted tuples is combined
-        from the per-stack numbers (Zorn 2024, eq. (2), on orbits), for each first stack ``a``
-        of the first block at once over every tail (the rest of the first block, tuples >= a,
-        times every orbit of the other blocks). A generator of key chunks, or None when the
-        other blocks' orbits are too many to hold their aggregates (then the generic chunked
-        path is used)."""
+    def _full_answer_chunks(self, sym: Sequence[tuple], cancel: CancelFlag):
+        """The keys of the orbits of the full table that give every answer of ``sym``
+        (``(question, answer, seen)`` triples), in key order, without generating the others:
+        the aggregate of a block's sorted tuples is combined from the per-stack numbers (Zorn
+        2024, eq. (2), on orbits), for each first stack ``a`` of the first block at once over
+        every tail (the rest of the first block, tuples >= a, times every orbit of the other
+        blocks). A generator of key chunks, or None when the other blocks' orbits are too many
+        to hold their aggregates (then every orbit is generated and filtered)."""
         S, blocks, bits = self.S, self.blocks, self.bits
-        small = q.bound < (1 << 15)
-        dt = np.int16 if small else np.int64
-        ok_val = q.final(np.arange(q.bound, dtype=np.int64)) == answer
-        feat = q.feature.astype(dt)
-        ident = dt(q.identity)
-
-        def agg_of(rows, is_seen):
-            acc = np.full(rows.shape[0], ident, dtype=dt)
-            if is_seen:
-                for j in range(rows.shape[1]):
-                    acc = q.ufunc(acc, feat[rows[:, j]])
-            return acc
-
         rest = blocks[1:]
         radix = _radix(S, [len(b) for b in rest])
         R = math.prod(radix)
         if R > _OUTER_LIMIT:
             return None
-        rest_agg = np.full(1, ident, dtype=dt)
+        b1 = len(blocks[0])
+        tail = multisets(S, b1 - 1)
+        if math.prod(q.bound for q, _a, _s in sym) * R <= _JOINT_LIMIT:
+            return self._joint_answer_chunks(sym, tail, cancel)
+        per_q = []
+        for q, answer, seen in sym:
+            dt = np.int16 if q.bound < (1 << 15) else np.int64
+            feat = q.feature.astype(dt)
+            ident = dt(q.identity)
+
+            def agg_of(rows, is_seen, feat=feat, ident=ident, dt=dt, q=q):
+                acc = np.full(rows.shape[0], ident, dtype=dt)
+                if is_seen:
+                    for j in range(rows.shape[1]):
+                        acc = q.ufunc(acc, feat[rows[:, j]])
+                return acc
+
+            rest_agg = np.full(1, ident, dtype=dt)
+            for b in rest:
+                rest_agg = q.ufunc.outer(rest_agg, agg_of(multisets(S, len(b)), seen[b[0]])).ravel()
+            ok_val = q.final(np.arange(q.bound, dtype=np.int64)) == answer
+            per_q.append((q, feat, ok_val, rest_agg, agg_of(tail, seen[blocks[0][0]]),
+                          seen[blocks[0][0]]))
         rest_key = np.zeros(1, dtype=np.int64)
         for b in rest:
-            rest_agg = q.ufunc.outer(rest_agg, agg_of(multisets(S, len(b)), seen[b[0]])).ravel()
             rest_key = ((rest_key[:, None] << (bits * len(b)))
                         | _lex_keys(S, len(b), bits)[None, :]).ravel()
         rest_cols = sum(len(b) for b in rest)
-        b1 = len(blocks[0])
-        seen1 = seen[blocks[0][0]]
-        tail = multisets(S, b1 - 1)
-        tail_agg = agg_of(tail, seen1)
         tail_key = _lex_keys(S, b1 - 1, bits) << (bits * rest_cols)
         starts = (np.searchsorted(tail[:, 0], np.arange(S, dtype=tail.dtype)) if b1 > 1
                   else np.zeros(S, dtype=np.int64))
@@ -515,11 +666,15 @@ class OrbitTable:
                 check_cancel(cancel)
                 start = int(starts[a])
                 head = np.int64(a) << (bits * (self.n - 1))
-                t_agg = q.ufunc(feat[a], tail_agg[start:]) if seen1 else tail_agg[start:]
-                for s0 in range(0, t_agg.shape[0], step):
-                    part = t_agg[s0:s0 + step]
-                    tot = part if R == 1 else q.ufunc.outer(part, rest_agg).ravel()
-                    idx = np.flatnonzero(ok_val[tot])
+                t_aggs = [q.ufunc(feat[a], tail_agg[start:]) if seen1 else tail_agg[start:]
+                          for q, feat, _ok, _ra, tail_agg, seen1 in per_q]
+                for s0 in range(0, t_aggs[0].shape[0], step):
+                    ok = None
+                    for (q, _f, ok_val, rest_agg, _ta, _s1), t_agg in zip(per_q, t_aggs):
+                        part = t_agg[s0:s0 + step]
+                        tot = part if R == 1 else q.ufunc.outer(part, rest_agg).ravel()
+                        ok = ok_val[tot] if ok is None else ok & ok_val[tot]
+                    idx = np.flatnonzero(ok)
                     if idx.size == 0:
                         continue
                     if R == 1:
@@ -527,6 +682,75 @@ class OrbitTable:
                         continue
                     it, ir = np.divmod(idx, R)
                     yield head | tail_key[start + s0 + it] | rest_key[ir]
+        return gen()
+
+    def _joint_answer_chunks(self, sym: Sequence[tuple], tail: np.ndarray, cancel: CancelFlag):
+        """:meth:`_full_answer_chunks` through joint indices: the aggregates of all answers
+        of a set of stacks are one joint index (mixed radix over the questions' bounds). A
+        table ``okr`` (joint index of the first block, orbit of the other blocks) says whether
+        every answer holds; each first stack ``a`` then costs one gather of a table over the
+        joint indices (the tails' aggregates with ``a`` added) and one of ``okr``."""
+        S, bits, blocks = self.S, self.bits, self.blocks
+        _bounds, strides, grid, okJ = self._sym_grid(sym)
+        G = grid.shape[1]
+        rest = blocks[1:]
+
+        def agg(q, rows, is_seen):
+            dt = np.int16 if q.bound < (1 << 15) else np.int64
+            f = q.feature.astype(dt)
+            acc = np.full(rows.shape[0], q.identity, dtype=dt)
+            if is_seen:
+                for j in range(rows.shape[1]):
+                    acc = q.ufunc(acc, f[rows[:, j]])
+            return acc
+
+        jt = np.zeros(tail.shape[0], dtype=np.int64)
+        okr = None
+        rest_key = np.zeros(1, dtype=np.int64)
+        for b in rest:
+            rest_key = ((rest_key[:, None] << (bits * len(b)))
+                        | _lex_keys(S, len(b), bits)[None, :]).ravel()
+        comb = [None] * len(sym)
+        for i, ((q, _a, seen), st) in enumerate(zip(sym, strides)):
+            jt += agg(q, tail, seen[blocks[0][0]]).astype(np.int64) * st
+            ra = np.full(1, q.identity, dtype=np.int64)
+            for b in rest:
+                ra = q.ufunc.outer(ra, agg(q, multisets(S, len(b)), seen[b[0]]).astype(np.int64)).ravel()
+            # the joint index's part of question i with the other blocks added: (G, R)
+            comb[i] = np.minimum(q.ufunc.outer(grid[i], ra), q.bound - 1) * st
+        total = comb[0]
+        for c in comb[1:]:
+            total = total + c
+        okr = okJ[total]                  # (G, R); past a bound: aggregates no world reaches
+        del total, comb
+        R = okr.shape[1]
+        jt = jt.astype(np.int32) if G < (1 << 31) else jt
+        rest_cols = sum(len(b) for b in rest)
+        tail_key = _lex_keys(S, tail.shape[1], bits) << (bits * rest_cols)
+        starts = (np.searchsorted(tail[:, 0], np.arange(S, dtype=tail.dtype)) if tail.shape[1]
+                  else np.zeros(S, dtype=np.int64))
+        step = max(1, _OUTER_LIMIT // R)
+        seen0 = [sn[blocks[0][0]] for _q, _a, sn in sym]
+
+        def gen():
+            for a in range(S):
+                check_cancel(cancel)
+                start = int(starts[a])
+                head = np.int64(a) << (bits * (self.n - 1))
+                flat = np.zeros(G, dtype=np.int64)
+                for i, ((q, _a, _s), st) in enumerate(zip(sym, strides)):
+                    x = np.minimum(q.ufunc(grid[i], q.feature[a]), q.bound - 1) if seen0[i] else grid[i]
+                    flat += x * st
+                for s0 in range(start, tail.shape[0], step):
+                    ja = flat[jt[s0:s0 + step]]
+                    idx = np.flatnonzero(okr[ja].ravel() if R > 1 else okr[ja, 0])
+                    if idx.size == 0:
+                        continue
+                    if R == 1:
+                        yield head | tail_key[s0 + idx]
+                        continue
+                    it, ir = np.divmod(idx, R)
+                    yield head | tail_key[s0 + it] | rest_key[ir]
         return gen()
 
     # ------------------------------------------------------------------ eqs. (3)-(4)
@@ -549,7 +773,8 @@ class OrbitTable:
             return (cached, cached) if with_support else cached
         dsz = self._deletion_sizes(bi)
         if math.prod(_radix(self.S, dsz)) <= _DENSE_LIMIT:
-            ind = self._dense_indicator(bi, dsz, cancel)
+            ind = (self._sym_indicator(bi, dsz) if self._sym is not None
+                   else self._dense_indicator(bi, dsz, cancel))
             self._inds[self.blocks[bi]] = ind
             return (ind, ind) if with_support else ind
         c0, c1 = self._block_cols()[bi]
@@ -728,6 +953,8 @@ class OrbitTable:
         """bool (S,): the valids of the player on ``axis`` when the others hold ``world``."""
         if self.full:
             return np.ones(self.S, dtype=bool)
+        if self._sym is not None:
+            return self._sym_row(axis, world)
         keys = self.pack(self._canon(self._worlds_over(axis, world)))
         if self.keys.size == 0:
             return np.zeros(self.S, dtype=bool)

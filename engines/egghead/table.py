@@ -30,6 +30,7 @@ ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _CHUNK_WORDS = 1 << 18  # rows handled at once in the chunked answer filter
 _CHUNK_BYTES = 64 << 20  # bytes of the table handled at once by the other whole-table passes
 _BLOCK_WORDS = 1 << 15   # words per block of the solved-indicator pass (256 KB: stays in cache)
+_SPARSE_ROWS = 0.25  # passes read only the non-empty rows while at most this share is non-empty
 
 
 def n_words(S: int) -> int:
@@ -82,6 +83,11 @@ class BitTable:
             data = np.empty(shape, dtype=np.uint64)
             data[...] = self.full
         self.t = data
+        # the non-empty rows (see :meth:`_rows`): sorted flat indices, or None when unknown;
+        # and their words (nr, S, W), or None. Dropped by every pass that writes the whole table
+        self._nz: Optional[np.ndarray] = None
+        self._cx: Optional[np.ndarray] = None
+        self._nz_exact = False   # False: _nz may hold rows emptied since (a superset)
 
     def chunks(self):
         """Slices along axis 0 covering the table, each at most about 64 MB (at least one
@@ -92,7 +98,135 @@ class BitTable:
             yield slice(start, min(self.t.shape[0], start + step))
 
     def copy(self) -> "BitTable":
-        return BitTable(self.n, self.S, self.t.copy())
+        t = BitTable(self.n, self.S, self.t.copy())
+        t._nz, t._nz_exact = self._nz, self._nz_exact     # never written in place
+        return t
+
+    def _touch(self, removed_only: bool = False) -> None:
+        """Forget the non-empty rows (the table was written as a whole); when worlds were only
+        removed, the rows known non-empty are kept as a superset (an empty row in the compact
+        array changes no result)."""
+        self._cx = None
+        self._nz_exact = False
+        if not removed_only:
+            self._nz = None
+
+    # ------------------------------------------------------------------ sparse rows
+    # A *row* is one index of axes 0..n-3: the S x W words of axis n-2 and the bit axis
+    # (5 players x 56 stacks: 175 616 rows of 56 words). After a few answers most rows of a
+    # game's table are empty (a truthful 100-event game with 5 players: at most 1 in 4
+    # non-empty in 80 of its 100 states), and every operation of Zorn's (2024) eqs. (2)-(4) maps
+    # an empty row to an empty row or reads nothing from it. So while few rows are non-empty the
+    # passes read and write only those, gathered into a compact array: the result is the same
+    # table, computed in time proportional to the non-empty rows.
+
+    def _rows(self, refresh: bool = True):
+        """``(c, X)``: the sorted flat indices of the non-empty rows (with ``refresh=False``
+        possibly a superset) and their words (nr, S, W), or None when more than
+        ``_SPARSE_ROWS`` of the rows are non-empty (or n < 3)."""
+        if self.n < 3 or not self.t.flags.c_contiguous:
+            return None
+        V = self.t.reshape(-1, self.S * self.W)
+        if self._nz is None or (refresh and not self._nz_exact):
+            nz = np.empty(V.shape[0], dtype=bool)
+            step = max(1, _BLOCK_WORDS // V.shape[1])
+            for r0 in range(0, V.shape[0], step):
+                np.not_equal(np.bitwise_or.reduce(V[r0:r0 + step], axis=1), 0,
+                             out=nz[r0:r0 + step])
+            self._nz = np.flatnonzero(nz)
+            self._nz_exact = True
+            self._cx = None
+        if self._nz.size > _SPARSE_ROWS * V.shape[0]:
+            return None
+        if self._cx is None:
+            self._cx = V[self._nz].reshape(-1, self.S, self.W)
+        return self._nz, self._cx
+
+    def _store_rows(self, c: np.ndarray, X: np.ndarray) -> None:
+        """Write the compact rows back (the other rows stay empty) and drop the emptied ones."""
+        flat = X.reshape(c.size, self.S * self.W)
+        self.t.reshape(-1, self.S * self.W)[c] = flat
+        keep = np.bitwise_or.reduce(flat, axis=1) != 0
+        if keep.all():
+            self._nz, self._cx = c, X
+        else:
+            self._nz, self._cx = c[keep], X[keep]
+        self._nz_exact = True
+
+    def _digit(self, c: np.ndarray, a: int) -> np.ndarray:
+        """The index of axis ``a`` (0..n-3) of flat row indices ``c``."""
+        return (c // self.S ** (self.n - 3 - a)) % self.S
+
+    def _without(self, c: np.ndarray, a: int) -> np.ndarray:
+        """Flat row indices ``c`` with axis ``a`` (0..n-3) deleted (indices of S^(n-3) rows)."""
+        lo = self.S ** (self.n - 3 - a)
+        return (c // (lo * self.S)) * lo + c % lo
+
+    def _sparse_indicator(self, axis: int, c: np.ndarray, X: np.ndarray):
+        """:meth:`solved_indicator` with its support from the non-empty rows only (same
+        arrays: the empty rows contribute no valid stack)."""
+        n, S, W = self.n, self.S, self.W
+        R = self.t.size // (S * W)
+        if axis == n - 1:
+            cnt = np.bitwise_count(X).sum(-1, dtype=np.int16)          # (nr, S)
+            ind = np.zeros((R, S), dtype=bool)
+            sup = np.zeros((R, S), dtype=bool)
+            ind[c] = cnt == 1
+            sup[c] = cnt > 0
+            shape = self.t.shape[:-1]
+            return ind.reshape(shape), sup.reshape(shape)
+        if axis == n - 2:
+            acc = np.bitwise_or.accumulate(X, axis=1)
+            ones = acc[:, -1]
+            twos = np.bitwise_or.reduce(acc[:, :-1] & X[:, 1:], axis=1) if S > 1 else \
+                np.zeros_like(ones)
+            ind = np.zeros((R, W), dtype=np.uint64)
+            sup = np.zeros((R, W), dtype=np.uint64)
+            ind[c] = ones & ~twos
+            sup[c] = ones
+            shape = self.t.shape[:-2] + (W,)
+            return ind.reshape(shape), sup.reshape(shape)
+        # a row axis: rows that differ only on ``axis`` form a group; fold each group's rows
+        # one rank at a time (a group has at most one row of each rank)
+        g = self._without(c, axis)
+        order = np.argsort(g, kind="stable")
+        gs = g[order]
+        first = np.ones(gs.size, dtype=bool)
+        first[1:] = gs[1:] != gs[:-1]
+        gid = np.cumsum(first) - 1
+        starts = np.flatnonzero(first)
+        rank = np.arange(gs.size) - starts[gid]
+        ones = np.zeros((starts.size, S, W), dtype=np.uint64)
+        twos = np.zeros_like(ones)
+        for r in range(int(rank.max()) + 1 if rank.size else 0):
+            sel = np.flatnonzero(rank == r)
+            gi = gid[sel]
+            Xr = X[order[sel]]
+            if r:
+                twos[gi] |= ones[gi] & Xr
+                ones[gi] |= Xr
+            else:
+                ones[gi] = Xr
+        ind = np.zeros((R // S, S, W), dtype=np.uint64)
+        sup = np.zeros((R // S, S, W), dtype=np.uint64)
+        ind[gs[starts]] = ones & ~twos
+        sup[gs[starts]] = ones
+        shape = self.t.shape[:axis] + self.t.shape[axis + 1:]
+        return ind.reshape(shape), sup.reshape(shape)
+
+    def _sparse_mask(self, axis: int, solved_ind: np.ndarray, solved: bool,
+                     c: np.ndarray) -> np.ndarray:
+        """:meth:`reaction_mask` for the compact rows ``c``, broadcastable to (nr, S, W)."""
+        n, S, W = self.n, self.S, self.W
+        if axis == n - 1:
+            ind = solved_ind.reshape(-1, S)[c]
+            ok = ind if solved else ~ind
+            return np.where(ok, ALL, np.uint64(0))[..., None]
+        if axis == n - 2:
+            m = solved_ind.reshape(-1, W)[c][:, None, :]
+        else:
+            m = solved_ind.reshape(-1, S, W)[self._without(c, axis)]
+        return m if solved else ~m
 
     @property
     def nbytes(self) -> int:
@@ -100,6 +234,9 @@ class BitTable:
 
     def count(self) -> int:
         """Number of worlds in the table (int)."""
+        sparse = self._rows()
+        if sparse is not None:
+            return int(np.bitwise_count(sparse[1]).sum(dtype=np.int64))
         return sum(int(np.bitwise_count(self.t[sl]).sum(dtype=np.int64)) for sl in self.chunks())
 
     def __contains__(self, world: Sequence[int]) -> bool:
@@ -123,6 +260,20 @@ class BitTable:
         if n == 1:
             self.t &= masks[q.identity]
             return
+        sparse = self._rows(refresh=False)
+        if sparse is not None:
+            c, X = sparse
+            agg = np.full(c.size, q.identity, dtype=np.int64)
+            for a in range(n - 2):
+                if seen[a]:
+                    agg = q.ufunc(agg, q.feature[self._digit(c, a)])
+            if seen[n - 2]:
+                grid = q.ufunc(agg[:, None], q.feature[None, :])
+            else:
+                grid = np.broadcast_to(agg[:, None], (c.size, S))
+            self._store_rows(c, X & masks[grid])
+            return
+        self._touch(removed_only=True)
         feats = [q.feature if seen[a] else None for a in range(n - 1)]
         # partial aggregate over axes 1..n-2 (shape S^(n-2))
         rest = np.full((S,) * (n - 2), q.identity, dtype=np.int64) if n > 2 else np.int64(q.identity)
@@ -180,8 +331,12 @@ class BitTable:
             saying where the player has at least one valid stack (the projection of the
             table along ``axis``).
         Cost: one read of the table, in cache-sized blocks (6 players × 56 stacks: 4.4 GB,
-        about 1 s per axis on one core).
+        about 1 s per axis on one core); while few rows are non-empty, the non-empty rows only.
         """
+        sparse = self._rows()
+        if sparse is not None:
+            ind, sup = self._sparse_indicator(axis, *sparse)
+            return (ind, sup) if with_support else ind
         if axis == self.n - 1:
             rows = self.t.reshape(-1, self.W)
             ind = np.empty(rows.shape[0], dtype=bool)
@@ -291,6 +446,12 @@ class BitTable:
 
     def keep_reaction(self, axis: int, solved_ind: np.ndarray, solved: bool) -> None:
         """Eq. (3)+(4) for one player: keep only worlds where their reaction is ``solved``."""
+        sparse = self._rows(refresh=False)
+        if sparse is not None:
+            c, X = sparse
+            self._store_rows(c, X & self._sparse_mask(axis, solved_ind, solved, c))
+            return
+        self._touch(removed_only=True)
         if axis == 0:
             self.t &= self.reaction_mask(axis, solved_ind, solved)
             return
@@ -303,6 +464,7 @@ class BitTable:
 
         Keeps the worlds where they held ``stack`` and makes their coordinate free again.
         """
+        self._touch()
         if axis == self.n - 1:
             for sl in self.chunks():
                 part = self.t[sl]

@@ -13,6 +13,13 @@
    and after (orbits under the symmetry of players, engines/egghead/orbits.py) on the same
    god's-eye logs, each in a fresh process: peak RSS, wall and CPU time per
    event (median, max) and their ratio. 6 players explicit only with ``--six-explicit``.
+5. With ``--long`` (only): a long real game, 5 players and 100 events (the first 100 events of a
+   truthful 40-round game, seed 3), through ``python -m engines infer FILE`` in a fresh process
+   (the command line replays the whole log): CPU and wall time and peak RSS against the 10 s /
+   1 GB contract, and the CPU ratio to ``python -c "import numpy"`` measured in the same run.
+6. With ``--rotating`` (only): six players, a rotating moderator (the seed-5 deal of ``--compare
+   6``; the first answer given by P1, so the blocks are (1, 5)), the answer and a reactions round
+   in a fresh process, as ``--compare`` reports them.
 4. With ``--hostile`` (only): custom decks whose master table passes 1 GiB (3 players × 9
    values × 6 cards: a 3.4 GB table) are refused at once — time to the refusal, peak RSS, message.
 """
@@ -246,6 +253,71 @@ def bench_sim(configs, rounds: int = 1000) -> None:
     print("Zorn 2024 table (its 23-question deck): no BA 9.78 / 29.3, BA 6.16 / 14")
 
 
+def bench_long(players: int = 5, events_wanted: int = 100, repeats: int = 3) -> None:
+    """The long-game figure (see the module docstring, item 5)."""
+    import json
+    import subprocess
+    import tempfile
+
+    t0 = time.perf_counter()
+    setup, events, _ = truthful_game(players, 40, seed=3)
+    events = events[:events_wanted]
+    kinds = {k: sum(type(e).__name__ == k for e in events) for k in ("Answer", "Reactions", "Solve")}
+    print(f"{players} players: god's-eye log of {len(events)} events {kinds} built in "
+          f"{time.perf_counter() - t0:.0f} s", flush=True)
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump({"format": "deduction-desk.session", "version": 1, "game": "egghead",
+                   "setup": setup.to_json(), "events": [e.to_json() for e in events]}, f)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+    def run(argv):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        w0 = time.perf_counter()
+        subprocess.run(argv, cwd=root, check=True, stdout=subprocess.DEVNULL)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return cpu, time.perf_counter() - w0
+
+    floor = min(run([sys.executable, "-c", "import numpy"])[0] for _ in range(repeats))
+    res = [run([sys.executable, "-m", "engines", "infer", f.name]) for _ in range(repeats)]
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    cpu = sorted(r[0] for r in res)
+    wall = sorted(r[1] for r in res)
+    print(f"  python -m engines infer ({len(events)} events): CPU median {cpu[len(cpu) // 2]:.2f} s "
+          f"(min {cpu[0]:.2f}, max {cpu[-1]:.2f}), wall median {wall[len(wall) // 2]:.2f} s; "
+          f"peak RSS {rss:.0f} MB; CPU / import numpy ({floor:.2f} s) = "
+          f"x{cpu[len(cpu) // 2] / max(floor, 1e-9):.0f}; contract 10 s / 1 GB", flush=True)
+    os.unlink(f.name)
+
+
+def bench_rotating() -> None:
+    """Six players with a rotating moderator (see the module docstring, item 6)."""
+    import json
+    import subprocess
+    import tempfile
+
+    rng = np.random.default_rng(5)
+    sp = stack_space(6, 3)
+    deck = list(bound_deck(6, 3, 6).values())
+    names = [f"P{i}" for i in range(6)]
+    real = [sp.index(rng.integers(1, 7, 3)) for _ in range(6)]
+    q = deck[rng.integers(len(deck))]
+    a = q.answer([real[i] for i in range(6) if i != 1])
+    setup = Setup.from_json({"players": names, "me": names[0], "moderator": "rotating",
+                             "visible": {names[i]: list(sp.stack(real[i])) for i in range(1, 6)}})
+    events = [Answer(q.id, a, names[1]), Reactions(())]
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump({"setup": setup.to_json(), "events": [e.to_json() for e in events]}, f)
+    out = subprocess.run([sys.executable, __file__, "--compare-one", f.name, "orbits"],
+                         capture_output=True, text=True, timeout=7200, check=True)
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    print(f"6 players, rotating moderator ({q.id} = {a} by P1, then nobody solved): per event "
+          f"CPU median {r['cpu_median']:.3f} s max {r['cpu_max']:.3f} s, wall max "
+          f"{r['wall_max']:.3f} s; peak RSS {r['peak_rss_mb']:.0f} MB; worlds {r['worlds']}, "
+          f"my valids {r['valids']}", flush=True)
+    os.unlink(f.name)
+
+
 def bench_hostile() -> None:
     """Hostile-but-valid custom decks: the setup is refused before any table is built."""
     from engines.core.errors import SessionFormatError
@@ -279,6 +351,10 @@ def main(argv=None) -> None:
     ap.add_argument("--six-explicit", action="store_true",
                     help="with --compare: also 6 players explicit (4.4 GB table)")
     ap.add_argument("--compare-one", nargs=2, help=argparse.SUPPRESS)
+    ap.add_argument("--rotating", action="store_true",
+                    help="only: 6 players, rotating moderator, the first answer and reactions")
+    ap.add_argument("--long", action="store_true",
+                    help="only: 5 players, 100 events through python -m engines infer")
     args = ap.parse_args(argv)
     if args.compare_one:
         compare_one(*args.compare_one)
@@ -288,6 +364,12 @@ def main(argv=None) -> None:
         return
     if args.hostile:
         bench_hostile()
+        return
+    if args.long:
+        bench_long()
+        return
+    if args.rotating:
+        bench_rotating()
         return
     bench_four(6 if args.quick else 12)
     if not args.no_five:

@@ -1,0 +1,137 @@
+"""Egghead's fast paths give the tables they replace.
+
+* The explicit table's passes over its non-empty rows only (``engines.egghead.table``,
+  ``_SPARSE_ROWS``) against an unpacked boolean reference and against the whole-table passes.
+* Answers kept as answers on the orbit table (``OrbitTable._sym``): indicators, world counts and
+  rows read from the aggregates equal those of the listed orbits, and the posterior equals the
+  explicit table's after every event when the answers must be listed early.
+"""
+import random
+
+import numpy as np
+import pytest
+from test_egghead_orbits import _compare_every_prefix, _god_game
+
+import engines.egghead.inference as inf
+import engines.egghead.orbits as orbits_module
+import engines.egghead.table as table_mod
+from engines.egghead import BitTable, bound_deck, stack_space
+from engines.egghead.orbits import OrbitTable
+from engines.egghead.table import pack_bits, unpack_bits
+
+
+@pytest.mark.parametrize("n,S", [(4, 7), (3, 70), (5, 5)])
+def test_sparse_row_passes_equal_the_boolean_reference(monkeypatch, n, S):
+    """A table whose rows are mostly empty: every pass done on the non-empty rows equals the
+    same operation on the unpacked boolean table (and the whole-table pass)."""
+    monkeypatch.setattr(table_mod, "_SPARSE_ROWS", 1.0)   # always the compact rows
+    rng = np.random.default_rng(n * 1000 + S)
+    dense = rng.random((S,) * n) < 0.5
+    rows = dense.reshape(-1, S * S)                            # one row: axes n-2 and n-1
+    rows[rng.random(rows.shape[0]) < 0.7] = False
+    T = BitTable(n, S, pack_bits(dense).copy())
+    assert T._rows() is not None
+    assert T.count() == int(dense.sum())
+    for axis in range(n):
+        cnt = dense.sum(axis=axis, keepdims=True)
+        ref_ind = np.broadcast_to(cnt == 1, dense.shape)
+        ind, sup = T.solved_indicator(axis, with_support=True)
+        monkeypatch.setattr(table_mod, "_SPARSE_ROWS", -1.0)
+        D = BitTable(n, S, T.t.copy())
+        dind, dsup = D.solved_indicator(axis, with_support=True)
+        monkeypatch.setattr(table_mod, "_SPARSE_ROWS", 1.0)
+        assert np.array_equal(ind, dind) and np.array_equal(sup, dsup), axis
+        for solved in (True, False):
+            U = T.copy()
+            U.keep_reaction(axis, ind, solved)
+            expect = dense & (ref_ind if solved else ~ref_ind)
+            assert np.array_equal(unpack_bits(U.t, S), expect), (axis, solved)
+            assert U.count() == int(expect.sum())
+        U.keep_reaction(axis, ind, True)      # both reactions: nothing is left
+        assert U.count() == 0 and not U.t.any() and U.solved_indicator(axis).sum() == 0
+
+
+def test_sparse_answer_filter_equals_the_whole_table_filter(monkeypatch):
+    """The answer filter on the non-empty rows, every question, moderator seen or not."""
+    n, v, k = 4, 3, 2
+    S = stack_space(v, k).size
+    rng = np.random.default_rng(7)
+    dense = rng.random((S,) * n) < 0.6
+    dense.reshape(-1, S * S)[rng.random(S ** (n - 2)) < 0.6] = False
+    for q in bound_deck(v, k, n).values():
+        for mod in (None, 0, n - 2, n - 1):
+            seen = [i != mod for i in range(n)]
+            a = int(rng.choice(q.possible_answers(n - (mod is not None))))
+            monkeypatch.setattr(table_mod, "_SPARSE_ROWS", 1.0)
+            T = BitTable(n, S, pack_bits(dense).copy())
+            T.filter_answer(q, a, seen)
+            monkeypatch.setattr(table_mod, "_SPARSE_ROWS", -1.0)
+            D = BitTable(n, S, pack_bits(dense).copy())
+            D.filter_answer(q, a, seen)
+            assert np.array_equal(T.t, D.t), (q.id, mod)
+
+
+@pytest.mark.parametrize("seed,rotating", [(11, False), (12, True), (13, False)])
+def test_sparse_rows_give_the_posterior_of_whole_table_passes(monkeypatch, seed, rotating):
+    """Five players, a truthful game: the posterior after every event is the same with the
+    compact rows always used and never used."""
+    setup, events = _god_game(5, 3, 2, 4, seed, rotating)
+    monkeypatch.setattr(table_mod, "_SPARSE_ROWS", 1.0)
+    a = inf.initial(setup)
+    monkeypatch.setattr(table_mod, "_SPARSE_ROWS", -1.0)
+    b = inf.initial(setup)
+    for i, ev in enumerate(events):
+        monkeypatch.setattr(table_mod, "_SPARSE_ROWS", 1.0)
+        inf.update(setup, a, i, ev)
+        pa = inf.posterior(setup, a)
+        monkeypatch.setattr(table_mod, "_SPARSE_ROWS", -1.0)
+        inf.update(setup, b, i, ev)
+        pb = inf.posterior(setup, b)
+        assert pa == pb, i
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_answers_kept_as_answers_equal_their_orbits(seed):
+    """Random answers (random moderators, random block splits) on the full table: the solved
+    indicator of every block, the number of worlds and rows of the table read from the
+    answers equal those of the listed orbits, which equal the explicit table."""
+    rng = random.Random(seed)
+    n, v, k = 4, 3, 2
+    S = stack_space(v, k).size
+    deck = list(bound_deck(v, k, n).values())
+    T, B = OrbitTable(n, S), BitTable(n, S)
+    real = [rng.randrange(S) for _ in range(n)]
+    for _ in range(3):
+        if rng.random() < 0.5:
+            T.split(rng.sample(range(n), rng.randrange(1, n)))
+        q = rng.choice(deck)
+        mod = rng.choice([None] + list(range(n)))
+        seen = [i != mod for i in range(n)]
+        a = q.answer([real[i] for i in range(n) if seen[i]])
+        T.filter_answer(q, a, seen)
+        B.filter_answer(q, a, seen)
+        assert T._sym is not None
+        L = T.copy()
+        L._materialize()
+        assert L._sym is None and T._sym is not None
+        assert T.count() == L.count() == B.count()
+        for axis in range(n):
+            ti, li = T.solved_indicator(axis), L.solved_indicator(axis)
+            assert ti.sizes == li.sizes and np.array_equal(ti.dense, li.dense), axis
+            w = [rng.randrange(S) for _ in range(n)]
+            assert np.array_equal(T.row(axis, w), B.row(axis, w))
+            assert np.array_equal(L.row(axis, w), B.row(axis, w))
+        assert T._sym is not None       # nothing above listed the orbits
+
+
+@pytest.mark.parametrize("n,v,k,rounds,seed,rotating", [
+    (4, 3, 2, 4, 21, False), (4, 4, 2, 3, 22, True), (5, 3, 2, 3, 23, True),
+])
+def test_answers_listed_at_once_give_the_explicit_posterior(monkeypatch, n, v, k, rounds, seed,
+                                                            rotating):
+    """When the answers' aggregates pass the limit they are listed as orbits at once (all
+    answers so far in one pass); the posterior still equals the explicit table's."""
+    monkeypatch.setattr(orbits_module, "_SYM_LIMIT", 1)
+    setup, events = _god_game(n, v, k, rounds, seed, rotating)
+    with pytest.MonkeyPatch.context() as mp:     # undone inside, unlike the limit above
+        _compare_every_prefix(mp, setup, events)
