@@ -879,7 +879,7 @@ class _FactEditor(EntryEditor):
                 "card": self.card.currentData()}
 
     def field_widgets(self) -> dict:
-        return {"player": [self.player], "card": [self.card]}
+        return {"player": [self.player], "card": [self.card], "type": [self.verb]}
 
 
 class _HandEditor(EntryEditor):

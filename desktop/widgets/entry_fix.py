@@ -68,6 +68,17 @@ def changed_span(before: str, after: str) -> tuple[int, int]:
     return start, max(start, end)
 
 
+def changed_fields(before, after, field: Optional[str] = None) -> list[str]:
+    """The fields of entry ``after`` that differ from ``before`` (their JSON forms' keys, in
+    order; ``"type"`` when the kind of entry changed), ``field`` (a correction's :attr:`Edit.field`) first when
+    given: ``changed_fields(ShownEvent("Bob", "Library"), ShownEvent("Ann", "Library")) ==
+    ["player"]``."""
+    a, b = before.to_json(), after.to_json()
+    out = [field] if field else []
+    out += [k for k in b if a.get(k) != b[k] and k not in out]
+    return out
+
+
 class FixEntryDialog(QDialog):
     """The form of log entry ``index``, filled with a suggested correction (module docstring).
 
@@ -120,6 +131,7 @@ class FixEntryDialog(QDialog):
             lay.addWidget(_scroll_if_long(box, len(self.corrections)))
             self.choices.idClicked.connect(self.choose)
         self.editor = self._make_editor()
+        self._editor_kind = type(self.original)
         self.pages = QStackedWidget()
         if self.editor is not None:
             self.pages.addWidget(self.editor)
@@ -162,6 +174,28 @@ class FixEntryDialog(QDialog):
         except SessionFormatError:
             return None
 
+    def _editor_holds(self, event) -> bool:
+        """Make :attr:`editor` the form of ``event``'s kind (another kind of entry, e.g. typed
+        as text, gets its own form in place of the old one); False when it has none."""
+        if type(event) is self._editor_kind:
+            return True
+        from desktop.widgets.entry_forms import editor_for
+
+        try:
+            editor = editor_for(self.module, self.setup, self.before, event)
+        except SessionFormatError:
+            editor = None
+        if editor is None:
+            return False
+        old, self.editor, self._editor_kind = self.editor, editor, type(event)
+        shown = self.pages.currentWidget() is old
+        self.pages.insertWidget(0, editor)
+        self.pages.removeWidget(old)
+        old.deleteLater()
+        if shown:
+            self.pages.setCurrentWidget(editor)
+        return True
+
     def _text_page(self) -> QWidget:
         page = QWidget()
         form = QFormLayout(page)
@@ -203,9 +237,9 @@ class FixEntryDialog(QDialog):
         self._chosen = k
         self.problem.hide()
         self.line.setText(self._line(c.event))
-        if self.editor is not None:
+        if self.editor is not None and self._editor_holds(c.event):
             self.editor.load(c.event)
-            self.editor.mark([c.field] if c.field else [], c.text)
+            self.editor.mark(changed_fields(self.original, c.event, c.field), c.text)
         self._focus_changed()
 
     def _focus_changed(self) -> None:
@@ -241,7 +275,7 @@ class FixEntryDialog(QDialog):
                 event = self._parse_line()
             except SessionFormatError:
                 event = None
-            if event is not None:
+            if event is not None and self._editor_holds(event):
                 self.editor.load(event)
             self.pages.setCurrentIndex(0)
         if self.text_button is not None and self.text_button.isChecked() != on:

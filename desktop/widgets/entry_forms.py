@@ -126,7 +126,8 @@ FIELD_WORDS = {"player": "player", "card": "card", "cards": "cards", "shown": "c
                "solved": "who solved", "new_cards": "new cards", "name": "character",
                "remaining": "opponent's standing cards", "opponent": "opponent",
                "identities": "identities shown", "builds": "builds shown", "asked": "asked about",
-               "at": "position", "total": "roll"}
+               "at": "position", "total": "roll", "type": "kind of entry",
+               "mission": "mission card", "claim": "claim"}
 
 
 def editor_for(module, setup, before, event) -> Optional[EntryEditor]:

@@ -16,6 +16,7 @@ from window_idle import wait_idle
 from desktop.widgets.entry_fix import FixEntryDialog
 from desktop.widgets.entry_forms import editor_for
 from engines import cluedo, egghead, guesswho, inkognito, spyfall
+from engines.core.diagnosis import Edit
 from engines.core.errors import ContradictionError, SessionFormatError
 from engines.core.resources import resource_path
 from engines.core.schema import read_session_file
@@ -150,6 +151,29 @@ def test_a_bad_form_is_refused_with_the_engines_message(qapp):
         message = exc.message
     dialog.buttons.button(QDialogButtonBox.Ok).click()
     assert dialog.result_event is None and message in dialog.message()
+
+
+def test_another_kind_typed_as_text_gets_its_form(qapp):
+    """A worksheet cell's entry rewritten as text into an accusation: back in the form view,
+    the accusation form holds it; a correction that moves several fields outlines them all."""
+    cl = _example("cluedo")
+    ann = cl.setup.players[1]
+    events = list(cl.events)
+    k = next(i for i, e in enumerate(events) if isinstance(e, cluedo.SuggestionEvent) and e.refuter)
+    s = events[k]
+    other = next(p for p in cl.setup.players if p not in (s.suggester, s.refuter))
+    moved = cluedo.SuggestionEvent(s.suggester, s.cards, (), other, None)
+    dialog = FixEntryDialog(cluedo, cl.setup, events, k, [Edit(k, "refuter", other, moved, 1.0,
+                                                               f"{other} refuting")])
+    form = dialog.editor.form
+    assert form.refuter.currentText() == other
+    assert form.refuter in dialog.editor.marked_widgets()      # the refuter, and the passes
+    assert dialog.entry() == moved
+    dialog.show_text(True)
+    dialog.line.setText(f"{ann} accuses Mrs White, Rope, Hall")
+    dialog.show_text(False)
+    assert dialog.editor.form.accusation and dialog.editor.form.suggester.currentText() == ann
+    assert dialog.entry() == cluedo.AccusationEvent(ann, ("Mrs White", "Rope", "Hall"), False)
 
 
 def _contradiction(window, qtbot, game, setup, events):
