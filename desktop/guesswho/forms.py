@@ -368,7 +368,7 @@ class _GuessWhoEditor(EntryEditor):
             lay.addWidget(self.words, parts, 1)
             row = QHBoxLayout()
             self.yes, self.no = QRadioButton("Yes"), QRadioButton("No")
-            for b, colour in ((self.yes, "#2e7d32"), (self.no, "#c62828")):
+            for b, colour in ((self.yes, "#1b5e20"), (self.no, "#b71c1c")):
                 b.setStyleSheet(f"QRadioButton {{ color:{tone(colour)}; font-weight:bold }}")
                 row.addWidget(b)
             row.addStretch(1)

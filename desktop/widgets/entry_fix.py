@@ -124,12 +124,20 @@ class FixEntryDialog(QDialog):
             blay = QVBoxLayout(box)
             blay.setContentsMargins(0, 0, 0, 0)
             for k, c in enumerate(self.corrections):
-                b = QRadioButton(f"{c.text} — {self._describe(c.event)}")
-                b.setToolTip(self._line(c.event))
+                # the correction in a few words; the entry it gives is written under the list
+                # (wrapped) and in the tooltip
+                b = QRadioButton(c.text)
+                b.setToolTip(f"{self._describe(c.event)}\n{self._line(c.event)}")
                 self.choices.addButton(b, k)
                 blay.addWidget(b)
             lay.addWidget(_scroll_if_long(box, len(self.corrections)))
             self.choices.idClicked.connect(self.choose)
+        self.gives = QLabel()
+        self.gives.setObjectName("fixEntryGives")
+        self.gives.setWordWrap(True)
+        self.gives.setTextFormat(Qt.PlainText)
+        self.gives.setVisible(bool(self.corrections))
+        lay.addWidget(self.gives)
         self.editor = self._make_editor()
         self._editor_kind = type(self.original)
         self.pages = QStackedWidget()
@@ -173,6 +181,24 @@ class FixEntryDialog(QDialog):
             return editor_for(self.module, self.setup, self.before, self.original)
         except SessionFormatError:
             return None
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
+        super().showEvent(event)
+        QTimer.singleShot(0, self, self._fit_height)
+
+    def _fit_height(self) -> None:
+        """Give each word-wrapped label the height its text needs at its width (a window's
+        layout sizes them for one line more or less than they wrap to at a large zoom), then
+        grow the dialog to its layout's need, within the screen."""
+        for label in self.findChildren(QLabel):
+            if label.wordWrap() and label.isVisible() and label.width() > 0:
+                label.setMinimumHeight(label.heightForWidth(label.width()))
+        need = self.layout().totalMinimumSize().height()
+        screen = self.screen() or QApplication.primaryScreen()
+        if screen is not None:
+            need = min(need, screen.availableGeometry().height() - 48)
+        if need > self.height():
+            self.resize(self.width(), need)
 
     def _editor_holds(self, event) -> bool:
         """Make :attr:`editor` the form of ``event``'s kind (another kind of entry, e.g. typed
@@ -237,6 +263,9 @@ class FixEntryDialog(QDialog):
         self._chosen = k
         self.problem.hide()
         self.line.setText(self._line(c.event))
+        self.gives.setText(f"→ #{self.index + 1} becomes: {self._describe(c.event)}")
+        if self.isVisible():
+            QTimer.singleShot(0, self, self._fit_height)
         if self.editor is not None and self._editor_holds(c.event):
             self.editor.load(c.event)
             self.editor.mark(changed_fields(self.original, c.event, c.field), c.text)
@@ -350,18 +379,24 @@ class FixEntryDialog(QDialog):
 
 
 def _scroll_if_long(box: QWidget, rows: int, most: int = 6) -> QWidget:
-    """``box`` (a column of ``rows`` choices) in a scroll area showing about ``most`` of them
-    when there are more, so that the form below stays on a small screen."""
+    """``box`` (a column of ``rows`` choices) in a scroll area showing ``most`` of them when
+    there are more, so that the form below stays on a small screen; as wide as the choices
+    (a sideways scroll bar only when they are wider than the screen)."""
     if rows <= most:
         return box
     area = QScrollArea()
     area.setWidget(box)
     area.setWidgetResizable(True)
     area.setFrameShape(QFrame.NoFrame)
-    area.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-    first = box.layout().itemAt(0).widget()
-    step = first.sizeHint().height() + box.layout().spacing()
-    area.setFixedHeight(step * most + step // 2)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarAsNeeded)
+    lay = box.layout()
+    step = lay.itemAt(0).widget().sizeHint().height() + lay.spacing()
+    area.setFixedHeight(step * most - lay.spacing())
+    want = box.sizeHint().width() + area.verticalScrollBar().sizeHint().width()
+    screen = box.screen() or QApplication.primaryScreen()
+    if screen is not None:
+        want = min(want, screen.availableGeometry().width() - 80)
+    area.setMinimumWidth(want)
     return area
 
 
@@ -459,7 +494,14 @@ class RemovalPreviewDialog(QDialog):
         c.snapshotChanged.connect(self._update_head)
         self._filter = _ReadOnly(self.preview)
         QApplication.instance().installEventFilter(self._filter)
-        lay.addWidget(self.preview, 1)
+        # in a scroll area: a tab whose least width is more than a small screen (or a large
+        # zoom) leaves scroll bars, never a dialog wider than the screen
+        self.scroll = QScrollArea()
+        self.scroll.setObjectName("removalPreviewScroll")
+        self.scroll.setFrameShape(QFrame.NoFrame)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setWidget(self.preview)
+        lay.addWidget(self.scroll, 1)
         self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         self.buttons.button(QDialogButtonBox.Ok).setText(f"Remove #{index + 1}")
         self.buttons.button(QDialogButtonBox.Cancel).setText("Keep it")
@@ -468,7 +510,12 @@ class RemovalPreviewDialog(QDialog):
         lay.addWidget(self.buttons)
         self.finished.connect(self._finish)
         size = tab.window().size()
-        self.resize(int(size.width() * 0.94), int(size.height() * 0.92))
+        width, height = int(size.width() * 0.94), int(size.height() * 0.92)
+        screen = tab.screen() or QApplication.primaryScreen()
+        if screen is not None:      # the frame (title bar, borders) inside the screen too
+            avail = screen.availableGeometry()
+            width, height = min(width, avail.width() - 24), min(height, avail.height() - 48)
+        self.resize(width, height)
         self._update_head(c.snapshot)
         QTimer.singleShot(0, lambda: self.buttons.button(QDialogButtonBox.Cancel).setFocus())
 
