@@ -186,13 +186,20 @@ class FixEntryDialog(QDialog):
         super().showEvent(event)
         QTimer.singleShot(0, self, self._fit_height)
 
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
+        super().resizeEvent(event)
+        if self.isVisible() and event.size().width() != event.oldSize().width():
+            QTimer.singleShot(0, self, self._fit_height)
+
     def _fit_height(self) -> None:
         """Give each word-wrapped label the height its text needs at its width (a window's
         layout sizes them for one line more or less than they wrap to at a large zoom), then
         grow the dialog to its layout's need, within the screen."""
         for label in self.findChildren(QLabel):
             if label.wordWrap() and label.isVisible() and label.width() > 0:
-                label.setMinimumHeight(label.heightForWidth(label.width()))
+                need = label.heightForWidth(label.width())
+                if need != label.minimumHeight():
+                    label.setMinimumHeight(need)
         need = self.layout().totalMinimumSize().height()
         screen = self.screen() or QApplication.primaryScreen()
         if screen is not None:

@@ -147,5 +147,6 @@ def editor_for(module, setup, before, event) -> Optional[EntryEditor]:
         return None
     editor = make(setup, list(before), event)
     if editor is not None:
+        editor.outer.addStretch(1)      # room to spare goes under the form, not between its rows
         editor.load(event)
     return editor
