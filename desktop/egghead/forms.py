@@ -50,7 +50,8 @@ def card_spin(values: int, value: int = 1) -> QSpinBox:
     spin.setRange(1, values)
     spin.setValue(min(max(value, 1), values))
     spin.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    spin.setStyleSheet(CARD_STYLE)
+    # the card's ink toned for the palette: dark brown on a light one, light on a dark one
+    spin.setStyleSheet(CARD_STYLE.replace("#3e2723", tone("#3e2723")))
     relative_font(spin, 1.45, bold=True, min_em=(3.0, 1.65))   # 13 pt, 62×34 px on a 9 pt desktop
     return spin
 

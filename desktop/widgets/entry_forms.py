@@ -11,7 +11,7 @@ context, as when it was logged). The editor never runs inference: its choices co
 setup and the log (the GUI thread stays free).
 
 :meth:`EntryEditor.mark` outlines the widgets of the fields a correction changed
-(``Edit.field``: ``"card"``, ``"answer"``, …) and names them above the form.
+(``Edit.field``: ``"card"``, ``"answer"``, …), drawn over the form, and names them above it.
 :meth:`EntryEditor.entry` builds the entry through the game's ``event_from_json``, so every
 check the engine makes when an entry is logged also guards the edit; it raises
 :class:`~engines.core.errors.SessionFormatError` naming the field.
@@ -21,12 +21,58 @@ from __future__ import annotations
 import html
 from typing import Any, Iterable, Optional
 
+from PySide6.QtCore import QEvent, QPoint, QRect, Qt
+from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QComboBox, QLabel, QVBoxLayout, QWidget
 
 from desktop.appearance import tone
 
-#: Outline of a field a correction changed (the property ``fixChanged`` selects it).
-CHANGED_CSS = ("*[fixChanged=\"true\"] {{ border: 2px solid {c}; border-radius: 3px; }}")
+#: Width (px) of the outline drawn around a field a correction changed.
+OUTLINE = 2
+
+
+class _Outlines(QWidget):
+    """A transparent layer over the editor that draws an orange frame around each changed
+    field's widget. Drawn over the form, not through the widgets' style sheets: a widget keeps
+    its own look and size (a style-sheet border would restyle a combo box or shrink a button's
+    room for its text)."""
+
+    def __init__(self, editor: QWidget):
+        super().__init__(editor)
+        self.setAttribute(Qt.WA_TransparentForMouseEvents)
+        self.setAttribute(Qt.WA_NoSystemBackground)
+        self.widgets: list = []
+
+    def set_widgets(self, widgets) -> None:
+        for w in self.widgets:
+            w.removeEventFilter(self)
+        self.widgets = list(widgets)
+        for w in self.widgets:
+            w.installEventFilter(self)
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.setGeometry(self.parentWidget().rect())
+        self.raise_()
+        self.update()
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's method name)
+        if event.type() in (QEvent.Move, QEvent.Resize, QEvent.Show, QEvent.Hide):
+            self.refresh()
+        return False
+
+    def paintEvent(self, _event) -> None:  # noqa: N802 (Qt's method name)
+        painter = QPainter(self)
+        painter.setPen(QPen(QColor(tone("#e65100")), OUTLINE))
+        painter.setBrush(Qt.NoBrush)
+        parent = self.parentWidget()
+        for w in self.widgets:
+            if not w.isVisibleTo(parent):
+                continue
+            top_left = w.mapTo(parent, QPoint(0, 0))
+            r = QRect(top_left, w.size()).adjusted(-OUTLINE, -OUTLINE, OUTLINE, OUTLINE)
+            painter.drawRoundedRect(r, 3, 3)
+        painter.end()
 
 
 def combo_select(combo: QComboBox, value: Any, text: Optional[str] = None) -> None:
@@ -61,8 +107,8 @@ class EntryEditor(QWidget):
         self.changed_note.setWordWrap(True)
         self.changed_note.hide()
         self.outer.addWidget(self.changed_note)
-        self.setStyleSheet(CHANGED_CSS.format(c=tone("#e65100")))
         self._marked: list = []
+        self._outlines = _Outlines(self)
 
     # -- subclass ----------------------------------------------------------------------
     def load(self, event) -> None:
@@ -86,21 +132,14 @@ class EntryEditor(QWidget):
     def mark(self, fields: Iterable[str], text: str = "") -> None:
         """Outline the widgets of ``fields`` (the fields a correction changed) and say so above
         the form (``text``: the correction in words); no fields clears the marks."""
-        for w in self._marked:
-            w.setProperty("fixChanged", False)
-            w.style().unpolish(w)
-            w.style().polish(w)
         self._marked = []
         widgets = self.field_widgets()
         names = []
         for f in fields:
-            for w in widgets.get(f, ()):
-                w.setProperty("fixChanged", True)
-                w.style().unpolish(w)
-                w.style().polish(w)
-                self._marked.append(w)
+            self._marked += [w for w in widgets.get(f, ()) if w not in self._marked]
             if f in widgets:
                 names.append(FIELD_WORDS.get(f, f))
+        self._outlines.set_widgets(self._marked)
         if names:
             what = f" ({text})" if text else ""
             self.changed_note.setText(f"<span style='color:{tone('#e65100')}'><b>Changed:</b> "
@@ -108,6 +147,10 @@ class EntryEditor(QWidget):
             self.changed_note.show()
         else:
             self.changed_note.hide()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
+        super().resizeEvent(event)
+        self._outlines.refresh()
 
     def marked_widgets(self) -> list:
         """The widgets outlined by :meth:`mark`."""
