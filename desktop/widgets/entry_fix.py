@@ -202,10 +202,18 @@ class FixEntryDialog(QDialog):
                     label.setMinimumHeight(need)
         need = self.layout().totalMinimumSize().height()
         screen = self.screen() or QApplication.primaryScreen()
-        if screen is not None:
-            need = min(need, screen.availableGeometry().height() - 48)
+        avail = screen.availableGeometry() if screen is not None else None
+        if avail is not None:
+            need = min(need, avail.height() - 48)
         if need > self.height():
             self.resize(self.width(), need)
+        if avail is not None and self.isVisible():
+            # a dialog grown (or placed) past the screen's edge comes back whole
+            frame = self.frameGeometry()
+            x = min(max(frame.x(), avail.x()), max(avail.x(), avail.right() + 1 - frame.width()))
+            y = min(max(frame.y(), avail.y()), max(avail.y(), avail.bottom() + 1 - frame.height()))
+            if (x, y) != (frame.x(), frame.y()):
+                self.move(x, y)
 
     def _editor_holds(self, event) -> bool:
         """Make :attr:`editor` the form of ``event``'s kind (another kind of entry, e.g. typed
