@@ -5,6 +5,7 @@ makes (names, counts) also guards the form; a wrong entry gets a message naming 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -30,8 +31,10 @@ from PySide6.QtWidgets import (
 from desktop.appearance import tone
 from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
+from desktop.widgets.entry_forms import EntryEditor, combo_select
 from desktop.widgets.plain_text import as_rich_plain
 from engines import cluedo
+from engines.cluedo.model import PositionEvent, RollEvent
 from engines.cluedo.suggestions import BEHAVIOURS, LEARN, MAX_RHO
 from engines.core.errors import SessionFormatError
 
@@ -712,6 +715,55 @@ class SuggestionForm(QGroupBox):
         if i >= 0:
             self.shown.setCurrentIndex(i)
 
+    # -- edit mode (Fix… of a logged entry: desktop.widgets.entry_forms) -------------------
+    def set_edit_mode(self, accusation: bool = False) -> None:
+        """Edit a logged entry instead of logging one: no Log / accusation buttons nor advice;
+        ``accusation``: the form holds a failed (or correct) accusation — the accuser and the
+        three cards, and whether it was right — instead of a suggestion."""
+        self.editing = True
+        self.accusation = accusation
+        self.setTitle("Accusation" if accusation else "Suggestion")
+        for w in (self.log_button, self.accuse_button, self.advice):
+            w.hide()
+        lay = self.layout()
+        if not hasattr(self, "correct"):
+            self.correct = QCheckBox("the accusation was right (the envelope holds these cards)")
+            lay.addWidget(self.correct, 8, 0, 1, 3)
+        self.correct.setVisible(accusation)
+        for w in (self.refuter, self.shown, self.shown_label, self.passed_label,
+                  *self.passed_checks.values()):
+            w.setVisible(not accusation)
+        label = lay.itemAtPosition(2, 1)
+        if label is not None and label.widget() is not None:
+            label.widget().setVisible(not accusation)
+        label = lay.itemAtPosition(2, 0)
+        if label is not None and label.widget() is not None:
+            label.widget().setText("Accused by" if accusation else "Suggested by")
+
+    def load_event(self, ev) -> None:
+        """Fill the form with a logged suggestion (or, in accusation mode, accusation)."""
+        for c in ev.cards:
+            self.set_card(c)
+        if getattr(self, "accusation", False):
+            self.suggester.setCurrentText(ev.player)
+            self.correct.setChecked(bool(ev.correct))
+            return
+        self.suggester.setCurrentText(ev.suggester)
+        self.refuter.setCurrentText(ev.refuter if ev.refuter is not None else NOBODY)
+        for p, cb in self.passed_checks.items():
+            cb.setChecked(p in ev.passed)
+        if ev.shown is not None:
+            self.set_shown(ev.shown)
+        else:
+            self.shown.setCurrentIndex(0)
+
+    def edit_json(self) -> dict:
+        """The entry the form holds in edit mode, as session JSON."""
+        if getattr(self, "accusation", False):
+            return {"type": "accusation", "player": self.suggester.currentText(),
+                    "cards": self.cards(), "correct": self.correct.isChecked()}
+        return self.event_json()
+
     def event_json(self) -> dict:
         r = self.refuter.currentText()
         shown = self.shown.currentText() if self.shown.isEnabled() else NOT_SEEN
@@ -743,3 +795,213 @@ class SuggestionForm(QGroupBox):
             QMessageBox.warning(self, "Check the accusation", as_rich_plain(exc.message))
             return
         self.accusationSubmitted.emit(ev)
+
+
+# -- Fix… of a logged entry (desktop.widgets.entry_forms) ------------------------------------
+def _player_combo(setup) -> QComboBox:
+    combo = QComboBox()
+    for p in setup.players:
+        combo.addItem(p + (" (me)" if p == setup.me else ""), p)
+    return combo
+
+
+def _card_combo(setup) -> QComboBox:
+    combo = QComboBox()
+    for cat, cards in setup.categories:
+        for c in cards:
+            combo.addItem(c, c)
+            combo.setItemData(combo.count() - 1, cat, Qt.ItemDataRole.ToolTipRole)
+    return combo
+
+
+class _SuggestionEditor(EntryEditor):
+    """A logged suggestion or accusation in :class:`SuggestionForm` (edit mode)."""
+
+    def __init__(self, setup, before, accusation: bool):
+        super().__init__(cluedo, setup, before)
+        self.form = SuggestionForm(setup)
+        self.form.set_edit_mode(accusation)
+        self.outer.addWidget(self.form)
+        self.original = None
+
+    def load(self, event) -> None:
+        if self.original is None:
+            self.original = event
+        self.form.load_event(event)
+
+    def event_json(self) -> dict:
+        obj = self.form.edit_json()
+        was = getattr(self.original, "passed", None)
+        if was is not None and "passed" in obj:
+            # the players who passed in the order they passed: after the suggester, clockwise
+            players = list(self.setup.players)
+            s = players.index(obj["suggester"]) if obj["suggester"] in players else 0
+            order = players[s + 1:] + players[:s]
+            obj["passed"] = list(was) if set(was) == set(obj["passed"]) else \
+                [p for p in order if p in obj["passed"]]
+        return obj
+
+    def field_widgets(self) -> dict:
+        f = self.form
+        was = list(self.original.cards) if self.original is not None else []
+        changed = [f.pickers[cat] for (cat, _), card in zip(self.setup.categories, was)
+                   if f.pickers[cat].currentText() != card]
+        return {"cards": changed or list(f.pickers.values()), "player": [f.suggester],
+                "refuter": [f.refuter], "shown": [f.shown], "correct": [f.correct],
+                "passed": [cb for cb in f.passed_checks.values() if cb.isVisible()]}
+
+
+class _FactEditor(EntryEditor):
+    """A worksheet cell's entry (``shown`` / ``lacks``): a player has, or does not have, a
+    card — the cell's right-click menu as a form."""
+
+    def __init__(self, setup, before):
+        super().__init__(cluedo, setup, before)
+        box = QGroupBox("A card held or not held (a worksheet cell)")
+        row = QHBoxLayout(box)
+        self.player = _player_combo(setup)
+        self.verb = QComboBox()
+        self.verb.addItem("has", "shown")
+        self.verb.addItem("does not have", "lacks")
+        self.card = _card_combo(setup)
+        for w in (self.player, self.verb, self.card):
+            row.addWidget(w)
+        row.addStretch(1)
+        self.outer.addWidget(box)
+
+    def load(self, event) -> None:
+        combo_select(self.player, event.player)
+        combo_select(self.verb, "shown" if isinstance(event, cluedo.ShownEvent) else "lacks")
+        combo_select(self.card, event.card)
+
+    def event_json(self) -> dict:
+        return {"type": self.verb.currentData(), "player": self.player.currentData(),
+                "card": self.card.currentData()}
+
+    def field_widgets(self) -> dict:
+        return {"player": [self.player], "card": [self.card], "type": [self.verb]}
+
+
+class _HandEditor(EntryEditor):
+    """A hand entry (the cards a player holds, e.g. mine at the deal): the player and a tick
+    per card, as in the New game dialog's list of my cards."""
+
+    def __init__(self, setup, before):
+        super().__init__(cluedo, setup, before)
+        box = QGroupBox("A hand (every card the player holds)")
+        lay = QVBoxLayout(box)
+        self.player = _player_combo(setup)
+        lay.addWidget(self.player)
+        self.cards = QListWidget()
+        for cat, cards in setup.categories:
+            for c in cards:
+                it = QListWidgetItem(c)
+                it.setData(Qt.ItemDataRole.UserRole, c)
+                it.setToolTip(cat)
+                it.setFlags(it.flags() | Qt.ItemIsUserCheckable)
+                it.setCheckState(Qt.Unchecked)
+                self.cards.addItem(it)
+        self.cards.setMinimumHeight(180)
+        lay.addWidget(self.cards)
+        self.outer.addWidget(box)
+
+    def load(self, event) -> None:
+        if getattr(self, "original", None) is None:
+            self.original = event
+        self.loaded = event
+        combo_select(self.player, event.player)
+        held = set(event.cards)
+        for i in range(self.cards.count()):
+            it = self.cards.item(i)
+            it.setCheckState(Qt.Checked if it.data(Qt.ItemDataRole.UserRole) in held
+                             else Qt.Unchecked)
+
+    def event_json(self) -> dict:
+        ticked = [self.cards.item(i).data(Qt.ItemDataRole.UserRole)
+                  for i in range(self.cards.count())
+                  if self.cards.item(i).checkState() == Qt.Checked]
+        # the cards in the order the entry lists them, then any newly ticked in deck order
+        cards = [c for c in self.loaded.cards if c in ticked] + \
+            [c for c in ticked if c not in self.loaded.cards]
+        return {"type": "hand", "player": self.player.currentData(), "cards": cards}
+
+    def field_widgets(self) -> dict:
+        return {"player": [self.player], "cards": [self.cards]}
+
+    def mark(self, fields, text: str = "") -> None:
+        """As :meth:`EntryEditor.mark`; the cards ticked or unticked by the correction are
+        also written in bold."""
+        super().mark(fields, text)
+        was = set(self.original.cards)
+        for i in range(self.cards.count()):
+            it = self.cards.item(i)
+            font = it.font()
+            font.setBold("cards" in fields and
+                         (it.checkState() == Qt.Checked) != (it.data(Qt.ItemDataRole.UserRole) in was))
+            it.setFont(font)
+
+
+class _MoveEditor(EntryEditor):
+    """A pawn's position (a room, or a corridor square typed "row, col") or a roll of the
+    dice: the player and the value, as on the board panel."""
+
+    def __init__(self, setup, before, kind: str):
+        super().__init__(cluedo, setup, before)
+        self.kind = kind
+        box = QGroupBox("A pawn's position" if kind == "position" else "A roll of the dice")
+        form = QFormLayout(box)
+        self.player = _player_combo(setup)
+        form.addRow("Player", self.player)
+        if kind == "position":
+            self.value = QComboBox()
+            self.value.setEditable(True)
+            self.value.setToolTip("a room, or a corridor square as “row, col”")
+            for room in dict(setup.categories)["room"]:
+                self.value.addItem(room, room)
+            form.addRow("At", self.value)
+        else:
+            self.value = QSpinBox()
+            self.value.setRange(0, 12)
+            form.addRow("Total", self.value)
+        self.outer.addWidget(box)
+
+    def load(self, event) -> None:
+        combo_select(self.player, event.player)
+        if self.kind == "position":
+            at = event.at if isinstance(event.at, str) else f"{event.at[0]}, {event.at[1]}"
+            combo_select(self.value, at)
+        else:
+            self.value.setValue(int(event.total))
+
+    def event_json(self) -> dict:
+        p = self.player.currentData()
+        if self.kind == "roll":
+            return {"type": "roll", "player": p, "total": self.value.value()}
+        text = self.value.currentText().strip()
+        parts = [t.strip() for t in text.split(",")]
+        at: object = text
+        if len(parts) == 2 and all(t.lstrip("-").isdigit() for t in parts):
+            at = [int(parts[0]), int(parts[1])]
+        return {"type": "position", "player": p, "at": at}
+
+    def field_widgets(self) -> dict:
+        return {"player": [self.player], "at": [self.value], "total": [self.value]}
+
+
+def entry_editor(setup, before, event) -> Optional[EntryEditor]:
+    """The form of a logged Cluedo entry in edit mode (:mod:`desktop.widgets.entry_forms`):
+    :class:`SuggestionForm` for a suggestion or an accusation; a small form of the worksheet
+    cell's fields for ``shown`` / ``lacks``, of the hand, of a position or a roll."""
+    if isinstance(event, cluedo.SuggestionEvent):
+        return _SuggestionEditor(setup, before, False)
+    if isinstance(event, cluedo.AccusationEvent):
+        return _SuggestionEditor(setup, before, True)
+    if isinstance(event, (cluedo.ShownEvent, cluedo.LacksEvent)):
+        return _FactEditor(setup, before)
+    if isinstance(event, cluedo.HandEvent):
+        return _HandEditor(setup, before)
+    if isinstance(event, PositionEvent):
+        return _MoveEditor(setup, before, "position")
+    if isinstance(event, RollEvent):
+        return _MoveEditor(setup, before, "roll")
+    return None

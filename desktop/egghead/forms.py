@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from desktop.appearance import tone
 from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
+from desktop.widgets.entry_forms import EntryEditor
 from desktop.widgets.now_label import NowLabel
 from desktop.widgets.plain_text import as_rich_plain, esc
 from desktop.zoom import relative_font
@@ -49,7 +50,8 @@ def card_spin(values: int, value: int = 1) -> QSpinBox:
     spin.setRange(1, values)
     spin.setValue(min(max(value, 1), values))
     spin.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    spin.setStyleSheet(CARD_STYLE)
+    # the card's ink toned for the palette: dark brown on a light one, light on a dark one
+    spin.setStyleSheet(CARD_STYLE.replace("#3e2723", tone("#3e2723")))
     relative_font(spin, 1.45, bold=True, min_em=(3.0, 1.65))   # 13 pt, 62×34 px on a 9 pt desktop
     return spin
 
@@ -334,6 +336,25 @@ class QuestionForm(QGroupBox):
         """A past History entry is shown: the hint says it speaks of the log now."""
         self.hint.set_past(past)
 
+    def set_edit_mode(self, before, visible: dict) -> None:
+        """Edit a logged answer instead of logging one (Fix…, desktop.widgets.entry_forms): no
+        Log button; the answers offered are those the cards I saw then allow (``before``: the
+        log before the entry; ``visible``: the stacks I saw then), with no inference."""
+        self.editing = True
+        self.button.hide()
+        self.set_log(before, None, visible=visible)
+
+    def load_event(self, ev) -> None:
+        """Fill the form with a logged answer (its moderator, question and answer; an answer
+        the list does not hold is added, so that the entry as logged can be shown)."""
+        self.set_moderator(ev.moderator)
+        if not self.set_question(ev.question):
+            self.question.addItem(ev.question, ev.question)
+            self.question.setCurrentIndex(self.question.count() - 1)
+        if not self.set_answer(ev.answer):
+            self.answer.addItem(str(ev.answer), ev.answer)
+            self.answer.setCurrentIndex(self.answer.count() - 1)
+
     def set_possible(self, question: str, moderator, answers) -> None:
         """The answers ``question`` (asked of ``moderator``) can get in some world consistent
         with the log and the cards I see (:func:`egghead.possible_answers`, computed in the
@@ -411,11 +432,15 @@ class QuestionForm(QGroupBox):
                 mine = None
             if mine is not None:
                 self.answer.setCurrentIndex(max(self.answer.findData(mine), 0))
-                self.hint.setText(f"You are the moderator: the cards you see give {mine}.")
+                seen = "saw then" if getattr(self, "editing", False) else "see"
+                self.hint.setText(f"You are the moderator: the cards you {seen} give {mine}.")
                 return
         i = self.answer.findData(prev)
         if i >= 0:
             self.answer.setCurrentIndex(i)
+        if getattr(self, "editing", False):
+            self.hint.setText("Answers the cards you saw then allow.")
+            return
         self.hint.setText("Answers the cards you see allow; checking them against the log…")
         self.answersWanted.emit()
 
@@ -512,6 +537,11 @@ class ReactionsForm(_RebuiltBox):
         self.note.setText(text)
         self.note.setStyleSheet(f"color:{tone('#6d4c00' if warn else '#546e7a')}")
 
+    def set_edit_mode(self) -> None:
+        """Edit a logged round instead of logging one (Fix…): no Log button, no note."""
+        self.button.hide()
+        self.note.hide()
+
     def event_json(self) -> dict:
         """The event the form describes, as session JSON (validated by the engine when logged)."""
         return {"type": "reactions", "solved": self.solved()}
@@ -602,6 +632,18 @@ class SolveForm(_RebuiltBox):
         if new_cards is not None:
             for s, v in zip(self.new_cards, new_cards):
                 s.setValue(v)
+
+    def set_edit_mode(self, visible: dict) -> None:
+        """Edit a logged solve instead of logging one (Fix…): no Log button; ``visible``: the
+        stacks I saw before it."""
+        self.button.hide()
+        self.visible = dict(visible)
+
+    def load_event(self, ev) -> None:
+        """Fill the form with a logged solve (player, revealed cards, new cards or none)."""
+        self.set_player(ev.player)
+        self.set_cards(ev.cards, ev.new_cards)
+        self.none_new.setChecked(ev.new_cards is None)
 
     def event_json(self) -> dict:
         """The event the form describes, as session JSON (validated by the engine when logged)."""
@@ -784,3 +826,64 @@ class NewGameDialog(NewGameDialogBase):
                "analysing": [r[0] for r in rows if not r[1] and r[3]]}
         return egghead.Setup.from_json(obj, "setup")
 
+
+
+# -- Fix… of a logged entry (desktop.widgets.entry_forms) ------------------------------------
+def _visible_before(setup, before) -> dict:
+    """The stacks I saw after ``before``: the setup's, replaced by the new cards of the other
+    players who solved (as :func:`egghead.seen_answers` reads them)."""
+    visible = setup.visible_dict()
+    for e in before:
+        if isinstance(e, egghead.Solve) and e.player != setup.me and e.new_cards is not None:
+            visible[e.player] = tuple(e.new_cards)
+    return visible
+
+
+class _EggheadEditor(EntryEditor):
+    """A logged answer, round of reactions or solve in its form (:class:`QuestionForm`,
+    :class:`ReactionsForm`, :class:`SolveForm`) in edit mode."""
+
+    def __init__(self, setup, before, event):
+        super().__init__(egghead, setup, before)
+        visible = _visible_before(setup, before)
+        self.original = event
+        if isinstance(event, egghead.Answer):
+            self.form = QuestionForm(setup)
+            self.form.set_edit_mode(before, visible)
+        elif isinstance(event, egghead.Reactions):
+            self.form = ReactionsForm(setup)
+            self.form.set_edit_mode()
+        else:
+            self.form = SolveForm(setup)
+            self.form.set_edit_mode(visible)
+        self.outer.addWidget(self.form)
+
+    def load(self, event) -> None:
+        if isinstance(self.form, ReactionsForm):
+            self.form.set_solved(event.solved)
+        else:
+            self.form.load_event(event)
+
+    def event_json(self) -> dict:
+        return self.form.event_json()
+
+    def field_widgets(self) -> dict:
+        f = self.form
+        if isinstance(f, QuestionForm):
+            return {"answer": [f.answer], "moderator": [f.moderator], "question": [f.question]}
+        if isinstance(f, ReactionsForm):
+            was = set(self.original.solved)
+            changed = [b for p, b in f.toggles.items() if b.isChecked() != (p in was)]
+            return {"solved": changed or list(f.toggles.values())}
+        def differ(spins, old):
+            out = [s for s, v in zip(spins, old or ()) if s.value() != v]
+            return out or list(spins)
+        return {"player": [f.player], "cards": differ(f.cards, self.original.cards),
+                "new_cards": differ(f.new_cards, self.original.new_cards) + [f.none_new]}
+
+
+def entry_editor(setup, before, event) -> Optional[EntryEditor]:
+    """The form of a logged Egghead entry in edit mode (:mod:`desktop.widgets.entry_forms`)."""
+    if isinstance(event, (egghead.Answer, egghead.Reactions, egghead.Solve)):
+        return _EggheadEditor(setup, before, event)
+    return None

@@ -22,14 +22,16 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QRadioButton,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from desktop.appearance import muted_css
+from desktop.appearance import muted_css, tone
 from desktop.widgets.columns import STRETCH, Column, ColumnTable, is_missing
 from desktop.widgets.dialogs import NewGameDialogBase
+from desktop.widgets.entry_forms import EntryEditor
 from desktop.widgets.plain_text import as_rich_plain, esc
 from desktop.widgets.simulation import SimulationPanelBase
 from engines import guesswho
@@ -315,3 +317,128 @@ class SimulationPanel(SimulationPanelBase):
 
 def _simulate_job(config, task):
     return guesswho.simulate(config, progress=task.progress, cancel=task)
+
+
+# -- Fix… of a logged entry (desktop.widgets.entry_forms) ------------------------------------
+#: The "no second part" item of a compound question's picker.
+NO_ATOM = "—"
+
+
+def _atom_choices(setup) -> list:
+    """``[(label, (attribute, value))]``: every single question of the board as the quick entry
+    names it ("glasses", "no glasses", "ginger hair colour", "is it Alex")."""
+    from engines.guesswho.parse import atom_labels
+
+    out = []
+    for label, (a, v) in atom_labels(setup).items():
+        out.append((label, (a, v)))
+        if v is True:
+            out.append((f"no {label}", (a, False)))
+    return out
+
+
+class _GuessWhoEditor(EntryEditor):
+    """A logged Guess Who? entry in a form: a question (its parts, "… or …" for a compound
+    question) and the answer Yes / No, as the question list and its Yes / No buttons log it; a
+    card I knocked down (the board's click); the opponent's count of standing cards (the
+    opponent box)."""
+
+    def __init__(self, setup, before, event):
+        super().__init__(guesswho, setup, before)
+        self.kind = type(event).__name__
+        if isinstance(event, guesswho.Answer):
+            box = QGroupBox("Question and answer")
+            lay = QGridLayout(box)
+            choices = _atom_choices(setup)
+            self.atoms = [atom for _, atom in choices]
+            parts = max(len(event.question.atoms), 2 if setup.compound_questions else 1)
+            self.parts = []
+            for k in range(parts):
+                combo = QComboBox()
+                if k:
+                    combo.addItem(NO_ATOM, -1)
+                for j, (label, _atom) in enumerate(choices):
+                    combo.addItem(label, j)
+                lay.addWidget(QLabel("Asked" if k == 0 else "or"), k, 0)
+                lay.addWidget(combo, k, 1)
+                combo.currentIndexChanged.connect(self._update_words)
+                self.parts.append(combo)
+            self.words = QLabel()
+            self.words.setWordWrap(True)
+            lay.addWidget(self.words, parts, 1)
+            row = QHBoxLayout()
+            self.yes, self.no = QRadioButton("Yes"), QRadioButton("No")
+            for b, colour in ((self.yes, "#1b5e20"), (self.no, "#b71c1c")):
+                b.setStyleSheet(f"QRadioButton {{ color:{tone(colour)}; font-weight:bold }}")
+                row.addWidget(b)
+            row.addStretch(1)
+            lay.addWidget(QLabel("Answer"), parts + 1, 0)
+            lay.addLayout(row, parts + 1, 1)
+            lay.setColumnStretch(1, 1)
+        elif isinstance(event, guesswho.Eliminate):
+            box = QGroupBox("A card I knocked down")
+            lay = QFormLayout(box)
+            self.name = QComboBox()
+            self.name.addItems(list(setup.board.names))
+            lay.addRow("Character", self.name)
+        else:
+            box = QGroupBox("The opponent's standing cards")
+            lay = QFormLayout(box)
+            self.remaining = QSpinBox()
+            self.remaining.setRange(1, max(1, setup.board.size))
+            lay.addRow("Standing", self.remaining)
+        self.outer.addWidget(box)
+
+    def _question(self) -> dict:
+        atoms = [self.atoms[c.currentData()] for c in self.parts if c.currentData() >= 0]
+        forms = [{"attribute": a, "value": v} for a, v in atoms]
+        return forms[0] if len(forms) == 1 else {"any": forms}
+
+    def _update_words(self, *_a) -> None:
+        from desktop.guesswho.cards import question_words
+
+        self.words.setText(f"“{question_words(self._question(), self.setup.board)}”")
+
+    def load(self, event) -> None:
+        if self.kind == "Answer":
+            atoms = list(event.question.atoms)
+            for k, combo in enumerate(self.parts):
+                atom = tuple(atoms[k]) if k < len(atoms) else None
+                if atom in self.atoms:
+                    combo.setCurrentIndex(combo.findData(self.atoms.index(atom)))
+                elif atom is not None:
+                    self.atoms.append(atom)
+                    combo.addItem(f"{atom[0]}: {atom[1]}", len(self.atoms) - 1)
+                    combo.setCurrentIndex(combo.count() - 1)
+                else:
+                    combo.setCurrentIndex(0)
+            (self.yes if event.answer else self.no).setChecked(True)
+            self._update_words()
+        elif self.kind == "Eliminate":
+            self.name.setCurrentText(event.name)
+        else:
+            self.remaining.setValue(int(event.remaining))
+
+    def event_json(self) -> dict:
+        if self.kind == "Answer":
+            if not (self.yes.isChecked() or self.no.isChecked()):
+                return {"type": "answer", "question": self._question()}
+            return {"type": "answer", "question": self._question(),
+                    "answer": self.yes.isChecked()}
+        if self.kind == "Eliminate":
+            return {"type": "eliminate", "name": self.name.currentText()}
+        return {"type": "opponent", "remaining": self.remaining.value()}
+
+    def field_widgets(self) -> dict:
+        if self.kind == "Answer":
+            return {"answer": [self.yes, self.no], "question": list(self.parts)}
+        if self.kind == "Eliminate":
+            return {"name": [self.name]}
+        return {"remaining": [self.remaining]}
+
+
+def entry_editor(setup, before, event) -> Optional[EntryEditor]:
+    """The form of a logged Guess Who? entry in edit mode (:mod:`desktop.widgets.entry_forms`)."""
+    if isinstance(event, (guesswho.Answer, guesswho.Eliminate, guesswho.Opponent)):
+        return _GuessWhoEditor(setup, before, event)
+    return None

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from desktop.appearance import tone
 from desktop.widgets.columns import CONTENTS, Column, ColumnTable
+from desktop.widgets.entry_forms import EntryEditor
 from desktop.widgets.plain_text import as_rich_plain
 from engines import inkognito
 
@@ -200,7 +201,7 @@ class AnswerSheet(QGroupBox):
                      self.mission.isChecked())
         pending = SheetRow(code, "the next answer: click cells to tick, then Enter",
                            frozenset(self.ticked_identities), frozenset(self.ticked_builds),
-                           pending=True, label="new")
+                           pending=True, label=getattr(self, "editing_label", "new"))
         self.table.set_rows([self._logged_row(r, ev) for r, ev in enumerate(self._answers)]
                             + [pending])
 
@@ -227,6 +228,31 @@ class AnswerSheet(QGroupBox):
     def set_question(self, question: str, asked: str) -> None:
         self.question.setCurrentIndex(self.question.findData(question))
         self.asked.setCurrentIndex(self.asked.findData(asked))
+
+    def set_edit_mode(self, label: str) -> None:
+        """Edit a logged answer instead of logging one (Fix…, desktop.widgets.entry_forms): no
+        Log button, Enter logs nothing, and the ticked row is labelled ``label`` (the entry's
+        number) instead of "new"."""
+        self.editing_label = label
+        self.log_button.hide()
+        self.table.setToolTip("Click the cells of the highlighted row to tick or untick the "
+                              "cards shown in this answer")
+        self._draw_pending()
+
+    def set_opponent(self, opponent: str, answers) -> None:
+        """Show the sheet of ``opponent`` (their logged ``answers``), keeping the ticked row."""
+        self.opponent = opponent
+        self.setTitle(opponent)
+        self.set_answers(answers)
+
+    def load_event(self, ev) -> None:
+        """Tick the pending row as logged answer ``ev`` (question, kind asked, cards, mission)."""
+        s = self.setup
+        self.ticked_identities = {i for i, n in enumerate(s.identities) if n in ev.identities}
+        self.ticked_builds = {b for b, n in enumerate(s.builds) if n in ev.builds}
+        self.set_question(ev.question, ev.asked)
+        self.mission.setChecked(bool(ev.mission))
+        self._draw_pending()
 
     def event_json(self) -> dict:
         """The pending answer as event JSON (validated by the engine when logged)."""
@@ -350,3 +376,53 @@ class NewGameDialog(QDialog):
 
     def result_setup(self):
         return self._setup
+
+
+# -- Fix… of a logged entry (desktop.widgets.entry_forms) ------------------------------------
+class _AnswerEditor(EntryEditor):
+    """A logged answer in the opponent's :class:`AnswerSheet` (edit mode): their earlier answers
+    above, the entry's cards ticked in the highlighted row, and the opponent to pick (a
+    correction may move the answer to another opponent's sheet)."""
+
+    def __init__(self, setup, before, event):
+        super().__init__(inkognito, setup, before)
+        self.original = event
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Answered by"))
+        self.opponent = QComboBox()
+        for o in setup.opponents:
+            self.opponent.addItem(o, o)
+        row.addWidget(self.opponent)
+        row.addStretch(1)
+        self.outer.addLayout(row)
+        self.sheet = AnswerSheet(event.opponent, setup)
+        self.sheet.set_edit_mode(f"#{len(before) + 1}")
+        self.sheet.setMinimumHeight(220)
+        self.outer.addWidget(self.sheet, 1)
+        self.opponent.currentIndexChanged.connect(self._opponent_changed)
+
+    def _opponent_changed(self, *_a) -> None:
+        o = self.opponent.currentData()
+        self.sheet.set_opponent(o, [e for e in self.before if e.opponent == o])
+
+    def load(self, event) -> None:
+        self.opponent.blockSignals(True)
+        self.opponent.setCurrentIndex(max(self.opponent.findData(event.opponent), 0))
+        self.opponent.blockSignals(False)
+        self._opponent_changed()
+        self.sheet.load_event(event)
+
+    def event_json(self) -> dict:
+        return self.sheet.event_json()
+
+    def field_widgets(self) -> dict:
+        return {"opponent": [self.opponent], "identities": [self.sheet.table],
+                "builds": [self.sheet.table], "asked": [self.sheet.asked],
+                "question": [self.sheet.question], "mission": [self.sheet.mission]}
+
+
+def entry_editor(setup, before, event) -> Optional["EntryEditor"]:
+    """The form of a logged Inkognito answer in edit mode (:mod:`desktop.widgets.entry_forms`)."""
+    if isinstance(event, inkognito.Answer):
+        return _AnswerEditor(setup, before, event)
+    return None

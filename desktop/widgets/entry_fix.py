@@ -3,14 +3,16 @@
 The banner (:mod:`desktop.widgets.diagnosis`) lists the corrections the engine's diagnosis
 found (:mod:`engines.core.diagnosis`). Nothing is applied by a click on them:
 
-* *Fix…* opens :class:`FixEntryDialog`: the entry's form, filled with the entry as logged and
-  the suggested field changed. The form is the entry's line in the game's typed-entry grammar
-  (``format_event`` writes it, ``parse`` reads it back: the form every game has for every kind
-  of entry, docs/quick-entry.md), with completion of the word under the cursor, the entry in
-  words as it is typed, the suggested words selected and focused, and the other corrections of
-  the same entry one click away. OK replaces the entry (one undoable command,
-  ``SessionDocument.replace_event``); Cancel changes nothing. The grammar's functions are pure
-  and take microseconds (no inference on the GUI thread).
+* *Fix…* opens :class:`FixEntryDialog`: the entry in **its game's own form** — the form that
+  logs that kind of entry, in edit mode (:mod:`desktop.widgets.entry_forms`; a small form of
+  its fields for an entry that only comes from a worksheet click) — filled with the entry as
+  logged and the suggested field changed, that field outlined and named, and the other
+  corrections of the same entry one click away. *Edit as text…* shows the entry as one line
+  of the game's typed-entry grammar instead (``format_event`` writes it, ``parse`` reads it
+  back, docs/quick-entry.md), with completion and the entry in words as it is typed. OK
+  replaces the entry (one undoable command, ``SessionDocument.replace_event``) once the
+  engine's checks accept it (a bad field keeps the dialog open, naming it); Cancel changes
+  nothing. The forms and the grammar run no inference (nothing heavy on the GUI thread).
 * *Remove…* opens :class:`RemovalPreviewDialog`: the game's own tab, read-only, showing the log
   without the entry; its beliefs are computed in the background by that tab's
   :class:`desktop.controller.GameController` and rendered from the snapshot it publishes, like
@@ -31,9 +33,12 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QLabel,
     QLineEdit,
     QRadioButton,
+    QScrollArea,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -63,20 +68,36 @@ def changed_span(before: str, after: str) -> tuple[int, int]:
     return start, max(start, end)
 
 
+def changed_fields(before, after, field: Optional[str] = None) -> list[str]:
+    """The fields of entry ``after`` that differ from ``before`` (their JSON forms' keys, in
+    order; ``"type"`` when the kind of entry changed), ``field`` (a correction's :attr:`Edit.field`) first when
+    given: ``changed_fields(ShownEvent("Bob", "Library"), ShownEvent("Ann", "Library")) ==
+    ["player"]``."""
+    a, b = before.to_json(), after.to_json()
+    out = [field] if field else []
+    out += [k for k in b if a.get(k) != b[k] and k not in out]
+    return out
+
+
 class FixEntryDialog(QDialog):
     """The form of log entry ``index``, filled with a suggested correction (module docstring).
 
     Args:
         module: the game's engine module (``format_event``, ``parse``, ``preview``,
-            ``complete``, ``describe_event``).
+            ``complete``, ``describe_event``, ``event_from_json``).
         setup: the game's setup. events: the whole log (a sequence of events).
         index: 0-based index of the entry to fix.
         corrections: the diagnosis's corrections of this entry that change a field
             (:class:`engines.core.diagnosis.Edit` with an ``event``), likeliest first.
         chosen: the correction filled in first (an index into ``corrections``).
 
-    The entry is read in the context of the entries before it (``events[:index]``), as it was
-    when logged. The dialog is accepted only when it holds an entry (:meth:`entry`), and
+    The entry is shown in the game's own form (:attr:`editor`, an
+    :class:`desktop.widgets.entry_forms.EntryEditor`: the form that logs that kind of entry, in
+    edit mode) filled with the chosen correction, the changed field outlined and named; *Edit
+    as text…* switches to the entry's line in the game's quick-entry grammar (:attr:`line`), the
+    only page for a game without forms. The entry is read in the context of the entries before
+    it (``events[:index]``), as it was when logged. The dialog is accepted only when the page
+    shown holds a valid entry (:meth:`entry`: the engine's own checks, as when logging), and
     :attr:`result_event` is then that entry. Sources: the typed-entry grammar of each game
     (docs/quick-entry.md); the corrections of :mod:`engines.core.diagnosis`.
     """
@@ -89,6 +110,7 @@ class FixEntryDialog(QDialog):
         self.original = events[index]
         self.corrections = [c for c in corrections if c.event is not None]
         self.result_event: Any = None
+        self._chosen: Optional[int] = None
         self.setWindowTitle(f"Fix entry #{index + 1}")
         self.setObjectName("fixEntryDialog")
         lay = QVBoxLayout(self)
@@ -98,32 +120,47 @@ class FixEntryDialog(QDialog):
         self.choices = QButtonGroup(self)
         if self.corrections:
             lay.addWidget(QLabel("Suggested corrections (each makes the log consistent again):"))
+            box = QWidget()
+            blay = QVBoxLayout(box)
+            blay.setContentsMargins(0, 0, 0, 0)
             for k, c in enumerate(self.corrections):
-                b = QRadioButton(f"{c.text} — {self._describe(c.event)}")
-                b.setToolTip(self._line(c.event))
+                # the correction in a few words; the entry it gives is written under the list
+                # (wrapped) and in the tooltip
+                b = QRadioButton(c.text)
+                b.setToolTip(f"{self._describe(c.event)}\n{self._line(c.event)}")
                 self.choices.addButton(b, k)
-                lay.addWidget(b)
+                blay.addWidget(b)
+            lay.addWidget(_scroll_if_long(box, len(self.corrections)))
             self.choices.idClicked.connect(self.choose)
-        form = QFormLayout()
-        self.line = QLineEdit()
-        self.line.setObjectName("fixEntryLine")
-        self.line.setToolTip("The entry as one line of the game's quick-entry grammar (F1, "
-                             "“Quick entry”). Names: any unique prefix of any word; ↓ completes.")
-        form.addRow(f"Entry #{index + 1}:", self.line)
-        self.words = QLabel()
-        self.words.setWordWrap(True)
-        self.words.setTextFormat(Qt.PlainText)
-        form.addRow("", self.words)
-        lay.addLayout(form)
-        self._model = QStringListModel(self)
-        completer = QCompleter(self._model, self)
-        completer.setCaseSensitivity(Qt.CaseInsensitive)
-        completer.setCompletionMode(QCompleter.UnfilteredPopupCompletion)
-        self.line.setCompleter(completer)
-        self.line.textChanged.connect(self._update_words)
-        self.line.textEdited.connect(self._complete)
+        self.gives = QLabel()
+        self.gives.setObjectName("fixEntryGives")
+        self.gives.setWordWrap(True)
+        self.gives.setTextFormat(Qt.PlainText)
+        self.gives.setVisible(bool(self.corrections))
+        lay.addWidget(self.gives)
+        self.editor = self._make_editor()
+        self._editor_kind = type(self.original)
+        self.pages = QStackedWidget()
+        if self.editor is not None:
+            self.pages.addWidget(self.editor)
+        self.pages.addWidget(self._text_page())
+        lay.addWidget(self.pages, 1)
+        self.problem = QLabel()
+        self.problem.setObjectName("fixEntryProblem")
+        self.problem.setWordWrap(True)
+        self.problem.setTextFormat(Qt.PlainText)
+        self.problem.hide()
+        lay.addWidget(self.problem)
         self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         self.buttons.button(QDialogButtonBox.Ok).setText(f"Replace #{index + 1}")
+        self.text_button = None
+        if self.editor is not None:
+            self.text_button = self.buttons.addButton("Edit as text…",
+                                                      QDialogButtonBox.ActionRole)
+            self.text_button.setCheckable(True)
+            self.text_button.setToolTip("The entry as one line of the game's quick-entry "
+                                        "grammar instead of its form")
+            self.text_button.toggled.connect(self.show_text)
         self.buttons.accepted.connect(self._accept)
         self.buttons.rejected.connect(self.reject)
         lay.addWidget(self.buttons)
@@ -135,6 +172,93 @@ class FixEntryDialog(QDialog):
         else:
             self.line.setText(self._line(self.original))
 
+    def _make_editor(self):
+        from desktop.widgets.entry_forms import editor_for
+
+        if not hasattr(self.module, "event_from_json"):
+            return None
+        try:
+            return editor_for(self.module, self.setup, self.before, self.original)
+        except SessionFormatError:
+            return None
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
+        super().showEvent(event)
+        QTimer.singleShot(0, self, self._fit_height)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
+        super().resizeEvent(event)
+        if self.isVisible() and event.size().width() != event.oldSize().width():
+            QTimer.singleShot(0, self, self._fit_height)
+
+    def _fit_height(self) -> None:
+        """Give each word-wrapped label the height its text needs at its width (a window's
+        layout sizes them for one line more or less than they wrap to at a large zoom), then
+        grow the dialog to its layout's need, within the screen."""
+        for label in self.findChildren(QLabel):
+            if label.wordWrap() and label.isVisible() and label.width() > 0:
+                need = label.heightForWidth(label.width())
+                if need != label.minimumHeight():
+                    label.setMinimumHeight(need)
+        need = self.layout().totalMinimumSize().height()
+        screen = self.screen() or QApplication.primaryScreen()
+        avail = screen.availableGeometry() if screen is not None else None
+        if avail is not None:
+            need = min(need, avail.height() - 48)
+        if need > self.height():
+            self.resize(self.width(), need)
+        if avail is not None and self.isVisible():
+            # a dialog grown (or placed) past the screen's edge comes back whole
+            frame = self.frameGeometry()
+            x = min(max(frame.x(), avail.x()), max(avail.x(), avail.right() + 1 - frame.width()))
+            y = min(max(frame.y(), avail.y()), max(avail.y(), avail.bottom() + 1 - frame.height()))
+            if (x, y) != (frame.x(), frame.y()):
+                self.move(x, y)
+
+    def _editor_holds(self, event) -> bool:
+        """Make :attr:`editor` the form of ``event``'s kind (another kind of entry, e.g. typed
+        as text, gets its own form in place of the old one); False when it has none."""
+        if type(event) is self._editor_kind:
+            return True
+        from desktop.widgets.entry_forms import editor_for
+
+        try:
+            editor = editor_for(self.module, self.setup, self.before, event)
+        except SessionFormatError:
+            editor = None
+        if editor is None:
+            return False
+        old, self.editor, self._editor_kind = self.editor, editor, type(event)
+        shown = self.pages.currentWidget() is old
+        self.pages.insertWidget(0, editor)
+        self.pages.removeWidget(old)
+        old.deleteLater()
+        if shown:
+            self.pages.setCurrentWidget(editor)
+        return True
+
+    def _text_page(self) -> QWidget:
+        page = QWidget()
+        form = QFormLayout(page)
+        form.setContentsMargins(0, 0, 0, 0)
+        self.line = QLineEdit()
+        self.line.setObjectName("fixEntryLine")
+        self.line.setToolTip("The entry as one line of the game's quick-entry grammar (F1, "
+                             "“Quick entry”). Names: any unique prefix of any word; ↓ completes.")
+        form.addRow(f"Entry #{self.index + 1}:", self.line)
+        self.words = QLabel()
+        self.words.setWordWrap(True)
+        self.words.setTextFormat(Qt.PlainText)
+        form.addRow("", self.words)
+        self._model = QStringListModel(self)
+        completer = QCompleter(self._model, self)
+        completer.setCaseSensitivity(Qt.CaseInsensitive)
+        completer.setCompletionMode(QCompleter.UnfilteredPopupCompletion)
+        self.line.setCompleter(completer)
+        self.line.textChanged.connect(self._update_words)
+        self.line.textEdited.connect(self._complete)
+        return page
+
     # -- the entry -------------------------------------------------------------------------
     def _describe(self, event) -> str:
         return self.module.describe_event(self.setup, event)
@@ -142,27 +266,84 @@ class FixEntryDialog(QDialog):
     def _line(self, event) -> str:
         return self.module.format_event(self.setup, event)
 
+    def text_shown(self) -> bool:
+        """Whether the typed line is the page shown (else the game's form)."""
+        return self.pages.currentWidget() is not self.editor
+
     def choose(self, k: int) -> None:
-        """Fill the form with correction ``k``: the entry's line with the suggested field
-        changed, that field's words selected and the keyboard focus on them."""
+        """Fill the form with correction ``k``: the entry with the suggested field changed,
+        that field outlined (the form) or selected (the typed line), and the keyboard focus on
+        it."""
         c = self.corrections[k]
-        before, after = self._line(self.original), self._line(c.event)
-        self.line.setText(after)
-        start, end = changed_span(before, after)
-        self.line.setFocus(Qt.OtherFocusReason)
-        self.line.setSelection(start, end - start)
+        self._chosen = k
+        self.problem.hide()
+        self.line.setText(self._line(c.event))
+        self.gives.setText(f"→ #{self.index + 1} becomes: {self._describe(c.event)}")
+        if self.isVisible():
+            QTimer.singleShot(0, self, self._fit_height)
+        if self.editor is not None and self._editor_holds(c.event):
+            self.editor.load(c.event)
+            self.editor.mark(changed_fields(self.original, c.event, c.field), c.text)
+        self._focus_changed()
+
+    def _focus_changed(self) -> None:
+        if not self.text_shown():
+            self.editor.focus_changed()
+            return
+        k = self._chosen
+        if k is not None and self.line.text() == self._line(self.corrections[k].event):
+            start, end = changed_span(self._line(self.original), self.line.text())
+            self.line.setFocus(Qt.OtherFocusReason)
+            self.line.setSelection(start, end - start)
+        else:
+            self.line.setFocus(Qt.OtherFocusReason)
+
+    def show_text(self, on: bool) -> None:
+        """Show the typed line (``on``) or the game's form. The entry moves across: the line is
+        written from the form's entry, the form filled from the line's (when they are valid;
+        otherwise the page keeps what it held)."""
+        if self.editor is None:
+            return
+        self.problem.hide()
+        if on:
+            try:
+                event = self.editor.entry()
+            except SessionFormatError:
+                event = None
+            if event is not None and (self._chosen is None or event
+                                      != self.corrections[self._chosen].event):
+                self.line.setText(self._line(event))
+            self.pages.setCurrentIndex(1)
+        else:
+            try:
+                event = self._parse_line()
+            except SessionFormatError:
+                event = None
+            if event is not None and self._editor_holds(event):
+                self.editor.load(event)
+            self.pages.setCurrentIndex(0)
+        if self.text_button is not None and self.text_button.isChecked() != on:
+            self.text_button.blockSignals(True)
+            self.text_button.setChecked(on)
+            self.text_button.blockSignals(False)
+        self._focus_changed()
 
     def selected_text(self) -> str:
-        """The words selected in the form (the suggested field, when just filled in)."""
+        """The words selected in the typed line (the suggested field, when just filled in)."""
         return self.line.selectedText()
 
-    def entry(self):
-        """The entry the form holds; raises :class:`SessionFormatError` naming the word that is
-        wrong."""
+    def _parse_line(self):
         text = self.line.text()
         if not text.strip():
             raise SessionFormatError("$.text", "the entry is empty")
         return self.module.parse(self.setup, list(self.before), text)
+
+    def entry(self):
+        """The entry the page shown holds; raises :class:`SessionFormatError` naming the field
+        or the word that is wrong."""
+        if not self.text_shown():
+            return self.editor.entry()
+        return self._parse_line()
 
     def _update_words(self, text: str) -> None:
         try:
@@ -190,17 +371,48 @@ class FixEntryDialog(QDialog):
             completer.popup().hide()
 
     def message(self) -> str:
-        """The text under the line: the entry in words, or what is wrong with it."""
-        return self.words.text()
+        """What the dialog says about the entry: why it was not replaced, else (typed line) the
+        entry in words."""
+        if not self.problem.isHidden():
+            return self.problem.text()
+        return self.words.text() if self.text_shown() else ""
 
     def _accept(self) -> None:
         try:
             self.result_event = self.entry()
         except SessionFormatError as exc:
-            self.words.setStyleSheet(f"color:{tone('#c62828')}; font-weight:bold")
-            self.words.setText(f"Not replaced: {exc.message}")
+            text = f"Not replaced: {exc.message}"
+            if self.text_shown():
+                self.words.setStyleSheet(f"color:{tone('#c62828')}; font-weight:bold")
+                self.words.setText(text)
+            else:
+                self.problem.setStyleSheet(f"color:{tone('#c62828')}; font-weight:bold")
+                self.problem.setText(text)
+                self.problem.show()
             return
         self.accept()
+
+
+def _scroll_if_long(box: QWidget, rows: int, most: int = 6) -> QWidget:
+    """``box`` (a column of ``rows`` choices) in a scroll area showing ``most`` of them when
+    there are more, so that the form below stays on a small screen; as wide as the choices
+    (a sideways scroll bar only when they are wider than the screen)."""
+    if rows <= most:
+        return box
+    area = QScrollArea()
+    area.setWidget(box)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarAsNeeded)
+    lay = box.layout()
+    step = lay.itemAt(0).widget().sizeHint().height() + lay.spacing()
+    area.setFixedHeight(step * most - lay.spacing())
+    want = box.sizeHint().width() + area.verticalScrollBar().sizeHint().width()
+    screen = box.screen() or QApplication.primaryScreen()
+    if screen is not None:
+        want = min(want, screen.availableGeometry().width() - 80)
+    area.setMinimumWidth(want)
+    return area
 
 
 def open_fix_dialog(tab, index: int, suggested=None) -> Optional[FixEntryDialog]:
@@ -297,7 +509,14 @@ class RemovalPreviewDialog(QDialog):
         c.snapshotChanged.connect(self._update_head)
         self._filter = _ReadOnly(self.preview)
         QApplication.instance().installEventFilter(self._filter)
-        lay.addWidget(self.preview, 1)
+        # in a scroll area: a tab whose least width is more than a small screen (or a large
+        # zoom) leaves scroll bars, never a dialog wider than the screen
+        self.scroll = QScrollArea()
+        self.scroll.setObjectName("removalPreviewScroll")
+        self.scroll.setFrameShape(QFrame.NoFrame)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setWidget(self.preview)
+        lay.addWidget(self.scroll, 1)
         self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         self.buttons.button(QDialogButtonBox.Ok).setText(f"Remove #{index + 1}")
         self.buttons.button(QDialogButtonBox.Cancel).setText("Keep it")
@@ -306,7 +525,12 @@ class RemovalPreviewDialog(QDialog):
         lay.addWidget(self.buttons)
         self.finished.connect(self._finish)
         size = tab.window().size()
-        self.resize(int(size.width() * 0.94), int(size.height() * 0.92))
+        width, height = int(size.width() * 0.94), int(size.height() * 0.92)
+        screen = tab.screen() or QApplication.primaryScreen()
+        if screen is not None:      # the frame (title bar, borders) inside the screen too
+            avail = screen.availableGeometry()
+            width, height = min(width, avail.width() - 24), min(height, avail.height() - 48)
+        self.resize(width, height)
         self._update_head(c.snapshot)
         QTimer.singleShot(0, lambda: self.buttons.button(QDialogButtonBox.Cancel).setFocus())
 

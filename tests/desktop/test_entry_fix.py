@@ -1,5 +1,6 @@
 """*Fix…* and *Remove…* in the contradiction banner (desktop/widgets/entry_fix.py): Fix… opens
-the entry's form filled with the suggested value and focused on it, OK replaces the entry (one
+the entry's form filled with the suggested value and focused on it (the game's form; the typed
+line behind *Edit as text…*; every game's forms: tests/desktop/test_entry_fix_forms.py), OK replaces the entry (one
 undoable step) and gives a log the engine finds consistent, Cancel changes nothing; Remove…
 shows the beliefs without the entry — computed by the preview's controller, equal to the
 engine's inference on the log without it — and removes it only on *Remove*. Egghead's case
@@ -59,14 +60,24 @@ def test_cluedo_fix_and_remove(window, qtbot):
     tab = _contradiction(window, qtbot, "cluedo", data.setup, events)
     _click(tab, f"fix:{len(events) - 1}:")
     dialog = tab.findChild(FixEntryDialog)
-    assert dialog.line.text().startswith("Ann") and dialog.selected_text() == "Ann"
+    # the worksheet cell's form, the suggested player set and outlined
+    editor = dialog.editor
+    assert not dialog.text_shown() and editor.player.currentData() == "Ann"
+    assert editor.card.currentData() == "Library" and editor.marked_widgets() == [editor.player]
     # the entry's other corrections are offered; picking one refills the form
     texts = [b.text() for b in dialog.choices.buttons()]
     assert any(t.startswith("Lounge instead of Library") for t in texts), texts
     k = next(i for i, t in enumerate(texts) if t.startswith("Lounge"))
     dialog.choices.button(k).click()
-    assert dialog.selected_text() == "Lounge"
+    assert editor.player.currentData() == "Bob" and editor.card.currentData() == "Lounge"
+    assert editor.marked_widgets() == [editor.card]
+    # the typed line, the other way to edit it: the suggested words selected
+    dialog.text_button.click()
+    assert dialog.text_shown() and dialog.selected_text() == "Lounge"
     dialog.choose(0)
+    assert dialog.line.text().startswith("Ann") and dialog.selected_text() == "Ann"
+    dialog.text_button.click()
+    assert not dialog.text_shown() and editor.player.currentData() == "Ann"
     dialog.buttons.button(QDialogButtonBox.Ok).click()
     assert wait_idle(window, 60)
     fixed = tab.document.events[-1]
@@ -131,6 +142,10 @@ def egghead_fix_and_remove(window, qtbot, tab, data, events):
     _click(tab, "fix:0:")
     dialog = tab.findChild(FixEntryDialog)
     assert dialog is not None and dialog.isVisible()
+    form = dialog.editor.form                           # the question form, edit mode
+    assert form.question.currentData() == "missing" and form.answer.currentData() == 0
+    assert dialog.editor.marked_widgets() == [form.answer] and form.button.isHidden()
+    dialog.show_text(True)
     assert dialog.line.text() == "missing = 0"          # the entry, its answer changed
     assert dialog.selected_text() == "0" and dialog.focusWidget() is dialog.line
     assert "0" in dialog.message()                      # the entry in words
@@ -140,6 +155,7 @@ def egghead_fix_and_remove(window, qtbot, tab, data, events):
     # a line the grammar cannot read keeps the form open and names the word
     _click(tab, "fix:0:")
     dialog = tab.findChild(FixEntryDialog)
+    dialog.show_text(True)
     dialog.line.setText("missing = x")
     dialog.buttons.button(QDialogButtonBox.Ok).click()
     assert dialog.isVisible() and dialog.message().startswith("Not replaced")
