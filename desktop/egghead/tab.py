@@ -38,6 +38,7 @@ from desktop.widgets.quick_entry import EnterSubmits
 from desktop.widgets.side_panes import SidePanes
 from desktop.widgets.vscroll import VerticalScroll
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView, format_probability, heat_color
+from desktop.zoom import scaled_size
 from engines import egghead
 
 SERIES_BA = "with analysis (BA)"
@@ -247,9 +248,9 @@ class Tab(GameTab):
         self.solve_form.set_setup(setup)
         self.position_model.set_layout([("", position_labels(setup.cards_per_player))],
                                        [str(v) for v in range(1, setup.values + 1)])
-        self.position_view.setFixedHeight(24 + 24 * setup.cards_per_player + 4)
-        # every value column visible (the pane is never narrower than the grid)
-        self.position_view.setMinimumWidth(100 + 42 * setup.values)
+        scaled_size(self.position_view, fixed_height=24 + 24 * setup.cards_per_player + 4,
+                    # every value column visible (the pane is never narrower than the grid)
+                    min_width=100 + 42 * setup.values)
         self.valids.clear_rows()
         self._sync_setup_widgets()
         self._prefill_reactions()

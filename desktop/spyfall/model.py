@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionHeader, QTableVie
 
 from desktop.widgets.role_data import ALIGNMENT, BACKGROUND, DISPLAY, FOREGROUND, TOOLTIP
 from desktop.widgets.worksheet import ProbabilityRole, ProbabilityTableModel, WorksheetView, heat_color
+from desktop.zoom import scaled_size
 
 #: The click cycle of a pending cell: 0 → ½ → 1 → 0.
 WEIGHT_CYCLE = (0.0, 0.5, 1.0)
@@ -457,7 +458,7 @@ class ClaimSheetView(WorksheetView):
         header.sectionClicked.connect(self.columnHeaderClicked)
         # a quick second click on a header is a double click: it counts as a click too
         header.sectionDoubleClicked.connect(self.columnHeaderClicked)
-        self.verticalHeader().setMinimumWidth(90)
+        scaled_size(self.verticalHeader(), min_width=90)
 
     def rows_to_keep(self) -> int:
         """How many rows the rotated names leave in view on a short sheet: the beliefs, the

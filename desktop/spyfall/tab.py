@@ -48,6 +48,7 @@ from desktop.widgets.round_timer import RoundTimer
 from desktop.widgets.side_panes import SidePanes
 from desktop.widgets.vscroll import VerticalScroll
 from desktop.widgets.worksheet import format_probability
+from desktop.zoom import scaled_size
 from engines import spyfall
 from engines.core.errors import SessionFormatError
 from engines.spyfall.model import entry_claim_weight
@@ -322,7 +323,7 @@ class Tab(GameTab):
         self.spy_model = SpyBeliefModel(self)
         self.spy_view = SpyBeliefView()
         self.spy_view.setModel(self.spy_model)
-        self.spy_view.verticalHeader().setMinimumWidth(60)
+        scaled_size(self.spy_view.verticalHeader(), min_width=60)
         # the table takes the height left by the title and the summary (no preferred height of
         # its own, so the box scrolls only when even a few rows would not fit)
         self.spy_view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)

@@ -1,0 +1,64 @@
+"""Layout sizes follow the zoom, and the Spyfall table keeps what is read and clicked in view
+on a 1280×800 window: the spy table's column headers whole (at 100 % and 150 %), the claim
+sheet's ▶ row (the row one clicks to enter a claim) and the latest claim under the names."""
+import pytest
+from PySide6.QtWidgets import QApplication, QWidget
+from spyfall_table_kit import open_spyfall, wait
+
+from desktop import zoom
+from engines.core.resources import resource_path
+from engines.core.schema import read_session_file
+
+
+@pytest.fixture
+def zoomed_back(qapp):
+    yield
+    zoom.set_zoom(qapp, 1.0)
+
+
+def test_pixel_sizes_given_at_100_percent_follow_the_zoom(qtbot, qapp, zoomed_back):
+    zoom.set_zoom(qapp, 1.0)
+    early = QWidget()
+    qtbot.addWidget(early)
+    zoom.scaled_size(early, min_width=430, fixed_height=52)
+    assert (early.minimumWidth(), early.height(), early.maximumHeight()) == (430, 52, 52)
+    zoom.set_zoom(qapp, 1.5)
+    assert (early.minimumWidth(), early.maximumHeight()) == (645, 78)
+    late = QWidget()                       # made while zoomed (a tab built later)
+    qtbot.addWidget(late)
+    zoom.scaled_size(late, min_height=100)
+    assert late.minimumHeight() == 150 and late.minimumWidth() == 0
+    zoom.set_zoom(qapp, 1.0)
+    assert (early.minimumWidth(), early.maximumHeight(), late.minimumHeight()) == (430, 52, 100)
+
+
+def _example_tab(window):
+    session = read_session_file(str(resource_path("examples", "spyfall.json")))
+    window.resize(1280, 800)
+    return open_spyfall(window, session.setup, session.events)
+
+
+def _headers_whole(tab, factor) -> None:
+    view = tab.spy_view
+    hh = view.horizontalHeader()
+    labels = [tab.spy_model.headerData(c, hh.orientation()) for c in range(hh.count())]
+    assert labels[-1] == "w/o own"
+    for c in range(hh.count()):
+        assert hh.sectionSize(c) >= hh.sectionSizeHint(c), f"{labels[c]!r} cut at {factor}"
+    assert hh.length() <= view.viewport().width() + 1     # every column in view, no sideways scroll
+
+
+def test_spyfall_pending_row_in_view_and_spy_headers_whole_at_100_and_150_percent(window, qapp, zoomed_back):
+    """One window for both (CI time)."""
+    tab = _example_tab(window)
+    sheet, model = tab.sheet, tab.sheet_model
+    pending = model.row_of_item(model.pending_item)
+    assert pending > 0 and len(tab.document.events) > 0
+    bottom = sheet.visualRect(model.index(pending + 1, 0)).bottom()
+    assert 0 < bottom <= sheet.viewport().height()
+    _headers_whole(tab, 1.0)
+    zoom.set_zoom(qapp, 1.5)
+    wait(window)
+    for _ in range(3):
+        QApplication.processEvents()
+    _headers_whole(tab, 1.5)
