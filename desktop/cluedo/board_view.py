@@ -17,7 +17,6 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidge
 
 from desktop.appearance import muted_css
 from desktop.widgets.plain_text import esc
-from desktop.zoom import scaled_size
 
 CORRIDOR = QColor("#efe4c8")
 WALL = QColor("#5d4e3a")
@@ -46,7 +45,7 @@ class CluedoBoardView(QWidget):
         self._shade: dict = {}
         self._path: tuple = ()
         self._goal = None
-        scaled_size(self, min_width=160, min_height=160)
+        self.setMinimumSize(160, 160)
         self.setMouseTracking(False)
         self.setToolTip("Click a room or a corridor square: my pawn is there")
 

@@ -27,7 +27,6 @@ from desktop.widgets.belief_plot import PALETTE
 from desktop.widgets.columns import CONTENTS, Column, ColumnTable
 from desktop.widgets.flow import described_group, field_pairs
 from desktop.widgets.simulation import SimulationPanelBase
-from desktop.zoom import scaled_size
 from engines import egghead
 from engines.core.errors import SessionFormatError
 
@@ -153,7 +152,7 @@ class SimulationPanel(SimulationPanelBase):
     @staticmethod
     def _plot(title: str, x_label: str) -> pg.PlotWidget:
         w = pg.PlotWidget(title=title)
-        scaled_size(w, min_height=120)
+        w.setMinimumHeight(120)
         w.showGrid(x=True, y=True, alpha=0.25)
         w.setLabel("bottom", x_label)
         w.setLabel("left", "P(X ≤ x)")

@@ -33,7 +33,6 @@ from desktop.widgets.plain_text import esc
 from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.side_panes import SidePanes
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView, format_probability
-from desktop.zoom import scaled_size
 from engines import inkognito
 from engines.core.errors import EngineError, SessionFormatError
 
@@ -249,7 +248,7 @@ class Tab(GameTab):
         self.theta_plot.addLegend(offset=(-5, 5), labelTextSize="8pt")
         self.theta_plot.setMouseEnabled(x=False, y=False)
         self.theta_plot.hideButtons()
-        scaled_size(self.theta_plot, min_height=150)
+        self.theta_plot.setMinimumHeight(150)
         tl.addWidget(self.theta_plot, 1)
         self.remember = QPushButton("Remember θ for later games")
         self.remember.clicked.connect(self._remember_theta)

@@ -23,8 +23,6 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from desktop.zoom import scaled_size
-
 #: Okabe–Ito colours in the order lines are given them (black, the eighth, is replaced by the
 #: palette's text colour so that it shows on a dark background too).
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442"]
@@ -141,7 +139,7 @@ class BeliefPlot(QWidget):
         axes labelled in plain units (no "x0.001" scale factor) and, on a log axis, one
         label per decade only (the minor ticks' labels overlapped)."""
         plot = pg.PlotWidget(axisItems={"left": PlainAxis("left"), "bottom": PlainAxis("bottom")})
-        scaled_size(plot, min_height=100)
+        plot.setMinimumHeight(100)
         plot.showGrid(x=True, y=True, alpha=0.25)
         plot.setLabel("bottom", "event")
         plot.setLabel("left", y_label)

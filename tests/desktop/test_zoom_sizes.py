@@ -32,6 +32,36 @@ def test_pixel_sizes_given_at_100_percent_follow_the_zoom(qtbot, qapp, zoomed_ba
     assert (early.minimumWidth(), early.maximumHeight(), late.minimumHeight()) == (430, 52, 100)
 
 
+def test_a_fitted_grid_shows_every_row_at_any_zoom_and_with_a_sideways_scroll_bar(qtbot, qapp, zoomed_back):
+    from desktop.widgets.fit_rows import FitRows
+    from desktop.widgets.worksheet import ProbabilityTableModel, WorksheetView
+
+    zoom.set_zoom(qapp, 1.0)
+    model = ProbabilityTableModel([("", ["1st", "2nd", "3rd"])], [str(v) for v in range(1, 7)])
+    view = WorksheetView()
+    view.setModel(model)
+    qtbot.addWidget(view)
+    FitRows(view)
+    view.resize(600, 50)
+    view.show()
+    QApplication.processEvents()
+
+    def last_row_bottom_in_view() -> bool:
+        return view.visualRect(model.index(2, 0)).bottom() < view.viewport().height()
+
+    wide = view.height()
+    assert not view.horizontalScrollBar().isVisible() and last_row_bottom_in_view()
+    view.resize(150, wide)                         # the columns no longer fit: a scroll bar
+    QApplication.processEvents()
+    assert view.horizontalScrollBar().isVisible() and view.height() > wide
+    assert last_row_bottom_in_view()
+    scrolled = view.height()
+    zoom.set_zoom(qapp, 1.5)                       # rows 1.5 times taller
+    QApplication.processEvents()
+    assert view.verticalHeader().sectionSize(0) > 24   # the rows grew (desktop.zoom)
+    assert view.height() > scrolled and last_row_bottom_in_view()
+
+
 def _example_tab(window):
     session = read_session_file(str(resource_path("examples", "spyfall.json")))
     window.resize(1280, 800)
