@@ -218,10 +218,11 @@ class Tab(GameTab):
         tl.addWidget(self.advice)
         vsplit.addWidget(top)
         vsplit.addWidget(self._build_beliefs_row())
-        # the sheet first: on 1280×800 its whole names and the ▶ row fit over the beliefs row
-        vsplit.setSizes([500, 250])
-        vsplit.setStretchFactor(0, 2)
-        vsplit.setStretchFactor(1, 1)
+        # the sheet first (5:3, was 3:2): on 1280×800 its names and the ▶ row fit over the
+        # beliefs row, which keeps room for a plot's wrapped legend on 1280×720
+        vsplit.setSizes([500, 300])
+        vsplit.setStretchFactor(0, 5)
+        vsplit.setStretchFactor(1, 3)
         return page
 
     def _build_sheet(self) -> ClaimSheetView:
