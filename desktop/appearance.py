@@ -6,6 +6,13 @@ GNOME and KDE through their portals) repaint the application themselves; where t
 gives no palette for the scheme (a bare X server, the offscreen platform) :func:`follow_system`
 installs the Fusion style with a dark or light palette, so the heat maps and plots, which read
 the palette (``desktop.widgets.worksheet.is_dark``, ``BeliefPlot``), are readable in both.
+
+Disabled text stays readable in either scheme (:func:`legible_disabled`: at least
+:data:`DISABLED_CONTRAST` against the window, base, button and light colours, where Qt's default light
+palette gives 1.6:1), and the Fusion style installed here outlines check boxes and radio buttons
+(in forms and in item views) at the 3:1 that WCAG 2.1 asks of a control's boundary
+(:class:`LegibleFusion`; Fusion's own outline, a shade of the window colour, all but vanishes on a
+dark base).
 ``--color-scheme light|dark`` (or ``DEDUCTION_DESK_COLOR_SCHEME``) overrides the desktop.
 """
 from __future__ import annotations
@@ -13,16 +20,17 @@ from __future__ import annotations
 import os
 from typing import Optional
 
-from PySide6.QtCore import QObject, Qt, Slot
-from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication, QStyleFactory
+from PySide6.QtCore import QObject, QRectF, Qt, Slot
+from PySide6.QtGui import QColor, QPainter, QPalette, QPen
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory
 
 SCHEMES = ("system", "light", "dark")
 ENV_VAR = "DEDUCTION_DESK_COLOR_SCHEME"
 
 
 def dark_palette() -> QPalette:
-    """A dark palette for the Fusion style (text contrast ≥ 7:1 on the base colour)."""
+    """A dark palette for the Fusion style (text contrast ≥ 7:1 on the base colour, disabled
+    text ≥ :data:`DISABLED_CONTRAST` once :func:`legible_disabled` has made it so)."""
     p = QPalette()
     window, base, alt, text = QColor(45, 45, 48), QColor(30, 30, 32), QColor(40, 40, 44), QColor(230, 230, 230)
     disabled = QColor(130, 130, 130)
@@ -40,6 +48,88 @@ def dark_palette() -> QPalette:
     for role in (QPalette.WindowText, QPalette.Text, QPalette.ButtonText):
         p.setColor(QPalette.Disabled, role, disabled)
     return p
+
+
+#: The contrast disabled text keeps against the window, base, button and light colours. WCAG 2.1
+#: exempts inactive controls from its 4.5:1 (success criterion 1.4.3), but a disabled field here
+#: often still shows a value the player reads (the Egghead Solve form's cards, a greyed answer),
+#: so disabled text keeps 3:1, the floor WCAG sets for large text and for the boundaries of
+#: controls (1.4.11), with a margin for panels a shade off the window colour; it stays well
+#: below enabled text (at least 11:1 in both schemes), so disabled still looks disabled.
+DISABLED_CONTRAST = 3.5
+
+
+def legible_disabled(palette: QPalette, floor: float = DISABLED_CONTRAST) -> QPalette:
+    """A copy of ``palette`` whose disabled text colours (window text, text, button text) have
+    at least ``floor`` contrast against the disabled window, base, button and light colours: each one
+    below it is mixed towards its active colour in 5 % steps until it reaches it (unchanged
+    where it already does). Contrast as in :func:`contrast`."""
+    p = QPalette(palette)
+    dis = QPalette.ColorGroup.Disabled
+    # Light: the top of Fusion's button and combo box gradients, the lightest face text is on
+    backs = [p.color(dis, r) for r in (QPalette.Window, QPalette.Base, QPalette.Button, QPalette.Light)]
+    for role in (QPalette.WindowText, QPalette.Text, QPalette.ButtonText):
+        start, goal = p.color(dis, role), p.color(QPalette.ColorGroup.Active, role)
+        if min(contrast(start, b) for b in backs) >= floor:
+            continue
+        c = QColor(goal)
+        for step in range(1, 21):
+            t = step * 0.05
+            mix = QColor(*(round(a + (b - a) * t) for a, b in zip(start.getRgb()[:3], goal.getRgb()[:3])))
+            if min(contrast(mix, b) for b in backs) >= floor:
+                c = mix
+                break
+        p.setColor(dis, role, c)
+    return p
+
+
+#: The contrast a check box's or radio button's outline keeps against the base colour it is
+#: drawn on: WCAG 2.1 success criterion 1.4.11 (non-text contrast), 3:1.
+INDICATOR_CONTRAST = 3.0
+
+
+def indicator_outline(palette: QPalette, enabled: bool = True) -> QColor:
+    """The outline of a check box or radio button drawn on ``palette`` 's base colour: the
+    text colour (the disabled text colour when not ``enabled``) mixed towards the base as far as
+    it keeps :data:`INDICATOR_CONTRAST` against it (the text colour itself where even that is
+    below it)."""
+    group = QPalette.ColorGroup.Active if enabled else QPalette.ColorGroup.Disabled
+    base, text = palette.color(group, QPalette.Base), palette.color(group, QPalette.Text)
+    best = QColor(text)
+    for step in range(1, 20):
+        t = step * 0.05
+        c = QColor(*(round(a + (b - a) * t) for a, b in zip(text.getRgb()[:3], base.getRgb()[:3])))
+        if contrast(c, base) < INDICATOR_CONTRAST:
+            break
+        best = c
+    return best
+
+
+class LegibleFusion(QProxyStyle):
+    """The Fusion style with check box and radio button outlines of :func:`indicator_outline`
+    (also the check boxes of item views, which Fusion draws as check boxes). Fusion outlines
+    them in the window colour darkened by 40 %: on a dark base that is under 1.2:1, so an
+    unchecked box is all but invisible (a list of check boxes looks like a plain list)."""
+
+    def __init__(self):
+        super().__init__(QStyleFactory.create("Fusion"))
+
+    def drawPrimitive(self, element, option, painter, widget=None):  # noqa: N802 (Qt name)
+        super().drawPrimitive(element, option, painter, widget)
+        if element not in (QStyle.PrimitiveElement.PE_IndicatorCheckBox,
+                           QStyle.PrimitiveElement.PE_IndicatorRadioButton):
+            return
+        enabled = bool(option.state & QStyle.StateFlag.State_Enabled)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(indicator_outline(option.palette, enabled), 1))
+        r = QRectF(option.rect).adjusted(0.5, 0.5, -0.5, -0.5)
+        if element == QStyle.PrimitiveElement.PE_IndicatorRadioButton:
+            painter.drawEllipse(r.adjusted(0.5, 0.5, -0.5, -0.5))
+        else:
+            painter.drawRect(r)
+        painter.restore()
 
 
 def tone(colour: str) -> str:
@@ -140,16 +230,32 @@ class SchemeFollower(QObject):
 
     def apply(self) -> None:
         want = self.wanted()
-        if _is_dark(self._platform_palette) == (want == "dark") and self.app.palette() == self._platform_palette:
+        platform = legible_disabled(self._platform_palette)
+        if _is_dark(self._platform_palette) == (want == "dark") and \
+                self.app.palette() in (self._platform_palette, platform):
+            if self.app.palette() != platform:
+                self.app.setPalette(platform)   # the platform's colours, its disabled text readable
+            self._outline_fusion()
             return   # the platform already paints the scheme
         if want == "dark":
-            self.app.setStyle(QStyleFactory.create("Fusion"))
-            self.app.setPalette(dark_palette())
+            self._set_style(LegibleFusion())
+            self.app.setPalette(legible_disabled(dark_palette()))
         elif _is_dark(self._platform_palette):
-            self.app.setStyle(QStyleFactory.create("Fusion"))
-            self.app.setPalette(self.app.style().standardPalette())
+            self._set_style(LegibleFusion())
+            self.app.setPalette(legible_disabled(self.app.style().standardPalette()))
         else:
-            self.app.setPalette(self._platform_palette)
+            self.app.setPalette(platform)
+        self._outline_fusion()
+
+    def _set_style(self, style: QStyle) -> None:
+        self._style = style   # the Python wrapper lives as long as the application uses it
+        self.app.setStyle(style)
+
+    def _outline_fusion(self) -> None:
+        """Fusion already (a bare X server, the offscreen platform): the same look, outlined."""
+        style = self.app.style()
+        if style.name().lower() == "fusion" and not isinstance(style, LegibleFusion):
+            self._set_style(LegibleFusion())
 
     @Slot()
     def _scheme_changed(self, *_a) -> None:

@@ -7,6 +7,9 @@ and column sizes item views set in pixels (each header's default and minimum sec
 scaled from the size it had when first shown), so grids grow with their text. Steps are the
 browser-like :data:`LEVELS`.
 
+Pixel sizes of the layout (a grid's minimum width, a plot's minimum height) are given at 100 %
+with :func:`scaled_size` and follow the zoom the same way.
+
 Text drawn larger than the rest (a heading, a playing card) is sized relative to the zoomed
 application font, never in fixed points: in rich text with CSS's relative sizes
 (``font-size:large`` is 1.2 times the label's font, ``x-large`` 1.5 times: Qt's HTML subset),
@@ -32,6 +35,7 @@ LEVELS = (0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0)
 SETTINGS_KEY = ZOOM.key   # declared once in desktop.settings
 _BASE = "_zoom_base"     # a header's (default, minimum) section size at zoom 1.0
 _FONT = "_zoom_font"     # a widget's relative font: (scale, bold, min_em, max_em_width)
+_SIZE = "_zoom_size"     # a widget's pixel sizes at zoom 1.0: (min width, min height, fixed height)
 
 
 class Zoom(QObject):
@@ -57,7 +61,11 @@ class Zoom(QObject):
         for top in self.app.topLevelWidgets():
             for header in top.findChildren(QHeaderView):
                 self._scale_header(header)
-        _follow_font(self.app.allWidgets())
+        widgets = self.app.allWidgets()
+        _follow_font(widgets)
+        for widget in widgets:
+            if widget.property(_SIZE) is not None:
+                _apply_size(widget, factor)
         return factor
 
     def step(self, direction: int) -> float:
@@ -94,6 +102,27 @@ def relative_font(widget: QWidget, scale: float = 1.0, bold: bool = False,
     the widget keeps its proportions to the rest of the window."""
     widget.setProperty(_FONT, (float(scale), bool(bold), min_em, max_em_width))
     _apply_font(widget)
+
+
+def scaled_size(widget: QWidget, min_width: Optional[int] = None, min_height: Optional[int] = None,
+                fixed_height: Optional[int] = None) -> None:
+    """Give ``widget`` a minimum width, minimum height and/or fixed height given in pixels at
+    100 %, times the zoom factor now and at every zoom (a layout's pixel minimum that does not
+    follow the zoom squeezes a zoomed grid or plot; one that does keeps its proportions to the
+    text). ``None`` leaves that size alone."""
+    widget.setProperty(_SIZE, (min_width, min_height, fixed_height))
+    app = QApplication.instance()
+    _apply_size(widget, zoom_of(app).factor if app is not None else 1.0)
+
+
+def _apply_size(widget: QWidget, factor: float) -> None:
+    min_width, min_height, fixed_height = widget.property(_SIZE)
+    if min_width is not None:
+        widget.setMinimumWidth(round(min_width * factor))
+    if min_height is not None:
+        widget.setMinimumHeight(round(min_height * factor))
+    if fixed_height is not None:
+        widget.setFixedHeight(round(fixed_height * factor))
 
 
 def _depth(widget: QWidget) -> int:

@@ -15,6 +15,8 @@ for game in cluedo inkognito egghead guesswho spyfall; do
     done
   fi
 done
+# Cluedo's Who is close? and Board pages (cluedo-who-is-close.png, cluedo-board.png)
+python docs/make_pane_screenshots.py docs/screenshots
 # The in-app guide shows the same pictures (resources/guide/img is shipped with the package).
 for png in docs/screenshots/{cluedo,inkognito,egghead,guesswho,spyfall,cluedo-who-is-close}.png; do
   [ -f "$png" ] && cp "$png" resources/guide/img/

@@ -38,6 +38,7 @@ from desktop.widgets.quick_entry import EnterSubmits
 from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.side_panes import SidePanes
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
+from desktop.zoom import scaled_size
 from engines import cluedo
 
 METHOD_LABELS = {"exact": "Exact (count deals)", "center": "Analytical center (cvxpy)",
@@ -123,7 +124,7 @@ class Tab(GameTab):
         self.model = ProbabilityTableModel([], [])
         self.sheet = WorksheetView()
         self.sheet.setModel(self.model)
-        self.sheet.setMinimumWidth(430)
+        scaled_size(self.sheet, min_width=430)   # 430 px at 100 %, grows with the zoom
         self.sheet.setToolTip("Right-click a cell (or press the menu key) to log a fact; click a card "
                               "name to put it in the suggestion form; click a player to make them the suggester")
         self.sheet.cellContextMenu.connect(self._cell_menu)

@@ -37,7 +37,6 @@ from engines.core.errors import SessionFormatError
 
 DEFAULT_NAMES = ["A", "B", "C", "D", "E", "F"]
 # colours and borders; the cards' sizes follow the zoomed font (desktop.zoom.relative_font)
-CARD_STYLE = "QSpinBox {color:#3e2723;}"
 FACE_STYLE = ("QLabel {background:#fffdf6; color:#3e2723;"
               " border:2px solid #5d4037; border-radius:5px;}")
 UNKNOWN_STYLE = ("QLabel {background:#eceff1; color:#546e7a;"
@@ -50,8 +49,6 @@ def card_spin(values: int, value: int = 1) -> QSpinBox:
     spin.setRange(1, values)
     spin.setValue(min(max(value, 1), values))
     spin.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    # the card's ink toned for the palette: dark brown on a light one, light on a dark one
-    spin.setStyleSheet(CARD_STYLE.replace("#3e2723", tone("#3e2723")))
     relative_font(spin, 1.45, bold=True, min_em=(3.0, 1.65))   # 13 pt, 62×34 px on a 9 pt desktop
     return spin
 

@@ -33,6 +33,7 @@ from desktop.gametab import GameTab
 from desktop.inference import Priority
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.columns import Column, ColumnTable
+from desktop.widgets.fit_rows import FitRows
 from desktop.widgets.plain_text import esc
 from desktop.widgets.quick_entry import EnterSubmits
 from desktop.widgets.side_panes import SidePanes
@@ -232,6 +233,7 @@ class Tab(GameTab):
         self.position_view = WorksheetView()
         self.position_view.setModel(self.position_model)
         self.position_view.cellContextMenu.connect(self._position_menu)
+        FitRows(self.position_view)   # every row shown, at any zoom, with or without a scroll bar
         ml.addWidget(self.position_view)
         self.learned_label = _rich_label()
         ml.addWidget(self.learned_label)
@@ -247,7 +249,6 @@ class Tab(GameTab):
         self.solve_form.set_setup(setup)
         self.position_model.set_layout([("", position_labels(setup.cards_per_player))],
                                        [str(v) for v in range(1, setup.values + 1)])
-        self.position_view.setFixedHeight(24 + 24 * setup.cards_per_player + 4)
         # every value column visible (the pane is never narrower than the grid)
         self.position_view.setMinimumWidth(100 + 42 * setup.values)
         self.valids.clear_rows()

@@ -54,6 +54,7 @@ from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.plain_text import esc
 from desktop.widgets.side_panes import SidePanes
 from desktop.widgets.worksheet import format_probability
+from desktop.zoom import scaled_size
 from engines import guesswho
 from engines.core.errors import SessionFormatError
 from engines.guesswho import Eliminate, Opponent
@@ -223,7 +224,7 @@ class Tab(GameTab):
         self.yes_button = QPushButton("Yes")
         self.no_button = QPushButton("No")
         for b, colour in ((self.yes_button, "#2e7d32"), (self.no_button, "#c62828")):
-            b.setMinimumWidth(64)
+            scaled_size(b, min_width=64)
             b.setStyleSheet(f"QPushButton:enabled {{ color:{colour}; font-weight:bold }}")
             ask.addWidget(b)
         self.yes_button.clicked.connect(lambda: self.answer(True))

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from desktop.appearance import muted_css
 from desktop.widgets.plain_text import esc
 from desktop.widgets.role_data import MultiDataModel
+from desktop.zoom import scaled_size
 from engines.core.errors import SessionFormatError
 from engines.core.schema import Reader
 
@@ -301,7 +302,7 @@ class EquilibriumView(QWidget):
         root.addWidget(self.view, 1)
         legend_row = QHBoxLayout()
         self.legend = QLabel()
-        self.legend.setMinimumHeight(22)
+        scaled_size(self.legend, min_height=22)
         self.legend.setAlignment(Qt.AlignmentFlag.AlignCenter)
         legend_row.addWidget(self.legend, 1)
         root.addLayout(legend_row)

@@ -9,12 +9,13 @@ import math
 from typing import Optional, Sequence
 
 import numpy as np
-from PySide6.QtCore import QModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter
 from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionHeader, QTableView
 
 from desktop.widgets.role_data import ALIGNMENT, BACKGROUND, DISPLAY, FOREGROUND, TOOLTIP
 from desktop.widgets.worksheet import ProbabilityRole, ProbabilityTableModel, WorksheetView, heat_color
+from desktop.zoom import scaled_size
 
 #: The click cycle of a pending cell: 0 → ½ → 1 → 0.
 WEIGHT_CYCLE = (0.0, 0.5, 1.0)
@@ -326,6 +327,36 @@ class SpyBeliefModel(ProbabilityTableModel):
         return super().data(index, role)
 
 
+class SpyBeliefView(WorksheetView):
+    """The spy-belief table, never narrower than its row labels and every column's header at
+    the current font (so "w/o own" shows whole at any zoom; the pane beside it folds into a
+    tab first, :class:`desktop.widgets.side_panes.SidePanes`)."""
+
+    def setModel(self, model) -> None:  # noqa: N802 (Qt's method name)
+        super().setModel(model)
+        if model is not None:   # the row labels grow with the bits shown in them
+            model.headerDataChanged.connect(lambda *_a: self.updateGeometry())
+            model.modelReset.connect(self.updateGeometry)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:   # a zoom
+            self.updateGeometry()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's method name)
+        hint = super().minimumSizeHint()
+        m, hh = self.model(), self.horizontalHeader()
+        if m is None:
+            return hint
+        hints = [max(hh.sectionSizeHint(c), hh.minimumSectionSize()) for c in range(m.columnCount())]
+        # stretched columns share the width equally: each gets the widest one's need
+        stretch = any(hh.sectionResizeMode(c) == QHeaderView.Stretch for c in range(len(hints)))
+        columns = len(hints) * max(hints, default=0) if stretch else sum(hints)
+        width = (self.verticalHeader().sizeHint().width() + columns + 2 * self.frameWidth()
+                 + self.verticalScrollBar().sizeHint().width())
+        return QSize(max(hint.width(), width), hint.height())
+
+
 class RotatedHeader(QHeaderView):
     """A horizontal header drawing its labels vertically (bottom to top), so that many long
     location names fit above narrow columns."""
@@ -349,9 +380,11 @@ class RotatedHeader(QHeaderView):
             self._height = min(self.max_height, width + 12)
         view = self.parentWidget()
         if isinstance(view, QTableView) and view.height() > 0:
-            # a short sheet (a small screen at a large zoom) keeps two rows in view under the
-            # names: the names are then elided, each whole in its tooltip
-            rows = 2 * view.verticalHeader().defaultSectionSize() + 2 * view.frameWidth()
+            # a short sheet (a small screen at a large zoom) keeps its first rows in view under
+            # the names (the claim sheet: down to the ▶ row and the latest claim): the names
+            # are then elided, each whole in its tooltip
+            keep = view.rows_to_keep() if hasattr(view, "rows_to_keep") else 2
+            rows = keep * view.verticalHeader().defaultSectionSize() + 2 * view.frameWidth()
             return max(3 * self.fontMetrics().height(), min(self._height, view.height() - rows))
         return self._height
 
@@ -425,7 +458,16 @@ class ClaimSheetView(WorksheetView):
         header.sectionClicked.connect(self.columnHeaderClicked)
         # a quick second click on a header is a double click: it counts as a click too
         header.sectionDoubleClicked.connect(self.columnHeaderClicked)
-        self.verticalHeader().setMinimumWidth(90)
+        scaled_size(self.verticalHeader(), min_width=90)
+
+    def rows_to_keep(self) -> int:
+        """How many rows the rotated names leave in view on a short sheet: the beliefs, the
+        claims' title, the ▶ row one clicks to enter a claim and the latest claim."""
+        m = self.model()
+        if not isinstance(m, ClaimSheetModel):
+            return 2
+        pending = m.row_of_item(m.pending_item)
+        return min(m.rowCount(), pending + 2) if pending >= 0 else 2
 
     def _span_groups(self) -> None:
         """Span the group-header rows across the columns. The shared view asks every row's

@@ -31,6 +31,7 @@ from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.columns import Column, ColumnTable
 from desktop.widgets.flow import FlowLayout, described_group, field_pairs
 from desktop.widgets.simulation import SimulationPanelBase
+from desktop.zoom import scaled_size
 from engines import spyfall
 from engines.spyfall.model import DEFAULT_BETA, DEFAULT_LAMBDA, DEFAULT_ROUNDS, STRATEGIES
 
@@ -167,7 +168,7 @@ class SimulationPanel(SimulationPanelBase):
         self.table = ColumnTable(RESULT_COLUMNS, sortable=True, select_rows=False, tooltip=(
             "Win rate of the team of a seat playing this strategy, with its Wilson 95% interval. "
             "Click a header to sort; Ctrl+C copies the table"))
-        self.table.setMinimumWidth(400)
+        scaled_size(self.table, min_width=400)
         split.addWidget(self.table)
         self.ig_plot = BeliefPlot("Mean information gain per turn", y_label="bits", y_range=None)
         self.ig_plot.plot.setLabel("bottom", "turn")

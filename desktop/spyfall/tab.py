@@ -39,7 +39,7 @@ from desktop.appearance import muted_css, tone
 from desktop.gametab import GameTab
 from desktop.inference import Priority
 from desktop.spyfall.forms import CLAIM_WEIGHT_HELP, STRATEGY_LABELS, NewGameDialog, claim_error_text, parse_claim_entry
-from desktop.spyfall.model import ClaimSheetModel, ClaimSheetView, SpyBeliefModel, claim_text
+from desktop.spyfall.model import ClaimSheetModel, ClaimSheetView, SpyBeliefModel, SpyBeliefView, claim_text
 from desktop.spyfall.simulation import SimulationPanel
 from desktop.spyfall.strikes import StrikeList
 from desktop.widgets.belief_plot import BeliefPlot
@@ -47,7 +47,8 @@ from desktop.widgets.plain_text import esc
 from desktop.widgets.round_timer import RoundTimer
 from desktop.widgets.side_panes import SidePanes
 from desktop.widgets.vscroll import VerticalScroll
-from desktop.widgets.worksheet import WorksheetView, format_probability
+from desktop.widgets.worksheet import format_probability
+from desktop.zoom import scaled_size
 from engines import spyfall
 from engines.core.errors import SessionFormatError
 from engines.spyfall.model import entry_claim_weight
@@ -217,9 +218,11 @@ class Tab(GameTab):
         tl.addWidget(self.advice)
         vsplit.addWidget(top)
         vsplit.addWidget(self._build_beliefs_row())
-        vsplit.setSizes([400, 300])
-        vsplit.setStretchFactor(0, 3)
-        vsplit.setStretchFactor(1, 2)
+        # the sheet first (5:3, was 3:2): on 1280×800 its names and the ▶ row fit over the
+        # beliefs row, which keeps room for a plot's wrapped legend on 1280×720
+        vsplit.setSizes([500, 300])
+        vsplit.setStretchFactor(0, 5)
+        vsplit.setStretchFactor(1, 3)
         return page
 
     def _build_sheet(self) -> ClaimSheetView:
@@ -319,9 +322,9 @@ class Tab(GameTab):
         self.spy_title.setWordWrap(True)
         sl.addWidget(self.spy_title)
         self.spy_model = SpyBeliefModel(self)
-        self.spy_view = WorksheetView()
+        self.spy_view = SpyBeliefView()
         self.spy_view.setModel(self.spy_model)
-        self.spy_view.verticalHeader().setMinimumWidth(60)
+        scaled_size(self.spy_view.verticalHeader(), min_width=60)
         # the table takes the height left by the title and the summary (no preferred height of
         # its own, so the box scrolls only when even a few rows would not fit)
         self.spy_view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)

@@ -21,6 +21,7 @@ from PySide6.QtGui import QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from desktop.appearance import muted_css, tone
+from desktop.zoom import scaled_size
 
 #: Okabe–Ito blue and vermillion (desktop.widgets.belief_plot.PALETTE): below / at or above the
 #: alert threshold.
@@ -80,7 +81,7 @@ class KnowsBar(QWidget):
         self.p, self.lo, self.hi = 0.0, 0.0, 0.0
         self.exact, self.out, self.stale = True, False, False
         self.threshold = 0.5
-        self.setMinimumWidth(60)
+        scaled_size(self, min_width=60)
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Fixed)
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's method name)

@@ -7,31 +7,11 @@ import numpy as np
 from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication
-from window_idle import wait_idle
+from spyfall_table_kit import FakeClock, open_spyfall, wait
 
 from desktop.widgets.round_timer import RoundTimer, format_clock
 from engines import spyfall
 from engines.core.schema import parse_session
-
-
-def _wait(window):
-    assert wait_idle(window, 60)
-
-
-def _tab(window, setup=None, events=()):
-    window.select_game("spyfall")
-    tab = window.tab_for("spyfall")
-    tab.reset_document(setup or spyfall.default_setup(), list(events))
-    _wait(window)
-    return tab
-
-
-class FakeClock:
-    def __init__(self):
-        self.t = 1000.0
-
-    def __call__(self):
-        return self.t
 
 
 def test_format_clock():
@@ -83,19 +63,19 @@ def test_round_timer_length_edit_is_reported_and_keeps_the_time_played(qtbot):
 
 def test_timer_turn_order_and_strike_outs_round_trip_through_the_session_file(window, qtbot,
                                                                                tmp_path):
-    tab = _tab(window)
+    tab = open_spyfall(window)
     setup = tab.document.setup
     # the turn order: Ann asks Bob, Bob answers, so Bob asks next
     tab.log_event(spyfall.parse(setup, [], "Ann asks Bob"))
-    _wait(window)
+    wait(window)
     assert tab.speaker.currentData() == "Bob"          # the answerer claims next
     tab.log_event(spyfall.make_claim(setup, "Bob", {"Beach": 1, "Casino": 0.5}))
-    _wait(window)
+    wait(window)
     assert tab.asker.currentData() == "Bob" and "Bob</b> asks next" in tab.turn_label.text()
     tab.asker.setCurrentIndex(tab.asker.findData("Bob"))
     tab.answerer.setCurrentIndex(tab.answerer.findData("Dee"))
     assert tab.submit_ask()
-    _wait(window)
+    wait(window)
     assert tab.speaker.currentData() == "Dee"
     assert "Ann asks Bob" in tab.history.entry_text(1)
     assert "Bob asks Dee" in tab.history.entry_text(3)
@@ -105,9 +85,9 @@ def test_timer_turn_order_and_strike_outs_round_trip_through_the_session_file(wi
     before = spyfall.infer(tab.document.setup, tab.document.events)
     tab.strikes.toggle("Casino")
     tab.strikes.toggle("Airplane")
-    _wait(window)
+    wait(window)
     tab.timer.minutes.setValue(6)
-    _wait(window)
+    wait(window)
     assert tab.document.setup.table == spyfall.TableAids(360, ("Airplane", "Casino"))
     # never fed to the model: the same beliefs
     after = spyfall.infer(tab.document.setup, tab.document.events)
@@ -124,21 +104,21 @@ def test_timer_turn_order_and_strike_outs_round_trip_through_the_session_file(wi
     data = parse_session(obj)
     assert data.setup.table == spyfall.TableAids(360, ("Airplane", "Casino"))
     assert data.events == tuple(tab.document.events)
-    fresh = _tab(window, spyfall.default_setup())
+    fresh = open_spyfall(window, spyfall.default_setup())
     fresh.load_session(data, str(path))
-    _wait(window)
+    wait(window)
     assert fresh.strikes.struck() == ("Airplane", "Casino")
     assert fresh.timer.length == 360 and fresh.timer.clock_label.text() == "6:00"
     assert fresh.speaker.currentData() == "Dee"
 
 
 def test_undo_of_a_strike_out_restores_the_list(window, qtbot):
-    tab = _tab(window)
+    tab = open_spyfall(window)
     tab.strikes.toggle("Beach")
-    _wait(window)
+    wait(window)
     assert tab.document.setup.table.struck == ("Beach",)
     tab.document.undo_stack.undo()
-    _wait(window)
+    wait(window)
     assert tab.document.setup.table.struck == () and tab.strikes.struck() == ()
 
 
@@ -153,7 +133,7 @@ def _double_click(view, pos):
 
 
 def test_two_quick_clicks_on_a_claim_cell_count_twice(window, qtbot):
-    tab = _tab(window)
+    tab = open_spyfall(window)
     m = tab.sheet_model
     col = tab.document.setup.locations.index("Casino")
     index = m.index(m.row_of_item(m.pending_item), col)
@@ -170,12 +150,12 @@ def test_no_accusation_before_evidence_and_the_tab_says_what_is_needed(window, q
     assert rec.to_json()["accuse"] is None and rec.to_json()["reason"]
     rec = spyfall.recommend(setup, [spyfall.make_claim(setup, "Ann", {"Beach": 1})])
     assert rec.accuse is None                        # my own claim is no evidence
-    tab = _tab(window)
+    tab = open_spyfall(window)
     qtbot.waitUntil(lambda: "needs at least one answer" in tab.advice.text(), timeout=30000)
     assert "Accuse" not in tab.advice.text()
     # a lone Casino claim from Bob while I hold Beach sets Bob apart
     tab.log_event(spyfall.make_claim(setup, "Bob", {"Casino": 1}))
-    _wait(window)
+    wait(window)
     rec = spyfall.recommend(setup, tab.document.events)
     assert rec.accuse == "Bob" and rec.reason == ""
     qtbot.waitUntil(lambda: "Accuse Bob" in tab.advice.text(), timeout=30000)
@@ -192,9 +172,9 @@ def test_spy_names_no_location_before_anyone_else_answers():
 
 
 def test_information_axis_shows_values_without_a_scale_factor(window):
-    tab = _tab(window)
+    tab = open_spyfall(window)
     tab.log_event(spyfall.make_claim(tab.document.setup, "Bob", {"Casino": 1}))
-    _wait(window)
+    wait(window)
     for plot in (tab.ig_plot, tab.plot):
         axis = plot.plot.getAxis("left")
         assert axis.autoSIPrefix is False

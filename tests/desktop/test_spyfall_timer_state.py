@@ -4,31 +4,11 @@ strike-out make a new belief timeline, while a strike-out stays an undoable edit
 import json
 
 import pytest
-from window_idle import wait_idle
+from spyfall_table_kit import FakeClock, open_spyfall, wait
 
 from engines import spyfall
 from engines.core.errors import SessionFormatError
 from engines.core.schema import parse_session
-
-
-def _wait(window):
-    assert wait_idle(window, 60)
-
-
-def _tab(window):
-    window.select_game("spyfall")
-    tab = window.tab_for("spyfall")
-    tab.reset_document(spyfall.default_setup(), [])
-    _wait(window)
-    return tab
-
-
-class FakeClock:
-    def __init__(self):
-        self.t = 1000.0
-
-    def __call__(self):
-        return self.t
 
 
 def _with_table(table: dict) -> dict:
@@ -70,7 +50,7 @@ def test_a_bad_time_left_is_refused_with_its_field(timer, path, words):
 def test_time_left_is_saved_and_a_reopened_session_shows_the_timer_paused(window, tmp_path):
     """Also: a finished round reopens finished, and the time left never exceeds the round's
     length after the length's edit is undone (one window for both: CI time)."""
-    tab = _tab(window)
+    tab = open_spyfall(window)
     clock = FakeClock()
     tab.timer._clock = clock
     tl = tab.controller.current_timeline()
@@ -79,13 +59,13 @@ def test_time_left_is_saved_and_a_reopened_session_shows_the_timer_paused(window
     for _ in range(40):                      # the clock runs: no edit, no new timeline
         clock.t += 2.5
         tab.timer.tick()
-    _wait(window)
+    wait(window)
     assert tab.timer.remaining() == 380 and tab.timer.running
     assert tab.document.revision == revision and tab.document.undo_stack.count() == steps
     assert tab.controller.current_timeline() is tl
     # a strike-out: an undoable edit, the same timeline (the model never reads it)
     tab.strikes.toggle("Casino")
-    _wait(window)
+    wait(window)
     assert tab.document.undo_stack.count() == steps + 1
     assert tab.controller.current_timeline() is tl
     # saved while running: the time left as it is at the save
@@ -102,32 +82,32 @@ def test_time_left_is_saved_and_a_reopened_session_shows_the_timer_paused(window
     assert obj["setup"]["table"]["timer"] == {"left": 350.0, "paused": True}
     # reopened (here in the same tab after a new game): paused where it was
     tab.reset_document(spyfall.default_setup(), [])
-    _wait(window)
+    wait(window)
     assert tab.timer.fresh and tab.timer.clock_label.text() == "8:00"
     data = parse_session(json.loads(path.read_text()))
     tab.load_session(data, str(path))
-    _wait(window)
+    wait(window)
     assert not tab.timer.running and tab.timer.remaining() == 350
     assert tab.timer.clock_label.text() == "5:50" and tab.timer.start_button.text() == "Resume"
     assert tab.strikes.struck() == ("Casino",)
     # undo of the strike-out after the reopen is not possible (a fresh history); a new strike
     # and its undo leave the timer alone
     tab.strikes.toggle("Beach")
-    _wait(window)
+    wait(window)
     tab.document.undo_stack.undo()
-    _wait(window)
+    wait(window)
     assert tab.strikes.struck() == ("Casino",) and tab.timer.remaining() == 350
     # a finished round reopens finished; a shorter round after an undo is clamped
     tab.reset_document(spyfall.default_setup(), [])
-    _wait(window)
+    wait(window)
     tab.timer._beep = lambda: None
     tab.timer.minutes.setValue(10)           # an undoable edit of the length
-    _wait(window)
+    wait(window)
     tab.timer.start()
     clock.t += 30
     tab.timer.pause()                        # 9:30 left of 10:00
     tab.document.undo_stack.undo()           # back to 8 minutes: never more left than that
-    _wait(window)
+    wait(window)
     assert tab.timer.length == 480 and tab.timer.remaining() == 480
     tab.timer.start()
     clock.t += 1000
@@ -138,8 +118,8 @@ def test_time_left_is_saved_and_a_reopened_session_shows_the_timer_paused(window
     assert json.loads(path.read_text())["setup"]["table"] == {"timer": {"left": 0.0,
                                                                         "paused": True}}
     tab.reset_document(spyfall.default_setup(), [])
-    _wait(window)
+    wait(window)
     tab.load_session(parse_session(json.loads(path.read_text())), str(path))
-    _wait(window)
+    wait(window)
     assert tab.timer.finished and tab.timer.clock_label.text() == "0:00"
     assert not tab.timer.banner.isHidden()

@@ -1,0 +1,60 @@
+"""The two pane pictures of the docs and the in-app guide, from the bundled Cluedo example,
+headless: ``cluedo-who-is-close.png`` (the suggestions beside the Who is close? page) and
+``cluedo-board.png`` (the Board page). Run by ``docs/make_screenshots.sh`` after the tabs'
+pictures; ``python docs/make_pane_screenshots.py OUT_DIR`` from the repository's root.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+#: seconds each page is left to draw the history of its plot (a background task)
+SETTLE_S = 20.0
+
+
+def main(out: str) -> int:
+    from PySide6.QtCore import QPoint, QRect
+
+    from desktop.app import MainWindow, make_app
+    from desktop.appearance import follow_system
+    from desktop.headless import wait_until_idle
+    from desktop.recovery import finish_threads
+
+    app = make_app()
+    follow_system(app, "light")
+    win = MainWindow(autosave=False, interactive=False)
+    if not win.open_path(str(ROOT / "resources" / "examples" / "cluedo.json"), ask=False):
+        return 2
+    win.select_game("cluedo")
+    win.resize(1280, 800)
+    win.show()
+    tab = win.tab_for("cluedo")
+    ok = True
+    for page, name in ((tab.who_page, "cluedo-who-is-close.png"), (tab.board_panel, "cluedo-board.png")):
+        tab.side_tabs.setCurrentWidget(page)
+        wait_until_idle(win, timeout_s=600.0)
+        end = time.monotonic() + SETTLE_S   # the plots' back-fill runs after the figures shown
+        while time.monotonic() < end:
+            app.processEvents()
+            time.sleep(0.05)
+        if page is tab.board_panel:
+            shot = page.grab()
+        else:   # from the Log suggestion button down, the forms pane to the window's right edge
+            top = tab.form.log_button.mapTo(win, QPoint(0, 0)).y() - 4
+            left = tab.form.mapTo(win, QPoint(0, 0)).x()
+            bottom = win.statusBar().mapTo(win, QPoint(0, 0)).y()
+            shot = win.grab(QRect(left, top, win.width() - left, bottom - top))
+        ok = shot.save(os.path.join(out, name)) and ok
+        print(os.path.join(out, name))
+    win.shutdown()
+    finish_threads(win, 1.0)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "docs" / "screenshots")))
