@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Optional
 
-from PySide6.QtCore import Signal, Slot
+from PySide6.QtCore import QTimer, Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from desktop.banner_state import BannerPresenter
@@ -61,6 +61,13 @@ class GameTab(QWidget):
         self.history.entrySelected.connect(self.controller.select)
         self.history.removeRequested.connect(self.remove_event)
         self.plot = self.make_plot()
+        # the plot of a new timeline is drawn one pass of the event loop after the snapshot,
+        # so the worksheet's repaint is not held up by it (Qt delivers paints before timers)
+        self._plot_due: Optional[Snapshot] = None
+        self._plot_timer = QTimer(self)
+        self._plot_timer.setSingleShot(True)
+        self._plot_timer.setInterval(0)
+        self._plot_timer.timeout.connect(self._draw_due_plot)
         self.banner = Banner()
         self.banner_view = BannerPresenter(
             self.banner, self.title(), self._describe, self.document.undo_stack.canUndo,
@@ -211,7 +218,8 @@ class GameTab(QWidget):
                 and not snap.timeline.posteriors and moved:
             self.clear_beliefs()
         if snap.timeline is not None and (force or snap.timeline is not prev.timeline):
-            self._draw_plot(snap)
+            self._plot_due = snap
+            self._plot_timer.start()
         if snap.selected != prev.selected or snap.k != prev.k:
             self.plot.set_marker(None if snap.selected < 0 else snap.k)
         if snap.status is Status.CANCELLED and prev.status is not Status.CANCELLED:
@@ -222,6 +230,14 @@ class GameTab(QWidget):
             self.why.render(snap)
         if not snap.busy and (prev.busy or prev.revision != snap.revision):
             self.inferenceDone.emit(snap.revision)
+
+    def _draw_due_plot(self) -> None:
+        """Draw the plot of the last snapshot with a new timeline (see ``__init__``), its
+        marker at the moment on screen now."""
+        due, self._plot_due = self._plot_due, None
+        if due is not None:
+            now = self._snapshot
+            self._draw_plot(due.replace(selected=now.selected, k=now.k))
 
     def _draw_plot(self, snap: Snapshot) -> None:
         try:
@@ -336,6 +352,7 @@ class GameTab(QWidget):
         if self.quick_entry is not None:
             self.quick_entry.show_logged()
         self.controller.set_options(self.inference_options(), full_timeline=self.FULL_TIMELINE)
+        self._plot_due = None           # the old game's plot is not drawn after this
         self.controller.reset(setup, events, meta, path)
         for plot in self.log_plots():
             plot.set_series({})
