@@ -27,16 +27,16 @@ class GameBench:
     """What the benchmark needs of one game's tab.
 
     Attributes:
-        sheet: attribute of the tab whose paint shows the beliefs (the worksheet).
-        advice: attribute of the tab whose paint shows the ranking / advice.
+        sheet: the tab's widget (or widgets) whose paint shows the beliefs (the worksheet).
+        advice: the tab's widget whose paint shows the ranking / advice, from the tab.
         advisor: the controller's advisor whose final result is the advice, or None when the
             advice comes with the beliefs (Egghead's "Can I solve now?", Guess Who?'s ranked
             questions: part of the posterior).
     """
 
     game: str
-    sheet: str
-    advice: str
+    sheet: Callable
+    advice: Callable
     advisor: Optional[str]
     make_log: Callable[[int, int, int], tuple]      # (events, seed, players) -> (setup, events)
     advise: Optional[Callable] = None               # (module, setup, events) -> the advisor's call
@@ -123,13 +123,22 @@ def _inkognito_ranking(mod, setup, events):
     return mod.recommend(setup, events, method=mod.METHODS[0])
 
 
+def _attr(name: str) -> Callable:
+    return lambda tab: getattr(tab, name)
+
+
 GAMES = {
-    "cluedo": GameBench("cluedo", "sheet", "rec_table", "recommend", _cluedo, _cluedo_ranking),
-    "inkognito": GameBench("inkognito", "view", "rec_table", "recommend", _inkognito,
-                           _inkognito_ranking),
-    "egghead": GameBench("egghead", "position_view", "solve_label", None, _egghead),
-    "guesswho": GameBench("guesswho", "board_view", "question_view", None, _guesswho),
-    "spyfall": GameBench("spyfall", "sheet", "advice", "recommend", _spyfall, _recommend),
+    "cluedo": GameBench("cluedo", _attr("sheet"), _attr("rec_table"), "recommend", _cluedo,
+                        _cluedo_ranking),
+    # one worksheet per opponent, all recomputed at every answer (the joint posterior): the first
+    "inkognito": GameBench("inkognito", lambda tab: next(iter(tab.cards.values())).view,
+                           _attr("rec_table"), "recommend", _inkognito, _inkognito_ranking),
+    "egghead": GameBench("egghead", _attr("position_view"), _attr("solve_label"), None, _egghead),
+    # the board's cards paint themselves (children of a scroll area): any card's paint counts
+    "guesswho": GameBench("guesswho", lambda tab: list(tab.board_view.cards.values()),
+                          _attr("question_view"), None, _guesswho),
+    "spyfall": GameBench("spyfall", _attr("sheet"), _attr("advice"), "recommend", _spyfall,
+                         _recommend),
 }
 
 

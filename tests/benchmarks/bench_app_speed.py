@@ -157,11 +157,13 @@ def run_game(win, bench, setup, events, args) -> "dict | None":
     lines = [mod.format_event(setup, ev) for ev in events]
     tab.reset_document(setup, [])
     assert wait_until_idle(win, 120), "the tab did not settle"
-    sheet_widget = getattr(tab, bench.sheet)
-    advice_widget = getattr(tab, bench.advice)
+    sheet_widget = bench.sheet(tab)
+    advice_widget = bench.advice(tab)
 
-    def painted(w):
-        return w.viewport() if hasattr(w, "viewport") else w
+    def painted(w) -> list:
+        if isinstance(w, list):
+            return w
+        return [w.viewport() if hasattr(w, "viewport") else w]
 
     # the floor: a bare table of the worksheet's size
     model = sheet_widget.model() if hasattr(sheet_widget, "model") else None
@@ -173,7 +175,7 @@ def run_game(win, bench, setup, events, args) -> "dict | None":
             bare_model.setItem(r, c, QStandardItem("0%"))
     bare = QTableView()
     bare.setModel(bare_model)
-    bare.resize(sheet_widget.size())
+    bare.resize(tab.size() / 2 if isinstance(sheet_widget, list) else sheet_widget.size())
     bare.show()
 
     paints: dict[str, list] = {"sheet": [], "advice": [], "bare": []}
@@ -218,8 +220,10 @@ def run_game(win, bench, setup, events, args) -> "dict | None":
 
     waiter = Waiter()
     filters = [PaintLog("sheet"), PaintLog("advice"), PaintLog("bare")]
-    painted(sheet_widget).installEventFilter(filters[0])
-    painted(advice_widget).installEventFilter(filters[1])
+    for w in painted(sheet_widget):
+        w.installEventFilter(filters[0])
+    for w in painted(advice_widget):
+        w.installEventFilter(filters[1])
     bare.viewport().installEventFilter(filters[2])
 
     marks: dict[str, float] = {}
@@ -298,8 +302,9 @@ def run_game(win, bench, setup, events, args) -> "dict | None":
     assert len(tab.document.events) == len(lines), "some line was not logged"
     assert wait_until_idle(win, 120)
     tab.controller.snapshotChanged.disconnect(on_snapshot)
-    for w, f in ((painted(sheet_widget), filters[0]), (painted(advice_widget), filters[1])):
-        w.removeEventFilter(f)
+    for ws, f in ((painted(sheet_widget), filters[0]), (painted(advice_widget), filters[1])):
+        for w in ws:
+            w.removeEventFilter(f)
     bare.close()
     for r, _counted in tab.controller._runners:
         r.cancel()
