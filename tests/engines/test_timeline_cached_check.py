@@ -28,7 +28,7 @@ def test_an_entry_whose_posterior_is_kept_is_accepted_without_computing(monkeypa
 
 def test_with_another_method_the_engines_own_check_decides():
     s = read_session_file(str(resource_path("examples", "cluedo.json")))
-    setup, events = s.setup, tuple(s.events)
+    setup, events = s.setup, tuple(s.events)[:3]
     tl = Timeline(cluedo, setup, {"method": "center"})
     tl.posterior(events)                                    # kept, but by an approximation
     assert tl.cached_entry(events) is not None
