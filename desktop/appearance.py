@@ -167,12 +167,24 @@ def muted(palette: Optional[QPalette] = None) -> QColor:
     """The colour of secondary text (hints, notes, stale figures) on ``palette`` (the
     application's by default): the text colour mixed towards the window colour as far as it
     keeps :data:`MUTED_CONTRAST` against both the window and the base colour, so it reads
-    the same in light and dark schemes."""
+    the same in light and dark schemes. Kept per (text, window, base) colours: a worksheet
+    asks for it for every greyed cell it paints."""
     if palette is None:
         app = QApplication.instance()
         palette = app.palette() if app is not None else QPalette()
     text = palette.color(QPalette.WindowText)
     backs = (palette.color(QPalette.Window), palette.color(QPalette.Base))
+    key = (text.rgba(), backs[0].rgba(), backs[1].rgba())
+    rgba = _MUTED.get(key)
+    if rgba is None:
+        rgba = _MUTED[key] = _muted(text, backs).rgba()
+    return QColor.fromRgba(rgba)
+
+
+_MUTED: dict = {}     # (text, window, base) rgba -> muted rgba; a few palettes at most
+
+
+def _muted(text: QColor, backs: tuple) -> QColor:
     win = backs[0]
     best = QColor(text)
     for step in range(1, 12):

@@ -75,6 +75,11 @@ class EntryChecks(QObject):
                 self._log(event, logged)
                 continue
             events = tuple(c.document.events)
+            if c.current_timeline().accepts_cached(events, event):
+                # decided from the timeline's cache (the entry's posterior is kept): logged
+                # now, without a trip through the thread pool
+                self._log(event, logged)
+                continue
             self._check = (event, refused, logged, setup, events)
             self.runner.submit(functools.partial(check_job, c.current_timeline(), events, event))
 

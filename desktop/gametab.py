@@ -10,14 +10,15 @@ tab speaks of one moment. Parts: :mod:`desktop.banner_state`, :mod:`desktop.why_
 from __future__ import annotations
 
 import dataclasses
+import time
 from typing import Any, Callable, Optional
 
-from PySide6.QtCore import Signal, Slot
+from PySide6.QtCore import QTimer, Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from desktop.banner_state import BannerPresenter
 from desktop.controller import GameController
-from desktop.inference import JobRunner
+from desktop.inference import JobRunner, Priority
 from desktop.quick_entry_wiring import make_quick_entry, place_quick_entry
 from desktop.session import SessionDocument
 from desktop.snapshot import Snapshot, Status
@@ -46,6 +47,10 @@ class GameTab(QWidget):
     #: Compute the posterior after every prefix (plot, History); False: the whole log only,
     #: an earlier entry's beliefs on demand (a timeline whose states are too large to copy).
     FULL_TIMELINE = True
+    #: Longest wait (s) of a new plot for the tab's beliefs and ranking, and how often it
+    #: looks again (ms).
+    PLOT_WAIT_S = 1.0
+    PLOT_POLL_MS = 15
 
     statusMessage = Signal(str)
     inferenceDone = Signal(int)
@@ -61,6 +66,15 @@ class GameTab(QWidget):
         self.history.entrySelected.connect(self.controller.select)
         self.history.removeRequested.connect(self.remove_event)
         self.plot = self.make_plot()
+        # the plot of a new timeline is drawn after the snapshot's repaint (Qt delivers paints
+        # before timers) and after the ranking, which the plot would hold up on this thread:
+        # it waits while the tab's beliefs or ranking are computed, at most PLOT_WAIT_S
+        self._plot_due: Optional[Snapshot] = None
+        self._plot_since = 0.0
+        self._plot_timer = QTimer(self)
+        self._plot_timer.setSingleShot(True)
+        self._plot_timer.setInterval(0)
+        self._plot_timer.timeout.connect(self._draw_due_plot)
         self.banner = Banner()
         self.banner_view = BannerPresenter(
             self.banner, self.title(), self._describe, self.document.undo_stack.canUndo,
@@ -211,7 +225,10 @@ class GameTab(QWidget):
                 and not snap.timeline.posteriors and moved:
             self.clear_beliefs()
         if snap.timeline is not None and (force or snap.timeline is not prev.timeline):
-            self._draw_plot(snap)
+            if self._plot_due is None:
+                self._plot_since = time.monotonic()
+            self._plot_due = snap
+            self._plot_timer.start(0)
         if snap.selected != prev.selected or snap.k != prev.k:
             self.plot.set_marker(None if snap.selected < 0 else snap.k)
         if snap.status is Status.CANCELLED and prev.status is not Status.CANCELLED:
@@ -222,6 +239,20 @@ class GameTab(QWidget):
             self.why.render(snap)
         if not snap.busy and (prev.busy or prev.revision != snap.revision):
             self.inferenceDone.emit(snap.revision)
+
+    def _draw_due_plot(self) -> None:
+        """Draw the plot of the last snapshot with a new timeline (see ``__init__``), its
+        marker at the moment on screen now."""
+        if self._plot_due is None:
+            return
+        if self.controller.priorities.urgent_pending(Priority.ADVICE) \
+                and time.monotonic() - self._plot_since < self.PLOT_WAIT_S:
+            self._plot_timer.start(self.PLOT_POLL_MS)     # the ranking first
+            return
+        due, self._plot_due = self._plot_due, None
+        if due is not None:
+            now = self._snapshot
+            self._draw_plot(due.replace(selected=now.selected, k=now.k))
 
     def _draw_plot(self, snap: Snapshot) -> None:
         try:
@@ -336,6 +367,7 @@ class GameTab(QWidget):
         if self.quick_entry is not None:
             self.quick_entry.show_logged()
         self.controller.set_options(self.inference_options(), full_timeline=self.FULL_TIMELINE)
+        self._plot_due = None           # the old game's plot is not drawn after this
         self.controller.reset(setup, events, meta, path)
         for plot in self.log_plots():
             plot.set_series({})
@@ -363,8 +395,9 @@ class GameTab(QWidget):
         return self.controller.make_runner(name, counted=counted, priority=priority)
 
     def is_busy(self) -> bool:
-        """True while any of the tab's runners has pending work."""
-        return self.controller.is_busy()
+        """True while any of the tab's runners has pending work, or its plot waits to be
+        drawn."""
+        return self.controller.is_busy() or self._plot_due is not None
 
     # -- Why? (the popup: desktop.why_view) ------------------------------------------------
     def add_why_action(self, menu, fact: dict, subject: str, decided: bool = True,

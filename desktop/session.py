@@ -12,7 +12,7 @@ import json
 import os
 from typing import Any, Callable, Optional, Sequence
 
-from PySide6.QtCore import QIODevice, QObject, QSaveFile, QStandardPaths, Signal
+from PySide6.QtCore import QIODevice, QObject, QSaveFile, QStandardPaths, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from engines import game_module
@@ -435,7 +435,15 @@ class Autosave(QObject):
     The file is ``<AppDataLocation>/recovery.json``: ``{"sessions": [session, ...],
     "paths": [file or null, ...]}``. A clean exit deletes it; finding it at start means the
     last run crashed, and the app offers to restore it.
+
+    A change is written from a zero-delay timer (:data:`WRITE_DELAY_MS`), not inside the
+    change's own signal: the repaint the change asked for is delivered first (Qt delivers
+    posted events, such as a widget's paint request, before it runs timers), then the write,
+    one pass of the event loop later. Changes made in the same pass make one write.
     """
+
+    #: Milliseconds between a change and its write (0: the next pass of the event loop).
+    WRITE_DELAY_MS = 0
 
     #: writeFailed(str reason): the recovery file could not be written (each failed write).
     writeFailed = Signal(str)
@@ -451,6 +459,10 @@ class Autosave(QObject):
         self.enabled = True
         #: why the last write failed (None: it succeeded, or nothing was written yet)
         self.failure: Optional[str] = None
+        self._pending = QTimer(self)
+        self._pending.setSingleShot(True)
+        self._pending.setInterval(self.WRITE_DELAY_MS)
+        self._pending.timeout.connect(self.write)
 
     @staticmethod
     def recovery_path() -> str:
@@ -458,13 +470,24 @@ class Autosave(QObject):
 
     def watch(self, doc: SessionDocument) -> None:
         self.documents.append(doc)
-        doc.changed.connect(self.write)
+        doc.changed.connect(self.schedule)
+
+    def schedule(self, *_args) -> None:
+        """Write at the next pass of the event loop (after the repaint of the change; see the
+        class docstring); several changes before then make one write."""
+        if not self._pending.isActive():
+            self._pending.start()
+
+    def pending(self) -> bool:
+        """True while a change waits for its write (:meth:`schedule`)."""
+        return self._pending.isActive()
 
     def write(self, *_args) -> bool:
         """Write every document with events or unsaved changes to the recovery file (or remove
-        the file when there is none). True when that worked; on failure the documents stay as
-        they are in memory, ``failure`` says why and ``writeFailed`` is emitted (the window
-        shows it at once; autosave itself never interrupts the player with a dialog)."""
+        the file when there is none), now. True when that worked; on failure the documents
+        stay as they are in memory, ``failure`` says why and ``writeFailed`` is emitted (the
+        window shows it at once; autosave itself never interrupts the player with a dialog)."""
+        self._pending.stop()
         if not self.enabled:
             return True
         docs = [d for d in self.documents if d.events or d.is_modified()]
@@ -494,6 +517,7 @@ class Autosave(QObject):
         return False
 
     def discard(self) -> None:
+        self._pending.stop()       # a clean exit: no write after this
         try:
             os.remove(self.recovery_path())
         except OSError:   # not there, or a folder that cannot be written: nothing to remove

@@ -13,24 +13,22 @@ used for it.
 The ranking itself: every candidate exact at once when the estimated work fits (every classic
 game), else the sampled estimate first — published to the tab as a partial result — and the 24
 best counted exactly (``recommend``'s ``on_estimate``; no sampled stage when the exact one
-fits). Thread-safe; entries are keyed by the setup, the log and the room, so a changed log never
-finds another's ranking.
+fits). Thread-safe (:class:`engines.core.cache.LockedLRU`); entries are keyed by the setup, the
+log and the room, so a changed log never finds another's ranking.
 """
 from __future__ import annotations
 
 import importlib
-import threading
-from collections import OrderedDict
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
+
+from engines.core.cache import LockedLRU
 
 #: Rankings kept (the prefixes shown most recently).
 CAPACITY = 32
 #: Suggestions the tab lists (12) with a margin: the best this many are counted exactly.
 EXACT_TOP = 24
 
-_lock = threading.Lock()
-_cache: "OrderedDict[tuple, Any]" = OrderedDict()
-_inflight: "dict[tuple, threading.Event]" = {}     # rankings being computed
+_cache: LockedLRU = LockedLRU(CAPACITY)     # one computation per key at a time
 
 
 def _key(setup, events, room) -> tuple:
@@ -39,12 +37,7 @@ def _key(setup, events, room) -> tuple:
 
 def cached_ranking(setup, events, room: Optional[str] = None):
     """The ranking of ``events`` kept here (see the module docstring), or None."""
-    key = _key(setup, events, room)
-    with _lock:
-        rec = _cache.get(key)
-        if rec is not None:
-            _cache.move_to_end(key)
-        return rec
+    return _cache.get(_key(setup, events, room))
 
 
 def ranking(setup, events, room: Optional[str] = None, *, cancel=None,
@@ -60,35 +53,14 @@ def ranking(setup, events, room: Optional[str] = None, *, cancel=None,
     Raises:
         ContradictionError, SessionFormatError: as ``recommend``. Cancelled.
     """
-    from engines.core.errors import check_cancel
-
-    key = _key(setup, events, room)
-    while True:
-        with _lock:
-            hit = _cache.get(key)
-            if hit is not None:
-                _cache.move_to_end(key)
-                return hit
-            done = _inflight.get(key)
-            if done is None:
-                done = _inflight[key] = threading.Event()
-                break
-        while not done.wait(0.05):      # another task counts it: wait for its ranking
-            check_cancel(cancel)
     rec_mod = importlib.import_module("engines.cluedo.recommend")   # the module, not the
     # package's re-exported function of the same name
-    try:
-        rec = rec_mod.recommend(setup, tuple(events), room=room, cancel=cancel,
-                                exact_top=EXACT_TOP, opponents_seconds=0, on_estimate=on_estimate)
-        with _lock:
-            _cache[key] = rec
-            while len(_cache) > CAPACITY:
-                _cache.popitem(last=False)
-    finally:
-        with _lock:
-            _inflight.pop(key, None)
-        done.set()
-    return rec
+    return _cache.get_or_compute(
+        _key(setup, events, room),
+        lambda: rec_mod.recommend(setup, tuple(events), room=room, cancel=cancel,
+                                  exact_top=EXACT_TOP, opponents_seconds=0,
+                                  on_estimate=on_estimate),
+        cancel=cancel)
 
 
 def room_bits(setup, events, cancel=None):
@@ -97,17 +69,7 @@ def room_bits(setup, events, cancel=None):
     exact; else None (the turn advice then ranks on its own, counting more suggestions
     exactly). It never computes the ranking itself: a less urgent task that owned the
     computation would hold up the ranking task waiting for it."""
-    from engines.core.errors import check_cancel
-
-    key = _key(setup, events, None)
-    while True:
-        with _lock:
-            rec = _cache.get(key)
-            done = _inflight.get(key) if rec is None else None
-        if done is None:
-            break
-        while not done.wait(0.05):
-            check_cancel(cancel)
+    rec = _cache.wait_for(_key(setup, events, None), cancel)
     if rec is None or (rec.suggestions and len(rec.exact) < len(rec.suggestions)):
         return None
     from engines.cluedo.turn import information_by_room
@@ -117,5 +79,4 @@ def room_bits(setup, events, cancel=None):
 
 def clear() -> None:
     """Forget every kept ranking (tests)."""
-    with _lock:
-        _cache.clear()
+    _cache.clear()

@@ -183,12 +183,11 @@ class QuickEntry(QWidget):
         self.preview.setProperty("kind", kind)
         colour = {"ok": "palette(text)", "error": tone("#c62828")}.get(kind, muted().name())
         weight = "bold" if kind == "error" else "normal"
-        self.preview.setStyleSheet(f"color:{colour}; font-weight:{weight}")
+        style = f"color:{colour}; font-weight:{weight}" if text else muted_css()
+        if style != self.preview.styleSheet():    # a new style sheet costs a re-polish
+            self.preview.setStyleSheet(style)
         self._message = text
-        if not text:
-            self.preview.setStyleSheet(muted_css())
-            text = IDLE_HINT
-        self.preview.setText(text)
+        self.preview.setText(text or IDLE_HINT)
 
     def message(self) -> str:
         """The text under the line (the preview, the error or the refusal; "" when idle)."""

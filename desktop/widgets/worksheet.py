@@ -16,7 +16,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPoint, QRect, Qt, 
 from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
-from desktop.widgets.role_data import MultiDataModel
+from desktop.widgets.role_data import TOOLTIP, MultiDataModel
 
 #: Values within this distance of 0 or 1 are certain facts.
 CERTAIN_EPS = 1e-9
@@ -68,6 +68,12 @@ def format_probability(p: Optional[float], se: Optional[float] = None) -> str:
     return text
 
 
+# a view asks every cell's flags at every paint: combined once (a Qt flag "|" costs ~10 µs)
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
+_GROUP_FLAGS = Qt.ItemFlag.ItemIsEnabled
+_ITEM_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+
 class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
     """Table of probabilities with optional group-header rows.
 
@@ -92,6 +98,11 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
         self._highlight_cols: set[int] = set()
         self._notes: dict[int, tuple[str, str]] = {}
         self._stale = False
+        # every role of a cell, computed once per change of the numbers (see multiData); a
+        # subclass with its own data() keeps Qt's per-call answers
+        self._cells: Optional[dict] = {} if type(self).data is ProbabilityTableModel.data \
+            else None
+        self._cells_palette = None
         self.set_layout(groups, columns)
 
     def set_layout(self, groups: Sequence, columns: Sequence[str]) -> None:
@@ -107,6 +118,7 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
         self._columns = list(columns)
         self._matrix = None
         self._se = None
+        self._forget_cells()
         self.endResetModel()
 
     @property
@@ -130,7 +142,40 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
         self._stale = False
         self._repaint()
 
+    def _forget_cells(self) -> None:
+        if self._cells is not None:
+            self._cells.clear()
+
+    def multiData(self, index, roleDataSpan) -> None:  # noqa: N802, N803 (Qt names)
+        """Every requested role of ``index`` (Qt's ``QAbstractItemModel::multiData``), each
+        computed by :meth:`data` once per change of the numbers (:meth:`set_matrix`,
+        :meth:`set_stale`, :meth:`set_layout`) and of the application's palette and kept: a
+        repaint of the worksheet then costs about what a plain table's does. Tooltips are
+        asked each time (``tooltip`` may be replaced)."""
+        cells = self._cells
+        if cells is None or not index.isValid():
+            return MultiDataModel.multiData(self, index, roleDataSpan)
+        palette = QGuiApplication.palette().cacheKey()
+        if palette != self._cells_palette:
+            cells.clear()
+            self._cells_palette = palette
+        key = (index.row(), index.column())
+        roles = cells.get(key)
+        if roles is None:
+            roles = cells[key] = {}
+        for role_data in roleDataSpan:
+            role = role_data.role()
+            if role == TOOLTIP:
+                role_data.setData(self.data(index, role))
+                continue
+            try:
+                value = roles[role]
+            except KeyError:
+                value = roles[role] = self.data(index, role)
+            role_data.setData(value)
+
     def _repaint(self) -> None:
+        self._forget_cells()
         if self.rowCount() and self.columnCount():
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1))
 
@@ -288,10 +333,10 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
 
     def flags(self, index: QModelIndex):
         if not index.isValid():
-            return Qt.NoItemFlags
+            return _NO_FLAGS
         if self._rows[index.row()][0] == "group":
-            return Qt.ItemIsEnabled
-        return Qt.ItemIsEnabled | Qt.ItemIsSelectable
+            return _GROUP_FLAGS
+        return _ITEM_FLAGS
 
 
 class WorksheetView(QTableView):

@@ -3,44 +3,24 @@ next suggestion by expected information gain, and a simulator (Agade09's Cluedo_
 
 The public API the Cluedo tab and the CLI use is re-exported here (see engines/CONTRACT.md).
 """
-from engines.cluedo.inference import METHODS, CluedoPosterior, belief_summary, first_contradiction, infer, sample_deals
-from engines.cluedo.model import (
-                                  ENVELOPE,
-                                  EVENT_TYPES,
-                                  GAME,
-                                  TITLE,
-                                  AccusationEvent,
-                                  HandEvent,
-                                  LacksEvent,
-                                  Setup,
-                                  ShownEvent,
-                                  SuggestionEvent,
-                                  deal_hand_sizes,
-                                  default_setup,
-                                  describe_event,
-                                  event_from_json,
-                                  load_editions,
-                                  passers_between,
-)
-from engines.cluedo.recommend import CluedoRecommendation, recommend, recommend_for_cli, refute_advice
-from engines.cluedo.simulate import SimConfig, SimulationResult, add_simulate_arguments, simulate, simulate_main
+from engines.core.lazy import lazy_package
 
-Posterior = CluedoPosterior
-
-__all__ = [
-    "GAME", "TITLE", "METHODS", "EVENT_TYPES", "ENVELOPE", "Setup", "HandEvent", "ShownEvent",
-    "LacksEvent", "SuggestionEvent", "AccusationEvent", "event_from_json", "describe_event",
-    "default_setup", "load_editions", "deal_hand_sizes", "passers_between", "infer",
-    "CluedoPosterior", "Posterior", "belief_summary", "first_contradiction", "sample_deals",
-    "recommend", "recommend_for_cli", "CluedoRecommendation", "refute_advice", "simulate", "SimConfig",
-    "SimulationResult", "add_simulate_arguments",
-    "simulate_main",
-]
-from engines.cluedo.diagnosis import diagnose  # noqa: E402 (after the set-up above)
-from engines.cluedo.explain import explain, explain_contradiction  # noqa: E402 (after the set-up above)
-
-__all__ += ["explain", "explain_contradiction", "diagnose"]
-
-from engines.cluedo.parse import complete, contradiction, fact_reason, format_event, parse, preview  # noqa: E402 (after the set-up above)
-
-__all__ += ["parse", "preview", "complete", "format_event", "contradiction", "fact_reason"]
+# each public name -> the submodule that defines it, imported on first use (engines/core/lazy.py)
+__all__ = lazy_package(__name__, {
+    "METHODS": "inference", "CluedoPosterior": "inference", "belief_summary": "inference",
+    "first_contradiction": "inference", "infer": "inference", "sample_deals": "inference",
+    "Posterior": "inference:CluedoPosterior",
+    "ENVELOPE": "model", "EVENT_TYPES": "model", "GAME": "model", "TITLE": "model",
+    "AccusationEvent": "model", "HandEvent": "model", "LacksEvent": "model", "Setup": "model",
+    "ShownEvent": "model", "SuggestionEvent": "model", "deal_hand_sizes": "model",
+    "default_setup": "model", "describe_event": "model", "event_from_json": "model",
+    "load_editions": "model", "passers_between": "model",
+    "CluedoRecommendation": "recommend", "recommend": "recommend",
+    "recommend_for_cli": "recommend", "refute_advice": "recommend",
+    "SimConfig": "simulate", "SimulationResult": "simulate", "add_simulate_arguments": "simulate",
+    "simulate": "simulate", "simulate_main": "simulate",
+    "diagnose": "diagnosis",
+    "explain": "explain", "explain_contradiction": "explain",
+    "complete": "parse", "contradiction": "parse", "fact_reason": "parse", "format_event": "parse",
+    "parse": "parse", "preview": "parse",
+})

@@ -30,9 +30,7 @@ into my room: the move says whom (``"pulls"``). When the accuse/wait rule of
 """
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -48,12 +46,11 @@ from engines.cluedo.board import (
     shortest_path,
 )
 from engines.cluedo.model import PositionEvent, RollEvent, Setup, SuggestionEvent
+from engines.core.cache import LockedLRU
 from engines.core.errors import SessionFormatError, check_cancel
 
 LOOKAHEAD_WEIGHT = 1.0
-_INFO_CACHE: OrderedDict = OrderedDict()     # (setup, events) -> information_by_room's answer
-_INFO_CACHE_SIZE = 16
-_INFO_LOCK = threading.Lock()
+_INFO_CACHE: LockedLRU = LockedLRU(16)     # (setup, events) -> information_by_room's answer
 SQUARE_MOVES = 3          # corridor squares listed when a roll is known
 
 
@@ -240,11 +237,9 @@ def information_by_room(setup: Setup, events: Sequence, *, cancel=None,
     except TypeError:
         cacheable = False
     if cacheable:
-        with _INFO_LOCK:
-            hit = _INFO_CACHE.get(key)
-            if hit is not None:
-                _INFO_CACHE.move_to_end(key)
-                return hit
+        hit = _INFO_CACHE.get(key)
+        if hit is not None:
+            return hit
     if ranking is not None:
         rec = ranking
     else:
@@ -258,10 +253,7 @@ def information_by_room(setup: Setup, events: Sequence, *, cancel=None,
             exact = exact and rec.is_exact(s, w, r)
     out = (best, exact, rec)
     if cacheable:
-        with _INFO_LOCK:
-            _INFO_CACHE[key] = out
-            while len(_INFO_CACHE) > _INFO_CACHE_SIZE:
-                _INFO_CACHE.popitem(last=False)
+        _INFO_CACHE.put(key, out)
     return out
 
 

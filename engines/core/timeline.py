@@ -234,6 +234,23 @@ class Timeline:
         finally:
             self._lock.release()
 
+    def accepts_cached(self, events: Sequence, event: Any) -> bool:
+        """True when :meth:`check` of ``event`` after ``events`` is known from the cache to
+        accept it: the posterior after ``events`` + ``event`` is cached (an earlier check or an
+        undone entry computed it) and the verdict is the default method's. False when that is
+        not known without computing. Never computes and never waits (safe on any thread: the
+        desktop logs such an entry without a trip through its thread pool)."""
+        if isinstance(self.module, CheckingEngine) and \
+                self.options.get("method", self.module.METHODS[0]) != self.module.METHODS[0]:
+            return False
+        prefixes = _Prefixes(tuple(events) + (event,))
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            return self._posts.get(prefixes.key(len(prefixes.events))) is not None
+        finally:
+            self._lock.release()
+
     def cached_entry(self, events: Sequence) -> Optional[tuple]:
         """``(posterior, summary)`` after ``events`` when already computed, else None (never
         computes; safe to call from any thread)."""

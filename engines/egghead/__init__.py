@@ -18,73 +18,31 @@ Source: M. Zorn, "A study on the logic game Egghead", 2024: valids (eq. (1)),
 conditional information and the master table (Definition 4.1, appendix A.1), eqs. (2)–(6)
 and Algorithm 1.
 """
-from engines.egghead.inference import (
-                                       METHODS,
-                                       LearnedRecord,
-                                       Posterior,
-                                       Recommendation,
-                                       available_bytes,
-                                       belief_summary,
-                                       check_memory,
-                                       copy_state,
-                                       estimated_seconds_per_event,
-                                       infer,
-                                       initial,
-                                       is_large,
-                                       memory_needed,
-                                       memory_needed_for,
-                                       posterior,
-                                       reactions_can_change,
-                                       recommend,
-                                       state_bytes,
-                                       update,
-)
-from engines.egghead.model import (
-                                       EVENT_TYPES,
-                                       GAME,
-                                       MAX_CUSTOM_TABLE_BYTES,
-                                       MAX_TABLE_BYTES,
-                                       SEED_DECK,
-                                       TITLE,
-                                       Answer,
-                                       Event,
-                                       QuestionChoice,
-                                       Reactions,
-                                       Setup,
-                                       Solve,
-                                       answer_for,
-                                       default_setup,
-                                       describe_event,
-                                       event_from_json,
-                                       max_table_bytes,
-                                       questions_for,
-)
-from engines.egghead.parse import (
-                                       complete,
-                                       contradiction,
-                                       forced_answer,
-                                       format_event,
-                                       parse,
-                                       possible_answers,
-                                       preview,
-                                       seen_answers,
-)
-from engines.egghead.questions import Question, QuestionSpec, StackSpace, bound_deck, load_deck, stack_space
-from engines.egghead.simulate import (
-                                       ConfigResult,
-                                       ModeStats,
-                                       SimConfig,
-                                       SimulationResult,
-                                       add_simulate_arguments,
-                                       play_game,
-                                       simulate,
-                                       simulate_main,
-                                       win_probabilities,
-)
-from engines.egghead.table import BitTable, table_bytes
+from engines.core.lazy import lazy_package
 
-__all__ = [n for n in dir() if not n.startswith("_")]
-from engines.egghead.diagnosis import diagnose  # noqa: E402 (after the set-up above)
-from engines.egghead.explain import explain, explain_contradiction  # noqa: E402 (after the set-up above)
-
-__all__ = [n for n in dir() if not n.startswith("_")]
+# each public name -> the submodule that defines it, imported on first use (engines/core/lazy.py)
+__all__ = lazy_package(__name__, {
+    "METHODS": "inference", "LearnedRecord": "inference", "Posterior": "inference",
+    "Recommendation": "inference", "available_bytes": "inference", "belief_summary": "inference",
+    "check_memory": "inference", "copy_state": "inference",
+    "estimated_seconds_per_event": "inference", "infer": "inference", "initial": "inference",
+    "is_large": "inference", "memory_needed": "inference", "memory_needed_for": "inference",
+    "posterior": "inference", "reactions_can_change": "inference", "recommend": "inference",
+    "state_bytes": "inference", "update": "inference",
+    "EVENT_TYPES": "model", "GAME": "model", "MAX_CUSTOM_TABLE_BYTES": "model",
+    "MAX_TABLE_BYTES": "model", "SEED_DECK": "model", "TITLE": "model", "Answer": "model",
+    "Event": "model", "QuestionChoice": "model", "Reactions": "model", "Setup": "model",
+    "Solve": "model", "answer_for": "model", "default_setup": "model", "describe_event": "model",
+    "event_from_json": "model", "max_table_bytes": "model", "questions_for": "model",
+    "complete": "parse", "contradiction": "parse", "forced_answer": "parse",
+    "format_event": "parse", "parse": "parse", "possible_answers": "parse", "preview": "parse",
+    "seen_answers": "parse",
+    "Question": "questions", "QuestionSpec": "questions", "StackSpace": "questions",
+    "bound_deck": "questions", "load_deck": "questions", "stack_space": "questions",
+    "ConfigResult": "simulate", "ModeStats": "simulate", "SimConfig": "simulate",
+    "SimulationResult": "simulate", "add_simulate_arguments": "simulate", "play_game": "simulate",
+    "simulate": "simulate", "simulate_main": "simulate", "win_probabilities": "simulate",
+    "BitTable": "table", "table_bytes": "table",
+    "diagnose": "diagnosis",
+    "explain": "explain", "explain_contradiction": "explain",
+})

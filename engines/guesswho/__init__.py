@@ -15,66 +15,28 @@ Public API (the engine contract, engines/CONTRACT.md):
 Sources: the “Guess Who Solver” notebook (question choice by conditional mutual information); M. Nica, "Optimal
 strategy in Guess Who?: Beyond binary search", Probab. Eng. Inf. Sci. 30(4), 2016.
 """
-from engines.guesswho.board import (
-                                    BUNDLED_BOARDS,
-                                    Attribute,
-                                    Board,
-                                    Character,
-                                    Question,
-                                    board_from_csv,
-                                    board_from_json,
-                                    load_board,
-                                    parse_question,
-)
-from engines.guesswho.inference import (
-                                    DP_BUDGET,
-                                    METHODS,
-                                    Posterior,
-                                    RankedQuestion,
-                                    Recommendation,
-                                    advised_question,
-                                    belief_summary,
-                                    infer,
-                                    posterior_probabilities,
-                                    question_dp,
-                                    rank_questions,
-                                    recommend,
-)
-from engines.guesswho.model import (
-                                    EVENT_TYPES,
-                                    GAME,
-                                    RULES,
-                                    TITLE,
-                                    Answer,
-                                    Eliminate,
-                                    Event,
-                                    Opponent,
-                                    Setup,
-                                    default_setup,
-                                    describe_event,
-                                    event_from_json,
-                                    setup_for_board,
-)
-from engines.guesswho.optimal import (
-                                    BudgetExceeded,
-                                    QuestionDP,
-                                    balanced_depth_sum,
-                                    brute_force_expected_questions,
-                                    race_best_split,
-                                    race_win_probability,
-)
-from engines.guesswho.parse import complete, contradiction, format_event, parse, preview
-from engines.guesswho.simulate import (
-                                    STRATEGIES,
-                                    SimConfig,
-                                    SimulationResult,
-                                    add_simulate_arguments,
-                                    simulate,
-                                    simulate_main,
-)
+from engines.core.lazy import lazy_package
 
-__all__ = [n for n in dir() if not n.startswith("_")]
-from engines.guesswho.diagnosis import diagnose  # noqa: E402 (after the set-up above)
-from engines.guesswho.explain import explain, explain_contradiction  # noqa: E402 (after the set-up above)
-
-__all__ = [n for n in dir() if not n.startswith("_")]
+# each public name -> the submodule that defines it, imported on first use (engines/core/lazy.py)
+__all__ = lazy_package(__name__, {
+    "BUNDLED_BOARDS": "board", "Attribute": "board", "Board": "board", "Character": "board",
+    "Question": "board", "board_from_csv": "board", "board_from_json": "board",
+    "load_board": "board", "parse_question": "board",
+    "DP_BUDGET": "inference", "METHODS": "inference", "Posterior": "inference",
+    "RankedQuestion": "inference", "Recommendation": "inference", "advised_question": "inference",
+    "belief_summary": "inference", "infer": "inference", "posterior_probabilities": "inference",
+    "question_dp": "inference", "rank_questions": "inference", "recommend": "inference",
+    "EVENT_TYPES": "model", "GAME": "model", "RULES": "model", "TITLE": "model", "Answer": "model",
+    "Eliminate": "model", "Event": "model", "Opponent": "model", "Setup": "model",
+    "default_setup": "model", "describe_event": "model", "event_from_json": "model",
+    "setup_for_board": "model",
+    "BudgetExceeded": "optimal", "QuestionDP": "optimal", "balanced_depth_sum": "optimal",
+    "brute_force_expected_questions": "optimal", "race_best_split": "optimal",
+    "race_win_probability": "optimal",
+    "complete": "parse", "contradiction": "parse", "format_event": "parse", "parse": "parse",
+    "preview": "parse",
+    "STRATEGIES": "simulate", "SimConfig": "simulate", "SimulationResult": "simulate",
+    "add_simulate_arguments": "simulate", "simulate": "simulate", "simulate_main": "simulate",
+    "diagnose": "diagnosis",
+    "explain": "explain", "explain_contradiction": "explain",
+})

@@ -17,55 +17,27 @@ Public API (the engine contract, engines/CONTRACT.md):
 Sources: Höhle's Inkognito post (sequential Bayesian identity disclosure, likelihoods 1/15 and 1/3);
 the Inkognito rules (Colovini & Randolph) as cited in :mod:`engines.inkognito.model`.
 """
-from engines.inkognito.inference import (
-                                         GRID,
-                                         METHODS,
-                                         OpponentBelief,
-                                         Posterior,
-                                         RankedQuestion,
-                                         Recommendation,
-                                         belief_summary,
-                                         beta_on_grid,
-                                         encode,
-                                         infer,
-                                         recommend,
-                                         theta_grid,
-                                         worlds,
-)
-from engines.inkognito.likelihood import AnswerForm, FormTable, answer_forms, answer_likelihood, form_table
-from engines.inkognito.model import (
-                                         DEFAULT_DECEPTION_PRIOR,
-                                         EVENT_TYPES,
-                                         GAME,
-                                         KINDS,
-                                         QUESTIONS,
-                                         TEAMS,
-                                         TITLE,
-                                         Answer,
-                                         Deception,
-                                         Event,
-                                         Setup,
-                                         default_names,
-                                         default_setup,
-                                         describe_event,
-                                         event_from_json,
-                                         form_shapes,
-                                         partner_index,
-                                         validate_answer,
-)
-from engines.inkognito.parse import complete, contradiction, format_event, parse, preview
-from engines.inkognito.profiles import ProfileStore, beta_from_moments
-from engines.inkognito.simulate import (
-                                         POLICIES,
-                                         SimConfig,
-                                         SimulationResult,
-                                         add_simulate_arguments,
-                                         simulate,
-                                         simulate_main,
-)
+from engines.core.lazy import lazy_package
 
-__all__ = [n for n in dir() if not n.startswith("_")]
-from engines.inkognito.diagnosis import diagnose  # noqa: E402 (after the set-up above)
-from engines.inkognito.explain import explain, explain_contradiction  # noqa: E402 (after the set-up above)
-
-__all__ = [n for n in dir() if not n.startswith("_")]
+# each public name -> the submodule that defines it, imported on first use (engines/core/lazy.py)
+__all__ = lazy_package(__name__, {
+    "GRID": "inference", "METHODS": "inference", "OpponentBelief": "inference",
+    "Posterior": "inference", "RankedQuestion": "inference", "Recommendation": "inference",
+    "belief_summary": "inference", "beta_on_grid": "inference", "encode": "inference",
+    "infer": "inference", "recommend": "inference", "theta_grid": "inference",
+    "worlds": "inference",
+    "AnswerForm": "likelihood", "FormTable": "likelihood", "answer_forms": "likelihood",
+    "answer_likelihood": "likelihood", "form_table": "likelihood",
+    "DEFAULT_DECEPTION_PRIOR": "model", "EVENT_TYPES": "model", "GAME": "model", "KINDS": "model",
+    "QUESTIONS": "model", "TEAMS": "model", "TITLE": "model", "Answer": "model",
+    "Deception": "model", "Event": "model", "Setup": "model", "default_names": "model",
+    "default_setup": "model", "describe_event": "model", "event_from_json": "model",
+    "form_shapes": "model", "partner_index": "model", "validate_answer": "model",
+    "complete": "parse", "contradiction": "parse", "format_event": "parse", "parse": "parse",
+    "preview": "parse",
+    "ProfileStore": "profiles", "beta_from_moments": "profiles",
+    "POLICIES": "simulate", "SimConfig": "simulate", "SimulationResult": "simulate",
+    "add_simulate_arguments": "simulate", "simulate": "simulate", "simulate_main": "simulate",
+    "diagnose": "diagnosis",
+    "explain": "explain", "explain_contradiction": "explain",
+})

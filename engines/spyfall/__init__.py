@@ -5,60 +5,24 @@ emissions (:mod:`engines.spyfall.inference`), bots and a tournament simulator
 (:mod:`engines.spyfall.simulate`) and, when gymnasium is installed, a Gymnasium environment
 (:mod:`engines.spyfall.env`, not imported here so this package works without gymnasium).
 """
-from __future__ import annotations
+from engines.core.lazy import lazy_package
 
-from engines.spyfall.inference import (
-                                       METHODS,
-                                       BeliefTracker,
-                                       Posterior,
-                                       belief_summary,
-                                       copy_state,
-                                       emission_params,
-                                       infer,
-                                       initial,
-                                       posterior,
-                                       state_bytes,
-                                       update,
-)
-from engines.spyfall.model import (
-                                       EVENT_TYPES,
-                                       GAME,
-                                       NEW_GAME_MODEL,
-                                       STRATEGIES,
-                                       TITLE,
-                                       Ask,
-                                       Claim,
-                                       PlayerModel,
-                                       Setup,
-                                       TableAids,
-                                       claims_only,
-                                       default_setup,
-                                       describe_event,
-                                       editions,
-                                       entry_claim_weight,
-                                       event_from_json,
-                                       make_claim,
-                                       next_turn,
-                                       normalise_claim,
-                                       on_grid,
-)
-from engines.spyfall.parse import complete, contradiction, format_event, parse, preview
-from engines.spyfall.recommend import Recommendation, recommend
-from engines.spyfall.simulate import (
-                                       SimConfig,
-                                       SimResult,
-                                       SimulationResult,
-                                       add_simulate_arguments,
-                                       play_game,
-                                       simulate,
-                                       simulate_main,
-)
-
-__all__ = ["GAME", "TITLE", "METHODS", "EVENT_TYPES", "STRATEGIES", "Setup", "PlayerModel",
-           "Claim", "event_from_json", "make_claim", "describe_event", "infer", "Posterior",
-           "belief_summary", "initial", "update", "posterior", "copy_state", "state_bytes",
-           "recommend", "Recommendation", "BeliefTracker", "emission_params", "normalise_claim",
-           "editions", "simulate", "SimConfig", "SimResult", "SimulationResult", "play_game",
-           "add_simulate_arguments", "simulate_main", "default_setup", "NEW_GAME_MODEL",
-           "entry_claim_weight", "on_grid", "parse", "preview", "complete", "format_event",
-           "contradiction", "Ask", "TableAids", "next_turn", "claims_only"]
+# each public name -> the submodule that defines it, imported on first use (engines/core/lazy.py)
+__all__ = lazy_package(__name__, {
+    "METHODS": "inference", "BeliefTracker": "inference", "Posterior": "inference",
+    "belief_summary": "inference", "copy_state": "inference", "emission_params": "inference",
+    "infer": "inference", "initial": "inference", "posterior": "inference",
+    "state_bytes": "inference", "update": "inference",
+    "EVENT_TYPES": "model", "GAME": "model", "NEW_GAME_MODEL": "model", "STRATEGIES": "model",
+    "TITLE": "model", "Ask": "model", "Claim": "model", "PlayerModel": "model", "Setup": "model",
+    "TableAids": "model", "claims_only": "model", "default_setup": "model",
+    "describe_event": "model", "editions": "model", "entry_claim_weight": "model",
+    "event_from_json": "model", "make_claim": "model", "next_turn": "model",
+    "normalise_claim": "model", "on_grid": "model",
+    "complete": "parse", "contradiction": "parse", "format_event": "parse", "parse": "parse",
+    "preview": "parse",
+    "Recommendation": "recommend", "recommend": "recommend",
+    "SimConfig": "simulate", "SimResult": "simulate", "SimulationResult": "simulate",
+    "add_simulate_arguments": "simulate", "play_game": "simulate", "simulate": "simulate",
+    "simulate_main": "simulate",
+})

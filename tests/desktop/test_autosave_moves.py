@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from autosave_written import wait_written
 from window_instances import close_instance as _close
 from window_instances import copy_example as _copy_example
 from window_instances import instance_window as _new_window
@@ -43,6 +44,7 @@ def test_autosave_moves_when_its_folder_stops_taking_writes(qtbot, tmp_path, fol
         assert w.open_path(_copy_example(tmp_path, "cluedo"), ask=False)
         doc = w.tab_for("cluedo").document
         doc.log_event(doc.events[-1])
+        wait_written(qtbot, w)
         first = w.autosave.recovery_path()
         assert os.path.dirname(first) == str(rec) and _events_in(first) == len(doc.events)
         bar = w.write_failure_bar
@@ -51,12 +53,14 @@ def test_autosave_moves_when_its_folder_stops_taking_writes(qtbot, tmp_path, fol
         shutil.move(str(rec), str(tmp_path / "gone"))
         rec.write_text("not a folder")
         doc.log_event(doc.events[-1])
+        wait_written(qtbot, w)
         moved = w.autosave.recovery_path()
         assert os.path.dirname(moved) == str(spare)
         assert _events_in(moved) == len(doc.events)          # nothing lost
         assert not bar.isHidden() and bar.kind == "warning"
         assert str(rec) in bar.text() and str(spare) in bar.text() and "could not be written" in bar.text()
         doc.log_event(doc.events[-1])                         # later writes go there too
+        wait_written(qtbot, w)
         assert _events_in(moved) == len(doc.events)
         # a crash now: the moved file is offered at the next start like any other
         n = len(doc.events)
@@ -81,10 +85,12 @@ def test_no_move_when_the_spare_folder_fails_too(qtbot, tmp_path, folders, monke
         assert w.open_path(_copy_example(tmp_path, "cluedo"), ask=False)
         doc = w.tab_for("cluedo").document
         doc.log_event(doc.events[-1])
+        wait_written(qtbot, w)
         first = w.autosave.recovery_path()
         shutil.move(str(rec), str(tmp_path / "gone"))
         rec.write_text("not a folder")
         doc.log_event(doc.events[-1])
+        wait_written(qtbot, w)
         assert w.autosave.recovery_path() == first
         bar = w.write_failure_bar
         assert bar.kind == "error" and "only in memory" in bar.text()

@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from autosave_written import wait_written
 from window_instances import close_instance as _close
 from window_instances import copy_example as _copy_example
 from window_instances import instance_window as _new_window
@@ -91,6 +92,7 @@ def test_restore_keeps_a_board_named_relative_to_the_game(qtbot, tmp_path, fresh
     assert a.open_path(session, ask=False)
     doc = a.tab_for("guesswho").document
     doc.log_event(doc.events[0])                              # unsaved work
+    wait_written(qtbot, a)
     a.autosave.crash_for_test()
     b = _new_window(qtbot)
     try:

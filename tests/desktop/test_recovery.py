@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from autosave_written import wait_written
 from window_instances import CHILD_PRELUDE, ROOT
 from window_instances import close_instance as _close
 from window_instances import copy_example as _copy_example
@@ -51,6 +52,7 @@ def test_two_instances_keep_their_own_files(qtbot, tmp_path, fresh_recovery, mon
     last = doc.events[-1]
     doc.remove_event(len(doc.events) - 1)
     doc.log_event(last)                       # unsaved work in A
+    wait_written(qtbot, a)
     a_file = a.autosave.recovery_path()
     saved = json.loads(Path(a_file).read_text())
     n_a = len(doc.events)
@@ -67,6 +69,7 @@ def test_two_instances_keep_their_own_files(qtbot, tmp_path, fresh_recovery, mon
             b.tab_for("guesswho").document.path is None
         # B's edits go to B's file, never to A's
         b.tab_for("guesswho").document.log_event(last)
+        wait_written(qtbot, b)
         assert json.loads(Path(a_file).read_text()) == saved
 
         a.autosave.crash_for_test()           # A is gone without cleaning up
@@ -95,6 +98,8 @@ def test_killed_instance_is_restored_and_live_one_never_touched(qtbot, tmp_path,
         ev = doc.events[0]
         for _ in range(3):
             doc.log_event(ev)
+        while win.autosave.pending():      # written one pass of the event loop later
+            app.processEvents()
         print("ready", len(doc.events), win.autosave.recovery_path(), flush=True)
         while True:
             app.processEvents()
@@ -151,6 +156,7 @@ def test_declined_restore_keeps_the_file(qtbot, tmp_path, fresh_recovery, monkey
     a = _new_window(qtbot)
     assert a.open_path(_copy_example(tmp_path, "cluedo"), ask=False)
     a_file = a.autosave.recovery_path()
+    wait_written(qtbot, a)
     a.autosave.crash_for_test()
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.No)
     b = _new_window(qtbot)

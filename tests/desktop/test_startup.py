@@ -8,6 +8,7 @@ import sys
 import textwrap
 
 import pytest
+from autosave_written import wait_written
 from PySide6.QtWidgets import QApplication, QMessageBox
 from window_idle import wait_idle
 
@@ -165,6 +166,7 @@ def test_recovery_restores_into_tabs_not_built_yet(qtbot, quiet, tmp_path):
     doc = a.tab_for("guesswho").document
     doc.log_event(doc.events[0])
     n = len(doc.events)
+    wait_written(qtbot, a)
     a.autosave.crash_for_test()
     b = MainWindow(autosave=True, interactive=False)
     qtbot.addWidget(b)

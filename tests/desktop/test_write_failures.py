@@ -13,6 +13,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from autosave_written import wait_written
 from window_instances import CHILD_PRELUDE, ROOT
 from window_instances import close_instance as _close
 from window_instances import copy_example as _copy_example
@@ -40,6 +41,7 @@ def test_failed_autosave_shows_a_persistent_bar_and_keeps_the_games(qtbot, tmp_p
         real = session.write_text_atomically
         monkeypatch.setattr(session, "write_text_atomically", _disk_full)
         doc.log_event(doc.events[-1])
+        wait_written(qtbot, w)
         bar = w.write_failure_bar
         assert not bar.isHidden() and bar.kind == "error"
         assert "No space left on device" in bar.text() and "only in memory" in bar.text()
@@ -48,6 +50,7 @@ def test_failed_autosave_shows_a_persistent_bar_and_keeps_the_games(qtbot, tmp_p
         bar.retry()                                          # still full: still shown
         assert not bar.isHidden()
         doc.log_event(doc.events[-1])
+        wait_written(qtbot, w)
         assert not bar.isHidden()
         monkeypatch.setattr(session, "write_text_atomically", real)
         bar.retry()                                          # space again: written, bar gone
@@ -74,6 +77,7 @@ def test_text_that_is_not_unicode_fails_writes_with_a_message_not_an_exception(q
         assert w.open_path(path, ask=False)
         doc = w.tab_for("cluedo").document
         doc.log_event(doc.events[-1], EventMeta(note="half an emoji \ud83d"))
+        wait_written(qtbot, w)
         bar = w.write_failure_bar
         assert not bar.isHidden() and "U+D83D" in bar.text()      # autosave: shown, not raised
         with pytest.raises(OSError, match="not a character"):
@@ -84,6 +88,7 @@ def test_text_that_is_not_unicode_fails_writes_with_a_message_not_an_exception(q
         assert not w._save_to(w.tab_for("cluedo"), path)      # Save: a message
         assert errors and "U+D83D" in errors[0]
         doc.undo_stack.undo()                                  # without the bad note: fine
+        wait_written(qtbot, w)
         assert bar.isHidden()
     finally:
         _close(w)

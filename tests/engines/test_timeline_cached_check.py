@@ -1,0 +1,35 @@
+"""Timeline.accepts_cached: an entry's check decided from the cache, never computed."""
+from engines import cluedo
+from engines.core.resources import resource_path
+from engines.core.schema import read_session_file
+from engines.core.timeline import Timeline
+
+
+def test_an_entry_whose_posterior_is_kept_is_accepted_without_computing(monkeypatch):
+    s = read_session_file(str(resource_path("examples", "cluedo.json")))
+    setup, events = s.setup, tuple(s.events)
+    log, entry = events[:-1], events[-1]
+    tl = Timeline(cluedo, setup, {})
+    assert not tl.accepts_cached(log, entry)                # nothing computed yet
+    assert tl.check(log, entry) is None
+    calls = []
+    monkeypatch.setattr(cluedo, "infer", lambda *a, **k: calls.append(a))
+    assert tl.accepts_cached(log, entry)                    # the check kept its posterior
+    assert not tl.accepts_cached(log[:-1], entry)           # another log: not known
+    assert calls == []
+    monkeypatch.undo()
+    # an entry the engine refuses is never accepted from the cache
+    me = setup.me
+    held = next(e for e in events if isinstance(e, cluedo.HandEvent)).cards[0]
+    refused = cluedo.LacksEvent(me, held)
+    assert tl.check(log, refused) is not None
+    assert not tl.accepts_cached(log, refused)
+
+
+def test_with_another_method_the_engines_own_check_decides():
+    s = read_session_file(str(resource_path("examples", "cluedo.json")))
+    setup, events = s.setup, tuple(s.events)[:3]
+    tl = Timeline(cluedo, setup, {"method": "center"})
+    tl.posterior(events)                                    # kept, but by an approximation
+    assert tl.cached_entry(events) is not None
+    assert not tl.accepts_cached(events[:-1], events[-1])
