@@ -22,7 +22,7 @@ about 3e8 work units per CPU second on one core of the project's 2-core machine 
 of CPU (classic deck 6 players, Master Detective 6 players, 20 cards per category with 3
 players, all with an empty log; measured at load averages of 10-36 on 2 cores, with the same
 CPU time at 10 as at 28), so the estimate is CPU seconds x 3e8 within about 20 %, and the
-budget :data:`RECOMMEND_WORK` is 2.4e9 units: 8 s, leaving room for the command's start-up
+budget :data:`RECOMMEND_WORK` is 2.1e9 units: 7 s, leaving room for the command's start-up
 and the estimate's error under the contract's 10 s (one count alone may take up to the counting
 DP's own limit, :data:`engines.cluedo.counting.MAX_DP_WORK`).
 
@@ -60,12 +60,13 @@ AT_ONCE_FACTOR = 1.4
 OPPONENT_COUNTS = 1.7
 #: Work units per CPU second (engines.cluedo.counting: "about 3e8 ... per second").
 WORK_PER_SECOND = 3e8
-#: Budget of one recommendation (ranking, best envelope, opponents' figures together): 8 s at
+#: Budget of one recommendation (ranking, best envelope, opponents' figures together): 7 s at
 #: :data:`WORK_PER_SECOND`, so that the whole command — start-up, the first count, and the
-#: estimate's error of about 20 % — stays under the contract's 10 s of CPU. (At 3e9 the classic
-#: deck with 6 players took 10.3 s of CPU at a load of 3; with the kept schedules of
-#: :func:`engines.cluedo.counting._schedule` the same plan took 8.0 s.)
-RECOMMEND_WORK = 2.4e9
+#: estimate's error — stays under the contract's 10 s of CPU on a loaded machine. (At 3e9 the
+#: classic deck with 6 players took 10.3 s of CPU at a load of 3; at 2.4e9 with the kept
+#: schedules of :func:`engines.cluedo.counting._schedule`, 5 players after a hand and four
+#: suggestions took 9.2 s at a load of 9.)
+RECOMMEND_WORK = 2.1e9
 #: Fewest sampled deals of the ranking's estimate, and fewest exact candidates, kept when a
 #: recommendation is made cheaper.
 MIN_RANK_SAMPLES = 1000
