@@ -98,5 +98,5 @@ def check_custom_deck(players: int, values: int, cards: int, S: int, reader) -> 
                               f"values or cards")
 
 
-__all__ = ["COMMAND_SECONDS", "EVENTS_PER_COMMAND", "WORK_PER_SECOND", "check_custom_deck", "command_seconds", "event_work", "events_within_budget",
-           "seconds_per_event"]
+__all__ = ["COMMAND_SECONDS", "EVENTS_PER_COMMAND", "WORK_PER_SECOND", "check_custom_deck",
+           "command_seconds", "event_work", "events_within_budget", "seconds_per_event"]
