@@ -355,6 +355,10 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=12.0)
     ap.add_argument("--out", default=None, help="folder for summary.json and violating inputs")
     ap.add_argument("--only", default=None, help="only this game")
+    ap.add_argument("--skip", type=int, default=0,
+                    help="draw and skip the first SKIP runs (continue an earlier run)")
+    ap.add_argument("--cases", default=None,
+                    help="comma-separated run numbers to replay (those of the same --seed)")
     args = ap.parse_args(argv)
     out_dir = args.out or tempfile.mkdtemp(prefix="fuzz_cli_")
     os.makedirs(out_dir, exist_ok=True)
@@ -369,11 +373,16 @@ def main(argv=None) -> int:
     worst = {"cpu": (0.0, ""), "wall": (0.0, ""), "rss_mb": (0.0, "")}
     found = []
     t_start = time.time()
+    replay = sorted({int(x) for x in args.cases.split(",")}) if args.cases else None
     with tempfile.TemporaryDirectory() as work:
         done = 0
-        while done < args.runs:
+        drawn = 0
+        while (done < args.runs) if replay is None else (drawn < replay[-1]):
             case = make_case(rng, examples, words)
             if args.only and case.game != args.only:
+                continue
+            drawn += 1
+            if drawn <= args.skip or (replay is not None and drawn not in replay):
                 continue
             r = run_case(case, work, args.timeout)
             done += 1
@@ -392,16 +401,17 @@ def main(argv=None) -> int:
                     kept = os.path.join(out_dir, f"violation{n}.json")
                     with open(kept, "wb") as f:
                         f.write(case.data)
-                found.append({"run": done, "game": case.game, "command": case.command,
+                found.append({"run": drawn, "game": case.game, "command": case.command,
                               "argv": _shown(case.argv), "file": kept, "problems": bad,
                               "rc": r["rc"], "cpu": round(r["cpu"], 2),
                               "stderr": r["stderr"].decode("utf-8", "replace")[-300:]})
-                print(f"VIOLATION run {done} {key}: {'; '.join(bad)} [{_shown(case.argv)}]",
+                print(f"VIOLATION run {drawn} {key}: {'; '.join(bad)} [{_shown(case.argv)}]",
                       flush=True)
             if done % 100 == 0:
                 print(f"{done} runs, {len(found)} violations, {time.time() - t_start:.0f} s, "
                       f"load {os.getloadavg()[0]:.1f}", flush=True)
-    summary = {"runs": done, "seed": args.seed, "by_game_command": dict(sorted(by.items())),
+    summary = {"runs": done, "seed": args.seed, "skipped": args.skip, "replayed": replay,
+               "by_game_command": dict(sorted(by.items())),
                "exit_codes": {str(k): v for k, v in sorted(exits.items())},
                "exit_codes_by_command": {c: {str(k): v for k, v in sorted(e.items())}
                                          for c, e in sorted(exits_by.items())},
