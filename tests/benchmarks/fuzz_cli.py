@@ -26,7 +26,10 @@ The contract checked on every run (a run that breaks it is a *violation*, listed
 * the run ends within ``--timeout`` seconds (12), its CPU time (user + system, from
   ``os.wait4``) is under 10 s and its peak resident memory (``ru_maxrss``) under 1 GB. The
   child's address space is capped at 4 GB (``RLIMIT_AS``) so a runaway run cannot take the
-  machine down.
+  machine down. Linux keeps the larger peak across ``exec``, so a child's figure is at least
+  the fuzzer's own size when it forked (about 60 MB; the files it writes are bounded by
+  :data:`MAX_FILE_BYTES` so that it stays so). The timeout is wall-clock time: on a loaded
+  machine a run of a few seconds of CPU can pass it (the violation then says so, with its CPU).
 
 Output: progress every 100 runs; at the end the runs by game and command, by exit code, the
 worst CPU time, wall time and memory, and every violation with its command line (the file is
@@ -102,8 +105,16 @@ class Case:
         self.game, self.command, self.argv, self.data = game, command, argv, data
 
 
+#: Largest mutated file (bytes): past the reader's own limit (16 MB), and small enough that the
+#: fuzzer itself stays small — a child's peak memory as ``os.wait4`` reports it includes the
+#: fuzzer's at the fork (Linux keeps the larger high-water mark across ``exec``).
+MAX_FILE_BYTES = 24 << 20
+#: Longest list a mutation builds (items).
+MAX_LIST_ITEMS = 20_000
+
+
 def mutated_session(rng: random.Random, example: dict) -> bytes:
-    """Bytes of a hostile copy of ``example``."""
+    """Bytes of a hostile copy of ``example`` (at most :data:`MAX_FILE_BYTES`)."""
     doc = json.loads(json.dumps(example))
     raws = {}
 
@@ -137,22 +148,27 @@ def mutated_session(rng: random.Random, example: dict) -> bytes:
             events = doc.get("events") if isinstance(doc, dict) else None
             if isinstance(events, list) and events:
                 i = rng.randrange(len(events))
-                events[i:i] = [json.loads(json.dumps(events[i]))] * rng.choice([1, 5, 60, 3000])
+                n = min(rng.choice([1, 5, 60, 3000]), max(MAX_LIST_ITEMS - len(events), 0))
+                events[i:i] = [json.loads(json.dumps(events[i]))] * n
         elif kind == "huge_list":
             lists = [p for p, v in _paths(doc) if p and isinstance(v, list) and v]
             if lists:
                 p = rng.choice(lists)
                 for _p, v in _paths(doc):
                     if _p == p:
-                        _set(doc, p, (v * (rng.choice([50, 2000, 20000]) // len(v) + 1)))
+                        times = min(rng.choice([50, 2000, 20000]), MAX_LIST_ITEMS) // len(v) + 1
+                        _set(doc, p, v * times)
                         break
         elif kind == "text":
             strs = [p for p, v in _paths(doc) if p and isinstance(v, str)]
             if strs:
                 _set(doc, rng.choice(strs), rng.choice(WEIRD_WORDS))
     text = json.dumps(doc, ensure_ascii=rng.random() < 0.5)
+    if len(text) > MAX_FILE_BYTES:
+        text = text[:MAX_FILE_BYTES]
     for key, value in raws.items():
         text = text.replace(json.dumps(key), value)
+    text = text[:MAX_FILE_BYTES]
     textual = rng.choice(["none"] * 6 + ["truncate", "utf16", "latin1", "bom", "garbage",
                                          "empty", "top_deep", "trailing"])
     if textual == "truncate":
