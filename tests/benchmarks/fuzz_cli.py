@@ -371,6 +371,9 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=12.0)
     ap.add_argument("--out", default=None, help="folder for summary.json and violating inputs")
     ap.add_argument("--only", default=None, help="only this game")
+    ap.add_argument("--max-seconds", type=float, default=None,
+                    help="stop after this much wall time (the summary covers the runs done); "
+                         "SIGTERM stops the same way")
     ap.add_argument("--skip", type=int, default=0,
                     help="draw and skip the first SKIP runs (continue an earlier run)")
     ap.add_argument("--cases", default=None,
@@ -390,10 +393,14 @@ def main(argv=None) -> int:
     found = []
     t_start = time.time()
     replay = sorted({int(x) for x in args.cases.split(",")}) if args.cases else None
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
     with tempfile.TemporaryDirectory() as work:
         done = 0
         drawn = 0
-        while (done < args.runs) if replay is None else (drawn < replay[-1]):
+        while ((done < args.runs) if replay is None else (drawn < replay[-1])) and not stop:
+            if args.max_seconds is not None and time.time() - t_start > args.max_seconds:
+                break
             case = make_case(rng, examples, words)
             if args.only and case.game != args.only:
                 continue
