@@ -9,7 +9,8 @@ machine). The pieces of a recommendation and their cost:
   plus a fixed cost per card x owner cell (the schedule and propagation, Python code that does
   not shrink with the DP) — :data:`WORK_PER_CELL`;
 * the ranking: every candidate at once (:func:`engines.cluedo.outcomes.estimated_work`, times
-  :data:`AT_ONCE_FACTOR`), or the staged path — an estimate from ``samples`` sampled deals for
+  :data:`AT_ONCE_FACTOR`, at least :data:`AT_ONCE_FLOOR`), or the staged path — an estimate
+  from ``samples`` sampled deals for
   every candidate (:data:`WORK_PER_ESTIMATE` per candidate and deal) and then up to
   ``1 + 7 (k - 1)`` counts for each of the best candidates counted exactly;
 * the most probable envelope (:func:`engines.cluedo.accuse.best_triple`): at most
@@ -51,13 +52,18 @@ from engines.core.errors import SessionFormatError
 WORK_PER_CELL = 2.0e4
 #: Work per candidate and sampled deal of the staged ranking's estimate (measured 170-230).
 WORK_PER_ESTIMATE = 200.0
-#: :func:`engines.cluedo.outcomes.estimated_work` to work units (measured 1.4 on 3-player decks).
-AT_ONCE_FACTOR = 1.4
+#: :func:`engines.cluedo.outcomes.estimated_work` (with exchangeable classes) to work units, and
+#: the least an at-once ranking is charged: measured 0.27-0.7 x the estimate on the classic deck
+#: (3-6 players, empty logs and a hand with four suggestions) and Master Detective (3 players),
+#: and 0.05-0.44 s of CPU (up to 1.3e8 units) however small the estimate.
+AT_ONCE_FACTOR = 0.7
+AT_ONCE_FLOOR = 1.5e8
 #: Exact counts per sampled deal and opponent of the opponents' figures (their view's belief,
 #: and the look-ahead's when they do not know yet), in counts of the log's own size: measured
 #: 1.2-1.3 on empty logs, up to 1.65 with a hand and four suggestions logged (the classic deck,
-#: 5 players: 9.2 s of CPU where 1.3 planned 7.3 s).
-OPPONENT_COUNTS = 1.7
+#: 5 players: 9.2 s of CPU where 1.3 planned 7.3 s), and 2.2 for the same at a load of 9 with
+#: 1.7 planned; 2.0 keeps that case near 7.5 s.
+OPPONENT_COUNTS = 2.0
 #: Work units per CPU second (engines.cluedo.counting: "about 3e8 ... per second").
 WORK_PER_SECOND = 3e8
 #: Budget of one recommendation (ranking, best envelope, opponents' figures together): 7 s at
@@ -71,6 +77,9 @@ RECOMMEND_WORK = 2.1e9
 #: recommendation is made cheaper.
 MIN_RANK_SAMPLES = 1000
 MIN_EXACT_TOP = 12
+#: Fewest sampled deals the opponents' figures are given from, without an interval, before they
+#: are left out (the app's first estimate uses as many).
+MIN_FEW_OPPONENT_SAMPLES = 16
 
 
 def count_work(dp_work: float, n_cards: int, n_players: int) -> float:
@@ -163,7 +172,7 @@ def plan_recommendation(*, n_cards: int, n_players: int, n_suspects: int, n_weap
     MIN_INTERVAL_SAMPLES = min_opponent_samples  # noqa: N806 (the opponents' constant)
 
     def total(rs, et, os_):
-        rank = AT_ONCE_FACTOR * at_once_work if at_once_work is not None \
+        rank = max(AT_ONCE_FACTOR * at_once_work, AT_ONCE_FLOOR) if at_once_work is not None \
             else rs * n_candidates * WORK_PER_ESTIMATE
         exact = 0.0 if at_once_work is not None else (min(et, 1) if exact_budgeted else et) * per_exact
         opp = (os_ or 0) * per_opp_sample
@@ -195,6 +204,15 @@ def plan_recommendation(*, n_cards: int, n_players: int, n_suspects: int, n_weap
             and et > 0:
         room = RECOMMEND_WORK - parts["ranking"] - best - parts["opponents"]
         et = max(0, min(et, int(room // per_exact) if room > 0 else 0))
+        parts = total(rs, et, os_)
+    room = RECOMMEND_WORK - parts["ranking"] - best - parts["exact"]
+    if sum(parts.values()) > RECOMMEND_WORK and os_ and not opponents_fixed \
+            and room >= MIN_FEW_OPPONENT_SAMPLES * per_opp_sample:
+        fewer = int(room // per_opp_sample)
+        notes.append(f"what the opponents know is estimated from {fewer} sampled deals, fewer "
+                     f"than the {MIN_INTERVAL_SAMPLES} a 95 % interval needs (none is given), to "
+                     f"fit the budget of {RECOMMEND_WORK:.2g} work units")
+        os_ = fewer
         parts = total(rs, et, os_)
     if sum(parts.values()) > RECOMMEND_WORK and os_ and not opponents_fixed:
         notes.append(f"what the opponents know is left out: {os_} sampled deals of it would take "
