@@ -287,7 +287,6 @@ def _simulate(args) -> int:
 def main(argv=None) -> int:
     """Run the CLI; returns the exit code."""
     parser = _Parser(prog="python -m engines", description=__doc__.splitlines()[0])
-    sys.unraisablehook = _quiet_unraisable
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("infer", help="print the posterior of a session file as JSON")
     p.add_argument("session")
@@ -360,4 +359,5 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
+    sys.unraisablehook = _quiet_unraisable     # the process is the command line's own
     sys.exit(main())
