@@ -20,6 +20,34 @@ from engines.registry import known_games, registered_games
 EXIT_OK, EXIT_BAD_INPUT, EXIT_CONTRADICTION = 0, 2, 3
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors as one line on stderr (control characters escaped, the length
+    bounded: :func:`engines.core.errors.one_line`) and exit code 2, like every other bad input;
+    argparse itself echoes what was typed as it is (terminal escapes included) after the whole
+    usage text."""
+
+    def error(self, message):
+        print(f"error: {one_line(message)} (python -m engines "
+              f"{' '.join(self.prog.split()[3:]) + ' ' if len(self.prog.split()) > 3 else ''}"
+              f"--help lists the options)", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
+
+
+def _quiet_unraisable(unraisable) -> None:
+    """``sys.unraisablehook`` of the command line: an exception in a finaliser at exit (Dask's
+    client closing a connection to a server that was not a Dask scheduler) is not the user's
+    error and prints no traceback; one line says what it was."""
+    print(f"note: ignored while closing: {one_line(repr(unraisable.exc_value), 200)}",
+          file=sys.stderr)
+
+
+def _check_seed(seed: int) -> None:
+    """Refuse a ``--seed`` outside 0..2**32-1 (numpy's generators take no negative seed)."""
+    if not 0 <= seed <= 2 ** 32 - 1:
+        raise SessionFormatError("--seed", f"must be 0 to {2 ** 32 - 1}, got {excerpt(seed)} "
+                                           f"(random seeds are unsigned 32-bit numbers)")
+
+
 def _simulated_games(argv: list[str]) -> list[str]:
     """The games whose simulator options the parser needs for ``argv``: none unless the
     command is ``simulate`` (importing every engine costs more than a whole ``parse``), only
@@ -115,6 +143,7 @@ def _recommend(args) -> int:
     mod = game_module(s.game)
     if not isinstance(mod, Recommender):
         raise SessionFormatError("$.game", f"{s.game} has no recommendation")
+    _check_seed(args.seed)
     for_cli = getattr(mod, "recommend_for_cli", None)   # budgets in samples, not seconds
     if for_cli is not None:
         _print(for_cli(s.setup, s.events, seed=args.seed, samples=args.samples).to_json())
@@ -257,7 +286,7 @@ def _simulate(args) -> int:
 
 def main(argv=None) -> int:
     """Run the CLI; returns the exit code."""
-    parser = argparse.ArgumentParser(prog="python -m engines", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="python -m engines", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("infer", help="print the posterior of a session file as JSON")
     p.add_argument("session")
@@ -330,4 +359,5 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
+    sys.unraisablehook = _quiet_unraisable     # the process is the command line's own
     sys.exit(main())

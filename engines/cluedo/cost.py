@@ -9,7 +9,8 @@ machine). The pieces of a recommendation and their cost:
   plus a fixed cost per card x owner cell (the schedule and propagation, Python code that does
   not shrink with the DP) — :data:`WORK_PER_CELL`;
 * the ranking: every candidate at once (:func:`engines.cluedo.outcomes.estimated_work`, times
-  :data:`AT_ONCE_FACTOR`), or the staged path — an estimate from ``samples`` sampled deals for
+  :data:`AT_ONCE_FACTOR`, at least :data:`AT_ONCE_FLOOR`), or the staged path — an estimate
+  from ``samples`` sampled deals for
   every candidate (:data:`WORK_PER_ESTIMATE` per candidate and deal) and then up to
   ``1 + 7 (k - 1)`` counts for each of the best candidates counted exactly;
 * the most probable envelope (:func:`engines.cluedo.accuse.best_triple`): at most
@@ -22,15 +23,22 @@ about 3e8 work units per CPU second on one core of the project's 2-core machine 
 of CPU (classic deck 6 players, Master Detective 6 players, 20 cards per category with 3
 players, all with an empty log; measured at load averages of 10-36 on 2 cores, with the same
 CPU time at 10 as at 28), so the estimate is CPU seconds x 3e8 within about 20 %, and the
-budget :data:`RECOMMEND_WORK` is 3e9 units: 10 s, the same as the counting DP's own limit
-(:data:`engines.cluedo.counting.MAX_DP_WORK`).
+budget :data:`RECOMMEND_WORK` is 2.1e9 units: 7 s, leaving room for the command's start-up
+and the estimate's error under the contract's 10 s (one count alone may take up to the counting
+DP's own limit, :data:`engines.cluedo.counting.MAX_DP_WORK`).
 
 What does not fit is first made cheaper, deterministically (the same input always gives the
 same plan): fewer sampled deals for the opponents' figures (never under
 :data:`engines.cluedo.opponents.MIN_INTERVAL_SAMPLES`), fewer exact candidates (never under the
-12 the tab lists), fewer deals for the ranking's estimate (never under :data:`MIN_RANK_SAMPLES`);
-what still does not fit is refused at once (:class:`engines.core.errors.SessionFormatError`)
-naming the field that makes it large and the estimate.
+12 the tab lists), fewer deals for the ranking's estimate (never under :data:`MIN_RANK_SAMPLES`).
+What is still too large is then left out, saying so in the plan's ``notes`` (the JSON's
+``"notes"``): the exact counts (down to none: the ranking keeps its estimate from the sampled
+deals), then the opponents' figures (the exact counts get the room back, up to 12), then the
+most probable envelope. Every built-in edition and player count fits that way (Master Detective
+with 10 players and an empty log: the ranking's estimate and the first count). What still does
+not fit — decks far larger than a real game's — is refused at once
+(:class:`engines.core.errors.SessionFormatError`) naming the field that makes it large and the
+estimate.
 """
 from __future__ import annotations
 
@@ -44,20 +52,34 @@ from engines.core.errors import SessionFormatError
 WORK_PER_CELL = 2.0e4
 #: Work per candidate and sampled deal of the staged ranking's estimate (measured 170-230).
 WORK_PER_ESTIMATE = 200.0
-#: :func:`engines.cluedo.outcomes.estimated_work` to work units (measured 1.4 on 3-player decks).
-AT_ONCE_FACTOR = 1.4
+#: :func:`engines.cluedo.outcomes.estimated_work` (with exchangeable classes) to work units, and
+#: the least an at-once ranking is charged: measured 0.27-0.7 x the estimate on the classic deck
+#: (3-6 players, empty logs and a hand with four suggestions) and Master Detective (3 players),
+#: and 0.05-0.44 s of CPU (up to 1.3e8 units) however small the estimate.
+AT_ONCE_FACTOR = 0.7
+AT_ONCE_FLOOR = 1.5e8
 #: Exact counts per sampled deal and opponent of the opponents' figures (their view's belief,
-#: and the look-ahead's when they do not know yet; measured 1.2-1.3).
-OPPONENT_COUNTS = 1.3
+#: and the look-ahead's when they do not know yet), in counts of the log's own size: measured
+#: 1.2-1.3 on empty logs, up to 1.65 with a hand and four suggestions logged (the classic deck,
+#: 5 players: 9.2 s of CPU where 1.3 planned 7.3 s), and 2.2 for the same at a load of 9 with
+#: 1.7 planned; 2.0 keeps that case near 7.5 s.
+OPPONENT_COUNTS = 2.0
 #: Work units per CPU second (engines.cluedo.counting: "about 3e8 ... per second").
 WORK_PER_SECOND = 3e8
-#: Budget of one recommendation (ranking, best envelope, opponents' figures together): 10 s
-#: at :data:`WORK_PER_SECOND`.
-RECOMMEND_WORK = 3e9
+#: Budget of one recommendation (ranking, best envelope, opponents' figures together): 7 s at
+#: :data:`WORK_PER_SECOND`, so that the whole command — start-up, the first count, and the
+#: estimate's error — stays under the contract's 10 s of CPU on a loaded machine. (At 3e9 the
+#: classic deck with 6 players took 10.3 s of CPU at a load of 3; at 2.4e9 with the kept
+#: schedules of :func:`engines.cluedo.counting._schedule`, 5 players after a hand and four
+#: suggestions took 9.2 s at a load of 9.)
+RECOMMEND_WORK = 2.1e9
 #: Fewest sampled deals of the ranking's estimate, and fewest exact candidates, kept when a
 #: recommendation is made cheaper.
 MIN_RANK_SAMPLES = 1000
 MIN_EXACT_TOP = 12
+#: Fewest sampled deals the opponents' figures are given from, without an interval, before they
+#: are left out (the app's first estimate uses as many).
+MIN_FEW_OPPONENT_SAMPLES = 16
 
 
 def count_work(dp_work: float, n_cards: int, n_players: int) -> float:
@@ -86,6 +108,8 @@ class Plan:
         opponents_samples: sampled deals of the opponents' figures (None: not sampled here).
         work: the estimate of the whole, in work units.
         parts: ``{"ranking", "exact", "best envelope", "opponents"}`` -> work units.
+        best_envelope: whether the most probable envelope is counted (False: left out to fit).
+        notes: what was left out or lowered to fit, in words (the JSON's ``"notes"``).
     """
 
     rank_samples: int
@@ -93,6 +117,8 @@ class Plan:
     opponents_samples: Optional[int]
     work: float
     parts: dict
+    best_envelope: bool = True
+    notes: tuple = ()
 
     def seconds(self) -> float:
         """The estimate in CPU seconds at :data:`WORK_PER_SECOND` (for messages)."""
@@ -146,7 +172,7 @@ def plan_recommendation(*, n_cards: int, n_players: int, n_suspects: int, n_weap
     MIN_INTERVAL_SAMPLES = min_opponent_samples  # noqa: N806 (the opponents' constant)
 
     def total(rs, et, os_):
-        rank = AT_ONCE_FACTOR * at_once_work if at_once_work is not None \
+        rank = max(AT_ONCE_FACTOR * at_once_work, AT_ONCE_FLOOR) if at_once_work is not None \
             else rs * n_candidates * WORK_PER_ESTIMATE
         exact = 0.0 if at_once_work is not None else (min(et, 1) if exact_budgeted else et) * per_exact
         opp = (os_ or 0) * per_opp_sample
@@ -154,6 +180,7 @@ def plan_recommendation(*, n_cards: int, n_players: int, n_suspects: int, n_weap
 
     rs, et, os_ = rank_samples, want_exact, opponents_samples
     parts = total(rs, et, os_)
+    asked = (rs, et, os_)
     if sum(parts.values()) > RECOMMEND_WORK and os_ is not None and not opponents_fixed:
         room = RECOMMEND_WORK - parts["ranking"] - parts["exact"] - best
         os_ = max(MIN_INTERVAL_SAMPLES, min(os_, int(room // per_opp_sample) if room > 0 else 0))
@@ -168,6 +195,46 @@ def plan_recommendation(*, n_cards: int, n_players: int, n_suspects: int, n_weap
         rs = max(MIN_RANK_SAMPLES, min(rs, int(room // (n_candidates * WORK_PER_ESTIMATE))
                                        if room > 0 else 0))
         parts = total(rs, et, os_)
+    # what is still too large is left out, in this order (each step deterministic): the exact
+    # counts (the ranking keeps its estimate from the sampled deals), then the opponents'
+    # figures (the exact counts then get the room they leave, up to 12), then the most
+    # probable envelope. Only the ranking's estimate and the first count remain.
+    notes = []
+    if sum(parts.values()) > RECOMMEND_WORK and at_once_work is None and not exact_budgeted \
+            and et > 0:
+        room = RECOMMEND_WORK - parts["ranking"] - best - parts["opponents"]
+        et = max(0, min(et, int(room // per_exact) if room > 0 else 0))
+        parts = total(rs, et, os_)
+    room = RECOMMEND_WORK - parts["ranking"] - best - parts["exact"]
+    if sum(parts.values()) > RECOMMEND_WORK and os_ and not opponents_fixed \
+            and room >= MIN_FEW_OPPONENT_SAMPLES * per_opp_sample:
+        fewer = int(room // per_opp_sample)
+        notes.append(f"what the opponents know is estimated from {fewer} sampled deals, fewer "
+                     f"than the {MIN_INTERVAL_SAMPLES} a 95 % interval needs (none is given), to "
+                     f"fit the budget of {RECOMMEND_WORK:.2g} work units")
+        os_ = fewer
+        parts = total(rs, et, os_)
+    if sum(parts.values()) > RECOMMEND_WORK and os_ and not opponents_fixed:
+        notes.append(f"what the opponents know is left out: {os_} sampled deals of it would take "
+                     f"{_describe(os_ * per_opp_sample)} on top of the rest, and a recommendation "
+                     f"may take {RECOMMEND_WORK:.2g} in all (log the cards you hold and were "
+                     f"shown, and the figures come back as the table gets smaller)")
+        os_ = 0
+        parts = total(rs, et, os_)
+        if at_once_work is None and not exact_budgeted and et < asked[1]:   # room freed
+            room = RECOMMEND_WORK - parts["ranking"] - best
+            et = max(et, min(asked[1], MIN_EXACT_TOP, int(room // per_exact) if room > 0 else 0))
+            parts = total(rs, et, os_)
+    if sum(parts.values()) > RECOMMEND_WORK and best and not (opponents_fixed and os_):
+        notes.append(f"the most probable envelope is left out: its counts would take "
+                     f"{_describe(best)}, and a recommendation may take {RECOMMEND_WORK:.2g} "
+                     f"in all")
+        best = 0.0
+        parts = total(rs, et, os_)
+    if at_once_work is None and exact_top is not None and et < min(asked[1], MIN_EXACT_TOP):
+        notes.append(f"{et} of the best suggestions {'is' if et == 1 else 'are'} counted exactly "
+                     f"(not {asked[1]}): the others' information is estimated from {rs:,} sampled "
+                     f"deals, to fit the budget of {RECOMMEND_WORK:.2g} work units")
     work = sum(parts.values())
     if work > RECOMMEND_WORK:
         what = ", ".join(f"{k} {v:.2g}" for k, v in parts.items() if v)
@@ -194,7 +261,7 @@ def plan_recommendation(*, n_cards: int, n_players: int, n_suspects: int, n_weap
                                f"grows with the owners; log the cards you hold and were shown, "
                                f"or play with fewer players)")
     return Plan(rs if at_once_work is None else 0, et if exact_top is not None else None, os_,
-                work, parts)
+                work, parts, best_envelope=not (best_envelope and best == 0.0), notes=tuple(notes))
 
 
 def check_work(work: float, path: str, what: str, advice: str) -> None:

@@ -51,8 +51,10 @@ accusations, signed sums whose cancellation is bounded by ``_MAX_CANCELLATION``)
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 import itertools
+import threading
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -487,10 +489,11 @@ class _Axis:
     def __init__(self, caps, nq):
         self.caps = caps            # per count resource: capacity, or None (implicit: no count)
         self.bits: dict = {}        # clause resource -> bit
-        self.effects: dict = {}     # card -> {choice index: (count resource position or -1, mask)}
+        self.effects: dict = {}     # step (position of the card in ``comp.free``) ->
+        #                             {choice index: (count resource position or -1, mask)}
         self.init = (0,) * len(caps) + (0,)
         self.accept = tuple(c or 0 for c in caps) + ((1 << nq) - 1,)
-        self.cards: list = []       # cards touching the axis, in processing order
+        self.cards: list = []       # steps (positions in ``comp.free``) touching the axis, in order
         self.live: list = []        # per touching card: (states before, states after), sorted
 
     def step(self, s: tuple, eff) -> Optional[tuple]:
@@ -537,7 +540,7 @@ def _axes(comp: Compiled) -> list:
         for q in qs:
             axis_of[q] = (ax, -1)
         axes.append(ax)
-    for c in comp.free:
+    for p, c in enumerate(comp.free):
         for j, (_, r, qs) in enumerate(comp.choices[c]):
             hit: dict = {}
             if r in axis_of:
@@ -548,11 +551,11 @@ def _axes(comp: Compiled) -> list:
                 e = hit.setdefault(id(ax), [ax, -1, 0])
                 e[2] |= 1 << ax.bits[q]
             for ax, i, mask in hit.values():
-                ax.effects.setdefault(c, {})[j] = (i, mask)
-    for c in comp.free:
+                ax.effects.setdefault(p, {})[j] = (i, mask)
+    for p in range(len(comp.free)):
         for a in axes:
-            if c in a.effects:
-                a.cards.append(c)
+            if p in a.effects:
+                a.cards.append(p)
     axes = [a for a in axes if a.cards]
     for a in axes:
         reach = [{a.init}]
@@ -601,14 +604,57 @@ def _segments(src_states, dst_index, fn) -> list:
     return out
 
 
+#: Schedules built lately (:func:`_schedule`), by the structure they depend on: at most
+#: :data:`_SCHEDULES_KEPT` of them, the least recently used dropped first.
+_SCHEDULES: "collections.OrderedDict" = collections.OrderedDict()
+_SCHEDULES_KEPT = 256
+_SCHEDULES_LOCK = threading.Lock()
+
+
+def _schedule_key(comp: Compiled) -> tuple:
+    """What the schedule of ``comp`` depends on: the choices of its free cards in processing
+    order (owner, resource, clauses — not which card it is), the resources' sizes, starts and
+    ends, which resources some card touches, and the implicit resource."""
+    return (tuple(tuple(comp.choices[c]) for c in comp.free), tuple(comp.sizes),
+            tuple(comp.init), tuple(comp.terminal), tuple(bool(t) for t in comp.touched),
+            comp.implicit)
+
+
 def _schedule(comp: Compiled):
     """The DP schedule: per free card a :class:`_Step`; None when some axis has no state that
-    is both reachable and able to finish (no consistent deal)."""
+    is both reachable and able to finish (no consistent deal).
+
+    The schedule depends on the log only through :func:`_schedule_key`, and many counts of one
+    recommendation share it (a suggestion's outcome classes, the opponents' views of sampled
+    deals: the same structure with other cards). Its parts are built once
+    (:func:`_build_schedule`, pure Python: most of a count's time on a small DP) and kept in
+    :data:`_SCHEDULES`; each call gets its own :class:`_Step` objects (the forward pass stores
+    its tensors in them), so counts in several threads never share one. The result is the same
+    as building it anew: the same states, runs and order, so the same numbers."""
+    key = _schedule_key(comp)
+    with _SCHEDULES_LOCK:
+        parts = _SCHEDULES.get(key)
+        if parts is not None:
+            _SCHEDULES.move_to_end(key)
+    if parts is None:
+        parts = _build_schedule(comp)
+        with _SCHEDULES_LOCK:
+            _SCHEDULES[key] = parts
+            while len(_SCHEDULES) > _SCHEDULES_KEPT:
+                _SCHEDULES.popitem(last=False)
+    if parts is False:
+        return None
+    return [_Step(c, *part) for c, part in zip(comp.free, parts)]
+
+
+def _build_schedule(comp: Compiled):
+    """The parts of every :class:`_Step` of :func:`_schedule` but the card (a tuple per step,
+    in ``comp.free`` order), or False when there is no consistent deal."""
     axes = _axes(comp)
     if any(not st for a in axes for lv in a.live for st in lv):
-        return None
+        return False
     first: dict = {}
-    where: dict = {}                            # card -> {id(axis): index among its cards}
+    where: dict = {}                            # step -> {id(axis): index among its steps}
     for a in axes:
         first.setdefault(a.cards[0], []).append(a)
         for t, c in enumerate(a.cards):
@@ -617,10 +663,10 @@ def _schedule(comp: Compiled):
     whole = [(slice(None), slice(None))]        # an untouched axis: every state stays
     layout: list = []
     steps = []
-    for c in comp.free:
-        opened = first.get(c, [])
+    for p, c in enumerate(comp.free):
+        opened = first.get(p, [])
         layout = layout + opened
-        here = where.get(c, {})
+        here = where.get(p, {})
         s_in, s_out, base, touched, closed = [], [], [], [], []
         for i, a in enumerate(layout):
             t = here.get(id(a))
@@ -645,7 +691,7 @@ def _schedule(comp: Compiled):
             single = True
             for i in touched:
                 a = layout[i]
-                eff = a.effects[c].get(j)
+                eff = a.effects[p].get(j)
                 segs = cache.get((i, eff))
                 if segs is None:
                     fn = (lambda s: s) if eff is None else (lambda s, a=a, eff=eff: a.step(s, eff))
@@ -666,10 +712,10 @@ def _schedule(comp: Compiled):
                 combos = [(tuple(p[0] for p in combo), tuple(p[1] for p in combo))
                           for combo in itertools.product(*per_axis)]
             moves.append((o, combos))
-        steps.append(_Step(c, len(opened), list(layout), closed, s_in, s_out, moves))
+        steps.append((len(opened), list(layout), closed, s_in, s_out, moves))
         if closed:
             layout = [a for i, a in enumerate(layout) if i not in closed]
-    return steps
+    return tuple(steps)
 
 
 def dp_size(comp: Compiled, steps=None) -> tuple:
@@ -771,7 +817,7 @@ class CountResult:
             for a in step.layout:
                 if id(a) not in vals:
                     vals[id(a)] = np.full(n_samples, ids[id(a)][a.init], dtype=np.int64)
-        for step, b_post in zip(self._steps, self._b_posts):
+        for at, (step, b_post) in enumerate(zip(self._steps, self._b_posts)):
             chs = comp.choices[step.card]
             w = np.zeros((n_samples, len(chs)))
             new_vals: list = []
@@ -784,7 +830,7 @@ class CountResult:
                 ok = np.ones(n_samples, dtype=bool)
                 for i, a in enumerate(step.layout):
                     key = id(a)
-                    eff = a.effects.get(step.card, {}).get(j)
+                    eff = a.effects.get(at, {}).get(j)
                     out_index = {s: p for p, s in enumerate(step.states_out[i])}
                     new_id = np.full(len(lists[key]), -1, dtype=np.int64)
                     pos = np.full(len(lists[key]), -1, dtype=np.int64)

@@ -456,11 +456,13 @@ def _swap_index(cards: Sequence[int], a: int, b: int) -> np.ndarray:
 
 
 def estimated_work(comp: Compiled, cat_of: Sequence[int], candidates: Sequence[Sequence[int]],
-                   envelope_marginal: np.ndarray) -> float:
+                   envelope_marginal: np.ndarray, cons=None) -> float:
     """Estimated number of tensor entries touched by :func:`envelope_information` (without
     ``joint``): conditionings x (clamped rows x sum over steps of owners x tensor size) x 4 (two
     passes and the products). About 1e8 per second of numpy on one core (measured on the
-    classic deck)."""
+    classic deck). With ``cons`` (the log's :class:`engines.cluedo.counting.Constraints`), a
+    conditioning is counted once per class of :func:`exchangeable` cards, as
+    :func:`envelope_information` computes it (the others are its results permuted)."""
     plan = _plan(comp)
     cand = {c for cards in candidates for c in cards}
     rows = 1 + sum(len(plan.choices[i]) for i, c in enumerate(plan.cards) if c in cand)
@@ -472,6 +474,15 @@ def estimated_work(comp: Compiled, cat_of: Sequence[int], candidates: Sequence[S
         per += len(plan.choices[i]) * size
     n_cond = 0
     for cat in range(3):
-        m = sum(1 for c in range(comp.n_cards) if cat_of[c] == cat and envelope_marginal[c] > 0)
-        n_cond += m if m > 1 else 0
+        xs = [c for c in range(comp.n_cards) if cat_of[c] == cat and envelope_marginal[c] > 0]
+        if len(xs) <= 1:
+            continue
+        if cons is None:
+            n_cond += len(xs)
+            continue
+        reps: list = []
+        for x in xs:
+            if not any(exchangeable(cons, r, x, candidates[cat]) for r in reps):
+                reps.append(x)
+        n_cond += len(reps)
     return float(n_cond * rows * per * 4)

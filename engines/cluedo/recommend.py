@@ -55,6 +55,11 @@ from engines.core.errors import SessionFormatError, check_cancel
 from engines.core.info import entropy_bits, mutual_information_bits
 
 CERTAIN = 1.0 - 1e-9
+#: The ``"accusation"`` value when neither the opponents' figures nor the most probable envelope
+#: fit the budget (the recommendation's ``notes`` say so).
+_NO_ADVICE = {"p_correct": None, "p_opponent_knows_before_my_turn": None, "advice": None,
+              "triple": None, "certain": False, "standard_error": None,
+              "p_opponent_knows_now": None, "exact": None}
 _BATCH_WORK = 1.5e9     # estimated entries (~1e9 per CPU second): all candidates exact at once
 _JOINT_WORK = 2.0e8     # the same estimate x the number of possible envelopes / conditionings
 
@@ -77,6 +82,8 @@ class CluedoRecommendation:
             estimated from the samples.
         joint_bits: ``{(suspect, weapon, room): I(E; O)}`` in bits, the exact joint information
             about the whole envelope ``E``, when it was affordable (else empty).
+        notes: what was left out or counted less exactly to fit the budget of
+            :mod:`engines.cluedo.cost`, in words (empty when nothing was).
     """
 
     suggestions: list
@@ -89,6 +96,7 @@ class CluedoRecommendation:
     joint_bits: dict = field(default_factory=dict)
     opponents: Optional[dict] = None          # engines.cluedo.accuse.recommendation_keys
     accusation_advice: Optional[dict] = None
+    notes: tuple = ()                         # what was left out to fit the budget, in words
 
     def is_exact(self, suspect: str, weapon: str, room: str) -> bool:
         """Whether that suggestion's information is exact (else estimated from the samples)."""
@@ -106,6 +114,7 @@ class CluedoRecommendation:
                                  **({"joint_information_bits": self.joint_bits[(s, w, r)]}
                                     if (s, w, r) in self.joint_bits else {})}
                                 for s, w, r, b in self.suggestions],
+                "notes": list(self.notes),
                 "seconds": round(self.seconds, 6)}
 
 
@@ -311,12 +320,24 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
     work = None
     if accusation is None and exact_seconds != 0 and at_once is not False:
         work = estimated_work(res.comp, cons.cat_of, cands, env)
-    plan = _plan(setup, res, cands, accusation, work if work is not None and work <= _BATCH_WORK
-                 else None, samples, exact_seconds, exact_top, opponents_seconds,
+    # the plan charges the at-once ranking by its conditionings up to exchangeable cards (as
+    # it computes them); the choice of the path above keeps the plain estimate
+    plan = _plan(setup, res, cands, accusation,
+                 estimated_work(res.comp, cons.cat_of, cands, env, cons)
+                 if work is not None and work <= _BATCH_WORK else None,
+                 samples, exact_seconds, exact_top, opponents_seconds,
                  opponents_samples, samples_named)
     samples, opponents_samples = plan.rank_samples or samples, plan.opponents_samples
     if plan.exact_top is not None:
         exact_top = plan.exact_top
+    if opponents_samples == 0:                  # left out to fit the budget (plan.notes)
+        opponents_seconds, opponents_samples = 0, None
+
+    def keys(certain, best=None):
+        if not plan.best_envelope and not certain and opponents_seconds == 0:
+            return None, dict(_NO_ADVICE)
+        return recommendation_keys(setup, events, certain, budget_seconds=opponents_seconds,
+                                   cancel=cancel, samples=opponents_samples, seed=seed, best=best)
     if work is not None:
         if work <= _BATCH_WORK:
             info = envelope_information(res.comp, cons.cat_of, cands, setup.players.index(setup.me),
@@ -335,12 +356,10 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
             best = None
             if room is None and "envelope" in info:
                 best = _most_probable(info["envelope"], cands, cards)
-            opponents, advice = recommendation_keys(setup, events, None,
-                                                    budget_seconds=opponents_seconds, cancel=cancel,
-                                                    samples=opponents_samples, seed=seed, best=best)
+            opponents, advice = keys(None, best)
             return CluedoRecommendation(out, None, room, float(env_entropy), 0, time.perf_counter() - t0,
                                         frozenset(t[:3] for t in out), joint, opponents=opponents,
-                                        accusation_advice=advice)
+                                        accusation_advice=advice, notes=plan.notes)
     rng = np.random.default_rng(seed)
     deals = res.sample(max(int(samples), 1), rng)
     n = deals.shape[0]
@@ -380,11 +399,10 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
                 out[j] = (s, w, r, bits)
                 exact.add((s, w, r))
             out.sort(key=key)
-    opponents, advice = recommendation_keys(setup, events, accusation, budget_seconds=opponents_seconds,
-                                            cancel=cancel, samples=opponents_samples, seed=seed)
+    opponents, advice = keys(accusation)
     return CluedoRecommendation(out, accusation, room, float(env_entropy), n,
                                 time.perf_counter() - t0, frozenset(exact), opponents=opponents,
-                                accusation_advice=advice)
+                                accusation_advice=advice, notes=plan.notes)
 
 
 def _plan(setup: Setup, res, cands, accusation, at_once_work, samples, exact_seconds, exact_top,

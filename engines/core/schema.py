@@ -402,7 +402,7 @@ def parse_session(obj: Any, file: Optional[str] = None, *,
                                      f"{version}); this program reads version {VERSION}. "
                                      f"Please update Deduction Desk.")
         games = known_games()   # the built-in games need no package metadata
-        if obj.get("game") not in games:
+        if not isinstance(obj.get("game"), str) or obj.get("game") not in games:   # {} is unhashable
             games = registered_games()
         game = r.choice("game", list(games), what="game")
         try:

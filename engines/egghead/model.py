@@ -135,6 +135,9 @@ class Setup:
                                  f"than the game's {SEED_DECK[0]} values and {SEED_DECK[1]} cards "
                                  f"(every event reads the whole table, so memory and time grow with "
                                  f"it); use fewer players, values or cards")
+        if (values, cards) != SEED_DECK:     # and its time: engines/egghead/cost.py
+            from engines.egghead.cost import check_custom_deck
+            check_custom_deck(len(players), values, cards, S, r)
         # the smallest table inference builds (one master table; for six players its orbits
         # under the symmetry of players, engines.egghead.orbits) against the memory this
         # process may still allocate (MemAvailable, ulimit -v/-d, cgroup: engines.core.limits)

@@ -2,7 +2,7 @@
 (engines/cluedo/cost.py): for each table, the plan (sizes and work units per part) and the
 CPU seconds of ``python -m engines recommend`` as a function (``recommend_for_cli``), or the
 refusal and how long it took. Run: ``python tests/benchmarks/bench_cluedo_cost.py [names]``;
-names from: uk3 uk6 md6 md10 cl10x3 cl20x3 cl40x3 (default: the refused ones and uk3)."""
+names from: uk3 uk6 us3..us6 md3..md10 cl10x3 cl20x3 cl40x3 (default: the refused ones and uk3)."""
 from __future__ import annotations
 
 import importlib
@@ -20,8 +20,8 @@ rec = importlib.import_module("engines.cluedo.recommend")
 P = [f"P{i}" for i in range(10)]
 TABLES = {
     "uk3": ({"edition": "cluedo-uk"}, 3), "uk6": ({"edition": "cluedo-uk"}, 6),
-    "md6": ({"edition": "clue-master-detective"}, 6),
-    "md10": ({"edition": "clue-master-detective"}, 10),
+    **{f"md{k}": ({"edition": "clue-master-detective"}, k) for k in range(3, 11)},
+    **{f"us{k}": ({"edition": "clue-us"}, k) for k in range(3, 7)},
     **{f"cl{n}x3": ({"categories": {c: [f"{c[0].upper()}{i}" for i in range(n)]
                                     for c in ("suspect", "weapon", "room")}}, 3)
        for n in (10, 20, 40)},

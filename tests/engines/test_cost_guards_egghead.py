@@ -31,7 +31,7 @@ def test_a_table_under_the_limit_whose_peak_is_over_it_is_refused_at_once():
     assert "0.8 GB master table and 1.2 GB at the peak" in exc.value.message
 
 
-def test_a_custom_deck_just_under_the_peak_limit_loads():
-    S = stack_space(9, 5).size                       # 3 players: 0.28 GB table, 0.55 GB peak
+def test_a_custom_deck_within_the_memory_and_time_limits_loads():
+    S = stack_space(7, 6).size                       # 3 players: 0.1 GB table, 0.37 GB peak
     assert memory_needed_for(3, S) < MAX_CUSTOM_TABLE_BYTES
-    assert Setup.from_json(_setup(3, 9, 5)).values == 9
+    assert Setup.from_json(_setup(3, 7, 6)).values == 7

@@ -1,0 +1,102 @@
+"""What Egghead inference costs on a deck other than the game's, known before it starts.
+
+The master table (Zorn 2024, appendix A.1; :class:`engines.egghead.table.BitTable`) holds
+``S^(players-1)`` rows of ``ceil(S / 64)`` 64-bit words (:func:`engines.egghead.table.table_bytes`
+/ 8). Every event reads the whole table: an answer filters it once (eq. 2), and the solved
+indicators that the reactions (eqs. 3-4) and the posterior need take one pass per player. The
+cost of one event is therefore counted in *word passes*, a function of the setup alone::
+
+    event_work = words x (players + 1)
+
+and a command that folds a log of ``e`` events (``python -m engines infer``; the app's first
+refresh of an opened file) costs about ``(e + 1) x event_work`` (building the table and the
+posterior count as one more event).
+
+Calibration (CPU time of one answer and its posterior, ``engines.egghead.update`` then
+``posterior``, on custom decks with a random deal; load average 7-9 on the project's 2-core
+machine):
+
+=============  ======  ================  ===========  ==================
+players        stacks  word passes       CPU (s)      word passes per s
+=============  ======  ================  ===========  ==================
+5, 5 values    70      2.9e8             1.9-2.3      1.2-1.5e8
+  x 4 cards
+4, 6 x 5       252     3.2e8             1.7-2.0      1.6-1.9e8
+6, 8 x 2       36      4.2e8             1.6-1.8      2.3-2.6e8
+3, 9 x 5       1287    1.4e8             0.43-0.5     2.8-3.2e8
+3, 8 x 6       1716    3.2e8             0.92-0.99    3.2-3.5e8
+=============  ======  ================  ===========  ==================
+
+:data:`WORK_PER_SECOND` is the slowest of them, 1.2e8, so the estimate is an upper bound on
+every measured deck (by up to about 2.7x for three players, whose rows are long and cheap).
+
+The contract of a command is 10 s of CPU (:data:`COMMAND_SECONDS`). A custom deck is refused at
+once (:func:`check_custom_deck`, called where its memory is checked,
+:meth:`engines.egghead.model.Setup.from_json`) when a log of :data:`EVENTS_PER_COMMAND` events
+— a round or two of play; the audit that asked for this measured 24-33 s after 10 events on a
+deck the memory limit let through — would not fit, naming the field and the estimate. Longer
+logs on an accepted deck can still take longer (about :func:`events_within_budget` events fit);
+the game's own deck (6 values, 3 cards) is not limited here.
+"""
+from __future__ import annotations
+
+from engines.egghead.table import table_bytes
+
+#: Word passes per CPU second (the slowest measured deck; see the module docstring).
+WORK_PER_SECOND = 1.2e8
+#: CPU seconds one command may take.
+COMMAND_SECONDS = 10.0
+#: Events a custom deck's log must be able to hold within :data:`COMMAND_SECONDS`.
+EVENTS_PER_COMMAND = 10
+
+
+def event_work(players: int, S: int) -> float:
+    """Word passes of one event on a master table of ``players`` players with ``S`` stacks each:
+    the table's 64-bit words x (one pass for the answer + one per player's solved indicator)."""
+    return table_bytes(players, S) / 8 * (players + 1)
+
+
+def seconds_per_event(players: int, S: int) -> float:
+    """:func:`event_work` in CPU seconds at :data:`WORK_PER_SECOND` (an upper bound on the
+    measured decks)."""
+    return event_work(players, S) / WORK_PER_SECOND
+
+
+def command_seconds(players: int, S: int, events: int = EVENTS_PER_COMMAND) -> float:
+    """Estimated CPU seconds of a command folding ``events`` events (the table's start and the
+    posterior counted as one more)."""
+    return (events + 1) * seconds_per_event(players, S)
+
+
+def events_within_budget(players: int, S: int) -> int:
+    """How many events a command can fold within :data:`COMMAND_SECONDS` (int >= 0)."""
+    return max(int(COMMAND_SECONDS / seconds_per_event(players, S)) - 1, 0)
+
+
+def check_custom_deck(players: int, values: int, cards: int, S: int, reader) -> None:
+    """Refuse a custom deck (not the game's 6 values x 3 cards) on which a log of
+    :data:`EVENTS_PER_COMMAND` events would take more than :data:`COMMAND_SECONDS`.
+
+    Args:
+        players, values, cards: the setup; S: its stacks per player.
+        reader: the setup's :class:`engines.core.schema.Reader` (names the field).
+    Raises:
+        SessionFormatError: at ``$.setup.cards_per_player`` (cards other than the game's) or
+            ``$.setup.values``, naming the estimate per event and for the log.
+    """
+    total = command_seconds(players, S)
+    if total <= COMMAND_SECONDS:
+        return
+    field = "cards_per_player" if cards != 3 else "values"
+    raise reader.error(field, f"{players} players with {values} values and {cards} cards each "
+                              f"({S} possible stacks) take about {seconds_per_event(players, S):.1f} "
+                              f"s of CPU per event (every event reads the whole "
+                              f"{table_bytes(players, S) / 1e6:.0f} MB master table), so a log of "
+                              f"{EVENTS_PER_COMMAND} events would take about {total:.0f} s; at "
+                              f"most {COMMAND_SECONDS:.0f} s are allowed per command for a deck "
+                              f"other than the game's 6 values and 3 cards; use fewer players, "
+                              f"values or cards")
+
+
+__all__ = ["COMMAND_SECONDS", "EVENTS_PER_COMMAND", "WORK_PER_SECOND", "check_custom_deck",
+           "command_seconds", "event_work", "events_within_budget", "seconds_per_event"]
