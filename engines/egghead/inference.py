@@ -51,7 +51,9 @@ from engines.core.info import entropy_bits
 from engines.core.timeline import DEFAULT_MEMORY_BUDGET
 from engines.egghead.model import Answer, Event, Reactions, Setup, Solve
 from engines.egghead.orbits import (  # noqa: F401 (re-exported)
+    MAX_SOLVE_ORBITS,
     ORBIT_FROM_BYTES,
+    SOLVE_BYTES_PER_ORBIT,
     OrbitTable,
     memory_needed_for,
     orbit_bytes,
@@ -346,6 +348,7 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
             if not before[c]:
                 raise ContradictionError(i, f"your cards {ctx.fmt(c)} were not among your valid "
                                             f"stacks")
+            check_solve(ctx, st, i, ctx.last, c, me)
             st.M.reset_player(ctx.last, c)
             if st.A is not None:
                 st.A.reset_player(ctx.last, c)
@@ -357,6 +360,7 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
                                             f"{' '.join(map(str, ev.cards))}, but you saw "
                                             f"{ctx.fmt(held)}")
             ax = ctx.axis[ev.player]
+            check_solve(ctx, st, i, ax, held, ev.player)
             st.M.reset_player(ax, held)
             if st.A is not None:
                 st.A.reset_player(ax, held)
@@ -367,6 +371,31 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         st.learned.append(LearnedRecord(i, "solve", ev.player, int((before & ~after).sum()),
                                         int((before_ans & ~st.ans_row).sum())))
     st.inds = st.sups = st.fix = st.post = None  # the tables changed
+
+
+def check_solve(ctx: _Ctx, st: _State, i: int, axis: int, stack: int, who: str) -> None:
+    """Refuse, before anything is built, a solve (eq. (5)) that would leave an orbit table
+    (six players) larger than :data:`MAX_SOLVE_ORBITS` orbits (the solver's coordinate becomes
+    free: every kept orbit is stored once per stack). The estimate is exact
+    (:meth:`OrbitTable.solve_orbits`, one pass of shifts over the stored keys). Explicit tables
+    (3-5 players) are never refused: their size does not change.
+
+    Raises:
+        SessionFormatError: at ``$.events[i]``, naming the orbits and memory the solve would
+            need and the limit.
+    """
+    for T in (st.M, st.A):
+        if not isinstance(T, OrbitTable):
+            continue
+        out = T.solve_orbits(axis, stack)
+        if out > MAX_SOLVE_ORBITS:
+            raise SessionFormatError(
+                f"$.events[{i}]",
+                f"the solve of {who} would leave {out / 1e6:.1f} M orbits in the master table of "
+                f"{ctx.n} players (about {out * SOLVE_BYTES_PER_ORBIT / 1e9:.1f} GB of memory and "
+                f"minutes of work); at most {MAX_SOLVE_ORBITS / 1e6:.1f} M are handled within a "
+                f"task's 10 s and 1 GB (a solve frees the solver's stack, which multiplies the "
+                f"table by {ctx.S}); use fewer players, values or cards for this game")
 
 
 def _keeps_every_world(M, ind, sup, solved: bool) -> bool:

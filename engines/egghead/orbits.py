@@ -923,6 +923,26 @@ class OrbitTable:
         self._kept.append(tag)
 
     # ------------------------------------------------------------------ eq. (5)
+    def solve_orbits(self, axis: int, stack: int) -> int:
+        """Orbits :meth:`reset_player` (``axis``, ``stack``) would store (int; 0 when the
+        table is full and stays a flag), without changing the table: every stored orbit whose
+        block of ``axis`` holds ``stack`` gives exactly one orbit with ``axis`` split off and
+        holding it, and that orbit is repeated for each of the S stacks of the freed
+        coordinate. One pass of shifts over the keys (chunked), nothing of that size built."""
+        if self.full:
+            return 0
+        keys = self.keys
+        c0, c1 = self._block_cols()[self._block_of(axis)]
+        mask = (1 << self.bits) - 1
+        kept = 0
+        for s in range(0, keys.size, _CHUNK):
+            part = keys[s:s + _CHUNK]
+            hit = np.zeros(part.size, dtype=bool)
+            for j in range(c0, c1):
+                hit |= ((part >> (self.bits * (self.n - 1 - j))) & mask) == stack
+            kept += int(hit.sum())
+        return kept * self.S
+
     def reset_player(self, axis: int, stack: int) -> None:
         """Eq. (5): keep the worlds where the player on ``axis`` held ``stack``, then make
         their coordinate free (their block is split off first)."""
@@ -1001,6 +1021,18 @@ ORBIT_FROM_BYTES = 1 << 30
 """Explicit master tables larger than this (bytes; 6 players × 56 stacks: 4.4 GB) are kept as
 orbits under the symmetry of players instead (:class:`engines.egghead.orbits.OrbitTable`,
 exact, tested equal to the explicit table on 3-5 players); smaller ones stay bit-packed."""
+
+
+MAX_SOLVE_ORBITS = 1 << 22
+"""Most orbits a solve may leave in an :class:`OrbitTable` (:meth:`OrbitTable.solve_orbits`;
+4.2 M keys). The solver's coordinate becomes free, so each kept orbit is stored once per stack:
+six players, a solve after two rounds made 66.5 M orbits from 1.2 M and took 147 s of CPU and
+4.9 GB (docs/egghead-six-players.md), far over the 10 s / 1 GB every task must keep to; a
+solve that would pass this is refused before anything is built
+(:func:`engines.egghead.inference.check_solve`)."""
+
+SOLVE_BYTES_PER_ORBIT = 74
+"""Peak bytes per orbit a solve leaves, measured on the solve above (4.9 GB / 66.5 M)."""
 
 
 def uses_orbits(players: int, S: int) -> bool:
