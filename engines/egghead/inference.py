@@ -51,9 +51,9 @@ from engines.core.info import entropy_bits
 from engines.core.timeline import DEFAULT_MEMORY_BUDGET
 from engines.egghead.model import Answer, Event, Reactions, Setup, Solve
 from engines.egghead.orbits import (  # noqa: F401 (re-exported)
-    MAX_SOLVE_ORBITS,
+    EVENT_BYTES_PER_ORBIT,
+    MAX_EVENT_ORBITS,
     ORBIT_FROM_BYTES,
-    SOLVE_BYTES_PER_ORBIT,
     OrbitTable,
     memory_needed_for,
     orbit_bytes,
@@ -274,6 +274,7 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         seen = [True] * ctx.n
         if ev.moderator is not None:
             seen[ctx.axis[ev.moderator]] = False
+        check_answer(ctx, st, i, q, ev.answer, seen)
         st.M.filter_answer(q, ev.answer, seen, cancel)
         if st.A is not None:
             st.A.filter_answer(q, ev.answer, seen, cancel)
@@ -373,29 +374,49 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
     st.inds = st.sups = st.fix = st.post = None  # the tables changed
 
 
+def _refuse_orbits(ctx: _Ctx, st: _State, i: int, orbits_of, what: str, why: str) -> None:
+    """Refuse event ``i`` when ``orbits_of(table)`` (the orbits it would leave) passes
+    :data:`MAX_EVENT_ORBITS` on an orbit table (:class:`SessionFormatError` at ``$.events[i]``
+    naming the orbits, the memory they would need and the limit)."""
+    for T in (st.M, st.A):
+        if not isinstance(T, OrbitTable):
+            continue
+        out = orbits_of(T)
+        if out > MAX_EVENT_ORBITS:
+            raise SessionFormatError(
+                f"$.events[{i}]",
+                f"{what} would leave {out / 1e6:.1f} M orbits in the master table of {ctx.n} "
+                f"players (about {out * EVENT_BYTES_PER_ORBIT / 1e9:.1f} GB of memory); at most "
+                f"{MAX_EVENT_ORBITS / 1e6:.1f} M fit a task's 10 s and 1 GB ({why}); use fewer "
+                f"players, values or cards for this game")
+
+
 def check_solve(ctx: _Ctx, st: _State, i: int, axis: int, stack: int, who: str) -> None:
     """Refuse, before anything is built, a solve (eq. (5)) that would leave an orbit table
-    (six players) larger than :data:`MAX_SOLVE_ORBITS` orbits (the solver's coordinate becomes
-    free: every kept orbit is stored once per stack). The estimate is exact
+    (six players) larger than :data:`MAX_EVENT_ORBITS` orbits. The count is exact
     (:meth:`OrbitTable.solve_orbits`, one pass of shifts over the stored keys). Explicit tables
     (3-5 players) are never refused: their size does not change.
 
     Raises:
-        SessionFormatError: at ``$.events[i]``, naming the orbits and memory the solve would
-            need and the limit.
+        SessionFormatError: at ``$.events[i]``, naming the orbits and memory and the limit.
     """
-    for T in (st.M, st.A):
-        if not isinstance(T, OrbitTable):
-            continue
-        out = T.solve_orbits(axis, stack)
-        if out > MAX_SOLVE_ORBITS:
-            raise SessionFormatError(
-                f"$.events[{i}]",
-                f"the solve of {who} would leave {out / 1e6:.1f} M orbits in the master table of "
-                f"{ctx.n} players (about {out * SOLVE_BYTES_PER_ORBIT / 1e9:.1f} GB of memory and "
-                f"minutes of work); at most {MAX_SOLVE_ORBITS / 1e6:.1f} M are handled within a "
-                f"task's 10 s and 1 GB (a solve frees the solver's stack, which multiplies the "
-                f"table by {ctx.S}); use fewer players, values or cards for this game")
+    _refuse_orbits(ctx, st, i, lambda T: T.solve_orbits(axis, stack), f"the solve of {who}",
+                   "the table holds the worlds where they held that stack")
+
+
+def check_answer(ctx: _Ctx, st: _State, i: int, q, answer: int, seen: Sequence[bool]) -> None:
+    """Refuse, before anything is built, an answer (eq. (2)/(6)) about players whose stack is
+    free since they solved, when it would leave an orbit table larger than
+    :data:`MAX_EVENT_ORBITS` (every stored orbit meets each of their 56 stacks; the count is
+    exact: :meth:`OrbitTable.answer_orbits`). Other answers only remove orbits.
+
+    Raises:
+        SessionFormatError: at ``$.events[i]``, naming the orbits and memory and the limit.
+    """
+    _refuse_orbits(ctx, st, i, lambda T: (T.answer_orbits(q, answer, seen)
+                                         if any(seen[a] for a in T.free) else 0),
+                   "this answer", "it concerns players who solved, whose new stacks are "
+                   "unknown: every possible world meets each of their stacks")
 
 
 def _keeps_every_world(M, ind, sup, solved: bool) -> bool:
