@@ -263,6 +263,12 @@ def _ind_of_me(ctx: _Ctx, st: _State, ind, w) -> bool:
 
 
 def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None:
+    if isinstance(ev, Reactions) and st.fix is None and isinstance(st.M, OrbitTable):
+        # what a posterior after the previous event computes (the timeline asks for one after
+        # every event; the command line folds the log without them): the indicators the
+        # reactions need anyway, and whether the table is at the fixpoint, so that a round at
+        # the fixpoint skips eqs. (3)-(4) here too (six players: the orbits stay unlisted)
+        _fixpoint(ctx, st, cancel)
     inds_before, sups_before, fix_before = st.inds, st.sups, st.fix
     st.inds = st.sups = st.fix = st.post = None
     w = ctx.world(st.visible)
