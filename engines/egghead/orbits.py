@@ -1045,9 +1045,12 @@ class OrbitTable:
         (:meth:`filter_answer`). A player already free stays free, the table unchanged."""
         if axis in self.free:
             return
-        self.split([axis])
         if self.full:
+            self.split([axis])
             return
+        bi = self._block_of(axis)
+        if len(self.blocks[bi]) > 1:
+            self._split_off_holding(axis, stack)
         col = self.layout.index(axis)
 
         def rows_iter():
@@ -1057,6 +1060,38 @@ class OrbitTable:
                 yield r
         self._set_rows(rows_iter(), in_order=True)
         self.free = self.free | {axis}
+
+    def _split_off_holding(self, axis: int, stack: int) -> None:
+        """Keep the orbits whose block of ``axis`` holds ``stack`` and split ``axis`` off as a
+        block of one holding it: each such orbit gives exactly one orbit of the finer blocks
+        (one copy of ``stack`` moved to ``axis``), so nothing larger than the result is built
+        (a plain :meth:`split` first would list every finer orbit, up to b per orbit)."""
+        old_blocks, old_cols = self.blocks, self._block_cols()
+        bi = self._block_of(axis)
+        c0, c1 = old_cols[bi]
+        b = c1 - c0
+        rest = [a for a in old_blocks[bi] if a != axis]
+        self.blocks = self._norm([blk for k, blk in enumerate(old_blocks) if k != bi]
+                                 + [rest, [axis]])
+
+        def rows_iter():
+            for rows in self._rows_chunks():
+                hit = rows[:, c0:c1] == stack
+                keep = hit.any(axis=1)
+                rows, hit = rows[keep], hit[keep]
+                if rows.shape[0] == 0:
+                    continue
+                p = hit.argmax(axis=1)[:, None]           # the first copy of ``stack``
+                idx = np.arange(b - 1)[None, :]
+                others = np.take_along_axis(rows[:, c0:c1], idx + (idx >= p), axis=1)
+                world = np.empty_like(rows)
+                for k, (d0, d1) in enumerate(old_cols):
+                    if k != bi:
+                        world[:, list(old_blocks[k])] = rows[:, d0:d1]
+                world[:, rest] = others
+                world[:, axis] = stack
+                yield self._canon(world)
+        self._set_rows(rows_iter())
 
     # ------------------------------------------------------------------ projections
     def _worlds_over(self, axis: int, world: Sequence[int]) -> np.ndarray:

@@ -173,3 +173,28 @@ def test_solve_over_a_lowered_limit_is_refused_on_orbits_only(monkeypatch):
     monkeypatch.setattr(orbits_module, "ORBIT_FROM_BYTES", -1)
     with pytest.raises(SessionFormatError, match=rf"^\$\.events\[{first}\]: the solve of"):
         inf.infer(setup, events)
+
+
+def test_six_player_solve_in_a_block_builds_only_what_it_keeps():
+    """A solve logged without the reactions round that split the solver off: the orbits of
+    their block that hold the stack give one orbit each (no plain split into up to 6 finer
+    orbits first), as counted beforehand."""
+    rng = np.random.default_rng(1)
+    T = OrbitTable(6, 56)
+    rows = rng.integers(0, 56, size=(100_000, 6)).astype(np.int16)
+    T._set_rows([T._canon(rows)])
+    size = T.keys.size
+    est = T.solve_orbits(4, 7)
+    holding = int((T.unpack(T.keys) == 7).any(axis=1).sum())
+    assert est == holding < size
+    seen = []
+    real_set_rows = T._set_rows
+
+    def spy(rows_iter, *a, **k):
+        rows = list(rows_iter)
+        seen.append(sum(r.shape[0] for r in rows))
+        return real_set_rows(iter(rows), *a, **k)
+    T._set_rows = spy
+    T.reset_player(4, 7)
+    assert max(seen) == holding and T.keys.size == holding
+    assert T.free == {4} and T.blocks == ((0, 1, 2, 3, 5), (4,))
