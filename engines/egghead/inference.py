@@ -313,6 +313,9 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         if isinstance(st.M, OrbitTable):
             # the players who solved and those who did not in separate blocks (on both tables)
             group = [ctx.axis[p] for p in solved]
+            _refuse_orbits(ctx, st, i, lambda T: T.split_orbits(group), "this reactions round",
+                           "the players who solved are told apart from the others, which "
+                           "lists up to 6 orbits per orbit")
             changed = st.M.split(group)
             if st.A is not None:
                 st.A.split(group)

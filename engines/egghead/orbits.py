@@ -597,6 +597,33 @@ class OrbitTable:
         self._set_rows(rows_iter())
         return True
 
+    def split_orbits(self, group: Sequence[int]) -> int:
+        """Orbits :meth:`split` (``group``) would store (int; 0 when the table is full or kept
+        as answers, which a split leaves unlisted), exactly, without building them: per
+        stored orbit, the product over the blocks it cuts of the number of distinct
+        sub-multisets of the cut size (the distinct sorted choices of that many columns;
+        chunked, at most C(6, 3) = 20 choices per block)."""
+        if self.full or self._sym is not None:
+            return 0
+        g = {int(a) for a in group}
+        cuts = []
+        for (c0, c1), b in zip(self._block_cols(), self.blocks):
+            k = sum(a in g for a in b)
+            if 0 < k < len(b):
+                cuts.append((c0, c1, k))
+        if not cuts:
+            return int(self.keys.size)
+        total = 0
+        for rows in self._rows_chunks():
+            per = np.ones(rows.shape[0], dtype=np.int64)
+            for c0, c1, k in cuts:
+                choices = list(itertools.combinations(range(c0, c1), k))
+                sub = np.stack([self.pack(rows[:, list(c)]) for c in choices], axis=1)
+                sub.sort(axis=1)
+                per *= 1 + (sub[:, 1:] != sub[:, :-1]).sum(axis=1)
+            total += int(per.sum())
+        return total
+
     # ------------------------------------------------------------------ eq. (2) / (6)
     def filter_answer(self, q: Question, answer: int, seen: Sequence[bool],
                       cancel: CancelFlag = None) -> None:

@@ -10,7 +10,7 @@ import pytest
 import engines.egghead.inference as inf
 import engines.egghead.orbits as orbits_module
 from engines.core.errors import SessionFormatError
-from engines.egghead import Answer, BitTable, Setup, Solve, bound_deck, stack_space
+from engines.egghead import Answer, BitTable, Reactions, Setup, Solve, bound_deck, stack_space
 from engines.egghead.orbits import OrbitTable
 from tests.engines.test_egghead_orbits import _bit_set, _compare_every_prefix, _god_game, _world_set
 
@@ -167,12 +167,22 @@ def test_small_games_with_solves_are_not_refused(monkeypatch, n, seed):
 
 def test_solve_over_a_lowered_limit_is_refused_on_orbits_only(monkeypatch):
     setup, events = _god_game(4, 3, 2, 4, 3)
-    first = next(i for i, e in enumerate(events) if isinstance(e, Solve))
+    first = next(i for i, e in enumerate(events) if isinstance(e, Solve) and e.player != "P0")
     monkeypatch.setattr(inf, "MAX_EVENT_ORBITS", 0)
     inf.infer(setup, events)                            # explicit: no limit
+    monkeypatch.undo()
     monkeypatch.setattr(orbits_module, "ORBIT_FROM_BYTES", -1)
+    st = inf.initial(setup)
+    for i, ev in enumerate(events[:first]):
+        inf.update(setup, st, i, ev)
+    ctx = inf._Ctx(setup)
+    need = st.M.solve_orbits(ctx.axis[events[first].player], st.visible[events[first].player])
+    monkeypatch.setattr(inf, "MAX_EVENT_ORBITS", need - 1)
     with pytest.raises(SessionFormatError, match=rf"^\$\.events\[{first}\]: the solve of"):
-        inf.infer(setup, events)
+        inf.update(setup, st, first, events[first])
+    monkeypatch.setattr(inf, "MAX_EVENT_ORBITS", need)
+    inf.update(setup, st, first, events[first])
+    assert st.M.keys.size == need
 
 
 def test_six_player_solve_in_a_block_builds_only_what_it_keeps():
@@ -198,3 +208,30 @@ def test_six_player_solve_in_a_block_builds_only_what_it_keeps():
     T.reset_player(4, 7)
     assert max(seen) == holding and T.keys.size == holding
     assert T.free == {4} and T.blocks == ((0, 1, 2, 3, 5), (4,))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_split_orbits_is_the_size_split_leaves(seed):
+    rng, S, _deck, T, _real = _answered(seed)
+    for _ in range(3):
+        group = rng.sample(range(4), rng.randrange(1, 4))
+        t = T.copy()
+        est = t.split_orbits(group)
+        t.split(group)
+        assert est == t.keys.size
+        T = t
+
+
+def test_reactions_round_over_a_lowered_limit_is_refused_on_orbits_only(monkeypatch):
+    setup, events = _god_game(4, 3, 2, 4, 3)
+    first = next(i for i, e in enumerate(events) if isinstance(e, Reactions) and e.solved)
+    monkeypatch.setattr(orbits_module, "ORBIT_FROM_BYTES", -1)
+    st = inf.initial(setup)
+    for i, ev in enumerate(events[:first]):
+        inf.update(setup, st, i, ev)
+    size = st.M.keys.size
+    monkeypatch.setattr(inf, "MAX_EVENT_ORBITS", st.M.split_orbits(
+        [inf._Ctx(setup).axis[p] for p in events[first].solved]) - 1)
+    with pytest.raises(SessionFormatError, match=rf"^\$\.events\[{first}\]: this reactions round"):
+        inf.update(setup, st, first, events[first])
+    assert st.M.keys.size == size
