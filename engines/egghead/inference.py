@@ -51,6 +51,8 @@ from engines.core.info import entropy_bits
 from engines.core.timeline import DEFAULT_MEMORY_BUDGET
 from engines.egghead.model import Answer, Event, Reactions, Setup, Solve
 from engines.egghead.orbits import (  # noqa: F401 (re-exported)
+    EVENT_BYTES_PER_ORBIT,
+    MAX_EVENT_ORBITS,
     ORBIT_FROM_BYTES,
     OrbitTable,
     memory_needed_for,
@@ -261,6 +263,12 @@ def _ind_of_me(ctx: _Ctx, st: _State, ind, w) -> bool:
 
 
 def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None:
+    if isinstance(ev, Reactions) and st.fix is None and isinstance(st.M, OrbitTable):
+        # what a posterior after the previous event computes (the timeline asks for one after
+        # every event; the command line folds the log without them): the indicators the
+        # reactions need anyway, and whether the table is at the fixpoint, so that a round at
+        # the fixpoint skips eqs. (3)-(4) here too (six players: the orbits stay unlisted)
+        _fixpoint(ctx, st, cancel)
     inds_before, sups_before, fix_before = st.inds, st.sups, st.fix
     st.inds = st.sups = st.fix = st.post = None
     w = ctx.world(st.visible)
@@ -272,6 +280,7 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         seen = [True] * ctx.n
         if ev.moderator is not None:
             seen[ctx.axis[ev.moderator]] = False
+        check_answer(ctx, st, i, q, ev.answer, seen)
         st.M.filter_answer(q, ev.answer, seen, cancel)
         if st.A is not None:
             st.A.filter_answer(q, ev.answer, seen, cancel)
@@ -304,6 +313,9 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         if isinstance(st.M, OrbitTable):
             # the players who solved and those who did not in separate blocks (on both tables)
             group = [ctx.axis[p] for p in solved]
+            _refuse_orbits(ctx, st, i, lambda T: T.split_orbits(group), "this reactions round",
+                           "the players who solved are told apart from the others, which "
+                           "lists up to 6 orbits per orbit")
             changed = st.M.split(group)
             if st.A is not None:
                 st.A.split(group)
@@ -346,6 +358,7 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
             if not before[c]:
                 raise ContradictionError(i, f"your cards {ctx.fmt(c)} were not among your valid "
                                             f"stacks")
+            check_solve(ctx, st, i, ctx.last, c, me)
             st.M.reset_player(ctx.last, c)
             if st.A is not None:
                 st.A.reset_player(ctx.last, c)
@@ -357,6 +370,7 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
                                             f"{' '.join(map(str, ev.cards))}, but you saw "
                                             f"{ctx.fmt(held)}")
             ax = ctx.axis[ev.player]
+            check_solve(ctx, st, i, ax, held, ev.player)
             st.M.reset_player(ax, held)
             if st.A is not None:
                 st.A.reset_player(ax, held)
@@ -367,6 +381,51 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         st.learned.append(LearnedRecord(i, "solve", ev.player, int((before & ~after).sum()),
                                         int((before_ans & ~st.ans_row).sum())))
     st.inds = st.sups = st.fix = st.post = None  # the tables changed
+
+
+def _refuse_orbits(ctx: _Ctx, st: _State, i: int, orbits_of, what: str, why: str) -> None:
+    """Refuse event ``i`` when ``orbits_of(table)`` (the orbits it would leave) passes
+    :data:`MAX_EVENT_ORBITS` on an orbit table (:class:`SessionFormatError` at ``$.events[i]``
+    naming the orbits, the memory they would need and the limit)."""
+    for T in (st.M, st.A):
+        if not isinstance(T, OrbitTable):
+            continue
+        out = orbits_of(T)
+        if out > MAX_EVENT_ORBITS:
+            raise SessionFormatError(
+                f"$.events[{i}]",
+                f"{what} would leave {out / 1e6:.1f} M orbits in the master table of {ctx.n} "
+                f"players (about {out * EVENT_BYTES_PER_ORBIT / 1e9:.1f} GB of memory); at most "
+                f"{MAX_EVENT_ORBITS / 1e6:.1f} M fit a task's 10 s and 1 GB ({why}); use fewer "
+                f"players, values or cards for this game")
+
+
+def check_solve(ctx: _Ctx, st: _State, i: int, axis: int, stack: int, who: str) -> None:
+    """Refuse, before anything is built, a solve (eq. (5)) that would leave an orbit table
+    (six players) larger than :data:`MAX_EVENT_ORBITS` orbits. The count is exact
+    (:meth:`OrbitTable.solve_orbits`, one pass of shifts over the stored keys). Explicit tables
+    (3-5 players) are never refused: their size does not change.
+
+    Raises:
+        SessionFormatError: at ``$.events[i]``, naming the orbits and memory and the limit.
+    """
+    _refuse_orbits(ctx, st, i, lambda T: T.solve_orbits(axis, stack), f"the solve of {who}",
+                   "the table holds the worlds where they held that stack")
+
+
+def check_answer(ctx: _Ctx, st: _State, i: int, q, answer: int, seen: Sequence[bool]) -> None:
+    """Refuse, before anything is built, an answer (eq. (2)/(6)) about players whose stack is
+    free since they solved, when it would leave an orbit table larger than
+    :data:`MAX_EVENT_ORBITS` (every stored orbit meets each of their 56 stacks; the count is
+    exact: :meth:`OrbitTable.answer_orbits`). Other answers only remove orbits.
+
+    Raises:
+        SessionFormatError: at ``$.events[i]``, naming the orbits and memory and the limit.
+    """
+    _refuse_orbits(ctx, st, i, lambda T: (T.answer_orbits(q, answer, seen)
+                                         if any(seen[a] for a in T.free) else 0),
+                   "this answer", "it concerns players who solved, whose new stacks are "
+                   "unknown: every possible world meets each of their stacks")
 
 
 def _keeps_every_world(M, ind, sup, solved: bool) -> bool:

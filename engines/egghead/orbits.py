@@ -265,7 +265,11 @@ class OrbitTable:
         self._keys = np.zeros(0, dtype=np.int64)
         self._kept: list = []
         self._inds: dict = {}   # block -> OrbitIndicator of the current orbits
-        self._count: int | None = None   # worlds, cached until the orbits change
+        self._count: int | None = None   # worlds of the stored orbits, cached until they change
+        # axes whose coordinate is free (a player who solved, eq. (5)): each is a block of one
+        # whose column holds 0 in every stored orbit, and the table is the stored orbits times
+        # every stack of each free axis (see :meth:`reset_player`)
+        self.free: frozenset = frozenset()
 
     @property
     def keys(self) -> np.ndarray:
@@ -441,6 +445,9 @@ class OrbitTable:
     def _canon(self, world: Sequence[int]) -> np.ndarray:
         """Orbit row (one sorted tuple per block) of worlds (N, n) given in axis order."""
         w = np.asarray(world, dtype=np.int16)
+        if self.free:                    # a free coordinate is stored as 0
+            w = w.copy()
+            w[:, sorted(self.free)] = 0
         cols = [np.sort(w[:, list(b)], axis=1) for b in self.blocks]
         return np.hstack(cols)
 
@@ -484,6 +491,7 @@ class OrbitTable:
         t._kept = []
         t._inds = dict(self._inds)      # read-only indicators of the same orbits
         t._count = self._count
+        t.free = self.free
         return t
 
     @property
@@ -498,19 +506,16 @@ class OrbitTable:
         return int(self.keys.size)
 
     def count(self) -> int:
-        """Number of worlds (int): the sum over orbits of their sizes (multinomials)."""
+        """Number of worlds (int): the sum over orbits of their sizes (multinomials), times S
+        for each free axis."""
         if self.full:
             return self.S ** self.n
-        if self._count is not None:
-            return self._count
-        if self._sym is not None:
-            self._count = self._sym_count()
-            return self._count
-        total = 0
-        for rows in self._rows_chunks():
-            total += int(self._orbit_sizes(rows).sum())
-        self._count = total
-        return total
+        if self._count is None:
+            if self._sym is not None:
+                self._count = self._sym_count()
+            else:
+                self._count = sum(int(self._orbit_sizes(rows).sum()) for rows in self._rows_chunks())
+        return self._count * self.S ** len(self.free)
 
     def _orbit_sizes(self, rows: np.ndarray) -> np.ndarray:
         """int64 (N,): worlds per orbit row, the product over blocks of the multinomial
@@ -541,7 +546,13 @@ class OrbitTable:
         """:meth:`_set_rows` from chunks of packed keys."""
         parts = list(keys_iter)
         keys = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
-        self.keys = keys if in_order else np.unique(keys)
+        if not in_order:
+            # sorted, repeats dropped (what np.unique gives; numpy 2's np.unique hashes: 16 s
+            # instead of 1 s for the 11.4 M keys of a six-player answer after a solve)
+            keys = np.sort(keys)
+            if keys.size > 1:
+                keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+        self.keys = keys
         self.full = False
         self._count = None
         if not keep_marks:   # the reaction filters applied since the last other change
@@ -586,6 +597,33 @@ class OrbitTable:
         self._set_rows(rows_iter())
         return True
 
+    def split_orbits(self, group: Sequence[int]) -> int:
+        """Orbits :meth:`split` (``group``) would store (int; 0 when the table is full or kept
+        as answers, which a split leaves unlisted), exactly, without building them: per
+        stored orbit, the product over the blocks it cuts of the number of distinct
+        sub-multisets of the cut size (the distinct sorted choices of that many columns;
+        chunked, at most C(6, 3) = 20 choices per block)."""
+        if self.full or self._sym is not None:
+            return 0
+        g = {int(a) for a in group}
+        cuts = []
+        for (c0, c1), b in zip(self._block_cols(), self.blocks):
+            k = sum(a in g for a in b)
+            if 0 < k < len(b):
+                cuts.append((c0, c1, k))
+        if not cuts:
+            return int(self.keys.size)
+        total = 0
+        for rows in self._rows_chunks():
+            per = np.ones(rows.shape[0], dtype=np.int64)
+            for c0, c1, k in cuts:
+                choices = list(itertools.combinations(range(c0, c1), k))
+                sub = np.stack([self.pack(rows[:, list(c)]) for c in choices], axis=1)
+                sub.sort(axis=1)
+                per *= 1 + (sub[:, 1:] != sub[:, :-1]).sum(axis=1)
+            total += int(per.sum())
+        return total
+
     # ------------------------------------------------------------------ eq. (2) / (6)
     def filter_answer(self, q: Question, answer: int, seen: Sequence[bool],
                       cancel: CancelFlag = None) -> None:
@@ -595,6 +633,10 @@ class OrbitTable:
         unseen = [a for a in range(self.n) if not seen[a]]
         if unseen:
             self.split(unseen)
+        released = sorted(a for a in self.free if seen[a])
+        if released:
+            self._filter_answer_released(q, answer, seen, released, cancel)
+            return
         seen_cols = [j for j, a in enumerate(self.layout) if seen[a]]
         if self.full or self._sym is not None:
             sym = (self._sym or []) + [(q, int(answer), tuple(bool(x) for x in seen))]
@@ -613,6 +655,79 @@ class OrbitTable:
                     acc = q.ufunc(acc, q.feature[rows[:, j]])
                 yield rows[q.final(acc) == answer]
         self._set_rows(rows_iter(), in_order=True)
+
+    def _released_pass(self, q: Question, answer: int, seen: Sequence[bool], released):
+        """Per-chunk aggregates of the seen stored columns and the pass table of the
+        ``released`` free axes: yields (rows, acc) with acc the aggregate over the seen
+        columns that are not released."""
+        lay = self.layout
+        cols = [j for j, a in enumerate(lay) if seen[a] and a not in released]
+        for rows in self._rows_chunks():
+            acc = np.full(rows.shape[0], q.identity, dtype=np.int64)
+            for j in cols:
+                acc = q.ufunc(acc, q.feature[rows[:, j]])
+            yield rows, acc
+
+    def answer_orbits(self, q: Question, answer: int, seen: Sequence[bool]) -> int:
+        """Orbits :meth:`filter_answer` would store (int), exactly, without building them:
+        the stored orbits when no free axis is seen (a filter keeps at most those), else the
+        number of (orbit, stacks of the seen free axes) that give ``answer``, from the
+        histogram of the other seen players' aggregate (one pass over the stored orbits)."""
+        released = sorted(a for a in self.free if seen[a])
+        if not released:
+            return 0 if (self.full or self._sym is not None) else int(self.keys.size)
+        hist = np.zeros(q.bound, dtype=np.int64)
+        for _rows, acc in self._released_pass(q, answer, seen, released):
+            hist += np.bincount(acc, minlength=q.bound)
+        for _a in released:               # one more stack combined, each of the S possible
+            new = np.zeros(q.bound, dtype=np.int64)
+            tot = q.ufunc(np.arange(q.bound, dtype=np.int64)[:, None], q.feature[None, :]).ravel()
+            w = np.repeat(hist, self.S)
+            inside = tot < q.bound        # beyond the bound only aggregates no table reaches
+            np.add.at(new, tot[inside], w[inside])
+            hist = new
+        return int(hist[q.final(np.arange(q.bound, dtype=np.int64)) == answer].sum())
+
+    def _filter_answer_released(self, q: Question, answer: int, seen: Sequence[bool],
+                                released: Sequence[int], cancel: CancelFlag) -> None:
+        """:meth:`filter_answer` when the answer concerns free axes: each stored orbit is
+        combined with every stack of those axes (they are blocks of one, so the rows stay
+        canonical) and kept where the answer is given; those axes are no longer free."""
+        lay = self.layout
+        rcols = [lay.index(a) for a in released]
+        if len(rcols) == 1:
+            # the stacks of the one released axis that give the answer, per stored aggregate
+            # (a (bound, S) table), and the new keys straight from the stored ones: the
+            # released column holds 0 there
+            tot = q.ufunc(np.arange(q.bound, dtype=np.int64)[:, None], q.feature[None, :])
+            ok = q.final(tot) == answer
+            shift = self.bits * (self.n - 1 - rcols[0])
+            keys = self.keys
+
+            def keys_iter():
+                s0 = 0
+                for rows, acc in self._released_pass(q, answer, seen, released):
+                    check_cancel(cancel)
+                    ri, v = np.nonzero(ok[acc])
+                    yield keys[s0 + ri] | (v.astype(np.int64) << shift)
+                    s0 += rows.shape[0]
+            self.free = self.free - set(released)
+            self._set_keys(keys_iter())
+            return
+        step = max(1, _CHUNK // self.S ** len(released))
+
+        def rows_iter():
+            for rows, acc in self._released_pass(q, answer, seen, released):
+                check_cancel(cancel)
+                for s0 in range(0, rows.shape[0], step):
+                    r, a = rows[s0:s0 + step], acc[s0:s0 + step]
+                    for c in rcols:
+                        r = np.repeat(r, self.S, axis=0)
+                        r[:, c] = np.tile(np.arange(self.S, dtype=np.int16), r.shape[0] // self.S)
+                        a = q.ufunc(np.repeat(a, self.S), q.feature[r[:, c]])
+                    yield r[q.final(a) == answer]
+        self.free = self.free - set(released)
+        self._set_rows(rows_iter())
 
     def _full_answer_chunks(self, sym: Sequence[tuple], cancel: CancelFlag):
         """The keys of the orbits of the full table that give every answer of ``sym``
@@ -775,6 +890,8 @@ class OrbitTable:
         if math.prod(_radix(self.S, dsz)) <= _DENSE_LIMIT:
             ind = (self._sym_indicator(bi, dsz) if self._sym is not None
                    else self._dense_indicator(bi, dsz, cancel))
+            if axis in self.free:        # one stored orbit per key stands for S stacks
+                np.minimum(ind.dense.astype(np.int64) * self.S, 2, out=ind.dense, casting="unsafe")
             self._inds[self.blocks[bi]] = ind
             return (ind, ind) if with_support else ind
         c0, c1 = self._block_cols()[bi]
@@ -797,6 +914,8 @@ class OrbitTable:
             counts = np.bincount(inv, weights=np.concatenate([counts, cc]).astype(np.float64),
                                  minlength=u.size).astype(np.int64)
             keys = u
+        if axis in self.free:
+            counts = counts * self.S
         ind = OrbitIndicator(keys, counts)
         self._inds[self.blocks[bi]] = ind
         return (ind, ind) if with_support else ind
@@ -923,24 +1042,82 @@ class OrbitTable:
         self._kept.append(tag)
 
     # ------------------------------------------------------------------ eq. (5)
+    def solve_orbits(self, axis: int, stack: int) -> int:
+        """Orbits :meth:`reset_player` (``axis``, ``stack``) would store (int; 0 when the
+        table is full and stays a flag), without changing the table: every stored orbit whose
+        block of ``axis`` holds ``stack`` gives exactly one orbit with ``axis`` split off and
+        holding it (its freed coordinate is not stored: :meth:`reset_player`). One pass of
+        shifts over the keys (chunked), nothing of that size built."""
+        if self.full:
+            return 0
+        if axis in self.free:
+            return int(self.keys.size)
+        keys = self.keys
+        c0, c1 = self._block_cols()[self._block_of(axis)]
+        mask = (1 << self.bits) - 1
+        kept = 0
+        for s in range(0, keys.size, _CHUNK):
+            part = keys[s:s + _CHUNK]
+            hit = np.zeros(part.size, dtype=bool)
+            for j in range(c0, c1):
+                hit |= ((part >> (self.bits * (self.n - 1 - j))) & mask) == stack
+            kept += int(hit.sum())
+        return kept
+
     def reset_player(self, axis: int, stack: int) -> None:
         """Eq. (5): keep the worlds where the player on ``axis`` held ``stack``, then make
-        their coordinate free (their block is split off first)."""
-        self.split([axis])
-        if self.full:
+        their coordinate free (their block is split off first). The free coordinate is not
+        stored (:attr:`free`; its column holds 0): the table stays the size of the orbits
+        kept, instead of S times it, until an answer concerns that player
+        (:meth:`filter_answer`). A player already free stays free, the table unchanged."""
+        if axis in self.free:
             return
+        if self.full:
+            self.split([axis])
+            return
+        bi = self._block_of(axis)
+        if len(self.blocks[bi]) > 1:
+            self._split_off_holding(axis, stack)
         col = self.layout.index(axis)
 
         def rows_iter():
             for rows in self._rows_chunks():
                 r = rows[rows[:, col] == stack]
-                if r.shape[0] == 0:
+                r[:, col] = 0        # every kept orbit had ``stack`` there: key order kept
+                yield r
+        self._set_rows(rows_iter(), in_order=True)
+        self.free = self.free | {axis}
+
+    def _split_off_holding(self, axis: int, stack: int) -> None:
+        """Keep the orbits whose block of ``axis`` holds ``stack`` and split ``axis`` off as a
+        block of one holding it: each such orbit gives exactly one orbit of the finer blocks
+        (one copy of ``stack`` moved to ``axis``), so nothing larger than the result is built
+        (a plain :meth:`split` first would list every finer orbit, up to b per orbit)."""
+        old_blocks, old_cols = self.blocks, self._block_cols()
+        bi = self._block_of(axis)
+        c0, c1 = old_cols[bi]
+        b = c1 - c0
+        rest = [a for a in old_blocks[bi] if a != axis]
+        self.blocks = self._norm([blk for k, blk in enumerate(old_blocks) if k != bi]
+                                 + [rest, [axis]])
+
+        def rows_iter():
+            for rows in self._rows_chunks():
+                hit = rows[:, c0:c1] == stack
+                keep = hit.any(axis=1)
+                rows, hit = rows[keep], hit[keep]
+                if rows.shape[0] == 0:
                     continue
-                for s0 in range(0, r.shape[0], max(1, _CHUNK // self.S)):
-                    part = r[s0:s0 + max(1, _CHUNK // self.S)]
-                    big = np.repeat(part, self.S, axis=0)
-                    big[:, col] = np.tile(np.arange(self.S, dtype=np.int16), part.shape[0])
-                    yield big
+                p = hit.argmax(axis=1)[:, None]           # the first copy of ``stack``
+                idx = np.arange(b - 1)[None, :]
+                others = np.take_along_axis(rows[:, c0:c1], idx + (idx >= p), axis=1)
+                world = np.empty_like(rows)
+                for k, (d0, d1) in enumerate(old_cols):
+                    if k != bi:
+                        world[:, list(old_blocks[k])] = rows[:, d0:d1]
+                world[:, rest] = others
+                world[:, axis] = stack
+                yield self._canon(world)
         self._set_rows(rows_iter())
 
     # ------------------------------------------------------------------ projections
@@ -974,6 +1151,8 @@ class OrbitTable:
         bi = self._block_of(axis)
         c0, c1 = self._block_cols()[bi]
         val = np.asarray(worlds, dtype=np.int16)[:, axis]
+        if axis in self.free:
+            val = np.zeros_like(val)
         out = np.empty(rows.shape[0], dtype=np.int64)
         for j in range(c0, c1):
             hit = rows[:, j] == val
@@ -1001,6 +1180,20 @@ ORBIT_FROM_BYTES = 1 << 30
 """Explicit master tables larger than this (bytes; 6 players × 56 stacks: 4.4 GB) are kept as
 orbits under the symmetry of players instead (:class:`engines.egghead.orbits.OrbitTable`,
 exact, tested equal to the explicit table on 3-5 players); smaller ones stay bit-packed."""
+
+
+MAX_EVENT_ORBITS = 12 << 20
+"""Most orbits an event may leave in an :class:`OrbitTable` (12.6 M keys): a solve
+(:meth:`OrbitTable.solve_orbits`) or an answer about a player whose stack is free since they
+solved (:meth:`OrbitTable.answer_orbits`); larger ones are refused before anything is built
+(:func:`engines.egghead.inference.check_solve`, :func:`engines.egghead.inference.check_answer`).
+Measured (docs/egghead-six-players.md, "A solve"): six players, an answer after a solve that
+left 11.4 M orbits took 6.1 s of CPU with its posterior and the process peaked at 0.81 GB,
+within the 10 s / 1 GB every task must keep to."""
+
+EVENT_BYTES_PER_ORBIT = 72
+"""Peak bytes of the process per orbit an event leaves, measured on that answer (0.81 GB /
+11.4 M orbits; it includes the indicators and the fixed part)."""
 
 
 def uses_orbits(players: int, S: int) -> bool:

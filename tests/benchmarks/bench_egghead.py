@@ -20,6 +20,9 @@
 6. With ``--rotating`` (only): six players, a rotating moderator (the seed-5 deal of ``--compare
    6``; the first answer given by P1, so the blocks are (1, 5)), the answer and a reactions round
    in a fresh process, as ``--compare`` reports them.
+7. With ``--solve`` (only): six players, a game with a solve (the first 12 events of
+   ``truthful_game(6, 4, 5)``, written out below: P5 solves at event 4, then answers concern
+   their new stack), through the timeline in a fresh process as ``--compare`` reports them.
 4. With ``--hostile`` (only): custom decks whose master table passes 1 GiB (3 players × 9
    values × 6 cards: a 3.4 GB table) are refused at once — time to the refusal, peak RSS, message.
 """
@@ -318,6 +321,45 @@ def bench_rotating() -> None:
     os.unlink(f.name)
 
 
+SOLVE_GAME = {
+    "setup": {"players": ["P0", "P1", "P2", "P3", "P4", "P5"], "me": "P0", "values": 6,
+              "cards_per_player": 3, "moderator": "external",
+              "visible": {"P1": [3, 4, 5], "P2": [2, 4, 6], "P3": [1, 2, 3], "P4": [1, 3, 4],
+                          "P5": [1, 1, 1]}},
+    "events": [{"type": "answer", "question": "count-2", "answer": 2},
+               {"type": "reactions", "solved": []},
+               {"type": "answer", "question": "lowest-top-card", "answer": 1},
+               {"type": "reactions", "solved": ["P5"]},
+               {"type": "solve", "player": "P5", "cards": [1, 1, 1], "new_cards": [2, 4, 5]},
+               {"type": "reactions", "solved": []},
+               {"type": "answer", "question": "count-4", "answer": 4},
+               {"type": "reactions", "solved": []}, {"type": "reactions", "solved": []},
+               {"type": "answer", "question": "count-5", "answer": 4},
+               {"type": "reactions", "solved": []}, {"type": "reactions", "solved": []}]}
+"""The first 12 events of ``truthful_game(6, 4, 5)`` (a six-player game where P5 solves)."""
+
+
+def bench_solve() -> None:
+    """Six players, a game with a solve (see the module docstring, item 7)."""
+    import json
+    import subprocess
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(SOLVE_GAME, f)
+    out = subprocess.run([sys.executable, __file__, "--compare-one", f.name, "orbits"],
+                         capture_output=True, text=True, timeout=7200)
+    os.unlink(f.name)
+    if out.returncode != 0:
+        print("failed:", out.stderr.strip().splitlines()[-1:], flush=True)
+        return
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    print(f"6 players, P5 solves at event 4 ({r['events']} events): per event CPU median "
+          f"{r['cpu_median']:.3f} s max {r['cpu_max']:.3f} s, wall max {r['wall_max']:.3f} s; "
+          f"peak RSS {r['peak_rss_mb']:.0f} MB; worlds {r['worlds']}, my valids {r['valids']}",
+          flush=True)
+
+
 def bench_hostile() -> None:
     """Hostile-but-valid custom decks: the setup is refused before any table is built."""
     from engines.core.errors import SessionFormatError
@@ -355,7 +397,12 @@ def main(argv=None) -> None:
                     help="only: 6 players, rotating moderator, the first answer and reactions")
     ap.add_argument("--long", action="store_true",
                     help="only: 5 players, 100 events through python -m engines infer")
+    ap.add_argument("--solve", action="store_true",
+                    help="only: 6 players, a game where P5 solves, then answers about them")
     args = ap.parse_args(argv)
+    if args.solve:
+        bench_solve()
+        return
     if args.compare_one:
         compare_one(*args.compare_one)
         return
