@@ -287,6 +287,18 @@ def check_best_triple(comp, n_players: int, n_suspects: int, n_weapons: int) -> 
                f"weapons with {comp.n_cards} cards", "use fewer cards per category")
 
 
+def opponent_deals_that_fit(comp, n_players: int, wanted: int, floor: int) -> int:
+    """The most sampled deals, at most ``wanted`` and at least ``floor``, whose opponents'
+    figures fit :data:`RECOMMEND_WORK` on ``comp`` (the log's compiled constraints); ``floor``
+    when not even that many fit (then :func:`check_opponents` refuses them)."""
+    from engines.cluedo.counting import dp_size
+
+    per_deal = (n_players - 1) * OPPONENT_COUNTS * count_work(dp_size(comp)[2], comp.n_cards,
+                                                              n_players)
+    fit = int(RECOMMEND_WORK // per_deal) if per_deal > 0 else wanted
+    return max(floor, min(wanted, fit))
+
+
 def check_opponents(comp, n_players: int, samples: int) -> None:
     """Refuse the opponents' figures (:func:`engines.cluedo.opponents.iter_opponent_knowledge`)
     when ``samples`` sampled deals cannot fit (at ``$.setup.players``)."""

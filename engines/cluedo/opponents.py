@@ -54,6 +54,9 @@ MAX_SAMPLES = 100_000       # hard cap on sampled deals (memory: n_cards int64 e
 #: interval (the first refinements of the app's live estimate), and the command line never
 #: samples fewer. With 64 deals a 95 % Wilson interval is at most ±0.12 wide.
 MIN_INTERVAL_SAMPLES = 64
+#: Fewest deals behind the first (uncertain, interval-free) estimate when ``first_batch`` deals
+#: would not fit the budget (:func:`engines.cluedo.cost.opponent_deals_that_fit`).
+MIN_FIRST_BATCH = 8
 #: Sampled deals of the command line's estimate (``recommend --samples``; a budget in samples,
 #: so the figures depend only on the input and ``--seed``).
 CLI_SAMPLES = 256
@@ -375,8 +378,10 @@ def iter_opponent_knowledge(setup: Setup, events: Sequence = (), *, seed: Option
         :class:`OpponentsEstimate`.
     Raises:
         ContradictionError: my log is impossible (names the first impossible event).
-        SessionFormatError: the first estimate cannot fit the budget
-            (:func:`engines.cluedo.cost.check_opponents`, at ``$.setup.players``).
+        SessionFormatError: the first estimate cannot fit the budget even from
+            :data:`MIN_FIRST_BATCH` deals (:func:`engines.cluedo.cost.check_opponents`, at
+            ``$.setup.players``); between that and ``first_batch`` the first estimate is made
+            from as many deals as fit.
     """
     t0 = time.perf_counter()
     events = tuple(events)
@@ -401,9 +406,12 @@ def iter_opponent_knowledge(setup: Setup, events: Sequence = (), *, seed: Option
     rng = np.random.default_rng(seed)
     max_samples = int(min(max(max_samples, 2), MAX_SAMPLES))
     batch = int(min(max(first_batch, 2), max_samples))
-    from engines.cluedo.cost import check_opponents
+    from engines.cluedo.cost import check_opponents, opponent_deals_that_fit
 
-    check_opponents(res.comp, len(setup.players), batch)   # the first estimate must fit
+    # the first estimate must fit: on the largest tables (Master Detective with 9 or 10 players)
+    # it is made from fewer deals, never under MIN_FIRST_BATCH, and refined as time allows
+    batch = opponent_deals_that_fit(res.comp, len(setup.players), batch, min(batch, MIN_FIRST_BATCH))
+    check_opponents(res.comp, len(setup.players), batch)
     qs, hs, looks = [], [], []
     n = 0
     while n < max_samples:

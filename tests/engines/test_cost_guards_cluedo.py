@@ -130,3 +130,23 @@ def test_lowering_is_deterministic_and_keeps_the_floors():
     with pytest.raises(SessionFormatError) as exc:      # a number the caller named is never lowered
         cost.plan_recommendation(**dict(three, opponents_samples=4096, opponents_fixed=True))
     assert exc.value.path == "--samples" and "samples fit" in exc.value.message
+
+
+def test_opponents_first_estimate_is_made_from_the_deals_that_fit():
+    """Master Detective, 8 players, game start: 16 sampled deals would not fit the budget, so the
+    first (interval-free) estimate is made from as many as fit, between MIN_FIRST_BATCH and 16;
+    10 players do not fit even MIN_FIRST_BATCH deals and are refused at $.setup.players."""
+    from engines.cluedo.opponents import MIN_FIRST_BATCH, iter_opponent_knowledge
+    from engines.core.schema import parse_session
+
+    def setup(n):
+        return parse_session({"format": "deduction-desk.session", "version": 1, "game": "cluedo",
+                              "setup": {"edition": "clue-master-detective", "me": "Me",
+                                        "players": ["Me"] + [f"P{i}" for i in range(1, n)]},
+                              "events": []}).setup
+
+    first = next(iter_opponent_knowledge(setup(8), first_batch=16))
+    assert MIN_FIRST_BATCH <= first.samples < 16 and first.p_any_interval is None
+    with pytest.raises(SessionFormatError) as exc:
+        next(iter_opponent_knowledge(setup(10), first_batch=16))
+    assert exc.value.path == "$.setup.players"
