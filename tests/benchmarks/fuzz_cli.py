@@ -51,6 +51,11 @@ import time
 from collections import Counter, defaultdict
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tests", "engines"))
+from json_tree import delete_at as _delete  # noqa: E402 (after the set-up above)
+from json_tree import paths as _paths  # noqa: E402 (after the set-up above)
+from json_tree import set_at as _set  # noqa: E402 (after the set-up above)
+
 GAMES = ("cluedo", "egghead", "guesswho", "inkognito", "spyfall")
 CPU_LIMIT_S = 10.0
 RSS_LIMIT_MB = 1024.0
@@ -73,28 +78,6 @@ FACT_TEXTS = ['{"card": NaN}', '{"card": Infinity}', '{"x": 1e999}', "[" * 10000
               '{"a":' * 50 + "1" + "}" * 50, '{"name": "\\ud800"}', '{"card": "\\u001b[2J"}',
               "7" * 5000, '"just text"', "[]", "null", "{", '{"card": 1}', "x" * 20000,
               '{"stack": [1, 2, 99999999999999999999]}', '{"name": "' + "z" * 9000 + '"}']
-
-
-def _paths(obj, prefix=()):
-    yield prefix, obj
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            yield from _paths(v, prefix + (k,))
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            yield from _paths(v, prefix + (i,))
-
-
-def _set(obj, path, value):
-    for p in path[:-1]:
-        obj = obj[p]
-    obj[path[-1]] = value
-
-
-def _delete(obj, path):
-    for p in path[:-1]:
-        obj = obj[p]
-    del obj[path[-1]]
 
 
 class Case:

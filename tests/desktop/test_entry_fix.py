@@ -5,9 +5,10 @@ undoable step) and gives a log the engine finds consistent, Cancel changes nothi
 shows the beliefs without the entry — computed by the preview's controller, equal to the
 engine's inference on the log without it — and removes it only on *Remove*. Egghead's case
 runs inside tests/desktop/test_diagnosis_banner.py (the same window and log)."""
-import re
 
 import pytest
+from entry_fix_kit import click_link as _click
+from entry_fix_kit import contradiction as _contradiction
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox
 from window_idle import wait_idle
@@ -22,20 +23,6 @@ from engines.core.schema import read_session_file
 
 def _example(game):
     return read_session_file(str(resource_path("examples", f"{game}.json")))
-
-
-def _contradiction(window, qtbot, game, setup, events):
-    window.select_game(game)
-    tab = window.tab_for(game)
-    tab.reset_document(setup, events)
-    assert wait_idle(window, 60)
-    qtbot.waitUntil(lambda: "Probably mistyped" in tab.banner.message(), timeout=30000)
-    return tab
-
-
-def _click(tab, pattern):
-    href = re.search(rf"href='({pattern}[^']*)'", tab.banner.message()).group(1)
-    tab.banner.label.linkActivated.emit(href)
 
 
 def _consistent(module, setup, events):

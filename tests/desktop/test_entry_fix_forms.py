@@ -6,10 +6,11 @@ refused with the engine's message, and in the window OK replaces the entry (one 
 the contradiction gone) while Cancel changes nothing. Cluedo's and Egghead's Fix… in the window:
 tests/desktop/test_entry_fix.py."""
 import random
-import re
 import sys
 from pathlib import Path
 
+from entry_fix_kit import click_link
+from entry_fix_kit import contradiction as _contradiction
 from PySide6.QtWidgets import QDialogButtonBox
 from window_idle import wait_idle
 
@@ -176,18 +177,8 @@ def test_another_kind_typed_as_text_gets_its_form(qapp):
     assert dialog.entry() == cluedo.AccusationEvent(ann, ("Mrs White", "Rope", "Hall"), False)
 
 
-def _contradiction(window, qtbot, game, setup, events):
-    window.select_game(game)
-    tab = window.tab_for(game)
-    tab.reset_document(setup, events)
-    assert wait_idle(window, 60)
-    qtbot.waitUntil(lambda: "Probably mistyped" in tab.banner.message(), timeout=30000)
-    return tab
-
-
 def _click_fix(tab, entry):
-    href = re.search(rf"href='(fix:{entry}:[^']*)'", tab.banner.message()).group(1)
-    tab.banner.label.linkActivated.emit(href)
+    click_link(tab, f"fix:{entry}:")
     return tab.findChild(FixEntryDialog)
 
 

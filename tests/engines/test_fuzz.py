@@ -29,6 +29,9 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from json_tree import delete_at as _delete
+from json_tree import paths as _paths
+from json_tree import set_at as _set
 
 from engines import GAMES
 from engines.__main__ import main as cli_main
@@ -51,29 +54,6 @@ EXTREME_NUMBERS = [0, -1, 1, 2, 3, 7, 64, 1000, 10 ** 6, 2 ** 63, -(2 ** 63), 10
                    float("-inf")]
 WEIRD_TEXT = ["", " ", "\x00", "\u202e", "😀" * 3, "e\u0301", "<img src=x>", "=1+1", "\ud800",
               "a\nb", "Me", "envelope", "name", "spy", "classic", "/dev/zero", "../../etc/passwd"]
-
-
-def _paths(obj, prefix=()):
-    """Every (path, value) in a JSON tree."""
-    yield prefix, obj
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            yield from _paths(v, prefix + (k,))
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            yield from _paths(v, prefix + (i,))
-
-
-def _set(obj, path, value):
-    for p in path[:-1]:
-        obj = obj[p]
-    obj[path[-1]] = value
-
-
-def _delete(obj, path):
-    for p in path[:-1]:
-        obj = obj[p]
-    del obj[path[-1]]
 
 
 FACT_KEYS = ["card", "place", "opponent", "identity", "build", "stack", "position", "value",
