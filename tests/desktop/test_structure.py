@@ -1,6 +1,7 @@
 """The shape of the code, read statically (``ast``; nothing is imported): no import circle in
 ``desktop`` and ``engines`` (function-level imports included: a lazy import is still a
-dependency), QSettings keys only in ``desktop/settings.py``, and MainWindow's size."""
+dependency, as is a name of a lazy package's table), QSettings keys only in
+``desktop/settings.py``, and MainWindow's size."""
 import ast
 from pathlib import Path
 
@@ -35,6 +36,12 @@ def import_graph() -> dict[str, set]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 targets = [known(a.name) for a in node.names]
+            elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "lazy_package":
+                # a package's table of names imported on first use (engines/core/lazy.py):
+                # each "submodule" or "submodule:attribute" value is a dependency
+                targets = [known(f"{name}.{v.value.partition(':')[0]}")
+                           for arg in node.args if isinstance(arg, ast.Dict)
+                           for v in arg.values if isinstance(v, ast.Constant)]
             elif isinstance(node, ast.ImportFrom):
                 base = node.module or ""
                 if node.level:
