@@ -446,7 +446,10 @@ def check_contrast(top: QWidget, shot: QImage) -> list[Finding]:
         origin = w.mapTo(top, QPoint(0, 0))
         field = _field_rect(w)
         if field is not None:
-            judge(describe(w), field.translated(origin), w.font(), "value ", on)
+            # a field partly scrolled out of view (a form in a scroll area on a short screen)
+            # shows other widgets' pixels where it is hidden: judged only when wholly in view
+            if w.visibleRegion().boundingRect().contains(field):
+                judge(describe(w), field.translated(origin), w.font(), "value ", on)
         elif isinstance(w, QLabel) and w.text().strip() and w.pixmap().isNull():
             judge(describe(w), _text_rect(w).translated(origin), w.font(), "", on)
         elif isinstance(w, QAbstractButton) and w.text().strip() and not isinstance(w, QTabBar):
