@@ -123,6 +123,18 @@ def _bit_set(b, n, S):
     return np.array([w in b for w in itertools.product(range(S), repeat=n)])
 
 
+def _react_both(B, T, real, n):
+    """One reactions round of the true table ``real`` applied to both an explicit table ``B``
+    and an orbit table ``T``: the solvers are split off, then every player's reaction kept."""
+    r = [B.row_count(j, real) == 1 for j in range(n)]
+    T.split([j for j in range(n) if r[j]])
+    bi = [B.solved_indicator(j) for j in range(n)]
+    ti = [T.solved_indicator(j) for j in range(n)]
+    for j in range(n):
+        B.keep_reaction(j, bi[j], r[j])
+        T.keep_reaction(j, ti[j], r[j])
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_table_operations_equal_explicit_with_random_splits(seed):
     """Answers, reactions, resets and block splits in random order: the same worlds."""
@@ -142,13 +154,7 @@ def test_table_operations_equal_explicit_with_random_splits(seed):
             B.filter_answer(q, a, seen)
             T.filter_answer(q, a, seen)
         elif op == "react":
-            r = [B.row_count(j, real) == 1 for j in range(n)]
-            T.split([j for j in range(n) if r[j]])
-            bi = [B.solved_indicator(j) for j in range(n)]
-            ti = [T.solved_indicator(j) for j in range(n)]
-            for j in range(n):
-                B.keep_reaction(j, bi[j], r[j])
-                T.keep_reaction(j, ti[j], r[j])
+            _react_both(B, T, real, n)
         elif op == "reset":
             j = rng.randrange(n)
             B.reset_player(j, real[j])

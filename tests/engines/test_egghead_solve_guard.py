@@ -12,7 +12,13 @@ import engines.egghead.orbits as orbits_module
 from engines.core.errors import SessionFormatError
 from engines.egghead import Answer, BitTable, Reactions, Setup, Solve, bound_deck, stack_space
 from engines.egghead.orbits import OrbitTable
-from tests.engines.test_egghead_orbits import _bit_set, _compare_every_prefix, _god_game, _world_set
+from tests.engines.test_egghead_orbits import (
+    _bit_set,
+    _compare_every_prefix,
+    _god_game,
+    _react_both,
+    _world_set,
+)
 
 
 def _answered(seed, n=4, v=3, k=2):
@@ -74,13 +80,7 @@ def test_free_coordinates_equal_the_explicit_table(seed):
         _same(B, T, n, S)
 
     def react():
-        r = [B.row_count(j, real) == 1 for j in range(n)]
-        T.split([j for j in range(n) if r[j]])
-        bi = [B.solved_indicator(j) for j in range(n)]
-        ti = [T.solved_indicator(j) for j in range(n)]
-        for j in range(n):
-            B.keep_reaction(j, bi[j], r[j])
-            T.keep_reaction(j, ti[j], r[j])
+        _react_both(B, T, real, n)
         _same(B, T, n, S)
 
     answer()
