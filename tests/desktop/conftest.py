@@ -77,3 +77,12 @@ def fresh_recovery():
 
     shutil.rmtree(recovery_dir(), ignore_errors=True)
     yield recovery_dir()
+
+
+@pytest.fixture
+def zoomed_back(qapp):
+    """The zoom set back to 100 % after the test (a test that zooms leaves no larger fonts)."""
+    from desktop import zoom
+
+    yield
+    zoom.set_zoom(qapp, 1.0)

@@ -1,19 +1,12 @@
 """Layout sizes follow the zoom, and the Spyfall table keeps what is read and clicked in view
 on a 1280×800 window: the spy table's column headers whole (at 100 % and 150 %), the claim
 sheet's ▶ row (the row one clicks to enter a claim) and the latest claim under the names."""
-import pytest
 from PySide6.QtWidgets import QApplication, QWidget
 from spyfall_table_kit import open_spyfall, wait
 
 from desktop import zoom
 from engines.core.resources import resource_path
 from engines.core.schema import read_session_file
-
-
-@pytest.fixture
-def zoomed_back(qapp):
-    yield
-    zoom.set_zoom(qapp, 1.0)
 
 
 def test_pixel_sizes_given_at_100_percent_follow_the_zoom(qtbot, qapp, zoomed_back):

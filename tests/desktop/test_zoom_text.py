@@ -38,12 +38,6 @@ def _rich_height(label: QLabel) -> float:
     return doc.size().height()
 
 
-@pytest.fixture
-def zoomed_back(qapp):
-    yield
-    zoom.set_zoom(qapp, 1.0)
-
-
 def test_every_text_is_one_and_a_half_times_larger_at_150_percent(qtbot, qapp, zoomed_back):
     from desktop.egghead.forms import TablePanel
     from desktop.widgets.why import WhyPopup
