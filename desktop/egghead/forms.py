@@ -34,6 +34,7 @@ from desktop.widgets.plain_text import as_rich_plain, esc
 from desktop.zoom import relative_font
 from engines import egghead
 from engines.core.errors import SessionFormatError
+from engines.egghead import cost as egghead_cost
 
 DEFAULT_NAMES = ["A", "B", "C", "D", "E", "F"]
 # colours and borders; the cards' sizes follow the zoomed font (desktop.zoom.relative_font)
@@ -786,13 +787,21 @@ class NewGameDialog(NewGameDialogBase):
                      f"over the {limit / 1e9:,.1f} GB limit for this deck. "
                      f"Use fewer players, values or cards.")
             warn = True
+        elif (self.values.value(), self.cards.value()) != egghead.SEED_DECK and \
+                egghead_cost.command_seconds(n, s) > egghead_cost.COMMAND_SECONDS:
+            # the engine refuses this deck for its time (engines.egghead.cost): say so here
+            text += (f" Too slow: about {egghead_cost.seconds_per_event(n, s):.1f} s of CPU per "
+                     f"event, over the {egghead_cost.COMMAND_SECONDS:.0f} s a log of "
+                     f"{egghead_cost.EVENTS_PER_COMMAND} events may take. "
+                     f"Use fewer players, values or cards.")
+            warn = True
         elif table > (1 << 30):
             need = egghead.memory_needed_for(n, s)
             avail = egghead.available_bytes()
             text += (f" This needs about {need / 1e9:.1f} GB of memory"
                      + (f" ({avail / 1e9:.1f} GB is available now)" if avail else "")
-                     + f" and takes about {egghead.estimated_seconds_per_event(n, s):.0f} s "
-                       f"per event.")
+                     + f" and takes about {egghead.estimated_seconds_per_event(n, s):.1f} s "
+                       f"per event (an answer after a solve up to a few seconds).")
             warn = avail is not None and need > avail
         elif s ** n > 10 ** 8:
             text += " Each event takes a fraction of a second."

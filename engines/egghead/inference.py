@@ -490,10 +490,12 @@ SECONDS_PER_GIGAWORLD = 0.35
 ``tests/benchmarks/bench_egghead.py --six`` (9-12 s per event)."""
 
 
-SECONDS_PER_MEGAORBIT = 0.05
+SECONDS_PER_MEGAORBIT = 0.008
 """Inference time per event per 10^6 orbits of the full table, when the master table is kept as
-orbits (:func:`uses_orbits`): 6 players × 56 stacks (55.5 M orbits) take 2-3 s of CPU for the
-first answer and its posterior on a loaded machine (docs/egghead-six-players.md)."""
+orbits (:func:`uses_orbits`): 6 players × 56 stacks (55.5 M orbits) take at most 0.43 s of CPU
+per event, update and posterior, on the benchmark's games (``bench_egghead.py --compare 6``,
+load about 8; docs/egghead-six-players.md). The answer that concerns a player again after they
+solved can take about 6 s (``--solve``), which the estimate does not cover."""
 
 
 def estimated_seconds_per_event(players: int, S: int) -> float:

@@ -244,6 +244,14 @@ def test_new_game_dialog_sizes_the_game(window, qtbot):
     dlg.values.setValue(9)
     dlg.cards.setValue(6)
     assert "Too many" in dlg.size_note.text() and "limit for this deck" in dlg.size_note.text()
+    # under the memory limit but over the time a command may take (engines/egghead/cost.py):
+    # the note says so before build() refuses it
+    dlg.n_players.setValue(5)
+    dlg.values.setValue(5)
+    dlg.cards.setValue(4)
+    assert "Too slow" in dlg.size_note.text() and "per event" in dlg.size_note.text()
+    with pytest.raises(SessionFormatError, match="per event"):
+        dlg.build()
 
 
 def test_open_example_file(window):
