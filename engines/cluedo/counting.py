@@ -51,15 +51,14 @@ accusations, signed sums whose cancellation is bounded by ``_MAX_CANCELLATION``)
 """
 from __future__ import annotations
 
-import collections
 import dataclasses
 import itertools
-import threading
 from dataclasses import dataclass, field
 from typing import Optional
 
 import numpy as np
 
+from engines.core.cache import LockedLRU
 from engines.core.errors import SessionFormatError, check_cancel
 from engines.core.limits import check_memory
 
@@ -604,11 +603,9 @@ def _segments(src_states, dst_index, fn) -> list:
     return out
 
 
-#: Schedules built lately (:func:`_schedule`), by the structure they depend on: at most
-#: :data:`_SCHEDULES_KEPT` of them, the least recently used dropped first.
-_SCHEDULES: "collections.OrderedDict" = collections.OrderedDict()
-_SCHEDULES_KEPT = 256
-_SCHEDULES_LOCK = threading.Lock()
+#: Schedules built lately (:func:`_schedule`), by the structure they depend on: at most 256 of
+#: them, the least recently used dropped first; one thread builds a key at a time.
+_SCHEDULES: LockedLRU = LockedLRU(256)
 
 
 def _schedule_key(comp: Compiled) -> tuple:
@@ -631,17 +628,7 @@ def _schedule(comp: Compiled):
     :data:`_SCHEDULES`; each call gets its own :class:`_Step` objects (the forward pass stores
     its tensors in them), so counts in several threads never share one. The result is the same
     as building it anew: the same states, runs and order, so the same numbers."""
-    key = _schedule_key(comp)
-    with _SCHEDULES_LOCK:
-        parts = _SCHEDULES.get(key)
-        if parts is not None:
-            _SCHEDULES.move_to_end(key)
-    if parts is None:
-        parts = _build_schedule(comp)
-        with _SCHEDULES_LOCK:
-            _SCHEDULES[key] = parts
-            while len(_SCHEDULES) > _SCHEDULES_KEPT:
-                _SCHEDULES.popitem(last=False)
+    parts = _SCHEDULES.get_or_compute(_schedule_key(comp), lambda: _build_schedule(comp))
     if parts is False:
         return None
     return [_Step(c, *part) for c, part in zip(comp.free, parts)]
