@@ -29,8 +29,8 @@ DP's own limit, :data:`engines.cluedo.counting.MAX_DP_WORK`).
 
 What does not fit is first made cheaper, deterministically (the same input always gives the
 same plan): fewer sampled deals for the opponents' figures (never under
-:data:`engines.cluedo.opponents.MIN_INTERVAL_SAMPLES`), fewer exact candidates (never under the
-12 the tab lists), fewer deals for the ranking's estimate (never under :data:`MIN_RANK_SAMPLES`).
+:data:`engines.cluedo.opponents.MIN_INTERVAL_SAMPLES`), fewer exact candidates (not under
+:data:`MIN_EXACT_TOP` at this stage), fewer deals for the ranking's estimate (never under :data:`MIN_RANK_SAMPLES`).
 What is still too large is then left out, saying so in the plan's ``notes`` (the JSON's
 ``"notes"``): the exact counts (down to none: the ranking keeps its estimate from the sampled
 deals), then the opponents' figures (the exact counts get the room back, up to 12), then the
@@ -73,8 +73,8 @@ WORK_PER_SECOND = 3e8
 #: schedules of :func:`engines.cluedo.counting._schedule`, 5 players after a hand and four
 #: suggestions took 9.2 s at a load of 9.)
 RECOMMEND_WORK = 2.1e9
-#: Fewest sampled deals of the ranking's estimate, and fewest exact candidates, kept when a
-#: recommendation is made cheaper.
+#: Fewest sampled deals of the ranking's estimate, and fewest exact candidates, kept while a
+#: recommendation is made cheaper (below them the exact counts are left out, with a note).
 MIN_RANK_SAMPLES = 1000
 MIN_EXACT_TOP = 12
 #: Fewest sampled deals the opponents' figures are given from, without an interval, before they
@@ -105,7 +105,8 @@ class Plan:
     Fields:
         rank_samples: sampled deals of the staged ranking's estimate (0: every candidate at once).
         exact_top: candidates counted exactly after the estimate (None: as asked).
-        opponents_samples: sampled deals of the opponents' figures (None: not sampled here).
+        opponents_samples: sampled deals of the opponents' figures (None: not sampled here;
+            0: left out to fit, see ``notes``).
         work: the estimate of the whole, in work units.
         parts: ``{"ranking", "exact", "best envelope", "opponents"}`` -> work units.
         best_envelope: whether the most probable envelope is counted (False: left out to fit).
@@ -287,14 +288,20 @@ def check_best_triple(comp, n_players: int, n_suspects: int, n_weapons: int) -> 
                f"weapons with {comp.n_cards} cards", "use fewer cards per category")
 
 
+def _opponents_work_per_deal(comp, n_players: int) -> float:
+    """Work units of the opponents' figures per sampled deal on ``comp`` (the log's compiled
+    constraints): :data:`OPPONENT_COUNTS` counts per opponent."""
+    from engines.cluedo.counting import dp_size
+
+    return (n_players - 1) * OPPONENT_COUNTS * count_work(dp_size(comp)[2], comp.n_cards,
+                                                          n_players)
+
+
 def opponent_deals_that_fit(comp, n_players: int, wanted: int, floor: int) -> int:
     """The most sampled deals, at most ``wanted`` and at least ``floor``, whose opponents'
     figures fit :data:`RECOMMEND_WORK` on ``comp`` (the log's compiled constraints); ``floor``
     when not even that many fit (then :func:`check_opponents` refuses them)."""
-    from engines.cluedo.counting import dp_size
-
-    per_deal = (n_players - 1) * OPPONENT_COUNTS * count_work(dp_size(comp)[2], comp.n_cards,
-                                                              n_players)
+    per_deal = _opponents_work_per_deal(comp, n_players)
     fit = int(RECOMMEND_WORK // per_deal) if per_deal > 0 else wanted
     return max(floor, min(wanted, fit))
 
@@ -302,10 +309,7 @@ def opponent_deals_that_fit(comp, n_players: int, wanted: int, floor: int) -> in
 def check_opponents(comp, n_players: int, samples: int) -> None:
     """Refuse the opponents' figures (:func:`engines.cluedo.opponents.iter_opponent_knowledge`)
     when ``samples`` sampled deals cannot fit (at ``$.setup.players``)."""
-    from engines.cluedo.counting import dp_size
-
-    cw = count_work(dp_size(comp)[2], comp.n_cards, n_players)
-    check_work(samples * (n_players - 1) * OPPONENT_COUNTS * cw, "$.setup.players",
+    check_work(samples * _opponents_work_per_deal(comp, n_players), "$.setup.players",
                f"what {n_players - 1} opponents know, from {samples} sampled deals of "
                f"{comp.n_cards} cards", "log the cards you hold and were shown, or play with "
                                         "fewer players")
