@@ -358,7 +358,7 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
             if not before[c]:
                 raise ContradictionError(i, f"your cards {ctx.fmt(c)} were not among your valid "
                                             f"stacks")
-            check_solve(ctx, st, i, ctx.last, c, me)
+            check_solve(ctx, st, i, ctx.last, c, me, cancel)
             st.M.reset_player(ctx.last, c)
             if st.A is not None:
                 st.A.reset_player(ctx.last, c)
@@ -370,7 +370,7 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
                                             f"{' '.join(map(str, ev.cards))}, but you saw "
                                             f"{ctx.fmt(held)}")
             ax = ctx.axis[ev.player]
-            check_solve(ctx, st, i, ax, held, ev.player)
+            check_solve(ctx, st, i, ax, held, ev.player, cancel)
             st.M.reset_player(ax, held)
             if st.A is not None:
                 st.A.reset_player(ax, held)
@@ -400,16 +400,19 @@ def _refuse_orbits(ctx: _Ctx, st: _State, i: int, orbits_of, what: str, why: str
                 f"players, values or cards for this game")
 
 
-def check_solve(ctx: _Ctx, st: _State, i: int, axis: int, stack: int, who: str) -> None:
+def check_solve(ctx: _Ctx, st: _State, i: int, axis: int, stack: int, who: str,
+                cancel: CancelFlag = None) -> None:
     """Refuse, before anything is built, a solve (eq. (5)) that would leave an orbit table
     (six players) larger than :data:`MAX_EVENT_ORBITS` orbits. The count is exact
     (:meth:`OrbitTable.solve_orbits`, one pass of shifts over the stored keys). Explicit tables
-    (3-5 players) are never refused: their size does not change.
+    (3-5 players) are never refused: their size does not change. A table still kept as its
+    answers lists its orbits first, as the solve itself would (honouring ``cancel``).
 
     Raises:
         SessionFormatError: at ``$.events[i]``, naming the orbits and memory and the limit.
+        Cancelled: ``cancel`` returned True.
     """
-    _refuse_orbits(ctx, st, i, lambda T: T.solve_orbits(axis, stack), f"the solve of {who}",
+    _refuse_orbits(ctx, st, i, lambda T: T.solve_orbits(axis, stack, cancel), f"the solve of {who}",
                    "the table holds the worlds where they held that stack")
 
 
@@ -485,11 +488,6 @@ def available_bytes() -> Optional[int]:
     return _limits.available_bytes()
 
 
-SECONDS_PER_GIGAWORLD = 0.35
-"""Inference time per event per 10^9 worlds, measured with 6 players (56^6 worlds) by
-``tests/benchmarks/bench_egghead.py --six`` (9-12 s per event)."""
-
-
 SECONDS_PER_MEGAORBIT = 0.008
 """Inference time per event per 10^6 orbits of the full table, when the master table is kept as
 orbits (:func:`uses_orbits`): 6 players × 56 stacks (55.5 M orbits) take at most 0.43 s of CPU
@@ -500,12 +498,14 @@ solved can take about 6 s (``--solve``), which the estimate does not cover."""
 
 def estimated_seconds_per_event(players: int, S: int) -> float:
     """Rough inference time per event (s) for ``players`` players with ``S`` stacks each:
-    scaled from the 6-player measurement, by the orbits of the full table when the table is
-    kept as orbits (:data:`SECONDS_PER_MEGAORBIT`), else by the worlds of the explicit table
-    (:data:`SECONDS_PER_GIGAWORLD`; memory-bandwidth bound, proportional to the worlds)."""
+    scaled from the 6-player measurement by the orbits of the full table when the table is
+    kept as orbits (:data:`SECONDS_PER_MEGAORBIT`), else the explicit table's estimate in word
+    passes that also refuses custom decks (:func:`engines.egghead.cost.seconds_per_event`)."""
     if uses_orbits(players, S):
         return SECONDS_PER_MEGAORBIT * orbits_possible(players, S) / 1e6
-    return SECONDS_PER_GIGAWORLD * S ** players / 1e9
+    from engines.egghead.cost import seconds_per_event
+
+    return seconds_per_event(players, S)
 
 
 def check_memory(setup: Setup) -> None:

@@ -1042,14 +1042,21 @@ class OrbitTable:
         self._kept.append(tag)
 
     # ------------------------------------------------------------------ eq. (5)
-    def solve_orbits(self, axis: int, stack: int) -> int:
+    def solve_orbits(self, axis: int, stack: int, cancel: CancelFlag = None) -> int:
         """Orbits :meth:`reset_player` (``axis``, ``stack``) would store (int; 0 when the
-        table is full and stays a flag), without changing the table: every stored orbit whose
-        block of ``axis`` holds ``stack`` gives exactly one orbit with ``axis`` split off and
-        holding it (its freed coordinate is not stored: :meth:`reset_player`). One pass of
-        shifts over the keys (chunked), nothing of that size built."""
+        table is full and stays a flag), without changing the table's worlds: every stored
+        orbit whose block of ``axis`` holds ``stack`` gives exactly one orbit with ``axis``
+        split off and holding it (its freed coordinate is not stored: :meth:`reset_player`).
+        One pass of shifts over the keys (chunked), nothing of that size built; a table still
+        kept as its answers lists its orbits first (as :meth:`reset_player` would), honouring
+        ``cancel``.
+
+        Raises:
+            Cancelled: ``cancel`` returned True."""
         if self.full:
             return 0
+        if self._sym is not None:
+            self._materialize(cancel)
         if axis in self.free:
             return int(self.keys.size)
         keys = self.keys
@@ -1057,6 +1064,7 @@ class OrbitTable:
         mask = (1 << self.bits) - 1
         kept = 0
         for s in range(0, keys.size, _CHUNK):
+            check_cancel(cancel)
             part = keys[s:s + _CHUNK]
             hit = np.zeros(part.size, dtype=bool)
             for j in range(c0, c1):
