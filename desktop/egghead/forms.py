@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from desktop.appearance import tone
 from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
-from desktop.widgets.entry_forms import EntryEditor
+from desktop.widgets.entry_forms import EntryEditor, combo_select
 from desktop.widgets.now_label import NowLabel
 from desktop.widgets.plain_text import as_rich_plain, esc
 from desktop.zoom import relative_font
@@ -347,11 +347,9 @@ class QuestionForm(QGroupBox):
         the list does not hold is added, so that the entry as logged can be shown)."""
         self.set_moderator(ev.moderator)
         if not self.set_question(ev.question):
-            self.question.addItem(ev.question, ev.question)
-            self.question.setCurrentIndex(self.question.count() - 1)
+            combo_select(self.question, ev.question)
         if not self.set_answer(ev.answer):
-            self.answer.addItem(str(ev.answer), ev.answer)
-            self.answer.setCurrentIndex(self.answer.count() - 1)
+            combo_select(self.answer, ev.answer)
 
     def set_possible(self, question: str, moderator, answers) -> None:
         """The answers ``question`` (asked of ``moderator``) can get in some world consistent

@@ -391,8 +391,7 @@ class _GuessWhoEditor(EntryEditor):
 
     def _question(self) -> dict:
         atoms = [self.atoms[c.currentData()] for c in self.parts if c.currentData() >= 0]
-        forms = [{"attribute": a, "value": v} for a, v in atoms]
-        return forms[0] if len(forms) == 1 else {"any": forms}
+        return guesswho.Question(tuple(atoms)).to_json()
 
     def _update_words(self, *_a) -> None:
         from desktop.guesswho.cards import question_words
