@@ -250,9 +250,8 @@ class GameTab(QWidget):
             self._plot_timer.start(self.PLOT_POLL_MS)     # the ranking first
             return
         due, self._plot_due = self._plot_due, None
-        if due is not None:
-            now = self._snapshot
-            self._draw_plot(due.replace(selected=now.selected, k=now.k))
+        now = self._snapshot
+        self._draw_plot(due.replace(selected=now.selected, k=now.k))
 
     def _draw_plot(self, snap: Snapshot) -> None:
         try:
