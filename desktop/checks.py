@@ -37,6 +37,8 @@ class EntryChecks(QObject):
         self.runner.resultReady.connect(self._on_checked)
         self.runner.failed.connect(self._on_failed)
         self._check: Optional[tuple] = None     # the entry being checked
+        # the check of a line still being typed (its verdict is only cached, never acted on)
+        self.prefetch_runner = controller.make_runner("precheck", counted=False)
         self._queue: list[tuple] = []           # entries waiting for their check
 
     def submit(self, event: Any, refused: Optional[Callable[[str], None]] = None,
@@ -47,11 +49,29 @@ class EntryChecks(QObject):
         if self._check is None:
             self._next()
 
+    @Slot(object)
+    def prefetch(self, event: Any) -> None:
+        """Check ``event`` ahead of time (a quick-entry line that parses while it is typed): the
+        posterior of the log plus ``event`` is computed on the thread pool and cached in the
+        timeline, so that Enter logs it without waiting (:meth:`submit` then finds it through
+        ``accepts_cached``, or its check waits for this one's timeline lock and finds it
+        cached). Newest wins: each keystroke's line replaces the previous one's check. Nothing
+        is logged or refused here; no check for a timeline kept in order (its state is too
+        large to copy)."""
+        c = self.controller
+        tl = c.current_timeline()
+        events = tuple(c.document.events)
+        if tl.in_order or tl.accepts_cached(events, event):
+            self.prefetch_runner.cancel()
+            return
+        self.prefetch_runner.submit(functools.partial(check_job, tl, events, event))
+
     def clear(self) -> None:
         """Forget every waiting entry (another game is opened)."""
         self._queue.clear()
         self._check = None
         self.runner.cancel()
+        self.prefetch_runner.cancel()
 
     def requeue_after_cancel(self) -> None:
         """Cancel stopped the check: the entry waits for the next one (first in line)."""

@@ -221,6 +221,8 @@ class GameTab(QWidget):
                 self.show_posterior(snap.posterior, snap.k)
             except Exception as exc:
                 self.banner_view.render(snap.replace(status=Status.ERROR, error=exc))
+            else:
+                self._paint_beliefs_now()
         elif snap.posterior is None and snap.timeline is not None \
                 and not snap.timeline.posteriors and moved:
             self.clear_beliefs()
@@ -239,6 +241,22 @@ class GameTab(QWidget):
             self.why.render(snap)
         if not snap.busy and (prev.busy or prev.revision != snap.revision):
             self.inferenceDone.emit(snap.revision)
+
+    def beliefs_views(self) -> list:
+        """The widgets that show the beliefs (the worksheet; a game's tab overrides this):
+        painted at once when a new posterior is shown, before the tab's other panes and the
+        queued work of the event loop (default: none, they paint with the rest)."""
+        return []
+
+    def _paint_beliefs_now(self) -> None:
+        """Paint :meth:`beliefs_views` now (``QWidget.repaint``, synchronous), so the worksheet
+        shows an entry's beliefs without waiting for the window's next update pass."""
+        if not self.isVisible():
+            return
+        for w in self.beliefs_views():
+            target = w.viewport() if hasattr(w, "viewport") else w
+            if target.isVisible():
+                target.repaint()
 
     def _draw_due_plot(self) -> None:
         """Draw the plot of the last snapshot with a new timeline (see ``__init__``), its

@@ -38,6 +38,7 @@ import logging
 import threading
 import time
 import traceback
+import weakref
 from typing import Any, Callable, Optional
 
 from PySide6.QtCore import QObject, QThreadPool, Signal, Slot
@@ -74,6 +75,7 @@ class PriorityGroup:
         self._cond = threading.Condition()
         self._busy = [0] * len(Priority)
         self.pauses = 0          # waits that actually happened (for tests and benchmarks)
+        _groups.add(self)
 
     def set_busy(self, level: int, busy: bool) -> None:
         with self._cond:
@@ -98,6 +100,17 @@ class PriorityGroup:
                 if left <= 0:
                     return
                 self._cond.wait(min(left, 0.05))
+
+
+#: Every tab's :class:`PriorityGroup` (weakly: a closed tab's group goes with it).
+_groups: "weakref.WeakSet[PriorityGroup]" = weakref.WeakSet()
+
+
+def urgent_work_pending() -> bool:
+    """True while some tab's most urgent work (:attr:`Priority.BELIEFS`: an entry's check, the
+    log's beliefs) is pending or its result is being shown: the GUI thread's own chores (the
+    cyclic garbage collector, :class:`desktop.process.GuiThreadCollector`) wait meanwhile."""
+    return any(g.urgent_pending(Priority.BELIEFS + 1) for g in list(_groups))
 
 
 def thread_pool() -> QThreadPool:
@@ -275,19 +288,34 @@ class JobRunner(QObject):
             self._active.discard(task)
             self._idle.notify_all()
 
-    def _set_busy(self, busy: bool) -> None:
-        if busy != self._busy:
-            self._busy = busy
-            if self.group is not None:
-                self.group.set_busy(self.priority, busy)
-            self.busyChanged.emit(busy)
+    def _set_busy(self, busy: bool, *, hold_group: bool = False) -> bool:
+        """Set the busy flag (``busyChanged`` on a change). ``hold_group``: a change to idle
+        leaves the tab's :class:`PriorityGroup` count as it is, and True is returned: the caller
+        releases it (:meth:`_release_group`) once it has delivered the result."""
+        if busy == self._busy:
+            return False
+        self._busy = busy
+        held = hold_group and not busy and self.group is not None
+        if self.group is not None and not held:
+            self.group.set_busy(self.priority, busy)
+        self.busyChanged.emit(busy)
+        return held
+
+    def _release_group(self, held: bool) -> None:
+        if held:
+            self.group.set_busy(self.priority, False)
 
     @Slot(int, object, float)
     def _on_finished(self, revision: int, result: Any, seconds: float) -> None:
         if revision != self.latest():
             return
-        self._set_busy(False)
-        self.resultReady.emit(revision, result, seconds)
+        # the tab's less urgent jobs stay paused until the result is delivered: what the GUI
+        # thread does with it (the worksheet's render) has the interpreter lock to itself
+        held = self._set_busy(False, hold_group=True)
+        try:
+            self.resultReady.emit(revision, result, seconds)
+        finally:
+            self._release_group(held)
 
     @Slot(int, object)
     def _on_partial(self, revision: int, partial: Any) -> None:
@@ -303,8 +331,11 @@ class JobRunner(QObject):
     def _on_failed(self, revision: int, exc: Exception) -> None:
         if revision != self.latest():
             return
-        self._set_busy(False)
-        self.failed.emit(revision, exc)
+        held = self._set_busy(False, hold_group=True)
+        try:
+            self.failed.emit(revision, exc)
+        finally:
+            self._release_group(held)
 
     def shutdown(self, timeout_ms: int = 3000) -> None:
         """Cancel pending work and wait (up to ``timeout_ms``) for this runner's running jobs to

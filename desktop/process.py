@@ -28,6 +28,10 @@ log = logging.getLogger(__name__)
 GIL_SWITCH_INTERVAL_S = 0.0001
 #: How often the GUI thread runs the cyclic garbage collector (milliseconds).
 GC_INTERVAL_MS = 500
+#: Ticks in a row a collection may wait for a tab's urgent work, and the retry interval
+#: meanwhile (milliseconds).
+GC_MAX_DEFERRALS = 20
+GC_RETRY_MS = 25
 #: Modules imported by the warm-up besides the engines: ones a view imports on the GUI thread
 #: when first shown (the Spyfall equilibrium view reads its study through the solver's module,
 #: which imports scipy.optimize and scipy.stats, about 0.5 s).
@@ -49,13 +53,28 @@ class GuiThreadCollector(QObject):
     def __init__(self, interval_ms: int = GC_INTERVAL_MS, parent: Optional[QObject] = None):
         super().__init__(parent)
         self.threshold = gc.get_threshold()
+        self.interval_ms = interval_ms
+        self._deferred = 0
         gc.disable()
         self._timer = QTimer(self)
         self._timer.timeout.connect(self.check)
         self._timer.start(interval_ms)
 
     def check(self) -> None:
-        """Collect the generations whose counts passed their thresholds (youngest first)."""
+        """Collect the generations whose counts passed their thresholds (youngest first); not
+        while a tab's most urgent work is pending or being shown
+        (:func:`desktop.inference.urgent_work_pending`: a collection of a large young
+        generation took 20-30 ms, between an entry's Enter and its worksheet), at most
+        :data:`GC_MAX_DEFERRALS` ticks in a row."""
+        from desktop.inference import urgent_work_pending
+
+        if urgent_work_pending() and self._deferred < GC_MAX_DEFERRALS:
+            self._deferred += 1
+            self._timer.start(GC_RETRY_MS)      # soon after the urgent work, not a tick later
+            return
+        self._deferred = 0
+        if self._timer.interval() != self.interval_ms:
+            self._timer.start(self.interval_ms)
         l0, l1, l2 = gc.get_count()
         if l0 > self.threshold[0]:
             gc.collect(0)

@@ -3,7 +3,8 @@
 :func:`attach_quick_entry` builds the :class:`desktop.widgets.quick_entry.QuickEntry` of a
 :class:`desktop.gametab.GameTab`, puts it where the banner sits in the tab's top layout (the
 banner then floats over what follows, not over the line), binds Ctrl+L and ``/`` to it, and
-sends what it enters through the tab's entry check (a forced entry is logged as typed).
+sends what it enters through the tab's entry check (a forced entry is logged as typed); a line
+that parses while it is typed is checked ahead of Enter (:meth:`desktop.checks.EntryChecks.prefetch`).
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ def make_quick_entry(tab) -> Optional[QuickEntry]:
         tab.log_checked(event, refused=qe.show_refused, logged=qe.show_logged)
 
     qe.entered.connect(entered)
+    qe.lineParsed.connect(tab.controller.checks.prefetch)
     return qe
 
 

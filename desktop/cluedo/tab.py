@@ -281,6 +281,9 @@ class Tab(GameTab):
         return {"method": self.method.currentData() or cluedo.METHODS[0]}
 
     # -- results ----------------------------------------------------------------------
+    def beliefs_views(self) -> list:
+        return [self.sheet]
+
     def show_posterior(self, post, k: int) -> None:
         self.model.set_matrix(post.matrix, getattr(post, "standard_error", None))
         self.model.set_column_notes(learned_notes(post))
@@ -674,4 +677,4 @@ def _recommend_job(setup, events, room, task):
 
 
 def _advice_job(setup, events, suggester, cards, cancel):
-    return cluedo.refute_advice(setup, events, suggester, cards)
+    return cluedo.refute_advice(setup, events, suggester, cards, cancel=cancel)

@@ -336,6 +336,9 @@ class Tab(GameTab):
     def _browsing(self) -> bool:
         return not self.snapshot.live
 
+    def beliefs_views(self) -> list:
+        return [self.position_view]
+
     def show_posterior(self, post, k: int) -> None:
         self._display(post, k, live=not self._browsing())
 

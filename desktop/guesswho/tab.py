@@ -338,6 +338,9 @@ class Tab(GameTab):
                             error_rate=round(float(value), 4))
 
     # -- results --------------------------------------------------------------------------
+    def beliefs_views(self) -> list:
+        return [self.board_view]
+
     def show_posterior(self, post, k: int) -> None:
         self._posterior = post
         setup = self.document.setup

@@ -344,6 +344,9 @@ class Tab(GameTab):
             self.reset_views()   # the refused change is undone on screen too
 
     # -- results ----------------------------------------------------------------------
+    def beliefs_views(self) -> list:
+        return [card.view for card in self.cards.values()]
+
     def show_posterior(self, post, k: int) -> None:
         setup = self.document.setup
         for name, b in post.opponents.items():

@@ -632,6 +632,9 @@ class Tab(GameTab):
         return True
 
     # -- results ---------------------------------------------------------------------------------
+    def beliefs_views(self) -> list:
+        return [self.sheet]
+
     def show_posterior(self, post, k: int) -> None:
         setup = self.document.setup
         rows = [np.array([post.location[loc] for loc in setup.locations])]

@@ -67,9 +67,12 @@ class QuickEntry(QWidget):
     Signals:
         entered(object event, bool force): Enter on a line that parses; ``force`` is True when
             the same line was refused just before (log it anyway).
+        lineParsed(object event): the line as typed so far is a whole event (the tab may check
+            it against the log before Enter is pressed).
     """
 
     entered = Signal(object, bool)
+    lineParsed = Signal(object)
 
     def __init__(self, module, document, parent: Optional[QWidget] = None):
         super().__init__(parent)
@@ -176,6 +179,11 @@ class QuickEntry(QWidget):
             self._set_preview(exc.message, "pending")
             return
         self._set_preview(f"→ {words}   (Enter logs it)", "ok")
+        try:
+            event = self.parse(text)
+        except SessionFormatError:
+            return
+        self.lineParsed.emit(event)
 
     def _set_preview(self, text: str, kind: str) -> None:
         """kind: "" hidden, "ok" the event in words, "pending" what the line still lacks (grey),
