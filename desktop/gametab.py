@@ -237,6 +237,8 @@ class GameTab(QWidget):
             self.show_cancelled()
         self._status_line(snap, prev)
         self.show_moment(snap)
+        if snap.advice and snap.advice != prev.advice:
+            self._paint_now(self.advice_views())
         if self.why.popup is not None:
             self.why.render(snap)
         if not snap.busy and (prev.busy or prev.revision != snap.revision):
@@ -248,12 +250,20 @@ class GameTab(QWidget):
         queued work of the event loop (default: none, they paint with the rest)."""
         return []
 
+    def advice_views(self) -> list:
+        """The widgets that show an advisor's result (the ranked suggestions or questions; a
+        game's tab overrides this): painted at once when new advice is shown (default: none)."""
+        return []
+
     def _paint_beliefs_now(self) -> None:
         """Paint :meth:`beliefs_views` now (``QWidget.repaint``, synchronous), so the worksheet
         shows an entry's beliefs without waiting for the window's next update pass."""
+        self._paint_now(self.beliefs_views())
+
+    def _paint_now(self, views: list) -> None:
         if not self.isVisible():
             return
-        for w in self.beliefs_views():
+        for w in views:
             target = w.viewport() if hasattr(w, "viewport") else w
             if target.isVisible():
                 target.repaint()

@@ -284,6 +284,9 @@ class Tab(GameTab):
     def beliefs_views(self) -> list:
         return [self.sheet]
 
+    def advice_views(self) -> list:
+        return [self.rec_table]
+
     def show_posterior(self, post, k: int) -> None:
         self.model.set_matrix(post.matrix, getattr(post, "standard_error", None))
         self.model.set_column_notes(learned_notes(post))

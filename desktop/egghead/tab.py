@@ -337,7 +337,7 @@ class Tab(GameTab):
         return not self.snapshot.live
 
     def beliefs_views(self) -> list:
-        return [self.position_view]
+        return [self.position_view, self.solve_label]   # "Can I solve now?" is of the beliefs
 
     def show_posterior(self, post, k: int) -> None:
         self._display(post, k, live=not self._browsing())

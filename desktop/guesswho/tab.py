@@ -339,7 +339,7 @@ class Tab(GameTab):
 
     # -- results --------------------------------------------------------------------------
     def beliefs_views(self) -> list:
-        return [self.board_view]
+        return [self.board_view, self.question_view]   # the ranked questions are of the beliefs
 
     def show_posterior(self, post, k: int) -> None:
         self._posterior = post

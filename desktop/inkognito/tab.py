@@ -347,6 +347,9 @@ class Tab(GameTab):
     def beliefs_views(self) -> list:
         return [card.view for card in self.cards.values()]
 
+    def advice_views(self) -> list:
+        return [self.rec_table]
+
     def show_posterior(self, post, k: int) -> None:
         setup = self.document.setup
         for name, b in post.opponents.items():

@@ -635,6 +635,9 @@ class Tab(GameTab):
     def beliefs_views(self) -> list:
         return [self.sheet]
 
+    def advice_views(self) -> list:
+        return [self.advice]
+
     def show_posterior(self, post, k: int) -> None:
         setup = self.document.setup
         rows = [np.array([post.location[loc] for loc in setup.locations])]
