@@ -300,7 +300,10 @@ class GameController(QObject):
         self.snapshot = snap
         self._follow(snap)
         if self.snapshot is snap:       # else _follow published a newer one already
-            self.snapshotChanged.emit(snap)
+            # the views render it with the tab's less urgent jobs paused at their next poll
+            # (a job started by _follow, the ranking, begins after the worksheet is painted)
+            with self.priorities.holding(Priority.BELIEFS):
+                self.snapshotChanged.emit(snap)
 
     def _follow(self, snap: Snapshot) -> None:
         """Start what the moment needs: its posterior on demand, its advisors, its Why? and the

@@ -33,6 +33,7 @@ would run in the worker thread).
 """
 from __future__ import annotations
 
+import contextlib
 import enum
 import logging
 import threading
@@ -82,6 +83,16 @@ class PriorityGroup:
             self._busy[level] += 1 if busy else -1
             if not busy:
                 self._cond.notify_all()
+
+    @contextlib.contextmanager
+    def holding(self, level: int = 0):
+        """Count ``level`` as pending while the block runs (on the GUI thread: the render of an
+        urgent result, so that the tab's less urgent jobs leave the interpreter lock to it)."""
+        self.set_busy(level, True)
+        try:
+            yield
+        finally:
+            self.set_busy(level, False)
 
     def urgent_pending(self, level: int) -> bool:
         """True while a runner more urgent than ``level`` has work pending."""

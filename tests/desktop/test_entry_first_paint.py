@@ -157,3 +157,17 @@ def test_the_worksheet_is_painted_while_the_beliefs_are_rendered(window, qtbot):
     assert wait_idle(window, 60)
     tab.controller.snapshotChanged.disconnect(after_tab)
     assert seen and seen[0] >= 1
+
+
+def test_a_snapshot_is_rendered_with_the_tabs_less_urgent_jobs_paused(window, qtbot):
+    """While a published snapshot reaches the views, the tab's group counts urgent work as
+    pending (its ranking and advice jobs wait at their next poll); afterwards it does not."""
+    tab = _cluedo_tab(window, qtbot)
+    pr = tab.controller.priorities
+    during = []
+    tab.controller.snapshotChanged.connect(
+        lambda _snap: during.append(pr.urgent_pending(Priority.RANKING)))
+    tab.controller.select(-1)                  # publishes the snapshot again
+    assert during == [True]
+    assert wait_idle(window, 60)
+    assert not pr.urgent_pending(Priority.RANKING)
