@@ -223,6 +223,7 @@ class GameTab(QWidget):
                 self.banner_view.render(snap.replace(status=Status.ERROR, error=exc))
             else:
                 self._paint_beliefs_now()
+                self.show_beside_posterior(snap.posterior, snap.k)
         elif snap.posterior is None and snap.timeline is not None \
                 and not snap.timeline.posteriors and moved:
             self.clear_beliefs()
@@ -243,6 +244,10 @@ class GameTab(QWidget):
             self.why.render(snap)
         if not snap.busy and (prev.busy or prev.revision != snap.revision):
             self.inferenceDone.emit(snap.revision)
+
+    def show_beside_posterior(self, post, k: int) -> None:
+        """What the tab shows beside the beliefs of moment ``k`` and derives from them (Cluedo:
+        who is close to solving), drawn after the worksheet is painted (default: nothing)."""
 
     def beliefs_views(self) -> list:
         """The widgets that show the beliefs (the worksheet; a game's tab overrides this):
@@ -309,6 +314,7 @@ class GameTab(QWidget):
         snap = self._snapshot
         if snap.posterior is not None:
             self.show_posterior(snap.posterior, snap.k)
+            self.show_beside_posterior(snap.posterior, snap.k)
         self.plot.set_marker(None if snap.selected < 0 else snap.k)
 
     def _describe(self, i: int) -> str:

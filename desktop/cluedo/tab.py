@@ -300,6 +300,8 @@ class Tab(GameTab):
         if note:
             text += f" · <span style='color:#6d4c00'>{esc(note)}</span>"
         self.deals_label.setText(text)
+
+    def show_beside_posterior(self, post, k: int) -> None:
         self._show_opponents(k)
 
     @Slot()
