@@ -84,9 +84,10 @@ class Timeline:
         self._posts: "OrderedDict[Any, tuple]" = OrderedDict()   # key -> (posterior, summary)
         self._states: "OrderedDict[Any, Any]" = OrderedDict()    # key -> state snapshot
         self._live: Optional[tuple] = None                       # (events, state), large states
-        # Incremental folding applies to the default method only (the engine's own).
-        self.incremental = isinstance(module, IncrementalEngine) and (
-            self.options.get("method", module.METHODS[0]) == module.METHODS[0])
+        #: Whether the options ask for the engine's default method (its first, ``METHODS[0]``):
+        #: the contract defines a check's verdict by it, and incremental folding is its own.
+        self.default_method = self.options.get("method", module.METHODS[0]) == module.METHODS[0]
+        self.incremental = isinstance(module, IncrementalEngine) and self.default_method
         self._state_bytes = module.state_bytes(setup) if self.incremental else 0
 
     # -- public -----------------------------------------------------------------------------
@@ -132,7 +133,7 @@ class Timeline:
         """
         events = tuple(events)
         checking = isinstance(self.module, CheckingEngine)
-        if checking and self.options.get("method", self.module.METHODS[0]) != self.module.METHODS[0]:
+        if checking and not self.default_method:
             return self.module.contradiction(self.setup, events, event, cancel=cancel)
         try:
             self.posterior(events, cancel)
@@ -240,8 +241,7 @@ class Timeline:
         undone entry computed it) and the verdict is the default method's. False when that is
         not known without computing. Never computes and never waits (safe on any thread: the
         desktop logs such an entry without a trip through its thread pool)."""
-        if isinstance(self.module, CheckingEngine) and \
-                self.options.get("method", self.module.METHODS[0]) != self.module.METHODS[0]:
+        if isinstance(self.module, CheckingEngine) and not self.default_method:
             return False
         prefixes = _Prefixes(tuple(events) + (event,))
         if not self._lock.acquire(blocking=False):
