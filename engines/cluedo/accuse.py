@@ -168,6 +168,18 @@ def accusation_advice(setup: Setup, events: Sequence = (), *, opponents: Optiona
                             opponents.exact, decide(p, q), time.perf_counter() - t0)
 
 
+def accusation_without_opponents(triple: Optional[tuple], p_correct: Optional[float], *,
+                                 certain: bool) -> dict:
+    """The ``"accusation"`` value of ``python -m engines recommend`` when the opponents' figures
+    are left out: my most probable envelope ``triple`` (None: left out too) with its
+    probability ``p_correct``, the advice only when the envelope is ``certain`` ("accuse now"),
+    every opponent figure None (keys as :func:`recommendation_keys`)."""
+    return {"p_correct": p_correct, "p_opponent_knows_before_my_turn": None,
+            "advice": ADVICE[0] if certain else None,
+            "triple": None if triple is None else list(triple), "certain": bool(certain),
+            "standard_error": None, "p_opponent_knows_now": None, "exact": None}
+
+
 def recommendation_keys(setup: Setup, events: Sequence, certain: Optional[tuple], *,
                         budget_seconds: Optional[float] = 1.0, cancel=None,
                         samples: Optional[int] = None, seed: Optional[int] = 0,
@@ -198,10 +210,7 @@ def recommendation_keys(setup: Setup, events: Sequence, certain: Optional[tuple]
             triple, p = tuple(best[0]), float(best[1])
         else:
             triple, p = best_triple(setup, events, cancel)
-        return None, {"p_correct": p, "p_opponent_knows_before_my_turn": None,
-                      "advice": ADVICE[0] if certain else None, "triple": list(triple),
-                      "certain": bool(certain), "standard_error": None, "p_opponent_knows_now": None,
-                      "exact": None}
+        return None, accusation_without_opponents(triple, p, certain=bool(certain))
     if samples is not None:
         est = opponent_knowledge(setup, events, budget_seconds=None, max_samples=samples,
                                  seed=seed, cancel=cancel, lookahead=True)

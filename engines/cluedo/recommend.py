@@ -46,7 +46,7 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
-from engines.cluedo.accuse import recommendation_keys
+from engines.cluedo.accuse import accusation_without_opponents, recommendation_keys
 from engines.cluedo.counting import count_deals, propagate
 from engines.cluedo.inference import _raise_contradiction, constraints_for, infer
 from engines.cluedo.model import HandEvent, LacksEvent, Setup, ShownEvent, SuggestionEvent
@@ -55,11 +55,6 @@ from engines.core.errors import SessionFormatError, check_cancel
 from engines.core.info import entropy_bits, mutual_information_bits
 
 CERTAIN = 1.0 - 1e-9
-#: The ``"accusation"`` value when neither the opponents' figures nor the most probable envelope
-#: fit the budget (the recommendation's ``notes`` say so).
-_NO_ADVICE = {"p_correct": None, "p_opponent_knows_before_my_turn": None, "advice": None,
-              "triple": None, "certain": False, "standard_error": None,
-              "p_opponent_knows_now": None, "exact": None}
 _BATCH_WORK = 1.5e9     # estimated entries (~1e9 per CPU second): all candidates exact at once
 _JOINT_WORK = 2.0e8     # the same estimate x the number of possible envelopes / conditionings
 
@@ -335,7 +330,9 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
 
     def keys(certain, best=None):
         if not plan.best_envelope and not certain and opponents_seconds == 0:
-            return None, dict(_NO_ADVICE)
+            # neither the opponents' figures nor the most probable envelope fit the budget
+            # (the recommendation's notes say so)
+            return None, accusation_without_opponents(None, None, certain=False)
         return recommendation_keys(setup, events, certain, budget_seconds=opponents_seconds,
                                    cancel=cancel, samples=opponents_samples, seed=seed, best=best)
     if work is not None:
