@@ -651,12 +651,7 @@ class SuggestionForm(QGroupBox):
         cur = self.refuter.currentText()
         self.refuter.blockSignals(True)
         self.refuter.clear()
-        players = list(self.setup.players)
-        if s in players:
-            i = players.index(s)
-            order = players[i + 1:] + players[:i]
-        else:
-            order = players
+        order = list(cluedo.seated_after(self.setup, s))
         self.refuter.addItems(order + [NOBODY])
         self.refuter.setCurrentText(cur if cur in order or cur == NOBODY else (order[0] if order else NOBODY))
         self.refuter.blockSignals(False)
@@ -768,9 +763,16 @@ class SuggestionForm(QGroupBox):
         r = self.refuter.currentText()
         shown = self.shown.currentText() if self.shown.isEnabled() else NOT_SEEN
         return {"type": "suggestion", "suggester": self.suggester.currentText(), "cards": self.cards(),
-                "passed": [p for p, cb in self.passed_checks.items() if cb.isEnabled() and cb.isChecked()],
+                "passed": self._passed(),
                 "refuter": None if r == NOBODY else r,
                 "shown": None if shown in (NOT_SEEN, NOT_RECORDED) else shown}
+
+    def _passed(self) -> list:
+        """The players ticked as having passed, in the order they were asked (after the
+        suggester, clockwise), as the quick entry and the engine list them."""
+        ticked = {p for p, cb in self.passed_checks.items() if cb.isEnabled() and cb.isChecked()}
+        return [p for p in cluedo.seated_after(self.setup, self.suggester.currentText())
+                if p in ticked]
 
     def submit(self) -> None:
         try:
@@ -832,13 +834,8 @@ class _SuggestionEditor(EntryEditor):
     def event_json(self) -> dict:
         obj = self.form.edit_json()
         was = getattr(self.original, "passed", None)
-        if was is not None and "passed" in obj:
-            # the players who passed in the order they passed: after the suggester, clockwise
-            players = list(self.setup.players)
-            s = players.index(obj["suggester"]) if obj["suggester"] in players else 0
-            order = players[s + 1:] + players[:s]
-            obj["passed"] = list(was) if set(was) == set(obj["passed"]) else \
-                [p for p in order if p in obj["passed"]]
+        if was is not None and "passed" in obj and set(was) == set(obj["passed"]):
+            obj["passed"] = list(was)     # unchanged: as logged (the form lists them clockwise)
         return obj
 
     def field_widgets(self) -> dict:

@@ -633,9 +633,9 @@ class Tab(GameTab):
             self._next_suggester(events[-1].suggester)
 
     def _next_suggester(self, suggester: str) -> None:
-        players = list(self.document.setup.players)
-        if suggester in players:
-            self.form.set_suggester(players[(players.index(suggester) + 1) % len(players)])
+        setup = self.document.setup
+        if suggester in setup.players and len(setup.players) > 1:
+            self.form.set_suggester(cluedo.seated_after(setup, suggester)[0])
 
     def _facts_about(self, owner: str, card: str) -> list[int]:
         out = []

@@ -14,7 +14,7 @@ __all__ = lazy_package(__name__, {
     "AccusationEvent": "model", "HandEvent": "model", "LacksEvent": "model", "Setup": "model",
     "ShownEvent": "model", "SuggestionEvent": "model", "deal_hand_sizes": "model",
     "default_setup": "model", "describe_event": "model", "event_from_json": "model",
-    "load_editions": "model", "passers_between": "model",
+    "load_editions": "model", "passers_between": "model", "seated_after": "model",
     "CluedoRecommendation": "recommend", "recommend": "recommend",
     "recommend_for_cli": "recommend", "refute_advice": "recommend",
     "SimConfig": "simulate", "SimulationResult": "simulate", "add_simulate_arguments": "simulate",

@@ -449,11 +449,24 @@ def passers_between(setup: Setup, suggester: str, refuter: Optional[str]) -> tup
         raise SessionFormatError("refuter", f"unknown player {refuter!r}")
     if refuter == suggester:
         raise SessionFormatError("refuter", "the suggester cannot refute their own suggestion")
-    i = players.index(suggester)
-    order = players[i + 1:] + players[:i]
+    order = seated_after(setup, suggester)
     if refuter is None:
-        return tuple(order)
-    return tuple(order[:order.index(refuter)])
+        return order
+    return order[:order.index(refuter)]
+
+
+def seated_after(setup: Setup, player: str) -> tuple:
+    """The other players in the order they play after ``player``: clockwise from the one seated
+    next (``setup.players`` is the seating order, clockwise). An unknown ``player``: every
+    player, in the seating order.
+
+    The order in which the players are asked to refute a suggestion and in which the turns pass
+    (the Cluedo / Clue rules, Waddingtons 1949 and Parker Brothers: play passes to the left)."""
+    players = list(setup.players)
+    if player not in players:
+        return tuple(players)
+    i = players.index(player)
+    return tuple(players[i + 1:] + players[:i])
 
 
 def describe_event(setup: Setup, event) -> str:

@@ -191,6 +191,22 @@ def test_suggestion_form_prefills_passers_and_logs(window, qtbot):
     assert tab.model.matrix()[setup.cards.index(form.cards()[1]), col_bob] == pytest.approx(1.0)
 
 
+def test_suggestion_form_lists_the_passers_in_the_order_they_were_asked(window, qtbot):
+    """Nobody refuted Bob: Cy, Me and Ann passed, in that order (clockwise after Bob), as the
+    quick entry and the engine list them — not in the seating order from the first seat."""
+    tab = _tab(window)
+    setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob", "Cy"],
+                                    "me": "Me"}, "$.setup")
+    tab.reset_document(setup, [])
+    _wait(window)
+    form = tab.form
+    form.set_suggester("Bob")
+    form.refuter.setCurrentText("nobody")
+    assert form.event_json()["passed"] == ["Cy", "Me", "Ann"]
+    assert list(cluedo.passers_between(setup, "Bob", None)) == ["Cy", "Me", "Ann"]
+    assert [form.refuter.itemText(i) for i in range(form.refuter.count())][:3] == ["Cy", "Me", "Ann"]
+
+
 def test_autosave_writes_recovery_and_restores(window, qtbot, monkeypatch):
     from desktop.recovery import read_recovery_file
 
