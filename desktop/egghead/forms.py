@@ -833,23 +833,13 @@ class NewGameDialog(NewGameDialogBase):
 
 
 # -- Fix… of a logged entry (desktop.widgets.entry_forms) ------------------------------------
-def _visible_before(setup, before) -> dict:
-    """The stacks I saw after ``before``: the setup's, replaced by the new cards of the other
-    players who solved (as :func:`egghead.seen_answers` reads them)."""
-    visible = setup.visible_dict()
-    for e in before:
-        if isinstance(e, egghead.Solve) and e.player != setup.me and e.new_cards is not None:
-            visible[e.player] = tuple(e.new_cards)
-    return visible
-
-
 class _EggheadEditor(EntryEditor):
     """A logged answer, round of reactions or solve in its form (:class:`QuestionForm`,
     :class:`ReactionsForm`, :class:`SolveForm`) in edit mode."""
 
     def __init__(self, setup, before, event):
         super().__init__(egghead, setup, before)
-        visible = _visible_before(setup, before)
+        visible = egghead.visible_after(setup, before)
         self.original = event
         if isinstance(event, egghead.Answer):
             self.form = QuestionForm(setup)

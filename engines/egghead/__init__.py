@@ -33,7 +33,7 @@ __all__ = lazy_package(__name__, {
     "MAX_TABLE_BYTES": "model", "SEED_DECK": "model", "TITLE": "model", "Answer": "model",
     "Event": "model", "QuestionChoice": "model", "Reactions": "model", "Setup": "model",
     "Solve": "model", "answer_for": "model", "default_setup": "model", "describe_event": "model",
-    "event_from_json": "model", "max_table_bytes": "model", "questions_for": "model",
+    "event_from_json": "model", "max_table_bytes": "model", "questions_for": "model", "visible_after": "model",
     "complete": "parse", "contradiction": "parse", "forced_answer": "parse",
     "format_event": "parse", "parse": "parse", "possible_answers": "parse", "preview": "parse",
     "seen_answers": "parse",

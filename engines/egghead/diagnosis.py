@@ -25,7 +25,7 @@ from engines.core.diagnosis import Diagnosis, Edit, IncrementalChecker
 from engines.core.diagnosis import diagnose as _diagnose
 from engines.core.errors import SessionFormatError, check_cancel
 from engines.egghead import inference as _inf
-from engines.egghead.model import Answer, Reactions, Setup, Solve, describe_event
+from engines.egghead.model import Answer, Reactions, Setup, Solve, describe_event, visible_after
 from engines.egghead.questions import bound_deck, stack_space
 from engines.egghead.table import BitTable, unpack_bits
 
@@ -42,14 +42,6 @@ QUESTION_REACH = 2
 def default_budget(setup: Setup) -> int:
     """Steps for about a second of work on a 2-core machine (fewer with more players)."""
     return DEFAULT_BUDGET.get(len(setup.players), 50)
-
-
-def _visible_at(setup: Setup, events: Sequence, i: int) -> dict:
-    vis = setup.visible_dict()
-    for ev in events[:i]:
-        if isinstance(ev, Solve) and ev.player != setup.me and ev.new_cards is not None:
-            vis[ev.player] = tuple(ev.new_cards)
-    return vis
 
 
 def _fits_my_view(setup: Setup, vis: dict, qid: str, answer: int, moderator) -> bool:
@@ -179,7 +171,7 @@ def _edits(setup: Setup, events: Sequence, i: int) -> list:
     out = []
     if isinstance(ev, Answer):
         deck = bound_deck(setup.values, setup.cards_per_player, len(setup.players))
-        vis = _visible_at(setup, events, i)
+        vis = visible_after(setup, events[:i])
         seen = len(setup.players) - (0 if ev.moderator is None else 1)
         for a in deck[ev.question].possible_answers(seen):
             if a != ev.answer and _fits_my_view(setup, vis, ev.question, a, ev.moderator):

@@ -17,7 +17,7 @@ Events::
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Optional, Sequence, Union
 
 from engines.core.errors import SessionFormatError
 from engines.core.limits import check_memory
@@ -261,6 +261,18 @@ def event_from_json(obj, setup: Setup, path: str = "$.events[0]") -> Event:
 
 def _fmt(stack) -> str:
     return " ".join(str(c) for c in stack)
+
+
+def visible_after(setup: Setup, events: Sequence) -> dict[str, tuple[int, ...]]:
+    """The stacks I see after ``events``: ``{player: cards}`` for every other player, the
+    setup's stacks, each replaced by the new cards a player other than me was dealt when they
+    solved (the game's rules: a solver takes a new stack, which the others see). No inference.
+    """
+    visible = setup.visible_dict()
+    for e in events:
+        if isinstance(e, Solve) and e.player != setup.me and e.new_cards is not None:
+            visible[e.player] = tuple(e.new_cards)
+    return visible
 
 
 def describe_event(setup: Setup, event: Event) -> str:

@@ -24,7 +24,7 @@ from typing import Optional, Sequence
 
 from engines.core.errors import ContradictionError, SessionFormatError
 from engines.core.names import TEXT_PATH, _list, _norm, candidates, check_length, complete_word, match_player
-from engines.egghead.model import Answer, Reactions, Setup, Solve, describe_event, event_from_json
+from engines.egghead.model import Answer, Reactions, Setup, Solve, describe_event, event_from_json, visible_after
 from engines.egghead.questions import bound_deck, stack_space
 
 SOLVES = ("solves", "solved", "solve", "calls", "called")
@@ -208,10 +208,7 @@ def seen_answers(setup: Setup, events: Sequence, question: str,
     deck = _deck(setup)
     if question not in deck:
         raise SessionFormatError("question", f"unknown question {question!r}")
-    visible = setup.visible_dict()
-    for e in events:
-        if isinstance(e, Solve) and e.player != setup.me and e.new_cards is not None:
-            visible[e.player] = tuple(e.new_cards)
+    visible = visible_after(setup, events)
     sp = stack_space(setup.values, setup.cards_per_player)
     q = deck[question]
     seen = [sp.index(st) for p, st in visible.items() if p != moderator]
