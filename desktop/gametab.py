@@ -10,6 +10,7 @@ tab speaks of one moment. Parts: :mod:`desktop.banner_state`, :mod:`desktop.why_
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from typing import Any, Callable, Optional
 
@@ -50,7 +51,6 @@ class GameTab(QWidget):
     #: Longest wait (s) of a new plot for the tab's beliefs and ranking, and how often it
     #: looks again (ms).
     PLOT_WAIT_S = 1.0
-    PLOT_POLL_MS = 15
 
     statusMessage = Signal(str)
     inferenceDone = Signal(int)
@@ -278,13 +278,21 @@ class GameTab(QWidget):
         marker at the moment on screen now."""
         if self._plot_due is None:
             return
-        if self.controller.priorities.urgent_pending(Priority.ADVICE) \
-                and time.monotonic() - self._plot_since < self.PLOT_WAIT_S:
-            self._plot_timer.start(self.PLOT_POLL_MS)     # the ranking first
+        left = self.PLOT_WAIT_S - (time.monotonic() - self._plot_since)
+        if self.controller.priorities.urgent_pending(Priority.ADVICE) and left > 0:
+            # the ranking first: drawn when the tab's urgent work ends, at the latest after
+            # PLOT_WAIT_S
+            self.controller.priorities.call_when_settled(self._plot_settled)
+            self._plot_timer.start(max(1, int(left * 1000)))
             return
         due, self._plot_due = self._plot_due, None
         now = self._snapshot
         self._draw_plot(due.replace(selected=now.selected, k=now.k))
+
+    def _plot_settled(self) -> None:
+        """Some urgent work of the tab ended: check again whether the plot may be drawn."""
+        if self._plot_due is not None and threading.current_thread() is threading.main_thread():
+            self._plot_timer.start(0)
 
     def _draw_plot(self, snap: Snapshot) -> None:
         try:

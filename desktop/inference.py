@@ -76,6 +76,7 @@ class PriorityGroup:
         self._cond = threading.Condition()
         self._busy = [0] * len(Priority)
         self.pauses = 0          # waits that actually happened (for tests and benchmarks)
+        self._settled: list[Callable[[], None]] = []
         _groups.add(self)
 
     def set_busy(self, level: int, busy: bool) -> None:
@@ -83,6 +84,17 @@ class PriorityGroup:
             self._busy[level] += 1 if busy else -1
             if not busy:
                 self._cond.notify_all()
+            called, self._settled = (self._settled, []) if not busy else ((), self._settled)
+        for callback in called:
+            callback()
+
+    def call_when_settled(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` once, the next time some level's pending work ends (on the thread
+        that ends it: the GUI thread, where runners deliver their results). A waiter such as the
+        tab's plot then checks :meth:`urgent_pending` again, instead of polling."""
+        with self._cond:
+            if callback not in self._settled:
+                self._settled.append(callback)
 
     @contextlib.contextmanager
     def holding(self, level: int = 0):

@@ -171,3 +171,21 @@ def test_a_snapshot_is_rendered_with_the_tabs_less_urgent_jobs_paused(window, qt
     assert during == [True]
     assert wait_idle(window, 60)
     assert not pr.urgent_pending(Priority.RANKING)
+
+
+def test_the_plot_waits_for_the_ranking_and_follows_it_at_once(window, qtbot, monkeypatch):
+    """A new timeline's plot is not drawn while the tab's ranking is pending; it is drawn as
+    soon as the ranking ends (not at the PLOT_WAIT_S fallback)."""
+    tab = _cluedo_tab(window, qtbot)
+    drawn = []
+    monkeypatch.setattr(tab.plot, "set_series", lambda series: drawn.append(series))
+    pr = tab.controller.priorities
+    pr.set_busy(Priority.RANKING, True)
+    try:
+        tab._render(tab.controller.snapshot, force=True)
+        qtbot.wait(150)
+        assert drawn == []
+    finally:
+        pr.set_busy(Priority.RANKING, False)
+    assert tab.PLOT_WAIT_S >= 0.8
+    qtbot.waitUntil(lambda: len(drawn) == 1, timeout=400)
