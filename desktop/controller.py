@@ -213,7 +213,7 @@ class GameController(QObject):
             # every posterior is cached (the check of the last entry computed it): READY now,
             # without a round trip through the thread pool
             self.runner.cancel()
-            self._on_result(self.runner.latest(), cached, 0.0)
+            self._on_result(self.runner.latest(), cached, tl.seconds(events))
             return
         self.runner.submit(functools.partial(_timeline_job, tl, events, full=full))
         self._publish()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
@@ -82,6 +83,7 @@ class Timeline:
         self.capacity = capacity
         self._lock = threading.Lock()
         self._posts: "OrderedDict[Any, tuple]" = OrderedDict()   # key -> (posterior, summary)
+        self._seconds: dict = {}                                  # key -> seconds it took
         self._states: "OrderedDict[Any, Any]" = OrderedDict()    # key -> state snapshot
         self._live: Optional[tuple] = None                       # (events, state), large states
         #: Whether the options ask for the engine's default method (its first, ``METHODS[0]``):
@@ -258,10 +260,18 @@ class Timeline:
         with self._lock:
             return self._posts.get(prefixes.key(len(prefixes.events)))
 
+    def seconds(self, events: Sequence) -> float:
+        """The wall time (s) the posterior after ``events`` took to compute, when it is cached
+        (the status bar shows it for beliefs taken from the cache); 0.0 when not known. Never
+        waits."""
+        prefixes = _Prefixes(tuple(events))
+        return self._seconds.get(prefixes.key(len(prefixes.events)), 0.0)
+
     def clear(self) -> None:
         """Forget every cached posterior and state (frees the memory)."""
         with self._lock:
             self._posts.clear()
+            self._seconds.clear()
             self._states.clear()
             self._live = None
 
@@ -277,14 +287,16 @@ class Timeline:
         if hit is not None:
             self._posts.move_to_end(key)
             return hit
+        t0 = time.perf_counter()
         if self.incremental:
             post = self._incremental_posterior(prefixes, k, cancel)
         else:
             post = self.module.infer(self.setup, prefixes.events[:k], cancel=cancel, **self.options)
         value = (post, self.module.belief_summary(self.setup, post))
         self._posts[key] = value
+        self._seconds[key] = time.perf_counter() - t0
         while len(self._posts) > self.capacity:
-            self._posts.popitem(last=False)
+            self._seconds.pop(self._posts.popitem(last=False)[0], None)
         return value
 
     def _incremental_posterior(self, prefixes: "_Prefixes", k: int, cancel: CancelFlag):

@@ -148,3 +148,22 @@ def _timeless(obj):
     if isinstance(obj, list):
         return [_timeless(v) for v in obj]
     return obj
+
+
+def test_the_time_a_cached_posterior_took_is_kept():
+    """Timeline.seconds: the wall time of the computation of a cached posterior (what the
+    status bar shows for beliefs taken from the cache), 0.0 for one not computed."""
+    import time
+
+    class _Slow(_Fake):
+        def infer(self, setup, events, cancel=None, method="exact"):
+            time.sleep(0.02 * len(events))
+            return super().infer(setup, events, cancel, method)
+
+    tl = Timeline(_Slow(), None)
+    assert tl.seconds(("a", "b")) == 0.0
+    assert tl.check(("a",), "b") is None
+    assert tl.seconds(("a", "b")) >= 0.04
+    assert 0.02 <= tl.seconds(("a",)) < tl.seconds(("a", "b"))
+    tl.clear()
+    assert tl.seconds(("a", "b")) == 0.0
