@@ -48,8 +48,7 @@ class GameTab(QWidget):
     #: Compute the posterior after every prefix (plot, History); False: the whole log only,
     #: an earlier entry's beliefs on demand (a timeline whose states are too large to copy).
     FULL_TIMELINE = True
-    #: Longest wait (s) of a new plot for the tab's beliefs and ranking, and how often it
-    #: looks again (ms).
+    #: Longest wait (s) of a new plot for the tab's beliefs and ranking.
     PLOT_WAIT_S = 1.0
 
     statusMessage = Signal(str)
