@@ -338,7 +338,7 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         for p in ctx.order:
             if sups is not None and _keeps_every_world(st.M, inds[p], sups[p], p in solved):
                 continue                  # eqs. (3)-(4) for p would remove nothing
-            st.M.keep_reaction(ctx.axis[p], inds[p], p in solved)
+            st.M.keep_reaction(ctx.axis[p], inds[p], p in solved, cancel)
         after = _my_row(ctx, st)
         if not after.any():
             alone = [p for p, r in removed_by.items() if r == int(before.sum())]

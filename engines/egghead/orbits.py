@@ -48,6 +48,7 @@ from engines.egghead.questions import Question
 from engines.egghead.table import table_bytes
 
 _CHUNK = 1 << 20  # orbits handled at once
+_IND_CHUNK = 1 << 18  # orbits per pass of an indicator (temporaries of a few MB, reused)
 _GEN_LIMIT = 1 << 18  # multisets generated at once for the full table
 _DENSE_LIMIT = 1 << 25  # indicators over at most this many keys are dense count arrays
 _OUTER_LIMIT = 1 << 23  # aggregates combined at once by the full-table answer filter (>= C(60, 5))
@@ -460,6 +461,20 @@ class OrbitTable:
         for s in range(0, self.keys.size, chunk):
             yield self.unpack(self.keys[s:s + chunk])
 
+    def _key_chunks(self, chunk: int | None = None, cancel: CancelFlag = None):
+        """The stored keys and their orbit rows, in chunks of ``chunk`` (default
+        ``_IND_CHUNK``): (int64 (N,), int16 (N, n)) pairs; the table must not be :attr:`full`.
+        A filter keeps ``keys[ok]`` instead of packing ``rows[ok]`` again.
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked before every chunk)."""
+        chunk = chunk or _IND_CHUNK
+        keys = self.keys
+        for s in range(0, keys.size, chunk):
+            check_cancel(cancel)
+            part = keys[s:s + chunk]
+            yield part, self.unpack(part)
+
     def _full_chunks(self, blocks):
         """Every orbit of the full table for ``blocks``, in chunks (int16 (N, n)), in the
         order of their keys (so that a filter of them needs no sort)."""
@@ -647,14 +662,13 @@ class OrbitTable:
                 self._materialize(cancel)
             return
 
-        def rows_iter():
-            for rows in self._rows_chunks():
-                check_cancel(cancel)
+        def keys_iter():                 # the stored keys filtered: nothing packed again
+            for part, rows in self._key_chunks(cancel=cancel):
                 acc = np.full(rows.shape[0], q.identity, dtype=np.int64)
                 for j in seen_cols:
                     acc = q.ufunc(acc, q.feature[rows[:, j]])
-                yield rows[q.final(acc) == answer]
-        self._set_rows(rows_iter(), in_order=True)
+                yield part[q.final(acc) == answer]
+        self._set_keys(keys_iter(), in_order=True)
 
     def _released_pass(self, q: Question, answer: int, seen: Sequence[bool], released):
         """Per-chunk aggregates of the seen stored columns and the pass table of the
@@ -967,22 +981,52 @@ class OrbitTable:
 
     def _dense_indicator(self, bi: int, sizes: tuple, cancel: CancelFlag) -> OrbitIndicator:
         """The solved indicator of block ``bi`` as a dense count array (see
-        :class:`OrbitIndicator`): one bincount of the deletion ranks per chunk of orbits."""
+        :class:`OrbitIndicator`), from the deletion ranks of the orbits, ``_IND_CHUNK`` orbits
+        at a time, without a temporary the size of the index space (six players, blocks of 5
+        and 1: 25.5 M entries, a fresh 204 MB array per chunk before). The keys are sorted and
+        the rank order is the key order of the deleted rows (:meth:`_deletion_ranks`), so
+
+        * the column-0 deletions of the orbits sharing column 0 are distinct and increasing:
+          one fancy-indexed increment per run of equal column 0 (no repeats within it);
+        * a deletion of a later column keeps the columns before it, which change slowly along
+          the sorted keys: the ranks of a chunk lie in a window, counted by one ``bincount``
+          of the window (a few MB) added into the count array.
+
+        A count is the number of distinct deleted stacks giving that key, at most S (uint8 for
+        S <= 255), capped at 2 at the end.
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk)."""
         total = math.prod(_radix(self.S, sizes))
-        cnt = np.zeros(total, dtype=np.uint8)
+        cnt = np.zeros(total, dtype=np.uint8 if self.S <= 255 else np.uint16)
         worlds = 0 if (self._count is None and not self.full) else None
-        for rows in self._rows_chunks(2 * _CHUNK):
+        first = self._block_cols()[bi][0] == 0
+        for rows in self._rows_chunks(_IND_CHUNK):
             check_cancel(cancel)
             if worlds is not None:       # the same pass counts the worlds (:meth:`count`)
                 worlds += int(self._orbit_sizes(rows).sum())
-            parts = [r[last] for r, last in self._deletion_ranks(rows, bi, sizes)]
-            c = np.bincount(np.concatenate(parts), minlength=total)
-            np.minimum(c, 2, out=c)
-            cnt += c.astype(np.uint8)
-            np.minimum(cnt, 2, out=cnt)
+            parts = []
+            for j, (r, last) in enumerate(self._deletion_ranks(rows, bi, sizes)):
+                if j == 0 and first:
+                    col = rows[:, 0]
+                    cut = np.flatnonzero(col[1:] != col[:-1]) + 1
+                    for s0, s1 in zip(np.r_[0, cut], np.r_[cut, rows.shape[0]]):
+                        cnt[r[s0:s1][last[s0:s1]]] += 1
+                else:
+                    parts.append(r[last])
+            if parts:
+                rr = np.concatenate(parts)
+                if rr.size:
+                    lo = int(rr.min())
+                    rr -= lo
+                    c = np.bincount(rr)
+                    view = cnt[lo:lo + c.size]
+                    np.add(view, c, out=view, casting="unsafe")
+        np.minimum(cnt, 2, out=cnt)
         if worlds is not None:
             self._count = worlds
-        return OrbitIndicator(None, None, dense=cnt, sizes=sizes, bits=self.bits, S=self.S)
+        return OrbitIndicator(None, None, dense=cnt.astype(np.uint8, copy=False), sizes=sizes,
+                              bits=self.bits, S=self.S)
 
     def support(self, axis: int, cancel: CancelFlag = None) -> OrbitIndicator:
         """Keys (worlds without the player on ``axis``) where they have a valid stack."""
@@ -1012,9 +1056,13 @@ class OrbitTable:
         c = solved_ind.count_of(support.keys) == 1
         return bool(c.all() or not c.any())
 
-    def keep_reaction(self, axis: int, solved_ind: OrbitIndicator, solved: bool) -> None:
+    def keep_reaction(self, axis: int, solved_ind: OrbitIndicator, solved: bool,
+                      cancel: CancelFlag = None) -> None:
         """Keep the orbits where every player of ``axis``'s block reacts as ``solved`` (the
-        block must hold players who all reacted alike, with indicators from the same table)."""
+        block must hold players who all reacted alike, with indicators from the same table).
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk of orbits)."""
         bi = self._block_of(axis)
         tag = (self.blocks[bi], bool(solved), solved_ind)
         if any(t[0] == tag[0] and t[1] == tag[1] and t[2] is solved_ind for t in self._kept):
@@ -1027,18 +1075,25 @@ class OrbitTable:
         c0, c1 = self._block_cols()[bi]
         dense = solved_ind.dense is not None and solved_ind.sizes == self._deletion_sizes(bi)
 
-        def rows_iter():
-            for rows in self._rows_chunks():
-                ok = np.ones(rows.shape[0], dtype=bool)
-                if dense:
-                    for r, _last in self._deletion_ranks(rows, bi, solved_ind.sizes):
-                        ok &= (solved_ind.dense[r] == 1) == bool(solved)
-                    yield rows[ok]
-                    continue
-                for j in range(c0, c1):
-                    ok &= (solved_ind.count_of(self._deletion_keys(rows, j)) == 1) == bool(solved)
-                yield rows[ok]
-        self._set_rows(rows_iter(), in_order=True, keep_marks=True)
+        def ok_of(rows):
+            ok = np.ones(rows.shape[0], dtype=bool)
+            if dense:
+                for r, _last in self._deletion_ranks(rows, bi, solved_ind.sizes):
+                    ok &= (solved_ind.dense[r] == 1) == bool(solved)
+                return ok
+            for j in range(c0, c1):
+                ok &= (solved_ind.count_of(self._deletion_keys(rows, j)) == 1) == bool(solved)
+            return ok
+
+        if self.full:
+            def rows_iter():
+                for rows in self._rows_chunks():
+                    check_cancel(cancel)
+                    yield rows[ok_of(rows)]
+            self._set_rows(rows_iter(), in_order=True, keep_marks=True)
+        else:                            # the stored keys filtered: nothing packed again
+            self._set_keys((part[ok_of(rows)] for part, rows in self._key_chunks(cancel=cancel)),
+                           in_order=True, keep_marks=True)
         self._kept.append(tag)
 
     # ------------------------------------------------------------------ eq. (5)

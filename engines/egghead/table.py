@@ -444,8 +444,12 @@ class BitTable:
             m = m[rows]
         return m if solved else ~m
 
-    def keep_reaction(self, axis: int, solved_ind: np.ndarray, solved: bool) -> None:
-        """Eq. (3)+(4) for one player: keep only worlds where their reaction is ``solved``."""
+    def keep_reaction(self, axis: int, solved_ind: np.ndarray, solved: bool,
+                      cancel: CancelFlag = None) -> None:
+        """Eq. (3)+(4) for one player: keep only worlds where their reaction is ``solved``.
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk of the table)."""
         sparse = self._rows(refresh=False)
         if sparse is not None:
             c, X = sparse
@@ -456,6 +460,7 @@ class BitTable:
             self.t &= self.reaction_mask(axis, solved_ind, solved)
             return
         for sl in self.chunks():
+            check_cancel(cancel)
             self.t[sl] &= self.reaction_mask(axis, solved_ind, solved, sl)
 
     # ------------------------------------------------------------------ eq. (5)
