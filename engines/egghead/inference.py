@@ -280,7 +280,7 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         seen = [True] * ctx.n
         if ev.moderator is not None:
             seen[ctx.axis[ev.moderator]] = False
-        check_answer(ctx, st, i, q, ev.answer, seen)
+        check_answer(ctx, st, i, q, ev.answer, seen, cancel)
         st.M.filter_answer(q, ev.answer, seen, cancel)
         if st.A is not None:
             st.A.filter_answer(q, ev.answer, seen, cancel)
@@ -416,7 +416,8 @@ def check_solve(ctx: _Ctx, st: _State, i: int, axis: int, stack: int, who: str,
                    "the table holds the worlds where they held that stack")
 
 
-def check_answer(ctx: _Ctx, st: _State, i: int, q, answer: int, seen: Sequence[bool]) -> None:
+def check_answer(ctx: _Ctx, st: _State, i: int, q, answer: int, seen: Sequence[bool],
+                 cancel: CancelFlag = None) -> None:
     """Refuse, before anything is built, an answer (eq. (2)/(6)) about players whose stack is
     free since they solved, when it would leave an orbit table larger than
     :data:`MAX_EVENT_ORBITS` (every stored orbit meets each of their 56 stacks; the count is
@@ -424,8 +425,9 @@ def check_answer(ctx: _Ctx, st: _State, i: int, q, answer: int, seen: Sequence[b
 
     Raises:
         SessionFormatError: at ``$.events[i]``, naming the orbits and memory and the limit.
+        Cancelled: ``cancel`` returned True.
     """
-    _refuse_orbits(ctx, st, i, lambda T: (T.answer_orbits(q, answer, seen)
+    _refuse_orbits(ctx, st, i, lambda T: (T.answer_orbits(q, answer, seen, cancel)
                                          if any(seen[a] for a in T.free) else 0),
                    "this answer", "it concerns players who solved, whose new stacks are "
                    "unknown: every possible world meets each of their stacks")

@@ -53,6 +53,7 @@ _GEN_LIMIT = 1 << 18  # multisets generated at once for the full table
 _DENSE_LIMIT = 1 << 25  # indicators over at most this many keys are dense count arrays
 _OUTER_LIMIT = 1 << 23  # aggregates combined at once by the full-table answer filter (>= C(60, 5))
 _SYM_LIMIT = 1 << 16  # answers kept unmaterialised while the product of their aggregate ranges fits
+_SYM_PIECE = 1 << 19  # entries of an answers-only indicator built at once
 _JOINT_LIMIT = 1 << 22  # (joint aggregates x orbits of the other blocks) tabled at once when listing them
 
 
@@ -342,11 +343,16 @@ class OrbitTable:
             dist = new
         return int(round(float(dist @ ok)))
 
-    def _sym_indicator(self, bi: int, sizes: tuple) -> OrbitIndicator:
+    def _sym_indicator(self, bi: int, sizes: tuple, cancel: CancelFlag = None) -> OrbitIndicator:
         """The dense solved indicator of block ``bi`` (as :meth:`_dense_indicator` computes
         it from the orbits) from the recorded answers: for every world without one player of
         the block (mixed-radix lexicographic index of its sorted blocks), the number of that
-        player's stacks that satisfy every answer, read from the aggregates."""
+        player's stacks that satisfy every answer, read from the aggregates. Built in pieces
+        of about ``_SYM_PIECE`` entries along the first block's tuples (six players, blocks
+        of 5 and 1: 25.5 M entries, whose joint indices are never all held at once).
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every piece)."""
         qs = self._sym
         bounds, strides, grid, ok = self._sym_grid()
         N = np.zeros(grid.shape[1], dtype=np.int32)
@@ -354,24 +360,35 @@ class OrbitTable:
             N += m * ok[flat]
         N = np.minimum(N, 2).astype(np.uint8)
         jdt = np.int32 if grid.shape[1] < (1 << 31) else np.int64
-        J = np.zeros(1, dtype=jdt)
+        live = [(b, size) for b, size in zip(self.blocks, sizes) if size]
+        per_q = []                       # (question, outer aggregates, inner aggregates, stride)
         for i, (q, _a, sn) in enumerate(qs):
             dt = np.int16 if q.bound < (1 << 15) else np.int64
-            agg = np.full(1, q.identity, dtype=dt)
-            for b, size in zip(self.blocks, sizes):
-                if size == 0:
-                    continue
-                if sn[b[0]]:
-                    ms = multisets(self.S, size)
-                    f = q.feature.astype(dt)
-                    blk = np.full(ms.shape[0], q.identity, dtype=dt)
-                    for j in range(size):
-                        blk = q.ufunc(blk, f[ms[:, j]])
-                else:
-                    blk = np.full(math.comb(self.S + size - 1, size), q.identity, dtype=dt)
-                agg = q.ufunc.outer(agg, blk).ravel()
-            J = J + agg.astype(jdt) * jdt(strides[i])
-        cnt = N[J]
+
+            def blk_agg(b, size, q=q, sn=sn, dt=dt):
+                if not sn[b[0]]:
+                    return np.full(math.comb(self.S + size - 1, size), q.identity, dtype=dt)
+                ms = multisets(self.S, size)
+                f = q.feature.astype(dt)
+                out = np.full(ms.shape[0], q.identity, dtype=dt)
+                for j in range(size):
+                    out = q.ufunc(out, f[ms[:, j]])
+                return out
+            inner = np.full(1, q.identity, dtype=dt)
+            for b, size in live[1:]:
+                inner = q.ufunc.outer(inner, blk_agg(b, size)).ravel()
+            per_q.append((q, blk_agg(*live[0]), inner, jdt(strides[i])))
+        R0, Rr = per_q[0][1].size, per_q[0][2].size
+        cnt = np.empty(R0 * Rr, dtype=np.uint8)
+        step = max(1, _SYM_PIECE // Rr)
+        for s0 in range(0, R0, step):
+            check_cancel(cancel)
+            J = None
+            for q, outer, inner, st in per_q:
+                part = q.ufunc.outer(outer[s0:s0 + step], inner).ravel().astype(jdt)
+                part *= st
+                J = part if J is None else np.add(J, part, out=J)
+            cnt[s0 * Rr:s0 * Rr + J.size] = N[J]
         return OrbitIndicator(None, None, dense=cnt, sizes=sizes, bits=self.bits, S=self.S)
 
     def _sym_row(self, axis: int, world: Sequence[int]) -> np.ndarray:
@@ -670,28 +687,37 @@ class OrbitTable:
                 yield part[q.final(acc) == answer]
         self._set_keys(keys_iter(), in_order=True)
 
-    def _released_pass(self, q: Question, answer: int, seen: Sequence[bool], released):
+    def _released_pass(self, q: Question, answer: int, seen: Sequence[bool], released,
+                       cancel: CancelFlag = None, chunk: int | None = None):
         """Per-chunk aggregates of the seen stored columns and the pass table of the
         ``released`` free axes: yields (rows, acc) with acc the aggregate over the seen
-        columns that are not released."""
+        columns that are not released, ``chunk`` orbits at a time (default ``_IND_CHUNK``).
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk)."""
         lay = self.layout
         cols = [j for j, a in enumerate(lay) if seen[a] and a not in released]
-        for rows in self._rows_chunks():
+        for rows in self._rows_chunks(chunk or _IND_CHUNK):
+            check_cancel(cancel)
             acc = np.full(rows.shape[0], q.identity, dtype=np.int64)
             for j in cols:
                 acc = q.ufunc(acc, q.feature[rows[:, j]])
             yield rows, acc
 
-    def answer_orbits(self, q: Question, answer: int, seen: Sequence[bool]) -> int:
+    def answer_orbits(self, q: Question, answer: int, seen: Sequence[bool],
+                      cancel: CancelFlag = None) -> int:
         """Orbits :meth:`filter_answer` would store (int), exactly, without building them:
         the stored orbits when no free axis is seen (a filter keeps at most those), else the
         number of (orbit, stacks of the seen free axes) that give ``answer``, from the
-        histogram of the other seen players' aggregate (one pass over the stored orbits)."""
+        histogram of the other seen players' aggregate (one pass over the stored orbits).
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk)."""
         released = sorted(a for a in self.free if seen[a])
         if not released:
             return 0 if (self.full or self._sym is not None) else int(self.keys.size)
         hist = np.zeros(q.bound, dtype=np.int64)
-        for _rows, acc in self._released_pass(q, answer, seen, released):
+        for _rows, acc in self._released_pass(q, answer, seen, released, cancel):
             hist += np.bincount(acc, minlength=q.bound)
         for _a in released:               # one more stack combined, each of the S possible
             new = np.zeros(q.bound, dtype=np.int64)
@@ -720,19 +746,22 @@ class OrbitTable:
 
             def keys_iter():
                 s0 = 0
-                for rows, acc in self._released_pass(q, answer, seen, released):
-                    check_cancel(cancel)
+                # small chunks: the (chunk, S) pass mask and its survivors stay a few MB
+                for rows, acc in self._released_pass(q, answer, seen, released, cancel,
+                                                     _IND_CHUNK // 4):
                     ri, v = np.nonzero(ok[acc])
                     yield keys[s0 + ri] | (v.astype(np.int64) << shift)
                     s0 += rows.shape[0]
             self.free = self.free - set(released)
-            self._set_keys(keys_iter())
+            # the released column the last one (shift 0): the stored keys are sorted and
+            # distinct, and each is followed by its stacks in increasing order, so the new
+            # keys come sorted
+            self._set_keys(keys_iter(), in_order=shift == 0)
             return
         step = max(1, _CHUNK // self.S ** len(released))
 
         def rows_iter():
-            for rows, acc in self._released_pass(q, answer, seen, released):
-                check_cancel(cancel)
+            for rows, acc in self._released_pass(q, answer, seen, released, cancel):
                 for s0 in range(0, rows.shape[0], step):
                     r, a = rows[s0:s0 + step], acc[s0:s0 + step]
                     for c in rcols:
@@ -902,7 +931,7 @@ class OrbitTable:
             return (cached, cached) if with_support else cached
         dsz = self._deletion_sizes(bi)
         if math.prod(_radix(self.S, dsz)) <= _DENSE_LIMIT:
-            ind = (self._sym_indicator(bi, dsz) if self._sym is not None
+            ind = (self._sym_indicator(bi, dsz, cancel) if self._sym is not None
                    else self._dense_indicator(bi, dsz, cancel))
             if axis in self.free:        # one stored orbit per key stands for S stacks
                 np.minimum(ind.dense.astype(np.int64) * self.S, 2, out=ind.dense, casting="unsafe")
