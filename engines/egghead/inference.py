@@ -313,12 +313,12 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         if isinstance(st.M, OrbitTable):
             # the players who solved and those who did not in separate blocks (on both tables)
             group = [ctx.axis[p] for p in solved]
-            _refuse_orbits(ctx, st, i, lambda T: T.split_orbits(group), "this reactions round",
+            _refuse_orbits(ctx, st, i, lambda T: T.split_orbits(group, cancel), "this reactions round",
                            "the players who solved are told apart from the others, which "
                            "lists up to 6 orbits per orbit")
-            changed = st.M.split(group)
+            changed = st.M.split(group, cancel)
             if st.A is not None:
-                st.A.split(group)
+                st.A.split(group, cancel)
             if changed:
                 inds_before = None
         inds = inds_before if inds_before is not None else _indicators(ctx, st, cancel)
@@ -359,9 +359,9 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
                 raise ContradictionError(i, f"your cards {ctx.fmt(c)} were not among your valid "
                                             f"stacks")
             check_solve(ctx, st, i, ctx.last, c, me, cancel)
-            st.M.reset_player(ctx.last, c)
+            st.M.reset_player(ctx.last, c, cancel)
             if st.A is not None:
-                st.A.reset_player(ctx.last, c)
+                st.A.reset_player(ctx.last, c, cancel)
             st.ans_row[:] = True
         else:
             held = st.visible[ev.player]
@@ -371,9 +371,9 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
                                             f"{ctx.fmt(held)}")
             ax = ctx.axis[ev.player]
             check_solve(ctx, st, i, ax, held, ev.player, cancel)
-            st.M.reset_player(ax, held)
+            st.M.reset_player(ax, held, cancel)
             if st.A is not None:
-                st.A.reset_player(ax, held)
+                st.A.reset_player(ax, held, cancel)
             st.visible[ev.player] = ctx.space.index(ev.new_cards)
         after = _my_row(ctx, st)
         if not after.any():
@@ -556,7 +556,18 @@ def _fixpoint(ctx: _Ctx, st: _State, cancel: CancelFlag) -> bool:
     """Whether every player reacts the same way in every world of the table (cached)."""
     if st.fix is None:
         inds = _indicators(ctx, st, cancel)
-        st.fix = all(type(st.M).reaction_is_constant_on(inds[p], st.sups[p]) for p in ctx.order)
+        seen = set()                      # players of one orbit block share their indicators
+        fix = True
+        for p in ctx.order:
+            pair = (id(inds[p]), id(st.sups[p]))
+            if pair in seen:
+                continue
+            seen.add(pair)
+            check_cancel(cancel)
+            if not type(st.M).reaction_is_constant_on(inds[p], st.sups[p]):
+                fix = False
+                break
+        st.fix = fix
     return st.fix
 
 
@@ -669,7 +680,7 @@ def _posterior(ctx: _Ctx, st: _State, cancel: CancelFlag) -> Posterior:
         my_probabilities=tuple(float(x) for x in probs),
         can_solve=len(idx) == 1, solution=sp.stack(int(idx[0])) if len(idx) == 1 else None,
         others_can_solve=others_b, others_solve_probability=others_p,
-        worlds=st.M.count(), valid_count_with_ba=int(ba_row.sum()),
+        worlds=st.M.count(cancel), valid_count_with_ba=int(ba_row.sum()),
         valid_count_without_ba=int(st.ans_row.sum()),
         my_valids_without_ba=tuple(sp.stack(int(s)) for s in ans_idx),
         position_values=pos_vals,

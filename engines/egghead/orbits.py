@@ -181,6 +181,23 @@ def multisets(S: int, b: int) -> np.ndarray:
     return out
 
 
+def _tuple_aggregates(q: Question, S: int, b: int, dt) -> np.ndarray:
+    """``dt`` (C(S+b-1, b),): the aggregate of question ``q`` (the combine of its per-stack
+    numbers, Zorn 2024 eq. (2)) of every sorted b-tuple of :func:`multisets` (S, b), in the
+    same order, built as :func:`multisets` builds the tuples (a first stack, then the
+    (b-1)-tuples from it on): one combine per tuple instead of b gathers and combines."""
+    f = q.feature.astype(dt)
+    agg = np.full(1, q.identity, dtype=dt)
+    for k in range(1, b + 1):
+        if k == 1:
+            agg = q.ufunc(agg[0], f)
+            continue
+        first = multisets(S, k - 1)[:, 0]
+        starts = np.searchsorted(first, np.arange(S, dtype=first.dtype))
+        agg = np.concatenate([q.ufunc(f[a], agg[starts[a]:]) for a in range(S)])
+    return agg
+
+
 def orbits_possible(players: int, S: int) -> int:
     """Orbits of the whole table when all ``players`` are in one block: C(S+n-1, n) (int)."""
     return math.comb(S + players - 1, players)
@@ -368,12 +385,7 @@ class OrbitTable:
             def blk_agg(b, size, q=q, sn=sn, dt=dt):
                 if not sn[b[0]]:
                     return np.full(math.comb(self.S + size - 1, size), q.identity, dtype=dt)
-                ms = multisets(self.S, size)
-                f = q.feature.astype(dt)
-                out = np.full(ms.shape[0], q.identity, dtype=dt)
-                for j in range(size):
-                    out = q.ufunc(out, f[ms[:, j]])
-                return out
+                return _tuple_aggregates(q, self.S, size, dt)
             inner = np.full(1, q.identity, dtype=dt)
             for b, size in live[1:]:
                 inner = q.ufunc.outer(inner, blk_agg(b, size)).ravel()
@@ -469,14 +481,29 @@ class OrbitTable:
         cols = [np.sort(w[:, list(b)], axis=1) for b in self.blocks]
         return np.hstack(cols)
 
-    def _rows_chunks(self, chunk: int | None = None):
-        """The table's orbit rows, in chunks of ``chunk`` (default ``_CHUNK``) (int16 (N, n))."""
+    def _rows_chunks(self, chunk: int | None = None, cancel: CancelFlag = None):
+        """The table's orbit rows, in chunks of ``chunk`` (default ``_CHUNK``) (int16 (N, n));
+        a table kept as its answers lists its orbits first (:meth:`_materialize`).
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked before every chunk)."""
         if self.full:
-            yield from self._full_chunks(self.blocks)
+            for rows in self._full_chunks(self.blocks):
+                check_cancel(cancel)
+                yield rows
             return
+        self._listed(cancel)
         chunk = chunk or _CHUNK
-        for s in range(0, self.keys.size, chunk):
-            yield self.unpack(self.keys[s:s + chunk])
+        keys = self._keys
+        for s in range(0, keys.size, chunk):
+            check_cancel(cancel)
+            yield self.unpack(keys[s:s + chunk])
+
+    def _listed(self, cancel: CancelFlag = None) -> None:
+        """List the orbits of a table kept as its answers (:meth:`_materialize`, honouring
+        ``cancel``), so that no loop lists them through :attr:`keys` without it."""
+        if self._sym is not None:
+            self._materialize(cancel)
 
     def _key_chunks(self, chunk: int | None = None, cancel: CancelFlag = None):
         """The stored keys and their orbit rows, in chunks of ``chunk`` (default
@@ -486,7 +513,8 @@ class OrbitTable:
         Raises:
             Cancelled: ``cancel`` returned True (checked before every chunk)."""
         chunk = chunk or _IND_CHUNK
-        keys = self.keys
+        self._listed(cancel)
+        keys = self._keys
         for s in range(0, keys.size, chunk):
             check_cancel(cancel)
             part = keys[s:s + chunk]
@@ -537,16 +565,20 @@ class OrbitTable:
             return math.prod(math.comb(self.S + len(b) - 1, len(b)) for b in self.blocks)
         return int(self.keys.size)
 
-    def count(self) -> int:
+    def count(self, cancel: CancelFlag = None) -> int:
         """Number of worlds (int): the sum over orbits of their sizes (multinomials), times S
-        for each free axis."""
+        for each free axis (cached; usually counted by the indicators' pass).
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk)."""
         if self.full:
             return self.S ** self.n
         if self._count is None:
             if self._sym is not None:
                 self._count = self._sym_count()
             else:
-                self._count = sum(int(self._orbit_sizes(rows).sum()) for rows in self._rows_chunks())
+                self._count = sum(int(self._orbit_sizes(rows).sum())
+                                  for rows in self._rows_chunks(cancel=cancel))
         return self._count * self.S ** len(self.free)
 
     def _orbit_sizes(self, rows: np.ndarray) -> np.ndarray:
@@ -592,9 +624,12 @@ class OrbitTable:
         self._inds = {}
 
     # ------------------------------------------------------------------ refinement
-    def split(self, group: Sequence[int]) -> bool:
+    def split(self, group: Sequence[int], cancel: CancelFlag = None) -> bool:
         """Refine the blocks so that ``group`` (axes) is a union of blocks. Returns whether
-        anything changed. Each orbit becomes the orbits of the finer partition it holds."""
+        anything changed. Each orbit becomes the orbits of the finer partition it holds.
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk of orbits)."""
         g = {int(a) for a in group}
         new = []
         for b in self.blocks:
@@ -618,8 +653,7 @@ class OrbitTable:
             per_block.append(_assignments(b, parts))
 
         def rows_iter():
-            for s in range(0, self.keys.size, _CHUNK // 8):
-                rows = self.unpack(self.keys[s:s + _CHUNK // 8])
+            for rows in self._rows_chunks(_CHUNK // 8, cancel):
                 for combo in itertools.product(*per_block):
                     world = np.empty_like(rows)
                     for b, (c0, _c1), assign in zip(old_blocks, old_cols, combo):
@@ -629,12 +663,15 @@ class OrbitTable:
         self._set_rows(rows_iter())
         return True
 
-    def split_orbits(self, group: Sequence[int]) -> int:
+    def split_orbits(self, group: Sequence[int], cancel: CancelFlag = None) -> int:
         """Orbits :meth:`split` (``group``) would store (int; 0 when the table is full or kept
         as answers, which a split leaves unlisted), exactly, without building them: per
         stored orbit, the product over the blocks it cuts of the number of distinct
         sub-multisets of the cut size (the distinct sorted choices of that many columns;
-        chunked, at most C(6, 3) = 20 choices per block)."""
+        chunked, at most C(6, 3) = 20 choices per block).
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk)."""
         if self.full or self._sym is not None:
             return 0
         g = {int(a) for a in group}
@@ -646,7 +683,7 @@ class OrbitTable:
         if not cuts:
             return int(self.keys.size)
         total = 0
-        for rows in self._rows_chunks():
+        for rows in self._rows_chunks(_IND_CHUNK, cancel):
             per = np.ones(rows.shape[0], dtype=np.int64)
             for c0, c1, k in cuts:
                 choices = list(itertools.combinations(range(c0, c1), k))
@@ -664,7 +701,7 @@ class OrbitTable:
         the answer is recorded, not applied to listed orbits (see :meth:`_sym_indicator`)."""
         unseen = [a for a in range(self.n) if not seen[a]]
         if unseen:
-            self.split(unseen)
+            self.split(unseen, cancel)
         released = sorted(a for a in self.free if seen[a])
         if released:
             self._filter_answer_released(q, answer, seen, released, cancel)
@@ -943,8 +980,7 @@ class OrbitTable:
         # keys of all orbits (up to 6 per orbit: 70 M for 11.7 M orbits)
         keys = np.zeros(0, dtype=np.int64)
         counts = np.zeros(0, dtype=np.int64)
-        for rows in self._rows_chunks():
-            check_cancel(cancel)
+        for rows in self._rows_chunks(cancel=cancel):
             parts = []
             for j in range(c0, c1):
                 last = np.ones(rows.shape[0], dtype=bool) if j == c1 - 1 else rows[:, j] != rows[:, j + 1]
@@ -1116,8 +1152,7 @@ class OrbitTable:
 
         if self.full:
             def rows_iter():
-                for rows in self._rows_chunks():
-                    check_cancel(cancel)
+                for rows in self._rows_chunks(cancel=cancel):
                     yield rows[ok_of(rows)]
             self._set_rows(rows_iter(), in_order=True, keep_marks=True)
         else:                            # the stored keys filtered: nothing packed again
@@ -1156,31 +1191,40 @@ class OrbitTable:
             kept += int(hit.sum())
         return kept
 
-    def reset_player(self, axis: int, stack: int) -> None:
+    def reset_player(self, axis: int, stack: int, cancel: CancelFlag = None) -> None:
         """Eq. (5): keep the worlds where the player on ``axis`` held ``stack``, then make
         their coordinate free (their block is split off first). The free coordinate is not
         stored (:attr:`free`; its column holds 0): the table stays the size of the orbits
         kept, instead of S times it, until an answer concerns that player
-        (:meth:`filter_answer`). A player already free stays free, the table unchanged."""
+        (:meth:`filter_answer`). A player already free stays free, the table unchanged.
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk; the table is then
+                half-changed: discard it, as the timeline does)."""
         if axis in self.free:
             return
         if self.full:
             self.split([axis])
             return
+        self._listed(cancel)             # before the blocks change
         bi = self._block_of(axis)
         if len(self.blocks[bi]) > 1:
-            self._split_off_holding(axis, stack)
-        col = self.layout.index(axis)
+            self._split_off_holding(axis, stack, cancel)
+        shift = self.bits * (self.n - 1 - self.layout.index(axis))
+        mask = np.int64((1 << self.bits) - 1) << shift
 
-        def rows_iter():
-            for rows in self._rows_chunks():
-                r = rows[rows[:, col] == stack]
-                r[:, col] = 0        # every kept orbit had ``stack`` there: key order kept
-                yield r
-        self._set_rows(rows_iter(), in_order=True)
+        def keys_iter():                 # the stored keys filtered, the column set to 0
+            keys = self._keys
+            for s0 in range(0, keys.size, _CHUNK):
+                check_cancel(cancel)
+                part = keys[s0:s0 + _CHUNK]
+                k = part[(part & mask) == (np.int64(stack) << shift)]
+                k &= ~mask               # every kept orbit had ``stack`` there: key order kept
+                yield k
+        self._set_keys(keys_iter(), in_order=True)
         self.free = self.free | {axis}
 
-    def _split_off_holding(self, axis: int, stack: int) -> None:
+    def _split_off_holding(self, axis: int, stack: int, cancel: CancelFlag = None) -> None:
         """Keep the orbits whose block of ``axis`` holds ``stack`` and split ``axis`` off as a
         block of one holding it: each such orbit gives exactly one orbit of the finer blocks
         (one copy of ``stack`` moved to ``axis``), so nothing larger than the result is built
@@ -1194,7 +1238,7 @@ class OrbitTable:
                                  + [rest, [axis]])
 
         def rows_iter():
-            for rows in self._rows_chunks():
+            for rows in self._rows_chunks(cancel=cancel):
                 hit = rows[:, c0:c1] == stack
                 keep = hit.any(axis=1)
                 rows, hit = rows[keep], hit[keep]

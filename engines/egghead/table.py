@@ -232,12 +232,19 @@ class BitTable:
     def nbytes(self) -> int:
         return int(self.t.nbytes)
 
-    def count(self) -> int:
-        """Number of worlds in the table (int)."""
+    def count(self, cancel: CancelFlag = None) -> int:
+        """Number of worlds in the table (int).
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk)."""
         sparse = self._rows()
         if sparse is not None:
             return int(np.bitwise_count(sparse[1]).sum(dtype=np.int64))
-        return sum(int(np.bitwise_count(self.t[sl]).sum(dtype=np.int64)) for sl in self.chunks())
+        total = 0
+        for sl in self.chunks():
+            check_cancel(cancel)
+            total += int(np.bitwise_count(self.t[sl]).sum(dtype=np.int64))
+        return total
 
     def __contains__(self, world: Sequence[int]) -> bool:
         s = int(world[-1])
@@ -464,14 +471,19 @@ class BitTable:
             self.t[sl] &= self.reaction_mask(axis, solved_ind, solved, sl)
 
     # ------------------------------------------------------------------ eq. (5)
-    def reset_player(self, axis: int, stack: int) -> None:
+    def reset_player(self, axis: int, stack: int, cancel: CancelFlag = None) -> None:
         """Eq. (5): the player on ``axis`` revealed ``stack`` and took a new, unknown stack.
 
         Keeps the worlds where they held ``stack`` and makes their coordinate free again.
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk; the table is then
+                half-changed: discard it).
         """
         self._touch()
         if axis == self.n - 1:
             for sl in self.chunks():
+                check_cancel(cancel)
                 part = self.t[sl]
                 bit = (part[..., stack // 64] >> np.uint64(stack % 64)) & np.uint64(1)
                 part[...] = np.where(bit.astype(bool)[..., None], self.full, np.uint64(0))
