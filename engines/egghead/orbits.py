@@ -49,6 +49,8 @@ from engines.egghead.table import table_bytes
 
 _CHUNK = 1 << 20  # orbits handled at once
 _IND_CHUNK = 1 << 18  # orbits per pass of an indicator (temporaries of a few MB, reused)
+_WINDOW = 1 << 22  # widest rank window an indicator counts with one bincount (32 MB of int64)
+_STEP_LIMIT = 1 << 21  # (tails x other orbits) combined at once while listing the answers' orbits
 _GEN_LIMIT = 1 << 18  # multisets generated at once for the full table
 _DENSE_LIMIT = 1 << 25  # indicators over at most this many keys are dense count arrays
 _OUTER_LIMIT = 1 << 23  # aggregates combined at once by the full-table answer filter (>= C(60, 5))
@@ -196,6 +198,18 @@ def _tuple_aggregates(q: Question, S: int, b: int, dt) -> np.ndarray:
         starts = np.searchsorted(first, np.arange(S, dtype=first.dtype))
         agg = np.concatenate([q.ufunc(f[a], agg[starts[a]:]) for a in range(S)])
     return agg
+
+
+def _add_window(cnt: np.ndarray, ranks: np.ndarray) -> None:
+    """Add to ``cnt`` (uint8/uint16 counts) one per entry of ``ranks`` (int, repeats allowed,
+    changed in place) with one ``bincount`` over their window [min, max] only."""
+    if ranks.size == 0:
+        return
+    lo = int(ranks.min())
+    ranks -= lo
+    c = np.bincount(ranks)
+    view = cnt[lo:lo + c.size]
+    np.add(view, c, out=view, casting="unsafe")
 
 
 def orbits_possible(players: int, S: int) -> int:
@@ -430,9 +444,9 @@ class OrbitTable:
                                 acc = q.ufunc(acc, q.feature[rows[:, j]])
                         ok &= q.final(acc) == a
                     yield rows[ok]
-            self._set_rows(rows_iter(), in_order=True, keep_marks=True)
+            self._set_rows(rows_iter(), in_order=True, keep_marks=True, cancel=cancel)
         else:
-            self._set_keys(fast, in_order=True, keep_marks=True)
+            self._set_keys(fast, in_order=True, keep_marks=True, cancel=cancel)
         self._inds, self._count, self._kept = inds, count, kept
 
     # ------------------------------------------------------------------ layout
@@ -601,19 +615,36 @@ class OrbitTable:
             size *= math.factorial(b) // denom
         return size
 
-    def _set_rows(self, rows_iter, in_order: bool = False, keep_marks: bool = False) -> None:
+    def _set_rows(self, rows_iter, in_order: bool = False, keep_marks: bool = False,
+                  cancel: CancelFlag = None) -> None:
         """Replace the table by the orbits of ``rows_iter``; ``in_order``: they come in key
         order without repeats (a filter of the table's own orbits), so no sort is needed."""
-        self._set_keys((self.pack(r) for r in rows_iter), in_order, keep_marks)
+        self._set_keys((self.pack(r) for r in rows_iter), in_order, keep_marks, cancel)
 
-    def _set_keys(self, keys_iter, in_order: bool = False, keep_marks: bool = False) -> None:
-        """:meth:`_set_rows` from chunks of packed keys."""
+    def _set_keys(self, keys_iter, in_order: bool = False, keep_marks: bool = False,
+                  cancel: CancelFlag = None) -> None:
+        """:meth:`_set_rows` from chunks of packed keys. The chunks are copied into one
+        array ``_CHUNK`` keys at a time (its first touch is the slow part on a fresh
+        allocation), checking ``cancel`` in between.
+
+        Raises:
+            Cancelled: ``cancel`` returned True (the caller's table may be half-changed:
+                discard it, as the timeline does)."""
         parts = list(keys_iter)
-        keys = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+        keys = np.empty(sum(p.size for p in parts), dtype=np.int64)
+        pos = 0
+        for p in parts:
+            for s0 in range(0, p.size, _CHUNK):
+                check_cancel(cancel)
+                piece = p[s0:s0 + _CHUNK]
+                keys[pos:pos + piece.size] = piece
+                pos += piece.size
+        del parts
         if not in_order:
             # sorted, repeats dropped (what np.unique gives; numpy 2's np.unique hashes: 16 s
             # instead of 1 s for the 11.4 M keys of a six-player answer after a solve)
-            keys = np.sort(keys)
+            keys.sort()
+            check_cancel(cancel)
             if keys.size > 1:
                 keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
         self.keys = keys
@@ -660,7 +691,7 @@ class OrbitTable:
                         for a, pos in zip(b, assign):
                             world[:, a] = rows[:, c0 + pos]
                     yield self._canon(world)
-        self._set_rows(rows_iter())
+        self._set_rows(rows_iter(), cancel=cancel)
         return True
 
     def split_orbits(self, group: Sequence[int], cancel: CancelFlag = None) -> int:
@@ -722,7 +753,7 @@ class OrbitTable:
                 for j in seen_cols:
                     acc = q.ufunc(acc, q.feature[rows[:, j]])
                 yield part[q.final(acc) == answer]
-        self._set_keys(keys_iter(), in_order=True)
+        self._set_keys(keys_iter(), in_order=True, cancel=cancel)
 
     def _released_pass(self, q: Question, answer: int, seen: Sequence[bool], released,
                        cancel: CancelFlag = None, chunk: int | None = None):
@@ -793,7 +824,7 @@ class OrbitTable:
             # the released column the last one (shift 0): the stored keys are sorted and
             # distinct, and each is followed by its stacks in increasing order, so the new
             # keys come sorted
-            self._set_keys(keys_iter(), in_order=shift == 0)
+            self._set_keys(keys_iter(), in_order=shift == 0, cancel=cancel)
             return
         step = max(1, _CHUNK // self.S ** len(released))
 
@@ -807,7 +838,7 @@ class OrbitTable:
                         a = q.ufunc(np.repeat(a, self.S), q.feature[r[:, c]])
                     yield r[q.final(a) == answer]
         self.free = self.free - set(released)
-        self._set_rows(rows_iter())
+        self._set_rows(rows_iter(), cancel=cancel)
 
     def _full_answer_chunks(self, sym: Sequence[tuple], cancel: CancelFlag):
         """The keys of the orbits of the full table that give every answer of ``sym``
@@ -854,7 +885,7 @@ class OrbitTable:
         tail_key = _lex_keys(S, b1 - 1, bits) << (bits * rest_cols)
         starts = (np.searchsorted(tail[:, 0], np.arange(S, dtype=tail.dtype)) if b1 > 1
                   else np.zeros(S, dtype=np.int64))
-        step = max(1, _OUTER_LIMIT // R)
+        step = max(1, _STEP_LIMIT // R)
 
         def gen():
             for a in range(S):
@@ -864,6 +895,7 @@ class OrbitTable:
                 t_aggs = [q.ufunc(feat[a], tail_agg[start:]) if seen1 else tail_agg[start:]
                           for q, feat, _ok, _ra, tail_agg, seen1 in per_q]
                 for s0 in range(0, t_aggs[0].shape[0], step):
+                    check_cancel(cancel)
                     ok = None
                     for (q, _f, ok_val, rest_agg, _ta, _s1), t_agg in zip(per_q, t_aggs):
                         part = t_agg[s0:s0 + step]
@@ -924,7 +956,7 @@ class OrbitTable:
         tail_key = _lex_keys(S, tail.shape[1], bits) << (bits * rest_cols)
         starts = (np.searchsorted(tail[:, 0], np.arange(S, dtype=tail.dtype)) if tail.shape[1]
                   else np.zeros(S, dtype=np.int64))
-        step = max(1, _OUTER_LIMIT // R)
+        step = max(1, _STEP_LIMIT // R)
         seen0 = [sn[blocks[0][0]] for _q, _a, sn in sym]
 
         def gen():
@@ -937,6 +969,7 @@ class OrbitTable:
                     x = np.minimum(q.ufunc(grid[i], q.feature[a]), q.bound - 1) if seen0[i] else grid[i]
                     flat += x * st
                 for s0 in range(start, tail.shape[0], step):
+                    check_cancel(cancel)
                     ja = flat[jt[s0:s0 + step]]
                     idx = np.flatnonzero(okr[ja].ravel() if R > 1 else okr[ja, 0])
                     if idx.size == 0:
@@ -1070,23 +1103,26 @@ class OrbitTable:
             check_cancel(cancel)
             if worlds is not None:       # the same pass counts the worlds (:meth:`count`)
                 worlds += int(self._orbit_sizes(rows).sum())
-            parts = []
+            col = rows[:, 0]
+            cut = np.flatnonzero(col[1:] != col[:-1]) + 1
+            runs = list(zip(np.r_[0, cut], np.r_[cut, rows.shape[0]]))   # equal column 0
+            later = []
             for j, (r, last) in enumerate(self._deletion_ranks(rows, bi, sizes)):
                 if j == 0 and first:
-                    col = rows[:, 0]
-                    cut = np.flatnonzero(col[1:] != col[:-1]) + 1
-                    for s0, s1 in zip(np.r_[0, cut], np.r_[cut, rows.shape[0]]):
+                    for s0, s1 in runs:
                         cnt[r[s0:s1][last[s0:s1]]] += 1
                 else:
-                    parts.append(r[last])
-            if parts:
-                rr = np.concatenate(parts)
-                if rr.size:
-                    lo = int(rr.min())
-                    rr -= lo
-                    c = np.bincount(rr)
-                    view = cnt[lo:lo + c.size]
-                    np.add(view, c, out=view, casting="unsafe")
+                    later.append((r, last))
+            if not later:
+                continue
+            rr = np.concatenate([r[last] for r, last in later])
+            if rr.size and int(rr.max()) - int(rr.min()) < _WINDOW:
+                _add_window(cnt, rr)
+                continue
+            # a chunk across many values of column 0 (a sparse part of the table): one
+            # window per run of equal column 0, which every later deletion keeps first
+            for s0, s1 in runs:
+                _add_window(cnt, np.concatenate([r[s0:s1][last[s0:s1]] for r, last in later]))
         np.minimum(cnt, 2, out=cnt)
         if worlds is not None:
             self._count = worlds
@@ -1154,10 +1190,10 @@ class OrbitTable:
             def rows_iter():
                 for rows in self._rows_chunks(cancel=cancel):
                     yield rows[ok_of(rows)]
-            self._set_rows(rows_iter(), in_order=True, keep_marks=True)
+            self._set_rows(rows_iter(), in_order=True, keep_marks=True, cancel=cancel)
         else:                            # the stored keys filtered: nothing packed again
             self._set_keys((part[ok_of(rows)] for part, rows in self._key_chunks(cancel=cancel)),
-                           in_order=True, keep_marks=True)
+                           in_order=True, keep_marks=True, cancel=cancel)
         self._kept.append(tag)
 
     # ------------------------------------------------------------------ eq. (5)
@@ -1221,7 +1257,7 @@ class OrbitTable:
                 k = part[(part & mask) == (np.int64(stack) << shift)]
                 k &= ~mask               # every kept orbit had ``stack`` there: key order kept
                 yield k
-        self._set_keys(keys_iter(), in_order=True)
+        self._set_keys(keys_iter(), in_order=True, cancel=cancel)
         self.free = self.free | {axis}
 
     def _split_off_holding(self, axis: int, stack: int, cancel: CancelFlag = None) -> None:
@@ -1254,7 +1290,7 @@ class OrbitTable:
                 world[:, rest] = others
                 world[:, axis] = stack
                 yield self._canon(world)
-        self._set_rows(rows_iter())
+        self._set_rows(rows_iter(), cancel=cancel)
 
     # ------------------------------------------------------------------ projections
     def _worlds_over(self, axis: int, world: Sequence[int]) -> np.ndarray:
