@@ -107,16 +107,17 @@ def _strides(radix: Sequence[int]) -> list[int]:
 
 
 def _unpack(keys: np.ndarray, m: int, bits: int) -> np.ndarray:
-    """int16 (N, m) rows of packed keys (the first column most significant)."""
+    """int16 (N, m) rows of packed keys (the first column most significant), in column-major
+    order (each column contiguous: the passes read the table column by column)."""
     keys = np.asarray(keys, dtype=np.int64)
-    out = np.empty((keys.shape[0], m), dtype=np.int16)
+    out = np.empty((m, keys.shape[0]), dtype=np.int16)
     mask = (1 << bits) - 1
     tmp = np.empty(keys.shape[0], dtype=np.int64)
     for j in range(m):
         np.right_shift(keys, bits * (m - 1 - j), out=tmp)
         np.bitwise_and(tmp, mask, out=tmp)
-        out[:, j] = tmp
-    return out
+        out[j] = tmp
+    return out.T
 
 
 def _mirror(rows: np.ndarray, sizes: Sequence[int], S: int) -> np.ndarray:
@@ -1176,11 +1177,14 @@ class OrbitTable:
         c0, c1 = self._block_cols()[bi]
         dense = solved_ind.dense is not None and solved_ind.sizes == self._deletion_sizes(bi)
 
+        # the keys of worlds without the player where they react as ``solved``
+        good = ((solved_ind.dense == 1) == bool(solved)) if dense else None
+
         def ok_of(rows):
             ok = np.ones(rows.shape[0], dtype=bool)
             if dense:
                 for r, _last in self._deletion_ranks(rows, bi, solved_ind.sizes):
-                    ok &= (solved_ind.dense[r] == 1) == bool(solved)
+                    ok &= good[r]
                 return ok
             for j in range(c0, c1):
                 ok &= (solved_ind.count_of(self._deletion_keys(rows, j)) == 1) == bool(solved)
