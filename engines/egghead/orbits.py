@@ -431,7 +431,18 @@ class OrbitTable:
         """List the orbits of the recorded answers (all of them at once: the fast full-table
         filter, or a filter of every orbit of the full table when that does not apply)."""
         sym, inds, count, kept = self._sym, self._inds, self._count, self._kept
+        check_cancel(cancel)
         self._sym = None
+        try:
+            self._list_answers(sym, cancel)
+        except BaseException:            # Cancelled: still the answers, nothing half-listed
+            self._sym, self._keys, self.full = sym, np.zeros(0, dtype=np.int64), False
+            self._inds, self._count, self._kept = inds, count, kept
+            raise
+        self._inds, self._count, self._kept = inds, count, kept
+
+    def _list_answers(self, sym, cancel: CancelFlag) -> None:
+        """:meth:`_materialize`'s listing of the orbits of the answers ``sym``."""
         fast = self._full_answer_chunks(sym, cancel)
         if fast is None:
             def rows_iter():
@@ -448,7 +459,6 @@ class OrbitTable:
             self._set_rows(rows_iter(), in_order=True, keep_marks=True, cancel=cancel)
         else:
             self._set_keys(fast, in_order=True, keep_marks=True, cancel=cancel)
-        self._inds, self._count, self._kept = inds, count, kept
 
     # ------------------------------------------------------------------ layout
     @staticmethod
@@ -865,12 +875,11 @@ class OrbitTable:
             feat = q.feature.astype(dt)
             ident = dt(q.identity)
 
-            def agg_of(rows, is_seen, feat=feat, ident=ident, dt=dt, q=q):
-                acc = np.full(rows.shape[0], ident, dtype=dt)
+            def agg_of(rows, is_seen, ident=ident, dt=dt, q=q):
+                # every sorted tuple of rows.shape[1] stacks (rows is multisets(S, b))
                 if is_seen:
-                    for j in range(rows.shape[1]):
-                        acc = q.ufunc(acc, feat[rows[:, j]])
-                return acc
+                    return _tuple_aggregates(q, S, rows.shape[1], dt)
+                return np.full(rows.shape[0], ident, dtype=dt)
 
             rest_agg = np.full(1, ident, dtype=dt)
             for b in rest:
@@ -924,13 +933,11 @@ class OrbitTable:
         rest = blocks[1:]
 
         def agg(q, rows, is_seen):
+            # every sorted tuple of rows.shape[1] stacks (rows is multisets(S, b))
             dt = np.int16 if q.bound < (1 << 15) else np.int64
-            f = q.feature.astype(dt)
-            acc = np.full(rows.shape[0], q.identity, dtype=dt)
             if is_seen:
-                for j in range(rows.shape[1]):
-                    acc = q.ufunc(acc, f[rows[:, j]])
-            return acc
+                return _tuple_aggregates(q, S, rows.shape[1], dt)
+            return np.full(rows.shape[0], q.identity, dtype=dt)
 
         jt = np.zeros(tail.shape[0], dtype=np.int64)
         okr = None
@@ -940,6 +947,7 @@ class OrbitTable:
                         | _lex_keys(S, len(b), bits)[None, :]).ravel()
         comb = [None] * len(sym)
         for i, ((q, _a, seen), st) in enumerate(zip(sym, strides)):
+            check_cancel(cancel)
             jt += agg(q, tail, seen[blocks[0][0]]).astype(np.int64) * st
             ra = np.full(1, q.identity, dtype=np.int64)
             for b in rest:
