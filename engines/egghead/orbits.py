@@ -665,6 +665,32 @@ class OrbitTable:
             self._kept = []
         self._inds = {}
 
+    def _keep_keys(self, pieces, keep_marks: bool = False, cancel: CancelFlag = None) -> None:
+        """Replace the table by a filter of its own stored keys: ``pieces`` yields, in key
+        order, the kept keys of consecutive chunks (new arrays, each at most its chunk; they
+        may be changed without changing the order, as a solve's freed column set to 0). They
+        are written over the stored keys in place: the k-th piece never passes its own chunk,
+        so nothing is overwritten before it is read, and no second array of the table's size
+        is allocated (its first touch is most of a pass's system time on a fresh allocation).
+        A generator that raises (Cancelled) leaves the stored keys half-overwritten: discard
+        the table (the timeline does). A table kept as its answers is listed first (with
+        ``cancel``)."""
+        self._listed(cancel)
+        keys = self._keys
+        if not keys.flags.writeable:
+            keys = keys.copy()
+        pos = 0
+        for piece in pieces:
+            keys[pos:pos + piece.size] = piece
+            pos += piece.size
+        # a table that shrank to under half gives its memory back (a copy of the rest)
+        self._keys = keys[:pos] if 2 * pos >= keys.size else keys[:pos].copy()
+        self.full = False
+        self._count = None
+        if not keep_marks:
+            self._kept = []
+        self._inds = {}
+
     # ------------------------------------------------------------------ refinement
     def split(self, group: Sequence[int], cancel: CancelFlag = None) -> bool:
         """Refine the blocks so that ``group`` (axes) is a union of blocks. Returns whether
@@ -764,7 +790,7 @@ class OrbitTable:
                 for j in seen_cols:
                     acc = q.ufunc(acc, q.feature[rows[:, j]])
                 yield part[q.final(acc) == answer]
-        self._set_keys(keys_iter(), in_order=True, cancel=cancel)
+        self._keep_keys(keys_iter(), cancel=cancel)
 
     def _released_pass(self, q: Question, answer: int, seen: Sequence[bool], released,
                        cancel: CancelFlag = None, chunk: int | None = None):
@@ -1204,8 +1230,8 @@ class OrbitTable:
                     yield rows[ok_of(rows)]
             self._set_rows(rows_iter(), in_order=True, keep_marks=True, cancel=cancel)
         else:                            # the stored keys filtered: nothing packed again
-            self._set_keys((part[ok_of(rows)] for part, rows in self._key_chunks(cancel=cancel)),
-                           in_order=True, keep_marks=True, cancel=cancel)
+            self._keep_keys((part[ok_of(rows)] for part, rows in self._key_chunks(cancel=cancel)),
+                            keep_marks=True, cancel=cancel)
         self._kept.append(tag)
 
     # ------------------------------------------------------------------ eq. (5)
@@ -1269,7 +1295,7 @@ class OrbitTable:
                 k = part[(part & mask) == (np.int64(stack) << shift)]
                 k &= ~mask               # every kept orbit had ``stack`` there: key order kept
                 yield k
-        self._set_keys(keys_iter(), in_order=True, cancel=cancel)
+        self._keep_keys(keys_iter(), cancel=cancel)
         self.free = self.free | {axis}
 
     def _split_off_holding(self, axis: int, stack: int, cancel: CancelFlag = None) -> None:
