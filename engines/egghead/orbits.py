@@ -107,16 +107,16 @@ def _strides(radix: Sequence[int]) -> list[int]:
 
 
 def _unpack(keys: np.ndarray, m: int, bits: int) -> np.ndarray:
-    """int16 (N, m) rows of packed keys (the first column most significant), in column-major
-    order (each column contiguous: the passes read the table column by column)."""
+    """int64 (N, m) rows of packed keys (the first column most significant), in column-major
+    order: each column contiguous and of the index type, so that the passes' gathers
+    (:meth:`OrbitTable._deletion_ranks`) read it without a conversion (measured: 7 ms instead
+    of 12 ms per 2^18 orbits)."""
     keys = np.asarray(keys, dtype=np.int64)
-    out = np.empty((m, keys.shape[0]), dtype=np.int16)
+    out = np.empty((m, keys.shape[0]), dtype=np.int64)
     mask = (1 << bits) - 1
-    tmp = np.empty(keys.shape[0], dtype=np.int64)
     for j in range(m):
-        np.right_shift(keys, bits * (m - 1 - j), out=tmp)
-        np.bitwise_and(tmp, mask, out=tmp)
-        out[j] = tmp
+        np.right_shift(keys, bits * (m - 1 - j), out=out[j])
+        np.bitwise_and(out[j], mask, out=out[j])
     return out.T
 
 
@@ -494,7 +494,7 @@ class OrbitTable:
         return key
 
     def unpack(self, keys: np.ndarray, m: int | None = None) -> np.ndarray:
-        """int16 (N, m) rows of keys (m defaults to n)."""
+        """int64 (N, m) rows of keys (m defaults to n; column-major, see :func:`_unpack`)."""
         return _unpack(keys, self.n if m is None else m, self.bits)
 
     def _canon(self, world: Sequence[int]) -> np.ndarray:
@@ -507,7 +507,8 @@ class OrbitTable:
         return np.hstack(cols)
 
     def _rows_chunks(self, chunk: int | None = None, cancel: CancelFlag = None):
-        """The table's orbit rows, in chunks of ``chunk`` (default ``_CHUNK``) (int16 (N, n));
+        """The table's orbit rows, in chunks of ``chunk`` (default ``_CHUNK``) (int64 (N, n), or
+        int16 for the full table);
         a table kept as its answers lists its orbits first (:meth:`_materialize`).
 
         Raises:
@@ -532,7 +533,7 @@ class OrbitTable:
 
     def _key_chunks(self, chunk: int | None = None, cancel: CancelFlag = None):
         """The stored keys and their orbit rows, in chunks of ``chunk`` (default
-        ``_IND_CHUNK``): (int64 (N,), int16 (N, n)) pairs; the table must not be :attr:`full`.
+        ``_IND_CHUNK``): (int64 (N,), int64 (N, n)) pairs; the table must not be :attr:`full`.
         A filter keeps ``keys[ok]`` instead of packing ``rows[ok]`` again.
 
         Raises:
@@ -603,7 +604,7 @@ class OrbitTable:
                 self._count = self._sym_count()
             else:
                 self._count = sum(int(self._orbit_sizes(rows).sum())
-                                  for rows in self._rows_chunks(cancel=cancel))
+                                  for rows in self._rows_chunks(_IND_CHUNK, cancel))
         return self._count * self.S ** len(self.free)
 
     def _orbit_sizes(self, rows: np.ndarray) -> np.ndarray:
@@ -1312,7 +1313,7 @@ class OrbitTable:
                                  + [rest, [axis]])
 
         def rows_iter():
-            for rows in self._rows_chunks(cancel=cancel):
+            for rows in self._rows_chunks(_IND_CHUNK, cancel):
                 hit = rows[:, c0:c1] == stack
                 keep = hit.any(axis=1)
                 rows, hit = rows[keep], hit[keep]
