@@ -1172,6 +1172,10 @@ class OrbitTable:
     @staticmethod
     def reaction_is_constant_on(solved_ind: OrbitIndicator, support: OrbitIndicator) -> bool:
         """Whether the player reacts alike in every world of the support (see BitTable)."""
+        if support.dense is not None and support.dense is solved_ind.dense:
+            # the support of a table is where its own count is positive (capped at 2):
+            # constant iff not both some key with exactly one valid and some with more
+            return not (bool((solved_ind.dense == 1).any()) and bool((solved_ind.dense == 2).any()))
         if support.dense is not None and solved_ind.dense is not None \
                 and support.sizes == solved_ind.sizes:
             s = support.dense > 0
