@@ -494,8 +494,9 @@ SECONDS_PER_MEGAORBIT = 0.008
 """Inference time per event per 10^6 orbits of the full table, when the master table is kept as
 orbits (:func:`uses_orbits`): 6 players × 56 stacks (55.5 M orbits) take at most 0.43 s of CPU
 per event, update and posterior, on the benchmark's games (``bench_egghead.py --compare 6``,
-load about 8; docs/egghead-six-players.md). The answer that concerns a player again after they
-solved can take about 6 s (``--solve``), which the estimate does not cover."""
+load about 8; docs/egghead-six-players.md; since the chunked passes 0.07 s, and the estimate
+is kept as a bound for loaded machines). The answer that concerns a player again after they
+solved takes about 2 s with its posterior (``--solve``), which the estimate does not cover."""
 
 
 def estimated_seconds_per_event(players: int, S: int) -> float:

@@ -1403,12 +1403,15 @@ MAX_EVENT_ORBITS = 12 << 20
 solved (:meth:`OrbitTable.answer_orbits`); larger ones are refused before anything is built
 (:func:`engines.egghead.inference.check_solve`, :func:`engines.egghead.inference.check_answer`).
 Measured (docs/egghead-six-players.md, "A solve"): six players, an answer after a solve that
-left 11.4 M orbits took 6.1 s of CPU with its posterior and the process peaked at 0.81 GB,
-within the 10 s / 1 GB every task must keep to."""
+left 11.4 M orbits took 6.1 s of CPU with its posterior and the process peaked at 0.81 GB;
+since the passes run in chunks over the stored keys ("The whole command within 10 s" there),
+2.1 s and 0.30 GB, and the whole 12-event log through ``python -m engines infer`` 6.2 s of CPU,
+within the 10 s / 1 GB every task must keep to. The limit is kept (no run at a larger one)."""
 
-EVENT_BYTES_PER_ORBIT = 72
-"""Peak bytes of the process per orbit an event leaves, measured on that answer (0.81 GB /
-11.4 M orbits; it includes the indicators and the fixed part)."""
+EVENT_BYTES_PER_ORBIT = 27
+"""Peak bytes of the process per orbit an event leaves, measured on that answer (0.30 GB /
+11.4 M orbits, ``bench_egghead.py --solve``; it includes the indicators and the fixed part;
+72 before the chunked passes)."""
 
 
 def uses_orbits(players: int, S: int) -> bool:
@@ -1428,8 +1431,8 @@ def memory_needed_for(players: int, S: int, answers_table: bool = False) -> int:
     if uses_orbits(players, S):
         # at worst an answer keeps every orbit of one block (6 players × 56 stacks: 55.5 M
         # keys, 0.44 GB) and holds them twice while they are joined; the dense indicators, the
-        # cached tuples and the chunk temporaries fit in the headroom. The benchmark's game
-        # peaks at 0.45-0.62 GB (docs/egghead-six-players.md)
+        # cached tuples and the chunk temporaries fit in the headroom. The benchmark's games
+        # peak at 0.34 GB, the game with a solve at 0.30 GB (docs/egghead-six-players.md)
         keys = orbit_bytes(players, S)
         return keys * (2 if answers_table else 1) + keys + (256 << 20)
     table = table_bytes(players, S)
