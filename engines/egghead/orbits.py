@@ -1086,15 +1086,17 @@ class OrbitTable:
         st = _strides(radix)
         top = math.prod(radix) - 1
         N = rows.shape[0]
-        other = np.zeros(N, dtype=np.int32)
+        base = np.full(N, top, dtype=np.int32)   # top minus the other blocks' part of the rank
         for k, (c0, c1) in enumerate(cols):
             if k == bi or c1 == c0:
                 continue
             bk = c1 - c0
-            r = np.zeros(N, dtype=np.int32)
-            for p in range(bk):
+            r = MT[bk][rows[:, c0]]
+            for p in range(1, bk):
                 r += MT[bk - p][rows[:, c0 + p]]
-            other += r * st[k]
+            if st[k] != 1:
+                r *= st[k]
+            base -= r
         c0, c1 = cols[bi]
         b = c1 - c0
         suf = [None] * b             # suf[j]: the columns after j, at their mirrored positions
@@ -1105,13 +1107,14 @@ class OrbitTable:
         pre = np.zeros(N, dtype=np.int32)   # the columns before j, one mirrored position down
         for j in range(b):
             r = pre + suf[j]
-            r *= st[bi]
-            r += other
-            np.subtract(top, r, out=r)
+            if st[bi] != 1:
+                r *= st[bi]
+            np.subtract(base, r, out=r)
             last = (np.ones(N, dtype=bool) if j == b - 1
                     else rows[:, c0 + j] != rows[:, c0 + j + 1])
             yield r, last
-            pre = pre + MT[b - 1 - j][rows[:, c0 + j]]
+            if j < b - 1:
+                pre += MT[b - 1 - j][rows[:, c0 + j]]
 
     def _dense_indicator(self, bi: int, sizes: tuple, cancel: CancelFlag) -> OrbitIndicator:
         """The solved indicator of block ``bi`` as a dense count array (see
