@@ -386,6 +386,7 @@ class OrbitTable:
         Raises:
             Cancelled: ``cancel`` returned True (checked every piece)."""
         qs = self._sym
+        check_cancel(cancel)
         bounds, strides, grid, ok = self._sym_grid()
         N = np.zeros(grid.shape[1], dtype=np.int32)
         for flat, m in self._sym_moves(self.blocks[bi][0], grid, strides):
@@ -395,6 +396,7 @@ class OrbitTable:
         live = [(b, size) for b, size in zip(self.blocks, sizes) if size]
         per_q = []                       # (question, outer aggregates, inner aggregates, stride)
         for i, (q, _a, sn) in enumerate(qs):
+            check_cancel(cancel)
             dt = np.int16 if q.bound < (1 << 15) else np.int64
 
             def blk_agg(b, size, q=q, sn=sn, dt=dt):

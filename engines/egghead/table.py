@@ -28,7 +28,9 @@ from engines.egghead.questions import Question
 
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _CHUNK_WORDS = 1 << 18  # rows handled at once in the chunked answer filter
-_CHUNK_BYTES = 64 << 20  # bytes of the table handled at once by the other whole-table passes
+_CHUNK_BYTES = 16 << 20  # bytes of the table handled at once by the other whole-table passes
+# (16 MB: a pass over one chunk stays well under the 0.2 s within which Cancel must be seen;
+# 64 MB took up to 0.35 s of CPU in a five-player solve)
 _BLOCK_WORDS = 1 << 15   # words per block of the solved-indicator pass (256 KB: stays in cache)
 _SPARSE_ROWS = 0.25  # passes read only the non-empty rows while at most this share is non-empty
 
@@ -490,8 +492,10 @@ class BitTable:
         else:
             idx = [slice(None)] * (self.n - 1)
             idx[axis] = stack
-            sl = self.t[tuple(idx)].copy()
-            self.t[...] = np.expand_dims(sl, axis)
+            held = np.expand_dims(self.t[tuple(idx)].copy(), axis)
+            for sl in self.chunks():      # the worlds where they held it, along their axis
+                check_cancel(cancel)
+                self.t[sl] = held if axis == 0 else held[sl]
 
     # ------------------------------------------------------------------ projections
     def row(self, axis: int, world: Sequence[int]) -> np.ndarray:
