@@ -16,7 +16,7 @@ import pytest
 import engines.egghead.inference as inf
 import engines.egghead.orbits as orb
 from engines.core.errors import Cancelled
-from engines.egghead import Setup, bound_deck, event_from_json
+from engines.egghead import BitTable, Setup, bound_deck, event_from_json
 from engines.egghead.orbits import OrbitTable, _dense_ranks, _tuple_aggregates, multisets
 from tests.benchmarks.bench_egghead import SOLVE_GAME
 from tests.engines.test_egghead_orbits import _compare_every_prefix, _god_game
@@ -182,3 +182,30 @@ def test_six_player_game_with_a_solve_polls_cancel_every_fifth_of_a_second():
     assert st.M.keys.size == 7_885_875 and not st.M.free    # P5 released, reactions kept
     assert len(gaps) > 200 and max(gaps) < 0.2, sorted(gaps)[-5:]
     assert 0 <= stopped < 0.2
+
+
+@pytest.mark.parametrize("kind", ["explicit", "orbits"])
+@pytest.mark.parametrize("op", ["answer", "indicator", "reaction", "solve_last", "solve_first",
+                                "count"])
+def test_every_table_pass_polls_cancel(kind, op):
+    """Each pass over a table (4 players × 10 stacks, every world and after one answer) stops
+    at its first poll when Cancel is set: Cancelled, not a finished pass."""
+    n, S = 4, 10
+    deck = list(bound_deck(4, 2, n).values())
+    T = BitTable(n, S) if kind == "explicit" else OrbitTable(n, S, [[0, 1, 2], [3]])
+    q = deck[0]
+    T.filter_answer(q, q.answer([1, 2, 3, 4]), [True] * n)
+    ind = T.solved_indicator(0)
+    if kind == "orbits":
+        assert T.keys.size                             # listed: the passes read the orbits
+        T._count = None                                # counted again, not read from the cache
+    calls = {"answer": lambda c: T.filter_answer(deck[1], deck[1].answer([1, 2, 3, 4]),
+                                                 [True] * n, c),
+             "indicator": lambda c: T.solved_indicator(3, c),
+             "reaction": lambda c: T.keep_reaction(1, T.solved_indicator(1), False, c),
+             "solve_last": lambda c: T.reset_player(n - 1, 4, c),
+             "solve_first": lambda c: T.reset_player(0, 2, c),
+             "count": lambda c: T.count(c)}
+    assert ind is not None
+    with pytest.raises(Cancelled):
+        calls[op](lambda: True)
