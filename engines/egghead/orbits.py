@@ -307,7 +307,9 @@ class OrbitTable:
 
     @property
     def keys(self) -> np.ndarray:
-        """The sorted int64 keys of the orbits (materialised from the answers on first use)."""
+        """The sorted int64 keys of the orbits (materialised from the answers on first use,
+        without a Cancel flag: the passes of this class list them with :meth:`_listed` and
+        their ``cancel`` first, so this property only reads them there)."""
         if self._sym is not None:
             self._materialize()
         return self._keys
