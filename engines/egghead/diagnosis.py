@@ -242,14 +242,14 @@ def _table_step(ctx, st, ev, cancel) -> None:
     elif isinstance(ev, Reactions):
         inds = _inf._indicators(ctx, st, cancel)
         for p in ctx.order:
-            st.M.keep_reaction(ctx.axis[p], inds[p], p in ev.solved)
+            st.M.keep_reaction(ctx.axis[p], inds[p], p in ev.solved, cancel)
     else:
         me = ev.player == ctx.setup.me
         axis = ctx.last if me else ctx.axis[ev.player]
         stack = ctx.space.index(ev.cards) if me else st.visible[ev.player]
         for T in (st.M, st.A):
             if T is not None:
-                T.reset_player(axis, stack)
+                T.reset_player(axis, stack, cancel)
     st.inds = st.sups = st.fix = st.post = None
 
 

@@ -280,7 +280,7 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         seen = [True] * ctx.n
         if ev.moderator is not None:
             seen[ctx.axis[ev.moderator]] = False
-        check_answer(ctx, st, i, q, ev.answer, seen)
+        check_answer(ctx, st, i, q, ev.answer, seen, cancel)
         st.M.filter_answer(q, ev.answer, seen, cancel)
         if st.A is not None:
             st.A.filter_answer(q, ev.answer, seen, cancel)
@@ -313,12 +313,12 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         if isinstance(st.M, OrbitTable):
             # the players who solved and those who did not in separate blocks (on both tables)
             group = [ctx.axis[p] for p in solved]
-            _refuse_orbits(ctx, st, i, lambda T: T.split_orbits(group), "this reactions round",
+            _refuse_orbits(ctx, st, i, lambda T: T.split_orbits(group, cancel), "this reactions round",
                            "the players who solved are told apart from the others, which "
                            "lists up to 6 orbits per orbit")
-            changed = st.M.split(group)
+            changed = st.M.split(group, cancel)
             if st.A is not None:
-                st.A.split(group)
+                st.A.split(group, cancel)
             if changed:
                 inds_before = None
         inds = inds_before if inds_before is not None else _indicators(ctx, st, cancel)
@@ -338,7 +338,7 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         for p in ctx.order:
             if sups is not None and _keeps_every_world(st.M, inds[p], sups[p], p in solved):
                 continue                  # eqs. (3)-(4) for p would remove nothing
-            st.M.keep_reaction(ctx.axis[p], inds[p], p in solved)
+            st.M.keep_reaction(ctx.axis[p], inds[p], p in solved, cancel)
         after = _my_row(ctx, st)
         if not after.any():
             alone = [p for p, r in removed_by.items() if r == int(before.sum())]
@@ -359,9 +359,9 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
                 raise ContradictionError(i, f"your cards {ctx.fmt(c)} were not among your valid "
                                             f"stacks")
             check_solve(ctx, st, i, ctx.last, c, me, cancel)
-            st.M.reset_player(ctx.last, c)
+            st.M.reset_player(ctx.last, c, cancel)
             if st.A is not None:
-                st.A.reset_player(ctx.last, c)
+                st.A.reset_player(ctx.last, c, cancel)
             st.ans_row[:] = True
         else:
             held = st.visible[ev.player]
@@ -371,9 +371,9 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
                                             f"{ctx.fmt(held)}")
             ax = ctx.axis[ev.player]
             check_solve(ctx, st, i, ax, held, ev.player, cancel)
-            st.M.reset_player(ax, held)
+            st.M.reset_player(ax, held, cancel)
             if st.A is not None:
-                st.A.reset_player(ax, held)
+                st.A.reset_player(ax, held, cancel)
             st.visible[ev.player] = ctx.space.index(ev.new_cards)
         after = _my_row(ctx, st)
         if not after.any():
@@ -416,7 +416,8 @@ def check_solve(ctx: _Ctx, st: _State, i: int, axis: int, stack: int, who: str,
                    "the table holds the worlds where they held that stack")
 
 
-def check_answer(ctx: _Ctx, st: _State, i: int, q, answer: int, seen: Sequence[bool]) -> None:
+def check_answer(ctx: _Ctx, st: _State, i: int, q, answer: int, seen: Sequence[bool],
+                 cancel: CancelFlag = None) -> None:
     """Refuse, before anything is built, an answer (eq. (2)/(6)) about players whose stack is
     free since they solved, when it would leave an orbit table larger than
     :data:`MAX_EVENT_ORBITS` (every stored orbit meets each of their 56 stacks; the count is
@@ -424,8 +425,9 @@ def check_answer(ctx: _Ctx, st: _State, i: int, q, answer: int, seen: Sequence[b
 
     Raises:
         SessionFormatError: at ``$.events[i]``, naming the orbits and memory and the limit.
+        Cancelled: ``cancel`` returned True.
     """
-    _refuse_orbits(ctx, st, i, lambda T: (T.answer_orbits(q, answer, seen)
+    _refuse_orbits(ctx, st, i, lambda T: (T.answer_orbits(q, answer, seen, cancel)
                                          if any(seen[a] for a in T.free) else 0),
                    "this answer", "it concerns players who solved, whose new stacks are "
                    "unknown: every possible world meets each of their stacks")
@@ -492,8 +494,9 @@ SECONDS_PER_MEGAORBIT = 0.008
 """Inference time per event per 10^6 orbits of the full table, when the master table is kept as
 orbits (:func:`uses_orbits`): 6 players × 56 stacks (55.5 M orbits) take at most 0.43 s of CPU
 per event, update and posterior, on the benchmark's games (``bench_egghead.py --compare 6``,
-load about 8; docs/egghead-six-players.md). The answer that concerns a player again after they
-solved can take about 6 s (``--solve``), which the estimate does not cover."""
+load about 8; docs/egghead-six-players.md; since the chunked passes 0.07 s, and the estimate
+is kept as a bound for loaded machines). The answer that concerns a player again after they
+solved takes about 2 s with its posterior (``--solve``), which the estimate does not cover."""
 
 
 def estimated_seconds_per_event(players: int, S: int) -> float:
@@ -554,7 +557,18 @@ def _fixpoint(ctx: _Ctx, st: _State, cancel: CancelFlag) -> bool:
     """Whether every player reacts the same way in every world of the table (cached)."""
     if st.fix is None:
         inds = _indicators(ctx, st, cancel)
-        st.fix = all(type(st.M).reaction_is_constant_on(inds[p], st.sups[p]) for p in ctx.order)
+        seen = set()                      # players of one orbit block share their indicators
+        fix = True
+        for p in ctx.order:
+            pair = (id(inds[p]), id(st.sups[p]))
+            if pair in seen:
+                continue
+            seen.add(pair)
+            check_cancel(cancel)
+            if not type(st.M).reaction_is_constant_on(inds[p], st.sups[p]):
+                fix = False
+                break
+        st.fix = fix
     return st.fix
 
 
@@ -667,7 +681,7 @@ def _posterior(ctx: _Ctx, st: _State, cancel: CancelFlag) -> Posterior:
         my_probabilities=tuple(float(x) for x in probs),
         can_solve=len(idx) == 1, solution=sp.stack(int(idx[0])) if len(idx) == 1 else None,
         others_can_solve=others_b, others_solve_probability=others_p,
-        worlds=st.M.count(), valid_count_with_ba=int(ba_row.sum()),
+        worlds=st.M.count(cancel), valid_count_with_ba=int(ba_row.sum()),
         valid_count_without_ba=int(st.ans_row.sum()),
         my_valids_without_ba=tuple(sp.stack(int(s)) for s in ans_idx),
         position_values=pos_vals,

@@ -48,10 +48,14 @@ from engines.egghead.questions import Question
 from engines.egghead.table import table_bytes
 
 _CHUNK = 1 << 20  # orbits handled at once
+_IND_CHUNK = 1 << 18  # orbits per pass of an indicator (temporaries of a few MB, reused)
+_WINDOW = 1 << 22  # widest rank window an indicator counts with one bincount (32 MB of int64)
+_STEP_LIMIT = 1 << 21  # (tails x other orbits) combined at once while listing the answers' orbits
 _GEN_LIMIT = 1 << 18  # multisets generated at once for the full table
 _DENSE_LIMIT = 1 << 25  # indicators over at most this many keys are dense count arrays
 _OUTER_LIMIT = 1 << 23  # aggregates combined at once by the full-table answer filter (>= C(60, 5))
 _SYM_LIMIT = 1 << 16  # answers kept unmaterialised while the product of their aggregate ranges fits
+_SYM_PIECE = 1 << 19  # entries of an answers-only indicator built at once
 _JOINT_LIMIT = 1 << 22  # (joint aggregates x orbits of the other blocks) tabled at once when listing them
 
 
@@ -103,16 +107,17 @@ def _strides(radix: Sequence[int]) -> list[int]:
 
 
 def _unpack(keys: np.ndarray, m: int, bits: int) -> np.ndarray:
-    """int16 (N, m) rows of packed keys (the first column most significant)."""
+    """int64 (N, m) rows of packed keys (the first column most significant), in column-major
+    order: each column contiguous and of the index type, so that the passes' gathers
+    (:meth:`OrbitTable._deletion_ranks`) read it without a conversion (measured: 7 ms instead
+    of 12 ms per 2^18 orbits)."""
     keys = np.asarray(keys, dtype=np.int64)
-    out = np.empty((keys.shape[0], m), dtype=np.int16)
+    out = np.empty((m, keys.shape[0]), dtype=np.int64)
     mask = (1 << bits) - 1
-    tmp = np.empty(keys.shape[0], dtype=np.int64)
     for j in range(m):
-        np.right_shift(keys, bits * (m - 1 - j), out=tmp)
-        np.bitwise_and(tmp, mask, out=tmp)
-        out[:, j] = tmp
-    return out
+        np.right_shift(keys, bits * (m - 1 - j), out=out[j])
+        np.bitwise_and(out[j], mask, out=out[j])
+    return out.T
 
 
 def _mirror(rows: np.ndarray, sizes: Sequence[int], S: int) -> np.ndarray:
@@ -177,6 +182,35 @@ def multisets(S: int, b: int) -> np.ndarray:
     out = np.vstack(parts)
     out.setflags(write=False)
     return out
+
+
+def _tuple_aggregates(q: Question, S: int, b: int, dt) -> np.ndarray:
+    """``dt`` (C(S+b-1, b),): the aggregate of question ``q`` (the combine of its per-stack
+    numbers, Zorn 2024 eq. (2)) of every sorted b-tuple of :func:`multisets` (S, b), in the
+    same order, built as :func:`multisets` builds the tuples (a first stack, then the
+    (b-1)-tuples from it on): one combine per tuple instead of b gathers and combines."""
+    f = q.feature.astype(dt)
+    agg = np.full(1, q.identity, dtype=dt)
+    for k in range(1, b + 1):
+        if k == 1:
+            agg = q.ufunc(agg[0], f)
+            continue
+        first = multisets(S, k - 1)[:, 0]
+        starts = np.searchsorted(first, np.arange(S, dtype=first.dtype))
+        agg = np.concatenate([q.ufunc(f[a], agg[starts[a]:]) for a in range(S)])
+    return agg
+
+
+def _add_window(cnt: np.ndarray, ranks: np.ndarray) -> None:
+    """Add to ``cnt`` (uint8/uint16 counts) one per entry of ``ranks`` (int, repeats allowed,
+    changed in place) with one ``bincount`` over their window [min, max] only."""
+    if ranks.size == 0:
+        return
+    lo = int(ranks.min())
+    ranks -= lo
+    c = np.bincount(ranks)
+    view = cnt[lo:lo + c.size]
+    np.add(view, c, out=view, casting="unsafe")
 
 
 def orbits_possible(players: int, S: int) -> int:
@@ -273,7 +307,9 @@ class OrbitTable:
 
     @property
     def keys(self) -> np.ndarray:
-        """The sorted int64 keys of the orbits (materialised from the answers on first use)."""
+        """The sorted int64 keys of the orbits (materialised from the answers on first use,
+        without a Cancel flag: the passes of this class list them with :meth:`_listed` and
+        their ``cancel`` first, so this property only reads them there)."""
         if self._sym is not None:
             self._materialize()
         return self._keys
@@ -341,36 +377,49 @@ class OrbitTable:
             dist = new
         return int(round(float(dist @ ok)))
 
-    def _sym_indicator(self, bi: int, sizes: tuple) -> OrbitIndicator:
+    def _sym_indicator(self, bi: int, sizes: tuple, cancel: CancelFlag = None) -> OrbitIndicator:
         """The dense solved indicator of block ``bi`` (as :meth:`_dense_indicator` computes
         it from the orbits) from the recorded answers: for every world without one player of
         the block (mixed-radix lexicographic index of its sorted blocks), the number of that
-        player's stacks that satisfy every answer, read from the aggregates."""
+        player's stacks that satisfy every answer, read from the aggregates. Built in pieces
+        of about ``_SYM_PIECE`` entries along the first block's tuples (six players, blocks
+        of 5 and 1: 25.5 M entries, whose joint indices are never all held at once).
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every piece)."""
         qs = self._sym
+        check_cancel(cancel)
         bounds, strides, grid, ok = self._sym_grid()
         N = np.zeros(grid.shape[1], dtype=np.int32)
         for flat, m in self._sym_moves(self.blocks[bi][0], grid, strides):
             N += m * ok[flat]
         N = np.minimum(N, 2).astype(np.uint8)
         jdt = np.int32 if grid.shape[1] < (1 << 31) else np.int64
-        J = np.zeros(1, dtype=jdt)
+        live = [(b, size) for b, size in zip(self.blocks, sizes) if size]
+        per_q = []                       # (question, outer aggregates, inner aggregates, stride)
         for i, (q, _a, sn) in enumerate(qs):
+            check_cancel(cancel)
             dt = np.int16 if q.bound < (1 << 15) else np.int64
-            agg = np.full(1, q.identity, dtype=dt)
-            for b, size in zip(self.blocks, sizes):
-                if size == 0:
-                    continue
-                if sn[b[0]]:
-                    ms = multisets(self.S, size)
-                    f = q.feature.astype(dt)
-                    blk = np.full(ms.shape[0], q.identity, dtype=dt)
-                    for j in range(size):
-                        blk = q.ufunc(blk, f[ms[:, j]])
-                else:
-                    blk = np.full(math.comb(self.S + size - 1, size), q.identity, dtype=dt)
-                agg = q.ufunc.outer(agg, blk).ravel()
-            J = J + agg.astype(jdt) * jdt(strides[i])
-        cnt = N[J]
+
+            def blk_agg(b, size, q=q, sn=sn, dt=dt):
+                if not sn[b[0]]:
+                    return np.full(math.comb(self.S + size - 1, size), q.identity, dtype=dt)
+                return _tuple_aggregates(q, self.S, size, dt)
+            inner = np.full(1, q.identity, dtype=dt)
+            for b, size in live[1:]:
+                inner = q.ufunc.outer(inner, blk_agg(b, size)).ravel()
+            per_q.append((q, blk_agg(*live[0]), inner, jdt(strides[i])))
+        R0, Rr = per_q[0][1].size, per_q[0][2].size
+        cnt = np.empty(R0 * Rr, dtype=np.uint8)
+        step = max(1, _SYM_PIECE // Rr)
+        for s0 in range(0, R0, step):
+            check_cancel(cancel)
+            J = None
+            for q, outer, inner, st in per_q:
+                part = q.ufunc.outer(outer[s0:s0 + step], inner).ravel().astype(jdt)
+                part *= st
+                J = part if J is None else np.add(J, part, out=J)
+            cnt[s0 * Rr:s0 * Rr + J.size] = N[J]
         return OrbitIndicator(None, None, dense=cnt, sizes=sizes, bits=self.bits, S=self.S)
 
     def _sym_row(self, axis: int, world: Sequence[int]) -> np.ndarray:
@@ -386,7 +435,18 @@ class OrbitTable:
         """List the orbits of the recorded answers (all of them at once: the fast full-table
         filter, or a filter of every orbit of the full table when that does not apply)."""
         sym, inds, count, kept = self._sym, self._inds, self._count, self._kept
+        check_cancel(cancel)
         self._sym = None
+        try:
+            self._list_answers(sym, cancel)
+        except BaseException:            # Cancelled: still the answers, nothing half-listed
+            self._sym, self._keys, self.full = sym, np.zeros(0, dtype=np.int64), False
+            self._inds, self._count, self._kept = inds, count, kept
+            raise
+        self._inds, self._count, self._kept = inds, count, kept
+
+    def _list_answers(self, sym, cancel: CancelFlag) -> None:
+        """:meth:`_materialize`'s listing of the orbits of the answers ``sym``."""
         fast = self._full_answer_chunks(sym, cancel)
         if fast is None:
             def rows_iter():
@@ -400,10 +460,9 @@ class OrbitTable:
                                 acc = q.ufunc(acc, q.feature[rows[:, j]])
                         ok &= q.final(acc) == a
                     yield rows[ok]
-            self._set_rows(rows_iter(), in_order=True, keep_marks=True)
+            self._set_rows(rows_iter(), in_order=True, keep_marks=True, cancel=cancel)
         else:
-            self._set_keys(fast, in_order=True, keep_marks=True)
-        self._inds, self._count, self._kept = inds, count, kept
+            self._set_keys(fast, in_order=True, keep_marks=True, cancel=cancel)
 
     # ------------------------------------------------------------------ layout
     @staticmethod
@@ -439,7 +498,7 @@ class OrbitTable:
         return key
 
     def unpack(self, keys: np.ndarray, m: int | None = None) -> np.ndarray:
-        """int16 (N, m) rows of keys (m defaults to n)."""
+        """int64 (N, m) rows of keys (m defaults to n; column-major, see :func:`_unpack`)."""
         return _unpack(keys, self.n if m is None else m, self.bits)
 
     def _canon(self, world: Sequence[int]) -> np.ndarray:
@@ -451,14 +510,45 @@ class OrbitTable:
         cols = [np.sort(w[:, list(b)], axis=1) for b in self.blocks]
         return np.hstack(cols)
 
-    def _rows_chunks(self, chunk: int | None = None):
-        """The table's orbit rows, in chunks of ``chunk`` (default ``_CHUNK``) (int16 (N, n))."""
+    def _rows_chunks(self, chunk: int | None = None, cancel: CancelFlag = None):
+        """The table's orbit rows, in chunks of ``chunk`` (default ``_CHUNK``) (int64 (N, n), or
+        int16 for the full table);
+        a table kept as its answers lists its orbits first (:meth:`_materialize`).
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked before every chunk)."""
         if self.full:
-            yield from self._full_chunks(self.blocks)
+            for rows in self._full_chunks(self.blocks):
+                check_cancel(cancel)
+                yield rows
             return
+        self._listed(cancel)
         chunk = chunk or _CHUNK
-        for s in range(0, self.keys.size, chunk):
-            yield self.unpack(self.keys[s:s + chunk])
+        keys = self._keys
+        for s in range(0, keys.size, chunk):
+            check_cancel(cancel)
+            yield self.unpack(keys[s:s + chunk])
+
+    def _listed(self, cancel: CancelFlag = None) -> None:
+        """List the orbits of a table kept as its answers (:meth:`_materialize`, honouring
+        ``cancel``), so that no loop lists them through :attr:`keys` without it."""
+        if self._sym is not None:
+            self._materialize(cancel)
+
+    def _key_chunks(self, chunk: int | None = None, cancel: CancelFlag = None):
+        """The stored keys and their orbit rows, in chunks of ``chunk`` (default
+        ``_IND_CHUNK``): (int64 (N,), int64 (N, n)) pairs; the table must not be :attr:`full`.
+        A filter keeps ``keys[ok]`` instead of packing ``rows[ok]`` again.
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked before every chunk)."""
+        chunk = chunk or _IND_CHUNK
+        self._listed(cancel)
+        keys = self._keys
+        for s in range(0, keys.size, chunk):
+            check_cancel(cancel)
+            part = keys[s:s + chunk]
+            yield part, self.unpack(part)
 
     def _full_chunks(self, blocks):
         """Every orbit of the full table for ``blocks``, in chunks (int16 (N, n)), in the
@@ -505,16 +595,20 @@ class OrbitTable:
             return math.prod(math.comb(self.S + len(b) - 1, len(b)) for b in self.blocks)
         return int(self.keys.size)
 
-    def count(self) -> int:
+    def count(self, cancel: CancelFlag = None) -> int:
         """Number of worlds (int): the sum over orbits of their sizes (multinomials), times S
-        for each free axis."""
+        for each free axis (cached; usually counted by the indicators' pass).
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk)."""
         if self.full:
             return self.S ** self.n
         if self._count is None:
             if self._sym is not None:
                 self._count = self._sym_count()
             else:
-                self._count = sum(int(self._orbit_sizes(rows).sum()) for rows in self._rows_chunks())
+                self._count = sum(int(self._orbit_sizes(rows).sum())
+                                  for rows in self._rows_chunks(_IND_CHUNK, cancel))
         return self._count * self.S ** len(self.free)
 
     def _orbit_sizes(self, rows: np.ndarray) -> np.ndarray:
@@ -537,19 +631,36 @@ class OrbitTable:
             size *= math.factorial(b) // denom
         return size
 
-    def _set_rows(self, rows_iter, in_order: bool = False, keep_marks: bool = False) -> None:
+    def _set_rows(self, rows_iter, in_order: bool = False, keep_marks: bool = False,
+                  cancel: CancelFlag = None) -> None:
         """Replace the table by the orbits of ``rows_iter``; ``in_order``: they come in key
         order without repeats (a filter of the table's own orbits), so no sort is needed."""
-        self._set_keys((self.pack(r) for r in rows_iter), in_order, keep_marks)
+        self._set_keys((self.pack(r) for r in rows_iter), in_order, keep_marks, cancel)
 
-    def _set_keys(self, keys_iter, in_order: bool = False, keep_marks: bool = False) -> None:
-        """:meth:`_set_rows` from chunks of packed keys."""
+    def _set_keys(self, keys_iter, in_order: bool = False, keep_marks: bool = False,
+                  cancel: CancelFlag = None) -> None:
+        """:meth:`_set_rows` from chunks of packed keys. The chunks are copied into one
+        array ``_CHUNK`` keys at a time (its first touch is the slow part on a fresh
+        allocation), checking ``cancel`` in between.
+
+        Raises:
+            Cancelled: ``cancel`` returned True (the caller's table may be half-changed:
+                discard it, as the timeline does)."""
         parts = list(keys_iter)
-        keys = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+        keys = np.empty(sum(p.size for p in parts), dtype=np.int64)
+        pos = 0
+        for p in parts:
+            for s0 in range(0, p.size, _CHUNK):
+                check_cancel(cancel)
+                piece = p[s0:s0 + _CHUNK]
+                keys[pos:pos + piece.size] = piece
+                pos += piece.size
+        del parts
         if not in_order:
             # sorted, repeats dropped (what np.unique gives; numpy 2's np.unique hashes: 16 s
             # instead of 1 s for the 11.4 M keys of a six-player answer after a solve)
-            keys = np.sort(keys)
+            keys.sort()
+            check_cancel(cancel)
             if keys.size > 1:
                 keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
         self.keys = keys
@@ -559,10 +670,39 @@ class OrbitTable:
             self._kept = []
         self._inds = {}
 
+    def _keep_keys(self, pieces, keep_marks: bool = False, cancel: CancelFlag = None) -> None:
+        """Replace the table by a filter of its own stored keys: ``pieces`` yields, in key
+        order, the kept keys of consecutive chunks (new arrays, each at most its chunk; they
+        may be changed without changing the order, as a solve's freed column set to 0). They
+        are written over the stored keys in place: the k-th piece never passes its own chunk,
+        so nothing is overwritten before it is read, and no second array of the table's size
+        is allocated (its first touch is most of a pass's system time on a fresh allocation).
+        A generator that raises (Cancelled) leaves the stored keys half-overwritten: discard
+        the table (the timeline does). A table kept as its answers is listed first (with
+        ``cancel``)."""
+        self._listed(cancel)
+        keys = self._keys
+        if not keys.flags.writeable:
+            keys = keys.copy()
+        pos = 0
+        for piece in pieces:
+            keys[pos:pos + piece.size] = piece
+            pos += piece.size
+        # a table that shrank to under half gives its memory back (a copy of the rest)
+        self._keys = keys[:pos] if 2 * pos >= keys.size else keys[:pos].copy()
+        self.full = False
+        self._count = None
+        if not keep_marks:
+            self._kept = []
+        self._inds = {}
+
     # ------------------------------------------------------------------ refinement
-    def split(self, group: Sequence[int]) -> bool:
+    def split(self, group: Sequence[int], cancel: CancelFlag = None) -> bool:
         """Refine the blocks so that ``group`` (axes) is a union of blocks. Returns whether
-        anything changed. Each orbit becomes the orbits of the finer partition it holds."""
+        anything changed. Each orbit becomes the orbits of the finer partition it holds.
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk of orbits)."""
         g = {int(a) for a in group}
         new = []
         for b in self.blocks:
@@ -586,23 +726,25 @@ class OrbitTable:
             per_block.append(_assignments(b, parts))
 
         def rows_iter():
-            for s in range(0, self.keys.size, _CHUNK // 8):
-                rows = self.unpack(self.keys[s:s + _CHUNK // 8])
+            for rows in self._rows_chunks(_CHUNK // 8, cancel):
                 for combo in itertools.product(*per_block):
                     world = np.empty_like(rows)
                     for b, (c0, _c1), assign in zip(old_blocks, old_cols, combo):
                         for a, pos in zip(b, assign):
                             world[:, a] = rows[:, c0 + pos]
                     yield self._canon(world)
-        self._set_rows(rows_iter())
+        self._set_rows(rows_iter(), cancel=cancel)
         return True
 
-    def split_orbits(self, group: Sequence[int]) -> int:
+    def split_orbits(self, group: Sequence[int], cancel: CancelFlag = None) -> int:
         """Orbits :meth:`split` (``group``) would store (int; 0 when the table is full or kept
         as answers, which a split leaves unlisted), exactly, without building them: per
         stored orbit, the product over the blocks it cuts of the number of distinct
         sub-multisets of the cut size (the distinct sorted choices of that many columns;
-        chunked, at most C(6, 3) = 20 choices per block)."""
+        chunked, at most C(6, 3) = 20 choices per block).
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk)."""
         if self.full or self._sym is not None:
             return 0
         g = {int(a) for a in group}
@@ -614,7 +756,7 @@ class OrbitTable:
         if not cuts:
             return int(self.keys.size)
         total = 0
-        for rows in self._rows_chunks():
+        for rows in self._rows_chunks(_IND_CHUNK, cancel):
             per = np.ones(rows.shape[0], dtype=np.int64)
             for c0, c1, k in cuts:
                 choices = list(itertools.combinations(range(c0, c1), k))
@@ -632,7 +774,7 @@ class OrbitTable:
         the answer is recorded, not applied to listed orbits (see :meth:`_sym_indicator`)."""
         unseen = [a for a in range(self.n) if not seen[a]]
         if unseen:
-            self.split(unseen)
+            self.split(unseen, cancel)
         released = sorted(a for a in self.free if seen[a])
         if released:
             self._filter_answer_released(q, answer, seen, released, cancel)
@@ -647,37 +789,45 @@ class OrbitTable:
                 self._materialize(cancel)
             return
 
-        def rows_iter():
-            for rows in self._rows_chunks():
-                check_cancel(cancel)
+        def keys_iter():                 # the stored keys filtered: nothing packed again
+            for part, rows in self._key_chunks(cancel=cancel):
                 acc = np.full(rows.shape[0], q.identity, dtype=np.int64)
                 for j in seen_cols:
                     acc = q.ufunc(acc, q.feature[rows[:, j]])
-                yield rows[q.final(acc) == answer]
-        self._set_rows(rows_iter(), in_order=True)
+                yield part[q.final(acc) == answer]
+        self._keep_keys(keys_iter(), cancel=cancel)
 
-    def _released_pass(self, q: Question, answer: int, seen: Sequence[bool], released):
+    def _released_pass(self, q: Question, answer: int, seen: Sequence[bool], released,
+                       cancel: CancelFlag = None, chunk: int | None = None):
         """Per-chunk aggregates of the seen stored columns and the pass table of the
         ``released`` free axes: yields (rows, acc) with acc the aggregate over the seen
-        columns that are not released."""
+        columns that are not released, ``chunk`` orbits at a time (default ``_IND_CHUNK``).
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk)."""
         lay = self.layout
         cols = [j for j, a in enumerate(lay) if seen[a] and a not in released]
-        for rows in self._rows_chunks():
+        for rows in self._rows_chunks(chunk or _IND_CHUNK):
+            check_cancel(cancel)
             acc = np.full(rows.shape[0], q.identity, dtype=np.int64)
             for j in cols:
                 acc = q.ufunc(acc, q.feature[rows[:, j]])
             yield rows, acc
 
-    def answer_orbits(self, q: Question, answer: int, seen: Sequence[bool]) -> int:
+    def answer_orbits(self, q: Question, answer: int, seen: Sequence[bool],
+                      cancel: CancelFlag = None) -> int:
         """Orbits :meth:`filter_answer` would store (int), exactly, without building them:
         the stored orbits when no free axis is seen (a filter keeps at most those), else the
         number of (orbit, stacks of the seen free axes) that give ``answer``, from the
-        histogram of the other seen players' aggregate (one pass over the stored orbits)."""
+        histogram of the other seen players' aggregate (one pass over the stored orbits).
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk)."""
         released = sorted(a for a in self.free if seen[a])
         if not released:
             return 0 if (self.full or self._sym is not None) else int(self.keys.size)
         hist = np.zeros(q.bound, dtype=np.int64)
-        for _rows, acc in self._released_pass(q, answer, seen, released):
+        for _rows, acc in self._released_pass(q, answer, seen, released, cancel):
             hist += np.bincount(acc, minlength=q.bound)
         for _a in released:               # one more stack combined, each of the S possible
             new = np.zeros(q.bound, dtype=np.int64)
@@ -706,19 +856,22 @@ class OrbitTable:
 
             def keys_iter():
                 s0 = 0
-                for rows, acc in self._released_pass(q, answer, seen, released):
-                    check_cancel(cancel)
+                # small chunks: the (chunk, S) pass mask and its survivors stay a few MB
+                for rows, acc in self._released_pass(q, answer, seen, released, cancel,
+                                                     _IND_CHUNK // 4):
                     ri, v = np.nonzero(ok[acc])
                     yield keys[s0 + ri] | (v.astype(np.int64) << shift)
                     s0 += rows.shape[0]
             self.free = self.free - set(released)
-            self._set_keys(keys_iter())
+            # the released column the last one (shift 0): the stored keys are sorted and
+            # distinct, and each is followed by its stacks in increasing order, so the new
+            # keys come sorted
+            self._set_keys(keys_iter(), in_order=shift == 0, cancel=cancel)
             return
         step = max(1, _CHUNK // self.S ** len(released))
 
         def rows_iter():
-            for rows, acc in self._released_pass(q, answer, seen, released):
-                check_cancel(cancel)
+            for rows, acc in self._released_pass(q, answer, seen, released, cancel):
                 for s0 in range(0, rows.shape[0], step):
                     r, a = rows[s0:s0 + step], acc[s0:s0 + step]
                     for c in rcols:
@@ -727,7 +880,7 @@ class OrbitTable:
                         a = q.ufunc(np.repeat(a, self.S), q.feature[r[:, c]])
                     yield r[q.final(a) == answer]
         self.free = self.free - set(released)
-        self._set_rows(rows_iter())
+        self._set_rows(rows_iter(), cancel=cancel)
 
     def _full_answer_chunks(self, sym: Sequence[tuple], cancel: CancelFlag):
         """The keys of the orbits of the full table that give every answer of ``sym``
@@ -753,12 +906,11 @@ class OrbitTable:
             feat = q.feature.astype(dt)
             ident = dt(q.identity)
 
-            def agg_of(rows, is_seen, feat=feat, ident=ident, dt=dt, q=q):
-                acc = np.full(rows.shape[0], ident, dtype=dt)
+            def agg_of(rows, is_seen, ident=ident, dt=dt, q=q):
+                # every sorted tuple of rows.shape[1] stacks (rows is multisets(S, b))
                 if is_seen:
-                    for j in range(rows.shape[1]):
-                        acc = q.ufunc(acc, feat[rows[:, j]])
-                return acc
+                    return _tuple_aggregates(q, S, rows.shape[1], dt)
+                return np.full(rows.shape[0], ident, dtype=dt)
 
             rest_agg = np.full(1, ident, dtype=dt)
             for b in rest:
@@ -774,7 +926,7 @@ class OrbitTable:
         tail_key = _lex_keys(S, b1 - 1, bits) << (bits * rest_cols)
         starts = (np.searchsorted(tail[:, 0], np.arange(S, dtype=tail.dtype)) if b1 > 1
                   else np.zeros(S, dtype=np.int64))
-        step = max(1, _OUTER_LIMIT // R)
+        step = max(1, _STEP_LIMIT // R)
 
         def gen():
             for a in range(S):
@@ -784,6 +936,7 @@ class OrbitTable:
                 t_aggs = [q.ufunc(feat[a], tail_agg[start:]) if seen1 else tail_agg[start:]
                           for q, feat, _ok, _ra, tail_agg, seen1 in per_q]
                 for s0 in range(0, t_aggs[0].shape[0], step):
+                    check_cancel(cancel)
                     ok = None
                     for (q, _f, ok_val, rest_agg, _ta, _s1), t_agg in zip(per_q, t_aggs):
                         part = t_agg[s0:s0 + step]
@@ -811,13 +964,11 @@ class OrbitTable:
         rest = blocks[1:]
 
         def agg(q, rows, is_seen):
+            # every sorted tuple of rows.shape[1] stacks (rows is multisets(S, b))
             dt = np.int16 if q.bound < (1 << 15) else np.int64
-            f = q.feature.astype(dt)
-            acc = np.full(rows.shape[0], q.identity, dtype=dt)
             if is_seen:
-                for j in range(rows.shape[1]):
-                    acc = q.ufunc(acc, f[rows[:, j]])
-            return acc
+                return _tuple_aggregates(q, S, rows.shape[1], dt)
+            return np.full(rows.shape[0], q.identity, dtype=dt)
 
         jt = np.zeros(tail.shape[0], dtype=np.int64)
         okr = None
@@ -827,6 +978,7 @@ class OrbitTable:
                         | _lex_keys(S, len(b), bits)[None, :]).ravel()
         comb = [None] * len(sym)
         for i, ((q, _a, seen), st) in enumerate(zip(sym, strides)):
+            check_cancel(cancel)
             jt += agg(q, tail, seen[blocks[0][0]]).astype(np.int64) * st
             ra = np.full(1, q.identity, dtype=np.int64)
             for b in rest:
@@ -844,7 +996,7 @@ class OrbitTable:
         tail_key = _lex_keys(S, tail.shape[1], bits) << (bits * rest_cols)
         starts = (np.searchsorted(tail[:, 0], np.arange(S, dtype=tail.dtype)) if tail.shape[1]
                   else np.zeros(S, dtype=np.int64))
-        step = max(1, _OUTER_LIMIT // R)
+        step = max(1, _STEP_LIMIT // R)
         seen0 = [sn[blocks[0][0]] for _q, _a, sn in sym]
 
         def gen():
@@ -857,6 +1009,7 @@ class OrbitTable:
                     x = np.minimum(q.ufunc(grid[i], q.feature[a]), q.bound - 1) if seen0[i] else grid[i]
                     flat += x * st
                 for s0 in range(start, tail.shape[0], step):
+                    check_cancel(cancel)
                     ja = flat[jt[s0:s0 + step]]
                     idx = np.flatnonzero(okr[ja].ravel() if R > 1 else okr[ja, 0])
                     if idx.size == 0:
@@ -888,7 +1041,7 @@ class OrbitTable:
             return (cached, cached) if with_support else cached
         dsz = self._deletion_sizes(bi)
         if math.prod(_radix(self.S, dsz)) <= _DENSE_LIMIT:
-            ind = (self._sym_indicator(bi, dsz) if self._sym is not None
+            ind = (self._sym_indicator(bi, dsz, cancel) if self._sym is not None
                    else self._dense_indicator(bi, dsz, cancel))
             if axis in self.free:        # one stored orbit per key stands for S stacks
                 np.minimum(ind.dense.astype(np.int64) * self.S, 2, out=ind.dense, casting="unsafe")
@@ -900,8 +1053,7 @@ class OrbitTable:
         # keys of all orbits (up to 6 per orbit: 70 M for 11.7 M orbits)
         keys = np.zeros(0, dtype=np.int64)
         counts = np.zeros(0, dtype=np.int64)
-        for rows in self._rows_chunks():
-            check_cancel(cancel)
+        for rows in self._rows_chunks(cancel=cancel):
             parts = []
             for j in range(c0, c1):
                 last = np.ones(rows.shape[0], dtype=bool) if j == c1 - 1 else rows[:, j] != rows[:, j + 1]
@@ -938,15 +1090,17 @@ class OrbitTable:
         st = _strides(radix)
         top = math.prod(radix) - 1
         N = rows.shape[0]
-        other = np.zeros(N, dtype=np.int32)
+        base = np.full(N, top, dtype=np.int32)   # top minus the other blocks' part of the rank
         for k, (c0, c1) in enumerate(cols):
             if k == bi or c1 == c0:
                 continue
             bk = c1 - c0
-            r = np.zeros(N, dtype=np.int32)
-            for p in range(bk):
+            r = MT[bk][rows[:, c0]]
+            for p in range(1, bk):
                 r += MT[bk - p][rows[:, c0 + p]]
-            other += r * st[k]
+            if st[k] != 1:
+                r *= st[k]
+            base -= r
         c0, c1 = cols[bi]
         b = c1 - c0
         suf = [None] * b             # suf[j]: the columns after j, at their mirrored positions
@@ -957,32 +1111,66 @@ class OrbitTable:
         pre = np.zeros(N, dtype=np.int32)   # the columns before j, one mirrored position down
         for j in range(b):
             r = pre + suf[j]
-            r *= st[bi]
-            r += other
-            np.subtract(top, r, out=r)
+            if st[bi] != 1:
+                r *= st[bi]
+            np.subtract(base, r, out=r)
             last = (np.ones(N, dtype=bool) if j == b - 1
                     else rows[:, c0 + j] != rows[:, c0 + j + 1])
             yield r, last
-            pre = pre + MT[b - 1 - j][rows[:, c0 + j]]
+            if j < b - 1:
+                pre += MT[b - 1 - j][rows[:, c0 + j]]
 
     def _dense_indicator(self, bi: int, sizes: tuple, cancel: CancelFlag) -> OrbitIndicator:
         """The solved indicator of block ``bi`` as a dense count array (see
-        :class:`OrbitIndicator`): one bincount of the deletion ranks per chunk of orbits."""
+        :class:`OrbitIndicator`), from the deletion ranks of the orbits, ``_IND_CHUNK`` orbits
+        at a time, without a temporary the size of the index space (six players, blocks of 5
+        and 1: 25.5 M entries, a fresh 204 MB array per chunk before). The keys are sorted and
+        the rank order is the key order of the deleted rows (:meth:`_deletion_ranks`), so
+
+        * the column-0 deletions of the orbits sharing column 0 are distinct and increasing:
+          one fancy-indexed increment per run of equal column 0 (no repeats within it);
+        * a deletion of a later column keeps the columns before it, which change slowly along
+          the sorted keys: the ranks of a chunk lie in a window, counted by one ``bincount``
+          of the window (a few MB) added into the count array.
+
+        A count is the number of distinct deleted stacks giving that key, at most S (uint8 for
+        S <= 255), capped at 2 at the end.
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk)."""
         total = math.prod(_radix(self.S, sizes))
-        cnt = np.zeros(total, dtype=np.uint8)
+        cnt = np.zeros(total, dtype=np.uint8 if self.S <= 255 else np.uint16)
         worlds = 0 if (self._count is None and not self.full) else None
-        for rows in self._rows_chunks(2 * _CHUNK):
+        first = self._block_cols()[bi][0] == 0
+        for rows in self._rows_chunks(_IND_CHUNK):
             check_cancel(cancel)
             if worlds is not None:       # the same pass counts the worlds (:meth:`count`)
                 worlds += int(self._orbit_sizes(rows).sum())
-            parts = [r[last] for r, last in self._deletion_ranks(rows, bi, sizes)]
-            c = np.bincount(np.concatenate(parts), minlength=total)
-            np.minimum(c, 2, out=c)
-            cnt += c.astype(np.uint8)
-            np.minimum(cnt, 2, out=cnt)
+            col = rows[:, 0]
+            cut = np.flatnonzero(col[1:] != col[:-1]) + 1
+            runs = list(zip(np.r_[0, cut], np.r_[cut, rows.shape[0]]))   # equal column 0
+            later = []
+            for j, (r, last) in enumerate(self._deletion_ranks(rows, bi, sizes)):
+                if j == 0 and first:
+                    for s0, s1 in runs:
+                        cnt[r[s0:s1][last[s0:s1]]] += 1
+                else:
+                    later.append((r, last))
+            if not later:
+                continue
+            rr = np.concatenate([r[last] for r, last in later])
+            if rr.size and int(rr.max()) - int(rr.min()) < _WINDOW:
+                _add_window(cnt, rr)
+                continue
+            # a chunk across many values of column 0 (a sparse part of the table): one
+            # window per run of equal column 0, which every later deletion keeps first
+            for s0, s1 in runs:
+                _add_window(cnt, np.concatenate([r[s0:s1][last[s0:s1]] for r, last in later]))
+        np.minimum(cnt, 2, out=cnt)
         if worlds is not None:
             self._count = worlds
-        return OrbitIndicator(None, None, dense=cnt, sizes=sizes, bits=self.bits, S=self.S)
+        return OrbitIndicator(None, None, dense=cnt.astype(np.uint8, copy=False), sizes=sizes,
+                              bits=self.bits, S=self.S)
 
     def support(self, axis: int, cancel: CancelFlag = None) -> OrbitIndicator:
         """Keys (worlds without the player on ``axis``) where they have a valid stack."""
@@ -991,6 +1179,10 @@ class OrbitTable:
     @staticmethod
     def reaction_is_constant_on(solved_ind: OrbitIndicator, support: OrbitIndicator) -> bool:
         """Whether the player reacts alike in every world of the support (see BitTable)."""
+        if support.dense is not None and support.dense is solved_ind.dense:
+            # the support of a table is where its own count is positive (capped at 2):
+            # constant iff not both some key with exactly one valid and some with more
+            return not (bool((solved_ind.dense == 1).any()) and bool((solved_ind.dense == 2).any()))
         if support.dense is not None and solved_ind.dense is not None \
                 and support.sizes == solved_ind.sizes:
             s = support.dense > 0
@@ -1012,9 +1204,13 @@ class OrbitTable:
         c = solved_ind.count_of(support.keys) == 1
         return bool(c.all() or not c.any())
 
-    def keep_reaction(self, axis: int, solved_ind: OrbitIndicator, solved: bool) -> None:
+    def keep_reaction(self, axis: int, solved_ind: OrbitIndicator, solved: bool,
+                      cancel: CancelFlag = None) -> None:
         """Keep the orbits where every player of ``axis``'s block reacts as ``solved`` (the
-        block must hold players who all reacted alike, with indicators from the same table)."""
+        block must hold players who all reacted alike, with indicators from the same table).
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk of orbits)."""
         bi = self._block_of(axis)
         tag = (self.blocks[bi], bool(solved), solved_ind)
         if any(t[0] == tag[0] and t[1] == tag[1] and t[2] is solved_ind for t in self._kept):
@@ -1027,18 +1223,27 @@ class OrbitTable:
         c0, c1 = self._block_cols()[bi]
         dense = solved_ind.dense is not None and solved_ind.sizes == self._deletion_sizes(bi)
 
-        def rows_iter():
-            for rows in self._rows_chunks():
-                ok = np.ones(rows.shape[0], dtype=bool)
-                if dense:
-                    for r, _last in self._deletion_ranks(rows, bi, solved_ind.sizes):
-                        ok &= (solved_ind.dense[r] == 1) == bool(solved)
-                    yield rows[ok]
-                    continue
-                for j in range(c0, c1):
-                    ok &= (solved_ind.count_of(self._deletion_keys(rows, j)) == 1) == bool(solved)
-                yield rows[ok]
-        self._set_rows(rows_iter(), in_order=True, keep_marks=True)
+        # the keys of worlds without the player where they react as ``solved``
+        good = ((solved_ind.dense == 1) == bool(solved)) if dense else None
+
+        def ok_of(rows):
+            ok = np.ones(rows.shape[0], dtype=bool)
+            if dense:
+                for r, _last in self._deletion_ranks(rows, bi, solved_ind.sizes):
+                    ok &= good[r]
+                return ok
+            for j in range(c0, c1):
+                ok &= (solved_ind.count_of(self._deletion_keys(rows, j)) == 1) == bool(solved)
+            return ok
+
+        if self.full:
+            def rows_iter():
+                for rows in self._rows_chunks(cancel=cancel):
+                    yield rows[ok_of(rows)]
+            self._set_rows(rows_iter(), in_order=True, keep_marks=True, cancel=cancel)
+        else:                            # the stored keys filtered: nothing packed again
+            self._keep_keys((part[ok_of(rows)] for part, rows in self._key_chunks(cancel=cancel)),
+                            keep_marks=True, cancel=cancel)
         self._kept.append(tag)
 
     # ------------------------------------------------------------------ eq. (5)
@@ -1072,31 +1277,40 @@ class OrbitTable:
             kept += int(hit.sum())
         return kept
 
-    def reset_player(self, axis: int, stack: int) -> None:
+    def reset_player(self, axis: int, stack: int, cancel: CancelFlag = None) -> None:
         """Eq. (5): keep the worlds where the player on ``axis`` held ``stack``, then make
         their coordinate free (their block is split off first). The free coordinate is not
         stored (:attr:`free`; its column holds 0): the table stays the size of the orbits
         kept, instead of S times it, until an answer concerns that player
-        (:meth:`filter_answer`). A player already free stays free, the table unchanged."""
+        (:meth:`filter_answer`). A player already free stays free, the table unchanged.
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk; the table is then
+                half-changed: discard it, as the timeline does)."""
         if axis in self.free:
             return
         if self.full:
             self.split([axis])
             return
+        self._listed(cancel)             # before the blocks change
         bi = self._block_of(axis)
         if len(self.blocks[bi]) > 1:
-            self._split_off_holding(axis, stack)
-        col = self.layout.index(axis)
+            self._split_off_holding(axis, stack, cancel)
+        shift = self.bits * (self.n - 1 - self.layout.index(axis))
+        mask = np.int64((1 << self.bits) - 1) << shift
 
-        def rows_iter():
-            for rows in self._rows_chunks():
-                r = rows[rows[:, col] == stack]
-                r[:, col] = 0        # every kept orbit had ``stack`` there: key order kept
-                yield r
-        self._set_rows(rows_iter(), in_order=True)
+        def keys_iter():                 # the stored keys filtered, the column set to 0
+            keys = self._keys
+            for s0 in range(0, keys.size, _CHUNK):
+                check_cancel(cancel)
+                part = keys[s0:s0 + _CHUNK]
+                k = part[(part & mask) == (np.int64(stack) << shift)]
+                k &= ~mask               # every kept orbit had ``stack`` there: key order kept
+                yield k
+        self._keep_keys(keys_iter(), cancel=cancel)
         self.free = self.free | {axis}
 
-    def _split_off_holding(self, axis: int, stack: int) -> None:
+    def _split_off_holding(self, axis: int, stack: int, cancel: CancelFlag = None) -> None:
         """Keep the orbits whose block of ``axis`` holds ``stack`` and split ``axis`` off as a
         block of one holding it: each such orbit gives exactly one orbit of the finer blocks
         (one copy of ``stack`` moved to ``axis``), so nothing larger than the result is built
@@ -1110,7 +1324,7 @@ class OrbitTable:
                                  + [rest, [axis]])
 
         def rows_iter():
-            for rows in self._rows_chunks():
+            for rows in self._rows_chunks(_IND_CHUNK, cancel):
                 hit = rows[:, c0:c1] == stack
                 keep = hit.any(axis=1)
                 rows, hit = rows[keep], hit[keep]
@@ -1126,7 +1340,7 @@ class OrbitTable:
                 world[:, rest] = others
                 world[:, axis] = stack
                 yield self._canon(world)
-        self._set_rows(rows_iter())
+        self._set_rows(rows_iter(), cancel=cancel)
 
     # ------------------------------------------------------------------ projections
     def _worlds_over(self, axis: int, world: Sequence[int]) -> np.ndarray:
@@ -1196,12 +1410,15 @@ MAX_EVENT_ORBITS = 12 << 20
 solved (:meth:`OrbitTable.answer_orbits`); larger ones are refused before anything is built
 (:func:`engines.egghead.inference.check_solve`, :func:`engines.egghead.inference.check_answer`).
 Measured (docs/egghead-six-players.md, "A solve"): six players, an answer after a solve that
-left 11.4 M orbits took 6.1 s of CPU with its posterior and the process peaked at 0.81 GB,
-within the 10 s / 1 GB every task must keep to."""
+left 11.4 M orbits took 6.1 s of CPU with its posterior and the process peaked at 0.81 GB;
+since the passes run in chunks over the stored keys ("The whole command within 10 s" there),
+2.1 s and 0.30 GB, and the whole 12-event log through ``python -m engines infer`` 6.2 s of CPU,
+within the 10 s / 1 GB every task must keep to. The limit is kept (no run at a larger one)."""
 
-EVENT_BYTES_PER_ORBIT = 72
-"""Peak bytes of the process per orbit an event leaves, measured on that answer (0.81 GB /
-11.4 M orbits; it includes the indicators and the fixed part)."""
+EVENT_BYTES_PER_ORBIT = 27
+"""Peak bytes of the process per orbit an event leaves, measured on that answer (0.30 GB /
+11.4 M orbits, ``bench_egghead.py --solve``; it includes the indicators and the fixed part;
+72 before the chunked passes)."""
 
 
 def uses_orbits(players: int, S: int) -> bool:
@@ -1221,8 +1438,8 @@ def memory_needed_for(players: int, S: int, answers_table: bool = False) -> int:
     if uses_orbits(players, S):
         # at worst an answer keeps every orbit of one block (6 players × 56 stacks: 55.5 M
         # keys, 0.44 GB) and holds them twice while they are joined; the dense indicators, the
-        # cached tuples and the chunk temporaries fit in the headroom. The benchmark's game
-        # peaks at 0.45-0.62 GB (docs/egghead-six-players.md)
+        # cached tuples and the chunk temporaries fit in the headroom. The benchmark's games
+        # peak at 0.34 GB, the game with a solve at 0.30 GB (docs/egghead-six-players.md)
         keys = orbit_bytes(players, S)
         return keys * (2 if answers_table else 1) + keys + (256 << 20)
     table = table_bytes(players, S)

@@ -216,9 +216,9 @@ def play_game(players: int, values: int, cards: int, rounds: int, analysing: int
         ans = q.answer(real)
         seen = [True] * n
         if M is not None:
-            M.filter_answer(q, ans, seen)
+            M.filter_answer(q, ans, seen, cancel)
         if A is not None:
-            A.filter_answer(q, ans, seen)
+            A.filter_answer(q, ans, seen, cancel)
         if filt is not None:
             for j in range(n):
                 partial = q.combine_all([real[i] for i in range(n) if i != j])
@@ -235,11 +235,12 @@ def play_game(players: int, values: int, cards: int, rounds: int, analysing: int
             reacts = [int(row.sum()) == 1 for row in rows]
             changed = False
             if M is not None:
-                inds = [(M if ba[j] or A is None else A).solved_indicator(j) for j in range(n)]
-                before = M.count()
+                inds = [(M if ba[j] or A is None else A).solved_indicator(j, cancel)
+                        for j in range(n)]
+                before = M.count(cancel)
                 for j in range(n):
-                    M.keep_reaction(j, inds[j], reacts[j])
-                changed = M.count() != before
+                    M.keep_reaction(j, inds[j], reacts[j], cancel)
+                changed = M.count(cancel) != before
             solvers = [j for j in range(n) if reacts[j]]
             for j in solvers:
                 if check_truth and int(np.flatnonzero(rows[j])[0]) != real[j]:
@@ -247,9 +248,9 @@ def play_game(players: int, values: int, cards: int, rounds: int, analysing: int
                 (obs_ba if ba[j] else obs_no).append(counter[j])
                 solves += 1
                 if M is not None:
-                    M.reset_player(j, real[j])
+                    M.reset_player(j, real[j], cancel)
                 if A is not None:
-                    A.reset_player(j, real[j])
+                    A.reset_player(j, real[j], cancel)
                 if filt is not None:
                     filt[j][:] = True
                 real[j] = _deal(rng, space, cards)

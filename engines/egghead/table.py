@@ -28,7 +28,9 @@ from engines.egghead.questions import Question
 
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _CHUNK_WORDS = 1 << 18  # rows handled at once in the chunked answer filter
-_CHUNK_BYTES = 64 << 20  # bytes of the table handled at once by the other whole-table passes
+_CHUNK_BYTES = 16 << 20  # bytes of the table handled at once by the other whole-table passes
+# (16 MB: a pass over one chunk stays well under the 0.2 s within which Cancel must be seen;
+# 64 MB took up to 0.35 s of CPU in a five-player solve)
 _BLOCK_WORDS = 1 << 15   # words per block of the solved-indicator pass (256 KB: stays in cache)
 _SPARSE_ROWS = 0.25  # passes read only the non-empty rows while at most this share is non-empty
 
@@ -232,12 +234,19 @@ class BitTable:
     def nbytes(self) -> int:
         return int(self.t.nbytes)
 
-    def count(self) -> int:
-        """Number of worlds in the table (int)."""
+    def count(self, cancel: CancelFlag = None) -> int:
+        """Number of worlds in the table (int).
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk)."""
         sparse = self._rows()
         if sparse is not None:
             return int(np.bitwise_count(sparse[1]).sum(dtype=np.int64))
-        return sum(int(np.bitwise_count(self.t[sl]).sum(dtype=np.int64)) for sl in self.chunks())
+        total = 0
+        for sl in self.chunks():
+            check_cancel(cancel)
+            total += int(np.bitwise_count(self.t[sl]).sum(dtype=np.int64))
+        return total
 
     def __contains__(self, world: Sequence[int]) -> bool:
         s = int(world[-1])
@@ -444,8 +453,12 @@ class BitTable:
             m = m[rows]
         return m if solved else ~m
 
-    def keep_reaction(self, axis: int, solved_ind: np.ndarray, solved: bool) -> None:
-        """Eq. (3)+(4) for one player: keep only worlds where their reaction is ``solved``."""
+    def keep_reaction(self, axis: int, solved_ind: np.ndarray, solved: bool,
+                      cancel: CancelFlag = None) -> None:
+        """Eq. (3)+(4) for one player: keep only worlds where their reaction is ``solved``.
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk of the table)."""
         sparse = self._rows(refresh=False)
         if sparse is not None:
             c, X = sparse
@@ -456,25 +469,33 @@ class BitTable:
             self.t &= self.reaction_mask(axis, solved_ind, solved)
             return
         for sl in self.chunks():
+            check_cancel(cancel)
             self.t[sl] &= self.reaction_mask(axis, solved_ind, solved, sl)
 
     # ------------------------------------------------------------------ eq. (5)
-    def reset_player(self, axis: int, stack: int) -> None:
+    def reset_player(self, axis: int, stack: int, cancel: CancelFlag = None) -> None:
         """Eq. (5): the player on ``axis`` revealed ``stack`` and took a new, unknown stack.
 
         Keeps the worlds where they held ``stack`` and makes their coordinate free again.
+
+        Raises:
+            Cancelled: ``cancel`` returned True (checked every chunk; the table is then
+                half-changed: discard it).
         """
         self._touch()
         if axis == self.n - 1:
             for sl in self.chunks():
+                check_cancel(cancel)
                 part = self.t[sl]
                 bit = (part[..., stack // 64] >> np.uint64(stack % 64)) & np.uint64(1)
                 part[...] = np.where(bit.astype(bool)[..., None], self.full, np.uint64(0))
         else:
             idx = [slice(None)] * (self.n - 1)
             idx[axis] = stack
-            sl = self.t[tuple(idx)].copy()
-            self.t[...] = np.expand_dims(sl, axis)
+            held = np.expand_dims(self.t[tuple(idx)].copy(), axis)
+            for sl in self.chunks():      # the worlds where they held it, along their axis
+                check_cancel(cancel)
+                self.t[sl] = held if axis == 0 else held[sl]
 
     # ------------------------------------------------------------------ projections
     def row(self, axis: int, world: Sequence[int]) -> np.ndarray:

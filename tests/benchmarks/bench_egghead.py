@@ -186,18 +186,20 @@ def compare_one(path: str, rep: str) -> None:
 
     orbits.ORBIT_FROM_BYTES = (1 << 62) if rep == "explicit" else -1
     tl = Timeline(egghead, setup)
-    wall, cpu = [], []
+    wall, cpu, rss = [], [], []
     for j in range(len(events) + 1):
         t0, c0 = time.perf_counter(), time.process_time()
         post = tl.posterior(events[:j])
         wall.append(time.perf_counter() - t0)
         cpu.append(time.process_time() - c0)
+        rss.append(_rss_mb())
     w, c = np.array(wall[1:]), np.array(cpu[1:])
     print(json.dumps({"rep": rep, "players": len(setup.players), "events": len(events),
                       "setup_s": wall[0], "wall_median": float(np.median(w)), "wall_max": float(w.max()),
                       "cpu_median": float(np.median(c)), "cpu_max": float(c.max()),
                       "peak_rss_mb": _rss_mb(), "worlds": post.worlds,
-                      "valids": post.valid_count_with_ba}), flush=True)
+                      "valids": post.valid_count_with_ba, "cpu": cpu[1:], "rss_mb": rss[1:]}),
+          flush=True)
 
 
 def bench_compare(players_list, six_explicit: bool = False, rounds: int = 1) -> None:
@@ -354,6 +356,10 @@ def bench_solve() -> None:
         print("failed:", out.stderr.strip().splitlines()[-1:], flush=True)
         return
     r = json.loads(out.stdout.strip().splitlines()[-1])
+    for i, (c, m) in enumerate(zip(r["cpu"], r["rss_mb"])):
+        kind = SOLVE_GAME["events"][i]["type"]
+        print(f"  event {i:2d} {kind:9s} CPU {c:6.3f} s (update and posterior), peak RSS so far "
+              f"{m:4.0f} MB", flush=True)
     print(f"6 players, P5 solves at event 4 ({r['events']} events): per event CPU median "
           f"{r['cpu_median']:.3f} s max {r['cpu_max']:.3f} s, wall max {r['wall_max']:.3f} s; "
           f"peak RSS {r['peak_rss_mb']:.0f} MB; worlds {r['worlds']}, my valids {r['valids']}",
