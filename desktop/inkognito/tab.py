@@ -43,6 +43,13 @@ METHOD_LABELS = {"joint": "Joint (all opponents together)",
 _TITLES = ("lord", "lady", "madame", "madam", "colonel", "col.", "mr", "mrs", "miss", "dr")
 
 
+def _set_text(label: QLabel, text: str) -> None:
+    """``label.setText(text)`` unless it shows ``text`` already: a new text asks the window
+    for a new layout (a wrapped label's height may change) before the next paint."""
+    if label.text() != text:
+        label.setText(text)
+
+
 def _compact(name: str) -> str:
     """A row label without a leading title ("Lord Fiddlebottom" -> "Fiddlebottom")."""
     first, _, rest = name.partition(" ")
@@ -107,16 +114,16 @@ class BeliefCard(QWidget):
         m[4, :4] = j.sum(0)
         self.model.set_matrix(m)
         top = max(b.identity, key=b.identity.get)
-        self.title.setText(f"<b>{esc(self.opponent)}</b> — most likely {esc(top)} "
-                           f"({format_probability(b.identity[top])})")
-        self.partner.setText(f"My partner ({esc(setup.partner_identity)}): "
-                             f"<b>{format_probability(b.partner)}</b>")
+        _set_text(self.title, f"<b>{esc(self.opponent)}</b> — most likely {esc(top)} "
+                              f"({format_probability(b.identity[top])})")
+        _set_text(self.partner, f"My partner ({esc(setup.partner_identity)}): "
+                                f"<b>{format_probability(b.partner)}</b>")
         if b.theta is not None:
             g, p = b.theta
             c = np.cumsum(p)
             lo, hi = g[np.searchsorted(c, 0.05)], g[min(np.searchsorted(c, 0.95), len(g) - 1)]
-            self.theta.setText(f"θ (lone-statement truth): mean {b.theta_mean:.2f}, "
-                               f"90% in [{lo:.2f}, {hi:.2f}]")
+            _set_text(self.theta, f"θ (lone-statement truth): mean {b.theta_mean:.2f}, "
+                                  f"90% in [{lo:.2f}, {hi:.2f}]")
             self.theta.show()
         else:
             self.theta.hide()
@@ -351,9 +358,9 @@ class Tab(GameTab):
                 self.cards[name].show_belief(b, setup)
         when = "" if k == len(self.document.events) else f"<i>as after entry {k}</i> · "
         model = "deception model (θ learned)" if post.deception else "indifferent opponents"
-        self.info.setText(f"{when}{METHOD_LABELS[post.method].split(' (')[0]} model, {model} · "
-                          f"{post.worlds:,} possible {'deals' if post.method == 'joint' else 'combinations'}"
-                          f" · entropy {post.entropy_bits:.2f} bits")
+        _set_text(self.info, f"{when}{METHOD_LABELS[post.method].split(' (')[0]} model, {model} · "
+                             f"{post.worlds:,} possible {'deals' if post.method == 'joint' else 'combinations'}"
+                             f" · entropy {post.entropy_bits:.2f} bits")
         self._show_theta(post)
 
     def _show_theta(self, post) -> None:
