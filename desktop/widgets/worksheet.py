@@ -31,22 +31,48 @@ _LIGHT_STOPS = [(0.0, (255, 255, 255)), (0.35, (255, 224, 130)), (0.7, (255, 152
 _DARK_STOPS = [(0.0, (42, 42, 46)), (0.35, (112, 78, 24)), (0.7, (196, 112, 0)), (1.0, (191, 54, 12))]
 
 
+_DARK_OF_PALETTE: dict = {}    # the application palette's cacheKey -> is_dark
+
+
 def is_dark(palette=None) -> bool:
     """True when ``palette`` (default: the application's) has light text on a dark base."""
-    pal = palette if palette is not None else QGuiApplication.palette()
-    return pal.color(QPalette.Base).lightness() < pal.color(QPalette.Text).lightness()
+    if palette is None:
+        # asked for every cell a worksheet paints: answered once per palette
+        pal = QGuiApplication.palette()
+        key = pal.cacheKey()
+        dark = _DARK_OF_PALETTE.get(key)
+        if dark is None:
+            if len(_DARK_OF_PALETTE) > 64:
+                _DARK_OF_PALETTE.clear()
+            dark = _DARK_OF_PALETTE[key] = is_dark(pal)
+        return dark
+    return palette.color(QPalette.Base).lightness() < palette.color(QPalette.Text).lightness()
+
+
+_HEAT_RGB: dict = {}           # (p, dark) -> (r, g, b) of heat_color
 
 
 def heat_color(p: float, dark: bool = False) -> QColor:
     """Heat-map colour of probability ``p`` in [0, 1]: white (a dark grey on a dark palette)
-    → amber → deep orange-red."""
+    → amber → deep orange-red. A new QColor each call (its components are kept per ``p``:
+    a worksheet asks for every cell it paints)."""
     p = min(max(float(p), 0.0), 1.0)
+    key = (p, bool(dark))
+    rgb = _HEAT_RGB.get(key)
+    if rgb is None:
+        if len(_HEAT_RGB) > 4096:
+            _HEAT_RGB.clear()
+        rgb = _HEAT_RGB[key] = _heat_rgb(p, dark)
+    return QColor(*rgb)
+
+
+def _heat_rgb(p: float, dark: bool) -> tuple:
     stops = _DARK_STOPS if dark else _LIGHT_STOPS
     for (p0, c0), (p1, c1) in zip(stops, stops[1:]):
         if p <= p1:
             t = (p - p0) / (p1 - p0)
-            return QColor(*(round(a + (b - a) * t) for a, b in zip(c0, c1)))
-    return QColor(*stops[-1][1])
+            return tuple(round(a + (b - a) * t) for a, b in zip(c0, c1))
+    return tuple(stops[-1][1])
 
 
 def format_probability(p: Optional[float], se: Optional[float] = None) -> str:
@@ -82,9 +108,17 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
             header row.
         columns: column labels (e.g. players then "Envelope").
 
+    A subclass whose own ``data()`` answers only from what :meth:`set_matrix`,
+    :meth:`set_stale` and :meth:`set_layout` change sets :attr:`KEEP_CELLS` so that its cells
+    are kept too (see :meth:`multiData`).
+
     :meth:`set_matrix` takes an array of shape (n_items, n_columns) in the order the items
     appear in ``groups`` (header rows excluded) and emits ``dataChanged``.
     """
+
+    #: A subclass with its own ``data()`` keeps each cell's roles per change as this class
+    #: does (class docstring).
+    KEEP_CELLS = False
 
     def __init__(self, groups: Sequence, columns: Sequence[str], parent=None,
                  tooltip: Optional[Callable[[str, str, float], str]] = None):
@@ -99,9 +133,9 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
         self._notes: dict[int, tuple[str, str]] = {}
         self._stale = False
         # every role of a cell, computed once per change of the numbers (see multiData); a
-        # subclass with its own data() keeps Qt's per-call answers
+        # subclass with its own data() keeps Qt's per-call answers unless it says KEEP_CELLS
         self._cells: Optional[dict] = {} if type(self).data is ProbabilityTableModel.data \
-            else None
+            or self.KEEP_CELLS else None
         self._cells_palette = None
         self.set_layout(groups, columns)
 
