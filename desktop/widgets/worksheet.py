@@ -94,6 +94,14 @@ def format_probability(p: Optional[float], se: Optional[float] = None) -> str:
     return text
 
 
+# the roles a view paints, as ints (see desktop.widgets.role_data)
+_DISPLAY = Qt.ItemDataRole.DisplayRole.value
+_BACKGROUND = Qt.ItemDataRole.BackgroundRole.value
+_FOREGROUND = Qt.ItemDataRole.ForegroundRole.value
+_ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole.value
+_FONT = Qt.ItemDataRole.FontRole.value
+_CENTER = int(Qt.AlignmentFlag.AlignCenter)
+
 # a view asks every cell's flags at every paint: combined once (a Qt flag "|" costs ~10 µs)
 _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 _GROUP_FLAGS = Qt.ItemFlag.ItemIsEnabled
@@ -196,7 +204,7 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
         key = (index.row(), index.column())
         roles = cells.get(key)
         if roles is None:
-            roles = cells[key] = {}
+            roles = cells[key] = self._painted_roles(index.row(), index.column())
         for role_data in roleDataSpan:
             role = role_data.role()
             if role == TOOLTIP:
@@ -207,6 +215,28 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
             except KeyError:
                 value = roles[role] = self.data(index, role)
             role_data.setData(value)
+
+    def _painted_roles(self, row: int, col: int) -> dict:
+        """The roles a view paints of an item cell (text, heat colour, text colour, alignment,
+        font), computed together — its probability and heat colour once — exactly as
+        :meth:`data` answers them one by one; ``{}`` (every role asked of :meth:`data`) for a
+        group row or a subclass with its own ``data()``."""
+        if type(self).data is not ProbabilityTableModel.data:
+            return {}
+        _, _, k = self._rows[row]
+        if k < 0:
+            return {}
+        p = self.value(row, col)
+        background = self._cell_background(p)
+        font = None
+        if p is not None and p >= 1 - CERTAIN_EPS:
+            font = QFont()
+            font.setBold(True)
+        return {_DISPLAY: format_probability(p, self._standard_error(k, col)),
+                _BACKGROUND: background,
+                _FOREGROUND: self._cell_foreground(p, background),
+                _ALIGNMENT: _CENTER,
+                _FONT: font}
 
     def _repaint(self) -> None:
         self._forget_cells()
@@ -304,7 +334,7 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole:
             return self._cell_foreground(p)
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            return int(Qt.AlignmentFlag.AlignCenter)
+            return _CENTER
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._cell_tooltip(label, col, p)
         if role == Qt.ItemDataRole.FontRole and p is not None and (p >= 1 - CERTAIN_EPS):
@@ -327,13 +357,14 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
             colour = QColor(*(round(0.3 * c + 0.7 * grey) for c in colour.getRgb()[:3]))
         return QBrush(colour)
 
-    def _cell_foreground(self, p: Optional[float]) -> QBrush:
-        """Grey for stale or impossible cells; else a text colour readable on the heat colour."""
+    def _cell_foreground(self, p: Optional[float], background=False) -> QBrush:
+        """Grey for stale or impossible cells; else a text colour readable on the heat colour
+        (``background``: the cell's background brush when already made, else computed)."""
         from desktop.appearance import muted, readable_on
 
         if self._stale or (p is not None and p <= CERTAIN_EPS):
             return QBrush(muted())
-        bg = self._cell_background(p)
+        bg = self._cell_background(p) if background is False else background
         if bg is None:
             return QBrush(QGuiApplication.palette().color(QPalette.Text))
         return QBrush(readable_on(bg.color()))
