@@ -201,11 +201,21 @@ def muted_css() -> str:
     return f"color:{muted().name()}"
 
 
+_BLACK_ON: dict = {}    # a background's rgb -> whether black reads better on it than white
+
+
 def readable_on(background: QColor) -> QColor:
     """Black or white, whichever contrasts more with ``background`` (text on a heat-map cell
-    or a coloured bar); at least 4.58:1 whatever the background."""
-    dark, light = QColor(0, 0, 0), QColor(255, 255, 255)
-    return dark if contrast(dark, background) >= contrast(light, background) else light
+    or a coloured bar); at least 4.58:1 whatever the background. (The choice is kept per
+    colour: a worksheet asks for every cell it paints.)"""
+    key = QColor(background).rgb()
+    black = _BLACK_ON.get(key)
+    if black is None:
+        if len(_BLACK_ON) > 4096:
+            _BLACK_ON.clear()
+        dark, light = QColor(0, 0, 0), QColor(255, 255, 255)
+        black = _BLACK_ON[key] = contrast(dark, background) >= contrast(light, background)
+    return QColor(0, 0, 0) if black else QColor(255, 255, 255)
 
 
 def _is_dark(palette: QPalette) -> bool:

@@ -36,6 +36,7 @@ SETTINGS_KEY = ZOOM.key   # declared once in desktop.settings
 _BASE = "_zoom_base"     # a header's (default, minimum) section size at zoom 1.0
 _FONT = "_zoom_font"     # a widget's relative font: (scale, bold, min_em, max_em_width)
 _SIZE = "_zoom_size"     # a widget's pixel sizes at zoom 1.0: (min width, min height, fixed height)
+_SHOW = QEvent.Type.Show  # read once: the filter sees every event while zoomed
 
 
 class Zoom(QObject):
@@ -46,12 +47,21 @@ class Zoom(QObject):
         self.app = app
         self.base_font = QFont(app.font())
         self.factor = 1.0
-        app.installEventFilter(self)
+        # the filter (eventFilter) is only needed away from 100 %: an application-wide filter in
+        # Python is a call from Qt into Python for every event of every widget
+        self._filtering = False
 
     def set_factor(self, factor: float) -> float:
         """Zoom to ``factor`` (clamped to :data:`LEVELS`' range); returns the factor used."""
         factor = min(max(float(factor), LEVELS[0]), LEVELS[-1])
         self.factor = factor
+        zoomed = abs(factor - 1.0) > 1e-9
+        if zoomed != self._filtering:
+            if zoomed:
+                self.app.installEventFilter(self)
+            else:
+                self.app.removeEventFilter(self)
+            self._filtering = zoomed
         font = QFont(self.base_font)
         if self.base_font.pointSizeF() > 0:
             font.setPointSizeF(self.base_font.pointSizeF() * factor)
@@ -87,7 +97,8 @@ class Zoom(QObject):
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt name)
         # headers made after a zoom (a tab built later) get their sizes scaled when shown
-        if event.type() == QEvent.Type.Show and isinstance(obj, QHeaderView) \
+        # (installed only while the factor is not 1: set_factor)
+        if event.type() == _SHOW and isinstance(obj, QHeaderView) \
                 and obj.property(_BASE) is None and abs(self.factor - 1.0) > 1e-9:
             self._scale_header(obj)
         return False

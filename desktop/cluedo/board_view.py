@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidge
 
 from desktop.appearance import muted_css
 from desktop.widgets.plain_text import esc
+from desktop.widgets.unchanged import clear_text, set_text, set_tool_tip
 
 CORRIDOR = QColor("#efe4c8")
 WALL = QColor("#5d4e3a")
@@ -54,15 +55,17 @@ class CluedoBoardView(QWidget):
 
     def set_board(self, board) -> None:
         """The board to draw (None: nothing, a custom deck)."""
-        self._board = board
-        self.update()
+        if board is not self._board:
+            self._board = board
+            self.update()
 
     def set_state(self, me, others: dict, shade: dict, path=(), goal=None) -> None:
         """My position, the others' ``{name: position}``, ``{room: 0..1}`` shading of the rooms
         this turn can reach, the best move's ``path`` (squares) and the room it enters."""
-        self._me, self._others, self._shade = me, dict(others), dict(shade)
-        self._path, self._goal = tuple(path), goal
-        self.update()
+        state = (me, dict(others), dict(shade), tuple(path), goal)
+        if state != (self._me, self._others, self._shade, self._path, self._goal):
+            self._me, self._others, self._shade, self._path, self._goal = state
+            self.update()
 
     # -- geometry ---------------------------------------------------------------------------
     def _geometry(self):
@@ -246,19 +249,20 @@ class BoardPanel(QWidget):
         eb = edition_board(setup)
         self.view.set_board(eb.board if eb is not None else None)
         if snap.live:
-            self.moment.setText("<b>Now</b> (after the whole log)")
-            self.view.setToolTip("Click where your pawn is: logged as “me at …”")
+            set_text(self.moment, "<b>Now</b> (after the whole log)")
+            set_tool_tip(self.view, "Click where your pawn is: logged as “me at …”")
         else:
-            self.moment.setText(f"<b>As after entry {snap.k} of {snap.n}</b> (the History entry "
-                                f"selected): the pawns then, the moves of that turn")
-            self.view.setToolTip("The board as after the History entry selected. A click logs "
-                                 "where your pawn is now, at the end of the log")
+            set_text(self.moment, f"<b>As after entry {snap.k} of {snap.n}</b> (the History "
+                                  f"entry selected): the pawns then, the moves of that turn")
+            set_tool_tip(self.view, "The board as after the History entry selected. A click "
+                                    "logs where your pawn is now, at the end of the log")
         if eb is None:
             self._clear("No board for this deck: turn advice is off.")
             return
-        self.roll.blockSignals(True)
-        self.roll.setRange(0, max(6 * eb.dice, 0))
-        self.roll.blockSignals(False)
+        if self.roll.maximum() != max(6 * eb.dice, 0):
+            self.roll.blockSignals(True)
+            self.roll.setRange(0, max(6 * eb.dice, 0))
+            self.roll.blockSignals(False)
         if snap.status in (Status.CONTRADICTION, Status.ERROR):
             self._clear("No advice while the log is impossible.")
             return
@@ -266,8 +270,8 @@ class BoardPanel(QWidget):
         if advice is None:
             if self._drawn != (snap.revision, snap.k):
                 self._clear("")                     # the board drawn was of another moment
-            self.status.setText("Computing the moves…" if snap.status is not Status.CANCELLED
-                                else "Not computed (cancelled).")
+            set_text(self.status, "Computing the moves…" if snap.status is not Status.CANCELLED
+                     else "Not computed (cancelled).")
             return
         if advice.error is not None:
             self._clear(f"No turn advice: {advice.error}")
@@ -278,15 +282,15 @@ class BoardPanel(QWidget):
     def _clear(self, message: str) -> None:
         self._drawn = None
         self.view.set_state(None, {}, {})
-        self.status.setText(message)
-        self.moves.clear()
+        set_text(self.status, message)
+        clear_text(self.moves)
 
     def _render(self, state, advice, message) -> None:
         others = {p: q for p, q in state.positions.items() if p != state.me}
         if advice is None:
             self.view.set_state(state.positions.get(state.me), others, {})
-            self.status.setText(message)
-            self.moves.clear()
+            set_text(self.status, message)
+            clear_text(self.moves)
             return
         me = advice.at
         rooms = [m for m in advice.moves if m.room is not None and m.to not in ("passage", "stay")]
@@ -299,7 +303,7 @@ class BoardPanel(QWidget):
         self.view.set_state(me, others, shade, path, goal)
         roll = f"roll {advice.roll}" if advice.roll is not None else f"any roll of {advice.dice} " \
             f"{'die' if advice.dice == 1 else 'dice'}"
-        self.status.setText(f"{roll}; value of rolling {advice.roll_value_bits:.2f} bits")
+        set_text(self.status, f"{roll}; value of rolling {advice.roll_value_bits:.2f} bits")
         lines = []
         for m in advice.moves[:5]:
             to = m.to if isinstance(m.to, str) else f"square {m.to[0]},{m.to[1]}"
@@ -314,7 +318,7 @@ class BoardPanel(QWidget):
             lines.append(f"<b>{esc(to)}</b>{chance}{what}{pull}; value {m.value_bits:.2f}")
         if advice.accuse:
             lines.insert(0, "<b>Accuse now</b> beats moving.")
-        self.moves.setText("<br>".join(lines))
+        set_text(self.moves, "<br>".join(lines))
 
 
 def turn_job_for(setup, events: tuple, options: dict):

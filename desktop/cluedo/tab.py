@@ -37,6 +37,7 @@ from desktop.widgets.plain_text import as_rich_plain, esc
 from desktop.widgets.quick_entry import EnterSubmits
 from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.side_panes import SidePanes
+from desktop.widgets.unchanged import clear_text, set_tab_text, set_text
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
 from desktop.zoom import scaled_size
 from engines import cluedo
@@ -273,7 +274,7 @@ class Tab(GameTab):
                     self.room.addItem(f"in the {c}", c)
         self.room.blockSignals(False)
         self.rec_table.clear_rows()
-        self.accuse_label.clear()
+        clear_text(self.accuse_label)
         self._clear_opponents("")
         self.knows_plot.set_series({})
 
@@ -299,7 +300,7 @@ class Tab(GameTab):
         note = getattr(post, "note", None)
         if note:
             text += f" · <span style='color:#6d4c00'>{esc(note)}</span>"
-        self.deals_label.setText(text)
+        set_text(self.deals_label, text)
 
     def show_beside_posterior(self, post, k: int) -> None:
         self._show_opponents(k)
@@ -316,22 +317,22 @@ class Tab(GameTab):
         super().show_stale(stale)
         if stale:
             label = METHOD_LABELS.get(self.method.currentData(), self.method.currentText())
-            self.deals_label.setText(f"<span style='{muted_css()}'><i>computing… ({label})</i></span>")
-            self.accuse_label.clear()
+            set_text(self.deals_label, f"<span style='{muted_css()}'><i>computing… ({label})</i></span>")
+            clear_text(self.accuse_label)
             self.strip.set_stale(True)
 
     def show_cancelled(self) -> None:
         not_computed = "not computed (cancelled)"
-        self.deals_label.setText(f"<span style='{muted_css()}'><i>{not_computed}</i></span>")
-        self.rec_note.setText(f"Best suggestions: {not_computed}.")
+        set_text(self.deals_label, f"<span style='{muted_css()}'><i>{not_computed}</i></span>")
+        set_text(self.rec_note, f"Best suggestions: {not_computed}.")
         k = self._opp_k if self._opp_k >= 0 else len(self.document.events)
-        self.who_title.setText(self._who_title(k, not_computed))
+        set_text(self.who_title, self._who_title(k, not_computed))
         self.advice_panel.set_pending(f"Accuse or wait: {not_computed}.")
         self.advice_panel.set_alert("")
 
     def clear_beliefs(self) -> None:
         self.model.set_matrix(None)
-        self.deals_label.setText("no consistent deal")
+        set_text(self.deals_label, "no consistent deal")
 
     def plot_series(self, timeline) -> dict:
         setup = self.document.setup
@@ -360,20 +361,20 @@ class Tab(GameTab):
         if snap.status is Status.CONTRADICTION or snap.status is Status.ERROR:
             self.opponents.release()
             self.rec_table.clear_rows()
-            self.accuse_label.clear()   # nothing is "ready" while the log is impossible
-            self.rec_note.setText("No recommendation while the log is impossible: fix the "
+            clear_text(self.accuse_label)   # nothing is "ready" while the log is impossible
+            set_text(self.rec_note, "No recommendation while the log is impossible: fix the "
                                   "highlighted entry first.")
             return
         advice = snap.advice_for("recommend")
         if advice is None:
-            self.accuse_label.clear()   # the ranking on screen is not of this moment yet
+            clear_text(self.accuse_label)   # the ranking on screen is not of this moment yet
             if snap.status is not Status.CANCELLED:
-                self.rec_note.setText("Computing the best suggestions…")
+                set_text(self.rec_note, "Computing the best suggestions…")
             return
         if advice.error is not None:
             self.opponents.release()
             self.rec_table.clear_rows()
-            self.rec_note.setText(as_rich_plain(f"No recommendation: {advice.error}"))
+            set_text(self.rec_note, as_rich_plain(f"No recommendation: {advice.error}"))
             return
         self._show_recommendation(advice.value, counting=not advice.final, snap=snap)
 
@@ -402,15 +403,15 @@ class Tab(GameTab):
                     "No suggestion can tell you more.")
         if not snap.live:
             note = f"Ranked {snap.scope()}. {note}"
-        self.rec_note.setText(note)
+        set_text(self.rec_note, note)
         self.rec_table.set_rows([_Ranked(s, w, room, bits, rec.is_exact(s, w, room), rec.samples)
                                  for s, w, room, bits in rows])
         if rec.accusation and snap.status is Status.READY:
             scope = "" if snap.live else f"As after entry {snap.k}: "
-            self.accuse_label.setText(as_rich_plain(f"{scope}Ready to accuse: "
+            set_text(self.accuse_label, as_rich_plain(f"{scope}Ready to accuse: "
                                                     + ", ".join(rec.accusation)))
         else:
-            self.accuse_label.clear()
+            clear_text(self.accuse_label)
 
     def _use_recommendation(self, row: int) -> None:
         r = self.rec_table.row_object(row)
@@ -463,7 +464,7 @@ class Tab(GameTab):
             self._render_opponents(view)
         else:
             self.strip.set_stale(True)
-            self.who_title.setText(self._who_title(k, "computing…"))
+            set_text(self.who_title, self._who_title(k, "computing…"))
             self.advice_panel.set_pending("Accuse or wait: computing what the opponents know…")
             self.advice_panel.set_alert("")
         self.knows_plot.set_marker(None if snap.selected < 0 else k)
@@ -491,7 +492,7 @@ class Tab(GameTab):
         how = "exact" if est.exact else f"{est.samples:,} sampled deals"
         if self.opponents.is_refining() and not view.complete:
             how += " · refining…"
-        self.who_title.setText(self._who_title(view.k, how))
+        set_text(self.who_title, self._who_title(view.k, how))
         adv = view.advice
         if adv is None:
             self.advice_panel.set_pending("Accuse or wait: computing your best triple…")
@@ -518,14 +519,14 @@ class Tab(GameTab):
         else:
             self.advice_panel.set_alert("")
         i = self.side_tabs.indexOf(self.who_page)
-        self.side_tabs.setTabText(i, "Who is close? ⚠" if knowers else "Who is close?")
+        set_tab_text(self.side_tabs, i, "Who is close? ⚠" if knowers else "Who is close?")
 
     def _clear_opponents(self, message: str) -> None:
         self.strip.clear(message)
-        self.who_title.setText("")
+        set_text(self.who_title, "")
         self.advice_panel.set_pending(message or "Accuse or wait: no figures yet.")
         self.advice_panel.set_alert("")
-        self.side_tabs.setTabText(self.side_tabs.indexOf(self.who_page), "Who is close?")
+        set_tab_text(self.side_tabs, self.side_tabs.indexOf(self.who_page), "Who is close?")
 
     @Slot()
     def _schedule_knows_plot(self) -> None:

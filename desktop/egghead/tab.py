@@ -37,6 +37,7 @@ from desktop.widgets.fit_rows import FitRows
 from desktop.widgets.plain_text import esc
 from desktop.widgets.quick_entry import EnterSubmits
 from desktop.widgets.side_panes import SidePanes
+from desktop.widgets.unchanged import set_text
 from desktop.widgets.vscroll import VerticalScroll
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView, format_probability, heat_color
 from engines import egghead
@@ -354,8 +355,8 @@ class Tab(GameTab):
         self._show_others(post)
         self._fill_valids(post)
         self.position_model.set_matrix(np.array(post.position_probabilities, dtype=float))
-        self.learned_label.setText(learned_text(post) + f" · {post.worlds:,} worlds publicly "
-                                   f"possible · entropy {post.entropy_bits:.2f} bits")
+        set_text(self.learned_label, learned_text(post) + f" · {post.worlds:,} worlds publicly "
+                                     f"possible · entropy {post.entropy_bits:.2f} bits")
         if live:
             self._update_forms(post)
 
@@ -364,15 +365,15 @@ class Tab(GameTab):
         then = "" if live else f"<i>as after entry {n_events}</i> · "
         if self.timeline is not None and self.timeline.error is not None and \
                 not self._browsing():
-            self.solve_label.setText("<span style='font-size:x-large; color:#b71c1c'><b>Can I solve "
-                                     "now? The log is impossible</b></span> — fix the highlighted "
-                                     "entry first")
+            set_text(self.solve_label, "<span style='font-size:x-large; color:#b71c1c'><b>Can I solve "
+                                       "now? The log is impossible</b></span> — fix the highlighted "
+                                       "entry first")
         elif post.can_solve:
-            self.solve_label.setText(f"{then}<span style='font-size:x-large; color:{tone('#1b5e20')}'><b>Can I "
-                                     f"solve now? Yes — call {stack_text(post.solution)}</b></span>")
+            set_text(self.solve_label, f"{then}<span style='font-size:x-large; color:{tone('#1b5e20')}'><b>Can I "
+                                       f"solve now? Yes — call {stack_text(post.solution)}</b></span>")
         else:
             j = int(np.argmax(post.my_probabilities))
-            self.solve_label.setText(
+            set_text(self.solve_label,
                 f"{then}<span style='font-size:x-large; color:{tone('#6d4c00')}'><b>Can I solve now? Not yet"
                 f"</b></span> — {len(post.my_valids)} valid stacks; most likely "
                 f"{stack_text(post.my_valids[j])} ({format_probability(post.my_probabilities[j])})")
@@ -396,7 +397,7 @@ class Tab(GameTab):
                 html = f"{esc(p)} can solve with probability {format_probability(pr)}"
             self.table_panel.set_state(p, text, tip)
             parts.append(html)
-        self.others_label.setText("The others, in the real world I see: " + "; ".join(parts) + ".")
+        set_text(self.others_label, "The others, in the real world I see: " + "; ".join(parts) + ".")
 
     def _update_forms(self, post) -> None:
         """The live posterior sets the forms: the answers possible, the stacks to solve, the
@@ -442,7 +443,7 @@ class Tab(GameTab):
             head += f" with behavioural analysis, {post.valid_count_without_ba} from the answers alone"
         else:
             head += " (from the answers alone: behavioural analysis is off)"
-        self.valids_title.setText(head)
+        set_text(self.valids_title, head)
         rows = [StackRow(tuple(s), float(p), post.can_solve)
                 for s, p in zip(post.my_valids, post.my_probabilities)]
         rows += [StackRow(tuple(s), None, False) for s in extra]
@@ -493,7 +494,7 @@ class Tab(GameTab):
     def clear_beliefs(self) -> None:
         self.valids.clear_rows()
         self.position_model.set_matrix(None)
-        self.solve_label.setText("No stack of mine is consistent with the setup.")
+        set_text(self.solve_label, "No stack of mine is consistent with the setup.")
 
     def plot_series(self, timeline) -> dict:
         n = len(timeline.summaries)  # whole events on the x axis

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Optional
 
-from PySide6.QtCore import QItemSelectionModel, QPoint, QSortFilterProxyModel, Qt, Slot
+from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -52,7 +52,9 @@ from desktop.guesswho.model import (
 from desktop.inference import Priority
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.plain_text import esc
+from desktop.widgets.role_data import MultiDataProxy
 from desktop.widgets.side_panes import SidePanes
+from desktop.widgets.unchanged import set_text
 from desktop.widgets.worksheet import format_probability
 from desktop.zoom import scaled_size
 from engines import guesswho
@@ -181,7 +183,7 @@ class Tab(GameTab):
     def _build_question_view(self) -> QTableView:
         """The ranked questions: their model behind a filter proxy, the split drawn as a bar."""
         self.questions = QuestionTableModel(self)
-        self.proxy = QSortFilterProxyModel(self)
+        self.proxy = MultiDataProxy(self)      # a cell's roles in one call, as kept by the model
         self.proxy.setSourceModel(self.questions)
         self.proxy.setFilterKeyColumn(COL_QUESTION)
         self.proxy.setFilterCaseSensitivity(Qt.CaseInsensitive)
@@ -363,14 +365,17 @@ class Tab(GameTab):
         self.questions.set_ranking(post.questions, starred, self.words)
         self._reselect_current()
         # name picker: the standing cards, most probable first
-        cur = self.name_pick.currentText()
-        self.name_pick.blockSignals(True)
-        self.name_pick.clear()
-        for name in sorted(post.candidates, key=lambda n: -post.candidates[n]):
-            self.name_pick.addItem(name)
-        if cur in post.candidates:
-            self.name_pick.setCurrentText(cur)
-        self.name_pick.blockSignals(False)
+        names = sorted(post.candidates, key=lambda n: -post.candidates[n])
+        if names != [self.name_pick.itemText(i) for i in range(self.name_pick.count())]:
+            # refilled only when the standing cards change: its items size the combo box
+            cur = self.name_pick.currentText()
+            self.name_pick.blockSignals(True)
+            self.name_pick.clear()
+            for name in names:
+                self.name_pick.addItem(name)
+            if cur in post.candidates:
+                self.name_pick.setCurrentText(cur)
+            self.name_pick.blockSignals(False)
         self._show_race(post)
         self._show_summary(post, k)
 
@@ -384,14 +389,14 @@ class Tab(GameTab):
         self.opponent.blockSignals(False)
         n_likely = int(post.likely.sum())
         if post.win_probability is None:
-            self.win_label.setText("My win probability: <i>set the opponent's standing cards</i>")
-            self.advice_label.setText(
+            set_text(self.win_label, "My win probability: <i>set the opponent's standing cards</i>")
+            set_text(self.advice_label,
                 f"<span style='{muted_css()}'>The race needs the opponent's count; meanwhile ★ marks "
                 "the question with the fewest expected questions.</span>")
         else:
             other = "instant" if post.rules == "official" else "official"
             other_p = post.win_probability_instant if other == "instant" else post.win_probability_official
-            self.win_label.setText(
+            set_text(self.win_label,
                 f"My win probability: <b>{format_probability(post.win_probability)}</b> "
                 f"<span style='{muted_css()}'>({RULE_NAMES[post.rules].lower()}, my {n_likely} vs "
                 f"their {post.opponent_remaining}, my turn"
@@ -404,7 +409,7 @@ class Tab(GameTab):
                 what = f"name a character: ask “{esc(label)}”"
             else:
                 what = f"aim for a <b>{yes} / {no}</b> split: ask “{esc(label)}”"
-            self.advice_label.setText(f"Advised: {what}")
+            set_text(self.advice_label, f"Advised: {what}")
         self.use_advice.setEnabled(self._advised(post) is not None)
 
     def _show_summary(self, post, k: int) -> None:
@@ -422,11 +427,11 @@ class Tab(GameTab):
         elif post.error_rate > 0:
             top = max(post.candidates, key=post.candidates.get)
             parts.append(f"most likely {top} ({format_probability(post.candidates[top])})")
-        self.summary.setText(" · ".join(parts))
+        set_text(self.summary, " · ".join(parts))
 
     def clear_beliefs(self) -> None:
         self.questions.set_ranking(())
-        self.summary.setText("no character fits the log")
+        set_text(self.summary, "no character fits the log")
 
     def plot_series(self, timeline) -> dict:
         posts = timeline.posteriors
@@ -492,7 +497,7 @@ class Tab(GameTab):
         self.no_button.setEnabled(enabled)
         truth = None
         if q is None:
-            self.asked_label.setText("Select a question, then log the answer →")
+            set_text(self.asked_label, "Select a question, then log the answer →")
         else:
             try:
                 question = guesswho.parse_question(q, self.document.setup.board, "question")
@@ -500,7 +505,7 @@ class Tab(GameTab):
                 label = self.words(q)
             except SessionFormatError as exc:
                 label = exc.message
-            self.asked_label.setText(f"Asked “<b>{esc(label)}</b>” — the answer:")
+            set_text(self.asked_label, f"Asked “<b>{esc(label)}</b>” — the answer:")
         names = self.document.setup.board.names
         self.board_view.set_highlighted(() if truth is None else
                                         [n for i, n in enumerate(names) if truth[i]])

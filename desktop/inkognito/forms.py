@@ -202,8 +202,9 @@ class AnswerSheet(QGroupBox):
         pending = SheetRow(code, "the next answer: click cells to tick, then Enter",
                            frozenset(self.ticked_identities), frozenset(self.ticked_builds),
                            pending=True, label=getattr(self, "editing_label", "new"))
-        self.table.set_rows([self._logged_row(r, ev) for r, ev in enumerate(self._answers)]
-                            + [pending])
+        rows = [self._logged_row(r, ev) for r, ev in enumerate(self._answers)] + [pending]
+        if rows != self.table.rows():      # rows are values: an unchanged sheet is not reset
+            self.table.set_rows(rows)
 
     def _clicked(self, index: QModelIndex) -> None:
         row, col = index.row(), index.column()

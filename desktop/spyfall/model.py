@@ -65,6 +65,10 @@ class ClaimSheetModel(ProbabilityTableModel):
     row is edited by :meth:`cycle` (a click) and read by :meth:`pending_weights`.
     """
 
+    # data() reads the matrix, the layout and the row maxima, all set before set_matrix or
+    # set_layout (which forget the kept cells): each cell's roles are kept per change
+    KEEP_CELLS = True
+
     CLAIMS = "Claims, newest first (click the locations the answer fits on the ▶ row: 0 → ½ → 1)"
     BELIEFS = "Location belief"
 
@@ -282,6 +286,8 @@ class SpyBeliefModel(ProbabilityTableModel):
     Row labels carry a ★ for me and each player's contribution to the public location belief
     (bits, the KL divergence between the public belief and the belief without their claims).
     """
+
+    KEEP_CELLS = True       # its data() only adds tooltips, which are never kept
 
     def __init__(self, parent=None):
         super().__init__([], [], parent)

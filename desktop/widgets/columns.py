@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QTableView,
 )
 
-from desktop.widgets.role_data import MultiDataModel
+from desktop.widgets.role_data import TOOLTIP, MultiDataModel
 
 #: The row object behind a cell (``model.data(index, RowRole)``).
 RowRole = Qt.ItemDataRole.UserRole + 1
@@ -48,6 +48,15 @@ _NOT_FINITE_TEXT = re.compile(r"(?<![a-z])(nan|inf)(?![a-z])", re.IGNORECASE)
 
 STRETCH = "stretch"
 CONTENTS = "contents"
+
+# a view asks every cell's flags at every paint and measure: combined once (a Qt flag "|"
+# costs microseconds in Python)
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
+_READ_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_DISABLED_FLAGS = Qt.ItemFlag.ItemIsSelectable
+_CHECK_FLAGS = _READ_FLAGS | Qt.ItemFlag.ItemIsUserCheckable
+_EDIT_FLAGS = _READ_FLAGS | Qt.ItemFlag.ItemIsEditable
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
 def is_missing(value: Any) -> bool:
@@ -134,7 +143,7 @@ class Column:
         if self.align is not None:
             return int(self.align)
         if self.numeric:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return _RIGHT
         return None
 
 
@@ -144,6 +153,13 @@ class ColumnTableModel(MultiDataModel, QAbstractTableModel):
     Sorting (``sort``, what a view with sorting enabled calls) reorders the rows by the
     column's sort key; an edit calls the column's ``edit`` and then reports every cell of the
     model changed (an edit may change other rows: the one seat that is "me").
+
+    What a view paints (``multiData``: every role of a cell but its tooltip) is computed by
+    :meth:`data` once per change and kept: a change is new rows, :meth:`refresh`, a sort, an
+    edit, any ``dataChanged``/reset/layout/row signal of the model (so a subclass that
+    changes what ``data`` answers must emit one, as a view needs anyway) and a new
+    application palette. Repaints and the header's fitting to the contents then read the kept
+    values instead of calling the columns' functions again for every role of every cell.
 
     Args:
         columns: the declared columns.
@@ -163,6 +179,41 @@ class ColumnTableModel(MultiDataModel, QAbstractTableModel):
         self.row_label = row_label
         self.numbered = numbered
         self._rows: list = []
+        self._cells: dict = {}          # (row, column) -> {role: value}; see the class doc
+        self._cells_palette = None
+        for signal in (self.modelReset, self.dataChanged, self.layoutChanged,
+                       self.rowsInserted, self.rowsRemoved, self.rowsMoved,
+                       self.columnsInserted, self.columnsRemoved, self.columnsMoved):
+            signal.connect(self._forget_cells)
+
+    def _forget_cells(self, *_args) -> None:
+        self._cells.clear()
+
+    def multiData(self, index, roleDataSpan) -> None:  # noqa: N802, N803 (Qt names)
+        """Every requested role of ``index`` (Qt's ``QAbstractItemModel::multiData``) from
+        :meth:`data`, each computed once per change (class docstring); tooltips are asked
+        each time."""
+        if not index.isValid():
+            return MultiDataModel.multiData(self, index, roleDataSpan)
+        palette = QGuiApplication.palette().cacheKey()
+        if palette != self._cells_palette:
+            self._cells.clear()
+            self._cells_palette = palette
+        key = (index.row(), index.column())
+        roles = self._cells.get(key)
+        if roles is None:
+            roles = self._cells[key] = {}
+        data = self.data
+        for role_data in roleDataSpan:
+            role = role_data.role()
+            if role == TOOLTIP:
+                role_data.setData(data(index, role))
+                continue
+            try:
+                value = roles[role]
+            except KeyError:
+                value = roles[role] = data(index, role)
+            role_data.setData(value)
 
     # -- rows ---------------------------------------------------------------------------------
     def set_rows(self, rows: Sequence) -> None:
@@ -234,14 +285,13 @@ class ColumnTableModel(MultiDataModel, QAbstractTableModel):
 
     def flags(self, index: QModelIndex):
         if not index.isValid():
-            return Qt.NoItemFlags
+            return _NO_FLAGS
         col = self.columns[index.column()]
-        flags = Qt.ItemIsEnabled | Qt.ItemIsSelectable
         if col.edit is None:
-            return flags
+            return _READ_FLAGS
         if not col.can_edit(self._rows[index.row()]):
-            return Qt.ItemIsSelectable          # shown disabled: it follows something else
-        return flags | (Qt.ItemIsUserCheckable if col.check else Qt.ItemIsEditable)
+            return _DISABLED_FLAGS              # shown disabled: it follows something else
+        return _CHECK_FLAGS if col.check else _EDIT_FLAGS
 
     def setData(self, index: QModelIndex, value,  # noqa: N802 (Qt's method name)
                 role: int = Qt.ItemDataRole.EditRole) -> bool:

@@ -21,6 +21,7 @@ from PySide6.QtGui import QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from desktop.appearance import muted_css, tone
+from desktop.widgets.unchanged import clear_text, set_style, set_text, set_tool_tip
 from desktop.zoom import scaled_size
 
 #: Okabe–Ito blue and vermillion (desktop.widgets.belief_plot.PALETTE): below / at or above the
@@ -91,13 +92,16 @@ class KnowsBar(QWidget):
         return QSize(60, 14)
 
     def set_value(self, p: float, lo: float, hi: float, exact: bool, out: bool, threshold: float) -> None:
-        self.p, self.lo, self.hi = p, lo, hi
-        self.exact, self.out, self.threshold = exact, out, threshold
-        self.update()
+        value = (p, lo, hi, exact, out, threshold)
+        if value != (self.p, self.lo, self.hi, self.exact, self.out, self.threshold):
+            self.p, self.lo, self.hi = p, lo, hi
+            self.exact, self.out, self.threshold = exact, out, threshold
+            self.update()
 
     def set_stale(self, stale: bool) -> None:
-        self.stale = stale
-        self.update()
+        if stale != self.stale:
+            self.stale = stale
+            self.update()
 
     def paintEvent(self, _event) -> None:  # noqa: N802 (Qt's method name)
         pal = self.palette()
@@ -173,7 +177,7 @@ class OpponentsStrip(QWidget):
         self._data = rows
         self._message.hide()
         for row, (name, bar, value, bits) in zip(rows, self._rows):
-            name.setText(row.name)
+            set_text(name, row.name)
             if row.exact:
                 lo = hi = row.p
             elif row.interval is not None:
@@ -183,18 +187,18 @@ class OpponentsStrip(QWidget):
             bar.set_value(row.p, lo, hi, row.exact, row.out, self.threshold)
             bar.set_stale(self._stale)
             if row.out:
-                value.setText("out")
+                set_text(value, "out")
             elif row.exact:
-                value.setText(f"{percent(row.p)} exact")
+                set_text(value, f"{percent(row.p)} exact")
             elif row.interval is not None:
-                value.setText(value_text(row.p, lo, hi, row.samples))
+                set_text(value, value_text(row.p, lo, hi, row.samples))
             else:
-                value.setText(f"≈{NBSP}{percent(row.p, False)}{NBSP}({row.samples:,}{NBSP}deals)")
-            bits.setText(f"{row.bits:.1f} bits")
+                set_text(value, f"≈{NBSP}{percent(row.p, False)}{NBSP}({row.samples:,}{NBSP}deals)")
+            set_text(bits, f"{row.bits:.1f} bits")
             bar.setAccessibleName(f"{row.name}: {value.text()}, {bits.text()}")
             tip = self._tooltip(row, lo, hi)
             for w in (name, bar, value, bits):
-                w.setToolTip(tip)
+                set_tool_tip(w, tip)
             for w in (name, value, bits):
                 w.setEnabled(not row.out)
 
@@ -211,8 +215,8 @@ class OpponentsStrip(QWidget):
         for _, bar, value, bits in self._rows:
             bar.set_stale(stale)
             colour = muted_css() if stale else ""
-            value.setStyleSheet(colour)
-            bits.setStyleSheet(colour)
+            set_style(value, colour)        # a new style sheet polishes the label again
+            set_style(bits, colour)
 
     def rows(self) -> list:
         """The :class:`KnowsRow` shown (empty when cleared)."""
@@ -310,23 +314,23 @@ class AdvicePanel(QFrame):
     def set_advice(self, verdict: str, detail: str, accuse: bool) -> None:
         """Show ``verdict`` ("Accuse now" / "Wait"), emphasised, and ``detail`` (plain text)."""
         colour = tone("#1b5e20") if accuse else tone("#0d47a1")
-        self.verdict.setStyleSheet(f"color:{colour}; font-weight:bold")
-        self.verdict.setText(verdict)
+        set_style(self.verdict, f"color:{colour}; font-weight:bold")
+        set_text(self.verdict, verdict)
         self.verdict.show()
-        self.detail.setText(detail)
-        self.detail.setStyleSheet("")
+        set_text(self.detail, detail)
+        set_style(self.detail, "")
 
     def set_pending(self, text: str) -> None:
         """No advice yet (or none possible): ``text`` in grey."""
-        self.verdict.clear()
+        clear_text(self.verdict)
         self.verdict.hide()
-        self.detail.setText(text)
-        self.detail.setStyleSheet(muted_css())
+        set_text(self.detail, text)
+        set_style(self.detail, muted_css())
 
     def set_alert(self, text: str) -> None:
         """The alert line (plain text, warning colours); "" hides it."""
-        self.alert.setText(text)
-        self.alert.setStyleSheet(f"color:{tone('#b71c1c')}; font-weight:bold")
+        set_text(self.alert, text)
+        set_style(self.alert, f"color:{tone('#b71c1c')}; font-weight:bold")
         self.alert.setVisible(bool(text))
 
     def alert_text(self) -> str:

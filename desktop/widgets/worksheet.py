@@ -31,22 +31,48 @@ _LIGHT_STOPS = [(0.0, (255, 255, 255)), (0.35, (255, 224, 130)), (0.7, (255, 152
 _DARK_STOPS = [(0.0, (42, 42, 46)), (0.35, (112, 78, 24)), (0.7, (196, 112, 0)), (1.0, (191, 54, 12))]
 
 
+_DARK_OF_PALETTE: dict = {}    # the application palette's cacheKey -> is_dark
+
+
 def is_dark(palette=None) -> bool:
     """True when ``palette`` (default: the application's) has light text on a dark base."""
-    pal = palette if palette is not None else QGuiApplication.palette()
-    return pal.color(QPalette.Base).lightness() < pal.color(QPalette.Text).lightness()
+    if palette is None:
+        # asked for every cell a worksheet paints: answered once per palette
+        pal = QGuiApplication.palette()
+        key = pal.cacheKey()
+        dark = _DARK_OF_PALETTE.get(key)
+        if dark is None:
+            if len(_DARK_OF_PALETTE) > 64:
+                _DARK_OF_PALETTE.clear()
+            dark = _DARK_OF_PALETTE[key] = is_dark(pal)
+        return dark
+    return palette.color(QPalette.Base).lightness() < palette.color(QPalette.Text).lightness()
+
+
+_HEAT_RGB: dict = {}           # (p, dark) -> (r, g, b) of heat_color
 
 
 def heat_color(p: float, dark: bool = False) -> QColor:
     """Heat-map colour of probability ``p`` in [0, 1]: white (a dark grey on a dark palette)
-    → amber → deep orange-red."""
+    → amber → deep orange-red. A new QColor each call (its components are kept per ``p``:
+    a worksheet asks for every cell it paints)."""
     p = min(max(float(p), 0.0), 1.0)
+    key = (p, bool(dark))
+    rgb = _HEAT_RGB.get(key)
+    if rgb is None:
+        if len(_HEAT_RGB) > 4096:
+            _HEAT_RGB.clear()
+        rgb = _HEAT_RGB[key] = _heat_rgb(p, dark)
+    return QColor(*rgb)
+
+
+def _heat_rgb(p: float, dark: bool) -> tuple:
     stops = _DARK_STOPS if dark else _LIGHT_STOPS
     for (p0, c0), (p1, c1) in zip(stops, stops[1:]):
         if p <= p1:
             t = (p - p0) / (p1 - p0)
-            return QColor(*(round(a + (b - a) * t) for a, b in zip(c0, c1)))
-    return QColor(*stops[-1][1])
+            return tuple(round(a + (b - a) * t) for a, b in zip(c0, c1))
+    return tuple(stops[-1][1])
 
 
 def format_probability(p: Optional[float], se: Optional[float] = None) -> str:
@@ -68,6 +94,14 @@ def format_probability(p: Optional[float], se: Optional[float] = None) -> str:
     return text
 
 
+# the roles a view paints, as ints (see desktop.widgets.role_data)
+_DISPLAY = Qt.ItemDataRole.DisplayRole.value
+_BACKGROUND = Qt.ItemDataRole.BackgroundRole.value
+_FOREGROUND = Qt.ItemDataRole.ForegroundRole.value
+_ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole.value
+_FONT = Qt.ItemDataRole.FontRole.value
+_CENTER = int(Qt.AlignmentFlag.AlignCenter)
+
 # a view asks every cell's flags at every paint: combined once (a Qt flag "|" costs ~10 µs)
 _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 _GROUP_FLAGS = Qt.ItemFlag.ItemIsEnabled
@@ -82,9 +116,17 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
             header row.
         columns: column labels (e.g. players then "Envelope").
 
+    A subclass whose own ``data()`` answers only from what :meth:`set_matrix`,
+    :meth:`set_stale` and :meth:`set_layout` change sets :attr:`KEEP_CELLS` so that its cells
+    are kept too (see :meth:`multiData`).
+
     :meth:`set_matrix` takes an array of shape (n_items, n_columns) in the order the items
     appear in ``groups`` (header rows excluded) and emits ``dataChanged``.
     """
+
+    #: A subclass with its own ``data()`` keeps each cell's roles per change as this class
+    #: does (class docstring).
+    KEEP_CELLS = False
 
     def __init__(self, groups: Sequence, columns: Sequence[str], parent=None,
                  tooltip: Optional[Callable[[str, str, float], str]] = None):
@@ -99,9 +141,9 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
         self._notes: dict[int, tuple[str, str]] = {}
         self._stale = False
         # every role of a cell, computed once per change of the numbers (see multiData); a
-        # subclass with its own data() keeps Qt's per-call answers
+        # subclass with its own data() keeps Qt's per-call answers unless it says KEEP_CELLS
         self._cells: Optional[dict] = {} if type(self).data is ProbabilityTableModel.data \
-            else None
+            or self.KEEP_CELLS else None
         self._cells_palette = None
         self.set_layout(groups, columns)
 
@@ -162,7 +204,7 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
         key = (index.row(), index.column())
         roles = cells.get(key)
         if roles is None:
-            roles = cells[key] = {}
+            roles = cells[key] = self._painted_roles(index.row(), index.column())
         for role_data in roleDataSpan:
             role = role_data.role()
             if role == TOOLTIP:
@@ -173,6 +215,28 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
             except KeyError:
                 value = roles[role] = self.data(index, role)
             role_data.setData(value)
+
+    def _painted_roles(self, row: int, col: int) -> dict:
+        """The roles a view paints of an item cell (text, heat colour, text colour, alignment,
+        font), computed together — its probability and heat colour once — exactly as
+        :meth:`data` answers them one by one; ``{}`` (every role asked of :meth:`data`) for a
+        group row or a subclass with its own ``data()``."""
+        if type(self).data is not ProbabilityTableModel.data:
+            return {}
+        _, _, k = self._rows[row]
+        if k < 0:
+            return {}
+        p = self.value(row, col)
+        background = self._cell_background(p)
+        font = None
+        if p is not None and p >= 1 - CERTAIN_EPS:
+            font = QFont()
+            font.setBold(True)
+        return {_DISPLAY: format_probability(p, self._standard_error(k, col)),
+                _BACKGROUND: background,
+                _FOREGROUND: self._cell_foreground(p, background),
+                _ALIGNMENT: _CENTER,
+                _FONT: font}
 
     def _repaint(self) -> None:
         self._forget_cells()
@@ -270,7 +334,7 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole:
             return self._cell_foreground(p)
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            return int(Qt.AlignmentFlag.AlignCenter)
+            return _CENTER
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._cell_tooltip(label, col, p)
         if role == Qt.ItemDataRole.FontRole and p is not None and (p >= 1 - CERTAIN_EPS):
@@ -293,13 +357,14 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
             colour = QColor(*(round(0.3 * c + 0.7 * grey) for c in colour.getRgb()[:3]))
         return QBrush(colour)
 
-    def _cell_foreground(self, p: Optional[float]) -> QBrush:
-        """Grey for stale or impossible cells; else a text colour readable on the heat colour."""
+    def _cell_foreground(self, p: Optional[float], background=False) -> QBrush:
+        """Grey for stale or impossible cells; else a text colour readable on the heat colour
+        (``background``: the cell's background brush when already made, else computed)."""
         from desktop.appearance import muted, readable_on
 
         if self._stale or (p is not None and p <= CERTAIN_EPS):
             return QBrush(muted())
-        bg = self._cell_background(p)
+        bg = self._cell_background(p) if background is False else background
         if bg is None:
             return QBrush(QGuiApplication.palette().color(QPalette.Text))
         return QBrush(readable_on(bg.color()))
