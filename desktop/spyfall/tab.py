@@ -207,8 +207,8 @@ class Tab(GameTab):
         pl = QVBoxLayout(page)
         pl.setContentsMargins(0, 4, 0, 0)
         # the sheet's pane gets the height its rows need on a short page (1280×800 at 150 %),
-        # the beliefs row at least a few lines (desktop.widgets.fit_split)
-        vsplit = FitSplitter(self._sheet_pane_height, rest_lines=5, short_changed=self._page_short)
+        # the beliefs row at least two lines, scrolling (desktop.widgets.fit_split)
+        vsplit = FitSplitter(self._sheet_pane_height, rest_lines=2, short_changed=self._page_short)
         pl.addWidget(vsplit, 1)
         top = QWidget()
         tl = QVBoxLayout(top)
