@@ -33,6 +33,7 @@ from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
 from desktop.widgets.entry_forms import EntryEditor, combo_select
 from desktop.widgets.plain_text import as_rich_plain
+from desktop.zoom import scaled_size
 from engines import cluedo
 from engines.cluedo.model import PositionEvent, RollEvent
 from engines.cluedo.suggestions import BEHAVIOURS, LEARN, MAX_RHO
@@ -901,7 +902,7 @@ class _HandEditor(EntryEditor):
                 it.setFlags(it.flags() | Qt.ItemIsUserCheckable)
                 it.setCheckState(Qt.Unchecked)
                 self.cards.addItem(it)
-        self.cards.setMinimumHeight(180)
+        scaled_size(self.cards, min_height=180)   # pixels at 100 %, times the zoom
         lay.addWidget(self.cards)
         self.outer.addWidget(box)
 

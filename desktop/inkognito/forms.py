@@ -27,6 +27,7 @@ from desktop.appearance import tone
 from desktop.widgets.columns import CONTENTS, Column, ColumnTable
 from desktop.widgets.entry_forms import EntryEditor
 from desktop.widgets.plain_text import as_rich_plain
+from desktop.zoom import scaled_size
 from engines import inkognito
 
 QUESTION_LABELS = {"player": "Player", "ambassador": "Ambassador"}
@@ -397,7 +398,7 @@ class _AnswerEditor(EntryEditor):
         self.outer.addLayout(row)
         self.sheet = AnswerSheet(event.opponent, setup)
         self.sheet.set_edit_mode(f"#{len(before) + 1}")
-        self.sheet.setMinimumHeight(220)
+        scaled_size(self.sheet, min_height=220)   # pixels at 100 %, times the zoom
         self.outer.addWidget(self.sheet, 1)
         self.opponent.currentIndexChanged.connect(self._opponent_changed)
 

@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
 
 from desktop.appearance import muted_css, tone
 from desktop.snapshot import Status
+from desktop.zoom import scaled_size
 from engines.core.errors import SessionFormatError
 
 
@@ -164,7 +165,7 @@ class FixEntryDialog(QDialog):
         self.buttons.accepted.connect(self._accept)
         self.buttons.rejected.connect(self.reject)
         lay.addWidget(self.buttons)
-        self.setMinimumWidth(560)
+        scaled_size(self, min_width=560)   # pixels at 100 %, times the zoom
         if self.corrections:
             chosen = min(max(chosen, 0), len(self.corrections) - 1)
             self.choices.button(chosen).setChecked(True)
