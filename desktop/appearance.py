@@ -14,15 +14,20 @@ palette gives 1.6:1), and the Fusion style installed here outlines check boxes a
 (:class:`LegibleFusion`; Fusion's own outline, a shade of the window colour, all but vanishes on a
 dark base).
 ``--color-scheme light|dark`` (or ``DEDUCTION_DESK_COLOR_SCHEME``) overrides the desktop.
+
+A style sheet whose colours depend on the scheme (:func:`tone`, :func:`muted_css`) is given with
+:func:`scheme_style`, which sets it again whenever the scheme changes while the window is open
+(:func:`restyle`, called by :class:`SchemeFollower`); a sheet set once when the widget is built
+would keep the old scheme's colours (dark blue text on the new dark background).
 """
 from __future__ import annotations
 
 import os
-from typing import Optional
+from typing import Callable, Optional
 
 from PySide6.QtCore import QObject, QRectF, Qt, Slot
 from PySide6.QtGui import QColor, QPainter, QPalette, QPen
-from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory, QWidget
 
 SCHEMES = ("system", "light", "dark")
 ENV_VAR = "DEDUCTION_DESK_COLOR_SCHEME"
@@ -208,6 +213,45 @@ def readable_on(background: QColor) -> QColor:
     return dark if contrast(dark, background) >= contrast(light, background) else light
 
 
+_STYLE = "_scheme_style"   # a widget's style sheet as a function of the scheme (scheme_style)
+
+
+def scheme_style(widget: QWidget, make: Callable[[], str]) -> None:
+    """Give ``widget`` the style sheet ``make()`` returns now and again at every change of
+    the colour scheme (:func:`restyle`): ``make`` reads the palette through :func:`tone`,
+    :func:`muted_css` and the like."""
+    widget.setProperty(_STYLE, make)
+    sheet = make()
+    if sheet != widget.styleSheet():    # a new style sheet costs a re-polish
+        widget.setStyleSheet(sheet)
+
+
+def tone_style(widget: QWidget, colour: str, extra: str = "") -> None:
+    """:func:`scheme_style` of text in :func:`tone` (``colour``) followed by ``extra``
+    declarations (e.g. ``"; font-weight:bold"``)."""
+    scheme_style(widget, lambda: f"color:{tone(colour)}{extra}")
+
+
+def muted_style(widget: QWidget) -> None:
+    """:func:`scheme_style` of secondary text (:func:`muted_css`)."""
+    scheme_style(widget, muted_css)
+
+
+def restyle(app: Optional[QApplication] = None) -> int:
+    """Set again the style sheet of every widget given one with :func:`scheme_style` (after
+    the application's palette changed); returns how many were set."""
+    app = app or QApplication.instance()
+    n = 0
+    for widget in app.allWidgets():
+        make = widget.property(_STYLE)
+        if callable(make):
+            sheet = make()
+            if sheet != widget.styleSheet():
+                widget.setStyleSheet(sheet)
+                n += 1
+    return n
+
+
 def _is_dark(palette: QPalette) -> bool:
     return palette.color(QPalette.Window).lightness() < palette.color(QPalette.WindowText).lightness()
 
@@ -241,6 +285,14 @@ class SchemeFollower(QObject):
         return "light"
 
     def apply(self) -> None:
+        """Set the palette (and style) of the scheme :meth:`wanted`, and the style sheets of
+        :func:`scheme_style` again when the palette changed."""
+        before = QPalette(self.app.palette())
+        self._apply()
+        if self.app.palette() != before:
+            restyle(self.app)
+
+    def _apply(self) -> None:
         want = self.wanted()
         platform = legible_disabled(self._platform_palette)
         if _is_dark(self._platform_palette) == (want == "dark") and \

@@ -361,7 +361,7 @@ class Tab(GameTab):
         then = "" if live else f"<i>as after entry {n_events}</i> · "
         if self.timeline is not None and self.timeline.error is not None and \
                 not self._browsing():
-            self.solve_label.setText("<span style='font-size:x-large; color:#b71c1c'><b>Can I solve "
+            self.solve_label.setText(f"<span style='font-size:x-large; color:{tone('#b71c1c')}'><b>Can I solve "
                                      "now? The log is impossible</b></span> — fix the highlighted "
                                      "entry first")
         elif post.can_solve:

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from desktop.appearance import tone
+from desktop.appearance import tone_style
 from desktop.widgets.columns import CONTENTS, Column, ColumnTable
 from desktop.widgets.entry_forms import EntryEditor
 from desktop.widgets.plain_text import as_rich_plain
@@ -295,7 +295,7 @@ class NewGameDialog(QDialog):
         lay.addWidget(self._build_names_box(setup))
         lay.addLayout(self._build_players_form(setup))
         self.error = QLabel()
-        self.error.setStyleSheet(f"color:{tone('#b71c1c')}")
+        tone_style(self.error, "#b71c1c")
         lay.addWidget(self.error)
         bb = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         bb.accepted.connect(self._accept)

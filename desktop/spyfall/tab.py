@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.appearance import muted_css, tone
+from desktop.appearance import muted_css, muted_style, tone, tone_style
 from desktop.gametab import GameTab
 from desktop.inference import Priority
 from desktop.spyfall.forms import CLAIM_WEIGHT_HELP, STRATEGY_LABELS, NewGameDialog, claim_error_text, parse_claim_entry
@@ -218,7 +218,7 @@ class Tab(GameTab):
         tl.addLayout(self._build_entry_row())
         self.advice = QLabel()
         self.advice.setTextFormat(Qt.RichText)
-        self.advice.setStyleSheet(f"color:{tone('#0d47a1')}")
+        tone_style(self.advice, "#0d47a1")
         self.advice_box = CappedText(self.advice)
         tl.addWidget(self.advice_box)
         self._sheet_pane = top
@@ -294,7 +294,7 @@ class Tab(GameTab):
         entry.addWidget(self.claim_edit, 1)
         self.weight_label = QLabel()
         self.weight_label.setToolTip(CLAIM_WEIGHT_HELP)
-        self.weight_label.setStyleSheet(muted_css())
+        muted_style(self.weight_label)
         entry.addWidget(self.weight_label)
         self.log_button = QPushButton("Log claim")
         self.log_button.setDefault(True)
@@ -402,7 +402,7 @@ class Tab(GameTab):
         if s.me is None:
             who = "Observer (no card)"
         elif s.i_am_spy:
-            who = f"<b>{esc(s.me)}</b> · my card: <b style='color:#b71c1c'>SPY</b>"
+            who = f"<b>{esc(s.me)}</b> · my card: <b style='color:{tone('#b71c1c')}'>SPY</b>"
         else:
             who = f"<b>{esc(s.me)}</b> · my card: <b>{esc(s.my_location)}</b>"
         model = (f"β = {s.beta:g}, λ = {s.lam:g}, w = {s.claim_weight:g}, "
@@ -561,7 +561,8 @@ class Tab(GameTab):
                 obj["claim_weight"] = explicit
             ev = spyfall.event_from_json(obj, setup, "claim")
         except SessionFormatError:
-            self.claim_edit.setStyleSheet("background:#fff3e0" if text.strip() else "")
+            # a light band with dark text in either scheme (light text on it would not read)
+            self.claim_edit.setStyleSheet("background:#fff3e0; color:#212121" if text.strip() else "")
             if not text.strip():
                 self.sheet_model.set_pending(np.zeros(setup.n_locations))
             self._show_claim_weight()
@@ -770,7 +771,7 @@ class Tab(GameTab):
             p = format_probability(rec.accuse_probability)
             threshold = early_vote_threshold()
             if rec.call_vote:
-                text += (f" · <b style='color:#b71c1c'>Call the vote now: Accuse {esc(rec.accuse)}</b> "
+                text += (f" · <b style='color:{tone('#b71c1c')}'>Call the vote now: Accuse {esc(rec.accuse)}</b> "
                          f"({p}" + (f" ≥ {format_probability(threshold)})" if threshold else ")"))
             elif threshold is not None:
                 text += (f" · <b>Accuse {esc(rec.accuse)}</b> ({p}) at the vote; call it early when "

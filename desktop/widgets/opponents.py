@@ -20,7 +20,7 @@ from PySide6.QtCore import QLineF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
-from desktop.appearance import muted_css, tone
+from desktop.appearance import muted_css, muted_style, scheme_style, tone_style
 from desktop.zoom import scaled_size
 
 #: Okabe–Ito blue and vermillion (desktop.widgets.belief_plot.PALETTE): below / at or above the
@@ -158,7 +158,7 @@ class OpponentsStrip(QWidget):
         self._message = QLabel()
         self._message.setTextFormat(Qt.PlainText)
         self._message.setWordWrap(True)
-        self._message.setStyleSheet(muted_css())
+        muted_style(self._message)
         self._grid.addWidget(self._message, 0, 0, 1, 4)
         self._rows: list[tuple] = []          # (name label, bar, value label, bits label)
         self._data: list[KnowsRow] = []
@@ -210,9 +210,8 @@ class OpponentsStrip(QWidget):
         self._stale = stale
         for _, bar, value, bits in self._rows:
             bar.set_stale(stale)
-            colour = muted_css() if stale else ""
-            value.setStyleSheet(colour)
-            bits.setStyleSheet(colour)
+            for label in (value, bits):
+                scheme_style(label, muted_css if stale else str)   # str(): no style
 
     def rows(self) -> list:
         """The :class:`KnowsRow` shown (empty when cleared)."""
@@ -309,24 +308,23 @@ class AdvicePanel(QFrame):
 
     def set_advice(self, verdict: str, detail: str, accuse: bool) -> None:
         """Show ``verdict`` ("Accuse now" / "Wait"), emphasised, and ``detail`` (plain text)."""
-        colour = tone("#1b5e20") if accuse else tone("#0d47a1")
-        self.verdict.setStyleSheet(f"color:{colour}; font-weight:bold")
+        tone_style(self.verdict, "#1b5e20" if accuse else "#0d47a1", "; font-weight:bold")
         self.verdict.setText(verdict)
         self.verdict.show()
         self.detail.setText(detail)
-        self.detail.setStyleSheet("")
+        scheme_style(self.detail, str)   # str(): no style
 
     def set_pending(self, text: str) -> None:
         """No advice yet (or none possible): ``text`` in grey."""
         self.verdict.clear()
         self.verdict.hide()
         self.detail.setText(text)
-        self.detail.setStyleSheet(muted_css())
+        muted_style(self.detail)
 
     def set_alert(self, text: str) -> None:
         """The alert line (plain text, warning colours); "" hides it."""
         self.alert.setText(text)
-        self.alert.setStyleSheet(f"color:{tone('#b71c1c')}; font-weight:bold")
+        tone_style(self.alert, "#b71c1c", "; font-weight:bold")
         self.alert.setVisible(bool(text))
 
     def alert_text(self) -> str:
