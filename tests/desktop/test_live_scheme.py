@@ -50,3 +50,26 @@ def test_scheme_switch_recolours_text_coloured_at_build(qtbot, qapp, follower):
     follower.scheme = "light"
     follower.apply()
     assert _colour(advice) == light_blue and legible()
+
+
+def test_struck_locations_keep_their_contrast_through_a_switch(qtbot, qapp, follower):
+    from PySide6.QtCore import Qt
+
+    from desktop.spyfall.strikes import StrikeList
+
+    strikes = StrikeList()
+    qtbot.addWidget(strikes)
+    strikes.set_locations(["Beach", "Casino"], struck=["Casino"])
+
+    def colours():
+        items = [strikes.list.item(i) for i in range(2)]
+        return [it.data(Qt.ItemDataRole.ForegroundRole) for it in items]
+
+    for scheme in ("dark", "light"):
+        follower.scheme = scheme
+        follower.apply()
+        QApplication.processEvents()
+        plain, struck = colours()
+        base = strikes.list.palette().color(QPalette.Base)
+        assert plain is None                             # the palette's own text colour
+        assert contrast(QColor(struck), base) >= 4.5, scheme
