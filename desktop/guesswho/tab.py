@@ -46,6 +46,7 @@ from desktop.guesswho.model import (
     COL_QUESTION,
     COL_SPLIT,
     QuestionTableModel,
+    QuestionView,
     SplitBarDelegate,
     question_key,
 )
@@ -185,7 +186,7 @@ class Tab(GameTab):
         self.proxy.setSourceModel(self.questions)
         self.proxy.setFilterKeyColumn(COL_QUESTION)
         self.proxy.setFilterCaseSensitivity(Qt.CaseInsensitive)
-        self.question_view = QTableView()
+        self.question_view = QuestionView()   # as wide as its questions need, whole
         self.question_view.setModel(self.proxy)
         self.question_view.setItemDelegateForColumn(COL_SPLIT, SplitBarDelegate(self.question_view))
         self.question_view.setSelectionBehavior(QAbstractItemView.SelectRows)
@@ -196,8 +197,8 @@ class Tab(GameTab):
         hh = self.question_view.horizontalHeader()
         hh.setSectionResizeMode(COL_QUESTION, QHeaderView.Stretch)
         hh.setSectionResizeMode(COL_BITS, QHeaderView.ResizeToContents)
-        hh.setSectionResizeMode(COL_SPLIT, QHeaderView.Fixed)
-        hh.resizeSection(COL_SPLIT, 110)
+        # as wide as its title, which the zoom scales (a fixed 110 px cut it at 150 %)
+        hh.setSectionResizeMode(COL_SPLIT, QHeaderView.ResizeToContents)
         hh.setSectionResizeMode(COL_LEFT, QHeaderView.ResizeToContents)
         self.question_view.selectionModel().currentRowChanged.connect(self._question_selected)
         return self.question_view
