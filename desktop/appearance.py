@@ -75,17 +75,39 @@ def legible_disabled(palette: QPalette, floor: float = DISABLED_CONTRAST) -> QPa
     backs = [p.color(dis, r) for r in (QPalette.Window, QPalette.Base, QPalette.Button, QPalette.Light)]
     for role in (QPalette.WindowText, QPalette.Text, QPalette.ButtonText):
         start, goal = p.color(dis, role), p.color(QPalette.ColorGroup.Active, role)
-        if min(contrast(start, b) for b in backs) >= floor:
+
+        def legible(c: QColor) -> bool:
+            return min(contrast(c, b) for b in backs) >= floor
+
+        if legible(start):
             continue
-        c = QColor(goal)
-        for step in range(1, 21):
-            t = step * 0.05
-            mix = QColor(*(round(a + (b - a) * t) for a, b in zip(start.getRgb()[:3], goal.getRgb()[:3])))
-            if min(contrast(mix, b) for b in backs) >= floor:
-                c = mix
-                break
-        p.setColor(dis, role, c)
+        p.setColor(dis, role, mix_towards(start, goal, 20, legible, first=True) or QColor(goal))
     return p
+
+
+def _mix(a: QColor, b: QColor, t: float) -> QColor:
+    """``a`` mixed ``t`` (0 … 1) of the way to ``b``, channel by channel in sRGB (opaque)."""
+    return QColor(*(round(x + (y - x) * t) for x, y in zip(a.getRgb()[:3], b.getRgb()[:3])))
+
+
+def mix_towards(start: QColor, towards: QColor, steps: int, holds, first: bool = False) -> Optional[QColor]:
+    """``start`` mixed towards ``towards`` in 5 % steps (1 … ``steps`` of them), a condition
+    ``holds(colour) -> bool`` deciding where to stop. ``first``: the first mix for which it
+    holds (moving a colour until it is legible); else the last mix before it first fails
+    (moving a colour away from the text as far as it stays legible). None when no mix
+    qualifies. The one walk behind :func:`legible_disabled`, :func:`indicator_outline` and
+    :func:`muted`."""
+    best = None
+    for step in range(1, steps + 1):
+        c = _mix(start, towards, step * 0.05)
+        ok = holds(c)
+        if first and ok:
+            return c
+        if not first:
+            if not ok:
+                break
+            best = c
+    return best
 
 
 #: The contrast a check box's or radio button's outline keeps against the base colour it is
@@ -100,14 +122,15 @@ def indicator_outline(palette: QPalette, enabled: bool = True) -> QColor:
     below it)."""
     group = QPalette.ColorGroup.Active if enabled else QPalette.ColorGroup.Disabled
     base, text = palette.color(group, QPalette.Base), palette.color(group, QPalette.Text)
-    best = QColor(text)
-    for step in range(1, 20):
-        t = step * 0.05
-        c = QColor(*(round(a + (b - a) * t) for a, b in zip(text.getRgb()[:3], base.getRgb()[:3])))
-        if contrast(c, base) < INDICATOR_CONTRAST:
-            break
-        best = c
-    return best
+    key = (text.rgba(), base.rgba())
+    rgba = _OUTLINE.get(key)
+    if rgba is None:   # a paint asks for it for every check box: kept per (text, base) colours
+        c = mix_towards(text, base, 19, lambda c: contrast(c, base) >= INDICATOR_CONTRAST)
+        rgba = _OUTLINE[key] = (c or QColor(text)).rgba()
+    return QColor.fromRgba(rgba)
+
+
+_OUTLINE: dict = {}   # (text, base) rgba -> outline rgba; a few palettes at most
 
 
 class LegibleFusion(QProxyStyle):
@@ -144,8 +167,7 @@ def tone(colour: str) -> str:
     app = QApplication.instance()
     if app is None or not _is_dark(app.palette()):
         return colour
-    c = QColor(colour)
-    return QColor(*(round(v + 0.6 * (255 - v)) for v in c.getRgb()[:3])).name()
+    return _mix(QColor(colour), QColor(255, 255, 255), 0.6).name()
 
 
 def _linear(v: float) -> float:
@@ -190,15 +212,8 @@ _MUTED: dict = {}     # (text, window, base) rgba -> muted rgba; a few palettes 
 
 
 def _muted(text: QColor, backs: tuple) -> QColor:
-    win = backs[0]
-    best = QColor(text)
-    for step in range(1, 12):
-        t = step * 0.05
-        c = QColor(*(round(a + (b - a) * t) for a, b in zip(text.getRgb()[:3], win.getRgb()[:3])))
-        if min(contrast(c, b) for b in backs) < MUTED_CONTRAST:
-            break
-        best = c
-    return best
+    c = mix_towards(text, backs[0], 11, lambda c: min(contrast(c, b) for b in backs) >= MUTED_CONTRAST)
+    return c or QColor(text)
 
 
 def muted_css() -> str:
