@@ -232,13 +232,8 @@ class SimulationPanel(SimulationPanelBase):
         row2.addWidget(self.run_button)
         row2.addWidget(self.cancel_button)
         row2.addWidget(self.progress, 1)
+        row2.addWidget(self.run_on)
         lay.addLayout(row2)
-        # where it runs on a line of its own: beside Run it made the pane 550 px wide at least,
-        # which the Questions column beside it lost on 1280×800
-        run_on_row = QHBoxLayout()
-        run_on_row.addWidget(self.run_on)
-        run_on_row.addStretch(1)
-        lay.addLayout(run_on_row)
         self.table = ColumnTable(MATCH_COLUMNS, sortable=True, select_rows=False,
                                  tooltip="Click a header to sort; Ctrl+C copies the table")
         self.table.setMinimumHeight(110)

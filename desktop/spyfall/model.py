@@ -490,13 +490,18 @@ class ClaimSheetView(WorksheetView):
         pending = m.row_of_item(m.pending_item)
         return min(m.rowCount(), pending + 1 + CLAIMS_IN_VIEW) if pending >= 0 else 2
 
-    def wanted_height(self) -> int:
-        """The height in pixels that shows the names whole and the rows down to the ▶ row and
-        :data:`CLAIMS_IN_VIEW` claims under it, logged or not yet (so that it stays the same
-        while a game's first claims come in), with the frame and, when the columns are wider
-        than the view, the sideways scroll bar."""
+    def wanted_height(self, whole_names: bool = True) -> int:
+        """The height in pixels that shows the names (``whole_names``, else elided to
+        three lines' height, the least :class:`RotatedHeader` takes) and the rows down to the ▶
+        row and :data:`CLAIMS_IN_VIEW` claims under it, logged or not yet (so that it stays
+        the same while a game's first claims come in), with the frame and, when the columns
+        are wider than the view, the sideways scroll bar."""
         header = self.horizontalHeader()
-        names = header.whole_names_height() if isinstance(header, RotatedHeader) else header.height()
+        if not isinstance(header, RotatedHeader):
+            names = header.height()
+        else:   # the header is never under three lines (RotatedHeader._label_height)
+            least = 3 * header.fontMetrics().height()
+            names = max(least, header.whole_names_height()) if whole_names else least
         m = self.model()
         pending = m.row_of_item(m.pending_item) if isinstance(m, ClaimSheetModel) else -1
         rows = _rows_height(self, max(pending, 1) + 1 + CLAIMS_IN_VIEW)

@@ -234,11 +234,12 @@ class Tab(GameTab):
         self.sheet_model.modelReset.connect(vsplit.refit)   # a new table: other names, rows
         return page
 
-    def _sheet_pane_height(self) -> int:
-        """The height in pixels the Table page's top pane asks of its splitter: the claim
-        sheet's whole names and its rows down to the ▶ row and the latest claims
-        (:meth:`ClaimSheetView.wanted_height`), the question and claim rows and two lines of
-        the advice (more of it takes room from the names, which are elided first)."""
+    def _sheet_pane_height(self) -> tuple[int, int]:
+        """The heights in pixels ``(least, whole)`` the Table page's top pane asks of its
+        splitter: the claim sheet's rows down to the ▶ row and the latest claims under
+        elided / whole names (:meth:`ClaimSheetView.wanted_height`), the question and claim
+        rows and two lines of the advice (more of it takes room from the names, which are
+        elided first)."""
         lay = self._sheet_pane.layout()
         need, shown = 0, 0
         for i in range(lay.count()):
@@ -250,7 +251,8 @@ class Tab(GameTab):
             else:
                 need += item.sizeHint().height()
             shown += 1
-        return need + max(0, lay.spacing()) * shown + self.sheet.wanted_height()
+        rest = need + max(0, lay.spacing()) * shown
+        return rest + self.sheet.wanted_height(False), rest + self.sheet.wanted_height(True)
 
     def _page_short(self, short: bool) -> None:
         """A short page: the advice shows two lines and scrolls, so the sheet keeps its rows."""

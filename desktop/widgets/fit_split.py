@@ -3,10 +3,14 @@
 A fixed default (``setSizes`` with a stretch ratio) that suits a tall screen leaves a worksheet
 with no rows on a short one at a large zoom (1280×800 at 150 %: the names and the panes around
 it take the whole height). :class:`FitSplitter` gives its first pane the height it asks for
-(a callback, in pixels) as far as the second pane keeps ``rest_lines`` lines of text, and never
-less than its stretch share; it fits again when the splitter is resized or the font changes
-(a zoom), until the user drags the handle or a saved layout is restored
-(:func:`desktop.window_state.restore_splitters`): those sizes are the user's.
+(a callback, in pixels) as far as the second pane keeps the height its content needs (its
+minimum size), and never less than its stretch share; on a page too short for both (the first
+pane would get less than the least it can do with) the first pane gets what it asks for as far
+as the second keeps ``rest_lines`` lines of text, scrolling (a scroll area around it). It fits
+again when
+the splitter is resized or the font changes (a zoom), until the user drags the handle or a
+saved layout is restored (:func:`desktop.window_state.restore_splitters`): those sizes are the
+user's.
 
 :class:`CappedText` is a word-wrapped label that can be capped at a few lines and scrolls for the
 rest (a long recommendation on a short page), so that the worksheet above it keeps its rows.
@@ -22,14 +26,15 @@ from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QSplitte
 class FitSplitter(QSplitter):
     """A vertical :class:`QSplitter` of two panes sized by :meth:`fit`.
 
-    ``wanted()`` returns the first pane's wanted height in pixels (called at each fit: it
-    should not depend on the pane's own height); ``rest_lines``: the lines of the font's
-    height the second pane keeps at least; ``short_changed(bool)``, if given, is called when
-    the first pane starts or stops getting less than it wants, before the sizes are set (the
-    page may then make room, e.g. cap a wrapped text).
+    ``wanted()`` returns the first pane's heights in pixels ``(least, whole)``: the least it
+    can do with (a worksheet's rows under elided names) and what shows everything (the names
+    whole); called at each fit, it should not depend on the pane's own height; ``rest_lines``: the lines of the font's
+    height the second pane keeps on a short page; ``short_changed(bool)``, if given, is called
+    when the page starts or stops being short, before the sizes are set (the page may then
+    make room, e.g. cap a wrapped text).
     """
 
-    def __init__(self, wanted: Callable[[], int], rest_lines: float = 5.0,
+    def __init__(self, wanted: Callable[[], tuple[int, int]], rest_lines: float = 5.0,
                  short_changed: Optional[Callable[[bool], None]] = None, parent=None):
         super().__init__(Qt.Orientation.Vertical, parent)
         self._wanted = wanted
@@ -38,6 +43,7 @@ class FitSplitter(QSplitter):
         self._short: Optional[bool] = None
         self._auto = True
         self._queued = False
+        self._watched: list = []
         self.splitterMoved.connect(self._user_moved)
 
     @property
@@ -60,6 +66,21 @@ class FitSplitter(QSplitter):
             self.refit()
         return super().event(event)
 
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt name)
+        # the second pane's content changed what it needs (a legend wrapped on another line)
+        if event.type() == QEvent.Type.LayoutRequest:
+            self.refit()
+        return super().eventFilter(obj, event)
+
+    def _watch(self) -> None:
+        """Hear the second pane's (and its scroll area's content's) layout requests."""
+        pane = self.widget(1)
+        inner = pane.widget() if isinstance(pane, QScrollArea) else None
+        for w in (pane, inner):
+            if w is not None and not any(w is x for x in self._watched):
+                w.installEventFilter(self)
+                self._watched.append(w)
+
     def refit(self, *_args) -> None:
         """Fit again once the layouts under the splitter are updated (what the first pane
         wants changed: the rows of its worksheet, say); nothing once not :attr:`fitting`."""
@@ -68,8 +89,20 @@ class FitSplitter(QSplitter):
             QTimer.singleShot(0, self, self.fit)
 
     def rest_height(self) -> int:
-        """The second pane's least height in pixels (``rest_lines`` lines of the font)."""
+        """The second pane's least height in pixels on a short page (``rest_lines`` lines of
+        the font)."""
         return round(self._rest_lines * self.fontMetrics().height())
+
+    def content_height(self) -> int:
+        """The height in pixels the second pane's content needs: its minimum size (that of the
+        widget in it for a scroll area), at least :meth:`rest_height`."""
+        pane = self.widget(1)
+        inner = pane.widget() if isinstance(pane, QScrollArea) else None
+        if inner is not None:
+            need = inner.minimumSizeHint().expandedTo(inner.minimumSize()).height() + 2 * pane.frameWidth()
+        else:
+            need = pane.minimumSizeHint().expandedTo(pane.minimumSize()).height()
+        return max(self.rest_height(), need)
 
     def fit(self) -> None:
         """Size the panes for the height the splitter has now (nothing once not
@@ -80,14 +113,17 @@ class FitSplitter(QSplitter):
         total = sum(self.sizes())
         if total <= 0:
             return
+        self._watch()
         share = round(total * self._share())
-        room = max(0, total - self.rest_height())
-        wanted = self._wanted()
-        short = wanted > max(share, room)
+        least, whole = self._wanted()
+        first = min(whole, total - self.content_height())
+        short = first < least and share < least
+        if short:   # the first pane before the second one's content, which scrolls
+            first = min(whole, total - self.rest_height())
         if self._short_changed is not None and short != self._short:
             self._short_changed(short)
         self._short = short
-        first = max(share, min(wanted, room))
+        first = max(share, first)
         self.setSizes([first, total - first])
 
     def _share(self) -> float:

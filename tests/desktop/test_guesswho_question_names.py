@@ -1,6 +1,6 @@
 """Guess Who?'s Question column shows each question whole on a 1280×800 window, at 100 % and
-150 % zoom (desktop.guesswho.model.QuestionView asks its splitter for the width; the Simulate
-pane no longer holds 550 px), and an elided question is whole in its tooltip."""
+150 % zoom (desktop.guesswho.model.QuestionView asks its splitter for the width), and an elided
+question is whole in its tooltip."""
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from window_idle import wait_idle

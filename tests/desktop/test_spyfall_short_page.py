@@ -46,7 +46,7 @@ def test_claim_rows_in_view_at_150_percent_on_1280x800(window, qapp, zoomed_back
 
 
 def test_fit_splitter_gives_the_first_pane_what_it_wants_until_dragged_or_restored(qtbot, qapp):
-    split = FitSplitter(lambda: 300, rest_lines=2)
+    split = FitSplitter(lambda: (300, 300), rest_lines=2)
     split.addWidget(QWidget())
     split.addWidget(QLabel("rest"))
     split.setStretchFactor(0, 1)
@@ -66,7 +66,7 @@ def test_fit_splitter_gives_the_first_pane_what_it_wants_until_dragged_or_restor
     split.fit()
     assert split.sizes() == before          # the user's sizes stay
 
-    restored = FitSplitter(lambda: 300)
+    restored = FitSplitter(lambda: (300, 300))
     restored.addWidget(QWidget())
     restored.addWidget(QWidget())
     qtbot.addWidget(restored)
