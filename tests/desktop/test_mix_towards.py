@@ -11,7 +11,7 @@ rgb = st.tuples(*(st.integers(0, 255),) * 3).map(lambda c: QColor(*c))
 
 
 def _steps(start, towards, n):
-    return [QColor(*(round(a + (b - a) * k * 0.05) for a, b in zip(start.getRgb()[:3], towards.getRgb()[:3])))
+    return [QColor(*(round(a + (b - a) * (k * 0.05)) for a, b in zip(start.getRgb()[:3], towards.getRgb()[:3])))
             for k in range(1, n + 1)]
 
 
