@@ -14,15 +14,20 @@ palette gives 1.6:1), and the Fusion style installed here outlines check boxes a
 (:class:`LegibleFusion`; Fusion's own outline, a shade of the window colour, all but vanishes on a
 dark base).
 ``--color-scheme light|dark`` (or ``DEDUCTION_DESK_COLOR_SCHEME``) overrides the desktop.
+
+A style sheet whose colours depend on the scheme (:func:`tone`, :func:`muted_css`) is given with
+:func:`scheme_style`, which sets it again whenever the scheme changes while the window is open
+(:func:`restyle`, called by :class:`SchemeFollower`); a sheet set once when the widget is built
+would keep the old scheme's colours (dark blue text on the new dark background).
 """
 from __future__ import annotations
 
 import os
-from typing import Optional
+from typing import Callable, Optional
 
 from PySide6.QtCore import QObject, QRectF, Qt, Slot
 from PySide6.QtGui import QColor, QPainter, QPalette, QPen
-from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory, QWidget
 
 SCHEMES = ("system", "light", "dark")
 ENV_VAR = "DEDUCTION_DESK_COLOR_SCHEME"
@@ -70,17 +75,39 @@ def legible_disabled(palette: QPalette, floor: float = DISABLED_CONTRAST) -> QPa
     backs = [p.color(dis, r) for r in (QPalette.Window, QPalette.Base, QPalette.Button, QPalette.Light)]
     for role in (QPalette.WindowText, QPalette.Text, QPalette.ButtonText):
         start, goal = p.color(dis, role), p.color(QPalette.ColorGroup.Active, role)
-        if min(contrast(start, b) for b in backs) >= floor:
+
+        def legible(c: QColor) -> bool:
+            return min(contrast(c, b) for b in backs) >= floor
+
+        if legible(start):
             continue
-        c = QColor(goal)
-        for step in range(1, 21):
-            t = step * 0.05
-            mix = QColor(*(round(a + (b - a) * t) for a, b in zip(start.getRgb()[:3], goal.getRgb()[:3])))
-            if min(contrast(mix, b) for b in backs) >= floor:
-                c = mix
-                break
-        p.setColor(dis, role, c)
+        p.setColor(dis, role, mix_towards(start, goal, 20, legible, first=True) or QColor(goal))
     return p
+
+
+def _mix(a: QColor, b: QColor, t: float) -> QColor:
+    """``a`` mixed ``t`` (0 … 1) of the way to ``b``, channel by channel in sRGB (opaque)."""
+    return QColor(*(round(x + (y - x) * t) for x, y in zip(a.getRgb()[:3], b.getRgb()[:3])))
+
+
+def mix_towards(start: QColor, towards: QColor, steps: int, holds, first: bool = False) -> Optional[QColor]:
+    """``start`` mixed towards ``towards`` in 5 % steps (1 … ``steps`` of them), a condition
+    ``holds(colour) -> bool`` deciding where to stop. ``first``: the first mix for which it
+    holds (moving a colour until it is legible); else the last mix before it first fails
+    (moving a colour away from the text as far as it stays legible). None when no mix
+    qualifies. The one walk behind :func:`legible_disabled`, :func:`indicator_outline` and
+    :func:`muted`."""
+    best = None
+    for step in range(1, steps + 1):
+        c = _mix(start, towards, step * 0.05)
+        ok = holds(c)
+        if first and ok:
+            return c
+        if not first:
+            if not ok:
+                break
+            best = c
+    return best
 
 
 #: The contrast a check box's or radio button's outline keeps against the base colour it is
@@ -95,14 +122,15 @@ def indicator_outline(palette: QPalette, enabled: bool = True) -> QColor:
     below it)."""
     group = QPalette.ColorGroup.Active if enabled else QPalette.ColorGroup.Disabled
     base, text = palette.color(group, QPalette.Base), palette.color(group, QPalette.Text)
-    best = QColor(text)
-    for step in range(1, 20):
-        t = step * 0.05
-        c = QColor(*(round(a + (b - a) * t) for a, b in zip(text.getRgb()[:3], base.getRgb()[:3])))
-        if contrast(c, base) < INDICATOR_CONTRAST:
-            break
-        best = c
-    return best
+    key = (text.rgba(), base.rgba())
+    rgba = _OUTLINE.get(key)
+    if rgba is None:   # a paint asks for it for every check box: kept per (text, base) colours
+        c = mix_towards(text, base, 19, lambda c: contrast(c, base) >= INDICATOR_CONTRAST)
+        rgba = _OUTLINE[key] = (c or QColor(text)).rgba()
+    return QColor.fromRgba(rgba)
+
+
+_OUTLINE: dict = {}   # (text, base) rgba -> outline rgba; a few palettes at most
 
 
 class LegibleFusion(QProxyStyle):
@@ -139,8 +167,7 @@ def tone(colour: str) -> str:
     app = QApplication.instance()
     if app is None or not _is_dark(app.palette()):
         return colour
-    c = QColor(colour)
-    return QColor(*(round(v + 0.6 * (255 - v)) for v in c.getRgb()[:3])).name()
+    return _mix(QColor(colour), QColor(255, 255, 255), 0.6).name()
 
 
 def _linear(v: float) -> float:
@@ -185,15 +212,8 @@ _MUTED: dict = {}     # (text, window, base) rgba -> muted rgba; a few palettes 
 
 
 def _muted(text: QColor, backs: tuple) -> QColor:
-    win = backs[0]
-    best = QColor(text)
-    for step in range(1, 12):
-        t = step * 0.05
-        c = QColor(*(round(a + (b - a) * t) for a, b in zip(text.getRgb()[:3], win.getRgb()[:3])))
-        if min(contrast(c, b) for b in backs) < MUTED_CONTRAST:
-            break
-        best = c
-    return best
+    c = mix_towards(text, backs[0], 11, lambda c: min(contrast(c, b) for b in backs) >= MUTED_CONTRAST)
+    return c or QColor(text)
 
 
 def muted_css() -> str:
@@ -216,6 +236,45 @@ def readable_on(background: QColor) -> QColor:
         dark, light = QColor(0, 0, 0), QColor(255, 255, 255)
         black = _BLACK_ON[key] = contrast(dark, background) >= contrast(light, background)
     return QColor(0, 0, 0) if black else QColor(255, 255, 255)
+
+
+_STYLE = "_scheme_style"   # a widget's style sheet as a function of the scheme (scheme_style)
+
+
+def scheme_style(widget: QWidget, make: Callable[[], str]) -> None:
+    """Give ``widget`` the style sheet ``make()`` returns now and again at every change of
+    the colour scheme (:func:`restyle`): ``make`` reads the palette through :func:`tone`,
+    :func:`muted_css` and the like."""
+    widget.setProperty(_STYLE, make)
+    sheet = make()
+    if sheet != widget.styleSheet():    # a new style sheet costs a re-polish
+        widget.setStyleSheet(sheet)
+
+
+def tone_style(widget: QWidget, colour: str, extra: str = "") -> None:
+    """:func:`scheme_style` of text in :func:`tone` (``colour``) followed by ``extra``
+    declarations (e.g. ``"; font-weight:bold"``)."""
+    scheme_style(widget, lambda: f"color:{tone(colour)}{extra}")
+
+
+def muted_style(widget: QWidget) -> None:
+    """:func:`scheme_style` of secondary text (:func:`muted_css`)."""
+    scheme_style(widget, muted_css)
+
+
+def restyle(app: Optional[QApplication] = None) -> int:
+    """Set again the style sheet of every widget given one with :func:`scheme_style` (after
+    the application's palette changed); returns how many were set."""
+    app = app or QApplication.instance()
+    n = 0
+    for widget in app.allWidgets():
+        make = widget.property(_STYLE)
+        if callable(make):
+            sheet = make()
+            if sheet != widget.styleSheet():
+                widget.setStyleSheet(sheet)
+                n += 1
+    return n
 
 
 def _is_dark(palette: QPalette) -> bool:
@@ -251,6 +310,14 @@ class SchemeFollower(QObject):
         return "light"
 
     def apply(self) -> None:
+        """Set the palette (and style) of the scheme :meth:`wanted`, and the style sheets of
+        :func:`scheme_style` again when the palette changed."""
+        before = QPalette(self.app.palette())
+        self._apply()
+        if self.app.palette() != before:
+            restyle(self.app)
+
+    def _apply(self) -> None:
         want = self.wanted()
         platform = legible_disabled(self._platform_palette)
         if _is_dark(self._platform_palette) == (want == "dark") and \

@@ -89,11 +89,20 @@ class Zoom(QObject):
     def _scale_header(self, header: QHeaderView) -> None:
         base = header.property(_BASE)
         if base is None:
-            base = (header.defaultSectionSize(), header.minimumSectionSize())
+            default, minimum = header.defaultSectionSize(), header.minimumSectionSize()
+            if abs(self.factor - 1.0) > 1e-9 and minimum == _implicit_minimum(header.orientation()):
+                # Qt's own minimum, measured on the zoomed font of a header made after a zoom:
+                # at 100 % it was the factor smaller (else it is zoomed twice)
+                minimum = max(1, round(minimum / self.factor))
+            base = (default, minimum)
             header.setProperty(_BASE, base)
-        default, minimum = base
-        header.setMinimumSectionSize(max(1, round(minimum * self.factor)))
-        header.setDefaultSectionSize(max(1, round(default * self.factor)))
+        default, minimum = (max(1, round(v * self.factor)) for v in base)
+        # Qt moves the sections still at the old default to the new one; a larger minimum set
+        # first would have raised them off it (rows of two heights after a zoom), and a default
+        # under the old minimum would not be taken
+        header.setMinimumSectionSize(min(minimum, header.minimumSectionSize()))
+        header.setDefaultSectionSize(default)
+        header.setMinimumSectionSize(minimum)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt name)
         # headers made after a zoom (a tab built later) get their sizes scaled when shown
@@ -102,6 +111,20 @@ class Zoom(QObject):
                 and obj.property(_BASE) is None and abs(self.factor - 1.0) > 1e-9:
             self._scale_header(obj)
         return False
+
+
+_IMPLICIT: dict = {}   # (orientation, application font) -> Qt's own minimum section size
+
+
+def _implicit_minimum(orientation) -> int:
+    """The minimum section size Qt gives a new header of ``orientation`` with the application's
+    font as it is now (it measures the font), pixels."""
+    key = (int(orientation.value), QApplication.font().toString())
+    if key not in _IMPLICIT:
+        probe = QHeaderView(orientation)
+        _IMPLICIT[key] = probe.minimumSectionSize()
+        probe.deleteLater()
+    return _IMPLICIT[key]
 
 
 def relative_font(widget: QWidget, scale: float = 1.0, bold: bool = False,

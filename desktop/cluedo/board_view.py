@@ -15,7 +15,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
-from desktop.appearance import muted_css
+from desktop.appearance import muted_style
 from desktop.widgets.plain_text import esc
 from desktop.widgets.unchanged import clear_text, set_text, set_tool_tip
 
@@ -232,7 +232,7 @@ class BoardPanel(QWidget):
         self.roll.valueChanged.connect(lambda v: self.rollChanged.emit(v or None))
         row.addWidget(self.roll)
         self.status = QLabel()
-        self.status.setStyleSheet(muted_css())   # secondary text from the palette (light or dark)
+        muted_style(self.status)   # secondary text from the palette (light or dark)
         row.addWidget(self.status, 1)
         lay.addLayout(row)
         self.moves = QLabel()

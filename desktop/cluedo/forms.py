@@ -28,11 +28,12 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from desktop.appearance import tone
+from desktop.appearance import tone, tone_style
 from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
 from desktop.widgets.entry_forms import EntryEditor, combo_select
 from desktop.widgets.plain_text import as_rich_plain
+from desktop.zoom import scaled_size
 from engines import cluedo
 from engines.cluedo.model import PositionEvent, RollEvent
 from engines.cluedo.suggestions import BEHAVIOURS, LEARN, MAX_RHO
@@ -442,7 +443,7 @@ class NewGameDialog(NewGameDialogBase):
     def _update_count(self, *_a) -> None:
         need = self._my_hand_size()
         have = len(self.checked_cards())
-        colour = "green" if have == need else "#b71c1c"
+        colour = tone("#1b5e20" if have == need else "#b71c1c")
         self.my_cards_label.setText(f"My cards: <span style='color:{colour}'>{have} of {need} ticked</span>")
 
     def _load_setup(self, setup) -> None:
@@ -554,7 +555,7 @@ class SuggestionForm(QGroupBox):
         self._build_players(lay)
         self.advice = QLabel()
         self.advice.setWordWrap(True)
-        self.advice.setStyleSheet(f"color:{tone('#0d47a1')}")
+        tone_style(self.advice, "#0d47a1")
         lay.addWidget(self.advice, 6, 0, 1, 3)
         lay.addLayout(self._build_buttons(), 7, 0, 1, 3)
         self.suggester.currentIndexChanged.connect(self._suggester_changed)
@@ -898,7 +899,7 @@ class _HandEditor(EntryEditor):
                 it.setFlags(it.flags() | Qt.ItemIsUserCheckable)
                 it.setCheckState(Qt.Unchecked)
                 self.cards.addItem(it)
-        self.cards.setMinimumHeight(180)
+        scaled_size(self.cards, min_height=180)   # pixels at 100 %, times the zoom
         lay.addWidget(self.cards)
         self.outer.addWidget(box)
 

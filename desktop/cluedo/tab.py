@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.appearance import muted_css, tone
+from desktop.appearance import muted_css, muted_style, tone, tone_style
 from desktop.cluedo.board_view import BoardPanel, turn_job_for
 from desktop.cluedo.forms import NewGameDialog, SuggestionForm
 from desktop.cluedo.opponents import LIKELY_KNOWS, RULE_TEXT, OpponentsTracker, OpponentsView
@@ -116,7 +116,7 @@ class Tab(GameTab):
         self.deals_label = QLabel()
         bar.addWidget(self.deals_label, 1)
         self.accuse_label = QLabel()
-        self.accuse_label.setStyleSheet(f"color:{tone('#1b5e20')}; font-weight:bold")
+        tone_style(self.accuse_label, "#1b5e20", "; font-weight:bold")
         bar.addWidget(self.accuse_label)
         return bar
 
@@ -158,7 +158,7 @@ class Tab(GameTab):
         ml.addWidget(self.rec_table, 1)
         self.rec_note = QLabel()
         self.rec_note.setWordWrap(True)
-        self.rec_note.setStyleSheet(muted_css())
+        muted_style(self.rec_note)
         ml.addWidget(self.rec_note)
         return mid
 
@@ -299,7 +299,7 @@ class Tab(GameTab):
             text += f" · {post.samples:,} exact samples (± = standard error, %)"
         note = getattr(post, "note", None)
         if note:
-            text += f" · <span style='color:#6d4c00'>{esc(note)}</span>"
+            text += f" · <span style='color:{tone('#6d4c00')}'>{esc(note)}</span>"
         set_text(self.deals_label, text)
 
     def show_beside_posterior(self, post, k: int) -> None:

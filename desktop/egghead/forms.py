@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.appearance import tone
+from desktop.appearance import scheme_style, tone, tone_style
 from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
 from desktop.widgets.entry_forms import EntryEditor, combo_select
@@ -281,7 +281,7 @@ class QuestionForm(QGroupBox):
         self.button.clicked.connect(self.submit)
         lay.addWidget(self.button, 3, 3)
         self.hint = NowLabel()
-        self.hint.setStyleSheet(f"color:{tone('#0d47a1')}")
+        tone_style(self.hint, "#0d47a1")
         self.hint.setWordWrap(True)
         lay.addWidget(self.hint, 3, 0, 1, 3)
         lay.setColumnStretch(1, 1)
@@ -534,7 +534,7 @@ class ReactionsForm(_RebuiltBox):
     def set_note(self, text: str, warn: bool = False) -> None:
         """The note under the row (``warn``: the fixpoint is reached)."""
         self.note.setText(text)
-        self.note.setStyleSheet(f"color:{tone('#6d4c00' if warn else '#546e7a')}")
+        tone_style(self.note, "#6d4c00" if warn else "#546e7a")
 
     def set_edit_mode(self) -> None:
         """Edit a logged round instead of logging one (Fix…): no Log button, no note."""
@@ -807,7 +807,7 @@ class NewGameDialog(NewGameDialogBase):
         elif s ** n > 10 ** 8:
             text += " Each event takes a fraction of a second."
         self.size_note.setText(text)
-        self.size_note.setStyleSheet("color:#b71c1c" if warn else "")
+        scheme_style(self.size_note, (lambda: f"color:{tone('#b71c1c')}") if warn else str)
 
     def set_row(self, r: int, name: str, me: bool, cards: str, analysing: bool = True) -> None:
         """Fill row ``r`` (for tests and scripted setups)."""

@@ -365,9 +365,9 @@ class Tab(GameTab):
         then = "" if live else f"<i>as after entry {n_events}</i> · "
         if self.timeline is not None and self.timeline.error is not None and \
                 not self._browsing():
-            set_text(self.solve_label, "<span style='font-size:x-large; color:#b71c1c'><b>Can I solve "
-                                       "now? The log is impossible</b></span> — fix the highlighted "
-                                       "entry first")
+            set_text(self.solve_label, f"<span style='font-size:x-large; color:{tone('#b71c1c')}'><b>Can I "
+                                       "solve now? The log is impossible</b></span> — fix the "
+                                       "highlighted entry first")
         elif post.can_solve:
             set_text(self.solve_label, f"{then}<span style='font-size:x-large; color:{tone('#1b5e20')}'><b>Can I "
                                        f"solve now? Yes — call {stack_text(post.solution)}</b></span>")

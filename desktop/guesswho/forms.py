@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.appearance import muted_css, tone
+from desktop.appearance import muted_style, scheme_style, tone
 from desktop.widgets.columns import STRETCH, Column, ColumnTable, is_missing
 from desktop.widgets.dialogs import NewGameDialogBase
 from desktop.widgets.entry_forms import EntryEditor
@@ -91,7 +91,7 @@ class NewGameDialog(NewGameDialogBase):
         self._add_game_rows(form)
         self.note = QLabel()
         self.note.setWordWrap(True)
-        self.note.setStyleSheet(muted_css())
+        muted_style(self.note)
         lay.addWidget(self.note)
         lay.addWidget(self.start_buttons())
         self.board.currentIndexChanged.connect(self._board_changed)
@@ -312,7 +312,7 @@ class SimulationPanel(SimulationPanelBase):
 
     def show_error(self, text: str) -> None:
         """Show ``text`` (a problem or a notice) in red under the table."""
-        self.status.setText(f"<span style='color:#b71c1c'>{esc(text)}</span>")
+        self.status.setText(f"<span style='color:{tone('#b71c1c')}'>{esc(text)}</span>")
 
 
 def _simulate_job(config, task):
@@ -369,7 +369,7 @@ class _GuessWhoEditor(EntryEditor):
             row = QHBoxLayout()
             self.yes, self.no = QRadioButton("Yes"), QRadioButton("No")
             for b, colour in ((self.yes, "#1b5e20"), (self.no, "#b71c1c")):
-                b.setStyleSheet(f"QRadioButton {{ color:{tone(colour)}; font-weight:bold }}")
+                scheme_style(b, lambda c=colour: f"QRadioButton {{ color:{tone(c)}; font-weight:bold }}")
                 row.addWidget(b)
             row.addStretch(1)
             lay.addWidget(QLabel("Answer"), parts + 1, 0)

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
-from PySide6.QtCore import QModelIndex, QRectF, Qt
+from PySide6.QtCore import QEvent, QModelIndex, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
-from PySide6.QtWidgets import QStyle, QStyledItemDelegate
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QTableView
 
 from desktop.widgets.columns import Column, ColumnTableModel, is_missing
 
@@ -129,6 +129,59 @@ def question_key(question: dict) -> str:
     import json
 
     return json.dumps(question, sort_keys=True)
+
+
+class QuestionView(QTableView):
+    """The ranked questions' table, at least as wide as its columns need to show each question
+    whole (a question longer than :attr:`MAX_QUESTION_EM` heights of a line is elided, whole in
+    its tooltip), so that the splitter it stands in takes that width from its neighbours first.
+    Measured again when the questions or the font (a zoom) change."""
+
+    #: The widest the Question column asks to be, in heights of a line of text.
+    MAX_QUESTION_EM = 20
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._need = 0
+        self._queued = False
+
+    def setModel(self, model) -> None:  # noqa: N802 (Qt name)
+        super().setModel(model)
+        if model is not None:
+            for sig in (model.modelReset, model.layoutChanged, model.rowsInserted, model.rowsRemoved):
+                sig.connect(self._remeasure)
+        self._remeasure()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._remeasure()
+
+    def _remeasure(self, *_args) -> None:
+        if not self._queued:
+            self._queued = True
+            QTimer.singleShot(0, self, self._measure)   # once the rows are laid out
+
+    def _measure(self) -> None:
+        self._queued = False
+        hh = self.horizontalHeader()
+        widest = round(self.MAX_QUESTION_EM * self.fontMetrics().height())
+        columns = 0
+        for c in range(hh.count()):
+            if hh.isSectionHidden(c):
+                continue
+            w = max(self.sizeHintForColumn(c), hh.sectionSizeHint(c))
+            columns += min(w, widest) if c == COL_QUESTION else w
+        vh = self.verticalHeader()
+        need = (columns + self.verticalScrollBar().sizeHint().width() + 2 * self.frameWidth()
+                + (vh.width() if vh.isVisible() else 0))
+        if need != self._need:
+            self._need = need
+            self.updateGeometry()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        hint = super().minimumSizeHint()
+        return QSize(max(hint.width(), self._need), hint.height())
 
 
 class SplitBarDelegate(QStyledItemDelegate):

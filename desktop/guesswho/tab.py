@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.appearance import muted_css, tone
+from desktop.appearance import muted_css, scheme_style, tone
 from desktop.gametab import GameTab
 from desktop.guesswho.cards import BoardView, question_words
 from desktop.guesswho.forms import NewGameDialog, SimulationPanel
@@ -46,6 +46,7 @@ from desktop.guesswho.model import (
     COL_QUESTION,
     COL_SPLIT,
     QuestionTableModel,
+    QuestionView,
     SplitBarDelegate,
     question_key,
 )
@@ -187,7 +188,7 @@ class Tab(GameTab):
         self.proxy.setSourceModel(self.questions)
         self.proxy.setFilterKeyColumn(COL_QUESTION)
         self.proxy.setFilterCaseSensitivity(Qt.CaseInsensitive)
-        self.question_view = QTableView()
+        self.question_view = QuestionView()   # as wide as its questions need, whole
         self.question_view.setModel(self.proxy)
         self.question_view.setItemDelegateForColumn(COL_SPLIT, SplitBarDelegate(self.question_view))
         self.question_view.setSelectionBehavior(QAbstractItemView.SelectRows)
@@ -198,8 +199,8 @@ class Tab(GameTab):
         hh = self.question_view.horizontalHeader()
         hh.setSectionResizeMode(COL_QUESTION, QHeaderView.Stretch)
         hh.setSectionResizeMode(COL_BITS, QHeaderView.ResizeToContents)
-        hh.setSectionResizeMode(COL_SPLIT, QHeaderView.Fixed)
-        hh.resizeSection(COL_SPLIT, 110)
+        # as wide as its title, which the zoom scales (a fixed 110 px cut it at 150 %)
+        hh.setSectionResizeMode(COL_SPLIT, QHeaderView.ResizeToContents)
         hh.setSectionResizeMode(COL_LEFT, QHeaderView.ResizeToContents)
         self.question_view.selectionModel().currentRowChanged.connect(self._question_selected)
         return self.question_view
@@ -227,7 +228,7 @@ class Tab(GameTab):
         self.no_button = QPushButton("No")
         for b, colour in ((self.yes_button, "#2e7d32"), (self.no_button, "#c62828")):
             scaled_size(b, min_width=64)
-            b.setStyleSheet(f"QPushButton:enabled {{ color:{colour}; font-weight:bold }}")
+            scheme_style(b, lambda c=colour: f"QPushButton:enabled {{ color:{tone(c)}; font-weight:bold }}")
             ask.addWidget(b)
         self.yes_button.clicked.connect(lambda: self.answer(True))
         self.no_button.clicked.connect(lambda: self.answer(False))
@@ -293,8 +294,8 @@ class Tab(GameTab):
             self.entropy_plot.set_y_range((0, math.log2(board.size) * 1.3))
         note = board.note or ""
         tip = esc(note)
-        self.board_label.setText(f"<b>{esc(board.name)}</b>" + (" <span style='color:#e65100'><u>note</u></span>"
-                                                           if note else ""))
+        flag = f" <span style='color:{tone('#e65100')}'><u>note</u></span>" if note else ""
+        self.board_label.setText(f"<b>{esc(board.name)}</b>" + flag)
         self.board_label.setToolTip(f"<p>{tip}</p>" if tip else "")
         self._sync_controls()
 

@@ -23,10 +23,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from desktop.appearance import tone
+from desktop.appearance import tone_style
 from desktop.widgets.columns import CONTENTS, Column, ColumnTable
 from desktop.widgets.entry_forms import EntryEditor
 from desktop.widgets.plain_text import as_rich_plain
+from desktop.zoom import scaled_size
 from engines import inkognito
 
 QUESTION_LABELS = {"player": "Player", "ambassador": "Ambassador"}
@@ -295,7 +296,7 @@ class NewGameDialog(QDialog):
         lay.addWidget(self._build_names_box(setup))
         lay.addLayout(self._build_players_form(setup))
         self.error = QLabel()
-        self.error.setStyleSheet(f"color:{tone('#b71c1c')}")
+        tone_style(self.error, "#b71c1c")
         lay.addWidget(self.error)
         bb = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         bb.accepted.connect(self._accept)
@@ -398,7 +399,7 @@ class _AnswerEditor(EntryEditor):
         self.outer.addLayout(row)
         self.sheet = AnswerSheet(event.opponent, setup)
         self.sheet.set_edit_mode(f"#{len(before) + 1}")
-        self.sheet.setMinimumHeight(220)
+        scaled_size(self.sheet, min_height=220)   # pixels at 100 %, times the zoom
         self.outer.addWidget(self.sheet, 1)
         self.opponent.currentIndexChanged.connect(self._opponent_changed)
 

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.appearance import tone
+from desktop.appearance import tone_style
 from desktop.gametab import GameTab
 from desktop.inkognito.forms import QUESTION_LABELS, AnswerSheet, NewGameDialog, short_name
 from desktop.widgets.belief_plot import PALETTE, BeliefPlot
@@ -87,7 +87,7 @@ class BeliefCard(QWidget):
         lay.addWidget(self.view)
         self.partner = QLabel()
         self.theta = QLabel()
-        self.theta.setStyleSheet(f"color:{tone('#4a148c')}")
+        tone_style(self.theta, "#4a148c")
         # wrapped, so that three cards side by side (θ shown) never widen the window
         for label in (self.partner, self.theta):
             label.setWordWrap(True)

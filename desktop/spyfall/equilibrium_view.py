@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.appearance import muted_css
+from desktop.appearance import muted_style, tone
 from desktop.widgets.plain_text import esc
 from desktop.widgets.role_data import MultiDataModel
 from desktop.zoom import scaled_size
@@ -308,7 +308,7 @@ class EquilibriumView(QWidget):
         root.addLayout(legend_row)
         self.note = QLabel()
         self.note.setWordWrap(True)
-        self.note.setStyleSheet(muted_css())
+        muted_style(self.note)
         root.addWidget(self.note)
         self.error: Optional[str] = None
         # the stored study is read through the equilibrium solver's module, which imports
@@ -344,7 +344,7 @@ class EquilibriumView(QWidget):
     def _fail(self, why: str) -> bool:
         self.error = why
         self.model.set_study(None)
-        self.summary.setText(f"<span style='color:#b71c1c'>No equilibrium to show: {why}.</span> "
+        self.summary.setText(f"<span style='color:{tone('#b71c1c')}'>No equilibrium to show: {why}.</span> "
                              "Run <code>python -m engines.spyfall.equilibrium</code> to compute it.")
         self.legend.clear()
         self.legend.setStyleSheet("")

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.appearance import muted_css
+from desktop.appearance import muted_style
 from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
 from engines import spyfall
@@ -358,7 +358,7 @@ class NewGameDialog(NewGameDialogBase):
         self.weight_hint = QLabel()
         self.weight_hint.setWordWrap(True)
         self.weight_hint.setToolTip(CLAIM_WEIGHT_HELP)
-        self.weight_hint.setStyleSheet(muted_css())
+        muted_style(self.weight_hint)
         # room for the hint's longest text (set later, after the dialog has its size)
         self.weight_hint.setMinimumHeight(6 * self.weight_hint.fontMetrics().lineSpacing())
         self.strategy = QComboBox()

@@ -363,6 +363,14 @@ class SpyBeliefView(WorksheetView):
         return QSize(max(hint.width(), width), hint.height())
 
 
+def _rows_height(view: QTableView, rows: int) -> int:
+    """The height in pixels of ``view`` 's first ``rows`` rows, a row not (yet) in the model
+    counted at the header's default row height."""
+    have = min(rows, view.model().rowCount()) if view.model() is not None else 0
+    return (sum(view.rowHeight(r) for r in range(have))
+            + (rows - have) * view.verticalHeader().defaultSectionSize())
+
+
 class RotatedHeader(QHeaderView):
     """A horizontal header drawing its labels vertically (bottom to top), so that many long
     location names fit above narrow columns."""
@@ -390,12 +398,20 @@ class RotatedHeader(QHeaderView):
             # the names (the claim sheet: down to the ▶ row and the latest claim): the names
             # are then elided, each whole in its tooltip
             keep = view.rows_to_keep() if hasattr(view, "rows_to_keep") else 2
-            rows = keep * view.verticalHeader().defaultSectionSize() + 2 * view.frameWidth()
+            rows = _rows_height(view, keep) + 2 * view.frameWidth()
+            bar = view.horizontalScrollBar()
+            rows += bar.sizeHint().height() if bar.maximum() > 0 else 0
             return max(3 * self.fontMetrics().height(), min(self._height, view.height() - rows))
         return self._height
 
     def _forget_height(self, *_args) -> None:
         self._height = None
+
+    def whole_names_height(self) -> int:
+        """The height in pixels that shows the longest name whole (at most ``max_height``),
+        whatever the view's height."""
+        self._label_height()
+        return self._height
 
     def setModel(self, model) -> None:  # noqa: N802 (Qt's method name)
         super().setModel(model)
@@ -442,6 +458,10 @@ class RotatedHeader(QHeaderView):
         painter.restore()
 
 
+#: Claims under the ▶ row that a short claim sheet keeps in view (its names are elided first).
+CLAIMS_IN_VIEW = 3
+
+
 class ClaimSheetView(WorksheetView):
     """The claims worksheet: the shared grid with rotated location headers; Space cycles the
     current pending cell and Enter logs the pending claim.
@@ -468,12 +488,32 @@ class ClaimSheetView(WorksheetView):
 
     def rows_to_keep(self) -> int:
         """How many rows the rotated names leave in view on a short sheet: the beliefs, the
-        claims' title, the ▶ row one clicks to enter a claim and the latest claim."""
+        claims' title, the ▶ row one clicks to enter a claim and the :data:`CLAIMS_IN_VIEW`
+        latest claims (those there are)."""
         m = self.model()
         if not isinstance(m, ClaimSheetModel):
             return 2
         pending = m.row_of_item(m.pending_item)
-        return min(m.rowCount(), pending + 2) if pending >= 0 else 2
+        return min(m.rowCount(), pending + 1 + CLAIMS_IN_VIEW) if pending >= 0 else 2
+
+    def wanted_height(self, whole_names: bool = True) -> int:
+        """The height in pixels that shows the names (``whole_names``, else elided to
+        three lines' height, the least :class:`RotatedHeader` takes) and the rows down to the ▶
+        row and :data:`CLAIMS_IN_VIEW` claims under it, logged or not yet (so that it stays
+        the same while a game's first claims come in), with the frame and, when the columns
+        are wider than the view, the sideways scroll bar."""
+        header = self.horizontalHeader()
+        if not isinstance(header, RotatedHeader):
+            names = header.height()
+        else:   # the header is never under three lines (RotatedHeader._label_height)
+            least = 3 * header.fontMetrics().height()
+            names = max(least, header.whole_names_height()) if whole_names else least
+        m = self.model()
+        pending = m.row_of_item(m.pending_item) if isinstance(m, ClaimSheetModel) else -1
+        rows = _rows_height(self, max(pending, 1) + 1 + CLAIMS_IN_VIEW)
+        wide = header.count() * header.minimumSectionSize() > self.viewport().width()
+        return (names + rows + 2 * self.frameWidth()
+                + (self.horizontalScrollBar().sizeHint().height() if wide else 0))
 
     def _span_groups(self) -> None:
         """Span the group-header rows across the columns. The shared view asks every row's

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+
+from desktop.appearance import muted
 
 
 class StrikeList(QWidget):
@@ -90,10 +92,17 @@ class StrikeList(QWidget):
         self._title(left)
 
     def _style(self, item: QListWidgetItem, on: bool) -> None:
+        """Struck through in the secondary text colour (:func:`desktop.appearance.muted`),
+        else the palette's own text colour (no colour of the item's: it follows the scheme)."""
         f = QFont(item.font())
         f.setStrikeOut(on)
         item.setFont(f)
-        item.setForeground(Qt.GlobalColor.gray if on else self.palette().text())
+        item.setData(Qt.ItemDataRole.ForegroundRole, muted(self.palette()) if on else None)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and self._locations:
+            self.set_struck(self.struck())   # the struck colour of the new scheme
 
     def _title(self, left: int) -> None:
         self.title.setText(f"<b>My list</b> · {left} of {len(self._locations)} left")

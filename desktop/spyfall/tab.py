@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.appearance import muted_css, tone
+from desktop.appearance import muted_css, muted_style, tone, tone_style
 from desktop.gametab import GameTab
 from desktop.inference import Priority
 from desktop.spyfall.forms import CLAIM_WEIGHT_HELP, STRATEGY_LABELS, NewGameDialog, claim_error_text, parse_claim_entry
@@ -43,6 +43,7 @@ from desktop.spyfall.model import ClaimSheetModel, ClaimSheetView, SpyBeliefMode
 from desktop.spyfall.simulation import SimulationPanel
 from desktop.spyfall.strikes import StrikeList
 from desktop.widgets.belief_plot import BeliefPlot
+from desktop.widgets.fit_split import CappedText, FitSplitter
 from desktop.widgets.plain_text import esc
 from desktop.widgets.round_timer import RoundTimer
 from desktop.widgets.side_panes import SidePanes
@@ -57,6 +58,8 @@ from engines.spyfall.model import entry_claim_weight
 TIMER_MERGE_KEY = 2801
 METHOD_LABELS = {"exact": "Exact (factorised)", "enumeration": "Enumeration (scipy, reference)"}
 PUBLIC = "Public"
+#: Lines of the recommendation shown on a short Table page (the rest scrolls).
+ADVICE_SHORT_LINES = 2
 MINE_SPY = "Mine (as the spy)"
 
 
@@ -203,7 +206,9 @@ class Tab(GameTab):
         page = QWidget()
         pl = QVBoxLayout(page)
         pl.setContentsMargins(0, 4, 0, 0)
-        vsplit = QSplitter(Qt.Orientation.Vertical)
+        # the sheet's pane gets the height its rows need on a short page (1280×800 at 150 %),
+        # the beliefs row at least two lines, scrolling (desktop.widgets.fit_split)
+        vsplit = FitSplitter(self._sheet_pane_height, rest_lines=2, short_changed=self._page_short)
         pl.addWidget(vsplit, 1)
         top = QWidget()
         tl = QVBoxLayout(top)
@@ -212,18 +217,46 @@ class Tab(GameTab):
         tl.addLayout(self._build_ask_row())
         tl.addLayout(self._build_entry_row())
         self.advice = QLabel()
-        self.advice.setWordWrap(True)
         self.advice.setTextFormat(Qt.RichText)
-        self.advice.setStyleSheet(f"color:{tone('#0d47a1')}")
-        tl.addWidget(self.advice)
+        tone_style(self.advice, "#0d47a1")
+        self.advice_box = CappedText(self.advice)
+        tl.addWidget(self.advice_box)
+        self._sheet_pane = top
         vsplit.addWidget(top)
-        vsplit.addWidget(self._build_beliefs_row())
+        # the beliefs row scrolls as a whole when the page is too short for its plots' minimum
+        vsplit.addWidget(VerticalScroll(self._build_beliefs_row()))
         # the sheet first (5:3, was 3:2): on 1280×800 its names and the ▶ row fit over the
         # beliefs row, which keeps room for a plot's wrapped legend on 1280×720
         vsplit.setSizes([500, 300])
         vsplit.setStretchFactor(0, 5)
         vsplit.setStretchFactor(1, 3)
+        self.table_split = vsplit
+        self.sheet_model.modelReset.connect(vsplit.refit)   # a new table: other names, rows
         return page
+
+    def _sheet_pane_height(self) -> tuple[int, int]:
+        """The heights in pixels ``(least, whole)`` the Table page's top pane asks of its
+        splitter: the claim sheet's rows down to the ▶ row and the latest claims under
+        elided / whole names (:meth:`ClaimSheetView.wanted_height`), the question and claim
+        rows and two lines of the advice (more of it takes room from the names, which are
+        elided first)."""
+        lay = self._sheet_pane.layout()
+        need, shown = 0, 0
+        for i in range(lay.count()):
+            item = lay.itemAt(i)
+            if item.widget() is self.sheet:
+                continue
+            if item.widget() is self.advice_box:   # the same whatever the advice says
+                need += ADVICE_SHORT_LINES * self.advice.fontMetrics().lineSpacing()
+            else:
+                need += item.sizeHint().height()
+            shown += 1
+        rest = need + max(0, lay.spacing()) * shown
+        return rest + self.sheet.wanted_height(False), rest + self.sheet.wanted_height(True)
+
+    def _page_short(self, short: bool) -> None:
+        """A short page: the advice shows two lines and scrolls, so the sheet keeps its rows."""
+        self.advice_box.set_max_lines(ADVICE_SHORT_LINES if short else None)
 
     def _build_sheet(self) -> ClaimSheetView:
         """The claim worksheet: a row per claim and the pending ▶ row, a column per location."""
@@ -263,7 +296,7 @@ class Tab(GameTab):
         entry.addWidget(self.claim_edit, 1)
         self.weight_label = QLabel()
         self.weight_label.setToolTip(CLAIM_WEIGHT_HELP)
-        self.weight_label.setStyleSheet(muted_css())
+        muted_style(self.weight_label)
         entry.addWidget(self.weight_label)
         self.log_button = QPushButton("Log claim")
         self.log_button.setDefault(True)
@@ -371,7 +404,7 @@ class Tab(GameTab):
         if s.me is None:
             who = "Observer (no card)"
         elif s.i_am_spy:
-            who = f"<b>{esc(s.me)}</b> · my card: <b style='color:#b71c1c'>SPY</b>"
+            who = f"<b>{esc(s.me)}</b> · my card: <b style='color:{tone('#b71c1c')}'>SPY</b>"
         else:
             who = f"<b>{esc(s.me)}</b> · my card: <b>{esc(s.my_location)}</b>"
         model = (f"β = {s.beta:g}, λ = {s.lam:g}, w = {s.claim_weight:g}, "
@@ -530,7 +563,8 @@ class Tab(GameTab):
                 obj["claim_weight"] = explicit
             ev = spyfall.event_from_json(obj, setup, "claim")
         except SessionFormatError:
-            self.claim_edit.setStyleSheet("background:#fff3e0" if text.strip() else "")
+            # a light band with dark text in either scheme (light text on it would not read)
+            self.claim_edit.setStyleSheet("background:#fff3e0; color:#212121" if text.strip() else "")
             if not text.strip():
                 self.sheet_model.set_pending(np.zeros(setup.n_locations))
             self._show_claim_weight()
@@ -745,7 +779,7 @@ class Tab(GameTab):
             p = format_probability(rec.accuse_probability)
             threshold = early_vote_threshold()
             if rec.call_vote:
-                text += (f" · <b style='color:#b71c1c'>Call the vote now: Accuse {esc(rec.accuse)}</b> "
+                text += (f" · <b style='color:{tone('#b71c1c')}'>Call the vote now: Accuse {esc(rec.accuse)}</b> "
                          f"({p}" + (f" ≥ {format_probability(threshold)})" if threshold else ")"))
             elif threshold is not None:
                 text += (f" · <b>Accuse {esc(rec.accuse)}</b> ({p}) at the vote; call it early when "

@@ -171,6 +171,23 @@ class BeliefPlot(QWidget):
         """Draw a pyqtgraph item (a threshold line, a band) on the plot area with the series."""
         self.plot.addItem(item)
 
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
+        super().resizeEvent(event)
+        self._fit_wrapped_text()
+
+    def _fit_wrapped_text(self) -> None:
+        """Give the wrapped title and legend at least the height their text takes at the
+        plot's width: a layout's minimum for a wrapped label is what it takes at its preferred
+        width, so a splitter or scroll area giving the plot only its minimum height cut the
+        plot's bottom by the extra lines."""
+        for label in (self.title, self.legend):
+            old = label.minimumHeight()
+            if old:
+                label.setMinimumHeight(0)   # QLabel.heightForWidth never answers under it
+            need = label.heightForWidth(self.width()) if label.text() and not label.isHidden() else 0
+            if old or need > 0:
+                label.setMinimumHeight(max(0, need))
+
     # -- colours -----------------------------------------------------------------------------
     def changeEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         super().changeEvent(event)
@@ -235,6 +252,7 @@ class BeliefPlot(QWidget):
                            f"{html.escape(name)}")
         self.legend.setText("&nbsp;&nbsp; ".join(samples))
         self.legend.setVisible(bool(samples))
+        self._fit_wrapped_text()
 
     def set_series(self, series: Mapping[str, Sequence[Optional[float]]]) -> None:
         """Replace the plotted data: name -> value after event 0, 1, 2, ... (None = gap)."""

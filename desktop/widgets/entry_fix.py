@@ -43,8 +43,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.appearance import muted_css, tone
+from desktop.appearance import muted_css, scheme_style, tone_style
 from desktop.snapshot import Status
+from desktop.zoom import scaled_size
 from engines.core.errors import SessionFormatError
 
 
@@ -164,7 +165,7 @@ class FixEntryDialog(QDialog):
         self.buttons.accepted.connect(self._accept)
         self.buttons.rejected.connect(self.reject)
         lay.addWidget(self.buttons)
-        self.setMinimumWidth(560)
+        scaled_size(self, min_width=560)   # pixels at 100 %, times the zoom
         if self.corrections:
             chosen = min(max(chosen, 0), len(self.corrections) - 1)
             self.choices.button(chosen).setChecked(True)
@@ -350,10 +351,10 @@ class FixEntryDialog(QDialog):
             words = self.module.preview(self.setup, list(self.before), text) if text.strip() \
                 else ""
         except SessionFormatError as exc:
-            self.words.setStyleSheet(f"color:{tone('#c62828')}")
+            tone_style(self.words, "#c62828")
             self.words.setText(exc.message)
             return
-        self.words.setStyleSheet(muted_css() if not words else "")
+        scheme_style(self.words, muted_css if not words else str)   # str(): no style
         self.words.setText(f"→ {words}" if words else "")
 
     def _complete(self, text: str) -> None:
@@ -383,10 +384,10 @@ class FixEntryDialog(QDialog):
         except SessionFormatError as exc:
             text = f"Not replaced: {exc.message}"
             if self.text_shown():
-                self.words.setStyleSheet(f"color:{tone('#c62828')}; font-weight:bold")
+                tone_style(self.words, "#c62828", "; font-weight:bold")
                 self.words.setText(text)
             else:
-                self.problem.setStyleSheet(f"color:{tone('#c62828')}; font-weight:bold")
+                tone_style(self.problem, "#c62828", "; font-weight:bold")
                 self.problem.setText(text)
                 self.problem.show()
             return

@@ -20,8 +20,8 @@ from PySide6.QtCore import QLineF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
-from desktop.appearance import muted_css, tone
-from desktop.widgets.unchanged import clear_text, set_style, set_text, set_tool_tip
+from desktop.appearance import muted_css, muted_style, scheme_style, tone_style
+from desktop.widgets.unchanged import clear_text, set_text, set_tool_tip
 from desktop.zoom import scaled_size
 
 #: Okabe–Ito blue and vermillion (desktop.widgets.belief_plot.PALETTE): below / at or above the
@@ -162,7 +162,7 @@ class OpponentsStrip(QWidget):
         self._message = QLabel()
         self._message.setTextFormat(Qt.PlainText)
         self._message.setWordWrap(True)
-        self._message.setStyleSheet(muted_css())
+        muted_style(self._message)
         self._grid.addWidget(self._message, 0, 0, 1, 4)
         self._rows: list[tuple] = []          # (name label, bar, value label, bits label)
         self._data: list[KnowsRow] = []
@@ -214,9 +214,8 @@ class OpponentsStrip(QWidget):
         self._stale = stale
         for _, bar, value, bits in self._rows:
             bar.set_stale(stale)
-            colour = muted_css() if stale else ""
-            set_style(value, colour)        # a new style sheet polishes the label again
-            set_style(bits, colour)
+            for label in (value, bits):   # a style sheet set only when it changes
+                scheme_style(label, muted_css if stale else str)   # str(): no style
 
     def rows(self) -> list:
         """The :class:`KnowsRow` shown (empty when cleared)."""
@@ -313,24 +312,23 @@ class AdvicePanel(QFrame):
 
     def set_advice(self, verdict: str, detail: str, accuse: bool) -> None:
         """Show ``verdict`` ("Accuse now" / "Wait"), emphasised, and ``detail`` (plain text)."""
-        colour = tone("#1b5e20") if accuse else tone("#0d47a1")
-        set_style(self.verdict, f"color:{colour}; font-weight:bold")
+        tone_style(self.verdict, "#1b5e20" if accuse else "#0d47a1", "; font-weight:bold")
         set_text(self.verdict, verdict)
         self.verdict.show()
         set_text(self.detail, detail)
-        set_style(self.detail, "")
+        scheme_style(self.detail, str)   # str(): no style
 
     def set_pending(self, text: str) -> None:
         """No advice yet (or none possible): ``text`` in grey."""
         clear_text(self.verdict)
         self.verdict.hide()
         set_text(self.detail, text)
-        set_style(self.detail, muted_css())
+        muted_style(self.detail)
 
     def set_alert(self, text: str) -> None:
         """The alert line (plain text, warning colours); "" hides it."""
         set_text(self.alert, text)
-        set_style(self.alert, f"color:{tone('#b71c1c')}; font-weight:bold")
+        tone_style(self.alert, "#b71c1c", "; font-weight:bold")
         self.alert.setVisible(bool(text))
 
     def alert_text(self) -> str:

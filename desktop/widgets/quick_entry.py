@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.appearance import muted, muted_css, tone
+from desktop.appearance import muted, muted_css, scheme_style, tone
 from engines.core.errors import SessionFormatError
 from engines.registry import registered_games
 
@@ -189,11 +189,12 @@ class QuickEntry(QWidget):
         """kind: "" hidden, "ok" the event in words, "pending" what the line still lacks (grey),
         "error" a refused line (red), "busy" checking (grey)."""
         self.preview.setProperty("kind", kind)
-        colour = {"ok": "palette(text)", "error": tone("#c62828")}.get(kind, muted().name())
-        weight = "bold" if kind == "error" else "normal"
-        style = f"color:{colour}; font-weight:{weight}" if text else muted_css()
-        if style != self.preview.styleSheet():    # a new style sheet costs a re-polish
-            self.preview.setStyleSheet(style)
+        def style(kind=kind, text=bool(text)) -> str:
+            colour = {"ok": "palette(text)", "error": tone("#c62828")}.get(kind, muted().name())
+            weight = "bold" if kind == "error" else "normal"
+            return f"color:{colour}; font-weight:{weight}" if text else muted_css()
+
+        scheme_style(self.preview, style)   # set again when the colour scheme changes
         self._message = text
         self.preview.setText(text or IDLE_HINT)
 

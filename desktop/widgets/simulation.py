@@ -12,11 +12,15 @@ from typing import Any, Callable
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QWidget
 
+from desktop.appearance import tone
 from desktop.widgets.plain_text import esc
 from desktop.widgets.run_on import RunOnSelector
 from engines.core.errors import EngineError, SessionFormatError
 
-ERROR_STYLE = "<span style='color:#b71c1c'>{}</span>"
+
+def _error_text(html: str) -> str:
+    """``html`` in red, toned for the colour scheme (:func:`desktop.appearance.tone`)."""
+    return f"<span style='color:{tone('#b71c1c')}'>{html}</span>"
 
 
 class SimulationPanelBase(QWidget):
@@ -91,7 +95,7 @@ class SimulationPanelBase(QWidget):
         try:
             job, total, text = self.prepare()
         except SessionFormatError as exc:
-            self.status.setText(ERROR_STYLE.format(f"{self.FAILURE}: {exc.message}"))
+            self.status.setText(_error_text(f"{self.FAILURE}: {exc.message}"))
             return False
         self._running = True
         self.run_button.setEnabled(False)
@@ -145,4 +149,4 @@ class SimulationPanelBase(QWidget):
         msg = exc.message if isinstance(exc, SessionFormatError) else str(exc)
         kind = self.FAILURE if isinstance(exc, EngineError) else \
             f"Internal error ({type(exc).__name__})"
-        self.status.setText(ERROR_STYLE.format(f"<b>{kind}</b>: {esc(msg)}"))
+        self.status.setText(_error_text(f"<b>{kind}</b>: {esc(msg)}"))

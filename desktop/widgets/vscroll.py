@@ -44,6 +44,9 @@ class VerticalScroll(QScrollArea):
         # a text changed (a layout request of the content): its wrapped height may have too
         if obj is self.widget() and event.type() == QEvent.Type.LayoutRequest:
             QTimer.singleShot(0, self, self._keep_wrapped_text)   # not after deletion
+            # the content's minimum width is this area's: the splitter or layout holding it
+            # must hear of a change (else it keeps the area narrower than its content)
+            self.updateGeometry()
         return super().eventFilter(obj, event)
 
     def _keep_wrapped_text(self) -> None:

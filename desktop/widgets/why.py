@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.appearance import muted_css
+from desktop.appearance import muted_css, muted_style, tone
 
 #: status -> (mark, words, colour)
 STATUS_LOOK = {
@@ -116,7 +116,7 @@ class WhyPopup(QDialog):
         lay.addWidget(self.heading)
         self.scope = QLabel()
         self.scope.setWordWrap(True)
-        self.scope.setStyleSheet(muted_css())
+        muted_style(self.scope)
         lay.addWidget(self.scope)
 
     def _build_busy_row(self) -> QWidget:
@@ -215,7 +215,7 @@ class WhyPopup(QDialog):
         """The explanation cannot be given: say why (plain text)."""
         self.busy.hide()
         self.status = "error"
-        self.message.setText(f"<span style='color:#b71c1c'>{html.escape(text)}</span>")
+        self.message.setText(f"<span style='color:{tone('#b71c1c')}'>{html.escape(text)}</span>")
         self._show_parts(entries=False, steps=False)
 
     def is_working(self) -> bool:

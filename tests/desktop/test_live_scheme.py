@@ -1,0 +1,75 @@
+"""A colour-scheme switch while the window is open (the desktop's ``colorSchemeChanged``, which
+desktop.appearance.SchemeFollower follows) recolours text whose colour was chosen for the scheme
+when its widget was built (desktop.appearance.scheme_style): dark blue advice on a light window
+turns light blue on a dark one, and back."""
+import re
+
+import pytest
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication, QLabel
+
+from desktop.appearance import SchemeFollower, contrast, muted_style, tone_style
+
+
+@pytest.fixture
+def follower(qapp):
+    """A scheme follower on the test application, removed with the palette and style it changed."""
+    palette, style = QPalette(qapp.palette()), qapp.style().name()
+    f = SchemeFollower(qapp, "light")
+    yield f
+    hints = qapp.styleHints()
+    if hasattr(hints, "colorSchemeChanged"):
+        hints.colorSchemeChanged.disconnect(f._scheme_changed)
+    qapp.setStyle(style)
+    qapp.setPalette(palette)
+    f.deleteLater()
+
+
+def _colour(widget) -> QColor:
+    return QColor(re.search(r"color:(#[0-9a-fA-F]{6})", widget.styleSheet()).group(1))
+
+
+def test_scheme_switch_recolours_text_coloured_at_build(qtbot, qapp, follower):
+    advice, note = QLabel("Accuse Cy"), QLabel("a note")
+    for w in (advice, note):
+        qtbot.addWidget(w)
+    tone_style(advice, "#0d47a1", "; font-weight:bold")
+    muted_style(note)
+
+    def legible() -> bool:
+        window = qapp.palette().color(QPalette.Window)
+        return min(contrast(_colour(w), window) for w in (advice, note)) >= 4.5
+
+    assert legible() and "font-weight:bold" in advice.styleSheet()
+    light_blue = _colour(advice)
+    follower.scheme = "dark"
+    follower.apply()                      # as the desktop's switch does
+    QApplication.processEvents()
+    assert qapp.palette().color(QPalette.Window).lightness() < 128
+    assert _colour(advice) != light_blue and legible()
+    follower.scheme = "light"
+    follower.apply()
+    assert _colour(advice) == light_blue and legible()
+
+
+def test_struck_locations_keep_their_contrast_through_a_switch(qtbot, qapp, follower):
+    from PySide6.QtCore import Qt
+
+    from desktop.spyfall.strikes import StrikeList
+
+    strikes = StrikeList()
+    qtbot.addWidget(strikes)
+    strikes.set_locations(["Beach", "Casino"], struck=["Casino"])
+
+    def colours():
+        items = [strikes.list.item(i) for i in range(2)]
+        return [it.data(Qt.ItemDataRole.ForegroundRole) for it in items]
+
+    for scheme in ("dark", "light"):
+        follower.scheme = scheme
+        follower.apply()
+        QApplication.processEvents()
+        plain, struck = colours()
+        base = strikes.list.palette().color(QPalette.Base)
+        assert plain is None                             # the palette's own text colour
+        assert contrast(QColor(struck), base) >= 4.5, scheme
