@@ -2,6 +2,7 @@
 new claims, new beliefs and a click on the pending row it paints what a fresh sheet of the same
 state paints."""
 import numpy as np
+from view_kit import shown
 
 from desktop.spyfall.model import ClaimSheetModel, ClaimSheetView
 
@@ -18,13 +19,7 @@ def _sheet(qtbot, claims, beliefs, clicks=()):
     model.set_beliefs(beliefs)
     for col in clicks:
         model.cycle(col)
-    view = ClaimSheetView()
-    view.setModel(model)
-    view.resize(420, 260)
-    qtbot.addWidget(view)
-    view.show()
-    qtbot.waitExposed(view)
-    return view, model
+    return shown(qtbot, ClaimSheetView(), model, 420, 260)
 
 
 def _image(view):

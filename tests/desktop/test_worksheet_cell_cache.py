@@ -1,6 +1,7 @@
 """The worksheet keeps each cell's roles until its numbers change (ProbabilityTableModel
 .multiData): what it paints is what a fresh worksheet of the same numbers paints."""
 import numpy as np
+from view_kit import shown
 
 from desktop.widgets.worksheet import ProbabilityTableModel, WorksheetView
 
@@ -12,13 +13,7 @@ def _view(qtbot, matrix, stale=False):
     model = ProbabilityTableModel(GROUPS, COLUMNS)
     model.set_matrix(matrix)
     model.set_stale(stale)
-    view = WorksheetView()
-    view.setModel(model)
-    view.resize(360, 240)
-    qtbot.addWidget(view)
-    view.show()
-    qtbot.waitExposed(view)
-    return view, model
+    return shown(qtbot, WorksheetView(), model, 360, 240)
 
 
 def _image(view):
