@@ -189,3 +189,46 @@ def test_the_plot_waits_for_the_ranking_and_follows_it_at_once(window, qtbot, mo
         pr.set_busy(Priority.RANKING, False)
     assert tab.PLOT_WAIT_S >= 0.8
     qtbot.waitUntil(lambda: len(drawn) == 1, timeout=400)
+
+
+def test_the_accuse_or_wait_panel_keeps_its_height_while_the_next_advice_is_computed(qtbot):
+    """Between two pieces of advice of the same length the panel does not shrink to its one
+    "computing…" line and grow back (each change laid the ranking beside it out again)."""
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    from desktop.widgets.opponents import AdvicePanel
+
+    host = QWidget()
+    lay = QVBoxLayout(host)
+    panel = AdvicePanel("rule")
+    lay.addWidget(panel)
+    lay.addStretch(1)
+    host.resize(400, 400)
+    qtbot.addWidget(host)
+    host.show()
+    qtbot.waitExposed(host)
+    text = ("Miss Scarlett, Rope, Hall: right with 4 %. An opponent names the envelope before "
+            "your next turn (look-ahead): 12 % (95 % interval 8–17, 512 deals).")
+    panel.set_advice("Wait", text, False)
+    qtbot.wait(50)
+    full = panel.height()
+    heights = []
+    watcher = _Heights(heights)
+    panel.installEventFilter(watcher)
+    panel.set_pending("Accuse or wait: computing what the opponents know…")
+    qtbot.wait(50)
+    panel.set_advice("Wait", text, False)
+    qtbot.wait(50)
+    assert all(h >= full - 16 for h in heights), heights    # never down to the grey line
+    assert panel.height() >= full - 16
+
+
+class _Heights(QObject):
+    def __init__(self, out):
+        super().__init__()
+        self.out = out
+
+    def eventFilter(self, obj, ev):  # noqa: N802 (Qt name)
+        if ev.type() == QEvent.Resize:
+            self.out.append(ev.size().height())
+        return False
