@@ -306,7 +306,6 @@ class AdvicePanel(QFrame):
         self.alert.hide()
         lay.addWidget(self.alert)
         self.rule_text = rule_text
-        self._held_width: Optional[int] = None     # width at which the height is held
         for w in (self, self.verdict, self.detail):
             w.setToolTip(rule_text)
         self.set_pending("")
@@ -318,18 +317,9 @@ class AdvicePanel(QFrame):
         self.verdict.show()
         set_text(self.detail, detail)
         scheme_style(self.detail, str)   # str(): no style
-        if self._held_width is not None and self._held_width == self.width():
-            # the height the wrapped text needs at this width, in one step (a released
-            # minimum lets the layout find it in three passes, the ranking resized each time)
-            self.setMinimumHeight(self.layout().totalHeightForWidth(self.width()))
 
     def set_pending(self, text: str) -> None:
-        """No advice yet (or none possible): ``text`` in grey. Advice on screen is replaced
-        without the panel shrinking: while the next advice is computed it keeps its height
-        (until the next advice, or a change of its width), so the ranking beside it is not laid
-        out twice per entry, once smaller and once back."""
-        if not self.verdict.isHidden() and self.isVisible():
-            self._hold_height(True)
+        """No advice yet (or none possible): ``text`` in grey."""
         clear_text(self.verdict)
         self.verdict.hide()
         set_text(self.detail, text)
@@ -340,19 +330,6 @@ class AdvicePanel(QFrame):
         set_text(self.alert, text)
         tone_style(self.alert, "#b71c1c", "; font-weight:bold")
         self.alert.setVisible(bool(text))
-
-    def _hold_height(self, hold: bool) -> None:
-        if hold:
-            self._held_width = self.width()
-            self.setMinimumHeight(self.height())
-        elif self._held_width is not None:
-            self._held_width = None
-            self.setMinimumHeight(0)
-
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt name)
-        if self._held_width is not None and event.size().width() != self._held_width:
-            self._hold_height(False)        # another width wraps the text otherwise
-        super().resizeEvent(event)
 
     def alert_text(self) -> str:
         return self.alert.text() if not self.alert.isHidden() else ""
