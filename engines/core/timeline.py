@@ -82,8 +82,8 @@ class Timeline:
         self.memory_budget = memory_budget
         self.capacity = capacity
         self._lock = threading.Lock()
-        self._posts: "OrderedDict[Any, tuple]" = OrderedDict()   # key -> (posterior, summary)
-        self._seconds: dict = {}                                  # key -> seconds it took
+        # key -> (posterior, summary, seconds its computation took)
+        self._posts: "OrderedDict[Any, tuple]" = OrderedDict()
         self._states: "OrderedDict[Any, Any]" = OrderedDict()    # key -> state snapshot
         self._live: Optional[tuple] = None                       # (events, state), large states
         #: Whether the options ask for the engine's default method (its first, ``METHODS[0]``):
@@ -206,7 +206,7 @@ class Timeline:
                     p, s = self._entry(prefixes, k, cancel)
                     report(k + 2, total)
                 else:
-                    p, s = self._posts.get(prefixes.key(k), (None, None))
+                    p, s, _secs = self._posts.get(prefixes.key(k), (None, None, 0.0))
                 posts.append(p)
                 sums.append(s)
             posts.append(last[0])
@@ -258,20 +258,21 @@ class Timeline:
         computes; safe to call from any thread)."""
         prefixes = _Prefixes(tuple(events))
         with self._lock:
-            return self._posts.get(prefixes.key(len(prefixes.events)))
+            hit = self._posts.get(prefixes.key(len(prefixes.events)))
+        return None if hit is None else hit[:2]
 
     def seconds(self, events: Sequence) -> float:
         """The wall time (s) the posterior after ``events`` took to compute, when it is cached
         (the status bar shows it for beliefs taken from the cache); 0.0 when not known. Never
         waits."""
         prefixes = _Prefixes(tuple(events))
-        return self._seconds.get(prefixes.key(len(prefixes.events)), 0.0)
+        hit = self._posts.get(prefixes.key(len(prefixes.events)))
+        return 0.0 if hit is None else hit[2]
 
     def clear(self) -> None:
         """Forget every cached posterior and state (frees the memory)."""
         with self._lock:
             self._posts.clear()
-            self._seconds.clear()
             self._states.clear()
             self._live = None
 
@@ -286,17 +287,16 @@ class Timeline:
         hit = self._posts.get(key)
         if hit is not None:
             self._posts.move_to_end(key)
-            return hit
+            return hit[:2]
         t0 = time.perf_counter()
         if self.incremental:
             post = self._incremental_posterior(prefixes, k, cancel)
         else:
             post = self.module.infer(self.setup, prefixes.events[:k], cancel=cancel, **self.options)
         value = (post, self.module.belief_summary(self.setup, post))
-        self._posts[key] = value
-        self._seconds[key] = time.perf_counter() - t0
+        self._posts[key] = value + (time.perf_counter() - t0,)
         while len(self._posts) > self.capacity:
-            self._seconds.pop(self._posts.popitem(last=False)[0], None)
+            self._posts.popitem(last=False)
         return value
 
     def _incremental_posterior(self, prefixes: "_Prefixes", k: int, cancel: CancelFlag):
