@@ -1,8 +1,9 @@
 """The quick-entry line of every tab: an event typed as one line, in the game's grammar.
 
 The grammar is the engine's (``engines.<game>.parse``; docs/quick-entry.md): the widget only
-reads the line with the engine's pure functions on the GUI thread — ``parse`` and ``preview``
-(the event in words, shown under the line while typing), ``complete`` (whole-line completions
+reads the line with the engine's pure functions on the GUI thread — ``parse`` and
+``describe_event`` (the event in words, as ``preview`` gives it, shown under the line while
+typing; a line that parses is also checked against the log before Enter), ``complete`` (whole-line completions
 of the last word, offered by a :class:`QCompleter`; Tab or ↓ takes one) — all microseconds, no
 inference. Enter on a complete line logs it even while the completion list is open; Enter
 emits :attr:`QuickEntry.entered` with the parsed event; the tab checks it against the log in
@@ -172,17 +173,15 @@ class QuickEntry(QWidget):
         if not text.strip():
             self._set_preview("", "")
             return
-        doc = self.document
+        # the engine's preview is describe_event of parse (engines/CONTRACT.md): parsed once
+        # here, the event is also what the early check needs
         try:
-            words = self.module.preview(doc.setup, list(doc.events), text)
+            event = self.parse(text)
         except SessionFormatError as exc:
             self._set_preview(exc.message, "pending")
             return
+        words = self.module.describe_event(self.document.setup, event)
         self._set_preview(f"→ {words}   (Enter logs it)", "ok")
-        try:
-            event = self.parse(text)
-        except SessionFormatError:
-            return
         self.lineParsed.emit(event)
 
     def _set_preview(self, text: str, kind: str) -> None:
