@@ -3,7 +3,7 @@ next suggestion by expected information gain, and a simulator (Agade09's Cluedo_
 
 The public API the Cluedo tab and the CLI use is re-exported here (see engines/CONTRACT.md).
 """
-from engines.core.lazy import lazy_package
+from engines.core.lazy import PARSE_NAMES, SIMULATE_NAMES, exports_of, lazy_package
 
 # each public name -> the submodule that defines it, imported on first use (engines/core/lazy.py)
 __all__ = lazy_package(__name__, {
@@ -17,10 +17,8 @@ __all__ = lazy_package(__name__, {
     "load_editions": "model", "passers_between": "model", "seated_after": "model",
     "CluedoRecommendation": "recommend", "recommend": "recommend",
     "recommend_for_cli": "recommend", "refute_advice": "recommend",
-    "SimConfig": "simulate", "SimulationResult": "simulate", "add_simulate_arguments": "simulate",
-    "simulate": "simulate", "simulate_main": "simulate",
+    **exports_of("simulate", SIMULATE_NAMES),
     "diagnose": "diagnosis",
     "explain": "explain", "explain_contradiction": "explain",
-    "complete": "parse", "contradiction": "parse", "fact_reason": "parse", "format_event": "parse",
-    "parse": "parse", "preview": "parse",
+    **exports_of("parse", PARSE_NAMES), "fact_reason": "parse",
 })

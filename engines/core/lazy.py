@@ -62,6 +62,19 @@ class LazyPackage(ModuleType):
         super().__setattr__(name, value)
 
 
+#: The names every game's ``parse`` module defines: the quick entry's functions and the
+#: check of a new entry (engines/CONTRACT.md, ``QuickEntryEngine`` and ``CheckingEngine``).
+PARSE_NAMES = ("complete", "contradiction", "format_event", "parse", "preview")
+#: The names every game's ``simulate`` module defines (``python -m engines simulate GAME``).
+SIMULATE_NAMES = ("SimConfig", "SimulationResult", "add_simulate_arguments", "simulate",
+                  "simulate_main")
+
+
+def exports_of(submodule: str, names) -> dict[str, str]:
+    """``{name: submodule}`` for each of ``names``: a part of :func:`lazy_package`'s table."""
+    return dict.fromkeys(names, submodule)
+
+
 def lazy_package(name: str, exports: dict[str, str]) -> list[str]:
     """Make the already-imported package ``name`` import its public names on first use.
 

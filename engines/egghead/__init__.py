@@ -18,7 +18,7 @@ Source: M. Zorn, "A study on the logic game Egghead", 2024: valids (eq. (1)),
 conditional information and the master table (Definition 4.1, appendix A.1), eqs. (2)–(6)
 and Algorithm 1.
 """
-from engines.core.lazy import lazy_package
+from engines.core.lazy import PARSE_NAMES, SIMULATE_NAMES, exports_of, lazy_package
 
 # each public name -> the submodule that defines it, imported on first use (engines/core/lazy.py)
 __all__ = lazy_package(__name__, {
@@ -34,14 +34,12 @@ __all__ = lazy_package(__name__, {
     "Event": "model", "QuestionChoice": "model", "Reactions": "model", "Setup": "model",
     "Solve": "model", "answer_for": "model", "default_setup": "model", "describe_event": "model",
     "event_from_json": "model", "max_table_bytes": "model", "questions_for": "model", "visible_after": "model",
-    "complete": "parse", "contradiction": "parse", "forced_answer": "parse",
-    "format_event": "parse", "parse": "parse", "possible_answers": "parse", "preview": "parse",
+    **exports_of("parse", PARSE_NAMES), "forced_answer": "parse", "possible_answers": "parse",
     "seen_answers": "parse",
     "Question": "questions", "QuestionSpec": "questions", "StackSpace": "questions",
     "bound_deck": "questions", "load_deck": "questions", "stack_space": "questions",
-    "ConfigResult": "simulate", "ModeStats": "simulate", "SimConfig": "simulate",
-    "SimulationResult": "simulate", "add_simulate_arguments": "simulate", "play_game": "simulate",
-    "simulate": "simulate", "simulate_main": "simulate", "win_probabilities": "simulate",
+    **exports_of("simulate", SIMULATE_NAMES), "ConfigResult": "simulate", "ModeStats": "simulate",
+    "play_game": "simulate", "win_probabilities": "simulate",
     "BitTable": "table", "table_bytes": "table",
     "diagnose": "diagnosis",
     "explain": "explain", "explain_contradiction": "explain",

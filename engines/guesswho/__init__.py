@@ -15,7 +15,7 @@ Public API (the engine contract, engines/CONTRACT.md):
 Sources: the “Guess Who Solver” notebook (question choice by conditional mutual information); M. Nica, "Optimal
 strategy in Guess Who?: Beyond binary search", Probab. Eng. Inf. Sci. 30(4), 2016.
 """
-from engines.core.lazy import lazy_package
+from engines.core.lazy import PARSE_NAMES, SIMULATE_NAMES, exports_of, lazy_package
 
 # each public name -> the submodule that defines it, imported on first use (engines/core/lazy.py)
 __all__ = lazy_package(__name__, {
@@ -33,10 +33,8 @@ __all__ = lazy_package(__name__, {
     "BudgetExceeded": "optimal", "QuestionDP": "optimal", "balanced_depth_sum": "optimal",
     "brute_force_expected_questions": "optimal", "race_best_split": "optimal",
     "race_win_probability": "optimal",
-    "complete": "parse", "contradiction": "parse", "format_event": "parse", "parse": "parse",
-    "preview": "parse",
-    "STRATEGIES": "simulate", "SimConfig": "simulate", "SimulationResult": "simulate",
-    "add_simulate_arguments": "simulate", "simulate": "simulate", "simulate_main": "simulate",
+    **exports_of("parse", PARSE_NAMES),
+    **exports_of("simulate", SIMULATE_NAMES), "STRATEGIES": "simulate",
     "diagnose": "diagnosis",
     "explain": "explain", "explain_contradiction": "explain",
 })

@@ -17,7 +17,7 @@ Public API (the engine contract, engines/CONTRACT.md):
 Sources: Höhle's Inkognito post (sequential Bayesian identity disclosure, likelihoods 1/15 and 1/3);
 the Inkognito rules (Colovini & Randolph) as cited in :mod:`engines.inkognito.model`.
 """
-from engines.core.lazy import lazy_package
+from engines.core.lazy import PARSE_NAMES, SIMULATE_NAMES, exports_of, lazy_package
 
 # each public name -> the submodule that defines it, imported on first use (engines/core/lazy.py)
 __all__ = lazy_package(__name__, {
@@ -33,11 +33,9 @@ __all__ = lazy_package(__name__, {
     "Deception": "model", "Event": "model", "Setup": "model", "default_names": "model",
     "default_setup": "model", "describe_event": "model", "event_from_json": "model",
     "form_shapes": "model", "partner_index": "model", "validate_answer": "model",
-    "complete": "parse", "contradiction": "parse", "format_event": "parse", "parse": "parse",
-    "preview": "parse",
+    **exports_of("parse", PARSE_NAMES),
     "ProfileStore": "profiles", "beta_from_moments": "profiles",
-    "POLICIES": "simulate", "SimConfig": "simulate", "SimulationResult": "simulate",
-    "add_simulate_arguments": "simulate", "simulate": "simulate", "simulate_main": "simulate",
+    **exports_of("simulate", SIMULATE_NAMES), "POLICIES": "simulate",
     "diagnose": "diagnosis",
     "explain": "explain", "explain_contradiction": "explain",
 })

@@ -5,7 +5,7 @@ emissions (:mod:`engines.spyfall.inference`), bots and a tournament simulator
 (:mod:`engines.spyfall.simulate`) and, when gymnasium is installed, a Gymnasium environment
 (:mod:`engines.spyfall.env`, not imported here so this package works without gymnasium).
 """
-from engines.core.lazy import lazy_package
+from engines.core.lazy import PARSE_NAMES, SIMULATE_NAMES, exports_of, lazy_package
 
 # each public name -> the submodule that defines it, imported on first use (engines/core/lazy.py)
 __all__ = lazy_package(__name__, {
@@ -19,10 +19,7 @@ __all__ = lazy_package(__name__, {
     "describe_event": "model", "editions": "model", "entry_claim_weight": "model",
     "event_from_json": "model", "make_claim": "model", "next_turn": "model",
     "normalise_claim": "model", "on_grid": "model",
-    "complete": "parse", "contradiction": "parse", "format_event": "parse", "parse": "parse",
-    "preview": "parse",
+    **exports_of("parse", PARSE_NAMES),
     "Recommendation": "recommend", "recommend": "recommend",
-    "SimConfig": "simulate", "SimResult": "simulate", "SimulationResult": "simulate",
-    "add_simulate_arguments": "simulate", "play_game": "simulate", "simulate": "simulate",
-    "simulate_main": "simulate",
+    **exports_of("simulate", SIMULATE_NAMES), "SimResult": "simulate", "play_game": "simulate",
 })
