@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidge
 
 from desktop.appearance import muted_style
 from desktop.widgets.plain_text import esc
-from desktop.widgets.unchanged import clear_text, set_text, set_tool_tip
+from desktop.widgets.unchanged import clear_text
 
 CORRIDOR = QColor("#efe4c8")
 WALL = QColor("#5d4e3a")
@@ -249,13 +249,13 @@ class BoardPanel(QWidget):
         eb = edition_board(setup)
         self.view.set_board(eb.board if eb is not None else None)
         if snap.live:
-            set_text(self.moment, "<b>Now</b> (after the whole log)")
-            set_tool_tip(self.view, "Click where your pawn is: logged as “me at …”")
+            self.moment.setText("<b>Now</b> (after the whole log)")
+            self.view.setToolTip("Click where your pawn is: logged as “me at …”")
         else:
-            set_text(self.moment, f"<b>As after entry {snap.k} of {snap.n}</b> (the History "
-                                  f"entry selected): the pawns then, the moves of that turn")
-            set_tool_tip(self.view, "The board as after the History entry selected. A click "
-                                    "logs where your pawn is now, at the end of the log")
+            self.moment.setText(f"<b>As after entry {snap.k} of {snap.n}</b> (the History "
+                                f"entry selected): the pawns then, the moves of that turn")
+            self.view.setToolTip("The board as after the History entry selected. A click "
+                                 "logs where your pawn is now, at the end of the log")
         if eb is None:
             self._clear("No board for this deck: turn advice is off.")
             return
@@ -270,8 +270,8 @@ class BoardPanel(QWidget):
         if advice is None:
             if self._drawn != (snap.revision, snap.k):
                 self._clear("")                     # the board drawn was of another moment
-            set_text(self.status, "Computing the moves…" if snap.status is not Status.CANCELLED
-                     else "Not computed (cancelled).")
+            self.status.setText("Computing the moves…" if snap.status is not Status.CANCELLED
+                                else "Not computed (cancelled).")
             return
         if advice.error is not None:
             self._clear(f"No turn advice: {advice.error}")
@@ -282,14 +282,14 @@ class BoardPanel(QWidget):
     def _clear(self, message: str) -> None:
         self._drawn = None
         self.view.set_state(None, {}, {})
-        set_text(self.status, message)
+        self.status.setText(message)
         clear_text(self.moves)
 
     def _render(self, state, advice, message) -> None:
         others = {p: q for p, q in state.positions.items() if p != state.me}
         if advice is None:
             self.view.set_state(state.positions.get(state.me), others, {})
-            set_text(self.status, message)
+            self.status.setText(message)
             clear_text(self.moves)
             return
         me = advice.at
@@ -303,7 +303,7 @@ class BoardPanel(QWidget):
         self.view.set_state(me, others, shade, path, goal)
         roll = f"roll {advice.roll}" if advice.roll is not None else f"any roll of {advice.dice} " \
             f"{'die' if advice.dice == 1 else 'dice'}"
-        set_text(self.status, f"{roll}; value of rolling {advice.roll_value_bits:.2f} bits")
+        self.status.setText(f"{roll}; value of rolling {advice.roll_value_bits:.2f} bits")
         lines = []
         for m in advice.moves[:5]:
             to = m.to if isinstance(m.to, str) else f"square {m.to[0]},{m.to[1]}"
@@ -318,7 +318,7 @@ class BoardPanel(QWidget):
             lines.append(f"<b>{esc(to)}</b>{chance}{what}{pull}; value {m.value_bits:.2f}")
         if advice.accuse:
             lines.insert(0, "<b>Accuse now</b> beats moving.")
-        set_text(self.moves, "<br>".join(lines))
+        self.moves.setText("<br>".join(lines))
 
 
 def turn_job_for(setup, events: tuple, options: dict):

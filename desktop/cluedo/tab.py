@@ -37,7 +37,7 @@ from desktop.widgets.plain_text import as_rich_plain, esc
 from desktop.widgets.quick_entry import EnterSubmits
 from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.side_panes import SidePanes
-from desktop.widgets.unchanged import clear_text, set_tab_text, set_text
+from desktop.widgets.unchanged import clear_text, set_tab_text
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
 from desktop.zoom import scaled_size
 from engines import cluedo
@@ -300,7 +300,7 @@ class Tab(GameTab):
         note = getattr(post, "note", None)
         if note:
             text += f" · <span style='color:{tone('#6d4c00')}'>{esc(note)}</span>"
-        set_text(self.deals_label, text)
+        self.deals_label.setText(text)
 
     def show_beside_posterior(self, post, k: int) -> None:
         self._show_opponents(k)
@@ -317,22 +317,22 @@ class Tab(GameTab):
         super().show_stale(stale)
         if stale:
             label = METHOD_LABELS.get(self.method.currentData(), self.method.currentText())
-            set_text(self.deals_label, f"<span style='{muted_css()}'><i>computing… ({label})</i></span>")
+            self.deals_label.setText(f"<span style='{muted_css()}'><i>computing… ({label})</i></span>")
             clear_text(self.accuse_label)
             self.strip.set_stale(True)
 
     def show_cancelled(self) -> None:
         not_computed = "not computed (cancelled)"
-        set_text(self.deals_label, f"<span style='{muted_css()}'><i>{not_computed}</i></span>")
-        set_text(self.rec_note, f"Best suggestions: {not_computed}.")
+        self.deals_label.setText(f"<span style='{muted_css()}'><i>{not_computed}</i></span>")
+        self.rec_note.setText(f"Best suggestions: {not_computed}.")
         k = self._opp_k if self._opp_k >= 0 else len(self.document.events)
-        set_text(self.who_title, self._who_title(k, not_computed))
+        self.who_title.setText(self._who_title(k, not_computed))
         self.advice_panel.set_pending(f"Accuse or wait: {not_computed}.")
         self.advice_panel.set_alert("")
 
     def clear_beliefs(self) -> None:
         self.model.set_matrix(None)
-        set_text(self.deals_label, "no consistent deal")
+        self.deals_label.setText("no consistent deal")
 
     def plot_series(self, timeline) -> dict:
         setup = self.document.setup
@@ -362,19 +362,19 @@ class Tab(GameTab):
             self.opponents.release()
             self.rec_table.clear_rows()
             clear_text(self.accuse_label)   # nothing is "ready" while the log is impossible
-            set_text(self.rec_note, "No recommendation while the log is impossible: fix the "
+            self.rec_note.setText("No recommendation while the log is impossible: fix the "
                                   "highlighted entry first.")
             return
         advice = snap.advice_for("recommend")
         if advice is None:
             clear_text(self.accuse_label)   # the ranking on screen is not of this moment yet
             if snap.status is not Status.CANCELLED:
-                set_text(self.rec_note, "Computing the best suggestions…")
+                self.rec_note.setText("Computing the best suggestions…")
             return
         if advice.error is not None:
             self.opponents.release()
             self.rec_table.clear_rows()
-            set_text(self.rec_note, as_rich_plain(f"No recommendation: {advice.error}"))
+            self.rec_note.setText(as_rich_plain(f"No recommendation: {advice.error}"))
             return
         self._show_recommendation(advice.value, counting=not advice.final, snap=snap)
 
@@ -403,13 +403,13 @@ class Tab(GameTab):
                     "No suggestion can tell you more.")
         if not snap.live:
             note = f"Ranked {snap.scope()}. {note}"
-        set_text(self.rec_note, note)
+        self.rec_note.setText(note)
         self.rec_table.set_rows([_Ranked(s, w, room, bits, rec.is_exact(s, w, room), rec.samples)
                                  for s, w, room, bits in rows])
         if rec.accusation and snap.status is Status.READY:
             scope = "" if snap.live else f"As after entry {snap.k}: "
-            set_text(self.accuse_label, as_rich_plain(f"{scope}Ready to accuse: "
-                                                    + ", ".join(rec.accusation)))
+            self.accuse_label.setText(as_rich_plain(f"{scope}Ready to accuse: "
+                                      + ", ".join(rec.accusation)))
         else:
             clear_text(self.accuse_label)
 
@@ -464,7 +464,7 @@ class Tab(GameTab):
             self._render_opponents(view)
         else:
             self.strip.set_stale(True)
-            set_text(self.who_title, self._who_title(k, "computing…"))
+            self.who_title.setText(self._who_title(k, "computing…"))
             self.advice_panel.set_pending("Accuse or wait: computing what the opponents know…")
             self.advice_panel.set_alert("")
         self.knows_plot.set_marker(None if snap.selected < 0 else k)
@@ -492,7 +492,7 @@ class Tab(GameTab):
         how = "exact" if est.exact else f"{est.samples:,} sampled deals"
         if self.opponents.is_refining() and not view.complete:
             how += " · refining…"
-        set_text(self.who_title, self._who_title(view.k, how))
+        self.who_title.setText(self._who_title(view.k, how))
         adv = view.advice
         if adv is None:
             self.advice_panel.set_pending("Accuse or wait: computing your best triple…")
@@ -523,7 +523,7 @@ class Tab(GameTab):
 
     def _clear_opponents(self, message: str) -> None:
         self.strip.clear(message)
-        set_text(self.who_title, "")
+        self.who_title.setText("")
         self.advice_panel.set_pending(message or "Accuse or wait: no figures yet.")
         self.advice_panel.set_alert("")
         set_tab_text(self.side_tabs, self.side_tabs.indexOf(self.who_page), "Who is close?")

@@ -31,7 +31,7 @@ from desktop.widgets.dialogs import NewGameDialogBase
 from desktop.widgets.entry_forms import EntryEditor, combo_select
 from desktop.widgets.now_label import NowLabel
 from desktop.widgets.plain_text import as_rich_plain, esc
-from desktop.widgets.unchanged import set_style, set_text, set_tool_tip
+from desktop.widgets.unchanged import set_style
 from desktop.zoom import relative_font
 from engines import egghead
 from engines.core.errors import SessionFormatError
@@ -220,20 +220,20 @@ class TablePanel(_RebuiltBox):
                     s.blockSignals(True)
                     s.setValue(v)
                     s.blockSignals(False)
-                set_text(f, str(v))
+                f.setText(str(v))
 
     def show_solution(self, solution: Optional[tuple]) -> None:
         """Show my stack when it is known, else "?" cards."""
         for i, lab in enumerate(self.unknown):
-            set_text(lab, str(solution[i]) if solution else "?")
+            lab.setText(str(solution[i]) if solution else "?")
             # a style sheet set again polishes the label again: only when it changes
             set_style(lab, FACE_STYLE.replace("#5d4037", "#2e7d32") if solution else UNKNOWN_STYLE)
 
     def set_state(self, player: str, text: str, tip: str = "") -> None:
         """The note after ``player``'s cards (can solve / cannot / probability)."""
         if player in self.state:
-            set_text(self.state[player], text)
-            set_tool_tip(self.state[player], as_rich_plain(tip))
+            self.state[player].setText(text)
+            self.state[player].setToolTip(as_rich_plain(tip))
 
     def stack(self, player: str) -> list[int]:
         """The cards of ``player`` as the editable spin boxes hold them."""

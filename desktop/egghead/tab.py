@@ -37,7 +37,6 @@ from desktop.widgets.fit_rows import FitRows
 from desktop.widgets.plain_text import esc
 from desktop.widgets.quick_entry import EnterSubmits
 from desktop.widgets.side_panes import SidePanes
-from desktop.widgets.unchanged import set_text
 from desktop.widgets.vscroll import VerticalScroll
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView, format_probability, heat_color
 from engines import egghead
@@ -355,8 +354,8 @@ class Tab(GameTab):
         self._show_others(post)
         self._fill_valids(post)
         self.position_model.set_matrix(np.array(post.position_probabilities, dtype=float))
-        set_text(self.learned_label, learned_text(post) + f" · {post.worlds:,} worlds publicly "
-                                     f"possible · entropy {post.entropy_bits:.2f} bits")
+        self.learned_label.setText(learned_text(post) + f" · {post.worlds:,} worlds publicly "
+                                   f"possible · entropy {post.entropy_bits:.2f} bits")
         if live:
             self._update_forms(post)
 
@@ -365,15 +364,15 @@ class Tab(GameTab):
         then = "" if live else f"<i>as after entry {n_events}</i> · "
         if self.timeline is not None and self.timeline.error is not None and \
                 not self._browsing():
-            set_text(self.solve_label, f"<span style='font-size:x-large; color:{tone('#b71c1c')}'><b>Can I "
-                                       "solve now? The log is impossible</b></span> — fix the "
-                                       "highlighted entry first")
+            self.solve_label.setText(f"<span style='font-size:x-large; color:{tone('#b71c1c')}'><b>Can I "
+                                     "solve now? The log is impossible</b></span> — fix the "
+                                     "highlighted entry first")
         elif post.can_solve:
-            set_text(self.solve_label, f"{then}<span style='font-size:x-large; color:{tone('#1b5e20')}'><b>Can I "
-                                       f"solve now? Yes — call {stack_text(post.solution)}</b></span>")
+            self.solve_label.setText(f"{then}<span style='font-size:x-large; color:{tone('#1b5e20')}'><b>Can I "
+                                     f"solve now? Yes — call {stack_text(post.solution)}</b></span>")
         else:
             j = int(np.argmax(post.my_probabilities))
-            set_text(self.solve_label,
+            self.solve_label.setText(
                 f"{then}<span style='font-size:x-large; color:{tone('#6d4c00')}'><b>Can I solve now? Not yet"
                 f"</b></span> — {len(post.my_valids)} valid stacks; most likely "
                 f"{stack_text(post.my_valids[j])} ({format_probability(post.my_probabilities[j])})")
@@ -397,7 +396,7 @@ class Tab(GameTab):
                 html = f"{esc(p)} can solve with probability {format_probability(pr)}"
             self.table_panel.set_state(p, text, tip)
             parts.append(html)
-        set_text(self.others_label, "The others, in the real world I see: " + "; ".join(parts) + ".")
+        self.others_label.setText("The others, in the real world I see: " + "; ".join(parts) + ".")
 
     def _update_forms(self, post) -> None:
         """The live posterior sets the forms: the answers possible, the stacks to solve, the
@@ -443,7 +442,7 @@ class Tab(GameTab):
             head += f" with behavioural analysis, {post.valid_count_without_ba} from the answers alone"
         else:
             head += " (from the answers alone: behavioural analysis is off)"
-        set_text(self.valids_title, head)
+        self.valids_title.setText(head)
         rows = [StackRow(tuple(s), float(p), post.can_solve)
                 for s, p in zip(post.my_valids, post.my_probabilities)]
         rows += [StackRow(tuple(s), None, False) for s in extra]
@@ -494,7 +493,7 @@ class Tab(GameTab):
     def clear_beliefs(self) -> None:
         self.valids.clear_rows()
         self.position_model.set_matrix(None)
-        set_text(self.solve_label, "No stack of mine is consistent with the setup.")
+        self.solve_label.setText("No stack of mine is consistent with the setup.")
 
     def plot_series(self, timeline) -> dict:
         n = len(timeline.summaries)  # whole events on the x axis

@@ -55,7 +55,6 @@ from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.plain_text import esc
 from desktop.widgets.role_data import MultiDataProxy
 from desktop.widgets.side_panes import SidePanes
-from desktop.widgets.unchanged import set_text
 from desktop.widgets.worksheet import format_probability
 from desktop.zoom import scaled_size
 from engines import guesswho
@@ -390,14 +389,14 @@ class Tab(GameTab):
         self.opponent.blockSignals(False)
         n_likely = int(post.likely.sum())
         if post.win_probability is None:
-            set_text(self.win_label, "My win probability: <i>set the opponent's standing cards</i>")
-            set_text(self.advice_label,
+            self.win_label.setText("My win probability: <i>set the opponent's standing cards</i>")
+            self.advice_label.setText(
                 f"<span style='{muted_css()}'>The race needs the opponent's count; meanwhile ★ marks "
                 "the question with the fewest expected questions.</span>")
         else:
             other = "instant" if post.rules == "official" else "official"
             other_p = post.win_probability_instant if other == "instant" else post.win_probability_official
-            set_text(self.win_label,
+            self.win_label.setText(
                 f"My win probability: <b>{format_probability(post.win_probability)}</b> "
                 f"<span style='{muted_css()}'>({RULE_NAMES[post.rules].lower()}, my {n_likely} vs "
                 f"their {post.opponent_remaining}, my turn"
@@ -410,7 +409,7 @@ class Tab(GameTab):
                 what = f"name a character: ask “{esc(label)}”"
             else:
                 what = f"aim for a <b>{yes} / {no}</b> split: ask “{esc(label)}”"
-            set_text(self.advice_label, f"Advised: {what}")
+            self.advice_label.setText(f"Advised: {what}")
         self.use_advice.setEnabled(self._advised(post) is not None)
 
     def _show_summary(self, post, k: int) -> None:
@@ -428,11 +427,11 @@ class Tab(GameTab):
         elif post.error_rate > 0:
             top = max(post.candidates, key=post.candidates.get)
             parts.append(f"most likely {top} ({format_probability(post.candidates[top])})")
-        set_text(self.summary, " · ".join(parts))
+        self.summary.setText(" · ".join(parts))
 
     def clear_beliefs(self) -> None:
         self.questions.set_ranking(())
-        set_text(self.summary, "no character fits the log")
+        self.summary.setText("no character fits the log")
 
     def plot_series(self, timeline) -> dict:
         posts = timeline.posteriors
@@ -498,7 +497,7 @@ class Tab(GameTab):
         self.no_button.setEnabled(enabled)
         truth = None
         if q is None:
-            set_text(self.asked_label, "Select a question, then log the answer →")
+            self.asked_label.setText("Select a question, then log the answer →")
         else:
             try:
                 question = guesswho.parse_question(q, self.document.setup.board, "question")
@@ -506,7 +505,7 @@ class Tab(GameTab):
                 label = self.words(q)
             except SessionFormatError as exc:
                 label = exc.message
-            set_text(self.asked_label, f"Asked “<b>{esc(label)}</b>” — the answer:")
+            self.asked_label.setText(f"Asked “<b>{esc(label)}</b>” — the answer:")
         names = self.document.setup.board.names
         self.board_view.set_highlighted(() if truth is None else
                                         [n for i, n in enumerate(names) if truth[i]])

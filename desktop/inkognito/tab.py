@@ -32,7 +32,6 @@ from desktop.widgets.belief_plot import PALETTE, BeliefPlot
 from desktop.widgets.plain_text import esc
 from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.side_panes import SidePanes
-from desktop.widgets.unchanged import set_text
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView, format_probability
 from engines import inkognito
 from engines.core.errors import EngineError, SessionFormatError
@@ -108,16 +107,16 @@ class BeliefCard(QWidget):
         m[4, :4] = j.sum(0)
         self.model.set_matrix(m)
         top = max(b.identity, key=b.identity.get)
-        set_text(self.title, f"<b>{esc(self.opponent)}</b> — most likely {esc(top)} "
-                              f"({format_probability(b.identity[top])})")
-        set_text(self.partner, f"My partner ({esc(setup.partner_identity)}): "
-                                f"<b>{format_probability(b.partner)}</b>")
+        self.title.setText(f"<b>{esc(self.opponent)}</b> — most likely {esc(top)} "
+                           f"({format_probability(b.identity[top])})")
+        self.partner.setText(f"My partner ({esc(setup.partner_identity)}): "
+                             f"<b>{format_probability(b.partner)}</b>")
         if b.theta is not None:
             g, p = b.theta
             c = np.cumsum(p)
             lo, hi = g[np.searchsorted(c, 0.05)], g[min(np.searchsorted(c, 0.95), len(g) - 1)]
-            set_text(self.theta, f"θ (lone-statement truth): mean {b.theta_mean:.2f}, "
-                                  f"90% in [{lo:.2f}, {hi:.2f}]")
+            self.theta.setText(f"θ (lone-statement truth): mean {b.theta_mean:.2f}, "
+                               f"90% in [{lo:.2f}, {hi:.2f}]")
             self.theta.show()
         else:
             self.theta.hide()
@@ -358,21 +357,21 @@ class Tab(GameTab):
                 self.cards[name].show_belief(b, setup)
         when = "" if k == len(self.document.events) else f"<i>as after entry {k}</i> · "
         model = "deception model (θ learned)" if post.deception else "indifferent opponents"
-        set_text(self.info, f"{when}{METHOD_LABELS[post.method].split(' (')[0]} model, {model} · "
-                             f"{post.worlds:,} possible {'deals' if post.method == 'joint' else 'combinations'}"
-                             f" · entropy {post.entropy_bits:.2f} bits")
+        self.info.setText(f"{when}{METHOD_LABELS[post.method].split(' (')[0]} model, {model} · "
+                          f"{post.worlds:,} possible {'deals' if post.method == 'joint' else 'combinations'}"
+                          f" · entropy {post.entropy_bits:.2f} bits")
         self._show_theta(post)
 
     def _show_theta(self, post) -> None:
         if self.theta_plot.listDataItems():      # nothing to clear while θ is not learned
             self.theta_plot.clear()
         if not post.deception:
-            set_text(self.theta_note, "The deception model is off: every valid answer is "
-                                      "taken as equally likely (Höhle's model).")
+            self.theta_note.setText("The deception model is off: every valid answer is "
+                                    "taken as equally likely (Höhle's model).")
             self.remember.setEnabled(False)
             return
-        set_text(self.theta_note, "Posterior of θ per opponent (prior: Beta "
-                                  f"{tuple(round(x, 2) for x in self.document.setup.deception.prior)})")
+        self.theta_note.setText("Posterior of θ per opponent (prior: Beta "
+                                f"{tuple(round(x, 2) for x in self.document.setup.deception.prior)})")
         self.remember.setEnabled(True)
         for i, (name, b) in enumerate(post.opponents.items()):
             g, p = b.theta

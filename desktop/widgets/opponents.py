@@ -21,7 +21,7 @@ from PySide6.QtGui import QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from desktop.appearance import muted_css, muted_style, scheme_style, tone_style
-from desktop.widgets.unchanged import clear_text, set_text, set_tool_tip
+from desktop.widgets.unchanged import clear_text
 from desktop.zoom import scaled_size
 
 #: Okabe–Ito blue and vermillion (desktop.widgets.belief_plot.PALETTE): below / at or above the
@@ -177,7 +177,7 @@ class OpponentsStrip(QWidget):
         self._data = rows
         self._message.hide()
         for row, (name, bar, value, bits) in zip(rows, self._rows):
-            set_text(name, row.name)
+            name.setText(row.name)
             if row.exact:
                 lo = hi = row.p
             elif row.interval is not None:
@@ -187,18 +187,18 @@ class OpponentsStrip(QWidget):
             bar.set_value(row.p, lo, hi, row.exact, row.out, self.threshold)
             bar.set_stale(self._stale)
             if row.out:
-                set_text(value, "out")
+                value.setText("out")
             elif row.exact:
-                set_text(value, f"{percent(row.p)} exact")
+                value.setText(f"{percent(row.p)} exact")
             elif row.interval is not None:
-                set_text(value, value_text(row.p, lo, hi, row.samples))
+                value.setText(value_text(row.p, lo, hi, row.samples))
             else:
-                set_text(value, f"≈{NBSP}{percent(row.p, False)}{NBSP}({row.samples:,}{NBSP}deals)")
-            set_text(bits, f"{row.bits:.1f} bits")
+                value.setText(f"≈{NBSP}{percent(row.p, False)}{NBSP}({row.samples:,}{NBSP}deals)")
+            bits.setText(f"{row.bits:.1f} bits")
             bar.setAccessibleName(f"{row.name}: {value.text()}, {bits.text()}")
             tip = self._tooltip(row, lo, hi)
             for w in (name, bar, value, bits):
-                set_tool_tip(w, tip)
+                w.setToolTip(tip)
             for w in (name, value, bits):
                 w.setEnabled(not row.out)
 
@@ -313,21 +313,21 @@ class AdvicePanel(QFrame):
     def set_advice(self, verdict: str, detail: str, accuse: bool) -> None:
         """Show ``verdict`` ("Accuse now" / "Wait"), emphasised, and ``detail`` (plain text)."""
         tone_style(self.verdict, "#1b5e20" if accuse else "#0d47a1", "; font-weight:bold")
-        set_text(self.verdict, verdict)
+        self.verdict.setText(verdict)
         self.verdict.show()
-        set_text(self.detail, detail)
+        self.detail.setText(detail)
         scheme_style(self.detail, str)   # str(): no style
 
     def set_pending(self, text: str) -> None:
         """No advice yet (or none possible): ``text`` in grey."""
         clear_text(self.verdict)
         self.verdict.hide()
-        set_text(self.detail, text)
+        self.detail.setText(text)
         muted_style(self.detail)
 
     def set_alert(self, text: str) -> None:
         """The alert line (plain text, warning colours); "" hides it."""
-        set_text(self.alert, text)
+        self.alert.setText(text)
         tone_style(self.alert, "#b71c1c", "; font-weight:bold")
         self.alert.setVisible(bool(text))
 

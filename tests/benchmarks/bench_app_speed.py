@@ -196,7 +196,7 @@ def run_game(win, bench, setup, events, args) -> "dict | None":
                 # the first paint of the READY beliefs (of the final advice) of the whole log:
                 # the tab may paint while the snapshot is delivered, before on_snapshot runs
                 if self.key in ("sheet", "advice") and self.key + " painted" not in marks \
-                        and "logged" in marks and shows_whole_log(self.key, tab._snapshot):
+                        and "logged" in marks and shows_whole_log(self.key, tab.snapshot):
                     marks[self.key + " painted"] = now
                 waiter.check()
             return False
