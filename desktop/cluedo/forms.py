@@ -33,6 +33,7 @@ from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
 from desktop.widgets.entry_forms import EntryEditor, combo_select
 from desktop.widgets.plain_text import as_rich_plain
+from desktop.widgets.steady_label import SteadyLabel
 from desktop.zoom import scaled_size
 from engines import cluedo
 from engines.cluedo.model import PositionEvent, RollEvent
@@ -581,7 +582,7 @@ class SuggestionForm(QGroupBox):
         lay.addWidget(self.suggester, 3, 0)
         lay.addWidget(QLabel("Refuted by"), 2, 1)
         lay.addWidget(self.refuter, 3, 1)
-        self.shown_label = QLabel("Card shown to me")
+        self.shown_label = SteadyLabel(("Card shown to me", "Card I showed (optional)"))
         lay.addWidget(self.shown_label, 2, 2)
         self.shown = QComboBox()
         lay.addWidget(self.shown, 3, 2)

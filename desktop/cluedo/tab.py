@@ -41,6 +41,7 @@ from desktop.widgets.unchanged import clear_text, set_tab_text
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
 from desktop.zoom import scaled_size
 from engines import cluedo
+from engines.cluedo.opponents import MIN_INTERVAL_SAMPLES
 
 METHOD_LABELS = {"exact": "Exact (count deals)", "center": "Analytical center (cvxpy)",
                  "montecarlo": "Monte Carlo (exact sampling)"}
@@ -465,8 +466,8 @@ class Tab(GameTab):
         else:
             self.strip.set_stale(True)
             self.who_title.setText(self._who_title(k, "computing…"))
-            self.advice_panel.set_pending("Accuse or wait: computing what the opponents know…")
-            self.advice_panel.set_alert("")
+            # the advice on screen stays, greyed, until the new advice replaces it
+            self.advice_panel.set_stale("Accuse or wait: computing what the opponents know…")
         self.knows_plot.set_marker(None if snap.selected < 0 else k)
         self._schedule_knows_plot()
 
@@ -495,13 +496,17 @@ class Tab(GameTab):
         self.who_title.setText(self._who_title(view.k, how))
         adv = view.advice
         if adv is None:
-            self.advice_panel.set_pending("Accuse or wait: computing your best triple…")
+            self.advice_panel.set_stale("Accuse or wait: computing your best triple…")
         else:
             accuse = adv.advice == "accuse now"
             q = percent(adv.p_opponent_knows_before_my_turn, False)
             if not est.exact and est.p_any_next_interval is not None:
                 lo, hi = est.p_any_next_interval      # Wilson, from the look-ahead's deals
                 q += f" (95\u00a0% interval {100 * lo:.0f}–{100 * hi:.0f}, {est.samples:,} deals)"
+            elif not est.exact:
+                # as long as the interval's text, so the panel keeps its lines when it comes
+                q += (f" (from {est.samples:,} deals so far; an interval from "
+                      f"{MIN_INTERVAL_SAMPLES})")
             n = len(self.document.events)
             scope = "" if view.k >= n else f"As after entry {view.k}: "
             self.advice_panel.set_advice(

@@ -306,8 +306,7 @@ class AdvicePanel(QFrame):
         self.alert.hide()
         lay.addWidget(self.alert)
         self.rule_text = rule_text
-        for w in (self, self.verdict, self.detail):
-            w.setToolTip(rule_text)
+        self._stale = False
         self.set_pending("")
 
     def set_advice(self, verdict: str, detail: str, accuse: bool) -> None:
@@ -317,6 +316,28 @@ class AdvicePanel(QFrame):
         self.verdict.show()
         self.detail.setText(detail)
         scheme_style(self.detail, str)   # str(): no style
+        self._stale = False
+        self._tips(self.rule_text)
+
+    def set_stale(self, text: str) -> None:
+        """New advice is being computed: the advice on screen, if any, stays where it is in
+        grey (the app's mark of figures that belong to an earlier log), ``text`` heading its
+        tooltip, until :meth:`set_advice` or :meth:`set_pending` replaces it; so the panel keeps
+        its lines and the ranking beside it is not laid out twice per entry. With no advice
+        on screen, :meth:`set_pending` of ``text``."""
+        if self.verdict.isHidden():
+            self.set_pending(text)
+            return
+        self._stale = True
+        scheme_style(self.verdict, lambda: f"{muted_css()}; font-weight:bold")
+        muted_style(self.detail)
+        if not self.alert.isHidden():
+            muted_style(self.alert)
+        self._tips(f"{text}\n\n{self.rule_text}")
+
+    def is_stale(self) -> bool:
+        """Whether the advice on screen is greyed while new advice is computed."""
+        return self._stale
 
     def set_pending(self, text: str) -> None:
         """No advice yet (or none possible): ``text`` in grey."""
@@ -324,6 +345,12 @@ class AdvicePanel(QFrame):
         self.verdict.hide()
         self.detail.setText(text)
         muted_style(self.detail)
+        self._stale = False
+        self._tips(self.rule_text)
+
+    def _tips(self, tip: str) -> None:
+        for w in (self, self.verdict, self.detail):
+            w.setToolTip(tip)
 
     def set_alert(self, text: str) -> None:
         """The alert line (plain text, warning colours); "" hides it."""
@@ -332,7 +359,10 @@ class AdvicePanel(QFrame):
         self.alert.setVisible(bool(text))
 
     def alert_text(self) -> str:
-        return self.alert.text() if not self.alert.isHidden() else ""
+        """The alert for the log on screen; "" while there is none or it is greyed."""
+        return self.alert.text() if not self.alert.isHidden() and not self._stale else ""
 
     def verdict_text(self) -> str:
-        return self.verdict.text() if not self.verdict.isHidden() else ""
+        """The advice for the log on screen ("Accuse now" / "Wait"); "" while there is none or
+        the one shown is greyed (:meth:`set_stale`)."""
+        return self.verdict.text() if not self.verdict.isHidden() and not self._stale else ""

@@ -233,3 +233,36 @@ def test_a_hidden_tab_computes_nothing_until_shown(window, table):
     window.select_game("cluedo")
     assert wait_idle(window, 60)
     assert {r.name: r.p for r in tab.strip.rows()}["Ann"] == pytest.approx(1.0)
+
+
+def test_advice_being_recomputed_stays_in_place_greyed(qapp):
+    """While new advice is computed the panel keeps the old advice's lines, greyed and not
+    reported as the advice (no shrink to one grey line and back at every entry); with no
+    advice on screen it says what is being computed; new advice replaces the grey."""
+    from desktop.appearance import muted_css
+    from desktop.widgets.opponents import AdvicePanel
+
+    panel = AdvicePanel("the rule")
+    panel.resize(600, 200)
+    panel.set_stale("computing…")                        # nothing shown yet: a pending line
+    assert panel.verdict.isHidden() and panel.detail.text() == "computing…"
+    assert not panel.is_stale()
+    detail = "Plum, Rope, Hall: right with 40 %. An opponent names the envelope first: 10 %. " * 3
+    panel.set_advice("Wait", detail, False)
+    panel.set_alert("⚠ Ann probably knows the envelope.")
+    lines = panel.sizeHint().height(), panel.detail.heightForWidth(300)
+    panel.set_stale("computing what the opponents know…")
+    assert panel.is_stale() and not panel.verdict.isHidden() and not panel.alert.isHidden()
+    assert panel.detail.text() == detail and panel.verdict.text() == "Wait"
+    assert (panel.sizeHint().height(), panel.detail.heightForWidth(300)) == lines
+    assert panel.verdict_text() == "" and panel.alert_text() == ""
+    for label in (panel.verdict, panel.detail, panel.alert):
+        assert muted_css() in label.styleSheet()
+    assert panel.toolTip().startswith("computing what the opponents know…")
+    assert panel.toolTip().endswith("the rule")
+    panel.set_advice("Accuse now", "Plum, Rope, Hall: right with 100 %.", True)
+    assert not panel.is_stale() and panel.verdict_text() == "Accuse now"
+    assert muted_css() not in panel.verdict.styleSheet() and panel.toolTip() == "the rule"
+    panel.set_alert("")
+    panel.set_stale("again")
+    assert panel.alert.isHidden() and panel.alert_text() == ""

@@ -207,6 +207,47 @@ def test_suggestion_form_lists_the_passers_in_the_order_they_were_asked(window, 
     assert [form.refuter.itemText(i) for i in range(form.refuter.count())][:3] == ["Cy", "Me", "Ann"]
 
 
+def test_suggestion_form_keeps_its_width_when_its_labels_switch(window, qtbot):
+    """The shown-card label says "Card I showed (optional)" when I refute and "Card shown to
+    me" otherwise; the form asks for the same width either way (a switch would lay out the
+    whole window again at an entry), at 100 % and zoomed."""
+    from desktop.zoom import zoom_of
+
+    tab, _setup = _setup_game(window)
+    form = tab.form
+    for factor in (1.0, 1.5):
+        zoom_of().set_factor(factor)
+        QApplication.processEvents()
+        widths = set()
+        for suggester, refuter in (("Ann", "Me"), ("Me", "Bob"), ("Ann", "Me")):
+            form.set_suggester(suggester)
+            form.refuter.setCurrentText(refuter)
+            QApplication.processEvents()
+            widths.add((form.shown_label.minimumSizeHint().width(),
+                        form.minimumSizeHint().width()))
+        assert form.shown_label.text() == "Card I showed (optional)"
+        assert len(widths) == 1, widths
+    zoom_of().set_factor(1.0)
+
+
+def test_steady_label_asks_for_its_widest_text_in_its_font():
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from desktop.widgets.steady_label import SteadyLabel
+
+    label = SteadyLabel(("short", "a much longer alternative"))
+    hint = label.sizeHint().width()
+    label.setText("a much longer alternative")
+    assert label.sizeHint().width() == hint
+    assert hint >= QFontMetrics(label.font()).horizontalAdvance("a much longer alternative")
+    big = QFont(label.font())
+    big.setPointSizeF(big.pointSizeF() * 2)
+    label.setFont(big)
+    assert label.minimumSizeHint().width() > hint
+    with pytest.raises(ValueError):
+        SteadyLabel(())
+
+
 def test_autosave_writes_recovery_and_restores(window, qtbot, monkeypatch):
     from desktop.recovery import read_recovery_file
 
