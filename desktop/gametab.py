@@ -14,7 +14,7 @@ import threading
 import time
 from typing import Any, Callable, Optional
 
-from PySide6.QtCore import QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QTimer, Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from desktop.banner_state import BannerPresenter
@@ -74,6 +74,12 @@ class GameTab(QWidget):
         self._plot_timer.setSingleShot(True)
         self._plot_timer.setInterval(0)
         self._plot_timer.timeout.connect(self._draw_due_plot)
+        # rich text carries its colours in its markup (desktop.appearance.tone): after a change
+        # of palette (a live switch of the colour scheme) the snapshot on screen is drawn again
+        self._retone_timer = QTimer(self)
+        self._retone_timer.setSingleShot(True)
+        self._retone_timer.setInterval(0)
+        self._retone_timer.timeout.connect(self._retone)
         self.banner = Banner()
         self.banner_view = BannerPresenter(
             self.banner, self.title(), self._describe, self.document.undo_stack.canUndo,
@@ -243,6 +249,18 @@ class GameTab(QWidget):
             self.why.render(snap)
         if not snap.busy and (prev.busy or prev.revision != snap.revision):
             self.inferenceDone.emit(snap.revision)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            self._retone_timer.start()     # once, however many palette events arrive
+        super().changeEvent(event)
+
+    @Slot()
+    def _retone(self) -> None:
+        """Draw the published snapshot again, so that the colours written into rich text
+        (:func:`desktop.appearance.tone`) are those of the palette now in use."""
+        if self._snapshot.timeline is not None:
+            self._render(self._snapshot, force=True)
 
     def show_beside_posterior(self, post, k: int) -> None:
         """What the tab shows beside the beliefs of moment ``k`` and derives from them (Cluedo:

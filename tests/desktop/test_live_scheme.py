@@ -73,3 +73,37 @@ def test_struck_locations_keep_their_contrast_through_a_switch(qtbot, qapp, foll
         base = strikes.list.palette().color(QPalette.Base)
         assert plain is None                             # the palette's own text colour
         assert contrast(QColor(struck), base) >= 4.5, scheme
+
+
+def test_scheme_switch_recolours_the_rich_text_of_a_tab(window, qapp, follower):
+    """Egghead's "Can I solve now?" line carries its colour in its markup: after a switch the
+    tab draws its snapshot again, in the colours of the new palette, and back."""
+    from window_idle import wait_idle
+
+    from desktop.appearance import tone
+    from engines.core.resources import resource_path
+    from engines.core.schema import read_session_file
+
+    window.select_game("egghead")
+    tab = window.tab_for("egghead")
+    session = read_session_file(str(resource_path("examples", "egghead.json")))
+    tab.reset_document(session.setup, list(session.events))
+    assert wait_idle(window, 60)
+
+    def toned(colours) -> bool:
+        return any(tone(c) in tab.solve_label.text() for c in colours)
+
+    colours = ("#b71c1c", "#1b5e20", "#6d4c00")
+    assert toned(colours)
+    light = tab.solve_label.text()
+    follower.scheme = "dark"
+    follower.apply()
+    for _ in range(3):
+        QApplication.processEvents()
+    assert qapp.palette().color(QPalette.Window).lightness() < 128
+    assert tab.solve_label.text() != light and toned(colours)
+    follower.scheme = "light"
+    follower.apply()
+    for _ in range(3):
+        QApplication.processEvents()
+    assert tab.solve_label.text() == light
