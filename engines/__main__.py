@@ -348,7 +348,8 @@ def main(argv=None) -> int:
     except MemoryError:
         print("error: not enough memory for this computation", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:              # Ctrl+C: a long simulation stopped, nothing printed
+        print("interrupted: stopped before a result (nothing on stdout)", file=sys.stderr)
         return 130
     except BrokenPipeError:  # output piped to e.g. `head`: not an error of the user's input
         try:

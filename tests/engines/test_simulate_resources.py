@@ -52,3 +52,26 @@ def test_unreachable_scheduler_fails_within_3_s(kind, silent_address):
         run_games(_pid, 4, 0, scheduler=address)
     assert time.monotonic() - t0 < 3.0
     assert exc.value.path == "--scheduler" and address in exc.value.message
+
+
+def test_ctrl_c_stops_a_long_simulation_at_once():
+    """``simulate`` is a batch as long as its ``--games`` ask (here 99,999 Inkognito games,
+    minutes of work): Ctrl+C (SIGINT) once it runs stops it within 3 s, exit 130, nothing on
+    stdout, one line on stderr and no traceback."""
+    import signal
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    p = subprocess.Popen([sys.executable, "-m", "engines", "simulate", "inkognito", "--games",
+                          "99999", "--policy", "random", "--max-questions", "4"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=root,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(5)                       # past the imports: the games are running
+    assert p.poll() is None
+    p.send_signal(signal.SIGINT)
+    t = time.monotonic()
+    out, err = p.communicate(timeout=30)
+    assert time.monotonic() - t < 3
+    assert p.returncode == 130 and out == b""
+    assert err.decode().strip() == "interrupted: stopped before a result (nothing on stdout)"
