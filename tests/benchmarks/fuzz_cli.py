@@ -293,6 +293,9 @@ def run_case(case: Case, workdir: str, timeout: float) -> dict:
     def limits():
         resource.setrlimit(resource.RLIMIT_AS, (AS_CAP, AS_CAP))
         os.setsid()
+        # Ctrl+C as a user's terminal delivers it: a fuzzer started in the background of a
+        # shell ignores SIGINT, and an ignored signal stays ignored across exec
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
 
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
         t0 = time.perf_counter()
