@@ -34,7 +34,6 @@ from desktop.widgets.dialogs import NewGameDialogBase
 from desktop.widgets.entry_forms import EntryEditor
 from desktop.widgets.plain_text import as_rich_plain, esc
 from desktop.widgets.simulation import SimulationPanelBase
-from desktop.zoom import scaled_size
 from engines import guesswho
 from engines.core.errors import SessionFormatError
 
@@ -237,7 +236,7 @@ class SimulationPanel(SimulationPanelBase):
         lay.addLayout(row2)
         self.table = ColumnTable(MATCH_COLUMNS, sortable=True, select_rows=False,
                                  tooltip="Click a header to sort; Ctrl+C copies the table")
-        scaled_size(self.table, min_height=110)   # pixels at 100 %, times the zoom
+        self.table.setMinimumHeight(110)
         self.table.verticalHeader().setDefaultSectionSize(22)
         lay.addWidget(self.table, 1)
         self.message = self.status   # the status line under the table

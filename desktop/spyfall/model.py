@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionHeader, QTableVie
 
 from desktop.widgets.role_data import ALIGNMENT, BACKGROUND, DISPLAY, FOREGROUND, TOOLTIP
 from desktop.widgets.worksheet import ProbabilityRole, ProbabilityTableModel, WorksheetView, heat_color
-from desktop.zoom import scaled_size, zoom_of
+from desktop.zoom import scaled_size
 
 #: The click cycle of a pending cell: 0 → ½ → 1 → 0.
 WEIGHT_CYCLE = (0.0, 0.5, 1.0)
@@ -373,8 +373,7 @@ def _rows_height(view: QTableView, rows: int) -> int:
 
 class RotatedHeader(QHeaderView):
     """A horizontal header drawing its labels vertically (bottom to top), so that many long
-    location names fit above narrow columns; at most ``max_height`` pixels at 100 %, times
-    the zoom factor (:mod:`desktop.zoom`)."""
+    location names fit above narrow columns."""
 
     def __init__(self, parent=None, max_height: int = 130):
         super().__init__(Qt.Orientation.Horizontal, parent)
@@ -392,7 +391,7 @@ class RotatedHeader(QHeaderView):
                 for c in range(m.columnCount()):
                     label = m.headerData(c, Qt.Orientation.Horizontal, DISPLAY)
                     width = max(width, fm.horizontalAdvance(str(label or "")))
-            self._height = min(round(self.max_height * zoom_of().factor), width + 12)
+            self._height = min(self.max_height, width + 12)
         view = self.parentWidget()
         if isinstance(view, QTableView) and view.height() > 0:
             # a short sheet (a small screen at a large zoom) keeps its first rows in view under
@@ -409,8 +408,8 @@ class RotatedHeader(QHeaderView):
         self._height = None
 
     def whole_names_height(self) -> int:
-        """The height in pixels that shows the longest name whole (at most ``max_height``
-        times the zoom factor), whatever the view's height."""
+        """The height in pixels that shows the longest name whole (at most ``max_height``),
+        whatever the view's height."""
         self._label_height()
         return self._height
 

@@ -38,14 +38,3 @@ def test_fix_dialog_minimums_follow_the_zoom_and_fit_1280x800(qtbot, qapp, zoome
             need = d.minimumSizeHint().expandedTo(d.minimumSize())
             assert need.width() <= 1280 and need.height() <= 800 - 40, (factor, need)   # a title bar
             d.close()
-
-
-def test_guess_who_simulation_table_minimum_follows_the_zoom(window, qapp, zoomed_back):
-    """The strategy table of Guess Who?'s simulation panel keeps room for as many rows at
-    150 % as at 100 % (its 110 px minimum is times the zoom)."""
-    window.select_game("guesswho")
-    table = window.tab_for("guesswho").sim_panel.table
-    for factor in (1.0, 1.5, 1.0):
-        zoom.set_zoom(qapp, factor)
-        QApplication.processEvents()
-        assert table.minimumHeight() == round(110 * factor)

@@ -71,26 +71,3 @@ def test_fit_splitter_gives_the_first_pane_what_it_wants_until_dragged_or_restor
     restored.addWidget(QWidget())
     qtbot.addWidget(restored)
     assert restored.restoreState(saved) and not restored.fitting   # a saved layout: the user's
-
-
-def test_rotated_names_may_grow_with_the_zoom(qapp, zoomed_back):
-    """The location header's cap (130 px at 100 %) follows the zoom: a name that fits whole
-    under the cap at 100 % still fits whole at 150 %, where its text is 1.5 times longer,
-    instead of being cut at 130 px."""
-    from PySide6.QtGui import QStandardItemModel
-
-    from desktop.spyfall.model import RotatedHeader
-
-    model = QStandardItemModel(1, 2)
-    model.setHorizontalHeaderLabels(["Bank", "Service Station"])
-    header = RotatedHeader()
-    header.setModel(model)
-    name = header.fontMetrics().horizontalAdvance("Service Station")
-    assert name + 12 < header.max_height                    # whole at 100 %, under the cap
-    assert header.whole_names_height() == name + 12
-    zoom.set_zoom(qapp, 1.5)
-    QApplication.processEvents()
-    name = header.fontMetrics().horizontalAdvance("Service Station")
-    assert name + 12 > header.max_height                    # past the 100 % cap
-    assert header.whole_names_height() == min(name + 12, round(1.5 * header.max_height))
-    assert header.whole_names_height() > header.max_height
