@@ -236,6 +236,8 @@ class SimulationPanel(SimulationPanelBase):
         lay.addLayout(row2)
         self.table = ColumnTable(MATCH_COLUMNS, sortable=True, select_rows=False,
                                  tooltip="Click a header to sort; Ctrl+C copies the table")
+        # pixels, not times the zoom: the hidden Simulation page's minimum is the window's too,
+        # and 165 px at 150 % made it 818 px high, over a 1280x800 screen (tests/screen_audit)
         self.table.setMinimumHeight(110)
         self.table.verticalHeader().setDefaultSectionSize(22)
         lay.addWidget(self.table, 1)
