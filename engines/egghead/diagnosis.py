@@ -29,9 +29,12 @@ from engines.egghead.model import Answer, Reactions, Setup, Solve, describe_even
 from engines.egghead.questions import bound_deck, stack_space
 from engines.egghead.table import BitTable, unpack_bits
 
-#: Default budget in steps (events the engine processes). With 3 players a step takes about
-#: 0.4 ms, with 4 players about 5 ms (tests/benchmarks/bench_diagnosis.py).
-DEFAULT_BUDGET = {3: 20000, 4: 2000, 5: 200}
+#: Default budget in steps (events the engine processes), so that ``python -m engines explain``
+#: stays within 10 s of CPU: the most a step took in random mistyped logs, times the budget, is
+#: about 5 s (3 players: 0.44 ms; 4: 2.4 ms; 5: 107-167 ms, where 200 steps took up to 23 s;
+#: ``python tests/benchmarks/bench_diagnosis.py --games egghead --egghead-players 3,4,5``).
+#: ``--budget`` asks for a longer search.
+DEFAULT_BUDGET = {3: 10000, 4: 2000, 5: 30}
 
 #: Events :func:`answers_fit` screens per step of the budget, by number of players: about a
 #: quarter of the measured ratio of a step's time to a screened event's (3 players: 0.56 ms
@@ -46,7 +49,8 @@ QUESTION_REACH = 2
 
 
 def default_budget(setup: Setup) -> int:
-    """Steps for about a second of work on a 2-core machine (fewer with more players)."""
+    """Steps for at most about 5 s of work on the project's 2-core machine (fewer with more
+    players): :data:`DEFAULT_BUDGET`."""
     return DEFAULT_BUDGET.get(len(setup.players), 50)
 
 

@@ -151,11 +151,14 @@ def main(argv=None) -> None:
                     help="the app's wall-clock cap per diagnosis (s); default none (budget only)")
     ap.add_argument("--games", default="egghead,cluedo,inkognito,guesswho",
                     help="comma-separated games to run (default: all four)")
+    ap.add_argument("--egghead-players", default="3,4",
+                    help="comma-separated Egghead player counts (default 3,4; 5 takes seconds "
+                         "a log)")
     args = ap.parse_args(argv)
     games = set(args.games.split(","))
     print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; budget: the games' "
           f"default steps; time limit {args.time_limit}", flush=True)
-    for players in (3, 4) if "egghead" in games else ():
+    for players in [int(x) for x in args.egghead_players.split(",")] if "egghead" in games else ():
         _run(f"Egghead {players}p, answer or reaction", eg,
              egghead_cases(players, args.logs, args.seed), args.time_limit)
     if "cluedo" in games:
