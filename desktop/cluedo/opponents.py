@@ -35,7 +35,12 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from desktop.inference import JobRunner
 from engines.cluedo.accuse import AccusationAdvice, best_triple, decide
-from engines.cluedo.opponents import OpponentsEstimate, iter_opponent_knowledge, opponent_knowledge
+from engines.cluedo.opponents import (
+    MIN_INTERVAL_SAMPLES,
+    OpponentsEstimate,
+    iter_opponent_knowledge,
+    opponent_knowledge,
+)
 from engines.core.errors import Cancelled, ContradictionError, SessionFormatError
 
 #: An opponent "probably knows" the envelope (the tab's alert) when the estimated probability
@@ -154,8 +159,11 @@ def shown_prefix_job(setup, events: tuple, k: int, gate: threading.Event, task) 
             last = est
             elapsed = time.perf_counter() - t0
             # as engines.cluedo.opponents.opponent_knowledge: the next estimate doubles the
-            # sample and costs about as much as all before it
-            done = est.final or _precise_enough(est) or 2.2 * elapsed > LIVE_BUDGET_SECONDS
+            # sample and costs about as much as all before it; the wall-clock budget never stops
+            # it short of the deals an interval needs (a loaded start-up left the advice at 32
+            # deals, without an interval, for good)
+            done = est.final or _precise_enough(est) or (
+                2.2 * elapsed > LIVE_BUDGET_SECONDS and est.samples >= MIN_INTERVAL_SAMPLES)
             if done:
                 break
             task.publish(OpponentsView(k, est, advice, False))

@@ -504,9 +504,10 @@ class Tab(GameTab):
                 lo, hi = est.p_any_next_interval      # Wilson, from the look-ahead's deals
                 q += f" (95\u00a0% interval {100 * lo:.0f}–{100 * hi:.0f}, {est.samples:,} deals)"
             elif not est.exact:
-                # as long as the interval's text, so the panel keeps its lines when it comes
-                q += (f" (from {est.samples:,} deals so far; an interval from "
-                      f"{MIN_INTERVAL_SAMPLES})")
+                # "≈" as the strip beside it marks an estimate without an interval; as long as the
+                # interval's text, so the panel keeps its lines when the interval comes
+                q = (f"≈\u00a0{q} (from {est.samples:,} deals so far; an interval from "
+                     f"{MIN_INTERVAL_SAMPLES})")
             n = len(self.document.events)
             scope = "" if view.k >= n else f"As after entry {view.k}: "
             self.advice_panel.set_advice(

@@ -9,7 +9,7 @@ from window_idle import wait_idle
 import desktop.cluedo.opponents as opp_mod
 from engines import cluedo
 from engines.cluedo.accuse import accusation_advice, best_triple, decide
-from engines.cluedo.opponents import iter_opponent_knowledge
+from engines.cluedo.opponents import MIN_INTERVAL_SAMPLES, iter_opponent_knowledge
 from engines.core.resources import resource_path
 
 # A 3-player classic game where the envelope is Professor Plum, Spanner, Study. I hold six cards,
@@ -95,7 +95,8 @@ def test_browsing_an_earlier_entry_shows_its_figures(window, table):
 def test_advice_is_the_engines(window, monkeypatch):
     """The example session (4 players, sampled): the advice on screen is what the engine
     decides for the same estimate, and the estimate is the engine's."""
-    monkeypatch.setattr(opp_mod, "LIVE_BUDGET_SECONDS", 0.01)    # stop at the first estimate
+    # stop at the first estimate with an interval (the budget never stops it short of one)
+    monkeypatch.setattr(opp_mod, "LIVE_BUDGET_SECONDS", 0.01)
     data = json.loads(open(resource_path("examples/cluedo.json"), encoding="utf-8").read())
     setup = cluedo.Setup.from_json(data["setup"], "$.setup")
     events = [cluedo.event_from_json(e, setup, "$.events") for e in data["events"]]
@@ -117,7 +118,9 @@ def test_advice_is_the_engines(window, monkeypatch):
     assert tab.advice_panel.verdict_text() == {"accuse now": "Accuse now", "wait": "Wait"}[engine.advice]
     assert f"{100 * engine.p_correct:.0f} %" in _plain(tab.advice_panel.detail.text())
     # the same seed and sample size give the engine's own figures
-    first = next(iter(iter_opponent_knowledge(setup, events, lookahead=True)))
+    first = next(e for e in iter_opponent_knowledge(setup, events, lookahead=True)
+                 if e.final or e.samples >= MIN_INTERVAL_SAMPLES)
+    assert view.estimate.p_any_next_interval is not None
     assert view.samples == first.samples
     assert view.estimate.p_any_knows_next == pytest.approx(first.p_any_knows_next)
     for name, k in first.opponents.items():
