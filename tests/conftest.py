@@ -5,3 +5,43 @@ import sys
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+# -- The time of each part ------------------------------------------------------------------
+# The README's one command runs every part; the summary at its end says what each part cost
+# (the sum of its tests' set-up, call and tear-down times, across workers when pytest-xdist
+# runs them in parallel), so a part that grows is seen in every CI log (docs/testing.md).
+
+def pytest_collection_modifyitems(config, items):
+    """The longest tests first (the screen audit's cases, the bundle build: about a minute
+    each), the rest in their order: pytest-xdist hands the first tests out in turn, so the
+    long ones run beside the short ones on every worker instead of ending the run alone."""
+    items.sort(key=lambda item: 0 if item.get_closest_marker("audit") or item.get_closest_marker("bundle") else 1)
+
+
+def _part(nodeid: str, keywords) -> str:
+    if "audit" in keywords:
+        return "audit"
+    if "bundle" in keywords:
+        return "bundle"
+    top = nodeid.split("/")
+    return top[1] if len(top) > 2 and top[0] == "tests" else "other"
+
+
+_PART_SECONDS: dict[str, float] = {}
+_PART_TESTS: dict[str, int] = {}
+
+
+def pytest_runtest_logreport(report):
+    part = _part(report.nodeid, report.keywords)
+    _PART_SECONDS[part] = _PART_SECONDS.get(part, 0.0) + report.duration
+    if report.when == "call":
+        _PART_TESTS[part] = _PART_TESTS.get(part, 0) + 1
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not _PART_SECONDS:
+        return
+    terminalreporter.section("time by part (test seconds, summed over workers)")
+    for part in sorted(_PART_SECONDS, key=_PART_SECONDS.get, reverse=True):
+        terminalreporter.write_line(f"{part:>10}: {_PART_SECONDS[part]:7.1f} s  {_PART_TESTS.get(part, 0):5d} tests")

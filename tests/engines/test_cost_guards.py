@@ -15,10 +15,10 @@ from engines.guesswho.model import MAX_COMPOUND_WORK, compound_questions_count, 
 
 @pytest.mark.parametrize("shape", [(24, 8, 40), (64, 6, 30), (64, 64, 100)])
 def test_compound_questions_beyond_the_budget_are_refused_at_once(shape):
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(SessionFormatError) as exc:
         parse_session(random_board_session(*shape))
-    assert time.perf_counter() - t0 < 2.0
+    assert time.process_time() - t0 < 2.0
     assert exc.value.path == "$.setup.compound_questions"
     assert "pairs of questions" in exc.value.message and f"{MAX_COMPOUND_WORK:,}" in exc.value.message
     # the same board with single questions is fine

@@ -33,10 +33,10 @@ PLAYERS = [f"P{i}" for i in range(10)]
 
 
 def test_forty_cards_per_category_are_refused_at_once_naming_the_deck():
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(SessionFormatError) as exc:
         rec.recommend_for_cli(_setup(PLAYERS[:3], per_category=40), ())
-    assert time.perf_counter() - t0 < 8.0            # the first count and the estimate only
+    assert time.process_time() - t0 < 8.0            # the first count and the estimate only
     assert exc.value.path == "$.setup.categories"
     assert "work units" in exc.value.message and "64,000 suggestions" in exc.value.message
 

@@ -23,10 +23,10 @@ def _setup(n, values, cards):
 def test_a_table_under_the_limit_whose_peak_is_over_it_is_refused_at_once():
     S = stack_space(7, 3).size
     assert table_bytes(5, S) < MAX_CUSTOM_TABLE_BYTES < memory_needed_for(5, S)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(SessionFormatError) as exc:
         Setup.from_json(_setup(5, 7, 3))
-    assert time.perf_counter() - t0 < 1.0
+    assert time.process_time() - t0 < 1.0
     assert exc.value.path == "$.setup.values"            # the field that differs from the game's deck
     assert "0.8 GB master table and 1.2 GB at the peak" in exc.value.message
 

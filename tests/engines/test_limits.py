@@ -204,10 +204,10 @@ def test_egghead_custom_deck_over_one_gigabyte_is_refused_at_once(players, value
     names = [f"P{i}" for i in range(players)]
     setup = {"players": names, "me": "P0", "values": values, "cards_per_player": cards,
              "visible": {p: [1] * cards for p in names[1:]}}
-    t = time.perf_counter()
+    t = time.process_time()
     with pytest.raises(SessionFormatError) as e:
         parse_session(_session("egghead", setup))
-    assert time.perf_counter() - t < 1.0          # refused at once, nothing allocated
+    assert time.process_time() - t < 1.0          # refused at once, nothing allocated
     assert e.value.path == f"$.setup.{field}"
     msg = e.value.message
     assert f"{table_bytes(players, S) / 1e9:.1f} GB" in msg and "at most 1.0 GB" in msg
@@ -266,10 +266,10 @@ def test_cluedo_counting_refuses_a_dp_over_its_limits_at_once(monkeypatch):
     for name, value in (("MAX_DP_WORK", work / 2), ("MAX_DP_BYTES", 8 * total // 2)):
         with monkeypatch.context() as m:
             m.setattr(counting, name, value)
-            t = time.perf_counter()
+            t = time.process_time()
             with pytest.raises(SessionFormatError) as e:
                 cl.infer(setup, events)
-            assert time.perf_counter() - t < 5
+            assert time.process_time() - t < 5
         msg = e.value.message
         assert e.value.path == "$.events"
         assert "GB of memory" in msg and "are allowed per refresh" in msg and "refutations" in msg

@@ -92,6 +92,7 @@ def _clean_copy(dest: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.bundle
 def test_bundle_builds_and_self_tests(tmp_path):
     pytest.importorskip("PyInstaller", reason="PyInstaller is not installed (pip install '.[bundle]')")
     src = tmp_path / "src"

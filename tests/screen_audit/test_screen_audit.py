@@ -53,14 +53,20 @@ CASES = [
 def _displays():
     spec = os.environ.get("SCREEN_AUDIT_DISPLAYS", "63-69")
     first, _, last = spec.partition("-")
-    return range(int(first), int(last or first) + 1)
+    first, last = int(first), int(last or first)
+    # pytest-xdist workers (gw0, gw1, ...) take disjoint ranges of the same width: two workers
+    # testing one free number at once would otherwise both start a server on it
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    shift = (int(worker[2:]) if worker[2:].isdigit() else 0) * (last - first + 1)
+    return range(first + shift, last + shift + 1)
 
 
 def _tools_missing() -> bool:
     return shutil.which("Xvfb") is None or shutil.which("openbox") is None
 
 
-pytestmark = pytest.mark.skipif(_tools_missing(), reason="needs Xvfb and openbox (installed by .ci/run)")
+pytestmark = [pytest.mark.audit,
+              pytest.mark.skipif(_tools_missing(), reason="needs Xvfb and openbox (installed by .ci/run)")]
 
 
 class XServer:
