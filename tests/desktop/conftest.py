@@ -6,7 +6,12 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Each test session gets its own data and settings folders (autosave recovery file, recent
 # files), so tests never touch a user's files nor race with another test run.
-_HOME = tempfile.mkdtemp(prefix="deduction-desk-tests-")
+# Under pytest-xdist the workers inherit the controller's TMPDIR (set below when it imported
+# this file): their folders are made beside it, in the temporary folder the run started with,
+# not inside it — a hand-off server's socket lives in TMPDIR and a Unix socket's path holds at
+# most 107 bytes (unix(7)), which a nested folder and a long instance name overflowed.
+_BASE = os.environ.setdefault("DEDUCTION_DESK_TESTS_TMPDIR", tempfile.gettempdir())
+_HOME = tempfile.mkdtemp(prefix="dd-tests-", dir=_BASE)
 os.environ["XDG_DATA_HOME"] = os.path.join(_HOME, "data")
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
 # and its own temporary location (QStandardPaths.TempLocation reads TMPDIR): the folder autosave
