@@ -34,17 +34,33 @@ def _qt_test_mode(qapp):
     yield
 
 
+def _window_game(request):
+    """The game whose tab a test's window shows first: the test's ``game`` parameter, else its
+    module's ``WINDOW_GAME``, else None (the first tab, Cluedo)."""
+    callspec = getattr(request.node, "callspec", None)
+    game = callspec.params.get("game") if callspec is not None else None
+    if not isinstance(game, str):
+        game = getattr(request.module, "WINDOW_GAME", None)
+    return game
+
+
 @pytest.fixture
-def window(qtbot, monkeypatch):
+def window(qtbot, monkeypatch, request):
     """A MainWindow with autosave on, message boxes answered without blocking, and fresh
-    settings: no window geometry, splitter state, last tab or recent files of an earlier test."""
+    settings: no window geometry, splitter state or recent files of an earlier test. The tab
+    shown (and so built) first is the test's game (:func:`_window_game`), as the app shows the
+    tab used last: a Spyfall test does not wait for a Cluedo tab it never looks at."""
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QMessageBox
     from window_idle import wait_idle
 
     from desktop.app import APP_NAME, ORG_NAME, MainWindow
+    from desktop.settings import LAST_TAB
 
     QSettings(ORG_NAME, APP_NAME).clear()
+    first = _window_game(request)
+    if first:
+        LAST_TAB.write(first)
 
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: QMessageBox.Ok)
     monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: QMessageBox.Ok)

@@ -10,6 +10,9 @@ from engines import egghead
 from engines.core.resources import resource_path
 from engines.core.schema import read_session_file
 
+#: The tab the ``window`` fixture shows first (tests/desktop/conftest.py).
+WINDOW_GAME = "egghead"
+
 
 def test_egghead_banner_names_the_mistyped_answer(window, qtbot):
     data = read_session_file(str(resource_path("examples", "egghead.json")))

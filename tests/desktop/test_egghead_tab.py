@@ -10,6 +10,9 @@ from engines import egghead
 from engines.core.errors import SessionFormatError
 from engines.core.resources import resource_path
 
+#: The tab the ``window`` fixture shows first (tests/desktop/conftest.py).
+WINDOW_GAME = "egghead"
+
 SEED_VALIDS = [(1, 1, 2), (1, 2, 2), (1, 2, 3)]
 
 

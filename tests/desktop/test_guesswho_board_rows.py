@@ -6,6 +6,9 @@ from window_idle import wait_idle
 from desktop.guesswho.cards import BoardView
 from engines.core.resources import resource_path
 
+#: The tab the ``window`` fixture shows first (tests/desktop/conftest.py).
+WINDOW_GAME = "guesswho"
+
 
 def _overlaps(board: BoardView) -> list:
     cards = list(board.cards.values())

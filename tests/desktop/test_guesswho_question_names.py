@@ -10,6 +10,9 @@ from desktop.guesswho.model import COL_QUESTION
 from engines.core.resources import resource_path
 from engines.core.schema import read_session_file
 
+#: The tab the ``window`` fixture shows first (tests/desktop/conftest.py).
+WINDOW_GAME = "guesswho"
+
 
 def _names_whole(tab, factor) -> None:
     view = tab.question_view

@@ -15,6 +15,9 @@ from engines import guesswho
 from engines.core.errors import SessionFormatError
 from engines.core.resources import resource_path
 
+#: The tab the ``window`` fixture shows first (tests/desktop/conftest.py).
+WINDOW_GAME = "guesswho"
+
 
 def _wait(window):
     assert wait_idle(window, 60)

@@ -12,6 +12,9 @@ from engines import inkognito as ink
 from engines.core.resources import resource_path
 from engines.core.schema import read_session_file
 
+#: The tab the ``window`` fixture shows first (tests/desktop/conftest.py).
+WINDOW_GAME = "inkognito"
+
 
 def _wait(window):
     assert wait_idle(window, 60)

@@ -10,6 +10,9 @@ from PySide6.QtWidgets import QApplication, QLabel
 
 from desktop.appearance import SchemeFollower, contrast, muted_style, tone_style
 
+#: The tab the ``window`` fixture shows first (tests/desktop/conftest.py).
+WINDOW_GAME = "egghead"
+
 
 @pytest.fixture
 def follower(qapp):

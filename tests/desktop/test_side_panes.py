@@ -8,6 +8,9 @@ from PySide6.QtWidgets import QLineEdit, QListWidget, QTabWidget, QVBoxLayout, Q
 
 from desktop.widgets.side_panes import SidePanes, min_width
 
+#: The tab the ``window`` fixture shows first (tests/desktop/conftest.py).
+WINDOW_GAME = "guesswho"
+
 
 def _settle(qapp, rounds: int = 4) -> None:
     for _ in range(rounds):

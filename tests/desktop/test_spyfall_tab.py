@@ -13,6 +13,9 @@ from desktop.widgets.columns import MISSING
 from engines import spyfall
 from engines.core.errors import SessionFormatError
 
+#: The tab the ``window`` fixture shows first (tests/desktop/conftest.py).
+WINDOW_GAME = "spyfall"
+
 
 def _wait(window):
     assert wait_idle(window, 60)

@@ -16,6 +16,10 @@ from engines.cluedo.model import Setup
 from engines.cluedo.opponents import MIN_INTERVAL_SAMPLES, iter_opponent_knowledge
 from engines.core.errors import SessionFormatError
 
+# CPU-time bounds: the tests that measure CPU run on one pytest-xdist worker, one at a time,
+# never beside each other (two memory-bound folds on two cores slow each other down).
+pytestmark = pytest.mark.xdist_group("cpu_time")
+
 rec = importlib.import_module("engines.cluedo.recommend")
 
 

@@ -21,6 +21,10 @@ from engines.egghead.orbits import OrbitTable, _dense_ranks, _tuple_aggregates, 
 from tests.benchmarks.bench_egghead import SOLVE_GAME
 from tests.engines.test_egghead_orbits import _compare_every_prefix, _god_game
 
+# CPU-time bounds: the tests that measure CPU run on one pytest-xdist worker, one at a time,
+# never beside each other (two memory-bound folds on two cores slow each other down).
+pytestmark = pytest.mark.xdist_group("cpu_time")
+
 
 def _reference_indicator(T: OrbitTable, bi: int) -> np.ndarray:
     """uint8 counts (capped at 2) of the deletion keys of block ``bi``, from the deleted rows

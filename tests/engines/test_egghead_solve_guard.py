@@ -20,6 +20,10 @@ from tests.engines.test_egghead_orbits import (
     _world_set,
 )
 
+# CPU-time bounds: the tests that measure CPU run on one pytest-xdist worker, one at a time,
+# never beside each other (two memory-bound folds on two cores slow each other down).
+pytestmark = pytest.mark.xdist_group("cpu_time")
+
 
 def _answered(seed, n=4, v=3, k=2):
     rng = random.Random(seed)
