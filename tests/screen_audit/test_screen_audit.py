@@ -17,8 +17,8 @@ A last case saves the window state on a 2560×1440 screen and audits the next st
 1280×720, every state (the 1280×720 light case: one start of the app instead of two).
 
 Skipped where ``Xvfb`` or ``openbox`` is not installed (``.ci/run`` installs both). Display
-numbers come from ``SCREEN_AUDIT_DISPLAYS`` (``"first-last"``, default ``63-69``); the first
-one free is used.
+numbers come from ``SCREEN_AUDIT_DISPLAYS`` (``"first-last"``, default ``63-69``, shifted by
+its width for each further pytest-xdist worker); the first one free is used.
 """
 from __future__ import annotations
 
