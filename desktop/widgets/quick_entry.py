@@ -34,8 +34,41 @@ from engines.core.errors import SessionFormatError
 from engines.registry import registered_games
 
 _MAX_COMPLETIONS = 60
-IDLE_HINT = ("Names: any unique prefix of any word (plum, prof, mus).  Tab or ↓ picks a "
+#: The hint under an empty line; ``{examples}`` is " (plum, rop, hal)": prefixes that work in
+#: this game (:func:`prefix_examples`), or "" where none could be shown.
+IDLE_HINT = ("Names: any unique prefix of any word{examples}.  Tab or ↓ picks a "
              "completion, Enter logs, Escape clears.")
+
+
+def prefix_examples(module, setup, events, example: str, limit: int = 3) -> list[str]:
+    """Up to ``limit`` short prefixes that stand for whole words in this game: for each word
+    of four letters or more in the lines of ``example`` (the game's
+    :attr:`engines.registry.GameInfo.example`, lines separated by "·"), its first three
+    letters, kept when the line with the prefix parses to the same event as the line with the
+    word (so a hint never shows a prefix the game would refuse or read as another name). []
+    when none does."""
+    found: list[str] = []
+    for line in example.split("·"):
+        try:
+            whole = module.parse(setup, events, line.strip())
+        except SessionFormatError:
+            continue
+        words = line.split()
+        for i, word in enumerate(words):
+            bare = word.strip(",;:?!.")
+            if len(bare) < 4 or not bare.isalpha() or bare[:3] in found:
+                continue
+            prefix = bare[:3]
+            shorter = " ".join(words[:i] + [word.replace(bare, prefix, 1)] + words[i + 1:])
+            try:
+                same = module.parse(setup, events, shorter) == whole
+            except SessionFormatError:
+                same = False
+            if same:
+                found.append(prefix)
+                if len(found) == limit:
+                    return found
+    return found
 
 
 class _Line(QLineEdit):
@@ -86,7 +119,8 @@ class QuickEntry(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
         info = registered_games().get(module.GAME)   # the game's example line (its GameInfo)
-        lay.addLayout(self._build_line(info.example if info is not None else ""))
+        self._example = info.example if info is not None else ""
+        lay.addLayout(self._build_line(self._example))
         self.preview = QLabel()
         self.preview.setObjectName("quickEntryPreview")
         self.preview.setWordWrap(True)
@@ -195,7 +229,16 @@ class QuickEntry(QWidget):
 
         scheme_style(self.preview, style)   # set again when the colour scheme changes
         self._message = text
-        self.preview.setText(text or IDLE_HINT)
+        self.preview.setText(text or self.idle_hint())
+
+    def idle_hint(self) -> str:
+        """The hint under an empty line, with prefixes that work in this game's setup."""
+        doc = self.document
+        try:
+            examples = prefix_examples(self.module, doc.setup, list(doc.events), self._example)
+        except Exception:   # noqa: BLE001 - a hint must never stop the entry line
+            examples = []
+        return IDLE_HINT.format(examples=f" ({', '.join(examples)})" if examples else "")
 
     def message(self) -> str:
         """The text under the line (the preview, the error or the refusal; "" when idle)."""

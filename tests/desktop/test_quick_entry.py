@@ -140,6 +140,32 @@ def test_every_tab_has_the_line(window):
         assert tab.quick_entry.isVisibleTo(tab), game
 
 
+def test_idle_hint_shows_prefixes_of_each_games_own_names(window, qtbot):
+    """The hint under an empty line gives prefixes of the game's own words, each one that the
+    game reads as the whole word: Cluedo's card names never show on another tab."""
+    import re
+
+    from engines.registry import registered_games
+
+    seen = {}
+    for game, tab in window.build_all_tabs().items():
+        hint = tab.quick_entry.preview.text()
+        assert hint.startswith("Names: any unique prefix of any word"), (game, hint)
+        m = re.search(r"word \(([^)]*)\)", hint)
+        seen[game] = m.group(1).split(", ") if m else []
+        for prefix in seen[game]:
+            line = next(seg.strip() for seg in registered_games()[game].example.split("·")
+                        if re.search(rf"\b{prefix}\w+", seg))
+            word = re.search(rf"\b{prefix}\w+", line).group(0)
+            assert (tab.quick_entry.parse(line.replace(word, prefix, 1))
+                    == tab.quick_entry.parse(line)), (game, prefix)
+    assert seen["cluedo"] == ["plu", "rop", "hal"]
+    assert all("plu" not in p for g, p in seen.items() if g != "cluedo"), seen
+    assert seen["spyfall"][:2] == ["bea", "cas"] and seen["inkognito"][:1] == ["lor"]
+    _type(qtbot, window.tab_for("cluedo"), "Ann: pl")
+    assert not window.tab_for("cluedo").quick_entry.preview.text().startswith("Names:")
+
+
 def test_completion_offers_names(window, qtbot):
     tab, _setup = _tab(window, "cluedo", UK)
     qe = _type(qtbot, tab, "Ann: pl")
