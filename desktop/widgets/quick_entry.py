@@ -113,6 +113,8 @@ class QuickEntry(QWidget):
         self.module = module
         self.document = document
         self._refused = ""      # the line last refused (Enter again logs it anyway)
+        #: Whether the player moved in the completion list since the last keystroke.
+        self.completion_chosen = False
         self._message = ""
         self._busy = False
         lay = QVBoxLayout(self)
@@ -188,6 +190,10 @@ class QuickEntry(QWidget):
     # -- typing ---------------------------------------------------------------------------
     def _on_edited(self, text: str) -> None:
         self._refused = ""
+        # no completion chosen until the player moves in the list (↓, ↑, Page keys): the row Qt
+        # highlights by itself is not a choice, so Enter on a line that does not parse (an
+        # ambiguous "rev": Reverend Green or Revolver) says why instead of taking it
+        self.completion_chosen = False
         doc = self.document
         try:
             items = self.module.complete(doc.setup, list(doc.events), text) if text.strip() else []
@@ -298,7 +304,8 @@ class QuickEntry(QWidget):
 
 class _PopupKeys(QObject):
     """The completion list's keys: Enter logs a complete line (the list closes), else takes
-    the highlighted completion; Tab takes the highlighted completion, or the first."""
+    the completion the player moved to (↓, ↑) or, with none, says why the line is not logged;
+    Tab takes the highlighted completion, or the first."""
 
     def __init__(self, entry: QuickEntry):
         super().__init__(entry)
@@ -309,8 +316,11 @@ class _PopupKeys(QObject):
             return False
         entry, key = self._entry, event.key()
         row = obj.currentIndex().row() if obj.currentIndex().isValid() else -1
+        if key in (Qt.Key_Up, Qt.Key_Down, Qt.Key_PageUp, Qt.Key_PageDown):
+            entry.completion_chosen = True
+            return False
         if key in (Qt.Key_Return, Qt.Key_Enter):
-            if row >= 0 and not entry.parses(entry.text()):
+            if row >= 0 and entry.completion_chosen and not entry.parses(entry.text()):
                 entry.accept_completion(row)
             else:
                 entry.submit()

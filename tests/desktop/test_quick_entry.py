@@ -272,3 +272,23 @@ def test_tab_takes_a_completion_without_logging(window, qtbot):
     assert qe.message().startswith("→ Ann suggested")
     _enter(qtbot, window, qe)
     assert len(tab.document.events) == 1
+
+
+def test_enter_on_an_ambiguous_name_says_so_instead_of_taking_the_first_completion(window, qtbot):
+    """"Bob has rev" (Reverend Green or Revolver) and Enter: nothing is logged, the list
+    closes and the line says which names "rev" could be; ↓ then Enter takes the completion
+    the player moved to, a whole line, and logs it."""
+    tab, qe, popup = _typed(window, qtbot, "Bob has rev")
+    qtbot.waitUntil(popup.isVisible, timeout=3000)
+    assert qe._model.stringList() == ["Bob has Reverend", "Bob has Revolver"]
+    qtbot.keyClick(popup, Qt.Key_Return)
+    _wait(window)
+    assert tab.document.events == [] and qe.text() == "Bob has rev" and not popup.isVisible()
+    assert qe.message() == "Not logged: ambiguous card 'rev': Reverend Green, Revolver"
+    qe._on_edited(qe.text())
+    qtbot.waitUntil(popup.isVisible, timeout=3000)
+    qtbot.keyClick(popup, Qt.Key_Down)
+    qtbot.keyClick(popup, Qt.Key_Return)
+    _wait(window)
+    assert [(e.player, e.card) for e in tab.document.events] in (
+        [("Bob", "Reverend Green")], [("Bob", "Revolver")])
