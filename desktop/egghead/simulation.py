@@ -121,7 +121,7 @@ class SimulationPanel(SimulationPanelBase):
         self._players_changed()
         grid.addWidget(self.run_button, 1, 8, 1, 2)
         grid.addWidget(self.cancel_button, 1, 10, 1, 2)
-        self.progress.setFormat("%v of %m rounds")
+        self.progress.setFormat("%v of %m rounds, all games")   # rounds × games ticked
         grid.addWidget(self.progress, 2, 0, 1, 8)
         grid.addWidget(self.run_on, 2, 8, 1, 4)
         self.status.setText(SEED_TABLE)

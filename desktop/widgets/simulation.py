@@ -56,6 +56,9 @@ class SimulationPanelBase(QWidget):
         self.progress = QProgressBar()
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
+        # no figure before the first run: its total is the form's, not yet known here (an
+        # Egghead panel read "0 of 1 rounds" beside 300 rounds set)
+        self.progress.setTextVisible(False)
         self.status = QLabel()
         self.status.setWordWrap(True)
         # "Run on: this computer | Dask …": a panel places it and passes scheduler() to its
@@ -102,6 +105,7 @@ class SimulationPanelBase(QWidget):
         self.cancel_button.setEnabled(True)
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(0)
+        self.progress.setTextVisible(True)
         self.status.setText(text)
         self.runner.submit(job)
         return True

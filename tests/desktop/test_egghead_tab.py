@@ -273,6 +273,7 @@ def test_simulation_panel_runs_to_completion(window, qtbot):
     panel.players.setValue(3)
     panel.rounds.setValue(40)
     panel.set_analysing([0, 1])
+    assert not panel.progress.isTextVisible()      # no "0 of 1 rounds" before a run
     with qtbot.waitSignal(panel.finished, timeout=60000) as blocker:
         qtbot.mouseClick(panel.run_button, Qt.LeftButton)
     result = blocker.args[0]
@@ -289,6 +290,7 @@ def test_simulation_panel_runs_to_completion(window, qtbot):
         assert panel.table.text(r, 0) == f"{row.analysing} of {result.players}"
         assert "nan" not in panel.table.copy_text().lower()
     assert panel.progress.value() == panel.progress.maximum() == 80
+    assert panel.progress.isTextVisible() and panel.progress.text() == "80 of 80 rounds, all games"
     assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
     assert len(panel.ecdf_plot.getPlotItem().listDataItems()) == len(rows)
 
