@@ -237,6 +237,11 @@ class HistoryPanel(QWidget):
         title.setWordWrap(True)
         layout.addWidget(title)
         self._view = QListView()
+        # connected before the view's selection model is (setModel): on removal Qt's selection
+        # model moves the current row to the one before, so a handler connected after it no
+        # longer sees that the entry shown was removed (Undo of the last entry, selected, then
+        # Redo left the tab "as after entry 15 of 16" instead of now)
+        self.model.rowsAboutToBeRemoved.connect(self._before_remove)
         self._view.setModel(self.model)
         self._view.setSelectionMode(QAbstractItemView.SingleSelection)
         self._view.setContextMenuPolicy(Qt.CustomContextMenu)
@@ -260,7 +265,6 @@ class HistoryPanel(QWidget):
         self._view.verticalScrollBar().actionTriggered.connect(self._user_scrolled)
         layout.addWidget(self._view)
         self.model.rowsInserted.connect(self._after_insert)
-        self.model.rowsAboutToBeRemoved.connect(self._before_remove)
         self.model.modelReset.connect(self._after_reset)
 
     # -- what tabs and tests use -----------------------------------------------------------

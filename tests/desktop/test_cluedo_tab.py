@@ -103,6 +103,26 @@ def test_undo_redo_and_history_removal(window, qtbot, monkeypatch):
     np.testing.assert_allclose(tab.model.matrix(), after_two, atol=1e-12)
 
 
+def test_undo_then_redo_with_the_newest_entry_selected_returns_to_now(window):
+    """The newest History entry selected (the beliefs now), Undo, Redo: the tab shows now,
+    not "as after entry 1 of 2" (Qt's selection model had moved the selection up one row)."""
+    tab = window.tab_for("cluedo")
+    for line in ["Ann: plum rope hall; Bob", "Bob has rope"]:
+        tab.quick_entry.line.setText(line)
+        tab.quick_entry.submit()
+        _wait(window)
+    assert len(tab.document.events) == 2
+    tab.history.select_entry(2)
+    _wait(window)
+    window.undo_action.trigger()
+    _wait(window)
+    assert tab.history.current_entry() == -1 and tab.snapshot.scope() == ""
+    window.redo_action.trigger()
+    _wait(window)
+    assert len(tab.document.events) == 2
+    assert tab.controller.view_index == -1 and tab.snapshot.scope() == ""
+
+
 def test_save_then_open_reproduces_document(window, qtbot, monkeypatch, tmp_path):
     tab = _tab(window)
     assert window.open_path(str(resource_path("examples", "cluedo.json")), ask=False)
