@@ -32,7 +32,7 @@ from desktop.appearance import tone, tone_style
 from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
 from desktop.widgets.entry_forms import EntryEditor, combo_select
-from desktop.widgets.plain_text import as_rich_plain
+from desktop.widgets.plain_text import as_rich_plain, esc
 from desktop.widgets.steady_label import SteadyLabel
 from desktop.zoom import scaled_size
 from engines import cluedo
@@ -561,6 +561,8 @@ class SuggestionForm(QGroupBox):
         lay.addLayout(self._build_buttons(), 7, 0, 1, 3)
         self.suggester.currentIndexChanged.connect(self._suggester_changed)
         self.refuter.currentIndexChanged.connect(self._refuter_changed)
+        #: The form (event JSON) for which the card shown to me was asked for, or None.
+        self._asked_for: Optional[dict] = None
         self.set_setup(setup)
 
     def _build_pickers(self, lay: QGridLayout) -> None:
@@ -776,12 +778,32 @@ class SuggestionForm(QGroupBox):
         return [p for p in cluedo.seated_after(self.setup, self.suggester.currentText())
                 if p in ticked]
 
+    def missing_shown_card(self) -> Optional[str]:
+        """The refuter of my own suggestion when no card shown to me is picked (what I was
+        shown is the most informative fact of a turn), else None."""
+        f = self.event_json()
+        if f["suggester"] == self.setup.me and f["refuter"] is not None and f["shown"] is None:
+            return f["refuter"]
+        return None
+
     def submit(self) -> None:
+        """Log the form's suggestion. My own suggestion refuted with no card picked is not
+        logged at the first press: the form asks for the card (the picker takes the focus);
+        a second press with the form unchanged logs it without the card."""
         try:
             ev = cluedo.event_from_json(self.event_json(), self.setup, "suggestion")
         except SessionFormatError as exc:
             QMessageBox.warning(self, "Check the suggestion", as_rich_plain(exc.message))
             return
+        refuter = self.missing_shown_card()
+        if refuter is not None and self._asked_for != self.event_json():
+            self._asked_for = self.event_json()
+            self.set_advice(f"Which card did <b>{esc(refuter)}</b> show you? Pick it in "
+                            f"“Card shown to me”, then log. (Press “Log suggestion” again to log "
+                            f"the suggestion without it.)")
+            self.shown.setFocus(Qt.OtherFocusReason)
+            return
+        self._asked_for = None
         self.submitted.emit(ev)
 
     def submit_accusation(self) -> None:

@@ -123,6 +123,37 @@ def test_undo_then_redo_with_the_newest_entry_selected_returns_to_now(window):
     assert tab.controller.view_index == -1 and tab.snapshot.scope() == ""
 
 
+def test_my_suggestion_refuted_asks_for_the_card_i_was_shown(window):
+    """My own suggestion, refuted by Ann, the card shown left at "(not shown to me)": the
+    first Log asks for the card and logs nothing; picking it logs the suggestion with it.
+    Asked again and pressed again unchanged, it is logged without the card."""
+    tab, setup = _setup_game(window)
+    form = tab.form
+    form.set_suggester("Me")
+    for card in ("Professor Plum", "Rope", "Hall"):
+        form.set_card(card)
+    form.refuter.setCurrentText("Ann")
+    assert form.shown.currentIndex() == 0 and form.shown.isEnabled()
+    form.submit()
+    _wait(window)
+    assert tab.document.events == []
+    assert "Which card did <b>Ann</b> show you?" in form.advice.text()
+    form.set_shown("Rope")
+    form.submit()
+    _wait(window)
+    assert [(e.suggester, e.refuter, e.shown) for e in tab.document.events] == [("Me", "Ann", "Rope")]
+    form.set_suggester("Me")
+    for card in ("Professor Plum", "Rope", "Hall"):
+        form.set_card(card)
+    form.refuter.setCurrentText("Ann")
+    form.submit()
+    _wait(window)
+    assert len(tab.document.events) == 1
+    form.submit()                                   # again, unchanged: logged without the card
+    _wait(window)
+    assert [(e.refuter, e.shown) for e in tab.document.events][1:] == [("Ann", None)]
+
+
 def test_save_then_open_reproduces_document(window, qtbot, monkeypatch, tmp_path):
     tab = _tab(window)
     assert window.open_path(str(resource_path("examples", "cluedo.json")), ask=False)
