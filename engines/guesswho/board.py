@@ -27,7 +27,7 @@ import numpy as np
 
 from engines.core.errors import SessionFormatError
 from engines.core.resources import resource_path
-from engines.core.schema import Reader, check_name
+from engines.core.schema import Reader, check_distinct_names, check_name, unknown_key_error
 
 #: Bundled boards: name -> file under ``resources/guesswho/``.
 BUNDLED_BOARDS: dict[str, str] = {"classic": "classic.json", "demo": "demo.json"}
@@ -341,6 +341,7 @@ def board_from_json(obj: Any, path: str = "$.board", *, key: Optional[str] = Non
             raise cr.error("name", f"character {n!r} appears twice")
         names.add(n)
         chars_r.append((cr, n, cr.dict("attributes")))
+    check_distinct_names([n for _, n, _ in chars_r], [f"{cr.path}.name" for cr, _, _ in chars_r])
     attrs = []
     anames: set[str] = set()
     for i, a in enumerate(raw_attrs):
@@ -532,6 +533,10 @@ def parse_question(obj: Any, board: Board, path: str) -> Question:
         SessionFormatError: unknown attribute or value, empty ``any``.
     """
     r = Reader(obj, path)
+    known = ("any",) if "any" in obj else ("attribute", "value")
+    extra = next((k for k in obj if k not in known), None)
+    if extra is not None:
+        raise unknown_key_error(path, extra, known, "a question")
     if "any" in obj:
         items = r.list("any", min_len=1)
         atoms = []

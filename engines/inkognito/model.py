@@ -48,7 +48,7 @@ from typing import Any, Optional, Sequence
 
 from engines.core.errors import SessionFormatError
 from engines.core.resources import load_json_resource
-from engines.core.schema import Reader, excerpt
+from engines.core.schema import Reader, declared_keys, excerpt
 
 GAME = "inkognito"
 TITLE = "Inkognito"
@@ -232,6 +232,8 @@ class Answer:
 
 
 Event = Answer
+#: The keys an answer may hold, from what its ``to_json`` writes (``mission`` only when shown).
+EVENT_KEYS = {"answer": declared_keys(Answer("", "", "", (), (), mission=True))}
 
 
 def form_shapes(question: str, asked: str, mission: bool = False) -> tuple:
