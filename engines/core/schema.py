@@ -86,14 +86,14 @@ class Reader:
         return f"{self.path}.{key}"
 
     def has(self, key: str) -> bool:
-        _note_read(self.obj, key)
+        _note_read(self, key)
         return key in self.obj and self.obj[key] is not None
 
     def raw(self, key: str, default: Any = _MISSING) -> Any:
         """The value of ``key`` as it is, except that text (and the text items of a list) is
         in Unicode normalization form NFC (:func:`nfc_value`), so a name spelt in NFD reads as
         the same name."""
-        _note_read(self.obj, key)
+        _note_read(self, key)
         if key not in self.obj:
             if default is _MISSING:
                 raise SessionFormatError(self.sub(key), "required field is missing")
@@ -327,19 +327,34 @@ def unknown_key_error(path: str, key: str, known: Iterable[str], what: str) -> S
     close = difflib.get_close_matches(key, known, n=1) if len(key) <= 100 else []
     hint = f"did you mean {close[0]!r}? " if close else ""
     return SessionFormatError(f"{path}.{shown}", f"unknown key {excerpt(key)} in {what}; {hint}"
-                                                 f"{what} has {', '.join(known)}")
+                                                 f"({what} has {', '.join(known)})")
 
 
-#: While a setup is parsed: the keys each Reader looked at, by id of the object (so that
-#: :func:`parse_session` can report the setup fields no engine reads — a typo such as
-#: ``"playrs"`` would otherwise be silently ignored).
+#: While a setup or an event is parsed: every object a Reader read, by id, with the Reader's
+#: JSON path and the keys it looked at (so that :func:`parse_session` can refuse the keys no
+#: reader takes — a typo such as ``"playrs"`` would otherwise be silently ignored).
 _READ_KEYS: ContextVar[Optional[dict]] = ContextVar("_READ_KEYS", default=None)
 
 
-def _note_read(obj: Any, key: str) -> None:
+def _note_read(reader: "Reader", key: str) -> None:
     seen = _READ_KEYS.get()
     if seen is not None:
-        seen.setdefault(id(obj), set()).add(key)
+        entry = seen.get(id(reader.obj))
+        if entry is None:
+            entry = seen[id(reader.obj)] = (reader.obj, reader.path, set())
+        entry[2].add(key)
+
+
+def _refuse_unread(seen: dict, root: str, skip: Any = None) -> None:
+    """Refuse the first key that no Reader looked at in any object under the JSON path
+    ``root`` read while ``seen`` was collected (except the object ``skip``, checked by its
+    caller; objects of other files — a bundled deck, a board file — have their own rules)."""
+    for obj, path, keys in seen.values():
+        if obj is skip or not (path == root or path.startswith((root + ".", root + "["))):
+            continue
+        unknown = next((k for k in obj if k not in keys), None)
+        if unknown is not None:
+            raise unknown_key_error(path, unknown, keys, "this object")
 
 
 def _check_range(path, v, lo, hi):
@@ -471,13 +486,15 @@ def parse_event(module, obj: Any, setup: Any, path: str):
     read_token = _READ_KEYS.set({})
     try:
         event = module.event_from_json(stripped, setup, path)
-        seen = _READ_KEYS.get().get(id(stripped))
+        read = _READ_KEYS.get()
     finally:
         _READ_KEYS.reset(read_token)
-    if declared is None and seen is not None:   # a plug-in game: the keys its reader read
-        unknown = next((k for k in stripped if k not in seen), None)
+    top = read.get(id(stripped))
+    if declared is None and top is not None:   # a plug-in game: the keys its reader read
+        unknown = next((k for k in stripped if k not in top[2]), None)
         if unknown is not None:
-            raise unknown_key_error(path, unknown, seen | set(META_KEYS), f"a {kind} event")
+            raise unknown_key_error(path, unknown, top[2] | set(META_KEYS), f"a {kind} event")
+    _refuse_unread(read, path, skip=stripped)   # objects inside the event (a Guess Who? question)
     return event, EventMeta(note=note, time=time)
 
 
@@ -533,9 +550,11 @@ def parse_session(obj: Any, file: Optional[str] = None, *,
         read_token = _READ_KEYS.set({})
         try:
             setup = module.Setup.from_json(setup_obj, "$.setup")
-            seen = _READ_KEYS.get().get(id(setup_obj))
+            read = _READ_KEYS.get()
         finally:
             _READ_KEYS.reset(read_token)
+        top = read.get(id(setup_obj))
+        seen = top[2] if top is not None else None
         # keys are known only when the engine read its setup with a Reader; an engine that
         # parses the object by hand (a plug-in game) checks its own fields
         unknown = [k for k in setup_obj if k not in seen] if seen is not None else []
@@ -549,6 +568,7 @@ def parse_session(obj: Any, file: Optional[str] = None, *,
             raise SessionFormatError(f"$.setup.{key}",
                                      f"unknown setup field; {hint}this {game} setup has "
                                      f"{', '.join(sorted(seen))}")
+        _refuse_unread(read, "$.setup", skip=setup_obj)   # objects inside the setup ("me", "model", …)
         raw_events = r.list("events", [], max_len=MAX_EVENTS)
         events, meta = [], []
         for i, ev in enumerate(raw_events):
