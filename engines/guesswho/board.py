@@ -329,6 +329,8 @@ def board_from_json(obj: Any, path: str = "$.board", *, key: Optional[str] = Non
             unknown attribute value, fewer than 2 characters, ...).
     """
     r = Reader(obj, path)
+    if r.has("format"):   # a board file's own mark (Board.to_json writes it), kept when inlined
+        r.choice("format", [BOARD_FORMAT], what="board format")
     raw_attrs = r.list("attributes", min_len=1, max_len=MAX_ATTRIBUTES)
     raw_chars = r.list("characters", min_len=2, max_len=MAX_CHARACTERS)
     chars_r = []
@@ -344,6 +346,7 @@ def board_from_json(obj: Any, path: str = "$.board", *, key: Optional[str] = Non
     check_distinct_names([n for _, n, _ in chars_r], [f"{cr.path}.name" for cr, _, _ in chars_r])
     attrs = []
     anames: set[str] = set()
+    attr_paths: list = []
     for i, a in enumerate(raw_attrs):
         p = f"{path}.attributes[{i}]"
         if isinstance(a, str):
@@ -361,6 +364,8 @@ def board_from_json(obj: Any, path: str = "$.board", *, key: Optional[str] = Non
         if aname in anames:
             raise SessionFormatError(p, f"attribute {aname!r} appears twice")
         anames.add(aname)
+        attr_paths.append((aname, p))
+        check_distinct_names([a for a, _ in attr_paths], [q for _, q in attr_paths])
         raw_vals = []
         for cr, n, d in chars_r:
             if aname not in d or d[aname] is None:
