@@ -325,8 +325,8 @@ def unknown_key_error(path: str, key: str, known: Iterable[str], what: str) -> S
     known = sorted(known)
     shown = key if len(key) <= 40 else key[:40] + "…"
     close = difflib.get_close_matches(key, known, n=1) if len(key) <= 100 else []
-    hint = f"did you mean {close[0]!r}? " if close else ""
-    return SessionFormatError(f"{path}.{shown}", f"unknown key {excerpt(key)} in {what}; {hint}"
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return SessionFormatError(f"{path}.{shown}", f"unknown key {excerpt(key)} in {what}{hint} "
                                                  f"({what} has {', '.join(known)})")
 
 
