@@ -741,11 +741,16 @@ class _ObjectHook:
     as ``json.loads`` does (RFC 8259 §4: "The names within an object SHOULD be unique"; a
     reader that keeps one copy silently reads another file than the one that was written)."""
 
-    def __init__(self) -> None:
+    def __init__(self, normalise: bool = True) -> None:
         self.duplicates = 0
+        self.normalise = normalise   # False: the whole text is NFC already
 
     def __call__(self, pairs: list) -> dict:
-        out: dict = {}
+        if not self.normalise:
+            out = dict(pairs)
+            if len(out) == len(pairs):
+                return out
+        out = {}
         raw: dict = {}
         dup = None
         for k, v in pairs:
@@ -826,8 +831,11 @@ def loads_json(data: bytes, file: Optional[str] = None) -> Any:
             from None
     if text.startswith("\ufeff"):
         text = text[1:]
+    import unicodedata
+
     try:
-        hook = _ObjectHook()
+        # a \u escape may spell a decomposed character in text that is NFC itself
+        hook = _ObjectHook(normalise="\\u" in text or not unicodedata.is_normalized("NFC", text))
         obj = json.loads(text, object_pairs_hook=hook)
         if hook.duplicates:
             _raise_duplicate(obj, file)

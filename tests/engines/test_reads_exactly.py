@@ -345,3 +345,12 @@ def test_the_command_line_refuses_with_one_line_and_exit_2(case, tmp_path):
     assert len(lines) == 1 and "Traceback" not in run.stderr
     assert ('duplicate key "events" at $' if case == "duplicate" else "did you mean 'refuter'?") \
         in lines[0]
+
+
+def test_a_name_spelt_with_escapes_in_nfd_is_read_in_nfc():
+    """``\\u0301`` escapes in ASCII text (what ``json.dump`` writes by default) spell NFD too."""
+    text = _renamed("cluedo", NFC_JOSE, "Bob").replace(json.dumps(NFC_JOSE, ensure_ascii=False),
+                                                         '"Jose\\u0301"')
+    assert NFC_JOSE not in text
+    data = _read_text(text)
+    assert NFC_JOSE in data.setup.players
