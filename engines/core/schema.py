@@ -90,15 +90,41 @@ class Reader:
         return key in self.obj and self.obj[key] is not None
 
     def raw(self, key: str, default: Any = _MISSING) -> Any:
-        """The value of ``key`` as it is, except that text (and the text items of a list) is
-        in Unicode normalization form NFC (:func:`nfc_value`), so a name spelt in NFD reads as
-        the same name."""
+        """The value of ``key`` as it is, except that text (the text items of a list, the keys
+        of an object) is in Unicode normalization form NFC (:func:`nfc_value`), so a name
+        spelt in NFD reads as the same name.
+
+        Raises:
+            SessionFormatError: ``key`` is missing and has no default; two keys of the object
+                are the same text in NFC.
+        """
         _note_read(self, key)
         if key not in self.obj:
             if default is _MISSING:
                 raise SessionFormatError(self.sub(key), "required field is missing")
             return default
-        return nfc_value(self.obj[key])
+        v = self.obj[key]
+        if isinstance(v, dict):
+            return self._nfc_keys(key, v)
+        return nfc_value(v)
+
+    def _nfc_keys(self, key: str, obj: dict) -> dict:
+        """``obj`` with its keys in NFC (``obj`` itself when they are: always for a parsed
+        session, whose text :func:`parse_session` normalised; a setup built by a dialog may
+        hold a name typed in NFD as a key of ``hand_sizes``)."""
+        import unicodedata
+
+        if all(not isinstance(k, str) or unicodedata.is_normalized("NFC", k) for k in obj):
+            return obj
+        out: dict = {}
+        for k, x in obj.items():
+            nk = nfc_value(k)
+            if nk in out:
+                raise SessionFormatError(f"{self.sub(key)}.{nk}", f"duplicate key \"{nk}\" at "
+                                         f"{self.sub(key)} (spelt in two Unicode forms that are "
+                                         f"the same text in NFC)")
+            out[nk] = x
+        return out
 
     def error(self, key: str, message: str) -> SessionFormatError:
         """An error about field ``key`` (to raise)."""
