@@ -354,3 +354,20 @@ def test_a_name_spelt_with_escapes_in_nfd_is_read_in_nfc():
     assert NFC_JOSE not in text
     data = _read_text(text)
     assert NFC_JOSE in data.setup.players
+
+
+@pytest.mark.parametrize("game", ["cluedo", "inkognito"])
+def test_look_alikes_across_lists_quick_entry_reads_together_are_refused(game):
+    """A Cluedo deck's cards ("has rope" may name any card) and Inkognito's identities and
+    builds (one answer lists both) are checked as one list."""
+    mod = game_module(game)
+    if game == "cluedo":
+        setup = {"categories": {"suspect": ["Plum", "Rope"], "weapon": ["R\u043epe", "Knife"],
+                                "room": ["Hall", "Study"]},           # CYRILLIC SMALL LETTER O
+                 "players": ["Me", "Ann", "Bob"], "me": "Me"}
+    else:
+        setup = json.loads(_text(game))["setup"]
+        setup["builds"][0] = "Agent \u0425"                          # CYRILLIC CAPITAL LETTER HA
+    with pytest.raises(SessionFormatError) as exc:
+        mod.Setup.from_json(setup, "$.setup")
+    assert "looks like" in exc.value.message
