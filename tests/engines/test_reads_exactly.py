@@ -371,3 +371,33 @@ def test_look_alikes_across_lists_quick_entry_reads_together_are_refused(game):
     with pytest.raises(SessionFormatError) as exc:
         mod.Setup.from_json(setup, "$.setup")
     assert "looks like" in exc.value.message
+
+
+@settings(max_examples=12, deadline=None, database=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 2 ** 32 - 1))
+def test_random_logs_of_four_games_read_back_equal(seed, tmp_path_factory):
+    """Truthful random logs (tests/engines/random_logs.py) of Cluedo, Inkognito, Egghead and
+    Guess Who?, written with notes and times as the app writes them: read back equal."""
+    import random
+
+    from random_logs import cluedo_log, cluedo_small_setup, egghead_log, guesswho_log, inkognito_log
+
+    from engines.core.schema import EventMeta, SessionData
+
+    rng = random.Random(seed)
+    setup = cluedo_small_setup()
+    logs = {"cluedo": (setup, cluedo_log(setup, rng, 6)[1]),
+            "inkognito": inkognito_log(rng, 4),
+            "egghead": egghead_log(rng, 3, 2)[:2],
+            "guesswho": guesswho_log(rng, 4)}
+    folder = tmp_path_factory.mktemp("logs")
+    for game, (setup, events) in logs.items():
+        meta = tuple(EventMeta(note=f"note {i} José", time="2026-11-28T15:00:00+00:00")
+                     for i in range(len(events)))
+        data = SessionData(game, setup, tuple(events), meta)
+        path = folder / f"{game}.json"
+        path.write_text(dumps_session(data, str(path)), encoding="utf-8")
+        again = read_session_file(str(path))
+        assert again.setup.to_json() == setup.to_json(), game
+        assert again.events == data.events and again.meta == meta, game
