@@ -10,6 +10,14 @@ Cyrillic "Аnn" (U+0410) and the Latin "Ann" share the skeleton "Ann", as do "Al
 The data file is Unicode's ``confusables.txt``, shipped verbatim in
 ``resources/unicode/confusables.txt`` (its header gives the version and the Unicode terms of
 use). It is read once, on the first call.
+
+No library is used: PyICU (``icu.SpoofChecker.getSkeleton``) computes the same skeleton but is
+a source distribution that compiles against the system's ICU (no wheels for the platforms the
+app ships to, and the bundle would carry ICU's ~30 MB of data); ``confusable-homoglyphs``
+3.3.1 answers "is this string mixed-script / confusable with a script" but has no skeleton, and
+its data keeps the pairs without their direction; ``confusables`` 1.2.0 (2021, unmaintained)
+gives its own regular expressions and normal forms, not UTS #39's skeleton. The algorithm is
+five lines over the standard's own data file.
 """
 from __future__ import annotations
 
