@@ -10,7 +10,7 @@ __all__ = lazy_package(__name__, {
     "METHODS": "inference", "CluedoPosterior": "inference", "belief_summary": "inference",
     "first_contradiction": "inference", "infer": "inference", "sample_deals": "inference",
     "Posterior": "inference:CluedoPosterior",
-    "ENVELOPE": "model", "EVENT_TYPES": "model", "GAME": "model", "TITLE": "model",
+    "ENVELOPE": "model", "EVENT_KEYS": "model", "EVENT_TYPES": "model", "GAME": "model", "TITLE": "model",
     "AccusationEvent": "model", "HandEvent": "model", "LacksEvent": "model", "Setup": "model",
     "ShownEvent": "model", "SuggestionEvent": "model", "deal_hand_sizes": "model",
     "default_setup": "model", "describe_event": "model", "event_from_json": "model",

@@ -14,7 +14,7 @@ from typing import Optional, Sequence
 from engines.core.errors import SessionFormatError
 from engines.core.limits import check_memory
 from engines.core.resources import load_json_resource
-from engines.core.schema import Reader
+from engines.core.schema import Reader, check_distinct_names, declared_keys
 
 GAME = "cluedo"
 TITLE = "Cluedo"
@@ -186,6 +186,10 @@ class Setup:
                     raise SessionFormatError(f"{cr.sub(cat)}[{i}]", "'envelope' is reserved")
                 seen[c] = cat
             categories.append((cat, tuple(cards)))
+        # "has rope" may name a card of any category: no two cards of the deck may look alike
+        check_distinct_names([c for _, cards in categories for c in cards],
+                             [f"{cr.sub(cat)}[{i}]" for cat, cards in categories
+                              for i in range(len(cards))])
         n_cards = len(seen)
         max_players = MAX_PLAYERS if (edition is None or n_cards > 21) else MAX_PLAYERS_CLASSIC
         min_players = 3 if edition is not None else MIN_PLAYERS
@@ -360,6 +364,17 @@ class RollEvent:
 
 
 EVENT_TYPES = ("hand", "shown", "lacks", "suggestion", "accusation", "position", "roll")
+#: The keys each event type may hold, from what its ``to_json`` writes (the reader refuses
+#: any other key, naming the nearest of these).
+EVENT_KEYS = {
+    "hand": declared_keys(HandEvent("", ())),
+    "shown": declared_keys(ShownEvent("", "")),
+    "lacks": declared_keys(LacksEvent("", "")),
+    "suggestion": declared_keys(SuggestionEvent("", (), (), "", "")),
+    "accusation": declared_keys(AccusationEvent("", ())),
+    "position": declared_keys(PositionEvent("", "")),
+    "roll": declared_keys(RollEvent("", 0)),
+}
 #: events about the pawns, not the cards (inference ignores them)
 BOARD_EVENTS = (PositionEvent, RollEvent)
 

@@ -45,7 +45,9 @@ class GameEngine(Protocol):
         GAME: the session file's ``"game"`` value (``"cluedo"``, …).
         TITLE: the tab title (``"Guess Who?"``).
         METHODS: inference methods; the first is the default.
-        EVENT_TYPES: the ``"type"`` values of events.
+        EVENT_TYPES: the ``"type"`` values of events. Optional beside it, ``EVENT_KEYS``
+            (``{type: keys}``, from what each event's ``to_json`` writes): the keys the reader
+            accepts in an event (engines/CONTRACT.md).
         Setup: frozen dataclass with ``Setup.from_json(obj, path="$.setup")`` (raises
             SessionFormatError naming the JSON path) and ``setup.to_json()`` (round-trips).
     """

@@ -356,20 +356,27 @@ def session_schema() -> dict:
         if game not in setups:
             continue
         kinds = []
+        declared = getattr(game_module(game), "EVENT_KEYS", {})
         for (g, etype), fields in sorted(events.items()):
             if g != game:
                 continue
             schema = _object_schema(fields, visits.get(f"event:{game}:{etype}", 0))
+            for key in declared.get(etype, ()):
+                schema["properties"].setdefault(key, {})
             schema["properties"]["type"] = {"const": etype}
             schema["properties"]["note"] = {"type": "string",
                                             "maxLength": _schema.MAX_NOTE_CHARS}
             schema["properties"]["time"] = {"type": "string", "format": "date-time"}
             schema["required"] = sorted(set(schema.get("required", [])) | {"type"})
+            _close_objects(schema, [e for o in sessions if o["game"] == game
+                                    for e in o["events"] if e.get("type") == etype])
             kinds.append(schema)
+        setup_schema = _object_schema(setups[game])
+        _close_objects(setup_schema, [o["setup"] for o in sessions if o["game"] == game])
         branches.append({
             "if": {"properties": {"game": {"const": game}}},
             "then": {"properties": {
-                "setup": _object_schema(setups[game]),
+                "setup": setup_schema,
                 "events": {"type": "array", "maxItems": _schema.MAX_EVENTS,
                            "items": {"oneOf": kinds} if kinds else {"type": "object"}}}}})
         game_module(game)   # every branch names an installed engine
@@ -381,6 +388,7 @@ def session_schema() -> dict:
                         "the setup's, sizes whose cost is computed)."),
         "type": "object",
         "required": ["format", "version", "game", "setup", "events"],
+        "additionalProperties": False,
         "properties": {
             "format": {"const": FORMAT},
             "version": {"type": "integer", "minimum": 1, "maximum": VERSION},
@@ -390,6 +398,32 @@ def session_schema() -> dict:
         },
         "allOf": branches,
     }
+
+
+def _close_objects(node: dict, values: list) -> None:
+    """Mark every object of ``node`` (a setup's or an event's schema, nested objects included)
+    ``additionalProperties: false``, as the reader refuses any key no reader takes
+    (:func:`engines.core.schema.parse_session`), after adding as properties the keys that the
+    recorded sessions' ``values`` at that place hold (fields the reader takes raw, whose form
+    the recording does not state). An object keyed by the setup's names (its
+    ``additionalProperties`` is a schema) stays open to any name."""
+    if not isinstance(node, dict):
+        return
+    if "properties" in node and "additionalProperties" not in node:
+        for v in values:
+            if isinstance(v, dict):
+                for k in v:
+                    node["properties"].setdefault(k, {})
+        node["additionalProperties"] = False
+    for key, sub in node.get("properties", {}).items():
+        sub_values = [v[key] for v in values if isinstance(v, dict) and key in v]
+        _close_objects(sub, sub_values)
+        if isinstance(sub, dict) and isinstance(sub.get("items"), dict):
+            _close_objects(sub["items"], [x for sv in sub_values if isinstance(sv, list)
+                                          for x in sv])
+    extra = node.get("additionalProperties")
+    if isinstance(extra, dict):
+        _close_objects(extra, [x for v in values if isinstance(v, dict) for x in v.values()])
 
 
 def _json_type(v: Any) -> str:

@@ -20,6 +20,7 @@ Madame Zsa Zsa, fat) when no commas separate them.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Callable, Iterable, Optional, Sequence
 
 from engines.core.errors import SessionFormatError
@@ -35,8 +36,10 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 def words(name: str) -> list[str]:
-    """The lowercase words of ``name`` (letters and digits; ``_``, ``-``, spaces separate)."""
-    return _WORD.findall(name.casefold())
+    """The lowercase words of ``name`` (letters and digits; ``_``, ``-``, spaces separate), read
+    in Unicode normalization form NFC, so "José" typed with a combining accent (NFD) has the
+    same words as "José" in NFC."""
+    return _WORD.findall(unicodedata.normalize("NFC", name).casefold())
 
 
 def _norm(text: str) -> str:

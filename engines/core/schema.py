@@ -86,16 +86,45 @@ class Reader:
         return f"{self.path}.{key}"
 
     def has(self, key: str) -> bool:
-        _note_read(self.obj, key)
+        _note_read(self, key)
         return key in self.obj and self.obj[key] is not None
 
     def raw(self, key: str, default: Any = _MISSING) -> Any:
-        _note_read(self.obj, key)
+        """The value of ``key`` as it is, except that text (the text items of a list, the keys
+        of an object) is in Unicode normalization form NFC (:func:`nfc_value`), so a name
+        spelt in NFD reads as the same name.
+
+        Raises:
+            SessionFormatError: ``key`` is missing and has no default; two keys of the object
+                are the same text in NFC.
+        """
+        _note_read(self, key)
         if key not in self.obj:
             if default is _MISSING:
                 raise SessionFormatError(self.sub(key), "required field is missing")
             return default
-        return self.obj[key]
+        v = self.obj[key]
+        if isinstance(v, dict):
+            return self._nfc_keys(key, v)
+        return nfc_value(v)
+
+    def _nfc_keys(self, key: str, obj: dict) -> dict:
+        """``obj`` with its keys in NFC (``obj`` itself when they are: always for a parsed
+        session, whose text :func:`parse_session` normalised; a setup built by a dialog may
+        hold a name typed in NFD as a key of ``hand_sizes``)."""
+        import unicodedata
+
+        if all(not isinstance(k, str) or unicodedata.is_normalized("NFC", k) for k in obj):
+            return obj
+        out: dict = {}
+        for k, x in obj.items():
+            nk = nfc_value(k)
+            if nk in out:
+                raise SessionFormatError(f"{self.sub(key)}.{nk}", f"duplicate key \"{nk}\" at "
+                                         f"{self.sub(key)} (spelt in two Unicode forms that are "
+                                         f"the same text in NFC)")
+            out[nk] = x
+        return out
 
     def error(self, key: str, message: str) -> SessionFormatError:
         """An error about field ``key`` (to raise)."""
@@ -179,18 +208,8 @@ class Reader:
             if unique and item in seen:
                 raise SessionFormatError(p, f"{excerpt(item)} appears twice")
             seen.add(item)
-        if unique:   # names quick entry could not tell apart ("Ann" and "ann", "A-B" and "a b")
-            from engines.core.names import words
-
-            spelled: dict = {}
-            for i, item in enumerate(v):
-                spelling = tuple(words(item))
-                if spelling in spelled:
-                    raise SessionFormatError(f"{self.sub(key)}[{i}]",
-                                             f"{excerpt(item)} and {excerpt(spelled[spelling])} "
-                                             f"differ only in case or punctuation; quick entry "
-                                             f"could not tell them apart")
-                spelled[spelling] = item
+        if unique:   # names quick entry or the eye could not tell apart
+            check_distinct_names(v, [f"{self.sub(key)}[{i}]" for i in range(len(v))])
         return list(v)
 
     def choice(self, key: str, choices: Iterable[str], default: Any = _MISSING,
@@ -216,36 +235,46 @@ class Reader:
         return v
 
 
-_NAME_FORBIDDEN = frozenset(chr(c) for c in range(32)) | {"\x7f"}
+#: Unicode general categories never allowed in a name: controls (Cc: a newline or tab breaks
+#: buttons, table headers and one-line labels; C1 controls act on terminals), format
+#: characters (Cf: zero-width spaces and joiners, which emoji sequences use, soft hyphens,
+#: direction marks — the name would look like another one), and the line and paragraph
+#: separators U+2028 and U+2029 (Zl, Zp: they break a label in two). The categories are the
+#: Unicode Standard's (chapter 4.5, "General Category").
+_NAME_CATEGORIES = {"Cc": "a control character", "Cf": "an invisible (format) character",
+                    "Zl": "a line separator", "Zp": "a paragraph separator"}
 
 
 def check_name(name: str, path: str) -> str:
-    """Refuse a name that is too long (:data:`MAX_NAME_CHARS`) or holds a control character
-    (a newline or tab breaks buttons, table headers and one-line labels). ``<``, ``>`` and
-    ``&`` are allowed: the desktop escapes every name it puts into rich text (labels,
-    tooltips, banners, message boxes), so ``<img src=x>`` shows as those characters.
+    """Refuse a name that is too long (:data:`MAX_NAME_CHARS`), holds a control character, a
+    format character (invisible: zero-width spaces and joiners, soft hyphens, direction marks)
+    or a line or paragraph separator (Unicode general categories Cc, Cf, Zl, Zp), or has no
+    letter or digit. ``<``, ``>`` and ``&`` are allowed: the desktop escapes every name it
+    puts into rich text (labels, tooltips, banners, message boxes), so ``<img src=x>`` shows
+    as those characters.
 
+    Args:
+        name: the name, in NFC (the reader normalises text on reading, :func:`nfc_value`).
+        path: the JSON path of the name, for the message.
+    Returns:
+        ``name``.
     Raises:
-        SessionFormatError: at ``path``.
+        SessionFormatError: at ``path``, naming the character by code point and name.
     """
+    import unicodedata
+
     if len(name) > MAX_NAME_CHARS:
         raise SessionFormatError(path, f"a name is {len(name)} characters long; at most "
                                        f"{MAX_NAME_CHARS} are allowed (names are shown in "
                                        f"buttons and table headers)")
-    bad = next((ch for ch in name if ch in _NAME_FORBIDDEN), None)
-    if bad is not None:
-        raise SessionFormatError(path, f"the name {excerpt(name)} contains {bad!r}; names may "
-                                       f"not contain control characters")
-    import unicodedata
-
-    bad = next((ch for ch in name if unicodedata.category(ch) == "Cf"), None)
-    if bad is not None:
-        # zero-width spaces and joiners (emoji sequences), soft hyphens, direction marks: the
-        # name would look like another one, and quick entry could not tell them apart
-        raise SessionFormatError(path, f"the name {excerpt(name)} contains the invisible "
-                                       f"character U+{ord(bad):04X} "
-                                       f"({unicodedata.name(bad, 'a format character')}); names "
-                                       f"may not contain invisible characters")
+    for ch in name:
+        kind = _NAME_CATEGORIES.get(unicodedata.category(ch))
+        if kind is not None:
+            label = unicodedata.name(ch, "")
+            raise SessionFormatError(path, f"the name {excerpt(name)} contains U+{ord(ch):04X}"
+                                           f"{f' {label}' if label else ''}, {kind}; names may "
+                                           f"not contain control or invisible characters or "
+                                           f"line breaks")
     from engines.core.names import words
 
     if not words(name):
@@ -254,16 +283,104 @@ def check_name(name: str, path: str) -> str:
     return name
 
 
-#: While a setup is parsed: the keys each Reader looked at, by id of the object (so that
-#: :func:`parse_session` can report the setup fields no engine reads — a typo such as
-#: ``"playrs"`` would otherwise be silently ignored).
+def check_distinct_names(names: Sequence[str], paths: Sequence[str]) -> None:
+    """Refuse two names of one game that a player could not tell apart.
+
+    Two names clash when they are equal after Unicode normalization (NFC) and case folding,
+    or differ only in punctuation (quick entry reads both the same way,
+    :func:`engines.core.names.words`), or when they share a confusable skeleton (Unicode
+    Technical Standard #39, "Unicode Security Mechanisms", section 4: the Cyrillic "Аnn"
+    beside the Latin "Ann", "Al" beside "AI"; :mod:`engines.core.confusables`).
+
+    Args:
+        names: the names of one list, or of several lists that quick entry reads together
+            (a Cluedo deck's cards), in order.
+        paths: the JSON path of each name (same length).
+    Raises:
+        SessionFormatError: at the path of the second name of the first clash, naming both.
+    """
+    from engines.core.confusables import name_keys
+    from engines.core.names import words
+
+    spelled: dict = {}
+    looks: dict = {}
+    for name, path in zip(names, paths):
+        spelling = tuple(words(name))
+        if spelling in spelled:
+            other = spelled[spelling]
+            if other == name:
+                raise SessionFormatError(path, f"{excerpt(name)} appears twice")
+            raise SessionFormatError(path, f"{excerpt(name)} and {excerpt(other)} differ only in "
+                                           f"case, punctuation or Unicode form; quick entry "
+                                           f"could not tell them apart")
+        spelled[spelling] = name
+        for key in name_keys(name):
+            if key in looks and looks[key] != name:
+                raise SessionFormatError(path, f"{excerpt(name)} looks like {excerpt(looks[key])} "
+                                               f"(confusable characters, Unicode TR #39); names "
+                                               f"a player cannot tell apart are not allowed")
+        for key in name_keys(name):
+            looks.setdefault(key, name)
+
+
+def nfc_value(v: Any) -> Any:
+    """``v`` with its text in Unicode normalization form NFC (Unicode Standard Annex #15,
+    "Unicode Normalization Forms"): a string, or a list whose string items (at any depth of
+    nested lists) are normalised; other values as they are. "José" typed as ``e`` + U+0301
+    (NFD) and as U+00E9 (NFC) are then one name."""
+    import unicodedata
+
+    if isinstance(v, str):
+        return v if unicodedata.is_normalized("NFC", v) else unicodedata.normalize("NFC", v)
+    if isinstance(v, list) and any(isinstance(x, (str, list)) for x in v):
+        out = [nfc_value(x) for x in v]
+        return v if all(a is b for a, b in zip(out, v)) else out
+    return v
+
+
+def unknown_key_error(path: str, key: str, known: Iterable[str], what: str) -> SessionFormatError:
+    """The error for a key no reader takes: ``key`` at ``path`` (the object's path), the
+    nearest of ``known`` when one is close (``difflib.get_close_matches``, ratio 0.6), and the
+    keys ``what`` has.
+
+    Returns:
+        the :class:`SessionFormatError` to raise, at ``path.key``.
+    """
+    import difflib
+
+    known = sorted(known)
+    shown = key if len(key) <= 40 else key[:40] + "…"
+    close = difflib.get_close_matches(key, known, n=1) if len(key) <= 100 else []
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return SessionFormatError(f"{path}.{shown}", f"unknown key {excerpt(key)} in {what}{hint} "
+                                                 f"({what} has {', '.join(known)})")
+
+
+#: While a setup or an event is parsed: every object a Reader read, by id, with the Reader's
+#: JSON path and the keys it looked at (so that :func:`parse_session` can refuse the keys no
+#: reader takes — a typo such as ``"playrs"`` would otherwise be silently ignored).
 _READ_KEYS: ContextVar[Optional[dict]] = ContextVar("_READ_KEYS", default=None)
 
 
-def _note_read(obj: Any, key: str) -> None:
+def _note_read(reader: "Reader", key: str) -> None:
     seen = _READ_KEYS.get()
     if seen is not None:
-        seen.setdefault(id(obj), set()).add(key)
+        entry = seen.get(id(reader.obj))
+        if entry is None:
+            entry = seen[id(reader.obj)] = (reader.obj, reader.path, set())
+        entry[2].add(key)
+
+
+def _refuse_unread(seen: dict, root: str, skip: Any = None) -> None:
+    """Refuse the first key that no Reader looked at in any object under the JSON path
+    ``root`` read while ``seen`` was collected (except the object ``skip``, checked by its
+    caller; objects of other files — a bundled deck, a board file — have their own rules)."""
+    for obj, path, keys in seen.values():
+        if obj is skip or not (path == root or path.startswith((root + ".", root + "["))):
+            continue
+        unknown = next((k for k in obj if k not in keys), None)
+        if unknown is not None:
+            raise unknown_key_error(path, unknown, keys, "this object")
 
 
 def _check_range(path, v, lo, hi):
@@ -350,8 +467,32 @@ class SessionData:
                 "setup": self.setup.to_json(), "events": events}
 
 
+def declared_keys(*samples: Any) -> tuple[str, ...]:
+    """The keys an event kind may hold, derived from what its codec writes: the union of the
+    keys of ``sample.to_json()`` over ``samples`` (events of one kind, between them writing
+    every optional key), sorted. Each game's ``EVENT_KEYS`` is built with it, so the keys the
+    reader takes cannot drift from the keys the writer writes."""
+    keys: set[str] = set()
+    for sample in samples:
+        keys.update(sample.to_json())
+    return tuple(sorted(keys))
+
+
+#: Keys every event may hold beside its engine's (:class:`EventMeta`).
+META_KEYS = ("note", "time")
+#: The keys of the session object itself.
+SESSION_KEYS = ("format", "version", "game", "setup", "events")
+
+
 def parse_event(module, obj: Any, setup: Any, path: str):
-    """Validate one event object with the game's engine; returns ``(event, EventMeta)``."""
+    """Validate one event object with the game's engine; returns ``(event, EventMeta)``.
+
+    Every key must be one the event's kind declares (the game module's ``EVENT_KEYS``, or
+    for a game without it, one its reader looked at) or ``note``/``time``.
+
+    Raises:
+        SessionFormatError: a bad field, or an unknown key (naming the nearest known one).
+    """
     r = Reader(obj, path)
     note = r.str("note", max_len=MAX_NOTE_CHARS) if r.has("note") else None
     time = r.str("time", max_len=64) if r.has("time") else None
@@ -360,9 +501,27 @@ def parse_event(module, obj: Any, setup: Any, path: str):
             datetime.fromisoformat(time)
         except ValueError:
             raise r.error("time", f"expected an ISO 8601 time, got {excerpt(time)}") from None
-    r.choice("type", module.EVENT_TYPES, what="event type")
-    stripped = {k: v for k, v in obj.items() if k not in ("note", "time")}
-    return module.event_from_json(stripped, setup, path), EventMeta(note=note, time=time)
+    kind = r.choice("type", module.EVENT_TYPES, what="event type")
+    declared = getattr(module, "EVENT_KEYS", None)
+    if declared is not None:
+        known = set(declared.get(kind, ())) | set(META_KEYS) | {"type"}
+        unknown = next((k for k in obj if k not in known), None)
+        if unknown is not None:
+            raise unknown_key_error(path, unknown, known, f"a {kind} event")
+    stripped = {k: v for k, v in obj.items() if k not in META_KEYS}
+    read_token = _READ_KEYS.set({})
+    try:
+        event = module.event_from_json(stripped, setup, path)
+        read = _READ_KEYS.get()
+    finally:
+        _READ_KEYS.reset(read_token)
+    top = read.get(id(stripped))
+    if declared is None and top is not None:   # a plug-in game: the keys its reader read
+        unknown = next((k for k in stripped if k not in top[2]), None)
+        if unknown is not None:
+            raise unknown_key_error(path, unknown, top[2] | set(META_KEYS), f"a {kind} event")
+    _refuse_unread(read, path, skip=stripped)   # objects inside the event (a Guess Who? question)
+    return event, EventMeta(note=note, time=time)
 
 
 NOT_A_SESSION = ('this is not a Deduction Desk session file (it has no "format": '
@@ -393,6 +552,7 @@ def parse_session(obj: Any, file: Optional[str] = None, *,
         if not isinstance(obj, dict):
             raise SessionFormatError("$", f"{NOT_A_SESSION}; it holds {_kind(obj)}")
         check_text(obj)
+        obj = nfc_tree(obj)
         if obj.get("format") != FORMAT:
             raise SessionFormatError("$.format", NOT_A_SESSION)
         r = Reader(obj, "$")
@@ -401,6 +561,9 @@ def parse_session(obj: Any, file: Optional[str] = None, *,
             raise r.error("version", f"this file was written by a newer Deduction Desk (version "
                                      f"{version}); this program reads version {VERSION}. "
                                      f"Please update Deduction Desk.")
+        extra = next((k for k in obj if k not in SESSION_KEYS), None)
+        if extra is not None:
+            raise unknown_key_error("$", extra, SESSION_KEYS, "a session file")
         games = known_games()   # the built-in games need no package metadata
         if not isinstance(obj.get("game"), str) or obj.get("game") not in games:   # {} is unhashable
             games = registered_games()
@@ -413,17 +576,25 @@ def parse_session(obj: Any, file: Optional[str] = None, *,
         read_token = _READ_KEYS.set({})
         try:
             setup = module.Setup.from_json(setup_obj, "$.setup")
-            seen = _READ_KEYS.get().get(id(setup_obj))
+            read = _READ_KEYS.get()
         finally:
             _READ_KEYS.reset(read_token)
+        top = read.get(id(setup_obj))
+        seen = top[2] if top is not None else None
         # keys are known only when the engine read its setup with a Reader; an engine that
         # parses the object by hand (a plug-in game) checks its own fields
         unknown = [k for k in setup_obj if k not in seen] if seen is not None else []
         if unknown:
+            import difflib
+
             key = unknown[0] if len(unknown[0]) <= 40 else unknown[0][:40] + "…"
+            close = difflib.get_close_matches(unknown[0], sorted(seen), n=1) \
+                if len(unknown[0]) <= 100 else []
+            hint = f"did you mean {close[0]!r}? " if close else ""
             raise SessionFormatError(f"$.setup.{key}",
-                                     f"unknown setup field; this {game} setup has "
+                                     f"unknown setup field; {hint}this {game} setup has "
                                      f"{', '.join(sorted(seen))}")
+        _refuse_unread(read, "$.setup", skip=setup_obj)   # objects inside the setup ("me", "model", …)
         raw_events = r.list("events", [], max_len=MAX_EVENTS)
         events, meta = [], []
         for i, ev in enumerate(raw_events):
@@ -581,8 +752,99 @@ def _json_path(root: str, where) -> str:
     return root + "".join(reversed(steps))
 
 
+class _DuplicateKeys(dict):
+    """An object of the JSON text that named a key twice: ``duplicate`` is that key (after
+    NFC), ``spellings`` how it was spelt each time."""
+
+    duplicate: str = ""
+    spellings: tuple = ()
+
+
+class _ObjectHook:
+    """``object_pairs_hook`` of :func:`loads_json`: builds each object with its keys and text
+    in NFC (:func:`nfc_value`; keys too, so two spellings of one name are one key), and marks an
+    object that names a key twice (:class:`_DuplicateKeys`) instead of keeping the last copy
+    as ``json.loads`` does (RFC 8259 §4: "The names within an object SHOULD be unique"; a
+    reader that keeps one copy silently reads another file than the one that was written)."""
+
+    def __init__(self, normalise: bool = True) -> None:
+        self.duplicates = 0
+        self.normalise = normalise   # False: the whole text is NFC already
+
+    def __call__(self, pairs: list) -> dict:
+        if not self.normalise:
+            out = dict(pairs)
+            if len(out) == len(pairs):
+                return out
+        out = {}
+        raw: dict = {}
+        dup = None
+        for k, v in pairs:
+            key = nfc_value(k)
+            if key in out and dup is None:
+                dup = (key, (raw[key], k))
+            raw.setdefault(key, k)
+            out[key] = nfc_value(v)
+        if dup is None:
+            return out
+        self.duplicates += 1
+        marked = _DuplicateKeys(out)
+        marked.duplicate, marked.spellings = dup
+        return marked
+
+
+def _raise_duplicate(obj: Any, file: Optional[str]) -> None:
+    """Raise the error for the first object (in the order of the text) of ``obj`` that named
+    a key twice, with the JSON path of the object and of the key."""
+    stack: list = [(obj, "$")]
+    while stack:
+        v, path = stack.pop()
+        if isinstance(v, _DuplicateKeys):
+            key = v.duplicate
+            shown = key if len(key) <= 40 else key[:40] + "…"
+            a, b = v.spellings
+            forms = "" if a == b else (" (spelt in two Unicode forms that are the same text in "
+                                       "NFC)")
+            raise SessionFormatError(f"{path}.{shown}",
+                                     f'duplicate key "{shown}" at {path}{forms}'
+                                     f"; a key may appear only once in an object "
+                                     f"(JSON readers differ on which copy they keep)", file)
+        if isinstance(v, dict):
+            stack.extend(reversed([(x, f"{path}.{k}") for k, x in v.items()
+                                   if isinstance(x, (dict, list))]))
+        elif isinstance(v, list):
+            stack.extend(reversed([(x, f"{path}[{i}]") for i, x in enumerate(v)
+                                   if isinstance(x, (dict, list))]))
+
+
+def nfc_tree(obj: Any) -> Any:
+    """``obj`` (a parsed JSON tree) with every text and key in NFC (:func:`nfc_value`): ``obj``
+    itself when it already is (the usual case, checked in C).
+
+    Raises:
+        SessionFormatError: two keys of one object are the same text in NFC (at their path).
+    """
+    import unicodedata
+
+    try:
+        text = json.dumps(obj, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return obj          # not a JSON tree (the caller refuses it with its own message)
+    if unicodedata.is_normalized("NFC", text):
+        return obj
+    hook = _ObjectHook()
+    out = json.loads(text, object_pairs_hook=hook)
+    if hook.duplicates:
+        _raise_duplicate(out, None)
+    return out
+
+
 def loads_json(data: bytes, file: Optional[str] = None) -> Any:
     """Decode UTF-8 JSON, turning every way it can fail into a :class:`SessionFormatError`.
+
+    Text and keys are read in Unicode normalization form NFC (:func:`nfc_value`), and an
+    object that names a key twice is refused (``$.events: duplicate key "events" at $``)
+    rather than read with its last copy.
 
     Python's reader raises RecursionError on input nested thousands of levels deep and
     ValueError on integers of more than 4300 digits (``sys.set_int_max_str_digits``); both
@@ -595,8 +857,14 @@ def loads_json(data: bytes, file: Optional[str] = None) -> Any:
             from None
     if text.startswith("\ufeff"):
         text = text[1:]
+    import unicodedata
+
     try:
-        obj = json.loads(text)
+        # a \u escape may spell a decomposed character in text that is NFC itself
+        hook = _ObjectHook(normalise="\\u" in text or not unicodedata.is_normalized("NFC", text))
+        obj = json.loads(text, object_pairs_hook=hook)
+        if hook.duplicates:
+            _raise_duplicate(obj, file)
         # a lone surrogate can only come from a \u escape; noncharacters also literally
         return check_text(obj, "$", file) if "\\u" in text or not_text(text) else obj
     except json.JSONDecodeError as exc:

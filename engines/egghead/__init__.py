@@ -29,7 +29,7 @@ __all__ = lazy_package(__name__, {
     "is_large": "inference", "memory_needed": "inference", "memory_needed_for": "inference",
     "posterior": "inference", "reactions_can_change": "inference", "recommend": "inference",
     "state_bytes": "inference", "update": "inference",
-    "EVENT_TYPES": "model", "GAME": "model", "MAX_CUSTOM_TABLE_BYTES": "model",
+    "EVENT_KEYS": "model", "EVENT_TYPES": "model", "GAME": "model", "MAX_CUSTOM_TABLE_BYTES": "model",
     "MAX_TABLE_BYTES": "model", "SEED_DECK": "model", "TITLE": "model", "Answer": "model",
     "Event": "model", "QuestionChoice": "model", "Reactions": "model", "Setup": "model",
     "Solve": "model", "answer_for": "model", "default_setup": "model", "describe_event": "model",

@@ -21,7 +21,7 @@ from typing import Optional, Sequence, Union
 
 from engines.core.errors import SessionFormatError
 from engines.core.limits import check_memory
-from engines.core.schema import Reader, excerpt
+from engines.core.schema import Reader, declared_keys, excerpt
 from engines.egghead.questions import bound_deck, stack_space
 from engines.egghead.table import table_bytes
 
@@ -214,6 +214,9 @@ class Solve:
 
 
 Event = Union[Answer, Reactions, Solve]
+#: The keys each event type may hold, from what its ``to_json`` writes.
+EVENT_KEYS = {"answer": declared_keys(Answer("", 0)), "reactions": declared_keys(Reactions()),
+              "solve": declared_keys(Solve(""))}
 
 
 def event_from_json(obj, setup: Setup, path: str = "$.events[0]") -> Event:

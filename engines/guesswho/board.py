@@ -27,7 +27,7 @@ import numpy as np
 
 from engines.core.errors import SessionFormatError
 from engines.core.resources import resource_path
-from engines.core.schema import Reader, check_name
+from engines.core.schema import Reader, check_distinct_names, check_name, unknown_key_error
 
 #: Bundled boards: name -> file under ``resources/guesswho/``.
 BUNDLED_BOARDS: dict[str, str] = {"classic": "classic.json", "demo": "demo.json"}
@@ -329,6 +329,8 @@ def board_from_json(obj: Any, path: str = "$.board", *, key: Optional[str] = Non
             unknown attribute value, fewer than 2 characters, ...).
     """
     r = Reader(obj, path)
+    if r.has("format"):   # a board file's own mark (Board.to_json writes it), kept when inlined
+        r.choice("format", [BOARD_FORMAT], what="board format")
     raw_attrs = r.list("attributes", min_len=1, max_len=MAX_ATTRIBUTES)
     raw_chars = r.list("characters", min_len=2, max_len=MAX_CHARACTERS)
     chars_r = []
@@ -341,8 +343,10 @@ def board_from_json(obj: Any, path: str = "$.board", *, key: Optional[str] = Non
             raise cr.error("name", f"character {n!r} appears twice")
         names.add(n)
         chars_r.append((cr, n, cr.dict("attributes")))
+    check_distinct_names([n for _, n, _ in chars_r], [f"{cr.path}.name" for cr, _, _ in chars_r])
     attrs = []
     anames: set[str] = set()
+    attr_paths: list = []
     for i, a in enumerate(raw_attrs):
         p = f"{path}.attributes[{i}]"
         if isinstance(a, str):
@@ -360,6 +364,8 @@ def board_from_json(obj: Any, path: str = "$.board", *, key: Optional[str] = Non
         if aname in anames:
             raise SessionFormatError(p, f"attribute {aname!r} appears twice")
         anames.add(aname)
+        attr_paths.append((aname, p))
+        check_distinct_names([a for a, _ in attr_paths], [q for _, q in attr_paths])
         raw_vals = []
         for cr, n, d in chars_r:
             if aname not in d or d[aname] is None:
@@ -532,6 +538,10 @@ def parse_question(obj: Any, board: Board, path: str) -> Question:
         SessionFormatError: unknown attribute or value, empty ``any``.
     """
     r = Reader(obj, path)
+    known = ("any",) if "any" in obj else ("attribute", "value")
+    extra = next((k for k in obj if k not in known), None)
+    if extra is not None:
+        raise unknown_key_error(path, extra, known, "a question")
     if "any" in obj:
         items = r.list("any", min_len=1)
         atoms = []

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 from engines.core.errors import SessionFormatError
-from engines.core.schema import Reader, allowed_file, file_ref
+from engines.core.schema import Reader, allowed_file, declared_keys, file_ref
 from engines.guesswho.board import BUNDLED_BOARDS, YES_NO, Board, Question, board_from_json, load_board, parse_question
 
 GAME = "guesswho"
@@ -180,6 +180,10 @@ class Opponent:
 
 
 Event = Union[Answer, Eliminate, Opponent]
+#: The keys each event type may hold, from what its ``to_json`` writes (the question's own
+#: keys are checked by :func:`~engines.guesswho.board.parse_question`).
+EVENT_KEYS = {"answer": declared_keys(Answer(Question((("", True),)), True)),
+              "eliminate": declared_keys(Eliminate("")), "opponent": declared_keys(Opponent(1))}
 
 
 def event_from_json(obj: Any, setup: Setup, path: str = "$.event") -> Event:

@@ -48,7 +48,7 @@ from typing import Any, Optional, Sequence
 
 from engines.core.errors import SessionFormatError
 from engines.core.resources import load_json_resource
-from engines.core.schema import Reader, excerpt
+from engines.core.schema import Reader, check_distinct_names, declared_keys, excerpt
 
 GAME = "inkognito"
 TITLE = "Inkognito"
@@ -145,6 +145,11 @@ class Setup:
         names = default_names()
         ids = r.str_list("identities", names["identities"], min_len=4, max_len=4, unique=True)
         builds = r.str_list("builds", names["builds"], min_len=4, max_len=4, unique=True)
+        # an answer's cards are typed as one list ("lord zsa, fat"): no identity may look like
+        # a build
+        check_distinct_names(list(ids) + list(builds),
+                             [f"{r.sub('identities')}[{i}]" for i in range(len(ids))]
+                             + [f"{r.sub('builds')}[{i}]" for i in range(len(builds))])
         me = r.child("me")
         mi = me.choice("identity", ids, what="identity")
         mb = me.choice("build", builds, what="build")
@@ -232,6 +237,8 @@ class Answer:
 
 
 Event = Answer
+#: The keys an answer may hold, from what its ``to_json`` writes (``mission`` only when shown).
+EVENT_KEYS = {"answer": declared_keys(Answer("", "", "", (), (), mission=True))}
 
 
 def form_shapes(question: str, asked: str, mission: bool = False) -> tuple:

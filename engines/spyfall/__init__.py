@@ -13,7 +13,7 @@ __all__ = lazy_package(__name__, {
     "belief_summary": "inference", "copy_state": "inference", "emission_params": "inference",
     "infer": "inference", "initial": "inference", "posterior": "inference",
     "state_bytes": "inference", "update": "inference",
-    "EVENT_TYPES": "model", "GAME": "model", "NEW_GAME_MODEL": "model", "STRATEGIES": "model",
+    "EVENT_KEYS": "model", "EVENT_TYPES": "model", "GAME": "model", "NEW_GAME_MODEL": "model", "STRATEGIES": "model",
     "TITLE": "model", "Ask": "model", "Claim": "model", "PlayerModel": "model", "Setup": "model",
     "TableAids": "model", "claims_only": "model", "default_setup": "model",
     "describe_event": "model", "editions": "model", "entry_claim_weight": "model",

@@ -43,7 +43,7 @@ import numpy as np
 
 from engines.core.errors import SessionFormatError
 from engines.core.resources import load_json_resource
-from engines.core.schema import Reader, excerpt
+from engines.core.schema import Reader, declared_keys, excerpt
 
 GAME = "spyfall"
 TITLE = "Spyfall"
@@ -369,6 +369,9 @@ class Ask:
 
 
 EVENT_TYPES = ("claim", "ask")
+#: The keys each event type may hold, from what its ``to_json`` writes (``claim_weight`` only
+#: when the claim has its own).
+EVENT_KEYS = {"claim": declared_keys(Claim("", claim_weight=1.0)), "ask": declared_keys(Ask("", ""))}
 
 
 #: The weights a worksheet click gives a location (relative to the claim's largest weight).

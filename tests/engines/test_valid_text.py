@@ -71,7 +71,8 @@ def test_reader_refuses_a_surrogate_in_a_note_a_key_and_a_supplementary_nonchara
 
 def test_valid_surrogate_pairs_and_astral_text_are_text():
     obj = loads_json('{"a": "\\ud83d\\ude00 \U00020000 e\u0301"}'.encode("utf-8"))
-    assert obj["a"] == "😀 \U00020000 e\u0301"
+    # text is read in NFC (Unicode Standard Annex #15): e + U+0301 is read as U+00E9
+    assert obj["a"] == "😀 \U00020000 \u00e9"
     obj = json.loads(EXAMPLE)
     obj["events"][0]["note"] = "😀👩‍👩‍👧 \U00020000"
     assert parse_session(obj).meta[0].note == obj["events"][0]["note"]
