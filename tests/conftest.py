@@ -6,6 +6,16 @@ import sys
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+# Hypothesis draws the same examples in every run (derandomize), so a verdict never depends on
+# the run's luck: a failure in CI is reproduced by running the test again. A property test still
+# sees its max_examples inputs; HYPOTHESIS_PROFILE=explore draws new ones each run, for a search
+# by hand (docs/testing.md), with the failing example printed to reproduce.
+from hypothesis import settings  # noqa: E402 (after the path set-up above)
+
+settings.register_profile("repeatable", derandomize=True, database=None, print_blob=True)
+settings.register_profile("explore", derandomize=False, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
+
 
 # -- The time of each part ------------------------------------------------------------------
 # The README's one command runs every part; the summary at its end says what each part cost
