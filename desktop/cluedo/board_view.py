@@ -279,7 +279,17 @@ class BoardPanel(QWidget):
         self._drawn = (snap.revision, snap.k)
         self._render(*advice.value)
 
+    def _show_logged_roll(self, roll) -> None:
+        """With no roll set in the box, the box shows the roll the advice used: the one logged
+        since my last move ("5"), else "—" (every roll of the dice). Only the box's text for
+        "none set" changes (a number no wider than the box's largest, so nothing moves): the
+        advice's roll stays the log's, and a roll typed in the box still overrides it."""
+        text = str(roll) if roll is not None and self.roll.value() == 0 else "—"
+        if self.roll.specialValueText() != text:
+            self.roll.setSpecialValueText(text)
+
     def _clear(self, message: str) -> None:
+        self._show_logged_roll(None)
         self._drawn = None
         self.view.set_state(None, {}, {})
         self.status.setText(message)
@@ -301,7 +311,9 @@ class BoardPanel(QWidget):
         goal = best.room if best is not None and best.room is not None and best.to not in ("passage", "stay") \
             else None
         self.view.set_state(me, others, shade, path, goal)
-        roll = f"roll {advice.roll}" if advice.roll is not None else f"any roll of {advice.dice} " \
+        self._show_logged_roll(advice.roll)
+        logged = " (logged)" if advice.roll is not None and self.roll.value() == 0 else ""
+        roll = f"roll {advice.roll}{logged}" if advice.roll is not None else f"any roll of {advice.dice} " \
             f"{'die' if advice.dice == 1 else 'dice'}"
         self.status.setText(f"{roll}; value of rolling {advice.roll_value_bits:.2f} bits")
         lines = []

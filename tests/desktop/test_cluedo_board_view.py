@@ -57,3 +57,29 @@ def test_custom_deck_has_no_board(window):
     _wait(window)
     assert tab.board_panel.view._board is None
     assert "No board" in tab.board_panel.status.text()
+
+
+def test_a_logged_roll_shows_in_the_roll_box(window, qtbot):
+    """"me at Study" and "roll 5" logged: the roll box, none set, shows 5 (the roll the moves
+    are ranked for) and the status says it was logged; a roll set in the box overrides it."""
+    tab = _tab(window)
+    setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"],
+                                    "me": "Me"}, "$.setup")
+    tab.reset_document(setup, [])
+    _wait(window)
+    panel = tab.board_panel
+    panel.show()
+    for line in ("me at study", "roll 5"):
+        tab.quick_entry.line.setText(line)
+        tab.quick_entry.submit()
+        _wait(window)
+    assert [type(e).__name__ for e in tab.document.events] == ["PositionEvent", "RollEvent"]
+    qtbot.waitUntil(lambda: "roll 5" in panel.status.text(), timeout=60000)
+    assert panel.roll.value() == 0 and panel.roll.text() == "5"
+    assert "roll 5 (logged)" in panel.status.text()
+    panel.roll.setValue(4)
+    qtbot.waitUntil(lambda: "roll 4" in panel.status.text(), timeout=60000)
+    assert "(logged)" not in panel.status.text() and panel.roll.text() == "4"
+    panel.roll.setValue(0)
+    qtbot.waitUntil(lambda: "roll 5 (logged)" in panel.status.text(), timeout=60000)
+    assert panel.roll.text() == "5"
