@@ -574,7 +574,7 @@ class SuggestionForm(QGroupBox):
             lay.addWidget(QLabel(cat.capitalize()), 0, i)
             lay.addWidget(combo, 1, i)
             self.pickers[cat] = combo
-            combo.currentIndexChanged.connect(self._update_shown)
+            combo.currentIndexChanged.connect(self._refuter_changed)   # who can have passed
 
     def _build_players(self, lay: QGridLayout) -> None:
         """Rows 2-5: suggester, refuter, the card shown to me, and who passed."""
@@ -669,16 +669,32 @@ class SuggestionForm(QGroupBox):
             must = set(cluedo.passers_between(self.setup, s, refuter))
         except Exception:
             must = set()
+        holds = self.known_holders()
         for p, cb in self.passed_checks.items():
             cb.setEnabled(p != s and p != r)
-            cb.setChecked(p in must)
+            # a player known to hold a named card cannot have passed: not ticked for them
+            cb.setChecked(p in must and p not in holds)
         self._update_shown()
         self.formChanged.emit()
 
+    def known_holders(self) -> set:
+        """The players known (posterior 1) to hold one of the form's three cards."""
+        post = self._beliefs
+        if post is None:
+            return set()
+        cards = self.cards()
+        return {p for p in self.setup.players
+                if any(post.probability(c, p) >= 1 - HOLD_EPS for c in cards)}
+
     def set_beliefs(self, posterior) -> None:
         """The posterior of the whole log (the form logs after it), or None: the card shown
-        offers only cards the refuter can hold in it."""
+        offers only cards the refuter can hold in it, and a player known to hold a named card
+        is not ticked as having passed."""
         self._beliefs = posterior
+        holds = self.known_holders()   # never ticks: a tick of the player's own stays
+        for p, cb in self.passed_checks.items():
+            if p in holds and cb.isChecked():
+                cb.setChecked(False)
         self._update_shown()
 
     def shown_choices(self) -> list:

@@ -154,6 +154,24 @@ def test_my_suggestion_refuted_asks_for_the_card_i_was_shown(window):
     assert [(e.refuter, e.shown) for e in tab.document.events][1:] == [("Ann", None)]
 
 
+def test_the_form_does_not_tick_as_passed_a_player_known_to_hold_a_named_card(window):
+    """Ann is known to hold the Rope: a suggestion of the Rope refuted by Bob (after Ann) does
+    not pre-tick Ann as having passed; with cards she is not known to hold, she is ticked."""
+    tab, setup = _setup_game(window)
+    tab.quick_entry.line.setText("Ann has rope")
+    tab.quick_entry.submit()
+    _wait(window)
+    form = tab.form
+    form.set_suggester("Me")
+    for card in ("Professor Plum", "Rope", "Hall"):
+        form.set_card(card)
+    form.refuter.setCurrentText("Bob")
+    assert "Ann" in form.known_holders()
+    assert not form.passed_checks["Ann"].isChecked() and form.passed_checks["Ann"].isEnabled()
+    form.set_card("Dagger")
+    assert form.passed_checks["Ann"].isChecked()
+
+
 def test_save_then_open_reproduces_document(window, qtbot, monkeypatch, tmp_path):
     tab = _tab(window)
     assert window.open_path(str(resource_path("examples", "cluedo.json")), ask=False)
