@@ -103,8 +103,11 @@ OPEN_FILES = Option("session/openFiles", [], _texts, "the session files open at 
                     "(reopened at the next start without a file: desktop.reopen)")
 OPEN_TAB = Option("session/tab", "", _text, "the tab shown at the last quit (desktop.reopen)")
 ZOOM = Option("view/zoom", 1.0, float, "the window's zoom factor (desktop.zoom)")
+LAST_FOLDER = Option("files/lastFolder", "", _text, "the folder of the session file last opened, "
+                     "saved or exported (where the file dialogs open)")
 KEEP_AWAKE = Option("power/keepAwake", True, _as_is, "keep the screen awake while a game is "
                     "open and the window active (desktop.keep_awake)")
 
 #: Every option and family (for documentation and a test that keys are not repeated).
-ALL = (RECENT_FILES, LAST_TAB, WINDOW_GEOMETRY, WINDOW_SCREEN, SPLITTERS, OPEN_FILES, OPEN_TAB, ZOOM, KEEP_AWAKE)
+ALL = (RECENT_FILES, LAST_TAB, WINDOW_GEOMETRY, WINDOW_SCREEN, SPLITTERS, OPEN_FILES, OPEN_TAB, ZOOM,
+       LAST_FOLDER, KEEP_AWAKE)

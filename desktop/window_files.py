@@ -13,10 +13,10 @@ import logging
 import os
 import sys
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import QStandardPaths, Slot
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from desktop.settings import RECENT_FILES
+from desktop.settings import LAST_FOLDER, RECENT_FILES
 from desktop.widgets.unsaved import DISCARD_ALL, SAVE_ALL, ask_unsaved
 
 log = logging.getLogger(__name__)
@@ -69,10 +69,25 @@ class FileActions:
         if tab is not None and self._maybe_save(tab):
             tab.new_game()
 
+    def dialog_path(self, name: str = "") -> str:
+        """Where a file dialog opens: ``name`` in the folder last used to open, save or export
+        (:data:`desktop.settings.LAST_FOLDER`), else in the user's documents folder
+        (``QStandardPaths.DocumentsLocation``), never the folder the app was started from."""
+        folder = LAST_FOLDER.read()
+        if not folder or not os.path.isdir(folder):
+            folder = QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation) or os.path.expanduser("~")
+        return os.path.join(folder, name) if name else folder
+
+    @staticmethod
+    def remember_folder(path: str) -> None:
+        """Keep the folder of ``path`` (chosen in a file dialog) for the next dialog."""
+        LAST_FOLDER.write(os.path.dirname(os.path.abspath(path)))
+
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open session", "",
+        path, _ = QFileDialog.getOpenFileName(self, "Open session", self.dialog_path(),
                                               "Session files (*.json);;All files (*)")
         if path:
+            self.remember_folder(path)
             self.open_path_in_background(path)
 
     def open_path(self, path: str, *, ask: bool = True) -> bool:
@@ -157,10 +172,11 @@ class FileActions:
         if tab is None:
             return False
         path, _ = QFileDialog.getSaveFileName(self, "Save session",
-                                              tab.document.path or f"{tab.GAME}.json",
+                                              tab.document.path or self.dialog_path(f"{tab.GAME}.json"),
                                               "Session files (*.json)")
         if not path:
             return False
+        self.remember_folder(path)
         if not path.endswith(".json"):
             path += ".json"
         return self._save_to(tab, path)
@@ -183,9 +199,10 @@ class FileActions:
 
         tab = self.current_tab()
         path, _ = QFileDialog.getSaveFileName(self, "Export session as JSON",
-                                              f"{tab.GAME}-session.json",
+                                              self.dialog_path(f"{tab.GAME}-session.json"),
                                               "JSON (*.json)")
         if path:
+            self.remember_folder(path)
             try:
                 with self.autosave.write_target(path):
                     write_text_atomically(path, tab.document.to_text(path))
@@ -196,8 +213,9 @@ class FileActions:
     def export_csv(self) -> None:
         tab = self.current_tab()
         path, _ = QFileDialog.getSaveFileName(self, "Export history as CSV",
-                                              f"{tab.GAME}-history.csv", "CSV (*.csv)")
+                                              self.dialog_path(f"{tab.GAME}-history.csv"), "CSV (*.csv)")
         if path:
+            self.remember_folder(path)
             from desktop.recovery import check_write_target
 
             held = check_write_target(path, self.autosave)

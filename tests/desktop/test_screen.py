@@ -1,6 +1,8 @@
 """Fitting the screen and telling the truth on it: plot colours keyed by series name, the
 single quit dialog for several unsaved games, the default geometry on small screens, the
 banner that floats over the worksheet, and stale or impossible states never shown as current."""
+import os
+
 from PySide6.QtCore import QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QScreen
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
@@ -118,8 +120,8 @@ def test_quit_with_several_unsaved_save_all_writes_each(window, monkeypatch, tmp
     chosen = []
 
     def fake_save_name(parent, caption, suggested, *a, **k):
-        chosen.append(suggested)
-        return str(tmp_path / suggested), ""
+        chosen.append(os.path.basename(suggested))
+        return str(tmp_path / os.path.basename(suggested)), ""
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", fake_save_name)
     seen = []
@@ -130,6 +132,33 @@ def test_quit_with_several_unsaved_save_all_writes_each(window, monkeypatch, tmp
     for name in ("cluedo.json", "spyfall.json", "egg.json"):
         assert (tmp_path / name).exists()
     assert not any(window.tab_for(g).document.is_modified() for g in games)
+
+
+def test_file_dialogs_open_in_the_folder_last_used(window, monkeypatch, tmp_path):
+    """The first Save as… opens in the documents folder (not the folder the app was started
+    from); after a file is saved in a folder, Export and Open open there, and the folder is
+    remembered for the next start."""
+    from PySide6.QtCore import QStandardPaths
+
+    from desktop.settings import LAST_FOLDER
+
+    LAST_FOLDER.write("")
+    asked = []
+
+    def fake_save_name(parent, caption, suggested, *a, **k):
+        asked.append(os.path.dirname(suggested))
+        return str(tmp_path / os.path.basename(suggested)), ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", fake_save_name)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda parent, caption, folder, *a, **k:
+                        asked.append(folder) or ("", ""))
+    window.select_game("guesswho")
+    assert window.save_as()
+    window.export_json()
+    window.open_dialog()
+    documents = QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation)
+    assert asked == [documents, str(tmp_path), str(tmp_path)] and os.getcwd() not in asked[:1]
+    assert LAST_FOLDER.read() == str(tmp_path)
 
 
 def test_save_all_stops_when_a_file_name_is_refused(window, monkeypatch):
