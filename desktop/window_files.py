@@ -143,6 +143,33 @@ class FileActions:
         self.statusBar().clearMessage()
         self._error("Cannot open the session", str(exc))
 
+    def open_example(self, game: str) -> bool:
+        """File → Open Example: ``game``'s example session (its
+        :meth:`engines.registry.GameInfo.example_session_path`) in its tab, untitled, so that
+        saving asks where and the installed example is never written over. False when the game
+        has no example, its file cannot be read, or the user kept the unsaved game."""
+        from engines.core.errors import SessionFormatError
+        from engines.core.schema import read_session_file
+        from engines.registry import registered_games
+
+        info = registered_games().get(game)
+        path = info.example_session_path() if info is not None else None
+        tab = self.tab_for(game) if path is not None else None
+        if tab is None:
+            return False
+        try:
+            data = read_session_file(str(path))
+        except (OSError, SessionFormatError) as exc:
+            self._error("Cannot open the example", str(getattr(exc, "message", exc)))
+            return False
+        if not self._maybe_save(tab):
+            return False
+        tab.load_session(data, None)
+        self.select_game(game)
+        self._update_title()
+        self.statusBar().showMessage(f"Opened the {info.title} example (untitled)", 4000)
+        return True
+
     def _show_opened(self, path: str, data, ask: bool) -> bool:
         """Load a read session into its game's tab and bring the tab to the front (False: no
         such tab, or the user kept the unsaved game)."""

@@ -3,6 +3,8 @@ tabs), Help (the guide, :mod:`desktop.guide`; About) — a mixin of
 :class:`desktop.app.MainWindow`."""
 from __future__ import annotations
 
+import functools
+
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMessageBox
 
@@ -27,6 +29,17 @@ class MenuActions:
         menu.addAction(act)
         return act
 
+    def _rebuild_examples(self) -> None:
+        """File → Open Example: one entry per game that ships an example session."""
+        from engines.registry import registered_games
+
+        self.examples_menu.clear()
+        for game, info in registered_games().items():
+            if game in self.games() and info.example_session_path() is not None:
+                self._action(self.examples_menu, info.title, functools.partial(self.open_example, game),
+                             tip=f"A short {info.title} game to look around in (opened untitled: "
+                                 f"saving asks where)")
+
     def _build_menus(self) -> None:
         mb = self.menuBar()
         f = mb.addMenu("&File")
@@ -35,6 +48,9 @@ class MenuActions:
         self._action(f, "&Open…", self.open_dialog, QKeySequence.Open)
         self.recent_menu = f.addMenu("Open &Recent")
         self._rebuild_recent()
+        self.examples_menu = f.addMenu("Open &Example")
+        # filled when opened: the installed packages' games are known after the first frame
+        self.examples_menu.aboutToShow.connect(self._rebuild_examples)
         f.addSeparator()
         self._action(f, "&Save", self.save, QKeySequence.Save)
         self._action(f, "Save &As…", self.save_as, QKeySequence.SaveAs)

@@ -109,3 +109,21 @@ def test_csv_export_has_beliefs_after_every_event_even_without_full_timeline(win
         expected = egghead.belief_summary(data.setup, egghead.infer(data.setup, data.events[:k]))
         for key, value in expected.items():
             assert float(row[header.index(key)]) == __import__("pytest").approx(value, rel=1e-5, abs=1e-9)
+
+
+def test_file_open_example_opens_each_games_example_untitled(window):
+    """File → Open Example lists every game's example; choosing one shows it in its tab,
+    untitled (saving asks where), with the example's entries."""
+    from engines.core.schema import read_session_file
+    from engines.registry import registered_games
+
+    window.examples_menu.aboutToShow.emit()
+    titles = [a.text() for a in window.examples_menu.actions()]
+    assert titles == [registered_games()[g].title for g in window.games()]
+    spyfall_action = window.examples_menu.actions()[titles.index("Spyfall")]
+    spyfall_action.trigger()
+    assert wait_idle(window, 60)
+    tab = window.current_tab()
+    example = read_session_file(str(registered_games()["spyfall"].example_session_path()))
+    assert tab.GAME == "spyfall" and tab.document.path is None
+    assert list(tab.document.events) == list(example.events) and len(example.events) > 0
