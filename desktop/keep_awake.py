@@ -20,7 +20,7 @@ import logging
 import sys
 from typing import Callable, Optional
 
-from PySide6.QtCore import QEvent, QObject, QSettings
+from PySide6.QtCore import QEvent, QObject, QSettings, Signal
 from PySide6.QtGui import QAction
 
 from desktop.settings import KEEP_AWAKE
@@ -153,7 +153,14 @@ class KeepAwake(QObject):
     """Holds off sleep while ``window`` is active and ``has_game()`` is true (see the module).
 
     ``enabled`` follows the setting; :meth:`update` re-decides (called on activation
-    changes and when tabs come and go)."""
+    changes and when tabs come and go).
+
+    Signals:
+        availabilityChanged(bool): whether holding off sleep works here, learnt the first time
+            it is tried and whenever that changes (the View menu's switch says so).
+    """
+
+    availabilityChanged = Signal(bool)
 
     def __init__(self, window, has_game: Callable[[], bool], backend: Optional[Backend] = None,
                  enabled: bool = True, app_name: str = "Deduction Desk"):
@@ -165,6 +172,8 @@ class KeepAwake(QObject):
         self.app_name = app_name
         self.held = False
         self._warned = False
+        #: Whether holding off sleep worked when last tried (None: not tried yet).
+        self.available: Optional[bool] = None
         window.installEventFilter(self)
 
     def set_enabled(self, on: bool) -> None:
@@ -178,6 +187,9 @@ class KeepAwake(QObject):
         want = self.wanted()
         if want and not self.held:
             self.held = self.backend.inhibit(self.app_name, REASON)
+            if self.available is not self.held:
+                self.available = self.held
+                self.availabilityChanged.emit(self.held)
             if self.held:
                 log.info("keeping the computer awake (%s)", self.backend.name)
             elif not self._warned:
@@ -221,6 +233,17 @@ def install(window, settings: QSettings) -> KeepAwake:
         keeper.set_enabled(on)
 
     act.toggled.connect(toggled)
+
+    def shown_availability(works: bool) -> None:
+        # the switch stays as the player set it (another desktop may support it), and says
+        # that it has no effect here
+        act.setText("Keep the screen &awake during a game" if works else
+                    "Keep the screen &awake during a game (not possible on this desktop)")
+        act.setStatusTip("" if works else f"This desktop offers an application no way to hold "
+                         f"off the screen saver ({keeper.backend.name}: not available)")
+        act.setToolTip(act.statusTip() or act.text().replace("&", ""))
+
+    keeper.availabilityChanged.connect(shown_availability)
     for a in window.menuBar().actions():
         if a.menu() is not None and a.text().replace("&", "") == "View":
             a.menu().addAction(act)

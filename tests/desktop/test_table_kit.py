@@ -162,6 +162,23 @@ def test_keep_awake_setting_in_the_view_menu(window):
     act.setChecked(True)
 
 
+def test_keep_awake_switch_says_when_it_cannot_work_here(window):
+    """Where no backend can hold off sleep, the View menu's switch says so (the log was the
+    only place before); the player's choice stays ticked for a desktop where it works."""
+    keeper, act = window.keep_awake, window.keep_awake_action
+    keeper.release()
+    keeper.backend = keep_awake.Backend()             # the no-op backend: inhibit() fails
+    keeper.window = _Win()
+    keeper.update()
+    assert keeper.available is False and act.isChecked()
+    assert act.text().replace("&", "").endswith("(not possible on this desktop)")
+    assert "not available" in act.statusTip()
+    keeper.backend = keep_awake.WindowsBackend(lambda flags: 1)
+    keeper.update()
+    assert keeper.available is True and "not possible" not in act.text()
+    keeper.release()
+
+
 # -- reopen ------------------------------------------------------------------------------------
 def test_reopen_last_files_and_name_the_gone_one(window, tmp_path, monkeypatch):
     a = tmp_path / "egg.json"
