@@ -687,7 +687,8 @@ class Tab(GameTab):
         live = k == len(self.document.events)
         (loc, pl), = _top(post.location)
         (spy, ps), = _top(post.spy)
-        text = "" if live else f"<i>as after claim {k}</i> · "
+        # the moment named as every tab names it (an entry may be an "ask" as well as a claim)
+        text = "" if live else f"<i>as after entry {k} of {len(self.document.events)}</i> · "
         text += (f"Public: location <b>{esc(loc)}</b> {format_probability(pl)}, "
                  f"spy <b>{esc(spy)}</b> {format_probability(ps)}")
         if setup.me is not None and not setup.i_am_spy:
