@@ -174,10 +174,31 @@ def describe_claim_weight(n_locations: int, lam: float, w: float) -> Optional[st
     after = 100 * odds / (1 + odds)
     where = (f"{row['locations']} locations" if row["locations"] == n_locations else
              f"{row['locations']} locations, the nearest studied table to {n_locations}")
+    best, games = best_claim_weight(row)
     return (f"With w = {w:g}, one worksheet claim moves a player's spy odds by at most "
             f"×{factor:.2g} (99 % of bot claims), e.g. from 20 % to {after:.0f} %. "
-            f"Best fit to bot games ({where}, flat λ = {row['lambda']:g}): w = {row['best_w']:g}. "
+            f"Best fit to {games} bot games ({where}, flat λ = {row['lambda']:g}): w = {best:g}. "
             f"Fitted to bots, not to people.")
+
+
+def best_claim_weight(row: dict) -> tuple:
+    """``(w, games)``: the best-fitting claim weight for a claim-weight table ``row``, from the
+    larger of the two stored studies that measured its table: the calibration study (300 games,
+    ``resources/spyfall/calibration.json``) where it studied the row's locations and λ, else
+    the table's own fit (40 games a row). One figure for one table, so the dialog never shows
+    the table's noisier 0.1 beside the calibration's 0.05 for the same game."""
+    from engines.spyfall.calibration import load_calibration
+
+    try:
+        data = load_calibration()
+        if int(data["table"]["locations"]) == int(row["locations"]):
+            for v in data.values():
+                if (isinstance(v, dict) and v.get("strategy") == "flat" and "best_w" in v
+                        and float(v["lambda"]) == float(row["lambda"])):
+                    return float(v["best_w"]), int(data["games"])
+    except (OSError, ValueError, KeyError, TypeError, SessionFormatError):
+        pass
+    return float(row["best_w"]), int(row.get("games", 0)) or "the"
 
 
 class ParamSlider(QWidget):
