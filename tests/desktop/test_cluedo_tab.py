@@ -375,3 +375,22 @@ def test_recommendation_table_shows_exact_information(window):
     assert tab.rec_table.text(0, 3).startswith("≈") and "counting" in tab.rec_note.text()
     tab.controller._on_advice("recommend", True, 0, (key, rec))
     assert not tab.rec_table.text(0, 3).startswith("≈")
+
+
+def test_a_fresh_game_asks_for_my_hand_until_it_is_entered(window):
+    """A new game shows ~23 % in my own column: the tab asks for my hand, counting the cards
+    entered, and stops asking once every card of my hand is placed."""
+    tab, setup = _setup_game(window)        # Me, Ann, Bob: 6 cards each
+    size = setup.hand_sizes[setup.players.index("Me")]
+    assert f"Enter your hand: 0 of {size} cards so far" in tab.deals_label.text()
+    cards = ["Professor Plum", "Rope", "Hall", "Kitchen", "Dagger", "Revolver"][:size]
+    tab.quick_entry.line.setText("me has rope")
+    tab.quick_entry.submit()
+    _wait(window)
+    assert f"Enter your hand: 1 of {size} cards so far" in tab.deals_label.text()
+    for card in cards:
+        if card != "Rope":
+            tab.log_checked(cluedo.event_from_json({"type": "shown", "player": "Me", "card": card},
+                                                   setup, "$"))
+            _wait(window)
+    assert "Enter your hand" not in tab.deals_label.text()

@@ -77,8 +77,10 @@ def test_the_check_reuses_the_cached_posteriors():
         calls["contradiction"] += 1
         return cluedo.contradiction(*a, **k)
 
-    mod = types.SimpleNamespace(**{n: getattr(cluedo, n) for n in dir(cluedo)
-                                   if not n.startswith("__")})
+    # every public name (__all__): dir() of a lazily loaded game package lists only the names
+    # loaded so far, which depends on the tests run before in the same process
+    names = set(cluedo.__all__) | {n for n in dir(cluedo) if not n.startswith("__")}
+    mod = types.SimpleNamespace(**{n: getattr(cluedo, n) for n in names})
     mod.infer, mod.contradiction = infer, contradiction
     s = _example("cluedo")
     events = tuple(s.events)
