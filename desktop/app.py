@@ -242,6 +242,9 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
         if not self._close_unsaved():
             event.ignore()
             return
+        reopen = getattr(self, "_reopen", None)
+        if reopen is not None:      # after Save all named the untitled games' files
+            reopen.at_quit()
         from desktop.recovery import finish_threads
 
         window_state.save_window_state(app_settings(), self, self.game_tabs)

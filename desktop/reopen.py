@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import os
 
-from PySide6.QtCore import QEvent, QObject, QSettings
+from PySide6.QtCore import QObject, QSettings
 
 from desktop.settings import OPEN_FILES, OPEN_TAB
 
@@ -72,18 +72,21 @@ def reopen_last(window, settings: QSettings) -> tuple[list[str], list[str]]:
 
 
 class _Remember(QObject):
+    """Remembers ``window``'s files when its close is accepted: :meth:`at_quit` is called by
+    the window's ``closeEvent`` once the unsaved games are dealt with, so the files that
+    *Save all* has just given a name to are among them (an event filter on Close ran before
+    the window's own handler, and kept only the files saved before the quit)."""
+
     def __init__(self, window, settings_factory):
         super().__init__(window)
         self.window, self.settings_factory = window, settings_factory
-        window.installEventFilter(self)
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt name)
-        if obj is self.window and event.type() == QEvent.Type.Close and self.window.interactive:
+    def at_quit(self) -> None:
+        if self.window.interactive:
             remember(self.window, self.settings_factory())
-        return False
 
 
 def install(window, settings_factory) -> None:
     """Remember ``window``'s files when it closes (``settings_factory()`` gives the
-    QSettings)."""
+    QSettings; the window calls ``window._reopen.at_quit()`` from its ``closeEvent``)."""
     window._reopen = _Remember(window, settings_factory)

@@ -132,6 +132,12 @@ def test_quit_with_several_unsaved_save_all_writes_each(window, monkeypatch, tmp
     for name in ("cluedo.json", "spyfall.json", "egg.json"):
         assert (tmp_path / name).exists()
     assert not any(window.tab_for(g).document.is_modified() for g in games)
+    # the next start reopens all three, the two just named by Save all included
+    from desktop import reopen
+    from desktop.settings import app_settings
+
+    kept = app_settings().value(reopen.FILES_KEY)
+    assert sorted(os.path.basename(p) for p in kept) == ["cluedo.json", "egg.json", "spyfall.json"]
 
 
 def test_file_dialogs_open_in_the_folder_last_used(window, monkeypatch, tmp_path):
