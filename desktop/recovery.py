@@ -2,11 +2,15 @@
 
 Every running copy (an *instance*) owns one recovery file, guarded by a :class:`QLockFile`::
 
-    <AppDataLocation>/recovery/instance-<id>.json   {"sessions": [...], "paths": [...]}
-    <AppDataLocation>/recovery/instance-<id>.lock   held while the instance runs
+    <AppDataLocation>/recovery/instance-<id>.json     checkpoint {"sessions", "paths", ...}
+    <AppDataLocation>/recovery/instance-<id>.journal  every change since (desktop.journal)
+    <AppDataLocation>/recovery/instance-<id>.lock     held while the instance runs
 
-Autosave (:class:`InstanceAutosave`) writes the instance's unsaved documents to its own file
-after every change (atomically, :class:`QSaveFile`), so two copies never overwrite each other.
+Autosave (:class:`InstanceAutosave`) appends every change to the instance's own journal before
+the views are told, and writes a checkpoint of its documents after the repaint (atomically,
+:class:`QSaveFile`), so two copies never overwrite each other. What a file offers is the
+checkpoint with its journal replayed (:func:`read_recovery`), less every document that equals
+its saved file.
 At start, :func:`offer_restore` looks at the other instances' files: a file whose lock can be
 taken belongs to an instance that is gone (QLockFile treats the lock of a dead process on this
 host as stale, Qt docs "QLockFile::tryLock"), so it is offered for restoring with what it holds
@@ -217,6 +221,8 @@ class InstanceAutosave(Autosave):
     def crash_for_test(self) -> None:
         """Forget the locks without deleting the recovery file, as a killed process would."""
         self.enabled = False
+        if self._journal is not None:
+            self._journal.close()
         self.release()
 
 
@@ -467,58 +473,188 @@ class Orphan:
     lock: QLockFile
     sessions: list = field(default_factory=list)   # [(SessionData, file or None)]
     modified: float = 0.0
+    #: for each session, what it holds beyond its saved file (:func:`beyond_saved`)
+    beyond: list = field(default_factory=list)
 
     def describe(self) -> str:
-        """``"Cluedo (12 events), Spyfall (3 events) — last change 2026-11-23 18:40"``."""
+        """``"Cluedo — s.json (12 events: 3 entries after the last save, the newest 21:14) —
+        last change 2026-11-23 21:14"``."""
         parts = []
-        for data, file in self.sessions:
+        for i, (data, file) in enumerate(self.sessions):
             try:
                 title = game_module(data.game).TITLE
             except ModuleNotFoundError:
                 title = data.game
             name = f" — {os.path.basename(file)}" if file else ""
+            what = f": {self.beyond[i]}" if i < len(self.beyond) and self.beyond[i] else ""
             parts.append(f"{title}{name} ({len(data.events)} event"
-                         f"{'s' if len(data.events) != 1 else ''})")
+                         f"{'s' if len(data.events) != 1 else ''}{what})")
         when = datetime.fromtimestamp(self.modified).strftime("%Y-%m-%d %H:%M")
         return f"{', '.join(parts)} — last change {when}"
 
 
 def _set_aside(path: str, folder: str) -> str:
+    """Move the recovery file ``path`` and its journal to ``recovery/<folder>/``; the new name
+    of the one that existed (the recovery file's when both did)."""
+    from desktop.journal import journal_path
+
     dest_dir = os.path.join(recovery_dir(), folder)
     os.makedirs(dest_dir, exist_ok=True)
-    dest = os.path.join(dest_dir, os.path.basename(path))
-    os.replace(path, dest)
-    return dest
+    dest = None
+    for src in (journal_path(path), path):
+        if os.path.exists(src):
+            dest = os.path.join(dest_dir, os.path.basename(src))
+            os.replace(src, dest)
+    return dest or os.path.join(dest_dir, os.path.basename(path))
+
+
+def _remove_recovery(path: str) -> None:
+    """Remove the recovery file ``path`` and its journal."""
+    from desktop.journal import journal_path
+
+    _remove(journal_path(path))
+    _remove(path)
+
+
+@dataclass
+class RecoveryRead:
+    """What one recovery file holds once its journal is replayed (:func:`read_recovery`).
+
+    Attributes:
+        sessions: ``[(SessionData, file or None)]``, the documents with unsaved changes that
+            differ from their saved file; ``beyond``: for each, what it holds beyond the saved
+            file in words (``"3 entries after the last save, the newest 21:14"``);
+            ``problem``: a journal line refused or cut short, in words, or None.
+    """
+
+    sessions: list
+    beyond: list
+    problem: Optional[str] = None
+
+
+def read_recovery(path: str) -> RecoveryRead:
+    """The checkpoint ``path`` (``instance-<id>.json``, may be missing when the instance died
+    before its first checkpoint) with its journal replayed (:func:`desktop.journal.replay`).
+    A document that has no unsaved change, or that equals its saved file, is left out.
+
+    Raises:
+        SessionFormatError: the checkpoint is damaged (unreadable, not JSON, wrong shape, or
+            no session in it validates and the journal adds none).
+    """
+    from desktop.journal import DocState, journal_path, replay
+    from engines.core.schema import loads_json, read_bounded
+
+    docs: dict = {}
+    after, first_error = 0, None
+    if os.path.exists(path) or not os.path.exists(journal_path(path)):
+        payload = loads_json(read_bounded(path, MAX_RECOVERY_BYTES, "$", "the recovery file"),
+                             path)
+        if not isinstance(payload, dict) or not isinstance(payload.get("sessions"), list):
+            raise SessionFormatError("$.sessions", "expected a list of sessions", path)
+        paths = payload.get("paths")
+        paths = paths if isinstance(paths, list) else []
+        saved = payload.get("saved")
+        saved = saved if isinstance(saved, list) else []
+        seq = payload.get("seq")
+        after = seq if isinstance(seq, int) and not isinstance(seq, bool) else 0
+        for i, obj in enumerate(payload["sessions"]):
+            file = save_target(paths[i]) if i < len(paths) else None
+            try:
+                # the same reader as File → Open, confined to the game's own folder (or, for an
+                # untitled game, to the app's resources): a recovery file is input like any other
+                data = parse_session(obj, file, folder=os.path.dirname(file) if file else "")
+            except SessionFormatError as exc:
+                first_error = first_error or SessionFormatError(f"$.sessions[{i}]", exc.message,
+                                                                path)
+                continue
+            docs[data.game] = DocState(obj, file, i < len(saved) and saved[i] is True)
+    result = replay(docs, journal_path(path), after)
+    out = RecoveryRead([], [], result.problem)
+    for game, st in result.docs.items():
+        file = save_target(st.path) if st.path else None
+        try:
+            data = parse_session(st.session, file, folder=os.path.dirname(file) if file else "")
+        except SessionFormatError as exc:
+            first_error = first_error or SessionFormatError(f"journal document {game}",
+                                                            exc.message, path)
+            continue
+        if st.saved:
+            continue
+        beyond = beyond_saved(data, file)
+        if beyond is None:
+            continue            # equal to its saved file: nothing to restore
+        out.sessions.append((data, file))
+        out.beyond.append(beyond)
+    if not out.sessions and first_error is not None:
+        raise first_error
+    return out
 
 
 def read_recovery_file(path: str) -> list:
-    """Sessions in one recovery file, ``[(SessionData, file or None)]``.
+    """Sessions in one recovery file with its journal replayed, ``[(SessionData, file or
+    None)]``: those with unsaved changes (:func:`read_recovery`).
 
     Raises:
         SessionFormatError: the file is damaged (unreadable, not JSON, wrong shape, or no
             session in it validates).
     """
-    from engines.core.schema import loads_json, read_bounded
+    return read_recovery(path).sessions
 
-    payload = loads_json(read_bounded(path, MAX_RECOVERY_BYTES, "$", "the recovery file"), path)
-    if not isinstance(payload, dict) or not isinstance(payload.get("sessions"), list):
-        raise SessionFormatError("$.sessions", "expected a list of sessions", path)
-    paths = payload.get("paths")
-    if not isinstance(paths, list):
-        paths = []
-    out, first_error = [], None
-    for i, obj in enumerate(payload["sessions"]):
-        file = save_target(paths[i]) if i < len(paths) else None
+
+def _when(iso: Optional[str]) -> Optional[str]:
+    """An event's ISO time as the local ``HH:MM`` (with the date when not today)."""
+    if not iso:
+        return None
+    try:
+        t = datetime.fromisoformat(iso)
+    except ValueError:
+        return None
+    if t.tzinfo is not None:
+        t = t.astimezone()
+    return t.strftime("%H:%M") if t.date() == datetime.now().date() \
+        else t.strftime("%Y-%m-%d %H:%M")
+
+
+def _entries(n: int) -> str:
+    return f"{n} entr{'y' if n == 1 else 'ies'}"
+
+
+def beyond_saved(data, file: Optional[str]) -> Optional[str]:
+    """What the recovered session ``data`` holds beyond its saved file ``file``, in words
+    (``"3 entries after the last save, the newest 21:14"``), or None when it equals the
+    file (then there is nothing to restore). An untitled game, or a file that cannot be
+    read, is described by its own entries."""
+    from engines.core.schema import read_session_file, session_json
+
+    ours = session_json(data, file or "")
+    ev = ours["events"]
+    saved = None
+    if file:
         try:
-            # the same reader as File → Open, confined to the game's own folder (or, for an
-            # untitled game, to the app's resources): a recovery file is input like any other
-            out.append((parse_session(obj, file, folder=os.path.dirname(file) if file else ""),
-                        file))
-        except SessionFormatError as exc:
-            first_error = first_error or SessionFormatError(f"$.sessions[{i}]", exc.message, path)
-    if not out and first_error is not None:
-        raise first_error
-    return out
+            saved = session_json(read_session_file(file), file)
+        except (SessionFormatError, OSError, ValueError):
+            saved = None
+    if saved is None:
+        newest = _when(max((e.get("time") or "" for e in ev), default="") or None)
+        what = "never saved" if not file else "its file cannot be read"
+        return f"{_entries(len(ev))}, {what}" + (f", the newest {newest}" if newest else "")
+    if saved == ours:
+        return None
+    old = saved["events"]
+    same = 0
+    while same < min(len(ev), len(old)) and ev[same] == old[same]:
+        same += 1
+    parts = []
+    if same == len(old) and len(ev) > same:
+        newest = _when(max((e.get("time") or "" for e in ev[same:]), default="") or None)
+        parts.append(f"{_entries(len(ev) - same)} after the last save"
+                     + (f", the newest {newest}" if newest else ""))
+    elif len(ev) != len(old) or same < len(ev):
+        parts.append(f"the log differs from the saved file from entry {same + 1} "
+                     f"({len(ev)} entries here, {len(old)} in the file)")
+    if ours["setup"] != saved["setup"]:
+        parts.append("a changed setup")
+    return "; ".join(parts) or "changes after the last save"
 
 
 def save_target(path) -> Optional[str]:
@@ -571,7 +707,13 @@ def find_orphans(own: Optional[str] = None) -> tuple[list, list]:
         _remove_stale_temporaries(folder, names)
         _remove_stale_locks(folder, names)
         for name in sorted(names):
-            if not (name.startswith("instance-") and name.endswith(".json")):
+            if not name.startswith("instance-"):
+                continue
+            if name.endswith(".journal"):     # a journal without its checkpoint: read alone
+                if name[:-8] + ".json" in names:
+                    continue
+                name = name[:-8] + ".json"
+            elif not name.endswith(".json"):
                 continue
             path = os.path.join(folder, name)
             if own and os.path.abspath(path) == os.path.abspath(own):
@@ -609,7 +751,7 @@ def _remove_stale_locks(folder: str, names: set) -> None:
     for name in sorted(names):
         path = os.path.join(folder, name)
         if name.startswith("instance-") and name.endswith(".lock") \
-                and name[:-5] + ".json" not in names:
+                and name[:-5] + ".json" not in names and name[:-5] + ".journal" not in names:
             _is_stale(path)
         elif name.startswith("open-") and name.endswith(".lock"):
             _remove_stale_open_lock(path)
@@ -636,9 +778,14 @@ def _claim_orphan(path: str) -> tuple[Optional[Orphan], Optional[str]]:
     lock = _lock(path[:-5] + ".lock")
     if not lock.tryLock(0):
         return None, None          # a live instance: never touched
+    from desktop.journal import journal_path
+
     message = None
     try:
-        sessions = read_recovery_file(path)
+        found = read_recovery(path)
+        sessions = found.sessions
+        if found.problem:
+            message = _keep_journal_copy(path, found.problem)
     except SessionFormatError as exc:
         try:
             dest = _set_aside(path, "damaged")
@@ -648,15 +795,35 @@ def _claim_orphan(path: str) -> tuple[Optional[Orphan], Optional[str]]:
         sessions = None
     if not sessions:
         if sessions is not None:
-            _remove(path)
+            _remove_recovery(path)   # nothing unsaved in it (or all equal to their files)
         lock.unlock()
         _remove(lock_path(lock))
         return None, message
+    times = []
+    for p in (path, journal_path(path)):
+        try:
+            times.append(os.path.getmtime(p))
+        except OSError:
+            pass
+    return Orphan(path, lock, sessions, max(times, default=time.time()), found.beyond), message
+
+
+def _keep_journal_copy(path: str, problem: str) -> str:
+    """A copy of the journal of ``path`` in ``recovery/damaged/`` (a line of it was refused or
+    cut short); the message saying so."""
+    import shutil
+
+    from desktop.journal import journal_path
+
+    src = journal_path(path)
+    dest_dir = os.path.join(recovery_dir(), "damaged")
     try:
-        mtime = os.path.getmtime(path)
+        os.makedirs(dest_dir, exist_ok=True)
+        dest = os.path.join(dest_dir, os.path.basename(src))
+        shutil.copyfile(src, dest)
     except OSError:
-        mtime = time.time()
-    return Orphan(path, lock, sessions, mtime), None
+        return f"Recovery of {os.path.basename(path)}: {problem}."
+    return f"Recovery of {os.path.basename(path)}: {problem}; the journal was copied to {dest}."
 
 
 def lock_path(lock: QLockFile) -> str:
@@ -743,7 +910,7 @@ def _restore(window, orphans: list) -> bool:
     for o in orphans:
         done = written and complete[o.path]
         if done:
-            _remove(o.path)   # its sessions now live in this instance's recovery file
+            _remove_recovery(o.path)   # its sessions now live in this instance's recovery file
         o.lock.unlock()
         if done:
             _remove(lock_path(o.lock))
