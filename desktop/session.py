@@ -622,6 +622,8 @@ class Autosave(QObject):
             self.discard()
             return True
         ok = self._checkpoint(unsaved)
+        if ok:
+            self.journal.remove()    # empty: the checkpoint holds every line
         self.enabled = False         # nothing after the last checkpoint
         return ok
 
