@@ -109,8 +109,10 @@ class InstanceAutosave(Autosave):
         self._path = base + ".json"
         self.lock = _lock(base + ".lock")
         self.lock.tryLock(0)   # a fresh unique name: always free
-        self._open_locks: dict = {}   # document -> (abs path, QLockFile)
-        self._claims: dict = {}       # real path -> QLockFile taken for a write in progress
+        # document -> (abs path, data-folder QLockFile or None, QLockFile beside it or None)
+        self._open_locks: dict = {}
+        # real path -> (data-folder lock or None, lock beside it or None) for a write in progress
+        self._claims: dict = {}
         _adopt_legacy_file()
 
     def recovery_path(self) -> str:  # noqa: D102 (instance file instead of the shared one)
@@ -164,23 +166,32 @@ class InstanceAutosave(Autosave):
     def _mark_open(self, doc) -> None:
         old = self._open_locks.pop(doc, None)
         if old is not None:
-            _remove(_owner_path(old[1].fileName()))
-            old[1].unlock()
+            _let_go(old[1], old[2])
         if doc.path:
             claimed = self._claims.pop(os.path.realpath(doc.path), None)
             if claimed is not None:   # taken before the file was written (write_target)
-                self._open_locks[doc] = (os.path.abspath(doc.path), claimed)
+                self._open_locks[doc] = (os.path.abspath(doc.path), *claimed)
                 return
             lock = _lock(_open_lock_path(doc.path))
             if lock.tryLock(0):
-                self._open_locks[doc] = (os.path.abspath(doc.path), lock)
                 _write_owner(lock.fileName(), self.instance_id)
+            else:
+                lock = None
+            try:
+                beside = _take_beside(doc.path)
+            except TargetHeldError:
+                beside = None         # opened after open_elsewhere said no: a race, not ours
+            if lock is not None or beside is not None:
+                self._open_locks[doc] = (os.path.abspath(doc.path), lock, beside)
 
     @contextmanager
     def write_target(self, path: str):
-        """Hold the open-file lock of ``path`` while it is written (Save As, Export): the lock
-        is taken before writing, so two instances never write one file; a document whose path
-        becomes ``path`` keeps it (``pathChanged``), any other write lets it go afterwards.
+        """Hold the open-file locks of ``path`` while it is written (Save As, Export): the
+        locks are taken before writing, so two instances never write one file; a document
+        whose path becomes ``path`` keeps them (``pathChanged``), any other write lets them go
+        afterwards. The locks are the one beside the file (:func:`beside_lock_path`, whatever
+        the instances' data folders) and the one in the data folder (which names this
+        instance for the hand-off).
 
         Raises:
             TargetHeldError: another running instance has ``path`` open (names its process).
@@ -193,28 +204,34 @@ class InstanceAutosave(Autosave):
         if not lock.tryLock(0):
             if lock.error() == QLockFile.LockFailedError:
                 raise TargetHeldError(path, *(open_elsewhere_owner(path, self) or (-1, "")))
-            yield        # no lock can be made here (a data folder that cannot be written)
+            lock = None  # no lock can be made here (a data folder that cannot be written)
+        try:
+            beside = _take_beside(path)
+        except TargetHeldError:
+            _let_go(lock, None)
+            raise
+        if lock is not None:
+            _write_owner(lock.fileName(), self.instance_id)
+        if lock is None and beside is None:
+            yield        # no lock can be made anywhere: written as before
             return
-        _write_owner(lock.fileName(), self.instance_id)
-        self._claims[real] = lock
+        self._claims[real] = (lock, beside)
         try:
             yield
         finally:
             left = self._claims.pop(real, None)
             if left is not None:          # not adopted by a document: let it go
-                _remove(_owner_path(left.fileName()))
-                left.unlock()
+                _let_go(*left)
 
     def holds(self, path: str) -> bool:
         """True when this instance has the session file ``path`` open."""
         real = os.path.realpath(path)
-        return any(os.path.realpath(p) == real for p, _lock in self._open_locks.values())
+        return any(os.path.realpath(held[0]) == real for held in self._open_locks.values())
 
     def release(self) -> None:
         """Unlock everything this instance holds (a clean quit; the file is discarded first)."""
-        for _path, lock in self._open_locks.values():
-            _remove(_owner_path(lock.fileName()))
-            lock.unlock()
+        for _path, lock, beside in self._open_locks.values():
+            _let_go(lock, beside)
         self._open_locks.clear()
         self.lock.unlock()
 
@@ -251,6 +268,51 @@ def check_write_target(path: str, autosave: Optional["InstanceAutosave"]) -> Opt
     the lock instead (:meth:`InstanceAutosave.write_target`)."""
     owner = open_elsewhere_owner(path, autosave)
     return None if owner is None else str(TargetHeldError(path, *owner))
+
+
+def beside_lock_path(path: str) -> str:
+    """The lock beside the session file ``path``: ``.~lock.NAME#`` in its folder, as office
+    suites name theirs (LibreOffice's ``.~lock.NAME#``), so two instances whatever their data
+    folders (two accounts, a shared or network folder, another install) see each other."""
+    folder, name = os.path.split(os.path.abspath(path))
+    return os.path.join(folder, f".~lock.{name}#")
+
+
+def _take_beside(path: str) -> Optional[QLockFile]:
+    """The lock beside ``path`` (:func:`beside_lock_path`) taken for this instance, or None
+    where none can be made (a folder that cannot be written: the data folder's lock alone
+    guards the file then).
+
+    Raises:
+        TargetHeldError: another running process holds it (naming that process).
+    """
+    from engines.core.resources import resources_root
+
+    root = os.path.realpath(str(resources_root()))
+    if os.path.realpath(path).startswith(root.rstrip(os.sep) + os.sep):
+        return None     # the app's own examples: never a lock file among them
+    lock = _lock(beside_lock_path(path))
+    if lock.tryLock(0):
+        return lock
+    if lock.error() == QLockFile.LockFailedError:
+        raise TargetHeldError(path, _lock_pid(lock))
+    return None
+
+
+def _lock_pid(lock: QLockFile) -> int:
+    """The process holding ``lock`` (-1 when the lock does not tell)."""
+    info = lock.getLockInfo()   # (pid, hostname, appname), or a falsy value when unknown
+    pid = info[0] if isinstance(info, (tuple, list)) and info else 0
+    return int(pid) if pid else -1
+
+
+def _let_go(lock: Optional[QLockFile], beside: Optional[QLockFile]) -> None:
+    """Unlock an open-file lock (with its ``.owner`` file) and the lock beside the file."""
+    if lock is not None:
+        _remove(_owner_path(lock.fileName()))
+        lock.unlock()
+    if beside is not None:
+        beside.unlock()
 
 
 def _open_lock_path(path: str) -> str:
@@ -296,15 +358,20 @@ def open_elsewhere(path: str, autosave: Optional[InstanceAutosave] = None) -> Op
     ``autosave``, this instance's, holds it)."""
     if autosave is not None and autosave.holds(path):
         return None
-    lock = _lock(_open_lock_path(path))
-    if lock.tryLock(0):
-        lock.unlock()
-        return None
-    if lock.error() != QLockFile.LockFailedError:
-        return None   # the lock cannot be made at all (a folder that cannot be written)
-    info = lock.getLockInfo()   # (pid, hostname, appname), or a falsy value when unknown
-    pid = info[0] if isinstance(info, (tuple, list)) and info else 0
-    return int(pid) if pid else -1
+    from engines.core.resources import resources_root
+
+    beside = [] if os.path.realpath(path).startswith(
+        os.path.realpath(str(resources_root())).rstrip(os.sep) + os.sep) \
+        else [beside_lock_path(path)]
+    for lock_file in [_open_lock_path(path), *beside]:
+        lock = _lock(lock_file)
+        if lock.tryLock(0):
+            lock.unlock()
+            continue
+        if lock.error() != QLockFile.LockFailedError:
+            continue   # the lock cannot be made at all (a folder that cannot be written)
+        return _lock_pid(lock)
+    return None
 
 
 # -- hand-off of a file open in another instance ----------------------------------------------

@@ -95,6 +95,9 @@ class SessionDocument(QObject):
         #: with the change as a journal operation (:mod:`desktop.journal`), before the command
         #: changes the document and before any view is told; None: no journal.
         self.write_ahead: Optional[Callable[["SessionDocument", dict], None]] = None
+        #: the file as it was read or last written here (:class:`DiskStamp`; None: not known,
+        #: e.g. a game restored after a crash): Save checks it first (desktop.window_files)
+        self.disk_stamp: Optional[DiskStamp] = None
 
     # -- state ---------------------------------------------------------------------------
     def _ahead(self, op: dict) -> None:
@@ -189,6 +192,7 @@ class SessionDocument(QObject):
         self.events = list(events)
         self.meta = list(meta) if meta else [EventMeta() for _ in self.events]
         self.undo_stack.clear()
+        self.disk_stamp = None
         self.set_path(path)
         self.undo_stack.setClean()
         self.documentReset.emit()
@@ -216,6 +220,10 @@ class SessionDocument(QObject):
         if not path:
             raise ValueError("no file name")
         write_text_atomically(path, self.to_text(path))
+        try:
+            self.disk_stamp = disk_stamp(path)
+        except OSError:
+            self.disk_stamp = None
         self.set_path(path)
         self.undo_stack.setClean()
 
@@ -391,6 +399,39 @@ def same_setup(a: Any, b: Any) -> bool:
     setup may leave things the model never reads out of its equality, e.g. Spyfall's table
     aids, which must still be undoable changes)."""
     return a == b and (a is b or a.to_json() == b.to_json())
+
+
+class DiskStamp(tuple):
+    """``(size, mtime_ns, sha256)`` of a session file as this window read or wrote it: Save
+    checks that the file on disk is still the one it knows (:func:`disk_stamp`)."""
+
+    __slots__ = ()
+
+    def __new__(cls, size: int, mtime_ns: int, sha256: str):
+        return super().__new__(cls, (size, mtime_ns, sha256))
+
+    @property
+    def sha256(self) -> str:
+        return self[2]
+
+
+def disk_stamp(path: str) -> Optional[DiskStamp]:
+    """The :class:`DiskStamp` of the file ``path`` now, or None when it does not exist.
+
+    Raises:
+        OSError: it exists but cannot be read.
+    """
+    import hashlib
+
+    try:
+        with open(path, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            digest = hashlib.sha256()
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+    except FileNotFoundError:
+        return None
+    return DiskStamp(st.st_size, st.st_mtime_ns, digest.hexdigest())
 
 
 def open_session_file(path: str) -> SessionData:

@@ -4,11 +4,13 @@ session file, makes changes and says when each is made, until it is killed or to
     python tests/desktop/crash_child.py SESSION GAME OPS...
 
 OPS are done in order, each after the window is idle and the checkpoint written: ``log``,
-``undo``, ``redo``, ``remove``, ``replace``, ``save``. After each it prints ``changed N HASH``
+``undo``, ``redo``, ``remove``, ``replace``, ``save`` (File → Save), ``wait`` (for a line on
+stdin, printing nothing). After each change it prints ``changed N HASH``
 (N: entries now, HASH: sha1 of the events as a session file holds them) and flushes. Then it
 runs the event loop until it ends: by a signal (the app's own handling, as ``main()``
 installs it) or when stdin closes (a clean quit). Data folders come from the environment
-(XDG_DATA_HOME, XDG_CONFIG_HOME), the application names are the tests'.
+(XDG_DATA_HOME, XDG_CONFIG_HOME), the application names are the tests'. A file another
+instance has open is refused: the child prints ``refused`` and ends with 3.
 """
 import hashlib
 import json
@@ -43,7 +45,9 @@ def main() -> int:
     if install_clean_end is not None:
         install_clean_end(app, win)
     win.show()
-    assert win.open_path(session, ask=False)
+    if not win.open_path(session, ask=False):
+        print("refused", flush=True)        # another instance has the file open
+        return 3
     doc = win.tab_for(game).document
     print("ready", os.getpid(), win.autosave.recovery_path(), flush=True)
 
@@ -66,7 +70,10 @@ def main() -> int:
         elif op == "replace":
             doc.replace_event(len(doc.events) - 1, doc.events[0])
         elif op == "save":
-            doc.save()
+            assert win.save()
+        elif op == "wait":                  # until the test writes a line
+            sys.stdin.readline()
+            continue
         print("changed", len(doc.events), events_hash(doc.data()), flush=True)
     return app.exec()
 

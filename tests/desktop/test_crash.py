@@ -41,11 +41,17 @@ class Child:
         self.session = session
         env = dict(os.environ, QT_QPA_PLATFORM="offscreen", **self.env(folder))
         self.proc = subprocess.Popen([sys.executable, CHILD, session, game, *ops], cwd=ROOT,
-                                     env=env, stdout=subprocess.PIPE,
+                                     env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, text=True)
-        _, pid, self.recovery = self.line("ready").split(maxsplit=2)
+        first = self.line("")
+        self.refused = first == "refused"
+        self.changes = []
+        if self.refused:
+            return
+        _, pid, self.recovery = first.split(maxsplit=2)
         assert int(pid) == self.proc.pid
-        self.changes = [self.line("changed").split()[1:] for _ in ops]
+        before = ops[:ops.index("wait")] if "wait" in ops else ops   # the rest: the test's
+        self.changes = [self.line("changed").split()[1:] for _op in before]
 
     @staticmethod
     def env(folder: Path) -> dict:
@@ -143,3 +149,27 @@ def test_sigterm_with_edits_keeps_them_and_says_what_they_are(tmp_path, monkeypa
         [(int(n), digest)]
     text = orphans[0].describe()
     assert "3 entries after the last save, the newest " in text, text
+
+
+def test_two_instances_with_different_data_folders_never_both_write_one_file(tmp_path):
+    """A has s.json open with an unsaved entry; B, whose data folder is another, must not
+    open it (the lock beside the file): else B saves, A saves, and B's entry is silently gone."""
+    (tmp_path / "a").mkdir()
+    a = Child(tmp_path / "a", "guesswho", ("log", "wait", "save"))
+    try:
+        (tmp_path / "b").mkdir()
+        b = Child(tmp_path / "b", "guesswho", ("log", "save"), session=a.session)
+        try:
+            assert b.refused, "B opened the file A has open"
+            assert b.proc.wait(30) == 3
+        finally:
+            if b.proc.poll() is None:
+                b.proc.kill()
+                b.proc.wait(10)
+        a.proc.stdin.write("go\n")
+        a.proc.stdin.flush()
+        n, digest = a.line("changed").split()[1:]
+        saved = read_session_file(a.session)
+        assert (len(saved.events), events_hash(saved)) == (int(n), digest)
+    finally:
+        a.end(signal.SIGTERM)
