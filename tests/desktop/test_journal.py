@@ -144,3 +144,63 @@ def test_an_unchanged_file_leaves_nothing_to_restore(qtbot, tmp_path, fresh_reco
         for o in orphans:
             o.lock.unlock()
         _close(a)
+
+
+def test_a_setup_change_and_its_undo_are_replayed(qtbot, tmp_path, fresh_recovery):
+    from desktop.recovery import find_orphans
+
+    a = _new_window(qtbot)
+    assert a.open_path(_copy_example(tmp_path, "egghead"), ask=False)
+    tab = a.tab_for("egghead")
+    qtbot.waitUntil(lambda: not a.autosave.pending(), timeout=5000)
+    on = tab.document.setup.behavioural_analysis
+    assert tab.replace_setup("Behavioural analysis", behavioural_analysis=not on)
+    tab.document.log_event(tab.document.events[-1])
+    assert tab.replace_setup("Behavioural analysis", behavioural_analysis=on)
+    tab.document.undo_stack.undo()              # the last setup change undone
+    expect = tab.document.setup.to_json()
+    assert expect["behavioural_analysis"] is (not on)
+    a.autosave.crash_for_test()
+    orphans, messages = find_orphans()
+    try:
+        assert not messages and len(orphans) == 1
+        data, _file = orphans[0].sessions[0]
+        assert data.setup.to_json() == expect
+        assert "a changed setup" in orphans[0].describe()
+    finally:
+        for o in orphans:
+            o.lock.unlock()
+        a.autosave.enabled = True
+        _close(a)
+
+
+@pytest.mark.parametrize("edit", [False, True])
+def test_ending_without_asking_keeps_only_unsaved_games(qtbot, tmp_path, fresh_recovery, edit,
+                                                        monkeypatch):
+    """What SIGTERM, SIGHUP and the logout (commitDataRequest) do: desktop.clean_end."""
+    from PySide6.QtWidgets import QApplication
+
+    from desktop.recovery import find_orphans
+
+    exits = []   # the real exit would end this test process's later event loops at once
+    monkeypatch.setattr(QApplication, "exit", lambda code=0: exits.append(code))
+    a = _new_window(qtbot)
+    path = _copy_example(tmp_path, "guesswho")
+    assert a.open_path(path, ask=False)
+    doc = a.tab_for("guesswho").document
+    if edit:
+        doc.log_event(doc.events[-1])
+    qtbot.waitUntil(lambda: not a.autosave.pending(), timeout=5000)
+    rec, journal = a.autosave.recovery_path(), a.autosave.journal_path()
+    assert os.path.exists(rec)                  # a checkpoint while it ran
+    a.end_without_asking("test")
+    assert exits == [0]
+    assert not os.path.exists(journal)
+    assert os.path.exists(rec) is edit
+    orphans, _messages = find_orphans()
+    try:
+        assert [len(d.events) for o in orphans for d, _f in o.sessions] == \
+            ([len(doc.events)] if edit else [])
+    finally:
+        for o in orphans:
+            o.lock.unlock()
