@@ -195,6 +195,8 @@ def replay(docs: dict, journal_file: str, after_seq: int = 0) -> Replay:
                                           f"journal document {game}").setup
         return setups[game]
 
+    from desktop.recovery import save_target  # a file name from a journal is input too
+
     for number, raw in enumerate(lines, 1):
         where = f"journal line {number}"
         try:
@@ -214,6 +216,7 @@ def replay(docs: dict, journal_file: str, after_seq: int = 0) -> Replay:
                 path = obj.get("path")
                 if path is not None and not isinstance(path, str):
                     raise SessionFormatError("$.path", "expected a file name or null")
+                path = save_target(path) if path else None
                 session = obj.get("session")
                 data_ = _check_session(session, path, "$.session")
                 if data_.game != game:
@@ -259,7 +262,7 @@ def replay(docs: dict, journal_file: str, after_seq: int = 0) -> Replay:
                     path = obj.get("path")
                     if path is not None and not isinstance(path, str):
                         raise SessionFormatError("$.path", "expected a file name or null")
-                    st.path, st.saved = path, True
+                    st.path, st.saved = (save_target(path) if path else None), True
                     st.journal_times.clear()
                 elif op == "unsaved":
                     st.saved = False

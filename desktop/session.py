@@ -550,6 +550,7 @@ class Autosave(QObject):
         self._pending.setInterval(self.WRITE_DELAY_MS)
         self._pending.timeout.connect(self.write)
         self._journal = None
+        self._old_journals: list = []
         #: ids of the documents whose state the checkpoint or the journal holds (the others get
         #: a "base" line before their next change)
         self._based: set = set()
@@ -576,7 +577,8 @@ class Autosave(QObject):
             self._journal = Journal(path)
             if old is not None:
                 self._journal.seq = old.seq
-                old.remove()
+                old.close()   # removed once a checkpoint in the new place holds its lines
+                self._old_journals.append(old.path)
         return self._journal
 
     def watch(self, doc: SessionDocument) -> None:
@@ -693,6 +695,13 @@ class Autosave(QObject):
             self.journal.truncate()      # its lines are in the checkpoint (and skipped by seq)
         except OSError:
             pass
+        for old in self._old_journals:   # journals of a folder the files moved away from
+            if old != self.journal.path:
+                try:
+                    os.remove(old)
+                except OSError:
+                    pass
+        self._old_journals.clear()
         if self.failure is not None:
             self.failure = None
             self.writeRecovered.emit()
