@@ -913,7 +913,7 @@ def offer_restore(window, ask: bool = True) -> bool:
     own = window.autosave.recovery_path() if isinstance(window.autosave, InstanceAutosave) else None
     orphans, messages = find_orphans(own)
     if messages and ask:
-        QMessageBox.warning(window, "Recovery file set aside", as_rich_plain("\n".join(messages)))
+        QMessageBox.warning(window, "Recovery files", as_rich_plain("\n".join(messages)))
     elif messages:
         print("\n".join(messages), file=sys.stderr)
     if not orphans:
