@@ -510,6 +510,23 @@ def data_dir() -> str:
     return data_location()[0]
 
 
+def _sync_folder(folder: str) -> None:
+    """fsync the folder ``folder`` (so a rename in it survives a power loss); nothing where
+    folders cannot be opened (Windows).
+
+    Raises:
+        OSError: the sync failed.
+    """
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 class Autosave(QObject):
     """Writes every change of the watched documents to disk before the views are told, and a
     checkpoint of them after the repaint.
@@ -692,6 +709,9 @@ class Autosave(QObject):
             return False
         self._based = {id(d) for d in docs}
         try:
+            # the rename that QSaveFile made durable before the lines it replaces go (POSIX
+            # makes a rename durable only with its folder: fsync(2), "NOTES")
+            _sync_folder(os.path.dirname(self.recovery_path()))
             self.journal.truncate()      # its lines are in the checkpoint (and skipped by seq)
         except OSError:
             pass
