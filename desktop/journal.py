@@ -10,9 +10,11 @@ its *checkpoint*::
     recovery/instance-<id>.json      checkpoint: {"sessions", "paths", "saved", "seq"}
     recovery/instance-<id>.journal   one line per change since, each with a rising "seq"
 
-A line is one ``os.write`` of the whole line to a file opened with ``O_APPEND``, followed by
-``os.fdatasync`` (the fsync policy: every line, before the views are told; on this project's
-machines the sync costs about 0.16 ms at the median, ``tests/benchmarks/bench_journal.py``).
+A line is one ``os.write`` of the whole line to a file opened with ``O_APPEND`` before the
+views are told (from then on it survives any end of the app); the fsync policy: ``fdatasync``
+at once on the journal's own thread, one sync for all lines written before it, so the GUI
+thread never waits for the disk (:class:`Journal`; ``tests/benchmarks/bench_journal.py``
+measures both this and a sync before the views are told).
 The checkpoint is written one pass of the event loop later, after the repaint
 (:class:`desktop.session.Autosave`), and then the journal is emptied; lines whose ``seq`` the
 checkpoint already holds are skipped on replay, so a crash between the two loses nothing and
@@ -40,6 +42,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -52,25 +55,93 @@ MAX_JOURNAL_BYTES = 64 << 20
 OPS = ("base", "insert", "remove", "replace", "setup", "saved", "unsaved", "drop")
 
 
-class Journal:
-    """An append-only file of JSON lines, each synced to disk when :meth:`append` returns.
+class _Syncer:
+    """Syncs a journal to disk on a thread of its own (``os.fdatasync`` releases the GIL), right
+    after each line is written: one sync covers every line written before it (group commit),
+    and the GUI thread never waits for the disk. It holds a duplicate of the journal's file
+    descriptor, so closing the journal never leaves it syncing a reused descriptor."""
 
-    The file is opened on the first append (``O_APPEND``: each line is one write at the end,
-    never interleaved with a partial one) and kept open.
+    def __init__(self, fd: int):
+        self._fd = os.dup(fd)
+        self._cond = threading.Condition()
+        self._wanted = self._done = 0
+        self._stopping = False
+        #: the last sync's failure (OSError), reported by the journal's next append
+        self.error: Optional[OSError] = None
+        self._thread = threading.Thread(target=self._run, name="journal-sync", daemon=True)
+        self._thread.start()
+
+    def request(self, seq: int) -> None:
+        """Sync the lines up to ``seq`` (returns at once)."""
+        with self._cond:
+            self._wanted = max(self._wanted, seq)
+            self._cond.notify_all()
+
+    def wait(self, seq: int, timeout: float = 5.0) -> bool:
+        """Wait until the lines up to ``seq`` are synced; False on timeout."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._done >= seq, timeout)
+
+    def _run(self) -> None:
+        sync = getattr(os, "fdatasync", os.fsync)   # macOS and Windows have no fdatasync
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._wanted > self._done or self._stopping)
+                if self._wanted <= self._done:
+                    return                          # stopping, nothing left to sync
+                target = self._wanted
+            try:
+                sync(self._fd)
+            except OSError as exc:
+                self.error = exc
+            with self._cond:
+                self._done = target
+                self._cond.notify_all()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Sync what is left, end the thread and close its descriptor."""
+        with self._cond:
+            self._stopping = True
+            self._cond.notify_all()
+        self._thread.join(timeout)
+        if not self._thread.is_alive():
+            os.close(self._fd)
+
+
+class Journal:
+    """An append-only file of JSON lines.
+
+    Each :meth:`append` writes the whole line with one ``os.write`` (the file is opened with
+    ``O_APPEND`` on the first append and kept open): when it returns, the line is in the
+    operating system's hands and survives any end of the app, SIGKILL included. The sync to
+    the disk itself (``os.fdatasync``), which survives a crash of the machine too, follows:
+
+    * ``sync="thread"`` (the app's policy): on the journal's own thread at once (group commit:
+      one sync for every line written before it), so the GUI thread never waits for the disk;
+      a power loss may lose the lines of the last sync, a few milliseconds
+      (:meth:`wait_synced` waits for them);
+    * ``sync="inline"``: before :meth:`append` returns (measured in
+      ``tests/benchmarks/bench_journal.py``: 0.16 ms idle, tens of ms under other processes'
+      disk writes);
+    * ``sync="none"``: never (benchmarks).
     """
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, sync: str = "thread"):
+        if sync not in ("thread", "inline", "none"):
+            raise ValueError(f"sync: {sync!r}")
         self.path = path
         self.seq = 0
+        self.sync = sync
         self._fd: Optional[int] = None
+        self._syncer: Optional[_Syncer] = None
 
     def append(self, obj: dict) -> int:
-        """Write ``obj`` with the next sequence number as one line and sync it to disk
-        (``os.write`` then ``os.fdatasync``); returns the sequence number.
+        """Write ``obj`` with the next sequence number as one line (one ``os.write``) and have it
+        synced to disk as :attr:`sync` says; returns the sequence number.
 
         Raises:
-            OSError: the line could not be written or synced (the file may then hold a cut
-                line, which a replay drops and names).
+            OSError: the line could not be written, or an earlier sync on the journal's thread
+                failed (the file may then hold a cut line, which a replay drops and names).
         """
         self.seq += 1
         line = json.dumps({"seq": self.seq, **obj}, ensure_ascii=False,
@@ -90,9 +161,22 @@ class Journal:
             if n <= 0:
                 raise OSError(f"cannot write {self.path}: the disk took only part of a line")
             written += n
-        sync = getattr(os, "fdatasync", os.fsync)   # macOS and Windows have no fdatasync
-        sync(self._fd)
+        if self.sync == "inline":
+            getattr(os, "fdatasync", os.fsync)(self._fd)
+        elif self.sync == "thread":
+            if self._syncer is None:
+                self._syncer = _Syncer(self._fd)
+            elif self._syncer.error is not None:
+                exc, self._syncer.error = self._syncer.error, None
+                raise OSError(exc.errno, f"cannot sync {self.path} to disk: "
+                                         f"{exc.strerror or exc}")
+            self._syncer.request(self.seq)
         return self.seq
+
+    def wait_synced(self, timeout: float = 5.0) -> bool:
+        """Wait until every line appended so far is on the disk (``sync="thread"``); False
+        when that took longer than ``timeout`` seconds."""
+        return self._syncer is None or self._syncer.wait(self.seq, timeout)
 
     def truncate(self) -> None:
         """Empty the journal (its lines are in a checkpoint now); the numbering goes on."""
@@ -102,7 +186,10 @@ class Journal:
             os.truncate(self.path, 0)
 
     def close(self) -> None:
-        """Close the file (it stays on disk)."""
+        """Sync what is left, close the file (it stays on disk)."""
+        if self._syncer is not None:
+            self._syncer.stop()
+            self._syncer = None
         if self._fd is not None:
             try:
                 os.close(self._fd)
