@@ -10,11 +10,11 @@ its *checkpoint*::
     recovery/instance-<id>.json      checkpoint: {"sessions", "paths", "saved", "seq"}
     recovery/instance-<id>.journal   one line per change since, each with a rising "seq"
 
-A line is one ``os.write`` of the whole line to a file opened with ``O_APPEND`` before the
-views are told (from then on it survives any end of the app); the fsync policy: ``fdatasync``
-at once on the journal's own thread, one sync for all lines written before it, so the GUI
-thread never waits for the disk (:class:`Journal`; ``tests/benchmarks/bench_journal.py``
-measures both this and a sync before the views are told).
+A line is one ``os.write`` of the whole line to a file opened with ``O_APPEND``; the fsync
+policy (the house rule, durability before speed): ``fdatasync`` before the views are told, on
+every line, so an entry on screen survives a crash of the app and of the machine
+(:class:`Journal`; ``tests/benchmarks/bench_journal.py`` measures it and the alternative of a
+sync on a thread of the journal's own).
 The checkpoint is written one pass of the event loop later, after the repaint
 (:class:`desktop.session.Autosave`), and then the journal is emptied; lines whose ``seq`` the
 checkpoint already holds are skipped on replay, so a crash between the two loses nothing and
@@ -116,17 +116,16 @@ class Journal:
     operating system's hands and survives any end of the app, SIGKILL included. The sync to
     the disk itself (``os.fdatasync``), which survives a crash of the machine too, follows:
 
-    * ``sync="thread"`` (the app's policy): on the journal's own thread at once (group commit:
-      one sync for every line written before it), so the GUI thread never waits for the disk;
-      a power loss may lose the lines of the last sync, a few milliseconds
-      (:meth:`wait_synced` waits for them);
-    * ``sync="inline"``: before :meth:`append` returns (measured in
-      ``tests/benchmarks/bench_journal.py``: 0.16 ms idle, tens of ms under other processes'
-      disk writes);
+    * ``sync="inline"`` (the app's policy): before :meth:`append` returns (measured in
+      ``tests/benchmarks/bench_journal.py``: 0.16 ms at the median on an idle disk, 4 ms with
+      other processes writing);
+    * ``sync="thread"``: on the journal's own thread at once (group commit: one sync for every
+      line written before it), so the caller never waits for the disk; a power loss may lose
+      the lines of the last few milliseconds (:meth:`wait_synced` waits for them);
     * ``sync="none"``: never (benchmarks).
     """
 
-    def __init__(self, path: str, sync: str = "thread"):
+    def __init__(self, path: str, sync: str = "inline"):
         if sync not in ("thread", "inline", "none"):
             raise ValueError(f"sync: {sync!r}")
         self.path = path

@@ -532,8 +532,8 @@ class Autosave(QObject):
     checkpoint of them after the repaint.
 
     Write-ahead: every undoable command of a document is appended to the journal
-    (:class:`desktop.journal.Journal`: one JSON line written, then synced to disk on the
-    journal's own thread) from inside the command,
+    (:class:`desktop.journal.Journal`, one JSON line written and synced to disk) from inside the
+    command,
     before it changes the document and before any view is told (:mod:`desktop.journal`).
 
     Checkpoint: the recovery file, ``{"sessions": [session, ...], "paths": [file or null, ...],

@@ -40,7 +40,7 @@ def main() -> None:
     event = dict(example["events"][-1], time="2026-11-28T21:14:00+00:00")
     with tempfile.TemporaryDirectory(dir=base, prefix="bench-journal-") as tmp:
         print(f"{args.appends} appends of one {args.game} entry in {tmp}:")
-        for sync in ("thread", "inline"):
+        for sync in ("inline", "thread"):
             j = Journal(os.path.join(tmp, f"instance-{sync}.journal"), sync=sync)
             j.append({"doc": args.game, "op": "base", "path": None, "saved": False,
                       "session": example})
@@ -55,8 +55,8 @@ def main() -> None:
                 elif sync == "thread":
                     time.sleep(0.0005)   # entries come apart, not in one burst
             j.remove()
-            what = {"thread": "write before the views, fdatasync on the journal's thread",
-                    "inline": "write + fdatasync before the views"}[sync]
+            what = {"thread": "alternative: write, fdatasync on the journal's thread",
+                    "inline": "the app's policy: write + fdatasync before the views"}[sync]
             print(f"  {what}: append median {statistics.median(times) * 1e3:.3f} ms, "
                   f"p99 {_quantile(times, 0.99) * 1e3:.3f} ms, max {max(times) * 1e3:.3f} ms")
             if synced:
