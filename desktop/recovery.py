@@ -668,7 +668,7 @@ def read_recovery_file(path: str) -> list:
     return read_recovery(path).sessions
 
 
-def _when(iso: Optional[str]) -> Optional[str]:
+def clock_time(iso: Optional[str]) -> Optional[str]:
     """An event's ISO time as the local ``HH:MM`` (with the date when not today)."""
     if not iso:
         return None
@@ -702,7 +702,7 @@ def beyond_saved(data, file: Optional[str]) -> Optional[str]:
         except (SessionFormatError, OSError, ValueError):
             saved = None
     if saved is None:
-        newest = _when(max((e.get("time") or "" for e in ev), default="") or None)
+        newest = clock_time(max((e.get("time") or "" for e in ev), default="") or None)
         what = "never saved" if not file else "its file cannot be read"
         return f"{_entries(len(ev))}, {what}" + (f", the newest {newest}" if newest else "")
     if saved == ours:
@@ -713,7 +713,7 @@ def beyond_saved(data, file: Optional[str]) -> Optional[str]:
         same += 1
     parts = []
     if same == len(old) and len(ev) > same:
-        newest = _when(max((e.get("time") or "" for e in ev[same:]), default="") or None)
+        newest = clock_time(max((e.get("time") or "" for e in ev[same:]), default="") or None)
         parts.append(f"{_entries(len(ev) - same)} after the last save"
                      + (f", the newest {newest}" if newest else ""))
     elif len(ev) != len(old) or same < len(ev):

@@ -412,6 +412,7 @@ class DiskStamp(tuple):
 
     @property
     def sha256(self) -> str:
+        """The SHA-256 of the file's content (hex)."""
         return self[2]
 
 

@@ -325,6 +325,7 @@ class FileActions:
 def conflict_text(doc, path: str) -> str:
     """What another writer did to ``path`` since ``doc`` read or wrote it, in words: the
     entries it added (by description, at most 10), for the Save conflict."""
+    from desktop.recovery import clock_time
     from desktop.session import open_session_file
     from engines.core.errors import SessionFormatError
 
@@ -344,8 +345,9 @@ def conflict_text(doc, path: str) -> str:
         if j in remaining:
             remaining.remove(j)
             continue
-        when = f" ({meta.time[11:16]})" if meta.time and len(meta.time) >= 16 else ""
-        added.append(theirs_describe(theirs, ev) + when)
+        when = clock_time(meta.time)
+        when = f" ({when})" if when else ""
+        added.append(describe_entry(theirs, ev) + when)
     if not added:
         what = "It holds no entry that this window lacks (other changes: the setup or removals)."
     else:
@@ -358,7 +360,7 @@ def conflict_text(doc, path: str) -> str:
             f"replaces the file, dropping what the other writer added.")
 
 
-def theirs_describe(session, ev) -> str:
+def describe_entry(session, ev) -> str:
     """One entry of ``session`` in words (its game's ``describe_event``)."""
     from engines import game_module
 

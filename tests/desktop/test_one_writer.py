@@ -84,7 +84,7 @@ def _written_elsewhere(path: str) -> str:
     from engines.core.schema import read_session_file
 
     obj = json.loads(Path(path).read_text(encoding="utf-8"))
-    obj["events"].append(dict(obj["events"][0], time="2026-11-28T21:14:00+00:00"))
+    obj["events"].append(dict(obj["events"][0], time="2026-11-28T21:14:00"))   # local time
     Path(path).write_text(json.dumps(obj), encoding="utf-8")
     data = read_session_file(path)
     return game_module(data.game).describe_event(data.setup, data.events[-1])
