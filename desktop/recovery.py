@@ -970,6 +970,13 @@ def _restore(window, orphans: list) -> bool:
                     kept.append(where)
                 continue
             tab.load_session(data, file)
+            if file:   # Save checks the file against what it is now (desktop.window_files)
+                try:
+                    from desktop.session import disk_stamp
+
+                    tab.document.disk_stamp = disk_stamp(file)
+                except OSError:
+                    pass
             tab.document.undo_stack.resetClean()   # restored work is unsaved work
             restored_games.add(data.game)
             restored = True

@@ -95,8 +95,8 @@ class SessionDocument(QObject):
         #: with the change as a journal operation (:mod:`desktop.journal`), before the command
         #: changes the document and before any view is told; None: no journal.
         self.write_ahead: Optional[Callable[["SessionDocument", dict], None]] = None
-        #: the file as it was read or last written here (:class:`DiskStamp`; None: not known,
-        #: e.g. a game restored after a crash): Save checks it first (desktop.window_files)
+        #: the file as it was read, last written or restored here (:class:`DiskStamp`; None:
+        #: not known): Save checks it first (desktop.window_files)
         self.disk_stamp: Optional[DiskStamp] = None
 
     # -- state ---------------------------------------------------------------------------

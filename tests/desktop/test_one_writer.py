@@ -124,3 +124,26 @@ def test_save_over_a_file_changed_elsewhere_asks_and_names_their_entries(
             assert len(kept) == 1 and len(read_session_file(str(kept[0])).events) == n + 1
     finally:
         _close(w)
+
+
+def test_a_restored_game_checks_its_file_before_saving(qtbot, tmp_path, fresh_recovery,
+                                                        no_modal_boxes):
+    a = _new_window(qtbot)
+    path = _copy_example(tmp_path, "egghead")
+    assert a.open_path(path, ask=False)
+    doc = a.tab_for("egghead").document
+    doc.log_event(doc.events[1])
+    a.autosave.crash_for_test()                       # A is gone, its entry unsaved
+    b = _new_window(qtbot)
+    try:
+        assert b.offer_recovery(ask=False)
+        b.select_game("egghead")
+        theirs = _written_elsewhere(path)              # after the restore
+        asked = []
+        b.ask_save_conflict = lambda _tab, text: asked.append(text) or "cancel"
+        assert not b.save()
+        assert len(asked) == 1 and theirs in asked[0]
+    finally:
+        _close(b)
+        a.autosave.enabled = True
+        _close(a)
