@@ -242,6 +242,17 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
 
     _ended = False
 
+    def commit_data(self, _manager=None) -> None:
+        """The desktop session is about to end (``QGuiApplication.commitDataRequest``): write
+        the recovery file now, the journal emptied into it, and the window's state. The app
+        goes on running (the logout may be cancelled; :mod:`desktop.clean_end`); games without
+        unsaved changes are marked saved in it and never offered."""
+        log.info("the desktop session asks to save (logout)")
+        if self.interactive:
+            window_state.save_window_state(app_settings(), self, self.game_tabs)
+        if self._autosave is not None:
+            self._autosave.write()
+
     def end_without_asking(self, reason: str) -> None:
         """End the app as a quit does, without a question (SIGTERM, SIGHUP, the desktop
         session's logout: :mod:`desktop.clean_end`): games without unsaved changes leave no

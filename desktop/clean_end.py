@@ -1,10 +1,13 @@
 """Clean ends without a quit from the menu: SIGTERM, SIGHUP and the desktop session's logout.
 
-A logout, a shutdown or ``kill`` sends SIGTERM (SIGHUP when the terminal goes); the desktop
-session manager asks first with ``QGuiApplication.commitDataRequest``. Each ends the app as a
-quit does, without a question (nobody may be there to answer): a game without unsaved changes
-leaves no recovery file, a game with unsaved changes is kept in it and offered at the next
-start (:meth:`desktop.session.Autosave.finish`).
+A logout, a shutdown or ``kill`` sends SIGTERM (SIGHUP when the terminal goes): each ends the
+app as a quit does, without a question (nobody may be there to answer): a game without unsaved
+changes leaves no recovery file, a game with unsaved changes is kept in it and offered at the
+next start (:meth:`desktop.session.Autosave.finish`). The desktop session manager asks first
+with ``QGuiApplication.commitDataRequest``: the app then writes everything at once
+(:meth:`desktop.app.MainWindow.commit_data`) and goes on running, as Qt's documentation of the
+signal asks ("you should not exit the application within this signal"; the logout may still
+be cancelled), so whatever ends it next loses nothing and offers only unsaved games.
 
 Python runs a signal handler only between bytecodes, never while Qt's event loop waits in C++;
 ``signal.set_wakeup_fd`` makes the C-level handler write the signal's number to a socket that a
@@ -17,7 +20,7 @@ import logging
 import signal
 import socket
 
-from PySide6.QtCore import QSocketNotifier
+from PySide6.QtCore import QSocketNotifier, Qt
 
 log = logging.getLogger(__name__)
 
@@ -27,8 +30,8 @@ END_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
 
 
 def install_clean_end(app, window) -> None:
-    """Make SIGTERM, SIGHUP and ``app.commitDataRequest`` call ``window.end_without_asking``
-    (from the event loop, on the GUI thread). Call once, on the main thread, before
+    """Make SIGTERM and SIGHUP call ``window.end_without_asking`` (from the event loop, on the
+    GUI thread) and ``app.commitDataRequest`` call ``window.commit_data``. Call once, on the main thread, before
     ``app.exec()``.
 
     Raises:
@@ -54,5 +57,6 @@ def install_clean_end(app, window) -> None:
                 return
 
     notifier.activated.connect(on_signal)
-    app.commitDataRequest.connect(lambda _manager: window.end_without_asking("logout"))
+    # Qt's documentation of the signal asks for a direct connection
+    app.commitDataRequest.connect(window.commit_data, Qt.DirectConnection)
     window._clean_end = (reader, writer, notifier)   # kept as long as the window

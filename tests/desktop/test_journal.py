@@ -204,3 +204,30 @@ def test_ending_without_asking_keeps_only_unsaved_games(qtbot, tmp_path, fresh_r
     finally:
         for o in orphans:
             o.lock.unlock()
+
+
+def test_the_logout_writes_everything_and_offers_only_unsaved_games(qtbot, tmp_path,
+                                                                    fresh_recovery):
+    """commitDataRequest (desktop.clean_end): written at once, the app runs on; killed after
+    it, only the unsaved game is offered."""
+    from desktop.recovery import find_orphans
+
+    a = _new_window(qtbot)
+    assert a.open_path(_copy_example(tmp_path, "cluedo"), ask=False)
+    assert a.open_path(_copy_example(tmp_path, "spyfall"), ask=False)
+    doc = a.tab_for("spyfall").document
+    doc.log_event(doc.events[-1])              # spyfall unsaved, cluedo as saved
+    a.commit_data()
+    assert not a.autosave.pending() and a.autosave.enabled
+    assert os.path.getsize(a.autosave.journal_path()) == 0   # all in the checkpoint
+    a.autosave.crash_for_test()                # what a kill after the logout leaves
+    orphans, messages = find_orphans()
+    try:
+        assert messages == []
+        assert [(d.game, len(d.events)) for o in orphans for d, _f in o.sessions] == \
+            [("spyfall", len(doc.events))]
+    finally:
+        for o in orphans:
+            o.lock.unlock()
+        a.autosave.enabled = True
+        _close(a)
