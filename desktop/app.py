@@ -27,6 +27,7 @@ from desktop import (
     table_kit,  # zoom, privacy screen, keep awake, reopen
     window_state,
 )
+from desktop.clean_end import install_clean_end
 from desktop.errors import LEVELS, ErrorReporter, setup_logging
 from desktop.settings import APP_NAME, LAST_TAB, ORG_NAME, app_settings
 from desktop.tab_pages import TabPage, tab_class, tab_games
@@ -41,7 +42,8 @@ from engines.registry import discovery_problems, known_games, registered_games
 # session and recovery modules and every tab module are imported when first used — a tab's
 # when it is first shown or needed (docs/ARCHITECTURE.md, "Start-up").
 
-__all__ = ["APP_NAME", "ORG_NAME", "MainWindow", "main", "make_app", "plain_text_html"]
+__all__ = ["APP_NAME", "ORG_NAME", "MainWindow", "install_clean_end", "main", "make_app",
+           "plain_text_html"]
 log = logging.getLogger(__name__)
 
 
@@ -238,7 +240,46 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
         self.setWindowTitle(f"{doc.display_name()}[*] — {tab.title()} — {APP_NAME}")
         self.setWindowModified(doc.is_modified())
 
+    _ended = False
+
+    def commit_data(self, _manager=None) -> None:
+        """The desktop session is about to end (``QGuiApplication.commitDataRequest``): write
+        the recovery file now, the journal emptied into it, and the window's state. The app
+        goes on running (the logout may be cancelled; :mod:`desktop.clean_end`); games without
+        unsaved changes are marked saved in it and never offered."""
+        log.info("the desktop session asks to save (logout)")
+        if self.interactive:
+            window_state.save_window_state(app_settings(), self, self.game_tabs)
+        if self._autosave is not None:
+            self._autosave.write()
+
+    def end_without_asking(self, reason: str) -> None:
+        """End the app as a quit does, without a question (SIGTERM, SIGHUP, the desktop
+        session's logout: :mod:`desktop.clean_end`): games without unsaved changes leave no
+        recovery file, unsaved ones stay in it for the next start's offer
+        (:meth:`desktop.session.Autosave.finish`); then the event loop ends."""
+        if self._ended:
+            return
+        self._ended = True
+        log.info("ending without a question (%s)", reason)
+        from desktop.recovery import finish_threads
+
+        if self.interactive:
+            window_state.save_window_state(app_settings(), self, self.game_tabs)
+        if self._autosave is not None:
+            self._autosave.finish()
+        self.shutdown()
+        if self._handoff is not None:
+            self._handoff.close()
+        if self._autosave is not None:
+            self._autosave.release()
+        finish_threads(self)
+        QApplication.exit(0)
+
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
+        if self._ended:
+            event.accept()
+            return
         if not self._close_unsaved():
             event.ignore()
             return
@@ -328,6 +369,8 @@ def main(argv=None) -> int:
     if args.session and not headless and hand_off_at_start(args.session):
         return 0
     win = MainWindow(autosave=not headless, interactive=not headless)
+    if not headless:
+        install_clean_end(app, win)
     reporter = ErrorReporter(win, interactive=not headless)
     reporter.install()
     win.tabBuilt.connect(lambda _game: warm_engine_imports(win.games()))

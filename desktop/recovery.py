@@ -2,11 +2,15 @@
 
 Every running copy (an *instance*) owns one recovery file, guarded by a :class:`QLockFile`::
 
-    <AppDataLocation>/recovery/instance-<id>.json   {"sessions": [...], "paths": [...]}
-    <AppDataLocation>/recovery/instance-<id>.lock   held while the instance runs
+    <AppDataLocation>/recovery/instance-<id>.json     checkpoint {"sessions", "paths", ...}
+    <AppDataLocation>/recovery/instance-<id>.journal  every change since (desktop.journal)
+    <AppDataLocation>/recovery/instance-<id>.lock     held while the instance runs
 
-Autosave (:class:`InstanceAutosave`) writes the instance's unsaved documents to its own file
-after every change (atomically, :class:`QSaveFile`), so two copies never overwrite each other.
+Autosave (:class:`InstanceAutosave`) appends every change to the instance's own journal before
+the views are told, and writes a checkpoint of its documents after the repaint (atomically,
+:class:`QSaveFile`), so two copies never overwrite each other. What a file offers is the
+checkpoint with its journal replayed (:func:`read_recovery`), less every document that equals
+its saved file.
 At start, :func:`offer_restore` looks at the other instances' files: a file whose lock can be
 taken belongs to an instance that is gone (QLockFile treats the lock of a dead process on this
 host as stale, Qt docs "QLockFile::tryLock"), so it is offered for restoring with what it holds
@@ -105,8 +109,10 @@ class InstanceAutosave(Autosave):
         self._path = base + ".json"
         self.lock = _lock(base + ".lock")
         self.lock.tryLock(0)   # a fresh unique name: always free
-        self._open_locks: dict = {}   # document -> (abs path, QLockFile)
-        self._claims: dict = {}       # real path -> QLockFile taken for a write in progress
+        # document -> (abs path, data-folder QLockFile or None, QLockFile beside it or None)
+        self._open_locks: dict = {}
+        # real path -> (data-folder lock or None, lock beside it or None) for a write in progress
+        self._claims: dict = {}
         _adopt_legacy_file()
 
     def recovery_path(self) -> str:  # noqa: D102 (instance file instead of the shared one)
@@ -160,23 +166,32 @@ class InstanceAutosave(Autosave):
     def _mark_open(self, doc) -> None:
         old = self._open_locks.pop(doc, None)
         if old is not None:
-            _remove(_owner_path(old[1].fileName()))
-            old[1].unlock()
+            _let_go(old[1], old[2])
         if doc.path:
             claimed = self._claims.pop(os.path.realpath(doc.path), None)
             if claimed is not None:   # taken before the file was written (write_target)
-                self._open_locks[doc] = (os.path.abspath(doc.path), claimed)
+                self._open_locks[doc] = (os.path.abspath(doc.path), *claimed)
                 return
             lock = _lock(_open_lock_path(doc.path))
             if lock.tryLock(0):
-                self._open_locks[doc] = (os.path.abspath(doc.path), lock)
                 _write_owner(lock.fileName(), self.instance_id)
+            else:
+                lock = None
+            try:
+                beside = _take_beside(doc.path)
+            except TargetHeldError:
+                beside = None         # opened after open_elsewhere said no: a race, not ours
+            if lock is not None or beside is not None:
+                self._open_locks[doc] = (os.path.abspath(doc.path), lock, beside)
 
     @contextmanager
     def write_target(self, path: str):
-        """Hold the open-file lock of ``path`` while it is written (Save As, Export): the lock
-        is taken before writing, so two instances never write one file; a document whose path
-        becomes ``path`` keeps it (``pathChanged``), any other write lets it go afterwards.
+        """Hold the open-file locks of ``path`` while it is written (Save As, Export): the
+        locks are taken before writing, so two instances never write one file; a document
+        whose path becomes ``path`` keeps them (``pathChanged``), any other write lets them go
+        afterwards. The locks are the one beside the file (:func:`beside_lock_path`, whatever
+        the instances' data folders) and the one in the data folder (which names this
+        instance for the hand-off).
 
         Raises:
             TargetHeldError: another running instance has ``path`` open (names its process).
@@ -189,34 +204,42 @@ class InstanceAutosave(Autosave):
         if not lock.tryLock(0):
             if lock.error() == QLockFile.LockFailedError:
                 raise TargetHeldError(path, *(open_elsewhere_owner(path, self) or (-1, "")))
-            yield        # no lock can be made here (a data folder that cannot be written)
+            lock = None  # no lock can be made here (a data folder that cannot be written)
+        try:
+            beside = _take_beside(path)
+        except TargetHeldError:
+            _let_go(lock, None)
+            raise
+        if lock is not None:
+            _write_owner(lock.fileName(), self.instance_id)
+        if lock is None and beside is None:
+            yield        # no lock can be made anywhere: written as before
             return
-        _write_owner(lock.fileName(), self.instance_id)
-        self._claims[real] = lock
+        self._claims[real] = (lock, beside)
         try:
             yield
         finally:
             left = self._claims.pop(real, None)
             if left is not None:          # not adopted by a document: let it go
-                _remove(_owner_path(left.fileName()))
-                left.unlock()
+                _let_go(*left)
 
     def holds(self, path: str) -> bool:
         """True when this instance has the session file ``path`` open."""
         real = os.path.realpath(path)
-        return any(os.path.realpath(p) == real for p, _lock in self._open_locks.values())
+        return any(os.path.realpath(held[0]) == real for held in self._open_locks.values())
 
     def release(self) -> None:
         """Unlock everything this instance holds (a clean quit; the file is discarded first)."""
-        for _path, lock in self._open_locks.values():
-            _remove(_owner_path(lock.fileName()))
-            lock.unlock()
+        for _path, lock, beside in self._open_locks.values():
+            _let_go(lock, beside)
         self._open_locks.clear()
         self.lock.unlock()
 
     def crash_for_test(self) -> None:
         """Forget the locks without deleting the recovery file, as a killed process would."""
         self.enabled = False
+        if self._journal is not None:
+            self._journal.close()
         self.release()
 
 
@@ -245,6 +268,51 @@ def check_write_target(path: str, autosave: Optional["InstanceAutosave"]) -> Opt
     the lock instead (:meth:`InstanceAutosave.write_target`)."""
     owner = open_elsewhere_owner(path, autosave)
     return None if owner is None else str(TargetHeldError(path, *owner))
+
+
+def beside_lock_path(path: str) -> str:
+    """The lock beside the session file ``path``: ``.~lock.NAME#`` in its folder, as office
+    suites name theirs (LibreOffice's ``.~lock.NAME#``), so two instances whatever their data
+    folders (two accounts, a shared or network folder, another install) see each other."""
+    folder, name = os.path.split(os.path.abspath(path))
+    return os.path.join(folder, f".~lock.{name}#")
+
+
+def _take_beside(path: str) -> Optional[QLockFile]:
+    """The lock beside ``path`` (:func:`beside_lock_path`) taken for this instance, or None
+    where none can be made (a folder that cannot be written: the data folder's lock alone
+    guards the file then).
+
+    Raises:
+        TargetHeldError: another running process holds it (naming that process).
+    """
+    from engines.core.resources import resources_root
+
+    root = os.path.realpath(str(resources_root()))
+    if os.path.realpath(path).startswith(root.rstrip(os.sep) + os.sep):
+        return None     # the app's own examples: never a lock file among them
+    lock = _lock(beside_lock_path(path))
+    if lock.tryLock(0):
+        return lock
+    if lock.error() == QLockFile.LockFailedError:
+        raise TargetHeldError(path, _lock_pid(lock))
+    return None
+
+
+def _lock_pid(lock: QLockFile) -> int:
+    """The process holding ``lock`` (-1 when the lock does not tell)."""
+    info = lock.getLockInfo()   # (pid, hostname, appname), or a falsy value when unknown
+    pid = info[0] if isinstance(info, (tuple, list)) and info else 0
+    return int(pid) if pid else -1
+
+
+def _let_go(lock: Optional[QLockFile], beside: Optional[QLockFile]) -> None:
+    """Unlock an open-file lock (with its ``.owner`` file) and the lock beside the file."""
+    if lock is not None:
+        _remove(_owner_path(lock.fileName()))
+        lock.unlock()
+    if beside is not None:
+        beside.unlock()
 
 
 def _open_lock_path(path: str) -> str:
@@ -290,15 +358,20 @@ def open_elsewhere(path: str, autosave: Optional[InstanceAutosave] = None) -> Op
     ``autosave``, this instance's, holds it)."""
     if autosave is not None and autosave.holds(path):
         return None
-    lock = _lock(_open_lock_path(path))
-    if lock.tryLock(0):
-        lock.unlock()
-        return None
-    if lock.error() != QLockFile.LockFailedError:
-        return None   # the lock cannot be made at all (a folder that cannot be written)
-    info = lock.getLockInfo()   # (pid, hostname, appname), or a falsy value when unknown
-    pid = info[0] if isinstance(info, (tuple, list)) and info else 0
-    return int(pid) if pid else -1
+    from engines.core.resources import resources_root
+
+    beside = [] if os.path.realpath(path).startswith(
+        os.path.realpath(str(resources_root())).rstrip(os.sep) + os.sep) \
+        else [beside_lock_path(path)]
+    for lock_file in [_open_lock_path(path), *beside]:
+        lock = _lock(lock_file)
+        if lock.tryLock(0):
+            lock.unlock()
+            continue
+        if lock.error() != QLockFile.LockFailedError:
+            continue   # the lock cannot be made at all (a folder that cannot be written)
+        return _lock_pid(lock)
+    return None
 
 
 # -- hand-off of a file open in another instance ----------------------------------------------
@@ -467,58 +540,188 @@ class Orphan:
     lock: QLockFile
     sessions: list = field(default_factory=list)   # [(SessionData, file or None)]
     modified: float = 0.0
+    #: for each session, what it holds beyond its saved file (:func:`beyond_saved`)
+    beyond: list = field(default_factory=list)
 
     def describe(self) -> str:
-        """``"Cluedo (12 events), Spyfall (3 events) — last change 2026-11-23 18:40"``."""
+        """``"Cluedo — s.json (12 events: 3 entries after the last save, the newest 21:14) —
+        last change 2026-11-23 21:14"``."""
         parts = []
-        for data, file in self.sessions:
+        for i, (data, file) in enumerate(self.sessions):
             try:
                 title = game_module(data.game).TITLE
             except ModuleNotFoundError:
                 title = data.game
             name = f" — {os.path.basename(file)}" if file else ""
+            what = f": {self.beyond[i]}" if i < len(self.beyond) and self.beyond[i] else ""
             parts.append(f"{title}{name} ({len(data.events)} event"
-                         f"{'s' if len(data.events) != 1 else ''})")
+                         f"{'s' if len(data.events) != 1 else ''}{what})")
         when = datetime.fromtimestamp(self.modified).strftime("%Y-%m-%d %H:%M")
         return f"{', '.join(parts)} — last change {when}"
 
 
 def _set_aside(path: str, folder: str) -> str:
+    """Move the recovery file ``path`` and its journal to ``recovery/<folder>/``; the new name
+    of the one that existed (the recovery file's when both did)."""
+    from desktop.journal import journal_path
+
     dest_dir = os.path.join(recovery_dir(), folder)
     os.makedirs(dest_dir, exist_ok=True)
-    dest = os.path.join(dest_dir, os.path.basename(path))
-    os.replace(path, dest)
-    return dest
+    dest = None
+    for src in (journal_path(path), path):
+        if os.path.exists(src):
+            dest = os.path.join(dest_dir, os.path.basename(src))
+            os.replace(src, dest)
+    return dest or os.path.join(dest_dir, os.path.basename(path))
+
+
+def _remove_recovery(path: str) -> None:
+    """Remove the recovery file ``path`` and its journal."""
+    from desktop.journal import journal_path
+
+    _remove(journal_path(path))
+    _remove(path)
+
+
+@dataclass
+class RecoveryRead:
+    """What one recovery file holds once its journal is replayed (:func:`read_recovery`).
+
+    Attributes:
+        sessions: ``[(SessionData, file or None)]``, the documents with unsaved changes that
+            differ from their saved file; ``beyond``: for each, what it holds beyond the saved
+            file in words (``"3 entries after the last save, the newest 21:14"``);
+            ``problem``: a journal line refused or cut short, in words, or None.
+    """
+
+    sessions: list
+    beyond: list
+    problem: Optional[str] = None
+
+
+def read_recovery(path: str) -> RecoveryRead:
+    """The checkpoint ``path`` (``instance-<id>.json``, may be missing when the instance died
+    before its first checkpoint) with its journal replayed (:func:`desktop.journal.replay`).
+    A document that has no unsaved change, or that equals its saved file, is left out.
+
+    Raises:
+        SessionFormatError: the checkpoint is damaged (unreadable, not JSON, wrong shape, or
+            no session in it validates and the journal adds none).
+    """
+    from desktop.journal import DocState, journal_path, replay
+    from engines.core.schema import loads_json, read_bounded
+
+    docs: dict = {}
+    after, first_error = 0, None
+    if os.path.exists(path) or not os.path.exists(journal_path(path)):
+        payload = loads_json(read_bounded(path, MAX_RECOVERY_BYTES, "$", "the recovery file"),
+                             path)
+        if not isinstance(payload, dict) or not isinstance(payload.get("sessions"), list):
+            raise SessionFormatError("$.sessions", "expected a list of sessions", path)
+        paths = payload.get("paths")
+        paths = paths if isinstance(paths, list) else []
+        saved = payload.get("saved")
+        saved = saved if isinstance(saved, list) else []
+        seq = payload.get("seq")
+        after = seq if isinstance(seq, int) and not isinstance(seq, bool) else 0
+        for i, obj in enumerate(payload["sessions"]):
+            file = save_target(paths[i]) if i < len(paths) else None
+            try:
+                # the same reader as File → Open, confined to the game's own folder (or, for an
+                # untitled game, to the app's resources): a recovery file is input like any other
+                data = parse_session(obj, file, folder=os.path.dirname(file) if file else "")
+            except SessionFormatError as exc:
+                first_error = first_error or SessionFormatError(f"$.sessions[{i}]", exc.message,
+                                                                path)
+                continue
+            docs[data.game] = DocState(obj, file, i < len(saved) and saved[i] is True)
+    result = replay(docs, journal_path(path), after)
+    out = RecoveryRead([], [], result.problem)
+    for game, st in result.docs.items():
+        file = save_target(st.path) if st.path else None
+        try:
+            data = parse_session(st.session, file, folder=os.path.dirname(file) if file else "")
+        except SessionFormatError as exc:
+            first_error = first_error or SessionFormatError(f"journal document {game}",
+                                                            exc.message, path)
+            continue
+        if st.saved:
+            continue
+        beyond = beyond_saved(data, file)
+        if beyond is None:
+            continue            # equal to its saved file: nothing to restore
+        out.sessions.append((data, file))
+        out.beyond.append(beyond)
+    if not out.sessions and first_error is not None:
+        raise first_error
+    return out
 
 
 def read_recovery_file(path: str) -> list:
-    """Sessions in one recovery file, ``[(SessionData, file or None)]``.
+    """Sessions in one recovery file with its journal replayed, ``[(SessionData, file or
+    None)]``: those with unsaved changes (:func:`read_recovery`).
 
     Raises:
         SessionFormatError: the file is damaged (unreadable, not JSON, wrong shape, or no
             session in it validates).
     """
-    from engines.core.schema import loads_json, read_bounded
+    return read_recovery(path).sessions
 
-    payload = loads_json(read_bounded(path, MAX_RECOVERY_BYTES, "$", "the recovery file"), path)
-    if not isinstance(payload, dict) or not isinstance(payload.get("sessions"), list):
-        raise SessionFormatError("$.sessions", "expected a list of sessions", path)
-    paths = payload.get("paths")
-    if not isinstance(paths, list):
-        paths = []
-    out, first_error = [], None
-    for i, obj in enumerate(payload["sessions"]):
-        file = save_target(paths[i]) if i < len(paths) else None
+
+def clock_time(iso: Optional[str]) -> Optional[str]:
+    """An event's ISO time as the local ``HH:MM`` (with the date when not today)."""
+    if not iso:
+        return None
+    try:
+        t = datetime.fromisoformat(iso)
+    except ValueError:
+        return None
+    if t.tzinfo is not None:
+        t = t.astimezone()
+    return t.strftime("%H:%M") if t.date() == datetime.now().date() \
+        else t.strftime("%Y-%m-%d %H:%M")
+
+
+def _entries(n: int) -> str:
+    return f"{n} entr{'y' if n == 1 else 'ies'}"
+
+
+def beyond_saved(data, file: Optional[str]) -> Optional[str]:
+    """What the recovered session ``data`` holds beyond its saved file ``file``, in words
+    (``"3 entries after the last save, the newest 21:14"``), or None when it equals the
+    file (then there is nothing to restore). An untitled game, or a file that cannot be
+    read, is described by its own entries."""
+    from engines.core.schema import read_session_file, session_json
+
+    ours = session_json(data, file or "")
+    ev = ours["events"]
+    saved = None
+    if file:
         try:
-            # the same reader as File → Open, confined to the game's own folder (or, for an
-            # untitled game, to the app's resources): a recovery file is input like any other
-            out.append((parse_session(obj, file, folder=os.path.dirname(file) if file else ""),
-                        file))
-        except SessionFormatError as exc:
-            first_error = first_error or SessionFormatError(f"$.sessions[{i}]", exc.message, path)
-    if not out and first_error is not None:
-        raise first_error
-    return out
+            saved = session_json(read_session_file(file), file)
+        except (SessionFormatError, OSError, ValueError):
+            saved = None
+    if saved is None:
+        newest = clock_time(max((e.get("time") or "" for e in ev), default="") or None)
+        what = "never saved" if not file else "its file cannot be read"
+        return f"{_entries(len(ev))}, {what}" + (f", the newest {newest}" if newest else "")
+    if saved == ours:
+        return None
+    old = saved["events"]
+    same = 0
+    while same < min(len(ev), len(old)) and ev[same] == old[same]:
+        same += 1
+    parts = []
+    if same == len(old) and len(ev) > same:
+        newest = clock_time(max((e.get("time") or "" for e in ev[same:]), default="") or None)
+        parts.append(f"{_entries(len(ev) - same)} after the last save"
+                     + (f", the newest {newest}" if newest else ""))
+    elif len(ev) != len(old) or same < len(ev):
+        parts.append(f"the log differs from the saved file from entry {same + 1} "
+                     f"({len(ev)} entries here, {len(old)} in the file)")
+    if ours["setup"] != saved["setup"]:
+        parts.append("a changed setup")
+    return "; ".join(parts) or "changes after the last save"
 
 
 def save_target(path) -> Optional[str]:
@@ -571,7 +774,13 @@ def find_orphans(own: Optional[str] = None) -> tuple[list, list]:
         _remove_stale_temporaries(folder, names)
         _remove_stale_locks(folder, names)
         for name in sorted(names):
-            if not (name.startswith("instance-") and name.endswith(".json")):
+            if not name.startswith("instance-"):
+                continue
+            if name.endswith(".journal"):     # a journal without its checkpoint: read alone
+                if name[:-8] + ".json" in names:
+                    continue
+                name = name[:-8] + ".json"
+            elif not name.endswith(".json"):
                 continue
             path = os.path.join(folder, name)
             if own and os.path.abspath(path) == os.path.abspath(own):
@@ -609,7 +818,7 @@ def _remove_stale_locks(folder: str, names: set) -> None:
     for name in sorted(names):
         path = os.path.join(folder, name)
         if name.startswith("instance-") and name.endswith(".lock") \
-                and name[:-5] + ".json" not in names:
+                and name[:-5] + ".json" not in names and name[:-5] + ".journal" not in names:
             _is_stale(path)
         elif name.startswith("open-") and name.endswith(".lock"):
             _remove_stale_open_lock(path)
@@ -636,9 +845,14 @@ def _claim_orphan(path: str) -> tuple[Optional[Orphan], Optional[str]]:
     lock = _lock(path[:-5] + ".lock")
     if not lock.tryLock(0):
         return None, None          # a live instance: never touched
+    from desktop.journal import journal_path
+
     message = None
     try:
-        sessions = read_recovery_file(path)
+        found = read_recovery(path)
+        sessions = found.sessions
+        if found.problem:
+            message = _keep_journal_copy(path, found.problem)
     except SessionFormatError as exc:
         try:
             dest = _set_aside(path, "damaged")
@@ -648,15 +862,35 @@ def _claim_orphan(path: str) -> tuple[Optional[Orphan], Optional[str]]:
         sessions = None
     if not sessions:
         if sessions is not None:
-            _remove(path)
+            _remove_recovery(path)   # nothing unsaved in it (or all equal to their files)
         lock.unlock()
         _remove(lock_path(lock))
         return None, message
+    times = []
+    for p in (path, journal_path(path)):
+        try:
+            times.append(os.path.getmtime(p))
+        except OSError:
+            pass
+    return Orphan(path, lock, sessions, max(times, default=time.time()), found.beyond), message
+
+
+def _keep_journal_copy(path: str, problem: str) -> str:
+    """A copy of the journal of ``path`` in ``recovery/damaged/`` (a line of it was refused or
+    cut short); the message saying so."""
+    import shutil
+
+    from desktop.journal import journal_path
+
+    src = journal_path(path)
+    dest_dir = os.path.join(recovery_dir(), "damaged")
     try:
-        mtime = os.path.getmtime(path)
+        os.makedirs(dest_dir, exist_ok=True)
+        dest = os.path.join(dest_dir, os.path.basename(src))
+        shutil.copyfile(src, dest)
     except OSError:
-        mtime = time.time()
-    return Orphan(path, lock, sessions, mtime), None
+        return f"Recovery of {os.path.basename(path)}: {problem}."
+    return f"Recovery of {os.path.basename(path)}: {problem}; the journal was copied to {dest}."
 
 
 def lock_path(lock: QLockFile) -> str:
@@ -679,7 +913,7 @@ def offer_restore(window, ask: bool = True) -> bool:
     own = window.autosave.recovery_path() if isinstance(window.autosave, InstanceAutosave) else None
     orphans, messages = find_orphans(own)
     if messages and ask:
-        QMessageBox.warning(window, "Recovery file set aside", as_rich_plain("\n".join(messages)))
+        QMessageBox.warning(window, "Recovery files", as_rich_plain("\n".join(messages)))
     elif messages:
         print("\n".join(messages), file=sys.stderr)
     if not orphans:
@@ -736,6 +970,13 @@ def _restore(window, orphans: list) -> bool:
                     kept.append(where)
                 continue
             tab.load_session(data, file)
+            if file:   # Save checks the file against what it is now (desktop.window_files)
+                try:
+                    from desktop.session import disk_stamp
+
+                    tab.document.disk_stamp = disk_stamp(file)
+                except OSError:
+                    pass
             tab.document.undo_stack.resetClean()   # restored work is unsaved work
             restored_games.add(data.game)
             restored = True
@@ -743,7 +984,7 @@ def _restore(window, orphans: list) -> bool:
     for o in orphans:
         done = written and complete[o.path]
         if done:
-            _remove(o.path)   # its sessions now live in this instance's recovery file
+            _remove_recovery(o.path)   # its sessions now live in this instance's recovery file
         o.lock.unlock()
         if done:
             _remove(lock_path(o.lock))

@@ -91,8 +91,39 @@ class SessionDocument(QObject):
         #: ``setup -> setup`` adding what a tab keeps outside the undo history to the setup that
         #: is written (Spyfall: the round timer's time left), or None.
         self.setup_for_saving: Optional[Callable[[Any], Any]] = None
+        #: ``write_ahead(doc, op)``: called by every undoable command (its redo and its undo)
+        #: with the change as a journal operation (:mod:`desktop.journal`), before the command
+        #: changes the document and before any view is told; None: no journal.
+        self.write_ahead: Optional[Callable[["SessionDocument", dict], None]] = None
+        #: the file as it was read, last written or restored here (:class:`DiskStamp`; None:
+        #: not known): Save checks it first (desktop.window_files)
+        self.disk_stamp: Optional[DiskStamp] = None
 
     # -- state ---------------------------------------------------------------------------
+    def _ahead(self, op: dict) -> None:
+        """Hand ``op`` to :attr:`write_ahead` (the journal) before the change is made."""
+        if self.write_ahead is not None:
+            self.write_ahead(self, op)
+
+    def event_json(self, event: Any, meta: EventMeta) -> dict:
+        """``event`` with its ``meta`` as a session file's event object."""
+        d = dict(event.to_json())
+        d.update(meta.to_json())
+        return d
+
+    def setup_json(self, setup: Any) -> dict:
+        """``setup`` as the session file written to this document's file holds it (with
+        :attr:`setup_for_saving`; files it names relative to the file's folder)."""
+        from engines.core.schema import WRITING_TO
+
+        if self.setup_for_saving is not None:
+            setup = self.setup_for_saving(setup)
+        token = WRITING_TO.set(os.path.abspath(self.path) if self.path else "")
+        try:
+            return setup.to_json()
+        finally:
+            WRITING_TO.reset(token)
+
     def _bump(self) -> None:
         self.revision += 1
         self.changed.emit(self.revision)
@@ -161,6 +192,7 @@ class SessionDocument(QObject):
         self.events = list(events)
         self.meta = list(meta) if meta else [EventMeta() for _ in self.events]
         self.undo_stack.clear()
+        self.disk_stamp = None
         self.set_path(path)
         self.undo_stack.setClean()
         self.documentReset.emit()
@@ -188,6 +220,10 @@ class SessionDocument(QObject):
         if not path:
             raise ValueError("no file name")
         write_text_atomically(path, self.to_text(path))
+        try:
+            self.disk_stamp = disk_stamp(path)
+        except OSError:
+            self.disk_stamp = None
         self.set_path(path)
         self.undo_stack.setClean()
 
@@ -271,12 +307,15 @@ class _AppendEvent(QUndoCommand):
         self.doc, self.event, self.meta_ = doc, event, meta
 
     def redo(self):
+        self.doc._ahead({"op": "insert", "at": len(self.doc.events),
+                         "event": self.doc.event_json(self.event, self.meta_)})
         self.doc.events.append(self.event)
         self.doc.meta.append(self.meta_)
         self.doc.eventsInserted.emit(len(self.doc.events) - 1, 1)
         self.doc._bump()
 
     def undo(self):
+        self.doc._ahead({"op": "remove", "at": len(self.doc.events) - 1})
         self.doc.events.pop()
         self.doc.meta.pop()
         self.doc.eventsRemoved.emit(len(self.doc.events), 1)
@@ -291,12 +330,15 @@ class _RemoveEvent(QUndoCommand):
         self.meta_ = doc.meta[index]
 
     def redo(self):
+        self.doc._ahead({"op": "remove", "at": self.index})
         del self.doc.events[self.index]
         del self.doc.meta[self.index]
         self.doc.eventsRemoved.emit(self.index, 1)
         self.doc._bump()
 
     def undo(self):
+        self.doc._ahead({"op": "insert", "at": self.index,
+                         "event": self.doc.event_json(self.event, self.meta_)})
         self.doc.events.insert(self.index, self.event)
         self.doc.meta.insert(self.index, self.meta_)
         self.doc.eventsInserted.emit(self.index, 1)
@@ -309,11 +351,15 @@ class _ReplaceEvent(QUndoCommand):
         self.doc, self.index, self.new, self.old = doc, index, event, doc.events[index]
 
     def redo(self):
+        self.doc._ahead({"op": "replace", "at": self.index,
+                         "event": self.doc.event_json(self.new, self.doc.meta[self.index])})
         self.doc.events[self.index] = self.new
         self.doc.eventChanged.emit(self.index)
         self.doc._bump()
 
     def undo(self):
+        self.doc._ahead({"op": "replace", "at": self.index,
+                         "event": self.doc.event_json(self.old, self.doc.meta[self.index])})
         self.doc.events[self.index] = self.old
         self.doc.eventChanged.emit(self.index)
         self.doc._bump()
@@ -336,11 +382,13 @@ class _ReplaceSetup(QUndoCommand):
         return True
 
     def redo(self):
+        self.doc._ahead({"op": "setup", "setup": self.doc.setup_json(self.new)})
         self.doc.setup = self.new
         self.doc.setupReplaced.emit()
         self.doc._bump()
 
     def undo(self):
+        self.doc._ahead({"op": "setup", "setup": self.doc.setup_json(self.old)})
         self.doc.setup = self.old
         self.doc.setupReplaced.emit()
         self.doc._bump()
@@ -351,6 +399,40 @@ def same_setup(a: Any, b: Any) -> bool:
     setup may leave things the model never reads out of its equality, e.g. Spyfall's table
     aids, which must still be undoable changes)."""
     return a == b and (a is b or a.to_json() == b.to_json())
+
+
+class DiskStamp(tuple):
+    """``(size, mtime_ns, sha256)`` of a session file as this window read or wrote it: Save
+    checks that the file on disk is still the one it knows (:func:`disk_stamp`)."""
+
+    __slots__ = ()
+
+    def __new__(cls, size: int, mtime_ns: int, sha256: str):
+        return super().__new__(cls, (size, mtime_ns, sha256))
+
+    @property
+    def sha256(self) -> str:
+        """The SHA-256 of the file's content (hex)."""
+        return self[2]
+
+
+def disk_stamp(path: str) -> Optional[DiskStamp]:
+    """The :class:`DiskStamp` of the file ``path`` now, or None when it does not exist.
+
+    Raises:
+        OSError: it exists but cannot be read.
+    """
+    import hashlib
+
+    try:
+        with open(path, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            digest = hashlib.sha256()
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+    except FileNotFoundError:
+        return None
+    return DiskStamp(st.st_size, st.st_mtime_ns, digest.hexdigest())
 
 
 def open_session_file(path: str) -> SessionData:
@@ -429,20 +511,43 @@ def data_dir() -> str:
     return data_location()[0]
 
 
+def _sync_folder(folder: str) -> None:
+    """fsync the folder ``folder`` (so a rename in it survives a power loss); nothing where
+    folders cannot be opened (Windows).
+
+    Raises:
+        OSError: the sync failed.
+    """
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 class Autosave(QObject):
-    """Writes every tab's document, after every change, to a recovery file (atomically).
+    """Writes every change of the watched documents to disk before the views are told, and a
+    checkpoint of them after the repaint.
 
-    The file is ``<AppDataLocation>/recovery.json``: ``{"sessions": [session, ...],
-    "paths": [file or null, ...]}``. A clean exit deletes it; finding it at start means the
-    last run crashed, and the app offers to restore it.
+    Write-ahead: every undoable command of a document is appended to the journal
+    (:class:`desktop.journal.Journal`, one JSON line written and synced to disk) from inside the
+    command,
+    before it changes the document and before any view is told (:mod:`desktop.journal`).
 
-    A change is written from a zero-delay timer (:data:`WRITE_DELAY_MS`), not inside the
-    change's own signal: the repaint the change asked for is delivered first (Qt delivers
-    posted events, such as a widget's paint request, before it runs timers), then the write,
-    one pass of the event loop later. Changes made in the same pass make one write.
+    Checkpoint: the recovery file, ``{"sessions": [session, ...], "paths": [file or null, ...],
+    "saved": [bool, ...], "seq": n}`` (``saved``: the document equals its saved file; ``seq``:
+    the last journal line it holds), written atomically from a zero-delay timer
+    (:data:`WRITE_DELAY_MS`), not inside the change's own signal: the repaint the change asked
+    for is delivered first (Qt delivers posted events, such as a widget's paint request, before
+    it runs timers), then the checkpoint, which empties the journal. Changes made in the same
+    pass make one checkpoint. A clean exit deletes both files (:meth:`discard`); a clean end
+    without asking (:meth:`finish`: SIGTERM, logout) keeps only the unsaved documents.
     """
 
-    #: Milliseconds between a change and its write (0: the next pass of the event loop).
+    #: Milliseconds between a change and its checkpoint (0: the next pass of the event loop).
     WRITE_DELAY_MS = 0
 
     #: writeFailed(str reason): the recovery file could not be written (each failed write).
@@ -463,15 +568,92 @@ class Autosave(QObject):
         self._pending.setSingleShot(True)
         self._pending.setInterval(self.WRITE_DELAY_MS)
         self._pending.timeout.connect(self.write)
+        self._journal = None
+        self._old_journals: list = []
+        #: ids of the documents whose state the checkpoint or the journal holds (the others get
+        #: a "base" line before their next change)
+        self._based: set = set()
 
     @staticmethod
     def recovery_path() -> str:
         return os.path.join(data_dir(), "recovery.json")
 
+    def journal_path(self) -> str:
+        """The journal beside the recovery file (:func:`desktop.journal.journal_path`)."""
+        from desktop.journal import journal_path
+
+        return journal_path(self.recovery_path())
+
+    @property
+    def journal(self):
+        """The :class:`desktop.journal.Journal` beside the recovery file (it follows the
+        recovery file when that moves, its numbering going on)."""
+        from desktop.journal import Journal
+
+        path = self.journal_path()
+        if self._journal is None or self._journal.path != path:
+            old = self._journal
+            self._journal = Journal(path)
+            if old is not None:
+                self._journal.seq = old.seq
+                old.close()   # removed once a checkpoint in the new place holds its lines
+                self._old_journals.append(old.path)
+        return self._journal
+
     def watch(self, doc: SessionDocument) -> None:
         self.documents.append(doc)
         doc.changed.connect(self.schedule)
+        doc.write_ahead = self._write_ahead
+        doc.documentReset.connect(lambda d=doc: self._reset(d))
+        doc.undo_stack.cleanChanged.connect(lambda clean, d=doc: self._clean_changed(d, clean))
 
+    # -- the journal ----------------------------------------------------------------------
+    def _append(self, obj: dict) -> bool:
+        """Append one journal line now; on failure say so (``writeFailed``) and False."""
+        try:
+            self.journal.append(obj)
+        except OSError as exc:
+            self.failure = str(exc) or type(exc).__name__
+            self.writeFailed.emit(self.failure)
+            return False
+        return True
+
+    def _base(self, doc: SessionDocument) -> None:
+        """The document as it is now, as a journal line (its next lines change it)."""
+        if self._append({"doc": doc.game, "op": "base", "path": doc.path,
+                         "saved": not doc.is_modified(),
+                         "session": session_json(doc.data(), doc.path or "")}):
+            self._based.add(id(doc))
+
+    def _write_ahead(self, doc: SessionDocument, op: dict) -> None:
+        """``doc``'s command is about to make the change ``op``: journal it first."""
+        if not self.enabled:
+            return
+        if id(doc) not in self._based:
+            self._base(doc)
+        self._append({"doc": doc.game, **op})
+
+    def _reset(self, doc: SessionDocument) -> None:
+        """New game or Open replaced the document (not a command): the checkpoint's copy is no
+        longer it."""
+        if self.enabled and id(doc) in self._based:
+            self._append({"doc": doc.game, "op": "drop"})
+        self._based.discard(id(doc))
+
+    def _clean_changed(self, doc: SessionDocument, clean: bool) -> None:
+        """Saved (or undone back to the saved state), or unsaved again: journal it."""
+        if not self.enabled:
+            return
+        if id(doc) not in self._based:
+            if not clean:            # e.g. restored work marked unsaved: keep it whole
+                self._base(doc)
+            return
+        if clean:
+            self._append({"doc": doc.game, "op": "saved", "path": doc.path})
+        else:
+            self._append({"doc": doc.game, "op": "unsaved"})
+
+    # -- the checkpoint -------------------------------------------------------------------
     def schedule(self, *_args) -> None:
         """Write at the next pass of the event loop (after the repaint of the change; see the
         class docstring); several changes before then make one write."""
@@ -483,21 +665,43 @@ class Autosave(QObject):
         return self._pending.isActive()
 
     def write(self, *_args) -> bool:
-        """Write every document with events or unsaved changes to the recovery file (or remove
-        the file when there is none), now. True when that worked; on failure the documents
-        stay as they are in memory, ``failure`` says why and ``writeFailed`` is emitted (the
-        window shows it at once; autosave itself never interrupts the player with a dialog)."""
+        """Write the checkpoint now: every document with events or unsaved changes (or remove
+        the files when there is none), then empty the journal. True when that worked; on
+        failure the documents stay as they are in memory (and in the journal), ``failure``
+        says why and ``writeFailed`` is emitted (the window shows it at once; autosave itself
+        never interrupts the player with a dialog)."""
+        return self._checkpoint([d for d in self.documents if d.events or d.is_modified()])
+
+    def finish(self) -> bool:
+        """End without asking (SIGTERM, SIGHUP, the desktop session's logout): documents without
+        unsaved changes leave nothing; the unsaved ones are kept in the recovery file for the
+        next start. True when that was written (or nothing needed writing)."""
         self._pending.stop()
         if not self.enabled:
             return True
-        docs = [d for d in self.documents if d.events or d.is_modified()]
+        unsaved = [d for d in self.documents if d.is_modified()]
+        if not unsaved:
+            self.discard()
+            return True
+        ok = self._checkpoint(unsaved)
+        if ok:
+            self.journal.remove()    # empty: the checkpoint holds every line
+        self.enabled = False         # nothing after the last checkpoint
+        return ok
+
+    def _checkpoint(self, docs: list) -> bool:
+        self._pending.stop()
+        if not self.enabled:
+            return True
         if not docs:
             self.discard()
             return True
         try:
             # files a setup names: relative to the game's own file, or inline (untitled)
             payload = {"sessions": [session_json(d.data(), d.path or "") for d in docs],
-                       "paths": [d.path for d in docs]}
+                       "paths": [d.path for d in docs],
+                       "saved": [not d.is_modified() for d in docs],
+                       "seq": self.journal.seq}
             write_text_atomically(self.recovery_path(), json.dumps(payload, ensure_ascii=False))
         except (OSError, ValueError, RecursionError) as exc:
             if isinstance(exc, OSError) and self.relocate(exc):
@@ -505,6 +709,21 @@ class Autosave(QObject):
             self.failure = str(exc) or type(exc).__name__
             self.writeFailed.emit(self.failure)
             return False
+        self._based = {id(d) for d in docs}
+        try:
+            # the rename that QSaveFile made durable before the lines it replaces go (POSIX
+            # makes a rename durable only with its folder: fsync(2), "NOTES")
+            _sync_folder(os.path.dirname(self.recovery_path()))
+            self.journal.truncate()      # its lines are in the checkpoint (and skipped by seq)
+        except OSError:
+            pass
+        for old in self._old_journals:   # journals of a folder the files moved away from
+            if old != self.journal.path:
+                try:
+                    os.remove(old)
+                except OSError:
+                    pass
+        self._old_journals.clear()
         if self.failure is not None:
             self.failure = None
             self.writeRecovered.emit()
@@ -517,7 +736,16 @@ class Autosave(QObject):
         return False
 
     def discard(self) -> None:
-        self._pending.stop()       # a clean exit: no write after this
+        """A clean exit: no write after this; the recovery file and the journal are removed."""
+        self._pending.stop()
+        self._based.clear()
+        if self._journal is not None:
+            self._journal.remove()
+        else:
+            try:
+                os.remove(self.journal_path())
+            except OSError:
+                pass
         try:
             os.remove(self.recovery_path())
         except OSError:   # not there, or a folder that cannot be written: nothing to remove

@@ -31,10 +31,22 @@ def plain_text_html(text: str) -> str:
 
 
 def _read_session_job(path: str, _task) -> object:
-    """Read and check a session file (a pool job; see FileActions.open_path_in_background)."""
-    from desktop.session import open_session_file
+    """Read and check a session file (a pool job; see FileActions.open_path_in_background);
+    ``(SessionData, DiskStamp or None)``."""
+    from desktop import session
 
-    return open_session_file(path)
+    data = session.open_session_file(path)
+    return data, _stamp(path)
+
+
+def _stamp(path: str):
+    """The file's :class:`desktop.session.DiskStamp` now (None when it cannot be read)."""
+    from desktop.session import disk_stamp
+
+    try:
+        return disk_stamp(path)
+    except OSError:
+        return None
 
 
 class FileActions:
@@ -105,7 +117,7 @@ class FileActions:
         except SessionFormatError as exc:
             self._error("Cannot open the session", str(exc))
             return False
-        return self._show_opened(path, data, ask)
+        return self._show_opened(path, data, ask, _stamp(path))
 
     def open_path_in_background(self, path: str, *, ask: bool = True) -> None:
         """Open a session file as :meth:`open_path` does, with the file read and checked on a
@@ -131,11 +143,12 @@ class FileActions:
         return self._file_reader
 
     @Slot(int, object, float)
-    def _on_file_read(self, _revision: int, data, _seconds: float) -> None:
+    def _on_file_read(self, _revision: int, result, _seconds: float) -> None:
         path, ask = self._pending_open
         self._pending_open = None
         self.statusBar().clearMessage()
-        self._show_opened(path, data, ask)
+        data, stamp = result if isinstance(result, tuple) else (result, None)
+        self._show_opened(path, data, ask, stamp)
 
     @Slot(int, object)
     def _on_file_read_failed(self, _revision: int, exc) -> None:
@@ -165,12 +178,13 @@ class FileActions:
         if not self._maybe_save(tab):
             return False
         tab.load_session(data, None)
+        tab.document.disk_stamp = None      # no file of its own: Save asks where
         self.select_game(game)
         self._update_title()
         self.statusBar().showMessage(f"Opened the {info.title} example (untitled)", 4000)
         return True
 
-    def _show_opened(self, path: str, data, ask: bool) -> bool:
+    def _show_opened(self, path: str, data, ask: bool, stamp=None) -> bool:
         """Load a read session into its game's tab and bring the tab to the front (False: no
         such tab, or the user kept the unsaved game)."""
         tab = self.tab_for(data.game)
@@ -180,6 +194,7 @@ class FileActions:
         if ask and not self._maybe_save(tab):
             return False
         tab.load_session(data, os.path.abspath(path))
+        tab.document.disk_stamp = stamp     # what Save checks the file against
         log.info("opened %s (%s, %d entries)", path, data.game, len(data.events))
         self.select_game(data.game)
         self._add_recent(path)
@@ -208,7 +223,13 @@ class FileActions:
             path += ".json"
         return self._save_to(tab, path)
 
-    def _save_to(self, tab, path: str) -> bool:
+    def _save_to(self, tab, path: str, *, overwrite: bool = False) -> bool:
+        doc = tab.document
+        if not overwrite and doc.path and os.path.realpath(path) == os.path.realpath(doc.path) \
+                and doc.disk_stamp is not None:
+            now = _stamp(path)
+            if now is not None and now.sha256 != doc.disk_stamp.sha256:
+                return self._save_conflict(tab, path)
         try:   # never over a file another window has open (its lock is taken first)
             with self.autosave.write_target(path):
                 tab.document.save(path)
@@ -220,6 +241,44 @@ class FileActions:
         self.statusBar().showMessage(f"Saved {path}", 4000)
         self._update_title()
         return True
+
+    def _save_conflict(self, tab, path: str) -> bool:
+        """Save found ``path`` changed on disk since this window read or wrote it (another
+        program or window wrote it): never overwrite it silently. Offer Reload (open the file
+        as it is now; this window's version is kept as a file in ``recovery/set-aside/``),
+        Save as… and Overwrite, naming the entries the other writer added
+        (:func:`conflict_text`). True when the game was saved."""
+        text = conflict_text(tab.document, path)
+        log.warning("save conflict: %s", text)
+        choice = self.ask_save_conflict(tab, text)
+        if choice == "overwrite":
+            return self._save_to(tab, path, overwrite=True)
+        if choice == "save_as":
+            return self.save_as()
+        if choice == "reload":
+            kept = set_aside_document(tab.document)
+            if not self.open_path(path, ask=False):
+                return False
+            if kept:
+                self.statusBar().showMessage(f"Reloaded {path}; this window's version was kept "
+                                             f"as {kept}", 12000)
+        return False
+
+    def ask_save_conflict(self, tab, text: str) -> str:
+        """Ask what to do about a file changed by another writer: ``"reload"``,
+        ``"save_as"``, ``"overwrite"`` or ``"cancel"`` (without a user: cancel, and say so)."""
+        if not self.interactive:
+            print(f"error: {text}", file=sys.stderr)
+            return "cancel"
+        box = QMessageBox(QMessageBox.Warning, "The file was changed elsewhere",
+                          plain_text_html(text), QMessageBox.Cancel, self)
+        reload_ = box.addButton("Reload", QMessageBox.DestructiveRole)
+        save_as = box.addButton("Save as…", QMessageBox.AcceptRole)
+        over = box.addButton("Overwrite", QMessageBox.DestructiveRole)
+        box.setDefaultButton(save_as)
+        box.exec()
+        return {reload_: "reload", save_as: "save_as", over: "overwrite"}.get(
+            box.clickedButton(), "cancel")
 
     def export_json(self) -> None:
         from desktop.session import write_text_atomically
@@ -307,3 +366,70 @@ class FileActions:
             if not self.save():
                 return False
         return True
+
+
+def conflict_text(doc, path: str) -> str:
+    """What another writer did to ``path`` since ``doc`` read or wrote it, in words: the
+    entries it added (by description, at most 10), for the Save conflict."""
+    from desktop.recovery import clock_time
+    from desktop.session import open_session_file
+    from engines.core.errors import SessionFormatError
+
+    head = (f"{path} was changed by another program or window since this window opened or "
+            f"saved it.")
+    try:
+        theirs = open_session_file(path)
+    except (SessionFormatError, OSError) as exc:
+        return f"{head} It cannot be read as a session now ({exc})."
+    if theirs.game != doc.game:
+        return f"{head} It now holds a {theirs.game} game."
+    ours = [ev.to_json() for ev in doc.events]
+    added = []
+    remaining = list(ours)
+    for ev, meta in zip(theirs.events, theirs.meta):
+        j = ev.to_json()
+        if j in remaining:
+            remaining.remove(j)
+            continue
+        when = clock_time(meta.time)
+        when = f" ({when})" if when else ""
+        added.append(describe_entry(theirs, ev) + when)
+    if not added:
+        what = "It holds no entry that this window lacks (other changes: the setup or removals)."
+    else:
+        shown = "\n".join(f"• {a}" for a in added[:10])
+        more = f"\n… and {len(added) - 10} more" if len(added) > 10 else ""
+        what = f"The other writer added {len(added)} entr{'y' if len(added) == 1 else 'ies'}:" \
+               f"\n{shown}{more}"
+    return (f"{head} {what}\n\nReload opens the file as it is now (this window's version is "
+            f"kept as a file); Save as… writes this window's version elsewhere; Overwrite "
+            f"replaces the file, dropping what the other writer added.")
+
+
+def describe_entry(session, ev) -> str:
+    """One entry of ``session`` in words (its game's ``describe_event``)."""
+    from engines import game_module
+
+    try:
+        return game_module(session.game).describe_event(session.setup, ev)
+    except Exception:   # noqa: BLE001 (a plug-in's description must not stop the question)
+        return str(ev.to_json().get("type", "entry"))
+
+
+def set_aside_document(doc):
+    """Write ``doc`` as a session file to ``recovery/set-aside/`` (before it is replaced by
+    Reload); the file's name, or None when it could not be written."""
+    import re
+    import time
+
+    from desktop.recovery import recovery_dir
+    from desktop.session import write_text_atomically
+
+    base = re.sub(r"[^\w.-]", "_", os.path.splitext(doc.display_name())[0])[:60] or doc.game
+    dest = os.path.join(recovery_dir(), "set-aside",
+                        f"{base}-{time.strftime('%Y%m%d-%H%M%S')}.json")
+    try:
+        write_text_atomically(dest, doc.to_text(""))
+    except OSError:
+        return None
+    return dest

@@ -73,3 +73,77 @@ def test_save_as_takes_the_targets_lock_before_writing(two, tmp_path, monkeypatc
     assert open_elsewhere(target, a.autosave) == os.getpid()   # and kept: B's file now
     assert open_elsewhere(mine, a.autosave) is None            # the old file let go
     assert not errors
+
+
+def _written_elsewhere(path: str) -> str:
+    """Another writer (an editor, an app on another machine) adds an entry to ``path``; the
+    entry's description."""
+    import json
+
+    from engines import game_module
+    from engines.core.schema import read_session_file
+
+    obj = json.loads(Path(path).read_text(encoding="utf-8"))
+    obj["events"].append(dict(obj["events"][0], time="2026-11-28T21:14:00"))   # local time
+    Path(path).write_text(json.dumps(obj), encoding="utf-8")
+    data = read_session_file(path)
+    return game_module(data.game).describe_event(data.setup, data.events[-1])
+
+
+@pytest.mark.parametrize("answer", ["cancel", "overwrite", "reload"])
+def test_save_over_a_file_changed_elsewhere_asks_and_names_their_entries(
+        qtbot, tmp_path, fresh_recovery, no_modal_boxes, answer):
+    from engines.core.schema import read_session_file
+
+    w = _new_window(qtbot)
+    try:
+        path = _copy_example(tmp_path, "egghead")
+        assert w.open_path(path, ask=False)
+        tab = w.tab_for("egghead")
+        doc = tab.document
+        n = len(doc.events)
+        doc.log_event(doc.events[1])                  # ours, unsaved
+        theirs = _written_elsewhere(path)
+        asked = []
+        w.ask_save_conflict = lambda _tab, text: asked.append(text) or answer
+        saved = w.save()
+        assert len(asked) == 1
+        assert "added 1 entry" in asked[0] and theirs in asked[0] and "21:14" in asked[0]
+        on_disk = read_session_file(path)
+        if answer == "cancel":                        # nothing overwritten, nothing dropped
+            assert not saved and len(on_disk.events) == n + 1 and doc.is_modified()
+            assert len(doc.events) == n + 1
+        elif answer == "overwrite":
+            assert saved and not doc.is_modified()
+            assert [e.to_json() for e in on_disk.events] == [e.to_json() for e in doc.events]
+            assert w.save() and len(asked) == 1       # our own file now: no question
+        else:                                         # the file as it is, ours kept aside
+            assert not saved and not doc.is_modified()
+            assert [e.to_json() for e in doc.events] == [e.to_json() for e in on_disk.events]
+            kept = list((Path(fresh_recovery) / "set-aside").glob("egghead-*.json"))
+            assert len(kept) == 1 and len(read_session_file(str(kept[0])).events) == n + 1
+    finally:
+        _close(w)
+
+
+def test_a_restored_game_checks_its_file_before_saving(qtbot, tmp_path, fresh_recovery,
+                                                        no_modal_boxes):
+    a = _new_window(qtbot)
+    path = _copy_example(tmp_path, "egghead")
+    assert a.open_path(path, ask=False)
+    doc = a.tab_for("egghead").document
+    doc.log_event(doc.events[1])
+    a.autosave.crash_for_test()                       # A is gone, its entry unsaved
+    b = _new_window(qtbot)
+    try:
+        assert b.offer_recovery(ask=False)
+        b.select_game("egghead")
+        theirs = _written_elsewhere(path)              # after the restore
+        asked = []
+        b.ask_save_conflict = lambda _tab, text: asked.append(text) or "cancel"
+        assert not b.save()
+        assert len(asked) == 1 and theirs in asked[0]
+    finally:
+        _close(b)
+        a.autosave.enabled = True
+        _close(a)

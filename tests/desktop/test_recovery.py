@@ -155,6 +155,8 @@ def test_declined_restore_keeps_the_file(qtbot, tmp_path, fresh_recovery, monkey
 
     a = _new_window(qtbot)
     assert a.open_path(_copy_example(tmp_path, "cluedo"), ask=False)
+    doc = a.tab_for("cluedo").document
+    doc.log_event(doc.events[-1])             # unsaved work (an unchanged file is not offered)
     a_file = a.autosave.recovery_path()
     wait_written(qtbot, a)
     a.autosave.crash_for_test()
