@@ -266,6 +266,9 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
 
         if self.interactive:
             window_state.save_window_state(app_settings(), self, self.game_tabs)
+        reopen = getattr(self, "_reopen", None)
+        if reopen is not None:      # the next start reopens the files, as after a quit
+            reopen.at_quit()
         if self._autosave is not None:
             self._autosave.finish()
         self.shutdown()
