@@ -631,8 +631,11 @@ def read_recovery(path: str) -> RecoveryRead:
                 # untitled game, to the app's resources): a recovery file is input like any other
                 data = parse_session(obj, file, folder=os.path.dirname(file) if file else "")
             except SessionFormatError as exc:
-                first_error = first_error or SessionFormatError(f"$.sessions[{i}]", exc.message,
-                                                                path)
+                # the inner path within the session ("$.events[1].refutter" → "$.sessions[0]
+                # .events[1].refutter"), so the refusal names the very key
+                inner = exc.path[1:] if str(exc.path).startswith("$") else f".{exc.path}"
+                first_error = first_error or SessionFormatError(f"$.sessions[{i}]{inner}",
+                                                                exc.message, path)
                 continue
             docs[data.game] = DocState(obj, file, i < len(saved) and saved[i] is True)
     result = replay(docs, journal_path(path), after)

@@ -37,6 +37,6 @@ def test_a_recovery_file_with_a_misspelled_event_key_is_refused(tmp_path):
     path.write_text(json.dumps({"sessions": [obj], "paths": [None]}), encoding="utf-8")
     with pytest.raises(SessionFormatError) as exc:
         read_recovery_file(str(path))
-    assert exc.value.path == "$.sessions[0]"
+    assert exc.value.path == "$.sessions[0].events[1].refutter"   # the very key, inside the session
     assert "unknown key 'refutter' in a suggestion event; did you mean 'refuter'?" \
         in exc.value.message
