@@ -281,8 +281,6 @@ def replay(docs: dict, journal_file: str, after_seq: int = 0) -> Replay:
                                           f"journal document {game}").setup
         return setups[game]
 
-    from desktop.recovery import save_target  # a file name from a journal is input too
-
     for number, raw in enumerate(lines, 1):
         where = f"journal line {number}"
         try:
@@ -360,3 +358,35 @@ def replay(docs: dict, journal_file: str, after_seq: int = 0) -> Replay:
         out.problem = (f"the journal's last line ({len(torn)} bytes) was cut short when the "
                        f"app stopped; it was dropped")
     return out
+
+
+def save_target(path) -> Optional[str]:
+    """``path`` when a restored game may keep it as its file (Save writes there): an absolute
+    path of a ``.json`` file, valid text without control characters, in an existing folder,
+    and either missing or a regular file holding a Deduction Desk session; otherwise None
+    (the game is restored untitled: a recovery file must not make Save overwrite another
+    file)."""
+    import stat
+
+    from engines.core.schema import FORMAT, loads_json, not_text, read_bounded
+
+    if not isinstance(path, str) or not path or len(path) > 4096 or not os.path.isabs(path) \
+            or not path.lower().endswith(".json") or not_text(path) is not None \
+            or any(ord(c) < 32 or ord(c) == 127 for c in path):
+        return None
+    if not os.path.isdir(os.path.dirname(path)):
+        return None
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return os.path.abspath(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    try:
+        obj = loads_json(read_bounded(path, 16 << 20, "$", "a session file"), path)
+    except SessionFormatError:
+        return None
+    return os.path.abspath(path) if isinstance(obj, dict) and obj.get("format") == FORMAT \
+        else None

@@ -55,6 +55,7 @@ from PySide6.QtCore import QEventLoop, QLockFile, QObject, QThread, QThreadPool,
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QMessageBox
 
+from desktop.journal import save_target  # noqa: F401 (the name recovery files were read with)
 from desktop.session import Autosave, data_dir, write_text_atomically
 from desktop.widgets.plain_text import as_rich_plain
 from engines import game_module
@@ -725,38 +726,6 @@ def beyond_saved(data, file: Optional[str]) -> Optional[str]:
     if ours["setup"] != saved["setup"]:
         parts.append("a changed setup")
     return "; ".join(parts) or "changes after the last save"
-
-
-def save_target(path) -> Optional[str]:
-    """``path`` when a restored game may keep it as its file (Save writes there): an absolute
-    path of a ``.json`` file, valid text without control characters, in an existing folder,
-    and either missing or a regular file holding a Deduction Desk session; otherwise None
-    (the game is restored untitled: a recovery file must not make Save overwrite another
-    file)."""
-    import stat
-
-    from engines.core.schema import FORMAT, loads_json, not_text, read_bounded
-
-    if not isinstance(path, str) or not path or len(path) > 4096 or not os.path.isabs(path) \
-            or not path.lower().endswith(".json") or not_text(path) is not None \
-            or any(ord(c) < 32 or ord(c) == 127 for c in path):
-        return None
-    if not os.path.isdir(os.path.dirname(path)):
-        return None
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        return os.path.abspath(path)
-    except (OSError, ValueError):
-        return None
-    if not stat.S_ISREG(st.st_mode):
-        return None
-    try:
-        obj = loads_json(read_bounded(path, 16 << 20, "$", "a session file"), path)
-    except SessionFormatError:
-        return None
-    return os.path.abspath(path) if isinstance(obj, dict) and obj.get("format") == FORMAT \
-        else None
 
 
 def find_orphans(own: Optional[str] = None) -> tuple[list, list]:

@@ -115,7 +115,6 @@ class Tab(GameTab):
         self.method.currentIndexChanged.connect(self._method_changed)
         bar.addWidget(self.method)
         self.deals_label = QLabel()
-        self.deals_label.setWordWrap(True)   # with the hand prompt, two lines on a narrow window
         bar.addWidget(self.deals_label, 1)
         self.accuse_label = QLabel()
         tone_style(self.accuse_label, "#1b5e20", "; font-weight:bold")
@@ -302,10 +301,10 @@ class Tab(GameTab):
         note = getattr(post, "note", None)
         if note:
             text += f" · <span style='color:{tone('#6d4c00')}'>{esc(note)}</span>"
-        prompt = hand_prompt(self.document.setup, post) if k == len(self.document.events) else ""
-        if prompt:
-            text += f" · <span style='color:{tone('#0d47a1')}'><b>{esc(prompt)}</b></span>"
         self.deals_label.setText(text)
+        if k == len(self.document.events):
+            # in the line under Quick entry, always there: asking moves nothing on the tab
+            self.quick_entry.set_idle_prompt(hand_prompt(self.document.setup, post))
 
     def show_beside_posterior(self, post, k: int) -> None:
         self._show_opponents(k)
@@ -697,8 +696,8 @@ def _advice_job(setup, events, suggester, cards, cancel):
 
 
 def hand_prompt(setup, post) -> str:
-    """What to ask while my own hand is not all entered: "Enter your hand: 2 of 6 cards so far
-    (right-click a card in your column, or type “me has rope”)", or "" when the posterior
+    """What to ask while my own hand is not all entered: "Start with your hand: type “me has
+    rope” here, or right-click a card in your column (2 of 6 cards so far).", or "" when the posterior
     ``post`` already places every card of my hand (or there is no "me", or no card of mine).
     A fresh game's worksheet shows about 23 % in my own column until then, which reads as a
     belief about my own cards."""
@@ -711,5 +710,5 @@ def hand_prompt(setup, post) -> str:
     held = sum(1 for c in setup.cards if post.probability(c, me) >= 1 - 1e-9)
     if held >= size:
         return ""
-    return (f"Enter your hand: {held} of {size} cards so far (right-click a card in your "
-            f"column, or type “me has rope”)")
+    return (f"Start with your hand: type “me has rope” here, or right-click a card in your "
+            f"column ({held} of {size} cards so far).")

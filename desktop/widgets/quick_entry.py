@@ -113,6 +113,7 @@ class QuickEntry(QWidget):
         self.module = module
         self.document = document
         self._refused = ""      # the line last refused (Enter again logs it anyway)
+        self._idle_prompt = ""  # what the tab asks for first, shown instead of the idle hint
         #: Whether the player moved in the completion list since the last keystroke.
         self.completion_chosen = False
         self._message = ""
@@ -228,7 +229,11 @@ class QuickEntry(QWidget):
         """kind: "" hidden, "ok" the event in words, "pending" what the line still lacks (grey),
         "error" a refused line (red), "busy" checking (grey)."""
         self.preview.setProperty("kind", kind)
+        prompt = not text and bool(self._idle_prompt)
+
         def style(kind=kind, text=bool(text)) -> str:
+            if prompt:        # the tab's question: in the text's colour, not greyed as a hint
+                return f"color:{tone('#0d47a1')}; font-weight:normal"
             colour = {"ok": "palette(text)", "error": tone("#c62828")}.get(kind, muted().name())
             weight = "bold" if kind == "error" else "normal"
             return f"color:{colour}; font-weight:{weight}" if text else muted_css()
@@ -237,8 +242,20 @@ class QuickEntry(QWidget):
         self._message = text
         self.preview.setText(text or self.idle_hint())
 
+    def set_idle_prompt(self, text: str) -> None:
+        """Show ``text`` under the empty line instead of the hint (what the tab asks for first,
+        e.g. Cluedo's "Start with your hand: …"); "" goes back to the hint. The line holds its
+        place either way, so asking moves nothing."""
+        if text == self._idle_prompt:
+            return
+        self._idle_prompt = text
+        if not self.text().strip() and not self._busy and not self._message:
+            self._set_preview("", "")
+
     def idle_hint(self) -> str:
         """The hint under an empty line, with prefixes that work in this game's setup."""
+        if self._idle_prompt:
+            return self._idle_prompt
         doc = self.document
         try:
             examples = prefix_examples(self.module, doc.setup, list(doc.events), self._example)

@@ -378,19 +378,22 @@ def test_recommendation_table_shows_exact_information(window):
 
 
 def test_a_fresh_game_asks_for_my_hand_until_it_is_entered(window):
-    """A new game shows ~23 % in my own column: the tab asks for my hand, counting the cards
-    entered, and stops asking once every card of my hand is placed."""
+    """A new game shows ~23 % in my own column: the line under Quick entry asks for my hand,
+    counting the cards entered, and gives the usual hint once every card of my hand is
+    placed."""
     tab, setup = _setup_game(window)        # Me, Ann, Bob: 6 cards each
     size = setup.hand_sizes[setup.players.index("Me")]
-    assert f"Enter your hand: 0 of {size} cards so far" in tab.deals_label.text()
+    hint = tab.quick_entry.preview
+    assert hint.text().startswith("Start with your hand: type “me has rope” here")
+    assert f"({0} of {size} cards so far)" in hint.text()
     cards = ["Professor Plum", "Rope", "Hall", "Kitchen", "Dagger", "Revolver"][:size]
     tab.quick_entry.line.setText("me has rope")
     tab.quick_entry.submit()
     _wait(window)
-    assert f"Enter your hand: 1 of {size} cards so far" in tab.deals_label.text()
+    assert f"(1 of {size} cards so far)" in hint.text()
     for card in cards:
         if card != "Rope":
             tab.log_checked(cluedo.event_from_json({"type": "shown", "player": "Me", "card": card},
                                                    setup, "$"))
             _wait(window)
-    assert "Enter your hand" not in tab.deals_label.text()
+    assert hint.text().startswith("Names: any unique prefix of any word")
