@@ -748,6 +748,7 @@ class Tab(GameTab):
         else:
             scope = "" if snap.live else f"<i>{snap.scope()}</i> · "
             self.advice.setText(scope + self.recommendation_text(advice.value))
+            self.advice.setToolTip(self.recommendation_details(advice.value))
 
     def recommendation_text(self, rec) -> str:
         """The recommendation line (rich text) for :func:`engines.spyfall.recommend`'s answer:
@@ -764,18 +765,8 @@ class Tab(GameTab):
             own = setup.models[setup.me_index]
             text = (f"<b>Your claim</b> ({STRATEGY_LABELS.get(own.strategy, own.strategy).lower()}, "
                     f"λ = {own.lam:g}, on average): {claim}")
-            eq = rec.equilibrium
-            if eq:
-                lo, hi = eq["value"]
-                lo_t, hi_t = format_probability(lo), format_probability(hi)
-                value = f"about {lo_t}" if lo_t == hi_t else f"{lo_t}–{hi_t}"
-                never = ", ".join(f"{STRATEGY_LABELS.get(m['strategy'], m['strategy']).lower()} "
-                                  f"λ = {m['lambda']:g}" for m in eq["never_dominated"])
-                text += (f" · <i>No single best strategy: it differs between {eq['seeds']} "
-                         f"replications of the study; the non-spies win "
-                         f"{value} at equilibrium"
-                         + (f"; never dominated for non-spies: {esc(never)}" if never else "")
-                         + "</i>")
+            if rec.equilibrium:   # the study's details one hover away (recommendation_details)
+                text += " · <i>no single best way to claim (hover for why)</i>"
         if rec.accuse is not None:
             p = format_probability(rec.accuse_probability)
             threshold = early_vote_threshold()
@@ -793,6 +784,23 @@ class Tab(GameTab):
         if rec.reason:
             text += f" · <span style='color:gray'>{esc(rec.reason)}</span>"
         return text
+
+    @staticmethod
+    def recommendation_details(rec) -> str:
+        """What the study says when it names no single best strategy (the advice line's tooltip,
+        plain text): how many replications disagree, the non-spies' chance at equilibrium and
+        the strategies never dominated; "" when it names one."""
+        eq = rec.equilibrium
+        if rec.strategy or not eq:
+            return ""
+        lo, hi = eq["value"]
+        lo_t, hi_t = format_probability(lo), format_probability(hi)
+        value = f"about {lo_t}" if lo_t == hi_t else f"{lo_t}–{hi_t}"
+        never = ", ".join(f"{STRATEGY_LABELS.get(m['strategy'], m['strategy']).lower()} "
+                          f"λ = {m['lambda']:g}" for m in eq["never_dominated"])
+        return (f"No single best strategy: it differs between {eq['seeds']} replications of the "
+                f"study; the non-spies win {value} at equilibrium"
+                + (f"; never dominated for non-spies: {never}" if never else "") + ".")
 
     # -- new game --------------------------------------------------------------------------------
     def new_game(self) -> bool:
