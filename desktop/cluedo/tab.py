@@ -477,7 +477,10 @@ class Tab(GameTab):
     def _who_title(self, k: int, how: str) -> str:
         n = len(self.document.events)
         scope = "After the whole log" if k >= n else f"As after entry {k} of {n}"
-        return f"{scope} · can they name the envelope already (no look-ahead) · {how}"
+        # "now" here, "before your next turn" in the advice beside: the same words for the same
+        # two questions, so 0 % here and 72 % there read as different questions, not a conflict
+        return (f"{scope} · can each opponent name the envelope now? (The advice counts their "
+                f"next suggestions too: before your next turn.) · {how}")
 
     @Slot(object)
     def _on_opponents_view(self, view: OpponentsView) -> None:
@@ -515,9 +518,9 @@ class Tab(GameTab):
             scope = "" if view.k >= n else f"As after entry {view.k}: "
             self.advice_panel.set_advice(
                 "Accuse now" if accuse else "Wait",
-                f"{scope}{', '.join(adv.triple)}: right with {percent(adv.p_correct)}. An "
-                f"opponent names the envelope before your next turn (look-ahead: what they "
-                f"know now plus one suggestion each): {q}.", accuse)
+                f"{scope}{', '.join(adv.triple)}: right with {percent(adv.p_correct)}. "
+                f"Before your next turn, an opponent can name the envelope (what they know now, "
+                f"plus one suggestion each): {q}.", accuse)
         knowers = view.likely_knowers(LIKELY_KNOWS)
         if knowers:
             who = ", ".join(f"{name} ({percent(p, exact)}{', exact' if exact else ''})"

@@ -86,6 +86,11 @@ def test_browsing_an_earlier_entry_shows_its_figures(window, table):
     assert tab.advice_panel.verdict_text() == decide(p, tab.opponents.cached(
         len(events) - 1).advice.p_opponent_knows_before_my_turn).capitalize()
     assert tab.advice_panel.detail.text().startswith(f"As after entry {len(events) - 1}: ")
+    # the two panes' two questions in the same words: "now" there, "before your next turn" here
+    assert "name the envelope now?" in tab.who_title.text()
+    assert "before your next turn" in tab.who_title.text()
+    assert "Before your next turn, an opponent can name the envelope" in \
+        _plain(tab.advice_panel.detail.text())
     assert tab.knows_plot.marker.isVisible() and tab.knows_plot.marker.value() == len(events) - 1
     tab.history.select_live()
     assert wait_idle(window, 60)
