@@ -12,7 +12,7 @@ timeline's answer (:attr:`engines.core.timeline.Timeline.in_order`, from the
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any
 
 from engines.core.contract import has_capability
 
@@ -22,9 +22,4 @@ def can_explain(module: Any) -> bool:
     (``explain_contradiction``): :class:`engines.core.contract.ExplainingEngine`."""
     return has_capability(module, "explanation")
 
-
-def contradiction_reason(module: Any) -> Optional[Callable]:
-    """The engine's ``contradiction(setup, events, event, cancel=None) -> str | None``
-    (:class:`engines.core.contract.CheckingEngine`), or None."""
-    return module.contradiction if has_capability(module, "checking") else None
 

@@ -79,11 +79,6 @@ class EntryChecks(QObject):
             self._queue.insert(0, self._check[:3])
             self._check = None
 
-    def resume(self) -> None:
-        """Start the next check if none runs (after a cancel, with the beliefs asked again)."""
-        if self._check is None:
-            self._next()
-
     def _next(self) -> None:
         c = self.controller
         while self._queue and self._check is None:

@@ -500,7 +500,6 @@ class GameTab(QWidget):
         """Show a context menu at ``pos`` and return the chosen QAction (tests replace this)."""
         return menu.exec(pos)
 
-    @Slot(str, str)
     @property
     def error_dialog(self):
         """The *Details…* dialog of an internal error last opened from the banner (or None)."""

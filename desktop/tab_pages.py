@@ -48,10 +48,6 @@ def tab_class(game: str) -> type:
     return generic_tab_class(game)
 
 
-def tab_classes() -> list:
-    """The tab classes of :func:`tab_games`, in order (imports every tab module)."""
-    return [tab_class(game) for game in tab_games()]
-
 
 class TabPage(QWidget):
     """The page of one game in the main window's QTabWidget. It holds the game's tab once that

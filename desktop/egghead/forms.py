@@ -312,11 +312,6 @@ class QuestionForm(QGroupBox):
         if i >= 0 and i != self.moderator.currentIndex():
             self.moderator.setCurrentIndex(i)
 
-    def set_visible(self, visible: dict) -> None:
-        """The stacks I see now (after solves), for answering as the rotating moderator."""
-        self.visible = dict(visible)
-        self._fill_answers()
-
     def set_log(self, events, posterior=None, visible: Optional[dict] = None) -> None:
         """The log (the answer list first holds the answers the cards I see allow after it,
         :func:`egghead.seen_answers`) and its posterior when known (then the tab narrows the

@@ -606,10 +606,6 @@ class Tab(GameTab):
         self.sim_panel.set_options(strategies, games, seed)
         self.sim_panel.run()
 
-    def cancel_simulation(self) -> None:
-        """Stop the running simulation (its result is dropped)."""
-        self.sim_panel.cancel()
-
     @Slot(int, object, float)
     def _on_simulation_done(self, _rev, _result, seconds) -> None:
         self.statusMessage.emit(f"Guess Who? simulation done in {seconds:.1f} s")

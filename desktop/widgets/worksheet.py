@@ -137,7 +137,6 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
         self._columns: list[str] = []
         self._matrix: Optional[np.ndarray] = None
         self._se: Optional[np.ndarray] = None
-        self._highlight_cols: set[int] = set()
         self._notes: dict[int, tuple[str, str]] = {}
         self._stale = False
         # every role of a cell, computed once per change of the numbers (see multiData); a
@@ -166,9 +165,6 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
     @property
     def n_items(self) -> int:
         return sum(1 for r in self._rows if r[0] == "item")
-
-    def item_labels(self) -> list[str]:
-        return [r[1] for r in self._rows if r[0] == "item"]
 
     def columns(self) -> list[str]:
         return list(self._columns)
@@ -264,10 +260,6 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
             self._notes = notes
             if self._columns:
                 self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self._columns) - 1)
-
-    def set_highlight_columns(self, cols) -> None:
-        self._highlight_cols = set(cols)
-        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, max(0, self.columnCount() - 1))
 
     def item_index(self, row: int) -> int:
         """Item number of table row ``row`` (-1 for a group header)."""
@@ -388,12 +380,6 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal \
                 and section in self._notes:
             return self._notes[section][1]
-        if role == Qt.ItemDataRole.FontRole and orientation == Qt.Orientation.Horizontal \
-                and section in self._highlight_cols:
-            f = QFont()
-            f.setBold(True)
-            f.setUnderline(True)
-            return f
         return None
 
     def flags(self, index: QModelIndex):
