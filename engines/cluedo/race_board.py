@@ -124,7 +124,7 @@ def play_board_game(setup: Setup, kinds: list, rng: np.random.Generator, *, max_
     k = len(setup.players)
     deal = random_deal(setup, rng)
     setups = [dataclasses.replace(setup, me=name) for name in setup.players]
-    logs = [[HandEvent(name, tuple(c for c, o in zip(setup.cards, deal) if o == p))]
+    logs = [[HandEvent(player=name, cards=tuple(c for c, o in zip(setup.cards, deal) if o == p))]
             for p, name in enumerate(setup.players)]
     pawn_of = dict(setup.pawns)
     player_of = {s: p for p, s in setup.pawns}
@@ -160,7 +160,8 @@ def play_board_game(setup: Setup, kinds: list, rng: np.random.Generator, *, max_
                 triple = (s, w, room)
             ev = play_suggestion(setup, deal, p, triple, rng, reveal=True)
             sugg_count[p] += 1
-            hidden = SuggestionEvent(ev.suggester, ev.cards, ev.passed, ev.refuter, None)
+            hidden = SuggestionEvent(suggester=ev.suggester, cards=ev.cards, passed=ev.passed, refuter=ev.refuter,
+                                     shown=None)
             for q in range(k):
                 sees = q == p or (ev.refuter is not None and setup.players[q] == ev.refuter)
                 logs[q].append(ev if sees else hidden)
