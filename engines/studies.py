@@ -1,0 +1,175 @@
+"""The studies the documentation reports, one command each:
+``python -m engines study NAME [--quick | --full] [--seed N] [--out FILE]`` (docs/cli.md).
+
+A study plays a fixed number of games (its budget is in games, never in seconds, so its output
+is a function of its name, its mode and its seed) and returns the table its page shows:
+
+========================  ==============================================  =====================
+name                      page                                            code
+========================  ==============================================  =====================
+``suggestion-model``      docs/cluedo-suggestion-model.md                  :mod:`engines.cluedo.suggestion_race`
+``board``                 docs/cluedo-board.md                             :mod:`engines.cluedo.race_board`
+``accusation``            docs/cluedo-accusation.md                        :mod:`engines.cluedo.race`
+========================  ==============================================  =====================
+
+``--quick`` is the version the tests run (``tests/engines/test_studies.py``, marker ``study``):
+the one comparison that carries the page's claim, on enough games to decide it at the game
+level; ``--full`` is the page's whole table (at least 400 games per row).
+
+Every study also has *broken variants* (:data:`BROKEN`), reachable only through the hidden
+``--broken`` option: the same games with the measured ingredient taken out (the model ignored,
+the advice replaced by the baseline). They exist to show that a study's test can fail: under
+its broken variant the test's assertion must not hold.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from engines.core.errors import SessionFormatError
+
+
+@dataclass(frozen=True, kw_only=True)
+class Study:
+    """One study: ``run(quick, seed, broken, progress, cancel) -> dict`` returns
+    ``{"result": JSON-able figures, "table": Markdown text, "games": games played}``."""
+
+    name: str
+    page: str
+    what: str
+    quick_games: int
+    full_games: int
+    default_seed: int
+    run: Callable
+
+
+# -- the suggestion model -------------------------------------------------------------------
+def _suggestion_model(quick: bool, seed: int, broken: Optional[str], progress, cancel) -> dict:
+    """The suggestion-model race (:mod:`engines.cluedo.suggestion_race`). Quick: 120 games against
+    lack-seekers (rho = 0.1), the engine without the model against the one with the opponents'
+    true rho. Full: 400 games against each behaviour, all four engines."""
+    from engines.cluedo import suggestion_race as sr
+
+    games = 120 if quick else 400
+    behaviours = ("lack-0.1",) if quick else tuple(sr.BEHAVIOURS)
+    engines = ("today", "right") if quick else sr.ENGINES
+    results: list = []
+    total = games * len(behaviours)
+    for i, b in enumerate(behaviours):
+        def step(done, _n, i=i):
+            if progress is not None:
+                progress(i * games + done, total)
+        results += sr.run(b, games, seed=seed, engines=engines, ignore_model=broken == "model-ignored",
+                          progress=step, cancel=cancel)
+    table = sr.summarise(results)
+    return {"result": table, "table": sr.markdown(table), "games": total}
+
+
+# -- the board race -------------------------------------------------------------------------
+def _board_rows(rows: list) -> str:
+    lines = ["| pairing | games | focal win rate (Wilson 95 %) | binomial test against 1/4 | "
+             "turns to solve, median (mean): focal / baseline seated after it | unsolved: focal / baseline "
+             "| Mann–Whitney U, two-sided |",
+             "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        f, t = r["focal_result"], r["turns_to_solve"]
+        lo, hi = f["wilson_95"]
+        lines.append(
+            f"| {r['focal']} vs 3 *{r['baseline']}* | {r['games']} | **{100 * f['win_rate']:.1f} %** "
+            f"({100 * lo:.1f}–{100 * hi:.1f} %), {f['wins']} wins | p = {f['p_value_vs_0.25']:.2g} | "
+            f"{t['focal_median']:g} ({t['focal_mean']:.1f}) / {t['baseline_median']:g} ({t['baseline_mean']:.1f}) | "
+            f"{t['unsolved_focal']} / {t['unsolved_baseline']} | p = {t['mann_whitney_p']:.2g} |")
+    return "\n".join(lines)
+
+
+def _board(quick: bool, seed: int, broken: Optional[str], progress, cancel) -> dict:
+    """The board race (:mod:`engines.cluedo.race_board`), at most 30 rounds a game. Quick: 40
+    games of the turn advice against three random movers. Full: 400 games against each
+    baseline (nearest, random)."""
+    from engines.cluedo.race_board import board_race
+
+    games = 40 if quick else 400
+    baselines = ("random",) if quick else ("nearest", "random")
+    rows = []
+    for i, b in enumerate(baselines):
+        def step(done, _n, i=i):
+            if progress is not None:
+                progress(i * games + done, games * len(baselines))
+        focal = b if broken == "advice-is-baseline" else "advice"
+        res = board_race(games, focal=focal, baseline=b, seed=seed + i, max_rounds=30,
+                         progress=step, cancel=cancel)
+        res.pop("seconds", None)
+        rows.append(res)
+    return {"result": rows, "table": _board_rows(rows), "games": games * len(baselines)}
+
+
+# -- the accusation race --------------------------------------------------------------------
+def _accusation_rows(rows: list) -> str:
+    lines = ["| focal bot | games | focal win rate (Wilson 95 %) | binomial test against 1/4 | "
+             "accusations before certain (right) | games without a winner |",
+             "|---|---|---|---|---|---|"]
+    for r in rows:
+        f = r["focal_result"]
+        lo, hi = f["wilson_95"]
+        who = f"advice, rule {r['rule']}" if r["focal"] == "advice" else "certain (control)"
+        lines.append(f"| {who} | {r['games']} | **{100 * f['win_rate']:.1f} %** ({100 * lo:.1f}–{100 * hi:.1f} %), "
+                     f"{f['wins']} wins | p = {f['p_value_vs_0.25']:.2g} | {r['early_accusations']} "
+                     f"({r['early_correct']}) | {r['no_winner']} |")
+    return "\n".join(lines)
+
+
+def _accusation(quick: bool, seed: int, broken: Optional[str], progress, cancel) -> dict:
+    """The accusation race (:mod:`engines.cluedo.race`): one bot following the accuse-or-wait
+    advice (rule ``next``) against three bots that accuse only when certain. Quick: 16 games
+    (a check that it runs and what it costs: the effect, 34 % against 25 %, needs hundreds of
+    games). Full: 400 games with the advice and 400 of the control (a certain bot in its seat)."""
+    from engines.cluedo.race import race
+
+    games = 16 if quick else 400
+    kinds = (False,) if quick else (False, True)
+    rows = []
+    for i, control in enumerate(kinds):
+        def step(done, _n, i=i):
+            if progress is not None:
+                progress(i * games + done, games * len(kinds))
+        res = race(games, seed=seed + i, control=control or broken == "advice-is-baseline", rule="next",
+                   progress=step, cancel=cancel)
+        res.pop("seconds", None)
+        rows.append(res)
+    return {"result": rows, "table": _accusation_rows(rows), "games": games * len(kinds)}
+
+
+STUDIES = {s.name: s for s in (
+    Study(name="suggestion-model", page="docs/cluedo-suggestion-model.md",
+          what="Cluedo: does modelling what opponents suggest win the accusation race?",
+          quick_games=120, full_games=1600, default_seed=37, run=_suggestion_model),
+    Study(name="board", page="docs/cluedo-board.md",
+          what="Cluedo: the turn advice against bots that move to the nearest or a random room",
+          quick_games=40, full_games=800, default_seed=37, run=_board),
+    Study(name="accusation", page="docs/cluedo-accusation.md",
+          what="Cluedo: the accuse-or-wait advice against bots that accuse only when certain",
+          quick_games=16, full_games=800, default_seed=37, run=_accusation),
+)}
+
+#: The hidden broken variants of each study (``--broken``): the measured ingredient taken out.
+BROKEN = {"suggestion-model": ("model-ignored",), "board": ("advice-is-baseline",),
+          "accusation": ("advice-is-baseline",)}
+
+
+def run_study(name: str, *, quick: bool = True, seed: Optional[int] = None, broken: Optional[str] = None,
+              progress=None, cancel=None) -> dict:
+    """Run study ``name`` (a key of :data:`STUDIES`) and return ``{"study", "page", "mode",
+    "seed", "games", "broken", "result", "table"}``; ``seed`` None: the study's default.
+
+    Raises:
+        SessionFormatError: an unknown study or broken variant.
+    """
+    if name not in STUDIES:
+        raise SessionFormatError("study", f"one of {', '.join(STUDIES)}")
+    if broken is not None and broken not in BROKEN.get(name, ()):
+        raise SessionFormatError("--broken", f"one of {', '.join(BROKEN.get(name, ())) or 'none'}")
+    s = STUDIES[name]
+    seed = s.default_seed if seed is None else seed
+    out = s.run(quick, seed, broken, progress, cancel)
+    return {"study": name, "page": s.page, "mode": "quick" if quick else "full", "seed": seed,
+            "games": out["games"], "broken": broken, "result": out["result"], "table": out["table"]}
