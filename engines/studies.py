@@ -10,6 +10,7 @@ name                      page                                            code
 ``suggestion-model``      docs/cluedo-suggestion-model.md                  :mod:`engines.cluedo.suggestion_race`
 ``board``                 docs/cluedo-board.md                             :mod:`engines.cluedo.race_board`
 ``accusation``            docs/cluedo-accusation.md                        :mod:`engines.cluedo.race`
+``spyfall-claim-weight``  docs/spyfall-calibration.md                      :mod:`engines.spyfall.calibration`
 ========================  ==============================================  =====================
 
 ``--quick`` is the version the tests run (``tests/engines/test_studies.py``, marker ``study``):
@@ -139,6 +140,60 @@ def _accusation(quick: bool, seed: int, broken: Optional[str], progress, cancel)
     return {"result": rows, "table": _accusation_rows(rows), "games": games * len(kinds)}
 
 
+# -- Spyfall: the claim weight --------------------------------------------------------------
+def _claim_weight(quick: bool, seed: int, broken: Optional[str], progress, cancel) -> dict:
+    """The claim weight of worksheet claims (:mod:`engines.spyfall.calibration`). Quick: 80 bot
+    games of the tab's default table (5 players, 27 locations, flat lambda 0.3), grid claims read
+    with the calibrated w and with w = 1 (the unweighted model), each game's mean log loss of
+    the public spy belief. Full: the page's claim-weight table (40 games a cell, 9 cells)."""
+    import numpy as np
+
+    from engines.core.cluster_stats import cluster_mean_ci
+    from engines.spyfall import default_setup
+    from engines.spyfall.calibration import (
+        bot_games,
+        calibrated_claim_weight,
+        per_game_scores,
+        table_markdown,
+        table_study,
+    )
+
+    if not quick:
+        rows = table_study(40, seed=seed)
+        return {"result": rows, "table": table_markdown({"rows": rows}), "games": 40 * len(rows)}
+    d = default_setup()
+    games = 80
+    gs = bot_games(games, d.n_players, d.n_locations, d.rounds, d.beta, d.lam, d.strategy, seed=seed)
+    w_cal = calibrated_claim_weight()
+    rows = []
+    losses = {}
+    for w in (w_cal, 1.0):
+        # the broken variant reads every claim unweighted, whatever w it reports
+        read = 1.0 if broken == "weight-ignored" else w
+        loss, steps = per_game_scores(gs, read, d.n_locations, d.n_players, d.beta, d.lam, d.strategy)
+        losses[w] = loss
+        ci = cluster_mean_ci([[x] for x in loss])
+        rows.append({"w": w, "games": games, "log_loss": round(ci.estimate, 4),
+                     "log_loss_ci95": [round(ci.low, 4), round(ci.high, 4)],
+                     "per_game": [round(float(x), 6) for x in loss],
+                     "step_p99": round(float(np.percentile(steps, 99)), 3)})
+    lower = int(np.sum(losses[w_cal] < losses[1.0]))
+    higher = int(np.sum(losses[w_cal] > losses[1.0]))
+    uniform = float(np.log(d.n_players))
+    lines = ["| w | games | log loss of the public spy belief, nats per claim (95 % by game) | "
+             "one claim moves a spy log-odds by (p99), nats |", "|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['w']:g} | {r['games']} | {r['log_loss']:.3f} ({r['log_loss_ci95'][0]:.3f}–"
+                     f"{r['log_loss_ci95'][1]:.3f}) | {r['step_p99']:.2f} |")
+    lines.append(f"\nUniform guess: {uniform:.3f}. Games where w = {w_cal:g} scores lower than w = 1: "
+                 f"{lower}, higher: {higher}.")
+    result = {"table": {k: getattr(d, k) for k in ("n_players", "n_locations", "rounds", "beta", "lam",
+                                                   "strategy")},
+              "calibrated_w": w_cal, "rows": rows, "uniform_log_loss": round(uniform, 4),
+              "games_lower_than_w1": lower, "games_higher_than_w1": higher}
+    return {"result": result, "table": "\n".join(lines), "games": games}
+
+
 STUDIES = {s.name: s for s in (
     Study(name="suggestion-model", page="docs/cluedo-suggestion-model.md",
           what="Cluedo: does modelling what opponents suggest win the accusation race?",
@@ -149,11 +204,14 @@ STUDIES = {s.name: s for s in (
     Study(name="accusation", page="docs/cluedo-accusation.md",
           what="Cluedo: the accuse-or-wait advice against bots that accuse only when certain",
           quick_games=16, full_games=800, default_seed=37, run=_accusation),
+    Study(name="spyfall-claim-weight", page="docs/spyfall-calibration.md",
+          what="Spyfall: grid claims read with the calibrated weight against the unweighted model",
+          quick_games=80, full_games=360, default_seed=37, run=_claim_weight),
 )}
 
 #: The hidden broken variants of each study (``--broken``): the measured ingredient taken out.
 BROKEN = {"suggestion-model": ("model-ignored",), "board": ("advice-is-baseline",),
-          "accusation": ("advice-is-baseline",)}
+          "accusation": ("advice-is-baseline",), "spyfall-claim-weight": ("weight-ignored",)}
 
 
 def run_study(name: str, *, quick: bool = True, seed: Optional[int] = None, broken: Optional[str] = None,
