@@ -10,6 +10,7 @@ name                      page                                            code
 ``suggestion-model``      docs/cluedo-suggestion-model.md                  :mod:`engines.cluedo.suggestion_race`
 ``board``                 docs/cluedo-board.md                             :mod:`engines.cluedo.race_board`
 ``accusation``            docs/cluedo-accusation.md                        :mod:`engines.cluedo.race`
+``spyfall-value``         docs/spyfall-equilibrium.md                      :mod:`engines.spyfall.replication`
 ``spyfall-claim-weight``  docs/spyfall-calibration.md                      :mod:`engines.spyfall.calibration`
 ========================  ==============================================  =====================
 
@@ -194,6 +195,50 @@ def _claim_weight(quick: bool, seed: int, broken: Optional[str], progress, cance
     return {"result": result, "table": "\n".join(lines), "games": games}
 
 
+# -- Spyfall: the value of the hide-reveal game -----------------------------------------------
+#: The value the page reports (pooled over deal seeds 11-13, 1,200 games a cell).
+SPYFALL_POOLED_VALUE = 0.248
+
+
+def _spyfall_value(quick: bool, seed: int, broken: Optional[str], progress, cancel) -> dict:
+    """The value of the hide-reveal game (:mod:`engines.spyfall.replication`): every cell of the
+    10 x 12 payoff matrix played on deal seed ``seed``, game g of every cell on the same deal, the
+    value's interval by resampling whole games (:func:`engines.core.cluster_stats.matrix_game_uncertainty`).
+    Quick: 40 games a cell, 200 resamples, in this process. Full: 400 games a cell, 1,000
+    resamples."""
+    import numpy as np
+
+    from engines.core.cluster_stats import matrix_game_uncertainty
+    from engines.core.executor import run_games
+    from engines.spyfall.equilibrium import NON_SPY_STRATEGIES, SPY_STRATEGIES
+    from engines.spyfall.replication import _cell_game, _cells, _label
+
+    games = 40 if quick else 400
+    cells = tuple(_cells())
+    out = run_games(_cell_game, len(cells) * games, seed, (seed, games, cells, 0), workers=1,
+                    progress=progress, cancel=cancel)
+    wins = np.array([o[0] for o in out], dtype=bool).reshape(len(NON_SPY_STRATEGIES), len(SPY_STRATEGIES),
+                                                             games)
+    u = matrix_game_uncertainty(wins, resamples=200 if quick else 1000, seed=2026 + seed)
+    rows = [_label(*x) for x in NON_SPY_STRATEGIES]
+    cols = [_label(*x) for x in SPY_STRATEGIES]
+    result = {"seed": seed, "games": games, "value": round(float(u["value"]), 4),
+              "value_ci95": [round(float(x), 4) for x in u["value_ci95"]],
+              "maximin_row": rows[u["maximin_row"]], "maximin_guarantee": round(float(u["maximin_guarantee"]), 4),
+              "minimax_column": cols[u["minimax_column"]],
+              "row_mix": {rows[i]: round(float(p), 4) for i, p in enumerate(u["row_mix"]) if p > 0.005},
+              "column_mix": {cols[j]: round(float(p), 4) for j, p in enumerate(u["column_mix"]) if p > 0.005},
+              "page_value": SPYFALL_POOLED_VALUE}
+    mix = " ; ".join(", ".join(f"{k} {v:.2f}" for k, v in m.items()) for m in (result["row_mix"],
+                                                                              result["column_mix"]))
+    table = ("| seed | games per cell | value (95 % game bootstrap) | pure maximin row (guarantee) | "
+             "spy's minimax column | equilibrium (non-spies ; spy) |\n|---|---|---|---|---|---|\n"
+             f"| {seed} | {games} | {result['value']:.3f} ({result['value_ci95'][0]:.3f}–"
+             f"{result['value_ci95'][1]:.3f}) | {result['maximin_row']} ({result['maximin_guarantee']:.3f}) | "
+             f"{result['minimax_column']} | {mix} |")
+    return {"result": result, "table": table, "games": games * len(cells)}
+
+
 STUDIES = {s.name: s for s in (
     Study(name="suggestion-model", page="docs/cluedo-suggestion-model.md",
           what="Cluedo: does modelling what opponents suggest win the accusation race?",
@@ -204,6 +249,9 @@ STUDIES = {s.name: s for s in (
     Study(name="accusation", page="docs/cluedo-accusation.md",
           what="Cluedo: the accuse-or-wait advice against bots that accuse only when certain",
           quick_games=16, full_games=800, default_seed=37, run=_accusation),
+    Study(name="spyfall-value", page="docs/spyfall-equilibrium.md",
+          what="Spyfall: the value of the hide-reveal game (the non-spies' win rate at equilibrium)",
+          quick_games=4800, full_games=48000, default_seed=37, run=_spyfall_value),
     Study(name="spyfall-claim-weight", page="docs/spyfall-calibration.md",
           what="Spyfall: grid claims read with the calibrated weight against the unweighted model",
           quick_games=80, full_games=360, default_seed=37, run=_claim_weight),
