@@ -10,6 +10,7 @@ name                      page                                            code
 ``suggestion-model``      docs/cluedo-suggestion-model.md                  :mod:`engines.cluedo.suggestion_race`
 ``board``                 docs/cluedo-board.md                             :mod:`engines.cluedo.race_board`
 ``accusation``            docs/cluedo-accusation.md                        :mod:`engines.cluedo.race`
+``egghead``               docs/egghead-simulation.md                       :mod:`engines.egghead.study`
 ``spyfall-value``         docs/spyfall-equilibrium.md                      :mod:`engines.spyfall.replication`
 ``spyfall-claim-weight``  docs/spyfall-calibration.md                      :mod:`engines.spyfall.calibration`
 ========================  ==============================================  =====================
@@ -28,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from engines.core.errors import SessionFormatError
+from engines.core.errors import SessionFormatError, check_cancel
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -239,6 +240,55 @@ def _spyfall_value(quick: bool, seed: int, broken: Optional[str], progress, canc
     return {"result": result, "table": table, "games": games * len(cells)}
 
 
+# -- Egghead: rounds to solve by deck ------------------------------------------------------------
+def _egghead_rows(rows: list) -> str:
+    lines = ["| deck | bits/question | draw | n (games) | mean [95% CI by game] | per observation | "
+             "variance [95% CI by game] | per observation |", "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        x = r["no_ba"]
+        if "mean_ci" not in x:
+            lines.append(f"| {r['deck']} | {r['mean_info_bits']:.2f} | {r['draw']} | {x['n']} ({x['games']}) | "
+                         "too few solves | | | |")
+            continue
+        lines.append(f"| {r['deck']} | {r['mean_info_bits']:.2f} | {r['draw']} | {x['n']} ({x['games']}) | "
+                     f"{x['mean']:.2f} [{x['mean_ci'][0]:.2f}, {x['mean_ci'][1]:.2f}] | "
+                     f"[{x['naive_mean_ci'][0]:.2f}, {x['naive_mean_ci'][1]:.2f}] | "
+                     f"{x['var']:.1f} [{x['var_ci'][0]:.1f}, {x['var_ci'][1]:.1f}] | "
+                     f"[{x['naive_var_ci'][0]:.1f}, {x['naive_var_ci'][1]:.1f}] |")
+    return "\n".join(lines)
+
+
+#: The quick Egghead study's settings: our deck as the app plays it, and the least and the most
+#: informative 23 questions of it drawn with replacement.
+EGGHEAD_QUICK = (("ours-28", "deck"), ("lowest-info-23", "replace"), ("highest-info-23", "replace"))
+
+
+def _egghead(quick: bool, seed: int, broken: Optional[str], progress, cancel) -> dict:
+    """Rounds to solve in Egghead without behavioural analysis (4 players, 6 values, 3 cards,
+    external moderator), by deck and draw (:mod:`engines.egghead.study`, Zorn 2024, section 5:
+    9.78 rounds). Quick: 8 games of 1,000 rounds for each setting of :data:`EGGHEAD_QUICK`.
+    Full: 8 games of 1,000 rounds for every deck of the page's table and both draws. Broken
+    variant ``deck-ignored``: every setting plays our 28-question deck as the app does."""
+    import numpy as np
+
+    from engines.egghead import study as eg
+
+    d, info = eg.decks()
+    settings = EGGHEAD_QUICK if quick else tuple((name, draw) for name in d for draw in ("deck", "replace"))
+    rows = []
+    for i, (name, draw) in enumerate(settings):
+        check_cancel(cancel)
+        ids, how = (d["ours-28"], "deck") if broken == "deck-ignored" else (d[name], draw)
+        spec = dict(eg.BASE, draw=how, deck=ids, rounds=1000, analysing=0)
+        r = eg.run(spec, 8, seed + i, None)
+        bits = round(float(np.mean([info[q] for q in d[name]])), 3)
+        rows.append({"deck": name, "draw": draw, "mean_info_bits": bits,
+                     "no_ba": eg.summary(eg.counted_games(r["no_ba"], "questions"))})
+        if progress is not None:
+            progress(i + 1, len(settings))
+    return {"result": {"paper": eg.PAPER, "rows": rows}, "table": _egghead_rows(rows), "games": 8 * len(settings)}
+
+
 STUDIES = {s.name: s for s in (
     Study(name="suggestion-model", page="docs/cluedo-suggestion-model.md",
           what="Cluedo: does modelling what opponents suggest win the accusation race?",
@@ -249,6 +299,9 @@ STUDIES = {s.name: s for s in (
     Study(name="accusation", page="docs/cluedo-accusation.md",
           what="Cluedo: the accuse-or-wait advice against bots that accuse only when certain",
           quick_games=16, full_games=800, default_seed=37, run=_accusation),
+    Study(name="egghead", page="docs/egghead-simulation.md",
+          what="Egghead: rounds to solve without behavioural analysis, by question deck and draw",
+          quick_games=24, full_games=272, default_seed=37, run=_egghead),
     Study(name="spyfall-value", page="docs/spyfall-equilibrium.md",
           what="Spyfall: the value of the hide-reveal game (the non-spies' win rate at equilibrium)",
           quick_games=4800, full_games=48000, default_seed=37, run=_spyfall_value),
@@ -259,7 +312,8 @@ STUDIES = {s.name: s for s in (
 
 #: The hidden broken variants of each study (``--broken``): the measured ingredient taken out.
 BROKEN = {"suggestion-model": ("model-ignored",), "board": ("advice-is-baseline",),
-          "accusation": ("advice-is-baseline",), "spyfall-claim-weight": ("weight-ignored",)}
+          "accusation": ("advice-is-baseline",), "egghead": ("deck-ignored",),
+          "spyfall-claim-weight": ("weight-ignored",)}
 
 
 def run_study(name: str, *, quick: bool = True, seed: Optional[int] = None, broken: Optional[str] = None,
