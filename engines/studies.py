@@ -88,11 +88,11 @@ def _board_rows(rows: list) -> str:
 def _board(quick: bool, seed: int, broken: Optional[str], progress, cancel) -> dict:
     """The board race (:mod:`engines.cluedo.race_board`), at most 30 rounds a game. Quick: 40
     games of the turn advice against three random movers. Full: 400 games against each
-    baseline (nearest, random)."""
+    baseline (nearest, random, sensible: :mod:`engines.cluedo.race_board`)."""
     from engines.cluedo.race_board import board_race
 
     games = 40 if quick else 400
-    baselines = ("random",) if quick else ("nearest", "random")
+    baselines = ("random",) if quick else ("nearest", "random", "sensible")
     rows = []
     for i, b in enumerate(baselines):
         def step(done, _n, i=i):
@@ -295,7 +295,7 @@ STUDIES = {s.name: s for s in (
           quick_games=120, full_games=1600, default_seed=37, run=_suggestion_model),
     Study(name="board", page="docs/cluedo-board.md",
           what="Cluedo: the turn advice against bots that move to the nearest or a random room",
-          quick_games=40, full_games=800, default_seed=37, run=_board),
+          quick_games=40, full_games=1200, default_seed=37, run=_board),
     Study(name="accusation", page="docs/cluedo-accusation.md",
           what="Cluedo: the accuse-or-wait advice against bots that accuse only when certain",
           quick_games=16, full_games=800, default_seed=37, run=_accusation),
