@@ -316,10 +316,32 @@ BROKEN = {"suggestion-model": ("model-ignored",), "board": ("advice-is-baseline"
           "spyfall-claim-weight": ("weight-ignored",)}
 
 
+def figures(obj):
+    """``obj`` with every key made a name the docs' ``<!--gen:BENCH.KEY.PATH-->`` markers can
+    address (each character but letters, digits and ``_`` replaced by ``_``), lists turned into
+    ``{"0": ..., "1": ...}``, and every ``rate`` or ``win_rate`` also given as a percentage
+    (``rate_pct``), as the pages print them."""
+    import re
+
+    if isinstance(obj, dict):
+        out = {}
+        for k, v in obj.items():
+            key = re.sub(r"[^A-Za-z0-9_]", "_", str(k))
+            out[key] = figures(v)
+            if key in ("rate", "win_rate") and isinstance(v, (int, float)):
+                out[key + "_pct"] = 100.0 * v
+        return out
+    if isinstance(obj, (list, tuple)):
+        return {str(i): figures(v) for i, v in enumerate(obj)}
+    return obj
+
+
 def run_study(name: str, *, quick: bool = True, seed: Optional[int] = None, broken: Optional[str] = None,
               progress=None, cancel=None) -> dict:
     """Run study ``name`` (a key of :data:`STUDIES`) and return ``{"study", "page", "mode",
-    "seed", "games", "broken", "result", "table"}``; ``seed`` None: the study's default.
+    "seed", "games", "broken", "result", "table", "figures"}`` (``figures``: the result under
+    names the docs' generated-figure markers can address, :func:`figures`); ``seed`` None: the
+    study's default.
 
     Raises:
         SessionFormatError: an unknown study or broken variant.
@@ -332,4 +354,5 @@ def run_study(name: str, *, quick: bool = True, seed: Optional[int] = None, brok
     seed = s.default_seed if seed is None else seed
     out = s.run(quick, seed, broken, progress, cancel)
     return {"study": name, "page": s.page, "mode": "quick" if quick else "full", "seed": seed,
-            "games": out["games"], "broken": broken, "result": out["result"], "table": out["table"]}
+            "games": out["games"], "broken": broken, "result": out["result"], "table": out["table"],
+            "figures": figures(out["result"])}
