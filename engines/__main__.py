@@ -291,6 +291,8 @@ def _study(args) -> int:
 
     if args.seed is not None:
         _check_seed(args.seed)
+    if args.out and not os.path.isdir(os.path.dirname(os.path.abspath(args.out))):
+        raise SessionFormatError("--out", f"no folder for {excerpt(args.out)}")
     out = run_study(args.name, quick=not args.full, seed=args.seed, broken=args.broken)
     if args.out:
         text = json.dumps(out, indent=1, ensure_ascii=False, allow_nan=False)
@@ -346,7 +348,8 @@ def main(argv=None) -> int:
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--quick", action="store_true", help="the tests' version (the default): the one "
                       "comparison that carries the page's claim")
-    mode.add_argument("--full", action="store_true", help="the page's whole table (at least 400 games a row)")
+    mode.add_argument("--full", action="store_true", help="the page's whole table (the Cluedo races: 400 games "
+                      "a row)")
     p.add_argument("--seed", type=int, default=None, help="the games' seed (default: the study's)")
     p.add_argument("--out", help="also write the figures and the table as JSON to this file")
     p.add_argument("--broken", help=argparse.SUPPRESS)
