@@ -219,6 +219,9 @@ COUNTS = ("questions", "heard", "questions+1", "announcements")
 
 
 def counted(obs: list, count: str) -> np.ndarray:
+    """The rounds of each solve under one of the study's counts (module docstring):
+    ``obs`` is a list of ``(questions, heard, announcements)``; ``count`` one of
+    ``questions``, ``heard``, ``questions+1``, ``announcements``. Returns a float array."""
     a = np.asarray(obs, dtype=float).reshape(-1, 3)
     if count == "questions":
         return a[:, 0]
@@ -332,6 +335,8 @@ BASE = {"draw": "deck", "moderator": "external", "reactions": "fixpoint"}
 
 
 def part_info() -> dict:
+    """The information one answer gives about a player's own stack, in bits, per question of
+    our deck (:func:`information_bits`), most informative first."""
     _, info = decks()
     return {"information_bits": {q: round(b, 3) for q, b in sorted(info.items(),
                                                                   key=lambda t: -t[1])}}
@@ -455,6 +460,8 @@ BA_SETTINGS = [
 
 
 def main(argv=None) -> int:
+    """``python -m engines.egghead.study [--part ...]``: run the chosen parts and print (and with
+    ``--out`` write) one JSON document; returns the exit code."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--part", choices=("all", "info", "decks", "rules", "subsets", "ba",
                                        "counts"),
