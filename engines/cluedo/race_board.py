@@ -22,7 +22,7 @@ Movers (the other pawns block corridor squares; a pulled pawn may stay):
 * ``sensible``: a player who moves with its own posterior: stays when pulled into a room its
   exact posterior still allows in the envelope; else rolls and enters the nearest such room the
   roll reaches (ties at random), else walks the roll towards the nearest such room (any room
-  once none is left); it suggests there what the advice bot would (the best expected
+  when none of them can be reached); it suggests there what the advice bot would (the best expected
   information in that room), so against it the advice is measured on movement alone;
 * ``advice``: the turn advice: before rolling, takes the passage or stays when that is worth
   more than rolling (``roll_value_bits``); else rolls and makes the best move for the roll;
@@ -96,8 +96,8 @@ def _baseline_move(kind, board, pos, pulled, blocked, rng, dice, target):
 
 def _sensible_move(setup, log, board, pos, pulled, blocked, rng, dice):
     """(new position, entered/stayed room or None) for the sensible player: the rooms it aims at
-    are those its exact posterior still allows in the envelope (any room once none is left or
-    none can be reached); it stays when pulled into one of them; else it rolls and enters the
+    are those its exact posterior still allows in the envelope (any room when none of them can
+    be reached); it stays when pulled into one of them; else it rolls and enters the
     nearest of them the roll reaches (ties at random), else walks the roll towards the nearest."""
     from engines.cluedo.inference import infer
 
