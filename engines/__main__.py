@@ -1,4 +1,4 @@
-"""Command line: ``python -m engines infer|recommend|explain|parse|simulate ...`` (docs/cli.md).
+"""Command line: ``python -m engines infer|recommend|explain|parse|simulate|study ...`` (docs/cli.md).
 
 Exit codes: 0 ok, 2 bad input (the message names the file and the JSON path of the field),
 3 contradiction (the message names the event). No traceback for user errors.
@@ -284,6 +284,28 @@ def _simulate(args) -> int:
     return EXIT_OK
 
 
+def _study(args) -> int:
+    """``study NAME``: run a documented study (:mod:`engines.studies`), print its Markdown table,
+    and with ``--out`` write ``{"study", "mode", "seed", "games", "result", "table"}`` as JSON."""
+    from engines.studies import run_study
+
+    if args.seed is not None:
+        _check_seed(args.seed)
+    if args.out and not os.path.isdir(os.path.dirname(os.path.abspath(args.out))):
+        raise SessionFormatError("--out", f"no folder for {excerpt(args.out)}")
+    out = run_study(args.name, quick=not args.full, seed=args.seed, broken=args.broken)
+    if args.out:
+        text = json.dumps(out, indent=1, ensure_ascii=False, allow_nan=False)
+        try:
+            with open(args.out, "w", encoding="utf-8") as f:
+                f.write(text + "\n")
+        except OSError as exc:
+            raise SessionFormatError("--out", f"cannot write {excerpt(args.out)}: "
+                                              f"{one_line(exc.strerror or exc, 120)}") from None
+    sys.stdout.write(out["table"] + "\n")
+    return EXIT_OK
+
+
 def main(argv=None) -> int:
     """Run the CLI; returns the exit code."""
     parser = _Parser(prog="python -m engines", description=__doc__.splitlines()[0])
@@ -319,6 +341,19 @@ def main(argv=None) -> int:
     p.add_argument("session")
     p.add_argument("text")
     p.set_defaults(func=_parse)
+    from engines.studies import STUDIES
+
+    p = sub.add_parser("study", help="run a study the documentation reports and print its table")
+    p.add_argument("name", choices=list(STUDIES), help="; ".join(f"{s.name}: {s.page}" for s in STUDIES.values()))
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--quick", action="store_true", help="the tests' version (the default): the one "
+                      "comparison that carries the page's claim")
+    mode.add_argument("--full", action="store_true", help="the page's whole table (the Cluedo races: 400 games "
+                      "a row)")
+    p.add_argument("--seed", type=int, default=None, help="the games' seed (default: the study's)")
+    p.add_argument("--out", help="also write the figures and the table as JSON to this file")
+    p.add_argument("--broken", help=argparse.SUPPRESS)
+    p.set_defaults(func=_study)
     p = sub.add_parser("simulate", help="run a game's simulator and print the figures as JSON")
     sub_sim = p.add_subparsers(dest="game", required=True)
     for game in _simulated_games(sys.argv[1:] if argv is None else argv):

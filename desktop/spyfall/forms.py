@@ -519,7 +519,8 @@ class NewGameDialog(NewGameDialogBase):
         self.strategy.setCurrentIndex(max(0, self.strategy.findData(setup.strategy)))
         self.rounds.setValue(setup.rounds)
         self.n_players.setValue(len(setup.players))
-        default = spyfall.PlayerModel(setup.beta, setup.lam, setup.strategy, setup.claim_weight)
+        default = spyfall.PlayerModel(beta=setup.beta, lam=setup.lam, strategy=setup.strategy,
+                                      claim_weight=setup.claim_weight)
         self.table.set_rows([Seat(p, m != default, m.beta, m.lam, m.claim_weight, m.strategy)
                              for p, m in zip(setup.players, setup.models)])
         self._names_changed()

@@ -409,7 +409,8 @@ class Tab(GameTab):
             who = f"<b>{esc(s.me)}</b> · my card: <b>{esc(s.my_location)}</b>"
         model = (f"β = {s.beta:g}, λ = {s.lam:g}, w = {s.claim_weight:g}, "
                  f"{STRATEGY_LABELS.get(s.strategy, s.strategy).lower()}")
-        if any(m != spyfall.PlayerModel(s.beta, s.lam, s.strategy, s.claim_weight) for m in s.models):
+        if any(m != spyfall.PlayerModel(beta=s.beta, lam=s.lam, strategy=s.strategy,
+                                        claim_weight=s.claim_weight) for m in s.models):
             model += " (some players differ)"
         return (f"{who} · {len(s.players)} players · {where}, {s.n_locations} locations · "
                 f"{s.rounds} rounds · model: {model}")

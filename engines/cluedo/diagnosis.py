@@ -83,15 +83,15 @@ def edits(setup: Setup, events: Sequence, i: int) -> list:
         cls = type(ev)
         for p in setup.players:
             if p != ev.player:
-                out.append(Edit(i, "player", p, cls(p, ev.card), _seat_cost(setup, ev.player, p),
+                out.append(Edit(i, "player", p, cls(player=p, card=ev.card), _seat_cost(setup, ev.player, p),
                                 f"{p} instead of {ev.player}"))
         for c, cost in _card_edits(setup, ev.card):
-            out.append(Edit(i, "card", c, cls(ev.player, c), cost, f"{c} instead of {ev.card}"))
+            out.append(Edit(i, "card", c, cls(player=ev.player, card=c), cost, f"{c} instead of {ev.card}"))
     elif isinstance(ev, HandEvent):
         for j, card in enumerate(ev.cards):
             for c, cost in _card_edits(setup, card, exclude=ev.cards):
                 new = ev.cards[:j] + (c,) + ev.cards[j + 1:]
-                out.append(Edit(i, "cards", list(new), HandEvent(ev.player, new), cost,
+                out.append(Edit(i, "cards", list(new), HandEvent(player=ev.player, cards=new), cost,
                                 f"{c} instead of {card}"))
     elif isinstance(ev, SuggestionEvent):
         for j, card in enumerate(ev.cards):
@@ -101,16 +101,17 @@ def edits(setup: Setup, events: Sequence, i: int) -> list:
                 new = ev.cards[:j] + (c,) + ev.cards[j + 1:]
                 shown = c if ev.shown == card else ev.shown
                 out.append(Edit(i, "cards", list(new),
-                                SuggestionEvent(ev.suggester, new, ev.passed, ev.refuter, shown),
+                                SuggestionEvent(suggester=ev.suggester, cards=new, passed=ev.passed,
+                                                refuter=ev.refuter, shown=shown),
                                 cost, f"{c} instead of {card}"))
         if ev.shown is not None:
             for c in ev.cards:
                 if c != ev.shown:
-                    out.append(Edit(i, "shown", c, SuggestionEvent(ev.suggester, ev.cards,
-                                                                   ev.passed, ev.refuter, c),
+                    out.append(Edit(i, "shown", c, SuggestionEvent(suggester=ev.suggester, cards=ev.cards,
+                                                                   passed=ev.passed, refuter=ev.refuter, shown=c),
                                     1.0, f"{c} shown instead of {ev.shown}"))
-            out.append(Edit(i, "shown", None, SuggestionEvent(ev.suggester, ev.cards, ev.passed,
-                                                              ev.refuter, None),
+            out.append(Edit(i, "shown", None, SuggestionEvent(suggester=ev.suggester, cards=ev.cards, passed=ev.passed,
+                                                              refuter=ev.refuter, shown=None),
                             2.0, "an unseen card shown"))
         follows = set(ev.passed) == set(passers_between(setup, ev.suggester, ev.refuter))
         for r in list(setup.players) + [None]:
@@ -120,25 +121,26 @@ def edits(setup: Setup, events: Sequence, i: int) -> list:
                 tuple(p for p in ev.passed if p != r)
             shown = ev.shown if r is not None else None
             words = f"{r} refuting" if r is not None else "nobody refuting"
-            out.append(Edit(i, "refuter", r, SuggestionEvent(ev.suggester, ev.cards, passed, r,
-                                                             shown),
+            out.append(Edit(i, "refuter", r, SuggestionEvent(suggester=ev.suggester, cards=ev.cards, passed=passed,
+                                                             refuter=r,
+                                                             shown=shown),
                             _seat_cost(setup, ev.refuter, r), words))
         for p in ev.passed:
             passed = tuple(x for x in ev.passed if x != p)
-            out.append(Edit(i, "passed", list(passed), SuggestionEvent(ev.suggester, ev.cards,
-                                                                       passed, ev.refuter,
-                                                                       ev.shown),
+            out.append(Edit(i, "passed", list(passed), SuggestionEvent(suggester=ev.suggester, cards=ev.cards,
+                                                                       passed=passed, refuter=ev.refuter,
+                                                                       shown=ev.shown),
                             2.0, f"{p} not passing"))
     elif isinstance(ev, AccusationEvent):
         out.append(Edit(i, "correct", not ev.correct,
-                        AccusationEvent(ev.player, ev.cards, not ev.correct), 1.5,
+                        AccusationEvent(player=ev.player, cards=ev.cards, correct=not ev.correct), 1.5,
                         "a correct accusation" if not ev.correct else "a wrong accusation"))
         for j, card in enumerate(ev.cards):
             for c, cost in _card_edits(setup, card):
                 if setup.category_of(c) != setup.category_of(card):
                     continue
                 new = ev.cards[:j] + (c,) + ev.cards[j + 1:]
-                out.append(Edit(i, "cards", list(new), AccusationEvent(ev.player, new, ev.correct),
+                out.append(Edit(i, "cards", list(new), AccusationEvent(player=ev.player, cards=new, correct=ev.correct),
                                 cost, f"{c} instead of {card}"))
     return out
 

@@ -86,7 +86,7 @@ def deal_hand_sizes(n_players: int, n_dealt: int, dealer_index: int) -> list:
     return sizes
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Setup:
     """A Cluedo table: the deck by category, the players in seating order and their hand sizes.
 
@@ -240,8 +240,9 @@ class Setup:
         trust = ()
         if r.has("model"):
             trust = read_trust(r.dict("model"), players, me, r.sub("model"))
-        return Setup(tuple(categories), tuple(players), tuple(sizes), me, edition, dealer, dice, pawns,
-                     trust)
+        return Setup(categories=tuple(categories), players=tuple(players), hand_sizes=tuple(sizes), me=me,
+                     edition=edition, dealer=dealer, dice=dice, pawns=pawns,
+                     suggestion_trust=trust)
 
     def to_json(self) -> dict:
         """The setup object (round-trips through :meth:`from_json`)."""
@@ -272,7 +273,7 @@ def default_setup() -> Setup:
 # ---------------------------------------------------------------------------------------------
 # Events
 # ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class HandEvent:
     """``player`` holds all of ``cards`` (my hand at the deal: all my cards)."""
 
@@ -283,7 +284,7 @@ class HandEvent:
         return {"type": "hand", "player": self.player, "cards": list(self.cards)}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ShownEvent:
     """``player`` holds ``card`` (it was shown to me, or seen)."""
 
@@ -294,7 +295,7 @@ class ShownEvent:
         return {"type": "shown", "player": self.player, "card": self.card}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class LacksEvent:
     """``player`` does not hold ``card``."""
 
@@ -305,7 +306,7 @@ class LacksEvent:
         return {"type": "lacks", "player": self.player, "card": self.card}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SuggestionEvent:
     """``suggester`` suggested ``cards`` = (suspect, weapon, room); each player in ``passed``
     holds none of them; ``refuter`` (or None: nobody) holds at least one; ``shown`` is the card
@@ -324,7 +325,7 @@ class SuggestionEvent:
                 "passed": list(self.passed), "refuter": self.refuter, "shown": self.shown}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class AccusationEvent:
     """``player`` accused ``cards`` = (suspect, weapon, room); ``correct=False`` (a failed
     accusation): the envelope is not exactly that triple; ``correct=True``: it is."""
@@ -338,7 +339,7 @@ class AccusationEvent:
                 "correct": self.correct}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PositionEvent:
     """``player``'s pawn is at ``at``: a room name, or a corridor square ``(row, col)`` of the
     edition's board (:mod:`engines.cluedo.board`). Says nothing about the cards."""
@@ -351,7 +352,7 @@ class PositionEvent:
                 "at": self.at if isinstance(self.at, str) else list(self.at)}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RollEvent:
     """``player`` rolled ``total`` (the dice's sum) for their move. Says nothing about the cards;
     the turn advice reads my latest roll."""
@@ -402,11 +403,11 @@ def event_from_json(obj, setup: Setup, path: str = "$.event"):
         p = r.choice("player", players, what="player")
         size = setup.hand_sizes[players.index(p)]
         hand = r.str_list("cards", max_len=size, unique=True, choices=cards)
-        return HandEvent(p, tuple(hand))
+        return HandEvent(player=p, cards=tuple(hand))
     if t in ("shown", "lacks"):
         p = r.choice("player", players, what="player")
         c = r.choice("card", cards, what="card")
-        return ShownEvent(p, c) if t == "shown" else LacksEvent(p, c)
+        return ShownEvent(player=p, card=c) if t == "shown" else LacksEvent(player=p, card=c)
     if t == "suggestion":
         s = r.choice("suggester", players, what="player")
         triple = _triple(r, setup)
@@ -424,7 +425,7 @@ def event_from_json(obj, setup: Setup, path: str = "$.event"):
             shown = r.choice("shown", triple, what="shown card (one of the suggested cards)")
             if refuter is None:
                 raise r.error("shown", "a card can only be shown when somebody refuted")
-        return SuggestionEvent(s, triple, tuple(passed), refuter, shown)
+        return SuggestionEvent(suggester=s, cards=triple, passed=tuple(passed), refuter=refuter, shown=shown)
     if t == "position":
         p = r.choice("player", players, what="player")
         at = r.raw("at")
@@ -439,15 +440,15 @@ def event_from_json(obj, setup: Setup, path: str = "$.event"):
                                 "is not encoded): give a room")
         else:
             at = eb.board.check_position(at, r.sub("at"))
-        return PositionEvent(p, at)
+        return PositionEvent(player=p, at=at)
     if t == "roll":
         p = r.choice("player", players, what="player")
-        return RollEvent(p, r.int("total", min=1, max=12))
+        return RollEvent(player=p, total=r.int("total", min=1, max=12))
     # accusation
     p = r.choice("player", players, what="player")
     triple = _triple(r, setup)
     correct = r.bool("correct", False)
-    return AccusationEvent(p, triple, correct)
+    return AccusationEvent(player=p, cards=triple, correct=correct)
 
 
 def passers_between(setup: Setup, suggester: str, refuter: Optional[str]) -> tuple:

@@ -175,7 +175,8 @@ def _public_events(setup: Setup, events: Sequence, j: str) -> tuple:
                     fixed.append((ci[ev.shown], pi[ev.refuter]))
                 else:
                     hidden.append((tuple(ci[c] for c in ev.cards), pi[ev.refuter]))
-            pub.append(SuggestionEvent(ev.suggester, ev.cards, ev.passed, ev.refuter, None))
+            pub.append(SuggestionEvent(suggester=ev.suggester, cards=ev.cards, passed=ev.passed, refuter=ev.refuter,
+                                       shown=None))
         elif isinstance(ev, AccusationEvent):
             if ev.player == j and not ev.correct:
                 out = True

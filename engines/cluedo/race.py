@@ -118,7 +118,7 @@ def play_game(setup: Setup, kinds: list, rng: np.random.Generator, *, max_rounds
     deal = random_deal(setup, rng)
     envelope = tuple(c for c, o in zip(setup.cards, deal) if o == k)
     setups = [dataclasses.replace(setup, me=name) for name in setup.players]
-    logs = [[HandEvent(name, tuple(c for c, o in zip(setup.cards, deal) if o == p))]
+    logs = [[HandEvent(player=name, cards=tuple(c for c, o in zip(setup.cards, deal) if o == p))]
             for p, name in enumerate(setup.players)]
     out = [False] * k
     accusations = []
@@ -133,7 +133,8 @@ def play_game(setup: Setup, kinds: list, rng: np.random.Generator, *, max_rounds
             else:
                 kinds_p = kinds[p]
             ev = play_suggestion(setup, deal, p, triple, rng, reveal=True)
-            hidden = SuggestionEvent(ev.suggester, ev.cards, ev.passed, ev.refuter, None)
+            hidden = SuggestionEvent(suggester=ev.suggester, cards=ev.cards, passed=ev.passed, refuter=ev.refuter,
+                                     shown=None)
             for q in range(k):
                 sees = q == p or (ev.refuter is not None and setup.players[q] == ev.refuter)
                 logs[q].append(ev if sees else hidden)
@@ -155,7 +156,7 @@ def play_game(setup: Setup, kinds: list, rng: np.random.Generator, *, max_rounds
             if correct:
                 return {"winner": p, "rounds": rnd + 1, "accusations": accusations}
             out[p] = True
-            acc = AccusationEvent(setup.players[p], tuple(accuse), False)
+            acc = AccusationEvent(player=setup.players[p], cards=tuple(accuse), correct=False)
             for q in range(k):
                 logs[q].append(acc)
             if all(out):

@@ -19,13 +19,19 @@ Movers (the other pawns block corridor squares; a pulled pawn may stay):
   (ties at random), else walks the roll along a shortest path towards the nearest room;
 * ``random``: stays when pulled in; else rolls and enters a room the roll reaches, chosen
   uniformly, else walks towards a target room drawn uniformly (kept until reached);
+* ``sensible``: a player who moves with its own posterior: stays when pulled into a room its
+  exact posterior still allows in the envelope; else rolls and enters the nearest such room the
+  roll reaches (ties at random), else walks the roll towards the nearest such room (any room
+  when none of them can be reached); it suggests there what the advice bot would (the best expected
+  information in that room), so against it the advice is measured on movement alone;
 * ``advice``: the turn advice: before rolling, takes the passage or stays when that is worth
   more than rolling (``roll_value_bits``); else rolls and makes the best move for the roll;
   it suggests the advice's suggestion (the best expected information in that room).
 
-The baseline movers suggest, in each category but the room, a card drawn uniformly from those
-their exact posterior still allows in the envelope (as in :mod:`engines.cluedo.race`). So the
-advice bot differs in where it goes *and* in what it suggests: the race measures the whole turn.
+The ``nearest`` and ``random`` movers suggest, in each category but the room, a card drawn
+uniformly from those their exact posterior still allows in the envelope (as in
+:mod:`engines.cluedo.race`). So against them the advice bot differs in where it goes *and* in
+what it suggests: the race measures the whole turn; against ``sensible`` it measures where to go.
 
 One focal bot plays three bots of one baseline kind, its seat rotating with the game number;
 were it no better, its win rate would be 1/4 (binomial test). Turns to solve: the focal bot's
@@ -45,7 +51,7 @@ from engines.cluedo.race import _certain_triple, _rate, _suggest, run_cli
 from engines.cluedo.simulate import play_suggestion, random_deal
 from engines.core.errors import SessionFormatError, check_cancel
 
-KINDS = ("advice", "nearest", "random")
+KINDS = ("advice", "nearest", "random", "sensible")
 SUSPECTS = ("Miss Scarlett", "Colonel Mustard", "Mrs White", "Reverend Green", "Mrs Peacock",
             "Professor Plum")
 MAX_GAMES = 100_000
@@ -88,6 +94,43 @@ def _baseline_move(kind, board, pos, pulled, blocked, rng, dice, target):
     return (sq if sq is not None else pos), None, target
 
 
+def _sensible_move(setup, log, board, pos, pulled, blocked, rng, dice):
+    """(new position, entered/stayed room or None) for the sensible player: the rooms it aims at
+    are those its exact posterior still allows in the envelope (any room when none of them can
+    be reached); it stays when pulled into one of them; else it rolls and enters the
+    nearest of them the roll reaches (ties at random), else walks the roll towards the nearest."""
+    from engines.cluedo.inference import infer
+
+    env = infer(setup, log).envelope_marginals()["room"]
+    possible = {r for r, p in env.items() if p > 0}
+    if isinstance(pos, str) and pulled and pos in possible:
+        return pos, pos
+    n = int(rng.integers(1, 7, size=dice).sum())
+    dist = room_distances(board, pos, blocked)
+    if not dist:
+        return pos, None                               # trapped: doors blocked
+    aims = {r: k for r, k in dist.items() if r in possible} or dist
+    inside = [r for r, k in aims.items() if k <= n]
+    if inside:
+        k0 = min(aims[r] for r in inside)
+        near = sorted(r for r in inside if aims[r] == k0)
+        room = near[int(rng.integers(len(near)))]
+        return room, room
+    k0 = min(aims.values())
+    goal = sorted(r for r in aims if aims[r] == k0)[0]
+    sq = _walk_towards(board, pos, goal, n, blocked)
+    return (sq if sq is not None else pos), None
+
+
+def _best_suggestion(setup, log, room):
+    """The turn advice's suggestion in ``room``: the best expected information there
+    (:func:`engines.cluedo.turn.information_by_room`), or None when the envelope is certain."""
+    from engines.cluedo.turn import information_by_room
+
+    info = information_by_room(setup, log, opponents_seconds=0)[0]
+    return info[room][1] if room in info else None
+
+
 def _advice_move(setup, log, board, pos, pulled, others, rng, dice):
     """(new position, room or None, suggestion or None) for the advice bot."""
     from engines.cluedo.turn import information_by_room, turn_advice
@@ -124,7 +167,7 @@ def play_board_game(setup: Setup, kinds: list, rng: np.random.Generator, *, max_
     k = len(setup.players)
     deal = random_deal(setup, rng)
     setups = [dataclasses.replace(setup, me=name) for name in setup.players]
-    logs = [[HandEvent(name, tuple(c for c, o in zip(setup.cards, deal) if o == p))]
+    logs = [[HandEvent(player=name, cards=tuple(c for c, o in zip(setup.cards, deal) if o == p))]
             for p, name in enumerate(setup.players)]
     pawn_of = dict(setup.pawns)
     player_of = {s: p for p, s in setup.pawns}
@@ -146,6 +189,10 @@ def play_board_game(setup: Setup, kinds: list, rng: np.random.Generator, *, max_
             if kind == "advice":
                 new, room, triple = _advice_move(setups[p], logs[p], board, pos[name], name in pulled,
                                                  others, rng, dice)
+            elif kind == "sensible":
+                new, room = _sensible_move(setups[p], logs[p], board, pos[name], name in pulled, blocked,
+                                           rng, dice)
+                triple = _best_suggestion(setups[p], logs[p], room) if room is not None else None
             else:
                 new, room, targets[p] = _baseline_move(kind, board, pos[name], name in pulled, blocked,
                                                        rng, dice, targets[p])
@@ -160,7 +207,8 @@ def play_board_game(setup: Setup, kinds: list, rng: np.random.Generator, *, max_
                 triple = (s, w, room)
             ev = play_suggestion(setup, deal, p, triple, rng, reveal=True)
             sugg_count[p] += 1
-            hidden = SuggestionEvent(ev.suggester, ev.cards, ev.passed, ev.refuter, None)
+            hidden = SuggestionEvent(suggester=ev.suggester, cards=ev.cards, passed=ev.passed, refuter=ev.refuter,
+                                     shown=None)
             for q in range(k):
                 sees = q == p or (ev.refuter is not None and setup.players[q] == ev.refuter)
                 logs[q].append(ev if sees else hidden)

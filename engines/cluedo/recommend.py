@@ -467,7 +467,8 @@ def public_events(setup: Setup, events: Sequence, viewer: Optional[str] = None) 
             if ev.refuter == me and ev.suggester == viewer:
                 out.append(ev)
                 continue
-            ev = SuggestionEvent(ev.suggester, ev.cards, ev.passed, ev.refuter, None)
+            ev = SuggestionEvent(suggester=ev.suggester, cards=ev.cards, passed=ev.passed, refuter=ev.refuter,
+                                 shown=None)
         out.append(ev)
     return out
 
@@ -505,7 +506,7 @@ def refute_advice(setup: Setup, events: Sequence, suggester: str, cards: Sequenc
     out = []
     for c in matching:
         p = base.probability(c, setup.me)
-        post = infer(setup, pub + [ShownEvent(setup.me, c)], cancel=cancel)
+        post = infer(setup, pub + [ShownEvent(player=setup.me, card=c)], cancel=cancel)
         bits = max(h0 - post.envelope_entropy_bits(), 0.0)
         surprisal = -np.log2(p) if p > 0 else float("inf")
         out.append((c, float(bits), float(surprisal)))

@@ -51,9 +51,11 @@ def play_suggestion(setup: Setup, deal: np.ndarray, suggester: int, triple: tupl
         have = [c for c, i in zip(triple, idx) if deal[i] == p]
         if have:
             shown = have[rng.integers(len(have))] if reveal else None
-            return SuggestionEvent(setup.players[suggester], tuple(triple), tuple(passed), setup.players[p], shown)
+            return SuggestionEvent(suggester=setup.players[suggester], cards=tuple(triple), passed=tuple(passed),
+                                   refuter=setup.players[p], shown=shown)
         passed.append(setup.players[p])
-    return SuggestionEvent(setup.players[suggester], tuple(triple), tuple(passed), None, None)
+    return SuggestionEvent(suggester=setup.players[suggester], cards=tuple(triple), passed=tuple(passed), refuter=None,
+                           shown=None)
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,7 @@ def _one_game(index: int, seed_seq, setup: Setup, strategy: str, max_rounds: int
     n_players = len(setup.players)
     (_, suspects), (_, weapons), (_, rooms) = setup.categories
     deal = random_deal(setup, rng)
-    events = [HandEvent("Me", tuple(c for c, o in zip(setup.cards, deal) if o == 0))]
+    events = [HandEvent(player="Me", cards=tuple(c for c, o in zip(setup.cards, deal) if o == 0))]
     my_turns = 0
     for _rnd in range(max_rounds):
         check_cancel(worker_cancelled)

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from typing import Optional
 
 import numpy as np
@@ -96,25 +97,29 @@ def _engine_rhos(setup: Setup, log: list, engine: str, rho_true: float, cancel) 
 def _bound(setup: Setup, log: list, rhos: dict) -> float:
     """An upper bound on P(best triple): the smallest over categories of the largest envelope
     marginal (a triple is no likelier than any of its cards)."""
-    s = setup if not rhos else Setup(setup.categories, setup.players, setup.hand_sizes, setup.me,
-                                     setup.edition, setup.dealer, tuple(rhos.items()))
+    s = setup if not rhos else replace(setup, suggestion_trust=tuple(rhos.items()))
     env = infer(s, log).envelope_marginals()
     return min(max(d.values()) for d in env.values())
 
 
 def play_game(setup: Setup, rho_true: float, focal: int, rng: np.random.Generator, *,
-              theta: float = 0.8, max_rounds: int = 40, cancel=None) -> dict:
+              theta: float = 0.8, max_rounds: int = 40, engines: tuple = ENGINES, ignore_model: bool = False,
+              cancel=None) -> dict:
     """One game (module docstring). Returns ``{"focal", "rounds", "opponent_win": [round, seat]
-    or None, engine: {"turn", "correct"} or None (never accused)}``."""
+    or None, engine: {"turn", "correct"} or None (never accused)}`` for each of ``engines`` (a
+    subset of :data:`ENGINES`; the game does not depend on which: the focal's suggestions never
+    do). ``ignore_model``: every engine runs without the model (rho = 1), the broken variant
+    that a study's test must tell apart from the real one."""
     k = len(setup.players)
     deal = random_deal(setup, rng)
     names = setup.players
-    setups = [Setup(setup.categories, names, setup.hand_sizes, n, setup.edition, setup.dealer)
+    setups = [replace(setup, players=names, me=n, dice=None, pawns=(), suggestion_trust=())
               for n in names]
-    logs = [[HandEvent(n, tuple(c for c, o in zip(setup.cards, deal) if o == p))] for p, n in enumerate(names)]
+    logs = [[HandEvent(player=n, cards=tuple(c for c, o in zip(setup.cards, deal) if o == p))] for p,
+            n in enumerate(names)]
     envelope = tuple(c for c, o in zip(setup.cards, deal) if o == k)
     out: dict = {"focal": focal, "opponent_win": None}
-    open_ = list(ENGINES) if rho_true != 1.0 else [e for e in ENGINES if e != "right"]
+    open_ = [e for e in ENGINES if e in engines and (rho_true != 1.0 or e != "right")]
     decided: dict = {}
     turn = 0
     for rnd in range(max_rounds):
@@ -126,13 +131,14 @@ def play_game(setup: Setup, rho_true: float, focal: int, rng: np.random.Generato
             else:
                 triple = behaviour_suggestion(setups[p], deal, p, logs[p], rho_true, rng)
             ev = play_suggestion(setup, deal, p, triple, rng, reveal=True)
-            hidden = SuggestionEvent(ev.suggester, ev.cards, ev.passed, ev.refuter, None)
+            hidden = SuggestionEvent(suggester=ev.suggester, cards=ev.cards, passed=ev.passed, refuter=ev.refuter,
+                                     shown=None)
             for q in range(k):
                 sees = q == p or (ev.refuter is not None and names[q] == ev.refuter)
                 logs[q].append(ev if sees else hidden)
             if p == focal:
                 for eng in list(open_):
-                    rhos = _engine_rhos(setups[p], logs[p], eng, rho_true, cancel)
+                    rhos = {} if ignore_model else _engine_rhos(setups[p], logs[p], eng, rho_true, cancel)
                     if _bound(setups[p], logs[p], rhos) < theta:
                         continue
                     acc, pc = best_triple(setups[p], logs[p], cancel, rhos=rhos)
@@ -147,22 +153,27 @@ def play_game(setup: Setup, rho_true: float, focal: int, rng: np.random.Generato
         if out["opponent_win"] or not open_:
             break
     out["rounds"] = rnd + 1
-    for eng in ENGINES:
+    for eng in engines:
         out[eng] = decided.get(eng) if eng != "right" or rho_true != 1.0 else decided.get("today")
     return out
 
 
 def run(behaviour: str, games: int, *, start: int = 0, seed: int = 0, players: int = 4,
-        theta: float = 0.8, out_path: Optional[str] = None, cancel=None) -> list:
+        theta: float = 0.8, out_path: Optional[str] = None, engines: tuple = ENGINES,
+        ignore_model: bool = False, progress=None, cancel=None) -> list:
     """Games ``start .. start + games - 1`` against ``behaviour`` opponents (a key of
     :data:`BEHAVIOURS`); game ``g`` uses the ``g``-th child of ``SeedSequence(seed)`` whatever the
     chunking, its focal seat is ``g % players``. Appends a JSON line per game to ``out_path``.
+    ``engines`` (must include ``"today"``) and ``ignore_model``: :func:`play_game`;
+    ``progress(done, games)`` after each game.
 
     Raises:
-        SessionFormatError: unknown behaviour, or counts out of range.
+        SessionFormatError: unknown behaviour or engine, or counts out of range.
     """
     if behaviour not in BEHAVIOURS:
         raise SessionFormatError("behaviour", f"one of {', '.join(BEHAVIOURS)}")
+    if "today" not in engines or not set(engines) <= set(ENGINES):
+        raise SessionFormatError("engines", f"\"today\" and any of {', '.join(ENGINES[1:])}")
     if not 1 <= games <= 100_000 or not 0 <= start <= 1_000_000:
         raise SessionFormatError("games", "between 1 and 100000 (start below 1000000)")
     if not 3 <= players <= 6:
@@ -177,12 +188,14 @@ def run(behaviour: str, games: int, *, start: int = 0, seed: int = 0, players: i
         g = start + i
         t0 = time.perf_counter()
         res = play_game(setup, BEHAVIOURS[behaviour], g % players, np.random.default_rng(ss),
-                        theta=theta, cancel=cancel)
+                        theta=theta, engines=engines, ignore_model=ignore_model, cancel=cancel)
         res.update(game=g, behaviour=behaviour, theta=theta, seconds=round(time.perf_counter() - t0, 2))
         results.append(res)
         if out_path:
             with open(out_path, "a", encoding="utf-8") as f:
                 f.write(json.dumps(res) + "\n")
+        if progress is not None:
+            progress(i + 1, games)
     return results
 
 
@@ -213,7 +226,7 @@ def summarise(results: list) -> dict:
         row: dict = {"games": len(rs), "opponent_won": sum(r["opponent_win"] is not None for r in rs)}
         wins_today = [won(r, "today") for r in rs]
         turns_today = [r["today"]["turn"] for r in rs if won(r, "today")]
-        for eng in ENGINES:
+        for eng in _played(rs):
             wins = [won(r, eng) for r in rs]
             wrong = sum(1 for r in rs if r[eng] is not None and not r[eng]["correct"])
             turns = [r[eng]["turn"] for r, w in zip(rs, wins) if w]
@@ -244,6 +257,11 @@ def summarise(results: list) -> dict:
     return out
 
 
+def _played(results: list) -> list:
+    """The engines every game of ``results`` has, in :data:`ENGINES` order."""
+    return [e for e in ENGINES if all(e in r for r in results)]
+
+
 def _p(p: float) -> str:
     return "< 0.0001" if p < 1e-4 else f"= {p:.3g}"
 
@@ -255,7 +273,7 @@ def markdown(table: dict) -> str:
              "both correct: earlier / later (sign p) |",
              "|---|---|---|---|---|---|---|---|"]
     for b, row in table.items():
-        for eng in ENGINES:
+        for eng in [e for e in ENGINES if e in row]:
             e = row[eng]
             w = e["win"]
             cell = f"{w['k']} = {100 * w['rate']:.1f} % [{100 * w['wilson_95'][0]:.1f}, {100 * w['wilson_95'][1]:.1f}]"

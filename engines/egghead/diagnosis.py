@@ -186,7 +186,7 @@ def _edits(setup: Setup, events: Sequence, i: int) -> list:
         for a in deck[ev.question].possible_answers(seen):
             if a != ev.answer and _fits_my_view(setup, vis, ev.question, a, ev.moderator):
                 d = abs(a - ev.answer)
-                out.append(Edit(i, "answer", a, Answer(ev.question, a, ev.moderator),
+                out.append(Edit(i, "answer", a, Answer(question=ev.question, answer=a, moderator=ev.moderator),
                                 1.0 + min(d - 1, 9) / 10, f"the answer {a}"))
         if ev.moderator is not None:
             n = len(setup.players)
@@ -196,7 +196,7 @@ def _edits(setup: Setup, events: Sequence, i: int) -> list:
                 if ev.answer in deck[ev.question].possible_answers(n - 1) and \
                         _fits_my_view(setup, vis, ev.question, ev.answer, m):
                     near = min(step, n - step)
-                    out.append(Edit(i, "moderator", m, Answer(ev.question, ev.answer, m),
+                    out.append(Edit(i, "moderator", m, Answer(question=ev.question, answer=ev.answer, moderator=m),
                                     1.0 + 0.5 * (near - 1), f"{m} answering"))
         ids = list(deck)
         at = ids.index(ev.question)
@@ -205,7 +205,7 @@ def _edits(setup: Setup, events: Sequence, i: int) -> list:
             if qid != ev.question and ev.answer in deck[qid].possible_answers(seen) and \
                     _fits_my_view(setup, vis, qid, ev.answer, ev.moderator):
                 text = deck[qid].spec.display_text(setup.values)
-                out.append(Edit(i, "question", qid, Answer(qid, ev.answer, ev.moderator),
+                out.append(Edit(i, "question", qid, Answer(question=qid, answer=ev.answer, moderator=ev.moderator),
                                 3.0 + abs(j - at) / 10, f"the question “{text}”"))
     elif isinstance(ev, Reactions):
         was = set(ev.solved)
@@ -224,16 +224,16 @@ def _edits(setup: Setup, events: Sequence, i: int) -> list:
             flips = len(was ^ set(solved))
             backed = len((was - set(solved)) & solves) + 0.5 * len((set(solved) - was) - solves)
             words = (", ".join(solved) + " solved") if solved else "nobody solved"
-            out.append(Edit(i, "solved", list(solved), Reactions(solved),
+            out.append(Edit(i, "solved", list(solved), Reactions(solved=solved),
                             1.0 + 0.5 * (flips - 1) + 0.5 * backed, f"“{words}”"))
     elif isinstance(ev, Solve):
         if ev.player == setup.me and ev.cards is not None:
             for new in _one_card_off(setup, tuple(ev.cards)):
-                out.append(Edit(i, "cards", list(new), Solve(ev.player, new, None), 2.0,
+                out.append(Edit(i, "cards", list(new), Solve(player=ev.player, cards=new, new_cards=None), 2.0,
                                 f"the cards {_stack_text(new)}"))
         elif ev.new_cards is not None:
             for new in _one_card_off(setup, tuple(ev.new_cards)):
-                out.append(Edit(i, "new_cards", list(new), Solve(ev.player, ev.cards, new), 2.0,
+                out.append(Edit(i, "new_cards", list(new), Solve(player=ev.player, cards=ev.cards, new_cards=new), 2.0,
                                 f"the new cards {_stack_text(new)}"))
     return out
 

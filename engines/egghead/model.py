@@ -62,7 +62,7 @@ def _stack(r: Reader, key: str, values: int, cards: int, what: str) -> tuple[int
     return tuple(sorted(int(c) for c in lst))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Setup:
     """An Egghead table as I see it (Zorn 2024, section 2).
 
@@ -159,7 +159,8 @@ class Setup:
         analysing = tuple(r.str_list("analysing", others, unique=True, choices=others)) \
             if r.has("analysing") else tuple(others)
         analysing = tuple(p for p in others if p in analysing)
-        return Setup(tuple(players), me, values, cards, moderator, ba, visible, analysing)
+        return Setup(players=tuple(players), me=me, values=values, cards_per_player=cards, moderator=moderator,
+                     behavioural_analysis=ba, visible=visible, analysing=analysing)
 
     def to_json(self) -> dict:
         return {"players": list(self.players), "me": self.me, "values": self.values,
@@ -169,7 +170,7 @@ class Setup:
                 "analysing": list(self.analysing)}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Answer:
     """The moderator answered question ``question`` (a deck id) with ``answer`` (an int).
     ``moderator`` is the answering player (rotating moderator) or None (external)."""
@@ -184,7 +185,7 @@ class Answer:
                 "moderator": self.moderator}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Reactions:
     """One announced round of reactions (seed eqs. (3)–(4)): the players in ``solved`` solved,
     everyone else did not."""
@@ -196,7 +197,7 @@ class Reactions:
         return {"type": "reactions", "solved": list(self.solved)}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Solve:
     """``player`` called their cards; ``cards`` is the stack they held (revealed), ``new_cards``
     the stack they were dealt (None when the player is me: I cannot see it). For another
@@ -245,9 +246,9 @@ def event_from_json(obj, setup: Setup, path: str = "$.events[0]") -> Event:
         if ans not in possible:
             raise r.error("answer", f"{ans} is not a possible answer to {qid!r} "
                                     f"(possible: {', '.join(map(str, possible))})")
-        return Answer(qid, ans, mod)
+        return Answer(question=qid, answer=ans, moderator=mod)
     if kind == "reactions":
-        return Reactions(tuple(r.str_list("solved", [], unique=True, choices=setup.players)))
+        return Reactions(solved=tuple(r.str_list("solved", [], unique=True, choices=setup.players)))
     player = r.choice("player", setup.players, what="player")
     k, v = setup.cards_per_player, setup.values
     cards = None if r.raw("cards", None) is None else _stack(r, "cards", v, k, "cards")
@@ -259,7 +260,7 @@ def event_from_json(obj, setup: Setup, path: str = "$.events[0]") -> Event:
             raise r.error("new_cards", "you cannot see your own new cards; use null")
     elif new is None:
         raise r.error("new_cards", f"give the new cards {player} was dealt")
-    return Solve(player, cards, new)
+    return Solve(player=player, cards=cards, new_cards=new)
 
 
 def _fmt(stack) -> str:
@@ -309,7 +310,7 @@ def default_setup() -> Setup:
                  visible=(("B", (4, 5, 6)), ("C", (3, 3, 3))), analysing=("B", "C"))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class QuestionChoice:
     """A deck question as the tab's picker shows it: ``id``, ``text`` (values filled in) and
     ``answers`` (every answer some world can produce, ascending ints)."""
@@ -324,8 +325,8 @@ def questions_for(setup: Setup, moderator: Optional[str] = None) -> tuple[Questi
     (for a rotating ``moderator`` the answers about the other players' cards)."""
     deck = bound_deck(setup.values, setup.cards_per_player, len(setup.players))
     seen = len(setup.players) - (0 if moderator is None else 1)
-    return tuple(QuestionChoice(q.id, q.spec.display_text(setup.values),
-                                tuple(q.possible_answers(seen))) for q in deck.values())
+    return tuple(QuestionChoice(id=q.id, text=q.spec.display_text(setup.values),
+                                answers=tuple(q.possible_answers(seen))) for q in deck.values())
 
 
 def answer_for(setup: Setup, question: str, stacks: dict, moderator: Optional[str] = None) -> int:

@@ -44,7 +44,7 @@ def edits(setup: Setup, events: Sequence, i: int) -> list:
     board = setup.board
     out = []
     if isinstance(ev, Answer):
-        out.append(Edit(i, "answer", not ev.answer, Answer(ev.question, not ev.answer), 1.0,
+        out.append(Edit(i, "answer", not ev.answer, Answer(question=ev.question, answer=not ev.answer), 1.0,
                         f"the answer {'yes' if not ev.answer else 'no'}"))
         if len(ev.question.atoms) == 1:
             a, v = ev.question.atoms[0]
@@ -56,18 +56,18 @@ def edits(setup: Setup, events: Sequence, i: int) -> list:
                 for other in attr.values:
                     if other != v:
                         q = Question(((a, other),))
-                        out.append(Edit(i, "question", q.to_json(), Answer(q, ev.answer), 2.0,
+                        out.append(Edit(i, "question", q.to_json(), Answer(question=q, answer=ev.answer), 2.0,
                                         f"the question “{q.label()}”"))
     elif isinstance(ev, Eliminate):
         at = board.names.index(ev.name)
         for j, name in enumerate(board.names):
             if name != ev.name:
-                out.append(Edit(i, "name", name, Eliminate(name),
+                out.append(Edit(i, "name", name, Eliminate(name=name),
                                 1.0 + min(abs(j - at) - 1, 10) / 10, f"{name} instead of {ev.name}"))
     elif isinstance(ev, Opponent):
         for r in range(1, board.size + 1):
             if r != ev.remaining:
-                out.append(Edit(i, "remaining", r, Opponent(r),
+                out.append(Edit(i, "remaining", r, Opponent(remaining=r),
                                 1.0 + min(abs(r - ev.remaining) - 1, 10) / 10, f"{r} cards left"))
     return out
 

@@ -28,7 +28,7 @@ RULES = ("official", "instant")
 EVENT_TYPES = ("answer", "eliminate", "opponent")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Setup:
     """The game as set up.
 
@@ -80,7 +80,8 @@ class Setup:
         comp = r.bool("compound_questions", False)
         if comp:
             check_compound_cost(board, r.sub("compound_questions"))
-        return Setup(board, ref, opp, eps, rules, comp)
+        return Setup(board=board, board_ref=ref, opponent_remaining=opp, error_rate=eps, rules=rules,
+                     compound_questions=comp)
 
     def to_json(self) -> dict:
         ref = self.board_ref
@@ -136,19 +137,19 @@ def _inline(board: Board) -> dict:
 
 def default_setup() -> Setup:
     """The classic 24-character board, official rules, no error model, single questions."""
-    return Setup(load_board("classic"), "classic")
+    return Setup(board=load_board("classic"), board_ref="classic")
 
 
 def setup_for_board(board: Union[str, Board], **kw) -> Setup:
     """A setup on ``board`` (a bundled name, a path, or a Board; a user board is stored inline
     so the session file is self-contained). Keyword arguments are the other Setup fields."""
     if isinstance(board, Board):
-        return Setup(board, board.key, **kw)
+        return Setup(board=board, board_ref=board.key, **kw)
     b = load_board(board)
-    return Setup(b, b.key, **kw)
+    return Setup(board=b, board_ref=b.key, **kw)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Answer:
     """The opponent answered my ``question`` with ``answer`` (True = yes)."""
 
@@ -159,7 +160,7 @@ class Answer:
         return {"type": "answer", "question": self.question.to_json(), "answer": self.answer}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Eliminate:
     """I knocked down the card of ``name`` myself (certain, even under the error model)."""
 
@@ -169,7 +170,7 @@ class Eliminate:
         return {"type": "eliminate", "name": self.name}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Opponent:
     """The opponent now has ``remaining`` cards standing."""
 
@@ -192,10 +193,10 @@ def event_from_json(obj: Any, setup: Setup, path: str = "$.event") -> Event:
     t = r.choice("type", EVENT_TYPES, what="event type")
     if t == "answer":
         q = parse_question(r.dict("question"), setup.board, r.sub("question"))
-        return Answer(q, r.bool("answer"))
+        return Answer(question=q, answer=r.bool("answer"))
     if t == "eliminate":
-        return Eliminate(r.choice("name", setup.board.names, what="character"))
-    return Opponent(r.int("remaining", min=1, max=setup.board.size))
+        return Eliminate(name=r.choice("name", setup.board.names, what="character"))
+    return Opponent(remaining=r.int("remaining", min=1, max=setup.board.size))
 
 
 def describe_event(setup: Setup, event: Event) -> str:

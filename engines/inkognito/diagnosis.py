@@ -59,8 +59,9 @@ def edits(setup: Setup, events: Sequence, i: int) -> list:
     for step in range(1, n):
         o = setup.opponents[(at + step) % n]
         near = min(step, n - step)
-        out.append(Edit(i, "opponent", o, Answer(o, ev.question, ev.asked, ev.identities,
-                                                 ev.builds, ev.mission),
+        out.append(Edit(i, "opponent", o, Answer(opponent=o, question=ev.question, asked=ev.asked,
+                                                 identities=ev.identities,
+                                                 builds=ev.builds, mission=ev.mission),
                         1.0 + 0.25 * (near - 1), f"{o} instead of {ev.opponent}"))
     for key, names in (("identities", setup.identities), ("builds", setup.builds)):
         shown = getattr(ev, key)
@@ -70,13 +71,15 @@ def edits(setup: Setup, events: Sequence, i: int) -> list:
                     continue
                 new = tuple(sorted(shown[:j] + (c,) + shown[j + 1:], key=names.index))
                 kw = {"identities": ev.identities, "builds": ev.builds, key: new}
-                cand = Answer(ev.opponent, ev.question, ev.asked, kw["identities"], kw["builds"],
-                              ev.mission)
+                cand = Answer(opponent=ev.opponent, question=ev.question, asked=ev.asked, identities=kw["identities"],
+                              builds=kw["builds"],
+                              mission=ev.mission)
                 if _valid(cand):
                     out.append(Edit(i, key, list(new), cand, 1.0, f"{c} instead of {card}"))
     for kind in KINDS:
         if kind != ev.asked:
-            cand = Answer(ev.opponent, ev.question, kind, ev.identities, ev.builds, ev.mission)
+            cand = Answer(opponent=ev.opponent, question=ev.question, asked=kind, identities=ev.identities,
+                          builds=ev.builds, mission=ev.mission)
             if _valid(cand):
                 out.append(Edit(i, "asked", kind, cand, 1.5, f"asked about {kind}"))
     return out

@@ -78,7 +78,7 @@ def default_names() -> dict:
     return load_json_resource("inkognito", "names.json")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Deception:
     """The deception model's options.
 
@@ -104,7 +104,7 @@ class Deception:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Setup:
     """The game as set up.
 
@@ -171,9 +171,10 @@ class Setup:
                     if name not in opps:
                         raise SessionFormatError(pr.sub(name), f"unknown opponent {excerpt(name)}")
                     priors.append((name, _beta(pr, name, None)))
-            dec = Deception(enabled, prior, tuple(priors))
+            dec = Deception(enabled=enabled, prior=prior, priors=tuple(priors))
         no_rep = r.bool("no_repeats", True)
-        return Setup(tuple(ids), tuple(builds), mi, mb, tuple(opps), dec, no_rep)
+        return Setup(identities=tuple(ids), builds=tuple(builds), me_identity=mi, me_build=mb, opponents=tuple(opps),
+                     deception=dec, no_repeats=no_rep)
 
     def to_json(self) -> dict:
         return {"identities": list(self.identities), "builds": list(self.builds),
@@ -204,11 +205,12 @@ def _beta(r: Reader, key: str, default) -> tuple:
 def default_setup(opponents: Optional[Sequence[str]] = None) -> Setup:
     """The default names, me = Agent X / short (Höhle's player), three opponents."""
     names = default_names()
-    return Setup(tuple(names["identities"]), tuple(names["builds"]), names["identities"][3],
-                 names["builds"][1], tuple(opponents or names["opponents"]))
+    return Setup(identities=tuple(names["identities"]), builds=tuple(names["builds"]),
+                 me_identity=names["identities"][3],
+                 me_build=names["builds"][1], opponents=tuple(opponents or names["opponents"]))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Answer:
     """An opponent's answer to my question.
 
@@ -312,7 +314,7 @@ def event_from_json(obj: Any, setup: Setup, path: str = "$.event") -> Answer:
     validate_answer(q, asked, ids, builds, mission, path=path)
     ids = tuple(sorted(ids, key=setup.identities.index))
     builds = tuple(sorted(builds, key=setup.builds.index))
-    return Answer(opp, q, asked, ids, builds, mission)
+    return Answer(opponent=opp, question=q, asked=asked, identities=ids, builds=builds, mission=mission)
 
 
 def describe_event(setup: Setup, event: Answer) -> str:

@@ -91,9 +91,9 @@ def _answer(rng: random.Random, setup, opp: int, cell: int, question: str, asked
     a = rng.choices(range(len(t.answers)), weights=p)[0]
     im, bm = t.answers[a]
     shown.append((im, bm))
-    return Answer(setup.opponents[opp], question, asked,
-                  tuple(setup.identities[j] for j in range(4) if im >> j & 1),
-                  tuple(setup.builds[j] for j in range(4) if bm >> j & 1))
+    return Answer(opponent=setup.opponents[opp], question=question, asked=asked,
+                  identities=tuple(setup.identities[j] for j in range(4) if im >> j & 1),
+                  builds=tuple(setup.builds[j] for j in range(4) if bm >> j & 1))
 
 
 def play(rng: random.Random, policy: str = "recommend", *, theta: Optional[float] = None,
@@ -146,7 +146,7 @@ def _with_me(base, my_identity: int, my_build: int, deception: bool, prior: tupl
     import dataclasses
     return dataclasses.replace(base, me_identity=base.identities[my_identity],
                                me_build=base.builds[my_build],
-                               deception=Deception(deception, tuple(prior)))
+                               deception=Deception(enabled=deception, prior=tuple(prior)))
 
 
 def _truth_probability(setup, post, truth) -> float:

@@ -190,10 +190,10 @@ def per_game_scores(games: list, w: float, n: int, s: int, beta: float, lam: flo
 
 def table_study(games: int = 40, locations: Sequence[int] = TABLE_LOCATIONS,
                 lams: Sequence[float] = TABLE_LAMBDAS, w_grid: Sequence[float] = TABLE_W_GRID,
-                players: int = 5, rounds: int = 5, beta: float = 5.0, progress=None) -> list:
+                players: int = 5, rounds: int = 5, beta: float = 5.0, progress=None, seed: int = 7) -> list:
     """The best claim weight per number of locations and λ (flat hide-reveal, grid claims).
 
-    For each (locations, λ): ``games`` bot games (:func:`bot_games`, deal seed 7), every claim
+    For each (locations, λ): ``games`` bot games (:func:`bot_games`, deal seed ``seed``), every claim
     rounded to the grid, scored for every w of ``w_grid``. The game is the unit of the
     intervals (:func:`engines.core.cluster_stats.cluster_mean_ci`): the turns of one game share
     its deal.
@@ -209,7 +209,7 @@ def table_study(games: int = 40, locations: Sequence[int] = TABLE_LOCATIONS,
     out = []
     for n in locations:
         for lam in lams:
-            gs = bot_games(games, players, n, rounds, beta, lam, "flat")
+            gs = bot_games(games, players, n, rounds, beta, lam, "flat", seed=seed)
             per_w = [per_game_scores(gs, w, n, players, beta, lam) for w in w_grid]
             means = [float(l.mean()) for l, _ in per_w]
             b = int(np.argmin(means))

@@ -101,7 +101,7 @@ def normalise_claim(weights) -> np.ndarray:
     return w / w.sum()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PlayerModel:
     """The personality of one player, known to everyone: Dirichlet concentration ``beta`` > 0,
     reveal weight ``lam`` in [0, 1), emission ``strategy`` (flat, dynamic or joker), and the
@@ -119,7 +119,7 @@ DEFAULT_ROUND_SECONDS = 480
 MAX_ROUND_SECONDS = 4 * 3600
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TableAids:
     """The player's own aids at the table, saved with the session and never read by the model.
 
@@ -150,7 +150,7 @@ class TableAids:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Setup:
     """A Spyfall table: locations, seating order, who I am and what I know, and the model.
 
@@ -187,7 +187,7 @@ class Setup:
     def __post_init__(self):
         if not self.models:
             object.__setattr__(self, "models", tuple(
-                PlayerModel(self.beta, self.lam, self.strategy, self.claim_weight)
+                PlayerModel(beta=self.beta, lam=self.lam, strategy=self.strategy, claim_weight=self.claim_weight)
                 for _ in self.players))
 
     @property
@@ -264,12 +264,12 @@ class Setup:
             if per.has(name):
                 pr = per.child(name)
                 models.append(PlayerModel(
-                    pr.float("beta", beta, min=BETA_RANGE[0], max=BETA_RANGE[1]),
-                    pr.float("lambda", lam, min=0, max=LAMBDA_MAX),
-                    pr.choice("strategy", STRATEGIES, strategy, what="strategy"),
-                    pr.float("claim_weight", cw, min=0, min_exclusive=True, max=1)))
+                    beta=pr.float("beta", beta, min=BETA_RANGE[0], max=BETA_RANGE[1]),
+                    lam=pr.float("lambda", lam, min=0, max=LAMBDA_MAX),
+                    strategy=pr.choice("strategy", STRATEGIES, strategy, what="strategy"),
+                    claim_weight=pr.float("claim_weight", cw, min=0, min_exclusive=True, max=1)))
             else:
-                models.append(PlayerModel(beta, lam, strategy, cw))
+                models.append(PlayerModel(beta=beta, lam=lam, strategy=strategy, claim_weight=cw))
         rounds = r.int("rounds", DEFAULT_ROUNDS, min=1, max=1000)
         t = r.child("table", {})
         secs = t.int("round_seconds", DEFAULT_ROUND_SECONDS, min=1, max=MAX_ROUND_SECONDS)
@@ -289,9 +289,11 @@ class Setup:
                                        f"length ({secs} s, table.round_seconds)")
             left = round(left, 1)
             paused = tm.bool("paused", True)
-        aids = TableAids(secs, tuple(sorted(struck, key=index.__getitem__)), left, paused)
-        return Setup(tuple(locations), tuple(players), me, my_location, spy, tuple(models),
-                     beta, lam, strategy, edition, rounds, cw, aids)
+        aids = TableAids(round_seconds=secs, struck=tuple(sorted(struck, key=index.__getitem__)), timer_left=left,
+                         timer_paused=paused)
+        return Setup(locations=tuple(locations), players=tuple(players), me=me, my_location=my_location, i_am_spy=spy,
+                     models=tuple(models),
+                     beta=beta, lam=lam, strategy=strategy, edition=edition, rounds=rounds, claim_weight=cw, table=aids)
 
     def to_json(self) -> dict:
         """The setup object; ``Setup.from_json(s.to_json()) == s``."""
@@ -307,7 +309,7 @@ class Setup:
         model: dict = {"beta": self.beta, "lambda": self.lam, "strategy": self.strategy}
         if self.claim_weight != DEFAULT_CLAIM_WEIGHT:
             model["claim_weight"] = self.claim_weight
-        default = PlayerModel(self.beta, self.lam, self.strategy, self.claim_weight)
+        default = PlayerModel(beta=self.beta, lam=self.lam, strategy=self.strategy, claim_weight=self.claim_weight)
         per = {}
         for name, pm in zip(self.players, self.models):
             if pm != default:
@@ -325,7 +327,7 @@ class Setup:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Claim:
     """A public claim C_t: ``player`` announces weights over the locations (seed, "Observed").
 
@@ -355,7 +357,7 @@ class Claim:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Ask:
     """``asker`` asks ``answerer`` a question (Spyfall's turn order: the answerer asks next).
     It carries no evidence in the model of “Spyfall with Pyro” (the beliefs do not change); the answer is the
@@ -438,7 +440,7 @@ def event_from_json(obj: Any, setup: Setup, path: str):
         answerer = r.choice("answerer", setup.players, what="player")
         if answerer == asker:
             raise r.error("answerer", f"{asker} cannot ask themselves")
-        return Ask(asker, answerer)
+        return Ask(asker=asker, answerer=answerer)
     player = r.choice("player", setup.players, what="player")
     raw = r.raw("claim")
     n = setup.n_locations
@@ -465,7 +467,7 @@ def event_from_json(obj: Any, setup: Setup, path: str):
     if not w.sum() > 0:
         raise r.error("claim", "a claim needs at least one location with a positive weight")
     cw = r.float("claim_weight", min=0, min_exclusive=True, max=1) if r.has("claim_weight") else None
-    return Claim(player, tuple(w.tolist()), setup.locations, cw)
+    return Claim(player=player, weights=tuple(w.tolist()), locations=setup.locations, claim_weight=cw)
 
 
 @lru_cache(maxsize=16)

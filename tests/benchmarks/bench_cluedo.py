@@ -36,7 +36,7 @@ def game_log(setup, n_suggestions, seed):
     card shown to me)."""
     rng = np.random.default_rng(seed)
     deal = random_deal(setup, rng)
-    events = [cluedo.HandEvent(setup.me, tuple(c for c, o in zip(setup.cards, deal) if o == 0))]
+    events = [cluedo.HandEvent(player=setup.me, cards=tuple(c for c, o in zip(setup.cards, deal) if o == 0))]
     (_, S), (_, W), (_, R) = setup.categories
     for t in range(n_suggestions):
         p = t % len(setup.players)
@@ -179,12 +179,13 @@ def hostile_log(setup, kind, n, seed):
         owners = {int(deal[setup.cards.index(c)]) for c in trip}
         if kind == "accusations":
             if owners != {k}:
-                events.append(cluedo.AccusationEvent(setup.players[1 + len(events) % (k - 1)], trip))
+                events.append(cluedo.AccusationEvent(player=setup.players[1 + len(events) % (k - 1)], cards=trip))
             continue
         holders = sorted(owners - {k, 0})
         if holders:
-            events.append(cluedo.SuggestionEvent(setup.players[int(rng.integers(1, k))], trip, (),
-                                                 setup.players[holders[rng.integers(len(holders))]], None))
+            events.append(cluedo.SuggestionEvent(
+                suggester=setup.players[int(rng.integers(1, k))], cards=trip, passed=(),
+                refuter=setup.players[holders[rng.integers(len(holders))]], shown=None))
     return events
 
 

@@ -129,8 +129,8 @@ def json_cases(mod, make, logs: int, seed: int):
         i = rng.randrange(len(events))
         if mod is gw:
             ev = events[i]
-            bad = gw.Answer(ev.question, not ev.answer) if isinstance(ev, gw.Answer) else \
-                gw.Eliminate(rng.choice([x for x in setup.board.names if x != ev.name]))
+            bad = gw.Answer(question=ev.question, answer=not ev.answer) if isinstance(ev, gw.Answer) else \
+                gw.Eliminate(name=rng.choice([x for x in setup.board.names if x != ev.name]))
         else:
             m = mutate_json(mod, setup, events[i], rng)
             if m is None:

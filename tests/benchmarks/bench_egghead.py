@@ -75,7 +75,7 @@ def truthful_game(players: int, rounds: int, seed: int):
         q = deck[rng.integers(len(deck))]
         a = q.answer(real)
         M.filter_answer(q, a, [True] * players)
-        events.append(Answer(q.id, a))
+        events.append(Answer(question=q.id, answer=a))
         start = len(events)
         while True:
             reacts = [M.row_count(j, real) == 1 for j in range(players)]
@@ -86,13 +86,14 @@ def truthful_game(players: int, rounds: int, seed: int):
             for j in range(players):
                 M.keep_reaction(j, inds[j], reacts[j])
             changed = M.count() != before
-            events.append(Reactions(tuple(names[j] for j in range(players) if reacts[j])))
+            events.append(Reactions(solved=tuple(names[j] for j in range(players) if reacts[j])))
             solvers = [j for j in range(players) if reacts[j]]
             for j in solvers:
                 M.reset_player(j, real[j])
                 old = real[j]
                 real[j] = sp.index(rng.integers(1, 7, 3))
-                events.append(Solve(names[j], sp.stack(old), None if j == 0 else sp.stack(real[j])))
+                events.append(Solve(player=names[j], cards=sp.stack(old),
+                                    new_cards=None if j == 0 else sp.stack(real[j])))
             if not solvers and not changed:
                 break
         marks.append((start - 1, len(events)))
@@ -310,7 +311,7 @@ def bench_rotating() -> None:
     a = q.answer([real[i] for i in range(6) if i != 1])
     setup = Setup.from_json({"players": names, "me": names[0], "moderator": "rotating",
                              "visible": {names[i]: list(sp.stack(real[i])) for i in range(1, 6)}})
-    events = [Answer(q.id, a, names[1]), Reactions(())]
+    events = [Answer(question=q.id, answer=a, moderator=names[1]), Reactions(solved=())]
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump({"setup": setup.to_json(), "events": [e.to_json() for e in events]}, f)
     out = subprocess.run([sys.executable, __file__, "--compare-one", f.name, "orbits"],

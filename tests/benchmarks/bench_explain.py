@@ -112,15 +112,15 @@ def _egg_log(setup, table, rng, rounds):
     events = []
     for _ in range(rounds):
         q = rng.choice(deck)
-        events.append(egghead.Answer(q, egghead.answer_for(setup, q, table)))
+        events.append(egghead.Answer(question=q, answer=egghead.answer_for(setup, q, table)))
         for r in range(len(setup.players) + 1):   # the announcement consistent with my view
             done = False
             for solved in itertools.combinations(setup.players, r):
                 try:
-                    egghead.infer(setup, events + [egghead.Reactions(solved)])
+                    egghead.infer(setup, events + [egghead.Reactions(solved=solved)])
                 except ContradictionError:
                     continue
-                events.append(egghead.Reactions(solved))
+                events.append(egghead.Reactions(solved=solved))
                 done = True
                 break
             if done:
@@ -155,7 +155,7 @@ def bench_guesswho(seeds: int) -> None:
     for seed in range(seeds):
         rng = random.Random(seed)
         secret = rng.randrange(board.size)
-        events = [guesswho.Answer(q, bool(board.truth(q)[secret]))
+        events = [guesswho.Answer(question=q, answer=bool(board.truth(q)[secret]))
                   for q in rng.sample(list(board.questions()), 4)]
         p = guesswho.posterior_probabilities(setup, events)
         for k in np.flatnonzero((p == 0) | (p >= 1 - 1e-12)):

@@ -28,10 +28,10 @@ def _games(setup, n_games, rng):
             q = rng.choice(qs)
             t = board.truth(q)
             ans = bool(t[secret])
-            evs.append(gw.Answer(q, ans))
+            evs.append(gw.Answer(question=q, answer=ans))
             alive = {i for i in alive if bool(t[i]) == ans}
             opp = max(1, opp - rng.randint(0, opp // 2))
-            evs.append(gw.Opponent(opp))
+            evs.append(gw.Opponent(remaining=opp))
         logs.append(evs)
     return logs
 
@@ -96,9 +96,9 @@ def main():
     bench_dp_cold(classic, True)
     bench_race()
     for label, setup in [
-        ("classic, single questions", gw.Setup(classic, "classic")),
-        ("classic, compound questions", gw.Setup(classic, "classic", compound_questions=True)),
-        ("classic, compound, error model eps=0.05", gw.Setup(classic, "classic", error_rate=0.05,
+        ("classic, single questions", gw.Setup(board=classic, board_ref="classic")),
+        ("classic, compound questions", gw.Setup(board=classic, board_ref="classic", compound_questions=True)),
+        ("classic, compound, error model eps=0.05", gw.Setup(board=classic, board_ref="classic", error_rate=0.05,
                                                             compound_questions=True)),
     ]:
         inference._DP_CACHE.clear()

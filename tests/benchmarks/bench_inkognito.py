@@ -57,7 +57,7 @@ def main(argv=None) -> None:
         for method in ink.METHODS:
             per_event, timeline = [], []
             for s, log in logs:
-                s2 = dataclasses.replace(s, deception=ink.Deception(deception))
+                s2 = dataclasses.replace(s, deception=ink.Deception(enabled=deception))
                 t = [_ms(lambda: ink.infer(s2, log[:k], method=method))
                      for k in range(1, len(log) + 1)]
                 per_event += t
@@ -66,7 +66,7 @@ def main(argv=None) -> None:
                   f"whole timeline median {statistics.median(timeline):.1f} ms")
         rec = []
         for s, log in logs[:8]:
-            s2 = dataclasses.replace(s, deception=ink.Deception(deception))
+            s2 = dataclasses.replace(s, deception=ink.Deception(enabled=deception))
             rec += [_ms(lambda: ink.recommend(s2, log[:k])) for k in range(1, len(log) + 1)]
         print(f"recommend joint       {model}: per event {_fmt(rec)}")
     print("simulation (4 players, target P(true deal) >= 0.95, 30 questions at most):")

@@ -49,13 +49,13 @@ def run(n_players: int, seeds: int, suggestions=(0, 10, 20, 30), opponents_secon
             rng = np.random.default_rng(1000 * n_s + seed)
             ev = list(game_log(setup, n_s, seed))
             for p in names[1:]:
-                ev.append(PositionEvent(p, corridor[int(rng.integers(len(corridor)))]))
+                ev.append(PositionEvent(player=p, at=corridor[int(rng.integers(len(corridor)))]))
             if rng.random() < 0.5:
                 me = board.rooms[int(rng.integers(len(board.rooms)))]
             else:
                 free = [q for q in corridor if q not in {e.at for e in ev if isinstance(e, PositionEvent)}]
                 me = free[int(rng.integers(len(free)))]
-            ev.append(PositionEvent("Me", me))
+            ev.append(PositionEvent(player="Me", at=me))
             t, c = time.perf_counter(), time.process_time()
             recommend(setup, ev, opponents_seconds=0, joint=False)
             floors.append(time.perf_counter() - t)

@@ -30,7 +30,7 @@ def random_log(setup, n_events: int, seed: int = 0) -> list:
     for i, c in enumerate(rest):
         holder[c] = players[i % len(players)]
     me = setup.me
-    events = [cluedo.HandEvent(me, tuple(c for c in setup.cards if holder[c] == me))]
+    events = [cluedo.HandEvent(player=me, cards=tuple(c for c in setup.cards if holder[c] == me))]
     turn = 0
     while len(events) < n_events:
         sugg = players[turn % len(players)]
@@ -47,7 +47,8 @@ def random_log(setup, n_events: int, seed: int = 0) -> list:
                     shown = held[0]
                 break
             passed.append(p)
-        events.append(cluedo.SuggestionEvent(sugg, triple, tuple(passed), refuter, shown))
+        events.append(cluedo.SuggestionEvent(suggester=sugg, cards=triple, passed=tuple(passed), refuter=refuter,
+                                             shown=shown))
     return events[:n_events]
 
 

@@ -50,7 +50,7 @@ def _shown_items(form):
 
 
 def test_card_shown_offers_only_cards_the_refuter_can_hold(window):
-    bob_has_lounge = cluedo.ShownEvent("Bob", "Lounge")
+    bob_has_lounge = cluedo.ShownEvent(player="Bob", card="Lounge")
     tab, _setup = _cluedo(window, [bob_has_lounge])
     form = tab.form
     form.set_suggester("Me")

@@ -13,8 +13,8 @@ def test_board_follows_the_history_selection(window, qtbot):
     tab = window.tab_for("cluedo")
     setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"],
                                     "me": "Me", "pawns": {"Ann": "Mrs White"}}, "$.setup")
-    events = [PositionEvent("Me", "Study"), RollEvent("Me", 4),
-              PositionEvent("Me", "Lounge"), PositionEvent("Ann", "Kitchen")]
+    events = [PositionEvent(player="Me", at="Study"), RollEvent(player="Me", total=4),
+              PositionEvent(player="Me", at="Lounge"), PositionEvent(player="Ann", at="Kitchen")]
     tab.reset_document(setup, events)
     assert wait_idle(window, 90)
     panel = tab.board_panel

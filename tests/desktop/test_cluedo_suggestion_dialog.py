@@ -61,7 +61,7 @@ def test_learned_behaviour_shows_beside_the_player(qtbot):
                                     "players": ["Me", "Ann", "Bob"], "me": "Me",
                                     "model": {"suggestion_trust": {"Ann": "learn"}}})
     # Ann keeps naming cards that Bob or I turn out to hold: she suggests what she lacks
-    ev = [cluedo.SuggestionEvent("Ann", t, (), r, None) for t, r in
+    ev = [cluedo.SuggestionEvent(suggester="Ann", cards=t, passed=(), refuter=r, shown=None) for t, r in
           [(("a", "d", "g"), "Bob"), (("a", "d", "h"), "Bob"), (("a", "e", "g"), "Bob"),
            (("b", "d", "g"), "Bob")]]
     post = cluedo.infer(setup, ev)

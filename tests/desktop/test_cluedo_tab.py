@@ -348,7 +348,7 @@ def test_recommendation_table_shows_exact_information(window):
     (no ≈ mark), best first."""
     tab, setup = _setup_game(window)
     (_, sus), (_, wea), (_, roo) = setup.categories
-    hand = cluedo.HandEvent("Me", (sus[0], wea[0]) + tuple(roo[:4]))
+    hand = cluedo.HandEvent(player="Me", cards=(sus[0], wea[0]) + tuple(roo[:4]))
     tab.log_event(hand)
     _wait(window)
     room = setup.categories[2][1][-1]

@@ -13,10 +13,10 @@ from engines import cluedo
 
 SETUP = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"],
                                 "me": "Me"}, "$.setup")
-EVENTS = [cluedo.HandEvent("Me", ("Miss Scarlett", "Rope", "Hall", "Kitchen", "Professor Plum",
+EVENTS = [cluedo.HandEvent(player="Me", cards=("Miss Scarlett", "Rope", "Hall", "Kitchen", "Professor Plum",
                                   "Lounge")),
-          cluedo.ShownEvent("Ann", "Dagger"), cluedo.LacksEvent("Bob", "Study"),
-          cluedo.ShownEvent("Bob", "Library")]
+          cluedo.ShownEvent(player="Ann", card="Dagger"), cluedo.LacksEvent(player="Bob", card="Study"),
+          cluedo.ShownEvent(player="Bob", card="Library")]
 
 
 @pytest.fixture
@@ -116,10 +116,10 @@ def test_the_entry_check_goes_through_the_timeline(qtbot, controller):
     c.reset(SETUP, EVENTS)
     _ready(qtbot, c)
     refused, logged = [], []
-    c.checks.submit(cluedo.ShownEvent("Ann", "Rope"), refused.append, lambda: logged.append(1))
+    c.checks.submit(cluedo.ShownEvent(player="Ann", card="Rope"), refused.append, lambda: logged.append(1))
     qtbot.waitUntil(lambda: bool(refused or logged), timeout=30_000)
     assert refused == ["you hold it"] and not logged
-    ok = cluedo.ShownEvent("Ann", "Candlestick")
+    ok = cluedo.ShownEvent(player="Ann", card="Candlestick")
     c.checks.submit(ok, refused.append, lambda: logged.append(1))
     qtbot.waitUntil(lambda: bool(logged), timeout=30_000)
     assert c.document.events[-1] == ok

@@ -16,7 +16,7 @@ WINDOW_GAME = "egghead"
 
 def test_egghead_banner_names_the_mistyped_answer(window, qtbot):
     data = read_session_file(str(resource_path("examples", "egghead.json")))
-    events = [egghead.Answer("missing", 1)] + list(data.events[1:])
+    events = [egghead.Answer(question="missing", answer=1)] + list(data.events[1:])
     window.select_game("egghead")
     tab = window.tab_for("egghead")
     tab.reset_document(data.setup, events)

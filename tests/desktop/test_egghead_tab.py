@@ -62,7 +62,7 @@ def test_seed_example_through_the_forms_and_undo(window, qtbot):
     assert len(tab.listed_valids()) == 56
     _log_answer(qtbot, tab, "missing", "missing", 0)
     _wait(window)
-    assert tab.document.events == [egghead.Answer("missing", 0, None)]
+    assert tab.document.events == [egghead.Answer(question="missing", answer=0, moderator=None)]
     after_answer = _check_against_engine(tab)
     assert len(after_answer.my_valids) == 6
     # the reactions round: B solved, A and C did not
@@ -71,7 +71,7 @@ def test_seed_example_through_the_forms_and_undo(window, qtbot):
     qtbot.mouseClick(tab.reactions_form.toggles["B"], Qt.LeftButton)
     qtbot.mouseClick(tab.reactions_form.button, Qt.LeftButton)
     _wait(window)
-    assert tab.document.events[-1] == egghead.Reactions(("B",))
+    assert tab.document.events[-1] == egghead.Reactions(solved=("B",))
     post = _check_against_engine(tab)
     assert tab.listed_valids() == SEED_VALIDS
     assert "Not yet" in tab.solve_label.text()
@@ -146,7 +146,7 @@ def test_solve_form_updates_the_table_and_history_shows_beliefs_then(window, qtb
     form.set_cards([4, 5, 6], [1, 1, 2])
     qtbot.mouseClick(form.button, Qt.LeftButton)
     _wait(window)
-    assert tab.document.events[-1] == egghead.Solve("B", (4, 5, 6), (1, 1, 2))
+    assert tab.document.events[-1] == egghead.Solve(player="B", cards=(4, 5, 6), new_cards=(1, 1, 2))
     assert [f.text() for f in tab.table_panel.faces["B"]] == ["1", "1", "2"]
     _check_against_engine(tab)
     # select entry 1 (after the answer): the beliefs then, from the timeline
@@ -334,7 +334,7 @@ def test_rotating_moderator_prefill_and_learned_from(window, qtbot):
     assert form.set_answer(2)  # B sees my three cards and 3 3 3
     qtbot.mouseClick(form.button, Qt.LeftButton)
     _wait(window)
-    assert tab.document.events == [egghead.Answer("missing", 2, "B")]
+    assert tab.document.events == [egghead.Answer(question="missing", answer=2, moderator="B")]
     assert form.moderator.currentData() == "C"  # the next player round the table
     post = _check_against_engine(tab)
     removed = post.learned[0].removed

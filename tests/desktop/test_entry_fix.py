@@ -151,7 +151,7 @@ def egghead_fix_and_remove(window, qtbot, tab, data, events):
     dialog.choose(0)
     dialog.buttons.button(QDialogButtonBox.Ok).click()
     assert wait_idle(window, 60)
-    assert doc.events[0] == egghead.Answer("missing", 0) and doc.events[1:] == events[1:]
+    assert doc.events[0] == egghead.Answer(question="missing", answer=0) and doc.events[1:] == events[1:]
     assert doc.undo_stack.count() == count + 1
     assert _consistent(egghead, data.setup, doc.events)
     assert tab.snapshot.status is Status.READY and tab.banner.message() == ""

@@ -56,7 +56,7 @@ def _every_kind():
                                        "new_cards": None}, setup, "e")]
     out[egghead] = (setup, list(events) + solves)
     gw = _example("guesswho")
-    out[guesswho] = (gw.setup, list(gw.events) + [guesswho.Eliminate("Alex")])
+    out[guesswho] = (gw.setup, list(gw.events) + [guesswho.Eliminate(name="Alex")])
     ink = _example("inkognito")
     out[inkognito] = (ink.setup, list(ink.events))
     return out
@@ -163,7 +163,7 @@ def test_another_kind_typed_as_text_gets_its_form(qapp):
     k = next(i for i, e in enumerate(events) if isinstance(e, cluedo.SuggestionEvent) and e.refuter)
     s = events[k]
     other = next(p for p in cl.setup.players if p not in (s.suggester, s.refuter))
-    moved = cluedo.SuggestionEvent(s.suggester, s.cards, (), other, None)
+    moved = cluedo.SuggestionEvent(suggester=s.suggester, cards=s.cards, passed=(), refuter=other, shown=None)
     dialog = FixEntryDialog(cluedo, cl.setup, events, k, [Edit(k, "refuter", other, moved, 1.0,
                                                                f"{other} refuting")])
     form = dialog.editor.form
@@ -174,7 +174,7 @@ def test_another_kind_typed_as_text_gets_its_form(qapp):
     dialog.line.setText(f"{ann} accuses Mrs White, Rope, Hall")
     dialog.show_text(False)
     assert dialog.editor.form.accusation and dialog.editor.form.suggester.currentText() == ann
-    assert dialog.entry() == cluedo.AccusationEvent(ann, ("Mrs White", "Rope", "Hall"), False)
+    assert dialog.entry() == cluedo.AccusationEvent(player=ann, cards=("Mrs White", "Rope", "Hall"), correct=False)
 
 
 def _click_fix(tab, entry):

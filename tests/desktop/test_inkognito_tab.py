@@ -55,8 +55,8 @@ def test_tick_cells_and_log_with_enter(window, qtbot):
     _wait(window)
     assert len(tab.document.events) == 1
     ev = tab.document.events[0]
-    assert ev == ink.Answer("Red", "player", "build", ("Lord Fiddlebottom",),
-                            ("short", "fat"), False)
+    assert ev == ink.Answer(opponent="Red", question="player", asked="build", identities=("Lord Fiddlebottom",),
+                            builds=("short", "fat"), mission=False)
     assert red.ticked_identities == set() and red.row_count() == 2
     assert red.cell_text(0, 1) == "●" and red.cell_text(0, 0) == "P·B"
     sheet_model = red.table.model()

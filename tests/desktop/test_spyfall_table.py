@@ -88,7 +88,7 @@ def test_timer_turn_order_and_strike_outs_round_trip_through_the_session_file(wi
     wait(window)
     tab.timer.minutes.setValue(6)
     wait(window)
-    assert tab.document.setup.table == spyfall.TableAids(360, ("Airplane", "Casino"))
+    assert tab.document.setup.table == spyfall.TableAids(round_seconds=360, struck=("Airplane", "Casino"))
     # never fed to the model: the same beliefs
     after = spyfall.infer(tab.document.setup, tab.document.events)
     assert after.location == before.location and after.spy == before.spy
@@ -102,7 +102,7 @@ def test_timer_turn_order_and_strike_outs_round_trip_through_the_session_file(wi
     assert obj["events"][0]["type"] == "ask" and obj["events"][2] == {
         **obj["events"][2], "type": "ask", "asker": "Bob", "answerer": "Dee"}
     data = parse_session(obj)
-    assert data.setup.table == spyfall.TableAids(360, ("Airplane", "Casino"))
+    assert data.setup.table == spyfall.TableAids(round_seconds=360, struck=("Airplane", "Casino"))
     assert data.events == tuple(tab.document.events)
     fresh = open_spyfall(window, spyfall.default_setup())
     fresh.load_session(data, str(path))

@@ -22,7 +22,7 @@ def test_table_aids_with_the_time_left_round_trip_and_stay_out_of_setup_equality
     obj = _with_table({"round_seconds": 360, "struck": ["Casino"],
                        "timer": {"left": 123.45, "paused": False}})
     s = spyfall.Setup.from_json(obj)
-    assert s.table == spyfall.TableAids(360, ("Casino",), 123.5, False)
+    assert s.table == spyfall.TableAids(round_seconds=360, struck=("Casino",), timer_left=123.5, timer_paused=False)
     assert s.to_json()["table"] == {"round_seconds": 360, "struck": ["Casino"],
                                     "timer": {"left": 123.5, "paused": False}}
     assert spyfall.Setup.from_json(s.to_json()).table == s.table

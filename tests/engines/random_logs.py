@@ -41,17 +41,17 @@ def egghead_log(rng: random.Random, players: int = 3, answers: int = 4, values: 
 
     for _ in range(answers):
         q = rng.choice(deck)
-        add(eg.Answer(q, eg.answer_for(setup, q, real)))
+        add(eg.Answer(question=q, answer=eg.answer_for(setup, q, real)))
         for _ in range(20):
             w = [sp.index(real[p]) for p in ctx.order]
             solvers = tuple(p for p in names
                             if ctx.table_for(st, p).row_count(ctx.axis[p], w) == 1)
             before = st.M.count()
-            add(eg.Reactions(solvers))
+            add(eg.Reactions(solved=solvers))
             changed = st.M.count() != before
             for p in solvers:
                 new = sp.stack(rng.randrange(sp.size))
-                add(eg.Solve(p, tuple(real[p]), None if p == "A" else tuple(new)))
+                add(eg.Solve(player=p, cards=tuple(real[p]), new_cards=None if p == "A" else tuple(new)))
                 real[p] = new
             if not solvers and not changed:
                 break
@@ -67,12 +67,12 @@ def egghead_mutations(setup, events, rng: random.Random, kinds=("answer", "solve
         if isinstance(ev, eg.Answer) and "answer" in kinds:
             for a in deck[ev.question].possible_answers(len(setup.players)):
                 if a != ev.answer:
-                    out.append((i, "answer", eg.Answer(ev.question, a, ev.moderator)))
+                    out.append((i, "answer", eg.Answer(question=ev.question, answer=a, moderator=ev.moderator)))
         elif isinstance(ev, eg.Reactions) and "solved" in kinds:
             for mask in range(1 << len(setup.players)):
                 solved = tuple(p for b, p in enumerate(setup.players) if mask >> b & 1)
                 if set(solved) != set(ev.solved):
-                    out.append((i, "solved", eg.Reactions(solved)))
+                    out.append((i, "solved", eg.Reactions(solved=solved)))
     return out
 
 
@@ -93,20 +93,20 @@ def cluedo_log(setup, rng: random.Random, n_events: int):
     deal = random_deal(setup, nrng)
     k = len(setup.players)
     cards = setup.cards
-    events = [cl.HandEvent(setup.me, tuple(c for c, o in zip(cards, deal) if o == 0))]
+    events = [cl.HandEvent(player=setup.me, cards=tuple(c for c, o in zip(cards, deal) if o == 0))]
     (_, S), (_, W), (_, R) = setup.categories
     while len(events) < n_events:
         kind = rng.randrange(4)
         c = rng.randrange(len(cards))
         p = rng.randrange(1, k)
         if kind == 0 and deal[c] < k and deal[c] != 0:
-            events.append(cl.ShownEvent(setup.players[deal[c]], cards[c]))
+            events.append(cl.ShownEvent(player=setup.players[deal[c]], card=cards[c]))
         elif kind == 1 and deal[c] != p:
-            events.append(cl.LacksEvent(setup.players[p], cards[c]))
+            events.append(cl.LacksEvent(player=setup.players[p], card=cards[c]))
         elif kind == 2:
             trip = (rng.choice(S), rng.choice(W), rng.choice(R))
             if not all(deal[setup.card_index(x)] == k for x in trip):
-                events.append(cl.AccusationEvent(setup.players[p], trip, False))
+                events.append(cl.AccusationEvent(player=setup.players[p], cards=trip, correct=False))
         else:
             trip = (rng.choice(S), rng.choice(W), rng.choice(R))
             sug = rng.randrange(k)
@@ -143,9 +143,9 @@ def guesswho_log(rng: random.Random, n_events: int):
     for _ in range(n_events):
         if rng.random() < 0.7:
             q = rng.choice(qs)
-            events.append(gw.Answer(q, bool(board.truth(q)[secret])))
+            events.append(gw.Answer(question=q, answer=bool(board.truth(q)[secret])))
         else:
-            events.append(gw.Eliminate(board.names[rng.choice(
+            events.append(gw.Eliminate(name=board.names[rng.choice(
                 [j for j in range(board.size) if j != secret])]))
     return setup, events
 

@@ -102,12 +102,12 @@ def brute(setup, events):
 
 
 def fixed_log(setup):
-    return [cluedo.SuggestionEvent("P", ("a", "d", "g"), ("Q",), "R", None),
-            cluedo.SuggestionEvent("Q", ("b", "e", "h"), (), "R", None),
-            cluedo.LacksEvent("P", "c"),
-            cluedo.AccusationEvent("Q", ("a", "e", "i")),
-            cluedo.SuggestionEvent("R", ("c", "f", "j"), (), "P", None),
-            cluedo.SuggestionEvent("P", ("b", "f", "i"), (), "Q", "i")]
+    return [cluedo.SuggestionEvent(suggester="P", cards=("a", "d", "g"), passed=("Q",), refuter="R", shown=None),
+            cluedo.SuggestionEvent(suggester="Q", cards=("b", "e", "h"), passed=(), refuter="R", shown=None),
+            cluedo.LacksEvent(player="P", card="c"),
+            cluedo.AccusationEvent(player="Q", cards=("a", "e", "i")),
+            cluedo.SuggestionEvent(suggester="R", cards=("c", "f", "j"), passed=(), refuter="P", shown=None),
+            cluedo.SuggestionEvent(suggester="P", cards=("b", "f", "i"), passed=(), refuter="Q", shown="i")]
 
 
 # --- known answers from Agade09's Cluedo_Sheet and closed forms -------------------------------------------------
@@ -125,7 +125,7 @@ def test_seed_three_player_count_and_uniform_prior():
 def test_master_detective_count_is_exact_big_integer():
     s = cluedo.Setup.from_json({"edition": "clue-master-detective", "players": list("ABCDEFGH"), "me": "A"})
     assert s.hand_sizes == (4, 4, 4, 3, 3, 3, 3, 3) or sorted(s.hand_sizes) == [3] * 5 + [4] * 3
-    post = cluedo.infer(s, [cluedo.HandEvent("A", s.cards[:s.hand_sizes[0]])])
+    post = cluedo.infer(s, [cluedo.HandEvent(player="A", cards=s.cards[:s.hand_sizes[0]])])
     h = list(s.hand_sizes)
     expected = (10 - h[0]) * 8 * 12 * math.factorial(27 - h[0])  # my cards are suspects
     for x in h[1:]:
@@ -186,18 +186,19 @@ def game_logs(draw):
         elif kind in ("shown", "lacks"):
             c = int(rng.integers(len(setup.cards)))
             if kind == "shown" and deal[c] < n_players:
-                events.append(cluedo.ShownEvent(setup.players[deal[c]], setup.cards[c]))
+                events.append(cluedo.ShownEvent(player=setup.players[deal[c]], card=setup.cards[c]))
             elif kind == "lacks":
                 p = int(rng.integers(n_players))
                 if deal[c] != p:
-                    events.append(cluedo.LacksEvent(setup.players[p], setup.cards[c]))
+                    events.append(cluedo.LacksEvent(player=setup.players[p], card=setup.cards[c]))
         elif kind == "hand":
             p = int(rng.integers(n_players))
-            events.append(cluedo.HandEvent(setup.players[p], tuple(c for c, o in zip(setup.cards, deal) if o == p)))
+            events.append(cluedo.HandEvent(player=setup.players[p], cards=tuple(
+                c for c, o in zip(setup.cards, deal) if o == p)))
         else:
             trip = (S[rng.integers(3)], W[rng.integers(3)], R[rng.integers(4)])
             truth = all(deal[setup.cards.index(c)] == n_players for c in trip)
-            events.append(cluedo.AccusationEvent(setup.players[0], trip, correct=bool(truth)))
+            events.append(cluedo.AccusationEvent(player=setup.players[0], cards=trip, correct=bool(truth)))
     return setup, deal, events
 
 
@@ -269,12 +270,12 @@ def accusation_logs(draw):
                                       reveal=bool(rng.integers(2))))
     if draw(st.booleans()):
         c = setup.cards[int(rng.integers(len(setup.cards)))]
-        events.append(cluedo.LacksEvent(setup.players[0], c) if deal[setup.cards.index(c)] != 0
-                      else cluedo.ShownEvent(setup.players[0], c))
+        events.append(cluedo.LacksEvent(player=setup.players[0], card=c) if deal[setup.cards.index(c)] != 0
+                      else cluedo.ShownEvent(player=setup.players[0], card=c))
     for _ in range(draw(st.integers(1, 5))):
         trip = (S[rng.integers(3)], W[rng.integers(3)], R[rng.integers(4)])
         if not all(deal[setup.cards.index(c)] == n_players for c in trip):
-            events.append(cluedo.AccusationEvent(setup.players[int(rng.integers(n_players))], trip))
+            events.append(cluedo.AccusationEvent(player=setup.players[int(rng.integers(n_players))], cards=trip))
     return setup, deal, events
 
 
@@ -306,7 +307,8 @@ def test_failed_accusations_use_inclusion_exclusion_terms():
     from engines.cluedo import counting
 
     setup = small_setup(3)
-    events = [cluedo.AccusationEvent("Q", ("a", "d", "g")), cluedo.AccusationEvent("R", ("b", "d", "h"))]
+    events = [cluedo.AccusationEvent(player="Q", cards=("a", "d", "g")),
+              cluedo.AccusationEvent(player="R", cards=("b", "d", "h"))]
     comp = counting.propagate(constraints_for(setup, events))
     env = counting._envelope_clauses(comp)
     assert sorted(cards for cards, _ in env.values()) == [(0, 3, 6), (1, 3, 7)]
@@ -326,7 +328,7 @@ def test_order_local_search_scores_orders_like_the_cost_model():
     setup = cluedo.Setup.from_json({"edition": "clue-master-detective", "players": names, "me": "Me"})
     rng = np.random.default_rng(7)
     deal = random_deal(setup, rng)
-    events = [cluedo.HandEvent("Me", tuple(c for c, o in zip(setup.cards, deal) if o == 0))]
+    events = [cluedo.HandEvent(player="Me", cards=tuple(c for c, o in zip(setup.cards, deal) if o == 0))]
     (_, S), (_, W), (_, R) = setup.categories
     for t in range(14):
         trip = (S[rng.integers(len(S))], W[rng.integers(len(W))], R[rng.integers(len(R))])
@@ -355,11 +357,11 @@ def test_order_local_search_scores_orders_like_the_cost_model():
 def _overlapping_clause_log():
     # card "a" at R in three refutation clauses, at every player in an accusation clause:
     # one choice of the DP then satisfies up to four clauses at once
-    return [cluedo.SuggestionEvent("P", ("a", "d", "g"), ("Q",), "R", None),
-            cluedo.SuggestionEvent("Q", ("a", "e", "h"), (), "R", None),
-            cluedo.SuggestionEvent("P", ("a", "f", "i"), (), "R", None),
-            cluedo.AccusationEvent("Q", ("a", "e", "i")),
-            cluedo.SuggestionEvent("R", ("b", "e", "j"), (), "P", None)]
+    return [cluedo.SuggestionEvent(suggester="P", cards=("a", "d", "g"), passed=("Q",), refuter="R", shown=None),
+            cluedo.SuggestionEvent(suggester="Q", cards=("a", "e", "h"), passed=(), refuter="R", shown=None),
+            cluedo.SuggestionEvent(suggester="P", cards=("a", "f", "i"), passed=(), refuter="R", shown=None),
+            cluedo.AccusationEvent(player="Q", cards=("a", "e", "i")),
+            cluedo.SuggestionEvent(suggester="R", cards=("b", "e", "j"), passed=(), refuter="P", shown=None)]
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -402,7 +404,7 @@ def test_contradiction_index_matches_brute_force(case, seed):
     # insert a random (possibly false) fact
     c = setup.cards[rng.integers(len(setup.cards))]
     p = setup.players[rng.integers(len(setup.players))]
-    bad = cluedo.ShownEvent(p, c) if rng.integers(2) else cluedo.LacksEvent(p, c)
+    bad = cluedo.ShownEvent(player=p, card=c) if rng.integers(2) else cluedo.LacksEvent(player=p, card=c)
     events = list(events)
     events.insert(int(rng.integers(len(events) + 1)), bad)
     deals = deals_of(setup)
@@ -420,8 +422,8 @@ def test_contradiction_index_matches_brute_force(case, seed):
 
 def test_contradiction_names_first_bad_event():
     s = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"], "me": "Me"})
-    evs = [cluedo.ShownEvent("Ann", "Rope"), cluedo.LacksEvent("Bob", "Hall"),
-           cluedo.ShownEvent("Bob", "Rope"), cluedo.LacksEvent("Ann", "Hall")]
+    evs = [cluedo.ShownEvent(player="Ann", card="Rope"), cluedo.LacksEvent(player="Bob", card="Hall"),
+           cluedo.ShownEvent(player="Bob", card="Rope"), cluedo.LacksEvent(player="Ann", card="Hall")]
     with pytest.raises(ContradictionError) as err:
         cluedo.infer(s, evs)
     assert err.value.event_index == 2 and "Bob has Rope" in err.value.message
@@ -430,9 +432,11 @@ def test_contradiction_names_first_bad_event():
             cluedo.infer(s, evs, method=method)
         assert err.value.event_index == 2
     # nobody holds the three cards, so they are the envelope: a failed accusation of them contradicts
-    evs = [cluedo.SuggestionEvent("Me", ("Mrs White", "Rope", "Hall"), ("Ann", "Bob"), None, None),
-           cluedo.LacksEvent("Me", "Mrs White"), cluedo.LacksEvent("Me", "Rope"), cluedo.LacksEvent("Me", "Hall"),
-           cluedo.AccusationEvent("Ann", ("Mrs White", "Rope", "Hall"), correct=False)]
+    evs = [cluedo.SuggestionEvent(suggester="Me", cards=("Mrs White", "Rope", "Hall"), passed=("Ann", "Bob"),
+                                  refuter=None, shown=None),
+           cluedo.LacksEvent(player="Me", card="Mrs White"), cluedo.LacksEvent(player="Me", card="Rope"),
+           cluedo.LacksEvent(player="Me", card="Hall"),
+           cluedo.AccusationEvent(player="Ann", cards=("Mrs White", "Rope", "Hall"), correct=False)]
     with pytest.raises(ContradictionError) as err:
         cluedo.infer(s, evs)
     assert err.value.event_index == 4
@@ -469,7 +473,7 @@ def _late_game(n_players, seed, n_suggestions=30):
     setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": names, "me": "Me"})
     rng = np.random.default_rng(seed)
     deal = random_deal(setup, rng)
-    events = [cluedo.HandEvent("Me", tuple(c for c, o in zip(setup.cards, deal) if o == 0))]
+    events = [cluedo.HandEvent(player="Me", cards=tuple(c for c, o in zip(setup.cards, deal) if o == 0))]
     (_, S), (_, W), (_, R) = setup.categories
     for t in range(n_suggestions):
         trip = (S[rng.integers(len(S))], W[rng.integers(len(W))], R[rng.integers(len(R))])
@@ -698,7 +702,7 @@ def test_classic_suggestions_at_once_equal_the_class_counts():
     setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "A", "B", "C", "D"], "me": "Me"})
     rng = np.random.default_rng(3)
     deal = random_deal(setup, rng)
-    events = [cluedo.HandEvent("Me", tuple(c for c, o in zip(setup.cards, deal) if o == 0))]
+    events = [cluedo.HandEvent(player="Me", cards=tuple(c for c, o in zip(setup.cards, deal) if o == 0))]
     (_, S), (_, W), (_, R) = setup.categories
     for t in range(12):
         trip = (S[rng.integers(len(S))], W[rng.integers(len(W))], R[rng.integers(len(R))])
@@ -743,14 +747,16 @@ def test_recommendation_estimates_the_exact_information_gain():
 
 def test_recommendation_accusation_and_zero_gain_for_my_own_cards():
     s = cluedo.default_setup()
-    evs = [cluedo.HandEvent("Me", ("Miss Scarlett", "Colonel Mustard", "Candlestick", "Kitchen", "Ballroom"))]
+    evs = [cluedo.HandEvent(player="Me", cards=("Miss Scarlett", "Colonel Mustard", "Candlestick", "Kitchen",
+                                                "Ballroom"))]
     rec = cluedo.recommend(s, evs, samples=1000)
     mine = [b for su, w, r, b in rec.suggestions if (su, w, r) == ("Miss Scarlett", "Candlestick", "Kitchen")]
     assert mine == [0.0]
     # everything but Plum, Rope, Study is placed: ready to accuse
     rest = [c for c in s.cards if c not in ("Professor Plum", "Rope", "Study") and c not in evs[0].cards]
-    evs += [cluedo.ShownEvent("Ann", c) for c in rest[:5]] + [cluedo.ShownEvent("Bob", c) for c in rest[5:9]] \
-        + [cluedo.ShownEvent("Cy", c) for c in rest[9:]]
+    evs += [cluedo.ShownEvent(player="Ann", card=c) for c in rest[:5]] \
+        + [cluedo.ShownEvent(player="Bob", card=c) for c in rest[5:9]] \
+        + [cluedo.ShownEvent(player="Cy", card=c) for c in rest[9:]]
     rec = cluedo.recommend(s, evs, samples=100)
     assert rec.accusation == ("Professor Plum", "Rope", "Study") and rec.suggestions == []
     acc = json.loads(json.dumps(rec.to_json()))["accusation"]
@@ -760,8 +766,9 @@ def test_recommendation_accusation_and_zero_gain_for_my_own_cards():
 def test_refute_advice_prefers_the_card_already_shown():
     s = cluedo.default_setup()
     hand = ("Miss Scarlett", "Rope", "Hall", "Kitchen", "Study")
-    evs = [cluedo.HandEvent("Me", hand),
-           cluedo.SuggestionEvent("Ann", ("Mrs White", "Rope", "Lounge"), (), "Me", "Rope")]
+    evs = [cluedo.HandEvent(player="Me", cards=hand),
+           cluedo.SuggestionEvent(suggester="Ann", cards=("Mrs White", "Rope", "Lounge"), passed=(), refuter="Me",
+                                  shown="Rope")]
     adv = cluedo.refute_advice(s, evs, "Ann", ("Miss Scarlett", "Rope", "Hall"))
     assert [c for c, _ in adv][0] == "Rope" and adv[0][1] == pytest.approx(0.0, abs=1e-12)
     assert {c for c, _ in adv} == {"Miss Scarlett", "Rope", "Hall"}

@@ -8,7 +8,7 @@ from engines.core.errors import ContradictionError
 
 SETUP = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"],
                                 "me": "Me"}, "$.setup")
-HAND = cluedo.HandEvent("Me", ("Miss Scarlett", "Rope", "Hall", "Kitchen", "Professor Plum",
+HAND = cluedo.HandEvent(player="Me", cards=("Miss Scarlett", "Rope", "Hall", "Kitchen", "Professor Plum",
                                "Lounge"))
 REFUTED = {"type": "suggestion", "suggester": "Ann", "cards": ["Miss Scarlett", "Dagger", "Hall"],
            "passed": [], "refuter": "Me"}

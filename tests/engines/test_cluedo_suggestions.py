@@ -150,14 +150,14 @@ def logs(draw, players=3, max_events=5):
     deal = random_deal(setup, rng)
     events = []
     if draw(st.booleans()):
-        events.append(HandEvent("Me", tuple(c for c, o in zip(setup.cards, deal) if o == 0)))
+        events.append(HandEvent(player="Me", cards=tuple(c for c, o in zip(setup.cards, deal) if o == 0)))
     for _ in range(draw(st.integers(1, max_events))):
         p = draw(st.integers(0, players - 1))
         if draw(st.integers(0, 5)) == 0:
             env = tuple(c for c, o in zip(setup.cards, deal) if o == players)
             triple = tuple(draw(st.sampled_from(deck)) for _, deck in setup.categories)
             if triple != env:
-                events.append(AccusationEvent(names[p], triple, False))
+                events.append(AccusationEvent(player=names[p], cards=triple, correct=False))
             continue
         triple = tuple(draw(st.sampled_from(deck)) for _, deck in setup.categories)
         events.append(play_suggestion(setup, deal, p, triple, rng, reveal=(p == 0)))
@@ -205,10 +205,10 @@ def test_rho_one_is_todays_posterior_bit_for_bit(log):
 def test_weighted_posterior_four_players_master_check():
     deck = {"suspect": ["a", "b", "c"], "weapon": ["d", "e"], "room": ["g", "h", "i"]}
     setup = _setup(("Me", "Ann", "Bob", "Cy"), {"Ann": 0.1, "Cy": 5}, deck)
-    ev = [SuggestionEvent("Ann", ("a", "d", "g"), ("Bob",), "Cy", None),
-          SuggestionEvent("Cy", ("a", "e", "h"), (), "Me", None),
-          SuggestionEvent("Ann", ("b", "d", "i"), ("Bob", "Cy", "Me"), None, None),
-          SuggestionEvent("Ann", ("c", "e", "h"), (), "Bob", None)]
+    ev = [SuggestionEvent(suggester="Ann", cards=("a", "d", "g"), passed=("Bob",), refuter="Cy", shown=None),
+          SuggestionEvent(suggester="Cy", cards=("a", "e", "h"), passed=(), refuter="Me", shown=None),
+          SuggestionEvent(suggester="Ann", cards=("b", "d", "i"), passed=("Bob", "Cy", "Me"), refuter=None, shown=None),
+          SuggestionEvent(suggester="Ann", cards=("c", "e", "h"), passed=(), refuter="Bob", shown=None)]
     want, _, n = brute(setup, ev, {"Ann": 0.1, "Cy": 5.0})
     post = infer(setup, ev)
     assert np.max(np.abs(post.matrix - want)) < 1e-9 and post.consistent_deals == n
@@ -226,10 +226,10 @@ def test_rho_posterior_equals_brute_force(log, other):
 
 def test_model_average_is_the_mixture_of_the_grid_posteriors():
     setup = _setup(("Me", "Ann", "Bob"), {"Ann": "learn", "Bob": 0.5})
-    ev = [SuggestionEvent("Ann", ("a", "d", "g"), ("Bob",), "Me", None),
-          SuggestionEvent("Ann", ("a", "e", "g"), (), "Bob", None),
-          SuggestionEvent("Bob", ("b", "e", "h"), (), "Ann", None),
-          SuggestionEvent("Ann", ("c", "d", "g"), (), "Bob", None)]
+    ev = [SuggestionEvent(suggester="Ann", cards=("a", "d", "g"), passed=("Bob",), refuter="Me", shown=None),
+          SuggestionEvent(suggester="Ann", cards=("a", "e", "g"), passed=(), refuter="Bob", shown=None),
+          SuggestionEvent(suggester="Bob", cards=("b", "e", "h"), passed=(), refuter="Ann", shown=None),
+          SuggestionEvent(suggester="Ann", cards=("c", "d", "g"), passed=(), refuter="Bob", shown=None)]
     pi = brute_rho_posterior(setup, ev, "Ann", {"Bob": 0.5})
     want = sum(q * brute(setup, ev, {"Ann": g, "Bob": 0.5})[0] for q, g in zip(pi, GRID))
     post = infer(setup, ev)
@@ -264,8 +264,8 @@ def test_learning_finds_a_lack_seeker_and_a_bluffer():
 
 def test_several_learners_use_the_plug_in():
     setup = _setup(("Me", "Ann", "Bob"), {"Ann": "learn", "Bob": "learn"})
-    ev = [SuggestionEvent("Ann", ("a", "d", "g"), ("Bob",), "Me", None),
-          SuggestionEvent("Bob", ("b", "e", "h"), (), "Ann", None)]
+    ev = [SuggestionEvent(suggester="Ann", cards=("a", "d", "g"), passed=("Bob",), refuter="Me", shown=None),
+          SuggestionEvent(suggester="Bob", cards=("b", "e", "h"), passed=(), refuter="Ann", shown=None)]
     post = infer(setup, ev)
     sm = post.suggestion_model
     assert sm["averaging"] == "plug-in"
@@ -276,8 +276,9 @@ def test_several_learners_use_the_plug_in():
 def test_rho_zero_can_contradict_the_log():
     setup = _setup(("Me", "Ann", "Bob"), {"Ann": 0})
     # Ann showed me a, then named it: impossible for a player who never names own cards
-    ev = [HandEvent("Me", ("b", "e")), SuggestionEvent("Me", ("a", "d", "g"), (), "Ann", "a"),
-          SuggestionEvent("Ann", ("a", "d", "g"), (), "Bob", None)]
+    ev = [HandEvent(player="Me", cards=("b", "e")), SuggestionEvent(suggester="Me", cards=("a", "d", "g"), passed=(),
+                                                                    refuter="Ann", shown="a"),
+          SuggestionEvent(suggester="Ann", cards=("a", "d", "g"), passed=(), refuter="Bob", shown=None)]
     with pytest.raises(ContradictionError, match="never name"):
         infer(setup, ev)
 
@@ -312,10 +313,10 @@ def test_best_triple_under_the_model_equals_brute_force():
     from engines.cluedo.accuse import best_triple
 
     setup = _setup(("Me", "Ann", "Bob"))
-    ev = [HandEvent("Me", ("a", "e")),
-          SuggestionEvent("Ann", ("b", "d", "g"), (), "Bob", None),
-          SuggestionEvent("Ann", ("a", "f", "h"), ("Bob",), "Me", None),
-          SuggestionEvent("Bob", ("c", "e", "h"), (), "Me", None)]
+    ev = [HandEvent(player="Me", cards=("a", "e")),
+          SuggestionEvent(suggester="Ann", cards=("b", "d", "g"), passed=(), refuter="Bob", shown=None),
+          SuggestionEvent(suggester="Ann", cards=("a", "f", "h"), passed=("Bob",), refuter="Me", shown=None),
+          SuggestionEvent(suggester="Bob", cards=("c", "e", "h"), passed=(), refuter="Me", shown=None)]
     for rhos in ({"Ann": 0.1, "Bob": 4.0}, {"Ann": 9.0}, {}):
         cons = constraints_for(setup, ev)
         named = _named(setup, ev)

@@ -28,7 +28,7 @@ def _cards(setup, *names):
 
 def test_exchangeable_cards_are_those_the_log_does_not_tell_apart():
     s = SETUP4
-    hand = HandEvent("Me", ("Miss Scarlett", "Rope", "Kitchen", "Hall", "Study"))
+    hand = HandEvent(player="Me", cards=("Miss Scarlett", "Rope", "Kitchen", "Hall", "Study"))
     cons = constraints_for(s, [hand])
     plum, white, scarlett, rope = _cards(s, "Professor Plum", "Mrs White", "Miss Scarlett", "Rope")
     assert outcomes.exchangeable(cons, plum, white)
@@ -37,10 +37,12 @@ def test_exchangeable_cards_are_those_the_log_does_not_tell_apart():
     assert not outcomes.exchangeable(cons, plum, white, [plum])   # the candidates hold only one
     # A refuted suggestion naming Plum (a clause "A holds Plum, Candlestick or Ballroom") tells
     # Plum from White; a second one naming White with the same cards restores the symmetry.
-    one = SuggestionEvent("B", ("Professor Plum", "Candlestick", "Ballroom"), ("C",), "A", None)
+    one = SuggestionEvent(suggester="B", cards=("Professor Plum", "Candlestick", "Ballroom"), passed=("C",),
+                          refuter="A", shown=None)
     cons = constraints_for(s, [hand, one])
     assert not outcomes.exchangeable(cons, plum, white)
-    two = SuggestionEvent("B", ("Mrs White", "Candlestick", "Ballroom"), ("C",), "A", None)
+    two = SuggestionEvent(suggester="B", cards=("Mrs White", "Candlestick", "Ballroom"), passed=("C",), refuter="A",
+                          shown=None)
     assert outcomes.exchangeable(constraints_for(s, [hand, one, two]), plum, white)
 
 

@@ -87,17 +87,18 @@ def test_positions_follow_the_log_and_a_suggestion_pulls_a_pawn():
                              "pawns": {"Me": "Mrs White", "Ann": "Miss Scarlett"}})
     st = pawn_state(setup, [], _eb(setup))
     assert st.positions == {"Me": (0, 9), "Ann": (24, 7)}
-    evs = [PositionEvent("Me", "Hall"),
-           SuggestionEvent("Bob", ("Mrs White", "Rope", "Lounge"), (), "Ann", None)]
+    evs = [PositionEvent(player="Me", at="Hall"),
+           SuggestionEvent(suggester="Bob", cards=("Mrs White", "Rope", "Lounge"), passed=(), refuter="Ann",
+                           shown=None)]
     st = pawn_state(setup, evs, _eb(setup))
     assert st.positions["Me"] == "Lounge" and "Me" in st.pulled
     adv = turn_advice(setup, evs, roll=4)
     assert any(m.to == "stay" and m.room == "Lounge" for m in adv.moves)
     assert any(m.to == "passage" and m.room == "Conservatory" for m in adv.moves)
     # my own suggestion naming Ann's suspect pulls Ann
-    st = pawn_state(setup, evs + [RollEvent("Me", 4)], _eb(setup))
+    st = pawn_state(setup, evs + [RollEvent(player="Me", total=4)], _eb(setup))
     assert st.roll == 4
-    adv = turn_advice(setup, evs + [RollEvent("Me", 4)])
+    adv = turn_advice(setup, evs + [RollEvent(player="Me", total=4)])
     assert adv.roll == 4
     for m in adv.moves:
         if m.suggestion and m.suggestion[0] == "Miss Scarlett":
@@ -113,10 +114,11 @@ def _eb(setup):
 
 def test_other_pawns_block_corridor_squares():
     setup = Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"], "me": "Me"})
-    free = turn_advice(setup, [PositionEvent("Me", "Study")], roll=4)
+    free = turn_advice(setup, [PositionEvent(player="Me", at="Study")], roll=4)
     assert any(m.room == "Hall" for m in free.moves)
     # Ann on the square in front of the Study's only door: only the passage is left
-    blocked = turn_advice(setup, [PositionEvent("Me", "Study"), PositionEvent("Ann", (20, 17))], roll=4)
+    blocked = turn_advice(setup, [PositionEvent(player="Me", at="Study"), PositionEvent(player="Ann", at=(20, 17))],
+                          roll=4)
     assert {m.to for m in blocked.moves} == {"passage"}
 
 
@@ -152,7 +154,8 @@ def test_position_and_roll_events_round_trip_and_leave_old_files_alone():
     # the cards' beliefs ignore pawns and dice
     from engines.cluedo.inference import infer
     base = infer(s.setup, s.events).matrix
-    more = infer(s.setup, list(s.events) + [PositionEvent("Ann", "Hall"), RollEvent("Me", 5)]).matrix
+    more = infer(s.setup, list(s.events) + [PositionEvent(player="Ann", at="Hall"),
+                                            RollEvent(player="Me", total=5)]).matrix
     assert (base == more).all()
 
 

@@ -108,7 +108,7 @@ def test_egghead_first_answer_mistyped_by_one():
     logs where no removal helps at all, changing the answer back still does."""
     from engines.core.schema import read_session_file
     s = read_session_file(str(ROOT / "resources" / "examples" / "egghead.json"))
-    log = [eg.Answer("missing", 1)] + list(s.events[1:])
+    log = [eg.Answer(question="missing", answer=1)] + list(s.events[1:])
     d = eg.diagnose(s.setup, log)
     assert (0, "answer", 0) in [(c.entry, c.field, c.value) for c in d.corrections]
     found = 0
@@ -117,7 +117,7 @@ def test_egghead_first_answer_mistyped_by_one():
         setup, events, _ = egghead_log(rng, 3, 4)
         a = events[0]
         for delta in (-1, 1):
-            bad = [eg.Answer(a.question, a.answer + delta, a.moderator)] + events[1:]
+            bad = [eg.Answer(question=a.question, answer=a.answer + delta, moderator=a.moderator)] + events[1:]
             try:
                 bad[0] = eg.event_from_json(bad[0].to_json(), setup)
             except SessionFormatError:
@@ -138,7 +138,7 @@ def test_egghead_six_players_refused():
     if not eg.inference.is_large(setup):
         pytest.skip("six players fit a snapshot here")
     with pytest.raises(SessionFormatError):
-        eg.diagnose(setup, [eg.Answer("missing", 0)])
+        eg.diagnose(setup, [eg.Answer(question="missing", answer=0)])
 
 
 # ------------------------------------------------------------------ Cluedo
@@ -219,9 +219,9 @@ def test_guesswho_mistyped_entry_is_found(seed, n_events):
     i = rng.randrange(len(events))
     ev = events[i]
     if isinstance(ev, gw.Answer):
-        bad = gw.Answer(ev.question, not ev.answer)
+        bad = gw.Answer(question=ev.question, answer=not ev.answer)
     else:
-        bad = gw.Eliminate(rng.choice([x for x in setup.board.names if x != ev.name]))
+        bad = gw.Eliminate(name=rng.choice([x for x in setup.board.names if x != ev.name]))
     log = events[:i] + [bad] + events[i + 1:]
     d = check_diagnosis(gw, setup, log, i)
     if d is not None and isinstance(ev, gw.Answer):
@@ -233,8 +233,8 @@ def test_no_single_edit_gives_smallest_removal_sets():
     the four pairs do."""
     setup = gw.default_setup()
     qs = {q.label(): q for q in setup.board.questions()}
-    log = [gw.Answer(qs["glasses?"], True), gw.Answer(qs["glasses?"], False),
-           gw.Answer(qs["hat?"], True), gw.Answer(qs["hat?"], False)]
+    log = [gw.Answer(question=qs["glasses?"], answer=True), gw.Answer(question=qs["glasses?"], answer=False),
+           gw.Answer(question=qs["hat?"], answer=True), gw.Answer(question=qs["hat?"], answer=False)]
     d = gw.diagnose(setup, log)
     assert d.corrections == () and d.complete and d.first_bad == 1
     assert d.conflict == (0, 1)
@@ -336,7 +336,7 @@ def test_removal_sets_in_egghead_are_searched_when_nothing_single_works():
         i, j = rounds[0], rounds[-1]
         log = list(events)
         for x in (i, j):
-            log[x] = eg.Reactions(tuple(p for p in setup.players if p not in events[x].solved))
+            log[x] = eg.Reactions(solved=tuple(p for p in setup.players if p not in events[x].solved))
         d = eg.diagnose(setup, log, budget=BIG)
         if d is None or d.corrections:
             continue

@@ -59,36 +59,38 @@ def seed_view(me):
 
 def test_seed_example_first_player():
     s = seed_view("A")
-    after_answer = infer(s, [Answer("missing", 0)])
+    after_answer = infer(s, [Answer(question="missing", answer=0)])
     # eq. (1): A needs a 1 and a 2
     assert after_answer.my_valids == ((1, 1, 2), (1, 2, 2), (1, 2, 3), (1, 2, 4), (1, 2, 5), (1, 2, 6))
-    post = infer(s, [Answer("missing", 0), Reactions(("B",))])
+    post = infer(s, [Answer(question="missing", answer=0), Reactions(solved=("B",))])
     assert post.my_valids == ((1, 1, 2), (1, 2, 2), (1, 2, 3))
     # prior multinomial weights 3, 3, 6
     assert post.my_probabilities == pytest.approx((0.25, 0.25, 0.5))
     assert not post.can_solve
     assert post.valid_count_without_ba == 6 and post.valid_count_with_ba == 3
     counts = [(p.valid_count_with_ba, p.valid_count_without_ba)
-              for p in Timeline(egghead, s).compute([Answer("missing", 0), Reactions(("B",))]).posteriors]
+              for p in Timeline(egghead, s).compute([Answer(question="missing", answer=0),
+                                                     Reactions(solved=("B",))]).posteriors]
     assert counts == [(56, 56), (6, 6), (3, 6)]
     assert post.learned_from == {"moderator": 50, "B": 3, "C": 0}
     # the solve step (eq. 5) keeps A's valids
-    post2 = infer(s, [Answer("missing", 0), Reactions(("B",)), Solve("B", (4, 5, 6), (1, 1, 2))])
+    post2 = infer(s, [Answer(question="missing", answer=0), Reactions(solved=("B",)),
+                      Solve(player="B", cards=(4, 5, 6), new_cards=(1, 1, 2))])
     assert post2.my_valids == post.my_valids and post2.visible["B"] == (1, 1, 2)
 
 
 def test_seed_example_third_player():
-    post = infer(seed_view("C"), [Answer("missing", 0), Reactions(("B",))])
+    post = infer(seed_view("C"), [Answer(question="missing", answer=0), Reactions(solved=("B",))])
     assert post.my_valids == ((1, 1, 3), (1, 2, 3), (1, 3, 3), (2, 2, 3), (2, 3, 3), (3, 3, 3))
     assert post.valid_count_without_ba == 21  # "at least one 3"
 
 
 def test_seed_example_second_player_solves_from_the_answer():
-    post = infer(seed_view("B"), [Answer("missing", 0)])
+    post = infer(seed_view("B"), [Answer(question="missing", answer=0)])
     assert post.can_solve and post.solution == (4, 5, 6)
-    assert recommend(seed_view("B"), [Answer("missing", 0)]).solve
+    assert recommend(seed_view("B"), [Answer(question="missing", answer=0)]).solve
     # A and C see that B can solve whatever they hold? A knows B can solve only in some worlds
-    pa = infer(seed_view("A"), [Answer("missing", 0)])
+    pa = infer(seed_view("A"), [Answer(question="missing", answer=0)])
     assert pa.others_solve_probability["B"] == pytest.approx(
         sum(p for v, p in zip(pa.my_valids, pa.my_probabilities) if v in ((1, 1, 2), (1, 2, 2), (1, 2, 3))))
     assert pa.others_can_solve == {"B": False, "C": False}
@@ -333,18 +335,18 @@ def test_hand_checked_tiny_world():
     are: P0 solved (I know 12), P1 not, P2 solved."""
     s = setup(["P0", "P1", "P2"], "P0", {"P1": (1, 1), "P2": (1, 2)}, values=2,
               cards_per_player=2)
-    post = infer(s, [Answer("pairs", 1)])
+    post = infer(s, [Answer(question="pairs", answer=1)])
     assert post.my_valids == ((1, 2),) and post.can_solve
     assert post.others_can_solve == {"P1": False, "P2": True}
     # logging P1 as solving contradicts what P1 can know
     with pytest.raises(ContradictionError) as e:
-        infer(s, [Answer("pairs", 1), Reactions(("P0", "P1", "P2"))])
+        infer(s, [Answer(question="pairs", answer=1), Reactions(solved=("P0", "P1", "P2"))])
     assert e.value.event_index == 1 and "P1" in e.value.message
     # not solving although I can is a contradiction too (players solve asap, seed 3.1)
     with pytest.raises(ContradictionError) as e:
-        infer(s, [Answer("pairs", 1), Reactions(("P2",))])
+        infer(s, [Answer(question="pairs", answer=1), Reactions(solved=("P2",))])
     assert e.value.event_index == 1 and "you" in e.value.message
-    post = infer(s, [Answer("pairs", 1), Reactions(("P0", "P2"))])
+    post = infer(s, [Answer(question="pairs", answer=1), Reactions(solved=("P0", "P2"))])
     assert post.my_valids == ((1, 2),)
 
 
@@ -392,7 +394,7 @@ def test_fixpoint_loop_reaches_a_state_where_rounds_change_nothing():
     real = {"A": (1, 1, 4), "B": (1, 2, 3), "C": (2, 2, 5), "D": (4, 6, 6)}
     sp = stack_space(6, 3)
     deck = bound_deck(6, 3, 4)
-    evs = [Answer("sum", deck["sum"].answer([sp.index(x) for x in real.values()]))]
+    evs = [Answer(question="sum", answer=deck["sum"].answer([sp.index(x) for x in real.values()]))]
     # play reactions rounds truthfully using the engine's own views of each player
     for _ in range(8):
         if not reactions_can_change(s, evs):
@@ -402,10 +404,10 @@ def test_fixpoint_loop_reaches_a_state_where_rounds_change_nothing():
             sv = setup(["A", "B", "C", "D"], p, {q: real[q] for q in real if q != p})
             if infer(sv, evs).can_solve:
                 solved.append(p)
-        evs.append(Reactions(tuple(solved)))
+        evs.append(Reactions(solved=tuple(solved)))
     assert not reactions_can_change(s, evs)
     w = infer(s, evs).worlds
-    evs2 = evs + [evs[-1] if isinstance(evs[-1], Reactions) else Reactions(())]
+    evs2 = evs + [evs[-1] if isinstance(evs[-1], Reactions) else Reactions(solved=())]
     assert infer(s, evs2).worlds == w
 
 
@@ -442,13 +444,14 @@ def test_setup_and_event_errors():
 def test_contradictions_name_the_first_bad_event():
     s = seed_view("A")
     with pytest.raises(ContradictionError) as e:
-        infer(s, [Answer("missing", 0), Answer("count-6", 0)])  # B shows a 6
+        infer(s, [Answer(question="missing", answer=0), Answer(question="count-6", answer=0)])  # B shows a 6
     assert e.value.event_index == 1
     with pytest.raises(ContradictionError) as e:
-        infer(s, [Answer("missing", 0), Reactions(("B",)), Solve("B", (1, 2, 3), (1, 1, 1))])
+        infer(s, [Answer(question="missing", answer=0), Reactions(solved=("B",)),
+                  Solve(player="B", cards=(1, 2, 3), new_cards=(1, 1, 1))])
     assert e.value.event_index == 2 and "4 5 6" in e.value.message
     with pytest.raises(ContradictionError) as e:
-        infer(s, [Answer("missing", 0), Solve("A", (6, 6, 6))])
+        infer(s, [Answer(question="missing", answer=0), Solve(player="A", cards=(6, 6, 6))])
     assert e.value.event_index == 1
 
 
@@ -469,7 +472,8 @@ def test_timeline_gives_the_same_result_as_a_fresh_inference():
     """Egghead's states folded by the timeline (snapshots; undo from the cache) equal a pure
     inference from the start, and the engine keeps nothing between calls."""
     s = seed_view("C")
-    evs = [Answer("missing", 0), Reactions(("B",)), Solve("B", None, (1, 1, 2)), Answer("sum", 18)]
+    evs = [Answer(question="missing", answer=0), Reactions(solved=("B",)),
+           Solve(player="B", cards=None, new_cards=(1, 1, 2)), Answer(question="sum", answer=18)]
     tl = Timeline(egghead, s)
     full = tl.posterior(evs)
     shorter = tl.posterior(evs[:2])          # undo from the timeline
@@ -484,10 +488,10 @@ def test_timeline_gives_the_same_result_as_a_fresh_inference():
 
 def test_rotating_moderator_me_answering():
     s = setup(["A", "B", "C"], "A", {"B": (1, 1, 1), "C": (2, 2, 2)}, moderator="rotating")
-    post = infer(s, [Answer("sum", 9, "A")])
+    post = infer(s, [Answer(question="sum", answer=9, moderator="A")])
     assert post.valid_count_with_ba == 56  # my own answer says nothing about my cards
     with pytest.raises(ContradictionError):
-        infer(s, [Answer("sum", 10, "A")])
+        infer(s, [Answer(question="sum", answer=10, moderator="A")])
 
 
 # ----------------------------------------------------------------- simulation
@@ -638,7 +642,7 @@ def test_large_table_path_equals_the_snapshot_path(seed):
     assert tl2.posterior(evs) == expect[-1]
     assert tl2.posterior(evs[:1]) == expect[1]        # an earlier entry: a temporary state
     assert tl2._live[0] == tuple(evs)
-    edited = list(evs[:1]) + [Answer("missing", 0)] + list(evs[1:])
+    edited = list(evs[:1]) + [Answer(question="missing", answer=0)] + list(evs[1:])
     try:
         tl2.posterior(edited)                         # another log replaces the live state
     except ContradictionError:
@@ -654,7 +658,7 @@ def test_large_table_path_equals_the_snapshot_path(seed):
         tl3.posterior(evs, cancel=lambda: next(calls) > 2)   # moving it forward, stopped midway
     assert tl3._live is None                                  # a half-updated state is dropped
     assert tl3.posterior(evs) == expect[-1]
-    bad = list(evs) + [Answer("missing", 0)]
+    bad = list(evs) + [Answer(question="missing", answer=0)]
     try:
         tl3.posterior(bad)
     except ContradictionError:

@@ -42,18 +42,19 @@ def _god_game(n, v, k, rounds, seed, rotating=False):
         seen = [i != mod for i in range(n)]
         a = q.answer([real[i] for i in range(n) if seen[i]])
         M.filter_answer(q, a, seen)
-        events.append(Answer(q.id, a, None if mod is None else names[mod]))
+        events.append(Answer(question=q.id, answer=a, moderator=None if mod is None else names[mod]))
         for _ in range(3):
             reacts = [M.row_count(j, real) == 1 for j in range(n)]
             inds = [M.solved_indicator(j) for j in range(n)]
             for j in range(n):
                 M.keep_reaction(j, inds[j], reacts[j])
-            events.append(Reactions(tuple(names[j] for j in range(n) if reacts[j])))
+            events.append(Reactions(solved=tuple(names[j] for j in range(n) if reacts[j])))
             for j in [j for j in range(n) if reacts[j]]:
                 M.reset_player(j, real[j])
                 old = real[j]
                 real[j] = int(rng.integers(sp.size))
-                events.append(Solve(names[j], sp.stack(old), None if j == 0 else sp.stack(real[j])))
+                events.append(Solve(player=names[j], cards=sp.stack(old),
+                                    new_cards=None if j == 0 else sp.stack(real[j])))
     setup = Setup.from_json({"players": names, "me": names[0], "values": v, "cards_per_player": k,
                              "moderator": "rotating" if rotating else "external",
                              "visible": {names[i]: list(sp.stack(initial[i])) for i in range(1, n)}})

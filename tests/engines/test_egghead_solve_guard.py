@@ -134,7 +134,7 @@ def test_six_player_solve_keeps_the_free_coordinate_out_of_the_table():
     size = st.M.keys.size
     worlds = st.M.count()
     assert worlds % 56 == 0
-    inf.update(setup, st, 0, Solve("P3", (1, 1, 1), (2, 2, 2)))   # P3 = axis 2, held stack 0
+    inf.update(setup, st, 0, Solve(player="P3", cards=(1, 1, 1), new_cards=(2, 2, 2)))   # P3 = axis 2, held stack 0
     assert st.M.free == {2, 4} and st.M.keys.size <= size
     assert inf.posterior(setup, st).valid_count_with_ba == 56
 
@@ -145,7 +145,7 @@ def test_six_player_answer_over_the_limit_is_refused_at_once(monkeypatch):
     st.M = _six_player_table(200_000)
     size = st.M.keys.size
     q = bound_deck(6, 3, 6)["count-2"]
-    ev = Answer("count-2", 1, None)
+    ev = Answer(question="count-2", answer=1, moderator=None)
     need = st.M.answer_orbits(q, 1, [True] * 6)
     assert size < need                                  # P5's 56 stacks meet every orbit
     monkeypatch.setattr(inf, "MAX_EVENT_ORBITS", need - 1)

@@ -11,11 +11,11 @@ def test_another_players_solve_shows_their_new_stack_and_mine_changes_nothing():
     before = setup.visible_dict()
     new = tuple(1 for _ in before[other])
     assert egghead.visible_after(setup, []) == before
-    after = egghead.visible_after(setup, [Solve(other, before[other], new)])
+    after = egghead.visible_after(setup, [Solve(player=other, cards=before[other], new_cards=new)])
     assert after[other] == new
     assert {p: s for p, s in after.items() if p != other} == \
         {p: s for p, s in before.items() if p != other}
-    assert egghead.visible_after(setup, [Solve(setup.me, None, None)]) == before
+    assert egghead.visible_after(setup, [Solve(player=setup.me, cards=None, new_cards=None)]) == before
     # the setup itself is untouched (a copy is returned)
     assert setup.visible_dict() == before
 
@@ -27,5 +27,5 @@ def test_the_quick_entrys_answers_follow_a_solvers_new_stack():
     setup = egghead.default_setup()
     assert setup.visible_dict() == {"B": (4, 5, 6), "C": (3, 3, 3)}
     assert egghead.seen_answers(setup, [], "sum") == list(range(27, 43))
-    solved = [Solve("B", (4, 5, 6), (1, 1, 1))]
+    solved = [Solve(player="B", cards=(4, 5, 6), new_cards=(1, 1, 1))]
     assert egghead.seen_answers(setup, solved, "sum") == list(range(15, 31))

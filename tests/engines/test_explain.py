@@ -130,16 +130,16 @@ def random_cluedo_log(setup, rng, n_events, deal=None):
         p = int(rng.integers(k))
         c = int(rng.integers(len(setup.cards)))
         if kind == 0:
-            events.append(cl.ShownEvent(setup.players[deal[c]], setup.cards[c])
-                          if deal[c] < k else cl.LacksEvent(setup.players[p], setup.cards[c]))
+            events.append(cl.ShownEvent(player=setup.players[deal[c]], card=setup.cards[c])
+                          if deal[c] < k else cl.LacksEvent(player=setup.players[p], card=setup.cards[c]))
         elif kind == 1:
             if deal[c] != p:
-                events.append(cl.LacksEvent(setup.players[p], setup.cards[c]))
+                events.append(cl.LacksEvent(player=setup.players[p], card=setup.cards[c]))
         elif kind == 2:
             trip = (S[rng.integers(len(S))], W[rng.integers(len(W))], R[rng.integers(len(R))])
             correct = all(deal[setup.card_index(x)] == k for x in trip)
             if not correct:
-                events.append(cl.AccusationEvent(setup.players[p], trip, False))
+                events.append(cl.AccusationEvent(player=setup.players[p], cards=trip, correct=False))
         else:
             trip = (S[rng.integers(len(S))], W[rng.integers(len(W))], R[rng.integers(len(R))])
             events.append(play_suggestion(setup, deal, p, trip, rng, reveal=bool(rng.integers(2))))
@@ -183,7 +183,7 @@ def test_cluedo_classic_explanations_irreducible(seed):
     setup = cl.default_setup()
     rng = np.random.default_rng(seed)
     deal = random_deal(setup, rng)
-    events = [cl.HandEvent(setup.me, tuple(c for c, o in zip(setup.cards, deal) if o == 0))]
+    events = [cl.HandEvent(player=setup.me, cards=tuple(c for c, o in zip(setup.cards, deal) if o == 0))]
     _, more = random_cluedo_log(setup, rng, 30, deal)
     events += more
     post = cl.infer(setup, events)
@@ -197,10 +197,13 @@ def test_cluedo_classic_explanations_irreducible(seed):
 
 def test_cluedo_short_chains_in_words():
     setup = cl.default_setup()   # Me, Ann, Bob, Cy
-    events = [cl.HandEvent("Me", ("Rope", "Hall", "Lounge", "Study", "Candlestick")),
-              cl.SuggestionEvent("Ann", ("Professor Plum", "Dagger", "Kitchen"), ("Bob",), "Cy"),
-              cl.SuggestionEvent("Me", ("Professor Plum", "Rope", "Ballroom"), ("Ann", "Bob", "Cy")),
-              cl.SuggestionEvent("Bob", ("Colonel Mustard", "Candlestick", "Kitchen"), ("Cy",), "Me")]
+    events = [cl.HandEvent(player="Me", cards=("Rope", "Hall", "Lounge", "Study", "Candlestick")),
+              cl.SuggestionEvent(suggester="Ann", cards=("Professor Plum", "Dagger", "Kitchen"), passed=("Bob",),
+                                 refuter="Cy"),
+              cl.SuggestionEvent(suggester="Me", cards=("Professor Plum", "Rope", "Ballroom"),
+                                 passed=("Ann", "Bob", "Cy")),
+              cl.SuggestionEvent(suggester="Bob", cards=("Colonel Mustard", "Candlestick", "Kitchen"), passed=("Cy",),
+                                 refuter="Me")]
     e = cl.explain(setup, events, {"card": "Rope", "place": "Bob"})
     assert (e.status, e.because) == ("impossible", (0,))
     assert e.steps == ("#1: your hand: Rope, Hall, Lounge, Study and Candlestick",
@@ -230,8 +233,8 @@ def test_cluedo_hand_size_count():
     assert setup.hand_sizes[3] == 4
     triples = [("Miss Scarlett", "Candlestick", "Kitchen"), ("Colonel Mustard", "Dagger", "Ballroom"),
                ("Mrs White", "Lead Piping", "Conservatory"), ("Reverend Green", "Revolver", "Billiard Room")]
-    events = [cl.SuggestionEvent("Ann", t, ("Bob",), "Cy") for t in triples]
-    events.insert(2, cl.LacksEvent("Ann", "Rope"))  # an entry that does not matter
+    events = [cl.SuggestionEvent(suggester="Ann", cards=t, passed=("Bob",), refuter="Cy") for t in triples]
+    events.insert(2, cl.LacksEvent(player="Ann", card="Rope"))  # an entry that does not matter
     e = cl.explain(setup, events, {"card": "Rope", "place": "Cy"})
     assert e.status == "impossible"
     assert e.because == (0, 1, 3, 4)
@@ -272,7 +275,7 @@ def test_cluedo_contradiction_irreducible(seed, n_events):
     p = int((deal[c] + 1 + rng.integers(len(setup.players))) % (len(setup.players) + 1))
     if p == len(setup.players):
         p = 0 if deal[c] != 0 else 1
-    events.insert(int(rng.integers(len(events) + 1)), cl.ShownEvent(setup.players[p], setup.cards[c]))
+    events.insert(int(rng.integers(len(events) + 1)), cl.ShownEvent(player=setup.players[p], card=setup.cards[c]))
 
     def consistent(s):
         return any(all(fits(setup, d, events[i]) for i in s) for d in deals)
@@ -297,7 +300,8 @@ TALL, SHORT, FAT, THIN = ink.default_names()["builds"]
 
 
 def ans(opp, q, asked, ids, builds, mission=False):
-    return ink.Answer(opp, q, asked, tuple(ids), tuple(builds), mission)
+    return ink.Answer(opponent=opp, question=q, asked=asked, identities=tuple(ids), builds=tuple(builds),
+                      mission=mission)
 
 
 SEED_ROWS = [ans("Red", "player", "build", [LF], [SHORT, FAT]),
@@ -385,7 +389,8 @@ def egg_setup(players, me, visible, **kw):
 
 
 SEED_TABLE = {"A": (1, 2, 2), "B": (4, 5, 6), "C": (3, 3, 3)}
-SEED_LOG = [eg.Answer("missing", 0), eg.Reactions(("B",)), eg.Solve("B", (4, 5, 6), (1, 1, 2))]
+SEED_LOG = [eg.Answer(question="missing", answer=0), eg.Reactions(solved=("B",)),
+            eg.Solve(player="B", cards=(4, 5, 6), new_cards=(1, 1, 2))]
 
 
 def test_egghead_seed_example_3_1():
@@ -440,8 +445,8 @@ def test_egghead_random_logs(seed, n_events):
             # truthful about the table; a reactions round picked below may not be truthful, so
             # an answer that would contradict the log so far is not asked
             try:
-                eg.infer(s, events + [eg.Answer(q, eg.answer_for(s, q, table))])
-                events.append(eg.Answer(q, eg.answer_for(s, q, table)))
+                eg.infer(s, events + [eg.Answer(question=q, answer=eg.answer_for(s, q, table))])
+                events.append(eg.Answer(question=q, answer=eg.answer_for(s, q, table)))
             except ContradictionError:
                 pass
         else:
@@ -449,8 +454,8 @@ def test_egghead_random_logs(seed, n_events):
             for r in range(4):
                 for solved in itertools.combinations("ABC", r):
                     try:
-                        eg.infer(s, events + [eg.Reactions(tuple(solved))])
-                        options.append(eg.Reactions(tuple(solved)))
+                        eg.infer(s, events + [eg.Reactions(solved=tuple(solved))])
+                        options.append(eg.Reactions(solved=tuple(solved)))
                     except ContradictionError:
                         pass
             events.append(rng.choice(options))
@@ -466,7 +471,7 @@ def test_egghead_random_logs(seed, n_events):
 
 def test_egghead_contradiction_and_bad_fact():
     s = egg_setup(["A", "B", "C"], "A", {"B": SEED_TABLE["B"], "C": SEED_TABLE["C"]})
-    log = [eg.Answer("missing", 0), eg.Reactions(("B", "C"))]   # C cannot know their cards
+    log = [eg.Answer(question="missing", answer=0), eg.Reactions(solved=("B", "C"))]   # C cannot know their cards
     conflict = eg.explain_contradiction(s, log)
     assert conflict == [1]
     with pytest.raises(ConflictError):
@@ -500,9 +505,9 @@ def test_guesswho_random_logs(seed, n_events, eps):
     for _ in range(n_events):
         if rng.random() < 0.7:
             q = rng.choice(qs)
-            events.append(gw.Answer(q, bool(board.truth(q)[secret])))
+            events.append(gw.Answer(question=q, answer=bool(board.truth(q)[secret])))
         else:
-            events.append(gw.Eliminate(board.names[rng.choice([j for j in range(board.size) if j != secret])]))
+            events.append(gw.Eliminate(name=board.names[rng.choice([j for j in range(board.size) if j != secret])]))
     k = rng.randrange(board.size)
     e = gw.explain(setup, events, {"name": board.names[k]})
     assert e.status == _gw_status(setup, events, k)
@@ -521,7 +526,7 @@ def test_guesswho_example_and_bad_fact():
     assert exc.value.path == "$.fact.name"
     # knocked down by hand, and the last one standing
     names = s.setup.board.names
-    log = [gw.Eliminate(x) for x in names if x != "Anita"]
+    log = [gw.Eliminate(name=x) for x in names if x != "Anita"]
     e = gw.explain(s.setup, log, {"name": "Anita"})
     assert e.status == "certain" and len(e.because) == len(names) - 1
     assert e.steps[-1].endswith("Anita is the secret character")
@@ -560,7 +565,7 @@ def test_cli_explain(tmp_path):
 def test_cancel():
     from engines.core.errors import Cancelled
     setup = cl.default_setup()
-    events = [cl.HandEvent("Me", ("Rope", "Hall", "Lounge", "Study", "Candlestick"))]
+    events = [cl.HandEvent(player="Me", cards=("Rope", "Hall", "Lounge", "Study", "Candlestick"))]
     with pytest.raises(Cancelled):
         cl.explain(setup, events, {"card": "Rope", "place": "Bob"}, cancel=lambda: True)
     with pytest.raises(Cancelled):
@@ -577,7 +582,7 @@ def test_guesswho_and_inkognito_contradictions_irreducible(seed, n_events):
     setup = gw.default_setup()
     board = setup.board
     qs = board.questions()
-    events = [gw.Answer(rng.choice(qs), rng.random() < 0.5) for _ in range(n_events)]
+    events = [gw.Answer(question=rng.choice(qs), answer=rng.random() < 0.5) for _ in range(n_events)]
     conflict = gw.explain_contradiction(setup, events)
     if conflict is not None:
         _irreducible(lambda s: _gw_status(setup, [events[i] for i in s], 0) is None and "x",
@@ -587,9 +592,10 @@ def test_guesswho_and_inkognito_contradictions_irreducible(seed, n_events):
     for _ in range(n_events):
         kind, q = rng.choice(ink.KINDS), rng.choice(ink.QUESTIONS)
         shape = rng.choice(ink.form_shapes(q, kind))
-        answers.append(ink.Answer(rng.choice(iset.opponents), q, kind,
-                                  tuple(sorted(rng.sample(iset.identities, shape[0]), key=iset.identities.index)),
-                                  tuple(sorted(rng.sample(iset.builds, shape[1]), key=iset.builds.index))))
+        answers.append(ink.Answer(opponent=rng.choice(iset.opponents), question=q, asked=kind,
+                                  identities=tuple(sorted(rng.sample(iset.identities, shape[0]),
+                                                          key=iset.identities.index)),
+                                  builds=tuple(sorted(rng.sample(iset.builds, shape[1]), key=iset.builds.index))))
     conflict = ink.explain_contradiction(iset, answers)
     if conflict is not None:
         _irreducible(lambda s: _ink_status(iset, [answers[i] for i in s], "Red", "build", TALL) is None

@@ -52,7 +52,7 @@ def test_egghead_steps_name_their_rule_and_never_repeat_a_count(seed):
 def test_guesswho_question_as_asked_and_complete_lists():
     setup = gw.default_setup()
     board = setup.board
-    no_glasses = gw.Answer(Question((("glasses", False),)), True)
+    no_glasses = gw.Answer(question=Question((("glasses", False),)), answer=True)
     log = [no_glasses]
     gone = [n for n, t in zip(board.names, board.truth(Question((("glasses", True),)))) if t]
     e = gw.explain(setup, log, {"name": gone[0]})
@@ -64,7 +64,7 @@ def test_guesswho_question_as_asked_and_complete_lists():
     names = board.names
     truth = board.truth(male)
     keep = next(n for n, t in zip(names, truth) if not t)
-    log = [gw.Answer(male, False)] + [gw.Eliminate(n) for n, t in zip(names, truth)
+    log = [gw.Answer(question=male, answer=False)] + [gw.Eliminate(name=n) for n, t in zip(names, truth)
                                       if not t and n != keep]
     e = gw.explain(setup, log, {"name": keep})
     assert e.status == "certain"
@@ -81,10 +81,10 @@ def test_inkognito_intermediate_conclusion_has_its_reason():
     LF, MZ, _, AX = ink.default_names()["identities"]
     _, SHORT, FAT, THIN = ink.default_names()["builds"]
     s = ink.default_setup()
-    log = [ink.Answer("Red", "player", "build", (LF,), (SHORT, FAT)),
-           ink.Answer("Red", "ambassador", "build", (), (FAT, THIN)),
-           ink.Answer("Red", "player", "identity", (LF, MZ), (FAT,)),
-           ink.Answer("Blue", "ambassador", "identity", (LF, AX), ())]
+    log = [ink.Answer(opponent="Red", question="player", asked="build", identities=(LF,), builds=(SHORT, FAT)),
+           ink.Answer(opponent="Red", question="ambassador", asked="build", identities=(), builds=(FAT, THIN)),
+           ink.Answer(opponent="Red", question="player", asked="identity", identities=(LF, MZ), builds=(FAT,)),
+           ink.Answer(opponent="Blue", question="ambassador", asked="identity", identities=(LF, AX), builds=())]
     e = ink.explain(s, log, {"opponent": "Red", "build": FAT})
     step = next(x for x in e.steps if x.endswith("→ Blue is Lord Fiddlebottom"))
     assert step.startswith("#4 (exactly one of Lord Fiddlebottom or Agent X is true of Blue)")
@@ -95,7 +95,7 @@ def test_cluedo_counting_argument_says_what_was_counted():
     from engines.cluedo.explain import _count, derivation
     setup = cl.default_setup()
     triples = [("Miss Scarlett", "Candlestick", "Kitchen"), ("Colonel Mustard", "Dagger", "Ballroom")]
-    events = [cl.SuggestionEvent("Ann", t, ("Bob",), "Cy") for t in triples]
+    events = [cl.SuggestionEvent(suggester="Ann", cards=t, passed=("Bob",), refuter="Cy") for t in triples]
     rope = setup.card_index("Rope")
     step = derivation(setup, events, (0, 1), rope, 3, False)[0]
     n = _count(setup, events)
@@ -103,7 +103,7 @@ def test_cluedo_counting_argument_says_what_was_counted():
     assert f"of the {n:,} deals of the cards that fit #1, #2" in step
     assert f"{at:,} put Rope with Cy" in step
     # a subset that forces the fact: none of the deals left puts the card there
-    events = [cl.SuggestionEvent("Ann", t, ("Bob",), "Cy") for t in triples + [
+    events = [cl.SuggestionEvent(suggester="Ann", cards=t, passed=("Bob",), refuter="Cy") for t in triples + [
         ("Mrs White", "Lead Piping", "Conservatory"), ("Reverend Green", "Revolver", "Billiard Room")]]
     step = derivation(setup, events, (0, 1, 2, 3), rope, 3, False)[0]
     assert "Cy lacks Rope" in step or "none puts Rope with Cy" in step

@@ -26,7 +26,7 @@ def demo():
 
 def yes_no(setup, attr, answer):
     q = gw.parse_question({"attribute": attr, "value": True}, setup.board, "$")
-    return gw.Answer(q, answer)
+    return gw.Answer(question=q, answer=answer)
 
 
 def bits(post):
@@ -162,7 +162,7 @@ def test_dp_classic_full_board_bounds():
     board = gw.load_board("classic")
     lower = gw.balanced_depth_sum(24) / 24  # 112/24: no question tree can beat a balanced one
     single = gw.infer(gw.default_setup(), []).expected_questions
-    comp = gw.infer(gw.Setup(board, "classic", compound_questions=True), []).expected_questions
+    comp = gw.infer(gw.Setup(board=board, board_ref="classic", compound_questions=True), []).expected_questions
     assert lower <= comp <= single <= 5.0
     assert comp == pytest.approx(112 / 24)  # with compound questions the bound is reached
     assert single == pytest.approx(113 / 24)
@@ -175,7 +175,7 @@ def test_dp_budget_gives_an_upper_bound_then_continues(monkeypatch):
     board = gw.board_from_json({"attributes": [f"a{j}" for j in range(24)], "characters": chars})
     exact = gw.QuestionDP([board.mask(q) for q in board.questions()]).best((1 << 24) - 1)[0]
     monkeypatch.setattr(gw.inference, "DP_BUDGET", 500)
-    setup = gw.Setup(board, None)
+    setup = gw.Setup(board=board, board_ref=None)
     post = gw.infer(setup, [])
     assert not post.expected_questions_exact
     assert post.expected_questions_lower <= exact <= post.expected_questions + 1e-12
@@ -190,7 +190,7 @@ def test_indistinguishable_characters_are_named():
     b = gw.board_from_json({"attributes": ["x"], "characters": [
         {"name": "A", "attributes": {"x": True}}, {"name": "B", "attributes": {"x": True}},
         {"name": "C", "attributes": {"x": True}}, {"name": "D", "attributes": {"x": False}}]})
-    post = gw.infer(gw.Setup(b, None), [gw.Answer(gw.Question((("x", True),)), True)])
+    post = gw.infer(gw.Setup(board=b, board_ref=None), [gw.Answer(question=gw.Question((("x", True),)), answer=True)])
     assert post.best_question["attribute"] == "name"
     assert post.expected_questions == pytest.approx(5 / 3)  # depths 1, 2, 2
     named = [q for q in post.questions if q.question["attribute"] == "name"]
@@ -247,7 +247,7 @@ def test_race_properties(n, m, rules):
 
 
 def test_posterior_race_fields_and_advised_question():
-    s = gw.Setup(gw.load_board("classic"), "classic", opponent_remaining=24)
+    s = gw.Setup(board=gw.load_board("classic"), board_ref="classic", opponent_remaining=24)
     post = gw.infer(s, [])
     assert post.win_probability == pytest.approx(5 / 9)
     assert post.win_probability_instant == pytest.approx(91 / 144)
@@ -255,7 +255,7 @@ def test_posterior_race_fields_and_advised_question():
     q = gw.parse_question(post.advised_question, s.board, "$")
     assert min(int(s.board.truth(q).sum()), 24 - int(s.board.truth(q).sum())) == \
         max(min(r.yes, r.no) for r in post.questions)  # the most balanced real split
-    post = gw.infer(s, [gw.Opponent(1)])
+    post = gw.infer(s, [gw.Opponent(remaining=1)])
     assert post.advised_split == (0, 24) and post.advised_question["attribute"] == "name"
     assert post.win_probability == pytest.approx(1 / 24)
 
@@ -264,10 +264,10 @@ def test_posterior_race_fields_and_advised_question():
 
 def test_error_model_keeps_everyone_and_orders_by_mismatches():
     board = gw.load_board("classic")
-    s = gw.Setup(board, "classic", error_rate=0.1)
+    s = gw.Setup(board=board, board_ref="classic", error_rate=0.1)
     q_hat = gw.Question((("hat", True),))
     q_gl = gw.Question((("glasses", True),))
-    post = gw.infer(s, [gw.Answer(q_hat, True), gw.Answer(q_gl, True)])
+    post = gw.infer(s, [gw.Answer(question=q_hat, answer=True), gw.Answer(question=q_gl, answer=True)])
     p = post.probabilities
     assert np.all(p > 0) and p.sum() == pytest.approx(1)
     hat, gl = board.truth(q_hat), board.truth(q_gl)
@@ -284,17 +284,17 @@ def test_error_model_keeps_everyone_and_orders_by_mismatches():
 def test_error_model_never_contradicts_but_elimination_does():
     board = gw.load_board("demo")
     q = gw.Question((("Female", True),))
-    evs = [gw.Answer(q, True), gw.Answer(q, False)]
+    evs = [gw.Answer(question=q, answer=True), gw.Answer(question=q, answer=False)]
     with pytest.raises(ContradictionError) as e:
-        gw.infer(gw.Setup(board, "demo"), evs)
+        gw.infer(gw.Setup(board=board, board_ref="demo"), evs)
     assert e.value.event_index == 1 and "Female" in e.value.message
-    post = gw.infer(gw.Setup(board, "demo", error_rate=0.05), evs)
+    post = gw.infer(gw.Setup(board=board, board_ref="demo", error_rate=0.05), evs)
     assert np.allclose(post.probabilities, 1 / 6)  # one yes, one no: back to the prior
     assert post.n_candidates == 6
 
 
 def test_error_model_information_is_noisy_mutual_information():
-    s = gw.Setup(gw.load_board("demo"), "demo", error_rate=0.2)
+    s = gw.Setup(board=gw.load_board("demo"), board_ref="demo", error_rate=0.2)
     post = gw.infer(s, [])
     h = lambda x: -x * math.log2(x) - (1 - x) * math.log2(1 - x)
     assert bits(post)["Female"] == pytest.approx(1 - h(0.2))
@@ -303,22 +303,22 @@ def test_error_model_information_is_noisy_mutual_information():
 
 def test_error_model_tends_to_elimination():
     board = gw.load_board("classic")
-    evs = [gw.Answer(gw.Question((("gender", "female"),)), False),
-           gw.Answer(gw.Question((("hat", True),)), False)]
-    exact = gw.infer(gw.Setup(board, "classic"), evs).probabilities
-    noisy = gw.infer(gw.Setup(board, "classic", error_rate=1e-9), evs).probabilities
+    evs = [gw.Answer(question=gw.Question((("gender", "female"),)), answer=False),
+           gw.Answer(question=gw.Question((("hat", True),)), answer=False)]
+    exact = gw.infer(gw.Setup(board=board, board_ref="classic"), evs).probabilities
+    noisy = gw.infer(gw.Setup(board=board, board_ref="classic", error_rate=1e-9), evs).probabilities
     assert np.allclose(exact, noisy, atol=1e-7)
 
 
 def test_eliminate_last_card_is_a_contradiction():
     s = demo()
-    evs = [yes_no(s, "Female", True), yes_no(s, "Short Hair", False), gw.Eliminate("Alice"),
-           gw.Eliminate("Diane")]
+    evs = [yes_no(s, "Female", True), yes_no(s, "Short Hair", False), gw.Eliminate(name="Alice"),
+           gw.Eliminate(name="Diane")]
     with pytest.raises(ContradictionError) as e:
         gw.infer(s, evs)
     assert e.value.event_index == 3
     with pytest.raises(ContradictionError) as e:
-        gw.infer(s, [gw.Opponent(3), gw.Opponent(4)])
+        gw.infer(s, [gw.Opponent(remaining=3), gw.Opponent(remaining=4)])
     assert e.value.event_index == 1
 
 
@@ -334,11 +334,11 @@ def consistent_logs(draw):
         if kind == 0:
             name = board.names[draw(st.integers(0, 23))]
             if name != board.names[secret]:
-                evs.append(gw.Eliminate(name))
+                evs.append(gw.Eliminate(name=name))
         else:
             q = qs[draw(st.integers(0, len(qs) - 1))]
-            evs.append(gw.Answer(q, bool(board.truth(q)[secret])))
-    return gw.Setup(board, "classic", error_rate=eps, opponent_remaining=draw(
+            evs.append(gw.Answer(question=q, answer=bool(board.truth(q)[secret])))
+    return gw.Setup(board=board, board_ref="classic", error_rate=eps, opponent_remaining=draw(
         st.integers(1, 24))), evs, secret
 
 
@@ -460,8 +460,8 @@ def test_event_round_trip_and_words():
 
 def test_compound_questions_toggle():
     board = gw.load_board("classic")
-    off = gw.infer(gw.Setup(board, "classic"), [])
-    on = gw.infer(gw.Setup(board, "classic", compound_questions=True), [])
+    off = gw.infer(gw.Setup(board=board, board_ref="classic"), [])
+    on = gw.infer(gw.Setup(board=board, board_ref="classic", compound_questions=True), [])
     assert all("any" not in r.question for r in off.questions)
     assert any("any" in r.question for r in on.questions)
     assert len(on.questions) > len(off.questions)
@@ -517,10 +517,10 @@ def test_cli_errors(tmp_path):
 
 
 def test_recommend():
-    s = gw.Setup(gw.load_board("demo"), "demo")
+    s = gw.Setup(board=gw.load_board("demo"), board_ref="demo")
     r = gw.recommend(s, [])
     assert r.question == r.optimal and r.label in ("Female?", "Short Hair?")
-    s = gw.Setup(gw.load_board("demo"), "demo", opponent_remaining=6)
+    s = gw.Setup(board=gw.load_board("demo"), board_ref="demo", opponent_remaining=6)
     assert gw.recommend(s, []).question == gw.infer(s, []).advised_question
     json.dumps(r.to_json())
 

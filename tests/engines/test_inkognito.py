@@ -30,7 +30,8 @@ def seed_setup(**kw):
 
 
 def ans(opp, q, asked, ids, builds, mission=False):
-    return ink.Answer(opp, q, asked, tuple(ids), tuple(builds), mission)
+    return ink.Answer(opponent=opp, question=q, asked=asked, identities=tuple(ids), builds=tuple(builds),
+                      mission=mission)
 
 
 SEED_ROWS = [ans("Red", "player", "build", [LF], [SHORT, FAT]),
@@ -243,10 +244,10 @@ def random_log(rng, setup, k, truth=None):
             continue
         x = rng.choice(choices)
         shown[o].append(x)
-        out.append(ink.Answer(setup.opponents[o], form[0], form[1],
-                              tuple(setup.identities[j] for j in range(4) if x[0] >> j & 1),
-                              tuple(setup.builds[j] for j in range(4) if x[1] >> j & 1),
-                              form[2]))
+        out.append(ink.Answer(opponent=setup.opponents[o], question=form[0], asked=form[1],
+                              identities=tuple(setup.identities[j] for j in range(4) if x[0] >> j & 1),
+                              builds=tuple(setup.builds[j] for j in range(4) if x[1] >> j & 1),
+                              mission=form[2]))
     return out
 
 
@@ -269,7 +270,7 @@ def test_joint_posterior_equals_brute_force(seed):
 @pytest.mark.parametrize("seed", range(3))
 def test_deception_posterior_equals_brute_force(seed):
     rng = random.Random(100 + seed)
-    s = seed_setup(deception=ink.Deception(True, (2.0, 3.0), (("Blue", (5.0, 1.5)),)))
+    s = seed_setup(deception=ink.Deception(enabled=True, prior=(2.0, 3.0), priors=(("Blue", (5.0, 1.5)),)))
     log = random_log(rng, s, 6)
     for method in ink.METHODS:
         post = ink.infer(s, log, method=method)
@@ -312,7 +313,7 @@ def test_exclusion_changes_the_likelihood_value():
 def test_exclusion_does_change_the_deception_posterior():
     """Not true with θ: the excluded answer's probability depends on whether it was a 'lone'
     or a 'pair' answer in each world, so the renormalisation differs between worlds."""
-    s = seed_setup(deception=ink.Deception(True, (2.0, 2.0)))
+    s = seed_setup(deception=ink.Deception(enabled=True, prior=(2.0, 2.0)))
     log = [ans("Red", "player", "identity", [LF, MZ], [TALL]),
            ans("Red", "player", "identity", [LF, CB], [THIN])]
     a = ink.infer(s, log).opponents["Red"].joint
@@ -335,7 +336,7 @@ def test_repeated_set_is_a_contradiction_only_with_the_rule():
 # ------------------------------------------------------------------ deception model
 
 def test_concentrated_prior_at_0_2_equals_indifferent():
-    s = seed_setup(deception=ink.Deception(True, (400.0, 1600.0)))
+    s = seed_setup(deception=ink.Deception(enabled=True, prior=(400.0, 1600.0)))
     log = SEED_ROWS + [ans("Blue", "player", "build", [CB], [TALL, THIN])]
     d = ink.infer(s, log)
     u = ink.infer(seed_setup(), log)
@@ -347,7 +348,7 @@ def test_concentrated_prior_at_0_2_equals_indifferent():
 def test_theta_learned_from_lone_answers():
     """Red is pinned to Lord Fiddlebottom / thin by ambassador answers; then Red answers player
     questions with the truth only in the lone statement: θ's posterior mean rises."""
-    s = seed_setup(deception=ink.Deception(True, (1.0, 4.0)))
+    s = seed_setup(deception=ink.Deception(enabled=True, prior=(1.0, 4.0)))
     pin = [ans("Red", "ambassador", "identity", [LF, AX], []),
            ans("Red", "ambassador", "build", [], [SHORT, THIN])]
     lone = [ans("Red", "player", "identity", [MZ, CB], [THIN]),
@@ -367,7 +368,7 @@ def test_theta_learned_from_lone_answers():
 
 def test_deception_shifts_belief_towards_lone_reading():
     """A strong liar prior (θ near 1) reads a player answer's lone statement as the truth."""
-    liar = seed_setup(deception=ink.Deception(True, (20.0, 1.0)))
+    liar = seed_setup(deception=ink.Deception(enabled=True, prior=(20.0, 1.0)))
     log = [ans("Red", "player", "identity", [LF, MZ], [FAT])]
     p = ink.infer(liar, log).opponents["Red"]
     q = ink.infer(seed_setup(), log).opponents["Red"]
@@ -381,7 +382,7 @@ def test_deception_shifts_belief_towards_lone_reading():
 def test_random_consistent_logs_properties(seed, k, deception, method):
     rng = random.Random(seed)
     s = seed_setup(opponents=("A", "B", "C")[:rng.choice([2, 3])],
-                   deception=ink.Deception(deception, (1.0, 4.0)))
+                   deception=ink.Deception(enabled=deception, prior=(1.0, 4.0)))
     log = random_log(rng, s, k)
     post = ink.infer(s, log, method=method)
     assert post.worlds >= 1 and post.entropy_bits >= 0
@@ -556,7 +557,7 @@ def test_cli_contradiction_and_bad_input(tmp_path):
 def test_profile_store_round_trip(tmp_path):
     store = ink.ProfileStore(tmp_path).load()
     assert store.prior("Ann") == ink.DEFAULT_DECEPTION_PRIOR
-    s = seed_setup(deception=ink.Deception(True))
+    s = seed_setup(deception=ink.Deception(enabled=True))
     post = ink.infer(s, [ans("Red", "ambassador", "identity", [LF, AX], []),
                          ans("Red", "ambassador", "build", [], [SHORT, THIN]),
                          ans("Red", "player", "identity", [MZ, CB], [THIN])])

@@ -28,9 +28,9 @@ def _answer(setup, rng, opponent, cell, theta, asked="identity"):
     pair = np.flatnonzero(table.pair[:, cell])
     rows = lone if rng.random() < theta else pair
     im, bm = table.answers[int(rng.choice(rows))]
-    return Answer(opponent, "player", asked,
-                  tuple(setup.identities[j] for j in range(4) if im >> j & 1),
-                  tuple(setup.builds[j] for j in range(4) if bm >> j & 1))
+    return Answer(opponent=opponent, question="player", asked=asked,
+                  identities=tuple(setup.identities[j] for j in range(4) if im >> j & 1),
+                  builds=tuple(setup.builds[j] for j in range(4) if bm >> j & 1))
 
 
 @pytest.mark.parametrize("theta", [0.05, 0.6, 0.95])
@@ -74,9 +74,9 @@ def test_an_answer_that_only_the_disfavoured_cell_allows_is_no_contradiction():
 
     def ev(r):
         im, bm = table.answers[r]
-        return Answer(a, "player", "identity",
-                      tuple(setup.identities[j] for j in range(4) if im >> j & 1),
-                      tuple(setup.builds[j] for j in range(4) if bm >> j & 1))
+        return Answer(opponent=a, question="player", asked="identity",
+                      identities=tuple(setup.identities[j] for j in range(4) if im >> j & 1),
+                      builds=tuple(setup.builds[j] for j in range(4) if bm >> j & 1))
 
     events = [ev(both[0])] * 4999 + [ev(only_x[0])]
     try:

@@ -129,7 +129,7 @@ def test_posterior_fields_the_tab_uses():
         assert b.theta is None
         with pytest.raises(ValueError):
             b.joint[0, 0] = 1.0  # immutable result
-    d = ink.infer(dataclasses.replace(s, deception=ink.Deception(True, (2.0, 5.0))), SEED_ROWS)
+    d = ink.infer(dataclasses.replace(s, deception=ink.Deception(enabled=True, prior=(2.0, 5.0))), SEED_ROWS)
     assert d.model == "deception" and d.to_json()["model"] == "deception"
     g, pr = d.opponents["Red"].theta
     assert g.shape == pr.shape == (ink.GRID,) and np.all(np.diff(g) > 0)
@@ -143,7 +143,7 @@ def test_seed_known_answer_joint_equals_uniform_deception_at_prior_point():
     the deception model's answer differs, and has the same support."""
     s = seed_setup()
     u = ink.infer(s, SEED_ROWS).opponents["Red"]
-    d = ink.infer(dataclasses.replace(s, deception=ink.Deception(True, (5.0, 2.0))),
+    d = ink.infer(dataclasses.replace(s, deception=ink.Deception(enabled=True, prior=(5.0, 2.0))),
                   SEED_ROWS).opponents["Red"]
     assert list(u.identity.values()) == pytest.approx([0.5, 0.25, 0.25, 0])
     assert np.array_equal(u.joint > 0, d.joint > 0)
@@ -218,7 +218,7 @@ def _interleave(rng, log, opponents):
 @given(st.integers(0, 10 ** 6), st.integers(1, 12), st.booleans(), st.sampled_from(ink.METHODS))
 def test_order_of_different_opponents_answers_does_not_matter(seed, k, deception, method):
     rng = random.Random(seed)
-    s = seed_setup(deception=ink.Deception(deception, (2.0, 3.0)))
+    s = seed_setup(deception=ink.Deception(enabled=deception, prior=(2.0, 3.0)))
     log = random_log(rng, s, k)
     other = _interleave(rng, log, s.opponents)
     a = ink.infer(s, log, method=method)
@@ -248,7 +248,7 @@ def test_excluding_shown_answers_leaves_uniform_posterior_unchanged(seed, k, met
 def test_information_gain_bounds(seed, k, deception):
     """0 <= I(cell; answer) <= min(H(cell of that opponent), log2 #answers of the form)."""
     rng = random.Random(seed)
-    s = seed_setup(deception=ink.Deception(deception, (1.0, 4.0)))
+    s = seed_setup(deception=ink.Deception(enabled=deception, prior=(1.0, 4.0)))
     log = random_log(rng, s, k)
     post = ink.infer(s, log)
     rec = ink.recommend(s, log)

@@ -257,8 +257,9 @@ def test_cluedo_counting_refuses_a_dp_over_its_limits_at_once(monkeypatch):
     names = ["Me"] + [f"P{i}" for i in range(1, 10)]
     setup = cl.Setup.from_json({"edition": "clue-master-detective", "players": names, "me": "Me"})
     (_, S), (_, W), (_, R) = setup.categories
-    events = [cl.SuggestionEvent(names[1 + t % 9], (S[t % len(S)], W[(3 * t) % len(W)], R[(5 * t) % len(R)]),
-                                 (), names[1 + (t + 1) % 9], None) for t in range(20)]
+    events = [cl.SuggestionEvent(suggester=names[1 + t % 9], cards=(S[t % len(S)], W[(3 * t) % len(W)],
+                                                                    R[(5 * t) % len(R)]),
+                                 passed=(), refuter=names[1 + (t + 1) % 9], shown=None) for t in range(20)]
     total, largest, work = counting.dp_size(counting.propagate(constraints_for(setup, events)))
     assert 0 < largest <= total and work > total
     assert 8 * total < counting.MAX_DP_BYTES and work < counting.MAX_DP_WORK

@@ -127,19 +127,20 @@ def random_log(setup, seed, n_suggestions, *, accusation=False):
     rng = np.random.default_rng(seed)
     deal = random_deal(setup, rng)
     me = setup.players.index(setup.me)
-    events = [HandEvent(setup.me, tuple(c for c, o in zip(setup.cards, deal) if o == me))]
+    events = [HandEvent(player=setup.me, cards=tuple(c for c, o in zip(setup.cards, deal) if o == me))]
     (_, S), (_, W), (_, R) = setup.categories
     for t in range(n_suggestions):
         p = (t + 1) % len(setup.players)
         trip = (S[rng.integers(len(S))], W[rng.integers(len(W))], R[rng.integers(len(R))])
         ev = play_suggestion(setup, deal, p, trip, rng, reveal=True)
         if p != me and not (ev.refuter == setup.me and rng.random() < 0.5):
-            ev = SuggestionEvent(ev.suggester, ev.cards, ev.passed, ev.refuter, None)
+            ev = SuggestionEvent(suggester=ev.suggester, cards=ev.cards, passed=ev.passed, refuter=ev.refuter,
+                                 shown=None)
         events.append(ev)
     if accusation:
         env = [c for c, o in zip(setup.cards, deal) if o == len(setup.players)]
         wrong = (S[(S.index(env[0]) + 1) % len(S)], env[1], env[2])
-        events.append(AccusationEvent(setup.players[1], wrong, False))
+        events.append(AccusationEvent(player=setup.players[1], cards=wrong, correct=False))
     return events
 
 
@@ -200,10 +201,10 @@ def test_shown_the_two_missing_cards_knows():
     who was shown nothing, does not. Had I not logged which card I showed, each refutation
     shows b or e uniformly, and Q knows exactly when both were shown: probability 1/2."""
     setup = setup_of(DECK3)
-    events = [HandEvent("P", ("b", "e")), HandEvent("Q", ("a", "d")),
-              SuggestionEvent("Q", ("a", "d", "h"), ("R", "P"), None, None),
-              SuggestionEvent("Q", ("b", "e", "h"), ("R",), "P", "b"),
-              SuggestionEvent("Q", ("b", "e", "h"), ("R",), "P", "e")]
+    events = [HandEvent(player="P", cards=("b", "e")), HandEvent(player="Q", cards=("a", "d")),
+              SuggestionEvent(suggester="Q", cards=("a", "d", "h"), passed=("R", "P"), refuter=None, shown=None),
+              SuggestionEvent(suggester="Q", cards=("b", "e", "h"), passed=("R",), refuter="P", shown="b"),
+              SuggestionEvent(suggester="Q", cards=("b", "e", "h"), passed=("R",), refuter="P", shown="e")]
     est = opponent_knowledge(setup, events)
     assert est.exact
     assert est.opponents["Q"].p_knows_envelope == 1.0
@@ -211,7 +212,8 @@ def test_shown_the_two_missing_cards_knows():
     assert est.opponents["R"].p_knows_envelope == 0.0
     assert est.opponents["R"].envelope_entropy_bits > 2.0
     assert est.p_any_knows == 1.0
-    hidden = events[:3] + [SuggestionEvent(e.suggester, e.cards, e.passed, e.refuter, None) for e in events[3:]]
+    hidden = events[:3] + [SuggestionEvent(suggester=e.suggester, cards=e.cards, passed=e.passed, refuter=e.refuter,
+                                           shown=None) for e in events[3:]]
     est = opponent_knowledge(setup, hidden)
     assert est.opponents["Q"].p_knows_envelope == pytest.approx(0.5, abs=1e-12)
     assert est.opponents["Q"].envelope_entropy_bits == pytest.approx(brute_force(setup, hidden)[0]["Q"][1], abs=1e-9)
@@ -256,9 +258,9 @@ def test_advice_follows_the_rule():
     from engines.cluedo.accuse import decide
 
     setup = setup_of(DECK3)
-    events = [HandEvent("P", ("b", "e")),
-              SuggestionEvent("Q", ("b", "e", "h"), ("R",), "P", None),
-              SuggestionEvent("Q", ("b", "e", "h"), ("R",), "P", None)]
+    events = [HandEvent(player="P", cards=("b", "e")),
+              SuggestionEvent(suggester="Q", cards=("b", "e", "h"), passed=("R",), refuter="P", shown=None),
+              SuggestionEvent(suggester="Q", cards=("b", "e", "h"), passed=("R",), refuter="P", shown=None)]
     adv = accusation_advice(setup, events)
     assert 0 < adv.p_correct < 1 and 0 < adv.p_opponent_knows_now < 1
     assert adv.advice == decide(adv.p_correct, adv.p_opponent_knows_before_my_turn)
@@ -268,7 +270,7 @@ def test_advice_follows_the_rule():
     assert adv.p_opponent_knows_now == pytest.approx(p_any, abs=1e-9)
     assert adv.p_correct == pytest.approx(best_triple_brute(setup, events), abs=1e-12)
     # Q's failed accusation puts Q out: only R (who cannot know yet) still counts
-    out = events + [AccusationEvent("Q", ("a", "d", "g"), False)]
+    out = events + [AccusationEvent(player="Q", cards=("a", "d", "g"), correct=False)]
     adv_out = accusation_advice(setup, out)
     ref_out, p_any_out = brute_force(setup, out)
     assert ref_out["Q"][0] > 0 and p_any_out == 0.0
@@ -282,10 +284,10 @@ def test_recommend_cli_has_the_opponents_and_the_accusation(tmp_path):
     import sys
 
     setup = setup_of(DECK3)
-    events = [HandEvent("P", ("b", "e")), HandEvent("Q", ("a", "d")),
-              SuggestionEvent("Q", ("a", "d", "h"), ("R", "P"), None, None),
-              SuggestionEvent("Q", ("b", "e", "h"), ("R",), "P", "b"),
-              SuggestionEvent("Q", ("b", "e", "h"), ("R",), "P", "e")]
+    events = [HandEvent(player="P", cards=("b", "e")), HandEvent(player="Q", cards=("a", "d")),
+              SuggestionEvent(suggester="Q", cards=("a", "d", "h"), passed=("R", "P"), refuter=None, shown=None),
+              SuggestionEvent(suggester="Q", cards=("b", "e", "h"), passed=("R",), refuter="P", shown="b"),
+              SuggestionEvent(suggester="Q", cards=("b", "e", "h"), passed=("R",), refuter="P", shown="e")]
     session = {"format": "deduction-desk.session", "version": 1, "game": "cluedo",
                "setup": setup.to_json(), "events": [e.to_json() for e in events]}
     f = tmp_path / "s.json"
@@ -309,15 +311,15 @@ def test_look_ahead_is_at_least_the_knowledge_now():
     from engines.cluedo.opponents import p_any_knows_after_next_suggestion
 
     setup = setup_of(DECK3)
-    events = [HandEvent("P", ("b", "e")), HandEvent("Q", ("a", "d")),
-              SuggestionEvent("Q", ("a", "d", "h"), ("R", "P"), None, None),
-              SuggestionEvent("Q", ("b", "e", "h"), ("R",), "P", None),
-              SuggestionEvent("Q", ("b", "e", "h"), ("R",), "P", None)]
+    events = [HandEvent(player="P", cards=("b", "e")), HandEvent(player="Q", cards=("a", "d")),
+              SuggestionEvent(suggester="Q", cards=("a", "d", "h"), passed=("R", "P"), refuter=None, shown=None),
+              SuggestionEvent(suggester="Q", cards=("b", "e", "h"), passed=("R",), refuter="P", shown=None),
+              SuggestionEvent(suggester="Q", cards=("b", "e", "h"), passed=("R",), refuter="P", shown=None)]
     now = opponent_knowledge(setup, events).p_any_knows
     nxt, se = p_any_knows_after_next_suggestion(setup, events, samples=400, seed=3)
     assert now == pytest.approx(0.5) and nxt >= now - 4 * se and nxt > 0.5
-    sure = events[:3] + [SuggestionEvent("Q", ("b", "e", "h"), ("R",), "P", "b"),
-                         SuggestionEvent("Q", ("b", "e", "h"), ("R",), "P", "e")]
+    sure = events[:3] + [SuggestionEvent(suggester="Q", cards=("b", "e", "h"), passed=("R",), refuter="P", shown="b"),
+                         SuggestionEvent(suggester="Q", cards=("b", "e", "h"), passed=("R",), refuter="P", shown="e")]
     assert p_any_knows_after_next_suggestion(setup, sure, samples=50)[0] == 1.0
 
 

@@ -147,13 +147,14 @@ def _cluedo_events(setup):
         r = draw(st.sampled_from([None] + [p for p in players if p != s]))
         t = draw(triple)
         shown = draw(st.sampled_from((None,) + t)) if r else None
-        return cluedo.SuggestionEvent(s, t, cluedo.passers_between(setup, s, r), r, shown)
+        return cluedo.SuggestionEvent(suggester=s, cards=t, passed=cluedo.passers_between(setup, s, r), refuter=r,
+                                      shown=shown)
 
     return st.one_of(
         suggestion(),
-        st.builds(cluedo.ShownEvent, st.sampled_from(players), st.sampled_from(cards)),
-        st.builds(cluedo.LacksEvent, st.sampled_from(players), st.sampled_from(cards)),
-        st.builds(cluedo.AccusationEvent, st.sampled_from(players), triple, st.booleans()),
+        st.builds(cluedo.ShownEvent, player=st.sampled_from(players), card=st.sampled_from(cards)),
+        st.builds(cluedo.LacksEvent, player=st.sampled_from(players), card=st.sampled_from(cards)),
+        st.builds(cluedo.AccusationEvent, player=st.sampled_from(players), cards=triple, correct=st.booleans()),
     )
 
 
@@ -285,12 +286,12 @@ def test_guesswho_errors_name_the_word(text, words):
 def test_guesswho_round_trip(data):
     qs = GW.board.questions(compound=True)
     e = data.draw(st.one_of(
-        st.builds(guesswho.Answer, st.sampled_from(qs), st.booleans()),
-        st.builds(guesswho.Answer, st.sampled_from(
+        st.builds(guesswho.Answer, question=st.sampled_from(qs), answer=st.booleans()),
+        st.builds(guesswho.Answer, question=st.sampled_from(
             [guesswho.Question(((a.name, False),)) for a in GW.board.attributes if a.kind == "yes/no"]),
-            st.booleans()),
-        st.builds(guesswho.Eliminate, st.sampled_from(GW.board.names)),
-        st.builds(guesswho.Opponent, st.integers(1, GW.board.size))))
+            answer=st.booleans()),
+        st.builds(guesswho.Eliminate, name=st.sampled_from(GW.board.names)),
+        st.builds(guesswho.Opponent, remaining=st.integers(1, GW.board.size))))
     assert guesswho.parse(GW, [], guesswho.format_event(GW, e)) == e
 
 
@@ -354,7 +355,8 @@ def _ink_answers():
             for i in itertools.combinations(ids, ni):
                 for b in itertools.combinations(builds, nb):
                     for opp in INK.opponents:
-                        out.append(inkognito.Answer(opp, q, asked, i, b, mission))
+                        out.append(inkognito.Answer(opponent=opp, question=q, asked=asked, identities=i, builds=b,
+                                                    mission=mission))
     return out
 
 
@@ -421,10 +423,12 @@ def test_egghead_round_trip(data):
     stack = st.lists(st.integers(1, EGG.values), min_size=3, max_size=3).map(lambda x: tuple(sorted(x)))
     qid = data.draw(st.sampled_from(list(deck)))
     e = data.draw(st.one_of(
-        st.builds(egghead.Answer, st.just(qid), st.sampled_from(deck[qid].possible_answers(3))),
-        st.builds(egghead.Reactions, st.lists(st.sampled_from(EGG.players), unique=True).map(tuple)),
-        st.builds(egghead.Solve, st.sampled_from(["B", "C"]), st.one_of(st.none(), stack), stack),
-        st.builds(egghead.Solve, st.just("A"), stack, st.none())))
+        st.builds(egghead.Answer, question=st.just(qid),
+                  answer=st.sampled_from(deck[qid].possible_answers(3))),
+        st.builds(egghead.Reactions, solved=st.lists(st.sampled_from(EGG.players), unique=True).map(tuple)),
+        st.builds(egghead.Solve, player=st.sampled_from(["B", "C"]), cards=st.one_of(st.none(), stack),
+                  new_cards=stack),
+        st.builds(egghead.Solve, player=st.just("A"), cards=stack, new_cards=st.none())))
     assert egghead.parse(EGG, [], egghead.format_event(EGG, e)) == e
 
 
@@ -497,11 +501,11 @@ def test_egghead_possible_answers_equal_brute_force(seed, rotating, nvk):
         qid = rng.choice(QIDS)
         a = ref.ans(qid, real, mod)
         ref.M = {w for w in ref.M if ref.ans(qid, w, mod) == a}
-        events.append(egghead.Answer(qid, a, None if mod is None else names[mod]))
+        events.append(egghead.Answer(question=qid, answer=a, moderator=None if mod is None else names[mod]))
         check()
         r = [ref.solves(i, real) for i in range(n)]
         ref.M = {w for w in ref.M if all(ref.solves(i, w) == r[i] for i in range(n))}
-        events.append(egghead.Reactions(tuple(names[i] for i in range(n) if r[i])))
+        events.append(egghead.Reactions(solved=tuple(names[i] for i in range(n) if r[i])))
         if any(r):  # solves would change the stacks; the reactions round is checked, then stop
             check()
             break
@@ -652,16 +656,16 @@ def _example(game):
 
 def _candidates(game, setup):
     if game == "guesswho":
-        return ([guesswho.Answer(q, b) for q in setup.board.questions() for b in (True, False)]
-                + [guesswho.Eliminate(n) for n in setup.board.names]
-                + [guesswho.Opponent(k) for k in range(1, setup.board.size + 1)])
+        return ([guesswho.Answer(question=q, answer=b) for q in setup.board.questions() for b in (True, False)]
+                + [guesswho.Eliminate(name=n) for n in setup.board.names]
+                + [guesswho.Opponent(remaining=k) for k in range(1, setup.board.size + 1)])
     if game == "inkognito":
         return [a for a in _ink_answers() if a.opponent in setup.opponents]
     if game == "egghead":
         deck = egghead.bound_deck(setup.values, setup.cards_per_player, len(setup.players))
         seen = len(setup.players)
-        out = [egghead.Answer(q, a) for q in deck for a in deck[q].possible_answers(seen)]
-        out += [egghead.Reactions(tuple(c)) for r in range(len(setup.players) + 1)
+        out = [egghead.Answer(question=q, answer=a) for q in deck for a in deck[q].possible_answers(seen)]
+        out += [egghead.Reactions(solved=tuple(c)) for r in range(len(setup.players) + 1)
                 for c in itertools.combinations(setup.players, r)]
         return out
     return [spyfall.make_claim(setup, p, {loc: 1}) for p in setup.players for loc in setup.locations]
@@ -701,7 +705,8 @@ def test_cluedo_fact_reason_from_the_posterior_equals_brute_force(data):
     for player in SMALL.players:
         for card in SMALL.cards:
             for has in (True, False):
-                fact = cluedo.ShownEvent(player, card) if has else cluedo.LacksEvent(player, card)
+                fact = cluedo.ShownEvent(player=player, card=card) if has \
+                    else cluedo.LacksEvent(player=player, card=card)
                 possible = any(_holds(d, fact) for d in consistent)
                 reason = cluedo.fact_reason(SMALL, post, player, card, has)
                 assert (reason is None) == possible, (log, fact, reason)

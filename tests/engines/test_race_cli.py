@@ -33,3 +33,24 @@ def test_board_race_cli_errors(argv, words, capsys):
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and words in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv, words", [(["study", "nope"], "invalid choice"),
+                                         (["study", "egghead", "--seed", "-1"], "--seed"),
+                                         (["study", "egghead", "--quick", "--full"], "not allowed"),
+                                         (["study", "egghead", "--broken", "nope"], "--broken"),
+                                         (["study", "egghead", "--out", "{tmp}/no/such/folder/x.json"],
+                                          "no folder")])
+def test_study_cli_errors_are_one_line_and_exit_2(argv, words, tmp_path, capsys):
+    """``python -m engines study``'s bad input: one line on stderr, exit 2, no games played
+    (an --out in a missing folder is refused before the study runs)."""
+    from engines.__main__ import main
+
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    try:
+        code = main(argv)
+    except SystemExit as exc:     # argparse's own errors
+        code = exc.code
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.startswith("error:") and words in err and len(err.strip().splitlines()) == 1, err

@@ -21,7 +21,7 @@ def test_an_entry_whose_posterior_is_kept_is_accepted_without_computing(monkeypa
     # an entry the engine refuses is never accepted from the cache
     me = setup.me
     held = next(e for e in events if isinstance(e, cluedo.HandEvent)).cards[0]
-    refused = cluedo.LacksEvent(me, held)
+    refused = cluedo.LacksEvent(player=me, card=held)
     assert tl.check(log, refused) is not None
     assert not tl.accepts_cached(log, refused)
 
