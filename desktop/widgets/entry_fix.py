@@ -72,7 +72,7 @@ def changed_span(before: str, after: str) -> tuple[int, int]:
 def changed_fields(before, after, field: Optional[str] = None) -> list[str]:
     """The fields of entry ``after`` that differ from ``before`` (their JSON forms' keys, in
     order; ``"type"`` when the kind of entry changed), ``field`` (a correction's :attr:`Edit.field`) first when
-    given: ``changed_fields(ShownEvent("Bob", "Library"), ShownEvent("Ann", "Library")) ==
+    given: ``changed_fields(ShownEvent(player="Bob", card="Library"), ShownEvent(player="Ann", card="Library")) ==
     ["player"]``."""
     a, b = before.to_json(), after.to_json()
     out = [field] if field else []

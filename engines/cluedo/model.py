@@ -368,13 +368,13 @@ EVENT_TYPES = ("hand", "shown", "lacks", "suggestion", "accusation", "position",
 #: The keys each event type may hold, from what its ``to_json`` writes (the reader refuses
 #: any other key, naming the nearest of these).
 EVENT_KEYS = {
-    "hand": declared_keys(HandEvent("", ())),
-    "shown": declared_keys(ShownEvent("", "")),
-    "lacks": declared_keys(LacksEvent("", "")),
-    "suggestion": declared_keys(SuggestionEvent("", (), (), "", "")),
-    "accusation": declared_keys(AccusationEvent("", ())),
-    "position": declared_keys(PositionEvent("", "")),
-    "roll": declared_keys(RollEvent("", 0)),
+    "hand": declared_keys(HandEvent(player="", cards=())),
+    "shown": declared_keys(ShownEvent(player="", card="")),
+    "lacks": declared_keys(LacksEvent(player="", card="")),
+    "suggestion": declared_keys(SuggestionEvent(suggester="", cards=(), passed=(), refuter="", shown="")),
+    "accusation": declared_keys(AccusationEvent(player="", cards=())),
+    "position": declared_keys(PositionEvent(player="", at="")),
+    "roll": declared_keys(RollEvent(player="", total=0)),
 }
 #: events about the pawns, not the cards (inference ignores them)
 BOARD_EVENTS = (PositionEvent, RollEvent)

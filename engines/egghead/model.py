@@ -216,8 +216,8 @@ class Solve:
 
 Event = Union[Answer, Reactions, Solve]
 #: The keys each event type may hold, from what its ``to_json`` writes.
-EVENT_KEYS = {"answer": declared_keys(Answer("", 0)), "reactions": declared_keys(Reactions()),
-              "solve": declared_keys(Solve(""))}
+EVENT_KEYS = {"answer": declared_keys(Answer(question="", answer=0)), "reactions": declared_keys(Reactions()),
+              "solve": declared_keys(Solve(player=""))}
 
 
 def event_from_json(obj, setup: Setup, path: str = "$.events[0]") -> Event:

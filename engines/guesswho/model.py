@@ -183,8 +183,8 @@ class Opponent:
 Event = Union[Answer, Eliminate, Opponent]
 #: The keys each event type may hold, from what its ``to_json`` writes (the question's own
 #: keys are checked by :func:`~engines.guesswho.board.parse_question`).
-EVENT_KEYS = {"answer": declared_keys(Answer(Question((("", True),)), True)),
-              "eliminate": declared_keys(Eliminate("")), "opponent": declared_keys(Opponent(1))}
+EVENT_KEYS = {"answer": declared_keys(Answer(question=Question((("", True),)), answer=True)),
+              "eliminate": declared_keys(Eliminate(name="")), "opponent": declared_keys(Opponent(remaining=1))}
 
 
 def event_from_json(obj: Any, setup: Setup, path: str = "$.event") -> Event:

@@ -240,7 +240,8 @@ class Answer:
 
 Event = Answer
 #: The keys an answer may hold, from what its ``to_json`` writes (``mission`` only when shown).
-EVENT_KEYS = {"answer": declared_keys(Answer("", "", "", (), (), mission=True))}
+EVENT_KEYS = {"answer": declared_keys(Answer(opponent="", question="", asked="", identities=(), builds=(),
+                                             mission=True))}
 
 
 def form_shapes(question: str, asked: str, mission: bool = False) -> tuple:

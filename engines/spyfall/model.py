@@ -373,7 +373,8 @@ class Ask:
 EVENT_TYPES = ("claim", "ask")
 #: The keys each event type may hold, from what its ``to_json`` writes (``claim_weight`` only
 #: when the claim has its own).
-EVENT_KEYS = {"claim": declared_keys(Claim("", claim_weight=1.0)), "ask": declared_keys(Ask("", ""))}
+EVENT_KEYS = {"claim": declared_keys(Claim(player="", claim_weight=1.0)),
+              "ask": declared_keys(Ask(asker="", answerer=""))}
 
 
 #: The weights a worksheet click gives a location (relative to the claim's largest weight).
