@@ -177,7 +177,7 @@ def describe_claim_weight(n_locations: int, lam: float, w: float) -> Optional[st
     best, games = best_claim_weight(row)
     return (f"With w = {w:g}, one worksheet claim moves a player's spy odds by at most "
             f"×{factor:.2g} (99 % of bot claims), e.g. from 20 % to {after:.0f} %. "
-            f"Best fit to {games} bot games ({where}, flat λ = {row['lambda']:g}): w = {best:g}. "
+            f"Best fit to {games} games ({where}, flat λ = {row['lambda']:g}): w = {best:g}. "
             f"Fitted to bots, not to people.")
 
 

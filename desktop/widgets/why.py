@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 from typing import Callable, Optional, Sequence
 
-from PySide6.QtCore import QPoint, QRect, QSize, Qt, Signal, Slot
+from PySide6.QtCore import QPoint, QRect, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
@@ -254,6 +254,11 @@ class WhyPopup(QDialog):
                 centre = owner.frameGeometry().center()
                 self.place_near(centre - QPoint(self.width() // 2 + 16, self.height() // 2 + 16))
         super().showEvent(event)
+        # the window manager frames the popup after it is shown (a title bar above it): once
+        # that has happened, a frame pushed off the screen's edge is moved back (the screen
+        # audit saw a frame at y = -20 under load, once)
+        for ms in (0, 150):
+            QTimer.singleShot(ms, self, self._keep_on_screen)
 
     # -- internals ------------------------------------------------------------------------
     def _fit(self) -> None:

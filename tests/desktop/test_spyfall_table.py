@@ -192,11 +192,11 @@ def test_new_game_dialog_says_what_the_claim_weight_means(qtbot):
     assert "the nearest studied table to 25" in describe_claim_weight(25, 0.3, 0.05)
     # one best fit for one table: the calibration study's 300 games (w = 0.05, the default the
     # guide names), not the claim-weight table's 40 games a row (0.1) for the same table
-    assert "Best fit to 300 bot games (27 locations, flat λ = 0.3): w = 0.05." in text
+    assert "Best fit to 300 games (27 locations, flat λ = 0.3): w = 0.05." in text
     from engines.spyfall.model import NEW_GAME_MODEL
 
     assert f"w = {NEW_GAME_MODEL['claim_weight']:g}." in text     # the new game's default
-    assert "Best fit to 40 bot games (10 locations" in describe_claim_weight(10, 0.3, 0.05)
+    assert "Best fit to 40 games (10 locations" in describe_claim_weight(10, 0.3, 0.05)
     # a larger w moves the odds further
     small = float(text.split("×")[1].split(" ")[0])
     big = float(describe_claim_weight(27, 0.3, 0.5).split("×")[1].split(" ")[0])
