@@ -262,21 +262,7 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
             return
         self._ended = True
         log.info("ending without a question (%s)", reason)
-        from desktop.recovery import finish_threads
-
-        if self.interactive:
-            window_state.save_window_state(app_settings(), self, self.game_tabs)
-        reopen = getattr(self, "_reopen", None)
-        if reopen is not None:      # the next start reopens the files, as after a quit
-            reopen.at_quit()
-        if self._autosave is not None:
-            self._autosave.finish()
-        self.shutdown()
-        if self._handoff is not None:
-            self._handoff.close()
-        if self._autosave is not None:
-            self._autosave.release()
-        finish_threads(self)
+        self._wind_down(keep_unsaved=True, save_state=self.interactive)
         QApplication.exit(0)
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
@@ -286,21 +272,34 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
         if not self._close_unsaved():
             event.ignore()
             return
-        reopen = getattr(self, "_reopen", None)
-        if reopen is not None:      # after Save all named the untitled games' files
-            reopen.at_quit()
+        self._wind_down(keep_unsaved=False, save_state=True)
+        event.accept()
+
+    def _wind_down(self, *, keep_unsaved: bool, save_state: bool) -> None:
+        """What every end does once the unsaved games are dealt with: the window state kept
+        (``save_state``) and the files open remembered for the next start (after Save all has
+        named the untitled games' files), the recovery file finished — unsaved games stay in it
+        for the next start's offer (``keep_unsaved``: an end without asking) — or discarded (a
+        quit: every game was saved or discarded), the background threads stopped, the hand-off
+        server closed and the locks released."""
         from desktop.recovery import finish_threads
 
-        window_state.save_window_state(app_settings(), self, self.game_tabs)
+        if save_state:
+            window_state.save_window_state(app_settings(), self, self.game_tabs)
+        reopen = getattr(self, "_reopen", None)
+        if reopen is not None:
+            reopen.at_quit()
         if self._autosave is not None:
-            self._autosave.discard()
+            if keep_unsaved:
+                self._autosave.finish()
+            else:
+                self._autosave.discard()
         self.shutdown()
         if self._handoff is not None:
             self._handoff.close()
         if self._autosave is not None:
             self._autosave.release()
         finish_threads(self)
-        event.accept()
 
     def shutdown(self) -> None:
         """Stop every built tab's background threads (before the window goes away)."""
