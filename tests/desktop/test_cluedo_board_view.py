@@ -16,12 +16,18 @@ def _wait(window):
     assert wait_idle(window, 90)
 
 
-def test_click_a_room_logs_my_position_and_the_advice_arrives(window, qtbot):
+def _fresh_game(window):
+    """The Cluedo tab with a new UK game of Me, Ann and Bob, its beliefs shown."""
     tab = _tab(window)
     setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"],
                                     "me": "Me"}, "$.setup")
     tab.reset_document(setup, [])
     _wait(window)
+    return tab
+
+
+def test_click_a_room_logs_my_position_and_the_advice_arrives(window, qtbot):
+    tab = _fresh_game(window)
     panel = tab.board_panel
     panel.resize(360, 420)
     panel.show()
@@ -62,11 +68,7 @@ def test_custom_deck_has_no_board(window):
 def test_a_logged_roll_shows_in_the_roll_box(window, qtbot):
     """"me at Study" and "roll 5" logged: the roll box, none set, shows 5 (the roll the moves
     are ranked for) and the status says it was logged; a roll set in the box overrides it."""
-    tab = _tab(window)
-    setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"],
-                                    "me": "Me"}, "$.setup")
-    tab.reset_document(setup, [])
-    _wait(window)
+    tab = _fresh_game(window)
     panel = tab.board_panel
     panel.show()
     for line in ("me at study", "roll 5"):
