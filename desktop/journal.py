@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -53,59 +52,6 @@ MAX_JOURNAL_BYTES = 64 << 20
 
 #: The operations a journal line may hold.
 OPS = ("base", "insert", "remove", "replace", "setup", "saved", "unsaved", "drop")
-
-
-class _Syncer:
-    """Syncs a journal to disk on a thread of its own (``os.fdatasync`` releases the GIL), right
-    after each line is written: one sync covers every line written before it (group commit),
-    and the GUI thread never waits for the disk. It holds a duplicate of the journal's file
-    descriptor, so closing the journal never leaves it syncing a reused descriptor."""
-
-    def __init__(self, fd: int):
-        self._fd = os.dup(fd)
-        self._cond = threading.Condition()
-        self._wanted = self._done = 0
-        self._stopping = False
-        #: the last sync's failure (OSError), reported by the journal's next append
-        self.error: Optional[OSError] = None
-        self._thread = threading.Thread(target=self._run, name="journal-sync", daemon=True)
-        self._thread.start()
-
-    def request(self, seq: int) -> None:
-        """Sync the lines up to ``seq`` (returns at once)."""
-        with self._cond:
-            self._wanted = max(self._wanted, seq)
-            self._cond.notify_all()
-
-    def wait(self, seq: int, timeout: float = 5.0) -> bool:
-        """Wait until the lines up to ``seq`` are synced; False on timeout."""
-        with self._cond:
-            return self._cond.wait_for(lambda: self._done >= seq, timeout)
-
-    def _run(self) -> None:
-        sync = getattr(os, "fdatasync", os.fsync)   # macOS and Windows have no fdatasync
-        while True:
-            with self._cond:
-                self._cond.wait_for(lambda: self._wanted > self._done or self._stopping)
-                if self._wanted <= self._done:
-                    return                          # stopping, nothing left to sync
-                target = self._wanted
-            try:
-                sync(self._fd)
-            except OSError as exc:
-                self.error = exc
-            with self._cond:
-                self._done = target
-                self._cond.notify_all()
-
-    def stop(self, timeout: float = 5.0) -> None:
-        """Sync what is left, end the thread and close its descriptor."""
-        with self._cond:
-            self._stopping = True
-            self._cond.notify_all()
-        self._thread.join(timeout)
-        if not self._thread.is_alive():
-            os.close(self._fd)
 
 
 class Journal:
@@ -119,28 +65,24 @@ class Journal:
     * ``sync="inline"`` (the app's policy): before :meth:`append` returns (measured in
       ``tests/benchmarks/bench_journal.py``: 0.16 ms at the median on an idle disk, 4 ms with
       other processes writing);
-    * ``sync="thread"``: on the journal's own thread at once (group commit: one sync for every
-      line written before it), so the caller never waits for the disk; a power loss may lose
-      the lines of the last few milliseconds (:meth:`wait_synced` waits for them);
-    * ``sync="none"``: never (benchmarks).
+    * ``sync="none"``: never (the benchmark's comparison: the write alone).
     """
 
     def __init__(self, path: str, sync: str = "inline"):
-        if sync not in ("thread", "inline", "none"):
+        if sync not in ("inline", "none"):
             raise ValueError(f"sync: {sync!r}")
         self.path = path
         self.seq = 0
         self.sync = sync
         self._fd: Optional[int] = None
-        self._syncer: Optional[_Syncer] = None
 
     def append(self, obj: dict) -> int:
         """Write ``obj`` with the next sequence number as one line (one ``os.write``) and have it
         synced to disk as :attr:`sync` says; returns the sequence number.
 
         Raises:
-            OSError: the line could not be written, or an earlier sync on the journal's thread
-                failed (the file may then hold a cut line, which a replay drops and names).
+            OSError: the line could not be written or synced (the file may then hold a cut
+                line, which a replay drops and names).
         """
         self.seq += 1
         line = json.dumps({"seq": self.seq, **obj}, ensure_ascii=False,
@@ -161,21 +103,8 @@ class Journal:
                 raise OSError(f"cannot write {self.path}: the disk took only part of a line")
             written += n
         if self.sync == "inline":
-            getattr(os, "fdatasync", os.fsync)(self._fd)
-        elif self.sync == "thread":
-            if self._syncer is None:
-                self._syncer = _Syncer(self._fd)
-            elif self._syncer.error is not None:
-                exc, self._syncer.error = self._syncer.error, None
-                raise OSError(exc.errno, f"cannot sync {self.path} to disk: "
-                                         f"{exc.strerror or exc}")
-            self._syncer.request(self.seq)
+            getattr(os, "fdatasync", os.fsync)(self._fd)   # macOS and Windows have no fdatasync
         return self.seq
-
-    def wait_synced(self, timeout: float = 5.0) -> bool:
-        """Wait until every line appended so far is on the disk (``sync="thread"``); False
-        when that took longer than ``timeout`` seconds."""
-        return self._syncer is None or self._syncer.wait(self.seq, timeout)
 
     def truncate(self) -> None:
         """Empty the journal (its lines are in a checkpoint now); the numbering goes on."""
@@ -185,10 +114,7 @@ class Journal:
             os.truncate(self.path, 0)
 
     def close(self) -> None:
-        """Sync what is left, close the file (it stays on disk)."""
-        if self._syncer is not None:
-            self._syncer.stop()
-            self._syncer = None
+        """Close the file (it stays on disk; every line was synced as it was written)."""
         if self._fd is not None:
             try:
                 os.close(self._fd)
