@@ -114,6 +114,7 @@ class QuickEntry(QWidget):
         self.document = document
         self._refused = ""      # the line last refused (Enter again logs it anyway)
         self._idle_prompt = ""  # what the tab asks for first, shown instead of the idle hint
+        self._hint_setup, self._hint = None, ""   # the idle hint and the setup it is for
         #: Whether the player moved in the completion list since the last keystroke.
         self.completion_chosen = False
         self._message = ""
@@ -257,11 +258,14 @@ class QuickEntry(QWidget):
         if self._idle_prompt:
             return self._idle_prompt
         doc = self.document
-        try:
-            examples = prefix_examples(self.module, doc.setup, list(doc.events), self._example)
-        except Exception:   # noqa: BLE001 - a hint must never stop the entry line
-            examples = []
-        return IDLE_HINT.format(examples=f" ({', '.join(examples)})" if examples else "")
+        if self._hint_setup is not doc.setup:     # worked out once per setup, not per clear
+            try:
+                examples = prefix_examples(self.module, doc.setup, list(doc.events), self._example)
+            except Exception:   # noqa: BLE001 - a hint must never stop the entry line
+                examples = []
+            self._hint_setup = doc.setup
+            self._hint = IDLE_HINT.format(examples=f" ({', '.join(examples)})" if examples else "")
+        return self._hint
 
     def message(self) -> str:
         """The text under the line (the preview, the error or the refusal; "" when idle)."""

@@ -59,6 +59,16 @@ PLAYERS, VALUES, CARDS = 4, 6, 3
 
 # ----------------------------------------------------------------------------- one game
 
+def _draw(questions: list, deck: list, rng, draw: str):
+    """The next question: drawn with replacement (``draw == "replace"``), else the next card
+    of ``deck``, reshuffled (in place) from ``questions`` when it runs out."""
+    if draw == "replace":
+        return questions[int(rng.integers(len(questions)))]
+    if not deck:
+        deck.extend(questions[i] for i in rng.permutation(len(questions)))
+    return deck.pop()
+
+
 def play(index: int, seed_seq, spec: dict) -> dict:
     """One game of ``spec["rounds"]`` rounds under the study's rules (module docstring).
 
@@ -81,12 +91,7 @@ def play(index: int, seed_seq, spec: dict) -> dict:
     out = {"ba": [], "no_ba": []}
     deck: list = []
     for r in range(rounds):
-        if spec["draw"] == "replace":
-            q = questions[int(rng.integers(len(questions)))]
-        else:
-            if not deck:
-                deck = [questions[i] for i in rng.permutation(len(questions))]
-            q = deck.pop()
+        q = _draw(questions, deck, rng, spec["draw"])
         mod = r % n if spec["moderator"] == "rotating" else None
         seen = [j != mod for j in range(n)]
         ans = q.answer([real[i] for i in range(n) if seen[i]])
@@ -178,12 +183,7 @@ def play_counts(index: int, seed_seq, spec: dict) -> dict:
         return tuple(real[i] for i in range(n) if i != j)
 
     for _r in range(rounds):
-        if spec["draw"] == "replace":
-            q = questions[int(rng.integers(len(questions)))]
-        else:
-            if not deck:
-                deck = [questions[i] for i in rng.permutation(len(questions))]
-            q = deck.pop()
+        q = _draw(questions, deck, rng, spec["draw"])
         g = _answer_grid(q, n)
         ok = g == g[tuple(real)]
         M &= ok
