@@ -33,12 +33,12 @@ from desktop.gametab import GameTab
 from desktop.inference import Priority
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.columns import Column, ColumnTable
-from desktop.widgets.fit_rows import FitRows
+from desktop.widgets.fit_rows import FittedWorksheetView
 from desktop.widgets.plain_text import esc
 from desktop.widgets.quick_entry import EnterSubmits
 from desktop.widgets.side_panes import SidePanes
 from desktop.widgets.vscroll import VerticalScroll
-from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView, format_probability, heat_color
+from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, format_probability, heat_color
 from engines import egghead
 
 SERIES_BA = "with analysis (BA)"
@@ -230,10 +230,10 @@ class Tab(GameTab):
         ml.addWidget(_rich_label("<b>Each of my cards</b> (sorted, lowest first): P(value)"))
         self.position_model = ProbabilityTableModel(
             [], [], tooltip=lambda row, col, p: f"P(my {row.split(' ')[0]} card shows {col}) = {p:.6f}")
-        self.position_view = WorksheetView()
+        # every row shown, at any zoom, with or without a scroll bar
+        self.position_view = FittedWorksheetView()
         self.position_view.setModel(self.position_model)
         self.position_view.cellContextMenu.connect(self._position_menu)
-        FitRows(self.position_view)   # every row shown, at any zoom, with or without a scroll bar
         ml.addWidget(self.position_view)
         self.learned_label = _rich_label()
         ml.addWidget(self.learned_label)

@@ -26,15 +26,14 @@ def test_pixel_sizes_given_at_100_percent_follow_the_zoom(qtbot, qapp, zoomed_ba
 
 
 def test_a_fitted_grid_shows_every_row_at_any_zoom_and_with_a_sideways_scroll_bar(qtbot, qapp, zoomed_back):
-    from desktop.widgets.fit_rows import FitRows
-    from desktop.widgets.worksheet import ProbabilityTableModel, WorksheetView
+    from desktop.widgets.fit_rows import FittedWorksheetView
+    from desktop.widgets.worksheet import ProbabilityTableModel
 
     zoom.set_zoom(qapp, 1.0)
     model = ProbabilityTableModel([("", ["1st", "2nd", "3rd"])], [str(v) for v in range(1, 7)])
-    view = WorksheetView()
+    view = FittedWorksheetView()
     view.setModel(model)
     qtbot.addWidget(view)
-    FitRows(view)
     view.resize(600, 50)
     view.show()
     QApplication.processEvents()
