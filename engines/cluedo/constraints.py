@@ -64,13 +64,13 @@ def apply_event(setup: Setup, cons: Constraints, event) -> None:
                 if event.shown is not None:
                     cons.force(ci[event.shown], r)
                 else:
-                    cons.clauses.append(tuple((ci[c], r) for c in event.cards))
+                    cons.add_clause(tuple((ci[c], r) for c in event.cards))
         elif isinstance(event, AccusationEvent):
             if event.correct:
                 for c in event.cards:
                     cons.force(ci[c], k)
             else:  # not all three in the envelope: one of them is in some hand
-                cons.clauses.append(tuple((ci[c], p) for c in event.cards for p in range(k)))
+                cons.add_clause(tuple((ci[c], p) for c in event.cards for p in range(k)))
         elif isinstance(event, BOARD_EVENTS):
             pass                      # pawns and dice say nothing about the cards
         else:
@@ -80,9 +80,19 @@ def apply_event(setup: Setup, cons: Constraints, event) -> None:
 
 
 def constraints_for(setup: Setup, events: Sequence) -> Constraints:
-    """Constraints of the setup plus all ``events``."""
+    """Constraints of the setup plus all ``events``. An event equal to an earlier one adds
+    nothing (each event's constraints are idempotent) and is not applied again: a log with
+    one suggestion logged 5,000 times costs about what one costs.
+
+    Raises:
+        SessionFormatError: an event is not a Cluedo event of this setup.
+    """
     cons = base_constraints(setup)
-    for ev in events:
+    try:
+        distinct = dict.fromkeys(events)
+    except TypeError:                    # an unhashable event: every event applied
+        distinct = events
+    for ev in distinct:
         apply_event(setup, cons, ev)
     return cons
 

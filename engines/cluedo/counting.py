@@ -92,6 +92,7 @@ class Constraints:
     clauses: list = field(default_factory=list)
     impossible: Optional[str] = None
     weights: dict = field(default_factory=dict)
+    _keys: Optional[set] = field(default=None, repr=False, compare=False)   # clauses as sets
 
     def copy(self) -> "Constraints":
         return Constraints(self.n_players, list(self.caps), list(self.cat_of), self.allowed.copy(),
@@ -104,6 +105,16 @@ class Constraints:
 
     def forbid(self, card: int, owner: int) -> None:
         self.allowed[card, owner] = False
+
+    def add_clause(self, lits) -> None:
+        """Add the clause "at least one of ``lits`` ((card, owner) pairs) is true", unless the
+        same clause (the same set of literals) is already there."""
+        key = frozenset(lits)
+        if self._keys is None:
+            self._keys = {frozenset(cl) for cl in self.clauses}
+        if key not in self._keys:
+            self._keys.add(key)
+            self.clauses.append(tuple(lits))
 
 
 def _n_cat(cat_of) -> int:
@@ -182,7 +193,9 @@ def propagate(cons: Constraints) -> Compiled:
     n = len(cons.cat_of)
     ncat = _n_cat(cons.cat_of)
     allowed = cons.allowed.copy()
-    clauses = [tuple(sorted(set(cl))) for cl in cons.clauses]
+    # a clause repeated (the same suggestion logged again) is one clause: dropped here, before
+    # the propagation passes over every clause (the passes sort and deduplicate them anyway)
+    clauses = list(dict.fromkeys(tuple(sorted(set(cl))) for cl in cons.clauses))
     feasible = cons.impossible is None
     caps = list(cons.caps)
     cat_cards = [[c for c in range(n) if cons.cat_of[c] == j] for j in range(ncat)]

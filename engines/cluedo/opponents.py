@@ -158,6 +158,14 @@ class _ViewModel:
     hidden: list
     out: bool
     cache: dict = field(default_factory=dict)
+    #: ``(cards, refuter)`` -> its positions in ``hidden``, in order of first appearance: a
+    #: suggestion logged several times is one entry with several positions
+    repeats: dict = field(init=False, repr=False)
+
+    def __post_init__(self):
+        self.repeats = {}
+        for i, h in enumerate(self.hidden):
+            self.repeats.setdefault(h, []).append(i)
 
 
 def _public_events(setup: Setup, events: Sequence, j: str) -> tuple:
@@ -214,7 +222,7 @@ def _view_constraints(vm: _ViewModel, deal: np.ndarray, shown: tuple) -> Constra
         cons.allowed[c, vm.j] = True
     for c, r in vm.fixed_shown:
         cons.force(c, r)
-    for c, (_, r) in zip(shown, vm.hidden):
+    for c, r in dict.fromkeys((c, r) for c, (_, r) in zip(shown, vm.hidden)):
         cons.force(c, r)
     return cons
 
@@ -240,6 +248,22 @@ def _evaluate_view(vm: _ViewModel, deal: np.ndarray, shown: tuple, blocks, cance
         check_cancel(cancel)
         hit = vm.cache[key] = _belief(_view_constraints(vm, deal, shown), blocks, cancel)
     return hit
+
+
+def _draw_shown(vm: _ViewModel, deal: np.ndarray, rng: np.random.Generator) -> tuple:
+    """A card shown to ``vm.j`` for each of their hidden refutations (aligned with
+    ``vm.hidden``): one of the refuter's matching cards in ``deal``, uniformly, each refutation
+    on its own. A suggestion logged several times draws its cards together (one call for all
+    its copies); without repeats the draws are the same, in the same order, as one per entry."""
+    out: list = [None] * len(vm.hidden)
+    for (cards, r), where in vm.repeats.items():
+        opts = [c for c in cards if deal[c] == r]
+        if len(where) == 1:
+            out[where[0]] = opts[int(rng.integers(len(opts)))]
+        else:
+            for i, x in zip(where, rng.integers(len(opts), size=len(where)).tolist()):
+                out[i] = opts[x]
+    return tuple(out)
 
 
 def _choices(vm: _ViewModel, deal: np.ndarray) -> list:
@@ -423,7 +447,7 @@ def iter_opponent_knowledge(setup: Setup, events: Sequence = (), *, seed: Option
         h = np.zeros((take, len(models)))
         for i, deal in enumerate(sample):
             for jj, vm in enumerate(models):
-                combo = tuple(o[int(rng.integers(len(o)))] for o in _choices(vm, deal))
+                combo = _draw_shown(vm, deal, rng)
                 q[i, jj], h[i, jj], _ = _evaluate_view(vm, deal, combo, blocks, cancel)
         qs.append(q)
         hs.append(h)
@@ -526,7 +550,7 @@ def _lookahead_values(models, deals, k, blocks, rng, cancel) -> np.ndarray:
         for vm in models:
             if vm.out:
                 continue
-            combo = tuple(o[int(rng.integers(len(o)))] for o in _choices(vm, deal))
+            combo = _draw_shown(vm, deal, rng)
             none_knows *= 1.0 - _lookahead_knows(vm, deal, combo, k, blocks, rng, cancel)
             if none_knows == 0.0:
                 break

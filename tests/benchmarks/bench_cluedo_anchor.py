@@ -189,7 +189,7 @@ class Worker:
 def main(argv=None) -> None:
     import numpy as np
 
-    
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--anchor", help="a checkout of Cluedo_Sheet or its bare git directory")
     ap.add_argument("--cache", default=os.path.join(os.path.expanduser("~"), ".cache", "deduction-desk-bench"))
