@@ -13,7 +13,7 @@ from engines.cluedo.constraints import constraints_for
 
 SETUP = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob", "Cy"], "me": "Me"})
 HAND = cluedo.HandEvent(player="Me", cards=SETUP.cards[:5])
-UNSEEN = cluedo.SuggestionEvent(suggester="Ann", cards=(SETUP.cards[6], SETUP.cards[13], SETUP.cards[20]),
+UNSEEN = cluedo.SuggestionEvent(suggester="Ann", cards=(SETUP.cards[5], SETUP.cards[7], SETUP.cards[20]),
                                 passed=("Bob",), refuter="Cy", shown=None)
 
 
@@ -61,7 +61,7 @@ def test_without_repeats_the_shown_cards_are_drawn_as_one_by_one(seed, rooms):
 
 def test_a_repeated_refutation_shows_each_matching_card_at_its_rate():
     deal = np.zeros(len(SETUP.cards), dtype=np.int64)
-    trip = (6, 13, 20)
+    trip = (5, 7, 20)
     deal[list(trip)] = 3                          # Cy holds all three
     vm = opponents._ViewModel(1, constraints_for(SETUP, []), [], [(trip, 3)] * 3000, False)
     shown = opponents._draw_shown(vm, deal, np.random.default_rng(5))
