@@ -34,8 +34,15 @@ def guide_dir() -> Path:
 
 
 def page_path(stem: str) -> Path:
-    """The Markdown file of the page ``stem``; the overview for a game without a page (a game
-    installed from another package)."""
+    """The Markdown file of the page ``stem``: a game's page as its ``GameInfo`` declares it
+    (:meth:`engines.registry.GameInfo.guide_page_path`; a game installed from another package
+    ships its own), else the guide's own page of that name, else the overview."""
+    from engines.registry import known_games
+
+    info = known_games().get(stem)
+    declared = info.guide_page_path() if info is not None else None
+    if declared is not None:
+        return declared
     path = guide_dir() / f"{stem}.md"
     return path if path.is_file() else guide_dir() / "index.md"
 
@@ -143,7 +150,13 @@ class GuideDock(QDockWidget):
                                  "actions, so every key listed works.</p>"
                                  + shortcuts_html(self._window))
         else:
-            self.browser.show_page(page_path(stem))
+            path = page_path(stem)
+            self.browser.show_page(path)
+            if i < 0 and path.parent != guide_dir():     # an installed game's own page
+                from engines.registry import known_games
+
+                self.pages.insertItem(self.pages.count() - 1, known_games()[stem].title, stem)
+                i = self.pages.findData(stem)
             if i < 0:
                 i = self.pages.findData("index")
         self.pages.setCurrentIndex(max(i, 0))

@@ -54,6 +54,13 @@ class GameInfo:
         tab: ``"module:Class"`` of a desktop tab the game's package provides (a
             ``desktop.gametab.GameTab`` subclass; "" lets the desktop choose: its own
             ``desktop/<id>/tab.py``, else a generic tab).
+        guide: the game's page of the guide (Help → Guide, F1 on its tab), a Markdown file
+            named as ``example_session`` is (``"package:relative/path.md"``); its pictures and
+            links are relative to its own folder. "" for none (F1 shows the overview).
+
+    The id and the title are declared here only: an engine module takes its ``GAME`` and
+    ``TITLE`` from its ``GameInfo`` (``GAME, TITLE = INFO.id, INFO.title``), and the entry
+    point's name must be the id (:func:`discover` skips one that is not).
     """
 
     id: str
@@ -62,6 +69,7 @@ class GameInfo:
     example: str = ""
     example_session: str = ""
     tab: str = ""
+    guide: str = ""
 
     def module(self) -> ModuleType:
         """The engine module (imported now if it was not).
@@ -79,25 +87,37 @@ class GameInfo:
 
     def example_session_path(self) -> Optional[Path]:
         """The example session file, or None when the game declares none or it is missing."""
-        if not self.example_session:
+        return _packaged_file(self.example_session)
+
+    def guide_page_path(self) -> Optional[Path]:
+        """The game's guide page, or None when the game declares none or it is missing."""
+        return _packaged_file(self.guide)
+
+
+def _packaged_file(spec: str) -> Optional[Path]:
+    """The file ``"package:relative/path"`` names (read with :mod:`importlib.resources`;
+    ``resources:…`` is this repository's resource folder, found in a PyInstaller bundle too),
+    or None for "" or a missing file or package."""
+    if not spec:
+        return None
+    package, _, rel = spec.partition(":")
+    if package == "resources":
+        from engines.core.resources import resource_path
+
+        path = resource_path(*rel.split("/"))
+    else:
+        from importlib.resources import files
+
+        try:
+            path = Path(str(files(package).joinpath(rel)))
+        except ModuleNotFoundError:
             return None
-        package, _, rel = self.example_session.partition(":")
-        if package == "resources":
-            from engines.core.resources import resource_path
-
-            path = resource_path(*rel.split("/"))
-        else:
-            from importlib.resources import files
-
-            try:
-                path = Path(str(files(package).joinpath(rel)))
-            except ModuleNotFoundError:
-                return None
-        return path if path.is_file() else None
+    return path if path.is_file() else None
 
 
 def _builtin(game: str, title: str, example: str) -> GameInfo:
-    return GameInfo(game, title, f"engines.{game}", example, f"resources:examples/{game}.json")
+    return GameInfo(game, title, f"engines.{game}", example, f"resources:examples/{game}.json",
+                    guide=f"resources:guide/{game}.md")
 
 
 # One example line per game for the quick entry's placeholder (docs/quick-entry.md).

@@ -15,9 +15,9 @@ from engines.core.errors import SessionFormatError
 from engines.core.limits import check_memory
 from engines.core.resources import load_json_resource
 from engines.core.schema import Reader, check_distinct_names, declared_keys
+from engines.registry import CLUEDO
 
-GAME = "cluedo"
-TITLE = "Cluedo"
+GAME, TITLE = CLUEDO.id, CLUEDO.title   # declared once, in the game registry
 ENVELOPE = "envelope"
 CATEGORY_NAMES = ("suspect", "weapon", "room")
 MAX_PLAYERS_CLASSIC = 6

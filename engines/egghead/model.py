@@ -24,9 +24,9 @@ from engines.core.limits import check_memory
 from engines.core.schema import Reader, declared_keys, excerpt
 from engines.egghead.questions import bound_deck, stack_space
 from engines.egghead.table import table_bytes
+from engines.registry import EGGHEAD
 
-GAME = "egghead"
-TITLE = "Egghead"
+GAME, TITLE = EGGHEAD.id, EGGHEAD.title   # declared once, in the game registry
 EVENT_TYPES = ("answer", "reactions", "solve")
 MODERATORS = ("external", "rotating")
 MAX_TABLE_BYTES = 6 << 30

@@ -21,9 +21,9 @@ from typing import Any, Optional, Union
 from engines.core.errors import SessionFormatError
 from engines.core.schema import Reader, allowed_file, declared_keys, file_ref
 from engines.guesswho.board import BUNDLED_BOARDS, YES_NO, Board, Question, board_from_json, load_board, parse_question
+from engines.registry import GUESSWHO
 
-GAME = "guesswho"
-TITLE = "Guess Who?"
+GAME, TITLE = GUESSWHO.id, GUESSWHO.title   # declared once, in the game registry
 RULES = ("official", "instant")
 EVENT_TYPES = ("answer", "eliminate", "opponent")
 

@@ -49,9 +49,9 @@ from typing import Any, Optional, Sequence
 from engines.core.errors import SessionFormatError
 from engines.core.resources import load_json_resource
 from engines.core.schema import Reader, check_distinct_names, declared_keys, excerpt
+from engines.registry import INKOGNITO
 
-GAME = "inkognito"
-TITLE = "Inkognito"
+GAME, TITLE = INKOGNITO.id, INKOGNITO.title   # declared once, in the game registry
 EVENT_TYPES = ("answer",)
 QUESTIONS = ("player", "ambassador")
 KINDS = ("identity", "build")

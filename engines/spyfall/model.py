@@ -44,9 +44,9 @@ import numpy as np
 from engines.core.errors import SessionFormatError
 from engines.core.resources import load_json_resource
 from engines.core.schema import Reader, declared_keys, excerpt
+from engines.registry import SPYFALL
 
-GAME = "spyfall"
-TITLE = "Spyfall"
+GAME, TITLE = SPYFALL.id, SPYFALL.title   # declared once, in the game registry
 #: Emission strategies a player may follow (seed, "Emission strategies to implement").
 STRATEGIES = ("flat", "dynamic", "joker")
 DEFAULT_BETA = 5.0

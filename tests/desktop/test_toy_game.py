@@ -242,3 +242,48 @@ def test_installed_games_join_the_tab_bar_after_the_first_frame(toy_installed, q
     coin.trigger()
     qtbot.waitUntil(lambda: "coin" in win.game_tabs, timeout=10_000)
     win.shutdown()
+
+
+def test_the_installed_games_pass_the_conformance_kit(toy_installed):
+    """What a plug-in runs from its own tests (docs/writing-a-game.md)."""
+    from engines.core.conformance import conformance_problems
+
+    assert conformance_problems(toy_installed["coin"]) == []
+    assert conformance_problems(toy_installed["plaincoin"]) == []
+    assert toy_installed["coin"].guide_page_path().name == "coin.md"
+
+
+def test_the_self_test_checks_the_installed_games_and_their_guide(toy_installed, qtbot, tmp_path,
+                                                                   capsys):
+    """``deduction-desk --self-test`` with a plug-in installed: the installed games are
+    discovered before the tabs are checked, each gets its tab and example, and F1 shows the
+    page the coin game declares."""
+    from PySide6.QtWidgets import QApplication
+
+    from desktop.app import MainWindow
+    from desktop.selftest import run_self_test
+
+    code = run_self_test(str(tmp_path / "shot.png"), MainWindow, QApplication.instance)
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    assert "ok   coin: 2 events" in out.out and "ok   plaincoin" in out.out
+    assert "self-test passed" in out.out
+
+
+def test_the_projects_own_contract_tests_and_the_games_own_tests_pass_installed(tmp_path):
+    """In a fresh interpreter that has the toy distribution on its path: the repository's
+    contract tests, unchanged, run on the installed games too, and pass; so does the test the
+    toy package keeps for itself (``toy_game/coin_tests.py``, the conformance kit)."""
+    import os
+    import subprocess
+
+    site = tmp_path / "site"
+    install_distribution(TOY, site)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), str(ROOT)]))
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:xdist", "-p", "no:randomly",
+                          "-p", "no:cacheprovider", "tests/engines/test_contract.py",
+                          str(TOY / "coin_tests.py"), "-k", "conforms", "-v"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    assert "conforms[coin]" in run.stdout and "conforms[plaincoin]" in run.stdout
+    assert "coin_tests.py::test_coin_conforms PASSED" in run.stdout

@@ -2,14 +2,16 @@
 heads with probability ``bias`` (1: two-headed, so one tails rules it out)."""
 from dataclasses import dataclass
 
+from coin_game.info import COIN
 from engines.core.errors import SessionFormatError, check_cancel
 from engines.core.explain import explain_with
 from engines.core.schema import Reader
 
-GAME, TITLE, METHODS, EVENT_TYPES = "coin", "Coin", ("exact",), ("flip",)
+GAME, TITLE = COIN.id, COIN.title      # declared once, in coin_game/info.py
+METHODS, EVENT_TYPES = ("exact",), ("flip",)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Setup:
     bias: float = 1.0
 
@@ -18,13 +20,13 @@ class Setup:
         bias = obj.get("bias") if isinstance(obj, dict) else None
         if not isinstance(bias, (int, float)) or not 0.5 < bias <= 1:
             raise SessionFormatError(f"{path}.bias", "must be a number above 0.5, at most 1")
-        return cls(float(bias))
+        return cls(bias=float(bias))
 
     def to_json(self):
         return {"bias": self.bias}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Flip:
     heads: bool
 
@@ -32,7 +34,7 @@ class Flip:
         return {"type": "flip", "heads": self.heads}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Posterior:
     p_biased: float
 
@@ -47,7 +49,7 @@ def default_setup():
 def event_from_json(obj, setup, path):
     if not isinstance(obj.get("heads"), bool):
         raise SessionFormatError(f"{path}.heads", "must be true or false")
-    return Flip(obj["heads"])
+    return Flip(heads=obj["heads"])
 
 
 def describe_event(setup, event):
@@ -60,7 +62,7 @@ def infer(setup, events, *, method="exact", cancel=None):
         check_cancel(cancel)
         biased *= setup.bias if e.heads else 1 - setup.bias
         fair *= 0.5
-    return Posterior(biased / (biased + fair))
+    return Posterior(p_biased=biased / (biased + fair))
 
 
 def belief_summary(setup, posterior):
@@ -72,7 +74,7 @@ def parse(setup, events, text):
     word = text.strip().lower()
     for name in ("heads", "tails"):
         if word and name.startswith(word):
-            return Flip(name == "heads")
+            return Flip(heads=name == "heads")
     raise SessionFormatError("$.text", f"{text.strip()!r} is not heads or tails")
 
 

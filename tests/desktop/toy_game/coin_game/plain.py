@@ -9,7 +9,8 @@ from coin_game.engine import (
                               event_from_json,
                               infer,
 )
+from coin_game.info import PLAIN_COIN
 
-GAME, TITLE = "plaincoin", "Plain coin"
+GAME, TITLE = PLAIN_COIN.id, PLAIN_COIN.title
 __all__ = ["GAME", "TITLE", "METHODS", "EVENT_TYPES", "Setup", "default_setup",
            "event_from_json", "describe_event", "infer", "belief_summary"]

@@ -3,11 +3,12 @@ item in the label's context menu."""
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QMenu, QVBoxLayout
 
+from coin_game.info import COIN
 from desktop.gametab import GameTab
 
 
 class CoinTab(GameTab):
-    GAME = "coin"
+    GAME = COIN.id
 
     def build_ui(self):
         lay = QVBoxLayout(self)
