@@ -440,6 +440,28 @@ def open_session_file(path: str) -> SessionData:
     return read_session_file(path)
 
 
+def open_session_file_stamped(path: str) -> tuple:
+    """Read and validate a session file as :func:`open_session_file` does, and its
+    :class:`DiskStamp`: the digest is of the very bytes that were parsed (one read), so a change
+    another program makes after that read is always seen by Save's check; hashing the file in a
+    second read would miss a change made between the two.
+
+    Raises:
+        SessionFormatError: as :func:`engines.core.schema.read_session_file`.
+    """
+    import hashlib
+
+    from engines.core.schema import MAX_FILE_BYTES, loads_json, parse_session, read_bounded
+
+    data = read_bounded(path, MAX_FILE_BYTES, "$", "a session file")
+    session = parse_session(loads_json(data, path), path)
+    try:
+        mtime = os.stat(path).st_mtime_ns
+    except OSError:
+        mtime = 0
+    return session, DiskStamp(len(data), mtime, hashlib.sha256(data).hexdigest())
+
+
 #: ``AppDataLocation -> (folder used, problem or None)``, decided once per process.
 _DATA_DIRS: dict = {}
 

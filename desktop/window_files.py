@@ -35,8 +35,7 @@ def _read_session_job(path: str, _task) -> object:
     ``(SessionData, DiskStamp or None)``."""
     from desktop import session
 
-    data = session.open_session_file(path)
-    return data, _stamp(path)
+    return session.open_session_file_stamped(path)
 
 
 def _stamp(path: str):
@@ -107,17 +106,17 @@ class FileActions:
         thread (scripts, tests, the screenshot mode; the menus use
         :meth:`open_path_in_background`). A bad file shows a message, changes nothing.
         Returns True when the session was opened."""
-        from desktop.session import open_session_file
+        from desktop.session import open_session_file_stamped
         from engines.core.errors import SessionFormatError
 
         if self.hand_off_if_open_elsewhere(path):
             return False
         try:
-            data = open_session_file(path)
+            data, stamp = open_session_file_stamped(path)
         except SessionFormatError as exc:
             self._error("Cannot open the session", str(exc))
             return False
-        return self._show_opened(path, data, ask, _stamp(path))
+        return self._show_opened(path, data, ask, stamp)
 
     def open_path_in_background(self, path: str, *, ask: bool = True) -> None:
         """Open a session file as :meth:`open_path` does, with the file read and checked on a

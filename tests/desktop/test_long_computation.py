@@ -139,13 +139,13 @@ def test_open_in_background_reads_the_file_off_the_gui_thread(window, qtbot, tmp
 
     gui = threading.get_ident()
     readers = []
-    real = desktop.session.open_session_file
+    real = desktop.session.open_session_file_stamped
 
     def recording(path):
         readers.append(threading.get_ident())
         return real(path)
 
-    monkeypatch.setattr(desktop.session, "open_session_file", recording)
+    monkeypatch.setattr(desktop.session, "open_session_file_stamped", recording)
     path = bench.spyfall_file(str(tmp_path), 200)
     window.open_path_in_background(path, ask=False)
     assert "Opening spyfall-200.json" in window.statusBar().currentMessage()

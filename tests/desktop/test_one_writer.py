@@ -147,3 +147,29 @@ def test_a_restored_game_checks_its_file_before_saving(qtbot, tmp_path, fresh_re
         _close(b)
         a.autosave.enabled = True
         _close(a)
+
+
+def test_the_stamp_is_of_the_bytes_that_were_read(tmp_path, monkeypatch):
+    """Another program writes the file while it is being parsed: the stamp Save checks against
+    is the digest of what was read and shown, so Save sees the file as changed elsewhere (a
+    second read to hash it would take the new file as the one shown)."""
+    import hashlib
+
+    import engines.core.schema as schema
+    from desktop.session import open_session_file_stamped
+    from engines.core.resources import resource_path
+
+    path = tmp_path / "s.json"
+    first = resource_path("examples", "cluedo.json").read_bytes()
+    path.write_bytes(first)
+    real = schema.parse_session
+
+    def parse_while_written(obj, file=None, **kw):
+        path.write_bytes(first.replace(b'"Ann"', b'"Ana"'))     # someone else saves meanwhile
+        return real(obj, file, **kw)
+
+    monkeypatch.setattr(schema, "parse_session", parse_while_written)
+    session, stamp = open_session_file_stamped(str(path))
+    assert "Ann" in session.setup.players
+    assert stamp.sha256 == hashlib.sha256(first).hexdigest()
+    assert stamp.sha256 != hashlib.sha256(path.read_bytes()).hexdigest()
