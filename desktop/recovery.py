@@ -378,6 +378,9 @@ def open_elsewhere(path: str, autosave: Optional[InstanceAutosave] = None) -> Op
 # -- hand-off of a file open in another instance ----------------------------------------------
 #: How long instance B waits for instance A to answer a hand-off (ms); then B refuses the file.
 HANDOFF_TIMEOUT_MS = 3000
+#: Longest Unix socket path used (bytes): the smallest ``sun_path`` of the systems served, less
+#: its terminating NUL (unix(7); macOS and the BSDs have 104 bytes).
+MAX_SOCKET_PATH = 103
 #: Largest hand-off message read (bytes): a path and a few keys.
 MAX_HANDOFF_BYTES = 16 << 10
 _INSTANCE_ID = re.compile(r"[0-9]+-[0-9a-f]{8}")
@@ -392,7 +395,20 @@ def handoff_server_name(instance_id: str) -> str:
     except (KeyError, OSError):
         user = str(os.getuid()) if hasattr(os, "getuid") else "user"
     user = re.sub(r"[^A-Za-z0-9_.-]", "_", user)[:32]
-    return f"deduction-desk-{user}-{instance_id}"
+    name = f"deduction-desk-{user}-{instance_id}"
+    from PySide6.QtCore import QDir
+
+    # Qt makes a bare name a socket file in QDir.tempPath(); a Unix socket's path holds at most
+    # 107 bytes (sun_path, 108 with its NUL on Linux; 104 on macOS and the BSDs: unix(7)), so
+    # under a long TMPDIR the server could not listen. Then the name becomes a full path in a
+    # short folder every instance of this user computes alike.
+    if len(os.path.join(QDir.tempPath(), name).encode()) <= MAX_SOCKET_PATH:
+        return name
+    for folder in (os.environ.get("XDG_RUNTIME_DIR", ""), "/tmp"):
+        path = os.path.join(folder, name)
+        if folder and os.path.isdir(folder) and len(path.encode()) <= MAX_SOCKET_PATH:
+            return path
+    return name
 
 
 class HandoffServer(QObject):

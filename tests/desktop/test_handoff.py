@@ -54,6 +54,34 @@ def test_file_open_in_another_window_is_brought_to_the_front(qtbot, tmp_path, bo
         close_instance(a)
 
 
+def test_a_long_temporary_folder_still_hands_off(qtbot, tmp_path, boxes, monkeypatch):
+    """Under a TMPDIR so long that a socket file in it would pass the 107 bytes a Unix socket's
+    path holds, the server still listens (in a short folder) and the hand-off works."""
+    from PySide6.QtCore import QDir
+
+    from desktop import recovery
+
+    deep = tmp_path / ("t" * 50) / ("u" * 50)
+    deep.mkdir(parents=True)
+    monkeypatch.setenv("TMPDIR", str(deep))
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    assert QDir.tempPath() == str(deep)
+    a, b = instance_window(qtbot), instance_window(qtbot)
+    try:
+        assert a.handoff.listening
+        name = recovery.handoff_server_name(a.autosave.instance_id)
+        assert os.path.isabs(name) and len(name.encode()) <= recovery.MAX_SOCKET_PATH
+        path = copy_example(tmp_path, "egghead")
+        assert a.open_path(path, ask=False)
+        brought = []
+        a.handoff.handedOff.connect(brought.append)
+        assert not b.open_path(path, ask=False)
+        assert brought == [os.path.realpath(path)]
+    finally:
+        close_instance(b)
+        close_instance(a)
+
+
 def test_no_answer_falls_back_to_refusal(qtbot, tmp_path, boxes, monkeypatch):
     """A holder whose server is gone (or hangs) answers nothing: B refuses after the timeout."""
     from PySide6.QtNetwork import QLocalServer
