@@ -327,6 +327,11 @@ def parse_args(argv):
                    help="headless check of every tab and engine")
     p.add_argument("--color-scheme", choices=("system", "light", "dark"), default=None,
                    help="light or dark colours (default: follow the desktop)")
+    p.add_argument("--install-desktop-entry", action="store_true",
+                   help="add Deduction Desk to this user's application menu, with its icon and "
+                        "the session file type (double-click opens a session), and exit")
+    p.add_argument("--uninstall-desktop-entry", action="store_true",
+                   help="remove what --install-desktop-entry added, and exit")
     p.add_argument("--log-level", choices=LEVELS, default="INFO", type=str.upper,
                    help="what the log file records (default INFO; the file is in the app's "
                         "data folder, logs/deduction-desk.log)")
@@ -338,7 +343,9 @@ def make_app(argv=None) -> QApplication:
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(ORG_NAME)
     app.setApplicationVersion(desktop.__version__)
-    app.setDesktopFileName("deduction-desk")  # links windows to packaging/deduction-desk.desktop
+    from desktop.desktop_entry import APP_ID
+
+    app.setDesktopFileName(APP_ID)   # links windows to the menu entry (desktop.desktop_entry)
     return app
 
 
@@ -351,6 +358,18 @@ def main(argv=None) -> int:
 
     multiprocessing.freeze_support()  # simulators use worker processes (also in the bundle)
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.install_desktop_entry or args.uninstall_desktop_entry:
+        from desktop import desktop_entry
+
+        try:
+            files = (desktop_entry.install() if args.install_desktop_entry
+                     else desktop_entry.uninstall())
+        except OSError as exc:
+            print(f"error: {exc.strerror or exc}: {exc.filename or ''}", file=sys.stderr)
+            return 1
+        verb = "installed" if args.install_desktop_entry else "removed"
+        print(f"{verb} {len(files)} files" + "".join(f"\n  {f}" for f in files))
+        return 0
     if args.self_test:
         from desktop.selftest import run_self_test
 

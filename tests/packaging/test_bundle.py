@@ -121,6 +121,14 @@ def test_bundle_builds_and_self_tests(tmp_path):
     for game in ("cluedo", "inkognito", "egghead", "guesswho", "spyfall"):
         assert f"ok   {game}" in run.stdout
     assert shot.stat().st_size > 10_000
+    # the bundle installs its own menu entry, which starts the bundle's executable
+    share = tmp_path / "share"
+    run = subprocess.run([str(exe), "--install-desktop-entry"], cwd=tmp_path, timeout=120,
+                         env=dict(run_env, QT_QPA_PLATFORM="offscreen", XDG_DATA_HOME=str(share)),
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    entry = (share / "applications" / "io.github.deductiondesk.DeductionDesk.desktop").read_text()
+    assert f"Exec={exe} %f" in entry.splitlines()
     assert library_problems(bundle) == []      # the same whatever the build machine has
     size = _tree_size_mb(bundle)
     print(f"bundle size: {size:.0f} MB")
