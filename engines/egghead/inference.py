@@ -628,7 +628,9 @@ def infer(setup: Setup, events: Sequence[Event], *, method: str = METHODS[0],
     order by :class:`engines.core.timeline.Timeline`) with the explicit table; six players
     now use orbits under the symmetry of players (:func:`uses_orbits`; figures in
     docs/egghead-six-players.md). Raises SessionFormatError too when the
-    tables do not fit in the memory available (:func:`check_memory`).
+    tables do not fit in the memory available (:func:`check_memory`), and at ``$.events[i]``
+    when a custom deck's log would pass the 10 s of CPU a command may take
+    (:func:`engines.egghead.cost.check_log`, before anything is built).
     """
     if method not in METHODS:
         raise SessionFormatError("--method", f"unknown method {method!r}; expected one of "
@@ -637,6 +639,9 @@ def infer(setup: Setup, events: Sequence[Event], *, method: str = METHODS[0],
 
 
 def _fold(setup: Setup, events: Sequence[Event], cancel: CancelFlag) -> _State:
+    from engines.egghead.cost import check_log
+
+    check_log(setup, events)      # a custom deck's log that cannot fit 10 s: refused at once
     st = initial(setup)
     for i, ev in enumerate(events):
         check_cancel(cancel)
