@@ -39,8 +39,11 @@ once (:func:`check_custom_deck`, called where its memory is checked,
 :meth:`engines.egghead.model.Setup.from_json`) when a log of :data:`EVENTS_PER_COMMAND` events
 — a round or two of play; the audit that asked for this measured 24-33 s after 10 events on a
 deck the memory limit let through — would not fit, naming the field and the estimate. Longer
-logs on an accepted deck can still take longer (about :func:`events_within_budget` events fit);
-the game's own deck (6 values, 3 cards) is not limited here.
+logs on an accepted deck are charged event by event (:func:`log_seconds`, from the input
+alone) and a custom deck's log that would not fit is refused at once at its first event over
+(:func:`check_log`); the game's own deck (6 values, 3 cards) is not limited here. The per-event
+rates were measured with ``python tests/benchmarks/bench_egghead_log.py --calibrate``
+(docs/cost-limits.md gives the figures).
 """
 from __future__ import annotations
 
@@ -114,7 +117,7 @@ def check_custom_deck(players: int, values: int, cards: int, S: int, reader) -> 
 #: Building the table (every word written once).
 NS_FILL = 3.0
 #: One answer filter (eq. (2)/(6)).
-NS_ANSWER = 5.0
+NS_ANSWER = 5.5
 #: One reactions round, per player: their solved indicator and support, and their filter
 #: (eqs. (3)-(4)); keyed by whether a row of the last player's stacks is one word (S <= 64:
 #: the game's deck and most custom ones) or several (S > 64: the passes along the rows axes
@@ -123,7 +126,7 @@ NS_ROUND_PER_PLAYER = {True: 3.5, False: 6.5}
 #: One solve (eq. (5)): the table rewritten along the solver's axis.
 NS_SOLVE = 1.0
 #: The posterior at the end, per player (their indicator) and the world count.
-NS_POSTERIOR_PER_PLAYER = 4.0
+NS_POSTERIOR_PER_PLAYER = 5.0
 #: Fixed CPU seconds: per event (Python and the rows I read), per pass over a table (numpy
 #: calls, blocks), and once per command (the deck, the stack space, the posterior's lists).
 SECONDS_PER_EVENT = 1e-3

@@ -18,6 +18,10 @@ work of the dense passes.
    reactions rounds).
 With ``--estimate`` each line also prints the cost model's estimate for the log
 (:func:`engines.egghead.cost.log_seconds`) and the ratio measured / estimate.
+4. ``--calibrate`` (only): the rates of the cost model — CPU nanoseconds per 64-bit word of the
+   master table for each pass, on whole (dense) tables of eight decks (min of 2-3 runs): building
+   the table, an answer filter, each player's solved indicator with its support, each player's
+   reaction filter, a solve and the world count.
 """
 from __future__ import annotations
 
@@ -118,13 +122,50 @@ def run(label: str, setup: Setup, events, floor: float, estimate: bool) -> None:
     print(line, flush=True)
 
 
+def calibrate() -> None:
+    """The per-pass rates of engines/egghead/cost.py (see the module docstring, item 4)."""
+    def cpu(f, rep=3):
+        best = float("inf")
+        for _ in range(rep):
+            t0 = time.process_time()
+            f()
+            best = min(best, time.process_time() - t0)
+        return best
+
+    print("ns of CPU per word of the master table, dense tables (min of runs):")
+    for n, v, k in ((5, 6, 3), (5, 4, 5), (4, 9, 3), (4, 6, 5), (4, 6, 3), (3, 9, 5), (6, 8, 2), (3, 7, 6)):
+        S = stack_space(v, k).size
+        words = S ** (n - 1) * ((S + 63) // 64)
+        T = BitTable(n, S)
+        q = list(bound_deck(v, k, n).values())[3]
+        a = q.answer([0] * n)
+        copy = cpu(lambda: T.copy(), 2)
+        per = 1e9 / words
+        fill = cpu(lambda: BitTable(n, S), 2) * per
+        filt = (cpu(lambda: T.copy().filter_answer(q, a, [True] * n), 2) - copy) * per
+        ind = [cpu(lambda ax=ax: T.solved_indicator(ax, with_support=True), 2) * per for ax in range(n)]
+        inds = [T.solved_indicator(ax) for ax in range(n)]
+        keep = [(cpu(lambda ax=ax: T.copy().keep_reaction(ax, inds[ax], False), 2) - copy) * per
+                for ax in range(n)]
+        reset = (cpu(lambda: T.copy().reset_player(1, 0), 2) - copy) * per
+        count = cpu(lambda: T.count(), 2) * per
+        print(f"  {n} players x {v} values x {k} cards (S={S}, {words / 1e6:.1f} M words): fill {fill:.2f}, "
+              f"answer {filt:.2f}, indicators {' '.join(f'{x:.2f}' for x in ind)}, reaction filters "
+              f"{' '.join(f'{x:.2f}' for x in keep)}; a round per player {(sum(ind) + sum(keep)) / n:.2f}; "
+              f"solve {reset:.2f}, count {count:.2f}", flush=True)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", default="10,100,1000", help="repeated reactions rounds ('' for none)")
     ap.add_argument("--games", default="10,100", help="events of a truthful game ('' for none)")
     ap.add_argument("--decks", action="store_true", help="the custom decks near the limits")
     ap.add_argument("--estimate", action="store_true", help="print the cost model's estimate")
+    ap.add_argument("--calibrate", action="store_true", help="only the cost model's rates")
     a = ap.parse_args(argv)
+    if a.calibrate:
+        calibrate()
+        return
     floor = floor_seconds()
     print(f"floor: one bit count over the 5-player master table (79 MB): {floor * 1000:.1f} ms CPU",
           flush=True)
