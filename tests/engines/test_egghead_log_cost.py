@@ -143,12 +143,12 @@ def _measure(setup, log):
 
 # the largest accepted decks of 4 and 5 players (and the game's deck), logs to the limits
 LIMITS = [
-    (5, 6, 3, dict(events=16, seed=3)),                                  # a truthful game
+    (5, 6, 3, dict(events=10, seed=3)),                                  # a truthful game
     (5, 6, 3, dict(events=400, seed=5, extra_rounds=300)),               # repeated rounds
-    (5, 4, 5, dict(events=16, seed=3, dup=0.3)),
-    (4, 9, 3, dict(events=9, seed=3, rotating=True)),
-    (4, 9, 3, dict(events=30, seed=6, ba=[True, False, True, True], extra_rounds=20)),
-    (3, 9, 5, dict(events=4, seed=2)),
+    (5, 4, 5, dict(events=12, seed=3, dup=0.3)),
+    (4, 9, 3, dict(events=6, seed=3, rotating=True)),
+    (4, 9, 3, dict(events=20, seed=6, ba=[True, False, True, True], extra_rounds=12)),
+    (3, 9, 5, dict(events=3, seed=2)),
 ]
 
 
