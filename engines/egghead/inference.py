@@ -193,11 +193,17 @@ class _State:
         self.sups: Optional[dict] = None   # support of the master table along each axis
         self.fix: Optional[bool] = None
         self.post: Optional["Posterior"] = None
+        self.worlds: Optional[int] = None  # the master table's world count (derived, like inds)
+        # the answers applied since the last solve, as (question, answer, seen): eq. (2) is
+        # idempotent and every later eq. (3)-(4) only removes worlds, so the same answer again
+        # keeps the whole table (a solve, eq. (5), adds worlds back: it clears this set)
+        self.answered: set = set()
 
     def copy(self) -> "_State":
         st = _State(self.M.copy(), None if self.A is None else self.A.copy(),
                     self.ans_row.copy(), dict(self.visible), list(self.learned))
         st.inds, st.sups, st.fix, st.post = self.inds, self.sups, self.fix, self.post  # read-only
+        st.worlds, st.answered = self.worlds, set(self.answered)
         return st
 
     @property
@@ -270,7 +276,8 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         # the fixpoint skips eqs. (3)-(4) here too (six players: the orbits stay unlisted)
         _fixpoint(ctx, st, cancel)
     inds_before, sups_before, fix_before = st.inds, st.sups, st.fix
-    st.inds = st.sups = st.fix = st.post = None
+    worlds_before = st.worlds
+    st.inds = st.sups = st.fix = st.post = st.worlds = None
     w = ctx.world(st.visible)
     before = _my_row(ctx, st)
     before_ans = st.ans_row.copy()
@@ -280,10 +287,14 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         seen = [True] * ctx.n
         if ev.moderator is not None:
             seen[ctx.axis[ev.moderator]] = False
-        check_answer(ctx, st, i, q, ev.answer, seen, cancel)
-        st.M.filter_answer(q, ev.answer, seen, cancel)
-        if st.A is not None:
-            st.A.filter_answer(q, ev.answer, seen, cancel)
+        key = (ev.question, ev.answer, tuple(seen))
+        repeated = key in st.answered
+        if not repeated:
+            check_answer(ctx, st, i, q, ev.answer, seen, cancel)
+            st.M.filter_answer(q, ev.answer, seen, cancel)
+            if st.A is not None:
+                st.A.filter_answer(q, ev.answer, seen, cancel)
+            st.answered.add(key)
         partial = q.combine_all([st.visible[p] for p in ctx.order[:-1] if seen[ctx.axis[p]]])
         ok = q.ok_given_partial(ev.answer, seen[ctx.last])[partial]
         st.ans_row &= ok
@@ -298,6 +309,11 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         source = ev.moderator or "moderator"
         st.learned.append(LearnedRecord(i, "answer", source, int((before & ~after).sum()),
                                         int((before_ans & ~st.ans_row).sum())))
+        if repeated:
+            # the same answer since the last solve: the tables are unchanged, and so is what
+            # was derived from them (a repeated constraint costs no pass over the table)
+            st.inds, st.sups, st.fix, st.worlds = inds_before, sups_before, fix_before, worlds_before
+            return
     elif isinstance(ev, Reactions):
         solved = set(ev.solved)
         if fix_before and inds_before is not None and _reactions_change_nothing(
@@ -308,7 +324,7 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
             # kept (six players: a whole pass over the orbits saved)
             st.learned.append(LearnedRecord(i, "reactions", "reactions", 0, 0,
                                             {p: 0 for p in ctx.order[:-1]}))
-            st.inds, st.sups, st.fix = inds_before, sups_before, fix_before
+            st.inds, st.sups, st.fix, st.worlds = inds_before, sups_before, fix_before, worlds_before
             return
         if isinstance(st.M, OrbitTable):
             # the players who solved and those who did not in separate blocks (on both tables)
@@ -335,10 +351,21 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
             ok = _ind_over_me(ctx, st, p, inds[p], w) == (p in solved)
             removed_by[p] = int((before & ~ok).sum())
         sups = sups_before if inds is inds_before else st.sups
+        filtered = False
         for p in ctx.order:
             if sups is not None and _keeps_every_world(st.M, inds[p], sups[p], p in solved):
                 continue                  # eqs. (3)-(4) for p would remove nothing
             st.M.keep_reaction(ctx.axis[p], inds[p], p in solved, cancel)
+            filtered = True
+        if not filtered and sups is not None:
+            # every player reacted as announced in every world of the table: nothing was
+            # removed (a filter that is not skipped removes at least the worlds its check found),
+            # so the indicators stay, and the table is at the fixpoint — every player reacts the
+            # same way in every world (Zorn 2024, Algorithm 1, "until no update happened"); the
+            # next rounds cost the check above only
+            st.learned.append(LearnedRecord(i, "reactions", "reactions", 0, 0, removed_by))
+            st.inds, st.sups, st.fix, st.worlds = inds, sups, True, worlds_before
+            return
         after = _my_row(ctx, st)
         if not after.any():
             alone = [p for p, r in removed_by.items() if r == int(before.sum())]
@@ -375,6 +402,7 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
             if st.A is not None:
                 st.A.reset_player(ax, held, cancel)
             st.visible[ev.player] = ctx.space.index(ev.new_cards)
+        st.answered.clear()               # eq. (5) adds worlds: earlier answers apply anew
         after = _my_row(ctx, st)
         if not after.any():
             raise ContradictionError(i, f"no world is left in which {ev.player} held those cards")
@@ -553,6 +581,13 @@ def _indicators(ctx: _Ctx, st: _State, cancel: CancelFlag) -> dict:
     return st.inds
 
 
+def _worlds(st: _State, cancel: CancelFlag) -> int:
+    """The master table's world count (cached on the state)."""
+    if st.worlds is None:
+        st.worlds = st.M.count(cancel)
+    return st.worlds
+
+
 def _fixpoint(ctx: _Ctx, st: _State, cancel: CancelFlag) -> bool:
     """Whether every player reacts the same way in every world of the table (cached)."""
     if st.fix is None:
@@ -593,7 +628,9 @@ def infer(setup: Setup, events: Sequence[Event], *, method: str = METHODS[0],
     order by :class:`engines.core.timeline.Timeline`) with the explicit table; six players
     now use orbits under the symmetry of players (:func:`uses_orbits`; figures in
     docs/egghead-six-players.md). Raises SessionFormatError too when the
-    tables do not fit in the memory available (:func:`check_memory`).
+    tables do not fit in the memory available (:func:`check_memory`), and at ``$.events[i]``
+    when a custom deck's log would pass the 10 s of CPU a command may take
+    (:func:`engines.egghead.cost.check_log`, before anything is built).
     """
     if method not in METHODS:
         raise SessionFormatError("--method", f"unknown method {method!r}; expected one of "
@@ -602,6 +639,9 @@ def infer(setup: Setup, events: Sequence[Event], *, method: str = METHODS[0],
 
 
 def _fold(setup: Setup, events: Sequence[Event], cancel: CancelFlag) -> _State:
+    from engines.egghead.cost import check_log
+
+    check_log(setup, events)      # a custom deck's log that cannot fit 10 s: refused at once
     st = initial(setup)
     for i, ev in enumerate(events):
         check_cancel(cancel)
@@ -681,7 +721,7 @@ def _posterior(ctx: _Ctx, st: _State, cancel: CancelFlag) -> Posterior:
         my_probabilities=tuple(float(x) for x in probs),
         can_solve=len(idx) == 1, solution=sp.stack(int(idx[0])) if len(idx) == 1 else None,
         others_can_solve=others_b, others_solve_probability=others_p,
-        worlds=st.M.count(cancel), valid_count_with_ba=int(ba_row.sum()),
+        worlds=_worlds(st, cancel), valid_count_with_ba=int(ba_row.sum()),
         valid_count_without_ba=int(st.ans_row.sum()),
         my_valids_without_ba=tuple(sp.stack(int(s)) for s in ans_idx),
         position_values=pos_vals,

@@ -90,6 +90,10 @@ class BitTable:
         self._nz: Optional[np.ndarray] = None
         self._cx: Optional[np.ndarray] = None
         self._nz_exact = False   # False: _nz may hold rows emptied since (a superset)
+        # axes 0..n-2 along which the table is known to be constant (a product: the set of
+        # worlds does not depend on that player's stack): every axis of a whole table, the
+        # axis of a player who solved until an answer about them (see :meth:`_slice_indicator`)
+        self._free: frozenset = frozenset(range(players - 1)) if data is None else frozenset()
 
     def chunks(self):
         """Slices along axis 0 covering the table, each at most about 64 MB (at least one
@@ -102,6 +106,7 @@ class BitTable:
     def copy(self) -> "BitTable":
         t = BitTable(self.n, self.S, self.t.copy())
         t._nz, t._nz_exact = self._nz, self._nz_exact     # never written in place
+        t._free = self._free
         return t
 
     def _touch(self, removed_only: bool = False) -> None:
@@ -265,6 +270,8 @@ class BitTable:
         Cost: one lookup per packed row (S^(n-1) rows), chunked along axis 0.
         """
         n, S = self.n, self.S
+        # the answer depends on the stacks the moderator sees: only an unseen axis stays free
+        self._free = frozenset(a for a in self._free if not seen[a])
         masks = pack_bits(q.ok_given_partial(answer, bool(seen[-1])))  # (bound, W)
         if n == 1:
             self.t &= masks[q.identity]
@@ -342,6 +349,9 @@ class BitTable:
         Cost: one read of the table, in cache-sized blocks (6 players × 56 stacks: 4.4 GB,
         about 1 s per axis on one core); while few rows are non-empty, the non-empty rows only.
         """
+        if self._free and self.n >= 3:
+            ind, sup = self._slice_indicator(axis, min(self._free), cancel)
+            return (ind, sup) if with_support else ind
         sparse = self._rows()
         if sparse is not None:
             ind, sup = self._sparse_indicator(axis, *sparse)
@@ -424,6 +434,26 @@ class BitTable:
         ind = (ones & ~twos).reshape(out_shape)
         return (ind, ones.reshape(out_shape)) if with_support else ind
 
+    def _slice_indicator(self, axis: int, f: int, cancel: CancelFlag = None):
+        """:meth:`solved_indicator` with its support of a table that is constant along axis
+        ``f`` (0..n-2, in ``_free``), from one slice of it (S times smaller).
+
+        Along a free axis the worlds do not depend on that player's stack: the player on ``f``
+        has every stack valid wherever they have one (never solves: S >= 2, and their support
+        is the slice), and any other player's valids do not depend on the stack of ``f``, so
+        their indicator is the slice's (an (n-1)-player table) repeated along ``f``."""
+        n, S = self.n, self.S
+        sl = np.ascontiguousarray(self.t.take(0, axis=f))
+        if axis == f:
+            return np.zeros_like(sl), sl
+        sub = BitTable(n - 1, S, sl)
+        sub._free = frozenset(a - (a > f) for a in self._free if a != f)
+        ind, sup = sub.solved_indicator(axis - (axis > f), cancel, with_support=True)
+        pos = f if f < axis else f - 1
+        shape = self.t.shape[:axis] + self.t.shape[axis + 1:]
+        return (np.ascontiguousarray(np.broadcast_to(np.expand_dims(ind, pos), shape)),
+                np.ascontiguousarray(np.broadcast_to(np.expand_dims(sup, pos), shape)))
+
     @staticmethod
     def reaction_is_constant_on(solved_ind: np.ndarray, support: np.ndarray) -> bool:
         """Whether a player reacts the same way in every world of a table, from their
@@ -459,6 +489,19 @@ class BitTable:
 
         Raises:
             Cancelled: ``cancel`` returned True (checked every chunk of the table)."""
+        if self._free:
+            # a free axis stays free when the mask does not depend on it: the mask of the
+            # player on it is constant along it; another player's indicator is checked
+            keep = set()
+            for f in self._free:
+                if f == axis:
+                    keep.add(f)
+                    continue
+                pos = f if f < axis else f - 1
+                first = np.take(solved_ind, [0], axis=pos)
+                if bool((solved_ind == first).all()):
+                    keep.add(f)
+            self._free = frozenset(keep)
         sparse = self._rows(refresh=False)
         if sparse is not None:
             c, X = sparse
@@ -483,6 +526,10 @@ class BitTable:
                 half-changed: discard it).
         """
         self._touch()
+        # the worlds no longer depend on this player's stack; the other free axes stay free
+        # (the slice copied along ``axis`` is constant along them)
+        if axis < self.n - 1:
+            self._free = self._free | {axis}
         if axis == self.n - 1:
             for sl in self.chunks():
                 check_cancel(cancel)

@@ -135,3 +135,41 @@ def test_answers_listed_at_once_give_the_explicit_posterior(monkeypatch, n, v, k
     setup, events = _god_game(n, v, k, rounds, seed, rotating)
     with pytest.MonkeyPatch.context() as mp:     # undone inside, unlike the limit above
         _compare_every_prefix(mp, setup, events)
+
+
+@pytest.mark.parametrize("n,v,k,seed", [(3, 3, 2, 1), (4, 3, 2, 2), (4, 2, 2, 3), (5, 2, 2, 4)])
+def test_indicators_read_from_a_slice_along_a_solved_players_axis_equal_the_whole_pass(n, v, k, seed):
+    """After solves (eq. (5)) the table does not depend on the solvers' stacks until an answer
+    about them: every player's indicator and support read from one slice (``BitTable._free``)
+    equal the pass over the whole table, through answers (a moderator who does not see the
+    solver keeps the axis free), reactions and further solves."""
+    rng = np.random.default_rng(seed)
+    S = stack_space(v, k).size
+    deck = list(bound_deck(v, k, n).values())
+    T = BitTable(n, S)
+    real = [int(rng.integers(S)) for _ in range(n)]
+    free_seen = 0
+    for step in range(12):
+        q = deck[int(rng.integers(len(deck)))]
+        mod = int(rng.integers(n)) if step % 2 else None
+        seen = [i != mod for i in range(n)]
+        T.filter_answer(q, q.answer([real[i] for i in range(n) if seen[i]]), seen)
+        for j in rng.permutation(n)[:2]:
+            T.reset_player(int(j), real[j])
+            real[j] = int(rng.integers(S))
+        free_seen += bool(T._free)
+        ref = BitTable(n, S, T.t.copy())              # the same worlds, no axis known free
+        inds = []
+        for axis in range(n):
+            ind, sup = T.solved_indicator(axis, with_support=True)
+            rind, rsup = ref.solved_indicator(axis, with_support=True)
+            assert np.array_equal(ind, rind) and np.array_equal(sup, rsup), (step, axis)
+            inds.append(ind)
+        for axis in range(n):
+            solved = T.row_count(axis, real) == 1
+            T.keep_reaction(axis, inds[axis], solved)
+            ref.keep_reaction(axis, inds[axis], solved)
+            assert np.array_equal(T.t, ref.t)
+        if T.count() == 0:
+            break
+    assert free_seen
