@@ -38,8 +38,14 @@ import json
 import math
 from typing import Callable
 
-from engines.core.contract import (CANCELLABLE, GameEngine, cancel_keyword_ok, capabilities, check_engine,
-                                   simulate_signature_ok)
+from engines.core.contract import (
+    CANCELLABLE,
+    GameEngine,
+    cancel_keyword_ok,
+    capabilities,
+    check_engine,
+    simulate_signature_ok,
+)
 from engines.core.errors import Cancelled, ContradictionError
 
 #: Separator of the examples in :attr:`engines.registry.GameInfo.example` (the placeholder).
