@@ -96,9 +96,7 @@ class GameTab(QWidget):
         self._connect_document()
         self.quick_entry = make_quick_entry(self)
         self.build_ui()
-        place_quick_entry(self)        # under the banner's place in the layout, before it floats
-        # the banner overlays the top of what follows it instead of pushing the layout down
-        self.banner.float_over(self)
+        place_quick_entry(self)        # above the banner's place in the layout
         self.request_inference()
 
     def _connect_controller(self) -> None:

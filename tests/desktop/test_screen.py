@@ -279,37 +279,6 @@ def _contradiction(tab):
     tab.log_json({"type": "shown", "player": "Bob", "card": card})  # one card, two hands
 
 
-def test_banner_floats_over_the_worksheet(window):
-    window.select_game("cluedo")
-    tab = window.tab_for("cluedo")
-    setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"], "me": "Me"}, "s")
-    tab.reset_document(setup, [])
-    assert wait_idle(window, 60)
-    before = tab.sheet.mapTo(window, tab.sheet.rect().topLeft()), tab.sheet.size()
-    _contradiction(tab)
-    assert wait_idle(window, 60)
-    QApplication.processEvents()
-    assert tab.banner.isVisible() and "Impossible" in tab.banner.text()
-    # the banner floats: it pushes nothing down (the side panes restate their text for the
-    # contradiction, which may move the column boundary by a few pixels)
-    pos, size = tab.sheet.mapTo(window, tab.sheet.rect().topLeft()), tab.sheet.size()
-    assert pos.y() == before[0].y() and size.height() == before[1].height()
-    assert abs(pos.x() - before[0].x()) <= 8 and abs(size.width() - before[1].width()) <= 8
-    # it lies over the top of the worksheet's area, below its column header, across the tab
-    top_left = tab.banner.mapTo(window, tab.banner.rect().topLeft())
-    header = tab.sheet.horizontalHeader()
-    header_bottom = header.mapTo(window, header.rect().bottomLeft()).y()
-    assert 0 <= top_left.y() - header_bottom <= 3 and tab.banner.width() > tab.sheet.width()
-    window.undo_action.trigger()
-    assert wait_idle(window, 60)
-    assert not tab.banner.isVisible()
-    # the banner floats: it pushes nothing down (the side panes restate their text for the
-    # contradiction, which may move the column boundary by a few pixels)
-    pos, size = tab.sheet.mapTo(window, tab.sheet.rect().topLeft()), tab.sheet.size()
-    assert pos.y() == before[0].y() and size.height() == before[1].height()
-    assert abs(pos.x() - before[0].x()) <= 8 and abs(size.width() - before[1].width()) <= 8
-
-
 def test_no_ready_to_accuse_while_the_log_is_impossible(window):
     window.select_game("cluedo")
     tab = window.tab_for("cluedo")
