@@ -246,6 +246,7 @@ class Tab(GameTab):
         plots.addTab(self.entropy_plot, "Uncertainty")
         self.worded(lambda t: plots.setTabText(plots.indexOf(self.entropy_plot), t),
                     "Uncertainty", "Entropy")
+        self.worded(self.entropy_plot.set_y_label, "uncertainty", "bits")
         self.side_tabs = plots
         self.who_page = self._build_who_is_close()
         plots.addTab(self.who_page, "Who is close?")
@@ -418,7 +419,7 @@ class Tab(GameTab):
             env = {c: last.probability(c, ENVELOPE) for c in cards}
             top = max(env, key=env.get)
             series[f"{cat}: {top}"] = [p.probability(top, ENVELOPE) for p in timeline.posteriors]
-        name = self.snapshot.wording.pick("how open the envelope is (bits)",
+        name = self.snapshot.wording.pick("how open the envelope still is",
                                           "envelope entropy (bits)")
         self.entropy_plot.set_series({name: [p.envelope_entropy_bits()
                                              for p in timeline.posteriors]})

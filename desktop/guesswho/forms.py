@@ -222,7 +222,8 @@ class SimulationPanel(SimulationPanelBase):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         intro = QLabel("Strategies against each other on this board and rules: random secrets, "
-                       "first player alternating; win rates with 95% Wilson intervals.")
+                       "first player alternating; each win rate with the range it surely lies "
+                       "in (hover a header for how it is computed).")
         intro.setWordWrap(True)
         lay.addWidget(intro)
         lay.addWidget(self._build_strategies_box())

@@ -271,6 +271,7 @@ class Tab(GameTab):
         plots.addTab(self.entropy_plot, "Uncertainty")
         self.worded(lambda t: plots.setTabText(plots.indexOf(self.entropy_plot), t),
                     "Uncertainty", "Entropy")
+        self.worded(self.entropy_plot.set_y_label, "uncertainty", "bits")
         self.win_plot = BeliefPlot("My win probability (my turn to ask, both optimal)")
         plots.addTab(self.win_plot, "Win odds")
         self.sim_runner = self.make_runner("simulate", priority=Priority.BACKGROUND)
@@ -450,7 +451,7 @@ class Tab(GameTab):
     def plot_series(self, timeline) -> dict:
         posts = timeline.posteriors
         self.win_plot.set_series({"my win probability": [p.win_probability for p in posts]})
-        name = self.snapshot.wording.pick("how open it is (bits)", "entropy (bits)")
+        name = self.snapshot.wording.pick("how open it still is", "entropy (bits)")
         self.entropy_plot.set_series({name: [p.entropy_bits for p in posts]})
         series = {"cards standing": [float(p.n_candidates) for p in posts]}
         if self.document.setup.error_rate > 0:

@@ -254,6 +254,7 @@ class Tab(GameTab):
         plots.addTab(theta_page, "Misleading")
         self.worded(lambda t: plots.setTabText(plots.indexOf(self.entropy_plot), t),
                     "Uncertainty", "Entropy")
+        self.worded(self.entropy_plot.set_y_label, "uncertainty", "bits")
         self.worded(lambda t: plots.setTabText(plots.indexOf(theta_page), t),
                     "Misleading", "θ (deception)")
         return plots
@@ -422,7 +423,7 @@ class Tab(GameTab):
 
     def plot_series(self, timeline) -> dict:
         names = self.document.setup.opponents
-        name = self.snapshot.wording.pick("how open the deal is (bits)", "entropy (bits)")
+        name = self.snapshot.wording.pick("how open the deal still is", "entropy (bits)")
         self.entropy_plot.set_series({name: [p.entropy_bits
                                                          for p in timeline.posteriors]})
         return {f"{n}: top identity": [max(p.opponents[n].identity.values())

@@ -365,6 +365,7 @@ class Tab(GameTab):
         bottom.add_pane(self.plot, "Beliefs", 1)
         self.ig_plot = BeliefPlot("What each claim told", y_label="bits", y_range=None)
         bottom.add_pane(self.ig_plot, "What claims told", 1)
+        self.worded(self.ig_plot.set_y_label, "information", "bits")
         bottom.add_pane(self.history, "History", 1)
         bottom.setSizes([300, 160, 320, 320, 340])
         self.side_panes = bottom
