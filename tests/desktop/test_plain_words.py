@@ -113,3 +113,24 @@ def test_the_list_catches_the_old_words():
     plain = ["about 3 % (between 1 and 6 %)", "Information", "Uncertainty", "666 possible deals",
              "Wrong answers", "reach this turn: 40%", "Accuse now"]
     assert jargon_in([("", t)] for t in []) == [] and not any(jargon_in([("", t)]) for t in plain)
+
+
+#: A file path or a typed command in a code span is a name, not a word to read.
+_PATH_SPAN = re.compile(r"`[^`]*(?:/|\.json|\.md|\.py|python -m)[^`]*`")
+
+
+def test_guide_pages_speak_plain_words_and_how_it_works_keeps_the_formulas():
+    from desktop.guide import HOW_SUFFIX, PAGES, guide_dir
+
+    games = [stem for stem, _ in PAGES if not stem.endswith(HOW_SUFFIX)]
+    assert {"cluedo", "egghead", "guesswho", "inkognito", "spyfall"} <= set(games)
+    for stem in games:
+        text = _PATH_SPAN.sub("", (guide_dir() / f"{stem}.md").read_text(encoding="utf-8"))
+        found = jargon_in([(stem, line) for line in text.splitlines()])
+        assert found == [], found
+        if stem != "index":   # each game links its How it works page, which has the formulas
+            assert f"({stem}{HOW_SUFFIX}.md)" in text
+            how = (guide_dir() / f"{stem}{HOW_SUFFIX}.md").read_text(encoding="utf-8")
+            assert jargon_in([(stem, how)]), f"{stem}{HOW_SUFFIX}.md explains no figure"
+    cluedo_how = (guide_dir() / f"cluedo{HOW_SUFFIX}.md").read_text(encoding="utf-8")
+    assert "I(E_suspect; O)" in cluedo_how and "counting DP" in cluedo_how
