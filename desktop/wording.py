@@ -80,13 +80,14 @@ class Wording:
         return f"about {text} (between {lo:.0f} and {hi:.0f}{NBSP}%)"
 
     def information(self, bits: Optional[float], top: Optional[float], *,
-                    approximate: bool = False) -> str:
+                    approximate: bool = False, unit: bool = True) -> str:
         """How much an option tells: a bar relative to the best option (``top``) by default,
-        "1.23 bits" in the Details view (``approximate``: "≈1.23 bits")."""
+        "1.23 bits" in the Details view (``approximate``: "≈1.23 bits"; ``unit=False``: the
+        number alone, under a "Bits" header)."""
         if self.details:
             if bits is None or not math.isfinite(bits):
                 return "—"
-            return f"{'≈' if approximate else ''}{bits:.2f} bits"
+            return f"{'≈' if approximate else ''}{bits:.2f}{' bits' if unit else ''}"
         return information_bar(bits, top)
 
     def uncertainty(self, bits: Optional[float]) -> str:

@@ -86,7 +86,7 @@ def suggestion_columns(wording: Wording) -> tuple:
         Column("Weapon", lambda r: r.weapon),
         Column("Room", lambda r: r.room),
         Column(wording.pick("Information", "Bits"),
-               lambda r: wording.information(r.bits, r.top, approximate=not r.exact),
+               lambda r: wording.information(r.bits, r.top, approximate=not r.exact, unit=False),
                numeric=wording.details,
                tooltip=lambda r: wording.pick(
                    ("How much this suggestion's answer is expected to tell you about the "
@@ -113,7 +113,7 @@ def how_often(p: float) -> str:
     """A chance as a player says it: "every time", "nearly always", "most of the time", "about
     half the time", "now and then", "rarely" (then the percentage)."""
     if p >= 0.995:
-        return "certainly"
+        return "for certain"
     if p >= 0.9:
         return f"nearly always ({percent(p)})"
     if p >= 0.6:

@@ -140,7 +140,7 @@ def question_columns(wording: Wording, top=lambda: None) -> tuple:
         Column("Question", lambda q: QUESTION_LABELS[q.question]),
         Column("About", lambda q: q.asked),
         Column(wording.pick("Information", "Bits"),
-               lambda q: wording.information(q.information_bits, top()),
+               lambda q: wording.information(q.information_bits, top(), unit=False),
                numeric=wording.details,
                tooltip=lambda q: wording.pick(
                    "How much the answer is expected to tell you about who is who: a full bar is "

@@ -77,7 +77,7 @@ def reveal_words(lam: float) -> str:
 def plain_strategy(mix) -> str:
     """An equilibrium mix in a player's words (the strategy's λ named by
     :func:`reveal_words`; a mix: its most probable pure strategy, "mostly")."""
-    ms = sorted(mix, key=lambda m: -float(m.get("p", 1.0)))
+    ms = sorted(mix, key=lambda m: -float(m.get("probability", 1.0)))
     words = reveal_words(float(ms[0]["lambda"]))
     words = words.replace("claims ", "", 1)
     return words if len(ms) == 1 else f"mostly {words}"
