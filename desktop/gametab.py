@@ -260,6 +260,8 @@ class GameTab(QWidget):
         if snap.status is Status.CANCELLED and prev.status is not Status.CANCELLED:
             self.show_cancelled()
         self._status_line(snap, prev)
+        if force and snap.wording != prev.wording and snap.status is Status.READY:
+            self.statusMessage.emit(self.moment_status())     # the status line, reworded too
         self.show_moment(snap)
         if snap.advice and (force or snap.advice != prev.advice):
             self._paint_now(self.advice_views())

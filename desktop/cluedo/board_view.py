@@ -354,6 +354,11 @@ def _plain_move(m) -> str:
         to = f"Go to the {esc(m.to)}"
     else:
         to = "Walk along the corridor"
+    if isinstance(m.to, str) and m.to not in ("passage", "stay") and m.p_reach < 0.005:
+        # out of reach with any roll this turn: a plan for the next one
+        what = (f", to suggest {esc(', '.join(m.suggestion))} there next turn" if m.suggestion
+                else "")
+        return f"<b>Head for the {esc(m.to)}</b> (out of reach this turn){what}"
     chance = f" (reach this turn: {m.p_reach:.0%})" if m.p_reach < 1 else ""
     what = (f" and suggest {esc(', '.join(m.suggestion))}" if m.suggestion
             else f" towards the {esc(m.towards)}" if m.towards else "")

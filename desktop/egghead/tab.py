@@ -510,6 +510,9 @@ class Tab(GameTab):
         return {SERIES_BA: pick("valids_with_ba"), SERIES_NO_BA: pick("valids_without_ba")}
 
     def status_text(self, post, seconds: float) -> str:
+        if not self.snapshot.wording.details:
+            return (f"Egghead · {seconds * 1000:.0f} ms · {len(post.my_valids)} stacks I could "
+                    f"have")
         return (f"Egghead · master table · {seconds * 1000:.0f} ms · {len(post.my_valids)} valid "
                 f"stacks · {post.worlds:,} worlds")
 

@@ -459,8 +459,8 @@ class Tab(GameTab):
         return series
 
     def status_text(self, post, seconds: float) -> str:
-        return (f"Guess Who? · {post.n_candidates} standing · {post.entropy_bits:.2f} bits · "
-                f"{seconds * 1000:.0f} ms")
+        bits = f" · {post.entropy_bits:.2f} bits" if self.snapshot.wording.details else ""
+        return f"Guess Who? · {post.n_candidates} standing{bits} · {seconds * 1000:.0f} ms"
 
     # -- questions and answers ------------------------------------------------------------
     def _advised(self, post) -> Optional[dict]:

@@ -430,6 +430,9 @@ class Tab(GameTab):
                                        for p in timeline.posteriors] for n in names}
 
     def status_text(self, post, seconds: float) -> str:
+        if not self.snapshot.wording.details:
+            return (f"Inkognito · {METHOD_WORDS[post.method]} · {seconds * 1000:.0f} ms · "
+                    f"{post.worlds:,} possible {'deals' if post.method == 'joint' else 'combinations'}")
         return (f"Inkognito · {post.method} · {'deception' if post.deception else 'indifferent'}"
                 f" · {seconds * 1000:.0f} ms · {post.worlds} worlds")
 

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QStatusBar,
     QTabBar,
     QTextEdit,
     QWidget,
@@ -104,6 +105,8 @@ def visible_texts(window: QWidget) -> list[tuple[str, str]]:
             texts.append(w.currentText())
         elif isinstance(w, (QTextEdit, QPlainTextEdit)):
             texts.append(w.toPlainText() or w.placeholderText())
+        elif isinstance(w, QStatusBar):       # a message is painted, not a label
+            texts.append(w.currentMessage())
         if isinstance(w, QAbstractItemView):
             out += [(f"{name} {where}", t) for where, t in _model_texts(w)]
         if hasattr(w, "shown_texts"):
