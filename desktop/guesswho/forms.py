@@ -131,9 +131,10 @@ class NewGameDialog(NewGameDialogBase):
         self.error_rate.setDecimals(2)
         self.error_rate.setSingleStep(0.01)
         self.error_rate.setSpecialValueText("0 (answers are always right)")
-        self.error_rate.setToolTip("Probability that the opponent answers a question wrongly; "
-                                   "above 0, answers weigh cards instead of knocking them down")
-        form.addRow("Answer error rate ε", self.error_rate)
+        self.error_rate.setToolTip("Probability that the opponent answers a question wrongly (the "
+                                   "model's ε); above 0, answers weigh cards instead of knocking "
+                                   "them down")
+        form.addRow("How often do they answer wrongly?", self.error_rate)
         self.opponent = QSpinBox()
         self.opponent.setRange(0, 99)
         self.opponent.setSpecialValueText("unknown")
