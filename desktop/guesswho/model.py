@@ -86,7 +86,9 @@ def question_columns(wording: Wording) -> tuple:
                             "Expected information gain of the answer, bits"),
                numeric=wording.details,
                format=lambda v: wording.information(v, 1.0) if not wording.details else f"{v:.3f}",
-               foreground=lambda r: _grey() if (r.ranked.information_bits or 0) <= 1e-12 else None),
+               # a zero in grey; an empty bar says "nothing" in the text colour (legible)
+               foreground=lambda r: _grey() if wording.details and
+               (r.ranked.information_bits or 0) <= 1e-12 else None),
         column(wording.pick("Yes / no", "Split yes / no"), lambda r: f"{r.ranked.yes} / {r.ranked.no}",
                "Cards still standing on the yes side / the no side"),
         column(wording.pick("Cards left", "Left"), lambda r: r.ranked.expected_remaining,

@@ -384,7 +384,7 @@ class NewGameDialog(NewGameDialogBase):
         self.weight_hint.setToolTip(CLAIM_WEIGHT_HELP)
         muted_style(self.weight_hint)
         # room for the hint's longest text (set later, after the dialog has its size)
-        self.weight_hint.setMinimumHeight(6 * self.weight_hint.fontMetrics().lineSpacing())
+        self.weight_hint.setMinimumHeight(8 * self.weight_hint.fontMetrics().lineSpacing())
         self.strategy = QComboBox()
         for s in ("flat", "dynamic"):
             self.strategy.addItem(STRATEGY_WORDS[s], s)
