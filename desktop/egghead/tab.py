@@ -233,7 +233,8 @@ class Tab(GameTab):
                     "<b>Each of my cards</b> (sorted, lowest first): P(value)")
         ml.addWidget(cards_title)
         self.position_model = ProbabilityTableModel(
-            [], [], tooltip=lambda row, col, p: f"P(my {row.split(' ')[0]} card shows {col}) = {p:.6f}")
+            [], [], tooltip=lambda row, col, p: f"Chance that my {row.split(' ')[0]} card shows {col}: "
+                                        f"{100 * p:.4g} %")
         # every row shown, at any zoom, with or without a scroll bar
         self.position_view = FittedWorksheetView()
         self.position_view.setModel(self.position_model)

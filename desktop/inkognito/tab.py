@@ -74,7 +74,7 @@ class BeliefCard(QWidget):
         self.model = ProbabilityTableModel(
             [("", [_compact(i) for i in setup.identities]), ("", ["any"])],
             [b[:5] if len(b.split()) == 1 else short_name(b) for b in setup.builds] + ["any"],
-            tooltip=lambda r, c, p: f"P({opponent}: {r}, {c}) = {p:.4f}")
+            tooltip=lambda r, c, p: f"Chance that {opponent} is {r}, {c}: {100 * p:.3g} %")
         self.view = WorksheetView()
         self.view.setModel(self.model)
         self.view.verticalHeader().setDefaultSectionSize(21)
