@@ -88,6 +88,22 @@ def test_default_view_speaks_plain_words_and_details_bring_the_figures(window, q
     assert SHOW_DETAILS.read() is False
 
 
+def test_show_details_is_remembered_for_the_next_start(window, qtbot):
+    from desktop.app import MainWindow
+
+    window.show_details.trigger()
+    assert SHOW_DETAILS.read() is True
+    second = MainWindow(autosave=False)        # the next start reads the setting
+    qtbot.addWidget(second)
+    try:
+        assert second.show_details.isChecked()
+        assert second.tab_for("egghead").snapshot.wording == DETAILS   # a tab built then
+    finally:
+        for t in second.game_tabs.values():
+            t.shutdown()
+    window.show_details.trigger()
+    assert SHOW_DETAILS.read() is False and window.current_tab().snapshot.wording == PLAIN
+
 def test_the_words_of_a_figure():
     assert PLAIN.chance(0.09, (0.05, 0.16), 128) == "about 9\u00a0% (between 5 and 16\u00a0%)"
     assert DETAILS.chance(0.09, (0.05, 0.16), 128) == "9\u00a0% (95\u00a0% interval 5–16, 128 deals)"
