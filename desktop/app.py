@@ -192,6 +192,7 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
         self.autosave.watch(tab.document)
         tab.history.setVisible(self.show_history.isChecked())
         tab.plot.setVisible(self.show_plot.isChecked())
+        tab.controller.set_wording(self.wording())
         if self.interactive:
             window_state.restore_splitters(app_settings(), page.game, tab)
         page.set_tab(tab)
@@ -323,6 +324,8 @@ def parse_args(argv):
                    "guesswho, spyfall, or an installed game's id)")
     p.add_argument("--screenshot", metavar="OUT.png", help="render the window to a PNG and exit")
     p.add_argument("--size", default="1280x820", help="window size for --screenshot (WxH)")
+    p.add_argument("--details", action="store_true",
+                   help="with --screenshot: the Details view (View → Show details)")
     p.add_argument("--self-test", action="store_true",
                    help="headless check of every tab and engine")
     p.add_argument("--color-scheme", choices=("system", "light", "dark"), default=None,
@@ -390,6 +393,8 @@ def main(argv=None) -> int:
     if args.session and not headless and hand_off_at_start(args.session):
         return 0
     win = MainWindow(autosave=not headless, interactive=not headless)
+    if headless:       # a screenshot shows the view asked for, not the one the user left on
+        win.set_details(args.details, remember=False)
     if not headless:
         install_clean_end(app, win)
     reporter = ErrorReporter(win, interactive=not headless)

@@ -22,6 +22,7 @@ from desktop.checks import EntryChecks
 from desktop.inference import JobRunner, Priority, PriorityGroup
 from desktop.session import SessionDocument, write_text_atomically
 from desktop.snapshot import Advice, Snapshot, Status
+from desktop.wording import PLAIN, Wording
 from engines.core.errors import ContradictionError
 from engines.core.timeline import Timeline, TimelineResult
 
@@ -120,6 +121,7 @@ class GameController(QObject):
         self._entries_rev = -1
         self.view_index = -1
         self.last_seconds = 0.0
+        self.wording: Wording = PLAIN
         self.snapshot = Snapshot()
 
     # -- tasks -------------------------------------------------------------------------------
@@ -166,6 +168,14 @@ class GameController(QObject):
 
     def options(self) -> dict:
         return dict(self._options)
+
+    def set_wording(self, wording: Wording) -> None:
+        """Word the tab's numbers as ``wording`` says (plain, or the Details view): publishes
+        the moment again with it (no computation runs again)."""
+        if wording != self.wording:
+            self.wording = wording
+            self.snapshot = self.snapshot.replace(wording=wording)
+            self.snapshotChanged.emit(self.snapshot)
 
     # -- actions -----------------------------------------------------------------------------
     def log_event(self, event: Any) -> None:
@@ -293,7 +303,8 @@ class GameController(QObject):
                         posterior=posterior, timeline=self.timeline if tl is not None else None,
                         error=error, conflict=conflict, conflict_searching=searching, advice=advice,
                         seconds=self.last_seconds, busy=busy, why=why,
-                        why_fact=None if self._why is None else self._why["fact"])
+                        why_fact=None if self._why is None else self._why["fact"],
+                        wording=self.wording)
 
     def _publish(self) -> None:
         snap = self._compose()

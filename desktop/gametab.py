@@ -61,6 +61,7 @@ class GameTab(QWidget):
         self.controller = GameController(self.module, full_timeline=self.FULL_TIMELINE,
                                          parent=self)
         self._snapshot = Snapshot()
+        self._worded: list[tuple[Callable[[str], None], str, str]] = []
         self.history = HistoryPanel(self.document)
         self.history.entrySelected.connect(self.controller.select)
         self.history.removeRequested.connect(self.remove_event)
@@ -208,11 +209,28 @@ class GameTab(QWidget):
         by default the setup-dependent views are rebuilt (:meth:`reset_views`)."""
         self.reset_views()
 
+    # -- wording (desktop.wording) ----------------------------------------------------------
+    def worded(self, setter: Callable[[str], None], plain: str, details: str) -> None:
+        """A fixed text of the tab (a title, a label, a tooltip) that reads ``plain`` by default
+        and ``details`` in the Details view: ``setter`` is called with the one the published
+        snapshot's wording picks, now and at every change of wording."""
+        self._worded.append((setter, plain, details))
+        setter(self._snapshot.wording.pick(plain, details))
+
+    def wording_changed(self, wording) -> None:
+        """Called before a snapshot with another wording is drawn again: change what
+        :meth:`worded` does not cover (a table's columns). Default: nothing."""
+
     # -- rendering the snapshot ----------------------------------------------------------
     @Slot(object)
     def _render(self, snap: Snapshot, force: bool = False) -> None:
         """Draw ``snap``: banner, History marks, beliefs, plot, status, then the tab's own."""
         prev, self._snapshot = self._snapshot, snap
+        if snap.wording != prev.wording:      # every text is worded again from the snapshot
+            for setter, plain, details in self._worded:
+                setter(snap.wording.pick(plain, details))
+            self.wording_changed(snap.wording)
+            force = True
         self.banner_view.render(snap)
         self.history.set_contradiction(snap.contradiction_index
                                        if snap.status is Status.CONTRADICTION else None)
@@ -240,8 +258,10 @@ class GameTab(QWidget):
         if snap.status is Status.CANCELLED and prev.status is not Status.CANCELLED:
             self.show_cancelled()
         self._status_line(snap, prev)
+        if force and snap.wording != prev.wording and snap.status is Status.READY:
+            self.statusMessage.emit(self.moment_status())     # the status line, reworded too
         self.show_moment(snap)
-        if snap.advice and snap.advice != prev.advice:
+        if snap.advice and (force or snap.advice != prev.advice):
             self._paint_now(self.advice_views())
         if self.why.popup is not None:
             self.why.render(snap)

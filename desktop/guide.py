@@ -25,7 +25,13 @@ from engines.core.resources import resource_path
 PAGES: tuple[tuple[str, str], ...] = (
     ("index", "Every tab"), ("cluedo", "Cluedo"), ("egghead", "Egghead"),
     ("guesswho", "Guess Who?"), ("inkognito", "Inkognito"), ("spyfall", "Spyfall"),
+    ("cluedo-how", "Cluedo: how it works"), ("egghead-how", "Egghead: how it works"),
+    ("guesswho-how", "Guess Who?: how it works"), ("inkognito-how", "Inkognito: how it works"),
+    ("spyfall-how", "Spyfall: how it works"),
 )
+#: The suffix of a game's "How it works" page (``cluedo-how.md``): the formulas, methods and
+#: studies behind the figures; the game's own page speaks a player's words.
+HOW_SUFFIX = "-how"
 #: The generated page's key in the page list.
 SHORTCUTS_PAGE = "shortcuts"
 def guide_dir() -> Path:

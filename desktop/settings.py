@@ -86,6 +86,15 @@ def _texts(value: Any) -> list[str]:
     return [v for v in values if isinstance(v, str)]
 
 
+def _flag(value: Any) -> bool:
+    # INI files give a stored bool back as "true" / "false"
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    raise TypeError(value)
+
+
 def _as_is(value: Any) -> Any:
     return value
 
@@ -107,7 +116,10 @@ LAST_FOLDER = Option("files/lastFolder", "", _text, "the folder of the session f
                      "saved or exported (where the file dialogs open)")
 KEEP_AWAKE = Option("power/keepAwake", True, _as_is, "keep the screen awake while a game is "
                     "open and the window active (desktop.keep_awake)")
+SHOW_DETAILS = Option("view/showDetails", False, _flag, "View → Show details: the technical "
+                      "figures (intervals, sample counts, bits, parameters) beside the plain words "
+                      "(desktop.wording)")
 
 #: Every option and family (for documentation and a test that keys are not repeated).
 ALL = (RECENT_FILES, LAST_TAB, WINDOW_GEOMETRY, WINDOW_SCREEN, SPLITTERS, OPEN_FILES, OPEN_TAB, ZOOM,
-       LAST_FOLDER, KEEP_AWAKE)
+       LAST_FOLDER, KEEP_AWAKE, SHOW_DETAILS)

@@ -13,6 +13,7 @@ import enum
 from types import MappingProxyType
 from typing import Any, Mapping, Optional
 
+from desktop.wording import PLAIN, Wording
 from engines.core.errors import ContradictionError
 
 
@@ -74,6 +75,8 @@ class Snapshot:
         why_fact: the fact the Why? popup asks about (engine JSON form), or None.
         why: its answer for this moment: a :class:`desktop.controller.WhyResult`, or the
             exception that stopped it; None while it is computed.
+        wording: how the views word their numbers (:class:`desktop.wording.Wording`: plain
+            words, or the Details view's figures).
     """
 
     revision: int = 0
@@ -91,6 +94,7 @@ class Snapshot:
     busy: bool = True
     why_fact: Optional[dict] = None
     why: Any = None
+    wording: Wording = PLAIN
 
     @property
     def live(self) -> bool:

@@ -9,7 +9,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMessageBox
 
 import desktop
-from desktop.settings import APP_NAME
+from desktop.settings import APP_NAME, SHOW_DETAILS
+from desktop.wording import DETAILS, PLAIN, Wording
 
 
 class MenuActions:
@@ -76,6 +77,12 @@ class MenuActions:
         self.show_plot = self._action(v, "Show belief &plot", self._toggle_panels)
         self.show_plot.setCheckable(True)
         self.show_plot.setChecked(True)
+        self.show_details = self._action(
+            v, "Show &details", self._toggle_details,
+            tip="Show the technical figures behind the plain words: intervals and sample counts, "
+                "bits, model parameters and their symbols")
+        self.show_details.setCheckable(True)
+        self.show_details.setChecked(bool(SHOW_DETAILS.read()))
         v.addSeparator()
         self.view_menu = v
         for page in self._pages.values():
@@ -97,6 +104,24 @@ class MenuActions:
         for tab in self.game_tabs.values():
             tab.history.setVisible(self.show_history.isChecked())
             tab.plot.setVisible(self.show_plot.isChecked())
+
+    def wording(self) -> Wording:
+        """The wording View → Show details asks for (:mod:`desktop.wording`)."""
+        return DETAILS if self.show_details.isChecked() else PLAIN
+
+    def set_details(self, on: bool, *, remember: bool = True) -> None:
+        """Show the Details view (``on``) or the plain words, as View → Show details does
+        (``remember``: stored for the next start)."""
+        self.show_details.setChecked(bool(on))
+        self._toggle_details(remember=remember)
+
+    def _toggle_details(self, *_args, remember: bool = True) -> None:
+        """View → Show details: remembered, and every built tab worded again at once (its
+        controller publishes the moment with the new wording; nothing is computed again)."""
+        if remember:
+            SHOW_DETAILS.write(self.show_details.isChecked())
+        for tab in self.game_tabs.values():
+            tab.controller.set_wording(self.wording())
 
     def show_about(self) -> None:
         QMessageBox.about(self, f"About {APP_NAME}",

@@ -1,6 +1,6 @@
 """The two pane pictures of the docs and the in-app guide, from the bundled Cluedo example,
 headless: ``cluedo-who-is-close.png`` (the suggestions beside the Who is close? page) and
-``cluedo-board.png`` (the Board page). Run by ``docs/make_screenshots.sh`` after the tabs'
+``cluedo-board.png`` (the Board page), and the same in the Details view (``-details.png``). Run by ``docs/make_screenshots.sh`` after the tabs'
 pictures; ``python docs/make_pane_screenshots.py OUT_DIR`` from the repository's root.
 """
 from __future__ import annotations
@@ -28,6 +28,7 @@ def main(out: str) -> int:
     app = make_app()
     follow_system(app, "light")
     win = MainWindow(autosave=False, interactive=False)
+    win.set_details(False, remember=False)      # the default view, whatever the user's setting
     if not win.open_path(str(ROOT / "resources" / "examples" / "cluedo.json"), ask=False):
         return 2
     win.select_game("cluedo")
@@ -35,7 +36,12 @@ def main(out: str) -> int:
     win.show()
     tab = win.tab_for("cluedo")
     ok = True
-    for page, name in ((tab.who_page, "cluedo-who-is-close.png"), (tab.board_panel, "cluedo-board.png")):
+    shots = [(details, page, name.replace(".png", "-details.png") if details else name)
+             for details in (False, True)
+             for page, name in ((tab.who_page, "cluedo-who-is-close.png"),
+                                (tab.board_panel, "cluedo-board.png"))]
+    for details, page, name in shots:
+        win.set_details(details, remember=False)   # the Details view: the same moment, reworded
         tab.side_tabs.setCurrentWidget(page)
         wait_until_idle(win, timeout_s=600.0)
         end = time.monotonic() + SETTLE_S   # the plots' back-fill runs after the figures shown

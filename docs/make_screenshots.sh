@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
-# Regenerate the screenshots of the README and the guide from the bundled example sessions (headless).
+# Regenerate the screenshots of the README and the guide from the bundled example sessions
+# (headless by default; with DISPLAY set and QT_QPA_PLATFORM=xcb, on a real X server such as
+# Xvfb with a window manager).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
-# every tab at 1280×800, light ($game.png) and dark ($game-dark.png)
+# every tab at 1280×800, light ($game.png) and dark ($game-dark.png), in the default view and in
+# the Details view (View → Show details: $game-details.png, $game-details-dark.png)
 for game in cluedo inkognito egghead guesswho spyfall; do
   if [ -f "resources/examples/$game.json" ]; then
-    for scheme in light dark; do
-      out="docs/screenshots/$game.png"
-      [ "$scheme" = dark ] && out="docs/screenshots/$game-dark.png"
-      python -m desktop "resources/examples/$game.json" --tab "$game" --size 1280x800 \
-        --color-scheme "$scheme" --screenshot "$out"
-      echo "$out"
+    for view in plain details; do
+      for scheme in light dark; do
+        out="docs/screenshots/$game"
+        flags=()
+        if [ "$view" = details ]; then out="$out-details"; flags=(--details); fi
+        [ "$scheme" = dark ] && out="$out-dark"
+        out="$out.png"
+        python -m desktop "resources/examples/$game.json" --tab "$game" --size 1280x800 \
+          --color-scheme "$scheme" --screenshot "$out" "${flags[@]}"
+        echo "$out"
+      done
     done
   fi
 done

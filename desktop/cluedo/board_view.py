@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidge
 from desktop.appearance import muted_style
 from desktop.widgets.plain_text import esc
 from desktop.widgets.unchanged import clear_text
+from desktop.wording import PLAIN
 
 CORRIDOR = QColor("#efe4c8")
 WALL = QColor("#5d4e3a")
@@ -246,6 +247,7 @@ class BoardPanel(QWidget):
         from desktop.snapshot import Status
         from engines.cluedo.board import edition_board
 
+        self._wording = snap.wording
         eb = edition_board(setup)
         self.view.set_board(eb.board if eb is not None else None)
         if snap.live:
@@ -315,9 +317,17 @@ class BoardPanel(QWidget):
         logged = " (logged)" if advice.roll is not None and self.roll.value() == 0 else ""
         roll = f"roll {advice.roll}{logged}" if advice.roll is not None else f"any roll of {advice.dice} " \
             f"{'die' if advice.dice == 1 else 'dice'}"
-        self.status.setText(f"{roll}; value of rolling {advice.roll_value_bits:.2f} bits")
+        details = getattr(self, "_wording", PLAIN).details
+        if details:
+            self.status.setText(f"{roll}; value of rolling {advice.roll_value_bits:.2f} bits")
+        else:
+            self.status.setText(f"{roll}: your moves, the most useful first (a suggestion made "
+                                f"there, or the way towards a room for later)")
         lines = []
-        for m in advice.moves[:5]:
+        for rank, m in enumerate(advice.moves[:5], 1):
+            if not details:
+                lines.append(f"{rank}. {_plain_move(m)}")
+                continue
             to = m.to if isinstance(m.to, str) else f"square {m.to[0]},{m.to[1]}"
             if m.to == "passage":
                 to = f"passage to the {m.room}"
@@ -331,6 +341,29 @@ class BoardPanel(QWidget):
         if advice.accuse:
             lines.insert(0, "<b>Accuse now</b> beats moving.")
         self.moves.setText("<br>".join(lines))
+
+
+def _plain_move(m) -> str:
+    """One move of the turn advice in a player's words (rich text): where to, the chance to
+    reach it this turn, the suggestion to make there or the room it heads for."""
+    if m.to == "passage":
+        to = f"Take the secret passage to the {esc(m.room)}"
+    elif m.to == "stay":
+        to = f"Stay in the {esc(m.room)}"
+    elif isinstance(m.to, str):
+        to = f"Go to the {esc(m.to)}"
+    else:
+        to = "Walk along the corridor"
+    if isinstance(m.to, str) and m.to not in ("passage", "stay") and m.p_reach < 0.005:
+        # out of reach with any roll this turn: a plan for the next one
+        what = (f", to suggest {esc(', '.join(m.suggestion))} there next turn" if m.suggestion
+                else "")
+        return f"<b>Head for the {esc(m.to)}</b> (out of reach this turn){what}"
+    chance = f" (reach this turn: {m.p_reach:.0%})" if m.p_reach < 1 else ""
+    what = (f" and suggest {esc(', '.join(m.suggestion))}" if m.suggestion
+            else f" towards the {esc(m.towards)}" if m.towards else "")
+    pull = f"; it pulls {esc(m.pulls['player'])} into the room" if m.pulls else ""
+    return f"<b>{to}</b>{chance}{what}{pull}"
 
 
 def turn_job_for(setup, events: tuple, options: dict):

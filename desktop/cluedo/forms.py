@@ -202,12 +202,13 @@ class NewGameDialog(NewGameDialogBase):
                                       "they lack, neutral (their suggestions say nothing about "
                                       "their hand), bluffing with their own cards, or learned from "
                                       "the log; see docs/cluedo-suggestion-model.md"),
-                Column("ρ", lambda s: None if s.me or s.suggests == LEARN else s.rho, numeric=True,
-                       edit=_set_rho, editor=_rho_editor, width=60,
+                Column("Own cards?", lambda s: None if s.me or s.suggests == LEARN else s.rho,
+                       numeric=True, edit=_set_rho, editor=_rho_editor, width=80,
                        editable=lambda s: not s.me and s.suggests != LEARN, format=lambda v: f"{v:g}",
-                       header_tooltip="the odds of naming a card of their own against a card they "
-                                      "lack: below 1 they suggest what they lack (0: never their "
-                                      "own), 1 neutral, above 1 they bluff"),
+                       header_tooltip="How readily do they name a card of their own? The odds of "
+                                      "naming one of their own cards against one they lack: below "
+                                      "1 they suggest what they lack (0: never their own), 1 "
+                                      "neutral, above 1 they bluff (the model's ρ)"),
                 Column("Pawn", lambda s: s.pawn, edit=_set_pawn, editor=self._pawn_editor, width=130,
                        editable=lambda s: self._has_board(),
                        header_tooltip="the suspect whose pawn this player moves on the board: "

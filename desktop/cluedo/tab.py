@@ -39,12 +39,28 @@ from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.side_panes import SidePanes
 from desktop.widgets.unchanged import clear_text, set_tab_text
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
+from desktop.wording import PLAIN, Wording
 from desktop.zoom import scaled_size
 from engines import cluedo
 from engines.cluedo.opponents import MIN_INTERVAL_SAMPLES
 
+#: The methods' names in the Details view (the technical ones) …
 METHOD_LABELS = {"exact": "Exact (count deals)", "center": "Analytical center (cvxpy)",
                  "montecarlo": "Monte Carlo (exact sampling)"}
+#: … and in plain words.
+METHOD_WORDS = {"exact": "Exact", "center": "Quick estimate",
+                "montecarlo": "Random deals (estimate)"}
+#: When to accuse, in a player's words (the rule with its symbols is the Details view's tooltip).
+RULE_WORDS = ("Accuse now when your best guess is at least as likely to be right as it is that "
+              "every opponent fails to name the envelope before your next turn.\n"
+              "Your best guess: the most likely suspect, weapon and room, with the chance it is "
+              "right.\nBefore your next turn: what each opponent knows now, plus one more "
+              "suggestion each (they all move before you do).")
+
+
+def method_label(method: str, wording: Wording) -> str:
+    """The name of an inference method as ``wording`` words it."""
+    return wording.pick(METHOD_WORDS.get(method, method), METHOD_LABELS.get(method, method))
 ENVELOPE = "envelope"
 
 
@@ -59,16 +75,29 @@ class _Ranked:
     bits: float
     exact: bool
     samples: int
+    top: float = 0.0            # the best row's bits: a full bar in plain words
 
 
-SUGGESTION_COLUMNS = (
-    Column("Suspect", lambda r: r.suspect),
-    Column("Weapon", lambda r: r.weapon),
-    Column("Room", lambda r: r.room),
-    Column("Bits", lambda r: f"{r.bits:.2f}" if r.exact else f"≈{r.bits:.2f}", numeric=True,
-           tooltip=lambda r: ("exact: counted over every consistent deal" if r.exact else
-                              f"estimated from {r.samples} uniformly sampled deals")),
-)
+def suggestion_columns(wording: Wording) -> tuple:
+    """The best suggestions' columns: "Information" as a bar relative to the best suggestion
+    by default, "Bits" in the Details view."""
+    return (
+        Column("Suspect", lambda r: r.suspect),
+        Column("Weapon", lambda r: r.weapon),
+        Column("Room", lambda r: r.room),
+        Column(wording.pick("Information", "Bits"),
+               lambda r: wording.information(r.bits, r.top, approximate=not r.exact, unit=False),
+               numeric=wording.details,
+               tooltip=lambda r: wording.pick(
+                   ("How much this suggestion's answer is expected to tell you about the "
+                    "envelope: a full bar is the best suggestion"
+                    + ("" if r.exact else " (estimated from deals drawn at random)")),
+                   ("exact: counted over every consistent deal" if r.exact else
+                    f"estimated from {r.samples} uniformly sampled deals"))),
+    )
+
+
+SUGGESTION_COLUMNS = suggestion_columns(PLAIN)
 
 
 def knows_rows(est) -> list:
@@ -78,6 +107,34 @@ def knows_rows(est) -> list:
                      o.envelope_entropy_bits, o.entropy_standard_error,
                      o.samples, o.out, None if o.exact else o.interval)
             for o in est.opponents.values()]
+
+
+def how_often(p: float) -> str:
+    """A chance as a player says it: "every time", "nearly always", "most of the time", "about
+    half the time", "now and then", "rarely" (then the percentage)."""
+    if p >= 0.995:
+        return "for certain"
+    if p >= 0.9:
+        return f"nearly always ({percent(p)})"
+    if p >= 0.6:
+        return f"most of the time ({percent(p)})"
+    if p >= 0.4:
+        return f"about half the time ({percent(p)})"
+    if p >= 0.15:
+        return f"now and then ({percent(p)})"
+    return f"rarely ({percent(p)})"
+
+
+def plain_advice(scope: str, triple, p_correct: float, q: str, accuse: bool) -> str:
+    """The accuse/wait advice in a player's words: how often the best guess is right, and the
+    chance that an opponent names the envelope before your next turn (``q``, worded)."""
+    guess = ", ".join(triple)
+    if accuse:
+        return (f"{scope}{guess} is right {how_often(p_correct)}, and an opponent may name the "
+                f"envelope before your next turn: {q}.")
+    return (f"{scope}{guess} would be right {how_often(p_correct)}; an opponent names the "
+            f"envelope before your next turn with a chance of {q}: waiting for more clues is "
+            f"the better bet.")
 
 
 class Tab(GameTab):
@@ -110,7 +167,7 @@ class Tab(GameTab):
         bar.addWidget(QLabel("Method:"))
         self.method = QComboBox()
         for m in cluedo.METHODS:
-            self.method.addItem(METHOD_LABELS.get(m, m), m)
+            self.method.addItem(method_label(m, PLAIN), m)
         self.method.currentIndexChanged.connect(self.request_inference)
         self.method.currentIndexChanged.connect(self._method_changed)
         bar.addWidget(self.method)
@@ -150,7 +207,7 @@ class Tab(GameTab):
         self.document.eventsInserted.connect(self._suggestion_logged)
         ml.addWidget(self.form)
         ml.addLayout(self._build_ranking_head())
-        self.advice_panel = AdvicePanel(RULE_TEXT)
+        self.advice_panel = AdvicePanel(RULE_WORDS)
         self.advice_panel.detailsRequested.connect(self._show_who_is_close)
         ml.addWidget(self.advice_panel)
         self.rec_table = RankingTable(SUGGESTION_COLUMNS, stretch=True,
@@ -166,7 +223,10 @@ class Tab(GameTab):
     def _build_ranking_head(self) -> QHBoxLayout:
         """The best suggestions' title and the room they are ranked for."""
         rec_head = QHBoxLayout()
-        rec_title = QLabel("<b>Best suggestions</b> (expected information gain about the envelope)")
+        rec_title = QLabel()
+        self.worded(rec_title.setText, "<b>Best suggestions</b> (what each would tell you about "
+                    "the envelope)", "<b>Best suggestions</b> (expected information gain about the "
+                    "envelope)")
         rec_title.setWordWrap(True)
         rec_head.addWidget(rec_title, 1)
         self.room = QComboBox()
@@ -183,7 +243,10 @@ class Tab(GameTab):
         plots = QTabWidget()
         plots.addTab(self.plot, "Envelope")
         self.entropy_plot = BeliefPlot("Uncertainty about the envelope", y_label="bits", y_range=None)
-        plots.addTab(self.entropy_plot, "Entropy")
+        plots.addTab(self.entropy_plot, "Uncertainty")
+        self.worded(lambda t: plots.setTabText(plots.indexOf(self.entropy_plot), t),
+                    "Uncertainty", "Entropy")
+        self.worded(self.entropy_plot.set_y_label, "uncertainty", "bits")
         self.side_tabs = plots
         self.who_page = self._build_who_is_close()
         plots.addTab(self.who_page, "Who is close?")
@@ -229,7 +292,13 @@ class Tab(GameTab):
         self.who_title = QLabel()
         self.who_title.setTextFormat(Qt.PlainText)
         self.who_title.setWordWrap(True)
-        self.who_title.setToolTip(
+        self.worded(
+            self.who_title.setToolTip,
+            "The chance that what each opponent has seen (their hand, every suggestion's public "
+            "part, failed accusations, the cards shown to them) already tells them the "
+            "envelope, now. \"About\": estimated from deals drawn at random (View → Show "
+            f"details gives the margin). The dashed tick marks the warning level "
+            f"({percent(LIKELY_KNOWS)}).",
             "The chance that what each opponent has seen (their hand, every suggestion's public "
             "part, failed accusations, the cards shown to them) already determines the "
             "envelope. When the figure is sampled, the bar's whisker and the brackets give its 95 % "
@@ -295,8 +364,12 @@ class Tab(GameTab):
         deals = post.consistent_deals
         text = ("" if k == len(self.document.events) else f"<i>as after entry {k}</i> · ")
         self.opponents.hold()    # its task waits for the ranking's first estimate of moment k
-        text += f"{deals:,} consistent deals" if deals is not None else "approximate (analytical center)"
-        if post.method == "montecarlo" and getattr(post, "samples", None):
+        wording = self.snapshot.wording
+        if deals is not None:
+            text += wording.pick(f"{deals:,} possible deals", f"{deals:,} consistent deals")
+        else:
+            text += wording.pick("approximate", "approximate (analytical center)")
+        if post.method == "montecarlo" and getattr(post, "samples", None) and wording.details:
             text += f" · {post.samples:,} exact samples (± = standard error, %)"
         note = getattr(post, "note", None)
         if note:
@@ -320,7 +393,7 @@ class Tab(GameTab):
     def show_stale(self, stale: bool = True) -> None:
         super().show_stale(stale)
         if stale:
-            label = METHOD_LABELS.get(self.method.currentData(), self.method.currentText())
+            label = method_label(self.method.currentData(), self.snapshot.wording)
             self.deals_label.setText(f"<span style='{muted_css()}'><i>computing… ({label})</i></span>")
             clear_text(self.accuse_label)
             self.strip.set_stale(True)
@@ -346,13 +419,18 @@ class Tab(GameTab):
             env = {c: last.probability(c, ENVELOPE) for c in cards}
             top = max(env, key=env.get)
             series[f"{cat}: {top}"] = [p.probability(top, ENVELOPE) for p in timeline.posteriors]
-        self.entropy_plot.set_series({"envelope entropy (bits)": [p.envelope_entropy_bits()
-                                                                  for p in timeline.posteriors]})
+        name = self.snapshot.wording.pick("how open the envelope still is",
+                                          "envelope entropy (bits)")
+        self.entropy_plot.set_series({name: [p.envelope_entropy_bits()
+                                             for p in timeline.posteriors]})
         return series
 
     def status_text(self, post, seconds: float) -> str:
-        deals = f"{post.consistent_deals:,} consistent deals" if post.consistent_deals is not None else "approximate"
-        return f"Cluedo · {METHOD_LABELS.get(post.method, post.method)} · {seconds * 1000:.0f} ms · {deals}"
+        wording = self.snapshot.wording
+        deals = (wording.pick(f"{post.consistent_deals:,} possible deals",
+                              f"{post.consistent_deals:,} consistent deals")
+                 if post.consistent_deals is not None else "approximate")
+        return f"Cluedo · {method_label(post.method, wording)} · {seconds * 1000:.0f} ms · {deals}"
 
     def show_moment(self, snap) -> None:
         """The ranking and "Ready to accuse" of the moment shown; the refuting advice of the
@@ -396,19 +474,24 @@ class Tab(GameTab):
         if rows:
             shown_exact = sum(rec.is_exact(s, w, room) for s, w, room, _ in rows)
             note = "Double-click a suggestion to put it in the form."
+            details = snap.wording.details
             if counting:
                 note = (f"≈ estimated from {rec.samples} sampled deals; counting the best "
-                        f"exactly…")
+                        f"exactly…" if details else "Estimated for now; counting the best "
+                        "exactly…")
             elif shown_exact < len(rows):
                 note += (f" ≈: estimated from {rec.samples} sampled deals (no time left to count "
-                         f"it exactly).")
+                         f"it exactly)." if details else " Some are estimates (no time left to "
+                         "count them exactly).")
         else:
             note = ("The envelope is certain: accuse!" if rec.accusation else
                     "No suggestion can tell you more.")
         if not snap.live:
             note = f"Ranked {snap.scope()}. {note}"
         self.rec_note.setText(note)
-        self.rec_table.set_rows([_Ranked(s, w, room, bits, rec.is_exact(s, w, room), rec.samples)
+        top = max((bits for *_t, bits in rows), default=0.0)
+        self.rec_table.set_rows([_Ranked(s, w, room, bits, rec.is_exact(s, w, room), rec.samples,
+                                         top)
                                  for s, w, room, bits in rows])
         if rec.accusation and snap.status is Status.READY:
             scope = "" if snap.live else f"As after entry {snap.k}: "
@@ -437,13 +520,28 @@ class Tab(GameTab):
 
     @Slot(int, object, float)
     def _on_advice(self, _rev, advice, _secs) -> None:
+        self._refute_advice = advice
         if not advice:
             self.form.set_advice("You hold none of these cards: you cannot refute — check the cards.")
             return
         best = advice[0]
-        others = ", ".join(f"{esc(c)} ({b:.2f} bits)" for c, b in advice[1:])
-        self.form.set_advice(f"Show <b>{esc(best[0])}</b>: it tells the others least ({best[1]:.2f} bits)"
+        if self.snapshot.wording.details:
+            others = ", ".join(f"{esc(c)} ({b:.2f} bits)" for c, b in advice[1:])
+            self.form.set_advice(f"Show <b>{esc(best[0])}</b>: it tells the others least "
+                                 f"({best[1]:.2f} bits)"
                                  + (f"; rather than {others}" if others else ""))
+            return
+        others = " or ".join(esc(c) for c, _b in advice[1:])
+        self.form.set_advice(f"Show <b>{esc(best[0])}</b>: it tells the others least"
+                             + (f" (rather than {others})" if others else ""))
+
+    def wording_changed(self, wording) -> None:
+        self.rec_table.set_columns(suggestion_columns(wording))
+        for i in range(self.method.count()):
+            self.method.setItemText(i, method_label(self.method.itemData(i), wording))
+        self.advice_panel.rule_text = wording.pick(RULE_WORDS, RULE_TEXT)
+        if getattr(self, "_refute_advice", None) is not None:
+            self._on_advice(0, self._refute_advice, 0.0)
 
     # -- who is close to solving, and when to accuse ----------------------------------------
     def _show_opponents(self, k: int) -> None:
@@ -495,8 +593,10 @@ class Tab(GameTab):
     def _render_opponents(self, view: OpponentsView) -> None:
         est = view.estimate
         self.strip.set_stale(False)
-        self.strip.set_rows(knows_rows(est))
-        how = "exact" if est.exact else f"{est.samples:,} sampled deals"
+        wording = self.snapshot.wording
+        self.strip.set_rows(knows_rows(est), wording)
+        how = ("exact" if est.exact else
+               wording.pick("estimated", f"{est.samples:,} sampled deals"))
         if self.opponents.is_refining() and not view.complete:
             how += " · refining…"
         self.who_title.setText(self._who_title(view.k, how))
@@ -507,8 +607,11 @@ class Tab(GameTab):
             accuse = adv.advice == "accuse now"
             q = percent(adv.p_opponent_knows_before_my_turn, False)
             if not est.exact and est.p_any_next_interval is not None:
-                lo, hi = est.p_any_next_interval      # Wilson, from the look-ahead's deals
-                q += f" (95\u00a0% interval {100 * lo:.0f}–{100 * hi:.0f}, {est.samples:,} deals)"
+                # Wilson, from the look-ahead's deals
+                q = wording.chance(adv.p_opponent_knows_before_my_turn, est.p_any_next_interval,
+                                   est.samples)
+            elif not est.exact and not wording.details:
+                q = f"about\u00a0{q}"
             elif not est.exact:
                 # "≈" as the strip beside it marks an estimate without an interval; as long as the
                 # interval's text, so the panel keeps its lines when the interval comes
@@ -516,11 +619,13 @@ class Tab(GameTab):
                      f"{MIN_INTERVAL_SAMPLES})")
             n = len(self.document.events)
             scope = "" if view.k >= n else f"As after entry {view.k}: "
-            self.advice_panel.set_advice(
-                "Accuse now" if accuse else "Wait",
-                f"{scope}{', '.join(adv.triple)}: right with {percent(adv.p_correct)}. "
-                f"Before your next turn, an opponent can name the envelope (what they know now, "
-                f"plus one suggestion each): {q}.", accuse)
+            if wording.details:
+                detail = (f"{scope}{', '.join(adv.triple)}: right with {percent(adv.p_correct)}. "
+                          f"Before your next turn, an opponent can name the envelope (what they "
+                          f"know now, plus one suggestion each): {q}.")
+            else:
+                detail = plain_advice(scope, adv.triple, adv.p_correct, q, accuse)
+            self.advice_panel.set_advice("Accuse now" if accuse else "Wait", detail, accuse)
         knowers = view.likely_knowers(LIKELY_KNOWS)
         if knowers:
             who = ", ".join(f"{name} ({percent(p, exact)}{', exact' if exact else ''})"

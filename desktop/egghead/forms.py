@@ -773,7 +773,7 @@ class NewGameDialog(NewGameDialogBase):
 
         s = comb(self.values.value() + self.cards.value() - 1, self.cards.value())
         n = self.n_players.value()
-        text = f"{s} possible stacks per player, {s}^{n} = {s ** n:,} worlds."
+        text = f"{s} possible stacks per player, {s}^{n} = {s ** n:,} possible deals of the table."
         warn = False
         table = egghead.table_bytes(n, s)
         limit = egghead.max_table_bytes(self.values.value(), self.cards.value())

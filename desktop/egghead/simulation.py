@@ -55,7 +55,7 @@ RESULT_COLUMNS = (
            header_tooltip="mean rounds needed to solve once"),
     Column("Variance", lambda r: r.stats.variance, numeric=True, format=lambda v: f"{v:.1f}",
            header_tooltip="variance of X (rounds²)"),
-    Column("P(win)", lambda r: r.win, numeric=True, format=lambda v: f"{100 * v:.1f}%",
+    Column("Wins", lambda r: r.win, numeric=True, format=lambda v: f"{100 * v:.1f}%",
            header_tooltip="P(one player of this mode is first to the target points), ties "
                           "counting for all"),
     Column("Seed mean", lambda r: SEED_MEAN[r.mode] if r.analysing == 1 else "", numeric=True,

@@ -132,7 +132,7 @@ class Tab(GameTab):
     GAME = "egghead"
 
     def make_plot(self) -> BeliefPlot:
-        return BeliefPlot("My valid stacks after each event", y_label="valid stacks (log scale)",
+        return BeliefPlot("Stacks I could have, after each event", y_label="stacks I could have (log scale)",
                           y_range=None, log_y=True)
 
     # -- layout -----------------------------------------------------------------------------
@@ -218,7 +218,7 @@ class Tab(GameTab):
         ml = QVBoxLayout(mid)
         self.others_label = _rich_label()
         ml.addWidget(self.others_label)
-        self.valids_title = _rich_label("<b>My valid stacks</b>")  # long counts must not widen the pane
+        self.valids_title = _rich_label("<b>Stacks I could have</b>")  # long counts must not widen the pane
         ml.addWidget(self.valids_title)
         self.valids = ColumnTable(STACK_COLUMNS, stretch=True, sortable=True, tooltip=(
             "Grey rows: stacks the answers allow but the reactions ruled out (what behavioural "
@@ -227,9 +227,14 @@ class Tab(GameTab):
         self.valids.setContextMenuPolicy(Qt.CustomContextMenu)
         self.valids.customContextMenuRequested.connect(self._valids_menu)
         ml.addWidget(self.valids, 3)
-        ml.addWidget(_rich_label("<b>Each of my cards</b> (sorted, lowest first): P(value)"))
+        cards_title = _rich_label("")
+        self.worded(cards_title.setText,
+                    "<b>Each of my cards</b> (sorted, lowest first): the chance of each value",
+                    "<b>Each of my cards</b> (sorted, lowest first): P(value)")
+        ml.addWidget(cards_title)
         self.position_model = ProbabilityTableModel(
-            [], [], tooltip=lambda row, col, p: f"P(my {row.split(' ')[0]} card shows {col}) = {p:.6f}")
+            [], [], tooltip=lambda row, col, p: f"Chance that my {row.split(' ')[0]} card shows {col}: "
+                                        f"{100 * p:.4g} %")
         # every row shown, at any zoom, with or without a scroll bar
         self.position_view = FittedWorksheetView()
         self.position_view.setModel(self.position_model)
@@ -354,8 +359,9 @@ class Tab(GameTab):
         self._show_others(post)
         self._fill_valids(post)
         self.position_model.set_matrix(np.array(post.position_probabilities, dtype=float))
-        self.learned_label.setText(learned_text(post) + f" · {post.worlds:,} worlds publicly "
-                                   f"possible · entropy {post.entropy_bits:.2f} bits")
+        self.learned_label.setText(learned_text(post) + self.snapshot.wording.pick(
+            f" · {post.worlds:,} deals still possible as everyone at the table sees it",
+            f" · {post.worlds:,} worlds publicly possible · entropy {post.entropy_bits:.2f} bits"))
         if live:
             self._update_forms(post)
 
@@ -374,7 +380,8 @@ class Tab(GameTab):
             j = int(np.argmax(post.my_probabilities))
             self.solve_label.setText(
                 f"{then}<span style='font-size:x-large; color:{tone('#6d4c00')}'><b>Can I solve now? Not yet"
-                f"</b></span> — {len(post.my_valids)} valid stacks; most likely "
+                f"</b></span> — {len(post.my_valids)} "
+                f"{self.snapshot.wording.pick('stacks possible', 'valid stacks')}; most likely "
                 f"{stack_text(post.my_valids[j])} ({format_probability(post.my_probabilities[j])})")
 
     def _show_others(self, post) -> None:
@@ -437,7 +444,8 @@ class Tab(GameTab):
         if setup.behavioural_analysis:
             have = set(post.my_valids)
             extra = [s for s in post.my_valids_without_ba if s not in have]
-        head = f"<b>My valid stacks</b>: {len(post.my_valids)}"
+        head = (f"<b>{self.snapshot.wording.pick('Stacks I could have', 'My valid stacks')}</b>: "
+                f"{len(post.my_valids)}")
         if setup.behavioural_analysis:
             head += f" with behavioural analysis, {post.valid_count_without_ba} from the answers alone"
         else:
@@ -503,6 +511,9 @@ class Tab(GameTab):
         return {SERIES_BA: pick("valids_with_ba"), SERIES_NO_BA: pick("valids_without_ba")}
 
     def status_text(self, post, seconds: float) -> str:
+        if not self.snapshot.wording.details:
+            return (f"Egghead · {seconds * 1000:.0f} ms · {len(post.my_valids)} stacks I could "
+                    f"have")
         return (f"Egghead · master table · {seconds * 1000:.0f} ms · {len(post.my_valids)} valid "
                 f"stacks · {post.worlds:,} worlds")
 

@@ -125,9 +125,9 @@ class CharacterCard(QWidget):
         lines += [esc(f"{k.replace('_', ' ')}: {('yes' if v else 'no') if isinstance(v, bool) else v}")
                   for k, v in c.values]
         if c.note:
-            lines.append(f"<i>disputed: {esc(c.note)}</i>")
+            lines.append(f"<i>the sources disagree: {esc(c.note)}</i>")
         if self.probability is not None:
-            lines.append(f"posterior: {self.probability:.4f}")
+            lines.append(f"chance it is this card: {100 * self.probability:.1f} %")
         if self.down:
             lines.append("knocked down by you — click to stand it up" if self.by_me
                          else "ruled out by an answer")

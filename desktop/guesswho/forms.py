@@ -131,9 +131,10 @@ class NewGameDialog(NewGameDialogBase):
         self.error_rate.setDecimals(2)
         self.error_rate.setSingleStep(0.01)
         self.error_rate.setSpecialValueText("0 (answers are always right)")
-        self.error_rate.setToolTip("Probability that the opponent answers a question wrongly; "
-                                   "above 0, answers weigh cards instead of knocking them down")
-        form.addRow("Answer error rate ε", self.error_rate)
+        self.error_rate.setToolTip("Probability that the opponent answers a question wrongly (the "
+                                   "model's ε); above 0, answers weigh cards instead of knocking "
+                                   "them down")
+        form.addRow("How often do they answer wrongly?", self.error_rate)
         self.opponent = QSpinBox()
         self.opponent.setRange(0, 99)
         self.opponent.setSpecialValueText("unknown")
@@ -222,7 +223,8 @@ class SimulationPanel(SimulationPanelBase):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         intro = QLabel("Strategies against each other on this board and rules: random secrets, "
-                       "first player alternating; win rates with 95% Wilson intervals.")
+                       "first player alternating; each win rate with the range it surely lies "
+                       "in (hover a header for how it is computed).")
         intro.setWordWrap(True)
         lay.addWidget(intro)
         lay.addWidget(self._build_strategies_box())

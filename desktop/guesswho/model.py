@@ -16,6 +16,7 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QTableView
 
 from desktop.widgets.columns import Column, ColumnTableModel, is_missing
+from desktop.wording import PLAIN, Wording
 
 #: Item data roles of :class:`QuestionTableModel`.
 QuestionRole = Qt.ItemDataRole.UserRole + 11  # the question in event form (dict)
@@ -53,25 +54,52 @@ def _tooltip(r: QuestionRow) -> str:
     return tip + (f"\n★ {r.star}" if r.star else "")
 
 
+def _plain_tooltip(r: QuestionRow) -> str:
+    rq = r.ranked
+    shown = ("★ " if r.star else "") + r.label
+    tip = (f"{shown}\n{rq.yes} standing cards say yes, {rq.no} say no: the closer to half and "
+           f"half, the more the answer tells you")
+    return tip + (f"\n★ {r.star}" if r.star else "")
+
+
 def _starred(r: QuestionRow) -> bool:
     return bool(r.star)
 
 
-def _column(title: str, value, header_tooltip: str, **kw) -> Column:
-    return Column(title, value, tooltip=_tooltip, bold=_starred, header_tooltip=header_tooltip, **kw)
+def question_columns(wording: Wording) -> tuple:
+    """The ranked questions, declared as data (the split is drawn as a bar by
+    SplitBarDelegate): plain words by default ("Information" as a bar, a full bar the one bit
+    of a question that halves the cards; "Cards left"), bits and the expected count in the
+    Details view."""
+    tooltip = _tooltip if wording.details else _plain_tooltip
+
+    def column(title: str, value, header_tooltip: str, **kw) -> Column:
+        return Column(title, value, tooltip=tooltip, bold=_starred, header_tooltip=header_tooltip,
+                      **kw)
+
+    return (
+        column("Question", lambda r: ("★ " if r.star else "") + r.label,
+               "The question (★ = advised)"),
+        column(wording.pick("Information", "Bits"), lambda r: r.ranked.information_bits,
+               wording.pick("How much the answer is expected to tell you: a full bar is a "
+                            "question that knocks down half the cards either way",
+                            "Expected information gain of the answer, bits"),
+               numeric=wording.details,
+               format=lambda v: wording.information(v, 1.0) if not wording.details else f"{v:.3f}",
+               # a zero in grey; an empty bar says "nothing" in the text colour (legible)
+               foreground=lambda r: _grey() if wording.details and
+               (r.ranked.information_bits or 0) <= 1e-12 else None),
+        column(wording.pick("Yes / no", "Split yes / no"), lambda r: f"{r.ranked.yes} / {r.ranked.no}",
+               "Cards still standing on the yes side / the no side"),
+        column(wording.pick("Cards left", "Left"), lambda r: r.ranked.expected_remaining,
+               wording.pick("How many cards you can expect to be standing after the answer",
+                            "Expected number of cards standing after the answer"),
+               numeric=True,
+               format=lambda v: f"{v:.1f}" if wording.details else f"about {v:.0f}"),
+    )
 
 
-#: The ranked questions, declared as data (the split is drawn as a bar by SplitBarDelegate).
-QUESTION_COLUMNS = (
-    _column("Question", lambda r: ("★ " if r.star else "") + r.label, "The question (★ = advised)"),
-    _column("Bits", lambda r: r.ranked.information_bits, "Expected information gain of the "
-            "answer, bits", numeric=True, format=lambda v: f"{v:.3f}",
-            foreground=lambda r: _grey() if (r.ranked.information_bits or 0) <= 1e-12 else None),
-    _column("Split yes / no", lambda r: f"{r.ranked.yes} / {r.ranked.no}",
-            "Cards still standing on the yes side / the no side"),
-    _column("Left", lambda r: r.ranked.expected_remaining, "Expected number of cards standing "
-            "after the answer", numeric=True, format=lambda v: f"{v:.1f}"),
-)
+QUESTION_COLUMNS = question_columns(PLAIN)
 
 
 class QuestionTableModel(ColumnTableModel):

@@ -126,15 +126,17 @@ class Tab(GameTab):
         self.compound.setToolTip("House rule: allow “A or B?” questions")
         self.compound.toggled.connect(self._compound_toggled)
         bar.addWidget(self.compound)
-        bar.addWidget(QLabel("Answer error ε"))
+        error_label = QLabel()
+        self.worded(error_label.setText, "Wrong answers", "Answer error ε")
+        bar.addWidget(error_label)
         self.error_rate = QDoubleSpinBox()
         self.error_rate.setRange(0.0, 0.45)
         self.error_rate.setDecimals(2)
         self.error_rate.setSingleStep(0.01)
         self.error_rate.setKeyboardTracking(False)
-        self.error_rate.setToolTip("Probability that the opponent answers wrongly. Above 0, answers "
-                                   "weigh the cards (badges show each card's posterior) instead "
-                                   "of knocking them down.")
+        self.error_rate.setToolTip("How often does the opponent answer wrongly? (the model's ε, "
+                                   "a probability). Above 0, answers weigh the cards (badges show "
+                                   "each card's chance) instead of knocking them down.")
         self.error_rate.valueChanged.connect(self._error_rate_changed)
         bar.addWidget(self.error_rate)
         bar.addStretch(1)
@@ -266,7 +268,10 @@ class Tab(GameTab):
         plots.addTab(self.plot, "Cards")
         self.entropy_plot = BeliefPlot("Uncertainty about the secret character", y_label="bits",
                                        y_range=None)
-        plots.addTab(self.entropy_plot, "Entropy")
+        plots.addTab(self.entropy_plot, "Uncertainty")
+        self.worded(lambda t: plots.setTabText(plots.indexOf(self.entropy_plot), t),
+                    "Uncertainty", "Entropy")
+        self.worded(self.entropy_plot.set_y_label, "uncertainty", "bits")
         self.win_plot = BeliefPlot("My win probability (my turn to ask, both optimal)")
         plots.addTab(self.win_plot, "Win odds")
         self.sim_runner = self.make_runner("simulate", priority=Priority.BACKGROUND)
@@ -340,6 +345,10 @@ class Tab(GameTab):
                             error_rate=round(float(value), 4))
 
     # -- results --------------------------------------------------------------------------
+    def wording_changed(self, wording) -> None:
+        from desktop.guesswho.model import question_columns
+        self.questions.set_columns(question_columns(wording))
+
     def beliefs_views(self) -> list:
         return [self.board_view, self.question_view]   # the ranked questions are of the beliefs
 
@@ -417,10 +426,16 @@ class Tab(GameTab):
         if k != len(self.document.events):
             parts.append(f"<i>as after entry {k}</i>")
         parts.append(f"<b>{post.n_candidates}</b> card{'s' if post.n_candidates != 1 else ''} standing")
-        parts.append(f"entropy {post.entropy_bits:.2f} bits")
-        if post.expected_questions is not None:
+        details = self.snapshot.wording.details
+        if details:
+            parts.append(f"entropy {post.entropy_bits:.2f} bits")
+        if post.expected_questions is not None and details:
             exact = "" if post.expected_questions_exact else " (upper bound)"
             parts.append(f"{post.expected_questions:.2f} questions expected with best play{exact}")
+        elif post.expected_questions is not None:
+            most = "" if post.expected_questions_exact else "at most "
+            parts.append(f"{most}about {post.expected_questions:.1f} more questions with the "
+                         f"best play")
         if post.n_candidates == 1:
             name = next(iter(post.candidates))
             parts.append(f"<span style='color:{tone('#1b5e20')}'><b>it is {esc(name)}</b></span>")
@@ -436,15 +451,16 @@ class Tab(GameTab):
     def plot_series(self, timeline) -> dict:
         posts = timeline.posteriors
         self.win_plot.set_series({"my win probability": [p.win_probability for p in posts]})
-        self.entropy_plot.set_series({"entropy (bits)": [p.entropy_bits for p in posts]})
+        name = self.snapshot.wording.pick("how open it still is", "entropy (bits)")
+        self.entropy_plot.set_series({name: [p.entropy_bits for p in posts]})
         series = {"cards standing": [float(p.n_candidates) for p in posts]}
         if self.document.setup.error_rate > 0:
             series["most likely cards"] = [float(p.likely.sum()) for p in posts]
         return series
 
     def status_text(self, post, seconds: float) -> str:
-        return (f"Guess Who? · {post.n_candidates} standing · {post.entropy_bits:.2f} bits · "
-                f"{seconds * 1000:.0f} ms")
+        bits = f" · {post.entropy_bits:.2f} bits" if self.snapshot.wording.details else ""
+        return f"Guess Who? · {post.n_candidates} standing{bits} · {seconds * 1000:.0f} ms"
 
     # -- questions and answers ------------------------------------------------------------
     def _advised(self, post) -> Optional[dict]:

@@ -339,7 +339,7 @@ class NewGameDialog(QDialog):
                 e.setPlaceholderText("empty: 3-player game")
             form.addRow(f"Opponent {k + 1}", e)
             self.opp_edits.append(e)
-        self.deception = QCheckBox("Deception model (learn θ per opponent)")
+        self.deception = QCheckBox("Opponents may mislead (learn how often, per opponent)")
         self.deception.setChecked(setup.deception.enabled)
         form.addRow("", self.deception)
         return form

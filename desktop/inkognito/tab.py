@@ -33,11 +33,14 @@ from desktop.widgets.plain_text import esc
 from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.side_panes import SidePanes
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView, format_probability
+from desktop.wording import PLAIN, Wording
 from engines import inkognito
 from engines.core.errors import EngineError, SessionFormatError
 
 METHOD_LABELS = {"joint": "Joint (all opponents together)",
                  "independent": "Independent (per opponent, as in Höhle's model)"}
+#: The methods in plain words (the technical names are the Details view's).
+METHOD_WORDS = {"joint": "All opponents together", "independent": "One opponent at a time"}
 
 
 _TITLES = ("lord", "lady", "madame", "madam", "colonel", "col.", "mr", "mrs", "miss", "dr")
@@ -71,7 +74,7 @@ class BeliefCard(QWidget):
         self.model = ProbabilityTableModel(
             [("", [_compact(i) for i in setup.identities]), ("", ["any"])],
             [b[:5] if len(b.split()) == 1 else short_name(b) for b in setup.builds] + ["any"],
-            tooltip=lambda r, c, p: f"P({opponent}: {r}, {c}) = {p:.4f}")
+            tooltip=lambda r, c, p: f"Chance that {opponent} is {r}, {c}: {100 * p:.3g} %")
         self.view = WorksheetView()
         self.view.setModel(self.model)
         self.view.verticalHeader().setDefaultSectionSize(21)
@@ -99,7 +102,7 @@ class BeliefCard(QWidget):
         None before a belief is shown."""
         return self.model.matrix()
 
-    def show_belief(self, b, setup) -> None:
+    def show_belief(self, b, setup, wording: Wording = PLAIN) -> None:
         j = np.asarray(b.joint, dtype=float)
         m = np.full((5, 5), np.nan)
         m[:4, :4] = j
@@ -115,8 +118,10 @@ class BeliefCard(QWidget):
             g, p = b.theta
             c = np.cumsum(p)
             lo, hi = g[np.searchsorted(c, 0.05)], g[min(np.searchsorted(c, 0.95), len(g) - 1)]
-            self.theta.setText(f"θ (lone-statement truth): mean {b.theta_mean:.2f}, "
-                               f"90% in [{lo:.2f}, {hi:.2f}]")
+            self.theta.setText(wording.pick(
+                f"Their lone card is the true one about {100 * b.theta_mean:.0f} % of the time "
+                f"(likely between {100 * lo:.0f} and {100 * hi:.0f} %)",
+                f"θ (lone-statement truth): mean {b.theta_mean:.2f}, 90% in [{lo:.2f}, {hi:.2f}]"))
             self.theta.show()
         else:
             self.theta.hide()
@@ -127,12 +132,23 @@ class BeliefCard(QWidget):
 
 
 #: The next-question ranking (rows: engines.inkognito.RankedQuestion).
-QUESTION_COLUMNS = (
-    Column("Ask", lambda q: q.opponent),
-    Column("Question", lambda q: QUESTION_LABELS[q.question]),
-    Column("About", lambda q: q.asked),
-    Column("Bits", lambda q: f"{q.information_bits:.2f}", numeric=True),
-)
+def question_columns(wording: Wording, top=lambda: None) -> tuple:
+    """The next-question ranking's columns: "Information" as a bar (``top()``: the best
+    question's bits, a full bar) by default, "Bits" in the Details view."""
+    return (
+        Column("Ask", lambda q: q.opponent),
+        Column("Question", lambda q: QUESTION_LABELS[q.question]),
+        Column("About", lambda q: q.asked),
+        Column(wording.pick("Information", "Bits"),
+               lambda q: wording.information(q.information_bits, top(), unit=False),
+               numeric=wording.details,
+               tooltip=lambda q: wording.pick(
+                   "How much the answer is expected to tell you about who is who: a full bar is "
+                   "the best question", f"{q.information_bits:.3f} bits expected")),
+    )
+
+
+QUESTION_COLUMNS = question_columns(PLAIN)
 
 
 class Tab(GameTab):
@@ -179,13 +195,15 @@ class Tab(GameTab):
         bar.addWidget(QLabel("Model:"))
         self.method = QComboBox()
         for m in inkognito.METHODS:
-            self.method.addItem(METHOD_LABELS[m], m)
+            self.method.addItem(METHOD_WORDS[m], m)
         self.method.currentIndexChanged.connect(self.request_inference)
         bar.addWidget(self.method)
-        self.deception = QCheckBox("Deception model (θ)")
-        self.deception.setToolTip("θ: how often an opponent's true statement in a player-question "
-                                  "answer is the lone card of the other kind; learned per "
-                                  "opponent (Beta prior, integrated on a grid)")
+        self.deception = QCheckBox()
+        self.worded(self.deception.setText, "Opponents may mislead", "Deception model (θ)")
+        self.deception.setToolTip("Do they mislead? How often an opponent's true statement in a "
+                                  "player-question answer is the lone card of the other kind "
+                                  "(the model's θ), learned per opponent (Beta prior, integrated "
+                                  "on a grid)")
         self.deception.toggled.connect(self._deception_toggled)
         bar.addWidget(self.deception)
         self.info = QLabel()
@@ -214,11 +232,14 @@ class Tab(GameTab):
         rec = QWidget()
         rl = QVBoxLayout(rec)
         rl.setContentsMargins(0, 0, 0, 0)
-        title = QLabel("<b>Next question</b> (expected information gain, bits)")
+        title = QLabel()
+        self.worded(title.setText, "<b>Next question</b> (what each would tell you)",
+                    "<b>Next question</b> (expected information gain, bits)")
         title.setWordWrap(True)
         rl.addWidget(title)
         self.rec_table = RankingTable(
-            QUESTION_COLUMNS, tooltip="Double-click: set that opponent's worksheet to this question")
+            question_columns(PLAIN, self._rec_top),
+            tooltip="Double-click: set that opponent's worksheet to this question")
         self.rec_table.rowActivated.connect(self._use_recommendation)
         rl.addWidget(self.rec_table, 1)
         return rec
@@ -228,8 +249,14 @@ class Tab(GameTab):
         plots = QTabWidget()
         plots.addTab(self.plot, "Top identity")
         self.entropy_plot = BeliefPlot("Uncertainty about the deal", y_label="bits", y_range=None)
-        plots.addTab(self.entropy_plot, "Entropy")
-        plots.addTab(self._build_theta_page(), "θ (deception)")
+        plots.addTab(self.entropy_plot, "Uncertainty")
+        theta_page = self._build_theta_page()
+        plots.addTab(theta_page, "Misleading")
+        self.worded(lambda t: plots.setTabText(plots.indexOf(self.entropy_plot), t),
+                    "Uncertainty", "Entropy")
+        self.worded(self.entropy_plot.set_y_label, "uncertainty", "bits")
+        self.worded(lambda t: plots.setTabText(plots.indexOf(theta_page), t),
+                    "Misleading", "θ (deception)")
         return plots
 
     def _build_theta_page(self) -> QWidget:
@@ -250,7 +277,9 @@ class Tab(GameTab):
         self.theta_plot.hideButtons()
         self.theta_plot.setMinimumHeight(150)
         tl.addWidget(self.theta_plot, 1)
-        self.remember = QPushButton("Remember θ for later games")
+        self.remember = QPushButton()
+        self.worded(self.remember.setText, "Remember how they mislead, for later games",
+                    "Remember θ for later games")
         self.remember.clicked.connect(self._remember_theta)
         tl.addWidget(self.remember)
         return theta_box
@@ -354,12 +383,18 @@ class Tab(GameTab):
         setup = self.document.setup
         for name, b in post.opponents.items():
             if name in self.cards:
-                self.cards[name].show_belief(b, setup)
+                self.cards[name].show_belief(b, setup, self.snapshot.wording)
         when = "" if k == len(self.document.events) else f"<i>as after entry {k}</i> · "
-        model = "deception model (θ learned)" if post.deception else "indifferent opponents"
-        self.info.setText(f"{when}{METHOD_LABELS[post.method].split(' (')[0]} model, {model} · "
-                          f"{post.worlds:,} possible {'deals' if post.method == 'joint' else 'combinations'}"
-                          f" · entropy {post.entropy_bits:.2f} bits")
+        worlds = (f"{post.worlds:,} possible "
+                  f"{'deals' if post.method == 'joint' else 'combinations'}")
+        if self.snapshot.wording.details:
+            model = "deception model (θ learned)" if post.deception else "indifferent opponents"
+            self.info.setText(f"{when}{METHOD_LABELS[post.method].split(' (')[0]} model, {model} · "
+                              f"{worlds} · entropy {post.entropy_bits:.2f} bits")
+        else:
+            model = ("opponents may mislead" if post.deception else
+                     "every answer they may give is taken as equally likely")
+            self.info.setText(f"{when}{worlds} · {model}")
         self._show_theta(post)
 
     def _show_theta(self, post) -> None:
@@ -370,8 +405,11 @@ class Tab(GameTab):
                                     "taken as equally likely (Höhle's model).")
             self.remember.setEnabled(False)
             return
-        self.theta_note.setText("Posterior of θ per opponent (prior: Beta "
-                                f"{tuple(round(x, 2) for x in self.document.setup.deception.prior)})")
+        self.theta_note.setText(self.snapshot.wording.pick(
+            "How often each opponent's true statement is their lone card of the other kind: "
+            "the higher a curve, the likelier that rate",
+            "Posterior of θ per opponent (prior: Beta "
+            f"{tuple(round(x, 2) for x in self.document.setup.deception.prior)})"))
         self.remember.setEnabled(True)
         for i, (name, b) in enumerate(post.opponents.items()):
             g, p = b.theta
@@ -385,14 +423,27 @@ class Tab(GameTab):
 
     def plot_series(self, timeline) -> dict:
         names = self.document.setup.opponents
-        self.entropy_plot.set_series({"entropy (bits)": [p.entropy_bits
+        name = self.snapshot.wording.pick("how open the deal still is", "entropy (bits)")
+        self.entropy_plot.set_series({name: [p.entropy_bits
                                                          for p in timeline.posteriors]})
         return {f"{n}: top identity": [max(p.opponents[n].identity.values())
                                        for p in timeline.posteriors] for n in names}
 
     def status_text(self, post, seconds: float) -> str:
+        if not self.snapshot.wording.details:
+            return (f"Inkognito · {METHOD_WORDS[post.method]} · {seconds * 1000:.0f} ms · "
+                    f"{post.worlds:,} possible {'deals' if post.method == 'joint' else 'combinations'}")
         return (f"Inkognito · {post.method} · {'deception' if post.deception else 'indifferent'}"
                 f" · {seconds * 1000:.0f} ms · {post.worlds} worlds")
+
+    def _rec_top(self):
+        return max((q.information_bits for q in self.rec_table.rows()), default=None)
+
+    def wording_changed(self, wording) -> None:
+        self.rec_table.set_columns(question_columns(wording, self._rec_top))
+        for i in range(self.method.count()):
+            m = self.method.itemData(i)
+            self.method.setItemText(i, wording.pick(METHOD_WORDS[m], METHOD_LABELS[m]))
 
     def show_moment(self, snap) -> None:
         """The ranking of questions of the moment shown (kept on screen while the next one

@@ -37,6 +37,9 @@ SPY = "I am the spy"
 DEFAULT_NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
 STRATEGY_LABELS = {"flat": "Flat hide-reveal", "dynamic": "Dynamic hide-reveal",
                    "joker": "Joker (random claims)"}
+#: The strategies in a player's words (the model's names are the tooltips).
+STRATEGY_WORDS = {"flat": "No: the same every round", "dynamic": "Yes: more when suspected",
+                  "joker": "Random claims"}
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 #: The New game dialog's starting model (docs/spyfall-equilibrium.md, "Defaults chosen from the study").
 NEW_BETA = float(NEW_GAME_MODEL["beta"])
@@ -175,10 +178,10 @@ def describe_claim_weight(n_locations: int, lam: float, w: float) -> Optional[st
     where = (f"{row['locations']} locations" if row["locations"] == n_locations else
              f"{row['locations']} locations, the nearest studied table to {n_locations}")
     best, games = best_claim_weight(row)
-    return (f"With w = {w:g}, one worksheet claim moves a player's spy odds by at most "
+    return (f"At {w:g}, one clicked claim moves a player's odds of being the spy by at most "
             f"×{factor:.2g} (99 % of bot claims), e.g. from 20 % to {after:.0f} %. "
-            f"Best fit to {games} games ({where}, flat λ = {row['lambda']:g}): w = {best:g}. "
-            f"Fitted to bots, not to people.")
+            f"Best fit to {games} games ({where}, claims giving away {row['lambda']:g}): "
+            f"{best:g}. Fitted to bots, not to people.")
 
 
 def best_claim_weight(row: dict) -> tuple:
@@ -290,11 +293,11 @@ SEAT_COLUMNS = (
     Column("Name", lambda s: s.name, edit=_setter("name", str), resize=STRETCH),
     Column("Own model", lambda s: s.own, check=True, edit=_setter("own", bool), resize=CONTENTS,
            header_tooltip="tick to give this player a model of their own"),
-    Column("β", lambda s: s.beta, numeric=True, format=lambda v: f"{v:.1f}", edit=_setter("beta"),
+    Column("Steady (β)", lambda s: s.beta, numeric=True, format=lambda v: f"{v:.1f}", edit=_setter("beta"),
            editable=_own, editor=_double_editor(0.1, 1000.0, 1, 0.1), width=90),
-    Column("λ", lambda s: s.lam, numeric=True, format=lambda v: f"{v:.2f}", edit=_setter("lam"),
+    Column("Give away (λ)", lambda s: s.lam, numeric=True, format=lambda v: f"{v:.2f}", edit=_setter("lam"),
            editable=_own, editor=_double_editor(0.0, 0.99, 2, 0.05), width=90),
-    Column("w", lambda s: s.weight, numeric=True, format=lambda v: f"{v:.3f}",
+    Column("Counts (w)", lambda s: s.weight, numeric=True, format=lambda v: f"{v:.3f}",
            edit=_setter("weight"), editable=_own, header_tooltip=CLAIM_WEIGHT_HELP,
            tooltip=lambda s: CLAIM_WEIGHT_HELP,
            editor=_double_editor(0.001, 1.0, 3, 0.01, CLAIM_WEIGHT_HELP), width=90),
@@ -381,19 +384,29 @@ class NewGameDialog(NewGameDialogBase):
         self.weight_hint.setToolTip(CLAIM_WEIGHT_HELP)
         muted_style(self.weight_hint)
         # room for the hint's longest text (set later, after the dialog has its size)
-        self.weight_hint.setMinimumHeight(6 * self.weight_hint.fontMetrics().lineSpacing())
+        self.weight_hint.setMinimumHeight(8 * self.weight_hint.fontMetrics().lineSpacing())
         self.strategy = QComboBox()
         for s in ("flat", "dynamic"):
-            self.strategy.addItem(STRATEGY_LABELS[s], s)
-        mf.addRow("β (concentration)", self.beta)
-        mf.addRow("λ (reveal)", self.lam)
-        w_label = QLabel("w (claim weight)")
-        w_label.setToolTip(CLAIM_WEIGHT_HELP)
-        mf.addRow(w_label, self.weight)
-        mf.addRow("", self.weight_hint)
-        mf.addRow("Strategy", self.strategy)
-        reset = QPushButton(f"Defaults (β = {NEW_BETA:g}, λ = {NEW_LAMBDA:g}, w = {NEW_CLAIM_WEIGHT:g}, "
-                            f"{NEW_STRATEGY})")
+            self.strategy.addItem(STRATEGY_WORDS[s], s)
+            self.strategy.setItemData(self.strategy.count() - 1, STRATEGY_LABELS[s],
+                                      Qt.ItemDataRole.ToolTipRole)
+        # a player's question for each parameter; the symbol and its meaning in the tooltip
+        for text, slider in (("How steady are their claims?", self.beta),
+                             ("How much do their claims give away?", self.lam),
+                             ("How much does a clicked claim count?", self.weight)):
+            label = QLabel(text)
+            label.setToolTip(slider.toolTip() or slider.spin.toolTip())
+            mf.addRow(label, slider)
+            if slider is self.weight:
+                mf.addRow("", self.weight_hint)
+        strategy_label = QLabel("Do they give away more when suspected?")
+        strategy_label.setToolTip("Flat hide-reveal: the same every round. Dynamic hide-reveal: "
+                                  "a suspected player reveals more, and claims get looser as the "
+                                  "location becomes public.")
+        mf.addRow(strategy_label, self.strategy)
+        reset = QPushButton("Defaults (the best fit to the studies)")
+        reset.setToolTip(f"β = {NEW_BETA:g}, λ = {NEW_LAMBDA:g}, w = {NEW_CLAIM_WEIGHT:g}, "
+                         f"{NEW_STRATEGY} hide-reveal")
         reset.clicked.connect(self._defaults)
         mf.addRow("", reset)
         return model_box
@@ -439,19 +452,20 @@ class NewGameDialog(NewGameDialogBase):
         words = describe_claim_weight(max(2, len(self.locations())), lam, self.weight.value())
         if words is not None:
             if self.strategy.currentData() != "flat":
-                words = "(studied for flat hide-reveal) " + words
-            self.weight_hint.setText(words + " Claims typed with exact numbers count w = 1.")
+                words = "(studied for claims the same every round) " + words
+            self.weight_hint.setText(words + " Claims typed with exact numbers count fully.")
             return
         cal = calibrated_weights()
         if not cal:
-            self.weight_hint.setText("Worksheet claims count w; claims typed with exact numbers count 1.")
+            self.weight_hint.setText("Clicked claims count this much; claims typed with exact "
+                                     "numbers count fully.")
             return
         near = min(cal, key=lambda x: abs(x - lam))
         best = cal[near]
-        text = (f"Calibrated for worksheet claims (flat λ = {near:g}): w = {best:g}. "
-                f"Claims typed with exact numbers (Beach: 0.62) count w = 1.")
+        text = (f"Best fit for clicked claims (claims giving away {near:g}): {best:g}. "
+                f"Claims typed with exact numbers (Beach: 0.62) count fully.")
         if self.strategy.currentData() != "flat":
-            text = "(studied for flat hide-reveal) " + text
+            text = "(studied for claims the same every round) " + text
         self.weight_hint.setText(text)
 
     def _locations_changed(self, *_a) -> None:

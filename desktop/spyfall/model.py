@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionHeader, QTableVie
 
 from desktop.widgets.role_data import ALIGNMENT, BACKGROUND, DISPLAY, FOREGROUND, TOOLTIP
 from desktop.widgets.worksheet import ProbabilityRole, ProbabilityTableModel, WorksheetView, heat_color
+from desktop.wording import PLAIN, Wording
 from desktop.zoom import scaled_size
 
 #: The click cycle of a pending cell: 0 → ½ → 1 → 0.
@@ -301,9 +302,11 @@ class SpyBeliefModel(ProbabilityTableModel):
         self._bits = {}
         self.set_layout([("", self._players)], columns)
 
-    def set_contributions(self, bits: dict) -> None:
-        """{player: bits} shown next to each name (finite values only)."""
+    def set_contributions(self, bits: dict, wording: Wording = PLAIN) -> None:
+        """{player: bits} shown next to each name (finite values only): as a bar relative to
+        the player who told most by default, in bits in the Details view."""
         self._bits = {k: v for k, v in bits.items() if v is not None and math.isfinite(v)}
+        self._wording = wording
         if self._players:
             self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, len(self._players) - 1)
 
@@ -313,13 +316,18 @@ class SpyBeliefModel(ProbabilityTableModel):
             p = self._players[section]
             label = ("★ " if p == self._me else "") + p
             if p in self._bits:
-                label += f"  ·  {self._bits[p]:.2f} bits"
+                wording = getattr(self, "_wording", PLAIN)
+                top = max(self._bits.values(), default=0.0)
+                label += f"  ·  {wording.information(self._bits[p], top)}"
             return label
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
             return COLUMN_TIPS.get(self.columns()[section] if section < len(self.columns()) else "")
         if vertical and role == TOOLTIP and section < len(self._players):
-            return ("bits: how much this player's claims moved the public location belief "
-                    "(KL divergence from the belief without them)")
+            if getattr(self, "_wording", PLAIN).details:
+                return ("bits: how much this player's claims moved the public location belief "
+                        "(KL divergence from the belief without them)")
+            return ("The bar: how much this player's claims gave away about the location (a full "
+                    "bar: the player who gave away most)")
         return super().headerData(section, orientation, role)
 
     def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):

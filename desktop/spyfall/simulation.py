@@ -140,15 +140,17 @@ class SimulationPanel(SimulationPanelBase):
         self.beta.setRange(0.1, 1000.0)
         self.beta.setDecimals(1)
         self.beta.setValue(DEFAULT_BETA)
-        self.beta.setToolTip("β of every bot")
+        self.beta.setToolTip("How steady are the bots' claims? (β, the Dirichlet concentration "
+                             "of every bot)")
         self.lam = QDoubleSpinBox()
         self.lam.setRange(0.0, 0.99)
         self.lam.setDecimals(2)
         self.lam.setSingleStep(0.05)
         self.lam.setValue(DEFAULT_LAMBDA)
-        self.lam.setToolTip("λ of every bot")
+        self.lam.setToolTip("How much do the bots' claims give away? (λ, the reveal weight of "
+                            "every bot)")
         return [("Players", self.players), ("Locations", self.locations), ("Games", self.games),
-                ("Rounds", self.rounds), ("β", self.beta), ("λ", self.lam), ("Seed", self.seed),
+                ("Rounds", self.rounds), ("Steady (β)", self.beta), ("Give away (λ)", self.lam), ("Seed", self.seed),
                 ("Processes", self.workers)]
 
     def _build_draw_row(self) -> FlowLayout:

@@ -49,6 +49,7 @@ from desktop.widgets.round_timer import RoundTimer
 from desktop.widgets.side_panes import SidePanes
 from desktop.widgets.vscroll import VerticalScroll
 from desktop.widgets.worksheet import format_probability
+from desktop.wording import DETAILS, PLAIN, Wording
 from desktop.zoom import scaled_size
 from engines import spyfall
 from engines.core.errors import SessionFormatError
@@ -57,6 +58,29 @@ from engines.spyfall.model import entry_claim_weight
 #: Undo merge key of the round timer's length (consecutive edits are one undo step).
 TIMER_MERGE_KEY = 2801
 METHOD_LABELS = {"exact": "Exact (factorised)", "enumeration": "Enumeration (scipy, reference)"}
+#: The methods in plain words (the technical names are the Details view's).
+METHOD_WORDS = {"exact": "Exact", "enumeration": "Exact, checked the slow way"}
+
+
+def reveal_words(lam: float) -> str:
+    """How much a player's claims give away (the reveal weight λ of the hide-reveal model) in a
+    player's words."""
+    if lam <= 0:
+        return "claims reveal nothing"
+    if lam < 0.2:
+        return "claims hint a little"
+    if lam < 0.5:
+        return "claims hint at the location"
+    return "claims point at the location"
+
+
+def plain_strategy(mix) -> str:
+    """An equilibrium mix in a player's words (the strategy's λ named by
+    :func:`reveal_words`; a mix: its most probable pure strategy, "mostly")."""
+    ms = sorted(mix, key=lambda m: -float(m.get("probability", 1.0)))
+    words = reveal_words(float(ms[0]["lambda"]))
+    words = words.replace("claims ", "", 1)
+    return words if len(ms) == 1 else f"mostly {words}"
 PUBLIC = "Public"
 #: Lines of the recommendation shown on a short Table page (the rest scrolls).
 ADVICE_SHORT_LINES = 2
@@ -167,7 +191,7 @@ class Tab(GameTab):
         bar.addWidget(QLabel("Method:"))
         self.method = QComboBox()
         for m in spyfall.METHODS:
-            self.method.addItem(METHOD_LABELS.get(m, m), m)
+            self.method.addItem(METHOD_WORDS.get(m, m), m)
         self.method.currentIndexChanged.connect(self.request_inference)
         bar.addWidget(self.method)
         self.new_button = QPushButton("New game…")
@@ -339,8 +363,9 @@ class Tab(GameTab):
         self.strikes.struckChanged.connect(self._struck_changed)
         bottom.add_pane(self.strikes, "My list", 1)
         bottom.add_pane(self.plot, "Beliefs", 1)
-        self.ig_plot = BeliefPlot("Information gain per claim", y_label="bits", y_range=None)
-        bottom.add_pane(self.ig_plot, "Information gain", 1)
+        self.ig_plot = BeliefPlot("What each claim told", y_label="bits", y_range=None)
+        bottom.add_pane(self.ig_plot, "What claims told", 1)
+        self.worded(self.ig_plot.set_y_label, "information", "bits")
         bottom.add_pane(self.history, "History", 1)
         bottom.setSizes([300, 160, 320, 320, 340])
         self.side_panes = bottom
@@ -407,10 +432,14 @@ class Tab(GameTab):
             who = f"<b>{esc(s.me)}</b> · my card: <b style='color:{tone('#b71c1c')}'>SPY</b>"
         else:
             who = f"<b>{esc(s.me)}</b> · my card: <b>{esc(s.my_location)}</b>"
-        model = (f"β = {s.beta:g}, λ = {s.lam:g}, w = {s.claim_weight:g}, "
-                 f"{STRATEGY_LABELS.get(s.strategy, s.strategy).lower()}")
-        if any(m != spyfall.PlayerModel(beta=s.beta, lam=s.lam, strategy=s.strategy,
-                                        claim_weight=s.claim_weight) for m in s.models):
+        differ = any(m != spyfall.PlayerModel(beta=s.beta, lam=s.lam, strategy=s.strategy,
+                                              claim_weight=s.claim_weight) for m in s.models)
+        if self.snapshot.wording.details:
+            model = (f"β = {s.beta:g}, λ = {s.lam:g}, w = {s.claim_weight:g}, "
+                     f"{STRATEGY_LABELS.get(s.strategy, s.strategy).lower()}")
+        else:
+            model = (f"{reveal_words(s.lam)}" if s.strategy != "joker" else "random claims")
+        if differ:
             model += " (some players differ)"
         return (f"{who} · {len(s.players)} players · {where}, {s.n_locations} locations · "
                 f"{s.rounds} rounds · model: {model}")
@@ -514,16 +543,17 @@ class Tab(GameTab):
         player = self.speaker.currentData()
         own = (setup.models[setup.players.index(player)].claim_weight
                if player in setup.players else setup.claim_weight)
+        w = self.snapshot.wording.pick("weight ", "w = ")
         if not weights.size or not weights.max() > 0:
-            self.weight_label.setText(f"w = {own:g}")
+            self.weight_label.setText(f"{w}{own:g}")
             return
         cw = entry_claim_weight(weights, explicit)
         if explicit is not None:
-            self.weight_label.setText(f"w = {cw:g} (typed)" if isinstance(cw, float) else "w = ?")
+            self.weight_label.setText(f"{w}{cw:g} (typed)" if isinstance(cw, float) else f"{w}?")
         elif cw is None:
-            self.weight_label.setText(f"w = {own:g} (grid)")
+            self.weight_label.setText(f"{w}{own:g} (grid)")
         else:
-            self.weight_label.setText(f"w = {cw:g} (exact numbers)")
+            self.weight_label.setText(f"{w}{cw:g} (exact numbers)")
 
     # -- claim entry -----------------------------------------------------------------------------
     def _cell_clicked(self, index: QModelIndex) -> None:
@@ -684,7 +714,8 @@ class Tab(GameTab):
             cols.append(np.array([post.private_spy[p] for p in setup.players]))
         cols.append(np.clip(np.diag(post.loo_spy), 0.0, 1.0))
         self.spy_model.set_matrix(np.column_stack(cols))
-        self.spy_model.set_contributions(post.contribution_bits)
+        wording = self.snapshot.wording
+        self.spy_model.set_contributions(post.contribution_bits, wording)
         live = k == len(self.document.events)
         (loc, pl), = _top(post.location)
         (spy, ps), = _top(post.spy)
@@ -698,11 +729,15 @@ class Tab(GameTab):
         elif setup.i_am_spy:
             (mloc, mp), = _top(post.private_location)
             text += f" · I think it is <b>{esc(mloc)}</b> {format_probability(mp)}"
-        ig = post.aggregate_information_gain_bits
-        text += f" · the claims told the public {ig:.2f} bits about the location"
+        if wording.details:
+            ig = post.aggregate_information_gain_bits
+            text += f" · the claims told the public {ig:.2f} bits about the location"
         self.summary.setText(text)
-        self.spy_title.setText(f"<b>Who is the spy?</b> <span style='{muted_css()}'>(bits: what each "
-                               "player's claims told about the location)</span>")
+        self.spy_title.setText(f"<b>Who is the spy?</b> <span style='{muted_css()}'>"
+                               + wording.pick("(▮: how much each player's claims gave away "
+                                              "about the location)",
+                                              "(bits: what each player's claims told about the "
+                                              "location)") + "</span>")
 
     def clear_beliefs(self) -> None:
         self.sheet_model.set_beliefs(None)
@@ -726,11 +761,20 @@ class Tab(GameTab):
     def status_text(self, post, seconds: float) -> str:
         (loc, pl), = _top(post.location)
         (spy, ps), = _top(post.spy)
-        return (f"Spyfall · {METHOD_LABELS.get(post.method, post.method)} · {seconds * 1000:.0f} ms · "
+        method = self.snapshot.wording.pick(METHOD_WORDS.get(post.method, post.method),
+                                            METHOD_LABELS.get(post.method, post.method))
+        return (f"Spyfall · {method} · {seconds * 1000:.0f} ms · "
                 f"{len(post.speakers)} claims · public: {loc} {format_probability(pl)}, "
                 f"spy {spy} {format_probability(ps)}")
 
     # -- recommendation --------------------------------------------------------------------------
+    def wording_changed(self, wording) -> None:
+        for i in range(self.method.count()):
+            m = self.method.itemData(i)
+            self.method.setItemText(i, wording.pick(METHOD_WORDS.get(m, m), METHOD_LABELS.get(m, m)))
+        self.role_label.setText(self._role_text())
+        self._show_claim_weight()
+
     def show_moment(self, snap) -> None:
         """The recommendation of the moment shown (named "as after entry k" for a past one);
         the information-gain plot's marker."""
@@ -748,10 +792,10 @@ class Tab(GameTab):
             self.advice.setText(f"No recommendation: {esc(getattr(exc, 'message', exc))}")
         else:
             scope = "" if snap.live else f"<i>{snap.scope()}</i> · "
-            self.advice.setText(scope + self.recommendation_text(advice.value))
-            self.advice.setToolTip(self.recommendation_details(advice.value))
+            self.advice.setText(scope + self.recommendation_text(advice.value, snap.wording))
+            self.advice.setToolTip(self.recommendation_details(advice.value, snap.wording))
 
-    def recommendation_text(self, rec) -> str:
+    def recommendation_text(self, rec, wording: Wording = PLAIN) -> str:
         """The recommendation line (rich text) for :func:`engines.spyfall.recommend`'s answer:
         my side's equilibrium strategy (``rec.strategy``) and the mean claim it makes now; as a
         non-spy whom to accuse and whether to call the early vote now (``rec.call_vote``) or at
@@ -759,13 +803,19 @@ class Tab(GameTab):
         setup = self.document.setup
         side = "the spy" if setup.i_am_spy else "non-spies"
         claim = describe_mean_claim(rec.claim)
-        if rec.strategy:
+        if rec.strategy and wording.details:
             text = (f"<b>Play {describe_strategy(rec.strategy)}</b> (the equilibrium for {side}) · "
                     f"<b>Your claim</b> on average: {claim}")
+        elif rec.strategy:
+            text = (f"<b>Claim so that you {plain_strategy(rec.strategy)}</b> (the best play for "
+                    f"{side}) · <b>Your claim</b> on average: {claim}")
         else:  # no strategy shown across replications: the claim follows my own model
             own = setup.models[setup.me_index]
-            text = (f"<b>Your claim</b> ({STRATEGY_LABELS.get(own.strategy, own.strategy).lower()}, "
-                    f"λ = {own.lam:g}, on average): {claim}")
+            if wording.details:
+                text = (f"<b>Your claim</b> ({STRATEGY_LABELS.get(own.strategy, own.strategy).lower()}, "
+                        f"λ = {own.lam:g}, on average): {claim}")
+            else:
+                text = f"<b>Your claim</b> on average: {claim}"
             if rec.equilibrium:   # the study's details one hover away (recommendation_details)
                 text += " · <i>no single best way to claim (hover for why)</i>"
         if rec.accuse is not None:
@@ -787,7 +837,7 @@ class Tab(GameTab):
         return text
 
     @staticmethod
-    def recommendation_details(rec) -> str:
+    def recommendation_details(rec, wording: Wording = DETAILS) -> str:
         """What the study says when it names no single best strategy (the advice line's tooltip,
         plain text): how many replications disagree, the non-spies' chance at equilibrium and
         the strategies never dominated; "" when it names one."""
@@ -797,6 +847,9 @@ class Tab(GameTab):
         lo, hi = eq["value"]
         lo_t, hi_t = format_probability(lo), format_probability(hi)
         value = f"about {lo_t}" if lo_t == hi_t else f"{lo_t}–{hi_t}"
+        if not wording.details:
+            return (f"No single best way to claim: the bot games we studied disagree on it; "
+                    f"played well, the non-spies win {value} of the time.")
         never = ", ".join(f"{STRATEGY_LABELS.get(m['strategy'], m['strategy']).lower()} "
                           f"λ = {m['lambda']:g}" for m in eq["never_dominated"])
         return (f"No single best strategy: it differs between {eq['seeds']} replications of the "

@@ -281,6 +281,10 @@ class BeliefPlot(QWidget):
     def series(self) -> dict:
         return {k: list(v) for k, v in self._series.items()}
 
+    def set_y_label(self, text: str) -> None:
+        """The y axis's title (another wording of the same axis, :mod:`desktop.wording`)."""
+        self.plot.setLabel("left", text)
+
     def set_y_range(self, y_range: Optional[tuple]) -> None:
         """Fix the y axis to ``(min, max)`` (None: auto-range), e.g. when the setup changes."""
         self._y_range = y_range

@@ -222,6 +222,17 @@ class ColumnTableModel(MultiDataModel, QAbstractTableModel):
         self._rows = list(rows)
         self.endResetModel()
 
+    def set_columns(self, columns: Sequence[Column]) -> None:
+        """Replace the columns (the same number of them: another wording of the same table,
+        :mod:`desktop.wording`); the rows stay."""
+        columns = tuple(columns)
+        if len(columns) != len(self.columns):
+            raise ValueError(f"{len(columns)} columns for a table of {len(self.columns)}")
+        self.columns = columns
+        self._cells.clear()
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(columns) - 1)
+        self.refresh()
+
     def rows(self) -> list:
         """The row objects, in the order shown."""
         return list(self._rows)
@@ -460,6 +471,10 @@ class ColumnTable(QTableView):
         header = self.horizontalHeader()
         if self.isSortingEnabled() and header.sortIndicatorSection() >= 0:
             self.table_model.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
+
+    def set_columns(self, columns: Sequence[Column]) -> None:
+        """Another wording of the same columns (:meth:`ColumnTableModel.set_columns`)."""
+        self.table_model.set_columns(columns)
 
     def clear_rows(self) -> None:
         self.table_model.set_rows(())

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePol
 
 from desktop.appearance import muted_css, muted_style, scheme_style, tone_style
 from desktop.widgets.unchanged import clear_text
+from desktop.wording import PLAIN, Wording
 from desktop.zoom import scaled_size
 
 #: Okabe–Ito blue and vermillion (desktop.widgets.belief_plot.PALETTE): below / at or above the
@@ -169,8 +170,9 @@ class OpponentsStrip(QWidget):
         self._stale = False
 
     # -- content ---------------------------------------------------------------------------
-    def set_rows(self, rows: Sequence[KnowsRow]) -> None:
-        """Show ``rows`` (one per opponent, in order)."""
+    def set_rows(self, rows: Sequence[KnowsRow], wording: Wording = PLAIN) -> None:
+        """Show ``rows`` (one per opponent, in order), worded as ``wording`` says (plain: the
+        chance, "about" when sampled; Details: the interval, the sample count and the bits)."""
         rows = list(rows)
         if [r.name for r in rows] != [r.name for r in self._data] or len(self._rows) != len(rows):
             self._rebuild(len(rows))
@@ -188,15 +190,20 @@ class OpponentsStrip(QWidget):
             bar.set_stale(self._stale)
             if row.out:
                 value.setText("out")
+            elif not wording.details:
+                value.setText(percent(row.p, False) if row.exact
+                              else f"about{NBSP}{percent(row.p, False)}")
             elif row.exact:
                 value.setText(f"{percent(row.p)} exact")
             elif row.interval is not None:
                 value.setText(value_text(row.p, lo, hi, row.samples))
             else:
                 value.setText(f"≈{NBSP}{percent(row.p, False)}{NBSP}({row.samples:,}{NBSP}deals)")
-            bits.setText(f"{row.bits:.1f} bits")
-            bar.setAccessibleName(f"{row.name}: {value.text()}, {bits.text()}")
-            tip = self._tooltip(row, lo, hi)
+            bits.setText(f"{row.bits:.1f} bits" if wording.details else "")
+            bits.setVisible(wording.details)
+            bar.setAccessibleName(f"{row.name}: {value.text()}"
+                                  + (f", {bits.text()}" if wording.details else ""))
+            tip = self._tooltip(row, lo, hi) if wording.details else self._plain_tooltip(row)
             for w in (name, bar, value, bits):
                 w.setToolTip(tip)
             for w in (name, value, bits):
@@ -249,6 +256,15 @@ class OpponentsStrip(QWidget):
             for col, w in enumerate((name, bar, value, bits)):
                 self._grid.addWidget(w, i + 1, col)
             self._rows.append((name, bar, value, bits))
+
+    def _plain_tooltip(self, row: KnowsRow) -> str:
+        name = html.escape(row.name)
+        if row.out:
+            return f"<p><b>{name}</b> is out of the game (a failed accusation).</p>"
+        how = ("counted over every deal your log allows" if row.exact else
+               "estimated from deals drawn at random (View → Show details gives the margin)")
+        return (f"<p>The chance that <b>{name}</b> can already name the envelope from what they "
+                f"have seen, now: {percent(row.p, False)} ({how}).</p>")
 
     def _tooltip(self, row: KnowsRow, lo: float, hi: float) -> str:
         name = html.escape(row.name)

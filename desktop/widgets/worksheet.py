@@ -366,7 +366,7 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
             return f"{label} / {self._columns[col]}: not computed yet"
         if self.tooltip is not None:
             return self.tooltip(label, self._columns[col], p)
-        return f"P({label} is with {self._columns[col]}) = {p:.6f}"
+        return f"Chance that {label} is with {self._columns[col]}: {100 * p:.4g} %"
 
     def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):
         if role == Qt.ItemDataRole.DisplayRole:

@@ -18,7 +18,7 @@ def test_board_follows_the_history_selection(window, qtbot):
     tab.reset_document(setup, events)
     assert wait_idle(window, 90)
     panel = tab.board_panel
-    qtbot.waitUntil(lambda: "value of rolling" in panel.status.text(), timeout=60000)
+    qtbot.waitUntil(lambda: "the most useful first" in panel.status.text(), timeout=60000)
     assert panel.moment.text().startswith("<b>Now</b>")
     assert panel.view._me == "Lounge" and panel.view._others == {"Ann": "Kitchen"}
     assert panel.status.text().startswith("any roll of 2 dice")   # my move used the roll

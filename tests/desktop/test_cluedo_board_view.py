@@ -45,7 +45,7 @@ def test_click_a_room_logs_my_position_and_the_advice_arrives(window, qtbot):
     ev = tab.document.events[-1]
     assert type(ev).__name__ == "PositionEvent"
     assert ev.player == "Me" and ev.at == "Study"
-    qtbot.waitUntil(lambda: "value of rolling" in panel.status.text(), timeout=60000)
+    qtbot.waitUntil(lambda: "the most useful first" in panel.status.text(), timeout=60000)
     assert "Hall" in panel.moves.text() or "passage" in panel.moves.text()
     assert view._me == "Study"
     # a roll of 4 reaches the Hall (4 steps): it is shaded, and the best path ends at its door

@@ -58,8 +58,12 @@ def test_opponent_who_knows_is_shown_exact_with_the_alert(window, table):
     assert set(rows) == {"Ann", "Bob"}
     assert rows["Ann"].p == pytest.approx(1.0) and rows["Ann"].exact
     assert rows["Bob"].p == pytest.approx(0.0) and rows["Bob"].exact
+    assert _texts(tab)["Ann"] == ("100 %", "")          # plain words: the chance alone
+    assert _texts(tab)["Bob"][0] == "0 %"
+    window.set_details(True, remember=False)             # the Details view: exact, and bits
     assert _texts(tab)["Ann"] == ("100 % exact", "0.0 bits")
     assert _texts(tab)["Bob"][0] == "0 % exact"
+    window.set_details(False, remember=False)
     # Bob still hesitates between 2 x 2 x 2 envelopes... at least 1 bit left
     assert rows["Bob"].bits >= 1.0
     alert = _plain(tab.advice_panel.alert_text())
@@ -68,7 +72,11 @@ def test_opponent_who_knows_is_shown_exact_with_the_alert(window, table):
     assert "⚠" in tab.side_tabs.tabText(tab.side_tabs.indexOf(tab.who_page))
     # the envelope is certain for me too: the engine's rule says accuse now
     assert tab.advice_panel.verdict_text() == "Accuse now"
+    assert "Professor Plum, Spanner, Study is right for certain" in \
+        _plain(tab.advice_panel.detail.text())
+    window.set_details(True, remember=False)             # the Details view: the figure
     assert "Professor Plum, Spanner, Study: right with 100 %" in _plain(tab.advice_panel.detail.text())
+    window.set_details(False, remember=False)
 
 
 def test_browsing_an_earlier_entry_shows_its_figures(window, table):
@@ -89,8 +97,12 @@ def test_browsing_an_earlier_entry_shows_its_figures(window, table):
     # the two panes' two questions in the same words: "now" there, "before your next turn" here
     assert "name the envelope now?" in tab.who_title.text()
     assert "before your next turn" in tab.who_title.text()
+    assert "an opponent names the envelope before your next turn" in \
+        _plain(tab.advice_panel.detail.text())
+    window.set_details(True, remember=False)             # the Details view says it with figures
     assert "Before your next turn, an opponent can name the envelope" in \
         _plain(tab.advice_panel.detail.text())
+    window.set_details(False, remember=False)
     assert tab.knows_plot.marker.isVisible() and tab.knows_plot.marker.value() == len(events) - 1
     tab.history.select_live()
     assert wait_idle(window, 60)
@@ -227,6 +239,11 @@ def test_cache_keeps_the_prefixes_a_changed_log_still_shares(qapp, table):
 
 def test_the_rule_is_stated_in_the_advice_tooltip(window, table):
     tab = _tab(window, table, _events(table))
+    tip = tab.advice_panel.verdict.toolTip()
+    assert "Accuse now when your best guess is at least as likely to be right" in tip
+    assert "before your next turn" in tip
+    assert tab.advice_panel.toolTip() == tip == tab.advice_panel.detail.toolTip()
+    window.set_details(True, remember=False)             # the rule with its symbols
     tip = tab.advice_panel.verdict.toolTip()
     assert "Accuse now if and only if p_correct ≥ 1 − p_opponent_knows_before_my_turn" in tip
     assert tab.advice_panel.toolTip() == tip == tab.advice_panel.detail.toolTip()

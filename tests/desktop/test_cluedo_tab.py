@@ -345,8 +345,9 @@ def test_autosave_writes_recovery_and_restores(window, qtbot, monkeypatch):
 
 def test_recommendation_table_shows_exact_information(window):
     """The room I am in: every listed suggestion's information is the engine's exact value
-    (no ≈ mark), best first."""
+    (no ≈ mark), best first; the Details view shows the bits (the default view: a bar)."""
     tab, setup = _setup_game(window)
+    window.set_details(True, remember=False)
     (_, sus), (_, wea), (_, roo) = setup.categories
     hand = cluedo.HandEvent(player="Me", cards=(sus[0], wea[0]) + tuple(roo[:4]))
     tab.log_event(hand)

@@ -315,7 +315,7 @@ def test_position_grid_tooltip_and_no_nan(window):
     tab = _tab(window)
     m = tab.position_model
     idx = m.index(m.row_of_item(0), 0)
-    assert m.data(idx, Qt.ToolTipRole).startswith("P(my 1st card shows 1) = ")
+    assert m.data(idx, Qt.ToolTipRole).startswith("Chance that my 1st card shows 1: ")
     texts = [m.data(m.index(r, c)) for r in range(m.rowCount()) for c in range(m.columnCount())]
     assert all(t and "nan" not in t.lower() for t in texts)
 

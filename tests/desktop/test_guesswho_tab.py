@@ -11,6 +11,7 @@ from window_idle import wait_idle
 from desktop.guesswho.forms import FILE_CHOICE, NewGameDialog
 from desktop.guesswho.model import COL_BITS, COL_QUESTION, QuestionRole
 from desktop.widgets.worksheet import format_probability
+from desktop.wording import information_bar
 from engines import guesswho
 from engines.core.errors import SessionFormatError
 from engines.core.resources import resource_path
@@ -71,8 +72,12 @@ def test_click_question_then_no_knocks_down_the_right_cards(window, qtbot):
     shown = [tab.questions.data(tab.questions.index(r, COL_QUESTION), QuestionRole)
              for r in range(tab.questions.rowCount())]
     assert shown == [rq.question for rq in direct.questions]
+    window.set_details(True, remember=False)             # the Details view: bits
     bits = [tab.questions.data(tab.questions.index(r, COL_BITS)) for r in range(tab.questions.rowCount())]
     assert bits == [f"{rq.information_bits:.3f}" for rq in direct.questions]
+    window.set_details(False, remember=False)            # plain words: a bar, full at one bit
+    bars = [tab.questions.data(tab.questions.index(r, COL_BITS)) for r in range(tab.questions.rowCount())]
+    assert bars == [information_bar(rq.information_bits, 1.0) for rq in direct.questions]
     assert not tab.yes_button.isEnabled()  # answered: pick the next question
 
 

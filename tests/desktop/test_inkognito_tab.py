@@ -92,6 +92,8 @@ def test_tick_cells_and_log_with_enter(window, qtbot):
     # the recommendation arrived (ranked by bits)
     _wait(window)
     assert tab.rec_table.row_count() == 12
+    assert tab.rec_table.text(0, 3) == "▮▮▮▮▮"         # plain words: the best fills the bar
+    window.set_details(True, remember=False)           # the Details view: the bits
     bits = [float(tab.rec_table.text(r, 3)) for r in range(12)]
     assert bits == sorted(bits, reverse=True)
     best = ink.recommend(setup, tab.document.events).best
@@ -147,6 +149,8 @@ def test_model_selector_and_deception(window, qtbot):
     _wait(window)
     ind = ink.infer(data.setup, data.events, method="independent")
     np.testing.assert_allclose(_heat(tab, "Yellow"), ind.opponents["Yellow"].joint, atol=1e-12)
+    assert "possible combinations" in tab.info.text()   # plain words: no model name
+    window.set_details(True, remember=False)             # the Details view names the model
     assert "Independent" in tab.info.text()
     tab.method.setCurrentIndex(tab.method.findData("joint"))
     tab.deception.setChecked(True)

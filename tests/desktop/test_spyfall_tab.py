@@ -299,7 +299,10 @@ def test_observer_and_enumeration_method(window, qtbot):
     assert ref.method == "enumeration"
     np.testing.assert_allclose(tab.sheet_model.beliefs()[0], [ref.location[l] for l in setup.locations],
                                atol=1e-9)
+    assert "checked the slow way" in tab.status_text(tab.timeline.latest, 0.0)
+    window.set_details(True, remember=False)           # the Details view names the method
     assert "Enumeration" in tab.status_text(tab.timeline.latest, 0.0)
+    window.set_details(False, remember=False)
     # clicking a logged claim's row shows the beliefs as they were after it
     row = tab.sheet_model.row_of_turn(0)
     rect = tab.sheet.visualRect(tab.sheet_model.index(row, 0))
@@ -329,7 +332,7 @@ def test_new_game_dialog_round_trips_claim_weight_table_wide_and_per_player(wind
     m = dlg.table.model()
     assert not m.flags(m.index(3, dlg.WEIGHT)) & Qt.ItemIsEnabled  # Dee follows the table
     assert dlg.table.text(3, dlg.WEIGHT) == "0.050"
-    assert "w = 0.05" in dlg.weight_hint.text() and "w = 1" in dlg.weight_hint.text()
+    assert "At 0.05," in dlg.weight_hint.text() and "count fully" in dlg.weight_hint.text()
     assert dlg.build() == setup  # unchanged form: the same setup, per-player w included
     # the table-wide w moves the players without their own model, not Bob's own w
     dlg.weight.set_value(0.2)
@@ -346,6 +349,8 @@ def test_new_game_dialog_round_trips_claim_weight_table_wide_and_per_player(wind
     # the session file keeps w (table-wide and per player)
     tab.reset_document(built, [])
     _wait(window)
+    assert "some players differ" in tab.role_label.text()
+    window.set_details(True, remember=False)           # the Details view: the parameters
     assert "w = 0.2" in tab.role_label.text() and "some players differ" in tab.role_label.text()
     path = str(tmp_path / "w.json")
     tab.document.save(path)
@@ -354,6 +359,9 @@ def test_new_game_dialog_round_trips_claim_weight_table_wide_and_per_player(wind
 
 def test_default_setup_role_line_does_not_claim_players_differ(window):
     tab = _tab(window)
+    assert "claims hint at the location" in tab.role_label.text()    # λ = 0.3 in words
+    assert "differ" not in tab.role_label.text() and "λ" not in tab.role_label.text()
+    window.set_details(True, remember=False)           # the Details view: the parameters
     assert "w = 0.05" in tab.role_label.text() and "differ" not in tab.role_label.text()
 
 
@@ -376,20 +384,20 @@ def test_typed_exact_claim_carries_claim_weight_one_grid_claim_does_not(window, 
     _click_location(qtbot, tab, "Casino")
     _click_location(qtbot, tab, "Casino")
     _click_location(qtbot, tab, "Hotel")
-    assert tab.weight_label.text() == "w = 0.05 (grid)"
+    assert tab.weight_label.text() == "weight 0.05 (grid)"
     qtbot.mouseClick(tab.log_button, Qt.LeftButton)
     _wait(window)
     assert tab.document.events[-1].to_json() == {"type": "claim", "player": "Ann",
                                                  "claim": {"Casino": 1, "Hotel": 0.5}}
     # typed with grid weights only: the same rule as clicks
     qtbot.keyClicks(tab.claim_edit, "Beach: 1, Casino: ½")
-    assert tab.weight_label.text() == "w = 0.05 (grid)"
+    assert tab.weight_label.text() == "weight 0.05 (grid)"
     qtbot.keyClick(tab.claim_edit, Qt.Key_Return)
     _wait(window)
     assert "claim_weight" not in tab.document.events[-1].to_json()
     # typed with exact numbers: logged with claim_weight 1
     qtbot.keyClicks(tab.claim_edit, "Beach: 0.62, Casino: 0.38")
-    assert tab.weight_label.text() == "w = 1 (exact numbers)"
+    assert tab.weight_label.text() == "weight 1 (exact numbers)"
     qtbot.keyClick(tab.claim_edit, Qt.Key_Return)
     _wait(window)
     assert tab.document.events[-1].to_json() == {"type": "claim", "player": "Cy",
@@ -397,7 +405,7 @@ def test_typed_exact_claim_carries_claim_weight_one_grid_claim_does_not(window, 
                                                  "claim_weight": 1.0}
     # an explicit w in the text wins, on or off the grid
     qtbot.keyClicks(tab.claim_edit, "Beach: 0.62, w=0.3")
-    assert tab.weight_label.text() == "w = 0.3 (typed)"
+    assert tab.weight_label.text() == "weight 0.3 (typed)"
     qtbot.keyClick(tab.claim_edit, Qt.Key_Return)
     _wait(window)
     assert tab.document.events[-1].claim_weight == pytest.approx(0.3)
@@ -488,6 +496,8 @@ def test_recommendation_line_names_the_equilibrium_strategy_and_the_early_vote(w
     from engines.spyfall import replication
     from engines.spyfall.equilibrium import early_vote_threshold, equilibrium_strategy
 
+    window.set_details(True, remember=False)   # the study's names and figures: the Details view
+
     tab = _tab(window)
     setup = tab.document.setup
     tab.log_event(spyfall.make_claim(setup, "Bob", {"Casino": 1}))
@@ -518,6 +528,10 @@ def test_recommendation_line_names_the_equilibrium_strategy_and_the_early_vote(w
     assert f"{top['strategy']} hide-reveal, λ = {top['lambda']:g}" in tab.advice.text()
     assert "one study, not replicated" in tab.advice.text()
     assert "equilibrium for non-spies" in tab.advice.text()
+    window.set_details(False, remember=False)  # plain words: the same advice, no symbol
+    assert "Claim so that you" in tab.advice.text() and "λ" not in tab.advice.text()
+    assert "(the best play for non-spies)" in tab.advice.text()
+    window.set_details(True, remember=False)
     # with exact claims (w = 1) Bob's lone Casino gives him away: call the vote now
     sharp = spyfall.Setup.from_json(dict(setup.to_json(), model={"beta": 5, "lambda": 0.7}), "$.setup")
     tab = _tab(window, sharp)

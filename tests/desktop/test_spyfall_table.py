@@ -186,16 +186,16 @@ def test_new_game_dialog_says_what_the_claim_weight_means(qtbot):
     from desktop.spyfall.forms import NewGameDialog, describe_claim_weight
 
     text = describe_claim_weight(27, 0.3, 0.05)
-    assert "one worksheet claim moves a player's spy odds by at most ×" in text
+    assert "one clicked claim moves a player's odds of being the spy by at most ×" in text
     assert "Fitted to bots, not to people" in text
     assert "27 locations" in text and "nearest" not in text
     assert "the nearest studied table to 25" in describe_claim_weight(25, 0.3, 0.05)
     # one best fit for one table: the calibration study's 300 games (w = 0.05, the default the
     # guide names), not the claim-weight table's 40 games a row (0.1) for the same table
-    assert "Best fit to 300 games (27 locations, flat λ = 0.3): w = 0.05." in text
+    assert "Best fit to 300 games (27 locations, claims giving away 0.3): 0.05." in text
     from engines.spyfall.model import NEW_GAME_MODEL
 
-    assert f"w = {NEW_GAME_MODEL['claim_weight']:g}." in text     # the new game's default
+    assert f"): {NEW_GAME_MODEL['claim_weight']:g}." in text     # the new game's default
     assert "Best fit to 40 games (10 locations" in describe_claim_weight(10, 0.3, 0.05)
     # a larger w moves the odds further
     small = float(text.split("×")[1].split(" ")[0])
@@ -203,7 +203,7 @@ def test_new_game_dialog_says_what_the_claim_weight_means(qtbot):
     assert big > small
     dlg = NewGameDialog(None, spyfall.default_setup())
     qtbot.addWidget(dlg)
-    assert "spy odds by at most" in dlg.weight_hint.text()
+    assert "odds of being the spy by at most" in dlg.weight_hint.text()
     before = dlg.weight_hint.text()
     dlg.weight.set_value(0.3)
-    assert dlg.weight_hint.text() != before and "w = 0.3" in dlg.weight_hint.text()
+    assert dlg.weight_hint.text() != before and "At 0.3," in dlg.weight_hint.text()

@@ -9,6 +9,7 @@ from scipy.stats import binomtest
 
 from desktop.cluedo.tab import knows_rows
 from desktop.widgets.opponents import KnowsRow, OpponentsStrip
+from desktop.wording import DETAILS
 from engines import cluedo
 from engines.cluedo.opponents import iter_opponent_knowledge
 from engines.core.resources import resource_path
@@ -23,9 +24,14 @@ def test_sampled_row_shows_the_wilson_interval_and_the_deals(qtbot):
     qtbot.addWidget(strip)
     k, n = 20, 64
     ci = binomtest(k, n).proportion_ci(method="wilson")
-    strip.set_rows([KnowsRow("Ann", k / n, 0.058, False, 2.0, 0.1, n, False, (ci.low, ci.high)),
-                    KnowsRow("Bob", 0.25, 0.1, False, 3.0, 0.1, 16, False, None),
-                    KnowsRow("Cy", 1.0, 0.0, True, 0.0, 0.0, 40, False, None)])
+    rows = [KnowsRow("Ann", k / n, 0.058, False, 2.0, 0.1, n, False, (ci.low, ci.high)),
+            KnowsRow("Bob", 0.25, 0.1, False, 3.0, 0.1, 16, False, None),
+            KnowsRow("Cy", 1.0, 0.0, True, 0.0, 0.0, 40, False, None)]
+    strip.set_rows(rows)                                    # plain words: "about" an estimate
+    texts = {name: _plain(v) for name, v, _ in strip.row_texts()}
+    assert texts == {"Ann": "about 31 %", "Bob": "about 25 %", "Cy": "100 %"}
+    assert "Wilson" not in strip._rows[0][0].toolTip()
+    strip.set_rows(rows, DETAILS)                           # the Details view: the interval
     texts = {name: _plain(v) for name, v, _ in strip.row_texts()}
     assert texts["Ann"] == f"31 % ({100 * ci.low:.0f}–{100 * ci.high:.0f}, 64 deals)"
     assert texts["Ann"] == "31 % (21–43, 64 deals)"        # Wilson, not p ± 2 SE (20–43)
