@@ -1,7 +1,8 @@
 """The two pane pictures of the docs and the in-app guide, from the bundled Cluedo example,
 headless: ``cluedo-who-is-close.png`` (the suggestions beside the Who is close? page) and
-``cluedo-board.png`` (the Board page), and the same in the Details view (``-details.png``). Run by ``docs/make_screenshots.sh`` after the tabs'
-pictures; ``python docs/make_pane_screenshots.py OUT_DIR`` from the repository's root.
+``cluedo-board.png`` (the Board page), and the same in the Details view (``-details.png``).
+Run by ``docs/make_screenshots.sh`` after the tabs' pictures; ``python
+docs/make_pane_screenshots.py OUT_DIR`` from the repository's root.
 """
 from __future__ import annotations
 
