@@ -24,6 +24,7 @@ from desktop.quick_entry_wiring import make_quick_entry, place_quick_entry
 from desktop.session import SessionDocument
 from desktop.snapshot import Snapshot, Status
 from desktop.why_view import WhyView
+from desktop.widgets.accessible import name_controls
 from desktop.widgets.banner import Banner
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.diagnosis import handle_link
@@ -98,6 +99,7 @@ class GameTab(QWidget):
         self.quick_entry = make_quick_entry(self)
         self.build_ui()
         place_quick_entry(self)        # above the banner's place in the layout
+        name_controls(self)            # screen readers: each control named by its label
         self.request_inference()
 
     def _connect_controller(self) -> None:

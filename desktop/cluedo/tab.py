@@ -182,11 +182,13 @@ class Tab(GameTab):
         """The heat map of cards × owners; its menus and header clicks fill the form."""
         self.model = ProbabilityTableModel([], [])
         self.sheet = WorksheetView()
+        self.sheet.setAccessibleName("Worksheet: who holds each card")
         self.sheet.setModel(self.model)
         scaled_size(self.sheet, min_width=430)   # 430 px at 100 %, grows with the zoom
         self.sheet.setToolTip("Right-click a cell (or press the menu key) to log a fact; click a card "
                               "name to put it in the suggestion form; click a player to make them the suggester")
         self.sheet.cellContextMenu.connect(self._cell_menu)
+        self.sheet.cellKeyAction.connect(self._cell_key)
         self.sheet.rowHeaderClicked.connect(self._row_clicked)
         self.sheet.columnHeaderClicked.connect(self._column_clicked)
         return self.sheet
@@ -212,6 +214,7 @@ class Tab(GameTab):
         ml.addWidget(self.advice_panel)
         self.rec_table = RankingTable(SUGGESTION_COLUMNS, stretch=True,
                                       tooltip="Double-click to put this suggestion in the form")
+        self.rec_table.setAccessibleName("Best suggestions")
         self.rec_table.rowActivated.connect(self._use_recommendation)
         ml.addWidget(self.rec_table, 1)
         self.rec_note = QLabel()
@@ -716,6 +719,31 @@ class Tab(GameTab):
             self.log_json({"type": actions[chosen], "player": owner, "card": card})
         elif chosen is remove and facts:
             self.remove_event(facts[-1])
+
+    @Slot(int, int, str)
+    def _cell_key(self, item: int, column: int, action: str) -> None:
+        """The worksheet's keys (:data:`desktop.widgets.worksheet.CELL_KEYS`) on a cell: H
+        logs "has", L "does not have" — refused with the reason, in the status bar, when it
+        contradicts the log (the cell's menu keeps the deliberate "anyway") — and W asks Why?"""
+        setup = self.document.setup
+        card, owner = setup.cards[item], self._owner(column)
+        if action == "why":
+            self.show_why({"card": card, "place": owner},
+                          f"{card} is in the envelope" if owner == ENVELOPE else f"{owner} has {card}")
+            return
+        if owner == ENVELOPE:
+            self.statusMessage.emit("The envelope is inferred from the players' hands: log a "
+                                    "player's card instead")
+            return
+        has_it = action == "has"
+        label = (f"I have {card}" if has_it else f"I do not have {card}") if owner == setup.me else \
+            (f"{owner} has {card}" if has_it else f"{owner} does not have {card}")
+        post = self._live_posterior()
+        reason = cluedo.fact_reason(setup, post, owner, card, has_it) if post is not None else None
+        if reason:
+            self.statusMessage.emit(f"Not logged: {label} — {reason} (the cell's menu can log it anyway)")
+            return
+        self.log_json({"type": "shown" if has_it else "lacks", "player": owner, "card": card})
 
     def _add_why(self, menu, item: int, column: int):
         """The cell's Why? item (last in the menu)."""

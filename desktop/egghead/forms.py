@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.appearance import scheme_style, tone, tone_style
+from desktop.widgets.accessible import name_controls
 from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
 from desktop.widgets.entry_forms import EntryEditor, combo_select
@@ -581,10 +582,12 @@ class SolveForm(_RebuiltBox):
         self.grid.addWidget(QLabel("Revealed"), 1, 0)
         self.cards = [card_spin(setup.values) for _ in range(k)]
         for i, s in enumerate(self.cards):
+            s.setAccessibleName(f"Revealed card {i + 1}")
             self.grid.addWidget(s, 1, 1 + i)
         self.grid.addWidget(QLabel("New cards"), 2, 0)
         self.new_cards = [card_spin(setup.values) for _ in range(k)]
         for i, s in enumerate(self.new_cards):
+            s.setAccessibleName(f"New card {i + 1}")
             self.grid.addWidget(s, 2, 1 + i)
         self.none_new = QCheckBox("unknown (mine)")
         self.none_new.setToolTip("My new cards are hidden from me: nothing to enter")
@@ -594,6 +597,7 @@ class SolveForm(_RebuiltBox):
         self.button.clicked.connect(self.submit)
         self.grid.addWidget(self.button, 1, 1 + k)
         self.grid.setColumnStretch(2 + k, 1)
+        name_controls(self)          # rebuilt with the setup: named again
         self._player_changed()
 
     def set_state(self, visible: dict, solution: Optional[tuple]) -> None:

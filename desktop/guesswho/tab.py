@@ -121,6 +121,7 @@ class Tab(GameTab):
         self.rules.setToolTip("Official: naming a character takes a turn and a wrong name loses. "
                               "Instant: you win the moment one card is left.")
         self.rules.currentIndexChanged.connect(self._rules_changed)
+        bar.addWidget(QLabel("Rules:"))     # named for a screen reader too (labelled-by)
         bar.addWidget(self.rules)
         self.compound = QCheckBox("Compound questions")
         self.compound.setToolTip("House rule: allow “A or B?” questions")

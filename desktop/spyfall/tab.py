@@ -286,6 +286,7 @@ class Tab(GameTab):
         """The claim worksheet: a row per claim and the pending ▶ row, a column per location."""
         self.sheet_model = ClaimSheetModel(self)
         self.sheet = ClaimSheetView()
+        self.sheet.setAccessibleName("Claims: the locations each claim fits")
         self.sheet.setModel(self.sheet_model)
         self.sheet.setToolTip("Click the locations the answer fits on the ▶ row (0 → ½ → 1), pick "
                               "the speaker, then Log claim (Enter). Click a turn to see the beliefs then.")

@@ -72,6 +72,7 @@ class RoundTimer(QWidget):
         self.reset_button.clicked.connect(self.reset)
         row.addWidget(self.reset_button)
         self.minutes = QSpinBox()
+        self.minutes.setAccessibleName("Round length")
         self.minutes.setRange(1, MAX_MINUTES)
         self.minutes.setSuffix(" min")
         self.minutes.setToolTip("Length of a round (Spyfall: 8 minutes)")

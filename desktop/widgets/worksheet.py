@@ -12,7 +12,7 @@ import math
 from typing import Callable, Optional, Sequence
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPoint, QRect, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QMetaMethod, QModelIndex, QPoint, QRect, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
@@ -329,6 +329,8 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
             return _CENTER
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._cell_tooltip(label, col, p)
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return self._cell_spoken(label, col, p)
         if role == Qt.ItemDataRole.FontRole and p is not None and (p >= 1 - CERTAIN_EPS):
             f = QFont()
             f.setBold(True)
@@ -361,6 +363,20 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
             return QBrush(QGuiApplication.palette().color(QPalette.Text))
         return QBrush(readable_on(bg.color()))
 
+    def _cell_spoken(self, label: str, col: int, p: Optional[float]) -> str:
+        """What a screen reader says for a cell: its row, its column and the value in words
+        ("Rope, Ann: 24 percent", "…: certain", "…: ruled out"); the symbols ✓ and ✗ of the
+        cell are read aloud as "check mark", which says nothing of the row or column."""
+        where = f"{label}, {self._columns[col].lstrip('★ ')}"   # the star marks me: not spoken
+        if p is None:
+            return f"{where}: not computed yet"
+        if p >= 1 - CERTAIN_EPS:
+            return f"{where}: certain"
+        if p <= CERTAIN_EPS:
+            return f"{where}: ruled out"
+        text = format_probability(p).replace('<', 'less than ').replace('>', 'more than ')
+        return f"{where}: {text.replace('%', ' percent')}"
+
     def _cell_tooltip(self, label: str, col: int, p: Optional[float]) -> str:
         if p is None:
             return f"{label} / {self._columns[col]}: not computed yet"
@@ -390,6 +406,10 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
         return _ITEM_FLAGS
 
 
+#: The worksheet's keys on the current cell (:attr:`WorksheetView.cellKeyAction`).
+CELL_KEYS = {"h": "has", "+": "has", "l": "lacks", "-": "lacks", "w": "why", "?": "why"}
+
+
 class WorksheetView(QTableView):
     """Keyboard-navigable heat-map grid with hooks.
 
@@ -397,11 +417,16 @@ class WorksheetView(QTableView):
         cellContextMenu(int item, int column, QPoint global_pos): right-click / menu key on a
             cell (item = model item index, never a group header).
         rowHeaderClicked(int item), columnHeaderClicked(int column).
+        cellKeyAction(int item, int column, str action): a key on the current cell — H or +
+            ``"has"``, L or − ``"lacks"``, W or ? ``"why"`` — so that the worksheet is used from
+            the keyboard alone (the arrows move; the menu key opens the cell's menu). A tab
+            that does not connect it gets nothing from these keys.
     """
 
     cellContextMenu = Signal(int, int, QPoint)
     rowHeaderClicked = Signal(int)
     columnHeaderClicked = Signal(int)
+    cellKeyAction = Signal(int, int, str)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -455,5 +480,15 @@ class WorksheetView(QTableView):
             if index.isValid():
                 rect: QRect = self.visualRect(index)
                 self._on_context_menu(rect.center())
+                return
+        plain = not (event.modifiers() & (Qt.ControlModifier | Qt.AltModifier | Qt.MetaModifier))
+        action = CELL_KEYS.get(event.text().lower()) if plain else None
+        index = self.currentIndex()
+        wanted = self.isSignalConnected(QMetaMethod.fromSignal(self.cellKeyAction))
+        if action is not None and index.isValid() and wanted:
+            k = self.model().item_index(index.row())
+            if k >= 0:
+                self.cellKeyAction.emit(k, index.column(), action)
+                event.accept()
                 return
         super().keyPressEvent(event)
