@@ -48,6 +48,7 @@ class Banner(QFrame):
         layout.addWidget(self.button)
         self.close_button = QToolButton()
         self.close_button.setText("✕")
+        self.close_button.setAccessibleName("Hide this message")   # not "multiplication x"
         self.close_button.setAutoRaise(True)
         self.close_button.setToolTip("Hide this message")
         self.close_button.clicked.connect(self.hide)

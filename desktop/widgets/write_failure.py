@@ -61,6 +61,7 @@ class WriteFailureBar(QToolBar):
         lay.addWidget(self.save_as_button)
         self.hide_button = QToolButton()
         self.hide_button.setText("✕")
+        self.hide_button.setAccessibleName("Hide this message")   # not "multiplication x"
         self.hide_button.setAutoRaise(True)
         self.hide_button.setToolTip("Hide this message")
         self.hide_button.clicked.connect(self._hide_notice)
