@@ -328,8 +328,8 @@ def parse_args(argv):
                    help="with --screenshot: the Details view (View → Show details)")
     p.add_argument("--self-test", action="store_true",
                    help="headless check of every tab and engine")
-    p.add_argument("--color-scheme", choices=("system", "light", "dark"), default=None,
-                   help="light or dark colours (default: follow the desktop)")
+    p.add_argument("--color-scheme", choices=("system", "light", "dark", "high-contrast"), default=None,
+                   help="light, dark or high-contrast colours (default: follow the desktop)")
     p.add_argument("--install-desktop-entry", action="store_true",
                    help="add Deduction Desk to this user's application menu, with its icon and "
                         "the session file type (double-click opens a session), and exit")

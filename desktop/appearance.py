@@ -13,7 +13,11 @@ palette gives 1.6:1), and the Fusion style installed here outlines check boxes a
 (in forms and in item views) at the 3:1 that WCAG 2.1 asks of a control's boundary
 (:class:`LegibleFusion`; Fusion's own outline, a shade of the window colour, all but vanishes on a
 dark base).
-``--color-scheme light|dark`` (or ``DEDUCTION_DESK_COLOR_SCHEME``) overrides the desktop.
+``--color-scheme light|dark|high-contrast`` (or ``DEDUCTION_DESK_COLOR_SCHEME``) overrides the
+desktop. With ``system`` the high-contrast scheme follows the desktop's contrast preference
+(``QStyleHints.accessibility().contrastPreference()``, Qt ≥ 6.10: GNOME's and KDE's "High
+contrast", Windows' contrast themes): white text on black, the selection black on yellow, at
+least 7:1 everywhere (WCAG 2.1 success criterion 1.4.6, "Contrast (Enhanced)").
 
 A style sheet whose colours depend on the scheme (:func:`tone`, :func:`muted_css`) is given with
 :func:`scheme_style`, which sets it again whenever the scheme changes while the window is open
@@ -29,7 +33,7 @@ from PySide6.QtCore import QObject, QRectF, Qt, Slot
 from PySide6.QtGui import QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory, QWidget
 
-SCHEMES = ("system", "light", "dark")
+SCHEMES = ("system", "light", "dark", "high-contrast")
 ENV_VAR = "DEDUCTION_DESK_COLOR_SCHEME"
 
 
@@ -52,6 +56,28 @@ def dark_palette() -> QPalette:
         p.setColor(role, colour)
     for role in (QPalette.WindowText, QPalette.Text, QPalette.ButtonText):
         p.setColor(QPalette.Disabled, role, disabled)
+    return p
+
+
+def high_contrast_palette() -> QPalette:
+    """White text on black, the selection black on yellow, links cyan, frames white: every text
+    colour at least 7:1 on its background (WCAG 2.1 success criterion 1.4.6), disabled text
+    5:1 — grey enough to look disabled, still readable."""
+    p = QPalette()
+    black, white, grey = QColor(0, 0, 0), QColor(255, 255, 255), QColor(150, 150, 150)
+    for role, colour in ((QPalette.Window, black), (QPalette.WindowText, white), (QPalette.Base, black),
+                         (QPalette.AlternateBase, QColor(20, 20, 20)), (QPalette.ToolTipBase, black),
+                         (QPalette.ToolTipText, white), (QPalette.PlaceholderText, grey),
+                         (QPalette.Text, white), (QPalette.Button, black), (QPalette.ButtonText, white),
+                         (QPalette.BrightText, QColor(255, 255, 0)), (QPalette.Link, QColor(0, 255, 255)),
+                         (QPalette.LinkVisited, QColor(255, 128, 255)),
+                         (QPalette.Highlight, QColor(255, 255, 0)), (QPalette.HighlightedText, black),
+                         (QPalette.Light, white), (QPalette.Midlight, QColor(200, 200, 200)),
+                         (QPalette.Mid, QColor(160, 160, 160)), (QPalette.Dark, white),
+                         (QPalette.Shadow, white)):
+        p.setColor(role, colour)
+    for role in (QPalette.WindowText, QPalette.Text, QPalette.ButtonText):
+        p.setColor(QPalette.Disabled, role, grey)
     return p
 
 
@@ -298,13 +324,19 @@ class SchemeFollower(QObject):
         hints = app.styleHints()
         if hasattr(hints, "colorSchemeChanged"):
             hints.colorSchemeChanged.connect(self._scheme_changed)
+        if hasattr(hints, "accessibility"):
+            hints.accessibility().contrastPreferenceChanged.connect(self._scheme_changed)
         self.apply()
 
     def wanted(self) -> str:
-        """``"dark"`` or ``"light"``: the forced scheme, else the desktop's (light if unknown)."""
-        if self.scheme in ("light", "dark"):
+        """``"dark"``, ``"light"`` or ``"high-contrast"``: the forced scheme, else the
+        desktop's (its contrast preference first; light if unknown)."""
+        if self.scheme in ("light", "dark", "high-contrast"):
             return self.scheme
         hints = self.app.styleHints()
+        if hasattr(hints, "accessibility") and \
+                hints.accessibility().contrastPreference() == Qt.ContrastPreference.HighContrast:
+            return "high-contrast"
         if hasattr(hints, "colorScheme") and hints.colorScheme() == Qt.ColorScheme.Dark:
             return "dark"
         return "light"
@@ -319,6 +351,10 @@ class SchemeFollower(QObject):
 
     def _apply(self) -> None:
         want = self.wanted()
+        if want == "high-contrast":
+            self._set_style(LegibleFusion())
+            self.app.setPalette(high_contrast_palette())
+            return
         platform = legible_disabled(self._platform_palette)
         if _is_dark(self._platform_palette) == (want == "dark") and \
                 self.app.palette() in (self._platform_palette, platform):

@@ -23,6 +23,8 @@ def follower(qapp):
     hints = qapp.styleHints()
     if hasattr(hints, "colorSchemeChanged"):
         hints.colorSchemeChanged.disconnect(f._scheme_changed)
+    if hasattr(hints, "accessibility"):
+        hints.accessibility().contrastPreferenceChanged.disconnect(f._scheme_changed)
     qapp.setStyle(style)
     qapp.setPalette(palette)
     f.deleteLater()
@@ -110,3 +112,24 @@ def test_scheme_switch_recolours_the_rich_text_of_a_tab(window, qapp, follower):
     for _ in range(3):
         QApplication.processEvents()
     assert tab.solve_label.text() == light
+
+
+def test_high_contrast_is_at_least_seven_to_one_and_recolours_the_advice(qtbot, qapp, follower):
+    """``--color-scheme high-contrast`` (or the desktop's contrast preference): every text
+    colour of the palette at least 7:1 on its background (WCAG 2.1 1.4.6), disabled text 4.5:1,
+    and the advice coloured for the scheme stays legible."""
+    advice = QLabel("Accuse Cy")
+    qtbot.addWidget(advice)
+    tone_style(advice, "#0d47a1", "; font-weight:bold")
+    follower.scheme = "high-contrast"
+    follower.apply()
+    QApplication.processEvents()
+    p = qapp.palette()
+    for fg, bg in ((QPalette.WindowText, QPalette.Window), (QPalette.Text, QPalette.Base),
+                   (QPalette.ButtonText, QPalette.Button), (QPalette.HighlightedText, QPalette.Highlight),
+                   (QPalette.ToolTipText, QPalette.ToolTipBase), (QPalette.Link, QPalette.Base)):
+        assert contrast(p.color(fg), p.color(bg)) >= 7, (fg, bg)
+    for role in (QPalette.WindowText, QPalette.Text):
+        assert contrast(p.color(QPalette.Disabled, role), p.color(QPalette.Window)) >= 4.5
+    assert contrast(_colour(advice), p.color(QPalette.Window)) >= 4.5
+    assert follower.wanted() == "high-contrast"
