@@ -275,7 +275,7 @@ class Tab(GameTab):
         self.theta_plot.addLegend(offset=(-5, 5), labelTextSize="8pt")
         self.theta_plot.setMouseEnabled(x=False, y=False)
         self.theta_plot.hideButtons()
-        self.theta_plot.setMinimumHeight(150)
+        self.theta_plot.setMinimumHeight(120)   # fits the page under a two-line note at 150 % zoom
         tl.addWidget(self.theta_plot, 1)
         self.remember = QPushButton()
         self.worded(self.remember.setText, "Remember how they mislead, for later games",

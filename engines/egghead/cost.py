@@ -194,19 +194,24 @@ def log_seconds(setup, events: Sequence) -> float:
     return total
 
 
+#: The game's own deck, ``(values, cards per player)``: ``engines.egghead.model.SEED_DECK``
+#: (written here too: this module is imported by the model, never the reverse).
+GAME_DECK = (6, 3)
+
+
 def check_log(setup, events: Sequence, path: str = "$.events") -> None:
     """Refuse at once a log on a deck other than the game's whose estimate
     (:func:`log_seconds`) passes :data:`COMMAND_SECONDS`, naming the first event at which it
-    does. The game's own deck (6 values, 3 cards) is not refused here: its logs are measured
-    apart (docs/egghead-long-games.md), and the dense rates overstate a real game several times.
+    does. The game's own deck (:data:`GAME_DECK`, 6 values, 3 cards) is not refused here: its
+    logs are measured apart (docs/egghead-long-games.md), and the dense rates overstate a real
+    game several times.
 
     Raises:
         SessionFormatError: at ``{path}[i]``, the first event whose prefix does not fit.
     """
     from engines.core.errors import SessionFormatError
-    from engines.egghead.model import SEED_DECK
 
-    if (setup.values, setup.cards_per_player) == SEED_DECK:
+    if (setup.values, setup.cards_per_player) == GAME_DECK:
         return
     total = log_seconds(setup, events)
     if total <= COMMAND_SECONDS:

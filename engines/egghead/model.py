@@ -38,7 +38,7 @@ available, :func:`engines.egghead.inference.check_memory`), 6 players × 84 stac
 That ceiling is for the game's own deck (:data:`SEED_DECK`), whose six-player table is a measured,
 supported configuration (9-12 s per event). Any other deck gets :data:`MAX_CUSTOM_TABLE_BYTES`."""
 
-SEED_DECK = (6, 3)
+SEED_DECK = (6, 3)   # engines.egghead.cost.GAME_DECK says the same (a test checks it)
 """(values, cards_per_player) of the game as Zorn (2024) describes it (section 2)."""
 
 MAX_CUSTOM_TABLE_BYTES = 10 ** 9

@@ -39,7 +39,9 @@ def tree(tmp_path_factory):
     out = tmp_path_factory.mktemp("atspi") / "tree.json"
     try:
         time.sleep(1.0)
-        env = dict(os.environ, XDG_DATA_HOME=str(out.parent / "data"), XDG_CONFIG_HOME=str(out.parent / "config"))
+        # the bus launcher publishes the bus on the X display DISPLAY names: ours, not another test's
+        env = dict(os.environ, DISPLAY=display, XDG_DATA_HOME=str(out.parent / "data"),
+                   XDG_CONFIG_HOME=str(out.parent / "config"))
         env.pop("DBUS_SESSION_BUS_ADDRESS", None)
         subprocess.run(["dbus-run-session", "--", sys.executable, str(HERE / "atspi_probe.py"), display, str(out)],
                        env=env, timeout=240, capture_output=True, check=False)

@@ -23,4 +23,4 @@ def test_forty_cards_per_category_are_refused_with_a_message(window):
     assert "Traceback" not in note
     assert "Cannot estimate what the opponents know" in tab.strip.message()
     assert "work units" in tab.strip.message()
-    assert "consistent deals" in tab.deals_label.text()        # the worksheet is there
+    assert "possible deals" in tab.deals_label.text()          # the worksheet is there

@@ -188,3 +188,10 @@ def test_a_custom_decks_log_that_cannot_fit_is_refused_at_once_at_its_event():
     assert cost.log_seconds(setup, long_log[:i + 1]) > cost.COMMAND_SECONDS >= \
         cost.log_seconds(setup, long_log[:i])
     assert "s of CPU to replay" in exc.value.message
+
+
+def test_the_cost_models_game_deck_is_the_models():
+    from engines.egghead.cost import GAME_DECK
+    from engines.egghead.model import SEED_DECK
+
+    assert GAME_DECK == SEED_DECK

@@ -458,6 +458,7 @@ def check_contrast(top: QWidget, shot: QImage) -> list[Finding]:
                 r = w.rect().adjusted(22, 0, 0, 0)     # the text, not the indicator
             judge(describe(w), r.translated(origin), w.font(), "", on)
         elif isinstance(w, QHeaderView) and w.model() is not None:
+            shown = w.viewport().visibleRegion().boundingRect()
             for s in range(min(w.count(), 12)):
                 if w.isSectionHidden(s):
                     continue
@@ -467,6 +468,8 @@ def check_contrast(top: QWidget, shot: QImage) -> list[Finding]:
                     continue
                 r = QRect(pos + 2, 2, size - 4, w.height() - 4) if w.orientation() == Qt.Horizontal \
                     else QRect(2, pos + 2, w.width() - 4, size - 4)
+                if not shown.contains(r):
+                    continue   # scrolled out of view by a scroll area around the view: not shown
                 text = w.model().headerData(s, w.orientation(), Qt.DisplayRole)
                 if text:
                     judge(f"header section \"{text}\" of {describe(w)}",
@@ -474,7 +477,10 @@ def check_contrast(top: QWidget, shot: QImage) -> list[Finding]:
         elif isinstance(w, QAbstractItemView) and not isinstance(w, QHeaderView):
             vp = w.viewport()
             vorigin = vp.mapTo(top, QPoint(0, 0))
+            shown = vp.visibleRegion().boundingRect()
             for idx, rect in _sample_indexes(w):
+                if not shown.contains(rect.adjusted(1, 1, -1, -1)):
+                    continue   # (partly) scrolled out of view by a scroll area around the view
                 text = idx.data(Qt.DisplayRole)
                 if not isinstance(text, str) or not text.strip():
                     continue
