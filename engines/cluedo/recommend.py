@@ -48,9 +48,10 @@ import numpy as np
 
 from engines.cluedo.accuse import accusation_without_opponents, recommendation_keys
 from engines.cluedo.counting import count_deals, propagate
-from engines.cluedo.inference import _raise_contradiction, constraints_for, infer
+from engines.cluedo.inference import _raise_contradiction, constraints_for, infer, raise_model_contradiction
 from engines.cluedo.model import HandEvent, LacksEvent, Setup, ShownEvent, SuggestionEvent
 from engines.cluedo.outcomes import envelope_information, estimated_work
+from engines.cluedo.suggestions import advice_rhos, apply_rhos, model_label
 from engines.core.errors import SessionFormatError, check_cancel
 from engines.core.info import entropy_bits, mutual_information_bits
 
@@ -79,6 +80,9 @@ class CluedoRecommendation:
             about the whole envelope ``E``, when it was affordable (else empty).
         notes: what was left out or counted less exactly to fit the budget of
             :mod:`engines.cluedo.cost`, in words (empty when nothing was).
+        suggestion_model: the suggestion model every figure assumes, ``{"rho": {player: rho},
+            "assumes": "assuming Ann suggests what they lack (ρ 0.25)"}``; None without one
+            (the plain posterior).
     """
 
     suggestions: list
@@ -92,6 +96,7 @@ class CluedoRecommendation:
     opponents: Optional[dict] = None          # engines.cluedo.accuse.recommendation_keys
     accusation_advice: Optional[dict] = None
     notes: tuple = ()                         # what was left out to fit the budget, in words
+    suggestion_model: Optional[dict] = None   # {"rho": {player: rho}, "assumes": words}; None: none
 
     def is_exact(self, suspect: str, weapon: str, room: str) -> bool:
         """Whether that suggestion's information is exact (else estimated from the samples)."""
@@ -110,6 +115,7 @@ class CluedoRecommendation:
                                     if (s, w, r) in self.joint_bits else {})}
                                 for s, w, r, b in self.suggestions],
                 "notes": list(self.notes),
+                **({"suggestion_model": self.suggestion_model} if self.suggestion_model else {}),
                 "seconds": round(self.seconds, 6)}
 
 
@@ -157,7 +163,7 @@ def suggestion_outcomes(setup: Setup, deals: np.ndarray, suggester: str, triple_
 
 
 def exact_information_bits(setup: Setup, cons, total: float, suggester: str, triple_idx,
-                           cancel=None, compiled=None) -> float:
+                           cancel=None, compiled=None, log_scale: float = 0.0) -> float:
     """Exact expected information gain (bits) about the envelope of a suggestion.
 
     Args:
@@ -167,6 +173,8 @@ def exact_information_bits(setup: Setup, cons, total: float, suggester: str, tri
         triple_idx: card indices (suspect, weapon, room).
         cancel: cancel flag.
         compiled: ``propagate(cons)`` when the caller has it (else computed here).
+        log_scale: ``total``'s log factor when ``cons`` carries the suggestion model's weights
+            (every class count is then a weighted count brought to that scale); 0 without.
     Returns:
         ``sum over categories of I(E_cat; O)`` in bits (float >= 0), ``O`` = (who refutes,
         which card is shown), the refuter choosing uniformly among their matching cards.
@@ -192,6 +200,8 @@ def exact_information_bits(setup: Setup, cons, total: float, suggester: str, tri
         if res.count == 0:
             return
         env = res.marginal[:, -1]
+        if res.log_scale != log_scale:
+            env = env * float(np.exp(res.log_scale - log_scale))
         for (a, b), joint in zip(blocks, joints):
             col = env[a:b] / total
             for o, wgt in outs_weights:
@@ -244,7 +254,8 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
               opponents_samples: Optional[int] = None,
               samples_named: bool = False,
               joint: Optional[bool] = None,
-              on_estimate: Optional[Callable[["CluedoRecommendation"], None]] = None
+              on_estimate: Optional[Callable[["CluedoRecommendation"], None]] = None,
+              rhos: Optional[dict] = None
               ) -> CluedoRecommendation:
     """Rank my possible suggestions by expected information gain about the envelope.
 
@@ -275,6 +286,13 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
             no opponents' figures) before the exact values are counted, only on the staged path
             (the all-at-once computation does not fit ``_BATCH_WORK``): the app shows it
             meanwhile. Never called when every candidate is exact at once (every classic game).
+        rhos: the suggestion model (``{player: rho}``; ``{}``: none); None (default): the
+            setup's (:func:`engines.cluedo.suggestions.advice_rhos`). With a model every figure
+            is that of the weighted posterior (deals weighted by the model's likelihood, the
+            worksheet's law): the information of each suggestion, the most probable envelope,
+            the opponents' figures and the accuse-or-wait advice; ``suggestion_model`` says
+            which model. Without one, the plain posterior (the same code paths as before the
+            model existed).
 
     Cost: estimated before the ranking starts (:func:`engines.cluedo.cost.plan_recommendation`);
     the sizes are lowered deterministically to fit :data:`engines.cluedo.cost.RECOMMEND_WORK`,
@@ -292,9 +310,15 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
     if room is not None and room not in rooms:
         raise SessionFormatError("room", f"unknown room {room!r}")
     cons = constraints_for(setup, events)
+    rhos = advice_rhos(setup, events, cancel, rhos)
+    model = None
+    if rhos:
+        apply_rhos(cons, setup, events, rhos)
+        model = {"rho": dict(rhos), "assumes": model_label(setup, rhos)}
     res = count_deals(propagate(cons.copy()), cancel, marginals=True, keep_backward=True)
     if res.count == 0:
         _raise_contradiction(setup, events, cancel)
+        raise_model_contradiction(events)
     env = res.marginal[:, -1] / res.count_float
     cards = setup.cards
     accusation = None
@@ -334,13 +358,15 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
             # (the recommendation's notes say so)
             return None, accusation_without_opponents(None, None, certain=False)
         return recommendation_keys(setup, events, certain, budget_seconds=opponents_seconds,
-                                   cancel=cancel, samples=opponents_samples, seed=seed, best=best)
+                                   cancel=cancel, samples=opponents_samples, seed=seed, best=best,
+                                   rhos=rhos)
     if work is not None:
         if work <= _BATCH_WORK:
             info = envelope_information(res.comp, cons.cat_of, cands, setup.players.index(setup.me),
                                         res.count_float, env, cancel=cancel, cons=cons,
                                         joint=joint is not False and work * _envelopes(cons.cat_of, env)
-                                        <= _JOINT_WORK * _conds(cons.cat_of, env))
+                                        <= _JOINT_WORK * _conds(cons.cat_of, env),
+                                        log_scale=res.log_scale)
             out = [(cards[s], cards[w], cards[r], float(info["sum"][i, j, l]))
                    for i, s in enumerate(cands[0]) for j, w in enumerate(cands[1])
                    for l, r in enumerate(cands[2])]
@@ -356,7 +382,8 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
             opponents, advice = keys(None, best)
             return CluedoRecommendation(out, None, room, float(env_entropy), 0, time.perf_counter() - t0,
                                         frozenset(t[:3] for t in out), joint, opponents=opponents,
-                                        accusation_advice=advice, notes=plan.notes)
+                                        accusation_advice=advice, notes=plan.notes,
+                                        suggestion_model=model)
     rng = np.random.default_rng(seed)
     deals = res.sample(max(int(samples), 1), rng)
     n = deals.shape[0]
@@ -392,14 +419,14 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
                 if exact_top is not None and j >= exact_top:
                     break
                 bits = exact_information_bits(setup, cons, res.count_float, setup.me,
-                                              (ci[s], ci[w], ci[r]), cancel, res.comp)
+                                              (ci[s], ci[w], ci[r]), cancel, res.comp, res.log_scale)
                 out[j] = (s, w, r, bits)
                 exact.add((s, w, r))
             out.sort(key=key)
     opponents, advice = keys(accusation)
     return CluedoRecommendation(out, accusation, room, float(env_entropy), n,
                                 time.perf_counter() - t0, frozenset(exact), opponents=opponents,
-                                accusation_advice=advice, notes=plan.notes)
+                                accusation_advice=advice, notes=plan.notes, suggestion_model=model)
 
 
 def _plan(setup: Setup, res, cands, accusation, at_once_work, samples, exact_seconds, exact_top,
