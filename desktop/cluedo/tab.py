@@ -497,6 +497,8 @@ class Tab(GameTab):
         self.strip.set_stale(False)
         self.strip.set_rows(knows_rows(est))
         how = "exact" if est.exact else f"{est.samples:,} sampled deals"
+        if est.rhos:          # the suggestion model the figures assume, in words
+            how += f" · {est.assumes}"
         if self.opponents.is_refining() and not view.complete:
             how += " · refining…"
         self.who_title.setText(self._who_title(view.k, how))
@@ -520,7 +522,8 @@ class Tab(GameTab):
                 "Accuse now" if accuse else "Wait",
                 f"{scope}{', '.join(adv.triple)}: right with {percent(adv.p_correct)}. "
                 f"Before your next turn, an opponent can name the envelope (what they know now, "
-                f"plus one suggestion each): {q}.", accuse)
+                f"plus one suggestion each): {q}."
+                + (f" ({est.assumes[0].upper()}{est.assumes[1:]}.)" if est.rhos else ""), accuse)
         knowers = view.likely_knowers(LIKELY_KNOWS)
         if knowers:
             who = ", ".join(f"{name} ({percent(p, exact)}{', exact' if exact else ''})"

@@ -43,6 +43,7 @@ import numpy as np
 from engines.cluedo.counting import Constraints, count_deals, propagate
 from engines.cluedo.inference import _raise_contradiction, constraints_for, raise_model_contradiction
 from engines.cluedo.model import AccusationEvent, HandEvent, LacksEvent, Setup, ShownEvent, SuggestionEvent
+from engines.core.cache import LockedLRU
 from engines.core.errors import ContradictionError, check_cancel
 from engines.core.info import entropy_bits
 
@@ -200,6 +201,16 @@ def _view_models(setup: Setup, events: Sequence) -> list:
         pub, fixed, hidden, out = _public_events(setup, events, name)
         models.append(_ViewModel(setup.players.index(name), constraints_for(setup, pub), fixed, hidden, out))
     return models
+
+
+_VIEWS = LockedLRU(4)          # (setup, events) -> _view_models: their caches shared by calls
+
+
+def _shared_view_models(setup: Setup, events: tuple) -> list:
+    """:func:`_view_models` of this log, shared by the calls on the same log (the look-ahead
+    asked again with more samples or under another suggestion model: the opponents' views do
+    not depend on it), so that a view already counted is not counted again."""
+    return _VIEWS.get_or_compute((setup, events), lambda: _view_models(setup, events))
 
 
 def _blocks(setup: Setup) -> list:
@@ -513,16 +524,27 @@ def _lookahead_knows(vm: _ViewModel, deal: np.ndarray, combo: tuple, k: int, blo
     for a, b in blocks:
         ok = [c for c in range(a, b) if env[c] > 0]
         triple.append(ok[int(rng.integers(len(ok)))])
-    view = _view_constraints(vm, deal, combo)
+    outcome = None                   # (refuter, card shown), or None: nobody refutes
     for step in range(1, k):
         p = (vm.j + step) % k
         have = [c for c in triple if deal[c] == p]
         if have:
-            view.force(have[int(rng.integers(len(have)))], p)
+            outcome = (p, have[int(rng.integers(len(have)))])
             break
-        for c in triple:
-            view.forbid(c, p)
-    return _belief(view, blocks, cancel)[0]
+    # the view after the suggestion depends on the deal only through the view and the outcome
+    key = ("look", tuple(np.flatnonzero(deal == vm.j).tolist()), combo, tuple(triple), outcome)
+    hit = vm.cache.get(key)
+    if hit is None:
+        view = _view_constraints(vm, deal, combo)
+        for step in range(1, k):
+            p = (vm.j + step) % k
+            if outcome is not None and p == outcome[0]:
+                view.force(outcome[1], p)
+                break
+            for c in triple:
+                view.forbid(c, p)
+        hit = vm.cache[key] = _belief(view, blocks, cancel)[0]
+    return hit
 
 
 def p_any_knows_after_next_suggestion(setup: Setup, events: Sequence = (), *, samples: int = 128,
@@ -552,7 +574,7 @@ def p_any_knows_after_next_suggestion(setup: Setup, events: Sequence = (), *, sa
     rhos = advice_rhos(setup, events, cancel, rhos)
     if rhos:
         apply_rhos(cons, setup, events, rhos)
-    models = [vm for vm in _view_models(setup, events) if not vm.out]
+    models = [vm for vm in _shared_view_models(setup, events) if not vm.out]
     res = count_deals(propagate(cons), cancel, marginals=False, keep_backward=True)
     if res.count == 0:
         _raise_contradiction(setup, events, cancel)

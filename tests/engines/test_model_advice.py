@@ -350,3 +350,29 @@ def test_learned_model_is_the_geometric_mean_plug_in():
     deals, w = weighted_deals(setup, events, rhos)
     _, p = best_triple(setup, events)
     assert p == pytest.approx(max(brute_best(setup, deals, w).values()), abs=1e-9)
+
+
+@pytest.mark.parametrize("deck,sizes,trust,seed,n_sugg,rho_true,acc", CASES[2:4])
+def test_sampled_opponents_draw_the_deal_from_the_weighted_posterior(deck, sizes, trust, seed, n_sugg,
+                                                                     rho_true, acc):
+    """The sampled figures (the weighted sampler of the counting DP) lie within 4 standard
+    errors of the weighted brute force, and not within them of the plain one where the two
+    differ by more than 8 standard errors (so the test tells the two laws apart)."""
+    setup = setup_of(deck, trust, sizes)
+    events = behaviour_log(setup, seed, n_sugg, rho_true, accusation=acc)
+    rhos = {p: float(r) for p, r in trust.items()}
+    ref, _ = brute_opponents(setup, events, *weighted_deals(setup, events, rhos))
+    plain, _ = brute_opponents(setup, events, *weighted_deals(setup, events, {}))
+    est = opponent_knowledge(setup, events, exact_max_deals=0, max_samples=4096, budget_seconds=None, seed=seed)
+    assert not est.exact and est.samples == 4096
+    told_apart = 0
+    for name, (p, h) in ref.items():
+        k = est.opponents[name]
+        se = max(k.standard_error, math.sqrt(max(p * (1 - p), 1e-4) / est.samples))
+        assert abs(k.p_knows_envelope - p) <= 4 * se, (name, k.p_knows_envelope, p)
+        hse = max(k.entropy_standard_error, 1e-3)
+        assert abs(k.envelope_entropy_bits - h) <= 4 * hse, (name, k.envelope_entropy_bits, h)
+        if abs(plain[name][1] - h) > 8 * hse:
+            told_apart += 1
+            assert abs(k.envelope_entropy_bits - plain[name][1]) > 4 * hse
+    assert told_apart >= 1
