@@ -122,7 +122,7 @@ def _advice(setup: Setup, log: list, rhos: dict, seed: int, cancel,
     that can decide a wait (``ln(WAIT_ALPHA) / ln(p_correct)``: 2 early in the game, 9 at
     ``p_correct`` = 0.3), then the larger of ``stages`` (default 8, then 32):
 
-    * wait at once when even the exact (Clopper-Pearson) upper bound of ``q`` at the one-sided
+    * wait at once when even the exact upper bound (Clopper and Pearson, Biometrika, 1934) of ``q`` at the one-sided
       level :data:`WAIT_ALPHA` leaves the threshold ``1 - q`` above ``p_correct``;
     * else decide by the rule once ``p_correct`` is more than 4 standard errors (at least the
       Bernoulli bound 0.5 / sqrt(n)) from ``1 - q``, or at the last stage."""
