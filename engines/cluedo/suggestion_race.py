@@ -24,6 +24,10 @@ whose outcome alone decides the focal's result):
 * ``assume-lacks``: rho = 0.25 for everybody (the New game dialog's "suggests what they lack"),
   the wrong model against bluffers.
 
+With ``rule="advice"`` the focal accuses instead by the accuse-or-wait advice of
+:mod:`engines.cluedo.accuse` computed under each engine's model (:func:`_advice`; the
+``model-advice`` study of :mod:`engines.studies`).
+
 Per game and engine: whether the focal won (its accusation correct and made before an opponent's
 correct one), whether it accused wrongly, and the focal turn of its accusation. Win rates with
 95 % Wilson intervals (``scipy.stats.binomtest``; the unit is the game); each engine against
@@ -369,6 +373,7 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--theta", type=float, default=0.8)
+    ap.add_argument("--rule", choices=list(RULES), default="threshold")
     ap.add_argument("--out")
     ap.add_argument("--summarise", nargs="+", metavar="FILE")
     ap.add_argument("--markdown", action="store_true", help="with --summarise: a Markdown table")
@@ -385,7 +390,7 @@ def main(argv=None) -> None:
         if not a.behaviour:
             ap.error("--behaviour or --summarise")
         rs = run(a.behaviour, a.games, start=a.start, seed=a.seed, players=a.players, theta=a.theta,
-                 out_path=a.out)
+                 out_path=a.out, rule=a.rule)
         print(json.dumps(summarise(rs), indent=1))
     except SessionFormatError as exc:
         print(f"error: {exc}", file=sys.stderr)
