@@ -124,10 +124,11 @@ def _advice(setup: Setup, log: list, rhos: dict, seed: int, cancel,
     name the envelope after their next suggestion, or none), refined only while the decision is
     in doubt, as the accusation race of :mod:`engines.cluedo.race` does: first the fewest deals
     that can decide a wait (``ln(WAIT_ALPHA) / ln(p_correct)``: 2 early in the game, 9 at
-    ``p_correct`` = 0.3), then the larger of ``stages`` (default 8, then 32):
+    ``p_correct`` = 0.3), then each of ``stages`` above it (default 8, then 32):
 
-    * wait at once when even the exact upper bound (Clopper and Pearson, Biometrika, 1934) of ``q`` at the one-sided
-      level :data:`WAIT_ALPHA` leaves the threshold ``1 - q`` above ``p_correct``;
+    * wait at once when even the exact upper bound of ``q`` (Clopper and Pearson, Biometrika,
+      1934) at the one-sided level :data:`WAIT_ALPHA` leaves the threshold ``1 - q`` above
+      ``p_correct``;
     * else decide by the rule once ``p_correct`` is more than 4 standard errors (at least the
       Bernoulli bound 0.5 / sqrt(n)) from ``1 - q``, or at the last stage."""
     from scipy.stats import beta
@@ -140,8 +141,8 @@ def _advice(setup: Setup, log: list, rhos: dict, seed: int, cancel,
     if pc < CERTAIN:
         # the fewest deals whose exact upper bound, when none shows an opponent naming the
         # envelope, leaves 1 - q above p_correct: ln(alpha) / ln(p_correct)
-        first = int(np.ceil(np.log(WAIT_ALPHA) / np.log(pc))) if pc > 0 else 1
-        first = int(min(max(first, 1), stages[-1]))
+        first = int(np.ceil(np.log(WAIT_ALPHA) / np.log(pc))) if pc > 0 else 2
+        first = int(min(max(first, 2), stages[-1]))     # 2: the sampler draws at least 2
         for stage, n in enumerate([first] + [m for m in stages if m > first]):
             q, se = p_any_knows_after_next_suggestion(setup, log, samples=n, seed=seed + stage,
                                                       cancel=cancel, rhos=rhos)
