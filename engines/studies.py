@@ -8,6 +8,7 @@ is a function of its name, its mode and its seed) and returns the table its page
 name                      page                                            code
 ========================  ==============================================  =====================
 ``suggestion-model``      docs/cluedo-suggestion-model.md                  :mod:`engines.cluedo.suggestion_race`
+``model-advice``          docs/cluedo-suggestion-model.md                  :mod:`engines.cluedo.suggestion_race`
 ``board``                 docs/cluedo-board.md                             :mod:`engines.cluedo.race_board`
 ``accusation``            docs/cluedo-accusation.md                        :mod:`engines.cluedo.race`
 ``egghead``               docs/egghead-simulation.md                       :mod:`engines.egghead.study`
@@ -64,6 +65,38 @@ def _suggestion_model(quick: bool, seed: int, broken: Optional[str], progress, c
                 progress(i * games + done, total)
         results += sr.run(b, games, seed=seed, engines=engines, ignore_model=broken == "model-ignored",
                           progress=step, cancel=cancel)
+    table = sr.summarise(results)
+    return {"result": table, "table": sr.markdown(table), "games": total}
+
+
+# -- the suggestion model in the accuse-or-wait advice ----------------------------------------
+#: The model-advice race's table: players, the opponents' look-ahead's sampled deals per stage
+#: (:func:`engines.cluedo.suggestion_race._advice`), quick games, full games per behaviour.
+MODEL_ADVICE = {"players": 3, "stages": (8, 32), "quick_games": 160, "full_games": 400}
+
+
+def _model_advice(quick: bool, seed: int, broken: Optional[str], progress, cancel) -> dict:
+    """The focal accuses by the accuse-or-wait advice (:mod:`engines.cluedo.accuse`: its best
+    triple's probability against the look-ahead chance that an opponent names the envelope
+    first), with the opponents' true suggestion model (``right``) or without (``today``), on the
+    same games (:mod:`engines.cluedo.suggestion_race`, rule ``"advice"``, 3 players). Quick:
+    :data:`MODEL_ADVICE` games against lack-seekers (rho = 0.1), ``today`` against ``right``.
+    Full: 400 games against lack-seekers and 400 against bluffers (rho = 4), with the learned
+    model (``learned``) too. Broken variant ``model-ignored``: every engine without the model."""
+    from engines.cluedo import suggestion_race as sr
+
+    games = MODEL_ADVICE["quick_games"] if quick else MODEL_ADVICE["full_games"]
+    behaviours = ("lack-0.1",) if quick else ("lack-0.1", "bluff-4")
+    engines = ("today", "right") if quick else ("today", "right", "learned")
+    results: list = []
+    total = games * len(behaviours)
+    for i, b in enumerate(behaviours):
+        def step(done, _n, i=i):
+            if progress is not None:
+                progress(i * games + done, total)
+        results += sr.run(b, games, seed=seed, engines=engines, players=MODEL_ADVICE["players"],
+                          rule="advice", advice_stages=MODEL_ADVICE["stages"],
+                          ignore_model=broken == "model-ignored", progress=step, cancel=cancel)
     table = sr.summarise(results)
     return {"result": table, "table": sr.markdown(table), "games": total}
 
@@ -293,6 +326,10 @@ STUDIES = {s.name: s for s in (
     Study(name="suggestion-model", page="docs/cluedo-suggestion-model.md",
           what="Cluedo: does modelling what opponents suggest win the accusation race?",
           quick_games=120, full_games=1600, default_seed=37, run=_suggestion_model),
+    Study(name="model-advice", page="docs/cluedo-suggestion-model.md",
+          what="Cluedo: does the suggestion model in the accuse-or-wait advice win the race?",
+          quick_games=MODEL_ADVICE["quick_games"], full_games=2 * MODEL_ADVICE["full_games"],
+          default_seed=3701, run=_model_advice),
     Study(name="board", page="docs/cluedo-board.md",
           what="Cluedo: the turn advice against bots that move to the nearest or a random room",
           quick_games=40, full_games=1200, default_seed=37, run=_board),
@@ -311,7 +348,8 @@ STUDIES = {s.name: s for s in (
 )}
 
 #: The hidden broken variants of each study (``--broken``): the measured ingredient taken out.
-BROKEN = {"suggestion-model": ("model-ignored",), "board": ("advice-is-baseline",),
+BROKEN = {"suggestion-model": ("model-ignored",), "model-advice": ("model-ignored",),
+          "board": ("advice-is-baseline",),
           "accusation": ("advice-is-baseline",), "egghead": ("deck-ignored",),
           "spyfall-claim-weight": ("weight-ignored",)}
 

@@ -5,6 +5,7 @@ belief plots, recommendations, who is close to solving and when to accuse, and t
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 
 import pyqtgraph as pg
@@ -600,6 +601,11 @@ class Tab(GameTab):
         self.strip.set_rows(knows_rows(est), wording)
         how = ("exact" if est.exact else
                wording.pick("estimated", f"{est.samples:,} sampled deals"))
+        # the suggestion model the figures assume, in words (its ρ only in the Details view)
+        assumes = "" if not est.rhos else (
+            est.assumes if wording.details else re.sub(r"\s*\(ρ[^)]*\)", "", est.assumes))
+        if assumes:
+            how += f" · {assumes}"
         if self.opponents.is_refining() and not view.complete:
             how += " · refining…"
         self.who_title.setText(self._who_title(view.k, how))
@@ -628,6 +634,8 @@ class Tab(GameTab):
                           f"know now, plus one suggestion each): {q}.")
             else:
                 detail = plain_advice(scope, adv.triple, adv.p_correct, q, accuse)
+            if assumes:
+                detail += f" ({assumes[0].upper()}{assumes[1:]}.)"
             self.advice_panel.set_advice("Accuse now" if accuse else "Wait", detail, accuse)
         knowers = view.likely_knowers(LIKELY_KNOWS)
         if knowers:

@@ -28,7 +28,7 @@ from typing import Optional, Sequence
 
 from engines.cluedo.cost import check_best_triple
 from engines.cluedo.counting import count_deals, propagate
-from engines.cluedo.inference import _raise_contradiction, constraints_for
+from engines.cluedo.inference import _raise_contradiction, constraints_for, raise_model_contradiction
 from engines.cluedo.model import Setup
 from engines.cluedo.opponents import OpponentsEstimate, opponent_knowledge
 from engines.core.errors import check_cancel
@@ -46,7 +46,8 @@ def best_triple(setup: Setup, events: Sequence = (), cancel=None, *, rhos: Optio
     the next pair's ``P(s, w)`` cannot beat the best triple found (``P(s, w, r) <= P(s, w)``).
     At most 1 + |suspects| + |suspects| x |weapons| counts, usually a handful. ``rhos``
     (``{player: rho}``): the same under the suggestion model of :mod:`engines.cluedo.suggestions`
-    (weighted counts; each count's ``log_scale`` brought to the first one's).
+    (weighted counts; each count's ``log_scale`` brought to the first one's); ``{}``: no model;
+    None (default): the setup's model (:func:`engines.cluedo.suggestions.advice_rhos`).
 
     Returns:
         ``((suspect, weapon, room), p_correct)``; ties go to the first in deck order.
@@ -55,16 +56,18 @@ def best_triple(setup: Setup, events: Sequence = (), cancel=None, *, rhos: Optio
         SessionFormatError: the bound on the counts does not fit the budget
             (:func:`engines.cluedo.cost.check_best_triple`).
     """
+    from engines.cluedo.suggestions import advice_rhos, apply_rhos
+
     events = tuple(events)
     cons = constraints_for(setup, events)
+    rhos = advice_rhos(setup, events, cancel, rhos)
     if rhos:
-        from engines.cluedo.suggestions import apply_rhos
-
         apply_rhos(cons, setup, events, rhos)
     k = len(setup.players)
     res = count_deals(propagate(cons.copy()), cancel, marginals=True)
     if res.count == 0:
         _raise_contradiction(setup, events, cancel)
+        raise_model_contradiction(events)
     total = res.count_float
     (_, suspects), (_, weapons), (_, rooms) = setup.categories
     check_best_triple(res.comp, k, len(suspects), len(weapons))   # refused at once if too large
@@ -115,6 +118,9 @@ class AccusationAdvice:
         exact: whether ``p_opponent_knows_now`` is exact.
         advice: ``"accuse now"`` or ``"wait"`` (the rule in the module docstring).
         seconds: wall time.
+        suggestion_model: the suggestion model both probabilities assume (``{"rho": {player:
+            rho}, "assumes": words}``, :func:`engines.cluedo.suggestions.model_label`); None:
+            none (the plain posterior).
     """
 
     triple: tuple
@@ -125,13 +131,17 @@ class AccusationAdvice:
     exact: bool
     advice: str
     seconds: float = 0.0
+    suggestion_model: Optional[dict] = None
 
     def to_json(self) -> dict:
-        return {"p_correct": self.p_correct,
-                "p_opponent_knows_before_my_turn": self.p_opponent_knows_before_my_turn,
-                "advice": self.advice, "triple": list(self.triple),
-                "standard_error": self.standard_error,
-                "p_opponent_knows_now": self.p_opponent_knows_now, "exact": self.exact}
+        out = {"p_correct": self.p_correct,
+               "p_opponent_knows_before_my_turn": self.p_opponent_knows_before_my_turn,
+               "advice": self.advice, "triple": list(self.triple),
+               "standard_error": self.standard_error,
+               "p_opponent_knows_now": self.p_opponent_knows_now, "exact": self.exact}
+        if self.suggestion_model:
+            out["suggestion_model"] = self.suggestion_model
+        return out
 
 
 def decide(p_correct: float, p_opponent_knows: float) -> str:
@@ -144,7 +154,7 @@ def decide(p_correct: float, p_opponent_knows: float) -> str:
 
 def accusation_advice(setup: Setup, events: Sequence = (), *, opponents: Optional[OpponentsEstimate] = None,
                       budget_seconds: Optional[float] = 1.0, seed: Optional[int] = 0,
-                      cancel=None) -> AccusationAdvice:
+                      cancel=None, rhos: Optional[dict] = None) -> AccusationAdvice:
     """``p_correct``, ``p_opponent_knows_before_my_turn`` and the advice for my log.
 
     Args:
@@ -154,18 +164,26 @@ def accusation_advice(setup: Setup, events: Sequence = (), *, opponents: Optiona
             ``budget_seconds``, see :func:`engines.cluedo.opponents.opponent_knowledge`).
         seed: random seed of the opponents' estimate.
         cancel: cancel flag.
+        rhos: the suggestion model (``{player: rho}``, ``{}``: none; None: the setup's, see
+            :func:`engines.cluedo.suggestions.advice_rhos`): ``p_correct`` and the opponents'
+            figures are then those of the weighted posterior (the true deal drawn from it; each
+            opponent's own belief stays their plain posterior of what they saw).
     Raises:
         ContradictionError: the log is impossible. Cancelled: ``cancel()`` became true.
     """
+    from engines.cluedo.suggestions import advice_rhos, model_label
+
     t0 = time.perf_counter()
     events = tuple(events)
-    triple, p = best_triple(setup, events, cancel)
+    rhos = advice_rhos(setup, events, cancel, rhos)
+    triple, p = best_triple(setup, events, cancel, rhos=rhos)
     if opponents is None or opponents.p_any_knows_next is None:
         opponents = opponent_knowledge(setup, events, budget_seconds=budget_seconds, seed=seed, cancel=cancel,
-                                       lookahead=True)
+                                       lookahead=True, rhos=rhos)
     q = opponents.p_any_knows_next
+    model = {"rho": dict(rhos), "assumes": model_label(setup, rhos)} if rhos else None
     return AccusationAdvice(triple, p, q, opponents.p_any_next_standard_error, opponents.p_any_knows,
-                            opponents.exact, decide(p, q), time.perf_counter() - t0)
+                            opponents.exact, decide(p, q), time.perf_counter() - t0, model)
 
 
 def accusation_without_opponents(triple: Optional[tuple], p_correct: Optional[float], *,
@@ -183,7 +201,7 @@ def accusation_without_opponents(triple: Optional[tuple], p_correct: Optional[fl
 def recommendation_keys(setup: Setup, events: Sequence, certain: Optional[tuple], *,
                         budget_seconds: Optional[float] = 1.0, cancel=None,
                         samples: Optional[int] = None, seed: Optional[int] = 0,
-                        best: Optional[tuple] = None) -> tuple:
+                        best: Optional[tuple] = None, rhos: Optional[dict] = None) -> tuple:
     """The ``"opponents"`` and ``"accusation"`` values of ``python -m engines recommend``.
 
     Args:
@@ -196,28 +214,35 @@ def recommendation_keys(setup: Setup, events: Sequence, certain: Optional[tuple]
         best: ``((suspect, weapon, room), p_correct)``, my most probable envelope triple and its
             exact probability when the caller has it (:func:`best_triple` is then not run when
             the opponents are skipped).
+        rhos: the suggestion model, as :func:`accusation_advice` (None: the setup's).
     Returns:
         ``(opponents, accusation)``: ``{name: {"p_knows_envelope", "envelope_entropy_bits",
         "standard_error", "exact", ...}}`` or None; ``{"p_correct",
         "p_opponent_knows_before_my_turn", "advice", "triple", "certain", "standard_error",
         "p_opponent_knows_now", "exact"}``.
     """
+    from engines.cluedo.suggestions import advice_rhos, model_label
+
     events = tuple(events)
+    rhos = advice_rhos(setup, events, cancel, rhos)
     if budget_seconds is not None and budget_seconds <= 0:
         if certain:
             triple, p = tuple(certain), 1.0
         elif best is not None:
             triple, p = tuple(best[0]), float(best[1])
         else:
-            triple, p = best_triple(setup, events, cancel)
-        return None, accusation_without_opponents(triple, p, certain=bool(certain))
+            triple, p = best_triple(setup, events, cancel, rhos=rhos)
+        acc = accusation_without_opponents(triple, p, certain=bool(certain))
+        if rhos:
+            acc["suggestion_model"] = {"rho": dict(rhos), "assumes": model_label(setup, rhos)}
+        return None, acc
     if samples is not None:
         est = opponent_knowledge(setup, events, budget_seconds=None, max_samples=samples,
-                                 seed=seed, cancel=cancel, lookahead=True)
+                                 seed=seed, cancel=cancel, lookahead=True, rhos=rhos)
     else:
         est = opponent_knowledge(setup, events, budget_seconds=budget_seconds, cancel=cancel,
-                                 lookahead=True)
-    adv = accusation_advice(setup, events, opponents=est, cancel=cancel)
+                                 lookahead=True, rhos=rhos)
+    adv = accusation_advice(setup, events, opponents=est, cancel=cancel, rhos=rhos)
     acc = adv.to_json()
     acc["interval_95"] = None if est.p_any_next_interval is None else list(est.p_any_next_interval)
     acc["samples"] = est.samples

@@ -225,12 +225,18 @@ def _infer_with_model(setup: Setup, events: tuple, cancel, t0: float) -> CluedoP
     if count == 0 or result.matrix is None:
         if _count(setup, events, cancel).count == 0:
             _raise_contradiction(setup, events, cancel)
-        raise ContradictionError(max(len(events) - 1, -1),
-                                 "no deal agrees with the log when the players set to 0 never name "
-                                 "their own cards; set them above 0")
+        raise_model_contradiction(events)
     return CluedoPosterior("exact", setup.cards, setup.owners, _clean(result.matrix), count, None,
                            time.perf_counter() - t0, setup.categories,
                            suggestion_model=result.to_json(setup))
+
+
+def raise_model_contradiction(events: Sequence) -> None:
+    """Raise the :class:`ContradictionError` of a log that only the suggestion model's hard
+    constraints (players set to rho 0) make impossible."""
+    raise ContradictionError(max(len(events) - 1, -1),
+                             "no deal agrees with the log when the players set to 0 never name "
+                             "their own cards; set them above 0")
 
 
 def _clean(m: np.ndarray) -> np.ndarray:

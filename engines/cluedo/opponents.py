@@ -35,14 +35,15 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterator, Optional, Sequence
 
 import numpy as np
 
 from engines.cluedo.counting import Constraints, count_deals, propagate
-from engines.cluedo.inference import _raise_contradiction, constraints_for
+from engines.cluedo.inference import _raise_contradiction, constraints_for, raise_model_contradiction
 from engines.cluedo.model import AccusationEvent, HandEvent, LacksEvent, Setup, ShownEvent, SuggestionEvent
+from engines.core.cache import LockedLRU
 from engines.core.errors import ContradictionError, check_cancel
 from engines.core.info import entropy_bits
 
@@ -122,6 +123,10 @@ class OpponentsEstimate:
         p_any_next_standard_error: its standard error, or None.
         p_any_interval, p_any_next_interval: 95 % intervals of ``p_any_knows`` and
             ``p_any_knows_next`` (as :attr:`OpponentKnowledge.interval`), or None.
+        rhos: the suggestion model the figures assume (``{player: rho}``: the true deal is
+            drawn from my weighted posterior); empty: none (my plain posterior).
+        assumes: that model in words (:func:`engines.cluedo.suggestions.model_label`), e.g.
+            ``"assuming Ann suggests what they lack (ρ 0.25)"``.
     """
 
     opponents: dict
@@ -135,6 +140,8 @@ class OpponentsEstimate:
     p_any_next_standard_error: Optional[float] = None
     p_any_interval: Optional[tuple] = None
     p_any_next_interval: Optional[tuple] = None
+    rhos: dict = field(default_factory=dict)
+    assumes: str = ""
 
     def to_json(self) -> dict:
         """``{name: {"p_knows_envelope", "envelope_entropy_bits", "standard_error", "exact", ...}}``."""
@@ -202,6 +209,16 @@ def _view_models(setup: Setup, events: Sequence) -> list:
         pub, fixed, hidden, out = _public_events(setup, events, name)
         models.append(_ViewModel(setup.players.index(name), constraints_for(setup, pub), fixed, hidden, out))
     return models
+
+
+_VIEWS = LockedLRU(4)          # (setup, events) -> _view_models: their caches shared by calls
+
+
+def _shared_view_models(setup: Setup, events: tuple) -> list:
+    """:func:`_view_models` of this log, shared by the calls on the same log (the look-ahead
+    asked again with more samples or under another suggestion model: the opponents' views do
+    not depend on it), so that a view already counted is not counted again."""
+    return _VIEWS.get_or_compute((setup, events), lambda: _view_models(setup, events))
 
 
 def _blocks(setup: Setup) -> list:
@@ -349,8 +366,14 @@ def _interval(values: np.ndarray, exact: bool) -> Optional[tuple]:
     return (round(lo, 9), round(hi, 9))
 
 
-def _summary(setup, models, q, h, exact, t0, final, look=None) -> OpponentsEstimate:
+def _summary(setup, models, q, h, exact, t0, final, look=None, weights=None) -> OpponentsEstimate:
+    """The estimate from per-deal values ``q``, ``h`` (arrays (deals, opponents)); ``weights``:
+    the enumerated deals' probabilities under the suggestion model (exact case; None: the deals
+    are equally likely, or sampled from the law the figures are about)."""
     n = q.shape[0]
+
+    def mean(x):
+        return float(x.mean()) if weights is None else float(np.dot(weights, x))
     opp = {}
     for jj, vm in enumerate(models):
         name = setup.players[vm.j]
@@ -359,22 +382,24 @@ def _summary(setup, models, q, h, exact, t0, final, look=None) -> OpponentsEstim
         else:
             se_q = float(np.std(q[:, jj], ddof=1) / math.sqrt(n)) if n > 1 else 0.5
             se_h = float(np.std(h[:, jj], ddof=1) / math.sqrt(n)) if n > 1 else 0.0
-        opp[name] = OpponentKnowledge(name, float(np.clip(q[:, jj].mean(), 0.0, 1.0)),
-                                      float(max(h[:, jj].mean(), 0.0)), se_q, se_h, exact, n, vm.out,
-                                      _interval(q[:, jj], exact))
+        p_j = float(np.clip(mean(q[:, jj]), 0.0, 1.0))
+        opp[name] = OpponentKnowledge(name, p_j,
+                                      float(max(mean(h[:, jj]), 0.0)), se_q, se_h, exact, n, vm.out,
+                                      _interval(q[:, jj], exact) if weights is None else (p_j, p_j))
     active = [jj for jj, vm in enumerate(models) if not vm.out]
     if active:
         any_k = 1.0 - np.prod(1.0 - q[:, active], axis=1)
     else:
         any_k = np.zeros(n)
-    p_any = float(np.clip(any_k.mean(), 0.0, 1.0))
+    p_any = float(np.clip(mean(any_k), 0.0, 1.0))
     se_any = 0.0 if exact else (float(np.std(any_k, ddof=1) / math.sqrt(n)) if n > 1 else 0.5)
     p_next = se_next = None
     if look is not None and len(look):
         p_next = float(np.clip(look.mean(), 0.0, 1.0))
         se_next = float(np.std(look, ddof=1) / math.sqrt(len(look))) if len(look) > 1 else 0.5
+    interval_any = _interval(any_k, exact) if weights is None else (p_any, p_any)
     return OpponentsEstimate(opp, p_any, se_any, exact, n, time.perf_counter() - t0, final, p_next, se_next,
-                             _interval(any_k, exact),
+                             interval_any,
                              None if look is None or not len(look) else _interval(look, False))
 
 
@@ -382,7 +407,8 @@ def iter_opponent_knowledge(setup: Setup, events: Sequence = (), *, seed: Option
                             first_batch: int = 16, max_samples: int = 4096, cancel=None,
                             exact_max_deals: int = EXACT_MAX_DEALS,
                             exact_max_views: int = EXACT_MAX_VIEWS,
-                            lookahead: bool = False) -> Iterator[OpponentsEstimate]:
+                            lookahead: bool = False,
+                            rhos: Optional[dict] = None) -> Iterator[OpponentsEstimate]:
     """Estimates of every opponent's knowledge, refined step by step (see the module docstring).
 
     Exact case: one estimate (``exact=True``, ``final=True``). Sampled case: an estimate after
@@ -399,6 +425,12 @@ def iter_opponent_knowledge(setup: Setup, events: Sequence = (), *, seed: Option
             and (deals x shown-card combinations x opponents) is at most ``exact_max_views``.
         lookahead: also estimate ``p_any_knows_next`` (from the same sampled deals; in the
             exact case from ``first_batch`` x 4 deals drawn uniformly from the enumerated ones).
+        rhos: the suggestion model (``{player: rho}``; ``{}``: none; None: the setup's,
+            :func:`engines.cluedo.suggestions.advice_rhos`): the true deal is then drawn from my
+            weighted posterior (sampled: the weighted sampler; exact: every enumerated deal
+            weighted by the model's likelihood, the look-ahead's deals drawn by those weights).
+            Each opponent's belief stays their plain posterior of what they saw. The estimates
+            name the model (``rhos``, ``assumes``).
     Yields:
         :class:`OpponentsEstimate`.
     Raises:
@@ -408,26 +440,42 @@ def iter_opponent_knowledge(setup: Setup, events: Sequence = (), *, seed: Option
             ``$.setup.players``); between that and ``first_batch`` the first estimate is made
             from as many deals as fit.
     """
+    from engines.cluedo.suggestions import advice_rhos, apply_rhos, deal_weights, model_label
+
     t0 = time.perf_counter()
     events = tuple(events)
     blocks = _blocks(setup)
     cons = constraints_for(setup, events)
+    rhos = advice_rhos(setup, events, cancel, rhos)
+    named = {"rhos": dict(rhos), "assumes": model_label(setup, rhos)}
+    if rhos:
+        apply_rhos(cons, setup, events, rhos)      # rho 0: forbidden cells; else cell weights
+    plain = cons.copy()
+    plain.weights = {}                             # the enumeration counts deals, unweighted
     models = _view_models(setup, events)
-    deals = enumerate_deals(cons, exact_max_deals, cancel) if exact_max_deals > 0 else None
+    deals = enumerate_deals(plain, exact_max_deals, cancel) if exact_max_deals > 0 else None
     if deals is not None and len(deals) == 0:
         _raise_contradiction(setup, events, cancel)
+        raise_model_contradiction(events)
     if deals is not None and _combos(models, deals) <= exact_max_views:
         q, h = _exact(setup, models, deals, blocks, cancel)
+        weights = None
+        if rhos:
+            weights = deal_weights(setup, events, rhos, deals)
+            weights = weights / weights.sum()
         look = None
         if lookahead:
             rng = np.random.default_rng(seed)
-            pick = deals[rng.integers(len(deals), size=max(4 * first_batch, 2))]
+            size = max(4 * first_batch, 2)
+            pick = deals[rng.integers(len(deals), size=size) if weights is None
+                         else rng.choice(len(deals), size=size, p=weights)]
             look = _lookahead_values(models, pick, len(setup.players), blocks, rng, cancel)
-        yield _summary(setup, models, q, h, True, t0, True, look)
+        yield replace(_summary(setup, models, q, h, True, t0, True, look, weights), **named)
         return
     res = count_deals(propagate(cons), cancel, marginals=False, keep_backward=True)
     if res.count == 0:
         _raise_contradiction(setup, events, cancel)
+        raise_model_contradiction(events)
     rng = np.random.default_rng(seed)
     max_samples = int(min(max(max_samples, 2), MAX_SAMPLES))
     batch = int(min(max(first_batch, 2), max_samples))
@@ -455,8 +503,8 @@ def iter_opponent_knowledge(setup: Setup, events: Sequence = (), *, seed: Option
             looks.append(_lookahead_values(models, sample, len(setup.players), blocks, rng, cancel))
         n += take
         batch = n             # doubling
-        yield _summary(setup, models, np.concatenate(qs), np.concatenate(hs), False, t0, n >= max_samples,
-                       np.concatenate(looks) if lookahead else None)
+        yield replace(_summary(setup, models, np.concatenate(qs), np.concatenate(hs), False, t0,
+                               n >= max_samples, np.concatenate(looks) if lookahead else None), **named)
 
 
 def opponent_knowledge(setup: Setup, events: Sequence = (), *, budget_seconds: Optional[float] = 1.5,
@@ -500,20 +548,32 @@ def _lookahead_knows(vm: _ViewModel, deal: np.ndarray, combo: tuple, k: int, blo
     for a, b in blocks:
         ok = [c for c in range(a, b) if env[c] > 0]
         triple.append(ok[int(rng.integers(len(ok)))])
-    view = _view_constraints(vm, deal, combo)
+    outcome = None                   # (refuter, card shown), or None: nobody refutes
     for step in range(1, k):
         p = (vm.j + step) % k
         have = [c for c in triple if deal[c] == p]
         if have:
-            view.force(have[int(rng.integers(len(have)))], p)
+            outcome = (p, have[int(rng.integers(len(have)))])
             break
-        for c in triple:
-            view.forbid(c, p)
-    return _belief(view, blocks, cancel)[0]
+    # the view after the suggestion depends on the deal only through the view and the outcome
+    key = ("look", tuple(np.flatnonzero(deal == vm.j).tolist()), combo, tuple(triple), outcome)
+    hit = vm.cache.get(key)
+    if hit is None:
+        view = _view_constraints(vm, deal, combo)
+        for step in range(1, k):
+            p = (vm.j + step) % k
+            if outcome is not None and p == outcome[0]:
+                view.force(outcome[1], p)
+                break
+            for c in triple:
+                view.forbid(c, p)
+        hit = vm.cache[key] = _belief(view, blocks, cancel)[0]
+    return hit
 
 
 def p_any_knows_after_next_suggestion(setup: Setup, events: Sequence = (), *, samples: int = 128,
-                                      seed: Optional[int] = 0, cancel=None) -> tuple:
+                                      seed: Optional[int] = 0, cancel=None,
+                                      rhos: Optional[dict] = None) -> tuple:
     """P(some opponent still in the game can name the envelope once their next suggestion is
     answered) — a look-ahead of one suggestion per opponent; each opponent moves once before my
     next turn.
@@ -522,20 +582,27 @@ def p_any_knows_after_next_suggestion(setup: Setup, events: Sequence = (), *, sa
     drawn uniformly from those ``j``'s belief still allows in the envelope; the first player
     after ``j`` holding a suggested card shows one of them uniformly; ``j`` adds who passed and
     the card shown to their view. (Each opponent's look-ahead uses only their own suggestion.)
-    Estimated from ``samples`` exact uniform samples of the deal.
+    Estimated from ``samples`` exact uniform samples of the deal (with a suggestion model
+    ``rhos``, as :func:`iter_opponent_knowledge`: exact samples of my weighted posterior).
 
     Returns:
         ``(probability, standard_error)``.
     Raises:
         ContradictionError: my log is impossible. Cancelled: ``cancel()`` became true.
     """
+    from engines.cluedo.suggestions import advice_rhos, apply_rhos
+
     events = tuple(events)
     blocks = _blocks(setup)
     cons = constraints_for(setup, events)
-    models = [vm for vm in _view_models(setup, events) if not vm.out]
+    rhos = advice_rhos(setup, events, cancel, rhos)
+    if rhos:
+        apply_rhos(cons, setup, events, rhos)
+    models = [vm for vm in _shared_view_models(setup, events) if not vm.out]
     res = count_deals(propagate(cons), cancel, marginals=False, keep_backward=True)
     if res.count == 0:
         _raise_contradiction(setup, events, cancel)
+        raise_model_contradiction(events)
     n = int(min(max(samples, 2), MAX_SAMPLES))
     rng = np.random.default_rng(seed)
     vals = _lookahead_values(models, res.sample(n, rng), len(setup.players), blocks, rng, cancel)

@@ -109,9 +109,10 @@ def _forward_rows(comp: Compiled, plan: _Plan, allow: np.ndarray, clamp: np.ndar
         for o, r, qs in plan.choices[i]:
             if not allow[c, o]:
                 continue
+            w = comp.weights.get((c, o), 1.0) if comp.weights else 1.0
             if r is None:
-                y += x
-                u0 = x[0:1]
+                y += x if w == 1.0 else w * x
+                u0 = x[0:1] if w == 1.0 else w * x[0:1]
                 if clamp[c]:
                     new.append(u0.copy())
                     rows.append((c, o))
@@ -120,6 +121,8 @@ def _forward_rows(comp: Compiled, plan: _Plan, allow: np.ndarray, clamp: np.ndar
             u = x[_b(src)]
             for pq in pqs:
                 u = u.sum(axis=pq + 1, keepdims=True)
+            if w != 1.0:
+                u = w * u
             y[_b(dst)] += u
             if clamp[c]:
                 z = np.zeros((1,) + x.shape[1:])
@@ -168,14 +171,15 @@ def _backward_rows(comp: Compiled, plan: _Plan, allow: np.ndarray, clamp: np.nda
         for o, r, qs in plan.choices[i]:
             if not allow[c, o]:
                 continue
+            w = comp.weights.get((c, o), 1.0) if comp.weights else 1.0
             if r is None:
-                pre += b
+                pre += b if w == 1.0 else w * b
                 if clamp[c]:
-                    new.append(b[0:1].copy())
+                    new.append(b[0:1].copy() if w == 1.0 else w * b[0:1])
                     rows.append((c, o))
                 continue
             src, dst, _ = _move(lay, r, qs, imp)
-            bq = b[_b(dst)]
+            bq = b[_b(dst)] if w == 1.0 else w * b[_b(dst)]
             pre[_b(src)] += bq
             if clamp[c]:
                 z = np.zeros((1,) + b.shape[1:])
@@ -242,7 +246,9 @@ def triple_joint(comp: Compiled, cat_of: Sequence[int], candidates: Sequence[Seq
         moves = []
         for o, r, qs in plan.choices[i]:
             if allow[c, o]:
-                moves.append((o, None, None, ()) if r is None else (o, *_move(plan.layout[i], r, qs, imp)))
+                w = comp.weights.get((c, o), 1.0) if comp.weights else 1.0
+                moves.append(((o, None, None, ()) if r is None else (o, *_move(plan.layout[i], r, qs, imp)))
+                             + (w,))
         for cat_a in range(3):
             for cat_c in range(3):
                 if len({cat_a, cat_c, cb}) < 3:
@@ -256,7 +262,7 @@ def triple_joint(comp: Compiled, cat_of: Sequence[int], candidates: Sequence[Seq
                 idx[cat_a], own[cat_a] = f_idx[ra][:, None], f_own[ra][:, None]
                 idx[cat_c], own[cat_c] = b_idx[rc][None, :], b_own[rc][None, :]
                 idx[cb] = jb
-                for o, src, dst, pqs in moves:
+                for o, src, dst, pqs, w in moves:
                     if src is None:
                         u, v = ga, hc
                     else:
@@ -265,8 +271,8 @@ def triple_joint(comp: Compiled, cat_of: Sequence[int], candidates: Sequence[Seq
                             u = u.sum(axis=pq + 1, keepdims=True)
                         v = hc[_b(dst)]
                     own[cb] = o
-                    J[idx[0], idx[1], idx[2], own[0], own[1], own[2]] = \
-                        _dot_t(u.reshape(len(ra), -1), v.reshape(len(rc), -1))
+                    prod = _dot_t(u.reshape(len(ra), -1), v.reshape(len(rc), -1))
+                    J[idx[0], idx[1], idx[2], own[0], own[1], own[2]] = prod if w == 1.0 else w * prod
     return total, J
 
 
@@ -312,7 +318,7 @@ def _xlogx(p: np.ndarray, axis) -> np.ndarray:
 
 def envelope_information(comp: Compiled, cat_of: Sequence[int], candidates: Sequence[Sequence[int]],
                          me: int, total: float, envelope_marginal: np.ndarray, *, joint: bool = False,
-                         cancel=None, cons=None) -> dict:
+                         cancel=None, cons=None, log_scale: float = 0.0) -> dict:
     """Exact expected information about the envelope of every candidate suggestion.
 
     Args:
@@ -325,6 +331,13 @@ def envelope_information(comp: Compiled, cat_of: Sequence[int], candidates: Sequ
         joint: also compute the joint information ``I(E; O)`` (one conditioning per possible
             envelope instead of one per possible envelope card).
         cancel: cancel flag.
+        cons: the log's :class:`engines.cluedo.counting.Constraints` (the conditionings are then
+            propagated again, and exchangeable cards share one).
+        log_scale: ``total``'s log factor (:attr:`engines.cluedo.counting.CountResult.log_scale`)
+            when the log carries the suggestion model's cell weights
+            (:attr:`engines.cluedo.counting.Constraints.weights`): every count is then a weighted
+            count, each conditioning's brought to ``total``'s scale, and the laws those of the
+            weighted posterior. 0 without weights.
     Returns:
         dict with ``"sum"``: float array (n_S, n_W, n_R), ``sum over categories X of
         I(E_X; O)`` in bits; ``"per_category"``: float array (3, n_S, n_W, n_R); with
@@ -354,11 +367,16 @@ def envelope_information(comp: Compiled, cat_of: Sequence[int], candidates: Sequ
             if not sub.feasible:
                 return 0.0, None, None
             cnt, J = triple_joint(sub, cat_of, candidates, None, cancel)
+            scale = sub.log_scale
         else:
             allow = base.copy()
             for x in cards_env:
                 allow[x, :k] = False
             cnt, J = triple_joint(comp, cat_of, candidates, allow, cancel, plan)
+            scale = comp.log_scale
+        if scale != log_scale:            # weighted counts: to the scale of ``total``
+            f = float(np.exp(scale - log_scale))
+            cnt, J = cnt * f, J * f
         Jf = J.reshape(n_trip, K ** 3)
         return cnt, _dot_t(Jf, mout_t), Jf[:, -1]     # (n_trip, n_outs) counts; all in the envelope
 

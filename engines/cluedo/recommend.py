@@ -40,6 +40,7 @@ fits ``_JOINT_WORK``.
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
@@ -48,9 +49,10 @@ import numpy as np
 
 from engines.cluedo.accuse import accusation_without_opponents, recommendation_keys
 from engines.cluedo.counting import count_deals, propagate
-from engines.cluedo.inference import _raise_contradiction, constraints_for, infer
+from engines.cluedo.inference import _raise_contradiction, constraints_for, infer, raise_model_contradiction
 from engines.cluedo.model import HandEvent, LacksEvent, Setup, ShownEvent, SuggestionEvent
 from engines.cluedo.outcomes import envelope_information, estimated_work
+from engines.cluedo.suggestions import advice_rhos, apply_rhos, model_label
 from engines.core.errors import SessionFormatError, check_cancel
 from engines.core.info import entropy_bits, mutual_information_bits
 
@@ -79,6 +81,9 @@ class CluedoRecommendation:
             about the whole envelope ``E``, when it was affordable (else empty).
         notes: what was left out or counted less exactly to fit the budget of
             :mod:`engines.cluedo.cost`, in words (empty when nothing was).
+        suggestion_model: the suggestion model every figure assumes, ``{"rho": {player: rho},
+            "assumes": "assuming Ann suggests what they lack (ρ 0.25)"}``; None without one
+            (the plain posterior).
     """
 
     suggestions: list
@@ -92,6 +97,7 @@ class CluedoRecommendation:
     opponents: Optional[dict] = None          # engines.cluedo.accuse.recommendation_keys
     accusation_advice: Optional[dict] = None
     notes: tuple = ()                         # what was left out to fit the budget, in words
+    suggestion_model: Optional[dict] = None   # {"rho": {player: rho}, "assumes": words}; None: none
 
     def is_exact(self, suspect: str, weapon: str, room: str) -> bool:
         """Whether that suggestion's information is exact (else estimated from the samples)."""
@@ -110,6 +116,7 @@ class CluedoRecommendation:
                                     if (s, w, r) in self.joint_bits else {})}
                                 for s, w, r, b in self.suggestions],
                 "notes": list(self.notes),
+                **({"suggestion_model": self.suggestion_model} if self.suggestion_model else {}),
                 "seconds": round(self.seconds, 6)}
 
 
@@ -157,7 +164,7 @@ def suggestion_outcomes(setup: Setup, deals: np.ndarray, suggester: str, triple_
 
 
 def exact_information_bits(setup: Setup, cons, total: float, suggester: str, triple_idx,
-                           cancel=None, compiled=None) -> float:
+                           cancel=None, compiled=None, log_scale: float = 0.0) -> float:
     """Exact expected information gain (bits) about the envelope of a suggestion.
 
     Args:
@@ -167,6 +174,8 @@ def exact_information_bits(setup: Setup, cons, total: float, suggester: str, tri
         triple_idx: card indices (suspect, weapon, room).
         cancel: cancel flag.
         compiled: ``propagate(cons)`` when the caller has it (else computed here).
+        log_scale: ``total``'s log factor when ``cons`` carries the suggestion model's weights
+            (every class count is then a weighted count brought to that scale); 0 without.
     Returns:
         ``sum over categories of I(E_cat; O)`` in bits (float >= 0), ``O`` = (who refutes,
         which card is shown), the refuter choosing uniformly among their matching cards.
@@ -192,6 +201,8 @@ def exact_information_bits(setup: Setup, cons, total: float, suggester: str, tri
         if res.count == 0:
             return
         env = res.marginal[:, -1]
+        if res.log_scale != log_scale:
+            env = env * float(np.exp(res.log_scale - log_scale))
         for (a, b), joint in zip(blocks, joints):
             col = env[a:b] / total
             for o, wgt in outs_weights:
@@ -236,28 +247,19 @@ def exact_information_bits(setup: Setup, cons, total: float, suggester: str, tri
     return float(sum(mutual_information_bits(j) for j in joints))
 
 
-def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None, cancel=None,
-              samples: int = 4000, seed: Optional[int] = 0,
-              exact_seconds: Optional[float] = 1.5,
-              exact_top: Optional[int] = None, at_once: Optional[bool] = None,
-              opponents_seconds: Optional[float] = 1.0,
-              opponents_samples: Optional[int] = None,
-              samples_named: bool = False,
-              joint: Optional[bool] = None,
-              on_estimate: Optional[Callable[["CluedoRecommendation"], None]] = None
-              ) -> CluedoRecommendation:
-    """Rank my possible suggestions by expected information gain about the envelope.
+@dataclass(frozen=True, kw_only=True)
+class RecommendOptions:
+    """How :func:`recommend` ranks: what to rank, how much to compute exactly, the opponents'
+    budget and the suggestion model.
 
-    Args:
-        setup, events: the table and the log.
+    Fields:
         room: rank only suggestions in this room (the room I am in); None: all rooms.
-        cancel: cancel flag (raises ``Cancelled``).
-        samples: consistent deals sampled (exactly, uniformly) for the estimate.
+        samples: consistent deals sampled (exactly, from the posterior) for the estimate.
         seed: random seed of the sampler (fixed by default: the same log gives the same advice).
         exact_seconds: time budget (s) for replacing estimates by exact values, best estimates
             first (None: every candidate exact; 0: estimates only). When every candidate can be
-            computed at once (every classic game: ``exact_at_once``), any value but 0 gives
-            every candidate exact and the budget is not used.
+            computed at once (every classic game), any value but 0 gives every candidate exact
+            and the budget is not used.
         exact_top: count at most this many of the best estimates exactly (None: no limit;
             the tab asks for 24 as it lists 12); ignored when every candidate is computed at once.
         at_once: None (default): compute every candidate at once when the estimated work fits
@@ -271,11 +273,64 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
         samples_named: the caller named ``opponents_samples`` (``--samples``).
         joint: None (default): offer the joint information ``joint_bits`` when its cost fits;
             False: never compute it (the turn advice needs only the per-card sum).
+        rhos: the suggestion model (``{player: rho}``; ``{}``: none); None (default): the
+            setup's (:func:`engines.cluedo.suggestions.advice_rhos`). With a model every figure
+            is that of the weighted posterior (deals weighted by the model's likelihood, the
+            worksheet's law): the information of each suggestion, the most probable envelope,
+            the opponents' figures and the accuse-or-wait advice; ``suggestion_model`` says
+            which model. Without one, the plain posterior (the same code paths as before the
+            model existed).
+    """
+
+    room: Optional[str] = None
+    samples: int = 4000
+    seed: Optional[int] = 0
+    exact_seconds: Optional[float] = 1.5
+    exact_top: Optional[int] = None
+    at_once: Optional[bool] = None
+    opponents_seconds: Optional[float] = 1.0
+    opponents_samples: Optional[int] = None
+    samples_named: bool = False
+    joint: Optional[bool] = None
+    rhos: Optional[dict] = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Ranking:
+    """What both strategies share: the (weighted) posterior of the log, the candidates and the
+    sizes the budget allows (:func:`_prepare`)."""
+
+    t0: float
+    cons: object                # engines.cluedo.counting.Constraints (with the model's weights)
+    res: object                 # its CountResult (marginals, backward tensors for the sampler)
+    env: np.ndarray             # P(card in the envelope)
+    env_entropy: float
+    accusation: Optional[tuple]
+    cands: list                 # three lists of card indices
+    plan: object                # engines.cluedo.cost plan (notes, best_envelope)
+    opts: RecommendOptions      # the options with the sizes the plan lowered
+    work: Optional[float]       # estimated work of the all-at-once ranking, None: not tried
+    model: Optional[dict]       # CluedoRecommendation.suggestion_model
+
+
+def recommend(setup: Setup, events: Sequence = (), *, options: Optional[RecommendOptions] = None,
+              cancel=None, on_estimate: Optional[Callable[["CluedoRecommendation"], None]] = None,
+              **fields) -> CluedoRecommendation:
+    """Rank my possible suggestions by expected information gain about the envelope.
+
+    Args:
+        setup, events: the table and the log.
+        options: :class:`RecommendOptions` (None: the defaults); ``fields``: any of its fields
+            by keyword, overriding ``options`` (``recommend(setup, events, room="Hall")``).
+        cancel: cancel flag (raises ``Cancelled``).
         on_estimate: called with the ranking estimated from the samples (no suggestion exact,
             no opponents' figures) before the exact values are counted, only on the staged path
             (the all-at-once computation does not fit ``_BATCH_WORK``): the app shows it
             meanwhile. Never called when every candidate is exact at once (every classic game).
 
+    Two strategies (the module docstring): every candidate exact at once
+    (:func:`_rank_at_once`) when its estimated work fits ``_BATCH_WORK``, else estimated from
+    samples then the best made exact within the budget (:func:`_rank_staged`).
     Cost: estimated before the ranking starts (:func:`engines.cluedo.cost.plan_recommendation`);
     the sizes are lowered deterministically to fit :data:`engines.cluedo.cost.RECOMMEND_WORK`,
     or the recommendation is refused at once.
@@ -285,16 +340,34 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
     Raises:
         ContradictionError: the log is impossible. SessionFormatError: unknown room; a
             recommendation that cannot fit the budget (naming the field and the estimate).
+        TypeError: a keyword that is not a field of :class:`RecommendOptions`.
     """
-    t0 = time.perf_counter()
+    opts = dataclasses.replace(options or RecommendOptions(), **fields)
     events = tuple(events)
+    rk = _prepare(setup, events, opts, cancel)
+    if rk.work is not None and rk.work <= _BATCH_WORK:
+        return _rank_at_once(setup, events, rk, cancel)
+    return _rank_staged(setup, events, rk, cancel, on_estimate)
+
+
+def _prepare(setup: Setup, events: tuple, opts: RecommendOptions, cancel) -> _Ranking:
+    """The log's (weighted) posterior, the envelope's entropy and certain triple, the
+    candidates, and the sizes that fit the budget."""
+    t0 = time.perf_counter()
     (_, suspects), (_, weapons), (_, rooms) = setup.categories
+    room = opts.room
     if room is not None and room not in rooms:
         raise SessionFormatError("room", f"unknown room {room!r}")
     cons = constraints_for(setup, events)
+    rhos = advice_rhos(setup, events, cancel, opts.rhos)
+    model = None
+    if rhos:
+        apply_rhos(cons, setup, events, rhos)
+        model = {"rho": dict(rhos), "assumes": model_label(setup, rhos)}
     res = count_deals(propagate(cons.copy()), cancel, marginals=True, keep_backward=True)
     if res.count == 0:
         _raise_contradiction(setup, events, cancel)
+        raise_model_contradiction(events)
     env = res.marginal[:, -1] / res.count_float
     cards = setup.cards
     accusation = None
@@ -313,93 +386,110 @@ def recommend(setup: Setup, events: Sequence = (), *, room: Optional[str] = None
     cands = [[ci[c] for c in suspects], [ci[c] for c in weapons],
              [ci[c] for c in ([room] if room else rooms)]]
     work = None
-    if accusation is None and exact_seconds != 0 and at_once is not False:
+    if accusation is None and opts.exact_seconds != 0 and opts.at_once is not False:
         work = estimated_work(res.comp, cons.cat_of, cands, env)
     # the plan charges the at-once ranking by its conditionings up to exchangeable cards (as
     # it computes them); the choice of the path above keeps the plain estimate
     plan = _plan(setup, res, cands, accusation,
                  estimated_work(res.comp, cons.cat_of, cands, env, cons)
                  if work is not None and work <= _BATCH_WORK else None,
-                 samples, exact_seconds, exact_top, opponents_seconds,
-                 opponents_samples, samples_named)
-    samples, opponents_samples = plan.rank_samples or samples, plan.opponents_samples
+                 opts.samples, opts.exact_seconds, opts.exact_top, opts.opponents_seconds,
+                 opts.opponents_samples, opts.samples_named)
+    sized = {"samples": plan.rank_samples or opts.samples, "opponents_samples": plan.opponents_samples,
+             "rhos": rhos}
     if plan.exact_top is not None:
-        exact_top = plan.exact_top
-    if opponents_samples == 0:                  # left out to fit the budget (plan.notes)
-        opponents_seconds, opponents_samples = 0, None
+        sized["exact_top"] = plan.exact_top
+    if plan.opponents_samples == 0:             # left out to fit the budget (plan.notes)
+        sized.update(opponents_seconds=0, opponents_samples=None)
+    return _Ranking(t0=t0, cons=cons, res=res, env=env, env_entropy=float(env_entropy), accusation=accusation,
+                    cands=cands, plan=plan, opts=dataclasses.replace(opts, **sized), work=work, model=model)
 
-    def keys(certain, best=None):
-        if not plan.best_envelope and not certain and opponents_seconds == 0:
-            # neither the opponents' figures nor the most probable envelope fit the budget
-            # (the recommendation's notes say so)
-            return None, accusation_without_opponents(None, None, certain=False)
-        return recommendation_keys(setup, events, certain, budget_seconds=opponents_seconds,
-                                   cancel=cancel, samples=opponents_samples, seed=seed, best=best)
-    if work is not None:
-        if work <= _BATCH_WORK:
-            info = envelope_information(res.comp, cons.cat_of, cands, setup.players.index(setup.me),
-                                        res.count_float, env, cancel=cancel, cons=cons,
-                                        joint=joint is not False and work * _envelopes(cons.cat_of, env)
-                                        <= _JOINT_WORK * _conds(cons.cat_of, env))
-            out = [(cards[s], cards[w], cards[r], float(info["sum"][i, j, l]))
-                   for i, s in enumerate(cands[0]) for j, w in enumerate(cands[1])
-                   for l, r in enumerate(cands[2])]
-            joint = {}
-            if "joint" in info:
-                joint = {(cards[s], cards[w], cards[r]): float(info["joint"][i, j, l])
-                         for i, s in enumerate(cands[0]) for j, w in enumerate(cands[1])
-                         for l, r in enumerate(cands[2])}
-            out.sort(key=lambda t: (-t[3], cards.index(t[2]), cards.index(t[0]), cards.index(t[1])))
-            best = None
-            if room is None and "envelope" in info:
-                best = _most_probable(info["envelope"], cands, cards)
-            opponents, advice = keys(None, best)
-            return CluedoRecommendation(out, None, room, float(env_entropy), 0, time.perf_counter() - t0,
-                                        frozenset(t[:3] for t in out), joint, opponents=opponents,
-                                        accusation_advice=advice, notes=plan.notes)
-    rng = np.random.default_rng(seed)
-    deals = res.sample(max(int(samples), 1), rng)
+
+def _opponents(setup: Setup, events: tuple, rk: _Ranking, certain, cancel, best=None) -> tuple:
+    """``(opponents, accusation advice)`` of the recommendation
+    (:func:`engines.cluedo.accuse.recommendation_keys`) within the ranking's budget."""
+    o = rk.opts
+    if not rk.plan.best_envelope and not certain and o.opponents_seconds == 0:
+        # neither the opponents' figures nor the most probable envelope fit the budget
+        # (the recommendation's notes say so)
+        return None, accusation_without_opponents(None, None, certain=False)
+    return recommendation_keys(setup, events, certain, budget_seconds=o.opponents_seconds,
+                               cancel=cancel, samples=o.opponents_samples, seed=o.seed, best=best,
+                               rhos=o.rhos)
+
+
+def _rank_at_once(setup: Setup, events: tuple, rk: _Ranking, cancel) -> CluedoRecommendation:
+    """Every candidate exact from the outcome laws of :mod:`engines.cluedo.outcomes`, with the
+    joint information when affordable and the most probable envelope as a by-product."""
+    cons, res, env, cands, cards = rk.cons, rk.res, rk.env, rk.cands, setup.cards
+    info = envelope_information(res.comp, cons.cat_of, cands, setup.players.index(setup.me),
+                                res.count_float, env, cancel=cancel, cons=cons,
+                                joint=rk.opts.joint is not False and rk.work * _envelopes(cons.cat_of, env)
+                                <= _JOINT_WORK * _conds(cons.cat_of, env),
+                                log_scale=res.log_scale)
+    triples = [(i, j, m) for i in range(len(cands[0])) for j in range(len(cands[1])) for m in range(len(cands[2]))]
+    names = [(cards[cands[0][i]], cards[cands[1][j]], cards[cands[2][m]]) for i, j, m in triples]
+    out = [name + (float(info["sum"][t]),) for name, t in zip(names, triples)]
+    joint = {name: float(info["joint"][t]) for name, t in zip(names, triples)} if "joint" in info else {}
+    out.sort(key=lambda t: (-t[3], cards.index(t[2]), cards.index(t[0]), cards.index(t[1])))
+    best = None
+    if rk.opts.room is None and "envelope" in info:
+        best = _most_probable(info["envelope"], cands, cards)
+    opponents, advice = _opponents(setup, events, rk, None, cancel, best)
+    return CluedoRecommendation(out, None, rk.opts.room, rk.env_entropy, 0, time.perf_counter() - rk.t0,
+                                frozenset(t[:3] for t in out), joint, opponents=opponents,
+                                accusation_advice=advice, notes=rk.plan.notes, suggestion_model=rk.model)
+
+
+def _rank_staged(setup: Setup, events: tuple, rk: _Ranking, cancel, on_estimate) -> CluedoRecommendation:
+    """Every candidate estimated from the same sampled deals, then the best estimates replaced
+    by exact values (:func:`exact_information_bits`) within the budget, and sorted again."""
+    o, res, cards = rk.opts, rk.res, setup.cards
+    (_, suspects), (_, weapons), (_, rooms) = setup.categories
+    rng = np.random.default_rng(o.seed)
+    deals = res.sample(max(int(o.samples), 1), rng)
     n = deals.shape[0]
     k = len(setup.players)
-    # envelope card index per category for each sample
-    labels = []
+    labels = []                 # envelope card index per category for each sample
     start = 0
     for _, deck in setup.categories:
         block = deals[:, start:start + len(deck)] == k
         labels.append((np.argmax(block, axis=1), len(deck)))
         start += len(deck)
+    ci = {c: i for i, c in enumerate(cards)}
     out = []
     exact = set()
-    if accusation is None:
-        for r in ([room] if room else rooms):
+
+    def key(t):
+        return (-t[3], cards.index(t[2]), cards.index(t[0]), cards.index(t[1]))
+    if rk.accusation is None:
+        for r in ([o.room] if o.room else rooms):
             check_cancel(cancel)
             for s in suspects:
                 for w in weapons:
                     rows, outs, wts, n_outs = suggestion_outcomes(setup, deals, setup.me, (ci[s], ci[w], ci[r]))
                     bits = sum(_mi_bits(lab, nl, rows, outs, wts, n_outs, n) for lab, nl in labels)
                     out.append((s, w, r, bits))
-        def key(t):
-            return (-t[3], cards.index(t[2]), cards.index(t[0]), cards.index(t[1]))
         out.sort(key=key)
-        if exact_seconds is None or exact_seconds > 0:
+        if o.exact_seconds is None or o.exact_seconds > 0:
             if on_estimate is not None:
-                on_estimate(CluedoRecommendation(list(out), accusation, room, float(env_entropy), n,
-                                                 time.perf_counter() - t0, frozenset()))
+                on_estimate(CluedoRecommendation(list(out), rk.accusation, o.room, rk.env_entropy, n,
+                                                 time.perf_counter() - rk.t0, frozenset()))
             t_exact = time.perf_counter()
             for j, (s, w, r, _) in enumerate(out):
-                if exact_seconds is not None and time.perf_counter() - t_exact > exact_seconds:
+                if o.exact_seconds is not None and time.perf_counter() - t_exact > o.exact_seconds:
                     break
-                if exact_top is not None and j >= exact_top:
+                if o.exact_top is not None and j >= o.exact_top:
                     break
-                bits = exact_information_bits(setup, cons, res.count_float, setup.me,
-                                              (ci[s], ci[w], ci[r]), cancel, res.comp)
+                bits = exact_information_bits(setup, rk.cons, res.count_float, setup.me,
+                                              (ci[s], ci[w], ci[r]), cancel, res.comp, res.log_scale)
                 out[j] = (s, w, r, bits)
                 exact.add((s, w, r))
             out.sort(key=key)
-    opponents, advice = keys(accusation)
-    return CluedoRecommendation(out, accusation, room, float(env_entropy), n,
-                                time.perf_counter() - t0, frozenset(exact), opponents=opponents,
-                                accusation_advice=advice, notes=plan.notes)
+    opponents, advice = _opponents(setup, events, rk, rk.accusation, cancel)
+    return CluedoRecommendation(out, rk.accusation, o.room, rk.env_entropy, n,
+                                time.perf_counter() - rk.t0, frozenset(exact), opponents=opponents,
+                                accusation_advice=advice, notes=rk.plan.notes, suggestion_model=rk.model)
 
 
 def _plan(setup: Setup, res, cands, accusation, at_once_work, samples, exact_seconds, exact_top,

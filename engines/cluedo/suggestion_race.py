@@ -24,6 +24,10 @@ whose outcome alone decides the focal's result):
 * ``assume-lacks``: rho = 0.25 for everybody (the New game dialog's "suggests what they lack"),
   the wrong model against bluffers.
 
+With ``rule="advice"`` the focal accuses instead by the accuse-or-wait advice of
+:mod:`engines.cluedo.accuse` computed under each engine's model (:func:`_advice`; the
+``model-advice`` study of :mod:`engines.studies`).
+
 Per game and engine: whether the focal won (its accusation correct and made before an opponent's
 correct one), whether it accused wrongly, and the focal turn of its accusation. Win rates with
 95 % Wilson intervals (``scipy.stats.binomtest``; the unit is the game); each engine against
@@ -53,6 +57,8 @@ from engines.cluedo.suggestions import learn_trust
 from engines.core.errors import SessionFormatError, check_cancel
 
 BEHAVIOURS = {"lack-0.1": 0.1, "lack-0.5": 0.5, "neutral": 1.0, "bluff-4": 4.0}
+#: When the focal accuses: at a fixed threshold on its best triple, or by the accuse-or-wait advice.
+RULES = ("threshold", "advice")
 ENGINES = ("today", "right", "learned", "assume-lacks")
 ASSUMED_LACKS = 0.25
 
@@ -102,16 +108,71 @@ def _bound(setup: Setup, log: list, rhos: dict) -> float:
     return min(max(d.values()) for d in env.values())
 
 
+#: One-sided level of the look-ahead's exact upper bound below which the advice waits without
+#: refining (about a 4-sigma normal tail).
+WAIT_ALPHA = 3.2e-5
+
+
+def _advice(setup: Setup, log: list, rhos: dict, seed: int, cancel,
+            stages: tuple = (8, 32)) -> Optional[tuple]:
+    """The accuse-or-wait advice of :mod:`engines.cluedo.accuse` under the suggestion model
+    ``rhos`` (``{}``: none): ``(triple, p_correct)`` when it says "accuse now", else None.
+
+    ``p_correct`` is exact (:func:`engines.cluedo.accuse.best_triple`); the opponents' figure
+    ``q`` is the look-ahead (:func:`engines.cluedo.opponents.p_any_knows_after_next_suggestion`)
+    from sampled deals of the (weighted) posterior (each deal a 0/1 outcome: some opponent can
+    name the envelope after their next suggestion, or none), refined only while the decision is
+    in doubt, as the accusation race of :mod:`engines.cluedo.race` does: first the fewest deals
+    that can decide a wait (``ln(WAIT_ALPHA) / ln(p_correct)``: 2 early in the game, 9 at
+    ``p_correct`` = 0.3), then each of ``stages`` above it (default 8, then 32):
+
+    * wait at once when even the exact upper bound of ``q`` (Clopper and Pearson, Biometrika,
+      1934) at the one-sided level :data:`WAIT_ALPHA` leaves the threshold ``1 - q`` above
+      ``p_correct``;
+    * else decide by the rule once ``p_correct`` is more than 4 standard errors (at least the
+      Bernoulli bound 0.5 / sqrt(n)) from ``1 - q``, or at the last stage."""
+    from scipy.stats import beta
+
+    from engines.cluedo.accuse import CERTAIN, decide
+    from engines.cluedo.opponents import p_any_knows_after_next_suggestion
+
+    triple, pc = best_triple(setup, log, cancel, rhos=rhos)
+    q = 0.0
+    if pc < CERTAIN:
+        # the fewest deals whose exact upper bound, when none shows an opponent naming the
+        # envelope, leaves 1 - q above p_correct: ln(alpha) / ln(p_correct)
+        first = int(np.ceil(np.log(WAIT_ALPHA) / np.log(pc))) if pc > 0 else 2
+        first = int(min(max(first, 2), stages[-1]))     # 2: the sampler draws at least 2
+        for stage, n in enumerate([first] + [m for m in stages if m > first]):
+            q, se = p_any_knows_after_next_suggestion(setup, log, samples=n, seed=seed + stage,
+                                                      cancel=cancel, rhos=rhos)
+            k = int(round(q * n))
+            upper = 1.0 if k >= n else float(beta.ppf(1.0 - WAIT_ALPHA, k + 1, n - k))
+            if pc < 1.0 - upper:
+                return None
+            if abs(pc - (1.0 - q)) > 4 * max(se, 0.5 / np.sqrt(n)):
+                break
+    return (triple, pc) if decide(pc, q) == "accuse now" else None
+
+
 def play_game(setup: Setup, rho_true: float, focal: int, rng: np.random.Generator, *,
               theta: float = 0.8, max_rounds: int = 40, engines: tuple = ENGINES, ignore_model: bool = False,
-              cancel=None) -> dict:
+              rule: str = "threshold", advice_stages: tuple = (8, 32), cancel=None) -> dict:
     """One game (module docstring). Returns ``{"focal", "rounds", "opponent_win": [round, seat]
     or None, engine: {"turn", "correct"} or None (never accused)}`` for each of ``engines`` (a
     subset of :data:`ENGINES`; the game does not depend on which: the focal's suggestions never
     do). ``ignore_model``: every engine runs without the model (rho = 1), the broken variant
-    that a study's test must tell apart from the real one."""
+    that a study's test must tell apart from the real one. ``rule``: when the focal accuses,
+    ``"threshold"`` (its best triple's probability reaches ``theta``) or ``"advice"`` (the
+    accuse-or-wait advice under the engine's model, :func:`_advice`; the opponents' figure's
+    samples seeded alike for every engine, common random numbers; ``advice_stages``: its
+    sampled deals, :func:`_advice`)."""
+    if rule not in RULES:
+        raise SessionFormatError("rule", f"one of {', '.join(RULES)}")
     k = len(setup.players)
     deal = random_deal(setup, rng)
+    # drawn only for the advice rule, so that the threshold rule's games stay those of its table
+    advice_seed = int(rng.integers(1 << 30)) if rule == "advice" else 0
     names = setup.players
     setups = [replace(setup, players=names, me=n, dice=None, pawns=(), suggestion_trust=())
               for n in names]
@@ -139,12 +200,20 @@ def play_game(setup: Setup, rho_true: float, focal: int, rng: np.random.Generato
             if p == focal:
                 for eng in list(open_):
                     rhos = {} if ignore_model else _engine_rhos(setups[p], logs[p], eng, rho_true, cancel)
-                    if _bound(setups[p], logs[p], rhos) < theta:
-                        continue
-                    acc, pc = best_triple(setups[p], logs[p], cancel, rhos=rhos)
-                    if pc >= theta:
-                        decided[eng] = {"turn": turn, "correct": tuple(acc) == envelope, "p": round(pc, 6)}
-                        open_.remove(eng)
+                    if rule == "advice":
+                        got = _advice(setups[p], logs[p], rhos, advice_seed + 1000 * turn, cancel,
+                                      advice_stages)
+                        if got is None:
+                            continue
+                        acc, pc = got
+                    else:
+                        if _bound(setups[p], logs[p], rhos) < theta:
+                            continue
+                        acc, pc = best_triple(setups[p], logs[p], cancel, rhos=rhos)
+                        if pc < theta:
+                            continue
+                    decided[eng] = {"turn": turn, "correct": tuple(acc) == envelope, "p": round(pc, 6)}
+                    open_.remove(eng)
                 if not open_:
                     break
             elif _certain_triple(setups[p], logs[p]) is not None:
@@ -160,11 +229,13 @@ def play_game(setup: Setup, rho_true: float, focal: int, rng: np.random.Generato
 
 def run(behaviour: str, games: int, *, start: int = 0, seed: int = 0, players: int = 4,
         theta: float = 0.8, out_path: Optional[str] = None, engines: tuple = ENGINES,
-        ignore_model: bool = False, progress=None, cancel=None) -> list:
+        ignore_model: bool = False, rule: str = "threshold", advice_stages: tuple = (8, 32),
+        progress=None, cancel=None) -> list:
     """Games ``start .. start + games - 1`` against ``behaviour`` opponents (a key of
     :data:`BEHAVIOURS`); game ``g`` uses the ``g``-th child of ``SeedSequence(seed)`` whatever the
     chunking, its focal seat is ``g % players``. Appends a JSON line per game to ``out_path``.
-    ``engines`` (must include ``"today"``) and ``ignore_model``: :func:`play_game`;
+    ``engines`` (must include ``"today"``), ``ignore_model``, ``rule`` and ``advice_stages``:
+    :func:`play_game`;
     ``progress(done, games)`` after each game.
 
     Raises:
@@ -188,8 +259,11 @@ def run(behaviour: str, games: int, *, start: int = 0, seed: int = 0, players: i
         g = start + i
         t0 = time.perf_counter()
         res = play_game(setup, BEHAVIOURS[behaviour], g % players, np.random.default_rng(ss),
-                        theta=theta, engines=engines, ignore_model=ignore_model, cancel=cancel)
+                        theta=theta, engines=engines, ignore_model=ignore_model, rule=rule,
+                        advice_stages=advice_stages, cancel=cancel)
         res.update(game=g, behaviour=behaviour, theta=theta, seconds=round(time.perf_counter() - t0, 2))
+        if rule != "threshold":
+            res["rule"] = rule
         results.append(res)
         if out_path:
             with open(out_path, "a", encoding="utf-8") as f:
@@ -300,6 +374,7 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--theta", type=float, default=0.8)
+    ap.add_argument("--rule", choices=list(RULES), default="threshold")
     ap.add_argument("--out")
     ap.add_argument("--summarise", nargs="+", metavar="FILE")
     ap.add_argument("--markdown", action="store_true", help="with --summarise: a Markdown table")
@@ -316,7 +391,7 @@ def main(argv=None) -> None:
         if not a.behaviour:
             ap.error("--behaviour or --summarise")
         rs = run(a.behaviour, a.games, start=a.start, seed=a.seed, players=a.players, theta=a.theta,
-                 out_path=a.out)
+                 out_path=a.out, rule=a.rule)
         print(json.dumps(summarise(rs), indent=1))
     except SessionFormatError as exc:
         print(f"error: {exc}", file=sys.stderr)

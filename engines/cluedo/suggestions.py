@@ -276,3 +276,63 @@ def model_posterior(setup: Setup, events: Sequence, cancel=None) -> tuple:
     res = weighted_count(setup, events, rhos, cancel, plain_count=True)
     matrix = res.marginal / res.count_float if res.count_float > 0 else None
     return ModelResult(matrix, rho_used, learned, "plug-in" if learners else None, res.log_scale), res.plain
+
+
+def advice_rhos(setup: Setup, events: Sequence, cancel=None, rhos: Optional[dict] = None) -> dict:
+    """The suggestion model the advice uses (the recommendation, the opponents' figures, the
+    accuse-or-wait advice): ``{player: rho}`` with only the opponents whose rho is not 1.
+
+    ``rhos`` given (a dict, ``{}`` for no model): that model, rho 1 left out. None: the setup's
+    model (``setup.suggestion_trust``): the set values, and for each learner the geometric mean
+    ``exp E[log rho]`` of their posterior over :data:`GRID` (:func:`learn_trust`, the others at
+    their set values): the plug-in of :func:`model_posterior` with several learners. (With a
+    single learner the worksheet is the exact mixture over the grid; the advice takes the
+    plug-in, one weighted posterior, so that every figure is one law over deals.) ``{}`` when
+    the setup has no model: the plain posterior, the code paths of the model-free engine.
+    """
+    if rhos is None:
+        if not setup.suggestion_trust:
+            return {}
+        fixed = {p: float(r) for p, r in setup.suggestion_trust if r != LEARN}
+        rhos = dict(fixed)
+        for p, r in setup.suggestion_trust:
+            if r == LEARN:
+                rhos[p] = learn_trust(setup, events, p, fixed, cancel).geometric_mean
+    return {p: float(r) for p, r in rhos.items() if float(r) != 1.0 and p != setup.me}
+
+
+def _behaviour(rho: float) -> str:
+    if rho == 0.0:
+        return "never names their own cards"
+    if rho < 1.0:
+        return "suggests what they lack"
+    return "bluffs with their own cards"
+
+
+def model_label(setup: Setup, rhos: dict) -> str:
+    """The model a figure assumes, in words: ``"assuming Ann suggests what they lack
+    (rho 0.25), Bob bluffs with their own cards (rho 4)"``, or ``"assuming opponents' suggestions
+    say nothing about their hands"`` without a model (``rhos`` as :func:`advice_rhos` returns).
+    Learned values are named as such when the setup says "learn"."""
+    if not rhos:
+        return "assuming opponents' suggestions say nothing about their hands"
+    learners = {p for p, r in setup.suggestion_trust if r == LEARN}
+    parts = []
+    for p in setup.players:
+        if p in rhos:
+            how = "learned " if p in learners else ""
+            parts.append(f"{p} {_behaviour(rhos[p])} ({how}ρ {rhos[p]:.3g})")
+    return "assuming " + ", ".join(parts)
+
+
+def deal_weights(setup: Setup, events: Sequence, rhos: dict, deals: np.ndarray) -> np.ndarray:
+    """The suggestion model's weight of each deal (float array (D,), not normalised): the
+    product over every opponent's suggestions of ``rho`` for each named card in their own hand
+    in that deal (``deals``: int array (D, n_cards) of owner indices)."""
+    pi = {p: i for i, p in enumerate(setup.players)}
+    w = np.ones(len(deals))
+    for (c, p), n in named_counts(setup, events).items():
+        name = setup.players[p]
+        if name in rhos:
+            w = np.where(deals[:, c] == pi[name], w * float(rhos[name]) ** n, w)
+    return w

@@ -291,3 +291,25 @@ def test_advice_being_recomputed_stays_in_place_greyed(qapp):
     panel.set_alert("")
     panel.set_stale("again")
     assert panel.alert.isHidden() and panel.alert_text() == ""
+
+
+def test_the_figures_say_which_suggestion_model_they_assume(window):
+    """With a suggestion model in the setup (Ann suggests what she lacks), the opponents'
+    figures and the advice are the weighted posterior's and say so in words; without one they
+    say nothing about a model (the test above: the plain figures)."""
+    setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"], "me": "Me",
+                                    "model": {"suggestion_trust": {"Ann": 0.25}}}, "$.setup")
+    # Ann named three cards nobody else holds: hers or the envelope's, likelier the envelope's
+    # when she suggests what she lacks (31 % against 4.5 % for the plain posterior)
+    events = [cluedo.event_from_json(e, setup, "$.events")
+              for e in ({"type": "hand", "player": "Me", "cards": ME},
+                        {"type": "suggestion", "suggester": "Ann", "cards": ENVELOPE,
+                         "passed": ["Bob", "Me"], "refuter": None})]
+    tab = _tab(window, setup, events)
+    assert "assuming Ann suggests what they lack (ρ 0.25)" in tab.who_title.text()
+    assert "(Assuming Ann suggests what they lack (ρ 0.25).)" in _plain(tab.advice_panel.detail.text())
+    view = tab.opponents.cached(len(events))
+    assert view.estimate.rhos == {"Ann": 0.25}
+    _, p = best_triple(setup, events)
+    _, p_plain = best_triple(setup, events, rhos={})
+    assert view.advice.p_correct == pytest.approx(p) and abs(p - p_plain) > 1e-3
