@@ -306,8 +306,14 @@ def test_the_figures_say_which_suggestion_model_they_assume(window):
                         {"type": "suggestion", "suggester": "Ann", "cards": ENVELOPE,
                          "passed": ["Bob", "Me"], "refuter": None})]
     tab = _tab(window, setup, events)
+    # in words by default; the parameter only in the Details view
+    assert "· assuming Ann suggests what they lack" in tab.who_title.text() and "ρ" not in tab.who_title.text()
+    assert "(Assuming Ann suggests what they lack.)" in _plain(tab.advice_panel.detail.text())
+    window.set_details(True, remember=False)
+    assert wait_idle(window, 60)
     assert "assuming Ann suggests what they lack (ρ 0.25)" in tab.who_title.text()
     assert "(Assuming Ann suggests what they lack (ρ 0.25).)" in _plain(tab.advice_panel.detail.text())
+    window.set_details(False, remember=False)
     view = tab.opponents.cached(len(events))
     assert view.estimate.rhos == {"Ann": 0.25}
     _, p = best_triple(setup, events)
