@@ -526,14 +526,6 @@ class _Axis:
             return 1 << sh, ((1 << cap.bit_length()) - 1) << sh, cap << sh, mask
         return 0, 0, 1, mask
 
-    def image(self, states, eff) -> list:
-        """The successors of ``states`` under ``eff``: a list aligned with ``states`` (None
-        where there is none)."""
-        inc, field, limit, mask = self.arith(eff)
-        if not inc:
-            return [s | mask for s in states]
-        return [(s + inc) | mask if s & field < limit else None for s in states]
-
     def step(self, s: int, eff) -> Optional[int]:
         pos, mask = eff
         if pos >= 0:
@@ -707,6 +699,34 @@ def _slice(start: int, stop: int) -> slice:
     return got
 
 
+#: :func:`_runs` of recent schedules, by (states before, states after, effect): the same hand
+#: or envelope slot with the same states recurs in many logs and in every count of one
+#: recommendation. At most :data:`_MAX_RUNS` are kept; then the memo starts again.
+_RUNS: dict = {}
+_MAX_RUNS = 50_000
+
+
+def _runs(before: tuple, after: tuple, arith: Optional[tuple]) -> tuple:
+    """The runs ``((src slice, dst slice), ...)`` that move an axis's states ``before`` to its
+    states ``after`` under one choice (``arith``: :meth:`_Axis.arith` of its effect; None: the
+    card goes elsewhere and every state stays); () when no state survives."""
+    key = (before, after, arith)
+    got = _RUNS.get(key)
+    if got is None:
+        if arith is None:
+            images = before
+        else:
+            inc, field, limit, mask = arith
+            images = ([s | mask for s in before] if not inc else
+                      [(s + inc) | mask if s & field < limit else None for s in before])
+        out_index = {st: n for n, st in enumerate(after)}
+        got = tuple((_slice(si, si + ln), _slice(di, di + ln)) for si, di, ln in _segments(out_index, images))
+        if len(_RUNS) >= _MAX_RUNS:
+            _RUNS.clear()
+        _RUNS[key] = got
+    return got
+
+
 def _build_schedule(comp: Compiled):
     """The parts of every :class:`_Step` of :func:`_schedule` but the card (a tuple per step,
     in ``comp.free`` order), or False when there is no consistent deal.
@@ -760,10 +780,7 @@ def _build_schedule(comp: Compiled):
                 eff = a.effects[p].get(j)
                 segs = cache.get((i, eff))
                 if segs is None:
-                    images = s_in[i] if eff is None else a.image(s_in[i], eff)
-                    out_index = {st: n for n, st in enumerate(s_out[i])}
-                    segs = cache[(i, eff)] = [(_slice(si, si + ln), _slice(di, di + ln))
-                                              for si, di, ln in _segments(out_index, images)]
+                    segs = cache[(i, eff)] = _runs(s_in[i], s_out[i], None if eff is None else a.arith(eff))
                 if not segs:
                     per_axis = None
                     break

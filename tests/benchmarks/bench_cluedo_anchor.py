@@ -2,6 +2,7 @@
 same positions in one interleaved run; not a pass/fail test, run it by hand:
 
     python tests/benchmarks/bench_cluedo_anchor.py [--anchor PATH] [--seeds 12] [--repeats 1]
+        [--no-warm-up] [--code OTHER_CHECKOUT]
 
 Positions: the classic deck (cluedo-uk), 3-6 players, my hand and 10 or 20 random suggestions
 (the suggester's refuter found on a random deal; the card shown logged when I suggested),
@@ -70,7 +71,7 @@ OURS = textwrap.dedent("""
         cpu = time.process_time() - c
         full = sum(s for g, s in collections if g == 2)
         print(json.dumps({"seconds": dt, "cpu": cpu, "full_gc": full, "matrix": post.matrix.tolist()}), flush=True)
-        if n == 0 and warm:
+        if n == 0 and warm and hasattr(__import__("engines"), "warm_up"):
             import engines
             engines.warm_up(["cluedo"])     # after the warm-up position, as the docs advise
 """)
@@ -166,10 +167,11 @@ def anchor_python(args) -> str:
 
 
 class Worker:
-    """One engine's process: a query per line in, an answer per line out."""
+    """One engine's process: a query per line in, an answer per line out; ``code``: the
+    checkout whose ``engines`` it imports."""
 
-    def __init__(self, argv, cwd=None):
-        env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
+    def __init__(self, argv, cwd=None, code=ROOT):
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(code))
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                      cwd=cwd, env=env)
 
@@ -197,6 +199,8 @@ def main(argv=None) -> None:
     ap.add_argument("--repeats", type=int, default=1, help="passes over the positions (fresh workers each)")
     ap.add_argument("--no-warm-up", action="store_true",
                     help="our worker without engines.warm_up (garbage collection scans start-up objects)")
+    ap.add_argument("--code", default=str(ROOT),
+                    help="the checkout whose engine is measured as ours (a 'before' figure)")
     args = ap.parse_args(argv)
 
     src = anchor_source(args)
@@ -208,7 +212,8 @@ def main(argv=None) -> None:
     ours_cpu: list = []
     full_gc: list = []
     for rep in range(args.repeats):
-        ours = Worker([sys.executable, "-c", OURS] + (["--no-warm-up"] if args.no_warm_up else []), cwd=str(ROOT))
+        ours = Worker([sys.executable, "-c", OURS] + (["--no-warm-up"] if args.no_warm_up else []),
+                      cwd=args.code, code=args.code)
         anchor = Worker([apy, "-c", ANCHOR, str(src)], cwd=str(src))
         for i, (k, n, setup, events) in enumerate([pos[0]] + pos):
             q_ours = {"setup": setup.to_json(), "events": [e.to_json() for e in events]}
