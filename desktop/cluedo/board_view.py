@@ -233,6 +233,7 @@ class BoardPanel(QWidget):
         self.roll.valueChanged.connect(lambda v: self.rollChanged.emit(v or None))
         row.addWidget(self.roll)
         self.status = QLabel()
+        self.status.setWordWrap(True)   # a long message wraps: the page keeps its width
         muted_style(self.status)   # secondary text from the palette (light or dark)
         row.addWidget(self.status, 1)
         lay.addLayout(row)
