@@ -101,3 +101,23 @@ def test_spyfall_who_is_the_spy_rows_at_100_and_150_percent(window, qapp, zoomed
         area.verticalScrollBar().setValue(top)
         QApplication.processEvents()
         assert _whole_on_screen(window, tab, r), r
+
+
+def test_cluedo_history_scrolls_to_the_entry_chosen_with_the_arrow_keys(window, qtbot):
+    from PySide6.QtCore import Qt
+
+    tab = _open_cluedo(window)
+    view = tab.history._view
+    model = view.model()
+    view.setFocus()
+    tab.history.select_entry(0)
+    view.scrollToTop()
+    _settle(window)
+    for key, rows in ((Qt.Key.Key_Down, range(1, model.rowCount())),
+                      (Qt.Key.Key_Up, range(model.rowCount() - 2, -1, -1))):
+        for row in rows:
+            qtbot.keyClick(view, key)
+            QApplication.processEvents()
+            assert tab.history.current_entry() == row
+            rect = view.visualRect(model.index(row))
+            assert view.viewport().rect().contains(rect), (row, rect)
