@@ -13,11 +13,12 @@ import functools
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from desktop.appearance import muted_style
 from desktop.widgets.plain_text import esc
 from desktop.widgets.unchanged import clear_text
+from desktop.widgets.vscroll import VerticalScroll
 from desktop.wording import PLAIN
 
 CORRIDOR = QColor("#efe4c8")
@@ -215,7 +216,12 @@ class BoardPanel(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self._drawn = None              # (revision, k) whose pawns the board shows
-        lay = QVBoxLayout(self)
+        # the page scrolls when it is short (1280×800 with History above it): its wrapped
+        # texts keep their height instead of being drawn over the board
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        body = QWidget()
+        lay = QVBoxLayout(body)
         lay.setContentsMargins(2, 2, 2, 2)
         self.moment = QLabel()
         self.moment.setWordWrap(True)
@@ -233,6 +239,7 @@ class BoardPanel(QWidget):
         self.roll.valueChanged.connect(lambda v: self.rollChanged.emit(v or None))
         row.addWidget(self.roll)
         self.status = QLabel()
+        self.status.setWordWrap(True)   # a long message wraps: the page keeps its width
         muted_style(self.status)   # secondary text from the palette (light or dark)
         row.addWidget(self.status, 1)
         lay.addLayout(row)
@@ -240,6 +247,9 @@ class BoardPanel(QWidget):
         self.moves.setWordWrap(True)
         self.moves.setTextFormat(Qt.TextFormat.RichText)
         lay.addWidget(self.moves)
+        scroll = VerticalScroll(body)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        outer.addWidget(scroll)
 
     def show_moment(self, snap, setup) -> None:
         """Render the moment ``snap`` (:class:`desktop.snapshot.Snapshot`) of a game with

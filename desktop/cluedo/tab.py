@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QSplitter,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -37,7 +36,7 @@ from desktop.widgets.opponents import AdvicePanel, KnowsRow, OpponentsStrip, per
 from desktop.widgets.plain_text import as_rich_plain, esc
 from desktop.widgets.quick_entry import EnterSubmits
 from desktop.widgets.ranking import Column, RankingTable
-from desktop.widgets.side_panes import SidePanes
+from desktop.widgets.side_panes import PaneTabs, SidePanes
 from desktop.widgets.unchanged import clear_text, set_tab_text
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
 from desktop.wording import PLAIN, Wording
@@ -124,6 +123,20 @@ def how_often(p: float) -> str:
     if p >= 0.15:
         return f"now and then ({percent(p)})"
     return f"rarely ({percent(p)})"
+
+
+def advice_source(method: str | None, wording: Wording) -> str:
+    """The advice's note on where its figures come from when the worksheet shows another
+    method's (``""`` under the exact count). The advice needs the chance of a whole triple and
+    of an opponent's knowledge, which only the deals give (counted, or drawn at random when
+    there are too many); the quick estimate gives each card's chance alone, and a triple's is
+    not the product of its cards' (they are dependent), so the advice cannot take its figures
+    from it: it says that they come from the deals, so 50 % beside a worksheet's 40 % is not
+    read as a slip."""
+    if method in (None, "exact"):
+        return ""
+    return (f" (These figures come from the possible deals; the worksheet's from "
+            f"“{method_label(method, wording)}”.)")
 
 
 def plain_advice(scope: str, triple, p_correct: float, q: str, accuse: bool) -> str:
@@ -244,7 +257,7 @@ class Tab(GameTab):
         """The history above the plots: envelope, entropy, who is close."""
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.history)
-        plots = QTabWidget()
+        plots = PaneTabs()        # every title whole, a width the pages' texts do not move
         plots.addTab(self.plot, "Envelope")
         self.entropy_plot = BeliefPlot("Uncertainty about the envelope", y_label="bits", y_range=None)
         plots.addTab(self.entropy_plot, "Uncertainty")
@@ -259,6 +272,11 @@ class Tab(GameTab):
         self.board_panel.rollChanged.connect(lambda r: self.controller.set_advice_options("turn", roll=r))
         plots.addTab(self.board_panel, "Board")
         right.addWidget(plots)
+        # History as tall as the plots (it had a third of the height: three to five entries
+        # at 1280×800); the plots and the board keep about 300 px there
+        right.setStretchFactor(0, 1)
+        right.setStretchFactor(1, 1)
+        right.setSizes([320, 320])
         return right
 
     def _start_runners(self) -> None:
@@ -636,6 +654,7 @@ class Tab(GameTab):
                 detail = plain_advice(scope, adv.triple, adv.p_correct, q, accuse)
             if assumes:
                 detail += f" ({assumes[0].upper()}{assumes[1:]}.)"
+            detail += advice_source(self.method.currentData(), wording)
             self.advice_panel.set_advice("Accuse now" if accuse else "Wait", detail, accuse)
         knowers = view.likely_knowers(LIKELY_KNOWS)
         if knowers:

@@ -344,7 +344,7 @@ class SpyBeliefModel(ProbabilityTableModel):
 class SpyBeliefView(WorksheetView):
     """The spy-belief table, never narrower than its row labels and every column's header at
     the current font (so "w/o own" shows whole at any zoom; the pane beside it folds into a
-    tab first, :class:`desktop.widgets.side_panes.SidePanes`)."""
+    tab first, :class:`desktop.widgets.side_panes.SidePanes`), never shorter than all its rows."""
 
     def setModel(self, model) -> None:  # noqa: N802 (Qt's method name)
         super().setModel(model)
@@ -368,7 +368,17 @@ class SpyBeliefView(WorksheetView):
         columns = len(hints) * max(hints, default=0) if stretch else sum(hints)
         width = (self.verticalHeader().sizeHint().width() + columns + 2 * self.frameWidth()
                  + self.verticalScrollBar().sizeHint().width())
-        return QSize(max(hint.width(), width), hint.height())
+        # every player's row whole under the header: the page makes the room, or the beliefs
+        # row scrolls as a whole to them (a short page, a large zoom)
+        vh = self.verticalHeader()
+        rows = sum(vh.sectionSize(r) for r in range(m.rowCount()))
+        head = max(hh.sizeHint().height(), hh.height() if hh.isVisible() else 0)
+        height = head + rows + 2 * self.frameWidth()
+        return QSize(max(hint.width(), width), height)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's method name)
+        hint = super().sizeHint()
+        return QSize(hint.width(), self.minimumSizeHint().height())   # its rows, no more
 
 
 def _rows_height(view: QTableView, rows: int) -> int:

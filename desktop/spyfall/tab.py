@@ -20,7 +20,7 @@ import dataclasses
 import functools
 
 import numpy as np
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QSize, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -358,8 +358,9 @@ class Tab(GameTab):
     def _build_beliefs_row(self) -> QSplitter:
         """Who is the spy, the belief and information-gain plots, the history."""
         bottom = SidePanes()      # the side panes fold into tabs when the width is short
-        # scrolls when the row is short: its wrapped summary keeps the height its text needs
-        bottom.addWidget(VerticalScroll(self._build_spy_box()))
+        # as tall as every player's row needs (the page's splitter makes that room; on a short
+        # page the beliefs row scrolls as a whole, desktop.widgets.fit_split)
+        bottom.addWidget(self._build_spy_box())
         self.strikes = StrikeList()
         self.strikes.struckChanged.connect(self._struck_changed)
         bottom.add_pane(self.strikes, "My list", 1)
@@ -374,7 +375,7 @@ class Tab(GameTab):
 
     def _build_spy_box(self) -> QWidget:
         """Each player's probability of being the spy, and the summary under it."""
-        spy_box = QWidget()
+        spy_box = _WrappedBox()
         sl = QVBoxLayout(spy_box)
         sl.setContentsMargins(0, 0, 0, 0)
         self.spy_title = QLabel("<b>Who is the spy?</b>")
@@ -384,15 +385,14 @@ class Tab(GameTab):
         self.spy_view = SpyBeliefView()
         self.spy_view.setModel(self.spy_model)
         scaled_size(self.spy_view.verticalHeader(), min_width=60)
-        # the table takes the height left by the title and the summary (no preferred height of
-        # its own, so the box scrolls only when even a few rows would not fit)
-        self.spy_view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
-        self.spy_view.setMinimumHeight(4 * self.spy_view.fontMetrics().height())
-        sl.addWidget(self.spy_view, 1)
+        # every player's row (SpyBeliefView.minimumSizeHint), the summary right under them
+        self.spy_view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        sl.addWidget(self.spy_view)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.RichText)
         sl.addWidget(self.summary)
+        sl.addStretch(1)
         return spy_box
 
     # -- setup-dependent views -------------------------------------------------------------------
@@ -868,3 +868,17 @@ class Tab(GameTab):
     def shutdown(self) -> None:
         self.simulation.shutdown()
         super().shutdown()
+
+
+class _WrappedBox(QWidget):
+    """A box whose least height is its layout's height at its width, wrapped labels included
+    (a ``QWidget``'s minimum size counts a wrapped label as one line): a splitter that fits its
+    panes to their content (:class:`desktop.widgets.fit_split.FitSplitter`) then keeps room
+    for the whole text."""
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        hint = super().minimumSizeHint()
+        lay = self.layout()
+        if lay is not None and lay.hasHeightForWidth() and self.width() > 0:
+            hint.setHeight(max(hint.height(), lay.totalHeightForWidth(self.width())))
+        return hint

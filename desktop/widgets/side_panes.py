@@ -253,3 +253,41 @@ class SidePanes(QSplitter):
             self._wide_state = QByteArray(state)
             return True
         return super().restoreState(state)
+
+
+class PaneTabs(QTabWidget):
+    """The tabbed pages of a side pane (plots, a board), every title shown whole and a width
+    that does not follow what the pages say.
+
+    A ``QTabWidget`` narrower than its tab bar scrolls the bar (arrows, titles cut: "B…") and is
+    as wide as its widest page needs, so a page whose text grows (a long status line) widens
+    the pane and moves the panes beside it. Here the bar never scrolls (Qt's
+    ``usesScrollButtons`` off, no eliding) and the least width is the whole bar's, at least
+    :data:`READABLE_EM` text lines, whatever the pages' minimums: the pages fit the width they
+    are given (their texts wrap). The width follows the font (a zoom) and the titles only.
+    """
+
+    def __init__(self, parent: Optional[QWidget] = None):
+        super().__init__(parent)
+        self.setUsesScrollButtons(False)
+        self.setElideMode(Qt.TextElideMode.ElideNone)
+
+    def bar_width(self) -> int:
+        """The width in pixels the tab bar needs to show every title whole."""
+        bar = self.tabBar()
+        return sum(bar.tabSizeHint(i).width() for i in range(bar.count()) if bar.isTabVisible(i))
+
+    def _least_width(self) -> int:
+        frame = 2 * self.style().pixelMetric(QStyle.PixelMetric.PM_DefaultFrameWidth)
+        readable = READABLE_EM * QFontMetrics(self.font()).height()
+        return max(self.bar_width() + frame, readable)
+
+    def minimumSizeHint(self):  # noqa: N802 (Qt name)
+        hint = super().minimumSizeHint()
+        hint.setWidth(self._least_width())
+        return hint
+
+    def sizeHint(self):  # noqa: N802 (Qt name)
+        hint = super().sizeHint()
+        hint.setWidth(self._least_width())
+        return hint

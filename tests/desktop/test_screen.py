@@ -299,6 +299,7 @@ def test_no_ready_to_accuse_while_the_log_is_impossible(window):
 
 
 def test_switching_method_greys_the_old_numbers_at_once(window):
+    window.set_details(True, remember=False)    # the sample count is a Details figure
     window.select_game("cluedo")
     window.set_details(True, remember=False)      # the sample count is a detail
     tab = window.tab_for("cluedo")

@@ -176,6 +176,7 @@ def test_the_cluedo_tab_ranks_each_prefix_once_and_shares_it(window, qtbot, monk
     partials = []
     tab.rec_runner.partialResult.connect(lambda *a: partials.append(a))
     tab.side_tabs.setCurrentWidget(tab.board_panel)
+    window.set_details(True, remember=False)    # "value of rolling" is the Details view's
     lines = ["me at hall"] + quick_lines(setup, events)
     for line in lines:
         _enter(qtbot, tab, line)
