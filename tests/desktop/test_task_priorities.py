@@ -181,7 +181,7 @@ def test_the_cluedo_tab_ranks_each_prefix_once_and_shares_it(window, qtbot, monk
     for line in lines:
         _enter(qtbot, tab, line)
         assert wait_idle(window, 60)
-        qtbot.waitUntil(lambda: "the most useful first" in tab.board_panel.status.text()
+        qtbot.waitUntil(lambda: "value of rolling" in tab.board_panel.status.text()
                         or "Accuse" in tab.board_panel.moves.text(), timeout=60000)
         advice = tab.snapshot.advice_for("recommend")
         assert advice is not None and advice.final
