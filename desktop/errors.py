@@ -86,7 +86,7 @@ def setup_logging(level: str = "INFO", folder: Optional[Path] = None) -> Path:
     root.setLevel(level.upper())
     logging.captureWarnings(True)
     # open for as long as the process runs: the fault handler writes to it when it crashes
-    _fault_file = open(folder / FAULT_FILE, "a", encoding="utf-8")   # noqa: SIM115 (kept open for faulthandler)
+    _fault_file = open(folder / FAULT_FILE, "a", encoding="utf-8")
     faulthandler.enable(file=_fault_file, all_threads=True)
     log.info("log started at level %s", level.upper())
     return path

@@ -242,7 +242,7 @@ class GameTab(QWidget):
         if snap.posterior is not None and moved:
             try:
                 self.show_posterior(snap.posterior, snap.k)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - never the app's crash: a view's fault shown in the banner
                 self.banner_view.render(snap.replace(status=Status.ERROR, error=exc))
             else:
                 self._paint_beliefs_now()
@@ -334,7 +334,7 @@ class GameTab(QWidget):
     def _draw_plot(self, snap: Snapshot) -> None:
         try:
             self.plot.set_series(self.plot_series(snap.timeline))
-        except Exception as exc:  # a plot must never take the tab down
+        except Exception as exc:  # noqa: BLE001 - a plot must never take the tab down
             self.statusMessage.emit(f"plot: {exc}")
         self.plot.set_marker(None if snap.selected < 0 else snap.k)
 

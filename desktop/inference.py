@@ -228,7 +228,7 @@ class _Task:
         except EngineError as exc:
             relay.failed.emit(state.revision, exc)
             return
-        except Exception as exc:  # a bug: log and report it, never crash the app
+        except Exception as exc:  # noqa: BLE001 - a bug: log and report it, never crash the app
             exc.detail = traceback.format_exc()
             log.error("job %s #%d failed: %s: %s\n%s", self.name, state.revision,
                       type(exc).__name__, exc, exc.detail)

@@ -173,7 +173,7 @@ def _check_session(obj: Any, path: Optional[str], where: str):
         raise SessionFormatError(where + exc.path.removeprefix("$"), exc.message) from None
 
 
-def replay(docs: dict, journal_file: str, after_seq: int = 0) -> Replay:
+def replay(docs: dict, journal_file: str, after_seq: int = 0) -> Replay:  # noqa: C901 (one pass over the journal's kinds of line, in order)
     """Apply the lines of ``journal_file`` whose ``seq`` is above ``after_seq`` to ``docs``
     (game → :class:`DocState`, from the checkpoint; changed in place).
 

@@ -118,12 +118,12 @@ def warm_engine_imports(games) -> None:
         for game in names:
             try:
                 game_module(game)
-            except Exception:   # noqa: BLE001 - imported again, and reported, when used
+            except Exception:
                 log.debug("warm-up: %s not imported", game, exc_info=True)
         for name in WARM_MODULES:
             try:
                 importlib.import_module(name)
-            except Exception:   # noqa: BLE001 - as above
+            except Exception:
                 log.debug("warm-up: %s not imported", name, exc_info=True)
         gc.freeze()
 

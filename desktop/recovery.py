@@ -55,7 +55,7 @@ from PySide6.QtCore import QEventLoop, QLockFile, QObject, QThread, QThreadPool,
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QMessageBox
 
-from desktop.journal import save_target  # noqa: F401 (the name recovery files were read with)
+from desktop.journal import save_target
 from desktop.session import Autosave, data_dir, write_text_atomically
 from desktop.widgets.plain_text import as_rich_plain
 from engines import game_module
@@ -116,7 +116,7 @@ class InstanceAutosave(Autosave):
         self._claims: dict = {}
         _adopt_legacy_file()
 
-    def recovery_path(self) -> str:  # noqa: D102 (instance file instead of the shared one)
+    def recovery_path(self) -> str:
         return self._path
 
     def watch(self, doc) -> None:

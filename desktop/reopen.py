@@ -55,7 +55,7 @@ def reopen_last(window, settings: QSettings) -> tuple[list[str], list[str]]:
         window.interactive = False      # a file that cannot be read: stderr/status, no dialog
         try:
             ok = window.open_path(path, ask=False)
-        except Exception:   # noqa: BLE001 - never a traceback at start-up
+        except Exception:
             log.exception("reopening %s", path)
             ok = False
         finally:

@@ -57,7 +57,7 @@ def _build_tabs(win, failures: list) -> dict:
         try:
             tab = win.tab_for(game)
             why = "no desktop tab module or no engine"
-        except Exception as exc:  # name what broke
+        except Exception as exc:  # noqa: BLE001 - name what broke
             tab, why = None, f"{type(exc).__name__}: {exc}"
         if tab is not None:
             tabs[game] = tab
@@ -131,7 +131,7 @@ def _check_game(win, game: str, tab, failures: list) -> None:
             mod.infer(data.setup, data.events, method=method).to_json()
         if has_capability(mod, "recommendation"):
             mod.recommend(data.setup, data.events).to_json()
-    except Exception as exc:  # report every failing part, keep going
+    except Exception as exc:  # noqa: BLE001 - report every failing part, keep going
         failures.append(f"{game} engine on {example.name}: {type(exc).__name__}: {exc}")
         return
     if not win.open_path(str(example), ask=False):

@@ -370,7 +370,7 @@ class _ReplaceSetup(QUndoCommand):
         super().__init__(text)
         self.doc, self.new, self.old, self.key = doc, setup, doc.setup, merge_key
 
-    def id(self) -> int:  # noqa: A003 (Qt name)
+    def id(self) -> int:
         return 7000 + self.key if self.key >= 0 else -1
 
     def mergeWith(self, other) -> bool:  # noqa: N802 (Qt's method name)

@@ -10,7 +10,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # the run's luck: a failure in CI is reproduced by running the test again. A property test still
 # sees its max_examples inputs; HYPOTHESIS_PROFILE=explore draws new ones each run, for a search
 # by hand (docs/testing.md), with the failing example printed to reproduce.
-from hypothesis import settings  # noqa: E402 (after the path set-up above)
+from hypothesis import settings
 
 settings.register_profile("repeatable", derandomize=True, database=None, print_blob=True)
 settings.register_profile("explore", derandomize=False, print_blob=True)

@@ -668,7 +668,7 @@ class SuggestionForm(QGroupBox):
         refuter = None if r == NOBODY else r
         try:
             must = set(cluedo.passers_between(self.setup, s, refuter))
-        except Exception:
+        except Exception:  # noqa: BLE001 - never the app's crash: no passers to require
             must = set()
         holds = self.known_holders()
         for p, cb in self.passed_checks.items():

@@ -216,7 +216,7 @@ class PayoffMatrixModel(MultiDataModel, QAbstractTableModel):
             return text
         return None
 
-    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):
+    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802 (Qt's name)
         if self.study is None:
             return None
         s = self.study

@@ -254,7 +254,7 @@ class ClaimSheetModel(ProbabilityTableModel):
         return (f"Turn {turn + 1}, {self._claims[turn][0]}: {loc} weight "
                 f"{format_weight(w) or '0'}{share}")
 
-    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):
+    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802 (Qt's name)
         vertical = orientation == Qt.Orientation.Vertical
         if vertical and role == DISPLAY and self._section(section) == "pending":
             return f"▶ {self._speaker}" if self._speaker else "▶ next"
@@ -310,7 +310,7 @@ class SpyBeliefModel(ProbabilityTableModel):
         if self._players:
             self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, len(self._players) - 1)
 
-    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):
+    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802 (Qt's name)
         vertical = orientation == Qt.Orientation.Vertical
         if vertical and role == DISPLAY and section < len(self._players):
             p = self._players[section]

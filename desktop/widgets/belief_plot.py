@@ -85,7 +85,7 @@ class PlainAxis(pg.AxisItem):
         super().__init__(orientation, **kwargs)
         self.enableAutoSIPrefix(False)
 
-    def logTickValues(self, minVal, maxVal, size, stdTicks):  # noqa: N802,N803 (pyqtgraph)
+    def logTickValues(self, minVal, maxVal, size, stdTicks):  # noqa: N802 (pyqtgraph)
         """Ticks at whole powers of ten (at most one label per 40 px of axis), no minor
         labels."""
         lo, hi = int(np.floor(minVal)), int(np.ceil(maxVal))

@@ -189,7 +189,7 @@ class ColumnTableModel(MultiDataModel, QAbstractTableModel):
     def _forget_cells(self, *_args) -> None:
         self._cells.clear()
 
-    def multiData(self, index, roleDataSpan) -> None:  # noqa: N802, N803 (Qt names)
+    def multiData(self, index, roleDataSpan) -> None:  # noqa: N802 (Qt names)
         """Every requested role of ``index`` (Qt's ``QAbstractItemModel::multiData``) from
         :meth:`data`, each computed once per change (class docstring); tooltips are asked
         each time."""

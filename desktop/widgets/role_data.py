@@ -25,7 +25,7 @@ class MultiDataModel:
     """Mixin for Python item models (put it before the Qt model class in the bases): fills a
     ``QModelRoleDataSpan`` from :meth:`data` in one call. Behaviour is exactly ``data()``'s."""
 
-    def multiData(self, index, roleDataSpan) -> None:  # noqa: N802, N803 (Qt names)
+    def multiData(self, index, roleDataSpan) -> None:  # noqa: N802 (Qt names)
         """Every requested role of ``index`` from :meth:`data` (Qt's
         ``QAbstractItemModel::multiData``)."""
         data = self.data
@@ -41,7 +41,7 @@ class MultiDataProxy(QSortFilterProxyModel):
     was a call from C++ into Python. What it answers is exactly what the proxy's ``data()``
     answers."""
 
-    def multiData(self, index, roleDataSpan) -> None:  # noqa: N802, N803 (Qt names)
+    def multiData(self, index, roleDataSpan) -> None:  # noqa: N802 (Qt names)
         """Every requested role of ``index`` from the source model's ``multiData`` at the
         mapped index."""
         source = self.sourceModel()

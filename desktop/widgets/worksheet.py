@@ -184,7 +184,7 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
         if self._cells is not None:
             self._cells.clear()
 
-    def multiData(self, index, roleDataSpan) -> None:  # noqa: N802, N803 (Qt names)
+    def multiData(self, index, roleDataSpan) -> None:  # noqa: N802 (Qt names)
         """Every requested role of ``index`` (Qt's ``QAbstractItemModel::multiData``), each
         computed by :meth:`data` once per change of the numbers (:meth:`set_matrix`,
         :meth:`set_stale`, :meth:`set_layout`) and of the application's palette and kept: a
@@ -275,10 +275,10 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
         return self._rows[row][1]
 
     # -- Qt model API ----------------------------------------------------------------------
-    def rowCount(self, parent=QModelIndex()) -> int:
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 (Qt's name)
         return 0 if parent.isValid() else len(self._rows)
 
-    def columnCount(self, parent=QModelIndex()) -> int:
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802 (Qt's name)
         return 0 if parent.isValid() else len(self._columns)
 
     def value(self, row: int, col: int) -> Optional[float]:
@@ -384,7 +384,7 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
             return self.tooltip(label, self._columns[col], p)
         return f"Chance that {label} is with {self._columns[col]}: {100 * p:.4g} %"
 
-    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):
+    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802 (Qt's name)
         if role == Qt.ItemDataRole.DisplayRole:
             if orientation == Qt.Orientation.Horizontal:
                 if section >= len(self._columns):

@@ -170,7 +170,7 @@ def plan_recommendation(*, n_cards: int, n_players: int, n_suspects: int, n_weap
         want_exact = n_candidates
     else:
         want_exact = min(exact_top, n_candidates)
-    MIN_INTERVAL_SAMPLES = min_opponent_samples  # noqa: N806 (the opponents' constant)
+    MIN_INTERVAL_SAMPLES = min_opponent_samples
 
     def total(rs, et, os_):
         rank = max(AT_ONCE_FACTOR * at_once_work, AT_ONCE_FLOOR) if at_once_work is not None \

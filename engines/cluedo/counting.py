@@ -187,7 +187,7 @@ def _normalise_weights(weights: dict, allowed: np.ndarray, fixed: dict, free: li
     return out, log_scale
 
 
-def propagate(cons: Constraints) -> Compiled:
+def propagate(cons: Constraints) -> Compiled:  # noqa: C901 (the propagation rules in one fixpoint loop (module docstring))
     """Unit propagation on ``cons``, then the DP resources (see the module docstring)."""
     k = cons.n_players
     n = len(cons.cat_of)
@@ -538,7 +538,7 @@ class _Axis:
         return s | mask
 
 
-def _axes(comp: Compiled) -> list:
+def _axes(comp: Compiled) -> list:  # noqa: C901 (the axes and their reachable states built in one pass)
     """The DP axes of ``comp`` (:class:`_Axis`) with the states each can hold around each card
     that touches it: the states reachable from the start that can still reach the end (forward
     and backward reachability over the axis's own cards; "the card goes elsewhere" leaves the
@@ -1089,7 +1089,7 @@ def _envelope_clauses(comp: Compiled) -> dict:
     return out
 
 
-def _count_by_envelope_terms(comp: Compiled, cancel, marginals: bool,
+def _count_by_envelope_terms(comp: Compiled, cancel, marginals: bool,  # noqa: C901 (inclusion-exclusion and its exactness guards together)
                              plain_count: bool = False) -> Optional[CountResult]:
     """Failed accusations by inclusion-exclusion instead of clause axes (None: not used).
 
@@ -1196,7 +1196,7 @@ def _integer_count(comp: Compiled, cancel, zf: float, max_mass: float, steps) ->
     return _exact_count(comp, cancel, zf, steps)
 
 
-def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool,
+def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool,  # noqa: C901 (the forward, backward and exact passes share their tensors)
                  plain_count: bool = False) -> CountResult:
     """:func:`count_deals` with every clause in the DP."""
     k = comp.n_players

@@ -168,7 +168,7 @@ def _join(items: list) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def derivation(setup: Setup, events: Sequence, subset: Sequence[int], card: int, owner: int,
+def derivation(setup: Setup, events: Sequence, subset: Sequence[int], card: int, owner: int,  # noqa: C901 (one branch per reasoning rule of the explanation)
                value: bool) -> list:
     """The steps in words that derive "``card`` is (``value``) / is not at ``owner``" from
     the entries ``subset`` (0-based indices into ``events``) by worksheet rules (see the module

@@ -20,7 +20,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from engines.cluedo.constraints import apply_event, base_constraints, constraints_for  # noqa: E402,F401 (re-exported)
+from engines.cluedo.constraints import apply_event, base_constraints, constraints_for  # noqa: F401 (re-exported)
 from engines.cluedo.counting import CountResult, count_deals, propagate
 from engines.cluedo.model import (
     Setup,

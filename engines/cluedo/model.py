@@ -147,7 +147,7 @@ class Setup:
 
     # -- JSON -----------------------------------------------------------------------------
     @staticmethod
-    def from_json(obj, path: str = "$.setup") -> "Setup":
+    def from_json(obj, path: str = "$.setup") -> "Setup":  # noqa: C901 (one check per setup field, in the schema's order)
         """Validate a setup object (the session schema) and build the Setup.
 
         ``{"edition": id}`` or ``{"categories": {"suspect": [...], "weapon": [...], "room": [...]}}``,

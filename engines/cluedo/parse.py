@@ -27,7 +27,7 @@ from typing import Optional, Sequence
 
 from engines.cluedo.model import (
     ENVELOPE,
-    NOBODY,  # noqa: E402 (re-exported: the words the grammar reads as nobody)
+    NOBODY,
     AccusationEvent,
     HandEvent,
     LacksEvent,

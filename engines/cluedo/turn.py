@@ -277,7 +277,7 @@ def _next_turn_value(board, dice_law, fields, info, pos) -> tuple:
     return v, towards
 
 
-def turn_advice(setup: Setup, events: Sequence = (), *, at=None, roll: int | None = None,
+def turn_advice(setup: Setup, events: Sequence = (), *, at=None, roll: int | None = None,  # noqa: C901 (the turn's options assembled in order: board, roll, look-ahead)
                 lookahead_weight: float = LOOKAHEAD_WEIGHT, opponents_seconds: float | None = 0.0,
                 others: dict | None = None, may_stay: bool | None = None,
                 room_bits: tuple | None = None, cancel=None) -> TurnAdvice:
@@ -342,7 +342,7 @@ def turn_advice(setup: Setup, events: Sequence = (), *, at=None, roll: int | Non
     w = float(lookahead_weight)
     v_cache: dict = {}
 
-    def V(pos):
+    def V(pos):  # noqa: N802 (the value function's own notation, V)
         if pos not in v_cache:
             v_cache[pos] = _next_turn_value(board, law, fields, bits, pos) if not isinstance(pos, str) \
                 else _room_value(pos)

@@ -371,7 +371,7 @@ class _Budget:
         return self.deadline is None or time.monotonic() < self.deadline
 
 
-def diagnose(events: Sequence, checker: Checker, edits_for: Callable[[int], Iterable[Edit]],
+def diagnose(events: Sequence, checker: Checker, edits_for: Callable[[int], Iterable[Edit]],  # noqa: C901 (the search with its budget, time and cancel checks)
              describe: Callable[[int], str], *, monotone: bool, budget: int,
              time_limit: Optional[float] = None, cancel: CancelFlag = None) -> Optional[Diagnosis]:
     """Diagnose ``events`` (see the module docstring).

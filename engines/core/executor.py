@@ -199,7 +199,7 @@ def game_progress(fraction: float) -> None:
     _thread.last = now
     try:
         report((index, min(max(float(fraction), 0.0), 1.0)))
-    except Exception:   # progress is best effort; never fail a game for it
+    except Exception:   # noqa: BLE001 - progress is best effort; never fail a game for it
         pass
 
 
@@ -224,7 +224,7 @@ class _DaskEventPoll:
                     from distributed import Event
                     self.event = Event(self.name)
                 self.state = bool(self.event.is_set())
-            except Exception:   # no scheduler reachable from here: never cancelled
+            except Exception:   # noqa: BLE001 - no scheduler reachable from here: never cancelled
                 self.state = False
         return self.state
 
@@ -509,7 +509,7 @@ def _run_dask(fn, games, seed, args, sch: Scheduler, chunk_size, progress, cance
             def drain() -> list:
                 try:
                     return list(reports.get(batch=True))
-                except Exception:   # progress is best effort
+                except Exception:   # noqa: BLE001 - progress is best effort
                     return []
             futs = {client.submit(_run_chunk, fn, seed, a, b, args, stop_name,
                                   stop_name + "-progress" if progress is not None else None,

@@ -117,7 +117,7 @@ def _list(items: Sequence[str], n: int = 12) -> str:
     return ", ".join(items[:n]) + (", …" if len(items) > n else "")
 
 
-def split_names(tokens: Sequence[str], matchers: Sequence[Callable[[str], list[str]]] | Callable,
+def split_names(tokens: Sequence[str], matchers: Sequence[Callable[[str], list[str]]] | Callable,  # noqa: C901 (the cases of quick entry's name splitting)
                 count: Optional[int] = None, *, distinct: bool = True,
                 max_name_words: int = 4, vocabulary: Sequence[str] = (),
                 what: str = "name") -> list[tuple[str, str]]:

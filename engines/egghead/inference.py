@@ -268,7 +268,7 @@ def _ind_of_me(ctx: _Ctx, st: _State, ind, w) -> bool:
     return bool(ind[tuple(w[:-1])])
 
 
-def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None:
+def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None:  # noqa: C901 (one branch per event kind and table form)
     if isinstance(ev, Reactions) and st.fix is None and isinstance(st.M, OrbitTable):
         # what a posterior after the previous event computes (the timeline asks for one after
         # every event; the command line folds the log without them): the indicators the

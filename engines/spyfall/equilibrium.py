@@ -35,7 +35,7 @@ from typing import Optional, Sequence
 import numpy as np
 from scipy.stats import binomtest
 
-from engines.core.cluster_stats import solve_matrix_game  # noqa: F401  (re-exported)
+from engines.core.cluster_stats import solve_matrix_game
 from engines.core.resources import load_json_resource, resource_path, save_json_result
 from engines.spyfall.simulate import SimConfig, simulate
 

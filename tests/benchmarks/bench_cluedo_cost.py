@@ -12,9 +12,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-import engines.cluedo.cost as cost  # noqa: E402 (after the set-up above)
-from engines.cluedo.model import Setup  # noqa: E402
-from engines.core.errors import SessionFormatError  # noqa: E402
+import engines.cluedo.cost as cost
+from engines.cluedo.model import Setup
+from engines.core.errors import SessionFormatError
 
 rec = importlib.import_module("engines.cluedo.recommend")
 P = [f"P{i}" for i in range(10)]

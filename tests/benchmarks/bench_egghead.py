@@ -36,11 +36,11 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-import numpy as np  # noqa: E402 (after the set-up above)
+import numpy as np
 
-import engines.egghead as egghead  # noqa: E402 (after the set-up above)
-from engines.core.timeline import Timeline  # noqa: E402 (after the set-up above)
-from engines.egghead import (  # noqa: E402 (after the set-up above)
+import engines.egghead as egghead
+from engines.core.timeline import Timeline
+from engines.egghead import (
     Answer,
     BitTable,
     Reactions,
@@ -52,7 +52,7 @@ from engines.egghead import (  # noqa: E402 (after the set-up above)
     simulate,
     stack_space,
 )
-from engines.egghead.orbits import OrbitTable  # noqa: E402 (after the set-up above)
+from engines.egghead.orbits import OrbitTable
 
 
 def _rss_mb() -> float:

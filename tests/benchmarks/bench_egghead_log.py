@@ -32,9 +32,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-import numpy as np  # noqa: E402 (after the set-up above)
+import numpy as np
 
-from engines.egghead import (  # noqa: E402 (after the set-up above)
+from engines.egghead import (
     Answer,
     BitTable,
     Reactions,

@@ -29,7 +29,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from engines import cluedo, egghead, guesswho, inkognito, spyfall  # noqa: E402 (after the set-up above)
+from engines import cluedo, egghead, guesswho, inkognito, spyfall
 
 UK = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob", "Cy"], "me": "Me"})
 SPY = spyfall.Setup.from_json({"edition": "spyfall1", "players": ["Ann", "Bob", "Cy", "Dee", "Eve"],
@@ -97,7 +97,7 @@ def shortest(mod, setup, line: str, event) -> str:
                 if mod.parse(setup, [], " ".join(trial)) == event:
                     words = trial
                     break
-            except Exception:  # noqa: BLE001 - a prefix that does not parse is simply too short
+            except Exception:
                 continue
     return " ".join(words)
 

@@ -11,8 +11,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-import engines.guesswho as gw  # noqa: E402 (after the set-up above)
-from engines.guesswho import inference, optimal  # noqa: E402 (after the set-up above)
+import engines.guesswho as gw
+from engines.guesswho import inference, optimal
 
 
 def _games(setup, n_games, rng):

@@ -13,11 +13,11 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "engines"))
 
-from guesswho_boards import random_board_session  # noqa: E402
+from guesswho_boards import random_board_session
 
-from engines.core.errors import Cancelled  # noqa: E402 (after the set-up above)
-from engines.core.schema import parse_session  # noqa: E402
-from engines.guesswho import inference  # noqa: E402
+from engines.core.errors import Cancelled
+from engines.core.schema import parse_session
+from engines.guesswho import inference
 
 
 def latency(delay: float) -> tuple:

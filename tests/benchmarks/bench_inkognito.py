@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "engines"))
 
-from test_inkognito import random_log  # noqa: E402 (after the set-up above)
+from test_inkognito import random_log
 
-import engines.inkognito as ink  # noqa: E402 (after the set-up above)
+import engines.inkognito as ink
 
 
 def _ms(f) -> float:

@@ -26,11 +26,11 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from bench_cluedo import game_log  # noqa: E402 (after the set-up above)
+from bench_cluedo import game_log
 
-from engines import cluedo  # noqa: E402 (after the set-up above)
-from engines.cluedo.accuse import recommendation_keys  # noqa: E402 (after the set-up above)
-from engines.cluedo.opponents import iter_opponent_knowledge  # noqa: E402 (after the set-up above)
+from engines import cluedo
+from engines.cluedo.accuse import recommendation_keys
+from engines.cluedo.opponents import iter_opponent_knowledge
 
 
 def main() -> None:
@@ -107,7 +107,7 @@ def desktop_path(setup, a) -> None:
         prefixes = len(ev)
         tab_tasks.history_job(setup, ev, tuple(range(len(ev) - 1, -1, -1)), task)
         history.append(time.perf_counter() - task.t0)
-    ms = lambda xs: f"median {1000 * statistics.median(xs):.0f} ms, worst {1000 * max(xs):.0f} ms"  # noqa: E731 (a one-line key function)
+    ms = lambda xs: f"median {1000 * statistics.median(xs):.0f} ms, worst {1000 * max(xs):.0f} ms"
     print(f"desktop path, {a.players} players, {a.suggestions} suggestions, {a.seeds} seeds:")
     print(f"  first estimate on screen: {ms(first)}")
     print(f"  first with the advice: {ms(advice)}")

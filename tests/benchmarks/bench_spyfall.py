@@ -12,7 +12,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from engines.spyfall import BeliefTracker, Setup, SimConfig, infer, make_claim, simulate  # noqa: E402 (after the set-up above)
+from engines.spyfall import BeliefTracker, Setup, SimConfig, infer, make_claim, simulate
 
 
 def _session(strategy: str, n=30, s=8, rounds=5, seed=0):

@@ -16,7 +16,7 @@ import argparse
 import statistics
 import time
 
-from bench_cluedo import game_log  # noqa: E402  (run from tests/benchmarks or with it on sys.path)
+from bench_cluedo import game_log
 
 from engines import cluedo
 from engines.cluedo.model import Setup

@@ -27,13 +27,13 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))      # this checkout's engines
 
-from bench_cluedo import game_log  # noqa: E402 (after the set-up above)
+from bench_cluedo import game_log
 
-from engines.cluedo import turn as turn_module  # noqa: E402 (after the set-up above)
-from engines.cluedo.board import load_boards  # noqa: E402 (after the set-up above)
-from engines.cluedo.model import PositionEvent, Setup  # noqa: E402 (after the set-up above)
-from engines.cluedo.recommend import recommend  # noqa: E402 (after the set-up above)
-from engines.cluedo.turn import turn_advice  # noqa: E402 (after the set-up above)
+from engines.cluedo import turn as turn_module
+from engines.cluedo.board import load_boards
+from engines.cluedo.model import PositionEvent, Setup
+from engines.cluedo.recommend import recommend
+from engines.cluedo.turn import turn_advice
 
 BUDGET = 0.5
 

@@ -238,7 +238,7 @@ def main(argv=None) -> int:
             try:
                 win.game_tabs[game].document.save(str(saved))
                 open_session_file(str(saved))
-            except Exception as exc:      # noqa: BLE001 (any failure is the finding)
+            except Exception as exc:
                 problems.append(f"save/reopen: {type(exc).__name__}: {str(exc)[:200]}")
         else:
             if len(shown) != 1:

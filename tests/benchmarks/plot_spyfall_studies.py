@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pyqtgraph as pg  # noqa: E402 (after the set-up above)
-import pyqtgraph.exporters  # noqa: E402,F401 (imported after the set-up above, for its side effect)
+import pyqtgraph.exporters  # noqa: E402 (imported after the set-up above, for its side effect)
 from PySide6 import QtCore, QtGui, QtWidgets  # noqa: E402 (after the set-up above)
 
 from engines.core.resources import load_json_resource  # noqa: E402 (after the set-up above)

@@ -104,7 +104,7 @@ def main() -> None:
     display, out = sys.argv[1], sys.argv[2]
     try:
         result = asyncio.run(_probe(display))
-    except Exception as exc:   # noqa: BLE001 - reported to the test as data
+    except Exception as exc:
         result = {"error": f"{type(exc).__name__}: {exc}"}
     Path(out).write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")
 

@@ -21,7 +21,7 @@ import time
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from desktop.app import MainWindow, make_app  # noqa: E402
+from desktop.app import MainWindow, make_app
 
 
 def events_hash(data) -> str:

@@ -23,7 +23,7 @@ from engines.core.resources import resource_path
 from engines.core.schema import read_session_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engines"))
-from random_logs import cluedo_log, cluedo_small_setup, egghead_log, guesswho_log, inkognito_log  # noqa: E402
+from random_logs import cluedo_log, cluedo_small_setup, egghead_log, guesswho_log, inkognito_log
 
 GAMES = (cluedo, egghead, guesswho, inkognito)
 

@@ -28,7 +28,7 @@ def test_rows_wrap_whole(window):
 def test_cluedo_speaks_of_me_in_the_first_person(window):
     setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"],
                                     "me": "Me"})
-    say = lambda line: cluedo.describe_event(setup, cluedo.parse(setup, [], line))  # noqa: E731 (a one-line key function)
+    say = lambda line: cluedo.describe_event(setup, cluedo.parse(setup, [], line))
     assert say("me hand: scarlett, rope, hall, kitchen, plum, dagger").startswith("My hand: ")
     assert say("Ann: plum rope hall; me") == "Ann suggested Professor Plum, Rope, Hall; " \
                                              "Bob passed; I showed a card"

@@ -57,7 +57,7 @@ def test_keys_log_has_and_lacks_and_ask_why(window, qtbot):
 def test_a_cell_is_spoken_with_its_row_column_and_value(window):
     tab, setup = _fresh(window)
     model = tab.model
-    spoken = lambda card, col: model.data(model.index(model.row_of_item(setup.cards.index(card)), col),  # noqa: E731
+    spoken = lambda card, col: model.data(model.index(model.row_of_item(setup.cards.index(card)), col),
                                           Qt.ItemDataRole.AccessibleTextRole)
     assert spoken("Rope", 0) == "Rope, Me: certain"
     assert spoken("Rope", 1) == "Rope, Ann: ruled out"

@@ -17,7 +17,7 @@ from engines.cluedo.model import HandEvent, Setup, SuggestionEvent
 from engines.cluedo.recommend import recommend
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from bench_cluedo import game_log  # noqa: E402 (the benchmark's random logs)
+from bench_cluedo import game_log
 
 SETUP4 = Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "A", "B", "C"], "me": "Me"})
 

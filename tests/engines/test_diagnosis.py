@@ -22,7 +22,7 @@ from engines.core.diagnosis import Diagnosis, Edit, ReplayChecker, diagnose
 from engines.core.errors import ContradictionError, SessionFormatError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from random_logs import (  # noqa: E402 (after the set-up above)
+from random_logs import (
     cluedo_log,
     cluedo_small_setup,
     egghead_log,
@@ -31,7 +31,7 @@ from random_logs import (  # noqa: E402 (after the set-up above)
     inkognito_log,
     mutate_json,
 )
-from test_explain import all_deals, fits  # noqa: E402 (after the set-up above)
+from test_explain import all_deals, fits
 
 ROOT = Path(__file__).resolve().parents[2]
 BIG = 10 ** 7        # budget large enough for every search here to be complete

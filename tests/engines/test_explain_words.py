@@ -16,7 +16,7 @@ import engines.inkognito as ink
 from engines.guesswho.board import Question
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from random_logs import egghead_log  # noqa: E402 (after the set-up above)
+from random_logs import egghead_log
 
 EGG_RULES = ("answers truthfully", "solve as soon as they know their cards", "called their cards",
              "none of your stacks")

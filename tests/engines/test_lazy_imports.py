@@ -76,7 +76,7 @@ def test_every_public_name_reads_as_its_submodule_defines_it(game):
 
 def test_a_function_named_like_its_submodule_stays_the_function():
     import engines.cluedo as cluedo
-    import engines.cluedo.parse  # noqa: F401  (binds the submodule on its package, or tries to)
+    import engines.cluedo.parse
     import engines.cluedo.simulate  # noqa: F401
 
     for name in ("parse", "simulate", "recommend", "explain"):

@@ -267,7 +267,7 @@ def test_incremental_fold_equals_a_fresh_inference_after_every_prefix_and_branch
     setup = setup_of(n=5, players=("A", "B", "C", "D"), me="B" if role else None, role=role,
                      model={"strategy": "dynamic", "claim_weight": 0.3,
                             "players": {"C": {"claim_weight": 1.0, "strategy": "flat"}}})
-    claim = lambda j: make_claim(setup, "ABCD"[j], rng.dirichlet(np.full(5, 0.5)))  # noqa: E731 (a one-line key function)
+    claim = lambda j: make_claim(setup, "ABCD"[j], rng.dirichlet(np.full(5, 0.5)))
     first = [claim(j) for j in speakers]
     second = first[:min(cut, len(first))] + [claim(j) for j in branch]
     tl = Timeline(spyfall_engine, setup, memory_budget=budget)
