@@ -72,7 +72,7 @@ def _suggestion_model(quick: bool, seed: int, broken: Optional[str], progress, c
 # -- the suggestion model in the accuse-or-wait advice ----------------------------------------
 #: The model-advice race's table: players, the opponents' look-ahead's sampled deals per stage
 #: (:func:`engines.cluedo.suggestion_race._advice`), quick games, full games per behaviour.
-MODEL_ADVICE = {"players": 3, "stages": (8, 32), "quick_games": 160, "full_games": 400}
+MODEL_ADVICE = {"players": 3, "stages": (8, 32), "quick_games": 120, "full_games": 400}
 
 
 def _model_advice(quick: bool, seed: int, broken: Optional[str], progress, cancel) -> dict:

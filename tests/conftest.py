@@ -26,7 +26,8 @@ def pytest_collection_modifyitems(config, items):
     """The longest tests first (the screen audit's cases, the bundle build: about a minute
     each), the rest in their order: pytest-xdist hands the first tests out in turn, so the
     long ones run beside the short ones on every worker instead of ending the run alone."""
-    items.sort(key=lambda item: 0 if item.get_closest_marker("audit") or item.get_closest_marker("bundle") else 1)
+    items.sort(key=lambda item: 0 if item.get_closest_marker("audit") or item.get_closest_marker("bundle")
+               else 1 if item.get_closest_marker("study") else 2)
 
 
 def _part(nodeid: str, keywords) -> str:

@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QMenu,
@@ -38,6 +39,7 @@ from desktop.widgets.quick_entry import EnterSubmits
 from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.side_panes import PaneTabs, SidePanes
 from desktop.widgets.unchanged import clear_text, set_tab_text
+from desktop.widgets.vscroll import VerticalScroll
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
 from desktop.wording import PLAIN, Wording
 from desktop.zoom import scaled_size
@@ -337,7 +339,11 @@ class Tab(GameTab):
         self._style_threshold_line()
         self.knows_plot.add_item(self._threshold_line)
         lay.addWidget(self.knows_plot, 1)
-        return page
+        # the page scrolls when it is short (1280×720 with History above it): the plot keeps its
+        # least height instead of being cut
+        scroll = VerticalScroll(page)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        return scroll
 
     def _style_threshold_line(self) -> None:
         colour = QColor(tone("#b71c1c"))     # the alert's colour, for the palette in use
