@@ -3,13 +3,13 @@ probable envelope, the opponents' figures and the accuse-or-wait advice under a 
 opponents' suggestions, against brute force over every deal of small decks (each deal weighted
 by the model's likelihood, engines.cluedo.suggestions), to 1e-9; and without a model the
 advice is the plain one."""
-import itertools
 import math
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_opponents import all_deals, brute_opponents, mask_of
 
 from engines.cluedo.accuse import accusation_advice, best_triple, decide, recommendation_keys
 from engines.cluedo.model import AccusationEvent, HandEvent, Setup, SuggestionEvent
@@ -32,51 +32,6 @@ def setup_of(deck=DECK3, trust=None, sizes=None):
     if trust:
         obj["model"] = {"suggestion_trust": trust}
     return Setup.from_json(obj)
-
-
-def all_deals(setup):
-    """Every deal: int array (D, n_cards) of owner indices (len(players) = envelope)."""
-    k = len(setup.players)
-    n = len(setup.cards)
-    labels = [p for p, h in enumerate(setup.hand_sizes) for _ in range(h)]
-    arrangements = np.array(sorted(set(itertools.permutations(labels))))
-    offsets = np.cumsum([0] + [len(d) for _, d in setup.categories])
-    rows = []
-    for env in itertools.product(*[range(len(d)) for _, d in setup.categories]):
-        env_idx = [offsets[j] + e for j, e in enumerate(env)]
-        rest = [c for c in range(n) if c not in env_idx]
-        block = np.empty((len(arrangements), n), dtype=np.int64)
-        block[:, env_idx] = k
-        block[:, rest] = arrangements
-        rows.append(block)
-    return np.concatenate(rows)
-
-
-def mask_of(setup, deals, events, *, public_for=None):
-    """Deals consistent with the events; with ``public_for``, only what that player sees."""
-    ci = {c: i for i, c in enumerate(setup.cards)}
-    pi = {p: i for i, p in enumerate(setup.players)}
-    k = len(setup.players)
-    m = np.ones(len(deals), dtype=bool)
-    for ev in events:
-        if isinstance(ev, HandEvent):
-            if public_for is None:
-                for c in ev.cards:
-                    m &= deals[:, ci[c]] == pi[ev.player]
-        elif isinstance(ev, SuggestionEvent):
-            idx = [ci[c] for c in ev.cards]
-            for p in ev.passed:
-                for c in idx:
-                    m &= deals[:, c] != pi[p]
-            if ev.refuter is not None:
-                r = pi[ev.refuter]
-                m &= np.any(deals[:, idx] == r, axis=1)
-                if ev.shown is not None and public_for is None:
-                    m &= deals[:, ci[ev.shown]] == r
-        elif isinstance(ev, AccusationEvent):
-            at_env = np.all(deals[:, [ci[c] for c in ev.cards]] == k, axis=1)
-            m &= at_env if ev.correct else ~at_env
-    return m
 
 
 def weighted_deals(setup, events, rhos):
@@ -137,47 +92,6 @@ def brute_best(setup, deals, w):
                   for t in range(3))
         law[e] = law.get(e, 0.0) + p
     return law
-
-
-def brute_opponents(setup, events, deals, w):
-    """{name: (p_knows, entropy)} and P(some active opponent knows now), the true deal drawn
-    from ``deals`` with probabilities ``w``; each opponent's belief uniform over the deals their
-    view allows (their hand, the public log, the cards shown to them)."""
-    alld = all_deals(setup)
-    k = len(setup.players)
-    ci = {c: i for i, c in enumerate(setup.cards)}
-    pi = {p: i for i, p in enumerate(setup.players)}
-    offsets = np.cumsum([0] + [len(d) for _, d in setup.categories])
-    opps = [p for p in setup.players if p != setup.me]
-    q = np.zeros((len(deals), len(opps)))
-    h = np.zeros((len(deals), len(opps)))
-    out = set()
-    for jj, name in enumerate(opps):
-        j = pi[name]
-        public = mask_of(setup, alld, events, public_for=name)
-        fixed = [(ci[e.shown], pi[e.refuter]) for e in events
-                 if isinstance(e, SuggestionEvent) and e.suggester == name and e.refuter and e.shown]
-        hidden = [([ci[c] for c in e.cards], pi[e.refuter]) for e in events
-                  if isinstance(e, SuggestionEvent) and e.suggester == name and e.refuter and not e.shown]
-        if any(isinstance(e, AccusationEvent) and e.player == name and not e.correct for e in events):
-            out.add(jj)
-        for i, d in enumerate(deals):
-            opts = [[c for c in cards if d[c] == r] for cards, r in hidden]
-            pw = 1.0 / math.prod(len(o) for o in opts)
-            base = public & np.all((alld == j) == (d == j), axis=1)
-            for c, r in fixed:
-                base &= alld[:, c] == r
-            for combo in itertools.product(*opts):
-                view = base.copy()
-                for c, (_, r) in zip(combo, hidden):
-                    view &= alld[:, c] == r
-                env = (alld[view] == k).mean(axis=0)
-                q[i, jj] += pw * all(env[offsets[t]:offsets[t + 1]].max() == 1.0 for t in range(3))
-                h[i, jj] += pw * sum(entropy_bits(env[offsets[t]:offsets[t + 1]]) for t in range(3))
-    active = [jj for jj in range(len(opps)) if jj not in out]
-    any_k = 1 - np.prod(1 - q[:, active], axis=1) if active else np.zeros(len(deals))
-    return ({name: (float(w @ q[:, jj]), float(w @ h[:, jj])) for jj, name in enumerate(opps)},
-            float(w @ any_k))
 
 
 def behaviour_log(setup, seed, n_suggestions, rho_true, *, accusation=False):

@@ -84,41 +84,49 @@ def brute_force(setup, events):
     enumerating every deal consistent with my log and every choice of the cards shown to each
     opponent (uniform among the refuter's matching cards, unless my log names the card)."""
     deals = all_deals(setup)
+    mine = deals[mask_of(setup, deals, events)]
+    return brute_opponents(setup, events, mine, np.full(len(mine), 1.0 / len(mine)))
+
+
+def brute_opponents(setup, events, deals, w):
+    """{name: (p_knows, entropy)} and P(some active opponent knows now), the true deal drawn
+    from ``deals`` with probabilities ``w``; each opponent's belief uniform over the deals their
+    view allows (their hand, the public log, the cards shown to them)."""
+    alld = all_deals(setup)
     k = len(setup.players)
     ci = {c: i for i, c in enumerate(setup.cards)}
     pi = {p: i for i, p in enumerate(setup.players)}
     offsets = np.cumsum([0] + [len(d) for _, d in setup.categories])
-    mine = deals[mask_of(setup, deals, events)]
     opps = [p for p in setup.players if p != setup.me]
-    q = np.zeros((len(mine), len(opps)))
-    h = np.zeros((len(mine), len(opps)))
+    q = np.zeros((len(deals), len(opps)))
+    h = np.zeros((len(deals), len(opps)))
     out = set()
     for jj, name in enumerate(opps):
         j = pi[name]
-        public = mask_of(setup, deals, events, public_for=name)
+        public = mask_of(setup, alld, events, public_for=name)
         fixed = [(ci[e.shown], pi[e.refuter]) for e in events
                  if isinstance(e, SuggestionEvent) and e.suggester == name and e.refuter and e.shown]
         hidden = [([ci[c] for c in e.cards], pi[e.refuter]) for e in events
                   if isinstance(e, SuggestionEvent) and e.suggester == name and e.refuter and not e.shown]
         if any(isinstance(e, AccusationEvent) and e.player == name and not e.correct for e in events):
             out.add(jj)
-        for i, d in enumerate(mine):
+        for i, d in enumerate(deals):
             opts = [[c for c in cards if d[c] == r] for cards, r in hidden]
-            w = 1.0 / math.prod(len(o) for o in opts)
-            base = public & np.all((deals == j) == (d == j), axis=1)
+            pw = 1.0 / math.prod(len(o) for o in opts)
+            base = public & np.all((alld == j) == (d == j), axis=1)
             for c, r in fixed:
-                base &= deals[:, c] == r
+                base &= alld[:, c] == r
             for combo in itertools.product(*opts):
                 view = base.copy()
                 for c, (_, r) in zip(combo, hidden):
-                    view &= deals[:, c] == r
-                env = (deals[view] == k).mean(axis=0)
-                knows = all(env[offsets[t]:offsets[t + 1]].max() == 1.0 for t in range(3))
-                q[i, jj] += w * knows
-                h[i, jj] += w * sum(entropy_bits(env[offsets[t]:offsets[t + 1]]) for t in range(3))
+                    view &= alld[:, c] == r
+                env = (alld[view] == k).mean(axis=0)
+                q[i, jj] += pw * all(env[offsets[t]:offsets[t + 1]].max() == 1.0 for t in range(3))
+                h[i, jj] += pw * sum(entropy_bits(env[offsets[t]:offsets[t + 1]]) for t in range(3))
     active = [jj for jj in range(len(opps)) if jj not in out]
-    p_any = float(np.mean(1 - np.prod(1 - q[:, active], axis=1))) if active else 0.0
-    return {name: (float(q[:, jj].mean()), float(h[:, jj].mean())) for jj, name in enumerate(opps)}, p_any
+    any_k = 1 - np.prod(1 - q[:, active], axis=1) if active else np.zeros(len(deals))
+    return ({name: (float(w @ q[:, jj]), float(w @ h[:, jj])) for jj, name in enumerate(opps)},
+            float(w @ any_k))
 
 
 def random_log(setup, seed, n_suggestions, *, accusation=False):
