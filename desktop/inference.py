@@ -300,6 +300,12 @@ class JobRunner(QObject):
         thread_pool().start(task.run)
         return rev
 
+    def running(self) -> int:
+        """How many of this runner's jobs are still running on the pool, stale ones included (a
+        cancelled job runs on until it next polls its cancel flag)."""
+        with self._lock:
+            return len(self._active)
+
     def cancel(self) -> None:
         """Make every pending request stale (nothing will be delivered)."""
         with self._lock:

@@ -331,6 +331,10 @@ class OpponentsTracker(QObject):
         """True while the plot's task runs."""
         return self._history.is_busy()
 
+    def running(self) -> int:
+        """How many of the tracker's tasks still run on the pool, cancelled ones included."""
+        return self._live.running() + self._history.running()
+
     def shutdown(self) -> None:
         self._gate.set()
         self._live.shutdown()

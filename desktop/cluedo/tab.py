@@ -359,6 +359,9 @@ class Tab(GameTab):
     # -- setup-dependent views ---------------------------------------------------------
     def reset_views(self) -> None:
         setup = self.document.setup
+        # the old log's estimates stop now, even when the tab is hidden before the new
+        # beliefs arrive (a long log's plot back-fill runs for minutes otherwise)
+        self.opponents.sync(setup, self.document.events)
         groups = [(cat.capitalize() + "s", list(cards)) for cat, cards in setup.categories]
         cols = [("★ " + p) if p == setup.me else p for p in setup.players] + ["Envelope"]
         self.model.set_layout(groups, cols)
@@ -704,6 +707,15 @@ class Tab(GameTab):
         super().showEvent(event)
         if self._opp_deferred:
             self._show_opponents(self._opp_k)
+
+    def hideEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        """Another tab was chosen: the opponents' estimates pause (what is cached stays) and
+        go on when this tab is shown again, so a hidden tab's back-fill never takes the CPU
+        from the tab on screen. A minimised window (a spontaneous hide) keeps computing."""
+        super().hideEvent(event)
+        if not event.spontaneous() and (self.opponents.is_refining() or self.opponents.is_history_busy()):
+            self.opponents.cancel()
+            self._opp_deferred = True
 
     def shutdown(self) -> None:
         self.opponents.shutdown()

@@ -319,3 +319,30 @@ def test_the_figures_say_which_suggestion_model_they_assume(window):
     _, p = best_triple(setup, events)
     _, p_plain = best_triple(setup, events, rhos={})
     assert view.advice.p_correct == pytest.approx(p) and abs(p - p_plain) > 1e-3
+
+
+def _long_events(setup, repeats):
+    """The 3-player log above with its last suggestion made ``repeats`` times more: a plot
+    back-fill of that many prefixes, seconds of work."""
+    events = _events(setup)
+    return events + [events[-1]] * repeats
+
+
+def test_a_hidden_tab_pauses_its_back_fill_and_a_new_log_stops_the_old_one(window, table, qtbot):
+    tab = _tab(window, table, _long_events(table, 60))
+    qtbot.waitUntil(tab.opponents.is_history_busy, timeout=60_000)
+    # another tab chosen: the back-fill stops (its job notices at its next poll)...
+    window.select_game("inkognito")
+    assert not tab.opponents.is_history_busy()
+    qtbot.waitUntil(lambda: tab.opponents.running() == 0, timeout=10_000)
+    done = len(tab.opponents.series()["Ann"]) - tab.opponents.series()["Ann"].count(None)
+    # ...and goes on from where it was when the tab is shown again
+    window.select_game("cluedo")
+    qtbot.waitUntil(tab.opponents.is_history_busy, timeout=60_000)
+    assert len(tab.opponents.series()["Ann"]) - tab.opponents.series()["Ann"].count(None) >= done
+    # another log opened, then the tab hidden before its beliefs arrive: the old log's
+    # back-fill does not run on behind the tab on screen
+    tab.reset_document(table, _events(table, with_suggestion=False))
+    window.select_game("inkognito")
+    qtbot.waitUntil(lambda: tab.opponents.running() == 0, timeout=10_000)
+    assert not tab.opponents.is_history_busy()
