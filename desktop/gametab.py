@@ -28,6 +28,7 @@ from desktop.widgets.accessible import name_controls
 from desktop.widgets.banner import Banner
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.diagnosis import handle_link
+from desktop.widgets.focus_order import follow_layout
 from desktop.widgets.history import HistoryPanel
 from desktop.widgets.plain_text import as_rich_plain
 from desktop.widgets.why import WhyPopup
@@ -100,6 +101,7 @@ class GameTab(QWidget):
         self.build_ui()
         place_quick_entry(self)        # above the banner's place in the layout
         name_controls(self)            # screen readers: each control named by its label
+        follow_layout(self)            # the Tab key goes through the controls as they stand
         self.request_inference()
 
     def _connect_controller(self) -> None:
@@ -451,6 +453,7 @@ class GameTab(QWidget):
             plot.set_series({})
             plot.set_marker(None)
         self.reset_views()
+        follow_layout(self)             # controls made again for the new setup, in their place
 
     def load_session(self, data, path: Optional[str]) -> None:
         self.reset_document(data.setup, data.events, data.meta, path)
