@@ -44,8 +44,7 @@ def apply_event(setup: Setup, cons: Constraints, event) -> None:
     Raises:
         SessionFormatError: ``event`` is not a Cluedo event of this setup.
     """
-    ci = {c: i for i, c in enumerate(setup.cards)}
-    pi = {p: i for i, p in enumerate(setup.players)}
+    ci, pi = setup.card_indices, setup.player_indices
     k = len(setup.players)
     try:
         if isinstance(event, HandEvent):

@@ -7,6 +7,7 @@ probabilities.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional, Sequence
@@ -118,10 +119,22 @@ class Setup:
     suggestion_trust: tuple = ()
 
     # -- derived -----------------------------------------------------------------------
-    @property
+    # computed once per setup (a frozen value): every event's constraints look cards and players
+    # up by index, a few thousand times in one inference of a long log
+    @functools.cached_property
     def cards(self) -> tuple:
         """All cards in deck order (suspects, weapons, rooms)."""
         return tuple(c for _, cards in self.categories for c in cards)
+
+    @functools.cached_property
+    def card_indices(self) -> dict:
+        """``{card: its index in cards}`` (shared: read it, never change it)."""
+        return {c: i for i, c in enumerate(self.cards)}
+
+    @functools.cached_property
+    def player_indices(self) -> dict:
+        """``{player: seat index}`` in seating order (shared: read it, never change it)."""
+        return {p: i for i, p in enumerate(self.players)}
 
     @property
     def owners(self) -> tuple:
@@ -140,10 +153,12 @@ class Setup:
         raise SessionFormatError("card", f"unknown card {card!r}")
 
     def card_index(self, card: str) -> int:
-        return self.cards.index(card)
+        """The index of ``card`` in :attr:`cards`. Raises KeyError: not a card of this deck."""
+        return self.card_indices[card]
 
     def player_index(self, player: str) -> int:
-        return self.players.index(player)
+        """The seat index of ``player``. Raises KeyError: not a player at this table."""
+        return self.player_indices[player]
 
     # -- JSON -----------------------------------------------------------------------------
     @staticmethod
