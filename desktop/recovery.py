@@ -1052,10 +1052,17 @@ def finish_threads(window, timeout_s: float = 5.0) -> bool:
     still = [(t, o) for t, o in pairs if _running(t)]
     _parked.extend(still)
     # background jobs run on the shared thread pool (desktop.inference.thread_pool): its
-    # destructor would wait for a job that never checks for cancellation
+    # destructor would wait for a job that never checks for cancellation. This window's own
+    # jobs are waited for; the pool's others belong to another window of this process (tests),
+    # which ends them when it closes
     from desktop import inference
+
+    runners = window.findChildren(inference.JobRunner)
+    while any(r.running() for r in runners) and time.monotonic() < end:
+        time.sleep(0.01)
+    own_done = not any(r.running() for r in runners)
     pool_done = inference._pool is None or inference._pool.waitForDone(
-        max(0, int((end - time.monotonic()) * 1000)))
+        0 if own_done else max(0, int((end - time.monotonic()) * 1000)))
     if not pool_done:
         _parked.append((inference._pool, None))
     return not still and pool_done
