@@ -4,13 +4,11 @@ over the deals (a triple's chance needs the deals: the estimate gives each card 
 advice then says where its figures come from, and they are still the exact count's."""
 import re
 
-from window_idle import wait_idle
+from window_idle import example_tab, wait_idle
 
 from desktop.cluedo.tab import advice_source
 from desktop.wording import DETAILS, PLAIN
 from engines.cluedo.accuse import best_triple
-from engines.core.resources import resource_path
-from engines.core.schema import read_session_file
 
 WINDOW_GAME = "cluedo"
 
@@ -20,12 +18,7 @@ def _plain(html: str) -> str:
 
 
 def test_the_advice_names_its_source_beside_the_quick_estimate(window, qtbot):
-    session = read_session_file(str(resource_path("examples", "cluedo.json")))
-    window.resize(1280, 800)
-    window.select_game("cluedo")
-    tab = window.tab_for("cluedo")
-    tab.reset_document(session.setup, list(session.events))
-    assert wait_idle(window, 60)
+    tab, session = example_tab(window, "cluedo")
     assert "worksheet" not in _plain(tab.advice_panel.detail.text())     # exact: one source
     tab.method.setCurrentIndex(tab.method.findData("center"))
     assert wait_idle(window, 90)

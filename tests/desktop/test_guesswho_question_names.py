@@ -3,12 +3,10 @@
 question is whole in its tooltip."""
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
-from window_idle import wait_idle
+from window_idle import example_tab, wait_idle
 
 from desktop import zoom
 from desktop.guesswho.model import COL_QUESTION
-from engines.core.resources import resource_path
-from engines.core.schema import read_session_file
 
 #: The tab the ``window`` fixture shows first (tests/desktop/conftest.py).
 WINDOW_GAME = "guesswho"
@@ -24,12 +22,7 @@ def _names_whole(tab, factor) -> None:
 
 
 def test_question_names_whole_at_1280x800(window, qapp, zoomed_back):
-    session = read_session_file(str(resource_path("examples", "guesswho.json")))
-    window.resize(1280, 800)
-    window.select_game("guesswho")
-    tab = window.tab_for("guesswho")
-    tab.reset_document(session.setup, list(session.events))
-    assert wait_idle(window, 60)
+    tab, _session = example_tab(window, "guesswho")
     for factor in (1.0, 1.5):
         zoom.set_zoom(qapp, factor)
         for _ in range(5):
