@@ -71,7 +71,7 @@ def best_triple(setup: Setup, events: Sequence = (), cancel=None, *, rhos: Optio
     total = res.count_float
     (_, suspects), (_, weapons), (_, rooms) = setup.categories
     check_best_triple(res.comp, k, len(suspects), len(weapons))   # refused at once if too large
-    ci = {c: i for i, c in enumerate(setup.cards)}
+    ci = setup.card_indices
     pairs = []
     for s in suspects:
         if res.marginal[ci[s], k] <= 0:

@@ -193,7 +193,8 @@ def propagate(cons: Constraints) -> Compiled:  # noqa: C901 (the propagation rul
 
     The fixpoint runs on one bit mask per card (bit ``o``: owner ``o`` still possible), Python
     integers rather than a boolean array: a classic deck's 21 cards and at most 7 owners make
-    numpy's per-call cost the whole price (the 96 anchor positions: about twice as fast)."""
+    numpy's per-call cost the whole price (the 96 anchor positions: the propagation 1.6 times
+    as fast, the posteriors bit-identical)."""
     k = cons.n_players
     n = len(cons.cat_of)
     ncat = _n_cat(cons.cat_of)

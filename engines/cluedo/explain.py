@@ -175,8 +175,8 @@ def derivation(setup: Setup, events: Sequence, subset: Sequence[int], card: int,
     docstring); a sentence naming the counting argument when the rules do not reach it."""
     ch = _Chain(setup)
     k = ch.k
-    ci = {c: i for i, c in enumerate(setup.cards)}
-    pi = {p: i for i, p in enumerate(setup.players)}
+    ci = setup.card_indices
+    pi = setup.player_indices
     clauses = []      # (refuter, cards, entry) and ("accusation", cards, entry)
     for i in subset:
         ev = events[i]

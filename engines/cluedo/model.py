@@ -7,9 +7,8 @@ probabilities.
 """
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Optional, Sequence
 
 from engines.core.errors import SessionFormatError
@@ -121,17 +120,17 @@ class Setup:
     # -- derived -----------------------------------------------------------------------
     # computed once per setup (a frozen value): every event's constraints look cards and players
     # up by index, a few thousand times in one inference of a long log
-    @functools.cached_property
+    @cached_property
     def cards(self) -> tuple:
         """All cards in deck order (suspects, weapons, rooms)."""
         return tuple(c for _, cards in self.categories for c in cards)
 
-    @functools.cached_property
+    @cached_property
     def card_indices(self) -> dict:
         """``{card: its index in cards}`` (shared: read it, never change it)."""
         return {c: i for i, c in enumerate(self.cards)}
 
-    @functools.cached_property
+    @cached_property
     def player_indices(self) -> dict:
         """``{player: seat index}`` in seating order (shared: read it, never change it)."""
         return {p: i for i, p in enumerate(self.players)}

@@ -177,8 +177,8 @@ class _ViewModel:
 
 def _public_events(setup: Setup, events: Sequence, j: str) -> tuple:
     """(events opponent ``j`` sees, fixed shown (card, refuter), hidden (cards, refuter), out)."""
-    ci = {c: i for i, c in enumerate(setup.cards)}
-    pi = {p: i for i, p in enumerate(setup.players)}
+    ci = setup.card_indices
+    pi = setup.player_indices
     pub, fixed, hidden = [], [], []
     out = False
     for ev in events:

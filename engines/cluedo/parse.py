@@ -299,7 +299,7 @@ def contradiction(setup: Setup, events: Sequence, event, *, cancel=None) -> Opti
     if not comp.feasible or count_deals(comp, cancel, marginals=False).count == 0:
         return "the log is already impossible"
     owners = setup.owners
-    ci = {c: i for i, c in enumerate(setup.cards)}
+    ci = setup.card_indices
 
     def known_owner(card: str) -> Optional[str]:
         i = ci[card]

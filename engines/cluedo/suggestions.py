@@ -62,8 +62,8 @@ BEHAVIOURS = {"lacks": 0.25, "neutral": 1.0, "bluffs": 4.0}
 def named_counts(setup: Setup, events: Sequence) -> dict:
     """``{(card index, player index): times the player named the card in a suggestion}`` over the
     opponents' suggestions (mine say nothing: I know my hand)."""
-    ci = {c: i for i, c in enumerate(setup.cards)}
-    pi = {p: i for i, p in enumerate(setup.players)}
+    ci = setup.card_indices
+    pi = setup.player_indices
     out: dict = {}
     for ev in events:
         if isinstance(ev, SuggestionEvent) and ev.suggester != setup.me:
@@ -78,7 +78,7 @@ def apply_rhos(cons, setup: Setup, events: Sequence, rhos: dict) -> None:
     """Put the suggestion weights of ``rhos`` (``{player: rho}``, rho 1 when absent) on ``cons``
     (in place): ``rho ** n`` on the cell (card, player) for a card the player named ``n`` times;
     ``rho == 0`` forbids the cell. Nothing changes when every rho is 1."""
-    pi = {p: i for i, p in enumerate(setup.players)}
+    pi = setup.player_indices
     idx = {pi[p]: float(r) for p, r in rhos.items() if float(r) != 1.0}
     if not idx:
         return
@@ -329,7 +329,7 @@ def deal_weights(setup: Setup, events: Sequence, rhos: dict, deals: np.ndarray) 
     """The suggestion model's weight of each deal (float array (D,), not normalised): the
     product over every opponent's suggestions of ``rho`` for each named card in their own hand
     in that deal (``deals``: int array (D, n_cards) of owner indices)."""
-    pi = {p: i for i, p in enumerate(setup.players)}
+    pi = setup.player_indices
     w = np.ones(len(deals))
     for (c, p), n in named_counts(setup, events).items():
         name = setup.players[p]
