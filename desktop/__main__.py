@@ -1,5 +1,5 @@
 import sys
 
-from desktop.app import main
+from desktop.shell.main_window import main
 
 sys.exit(main())

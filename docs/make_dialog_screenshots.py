@@ -24,8 +24,8 @@ def main(out: str, scheme: str) -> int:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication, QMessageBox
 
-    from desktop.app import MainWindow, make_app
-    from desktop.appearance import follow_system
+    from desktop.shell.appearance import follow_system
+    from desktop.shell.main_window import MainWindow, make_app
     from engines.core.resources import resource_path
 
     app = make_app()
@@ -49,8 +49,8 @@ def main(out: str, scheme: str) -> int:
 
     # a crashed instance's recovery file: its checkpoint holds the saved file, its journal 3
     # entries more
-    from desktop.journal import Journal
-    from desktop.recovery import recovery_dir
+    from desktop.storage.journal import Journal
+    from desktop.storage.recovery import recovery_dir
 
     example = json.loads(session.read_text("utf-8"))
     rec = Path(recovery_dir()) / "instance-1-0000dead.json"

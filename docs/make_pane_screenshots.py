@@ -21,10 +21,10 @@ SETTLE_S = 20.0
 def main(out: str) -> int:
     from PySide6.QtCore import QPoint, QRect
 
-    from desktop.app import MainWindow, make_app
-    from desktop.appearance import follow_system
-    from desktop.headless import wait_until_idle
-    from desktop.recovery import finish_threads
+    from desktop.shell.appearance import follow_system
+    from desktop.shell.headless import wait_until_idle
+    from desktop.shell.main_window import MainWindow, make_app
+    from desktop.storage.recovery import finish_threads
 
     app = make_app()
     follow_system(app, "light")

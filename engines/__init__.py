@@ -66,7 +66,7 @@ def warm_up(games=None) -> None:
     documentation), which no later collection scans.
 
     For a program that runs inferences where latency counts (the desktop app does the same
-    after its first window, :func:`desktop.process.warm_engine_imports`; the command line after
+    after its first window, :func:`desktop.shell.process.warm_engine_imports`; the command line after
     it has read its input): a full collection scans every tracked object, and with the engines'
     modules imported (about 30,000 objects) one took 10-16 ms, which fell inside a 1-2 ms
     Cluedo inference about once in a hundred. Objects frozen are never collected: call it once,

@@ -52,8 +52,8 @@ class GameInfo:
             :mod:`importlib.resources`; ``resources:…`` is this repository's resource folder,
             found in a PyInstaller bundle too), or "" for none.
         tab: ``"module:Class"`` of a desktop tab the game's package provides (a
-            ``desktop.gametab.GameTab`` subclass; "" lets the desktop choose: its own
-            ``desktop/<id>/tab.py``, else a generic tab).
+            ``desktop.tabs.base.GameTab`` subclass; "" lets the desktop choose: its own
+            ``desktop/games/<id>/tab.py``, else a generic tab).
         guide: the game's page of the guide (Help → Guide, F1 on its tab), a Markdown file
             named as ``example_session`` is (``"package:relative/path.md"``); its pictures and
             links are relative to its own folder. "" for none (F1 shows the overview).

@@ -282,7 +282,7 @@ class BeliefPlot(QWidget):
         return {k: list(v) for k, v in self._series.items()}
 
     def set_y_label(self, text: str) -> None:
-        """The y axis's title (another wording of the same axis, :mod:`desktop.wording`)."""
+        """The y axis's title (another wording of the same axis, :mod:`desktop.tabs.wording`)."""
         self.plot.setLabel("left", text)
 
     def set_y_range(self, y_range: Optional[tuple]) -> None:

@@ -224,7 +224,7 @@ class ColumnTableModel(MultiDataModel, QAbstractTableModel):
 
     def set_columns(self, columns: Sequence[Column]) -> None:
         """Replace the columns (the same number of them: another wording of the same table,
-        :mod:`desktop.wording`); the rows stay."""
+        :mod:`desktop.tabs.wording`); the rows stay."""
         columns = tuple(columns)
         if len(columns) != len(self.columns):
             raise ValueError(f"{len(columns)} columns for a table of {len(self.columns)}")

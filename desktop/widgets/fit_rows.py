@@ -2,7 +2,7 @@
 columns do not fit, recomputed when the rows, the columns' fit or the zoom change.
 
 For a short grid shown whole in a pane that scrolls (the Egghead "Each of my cards" grid): a
-fixed height in pixels does not follow the zoom (the rows do, :mod:`desktop.zoom`) and does not
+fixed height in pixels does not follow the zoom (the rows do, :mod:`desktop.table.zoom`) and does not
 know whether a sideways scroll bar takes a row's room; either way the last row was cut off.
 
 The fitting lives in the view itself (its own ``changeEvent``/``showEvent`` and slots) rather

@@ -9,7 +9,7 @@ pane would get less than the least it can do with) the first pane gets what it a
 as the second keeps ``rest_lines`` lines of text, scrolling (a scroll area around it). It fits
 again when
 the splitter is resized or the font changes (a zoom), until the user drags the handle or a
-saved layout is restored (:func:`desktop.window_state.restore_splitters`): those sizes are the
+saved layout is restored (:func:`desktop.shell.window_geometry.restore_splitters`): those sizes are the
 user's.
 
 :class:`CappedText` is a word-wrapped label that can be capped at a few lines and scrolls for the

@@ -1,7 +1,7 @@
 """History panel: every event of the log in words, with its time; right-click → Remove.
 
 :class:`HistoryModel` is a ``QAbstractListModel`` over a
-:class:`desktop.session.SessionDocument`: row 0 is "Game set up", row ``i + 1`` is event ``i``.
+:class:`desktop.storage.document.SessionDocument`: row 0 is "Game set up", row ``i + 1`` is event ``i``.
 It follows the document's fine-grained signals — a logged fact inserts one row, undo removes
 it, an edited event repaints its row — instead of rebuilding the list.
 
@@ -17,7 +17,7 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPoint, Qt, Signal, 
 from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QMenu, QVBoxLayout, QWidget
 
-from desktop.appearance import muted, muted_css, readable_on
+from desktop.shell.appearance import muted, muted_css, readable_on
 from desktop.widgets.role_data import BACKGROUND, DISPLAY, FOREGROUND, TOOLTIP, MultiDataModel
 
 #: Rows the History view lays out per pass of the event loop (QListView.Batched): about

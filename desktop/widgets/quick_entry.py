@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.appearance import muted, muted_css, scheme_style, tone
+from desktop.shell.appearance import muted, muted_css, scheme_style, tone
 from engines.core.errors import SessionFormatError
 from engines.registry import registered_games
 
@@ -95,7 +95,7 @@ class QuickEntry(QWidget):
         module: the game's engine module, a
             :class:`engines.core.contract.QuickEntryEngine` (``parse``, ``preview``,
             ``complete``); the tab builds no quick entry for an engine without them.
-        document: the :class:`desktop.session.SessionDocument` (its ``setup`` and ``events``
+        document: the :class:`desktop.storage.document.SessionDocument` (its ``setup`` and ``events``
             are read at every keystroke: the grammar depends on them).
 
     Signals:

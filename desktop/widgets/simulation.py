@@ -1,5 +1,5 @@
 """The base of every game's Simulation tab: a form, Run and Cancel, a progress bar, a status
-line, and the result — the run itself a task on the shared thread pool (desktop/inference.py).
+line, and the result — the run itself a task on the shared thread pool (desktop/tabs/jobs.py).
 
 A game's panel subclasses :class:`SimulationPanelBase`, builds its form around
 :attr:`run_button`, :attr:`cancel_button`, :attr:`progress` and :attr:`status`, and implements
@@ -12,14 +12,14 @@ from typing import Any, Callable
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QWidget
 
-from desktop.appearance import tone
+from desktop.shell.appearance import tone
 from desktop.widgets.plain_text import esc
 from desktop.widgets.run_on import RunOnSelector
 from engines.core.errors import EngineError, SessionFormatError
 
 
 def _error_text(html: str) -> str:
-    """``html`` in red, toned for the colour scheme (:func:`desktop.appearance.tone`)."""
+    """``html`` in red, toned for the colour scheme (:func:`desktop.shell.appearance.tone`)."""
     return f"<span style='color:{tone('#b71c1c')}'>{html}</span>"
 
 
@@ -27,7 +27,7 @@ class SimulationPanelBase(QWidget):
     """Run a simulator off the GUI thread with progress and cancel; show its result.
 
     Args:
-        runner: an :class:`desktop.inference.JobRunner` (the tab's ``make_runner``).
+        runner: an :class:`desktop.tabs.jobs.JobRunner` (the tab's ``make_runner``).
 
     Signals:
         finished(object result): a simulation completed.

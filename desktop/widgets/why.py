@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.appearance import muted_css, muted_style, tone
+from desktop.shell.appearance import muted_css, muted_style, tone
 
 #: status -> (mark, words, colour)
 STATUS_LOOK = {

@@ -354,7 +354,7 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
     def _cell_foreground(self, p: Optional[float], background=False) -> QBrush:
         """Grey for stale or impossible cells; else a text colour readable on the heat colour
         (``background``: the cell's background brush when already made, else computed)."""
-        from desktop.appearance import muted, readable_on
+        from desktop.shell.appearance import muted, readable_on
 
         if self._stale or (p is not None and p <= CERTAIN_EPS):
             return QBrush(muted())

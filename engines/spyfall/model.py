@@ -167,7 +167,7 @@ class Setup:
         table: my :class:`TableAids` (timer length and time left, struck-out locations); not
             part of the model: never read by inference, and left out of the setup's equality
             and hash (a strike-out or the timer never makes a new belief timeline; the session
-            document compares the written setups, :func:`desktop.session.same_setup`).
+            document compares the written setups, :func:`desktop.storage.document.same_setup`).
     """
 
     locations: tuple

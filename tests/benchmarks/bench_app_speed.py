@@ -92,8 +92,8 @@ def main(argv=None) -> int:
     from app_speed_games import GAMES
     from PySide6.QtWidgets import QApplication
 
-    from desktop.app import APP_NAME, ORG_NAME, MainWindow
-    from desktop.process import configure_process, warm_engine_imports
+    from desktop.shell.main_window import APP_NAME, ORG_NAME, MainWindow
+    from desktop.shell.process import configure_process, warm_engine_imports
 
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     unknown = [g for g in games if g not in GAMES]
@@ -157,8 +157,8 @@ def run_game(win, bench, setup, events, args) -> "dict | None":
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QTableView
 
-    from desktop.headless import wait_until_idle
-    from desktop.snapshot import Status
+    from desktop.shell.headless import wait_until_idle
+    from desktop.tabs.snapshot import Status
 
     mod = importlib.import_module(f"engines.{bench.game}")
     win.select_game(bench.game)

@@ -11,8 +11,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
 def main() -> None:
-    from desktop.app import MainWindow, make_app
-    from desktop.headless import wait_until_idle as wait_idle
+    from desktop.shell.headless import wait_until_idle as wait_idle
+    from desktop.shell.main_window import MainWindow, make_app
     from engines.core.resources import resource_path
 
     app = make_app()  # noqa: F841 (the QApplication must stay alive while the window runs)

@@ -34,8 +34,8 @@ def _rss_mib() -> float:
 def main() -> None:
     from PySide6.QtCore import QThread  # noqa: F401  (Qt loaded before counting)
 
-    from desktop.app import MainWindow, make_app
-    from desktop.headless import wait_until_idle as wait_idle
+    from desktop.shell.headless import wait_until_idle as wait_idle
+    from desktop.shell.main_window import MainWindow, make_app
     from engines.core.resources import resource_path
 
     app = make_app()

@@ -7,7 +7,7 @@ parsed by the game's engine grammar (``engines.<game>.parse``) and checked to gi
 event, so a figure cannot describe a line that does not work. Keystrokes with completion
 (Tab accepting a completed word) are not counted: the figure is the plain typing.
 
-"Before" is read from the desktop forms' code (``desktop/<game>/forms.py`` and ``tab.py`` as of
+"Before" is read from the desktop forms' code (``desktop/games/<game>/forms.py`` and ``tab.py`` as of
 this benchmark) and counted as mouse presses: a combo box choice is 2 (open, choose) unless it
 already shows the wanted value (its default: the form's code), a check box, table cell,
 toggle or button is 1, a spin box arrow is 1 per step, a context-menu entry is 2 (right-click,
@@ -119,7 +119,7 @@ def main() -> None:
         print(f"{tab:11s} {what:27s} {line:{w}s}  {keys:4d}  {short:{ws}s}  {len(short) + 1:4d}"
               f"  {clicks:6d}")
     print()
-    print("How the clicks before were counted (desktop/<game>/forms.py, tab.py):")
+    print("How the clicks before were counted (desktop/games/<game>/forms.py, tab.py):")
     for tab, what, _line, _keys, clicks, how, _short in rows:
         print(f"  {tab} {what}: {how} = {clicks}")
     print("\nAfter: one typed line + Enter, 0 clicks (focus the line with Ctrl+L or /).")
@@ -161,8 +161,8 @@ def widget_replay() -> None:
     import tempfile
 
     os.environ.setdefault("XDG_DATA_HOME", tempfile.mkdtemp(prefix="bench-entry-"))
-    from desktop.app import MainWindow
-    from desktop.headless import wait_until_idle as wait_idle
+    from desktop.shell.headless import wait_until_idle as wait_idle
+    from desktop.shell.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([])
     win = MainWindow(autosave=False)

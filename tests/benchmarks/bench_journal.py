@@ -1,4 +1,4 @@
-"""The write-ahead journal's cost: one append (a line written and synced, desktop.journal)
+"""The write-ahead journal's cost: one append (a line written and synced, desktop.storage.journal)
 at the median and the 99th percentile, and the recovery of a 5,000-entry journal (checkpoint
 plus replay, every line read with the session reader).
 
@@ -31,7 +31,7 @@ def main() -> None:
     ap.add_argument("--dir", default=None, help="folder for the files (default: a temporary one "
                     "under the data folder's file system, $XDG_DATA_HOME or ~/.local/share)")
     args = ap.parse_args()
-    from desktop.journal import Journal
+    from desktop.storage.journal import Journal
     from engines.core.resources import resource_path
 
     base = args.dir or os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share")
@@ -55,7 +55,7 @@ def main() -> None:
             print(f"  {what}: append median {statistics.median(times) * 1e3:.3f} ms, "
                   f"p99 {_quantile(times, 0.99) * 1e3:.3f} ms, max {max(times) * 1e3:.3f} ms")
 
-        from desktop.recovery import read_recovery
+        from desktop.storage.recovery import read_recovery
 
         rec = os.path.join(tmp, "instance-2-00000000.json")
         start = dict(example, events=[])

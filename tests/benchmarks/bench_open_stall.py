@@ -159,7 +159,7 @@ def measure(win, path: str, cancel: bool = False, limit_s: float = 60.0,
         tab = win.current_tab()
         t_cancel = time.perf_counter()
         tab.cancel_computation()
-    from desktop.inference import thread_pool
+    from desktop.tabs.jobs import thread_pool
 
     busy_until = time.perf_counter() + limit_s
     while time.perf_counter() < busy_until:
@@ -186,12 +186,12 @@ def measure(win, path: str, cancel: bool = False, limit_s: float = 60.0,
 
 
 def main() -> None:
-    from desktop.app import MainWindow, make_app
-    from desktop.headless import wait_until_idle as wait_idle
+    from desktop.shell.headless import wait_until_idle as wait_idle
+    from desktop.shell.main_window import MainWindow, make_app
 
     cancel = "--cancel" in sys.argv
     sync = "--sync" in sys.argv
-    from desktop.process import configure_process, warm_engine_imports
+    from desktop.shell.process import configure_process, warm_engine_imports
 
     app = make_app()
     configure_process()       # as the app's main(): GIL switch interval, collection on the GUI thread

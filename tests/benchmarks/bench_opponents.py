@@ -10,7 +10,7 @@ whole recommendation keys (:func:`engines.cluedo.accuse.recommendation_keys`, bu
 Budget (issue "who is close to solving"): 6 players after 20 suggestions within 2 s, the first
 estimate sooner.
 
-``--desktop``: the Cluedo tab's path instead (:mod:`desktop.cluedo.opponents`, the task a
+``--desktop``: the Cluedo tab's path instead (:mod:`desktop.games.cluedo.opponents`, the task a
 worker thread runs, without the event loop): time to the first estimate on screen, to the
 first with the accuse/wait advice, to the last refinement, and to the plot's estimates for
 every prefix of the log.
@@ -74,7 +74,7 @@ def main() -> None:
 
 
 class _Task:
-    """Stands in for desktop.inference.TaskState: records when each partial result came."""
+    """Stands in for desktop.tabs.jobs.TaskState: records when each partial result came."""
 
     def __init__(self):
         self.t0 = time.perf_counter()
@@ -90,7 +90,7 @@ class _Task:
 def desktop_path(setup, a) -> None:
     import threading
 
-    from desktop.cluedo import opponents as tab_tasks
+    from desktop.games.cluedo import opponents as tab_tasks
 
     gate = threading.Event()
     gate.set()

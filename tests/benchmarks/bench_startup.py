@@ -41,9 +41,9 @@ print(probe.t)
 """
 
 OURS = PROBE + """
-from desktop.app import MainWindow, make_app
-from desktop.headless import wait_until_idle as wait_idle
-from desktop.process import configure_process, warm_engine_imports
+from desktop.shell.main_window import MainWindow, make_app
+from desktop.shell.headless import wait_until_idle as wait_idle
+from desktop.shell.process import configure_process, warm_engine_imports
 app = make_app(); probe = FirstPaint(); app.installEventFilter(probe)
 configure_process()   # as main() does
 w = MainWindow(autosave=False, interactive=False)

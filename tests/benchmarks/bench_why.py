@@ -80,8 +80,8 @@ def main(argv=None) -> None:
     ap.add_argument("--seeds", type=int, default=3)
     args = ap.parse_args(argv)
 
-    from desktop.app import MainWindow, make_app
-    from desktop.headless import wait_until_idle as wait_idle
+    from desktop.shell.headless import wait_until_idle as wait_idle
+    from desktop.shell.main_window import MainWindow, make_app
     from engines import cluedo
     from engines.core.resources import resource_path
     from engines.core.schema import read_session_file

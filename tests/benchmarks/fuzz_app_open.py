@@ -178,9 +178,9 @@ def main(argv=None) -> int:
 
     from PySide6.QtWidgets import QApplication, QMessageBox
 
-    from desktop.app import APP_NAME, ORG_NAME, MainWindow
-    from desktop.headless import wait_until_idle
-    from desktop.session import open_session_file
+    from desktop.shell.headless import wait_until_idle
+    from desktop.shell.main_window import APP_NAME, ORG_NAME, MainWindow
+    from desktop.storage.document import open_session_file
     from engines.core.resources import resource_path
 
     app = QApplication.instance() or QApplication([])
@@ -191,7 +191,7 @@ def main(argv=None) -> int:
     QMessageBox.critical = lambda _p, _t, text, *a, **k: shown.append(text) or QMessageBox.Ok
     QMessageBox.information = lambda *a, **k: QMessageBox.Ok
     QMessageBox.question = lambda *a, **k: QMessageBox.Discard
-    import desktop.window_files as wf
+    import desktop.shell.file_actions as wf
     wf.ask_unsaved = lambda *a, **k: "discard"
     raised: list[str] = []
     sys.excepthook = lambda t, e, tb: raised.append(f"{t.__name__}: {e}"[:300])

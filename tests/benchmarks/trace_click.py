@@ -13,8 +13,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def main() -> None:
-    from desktop.app import MainWindow, make_app
-    from desktop.headless import wait_until_idle as wait_idle
+    from desktop.shell.headless import wait_until_idle as wait_idle
+    from desktop.shell.main_window import MainWindow, make_app
     from engines.core.resources import resource_path
 
     app = make_app()

@@ -1,5 +1,5 @@
 """Wait for the autosave of the changes made so far (it writes one pass of the event loop after
-a change, after the repaint: desktop.session.Autosave)."""
+a change, after the repaint: desktop.storage.document.Autosave)."""
 
 
 def wait_written(qtbot, *windows, timeout: int = 5000) -> None:

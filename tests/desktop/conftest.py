@@ -15,7 +15,7 @@ _HOME = tempfile.mkdtemp(prefix="dd-tests-", dir=_BASE)
 os.environ["XDG_DATA_HOME"] = os.path.join(_HOME, "data")
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
 # and its own temporary location (QStandardPaths.TempLocation reads TMPDIR): the folder autosave
-# falls back to when the data folder stops taking writes (desktop.session._fallback_dir), so an
+# falls back to when the data folder stops taking writes (desktop.storage.document._fallback_dir), so an
 # orphan left there by one run is never offered to the next
 os.makedirs(os.path.join(_HOME, "tmp"), exist_ok=True)
 os.environ["TMPDIR"] = os.path.join(_HOME, "tmp")
@@ -25,7 +25,7 @@ os.environ["TMPDIR"] = os.path.join(_HOME, "tmp")
 def _qt_test_mode(qapp):
     from PySide6.QtCore import QStandardPaths
 
-    from desktop.process import configure_process
+    from desktop.shell.process import configure_process
 
     qapp.setApplicationName("Deduction Desk")
     qapp.setOrganizationName("DeductionDeskTests")
@@ -35,7 +35,7 @@ def _qt_test_mode(qapp):
 
 
 #: The sampled deals at which the Cluedo tab's opponents' estimate stops refining in tests (the
-#: app: :data:`desktop.cluedo.opponents.LIVE_MAX_SAMPLES`, 4,096 within a 4 s budget; 64 is
+#: app: :data:`desktop.games.cluedo.opponents.LIVE_MAX_SAMPLES`, 4,096 within a 4 s budget; 64 is
 #: where the advice first gets its interval). A test that waits for the tab to be idle then
 #: waits for a count, not for the wall-clock budget: the figures are the same on a loaded
 #: machine, and the Cluedo tests take a quarter less time. The refinement itself is tested in
@@ -45,7 +45,7 @@ TEST_LIVE_MAX_SAMPLES = 64
 
 @pytest.fixture(autouse=True)
 def _opponents_refined_by_count(monkeypatch):
-    import desktop.cluedo.opponents as opponents
+    import desktop.games.cluedo.opponents as opponents
 
     monkeypatch.setattr(opponents, "LIVE_MAX_SAMPLES", TEST_LIVE_MAX_SAMPLES)
 
@@ -70,8 +70,8 @@ def window(qtbot, monkeypatch, request):
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QMessageBox
 
-    from desktop.app import APP_NAME, ORG_NAME, MainWindow
-    from desktop.settings import LAST_TAB
+    from desktop.shell.main_window import APP_NAME, ORG_NAME, MainWindow
+    from desktop.shell.settings import LAST_TAB
 
     QSettings(ORG_NAME, APP_NAME).clear()
     first = _window_game(request)
@@ -82,7 +82,7 @@ def window(qtbot, monkeypatch, request):
     monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: QMessageBox.Ok)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Discard)
     # several unsaved games at teardown: one dialog, answered "Discard all"
-    monkeypatch.setattr("desktop.window_files.ask_unsaved", lambda *a, **k: "discard")
+    monkeypatch.setattr("desktop.shell.file_actions.ask_unsaved", lambda *a, **k: "discard")
     win = MainWindow(autosave=True)
     qtbot.addWidget(win)
     win.show()
@@ -113,7 +113,7 @@ def fresh_recovery():
     """The recovery folder emptied for the test; yields its path."""
     import shutil
 
-    from desktop.recovery import recovery_dir
+    from desktop.storage.recovery import recovery_dir
 
     shutil.rmtree(recovery_dir(), ignore_errors=True)
     yield recovery_dir()
@@ -122,7 +122,7 @@ def fresh_recovery():
 @pytest.fixture
 def zoomed_back(qapp):
     """The zoom set back to 100 % after the test (a test that zooms leaves no larger fonts)."""
-    from desktop import zoom
+    from desktop.table import zoom
 
     yield
     zoom.set_zoom(qapp, 1.0)

@@ -21,7 +21,7 @@ import time
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from desktop.app import MainWindow, make_app
+from desktop.shell.main_window import MainWindow, make_app
 
 
 def events_hash(data) -> str:
@@ -39,7 +39,7 @@ def main() -> int:
     app.setOrganizationName("DeductionDeskTests")
     win = MainWindow(autosave=True, interactive=False)
     try:     # as main() does (an app without it ends at SIGTERM's default action)
-        from desktop.app import install_clean_end
+        from desktop.shell.main_window import install_clean_end
     except ImportError:
         install_clean_end = None
     if install_clean_end is not None:

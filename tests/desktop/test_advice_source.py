@@ -6,8 +6,8 @@ import re
 
 from window_idle import example_tab, wait_idle
 
-from desktop.cluedo.tab import advice_source
-from desktop.wording import DETAILS, PLAIN
+from desktop.games.cluedo.tab import advice_source
+from desktop.tabs.wording import DETAILS, PLAIN
 from engines.cluedo.accuse import best_triple
 
 WINDOW_GAME = "cluedo"

@@ -56,7 +56,7 @@ def test_title_shows_file_and_modified_mark(window, tmp_path):
 
 
 def test_new_game_dialog_builds_setup_and_hand(qtbot):
-    from desktop.cluedo.forms import NewGameDialog
+    from desktop.games.cluedo.forms import NewGameDialog
 
     dlg = NewGameDialog()
     qtbot.addWidget(dlg)

@@ -1,5 +1,5 @@
 """Autosave writes one pass of the event loop after a change (after the change's repaint), and
-a clean exit drops a write still pending (desktop.session.Autosave)."""
+a clean exit drops a write still pending (desktop.storage.document.Autosave)."""
 import json
 import os
 from pathlib import Path

@@ -20,8 +20,8 @@ pytestmark = pytest.mark.usefixtures("no_modal_boxes")
 @pytest.fixture
 def folders(tmp_path, monkeypatch):
     """This test's own recovery folder and spare folder (the shared ones are left alone)."""
-    import desktop.recovery as recovery
-    import desktop.session as session
+    import desktop.storage.document as session
+    import desktop.storage.recovery as recovery
 
     rec = tmp_path / "data" / "recovery"
     rec.mkdir(parents=True)
@@ -36,7 +36,7 @@ def _events_in(path) -> int:
 
 
 def test_autosave_moves_when_its_folder_stops_taking_writes(qtbot, tmp_path, folders):
-    from desktop.recovery import find_orphans
+    from desktop.storage.recovery import find_orphans
 
     rec, spare = folders
     w = _new_window(qtbot)

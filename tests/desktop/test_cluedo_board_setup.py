@@ -21,7 +21,7 @@ def _tick_my_cards(dlg):
 
 
 def _dialog(qtbot, **kw):
-    from desktop.cluedo.forms import NewGameDialog
+    from desktop.games.cluedo.forms import NewGameDialog
 
     dlg = NewGameDialog(**kw)
     qtbot.addWidget(dlg)

@@ -6,7 +6,7 @@ import json
 import pytest
 from window_idle import wait_idle
 
-import desktop.cluedo.opponents as opp_mod
+import desktop.games.cluedo.opponents as opp_mod
 from engines import cluedo
 from engines.cluedo.accuse import accusation_advice, best_triple, decide
 from engines.cluedo.opponents import MIN_INTERVAL_SAMPLES, iter_opponent_knowledge
@@ -214,8 +214,8 @@ def test_cache_keeps_the_prefixes_a_changed_log_still_shares(qapp, table):
     the same (an append keeps all, an edit drops the entries after it, a new setup drops all)."""
     from types import SimpleNamespace
 
-    from desktop.cluedo.opponents import OpponentsTracker, OpponentsView
-    from desktop.inference import JobRunner
+    from desktop.games.cluedo.opponents import OpponentsTracker, OpponentsView
+    from desktop.tabs.jobs import JobRunner
 
     tracker = OpponentsTracker(JobRunner(), JobRunner())
     events = _events(table)
@@ -264,8 +264,8 @@ def test_advice_being_recomputed_stays_in_place_greyed(qapp):
     """While new advice is computed the panel keeps the old advice's lines, greyed and not
     reported as the advice (no shrink to one grey line and back at every entry); with no
     advice on screen it says what is being computed; new advice replaces the grey."""
-    from desktop.appearance import muted_css
-    from desktop.widgets.opponents import AdvicePanel
+    from desktop.games.cluedo.opponents_view import AdvicePanel
+    from desktop.shell.appearance import muted_css
 
     panel = AdvicePanel("the rule")
     panel.resize(600, 200)

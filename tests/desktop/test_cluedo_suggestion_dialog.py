@@ -14,7 +14,7 @@ def _tick_my_cards(dlg):
 
 
 def test_choices_per_opponent_reach_the_setup(qtbot):
-    from desktop.cluedo.forms import NewGameDialog
+    from desktop.games.cluedo.forms import NewGameDialog
 
     dlg = NewGameDialog()
     qtbot.addWidget(dlg)
@@ -41,7 +41,7 @@ def test_choices_per_opponent_reach_the_setup(qtbot):
 
 
 def test_dialog_reopens_with_the_model(qtbot):
-    from desktop.cluedo.forms import NewGameDialog
+    from desktop.games.cluedo.forms import NewGameDialog
 
     setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"], "me": "Me",
                                     "model": {"suggestion_trust": {"Ann": 0.1, "Bob": "learn"}}})
@@ -53,7 +53,7 @@ def test_dialog_reopens_with_the_model(qtbot):
 
 
 def test_learned_behaviour_shows_beside_the_player(qtbot):
-    from desktop.cluedo.suggestion_notes import learned_notes
+    from desktop.games.cluedo.suggestion_notes import learned_notes
     from desktop.widgets.worksheet import ProbabilityTableModel
 
     setup = cluedo.Setup.from_json({"categories": {"suspect": ["a", "b", "c"], "weapon": ["d", "e", "f"],

@@ -280,7 +280,7 @@ def test_suggestion_form_keeps_its_width_when_its_labels_switch(window, qtbot):
     """The shown-card label says "Card I showed (optional)" when I refute and "Card shown to
     me" otherwise; the form asks for the same width either way (a switch would lay out the
     whole window again at an entry), at 100 % and zoomed."""
-    from desktop.zoom import zoom_of
+    from desktop.table.zoom import zoom_of
 
     tab, _setup = _setup_game(window)
     form = tab.form
@@ -318,7 +318,7 @@ def test_steady_label_asks_for_its_widest_text_in_its_font():
 
 
 def test_autosave_writes_recovery_and_restores(window, qtbot, monkeypatch):
-    from desktop.recovery import read_recovery_file
+    from desktop.storage.recovery import read_recovery_file
 
     tab, setup = _setup_game(window)
     _right_click(qtbot, monkeypatch, tab, 0, 1, "Ann has")
@@ -327,7 +327,7 @@ def test_autosave_writes_recovery_and_restores(window, qtbot, monkeypatch):
     games = {d.game: d for d, _ in found}
     assert "cluedo" in games and len(games["cluedo"].events) == 1
     # the next start after a crash: a fresh window finds the recovery file and restores it
-    from desktop.app import MainWindow
+    from desktop.shell.main_window import MainWindow
 
     window.autosave.crash_for_test()   # the first instance is gone, its file stays
     second = MainWindow(autosave=False)

@@ -7,8 +7,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from desktop.controller import GameController
-from desktop.snapshot import Status
+from desktop.tabs.controller import GameController
+from desktop.tabs.snapshot import Status
 from engines import cluedo
 
 SETUP = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"],

@@ -1,9 +1,9 @@
 """Crash tests: the app is a child process, killed (SIGKILL) 0-20 ms after a change in each of
 the five games, or ended with SIGTERM; the next start restores exactly what was on screen, and
-offers nothing when nothing was unsaved (desktop.journal, desktop.clean_end).
+offers nothing when nothing was unsaved (desktop.storage.journal, desktop.shell.clean_end).
 
 Each trial has its own data, settings and temporary folders (xdist-safe); the restore is the
-next start's own search (:func:`desktop.recovery.find_orphans`) in that data folder.
+next start's own search (:func:`desktop.storage.recovery.find_orphans`) in that data folder.
 """
 import os
 import signal
@@ -82,7 +82,7 @@ class Child:
 def _next_start(monkeypatch, folder: Path):
     """What the next start in ``folder`` finds: ``(orphans, messages)``; the orphans' locks
     are let go (nothing is restored here)."""
-    from desktop.recovery import find_orphans
+    from desktop.storage.recovery import find_orphans
 
     for k, v in Child.env(folder).items():
         monkeypatch.setenv(k, v)

@@ -1,4 +1,4 @@
-"""The menu entry, AppStream metadata and session file type (desktop/desktop_entry.py): the
+"""The menu entry, AppStream metadata and session file type (desktop/shell/desktop_entry.py): the
 shipped files pass the freedesktop.org validators, ``--install-desktop-entry`` puts them where
 the desktop looks with an ``Exec`` that starts this app, a saved session is recognised as its
 own type (so a double-click opens it here) while other JSON is not, and uninstalling removes
@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from desktop import desktop_entry
+from desktop.shell import desktop_entry
 from engines.core.resources import resource_path
 
 SHIPPED = resource_path("desktop")

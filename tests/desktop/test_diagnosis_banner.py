@@ -1,5 +1,5 @@
 """The contradiction banner leads with the corrections the engine's diagnosis found
-(desktop/widgets/diagnosis.py): Egghead's mistyped first answer is named with the answer that
+(desktop/tabs/diagnosis.py): Egghead's mistyped first answer is named with the answer that
 fits, as a link that selects the entry in History."""
 import re
 
@@ -34,7 +34,7 @@ def test_egghead_banner_names_the_mistyped_answer(window, qtbot):
 
 
 def test_banner_text_without_corrections():
-    from desktop.widgets.diagnosis import diagnosis_html
+    from desktop.tabs.diagnosis import diagnosis_html
     from engines.core.diagnosis import Diagnosis
     d = Diagnosis(1, (0, 1), (), ((0, 2), (1, 2)), True)
     text = diagnosis_html(d, lambda i: f"entry {i}")

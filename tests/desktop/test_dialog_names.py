@@ -11,7 +11,7 @@ from engines.core.errors import SessionFormatError
 
 @pytest.fixture
 def cluedo_dialog(qtbot):
-    from desktop.cluedo.forms import NewGameDialog
+    from desktop.games.cluedo.forms import NewGameDialog
 
     dlg = NewGameDialog()
     qtbot.addWidget(dlg)

@@ -180,7 +180,7 @@ def test_bad_input_names_the_field(window, qtbot, monkeypatch):
 
 
 def test_new_game_dialog_builds_and_validates(window, qtbot):
-    from desktop.egghead.forms import NewGameDialog
+    from desktop.games.egghead.forms import NewGameDialog
 
     tab = _tab(window)
     dlg = NewGameDialog(tab, tab.document.setup)
@@ -227,7 +227,7 @@ def test_new_game_dialog_builds_and_validates(window, qtbot):
 def test_new_game_dialog_sizes_the_game(window, qtbot):
     """The dialog says what a setup costs: six players need gigabytes (and say how much),
     a table beyond the engine's limit is refused by the note and by build()."""
-    from desktop.egghead.forms import NewGameDialog
+    from desktop.games.egghead.forms import NewGameDialog
 
     tab = _tab(window)
     dlg = NewGameDialog(tab, tab.document.setup)

@@ -10,7 +10,7 @@ from engines.core.timeline import Timeline
 
 def _controller(game):
     import engines
-    from desktop.controller import GameController
+    from desktop.tabs.controller import GameController
 
     mod = engines.game_module(game)
     c = GameController(mod, full_timeline=False)

@@ -1,5 +1,5 @@
-"""From Enter to the worksheet (desktop/inference.py, desktop/checks.py, desktop/gametab.py,
-desktop/process.py): a line that parses is checked while it is typed, so Enter logs it without a
+"""From Enter to the worksheet (desktop/tabs/jobs.py, desktop/tabs/checks.py, desktop/tabs/base.py,
+desktop/shell/process.py): a line that parses is checked while it is typed, so Enter logs it without a
 trip through the thread pool; the tab's less urgent jobs stay paused while an urgent result is
 delivered; the worksheet is painted while the new beliefs are rendered, before the tab's other
 panes; the garbage collector waits while urgent work is pending."""
@@ -8,8 +8,8 @@ import threading
 from PySide6.QtCore import QEvent, QObject, Qt
 from window_idle import wait_idle
 
-from desktop import process
-from desktop.inference import JobRunner, Priority, PriorityGroup, urgent_work_pending
+from desktop.shell import process
+from desktop.tabs.jobs import JobRunner, Priority, PriorityGroup, urgent_work_pending
 
 UK = {"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob", "Cy"], "me": "Me"}
 

@@ -1,4 +1,4 @@
-"""*Fix…* and *Remove…* in the contradiction banner (desktop/widgets/entry_fix.py): Fix… opens
+"""*Fix…* and *Remove…* in the contradiction banner (desktop/tabs/entry_fix.py): Fix… opens
 the entry's form filled with the suggested value and focused on it (the game's form; the typed
 line behind *Edit as text…*; every game's forms: tests/desktop/test_entry_fix_forms.py), OK replaces the entry (one
 undoable step) and gives a log the engine finds consistent, Cancel changes nothing; Remove…
@@ -13,8 +13,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox
 from window_idle import wait_idle
 
-from desktop.snapshot import Status
-from desktop.widgets.entry_fix import FixEntryDialog, RemovalPreviewDialog, changed_span
+from desktop.tabs.entry_fix import FixEntryDialog, RemovalPreviewDialog, changed_span
+from desktop.tabs.snapshot import Status
 from engines import cluedo, egghead
 from engines.core.errors import ContradictionError
 from engines.core.resources import resource_path

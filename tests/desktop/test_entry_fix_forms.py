@@ -1,4 +1,4 @@
-"""*Fix…* opens the entry in its game's own form (desktop/widgets/entry_forms.py and each game's
+"""*Fix…* opens the entry in its game's own form (desktop/tabs/entry_forms.py and each game's
 ``entry_editor``): every kind of entry of every game that can be diagnosed has a form that holds
 it exactly (the form's entry equals the logged one), every correction the diagnosis lists fills
 the form with the corrected entry and outlines the changed field, a form holding a bad entry is
@@ -14,8 +14,8 @@ from entry_fix_kit import contradiction as _contradiction
 from PySide6.QtWidgets import QDialogButtonBox
 from window_idle import wait_idle
 
-from desktop.widgets.entry_fix import FixEntryDialog
-from desktop.widgets.entry_forms import editor_for
+from desktop.tabs.entry_fix import FixEntryDialog
+from desktop.tabs.entry_forms import editor_for
 from engines import cluedo, egghead, guesswho, inkognito, spyfall
 from engines.core.diagnosis import Edit
 from engines.core.errors import ContradictionError, SessionFormatError

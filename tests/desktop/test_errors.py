@@ -1,4 +1,4 @@
-"""Errors are seen (desktop/errors.py): the log file, the uncaught-exception hooks with their
+"""Errors are seen (desktop/shell/errors.py): the log file, the uncaught-exception hooks with their
 dialog and *Copy details*, a failed job's traceback in the log and behind its banner's
 *Details…*, and ``--log-level``."""
 import faulthandler
@@ -14,7 +14,7 @@ from window_idle import wait_idle
 
 @pytest.fixture
 def log_folder(tmp_path):
-    from desktop import errors
+    from desktop.shell import errors
 
     had_faulthandler = faulthandler.is_enabled()   # pytest's own, given back afterwards
     path = errors.setup_logging("INFO", tmp_path)
@@ -31,7 +31,7 @@ def _text(path) -> str:
 
 
 def test_the_log_file_rotates_in_its_folder_and_faults_go_beside_it(log_folder):
-    from desktop import errors
+    from desktop.shell import errors
 
     folder, path = log_folder
     assert path == folder / "deduction-desk.log" and (folder / "faults.log").is_file()
@@ -49,14 +49,14 @@ def test_the_log_file_rotates_in_its_folder_and_faults_go_beside_it(log_folder):
 def test_the_log_folder_is_in_the_app_data_directory(qapp):
     from PySide6.QtCore import QStandardPaths
 
-    from desktop.errors import log_dir
+    from desktop.shell.errors import log_dir
 
     data = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
     assert log_dir() == __import__("pathlib").Path(data) / "logs" and log_dir().is_dir()
 
 
 def test_log_level_on_the_command_line():
-    from desktop.app import parse_args
+    from desktop.shell.main_window import parse_args
 
     assert parse_args([]).log_level == "INFO"
     assert parse_args(["--log-level", "debug"]).log_level == "DEBUG"
@@ -65,7 +65,7 @@ def test_log_level_on_the_command_line():
 
 
 def test_an_uncaught_exception_is_logged_and_shown_with_copy_details(log_folder, qtbot):
-    from desktop.errors import ErrorReporter
+    from desktop.shell.errors import ErrorReporter
 
     _folder, path = log_folder
     reporter = ErrorReporter(interactive=True)
@@ -95,7 +95,7 @@ def test_an_uncaught_exception_is_logged_and_shown_with_copy_details(log_folder,
 
 
 def test_a_thread_s_exception_reaches_the_gui_thread(log_folder, qtbot):
-    from desktop.errors import ErrorReporter
+    from desktop.shell.errors import ErrorReporter
 
     _folder, path = log_folder
     reporter = ErrorReporter(interactive=True)
@@ -128,7 +128,7 @@ def test_a_failed_job_is_logged_and_its_traceback_is_behind_details(window, qtbo
 
     monkeypatch.setattr(tab.module, "belief_summary", broken)
     monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: QMessageBox.Ok)
-    caplog.set_level(logging.ERROR, logger="desktop.inference")
+    caplog.set_level(logging.ERROR, logger="desktop.tabs.jobs")
     with qtbot.waitSignal(tab.inferenceDone, timeout=30_000):
         tab.reset_document(tab.document.setup)       # a new timeline: nothing cached
     assert "Internal error" in tab.banner.text() and tab.banner.button.text() == "Details…"

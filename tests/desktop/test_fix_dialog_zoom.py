@@ -1,10 +1,10 @@
-"""The Fix… dialog's pixel minimums follow the zoom (desktop.zoom.scaled_size): at 150 % its
+"""The Fix… dialog's pixel minimums follow the zoom (desktop.table.zoom.scaled_size): at 150 % its
 width, Cluedo's hand list and Inkognito's answer sheet are 1.5 times their 100 % minimum, and the
 dialog still fits a 1280×800 screen."""
 from PySide6.QtWidgets import QApplication
 
-from desktop import zoom
-from desktop.widgets.entry_fix import FixEntryDialog
+from desktop.table import zoom
+from desktop.tabs.entry_fix import FixEntryDialog
 from engines import cluedo, inkognito
 from engines.core.resources import resource_path
 from engines.core.schema import read_session_file

@@ -3,7 +3,7 @@ narrower pane, a larger zoom), the grid's rows move down with them."""
 from PySide6.QtWidgets import QApplication
 from window_idle import wait_idle
 
-from desktop.guesswho.cards import BoardView
+from desktop.games.guesswho.cards import BoardView
 from engines.core.resources import resource_path
 
 #: The tab the ``window`` fixture shows first (tests/desktop/conftest.py).

@@ -1,12 +1,12 @@
 """Guess Who?'s Question column shows each question whole on a 1280×800 window, at 100 % and
-150 % zoom (desktop.guesswho.model.QuestionView asks its splitter for the width), and an elided
+150 % zoom (desktop.games.guesswho.model.QuestionView asks its splitter for the width), and an elided
 question is whole in its tooltip."""
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from window_idle import example_tab, wait_idle
 
-from desktop import zoom
-from desktop.guesswho.model import COL_QUESTION
+from desktop.games.guesswho.model import COL_QUESTION
+from desktop.table import zoom
 
 #: The tab the ``window`` fixture shows first (tests/desktop/conftest.py).
 WINDOW_GAME = "guesswho"

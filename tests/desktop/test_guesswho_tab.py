@@ -8,10 +8,10 @@ import pytest
 from PySide6.QtCore import Qt
 from window_idle import wait_idle
 
-from desktop.guesswho.forms import FILE_CHOICE, NewGameDialog
-from desktop.guesswho.model import COL_BITS, COL_QUESTION, QuestionRole
+from desktop.games.guesswho.forms import FILE_CHOICE, NewGameDialog
+from desktop.games.guesswho.model import COL_BITS, COL_QUESTION, QuestionRole
+from desktop.tabs.wording import information_bar
 from desktop.widgets.worksheet import format_probability
-from desktop.wording import information_bar
 from engines import guesswho
 from engines.core.errors import SessionFormatError
 from engines.core.resources import resource_path

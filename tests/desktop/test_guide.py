@@ -1,10 +1,10 @@
-"""The guide inside the app (desktop/guide.py): F1 shows the current game's page, links and
+"""The guide inside the app (desktop/shell/guide.py): F1 shows the current game's page, links and
 pictures resolve, and the shortcut page lists every key the window's actions have."""
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 
-from desktop.guide import PAGES, SHORTCUTS_PAGE, guide_dir, page_path
-from desktop.shortcuts import WIDGET_KEYS, shortcut_rows
+from desktop.shell.guide import PAGES, SHORTCUTS_PAGE, guide_dir, page_path
+from desktop.shell.shortcuts import WIDGET_KEYS, shortcut_rows
 
 
 def test_every_page_exists_and_names_its_game():

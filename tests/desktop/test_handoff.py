@@ -59,7 +59,7 @@ def test_a_long_temporary_folder_still_hands_off(qtbot, tmp_path, boxes, monkeyp
     path holds, the server still listens (in a short folder) and the hand-off works."""
     from PySide6.QtCore import QDir
 
-    from desktop import recovery
+    from desktop.storage import recovery
 
     deep = tmp_path / ("t" * 50) / ("u" * 50)
     deep.mkdir(parents=True)
@@ -86,7 +86,7 @@ def test_no_answer_falls_back_to_refusal(qtbot, tmp_path, boxes, monkeypatch):
     """A holder whose server is gone (or hangs) answers nothing: B refuses after the timeout."""
     from PySide6.QtNetwork import QLocalServer
 
-    from desktop import recovery
+    from desktop.storage import recovery
 
     monkeypatch.setattr(recovery, "HANDOFF_TIMEOUT_MS", 300)
     a, b = instance_window(qtbot), instance_window(qtbot)
@@ -111,7 +111,7 @@ def test_no_answer_falls_back_to_refusal(qtbot, tmp_path, boxes, monkeypatch):
 
 def test_forged_owner_file_is_not_trusted(qtbot, tmp_path, boxes):
     """An owner file naming another process than the lock's holder is ignored (refusal)."""
-    from desktop import recovery
+    from desktop.storage import recovery
 
     a, b = instance_window(qtbot), instance_window(qtbot)
     try:
@@ -155,7 +155,7 @@ def test_second_process_with_file_argument_hands_off_and_ends(tmp_path):
             [sys.executable, "-c", CHILD_PRELUDE.replace("app = make_app()\n", "").replace(
                 "app.setApplicationName", "#").replace("app.setOrganizationName", "#")
              + textwrap.dedent(f"""
-                import desktop.app as A
+                import desktop.shell.main_window as A
                 real = A.make_app
                 def make_app(argv=None):
                     app = real(argv)

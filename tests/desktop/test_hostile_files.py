@@ -41,7 +41,7 @@ def test_hostile_file_gives_a_short_message_and_changes_nothing(window, tmp_path
 def test_message_boxes_show_names_as_plain_text():
     from PySide6.QtGui import QTextDocument
 
-    from desktop.app import plain_text_html
+    from desktop.shell.main_window import plain_text_html
 
     doc = QTextDocument()
     doc.setHtml(plain_text_html('cannot open <img src="x.png"> & co\nline 2'))

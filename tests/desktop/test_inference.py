@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from desktop.inference import JobRunner
+from desktop.tabs.jobs import JobRunner
 from engines.core.errors import ContradictionError, check_cancel
 
 
@@ -87,7 +87,7 @@ def test_progress_is_forwarded(runner, qtbot):
 
 
 def test_partial_results_arrive_before_the_result_and_no_thread_per_runner(qtbot):
-    from desktop.inference import thread_pool
+    from desktop.tabs.jobs import thread_pool
 
     runners = [JobRunner() for _ in range(20)]
     try:

@@ -165,7 +165,7 @@ def test_model_selector_and_deception(window, qtbot):
 
 
 def test_worksheet_headers_are_short_and_unique():
-    from desktop.inkognito.forms import short_names
+    from desktop.games.inkognito.forms import short_names
 
     assert short_names(["tall", "short", "fat", "thin"]) == ["Ta", "Sh", "Fa", "Th"]
     assert short_names(["Lord Fiddlebottom", "Madame Zsa Zsa", "Colonel Bubble", "Agent X"]) == \

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from desktop import keep_awake
+from desktop.table import keep_awake
 
 SERVICE = Path(__file__).with_name("screensaver_service.py")
 

@@ -1,4 +1,4 @@
-"""Disabled text and check boxes stay readable in both colour schemes (desktop.appearance).
+"""Disabled text and check boxes stay readable in both colour schemes (desktop.shell.appearance).
 
 Measured on rendered pixels, as the screen audit does (tests/screen_audit/checks.py): the
 contrast of the pixel of greatest contrast against the background, WCAG 2.1's contrast ratio
@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.appearance import (
+from desktop.shell.appearance import (
     DISABLED_CONTRAST,
     INDICATOR_CONTRAST,
     LegibleFusion,
@@ -110,7 +110,7 @@ def test_unchecked_boxes_are_outlined_in_the_dark_scheme(qapp, outline):
 
 def test_egghead_disabled_card_values_readable_in_the_dark_scheme(qapp):
     """The Solve form's card spin boxes, disabled while the solver's cards are unknown."""
-    from desktop.egghead.forms import card_spin
+    from desktop.games.egghead.forms import card_spin
 
     spin = card_spin(6, 1)
     _style(spin, True)

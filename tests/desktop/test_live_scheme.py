@@ -1,6 +1,6 @@
 """A colour-scheme switch while the window is open (the desktop's ``colorSchemeChanged``, which
-desktop.appearance.SchemeFollower follows) recolours text whose colour was chosen for the scheme
-when its widget was built (desktop.appearance.scheme_style): dark blue advice on a light window
+desktop.shell.appearance.SchemeFollower follows) recolours text whose colour was chosen for the scheme
+when its widget was built (desktop.shell.appearance.scheme_style): dark blue advice on a light window
 turns light blue on a dark one, and back."""
 import re
 
@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QLabel
 
-from desktop.appearance import SchemeFollower, contrast, muted_style, tone_style
+from desktop.shell.appearance import SchemeFollower, contrast, muted_style, tone_style
 
 #: The tab the ``window`` fixture shows first (tests/desktop/conftest.py).
 WINDOW_GAME = "egghead"
@@ -60,7 +60,7 @@ def test_scheme_switch_recolours_text_coloured_at_build(qtbot, qapp, follower):
 def test_struck_locations_keep_their_contrast_through_a_switch(qtbot, qapp, follower):
     from PySide6.QtCore import Qt
 
-    from desktop.spyfall.strikes import StrikeList
+    from desktop.games.spyfall.strikes import StrikeList
 
     strikes = StrikeList()
     qtbot.addWidget(strikes)
@@ -85,7 +85,7 @@ def test_scheme_switch_recolours_the_rich_text_of_a_tab(window, qapp, follower):
     tab draws its snapshot again, in the colours of the new palette, and back."""
     from window_idle import wait_idle
 
-    from desktop.appearance import tone
+    from desktop.shell.appearance import tone
     from engines.core.resources import resource_path
     from engines.core.schema import read_session_file
 

@@ -15,7 +15,7 @@ _spec.loader.exec_module(bench)
 
 
 def _workers_stopped() -> bool:
-    from desktop.inference import thread_pool
+    from desktop.tabs.jobs import thread_pool
 
     return thread_pool().activeThreadCount() == 0
 
@@ -135,17 +135,17 @@ def test_open_in_background_reads_the_file_off_the_gui_thread(window, qtbot, tmp
     done; a bad file gets the message and changes nothing."""
     import threading
 
-    import desktop.session
+    import desktop.storage.document
 
     gui = threading.get_ident()
     readers = []
-    real = desktop.session.open_session_file_stamped
+    real = desktop.storage.document.open_session_file_stamped
 
     def recording(path):
         readers.append(threading.get_ident())
         return real(path)
 
-    monkeypatch.setattr(desktop.session, "open_session_file_stamped", recording)
+    monkeypatch.setattr(desktop.storage.document, "open_session_file_stamped", recording)
     path = bench.spyfall_file(str(tmp_path), 200)
     window.open_path_in_background(path, ask=False)
     assert "Opening spyfall-200.json" in window.statusBar().currentMessage()

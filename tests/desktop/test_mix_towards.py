@@ -1,11 +1,11 @@
-"""desktop.appearance.mix_towards, the one colour walk behind legible disabled text, check box
+"""desktop.shell.appearance.mix_towards, the one colour walk behind legible disabled text, check box
 outlines and secondary text: property tests of both of its stopping rules, and the outline
 kept per palette gives the colour the walk gives."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtGui import QColor, QPalette
 
-from desktop.appearance import INDICATOR_CONTRAST, contrast, dark_palette, indicator_outline, mix_towards
+from desktop.shell.appearance import INDICATOR_CONTRAST, contrast, dark_palette, indicator_outline, mix_towards
 
 rgb = st.tuples(*(st.integers(0, 255),) * 3).map(lambda c: QColor(*c))
 

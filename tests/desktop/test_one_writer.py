@@ -55,8 +55,8 @@ def test_export_over_a_file_another_window_holds_is_refused(two, monkeypatch):
 
 
 def test_save_as_takes_the_targets_lock_before_writing(two, tmp_path, monkeypatch):
-    import desktop.session as session
-    from desktop.recovery import open_elsewhere
+    import desktop.storage.document as session
+    from desktop.storage.recovery import open_elsewhere
 
     a, b, held, mine, errors = two
     target = str(tmp_path / "b" / "new.json")
@@ -156,7 +156,7 @@ def test_the_stamp_is_of_the_bytes_that_were_read(tmp_path, monkeypatch):
     import hashlib
 
     import engines.core.schema as schema
-    from desktop.session import open_session_file_stamped
+    from desktop.storage.document import open_session_file_stamped
     from engines.core.resources import resource_path
 
     path = tmp_path / "s.json"

@@ -7,7 +7,7 @@ import time
 
 from PySide6.QtWidgets import QApplication, QListView
 
-from desktop.spyfall.model import ClaimSheetModel
+from desktop.games.spyfall.model import ClaimSheetModel
 from desktop.widgets.worksheet import KindRole
 from engines.core.resources import resource_path
 

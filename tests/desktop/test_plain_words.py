@@ -8,8 +8,8 @@ from plain_words_kit import visible_texts
 from PySide6.QtWidgets import QApplication, QTabWidget
 from window_idle import wait_idle
 
-from desktop.settings import SHOW_DETAILS
-from desktop.wording import DETAILS, PLAIN, Wording, information_bar, percent
+from desktop.shell.settings import SHOW_DETAILS
+from desktop.tabs.wording import DETAILS, PLAIN, Wording, information_bar, percent
 from engines.core.resources import resource_path
 
 GAMES = ("cluedo", "inkognito", "egghead", "guesswho", "spyfall")
@@ -89,7 +89,7 @@ def test_default_view_speaks_plain_words_and_details_bring_the_figures(window, q
 
 
 def test_show_details_is_remembered_for_the_next_start(window, qtbot):
-    from desktop.app import MainWindow
+    from desktop.shell.main_window import MainWindow
 
     window.show_details.trigger()
     assert SHOW_DETAILS.read() is True
@@ -136,7 +136,7 @@ _PATH_SPAN = re.compile(r"`[^`]*(?:/|\.json|\.md|\.py|python -m)[^`]*`")
 
 
 def test_guide_pages_speak_plain_words_and_how_it_works_keeps_the_formulas():
-    from desktop.guide import HOW_SUFFIX, PAGES, guide_dir
+    from desktop.shell.guide import HOW_SUFFIX, PAGES, guide_dir
 
     games = [stem for stem, _ in PAGES if not stem.endswith(HOW_SUFFIX)]
     assert {"cluedo", "egghead", "guesswho", "inkognito", "spyfall"} <= set(games)

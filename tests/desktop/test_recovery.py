@@ -136,7 +136,7 @@ def test_killed_instance_is_restored_and_live_one_never_touched(qtbot, tmp_path,
 @pytest.mark.parametrize("content", ["[]", '{"sessions": 5}', "{not json", '{"sessions": [1, 2]}',
                                      '{"sessions": [], "paths": 7}'])
 def test_damaged_recovery_file_is_set_aside(qtbot, fresh_recovery, content):
-    from desktop.recovery import find_orphans
+    from desktop.storage.recovery import find_orphans
 
     bad = Path(fresh_recovery) / "instance-999999-dead.json"
     bad.write_text(content)
@@ -176,7 +176,7 @@ def test_quit_during_a_computation_that_ignores_cancel():
     """Quitting while a job never checks for cancellation ends cleanly (no Qt abort)."""
     child = _child("""
         from PySide6.QtCore import QTimer
-        from desktop.inference import JobRunner
+        from desktop.tabs.jobs import JobRunner
         win = MainWindow(autosave=True)
         runner = JobRunner(win, name="stubborn")
         runner.submit(lambda cancel: time.sleep(30))
@@ -196,7 +196,7 @@ def test_quit_during_a_computation_that_ignores_cancel():
 SAVER = textwrap.dedent("""
     import json, sys
     from PySide6.QtCore import QCoreApplication
-    from desktop.session import write_text_atomically
+    from desktop.storage.document import write_text_atomically
     app = QCoreApplication([])
     target = sys.argv[1]
     i = 0
@@ -234,7 +234,7 @@ def test_kill_during_save_leaves_old_or_new_file(tmp_path):
 
 
 def test_csv_cells_that_look_like_formulas_are_neutralised():
-    from desktop.session import csv_cell
+    from desktop.storage.document import csv_cell
 
     assert csv_cell("=HYPERLINK(\"http://x\")") == "'=HYPERLINK(\"http://x\")"
     assert csv_cell("+1+1") == "'+1+1" and csv_cell("@SUM(A1)") == "'@SUM(A1)"
@@ -246,7 +246,7 @@ def test_history_csv_neutralises_notes(qtbot):
     import csv
     import io
 
-    from desktop.session import SessionDocument
+    from desktop.storage.document import SessionDocument
     from engines.core.schema import EventMeta, read_session_file
 
     data = read_session_file(str(resource_path("examples", "guesswho.json")))
@@ -260,7 +260,7 @@ def test_history_csv_neutralises_notes(qtbot):
 @pytest.mark.parametrize("content", ["[]", '{"sessions": 5}'])
 def test_old_single_recovery_file_of_wrong_shape_never_blocks_start(qtbot, fresh_recovery,
                                                                     content):
-    from desktop.session import data_dir
+    from desktop.storage.document import data_dir
 
     old = Path(data_dir()) / "recovery.json"
     old.write_text(content)
@@ -275,7 +275,7 @@ def test_old_single_recovery_file_of_wrong_shape_never_blocks_start(qtbot, fresh
 
 
 def test_temporaries_of_killed_instances_are_removed(fresh_recovery):
-    from desktop.recovery import find_orphans
+    from desktop.storage.recovery import find_orphans
 
     tmp = Path(fresh_recovery) / "instance-999999-dead.json.AbCdEf"
     tmp.write_text('{"sessions": [')
@@ -287,11 +287,11 @@ def test_start_up_removes_what_crashed_instances_left_but_not_live_locks(tmp_pat
     """A killed instance leaves the lock and the ``.owner`` file of the session file it had
     open (and an owner file may outlive its lock): the next scan removes them; the same files
     of an instance that is alive stay."""
-    from desktop.recovery import _lock, _open_lock_path, _owner_path, _write_owner, find_orphans
+    from desktop.storage.recovery import _lock, _open_lock_path, _owner_path, _write_owner, find_orphans
 
     dead_session, live_session = _copy_example(tmp_path), _copy_example(tmp_path, "spyfall")
     child = _child(f"""
-        from desktop.recovery import _lock, _open_lock_path, _write_owner
+        from desktop.storage.recovery import _lock, _open_lock_path, _write_owner
         lock = _lock(_open_lock_path({dead_session!r}))
         assert lock.tryLock(0)
         _write_owner(lock.fileName(), "4242-deadbeef")
@@ -325,7 +325,7 @@ def test_start_up_removes_what_crashed_instances_left_but_not_live_locks(tmp_pat
 def _write_dead_lock(lock_file: str) -> None:
     """A lock file as a process that is gone left it: the content QLockFile writes (pid, app,
     host, machine id; Qt docs "QLockFile::getLockInfo") with the pid of no live process."""
-    from desktop.recovery import _lock
+    from desktop.storage.recovery import _lock
 
     lock = _lock(lock_file)
     assert lock.tryLock(0)
@@ -348,7 +348,7 @@ def test_stale_owner_file_is_removed_while_its_lock_is_held(tmp_path, fresh_reco
     """The ``.owner`` file of a dead holder goes while the scan holds the lock (so a new
     holder's owner file, written after it takes the lock, is never removed); then the lock
     goes too. A live holder's pair stays."""
-    from desktop import recovery
+    from desktop.storage import recovery
 
     dead_lock = recovery._open_lock_path(_copy_example(tmp_path))
     _write_dead_lock(dead_lock)

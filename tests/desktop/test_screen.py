@@ -8,9 +8,9 @@ from PySide6.QtGui import QScreen
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 from window_idle import wait_idle
 
-from desktop import window_state
+from desktop.shell import window_geometry as window_state
+from desktop.shell.unsaved_dialog import UnsavedDialog
 from desktop.widgets.belief_plot import PALETTE, BeliefPlot, ColourKeys
-from desktop.widgets.unsaved import UnsavedDialog
 from engines import cluedo
 
 
@@ -82,9 +82,10 @@ def _answer_unsaved(button_name, seen):
 
 
 def _no_single_questions(monkeypatch):
-    import desktop.widgets.unsaved
+    import desktop.shell.unsaved_dialog
 
-    monkeypatch.setattr("desktop.window_files.ask_unsaved", desktop.widgets.unsaved.ask_unsaved)  # the real one
+    monkeypatch.setattr("desktop.shell.file_actions.ask_unsaved",
+                        desktop.shell.unsaved_dialog.ask_unsaved)  # the real one
     asked = []
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a) or QMessageBox.Cancel)
     return asked
@@ -133,8 +134,8 @@ def test_quit_with_several_unsaved_save_all_writes_each(window, monkeypatch, tmp
         assert (tmp_path / name).exists()
     assert not any(window.tab_for(g).document.is_modified() for g in games)
     # the next start reopens all three, the two just named by Save all included
-    from desktop import reopen
-    from desktop.settings import app_settings
+    from desktop.shell.settings import app_settings
+    from desktop.table import reopen
 
     kept = app_settings().value(reopen.FILES_KEY)
     assert sorted(os.path.basename(p) for p in kept) == ["cluedo.json", "egg.json", "spyfall.json"]
@@ -146,7 +147,7 @@ def test_file_dialogs_open_in_the_folder_last_used(window, monkeypatch, tmp_path
     remembered for the next start."""
     from PySide6.QtCore import QStandardPaths
 
-    from desktop.settings import LAST_FOLDER
+    from desktop.shell.settings import LAST_FOLDER
 
     LAST_FOLDER.write("")
     asked = []
@@ -198,7 +199,7 @@ def test_default_geometry_fits_small_screens():
 def test_window_at_1280x800_fits(qtbot, monkeypatch):
     """A new window on a 1280×800 screen (27 px panel) lies within the available area and every
     tab's minimum size fits in it."""
-    from desktop.app import MainWindow
+    from desktop.shell.main_window import MainWindow
 
     avail = QRect(0, 27, 1280, 773)
     monkeypatch.setattr(QScreen, "availableGeometry", lambda self: QRect(avail))
@@ -256,7 +257,7 @@ def test_window_state_round_trip(qtbot, tmp_path):
 def test_main_window_restores_its_splitters(qtbot, monkeypatch):
     from PySide6.QtWidgets import QSplitter
 
-    from desktop.app import MainWindow
+    from desktop.shell.main_window import MainWindow
 
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Discard)
     win = MainWindow(autosave=False)
@@ -343,7 +344,7 @@ def test_guess_who_board_reflows_and_scrolls_at_1280x800(window):
 
 
 def test_new_game_dialog_names_and_ticks(qtbot):
-    from desktop.cluedo.forms import NewGameDialog
+    from desktop.games.cluedo.forms import NewGameDialog
 
     previous = ["Miss Scarlett", "Rope", "Hall", "Study", "Dagger"]
     dlg = NewGameDialog(None, cluedo.default_setup(), previous)

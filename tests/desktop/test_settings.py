@@ -1,8 +1,8 @@
-"""desktop/settings.py: every key declared once; a stored value of the wrong type reads as the
+"""desktop/shell/settings.py: every key declared once; a stored value of the wrong type reads as the
 default (a hand-edited or older settings file must not stop the app)."""
 from PySide6.QtCore import QSettings
 
-from desktop import settings
+from desktop.shell import settings
 
 
 def test_options_read_back_and_fall_back_to_their_default(tmp_path):

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QApplication, QScrollArea
 from spyfall_table_kit import open_spyfall
 from window_idle import wait_idle
 
-from desktop import zoom
+from desktop.table import zoom
 from engines.core.resources import resource_path
 from engines.core.schema import read_session_file
 

@@ -4,7 +4,7 @@ state paints."""
 import numpy as np
 from view_kit import shown
 
-from desktop.spyfall.model import ClaimSheetModel, ClaimSheetView
+from desktop.games.spyfall.model import ClaimSheetModel, ClaimSheetView
 
 LOCATIONS = ["Airplane", "Bank", "Beach", "Casino"]
 CLAIMS_A = [("Ann", [1.0, 0.5, 0.0, 0.0])]

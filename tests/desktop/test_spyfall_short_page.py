@@ -5,8 +5,8 @@ a splitter the user has dragged or restored is left alone (desktop.widgets.fit_s
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from spyfall_table_kit import open_spyfall, wait
 
-from desktop import zoom
-from desktop.spyfall.model import CLAIMS_IN_VIEW
+from desktop.games.spyfall.model import CLAIMS_IN_VIEW
+from desktop.table import zoom
 from desktop.widgets.fit_split import FitSplitter
 from engines.core.resources import resource_path
 from engines.core.schema import read_session_file

@@ -7,8 +7,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from window_idle import wait_idle
 
-from desktop.spyfall.forms import NewGameDialog, parse_claim_text
-from desktop.spyfall.model import next_weight
+from desktop.games.spyfall.forms import NewGameDialog, parse_claim_text
+from desktop.games.spyfall.model import next_weight
 from desktop.widgets.columns import MISSING
 from engines import spyfall
 from engines.core.errors import SessionFormatError
@@ -428,7 +428,7 @@ def test_equilibrium_heat_map_shows_the_stored_matrix_and_marks_the_equilibrium(
 
     from scipy.stats import binomtest
 
-    from desktop.spyfall.equilibrium_view import RateRole, SupportRole
+    from desktop.games.spyfall.equilibrium_view import RateRole, SupportRole
     from engines.core.resources import resource_path
     from engines.spyfall.equilibrium import solve_matrix_game
 
@@ -472,7 +472,7 @@ def test_equilibrium_heat_map_shows_the_stored_matrix_and_marks_the_equilibrium(
 
 
 def test_equilibrium_view_names_a_bad_study(qtbot, monkeypatch):
-    from desktop.spyfall.equilibrium_view import EquilibriumView, read_study
+    from desktop.games.spyfall.equilibrium_view import EquilibriumView, read_study
     from engines.spyfall import equilibrium
 
     good = equilibrium.load_equilibrium()

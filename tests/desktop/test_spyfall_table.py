@@ -9,7 +9,7 @@ from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication
 from spyfall_table_kit import FakeClock, open_spyfall, wait
 
-from desktop.widgets.round_timer import RoundTimer, format_clock
+from desktop.games.spyfall.round_timer import RoundTimer, format_clock
 from engines import spyfall
 from engines.core.schema import parse_session
 
@@ -183,7 +183,7 @@ def test_information_axis_shows_values_without_a_scale_factor(window):
 
 
 def test_new_game_dialog_says_what_the_claim_weight_means(qtbot):
-    from desktop.spyfall.forms import NewGameDialog, describe_claim_weight
+    from desktop.games.spyfall.forms import NewGameDialog, describe_claim_weight
 
     text = describe_claim_weight(27, 0.3, 0.05)
     assert "one clicked claim moves a player's odds of being the spy by at most ×" in text

@@ -18,9 +18,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 #: Modules start-up must not import: the numeric stack, plots, the engines, the tabs, the
 #: session/recovery layer and the background-job machinery.
 HEAVY_PREFIXES = ("numpy", "scipy", "pyqtgraph", "cvxpy", "distributed", "engines.",
-                  "desktop.gametab", "desktop.session", "desktop.recovery", "desktop.inference",
-                  "desktop.controller", "desktop.cluedo.", "desktop.inkognito.", "desktop.egghead.",
-                  "desktop.guesswho.", "desktop.spyfall.")
+                  "desktop.tabs.base", "desktop.storage.document", "desktop.storage.recovery",
+                  "desktop.tabs.jobs", "desktop.tabs.controller", "desktop.games.cluedo.",
+                  "desktop.games.inkognito.", "desktop.games.egghead.", "desktop.games.guesswho.",
+                  "desktop.games.spyfall.")
 #: The light exceptions: the engines.core package (its names load lazily), its resource paths
 #: and the game registry (names, titles and module paths; no engine).
 LIGHT = ("engines.core", "engines.core.resources", "engines.registry")
@@ -39,12 +40,12 @@ def _heavy_loaded_in_child(code: str) -> list:
 
 
 def test_importing_the_app_imports_no_engine_nor_heavy_library():
-    assert _heavy_loaded_in_child("import desktop.app") == []
+    assert _heavy_loaded_in_child("import desktop.shell.main_window") == []
 
 
 def test_the_window_is_made_without_engines_tabs_or_threads():
     loaded = _heavy_loaded_in_child("""
-        from desktop.app import MainWindow, make_app
+        from desktop.shell.main_window import MainWindow, make_app
         app = make_app()
         w = MainWindow(autosave=False, interactive=False)
         assert w.game_tabs == {} and w.tabs.count() == 5, (w.game_tabs, w.tabs.count())
@@ -53,7 +54,7 @@ def test_the_window_is_made_without_engines_tabs_or_threads():
 
 
 def test_titles_known_before_the_engines_are_their_titles():
-    from desktop.tab_pages import tab_games
+    from desktop.shell.tab_pages import tab_games
     from engines import GAMES, game_module
     from engines.registry import registered_games
 
@@ -69,8 +70,8 @@ def quiet(monkeypatch):
 
 
 def _new_window(qtbot, last_tab=None, interactive=True):
-    from desktop.app import MainWindow
-    from desktop.settings import LAST_TAB
+    from desktop.shell.main_window import MainWindow
+    from desktop.shell.settings import LAST_TAB
 
     if last_tab is not None:
         LAST_TAB.write(last_tab)
@@ -154,8 +155,8 @@ def test_quitting_asks_only_about_built_tabs_and_builds_none(qtbot, monkeypatch,
 
 
 def test_recovery_restores_into_tabs_not_built_yet(qtbot, quiet, tmp_path):
-    from desktop.app import MainWindow
-    from desktop.recovery import recovery_dir
+    from desktop.shell.main_window import MainWindow
+    from desktop.storage.recovery import recovery_dir
 
     shutil.rmtree(recovery_dir(), ignore_errors=True)
     path = tmp_path / "guesswho.json"

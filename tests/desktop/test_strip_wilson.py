@@ -7,9 +7,9 @@ import json
 import pytest
 from scipy.stats import binomtest
 
-from desktop.cluedo.tab import knows_rows
-from desktop.widgets.opponents import KnowsRow, OpponentsStrip
-from desktop.wording import DETAILS
+from desktop.games.cluedo.opponents_view import KnowsRow, OpponentsStrip
+from desktop.games.cluedo.tab import knows_rows
+from desktop.tabs.wording import DETAILS
 from engines import cluedo
 from engines.cluedo.opponents import iter_opponent_knowledge
 from engines.core.resources import resource_path

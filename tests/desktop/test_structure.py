@@ -1,7 +1,7 @@
 """The shape of the code, read statically (``ast``; nothing is imported): no import circle in
 ``desktop`` and ``engines`` (function-level imports included: a lazy import is still a
 dependency, as is a name of a lazy package's table), QSettings keys only in
-``desktop/settings.py``, and MainWindow's size."""
+``desktop/shell/settings.py``, and MainWindow's size."""
 import ast
 from pathlib import Path
 
@@ -106,7 +106,7 @@ def test_the_cycle_finder_finds_a_planted_circle():
 
 def test_no_import_circle_in_desktop_and_engines():
     graph = import_graph()
-    assert "desktop.selftest" in graph["desktop.app"]              # the graph sees lazy imports
+    assert "desktop.shell.selftest" in graph["desktop.shell.main_window"]              # the graph sees lazy imports
     assert "engines.spyfall.recommend" in graph["engines.spyfall"]
     assert cycles(graph) == []
 
@@ -124,7 +124,7 @@ def _annotations(node) -> list:
 
 
 def test_settings_keys_are_declared_in_one_module():
-    """Every QSettings read or write outside desktop/settings.py goes through its options."""
+    """Every QSettings read or write outside desktop/shell/settings.py goes through its options."""
     offenders = []
     for path in (ROOT / "desktop").rglob("*.py"):
         if path.name == "settings.py" and path.parent.name == "desktop":

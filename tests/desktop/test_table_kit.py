@@ -7,8 +7,9 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QMessageBox
 from window_idle import wait_idle
 
-from desktop import keep_awake, reopen, shortcuts, zoom
-from desktop.app import APP_NAME, ORG_NAME
+from desktop.shell import shortcuts
+from desktop.shell.main_window import APP_NAME, ORG_NAME
+from desktop.table import keep_awake, reopen, zoom
 from engines.core.resources import resource_path
 
 
@@ -145,7 +146,7 @@ def test_keep_awake_windows_flags_and_no_op_elsewhere(caplog):
     host = QWidget()
     keeper = keep_awake.KeepAwake(host, lambda: True, backend=keep_awake.Backend())
     keeper.window = _Win()
-    with caplog.at_level("INFO", logger="desktop.keep_awake"):
+    with caplog.at_level("INFO", logger="desktop.table.keep_awake"):
         keeper.update()
         keeper.update()
     assert not keeper.held
@@ -216,7 +217,7 @@ def test_f1_lists_every_shortcut_of_the_window(window):
         for seq in act.shortcuts():
             if not seq.isEmpty():
                 assert seq.toString(QKeySequence.NativeText) in listed, act.text()
-    from desktop.guide import SHORTCUTS_PAGE
+    from desktop.shell.guide import SHORTCUTS_PAGE
     window.guide_dock.show_page(SHORTCUTS_PAGE)
     text = window.guide_dock.browser.toPlainText()
     assert "Ctrl+L" in text and "quick entry" in text and "F12" in text
@@ -229,7 +230,7 @@ def test_splitters_saved_on_a_larger_screen_are_not_restored(qtbot, tmp_path, mo
     from PySide6.QtCore import QRect
     from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
-    from desktop import window_state
+    from desktop.shell import window_geometry as window_state
 
     settings = QSettings(str(tmp_path / "state.ini"), QSettings.IniFormat)
 

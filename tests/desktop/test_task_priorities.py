@@ -1,7 +1,7 @@
 """The app at the engines' speed: a tab's tasks by priority (the beliefs, then the ranking, then
-advice, then plots and back-fills; desktop/inference.py), no sampled ranking stage where the
+advice, then plots and back-fills; desktop/tabs/jobs.py), no sampled ranking stage where the
 exact one fits (the classic Cluedo deck), and the ranking computed once per prefix and shared by
-the Board page's turn advice (desktop/cluedo/ranking.py)."""
+the Board page's turn advice (desktop/games/cluedo/ranking.py)."""
 import importlib
 import threading
 import time
@@ -11,8 +11,8 @@ from cluedo_game_log import classic_setup, quick_lines, random_log
 from PySide6.QtCore import Qt
 from window_idle import wait_idle
 
-from desktop.cluedo import ranking as shared
-from desktop.inference import JobRunner, Priority, PriorityGroup
+from desktop.games.cluedo import ranking as shared
+from desktop.tabs.jobs import JobRunner, Priority, PriorityGroup
 
 RECOMMEND = importlib.import_module("engines.cluedo.recommend")
 

@@ -80,8 +80,8 @@ def toy_window(toy_installed, qtbot, monkeypatch):
     conftest is made before this test's fixtures could install anything)."""
     from PySide6.QtWidgets import QMessageBox
 
-    from desktop.app import MainWindow
-    from desktop.settings import app_settings
+    from desktop.shell.main_window import MainWindow
+    from desktop.shell.settings import app_settings
 
     app_settings().clear()
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: QMessageBox.Ok)
@@ -195,7 +195,7 @@ def test_the_coin_game_in_the_main_window(toy_window, qtbot, tmp_path, capsys):
 def test_an_engine_with_only_the_required_names_gets_the_generic_tab(toy_window, qtbot):
     """No quick entry is built for it, so typing in its tab (the keys that focus quick entry
     elsewhere, then a line and Enter) changes nothing and raises nothing."""
-    from desktop.generic_tab import GenericTab
+    from desktop.tabs.generic_tab import GenericTab
 
     win = toy_window
     assert win.select_game("plaincoin")
@@ -227,7 +227,7 @@ def test_installed_games_join_the_tab_bar_after_the_first_frame(toy_installed, q
     """The first frame shows the built-in games without reading package metadata; the games
     of installed packages are added right after it, with their View menu items."""
     import engines.registry as registry
-    from desktop.app import MainWindow
+    from desktop.shell.main_window import MainWindow
 
     monkeypatch.setattr(registry, "_registered", None)     # as at start: nothing read yet
     win = MainWindow(autosave=False, interactive=False)
@@ -260,8 +260,8 @@ def test_the_self_test_checks_the_installed_games_and_their_guide(toy_installed,
     page the coin game declares."""
     from PySide6.QtWidgets import QApplication
 
-    from desktop.app import MainWindow
-    from desktop.selftest import run_self_test
+    from desktop.shell.main_window import MainWindow
+    from desktop.shell.selftest import run_self_test
 
     code = run_self_test(str(tmp_path / "shot.png"), MainWindow, QApplication.instance)
     out = capsys.readouterr()

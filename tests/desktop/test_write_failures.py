@@ -31,7 +31,7 @@ def _disk_full(*_a, **_k):
 
 def test_failed_autosave_shows_a_persistent_bar_and_keeps_the_games(qtbot, tmp_path,
                                                                     fresh_recovery, monkeypatch):
-    import desktop.session as session
+    import desktop.storage.document as session
 
     w = _new_window(qtbot)
     try:
@@ -110,7 +110,7 @@ def _example(game):
 
 def test_an_orphan_is_not_deleted_before_its_replacement_is_written(qtbot, fresh_recovery,
                                                                     monkeypatch):
-    import desktop.session as session
+    import desktop.storage.document as session
 
     orphan = _orphan(fresh_recovery, "999991-0000dead", [_example("cluedo")])
     w = _new_window(qtbot)
@@ -164,9 +164,9 @@ def test_unwritable_data_folder_is_reported_and_the_app_runs_on(tmp_path):
     result = _child(f"""
         from PySide6.QtCore import QTimer
         from PySide6.QtWidgets import QApplication, QMessageBox
-        import desktop.app as appmod
-        from desktop.headless import wait_until_idle as wait_idle
-        from desktop.session import data_location
+        import desktop.shell.main_window as appmod
+        from desktop.shell.headless import wait_until_idle as wait_idle
+        from desktop.storage.document import data_location
         QMessageBox.warning = lambda *a, **k: QMessageBox.Ok
         QMessageBox.question = lambda *a, **k: QMessageBox.Discard
         seen = {{}}

@@ -1,9 +1,9 @@
 """Rows keep one height through a zoom: the rows a grid had, the rows added after, and a grid
-made while zoomed (desktop.zoom scales each header's default and minimum section size)."""
+made while zoomed (desktop.table.zoom scales each header's default and minimum section size)."""
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QApplication
 
-from desktop import zoom
+from desktop.table import zoom
 from desktop.widgets.worksheet import WorksheetView
 
 

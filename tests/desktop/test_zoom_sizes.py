@@ -4,7 +4,7 @@ sheet's ▶ row (the row one clicks to enter a claim) and the latest claim under
 from PySide6.QtWidgets import QApplication, QWidget
 from spyfall_table_kit import open_spyfall, wait
 
-from desktop import zoom
+from desktop.table import zoom
 from engines.core.resources import resource_path
 from engines.core.schema import read_session_file
 
@@ -50,7 +50,7 @@ def test_a_fitted_grid_shows_every_row_at_any_zoom_and_with_a_sideways_scroll_ba
     scrolled = view.height()
     zoom.set_zoom(qapp, 1.5)                       # rows 1.5 times taller
     QApplication.processEvents()
-    assert view.verticalHeader().sectionSize(0) > 24   # the rows grew (desktop.zoom)
+    assert view.verticalHeader().sectionSize(0) > 24   # the rows grew (desktop.table.zoom)
     assert view.height() > scrolled and last_row_bottom_in_view()
 
 

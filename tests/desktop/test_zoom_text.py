@@ -1,5 +1,5 @@
 """Zoom scales every text, also those drawn larger than the rest (headings, playing cards): at
-150 % each text's font is 1.5 times its size at 100 % (desktop.zoom.relative_font; rich text in
+150 % each text's font is 1.5 times its size at 100 % (desktop.table.zoom.relative_font; rich text in
 CSS relative sizes), and no style sheet or rich text of the desktop fixes a font size."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtGui import QFontInfo, QTextDocument
 from PySide6.QtWidgets import QAbstractButton, QAbstractSpinBox, QApplication, QLabel, QWidget
 
-from desktop import zoom
+from desktop.table import zoom
 
 DESKTOP = Path(__file__).resolve().parents[2] / "desktop"
 FIXED_SIZE = re.compile(r"font-size\s*:\s*\d+(\.\d+)?\s*(pt|px)|setPoint(Size|SizeF)\(\s*\d|setPixelSize\(\s*\d")
@@ -39,7 +39,7 @@ def _rich_height(label: QLabel) -> float:
 
 
 def test_every_text_is_one_and_a_half_times_larger_at_150_percent(qtbot, qapp, zoomed_back):
-    from desktop.egghead.forms import TablePanel
+    from desktop.games.egghead.forms import TablePanel
     from desktop.widgets.why import WhyPopup
     from engines.core.resources import resource_path
     from engines.core.schema import read_session_file

@@ -1,10 +1,10 @@
 """The test helpers' wait for a window: ``wait_idle(window, timeout_s)`` runs the event loop
-until ``window`` (a :class:`desktop.app.MainWindow`) is idle — no file being opened, every
+until ``window`` (a :class:`desktop.shell.main_window.MainWindow`) is idle — no file being opened, every
 built tab's jobs done and its History laid out — after building the tab on screen. True when
 idle, False when ``timeout_s`` passed first (tests assert it). The app's own screenshot mode
-and self-test use the same wait (:func:`desktop.headless.wait_until_idle`).
+and self-test use the same wait (:func:`desktop.shell.headless.wait_until_idle`).
 ``example_tab(window, game)``: a game's tab showing its example session, idle."""
-from desktop.headless import wait_until_idle
+from desktop.shell.headless import wait_until_idle
 
 
 def wait_idle(window, timeout_s: float = 30.0) -> bool:

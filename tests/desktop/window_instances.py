@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CHILD_PRELUDE = textwrap.dedent("""
     import os, sys, time
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    from desktop.app import MainWindow, make_app
+    from desktop.shell.main_window import MainWindow, make_app
     app = make_app()
     app.setApplicationName("Deduction Desk")
     app.setOrganizationName("DeductionDeskTests")
@@ -25,7 +25,7 @@ CHILD_PRELUDE = textwrap.dedent("""
 def instance_window(qtbot):
     """A MainWindow with autosave on (its own locked recovery file), closed by the test with
     :func:`close_instance`."""
-    from desktop.app import MainWindow
+    from desktop.shell.main_window import MainWindow
 
     w = MainWindow(autosave=True)
     qtbot.addWidget(w)

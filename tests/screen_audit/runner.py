@@ -2,7 +2,7 @@
 
 ``python -m tests.screen_audit.runner --out DIR [--scheme light|dark] [--zoom 1.5]
 [--states SPEC] [--save-state]`` starts the application's window as a user would (settings
-from ``$XDG_CONFIG_HOME``, geometry from :mod:`desktop.window_state`), walks through the states
+from ``$XDG_CONFIG_HOME``, geometry from :mod:`desktop.shell.window_geometry`), walks through the states
 named by ``--states`` and runs :mod:`tests.screen_audit.checks` on every visible window of each
 state. It writes ``DIR/report.json``: the states checked and, per failing state, its findings
 and the screenshot (``DIR/<n>-<state>.png``) of every window of that state. Exit code 0 unless
@@ -65,7 +65,7 @@ class Audit:
         self._current = ""   # the game being walked (names the New game dialog's state)
 
     def settle(self, seconds: float = 0.25) -> None:
-        from desktop.headless import wait_until_idle
+        from desktop.shell.headless import wait_until_idle
 
         wait_until_idle(self.win, 120)
         t_end = time.monotonic() + seconds
@@ -269,17 +269,17 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
 
-    from desktop.app import MainWindow, make_app
-    from desktop.appearance import follow_system
+    from desktop.shell.appearance import follow_system
+    from desktop.shell.main_window import MainWindow, make_app
 
     app = make_app()
     follow_system(app, args.scheme)
     try:
-        from desktop import zoom
+        from desktop.table import zoom
         zoom.set_zoom(app, args.zoom)
     except ImportError:
         if args.zoom != 1.0:
-            print("no desktop.zoom: --zoom ignored", file=sys.stderr)
+            print("no desktop.table.zoom: --zoom ignored", file=sys.stderr)
     win = MainWindow(autosave=False, interactive=True)
     win.show()
     audit = Audit(app, win, args.out)
@@ -293,7 +293,7 @@ def main(argv=None) -> int:
     for tab in win.game_tabs.values():
         tab.document.undo_stack.setClean()
     win.shutdown()
-    from desktop.recovery import finish_threads
+    from desktop.storage.recovery import finish_threads
 
     finish_threads(win, 1.0)
     os._exit(0)

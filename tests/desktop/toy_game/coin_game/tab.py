@@ -4,7 +4,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QMenu, QVBoxLayout
 
 from coin_game.info import COIN
-from desktop.gametab import GameTab
+from desktop.tabs.base import GameTab
 
 
 class CoinTab(GameTab):

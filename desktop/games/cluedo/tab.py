@@ -1,0 +1,895 @@
+"""The Cluedo tab: worksheet heat map (cards × players + envelope), suggestion form,
+belief plots, recommendations, who is close to solving and when to accuse, and the status line
+(method, time, consistent deals).
+"""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, Qt, QTimer, Slot
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.games.cluedo.board_view import BoardPanel, turn_job_for
+from desktop.games.cluedo.forms import NewGameDialog, SuggestionForm
+from desktop.games.cluedo.opponents import LIKELY_KNOWS, RULE_TEXT, OpponentsTracker, OpponentsView
+from desktop.games.cluedo.opponents_view import AdvicePanel, KnowsRow, OpponentsStrip, percent
+from desktop.games.cluedo.ranking import ranking as shared_ranking
+from desktop.games.cluedo.suggestion_notes import learned_notes
+from desktop.shell.appearance import muted_css, muted_style, tone, tone_style
+from desktop.table.zoom import scaled_size
+from desktop.tabs.base import GameTab
+from desktop.tabs.jobs import Priority
+from desktop.tabs.snapshot import Status
+from desktop.tabs.wording import PLAIN, Wording
+from desktop.widgets.belief_plot import BeliefPlot
+from desktop.widgets.plain_text import as_rich_plain, esc
+from desktop.widgets.quick_entry import EnterSubmits
+from desktop.widgets.ranking import Column, RankingTable
+from desktop.widgets.side_panes import PaneTabs, SidePanes
+from desktop.widgets.unchanged import clear_text, set_tab_text
+from desktop.widgets.vscroll import VerticalScroll
+from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
+from engines import cluedo
+from engines.cluedo.opponents import MIN_INTERVAL_SAMPLES
+
+#: The methods' names in the Details view (the technical ones) …
+METHOD_LABELS = {"exact": "Exact (count deals)", "center": "Analytical center (cvxpy)",
+                 "montecarlo": "Monte Carlo (exact sampling)"}
+#: … and in plain words.
+METHOD_WORDS = {"exact": "Exact", "center": "Quick estimate",
+                "montecarlo": "Random deals (estimate)"}
+#: When to accuse, in a player's words (the rule with its symbols is the Details view's tooltip).
+RULE_WORDS = ("Accuse now when your best guess is at least as likely to be right as it is that "
+              "every opponent fails to name the envelope before your next turn.\n"
+              "Your best guess: the most likely suspect, weapon and room, with the chance it is "
+              "right.\nBefore your next turn: what each opponent knows now, plus one more "
+              "suggestion each (they all move before you do).")
+
+
+def method_label(method: str, wording: Wording) -> str:
+    """The name of an inference method as ``wording`` words it."""
+    return wording.pick(METHOD_WORDS.get(method, method), METHOD_LABELS.get(method, method))
+ENVELOPE = "envelope"
+
+
+@dataclass(frozen=True)
+class _Ranked:
+    """One row of the best suggestions: the triple, its information gain in bits, whether it
+    was counted exactly, and the sample size of the estimate otherwise."""
+
+    suspect: str
+    weapon: str
+    room: str
+    bits: float
+    exact: bool
+    samples: int
+    top: float = 0.0            # the best row's bits: a full bar in plain words
+
+
+def suggestion_columns(wording: Wording) -> tuple:
+    """The best suggestions' columns: "Information" as a bar relative to the best suggestion
+    by default, "Bits" in the Details view."""
+    return (
+        Column("Suspect", lambda r: r.suspect),
+        Column("Weapon", lambda r: r.weapon),
+        Column("Room", lambda r: r.room),
+        Column(wording.pick("Information", "Bits"),
+               lambda r: wording.information(r.bits, r.top, approximate=not r.exact, unit=False),
+               numeric=wording.details,
+               tooltip=lambda r: wording.pick(
+                   ("How much this suggestion's answer is expected to tell you about the "
+                    "envelope: a full bar is the best suggestion"
+                    + ("" if r.exact else " (estimated from deals drawn at random)")),
+                   ("exact: counted over every consistent deal" if r.exact else
+                    f"estimated from {r.samples} uniformly sampled deals"))),
+    )
+
+
+SUGGESTION_COLUMNS = suggestion_columns(PLAIN)
+
+
+def knows_rows(est) -> list:
+    """The strip's rows (:class:`KnowsRow`) of an :class:`engines.cluedo.opponents.OpponentsEstimate`:
+    one per opponent, with the engine's 95 % Wilson interval when the figure is sampled."""
+    return [KnowsRow(o.player, o.p_knows_envelope, o.standard_error, o.exact,
+                     o.envelope_entropy_bits, o.entropy_standard_error,
+                     o.samples, o.out, None if o.exact else o.interval)
+            for o in est.opponents.values()]
+
+
+def how_often(p: float) -> str:
+    """A chance as a player says it: "every time", "nearly always", "most of the time", "about
+    half the time", "now and then", "rarely" (then the percentage)."""
+    if p >= 0.995:
+        return "for certain"
+    if p >= 0.9:
+        return f"nearly always ({percent(p)})"
+    if p >= 0.6:
+        return f"most of the time ({percent(p)})"
+    if p >= 0.4:
+        return f"about half the time ({percent(p)})"
+    if p >= 0.15:
+        return f"now and then ({percent(p)})"
+    return f"rarely ({percent(p)})"
+
+
+def advice_source(method: str | None, wording: Wording) -> str:
+    """The advice's note on where its figures come from when the worksheet shows another
+    method's (``""`` under the exact count). The advice needs the chance of a whole triple and
+    of an opponent's knowledge, which only the deals give (counted, or drawn at random when
+    there are too many); the quick estimate gives each card's chance alone, and a triple's is
+    not the product of its cards' (they are dependent), so the advice cannot take its figures
+    from it: it says that they come from the deals, so 50 % beside a worksheet's 40 % is not
+    read as a slip."""
+    if method in (None, "exact"):
+        return ""
+    return (f" (These figures come from the possible deals; the worksheet's from "
+            f"“{method_label(method, wording)}”.)")
+
+
+def plain_advice(scope: str, triple, p_correct: float, q: str, accuse: bool) -> str:
+    """The accuse/wait advice in a player's words: how often the best guess is right, and the
+    chance that an opponent names the envelope before your next turn (``q``, worded)."""
+    guess = ", ".join(triple)
+    if accuse:
+        return (f"{scope}{guess} is right {how_often(p_correct)}, and an opponent may name the "
+                f"envelope before your next turn: {q}.")
+    return (f"{scope}{guess} would be right {how_often(p_correct)}; an opponent names the "
+            f"envelope before your next turn with a chance of {q}: waiting for more clues is "
+            f"the better bet.")
+
+
+class Tab(GameTab):
+    """Cluedo at the table: log hands, shown cards, suggestions; read exact probabilities."""
+
+    GAME = "cluedo"
+
+    def make_plot(self) -> BeliefPlot:
+        return BeliefPlot("Envelope: probability of the leading suspect, weapon and room")
+
+    def build_ui(self) -> None:
+        root = QVBoxLayout(self)
+        root.setContentsMargins(6, 6, 6, 6)
+        root.addLayout(self._build_method_bar())
+        root.addWidget(self.banner)
+        split = SidePanes()       # the side panes fold into tabs when the width is short
+        root.addWidget(split, 1)
+        split.addWidget(self._build_worksheet())          # left: the worksheet
+        split.setStretchFactor(0, 3)
+        split.add_pane(self._build_forms_pane(), "Suggestions", 2)    # the form, the ranking
+        split.add_pane(self._build_side_pane(), "History and plots", 2)
+        split.setSizes([560, 390, 330])
+        self.side_panes = split
+        self._start_runners()
+        self.reset_views()
+
+    def _build_method_bar(self) -> QHBoxLayout:
+        """The method picker, the count of consistent deals and the "accuse now" line."""
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Method:"))
+        self.method = QComboBox()
+        for m in cluedo.METHODS:
+            self.method.addItem(method_label(m, PLAIN), m)
+        self.method.currentIndexChanged.connect(self.request_inference)
+        self.method.currentIndexChanged.connect(self._method_changed)
+        bar.addWidget(self.method)
+        self.deals_label = QLabel()
+        bar.addWidget(self.deals_label, 1)
+        self.accuse_label = QLabel()
+        tone_style(self.accuse_label, "#1b5e20", "; font-weight:bold")
+        bar.addWidget(self.accuse_label)
+        return bar
+
+    def _build_worksheet(self) -> WorksheetView:
+        """The heat map of cards × owners; its menus and header clicks fill the form."""
+        self.model = ProbabilityTableModel([], [])
+        self.sheet = WorksheetView()
+        self.sheet.setAccessibleName("Worksheet: who holds each card")
+        self.sheet.setModel(self.model)
+        scaled_size(self.sheet, min_width=430)   # 430 px at 100 %, grows with the zoom
+        self.sheet.setToolTip("Right-click a cell (or press the menu key) to log a fact; click a card "
+                              "name to put it in the suggestion form; click a player to make them the suggester")
+        self.sheet.cellContextMenu.connect(self._cell_menu)
+        self.sheet.cellKeyAction.connect(self._cell_key)
+        self.sheet.rowHeaderClicked.connect(self._row_clicked)
+        self.sheet.columnHeaderClicked.connect(self._column_clicked)
+        return self.sheet
+
+    def _build_forms_pane(self) -> QWidget:
+        """The suggestion form above the best suggestions (with their room filter), the advice
+        on who is close, and the note on how the ranking was computed."""
+        mid = QWidget()
+        ml = QVBoxLayout(mid)
+        ml.setContentsMargins(0, 0, 0, 0)
+        self.form = SuggestionForm(self.document.setup)
+        self.form.submitted.connect(self._log_suggestion)
+        self.form.accusationSubmitted.connect(self.log_checked)
+        EnterSubmits(self.form, self.form.submit)
+        self.form.formChanged.connect(self._request_advice)
+        # after any suggestion logged (the form, quick entry, an undo of its removal) the next
+        # player suggests
+        self.document.eventsInserted.connect(self._suggestion_logged)
+        ml.addWidget(self.form)
+        ml.addLayout(self._build_ranking_head())
+        self.advice_panel = AdvicePanel(RULE_WORDS)
+        self.advice_panel.detailsRequested.connect(self._show_who_is_close)
+        ml.addWidget(self.advice_panel)
+        self.rec_table = RankingTable(SUGGESTION_COLUMNS, stretch=True,
+                                      tooltip="Double-click to put this suggestion in the form")
+        self.rec_table.setAccessibleName("Best suggestions")
+        self.rec_table.rowActivated.connect(self._use_recommendation)
+        ml.addWidget(self.rec_table, 1)
+        self.rec_note = QLabel()
+        self.rec_note.setWordWrap(True)
+        muted_style(self.rec_note)
+        ml.addWidget(self.rec_note)
+        return mid
+
+    def _build_ranking_head(self) -> QHBoxLayout:
+        """The best suggestions' title and the room they are ranked for."""
+        rec_head = QHBoxLayout()
+        rec_title = QLabel()
+        self.worded(rec_title.setText, "<b>Best suggestions</b> (what each would tell you about "
+                    "the envelope)", "<b>Best suggestions</b> (expected information gain about the "
+                    "envelope)")
+        rec_title.setWordWrap(True)
+        rec_head.addWidget(rec_title, 1)
+        self.room = QComboBox()
+        self.room.setSizeAdjustPolicy(QComboBox.AdjustToContents)
+        self.room.setMinimumContentsLength(16)
+        rec_head.addWidget(self.room)
+        self.room.currentIndexChanged.connect(self._room_changed)
+        return rec_head
+
+    def _build_side_pane(self) -> QSplitter:
+        """The history above the plots: envelope, entropy, who is close."""
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(self.history)
+        plots = PaneTabs()        # every title whole, a width the pages' texts do not move
+        plots.addTab(self.plot, "Envelope")
+        self.entropy_plot = BeliefPlot("Uncertainty about the envelope", y_label="bits", y_range=None)
+        plots.addTab(self.entropy_plot, "Uncertainty")
+        self.worded(lambda t: plots.setTabText(plots.indexOf(self.entropy_plot), t),
+                    "Uncertainty", "Entropy")
+        self.worded(self.entropy_plot.set_y_label, "uncertainty", "bits")
+        self.side_tabs = plots
+        self.who_page = self._build_who_is_close()
+        plots.addTab(self.who_page, "Who is close?")
+        self.board_panel = BoardPanel()     # where to move this turn, at the moment shown
+        self.board_panel.positionChosen.connect(self._log_my_position)
+        self.board_panel.rollChanged.connect(lambda r: self.controller.set_advice_options("turn", roll=r))
+        plots.addTab(self.board_panel, "Board")
+        right.addWidget(plots)
+        # History as tall as the plots (it had a third of the height: three to five entries
+        # at 1280×800); the plots and the board keep about 300 px there
+        right.setStretchFactor(0, 1)
+        right.setStretchFactor(1, 1)
+        right.setSizes([320, 320])
+        return right
+
+    def _start_runners(self) -> None:
+        """The background tasks: the ranking, the refuting advice, and who is close."""
+        # the ranking is an advisor of the controller: one task per moment shown, the sampled
+        # estimate first (a partial result, a fraction of a second), then the exact values
+        self.rec_runner = self.controller.add_advisor("recommend", _recommend_job_for,
+                                                      options={"room": None})
+        self.controller.add_advisor("turn", turn_job_for, options={"roll": None},
+                                    priority=Priority.ADVICE)
+        self.advice_runner = self.make_runner("advice", priority=Priority.ADVICE)
+        self.advice_runner.resultReady.connect(self._on_advice)
+        # who is close and when to accuse: its own tasks, separate from the ranking (the
+        # plot's task is low priority: not counted as the tab's pending work, but cancelled
+        # with every other task of the tab)
+        self.opponents = OpponentsTracker(self.make_runner("opponents", priority=Priority.ADVICE),
+                                          self.make_runner("opponents-history", counted=False,
+                                                           priority=Priority.BACKGROUND),
+                                          parent=self)
+        self.opponents.viewReady.connect(self._on_opponents_view)
+        self.opponents.failed.connect(self._on_opponents_failed)
+        self.opponents.historyUpdated.connect(self._schedule_knows_plot)
+        self._opp_k: int = -1
+        self._advice_rev = -1
+        self._opp_deferred = False
+        self._knows_plot_timer = QTimer(self, singleShot=True, interval=120)
+        self._knows_plot_timer.timeout.connect(self._update_knows_plot)
+
+    def _build_who_is_close(self) -> QWidget:
+        """The side panel's "Who is close?" page: the strip (one bar per opponent) above the
+        plot of each opponent's chance of knowing the envelope over the game."""
+        page = QWidget()
+        lay = QVBoxLayout(page)
+        lay.setContentsMargins(4, 4, 4, 0)
+        self.who_title = QLabel()
+        self.who_title.setTextFormat(Qt.PlainText)
+        self.who_title.setWordWrap(True)
+        self.worded(
+            self.who_title.setToolTip,
+            "The chance that what each opponent has seen (their hand, every suggestion's public "
+            "part, failed accusations, the cards shown to them) already tells them the "
+            "envelope, now. \"About\": estimated from deals drawn at random (View → Show "
+            f"details gives the margin). The dashed tick marks the warning level "
+            f"({percent(LIKELY_KNOWS)}).",
+            "The chance that what each opponent has seen (their hand, every suggestion's public "
+            "part, failed accusations, the cards shown to them) already determines the "
+            "envelope. When the figure is sampled, the bar's whisker and the brackets give its 95 % "
+            "Wilson interval and the number of sampled deals behind it; "
+            f"the dashed tick marks the alert threshold ({percent(LIKELY_KNOWS)}). Bits: their "
+            "expected remaining uncertainty about the envelope.")
+        lay.addWidget(self.who_title)
+        self.strip = OpponentsStrip(threshold=LIKELY_KNOWS)
+        lay.addWidget(self.strip)
+        self.knows_plot = BeliefPlot("Chance each opponent can name the envelope",
+                                     y_label="probability")
+        self._threshold_line = pg.InfiniteLine(pos=LIKELY_KNOWS, angle=0, movable=False)
+        self._threshold_line.setToolTip(f"alert threshold: {percent(LIKELY_KNOWS)}")
+        self._style_threshold_line()
+        self.knows_plot.add_item(self._threshold_line)
+        lay.addWidget(self.knows_plot, 1)
+        # the page scrolls when it is short (1280×720 with History above it): the plot keeps its
+        # least height instead of being cut
+        scroll = VerticalScroll(page)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        return scroll
+
+    def _style_threshold_line(self) -> None:
+        colour = QColor(tone("#b71c1c"))     # the alert's colour, for the palette in use
+        colour.setAlpha(150)
+        self._threshold_line.setPen(pg.mkPen(colour, style=Qt.DotLine))
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().changeEvent(event)
+        if event.type() in (QEvent.PaletteChange, QEvent.ApplicationPaletteChange) \
+                and hasattr(self, "_threshold_line"):
+            self._style_threshold_line()
+
+    # -- setup-dependent views ---------------------------------------------------------
+    def reset_views(self) -> None:
+        setup = self.document.setup
+        # the old log's estimates stop now, even when the tab is hidden before the new
+        # beliefs arrive (a long log's plot back-fill runs for minutes otherwise)
+        self.opponents.sync(setup, self.document.events)
+        groups = [(cat.capitalize() + "s", list(cards)) for cat, cards in setup.categories]
+        cols = [("★ " + p) if p == setup.me else p for p in setup.players] + ["Envelope"]
+        self.model.set_layout(groups, cols)
+        self.form.set_setup(setup)
+        self.room.blockSignals(True)
+        self.room.clear()
+        self.room.addItem("any room", None)
+        for cat, cards in setup.categories:
+            if cat == "room":
+                for c in cards:
+                    self.room.addItem(f"in the {c}", c)
+        self.room.blockSignals(False)
+        self.rec_table.clear_rows()
+        clear_text(self.accuse_label)
+        self._clear_opponents("")
+        self.knows_plot.set_series({})
+
+    def inference_options(self) -> dict:
+        return {"method": self.method.currentData() or cluedo.METHODS[0]}
+
+    # -- results ----------------------------------------------------------------------
+    def beliefs_views(self) -> list:
+        return [self.sheet]
+
+    def advice_views(self) -> list:
+        return [self.rec_table]
+
+    def show_posterior(self, post, k: int) -> None:
+        self.model.set_matrix(post.matrix, getattr(post, "standard_error", None))
+        self.model.set_column_notes(learned_notes(post))
+        deals = post.consistent_deals
+        text = ("" if k == len(self.document.events) else f"<i>as after entry {k}</i> · ")
+        self.opponents.hold()    # its task waits for the ranking's first estimate of moment k
+        wording = self.snapshot.wording
+        if deals is not None:
+            text += wording.pick(f"{deals:,} possible deals", f"{deals:,} consistent deals")
+        else:
+            text += wording.pick("approximate", "approximate (analytical center)")
+        if post.method == "montecarlo" and getattr(post, "samples", None) and wording.details:
+            text += f" · {post.samples:,} exact samples (± = standard error, %)"
+        note = getattr(post, "note", None)
+        if note:
+            text += f" · <span style='color:{tone('#6d4c00')}'>{esc(note)}</span>"
+        self.deals_label.setText(text)
+        if k == len(self.document.events):
+            # in the line under Quick entry, always there: asking moves nothing on the tab
+            self.quick_entry.set_idle_prompt(hand_prompt(self.document.setup, post))
+
+    def show_beside_posterior(self, post, k: int) -> None:
+        self._show_opponents(k)
+
+    @Slot()
+    def _method_changed(self, *_a) -> None:
+        # the numbers on screen belong to the other method: grey them now, not after a delay
+        self.show_stale(True)
+
+    def log_plots(self) -> list:
+        return [self.plot, self.knows_plot]
+
+    def show_stale(self, stale: bool = True) -> None:
+        super().show_stale(stale)
+        if stale:
+            label = method_label(self.method.currentData(), self.snapshot.wording)
+            self.deals_label.setText(f"<span style='{muted_css()}'><i>computing… ({label})</i></span>")
+            clear_text(self.accuse_label)
+            self.strip.set_stale(True)
+
+    def show_cancelled(self) -> None:
+        not_computed = "not computed (cancelled)"
+        self.deals_label.setText(f"<span style='{muted_css()}'><i>{not_computed}</i></span>")
+        self.rec_note.setText(f"Best suggestions: {not_computed}.")
+        k = self._opp_k if self._opp_k >= 0 else len(self.document.events)
+        self.who_title.setText(self._who_title(k, not_computed))
+        self.advice_panel.set_pending(f"Accuse or wait: {not_computed}.")
+        self.advice_panel.set_alert("")
+
+    def clear_beliefs(self) -> None:
+        self.model.set_matrix(None)
+        self.deals_label.setText("no consistent deal")
+
+    def plot_series(self, timeline) -> dict:
+        setup = self.document.setup
+        last = timeline.latest
+        series = {}
+        for cat, cards in setup.categories:
+            env = {c: last.probability(c, ENVELOPE) for c in cards}
+            top = max(env, key=env.get)
+            series[f"{cat}: {top}"] = [p.probability(top, ENVELOPE) for p in timeline.posteriors]
+        name = self.snapshot.wording.pick("how open the envelope still is",
+                                          "envelope entropy (bits)")
+        self.entropy_plot.set_series({name: [p.envelope_entropy_bits()
+                                             for p in timeline.posteriors]})
+        return series
+
+    def status_text(self, post, seconds: float) -> str:
+        wording = self.snapshot.wording
+        deals = (wording.pick(f"{post.consistent_deals:,} possible deals",
+                              f"{post.consistent_deals:,} consistent deals")
+                 if post.consistent_deals is not None else "approximate")
+        return f"Cluedo · {method_label(post.method, wording)} · {seconds * 1000:.0f} ms · {deals}"
+
+    def show_moment(self, snap) -> None:
+        """The ranking and "Ready to accuse" of the moment shown; the refuting advice of the
+        form (which logs at the end of the log: now)."""
+        if not snap.busy and snap.revision != self._advice_rev:
+            self._advice_rev = snap.revision
+            self.form.set_beliefs(self._live_posterior())     # the form logs after the log
+            self._request_advice()
+        self.board_panel.show_moment(snap, self.document.setup)    # the pawns at that moment
+        if snap.status is Status.CONTRADICTION or snap.status is Status.ERROR:
+            self.opponents.release()
+            self.rec_table.clear_rows()
+            clear_text(self.accuse_label)   # nothing is "ready" while the log is impossible
+            self.rec_note.setText("No recommendation while the log is impossible: fix the "
+                                  "highlighted entry first.")
+            return
+        advice = snap.advice_for("recommend")
+        if advice is None:
+            clear_text(self.accuse_label)   # the ranking on screen is not of this moment yet
+            if snap.status is not Status.CANCELLED:
+                self.rec_note.setText("Computing the best suggestions…")
+            return
+        if advice.error is not None:
+            self.opponents.release()
+            self.rec_table.clear_rows()
+            self.rec_note.setText(as_rich_plain(f"No recommendation: {advice.error}"))
+            return
+        self._show_recommendation(advice.value, counting=not advice.final, snap=snap)
+
+    def _log_my_position(self, at) -> None:
+        self.log_json({"type": "position", "player": self.document.setup.me,
+                       "at": at if isinstance(at, str) else list(at)})
+
+    @Slot()
+    def _room_changed(self, *_a) -> None:
+        self.controller.set_advice_options("recommend", room=self.room.currentData())
+
+    def _show_recommendation(self, rec, counting: bool, snap) -> None:
+        self.opponents.release()
+        rows = rec.suggestions[:12]
+        if rows:
+            shown_exact = sum(rec.is_exact(s, w, room) for s, w, room, _ in rows)
+            note = "Double-click a suggestion to put it in the form."
+            details = snap.wording.details
+            if counting:
+                note = (f"≈ estimated from {rec.samples} sampled deals; counting the best "
+                        f"exactly…" if details else "Estimated for now; counting the best "
+                        "exactly…")
+            elif shown_exact < len(rows):
+                note += (f" ≈: estimated from {rec.samples} sampled deals (no time left to count "
+                         f"it exactly)." if details else " Some are estimates (no time left to "
+                         "count them exactly).")
+        else:
+            note = ("The envelope is certain: accuse!" if rec.accusation else
+                    "No suggestion can tell you more.")
+        if not snap.live:
+            note = f"Ranked {snap.scope()}. {note}"
+        self.rec_note.setText(note)
+        top = max((bits for *_t, bits in rows), default=0.0)
+        self.rec_table.set_rows([_Ranked(s, w, room, bits, rec.is_exact(s, w, room), rec.samples,
+                                         top)
+                                 for s, w, room, bits in rows])
+        if rec.accusation and snap.status is Status.READY:
+            scope = "" if snap.live else f"As after entry {snap.k}: "
+            self.accuse_label.setText(as_rich_plain(f"{scope}Ready to accuse: "
+                                      + ", ".join(rec.accusation)))
+        else:
+            clear_text(self.accuse_label)
+
+    def _use_recommendation(self, row: int) -> None:
+        r = self.rec_table.row_object(row)
+        for card in (r.suspect, r.weapon, r.room):
+            self.form.set_card(card)
+        self.form.set_suggester(self.document.setup.me)
+
+    def _request_advice(self, *_a) -> None:
+        setup = self.document.setup
+        f = self.form.event_json()
+        tl = self.timeline
+        if f["refuter"] != setup.me or f["suggester"] == setup.me or tl is None \
+                or tl.error is not None:
+            self.form.set_advice("")
+            self.advice_runner.cancel()
+            return
+        job = functools.partial(_advice_job, setup, tuple(self.document.events), f["suggester"], tuple(f["cards"]))
+        self.advice_runner.submit(job)
+
+    @Slot(int, object, float)
+    def _on_advice(self, _rev, advice, _secs) -> None:
+        self._refute_advice = advice
+        if not advice:
+            self.form.set_advice("You hold none of these cards: you cannot refute — check the cards.")
+            return
+        best = advice[0]
+        if self.snapshot.wording.details:
+            others = ", ".join(f"{esc(c)} ({b:.2f} bits)" for c, b in advice[1:])
+            self.form.set_advice(f"Show <b>{esc(best[0])}</b>: it tells the others least "
+                                 f"({best[1]:.2f} bits)"
+                                 + (f"; rather than {others}" if others else ""))
+            return
+        others = " or ".join(esc(c) for c, _b in advice[1:])
+        self.form.set_advice(f"Show <b>{esc(best[0])}</b>: it tells the others least"
+                             + (f" (rather than {others})" if others else ""))
+
+    def wording_changed(self, wording) -> None:
+        self.rec_table.set_columns(suggestion_columns(wording))
+        for i in range(self.method.count()):
+            self.method.setItemText(i, method_label(self.method.itemData(i), wording))
+        self.advice_panel.rule_text = wording.pick(RULE_WORDS, RULE_TEXT)
+        if getattr(self, "_refute_advice", None) is not None:
+            self._on_advice(0, self._refute_advice, 0.0)
+
+    # -- who is close to solving, and when to accuse ----------------------------------------
+    def _show_opponents(self, k: int) -> None:
+        """Show what each opponent knows after the first ``k`` events (the beliefs on screen):
+        the cached figures at once, else the opponents' task computes them (its estimates
+        arrive as :meth:`_on_opponents_view`)."""
+        snap, doc = self.snapshot, self.document
+        self._opp_k = k
+        if snap.timeline is None:
+            return
+        if not self.isVisible():
+            self._opp_deferred = True      # no work for a hidden tab: done when it is shown
+            return
+        self._opp_deferred = False
+        if snap.error is not None:
+            self.opponents.cancel()
+            self._clear_opponents("Not while the log is impossible: fix the highlighted entry "
+                                  "first.")
+            return
+        view = self.opponents.request(doc.setup, doc.events, k)
+        if view is not None:
+            self._render_opponents(view)
+        else:
+            self.strip.set_stale(True)
+            self.who_title.setText(self._who_title(k, "computing…"))
+            # the advice on screen stays, greyed, until the new advice replaces it
+            self.advice_panel.set_stale("Accuse or wait: computing what the opponents know…")
+        self.knows_plot.set_marker(None if snap.selected < 0 else k)
+        self._schedule_knows_plot()
+
+    def _who_title(self, k: int, how: str) -> str:
+        n = len(self.document.events)
+        scope = "After the whole log" if k >= n else f"As after entry {k} of {n}"
+        # "now" here, "before your next turn" in the advice beside: the same words for the same
+        # two questions, so 0 % here and 72 % there read as different questions, not a conflict
+        return (f"{scope} · can each opponent name the envelope now? (The advice counts their "
+                f"next suggestions too: before your next turn.) · {how}")
+
+    @Slot(object)
+    def _on_opponents_view(self, view: OpponentsView) -> None:
+        if view.k == self._opp_k:
+            self._render_opponents(view)
+
+    @Slot(int, str)
+    def _on_opponents_failed(self, k: int, message: str) -> None:
+        if k == self._opp_k:
+            self._clear_opponents(f"Cannot estimate what the opponents know: {message}")
+
+    def _render_opponents(self, view: OpponentsView) -> None:
+        est = view.estimate
+        self.strip.set_stale(False)
+        wording = self.snapshot.wording
+        self.strip.set_rows(knows_rows(est), wording)
+        how = ("exact" if est.exact else
+               wording.pick("estimated", f"{est.samples:,} sampled deals"))
+        # the suggestion model the figures assume, in words (its ρ only in the Details view)
+        assumes = "" if not est.rhos else (
+            est.assumes if wording.details else re.sub(r"\s*\(ρ[^)]*\)", "", est.assumes))
+        if assumes:
+            how += f" · {assumes}"
+        if self.opponents.is_refining() and not view.complete:
+            how += " · refining…"
+        self.who_title.setText(self._who_title(view.k, how))
+        adv = view.advice
+        if adv is None:
+            self.advice_panel.set_stale("Accuse or wait: computing your best triple…")
+        else:
+            accuse = adv.advice == "accuse now"
+            q = percent(adv.p_opponent_knows_before_my_turn, False)
+            if not est.exact and est.p_any_next_interval is not None:
+                # Wilson, from the look-ahead's deals
+                q = wording.chance(adv.p_opponent_knows_before_my_turn, est.p_any_next_interval,
+                                   est.samples)
+            elif not est.exact and not wording.details:
+                q = f"about\u00a0{q}"
+            elif not est.exact:
+                # "≈" as the strip beside it marks an estimate without an interval; as long as the
+                # interval's text, so the panel keeps its lines when the interval comes
+                q = (f"≈\u00a0{q} (from {est.samples:,} deals so far; an interval from "
+                     f"{MIN_INTERVAL_SAMPLES})")
+            n = len(self.document.events)
+            scope = "" if view.k >= n else f"As after entry {view.k}: "
+            if wording.details:
+                detail = (f"{scope}{', '.join(adv.triple)}: right with {percent(adv.p_correct)}. "
+                          f"Before your next turn, an opponent can name the envelope (what they "
+                          f"know now, plus one suggestion each): {q}.")
+            else:
+                detail = plain_advice(scope, adv.triple, adv.p_correct, q, accuse)
+            if assumes:
+                detail += f" ({assumes[0].upper()}{assumes[1:]}.)"
+            detail += advice_source(self.method.currentData(), wording)
+            self.advice_panel.set_advice("Accuse now" if accuse else "Wait", detail, accuse)
+        knowers = view.likely_knowers(LIKELY_KNOWS)
+        if knowers:
+            who = ", ".join(f"{name} ({percent(p, exact)}{', exact' if exact else ''})"
+                            for name, p, exact in knowers)
+            verb = "probably knows" if len(knowers) == 1 else "probably know"
+            self.advice_panel.set_alert(f"⚠ {who} {verb} the envelope "
+                                        f"(alert at ≥ {percent(LIKELY_KNOWS)}).")
+        else:
+            self.advice_panel.set_alert("")
+        i = self.side_tabs.indexOf(self.who_page)
+        set_tab_text(self.side_tabs, i, "Who is close? ⚠" if knowers else "Who is close?")
+
+    def _clear_opponents(self, message: str) -> None:
+        self.strip.clear(message)
+        self.who_title.setText("")
+        self.advice_panel.set_pending(message or "Accuse or wait: no figures yet.")
+        self.advice_panel.set_alert("")
+        set_tab_text(self.side_tabs, self.side_tabs.indexOf(self.who_page), "Who is close?")
+
+    @Slot()
+    def _schedule_knows_plot(self) -> None:
+        self._knows_plot_timer.start()
+
+    @Slot()
+    def _update_knows_plot(self) -> None:
+        """Each opponent's ``p_knows_envelope`` after every event computed so far (the gaps
+        fill in from the newest entry back)."""
+        snap = self.snapshot
+        if snap.timeline is None or snap.error is not None:
+            self.knows_plot.set_series({})
+            return
+        self.knows_plot.set_series(self.opponents.series())
+        self.knows_plot.set_marker(None if snap.selected < 0 else self._opp_k)
+
+    @Slot()
+    def _show_who_is_close(self) -> None:
+        self.side_tabs.setCurrentWidget(self.who_page)
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().showEvent(event)
+        if self._opp_deferred:
+            self._show_opponents(self._opp_k)
+
+    def hideEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        """Another tab was chosen: the opponents' estimates pause (what is cached stays) and
+        go on when this tab is shown again, so a hidden tab's back-fill never takes the CPU
+        from the tab on screen. A minimised window (a spontaneous hide) keeps computing."""
+        super().hideEvent(event)
+        if not event.spontaneous() and (self.opponents.is_refining() or self.opponents.is_history_busy()):
+            self.opponents.cancel()
+            self._opp_deferred = True
+
+    def shutdown(self) -> None:
+        self.opponents.shutdown()
+        super().shutdown()
+
+    # -- worksheet interaction ------------------------------------------------------------
+    def _owner(self, column: int) -> str:
+        owners = list(self.document.setup.players) + [ENVELOPE]
+        return owners[column]
+
+    def _cell_menu(self, item: int, column: int, pos) -> None:
+        setup = self.document.setup
+        card = setup.cards[item]
+        owner = self._owner(column)
+        menu = QMenu(self)
+        if owner == ENVELOPE:
+            a = menu.addAction("The envelope is inferred from the players' hands")
+            a.setEnabled(False)
+            self._add_why(menu, item, column)
+            self.why_chosen(self.exec_menu(menu, pos), pos)
+            return
+        # an entry that contradicts the log is shown disabled with the reason, read from the
+        # exact posterior the tab already has (cluedo.fact_reason: no inference), and can still
+        # be logged on purpose through "anyway" (the contradiction banner then offers Undo)
+        post = self._live_posterior()
+        me = owner == setup.me
+        actions = {}
+        for kind, has_it, label in (
+                ("shown", True, f"I have {card}" if me else f"{owner} has {card}"),
+                ("lacks", False, f"I do not have {card}" if me else f"{owner} does not have {card}")):
+            reason = cluedo.fact_reason(setup, post, owner, card, has_it) if post is not None else None
+            if reason:
+                a = menu.addAction(f"{label} — {reason}")
+                a.setEnabled(False)
+                actions[menu.addAction(f"    Log “{label}” anyway (a correction)…")] = kind
+            else:
+                actions[menu.addAction(label)] = kind
+        facts = self._facts_about(owner, card)
+        remove = menu.addAction("Remove this fact")
+        remove.setEnabled(bool(facts))
+        why = self._add_why(menu, item, column)
+        chosen = self.exec_menu(menu, pos)
+        if chosen is why:
+            self.why_chosen(chosen, pos)
+        elif chosen in actions:
+            self.log_json({"type": actions[chosen], "player": owner, "card": card})
+        elif chosen is remove and facts:
+            self.remove_event(facts[-1])
+
+    @Slot(int, int, str)
+    def _cell_key(self, item: int, column: int, action: str) -> None:
+        """The worksheet's keys (:data:`desktop.widgets.worksheet.CELL_KEYS`) on a cell: H
+        logs "has", L "does not have" — refused with the reason, in the status bar, when it
+        contradicts the log (the cell's menu keeps the deliberate "anyway") — and W asks Why?"""
+        setup = self.document.setup
+        card, owner = setup.cards[item], self._owner(column)
+        if action == "why":
+            self.show_why({"card": card, "place": owner},
+                          f"{card} is in the envelope" if owner == ENVELOPE else f"{owner} has {card}")
+            return
+        if owner == ENVELOPE:
+            self.statusMessage.emit("The envelope is inferred from the players' hands: log a "
+                                    "player's card instead")
+            return
+        has_it = action == "has"
+        label = (f"I have {card}" if has_it else f"I do not have {card}") if owner == setup.me else \
+            (f"{owner} has {card}" if has_it else f"{owner} does not have {card}")
+        post = self._live_posterior()
+        reason = cluedo.fact_reason(setup, post, owner, card, has_it) if post is not None else None
+        if reason:
+            self.statusMessage.emit(f"Not logged: {label} — {reason} (the cell's menu can log it anyway)")
+            return
+        self.log_json({"type": "shown" if has_it else "lacks", "player": owner, "card": card})
+
+    def _add_why(self, menu, item: int, column: int):
+        """The cell's Why? item (last in the menu)."""
+        card, owner = self.document.setup.cards[item], self._owner(column)
+        m = self.model.matrix()
+        p = None if m is None else float(m[item, column])
+        decided = p is not None and (p <= CERTAIN_EPS or p >= 1 - CERTAIN_EPS)
+        subject = f"{card} is in the envelope" if owner == ENVELOPE else f"{owner} has {card}"
+        return self.add_why_action(menu, {"card": card, "place": owner}, subject, decided)
+
+
+    def _live_posterior(self):
+        """The posterior of the whole log as it is now, or None (not computed yet, or the log
+        is impossible)."""
+        tl = self.timeline
+        if tl is None or tl.error is not None or not tl.posteriors:
+            return None
+        if len(tl.posteriors) != len(self.document.events) + 1:
+            return None
+        return tl.posteriors[-1]
+
+    @Slot(object)
+    def _log_suggestion(self, event) -> None:
+        """Log the form's suggestion unless it contradicts the log."""
+        self.log_checked(event)
+
+    @Slot(int, int)
+    def _suggestion_logged(self, first: int, count: int) -> None:
+        """A suggestion was appended to the log: the next suggestion is the next player's."""
+        events = self.document.events
+        if count == 1 and first + count == len(events) \
+                and isinstance(events[-1], cluedo.SuggestionEvent):
+            self._next_suggester(events[-1].suggester)
+
+    def _next_suggester(self, suggester: str) -> None:
+        setup = self.document.setup
+        if suggester in setup.players and len(setup.players) > 1:
+            self.form.set_suggester(cluedo.seated_after(setup, suggester)[0])
+
+    def _facts_about(self, owner: str, card: str) -> list[int]:
+        out = []
+        for i, ev in enumerate(self.document.events):
+            d = ev.to_json()
+            if d.get("type") in ("shown", "lacks") and d.get("player") == owner and d.get("card") == card:
+                out.append(i)
+        return out
+
+    def _row_clicked(self, item: int) -> None:
+        self.form.set_card(self.document.setup.cards[item])
+
+    def _column_clicked(self, column: int) -> None:
+        owner = self._owner(column)
+        if owner != ENVELOPE:
+            self.form.set_suggester(owner)
+
+    # -- new game -------------------------------------------------------------------------
+    def new_game(self) -> bool:
+        doc = self.document
+        mine = [c for ev in doc.events for d in [ev.to_json()]
+                if d.get("type") == "hand" and d.get("player") == doc.setup.me for c in d.get("cards", [])]
+        dlg = NewGameDialog(self, doc.setup, mine)
+        if dlg.exec() != QDialog.Accepted:
+            return False
+        setup, events = dlg.result_session()
+        self.reset_document(setup, events)
+        return True
+
+
+def _recommend_job_for(setup, events: tuple, options: dict):
+    """The ranking's job for a moment (the controller's advisor "recommend")."""
+    return functools.partial(_recommend_job, setup, events, options.get("room"))
+
+
+def _recommend_job(setup, events, room, task):
+    """The ranking of the moment, computed once per prefix and shared with the Board page's
+    turn advice (:mod:`desktop.games.cluedo.ranking`): every candidate exact at once when that fits
+    (every classic game: no sampled stage); otherwise the sampled estimate is published first as
+    a partial result and the 24 best estimates are counted exactly within 1.5 s (12 rows are
+    listed). What each opponent knows is not computed here (``opponents_seconds=0``): the
+    "Who is close?" page has its own task."""
+    return shared_ranking(setup, events, room, cancel=task, on_estimate=task.publish)
+
+
+def _advice_job(setup, events, suggester, cards, cancel):
+    return cluedo.refute_advice(setup, events, suggester, cards, cancel=cancel)
+
+
+def hand_prompt(setup, post) -> str:
+    """What to ask while my own hand is not all entered: "Start with your hand: type “me has
+    rope” here, or right-click a card in your column (2 of 6 cards so far).", or "" when the posterior
+    ``post`` already places every card of my hand (or there is no "me", or no card of mine).
+    A fresh game's worksheet shows about 23 % in my own column until then, which reads as a
+    belief about my own cards."""
+    me = setup.me
+    if not me or me not in setup.players:
+        return ""
+    size = setup.hand_sizes[setup.players.index(me)]
+    if size <= 0:
+        return ""
+    held = sum(1 for c in setup.cards if post.probability(c, me) >= 1 - 1e-9)
+    if held >= size:
+        return ""
+    return (f"Start with your hand: type “me has rope” here, or right-click a card in your "
+            f"column ({held} of {size} cards so far).")

@@ -1,0 +1,509 @@
+"""The Inkognito tab: one paper-like answer worksheet per opponent (side by side), a belief
+panel per opponent (identity × build heat map with marginals, partner probability, θ when the
+deception model is on), the recommended next question, history and plots.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPoint, Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.games.inkognito.forms import QUESTION_LABELS, AnswerSheet, NewGameDialog, short_name
+from desktop.shell.appearance import tone_style
+from desktop.tabs.base import GameTab
+from desktop.tabs.wording import PLAIN, Wording
+from desktop.widgets.belief_plot import PALETTE, BeliefPlot
+from desktop.widgets.plain_text import esc
+from desktop.widgets.ranking import Column, RankingTable
+from desktop.widgets.side_panes import SidePanes
+from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView, format_probability
+from engines import inkognito
+from engines.core.errors import EngineError, SessionFormatError
+
+METHOD_LABELS = {"joint": "Joint (all opponents together)",
+                 "independent": "Independent (per opponent, as in Höhle's model)"}
+#: The methods in plain words (the technical names are the Details view's).
+METHOD_WORDS = {"joint": "All opponents together", "independent": "One opponent at a time"}
+
+
+_TITLES = ("lord", "lady", "madame", "madam", "colonel", "col.", "mr", "mrs", "miss", "dr")
+
+
+def _compact(name: str) -> str:
+    """A row label without a leading title ("Lord Fiddlebottom" -> "Fiddlebottom")."""
+    first, _, rest = name.partition(" ")
+    return rest if rest and first.lower() in _TITLES else name
+
+
+class BeliefCard(QWidget):
+    """One opponent's beliefs: heat map identity × build with marginals ("any ..."),
+    partner probability, θ summary.
+
+    Signals:
+        cellContextMenu(int item, int column, QPoint global_pos): right-click on the heat map
+            (the WorksheetView's signal, passed on).
+    """
+
+    cellContextMenu = Signal(int, int, QPoint)
+
+    def __init__(self, opponent: str, setup, parent=None):
+        super().__init__(parent)
+        self.opponent = opponent
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(2, 2, 2, 2)
+        self.title = QLabel(f"<b>{esc(opponent)}</b>")
+        self.title.setWordWrap(True)
+        lay.addWidget(self.title)
+        self.model = ProbabilityTableModel(
+            [("", [_compact(i) for i in setup.identities]), ("", ["any"])],
+            [b[:5] if len(b.split()) == 1 else short_name(b) for b in setup.builds] + ["any"],
+            tooltip=lambda r, c, p: f"Chance that {opponent} is {r}, {c}: {100 * p:.3g} %")
+        self.view = WorksheetView()
+        self.view.setModel(self.model)
+        self.view.verticalHeader().setDefaultSectionSize(21)
+        self.view.horizontalHeader().setMinimumSectionSize(32)
+        rows = self.model.rowCount()
+        self.view.setFixedHeight(self.view.horizontalHeader().sizeHint().height() + rows * 21
+                                 + 2 * self.view.frameWidth())
+        # scroll bars only when zoomed text no longer fits the card
+        self.view.setVerticalScrollBarPolicy(Qt.ScrollBarAsNeeded)
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarAsNeeded)
+        self.view.cellContextMenu.connect(self.cellContextMenu)
+        lay.addWidget(self.view)
+        self.partner = QLabel()
+        self.theta = QLabel()
+        tone_style(self.theta, "#4a148c")
+        # wrapped, so that three cards side by side (θ shown) never widen the window
+        for label in (self.partner, self.theta):
+            label.setWordWrap(True)
+        lay.addWidget(self.partner)
+        lay.addWidget(self.theta)
+        lay.addStretch(1)
+
+    def matrix(self):
+        """The heat map's matrix (5 × 5: identities × builds with the "any" marginals), or
+        None before a belief is shown."""
+        return self.model.matrix()
+
+    def show_belief(self, b, setup, wording: Wording = PLAIN) -> None:
+        j = np.asarray(b.joint, dtype=float)
+        m = np.full((5, 5), np.nan)
+        m[:4, :4] = j
+        m[:4, 4] = j.sum(1)
+        m[4, :4] = j.sum(0)
+        self.model.set_matrix(m)
+        top = max(b.identity, key=b.identity.get)
+        self.title.setText(f"<b>{esc(self.opponent)}</b> — most likely {esc(top)} "
+                           f"({format_probability(b.identity[top])})")
+        self.partner.setText(f"My partner ({esc(setup.partner_identity)}): "
+                             f"<b>{format_probability(b.partner)}</b>")
+        if b.theta is not None:
+            g, p = b.theta
+            c = np.cumsum(p)
+            lo, hi = g[np.searchsorted(c, 0.05)], g[min(np.searchsorted(c, 0.95), len(g) - 1)]
+            self.theta.setText(wording.pick(
+                f"Their lone card is the true one about {100 * b.theta_mean:.0f} % of the time "
+                f"(likely between {100 * lo:.0f} and {100 * hi:.0f} %)",
+                f"θ (lone-statement truth): mean {b.theta_mean:.2f}, 90% in [{lo:.2f}, {hi:.2f}]"))
+            self.theta.show()
+        else:
+            self.theta.hide()
+
+    def clear(self) -> None:
+        self.model.set_matrix(None)
+        self.partner.clear()
+
+
+#: The next-question ranking (rows: engines.inkognito.RankedQuestion).
+def question_columns(wording: Wording, top=lambda: None) -> tuple:
+    """The next-question ranking's columns: "Information" as a bar (``top()``: the best
+    question's bits, a full bar) by default, "Bits" in the Details view."""
+    return (
+        Column("Ask", lambda q: q.opponent),
+        Column("Question", lambda q: QUESTION_LABELS[q.question]),
+        Column("About", lambda q: q.asked),
+        Column(wording.pick("Information", "Bits"),
+               lambda q: wording.information(q.information_bits, top(), unit=False),
+               numeric=wording.details,
+               tooltip=lambda q: wording.pick(
+                   "How much the answer is expected to tell you about who is who: a full bar is "
+                   "the best question", f"{q.information_bits:.3f} bits expected")),
+    )
+
+
+QUESTION_COLUMNS = question_columns(PLAIN)
+
+
+class Tab(GameTab):
+    """Inkognito at the table: tick each opponent's answers on their worksheet; read who is who."""
+
+    GAME = "inkognito"
+
+    def log_plots(self) -> list:
+        return [self.plot, self.entropy_plot]
+
+    def make_plot(self) -> BeliefPlot:
+        return BeliefPlot("Each opponent's most likely identity: its probability",
+                          legend_at="bottom-right")    # the curves rise towards 1
+
+    def build_ui(self) -> None:
+        root = QVBoxLayout(self)
+        root.setContentsMargins(6, 6, 6, 6)
+        root.addLayout(self._build_model_bar())
+        root.addWidget(self.banner)
+        split = SidePanes()       # the side panes fold into tabs when the width is short
+        root.addWidget(split, 1)
+        split.addWidget(self._build_worksheets())
+        split.setStretchFactor(0, 3)
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(self._build_recommendation())
+        right.addWidget(self.history)
+        right.addWidget(self._build_plots())
+        right.setSizes([200, 200, 260])
+        split.add_pane(right, "Next question, History and plots", 1)
+        split.setSizes([1000, 340])
+        self._split = self.side_panes = split
+        self._split_done = False
+        # the ranking of questions is an advisor of the controller: one per moment shown
+        self.rec_runner = self.controller.add_advisor("recommend", _recommend_job_for)
+        self._shown_rec = None
+        self.sheets: dict[str, AnswerSheet] = {}
+        self.cards: dict[str, BeliefCard] = {}
+        self._built_for = None
+        self.reset_views()
+
+    def _build_model_bar(self) -> QHBoxLayout:
+        """The inference model, the deception switch and the status."""
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Model:"))
+        self.method = QComboBox()
+        for m in inkognito.METHODS:
+            self.method.addItem(METHOD_WORDS[m], m)
+        self.method.currentIndexChanged.connect(self.request_inference)
+        bar.addWidget(self.method)
+        self.deception = QCheckBox()
+        self.worded(self.deception.setText, "Opponents may mislead", "Deception model (θ)")
+        self.deception.setToolTip("Do they mislead? How often an opponent's true statement in a "
+                                  "player-question answer is the lone card of the other kind "
+                                  "(the model's θ), learned per opponent (Beta prior, integrated "
+                                  "on a grid)")
+        self.deception.toggled.connect(self._deception_toggled)
+        bar.addWidget(self.deception)
+        self.info = QLabel()
+        self.info.setWordWrap(True)
+        self.info.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+        bar.addWidget(self.info, 1)
+        return bar
+
+    def _build_worksheets(self) -> QSplitter:
+        """Room for each opponent's answer worksheet over their belief card (filled by
+        :meth:`reset_views`)."""
+        left = QSplitter(Qt.Orientation.Vertical)
+        self.sheets_box = QWidget()
+        self.sheets_layout = QHBoxLayout(self.sheets_box)
+        self.sheets_layout.setContentsMargins(0, 0, 0, 0)
+        left.addWidget(self.sheets_box)
+        self.cards_box = QWidget()
+        self.cards_layout = QHBoxLayout(self.cards_box)
+        self.cards_layout.setContentsMargins(0, 0, 0, 0)
+        left.addWidget(self.cards_box)
+        left.setSizes([300, 260])
+        return left
+
+    def _build_recommendation(self) -> QWidget:
+        """The next questions, ranked by expected information gain."""
+        rec = QWidget()
+        rl = QVBoxLayout(rec)
+        rl.setContentsMargins(0, 0, 0, 0)
+        title = QLabel()
+        self.worded(title.setText, "<b>Next question</b> (what each would tell you)",
+                    "<b>Next question</b> (expected information gain, bits)")
+        title.setWordWrap(True)
+        rl.addWidget(title)
+        self.rec_table = RankingTable(
+            question_columns(PLAIN, self._rec_top),
+            tooltip="Double-click: set that opponent's worksheet to this question")
+        self.rec_table.rowActivated.connect(self._use_recommendation)
+        rl.addWidget(self.rec_table, 1)
+        return rec
+
+    def _build_plots(self) -> QTabWidget:
+        """Top identity, entropy and θ plots."""
+        plots = QTabWidget()
+        plots.addTab(self.plot, "Top identity")
+        self.entropy_plot = BeliefPlot("Uncertainty about the deal", y_label="bits", y_range=None)
+        plots.addTab(self.entropy_plot, "Uncertainty")
+        theta_page = self._build_theta_page()
+        plots.addTab(theta_page, "Misleading")
+        self.worded(lambda t: plots.setTabText(plots.indexOf(self.entropy_plot), t),
+                    "Uncertainty", "Entropy")
+        self.worded(self.entropy_plot.set_y_label, "uncertainty", "bits")
+        self.worded(lambda t: plots.setTabText(plots.indexOf(theta_page), t),
+                    "Misleading", "θ (deception)")
+        return plots
+
+    def _build_theta_page(self) -> QWidget:
+        """Each opponent's θ posterior and "Remember θ for later games"."""
+        theta_box = QWidget()
+        tl = QVBoxLayout(theta_box)
+        tl.setContentsMargins(0, 0, 0, 0)
+        self.theta_note = QLabel()
+        self.theta_note.setWordWrap(True)
+        tl.addWidget(self.theta_note)
+        self.theta_plot = pg.PlotWidget()
+        self.theta_plot.setLabel("bottom", "θ")
+        self.theta_plot.setLabel("left", "posterior")
+        for side in ("left", "bottom"):   # plain numbers, no "x0.001" factor in the label
+            self.theta_plot.getAxis(side).enableAutoSIPrefix(False)
+        self.theta_plot.addLegend(offset=(-5, 5), labelTextSize="8pt")
+        self.theta_plot.setMouseEnabled(x=False, y=False)
+        self.theta_plot.hideButtons()
+        self.theta_plot.setMinimumHeight(120)   # fits the page under a two-line note at 150 % zoom
+        tl.addWidget(self.theta_plot, 1)
+        self.remember = QPushButton()
+        self.worded(self.remember.setText, "Remember how they mislead, for later games",
+                    "Remember θ for later games")
+        self.remember.clicked.connect(self._remember_theta)
+        tl.addWidget(self.remember)
+        return theta_box
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
+        """On first show, give the worksheets about two thirds of the width."""
+        super().showEvent(event)
+        if not self._split_done and self.width() > 0:
+            self._split_done = True
+            w = self._split.width()
+            self._split.setSizes([int(w * 0.68), w - int(w * 0.68)])
+
+    # -- setup-dependent views ---------------------------------------------------------
+    def reset_views(self) -> None:
+        setup = self.document.setup
+        key = (setup.identities, setup.builds, setup.opponents)
+        if key != self._built_for:
+            for w in list(self.sheets.values()) + list(self.cards.values()):
+                w.setParent(None)
+                w.deleteLater()
+            self.sheets, self.cards = {}, {}
+            for name in setup.opponents:
+                sheet = AnswerSheet(name, setup)
+                sheet.submitted.connect(self.submit_answer)
+                self.sheets_layout.addWidget(sheet, 1)
+                self.sheets[name] = sheet
+                card = BeliefCard(name, setup)
+                card.cellContextMenu.connect(functools.partial(self._belief_menu, name))
+                self.cards_layout.addWidget(card, 1)
+                self.cards[name] = card
+            self._built_for = key
+        else:
+            for s in self.sheets.values():
+                s.setup = setup
+        self.deception.blockSignals(True)
+        self.deception.setChecked(setup.deception.enabled)
+        self.deception.blockSignals(False)
+        self.rec_table.clear_rows()
+        self._fill_sheets()
+
+    def events_changed(self) -> None:
+        self._fill_sheets()
+
+    def _fill_sheets(self) -> None:
+        for name, sheet in self.sheets.items():
+            sheet.set_answers([e for e in self.document.events if e.opponent == name])
+
+    def inference_options(self) -> dict:
+        return {"method": self.method.currentData() or inkognito.METHODS[0]}
+
+    def _belief_menu(self, opponent: str, item: int, column: int, pos) -> None:
+        """Right-click on an opponent's heat map: Why? for the identity of the cell's row (its
+        "any" column is the identity's probability) and the build of its column (its "any"
+        row), the facts the engine explains (``{"opponent", "identity" | "build"}``)."""
+        setup = self.document.setup
+        card = self.cards.get(opponent)
+        m = None if card is None else card.matrix()
+        ni, nb = len(setup.identities), len(setup.builds)
+        menu = QMenu(self)
+        for kind, names, i, p in (("identity", setup.identities, item, (item, nb)),
+                                  ("build", setup.builds, column, (ni, column))):
+            if i >= len(names):
+                continue
+            name = names[i]
+            v = None if m is None else float(m[p])
+            decided = v is not None and (v <= CERTAIN_EPS or v >= 1 - CERTAIN_EPS)
+            label = (f"Why is {opponent} {'' if v >= 0.5 else 'not '}{name}?" if decided else
+                     f"Why? {opponent} as {name}")
+            self.add_why_action(menu, {"opponent": opponent, kind: name},
+                                f"{opponent} is {name}", decided, label)
+        if menu.actions():
+            self.why_chosen(self.exec_menu(menu, pos), pos)
+
+    # -- logging an answer --------------------------------------------------------------
+    @Slot(str)
+    def submit_answer(self, opponent: str) -> None:
+        """Build the pending answer of ``opponent``'s worksheet; refused with a message when
+        the form is invalid (wrong number of ticks)."""
+        sheet = self.sheets[opponent]
+        try:
+            ev = inkognito.event_from_json(sheet.event_json(), self.document.setup, "answer")
+        except SessionFormatError as exc:
+            self.warn("Cannot log this answer", exc.message)
+            return
+        self.log_checked(ev, logged=sheet.clear_pending)
+
+    def _deception_toggled(self, on: bool) -> None:
+        if not self.replace_setup("Deception model " + ("on" if on else "off"),
+                                  deception=dataclasses.replace(self.document.setup.deception,
+                                                                enabled=on)):
+            self.reset_views()   # the refused change is undone on screen too
+
+    # -- results ----------------------------------------------------------------------
+    def beliefs_views(self) -> list:
+        return [card.view for card in self.cards.values()]
+
+    def advice_views(self) -> list:
+        return [self.rec_table]
+
+    def show_posterior(self, post, k: int) -> None:
+        setup = self.document.setup
+        for name, b in post.opponents.items():
+            if name in self.cards:
+                self.cards[name].show_belief(b, setup, self.snapshot.wording)
+        when = "" if k == len(self.document.events) else f"<i>as after entry {k}</i> · "
+        worlds = (f"{post.worlds:,} possible "
+                  f"{'deals' if post.method == 'joint' else 'combinations'}")
+        if self.snapshot.wording.details:
+            model = "deception model (θ learned)" if post.deception else "indifferent opponents"
+            self.info.setText(f"{when}{METHOD_LABELS[post.method].split(' (')[0]} model, {model} · "
+                              f"{worlds} · entropy {post.entropy_bits:.2f} bits")
+        else:
+            model = ("opponents may mislead" if post.deception else
+                     "every answer they may give is taken as equally likely")
+            self.info.setText(f"{when}{worlds} · {model}")
+        self._show_theta(post)
+
+    def _show_theta(self, post) -> None:
+        if self.theta_plot.listDataItems():      # nothing to clear while θ is not learned
+            self.theta_plot.clear()
+        if not post.deception:
+            self.theta_note.setText("The deception model is off: every valid answer is "
+                                    "taken as equally likely (Höhle's model).")
+            self.remember.setEnabled(False)
+            return
+        self.theta_note.setText(self.snapshot.wording.pick(
+            "How often each opponent's true statement is their lone card of the other kind: "
+            "the higher a curve, the likelier that rate",
+            "Posterior of θ per opponent (prior: Beta "
+            f"{tuple(round(x, 2) for x in self.document.setup.deception.prior)})"))
+        self.remember.setEnabled(True)
+        for i, (name, b) in enumerate(post.opponents.items()):
+            g, p = b.theta
+            self.theta_plot.plot(g, p * len(g), pen=pg.mkPen(PALETTE[i % len(PALETTE)], width=2),
+                                 name=f"{name} (mean {b.theta_mean:.2f})")
+
+    def clear_beliefs(self) -> None:
+        for c in self.cards.values():
+            c.clear()
+        self.info.setText("no consistent deal")
+
+    def plot_series(self, timeline) -> dict:
+        names = self.document.setup.opponents
+        name = self.snapshot.wording.pick("how open the deal still is", "entropy (bits)")
+        self.entropy_plot.set_series({name: [p.entropy_bits
+                                                         for p in timeline.posteriors]})
+        return {f"{n}: top identity": [max(p.opponents[n].identity.values())
+                                       for p in timeline.posteriors] for n in names}
+
+    def status_text(self, post, seconds: float) -> str:
+        if not self.snapshot.wording.details:
+            return (f"Inkognito · {METHOD_WORDS[post.method]} · {seconds * 1000:.0f} ms · "
+                    f"{post.worlds:,} possible {'deals' if post.method == 'joint' else 'combinations'}")
+        return (f"Inkognito · {post.method} · {'deception' if post.deception else 'indifferent'}"
+                f" · {seconds * 1000:.0f} ms · {post.worlds} worlds")
+
+    def _rec_top(self):
+        return max((q.information_bits for q in self.rec_table.rows()), default=None)
+
+    def wording_changed(self, wording) -> None:
+        self.rec_table.set_columns(question_columns(wording, self._rec_top))
+        for i in range(self.method.count()):
+            m = self.method.itemData(i)
+            self.method.setItemText(i, wording.pick(METHOD_WORDS[m], METHOD_LABELS[m]))
+
+    def show_moment(self, snap) -> None:
+        """The ranking of questions of the moment shown (kept on screen while the next one
+        is computed; cleared while the log is impossible)."""
+        advice = snap.advice_for("recommend")
+        if snap.error is not None or (advice is not None and advice.error is not None):
+            self._shown_rec = None
+            self.rec_table.clear_rows()
+            return
+        if advice is None or advice.value is self._shown_rec:
+            return
+        self._shown_rec = advice.value
+        rows = advice.value.ranking
+        self.rec_table.set_rows(rows)
+        if rows:
+            self.rec_table.select_row(0)
+
+    def _use_recommendation(self, row: int) -> None:
+        ranked = self.rec_table.row_object(row)
+        opp, q, asked = ranked.opponent, ranked.question, ranked.asked
+        if opp in self.sheets:
+            self.sheets[opp].set_question(q, asked)
+            self.sheets[opp].focus_table()
+
+    def _remember_theta(self) -> None:
+        from desktop.storage.document import data_dir
+        post = self.timeline.latest if self.timeline else None
+        if post is None or not post.deception:
+            return
+        try:
+            store = inkognito.ProfileStore(data_dir()).load()
+            for name, b in post.opponents.items():
+                store.update(name, *b.theta)
+            store.save()
+        except (EngineError, OSError) as exc:
+            self.warn("Cannot save the profiles", str(exc))
+            return
+        self.statusMessage.emit(f"θ remembered for {', '.join(post.opponents)}")
+
+    # -- new game -------------------------------------------------------------------------
+    def new_game(self) -> bool:
+        dlg = NewGameDialog(self, self.document.setup)
+        try:
+            from desktop.storage.document import data_dir
+            store = inkognito.ProfileStore(data_dir()).load()
+            dlg.priors = {k: (v["a"], v["b"]) for k, v in store.profiles.items()}
+        except (EngineError, OSError):
+            pass
+        if dlg.exec() != QDialog.Accepted:
+            return False
+        self.reset_document(dlg.result_setup(), [])
+        return True
+
+
+def _recommend_job_for(setup, events: tuple, options: dict):
+    """The ranking's job for a moment (the controller's advisor "recommend"), with the
+    inference method of the tab."""
+    return functools.partial(_recommend_job, setup, events,
+                             options.get("method") or inkognito.METHODS[0])
+
+
+def _recommend_job(setup, events, method, cancel):
+    return inkognito.recommend(setup, events, method=method, cancel=cancel)

@@ -1,0 +1,890 @@
+"""The Spyfall tab: a claims worksheet (turns × locations; click the locations an answer
+fits, 0 → ½ → 1, or type the claim), public and private location beliefs as heat-map rows under
+the claims, the spy belief per player, plots of the spy belief and of the information gain per
+turn, the recommendation (what to claim, whom to accuse / which location to name), and the bot
+tournament simulator.
+
+At the table: a round timer (:class:`desktop.games.spyfall.round_timer.RoundTimer`), the turn order as
+Spyfall plays it (who asked whom: an ``ask`` event; the answerer asks next,
+:func:`engines.spyfall.model.next_turn`) and my own strike-out list of locations
+(:class:`desktop.games.spyfall.strikes.StrikeList`). The timer's length, the time left in the round
+and the struck locations are saved with the session in ``setup.table``, which the model never
+reads and which is not part of the setup's equality (no new belief timeline). The length and the
+strike-outs are undoable edits; the time left is not an edit: it is read from the timer whenever
+the session is written (``SessionDocument.setup_for_saving``), and a reopened session shows the
+timer paused where it was.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+import numpy as np
+from PySide6.QtCore import QModelIndex, QSize, Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.games.spyfall.forms import (
+    CLAIM_WEIGHT_HELP,
+    STRATEGY_LABELS,
+    NewGameDialog,
+    claim_error_text,
+    parse_claim_entry,
+)
+from desktop.games.spyfall.model import ClaimSheetModel, ClaimSheetView, SpyBeliefModel, SpyBeliefView, claim_text
+from desktop.games.spyfall.round_timer import RoundTimer
+from desktop.games.spyfall.simulation import SimulationPanel
+from desktop.games.spyfall.strikes import StrikeList
+from desktop.shell.appearance import muted_css, muted_style, tone, tone_style
+from desktop.table.zoom import scaled_size
+from desktop.tabs.base import GameTab
+from desktop.tabs.jobs import Priority
+from desktop.tabs.wording import DETAILS, PLAIN, Wording
+from desktop.widgets.belief_plot import BeliefPlot
+from desktop.widgets.fit_split import CappedText, FitSplitter
+from desktop.widgets.plain_text import esc
+from desktop.widgets.side_panes import SidePanes
+from desktop.widgets.vscroll import VerticalScroll
+from desktop.widgets.worksheet import format_probability
+from engines import spyfall
+from engines.core.errors import SessionFormatError
+from engines.spyfall.model import entry_claim_weight
+
+#: Undo merge key of the round timer's length (consecutive edits are one undo step).
+TIMER_MERGE_KEY = 2801
+METHOD_LABELS = {"exact": "Exact (factorised)", "enumeration": "Enumeration (scipy, reference)"}
+#: The methods in plain words (the technical names are the Details view's).
+METHOD_WORDS = {"exact": "Exact", "enumeration": "Exact, checked the slow way"}
+
+
+def reveal_words(lam: float) -> str:
+    """How much a player's claims give away (the reveal weight λ of the hide-reveal model) in a
+    player's words."""
+    if lam <= 0:
+        return "claims reveal nothing"
+    if lam < 0.2:
+        return "claims hint a little"
+    if lam < 0.5:
+        return "claims hint at the location"
+    return "claims point at the location"
+
+
+def plain_strategy(mix) -> str:
+    """An equilibrium mix in a player's words (the strategy's λ named by
+    :func:`reveal_words`; a mix: its most probable pure strategy, "mostly")."""
+    ms = sorted(mix, key=lambda m: -float(m.get("probability", 1.0)))
+    words = reveal_words(float(ms[0]["lambda"]))
+    words = words.replace("claims ", "", 1)
+    return words if len(ms) == 1 else f"mostly {words}"
+PUBLIC = "Public"
+#: Lines of the recommendation shown on a short Table page (the rest scrolls).
+ADVICE_SHORT_LINES = 2
+MINE_SPY = "Mine (as the spy)"
+
+
+def _recommend_job(setup, events, cancel):
+    return spyfall.recommend(setup, events, cancel=cancel)
+
+
+def _recommend_job_for(setup, events: tuple, _options: dict):
+    """The recommendation's job for a moment (the controller's advisor "recommend"); None
+    for an observer, who has no move."""
+    if setup.me is None:
+        return None
+    return functools.partial(_recommend_job, setup, events)
+
+
+def early_vote_threshold():
+    """The private spy belief at which the stored equilibrium's non-spies call the vote, or None
+    when the study file is missing or unreadable."""
+    from engines.spyfall import equilibrium
+
+    try:
+        return equilibrium.early_vote_threshold()
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def describe_strategy(mix) -> str:
+    """An equilibrium mix in words: ``"flat hide-reveal, λ = 0.05"`` for a pure strategy, else
+    each pure strategy with its probability (most probable first); λ = 0 is "pure noise"; a
+    strategy shown by the replication says in how many independent replications."""
+    def one(m):
+        label = STRATEGY_LABELS.get(m["strategy"], m["strategy"]).lower()
+        lam = float(m["lambda"])
+        text = f"{label}, λ = {lam:g}" + (" (pure noise: reveal nothing)" if lam == 0 else "")
+        if m.get("replicated"):
+            text += f" (the same in {m.get('seeds')} independent replications)"
+        elif m.get("replicated") is False:
+            text += " (one study, not replicated)"
+        return text
+    mix = list(mix)
+    if len(mix) == 1:
+        return one(mix[0])
+    return "; ".join(f"{one(m)} {format_probability(m['probability'])}" for m in mix)
+
+
+def _top(d: dict, k: int = 1) -> list:
+    return sorted(d.items(), key=lambda kv: -kv[1])[:k]
+
+
+def describe_mean_claim(claim: dict) -> str:
+    """A recommended claim in words: the locations that stand out (at most four, above 1.5 × the
+    median weight), then the level of the rest; "every location alike" for a flat claim and
+    "nearly every location alike" when no location stands out."""
+    values = np.array(list(claim.values()), float)
+    if values.size == 0 or np.ptp(values) < 1e-6:
+        return "every location alike"
+    median = float(np.median(values))
+    high = [(loc, p) for loc, p in _top(claim, len(claim)) if p > 1.5 * median][:4]
+    if not high:  # nothing stands out: a hiding claim
+        (loc, p), = _top(claim, 1)
+        return f"nearly every location alike (at most {loc} {format_probability(p)})"
+    names = {loc for loc, _ in high}
+    rest = [p for loc, p in claim.items() if loc not in names]
+    text = ", ".join(f"{loc} {format_probability(p)}" for loc, p in high)
+    if rest:
+        text += f"; every other location ≤ {format_probability(max(rest))}"
+    return text
+
+
+class Tab(GameTab):
+    """Spyfall at the table: log every player's claim, read exact beliefs about the location and
+    the spy, ask what to claim and whom to accuse, and simulate bot tournaments."""
+
+    GAME = "spyfall"
+
+    def make_plot(self) -> BeliefPlot:
+        plot = BeliefPlot("Public spy belief of each player")
+        plot.legend.setOffset((5, 5))  # top left: every line starts at 1/s, the leader ends high
+        return plot
+
+    # -- layout --------------------------------------------------------------------------------
+    def build_ui(self) -> None:
+        root = QVBoxLayout(self)
+        root.setContentsMargins(6, 6, 6, 6)
+        root.addLayout(self._build_role_bar())
+        root.addWidget(self._build_timer())
+        root.addWidget(self.banner)
+        self.pages = QTabWidget()
+        root.addWidget(self.pages, 1)
+        self.pages.addTab(self._build_table_page(), "Table")
+        # the recommendation is an advisor of the controller: one per moment shown
+        self.rec_runner = self.controller.add_advisor("recommend", _recommend_job_for)
+        self.simulation = SimulationPanel(self.make_runner("simulate", priority=Priority.BACKGROUND))
+        self.pages.addTab(self.simulation, "Simulation")
+        self.reset_views()
+
+    def _build_role_bar(self) -> QHBoxLayout:
+        """My role, the inference method and New game."""
+        bar = QHBoxLayout()
+        self.role_label = QLabel()
+        self.role_label.setWordWrap(True)   # a long model line wraps, never widens the window
+        self.role_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+        self.role_label.setTextFormat(Qt.RichText)
+        bar.addWidget(self.role_label, 1)
+        bar.addWidget(QLabel("Method:"))
+        self.method = QComboBox()
+        for m in spyfall.METHODS:
+            self.method.addItem(METHOD_WORDS.get(m, m), m)
+        self.method.currentIndexChanged.connect(self.request_inference)
+        bar.addWidget(self.method)
+        self.new_button = QPushButton("New game…")
+        self.new_button.setToolTip("Players, my card, locations and the model (Ctrl+N)")
+        self.new_button.clicked.connect(self.new_game)
+        bar.addWidget(self.new_button)
+        return bar
+
+    def _build_timer(self) -> RoundTimer:
+        """The round timer; its length and the time left are saved with the session
+        (``setup.table``); a reopened session restores it paused."""
+        aids = self.document.setup.table
+        self.timer = RoundTimer(aids.round_seconds)
+        self.timer.restore(aids.round_seconds, aids.timer_left)
+        self.timer.lengthEdited.connect(self._timer_length_edited)
+        self.document.setup_for_saving = self._setup_with_timer
+        self.document.documentReset.connect(self._restore_timer)
+        return self.timer
+
+    def _setup_with_timer(self, setup):
+        """``setup`` with the timer's time left as it is now (what a session file keeps)."""
+        t = self.timer
+        left = None if t.fresh else round(min(t.remaining(), setup.table.round_seconds), 1)
+        aids = dataclasses.replace(setup.table, timer_left=left, timer_paused=not t.running)
+        return dataclasses.replace(setup, table=aids)
+
+    def _restore_timer(self) -> None:
+        """New game / Open: the timer as the session saved it, paused (a new game: a full
+        round, stopped)."""
+        aids = self.document.setup.table
+        self.timer.restore(aids.round_seconds, aids.timer_left)
+
+    def _build_table_page(self) -> QWidget:
+        """The Table page: the claim worksheet and its entry line over the beliefs, plots and
+        history."""
+        page = QWidget()
+        pl = QVBoxLayout(page)
+        pl.setContentsMargins(0, 4, 0, 0)
+        # the sheet's pane gets the height its rows need on a short page (1280×800 at 150 %),
+        # the beliefs row at least two lines, scrolling (desktop.widgets.fit_split)
+        vsplit = FitSplitter(self._sheet_pane_height, rest_lines=2, short_changed=self._page_short)
+        pl.addWidget(vsplit, 1)
+        top = QWidget()
+        tl = QVBoxLayout(top)
+        tl.setContentsMargins(0, 0, 0, 0)
+        tl.addWidget(self._build_sheet(), 1)
+        tl.addLayout(self._build_ask_row())
+        tl.addLayout(self._build_entry_row())
+        self.advice = QLabel()
+        self.advice.setTextFormat(Qt.RichText)
+        tone_style(self.advice, "#0d47a1")
+        self.advice_box = CappedText(self.advice)
+        tl.addWidget(self.advice_box)
+        self._sheet_pane = top
+        vsplit.addWidget(top)
+        # the beliefs row scrolls as a whole when the page is too short for its plots' minimum
+        vsplit.addWidget(VerticalScroll(self._build_beliefs_row()))
+        # the sheet first (5:3, was 3:2): on 1280×800 its names and the ▶ row fit over the
+        # beliefs row, which keeps room for a plot's wrapped legend on 1280×720
+        vsplit.setSizes([500, 300])
+        vsplit.setStretchFactor(0, 5)
+        vsplit.setStretchFactor(1, 3)
+        self.table_split = vsplit
+        self.sheet_model.modelReset.connect(vsplit.refit)   # a new table: other names, rows
+        return page
+
+    def _sheet_pane_height(self) -> tuple[int, int]:
+        """The heights in pixels ``(least, whole)`` the Table page's top pane asks of its
+        splitter: the claim sheet's rows down to the ▶ row and the latest claims under
+        elided / whole names (:meth:`ClaimSheetView.wanted_height`), the question and claim
+        rows and two lines of the advice (more of it takes room from the names, which are
+        elided first)."""
+        lay = self._sheet_pane.layout()
+        need, shown = 0, 0
+        for i in range(lay.count()):
+            item = lay.itemAt(i)
+            if item.widget() is self.sheet:
+                continue
+            if item.widget() is self.advice_box:   # the same whatever the advice says
+                need += ADVICE_SHORT_LINES * self.advice.fontMetrics().lineSpacing()
+            else:
+                need += item.sizeHint().height()
+            shown += 1
+        rest = need + max(0, lay.spacing()) * shown
+        return rest + self.sheet.wanted_height(False), rest + self.sheet.wanted_height(True)
+
+    def _page_short(self, short: bool) -> None:
+        """A short page: the advice shows two lines and scrolls, so the sheet keeps its rows."""
+        self.advice_box.set_max_lines(ADVICE_SHORT_LINES if short else None)
+
+    def _build_sheet(self) -> ClaimSheetView:
+        """The claim worksheet: a row per claim and the pending ▶ row, a column per location."""
+        self.sheet_model = ClaimSheetModel(self)
+        self.sheet = ClaimSheetView()
+        self.sheet.setAccessibleName("Claims: the locations each claim fits")
+        self.sheet.setModel(self.sheet_model)
+        self.sheet.setToolTip("Click the locations the answer fits on the ▶ row (0 → ½ → 1), pick "
+                              "the speaker, then Log claim (Enter). Click a turn to see the beliefs then.")
+        self.sheet.clicked.connect(self._cell_clicked)
+        # the second click of a quick double click arrives as a double click: it counts too
+        self.sheet.doubleClicked.connect(self._cell_clicked)
+        self.sheet.spacePressed.connect(self._cell_clicked)
+        self.sheet.enterPressed.connect(self.submit_claim)
+        self.sheet.columnHeaderClicked.connect(self._column_clicked)
+        self.sheet.rowHeaderClicked.connect(self._row_clicked)
+        return self.sheet
+
+    def _build_entry_row(self) -> QHBoxLayout:
+        """Speaker, the typed claim, its weight, Log claim and Clear."""
+        entry = QHBoxLayout()
+        entry.addWidget(QLabel("Speaker:"))
+        self.speaker = QComboBox()
+        self.speaker.setToolTip("Who answered (default: the next player in the seating order)")
+        self.speaker.currentIndexChanged.connect(self._speaker_changed)
+        entry.addWidget(self.speaker)
+        entry.addWidget(QLabel("Claim:"))
+        self.claim_edit = QLineEdit()
+        self.claim_edit.setPlaceholderText("click the ▶ row, or type e.g. Beach:1, Casino:0.5")
+        self.claim_edit.setToolTip(
+            "Location:weight pairs separated by commas (a name alone weighs 1), or one weight per "
+            "location in order.\nHow much the claim counts: a claim on the worksheet grid (weights "
+            "0, ½ and 1 only, clicked or typed) gets the speaker's w from the New game dialog; a "
+            "claim typed with exact numbers (Beach: 0.62) gets w = 1; w=0.3 in the text sets "
+            "the claim's own w.")
+        self.claim_edit.textEdited.connect(self._claim_typed)
+        self.claim_edit.returnPressed.connect(self.submit_claim)
+        entry.addWidget(self.claim_edit, 1)
+        self.weight_label = QLabel()
+        self.weight_label.setToolTip(CLAIM_WEIGHT_HELP)
+        muted_style(self.weight_label)
+        entry.addWidget(self.weight_label)
+        self.log_button = QPushButton("Log claim")
+        self.log_button.setDefault(True)
+        self.log_button.setToolTip("Enter")
+        self.log_button.clicked.connect(self.submit_claim)
+        entry.addWidget(self.log_button)
+        self.clear_button = QPushButton("Clear")
+        self.clear_button.clicked.connect(self.clear_pending)
+        entry.addWidget(self.clear_button)
+        return entry
+
+    def _build_ask_row(self) -> QHBoxLayout:
+        """Who asks whom (Spyfall's turn order: the answerer asks next); ``Bob asks Cy`` in
+        quick entry does the same."""
+        row = QHBoxLayout()
+        self.turn_label = QLabel()
+        self.turn_label.setTextFormat(Qt.RichText)
+        self.turn_label.setWordWrap(True)      # a narrow or zoomed window: two lines
+        row.addWidget(self.turn_label, 1)
+        self.asker = QComboBox()
+        self.asker.setToolTip("Who asks the question (the last answerer, by the rules)")
+        row.addWidget(self.asker)
+        row.addWidget(QLabel("asks"))
+        self.answerer = QComboBox()
+        self.answerer.setToolTip("Who is asked: their answer is the next claim")
+        row.addWidget(self.answerer)
+        self.ask_button = QPushButton("Log question")
+        self.ask_button.setToolTip("Log who asked whom (quick entry: “Bob asks Cy”); the "
+                                   "beliefs do not change, the next claim's speaker does")
+        self.ask_button.clicked.connect(self.submit_ask)
+        row.addWidget(self.ask_button)
+        return row
+
+    def _build_beliefs_row(self) -> QSplitter:
+        """Who is the spy, the belief and information-gain plots, the history."""
+        bottom = SidePanes()      # the side panes fold into tabs when the width is short
+        # as tall as every player's row needs (the page's splitter makes that room; on a short
+        # page the beliefs row scrolls as a whole, desktop.widgets.fit_split)
+        bottom.addWidget(self._build_spy_box())
+        self.strikes = StrikeList()
+        self.strikes.struckChanged.connect(self._struck_changed)
+        bottom.add_pane(self.strikes, "My list", 1)
+        bottom.add_pane(self.plot, "Beliefs", 1)
+        self.ig_plot = BeliefPlot("What each claim told", y_label="bits", y_range=None)
+        bottom.add_pane(self.ig_plot, "What claims told", 1)
+        self.worded(self.ig_plot.set_y_label, "information", "bits")
+        bottom.add_pane(self.history, "History", 1)
+        bottom.setSizes([300, 160, 320, 320, 340])
+        self.side_panes = bottom
+        return bottom
+
+    def _build_spy_box(self) -> QWidget:
+        """Each player's probability of being the spy, and the summary under it."""
+        spy_box = _WrappedBox()
+        sl = QVBoxLayout(spy_box)
+        sl.setContentsMargins(0, 0, 0, 0)
+        self.spy_title = QLabel("<b>Who is the spy?</b>")
+        self.spy_title.setWordWrap(True)
+        sl.addWidget(self.spy_title)
+        self.spy_model = SpyBeliefModel(self)
+        self.spy_view = SpyBeliefView()
+        self.spy_view.setModel(self.spy_model)
+        scaled_size(self.spy_view.verticalHeader(), min_width=60)
+        # every player's row (SpyBeliefView.minimumSizeHint), the summary right under them
+        self.spy_view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        sl.addWidget(self.spy_view)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setTextFormat(Qt.RichText)
+        sl.addWidget(self.summary)
+        sl.addStretch(1)
+        return spy_box
+
+    # -- setup-dependent views -------------------------------------------------------------------
+    def _belief_labels(self) -> list[str]:
+        setup = self.document.setup
+        return [PUBLIC] + ([MINE_SPY] if setup.me is not None and setup.i_am_spy else [])
+
+    def log_plots(self) -> list:
+        return [self.plot, self.ig_plot]
+
+    def reset_views(self) -> None:
+        setup = self.document.setup
+        self._fill_sheet(keep_beliefs=False)
+        self.sheet_model.set_pending(np.zeros(setup.n_locations))
+        cols = [PUBLIC] + (["Mine"] if setup.me is not None else []) + ["w/o own"]
+        self.spy_model.set_players(setup.players, setup.me, cols)
+        for combo in (self.speaker, self.asker, self.answerer):
+            combo.blockSignals(True)
+            combo.clear()
+            for p in setup.players:
+                combo.addItem(("★ " if p == setup.me else "") + p, p)
+            combo.blockSignals(False)
+        self._default_speaker()
+        self._shown_setup = setup
+        self._show_table_aids()
+        self.claim_edit.clear()
+        self.advice.clear()
+        self.summary.clear()
+        self.role_label.setText(self._role_text())
+        self.simulation.set_table(setup)
+
+    def _role_text(self) -> str:
+        s = self.document.setup
+        where = spyfall.editions().get(s.edition, {}).get("title", "custom list") if s.edition else "custom list"
+        if s.me is None:
+            who = "Observer (no card)"
+        elif s.i_am_spy:
+            who = f"<b>{esc(s.me)}</b> · my card: <b style='color:{tone('#b71c1c')}'>SPY</b>"
+        else:
+            who = f"<b>{esc(s.me)}</b> · my card: <b>{esc(s.my_location)}</b>"
+        differ = any(m != spyfall.PlayerModel(beta=s.beta, lam=s.lam, strategy=s.strategy,
+                                              claim_weight=s.claim_weight) for m in s.models)
+        if self.snapshot.wording.details:
+            model = (f"β = {s.beta:g}, λ = {s.lam:g}, w = {s.claim_weight:g}, "
+                     f"{STRATEGY_LABELS.get(s.strategy, s.strategy).lower()}")
+        else:
+            model = (f"{reveal_words(s.lam)}" if s.strategy != "joker" else "random claims")
+        if differ:
+            model += " (some players differ)"
+        return (f"{who} · {len(s.players)} players · {where}, {s.n_locations} locations · "
+                f"{s.rounds} rounds · model: {model}")
+
+    def _fill_sheet(self, keep_beliefs: bool = True) -> None:
+        doc = self.document
+        old = self.sheet_model.beliefs() if keep_beliefs else None
+        labels = self._belief_labels()
+        # the sheet shows the claims; an ask shows as the next claim's "← asker"
+        self._claim_events = []
+        claims = []
+        asked_by = None
+        for i, e in enumerate(doc.events):
+            if isinstance(e, spyfall.Ask):
+                asked_by = e
+                continue
+            self._claim_events.append(i)
+            label = e.player
+            if asked_by is not None and asked_by.answerer == e.player:
+                label = f"{e.player} ← {asked_by.asker}"
+            claims.append((label, e.weights))
+            asked_by = None
+        self.sheet_model.set_sheet(doc.setup.locations, claims, labels)
+        self.sheet_model.set_struck(doc.setup.table.struck)
+        if old is not None and old.shape == (len(labels), doc.setup.n_locations):
+            self.sheet_model.set_beliefs(old)
+        self.sheet_model.set_speaker(self.speaker.currentData() or "")
+
+    def inference_options(self) -> dict:
+        return {"method": self.method.currentData() or spyfall.METHODS[0]}
+
+    # -- document ------------------------------------------------------------------------------
+    def events_changed(self) -> None:
+        self._fill_sheet()
+        self._default_speaker()
+        pending = self.sheet_model.row_of_item(self.sheet_model.pending_item)
+        if pending >= 0:
+            self.sheet.scrollTo(self.sheet_model.index(pending, 0))
+
+    def next_speaker(self) -> str:
+        """Who claims next: the player just asked (:func:`engines.spyfall.model.next_turn`);
+        without a question logged, the player after the last speaker in the seating order (the
+        first player at the start)."""
+        setup = self.document.setup
+        turn = spyfall.next_turn(setup, self.document.events)
+        if turn["answerer"] is not None:
+            return turn["answerer"]
+        claims = spyfall.claims_only(self.document.events)
+        if not claims:
+            return setup.players[0]
+        last = setup.players.index(claims[-1].player)
+        return setup.players[(last + 1) % len(setup.players)]
+
+    def next_asker(self) -> str:
+        """Who asks next: the last answerer (the rules), else the first player."""
+        setup = self.document.setup
+        turn = spyfall.next_turn(setup, self.document.events)
+        if turn["asker"] is not None:
+            return turn["asker"]
+        claims = spyfall.claims_only(self.document.events)
+        return claims[-1].player if claims else setup.players[0]
+
+    def turn_text(self) -> str:
+        """The turn order in words for the line above the claim entry."""
+        turn = spyfall.next_turn(self.document.setup, self.document.events)
+        if turn["after"] == "ask":
+            ask = self.document.events[-1]
+            return (f"<b>{esc(ask.answerer)}</b> answers {esc(ask.asker)}'s question; then "
+                    f"{esc(ask.answerer)} asks the next one.")
+        if turn["asker"] is not None:
+            return f"<b>{esc(turn['asker'])}</b> asks next."
+        return "Turn order: log who asks whom (“Bob asks Cy”), or just the claims."
+
+    def _default_speaker(self) -> None:
+        i = self.speaker.findData(self.next_speaker())
+        if i >= 0:
+            self.speaker.setCurrentIndex(i)
+        self.sheet_model.set_speaker(self.speaker.currentData() or "")
+        self._show_claim_weight()
+        if hasattr(self, "asker"):
+            asker = self.next_asker()
+            self.asker.setCurrentIndex(max(0, self.asker.findData(asker)))
+            players = self.document.setup.players
+            nxt = players[(players.index(asker) + 1) % len(players)]
+            self.answerer.setCurrentIndex(max(0, self.answerer.findData(nxt)))
+            self.turn_label.setText(self.turn_text())
+
+    def _speaker_changed(self, *_a) -> None:
+        self.sheet_model.set_speaker(self.speaker.currentData() or "")
+        self._show_claim_weight()
+
+    def _show_claim_weight(self, weights=None, explicit=None) -> None:
+        """Say next to the claim field how much the pending claim will count (the rule of
+        :func:`engines.spyfall.model.entry_claim_weight`)."""
+        if not hasattr(self, "weight_label"):
+            return
+        setup = self.document.setup
+        if weights is None:
+            weights = self.sheet_model.pending_weights()
+        weights = np.asarray(weights, float)
+        player = self.speaker.currentData()
+        own = (setup.models[setup.players.index(player)].claim_weight
+               if player in setup.players else setup.claim_weight)
+        w = self.snapshot.wording.pick("weight ", "w = ")
+        if not weights.size or not weights.max() > 0:
+            self.weight_label.setText(f"{w}{own:g}")
+            return
+        cw = entry_claim_weight(weights, explicit)
+        if explicit is not None:
+            self.weight_label.setText(f"{w}{cw:g} (typed)" if isinstance(cw, float) else f"{w}?")
+        elif cw is None:
+            self.weight_label.setText(f"{w}{own:g} (grid)")
+        else:
+            self.weight_label.setText(f"{w}{cw:g} (exact numbers)")
+
+    # -- claim entry -----------------------------------------------------------------------------
+    def _cell_clicked(self, index: QModelIndex) -> None:
+        if not index.isValid():
+            return
+        row = index.row()
+        if self.sheet_model.is_pending_row(row):
+            self.cycle_pending(index.column())
+        else:
+            turn = self.sheet_model.claim_of_row(row)
+            if turn >= 0:
+                self.history.select_entry(self._claim_events[turn] + 1)
+
+    def _column_clicked(self, column: int) -> None:
+        self.cycle_pending(column)
+
+    def _row_clicked(self, item: int) -> None:
+        turn = self.sheet_model.turn_of_item(item)
+        if turn >= 0:
+            self.history.select_entry(self._claim_events[turn] + 1)
+
+    def cycle_pending(self, column: int) -> None:
+        """One click on the pending claim's cell for location ``column`` (0 → ½ → 1 → 0)."""
+        if not 0 <= column < self.document.setup.n_locations:
+            return
+        self.sheet_model.cycle(column)
+        self.claim_edit.setText(claim_text(self.document.setup.locations, self.sheet_model.pending_weights()))
+        self.claim_edit.setStyleSheet("")
+        self._show_claim_weight()
+
+    def _claim_typed(self, text: str) -> None:
+        """Mirror a typed claim on the pending row while it parses; mark it when it does not."""
+        setup = self.document.setup
+        try:
+            claim, explicit = parse_claim_entry(text, setup)
+            obj = {"type": "claim", "player": setup.players[0], "claim": claim}
+            if explicit is not None:
+                obj["claim_weight"] = explicit
+            ev = spyfall.event_from_json(obj, setup, "claim")
+        except SessionFormatError:
+            # a light band with dark text in either scheme (light text on it would not read)
+            self.claim_edit.setStyleSheet("background:#fff3e0; color:#212121" if text.strip() else "")
+            if not text.strip():
+                self.sheet_model.set_pending(np.zeros(setup.n_locations))
+            self._show_claim_weight()
+            return
+        self.claim_edit.setStyleSheet("")
+        self.sheet_model.set_pending(ev.weights)
+        self._show_claim_weight(ev.weights, ev.claim_weight)
+
+    def clear_pending(self) -> None:
+        """Forget the claim being entered."""
+        self.sheet_model.set_pending(np.zeros(self.document.setup.n_locations))
+        self.claim_edit.clear()
+        self.claim_edit.setStyleSheet("")
+        self._show_claim_weight()
+
+    def build_claim(self):
+        """The claim event of the form (speaker + the typed or clicked weights), with the claim
+        weight of :func:`engines.spyfall.model.entry_claim_weight`: a claim on the worksheet grid
+        (clicked, or typed with weights 0, ½, 1) has no ``claim_weight`` — the speaker's w from
+        the setup applies; a claim typed with exact numbers is logged with ``claim_weight`` 1;
+        a typed ``w=…`` sets its own.
+
+        Raises:
+            SessionFormatError: the claim does not parse or the engine refuses it.
+        """
+        setup = self.document.setup
+        text = self.claim_edit.text()
+        explicit = None
+        if text.strip():
+            claim, explicit = parse_claim_entry(text, setup)
+        else:
+            claim = {loc: float(w) for loc, w in zip(setup.locations, self.sheet_model.pending_weights()) if w > 0}
+        obj = {"type": "claim", "player": self.speaker.currentData(), "claim": claim}
+        if explicit is not None:
+            obj["claim_weight"] = explicit
+        ev = spyfall.event_from_json(obj, setup, "claim")
+        cw = entry_claim_weight(ev.weights, ev.claim_weight)
+        if cw is not None and cw != ev.claim_weight:
+            obj["claim_weight"] = cw
+            ev = spyfall.event_from_json(obj, setup, "claim")
+        return ev
+
+    def submit_ask(self) -> bool:
+        """Log who asks whom (the ask row); the engine refuses a player asking themselves."""
+        obj = {"type": "ask", "asker": self.asker.currentData(),
+               "answerer": self.answerer.currentData()}
+        try:
+            ev = spyfall.event_from_json(obj, self.document.setup, "ask")
+        except SessionFormatError as exc:
+            self.warn("Cannot log this question", exc.message)
+            return False
+        self.log_checked(ev)
+        return True
+
+    # -- table aids: the round timer and my strike-out list (never read by the model) ----------
+    def _show_table_aids(self) -> None:
+        setup = self.document.setup
+        self.timer.set_length(setup.table.round_seconds)
+        if list(getattr(self.strikes, "_locations", [])) != list(setup.locations):
+            self.strikes.set_locations(setup.locations, setup.table.struck)
+        else:
+            self.strikes.set_struck(setup.table.struck)
+        self.sheet_model.set_struck(setup.table.struck)
+
+    def _replace_table_aids(self, text: str, merge_key: int = -1, **changes) -> None:
+        aids = dataclasses.replace(self.document.setup.table, **changes)
+        self.replace_setup(text, merge_key, table=aids)
+
+    def _timer_length_edited(self, seconds: int) -> None:
+        self._replace_table_aids("Change the round timer", TIMER_MERGE_KEY, round_seconds=seconds)
+
+    def _struck_changed(self, struck: tuple) -> None:
+        old = set(self.document.setup.table.struck)
+        new = set(struck)
+        changed = sorted((old ^ new), key=self.document.setup.locations.index)
+        verb = "Strike out" if new - old else "Restore"
+        self._replace_table_aids(f"{verb} {', '.join(changed)}" if changed else "My list",
+                                 struck=tuple(struck))
+
+    def setup_changed(self) -> None:
+        """A change of my table aids alone (the rest of the setup is the same) updates the timer
+        and the list; any other change rebuilds the views."""
+        setup = self.document.setup
+        shown = getattr(self, "_shown_setup", None)
+        if shown is not None and dataclasses.replace(shown, table=setup.table) == setup:
+            self._shown_setup = setup
+            self._show_table_aids()
+            return
+        self.reset_views()
+
+    def submit_claim(self) -> bool:
+        """Log the pending claim (Enter / "Log claim"); a bad claim gets the engine's message."""
+        try:
+            ev = self.build_claim()
+        except SessionFormatError as exc:
+            self.warn("Cannot log this claim", claim_error_text(exc))
+            return False
+        self.log_checked(ev, logged=self.clear_pending)
+        return True
+
+    # -- results ---------------------------------------------------------------------------------
+    def beliefs_views(self) -> list:
+        return [self.sheet]
+
+    def advice_views(self) -> list:
+        return [self.advice]
+
+    def show_posterior(self, post, k: int) -> None:
+        setup = self.document.setup
+        rows = [np.array([post.location[loc] for loc in setup.locations])]
+        if setup.me is not None and setup.i_am_spy:
+            rows.append(np.array([post.private_location[loc] for loc in setup.locations]))
+        self.sheet_model.set_beliefs(np.array(rows))
+        cols = [np.array([post.spy[p] for p in setup.players])]
+        if setup.me is not None:
+            cols.append(np.array([post.private_spy[p] for p in setup.players]))
+        cols.append(np.clip(np.diag(post.loo_spy), 0.0, 1.0))
+        self.spy_model.set_matrix(np.column_stack(cols))
+        wording = self.snapshot.wording
+        self.spy_model.set_contributions(post.contribution_bits, wording)
+        live = k == len(self.document.events)
+        (loc, pl), = _top(post.location)
+        (spy, ps), = _top(post.spy)
+        # the moment named as every tab names it (an entry may be an "ask" as well as a claim)
+        text = "" if live else f"<i>as after entry {k} of {len(self.document.events)}</i> · "
+        text += (f"Public: location <b>{esc(loc)}</b> {format_probability(pl)}, "
+                 f"spy <b>{esc(spy)}</b> {format_probability(ps)}")
+        if setup.me is not None and not setup.i_am_spy:
+            (mspy, mp), = _top(post.private_spy)
+            text += f" · I suspect <b>{esc(mspy)}</b> {format_probability(mp)}"
+        elif setup.i_am_spy:
+            (mloc, mp), = _top(post.private_location)
+            text += f" · I think it is <b>{esc(mloc)}</b> {format_probability(mp)}"
+        if wording.details:
+            ig = post.aggregate_information_gain_bits
+            text += f" · the claims told the public {ig:.2f} bits about the location"
+        self.summary.setText(text)
+        self.spy_title.setText(f"<b>Who is the spy?</b> <span style='{muted_css()}'>"
+                               + wording.pick("(▮: how much each player's claims gave away "
+                                              "about the location)",
+                                              "(bits: what each player's claims told about the "
+                                              "location)") + "</span>")
+
+    def clear_beliefs(self) -> None:
+        self.sheet_model.set_beliefs(None)
+        self.spy_model.set_matrix(None)
+        self.summary.setText("no belief can be computed")
+
+    def plot_series(self, timeline) -> dict:
+        post = timeline.latest
+        setup = self.document.setup
+        series = {p: [None if s is None else s[f"spy:{p}"] for s in timeline.summaries]
+                  for p in setup.players}
+        gap = [None]
+        ig = {"location (public)": gap + [float(x) for x in post.information_gain_bits],
+              "spy (public)": gap + [float(x) for x in post.spy_information_gain_bits]}
+        if setup.me is not None:
+            what = "location" if setup.i_am_spy else "spy"
+            ig[f"{what} (mine)"] = gap + [float(x) for x in post.private_information_gain_bits]
+        self.ig_plot.set_series(ig)
+        return series
+
+    def status_text(self, post, seconds: float) -> str:
+        (loc, pl), = _top(post.location)
+        (spy, ps), = _top(post.spy)
+        method = self.snapshot.wording.pick(METHOD_WORDS.get(post.method, post.method),
+                                            METHOD_LABELS.get(post.method, post.method))
+        return (f"Spyfall · {method} · {seconds * 1000:.0f} ms · "
+                f"{len(post.speakers)} claims · public: {loc} {format_probability(pl)}, "
+                f"spy {spy} {format_probability(ps)}")
+
+    # -- recommendation --------------------------------------------------------------------------
+    def wording_changed(self, wording) -> None:
+        for i in range(self.method.count()):
+            m = self.method.itemData(i)
+            self.method.setItemText(i, wording.pick(METHOD_WORDS.get(m, m), METHOD_LABELS.get(m, m)))
+        self.role_label.setText(self._role_text())
+        self._show_claim_weight()
+
+    def show_moment(self, snap) -> None:
+        """The recommendation of the moment shown (named "as after entry k" for a past one);
+        the information-gain plot's marker."""
+        self.ig_plot.set_marker(None if snap.selected < 0 else snap.k)
+        if self.document.setup.me is None:
+            self.advice.setText("Observer: no card, so no move to recommend.")
+            return
+        advice = snap.advice_for("recommend")
+        if snap.error is not None:
+            self.advice.clear()
+        elif advice is None:
+            return          # the previous one stays (greyed with the beliefs) until it comes
+        elif advice.error is not None:
+            exc = advice.error
+            self.advice.setText(f"No recommendation: {esc(getattr(exc, 'message', exc))}")
+        else:
+            scope = "" if snap.live else f"<i>{snap.scope()}</i> · "
+            self.advice.setText(scope + self.recommendation_text(advice.value, snap.wording))
+            self.advice.setToolTip(self.recommendation_details(advice.value, snap.wording))
+
+    def recommendation_text(self, rec, wording: Wording = PLAIN) -> str:
+        """The recommendation line (rich text) for :func:`engines.spyfall.recommend`'s answer:
+        my side's equilibrium strategy (``rec.strategy``) and the mean claim it makes now; as a
+        non-spy whom to accuse and whether to call the early vote now (``rec.call_vote``) or at
+        which belief; as the spy the location to name."""
+        setup = self.document.setup
+        side = "the spy" if setup.i_am_spy else "non-spies"
+        claim = describe_mean_claim(rec.claim)
+        if rec.strategy and wording.details:
+            text = (f"<b>Play {describe_strategy(rec.strategy)}</b> (the equilibrium for {side}) · "
+                    f"<b>Your claim</b> on average: {claim}")
+        elif rec.strategy:
+            text = (f"<b>Claim so that you {plain_strategy(rec.strategy)}</b> (the best play for "
+                    f"{side}) · <b>Your claim</b> on average: {claim}")
+        else:  # no strategy shown across replications: the claim follows my own model
+            own = setup.models[setup.me_index]
+            if wording.details:
+                text = (f"<b>Your claim</b> ({STRATEGY_LABELS.get(own.strategy, own.strategy).lower()}, "
+                        f"λ = {own.lam:g}, on average): {claim}")
+            else:
+                text = f"<b>Your claim</b> on average: {claim}"
+            if rec.equilibrium:   # the study's details one hover away (recommendation_details)
+                text += " · <i>no single best way to claim (hover for why)</i>"
+        if rec.accuse is not None:
+            p = format_probability(rec.accuse_probability)
+            threshold = early_vote_threshold()
+            if rec.call_vote:
+                text += (f" · <b style='color:{tone('#b71c1c')}'>Call the vote now: Accuse {esc(rec.accuse)}</b> "
+                         f"({p}" + (f" ≥ {format_probability(threshold)})" if threshold else ")"))
+            elif threshold is not None:
+                text += (f" · <b>Accuse {esc(rec.accuse)}</b> ({p}) at the vote; call it early when "
+                         f"your belief in a suspect reaches {format_probability(threshold)}")
+            else:
+                text += f" · <b>Accuse {esc(rec.accuse)}</b> ({p})"
+        if rec.name_location is not None:
+            text += (f" · <b>Name the location: {esc(rec.name_location)}</b> "
+                     f"({format_probability(rec.location_probability)})")
+        if rec.reason:
+            text += f" · <span style='color:gray'>{esc(rec.reason)}</span>"
+        return text
+
+    @staticmethod
+    def recommendation_details(rec, wording: Wording = DETAILS) -> str:
+        """What the study says when it names no single best strategy (the advice line's tooltip,
+        plain text): how many replications disagree, the non-spies' chance at equilibrium and
+        the strategies never dominated; "" when it names one."""
+        eq = rec.equilibrium
+        if rec.strategy or not eq:
+            return ""
+        lo, hi = eq["value"]
+        lo_t, hi_t = format_probability(lo), format_probability(hi)
+        value = f"about {lo_t}" if lo_t == hi_t else f"{lo_t}–{hi_t}"
+        if not wording.details:
+            return (f"No single best way to claim: the bot games we studied disagree on it; "
+                    f"played well, the non-spies win {value} of the time.")
+        never = ", ".join(f"{STRATEGY_LABELS.get(m['strategy'], m['strategy']).lower()} "
+                          f"λ = {m['lambda']:g}" for m in eq["never_dominated"])
+        return (f"No single best strategy: it differs between {eq['seeds']} replications of the "
+                f"study; the non-spies win {value} at equilibrium"
+                + (f"; never dominated for non-spies: {never}" if never else "") + ".")
+
+    # -- new game --------------------------------------------------------------------------------
+    def new_game(self) -> bool:
+        dlg = NewGameDialog(self, self.document.setup)
+        if dlg.exec() != QDialog.Accepted:
+            return False
+        self.reset_document(dlg.result_setup(), [])
+        return True
+
+    def shutdown(self) -> None:
+        self.simulation.shutdown()
+        super().shutdown()
+
+
+class _WrappedBox(QWidget):
+    """A box whose least height is its layout's height at its width, wrapped labels included
+    (a ``QWidget``'s minimum size counts a wrapped label as one line): a splitter that fits its
+    panes to their content (:class:`desktop.widgets.fit_split.FitSplitter`) then keeps room
+    for the whole text."""
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        hint = super().minimumSizeHint()
+        lay = self.layout()
+        if lay is not None and lay.hasHeightForWidth() and self.width() > 0:
+            hint.setHeight(max(hint.height(), lay.totalHeightForWidth(self.width())))
+        return hint

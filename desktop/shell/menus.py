@@ -1,0 +1,131 @@
+"""The main window's menus and actions: File, Edit (undo/redo of the tab shown), View (panels,
+tabs), Help (the guide, :mod:`desktop.shell.guide`; About) — a mixin of
+:class:`desktop.shell.main_window.MainWindow`."""
+from __future__ import annotations
+
+import functools
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMessageBox
+
+import desktop
+from desktop.shell.settings import APP_NAME, SHOW_DETAILS
+from desktop.tabs.wording import DETAILS, PLAIN, Wording
+
+
+class MenuActions:
+    """Menus of :class:`desktop.shell.main_window.MainWindow` (its ``undo_group``, ``_pages``, ``tabs`` and
+    the file actions of :class:`desktop.shell.file_actions.FileActions`)."""
+
+    def _action(self, menu, text, slot, shortcut=None, tip=None) -> QAction:
+        act = QAction(text, self)
+        if shortcut is not None:
+            if isinstance(shortcut, (list, tuple)):
+                act.setShortcuts([QKeySequence(s) for s in shortcut])
+            else:
+                act.setShortcut(QKeySequence(shortcut))
+        if tip:
+            act.setStatusTip(tip)
+        act.triggered.connect(slot)
+        menu.addAction(act)
+        return act
+
+    def _rebuild_examples(self) -> None:
+        """File → Open Example: one entry per game that ships an example session."""
+        from engines.registry import registered_games
+
+        self.examples_menu.clear()
+        for game, info in registered_games().items():
+            if game in self.games() and info.example_session_path() is not None:
+                self._action(self.examples_menu, info.title, functools.partial(self.open_example, game),
+                             tip=f"A short {info.title} game to look around in (opened untitled: "
+                                 f"saving asks where)")
+
+    def _build_menus(self) -> None:
+        mb = self.menuBar()
+        f = mb.addMenu("&File")
+        self._action(f, "&New game…", self.new_game, QKeySequence.New,
+                     "Start a new game in this tab")
+        self._action(f, "&Open…", self.open_dialog, QKeySequence.Open)
+        self.recent_menu = f.addMenu("Open &Recent")
+        self._rebuild_recent()
+        self.examples_menu = f.addMenu("Open &Example")
+        # filled when opened: the installed packages' games are known after the first frame
+        self.examples_menu.aboutToShow.connect(self._rebuild_examples)
+        f.addSeparator()
+        self._action(f, "&Save", self.save, QKeySequence.Save)
+        self._action(f, "Save &As…", self.save_as, QKeySequence.SaveAs)
+        f.addSeparator()
+        self._action(f, "Export history as &CSV…", self.export_csv)
+        self._action(f, "Export session as &JSON…", self.export_json)
+        f.addSeparator()
+        self._action(f, "&Quit", self.close, QKeySequence.Quit)
+
+        e = mb.addMenu("&Edit")
+        undo = self.undo_group.createUndoAction(self, "&Undo")
+        undo.setShortcut(QKeySequence("Ctrl+Z"))
+        redo = self.undo_group.createRedoAction(self, "&Redo")
+        redo.setShortcuts([QKeySequence("Ctrl+Y"), QKeySequence("Ctrl+Shift+Z")])
+        e.addAction(undo)
+        e.addAction(redo)
+        self.undo_action, self.redo_action = undo, redo
+
+        v = mb.addMenu("&View")
+        self.show_history = self._action(v, "Show &history", self._toggle_panels)
+        self.show_history.setCheckable(True)
+        self.show_history.setChecked(True)
+        self.show_plot = self._action(v, "Show belief &plot", self._toggle_panels)
+        self.show_plot.setCheckable(True)
+        self.show_plot.setChecked(True)
+        self.show_details = self._action(
+            v, "Show &details", self._toggle_details,
+            tip="Show the technical figures behind the plain words: intervals and sample counts, "
+                "bits, model parameters and their symbols")
+        self.show_details.setCheckable(True)
+        self.show_details.setChecked(bool(SHOW_DETAILS.read()))
+        v.addSeparator()
+        self.view_menu = v
+        for page in self._pages.values():
+            self.add_tab_action(page)
+
+        h = mb.addMenu("&Help")
+        from desktop.shell.guide import install_guide
+        install_guide(self, h, lambda: getattr(self.tabs.currentWidget(), "game", None))
+        self._action(h, "&About Deduction Desk", self.show_about)
+
+    def add_tab_action(self, page) -> QAction:
+        """View → the game of ``page`` (Ctrl+1 … Ctrl+9 for the first nine tabs)."""
+        i = self.tabs.indexOf(page)
+        return self._action(self.view_menu, page.title,
+                            lambda _=False, p=page: self.tabs.setCurrentWidget(p),
+                            f"Ctrl+{i + 1}" if i < 9 else None)
+
+    def _toggle_panels(self) -> None:
+        for tab in self.game_tabs.values():
+            tab.history.setVisible(self.show_history.isChecked())
+            tab.plot.setVisible(self.show_plot.isChecked())
+
+    def wording(self) -> Wording:
+        """The wording View → Show details asks for (:mod:`desktop.tabs.wording`)."""
+        return DETAILS if self.show_details.isChecked() else PLAIN
+
+    def set_details(self, on: bool, *, remember: bool = True) -> None:
+        """Show the Details view (``on``) or the plain words, as View → Show details does
+        (``remember``: stored for the next start)."""
+        self.show_details.setChecked(bool(on))
+        self._toggle_details(remember=remember)
+
+    def _toggle_details(self, *_args, remember: bool = True) -> None:
+        """View → Show details: remembered, and every built tab worded again at once (its
+        controller publishes the moment with the new wording; nothing is computed again)."""
+        if remember:
+            SHOW_DETAILS.write(self.show_details.isChecked())
+        for tab in self.game_tabs.values():
+            tab.controller.set_wording(self.wording())
+
+    def show_about(self) -> None:
+        QMessageBox.about(self, f"About {APP_NAME}",
+                          f"<h3>{APP_NAME} {desktop.__version__}</h3>"
+                          "<p>Exact deduction at the game table: Cluedo, Inkognito, Egghead, "
+                          "Guess Who? and Spyfall.</p><p>Every probability shown is computed "
+                          "from what you logged, in a background thread.</p>")

@@ -1,0 +1,130 @@
+"""Process-wide settings of the desktop app, made once by ``main()`` (and by the test
+session's set-up, which runs windows the same way): the GIL switch interval, Python's cyclic
+garbage collector run on the GUI thread only, and the warm-up that imports the engines in the
+background and then freezes what exists (``gc.freeze``).
+
+Nothing here is done by building a window or a tab: a library user (a script making a
+``MainWindow``, a test) gets the interpreter as it was, unless it calls
+:func:`configure_process`.
+"""
+from __future__ import annotations
+
+import gc
+import importlib
+import logging
+import sys
+from typing import Optional
+
+from PySide6.QtCore import QObject, QTimer
+
+log = logging.getLogger(__name__)
+
+#: The GIL switch interval while the app runs (seconds; Python's default is 0.005). A job
+#: running Python code holds the GIL; the GUI thread, whose every call into Python (a model's
+#: data(), a header's sizeHint) takes the GIL again, waits up to one interval each time — a
+#: relayout of a 2,000-row table made thousands of such calls: opening a Spyfall log of 2,000
+#: claims stalled the GUI 23-35 s at 5 ms, 3.7 s at 0.5 ms, 1.3-1.6 s at 0.1 ms (the rest is
+#: building the views; tests/benchmarks/bench_open_stall.py). Threads switch only when one waits.
+GIL_SWITCH_INTERVAL_S = 0.0001
+#: How often the GUI thread runs the cyclic garbage collector (milliseconds).
+GC_INTERVAL_MS = 500
+#: Ticks in a row a collection may wait for a tab's urgent work, and the retry interval
+#: meanwhile (milliseconds).
+GC_MAX_DEFERRALS = 20
+GC_RETRY_MS = 25
+#: Modules imported by the warm-up besides the engines: ones a view imports on the GUI thread
+#: when first shown (the Spyfall equilibrium view reads its study through the solver's module,
+#: which imports scipy.optimize and scipy.stats, about 0.5 s).
+WARM_MODULES = ("engines.spyfall.equilibrium",)
+
+_collector: Optional["GuiThreadCollector"] = None
+_warmed = False
+
+
+class GuiThreadCollector(QObject):
+    """Python's cyclic garbage collector run by a timer on the GUI thread, automatic collection
+    off (the approach of pyqtgraph's ``pyqtgraph.util.garbage_collector.GarbageCollector``,
+    written out here so that start-up does not import pyqtgraph). Otherwise a collection that
+    starts in a background job's thread may destroy Qt widgets there, which deadlocks against
+    the GUI thread (seen with a Cluedo recommendation running while a closed window's menus
+    were collected). Thresholds as CPython's generations: a young collection at every tick, an
+    older generation when its own threshold of younger collections is reached."""
+
+    def __init__(self, interval_ms: int = GC_INTERVAL_MS, parent: Optional[QObject] = None):
+        super().__init__(parent)
+        self.threshold = gc.get_threshold()
+        self.interval_ms = interval_ms
+        self._deferred = 0
+        gc.disable()
+        self._timer = QTimer(self)
+        self._timer.timeout.connect(self.check)
+        self._timer.start(interval_ms)
+
+    def check(self) -> None:
+        """Collect the generations whose counts passed their thresholds (youngest first); not
+        while a tab's most urgent work is pending or being shown
+        (:func:`desktop.tabs.jobs.urgent_work_pending`: a collection of a large young
+        generation took 20-30 ms, between an entry's Enter and its worksheet), at most
+        :data:`GC_MAX_DEFERRALS` ticks in a row."""
+        from desktop.tabs.jobs import urgent_work_pending
+
+        if urgent_work_pending() and self._deferred < GC_MAX_DEFERRALS:
+            self._deferred += 1
+            self._timer.start(GC_RETRY_MS)      # soon after the urgent work, not a tick later
+            return
+        self._deferred = 0
+        if self._timer.interval() != self.interval_ms:
+            self._timer.start(self.interval_ms)
+        l0, l1, l2 = gc.get_count()
+        if l0 > self.threshold[0]:
+            gc.collect(0)
+            if l1 > self.threshold[1]:
+                gc.collect(1)
+                if l2 > self.threshold[2]:
+                    gc.collect(2)
+
+
+def configure_process() -> None:
+    """The process-wide settings of the running app (once; a QApplication must exist): the GIL
+    switch interval (:data:`GIL_SWITCH_INTERVAL_S`) and garbage collection on the GUI thread
+    only (:class:`GuiThreadCollector`)."""
+    global _collector
+    if _collector is not None:
+        return
+    sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_INTERVAL_S))
+    from PySide6.QtCore import QCoreApplication
+
+    _collector = GuiThreadCollector(parent=QCoreApplication.instance())
+
+
+def warm_engine_imports(games) -> None:
+    """Import the engines of ``games`` (ids) and :data:`WARM_MODULES` in a background job,
+    once (on a pool thread, so the GUI thread's next File → Open or tab finds them imported:
+    the engines import scipy, about 0.2 s each on first use), then move what exists — modules,
+    classes, the first window, all living until the app quits — to the permanent generation:
+    the cyclic collector no longer scans it; a full collection fell from 50-65 ms to about
+    1 ms, and to 12 ms with a 2,000-claim Spyfall log open (Python documentation, gc.freeze).
+    ``main()`` calls it when the first tab is built (:attr:`desktop.shell.main_window.MainWindow.tabBuilt`)."""
+    global _warmed
+    if _warmed:
+        return
+    _warmed = True
+    from desktop.tabs.jobs import thread_pool
+    from engines import game_module
+
+    names = list(games)
+
+    def job() -> None:
+        for game in names:
+            try:
+                game_module(game)
+            except Exception:
+                log.debug("warm-up: %s not imported", game, exc_info=True)
+        for name in WARM_MODULES:
+            try:
+                importlib.import_module(name)
+            except Exception:
+                log.debug("warm-up: %s not imported", name, exc_info=True)
+        gc.freeze()
+
+    thread_pool().start(job)

@@ -1,0 +1,147 @@
+"""The Why? popup of a tab, as a view of the snapshot (engines.core.explain; the popup widget is
+:class:`desktop.widgets.why.WhyPopup`).
+
+:class:`WhyView` adds the Why? item to a cell's context menu, opens the popup, asks the
+controller (:meth:`desktop.tabs.controller.GameController.explain`), and renders the answer the
+snapshot carries for the moment shown: the controller asks again by itself when the moment
+changes by an edit of the log; selecting another History entry keeps the answer, whose moment
+the popup names ("As after entry 7 of 11").
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from desktop.tabs.snapshot import Snapshot
+from desktop.widgets.why import WhyPopup
+from engines.core.errors import ContradictionError, EngineError, SessionFormatError
+
+
+class WhyView(QObject):
+    """The Why? popup of one tab.
+
+    Args:
+        tab: the :class:`desktop.tabs.base.GameTab` (its controller, history and title; the popup's
+            parent).
+
+    Signals:
+        statusMessage(str): text for the status bar.
+    """
+
+    statusMessage = Signal(str)
+
+    def __init__(self, tab):
+        super().__init__(tab)
+        self.tab = tab
+        self.controller = tab.controller
+        self.popup: Optional[WhyPopup] = None
+        self._subject = ""
+        self._shown: object = None        # the answer on screen
+
+    def add_action(self, menu, fact: dict, subject: str, decided: bool = True,
+                   label: str = "Why?"):
+        """Add a Why? item to ``menu`` (see :meth:`desktop.tabs.base.GameTab.add_why_action`)."""
+        if not self.controller.can_explain():
+            return None
+        acts = menu.actions()
+        if acts and not acts[-1].isSeparator() and not isinstance(acts[-1].data(), dict):
+            menu.addSeparator()
+        act = menu.addAction(label if decided else f"{label} (not decided yet)")
+        act.setData({"why_fact": dict(fact), "why_subject": subject})
+        act.setToolTip("Which entries force this, and how")
+        return act
+
+    def chosen(self, action, pos=None) -> bool:
+        """Open the popup if ``action`` is a Why? item; returns whether it was one."""
+        data = action.data() if action is not None else None
+        if isinstance(data, dict) and "why_fact" in data:
+            self.show(data["why_fact"], data["why_subject"], pos)
+            return True
+        return False
+
+    def show(self, fact: dict, subject: str, pos=None) -> None:
+        """Open (or reuse) the popup for ``fact`` and ask for its explanation at the moment
+        shown."""
+        if not self.controller.can_explain():
+            return
+        popup = self.popup
+        if popup is None:
+            popup = self.popup = WhyPopup(self.tab)
+            popup.entryClicked.connect(self.select_entry)
+            popup.cancelRequested.connect(self.controller.cancel_explanation)
+            popup.closed.connect(self._closed)
+        self._subject = subject
+        self._shown = None
+        self.tab.history.set_explained(())
+        popup.start(fact, subject, self._scope(self.controller.snapshot))
+        if pos is not None and not popup.isVisible():
+            popup.place_near(pos)
+        popup.show()
+        popup.raise_()
+        self.controller.explain(fact)
+
+    def close(self) -> None:
+        if self.popup is not None and self.popup.isVisible():
+            self.popup.close()
+        self._closed()
+
+    @staticmethod
+    def _scope(snap: Snapshot) -> str:
+        n = snap.n
+        if snap.k >= n:
+            return f"Under the whole log ({n} entr{'y' if n == 1 else 'ies'})."
+        return f"As after entry {snap.k} of {n} (the beliefs shown)."
+
+    def render(self, snap: Snapshot) -> None:
+        """Show the snapshot's answer (or that it is being updated)."""
+        popup = self.popup
+        if popup is None or not popup.isVisible() or snap.why_fact is None:
+            return
+        answer = snap.why
+        if answer is self._shown:
+            return
+        self._shown = answer
+        if answer is None:
+            self.tab.history.set_explained(())
+            popup.start(snap.why_fact, self._subject, self._scope(snap))
+        elif isinstance(answer, BaseException):
+            popup.show_error(self._error_text(answer))
+        else:
+            doc = self.controller.document
+            popup.show_explanation(answer.explanation,
+                                   lambda i: doc.module.describe_event(doc.setup, doc.events[i]))
+            self.tab.history.set_explained(answer.explanation.because)
+            self._reveal_history()
+            self.statusMessage.emit(f"Why? answered in {answer.seconds * 1000:.0f} ms")
+
+    def _error_text(self, exc: BaseException) -> str:
+        if isinstance(exc, ContradictionError):
+            return f"The log is impossible: {exc}"
+        if isinstance(exc, SessionFormatError):
+            return exc.message
+        if isinstance(exc, EngineError):
+            return str(exc)
+        return (f"Internal error in the {self.tab.title()} engine: {type(exc).__name__}: {exc}. "
+                f"Your log is safe; please report this.")
+
+    @Slot()
+    def _closed(self) -> None:
+        self.tab.history.set_explained(())
+        self.controller.cancel_explanation()
+        self._shown = None
+
+    @Slot(int)
+    def select_entry(self, index: int) -> None:
+        """Select log entry ``index`` (0-based) in History (a link in the popup or the
+        banner)."""
+        if 0 <= index < len(self.controller.document.events):
+            self._reveal_history()
+            self.tab.history.select_event(index)
+
+    def _reveal_history(self) -> None:
+        """Bring History into view where the tab's side panes are folded into tabs
+        (:class:`desktop.widgets.side_panes.SidePanes`): the entries named are marked there."""
+        panes = getattr(self.tab, "side_panes", None)
+        if panes is not None:
+            panes.show_pane(self.tab.history)
