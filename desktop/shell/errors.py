@@ -27,7 +27,7 @@ import traceback
 from pathlib import Path
 from typing import Optional
 
-from PySide6.QtCore import QObject, QStandardPaths, Qt, Signal, Slot
+from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
@@ -50,12 +50,11 @@ _log_folder: Optional[Path] = None    # where setup_logging writes
 
 
 def log_dir() -> Path:
-    """The folder of the log files (made if missing): ``logs`` in the app's data directory
-    (the application and organisation names must be set, :func:`desktop.shell.main_window.make_app`)."""
-    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
-    path = Path(base) / "logs"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    """The folder of the log files: :func:`desktop.storage.paths.log_dir` (the application and
+    organisation names must be set, :func:`desktop.shell.main_window.make_app`)."""
+    from desktop.storage.paths import log_dir as folder
+
+    return folder()
 
 
 def setup_logging(level: str = "INFO", folder: Optional[Path] = None) -> Path:

@@ -422,7 +422,7 @@ def set_aside_document(doc):
     import time
 
     from desktop.storage.document import write_text_atomically
-    from desktop.storage.recovery import recovery_dir
+    from desktop.storage.paths import recovery_dir
 
     base = re.sub(r"[^\w.-]", "_", os.path.splitext(doc.display_name())[0])[:60] or doc.game
     dest = os.path.join(recovery_dir(), "set-aside",

@@ -12,7 +12,7 @@ import json
 import os
 from typing import Any, Callable, Optional, Sequence
 
-from PySide6.QtCore import QIODevice, QObject, QSaveFile, QStandardPaths, QTimer, Signal
+from PySide6.QtCore import QIODevice, QObject, QSaveFile, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from engines import game_module
@@ -462,77 +462,6 @@ def open_session_file_stamped(path: str) -> tuple:
     return session, DiskStamp(len(data), mtime, hashlib.sha256(data).hexdigest())
 
 
-#: ``AppDataLocation -> (folder used, problem or None)``, decided once per process.
-_DATA_DIRS: dict = {}
-
-
-def _unwritable(path: str) -> Optional[str]:
-    """Why files cannot be made in the folder ``path`` (created if needed), or None: a real
-    file is created and removed, so a read-only mount, a full disk or a missing permission
-    all show (``os.access`` says yes to root on a read-only mount)."""
-    import tempfile
-
-    try:
-        os.makedirs(path, mode=0o700, exist_ok=True)
-        fd, probe = tempfile.mkstemp(prefix=".write-test-", dir=path)
-        try:
-            os.write(fd, b"x")
-        finally:
-            os.close(fd)
-            os.remove(probe)
-    except OSError as exc:
-        return exc.strerror or str(exc)
-    return None
-
-
-def _fallback_dir() -> str:
-    """A folder of this user's under the temporary location, for when the data folder cannot
-    be written (only this user may enter it)."""
-    import getpass
-    import tempfile
-
-    try:
-        user = getpass.getuser()
-    except (KeyError, OSError):
-        user = str(os.getuid()) if hasattr(os, "getuid") else "user"
-    base = QStandardPaths.writableLocation(QStandardPaths.TempLocation) or tempfile.gettempdir()
-    return os.path.join(base, f"deduction-desk-{''.join(c for c in user if c.isalnum())[:32]}")
-
-
-def data_location() -> tuple[str, Optional[str]]:
-    """``(folder, problem)``: the app's data folder (QStandardPaths.AppDataLocation) when files
-    can be written there; otherwise (read-only, full, not a folder) a folder of this user's
-    under the temporary location, with ``problem`` saying why in words (shown in the
-    window). When neither can be written, the data folder and the problem; writes there then
-    fail and say so (the app runs on, its work in memory). Decided once per process."""
-    preferred = QStandardPaths.writableLocation(QStandardPaths.AppDataLocation)
-    if preferred in _DATA_DIRS:
-        return _DATA_DIRS[preferred]
-    problem = _unwritable(preferred)
-    if problem is None:
-        out = (preferred, None)
-    else:
-        fallback = _fallback_dir()
-        fb_problem = _unwritable(fallback)
-        if fb_problem is None and hasattr(os, "getuid") and os.stat(fallback).st_uid != os.getuid():
-            fb_problem = "it belongs to another user"
-        if fb_problem is None:
-            out = (fallback, f"The data folder {preferred} cannot be written ({problem}); "
-                             f"recovery files are written to {fallback} instead")
-        else:
-            out = (preferred, f"The data folder {preferred} cannot be written ({problem}), nor "
-                              f"{fallback} ({fb_problem}); unsaved games are kept only in "
-                              f"memory until you save them")
-    _DATA_DIRS[preferred] = out
-    return out
-
-
-def data_dir() -> str:
-    """The app's data folder (see :func:`data_location`: a temporary folder of this user's when
-    the real one cannot be written); never raises."""
-    return data_location()[0]
-
-
 def _sync_folder(folder: str) -> None:
     """fsync the folder ``folder`` (so a rename in it survives a power loss); nothing where
     folders cannot be opened (Windows).
@@ -598,6 +527,8 @@ class Autosave(QObject):
 
     @staticmethod
     def recovery_path() -> str:
+        from desktop.storage.paths import data_dir
+
         return os.path.join(data_dir(), "recovery.json")
 
     def journal_path(self) -> str:

@@ -55,8 +55,9 @@ from PySide6.QtCore import QEventLoop, QLockFile, QObject, QThread, QThreadPool,
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QMessageBox
 
-from desktop.storage.document import Autosave, data_dir, write_text_atomically
+from desktop.storage.document import Autosave, write_text_atomically
 from desktop.storage.journal import save_target
+from desktop.storage.paths import data_dir, recovery_dir, spare_recovery_dir, unwritable
 from desktop.widgets.plain_text import as_rich_plain
 from engines import game_module
 from engines.core.errors import SessionFormatError
@@ -67,25 +68,12 @@ from engines.core.schema import parse_session
 MAX_RECOVERY_BYTES = 64 << 20
 
 
-def recovery_dir() -> str:
-    """``<data folder>/recovery`` (created if possible; :func:`desktop.storage.document.data_location`
-    says which folder and why); never raises."""
-    path = os.path.join(data_dir(), "recovery")
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError:
-        pass   # a folder that cannot be written: every use of it fails on its own, and says so
-    return path
-
-
 def recovery_folders() -> list:
     """Where recovery files may be: :func:`recovery_dir`, and the temporary folder's
     ``recovery`` an instance moves its file to when its folder stops taking writes
     (:meth:`InstanceAutosave.relocate`), when that exists."""
-    from desktop.storage.document import _fallback_dir
-
     out = [recovery_dir()]
-    spare = os.path.join(_fallback_dir(), "recovery")
+    spare = spare_recovery_dir()
     if os.path.abspath(spare) != os.path.abspath(out[0]) and os.path.isdir(spare):
         out.append(spare)
     return out
@@ -129,7 +117,7 @@ class InstanceAutosave(Autosave):
     def relocate(self, exc: OSError) -> bool:
         """The recovery file's folder stopped taking writes after start-up (a full disk, a
         folder made read-only or taken away): write the file, with a new lock, in a folder of
-        this user's under the temporary location (:func:`desktop.storage.document._fallback_dir`, the
+        this user's under the temporary location (:func:`desktop.storage.paths.fallback_dir`, the
         folder used when the data folder is unwritable at start; :func:`find_orphans` looks
         there too, so a crash is still offered for restoring at the next start). The move
         happens once, only when the write there works (else everything stays as it was and
@@ -138,12 +126,10 @@ class InstanceAutosave(Autosave):
         Returns:
             True when the recovery file is now written in the other folder.
         """
-        from desktop.storage.document import _fallback_dir, _unwritable
-
         old_dir = os.path.dirname(self._path)
-        new_dir = os.path.join(_fallback_dir(), "recovery")
+        new_dir = spare_recovery_dir()
         if self.moved is not None or os.path.abspath(old_dir) == os.path.abspath(new_dir) \
-                or _unwritable(new_dir) is not None:
+                or unwritable(new_dir) is not None:
             return False
         old_path, old_lock = self._path, self.lock
         base = os.path.join(new_dir, f"instance-{self.instance_id}")

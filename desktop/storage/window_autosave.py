@@ -31,7 +31,7 @@ class RecoveryWiring:
             self._autosave = InstanceAutosave(self)
             self._autosave.enabled = self._autosave_enabled
             if self._autosave_enabled:   # a failed autosave shows at once, above the tabs
-                from desktop.storage.document import data_location
+                from desktop.storage.paths import data_location
                 from desktop.storage.write_failure_bar import WriteFailureBar
 
                 self.write_failure_bar = WriteFailureBar(self, self._autosave,

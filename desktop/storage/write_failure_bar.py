@@ -6,7 +6,7 @@ valid Unicode) the games are still in memory, but a crash would lose them. The p
 know at once, so this bar appears above the tabs with the reason and two ways out: *Retry*
 (write again, e.g. after freeing disk space) and *Save as…* (save the current game somewhere
 else). It stays until a write succeeds. When the data folder itself cannot be written and
-recovery files go to a temporary folder instead (:func:`desktop.storage.document.data_location`), the
+recovery files go to a temporary folder instead (:func:`desktop.storage.paths.data_location`), the
 bar says so once, as a notice the player may hide; the same when the folder stops taking writes
 later and the recovery file moves there (:meth:`desktop.storage.recovery.InstanceAutosave.relocate`).
 """

@@ -15,7 +15,7 @@ _HOME = tempfile.mkdtemp(prefix="dd-tests-", dir=_BASE)
 os.environ["XDG_DATA_HOME"] = os.path.join(_HOME, "data")
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
 # and its own temporary location (QStandardPaths.TempLocation reads TMPDIR): the folder autosave
-# falls back to when the data folder stops taking writes (desktop.storage.document._fallback_dir), so an
+# falls back to when the data folder stops taking writes (desktop.storage.paths.fallback_dir), so an
 # orphan left there by one run is never offered to the next
 os.makedirs(os.path.join(_HOME, "tmp"), exist_ok=True)
 os.environ["TMPDIR"] = os.path.join(_HOME, "tmp")
@@ -113,7 +113,7 @@ def fresh_recovery():
     """The recovery folder emptied for the test; yields its path."""
     import shutil
 
-    from desktop.storage.recovery import recovery_dir
+    from desktop.storage.paths import recovery_dir
 
     shutil.rmtree(recovery_dir(), ignore_errors=True)
     yield recovery_dir()

@@ -20,14 +20,14 @@ pytestmark = pytest.mark.usefixtures("no_modal_boxes")
 @pytest.fixture
 def folders(tmp_path, monkeypatch):
     """This test's own recovery folder and spare folder (the shared ones are left alone)."""
-    import desktop.storage.document as session
+    import desktop.storage.paths as paths
     import desktop.storage.recovery as recovery
 
     rec = tmp_path / "data" / "recovery"
     rec.mkdir(parents=True)
     spare = tmp_path / "spare"
     monkeypatch.setattr(recovery, "recovery_dir", lambda: str(rec))
-    monkeypatch.setattr(session, "_fallback_dir", lambda: str(spare))
+    monkeypatch.setattr(paths, "fallback_dir", lambda: str(spare))
     return rec, spare / "recovery"
 
 

@@ -260,7 +260,7 @@ def test_history_csv_neutralises_notes(qtbot):
 @pytest.mark.parametrize("content", ["[]", '{"sessions": 5}'])
 def test_old_single_recovery_file_of_wrong_shape_never_blocks_start(qtbot, fresh_recovery,
                                                                     content):
-    from desktop.storage.document import data_dir
+    from desktop.storage.paths import data_dir
 
     old = Path(data_dir()) / "recovery.json"
     old.write_text(content)

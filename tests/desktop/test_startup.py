@@ -156,7 +156,7 @@ def test_quitting_asks_only_about_built_tabs_and_builds_none(qtbot, monkeypatch,
 
 def test_recovery_restores_into_tabs_not_built_yet(qtbot, quiet, tmp_path):
     from desktop.shell.main_window import MainWindow
-    from desktop.storage.recovery import recovery_dir
+    from desktop.storage.paths import recovery_dir
 
     shutil.rmtree(recovery_dir(), ignore_errors=True)
     path = tmp_path / "guesswho.json"

@@ -166,7 +166,7 @@ def test_unwritable_data_folder_is_reported_and_the_app_runs_on(tmp_path):
         from PySide6.QtWidgets import QApplication, QMessageBox
         import desktop.shell.main_window as appmod
         from desktop.shell.headless import wait_until_idle as wait_idle
-        from desktop.storage.document import data_location
+        from desktop.storage.paths import data_location
         QMessageBox.warning = lambda *a, **k: QMessageBox.Ok
         QMessageBox.question = lambda *a, **k: QMessageBox.Discard
         seen = {{}}

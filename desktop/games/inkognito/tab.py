@@ -469,7 +469,7 @@ class Tab(GameTab):
             self.sheets[opp].focus_table()
 
     def _remember_theta(self) -> None:
-        from desktop.storage.document import data_dir
+        from desktop.storage.paths import data_dir
         post = self.timeline.latest if self.timeline else None
         if post is None or not post.deception:
             return
@@ -487,7 +487,7 @@ class Tab(GameTab):
     def new_game(self) -> bool:
         dlg = NewGameDialog(self, self.document.setup)
         try:
-            from desktop.storage.document import data_dir
+            from desktop.storage.paths import data_dir
             store = inkognito.ProfileStore(data_dir()).load()
             dlg.priors = {k: (v["a"], v["b"]) for k, v in store.profiles.items()}
         except (EngineError, OSError):
