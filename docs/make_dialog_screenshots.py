@@ -50,7 +50,7 @@ def main(out: str, scheme: str) -> int:
     # a crashed instance's recovery file: its checkpoint holds the saved file, its journal 3
     # entries more
     from desktop.storage.journal import Journal
-    from desktop.storage.recovery import recovery_dir
+    from desktop.storage.paths import recovery_dir
 
     example = json.loads(session.read_text("utf-8"))
     rec = Path(recovery_dir()) / "instance-1-0000dead.json"

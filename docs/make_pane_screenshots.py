@@ -24,7 +24,7 @@ def main(out: str) -> int:
     from desktop.shell.appearance import follow_system
     from desktop.shell.headless import wait_until_idle
     from desktop.shell.main_window import MainWindow, make_app
-    from desktop.storage.recovery import finish_threads
+    from desktop.shell.shutdown import finish_threads
 
     app = make_app()
     follow_system(app, "light")

@@ -301,7 +301,7 @@ class FileActions:
                                               self.dialog_path(f"{tab.GAME}-history.csv"), "CSV (*.csv)")
         if path:
             self.remember_folder(path)
-            from desktop.storage.recovery import check_write_target
+            from desktop.storage.locks import check_write_target
 
             held = check_write_target(path, self.autosave)
             if held:
@@ -371,7 +371,7 @@ def conflict_text(doc, path: str) -> str:
     """What another writer did to ``path`` since ``doc`` read or wrote it, in words: the
     entries it added (by description, at most 10), for the Save conflict."""
     from desktop.storage.document import open_session_file
-    from desktop.storage.recovery import clock_time
+    from desktop.storage.restore import clock_time
     from engines.core.errors import SessionFormatError
 
     head = (f"{path} was changed by another program or window since this window opened or "

@@ -67,7 +67,7 @@ def screenshot(app: QApplication, win, args) -> int:
     app.processEvents()
     ok = win.grab().save(args.screenshot)
     win.shutdown()
-    from desktop.storage.recovery import finish_threads
+    from desktop.shell.shutdown import finish_threads
 
     finish_threads(win, 1.0)   # a computation still running must not abort the exit
     if not ok:

@@ -281,7 +281,7 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
         for the next start's offer (``keep_unsaved``: an end without asking) — or discarded (a
         quit: every game was saved or discarded), the background threads stopped, the hand-off
         server closed and the locks released."""
-        from desktop.storage.recovery import finish_threads
+        from desktop.shell.shutdown import finish_threads
 
         if save_state:
             window_geometry.save_window_state(app_settings(), self, self.game_tabs)

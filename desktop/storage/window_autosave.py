@@ -26,7 +26,8 @@ class RecoveryWiring:
         """This instance's own, locked recovery file (:class:`desktop.storage.recovery.InstanceAutosave`),
         made on first use (the first tab built, or the recovery offer)."""
         if self._autosave is None:
-            from desktop.storage.recovery import HandoffServer, InstanceAutosave
+            from desktop.storage.handoff import HandoffServer
+            from desktop.storage.recovery import InstanceAutosave
 
             self._autosave = InstanceAutosave(self)
             self._autosave.enabled = self._autosave_enabled
@@ -43,17 +44,18 @@ class RecoveryWiring:
 
     @property
     def handoff(self):
-        """This instance's hand-off server (:class:`desktop.storage.recovery.HandoffServer`), listening
+        """This instance's hand-off server (:class:`desktop.storage.handoff.HandoffServer`), listening
         from the moment the recovery file exists."""
         self.autosave   # noqa: B018 (made with the recovery file)
         return self._handoff
 
     def hand_off_if_open_elsewhere(self, path: str) -> bool:
         """When another instance has ``path`` open, hand the file to it (its window comes to
-        the front with the file's tab, :func:`desktop.storage.recovery.request_handoff`) and say so, or
+        the front with the file's tab, :func:`desktop.storage.handoff.request_handoff`) and say so, or
         refuse the file when that instance does not answer. True when the file is open
         elsewhere (then it must not be opened here)."""
-        from desktop.storage.recovery import open_elsewhere_owner, request_handoff
+        from desktop.storage.handoff import request_handoff
+        from desktop.storage.locks import open_elsewhere_owner
 
         owner = open_elsewhere_owner(path, self.autosave)
         if owner is None:
@@ -94,9 +96,9 @@ class RecoveryWiring:
 
     def offer_recovery(self, ask: bool = True) -> bool:
         """Offer the sessions of windows that closed without saving (their instance is gone);
-        True if restored (:func:`desktop.storage.recovery.offer_restore`; a game's tab is built when a
+        True if restored (:func:`desktop.storage.restore.offer_restore`; a game's tab is built when a
         session is restored into it)."""
-        from desktop.storage.recovery import offer_restore
+        from desktop.storage.restore import offer_restore
 
         return offer_restore(self, ask)
 
@@ -117,7 +119,8 @@ def hand_off_at_start(path: str) -> bool:
     file's tab to the front and this one ends (True) without opening a window; False when no
     instance holds the file or the holder did not answer (this instance starts and refuses
     the file with a message naming the other process)."""
-    from desktop.storage.recovery import open_elsewhere_owner, request_handoff
+    from desktop.storage.handoff import request_handoff
+    from desktop.storage.locks import open_elsewhere_owner
 
     owner = open_elsewhere_owner(path)
     if owner is None or not owner[1] or not request_handoff(path, owner[1]):

@@ -55,7 +55,7 @@ def main() -> None:
             print(f"  {what}: append median {statistics.median(times) * 1e3:.3f} ms, "
                   f"p99 {_quantile(times, 0.99) * 1e3:.3f} ms, max {max(times) * 1e3:.3f} ms")
 
-        from desktop.storage.recovery import read_recovery
+        from desktop.storage.restore import read_recovery
 
         rec = os.path.join(tmp, "instance-2-00000000.json")
         start = dict(example, events=[])

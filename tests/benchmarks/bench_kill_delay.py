@@ -2,7 +2,7 @@
 
 A child instance of the app (tests/desktop/crash_child.py) opens a copy of a game's example,
 logs one entry and says so; this script waits DELAY ms and kills it with SIGKILL, then looks
-for the entry the way the next start does (desktop.storage.recovery.find_orphans in the child's data
+for the entry the way the next start does (desktop.storage.restore.find_orphans in the child's data
 folder). The games rotate over the trials.
 
     python tests/benchmarks/bench_kill_delay.py [--root TREE] [--trials 6]
@@ -39,7 +39,7 @@ def main() -> None:
     app = QCoreApplication([sys.argv[0]])
     app.setApplicationName("Deduction Desk")
     app.setOrganizationName("DeductionDeskTests")
-    from desktop.storage.recovery import find_orphans
+    from desktop.storage.restore import find_orphans
     from engines.core.schema import session_json
 
     child = root / "tests" / "desktop" / "crash_child.py"

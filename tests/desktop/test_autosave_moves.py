@@ -21,12 +21,13 @@ pytestmark = pytest.mark.usefixtures("no_modal_boxes")
 def folders(tmp_path, monkeypatch):
     """This test's own recovery folder and spare folder (the shared ones are left alone)."""
     import desktop.storage.paths as paths
-    import desktop.storage.recovery as recovery
+    from desktop.storage import locks, recovery, restore
 
     rec = tmp_path / "data" / "recovery"
     rec.mkdir(parents=True)
     spare = tmp_path / "spare"
-    monkeypatch.setattr(recovery, "recovery_dir", lambda: str(rec))
+    for module in (recovery, locks, restore):   # each binds the folder by name
+        monkeypatch.setattr(module, "recovery_dir", lambda: str(rec))
     monkeypatch.setattr(paths, "fallback_dir", lambda: str(spare))
     return rec, spare / "recovery"
 
@@ -36,7 +37,7 @@ def _events_in(path) -> int:
 
 
 def test_autosave_moves_when_its_folder_stops_taking_writes(qtbot, tmp_path, folders):
-    from desktop.storage.recovery import find_orphans
+    from desktop.storage.restore import find_orphans
 
     rec, spare = folders
     w = _new_window(qtbot)

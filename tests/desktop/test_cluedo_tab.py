@@ -318,7 +318,7 @@ def test_steady_label_asks_for_its_widest_text_in_its_font():
 
 
 def test_autosave_writes_recovery_and_restores(window, qtbot, monkeypatch):
-    from desktop.storage.recovery import read_recovery_file
+    from desktop.storage.restore import read_recovery_file
 
     tab, setup = _setup_game(window)
     _right_click(qtbot, monkeypatch, tab, 0, 1, "Ann has")

@@ -3,7 +3,7 @@ the five games, or ended with SIGTERM; the next start restores exactly what was 
 offers nothing when nothing was unsaved (desktop.storage.journal, desktop.shell.clean_end).
 
 Each trial has its own data, settings and temporary folders (xdist-safe); the restore is the
-next start's own search (:func:`desktop.storage.recovery.find_orphans`) in that data folder.
+next start's own search (:func:`desktop.storage.restore.find_orphans`) in that data folder.
 """
 import os
 import signal
@@ -82,7 +82,7 @@ class Child:
 def _next_start(monkeypatch, folder: Path):
     """What the next start in ``folder`` finds: ``(orphans, messages)``; the orphans' locks
     are let go (nothing is restored here)."""
-    from desktop.storage.recovery import find_orphans
+    from desktop.storage.restore import find_orphans
 
     for k, v in Child.env(folder).items():
         monkeypatch.setenv(k, v)

@@ -59,7 +59,7 @@ def test_a_long_temporary_folder_still_hands_off(qtbot, tmp_path, boxes, monkeyp
     path holds, the server still listens (in a short folder) and the hand-off works."""
     from PySide6.QtCore import QDir
 
-    from desktop.storage import recovery
+    from desktop.storage import handoff
 
     deep = tmp_path / ("t" * 50) / ("u" * 50)
     deep.mkdir(parents=True)
@@ -69,8 +69,8 @@ def test_a_long_temporary_folder_still_hands_off(qtbot, tmp_path, boxes, monkeyp
     a, b = instance_window(qtbot), instance_window(qtbot)
     try:
         assert a.handoff.listening
-        name = recovery.handoff_server_name(a.autosave.instance_id)
-        assert os.path.isabs(name) and len(name.encode()) <= recovery.MAX_SOCKET_PATH
+        name = handoff.handoff_server_name(a.autosave.instance_id)
+        assert os.path.isabs(name) and len(name.encode()) <= handoff.MAX_SOCKET_PATH
         path = copy_example(tmp_path, "egghead")
         assert a.open_path(path, ask=False)
         brought = []
@@ -86,16 +86,16 @@ def test_no_answer_falls_back_to_refusal(qtbot, tmp_path, boxes, monkeypatch):
     """A holder whose server is gone (or hangs) answers nothing: B refuses after the timeout."""
     from PySide6.QtNetwork import QLocalServer
 
-    from desktop.storage import recovery
+    from desktop.storage import handoff
 
-    monkeypatch.setattr(recovery, "HANDOFF_TIMEOUT_MS", 300)
+    monkeypatch.setattr(handoff, "HANDOFF_TIMEOUT_MS", 300)
     a, b = instance_window(qtbot), instance_window(qtbot)
     try:
         path = copy_example(tmp_path, "guesswho")
         assert a.open_path(path, ask=False)
         a.handoff.close()
         mute = QLocalServer()                  # accepts, never answers
-        assert mute.listen(recovery.handoff_server_name(a.autosave.instance_id))
+        assert mute.listen(handoff.handoff_server_name(a.autosave.instance_id))
         t0 = time.monotonic()
         assert not b.open_path(path, ask=False)
         waited = time.monotonic() - t0
@@ -111,16 +111,16 @@ def test_no_answer_falls_back_to_refusal(qtbot, tmp_path, boxes, monkeypatch):
 
 def test_forged_owner_file_is_not_trusted(qtbot, tmp_path, boxes):
     """An owner file naming another process than the lock's holder is ignored (refusal)."""
-    from desktop.storage import recovery
+    from desktop.storage import locks
 
     a, b = instance_window(qtbot), instance_window(qtbot)
     try:
         path = copy_example(tmp_path, "guesswho")
         assert a.open_path(path, ask=False)
-        owner = recovery._owner_path(recovery._open_lock_path(path))
+        owner = locks.owner_path(locks.open_lock_path(path))
         Path(owner).write_text(json.dumps({"pid": os.getpid() + 1,
                                            "instance": a.autosave.instance_id}))
-        assert recovery.open_elsewhere_owner(path, b.autosave) == (os.getpid(), "")
+        assert locks.open_elsewhere_owner(path, b.autosave) == (os.getpid(), "")
         assert not b.open_path(path, ask=False)
         assert [k for k, _t, _x in boxes] == ["warning"]
     finally:

@@ -43,7 +43,7 @@ def test_each_command_is_in_the_journal_before_the_views_are_told(qtbot, tmp_pat
 
 
 def test_recovery_is_the_checkpoint_plus_the_journal(qtbot, tmp_path, fresh_recovery):
-    from desktop.storage.recovery import find_orphans
+    from desktop.storage.restore import find_orphans
 
     a = _new_window(qtbot)
     path = _copy_example(tmp_path, "inkognito")
@@ -89,7 +89,7 @@ def _crashed_with_journal(qtbot, tmp_path):
 
 
 def test_a_cut_last_line_is_dropped_and_named(qtbot, tmp_path, fresh_recovery):
-    from desktop.storage.recovery import find_orphans
+    from desktop.storage.restore import find_orphans
 
     a, _rec, journal, n = _crashed_with_journal(qtbot, tmp_path)
     data = Path(journal).read_bytes()
@@ -105,7 +105,7 @@ def test_a_cut_last_line_is_dropped_and_named(qtbot, tmp_path, fresh_recovery):
 
 
 def test_a_bad_line_is_refused_and_the_lines_before_it_kept(qtbot, tmp_path, fresh_recovery):
-    from desktop.storage.recovery import find_orphans
+    from desktop.storage.restore import find_orphans
 
     a, _rec, journal, n = _crashed_with_journal(qtbot, tmp_path)
     lines = Path(journal).read_text(encoding="utf-8").splitlines()
@@ -125,7 +125,7 @@ def test_a_bad_line_is_refused_and_the_lines_before_it_kept(qtbot, tmp_path, fre
 
 
 def test_an_unchanged_file_leaves_nothing_to_restore(qtbot, tmp_path, fresh_recovery):
-    from desktop.storage.recovery import find_orphans
+    from desktop.storage.restore import find_orphans
 
     a = _new_window(qtbot)
     assert a.open_path(_copy_example(tmp_path, "spyfall"), ask=False)
@@ -147,7 +147,7 @@ def test_an_unchanged_file_leaves_nothing_to_restore(qtbot, tmp_path, fresh_reco
 
 
 def test_a_setup_change_and_its_undo_are_replayed(qtbot, tmp_path, fresh_recovery):
-    from desktop.storage.recovery import find_orphans
+    from desktop.storage.restore import find_orphans
 
     a = _new_window(qtbot)
     assert a.open_path(_copy_example(tmp_path, "egghead"), ask=False)
@@ -180,7 +180,7 @@ def test_ending_without_asking_keeps_only_unsaved_games(qtbot, tmp_path, fresh_r
     """What SIGTERM, SIGHUP and the logout (commitDataRequest) do: desktop.shell.clean_end."""
     from PySide6.QtWidgets import QApplication
 
-    from desktop.storage.recovery import find_orphans
+    from desktop.storage.restore import find_orphans
 
     exits = []   # the real exit would end this test process's later event loops at once
     monkeypatch.setattr(QApplication, "exit", lambda code=0: exits.append(code))
@@ -210,7 +210,7 @@ def test_the_logout_writes_everything_and_offers_only_unsaved_games(qtbot, tmp_p
                                                                     fresh_recovery):
     """commitDataRequest (desktop.shell.clean_end): written at once, the app runs on; killed after
     it, only the unsaved game is offered."""
-    from desktop.storage.recovery import find_orphans
+    from desktop.storage.restore import find_orphans
 
     a = _new_window(qtbot)
     assert a.open_path(_copy_example(tmp_path, "cluedo"), ask=False)

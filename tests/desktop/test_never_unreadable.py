@@ -107,7 +107,7 @@ def test_restore_keeps_a_board_named_relative_to_the_game(qtbot, tmp_path, fresh
 
 
 def test_recovery_file_is_confined_like_a_session_file(qtbot, tmp_path, fresh_recovery):
-    from desktop.storage.recovery import find_orphans
+    from desktop.storage.restore import find_orphans
 
     outside = tmp_path / "elsewhere" / "board.json"
     outside.parent.mkdir()

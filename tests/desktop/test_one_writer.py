@@ -56,7 +56,7 @@ def test_export_over_a_file_another_window_holds_is_refused(two, monkeypatch):
 
 def test_save_as_takes_the_targets_lock_before_writing(two, tmp_path, monkeypatch):
     import desktop.storage.document as session
-    from desktop.storage.recovery import open_elsewhere
+    from desktop.storage.locks import open_elsewhere
 
     a, b, held, mine, errors = two
     target = str(tmp_path / "b" / "new.json")

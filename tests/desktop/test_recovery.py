@@ -136,7 +136,7 @@ def test_killed_instance_is_restored_and_live_one_never_touched(qtbot, tmp_path,
 @pytest.mark.parametrize("content", ["[]", '{"sessions": 5}', "{not json", '{"sessions": [1, 2]}',
                                      '{"sessions": [], "paths": 7}'])
 def test_damaged_recovery_file_is_set_aside(qtbot, fresh_recovery, content):
-    from desktop.storage.recovery import find_orphans
+    from desktop.storage.restore import find_orphans
 
     bad = Path(fresh_recovery) / "instance-999999-dead.json"
     bad.write_text(content)
@@ -275,7 +275,7 @@ def test_old_single_recovery_file_of_wrong_shape_never_blocks_start(qtbot, fresh
 
 
 def test_temporaries_of_killed_instances_are_removed(fresh_recovery):
-    from desktop.storage.recovery import find_orphans
+    from desktop.storage.restore import find_orphans
 
     tmp = Path(fresh_recovery) / "instance-999999-dead.json.AbCdEf"
     tmp.write_text('{"sessions": [')
@@ -287,14 +287,15 @@ def test_start_up_removes_what_crashed_instances_left_but_not_live_locks(tmp_pat
     """A killed instance leaves the lock and the ``.owner`` file of the session file it had
     open (and an owner file may outlive its lock): the next scan removes them; the same files
     of an instance that is alive stay."""
-    from desktop.storage.recovery import _lock, _open_lock_path, _owner_path, _write_owner, find_orphans
+    from desktop.storage.locks import open_lock_path, owner_path, process_lock, write_owner
+    from desktop.storage.restore import find_orphans
 
     dead_session, live_session = _copy_example(tmp_path), _copy_example(tmp_path, "spyfall")
     child = _child(f"""
-        from desktop.storage.recovery import _lock, _open_lock_path, _write_owner
-        lock = _lock(_open_lock_path({dead_session!r}))
+        from desktop.storage.locks import process_lock, open_lock_path, write_owner
+        lock = process_lock(open_lock_path({dead_session!r}))
         assert lock.tryLock(0)
-        _write_owner(lock.fileName(), "4242-deadbeef")
+        write_owner(lock.fileName(), "4242-deadbeef")
         print("ready", flush=True)
         while True:
             time.sleep(0.05)
@@ -306,18 +307,18 @@ def test_start_up_removes_what_crashed_instances_left_but_not_live_locks(tmp_pat
     finally:
         if child.poll() is None:
             child.kill()
-    dead_lock = _open_lock_path(dead_session)
-    assert os.path.exists(dead_lock) and os.path.exists(_owner_path(dead_lock))
-    live = _lock(_open_lock_path(live_session))        # this process: alive
+    dead_lock = open_lock_path(dead_session)
+    assert os.path.exists(dead_lock) and os.path.exists(owner_path(dead_lock))
+    live = process_lock(open_lock_path(live_session))        # this process: alive
     assert live.tryLock(0)
-    _write_owner(live.fileName(), "4243-0123abcd")
+    write_owner(live.fileName(), "4243-0123abcd")
     lone_owner = os.path.join(fresh_recovery, "open-0123456789abcdef0123.owner")
     Path(lone_owner).write_text("{}")
     try:
         find_orphans()
-        assert not os.path.exists(dead_lock) and not os.path.exists(_owner_path(dead_lock))
+        assert not os.path.exists(dead_lock) and not os.path.exists(owner_path(dead_lock))
         assert not os.path.exists(lone_owner)
-        assert os.path.exists(live.fileName()) and os.path.exists(_owner_path(live.fileName()))
+        assert os.path.exists(live.fileName()) and os.path.exists(owner_path(live.fileName()))
     finally:
         live.unlock()
 
@@ -325,9 +326,9 @@ def test_start_up_removes_what_crashed_instances_left_but_not_live_locks(tmp_pat
 def _write_dead_lock(lock_file: str) -> None:
     """A lock file as a process that is gone left it: the content QLockFile writes (pid, app,
     host, machine id; Qt docs "QLockFile::getLockInfo") with the pid of no live process."""
-    from desktop.storage.recovery import _lock
+    from desktop.storage.locks import process_lock
 
-    lock = _lock(lock_file)
+    lock = process_lock(lock_file)
     assert lock.tryLock(0)
     lines = Path(lock_file).read_text().split("\n")
     lock.unlock()
@@ -348,27 +349,27 @@ def test_stale_owner_file_is_removed_while_its_lock_is_held(tmp_path, fresh_reco
     """The ``.owner`` file of a dead holder goes while the scan holds the lock (so a new
     holder's owner file, written after it takes the lock, is never removed); then the lock
     goes too. A live holder's pair stays."""
-    from desktop.storage import recovery
+    from desktop.storage import locks, restore
 
-    dead_lock = recovery._open_lock_path(_copy_example(tmp_path))
+    dead_lock = locks.open_lock_path(_copy_example(tmp_path))
     _write_dead_lock(dead_lock)
-    recovery._write_owner(dead_lock, "4242-deadbeef")
-    live = recovery._lock(recovery._open_lock_path(_copy_example(tmp_path, "cluedo")))
+    locks.write_owner(dead_lock, "4242-deadbeef")
+    live = locks.process_lock(locks.open_lock_path(_copy_example(tmp_path, "cluedo")))
     assert live.tryLock(0)
-    recovery._write_owner(live.fileName(), "4243-0123abcd")
-    removed, real_remove = [], recovery._remove
+    locks.write_owner(live.fileName(), "4243-0123abcd")
+    removed, real_remove = [], locks.remove_quietly
 
     def remove(path):
         removed.append((path, os.path.exists(dead_lock)))
         real_remove(path)
 
-    monkeypatch.setattr(recovery, "_remove", remove)
+    monkeypatch.setattr(locks, "remove_quietly", remove)
     try:
-        recovery.find_orphans()
-        assert removed == [(recovery._owner_path(dead_lock), True)]
+        restore.find_orphans()
+        assert removed == [(locks.owner_path(dead_lock), True)]
         assert not os.path.exists(dead_lock)
         assert os.path.exists(live.fileName())
-        assert os.path.exists(recovery._owner_path(live.fileName()))
+        assert os.path.exists(locks.owner_path(live.fileName()))
     finally:
         live.unlock()
 

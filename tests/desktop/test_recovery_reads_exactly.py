@@ -15,7 +15,7 @@ def _example() -> dict:
 
 
 def test_a_recovery_file_with_a_second_events_key_is_refused(tmp_path):
-    from desktop.storage.recovery import read_recovery_file
+    from desktop.storage.restore import read_recovery_file
 
     session = json.dumps(_example())
     text = '{"sessions": [' + session[:-1] + ', "events": []}], "paths": [null]}'
@@ -28,7 +28,7 @@ def test_a_recovery_file_with_a_second_events_key_is_refused(tmp_path):
 
 
 def test_a_recovery_file_with_a_misspelled_event_key_is_refused(tmp_path):
-    from desktop.storage.recovery import read_recovery_file
+    from desktop.storage.restore import read_recovery_file
 
     obj = _example()
     obj["events"][1]["refutter"] = obj["events"][1].pop("refuter")

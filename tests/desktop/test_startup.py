@@ -19,6 +19,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 #: session/recovery layer and the background-job machinery.
 HEAVY_PREFIXES = ("numpy", "scipy", "pyqtgraph", "cvxpy", "distributed", "engines.",
                   "desktop.tabs.base", "desktop.storage.document", "desktop.storage.recovery",
+                  "desktop.storage.restore", "desktop.storage.locks", "desktop.storage.handoff",
                   "desktop.tabs.jobs", "desktop.tabs.controller", "desktop.games.cluedo.",
                   "desktop.games.inkognito.", "desktop.games.egghead.", "desktop.games.guesswho.",
                   "desktop.games.spyfall.")

@@ -293,7 +293,7 @@ def main(argv=None) -> int:
     for tab in win.game_tabs.values():
         tab.document.undo_stack.setClean()
     win.shutdown()
-    from desktop.storage.recovery import finish_threads
+    from desktop.shell.shutdown import finish_threads
 
     finish_threads(win, 1.0)
     os._exit(0)
