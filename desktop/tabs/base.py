@@ -66,7 +66,7 @@ class GameTab(QWidget):
         self._worded: list[tuple[Callable[[str], None], str, str]] = []
         self.history = HistoryPanel(self.document)
         self.history.entrySelected.connect(self.controller.select)
-        self.history.removeRequested.connect(self.remove_event)
+        self.history.removeRequested.connect(self._remove_from_history)
         self.plot = self.make_plot()
         # the plot of a new timeline is drawn after the snapshot's repaint (Qt delivers paints
         # before timers) and after the ranking, which the plot would hold up on this thread:
@@ -259,6 +259,8 @@ class GameTab(QWidget):
             self._plot_timer.start(0)
         if snap.selected != prev.selected or snap.k != prev.k:
             self.plot.set_marker(None if snap.selected < 0 else snap.k)
+        if snap.selected != prev.selected:
+            self.history.show_selected(snap.selected)     # the controller's selection, shown
         if snap.status is Status.CANCELLED and prev.status is not Status.CANCELLED:
             self.show_cancelled()
         self._status_line(snap, prev)
@@ -371,12 +373,10 @@ class GameTab(QWidget):
     def log_event(self, event: Any) -> bool:
         """Append ``event`` to the log (undoable) — the one way facts enter the document.
         False (with a warning) when the log is full (:meth:`SessionDocument.log_limit`)."""
-        full = self.document.log_limit()
+        full = self.controller.log_event(event)
         if full:
             self.warn("Cannot log this", full[0].upper() + full[1:] + ".")
             return False
-        self.history.select_live()
-        self.controller.log_event(event)
         return True
 
     def log_json(self, obj: dict, title: str = "Cannot log this") -> bool:
@@ -412,16 +412,8 @@ class GameTab(QWidget):
         cancellable task through the timeline); then ``logged()``, or ``refused(reason)``
         (default: a warning naming the reason) and nothing is logged. Entries made while a
         check runs are checked after it, in order, each against the log before it. A full log
-        (:meth:`SessionDocument.log_limit`) refuses at once, before any check."""
-        full = self.document.log_limit()
-        if full:
-            if refused is not None:
-                refused(full)
-            else:
-                self.warn("Not logged", full[0].upper() + full[1:] + ".")
-            return
-        self.history.select_live()
-        self.controller.checks.submit(event, refused, logged)
+        (:meth:`SessionDocument.log_limit`) refuses it when it is logged."""
+        self.controller.log_checked(event, refused, logged)
 
     def replace_setup(self, text: str, merge_key: int = -1, **changes) -> bool:
         """Replace fields of the setup (``dataclasses.replace``), keeping the events (undoable).
@@ -434,12 +426,21 @@ class GameTab(QWidget):
         except SessionFormatError as exc:
             self.warn("Cannot change the setup", exc.message)
             return False
-        self.history.select_live()
-        self.document.replace_setup(setup, text, merge_key)
+        self.controller.replace_setup(setup, text, merge_key)
         return True
 
     def remove_event(self, index: int) -> None:
+        """Remove entry ``index`` (undoable) and show the beliefs now."""
         self.controller.remove_event(index)
+
+    def replace_event(self, index: int, event: Any) -> None:
+        """Replace entry ``index`` (undoable) and show the beliefs now."""
+        self.controller.replace_event(index, event)
+
+    @Slot(int)
+    def _remove_from_history(self, index: int) -> None:
+        """Remove entry ``index`` as the History asked: the moment shown stays unless it goes."""
+        self.controller.remove_event(index, keep_moment=True)
 
     def reset_document(self, setup: Any, events=(), meta=(), path: Optional[str] = None) -> None:
         """New game / Open: another setup and log; the old game's lines leave the plots."""

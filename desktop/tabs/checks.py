@@ -87,23 +87,25 @@ class EntryChecks(QObject):
             if c.current_timeline().in_order:
                 # a state too large to copy (Egghead, 6 players): a check would take minutes;
                 # the contradiction banner reports an impossible entry instead
-                self._log(event, logged)
+                self._log(event, refused, logged)
                 continue
             events = tuple(c.document.events)
             if c.current_timeline().accepts_cached(events, event):
                 # decided from the timeline's cache (the entry's posterior is kept): logged
                 # now, without a trip through the thread pool
-                self._log(event, logged)
+                self._log(event, refused, logged)
                 continue
             self._check = (event, refused, logged, setup, events)
             self.runner.submit(functools.partial(check_job, c.current_timeline(), events, event))
 
-    def _log(self, event, logged) -> None:
-        full = self.controller.document.log_limit()
-        if full:   # the log filled up while the check ran
-            self.refused.emit("Not logged", full[0].upper() + full[1:] + ".")
+    def _log(self, event, refused, logged) -> None:
+        full = self.controller.log_event(event)
+        if full:   # the log is full (the document's one check)
+            if refused is not None:
+                refused(full)
+            else:
+                self.refused.emit("Not logged", full[0].upper() + full[1:] + ".")
             return
-        self.controller.log_event(event)
         if logged:
             logged()
 
@@ -123,7 +125,7 @@ class EntryChecks(QObject):
                 self.refused.emit("Not logged", f"{doc.module.describe_event(setup, event)}: "
                                   f"this contradicts the log — {reason}.")
         else:
-            self._log(event, logged)
+            self._log(event, refused, logged)
         self._next()
 
     @Slot(int, object)

@@ -23,7 +23,7 @@ from desktop.tabs.checks import EntryChecks
 from desktop.tabs.jobs import JobRunner, Priority, PriorityGroup
 from desktop.tabs.snapshot import Advice, Snapshot, Status
 from desktop.tabs.wording import PLAIN, Wording
-from engines.core.errors import ContradictionError
+from engines.core.errors import ContradictionError, SessionFormatError
 from engines.core.timeline import Timeline, TimelineResult
 
 #: An advisor's job factory: ``(setup, events, options) -> job(task)`` or None (nothing to do).
@@ -85,6 +85,10 @@ class GameController(QObject):
         self._full = bool(full_timeline)
         self.document = SessionDocument(module.GAME, module.default_setup(), self)
         self.document.changed.connect(self.request_inference)
+        # the selected moment follows the log's edits here, and only here (the History view
+        # renders the snapshot's selection; Qt's own moves of its current row are not asked)
+        self.document.eventsInserted.connect(self._events_inserted)
+        self.document.eventsRemoved.connect(self._events_removed)
         self._runners: list[tuple[JobRunner, bool]] = []
         self.priorities = PriorityGroup()           # the beliefs first, then ranking, advice
         self.runner = self.make_runner("inference")
@@ -178,13 +182,62 @@ class GameController(QObject):
             self.snapshotChanged.emit(self.snapshot)
 
     # -- actions -----------------------------------------------------------------------------
-    def log_event(self, event: Any) -> None:
-        """Append ``event`` to the log (undoable) and go back to the live view."""
-        self.view_index = -1
-        self.document.log_event(event)
+    # Every edit a player makes goes back to the live view (the beliefs now), decided here and
+    # nowhere else; a removal asked from the History keeps the moment shown when it stays.
+    def log_event(self, event: Any) -> Optional[str]:
+        """Append ``event`` to the log (undoable) and go back to the live view. Returns None,
+        or why nothing was logged: the log holds the most events a session file may hold
+        (:meth:`SessionDocument.log_limit`, the one check of a full log)."""
+        before, self.view_index = self.view_index, -1
+        try:
+            self.document.log_event(event)
+        except SessionFormatError as exc:
+            self.view_index = before
+            return exc.message
+        return None
 
-    def remove_event(self, index: int) -> None:
+    def log_checked(self, event: Any, refused: Optional[Callable[[str], None]] = None,
+                    logged: Optional[Callable[[], None]] = None) -> None:
+        """Go back to the live view, then log ``event`` once its check against the log passes
+        (:meth:`desktop.tabs.checks.EntryChecks.submit`: ``logged()`` or ``refused(reason)``)."""
+        if self.view_index != -1:
+            self.select(-1)
+        self.checks.submit(event, refused, logged)
+
+    def replace_event(self, index: int, event: Any) -> None:
+        """Replace entry ``index`` (undoable, keeping its time and note); back to the live view."""
+        self.view_index = -1
+        self.document.replace_event(index, event)
+
+    def replace_setup(self, setup: Any, text: str, merge_key: int = -1) -> None:
+        """Replace the setup, keeping the events (undoable); back to the live view."""
+        self.view_index = -1
+        self.document.replace_setup(setup, text, merge_key)
+
+    def remove_event(self, index: int, *, keep_moment: bool = False) -> None:
+        """Remove entry ``index`` (undoable) and go back to the live view; ``keep_moment``
+        (a removal asked from the History): the moment shown stays, unless it is the entry
+        removed (:meth:`_events_removed`)."""
+        if not keep_moment:
+            self.view_index = -1
         self.document.remove_event(index)
+
+    @Slot(int, int)
+    def _events_inserted(self, first: int, count: int) -> None:
+        """Entries inserted at ``first`` (undo of a removal): a moment after them moves down
+        with its entry (moment ``k`` is the log after entry ``k - 1``)."""
+        if self.view_index > first:
+            self.view_index += count
+
+    @Slot(int, int)
+    def _events_removed(self, first: int, count: int) -> None:
+        """Entries ``first .. first + count - 1`` removed: the moment of a removed entry goes
+        back to the live view; a later one moves up with its entry."""
+        k = self.view_index
+        if k > first + count:
+            self.view_index = k - count
+        elif k > first:
+            self.view_index = -1
 
     def reset(self, setup: Any, events=(), meta=(), path: Optional[str] = None) -> None:
         """New game / Open: a new setup and log (not undoable), a fresh timeline."""

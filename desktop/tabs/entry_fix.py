@@ -429,7 +429,7 @@ def open_fix_dialog(tab, index: int, suggested=None) -> Optional[FixEntryDialog]
     if not all(hasattr(module, name) for name in ("format_event", "parse", "preview",
                                                    "complete")):
         if suggested is not None:
-            doc.replace_event(index, suggested)
+            tab.replace_event(index, suggested)
         return None
     diagnosis = getattr(tab.snapshot.conflict, "diagnosis", None)
     mine = [c for c in getattr(diagnosis, "corrections", ()) if c.entry == index
@@ -445,8 +445,7 @@ def open_fix_dialog(tab, index: int, suggested=None) -> Optional[FixEntryDialog]
     def done(result: int) -> None:
         if result == QDialog.Accepted and doc.revision == revision \
                 and dialog.result_event != doc.events[index]:
-            tab.history.select_live()
-            doc.replace_event(index, dialog.result_event)
+            tab.replace_event(index, dialog.result_event)
         elif result == QDialog.Accepted and doc.revision != revision:
             tab.statusMessage.emit("Not replaced: the log changed while the form was open")
 
@@ -567,7 +566,6 @@ class RemovalPreviewDialog(QDialog):
         if doc.revision != self.revision:
             self.tab.statusMessage.emit("Not removed: the log changed while the preview was open")
             return
-        self.tab.history.select_live()
         self.tab.remove_event(self.index)
 
 

@@ -7,6 +7,9 @@ it, an edited event repaints its row — instead of rebuilding the list.
 
 Selecting an entry emits ``entrySelected(k)`` with ``k`` = number of events whose beliefs to
 show (entry ``i`` → ``k = i + 1``; the "Game set up" row → 0; nothing selected → -1 = live).
+The selection shown is the controller's (:meth:`HistoryPanel.show_selected` renders it): the
+panel reports what the player selects, never the rows Qt's selection model moves by itself
+when entries are inserted or removed.
 """
 from __future__ import annotations
 
@@ -241,7 +244,10 @@ class HistoryPanel(QWidget):
         # model moves the current row to the one before, so a handler connected after it no
         # longer sees that the entry shown was removed (Undo of the last entry, selected, then
         # Redo left the tab "as after entry 15 of 16" instead of now)
-        self.model.rowsAboutToBeRemoved.connect(self._before_remove)
+        self.model.rowsAboutToBeRemoved.connect(self._model_moves)
+        self.model.rowsAboutToBeInserted.connect(self._model_moves)
+        self.model.modelAboutToBeReset.connect(self._model_moves)
+        self._rendering = False     # the selection is set from the snapshot or moved by Qt
         self._view.setModel(self.model)
         self._view.setSelectionMode(QAbstractItemView.SingleSelection)
         self._view.setContextMenuPolicy(Qt.CustomContextMenu)
@@ -266,6 +272,7 @@ class HistoryPanel(QWidget):
         layout.addWidget(self._view)
         self.model.rowsInserted.connect(self._after_insert)
         self.model.modelReset.connect(self._after_reset)
+        self.model.rowsRemoved.connect(self._model_moved)
 
     # -- what tabs and tests use -----------------------------------------------------------
     def set_contradiction(self, index: Optional[int]) -> None:
@@ -331,8 +338,26 @@ class HistoryPanel(QWidget):
         self._view.setUniformItemSizes(not on)
 
     def select_live(self) -> None:
+        """The player asks for the beliefs now (Escape, "Show current beliefs")."""
         self._view.clearSelection()
         self._view.setCurrentIndex(QModelIndex())
+
+    def show_selected(self, k: int) -> None:
+        """Show the controller's selected moment ``k`` (-1: live, nothing selected; else row
+        ``k``) without reporting it back as the player's choice."""
+        if self.current_entry() == k:
+            return
+        self._rendering = True
+        try:
+            if k < 0:
+                self._view.clearSelection()
+                self._view.setCurrentIndex(QModelIndex())
+            else:
+                ix = self.model.index(k)
+                self._view.setCurrentIndex(ix)
+                self._view.scrollTo(ix)
+        finally:
+            self._rendering = False
 
     def refresh(self, *_args) -> None:
         """Repaint every row (the document's signals keep the rows in step by themselves)."""
@@ -340,16 +365,23 @@ class HistoryPanel(QWidget):
 
     # -- internals ------------------------------------------------------------------------
     @Slot()
-    def _after_insert(self, *_args) -> None:
-        self._view.scrollToBottom()
+    def _model_moves(self, *_args) -> None:
+        """Rows are about to be inserted or removed (connected before the view's selection
+        model, which then moves its current row): those moves are not the player's."""
+        self._rendering = True
 
-    @Slot(QModelIndex, int, int)
-    def _before_remove(self, _parent, first: int, last: int) -> None:
-        if first <= self.current_entry() <= last:   # the entry shown goes: back to live
-            self.select_live()
+    @Slot()
+    def _model_moved(self, *_args) -> None:
+        self._rendering = False
+
+    @Slot()
+    def _after_insert(self, *_args) -> None:
+        self._rendering = False
+        self._view.scrollToBottom()
 
     @Slot()
     def _after_reset(self) -> None:
+        self._rendering = False
         self._view.scrollToBottom()
         self._stick_to_bottom = True
 
@@ -363,7 +395,8 @@ class HistoryPanel(QWidget):
         self._stick_to_bottom = False
 
     def _selected(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        self.entrySelected.emit(current.row() if current.isValid() else -1)
+        if not self._rendering:
+            self.entrySelected.emit(current.row() if current.isValid() else -1)
 
     def _menu(self, pos: QPoint) -> None:
         ix = self._view.indexAt(pos)

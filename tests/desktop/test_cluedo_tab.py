@@ -123,6 +123,45 @@ def test_undo_then_redo_with_the_newest_entry_selected_returns_to_now(window):
     assert tab.controller.view_index == -1 and tab.snapshot.scope() == ""
 
 
+def test_the_moment_shown_has_one_owner_and_follows_its_entry(window, qtbot):
+    """The controller owns the selected moment: removing an earlier entry from the History
+    keeps the entry shown (one row up), undoing that removal brings it back down, removing the
+    entry shown goes back to now, and a new entry always shows now. The History panel only
+    reports the player's own choices, never the rows Qt's selection model moves by itself."""
+    tab = window.tab_for("cluedo")
+    for line in ["Ann: plum rope hall; Bob", "Bob has rope", "Ann has dagger"]:
+        tab.quick_entry.line.setText(line)
+        tab.quick_entry.submit()
+        _wait(window)
+    assert len(tab.document.events) == 3
+    reported = []
+    tab.history.entrySelected.connect(reported.append)
+    tab.history.select_entry(3)                  # "Ann has dagger": the log after 3 entries
+    _wait(window)
+    assert reported == [3] and tab.snapshot.k == 3
+    tab.history.removeRequested.emit(0)          # the first entry goes (History's Delete)
+    _wait(window)
+    assert tab.controller.view_index == 2 and tab.history.current_entry() == 2
+    assert tab.snapshot.selected == 2 and tab.snapshot.k == 2   # the same entry, now the last
+    window.undo_action.trigger()                 # it comes back: the moment moves down with it
+    _wait(window)
+    assert tab.controller.view_index == 3 and tab.history.current_entry() == 3
+    tab.history.removeRequested.emit(2)          # the entry shown goes: now
+    _wait(window)
+    assert tab.controller.view_index == -1 and tab.history.current_entry() == -1
+    assert tab.snapshot.scope() == ""
+    window.undo_action.trigger()
+    tab.history.select_entry(1)
+    _wait(window)
+    assert tab.snapshot.k == 1
+    tab.quick_entry.line.setText("Bob has hall")  # a new entry: now
+    tab.quick_entry.submit()
+    _wait(window)
+    assert len(tab.document.events) == 4 and tab.controller.view_index == -1
+    assert tab.history.current_entry() == -1
+    assert reported == [3, 1]                    # only the two selections made by hand
+
+
 def test_my_suggestion_refuted_asks_for_the_card_i_was_shown(window):
     """My own suggestion, refuted by Ann, the card shown left at "(not shown to me)": the
     first Log asks for the card and logs nothing; picking it logs the suggestion with it.

@@ -48,6 +48,7 @@ def test_logging_stops_at_the_readers_event_limit(qtbot, tmp_path, fresh_recover
         assert warnings and "most a session file may hold" in warnings[-1]
         refused = []                                          # quick entry at the limit
         tab.log_checked(ev, refused=refused.append, logged=lambda: refused.append("logged"))
+        qtbot.waitUntil(lambda: bool(refused), timeout=10000)   # after its check: the document refuses
         qtbot.wait(50)
         assert len(refused) == 1 and "most a session file may hold" in refused[0]
         assert len(doc.events) == n + 1

@@ -563,7 +563,6 @@ class Tab(GameTab):
         events = self.document.events
         mine = [i for i, e in enumerate(events) if isinstance(e, Eliminate) and e.name == name]
         if mine:
-            self.history.select_live()
             self.remove_event(mine[-1])
             return
         live = self.timeline.latest if self.timeline is not None else None
@@ -612,8 +611,7 @@ class Tab(GameTab):
             except SessionFormatError as exc:
                 self.warn("Cannot log this", exc.message)
                 return
-            self.history.select_live()
-            self.document.replace_event(len(events) - 1, ev)
+            self.replace_event(len(events) - 1, ev)
             return
         self.log_json({"type": "opponent", "remaining": value})
 
