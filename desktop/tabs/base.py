@@ -159,8 +159,9 @@ class GameTab(QWidget):
         :meth:`request_inference` is called and handed to the controller as a value."""
         return {}
 
-    def show_posterior(self, posterior: Any, k: int) -> None:  # subclass
-        """Show ``posterior`` (the beliefs after the first ``k`` events) in the tab's views."""
+    def show_posterior(self, snap: Snapshot) -> None:  # subclass
+        """Show the beliefs of the moment ``snap`` (``snap.posterior``, after the first
+        ``snap.k`` events) in the tab's views; everything drawn comes from ``snap``."""
         raise NotImplementedError
 
     def show_moment(self, snapshot: Snapshot) -> None:
@@ -178,13 +179,14 @@ class GameTab(QWidget):
     def clear_beliefs(self) -> None:
         """Called when no posterior can be shown (e.g. the setup itself is impossible)."""
 
-    def plot_series(self, timeline: TimelineResult) -> dict:
-        """Series for the belief plot from a timeline: name -> value after each event (the
-        plots draw the whole log; the marker shows the moment)."""
+    def plot_series(self, snap: Snapshot) -> dict:
+        """Series for the belief plot from the snapshot's timeline (``snap.timeline``): name ->
+        value after each event (the plots draw the whole log; the marker shows the moment)."""
         return {}
 
-    def status_text(self, posterior: Any, seconds: float) -> str:
-        return f"{self.title()}: updated in {seconds * 1000:.0f} ms"
+    def status_text(self, snap: Snapshot) -> str:
+        """The status-bar line of the live moment ``snap`` (its posterior and its seconds)."""
+        return f"{self.title()}: updated in {snap.seconds * 1000:.0f} ms"
 
     def new_game(self) -> bool:  # subclass
         """Ask for a new game's setup (a dialog) and reset the document; False if cancelled."""
@@ -243,12 +245,12 @@ class GameTab(QWidget):
             or snap.n != prev.n or snap.status is not prev.status
         if snap.posterior is not None and moved:
             try:
-                self.show_posterior(snap.posterior, snap.k)
+                self.show_posterior(snap)
             except Exception as exc:  # noqa: BLE001 - never the app's crash: a view's fault shown in the banner
                 self.banner_view.render(snap.replace(status=Status.ERROR, error=exc))
             else:
                 self._paint_beliefs_now()
-                self.show_beside_posterior(snap.posterior, snap.k)
+                self.show_beside_posterior(snap)
         elif snap.posterior is None and snap.timeline is not None \
                 and not snap.timeline.posteriors and moved:
             self.clear_beliefs()
@@ -286,8 +288,8 @@ class GameTab(QWidget):
         if self._snapshot.timeline is not None:
             self._render(self._snapshot, force=True)
 
-    def show_beside_posterior(self, post, k: int) -> None:
-        """What the tab shows beside the beliefs of moment ``k`` and derives from them (Cluedo:
+    def show_beside_posterior(self, snap: Snapshot) -> None:
+        """What the tab shows beside the beliefs of moment ``snap.k`` and derives from them (Cluedo:
         who is close to solving), drawn after the worksheet is painted (default: nothing)."""
 
     def beliefs_views(self) -> list:
@@ -337,7 +339,7 @@ class GameTab(QWidget):
 
     def _draw_plot(self, snap: Snapshot) -> None:
         try:
-            self.plot.set_series(self.plot_series(snap.timeline))
+            self.plot.set_series(self.plot_series(snap))
         except Exception as exc:  # noqa: BLE001 - a plot must never take the tab down
             self.statusMessage.emit(f"plot: {exc}")
         self.plot.set_marker(None if snap.selected < 0 else snap.k)
@@ -348,7 +350,7 @@ class GameTab(QWidget):
         if snap.status is not Status.READY:
             return ""
         if snap.live:
-            return self.status_text(snap.posterior, snap.seconds)
+            return self.status_text(snap)
         return f"{self.title()}: beliefs {snap.scope()}"
 
     def _status_line(self, snap: Snapshot, prev: Snapshot) -> None:
@@ -362,8 +364,8 @@ class GameTab(QWidget):
         """Draw the beliefs of the snapshot again (benchmarks: the cost of a redraw)."""
         snap = self._snapshot
         if snap.posterior is not None:
-            self.show_posterior(snap.posterior, snap.k)
-            self.show_beside_posterior(snap.posterior, snap.k)
+            self.show_posterior(snap)
+            self.show_beside_posterior(snap)
         self.plot.set_marker(None if snap.selected < 0 else snap.k)
 
     def _describe(self, i: int) -> str:

@@ -10,7 +10,6 @@ export. New game restarts from the engine's ``default_setup()``.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout
@@ -45,16 +44,18 @@ class GenericTab(GameTab):
         lay.addWidget(split, 1)
         lay.addWidget(self.plot)
 
-    def show_posterior(self, posterior: Any, k: int) -> None:
-        summary = self.module.belief_summary(self.document.setup, posterior)
+    def show_posterior(self, snap) -> None:
+        posterior, k = snap.posterior, snap.k
+        summary = self.module.belief_summary(snap.setup, posterior)
         self.table.setRowCount(len(summary))
         for row, (name, value) in enumerate(summary.items()):
             self.table.setItem(row, 0, QTableWidgetItem(name))
             self.table.setItem(row, 1, QTableWidgetItem(_shown(name, float(value))))
-        n = len(self.document.events)
+        n = snap.n
         self.caption.setText(f"Beliefs after {k} of {n} entr{'y' if n == 1 else 'ies'}")
 
-    def plot_series(self, timeline) -> dict:
+    def plot_series(self, snap) -> dict:
+        timeline = snap.timeline
         names = next((list(s) for s in timeline.summaries if s), [])
         return {name: [s[name] if s else None for s in timeline.summaries] for name in names}
 

@@ -51,12 +51,14 @@ class Advice:
 _NO_ADVICE: Mapping[str, Advice] = MappingProxyType({})
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class Snapshot:
     """The moment a tab shows.
 
     Attributes:
         revision: the document revision the snapshot belongs to.
+        setup: the document's setup at that revision (the game the moment is of; None before
+            the first snapshot): panes draw from the snapshot alone.
         n: events in the log.
         selected: the History entry selected: -1 for the live view (the whole log), else ``k``.
         k: the prefix shown: the posterior is that of the first ``k`` events (``k <= n``; under
@@ -80,6 +82,7 @@ class Snapshot:
     """
 
     revision: int = 0
+    setup: Any = None
     n: int = 0
     selected: int = -1
     k: int = 0

@@ -299,9 +299,9 @@ def test_observer_and_enumeration_method(window, qtbot):
     assert ref.method == "enumeration"
     np.testing.assert_allclose(tab.sheet_model.beliefs()[0], [ref.location[l] for l in setup.locations],
                                atol=1e-9)
-    assert "checked the slow way" in tab.status_text(tab.timeline.latest, 0.0)
+    assert "checked the slow way" in tab.status_text(tab.snapshot.replace(posterior=tab.timeline.latest, seconds=0.0))
     window.set_details(True, remember=False)           # the Details view names the method
-    assert "Enumeration" in tab.status_text(tab.timeline.latest, 0.0)
+    assert "Enumeration" in tab.status_text(tab.snapshot.replace(posterior=tab.timeline.latest, seconds=0.0))
     window.set_details(False, remember=False)
     # clicking a logged claim's row shows the beliefs as they were after it
     row = tab.sheet_model.row_of_turn(0)
@@ -551,3 +551,28 @@ def test_recommendation_line_names_the_equilibrium_strategy_and_the_early_vote(w
     spy_top = equilibrium_strategy("spy")[0]
     assert f"λ = {spy_top['lambda']:g}" in tab.advice.text() and "Name the location" in tab.advice.text()
     assert "Call the vote" not in tab.advice.text()
+
+
+def test_the_spy_pane_draws_a_moment_from_the_snapshot_alone(qapp):
+    """The "Who is the spy?" pane is a presenter of the published snapshot: given a snapshot
+    (its setup, posterior and moment) and no tab, document or timeline, it shows each player's
+    public spy belief and names a past moment as such."""
+    from desktop.games.spyfall.panes import SpyPane
+    from desktop.tabs.snapshot import Snapshot, Status
+    from engines.core.resources import resource_path
+    from engines.core.schema import read_session_file
+
+    data = read_session_file(str(resource_path("examples", "spyfall.json")))
+    k = 2
+    post = spyfall.infer(data.setup, data.events[:k])
+    pane = SpyPane()
+    pane.set_table(data.setup)
+    pane.render(Snapshot(setup=data.setup, n=len(data.events), selected=k, k=k,
+                         status=Status.READY, posterior=post))
+    shown = pane.model.matrix()[:, 0]
+    assert np.allclose(shown, [post.spy[p] for p in data.setup.players], atol=1e-12)
+    assert f"as after entry {k} of {len(data.events)}" in pane.summary.text()
+    leader = max(post.spy, key=post.spy.get)
+    assert leader in pane.summary.text()
+    pane.clear()
+    assert pane.model.matrix() is None and "no belief" in pane.summary.text()

@@ -389,11 +389,12 @@ class Tab(GameTab):
     def advice_views(self) -> list:
         return [self.rec_table]
 
-    def show_posterior(self, post, k: int) -> None:
+    def show_posterior(self, snap) -> None:
+        post, k = snap.posterior, snap.k
         self.model.set_matrix(post.matrix, getattr(post, "standard_error", None))
         self.model.set_column_notes(learned_notes(post))
         deals = post.consistent_deals
-        text = ("" if k == len(self.document.events) else f"<i>as after entry {k}</i> · ")
+        text = ("" if k == snap.n else f"<i>as after entry {k}</i> · ")
         self.opponents.hold()    # its task waits for the ranking's first estimate of moment k
         wording = self.snapshot.wording
         if deals is not None:
@@ -406,12 +407,12 @@ class Tab(GameTab):
         if note:
             text += f" · <span style='color:{tone('#6d4c00')}'>{esc(note)}</span>"
         self.deals_label.setText(text)
-        if k == len(self.document.events):
+        if k == snap.n:
             # in the line under Quick entry, always there: asking moves nothing on the tab
-            self.quick_entry.set_idle_prompt(hand_prompt(self.document.setup, post))
+            self.quick_entry.set_idle_prompt(hand_prompt(snap.setup, post))
 
-    def show_beside_posterior(self, post, k: int) -> None:
-        self._show_opponents(k)
+    def show_beside_posterior(self, snap) -> None:
+        self._show_opponents(snap.k)
 
     @Slot()
     def _method_changed(self, *_a) -> None:
@@ -442,8 +443,9 @@ class Tab(GameTab):
         self.model.set_matrix(None)
         self.deals_label.setText("no consistent deal")
 
-    def plot_series(self, timeline) -> dict:
-        setup = self.document.setup
+    def plot_series(self, snap) -> dict:
+        timeline = snap.timeline
+        setup = snap.setup
         last = timeline.latest
         series = {}
         for cat, cards in setup.categories:
@@ -456,7 +458,8 @@ class Tab(GameTab):
                                              for p in timeline.posteriors]})
         return series
 
-    def status_text(self, post, seconds: float) -> str:
+    def status_text(self, snap) -> str:
+        post, seconds = snap.posterior, snap.seconds
         wording = self.snapshot.wording
         deals = (wording.pick(f"{post.consistent_deals:,} possible deals",
                               f"{post.consistent_deals:,} consistent deals")
@@ -470,7 +473,7 @@ class Tab(GameTab):
             self._advice_rev = snap.revision
             self.form.set_beliefs(self._live_posterior())     # the form logs after the log
             self._request_advice()
-        self.board_panel.show_moment(snap, self.document.setup)    # the pawns at that moment
+        self.board_panel.show_moment(snap, snap.setup)    # the pawns at that moment
         if snap.status is Status.CONTRADICTION or snap.status is Status.ERROR:
             self.opponents.release()
             self.rec_table.clear_rows()

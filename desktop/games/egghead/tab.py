@@ -344,7 +344,8 @@ class Tab(GameTab):
     def beliefs_views(self) -> list:
         return [self.position_view, self.solve_label]   # "Can I solve now?" is of the beliefs
 
-    def show_posterior(self, post, k: int) -> None:
+    def show_posterior(self, snap) -> None:
+        post, k = snap.posterior, snap.k
         self._display(post, k, live=not self._browsing())
 
     def show_moment(self, snap) -> None:
@@ -503,14 +504,16 @@ class Tab(GameTab):
         self.position_model.set_matrix(None)
         self.solve_label.setText("No stack of mine is consistent with the setup.")
 
-    def plot_series(self, timeline) -> dict:
+    def plot_series(self, snap) -> dict:
+        timeline = snap.timeline
         n = len(timeline.summaries)  # whole events on the x axis
         step = max(1, -(-n // 10))
         self.plot.set_x_tick_spacing(step)
         pick = lambda key: [None if s is None else s[key] for s in timeline.summaries]  # noqa: E731 (a one-line key function)
         return {SERIES_BA: pick("valids_with_ba"), SERIES_NO_BA: pick("valids_without_ba")}
 
-    def status_text(self, post, seconds: float) -> str:
+    def status_text(self, snap) -> str:
+        post, seconds = snap.posterior, snap.seconds
         if not self.snapshot.wording.details:
             return (f"Egghead · {seconds * 1000:.0f} ms · {len(post.my_valids)} stacks I could "
                     f"have")

@@ -353,9 +353,10 @@ class Tab(GameTab):
     def beliefs_views(self) -> list:
         return [self.board_view, self.question_view]   # the ranked questions are of the beliefs
 
-    def show_posterior(self, post, k: int) -> None:
+    def show_posterior(self, snap) -> None:
+        post, k = snap.posterior, snap.k
         self._posterior = post
-        setup = self.document.setup
+        setup = snap.setup
         events = self.document.events[:k]
         mine = {e.name for e in events if isinstance(e, Eliminate)}
         badge = setup.error_rate > 0
@@ -449,17 +450,19 @@ class Tab(GameTab):
         self.questions.set_ranking(())
         self.summary.setText("no character fits the log")
 
-    def plot_series(self, timeline) -> dict:
+    def plot_series(self, snap) -> dict:
+        timeline = snap.timeline
         posts = timeline.posteriors
         self.win_plot.set_series({"my win probability": [p.win_probability for p in posts]})
         name = self.snapshot.wording.pick("how open it still is", "entropy (bits)")
         self.entropy_plot.set_series({name: [p.entropy_bits for p in posts]})
         series = {"cards standing": [float(p.n_candidates) for p in posts]}
-        if self.document.setup.error_rate > 0:
+        if snap.setup.error_rate > 0:
             series["most likely cards"] = [float(p.likely.sum()) for p in posts]
         return series
 
-    def status_text(self, post, seconds: float) -> str:
+    def status_text(self, snap) -> str:
+        post, seconds = snap.posterior, snap.seconds
         bits = f" · {post.entropy_bits:.2f} bits" if self.snapshot.wording.details else ""
         return f"Guess Who? · {post.n_candidates} standing{bits} · {seconds * 1000:.0f} ms"
 

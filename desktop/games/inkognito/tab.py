@@ -379,12 +379,13 @@ class Tab(GameTab):
     def advice_views(self) -> list:
         return [self.rec_table]
 
-    def show_posterior(self, post, k: int) -> None:
-        setup = self.document.setup
+    def show_posterior(self, snap) -> None:
+        post, k = snap.posterior, snap.k
+        setup = snap.setup
         for name, b in post.opponents.items():
             if name in self.cards:
                 self.cards[name].show_belief(b, setup, self.snapshot.wording)
-        when = "" if k == len(self.document.events) else f"<i>as after entry {k}</i> · "
+        when = "" if k == snap.n else f"<i>as after entry {k}</i> · "
         worlds = (f"{post.worlds:,} possible "
                   f"{'deals' if post.method == 'joint' else 'combinations'}")
         if self.snapshot.wording.details:
@@ -421,15 +422,17 @@ class Tab(GameTab):
             c.clear()
         self.info.setText("no consistent deal")
 
-    def plot_series(self, timeline) -> dict:
-        names = self.document.setup.opponents
+    def plot_series(self, snap) -> dict:
+        timeline = snap.timeline
+        names = snap.setup.opponents
         name = self.snapshot.wording.pick("how open the deal still is", "entropy (bits)")
         self.entropy_plot.set_series({name: [p.entropy_bits
                                                          for p in timeline.posteriors]})
         return {f"{n}: top identity": [max(p.opponents[n].identity.values())
                                        for p in timeline.posteriors] for n in names}
 
-    def status_text(self, post, seconds: float) -> str:
+    def status_text(self, snap) -> str:
+        post, seconds = snap.posterior, snap.seconds
         if not self.snapshot.wording.details:
             return (f"Inkognito · {METHOD_WORDS[post.method]} · {seconds * 1000:.0f} ms · "
                     f"{post.worlds:,} possible {'deals' if post.method == 'joint' else 'combinations'}")

@@ -20,7 +20,7 @@ import dataclasses
 import functools
 
 import numpy as np
-from PySide6.QtCore import QModelIndex, QSize, Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -42,17 +42,16 @@ from desktop.games.spyfall.forms import (
     claim_error_text,
     parse_claim_entry,
 )
-from desktop.games.spyfall.model import ClaimSheetModel, ClaimSheetView, SpyBeliefModel, SpyBeliefView, claim_text
+from desktop.games.spyfall.model import ClaimSheetModel, ClaimSheetView, claim_text
+from desktop.games.spyfall.panes import AdvicePane, SpyPane, reveal_words, top
 from desktop.games.spyfall.round_timer import RoundTimer
 from desktop.games.spyfall.simulation import SimulationPanel
 from desktop.games.spyfall.strikes import StrikeList
-from desktop.shell.appearance import muted_css, muted_style, tone, tone_style
-from desktop.table.zoom import scaled_size
+from desktop.shell.appearance import muted_style, tone
 from desktop.tabs.base import GameTab
 from desktop.tabs.jobs import Priority
-from desktop.tabs.wording import DETAILS, PLAIN, Wording
 from desktop.widgets.belief_plot import BeliefPlot
-from desktop.widgets.fit_split import CappedText, FitSplitter
+from desktop.widgets.fit_split import FitSplitter
 from desktop.widgets.plain_text import esc
 from desktop.widgets.side_panes import SidePanes
 from desktop.widgets.vscroll import VerticalScroll
@@ -68,25 +67,6 @@ METHOD_LABELS = {"exact": "Exact (factorised)", "enumeration": "Enumeration (sci
 METHOD_WORDS = {"exact": "Exact", "enumeration": "Exact, checked the slow way"}
 
 
-def reveal_words(lam: float) -> str:
-    """How much a player's claims give away (the reveal weight λ of the hide-reveal model) in a
-    player's words."""
-    if lam <= 0:
-        return "claims reveal nothing"
-    if lam < 0.2:
-        return "claims hint a little"
-    if lam < 0.5:
-        return "claims hint at the location"
-    return "claims point at the location"
-
-
-def plain_strategy(mix) -> str:
-    """An equilibrium mix in a player's words (the strategy's λ named by
-    :func:`reveal_words`; a mix: its most probable pure strategy, "mostly")."""
-    ms = sorted(mix, key=lambda m: -float(m.get("probability", 1.0)))
-    words = reveal_words(float(ms[0]["lambda"]))
-    words = words.replace("claims ", "", 1)
-    return words if len(ms) == 1 else f"mostly {words}"
 PUBLIC = "Public"
 #: Lines of the recommendation shown on a short Table page (the rest scrolls).
 ADVICE_SHORT_LINES = 2
@@ -103,60 +83,6 @@ def _recommend_job_for(setup, events: tuple, _options: dict):
     if setup.me is None:
         return None
     return functools.partial(_recommend_job, setup, events)
-
-
-def early_vote_threshold():
-    """The private spy belief at which the stored equilibrium's non-spies call the vote, or None
-    when the study file is missing or unreadable."""
-    from engines.spyfall import equilibrium
-
-    try:
-        return equilibrium.early_vote_threshold()
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
-def describe_strategy(mix) -> str:
-    """An equilibrium mix in words: ``"flat hide-reveal, λ = 0.05"`` for a pure strategy, else
-    each pure strategy with its probability (most probable first); λ = 0 is "pure noise"; a
-    strategy shown by the replication says in how many independent replications."""
-    def one(m):
-        label = STRATEGY_LABELS.get(m["strategy"], m["strategy"]).lower()
-        lam = float(m["lambda"])
-        text = f"{label}, λ = {lam:g}" + (" (pure noise: reveal nothing)" if lam == 0 else "")
-        if m.get("replicated"):
-            text += f" (the same in {m.get('seeds')} independent replications)"
-        elif m.get("replicated") is False:
-            text += " (one study, not replicated)"
-        return text
-    mix = list(mix)
-    if len(mix) == 1:
-        return one(mix[0])
-    return "; ".join(f"{one(m)} {format_probability(m['probability'])}" for m in mix)
-
-
-def _top(d: dict, k: int = 1) -> list:
-    return sorted(d.items(), key=lambda kv: -kv[1])[:k]
-
-
-def describe_mean_claim(claim: dict) -> str:
-    """A recommended claim in words: the locations that stand out (at most four, above 1.5 × the
-    median weight), then the level of the rest; "every location alike" for a flat claim and
-    "nearly every location alike" when no location stands out."""
-    values = np.array(list(claim.values()), float)
-    if values.size == 0 or np.ptp(values) < 1e-6:
-        return "every location alike"
-    median = float(np.median(values))
-    high = [(loc, p) for loc, p in _top(claim, len(claim)) if p > 1.5 * median][:4]
-    if not high:  # nothing stands out: a hiding claim
-        (loc, p), = _top(claim, 1)
-        return f"nearly every location alike (at most {loc} {format_probability(p)})"
-    names = {loc for loc, _ in high}
-    rest = [p for loc, p in claim.items() if loc not in names]
-    text = ", ".join(f"{loc} {format_probability(p)}" for loc, p in high)
-    if rest:
-        text += f"; every other location ≤ {format_probability(max(rest))}"
-    return text
 
 
 class Tab(GameTab):
@@ -246,10 +172,8 @@ class Tab(GameTab):
         tl.addWidget(self._build_sheet(), 1)
         tl.addLayout(self._build_ask_row())
         tl.addLayout(self._build_entry_row())
-        self.advice = QLabel()
-        self.advice.setTextFormat(Qt.RichText)
-        tone_style(self.advice, "#0d47a1")
-        self.advice_box = CappedText(self.advice)
+        self.advice_box = AdvicePane()
+        self.advice = self.advice_box.label
         tl.addWidget(self.advice_box)
         self._sheet_pane = top
         vsplit.addWidget(top)
@@ -379,27 +303,12 @@ class Tab(GameTab):
         self.side_panes = bottom
         return bottom
 
-    def _build_spy_box(self) -> QWidget:
+    def _build_spy_box(self) -> SpyPane:
         """Each player's probability of being the spy, and the summary under it."""
-        spy_box = _WrappedBox()
-        sl = QVBoxLayout(spy_box)
-        sl.setContentsMargins(0, 0, 0, 0)
-        self.spy_title = QLabel("<b>Who is the spy?</b>")
-        self.spy_title.setWordWrap(True)
-        sl.addWidget(self.spy_title)
-        self.spy_model = SpyBeliefModel(self)
-        self.spy_view = SpyBeliefView()
-        self.spy_view.setModel(self.spy_model)
-        scaled_size(self.spy_view.verticalHeader(), min_width=60)
-        # every player's row (SpyBeliefView.minimumSizeHint), the summary right under them
-        self.spy_view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        sl.addWidget(self.spy_view)
-        self.summary = QLabel()
-        self.summary.setWordWrap(True)
-        self.summary.setTextFormat(Qt.RichText)
-        sl.addWidget(self.summary)
-        sl.addStretch(1)
-        return spy_box
+        self.spy_pane = SpyPane()
+        self.spy_title, self.spy_model = self.spy_pane.title, self.spy_pane.model
+        self.spy_view, self.summary = self.spy_pane.view, self.spy_pane.summary
+        return self.spy_pane
 
     # -- setup-dependent views -------------------------------------------------------------------
     def _belief_labels(self) -> list[str]:
@@ -413,8 +322,7 @@ class Tab(GameTab):
         setup = self.document.setup
         self._fill_sheet(keep_beliefs=False)
         self.sheet_model.set_pending(np.zeros(setup.n_locations))
-        cols = [PUBLIC] + (["Mine"] if setup.me is not None else []) + ["w/o own"]
-        self.spy_model.set_players(setup.players, setup.me, cols)
+        self.spy_pane.set_table(setup)
         for combo in (self.speaker, self.asker, self.answerer):
             combo.blockSignals(True)
             combo.clear()
@@ -425,8 +333,7 @@ class Tab(GameTab):
         self._shown_setup = setup
         self._show_table_aids()
         self.claim_edit.clear()
-        self.advice.clear()
-        self.summary.clear()
+        self.advice_box.clear()
         self.role_label.setText(self._role_text())
         self.simulation.set_table(setup)
 
@@ -710,50 +617,22 @@ class Tab(GameTab):
     def advice_views(self) -> list:
         return [self.advice]
 
-    def show_posterior(self, post, k: int) -> None:
-        setup = self.document.setup
+    def show_posterior(self, snap) -> None:
+        setup, post = snap.setup, snap.posterior
         rows = [np.array([post.location[loc] for loc in setup.locations])]
         if setup.me is not None and setup.i_am_spy:
             rows.append(np.array([post.private_location[loc] for loc in setup.locations]))
         self.sheet_model.set_beliefs(np.array(rows))
-        cols = [np.array([post.spy[p] for p in setup.players])]
-        if setup.me is not None:
-            cols.append(np.array([post.private_spy[p] for p in setup.players]))
-        cols.append(np.clip(np.diag(post.loo_spy), 0.0, 1.0))
-        self.spy_model.set_matrix(np.column_stack(cols))
-        wording = self.snapshot.wording
-        self.spy_model.set_contributions(post.contribution_bits, wording)
-        live = k == len(self.document.events)
-        (loc, pl), = _top(post.location)
-        (spy, ps), = _top(post.spy)
-        # the moment named as every tab names it (an entry may be an "ask" as well as a claim)
-        text = "" if live else f"<i>as after entry {k} of {len(self.document.events)}</i> · "
-        text += (f"Public: location <b>{esc(loc)}</b> {format_probability(pl)}, "
-                 f"spy <b>{esc(spy)}</b> {format_probability(ps)}")
-        if setup.me is not None and not setup.i_am_spy:
-            (mspy, mp), = _top(post.private_spy)
-            text += f" · I suspect <b>{esc(mspy)}</b> {format_probability(mp)}"
-        elif setup.i_am_spy:
-            (mloc, mp), = _top(post.private_location)
-            text += f" · I think it is <b>{esc(mloc)}</b> {format_probability(mp)}"
-        if wording.details:
-            ig = post.aggregate_information_gain_bits
-            text += f" · the claims told the public {ig:.2f} bits about the location"
-        self.summary.setText(text)
-        self.spy_title.setText(f"<b>Who is the spy?</b> <span style='{muted_css()}'>"
-                               + wording.pick("(▮: how much each player's claims gave away "
-                                              "about the location)",
-                                              "(bits: what each player's claims told about the "
-                                              "location)") + "</span>")
+        self.spy_pane.render(snap)
 
     def clear_beliefs(self) -> None:
         self.sheet_model.set_beliefs(None)
-        self.spy_model.set_matrix(None)
-        self.summary.setText("no belief can be computed")
+        self.spy_pane.clear()
 
-    def plot_series(self, timeline) -> dict:
+    def plot_series(self, snap) -> dict:
+        timeline = snap.timeline
         post = timeline.latest
-        setup = self.document.setup
+        setup = snap.setup
         series = {p: [None if s is None else s[f"spy:{p}"] for s in timeline.summaries]
                   for p in setup.players}
         gap = [None]
@@ -765,9 +644,10 @@ class Tab(GameTab):
         self.ig_plot.set_series(ig)
         return series
 
-    def status_text(self, post, seconds: float) -> str:
-        (loc, pl), = _top(post.location)
-        (spy, ps), = _top(post.spy)
+    def status_text(self, snap) -> str:
+        post, seconds = snap.posterior, snap.seconds
+        (loc, pl), = top(post.location)
+        (spy, ps), = top(post.spy)
         method = self.snapshot.wording.pick(METHOD_WORDS.get(post.method, post.method),
                                             METHOD_LABELS.get(post.method, post.method))
         return (f"Spyfall · {method} · {seconds * 1000:.0f} ms · "
@@ -786,82 +666,7 @@ class Tab(GameTab):
         """The recommendation of the moment shown (named "as after entry k" for a past one);
         the information-gain plot's marker."""
         self.ig_plot.set_marker(None if snap.selected < 0 else snap.k)
-        if self.document.setup.me is None:
-            self.advice.setText("Observer: no card, so no move to recommend.")
-            return
-        advice = snap.advice_for("recommend")
-        if snap.error is not None:
-            self.advice.clear()
-        elif advice is None:
-            return          # the previous one stays (greyed with the beliefs) until it comes
-        elif advice.error is not None:
-            exc = advice.error
-            self.advice.setText(f"No recommendation: {esc(getattr(exc, 'message', exc))}")
-        else:
-            scope = "" if snap.live else f"<i>{snap.scope()}</i> · "
-            self.advice.setText(scope + self.recommendation_text(advice.value, snap.wording))
-            self.advice.setToolTip(self.recommendation_details(advice.value, snap.wording))
-
-    def recommendation_text(self, rec, wording: Wording = PLAIN) -> str:
-        """The recommendation line (rich text) for :func:`engines.spyfall.recommend`'s answer:
-        my side's equilibrium strategy (``rec.strategy``) and the mean claim it makes now; as a
-        non-spy whom to accuse and whether to call the early vote now (``rec.call_vote``) or at
-        which belief; as the spy the location to name."""
-        setup = self.document.setup
-        side = "the spy" if setup.i_am_spy else "non-spies"
-        claim = describe_mean_claim(rec.claim)
-        if rec.strategy and wording.details:
-            text = (f"<b>Play {describe_strategy(rec.strategy)}</b> (the equilibrium for {side}) · "
-                    f"<b>Your claim</b> on average: {claim}")
-        elif rec.strategy:
-            text = (f"<b>Claim so that you {plain_strategy(rec.strategy)}</b> (the best play for "
-                    f"{side}) · <b>Your claim</b> on average: {claim}")
-        else:  # no strategy shown across replications: the claim follows my own model
-            own = setup.models[setup.me_index]
-            if wording.details:
-                text = (f"<b>Your claim</b> ({STRATEGY_LABELS.get(own.strategy, own.strategy).lower()}, "
-                        f"λ = {own.lam:g}, on average): {claim}")
-            else:
-                text = f"<b>Your claim</b> on average: {claim}"
-            if rec.equilibrium:   # the study's details one hover away (recommendation_details)
-                text += " · <i>no single best way to claim (hover for why)</i>"
-        if rec.accuse is not None:
-            p = format_probability(rec.accuse_probability)
-            threshold = early_vote_threshold()
-            if rec.call_vote:
-                text += (f" · <b style='color:{tone('#b71c1c')}'>Call the vote now: Accuse {esc(rec.accuse)}</b> "
-                         f"({p}" + (f" ≥ {format_probability(threshold)})" if threshold else ")"))
-            elif threshold is not None:
-                text += (f" · <b>Accuse {esc(rec.accuse)}</b> ({p}) at the vote; call it early when "
-                         f"your belief in a suspect reaches {format_probability(threshold)}")
-            else:
-                text += f" · <b>Accuse {esc(rec.accuse)}</b> ({p})"
-        if rec.name_location is not None:
-            text += (f" · <b>Name the location: {esc(rec.name_location)}</b> "
-                     f"({format_probability(rec.location_probability)})")
-        if rec.reason:
-            text += f" · <span style='color:gray'>{esc(rec.reason)}</span>"
-        return text
-
-    @staticmethod
-    def recommendation_details(rec, wording: Wording = DETAILS) -> str:
-        """What the study says when it names no single best strategy (the advice line's tooltip,
-        plain text): how many replications disagree, the non-spies' chance at equilibrium and
-        the strategies never dominated; "" when it names one."""
-        eq = rec.equilibrium
-        if rec.strategy or not eq:
-            return ""
-        lo, hi = eq["value"]
-        lo_t, hi_t = format_probability(lo), format_probability(hi)
-        value = f"about {lo_t}" if lo_t == hi_t else f"{lo_t}–{hi_t}"
-        if not wording.details:
-            return (f"No single best way to claim: the bot games we studied disagree on it; "
-                    f"played well, the non-spies win {value} of the time.")
-        never = ", ".join(f"{STRATEGY_LABELS.get(m['strategy'], m['strategy']).lower()} "
-                          f"λ = {m['lambda']:g}" for m in eq["never_dominated"])
-        return (f"No single best strategy: it differs between {eq['seeds']} replications of the "
-                f"study; the non-spies win {value} at equilibrium"
-                + (f"; never dominated for non-spies: {never}" if never else "") + ".")
+        self.advice_box.render(snap)
 
     # -- new game --------------------------------------------------------------------------------
     def new_game(self) -> bool:
@@ -874,17 +679,3 @@ class Tab(GameTab):
     def shutdown(self) -> None:
         self.simulation.shutdown()
         super().shutdown()
-
-
-class _WrappedBox(QWidget):
-    """A box whose least height is its layout's height at its width, wrapped labels included
-    (a ``QWidget``'s minimum size counts a wrapped label as one line): a splitter that fits its
-    panes to their content (:class:`desktop.widgets.fit_split.FitSplitter`) then keeps room
-    for the whole text."""
-
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
-        hint = super().minimumSizeHint()
-        lay = self.layout()
-        if lay is not None and lay.hasHeightForWidth() and self.width() > 0:
-            hint.setHeight(max(hint.height(), lay.totalHeightForWidth(self.width())))
-        return hint

@@ -23,10 +23,12 @@ class CoinTab(GameTab):
         self.add_why_action(menu, {"coin": "trick"}, "The coin is a trick coin")
         self.why_chosen(self.exec_menu(menu, self.label.mapToGlobal(pos)), pos)
 
-    def show_posterior(self, post, k):
+    def show_posterior(self, snap):
+        post, k = snap.posterior, snap.k
         self.label.setText(f"P(trick coin) = {post.p_biased:.4f} after {k} flips")
 
-    def plot_series(self, timeline):
+    def plot_series(self, snap):
+        timeline = snap.timeline
         return {"trick": [s and s["p_biased"] for s in timeline.summaries]}
 
     def new_game(self):

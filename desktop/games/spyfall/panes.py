@@ -1,0 +1,285 @@
+"""The Spyfall tab's panes, each a presenter of the published snapshot: "Who is the spy?" and
+the recommendation line. A pane is told the table once (:meth:`SpyPane.set_table`, after a new
+setup) and then draws each moment from the :class:`desktop.tabs.snapshot.Snapshot` alone
+(its setup, posterior, moment and advice), never from the document or the timeline: the
+tab composes them (docs/ARCHITECTURE.md, "One moment on screen").
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from desktop.games.spyfall.forms import STRATEGY_LABELS
+from desktop.games.spyfall.model import SpyBeliefModel, SpyBeliefView
+from desktop.shell.appearance import muted_css, tone, tone_style
+from desktop.table.zoom import scaled_size
+from desktop.tabs.snapshot import Snapshot
+from desktop.tabs.wording import DETAILS, PLAIN, Wording
+from desktop.widgets.fit_split import CappedText
+from desktop.widgets.plain_text import esc
+from desktop.widgets.worksheet import format_probability
+
+
+def top(d: dict, k: int = 1) -> list:
+    """The ``k`` items of ``d`` with the largest values, largest first: ``[(key, value)]``."""
+    return sorted(d.items(), key=lambda kv: -kv[1])[:k]
+
+
+
+def reveal_words(lam: float) -> str:
+    """How much a player's claims give away (the reveal weight λ of the hide-reveal model) in a
+    player's words."""
+    if lam <= 0:
+        return "claims reveal nothing"
+    if lam < 0.2:
+        return "claims hint a little"
+    if lam < 0.5:
+        return "claims hint at the location"
+    return "claims point at the location"
+
+
+def plain_strategy(mix) -> str:
+    """An equilibrium mix in a player's words (the strategy's λ named by
+    :func:`reveal_words`; a mix: its most probable pure strategy, "mostly")."""
+    ms = sorted(mix, key=lambda m: -float(m.get("probability", 1.0)))
+    words = reveal_words(float(ms[0]["lambda"]))
+    words = words.replace("claims ", "", 1)
+    return words if len(ms) == 1 else f"mostly {words}"
+
+
+def early_vote_threshold():
+    """The private spy belief at which the stored equilibrium's non-spies call the vote, or None
+    when the study file is missing or unreadable."""
+    from engines.spyfall import equilibrium
+
+    try:
+        return equilibrium.early_vote_threshold()
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def describe_strategy(mix) -> str:
+    """An equilibrium mix in words: ``"flat hide-reveal, λ = 0.05"`` for a pure strategy, else
+    each pure strategy with its probability (most probable first); λ = 0 is "pure noise"; a
+    strategy shown by the replication says in how many independent replications."""
+    def one(m):
+        label = STRATEGY_LABELS.get(m["strategy"], m["strategy"]).lower()
+        lam = float(m["lambda"])
+        text = f"{label}, λ = {lam:g}" + (" (pure noise: reveal nothing)" if lam == 0 else "")
+        if m.get("replicated"):
+            text += f" (the same in {m.get('seeds')} independent replications)"
+        elif m.get("replicated") is False:
+            text += " (one study, not replicated)"
+        return text
+    mix = list(mix)
+    if len(mix) == 1:
+        return one(mix[0])
+    return "; ".join(f"{one(m)} {format_probability(m['probability'])}" for m in mix)
+
+
+def describe_mean_claim(claim: dict) -> str:
+    """A recommended claim in words: the locations that stand out (at most four, above 1.5 × the
+    median weight), then the level of the rest; "every location alike" for a flat claim and
+    "nearly every location alike" when no location stands out."""
+    values = np.array(list(claim.values()), float)
+    if values.size == 0 or np.ptp(values) < 1e-6:
+        return "every location alike"
+    median = float(np.median(values))
+    high = [(loc, p) for loc, p in top(claim, len(claim)) if p > 1.5 * median][:4]
+    if not high:  # nothing stands out: a hiding claim
+        (loc, p), = top(claim, 1)
+        return f"nearly every location alike (at most {loc} {format_probability(p)})"
+    names = {loc for loc, _ in high}
+    rest = [p for loc, p in claim.items() if loc not in names]
+    text = ", ".join(f"{loc} {format_probability(p)}" for loc, p in high)
+    if rest:
+        text += f"; every other location ≤ {format_probability(max(rest))}"
+    return text
+
+
+def recommendation_text(rec, setup, wording: Wording = PLAIN) -> str:
+    """The recommendation line (rich text) for :func:`engines.spyfall.recommend`'s answer:
+    my side's equilibrium strategy (``rec.strategy``) and the mean claim it makes now; as a
+    non-spy whom to accuse and whether to call the early vote now (``rec.call_vote``) or at
+    which belief; as the spy the location to name."""
+    side = "the spy" if setup.i_am_spy else "non-spies"
+    claim = describe_mean_claim(rec.claim)
+    if rec.strategy and wording.details:
+        text = (f"<b>Play {describe_strategy(rec.strategy)}</b> (the equilibrium for {side}) · "
+                f"<b>Your claim</b> on average: {claim}")
+    elif rec.strategy:
+        text = (f"<b>Claim so that you {plain_strategy(rec.strategy)}</b> (the best play for "
+                f"{side}) · <b>Your claim</b> on average: {claim}")
+    else:  # no strategy shown across replications: the claim follows my own model
+        own = setup.models[setup.me_index]
+        if wording.details:
+            text = (f"<b>Your claim</b> ({STRATEGY_LABELS.get(own.strategy, own.strategy).lower()}, "
+                    f"λ = {own.lam:g}, on average): {claim}")
+        else:
+            text = f"<b>Your claim</b> on average: {claim}"
+        if rec.equilibrium:   # the study's details one hover away (recommendation_details)
+            text += " · <i>no single best way to claim (hover for why)</i>"
+    if rec.accuse is not None:
+        p = format_probability(rec.accuse_probability)
+        threshold = early_vote_threshold()
+        if rec.call_vote:
+            text += (f" · <b style='color:{tone('#b71c1c')}'>Call the vote now: Accuse {esc(rec.accuse)}</b> "
+                     f"({p}" + (f" ≥ {format_probability(threshold)})" if threshold else ")"))
+        elif threshold is not None:
+            text += (f" · <b>Accuse {esc(rec.accuse)}</b> ({p}) at the vote; call it early when "
+                     f"your belief in a suspect reaches {format_probability(threshold)}")
+        else:
+            text += f" · <b>Accuse {esc(rec.accuse)}</b> ({p})"
+    if rec.name_location is not None:
+        text += (f" · <b>Name the location: {esc(rec.name_location)}</b> "
+                 f"({format_probability(rec.location_probability)})")
+    if rec.reason:
+        text += f" · <span style='color:gray'>{esc(rec.reason)}</span>"
+    return text
+
+def recommendation_details(rec, wording: Wording = DETAILS) -> str:
+    """What the study says when it names no single best strategy (the advice line's tooltip,
+    plain text): how many replications disagree, the non-spies' chance at equilibrium and
+    the strategies never dominated; "" when it names one."""
+    eq = rec.equilibrium
+    if rec.strategy or not eq:
+        return ""
+    lo, hi = eq["value"]
+    lo_t, hi_t = format_probability(lo), format_probability(hi)
+    value = f"about {lo_t}" if lo_t == hi_t else f"{lo_t}–{hi_t}"
+    if not wording.details:
+        return (f"No single best way to claim: the bot games we studied disagree on it; "
+                f"played well, the non-spies win {value} of the time.")
+    never = ", ".join(f"{STRATEGY_LABELS.get(m['strategy'], m['strategy']).lower()} "
+                      f"λ = {m['lambda']:g}" for m in eq["never_dominated"])
+    return (f"No single best strategy: it differs between {eq['seeds']} replications of the "
+            f"study; the non-spies win {value} at equilibrium"
+            + (f"; never dominated for non-spies: {never}" if never else "") + ".")
+
+
+class AdvicePane(CappedText):
+    """The recommendation line of the moment shown (:func:`engines.spyfall.recommend`, the
+    controller's advisor "recommend"): what to claim, whom to accuse, when to call the vote; as
+    the spy, the location to name. Its tooltip holds what the study says when it names no
+    single best strategy. At most :meth:`set_max_lines` lines, scrolling for the rest.
+
+    Attributes:
+        label: the rich-text label (the line).
+    """
+
+    def __init__(self, parent: Optional[QWidget] = None):
+        label = QLabel()
+        label.setTextFormat(Qt.RichText)
+        tone_style(label, "#0d47a1")
+        super().__init__(label, parent)
+
+    def render(self, snap: Snapshot) -> None:
+        """Draw the advice of the moment ``snap`` ("as after entry k" for a past one); while it
+        is computed the previous line stays, greyed with the beliefs."""
+        if snap.setup.me is None:
+            self.label.setText("Observer: no card, so no move to recommend.")
+            return
+        advice = snap.advice_for("recommend")
+        if snap.error is not None:
+            self.label.clear()
+        elif advice is None:
+            return
+        elif advice.error is not None:
+            exc = advice.error
+            self.label.setText(f"No recommendation: {esc(getattr(exc, 'message', exc))}")
+        else:
+            scope = "" if snap.live else f"<i>{snap.scope()}</i> · "
+            self.label.setText(scope + recommendation_text(advice.value, snap.setup, snap.wording))
+            self.label.setToolTip(recommendation_details(advice.value, snap.wording))
+
+    def clear(self) -> None:
+        self.label.clear()
+
+
+class WrappedBox(QWidget):
+    """A box whose least height is its layout's height at its width, wrapped labels included
+    (a ``QWidget``'s minimum size counts a wrapped label as one line): a splitter that fits its
+    panes to their content (:class:`desktop.widgets.fit_split.FitSplitter`) then keeps room
+    for the whole text."""
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        hint = super().minimumSizeHint()
+        lay = self.layout()
+        if lay is not None and lay.hasHeightForWidth() and self.width() > 0:
+            hint.setHeight(max(hint.height(), lay.totalHeightForWidth(self.width())))
+        return hint
+
+
+class SpyPane(WrappedBox):
+    """Each player's probability of being the spy (public, mine, without their own claims),
+    how much each player's claims gave away, and the moment's summary line under them.
+
+    Attributes:
+        model: the :class:`SpyBeliefModel` (a row per player); view: its :class:`SpyBeliefView`;
+        title, summary: the labels over and under it.
+    """
+
+    def __init__(self, parent: Optional[QWidget] = None):
+        super().__init__(parent)
+        sl = QVBoxLayout(self)
+        sl.setContentsMargins(0, 0, 0, 0)
+        self.title = QLabel("<b>Who is the spy?</b>")
+        self.title.setWordWrap(True)
+        sl.addWidget(self.title)
+        self.model = SpyBeliefModel(self)
+        self.view = SpyBeliefView()
+        self.view.setModel(self.model)
+        scaled_size(self.view.verticalHeader(), min_width=60)
+        # every player's row (SpyBeliefView.minimumSizeHint), the summary right under them
+        self.view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        sl.addWidget(self.view)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setTextFormat(Qt.RichText)
+        sl.addWidget(self.summary)
+        sl.addStretch(1)
+
+    def set_table(self, setup) -> None:
+        """A new table (New game, Open): its players and the columns my card gives."""
+        cols = ["Public"] + (["Mine"] if setup.me is not None else []) + ["w/o own"]
+        self.model.set_players(setup.players, setup.me, cols)
+        self.summary.clear()
+
+    def render(self, snap: Snapshot) -> None:
+        """Draw the beliefs of the moment ``snap`` (its posterior must be set)."""
+        setup, post, wording = snap.setup, snap.posterior, snap.wording
+        cols = [np.array([post.spy[p] for p in setup.players])]
+        if setup.me is not None:
+            cols.append(np.array([post.private_spy[p] for p in setup.players]))
+        cols.append(np.clip(np.diag(post.loo_spy), 0.0, 1.0))
+        self.model.set_matrix(np.column_stack(cols))
+        self.model.set_contributions(post.contribution_bits, wording)
+        (loc, pl), = top(post.location)
+        (spy, ps), = top(post.spy)
+        # the moment named as every tab names it (an entry may be an "ask" as well as a claim)
+        text = "" if snap.live else f"<i>{snap.scope()}</i> · "
+        text += (f"Public: location <b>{esc(loc)}</b> {format_probability(pl)}, "
+                 f"spy <b>{esc(spy)}</b> {format_probability(ps)}")
+        if setup.me is not None and not setup.i_am_spy:
+            (mspy, mp), = top(post.private_spy)
+            text += f" · I suspect <b>{esc(mspy)}</b> {format_probability(mp)}"
+        elif setup.i_am_spy:
+            (mloc, mp), = top(post.private_location)
+            text += f" · I think it is <b>{esc(mloc)}</b> {format_probability(mp)}"
+        if wording.details:
+            ig = post.aggregate_information_gain_bits
+            text += f" · the claims told the public {ig:.2f} bits about the location"
+        self.summary.setText(text)
+        self.title.setText(f"<b>Who is the spy?</b> <span style='{muted_css()}'>"
+                           + wording.pick("(▮: how much each player's claims gave away "
+                                          "about the location)",
+                                          "(bits: what each player's claims told about the "
+                                          "location)") + "</span>")
+
+    def clear(self) -> None:
+        """No belief can be computed (an impossible setup)."""
+        self.model.set_matrix(None)
+        self.summary.setText("no belief can be computed")
