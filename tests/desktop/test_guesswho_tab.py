@@ -321,3 +321,29 @@ def test_board_with_pictures_draws_them(window, qtbot, tmp_path):
     assert tab.board_view.card("Ann").pixmap is not None and tab.board_view.card("Bob").pixmap is not None
     assert tab.board_view.card("Cy").pixmap is None and tab.board_view.card("Cy").chips == []
     assert tab.board_view.card("Ann").grab().width() > 0
+
+
+def test_the_race_pane_draws_a_moment_from_the_snapshot_alone(qapp):
+    """The race pane is a presenter of the published snapshot: given a snapshot and no tab or
+    document, it shows my win probability and the advised split of that moment, and an
+    opponent's count it shows is no entry of the player's."""
+    from desktop.games.guesswho.panes import RacePane
+    from desktop.tabs.snapshot import Snapshot, Status
+    from engines.core.resources import resource_path
+    from engines.core.schema import read_session_file
+
+    data = read_session_file(str(resource_path("examples", "guesswho.json")))
+    events = list(data.events) + [guesswho.Opponent(remaining=5)]
+    post = guesswho.infer(data.setup, events)
+    assert post.win_probability is not None
+    pane = RacePane()
+    asked = []
+    pane.opponentChanged.connect(asked.append)
+    pane.render(Snapshot(setup=data.setup, n=len(events), k=len(events), status=Status.READY,
+                         posterior=post))
+    assert format_probability(post.win_probability) in pane.win_label.text()
+    assert f"{post.advised_split[0]} / {post.advised_split[1]}" in pane.advice_label.text() \
+        or post.advised_split[0] == 0
+    assert pane.opponent.value() == 5 and asked == []
+    pane.opponent.setValue(4)                 # the player's own change is reported
+    assert asked == [4]

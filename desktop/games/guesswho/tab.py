@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDoubleSpinBox,
-    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -28,7 +27,6 @@ from PySide6.QtWidgets import (
     QMenu,
     QPushButton,
     QSizePolicy,
-    QSpinBox,
     QSplitter,
     QTableView,
     QTabWidget,
@@ -48,6 +46,7 @@ from desktop.games.guesswho.model import (
     SplitBarDelegate,
     question_key,
 )
+from desktop.games.guesswho.panes import RULE_NAMES, RacePane, advised_question
 from desktop.shell.appearance import muted_css, scheme_style, tone
 from desktop.table.zoom import scaled_size
 from desktop.tabs.base import GameTab
@@ -61,7 +60,6 @@ from engines import guesswho
 from engines.core.errors import SessionFormatError
 from engines.guesswho import Eliminate, Opponent
 
-RULE_NAMES = {"official": "Official rules", "instant": "Instant win"}
 #: merge key of consecutive ε edits (one undo step)
 _EPS_MERGE = 51
 
@@ -236,32 +234,14 @@ class Tab(GameTab):
         self.no_button.clicked.connect(lambda: self.answer(False))
         return ask
 
-    def _build_opponent_box(self) -> QGroupBox:
+    def _build_opponent_box(self) -> RacePane:
         """The opponent's standing cards, my win probability and the advised split."""
-        obox = QGroupBox("Opponent and the race")
-        og = QGridLayout(obox)
-        og.setContentsMargins(6, 4, 6, 6)
-        og.addWidget(QLabel("Opponent's standing cards"), 0, 0)
-        self.opponent = QSpinBox()
-        self.opponent.setRange(0, 99)
-        self.opponent.setSpecialValueText("unknown")
-        self.opponent.setKeyboardTracking(False)
-        self.opponent.setToolTip("Set it whenever the opponent knocks cards down (logged, undoable)")
-        self.opponent.valueChanged.connect(self._opponent_changed)
-        og.addWidget(self.opponent, 0, 1)
-        self.win_label = QLabel()
-        self.win_label.setWordWrap(True)
-        self.win_label.setTextFormat(Qt.RichText)
-        og.addWidget(self.win_label, 1, 0, 1, 2)
-        self.advice_label = QLabel()
-        self.advice_label.setWordWrap(True)
-        self.advice_label.setTextFormat(Qt.RichText)
-        og.addWidget(self.advice_label, 2, 0, 1, 2)
-        self.use_advice = QPushButton("Select the advised question")
-        self.use_advice.clicked.connect(self.select_advised_question)
-        og.addWidget(self.use_advice, 3, 0, 1, 2)
-        og.setColumnStretch(0, 1)
-        return obox
+        self.race = RacePane()
+        self.race.opponentChanged.connect(self._opponent_changed)
+        self.race.adviceRequested.connect(self.select_advised_question)
+        self.opponent, self.win_label = self.race.opponent, self.race.win_label
+        self.advice_label, self.use_advice = self.race.advice_label, self.race.use_advice
+        return self.race
 
     def _build_plot_tabs(self) -> QTabWidget:
         """Cards, entropy and win-odds plots, and the strategy simulator."""
@@ -387,41 +367,12 @@ class Tab(GameTab):
             if cur in post.candidates:
                 self.name_pick.setCurrentText(cur)
             self.name_pick.blockSignals(False)
-        self._show_race(post)
+        self.race.render(snap)
         self._show_summary(post, k)
 
     def words(self, q: Optional[dict]) -> str:
         """A question (event form) in the short words of the cards ("Blond hair or hat?")."""
         return "" if q is None else question_words(q, self.document.setup.board)
-
-    def _show_race(self, post) -> None:
-        self.opponent.blockSignals(True)
-        self.opponent.setValue(post.opponent_remaining or 0)
-        self.opponent.blockSignals(False)
-        n_likely = int(post.likely.sum())
-        if post.win_probability is None:
-            self.win_label.setText("My win probability: <i>set the opponent's standing cards</i>")
-            self.advice_label.setText(
-                f"<span style='{muted_css()}'>The race needs the opponent's count; meanwhile ★ marks "
-                "the question with the fewest expected questions.</span>")
-        else:
-            other = "instant" if post.rules == "official" else "official"
-            other_p = post.win_probability_instant if other == "instant" else post.win_probability_official
-            self.win_label.setText(
-                f"My win probability: <b>{format_probability(post.win_probability)}</b> "
-                f"<span style='{muted_css()}'>({RULE_NAMES[post.rules].lower()}, my {n_likely} vs "
-                f"their {post.opponent_remaining}, my turn"
-                + (f"; {RULE_NAMES[other].lower()}: {format_probability(other_p)}" if other_p is not None else "")
-                + ")</span>")
-            yes, no = post.advised_split
-            q = post.advised_question
-            label = self.words(q)
-            if yes == 0:
-                what = f"name a character: ask “{esc(label)}”"
-            else:
-                what = f"aim for a <b>{yes} / {no}</b> split: ask “{esc(label)}”"
-            self.advice_label.setText(f"Advised: {what}")
-        self.use_advice.setEnabled(self._advised(post) is not None)
 
     def _show_summary(self, post, k: int) -> None:
         parts = []
@@ -467,14 +418,10 @@ class Tab(GameTab):
         return f"Guess Who? · {post.n_candidates} standing{bits} · {seconds * 1000:.0f} ms"
 
     # -- questions and answers ------------------------------------------------------------
-    def _advised(self, post) -> Optional[dict]:
-        return post.advised_question or post.best_question or (
-            post.questions[0].question if post.questions else None)
-
     def select_advised_question(self) -> None:
         """Make the advised question (race, else fewest expected questions) the current one."""
         if self._posterior is not None:
-            self._set_current_question(self._advised(self._posterior))
+            self._set_current_question(advised_question(self._posterior))
             self._reselect_current()
 
     def select_question(self, question: dict) -> None:
