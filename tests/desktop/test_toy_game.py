@@ -258,12 +258,18 @@ def test_the_self_test_checks_the_installed_games_and_their_guide(toy_installed,
     """``deduction-desk --self-test`` with a plug-in installed: the installed games are
     discovered before the tabs are checked, each gets its tab and example, and F1 shows the
     page the coin game declares."""
+    from PySide6.QtCore import QStandardPaths
     from PySide6.QtWidgets import QApplication
 
     from desktop.shell.main_window import MainWindow
     from desktop.shell.selftest import run_self_test
 
-    code = run_self_test(str(tmp_path / "shot.png"), MainWindow, QApplication.instance)
+    try:
+        code = run_self_test(str(tmp_path / "shot.png"), MainWindow, QApplication.instance)
+    finally:
+        # the self-test moves the process's data folder to Qt's test location (a self-test
+        # process ends there); the tests after this one keep their own folder
+        QStandardPaths.setTestModeEnabled(False)
     out = capsys.readouterr()
     assert code == 0, out.err
     assert "ok   coin: 2 events" in out.out and "ok   plaincoin" in out.out
