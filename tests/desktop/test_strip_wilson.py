@@ -8,7 +8,7 @@ import pytest
 from scipy.stats import binomtest
 
 from desktop.games.cluedo.opponents_view import KnowsRow, OpponentsStrip
-from desktop.games.cluedo.tab import knows_rows
+from desktop.games.cluedo.panes import knows_rows
 from desktop.tabs.wording import DETAILS
 from engines import cluedo
 from engines.cluedo.opponents import iter_opponent_knowledge
@@ -56,3 +56,28 @@ def test_the_tab_rows_carry_the_engines_interval():
         hits = round(o.p_knows_envelope * o.samples)
         ci = binomtest(hits, o.samples).proportion_ci(method="wilson")
         assert row.interval == pytest.approx((ci.low, ci.high), abs=1e-8)
+
+
+def test_the_who_is_close_pane_draws_a_moment_from_the_snapshot_alone(qapp):
+    """The "Who is close?" pane draws the moment it is given — the snapshot's moment, log length
+    and wording, and the opponents' estimate of that moment — with no tab or document: a
+    bar per opponent, the moment named, and "exact" or "estimated" as the figures were had."""
+    from desktop.games.cluedo.opponents import OpponentsView
+    from desktop.games.cluedo.panes import WhoIsClosePane
+    from desktop.tabs.snapshot import Snapshot, Status
+
+    data = json.loads(open(resource_path("examples/cluedo.json"), encoding="utf-8").read())
+    setup = cluedo.Setup.from_json(data["setup"], "$.setup")
+    events = [cluedo.event_from_json(e, setup, "$.events") for e in data["events"]]
+    k = len(events) - 1
+    est = list(iter_opponent_knowledge(setup, events[:k], max_samples=64))[-1]
+    pane = WhoIsClosePane()
+    snap = Snapshot(setup=setup, n=len(events), selected=k, k=k, status=Status.READY)
+    pane.render(snap, OpponentsView(k, est, None, True), refining=False)
+    assert [name for name, _, _ in pane.strip.row_texts()] == list(est.opponents)
+    assert pane.title.text().startswith(f"As after entry {k} of {len(events)}")
+    assert ("exact" if est.exact else "estimated") in pane.title.text()
+    pane.show_computing(snap, k)
+    assert "computing" in pane.title.text()
+    pane.clear("Not while the log is impossible")
+    assert pane.strip.rows() == [] and pane.title.text() == ""

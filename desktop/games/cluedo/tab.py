@@ -5,16 +5,12 @@ belief plots, recommendations, who is close to solving and when to accuse, and t
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass
 
-import pyqtgraph as pg
-from PySide6.QtCore import QEvent, Qt, QTimer, Slot
-from PySide6.QtGui import QColor
+from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QFrame,
     QHBoxLayout,
     QLabel,
     QMenu,
@@ -26,7 +22,8 @@ from PySide6.QtWidgets import (
 from desktop.games.cluedo.board_view import BoardPanel, turn_job_for
 from desktop.games.cluedo.forms import NewGameDialog, SuggestionForm
 from desktop.games.cluedo.opponents import LIKELY_KNOWS, RULE_TEXT, OpponentsTracker, OpponentsView
-from desktop.games.cluedo.opponents_view import AdvicePanel, KnowsRow, OpponentsStrip, percent
+from desktop.games.cluedo.opponents_view import AdvicePanel, percent
+from desktop.games.cluedo.panes import TITLE_TIP, WhoIsClosePane, assumed_model, who_title
 from desktop.games.cluedo.ranking import ranking as shared_ranking
 from desktop.games.cluedo.suggestion_notes import learned_notes
 from desktop.shell.appearance import muted_css, muted_style, tone, tone_style
@@ -41,7 +38,6 @@ from desktop.widgets.quick_entry import EnterSubmits
 from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.side_panes import PaneTabs, SidePanes
 from desktop.widgets.unchanged import clear_text, set_tab_text
-from desktop.widgets.vscroll import VerticalScroll
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
 from engines import cluedo
 from engines.cluedo.opponents import MIN_INTERVAL_SAMPLES
@@ -100,15 +96,6 @@ def suggestion_columns(wording: Wording) -> tuple:
 
 
 SUGGESTION_COLUMNS = suggestion_columns(PLAIN)
-
-
-def knows_rows(est) -> list:
-    """The strip's rows (:class:`KnowsRow`) of an :class:`engines.cluedo.opponents.OpponentsEstimate`:
-    one per opponent, with the engine's 95 % Wilson interval when the figure is sampled."""
-    return [KnowsRow(o.player, o.p_knows_envelope, o.standard_error, o.exact,
-                     o.envelope_entropy_bits, o.entropy_standard_error,
-                     o.samples, o.out, None if o.exact else o.interval)
-            for o in est.opponents.values()]
 
 
 def how_often(p: float) -> str:
@@ -307,54 +294,13 @@ class Tab(GameTab):
         self._knows_plot_timer = QTimer(self, singleShot=True, interval=120)
         self._knows_plot_timer.timeout.connect(self._update_knows_plot)
 
-    def _build_who_is_close(self) -> QWidget:
-        """The side panel's "Who is close?" page: the strip (one bar per opponent) above the
-        plot of each opponent's chance of knowing the envelope over the game."""
-        page = QWidget()
-        lay = QVBoxLayout(page)
-        lay.setContentsMargins(4, 4, 4, 0)
-        self.who_title = QLabel()
-        self.who_title.setTextFormat(Qt.PlainText)
-        self.who_title.setWordWrap(True)
-        self.worded(
-            self.who_title.setToolTip,
-            "The chance that what each opponent has seen (their hand, every suggestion's public "
-            "part, failed accusations, the cards shown to them) already tells them the "
-            "envelope, now. \"About\": estimated from deals drawn at random (View → Show "
-            f"details gives the margin). The dashed tick marks the warning level "
-            f"({percent(LIKELY_KNOWS)}).",
-            "The chance that what each opponent has seen (their hand, every suggestion's public "
-            "part, failed accusations, the cards shown to them) already determines the "
-            "envelope. When the figure is sampled, the bar's whisker and the brackets give its 95 % "
-            "Wilson interval and the number of sampled deals behind it; "
-            f"the dashed tick marks the alert threshold ({percent(LIKELY_KNOWS)}). Bits: their "
-            "expected remaining uncertainty about the envelope.")
-        lay.addWidget(self.who_title)
-        self.strip = OpponentsStrip(threshold=LIKELY_KNOWS)
-        lay.addWidget(self.strip)
-        self.knows_plot = BeliefPlot("Chance each opponent can name the envelope",
-                                     y_label="probability")
-        self._threshold_line = pg.InfiniteLine(pos=LIKELY_KNOWS, angle=0, movable=False)
-        self._threshold_line.setToolTip(f"alert threshold: {percent(LIKELY_KNOWS)}")
-        self._style_threshold_line()
-        self.knows_plot.add_item(self._threshold_line)
-        lay.addWidget(self.knows_plot, 1)
-        # the page scrolls when it is short (1280×720 with History above it): the plot keeps its
-        # least height instead of being cut
-        scroll = VerticalScroll(page)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        return scroll
-
-    def _style_threshold_line(self) -> None:
-        colour = QColor(tone("#b71c1c"))     # the alert's colour, for the palette in use
-        colour.setAlpha(150)
-        self._threshold_line.setPen(pg.mkPen(colour, style=Qt.DotLine))
-
-    def changeEvent(self, event) -> None:  # noqa: N802 (Qt name)
-        super().changeEvent(event)
-        if event.type() in (QEvent.PaletteChange, QEvent.ApplicationPaletteChange) \
-                and hasattr(self, "_threshold_line"):
-            self._style_threshold_line()
+    def _build_who_is_close(self) -> WhoIsClosePane:
+        """The side panel's "Who is close?" page (:class:`WhoIsClosePane`)."""
+        pane = WhoIsClosePane()
+        self.worded(pane.title.setToolTip, *TITLE_TIP)
+        self.who_title, self.strip, self.knows_plot = pane.title, pane.strip, pane.plot
+        self.who_pane = pane
+        return pane
 
     # -- setup-dependent views ---------------------------------------------------------
     def reset_views(self) -> None:
@@ -435,7 +381,7 @@ class Tab(GameTab):
         self.deals_label.setText(f"<span style='{muted_css()}'><i>{not_computed}</i></span>")
         self.rec_note.setText(f"Best suggestions: {not_computed}.")
         k = self._opp_k if self._opp_k >= 0 else len(self.document.events)
-        self.who_title.setText(self._who_title(k, not_computed))
+        self.who_title.setText(who_title(k, len(self.document.events), not_computed))
         self.advice_panel.set_pending(f"Accuse or wait: {not_computed}.")
         self.advice_panel.set_alert("")
 
@@ -599,20 +545,11 @@ class Tab(GameTab):
         if view is not None:
             self._render_opponents(view)
         else:
-            self.strip.set_stale(True)
-            self.who_title.setText(self._who_title(k, "computing…"))
+            self.who_pane.show_computing(snap, k)
             # the advice on screen stays, greyed, until the new advice replaces it
             self.advice_panel.set_stale("Accuse or wait: computing what the opponents know…")
         self.knows_plot.set_marker(None if snap.selected < 0 else k)
         self._schedule_knows_plot()
-
-    def _who_title(self, k: int, how: str) -> str:
-        n = len(self.document.events)
-        scope = "After the whole log" if k >= n else f"As after entry {k} of {n}"
-        # "now" here, "before your next turn" in the advice beside: the same words for the same
-        # two questions, so 0 % here and 72 % there read as different questions, not a conflict
-        return (f"{scope} · can each opponent name the envelope now? (The advice counts their "
-                f"next suggestions too: before your next turn.) · {how}")
 
     @Slot(object)
     def _on_opponents_view(self, view: OpponentsView) -> None:
@@ -626,19 +563,10 @@ class Tab(GameTab):
 
     def _render_opponents(self, view: OpponentsView) -> None:
         est = view.estimate
-        self.strip.set_stale(False)
         wording = self.snapshot.wording
-        self.strip.set_rows(knows_rows(est), wording)
-        how = ("exact" if est.exact else
-               wording.pick("estimated", f"{est.samples:,} sampled deals"))
+        self.who_pane.render(self.snapshot, view, self.opponents.is_refining())
         # the suggestion model the figures assume, in words (its ρ only in the Details view)
-        assumes = "" if not est.rhos else (
-            est.assumes if wording.details else re.sub(r"\s*\(ρ[^)]*\)", "", est.assumes))
-        if assumes:
-            how += f" · {assumes}"
-        if self.opponents.is_refining() and not view.complete:
-            how += " · refining…"
-        self.who_title.setText(self._who_title(view.k, how))
+        assumes = assumed_model(est, wording.details)
         adv = view.advice
         if adv is None:
             self.advice_panel.set_stale("Accuse or wait: computing your best triple…")
@@ -681,8 +609,7 @@ class Tab(GameTab):
         set_tab_text(self.side_tabs, i, "Who is close? ⚠" if knowers else "Who is close?")
 
     def _clear_opponents(self, message: str) -> None:
-        self.strip.clear(message)
-        self.who_title.setText("")
+        self.who_pane.clear(message)
         self.advice_panel.set_pending(message or "Accuse or wait: no figures yet.")
         self.advice_panel.set_alert("")
         set_tab_text(self.side_tabs, self.side_tabs.indexOf(self.who_page), "Who is close?")
@@ -699,8 +626,8 @@ class Tab(GameTab):
         if snap.timeline is None or snap.error is not None:
             self.knows_plot.set_series({})
             return
-        self.knows_plot.set_series(self.opponents.series())
-        self.knows_plot.set_marker(None if snap.selected < 0 else self._opp_k)
+        self.who_pane.show_series(self.opponents.series(),
+                                  None if snap.selected < 0 else self._opp_k)
 
     @Slot()
     def _show_who_is_close(self) -> None:
