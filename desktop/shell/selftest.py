@@ -141,7 +141,7 @@ def _check_game(win, game: str, tab, failures: list) -> None:
     if not wait_until_idle(win, 120):
         failures.append(f"{game} tab: inference did not finish in 120 s")
         return
-    if tab.timeline is None or tab.timeline.latest is None:
+    if tab.controller.timeline is None or tab.controller.timeline.latest is None:
         failures.append(f"{game} tab: no posterior arrived")
     elif tab.banner.isVisible():
         failures.append(f"{game} tab: error shown: {tab.banner.text()}")

@@ -34,7 +34,6 @@ from desktop.widgets.plain_text import as_rich_plain
 from desktop.widgets.why import WhyPopup
 from engines import game_module
 from engines.core.errors import SessionFormatError
-from engines.core.timeline import TimelineResult
 
 
 class GameTab(QWidget):
@@ -126,11 +125,6 @@ class GameTab(QWidget):
     @property
     def document(self) -> SessionDocument:
         return self.controller.document
-
-    @property
-    def timeline(self) -> Optional[TimelineResult]:
-        """The last beliefs delivered (``.posteriors[k]`` after the first k events)."""
-        return self.controller.timeline
 
     @property
     def snapshot(self) -> Snapshot:

@@ -43,7 +43,7 @@ def _decided_facts(game: str, tab, limit: int = 20) -> list:
         for c, o in zip(*np.nonzero((m <= 1e-9) | (m >= 1 - 1e-9))):
             out.append(({"card": setup.cards[c], "place": setup.owners[o]}, "cell"))
     elif game == "inkognito":
-        post = tab.timeline.latest
+        post = tab.controller.timeline.latest
         for opp, b in post.opponents.items():
             for kind, probs in (("identity", b.identity), ("build", b.build)):
                 out += [({"opponent": opp, kind: k}, "cell") for k, p in probs.items()
@@ -53,7 +53,7 @@ def _decided_facts(game: str, tab, limit: int = 20) -> list:
         for i, v in zip(*np.nonzero((m <= 1e-9) | (m >= 1 - 1e-9))):
             out.append(({"position": int(i) + 1, "value": int(v) + 1}, "cell"))
     elif game == "guesswho":
-        post = tab.timeline.latest
+        post = tab.controller.timeline.latest
         out = [({"name": n}, "card") for n, a in zip(post.names, post.alive) if not a]
     return out[:limit]
 

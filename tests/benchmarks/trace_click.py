@@ -35,7 +35,7 @@ def main() -> None:
                 seen[where].add(os.path.relpath(f, ROOT))
 
     threading.setprofile_all_threads(profile)
-    post = tab.timeline.latest
+    post = tab.controller.timeline.latest
     card = next(c for c in tab.document.setup.cards if 0 < post.probability(c, "Bob") < 1)
     tab.log_json({"type": "shown", "player": "Bob", "card": card})    # a fact that fits
     wait_idle(win)

@@ -96,7 +96,7 @@ def test_csv_export_has_beliefs_after_every_event_even_without_full_timeline(win
     tab.FULL_TIMELINE = False
     assert window.open_path(str(path), ask=False)
     wait_idle(window, 60)
-    assert not tab.timeline.is_full and tab.timeline.latest is not None  # the latest only
+    assert not tab.controller.timeline.is_full and tab.controller.timeline.latest is not None  # the latest only
     out = tmp_path / "egg.csv"
     with qtbot.waitSignal(tab.exportFinished, timeout=60000) as blocker:
         window.write_csv(tab, str(out))

@@ -89,7 +89,7 @@ def test_yes_keeps_only_the_yes_side(window, qtbot):
     _wait(window)
     standing = {n for n, c in tab.board_view.cards.items() if not c.down}
     assert standing == {c.name for c in board.characters if c.value("hair_colour") == "ginger"}
-    assert tab.timeline.latest.n_candidates == len(standing)
+    assert tab.controller.timeline.latest.n_candidates == len(standing)
     assert f"<b>{len(standing)}</b> cards standing" in tab.summary.text()
 
 
@@ -99,7 +99,7 @@ def test_click_card_eliminates_and_undo_stands_it_up(window, qtbot):
     _wait(window)
     assert [e.to_json() for e in tab.document.events] == [{"type": "eliminate", "name": "Alex"}]
     assert tab.board_view.card("Alex").down and tab.board_view.card("Alex").by_me
-    assert tab.timeline.latest.n_candidates == 23
+    assert tab.controller.timeline.latest.n_candidates == 23
     window.undo_action.trigger()
     _wait(window)
     assert tab.document.events == [] and not tab.board_view.card("Alex").down

@@ -44,7 +44,7 @@ def test_spyfall_log_of_2000_claims_is_computed_in_full_in_the_background(window
     ticks_before = len(heartbeat)
     qtbot.waitUntil(lambda: not tab.is_busy(), timeout=120_000)
     assert len(heartbeat) > ticks_before       # the event loop ran meanwhile
-    result = tab.timeline
+    result = tab.controller.timeline
     assert result is not None and result.error is None
     assert len(result.posteriors) == n + 1 and result.is_full   # every prefix, for the plots
     assert len(result.latest.information_gain_bits) == n
@@ -71,7 +71,7 @@ def test_spyfall_largest_table_shows_progress_and_cancels(window, qtbot, tmp_pat
     assert tab.banner.button.text() == "Compute"
     assert tab.document.path == path and len(tab.document.events) == n
     qtbot.wait(200)
-    assert tab.timeline is None                # nothing delivered after Cancel
+    assert tab.controller.timeline is None                # nothing delivered after Cancel
 
     # still editable: an edit asks for the beliefs again (and clears the notice)
     tab.document.remove_event(n - 1)

@@ -299,9 +299,11 @@ def test_observer_and_enumeration_method(window, qtbot):
     assert ref.method == "enumeration"
     np.testing.assert_allclose(tab.sheet_model.beliefs()[0], [ref.location[l] for l in setup.locations],
                                atol=1e-9)
-    assert "checked the slow way" in tab.status_text(tab.snapshot.replace(posterior=tab.timeline.latest, seconds=0.0))
+    latest = tab.snapshot.replace(posterior=tab.controller.timeline.latest, seconds=0.0)
+    assert "checked the slow way" in tab.status_text(latest)
     window.set_details(True, remember=False)           # the Details view names the method
-    assert "Enumeration" in tab.status_text(tab.snapshot.replace(posterior=tab.timeline.latest, seconds=0.0))
+    latest = latest.replace(wording=tab.snapshot.wording)
+    assert "Enumeration" in tab.status_text(latest)
     window.set_details(False, remember=False)
     # clicking a logged claim's row shows the beliefs as they were after it
     row = tab.sheet_model.row_of_turn(0)

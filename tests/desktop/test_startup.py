@@ -133,7 +133,7 @@ def test_opening_a_session_builds_its_tab_only(qtbot, quiet, tmp_path):
         assert win.tabs.currentWidget().game == "guesswho"
         tab = win.game_tabs["guesswho"]
         assert tab.document.path == str(path) and len(tab.document.events) > 0
-        assert wait_idle(win, 60) and tab.timeline is not None and tab.timeline.latest is not None
+        assert wait_idle(win, 60) and tab.controller.timeline is not None and tab.controller.timeline.latest is not None
     finally:
         _close(win)
 

@@ -342,7 +342,7 @@ class Tab(GameTab):
         deals = post.consistent_deals
         text = ("" if k == snap.n else f"<i>as after entry {k}</i> · ")
         self.opponents.hold()    # its task waits for the ranking's first estimate of moment k
-        wording = self.snapshot.wording
+        wording = snap.wording
         if deals is not None:
             text += wording.pick(f"{deals:,} possible deals", f"{deals:,} consistent deals")
         else:
@@ -398,7 +398,7 @@ class Tab(GameTab):
             env = {c: last.probability(c, ENVELOPE) for c in cards}
             top = max(env, key=env.get)
             series[f"{cat}: {top}"] = [p.probability(top, ENVELOPE) for p in timeline.posteriors]
-        name = self.snapshot.wording.pick("how open the envelope still is",
+        name = snap.wording.pick("how open the envelope still is",
                                           "envelope entropy (bits)")
         self.entropy_plot.set_series({name: [p.envelope_entropy_bits()
                                              for p in timeline.posteriors]})
@@ -406,7 +406,7 @@ class Tab(GameTab):
 
     def status_text(self, snap) -> str:
         post, seconds = snap.posterior, snap.seconds
-        wording = self.snapshot.wording
+        wording = snap.wording
         deals = (wording.pick(f"{post.consistent_deals:,} possible deals",
                               f"{post.consistent_deals:,} consistent deals")
                  if post.consistent_deals is not None else "approximate")
@@ -489,7 +489,7 @@ class Tab(GameTab):
     def _request_advice(self, *_a) -> None:
         setup = self.document.setup
         f = self.form.event_json()
-        tl = self.timeline
+        tl = self.controller.timeline
         if f["refuter"] != setup.me or f["suggester"] == setup.me or tl is None \
                 or tl.error is not None:
             self.form.set_advice("")
@@ -733,7 +733,7 @@ class Tab(GameTab):
     def _live_posterior(self):
         """The posterior of the whole log as it is now, or None (not computed yet, or the log
         is impossible)."""
-        tl = self.timeline
+        tl = self.controller.timeline
         if tl is None or tl.error is not None or not tl.posteriors:
             return None
         if len(tl.posteriors) != len(self.document.events) + 1:

@@ -369,7 +369,7 @@ class Tab(GameTab):
     def _show_can_solve(self, post, n_events: int, live: bool) -> None:
         """"Can I solve now?" — never "Yes — call …" while the log is impossible."""
         then = "" if live else f"<i>as after entry {n_events}</i> · "
-        if self.timeline is not None and self.timeline.error is not None and \
+        if self.snapshot.timeline is not None and self.snapshot.timeline.error is not None and \
                 not self._browsing():
             self.solve_label.setText(f"<span style='font-size:x-large; color:{tone('#b71c1c')}'><b>Can I "
                                      "solve now? The log is impossible</b></span> — fix the "
@@ -514,7 +514,7 @@ class Tab(GameTab):
 
     def status_text(self, snap) -> str:
         post, seconds = snap.posterior, snap.seconds
-        if not self.snapshot.wording.details:
+        if not snap.wording.details:
             return (f"Egghead · {seconds * 1000:.0f} ms · {len(post.my_valids)} stacks I could "
                     f"have")
         return (f"Egghead · master table · {seconds * 1000:.0f} ms · {len(post.my_valids)} valid "

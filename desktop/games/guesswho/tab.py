@@ -405,7 +405,7 @@ class Tab(GameTab):
         timeline = snap.timeline
         posts = timeline.posteriors
         self.win_plot.set_series({"my win probability": [p.win_probability for p in posts]})
-        name = self.snapshot.wording.pick("how open it still is", "entropy (bits)")
+        name = snap.wording.pick("how open it still is", "entropy (bits)")
         self.entropy_plot.set_series({name: [p.entropy_bits for p in posts]})
         series = {"cards standing": [float(p.n_candidates) for p in posts]}
         if snap.setup.error_rate > 0:
@@ -414,7 +414,7 @@ class Tab(GameTab):
 
     def status_text(self, snap) -> str:
         post, seconds = snap.posterior, snap.seconds
-        bits = f" · {post.entropy_bits:.2f} bits" if self.snapshot.wording.details else ""
+        bits = f" · {post.entropy_bits:.2f} bits" if snap.wording.details else ""
         return f"Guess Who? · {post.n_candidates} standing{bits} · {seconds * 1000:.0f} ms"
 
     # -- questions and answers ------------------------------------------------------------
@@ -515,7 +515,8 @@ class Tab(GameTab):
         if mine:
             self.remove_event(mine[-1])
             return
-        live = self.timeline.latest if self.timeline is not None else None
+        tl = self.controller.timeline
+        live = tl.latest if tl is not None else None
         if live is not None and name in live.names and not live.alive[live.names.index(name)]:
             self.banner.show_message(
                 f"<b>{esc(name)}</b> was ruled out by an answer. To stand it up, undo that answer "
@@ -543,7 +544,8 @@ class Tab(GameTab):
 
     # -- opponent -----------------------------------------------------------------------
     def _opponent_changed(self, value: int) -> None:
-        live = self.timeline.latest if self.timeline is not None else None
+        tl = self.controller.timeline
+        live = tl.latest if tl is not None else None
         known = live.opponent_remaining if live is not None else None
         if value == 0:  # "unknown": a count cannot be taken back, only undone
             self.opponent.blockSignals(True)

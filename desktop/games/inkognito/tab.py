@@ -384,11 +384,11 @@ class Tab(GameTab):
         setup = snap.setup
         for name, b in post.opponents.items():
             if name in self.cards:
-                self.cards[name].show_belief(b, setup, self.snapshot.wording)
+                self.cards[name].show_belief(b, setup, snap.wording)
         when = "" if k == snap.n else f"<i>as after entry {k}</i> · "
         worlds = (f"{post.worlds:,} possible "
                   f"{'deals' if post.method == 'joint' else 'combinations'}")
-        if self.snapshot.wording.details:
+        if snap.wording.details:
             model = "deception model (θ learned)" if post.deception else "indifferent opponents"
             self.info.setText(f"{when}{METHOD_LABELS[post.method].split(' (')[0]} model, {model} · "
                               f"{worlds} · entropy {post.entropy_bits:.2f} bits")
@@ -425,7 +425,7 @@ class Tab(GameTab):
     def plot_series(self, snap) -> dict:
         timeline = snap.timeline
         names = snap.setup.opponents
-        name = self.snapshot.wording.pick("how open the deal still is", "entropy (bits)")
+        name = snap.wording.pick("how open the deal still is", "entropy (bits)")
         self.entropy_plot.set_series({name: [p.entropy_bits
                                                          for p in timeline.posteriors]})
         return {f"{n}: top identity": [max(p.opponents[n].identity.values())
@@ -433,7 +433,7 @@ class Tab(GameTab):
 
     def status_text(self, snap) -> str:
         post, seconds = snap.posterior, snap.seconds
-        if not self.snapshot.wording.details:
+        if not snap.wording.details:
             return (f"Inkognito · {METHOD_WORDS[post.method]} · {seconds * 1000:.0f} ms · "
                     f"{post.worlds:,} possible {'deals' if post.method == 'joint' else 'combinations'}")
         return (f"Inkognito · {post.method} · {'deception' if post.deception else 'indifferent'}"
@@ -473,7 +473,8 @@ class Tab(GameTab):
 
     def _remember_theta(self) -> None:
         from desktop.storage.paths import data_dir
-        post = self.timeline.latest if self.timeline else None
+        tl = self.controller.timeline
+        post = tl.latest if tl else None
         if post is None or not post.deception:
             return
         try:

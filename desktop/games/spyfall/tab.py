@@ -648,7 +648,7 @@ class Tab(GameTab):
         post, seconds = snap.posterior, snap.seconds
         (loc, pl), = top(post.location)
         (spy, ps), = top(post.spy)
-        method = self.snapshot.wording.pick(METHOD_WORDS.get(post.method, post.method),
+        method = snap.wording.pick(METHOD_WORDS.get(post.method, post.method),
                                             METHOD_LABELS.get(post.method, post.method))
         return (f"Spyfall · {method} · {seconds * 1000:.0f} ms · "
                 f"{len(post.speakers)} claims · public: {loc} {format_probability(pl)}, "
