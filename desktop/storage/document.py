@@ -107,7 +107,9 @@ class SessionDocument(QObject):
 
     def event_json(self, event: Any, meta: EventMeta) -> dict:
         """``event`` with its ``meta`` as a session file's event object."""
-        d = dict(event.to_json())
+        from engines.core.schema import event_file_json
+
+        d = event_file_json(self.game, self.setup, event)
         d.update(meta.to_json())
         return d
 

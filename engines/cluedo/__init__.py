@@ -15,6 +15,8 @@ __all__ = lazy_package(__name__, {
     "ShownEvent": "model", "SuggestionEvent": "model", "deal_hand_sizes": "model",
     "default_setup": "model", "describe_event": "model", "event_from_json": "model",
     "load_editions": "model", "passers_between": "model", "seated_after": "model",
+    "event_to_file": "model", "event_from_file": "model", "card_id": "model", "card_name": "model",
+    "names_of": "model", "same_deck_editions": "model",
     "CluedoRecommendation": "recommend", "recommend": "recommend",
     "recommend_for_cli": "recommend", "refute_advice": "recommend",
     **exports_of("simulate", SIMULATE_NAMES),
