@@ -577,6 +577,23 @@ def event_from_file(obj: dict, setup: Setup, path: str = "$.event") -> dict:
     return _map_event_cards(obj, to_name, refuse)
 
 
+def relabel(setup: Setup, events: Sequence, edition: str) -> tuple:
+    """The same game under the card names of ``edition`` (another edition of the same deck,
+    :func:`same_deck_editions`): ``(setup, events)`` rebuilt through the file form, i.e. the
+    canonical ids, so the log, the deal and every posterior are unchanged.
+
+    Raises:
+        SessionFormatError: ``edition`` does not share ``setup``'s deck (or a custom deck).
+    """
+    if edition not in same_deck_editions(setup.edition):
+        raise SessionFormatError("edition", f"{edition!r} is not an edition of this deck; expected one "
+                                            f"of {', '.join(same_deck_editions(setup.edition)) or 'none'}")
+    new = Setup.from_json(dict(setup.to_json(), edition=edition))
+    new_events = tuple(event_from_json(event_from_file(event_to_file(e.to_json(), setup), new), new)
+                       for e in events)
+    return new, new_events
+
+
 def passers_between(setup: Setup, suggester: str, refuter: Optional[str]) -> tuple:
     """The players who must have passed on ``suggester``'s suggestion: those seated after the
     suggester, in order, up to (not including) ``refuter``; all the others when nobody refuted.

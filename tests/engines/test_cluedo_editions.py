@@ -108,3 +108,14 @@ def test_a_display_name_in_the_file_is_refused():
     with pytest.raises(SessionFormatError) as err:
         parse_session(obj)
     assert err.value.path == "$.setup.pawns.Ann"
+
+
+def test_relabel_keeps_the_log_and_refuses_another_deck():
+    de = _session("cluedo-de", GERMAN_LOG)
+    setup, events = cluedo.relabel(de.setup, de.events, "cluedo-uk")
+    assert setup.edition == "cluedo-uk" and events[1].cards == ("Miss Scarlett", "Dagger", "Kitchen")
+    back = cluedo.relabel(setup, events, "cluedo-de")
+    assert back == (de.setup, de.events)
+    assert cluedo.same_deck_editions("cluedo-fr") == ["cluedo-uk", "cluedo-de", "cluedo-fr"]
+    with pytest.raises(SessionFormatError, match="not an edition of this deck"):
+        cluedo.relabel(de.setup, de.events, "clue-us")
