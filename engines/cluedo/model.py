@@ -97,6 +97,12 @@ def same_deck_editions(edition: Optional[str]) -> list:
     return [k for k in _editions_raw() if names_of(k) == base]
 
 
+def canonical_names(edition: str) -> dict:
+    """``{display name: canonical id}`` of a local edition's cards (a fresh dict); ``{}`` for an
+    edition whose names are its ids. Raises KeyError: unknown edition."""
+    return dict(_name_tables(edition)[0])
+
+
 def card_id(setup: "Setup", name: str) -> str:
     """The canonical id (the UK card name) of the card ``name`` shows in ``setup``'s edition;
     ``name`` itself for an edition whose names are its ids or a custom deck. Raises KeyError:

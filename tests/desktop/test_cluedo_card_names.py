@@ -40,3 +40,32 @@ def test_card_names_switch_relabels_the_same_log(window, qtbot, tmp_path):
     tab.reset_document(cluedo.Setup.from_json({"edition": "clue-master-detective",
                                                "players": ["Me", "Ann", "Bob"], "me": "Me"}), [])
     assert not tab.card_names.isVisibleTo(tab)
+
+
+def test_new_game_dialog_offers_the_local_editions_by_their_titles(qtbot):
+    from PySide6.QtCore import Qt
+
+    from desktop.games.cluedo.forms import NewGameDialog
+
+    dlg = NewGameDialog()
+    qtbot.addWidget(dlg)
+    titles = [dlg.edition.itemText(i) for i in range(dlg.edition.count())]
+    assert "Cluedo (Deutsch, Parker)" in titles and "Cluedo (Français, Miro 1974)" in titles
+    dlg.edition.setCurrentIndex(dlg.edition.findData("cluedo-de"))
+    labels = [dlg.my_cards.item(i).text() for i in range(dlg.my_cards.count())
+              if dlg.my_cards.item(i).data(Qt.ItemDataRole.UserRole)]
+    assert "Küche" in labels and "Kitchen" not in labels
+    need = next(s.cards for s in dlg.seats() if s.me)
+    ticked = [dlg.my_cards.item(i) for i in range(dlg.my_cards.count())
+              if dlg.my_cards.item(i).data(Qt.ItemDataRole.UserRole)][:need]
+    for it in ticked:
+        it.setCheckState(Qt.Checked)
+    setup, events = dlg.build()
+    assert setup.edition == "cluedo-de" and events[0].cards[0] == "Fräulein Ming"
+    # the UK board under the German names: the dice and the pawns are offered
+    assert dlg.dice.isEnabled()
+    model = dlg.table.model()
+    assert model.setData(model.index(1, dlg.PAWN), "Oberst von Gatow", Qt.ItemDataRole.EditRole)
+    setup, _ = dlg.build()
+    assert setup.pawns == ((setup.players[1], "Oberst von Gatow"),)
+    assert setup.to_json()["pawns"] == {setup.players[1]: "Colonel Mustard"}

@@ -119,3 +119,23 @@ def test_relabel_keeps_the_log_and_refuses_another_deck():
     assert cluedo.same_deck_editions("cluedo-fr") == ["cluedo-uk", "cluedo-de", "cluedo-fr"]
     with pytest.raises(SessionFormatError, match="not an edition of this deck"):
         cluedo.relabel(de.setup, de.events, "clue-us")
+
+
+@pytest.mark.parametrize("edition", LOCAL)
+def test_local_edition_moves_on_the_uk_board_under_its_names(edition):
+    from engines.cluedo.board import edition_board, p_reach
+
+    setup = cluedo.Setup.from_json({"edition": edition, "players": ["A", "B", "C"], "me": "A"})
+    uk_setup = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["A", "B", "C"], "me": "A"})
+    eb, uk = edition_board(setup), edition_board(uk_setup)
+    assert eb is not None and set(eb.board.rooms) == set(dict(setup.categories)["room"])
+    assert eb.dice == uk.dice and eb.board.rows == uk.board.rows
+    # every room's reach law is the UK one under the names (a passage room and a corridor start)
+    kitchen = cluedo.card_name(setup, "Kitchen")
+    start = uk.start_of("Miss Scarlett")
+    assert eb.start_of(cluedo.card_name(setup, "Miss Scarlett")) == start
+    for here, uk_here in ((kitchen, "Kitchen"), (start, start)):
+        law = p_reach(eb.board, here, 2)
+        uk_law = p_reach(uk.board, uk_here, 2)
+        assert {cluedo.card_id(setup, r): p for r, p in law.items()} == uk_law
+    assert eb.board.passages[kitchen] == cluedo.card_name(setup, "Study")
