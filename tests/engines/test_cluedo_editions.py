@@ -139,3 +139,13 @@ def test_local_edition_moves_on_the_uk_board_under_its_names(edition):
         uk_law = p_reach(uk.board, uk_here, 2)
         assert {cluedo.card_id(setup, r): p for r, p in law.items()} == uk_law
     assert eb.board.passages[kitchen] == cluedo.card_name(setup, "Study")
+
+
+def test_french_quick_entry_names_are_exact_about_accents():
+    s = _session("cluedo-fr", []).setup
+    assert cluedo.parse(s, [], "Ann: rose poignard cuisine; Cy").cards == ("Mademoiselle Rose", "Poignard", "Cuisine")
+    assert cluedo.parse(s, [], "Bob has véranda") == cluedo.ShownEvent(player="Bob", card="Véranda")
+    with pytest.raises(SessionFormatError, match="veranda"):
+        cluedo.parse(s, [], "Bob has veranda")
+    with pytest.raises(SessionFormatError, match="Grand salon, Petit salon"):
+        cluedo.parse(s, [], "Ann: rose poignard salon; Cy")
