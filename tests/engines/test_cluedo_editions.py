@@ -149,3 +149,12 @@ def test_french_quick_entry_names_are_exact_about_accents():
         cluedo.parse(s, [], "Bob has veranda")
     with pytest.raises(SessionFormatError, match="Grand salon, Petit salon"):
         cluedo.parse(s, [], "Ann: rose poignard salon; Cy")
+
+
+def test_cli_parse_prints_the_event_as_the_file_holds_it(tmp_path, capsys):
+    from engines.__main__ import main
+
+    f = tmp_path / "de.json"
+    f.write_text(json.dumps(_session("cluedo-de", []).to_json(), ensure_ascii=False), encoding="utf-8")
+    assert main(["parse", str(f), "Ann: ming dolch küche; Cy"]) == 0
+    assert json.loads(capsys.readouterr().out)["cards"] == ["Miss Scarlett", "Dagger", "Kitchen"]
