@@ -2,8 +2,11 @@
 stores canonical card ids (the UK names), so a file saved in one language opens in the other
 with the same log (docs/session-format.md, "Local editions")."""
 import json
+import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engines import cluedo
 from engines.core.errors import SessionFormatError
@@ -158,3 +161,27 @@ def test_cli_parse_prints_the_event_as_the_file_holds_it(tmp_path, capsys):
     f.write_text(json.dumps(_session("cluedo-de", []).to_json(), ensure_ascii=False), encoding="utf-8")
     assert main(["parse", str(f), "Ann: ming dolch küche; Cy"]) == 0
     assert json.loads(capsys.readouterr().out)["cards"] == ["Miss Scarlett", "Dagger", "Kitchen"]
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), n_players=st.integers(3, 6), n_events=st.integers(1, 15))
+def test_any_log_reads_the_same_in_every_edition_of_the_deck(seed, n_players, n_events):
+    """Property: a truthful random log relabelled UK -> German -> French -> UK is the log it was;
+    each edition writes the same session-file events, and the German file read as French is
+    the French relabelling."""
+    from random_logs import cluedo_log
+
+    names = ["Me", "Ann", "Bob", "Cy", "Di", "Ed"][:n_players]
+    uk = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": names, "me": "Me"})
+    _, events = cluedo_log(uk, random.Random(seed), n_events)
+    file_events = SessionData("cluedo", uk, tuple(events), ()).to_json()["events"]
+    setup, evs = uk, tuple(events)
+    for ed in ("cluedo-de", "cluedo-fr", "cluedo-uk"):
+        setup, evs = cluedo.relabel(setup, evs, ed)
+        assert SessionData("cluedo", setup, evs, ()).to_json()["events"] == file_events
+        if ed == "cluedo-de":
+            obj = SessionData("cluedo", setup, evs, ()).to_json()
+            obj["setup"]["edition"] = "cluedo-fr"
+            as_fr = parse_session(obj)
+            assert (as_fr.setup, as_fr.events) == cluedo.relabel(setup, evs, "cluedo-fr")
+    assert (setup, evs) == (uk, tuple(events))
