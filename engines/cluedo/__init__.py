@@ -23,5 +23,5 @@ __all__ = lazy_package(__name__, {
     **exports_of("simulate", SIMULATE_NAMES),
     "diagnose": "diagnosis",
     "explain": "explain", "explain_contradiction": "explain",
-    **exports_of("parse", PARSE_NAMES), "fact_reason": "parse",
+    **exports_of("parse", PARSE_NAMES), "fact_reason": "parse", "example_for": "parse",
 })

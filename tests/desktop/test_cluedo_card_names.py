@@ -14,6 +14,7 @@ def test_card_names_switch_relabels_the_same_log(window, qtbot, tmp_path):
               cluedo.parse(setup, [], "Bob lacks weiß")]
     tab.reset_document(setup, events)   # no wait for beliefs: the engine test compares them
     assert tab.card_names.isVisibleTo(tab)
+    assert "Ann: bloom seil eingangshalle; Bob" in tab.quick_entry.line.placeholderText()
     assert [tab.card_names.itemData(i) for i in range(tab.card_names.count())] == \
         ["cluedo-uk", "cluedo-de", "cluedo-fr"]
     tab.card_names.setCurrentIndex(tab.card_names.findData("cluedo-fr"))
@@ -23,6 +24,7 @@ def test_card_names_switch_relabels_the_same_log(window, qtbot, tmp_path):
     assert doc.events[0].cards == ("Mademoiselle Rose", "Poignard", "Cuisine")
     assert doc.events[1].card == "Madame Leblanc"
     assert tab.model.row_label(tab.model.row_of_item(0)) == "Mademoiselle Rose"   # the worksheet
+    assert "Ann: violet corde hall; Bob" in tab.quick_entry.line.placeholderText()
     assert "Cuisine" in doc.module.describe_event(doc.setup, doc.events[0])
     # the saved file holds the canonical ids; the CSV the names on screen
     path = tmp_path / "fr.json"

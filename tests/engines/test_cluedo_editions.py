@@ -185,3 +185,18 @@ def test_any_log_reads_the_same_in_every_edition_of_the_deck(seed, n_players, n_
             as_fr = parse_session(obj)
             assert (as_fr.setup, as_fr.events) == cluedo.relabel(setup, evs, "cluedo-fr")
     assert (setup, evs) == (uk, tuple(events))
+
+
+@pytest.mark.parametrize("edition, words", [("cluedo-de", "bloom seil eingangshalle"),
+                                            ("cluedo-fr", "violet corde hall"),
+                                            ("cluedo-uk", "plum rope hall")])
+def test_the_quick_entry_example_speaks_the_editions_names(edition, words):
+    from engines.registry import CLUEDO
+
+    setup = cluedo.Setup.from_json({"edition": edition, "players": ["Me", "Ann", "Bob"], "me": "Me"})
+    uk = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob"], "me": "Me"})
+    example = cluedo.example_for(setup, CLUEDO.example)
+    assert f"Ann: {words}; Bob" in example
+    local = [cluedo.parse(setup, [], line.strip()) for line in example.split("·")]
+    original = [cluedo.parse(uk, [], line.strip()) for line in CLUEDO.example.split("·")]
+    assert cluedo.relabel(setup, local, "cluedo-uk")[1] == tuple(original)   # the same events
