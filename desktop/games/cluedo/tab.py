@@ -193,6 +193,8 @@ class Tab(GameTab):
         self.card_names = QComboBox()
         self.card_names.setToolTip("Show this game's cards under another edition's names: the "
                                    "same deck, log and probabilities (undo with Ctrl+Z)")
+        self.card_names.setAccessibleName("Card names")
+        self.names_label.setBuddy(self.card_names)
         self.card_names.activated.connect(self._card_names_chosen)
         bar.addWidget(self.card_names)
         self.deals_label = QLabel()
