@@ -213,7 +213,10 @@ def _parse(args) -> int:
     mod = _engine(s.game)
     if not isinstance(mod, QuickEntryEngine):
         raise SessionFormatError("$.game", f"{s.game} has no quick entry")
-    _print(mod.parse(s.setup, s.events, args.text).to_json())
+    from engines.core.schema import event_file_json
+
+    # the event as the session file holds it (Cluedo's local editions: canonical card ids)
+    _print(event_file_json(s.game, s.setup, mod.parse(s.setup, s.events, args.text)))
     return EXIT_OK
 
 

@@ -107,7 +107,9 @@ class SessionDocument(QObject):
 
     def event_json(self, event: Any, meta: EventMeta) -> dict:
         """``event`` with its ``meta`` as a session file's event object."""
-        d = dict(event.to_json())
+        from engines.core.schema import event_file_json
+
+        d = event_file_json(self.game, self.setup, event)
         d.update(meta.to_json())
         return d
 
@@ -185,6 +187,18 @@ class SessionDocument(QObject):
         if same_setup(setup, self.setup):
             return
         self.undo_stack.push(_ReplaceSetup(self, setup, text, merge_key))
+
+    def relabel(self, setup: Any, events: Sequence, text: str = "Change the card names") -> None:
+        """Replace the setup and every event by the same log under other names (undoable; the
+        notes and times are kept): e.g. a Cluedo game switched between the UK, German and French
+        card names (``engines.cluedo.relabel``). ``events`` must be as many as now and write the
+        same session-file objects under ``setup`` as the current ones do (the journal records
+        only the new setup). Emits ``setupReplaced`` (also on undo/redo)."""
+        if len(events) != len(self.events):
+            raise ValueError("a relabelled log has the same number of events")
+        if same_setup(setup, self.setup):
+            return
+        self.undo_stack.push(_Relabel(self, setup, tuple(events), text))
 
     def reset(self, setup: Any, events: Sequence = (), meta: Sequence = (), path: Optional[str] = None) -> None:
         """Start over with a new setup and log (not undoable: New game / Open); marks clean."""
@@ -392,6 +406,30 @@ class _ReplaceSetup(QUndoCommand):
         self.doc.setup = self.old
         self.doc.setupReplaced.emit()
         self.doc._bump()
+
+
+class _Relabel(QUndoCommand):
+    """Setup and events together (:meth:`SessionDocument.relabel`). The undo stack is linear, so
+    the commands before and after this one hold events in the names of their own time."""
+
+    def __init__(self, doc: SessionDocument, setup, events: tuple, text: str):
+        super().__init__(text)
+        self.doc = doc
+        self.new, self.old = (setup, events), (doc.setup, tuple(doc.events))
+
+    def _apply(self, state) -> None:
+        setup, events = state
+        self.doc._ahead({"op": "setup", "setup": self.doc.setup_json(setup)})
+        self.doc.setup = setup
+        self.doc.events = list(events)
+        self.doc.setupReplaced.emit()
+        self.doc._bump()
+
+    def redo(self):
+        self._apply(self.new)
+
+    def undo(self):
+        self._apply(self.old)
 
 
 def same_setup(a: Any, b: Any) -> bool:

@@ -40,6 +40,10 @@ IDLE_HINT = ("Names: any unique prefix of any word{examples}.  Tab or ↓ picks 
              "completion, Enter logs, Escape clears.")
 
 
+#: The empty line's placeholder; ``{example}`` is the game's example line.
+PLACEHOLDER = "type an event, e.g.  {example}   (Ctrl+L or /)"
+
+
 def prefix_examples(module, setup, events, example: str, limit: int = 3) -> list[str]:
     """Up to ``limit`` short prefixes that stand for whole words in this game: for each word
     of four letters or more in the lines of ``example`` (the game's
@@ -115,6 +119,7 @@ class QuickEntry(QWidget):
         self._refused = ""      # the line last refused (Enter again logs it anyway)
         self._idle_prompt = ""  # what the tab asks for first, shown instead of the idle hint
         self._hint_setup, self._hint = None, ""   # the idle hint and the setup it is for
+        self._example_setup, self._setup_example_text = None, ""   # the example line, likewise
         #: Whether the player moved in the completion list since the last keystroke.
         self.completion_chosen = False
         self._message = ""
@@ -133,6 +138,9 @@ class QuickEntry(QWidget):
         self._set_preview("", "")
         lay.addWidget(self.preview)   # always shown (a hint when idle): typing never shifts the tab
         self._build_completer()
+        # the example and the hint follow the setup (another edition's card names, New game)
+        document.setupReplaced.connect(self._setup_changed)
+        document.documentReset.connect(self._setup_changed)
         self.line.textEdited.connect(self._on_edited)
         self.line.textChanged.connect(self._update_preview)
         self.line.returnPressed.connect(self.submit)
@@ -148,7 +156,7 @@ class QuickEntry(QWidget):
         label.setBuddy(self.line)
         self.line.setObjectName("quickEntry")
         self.line.setClearButtonEnabled(True)
-        self.line.setPlaceholderText(f"type an event, e.g.  {example}   (Ctrl+L or /)")
+        self.line.setPlaceholderText(PLACEHOLDER.format(example=example))
         self.line.setToolTip("Type an event as one line and press Enter to log it (one undo "
                              "step). Names: any unique prefix of any word, any case. ↓ "
                              "completes, Escape clears. The grammar is in the guide (F1), "
@@ -253,14 +261,35 @@ class QuickEntry(QWidget):
         if not self.text().strip() and not self._busy and not self._message:
             self._set_preview("", "")
 
+    def _setup_changed(self) -> None:
+        self._setup_example()
+        if not self.text().strip() and not self._busy and not self._message:
+            self._set_preview("", "")
+
+    def _setup_example(self) -> str:
+        """The game's example line in the document's setup (a game may word it in the setup's
+        names: Cluedo's German and French cards, ``example_for``), also shown as the empty
+        line's placeholder; worked out once per setup."""
+        doc = self.document
+        if self._example_setup is not doc.setup:
+            example_for = getattr(self.module, "example_for", None)
+            try:
+                example = example_for(doc.setup, self._example) if example_for else self._example
+            except Exception:   # noqa: BLE001 - a hint must never stop the entry line
+                example = self._example
+            self._example_setup, self._setup_example_text = doc.setup, example
+            self.line.setPlaceholderText(PLACEHOLDER.format(example=example))
+        return self._setup_example_text
+
     def idle_hint(self) -> str:
         """The hint under an empty line, with prefixes that work in this game's setup."""
+        doc = self.document
+        example = self._setup_example()
         if self._idle_prompt:
             return self._idle_prompt
-        doc = self.document
         if self._hint_setup is not doc.setup:     # worked out once per setup, not per clear
             try:
-                examples = prefix_examples(self.module, doc.setup, list(doc.events), self._example)
+                examples = prefix_examples(self.module, doc.setup, list(doc.events), example)
             except Exception:   # noqa: BLE001 - a hint must never stop the entry line
                 examples = []
             self._hint_setup = doc.setup

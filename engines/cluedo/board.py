@@ -264,6 +264,34 @@ def load_boards() -> tuple:
     return boards_from_json(load_json_resource("cluedo", "boards.json"), "boards.json")
 
 
+@lru_cache(maxsize=8)
+def local_edition_board(edition: str) -> EditionBoard | None:
+    """The board of a local edition (the German or French classic Cluedo): its canonical
+    edition's board and rules with the rooms and the pawns' suspects under the edition's names
+    (``names_of`` in ``editions.json``), or None when that edition has no board either. One
+    instance per edition, so the board's search cache is the edition's own."""
+    import dataclasses
+
+    from engines.cluedo.model import _name_tables, names_of
+
+    base_id = names_of(edition)
+    base = load_boards()[1].get(base_id) if base_id and base_id != edition else None
+    if base is None:
+        return None
+    _, to_name = _name_tables(edition)
+
+    def nm(x: str) -> str:
+        return to_name.get(x, x)
+
+    b = base.board
+    board = dataclasses.replace(
+        b, legend={k: nm(v) for k, v in b.legend.items()}, rooms=tuple(nm(r) for r in b.rooms),
+        doors=tuple(dataclasses.replace(d, room=nm(d.room)) for d in b.doors),
+        passages={nm(a): nm(c) for a, c in b.passages.items()})
+    return EditionBoard(edition, board, base.dice, {nm(k): c for k, c in base.starts.items()},
+                        dict(base.rules), base.source)
+
+
 def edition_board(setup) -> EditionBoard | None:
     """The board and rules of a setup's edition, or None (a custom deck, or an edition whose
     board is not encoded: no turn advice). The setup's ``dice`` overrides the edition's."""
@@ -271,6 +299,8 @@ def edition_board(setup) -> EditionBoard | None:
     if ed is None:
         return None
     eb = load_boards()[1].get(ed)
+    if eb is None:
+        eb = local_edition_board(ed)
     if eb is None:
         return None
     dice = getattr(setup, "dice", None)

@@ -55,8 +55,71 @@ def load_editions() -> dict:
         "room": [...]}}}`` in file order (a fresh copy; editing it changes nothing).
     """
     raw = _editions_raw()
-    return {k: {"title": v["title"], "categories": {c: list(cards) for c, cards in v["categories"].items()}}
-            for k, v in raw.items()}
+    out = {}
+    for k, v in raw.items():
+        out[k] = {"title": v["title"], "categories": {c: list(cards) for c, cards in v["categories"].items()}}
+        if "names_of" in v:
+            out[k]["names_of"] = v["names_of"]
+    return out
+
+
+@lru_cache(maxsize=None)
+def _name_tables(edition: str) -> tuple:
+    """``(to_id, to_name)`` for a local edition (one with ``"names_of"``): ``{display name:
+    canonical id}`` and back, pairing the two editions' cards by position in each category;
+    ``({}, {})`` for an edition whose names are its ids."""
+    raw = _editions_raw()
+    base = raw[edition].get("names_of")
+    if base is None:
+        return {}, {}
+    to_id = {}
+    for cat in CATEGORY_NAMES:
+        for name, cid in zip(raw[edition]["categories"][cat], raw[base]["categories"][cat], strict=True):
+            to_id[name] = cid
+    return to_id, {cid: name for name, cid in to_id.items()}
+
+
+def names_of(edition: Optional[str]) -> Optional[str]:
+    """The edition whose card names are the canonical ids of ``edition``'s cards: ``"cluedo-uk"``
+    for the German and French classic editions (the same deck and board under other names),
+    else ``edition`` itself (None for a custom deck)."""
+    if edition is None:
+        return None
+    return _editions_raw().get(edition, {}).get("names_of", edition)
+
+
+def same_deck_editions(edition: Optional[str]) -> list:
+    """The editions a session of ``edition`` can be relabelled to (its own included): those
+    sharing its canonical deck, in file order; ``[]`` for a custom deck."""
+    if edition is None:
+        return []
+    base = names_of(edition)
+    return [k for k in _editions_raw() if names_of(k) == base]
+
+
+def canonical_names(edition: str) -> dict:
+    """``{display name: canonical id}`` of a local edition's cards (a fresh dict); ``{}`` for an
+    edition whose names are its ids. Raises KeyError: unknown edition."""
+    return dict(_name_tables(edition)[0])
+
+
+def card_id(setup: "Setup", name: str) -> str:
+    """The canonical id (the UK card name) of the card ``name`` shows in ``setup``'s edition;
+    ``name`` itself for an edition whose names are its ids or a custom deck. Raises KeyError:
+    not a card of a local edition."""
+    if setup.edition is None:
+        return name
+    to_id, _ = _name_tables(setup.edition)
+    return to_id[name] if to_id else name
+
+
+def card_name(setup: "Setup", cid: str) -> str:
+    """The display name in ``setup``'s edition of the card with canonical id ``cid`` (the
+    inverse of :func:`card_id`). Raises KeyError: not a canonical id of that deck."""
+    if setup.edition is None:
+        return cid
+    _, to_name = _name_tables(setup.edition)
+    return to_name[cid] if to_name else cid
 
 
 def deal_hand_sizes(n_players: int, n_dealt: int, dealer_index: int) -> list:
@@ -242,15 +305,18 @@ class Setup:
             pobj = r.dict("pawns")
             pr = Reader(pobj, r.sub("pawns"))
             suspects = dict(categories)["suspect"]
+            # a local edition's file names the pawns by canonical id (docs/session-format.md)
+            _, to_name = _name_tables(edition) if edition else ({}, {})
+            ids = [_name_tables(edition)[0][c] for c in suspects] if to_name else suspects
             used: dict = {}
             for k in pobj:
                 if k not in players:
                     raise pr.error(k, f"{k!r} is not one of the players")
-                sus = pr.choice(k, suspects, what="suspect")
+                sus = pr.choice(k, ids, what="suspect")
                 if sus in used:
                     raise pr.error(k, f"{sus} is already {used[sus]}'s pawn")
                 used[sus] = k
-            pawns = tuple((p, pobj[p]) for p in players if p in pobj)
+            pawns = tuple((p, to_name.get(pobj[p], pobj[p])) for p in players if p in pobj)
         trust = ()
         if r.has("model"):
             trust = read_trust(r.dict("model"), players, me, r.sub("model"))
@@ -273,7 +339,7 @@ class Setup:
         if self.dice is not None:
             out["dice"] = self.dice
         if self.pawns:
-            out["pawns"] = dict(self.pawns)
+            out["pawns"] = {p: card_id(self, sus) for p, sus in self.pawns}
         if self.suggestion_trust:
             out["model"] = {"suggestion_trust": dict(self.suggestion_trust)}
         return out
@@ -463,6 +529,75 @@ def event_from_json(obj, setup: Setup, path: str = "$.event"):
     triple = _triple(r, setup)
     correct = r.bool("correct", False)
     return AccusationEvent(player=p, cards=triple, correct=correct)
+
+
+#: the keys of an event object that hold one card / a list of cards (what the file boundary
+#: maps between display names and canonical ids)
+_CARD_KEYS = ("card", "shown", "at")
+_CARD_LIST_KEYS = ("cards",)
+
+
+def _map_event_cards(obj: dict, table: dict, on_unknown) -> dict:
+    out = dict(obj)
+    for k in _CARD_KEYS:
+        v = out.get(k)
+        if isinstance(v, str):   # "at" may be a corridor square [row, col]
+            out[k] = table[v] if v in table else on_unknown(k, v)
+    for k in _CARD_LIST_KEYS:
+        v = out.get(k)
+        if isinstance(v, list):
+            out[k] = [table[c] if isinstance(c, str) and c in table else on_unknown(f"{k}[{i}]", c)
+                      for i, c in enumerate(v)]
+    return out
+
+
+def event_to_file(obj: dict, setup: Setup) -> dict:
+    """An event object (``event.to_json()``, display names) as a session file holds it: every
+    card named by its canonical id (:func:`card_id`) when ``setup`` is a local edition, so the
+    same file reads under the other names of the deck (docs/session-format.md). Unchanged for
+    an edition whose names are its ids or a custom deck."""
+    to_id, _ = _name_tables(setup.edition) if setup.edition else ({}, {})
+    if not to_id:
+        return obj
+    return _map_event_cards(obj, to_id, lambda _k, v: v)
+
+
+def event_from_file(obj: dict, setup: Setup, path: str = "$.event") -> dict:
+    """The inverse of :func:`event_to_file`: a session file's event object with its canonical
+    card ids replaced by ``setup``'s display names, for :func:`event_from_json`.
+
+    Raises:
+        SessionFormatError: a card that is not a canonical id of the deck (e.g. a display name
+            written by hand: the file form is exact), by JSON path.
+    """
+    _, to_name = _name_tables(setup.edition) if setup.edition else ({}, {})
+    if not to_name or not isinstance(obj, dict):
+        return obj
+
+    def refuse(key, v):
+        if not isinstance(v, str):
+            return v   # event_from_json names the wrong type
+        raise SessionFormatError(f"{path}.{key}", f"unknown card {v!r}: a {setup.edition} session "
+                                 f"stores cards by their {names_of(setup.edition)} names "
+                                 f"(expected one of {', '.join(sorted(to_name))})")
+    return _map_event_cards(obj, to_name, refuse)
+
+
+def relabel(setup: Setup, events: Sequence, edition: str) -> tuple:
+    """The same game under the card names of ``edition`` (another edition of the same deck,
+    :func:`same_deck_editions`): ``(setup, events)`` rebuilt through the file form, i.e. the
+    canonical ids, so the log, the deal and every posterior are unchanged.
+
+    Raises:
+        SessionFormatError: ``edition`` does not share ``setup``'s deck (or a custom deck).
+    """
+    if edition not in same_deck_editions(setup.edition):
+        raise SessionFormatError("edition", f"{edition!r} is not an edition of this deck; expected one "
+                                            f"of {', '.join(same_deck_editions(setup.edition)) or 'none'}")
+    new = Setup.from_json(dict(setup.to_json(), edition=edition))
+    new_events = tuple(event_from_json(event_from_file(event_to_file(e.to_json(), setup), new), new)
+                       for e in events)
+    return new, new_events
 
 
 def passers_between(setup: Setup, suggester: str, refuter: Optional[str]) -> tuple:

@@ -219,6 +219,28 @@ def format_event(setup: Setup, event) -> str:
     raise SessionFormatError("event", f"not a Cluedo event: {type(event).__name__}")
 
 
+def example_for(setup: Setup, example: str) -> str:
+    """The game's example line (:attr:`engines.registry.GameInfo.example`, written for the UK
+    names) in ``setup``'s card names: for a local edition (German, French) every word that
+    names one UK card becomes the last word of that card's local name, lowercase ("plum rope
+    hall" -> "bloom seil eingangshalle"); ``example`` itself otherwise."""
+    from engines.cluedo.model import _name_tables, names_of
+    from engines.core.names import words
+
+    base = names_of(setup.edition)
+    if base is None or base == setup.edition:
+        return example
+    _, to_name = _name_tables(setup.edition)
+    out = []
+    for token in example.split(" "):
+        bare = token.strip(",;:?!.")
+        hits = [cid for cid in to_name if bare and any(w.startswith(bare.casefold()) for w in words(cid))]
+        if bare and len(hits) == 1 and bare.isalpha():
+            token = token.replace(bare, words(to_name[hits[0]])[-1], 1)
+        out.append(token)
+    return " ".join(out)
+
+
 def preview(setup: Setup, events: Sequence, text: str) -> str:
     """The typed line's event in words (:func:`describe_event`). Raises like :func:`parse`."""
     return describe_event(setup, parse(setup, events, text))

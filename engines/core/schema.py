@@ -460,11 +460,25 @@ class SessionData:
         """The session file object (see module docstring)."""
         events = []
         for ev, meta in zip(self.events, self.meta or [EventMeta()] * len(self.events)):
-            d = dict(ev.to_json())
+            d = event_file_json(self.game, self.setup, ev)
             d.update(meta.to_json())
             events.append(d)
         return {"format": FORMAT, "version": VERSION, "game": self.game,
                 "setup": self.setup.to_json(), "events": events}
+
+
+def event_file_json(game: str, setup: Any, event: Any) -> dict:
+    """``event.to_json()`` as a session file holds it: through the game module's optional
+    ``event_to_file(obj, setup)`` (Cluedo's local editions store canonical card ids;
+    :func:`parse_event` applies the module's ``event_from_file`` when reading). A fresh dict."""
+    from engines import game_module
+
+    d = dict(event.to_json())
+    try:
+        to_file = getattr(game_module(game), "event_to_file", None)
+    except ModuleNotFoundError:
+        return d
+    return dict(to_file(d, setup)) if to_file is not None else d
 
 
 def declared_keys(*samples: Any) -> tuple[str, ...]:
@@ -509,6 +523,9 @@ def parse_event(module, obj: Any, setup: Any, path: str):
         if unknown is not None:
             raise unknown_key_error(path, unknown, known, f"a {kind} event")
     stripped = {k: v for k, v in obj.items() if k not in META_KEYS}
+    from_file = getattr(module, "event_from_file", None)
+    if from_file is not None:   # the file form's names -> the setup's (Cluedo's local editions)
+        stripped = from_file(stripped, setup, path)
     read_token = _READ_KEYS.set({})
     try:
         event = module.event_from_json(stripped, setup, path)

@@ -137,7 +137,7 @@ def test_master_detective_count_is_exact_big_integer():
 
 def test_editions_and_deal():
     eds = cluedo.load_editions()
-    assert set(eds) == {"cluedo-uk", "clue-us", "clue-orchid", "clue-master-detective"}
+    assert set(eds) == {"cluedo-uk", "cluedo-de", "cluedo-fr", "clue-us", "clue-orchid", "clue-master-detective"}
     md = eds["clue-master-detective"]["categories"]
     assert (len(md["suspect"]), len(md["weapon"]), len(md["room"])) == (10, 8, 12)
     assert "Dr. Orchid" in eds["clue-orchid"]["categories"]["suspect"]

@@ -103,9 +103,13 @@ DICE = ((None, "as the edition says"), (1, "1 die"), (2, "2 dice"))
 
 def _board_editions() -> dict:
     """``{edition: EditionBoard}`` of the editions whose board is encoded (the turn advice)."""
-    from engines.cluedo.board import load_boards
+    from engines.cluedo.board import load_boards, local_edition_board
 
-    return load_boards()[1]
+    out = dict(load_boards()[1])
+    for key in cluedo.load_editions():   # the German and French classic: the UK board renamed
+        if key not in out and local_edition_board(key) is not None:
+            out[key] = local_edition_board(key)
+    return out
 
 
 def _cards_editor(parent) -> QSpinBox:
@@ -498,7 +502,9 @@ class NewGameDialog(NewGameDialogBase):
         if self._has_board():
             if self.dice.currentData() is not None:
                 obj["dice"] = int(self.dice.currentData())
-            pawns = {n: seat.pawn for n, seat in zip(names, seats) if seat.pawn}
+            # the setup object is the file form: a local edition names the pawns by canonical id
+            to_id = cluedo.canonical_names(key) if key != "custom" else {}
+            pawns = {n: to_id.get(seat.pawn, seat.pawn) for n, seat in zip(names, seats) if seat.pawn}
             if pawns:
                 obj["pawns"] = pawns
         try:

@@ -174,6 +174,16 @@ class Tab(GameTab):
         self.method.currentIndexChanged.connect(self.request_inference)
         self.method.currentIndexChanged.connect(self._method_changed)
         bar.addWidget(self.method)
+        # the classic deck's names: UK, German, French (the same log; docs/session-format.md)
+        self.names_label = QLabel("Card names:")
+        bar.addWidget(self.names_label)
+        self.card_names = QComboBox()
+        self.card_names.setToolTip("Show this game's cards under another edition's names: the "
+                                   "same deck, log and probabilities (undo with Ctrl+Z)")
+        self.card_names.setAccessibleName("Card names")
+        self.names_label.setBuddy(self.card_names)
+        self.card_names.activated.connect(self._card_names_chosen)
+        bar.addWidget(self.card_names)
         self.deals_label = QLabel()
         bar.addWidget(self.deals_label, 1)
         self.accuse_label = QLabel()
@@ -320,10 +330,33 @@ class Tab(GameTab):
                 for c in cards:
                     self.room.addItem(f"in the {c}", c)
         self.room.blockSignals(False)
+        self._fill_card_names(setup)
         self.rec_table.clear_rows()
         clear_text(self.accuse_label)
         self._clear_opponents("")
         self.knows_plot.set_series({})
+
+    def _fill_card_names(self, setup) -> None:
+        """The editions this game's deck can be shown in (hidden when there is no other)."""
+        eds = cluedo.same_deck_editions(setup.edition)
+        titles = cluedo.load_editions()
+        self.card_names.blockSignals(True)
+        self.card_names.clear()
+        for key in eds:
+            self.card_names.addItem(titles[key]["title"], key)
+        self.card_names.setCurrentIndex(max(0, self.card_names.findData(setup.edition)))
+        self.card_names.blockSignals(False)
+        for w in (self.names_label, self.card_names):
+            w.setVisible(len(eds) > 1)
+
+    def _card_names_chosen(self, _index: int = -1) -> None:
+        """Relabel the game under the chosen edition's names (one undoable step)."""
+        key = self.card_names.currentData()
+        doc = self.document
+        if not key or key == doc.setup.edition:
+            return
+        setup, events = cluedo.relabel(doc.setup, doc.events, key)
+        doc.relabel(setup, events, f"Card names: {self.card_names.currentText()}")
 
     def inference_options(self) -> dict:
         return {"method": self.method.currentData() or cluedo.METHODS[0]}
