@@ -339,3 +339,29 @@ def test_rotating_moderator_prefill_and_learned_from(window, qtbot):
     post = _check_against_engine(tab)
     removed = post.learned[0].removed
     assert removed > 0 and f"by answers — B: {removed}" in tab.learned_label.text()
+
+
+def test_the_solve_line_draws_a_moment_from_the_snapshot_alone(qapp):
+    """"Can I solve now?" is a presenter of the published snapshot: given a snapshot of a past
+    moment (no tab, no document) it answers for that moment and names it; a live moment of an
+    impossible log never says yes."""
+    from desktop.games.egghead.panes import SolveLine
+    from desktop.tabs.snapshot import Snapshot, Status
+    from engines.core.resources import resource_path
+    from engines.core.schema import read_session_file
+
+    data = read_session_file(str(resource_path("examples", "egghead.json")))
+    k = len(data.events) - 1
+    post = egghead.infer(data.setup, data.events[:k])
+    line = SolveLine()
+    line.render(Snapshot(setup=data.setup, n=len(data.events), selected=k, k=k,
+                         status=Status.READY, posterior=post))
+    assert f"as after entry {k}" in line.text() and "Can I solve now?" in line.text()
+    assert ("Yes — call" in line.text()) == bool(post.can_solve)
+
+    class Impossible:
+        error = ValueError("impossible")
+
+    line.render(Snapshot(setup=data.setup, n=k, k=k, status=Status.CONTRADICTION, posterior=post,
+                         timeline=Impossible()))
+    assert "The log is impossible" in line.text() and "Yes" not in line.text()

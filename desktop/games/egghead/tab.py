@@ -27,8 +27,9 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.games.egghead.forms import NewGameDialog, QuestionForm, ReactionsForm, SolveForm, TablePanel, stack_text
+from desktop.games.egghead.panes import SolveLine
 from desktop.games.egghead.simulation import SimulationPanel
-from desktop.shell.appearance import muted, readable_on, tone
+from desktop.shell.appearance import muted, readable_on
 from desktop.tabs.base import GameTab
 from desktop.tabs.jobs import Priority
 from desktop.widgets.belief_plot import BeliefPlot
@@ -153,9 +154,7 @@ class Tab(GameTab):
     def _build_solve_bar(self) -> QHBoxLayout:
         """"Can I solve now?" and my behavioural-analysis switch."""
         bar = QHBoxLayout()
-        self.solve_label = QLabel()
-        self.solve_label.setTextFormat(Qt.RichText)
-        self.solve_label.setWordWrap(True)     # x-large (1.5 × the zoomed font): wraps when narrow
+        self.solve_label = SolveLine()
         bar.addWidget(self.solve_label, 1)
         self.ba_box = QCheckBox("Behavioural analysis (mine)")
         self.ba_box.setToolTip("Use who solved and who did not to rule out stacks (seed section 4). "
@@ -338,25 +337,21 @@ class Tab(GameTab):
         self.solve_form.focus_player()
 
     # -- results -----------------------------------------------------------------------------
-    def _browsing(self) -> bool:
-        return not self.snapshot.live
-
     def beliefs_views(self) -> list:
         return [self.position_view, self.solve_label]   # "Can I solve now?" is of the beliefs
 
     def show_posterior(self, snap) -> None:
-        post, k = snap.posterior, snap.k
-        self._display(post, k, live=not self._browsing())
+        self.solve_label.render(snap)
+        self._display(snap.posterior, live=snap.live)
 
     def show_moment(self, snap) -> None:
         """The forms log after the whole log: their hints say so while a past entry is shown."""
         self.question_form.set_past(not snap.live)
         self.reactions_form.set_past(not snap.live)
 
-    def _display(self, post, n_events: int, live: bool) -> None:
+    def _display(self, post, live: bool) -> None:
         self.table_panel.show_stacks(post.visible)
         self.table_panel.show_solution(post.solution)
-        self._show_can_solve(post, n_events, live)
         self._show_others(post)
         self._fill_valids(post)
         self.position_model.set_matrix(np.array(post.position_probabilities, dtype=float))
@@ -365,25 +360,6 @@ class Tab(GameTab):
             f" · {post.worlds:,} worlds publicly possible · entropy {post.entropy_bits:.2f} bits"))
         if live:
             self._update_forms(post)
-
-    def _show_can_solve(self, post, n_events: int, live: bool) -> None:
-        """"Can I solve now?" — never "Yes — call …" while the log is impossible."""
-        then = "" if live else f"<i>as after entry {n_events}</i> · "
-        if self.snapshot.timeline is not None and self.snapshot.timeline.error is not None and \
-                not self._browsing():
-            self.solve_label.setText(f"<span style='font-size:x-large; color:{tone('#b71c1c')}'><b>Can I "
-                                     "solve now? The log is impossible</b></span> — fix the "
-                                     "highlighted entry first")
-        elif post.can_solve:
-            self.solve_label.setText(f"{then}<span style='font-size:x-large; color:{tone('#1b5e20')}'><b>Can I "
-                                     f"solve now? Yes — call {stack_text(post.solution)}</b></span>")
-        else:
-            j = int(np.argmax(post.my_probabilities))
-            self.solve_label.setText(
-                f"{then}<span style='font-size:x-large; color:{tone('#6d4c00')}'><b>Can I solve now? Not yet"
-                f"</b></span> — {len(post.my_valids)} "
-                f"{self.snapshot.wording.pick('stacks possible', 'valid stacks')}; most likely "
-                f"{stack_text(post.my_valids[j])} ({format_probability(post.my_probabilities[j])})")
 
     def _show_others(self, post) -> None:
         """Whether each player can solve: on the table panel and in the "others" line."""
