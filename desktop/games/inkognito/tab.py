@@ -396,9 +396,11 @@ class Tab(GameTab):
             model = ("opponents may mislead" if post.deception else
                      "every answer they may give is taken as equally likely")
             self.info.setText(f"{when}{worlds} · {model}")
-        self._show_theta(post)
+        self._show_theta(snap)
 
-    def _show_theta(self, post) -> None:
+    def _show_theta(self, snap) -> None:
+        """The posterior of each opponent's deception rate θ at the moment ``snap``."""
+        post = snap.posterior
         if self.theta_plot.listDataItems():      # nothing to clear while θ is not learned
             self.theta_plot.clear()
         if not post.deception:
@@ -406,11 +408,11 @@ class Tab(GameTab):
                                     "taken as equally likely (Höhle's model).")
             self.remember.setEnabled(False)
             return
-        self.theta_note.setText(self.snapshot.wording.pick(
+        self.theta_note.setText(snap.wording.pick(
             "How often each opponent's true statement is their lone card of the other kind: "
             "the higher a curve, the likelier that rate",
             "Posterior of θ per opponent (prior: Beta "
-            f"{tuple(round(x, 2) for x in self.document.setup.deception.prior)})"))
+            f"{tuple(round(x, 2) for x in snap.setup.deception.prior)})"))
         self.remember.setEnabled(True)
         for i, (name, b) in enumerate(post.opponents.items()):
             g, p = b.theta
