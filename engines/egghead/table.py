@@ -184,41 +184,72 @@ class BitTable:
             shape = self.t.shape[:-1]
             return ind.reshape(shape), sup.reshape(shape)
         if axis == n - 2:
-            acc = np.bitwise_or.accumulate(X, axis=1)
-            ones = acc[:, -1]
-            twos = np.bitwise_or.reduce(acc[:, :-1] & X[:, 1:], axis=1) if S > 1 else \
-                np.zeros_like(ones)
+            # in cache-sized blocks of rows (numpy's accumulate over a whole compact array
+            # took twice the time: 12.7 -> about 6 ms for 40 000 rows of 56 words)
+            nr = X.shape[0]
+            ones = np.empty((nr, W), dtype=np.uint64)
+            twos = np.zeros((nr, W), dtype=np.uint64)
+            pb = max(1, _BLOCK_WORDS // (S * W))
+            acc = np.empty((min(pb, nr), S, W), dtype=np.uint64)
+            both = np.empty((min(pb, nr), max(S - 1, 1), W), dtype=np.uint64)
+            for i0 in range(0, nr, pb):
+                xb = X[i0:i0 + pb]
+                m = xb.shape[0]
+                a = acc[:m]
+                np.bitwise_or.accumulate(xb, axis=1, out=a)
+                ones[i0:i0 + m] = a[:, -1]
+                if S > 1:
+                    b = both[:m]
+                    np.bitwise_and(a[:, :-1], xb[:, 1:], out=b)
+                    np.bitwise_or.reduce(b, axis=1, out=twos[i0:i0 + m])
             ind = np.zeros((R, W), dtype=np.uint64)
             sup = np.zeros((R, W), dtype=np.uint64)
             ind[c] = ones & ~twos
             sup[c] = ones
             shape = self.t.shape[:-2] + (W,)
             return ind.reshape(shape), sup.reshape(shape)
-        # a row axis: rows that differ only on ``axis`` form a group; fold each group's rows
-        # one rank at a time (a group has at most one row of each rank)
+        # a row axis: rows that differ only on ``axis`` form a group. The groups are numbered
+        # by decreasing size and the rows laid out by (rank in their group, group): the rows of
+        # rank r are then one contiguous block, one per group among the first n_r groups, and
+        # the fold ``twos |= ones & x; ones |= x`` runs on contiguous slices (one gather of the
+        # rows in all, instead of a gather and scatter of the accumulators per rank)
         g = self._without(c, axis)
         order = np.argsort(g, kind="stable")
         gs = g[order]
         first = np.ones(gs.size, dtype=bool)
         first[1:] = gs[1:] != gs[:-1]
-        gid = np.cumsum(first) - 1
         starts = np.flatnonzero(first)
+        sizes = np.diff(np.append(starts, gs.size))
+        gid = np.cumsum(first) - 1
         rank = np.arange(gs.size) - starts[gid]
-        ones = np.zeros((starts.size, S, W), dtype=np.uint64)
-        twos = np.zeros_like(ones)
-        for r in range(int(rank.max()) + 1 if rank.size else 0):
-            sel = np.flatnonzero(rank == r)
-            gi = gid[sel]
-            Xr = X[order[sel]]
-            if r:
-                twos[gi] |= ones[gi] & Xr
-                ones[gi] |= Xr
-            else:
-                ones[gi] = Xr
+        by_size = np.argsort(-sizes, kind="stable")          # new group number -> old
+        new_id = np.empty_like(by_size)
+        new_id[by_size] = np.arange(by_size.size)
+        layout = np.lexsort((new_id[gid], rank))             # by rank, then new group number
+        Xs = np.take(X, order[layout], axis=0)
+        ng = starts.size
+        ones = np.empty((ng, S, W), dtype=np.uint64)
+        twos = np.zeros((ng, S, W), dtype=np.uint64)
+        tmp = np.empty((ng, S, W), dtype=np.uint64)
+        per_rank = np.bincount(rank, minlength=1)            # n_r: groups with a row of rank r
+        off = 0
+        for r, m in enumerate(per_rank.tolist()):
+            blk = Xs[off:off + m]
+            off += m
+            if r == 0:
+                ones[...] = blk
+                continue
+            o = ones[:m]
+            np.bitwise_and(o, blk, out=tmp[:m])
+            twos[:m] |= tmp[:m]
+            o |= blk
+        keys = gs[starts][by_size]
         ind = np.zeros((R // S, S, W), dtype=np.uint64)
         sup = np.zeros((R // S, S, W), dtype=np.uint64)
-        ind[gs[starts]] = ones & ~twos
-        sup[gs[starts]] = ones
+        np.bitwise_not(twos, out=twos)
+        twos &= ones
+        ind[keys] = twos
+        sup[keys] = ones
         shape = self.t.shape[:axis] + self.t.shape[axis + 1:]
         return ind.reshape(shape), sup.reshape(shape)
 
