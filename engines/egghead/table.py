@@ -333,6 +333,22 @@ class BitTable:
             rest = q.ufunc(rest, feats[a].reshape(shp))
         rest = np.asarray(rest, dtype=np.int64)
         f0 = feats[0]
+        if 2 * _BLOCK_WORDS < rest.size * self.W <= _CHUNK_BYTES // 8:
+            # one index of axis 0 at a time: its mask depends on that index only through the
+            # feature f0[i], which takes few values (the deck's features: sums, counts), so each
+            # distinct value's mask is built once (5 players x 56 stacks: 56 builds of a 1.4 MB
+            # mask -> at most the number of values; the build is two of the three passes)
+            memo = {}
+            for i in range(S):
+                check_cancel(cancel)
+                u = None if f0 is None else int(f0[i])
+                m = memo.get(u)
+                if m is None:
+                    m = masks[rest if f0 is None else q.ufunc(f0[i], rest)]
+                    if (len(memo) + 1) * m.nbytes <= 4 * _CHUNK_BYTES:
+                        memo[u] = m
+                self.t[i] &= m
+            return
         if rest.size > 4 * _BLOCK_WORDS:
             # large tables (6 players): cache-sized blocks of one row of axis 0 at a time, into
             # reused buffers (no temporary of the size of a row: 79 MB for 6 players)

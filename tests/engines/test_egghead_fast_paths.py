@@ -213,3 +213,29 @@ def test_fused_reaction_filters_equal_the_filters_one_by_one(n, S, density, empt
         assert T.count() == one.count() == int(expect.sum())
     finally:
         table_mod._SPARSE_ROWS = old
+
+
+def test_answer_filter_with_a_mask_per_feature_value_equals_the_boolean_reference(monkeypatch):
+    """The dense answer filter that builds each distinct feature value's mask once (the path of
+    five players x 56 stacks, reached here on a small table with small blocks) keeps exactly the
+    worlds whose seen players' aggregate gives the answer, for every question of the deck and
+    a moderator who sees everybody, not player 0 (no feature on axis 0) or not another."""
+    n, v, k = 4, 4, 2
+    S = stack_space(v, k).size
+    monkeypatch.setattr(table_mod, "_BLOCK_WORDS", 16)      # 2*16 < S^2 words: the memo path
+    monkeypatch.setattr(table_mod, "_SPARSE_ROWS", -1.0)
+    rng = np.random.default_rng(3)
+    dense = rng.random((S,) * n) < 0.7
+    grids = np.meshgrid(*[np.arange(S)] * n, indexing="ij")
+    for q in bound_deck(v, k, n).values():
+        for mod in (None, 0, 2):
+            seen = [i != mod for i in range(n)]
+            a = int(rng.choice(q.possible_answers(n - (mod is not None))))
+            T = BitTable(n, S, pack_bits(dense).copy())
+            T.filter_answer(q, a, seen)
+            agg = np.full(dense.shape, q.identity, dtype=np.int64)
+            for i in range(n):
+                if seen[i]:
+                    agg = q.ufunc(agg, q.feature[grids[i]])
+            want = dense & (q.final(agg) == a)
+            assert np.array_equal(unpack_bits(T.t, S), want), (q.id, mod)
