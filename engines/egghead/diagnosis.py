@@ -251,8 +251,7 @@ def _table_step(ctx, st, ev, cancel) -> None:
                 T.filter_answer(ctx.deck[ev.question], ev.answer, seen, cancel)
     elif isinstance(ev, Reactions):
         inds = _inf._indicators(ctx, st, cancel)
-        for p in ctx.order:
-            st.M.keep_reaction(ctx.axis[p], inds[p], p in ev.solved, cancel)
+        st.M.keep_reactions([(ctx.axis[p], inds[p], p in ev.solved) for p in ctx.order], cancel)
     else:
         me = ev.player == ctx.setup.me
         axis = ctx.last if me else ctx.axis[ev.player]

@@ -351,12 +351,15 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
             ok = _ind_over_me(ctx, st, p, inds[p], w) == (p in solved)
             removed_by[p] = int((before & ~ok).sum())
         sups = sups_before if inds is inds_before else st.sups
-        filtered = False
-        for p in ctx.order:
-            if sups is not None and _keeps_every_world(st.M, inds[p], sups[p], p in solved):
-                continue                  # eqs. (3)-(4) for p would remove nothing
-            st.M.keep_reaction(ctx.axis[p], inds[p], p in solved, cancel)
-            filtered = True
+        filters = [(ctx.axis[p], inds[p], p in solved) for p in ctx.order
+                   # eqs. (3)-(4) for p are skipped when they would remove nothing
+                   if sups is None or not _keeps_every_world(st.M, inds[p], sups[p], p in solved)]
+        if isinstance(st.M, BitTable):
+            st.M.keep_reactions(filters, cancel)  # one pass for every player's filter
+        else:
+            for axis, ind, solved_p in filters:
+                st.M.keep_reaction(axis, ind, solved_p, cancel)
+        filtered = bool(filters)
         if not filtered and sups is not None:
             # every player reacted as announced in every world of the table: nothing was
             # removed (a filter that is not skipped removes at least the worlds its check found),

@@ -147,11 +147,14 @@ def calibrate() -> None:
         inds = [T.solved_indicator(ax) for ax in range(n)]
         keep = [(cpu(lambda ax=ax: T.copy().keep_reaction(ax, inds[ax], False), 2) - copy) * per
                 for ax in range(n)]
+        fused = (cpu(lambda: T.copy().keep_reactions([(ax, inds[ax], False) for ax in range(n)]), 2)
+                 - copy) * per
         reset = (cpu(lambda: T.copy().reset_player(1, 0), 2) - copy) * per
         count = cpu(lambda: T.count(), 2) * per
         print(f"  {n} players x {v} values x {k} cards (S={S}, {words / 1e6:.1f} M words): fill {fill:.2f}, "
               f"answer {filt:.2f}, indicators {' '.join(f'{x:.2f}' for x in ind)}, reaction filters "
-              f"{' '.join(f'{x:.2f}' for x in keep)}; a round per player {(sum(ind) + sum(keep)) / n:.2f}; "
+              f"{' '.join(f'{x:.2f}' for x in keep)} (in one pass {fused:.2f}); a round per player "
+              f"{(sum(ind) + sum(keep)) / n:.2f} ({(sum(ind) + fused) / n:.2f} with the filters in one pass); "
               f"solve {reset:.2f}, count {count:.2f}", flush=True)
 
 

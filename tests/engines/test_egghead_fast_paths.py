@@ -10,6 +10,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_egghead_orbits import _compare_every_prefix, _god_game
 
 import engines.egghead.inference as inf
@@ -173,3 +175,67 @@ def test_indicators_read_from_a_slice_along_a_solved_players_axis_equal_the_whol
         if T.count() == 0:
             break
     assert free_seen
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(3, 5), S=st.integers(2, 7), density=st.floats(0.05, 0.95),
+       empty_rows=st.floats(0.0, 0.95), sparse=st.booleans(), free=st.booleans(),
+       solved=st.lists(st.booleans(), min_size=5, max_size=5), seed=st.integers(0, 2 ** 31))
+def test_fused_reaction_filters_equal_the_filters_one_by_one(n, S, density, empty_rows, sparse,
+                                                              free, solved, seed):
+    """``BitTable.keep_reactions`` (every player's eqs. (3)-(4) in one pass, on the compact
+    rows or chunk by chunk) leaves the table, its non-empty rows and its free axes exactly as
+    ``keep_reaction`` called player by player, and the table equals the boolean reference."""
+    rng = np.random.default_rng(seed)
+    dense = rng.random((S,) * n) < density
+    dense.reshape(-1, S * S)[rng.random(S ** (n - 2)) < empty_rows] = False
+    if free:                                   # constant along axis 0 (a solved player)
+        dense[...] = dense[:1]
+    old = table_mod._SPARSE_ROWS
+    table_mod._SPARSE_ROWS = 1.0 if sparse else -1.0
+    try:
+        T = BitTable(n, S, pack_bits(dense).copy())
+        if free:
+            T._free = frozenset({0})
+        inds = [T.solved_indicator(a) for a in range(n)]
+        ref_inds = [np.broadcast_to(dense.sum(axis=a, keepdims=True) == 1, dense.shape)
+                    for a in range(n)]
+        one = T.copy()
+        for a in range(n):
+            one.keep_reaction(a, inds[a], solved[a])
+        T.keep_reactions([(a, inds[a], solved[a]) for a in range(n)])
+        expect = dense.copy()
+        for a in range(n):
+            expect &= ref_inds[a] if solved[a] else ~ref_inds[a]
+        assert np.array_equal(T.t, one.t)
+        assert np.array_equal(unpack_bits(T.t, S), expect)
+        assert T._free == one._free
+        assert T.count() == one.count() == int(expect.sum())
+    finally:
+        table_mod._SPARSE_ROWS = old
+
+
+def test_answer_filter_with_a_mask_per_feature_value_equals_the_boolean_reference(monkeypatch):
+    """The dense answer filter that builds each distinct feature value's mask once (the path of
+    five players x 56 stacks, reached here on a small table with small blocks) keeps exactly the
+    worlds whose seen players' aggregate gives the answer, for every question of the deck and
+    a moderator who sees everybody, not player 0 (no feature on axis 0) or not another."""
+    n, v, k = 4, 4, 2
+    S = stack_space(v, k).size
+    monkeypatch.setattr(table_mod, "_BLOCK_WORDS", 16)      # 2*16 < S^2 words: the memo path
+    monkeypatch.setattr(table_mod, "_SPARSE_ROWS", -1.0)
+    rng = np.random.default_rng(3)
+    dense = rng.random((S,) * n) < 0.7
+    grids = np.meshgrid(*[np.arange(S)] * n, indexing="ij")
+    for q in bound_deck(v, k, n).values():
+        for mod in (None, 0, 2):
+            seen = [i != mod for i in range(n)]
+            a = int(rng.choice(q.possible_answers(n - (mod is not None))))
+            T = BitTable(n, S, pack_bits(dense).copy())
+            T.filter_answer(q, a, seen)
+            agg = np.full(dense.shape, q.identity, dtype=np.int64)
+            for i in range(n):
+                if seen[i]:
+                    agg = q.ufunc(agg, q.feature[grids[i]])
+            want = dense & (q.final(agg) == a)
+            assert np.array_equal(unpack_bits(T.t, S), want), (q.id, mod)
