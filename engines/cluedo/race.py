@@ -24,6 +24,8 @@ uniformly from those its exact posterior still allows in the envelope. After sug
 One advice bot plays three certain bots, its seat rotating with the game number; were the rule
 worthless the four seats would be alike and its win rate 1/4 (the null hypothesis of the
 binomial test). Win rates with 95 % Wilson intervals (``scipy.stats.binomtest``).
+:func:`paired_race` compares the advice bot and the control on the same games instead (the
+quick study of :mod:`engines.studies`).
 """
 from __future__ import annotations
 
