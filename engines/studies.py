@@ -18,7 +18,9 @@ name                      page                                            code
 
 ``--quick`` is the version the tests run (``tests/engines/test_studies.py``, marker ``study``):
 the one comparison that carries the page's claim, on enough games to decide it at the game
-level; ``--full`` is the page's whole table (at least 400 games per row).
+level (except ``accusation``, whose quick form, about 30 s, shows the paired effect's direction
+only: docs/cluedo-accusation.md); ``--full`` is the page's whole table (at least 400 games per
+row).
 
 Every study also has *broken variants* (:data:`BROKEN`), reachable only through the hidden
 ``--broken`` option: the same games with the measured ingredient taken out (the model ignored,
