@@ -18,7 +18,9 @@ name                      page                                            code
 
 ``--quick`` is the version the tests run (``tests/engines/test_studies.py``, marker ``study``):
 the one comparison that carries the page's claim, on enough games to decide it at the game
-level; ``--full`` is the page's whole table (at least 400 games per row).
+level (except ``accusation``, whose quick form, about 30 s, shows the paired effect's direction
+only: docs/cluedo-accusation.md); ``--full`` is the page's whole table (at least 400 games per
+row).
 
 Every study also has *broken variants* (:data:`BROKEN`), reachable only through the hidden
 ``--broken`` option: the same games with the measured ingredient taken out (the model ignored,
@@ -72,7 +74,7 @@ def _suggestion_model(quick: bool, seed: int, broken: Optional[str], progress, c
 # -- the suggestion model in the accuse-or-wait advice ----------------------------------------
 #: The model-advice race's table: players, the opponents' look-ahead's sampled deals per stage
 #: (:func:`engines.cluedo.suggestion_race._advice`), quick games, full games per behaviour.
-MODEL_ADVICE = {"players": 3, "stages": (8, 32), "quick_games": 120, "full_games": 400}
+MODEL_ADVICE = {"players": 3, "stages": (8, 32), "quick_games": 48, "full_games": 400}
 
 
 def _model_advice(quick: bool, seed: int, broken: Optional[str], progress, cancel) -> dict:
@@ -154,15 +156,35 @@ def _accusation_rows(rows: list) -> str:
     return "\n".join(lines)
 
 
+#: The quick accusation study: the advice bot and the control paired on the same games
+#: (:func:`engines.cluedo.race.paired_race`): players, games.
+ACCUSATION_QUICK = {"players": 4, "games": 28}
+
+
+def _paired_rows(r: dict) -> str:
+    return ("| players | games | advice bot wins | control wins | won only by the advice / only by the control "
+            "(exact McNemar p) | early accusations (right) |\n|---|---|---|---|---|---|\n"
+            f"| {r['players']} | {r['games']} | {r['advice_wins']} | {r['control_wins']} | "
+            f"{r['won_only_advice']} / {r['won_only_control']} (p = {r['mcnemar_p']:.2g}) | "
+            f"{r['early_accusations']} ({r['early_correct']}) |")
+
+
 def _accusation(quick: bool, seed: int, broken: Optional[str], progress, cancel) -> dict:
     """The accusation race (:mod:`engines.cluedo.race`): one bot following the accuse-or-wait
-    advice (rule ``next``) against three bots that accuse only when certain. Quick: 16 games
-    (a check that it runs and what it costs: the effect, 34 % against 25 %, needs hundreds of
-    games). Full: 400 games with the advice and 400 of the control (a certain bot in its seat)."""
-    from engines.cluedo.race import race
+    advice (rule ``next``) against three bots that accuse only when certain. Quick: the advice
+    bot and the control (a certain bot in its seat) on the same :data:`ACCUSATION_QUICK` games
+    (:func:`engines.cluedo.race.paired_race`: the control's game, the advice's decisions
+    computed alongside), compared game by game. Full: 400 games with the advice and 400 of the
+    control, each on its own games. Broken variant ``advice-is-baseline``: the advice replaced by
+    the control (quick: no advice computed; full: the control in both rows)."""
+    from engines.cluedo.race import paired_race, race
 
-    games = 16 if quick else 400
-    kinds = (False,) if quick else (False, True)
+    if quick:
+        res = paired_race(ACCUSATION_QUICK["games"], n_players=ACCUSATION_QUICK["players"], seed=seed,
+                          shadow=broken != "advice-is-baseline", progress=progress, cancel=cancel)
+        return {"result": res, "table": _paired_rows(res), "games": res["games"]}
+    games = 400
+    kinds = (False, True)
     rows = []
     for i, control in enumerate(kinds):
         def step(done, _n, i=i):
@@ -335,7 +357,7 @@ STUDIES = {s.name: s for s in (
           quick_games=40, full_games=1200, default_seed=37, run=_board),
     Study(name="accusation", page="docs/cluedo-accusation.md",
           what="Cluedo: the accuse-or-wait advice against bots that accuse only when certain",
-          quick_games=16, full_games=800, default_seed=37, run=_accusation),
+          quick_games=ACCUSATION_QUICK["games"], full_games=800, default_seed=37, run=_accusation),
     Study(name="egghead", page="docs/egghead-simulation.md",
           what="Egghead: rounds to solve without behavioural analysis, by question deck and draw",
           quick_games=24, full_games=272, default_seed=37, run=_egghead),

@@ -590,6 +590,26 @@ def p_any_knows_after_next_suggestion(setup: Setup, events: Sequence = (), *, sa
     Raises:
         ContradictionError: my log is impossible. Cancelled: ``cancel()`` became true.
     """
+    n = int(min(max(samples, 2), MAX_SAMPLES))
+    vals = np.fromiter(iter_lookahead(setup, events, samples=n, seed=seed, cancel=cancel, rhos=rhos),
+                       dtype=float, count=n)
+    return float(vals.mean()), float(vals.std(ddof=1) / math.sqrt(n))
+
+
+def iter_lookahead(setup: Setup, events: Sequence = (), *, samples: int = 128, seed: Optional[int] = 0,
+                   cancel=None, rhos: Optional[dict] = None) -> Iterator[float]:
+    """The sampled deals of :func:`p_any_knows_after_next_suggestion`, one at a time: for each of
+    ``samples`` (at least 2) exact samples of my (weighted) posterior, 1.0 when some active
+    opponent can name the envelope once their next suggestion is answered, else 0.0, in the
+    same order and with the same random draws as :func:`p_any_knows_after_next_suggestion`
+    (whose mean and standard error are those of all of them). A caller whose decision no longer
+    depends on the deals still to come stops consuming: the views of those deals are never
+    counted (sequential stopping; the deals evaluated are the same as without stopping).
+
+    Raises:
+        ContradictionError: my log is impossible (at the first value). Cancelled: ``cancel()``
+            became true.
+    """
     from engines.cluedo.suggestions import advice_rhos, apply_rhos
 
     events = tuple(events)
@@ -605,21 +625,26 @@ def p_any_knows_after_next_suggestion(setup: Setup, events: Sequence = (), *, sa
         raise_model_contradiction(events)
     n = int(min(max(samples, 2), MAX_SAMPLES))
     rng = np.random.default_rng(seed)
-    vals = _lookahead_values(models, res.sample(n, rng), len(setup.players), blocks, rng, cancel)
-    return float(vals.mean()), float(vals.std(ddof=1) / math.sqrt(n))
+    for deal in res.sample(n, rng):
+        yield _lookahead_value(models, deal, len(setup.players), blocks, rng, cancel)
+
+
+def _lookahead_value(models, deal, k, blocks, rng, cancel) -> float:
+    """1 - prod over the active opponents of (1 - look-ahead knows) for one deal."""
+    none_knows = 1.0
+    for vm in models:
+        if vm.out:
+            continue
+        combo = _draw_shown(vm, deal, rng)
+        none_knows *= 1.0 - _lookahead_knows(vm, deal, combo, k, blocks, rng, cancel)
+        if none_knows == 0.0:
+            break
+    return 1.0 - none_knows
 
 
 def _lookahead_values(models, deals, k, blocks, rng, cancel) -> np.ndarray:
     """Per deal: 1 - prod over the active opponents of (1 - look-ahead knows)."""
     vals = np.zeros(len(deals))
     for i, deal in enumerate(deals):
-        none_knows = 1.0
-        for vm in models:
-            if vm.out:
-                continue
-            combo = _draw_shown(vm, deal, rng)
-            none_knows *= 1.0 - _lookahead_knows(vm, deal, combo, k, blocks, rng, cancel)
-            if none_knows == 0.0:
-                break
-        vals[i] = 1.0 - none_knows
+        vals[i] = _lookahead_value(models, deal, k, blocks, rng, cancel)
     return vals

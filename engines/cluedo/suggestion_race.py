@@ -41,6 +41,7 @@ plays and appends one JSON line per game (resumable in chunks with ``--start``);
 """
 from __future__ import annotations
 
+import functools
 import json
 import time
 from dataclasses import replace
@@ -51,7 +52,7 @@ import numpy as np
 from engines.cluedo.accuse import best_triple
 from engines.cluedo.inference import infer
 from engines.cluedo.model import HandEvent, Setup, SuggestionEvent
-from engines.cluedo.race import _certain_triple
+from engines.cluedo.race import _certain_triple, _figure
 from engines.cluedo.simulate import play_suggestion, random_deal
 from engines.cluedo.suggestions import learn_trust
 from engines.core.errors import SessionFormatError, check_cancel
@@ -113,6 +114,30 @@ def _bound(setup: Setup, log: list, rhos: dict) -> float:
 WAIT_ALPHA = 3.2e-5
 
 
+@functools.lru_cache(maxsize=4096)
+def _wait_bound(k: int, n: int) -> float:
+    """The exact (Clopper and Pearson, Biometrika, 1934) upper bound of ``q`` at the one-sided
+    level :data:`WAIT_ALPHA` when ``k`` of ``n`` deals show an opponent naming the envelope."""
+    from scipy.stats import beta
+
+    return 1.0 if k >= n else float(beta.ppf(1.0 - WAIT_ALPHA, k + 1, n - k))
+
+
+def _stage_outcome(pc: float, k: int, n: int, last: bool) -> str:
+    """What :func:`_advice` does after a stage of ``n`` deals of which ``k`` show an opponent
+    naming the envelope: ``"wait"`` or ``"accuse"`` (decided) or ``"more"`` (the next stage).
+    The standard error is that of the ``n`` 0/1 values, as :func:`p_any_knows_after_next_suggestion`
+    computes it."""
+    from engines.cluedo.accuse import decide
+
+    q, se = _figure(k, n)
+    if pc < 1.0 - _wait_bound(k, n):
+        return "wait"
+    if last or abs(pc - (1.0 - q)) > 4 * max(se, 0.5 / np.sqrt(n)):
+        return "accuse" if decide(pc, q) == "accuse now" else "wait"
+    return "more"
+
+
 def _advice(setup: Setup, log: list, rhos: dict, seed: int, cancel,
             stages: tuple = (8, 32)) -> Optional[tuple]:
     """The accuse-or-wait advice of :mod:`engines.cluedo.accuse` under the suggestion model
@@ -130,29 +155,37 @@ def _advice(setup: Setup, log: list, rhos: dict, seed: int, cancel,
       1934) at the one-sided level :data:`WAIT_ALPHA` leaves the threshold ``1 - q`` above
       ``p_correct``;
     * else decide by the rule once ``p_correct`` is more than 4 standard errors (at least the
-      Bernoulli bound 0.5 / sqrt(n)) from ``1 - q``, or at the last stage."""
-    from scipy.stats import beta
+      Bernoulli bound 0.5 / sqrt(n)) from ``1 - q``, or at the last stage.
 
-    from engines.cluedo.accuse import CERTAIN, decide
-    from engines.cluedo.opponents import p_any_knows_after_next_suggestion
+    Each stage's deals are evaluated one at a time (:func:`engines.cluedo.opponents.iter_lookahead`)
+    and the stage stops as soon as every count of positives its remaining deals can still reach
+    leads to the same step (:func:`_stage_outcome`; Wald's sequential idea, Wald, *Sequential
+    Analysis*, 1947, with the stage's own fixed-sample test as the rule): the advice is the
+    one the whole stage gives, for fewer counted views (the model-advice study's quick run:
+    measured in docs/cluedo-suggestion-model.md)."""
+    from engines.cluedo.accuse import CERTAIN
+    from engines.cluedo.opponents import iter_lookahead
 
     triple, pc = best_triple(setup, log, cancel, rhos=rhos)
-    q = 0.0
-    if pc < CERTAIN:
-        # the fewest deals whose exact upper bound, when none shows an opponent naming the
-        # envelope, leaves 1 - q above p_correct: ln(alpha) / ln(p_correct)
-        first = int(np.ceil(np.log(WAIT_ALPHA) / np.log(pc))) if pc > 0 else 2
-        first = int(min(max(first, 2), stages[-1]))     # 2: the sampler draws at least 2
-        for stage, n in enumerate([first] + [m for m in stages if m > first]):
-            q, se = p_any_knows_after_next_suggestion(setup, log, samples=n, seed=seed + stage,
-                                                      cancel=cancel, rhos=rhos)
-            k = int(round(q * n))
-            upper = 1.0 if k >= n else float(beta.ppf(1.0 - WAIT_ALPHA, k + 1, n - k))
-            if pc < 1.0 - upper:
-                return None
-            if abs(pc - (1.0 - q)) > 4 * max(se, 0.5 / np.sqrt(n)):
+    if pc >= CERTAIN:
+        return triple, pc
+    # the fewest deals whose exact upper bound, when none shows an opponent naming the
+    # envelope, leaves 1 - q above p_correct: ln(alpha) / ln(p_correct)
+    first = int(np.ceil(np.log(WAIT_ALPHA) / np.log(pc))) if pc > 0 else 2
+    first = int(min(max(first, 2), stages[-1]))     # 2: the sampler draws at least 2
+    sizes = [first] + [m for m in stages if m > first]
+    for stage, n in enumerate(sizes):
+        last = stage == len(sizes) - 1
+        steps = [_stage_outcome(pc, x, n, last) for x in range(n + 1)]    # by count of positives
+        k = done = 0
+        for v in iter_lookahead(setup, log, samples=n, seed=seed + stage, cancel=cancel, rhos=rhos):
+            k += int(v)
+            done += 1
+            if len(set(steps[k:k + n - done + 1])) == 1:
                 break
-    return (triple, pc) if decide(pc, q) == "accuse now" else None
+        if steps[k] != "more":
+            return (triple, pc) if steps[k] == "accuse" else None
+    raise AssertionError("the last stage always decides")   # pragma: no cover
 
 
 def play_game(setup: Setup, rho_true: float, focal: int, rng: np.random.Generator, *,
