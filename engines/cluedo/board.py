@@ -272,13 +272,13 @@ def local_edition_board(edition: str) -> EditionBoard | None:
     instance per edition, so the board's search cache is the edition's own."""
     import dataclasses
 
-    from engines.cluedo.model import _name_tables, names_of
+    from engines.cluedo.editions import name_tables, names_of
 
     base_id = names_of(edition)
     base = load_boards()[1].get(base_id) if base_id and base_id != edition else None
     if base is None:
         return None
-    _, to_name = _name_tables(edition)
+    _, to_name = name_tables(edition)
 
     def nm(x: str) -> str:
         return to_name.get(x, x)

@@ -8,18 +8,19 @@ probabilities.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Optional, Sequence
 
+from engines.cluedo.editions import CATEGORY_NAMES, names_of
+from engines.cluedo.editions import editions_raw as _editions_raw
+from engines.cluedo.editions import name_tables as _name_tables
 from engines.core.errors import SessionFormatError
 from engines.core.limits import check_memory
-from engines.core.resources import load_json_resource
 from engines.core.schema import Reader, check_distinct_names, declared_keys
 from engines.registry import CLUEDO
 
 GAME, TITLE = CLUEDO.id, CLUEDO.title   # declared once, in the game registry
 ENVELOPE = "envelope"
-CATEGORY_NAMES = ("suspect", "weapon", "room")
 MAX_PLAYERS_CLASSIC = 6
 MAX_PLAYERS = 10
 MIN_PLAYERS = 2
@@ -42,11 +43,6 @@ def deal_state_bytes(n_cards: int, hand_sizes) -> int:
     return 8 * states * n_cards
 
 
-@lru_cache(maxsize=1)
-def _editions_raw() -> dict:
-    return load_json_resource("cluedo", "editions.json")
-
-
 def load_editions() -> dict:
     """The editions shipped in ``resources/cluedo/editions.json``.
 
@@ -61,31 +57,6 @@ def load_editions() -> dict:
         if "names_of" in v:
             out[k]["names_of"] = v["names_of"]
     return out
-
-
-@lru_cache(maxsize=None)
-def _name_tables(edition: str) -> tuple:
-    """``(to_id, to_name)`` for a local edition (one with ``"names_of"``): ``{display name:
-    canonical id}`` and back, pairing the two editions' cards by position in each category;
-    ``({}, {})`` for an edition whose names are its ids."""
-    raw = _editions_raw()
-    base = raw[edition].get("names_of")
-    if base is None:
-        return {}, {}
-    to_id = {}
-    for cat in CATEGORY_NAMES:
-        for name, cid in zip(raw[edition]["categories"][cat], raw[base]["categories"][cat], strict=True):
-            to_id[name] = cid
-    return to_id, {cid: name for name, cid in to_id.items()}
-
-
-def names_of(edition: Optional[str]) -> Optional[str]:
-    """The edition whose card names are the canonical ids of ``edition``'s cards: ``"cluedo-uk"``
-    for the German and French classic editions (the same deck and board under other names),
-    else ``edition`` itself (None for a custom deck)."""
-    if edition is None:
-        return None
-    return _editions_raw().get(edition, {}).get("names_of", edition)
 
 
 def same_deck_editions(edition: Optional[str]) -> list:

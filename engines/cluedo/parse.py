@@ -224,13 +224,13 @@ def example_for(setup: Setup, example: str) -> str:
     names) in ``setup``'s card names: for a local edition (German, French) every word that
     names one UK card becomes the last word of that card's local name, lowercase ("plum rope
     hall" -> "bloom seil eingangshalle"); ``example`` itself otherwise."""
-    from engines.cluedo.model import _name_tables, names_of
+    from engines.cluedo.editions import name_tables, names_of
     from engines.core.names import words
 
     base = names_of(setup.edition)
     if base is None or base == setup.edition:
         return example
-    _, to_name = _name_tables(setup.edition)
+    _, to_name = name_tables(setup.edition)
     out = []
     for token in example.split(" "):
         bare = token.strip(",;:?!.")
