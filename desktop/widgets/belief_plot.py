@@ -175,6 +175,15 @@ class BeliefPlot(QWidget):
         super().resizeEvent(event)
         self._fit_wrapped_text()
 
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 (Qt's method name)
+        """False: the plot takes any height from its minimum up. Its layout's wrapped title and
+        legend would make Qt ask a height for each width, and answer the plot's preferred height
+        (about 520 px): a scroll area that gives each item the height it needs at its width
+        (:class:`desktop.widgets.vscroll.VerticalScroll`) then made a short "Who is close?"
+        page scroll, with the plot's empty top in view. The wrapped labels keep their lines
+        through their minimum heights (:meth:`_fit_wrapped_text`)."""
+        return False
+
     def _fit_wrapped_text(self) -> None:
         """Give the wrapped title and legend at least the height their text takes at the
         plot's width: a layout's minimum for a wrapped label is what it takes at its preferred

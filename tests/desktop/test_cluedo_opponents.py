@@ -346,3 +346,20 @@ def test_a_hidden_tab_pauses_its_back_fill_and_a_new_log_stops_the_old_one(windo
     window.select_game("inkognito")
     qtbot.waitUntil(lambda: tab.opponents.running() == 0, timeout=10_000)
     assert not tab.opponents.is_history_busy()
+
+
+def test_the_who_is_close_page_shows_its_whole_plot_at_1280x800(window, qtbot):
+    """At 1280×800 the "Who is close?" page fits: no scroll bar, and the plot of each
+    opponent's chance over the game is in view with its curves, not its empty top (the page
+    was as tall as the plot's preferred 520 px and scrolled)."""
+    from window_idle import example_tab
+
+    tab, _session = example_tab(window, "cluedo")
+    tab.side_tabs.setCurrentWidget(tab.who_page)
+    qtbot.waitUntil(lambda: len(tab.knows_plot.series()) == 3, timeout=30000)
+    qtbot.wait(50)
+    pane = tab.who_pane
+    assert pane.verticalScrollBar().maximum() == 0
+    plot = tab.knows_plot
+    assert plot.minimumSizeHint().height() <= plot.height() <= pane.viewport().height()
+    assert all(any(v is not None for v in vals) for vals in plot.series().values())
