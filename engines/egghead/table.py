@@ -32,6 +32,34 @@ _CHUNK_BYTES = 16 << 20  # bytes of the table handled at once by the other whole
 # (16 MB: a pass over one chunk stays well under the 0.2 s within which Cancel must be seen;
 # 64 MB took up to 0.35 s of CPU in a five-player solve)
 _BLOCK_WORDS = 1 << 15   # words per block of the solved-indicator pass (256 KB: stays in cache)
+
+
+def _ones_twos_in_blocks(x: np.ndarray, ones: np.ndarray, twos: np.ndarray, cancel=None) -> None:
+    """For ``x`` of shape (rows, S, words): ``ones`` = the OR over axis 1 (a bit set in at least
+    one of the S slices) and ``twos`` = the OR over j of (x_0 | ... | x_{j-1}) & x_j (set in at
+    least two), both (rows, words), written in place (``twos`` starts at zero). Whole rows are
+    taken in blocks of about :data:`_BLOCK_WORDS` words, so each block's running OR stays in
+    cache; ``cancel`` is polled every 64 blocks.
+
+    Raises:
+        Cancelled: ``cancel()`` became true.
+    """
+    rows, S, words = x.shape
+    pb = max(1, _BLOCK_WORDS // max(1, S * words))
+    acc = np.empty((min(pb, rows), S, words), dtype=np.uint64)
+    both = np.empty((min(pb, rows), max(S - 1, 1), words), dtype=np.uint64)
+    for i0 in range(0, rows, pb):
+        if i0 % (pb * 64) == 0:
+            check_cancel(cancel)
+        xb = x[i0:i0 + pb]
+        m = xb.shape[0]
+        a = acc[:m]
+        np.bitwise_or.accumulate(xb, axis=1, out=a)
+        ones[i0:i0 + m] = a[:, -1]
+        if S > 1:
+            b = both[:m]
+            np.bitwise_and(a[:, :-1], xb[:, 1:], out=b)
+            np.bitwise_or.reduce(b, axis=1, out=twos[i0:i0 + m])
 _SPARSE_ROWS = 0.3  # passes read only the non-empty rows while at most this share is non-empty
 # (a reactions round on states of a truthful five-player game, 5 indicators and the filters, CPU:
 # 23% non-empty rows 78 ms compact / 130 ms whole; 32%: 148 / 134; 47%: 165 / 138)
@@ -190,19 +218,7 @@ class BitTable:
             nr = X.shape[0]
             ones = np.empty((nr, W), dtype=np.uint64)
             twos = np.zeros((nr, W), dtype=np.uint64)
-            pb = max(1, _BLOCK_WORDS // (S * W))
-            acc = np.empty((min(pb, nr), S, W), dtype=np.uint64)
-            both = np.empty((min(pb, nr), max(S - 1, 1), W), dtype=np.uint64)
-            for i0 in range(0, nr, pb):
-                xb = X[i0:i0 + pb]
-                m = xb.shape[0]
-                a = acc[:m]
-                np.bitwise_or.accumulate(xb, axis=1, out=a)
-                ones[i0:i0 + m] = a[:, -1]
-                if S > 1:
-                    b = both[:m]
-                    np.bitwise_and(a[:, :-1], xb[:, 1:], out=b)
-                    np.bitwise_or.reduce(b, axis=1, out=twos[i0:i0 + m])
+            _ones_twos_in_blocks(X, ones, twos)
             ind = np.zeros((R, W), dtype=np.uint64)
             sup = np.zeros((R, W), dtype=np.uint64)
             ind[c] = ones & ~twos
@@ -444,21 +460,7 @@ class BitTable:
         if post <= 8:
             # the axis is (nearly) contiguous: reduce along it in blocks of whole rows
             # (twos = OR over j of (OR of x_0..x_{j-1}) & x_j)
-            pb = max(1, _BLOCK_WORDS // (S * post))
-            acc = np.empty((min(pb, pre), S, post), dtype=np.uint64)
-            both = np.empty((min(pb, pre), max(S - 1, 1), post), dtype=np.uint64)
-            for i0 in range(0, pre, pb):
-                if i0 % (pb * 64) == 0:
-                    check_cancel(cancel)
-                xb = x[i0:i0 + pb]
-                m = xb.shape[0]
-                a = acc[:m]
-                np.bitwise_or.accumulate(xb, axis=1, out=a)
-                ones[i0:i0 + m] = a[:, -1]
-                if S > 1:
-                    b = both[:m]
-                    np.bitwise_and(a[:, :-1], xb[:, 1:], out=b)
-                    np.bitwise_or.reduce(b, axis=1, out=twos[i0:i0 + m])
+            _ones_twos_in_blocks(x, ones, twos, cancel)
             out_shape = shape[:axis] + shape[axis + 1:]
             ind = (ones & ~twos).reshape(out_shape)
             return (ind, ones.reshape(out_shape)) if with_support else ind
