@@ -239,6 +239,20 @@ def _rate(wins: int, n: int, p0: Optional[float] = None) -> dict:
     return out
 
 
+def _check_sizes(games: int, opponent_samples: int, max_rounds: int) -> None:
+    """The sizes a race accepts, checked before anything is allocated.
+
+    Raises:
+        SessionFormatError: games, opponent_samples or max_rounds out of range.
+    """
+    if not 1 <= games <= MAX_GAMES:
+        raise SessionFormatError("games", f"between 1 and {MAX_GAMES}")
+    if not 2 <= opponent_samples <= 4096:
+        raise SessionFormatError("opponent_samples", "between 2 and 4096")
+    if not 1 <= max_rounds <= 1000:
+        raise SessionFormatError("max_rounds", "between 1 and 1000")
+
+
 def race(games: int = 200, *, n_players: int = 4, edition: str = "cluedo-uk", seed: Optional[int] = 0,
          control: bool = False, max_rounds: int = 40, opponent_samples: int = 128, rule: str = "next",
          certain_strategy: str = "allowed", cancel=None, progress=None) -> dict:
@@ -256,12 +270,7 @@ def race(games: int = 200, *, n_players: int = 4, edition: str = "cluedo-uk", se
         SessionFormatError: games, players, opponent_samples or max_rounds out of range, or an
             unknown rule.
     """
-    if not 1 <= games <= MAX_GAMES:
-        raise SessionFormatError("games", f"between 1 and {MAX_GAMES}")
-    if not 2 <= opponent_samples <= 4096:
-        raise SessionFormatError("opponent_samples", "between 2 and 4096")
-    if not 1 <= max_rounds <= 1000:
-        raise SessionFormatError("max_rounds", "between 1 and 1000")
+    _check_sizes(games, opponent_samples, max_rounds)
     if certain_strategy not in STRATEGIES:
         raise SessionFormatError("certain_strategy", f"one of {', '.join(STRATEGIES)}")
     if rule not in RULES:
@@ -330,12 +339,7 @@ def paired_race(games: int = 40, *, n_players: int = 4, edition: str = "cluedo-u
     """
     from scipy.stats import binomtest
 
-    if not 1 <= games <= MAX_GAMES:
-        raise SessionFormatError("games", f"between 1 and {MAX_GAMES}")
-    if not 2 <= opponent_samples <= 4096:
-        raise SessionFormatError("opponent_samples", "between 2 and 4096")
-    if not 1 <= max_rounds <= 1000:
-        raise SessionFormatError("max_rounds", "between 1 and 1000")
+    _check_sizes(games, opponent_samples, max_rounds)
     if not 3 <= n_players <= 6:
         raise SessionFormatError("players", "3 to 6 players")
     names = [f"P{i + 1}" for i in range(n_players)]
