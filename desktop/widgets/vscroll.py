@@ -9,7 +9,19 @@ frame; its minimum height is small, so a short window scrolls the content instea
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer
-from PySide6.QtWidgets import QBoxLayout, QScrollArea
+from PySide6.QtWidgets import QBoxLayout, QScrollArea, QWidget
+
+
+class NeededHeightContent(QWidget):
+    """Content for a :class:`VerticalScroll` that is as tall, for a width, as its items need at
+    least (the minimum height the scroll area keeps for it: wrapped lines whole, each item's
+    least height), not as tall as they would like. A word-wrapped label makes Qt ask the content
+    for a height for the viewport's width, and a layout answers with its items' *preferred*
+    heights: a plot preferring about 520 px then made a short page scroll where it had room,
+    with the plot's empty top in view. Items with a stretch take the height left."""
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 (Qt name)
+        return max(self.minimumHeight(), self.minimumSizeHint().height())
 
 
 class VerticalScroll(QScrollArea):

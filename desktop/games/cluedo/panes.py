@@ -22,7 +22,7 @@ from desktop.games.cluedo.opponents_view import KnowsRow, OpponentsStrip, percen
 from desktop.shell.appearance import tone
 from desktop.tabs.snapshot import Snapshot
 from desktop.widgets.belief_plot import BeliefPlot
-from desktop.widgets.vscroll import VerticalScroll
+from desktop.widgets.vscroll import NeededHeightContent, VerticalScroll
 
 #: The tooltip of the pane's title: plain words, then the Details view's.
 TITLE_TIP = (
@@ -66,18 +66,6 @@ def assumed_model(est, details: bool) -> str:
     return est.assumes if details else re.sub(r"\s*\(ρ[^)]*\)", "", est.assumes)
 
 
-class _Page(QWidget):
-    """The pane's content: as tall, for a width, as its items need at least (the minimum
-    height :class:`VerticalScroll` keeps for it: wrapped lines whole, the plot's least height),
-    not as tall as they would like. Its wrapped title makes Qt ask a height for the width, and
-    a layout answers with its items' preferred heights, the plot's about 520 px: the page then
-    scrolled even where it had room, with the plot's empty top in view. The plot takes the
-    height left (stretch)."""
-
-    def heightForWidth(self, width: int) -> int:  # noqa: N802 (Qt name)
-        return max(self.minimumHeight(), self.minimumSizeHint().height())
-
-
 class WhoIsClosePane(VerticalScroll):
     """The side panel's "Who is close?" page: the strip (one bar per opponent) above the plot
     of each opponent's chance of knowing the envelope over the game; it scrolls when it is
@@ -90,7 +78,7 @@ class WhoIsClosePane(VerticalScroll):
 
     def __init__(self, parent: Optional[QWidget] = None):
         super().__init__(parent=parent)
-        page = _Page()
+        page = NeededHeightContent()   # the plot takes the height left (stretch)
         lay = QVBoxLayout(page)
         lay.setContentsMargins(4, 4, 4, 0)
         self.title = QLabel()
