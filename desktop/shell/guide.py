@@ -189,22 +189,28 @@ class GuideDock(QDockWidget):
         self.show_page(self.pages.itemData(index))
 
 
-def install_guide(window: QMainWindow, help_menu, current_game) -> GuideDock:
+def install_guide(window: QMainWindow, help_menu, current_game) -> None:
     """Add Help → Guide (F1) and Help → Keyboard shortcuts to ``help_menu`` of ``window``;
-    ``current_game()`` returns the id of the game on screen (or None). The dock starts hidden
-    and floating beside the window's right edge (on a laptop a docked guide would squeeze the
-    worksheet); its title bar docks it."""
-    dock = GuideDock(window)
-    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
-    dock.setFloating(True)
-    dock.hide()
+    ``current_game()`` returns the id of the game on screen (or None). The dock is made on its
+    first use (:func:`guide_dock`), not before the first window: building its page list costs
+    about a third of the window's construction. It starts floating beside the window's right
+    edge (on a laptop a docked guide would squeeze the worksheet); its title bar docks it."""
     guide = QAction("&Guide", window)
     guide.setShortcut(QKeySequence(QKeySequence.StandardKey.HelpContents))
     guide.setStatusTip("The guide to the game on screen")
-    guide.triggered.connect(lambda _=False: dock.show_for_game(current_game()))
+    guide.triggered.connect(lambda _=False: guide_dock(window).show_for_game(current_game()))
     keys = QAction("&Keyboard shortcuts", window)
-    keys.triggered.connect(lambda _=False: dock.show_page(SHORTCUTS_PAGE))
+    keys.triggered.connect(lambda _=False: guide_dock(window).show_page(SHORTCUTS_PAGE))
     help_menu.addAction(guide)
     help_menu.addAction(keys)
-    window.guide_dock = dock
+
+
+def guide_dock(window: QMainWindow) -> GuideDock:
+    """The guide dock of ``window``, made (hidden, floating, right-hand area) on the first call."""
+    dock = window.findChild(GuideDock, "guideDock", Qt.FindChildOption.FindDirectChildrenOnly)
+    if dock is None:
+        dock = GuideDock(window)
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        dock.setFloating(True)
+        dock.hide()
     return dock

@@ -17,6 +17,13 @@ class MenuActions:
     """Menus of :class:`desktop.shell.main_window.MainWindow` (its ``undo_group``, ``_pages``, ``tabs`` and
     the file actions of :class:`desktop.shell.file_actions.FileActions`)."""
 
+    @property
+    def guide_dock(self):
+        """The guide dock (:class:`desktop.shell.guide.GuideDock`), made on first use."""
+        from desktop.shell.guide import guide_dock
+
+        return guide_dock(self)
+
     def _action(self, menu, text, slot, shortcut=None, tip=None) -> QAction:
         act = QAction(text, self)
         if shortcut is not None:
