@@ -122,8 +122,10 @@ def _one_game(index: int, seed_seq, setup: Setup, strategy: str, max_rounds: int
             if p == 0:
                 my_turns += 1
                 if strategy == "greedy":
+                    # estimates: reproducible, fast; the opponents' figures and the accusation
+                    # advice (a wall-clock budget of their own) do not enter the ranking
                     rec = recommend(setup, events, samples=samples, seed=int(rng.integers(1 << 30)),
-                                    exact_seconds=0)  # estimates: reproducible, fast
+                                    exact_seconds=0, opponents_seconds=0)
                     if rec.suggestions:
                         best = rec.suggestions[0][3]
                         ties = [s for s in rec.suggestions if s[3] >= best - 1e-12]

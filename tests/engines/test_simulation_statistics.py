@@ -91,7 +91,7 @@ def _cluedo(strategy, games, seed):
     return np.array([41 if t is None else t for t in turns], float)   # unsolved: max_rounds+1
 
 
-@pytest.mark.study     # 15 s of games guarding an effect: in the README's command, not the quick loop
+@pytest.mark.study     # 6 s of games guarding an effect: in the README's command, not the quick loop
 def test_cluedo_recommendation_solves_sooner_than_random_suggestions():
     greedy, rnd = _cluedo("greedy", 8, 31), _cluedo("random", 8, 32)
     assert greedy.mean() < rnd.mean() - 1.0, (greedy, rnd)
