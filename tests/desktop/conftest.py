@@ -36,7 +36,8 @@ def _qt_test_mode(qapp):
 
 #: The sampled deals at which the Cluedo tab's opponents' estimate stops refining in tests (the
 #: app: :data:`desktop.games.cluedo.opponents.LIVE_MAX_SAMPLES`, 4,096 within a 4 s budget; 64 is
-#: where the advice first gets its interval). A test that waits for the tab to be idle then
+#: where the advice first gets its interval), and at which each point of its plot's back-fill
+#: stops (the app: ``HISTORY_MAX_SAMPLES``, 256 within 0.4 s a point). A test that waits for the tab to be idle then
 #: waits for a count, not for the wall-clock budget: the figures are the same on a loaded
 #: machine, and the Cluedo tests take a quarter less time. The refinement itself is tested in
 #: tests/desktop/test_cluedo_opponents.py, its speed in tests/benchmarks/bench_opponents.py.
@@ -48,6 +49,7 @@ def _opponents_refined_by_count(monkeypatch):
     import desktop.games.cluedo.opponents as opponents
 
     monkeypatch.setattr(opponents, "LIVE_MAX_SAMPLES", TEST_LIVE_MAX_SAMPLES)
+    monkeypatch.setattr(opponents, "HISTORY_MAX_SAMPLES", TEST_LIVE_MAX_SAMPLES)
 
 
 def _window_game(request):
