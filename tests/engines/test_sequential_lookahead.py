@@ -75,6 +75,10 @@ def test_paired_race_plays_the_controls_games():
     paired = race.paired_race(2, n_players=3, seed=4)
     control = race.race(2, n_players=3, seed=4, control=True)
     assert paired["control_wins"] == control["focal_result"]["wins"]
+    eager = race.paired_race(2, n_players=3, seed=4, lazy=False)    # every turn decided: the reference
+    assert eager["per_game"] == paired["per_game"]
+    assert paired["shadow_turns"] == eager["shadow_turns"]
+    assert paired["shadow_decisions"] <= eager["shadow_decisions"]
     off = race.paired_race(2, n_players=3, seed=4, shadow=False)
     assert off["per_game"] == [[c, c] for c, _ in paired["per_game"]]
     assert (off["won_only_advice"], off["won_only_control"], off["early_accusations"]) == (0, 0, 0)
