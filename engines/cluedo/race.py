@@ -139,7 +139,7 @@ STRATEGIES = ("allowed", "uniform")
 
 def play_game(setup: Setup, kinds: list, rng: np.random.Generator, *, max_rounds: int = 40,
               opponent_samples: int = 128, rule: str = "next", certain_strategy: str = "allowed",
-              cancel=None, shadow: Optional[np.random.Generator] = None) -> dict:
+              cancel=None, shadow: Optional[list] = None) -> dict:
     """One game. ``kinds[p]`` is ``"advice"``, ``"certain"`` or ``"focal"`` (a certain bot that
     suggests as the advice bot does) for seat ``p``; ``rule``: the
     advice bot's opponent figure, ``"next"`` (can name the envelope once their next suggestion
@@ -147,15 +147,15 @@ def play_game(setup: Setup, kinds: list, rng: np.random.Generator, *, max_rounds
     ``certain_strategy``: how the certain bots suggest (``"allowed"``, as the advice bot and as
     the look-ahead models them, or ``"uniform"`` over each category: a model mismatch).
 
-    ``shadow`` (a generator of its own, so that the game is the control's whatever it draws):
-    at each turn of the ``"focal"`` seat before it is certain, the advice bot's decision is
-    also computed on the focal's log, as if an advice bot sat there, until it first says
-    "accuse now" (:func:`paired_race`).
+    ``shadow`` (a list, filled in place; the game is the control's, nothing is drawn for it):
+    at each turn of the ``"focal"`` seat before it is certain, what the advice bot would decide
+    from, had it sat there: a :class:`ShadowTurn` (the focal's log, its best triple and
+    ``p_correct``, whether that triple is the envelope). :func:`paired_race` computes the
+    advice's decisions from them after the game, only at the turns that can change the
+    pairing.
 
     Returns:
-        ``{"winner": seat or None, "rounds": int, "accusations": [(seat, correct, certain)]}``;
-        with ``shadow`` also ``"shadow": [round, correct] or None`` (the advice's first early
-        accusation).
+        ``{"winner": seat or None, "rounds": int, "accusations": [(seat, correct, certain)]}``.
     """
     k = len(setup.players)
     deal = random_deal(setup, rng)
@@ -165,18 +165,29 @@ def play_game(setup: Setup, kinds: list, rng: np.random.Generator, *, max_rounds
             for p, name in enumerate(setup.players)]
     out = [False] * k
     accusations = []
-    early: list = []
-    result = _play(setup, kinds, rng, deal, envelope, setups, logs, out, accusations, max_rounds, opponent_samples,
-                   rule, certain_strategy, cancel, shadow, early)
-    if shadow is not None:
-        result["shadow"] = early[0] if early else None
-    return result
+    return _play(setup, kinds, rng, deal, envelope, setups, logs, out, accusations, max_rounds, opponent_samples,
+                 rule, certain_strategy, cancel, shadow)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ShadowTurn:
+    """A turn of the focal seat before it is certain, as the advice bot would see it: the
+    ``round`` (1-based), the focal's ``setup`` and ``log`` (a tuple of events, after its
+    suggestion), its best ``triple`` and ``p_correct`` (:func:`engines.cluedo.accuse.best_triple`)
+    and whether that triple is the envelope (``correct``)."""
+
+    round: int
+    setup: Setup
+    log: tuple
+    triple: tuple
+    p_correct: float
+    correct: bool
 
 
 def _play(setup, kinds, rng, deal, envelope, setups, logs, out, accusations, max_rounds, opponent_samples,
-          rule, certain_strategy, cancel, shadow, early) -> dict:
-    """The rounds of :func:`play_game` (``early``: the shadow advice's first early accusation,
-    appended as ``[round, correct]``)."""
+          rule, certain_strategy, cancel, shadow) -> dict:
+    """The rounds of :func:`play_game` (``shadow``: a list the focal's :class:`ShadowTurn`
+    records are appended to, or None)."""
     k = len(setup.players)
     for rnd in range(max_rounds):
         for p in range(k):
@@ -197,12 +208,11 @@ def _play(setup, kinds, rng, deal, envelope, setups, logs, out, accusations, max
             if kinds_p == "certain":
                 accuse = _certain_triple(setups[p], logs[p])
                 certain = True
-                if shadow is not None and kinds[p] == "focal" and accuse is None and not early:
+                if shadow is not None and kinds[p] == "focal" and accuse is None:
                     triple_a, p_correct = best_triple(setups[p], logs[p], cancel)
-                    p_any = _p_any_next(setups[p], logs[p], p_correct, opponent_samples,
-                                        int(shadow.integers(1 << 30)), cancel)
-                    if decide(p_correct, p_any) == "accuse now":
-                        early.append([rnd + 1, tuple(triple_a) == envelope])
+                    shadow.append(ShadowTurn(round=rnd + 1, setup=setups[p], log=tuple(logs[p]),
+                                             triple=tuple(triple_a), p_correct=p_correct,
+                                             correct=tuple(triple_a) == envelope))
             else:
                 accuse, p_correct = best_triple(setups[p], logs[p], cancel)
                 certain = p_correct >= CERTAIN
@@ -312,19 +322,29 @@ def race(games: int = 200, *, n_players: int = 4, edition: str = "cluedo-uk", se
 
 
 def paired_race(games: int = 40, *, n_players: int = 4, edition: str = "cluedo-uk", seed: Optional[int] = 0,
-                max_rounds: int = 40, opponent_samples: int = 128, shadow: bool = True, cancel=None,
-                progress=None) -> dict:
+                max_rounds: int = 40, opponent_samples: int = 128, shadow: bool = True, lazy: bool = True,
+                cancel=None, progress=None) -> dict:
     """The advice bot and the control on the same games: game ``g`` (focal seat ``g % n_players``)
     is the control's (a certain bot in the focal seat, :func:`race` with ``control``), and at
     each focal turn before it is certain the advice bot's decision (rule ``"next"``) is computed
-    on the focal's log, with its own random numbers (``play_game``'s ``shadow``). Up to the
-    advice's first early accusation an advice bot in that seat would have played the same game
-    (its suggestions are the control's; certain, it accuses as the control does), so:
+    on the focal's log (``play_game``'s ``shadow``), with random numbers of its own: turn ``i``
+    of game ``g`` draws its look-ahead's seed as the ``i``-th number of
+    ``numpy.random.default_rng([seed, 2, g])``, so that each decision is fixed by the game and
+    the turn, whichever decisions are computed. Up to the advice's first early accusation an
+    advice bot in that seat would have played the same game (its suggestions are the control's;
+    certain, it accuses as the control does), so:
 
     * no early accusation: the advice bot's result is the control's;
     * a wrong one: the advice bot loses (it is out);
     * a right one at round ``r``: it wins unless an opponent won earlier in the control's game
       (a correct accusation in round ``r_w`` by seat ``s_w`` before ``(r, seat)``).
+
+    ``lazy`` (the default): the advice's decisions are computed only where they can make the
+    game discordant (:func:`_advice_result`): a game the control won is discordant only if the
+    advice's first early accusation is wrong, one it lost only if that accusation is right, so
+    the turns whose best triple would give the control's result anyway are decided only when
+    they come before such a turn that accuses. The result of every game is the one computing
+    every decision gives (``lazy=False``); only the early-accusation counts become those found.
 
     The comparison is paired by the game: the exact McNemar test (a two-sided binomial test on
     the games only one of the two won; McNemar, Psychometrika, 1947). ``shadow=False``: the
@@ -332,8 +352,10 @@ def paired_race(games: int = 40, *, n_players: int = 4, edition: str = "cluedo-u
 
     Returns:
         ``{"games", "players", "advice_wins", "control_wins", "won_only_advice",
-        "won_only_control", "mcnemar_p", "early_accusations", "early_correct", "per_game":
-        [[control won, advice won]]}``.
+        "won_only_control", "mcnemar_p", "early_accusations", "early_correct" (the games whose
+        first early accusation was found, and right), "shadow_turns", "shadow_decisions" (focal
+        turns before certain, and advice decisions computed), "per_game": [[control won,
+        advice won]]}``.
     Raises:
         SessionFormatError: games, players, opponent_samples or max_rounds out of range.
     """
@@ -345,24 +367,32 @@ def paired_race(games: int = 40, *, n_players: int = 4, edition: str = "cluedo-u
     names = [f"P{i + 1}" for i in range(n_players)]
     setup = Setup.from_json({"edition": edition, "players": names, "me": names[0]}, "$.race")
     rng = np.random.default_rng(seed)
-    advice_rng = np.random.default_rng([seed, 1])
     per_game = []
-    early = early_ok = 0
+    early = early_ok = n_turns = n_decided = 0
     for g in range(games):
         seat = g % n_players
         kinds = ["certain"] * n_players
         kinds[seat] = "focal"
+        turns: list = []
         res = play_game(setup, kinds, rng, max_rounds=max_rounds, opponent_samples=opponent_samples,
-                        cancel=cancel, shadow=advice_rng if shadow else None)
+                        cancel=cancel, shadow=turns if shadow else None)
         control = res["winner"] == seat
-        acc = res.get("shadow")
-        if acc is None:
-            advice = control
-        else:
+        seeds = np.random.default_rng([seed if seed is not None else 0, 2, g]).integers(1 << 30, size=len(turns))
+
+        def accuses(i, turns=turns, seeds=seeds):
+            t = turns[i]
+            p_any = _p_any_next(t.setup, t.log, t.p_correct, opponent_samples, int(seeds[i]), cancel)
+            return decide(t.p_correct, p_any) == "accuse now"
+
+        # what the advice bot's result is if its first early accusation is at turn i
+        w = res["winner"]              # the control's game ends in the round of the correct accusation
+        outcome = [t.correct and (w is None or w == seat or (t.round, seat) < (res["rounds"], w)) for t in turns]
+        advice, first, decided = _advice_result(control, outcome, accuses, lazy)
+        n_turns += len(turns)
+        n_decided += decided
+        if first is not None:
             early += 1
-            early_ok += acc[1]
-            w = res["winner"]          # the control's game ends in the round of the correct accusation
-            advice = bool(acc[1]) and (w is None or w == seat or (acc[0], seat) < (res["rounds"], w))
+            early_ok += turns[first].correct
         per_game.append([bool(control), bool(advice)])
         if progress is not None:
             progress(g + 1, games)
@@ -372,7 +402,44 @@ def paired_race(games: int = 40, *, n_players: int = 4, edition: str = "cluedo-u
             "advice_wins": sum(a for _, a in per_game), "control_wins": sum(c for c, _ in per_game),
             "won_only_advice": only_a, "won_only_control": only_c,
             "mcnemar_p": float(binomtest(only_a, only_a + only_c).pvalue) if only_a + only_c else 1.0,
-            "early_accusations": early, "early_correct": early_ok, "per_game": per_game}
+            "early_accusations": early, "early_correct": early_ok,
+            "shadow_turns": n_turns, "shadow_decisions": n_decided, "per_game": per_game}
+
+
+def _advice_result(control: bool, outcome: list, accuses, lazy: bool = True) -> tuple:
+    """The advice bot's result in one paired game: ``outcome[i]`` if its first early accusation
+    is at turn ``i``, ``control`` if it makes none; ``accuses(i)`` computes its decision at turn
+    ``i`` (the costly part).
+
+    Lazy: a turn with ``outcome[i] == control`` cannot make the game discordant, whether the
+    advice accuses there or later. So the other turns (*decisive*) are decided first, in order,
+    up to the first that accuses, ``i``; then the non-decisive turns before ``i``, in order, up
+    to the first that accuses (then it is the first early accusation and the result is the
+    control's). The result is the one deciding every turn in order gives (``lazy=False``, the
+    reference): the first accusing turn is found whenever it is decisive, and otherwise the
+    result is ``control`` either way.
+
+    Returns:
+        ``(advice won, index of the first early accusation found or None, decisions computed)``.
+    """
+    n = len(outcome)
+    if not lazy:
+        for i in range(n):
+            if accuses(i):
+                return outcome[i], i, i + 1
+        return control, None, n
+    decided = 0
+    decisive = [i for i in range(n) if outcome[i] != control]
+    for i in decisive:
+        decided += 1
+        if accuses(i):
+            for j in range(i):
+                if outcome[j] == control:
+                    decided += 1
+                    if accuses(j):
+                        return control, j, decided
+            return outcome[i], i, decided
+    return control, None, decided
 
 
 def main(argv=None) -> None:

@@ -4,6 +4,8 @@ the paired accusation race plays the control's games."""
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import beta
 
 from engines.cluedo import race
@@ -73,6 +75,36 @@ def test_paired_race_plays_the_controls_games():
     paired = race.paired_race(2, n_players=3, seed=4)
     control = race.race(2, n_players=3, seed=4, control=True)
     assert paired["control_wins"] == control["focal_result"]["wins"]
+    eager = race.paired_race(2, n_players=3, seed=4, lazy=False)    # every turn decided: the reference
+    assert eager["per_game"] == paired["per_game"]
+    assert paired["shadow_turns"] == eager["shadow_turns"]
+    assert paired["shadow_decisions"] <= eager["shadow_decisions"]
     off = race.paired_race(2, n_players=3, seed=4, shadow=False)
     assert off["per_game"] == [[c, c] for c, _ in paired["per_game"]]
     assert (off["won_only_advice"], off["won_only_control"], off["early_accusations"]) == (0, 0, 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.booleans(), st.lists(st.tuples(st.booleans(), st.booleans()), max_size=8))
+def test_lazy_paired_result_equals_deciding_every_turn(control, turns):
+    """The paired race's lazy evaluation (``race._advice_result``) gives the advice bot's result
+    that deciding every turn in order gives (the reference), for any outcomes and decisions,
+    and never decides a turn the reference would not reach unless it may change the result."""
+    outcome = [o for o, _ in turns]
+    acc = [a for _, a in turns]
+    asked: list = []
+
+    def accuses(i):
+        asked.append(i)
+        return acc[i]
+
+    lazy = race._advice_result(control, outcome, accuses, lazy=True)
+    ref = race._advice_result(control, outcome, lambda i: acc[i], lazy=False)
+    assert lazy[0] == ref[0]
+    first = next((i for i, a in enumerate(acc) if a), None)
+    assert ref[0] == (control if first is None else outcome[first])
+    assert len(asked) == len(set(asked)) == lazy[2]
+    if lazy[1] is not None:
+        assert lazy[1] == first
+    if all(o == control for o in outcome):
+        assert asked == []          # no turn can make the game discordant: nothing computed

@@ -80,11 +80,11 @@ def test_the_turn_advice_beats_random_movers(tmp_path, capsys):
 def test_the_accuse_or_wait_advice_wins_games_the_certain_bot_loses(tmp_path, capsys):
     """docs/cluedo-accusation.md: the advice bot and a bot that accuses only when certain, paired
     in the same seat of the same games among three certain bots (the control's game, the
-    advice's decisions computed alongside). The quick form has too few games for a
-    significance test (section "One command": 28 games, 3 / 1); it asserts the paired effect's
-    direction at the unit of the game: the advice makes some early accusations, wins more games
-    the control loses than the reverse, and wins more games in all. With the advice replaced by
-    the control (``advice-is-baseline``) every game is concordant and the test fails."""
+    advice's decisions computed alongside where they can change the pairing). Paired on the
+    same :data:`engines.studies.ACCUSATION_QUICK` games, the exact McNemar test (a binomial test
+    on the games only one of the two won) at p < 0.01, and more wins in all. With the advice
+    replaced by the control (``advice-is-baseline``) every game is concordant and the test
+    fails."""
     from engines.studies import ACCUSATION_QUICK
 
     res = run_quick("accusation", tmp_path, capsys)
@@ -95,6 +95,7 @@ def test_the_accuse_or_wait_advice_wins_games_the_certain_bot_loses(tmp_path, ca
     assert (only_advice, only_control) == (r["won_only_advice"], r["won_only_control"])
     assert r["early_accusations"] > 0, r
     assert only_advice > only_control, r
+    assert binomtest(only_advice, only_advice + only_control, 0.5).pvalue < 0.01, r
     assert r["advice_wins"] > r["control_wins"], r
 
 
