@@ -212,14 +212,11 @@ class Tab(GameTab):
         mid = QWidget()
         ml = QVBoxLayout(mid)
         ml.setContentsMargins(0, 0, 0, 0)
-        self.form = SuggestionForm(self.document.setup)
+        self.form = SuggestionForm(self.controller.setup)
         self.form.submitted.connect(self._log_suggestion)
         self.form.accusationSubmitted.connect(self.log_checked)
         EnterSubmits(self.form, self.form.submit)
         self.form.formChanged.connect(self._request_advice)
-        # after any suggestion logged (the form, quick entry, an undo of its removal) the next
-        # player suggests
-        self.document.eventsInserted.connect(self._suggestion_logged)
         ml.addWidget(self.form)
         ml.addLayout(self._build_ranking_head())
         self.advice_panel = AdvicePanel(RULE_WORDS)
@@ -314,10 +311,10 @@ class Tab(GameTab):
 
     # -- setup-dependent views ---------------------------------------------------------
     def reset_views(self) -> None:
-        setup = self.document.setup
+        setup = self.controller.setup
         # the old log's estimates stop now, even when the tab is hidden before the new
         # beliefs arrive (a long log's plot back-fill runs for minutes otherwise)
-        self.opponents.sync(setup, self.document.events)
+        self.opponents.sync(setup, self.controller.events)
         groups = [(cat.capitalize() + "s", list(cards)) for cat, cards in setup.categories]
         cols = [("★ " + p) if p == setup.me else p for p in setup.players] + ["Envelope"]
         self.model.set_layout(groups, cols)
@@ -352,11 +349,11 @@ class Tab(GameTab):
     def _card_names_chosen(self, _index: int = -1) -> None:
         """Relabel the game under the chosen edition's names (one undoable step)."""
         key = self.card_names.currentData()
-        doc = self.document
-        if not key or key == doc.setup.edition:
+        c = self.controller
+        if not key or key == c.setup.edition:
             return
-        setup, events = cluedo.relabel(doc.setup, doc.events, key)
-        doc.relabel(setup, events, f"Card names: {self.card_names.currentText()}")
+        setup, events = cluedo.relabel(c.setup, c.events, key)
+        c.relabel(setup, events, f"Card names: {self.card_names.currentText()}")
 
     def inference_options(self) -> dict:
         return {"method": self.method.currentData() or cluedo.METHODS[0]}
@@ -413,8 +410,8 @@ class Tab(GameTab):
         not_computed = "not computed (cancelled)"
         self.deals_label.setText(f"<span style='{muted_css()}'><i>{not_computed}</i></span>")
         self.rec_note.setText(f"Best suggestions: {not_computed}.")
-        k = self._opp_k if self._opp_k >= 0 else len(self.document.events)
-        self.who_title.setText(who_title(k, len(self.document.events), not_computed))
+        k = self._opp_k if self._opp_k >= 0 else len(self.controller.events)
+        self.who_title.setText(who_title(k, len(self.controller.events), not_computed))
         self.advice_panel.set_pending(f"Accuse or wait: {not_computed}.")
         self.advice_panel.set_alert("")
 
@@ -474,7 +471,7 @@ class Tab(GameTab):
         self._show_recommendation(advice.value, counting=not advice.final, snap=snap)
 
     def _log_my_position(self, at) -> None:
-        self.log_json({"type": "position", "player": self.document.setup.me,
+        self.log_json({"type": "position", "player": self.controller.setup.me,
                        "at": at if isinstance(at, str) else list(at)})
 
     @Slot()
@@ -517,10 +514,10 @@ class Tab(GameTab):
         r = self.rec_table.row_object(row)
         for card in (r.suspect, r.weapon, r.room):
             self.form.set_card(card)
-        self.form.set_suggester(self.document.setup.me)
+        self.form.set_suggester(self.controller.setup.me)
 
     def _request_advice(self, *_a) -> None:
-        setup = self.document.setup
+        setup = self.controller.setup
         f = self.form.event_json()
         tl = self.controller.timeline
         if f["refuter"] != setup.me or f["suggester"] == setup.me or tl is None \
@@ -528,7 +525,7 @@ class Tab(GameTab):
             self.form.set_advice("")
             self.advice_runner.cancel()
             return
-        job = functools.partial(_advice_job, setup, tuple(self.document.events), f["suggester"], tuple(f["cards"]))
+        job = functools.partial(_advice_job, setup, tuple(self.controller.events), f["suggester"], tuple(f["cards"]))
         self.advice_runner.submit(job)
 
     @Slot(int, object, float)
@@ -561,7 +558,7 @@ class Tab(GameTab):
         """Show what each opponent knows after the first ``k`` events (the beliefs on screen):
         the cached figures at once, else the opponents' task computes them (its estimates
         arrive as :meth:`_on_opponents_view`)."""
-        snap, doc = self.snapshot, self.document
+        snap, c = self.snapshot, self.controller
         self._opp_k = k
         if snap.timeline is None:
             return
@@ -574,7 +571,7 @@ class Tab(GameTab):
             self._clear_opponents("Not while the log is impossible: fix the highlighted entry "
                                   "first.")
             return
-        view = self.opponents.request(doc.setup, doc.events, k)
+        view = self.opponents.request(c.setup, c.events, k)
         if view is not None:
             self._render_opponents(view)
         else:
@@ -617,7 +614,7 @@ class Tab(GameTab):
                 # interval's text, so the panel keeps its lines when the interval comes
                 q = (f"≈\u00a0{q} (from {est.samples:,} deals so far; an interval from "
                      f"{MIN_INTERVAL_SAMPLES})")
-            n = len(self.document.events)
+            n = len(self.controller.events)
             scope = "" if view.k >= n else f"As after entry {view.k}: "
             if wording.details:
                 detail = (f"{scope}{', '.join(adv.triple)}: right with {percent(adv.p_correct)}. "
@@ -686,11 +683,11 @@ class Tab(GameTab):
 
     # -- worksheet interaction ------------------------------------------------------------
     def _owner(self, column: int) -> str:
-        owners = list(self.document.setup.players) + [ENVELOPE]
+        owners = list(self.controller.setup.players) + [ENVELOPE]
         return owners[column]
 
     def _cell_menu(self, item: int, column: int, pos) -> None:
-        setup = self.document.setup
+        setup = self.controller.setup
         card = setup.cards[item]
         owner = self._owner(column)
         menu = QMenu(self)
@@ -733,7 +730,7 @@ class Tab(GameTab):
         """The worksheet's keys (:data:`desktop.widgets.worksheet.CELL_KEYS`) on a cell: H
         logs "has", L "does not have" — refused with the reason, in the status bar, when it
         contradicts the log (the cell's menu keeps the deliberate "anyway") — and W asks Why?"""
-        setup = self.document.setup
+        setup = self.controller.setup
         card, owner = setup.cards[item], self._owner(column)
         if action == "why":
             self.show_why({"card": card, "place": owner},
@@ -755,7 +752,7 @@ class Tab(GameTab):
 
     def _add_why(self, menu, item: int, column: int):
         """The cell's Why? item (last in the menu)."""
-        card, owner = self.document.setup.cards[item], self._owner(column)
+        card, owner = self.controller.setup.cards[item], self._owner(column)
         m = self.model.matrix()
         p = None if m is None else float(m[item, column])
         decided = p is not None and (p <= CERTAIN_EPS or p >= 1 - CERTAIN_EPS)
@@ -769,7 +766,7 @@ class Tab(GameTab):
         tl = self.controller.timeline
         if tl is None or tl.error is not None or not tl.posteriors:
             return None
-        if len(tl.posteriors) != len(self.document.events) + 1:
+        if len(tl.posteriors) != len(self.controller.events) + 1:
             return None
         return tl.posteriors[-1]
 
@@ -779,28 +776,29 @@ class Tab(GameTab):
         self.log_checked(event)
 
     @Slot(int, int)
-    def _suggestion_logged(self, first: int, count: int) -> None:
-        """A suggestion was appended to the log: the next suggestion is the next player's."""
-        events = self.document.events
+    def events_inserted(self, first: int, count: int) -> None:
+        """After any suggestion appended to the log (the form, quick entry, an undo of its
+        removal) the next suggestion is the next player's."""
+        events = self.controller.events
         if count == 1 and first + count == len(events) \
                 and isinstance(events[-1], cluedo.SuggestionEvent):
             self._next_suggester(events[-1].suggester)
 
     def _next_suggester(self, suggester: str) -> None:
-        setup = self.document.setup
+        setup = self.controller.setup
         if suggester in setup.players and len(setup.players) > 1:
             self.form.set_suggester(cluedo.seated_after(setup, suggester)[0])
 
     def _facts_about(self, owner: str, card: str) -> list[int]:
         out = []
-        for i, ev in enumerate(self.document.events):
+        for i, ev in enumerate(self.controller.events):
             d = ev.to_json()
             if d.get("type") in ("shown", "lacks") and d.get("player") == owner and d.get("card") == card:
                 out.append(i)
         return out
 
     def _row_clicked(self, item: int) -> None:
-        self.form.set_card(self.document.setup.cards[item])
+        self.form.set_card(self.controller.setup.cards[item])
 
     def _column_clicked(self, column: int) -> None:
         owner = self._owner(column)
@@ -809,7 +807,7 @@ class Tab(GameTab):
 
     # -- new game -------------------------------------------------------------------------
     def new_game(self) -> bool:
-        doc = self.document
+        doc = self.controller
         mine = [c for ev in doc.events for d in [ev.to_json()]
                 if d.get("type") == "hand" and d.get("player") == doc.setup.me for c in d.get("cards", [])]
         dlg = NewGameDialog(self, doc.setup, mine)

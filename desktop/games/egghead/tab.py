@@ -138,7 +138,7 @@ class Tab(GameTab):
 
     # -- layout -----------------------------------------------------------------------------
     def build_ui(self) -> None:
-        self._view_setup = self.document.setup
+        self._view_setup = self.controller.setup
         root = QVBoxLayout(self)
         root.setContentsMargins(6, 6, 6, 6)
         root.addLayout(self._build_solve_bar())
@@ -186,7 +186,7 @@ class Tab(GameTab):
     def _build_forms_pane(self) -> QScrollArea:
         """The table of stacks and the question / reactions / solve forms (scrolls for 6
         players)."""
-        setup = self.document.setup
+        setup = self.controller.setup
         left = QWidget()
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 4, 0)
@@ -245,7 +245,7 @@ class Tab(GameTab):
 
     # -- setup-dependent views ----------------------------------------------------------------
     def reset_views(self) -> None:
-        setup = self.document.setup
+        setup = self.controller.setup
         self._view_setup = setup
         self.table_panel.set_setup(setup)
         self.question_form.set_setup(setup)
@@ -260,13 +260,13 @@ class Tab(GameTab):
         self._prefill_reactions()
 
     def _sync_setup_widgets(self) -> None:
-        setup = self.document.setup
+        setup = self.controller.setup
         self.ba_box.blockSignals(True)
         self.ba_box.setChecked(setup.behavioural_analysis)
         self.ba_box.blockSignals(False)
         self.table_panel.set_analysing(setup.analysing)
-        self.table_panel.set_editable(not self.document.events)
-        if not self.document.events:
+        self.table_panel.set_editable(not self.controller.events)
+        if not self.controller.events:
             self.table_panel.show_stacks(setup.visible_dict())
 
     def events_changed(self) -> None:
@@ -276,7 +276,7 @@ class Tab(GameTab):
     def setup_changed(self) -> None:
         """An option or the stacks seen changed (or its undo): rebuild what depends on the
         players and the deck, update the rest in place."""
-        setup, old = self.document.setup, self._view_setup
+        setup, old = self.controller.setup, self._view_setup
         if setup != old:
             structural = (setup.players, setup.me, setup.values, setup.cards_per_player,
                           setup.moderator) != (old.players, old.me, old.values,
@@ -293,14 +293,14 @@ class Tab(GameTab):
     def _prefill_reactions(self) -> None:
         """Pre-fill the reactions row with the previous round (nobody before the first), and
         a rotating moderator with the player after the last one who answered."""
-        setup = self.document.setup
-        last_answer = next((e for e in reversed(self.document.events)
+        setup = self.controller.setup
+        last_answer = next((e for e in reversed(self.controller.events)
                             if isinstance(e, egghead.Answer) and e.moderator), None)
         if setup.moderator == "rotating":
             nxt = setup.players[0] if last_answer is None else \
                 setup.players[(setup.players.index(last_answer.moderator) + 1) % len(setup.players)]
             self.question_form.set_moderator(nxt)
-        last = next((e for e in reversed(self.document.events)
+        last = next((e for e in reversed(self.controller.events)
                      if isinstance(e, egghead.Reactions)), None)
         self.reactions_form.set_solved(last.solved if last else ())
 
@@ -314,14 +314,14 @@ class Tab(GameTab):
                             behavioural_analysis=on)
 
     def _analysing_changed(self, player: str, on: bool) -> None:
-        setup = self.document.setup
+        setup = self.controller.setup
         now = set(setup.analysing) | {player} if on else set(setup.analysing) - {player}
         self._replace_setup(f"{player} {'uses' if on else 'does not use'} behavioural analysis",
                             analysing=tuple(p for p in setup.others if p in now))
 
     def _stack_edited(self, player: str, cards) -> None:
-        setup = self.document.setup
-        if self.document.events:
+        setup = self.controller.setup
+        if self.controller.events:
             self.warn("Cannot change the cards",
                       f"Facts are logged already: log a solve to change {player}'s cards, "
                       "or start a new game.")
@@ -363,7 +363,7 @@ class Tab(GameTab):
 
     def _show_others(self, post) -> None:
         """Whether each player can solve: on the table panel and in the "others" line."""
-        setup = self.document.setup
+        setup = self.controller.setup
         self.table_panel.set_state(setup.me, "✓ can solve" if post.can_solve else
                                    f"{len(post.my_valids)} possible")
         parts = []
@@ -385,9 +385,9 @@ class Tab(GameTab):
     def _update_forms(self, post) -> None:
         """The live posterior sets the forms: the answers possible, the stacks to solve, the
         note on whether another round of reactions can teach anything."""
-        self.question_form.set_log(self.document.events, post, visible=post.visible)
+        self.question_form.set_log(self.controller.events, post, visible=post.visible)
         self.solve_form.set_state(post.visible, post.solution)
-        if not self.document.events:
+        if not self.controller.events:
             self.reactions_form.set_note("Log the moderator's answer first, then the round "
                                          "of reactions.")
         elif post.fixpoint_reached:
@@ -407,7 +407,7 @@ class Tab(GameTab):
         if qid is None or post is None:
             self.answers_runner.cancel()
             return
-        self.answers_runner.submit(functools.partial(_possible_answers_job, self.document.setup,
+        self.answers_runner.submit(functools.partial(_possible_answers_job, self.controller.setup,
                                                      post, qid, mod))
 
     @Slot(int, object, float)
@@ -416,7 +416,7 @@ class Tab(GameTab):
         self.question_form.set_possible(qid, mod, answers)
 
     def _fill_valids(self, post) -> None:
-        setup = self.document.setup
+        setup = self.controller.setup
         extra = []
         if setup.behavioural_analysis:
             have = set(post.my_valids)
@@ -438,7 +438,7 @@ class Tab(GameTab):
     def _position_menu(self, item: int, column: int, pos: QPoint) -> None:
         """Right-click on the position grid: Why? for "my card at this position shows this
         value" (``{"position", "value"}``, both from 1)."""
-        setup = self.document.setup
+        setup = self.controller.setup
         m = self.position_model.matrix()
         p = None if m is None else float(m[item, column])
         decided = p is not None and (p <= CERTAIN_EPS or p >= 1 - CERTAIN_EPS)
@@ -498,7 +498,7 @@ class Tab(GameTab):
 
     # -- new game -----------------------------------------------------------------------------
     def new_game(self) -> bool:
-        dlg = NewGameDialog(self, self.document.setup)
+        dlg = NewGameDialog(self, self.controller.setup)
         if dlg.exec() != QDialog.Accepted:
             return False
         self.reset_document(dlg.result_setup(), [])

@@ -294,7 +294,7 @@ class Tab(GameTab):
 
     # -- setup-dependent views ---------------------------------------------------------
     def reset_views(self) -> None:
-        setup = self.document.setup
+        setup = self.controller.setup
         key = (setup.identities, setup.builds, setup.opponents)
         if key != self._built_for:
             for w in list(self.sheets.values()) + list(self.cards.values()):
@@ -325,7 +325,7 @@ class Tab(GameTab):
 
     def _fill_sheets(self) -> None:
         for name, sheet in self.sheets.items():
-            sheet.set_answers([e for e in self.document.events if e.opponent == name])
+            sheet.set_answers([e for e in self.controller.events if e.opponent == name])
 
     def inference_options(self) -> dict:
         return {"method": self.method.currentData() or inkognito.METHODS[0]}
@@ -334,7 +334,7 @@ class Tab(GameTab):
         """Right-click on an opponent's heat map: Why? for the identity of the cell's row (its
         "any" column is the identity's probability) and the build of its column (its "any"
         row), the facts the engine explains (``{"opponent", "identity" | "build"}``)."""
-        setup = self.document.setup
+        setup = self.controller.setup
         card = self.cards.get(opponent)
         m = None if card is None else card.matrix()
         ni, nb = len(setup.identities), len(setup.builds)
@@ -360,7 +360,7 @@ class Tab(GameTab):
         the form is invalid (wrong number of ticks)."""
         sheet = self.sheets[opponent]
         try:
-            ev = inkognito.event_from_json(sheet.event_json(), self.document.setup, "answer")
+            ev = inkognito.event_from_json(sheet.event_json(), self.controller.setup, "answer")
         except SessionFormatError as exc:
             self.warn("Cannot log this answer", exc.message)
             return
@@ -368,7 +368,7 @@ class Tab(GameTab):
 
     def _deception_toggled(self, on: bool) -> None:
         if not self.replace_setup("Deception model " + ("on" if on else "off"),
-                                  deception=dataclasses.replace(self.document.setup.deception,
+                                  deception=dataclasses.replace(self.controller.setup.deception,
                                                                 enabled=on)):
             self.reset_views()   # the refused change is undone on screen too
 
@@ -491,7 +491,7 @@ class Tab(GameTab):
 
     # -- new game -------------------------------------------------------------------------
     def new_game(self) -> bool:
-        dlg = NewGameDialog(self, self.document.setup)
+        dlg = NewGameDialog(self, self.controller.setup)
         try:
             from desktop.storage.paths import data_dir
             store = inkognito.ProfileStore(data_dir()).load()
