@@ -97,7 +97,7 @@ def check_removal_preview(window, qtbot, tab, module, setup, events, gone, answe
     without = [e for j, e in enumerate(events) if j != gone]
     snap = dialog.snapshot()
     assert snap.n == len(without) and snap.live
-    assert dialog.preview.document.events == without
+    assert dialog.preview.controller.document.events == without
     # the preview renders what its controller published: the engine's posterior
     _summary_close(module, setup, snap.posterior,
                    module.infer(setup, without, **tab.controller.options()))
@@ -105,7 +105,7 @@ def check_removal_preview(window, qtbot, tab, module, setup, events, gone, answe
     assert dialog.buttons.button(QDialogButtonBox.Ok).isEnabled()
     # the preview is read-only: a key typed into it logs nothing
     qtbot.keyClick(dialog.preview, Qt.Key_Delete)
-    assert dialog.preview.document.events == without
+    assert dialog.preview.controller.document.events == without
     if answer == "keep":
         dialog.buttons.button(QDialogButtonBox.Cancel).click()
         assert wait_idle(window, 60)
