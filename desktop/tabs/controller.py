@@ -375,7 +375,8 @@ class GameController(QObject):
         if self._why is not None and self._why["key"] is not None \
                 and self._why["key"][0] == rev:
             why = self._why["answer"]
-        return Snapshot(revision=rev, setup=doc.setup, n=n, selected=sel, k=k, status=status,
+        return Snapshot(revision=rev, setup=doc.setup, n=n, events=tuple(doc.events),
+                        selected=sel, k=k, status=status,
                         posterior=posterior, timeline=self.timeline if tl is not None else None,
                         error=error, conflict=conflict, conflict_searching=searching, advice=advice,
                         seconds=self.last_seconds, busy=busy, why=why,
