@@ -337,7 +337,7 @@ class Tab(GameTab):
         post, k = snap.posterior, snap.k
         self._posterior = post
         setup = snap.setup
-        events = self.controller.events[:k]
+        events = snap.events[:k]
         mine = {e.name for e in events if isinstance(e, Eliminate)}
         badge = setup.error_rate > 0
         pmax = float(post.probabilities.max()) if len(post.probabilities) else 1.0
@@ -368,15 +368,15 @@ class Tab(GameTab):
                 self.name_pick.setCurrentText(cur)
             self.name_pick.blockSignals(False)
         self.race.render(snap)
-        self._show_summary(post, k)
+        self._show_summary(post, k, snap.n)
 
     def words(self, q: Optional[dict]) -> str:
         """A question (event form) in the short words of the cards ("Blond hair or hat?")."""
         return "" if q is None else question_words(q, self.controller.setup.board)
 
-    def _show_summary(self, post, k: int) -> None:
+    def _show_summary(self, post, k: int, n: int) -> None:
         parts = []
-        if k != len(self.controller.events):
+        if k != n:
             parts.append(f"<i>as after entry {k}</i>")
         parts.append(f"<b>{post.n_candidates}</b> card{'s' if post.n_candidates != 1 else ''} standing")
         details = self.snapshot.wording.details
