@@ -71,7 +71,7 @@ def main(out: str, scheme: str) -> int:
 
     # a Save over a file another writer changed
     assert win.open_path(str(session), ask=False)
-    doc = win.tab_for("cluedo").document
+    doc = win.tab_for("cluedo").controller.document
     doc.log_event(doc.events[-1])
     obj = json.loads(session.read_text("utf-8"))
     obj["events"].append(dict(obj["events"][0], time="2026-11-28T21:14:00"))
@@ -79,7 +79,7 @@ def main(out: str, scheme: str) -> int:
     shoot("save-conflict")
     win.save()
     for t in win.game_tabs.values():
-        t.document.undo_stack.setClean()
+        t.controller.document.undo_stack.setClean()
     win.close()
     shutil.rmtree(home, ignore_errors=True)
     return 0

@@ -177,7 +177,7 @@ class FileActions:
         if not self._maybe_save(tab):
             return False
         tab.load_session(data, None)
-        tab.document.disk_stamp = None      # no file of its own: Save asks where
+        tab.controller.document.disk_stamp = None      # no file of its own: Save asks where
         self.select_game(game)
         self._update_title()
         self.statusBar().showMessage(f"Opened the {info.title} example (untitled)", 4000)
@@ -193,7 +193,7 @@ class FileActions:
         if ask and not self._maybe_save(tab):
             return False
         tab.load_session(data, os.path.abspath(path))
-        tab.document.disk_stamp = stamp     # what Save checks the file against
+        tab.controller.document.disk_stamp = stamp     # what Save checks the file against
         log.info("opened %s (%s, %d entries)", path, data.game, len(data.events))
         self.select_game(data.game)
         self._add_recent(path)
@@ -204,16 +204,16 @@ class FileActions:
         tab = self.current_tab()
         if tab is None:
             return False
-        if not tab.document.path:
+        if not tab.controller.document.path:
             return self.save_as()
-        return self._save_to(tab, tab.document.path)
+        return self._save_to(tab, tab.controller.document.path)
 
     def save_as(self) -> bool:
         tab = self.current_tab()
         if tab is None:
             return False
         path, _ = QFileDialog.getSaveFileName(self, "Save session",
-                                              tab.document.path or self.dialog_path(f"{tab.GAME}.json"),
+                                              tab.controller.document.path or self.dialog_path(f"{tab.GAME}.json"),
                                               "Session files (*.json)")
         if not path:
             return False
@@ -223,7 +223,7 @@ class FileActions:
         return self._save_to(tab, path)
 
     def _save_to(self, tab, path: str, *, overwrite: bool = False) -> bool:
-        doc = tab.document
+        doc = tab.controller.document
         if not overwrite and doc.path and os.path.realpath(path) == os.path.realpath(doc.path) \
                 and doc.disk_stamp is not None:
             now = _stamp(path)
@@ -231,7 +231,7 @@ class FileActions:
                 return self._save_conflict(tab, path)
         try:   # never over a file another window has open (its lock is taken first)
             with self.autosave.write_target(path):
-                tab.document.save(path)
+                tab.controller.document.save(path)
         except OSError as exc:
             self._error("Cannot save", str(exc))
             return False
@@ -247,7 +247,7 @@ class FileActions:
         as it is now; this window's version is kept as a file in ``recovery/set-aside/``),
         Save as… and Overwrite, naming the entries the other writer added
         (:func:`conflict_text`). True when the game was saved."""
-        text = conflict_text(tab.document, path)
+        text = conflict_text(tab.controller.document, path)
         log.warning("save conflict: %s", text)
         choice = self.ask_save_conflict(tab, text)
         if choice == "overwrite":
@@ -255,7 +255,7 @@ class FileActions:
         if choice == "save_as":
             return self.save_as()
         if choice == "reload":
-            kept = set_aside_document(tab.document)
+            kept = set_aside_document(tab.controller.document)
             if not self.open_path(path, ask=False):
                 return False
             if kept:
@@ -290,7 +290,7 @@ class FileActions:
             self.remember_folder(path)
             try:
                 with self.autosave.write_target(path):
-                    write_text_atomically(path, tab.document.to_text(path))
+                    write_text_atomically(path, tab.controller.document.to_text(path))
                 self.statusBar().showMessage(f"Exported {path}", 4000)
             except OSError as exc:
                 self._error("Cannot export", str(exc))
@@ -331,12 +331,12 @@ class FileActions:
 
     def _maybe_save(self, tab) -> bool:
         """Ask Save / Discard / Cancel when ``tab`` has unsaved changes; True to go on."""
-        if not tab.document.is_modified():
+        if not tab.controller.document.is_modified():
             return True
         self.select_game(tab.GAME)
         ans = QMessageBox.question(
             self, "Unsaved changes",
-            plain_text_html(f"The {tab.title()} game ({tab.document.display_name()}) has unsaved "
+            plain_text_html(f"The {tab.title()} game ({tab.controller.document.display_name()}) has unsaved "
                             f"changes. Save them?"),
             QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
         if ans == QMessageBox.Save:
@@ -344,15 +344,15 @@ class FileActions:
         return ans == QMessageBox.Discard
 
     def _unsaved_line(self, tab) -> str:
-        n = len(tab.document.events)
-        return f"{tab.title()} — {tab.document.display_name()} ({n} entr{'y' if n == 1 else 'ies'})"
+        n = len(tab.controller.document.events)
+        return f"{tab.title()} — {tab.controller.document.display_name()} ({n} entr{'y' if n == 1 else 'ies'})"
 
     def _close_unsaved(self) -> bool:
         """Ask about the unsaved games before quitting: one Save / Discard / Cancel question for
         one game, one Save all / Discard all / Cancel dialog listing them for several. True to
         quit (everything saved or discarded)."""
         # a tab not built yet has nothing unsaved
-        unsaved = [t for t in self.game_tabs.values() if t.document.is_modified()]
+        unsaved = [t for t in self.game_tabs.values() if t.controller.document.is_modified()]
         if len(unsaved) <= 1:
             return all(self._maybe_save(t) for t in unsaved)
         choice = ask_unsaved(self, [self._unsaved_line(t) for t in unsaved])

@@ -182,12 +182,12 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
             tab = tab_class(page.game)()
         finally:
             self._building = None
-        self.undo_group.addStack(tab.document.undo_stack)
+        self.undo_group.addStack(tab.controller.document.undo_stack)
         tab.statusMessage.connect(self._status)
         tab.exportFinished.connect(self._export_finished)
-        tab.document.undo_stack.cleanChanged.connect(self._update_title)
-        tab.document.pathChanged.connect(self._update_title)
-        self.autosave.watch(tab.document)
+        tab.controller.document.undo_stack.cleanChanged.connect(self._update_title)
+        tab.controller.document.pathChanged.connect(self._update_title)
+        self.autosave.watch(tab.controller.document)
         tab.history.setVisible(self.show_history.isChecked())
         tab.plot.setVisible(self.show_plot.isChecked())
         tab.controller.set_wording(self.wording())
@@ -219,7 +219,7 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
         if self.interactive:
             LAST_TAB.write(page.game)
         tab = page.tab
-        self.undo_group.setActiveStack(None if tab is None else tab.document.undo_stack)
+        self.undo_group.setActiveStack(None if tab is None else tab.controller.document.undo_stack)
         if tab is not None and tab.moment_status():
             self.statusBar().showMessage(tab.moment_status())
         else:
@@ -235,7 +235,7 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
             self.setWindowModified(False)
             return
         tab = page.tab
-        doc = tab.document
+        doc = tab.controller.document
         self.setWindowTitle(f"{doc.display_name()}[*] — {tab.title()} — {APP_NAME}")
         self.setWindowModified(doc.is_modified())
 

@@ -404,10 +404,10 @@ def _restore(window, orphans: list) -> bool:
                 try:
                     from desktop.storage.document import disk_stamp
 
-                    tab.document.disk_stamp = disk_stamp(file)
+                    tab.controller.document.disk_stamp = disk_stamp(file)
                 except OSError:
                     pass
-            tab.document.undo_stack.resetClean()   # restored work is unsaved work
+            tab.controller.document.undo_stack.resetClean()   # restored work is unsaved work
             restored_games.add(data.game)
             restored = True
     written = window.autosave.write() if restored else True

@@ -80,7 +80,7 @@ class RecoveryWiring:
         (another instance asked for the file); False when no tab holds it."""
         real = os.path.realpath(path)
         for game, tab in self.game_tabs.items():
-            p = tab.document.path
+            p = tab.controller.document.path
             if p and os.path.realpath(p) == real:
                 self.select_game(game)
                 if self.isMinimized():

@@ -22,7 +22,7 @@ TAB_KEY = OPEN_TAB.key
 
 def open_files(window) -> list[str]:
     """The session files of ``window``'s tabs (tabs with a file), in tab order."""
-    return [tab.document.path for tab in window.game_tabs.values() if tab.document.path]
+    return [tab.controller.document.path for tab in window.game_tabs.values() if tab.controller.document.path]
 
 
 def remember(window, settings: QSettings) -> None:

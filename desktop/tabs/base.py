@@ -17,7 +17,6 @@ from typing import Any, Callable, Optional
 from PySide6.QtCore import QEvent, QTimer, Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from desktop.storage.document import SessionDocument
 from desktop.tabs.banner_state import BannerPresenter
 from desktop.tabs.controller import GameController
 from desktop.tabs.diagnosis import handle_link
@@ -63,7 +62,7 @@ class GameTab(QWidget):
                                          parent=self)
         self._snapshot = Snapshot()
         self._worded: list[tuple[Callable[[str], None], str, str]] = []
-        self.history = HistoryPanel(self.document)
+        self.history = HistoryPanel(self.controller.document)
         self.history.entrySelected.connect(self.controller.select)
         self.history.removeRequested.connect(self._remove_from_history)
         self.plot = self.make_plot()
@@ -84,11 +83,11 @@ class GameTab(QWidget):
         self._retone_timer.timeout.connect(self._retone)
         self.banner = Banner()
         self.banner_view = BannerPresenter(
-            self.banner, self.title(), self._describe, self.document.undo_stack.canUndo,
+            self.banner, self.title(), self._describe, self.controller.document.undo_stack.canUndo,
             self.show_stale, self)
         self.banner_view.computeRequested.connect(self.request_inference)
         self.banner_view.cancelRequested.connect(self.cancel_computation)
-        self.banner_view.undoRequested.connect(self.document.undo_stack.undo)
+        self.banner_view.undoRequested.connect(self.controller.document.undo_stack.undo)
         self.banner_view.linkClicked.connect(lambda href: handle_link(self, href))   # fix
         self.banner_view.statusMessage.connect(self.statusMessage)
         self.why = WhyView(self)
@@ -114,18 +113,16 @@ class GameTab(QWidget):
     def _connect_document(self) -> None:
         """Views of the log itself (forms' defaults) follow its edits; the controller listens
         to the document by itself for the beliefs."""
-        d = self.document
+        d = self.controller.document
         for edit in (d.eventsInserted, d.eventsRemoved):
             edit.connect(lambda *_a: self.events_changed())
         d.eventChanged.connect(lambda *_a: self.events_changed())
         d.setupReplaced.connect(self.setup_changed)
+        d.eventsInserted.connect(self.events_inserted)
         d.documentReset.connect(self.close_why)
+        d.documentReset.connect(self.document_reset)
 
     # -- what the controller holds (read-only views for the tab's code) --------------------
-    @property
-    def document(self) -> SessionDocument:
-        return self.controller.document
-
     @property
     def snapshot(self) -> Snapshot:
         """The moment on screen (:class:`desktop.tabs.snapshot.Snapshot`)."""
@@ -203,6 +200,13 @@ class GameTab(QWidget):
     def events_changed(self) -> None:
         """Called when events were logged, removed or replaced (also by undo/redo): update
         views that show the log itself (forms' defaults)."""
+
+    def events_inserted(self, first: int, count: int) -> None:
+        """Called when ``count`` entries were inserted at ``first`` (logged, or a removal
+        undone), after :meth:`events_changed`."""
+
+    def document_reset(self) -> None:
+        """Called after New game / Open replaced the setup and the log (not undoable)."""
 
     def setup_changed(self) -> None:
         """Called when the setup was replaced with the events kept (an option, or its undo):
@@ -363,7 +367,7 @@ class GameTab(QWidget):
         self.plot.set_marker(None if snap.selected < 0 else snap.k)
 
     def _describe(self, i: int) -> str:
-        return self.module.describe_event(self.document.setup, self.document.events[i])
+        return self.module.describe_event(self.controller.setup, self.controller.events[i])
 
     # -- actions -----------------------------------------------------------------------
     def log_event(self, event: Any) -> bool:
@@ -397,7 +401,7 @@ class GameTab(QWidget):
 
     def _event(self, obj: dict, title: str):
         try:
-            return self.module.event_from_json(obj, self.document.setup, "event")
+            return self.module.event_from_json(obj, self.controller.setup, "event")
         except SessionFormatError as exc:
             self.warn(title, exc.message)
             return None
@@ -416,7 +420,7 @@ class GameTab(QWidget):
         The new setup is validated by the engine as a session file's would be; a bad one shows
         the engine's message and changes nothing. Consecutive changes with the same
         ``merge_key`` (>= 0) are one undo step. Returns whether the setup was replaced."""
-        setup = dataclasses.replace(self.document.setup, **changes)
+        setup = dataclasses.replace(self.controller.setup, **changes)
         try:
             self.module.Setup.from_json(setup.to_json(), "setup")
         except SessionFormatError as exc:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import time
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -181,6 +181,24 @@ class GameController(QObject):
             self.snapshot = self.snapshot.replace(wording=wording)
             self.snapshotChanged.emit(self.snapshot)
 
+    # -- the log as it is now (read-only: edits go through the actions below) ---------------
+    @property
+    def setup(self) -> Any:
+        """The document's setup as it is now (forms' defaults, new entries; a view of the moment
+        draws :attr:`Snapshot.setup` instead)."""
+        return self.document.setup
+
+    @property
+    def events(self) -> Sequence[Any]:
+        """The document's log as it is now, oldest first (read-only; a view of the moment draws
+        the first :attr:`Snapshot.k` entries)."""
+        return self.document.events
+
+    def set_setup_for_saving(self, setup_for_saving: Optional[Callable[[Any], Any]]) -> None:
+        """What a session file keeps of the setup: ``setup_for_saving(setup)`` (a tab's state
+        saved with the session, e.g. Spyfall's round timer), or None for the setup itself."""
+        self.document.setup_for_saving = setup_for_saving
+
     # -- actions -----------------------------------------------------------------------------
     # Every edit a player makes goes back to the live view (the beliefs now), decided here and
     # nowhere else; a removal asked from the History keeps the moment shown when it stays.
@@ -221,6 +239,11 @@ class GameController(QObject):
         if not keep_moment:
             self.view_index = -1
         self.document.remove_event(index)
+
+    def relabel(self, setup: Any, events: Sequence[Any], text: str) -> None:
+        """Replace the setup and every entry at once (one undo step: the same game under other
+        card names, :meth:`SessionDocument.relabel`); the moment shown stays."""
+        self.document.relabel(setup, events, text)
 
     @Slot(int, int)
     def _events_inserted(self, first: int, count: int) -> None:
@@ -352,7 +375,8 @@ class GameController(QObject):
         if self._why is not None and self._why["key"] is not None \
                 and self._why["key"][0] == rev:
             why = self._why["answer"]
-        return Snapshot(revision=rev, setup=doc.setup, n=n, selected=sel, k=k, status=status,
+        return Snapshot(revision=rev, setup=doc.setup, n=n, events=tuple(doc.events),
+                        selected=sel, k=k, status=status,
                         posterior=posterior, timeline=self.timeline if tl is not None else None,
                         error=error, conflict=conflict, conflict_searching=searching, advice=advice,
                         seconds=self.last_seconds, busy=busy, why=why,

@@ -115,7 +115,7 @@ def handle_link(tab, href: str) -> bool:
     from desktop.tabs.entry_fix import open_fix_dialog, open_removal_preview
     from engines.core.errors import SessionFormatError
 
-    doc = tab.document
+    doc = tab.controller.document
     try:
         if href.startswith("remove:"):
             i = int(href[len("remove:"):])

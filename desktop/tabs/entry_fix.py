@@ -422,7 +422,7 @@ def open_fix_dialog(tab, index: int, suggested=None) -> Optional[FixEntryDialog]
     undoable command) unless the log changed meanwhile. Returns the dialog (window-modal,
     already open), or None for an engine without the typed-entry grammar (the suggested event
     then replaces the entry at once, undoable)."""
-    doc = tab.document
+    doc = tab.controller.document
     if not 0 <= index < len(doc.events):
         return None
     module = doc.module
@@ -486,7 +486,7 @@ class RemovalPreviewDialog(QDialog):
 
     def __init__(self, tab, index: int):
         super().__init__(tab)
-        doc = tab.document
+        doc = tab.controller.document
         self.tab, self.index, self.revision = tab, index, doc.revision
         self.setObjectName("removalPreviewDialog")
         self.setWindowTitle(f"Remove entry #{index + 1}?")
@@ -560,7 +560,7 @@ class RemovalPreviewDialog(QDialog):
     def _finish(self, result: int) -> None:
         QApplication.instance().removeEventFilter(self._filter)
         self.preview.shutdown()
-        doc = self.tab.document
+        doc = self.tab.controller.document
         if result != QDialog.Accepted:
             return
         if doc.revision != self.revision:
@@ -572,7 +572,7 @@ class RemovalPreviewDialog(QDialog):
 def open_removal_preview(tab, index: int) -> Optional[RemovalPreviewDialog]:
     """Open the preview of ``tab``'s log without entry ``index`` (window-modal, already open);
     None when there is no such entry."""
-    if not 0 <= index < len(tab.document.events):
+    if not 0 <= index < len(tab.controller.document.events):
         return None
     dialog = RemovalPreviewDialog(tab, index)
     dialog.setAttribute(Qt.WA_DeleteOnClose)

@@ -24,7 +24,7 @@ def make_quick_entry(tab) -> Optional[QuickEntry]:
     required functions still gets its tab, without the line)."""
     if not has_capability(tab.module, "quick_entry"):
         return None
-    qe = QuickEntry(tab.module, tab.document)
+    qe = QuickEntry(tab.module, tab.controller.document)
 
     def entered(event, force: bool) -> None:
         if force:

@@ -60,6 +60,8 @@ class Snapshot:
         setup: the document's setup at that revision (the game the moment is of; None before
             the first snapshot): panes draw from the snapshot alone.
         n: events in the log.
+        events: the log at that revision, oldest first (``len(events) == n``; the moment is
+            ``events[:k]``): forms that log after the whole log draw from it.
         selected: the History entry selected: -1 for the live view (the whole log), else ``k``.
         k: the prefix shown: the posterior is that of the first ``k`` events (``k <= n``; under
             a contradiction at most the last consistent prefix).
@@ -84,6 +86,7 @@ class Snapshot:
     revision: int = 0
     setup: Any = None
     n: int = 0
+    events: tuple = ()
     selected: int = -1
     k: int = 0
     status: Status = Status.COMPUTING

@@ -247,7 +247,7 @@ def run_game(win, bench, setup, events, args) -> "dict | None":
         """Whether ``snap`` (the tab's) holds the READY beliefs (``key`` "sheet") or the final
         advice ("advice") of the whole log."""
         if snap.status is not Status.READY or snap.posterior is None or snap.selected >= 0 \
-                or snap.n != len(tab.document.events):
+                or snap.n != len(tab.controller.document.events):
             return False
         if key == "sheet" or bench.advisor is None:
             return True
@@ -255,7 +255,7 @@ def run_game(win, bench, setup, events, args) -> "dict | None":
         return adv is not None and adv.final
 
     def on_snapshot(snap):
-        n = len(tab.document.events)
+        n = len(tab.controller.document.events)
         if snap.n != n or snap.selected >= 0:
             return
         now = time.perf_counter()
@@ -270,7 +270,7 @@ def run_game(win, bench, setup, events, args) -> "dict | None":
         waiter.check()
 
     tab.controller.snapshotChanged.connect(on_snapshot)
-    tab.document.eventsInserted.connect(
+    tab.controller.document.eventsInserted.connect(
         lambda *_a: marks.setdefault("logged", time.perf_counter()))
 
     def first_after(key, t):
@@ -313,7 +313,7 @@ def run_game(win, bench, setup, events, args) -> "dict | None":
         rec_sheet.append(sheet)
         rec_adv.append(adv)
         rec_bare.append(floor)
-        rec_n.append(len(tab.document.events))
+        rec_n.append(len(tab.controller.document.events))
         if args.verbose:
             print(f"  {bench.game} event {i + 1:2d}: logged "
                   f"{(marks.get('logged', t0) - t0) * 1000:6.1f} ms  beliefs "
@@ -322,7 +322,7 @@ def run_game(win, bench, setup, events, args) -> "dict | None":
         gap_end = time.perf_counter() + args.gap
         waiter.run(lambda: time.perf_counter() >= gap_end, args.gap + 1)
     cpu_app = time.process_time() - cpu0
-    assert len(tab.document.events) == len(lines), "some line was not logged"
+    assert len(tab.controller.document.events) == len(lines), "some line was not logged"
     assert wait_until_idle(win, 120)
     tab.controller.snapshotChanged.disconnect(on_snapshot)
     for ws, f in ((painted(sheet_widget), filters[0]), (painted(advice_widget), filters[1])):

@@ -22,10 +22,10 @@ def main() -> None:
         win.open_path(str(resource_path("examples", f"{game}.json")), ask=False)
         win.select_game(game)
         wait_idle(win)
-        events = list(tab.document.events)
+        events = list(tab.controller.document.events)
         if not events:
             continue
-        tab.reset_document(tab.document.setup, events[:-1])
+        tab.reset_document(tab.controller.document.setup, events[:-1])
         wait_idle(win)
         clicks, draws = [], []
         for _ in range(20):
@@ -36,12 +36,12 @@ def main() -> None:
             t0 = time.perf_counter()
             tab._show_view()
             draws.append(time.perf_counter() - t0)
-            tab.document.undo_stack.undo()
+            tab.controller.document.undo_stack.undo()
             wait_idle(win)
         print(f"{game:10s} log a fact: median {1000 * statistics.median(clicks):5.1f} ms, worst "
               f"{1000 * max(clicks):5.1f} ms | redraw beliefs: median {1000 * statistics.median(draws):5.1f} ms, "
               f"worst {1000 * max(draws):5.1f} ms")
-        tab.document.undo_stack.setClean()
+        tab.controller.document.undo_stack.setClean()
     win.autosave.discard()
     win.shutdown()
 

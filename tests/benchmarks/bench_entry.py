@@ -192,7 +192,7 @@ def widget_replay() -> None:
         keys += 1
         wait_idle(win, 60)
         want = mod.event_from_json(expect, setup, "$")
-        good = focused and list(tab.document.events) == [want]
+        good = focused and list(tab.controller.document.events) == [want]
         ok += good
         if good:
             verdict = "logged the intended event"
@@ -201,7 +201,7 @@ def widget_replay() -> None:
         else:   # e.g. refused: the case's event contradicts the empty log it is typed against
             verdict = "not logged: " + tab.quick_entry.message()
         print(f"  {tab_name:11s} {what:27s} {keys:3d} keys  {verdict}")
-        tab.document.undo_stack.setClean()
+        tab.controller.document.undo_stack.setClean()
     print(f"  {ok} of {len(CASES)} lines logged the intended event through the widget")
     for tab in win.game_tabs.values():
         tab.shutdown()

@@ -36,7 +36,7 @@ def _report(name: str, gui: list, wall: list, extra: str = "") -> None:
 
 def _decided_facts(game: str, tab, limit: int = 20) -> list:
     """(fact, subject) of decided cells as the tab shows them."""
-    setup = tab.document.setup
+    setup = tab.controller.document.setup
     out = []
     if game == "cluedo":
         m = tab.model.matrix()

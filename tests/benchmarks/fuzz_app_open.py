@@ -222,7 +222,7 @@ def main(argv=None) -> int:
         path.write_bytes(data)
         shown.clear()
         raised.clear()
-        before = {g: (t.document.setup, len(t.document.events)) for g, t in win.game_tabs.items()}
+        before = {g: (t.controller.document.setup, len(t.controller.document.events)) for g, t in win.game_tabs.items()}
         t0 = time.perf_counter()
         ok = win.open_path(str(path), ask=False)
         idle = wait_until_idle(win, 60)
@@ -236,7 +236,7 @@ def main(argv=None) -> int:
             problems += [f"on screen: {b}" for b in _bad_numbers_on_screen(win)]
             saved = work / f"{i:04d}-saved.json"
             try:
-                win.game_tabs[game].document.save(str(saved))
+                win.game_tabs[game].controller.document.save(str(saved))
                 open_session_file(str(saved))
             except Exception as exc:
                 problems.append(f"save/reopen: {type(exc).__name__}: {str(exc)[:200]}")
@@ -245,7 +245,7 @@ def main(argv=None) -> int:
                 problems.append(f"{len(shown)} messages shown")
             elif len(shown[0]) >= 1000 or "Traceback" in shown[0]:
                 problems.append(f"message of {len(shown[0])} characters: {shown[0][:120]!r}")
-            after = {g: (t.document.setup, len(t.document.events))
+            after = {g: (t.controller.document.setup, len(t.controller.document.events))
                      for g, t in win.game_tabs.items()}
             if after != before:
                 problems.append("an open game changed")
@@ -263,7 +263,7 @@ def main(argv=None) -> int:
     for name, what, problems in violations:
         print(f"VIOLATION {name} ({what}): {'; '.join(problems)[:400]}")
     for tab in win.game_tabs.values():
-        tab.document.undo_stack.setClean()
+        tab.controller.document.undo_stack.setClean()
         tab.shutdown()
     return min(len(violations), 100)
 

@@ -36,7 +36,7 @@ def main() -> None:
 
     threading.setprofile_all_threads(profile)
     post = tab.controller.timeline.latest
-    card = next(c for c in tab.document.setup.cards if 0 < post.probability(c, "Bob") < 1)
+    card = next(c for c in tab.controller.document.setup.cards if 0 < post.probability(c, "Bob") < 1)
     tab.log_json({"type": "shown", "player": "Bob", "card": card})    # a fact that fits
     wait_idle(win)
     threading.setprofile_all_threads(None)
@@ -45,7 +45,7 @@ def main() -> None:
         print(f"{where}: {len(files)} files: {', '.join(files)}")
     both = seen["gui"] | seen["pool"]
     print(f"all: {len(both)} files")
-    tab.document.undo_stack.setClean()
+    tab.controller.document.undo_stack.setClean()
     win.autosave.discard()
     win.shutdown()
     del app

@@ -94,7 +94,7 @@ def window(qtbot, monkeypatch, request):
     win.current_tab()
     yield win
     for tab in win.game_tabs.values():
-        tab.document.undo_stack.setClean()
+        tab.controller.document.undo_stack.setClean()
     win.autosave.discard()
     for tab in win.game_tabs.values():
         tab.shutdown()

@@ -48,7 +48,7 @@ def main() -> int:
     if not win.open_path(session, ask=False):
         print("refused", flush=True)        # another instance has the file open
         return 3
-    doc = win.tab_for(game).document
+    doc = win.tab_for(game).controller.document
     print("ready", os.getpid(), win.autosave.recovery_path(), flush=True)
 
     def idle() -> None:

@@ -46,11 +46,11 @@ def test_title_shows_file_and_modified_mark(window, tmp_path):
     window.select_game("cluedo")
     from engines import cluedo
 
-    ev = cluedo.event_from_json({"type": "lacks", "player": tab.document.setup.players[1],
-                                 "card": tab.document.setup.cards[0]}, tab.document.setup, "$")
+    ev = cluedo.event_from_json({"type": "lacks", "player": tab.controller.document.setup.players[1],
+                                 "card": tab.controller.document.setup.cards[0]}, tab.controller.document.setup, "$")
     tab.log_event(ev)
     assert window.isWindowModified()
-    tab.document.save(str(tmp_path / "t.json"))
+    tab.controller.document.save(str(tmp_path / "t.json"))
     assert not window.isWindowModified()
     assert window.windowTitle().startswith("t.json")
 
@@ -125,5 +125,5 @@ def test_file_open_example_opens_each_games_example_untitled(window):
     assert wait_idle(window, 60)
     tab = window.current_tab()
     example = read_session_file(str(registered_games()["spyfall"].example_session_path()))
-    assert tab.GAME == "spyfall" and tab.document.path is None
-    assert list(tab.document.events) == list(example.events) and len(example.events) > 0
+    assert tab.GAME == "spyfall" and tab.controller.document.path is None
+    assert list(tab.controller.document.events) == list(example.events) and len(example.events) > 0

@@ -33,7 +33,7 @@ def test_a_typed_suggestion_moves_the_suggester_on(window, qtbot):
     qe.completer.popup().hide()
     qtbot.keyClick(qe.line, Qt.Key_Return)
     _wait(window)
-    assert len(tab.document.events) == 2 and tab.document.events[-1].suggester == "Ann"
+    assert len(tab.controller.document.events) == 2 and tab.controller.document.events[-1].suggester == "Ann"
     assert tab.form.suggester.currentText() == "Bob"      # the player after Ann
     # and after a suggestion logged from the form
     for card in ("Colonel Mustard", "Dagger", "Lounge"):
@@ -41,7 +41,7 @@ def test_a_typed_suggestion_moves_the_suggester_on(window, qtbot):
     tab.form.refuter.setCurrentText("Cy")
     tab.form.submit()
     _wait(window)
-    assert tab.document.events[-1].suggester == "Bob"
+    assert tab.controller.document.events[-1].suggester == "Bob"
     assert tab.form.suggester.currentText() == "Cy"
 
 
@@ -78,7 +78,7 @@ def test_when_i_refute_i_can_record_the_card_i_showed(window):
     form.set_shown("Hall")                                  # one click
     form.submit()
     _wait(window)
-    ev = tab.document.events[-1]
+    ev = tab.controller.document.events[-1]
     assert ev.refuter == "Me" and ev.shown == "Hall"
     text = tab.history.entry_text(tab.history.entry_count() - 1)
     assert "I showed Ann Hall" in text

@@ -19,7 +19,7 @@ def test_a_change_is_written_at_the_next_pass_of_the_event_loop(qtbot, tmp_path,
     try:
         assert w.open_path(_copy_example(tmp_path, "cluedo"), ask=False)
         qtbot.waitUntil(lambda: not w.autosave.pending(), timeout=5000)
-        doc = w.tab_for("cluedo").document
+        doc = w.tab_for("cluedo").controller.document
         path = w.autosave.recovery_path()
         n = len(doc.events)
         doc.log_event(doc.events[-1])

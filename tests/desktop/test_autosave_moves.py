@@ -43,7 +43,7 @@ def test_autosave_moves_when_its_folder_stops_taking_writes(qtbot, tmp_path, fol
     w = _new_window(qtbot)
     try:
         assert w.open_path(_copy_example(tmp_path, "cluedo"), ask=False)
-        doc = w.tab_for("cluedo").document
+        doc = w.tab_for("cluedo").controller.document
         doc.log_event(doc.events[-1])
         wait_written(qtbot, w)
         first = w.autosave.recovery_path()
@@ -84,7 +84,7 @@ def test_no_move_when_the_spare_folder_fails_too(qtbot, tmp_path, folders, monke
     w = _new_window(qtbot)
     try:
         assert w.open_path(_copy_example(tmp_path, "cluedo"), ask=False)
-        doc = w.tab_for("cluedo").document
+        doc = w.tab_for("cluedo").controller.document
         doc.log_event(doc.events[-1])
         wait_written(qtbot, w)
         first = w.autosave.recovery_path()

@@ -42,7 +42,7 @@ def test_click_a_room_logs_my_position_and_the_advice_arrives(window, qtbot):
     pt = QPointF(ox + 20.5 * cell, oy + 22.5 * cell).toPoint()
     QTest.mouseClick(view, Qt.MouseButton.LeftButton, pos=pt)
     _wait(window)
-    ev = tab.document.events[-1]
+    ev = tab.controller.document.events[-1]
     assert type(ev).__name__ == "PositionEvent"
     assert ev.player == "Me" and ev.at == "Study"
     qtbot.waitUntil(lambda: "the most useful first" in panel.status.text(), timeout=60000)
@@ -75,7 +75,7 @@ def test_a_logged_roll_shows_in_the_roll_box(window, qtbot):
         tab.quick_entry.line.setText(line)
         tab.quick_entry.submit()
         _wait(window)
-    assert [type(e).__name__ for e in tab.document.events] == ["PositionEvent", "RollEvent"]
+    assert [type(e).__name__ for e in tab.controller.document.events] == ["PositionEvent", "RollEvent"]
     qtbot.waitUntil(lambda: "roll 5" in panel.status.text(), timeout=60000)
     assert panel.roll.value() == 0 and panel.roll.text() == "5"
     assert "roll 5 (logged)" in panel.status.text()

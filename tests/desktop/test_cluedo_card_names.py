@@ -19,7 +19,7 @@ def test_card_names_switch_relabels_the_same_log(window, qtbot, tmp_path):
         ["cluedo-uk", "cluedo-de", "cluedo-fr"]
     tab.card_names.setCurrentIndex(tab.card_names.findData("cluedo-fr"))
     tab.card_names.activated.emit(tab.card_names.currentIndex())
-    doc = tab.document
+    doc = tab.controller.document
     assert doc.setup.edition == "cluedo-fr"
     assert doc.events[0].cards == ("Mademoiselle Rose", "Poignard", "Cuisine")
     assert doc.events[1].card == "Madame Leblanc"

@@ -154,14 +154,14 @@ def test_newest_request_wins_no_stale_values(window, table):
     tab.opponents.viewReady.connect(lambda v: seen.append(v.k))
     suggestion = _events(table)[-1]
     tab.log_event(suggestion)          # Ann would know...
-    tab.document.undo_stack.undo()     # ...but the entry is taken back at once
+    tab.controller.document.undo_stack.undo()     # ...but the entry is taken back at once
     assert wait_idle(window, 60)
-    assert len(tab.document.events) == len(events)
+    assert len(tab.controller.document.events) == len(events)
     assert all(k == len(events) for k in seen)
     assert {r.name: r.p for r in tab.strip.rows()}["Ann"] == pytest.approx(0.0)
     assert tab.advice_panel.alert_text() == ""
     # and forward again: the new entry's figures, not the cached ones of the shorter log
-    tab.document.undo_stack.redo()
+    tab.controller.document.undo_stack.redo()
     assert wait_idle(window, 60)
     assert {r.name: r.p for r in tab.strip.rows()}["Ann"] == pytest.approx(1.0)
 
@@ -254,7 +254,7 @@ def test_a_hidden_tab_computes_nothing_until_shown(window, table):
     tab = window.tab_for("cluedo")
     tab.reset_document(table, _events(table))
     assert wait_idle(window, 60)
-    assert tab.opponents.cached(len(tab.document.events)) is None
+    assert tab.opponents.cached(len(tab.controller.document.events)) is None
     window.select_game("cluedo")
     assert wait_idle(window, 60)
     assert {r.name: r.p for r in tab.strip.rows()}["Ann"] == pytest.approx(1.0)

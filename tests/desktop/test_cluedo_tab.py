@@ -57,14 +57,14 @@ def test_right_click_has_card_reaches_model(window, qtbot, monkeypatch):
     text = _right_click(qtbot, monkeypatch, tab, 0, 1, "Ann has")
     assert text == f"Ann has {card}"
     _wait(window)
-    assert len(tab.document.events) == 1
+    assert len(tab.controller.document.events) == 1
     m = tab.model.matrix()
     assert m[0, 1] == pytest.approx(1.0)
     assert m[0, 0] == pytest.approx(0.0) and m[0, -1] == pytest.approx(0.0)
     # the shown text marks the certain fact
     assert tab.model.data(tab.model.index(tab.model.row_of_item(0), 1)) == "✓"
     # the model equals the engine's answer, computed independently
-    direct = cluedo.infer(setup, tab.document.events)
+    direct = cluedo.infer(setup, tab.controller.document.events)
     np.testing.assert_allclose(m, direct.matrix, atol=1e-12)
 
 
@@ -75,11 +75,11 @@ def test_undo_redo_and_history_removal(window, qtbot, monkeypatch):
     _wait(window)
     _right_click(qtbot, monkeypatch, tab, 1, 2, "does not have")
     _wait(window)
-    assert len(tab.document.events) == 2
+    assert len(tab.controller.document.events) == 2
     after_two = tab.model.matrix().copy()
     window.undo_action.trigger()
     _wait(window)
-    assert len(tab.document.events) == 1
+    assert len(tab.controller.document.events) == 1
     window.undo_action.trigger()
     _wait(window)
     np.testing.assert_allclose(tab.model.matrix(), before, atol=1e-12)
@@ -90,11 +90,11 @@ def test_undo_redo_and_history_removal(window, qtbot, monkeypatch):
     # remove the first entry through the history panel (undoable)
     tab.history.removeRequested.emit(0)
     _wait(window)
-    assert [e.to_json()["type"] for e in tab.document.events] == ["lacks"]
+    assert [e.to_json()["type"] for e in tab.controller.document.events] == ["lacks"]
     assert tab.model.matrix()[0, 1] < 1
     window.undo_action.trigger()
     _wait(window)
-    assert len(tab.document.events) == 2
+    assert len(tab.controller.document.events) == 2
     np.testing.assert_allclose(tab.model.matrix(), after_two, atol=1e-12)
     # selecting a history entry shows the beliefs as they were after it
     tab.history.select_entry(0)
@@ -111,7 +111,7 @@ def test_undo_then_redo_with_the_newest_entry_selected_returns_to_now(window):
         tab.quick_entry.line.setText(line)
         tab.quick_entry.submit()
         _wait(window)
-    assert len(tab.document.events) == 2
+    assert len(tab.controller.document.events) == 2
     tab.history.select_entry(2)
     _wait(window)
     window.undo_action.trigger()
@@ -119,7 +119,7 @@ def test_undo_then_redo_with_the_newest_entry_selected_returns_to_now(window):
     assert tab.history.current_entry() == -1 and tab.snapshot.scope() == ""
     window.redo_action.trigger()
     _wait(window)
-    assert len(tab.document.events) == 2
+    assert len(tab.controller.document.events) == 2
     assert tab.controller.view_index == -1 and tab.snapshot.scope() == ""
 
 
@@ -133,7 +133,7 @@ def test_the_moment_shown_has_one_owner_and_follows_its_entry(window, qtbot):
         tab.quick_entry.line.setText(line)
         tab.quick_entry.submit()
         _wait(window)
-    assert len(tab.document.events) == 3
+    assert len(tab.controller.document.events) == 3
     reported = []
     tab.history.entrySelected.connect(reported.append)
     tab.history.select_entry(3)                  # "Ann has dagger": the log after 3 entries
@@ -157,7 +157,7 @@ def test_the_moment_shown_has_one_owner_and_follows_its_entry(window, qtbot):
     tab.quick_entry.line.setText("Bob has hall")  # a new entry: now
     tab.quick_entry.submit()
     _wait(window)
-    assert len(tab.document.events) == 4 and tab.controller.view_index == -1
+    assert len(tab.controller.document.events) == 4 and tab.controller.view_index == -1
     assert tab.history.current_entry() == -1
     assert reported == [3, 1]                    # only the two selections made by hand
 
@@ -175,22 +175,22 @@ def test_my_suggestion_refuted_asks_for_the_card_i_was_shown(window):
     assert form.shown.currentIndex() == 0 and form.shown.isEnabled()
     form.submit()
     _wait(window)
-    assert tab.document.events == []
+    assert tab.controller.document.events == []
     assert "Which card did <b>Ann</b> show you?" in form.advice.text()
     form.set_shown("Rope")
     form.submit()
     _wait(window)
-    assert [(e.suggester, e.refuter, e.shown) for e in tab.document.events] == [("Me", "Ann", "Rope")]
+    assert [(e.suggester, e.refuter, e.shown) for e in tab.controller.document.events] == [("Me", "Ann", "Rope")]
     form.set_suggester("Me")
     for card in ("Professor Plum", "Rope", "Hall"):
         form.set_card(card)
     form.refuter.setCurrentText("Ann")
     form.submit()
     _wait(window)
-    assert len(tab.document.events) == 1
+    assert len(tab.controller.document.events) == 1
     form.submit()                                   # again, unchanged: logged without the card
     _wait(window)
-    assert [(e.refuter, e.shown) for e in tab.document.events][1:] == [("Ann", None)]
+    assert [(e.refuter, e.shown) for e in tab.controller.document.events][1:] == [("Ann", None)]
 
 
 def test_the_form_does_not_tick_as_passed_a_player_known_to_hold_a_named_card(window):
@@ -215,16 +215,16 @@ def test_save_then_open_reproduces_document(window, qtbot, monkeypatch, tmp_path
     tab = _tab(window)
     assert window.open_path(str(resource_path("examples", "cluedo.json")), ask=False)
     _wait(window)
-    original = tab.document.data().to_json()
+    original = tab.controller.document.data().to_json()
     matrix = tab.model.matrix().copy()
     path = tmp_path / "game.json"
-    tab.document.save(str(path))
-    assert not tab.document.is_modified()
+    tab.controller.document.save(str(path))
+    assert not tab.controller.document.is_modified()
     tab.reset_document(cluedo.default_setup(), [])
     _wait(window)
     assert window.open_path(str(path), ask=False)
     _wait(window)
-    assert tab.document.data().to_json() == original
+    assert tab.controller.document.data().to_json() == original
     np.testing.assert_allclose(tab.model.matrix(), matrix, atol=1e-12)
     assert "game.json" in window.windowTitle()
     # CSV export: one row per event plus the setup, with beliefs
@@ -233,7 +233,7 @@ def test_save_then_open_reproduces_document(window, qtbot, monkeypatch, tmp_path
         window.write_csv(tab, str(csv_path))
     assert blocker.args == [str(csv_path), ""]
     lines = csv_path.read_text(encoding="utf-8").splitlines()
-    assert len(lines) == len(tab.document.events) + 2
+    assert len(lines) == len(tab.controller.document.events) + 2
     assert "envelope_entropy_bits" in lines[0]
 
 
@@ -241,7 +241,7 @@ def test_corrupted_file_shows_message_and_changes_nothing(window, qtbot, monkeyp
     tab, setup = _setup_game(window)
     _right_click(qtbot, monkeypatch, tab, 0, 1, "Ann has")
     _wait(window)
-    before = tab.document.data().to_json()
+    before = tab.controller.document.data().to_json()
     messages = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: messages.append(a[2]) or QMessageBox.Ok)
     bad = tmp_path / "bad.json"
@@ -254,7 +254,7 @@ def test_corrupted_file_shows_message_and_changes_nothing(window, qtbot, monkeyp
     wrong.write_text(json.dumps(obj), encoding="utf-8")
     assert not window.open_path(str(wrong))
     assert "$.events[0]" in messages[-1]
-    assert tab.document.data().to_json() == before
+    assert tab.controller.document.data().to_json() == before
 
 
 def test_contradiction_is_reported_and_undo_recovers(window, qtbot, monkeypatch):
@@ -292,7 +292,7 @@ def test_suggestion_form_prefills_passers_and_logs(window, qtbot):
     form.shown.setCurrentText(form.cards()[1])
     qtbot.mouseClick(form.log_button, Qt.LeftButton)
     _wait(window)
-    ev = tab.document.events[-1].to_json()
+    ev = tab.controller.document.events[-1].to_json()
     assert ev["type"] == "suggestion" and ev["refuter"] == "Bob" and ev["passed"] == ["Ann"]
     assert ev["shown"] == form.cards()[1]
     col_bob = list(setup.players).index("Bob")
@@ -373,12 +373,12 @@ def test_autosave_writes_recovery_and_restores(window, qtbot, monkeypatch):
     qtbot.addWidget(second)
     try:
         assert second.offer_recovery(ask=False)
-        restored = second.tab_for("cluedo").document
+        restored = second.tab_for("cluedo").controller.document
         assert len(restored.events) == 1 and restored.is_modified()
-        assert restored.data().to_json()["events"] == tab.document.data().to_json()["events"]
+        assert restored.data().to_json()["events"] == tab.controller.document.data().to_json()["events"]
     finally:
         for t in second.game_tabs.values():
-            t.document.undo_stack.setClean()
+            t.controller.document.undo_stack.setClean()
             t.shutdown()
 
 

@@ -33,7 +33,7 @@ def _shown_probabilities(tab):
 
 
 def _check_against_engine(tab):
-    doc = tab.document
+    doc = tab.controller.document
     post = egghead.infer(doc.setup, doc.events)
     assert tab.listed_valids() == list(post.my_valids)
     from desktop.widgets.worksheet import format_probability
@@ -58,11 +58,11 @@ def _log_answer(qtbot, tab, search, qid, answer):
 
 def test_seed_example_through_the_forms_and_undo(window, qtbot):
     tab = _tab(window)
-    assert tab.listed_valids() == list(egghead.infer(tab.document.setup, []).my_valids)
+    assert tab.listed_valids() == list(egghead.infer(tab.controller.document.setup, []).my_valids)
     assert len(tab.listed_valids()) == 56
     _log_answer(qtbot, tab, "missing", "missing", 0)
     _wait(window)
-    assert tab.document.events == [egghead.Answer(question="missing", answer=0, moderator=None)]
+    assert tab.controller.document.events == [egghead.Answer(question="missing", answer=0, moderator=None)]
     after_answer = _check_against_engine(tab)
     assert len(after_answer.my_valids) == 6
     # the reactions round: B solved, A and C did not
@@ -71,14 +71,14 @@ def test_seed_example_through_the_forms_and_undo(window, qtbot):
     qtbot.mouseClick(tab.reactions_form.toggles["B"], Qt.LeftButton)
     qtbot.mouseClick(tab.reactions_form.button, Qt.LeftButton)
     _wait(window)
-    assert tab.document.events[-1] == egghead.Reactions(solved=("B",))
+    assert tab.controller.document.events[-1] == egghead.Reactions(solved=("B",))
     post = _check_against_engine(tab)
     assert tab.listed_valids() == SEED_VALIDS
     assert "Not yet" in tab.solve_label.text()
     assert "B</b> can solve" in tab.others_label.text()
     # the next round is pre-filled with this one; no further round can change anything
     assert tab.reactions_form.solved() == ["B"]
-    assert not egghead.reactions_can_change(tab.document.setup, tab.document.events)
+    assert not egghead.reactions_can_change(tab.controller.document.setup, tab.controller.document.events)
     assert "can change nothing" in tab.reactions_form.note.text()
     # stacks only the reactions ruled out are listed greyed
     assert tab.valids.row_count() == 6
@@ -104,13 +104,13 @@ def test_behavioural_analysis_toggle_is_undoable(window, qtbot):
     assert tab.listed_valids() == SEED_VALIDS
     qtbot.mouseClick(tab.ba_box, Qt.LeftButton)
     _wait(window)
-    assert tab.document.setup.behavioural_analysis is False
-    assert len(tab.document.events) == 2  # the log is kept
+    assert tab.controller.document.setup.behavioural_analysis is False
+    assert len(tab.controller.document.events) == 2  # the log is kept
     post = _check_against_engine(tab)
     assert len(post.my_valids) == 6 and tab.valids.row_count() == 6
     window.undo_action.trigger()
     _wait(window)
-    assert tab.document.setup.behavioural_analysis is True
+    assert tab.controller.document.setup.behavioural_analysis is True
     assert tab.ba_box.isChecked()
     assert tab.listed_valids() == SEED_VALIDS
 
@@ -121,11 +121,11 @@ def test_stack_edit_at_setup_then_locked(window, qtbot, monkeypatch):
     assert spins[0].isVisible()
     spins[0].setValue(2)  # C: 3 3 3 -> 2 3 3
     _wait(window)
-    assert tab.document.setup.visible_dict()["C"] == (2, 3, 3)
+    assert tab.controller.document.setup.visible_dict()["C"] == (2, 3, 3)
     _check_against_engine(tab)
     window.undo_action.trigger()
     _wait(window)
-    assert tab.document.setup.visible_dict()["C"] == (3, 3, 3)
+    assert tab.controller.document.setup.visible_dict()["C"] == (3, 3, 3)
     assert [s.value() for s in spins] == [3, 3, 3]
     # once something is logged the cards are shown, not edited
     _log_answer(qtbot, tab, "sum of all", "sum", 30)
@@ -146,18 +146,18 @@ def test_solve_form_updates_the_table_and_history_shows_beliefs_then(window, qtb
     form.set_cards([4, 5, 6], [1, 1, 2])
     qtbot.mouseClick(form.button, Qt.LeftButton)
     _wait(window)
-    assert tab.document.events[-1] == egghead.Solve(player="B", cards=(4, 5, 6), new_cards=(1, 1, 2))
+    assert tab.controller.document.events[-1] == egghead.Solve(player="B", cards=(4, 5, 6), new_cards=(1, 1, 2))
     assert [f.text() for f in tab.table_panel.faces["B"]] == ["1", "1", "2"]
     _check_against_engine(tab)
     # select entry 1 (after the answer): the beliefs then, from the timeline
     tab.history.select_entry(1)
     _wait(window)
-    then = egghead.infer(tab.document.setup, tab.document.events[:1])
+    then = egghead.infer(tab.controller.document.setup, tab.controller.document.events[:1])
     assert tab.listed_valids() == list(then.my_valids)
     assert "as after entry 1" in tab.solve_label.text()
     tab.history.select_live()
     _wait(window)
-    assert tab.listed_valids() == list(egghead.infer(tab.document.setup, tab.document.events).my_valids)
+    assert tab.listed_valids() == list(egghead.infer(tab.controller.setup, tab.controller.events).my_valids)
 
 
 def test_bad_input_names_the_field(window, qtbot, monkeypatch):
@@ -165,13 +165,13 @@ def test_bad_input_names_the_field(window, qtbot, monkeypatch):
     warnings = []
     monkeypatch.setattr(tab, "warn", lambda title, text: warnings.append(text))
     assert not tab.log_json({"type": "answer", "question": "sum", "answer": 2, "moderator": None})
-    assert "not a possible answer" in warnings[-1] and not tab.document.events
+    assert "not a possible answer" in warnings[-1] and not tab.controller.document.events
     # my own solve with new cards: the engine's message reaches the player
     tab.solve_form.set_player("A")
     tab.solve_form.none_new.setChecked(False)
     qtbot.mouseClick(tab.solve_form.button, Qt.LeftButton)
     assert "cannot see your own new cards" in warnings[-1]
-    assert not tab.document.events
+    assert not tab.controller.document.events
     # a search that matches nothing disables logging
     qtbot.keyClicks(tab.question_form.filter, "zzzz")
     assert tab.question_form.question.count() == 0
@@ -183,7 +183,7 @@ def test_new_game_dialog_builds_and_validates(window, qtbot):
     from desktop.games.egghead.forms import NewGameDialog
 
     tab = _tab(window)
-    dlg = NewGameDialog(tab, tab.document.setup)
+    dlg = NewGameDialog(tab, tab.controller.document.setup)
     qtbot.addWidget(dlg)
     dlg.n_players.setValue(4)
     dlg.set_row(3, "D", False, "6 6 1", analysing=False)
@@ -230,7 +230,7 @@ def test_new_game_dialog_sizes_the_game(window, qtbot):
     from desktop.games.egghead.forms import NewGameDialog
 
     tab = _tab(window)
-    dlg = NewGameDialog(tab, tab.document.setup)
+    dlg = NewGameDialog(tab, tab.controller.document.setup)
     qtbot.addWidget(dlg)
     assert "GB" not in dlg.size_note.text()
     dlg.n_players.setValue(6)
@@ -334,7 +334,7 @@ def test_rotating_moderator_prefill_and_learned_from(window, qtbot):
     assert form.set_answer(2)  # B sees my three cards and 3 3 3
     qtbot.mouseClick(form.button, Qt.LeftButton)
     _wait(window)
-    assert tab.document.events == [egghead.Answer(question="missing", answer=2, moderator="B")]
+    assert tab.controller.document.events == [egghead.Answer(question="missing", answer=2, moderator="B")]
     assert form.moderator.currentData() == "C"  # the next player round the table
     post = _check_against_engine(tab)
     removed = post.learned[0].removed

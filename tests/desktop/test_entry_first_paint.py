@@ -89,7 +89,7 @@ def test_a_typed_line_is_checked_before_enter(window, qtbot):
     checks = tab.controller.checks
     qe = tab.quick_entry
     qe.focus()
-    events = tuple(tab.document.events)
+    events = tuple(tab.controller.document.events)
     qtbot.keyClicks(qe.line, "Ann: plum rope hall; cy")
     qe.completer.popup().hide()
     event = qe.parse()
@@ -99,7 +99,7 @@ def test_a_typed_line_is_checked_before_enter(window, qtbot):
     checks.runner.submit = lambda *a, **k: submitted.append(a)
     qtbot.keyClick(qe.line, Qt.Key_Return)
     assert submitted == []
-    assert tab.document.events[-1] == event          # logged by the key press itself
+    assert tab.controller.document.events[-1] == event          # logged by the key press itself
     assert wait_idle(window, 60)
 
 
@@ -108,7 +108,7 @@ def test_a_refused_line_is_not_logged_by_its_early_check(window, qtbot):
     Enter, with the engine's reason, and nothing is logged."""
     from engines import cluedo
     tab = _cluedo_tab(window, qtbot)
-    tab.log_event(cluedo.parse(tab.document.setup, [],
+    tab.log_event(cluedo.parse(tab.controller.document.setup, [],
                                "me hand: scarlett, rope, hall, kitchen, plum"))
     assert wait_idle(window, 60)
     qe = tab.quick_entry
@@ -118,7 +118,7 @@ def test_a_refused_line_is_not_logged_by_its_early_check(window, qtbot):
     qtbot.wait(300)                     # the early check has run
     qtbot.keyClick(qe.line, Qt.Key_Return)
     assert wait_idle(window, 60)
-    assert len(tab.document.events) == 1
+    assert len(tab.controller.document.events) == 1
     assert "you hold it" in qe.message()
 
 
@@ -131,7 +131,7 @@ class _PaintLog(QObject):
     def eventFilter(self, obj, ev):  # noqa: N802 (Qt name)
         snap = self.tab.snapshot
         if ev.type() == QEvent.Paint and snap.posterior is not None \
-                and snap.n == len(self.tab.document.events):
+                and snap.n == len(self.tab.controller.document.events):
             self.ready_paints += 1
         return False
 
@@ -145,7 +145,7 @@ def test_the_worksheet_is_painted_while_the_beliefs_are_rendered(window, qtbot):
     seen = []
 
     def after_tab(snap):
-        if snap.posterior is not None and snap.n == len(tab.document.events) and snap.n:
+        if snap.posterior is not None and snap.n == len(tab.controller.document.events) and snap.n:
             seen.append(log.ready_paints)
 
     tab.controller.snapshotChanged.connect(after_tab)   # connected after the tab's own

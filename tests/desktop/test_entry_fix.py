@@ -67,9 +67,9 @@ def test_cluedo_fix_and_remove(window, qtbot):
     assert not dialog.text_shown() and editor.player.currentData() == "Ann"
     dialog.buttons.button(QDialogButtonBox.Ok).click()
     assert wait_idle(window, 60)
-    fixed = tab.document.events[-1]
+    fixed = tab.controller.document.events[-1]
     assert fixed.to_json() == {"type": "shown", "player": "Ann", "card": "Library"}
-    assert _consistent(cluedo, data.setup, tab.document.events)
+    assert _consistent(cluedo, data.setup, tab.controller.document.events)
     window.undo_action.trigger()
     assert wait_idle(window, 60)
     qtbot.waitUntil(lambda: "Probably mistyped" in tab.banner.message(), timeout=30000)
@@ -87,7 +87,7 @@ def check_removal_preview(window, qtbot, tab, module, setup, events, gone, answe
     """Remove… on entry ``gone`` of ``tab`` (whose log ``events`` is contradictory): the
     preview shows the posterior of the log without it; then ``answer``: "keep" (Keep it changes
     nothing) or "remove" (Remove removes it, undoable)."""
-    doc = tab.document
+    doc = tab.controller.document
     rev = doc.revision
     _click(tab, f"remove:{gone}")
     dialog = tab.findChild(RemovalPreviewDialog)
@@ -97,7 +97,7 @@ def check_removal_preview(window, qtbot, tab, module, setup, events, gone, answe
     without = [e for j, e in enumerate(events) if j != gone]
     snap = dialog.snapshot()
     assert snap.n == len(without) and snap.live
-    assert dialog.preview.document.events == without
+    assert dialog.preview.controller.document.events == without
     # the preview renders what its controller published: the engine's posterior
     _summary_close(module, setup, snap.posterior,
                    module.infer(setup, without, **tab.controller.options()))
@@ -105,7 +105,7 @@ def check_removal_preview(window, qtbot, tab, module, setup, events, gone, answe
     assert dialog.buttons.button(QDialogButtonBox.Ok).isEnabled()
     # the preview is read-only: a key typed into it logs nothing
     qtbot.keyClick(dialog.preview, Qt.Key_Delete)
-    assert dialog.preview.document.events == without
+    assert dialog.preview.controller.document.events == without
     if answer == "keep":
         dialog.buttons.button(QDialogButtonBox.Cancel).click()
         assert wait_idle(window, 60)
@@ -123,7 +123,7 @@ def egghead_fix_and_remove(window, qtbot, tab, data, events):
     """Fix… and Remove… on the Egghead example whose first answer was mistyped as 1 (``tab``
     shows ``events``, the banner is up): run by
     tests/desktop/test_diagnosis_banner.py, which opens that log already."""
-    doc = tab.document
+    doc = tab.controller.document
     rev, count = doc.revision, doc.undo_stack.count()
     # Cancel: nothing changes
     _click(tab, "fix:0:")

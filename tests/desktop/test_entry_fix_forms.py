@@ -198,7 +198,7 @@ def test_fix_in_the_window_guesswho_and_inkognito(window, qtbot):
         events = list(data.events) + [last]
         n = len(events) - 1
         tab = _contradiction(window, qtbot, module.GAME, data.setup, events)
-        doc = tab.document
+        doc = tab.controller.document
         rev, count = doc.revision, doc.undo_stack.count()
         dialog = _click_fix(tab, n)
         assert dialog is not None and dialog.isVisible() and filled(dialog.editor)

@@ -130,7 +130,7 @@ def test_a_failed_job_is_logged_and_its_traceback_is_behind_details(window, qtbo
     monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: QMessageBox.Ok)
     caplog.set_level(logging.ERROR, logger="desktop.tabs.jobs")
     with qtbot.waitSignal(tab.inferenceDone, timeout=30_000):
-        tab.reset_document(tab.document.setup)       # a new timeline: nothing cached
+        tab.reset_document(tab.controller.document.setup)       # a new timeline: nothing cached
     assert "Internal error" in tab.banner.text() and tab.banner.button.text() == "Details…"
     record = next(r for r in caplog.records if "summary went missing" in r.getMessage())
     assert "Traceback" in record.getMessage() and "guesswho-inference" in record.getMessage()
@@ -140,5 +140,5 @@ def test_a_failed_job_is_logged_and_its_traceback_is_behind_details(window, qtbo
     assert "in broken" in dialog.detailedText()
     dialog.close()
     monkeypatch.undo()
-    tab.reset_document(tab.document.setup)
+    tab.reset_document(tab.controller.document.setup)
     assert wait_idle(window, 60)

@@ -52,7 +52,7 @@ def _click_card(qtbot, tab, name):
 
 def test_click_question_then_no_knocks_down_the_right_cards(window, qtbot):
     tab = _tab(window)
-    board = tab.document.setup.board
+    board = tab.controller.document.setup.board
     q = _click_question(qtbot, tab, "Glasses?")
     assert q == {"attribute": "glasses", "value": True}
     assert tab.current_question() == q and tab.no_button.isEnabled()
@@ -61,14 +61,14 @@ def test_click_question_then_no_knocks_down_the_right_cards(window, qtbot):
         {c.name for c in board.characters if c.value("glasses")}
     qtbot.mouseClick(tab.no_button, Qt.LeftButton)
     _wait(window)
-    ev = tab.document.events[-1]
+    ev = tab.controller.document.events[-1]
     assert ev.to_json() == {"type": "answer", "question": q, "answer": False}
     for c in board.characters:
         assert tab.board_view.card(c.name).down == c.value("glasses"), c.name
     assert sum(not c.down for c in tab.board_view.cards.values()) == \
         sum(not c.value("glasses") for c in board.characters)
     # and the question list is the engine's ranking after that answer
-    direct = guesswho.infer(tab.document.setup, tab.document.events)
+    direct = guesswho.infer(tab.controller.document.setup, tab.controller.document.events)
     shown = [tab.questions.data(tab.questions.index(r, COL_QUESTION), QuestionRole)
              for r in range(tab.questions.rowCount())]
     assert shown == [rq.question for rq in direct.questions]
@@ -83,7 +83,7 @@ def test_click_question_then_no_knocks_down_the_right_cards(window, qtbot):
 
 def test_yes_keeps_only_the_yes_side(window, qtbot):
     tab = _tab(window)
-    board = tab.document.setup.board
+    board = tab.controller.document.setup.board
     _click_question(qtbot, tab, "Ginger hair?")
     qtbot.mouseClick(tab.yes_button, Qt.LeftButton)
     _wait(window)
@@ -97,12 +97,12 @@ def test_click_card_eliminates_and_undo_stands_it_up(window, qtbot):
     tab = _tab(window)
     _click_card(qtbot, tab, "Alex")
     _wait(window)
-    assert [e.to_json() for e in tab.document.events] == [{"type": "eliminate", "name": "Alex"}]
+    assert [e.to_json() for e in tab.controller.document.events] == [{"type": "eliminate", "name": "Alex"}]
     assert tab.board_view.card("Alex").down and tab.board_view.card("Alex").by_me
     assert tab.controller.timeline.latest.n_candidates == 23
     window.undo_action.trigger()
     _wait(window)
-    assert tab.document.events == [] and not tab.board_view.card("Alex").down
+    assert tab.controller.document.events == [] and not tab.board_view.card("Alex").down
     window.redo_action.trigger()
     _wait(window)
     assert tab.board_view.card("Alex").down
@@ -111,11 +111,11 @@ def test_click_card_eliminates_and_undo_stands_it_up(window, qtbot):
     _wait(window)
     _click_card(qtbot, tab, "Alex")
     _wait(window)
-    assert [e.to_json() for e in tab.document.events] == [{"type": "eliminate", "name": "Bill"}]
+    assert [e.to_json() for e in tab.controller.document.events] == [{"type": "eliminate", "name": "Bill"}]
     assert not tab.board_view.card("Alex").down and tab.board_view.card("Bill").down
     window.undo_action.trigger()
     _wait(window)
-    assert [e.to_json()["name"] for e in tab.document.events] == ["Alex", "Bill"]
+    assert [e.to_json()["name"] for e in tab.controller.document.events] == ["Alex", "Bill"]
     assert tab.board_view.card("Alex").down
 
 
@@ -124,11 +124,11 @@ def test_card_ruled_out_by_an_answer_is_not_logged(window, qtbot):
     _click_question(qtbot, tab, {"attribute": "glasses", "value": True})
     qtbot.mouseClick(tab.yes_button, Qt.LeftButton)
     _wait(window)
-    board = tab.document.setup.board
+    board = tab.controller.document.setup.board
     out = next(c.name for c in board.characters if not c.value("glasses"))
-    n = len(tab.document.events)
+    n = len(tab.controller.document.events)
     _click_card(qtbot, tab, out)
-    assert len(tab.document.events) == n
+    assert len(tab.controller.document.events) == n
     assert tab.banner.isVisible() and "ruled out by an answer" in tab.banner.text()
 
 
@@ -137,16 +137,16 @@ def test_opponent_spin_logs_events_and_shows_the_race(window, qtbot):
     assert "set the opponent" in tab.win_label.text()
     tab.opponent.setValue(24)
     _wait(window)
-    assert [e.to_json() for e in tab.document.events] == [{"type": "opponent", "remaining": 24}]
-    post = guesswho.infer(tab.document.setup, tab.document.events)
+    assert [e.to_json() for e in tab.controller.document.events] == [{"type": "opponent", "remaining": 24}]
+    post = guesswho.infer(tab.controller.document.setup, tab.controller.document.events)
     assert post.win_probability == pytest.approx(5 / 9)  # Nica: 24 vs 24, official rules
     assert format_probability(post.win_probability) in tab.win_label.text()
     assert tab.win_plot.series()["my win probability"][-1] == pytest.approx(5 / 9)
     # a second change straight after is the same entry (one fact: their count now)
     tab.opponent.setValue(12)
     _wait(window)
-    assert [e.to_json() for e in tab.document.events] == [{"type": "opponent", "remaining": 12}]
-    post = guesswho.infer(tab.document.setup, tab.document.events)
+    assert [e.to_json() for e in tab.controller.document.events] == [{"type": "opponent", "remaining": 12}]
+    post = guesswho.infer(tab.controller.document.setup, tab.controller.document.events)
     assert format_probability(post.win_probability) in tab.win_label.text()
     assert f"{post.advised_split[0]} / {post.advised_split[1]}" in tab.advice_label.text()
     # the advised question can be selected and answered
@@ -159,11 +159,11 @@ def test_compound_and_error_rate_change_the_setup_undoably(window, qtbot):
     n_single = tab.questions.rowCount()
     tab.compound.setChecked(True)
     _wait(window)
-    assert tab.document.setup.compound_questions
-    assert tab.questions.rowCount() == len(guesswho.infer(tab.document.setup, []).questions) > n_single
+    assert tab.controller.document.setup.compound_questions
+    assert tab.questions.rowCount() == len(guesswho.infer(tab.controller.document.setup, []).questions) > n_single
     window.undo_action.trigger()
     _wait(window)
-    assert not tab.document.setup.compound_questions and not tab.compound.isChecked()
+    assert not tab.controller.document.setup.compound_questions and not tab.compound.isChecked()
     assert tab.questions.rowCount() == n_single
     # ε: answers weigh the cards; badges show the engine's posterior
     _click_question(qtbot, tab, "Glasses?")
@@ -171,15 +171,15 @@ def test_compound_and_error_rate_change_the_setup_undoably(window, qtbot):
     _wait(window)
     tab.error_rate.setValue(0.1)
     _wait(window)
-    assert tab.document.setup.error_rate == pytest.approx(0.1)
-    direct = guesswho.infer(tab.document.setup, tab.document.events)
+    assert tab.controller.document.setup.error_rate == pytest.approx(0.1)
+    direct = guesswho.infer(tab.controller.document.setup, tab.controller.document.events)
     for name, p in zip(direct.names, direct.probabilities):
         card = tab.board_view.card(name)
         assert not card.down and card.badge
         assert card.probability == pytest.approx(p)
     window.undo_action.trigger()
     _wait(window)
-    assert tab.document.setup.error_rate == 0 and tab.error_rate.value() == 0
+    assert tab.controller.document.setup.error_rate == 0 and tab.error_rate.value() == 0
     assert any(c.down for c in tab.board_view.cards.values())
 
 
@@ -188,21 +188,21 @@ def test_history_selection_shows_the_board_then(window, qtbot):
               for e in json.loads(resource_path("examples", "guesswho.json").read_text())["events"]]
     tab = _tab(window, guesswho.setup_for_board("classic", opponent_remaining=24), events)
     live = {n for n, c in tab.board_view.cards.items() if not c.down}
-    assert live == set(guesswho.infer(tab.document.setup, events).candidates)
+    assert live == set(guesswho.infer(tab.controller.document.setup, events).candidates)
     tab.history.select_entry(1)  # after the first answer
-    first = guesswho.infer(tab.document.setup, events[:1])
+    first = guesswho.infer(tab.controller.document.setup, events[:1])
     assert {n for n, c in tab.board_view.cards.items() if not c.down} == set(first.candidates)
     assert "as after entry 1" in tab.summary.text()
     tab.history.select_live()
     assert {n for n, c in tab.board_view.cards.items() if not c.down} == live
     series = tab.plot.series()
-    assert series["cards standing"] == [float(guesswho.infer(tab.document.setup, events[:k]).n_candidates)
+    assert series["cards standing"] == [float(guesswho.infer(tab.controller.document.setup, events[:k]).n_candidates)
                                         for k in range(len(events) + 1)]
 
 
 def test_new_game_dialog_builds_setups_and_names_bad_files(window, qtbot, tmp_path):
     tab = _tab(window)
-    dlg = NewGameDialog(tab, tab.document.setup)
+    dlg = NewGameDialog(tab, tab.controller.document.setup)
     qtbot.addWidget(dlg)
     dlg.board.setCurrentIndex(dlg.board.findData("demo"))
     dlg.rules.setCurrentIndex(dlg.rules.findData("instant"))
@@ -234,7 +234,7 @@ def test_simulation_runs_in_background_with_engine_numbers(window, qtbot):
     assert not tab.sim_panel.run_button.isEnabled()
     _wait(window)
     assert tab.sim_panel.run_button.isEnabled()
-    direct = guesswho.simulate(guesswho.SimConfig(tab.document.setup.board, ["greedy", "random"], 60, seed=3))
+    direct = guesswho.simulate(guesswho.SimConfig(tab.controller.setup.board, ["greedy", "random"], 60, seed=3))
     m = direct.matches[0]
     assert tab.sim_panel.table.row_count() == 1
     assert tab.sim_panel.table.text(0, 0) == "greedy\nvs random"
@@ -249,15 +249,15 @@ def test_save_then_open_round_trip(window, qtbot, tmp_path):
     tab = _tab(window)
     assert window.open_path(str(resource_path("examples", "guesswho.json")), ask=False)
     _wait(window)
-    original = tab.document.data().to_json()
+    original = tab.controller.document.data().to_json()
     standing = {n for n, c in tab.board_view.cards.items() if not c.down}
     path = tmp_path / "gw.json"
-    tab.document.save(str(path))
+    tab.controller.document.save(str(path))
     tab.reset_document(guesswho.default_setup(), [])
     _wait(window)
     assert window.open_path(str(path), ask=False)
     _wait(window)
-    assert tab.document.data().to_json() == original
+    assert tab.controller.document.data().to_json() == original
     assert {n for n, c in tab.board_view.cards.items() if not c.down} == standing
     assert np.isclose(sum(c.probability for c in tab.board_view.cards.values()), 1.0)
 
@@ -287,7 +287,7 @@ def test_impossible_answer_is_reported_and_rules_switch_changes_the_race(window,
                     timeout=5000)
     qtbot.mouseClick(tab.no_button, Qt.LeftButton)  # contradicts the first answer: refused
     _wait(window)
-    assert len(tab.document.events) == 1 and warned and "contradicts the log" in warned[0]
+    assert len(tab.controller.document.events) == 1 and warned and "contradicts the log" in warned[0]
     # logged on purpose (a correction): the banner reports it, Undo recovers
     tab.log_json({"type": "answer", "question": {"attribute": "glasses", "value": True},
                   "answer": False})
@@ -299,12 +299,12 @@ def test_impossible_answer_is_reported_and_rules_switch_changes_the_race(window,
     assert not tab.banner.isVisible()
     tab.rules.setCurrentIndex(tab.rules.findData("instant"))
     _wait(window)
-    assert tab.document.setup.rules == "instant"
-    post = guesswho.infer(tab.document.setup, tab.document.events)
+    assert tab.controller.document.setup.rules == "instant"
+    post = guesswho.infer(tab.controller.document.setup, tab.controller.document.events)
     assert format_probability(post.win_probability_instant) in tab.win_label.text()
     window.undo_action.trigger()
     _wait(window)
-    assert tab.document.setup.rules == "official" and tab.rules.currentData() == "official"
+    assert tab.controller.document.setup.rules == "official" and tab.rules.currentData() == "official"
 
 
 def test_board_with_pictures_draws_them(window, qtbot, tmp_path):

@@ -36,7 +36,7 @@ def test_file_open_in_another_window_is_brought_to_the_front(qtbot, tmp_path, bo
         assert wait_idle(a, 60) and wait_idle(b, 60)
         brought = []
         a.handoff.handedOff.connect(brought.append)
-        b_doc = b.tab_for("spyfall").document
+        b_doc = b.tab_for("spyfall").controller.document
         before = (b_doc.path, list(b_doc.events))
 
         assert not b.open_path(path, ask=False)
@@ -102,7 +102,7 @@ def test_no_answer_falls_back_to_refusal(qtbot, tmp_path, boxes, monkeypatch):
         mute.close()
         assert [k for k, _t, _x in boxes] == ["warning"]
         assert f"process {os.getpid()}" in boxes[0][2] and "already open" in boxes[0][2]
-        assert b.tab_for("guesswho").document.path != path
+        assert b.tab_for("guesswho").controller.document.path != path
         assert waited < 5
     finally:
         close_instance(b)

@@ -31,10 +31,10 @@ def test_hostile_file_gives_a_short_message_and_changes_nothing(window, tmp_path
         text = json.dumps(d)
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
-    before = {g: (t.document.setup, list(t.document.events)) for g, t in window.build_all_tabs().items()}
+    before = {g: (t.controller.setup, list(t.controller.events)) for g, t in window.build_all_tabs().items()}
     assert not window.open_path(str(path))
     assert len(shown) == 1 and len(shown[0]) < 1000 and "Traceback" not in shown[0]
-    after = {g: (t.document.setup, list(t.document.events)) for g, t in window.game_tabs.items()}
+    after = {g: (t.controller.document.setup, list(t.controller.document.events)) for g, t in window.game_tabs.items()}
     assert after == before
 
 

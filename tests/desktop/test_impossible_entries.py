@@ -74,13 +74,13 @@ def test_cluedo_log_anyway_ends_in_the_banner_with_undo(window, monkeypatch):
     alice = list(setup.players).index("Alice")
     _menu_texts(monkeypatch, tab, item, alice, choose="    Log “Alice has Miss Scarlett” anyway")
     _wait(window)
-    assert len(tab.document.events) == 2
+    assert len(tab.controller.document.events) == 2
     assert tab.banner.isVisible()
     assert "Impossible log" in tab.banner.label.text()
     assert tab.banner.button.text() == "Undo"
     tab.banner.button.click()
     _wait(window)
-    assert len(tab.document.events) == 1
+    assert len(tab.controller.document.events) == 1
 
 
 def _answers(form):
@@ -106,7 +106,7 @@ def test_egghead_answer_list_is_the_possible_answers(window, qtbot):
     assert form.answer.currentData() == 30
     assert "Forced" in form.hint.text()
     # every other question: exactly the engine's list given the log
-    events = list(tab.document.events)
+    events = list(tab.controller.document.events)
     for qid in ("count-6", "highest-stack"):
         if form.set_question(qid):
             qtbot.waitUntil(lambda: _answers(form) == egghead.possible_answers(setup, events, qid),
@@ -130,7 +130,7 @@ def test_cluedo_form_refuses_a_contradicting_suggestion(window, qtbot, monkeypat
     form.refuter.setCurrentText("Bob")                # Bob cannot hold any of them
     form.submit()
     _wait(window)
-    assert len(tab.document.events) == 1              # only my hand: refused
+    assert len(tab.controller.document.events) == 1              # only my hand: refused
     assert warned and "contradicts the log" in warned[0]
     assert form.suggester.currentText() == "Alice"   # nothing logged: the suggester stays
 

@@ -41,7 +41,7 @@ def _heat(tab, name):
 
 def test_tick_cells_and_log_with_enter(window, qtbot):
     tab = _tab(window)
-    setup = tab.document.setup
+    setup = tab.controller.document.setup
     red = tab.sheets["Red"]
     red.set_question("player", "build")
     # Höhle's first row: I1 + B2 + B3 to a build question
@@ -53,8 +53,8 @@ def test_tick_cells_and_log_with_enter(window, qtbot):
     _click(qtbot, red, 5 + 3)
     qtbot.keyClick(red.table, Qt.Key_Return)
     _wait(window)
-    assert len(tab.document.events) == 1
-    ev = tab.document.events[0]
+    assert len(tab.controller.document.events) == 1
+    ev = tab.controller.document.events[0]
     assert ev == ink.Answer(opponent="Red", question="player", asked="build", identities=("Lord Fiddlebottom",),
                             builds=("short", "fat"), mission=False)
     assert red.ticked_identities == set() and red.row_count() == 2
@@ -73,9 +73,9 @@ def test_tick_cells_and_log_with_enter(window, qtbot):
         _click(qtbot, red, col)
     qtbot.keyClick(red.table, Qt.Key_Enter)
     _wait(window)
-    assert len(tab.document.events) == 3
+    assert len(tab.controller.document.events) == 3
     # the heat map equals the engine's joint posterior: Höhle's known answer
-    direct = ink.infer(setup, tab.document.events)
+    direct = ink.infer(setup, tab.controller.document.events)
     np.testing.assert_allclose(_heat(tab, "Red"), direct.opponents["Red"].joint, atol=1e-12)
     m = tab.cards["Red"].matrix()
     np.testing.assert_allclose(m[:4, 4], [0.5, 0.25, 0.25, 0], atol=1e-12)   # identity marginal
@@ -85,7 +85,7 @@ def test_tick_cells_and_log_with_enter(window, qtbot):
     assert "25%" in tab.cards["Red"].partner.text()
     # the plot has one point per event for each opponent's top identity
     series = tab.plot.series()
-    want = [max(ink.infer(setup, tab.document.events[:k]).opponents["Red"].identity.values())
+    want = [max(ink.infer(setup, tab.controller.document.events[:k]).opponents["Red"].identity.values())
             for k in range(4)]
     assert series["Red: top identity"] == pytest.approx(want)
     assert want[0] == pytest.approx(1 / 3) and want[-1] == pytest.approx(0.5)
@@ -96,7 +96,7 @@ def test_tick_cells_and_log_with_enter(window, qtbot):
     window.set_details(True, remember=False)           # the Details view: the bits
     bits = [float(tab.rec_table.text(r, 3)) for r in range(12)]
     assert bits == sorted(bits, reverse=True)
-    best = ink.recommend(setup, tab.document.events).best
+    best = ink.recommend(setup, tab.controller.document.events).best
     assert tab.rec_table.text(0, 3) == f"{best.information_bits:.2f}"
 
 
@@ -110,12 +110,12 @@ def test_invalid_answer_is_refused_with_a_message(window, qtbot, monkeypatch):
     _click(qtbot, blue, 5)  # 1 identity + 1 build: wrong for a player question
     qtbot.keyClick(blue.table, Qt.Key_Return)
     _wait(window)
-    assert tab.document.events == []
+    assert tab.controller.document.events == []
     assert shown and "2 identities and 1 build" in shown[0] and "you ticked 1 identity" in shown[0]
     assert blue.ticked_identities == {0}  # the ticks stay, so the user can fix them
     blue.set_question("ambassador", "identity")
     qtbot.keyClick(blue.table, Qt.Key_Return)
-    assert "exactly one" in shown[-1] and tab.document.events == []
+    assert "exactly one" in shown[-1] and tab.controller.document.events == []
 
 
 def test_undo_redo_restores_beliefs(window, qtbot):
@@ -130,11 +130,11 @@ def test_undo_redo_restores_beliefs(window, qtbot):
     assert tab.cards["Yellow"].matrix()[0, 4] == pytest.approx(1.0)
     window.undo_action.trigger()
     _wait(window)
-    assert tab.document.events == [] and y.row_count() == 1
+    assert tab.controller.document.events == [] and y.row_count() == 1
     np.testing.assert_allclose(_heat(tab, "Yellow"), before, atol=1e-12)
     window.redo_action.trigger()
     _wait(window)
-    assert len(tab.document.events) == 1 and y.row_count() == 2
+    assert len(tab.controller.document.events) == 1 and y.row_count() == 2
     assert tab.cards["Yellow"].matrix()[0, 4] == pytest.approx(1.0)
 
 
@@ -155,13 +155,13 @@ def test_model_selector_and_deception(window, qtbot):
     tab.method.setCurrentIndex(tab.method.findData("joint"))
     tab.deception.setChecked(True)
     _wait(window)
-    assert tab.document.setup.deception.enabled
-    dec = ink.infer(tab.document.setup, data.events)
+    assert tab.controller.document.setup.deception.enabled
+    dec = ink.infer(tab.controller.document.setup, data.events)
     np.testing.assert_allclose(_heat(tab, "Red"), dec.opponents["Red"].joint, atol=1e-12)
     assert "θ" in tab.cards["Red"].theta.text() and "deception" in tab.info.text()
     window.undo_action.trigger()  # the switch is an undoable setup change
     _wait(window)
-    assert not tab.document.setup.deception.enabled and not tab.deception.isChecked()
+    assert not tab.controller.document.setup.deception.enabled and not tab.deception.isChecked()
 
 
 def test_worksheet_headers_are_short_and_unique():

@@ -22,7 +22,7 @@ def test_each_command_is_in_the_journal_before_the_views_are_told(qtbot, tmp_pat
     w = _new_window(qtbot)
     try:
         assert w.open_path(_copy_example(tmp_path, "cluedo"), ask=False)
-        doc = w.tab_for("cluedo").document
+        doc = w.tab_for("cluedo").controller.document
         journal = w.autosave.journal_path()
         seen = []
 
@@ -48,7 +48,7 @@ def test_recovery_is_the_checkpoint_plus_the_journal(qtbot, tmp_path, fresh_reco
     a = _new_window(qtbot)
     path = _copy_example(tmp_path, "inkognito")
     assert a.open_path(path, ask=False)
-    doc = a.tab_for("inkognito").document
+    doc = a.tab_for("inkognito").controller.document
     qtbot.waitUntil(lambda: not a.autosave.pending(), timeout=5000)   # a checkpoint
     ev = doc.events[0]
     doc.log_event(ev)
@@ -77,7 +77,7 @@ def _crashed_with_journal(qtbot, tmp_path):
     journal, events expected after the first and after the second entry)."""
     a = _new_window(qtbot)
     assert a.open_path(_copy_example(tmp_path, "egghead"), ask=False)
-    doc = a.tab_for("egghead").document
+    doc = a.tab_for("egghead").controller.document
     qtbot.waitUntil(lambda: not a.autosave.pending(), timeout=5000)
     n = len(doc.events)
     doc.log_event(doc.events[-1])
@@ -129,7 +129,7 @@ def test_an_unchanged_file_leaves_nothing_to_restore(qtbot, tmp_path, fresh_reco
 
     a = _new_window(qtbot)
     assert a.open_path(_copy_example(tmp_path, "spyfall"), ask=False)
-    doc = a.tab_for("spyfall").document
+    doc = a.tab_for("spyfall").controller.document
     doc.log_event(doc.events[-1])
     doc.undo_stack.undo()                       # back to the saved file
     qtbot.waitUntil(lambda: not a.autosave.pending(), timeout=5000)
@@ -153,12 +153,12 @@ def test_a_setup_change_and_its_undo_are_replayed(qtbot, tmp_path, fresh_recover
     assert a.open_path(_copy_example(tmp_path, "egghead"), ask=False)
     tab = a.tab_for("egghead")
     qtbot.waitUntil(lambda: not a.autosave.pending(), timeout=5000)
-    on = tab.document.setup.behavioural_analysis
+    on = tab.controller.document.setup.behavioural_analysis
     assert tab.replace_setup("Behavioural analysis", behavioural_analysis=not on)
-    tab.document.log_event(tab.document.events[-1])
+    tab.controller.document.log_event(tab.controller.document.events[-1])
     assert tab.replace_setup("Behavioural analysis", behavioural_analysis=on)
-    tab.document.undo_stack.undo()              # the last setup change undone
-    expect = tab.document.setup.to_json()
+    tab.controller.document.undo_stack.undo()              # the last setup change undone
+    expect = tab.controller.document.setup.to_json()
     assert expect["behavioural_analysis"] is (not on)
     a.autosave.crash_for_test()
     orphans, messages = find_orphans()
@@ -187,7 +187,7 @@ def test_ending_without_asking_keeps_only_unsaved_games(qtbot, tmp_path, fresh_r
     a = _new_window(qtbot)
     path = _copy_example(tmp_path, "guesswho")
     assert a.open_path(path, ask=False)
-    doc = a.tab_for("guesswho").document
+    doc = a.tab_for("guesswho").controller.document
     if edit:
         doc.log_event(doc.events[-1])
     qtbot.waitUntil(lambda: not a.autosave.pending(), timeout=5000)
@@ -215,7 +215,7 @@ def test_the_logout_writes_everything_and_offers_only_unsaved_games(qtbot, tmp_p
     a = _new_window(qtbot)
     assert a.open_path(_copy_example(tmp_path, "cluedo"), ask=False)
     assert a.open_path(_copy_example(tmp_path, "spyfall"), ask=False)
-    doc = a.tab_for("spyfall").document
+    doc = a.tab_for("spyfall").controller.document
     doc.log_event(doc.events[-1])              # spyfall unsaved, cluedo as saved
     a.commit_data()
     assert not a.autosave.pending() and a.autosave.enabled

@@ -40,7 +40,7 @@ def test_spyfall_log_of_2000_claims_is_computed_in_full_in_the_background(window
     assert window.open_path(path, ask=False)
     tab = window.tab_for("spyfall")
     assert tab.is_busy()                       # open returned; the prefixes compute in the back
-    n = len(tab.document.events)
+    n = len(tab.controller.document.events)
     ticks_before = len(heartbeat)
     qtbot.waitUntil(lambda: not tab.is_busy(), timeout=120_000)
     assert len(heartbeat) > ticks_before       # the event loop ran meanwhile
@@ -54,7 +54,7 @@ def test_spyfall_largest_table_shows_progress_and_cancels(window, qtbot, tmp_pat
     path = bench.spyfall_large_file(str(tmp_path))
     assert window.open_path(path, ask=False)
     tab = window.tab_for("spyfall")
-    n = len(tab.document.events)
+    n = len(tab.controller.document.events)
     qtbot.waitUntil(lambda: "log prefixes" in tab.banner.message(), timeout=30_000)
     msg = tab.banner.message()
     assert f"of {n + 1:,} log prefixes" in msg and tab.banner.button.text() == "Cancel"
@@ -69,13 +69,13 @@ def test_spyfall_largest_table_shows_progress_and_cancels(window, qtbot, tmp_pat
     assert not tab.is_busy()
     assert "Beliefs not computed" in tab.banner.message()
     assert tab.banner.button.text() == "Compute"
-    assert tab.document.path == path and len(tab.document.events) == n
+    assert tab.controller.document.path == path and len(tab.controller.document.events) == n
     qtbot.wait(200)
     assert tab.controller.timeline is None                # nothing delivered after Cancel
 
     # still editable: an edit asks for the beliefs again (and clears the notice)
-    tab.document.remove_event(n - 1)
-    assert len(tab.document.events) == n - 1 and tab.is_busy()
+    tab.controller.document.remove_event(n - 1)
+    assert len(tab.controller.document.events) == n - 1 and tab.is_busy()
     assert "Beliefs not computed" not in tab.banner.message()
     tab.cancel_computation()
     qtbot.waitUntil(_workers_stopped, timeout=10_000)
@@ -104,7 +104,7 @@ def test_cluedo_custom_deck_10_players_shows_progress_and_cancels(window, qtbot,
     assert tab.is_busy() and "Beliefs not computed" not in tab.banner.message()
     tab.cancel_computation()
     qtbot.waitUntil(_workers_stopped, timeout=10_000)
-    assert len(tab.document.events) == 7 and tab.document.path == path
+    assert len(tab.controller.document.events) == 7 and tab.controller.document.path == path
 
 
 def test_timeline_reports_progress_per_prefix():
@@ -149,10 +149,10 @@ def test_open_in_background_reads_the_file_off_the_gui_thread(window, qtbot, tmp
     path = bench.spyfall_file(str(tmp_path), 200)
     window.open_path_in_background(path, ask=False)
     assert "Opening spyfall-200.json" in window.statusBar().currentMessage()
-    qtbot.waitUntil(lambda: window.tab_for("spyfall").document.path == path, timeout=30_000)
+    qtbot.waitUntil(lambda: window.tab_for("spyfall").controller.document.path == path, timeout=30_000)
     assert readers and gui not in readers
     tab = window.tab_for("spyfall")
-    n = len(tab.document.events)
+    n = len(tab.controller.document.events)
     assert n == 205 and window.tabs.currentWidget().game == "spyfall"
 
     bad = tmp_path / "bad.json"
@@ -163,5 +163,5 @@ def test_open_in_background_reads_the_file_off_the_gui_thread(window, qtbot, tmp
     window.open_path_in_background(str(bad), ask=False)
     qtbot.waitUntil(lambda: bool(errors), timeout=30_000)
     assert "$.setup" in errors[0]
-    assert tab.document.path == path and len(tab.document.events) == n   # nothing changed
+    assert tab.controller.document.path == path and len(tab.controller.document.events) == n   # nothing changed
     assert wait_idle(window, 60)

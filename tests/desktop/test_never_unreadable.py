@@ -35,7 +35,7 @@ def test_logging_stops_at_the_readers_event_limit(qtbot, tmp_path, fresh_recover
         path = _copy_example(tmp_path, "cluedo")
         assert w.open_path(path, ask=False)
         tab = w.tab_for("cluedo")
-        doc = tab.document
+        doc = tab.controller.document
         n = len(doc.events)
         monkeypatch.setattr(schema, "MAX_EVENTS", n + 1)      # the reader's limit, made small
         warnings = []
@@ -75,7 +75,7 @@ def test_save_as_to_another_folder_keeps_the_board(qtbot, tmp_path, fresh_recove
     w = _new_window(qtbot)
     try:
         assert w.open_path(session, ask=False)
-        doc = w.tab_for("guesswho").document
+        doc = w.tab_for("guesswho").controller.document
         other = tmp_path / "b" / "moved.json"
         other.parent.mkdir()
         doc.save(str(other))
@@ -91,14 +91,14 @@ def test_restore_keeps_a_board_named_relative_to_the_game(qtbot, tmp_path, fresh
     session = _guesswho_with_board_file(tmp_path / "a")
     a = _new_window(qtbot)
     assert a.open_path(session, ask=False)
-    doc = a.tab_for("guesswho").document
+    doc = a.tab_for("guesswho").controller.document
     doc.log_event(doc.events[0])                              # unsaved work
     wait_written(qtbot, a)
     a.autosave.crash_for_test()
     b = _new_window(qtbot)
     try:
         assert b.offer_recovery(ask=False)
-        restored = b.tab_for("guesswho").document
+        restored = b.tab_for("guesswho").controller.document
         assert len(restored.events) == 2 and restored.path == session
         assert restored.setup.board.size == doc.setup.board.size
     finally:

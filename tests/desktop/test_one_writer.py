@@ -32,12 +32,12 @@ def test_save_as_over_a_file_another_window_holds_is_refused(two):
     a, b, held, mine, errors = two
     before = Path(held).read_bytes()
     tab = b.tab_for("cluedo")
-    tab.document.log_event(tab.document.events[-1])
+    tab.controller.document.log_event(tab.controller.document.events[-1])
     assert not b._save_to(tab, held)
     assert Path(held).read_bytes() == before                   # nothing written
     assert errors and "open in another Deduction Desk window" in errors[0]
     assert f"process {os.getpid()}" in errors[0]                # which window
-    assert tab.document.path == mine and tab.document.is_modified()
+    assert tab.controller.document.path == mine and tab.controller.document.is_modified()
 
 
 def test_export_over_a_file_another_window_holds_is_refused(two, monkeypatch):
@@ -100,7 +100,7 @@ def test_save_over_a_file_changed_elsewhere_asks_and_names_their_entries(
         path = _copy_example(tmp_path, "egghead")
         assert w.open_path(path, ask=False)
         tab = w.tab_for("egghead")
-        doc = tab.document
+        doc = tab.controller.document
         n = len(doc.events)
         doc.log_event(doc.events[1])                  # ours, unsaved
         theirs = _written_elsewhere(path)
@@ -131,7 +131,7 @@ def test_a_restored_game_checks_its_file_before_saving(qtbot, tmp_path, fresh_re
     a = _new_window(qtbot)
     path = _copy_example(tmp_path, "egghead")
     assert a.open_path(path, ask=False)
-    doc = a.tab_for("egghead").document
+    doc = a.tab_for("egghead").controller.document
     doc.log_event(doc.events[1])
     a.autosave.crash_for_test()                       # A is gone, its entry unsaved
     b = _new_window(qtbot)

@@ -196,9 +196,9 @@ def test_undo_of_an_impossible_entry_clears_the_banner_in_the_same_frame(window)
     assert "Impossible" in tab.banner.message()
     tab.log_json({"type": "shown", "player": "Bob", "card": "Hall"})
     assert "Impossible" in tab.banner.message()          # still impossible, at once
-    tab.document.undo_stack.undo()
+    tab.controller.document.undo_stack.undo()
     assert "Impossible" in tab.banner.message()
-    tab.document.undo_stack.undo()                       # the impossible entry goes
+    tab.controller.document.undo_stack.undo()                       # the impossible entry goes
     assert tab.banner.message() == ""                    # no event processed in between
     assert wait_idle(window, 60)
     assert tab.banner.message() == "" and tab.snapshot.status.value == "ready"

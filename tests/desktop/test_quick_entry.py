@@ -85,11 +85,11 @@ def test_typed_line_logs_the_event(window, qtbot, game, setup_json, line, expect
     assert qe.message().startswith("→ ")                  # the live preview, in words
     assert MODULES[game].describe_event(setup, want) in qe.message()
     _enter(qtbot, window, qe)
-    assert list(tab.document.events) == [want]
+    assert list(tab.controller.document.events) == [want]
     assert qe.text() == ""                                 # ready for the next line
-    assert tab.document.undo_stack.count() == 1            # one undoable command
-    tab.document.undo_stack.undo()
-    assert list(tab.document.events) == []
+    assert tab.controller.document.undo_stack.count() == 1            # one undoable command
+    tab.controller.document.undo_stack.undo()
+    assert list(tab.controller.document.events) == []
 
 
 @pytest.mark.parametrize("game,line", [("cluedo", "zzqx: zzqx zzqx"), ("inkognito", "zzqx: zzqx"),
@@ -99,7 +99,7 @@ def test_bad_line_logs_nothing_and_names_the_word(window, qtbot, game, line):
     tab, _setup = _tab(window, game, UK if game == "cluedo" else SPY if game == "spyfall" else None)
     qe = _type(qtbot, tab, line)
     _enter(qtbot, window, qe)
-    assert list(tab.document.events) == []
+    assert list(tab.controller.document.events) == []
     assert qe.message().startswith("Not logged:")
     assert "zzqx" in qe.message()                          # names the unknown word
     assert qe.text() == line                               # nothing the player typed is lost
@@ -109,7 +109,7 @@ def test_ambiguous_word_names_the_candidates(window, qtbot):
     tab, _setup = _tab(window, "cluedo", UK)
     qe = _type(qtbot, tab, "Bob has rev")
     _enter(qtbot, window, qe)
-    assert list(tab.document.events) == []
+    assert list(tab.controller.document.events) == []
     assert "Reverend Green" in qe.message() and "Revolver" in qe.message()
 
 
@@ -119,7 +119,7 @@ def test_escape_clears(window, qtbot):
     qtbot.keyClick(qe.line, Qt.Key_Escape)
     assert qe.text() == ""
     assert qe.message() == ""
-    assert list(tab.document.events) == []
+    assert list(tab.controller.document.events) == []
 
 
 def test_ctrl_l_and_slash_focus_the_line(window, qtbot):
@@ -180,10 +180,10 @@ def test_contradicting_line_is_refused_then_logged_anyway(window, qtbot):
     _wait(window)
     qe = _type(qtbot, tab, "Ann has scarlett")
     _enter(qtbot, window, qe)
-    assert len(tab.document.events) == 1                  # refused
+    assert len(tab.controller.document.events) == 1                  # refused
     assert "you hold it" in qe.message()
     _enter(qtbot, window, qe)                              # Enter again: a deliberate correction
-    assert len(tab.document.events) == 2
+    assert len(tab.controller.document.events) == 2
     assert tab.banner.isVisible()                          # the contradiction banner, with Undo
     assert "Impossible" in tab.banner.label.text()
 
@@ -192,7 +192,7 @@ def test_egghead_impossible_answer_refused_with_the_possible_ones(window, qtbot)
     tab, _setup = _tab(window, "egghead", None)
     qe = _type(qtbot, tab, "sum = 14")            # I see 4+5+6 and 3+3+3: 27..42 only
     _enter(qtbot, window, qe)
-    assert list(tab.document.events) == []
+    assert list(tab.controller.document.events) == []
     assert "27–42" in qe.message()
 
 
@@ -205,8 +205,8 @@ def test_enter_logs_the_cluedo_form_and_the_suggester_moves_on(window, qtbot):
     form.pickers["suspect"].setFocus()
     qtbot.keyClick(form.pickers["suspect"], Qt.Key_Return)
     _wait(window)
-    assert len(tab.document.events) == 1
-    ev = tab.document.events[0]
+    assert len(tab.controller.document.events) == 1
+    ev = tab.controller.document.events[0]
     assert ev.suggester == "Ann" and ev.refuter == "Cy" and list(ev.passed) == ["Bob"]
     assert form.suggester.currentText() == "Bob"          # the next player suggests next
 
@@ -220,7 +220,7 @@ def test_guesswho_answer_keeps_the_focus_on_the_questions(window, qtbot):
     tab.no_button.setFocus()
     qtbot.keyClick(tab.no_button, Qt.Key_Space)
     _wait(window)
-    assert len(tab.document.events) == 1
+    assert len(tab.controller.document.events) == 1
     assert QApplication.focusWidget() is view
     assert QApplication.focusWidget() is not tab.opponent
 
@@ -242,7 +242,7 @@ def test_down_then_enter_logs_the_completed_line(window, qtbot):
     assert qe.text() == "Ann: plum rope hall; Cy"
     qtbot.keyClick(popup, Qt.Key_Return)
     _wait(window)
-    assert len(tab.document.events) == 1 and tab.document.events[0].refuter == "Cy"
+    assert len(tab.controller.document.events) == 1 and tab.controller.document.events[0].refuter == "Cy"
     assert qe.text() == ""
 
 
@@ -257,8 +257,8 @@ def test_enter_logs_a_complete_line_while_the_completions_are_open(window, qtbot
     popup.setCurrentIndex(popup.model().index(0, 0))     # even with a completion highlighted
     qtbot.keyClick(popup, Qt.Key_Return)
     _wait(window)
-    assert len(tab.document.events) == 1
-    ev = tab.document.events[0]
+    assert len(tab.controller.document.events) == 1
+    ev = tab.controller.document.events[0]
     assert ev.suggester == "Ann" and ev.refuter == "Bob"
     assert not popup.isVisible()
 
@@ -269,10 +269,10 @@ def test_tab_takes_a_completion_without_logging(window, qtbot):
     qtbot.keyClick(popup, Qt.Key_Tab)
     _wait(window)
     assert qe.text() == "Ann: plum rope hall; Cy"
-    assert list(tab.document.events) == []
+    assert list(tab.controller.document.events) == []
     assert qe.message().startswith("→ Ann suggested")
     _enter(qtbot, window, qe)
-    assert len(tab.document.events) == 1
+    assert len(tab.controller.document.events) == 1
 
 
 def test_enter_on_an_ambiguous_name_says_so_instead_of_taking_the_first_completion(window, qtbot):
@@ -284,12 +284,12 @@ def test_enter_on_an_ambiguous_name_says_so_instead_of_taking_the_first_completi
     assert qe._model.stringList() == ["Bob has Reverend", "Bob has Revolver"]
     qtbot.keyClick(popup, Qt.Key_Return)
     _wait(window)
-    assert tab.document.events == [] and qe.text() == "Bob has rev" and not popup.isVisible()
+    assert tab.controller.document.events == [] and qe.text() == "Bob has rev" and not popup.isVisible()
     assert qe.message() == "Not logged: ambiguous card 'rev': Reverend Green, Revolver"
     qe._on_edited(qe.text())
     qtbot.waitUntil(popup.isVisible, timeout=3000)
     qtbot.keyClick(popup, Qt.Key_Down)
     qtbot.keyClick(popup, Qt.Key_Return)
     _wait(window)
-    assert [(e.player, e.card) for e in tab.document.events] in (
+    assert [(e.player, e.card) for e in tab.controller.document.events] in (
         [("Bob", "Reverend Green")], [("Bob", "Revolver")])

@@ -48,7 +48,7 @@ def test_two_instances_keep_their_own_files(qtbot, tmp_path, fresh_recovery, mon
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: QMessageBox.Ok)
     a = _new_window(qtbot)
     assert a.open_path(_copy_example(tmp_path), ask=False)
-    doc = a.tab_for("guesswho").document
+    doc = a.tab_for("guesswho").controller.document
     last = doc.events[-1]
     doc.remove_event(len(doc.events) - 1)
     doc.log_event(last)                       # unsaved work in A
@@ -65,10 +65,10 @@ def test_two_instances_keep_their_own_files(qtbot, tmp_path, fresh_recovery, mon
         assert json.loads(Path(a_file).read_text()) == saved
         # the same session file cannot be opened in B while A has it
         assert not b.open_path(str(tmp_path / "guesswho.json"), ask=False)
-        assert len(b.tab_for("guesswho").document.events) != n_a or \
-            b.tab_for("guesswho").document.path is None
+        assert len(b.tab_for("guesswho").controller.document.events) != n_a or \
+            b.tab_for("guesswho").controller.document.path is None
         # B's edits go to B's file, never to A's
-        b.tab_for("guesswho").document.log_event(last)
+        b.tab_for("guesswho").controller.document.log_event(last)
         wait_written(qtbot, b)
         assert json.loads(Path(a_file).read_text()) == saved
 
@@ -77,7 +77,7 @@ def test_two_instances_keep_their_own_files(qtbot, tmp_path, fresh_recovery, mon
         c = _new_window(qtbot)
         try:
             assert c.offer_recovery(ask=False)
-            restored = c.tab_for("guesswho").document
+            restored = c.tab_for("guesswho").controller.document
             assert len(restored.events) == n_a and restored.is_modified()
             assert restored.path == str(tmp_path / "guesswho.json")
             assert not os.path.exists(a_file)          # adopted into C's own file
@@ -94,7 +94,7 @@ def test_killed_instance_is_restored_and_live_one_never_touched(qtbot, tmp_path,
     child = _child(f"""
         win = MainWindow(autosave=True)
         assert win.open_path({session!r}, ask=False)
-        doc = win.tab_for("guesswho").document
+        doc = win.tab_for("guesswho").controller.document
         ev = doc.events[0]
         for _ in range(3):
             doc.log_event(ev)
@@ -122,9 +122,9 @@ def test_killed_instance_is_restored_and_live_one_never_touched(qtbot, tmp_path,
         after = _new_window(qtbot)
         try:
             assert after.offer_recovery(ask=False)
-            assert len(after.tab_for("guesswho").document.events) == n
+            assert len(after.tab_for("guesswho").controller.document.events) == n
             # and the session file is free again in this instance
-            assert after.tab_for("guesswho").document.path == session
+            assert after.tab_for("guesswho").controller.document.path == session
         finally:
             _close(after)
     finally:
@@ -155,7 +155,7 @@ def test_declined_restore_keeps_the_file(qtbot, tmp_path, fresh_recovery, monkey
 
     a = _new_window(qtbot)
     assert a.open_path(_copy_example(tmp_path, "cluedo"), ask=False)
-    doc = a.tab_for("cluedo").document
+    doc = a.tab_for("cluedo").controller.document
     doc.log_event(doc.events[-1])             # unsaved work (an unchanged file is not offered)
     a_file = a.autosave.recovery_path()
     wait_written(qtbot, a)

@@ -65,8 +65,8 @@ def test_cluedo_envelope_lines_have_three_colours(window):
 def _dirty(window, games):
     for game in games:
         tab = window.tab_for(game)
-        tab.document.undo_stack.resetClean()   # unsaved, as restored work is
-        assert tab.document.is_modified()
+        tab.controller.document.undo_stack.resetClean()   # unsaved, as restored work is
+        assert tab.controller.document.is_modified()
 
 
 def _answer_unsaved(button_name, seen):
@@ -99,7 +99,7 @@ def test_quit_with_several_unsaved_cancel_keeps_the_window(window, monkeypatch):
     assert not window.close()
     assert len(seen) == 1 and len(seen[0]) == 3 and not asked      # one dialog, no modal per tab
     assert seen[0][0].startswith("Cluedo — ") and any(line.startswith("Guess Who?") for line in seen[0])
-    assert all(window.tab_for(g).document.is_modified() for g in ("cluedo", "inkognito", "guesswho"))
+    assert all(window.tab_for(g).controller.document.is_modified() for g in ("cluedo", "inkognito", "guesswho"))
     _clean(window)
 
 
@@ -116,8 +116,8 @@ def test_quit_with_several_unsaved_save_all_writes_each(window, monkeypatch, tmp
     asked = _no_single_questions(monkeypatch)
     games = ["cluedo", "egghead", "spyfall"]
     _dirty(window, games)
-    window.tab_for("egghead").document.save(str(tmp_path / "egg.json"))   # one has a file already
-    window.tab_for("egghead").document.undo_stack.resetClean()
+    window.tab_for("egghead").controller.document.save(str(tmp_path / "egg.json"))   # one has a file already
+    window.tab_for("egghead").controller.document.undo_stack.resetClean()
     chosen = []
 
     def fake_save_name(parent, caption, suggested, *a, **k):
@@ -132,7 +132,7 @@ def test_quit_with_several_unsaved_save_all_writes_each(window, monkeypatch, tmp
     assert sorted(chosen) == ["cluedo.json", "spyfall.json"]       # only the untitled ones ask
     for name in ("cluedo.json", "spyfall.json", "egg.json"):
         assert (tmp_path / name).exists()
-    assert not any(window.tab_for(g).document.is_modified() for g in games)
+    assert not any(window.tab_for(g).controller.document.is_modified() for g in games)
     # the next start reopens all three, the two just named by Save all included
     from desktop.shell.settings import app_settings
     from desktop.table import reopen
@@ -174,13 +174,13 @@ def test_save_all_stops_when_a_file_name_is_refused(window, monkeypatch):
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: ("", ""))
     _answer_unsaved("save_button", [])
     assert not window.close()
-    assert window.tab_for("cluedo").document.is_modified()
+    assert window.tab_for("cluedo").controller.document.is_modified()
     _clean(window)
 
 
 def _clean(window):
     for tab in window.game_tabs.values():
-        tab.document.undo_stack.setClean()
+        tab.controller.document.undo_stack.setClean()
 
 
 # -- geometry ----------------------------------------------------------------------------------------
@@ -275,7 +275,7 @@ def test_main_window_restores_its_splitters(qtbot, monkeypatch):
 
 # -- banner and honest state --------------------------------------------------------------------------
 def _contradiction(tab):
-    card = tab.document.setup.cards[0]
+    card = tab.controller.document.setup.cards[0]
     tab.log_json({"type": "shown", "player": "Ann", "card": card})
     tab.log_json({"type": "shown", "player": "Bob", "card": card})  # one card, two hands
 

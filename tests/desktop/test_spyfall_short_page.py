@@ -33,7 +33,7 @@ def test_claim_rows_in_view_at_150_percent_on_1280x800(window, qapp, zoomed_back
     for _ in range(5):
         QApplication.processEvents()
     wait(window)
-    assert len(tab.document.events) >= CLAIMS_IN_VIEW
+    assert len(tab.controller.document.events) >= CLAIMS_IN_VIEW
     assert _rows_in_view(tab) >= CLAIMS_IN_VIEW - 1
     assert tab.advice_box.max_lines() is not None            # the page is short: capped
     assert tab.table_split.sizes()[1] >= tab.table_split.rest_height() - 1

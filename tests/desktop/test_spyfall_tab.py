@@ -33,7 +33,7 @@ def _click_location(qtbot, tab, location):
     """Left-click the pending row's cell of ``location`` in the worksheet (a real mouse click)."""
     m = tab.sheet_model
     row = m.row_of_item(m.pending_item)
-    col = tab.document.setup.locations.index(location)
+    col = tab.controller.document.setup.locations.index(location)
     index = m.index(row, col)
     tab.sheet.scrollTo(index)
     rect = tab.sheet.visualRect(index)
@@ -42,8 +42,8 @@ def _click_location(qtbot, tab, location):
 
 
 def _beliefs_equal_engine(tab):
-    setup = tab.document.setup
-    direct = spyfall.infer(setup, tab.document.events)
+    setup = tab.controller.document.setup
+    direct = spyfall.infer(setup, tab.controller.document.events)
     rows = tab.sheet_model.beliefs()
     np.testing.assert_allclose(rows[0], [direct.location[l] for l in setup.locations], atol=1e-12)
     spy = tab.spy_model.matrix()
@@ -52,7 +52,7 @@ def _beliefs_equal_engine(tab):
         np.testing.assert_allclose(spy[:, 1], [direct.private_spy[p] for p in setup.players], atol=1e-12)
     np.testing.assert_allclose(spy[:, -1], np.diag(direct.loo_spy), atol=1e-12)
     series = tab.plot.series()
-    then = [spyfall.infer(setup, tab.document.events[:k]) for k in range(len(tab.document.events) + 1)]
+    then = [spyfall.infer(setup, tab.controller.events[:k]) for k in range(len(tab.controller.events) + 1)]
     for p in setup.players:
         np.testing.assert_allclose(series[p], [t.spy[p] for t in then], atol=1e-12)
     ig = tab.ig_plot.series()["location (public)"]
@@ -67,7 +67,7 @@ def test_next_weight_cycle():
 
 def test_click_cells_logs_claim_and_undo_removes_it(window, qtbot):
     tab = _tab(window)
-    setup = tab.document.setup
+    setup = tab.controller.document.setup
     uniform = tab.sheet_model.beliefs().copy()
     np.testing.assert_allclose(uniform[0], 1 / setup.n_locations)
     assert tab.speaker.currentData() == setup.players[0]  # the first player speaks first
@@ -83,8 +83,8 @@ def test_click_cells_logs_claim_and_undo_removes_it(window, qtbot):
     tab.speaker.setCurrentIndex(tab.speaker.findData("Bob"))
     qtbot.mouseClick(tab.log_button, Qt.LeftButton)
     _wait(window)
-    assert len(tab.document.events) == 1
-    assert tab.document.events[0].to_json() == {"type": "claim", "player": "Bob",
+    assert len(tab.controller.document.events) == 1
+    assert tab.controller.document.events[0].to_json() == {"type": "claim", "player": "Bob",
                                                 "claim": {"Beach": 1, "Casino": 0.5}}
     # the logged claim is a worksheet row, the pending row is empty again, the next speaker is Cy
     assert tab.sheet_model.pending_weights().sum() == 0 and tab.claim_edit.text() == ""
@@ -102,16 +102,16 @@ def test_click_cells_logs_claim_and_undo_removes_it(window, qtbot):
     qtbot.keyClick(tab.sheet, Qt.Key_Space)
     qtbot.keyClick(tab.sheet, Qt.Key_Return)
     _wait(window)
-    assert tab.document.events[-1].to_json() == {"type": "claim", "player": "Cy", "claim": {"Beach": 1}}
+    assert tab.controller.document.events[-1].to_json() == {"type": "claim", "player": "Cy", "claim": {"Beach": 1}}
     _beliefs_equal_engine(tab)
     # undo removes them, and the beliefs go back to the engine's answer for the shorter log
     window.undo_action.trigger()
     _wait(window)
-    assert len(tab.document.events) == 1 and tab.speaker.currentData() == "Cy"
+    assert len(tab.controller.document.events) == 1 and tab.speaker.currentData() == "Cy"
     _beliefs_equal_engine(tab)
     window.undo_action.trigger()
     _wait(window)
-    assert tab.document.events == []
+    assert tab.controller.document.events == []
     assert all(tab.sheet_model.claim_of_row(r) == -1 for r in range(tab.sheet_model.rowCount()))
     np.testing.assert_allclose(tab.sheet_model.beliefs(), uniform, atol=1e-12)
 
@@ -129,17 +129,17 @@ def test_typed_claims_valid_and_invalid(window, qtbot, monkeypatch):
         tab.claim_edit.setText(text)
         qtbot.mouseClick(tab.log_button, Qt.LeftButton)
         assert messages and expected in messages[-1], (text, messages[-1:])
-        assert tab.document.events == []
+        assert tab.controller.document.events == []
     messages.clear()
     tab.claim_edit.clear()
     qtbot.keyClicks(tab.claim_edit, "casino: 1/2, Hotel")  # names ignore case; a name alone weighs 1
-    setup = tab.document.setup
+    setup = tab.controller.document.setup
     pending = tab.sheet_model.pending_weights()  # the typed claim shows on the pending row
     assert pending[setup.locations.index("Casino")] == 0.5 and pending[setup.locations.index("Hotel")] == 1
     qtbot.keyClick(tab.claim_edit, Qt.Key_Return)
     _wait(window)
     assert not messages
-    assert tab.document.events[0].to_json() == {"type": "claim", "player": "Ann",
+    assert tab.controller.document.events[0].to_json() == {"type": "claim", "player": "Ann",
                                                 "claim": {"Casino": 0.5, "Hotel": 1}}
     _beliefs_equal_engine(tab)
 
@@ -157,16 +157,16 @@ def test_spy_role_private_location_row_and_recommendation(window, qtbot):
     rows = tab.sheet_model.beliefs()
     assert rows.shape == (2, 4)  # public + mine (as the spy)
     np.testing.assert_allclose(rows[1], [direct.private_location[l] for l in setup.locations], atol=1e-12)
-    rec = spyfall.recommend(setup, tab.document.events)
+    rec = spyfall.recommend(setup, tab.controller.document.events)
     assert rec.name_location == "Beach"
     assert f"Name the location: {rec.name_location}" in tab.advice.text()
     assert tab.speaker.currentData() == "Cy"
     # selecting a history entry shows the beliefs as they were then
     tab.history.select_entry(1)
-    then = spyfall.infer(setup, tab.document.events[:1])
+    then = spyfall.infer(setup, tab.controller.document.events[:1])
     np.testing.assert_allclose(tab.sheet_model.beliefs()[0], [then.location[l] for l in setup.locations],
                                atol=1e-12)
-    assert f"as after entry 1 of {len(tab.document.events)}" in tab.summary.text()
+    assert f"as after entry 1 of {len(tab.controller.document.events)}" in tab.summary.text()
     tab.history.select_live()
     np.testing.assert_allclose(tab.sheet_model.beliefs()[0], [direct.location[l] for l in setup.locations],
                                atol=1e-12)
@@ -174,11 +174,11 @@ def test_spy_role_private_location_row_and_recommendation(window, qtbot):
 
 def test_non_spy_recommendation_names_suspect(window, qtbot):
     tab = _tab(window)
-    setup = tab.document.setup
+    setup = tab.controller.document.setup
     tab.log_event(spyfall.make_claim(setup, "Bob", {"Casino": 1}))
     tab.log_event(spyfall.make_claim(setup, "Cy", {"Beach": 1}))
     _wait(window)
-    rec = spyfall.recommend(setup, tab.document.events)
+    rec = spyfall.recommend(setup, tab.controller.document.events)
     assert rec.accuse == "Bob"
     assert "Accuse Bob" in tab.advice.text() and "Beach" in tab.advice.text()
 
@@ -194,7 +194,7 @@ def test_parse_claim_text_forms():
 
 def test_new_game_dialog_builds_setup(window, qtbot):
     tab = _tab(window)
-    dlg = NewGameDialog(tab, tab.document.setup)
+    dlg = NewGameDialog(tab, tab.controller.document.setup)
     qtbot.addWidget(dlg)
     assert dlg.beta.value() == 5 and dlg.lam.value() == pytest.approx(spyfall.default_setup().lam)
     dlg.n_players.setValue(4)
@@ -295,7 +295,7 @@ def test_observer_and_enumeration_method(window, qtbot):
     _beliefs_equal_engine(tab)
     tab.method.setCurrentIndex(tab.method.findData("enumeration"))
     _wait(window)
-    ref = spyfall.infer(setup, tab.document.events, method="enumeration")
+    ref = spyfall.infer(setup, tab.controller.document.events, method="enumeration")
     assert ref.method == "enumeration"
     np.testing.assert_allclose(tab.sheet_model.beliefs()[0], [ref.location[l] for l in setup.locations],
                                atol=1e-9)
@@ -310,8 +310,8 @@ def test_observer_and_enumeration_method(window, qtbot):
     rect = tab.sheet.visualRect(tab.sheet_model.index(row, 0))
     qtbot.mouseClick(tab.sheet.viewport(), Qt.LeftButton, pos=rect.center())
     assert tab.history.current_entry() == 1
-    assert f"as after entry 1 of {len(tab.document.events)}" in tab.summary.text()
-    assert tab.document.events[0].to_json()["claim"] == {"Beach": 1}  # a logged row is not edited
+    assert f"as after entry 1 of {len(tab.controller.document.events)}" in tab.summary.text()
+    assert tab.controller.document.events[0].to_json()["claim"] == {"Beach": 1}  # a logged row is not edited
 
 
 def test_new_game_dialog_round_trips_claim_weight_table_wide_and_per_player(window, qtbot, tmp_path):
@@ -325,7 +325,7 @@ def test_new_game_dialog_round_trips_claim_weight_table_wide_and_per_player(wind
                               "Cy": {"beta": 9, "lambda": 0.3, "strategy": "flat"}}}}, "$.setup")
     assert setup.claim_weights().tolist() == [0.05, 0.5, 0.05, 0.05]
     tab = _tab(window, setup)
-    dlg = NewGameDialog(tab, tab.document.setup)
+    dlg = NewGameDialog(tab, tab.controller.document.setup)
     qtbot.addWidget(dlg)
     assert dlg.weight.value() == pytest.approx(0.05)
     bob, cy, dee = (dlg.seats()[r] for r in (1, 2, 3))
@@ -355,7 +355,7 @@ def test_new_game_dialog_round_trips_claim_weight_table_wide_and_per_player(wind
     window.set_details(True, remember=False)           # the Details view: the parameters
     assert "w = 0.2" in tab.role_label.text() and "some players differ" in tab.role_label.text()
     path = str(tmp_path / "w.json")
-    tab.document.save(path)
+    tab.controller.document.save(path)
     assert read_session_file(path).setup.claim_weights().tolist() == pytest.approx([0.2, 0.5, 0.7, 0.2])
 
 
@@ -380,7 +380,7 @@ def test_on_grid_and_entry_claim_weight(weights, grid):
 
 def test_typed_exact_claim_carries_claim_weight_one_grid_claim_does_not(window, qtbot):
     tab = _tab(window)  # the default model: w = 0.05 for worksheet claims
-    setup = tab.document.setup
+    setup = tab.controller.document.setup
     assert setup.claim_weight == pytest.approx(0.05)
     # grid: clicked on the worksheet
     _click_location(qtbot, tab, "Casino")
@@ -389,20 +389,20 @@ def test_typed_exact_claim_carries_claim_weight_one_grid_claim_does_not(window, 
     assert tab.weight_label.text() == "weight 0.05 (grid)"
     qtbot.mouseClick(tab.log_button, Qt.LeftButton)
     _wait(window)
-    assert tab.document.events[-1].to_json() == {"type": "claim", "player": "Ann",
+    assert tab.controller.document.events[-1].to_json() == {"type": "claim", "player": "Ann",
                                                  "claim": {"Casino": 1, "Hotel": 0.5}}
     # typed with grid weights only: the same rule as clicks
     qtbot.keyClicks(tab.claim_edit, "Beach: 1, Casino: ½")
     assert tab.weight_label.text() == "weight 0.05 (grid)"
     qtbot.keyClick(tab.claim_edit, Qt.Key_Return)
     _wait(window)
-    assert "claim_weight" not in tab.document.events[-1].to_json()
+    assert "claim_weight" not in tab.controller.document.events[-1].to_json()
     # typed with exact numbers: logged with claim_weight 1
     qtbot.keyClicks(tab.claim_edit, "Beach: 0.62, Casino: 0.38")
     assert tab.weight_label.text() == "weight 1 (exact numbers)"
     qtbot.keyClick(tab.claim_edit, Qt.Key_Return)
     _wait(window)
-    assert tab.document.events[-1].to_json() == {"type": "claim", "player": "Cy",
+    assert tab.controller.document.events[-1].to_json() == {"type": "claim", "player": "Cy",
                                                  "claim": {"Beach": 0.62, "Casino": 0.38},
                                                  "claim_weight": 1.0}
     # an explicit w in the text wins, on or off the grid
@@ -410,11 +410,11 @@ def test_typed_exact_claim_carries_claim_weight_one_grid_claim_does_not(window, 
     assert tab.weight_label.text() == "weight 0.3 (typed)"
     qtbot.keyClick(tab.claim_edit, Qt.Key_Return)
     _wait(window)
-    assert tab.document.events[-1].claim_weight == pytest.approx(0.3)
-    assert [e.claim_weight for e in tab.document.events] == [None, None, 1.0, 0.3]
+    assert tab.controller.document.events[-1].claim_weight == pytest.approx(0.3)
+    assert [e.claim_weight for e in tab.controller.document.events] == [None, None, 1.0, 0.3]
     direct = _beliefs_equal_engine(tab)
     # the weights matter: reading the exact claim with the grid's w gives another posterior
-    regridded = [spyfall.make_claim(setup, e.player, list(e.weights)) for e in tab.document.events]
+    regridded = [spyfall.make_claim(setup, e.player, list(e.weights)) for e in tab.controller.document.events]
     other = spyfall.infer(setup, regridded)
     assert abs(other.spy["Cy"] - direct.spy["Cy"]) > 1e-3
     # a bad explicit w gets the engine's message and logs nothing
@@ -422,7 +422,7 @@ def test_typed_exact_claim_carries_claim_weight_one_grid_claim_does_not(window, 
     tab.warn = lambda title, text: messages.append(text)
     tab.claim_edit.setText("Beach: 1, w=2")
     assert not tab.submit_claim()
-    assert messages and "<= 1" in messages[-1] and len(tab.document.events) == 4
+    assert messages and "<= 1" in messages[-1] and len(tab.controller.document.events) == 4
 
 
 def test_equilibrium_heat_map_shows_the_stored_matrix_and_marks_the_equilibrium(window, qtbot):
@@ -501,11 +501,11 @@ def test_recommendation_line_names_the_equilibrium_strategy_and_the_early_vote(w
     window.set_details(True, remember=False)   # the study's names and figures: the Details view
 
     tab = _tab(window)
-    setup = tab.document.setup
+    setup = tab.controller.document.setup
     tab.log_event(spyfall.make_claim(setup, "Bob", {"Casino": 1}))
     _wait(window)
     rep = replication.replicated_strategies("non_spy")
-    rec = spyfall.recommend(setup, tab.document.events)
+    rec = spyfall.recommend(setup, tab.controller.document.events)
     if rep["seeds"] and not rep["replicated"]:
         # the stored replication does not settle: no single strategy is named, the robust
         # facts are
@@ -523,7 +523,7 @@ def test_recommendation_line_names_the_equilibrium_strategy_and_the_early_vote(w
     tab.log_event(spyfall.make_claim(setup, "Cy", {"Beach": 1}))
     _wait(window)
     qtbot.waitUntil(lambda: "Play" in tab.advice.text(), timeout=30000)
-    rec = spyfall.recommend(setup, tab.document.events)
+    rec = spyfall.recommend(setup, tab.controller.document.events)
     mix = equilibrium_strategy("non_spy")
     assert [{k: m[k] for k in ("lambda", "strategy", "probability")} for m in rec.strategy] == mix
     top = mix[0]
@@ -540,7 +540,7 @@ def test_recommendation_line_names_the_equilibrium_strategy_and_the_early_vote(w
     for p, c in [("Bob", {"Casino": 1}), ("Cy", {"Beach": 1}), ("Dee", {"Beach": 1}), ("Eve", {"Beach": 1})]:
         tab.log_event(spyfall.make_claim(sharp, p, c))
     _wait(window)
-    rec = spyfall.recommend(sharp, tab.document.events)
+    rec = spyfall.recommend(sharp, tab.controller.document.events)
     assert rec.call_vote and rec.accuse == "Bob" and rec.accuse_probability >= early_vote_threshold()
     qtbot.waitUntil(lambda: "Call the vote now" in tab.advice.text(), timeout=30000)
     assert "Accuse Bob" in tab.advice.text()

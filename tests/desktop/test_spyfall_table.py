@@ -64,7 +64,7 @@ def test_round_timer_length_edit_is_reported_and_keeps_the_time_played(qtbot):
 def test_timer_turn_order_and_strike_outs_round_trip_through_the_session_file(window, qtbot,
                                                                                tmp_path):
     tab = open_spyfall(window)
-    setup = tab.document.setup
+    setup = tab.controller.document.setup
     # the turn order: Ann asks Bob, Bob answers, so Bob asks next
     tab.log_event(spyfall.parse(setup, [], "Ann asks Bob"))
     wait(window)
@@ -82,28 +82,28 @@ def test_timer_turn_order_and_strike_outs_round_trip_through_the_session_file(wi
     assert tab.sheet_model.headerData(tab.sheet_model.row_of_turn(0), Qt.Orientation.Vertical,
                                       Qt.ItemDataRole.DisplayRole) == "1. Bob ← Ann"
     # my strike-outs and the timer's length
-    before = spyfall.infer(tab.document.setup, tab.document.events)
+    before = spyfall.infer(tab.controller.document.setup, tab.controller.document.events)
     tab.strikes.toggle("Casino")
     tab.strikes.toggle("Airplane")
     wait(window)
     tab.timer.minutes.setValue(6)
     wait(window)
-    assert tab.document.setup.table == spyfall.TableAids(round_seconds=360, struck=("Airplane", "Casino"))
+    assert tab.controller.document.setup.table == spyfall.TableAids(round_seconds=360, struck=("Airplane", "Casino"))
     # never fed to the model: the same beliefs
-    after = spyfall.infer(tab.document.setup, tab.document.events)
+    after = spyfall.infer(tab.controller.document.setup, tab.controller.document.events)
     assert after.location == before.location and after.spy == before.spy
     assert tab.sheet_model.headerData(setup.locations.index("Casino"), Qt.Orientation.Horizontal,
                                       Qt.ItemDataRole.FontRole).strikeOut()
     # through the file
     path = tmp_path / "table.json"
-    tab.document.save(str(path))
+    tab.controller.document.save(str(path))
     obj = json.loads(path.read_text())
     assert obj["setup"]["table"] == {"round_seconds": 360, "struck": ["Airplane", "Casino"]}
     assert obj["events"][0]["type"] == "ask" and obj["events"][2] == {
         **obj["events"][2], "type": "ask", "asker": "Bob", "answerer": "Dee"}
     data = parse_session(obj)
     assert data.setup.table == spyfall.TableAids(round_seconds=360, struck=("Airplane", "Casino"))
-    assert data.events == tuple(tab.document.events)
+    assert data.events == tuple(tab.controller.document.events)
     fresh = open_spyfall(window, spyfall.default_setup())
     fresh.load_session(data, str(path))
     wait(window)
@@ -116,10 +116,10 @@ def test_undo_of_a_strike_out_restores_the_list(window, qtbot):
     tab = open_spyfall(window)
     tab.strikes.toggle("Beach")
     wait(window)
-    assert tab.document.setup.table.struck == ("Beach",)
-    tab.document.undo_stack.undo()
+    assert tab.controller.document.setup.table.struck == ("Beach",)
+    tab.controller.document.undo_stack.undo()
     wait(window)
-    assert tab.document.setup.table.struck == () and tab.strikes.struck() == ()
+    assert tab.controller.document.setup.table.struck == () and tab.strikes.struck() == ()
 
 
 def _double_click(view, pos):
@@ -135,7 +135,7 @@ def _double_click(view, pos):
 def test_two_quick_clicks_on_a_claim_cell_count_twice(window, qtbot):
     tab = open_spyfall(window)
     m = tab.sheet_model
-    col = tab.document.setup.locations.index("Casino")
+    col = tab.controller.document.setup.locations.index("Casino")
     index = m.index(m.row_of_item(m.pending_item), col)
     tab.sheet.scrollTo(index)
     _double_click(tab.sheet, tab.sheet.visualRect(index).center())
@@ -156,7 +156,7 @@ def test_no_accusation_before_evidence_and_the_tab_says_what_is_needed(window, q
     # a lone Casino claim from Bob while I hold Beach sets Bob apart
     tab.log_event(spyfall.make_claim(setup, "Bob", {"Casino": 1}))
     wait(window)
-    rec = spyfall.recommend(setup, tab.document.events)
+    rec = spyfall.recommend(setup, tab.controller.document.events)
     assert rec.accuse == "Bob" and rec.reason == ""
     qtbot.waitUntil(lambda: "Accuse Bob" in tab.advice.text(), timeout=30000)
 
@@ -173,7 +173,7 @@ def test_spy_names_no_location_before_anyone_else_answers():
 
 def test_information_axis_shows_values_without_a_scale_factor(window):
     tab = open_spyfall(window)
-    tab.log_event(spyfall.make_claim(tab.document.setup, "Bob", {"Casino": 1}))
+    tab.log_event(spyfall.make_claim(tab.controller.document.setup, "Bob", {"Casino": 1}))
     wait(window)
     for plot in (tab.ig_plot, tab.plot):
         axis = plot.plot.getAxis("left")

@@ -54,30 +54,30 @@ def test_time_left_is_saved_and_a_reopened_session_shows_the_timer_paused(window
     clock = FakeClock()
     tab.timer._clock = clock
     tl = tab.controller.current_timeline()
-    revision, steps = tab.document.revision, tab.document.undo_stack.count()
+    revision, steps = tab.controller.document.revision, tab.controller.document.undo_stack.count()
     tab.timer.toggle()                       # start
     for _ in range(40):                      # the clock runs: no edit, no new timeline
         clock.t += 2.5
         tab.timer.tick()
     wait(window)
     assert tab.timer.remaining() == 380 and tab.timer.running
-    assert tab.document.revision == revision and tab.document.undo_stack.count() == steps
+    assert tab.controller.document.revision == revision and tab.controller.document.undo_stack.count() == steps
     assert tab.controller.current_timeline() is tl
     # a strike-out: an undoable edit, the same timeline (the model never reads it)
     tab.strikes.toggle("Casino")
     wait(window)
-    assert tab.document.undo_stack.count() == steps + 1
+    assert tab.controller.document.undo_stack.count() == steps + 1
     assert tab.controller.current_timeline() is tl
     # saved while running: the time left as it is at the save
     path = tmp_path / "round.json"
-    tab.document.save(str(path))
+    tab.controller.document.save(str(path))
     obj = json.loads(path.read_text())
     assert obj["setup"]["table"] == {"struck": ["Casino"],
                                      "timer": {"left": 380.0, "paused": False}}
     assert tab.timer.running                 # saving does not stop the round
     clock.t += 30
     tab.timer.pause()                        # paused later: the next save says so
-    tab.document.save(str(path))
+    tab.controller.document.save(str(path))
     obj = json.loads(path.read_text())
     assert obj["setup"]["table"]["timer"] == {"left": 350.0, "paused": True}
     # reopened (here in the same tab after a new game): paused where it was
@@ -94,7 +94,7 @@ def test_time_left_is_saved_and_a_reopened_session_shows_the_timer_paused(window
     # and its undo leave the timer alone
     tab.strikes.toggle("Beach")
     wait(window)
-    tab.document.undo_stack.undo()
+    tab.controller.document.undo_stack.undo()
     wait(window)
     assert tab.strikes.struck() == ("Casino",) and tab.timer.remaining() == 350
     # a finished round reopens finished; a shorter round after an undo is clamped
@@ -106,7 +106,7 @@ def test_time_left_is_saved_and_a_reopened_session_shows_the_timer_paused(window
     tab.timer.start()
     clock.t += 30
     tab.timer.pause()                        # 9:30 left of 10:00
-    tab.document.undo_stack.undo()           # back to 8 minutes: never more left than that
+    tab.controller.document.undo_stack.undo()           # back to 8 minutes: never more left than that
     wait(window)
     assert tab.timer.length == 480 and tab.timer.remaining() == 480
     tab.timer.start()
@@ -114,7 +114,7 @@ def test_time_left_is_saved_and_a_reopened_session_shows_the_timer_paused(window
     tab.timer.tick()
     assert tab.timer.finished
     path = tmp_path / "over.json"
-    tab.document.save(str(path))
+    tab.controller.document.save(str(path))
     assert json.loads(path.read_text())["setup"]["table"] == {"timer": {"left": 0.0,
                                                                         "paused": True}}
     tab.reset_document(spyfall.default_setup(), [])

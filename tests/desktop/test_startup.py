@@ -83,7 +83,7 @@ def _new_window(qtbot, last_tab=None, interactive=True):
 
 def _close(win):
     for tab in win.game_tabs.values():
-        tab.document.undo_stack.setClean()
+        tab.controller.document.undo_stack.setClean()
         tab.shutdown()
 
 
@@ -100,7 +100,7 @@ def test_only_the_last_used_tab_is_built_when_shown(qtbot, quiet):
         assert tab.parent() is win.tabs.currentWidget()
         # shown with its first beliefs (hidden behind "Loading" until then, at most 0.4 s)
         qtbot.waitUntil(tab.isVisible, timeout=5_000)
-        assert win.undo_group.activeStack() is tab.document.undo_stack
+        assert win.undo_group.activeStack() is tab.controller.document.undo_stack
         # showing another tab builds that one only, and it is the one built first next time
         win.select_game("spyfall")
         qtbot.waitUntil(lambda: "spyfall" in win.game_tabs, timeout=30_000)
@@ -132,7 +132,7 @@ def test_opening_a_session_builds_its_tab_only(qtbot, quiet, tmp_path):
         assert list(win.game_tabs) == ["guesswho"]
         assert win.tabs.currentWidget().game == "guesswho"
         tab = win.game_tabs["guesswho"]
-        assert tab.document.path == str(path) and len(tab.document.events) > 0
+        assert tab.controller.document.path == str(path) and len(tab.controller.document.events) > 0
         assert wait_idle(win, 60) and tab.controller.timeline is not None and tab.controller.timeline.latest is not None
     finally:
         _close(win)
@@ -146,7 +146,7 @@ def test_quitting_asks_only_about_built_tabs_and_builds_none(qtbot, monkeypatch,
     shutil.copy(resource_path("examples", "guesswho.json"), path)
     win = _new_window(qtbot, interactive=False)
     assert win.open_path(str(path), ask=False)
-    doc = win.game_tabs["guesswho"].document
+    doc = win.game_tabs["guesswho"].controller.document
     doc.log_event(doc.events[0])
     assert doc.is_modified()
     assert win.close()
@@ -165,7 +165,7 @@ def test_recovery_restores_into_tabs_not_built_yet(qtbot, quiet, tmp_path):
     a = MainWindow(autosave=True, interactive=False)
     qtbot.addWidget(a)
     assert a.open_path(str(path), ask=False)
-    doc = a.tab_for("guesswho").document
+    doc = a.tab_for("guesswho").controller.document
     doc.log_event(doc.events[0])
     n = len(doc.events)
     wait_written(qtbot, a)
@@ -176,7 +176,7 @@ def test_recovery_restores_into_tabs_not_built_yet(qtbot, quiet, tmp_path):
         assert b.game_tabs == {}
         assert b.offer_recovery(ask=False)
         assert list(b.game_tabs) == ["guesswho"]
-        restored = b.game_tabs["guesswho"].document
+        restored = b.game_tabs["guesswho"].controller.document
         assert len(restored.events) == n and restored.is_modified()
     finally:
         _close(b)
@@ -193,7 +193,7 @@ def test_start_after_show_opens_the_session(qtbot, quiet, tmp_path):
         win.show()
         win.start(str(path))                  # read on a pool thread, then shown
         qtbot.waitUntil(lambda: "inkognito" in win.game_tabs
-                        and win.game_tabs["inkognito"].document.path == str(path), timeout=30_000)
+                        and win.game_tabs["inkognito"].controller.document.path == str(path), timeout=30_000)
         assert win.tabs.currentWidget().game == "inkognito"
         assert wait_idle(win, 60)
     finally:

@@ -150,3 +150,28 @@ def test_main_window_is_under_400_lines():
     tree = ast.parse((ROOT / "desktop" / "shell" / "main_window.py").read_text(encoding="utf-8"))
     cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "MainWindow")
     assert cls.end_lineno - cls.lineno + 1 < 400
+
+
+def document_reads(source: str) -> list[int]:
+    """The lines of ``source`` that read an attribute named ``document`` (``x.document``, also
+    ``x.controller.document``): the session document is the controller's alone."""
+    return sorted(node.lineno for node in ast.walk(ast.parse(source))
+                  if isinstance(node, ast.Attribute) and node.attr == "document")
+
+
+def test_document_reads_are_found():
+    assert document_reads("a = tab.controller.document.events\nb = tab.document\n") == [1, 2]
+    assert document_reads("a = tab.controller.events\ndocument = 1\nb = doc.setup\n") == []
+
+
+def test_games_never_read_the_document():
+    """The game packages draw from the Snapshot and write through the controller's commands
+    (docs/ARCHITECTURE.md): no module under desktop/games/ reads ``.document``; nor does the
+    base tab offer it."""
+    offenders = [f"{path.relative_to(ROOT)}:{line}"
+                 for path in sorted((ROOT / "desktop" / "games").rglob("*.py"))
+                 for line in document_reads(path.read_text(encoding="utf-8"))]
+    assert offenders == []
+    tree = ast.parse((ROOT / "desktop" / "tabs" / "base.py").read_text(encoding="utf-8"))
+    tab = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "GameTab")
+    assert "document" not in {n.name for n in tab.body if isinstance(n, ast.FunctionDef)}

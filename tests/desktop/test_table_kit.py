@@ -50,11 +50,11 @@ def test_zoom_scales_fonts_and_grids_and_is_kept(window, qtbot):
 def test_privacy_screen_covers_everything_and_swallows_keys(window, qtbot):
     tab = window.tab_for("cluedo")
     window.select_game("cluedo")
-    tab.log_json({"type": "shown", "player": tab.document.setup.players[1],
-                  "card": tab.document.setup.cards[0]})
+    tab.log_json({"type": "shown", "player": tab.controller.document.setup.players[1],
+                  "card": tab.controller.document.setup.cards[0]})
     assert wait_idle(window, 60)
-    n = len(tab.document.events)
-    tab.show_why({"card": tab.document.setup.cards[0], "place": tab.document.setup.players[1]}, "x")
+    n = len(tab.controller.document.events)
+    tab.show_why({"card": tab.controller.setup.cards[0], "place": tab.controller.setup.players[1]}, "x")
     popup = tab.why_popup()
     assert popup.isVisible()
     screen = window.privacy_screen
@@ -64,7 +64,7 @@ def test_privacy_screen_covers_everything_and_swallows_keys(window, qtbot):
     assert QKeySequence("F12") in window.privacy_action.shortcuts()
     # a key meant to lift the screen never reaches a shortcut (Ctrl+Z would undo the entry)
     qtbot.keyClick(screen, Qt.Key_Z, Qt.ControlModifier)
-    assert len(tab.document.events) == n and tab.document.undo_stack.count() >= 1
+    assert len(tab.controller.document.events) == n and tab.controller.document.undo_stack.count() >= 1
     assert not screen.is_up()
     assert popup.isVisible()                           # shown again
     tab.close_why()
@@ -192,14 +192,14 @@ def test_reopen_last_files_and_name_the_gone_one(window, tmp_path, monkeypatch):
     assert set(_settings().value(reopen.FILES_KEY)) >= {str(a), str(b)}
     b.unlink()
     for tab in window.game_tabs.values():     # a fresh start: no file open
-        tab.document.path = None
+        tab.controller.document.path = None
     window.select_game("cluedo")
     dialogs = []
     for name in ("warning", "critical", "information"):
         monkeypatch.setattr(QMessageBox, name, lambda *args, **k: dialogs.append(args) or QMessageBox.Ok)
     opened, missing = reopen.reopen_last(window, _settings())
     assert opened == [str(a)] and missing == [str(b)]
-    assert window.tab_for("egghead").document.path == str(a)
+    assert window.tab_for("egghead").controller.document.path == str(a)
     assert window.tabs.currentWidget().game == "egghead"
     assert "gone.json" in window.statusBar().currentMessage() and not dialogs
 

@@ -186,9 +186,9 @@ def test_the_cluedo_tab_ranks_each_prefix_once_and_shares_it(window, qtbot, monk
         advice = tab.snapshot.advice_for("recommend")
         assert advice is not None and advice.final
         assert "≈" not in tab.rec_note.text()
-    assert len(tab.document.events) == len(lines)
+    assert len(tab.controller.document.events) == len(lines)
     assert partials == []
-    logged = tuple(tab.document.events)
+    logged = tuple(tab.controller.document.events)
     for k in range(1, len(logged) + 1):
         assert calls.get(logged[:k]) == 1, (k, calls.get(logged[:k]))
     # no job started its work while a more urgent job of the tab was running

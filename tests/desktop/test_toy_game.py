@@ -91,7 +91,7 @@ def toy_window(toy_installed, qtbot, monkeypatch):
     win.show()
     yield win
     for tab in win.game_tabs.values():
-        tab.document.undo_stack.setClean()
+        tab.controller.document.undo_stack.setClean()
     win.shutdown()
 
 
@@ -174,8 +174,8 @@ def test_the_coin_game_in_the_main_window(toy_window, qtbot, tmp_path, capsys):
     tab.history.select_entry(1)
     assert tab.label.text().endswith("after 1 flips")
     tab.history.select_live()
-    tab.document.undo_stack.undo()      # the setup change
-    tab.document.undo_stack.undo()      # the typed tails
+    tab.controller.document.undo_stack.undo()      # the setup change
+    tab.controller.document.undo_stack.undo()      # the typed tails
     assert wait_idle(win, 60)
     assert tab.history.entry_count() == 3 and tab.label.text().endswith("after 2 flips")
     # CSV export and save
@@ -186,7 +186,7 @@ def test_the_coin_game_in_the_main_window(toy_window, qtbot, tmp_path, capsys):
     rows = list(csv.reader(out_csv.open(encoding="utf-8")))
     assert rows[0][-1] == "p_biased" and len(rows) == 4
     assert float(rows[-1][-1]) == pytest.approx(_expected([True, True], 0.9), rel=1e-5)
-    tab.document.save(str(tmp_path / "saved.json"))
+    tab.controller.document.save(str(tmp_path / "saved.json"))
     from engines.core.schema import read_session_file
     again = read_session_file(str(tmp_path / "saved.json"))
     assert again.game == "coin" and again.meta[1].note == "lucky" and len(again.events) == 2
@@ -207,7 +207,7 @@ def test_an_engine_with_only_the_required_names_gets_the_generic_tab(toy_window,
         QTest.keyClicks(tab, key)
     QTest.keyClick(tab, Qt.Key_Return)
     QTest.keyClick(tab, Qt.Key_L, Qt.ControlModifier)
-    assert len(tab.document.events) == 0
+    assert len(tab.controller.document.events) == 0
     assert tab.log_json({"type": "flip", "heads": False})
     assert wait_idle(win, 60)
     assert tab.table.item(0, 0).text() == "p_biased"

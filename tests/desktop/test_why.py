@@ -87,7 +87,7 @@ def _check_popup(window, tab, qtbot, expected):
 
 def test_cluedo_worksheet_why(window, qtbot, monkeypatch):
     tab = _load(window, "cluedo")
-    doc = tab.document
+    doc = tab.controller.document
     setup = doc.setup
     card, owner = "Miss Scarlett", "Bob"        # ✓ from a refutation and two passes
     expected = cluedo.explain(setup, doc.events, {"card": card, "place": owner})
@@ -111,7 +111,7 @@ def test_cluedo_worksheet_why(window, qtbot, monkeypatch):
 
 def test_cluedo_undecided_cell_says_so(window, qtbot, monkeypatch):
     tab = _load(window, "cluedo")
-    setup, events = tab.document.setup, tab.document.events
+    setup, events = tab.controller.document.setup, tab.controller.document.events
     m = tab.model.matrix()
     item, column = next((i, j) for i in range(m.shape[0]) for j in range(m.shape[1])
                         if 0.01 < m[i, j] < 0.99)
@@ -166,7 +166,7 @@ def test_cluedo_why_follows_the_log_and_the_browsed_entry(window, qtbot, monkeyp
 
 def test_inkognito_heat_map_why(window, qtbot, monkeypatch):
     tab = _load(window, "inkognito")
-    doc = tab.document
+    doc = tab.controller.document
     setup = doc.setup
     opp, name = "Blue", "Lord Fiddlebottom"
     expected = inkognito.explain(setup, doc.events, {"opponent": opp, "identity": name})
@@ -186,7 +186,7 @@ def test_inkognito_heat_map_why(window, qtbot, monkeypatch):
 
 def test_egghead_position_grid_and_ruled_out_stack_why(window, qtbot, monkeypatch):
     tab = _load(window, "egghead")
-    doc = tab.document
+    doc = tab.controller.document
     expected = egghead.explain(doc.setup, doc.events, {"position": 1, "value": 1})
     assert expected.status == "certain"
     _choose_why(monkeypatch, tab)
@@ -206,7 +206,7 @@ def test_egghead_position_grid_and_ruled_out_stack_why(window, qtbot, monkeypatc
 
 def test_guesswho_knocked_down_card_why(window, qtbot, monkeypatch):
     tab = _load(window, "guesswho")
-    doc = tab.document
+    doc = tab.controller.document
     expected = guesswho.explain(doc.setup, doc.events, {"name": "Anita"})
     assert expected.status == "impossible" and expected.because == (0,)
     seen = _choose_why(monkeypatch, tab)

@@ -23,8 +23,8 @@ def _go(tab, card: str, player: str):
     sheet, model = tab.sheet, tab.model
     sheet.setFocus()
     sheet.setCurrentIndex(model.index(model.row_of_item(0), 0))
-    target_row = model.row_of_item(tab.document.setup.cards.index(card))
-    target_col = list(tab.document.setup.players).index(player)
+    target_row = model.row_of_item(tab.controller.document.setup.cards.index(card))
+    target_col = list(tab.controller.document.setup.players).index(player)
     while sheet.currentIndex().row() < target_row:
         QTest.keyClick(sheet, Qt.Key_Down)
     while sheet.currentIndex().column() < target_col:
@@ -37,17 +37,17 @@ def test_keys_log_has_and_lacks_and_ask_why(window, qtbot):
     _go(tab, "Dagger", "Ann")
     QTest.keyClick(tab.sheet, Qt.Key_H)
     assert wait_idle(window, 60)
-    assert tab.document.events[-1] == cluedo.ShownEvent(player="Ann", card="Dagger")
+    assert tab.controller.document.events[-1] == cluedo.ShownEvent(player="Ann", card="Dagger")
     _go(tab, "Hall", "Bob")
     QTest.keyClick(tab.sheet, Qt.Key_L)
     assert wait_idle(window, 60)
-    assert tab.document.events[-1] == cluedo.LacksEvent(player="Bob", card="Hall")
+    assert tab.controller.document.events[-1] == cluedo.LacksEvent(player="Bob", card="Hall")
     messages = []
     tab.statusMessage.connect(messages.append)
     _go(tab, "Rope", "Ann")                        # I hold the Rope: refused, nothing logged
-    n = len(tab.document.events)
+    n = len(tab.controller.document.events)
     QTest.keyClick(tab.sheet, Qt.Key_H)
-    assert len(tab.document.events) == n and messages and messages[-1].startswith("Not logged: Ann has Rope")
+    assert len(tab.controller.document.events) == n and messages and messages[-1].startswith("Not logged: Ann has Rope")
     _go(tab, "Dagger", "Ann")
     QTest.keyClick(tab.sheet, Qt.Key_W)
     qtbot.waitUntil(lambda: tab.why_popup() is not None and tab.why_popup().isVisible(), timeout=10_000)

@@ -36,7 +36,7 @@ def test_failed_autosave_shows_a_persistent_bar_and_keeps_the_games(qtbot, tmp_p
     w = _new_window(qtbot)
     try:
         assert w.open_path(_copy_example(tmp_path, "cluedo"), ask=False)
-        doc = w.tab_for("cluedo").document
+        doc = w.tab_for("cluedo").controller.document
         n = len(doc.events)
         real = session.write_text_atomically
         monkeypatch.setattr(session, "write_text_atomically", _disk_full)
@@ -75,7 +75,7 @@ def test_text_that_is_not_unicode_fails_writes_with_a_message_not_an_exception(q
         path = _copy_example(tmp_path, "cluedo")
         before = Path(path).read_bytes()
         assert w.open_path(path, ask=False)
-        doc = w.tab_for("cluedo").document
+        doc = w.tab_for("cluedo").controller.document
         doc.log_event(doc.events[-1], EventMeta(note="half an emoji \ud83d"))
         wait_written(qtbot, w)
         bar = w.write_failure_bar
@@ -117,7 +117,7 @@ def test_an_orphan_is_not_deleted_before_its_replacement_is_written(qtbot, fresh
     try:
         monkeypatch.setattr(session, "write_text_atomically", _disk_full)
         assert w.offer_recovery(ask=False)
-        assert len(w.tab_for("cluedo").document.events) == len(_example("cluedo")["events"])
+        assert len(w.tab_for("cluedo").controller.document.events) == len(_example("cluedo")["events"])
         assert orphan.exists()                 # its replacement could not be written: kept
         assert not w.write_failure_bar.isHidden()
     finally:
@@ -134,9 +134,9 @@ def test_two_orphans_of_one_game_are_both_kept(qtbot, fresh_recovery):
     w = _new_window(qtbot)
     try:
         assert w.offer_recovery(ask=False)
-        restored = len(w.tab_for("cluedo").document.events)
+        restored = len(w.tab_for("cluedo").controller.document.events)
         assert restored in (len(a["events"]), 3)
-        assert len(w.tab_for("spyfall").document.events) == len(_example("spyfall")["events"])
+        assert len(w.tab_for("spyfall").controller.document.events) == len(_example("spyfall")["events"])
         kept = sorted((Path(fresh_recovery) / "set-aside").glob("*.json"))
         assert len(kept) == 1                  # the other Cluedo game, as a session file
         from engines.core.schema import read_session_file
@@ -174,7 +174,7 @@ def test_unwritable_data_folder_is_reported_and_the_app_runs_on(tmp_path):
         def check():
             win = next(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow))
             wait_idle(win, 60)
-            doc = win.tab_for("cluedo").document
+            doc = win.tab_for("cluedo").controller.document
             seen["events"] = len(doc.events)
             doc.log_event(doc.events[-1])
             seen["bar"] = win.write_failure_bar.text()

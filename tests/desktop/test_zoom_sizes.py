@@ -75,7 +75,7 @@ def test_spyfall_pending_row_in_view_and_spy_headers_whole_at_100_and_150_percen
     tab = _example_tab(window)
     sheet, model = tab.sheet, tab.sheet_model
     pending = model.row_of_item(model.pending_item)
-    assert pending > 0 and len(tab.document.events) > 0
+    assert pending > 0 and len(tab.controller.document.events) > 0
     bottom = sheet.visualRect(model.index(pending + 1, 0)).bottom()
     assert 0 < bottom <= sheet.viewport().height()
     _headers_whole(tab, 1.0)

@@ -36,7 +36,7 @@ def close_instance(w) -> None:
     """Quit ``w`` cleanly without dialogs: its games marked saved, its recovery file discarded,
     its jobs stopped, its hand-off server closed and its locks released."""
     for t in w.game_tabs.values():
-        t.document.undo_stack.setClean()
+        t.controller.document.undo_stack.setClean()
     w.autosave.enabled = True
     w.autosave.discard()
     w.shutdown()

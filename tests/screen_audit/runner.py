@@ -137,7 +137,7 @@ def _long_log_file(game: str, out: str) -> str:
 
 
 def _why_fact(game: str, tab):
-    setup = tab.document.setup
+    setup = tab.controller.document.setup
     if game == "cluedo":
         return {"card": setup.cards[0], "place": setup.players[0]}, "why"
     if game == "egghead":
@@ -152,7 +152,7 @@ def _why_fact(game: str, tab):
 
 def _contradict(game: str, tab) -> bool:
     """Log an entry the log makes impossible; False where the audit has none for the game."""
-    setup = tab.document.setup
+    setup = tab.controller.document.setup
     if game == "cluedo":
         card = setup.cards[0]
         others = [p for p in setup.players if p != setup.me]
@@ -221,13 +221,13 @@ def walk(audit: Audit, want: dict) -> None:
                 tab.new_game()
                 audit.settle()
             if "banner" in states:
-                n = len(tab.document.events)
+                n = len(tab.controller.document.events)
                 if not _contradict(game, tab):
                     tab.banner.show_message("Impossible log: entries #1 and #2 cannot all be "
                                             "true together (shown by the audit)", "error", "Undo")
                 audit.settle(0.5)
                 audit.check(f"{game}:banner")
-                while len(tab.document.events) > n and win.undo_action.isEnabled():
+                while len(tab.controller.document.events) > n and win.undo_action.isEnabled():
                     win.undo_action.trigger()
                 tab.banner.clear()
                 audit.settle()
@@ -237,7 +237,7 @@ def walk(audit: Audit, want: dict) -> None:
                 audit.settle(0.5)
                 audit.check(f"{game}:longlog")
             # a clean document for the next game's "open" (no unsaved-changes question)
-            tab.document.undo_stack.setClean()
+            tab.controller.document.undo_stack.setClean()
         except Exception:
             audit.errors.append(f"{game}: {traceback.format_exc()}")
 
@@ -296,7 +296,7 @@ def main(argv=None) -> int:
     with open(os.path.join(args.out, "report.json"), "w", encoding="utf-8") as f:
         json.dump(audit.report(), f, indent=1)
     for tab in win.game_tabs.values():
-        tab.document.undo_stack.setClean()
+        tab.controller.document.undo_stack.setClean()
     win.shutdown()
     from desktop.shell.shutdown import finish_threads
 
@@ -322,7 +322,7 @@ def _save_large_state(audit: Audit) -> None:
             if len(sizes) >= 2:
                 total = sum(sizes)
                 s.setSizes([total // 6] * (len(sizes) - 1) + [total - total // 6 * (len(sizes) - 1)])
-        tab.document.undo_stack.setClean()
+        tab.controller.document.undo_stack.setClean()
     win.select_game("guesswho")
     audit.settle()
     win.close()

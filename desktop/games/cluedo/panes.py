@@ -1,6 +1,7 @@
 """Panes of the Cluedo tab that present a moment: "Who is close?" — one bar per opponent for
 the chance that what they have seen already tells them the envelope, and the plot of that
-chance over the game.
+chance over the game; the best suggestions (:class:`SuggestionRanking`) and "Accuse or wait"
+(:class:`AccuseAdvice`).
 
 The pane draws what it is given for the moment shown (:class:`desktop.tabs.snapshot.Snapshot`:
 its moment, log length and wording) and the opponents' estimate of that moment
@@ -10,19 +11,122 @@ the document or the timeline (docs/ARCHITECTURE.md, "One moment on screen").
 from __future__ import annotations
 
 import re
-from typing import Optional
+from dataclasses import dataclass
+from typing import Any, Optional
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from desktop.games.cluedo.opponents import LIKELY_KNOWS, OpponentsView
-from desktop.games.cluedo.opponents_view import KnowsRow, OpponentsStrip, percent
-from desktop.shell.appearance import tone
-from desktop.tabs.snapshot import Snapshot
+from desktop.games.cluedo.opponents_view import AdvicePanel, KnowsRow, OpponentsStrip, percent
+from desktop.shell.appearance import muted_style, tone, tone_style
+from desktop.tabs.snapshot import Snapshot, Status
+from desktop.tabs.wording import PLAIN, Wording
 from desktop.widgets.belief_plot import BeliefPlot
+from desktop.widgets.plain_text import as_rich_plain
+from desktop.widgets.ranking import Column, RankingTable
+from desktop.widgets.unchanged import clear_text
 from desktop.widgets.vscroll import NeededHeightContent, VerticalScroll
+from engines.cluedo.opponents import MIN_INTERVAL_SAMPLES
+
+#: The methods' names in the Details view (the technical ones) …
+METHOD_LABELS = {"exact": "Exact (count deals)", "center": "Analytical center (cvxpy)",
+                 "montecarlo": "Monte Carlo (exact sampling)"}
+#: … and in plain words.
+METHOD_WORDS = {"exact": "Exact", "center": "Quick estimate",
+                "montecarlo": "Random deals (estimate)"}
+#: When to accuse, in a player's words (the rule with its symbols is the Details view's tooltip).
+RULE_WORDS = ("Accuse now when your best guess is at least as likely to be right as it is that "
+              "every opponent fails to name the envelope before your next turn.\n"
+              "Your best guess: the most likely suspect, weapon and room, with the chance it is "
+              "right.\nBefore your next turn: what each opponent knows now, plus one more "
+              "suggestion each (they all move before you do).")
+
+
+def method_label(method: str, wording: Wording) -> str:
+    """The name of an inference method as ``wording`` words it."""
+    return wording.pick(METHOD_WORDS.get(method, method), METHOD_LABELS.get(method, method))
+
+
+@dataclass(frozen=True)
+class RankedSuggestion:
+    """One row of the best suggestions: the triple, its information gain in bits, whether it
+    was counted exactly, and the sample size of the estimate otherwise."""
+
+    suspect: str
+    weapon: str
+    room: str
+    bits: float
+    exact: bool
+    samples: int
+    top: float = 0.0            # the best row's bits: a full bar in plain words
+
+
+def suggestion_columns(wording: Wording) -> tuple:
+    """The best suggestions' columns: "Information" as a bar relative to the best suggestion
+    by default, "Bits" in the Details view."""
+    return (
+        Column("Suspect", lambda r: r.suspect),
+        Column("Weapon", lambda r: r.weapon),
+        Column("Room", lambda r: r.room),
+        Column(wording.pick("Information", "Bits"),
+               lambda r: wording.information(r.bits, r.top, approximate=not r.exact, unit=False),
+               numeric=wording.details,
+               tooltip=lambda r: wording.pick(
+                   ("How much this suggestion's answer is expected to tell you about the "
+                    "envelope: a full bar is the best suggestion"
+                    + ("" if r.exact else " (estimated from deals drawn at random)")),
+                   ("exact: counted over every consistent deal" if r.exact else
+                    f"estimated from {r.samples} uniformly sampled deals"))),
+    )
+
+
+SUGGESTION_COLUMNS = suggestion_columns(PLAIN)
+
+
+def how_often(p: float) -> str:
+    """A chance as a player says it: "every time", "nearly always", "most of the time", "about
+    half the time", "now and then", "rarely" (then the percentage)."""
+    if p >= 0.995:
+        return "for certain"
+    if p >= 0.9:
+        return f"nearly always ({percent(p)})"
+    if p >= 0.6:
+        return f"most of the time ({percent(p)})"
+    if p >= 0.4:
+        return f"about half the time ({percent(p)})"
+    if p >= 0.15:
+        return f"now and then ({percent(p)})"
+    return f"rarely ({percent(p)})"
+
+
+def advice_source(method: str | None, wording: Wording) -> str:
+    """The advice's note on where its figures come from when the worksheet shows another
+    method's (``""`` under the exact count). The advice needs the chance of a whole triple and
+    of an opponent's knowledge, which only the deals give (counted, or drawn at random when
+    there are too many); the quick estimate gives each card's chance alone, and a triple's is
+    not the product of its cards' (they are dependent), so the advice cannot take its figures
+    from it: it says that they come from the deals, so 50 % beside a worksheet's 40 % is not
+    read as a slip."""
+    if method in (None, "exact"):
+        return ""
+    return (f" (These figures come from the possible deals; the worksheet's from "
+            f"“{method_label(method, wording)}”.)")
+
+
+def plain_advice(scope: str, triple, p_correct: float, q: str, accuse: bool) -> str:
+    """The accuse/wait advice in a player's words: how often the best guess is right, and the
+    chance that an opponent names the envelope before your next turn (``q``, worded)."""
+    guess = ", ".join(triple)
+    if accuse:
+        return (f"{scope}{guess} is right {how_often(p_correct)}, and an opponent may name the "
+                f"envelope before your next turn: {q}.")
+    return (f"{scope}{guess} would be right {how_often(p_correct)}; an opponent names the "
+            f"envelope before your next turn with a chance of {q}: waiting for more clues is "
+            f"the better bet.")
+
 
 #: The tooltip of the pane's title: plain words, then the Details view's.
 TITLE_TIP = (
@@ -134,3 +238,174 @@ class WhoIsClosePane(VerticalScroll):
         """Each opponent's chance after every entry computed so far; the moment's marker."""
         self.plot.set_series(series)
         self.plot.set_marker(marker)
+
+
+class SuggestionRanking(QObject):
+    """The best suggestions of the moment shown: their title and room filter (:attr:`head`),
+    the table, the note under it, and the "Ready to accuse" line (:attr:`accuse`); the tab
+    places them. :meth:`render` draws the ranking advisor's answer carried by the
+    :class:`Snapshot` (``snap.advice["recommend"]``: an
+    :class:`engines.cluedo.recommend.Recommendation`), and nothing else.
+
+    Signals:
+        roomChanged(object): the room the ranking is asked for (None: any room).
+        suggestionChosen(object): a row double-clicked (a :class:`RankedSuggestion`).
+    """
+
+    roomChanged = Signal(object)
+    suggestionChosen = Signal(object)
+
+    def __init__(self, parent: Optional[QObject] = None):
+        super().__init__(parent)
+        self.head = QHBoxLayout()
+        self.title = QLabel()
+        self.title.setWordWrap(True)
+        self.head.addWidget(self.title, 1)
+        self.room = QComboBox()
+        self.room.setSizeAdjustPolicy(QComboBox.AdjustToContents)
+        self.room.setMinimumContentsLength(16)
+        self.head.addWidget(self.room)
+        self.room.currentIndexChanged.connect(
+            lambda *_a: self.roomChanged.emit(self.room.currentData()))
+        self.table = RankingTable(SUGGESTION_COLUMNS, stretch=True,
+                                  tooltip="Double-click to put this suggestion in the form")
+        self.table.setAccessibleName("Best suggestions")
+        self.table.rowActivated.connect(
+            lambda row: self.suggestionChosen.emit(self.table.row_object(row)))
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        muted_style(self.note)
+        self.accuse = QLabel()
+        tone_style(self.accuse, "#1b5e20", "; font-weight:bold")
+
+    def set_setup(self, setup: Any) -> None:
+        """A new game (``cluedo.Setup``): its rooms in the filter (any room first), no rows."""
+        self.room.blockSignals(True)
+        self.room.clear()
+        self.room.addItem("any room", None)
+        for cat, cards in setup.categories:
+            if cat == "room":
+                for c in cards:
+                    self.room.addItem(f"in the {c}", c)
+        self.room.blockSignals(False)
+        self.table.clear_rows()
+        clear_text(self.accuse)
+
+    def set_wording(self, wording: Wording) -> None:
+        self.table.set_columns(suggestion_columns(wording))
+
+    def show_cancelled(self, not_computed: str) -> None:
+        self.note.setText(f"Best suggestions: {not_computed}.")
+
+    def render(self, snap: Snapshot) -> bool:
+        """Draw the ranking of ``snap``'s moment; True when it is settled there (shown, or
+        none: an impossible log, the advisor's error), False while it is computed (the rows
+        on screen stay)."""
+        if snap.status is Status.CONTRADICTION or snap.status is Status.ERROR:
+            self.table.clear_rows()
+            clear_text(self.accuse)   # nothing is "ready" while the log is impossible
+            self.note.setText("No recommendation while the log is impossible: fix the "
+                              "highlighted entry first.")
+            return True
+        advice = snap.advice_for("recommend")
+        if advice is None:
+            clear_text(self.accuse)   # the ranking on screen is not of this moment yet
+            if snap.status is not Status.CANCELLED:
+                self.note.setText("Computing the best suggestions…")
+            return False
+        if advice.error is not None:
+            self.table.clear_rows()
+            self.note.setText(as_rich_plain(f"No recommendation: {advice.error}"))
+            return True
+        self._show(advice.value, not advice.final, snap)
+        return True
+
+    def _show(self, rec, counting: bool, snap: Snapshot) -> None:
+        rows = rec.suggestions[:12]
+        if rows:
+            shown_exact = sum(rec.is_exact(s, w, room) for s, w, room, _ in rows)
+            note = "Double-click a suggestion to put it in the form."
+            details = snap.wording.details
+            if counting:
+                note = (f"≈ estimated from {rec.samples} sampled deals; counting the best "
+                        f"exactly…" if details else "Estimated for now; counting the best "
+                        "exactly…")
+            elif shown_exact < len(rows):
+                note += (f" ≈: estimated from {rec.samples} sampled deals (no time left to count "
+                         f"it exactly)." if details else " Some are estimates (no time left to "
+                         "count them exactly).")
+        else:
+            note = ("The envelope is certain: accuse!" if rec.accusation else
+                    "No suggestion can tell you more.")
+        if not snap.live:
+            note = f"Ranked {snap.scope()}. {note}"
+        self.note.setText(note)
+        top = max((bits for *_t, bits in rows), default=0.0)
+        self.table.set_rows([RankedSuggestion(s, w, room, bits, rec.is_exact(s, w, room),
+                                              rec.samples, top)
+                             for s, w, room, bits in rows])
+        if rec.accusation and snap.status is Status.READY:
+            scope = "" if snap.live else f"As after entry {snap.k}: "
+            self.accuse.setText(as_rich_plain(f"{scope}Ready to accuse: "
+                                              + ", ".join(rec.accusation)))
+        else:
+            clear_text(self.accuse)
+
+
+class AccuseAdvice(AdvicePanel):
+    """"Accuse or wait" for the moment shown: the verdict of
+    :func:`desktop.games.cluedo.opponents.make_advice` (carried by the opponents' estimate of
+    the moment, :class:`OpponentsView`) in words, and the alert naming the opponents who probably
+    know the envelope (the criterion in words: :data:`RULE_WORDS`)."""
+
+    def __init__(self, parent: Optional[QWidget] = None):
+        super().__init__(RULE_WORDS, parent)
+
+    def render(self, snap: Snapshot, view: OpponentsView, method: Optional[str]) -> bool:
+        """Draw ``view`` (the opponents' estimate of ``snap``'s moment) for a worksheet computed
+        by ``method``; returns whether an opponent probably knows the envelope."""
+        est, wording = view.estimate, snap.wording
+        assumes = assumed_model(est, wording.details)
+        adv = view.advice
+        if adv is None:
+            self.set_stale("Accuse or wait: computing your best triple…")
+        else:
+            accuse = adv.advice == "accuse now"
+            q = percent(adv.p_opponent_knows_before_my_turn, False)
+            if not est.exact and est.p_any_next_interval is not None:
+                # Wilson, from the look-ahead's deals
+                q = wording.chance(adv.p_opponent_knows_before_my_turn, est.p_any_next_interval,
+                                   est.samples)
+            elif not est.exact and not wording.details:
+                q = f"about\u00a0{q}"
+            elif not est.exact:
+                # "≈" as the strip beside it marks an estimate without an interval; as long as the
+                # interval's text, so the panel keeps its lines when the interval comes
+                q = (f"≈\u00a0{q} (from {est.samples:,} deals so far; an interval from "
+                     f"{MIN_INTERVAL_SAMPLES})")
+            scope = "" if view.k >= snap.n else f"As after entry {view.k}: "
+            if wording.details:
+                detail = (f"{scope}{', '.join(adv.triple)}: right with {percent(adv.p_correct)}. "
+                          f"Before your next turn, an opponent can name the envelope (what they "
+                          f"know now, plus one suggestion each): {q}.")
+            else:
+                detail = plain_advice(scope, adv.triple, adv.p_correct, q, accuse)
+            if assumes:
+                detail += f" ({assumes[0].upper()}{assumes[1:]}.)"
+            detail += advice_source(method, wording)
+            self.set_advice("Accuse now" if accuse else "Wait", detail, accuse)
+        knowers = view.likely_knowers(LIKELY_KNOWS)
+        if knowers:
+            who = ", ".join(f"{name} ({percent(p, exact)}{', exact' if exact else ''})"
+                            for name, p, exact in knowers)
+            verb = "probably knows" if len(knowers) == 1 else "probably know"
+            self.set_alert(f"⚠ {who} {verb} the envelope "
+                           f"(alert at ≥ {percent(LIKELY_KNOWS)}).")
+        else:
+            self.set_alert("")
+        return bool(knowers)
+
+    def clear(self, message: str) -> None:
+        """No figures: ``message`` says why."""
+        self.set_pending(message or "Accuse or wait: no figures yet.")
+        self.set_alert("")

@@ -5,7 +5,6 @@ belief plots, recommendations, who is close to solving and when to accuse, and t
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtWidgets import (
@@ -21,123 +20,33 @@ from PySide6.QtWidgets import (
 
 from desktop.games.cluedo.board_view import BoardPanel, turn_job_for
 from desktop.games.cluedo.forms import NewGameDialog, SuggestionForm
-from desktop.games.cluedo.opponents import LIKELY_KNOWS, RULE_TEXT, OpponentsTracker, OpponentsView
-from desktop.games.cluedo.opponents_view import AdvicePanel, percent
-from desktop.games.cluedo.panes import TITLE_TIP, WhoIsClosePane, assumed_model, who_title
+from desktop.games.cluedo.opponents import RULE_TEXT, OpponentsTracker, OpponentsView
+from desktop.games.cluedo.panes import (
+    RULE_WORDS,
+    TITLE_TIP,
+    AccuseAdvice,
+    SuggestionRanking,
+    WhoIsClosePane,
+    advice_source,  # noqa: F401 (a name of this module too)
+    method_label,
+    who_title,
+)
 from desktop.games.cluedo.ranking import ranking as shared_ranking
 from desktop.games.cluedo.suggestion_notes import learned_notes
-from desktop.shell.appearance import muted_css, muted_style, tone, tone_style
+from desktop.shell.appearance import muted_css, tone
 from desktop.table.zoom import scaled_size
 from desktop.tabs.base import GameTab
 from desktop.tabs.jobs import Priority
-from desktop.tabs.snapshot import Status
-from desktop.tabs.wording import PLAIN, Wording
+from desktop.tabs.wording import PLAIN
 from desktop.widgets.belief_plot import BeliefPlot
-from desktop.widgets.plain_text import as_rich_plain, esc
+from desktop.widgets.plain_text import esc
 from desktop.widgets.quick_entry import EnterSubmits
-from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.side_panes import PaneTabs, SidePanes
 from desktop.widgets.unchanged import clear_text, set_tab_text
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
 from engines import cluedo
-from engines.cluedo.opponents import MIN_INTERVAL_SAMPLES
 
-#: The methods' names in the Details view (the technical ones) …
-METHOD_LABELS = {"exact": "Exact (count deals)", "center": "Analytical center (cvxpy)",
-                 "montecarlo": "Monte Carlo (exact sampling)"}
-#: … and in plain words.
-METHOD_WORDS = {"exact": "Exact", "center": "Quick estimate",
-                "montecarlo": "Random deals (estimate)"}
-#: When to accuse, in a player's words (the rule with its symbols is the Details view's tooltip).
-RULE_WORDS = ("Accuse now when your best guess is at least as likely to be right as it is that "
-              "every opponent fails to name the envelope before your next turn.\n"
-              "Your best guess: the most likely suspect, weapon and room, with the chance it is "
-              "right.\nBefore your next turn: what each opponent knows now, plus one more "
-              "suggestion each (they all move before you do).")
-
-
-def method_label(method: str, wording: Wording) -> str:
-    """The name of an inference method as ``wording`` words it."""
-    return wording.pick(METHOD_WORDS.get(method, method), METHOD_LABELS.get(method, method))
 ENVELOPE = "envelope"
-
-
-@dataclass(frozen=True)
-class _Ranked:
-    """One row of the best suggestions: the triple, its information gain in bits, whether it
-    was counted exactly, and the sample size of the estimate otherwise."""
-
-    suspect: str
-    weapon: str
-    room: str
-    bits: float
-    exact: bool
-    samples: int
-    top: float = 0.0            # the best row's bits: a full bar in plain words
-
-
-def suggestion_columns(wording: Wording) -> tuple:
-    """The best suggestions' columns: "Information" as a bar relative to the best suggestion
-    by default, "Bits" in the Details view."""
-    return (
-        Column("Suspect", lambda r: r.suspect),
-        Column("Weapon", lambda r: r.weapon),
-        Column("Room", lambda r: r.room),
-        Column(wording.pick("Information", "Bits"),
-               lambda r: wording.information(r.bits, r.top, approximate=not r.exact, unit=False),
-               numeric=wording.details,
-               tooltip=lambda r: wording.pick(
-                   ("How much this suggestion's answer is expected to tell you about the "
-                    "envelope: a full bar is the best suggestion"
-                    + ("" if r.exact else " (estimated from deals drawn at random)")),
-                   ("exact: counted over every consistent deal" if r.exact else
-                    f"estimated from {r.samples} uniformly sampled deals"))),
-    )
-
-
-SUGGESTION_COLUMNS = suggestion_columns(PLAIN)
-
-
-def how_often(p: float) -> str:
-    """A chance as a player says it: "every time", "nearly always", "most of the time", "about
-    half the time", "now and then", "rarely" (then the percentage)."""
-    if p >= 0.995:
-        return "for certain"
-    if p >= 0.9:
-        return f"nearly always ({percent(p)})"
-    if p >= 0.6:
-        return f"most of the time ({percent(p)})"
-    if p >= 0.4:
-        return f"about half the time ({percent(p)})"
-    if p >= 0.15:
-        return f"now and then ({percent(p)})"
-    return f"rarely ({percent(p)})"
-
-
-def advice_source(method: str | None, wording: Wording) -> str:
-    """The advice's note on where its figures come from when the worksheet shows another
-    method's (``""`` under the exact count). The advice needs the chance of a whole triple and
-    of an opponent's knowledge, which only the deals give (counted, or drawn at random when
-    there are too many); the quick estimate gives each card's chance alone, and a triple's is
-    not the product of its cards' (they are dependent), so the advice cannot take its figures
-    from it: it says that they come from the deals, so 50 % beside a worksheet's 40 % is not
-    read as a slip."""
-    if method in (None, "exact"):
-        return ""
-    return (f" (These figures come from the possible deals; the worksheet's from "
-            f"“{method_label(method, wording)}”.)")
-
-
-def plain_advice(scope: str, triple, p_correct: float, q: str, accuse: bool) -> str:
-    """The accuse/wait advice in a player's words: how often the best guess is right, and the
-    chance that an opponent names the envelope before your next turn (``q``, worded)."""
-    guess = ", ".join(triple)
-    if accuse:
-        return (f"{scope}{guess} is right {how_often(p_correct)}, and an opponent may name the "
-                f"envelope before your next turn: {q}.")
-    return (f"{scope}{guess} would be right {how_often(p_correct)}; an opponent names the "
-            f"envelope before your next turn with a chance of {q}: waiting for more clues is "
-            f"the better bet.")
 
 
 class Tab(GameTab):
@@ -186,8 +95,11 @@ class Tab(GameTab):
         bar.addWidget(self.card_names)
         self.deals_label = QLabel()
         bar.addWidget(self.deals_label, 1)
-        self.accuse_label = QLabel()
-        tone_style(self.accuse_label, "#1b5e20", "; font-weight:bold")
+        # the best suggestions of the moment and its "Ready to accuse" line (SuggestionRanking)
+        self.ranking = SuggestionRanking(self)
+        self.ranking.roomChanged.connect(self._room_changed)
+        self.ranking.suggestionChosen.connect(self._use_recommendation)
+        self.accuse_label = self.ranking.accuse
         bar.addWidget(self.accuse_label)
         return bar
 
@@ -212,45 +124,24 @@ class Tab(GameTab):
         mid = QWidget()
         ml = QVBoxLayout(mid)
         ml.setContentsMargins(0, 0, 0, 0)
-        self.form = SuggestionForm(self.document.setup)
+        self.form = SuggestionForm(self.controller.setup)
         self.form.submitted.connect(self._log_suggestion)
         self.form.accusationSubmitted.connect(self.log_checked)
         EnterSubmits(self.form, self.form.submit)
         self.form.formChanged.connect(self._request_advice)
-        # after any suggestion logged (the form, quick entry, an undo of its removal) the next
-        # player suggests
-        self.document.eventsInserted.connect(self._suggestion_logged)
         ml.addWidget(self.form)
-        ml.addLayout(self._build_ranking_head())
-        self.advice_panel = AdvicePanel(RULE_WORDS)
-        self.advice_panel.detailsRequested.connect(self._show_who_is_close)
-        ml.addWidget(self.advice_panel)
-        self.rec_table = RankingTable(SUGGESTION_COLUMNS, stretch=True,
-                                      tooltip="Double-click to put this suggestion in the form")
-        self.rec_table.setAccessibleName("Best suggestions")
-        self.rec_table.rowActivated.connect(self._use_recommendation)
-        ml.addWidget(self.rec_table, 1)
-        self.rec_note = QLabel()
-        self.rec_note.setWordWrap(True)
-        muted_style(self.rec_note)
-        ml.addWidget(self.rec_note)
-        return mid
-
-    def _build_ranking_head(self) -> QHBoxLayout:
-        """The best suggestions' title and the room they are ranked for."""
-        rec_head = QHBoxLayout()
-        rec_title = QLabel()
-        self.worded(rec_title.setText, "<b>Best suggestions</b> (what each would tell you about "
+        rank = self.ranking
+        self.worded(rank.title.setText, "<b>Best suggestions</b> (what each would tell you about "
                     "the envelope)", "<b>Best suggestions</b> (expected information gain about the "
                     "envelope)")
-        rec_title.setWordWrap(True)
-        rec_head.addWidget(rec_title, 1)
-        self.room = QComboBox()
-        self.room.setSizeAdjustPolicy(QComboBox.AdjustToContents)
-        self.room.setMinimumContentsLength(16)
-        rec_head.addWidget(self.room)
-        self.room.currentIndexChanged.connect(self._room_changed)
-        return rec_head
+        ml.addLayout(rank.head)
+        self.advice_panel = AccuseAdvice()
+        self.advice_panel.detailsRequested.connect(self._show_who_is_close)
+        ml.addWidget(self.advice_panel)
+        ml.addWidget(rank.table, 1)
+        ml.addWidget(rank.note)
+        self.room, self.rec_table, self.rec_note = rank.room, rank.table, rank.note
+        return mid
 
     def _build_side_pane(self) -> QSplitter:
         """The history above the plots: envelope, entropy, who is close."""
@@ -314,25 +205,16 @@ class Tab(GameTab):
 
     # -- setup-dependent views ---------------------------------------------------------
     def reset_views(self) -> None:
-        setup = self.document.setup
+        setup = self.controller.setup
         # the old log's estimates stop now, even when the tab is hidden before the new
         # beliefs arrive (a long log's plot back-fill runs for minutes otherwise)
-        self.opponents.sync(setup, self.document.events)
+        self.opponents.sync(setup, self.controller.events)
         groups = [(cat.capitalize() + "s", list(cards)) for cat, cards in setup.categories]
         cols = [("★ " + p) if p == setup.me else p for p in setup.players] + ["Envelope"]
         self.model.set_layout(groups, cols)
         self.form.set_setup(setup)
-        self.room.blockSignals(True)
-        self.room.clear()
-        self.room.addItem("any room", None)
-        for cat, cards in setup.categories:
-            if cat == "room":
-                for c in cards:
-                    self.room.addItem(f"in the {c}", c)
-        self.room.blockSignals(False)
+        self.ranking.set_setup(setup)
         self._fill_card_names(setup)
-        self.rec_table.clear_rows()
-        clear_text(self.accuse_label)
         self._clear_opponents("")
         self.knows_plot.set_series({})
 
@@ -352,11 +234,11 @@ class Tab(GameTab):
     def _card_names_chosen(self, _index: int = -1) -> None:
         """Relabel the game under the chosen edition's names (one undoable step)."""
         key = self.card_names.currentData()
-        doc = self.document
-        if not key or key == doc.setup.edition:
+        c = self.controller
+        if not key or key == c.setup.edition:
             return
-        setup, events = cluedo.relabel(doc.setup, doc.events, key)
-        doc.relabel(setup, events, f"Card names: {self.card_names.currentText()}")
+        setup, events = cluedo.relabel(c.setup, c.events, key)
+        c.relabel(setup, events, f"Card names: {self.card_names.currentText()}")
 
     def inference_options(self) -> dict:
         return {"method": self.method.currentData() or cluedo.METHODS[0]}
@@ -412,9 +294,9 @@ class Tab(GameTab):
     def show_cancelled(self) -> None:
         not_computed = "not computed (cancelled)"
         self.deals_label.setText(f"<span style='{muted_css()}'><i>{not_computed}</i></span>")
-        self.rec_note.setText(f"Best suggestions: {not_computed}.")
-        k = self._opp_k if self._opp_k >= 0 else len(self.document.events)
-        self.who_title.setText(who_title(k, len(self.document.events), not_computed))
+        self.ranking.show_cancelled(not_computed)
+        k = self._opp_k if self._opp_k >= 0 else len(self.controller.events)
+        self.who_title.setText(who_title(k, len(self.controller.events), not_computed))
         self.advice_panel.set_pending(f"Accuse or wait: {not_computed}.")
         self.advice_panel.set_alert("")
 
@@ -453,74 +335,24 @@ class Tab(GameTab):
             self.form.set_beliefs(self._live_posterior())     # the form logs after the log
             self._request_advice()
         self.board_panel.show_moment(snap, snap.setup)    # the pawns at that moment
-        if snap.status is Status.CONTRADICTION or snap.status is Status.ERROR:
-            self.opponents.release()
-            self.rec_table.clear_rows()
-            clear_text(self.accuse_label)   # nothing is "ready" while the log is impossible
-            self.rec_note.setText("No recommendation while the log is impossible: fix the "
-                                  "highlighted entry first.")
-            return
-        advice = snap.advice_for("recommend")
-        if advice is None:
-            clear_text(self.accuse_label)   # the ranking on screen is not of this moment yet
-            if snap.status is not Status.CANCELLED:
-                self.rec_note.setText("Computing the best suggestions…")
-            return
-        if advice.error is not None:
-            self.opponents.release()
-            self.rec_table.clear_rows()
-            self.rec_note.setText(as_rich_plain(f"No recommendation: {advice.error}"))
-            return
-        self._show_recommendation(advice.value, counting=not advice.final, snap=snap)
+        if self.ranking.render(snap):
+            self.opponents.release()    # its task waited for the ranking of the moment
 
     def _log_my_position(self, at) -> None:
-        self.log_json({"type": "position", "player": self.document.setup.me,
+        self.log_json({"type": "position", "player": self.controller.setup.me,
                        "at": at if isinstance(at, str) else list(at)})
 
-    @Slot()
-    def _room_changed(self, *_a) -> None:
-        self.controller.set_advice_options("recommend", room=self.room.currentData())
+    @Slot(object)
+    def _room_changed(self, room) -> None:
+        self.controller.set_advice_options("recommend", room=room)
 
-    def _show_recommendation(self, rec, counting: bool, snap) -> None:
-        self.opponents.release()
-        rows = rec.suggestions[:12]
-        if rows:
-            shown_exact = sum(rec.is_exact(s, w, room) for s, w, room, _ in rows)
-            note = "Double-click a suggestion to put it in the form."
-            details = snap.wording.details
-            if counting:
-                note = (f"≈ estimated from {rec.samples} sampled deals; counting the best "
-                        f"exactly…" if details else "Estimated for now; counting the best "
-                        "exactly…")
-            elif shown_exact < len(rows):
-                note += (f" ≈: estimated from {rec.samples} sampled deals (no time left to count "
-                         f"it exactly)." if details else " Some are estimates (no time left to "
-                         "count them exactly).")
-        else:
-            note = ("The envelope is certain: accuse!" if rec.accusation else
-                    "No suggestion can tell you more.")
-        if not snap.live:
-            note = f"Ranked {snap.scope()}. {note}"
-        self.rec_note.setText(note)
-        top = max((bits for *_t, bits in rows), default=0.0)
-        self.rec_table.set_rows([_Ranked(s, w, room, bits, rec.is_exact(s, w, room), rec.samples,
-                                         top)
-                                 for s, w, room, bits in rows])
-        if rec.accusation and snap.status is Status.READY:
-            scope = "" if snap.live else f"As after entry {snap.k}: "
-            self.accuse_label.setText(as_rich_plain(f"{scope}Ready to accuse: "
-                                      + ", ".join(rec.accusation)))
-        else:
-            clear_text(self.accuse_label)
-
-    def _use_recommendation(self, row: int) -> None:
-        r = self.rec_table.row_object(row)
+    def _use_recommendation(self, r) -> None:
         for card in (r.suspect, r.weapon, r.room):
             self.form.set_card(card)
-        self.form.set_suggester(self.document.setup.me)
+        self.form.set_suggester(self.controller.setup.me)
 
     def _request_advice(self, *_a) -> None:
-        setup = self.document.setup
+        setup = self.controller.setup
         f = self.form.event_json()
         tl = self.controller.timeline
         if f["refuter"] != setup.me or f["suggester"] == setup.me or tl is None \
@@ -528,7 +360,7 @@ class Tab(GameTab):
             self.form.set_advice("")
             self.advice_runner.cancel()
             return
-        job = functools.partial(_advice_job, setup, tuple(self.document.events), f["suggester"], tuple(f["cards"]))
+        job = functools.partial(_advice_job, setup, tuple(self.controller.events), f["suggester"], tuple(f["cards"]))
         self.advice_runner.submit(job)
 
     @Slot(int, object, float)
@@ -549,7 +381,7 @@ class Tab(GameTab):
                              + (f" (rather than {others})" if others else ""))
 
     def wording_changed(self, wording) -> None:
-        self.rec_table.set_columns(suggestion_columns(wording))
+        self.ranking.set_wording(wording)
         for i in range(self.method.count()):
             self.method.setItemText(i, method_label(self.method.itemData(i), wording))
         self.advice_panel.rule_text = wording.pick(RULE_WORDS, RULE_TEXT)
@@ -561,7 +393,7 @@ class Tab(GameTab):
         """Show what each opponent knows after the first ``k`` events (the beliefs on screen):
         the cached figures at once, else the opponents' task computes them (its estimates
         arrive as :meth:`_on_opponents_view`)."""
-        snap, doc = self.snapshot, self.document
+        snap, c = self.snapshot, self.controller
         self._opp_k = k
         if snap.timeline is None:
             return
@@ -574,7 +406,7 @@ class Tab(GameTab):
             self._clear_opponents("Not while the log is impossible: fix the highlighted entry "
                                   "first.")
             return
-        view = self.opponents.request(doc.setup, doc.events, k)
+        view = self.opponents.request(c.setup, c.events, k)
         if view is not None:
             self._render_opponents(view)
         else:
@@ -595,56 +427,14 @@ class Tab(GameTab):
             self._clear_opponents(f"Cannot estimate what the opponents know: {message}")
 
     def _render_opponents(self, view: OpponentsView) -> None:
-        est = view.estimate
-        wording = self.snapshot.wording
         self.who_pane.render(self.snapshot, view, self.opponents.is_refining())
-        # the suggestion model the figures assume, in words (its ρ only in the Details view)
-        assumes = assumed_model(est, wording.details)
-        adv = view.advice
-        if adv is None:
-            self.advice_panel.set_stale("Accuse or wait: computing your best triple…")
-        else:
-            accuse = adv.advice == "accuse now"
-            q = percent(adv.p_opponent_knows_before_my_turn, False)
-            if not est.exact and est.p_any_next_interval is not None:
-                # Wilson, from the look-ahead's deals
-                q = wording.chance(adv.p_opponent_knows_before_my_turn, est.p_any_next_interval,
-                                   est.samples)
-            elif not est.exact and not wording.details:
-                q = f"about\u00a0{q}"
-            elif not est.exact:
-                # "≈" as the strip beside it marks an estimate without an interval; as long as the
-                # interval's text, so the panel keeps its lines when the interval comes
-                q = (f"≈\u00a0{q} (from {est.samples:,} deals so far; an interval from "
-                     f"{MIN_INTERVAL_SAMPLES})")
-            n = len(self.document.events)
-            scope = "" if view.k >= n else f"As after entry {view.k}: "
-            if wording.details:
-                detail = (f"{scope}{', '.join(adv.triple)}: right with {percent(adv.p_correct)}. "
-                          f"Before your next turn, an opponent can name the envelope (what they "
-                          f"know now, plus one suggestion each): {q}.")
-            else:
-                detail = plain_advice(scope, adv.triple, adv.p_correct, q, accuse)
-            if assumes:
-                detail += f" ({assumes[0].upper()}{assumes[1:]}.)"
-            detail += advice_source(self.method.currentData(), wording)
-            self.advice_panel.set_advice("Accuse now" if accuse else "Wait", detail, accuse)
-        knowers = view.likely_knowers(LIKELY_KNOWS)
-        if knowers:
-            who = ", ".join(f"{name} ({percent(p, exact)}{', exact' if exact else ''})"
-                            for name, p, exact in knowers)
-            verb = "probably knows" if len(knowers) == 1 else "probably know"
-            self.advice_panel.set_alert(f"⚠ {who} {verb} the envelope "
-                                        f"(alert at ≥ {percent(LIKELY_KNOWS)}).")
-        else:
-            self.advice_panel.set_alert("")
+        knowers = self.advice_panel.render(self.snapshot, view, self.method.currentData())
         i = self.side_tabs.indexOf(self.who_page)
         set_tab_text(self.side_tabs, i, "Who is close? ⚠" if knowers else "Who is close?")
 
     def _clear_opponents(self, message: str) -> None:
         self.who_pane.clear(message)
-        self.advice_panel.set_pending(message or "Accuse or wait: no figures yet.")
-        self.advice_panel.set_alert("")
+        self.advice_panel.clear(message)
         set_tab_text(self.side_tabs, self.side_tabs.indexOf(self.who_page), "Who is close?")
 
     @Slot()
@@ -686,11 +476,11 @@ class Tab(GameTab):
 
     # -- worksheet interaction ------------------------------------------------------------
     def _owner(self, column: int) -> str:
-        owners = list(self.document.setup.players) + [ENVELOPE]
+        owners = list(self.controller.setup.players) + [ENVELOPE]
         return owners[column]
 
     def _cell_menu(self, item: int, column: int, pos) -> None:
-        setup = self.document.setup
+        setup = self.controller.setup
         card = setup.cards[item]
         owner = self._owner(column)
         menu = QMenu(self)
@@ -733,7 +523,7 @@ class Tab(GameTab):
         """The worksheet's keys (:data:`desktop.widgets.worksheet.CELL_KEYS`) on a cell: H
         logs "has", L "does not have" — refused with the reason, in the status bar, when it
         contradicts the log (the cell's menu keeps the deliberate "anyway") — and W asks Why?"""
-        setup = self.document.setup
+        setup = self.controller.setup
         card, owner = setup.cards[item], self._owner(column)
         if action == "why":
             self.show_why({"card": card, "place": owner},
@@ -755,7 +545,7 @@ class Tab(GameTab):
 
     def _add_why(self, menu, item: int, column: int):
         """The cell's Why? item (last in the menu)."""
-        card, owner = self.document.setup.cards[item], self._owner(column)
+        card, owner = self.controller.setup.cards[item], self._owner(column)
         m = self.model.matrix()
         p = None if m is None else float(m[item, column])
         decided = p is not None and (p <= CERTAIN_EPS or p >= 1 - CERTAIN_EPS)
@@ -769,7 +559,7 @@ class Tab(GameTab):
         tl = self.controller.timeline
         if tl is None or tl.error is not None or not tl.posteriors:
             return None
-        if len(tl.posteriors) != len(self.document.events) + 1:
+        if len(tl.posteriors) != len(self.controller.events) + 1:
             return None
         return tl.posteriors[-1]
 
@@ -779,28 +569,29 @@ class Tab(GameTab):
         self.log_checked(event)
 
     @Slot(int, int)
-    def _suggestion_logged(self, first: int, count: int) -> None:
-        """A suggestion was appended to the log: the next suggestion is the next player's."""
-        events = self.document.events
+    def events_inserted(self, first: int, count: int) -> None:
+        """After any suggestion appended to the log (the form, quick entry, an undo of its
+        removal) the next suggestion is the next player's."""
+        events = self.controller.events
         if count == 1 and first + count == len(events) \
                 and isinstance(events[-1], cluedo.SuggestionEvent):
             self._next_suggester(events[-1].suggester)
 
     def _next_suggester(self, suggester: str) -> None:
-        setup = self.document.setup
+        setup = self.controller.setup
         if suggester in setup.players and len(setup.players) > 1:
             self.form.set_suggester(cluedo.seated_after(setup, suggester)[0])
 
     def _facts_about(self, owner: str, card: str) -> list[int]:
         out = []
-        for i, ev in enumerate(self.document.events):
+        for i, ev in enumerate(self.controller.events):
             d = ev.to_json()
             if d.get("type") in ("shown", "lacks") and d.get("player") == owner and d.get("card") == card:
                 out.append(i)
         return out
 
     def _row_clicked(self, item: int) -> None:
-        self.form.set_card(self.document.setup.cards[item])
+        self.form.set_card(self.controller.setup.cards[item])
 
     def _column_clicked(self, column: int) -> None:
         owner = self._owner(column)
@@ -809,7 +600,7 @@ class Tab(GameTab):
 
     # -- new game -------------------------------------------------------------------------
     def new_game(self) -> bool:
-        doc = self.document
+        doc = self.controller
         mine = [c for ev in doc.events for d in [ev.to_json()]
                 if d.get("type") == "hand" and d.get("player") == doc.setup.me for c in d.get("cards", [])]
         dlg = NewGameDialog(self, doc.setup, mine)

@@ -1,19 +1,32 @@
-"""The Egghead tab's answer to "Can I solve now?", a presenter of the published snapshot: it
-draws each moment from the :class:`desktop.tabs.snapshot.Snapshot` alone (its posterior, moment,
-timeline and wording), never from the document (docs/ARCHITECTURE.md, "One moment on screen").
+"""The Egghead tab's panes, presenters of the published snapshot: the answer to "Can I solve
+now?" (:class:`SolveLine`), my stack (:class:`MyStackPane`: what the others can solve, the
+stacks I could have, each of my cards, what I learned) and the table with the forms
+(:class:`FormsArea`). Each draws a moment from the :class:`desktop.tabs.snapshot.Snapshot` alone
+(its setup, log, posterior, moment, timeline and wording), never from the document
+(docs/ARCHITECTURE.md, "One moment on screen"). The game: Zorn 2024 (docs/references.md).
 """
 from __future__ import annotations
 
-from typing import Optional
+from dataclasses import dataclass
+from typing import Any, Optional, Sequence
 
 import numpy as np
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
 
-from desktop.games.egghead.forms import stack_text
-from desktop.shell.appearance import tone
+from desktop.games.egghead.forms import QuestionForm, ReactionsForm, SolveForm, TablePanel, stack_text
+from desktop.shell.appearance import muted, readable_on, tone
 from desktop.tabs.snapshot import Snapshot
-from desktop.widgets.worksheet import format_probability
+from desktop.widgets.columns import Column, ColumnTable
+from desktop.widgets.fit_rows import FittedWorksheetView
+from desktop.widgets.plain_text import esc
+from desktop.widgets.worksheet import ProbabilityTableModel, format_probability, heat_color
+from engines import egghead
+
+RULED_OUT = "ruled out by reactions"
+
+
 
 
 class SolveLine(QLabel):
@@ -45,3 +58,261 @@ class SolveLine(QLabel):
                 f"Not yet</b></span> — {len(post.my_valids)} "
                 f"{snap.wording.pick('stacks possible', 'valid stacks')}; most likely "
                 f"{stack_text(post.my_valids[j])} ({format_probability(post.my_probabilities[j])})")
+
+
+@dataclass(frozen=True)
+class StackRow:
+    """A row of my stacks: the stack, its probability (None: the answers allow it but the
+    reactions ruled it out) and whether I can solve (the one stack left, shown bold)."""
+
+    stack: tuple
+    probability: Optional[float]
+    solved: bool = False
+
+    @property
+    def valid(self) -> bool:
+        return self.probability is not None
+
+
+def _probability_foreground(r: StackRow) -> QColor:
+    if not r.valid:
+        return muted()
+    # dark text on a light cell, white on a dark one, whatever the palette's text colour
+    return readable_on(heat_color(r.probability))
+
+
+#: My stacks: valid ones with their probability on the heat colour, ruled-out ones grey.
+STACK_COLUMNS = (
+    Column("Stack", lambda r: stack_text(r.stack), sort_key=lambda r: r.stack,
+           bold=lambda r: r.solved, foreground=lambda r: None if r.valid else muted()),
+    Column("Probability", lambda r: r.probability if r.valid else RULED_OUT, numeric=True,
+           format=lambda v: v if isinstance(v, str) else format_probability(v),
+           sort_key=lambda r: r.probability,
+           tooltip=lambda r: f"P = {r.probability:.6f} (prior: multinomial weight of the stack)"
+           if r.valid else "the answers allow it; the reactions ruled it out",
+           background=lambda r: heat_color(r.probability) if r.valid else None,
+           foreground=_probability_foreground),
+)
+
+
+def _rich_label(text: str = "") -> QLabel:
+    """A word-wrapped rich-text label (a long text must not widen its pane)."""
+    label = QLabel(text)
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.RichText)
+    return label
+
+
+def position_labels(k: int) -> list[str]:
+    """Row labels of the position grid: my cards sorted, lowest first."""
+    if k == 1:
+        return ["my card"]
+    out = []
+    for i in range(k):
+        name = {0: "1st", 1: "2nd", 2: "3rd"}.get(i, f"{i + 1}th")
+        if i == 0:
+            name += " (lowest)"
+        elif i == k - 1:
+            name += " (highest)"
+        out.append(name)
+    return out
+
+
+def learned_text(post) -> str:
+    """What I learned from whom: my stacks ruled out by each moderator's answers and by each
+    player's reactions (from the posterior's LearnedRecords)."""
+    answers: dict[str, int] = {}
+    reactions: dict[str, int] = {}
+    for r in post.learned:
+        if r.kind == "answer":
+            src = "the moderator" if r.source == "moderator" else r.source
+            answers[src] = answers.get(src, 0) + r.removed
+        elif r.kind == "reactions":
+            for p, n in r.removed_by.items():
+                reactions[p] = reactions.get(p, 0) + n
+    if not answers and not reactions:
+        return "<b>Stacks ruled out</b>: nothing logged yet"
+    parts = []
+    if answers:
+        parts.append("by answers — " + ", ".join(f"{esc(s)}: {n}" for s, n in answers.items()))
+    if reactions:
+        parts.append("by reactions — " + ", ".join(f"{esc(s)}: {n}" for s, n in reactions.items()))
+    return "<b>Stacks ruled out</b> " + "; ".join(parts)
+
+
+def others_states(setup: Any, post: Any) -> list[tuple[str, str, str, str]]:
+    """Whether each other player can solve, by the posterior ``post`` of ``setup``: ``[(player,
+    short text, tooltip, rich-text sentence)]`` in seat order."""
+    out = []
+    for p in setup.others:
+        pr = post.others_solve_probability.get(p, 0.0)
+        if post.others_can_solve.get(p):
+            text, tip, html = "✓ can solve", f"{p} knows their stack", f"<b>{esc(p)}</b> can solve"
+        elif pr <= 0:
+            text, tip, html = "cannot solve", f"{p} cannot know their stack yet", \
+                f"{esc(p)} cannot solve"
+        else:
+            text = f"solve? {format_probability(pr)}"
+            tip = f"P({p} can solve now) = {pr:.4f}: it depends on my stack"
+            html = f"{esc(p)} can solve with probability {format_probability(pr)}"
+        out.append((p, text, tip, html))
+    return out
+
+
+class MyStackPane(QGroupBox):
+    """"My stack" at the moment shown: what the others can solve, the stacks I could have (with
+    their probabilities; those the reactions ruled out in grey), each of my cards (the chance
+    of each value) and what I learned from whom.
+
+    Attributes:
+        others_label, valids_title, cards_title, learned_label: rich-text lines;
+        valids: the :class:`ColumnTable` of :class:`StackRow`; position_model / position_view:
+        the cards × values grid.
+    """
+
+    def __init__(self, parent: Optional[QWidget] = None):
+        super().__init__("My stack", parent)
+        ml = QVBoxLayout(self)
+        self.others_label = _rich_label()
+        ml.addWidget(self.others_label)
+        self.valids_title = _rich_label("<b>Stacks I could have</b>")  # long counts must not widen the pane
+        ml.addWidget(self.valids_title)
+        self.valids = ColumnTable(STACK_COLUMNS, stretch=True, sortable=True, tooltip=(
+            "Grey rows: stacks the answers allow but the reactions ruled out (what behavioural "
+            "analysis bought). Right-click: Why?  Click a header to sort."))
+        self.valids.verticalHeader().setDefaultSectionSize(22)
+        self.valids.setContextMenuPolicy(Qt.CustomContextMenu)
+        ml.addWidget(self.valids, 3)
+        self.cards_title = _rich_label("")
+        ml.addWidget(self.cards_title)
+        self.position_model = ProbabilityTableModel(
+            [], [], tooltip=lambda row, col, p: f"Chance that my {row.split(' ')[0]} card shows {col}: "
+                                        f"{100 * p:.4g} %")
+        # every row shown, at any zoom, with or without a scroll bar
+        self.position_view = FittedWorksheetView()
+        self.position_view.setModel(self.position_model)
+        ml.addWidget(self.position_view)
+        self.learned_label = _rich_label()
+        ml.addWidget(self.learned_label)
+
+    def set_setup(self, setup: Any) -> None:
+        """A new game (``egghead.Setup``): a row per card of mine, a column per value; no rows."""
+        self.position_model.set_layout([("", position_labels(setup.cards_per_player))],
+                                       [str(v) for v in range(1, setup.values + 1)])
+        # every value column visible (the pane is never narrower than the grid)
+        self.position_view.setMinimumWidth(100 + 42 * setup.values)
+        self.valids.clear_rows()
+
+    def render(self, snap: Snapshot) -> None:
+        """Draw the moment ``snap`` (its posterior must be set)."""
+        post, setup, wording = snap.posterior, snap.setup, snap.wording
+        parts = [html for _p, _t, _tip, html in others_states(setup, post)]
+        self.others_label.setText("The others, in the real world I see: " + "; ".join(parts) + ".")
+        extra = []
+        if setup.behavioural_analysis:
+            have = set(post.my_valids)
+            extra = [s for s in post.my_valids_without_ba if s not in have]
+        head = (f"<b>{wording.pick('Stacks I could have', 'My valid stacks')}</b>: "
+                f"{len(post.my_valids)}")
+        if setup.behavioural_analysis:
+            head += f" with behavioural analysis, {post.valid_count_without_ba} from the answers alone"
+        else:
+            head += " (from the answers alone: behavioural analysis is off)"
+        self.valids_title.setText(head)
+        rows = [StackRow(tuple(s), float(p), post.can_solve)
+                for s, p in zip(post.my_valids, post.my_probabilities)]
+        rows += [StackRow(tuple(s), None, False) for s in extra]
+        self.valids.set_rows(rows)
+        self.position_model.set_matrix(np.array(post.position_probabilities, dtype=float))
+        self.learned_label.setText(learned_text(post) + wording.pick(
+            f" · {post.worlds:,} deals still possible as everyone at the table sees it",
+            f" · {post.worlds:,} worlds publicly possible · entropy {post.entropy_bits:.2f} bits"))
+
+    def clear(self) -> None:
+        """No stack of mine is consistent: no rows, no figures."""
+        self.valids.clear_rows()
+        self.position_model.set_matrix(None)
+
+
+class FormsArea(QWidget):
+    """The table of stacks (:class:`TablePanel`) above the question, reactions and solve forms.
+    :meth:`render` draws a moment's stacks and who can solve; the forms log after the whole
+    log, so they follow the live moment only (its log and posterior). :meth:`follow_log` sets
+    what depends on the log as it is now (the defaults of the next entry).
+
+    Attributes:
+        table_panel, question_form, reactions_form, solve_form: the widgets (the tab wires their
+        signals to its commands).
+    """
+
+    def __init__(self, setup: Any, parent: Optional[QWidget] = None):
+        super().__init__(parent)
+        ll = QVBoxLayout(self)
+        ll.setContentsMargins(0, 0, 4, 0)
+        self.table_panel = TablePanel(setup)
+        ll.addWidget(self.table_panel)
+        self.question_form = QuestionForm(setup)
+        self.reactions_form = ReactionsForm(setup)
+        self.solve_form = SolveForm(setup)
+        for form in self.forms():
+            ll.addWidget(form)
+        ll.addStretch(1)
+
+    def forms(self) -> tuple:
+        return self.question_form, self.reactions_form, self.solve_form
+
+    def set_setup(self, setup: Any) -> None:
+        """A new game, or new players / deck: every widget rebuilt for ``setup``."""
+        self.table_panel.set_setup(setup)
+        for form in self.forms():
+            form.set_setup(setup)
+
+    def follow_log(self, setup: Any, events: Sequence[Any]) -> None:
+        """The log as it is now (``setup``, ``events``): the stacks editable before the first
+        entry; the reactions row pre-filled with the previous round (nobody before the first),
+        and a rotating moderator with the player after the last one who answered."""
+        self.table_panel.set_analysing(setup.analysing)
+        self.table_panel.set_editable(not events)
+        if not events:
+            self.table_panel.show_stacks(setup.visible_dict())
+        last_answer = next((e for e in reversed(events)
+                            if isinstance(e, egghead.Answer) and e.moderator), None)
+        if setup.moderator == "rotating":
+            nxt = setup.players[0] if last_answer is None else \
+                setup.players[(setup.players.index(last_answer.moderator) + 1) % len(setup.players)]
+            self.question_form.set_moderator(nxt)
+        last = next((e for e in reversed(events) if isinstance(e, egghead.Reactions)), None)
+        self.reactions_form.set_solved(last.solved if last else ())
+
+    def render(self, snap: Snapshot) -> None:
+        """Draw the moment ``snap`` (its posterior must be set): the stacks seen, the solution,
+        whether each player can solve; the live moment also sets the forms (the answers
+        possible, the stacks to solve, whether another round of reactions can teach
+        anything)."""
+        post, setup = snap.posterior, snap.setup
+        panel = self.table_panel
+        panel.show_stacks(post.visible)
+        panel.show_solution(post.solution)
+        panel.set_state(setup.me, "✓ can solve" if post.can_solve else
+                        f"{len(post.my_valids)} possible")
+        for p, text, tip, _html in others_states(setup, post):
+            panel.set_state(p, text, tip)
+        if not snap.live:
+            return
+        self.question_form.set_log(snap.events, post, visible=post.visible)
+        self.solve_form.set_state(post.visible, post.solution)
+        if not snap.events:
+            self.reactions_form.set_note("Log the moderator's answer first, then the round "
+                                         "of reactions.")
+        elif post.fixpoint_reached:
+            self.reactions_form.set_note("Another round of reactions can change nothing now "
+                                         "(every player would react the same way): ask the "
+                                         "next question.", warn=True)
+        else:
+            self.reactions_form.set_note("Another round of reactions can still teach "
+                                         "something: log who solved this round.")
+
+    def show_moment(self, snap: Snapshot) -> None:
+        """The forms log after the whole log: their hints say so while a past entry is shown."""
+        self.question_form.set_past(not snap.live)
+        self.reactions_form.set_past(not snap.live)

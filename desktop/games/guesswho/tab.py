@@ -257,14 +257,14 @@ class Tab(GameTab):
         plots.addTab(self.win_plot, "Win odds")
         self.sim_runner = self.make_runner("simulate", priority=Priority.BACKGROUND)
         self.sim_runner.resultReady.connect(self._on_simulation_done)
-        self.sim_panel = SimulationPanel(self.sim_runner, lambda: self.document.setup)
+        self.sim_panel = SimulationPanel(self.sim_runner, lambda: self.controller.setup)
         plots.addTab(self.sim_panel, "Simulate")
         self.plot_tabs = plots
         return plots
 
     # -- setup-dependent views ------------------------------------------------------------
     def reset_views(self) -> None:
-        setup = self.document.setup
+        setup = self.controller.setup
         board = setup.board
         if board is not self._built_board:
             self._built_board = board
@@ -285,7 +285,7 @@ class Tab(GameTab):
         self._sync_controls()
 
     def _sync_controls(self) -> None:
-        setup = self.document.setup
+        setup = self.controller.setup
         for w in (self.rules, self.compound, self.error_rate):
             w.blockSignals(True)
         self.rules.setCurrentIndex(max(0, self.rules.findData(setup.rules)))
@@ -304,7 +304,7 @@ class Tab(GameTab):
         if self._notice:
             self.banner.clear()
             self._notice = False
-        if self.document.setup.board is not self._built_board:
+        if self.controller.setup.board is not self._built_board:
             self.reset_views()
         else:
             self._sync_controls()
@@ -337,7 +337,7 @@ class Tab(GameTab):
         post, k = snap.posterior, snap.k
         self._posterior = post
         setup = snap.setup
-        events = self.document.events[:k]
+        events = snap.events[:k]
         mine = {e.name for e in events if isinstance(e, Eliminate)}
         badge = setup.error_rate > 0
         pmax = float(post.probabilities.max()) if len(post.probabilities) else 1.0
@@ -368,15 +368,15 @@ class Tab(GameTab):
                 self.name_pick.setCurrentText(cur)
             self.name_pick.blockSignals(False)
         self.race.render(snap)
-        self._show_summary(post, k)
+        self._show_summary(post, k, snap.n)
 
     def words(self, q: Optional[dict]) -> str:
         """A question (event form) in the short words of the cards ("Blond hair or hat?")."""
-        return "" if q is None else question_words(q, self.document.setup.board)
+        return "" if q is None else question_words(q, self.controller.setup.board)
 
-    def _show_summary(self, post, k: int) -> None:
+    def _show_summary(self, post, k: int, n: int) -> None:
         parts = []
-        if k != len(self.document.events):
+        if k != n:
             parts.append(f"<i>as after entry {k}</i>")
         parts.append(f"<b>{post.n_candidates}</b> card{'s' if post.n_candidates != 1 else ''} standing")
         details = self.snapshot.wording.details
@@ -467,13 +467,13 @@ class Tab(GameTab):
             self.asked_label.setText("Select a question, then log the answer →")
         else:
             try:
-                question = guesswho.parse_question(q, self.document.setup.board, "question")
-                truth = self.document.setup.board.truth(question)
+                question = guesswho.parse_question(q, self.controller.setup.board, "question")
+                truth = self.controller.setup.board.truth(question)
                 label = self.words(q)
             except SessionFormatError as exc:
                 label = exc.message
             self.asked_label.setText(f"Asked “<b>{esc(label)}</b>” — the answer:")
-        names = self.document.setup.board.names
+        names = self.controller.setup.board.names
         self.board_view.set_highlighted(() if truth is None else
                                         [n for i, n in enumerate(names) if truth[i]])
 
@@ -510,7 +510,7 @@ class Tab(GameTab):
     def click_card(self, name: str) -> None:
         """Knock ``name`` down (log an eliminate) or, if I knocked it down, stand it up (remove
         that eliminate event, undoable). A card ruled out by an answer gets a note instead."""
-        events = self.document.events
+        events = self.controller.events
         mine = [i for i, e in enumerate(events) if isinstance(e, Eliminate) and e.name == name]
         if mine:
             self.remove_event(mine[-1])
@@ -554,12 +554,12 @@ class Tab(GameTab):
             return
         if value == known:
             return
-        events = self.document.events
+        events = self.controller.events
         if events and isinstance(events[-1], Opponent):
             # the opponent's count changed again before anything else happened: one entry
             try:
                 ev = guesswho.event_from_json({"type": "opponent", "remaining": value},
-                                              self.document.setup, "opponent")
+                                              self.controller.setup, "opponent")
             except SessionFormatError as exc:
                 self.warn("Cannot log this", exc.message)
                 return
@@ -579,7 +579,7 @@ class Tab(GameTab):
 
     # -- new game -------------------------------------------------------------------------
     def new_game(self) -> bool:
-        dlg = NewGameDialog(self, self.document.setup)
+        dlg = NewGameDialog(self, self.controller.setup)
         if dlg.exec() != QDialog.Accepted:
             return False
         self.reset_document(dlg.result_setup(), [])

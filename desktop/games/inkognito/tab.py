@@ -7,9 +7,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 
-import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, Qt, Signal, Slot
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -25,15 +24,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.games.inkognito.forms import QUESTION_LABELS, AnswerSheet, NewGameDialog, short_name
-from desktop.shell.appearance import tone_style
+from desktop.games.inkognito.forms import QUESTION_LABELS, NewGameDialog
+from desktop.games.inkognito.panes import SheetsPane
 from desktop.tabs.base import GameTab
 from desktop.tabs.wording import PLAIN, Wording
 from desktop.widgets.belief_plot import PALETTE, BeliefPlot
-from desktop.widgets.plain_text import esc
 from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.side_panes import SidePanes
-from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView, format_probability
+from desktop.widgets.worksheet import CERTAIN_EPS
 from engines import inkognito
 from engines.core.errors import EngineError, SessionFormatError
 
@@ -41,94 +39,6 @@ METHOD_LABELS = {"joint": "Joint (all opponents together)",
                  "independent": "Independent (per opponent, as in Höhle's model)"}
 #: The methods in plain words (the technical names are the Details view's).
 METHOD_WORDS = {"joint": "All opponents together", "independent": "One opponent at a time"}
-
-
-_TITLES = ("lord", "lady", "madame", "madam", "colonel", "col.", "mr", "mrs", "miss", "dr")
-
-
-def _compact(name: str) -> str:
-    """A row label without a leading title ("Lord Fiddlebottom" -> "Fiddlebottom")."""
-    first, _, rest = name.partition(" ")
-    return rest if rest and first.lower() in _TITLES else name
-
-
-class BeliefCard(QWidget):
-    """One opponent's beliefs: heat map identity × build with marginals ("any ..."),
-    partner probability, θ summary.
-
-    Signals:
-        cellContextMenu(int item, int column, QPoint global_pos): right-click on the heat map
-            (the WorksheetView's signal, passed on).
-    """
-
-    cellContextMenu = Signal(int, int, QPoint)
-
-    def __init__(self, opponent: str, setup, parent=None):
-        super().__init__(parent)
-        self.opponent = opponent
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(2, 2, 2, 2)
-        self.title = QLabel(f"<b>{esc(opponent)}</b>")
-        self.title.setWordWrap(True)
-        lay.addWidget(self.title)
-        self.model = ProbabilityTableModel(
-            [("", [_compact(i) for i in setup.identities]), ("", ["any"])],
-            [b[:5] if len(b.split()) == 1 else short_name(b) for b in setup.builds] + ["any"],
-            tooltip=lambda r, c, p: f"Chance that {opponent} is {r}, {c}: {100 * p:.3g} %")
-        self.view = WorksheetView()
-        self.view.setModel(self.model)
-        self.view.verticalHeader().setDefaultSectionSize(21)
-        self.view.horizontalHeader().setMinimumSectionSize(32)
-        rows = self.model.rowCount()
-        self.view.setFixedHeight(self.view.horizontalHeader().sizeHint().height() + rows * 21
-                                 + 2 * self.view.frameWidth())
-        # scroll bars only when zoomed text no longer fits the card
-        self.view.setVerticalScrollBarPolicy(Qt.ScrollBarAsNeeded)
-        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarAsNeeded)
-        self.view.cellContextMenu.connect(self.cellContextMenu)
-        lay.addWidget(self.view)
-        self.partner = QLabel()
-        self.theta = QLabel()
-        tone_style(self.theta, "#4a148c")
-        # wrapped, so that three cards side by side (θ shown) never widen the window
-        for label in (self.partner, self.theta):
-            label.setWordWrap(True)
-        lay.addWidget(self.partner)
-        lay.addWidget(self.theta)
-        lay.addStretch(1)
-
-    def matrix(self):
-        """The heat map's matrix (5 × 5: identities × builds with the "any" marginals), or
-        None before a belief is shown."""
-        return self.model.matrix()
-
-    def show_belief(self, b, setup, wording: Wording = PLAIN) -> None:
-        j = np.asarray(b.joint, dtype=float)
-        m = np.full((5, 5), np.nan)
-        m[:4, :4] = j
-        m[:4, 4] = j.sum(1)
-        m[4, :4] = j.sum(0)
-        self.model.set_matrix(m)
-        top = max(b.identity, key=b.identity.get)
-        self.title.setText(f"<b>{esc(self.opponent)}</b> — most likely {esc(top)} "
-                           f"({format_probability(b.identity[top])})")
-        self.partner.setText(f"My partner ({esc(setup.partner_identity)}): "
-                             f"<b>{format_probability(b.partner)}</b>")
-        if b.theta is not None:
-            g, p = b.theta
-            c = np.cumsum(p)
-            lo, hi = g[np.searchsorted(c, 0.05)], g[min(np.searchsorted(c, 0.95), len(g) - 1)]
-            self.theta.setText(wording.pick(
-                f"Their lone card is the true one about {100 * b.theta_mean:.0f} % of the time "
-                f"(likely between {100 * lo:.0f} and {100 * hi:.0f} %)",
-                f"θ (lone-statement truth): mean {b.theta_mean:.2f}, 90% in [{lo:.2f}, {hi:.2f}]"))
-            self.theta.show()
-        else:
-            self.theta.hide()
-
-    def clear(self) -> None:
-        self.model.set_matrix(None)
-        self.partner.clear()
 
 
 #: The next-question ranking (rows: engines.inkognito.RankedQuestion).
@@ -184,9 +94,6 @@ class Tab(GameTab):
         # the ranking of questions is an advisor of the controller: one per moment shown
         self.rec_runner = self.controller.add_advisor("recommend", _recommend_job_for)
         self._shown_rec = None
-        self.sheets: dict[str, AnswerSheet] = {}
-        self.cards: dict[str, BeliefCard] = {}
-        self._built_for = None
         self.reset_views()
 
     def _build_model_bar(self) -> QHBoxLayout:
@@ -212,20 +119,12 @@ class Tab(GameTab):
         bar.addWidget(self.info, 1)
         return bar
 
-    def _build_worksheets(self) -> QSplitter:
-        """Room for each opponent's answer worksheet over their belief card (filled by
-        :meth:`reset_views`)."""
-        left = QSplitter(Qt.Orientation.Vertical)
-        self.sheets_box = QWidget()
-        self.sheets_layout = QHBoxLayout(self.sheets_box)
-        self.sheets_layout.setContentsMargins(0, 0, 0, 0)
-        left.addWidget(self.sheets_box)
-        self.cards_box = QWidget()
-        self.cards_layout = QHBoxLayout(self.cards_box)
-        self.cards_layout.setContentsMargins(0, 0, 0, 0)
-        left.addWidget(self.cards_box)
-        left.setSizes([300, 260])
-        return left
+    def _build_worksheets(self) -> SheetsPane:
+        """Each opponent's answer worksheet over their belief card (:class:`SheetsPane`)."""
+        pane = self.sheets_pane = SheetsPane()
+        pane.answerSubmitted.connect(self.submit_answer)
+        pane.cellContextMenu.connect(self._belief_menu)
+        return pane
 
     def _build_recommendation(self) -> QWidget:
         """The next questions, ranked by expected information gain."""
@@ -294,26 +193,8 @@ class Tab(GameTab):
 
     # -- setup-dependent views ---------------------------------------------------------
     def reset_views(self) -> None:
-        setup = self.document.setup
-        key = (setup.identities, setup.builds, setup.opponents)
-        if key != self._built_for:
-            for w in list(self.sheets.values()) + list(self.cards.values()):
-                w.setParent(None)
-                w.deleteLater()
-            self.sheets, self.cards = {}, {}
-            for name in setup.opponents:
-                sheet = AnswerSheet(name, setup)
-                sheet.submitted.connect(self.submit_answer)
-                self.sheets_layout.addWidget(sheet, 1)
-                self.sheets[name] = sheet
-                card = BeliefCard(name, setup)
-                card.cellContextMenu.connect(functools.partial(self._belief_menu, name))
-                self.cards_layout.addWidget(card, 1)
-                self.cards[name] = card
-            self._built_for = key
-        else:
-            for s in self.sheets.values():
-                s.setup = setup
+        setup = self.controller.setup
+        self.sheets_pane.set_setup(setup)
         self.deception.blockSignals(True)
         self.deception.setChecked(setup.deception.enabled)
         self.deception.blockSignals(False)
@@ -324,8 +205,17 @@ class Tab(GameTab):
         self._fill_sheets()
 
     def _fill_sheets(self) -> None:
-        for name, sheet in self.sheets.items():
-            sheet.set_answers([e for e in self.document.events if e.opponent == name])
+        self.sheets_pane.follow_log(self.controller.events)
+
+    @property
+    def sheets(self) -> dict:
+        """Opponent -> their answer worksheet (:class:`AnswerSheet`)."""
+        return self.sheets_pane.sheets
+
+    @property
+    def cards(self) -> dict:
+        """Opponent -> their belief card (:class:`BeliefCard`)."""
+        return self.sheets_pane.cards
 
     def inference_options(self) -> dict:
         return {"method": self.method.currentData() or inkognito.METHODS[0]}
@@ -334,7 +224,7 @@ class Tab(GameTab):
         """Right-click on an opponent's heat map: Why? for the identity of the cell's row (its
         "any" column is the identity's probability) and the build of its column (its "any"
         row), the facts the engine explains (``{"opponent", "identity" | "build"}``)."""
-        setup = self.document.setup
+        setup = self.controller.setup
         card = self.cards.get(opponent)
         m = None if card is None else card.matrix()
         ni, nb = len(setup.identities), len(setup.builds)
@@ -360,7 +250,7 @@ class Tab(GameTab):
         the form is invalid (wrong number of ticks)."""
         sheet = self.sheets[opponent]
         try:
-            ev = inkognito.event_from_json(sheet.event_json(), self.document.setup, "answer")
+            ev = inkognito.event_from_json(sheet.event_json(), self.controller.setup, "answer")
         except SessionFormatError as exc:
             self.warn("Cannot log this answer", exc.message)
             return
@@ -368,7 +258,7 @@ class Tab(GameTab):
 
     def _deception_toggled(self, on: bool) -> None:
         if not self.replace_setup("Deception model " + ("on" if on else "off"),
-                                  deception=dataclasses.replace(self.document.setup.deception,
+                                  deception=dataclasses.replace(self.controller.setup.deception,
                                                                 enabled=on)):
             self.reset_views()   # the refused change is undone on screen too
 
@@ -381,10 +271,7 @@ class Tab(GameTab):
 
     def show_posterior(self, snap) -> None:
         post, k = snap.posterior, snap.k
-        setup = snap.setup
-        for name, b in post.opponents.items():
-            if name in self.cards:
-                self.cards[name].show_belief(b, setup, snap.wording)
+        self.sheets_pane.render(snap)
         when = "" if k == snap.n else f"<i>as after entry {k}</i> · "
         worlds = (f"{post.worlds:,} possible "
                   f"{'deals' if post.method == 'joint' else 'combinations'}")
@@ -420,8 +307,7 @@ class Tab(GameTab):
                                  name=f"{name} (mean {b.theta_mean:.2f})")
 
     def clear_beliefs(self) -> None:
-        for c in self.cards.values():
-            c.clear()
+        self.sheets_pane.clear()
         self.info.setText("no consistent deal")
 
     def plot_series(self, snap) -> dict:
@@ -491,7 +377,7 @@ class Tab(GameTab):
 
     # -- new game -------------------------------------------------------------------------
     def new_game(self) -> bool:
-        dlg = NewGameDialog(self, self.document.setup)
+        dlg = NewGameDialog(self, self.controller.setup)
         try:
             from desktop.storage.paths import data_dir
             store = inkognito.ProfileStore(data_dir()).load()

@@ -135,12 +135,11 @@ class Tab(GameTab):
     def _build_timer(self) -> RoundTimer:
         """The round timer; its length and the time left are saved with the session
         (``setup.table``); a reopened session restores it paused."""
-        aids = self.document.setup.table
+        aids = self.controller.setup.table
         self.timer = RoundTimer(aids.round_seconds)
         self.timer.restore(aids.round_seconds, aids.timer_left)
         self.timer.lengthEdited.connect(self._timer_length_edited)
-        self.document.setup_for_saving = self._setup_with_timer
-        self.document.documentReset.connect(self._restore_timer)
+        self.controller.set_setup_for_saving(self._setup_with_timer)
         return self.timer
 
     def _setup_with_timer(self, setup):
@@ -150,10 +149,10 @@ class Tab(GameTab):
         aids = dataclasses.replace(setup.table, timer_left=left, timer_paused=not t.running)
         return dataclasses.replace(setup, table=aids)
 
-    def _restore_timer(self) -> None:
+    def document_reset(self) -> None:
         """New game / Open: the timer as the session saved it, paused (a new game: a full
         round, stopped)."""
-        aids = self.document.setup.table
+        aids = self.controller.setup.table
         self.timer.restore(aids.round_seconds, aids.timer_left)
 
     def _build_table_page(self) -> QWidget:
@@ -312,14 +311,14 @@ class Tab(GameTab):
 
     # -- setup-dependent views -------------------------------------------------------------------
     def _belief_labels(self) -> list[str]:
-        setup = self.document.setup
+        setup = self.controller.setup
         return [PUBLIC] + ([MINE_SPY] if setup.me is not None and setup.i_am_spy else [])
 
     def log_plots(self) -> list:
         return [self.plot, self.ig_plot]
 
     def reset_views(self) -> None:
-        setup = self.document.setup
+        setup = self.controller.setup
         self._fill_sheet(keep_beliefs=False)
         self.sheet_model.set_pending(np.zeros(setup.n_locations))
         self.spy_pane.set_table(setup)
@@ -338,7 +337,7 @@ class Tab(GameTab):
         self.simulation.set_table(setup)
 
     def _role_text(self) -> str:
-        s = self.document.setup
+        s = self.controller.setup
         where = spyfall.editions().get(s.edition, {}).get("title", "custom list") if s.edition else "custom list"
         if s.me is None:
             who = "Observer (no card)"
@@ -359,7 +358,7 @@ class Tab(GameTab):
                 f"{s.rounds} rounds · model: {model}")
 
     def _fill_sheet(self, keep_beliefs: bool = True) -> None:
-        doc = self.document
+        doc = self.controller
         old = self.sheet_model.beliefs() if keep_beliefs else None
         labels = self._belief_labels()
         # the sheet shows the claims; an ask shows as the next claim's "← asker"
@@ -397,11 +396,11 @@ class Tab(GameTab):
         """Who claims next: the player just asked (:func:`engines.spyfall.model.next_turn`);
         without a question logged, the player after the last speaker in the seating order (the
         first player at the start)."""
-        setup = self.document.setup
-        turn = spyfall.next_turn(setup, self.document.events)
+        setup = self.controller.setup
+        turn = spyfall.next_turn(setup, self.controller.events)
         if turn["answerer"] is not None:
             return turn["answerer"]
-        claims = spyfall.claims_only(self.document.events)
+        claims = spyfall.claims_only(self.controller.events)
         if not claims:
             return setup.players[0]
         last = setup.players.index(claims[-1].player)
@@ -409,18 +408,18 @@ class Tab(GameTab):
 
     def next_asker(self) -> str:
         """Who asks next: the last answerer (the rules), else the first player."""
-        setup = self.document.setup
-        turn = spyfall.next_turn(setup, self.document.events)
+        setup = self.controller.setup
+        turn = spyfall.next_turn(setup, self.controller.events)
         if turn["asker"] is not None:
             return turn["asker"]
-        claims = spyfall.claims_only(self.document.events)
+        claims = spyfall.claims_only(self.controller.events)
         return claims[-1].player if claims else setup.players[0]
 
     def turn_text(self) -> str:
         """The turn order in words for the line above the claim entry."""
-        turn = spyfall.next_turn(self.document.setup, self.document.events)
+        turn = spyfall.next_turn(self.controller.setup, self.controller.events)
         if turn["after"] == "ask":
-            ask = self.document.events[-1]
+            ask = self.controller.events[-1]
             return (f"<b>{esc(ask.answerer)}</b> answers {esc(ask.asker)}'s question; then "
                     f"{esc(ask.answerer)} asks the next one.")
         if turn["asker"] is not None:
@@ -436,7 +435,7 @@ class Tab(GameTab):
         if hasattr(self, "asker"):
             asker = self.next_asker()
             self.asker.setCurrentIndex(max(0, self.asker.findData(asker)))
-            players = self.document.setup.players
+            players = self.controller.setup.players
             nxt = players[(players.index(asker) + 1) % len(players)]
             self.answerer.setCurrentIndex(max(0, self.answerer.findData(nxt)))
             self.turn_label.setText(self.turn_text())
@@ -450,7 +449,7 @@ class Tab(GameTab):
         :func:`engines.spyfall.model.entry_claim_weight`)."""
         if not hasattr(self, "weight_label"):
             return
-        setup = self.document.setup
+        setup = self.controller.setup
         if weights is None:
             weights = self.sheet_model.pending_weights()
         weights = np.asarray(weights, float)
@@ -491,16 +490,16 @@ class Tab(GameTab):
 
     def cycle_pending(self, column: int) -> None:
         """One click on the pending claim's cell for location ``column`` (0 → ½ → 1 → 0)."""
-        if not 0 <= column < self.document.setup.n_locations:
+        if not 0 <= column < self.controller.setup.n_locations:
             return
         self.sheet_model.cycle(column)
-        self.claim_edit.setText(claim_text(self.document.setup.locations, self.sheet_model.pending_weights()))
+        self.claim_edit.setText(claim_text(self.controller.setup.locations, self.sheet_model.pending_weights()))
         self.claim_edit.setStyleSheet("")
         self._show_claim_weight()
 
     def _claim_typed(self, text: str) -> None:
         """Mirror a typed claim on the pending row while it parses; mark it when it does not."""
-        setup = self.document.setup
+        setup = self.controller.setup
         try:
             claim, explicit = parse_claim_entry(text, setup)
             obj = {"type": "claim", "player": setup.players[0], "claim": claim}
@@ -520,7 +519,7 @@ class Tab(GameTab):
 
     def clear_pending(self) -> None:
         """Forget the claim being entered."""
-        self.sheet_model.set_pending(np.zeros(self.document.setup.n_locations))
+        self.sheet_model.set_pending(np.zeros(self.controller.setup.n_locations))
         self.claim_edit.clear()
         self.claim_edit.setStyleSheet("")
         self._show_claim_weight()
@@ -535,7 +534,7 @@ class Tab(GameTab):
         Raises:
             SessionFormatError: the claim does not parse or the engine refuses it.
         """
-        setup = self.document.setup
+        setup = self.controller.setup
         text = self.claim_edit.text()
         explicit = None
         if text.strip():
@@ -557,7 +556,7 @@ class Tab(GameTab):
         obj = {"type": "ask", "asker": self.asker.currentData(),
                "answerer": self.answerer.currentData()}
         try:
-            ev = spyfall.event_from_json(obj, self.document.setup, "ask")
+            ev = spyfall.event_from_json(obj, self.controller.setup, "ask")
         except SessionFormatError as exc:
             self.warn("Cannot log this question", exc.message)
             return False
@@ -566,7 +565,7 @@ class Tab(GameTab):
 
     # -- table aids: the round timer and my strike-out list (never read by the model) ----------
     def _show_table_aids(self) -> None:
-        setup = self.document.setup
+        setup = self.controller.setup
         self.timer.set_length(setup.table.round_seconds)
         if list(getattr(self.strikes, "_locations", [])) != list(setup.locations):
             self.strikes.set_locations(setup.locations, setup.table.struck)
@@ -575,16 +574,16 @@ class Tab(GameTab):
         self.sheet_model.set_struck(setup.table.struck)
 
     def _replace_table_aids(self, text: str, merge_key: int = -1, **changes) -> None:
-        aids = dataclasses.replace(self.document.setup.table, **changes)
+        aids = dataclasses.replace(self.controller.setup.table, **changes)
         self.replace_setup(text, merge_key, table=aids)
 
     def _timer_length_edited(self, seconds: int) -> None:
         self._replace_table_aids("Change the round timer", TIMER_MERGE_KEY, round_seconds=seconds)
 
     def _struck_changed(self, struck: tuple) -> None:
-        old = set(self.document.setup.table.struck)
+        old = set(self.controller.setup.table.struck)
         new = set(struck)
-        changed = sorted((old ^ new), key=self.document.setup.locations.index)
+        changed = sorted((old ^ new), key=self.controller.setup.locations.index)
         verb = "Strike out" if new - old else "Restore"
         self._replace_table_aids(f"{verb} {', '.join(changed)}" if changed else "My list",
                                  struck=tuple(struck))
@@ -592,7 +591,7 @@ class Tab(GameTab):
     def setup_changed(self) -> None:
         """A change of my table aids alone (the rest of the setup is the same) updates the timer
         and the list; any other change rebuilds the views."""
-        setup = self.document.setup
+        setup = self.controller.setup
         shown = getattr(self, "_shown_setup", None)
         if shown is not None and dataclasses.replace(shown, table=setup.table) == setup:
             self._shown_setup = setup
@@ -670,7 +669,7 @@ class Tab(GameTab):
 
     # -- new game --------------------------------------------------------------------------------
     def new_game(self) -> bool:
-        dlg = NewGameDialog(self, self.document.setup)
+        dlg = NewGameDialog(self, self.controller.setup)
         if dlg.exec() != QDialog.Accepted:
             return False
         self.reset_document(dlg.result_setup(), [])
