@@ -1,0 +1,54 @@
+"""Numbers, percentages and times written the way the app's language writes them (``QLocale``'s
+default, set by :func:`desktop.shell.language.apply_language`): German "23,5 %" and "21:14",
+French "23,5 %", English "23.5%" and "9:14 PM".
+
+The space before the percent sign is the one of the Unicode CLDR's percent patterns (Unicode
+Consortium, "Unicode Common Locale Data Repository", release 46, 2024: German ``#,##0 %`` with a
+no-break space U+00A0, French ``#,##0 %`` with a narrow no-break space U+202F), so the number
+and its sign never part at a line break.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+
+from PySide6.QtCore import QDateTime, QLocale, QTime
+
+#: What goes between a number and its percent sign, per language (CLDR's percent patterns).
+PERCENT_SPACE = {"de": "\u00a0", "fr": "\u202f"}
+
+
+def _locale(locale: QLocale | None) -> QLocale:
+    return QLocale() if locale is None else locale
+
+
+def _lang(locale: QLocale) -> str:
+    return locale.name().split("_", 1)[0]
+
+
+def number(x: float, digits: int = 0, locale: QLocale | None = None) -> str:
+    """``x`` with ``digits`` decimals and the language's separators ("1.234,5" in German).
+    A NaN or infinite value is written "–" (a dash; never "nan" on screen)."""
+    if x != x or x in (float("inf"), float("-inf")):
+        return "–"
+    return _locale(locale).toString(float(x), "f", digits)
+
+
+def percent(p: float, digits: int = 0, locale: QLocale | None = None) -> str:
+    """The probability ``p`` (0..1) as a percentage with ``digits`` decimals: 0.235 → "23,5 %"
+    (German, ``digits=1``), "23,5 %" (French), "23.5%" (English)."""
+    loc = _locale(locale)
+    if p != p:
+        return "–"
+    return number(100.0 * p, digits, loc) + PERCENT_SPACE.get(_lang(loc), "") + loc.percent()
+
+
+def clock_time(t: _dt.datetime | _dt.time, locale: QLocale | None = None) -> str:
+    """The hour and minute of ``t`` in the language's short time format ("21:14"; "9:14 PM")."""
+    loc = _locale(locale)
+    return loc.toString(QTime(t.hour, t.minute), QLocale.FormatType.ShortFormat)
+
+
+def date_time(t: _dt.datetime, locale: QLocale | None = None) -> str:
+    """The date and time of ``t`` in the language's short format ("29.11.26 21:14")."""
+    loc = _locale(locale)
+    return loc.toString(QDateTime(t.year, t.month, t.day, t.hour, t.minute, 0), QLocale.FormatType.ShortFormat)
