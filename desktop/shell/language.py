@@ -25,11 +25,6 @@ from engines.core.i18n import _
 
 log = logging.getLogger(__name__)
 
-#: The QLocale each language's numbers and times are written in.
-QT_LOCALES = {"en": QLocale.Language.English, "de": QLocale.Language.German,
-              "fr": QLocale.Language.French}
-
-
 def system_language() -> str:
     """The first supported language among the system's UI languages (``QLocale.system()``),
     else the environment's (:func:`engines.core.i18n.system_language`), else English."""
@@ -64,8 +59,9 @@ def apply_language(app, lang: str) -> str:
     installed on ``app``, kept as ``app._qt_translator``) and the default ``QLocale``. Returns the
     language in effect (English when a catalog is missing). Call before any window is built."""
     lang = i18n.set_language(lang)
-    QLocale.setDefault(QLocale(QT_LOCALES[lang]) if lang != "en" else QLocale(QLocale.Language.English,
-                                                                                QLocale.Country.UnitedStates))
+    from desktop.shell.locale_format import app_locale
+
+    QLocale.setDefault(app_locale())
     old = getattr(app, "_qt_translator", None)
     if old is not None:
         app.removeTranslator(old)
