@@ -48,6 +48,14 @@ def number(x: float, digits: int = 0, locale: QLocale | None = None) -> str:
     return _locale(locale).toString(float(x), "f", digits)
 
 
+def significant(x: float, digits: int = 4, locale: QLocale | None = None) -> str:
+    """``x`` to ``digits`` significant digits (Python's ``g`` format) with the language's decimal
+    separator: 23.456 → "23,46" (German), "23.46" (English)."""
+    if x != x:
+        return "–"
+    return f"{x:.{digits}g}".replace(".", _locale(locale).decimalPoint())
+
+
 def percent(p: float, digits: int = 0, locale: QLocale | None = None) -> str:
     """The probability ``p`` (0..1) as a percentage with ``digits`` decimals: 0.235 → "23,5 %"
     (German, ``digits=1``), "23,5 %" (French), "23.5 %" (English). NaN: "–"."""

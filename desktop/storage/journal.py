@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import _
 
 #: Largest journal read (bytes): 5,000 events of a few hundred bytes each, many times over.
 MAX_JOURNAL_BYTES = 64 << 20
@@ -194,7 +195,7 @@ def replay(docs: dict, journal_file: str, after_seq: int = 0) -> Replay:  # noqa
     except SessionFormatError as exc:
         if not os.path.exists(journal_file):
             return out
-        out.problem = f"the journal could not be read ({exc.message})"
+        out.problem = _("the journal could not be read ({reason})").format(reason=exc.message)
         return out
     lines = data.split(b"\n")
     torn = lines.pop()              # b"" when the file ends with a newline
@@ -277,12 +278,13 @@ def replay(docs: dict, journal_file: str, after_seq: int = 0) -> Replay:  # noqa
                 elif op == "unsaved":
                     st.saved = False
         except SessionFormatError as exc:
-            out.problem = f"{where} was refused and the replay stopped there ({exc})"
+            out.problem = _("{where} was refused and the replay stopped there ({reason})").format(
+                where=where, reason=exc)
             return out
         out.lines += 1
     if torn.strip():
-        out.problem = (f"the journal's last line ({len(torn)} bytes) was cut short when the "
-                       f"app stopped; it was dropped")
+        out.problem = _("the journal's last line ({n} bytes) was cut short when the app stopped; "
+                        "it was dropped").format(n=len(torn))
     return out
 
 

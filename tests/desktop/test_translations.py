@@ -170,9 +170,14 @@ def test_every_marked_string_is_translated_with_its_placeholders(lang):
         if message.fuzzy or not all(strings):
             problems.append(f"untranslated or fuzzy: {msgid!r}")
             continue
-        for s in strings:
-            if _placeholders(s) != _placeholders(ids[0]):
-                problems.append(f"placeholders differ: {msgid!r} → {s!r}")
+        if len(ids) == 1:
+            if _placeholders(strings[0]) != _placeholders(ids[0]):
+                problems.append(f"placeholders differ: {msgid!r} → {strings[0]!r}")
+        else:   # plural forms: each within the plural msgid's, the last (the plural) all of them
+            plural = set(_placeholders(ids[1]))
+            if any(not set(_placeholders(s)) <= plural for s in strings) \
+                    or set(_placeholders(strings[-1])) != plural:
+                problems.append(f"placeholders differ: {ids!r} → {strings!r}")
     assert not problems, f"{lang}:\n" + "\n".join(problems)
 
 
