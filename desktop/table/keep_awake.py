@@ -24,12 +24,12 @@ from PySide6.QtCore import QEvent, QObject, QSettings, Signal
 from PySide6.QtGui import QAction
 
 from desktop.shell.settings import KEEP_AWAKE
-from engines.core.i18n import _
+from engines.core.i18n import N_, _
 
 log = logging.getLogger(__name__)
 
 SETTINGS_KEY = KEEP_AWAKE.key   # declared once in desktop.shell.settings
-REASON = "A game is open at the table"
+REASON = N_("A game is open at the table")
 
 ES_CONTINUOUS = 0x80000000
 ES_SYSTEM_REQUIRED = 0x00000001
@@ -187,7 +187,7 @@ class KeepAwake(QObject):
     def update(self) -> None:
         want = self.wanted()
         if want and not self.held:
-            self.held = self.backend.inhibit(self.app_name, REASON)
+            self.held = self.backend.inhibit(self.app_name, _(REASON))
             if self.available is not self.held:
                 self.available = self.held
                 self.availabilityChanged.emit(self.held)
