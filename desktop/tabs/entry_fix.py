@@ -280,7 +280,7 @@ class FixEntryDialog(QDialog):
         self._chosen = k
         self.problem.hide()
         self.line.setText(self._line(c.event))
-        self.gives.setText(f"→ #{self.index + 1} becomes: {self._describe(c.event)}")
+        self.gives.setText("→ " + _("#{n} becomes: {entry}").format(n=self.index + 1, entry=self._describe(c.event)))
         if self.isVisible():
             QTimer.singleShot(0, self, self._fit_height)
         if self.editor is not None and self._editor_holds(c.event):

@@ -41,7 +41,7 @@ class RunOnSelector(QWidget):
                                     n).format(n=n))
         self.where.addItem(_("the Dask scheduler at"))
         self.address = QLineEdit(default_address)
-        self.address.setPlaceholderText("tcp://HOST:8786")
+        self.address.setPlaceholderText(_("tcp://HOST:8786"))
         lay.addWidget(self.where)
         lay.addWidget(self.address, 1)
         if not dask_available():

@@ -42,6 +42,29 @@ COVERED = [
     "desktop/table/zoom.py",
     "desktop/table/keep_awake.py",
     "desktop/table/reopen.py",
+    "desktop/storage/journal.py",
+    "desktop/tabs/banner_state.py",
+    "desktop/tabs/base.py",
+    "desktop/tabs/checks.py",
+    "desktop/tabs/controller.py",
+    "desktop/tabs/diagnosis.py",
+    "desktop/tabs/entry_fix.py",
+    "desktop/tabs/entry_forms.py",
+    "desktop/tabs/generic_tab.py",
+    "desktop/tabs/quick_entry_wiring.py",
+    "desktop/tabs/snapshot.py",
+    "desktop/tabs/why_view.py",
+    "desktop/tabs/wording.py",
+    "desktop/widgets/banner.py",
+    "desktop/widgets/belief_plot.py",
+    "desktop/widgets/dialogs.py",
+    "desktop/widgets/history.py",
+    "desktop/widgets/now_label.py",
+    "desktop/widgets/quick_entry.py",
+    "desktop/widgets/run_on.py",
+    "desktop/widgets/simulation.py",
+    "desktop/widgets/why.py",
+    "desktop/widgets/worksheet.py",
 ]
 
 #: Qt calls whose arguments are shown to the user: a string literal among them must be wrapped
@@ -274,3 +297,46 @@ def test_menu_mnemonics_are_unique_in_each_language(qtbot, lang):
         win.shutdown()
     finally:
         i18n.set_language("en")
+
+
+def test_qt_own_strings_and_the_default_locale_follow_the_language(qapp):
+    """apply_language installs Qt's qtbase catalog (standard buttons) and the default QLocale;
+    English removes them again."""
+    from PySide6.QtCore import QCoreApplication, QLocale
+
+    from desktop.shell.language import apply_language
+
+    try:
+        assert apply_language(qapp, "de") == "de"
+        assert QCoreApplication.translate("QPlatformTheme", "Cancel") == "Abbrechen"
+        assert QLocale().toString(1234.5, "f", 1) == "1.234,5"
+        assert apply_language(qapp, "fr") == "fr"
+        assert QCoreApplication.translate("QPlatformTheme", "Cancel") == "Annuler"
+    finally:
+        apply_language(qapp, "en")
+    assert QCoreApplication.translate("QPlatformTheme", "Cancel") == "Cancel"
+    assert QLocale().toString(1234.5, "f", 1) == "1,234.5"
+
+
+def test_the_stored_choice_wins_over_the_system_and_is_kept_for_the_next_start(qtbot, monkeypatch):
+    """View → Language: the setting decides at start ("" follows the system); choosing stores
+    it (the restart question is not asked without a user)."""
+    from desktop.shell import language
+    from desktop.shell.main_window import MainWindow
+    from desktop.shell.settings import LANGUAGE
+
+    monkeypatch.setattr(language, "system_language", lambda: "de")
+    assert language.chosen_language("fr") == "fr" and language.chosen_language("") == "de"
+    assert language.chosen_language("xx") == "de"
+    LANGUAGE.write("")
+    win = MainWindow(autosave=False, interactive=False)
+    qtbot.addWidget(win)
+    try:
+        assert win.language_actions[""].isChecked()
+        win.choose_language("fr")
+        assert LANGUAGE.read() == "fr" and win.language_actions["fr"].isChecked()
+        assert not getattr(win, "restart_requested", False)
+        assert language.chosen_language() == "fr"
+    finally:
+        LANGUAGE.write("")
+        win.shutdown()
