@@ -91,9 +91,9 @@ class Journal:
         try:
             data = line.encode("utf-8")
         except UnicodeEncodeError as exc:
-            raise OSError(f"cannot write {self.path}: the text holds U+"
-                          f"{ord(exc.object[exc.start]):04X}, which is not a character (a lone "
-                          f"surrogate)") from None
+            raise OSError(_("cannot write {path}: the text holds U+{code}, which is not a character "
+                            "(a lone surrogate)").format(path=self.path,
+                                                         code=f"{ord(exc.object[exc.start]):04X}")) from None
         if self._fd is None:
             os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
             self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
@@ -101,7 +101,7 @@ class Journal:
         while written < len(data):       # a short write (a signal, a full disk): the rest
             n = os.write(self._fd, data[written:])
             if n <= 0:
-                raise OSError(f"cannot write {self.path}: the disk took only part of a line")
+                raise OSError(_("cannot write {path}: the disk took only part of a line").format(path=self.path))
             written += n
         if self.sync == "inline":
             getattr(os, "fdatasync", os.fsync)(self._fd)   # macOS and Windows have no fdatasync

@@ -71,7 +71,7 @@ class RunOnSelector(QWidget):
         if i == LOCAL_CLUSTER:
             return f"local:{os.cpu_count() or 1}"
         text = self.address.text().strip()
-        parse_scheduler(text, option="Run on")       # raises a message naming the field
+        parse_scheduler(text, option=_("Run on"))       # raises a message naming the field
         return text
 
     def problem(self) -> Optional[str]:
