@@ -31,6 +31,8 @@ from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from engines.core.i18n import _
+
 log = logging.getLogger(__name__)
 
 #: The log file's name in :func:`log_dir`.
@@ -122,11 +124,10 @@ class ErrorDialog(QMessageBox):
         self.setWindowTitle(title)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setText(summary)
-        where = f"The log is in {_log_folder}." if _log_folder is not None else ""
-        self.setInformativeText((where + " " if where else "") + "Please report this with the "
-                                "details.")
+        where = _("The log is in {folder}.").format(folder=_log_folder) if _log_folder is not None else ""
+        self.setInformativeText((where + " " if where else "") + _("Please report this with the details."))
         self.setDetailedText(details)
-        self.copy_button = self.addButton("Copy details", QMessageBox.ButtonRole.ActionRole)
+        self.copy_button = self.addButton(_("Copy details"), QMessageBox.ButtonRole.ActionRole)
         self.copy_button.clicked.disconnect()       # copying must not close the dialog
         self.copy_button.clicked.connect(self.copy_details)
         self.addButton(QMessageBox.StandardButton.Close)
@@ -204,5 +205,5 @@ class ErrorReporter(QObject):
             self.missed += 1
             return
         parent = self.parent() if isinstance(self.parent(), QWidget) else None
-        self.dialog = show_error_details(parent, "Internal error",
-                                         f"Something went wrong: {summary}", details)
+        self.dialog = show_error_details(parent, _("Internal error"),
+                                         _("Something went wrong: {summary}").format(summary=summary), details)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from desktop.shell.settings import LAST_FOLDER, RECENT_FILES
 from desktop.shell.unsaved_dialog import DISCARD_ALL, SAVE_ALL, ask_unsaved
+from engines.core.i18n import _, ngettext
 
 log = logging.getLogger(__name__)
 #: Entries of File → Open Recent.
@@ -95,8 +96,8 @@ class FileActions:
         LAST_FOLDER.write(os.path.dirname(os.path.abspath(path)))
 
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open session", self.dialog_path(),
-                                              "Session files (*.json);;All files (*)")
+        path, _filter = QFileDialog.getOpenFileName(self, _("Open session"), self.dialog_path(),
+                                                    _("Session files (*.json);;All files (*)"))
         if path:
             self.remember_folder(path)
             self.open_path_in_background(path)
@@ -114,7 +115,7 @@ class FileActions:
         try:
             data, stamp = open_session_file_stamped(path)
         except SessionFormatError as exc:
-            self._error("Cannot open the session", str(exc))
+            self._error(_("Cannot open the session"), str(exc))
             return False
         return self._show_opened(path, data, ask, stamp)
 
@@ -127,7 +128,7 @@ class FileActions:
         if self.hand_off_if_open_elsewhere(path):
             return
         self._pending_open = (path, ask)
-        self.statusBar().showMessage(f"Opening {os.path.basename(path)}…")
+        self.statusBar().showMessage(_("Opening {name}…").format(name=os.path.basename(path)))
         self.file_reader.submit(functools.partial(_read_session_job, path))
 
     @property
@@ -153,7 +154,7 @@ class FileActions:
     def _on_file_read_failed(self, _revision: int, exc) -> None:
         self._pending_open = None
         self.statusBar().clearMessage()
-        self._error("Cannot open the session", str(exc))
+        self._error(_("Cannot open the session"), str(exc))
 
     def open_example(self, game: str) -> bool:
         """File → Open Example: ``game``'s example session (its
@@ -172,7 +173,7 @@ class FileActions:
         try:
             data = read_session_file(str(path))
         except (OSError, SessionFormatError) as exc:
-            self._error("Cannot open the example", str(getattr(exc, "message", exc)))
+            self._error(_("Cannot open the example"), str(getattr(exc, "message", exc)))
             return False
         if not self._maybe_save(tab):
             return False
@@ -180,7 +181,7 @@ class FileActions:
         tab.controller.document.disk_stamp = None      # no file of its own: Save asks where
         self.select_game(game)
         self._update_title()
-        self.statusBar().showMessage(f"Opened the {info.title} example (untitled)", 4000)
+        self.statusBar().showMessage(_("Opened the {game} example (untitled)").format(game=info.title), 4000)
         return True
 
     def _show_opened(self, path: str, data, ask: bool, stamp=None) -> bool:
@@ -188,7 +189,8 @@ class FileActions:
         such tab, or the user kept the unsaved game)."""
         tab = self.tab_for(data.game)
         if tab is None:
-            self._error("Cannot open the session", f"{path}: this build has no {data.game} tab")
+            self._error(_("Cannot open the session"),
+                        _("{path}: this build has no {game} tab").format(path=path, game=data.game))
             return False
         if ask and not self._maybe_save(tab):
             return False
@@ -212,9 +214,9 @@ class FileActions:
         tab = self.current_tab()
         if tab is None:
             return False
-        path, _ = QFileDialog.getSaveFileName(self, "Save session",
-                                              tab.controller.document.path or self.dialog_path(f"{tab.GAME}.json"),
-                                              "Session files (*.json)")
+        start = tab.controller.document.path or self.dialog_path(f"{tab.GAME}.json")
+        path, _filter = QFileDialog.getSaveFileName(self, _("Save session"), start,
+                                                    _("Session files (*.json)"))
         if not path:
             return False
         self.remember_folder(path)
@@ -233,11 +235,11 @@ class FileActions:
             with self.autosave.write_target(path):
                 tab.controller.document.save(path)
         except OSError as exc:
-            self._error("Cannot save", str(exc))
+            self._error(_("Cannot save"), str(exc))
             return False
         log.info("saved %s", path)
         self._add_recent(path)
-        self.statusBar().showMessage(f"Saved {path}", 4000)
+        self.statusBar().showMessage(_("Saved {path}").format(path=path), 4000)
         self._update_title()
         return True
 
@@ -259,8 +261,8 @@ class FileActions:
             if not self.open_path(path, ask=False):
                 return False
             if kept:
-                self.statusBar().showMessage(f"Reloaded {path}; this window's version was kept "
-                                             f"as {kept}", 12000)
+                self.statusBar().showMessage(_("Reloaded {path}; this window's version was kept "
+                                               "as {kept}").format(path=path, kept=kept), 12000)
         return False
 
     def ask_save_conflict(self, tab, text: str) -> str:
@@ -269,11 +271,11 @@ class FileActions:
         if not self.interactive:
             print(f"error: {text}", file=sys.stderr)
             return "cancel"
-        box = QMessageBox(QMessageBox.Warning, "The file was changed elsewhere",
+        box = QMessageBox(QMessageBox.Warning, _("The file was changed elsewhere"),
                           plain_text_html(text), QMessageBox.Cancel, self)
-        reload_ = box.addButton("Reload", QMessageBox.DestructiveRole)
-        save_as = box.addButton("Save as…", QMessageBox.AcceptRole)
-        over = box.addButton("Overwrite", QMessageBox.DestructiveRole)
+        reload_ = box.addButton(_("Reload"), QMessageBox.DestructiveRole)
+        save_as = box.addButton(_("Save as…"), QMessageBox.AcceptRole)
+        over = box.addButton(_("Overwrite"), QMessageBox.DestructiveRole)
         box.setDefaultButton(save_as)
         box.exec()
         return {reload_: "reload", save_as: "save_as", over: "overwrite"}.get(
@@ -283,29 +285,29 @@ class FileActions:
         from desktop.storage.document import write_text_atomically
 
         tab = self.current_tab()
-        path, _ = QFileDialog.getSaveFileName(self, "Export session as JSON",
-                                              self.dialog_path(f"{tab.GAME}-session.json"),
-                                              "JSON (*.json)")
+        path, _filter = QFileDialog.getSaveFileName(self, _("Export session as JSON"),
+                                                    self.dialog_path(f"{tab.GAME}-session.json"),
+                                                    "JSON (*.json)")
         if path:
             self.remember_folder(path)
             try:
                 with self.autosave.write_target(path):
                     write_text_atomically(path, tab.controller.document.to_text(path))
-                self.statusBar().showMessage(f"Exported {path}", 4000)
+                self.statusBar().showMessage(_("Exported {path}").format(path=path), 4000)
             except OSError as exc:
-                self._error("Cannot export", str(exc))
+                self._error(_("Cannot export"), str(exc))
 
     def export_csv(self) -> None:
         tab = self.current_tab()
-        path, _ = QFileDialog.getSaveFileName(self, "Export history as CSV",
-                                              self.dialog_path(f"{tab.GAME}-history.csv"), "CSV (*.csv)")
+        path, _filter = QFileDialog.getSaveFileName(self, _("Export history as CSV"),
+                                                    self.dialog_path(f"{tab.GAME}-history.csv"), "CSV (*.csv)")
         if path:
             self.remember_folder(path)
             from desktop.storage.locks import check_write_target
 
             held = check_write_target(path, self.autosave)
             if held:
-                self._error("Cannot export", held)
+                self._error(_("Cannot export"), held)
                 return
             self.write_csv(tab, path)
 
@@ -317,9 +319,9 @@ class FileActions:
     @Slot(str, str)
     def _export_finished(self, path: str, error: str) -> None:
         if error:
-            self._error("Cannot export", error)
+            self._error(_("Cannot export"), error)
         else:
-            self.statusBar().showMessage(f"Exported {path}", 4000)
+            self.statusBar().showMessage(_("Exported {path}").format(path=path), 4000)
 
     def _error(self, title: str, text: str) -> None:
         log.warning("%s: %s", title, text)
@@ -335,9 +337,9 @@ class FileActions:
             return True
         self.select_game(tab.GAME)
         ans = QMessageBox.question(
-            self, "Unsaved changes",
-            plain_text_html(f"The {tab.title()} game ({tab.controller.document.display_name()}) has unsaved "
-                            f"changes. Save them?"),
+            self, _("Unsaved changes"),
+            plain_text_html(_("The {game} game ({name}) has unsaved changes. Save them?")
+                            .format(game=tab.title(), name=tab.controller.document.display_name())),
             QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
         if ans == QMessageBox.Save:
             return self.save()
@@ -345,7 +347,8 @@ class FileActions:
 
     def _unsaved_line(self, tab) -> str:
         n = len(tab.controller.document.events)
-        return f"{tab.title()} — {tab.controller.document.display_name()} ({n} entr{'y' if n == 1 else 'ies'})"
+        return ngettext("{game} — {name} ({n} entry)", "{game} — {name} ({n} entries)", n).format(
+            game=tab.title(), name=tab.controller.document.display_name(), n=n)
 
     def _close_unsaved(self) -> bool:
         """Ask about the unsaved games before quitting: one Save / Discard / Cancel question for
@@ -374,14 +377,14 @@ def conflict_text(doc, path: str) -> str:
     from desktop.storage.restore import clock_time
     from engines.core.errors import SessionFormatError
 
-    head = (f"{path} was changed by another program or window since this window opened or "
-            f"saved it.")
+    head = _("{path} was changed by another program or window since this window opened or "
+             "saved it.").format(path=path)
     try:
         theirs = open_session_file(path)
     except (SessionFormatError, OSError) as exc:
-        return f"{head} It cannot be read as a session now ({exc})."
+        return head + " " + _("It cannot be read as a session now ({error}).").format(error=exc)
     if theirs.game != doc.game:
-        return f"{head} It now holds a {theirs.game} game."
+        return head + " " + _("It now holds a {game} game.").format(game=theirs.game)
     ours = [ev.to_json() for ev in doc.events]
     added = []
     remaining = list(ours)
@@ -394,15 +397,15 @@ def conflict_text(doc, path: str) -> str:
         when = f" ({when})" if when else ""
         added.append(describe_entry(theirs, ev) + when)
     if not added:
-        what = "It holds no entry that this window lacks (other changes: the setup or removals)."
+        what = _("It holds no entry that this window lacks (other changes: the setup or removals).")
     else:
         shown = "\n".join(f"• {a}" for a in added[:10])
-        more = f"\n… and {len(added) - 10} more" if len(added) > 10 else ""
-        what = f"The other writer added {len(added)} entr{'y' if len(added) == 1 else 'ies'}:" \
-               f"\n{shown}{more}"
-    return (f"{head} {what}\n\nReload opens the file as it is now (this window's version is "
-            f"kept as a file); Save as… writes this window's version elsewhere; Overwrite "
-            f"replaces the file, dropping what the other writer added.")
+        more = "\n" + _("… and {n} more").format(n=len(added) - 10) if len(added) > 10 else ""
+        what = ngettext("The other writer added {n} entry:", "The other writer added {n} entries:",
+                        len(added)).format(n=len(added)) + f"\n{shown}{more}"
+    return (f"{head} {what}\n\n" + _("Reload opens the file as it is now (this window's version is "
+                                      "kept as a file); Save as… writes this window's version elsewhere; "
+                                      "Overwrite replaces the file, dropping what the other writer added."))
 
 
 def describe_entry(session, ev) -> str:

@@ -18,16 +18,17 @@ from PySide6.QtCore import Qt, QUrl, Slot
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QComboBox, QDockWidget, QHBoxLayout, QMainWindow, QTextBrowser, QVBoxLayout, QWidget
 
+from engines.core.i18n import N_, _
 from engines.core.resources import resource_path
 
 #: The guide's pages in the order of its page list: (file stem, title). The first is the
 #: overview; a game's page has the game's id as its stem.
 PAGES: tuple[tuple[str, str], ...] = (
-    ("index", "Every tab"), ("cluedo", "Cluedo"), ("egghead", "Egghead"),
-    ("guesswho", "Guess Who?"), ("inkognito", "Inkognito"), ("spyfall", "Spyfall"),
-    ("cluedo-how", "Cluedo: how it works"), ("egghead-how", "Egghead: how it works"),
-    ("guesswho-how", "Guess Who?: how it works"), ("inkognito-how", "Inkognito: how it works"),
-    ("spyfall-how", "Spyfall: how it works"),
+    ("index", N_("Every tab")), ("cluedo", "Cluedo"), ("egghead", "Egghead"),
+    ("guesswho", N_("Guess Who?")), ("inkognito", "Inkognito"), ("spyfall", "Spyfall"),
+    ("cluedo-how", N_("Cluedo: how it works")), ("egghead-how", N_("Egghead: how it works")),
+    ("guesswho-how", N_("Guess Who?: how it works")), ("inkognito-how", N_("Inkognito: how it works")),
+    ("spyfall-how", N_("Spyfall: how it works")),
 )
 #: The suffix of a game's "How it works" page (``cluedo-how.md``): the formulas, methods and
 #: studies behind the figures; the game's own page speaks a player's words.
@@ -124,7 +125,7 @@ class GuideDock(QDockWidget):
     """
 
     def __init__(self, window: QMainWindow):
-        super().__init__("Guide", window)
+        super().__init__(_("Guide"), window)
         self.setObjectName("guideDock")
         self._window = window
         body = QWidget()
@@ -134,8 +135,8 @@ class GuideDock(QDockWidget):
         self.pages = QComboBox()
         self.pages.setObjectName("guidePages")
         for stem, title in PAGES:
-            self.pages.addItem(title, stem)
-        self.pages.addItem("Keyboard shortcuts", SHORTCUTS_PAGE)
+            self.pages.addItem(_(title), stem)
+        self.pages.addItem(_("Keyboard shortcuts"), SHORTCUTS_PAGE)
         self.pages.activated.connect(self._page_chosen)
         bar.addWidget(self.pages, 1)
         layout.addLayout(bar)
@@ -152,9 +153,9 @@ class GuideDock(QDockWidget):
         i = self.pages.findData(stem)
         if stem == SHORTCUTS_PAGE:
             from desktop.shell.shortcuts import shortcuts_html
-            self.browser.setHtml("<h1>Keyboard shortcuts</h1><p>Made from the window's own "
-                                 "actions, so every key listed works.</p>"
-                                 + shortcuts_html(self._window))
+            self.browser.setHtml("<h1>" + _("Keyboard shortcuts") + "</h1><p>"
+                                 + _("Made from the window's own actions, so every key listed works.")
+                                 + "</p>" + shortcuts_html(self._window))
         else:
             path = page_path(stem)
             self.browser.show_page(path)
@@ -195,11 +196,11 @@ def install_guide(window: QMainWindow, help_menu, current_game) -> None:
     first use (:func:`guide_dock`), not before the first window: building its page list costs
     about a third of the window's construction. It starts floating beside the window's right
     edge (on a laptop a docked guide would squeeze the worksheet); its title bar docks it."""
-    guide = QAction("&Guide", window)
+    guide = QAction(_("&Guide"), window)
     guide.setShortcut(QKeySequence(QKeySequence.StandardKey.HelpContents))
-    guide.setStatusTip("The guide to the game on screen")
+    guide.setStatusTip(_("The guide to the game on screen"))
     guide.triggered.connect(lambda _=False: guide_dock(window).show_for_game(current_game()))
-    keys = QAction("&Keyboard shortcuts", window)
+    keys = QAction(_("&Keyboard shortcuts"), window)
     keys.triggered.connect(lambda _=False: guide_dock(window).show_page(SHORTCUTS_PAGE))
     help_menu.addAction(guide)
     help_menu.addAction(keys)

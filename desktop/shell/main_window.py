@@ -378,6 +378,9 @@ def main(argv=None) -> int:
     if args.screenshot and not os.environ.get("QT_QPA_PLATFORM") and not os.environ.get("DISPLAY"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     app = make_app()
+    from desktop.shell.language import apply_language, chosen_language
+
+    apply_language(app, chosen_language())   # before any window: every string is translated once
     try:
         setup_logging(args.log_level)
     except OSError as exc:   # an unwritable data folder must not stop the app
@@ -412,7 +415,12 @@ def main(argv=None) -> int:
             # tab it needs
             win.after_first_frame(lambda: win.start(args.session))
             win.show()
-            return app.exec()
+            code = app.exec()
+            if getattr(win, "restart_requested", False):   # View → Language: "Restart now"
+                from desktop.shell.language import restart_app
+
+                restart_app()
+            return code
         from desktop.shell.headless import screenshot
 
         return screenshot(app, win, args)

@@ -9,8 +9,9 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMessageBox
 
 import desktop
-from desktop.shell.settings import APP_NAME, SHOW_DETAILS
+from desktop.shell.settings import APP_NAME, LANGUAGE, SHOW_DETAILS
 from desktop.tabs.wording import DETAILS, PLAIN, Wording
+from engines.core.i18n import _
 
 
 class MenuActions:
@@ -45,60 +46,107 @@ class MenuActions:
         for game, info in registered_games().items():
             if game in self.games() and info.example_session_path() is not None:
                 self._action(self.examples_menu, info.title, functools.partial(self.open_example, game),
-                             tip=f"A short {info.title} game to look around in (opened untitled: "
-                                 f"saving asks where)")
+                             tip=_("A short {game} game to look around in (opened untitled: "
+                                   "saving asks where)").format(game=info.title))
 
     def _build_menus(self) -> None:
         mb = self.menuBar()
-        f = mb.addMenu("&File")
-        self._action(f, "&New game…", self.new_game, QKeySequence.New,
-                     "Start a new game in this tab")
-        self._action(f, "&Open…", self.open_dialog, QKeySequence.Open)
-        self.recent_menu = f.addMenu("Open &Recent")
+        f = mb.addMenu(_("&File"))
+        self._action(f, _("&New game…"), self.new_game, QKeySequence.New,
+                     _("Start a new game in this tab"))
+        self._action(f, _("&Open…"), self.open_dialog, QKeySequence.Open)
+        self.recent_menu = f.addMenu(_("Open &Recent"))
         self._rebuild_recent()
-        self.examples_menu = f.addMenu("Open &Example")
+        self.examples_menu = f.addMenu(_("Open &Example"))
         # filled when opened: the installed packages' games are known after the first frame
         self.examples_menu.aboutToShow.connect(self._rebuild_examples)
         f.addSeparator()
-        self._action(f, "&Save", self.save, QKeySequence.Save)
-        self._action(f, "Save &As…", self.save_as, QKeySequence.SaveAs)
+        self._action(f, _("&Save"), self.save, QKeySequence.Save)
+        self._action(f, _("Save &As…"), self.save_as, QKeySequence.SaveAs)
         f.addSeparator()
-        self._action(f, "Export history as &CSV…", self.export_csv)
-        self._action(f, "Export session as &JSON…", self.export_json)
+        self._action(f, _("Export history as &CSV…"), self.export_csv)
+        self._action(f, _("Export session as &JSON…"), self.export_json)
         f.addSeparator()
-        self._action(f, "&Quit", self.close, QKeySequence.Quit)
+        self._action(f, _("&Quit"), self.close, QKeySequence.Quit)
 
-        e = mb.addMenu("&Edit")
-        undo = self.undo_group.createUndoAction(self, "&Undo")
+        e = mb.addMenu(_("&Edit"))
+        undo = self.undo_group.createUndoAction(self, _("&Undo"))
         undo.setShortcut(QKeySequence("Ctrl+Z"))
-        redo = self.undo_group.createRedoAction(self, "&Redo")
+        redo = self.undo_group.createRedoAction(self, _("&Redo"))
         redo.setShortcuts([QKeySequence("Ctrl+Y"), QKeySequence("Ctrl+Shift+Z")])
         e.addAction(undo)
         e.addAction(redo)
         self.undo_action, self.redo_action = undo, redo
 
-        v = mb.addMenu("&View")
-        self.show_history = self._action(v, "Show &history", self._toggle_panels)
+        v = mb.addMenu(_("&View"))
+        self.show_history = self._action(v, _("Show &history"), self._toggle_panels)
         self.show_history.setCheckable(True)
         self.show_history.setChecked(True)
-        self.show_plot = self._action(v, "Show belief &plot", self._toggle_panels)
+        self.show_plot = self._action(v, _("Show belief &plot"), self._toggle_panels)
         self.show_plot.setCheckable(True)
         self.show_plot.setChecked(True)
         self.show_details = self._action(
-            v, "Show &details", self._toggle_details,
-            tip="Show the technical figures behind the plain words: intervals and sample counts, "
-                "bits, model parameters and their symbols")
+            v, _("Show &details"), self._toggle_details,
+            tip=_("Show the technical figures behind the plain words: intervals and sample counts, "
+                  "bits, model parameters and their symbols"))
         self.show_details.setCheckable(True)
         self.show_details.setChecked(bool(SHOW_DETAILS.read()))
+        self._build_language_menu(v)
         v.addSeparator()
         self.view_menu = v
         for page in self._pages.values():
             self.add_tab_action(page)
 
-        h = mb.addMenu("&Help")
+        h = mb.addMenu(_("&Help"))
         from desktop.shell.guide import install_guide
         install_guide(self, h, lambda: getattr(self.tabs.currentWidget(), "game", None))
-        self._action(h, "&About Deduction Desk", self.show_about)
+        self._action(h, _("&About Deduction Desk"), self.show_about)
+
+    def _build_language_menu(self, view) -> None:
+        """View → Language: System, English, Deutsch, Français (the setting
+        :data:`desktop.shell.settings.LANGUAGE`, applied at the next start:
+        :mod:`desktop.shell.language`)."""
+        from PySide6.QtGui import QActionGroup
+
+        from desktop.shell.language import language_choices
+
+        menu = view.addMenu(_("&Language"))
+        group = QActionGroup(self)
+        group.setExclusive(True)
+        stored = LANGUAGE.read()
+        self.language_actions = {}
+        for code, label in language_choices():
+            act = QAction(label, self)
+            act.setCheckable(True)
+            act.setChecked(code == stored)
+            act.triggered.connect(lambda _checked=False, c=code: self.choose_language(c))
+            group.addAction(act)
+            menu.addAction(act)
+            self.language_actions[code] = act
+        self.language_menu = menu
+
+    def choose_language(self, code: str, *, ask: bool = True) -> None:
+        """View → Language → ``code`` (``""``: the system's): stored for the next start; the
+        window says so and offers to restart now (``ask``; the text already shown is not
+        translated again)."""
+        if code == LANGUAGE.read():
+            return
+        LANGUAGE.write(code)
+        if code in self.language_actions:
+            self.language_actions[code].setChecked(True)
+        if not ask or not getattr(self, "interactive", True):
+            return
+        box = QMessageBox(QMessageBox.Information, _("Language"),
+                          _("The new language takes effect when you restart Deduction Desk."), parent=self)
+        box.setInformativeText(_("Restart now? Your games are kept and reopened."))
+        restart = box.addButton(_("&Restart now"), QMessageBox.AcceptRole)
+        box.addButton(_("&Later"), QMessageBox.RejectRole)
+        box.setDefaultButton(restart)
+        box.exec()
+        if box.clickedButton() is restart:
+            self.restart_requested = True
+            if not self.close():
+                self.restart_requested = False
 
     def add_tab_action(self, page) -> QAction:
         """View → the game of ``page`` (Ctrl+1 … Ctrl+9 for the first nine tabs)."""
@@ -131,8 +179,11 @@ class MenuActions:
             tab.controller.set_wording(self.wording())
 
     def show_about(self) -> None:
-        QMessageBox.about(self, f"About {APP_NAME}",
-                          f"<h3>{APP_NAME} {desktop.__version__}</h3>"
-                          "<p>Exact deduction at the game table: Cluedo, Inkognito, Egghead, "
-                          "Guess Who? and Spyfall.</p><p>Every probability shown is computed "
-                          "from what you logged, in a background thread.</p>")
+        QMessageBox.about(self, _("About {app}").format(app=APP_NAME),
+                          f"<h3>{APP_NAME} {desktop.__version__}</h3><p>"
+                          + _("Exact deduction at the game table: Cluedo, Inkognito, Egghead, "
+                              "Guess Who? and Spyfall.")
+                          + "</p><p>"
+                          + _("Every probability shown is computed from what you logged, in a "
+                              "background thread.")
+                          + "</p>")

@@ -119,7 +119,9 @@ KEEP_AWAKE = Option("power/keepAwake", True, _as_is, "keep the screen awake whil
 SHOW_DETAILS = Option("view/showDetails", False, _flag, "View → Show details: the technical "
                       "figures (intervals, sample counts, bits, parameters) beside the plain words "
                       "(desktop.tabs.wording)")
+LANGUAGE = Option("view/language", "", _text, "View → Language: the language of the app (a code of "
+                  "engines.core.i18n.LANGUAGES, or empty: the system's), applied at the next start")
 
 #: Every option and family (for documentation and a test that keys are not repeated).
 ALL = (RECENT_FILES, LAST_TAB, WINDOW_GEOMETRY, WINDOW_SCREEN, SPLITTERS, OPEN_FILES, OPEN_TAB, ZOOM,
-       LAST_FOLDER, KEEP_AWAKE, SHOW_DETAILS)
+       LAST_FOLDER, KEEP_AWAKE, SHOW_DETAILS, LANGUAGE)

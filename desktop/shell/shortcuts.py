@@ -13,14 +13,16 @@ import html
 
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 
+from engines.core.i18n import N_, _
+
 #: Keys handled by widgets themselves (no QAction to read them from).
 WIDGET_KEYS = [
-    ("Arrow keys", "Move in a worksheet"),
-    ("Menu key / Shift+F10", "Cell menu (add or remove a fact, Why?)"),
-    ("Delete", "Remove the selected history entry"),
-    ("Esc", "Back to the current beliefs; in quick entry: clear the line"),
-    ("Tab / ↓ (quick entry)", "Take a completion"),
-    ("Enter (quick entry)", "Log the typed event, also while the completion list is open"),
+    (N_("Arrow keys"), N_("Move in a worksheet")),
+    (N_("Menu key / Shift+F10"), N_("Cell menu (add or remove a fact, Why?)")),
+    (N_("Delete"), N_("Remove the selected history entry")),
+    (N_("Esc"), N_("Back to the current beliefs; in quick entry: clear the line")),
+    (N_("Tab / ↓ (quick entry)"), N_("Take a completion")),
+    (N_("Enter (quick entry)"), N_("Log the typed event, also while the completion list is open")),
 ]
 
 
@@ -60,8 +62,8 @@ def shortcut_rows(window) -> list[tuple[str, str]]:
         key = _native(sc.key())
         if key and key not in keys_seen:
             keys_seen.add(key)
-            rows.append((key, sc.whatsThis() or "Shortcut"))
-    rows += WIDGET_KEYS
+            rows.append((key, sc.whatsThis() or _("Shortcut")))
+    rows += [(_(k), _(v)) for k, v in WIDGET_KEYS]
     return rows
 
 

@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from engines.core.i18n import _
 from engines.registry import registered_games
 
 
@@ -93,7 +94,7 @@ class TabPage(QWidget):
             return
         painter = QPainter(self)
         painter.setPen(self.palette().placeholderText().color())
-        painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, f"Loading {self.title}…")
+        painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, _("Loading {game}…").format(game=self.title))
         painter.end()
         if not self._scheduled:
             self._scheduled = True

@@ -5,6 +5,8 @@ from typing import Sequence
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QListWidget, QVBoxLayout
 
+from engines.core.i18n import _, ngettext
+
 SAVE_ALL, DISCARD_ALL, CANCEL = "save", "discard", "cancel"
 
 
@@ -21,11 +23,12 @@ class UnsavedDialog(QDialog):
 
     def __init__(self, entries: Sequence[str], parent=None):
         super().__init__(parent)
-        self.setWindowTitle("Unsaved games")
+        self.setWindowTitle(_("Unsaved games"))
         self.choice = CANCEL
         layout = QVBoxLayout(self)
         n = len(entries)
-        head = QLabel(f"<b>{n} games have unsaved changes.</b> Save them before quitting?")
+        head = QLabel("<b>" + ngettext("{n} game has unsaved changes.", "{n} games have unsaved changes.", n)
+                      .format(n=n) + "</b> " + _("Save them before quitting?"))
         head.setWordWrap(True)
         layout.addWidget(head)
         self.list = QListWidget()
@@ -35,15 +38,15 @@ class UnsavedDialog(QDialog):
         rows = self.list.sizeHintForRow(0) if n else 20
         self.list.setMinimumHeight(min(10, max(n, 2)) * rows + 2 * self.list.frameWidth() + 4)
         layout.addWidget(self.list)
-        note = QLabel("Games never saved ask for a file name, one after the other.")
+        note = QLabel(_("Games never saved ask for a file name, one after the other."))
         note.setWordWrap(True)
         note.setEnabled(False)
         layout.addWidget(note)
         self.buttons = QDialogButtonBox()
         self.save_button = self.buttons.addButton(QDialogButtonBox.SaveAll)
-        self.save_button.setText("&Save all")
+        self.save_button.setText(_("&Save all"))
         self.discard_button = self.buttons.addButton(QDialogButtonBox.Discard)
-        self.discard_button.setText("&Discard all")
+        self.discard_button.setText(_("&Discard all"))
         self.cancel_button = self.buttons.addButton(QDialogButtonBox.Cancel)
         self.save_button.setDefault(True)
         self.save_button.clicked.connect(lambda: self._done(SAVE_ALL))

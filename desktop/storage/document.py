@@ -17,6 +17,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from engines import game_module
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import _
 from engines.core.schema import EventMeta, SessionData, dumps_session, read_session_file, session_json
 
 
@@ -38,22 +39,22 @@ def write_text_atomically(path: str, text: str) -> None:
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError as exc:   # a lone surrogate: no UTF-8 file can hold it
-        raise OSError(f"cannot write {path}: the text holds U+{ord(exc.object[exc.start]):04X} "
-                      f"at character {exc.start + 1}, which is not a character (a lone "
-                      f"surrogate); nothing was written") from None
+        raise OSError(_("cannot write {path}: the text holds U+{code} at character {at}, which is not "
+                        "a character (a lone surrogate); nothing was written").format(
+            path=path, code=f"{ord(exc.object[exc.start]):04X}", at=exc.start + 1)) from None
     try:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     except OSError as exc:
-        raise OSError(f"cannot write {path}: cannot make its folder ({exc.strerror or exc})") \
-            from None
+        raise OSError(_("cannot write {path}: cannot make its folder ({reason})").format(
+            path=path, reason=exc.strerror or exc)) from None
     f = QSaveFile(path)
     if not f.open(QIODevice.WriteOnly):
-        raise OSError(f"cannot write {path}: {f.errorString()}")
+        raise OSError(_("cannot write {path}: {reason}").format(path=path, reason=f.errorString()))
     if f.write(data) != len(data):
         f.cancelWriting()
-        raise OSError(f"cannot write {path}: {f.errorString()}")
+        raise OSError(_("cannot write {path}: {reason}").format(path=path, reason=f.errorString()))
     if not f.commit():
-        raise OSError(f"cannot write {path}: {f.errorString()}")
+        raise OSError(_("cannot write {path}: {reason}").format(path=path, reason=f.errorString()))
 
 
 class SessionDocument(QObject):
@@ -140,7 +141,7 @@ class SessionDocument(QObject):
         return not self.undo_stack.isClean()
 
     def display_name(self) -> str:
-        return os.path.basename(self.path) if self.path else "Untitled"
+        return os.path.basename(self.path) if self.path else _("Untitled")
 
     # -- edits (always through the undo stack) --------------------------------------------
     def log_limit(self) -> Optional[str]:
@@ -151,9 +152,9 @@ class SessionDocument(QObject):
 
         if len(self.events) < MAX_EVENTS:
             return None
-        return (f"this game's log holds {len(self.events)} events, the most a session file may "
-                f"hold ({MAX_EVENTS}; a longer one could not be opened again). Save the game and "
-                f"start a new one to go on")
+        return _("this game's log holds {n} events, the most a session file may hold ({limit}; "
+                 "a longer one could not be opened again). Save the game and start a new one to "
+                 "go on").format(n=len(self.events), limit=MAX_EVENTS)
 
     def log_event(self, event: Any, meta: Optional[EventMeta] = None, text: Optional[str] = None) -> None:
         """Append ``event`` with an undoable command (the command text is the event in words).
@@ -179,16 +180,16 @@ class SessionDocument(QObject):
         """Replace the event at ``index`` (undoable), keeping its time and note."""
         self.undo_stack.push(_ReplaceEvent(self, index, event))
 
-    def replace_setup(self, setup: Any, text: str = "Change the setup", merge_key: int = -1) -> None:
+    def replace_setup(self, setup: Any, text: Optional[str] = None, merge_key: int = -1) -> None:
         """Replace the setup and keep the events (undoable), e.g. an option such as behavioural
         analysis, or a stack edited before anything was logged. Consecutive commands with the
         same ``merge_key`` (>= 0) merge into one undo step. Emits ``setupReplaced`` (also on
         undo/redo): views that depend on the setup rebuild there."""
         if same_setup(setup, self.setup):
             return
-        self.undo_stack.push(_ReplaceSetup(self, setup, text, merge_key))
+        self.undo_stack.push(_ReplaceSetup(self, setup, text or _("Change the setup"), merge_key))
 
-    def relabel(self, setup: Any, events: Sequence, text: str = "Change the card names") -> None:
+    def relabel(self, setup: Any, events: Sequence, text: Optional[str] = None) -> None:
         """Replace the setup and every event by the same log under other names (undoable; the
         notes and times are kept): e.g. a Cluedo game switched between the UK, German and French
         card names (``engines.cluedo.relabel``). ``events`` must be as many as now and write the
@@ -198,7 +199,7 @@ class SessionDocument(QObject):
             raise ValueError("a relabelled log has the same number of events")
         if same_setup(setup, self.setup):
             return
-        self.undo_stack.push(_Relabel(self, setup, tuple(events), text))
+        self.undo_stack.push(_Relabel(self, setup, tuple(events), text or _("Change the card names")))
 
     def reset(self, setup: Any, events: Sequence = (), meta: Sequence = (), path: Optional[str] = None) -> None:
         """Start over with a new setup and log (not undoable: New game / Open); marks clean."""
@@ -244,8 +245,8 @@ class SessionDocument(QObject):
     def load(self, data: SessionData, path: Optional[str] = None) -> None:
         """Replace the document by ``data`` (already validated)."""
         if data.game != self.game:
-            raise SessionFormatError("$.game", f"this is a {_title(data.game)} session, not "
-                                               f"{_title(self.game)}")
+            raise SessionFormatError("$.game", _("this is a {game} session, not {this}").format(
+                game=_title(data.game), this=_title(self.game)))
         self.reset(data.setup, data.events, data.meta, path)
 
     def history_csv(self, summaries: Sequence[Optional[dict]]) -> str:
@@ -338,7 +339,7 @@ class _AppendEvent(QUndoCommand):
 
 class _RemoveEvent(QUndoCommand):
     def __init__(self, doc: SessionDocument, index: int, text: str):
-        super().__init__(f"Remove: {text}")
+        super().__init__(_("Remove: {entry}").format(entry=text))
         self.doc, self.index = doc, index
         self.event = doc.events[index]
         self.meta_ = doc.meta[index]
@@ -361,7 +362,7 @@ class _RemoveEvent(QUndoCommand):
 
 class _ReplaceEvent(QUndoCommand):
     def __init__(self, doc: SessionDocument, index: int, event):
-        super().__init__(f"Edit: {doc.module.describe_event(doc.setup, event)}")
+        super().__init__(_("Edit: {entry}").format(entry=doc.module.describe_event(doc.setup, event)))
         self.doc, self.index, self.new, self.old = doc, index, event, doc.events[index]
 
     def redo(self):

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import _
 
 #: Largest journal read (bytes): 5,000 events of a few hundred bytes each, many times over.
 MAX_JOURNAL_BYTES = 64 << 20
@@ -90,9 +91,9 @@ class Journal:
         try:
             data = line.encode("utf-8")
         except UnicodeEncodeError as exc:
-            raise OSError(f"cannot write {self.path}: the text holds U+"
-                          f"{ord(exc.object[exc.start]):04X}, which is not a character (a lone "
-                          f"surrogate)") from None
+            raise OSError(_("cannot write {path}: the text holds U+{code}, which is not a character "
+                            "(a lone surrogate)").format(path=self.path,
+                                                         code=f"{ord(exc.object[exc.start]):04X}")) from None
         if self._fd is None:
             os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
             self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
@@ -100,7 +101,7 @@ class Journal:
         while written < len(data):       # a short write (a signal, a full disk): the rest
             n = os.write(self._fd, data[written:])
             if n <= 0:
-                raise OSError(f"cannot write {self.path}: the disk took only part of a line")
+                raise OSError(_("cannot write {path}: the disk took only part of a line").format(path=self.path))
             written += n
         if self.sync == "inline":
             getattr(os, "fdatasync", os.fsync)(self._fd)   # macOS and Windows have no fdatasync
@@ -194,7 +195,7 @@ def replay(docs: dict, journal_file: str, after_seq: int = 0) -> Replay:  # noqa
     except SessionFormatError as exc:
         if not os.path.exists(journal_file):
             return out
-        out.problem = f"the journal could not be read ({exc.message})"
+        out.problem = _("the journal could not be read ({reason})").format(reason=exc.message)
         return out
     lines = data.split(b"\n")
     torn = lines.pop()              # b"" when the file ends with a newline
@@ -277,12 +278,13 @@ def replay(docs: dict, journal_file: str, after_seq: int = 0) -> Replay:  # noqa
                 elif op == "unsaved":
                     st.saved = False
         except SessionFormatError as exc:
-            out.problem = f"{where} was refused and the replay stopped there ({exc})"
+            out.problem = _("{where} was refused and the replay stopped there ({reason})").format(
+                where=where, reason=exc)
             return out
         out.lines += 1
     if torn.strip():
-        out.problem = (f"the journal's last line ({len(torn)} bytes) was cut short when the "
-                       f"app stopped; it was dropped")
+        out.problem = _("the journal's last line ({n} bytes) was cut short when the app stopped; "
+                        "it was dropped").format(n=len(torn))
     return out
 
 

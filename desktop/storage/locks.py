@@ -19,6 +19,7 @@ from PySide6.QtCore import QLockFile
 
 from desktop.storage.document import write_text_atomically
 from desktop.storage.paths import recovery_dir
+from engines.core.i18n import _
 
 
 class LockHolder(Protocol):
@@ -49,10 +50,10 @@ class TargetHeldError(OSError):
 
     def __init__(self, path: str, pid: int = -1, instance: str = ""):
         self.path, self.pid, self.instance = path, pid, instance
-        who = f"process {pid}" if pid and pid > 0 else "another process"
-        super().__init__(f"{path} is open in another Deduction Desk window ({who}); two windows "
-                         f"writing one file would overwrite each other's events. Close it "
-                         f"there first, or choose another file name.")
+        who = _("process {pid}").format(pid=pid) if pid and pid > 0 else _("another process")
+        super().__init__(_("{path} is open in another Deduction Desk window ({who}); two windows "
+                           "writing one file would overwrite each other's events. Close it there "
+                           "first, or choose another file name.").format(path=path, who=who))
 
     def __str__(self) -> str:
         return self.args[0]

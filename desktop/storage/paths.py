@@ -16,6 +16,8 @@ from typing import Optional
 
 from PySide6.QtCore import QStandardPaths
 
+from engines.core.i18n import _
+
 #: ``AppDataLocation -> (folder used, problem or None)``, decided once per process.
 _DATA_DIRS: dict = {}
 
@@ -69,14 +71,16 @@ def data_location() -> tuple[str, Optional[str]]:
         fallback = fallback_dir()
         fb_problem = unwritable(fallback)
         if fb_problem is None and hasattr(os, "getuid") and os.stat(fallback).st_uid != os.getuid():
-            fb_problem = "it belongs to another user"
+            fb_problem = _("it belongs to another user")
         if fb_problem is None:
-            out = (fallback, f"The data folder {preferred} cannot be written ({problem}); "
-                             f"recovery files are written to {fallback} instead")
+            out = (fallback, _("The data folder {folder} cannot be written ({reason}); recovery "
+                               "files are written to {fallback} instead").format(
+                folder=preferred, reason=problem, fallback=fallback))
         else:
-            out = (preferred, f"The data folder {preferred} cannot be written ({problem}), nor "
-                              f"{fallback} ({fb_problem}); unsaved games are kept only in "
-                              f"memory until you save them")
+            out = (preferred, _("The data folder {folder} cannot be written ({reason}), nor {fallback} "
+                                "({fallback_reason}); unsaved games are kept only in memory until "
+                                "you save them").format(folder=preferred, reason=problem,
+                                                        fallback=fallback, fallback_reason=fb_problem))
     _DATA_DIRS[preferred] = out
     return out
 

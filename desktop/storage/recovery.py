@@ -36,6 +36,7 @@ from desktop.storage.locks import (
     write_owner,
 )
 from desktop.storage.paths import data_dir, recovery_dir, spare_recovery_dir, unwritable
+from engines.core.i18n import _
 
 
 def recovery_folders() -> list:
@@ -107,8 +108,8 @@ class InstanceAutosave(Autosave):
         remove_quietly(old_path)                # the older copy, where it can still be removed
         old_lock.unlock()
         reason = exc.strerror or str(exc) or type(exc).__name__
-        self.moved = (f"The recovery file could not be written in {old_dir} any more ({reason}); "
-                      f"it is now written to {new_dir}")
+        self.moved = _("The recovery file could not be written in {old} any more ({reason}); "
+                       "it is now written to {new}").format(old=old_dir, reason=reason, new=new_dir)
         self.writeMoved.emit(self.moved)
         return True
 

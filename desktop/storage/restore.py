@@ -23,6 +23,8 @@ from typing import Optional
 from PySide6.QtCore import QLockFile
 from PySide6.QtWidgets import QMessageBox
 
+from desktop.shell.locale_format import clock_time as locale_clock_time
+from desktop.shell.locale_format import date_time
 from desktop.storage.document import write_text_atomically
 from desktop.storage.journal import save_target
 from desktop.storage.locks import is_stale, lock_path, process_lock, remove_quietly, remove_stale_locks
@@ -31,6 +33,7 @@ from desktop.storage.recovery import InstanceAutosave, recovery_folders
 from desktop.widgets.plain_text import as_rich_plain
 from engines import game_module
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import _, ngettext
 from engines.core.schema import parse_session
 
 #: Largest recovery file read (bytes): sessions are kilobytes; the schema's limits (events,
@@ -60,10 +63,10 @@ class Orphan:
                 title = data.game
             name = f" — {os.path.basename(file)}" if file else ""
             what = f": {self.beyond[i]}" if i < len(self.beyond) and self.beyond[i] else ""
-            parts.append(f"{title}{name} ({len(data.events)} event"
-                         f"{'s' if len(data.events) != 1 else ''}{what})")
-        when = datetime.fromtimestamp(self.modified).strftime("%Y-%m-%d %H:%M")
-        return f"{', '.join(parts)} — last change {when}"
+            n = len(data.events)
+            parts.append(f"{title}{name} (" + ngettext("{n} event", "{n} events", n).format(n=n) + f"{what})")
+        when = date_time(datetime.fromtimestamp(self.modified))
+        return ", ".join(parts) + " — " + _("last change {when}").format(when=when)
 
 
 def _set_aside(path: str, folder: str) -> str:
@@ -187,12 +190,11 @@ def clock_time(iso: Optional[str]) -> Optional[str]:
         return None
     if t.tzinfo is not None:
         t = t.astimezone()
-    return t.strftime("%H:%M") if t.date() == datetime.now().date() \
-        else t.strftime("%Y-%m-%d %H:%M")
+    return locale_clock_time(t) if t.date() == datetime.now().date() else date_time(t)
 
 
 def _entries(n: int) -> str:
-    return f"{n} entr{'y' if n == 1 else 'ies'}"
+    return ngettext("{n} entry", "{n} entries", n).format(n=n)
 
 
 def beyond_saved(data, file: Optional[str]) -> Optional[str]:
@@ -212,8 +214,8 @@ def beyond_saved(data, file: Optional[str]) -> Optional[str]:
             saved = None
     if saved is None:
         newest = clock_time(max((e.get("time") or "" for e in ev), default="") or None)
-        what = "never saved" if not file else "its file cannot be read"
-        return f"{_entries(len(ev))}, {what}" + (f", the newest {newest}" if newest else "")
+        what = _("never saved") if not file else _("its file cannot be read")
+        return f"{_entries(len(ev))}, {what}" + (", " + _("the newest {time}").format(time=newest) if newest else "")
     if saved == ours:
         return None
     old = saved["events"]
@@ -223,14 +225,14 @@ def beyond_saved(data, file: Optional[str]) -> Optional[str]:
     parts = []
     if same == len(old) and len(ev) > same:
         newest = clock_time(max((e.get("time") or "" for e in ev[same:]), default="") or None)
-        parts.append(f"{_entries(len(ev) - same)} after the last save"
-                     + (f", the newest {newest}" if newest else ""))
+        parts.append(_("{entries} after the last save").format(entries=_entries(len(ev) - same))
+                     + (", " + _("the newest {time}").format(time=newest) if newest else ""))
     elif len(ev) != len(old) or same < len(ev):
-        parts.append(f"the log differs from the saved file from entry {same + 1} "
-                     f"({len(ev)} entries here, {len(old)} in the file)")
+        parts.append(_("the log differs from the saved file from entry {at} ({here} entries here, "
+                       "{there} in the file)").format(at=same + 1, here=len(ev), there=len(old)))
     if ours["setup"] != saved["setup"]:
-        parts.append("a changed setup")
-    return "; ".join(parts) or "changes after the last save"
+        parts.append(_("a changed setup"))
+    return "; ".join(parts) or _("changes after the last save")
 
 
 def find_orphans(own: Optional[str] = None) -> tuple[list, list]:
@@ -298,9 +300,10 @@ def _claim_orphan(path: str) -> tuple[Optional[Orphan], Optional[str]]:
     except SessionFormatError as exc:
         try:
             dest = _set_aside(path, "damaged")
-            message = f"A damaged recovery file was set aside as {dest} ({exc.message})."
+            message = _("A damaged recovery file was set aside as {path} ({reason}).").format(
+                path=dest, reason=exc.message)
         except OSError:
-            message = f"A damaged recovery file could not be moved: {path}."
+            message = _("A damaged recovery file could not be moved: {path}.").format(path=path)
         sessions = None
     if not sessions:
         if sessions is not None:
@@ -331,8 +334,9 @@ def _keep_journal_copy(path: str, problem: str) -> str:
         dest = os.path.join(dest_dir, os.path.basename(src))
         shutil.copyfile(src, dest)
     except OSError:
-        return f"Recovery of {os.path.basename(path)}: {problem}."
-    return f"Recovery of {os.path.basename(path)}: {problem}; the journal was copied to {dest}."
+        return _("Recovery of {name}: {problem}.").format(name=os.path.basename(path), problem=problem)
+    return _("Recovery of {name}: {problem}; the journal was copied to {path}.").format(
+        name=os.path.basename(path), problem=problem, path=dest)
 
 
 def offer_restore(window, ask: bool = True) -> bool:
@@ -343,7 +347,7 @@ def offer_restore(window, ask: bool = True) -> bool:
     own = window.autosave.recovery_path() if isinstance(window.autosave, InstanceAutosave) else None
     orphans, messages = find_orphans(own)
     if messages and ask:
-        QMessageBox.warning(window, "Recovery files", as_rich_plain("\n".join(messages)))
+        QMessageBox.warning(window, _("Recovery files"), as_rich_plain("\n".join(messages)))
     elif messages:
         print("\n".join(messages), file=sys.stderr)
     if not orphans:
@@ -358,10 +362,10 @@ def _user_wants_restore(window, orphans: list) -> bool:
     """Ask, listing what each file holds (games, event counts, last change)."""
     lines = "\n".join(f"• {o.describe()}" for o in orphans)
     ans = QMessageBox.question(
-        window, "Restore unsaved games?",
-        as_rich_plain(f"A Deduction Desk window that has closed did not save these games:"
-                      f"\n{lines}\n\nRestore them? (No keeps them in "
-                      f"{os.path.join(recovery_dir(), 'declined')}.)"),
+        window, _("Restore unsaved games?"),
+        as_rich_plain(_("A Deduction Desk window that has closed did not save these games:") + f"\n{lines}\n\n"
+                      + _("Restore them? (No keeps them in {folder}.)").format(
+                          folder=os.path.join(recovery_dir(), "declined"))),
         QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
     return ans == QMessageBox.Yes
 
@@ -419,11 +423,11 @@ def _restore(window, orphans: list) -> bool:
         if done:
             remove_quietly(lock_path(o.lock))
     if kept:
-        text = ("Only one game of each kind can be restored into a tab; these unsaved games "
-                "were kept as session files (File → Open reads them):\n"
+        text = (_("Only one game of each kind can be restored into a tab; these unsaved games "
+                  "were kept as session files (File → Open reads them):") + "\n"
                 + "\n".join(f"• {p}" for p in kept))
         if getattr(window, "interactive", False):
-            QMessageBox.information(window, "Games kept as files", as_rich_plain(text))
+            QMessageBox.information(window, _("Games kept as files"), as_rich_plain(text))
         else:
             print(text, file=sys.stderr)
     return restored

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from desktop.shell.file_actions import plain_text_html
 from desktop.shell.settings import APP_NAME, app_settings
+from engines.core.i18n import _
 
 
 class RecoveryWiring:
@@ -62,17 +63,18 @@ class RecoveryWiring:
             return False
         pid, instance = owner
         if instance and request_handoff(path, instance):
-            text = (f"This file is open in another {APP_NAME} window (PID {pid}); it was "
-                    f"brought to the front.")
+            text = _("This file is open in another {app} window (PID {pid}); it was brought to "
+                     "the front.").format(app=APP_NAME, pid=pid)
             self.statusBar().showMessage(text, 8000)
             if self.interactive:
-                QMessageBox.information(self, "Open in another window", plain_text_html(text))
+                QMessageBox.information(self, _("Open in another window"), plain_text_html(text))
             else:
                 print(text, file=sys.stderr)
             return True
-        self._error("Cannot open the session", f"{path} is already open in another {APP_NAME} "
-                    f"window (process {pid}); two windows saving one file would overwrite "
-                    f"each other's events")
+        self._error(_("Cannot open the session"),
+                    _("{path} is already open in another {app} window (process {pid}); two windows "
+                      "saving one file would overwrite each other's events").format(
+                        path=path, app=APP_NAME, pid=pid))
         return True
 
     def bring_file_to_front(self, path: str) -> bool:
@@ -89,8 +91,8 @@ class RecoveryWiring:
                 self.raise_()
                 self.activateWindow()
                 self.statusBar().showMessage(
-                    f"Another {APP_NAME} window asked to open {os.path.basename(path)}: "
-                    f"it is open here.", 8000)
+                    _("Another {app} window asked to open {name}: it is open here.").format(
+                        app=APP_NAME, name=os.path.basename(path)), 8000)
                 return True
         return False
 
@@ -125,6 +127,6 @@ def hand_off_at_start(path: str) -> bool:
     owner = open_elsewhere_owner(path)
     if owner is None or not owner[1] or not request_handoff(path, owner[1]):
         return False
-    print(f"{path}: this file is open in another {APP_NAME} window (PID {owner[0]}); it was "
-          f"brought to the front.", file=sys.stderr)
+    print(_("{path}: this file is open in another {app} window (PID {pid}); it was brought to "
+            "the front.").format(path=path, app=APP_NAME, pid=owner[0]), file=sys.stderr)
     return True

@@ -18,6 +18,7 @@ from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolBar, QToolButton
 
 from desktop.widgets.banner import STYLES
+from engines.core.i18n import _
 
 
 class WriteFailureBar(QToolBar):
@@ -36,7 +37,7 @@ class WriteFailureBar(QToolBar):
     """
 
     def __init__(self, window, autosave, notice: str | None = None):
-        super().__init__("Autosave", window)
+        super().__init__(_("Autosave"), window)
         self.setObjectName("writeFailureBar")
         self.setMovable(False)
         self.setFloatable(False)
@@ -51,19 +52,19 @@ class WriteFailureBar(QToolBar):
         self.label.setTextFormat(Qt.RichText)
         self.label.setTextInteractionFlags(Qt.TextSelectableByMouse)
         lay.addWidget(self.label, 1)
-        self.retry_button = QPushButton("Retry")
-        self.retry_button.setToolTip("Write the recovery file again")
+        self.retry_button = QPushButton(_("Retry"))
+        self.retry_button.setToolTip(_("Write the recovery file again"))
         self.retry_button.clicked.connect(self.retry)
         lay.addWidget(self.retry_button)
-        self.save_as_button = QPushButton("Save as…")
-        self.save_as_button.setToolTip("Save this game to a file of your choice")
+        self.save_as_button = QPushButton(_("Save as…"))
+        self.save_as_button.setToolTip(_("Save this game to a file of your choice"))
         self.save_as_button.clicked.connect(self._save_as)
         lay.addWidget(self.save_as_button)
         self.hide_button = QToolButton()
         self.hide_button.setText("✕")
-        self.hide_button.setAccessibleName("Hide this message")   # not "multiplication x"
+        self.hide_button.setAccessibleName(_("Hide this message"))   # not "multiplication x"
         self.hide_button.setAutoRaise(True)
-        self.hide_button.setToolTip("Hide this message")
+        self.hide_button.setToolTip(_("Hide this message"))
         self.hide_button.clicked.connect(self._hide_notice)
         lay.addWidget(self.hide_button)
         self.addWidget(self.frame)
@@ -96,8 +97,8 @@ class WriteFailureBar(QToolBar):
     @Slot(str)
     def show_failure(self, reason: str) -> None:
         """Show that autosave failed, with ``reason``; stays until a write succeeds."""
-        self._show("error", f"Autosave failed: the unsaved games are only in memory and a "
-                            f"crash would lose them. {reason}", retry=True)
+        self._show("error", _("Autosave failed: the unsaved games are only in memory and a "
+                              "crash would lose them.") + " " + reason, retry=True)
 
     def text(self) -> str:
         """The message shown, as plain text ("" when hidden)."""

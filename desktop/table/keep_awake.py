@@ -24,11 +24,12 @@ from PySide6.QtCore import QEvent, QObject, QSettings, Signal
 from PySide6.QtGui import QAction
 
 from desktop.shell.settings import KEEP_AWAKE
+from engines.core.i18n import N_, _
 
 log = logging.getLogger(__name__)
 
 SETTINGS_KEY = KEEP_AWAKE.key   # declared once in desktop.shell.settings
-REASON = "A game is open at the table"
+REASON = N_("A game is open at the table")
 
 ES_CONTINUOUS = 0x80000000
 ES_SYSTEM_REQUIRED = 0x00000001
@@ -186,7 +187,7 @@ class KeepAwake(QObject):
     def update(self) -> None:
         want = self.wanted()
         if want and not self.held:
-            self.held = self.backend.inhibit(self.app_name, REASON)
+            self.held = self.backend.inhibit(self.app_name, _(REASON))
             if self.available is not self.held:
                 self.available = self.held
                 self.availabilityChanged.emit(self.held)
@@ -224,7 +225,7 @@ def install(window, settings: QSettings) -> KeepAwake:
     stored = settings.value(SETTINGS_KEY, True)
     enabled = stored not in (False, "false", "0", 0)
     keeper = KeepAwake(window, lambda: bool(window.game_tabs), enabled=enabled)
-    act = QAction("Keep the screen &awake during a game", window)
+    act = QAction(_("Keep the screen a&wake during a game"), window)
     act.setCheckable(True)
     act.setChecked(enabled)
 
@@ -237,15 +238,16 @@ def install(window, settings: QSettings) -> KeepAwake:
     def shown_availability(works: bool) -> None:
         # the switch stays as the player set it (another desktop may support it), and says
         # that it has no effect here
-        act.setText("Keep the screen &awake during a game" if works else
-                    "Keep the screen &awake during a game (not possible on this desktop)")
-        act.setStatusTip("" if works else f"This desktop offers an application no way to hold "
-                         f"off the screen saver ({keeper.backend.name}: not available)")
+        act.setText(_("Keep the screen a&wake during a game") if works else
+                    _("Keep the screen a&wake during a game (not possible on this desktop)"))
+        act.setStatusTip("" if works else _("This desktop offers an application no way to hold "
+                                            "off the screen saver ({backend}: not available)")
+                         .format(backend=keeper.backend.name))
         act.setToolTip(act.statusTip() or act.text().replace("&", ""))
 
     keeper.availabilityChanged.connect(shown_availability)
     for a in window.menuBar().actions():
-        if a.menu() is not None and a.text().replace("&", "") == "View":
+        if a.menu() is not None and a.text().replace("&", "") in ("View", _("&View").replace("&", "")):
             a.menu().addAction(act)
     window.tabs.currentChanged.connect(lambda *_: keeper.update())
     window.keep_awake = keeper

@@ -16,6 +16,8 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QPalette
 from PySide6.QtWidgets import QLabel, QToolButton, QVBoxLayout, QWidget
 
+from engines.core.i18n import _
+
 log = logging.getLogger(__name__)
 
 SHORTCUT = "F12"
@@ -39,7 +41,7 @@ class PrivacyScreen(QWidget):
         self.setBackgroundRole(QPalette.ColorRole.Window)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         lay = QVBoxLayout(self)
-        self.label = QLabel("Hidden — press any key or click to show the game")
+        self.label = QLabel(_("Hidden — press any key or click to show the game"))
         self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         lay.addWidget(self.label)
         self.hide()
@@ -108,20 +110,20 @@ def install(window) -> PrivacyScreen:
     """Give a :class:`desktop.shell.main_window.MainWindow` its privacy screen: the F12 action (View menu)
     and the "Hide (F12)" button at the right of the tab bar."""
     screen = PrivacyScreen(window)
-    act = QAction("&Hide the screen", window)
+    act = QAction(_("Hide the &screen"), window)
     act.setShortcut(QKeySequence(SHORTCUT))
     act.setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)
-    act.setStatusTip("Cover every belief, log and form until a key is pressed")
+    act.setStatusTip(_("Cover every belief, log and form until a key is pressed"))
     act.triggered.connect(screen.cover)
     window.addAction(act)
     for a in window.menuBar().actions():
-        if a.menu() is not None and a.text().replace("&", "") == "View":
+        if a.menu() is not None and a.text().replace("&", "") in ("View", _("&View").replace("&", "")):
             a.menu().addSeparator()
             a.menu().addAction(act)
     button = QToolButton()
     button.setDefaultAction(act)
-    button.setText("Hide (F12)")
-    button.setToolTip(f"Hide the screen ({SHORTCUT}); any key shows it again")
+    button.setText(_("Hide ({key})").format(key=SHORTCUT))
+    button.setToolTip(_("Hide the screen ({key}); any key shows it again").format(key=SHORTCUT))
     button.setAutoRaise(True)
     button.setObjectName("privacyButton")
     window.tabs.setCornerWidget(button, Qt.Corner.TopRightCorner)

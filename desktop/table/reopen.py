@@ -13,6 +13,7 @@ import os
 from PySide6.QtCore import QObject, QSettings
 
 from desktop.shell.settings import OPEN_FILES, OPEN_TAB
+from engines.core.i18n import _
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +67,7 @@ def reopen_last(window, settings: QSettings) -> tuple[list[str], list[str]]:
         window.select_game(tab)
     if missing:
         names = ", ".join(os.path.basename(p) for p in missing)
-        window.statusBar().showMessage(f"Not reopened (gone or unreadable): {names}", 15000)
+        window.statusBar().showMessage(_("Not reopened (gone or unreadable): {names}").format(names=names), 15000)
         log.info("not reopened: %s", missing)
     return opened, missing
 

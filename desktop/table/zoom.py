@@ -26,7 +26,9 @@ from PySide6.QtCore import QEvent, QObject, QSettings
 from PySide6.QtGui import QAction, QFont, QFontMetrics, QKeySequence
 from PySide6.QtWidgets import QApplication, QHeaderView, QWidget
 
+from desktop.shell.locale_format import percent
 from desktop.shell.settings import ZOOM
+from engines.core.i18n import _
 
 log = logging.getLogger(__name__)
 
@@ -229,11 +231,11 @@ def install(window, settings: QSettings) -> list[QAction]:
 
     def zoom_to(f):
         settings.setValue(SETTINGS_KEY, f)
-        window.statusBar().showMessage(f"Zoom {round(100 * f)} %", 2000)
+        window.statusBar().showMessage(_("Zoom {percent}").format(percent=percent(f, 0)), 2000)
 
-    actions = [act("Zoom &in", ["Ctrl+=", "Ctrl++"], lambda: zoom_to(z.step(+1))),
-               act("Zoom &out", ["Ctrl+-"], lambda: zoom_to(z.step(-1))),
-               act("&Actual size", ["Ctrl+0"], lambda: zoom_to(z.set_factor(1.0)))]
+    actions = [act(_("Zoom &in"), ["Ctrl+=", "Ctrl++"], lambda: zoom_to(z.step(+1))),
+               act(_("Zoom &out"), ["Ctrl+-"], lambda: zoom_to(z.step(-1))),
+               act(_("&Actual size"), ["Ctrl+0"], lambda: zoom_to(z.set_factor(1.0)))]
     menu = _view_menu(window)
     if menu is not None:
         menu.addSeparator()
@@ -244,6 +246,6 @@ def install(window, settings: QSettings) -> list[QAction]:
 
 def _view_menu(window):
     for a in window.menuBar().actions():
-        if a.menu() is not None and a.text().replace("&", "") == "View":
+        if a.menu() is not None and a.text().replace("&", "") in ("View", _("&View").replace("&", "")):
             return a.menu()
     return None

@@ -15,10 +15,12 @@ from typing import Callable, Optional
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
+from desktop.shell.locale_format import number
 from desktop.tabs.snapshot import Snapshot, Status
 from desktop.widgets.plain_text import esc
 from desktop.widgets.why import conflict_html, parse_entry_link
 from engines.core.errors import ContradictionError, EngineError
+from engines.core.i18n import _
 
 #: A computation running longer than this (ms) shows its progress and a Cancel button.
 PROGRESS_AFTER_MS = 700
@@ -119,7 +121,7 @@ class BannerPresenter(QObject):
         self.banner.show_message(text, kind, action)
 
     def _undo(self) -> str:
-        return "Undo" if self._can_undo() else ""
+        return _("Undo") if self._can_undo() else ""
 
     def _show_contradiction(self, snap: Snapshot, prev: Snapshot) -> None:
         exc = snap.error
@@ -129,41 +131,41 @@ class BannerPresenter(QObject):
                 conflict_html(snap.conflict, self._describe)
             self._show(BannerState.CONTRADICTION, text, "error", self._undo())
             return
-        where = "the setup" if exc.event_index < 0 else f"entry {exc.event_index + 1}"
-        text = (f"<b>Impossible log</b>: {esc(exc.message)} — no world is consistent after "
-                f"{where}. The beliefs shown are from before it. Undo (Ctrl+Z) or remove that "
-                f"entry.")
+        where = _("the setup") if exc.event_index < 0 else _("entry {n}").format(n=exc.event_index + 1)
+        text = _("<b>Impossible log</b>: {reason} — no world is consistent after {where}. The "
+                 "beliefs shown are from before it. Undo (Ctrl+Z) or remove that entry.").format(
+            reason=esc(exc.message), where=where)
         if snap.conflict_searching:
-            text += " <i>Looking for the entries that cannot all be true together…</i>"
+            text += " <i>" + _("Looking for the entries that cannot all be true together…") + "</i>"
         if self.state is not BannerState.CONTRADICTION or prev.error is not exc:
-            self.statusMessage.emit(f"Contradiction at {where}")
+            self.statusMessage.emit(_("Contradiction at {where}").format(where=where))
         self._show(BannerState.CONTRADICTION, text, "error", self._undo())
 
     def _show_error(self, exc) -> None:
         if isinstance(exc, ContradictionError):
-            text = f"<b>Impossible log</b>: {esc(exc.message)}"
+            text = _("<b>Impossible log</b>: {reason}").format(reason=esc(exc.message))
         elif isinstance(exc, EngineError):
-            text = f"<b>Cannot compute</b>: {esc(exc)}"
+            text = _("<b>Cannot compute</b>: {reason}").format(reason=esc(exc))
         else:
-            text = (f"<b>Internal error</b> in the {self.title} engine: {type(exc).__name__}: "
-                    f"{esc(exc)}. Your log is safe; please report this.")
+            text = _("<b>Internal error</b> in the {game} engine: {error}. Your log is safe; please "
+                     "report this.").format(game=self.title, error=f"{type(exc).__name__}: {esc(exc)}")
         if self.state is not BannerState.ERROR or self.banner.message() != text:
             self.statusMessage.emit(str(exc) if isinstance(exc, EngineError)
-                                    else f"Internal error: {exc}")
+                                    else _("Internal error: {error}").format(error=exc))
         internal = not isinstance(exc, (ContradictionError, EngineError))
         # the failed job's traceback (logged by the runner), one click away
         self._error_details = (f"{type(exc).__name__}: {exc}",
                                getattr(exc, "detail", "") or repr(exc)) if internal else None
-        self._show(BannerState.ERROR, text, "error", "Details…" if internal else "")
+        self._show(BannerState.ERROR, text, "error", _("Details…") if internal else "")
 
     def _show_cancelled(self) -> None:
         self._show_stale(True)
         if self.state in (BannerState.NONE, BannerState.PROGRESS, BannerState.CANCELLED):
             self._show(BannerState.CANCELLED,
-                       "<b>Beliefs not computed</b>: the computation was cancelled. The log is "
-                       "open and can be edited; numbers on screen are not its beliefs. Any "
-                       "change, or Compute, computes them again.", "warning", "Compute")
-        self.statusMessage.emit(f"{self.title}: cancelled — beliefs not computed")
+                       _("<b>Beliefs not computed</b>: the computation was cancelled. The log is "
+                         "open and can be edited; numbers on screen are not its beliefs. Any "
+                         "change, or Compute, computes them again."), "warning", _("Compute"))
+        self.statusMessage.emit(_("{game}: cancelled — beliefs not computed").format(game=self.title))
 
     # -- a long computation ------------------------------------------------------------------
     def progress(self) -> tuple:
@@ -191,13 +193,16 @@ class BannerPresenter(QObject):
                 (self.state is BannerState.NONE and self.banner.message()):
             return      # an error, or a tab's own message, stays
         done, total = self._progress
-        count = f": {done:,} of {total:,} log prefixes" if total > 1 else ""
-        text = f"Computing the beliefs{count}… The log can be edited meanwhile."
+        if total > 1:
+            text = _("Computing the beliefs: {done} of {total} log prefixes… The log can be edited "
+                     "meanwhile.").format(done=number(done), total=number(total))
+        else:
+            text = _("Computing the beliefs… The log can be edited meanwhile.")
         if self.state is BannerState.PROGRESS:
             self.banner.set_text(text)
             return
-        self._show(BannerState.PROGRESS, text, "info", "Cancel")
-        self.statusMessage.emit(f"{self.title}: computing… (Cancel in the banner)")
+        self._show(BannerState.PROGRESS, text, "info", _("Cancel"))
+        self.statusMessage.emit(_("{game}: computing… (Cancel in the banner)").format(game=self.title))
 
     # -- the button and the links ------------------------------------------------------------
     @Slot()
@@ -212,7 +217,7 @@ class BannerPresenter(QObject):
             from desktop.shell.errors import show_error_details
 
             summary, details = self._error_details
-            self.error_dialog = show_error_details(self.banner.window(), "Internal error",
+            self.error_dialog = show_error_details(self.banner.window(), _("Internal error"),
                                                    summary, details)
 
     @Slot(str)

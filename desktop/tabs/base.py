@@ -17,6 +17,7 @@ from typing import Any, Callable, Optional
 from PySide6.QtCore import QEvent, QTimer, Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from desktop.shell.locale_format import number
 from desktop.tabs.banner_state import BannerPresenter
 from desktop.tabs.controller import GameController
 from desktop.tabs.diagnosis import handle_link
@@ -33,6 +34,7 @@ from desktop.widgets.plain_text import as_rich_plain
 from desktop.widgets.why import WhyPopup
 from engines import game_module
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import _
 
 
 class GameTab(QWidget):
@@ -177,7 +179,7 @@ class GameTab(QWidget):
 
     def status_text(self, snap: Snapshot) -> str:
         """The status-bar line of the live moment ``snap`` (its posterior and its seconds)."""
-        return f"{self.title()}: updated in {snap.seconds * 1000:.0f} ms"
+        return _("{game}: updated in {ms} ms").format(game=self.title(), ms=number(snap.seconds * 1000))
 
     def new_game(self) -> bool:  # subclass
         """Ask for a new game's setup (a dialog) and reset the document; False if cancelled."""
@@ -339,7 +341,7 @@ class GameTab(QWidget):
         try:
             self.plot.set_series(self.plot_series(snap))
         except Exception as exc:  # noqa: BLE001 - a plot must never take the tab down
-            self.statusMessage.emit(f"plot: {exc}")
+            self.statusMessage.emit(_("plot: {reason}").format(reason=exc))
         self.plot.set_marker(None if snap.selected < 0 else snap.k)
 
     def moment_status(self) -> str:
@@ -349,14 +351,14 @@ class GameTab(QWidget):
             return ""
         if snap.live:
             return self.status_text(snap)
-        return f"{self.title()}: beliefs {snap.scope()}"
+        return _("{game}: beliefs {scope}").format(game=self.title(), scope=snap.scope())
 
     def _status_line(self, snap: Snapshot, prev: Snapshot) -> None:
         if snap.status is Status.READY and (snap.posterior is not prev.posterior
                                             or snap.k != prev.k):
             self.statusMessage.emit(self.moment_status())
         elif snap.status is Status.COMPUTING and prev.revision != snap.revision:
-            self.statusMessage.emit(f"{self.title()}: computing…")
+            self.statusMessage.emit(_("{game}: computing…").format(game=self.title()))
 
     def _show_view(self) -> None:
         """Draw the beliefs of the snapshot again (benchmarks: the cost of a redraw)."""
@@ -375,11 +377,11 @@ class GameTab(QWidget):
         False (with a warning) when the log is full (:meth:`SessionDocument.log_limit`)."""
         full = self.controller.log_event(event)
         if full:
-            self.warn("Cannot log this", full[0].upper() + full[1:] + ".")
+            self.warn(_("Cannot log this"), full[0].upper() + full[1:] + ".")
             return False
         return True
 
-    def log_json(self, obj: dict, title: str = "Cannot log this") -> bool:
+    def log_json(self, obj: dict, title: Optional[str] = None) -> bool:
         """Validate ``obj`` (an event as in a session file) with the engine and log it; bad
         input shows the engine's message naming the field. Returns whether it was logged."""
         event = self._event(obj, title)
@@ -388,7 +390,7 @@ class GameTab(QWidget):
         self.log_event(event)
         return True
 
-    def log_json_checked(self, obj: dict, title: str = "Cannot log this",
+    def log_json_checked(self, obj: dict, title: Optional[str] = None,
                          logged: Optional[Callable[[], None]] = None) -> bool:
         """:meth:`log_json` for a form: validate ``obj``, then log it unless it contradicts the
         log (:meth:`log_checked`). Returns whether it was valid (the check runs in the
@@ -399,11 +401,11 @@ class GameTab(QWidget):
         self.log_checked(event, logged=logged)
         return True
 
-    def _event(self, obj: dict, title: str):
+    def _event(self, obj: dict, title: Optional[str]):
         try:
             return self.module.event_from_json(obj, self.controller.setup, "event")
         except SessionFormatError as exc:
-            self.warn(title, exc.message)
+            self.warn(title or _("Cannot log this"), exc.message)
             return None
 
     def log_checked(self, event: Any, refused: Optional[Callable[[str], None]] = None,
@@ -424,7 +426,7 @@ class GameTab(QWidget):
         try:
             self.module.Setup.from_json(setup.to_json(), "setup")
         except SessionFormatError as exc:
-            self.warn("Cannot change the setup", exc.message)
+            self.warn(_("Cannot change the setup"), exc.message)
             return False
         self.controller.replace_setup(setup, text, merge_key)
         return True
@@ -483,12 +485,12 @@ class GameTab(QWidget):
 
     # -- Why? (the popup: desktop.tabs.why_view) ------------------------------------------------
     def add_why_action(self, menu, fact: dict, subject: str, decided: bool = True,
-                       label: str = "Why?"):
+                       label: Optional[str] = None):
         """Add a Why? item to a cell's context menu: ``fact`` is the engine's fact object,
         ``subject`` the fact in words ("Bob has Rope"), ``decided`` whether the cell shows ✓ or
         ✗. Returns the QAction (None when the game has no explanations); pass the menu's
         chosen action to :meth:`why_chosen`."""
-        return self.why.add_action(menu, fact, subject, decided, label)
+        return self.why.add_action(menu, fact, subject, decided, _("Why?") if label is None else label)
 
     def why_chosen(self, chosen, pos=None) -> bool:
         """Open the Why? popup if ``chosen`` is an action of :meth:`add_why_action`."""

@@ -15,6 +15,8 @@ from typing import Any, Callable, Optional
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from engines.core.i18n import _
+
 
 class EntryChecks(QObject):
     """Entries waiting to be logged once checked, in order, each against the log before it.
@@ -104,7 +106,7 @@ class EntryChecks(QObject):
             if refused is not None:
                 refused(full)
             else:
-                self.refused.emit("Not logged", full[0].upper() + full[1:] + ".")
+                self.refused.emit(_("Not logged"), full[0].upper() + full[1:] + ".")
             return
         if logged:
             logged()
@@ -122,8 +124,8 @@ class EntryChecks(QObject):
             if refused is not None:
                 refused(reason)
             else:
-                self.refused.emit("Not logged", f"{doc.module.describe_event(setup, event)}: "
-                                  f"this contradicts the log — {reason}.")
+                self.refused.emit(_("Not logged"), _("{entry}: this contradicts the log — {reason}.").format(
+                    entry=doc.module.describe_event(setup, event), reason=reason))
         else:
             self._log(event, refused, logged)
         self._next()
@@ -133,11 +135,11 @@ class EntryChecks(QObject):
         pending, self._check = self._check, None
         if pending is not None:
             refused = pending[1]
-            reason = f"cannot check it: {getattr(exc, 'message', exc)}"
+            reason = _("cannot check it: {reason}").format(reason=getattr(exc, "message", exc))
             if refused is not None:
                 refused(reason)
             else:
-                self.refused.emit("Not logged", reason)
+                self.refused.emit(_("Not logged"), reason)
         self._next()
 
 

@@ -24,6 +24,7 @@ from desktop.tabs.jobs import JobRunner, Priority, PriorityGroup
 from desktop.tabs.snapshot import Advice, Snapshot, Status
 from desktop.tabs.wording import PLAIN, Wording
 from engines.core.errors import ContradictionError, SessionFormatError
+from engines.core.i18n import _
 from engines.core.timeline import Timeline, TimelineResult
 
 #: An advisor's job factory: ``(setup, events, options) -> job(task)`` or None (nothing to do).
@@ -540,14 +541,14 @@ class GameController(QObject):
         self._conflict = (log, entries)
         self._publish()
         if entries:
-            self.statusMessage.emit("Impossible log: entries " + ", ".join(
-                f"#{i + 1}" for i in entries) + " cannot all be true together")
+            self.statusMessage.emit(_("Impossible log: entries {entries} cannot all be true together").format(
+                entries=", ".join(f"#{i + 1}" for i in entries)))
 
     @Slot(int, object)
     def _on_conflict_failed(self, _rev: int, exc: Exception) -> None:
         self._publish()     # no longer searching
-        self.statusMessage.emit(f"Cannot name the conflicting entries: "
-                                f"{getattr(exc, 'message', exc)}")
+        self.statusMessage.emit(_("Cannot name the conflicting entries: {reason}").format(
+            reason=getattr(exc, "message", exc)))
 
     # -- results -----------------------------------------------------------------------------
     @Slot(int, object, float)
@@ -581,7 +582,7 @@ class GameController(QObject):
 
     @Slot(int, object)
     def _on_view_failed(self, _rev: int, exc: Exception) -> None:
-        self.statusMessage.emit(f"beliefs then: {exc}")
+        self.statusMessage.emit(_("beliefs then: {reason}").format(reason=exc))
 
     # -- export ------------------------------------------------------------------------------
     def export_history_csv(self, path: str) -> None:
@@ -593,7 +594,7 @@ class GameController(QObject):
             self._write_csv(path, list(tl.summaries))
             return
         self._export_path = path
-        self.statusMessage.emit("Computing the beliefs after every event for the CSV…")
+        self.statusMessage.emit(_("Computing the beliefs after every event for the CSV…"))
         self.export_runner.submit(functools.partial(
             _timeline_job, self.current_timeline(), tuple(self.document.events), full=True))
 
@@ -603,7 +604,7 @@ class GameController(QObject):
 
     @Slot(int, object)
     def _on_export_failed(self, _rev: int, exc: Exception) -> None:
-        self.exportFinished.emit(self._export_path, f"cannot compute the beliefs: {exc}")
+        self.exportFinished.emit(self._export_path, _("cannot compute the beliefs: {reason}").format(reason=exc))
 
     def _write_csv(self, path: str, summaries: list) -> None:
         summaries = summaries + [None] * (len(self.document.events) + 1 - len(summaries))

@@ -18,6 +18,7 @@ import urllib.parse
 from typing import Callable, Optional
 
 from desktop.widgets.why import conflict_html, entry_link
+from engines.core.i18n import _
 
 #: Wall-clock cap of a diagnosis in the app (s); the engine's step budget applies too.
 TIME_LIMIT = 1.0
@@ -71,28 +72,28 @@ def diagnosis_html(diagnosis, describe: Callable[[int], str]) -> str:
 
     found = []
     for c in diagnosis.corrections:
-        if c.entry not in [e for e, _, _ in found]:
-            found.append((c.entry, c.text if c.field is None else f"{c.text} fits", c))
+        if c.entry not in [e for e, _text, _c in found]:
+            found.append((c.entry, c.text if c.field is None else _("{correction} fits").format(correction=c.text), c))
     base = conflict_html(diagnosis.conflict, describe)
     if found:
         removable = {c.entry for c in diagnosis.corrections if c.field is None}
         items = ", ".join(f"{entry_link(i, f'#{i + 1}')} ({html.escape(t)} — {_fix_link(c)}"
-                          + (f" or {_fix_link(removal(i))}" if c.field is not None
+                          + (" " + _("or") + f" {_fix_link(removal(i))}" if c.field is not None
                              and i in removable else "") + ")"
                           for i, t, c in found[:BANNER_CORRECTIONS])
-        more = (f" and {len(found) - BANNER_CORRECTIONS} more" if len(found) > BANNER_CORRECTIONS
-                else "")
-        head = f"<b>Probably mistyped</b>: {items}{more}."
+        more = (" " + _("and {n} more").format(n=len(found) - BANNER_CORRECTIONS)
+                if len(found) > BANNER_CORRECTIONS else "")
+        head = _("<b>Probably mistyped</b>: {entries}.").format(entries=items + more)
         if not diagnosis.complete:
-            head += " <i>(the search stopped at its time limit: there may be more)</i>"
+            head += " <i>" + _("(the search stopped at its time limit: there may be more)") + "</i>"
         return head + " " + base
     if diagnosis.removal_sets:
-        sets = "; ".join(" and ".join(entry_link(i, f"#{i + 1}") for i in s)
+        sets = "; ".join((" " + _("and") + " ").join(entry_link(i, f"#{i + 1}") for i in s)
                          for s in diagnosis.removal_sets[:BANNER_CORRECTIONS])
-        return (f"<b>No single entry fits when changed or removed</b>; removing these together "
-                f"does: {sets}. " + base)
+        return _("<b>No single entry fits when changed or removed</b>; removing these together "
+                 "does: {sets}.").format(sets=sets) + " " + base
     if not diagnosis.complete:
-        return "<i>No correction found within the time limit.</i> " + base
+        return "<i>" + _("No correction found within the time limit.") + "</i> " + base
     return base
 
 
@@ -100,9 +101,9 @@ def _fix_link(c) -> str:
     """A link that reviews correction ``c`` before applying it: ``fix:<entry>:<event JSON>``
     (URL-quoted; *Fix…*) or ``remove:<entry>`` (*Remove…*)."""
     if c.event is None:
-        return f"<a href='remove:{c.entry}'>Remove…</a>"
+        return f"<a href='remove:{c.entry}'>" + _("Remove…") + "</a>"
     q = urllib.parse.quote(json.dumps(c.event.to_json(), separators=(",", ":")), safe="")
-    return f"<a href='fix:{c.entry}:{q}'>Fix…</a>"
+    return f"<a href='fix:{c.entry}:{q}'>" + _("Fix…") + "</a>"
 
 
 def handle_link(tab, href: str) -> bool:

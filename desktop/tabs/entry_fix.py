@@ -47,6 +47,7 @@ from desktop.shell.appearance import muted_css, scheme_style, tone_style
 from desktop.table.zoom import scaled_size
 from desktop.tabs.snapshot import Status
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import _
 
 
 def changed_span(before: str, after: str) -> tuple[int, int]:
@@ -112,15 +113,15 @@ class FixEntryDialog(QDialog):
         self.corrections = [c for c in corrections if c.event is not None]
         self.result_event: Any = None
         self._chosen: Optional[int] = None
-        self.setWindowTitle(f"Fix entry #{index + 1}")
+        self.setWindowTitle(_("Fix entry #{n}").format(n=index + 1))
         self.setObjectName("fixEntryDialog")
         lay = QVBoxLayout(self)
-        logged = QLabel(f"As logged: <b>{html.escape(self._describe(self.original))}</b>")
+        logged = QLabel(_("As logged: {entry}").format(entry=f"<b>{html.escape(self._describe(self.original))}</b>"))
         logged.setWordWrap(True)
         lay.addWidget(logged)
         self.choices = QButtonGroup(self)
         if self.corrections:
-            lay.addWidget(QLabel("Suggested corrections (each makes the log consistent again):"))
+            lay.addWidget(QLabel(_("Suggested corrections (each makes the log consistent again):")))
             box = QWidget()
             blay = QVBoxLayout(box)
             blay.setContentsMargins(0, 0, 0, 0)
@@ -153,14 +154,14 @@ class FixEntryDialog(QDialog):
         self.problem.hide()
         lay.addWidget(self.problem)
         self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        self.buttons.button(QDialogButtonBox.Ok).setText(f"Replace #{index + 1}")
+        self.buttons.button(QDialogButtonBox.Ok).setText(_("Replace #{n}").format(n=index + 1))
         self.text_button = None
         if self.editor is not None:
-            self.text_button = self.buttons.addButton("Edit as text…",
+            self.text_button = self.buttons.addButton(_("Edit as text…"),
                                                       QDialogButtonBox.ActionRole)
             self.text_button.setCheckable(True)
-            self.text_button.setToolTip("The entry as one line of the game's quick-entry "
-                                        "grammar instead of its form")
+            self.text_button.setToolTip(_("The entry as one line of the game's quick-entry "
+                                          "grammar instead of its form"))
             self.text_button.toggled.connect(self.show_text)
         self.buttons.accepted.connect(self._accept)
         self.buttons.rejected.connect(self.reject)
@@ -244,9 +245,9 @@ class FixEntryDialog(QDialog):
         form.setContentsMargins(0, 0, 0, 0)
         self.line = QLineEdit()
         self.line.setObjectName("fixEntryLine")
-        self.line.setToolTip("The entry as one line of the game's quick-entry grammar (F1, "
-                             "“Quick entry”). Names: any unique prefix of any word; ↓ completes.")
-        form.addRow(f"Entry #{self.index + 1}:", self.line)
+        self.line.setToolTip(_("The entry as one line of the game's quick-entry grammar (F1, "
+                               "“Quick entry”). Names: any unique prefix of any word; ↓ completes."))
+        form.addRow(_("Entry #{n}:").format(n=self.index + 1), self.line)
         self.words = QLabel()
         self.words.setWordWrap(True)
         self.words.setTextFormat(Qt.PlainText)
@@ -279,7 +280,7 @@ class FixEntryDialog(QDialog):
         self._chosen = k
         self.problem.hide()
         self.line.setText(self._line(c.event))
-        self.gives.setText(f"→ #{self.index + 1} becomes: {self._describe(c.event)}")
+        self.gives.setText("→ " + _("#{n} becomes: {entry}").format(n=self.index + 1, entry=self._describe(c.event)))
         if self.isVisible():
             QTimer.singleShot(0, self, self._fit_height)
         if self.editor is not None and self._editor_holds(c.event):
@@ -336,7 +337,7 @@ class FixEntryDialog(QDialog):
     def _parse_line(self):
         text = self.line.text()
         if not text.strip():
-            raise SessionFormatError("$.text", "the entry is empty")
+            raise SessionFormatError("$.text", _("the entry is empty"))
         return self.module.parse(self.setup, list(self.before), text)
 
     def entry(self):
@@ -382,7 +383,7 @@ class FixEntryDialog(QDialog):
         try:
             self.result_event = self.entry()
         except SessionFormatError as exc:
-            text = f"Not replaced: {exc.message}"
+            text = _("Not replaced: {reason}").format(reason=exc.message)
             if self.text_shown():
                 tone_style(self.words, "#c62828", "; font-weight:bold")
                 self.words.setText(text)
@@ -436,7 +437,7 @@ def open_fix_dialog(tab, index: int, suggested=None) -> Optional[FixEntryDialog]
             and c.event is not None]
     if suggested is not None and all(c.event != suggested for c in mine):
         from engines.core.diagnosis import Edit
-        mine.insert(0, Edit(index, "entry", None, suggested, 0.0, "the suggested entry"))
+        mine.insert(0, Edit(index, "entry", None, suggested, 0.0, _("the suggested entry")))
     chosen = next((k for k, c in enumerate(mine) if c.event == suggested), 0)
     revision = doc.revision
     dialog = FixEntryDialog(module, doc.setup, list(doc.events), index, mine, chosen, tab)
@@ -447,7 +448,7 @@ def open_fix_dialog(tab, index: int, suggested=None) -> Optional[FixEntryDialog]
                 and dialog.result_event != doc.events[index]:
             tab.replace_event(index, dialog.result_event)
         elif result == QDialog.Accepted and doc.revision != revision:
-            tab.statusMessage.emit("Not replaced: the log changed while the form was open")
+            tab.statusMessage.emit(_("Not replaced: the log changed while the form was open"))
 
     dialog.finished.connect(done)
     dialog.open()
@@ -489,7 +490,7 @@ class RemovalPreviewDialog(QDialog):
         doc = tab.controller.document
         self.tab, self.index, self.revision = tab, index, doc.revision
         self.setObjectName("removalPreviewDialog")
-        self.setWindowTitle(f"Remove entry #{index + 1}?")
+        self.setWindowTitle(_("Remove entry #{n}?").format(n=index + 1))
         self.events = [e for j, e in enumerate(doc.events) if j != index]
         lay = QVBoxLayout(self)
         what = tab.module.describe_event(doc.setup, doc.events[index])
@@ -518,8 +519,8 @@ class RemovalPreviewDialog(QDialog):
         self.scroll.setWidget(self.preview)
         lay.addWidget(self.scroll, 1)
         self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        self.buttons.button(QDialogButtonBox.Ok).setText(f"Remove #{index + 1}")
-        self.buttons.button(QDialogButtonBox.Cancel).setText("Keep it")
+        self.buttons.button(QDialogButtonBox.Ok).setText(_("Remove #{n}").format(n=index + 1))
+        self.buttons.button(QDialogButtonBox.Cancel).setText(_("Keep it"))
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         lay.addWidget(self.buttons)
@@ -540,16 +541,16 @@ class RemovalPreviewDialog(QDialog):
 
     def _update_head(self, snap) -> None:
         if snap.status is Status.READY and snap.live:
-            state = "the log is consistent again. These are its beliefs"
+            state = _("the log is consistent again. These are its beliefs")
         elif snap.status is Status.CONTRADICTION:
-            state = "the log is still impossible (the banner below says why)"
+            state = _("the log is still impossible (the banner below says why)")
         elif snap.status in (Status.ERROR, Status.CANCELLED):
-            state = "its beliefs could not be computed"
+            state = _("its beliefs could not be computed")
         else:
-            state = "computing its beliefs…"
-        self.head.setText(f"<b>Preview</b> — without {self._what}, {state}. Nothing is changed "
-                          f"until you press <i>Remove #{self.index + 1}</i>; it can be undone "
-                          f"(Ctrl+Z).")
+            state = _("computing its beliefs…")
+        self.head.setText(_("<b>Preview</b> — without {entry}, {state}. Nothing is changed until you "
+                            "press <i>Remove #{n}</i>; it can be undone (Ctrl+Z).").format(
+            entry=self._what, state=state, n=self.index + 1))
         # the entry goes only after its absence was seen
         self.buttons.button(QDialogButtonBox.Ok).setEnabled(snap.status is not Status.COMPUTING)
 
@@ -564,7 +565,7 @@ class RemovalPreviewDialog(QDialog):
         if result != QDialog.Accepted:
             return
         if doc.revision != self.revision:
-            self.tab.statusMessage.emit("Not removed: the log changed while the preview was open")
+            self.tab.statusMessage.emit(_("Not removed: the log changed while the preview was open"))
             return
         self.tab.remove_event(self.index)
 

@@ -26,6 +26,7 @@ from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QComboBox, QLabel, QVBoxLayout, QWidget
 
 from desktop.shell.appearance import tone
+from engines.core.i18n import N_, _
 
 #: Width (px) of the outline drawn around a field a correction changed.
 OUTLINE = 2
@@ -138,12 +139,12 @@ class EntryEditor(QWidget):
         for f in fields:
             self._marked += [w for w in widgets.get(f, ()) if w not in self._marked]
             if f in widgets:
-                names.append(FIELD_WORDS.get(f, f))
+                names.append(_(FIELD_WORDS.get(f, f)))
         self._outlines.set_widgets(self._marked)
         if names:
             what = f" ({text})" if text else ""
-            self.changed_note.setText(f"<span style='color:{tone('#e65100')}'><b>Changed:</b> "
-                                      f"{', '.join(names)}{html.escape(what)}</span> — outlined below")
+            self.changed_note.setText(f"<span style='color:{tone('#e65100')}'><b>" + _("Changed:") + "</b> "
+                                      f"{', '.join(names)}{html.escape(what)}</span> — " + _("outlined below"))
             self.changed_note.show()
         else:
             self.changed_note.hide()
@@ -163,14 +164,14 @@ class EntryEditor(QWidget):
 
 
 #: A correction's field in words (Edit.field of the engines' diagnoses).
-FIELD_WORDS = {"player": "player", "card": "card", "cards": "cards", "shown": "card shown",
-               "refuter": "refuted by", "passed": "who passed", "correct": "accusation",
-               "answer": "answer", "moderator": "moderator", "question": "question",
-               "solved": "who solved", "new_cards": "new cards", "name": "character",
-               "remaining": "opponent's standing cards", "opponent": "opponent",
-               "identities": "identities shown", "builds": "builds shown", "asked": "asked about",
-               "at": "position", "total": "roll", "type": "kind of entry",
-               "mission": "mission card", "claim": "claim"}
+FIELD_WORDS = {"player": N_("player"), "card": N_("card"), "cards": N_("cards"), "shown": N_("card shown"),
+               "refuter": N_("refuted by"), "passed": N_("who passed"), "correct": N_("accusation"),
+               "answer": N_("answer"), "moderator": N_("moderator"), "question": N_("question"),
+               "solved": N_("who solved"), "new_cards": N_("new cards"), "name": N_("character"),
+               "remaining": N_("opponent's standing cards"), "opponent": N_("opponent"),
+               "identities": N_("identities shown"), "builds": N_("builds shown"), "asked": N_("asked about"),
+               "at": N_("position"), "total": N_("roll"), "type": N_("kind of entry"),
+               "mission": N_("mission card"), "claim": N_("claim")}
 
 
 def editor_for(module, setup, before, event) -> Optional[EntryEditor]:

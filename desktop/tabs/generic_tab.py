@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout
 
 from desktop.tabs.base import GameTab
+from engines.core.i18n import _, ngettext
 
 
 def _shown(name: str, value: float) -> str:
@@ -35,7 +36,7 @@ class GenericTab(GameTab):
         self.caption = QLabel()
         lay.addWidget(self.caption)
         self.table = QTableWidget(0, 2)
-        self.table.setHorizontalHeaderLabels(["Belief", "Value"])
+        self.table.setHorizontalHeaderLabels([_("Belief"), _("Value")])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setStretchLastSection(True)
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -52,7 +53,8 @@ class GenericTab(GameTab):
             self.table.setItem(row, 0, QTableWidgetItem(name))
             self.table.setItem(row, 1, QTableWidgetItem(_shown(name, float(value))))
         n = snap.n
-        self.caption.setText(f"Beliefs after {k} of {n} entr{'y' if n == 1 else 'ies'}")
+        self.caption.setText(ngettext("Beliefs after {k} of {n} entry", "Beliefs after {k} of {n} entries",
+                                      n).format(k=k, n=n))
 
     def plot_series(self, snap) -> dict:
         timeline = snap.timeline

@@ -15,6 +15,7 @@ from PySide6.QtGui import QKeySequence, QShortcut
 
 from desktop.widgets.quick_entry import QuickEntry
 from engines.core.contract import has_capability
+from engines.core.i18n import _
 
 
 def make_quick_entry(tab) -> Optional[QuickEntry]:
@@ -51,4 +52,4 @@ def place_quick_entry(tab) -> None:
         sc = QShortcut(QKeySequence(key), tab)
         sc.setContext(Qt.WindowShortcut)
         sc.activated.connect(tab.quick_entry.focus)
-        sc.setWhatsThis("Type an event in quick entry")   # listed by desktop.shell.shortcuts
+        sc.setWhatsThis(_("Type an event in quick entry"))   # listed by desktop.shell.shortcuts

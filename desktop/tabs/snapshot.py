@@ -15,6 +15,7 @@ from typing import Any, Mapping, Optional
 
 from desktop.tabs.wording import PLAIN, Wording
 from engines.core.errors import ContradictionError
+from engines.core.i18n import _
 
 
 class Status(enum.Enum):
@@ -116,7 +117,7 @@ class Snapshot:
 
     def scope(self) -> str:
         """"" for the whole log, else "as after entry k of n" (how views name the moment)."""
-        return "" if self.live else f"as after entry {self.k} of {self.n}"
+        return "" if self.live else _("as after entry {k} of {n}").format(k=self.k, n=self.n)
 
     def advice_for(self, name: str) -> Optional[Advice]:
         return self.advice.get(name)

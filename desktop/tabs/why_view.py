@@ -13,9 +13,11 @@ from typing import Optional
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from desktop.shell.locale_format import number
 from desktop.tabs.snapshot import Snapshot
 from desktop.widgets.why import WhyPopup
 from engines.core.errors import ContradictionError, EngineError, SessionFormatError
+from engines.core.i18n import _, ngettext
 
 
 class WhyView(QObject):
@@ -40,16 +42,17 @@ class WhyView(QObject):
         self._shown: object = None        # the answer on screen
 
     def add_action(self, menu, fact: dict, subject: str, decided: bool = True,
-                   label: str = "Why?"):
+                   label: Optional[str] = None):
         """Add a Why? item to ``menu`` (see :meth:`desktop.tabs.base.GameTab.add_why_action`)."""
         if not self.controller.can_explain():
             return None
         acts = menu.actions()
         if acts and not acts[-1].isSeparator() and not isinstance(acts[-1].data(), dict):
             menu.addSeparator()
-        act = menu.addAction(label if decided else f"{label} (not decided yet)")
+        label = _("Why?") if label is None else label
+        act = menu.addAction(label if decided else _("{why} (not decided yet)").format(why=label))
         act.setData({"why_fact": dict(fact), "why_subject": subject})
-        act.setToolTip("Which entries force this, and how")
+        act.setToolTip(_("Which entries force this, and how"))
         return act
 
     def chosen(self, action, pos=None) -> bool:
@@ -90,8 +93,8 @@ class WhyView(QObject):
     def _scope(snap: Snapshot) -> str:
         n = snap.n
         if snap.k >= n:
-            return f"Under the whole log ({n} entr{'y' if n == 1 else 'ies'})."
-        return f"As after entry {snap.k} of {n} (the beliefs shown)."
+            return ngettext("Under the whole log ({n} entry).", "Under the whole log ({n} entries).", n).format(n=n)
+        return _("As after entry {k} of {n} (the beliefs shown).").format(k=snap.k, n=n)
 
     def render(self, snap: Snapshot) -> None:
         """Show the snapshot's answer (or that it is being updated)."""
@@ -113,17 +116,17 @@ class WhyView(QObject):
                                    lambda i: doc.module.describe_event(doc.setup, doc.events[i]))
             self.tab.history.set_explained(answer.explanation.because)
             self._reveal_history()
-            self.statusMessage.emit(f"Why? answered in {answer.seconds * 1000:.0f} ms")
+            self.statusMessage.emit(_("Why? answered in {ms} ms").format(ms=number(answer.seconds * 1000)))
 
     def _error_text(self, exc: BaseException) -> str:
         if isinstance(exc, ContradictionError):
-            return f"The log is impossible: {exc}"
+            return _("The log is impossible: {reason}").format(reason=exc)
         if isinstance(exc, SessionFormatError):
             return exc.message
         if isinstance(exc, EngineError):
             return str(exc)
-        return (f"Internal error in the {self.tab.title()} engine: {type(exc).__name__}: {exc}. "
-                f"Your log is safe; please report this.")
+        return _("Internal error in the {game} engine: {error}. Your log is safe; please report "
+                 "this.").format(game=self.tab.title(), error=f"{type(exc).__name__}: {exc}")
 
     @Slot()
     def _closed(self) -> None:

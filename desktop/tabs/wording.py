@@ -8,13 +8,17 @@ value, :class:`Wording`, that each tab's controller publishes in its
 the views word what they show from the snapshot they render and nothing else, so a toggle
 re-renders the tab at once and no inference runs again.
 
-Qt-free (the tests check the words without a window).
+Needs no window (the tests check the words without one); the numbers are written by
+:mod:`desktop.shell.locale_format` (QtCore's QLocale) in the app's language.
 """
 from __future__ import annotations
 
 import dataclasses
 import math
 from typing import Optional
+
+from desktop.shell import locale_format
+from engines.core.i18n import _, ngettext
 
 #: Non-breaking space between a number and its unit.
 NBSP = "\u00a0"
@@ -30,10 +34,10 @@ def percent(p: Optional[float]) -> str:
     if p is None or not math.isfinite(p):
         return "—"
     if 0 < p < 0.005:
-        return f"<1{NBSP}%"
+        return "<" + locale_format.percent(0.01, 0)
     if 0.995 < p < 1:
-        return f">99{NBSP}%"
-    return f"{100 * p:.0f}{NBSP}%"
+        return ">" + locale_format.percent(0.99, 0)
+    return locale_format.percent(p, 0)
 
 
 def information_bar(bits: Optional[float], top: Optional[float]) -> str:
@@ -73,11 +77,18 @@ class Wording:
         text = percent(p)
         if interval is None or p is None:
             return text
-        lo, hi = (100 * float(x) for x in interval)
+        lo, hi = (float(x) for x in interval)
         if self.details:
-            count = f", {samples:,} deals" if samples else ""
-            return f"{text} (95{NBSP}% interval {lo:.0f}–{hi:.0f}{count})"
-        return f"about {text} (between {lo:.0f} and {hi:.0f}{NBSP}%)"
+            if samples:
+                return ngettext("{chance} ({level} interval {low}–{high}, {n} deal)",
+                                "{chance} ({level} interval {low}–{high}, {n} deals)", samples).format(
+                    chance=text, level=locale_format.percent(0.95, 0), low=locale_format.number(100 * lo),
+                    high=locale_format.number(100 * hi), n=locale_format.number(samples))
+            return _("{chance} ({level} interval {low}–{high})").format(
+                chance=text, level=locale_format.percent(0.95, 0), low=locale_format.number(100 * lo),
+                high=locale_format.number(100 * hi))
+        return _("about {chance} (between {low} and {high})").format(
+            chance=text, low=locale_format.number(100 * lo), high=locale_format.percent(hi, 0))
 
     def information(self, bits: Optional[float], top: Optional[float], *,
                     approximate: bool = False, unit: bool = True) -> str:
@@ -87,7 +98,8 @@ class Wording:
         if self.details:
             if bits is None or not math.isfinite(bits):
                 return "—"
-            return f"{'≈' if approximate else ''}{bits:.2f}{' bits' if unit else ''}"
+            value = ("≈" if approximate else "") + locale_format.number(bits, 2)
+            return _("{value} bits").format(value=value) if unit else value
         return information_bar(bits, top)
 
     def uncertainty(self, bits: Optional[float]) -> str:
@@ -96,11 +108,13 @@ class Wording:
         if bits is None or not math.isfinite(bits):
             return "—"
         if self.details:
-            return f"entropy {bits:.2f} bits"
+            return _("entropy {value} bits").format(value=locale_format.number(bits, 2))
         n = 2 ** bits
         if n < 1.05:
-            return "settled"
-        return f"as open as {n:.0f} equally likely answers" if n >= 1.5 else "nearly settled"
+            return _("settled")
+        if n < 1.5:
+            return _("nearly settled")
+        return _("as open as {n} equally likely answers").format(n=locale_format.number(n))
 
 
 #: The default wording (plain words).

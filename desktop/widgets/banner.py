@@ -15,6 +15,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton
 
+from engines.core.i18n import _
+
 # text colours are explicit, so each style reads the same on a light or a dark palette
 STYLES = {
     "error": "background:#ffebee; border:1px solid #e57373; color:#b71c1c;",
@@ -48,9 +50,9 @@ class Banner(QFrame):
         layout.addWidget(self.button)
         self.close_button = QToolButton()
         self.close_button.setText("✕")
-        self.close_button.setAccessibleName("Hide this message")   # not "multiplication x"
+        self.close_button.setAccessibleName(_("Hide this message"))   # not "multiplication x"
         self.close_button.setAutoRaise(True)
-        self.close_button.setToolTip("Hide this message")
+        self.close_button.setToolTip(_("Hide this message"))
         self.close_button.clicked.connect(self.hide)
         layout.addWidget(self.close_button)
         self.hide()

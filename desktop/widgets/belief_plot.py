@@ -23,6 +23,8 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from engines.core.i18n import _
+
 #: Okabe–Ito colours in the order lines are given them (black, the eighth, is replaced by the
 #: palette's text colour so that it shows on a dark background too).
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442"]
@@ -105,13 +107,15 @@ class BeliefPlot(QWidget):
         legend_at: accepted for compatibility and ignored: the legend is above the plot.
     """
 
-    def __init__(self, title: str = "Beliefs after each event", y_label: str = "probability",
+    def __init__(self, title: Optional[str] = None, y_label: Optional[str] = None,
                  y_range: Optional[tuple] = (0.0, 1.0), log_y: bool = False, parent=None,
                  legend_at: str = "top-right"):
         super().__init__(parent)
         pg.setConfigOptions(antialias=True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        title = _("Beliefs after each event") if title is None else title
+        y_label = _("probability") if y_label is None else y_label
         self.title = QLabel(f"<b>{title}</b>")
         self.title.setWordWrap(True)
         layout.addWidget(self.title)
@@ -329,7 +333,7 @@ class BeliefPlot(QWidget):
         if not lines:
             self.hover.hide()
             return
-        self.hover.setText(f"after event {x}\n" + "\n".join(lines))
+        self.hover.setText(_("after event {n}").format(n=x) + "\n" + "\n".join(lines))
         self.hover.setPos(pt.x(), pt.y())
         self.hover.show()
 

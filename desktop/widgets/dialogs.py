@@ -1,12 +1,13 @@
 """Base class of the New game dialogs: validate on OK, keep the dialog open on bad input."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMessageBox
 
 from desktop.widgets.plain_text import as_rich_plain
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import _
 
 
 class NewGameDialogBase(QDialog):
@@ -18,10 +19,11 @@ class NewGameDialogBase(QDialog):
 
     built: Any = None
 
-    def start_buttons(self, ok_text: str = "Start game") -> QDialogButtonBox:
+    def start_buttons(self, ok_text: Optional[str] = None) -> QDialogButtonBox:
         """The dialog's OK (labelled ``ok_text``, validating through :meth:`build`) and Cancel
         buttons, connected; the caller adds them to its layout."""
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        ok_text = _("Start game") if ok_text is None else ok_text
         if ok_text:
             buttons.button(QDialogButtonBox.Ok).setText(ok_text)
         buttons.accepted.connect(self._accept)
@@ -36,7 +38,7 @@ class NewGameDialogBase(QDialog):
         try:
             self.built = self.build()
         except SessionFormatError as exc:
-            QMessageBox.warning(self, "Check the new game", as_rich_plain(f"{exc.path}: {exc.message}"))
+            QMessageBox.warning(self, _("Check the new game"), as_rich_plain(f"{exc.path}: {exc.message}"))
             return
         self.accept()
 

@@ -16,12 +16,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Optional
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPoint, Qt, Signal, Slot
+from PySide6.QtCore import QAbstractListModel, QLocale, QModelIndex, QPoint, Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QMenu, QVBoxLayout, QWidget
 
 from desktop.shell.appearance import muted, muted_css, readable_on
+from desktop.shell.locale_format import app_locale, clock_time
 from desktop.widgets.role_data import BACKGROUND, DISPLAY, FOREGROUND, TOOLTIP, MultiDataModel
+from engines.core.i18n import _
 
 #: Rows the History view lays out per pass of the event loop (QListView.Batched): about
 #: 10 ms of wrapping and describing entries per pass.
@@ -60,14 +62,18 @@ def _short_time(iso: Optional[str], now: Optional[datetime] = None) -> str:
         return ""
     now = now or (datetime.now(t.tzinfo) if t.tzinfo is not None else datetime.now())
     days = (now.date() - t.date()).days
-    clock = t.strftime("%H:%M")
+    loc = app_locale()
+    clock = clock_time(t, loc)
     if days == 0:
         return clock
     if days == 1:
-        return f"yesterday {clock}"
+        return _("yesterday {time}").format(time=clock)
+    short = QLocale.FormatType.ShortFormat
+    month = loc.monthName(t.month, short)
     if t.year == now.year:
-        return f"{t.strftime('%a')} {t.day} {t.strftime('%b')} {clock}"
-    return f"{t.day} {t.strftime('%b %Y')} {clock}"
+        return _("{weekday} {day} {month} {time}").format(
+            weekday=loc.dayName(t.isoweekday(), short), day=t.day, month=month, time=clock)
+    return _("{day} {month} {year} {time}").format(day=t.day, month=month, year=t.year, time=clock)
 
 
 def _long_time(iso: Optional[str]) -> str:
@@ -75,7 +81,10 @@ def _long_time(iso: Optional[str]) -> str:
     t = _parse_time(iso)
     if t is None:
         return ""
-    return f"logged on {t.strftime('%A')} {t.day} {t.strftime('%B %Y')} at {t.strftime('%H:%M:%S')}"
+    loc, long = app_locale(), QLocale.FormatType.LongFormat
+    return _("logged on {weekday} {day} {month} {year} at {time}").format(
+        weekday=loc.dayName(t.isoweekday(), long), day=t.day, month=loc.monthName(t.month, long),
+        year=t.year, time=t.strftime("%H:%M:%S"))
 
 
 class HistoryModel(MultiDataModel, QAbstractListModel):
@@ -108,7 +117,7 @@ class HistoryModel(MultiDataModel, QAbstractListModel):
             return None
         if row == 0:
             if role == DISPLAY:
-                return "0.  Game set up"
+                return "0.  " + _("Game set up")
             if role == FOREGROUND:
                 return QBrush(muted())
             return None
@@ -119,10 +128,10 @@ class HistoryModel(MultiDataModel, QAbstractListModel):
             return f"{row}.  {self._text(i)[0]}"
         if role == TOOLTIP:
             if i == self._bad_index:
-                return "No deal/world is consistent after this entry. Undo it or remove it."
+                return _("No deal/world is consistent after this entry. Undo it or remove it.")
             if i in self._conflict:
-                return ("This entry cannot be true together with the other highlighted ones: "
-                        "one of them may be mistyped.")
+                return _("This entry cannot be true together with the other highlighted ones: "
+                         "one of them may be mistyped.")
             return self._text(i)[1]
         if role == _EXPLAINED_ROLE:
             return i in self._explained
@@ -235,8 +244,8 @@ class HistoryPanel(QWidget):
         self.model = HistoryModel(document, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        title = QLabel(f"<b>History</b> <span style='{muted_css()}'>(select to see the beliefs then; "
-                       "right-click to remove)</span>")
+        title = QLabel("<b>" + _("History") + f"</b> <span style='{muted_css()}'>("
+                       + _("select to see the beliefs then; right-click to remove") + ")</span>")
         title.setWordWrap(True)
         layout.addWidget(title)
         self._view = QListView()
@@ -404,9 +413,9 @@ class HistoryPanel(QWidget):
         if row <= 0:
             return
         menu = QMenu(self)
-        remove = menu.addAction("Remove this entry")
+        remove = menu.addAction(_("Remove this entry"))
         remove.setShortcut(QKeySequence.Delete)
-        live = menu.addAction("Show current beliefs")
+        live = menu.addAction(_("Show current beliefs"))
         chosen = menu.exec(self._view.viewport().mapToGlobal(pos))
         if chosen is remove:
             self.removeRequested.emit(row - 1)

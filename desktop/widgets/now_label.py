@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel
 
+from engines.core.i18n import N_, _
+
 #: What a :class:`NowLabel` puts before its text while a past moment is shown.
-NOW_PREFIX = "Now (whole log): "
+NOW_PREFIX = N_("Now (whole log): ")
 
 
 class NowLabel(QLabel):
@@ -23,7 +25,7 @@ class NowLabel(QLabel):
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt name)
         self._raw = text or ""
-        super().setText(NOW_PREFIX + self._raw if self._past and self._raw else self._raw)
+        super().setText(_(NOW_PREFIX) + self._raw if self._past and self._raw else self._raw)
 
     def clear(self) -> None:
         self.setText("")

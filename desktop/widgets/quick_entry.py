@@ -31,17 +31,18 @@ from PySide6.QtWidgets import (
 
 from desktop.shell.appearance import muted, muted_css, scheme_style, tone
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import N_, _
 from engines.registry import registered_games
 
 _MAX_COMPLETIONS = 60
 #: The hint under an empty line; ``{examples}`` is " (plum, rop, hal)": prefixes that work in
 #: this game (:func:`prefix_examples`), or "" where none could be shown.
-IDLE_HINT = ("Names: any unique prefix of any word{examples}.  Tab or ↓ picks a "
-             "completion, Enter logs, Escape clears.")
+IDLE_HINT = N_("Names: any unique prefix of any word{examples}.  Tab or ↓ picks a "
+               "completion, Enter logs, Escape clears.")
 
 
 #: The empty line's placeholder; ``{example}`` is the game's example line.
-PLACEHOLDER = "type an event, e.g.  {example}   (Ctrl+L or /)"
+PLACEHOLDER = N_("type an event, e.g.  {example}   (Ctrl+L or /)")
 
 
 def prefix_examples(module, setup, events, example: str, limit: int = 3) -> list[str]:
@@ -150,17 +151,17 @@ class QuickEntry(QWidget):
         """The labelled line (Alt+Q), its placeholder showing ``example`` (the registry's
         :attr:`engines.registry.GameInfo.example`)."""
         row = QHBoxLayout()
-        label = QLabel("&Quick entry:")
+        label = QLabel(_("&Quick entry:"))
         row.addWidget(label)
         self.line = _Line()
         label.setBuddy(self.line)
         self.line.setObjectName("quickEntry")
         self.line.setClearButtonEnabled(True)
-        self.line.setPlaceholderText(PLACEHOLDER.format(example=example))
-        self.line.setToolTip("Type an event as one line and press Enter to log it (one undo "
-                             "step). Names: any unique prefix of any word, any case. ↓ "
-                             "completes, Escape clears. The grammar is in the guide (F1), "
-                             "“Quick entry”.")
+        self.line.setPlaceholderText(_(PLACEHOLDER).format(example=example))
+        self.line.setToolTip(_("Type an event as one line and press Enter to log it (one undo "
+                               "step). Names: any unique prefix of any word, any case. ↓ "
+                               "completes, Escape clears. The grammar is in the guide (F1), "
+                               "“Quick entry”."))
         row.addWidget(self.line, 1)
         return row
 
@@ -231,7 +232,7 @@ class QuickEntry(QWidget):
             self._set_preview(exc.message, "pending")
             return
         words = self.module.describe_event(self.document.setup, event)
-        self._set_preview(f"→ {words}   (Enter logs it)", "ok")
+        self._set_preview(f"→ {words}   " + _("(Enter logs it)"), "ok")
         self.lineParsed.emit(event)
 
     def _set_preview(self, text: str, kind: str) -> None:
@@ -278,7 +279,7 @@ class QuickEntry(QWidget):
             except Exception:   # noqa: BLE001 - a hint must never stop the entry line
                 example = self._example
             self._example_setup, self._setup_example_text = doc.setup, example
-            self.line.setPlaceholderText(PLACEHOLDER.format(example=example))
+            self.line.setPlaceholderText(_(PLACEHOLDER).format(example=example))
         return self._setup_example_text
 
     def idle_hint(self) -> str:
@@ -293,7 +294,7 @@ class QuickEntry(QWidget):
             except Exception:   # noqa: BLE001 - a hint must never stop the entry line
                 examples = []
             self._hint_setup = doc.setup
-            self._hint = IDLE_HINT.format(examples=f" ({', '.join(examples)})" if examples else "")
+            self._hint = _(IDLE_HINT).format(examples=f" ({', '.join(examples)})" if examples else "")
         return self._hint
 
     def message(self) -> str:
@@ -314,11 +315,11 @@ class QuickEntry(QWidget):
         try:
             event = self.parse(text)
         except SessionFormatError as exc:
-            self._set_preview(f"Not logged: {exc.message}", "error")
+            self._set_preview(_("Not logged: {reason}").format(reason=exc.message), "error")
             return
         force = bool(self._refused) and self._refused == text
         self._busy = True
-        self._set_preview("checking against the log…", "busy")
+        self._set_preview(_("checking against the log…"), "busy")
         self.entered.emit(event, force)
 
     def parses(self, text: str) -> bool:
@@ -348,8 +349,8 @@ class QuickEntry(QWidget):
         """The tab refused the entered event: show why; Enter again logs it anyway."""
         self._busy = False
         self._refused = self.text()
-        self._set_preview(f"Not logged — it contradicts the log: {reason}. Press Enter again to "
-                          f"log it anyway, or Escape to clear.", "error")
+        self._set_preview(_("Not logged — it contradicts the log: {reason}. Press Enter again to "
+                            "log it anyway, or Escape to clear.").format(reason=reason), "error")
 
 
 class _PopupKeys(QObject):

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from engines.core.errors import SessionFormatError
 from engines.core.executor import INSTALL_HINT, dask_available, parse_scheduler
+from engines.core.i18n import _, ngettext
 
 THIS_COMPUTER, LOCAL_CLUSTER, SCHEDULER = range(3)
 
@@ -32,22 +33,23 @@ class RunOnSelector(QWidget):
         super().__init__(parent)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(QLabel("Run on:"))
+        lay.addWidget(QLabel(_("Run on:")))
         self.where = QComboBox()
         n = os.cpu_count() or 1
-        self.where.addItem("this computer")
-        self.where.addItem(f"a Dask LocalCluster ({n} workers)")
-        self.where.addItem("the Dask scheduler at")
+        self.where.addItem(_("this computer"))
+        self.where.addItem(ngettext("a Dask LocalCluster ({n} worker)", "a Dask LocalCluster ({n} workers)",
+                                    n).format(n=n))
+        self.where.addItem(_("the Dask scheduler at"))
         self.address = QLineEdit(default_address)
-        self.address.setPlaceholderText("tcp://HOST:8786")
+        self.address.setPlaceholderText(_("tcp://HOST:8786"))
         lay.addWidget(self.where)
         lay.addWidget(self.address, 1)
         if not dask_available():
             for i in (LOCAL_CLUSTER, SCHEDULER):
                 item = self.where.model().item(i)
                 item.setEnabled(False)
-                item.setToolTip(f"needs Dask distributed: {INSTALL_HINT}")
-            self.where.setToolTip(f"Dask is not installed: {INSTALL_HINT}")
+                item.setToolTip(_("needs Dask distributed: {hint}").format(hint=INSTALL_HINT))
+            self.where.setToolTip(_("Dask is not installed: {hint}").format(hint=INSTALL_HINT))
         self.where.currentIndexChanged.connect(self._on_changed)
         self.address.textChanged.connect(self._on_changed)
         self._on_changed()
@@ -69,7 +71,7 @@ class RunOnSelector(QWidget):
         if i == LOCAL_CLUSTER:
             return f"local:{os.cpu_count() or 1}"
         text = self.address.text().strip()
-        parse_scheduler(text, option="Run on")       # raises a message naming the field
+        parse_scheduler(text, option=_("Run on"))       # raises a message naming the field
         return text
 
     def problem(self) -> Optional[str]:

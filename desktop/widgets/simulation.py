@@ -16,6 +16,7 @@ from desktop.shell.appearance import tone
 from desktop.widgets.plain_text import esc
 from desktop.widgets.run_on import RunOnSelector
 from engines.core.errors import EngineError, SessionFormatError
+from engines.core.i18n import N_, _
 
 
 def _error_text(html: str) -> str:
@@ -37,8 +38,8 @@ class SimulationPanelBase(QWidget):
     """
 
     finished = Signal(object)
-    FAILURE = "Cannot run"
-    RUN_TEXT = "Run simulation"
+    FAILURE = N_("Cannot run")
+    RUN_TEXT = N_("Run simulation")
 
     def __init__(self, runner, parent=None):
         super().__init__(parent)
@@ -48,9 +49,9 @@ class SimulationPanelBase(QWidget):
         runner.progress.connect(self._on_progress)
         runner.resultReady.connect(self._on_result)
         runner.failed.connect(self._on_failed)
-        self.run_button = QPushButton(self.RUN_TEXT)
+        self.run_button = QPushButton(_(self.RUN_TEXT))
         self.run_button.clicked.connect(self.run)
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(_("Cancel"))
         self.cancel_button.setEnabled(False)
         self.cancel_button.clicked.connect(self.cancel)
         self.progress = QProgressBar()
@@ -81,7 +82,7 @@ class SimulationPanelBase(QWidget):
         raise NotImplementedError
 
     def cancelled_text(self) -> str:
-        return "Simulation cancelled."
+        return _("Simulation cancelled.")
 
     def scheduler(self):
         """``SimConfig.scheduler`` from :attr:`run_on`; raises SessionFormatError."""
@@ -151,6 +152,6 @@ class SimulationPanelBase(QWidget):
             return
         self._finish()
         msg = exc.message if isinstance(exc, SessionFormatError) else str(exc)
-        kind = self.FAILURE if isinstance(exc, EngineError) else \
-            f"Internal error ({type(exc).__name__})"
+        kind = _(self.FAILURE) if isinstance(exc, EngineError) else \
+            _("Internal error ({kind})").format(kind=type(exc).__name__)
         self.status.setText(_error_text(f"<b>{kind}</b>: {esc(msg)}"))

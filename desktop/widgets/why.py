@@ -31,12 +31,13 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.shell.appearance import muted_css, muted_style, tone
+from engines.core.i18n import N_, _, ngettext
 
 #: status -> (mark, words, colour)
 STATUS_LOOK = {
-    "certain": ("✓", "Certain", "#1b5e20"),
-    "impossible": ("✗", "Ruled out", "#b71c1c"),
-    "uncertain": ("?", "Not decided", "#6d4c00"),
+    "certain": ("✓", N_("Certain"), "#1b5e20"),
+    "impossible": ("✗", N_("Ruled out"), "#b71c1c"),
+    "uncertain": ("?", N_("Not decided"), "#6d4c00"),
 }
 
 #: Role of an entry row holding its event index (0-based).
@@ -62,16 +63,16 @@ def conflict_html(entries: Sequence[int], describe: Callable[[int], str]) -> str
     """The contradiction banner's text naming ``entries`` (0-based, an irreducible set that
     cannot all be true together) as links; ``describe(i)`` gives event ``i`` in words."""
     if not entries:
-        return ("<b>Impossible setup</b>: no world fits the setup itself, before any entry. "
-                "Start a new game with a corrected setup.")
+        return _("<b>Impossible setup</b>: no world fits the setup itself, before any entry. "
+                 "Start a new game with a corrected setup.")
     items = "; ".join(f"{entry_link(i, f'#{i + 1}')} {html.escape(describe(i))}"
                       for i in entries)
     if len(entries) == 1:
-        return (f"<b>Impossible log</b>: entry {items} cannot be true with this setup. "
-                f"Undo (Ctrl+Z) or remove it.")
-    return (f"<b>Impossible log</b>: these {len(entries)} entries cannot all be true together "
-            f"— {items}. One of them may be mistyped: click one to select it in History, then "
-            f"remove or undo the wrong one.")
+        return _("<b>Impossible log</b>: entry {entry} cannot be true with this setup. "
+                 "Undo (Ctrl+Z) or remove it.").format(entry=items)
+    return _("<b>Impossible log</b>: these {n} entries cannot all be true together — {entries}. "
+             "One of them may be mistyped: click one to select it in History, then remove or undo "
+             "the wrong one.").format(n=len(entries), entries=items)
 
 
 class WhyPopup(QDialog):
@@ -89,7 +90,7 @@ class WhyPopup(QDialog):
 
     def __init__(self, parent: Optional[QWidget] = None):
         super().__init__(parent)
-        self.setWindowTitle("Why?")
+        self.setWindowTitle(_("Why?"))
         self.setWindowFlag(Qt.Tool, True)
         self.setModal(False)
         self.setAttribute(Qt.WA_DeleteOnClose, False)
@@ -124,14 +125,14 @@ class WhyPopup(QDialog):
         self.busy = QWidget()
         bl = QHBoxLayout(self.busy)
         bl.setContentsMargins(0, 0, 0, 0)
-        self.busy_label = QLabel("Working… finding the entries that force it")
+        self.busy_label = QLabel(_("Working… finding the entries that force it"))
         bl.addWidget(self.busy_label)
         self.progress = QProgressBar()
         self.progress.setRange(0, 0)              # indeterminate
         self.progress.setTextVisible(False)
         self.progress.setMaximumHeight(12)
         bl.addWidget(self.progress, 1)
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(_("Cancel"))
         self.cancel_button.clicked.connect(self._cancel)
         bl.addWidget(self.cancel_button)
         return self.busy
@@ -143,20 +144,20 @@ class WhyPopup(QDialog):
         self.message.setWordWrap(True)
         self.message.setTextFormat(Qt.RichText)
         lay.addWidget(self.message)
-        self.entries_title = QLabel("<b>Because of these entries</b> "
-                                    f"<span style='{muted_css()}'>— click one to select it in "
-                                    "History</span>")
+        self.entries_title = QLabel("<b>" + _("Because of these entries") + "</b> "
+                                    f"<span style='{muted_css()}'>— "
+                                    + _("click one to select it in History") + "</span>")
         self.entries_title.setWordWrap(True)
         lay.addWidget(self.entries_title)
         self.entries = QListWidget()
         self.entries.setWordWrap(True)
         self.entries.setAlternatingRowColors(True)
         self.entries.setCursor(Qt.PointingHandCursor)
-        self.entries.setToolTip("Click an entry to select it in the History panel")
+        self.entries.setToolTip(_("Click an entry to select it in the History panel"))
         self.entries.itemClicked.connect(self._item_clicked)
         self.entries.itemActivated.connect(self._item_clicked)
         lay.addWidget(self.entries, 2)
-        self.steps_title = QLabel("<b>How</b>")
+        self.steps_title = QLabel("<b>" + _("How") + "</b>")
         lay.addWidget(self.steps_title)
         self.steps = QTextBrowser()
         self.steps.setOpenLinks(False)
@@ -172,7 +173,7 @@ class WhyPopup(QDialog):
         self.message.clear()
         self.entries.clear()
         self.steps.clear()
-        self.busy_label.setText("Working… finding the entries that force it")
+        self.busy_label.setText(_("Working… finding the entries that force it"))
         self.busy.show()
         self.progress.show()
         self.cancel_button.setEnabled(True)
@@ -185,7 +186,7 @@ class WhyPopup(QDialog):
         self.status = expl.status
         mark, words, colour = STATUS_LOOK.get(expl.status, ("", expl.status, "black"))
         self.heading.setText(
-            f"<span style='font-size:x-large'><b style='color:{colour}'>{mark} {words}</b>: "
+            f"<span style='font-size:x-large'><b style='color:{colour}'>{mark} {_(words)}</b>: "
             f"<b>{html.escape(self.subject)}</b></span>")
         self.entries.clear()
         for i in expl.because:
@@ -193,19 +194,19 @@ class WhyPopup(QDialog):
             item.setData(EventIndexRole, int(i))
             self.entries.addItem(item)
         if expl.status == "uncertain":
-            self.message.setText("No entry decides this yet: the entries so far leave it "
-                                 "open (some worlds consistent with the log have it, some do "
-                                 "not).")
+            self.message.setText(_("No entry decides this yet: the entries so far leave it "
+                                   "open (some worlds consistent with the log have it, some do "
+                                   "not)."))
             self._show_parts(entries=False, steps=False)
             return
         n = len(expl.because)
         if n == 0:
-            self.message.setText("The setup alone decides it: no entry is needed.")
+            self.message.setText(_("The setup alone decides it: no entry is needed."))
         else:
             self.message.setText(
-                "This entry alone forces it: without it, it would be open." if n == 1 else
-                f"These {n} entries force it on their own; without any one of them it would "
-                f"be open.")
+                ngettext("This entry alone forces it: without it, it would be open.",
+                         "These {n} entries force it on their own; without any one of them it would "
+                         "be open.", n).format(n=n))
         self.steps.setHtml("<ol style='margin-left:-20px'>" + "".join(
             f"<li style='margin-bottom:4px'>{html.escape(s)}</li>" for s in expl.steps) + "</ol>")
         self._fit()
@@ -303,10 +304,10 @@ class WhyPopup(QDialog):
     @Slot()
     def _cancel(self) -> None:
         self.cancelRequested.emit()
-        self.busy_label.setText("Cancelled")
+        self.busy_label.setText(_("Cancelled"))
         self.cancel_button.setEnabled(False)
         self.progress.hide()
-        self.show_error("Cancelled. Right-click the cell and choose Why? again to retry.")
+        self.show_error(_("Cancelled. Right-click the cell and choose Why? again to retry."))
 
     @Slot(QListWidgetItem)
     def _item_clicked(self, item: QListWidgetItem) -> None:

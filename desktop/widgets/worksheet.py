@@ -16,7 +16,9 @@ from PySide6.QtCore import QAbstractTableModel, QMetaMethod, QModelIndex, QPoint
 from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
+from desktop.shell.locale_format import significant
 from desktop.widgets.role_data import TOOLTIP, MultiDataModel
+from engines.core.i18n import _
 
 #: Values within this distance of 0 or 1 are certain facts.
 CERTAIN_EPS = 1e-9
@@ -219,7 +221,7 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
         group row or a subclass with its own ``data()``."""
         if type(self).data is not ProbabilityTableModel.data:
             return {}
-        _, _, k = self._rows[row]
+        _kind, _label, k = self._rows[row]
         if k < 0:
             return {}
         p = self.value(row, col)
@@ -266,7 +268,7 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
         return self._rows[row][2] if 0 <= row < len(self._rows) else -1
 
     def row_of_item(self, item: int) -> int:
-        for r, (_, _, k) in enumerate(self._rows):
+        for r, (_label, _p, k) in enumerate(self._rows):
             if k == item:
                 return r
         return -1
@@ -292,7 +294,7 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
         if not index.isValid():
             return None
         row, col = index.row(), index.column()
-        kind, label, _ = self._rows[row]
+        kind, label, _item = self._rows[row]
         if role == KindRole:
             return kind
         if kind == "group":
@@ -369,20 +371,21 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
         cell are read aloud as "check mark", which says nothing of the row or column."""
         where = f"{label}, {self._columns[col].lstrip('★ ')}"   # the star marks me: not spoken
         if p is None:
-            return f"{where}: not computed yet"
+            return _("{cell}: not computed yet").format(cell=where)
         if p >= 1 - CERTAIN_EPS:
-            return f"{where}: certain"
+            return _("{cell}: certain").format(cell=where)
         if p <= CERTAIN_EPS:
-            return f"{where}: ruled out"
-        text = format_probability(p).replace('<', 'less than ').replace('>', 'more than ')
-        return f"{where}: {text.replace('%', ' percent')}"
+            return _("{cell}: ruled out").format(cell=where)
+        text = format_probability(p).replace("<", _("less than") + " ").replace(">", _("more than") + " ")
+        return _("{cell}: {value}").format(cell=where, value=text.replace("%", " " + _("percent")))
 
     def _cell_tooltip(self, label: str, col: int, p: Optional[float]) -> str:
         if p is None:
-            return f"{label} / {self._columns[col]}: not computed yet"
+            return _("{cell}: not computed yet").format(cell=f"{label} / {self._columns[col]}")
         if self.tooltip is not None:
             return self.tooltip(label, self._columns[col], p)
-        return f"Chance that {label} is with {self._columns[col]}: {100 * p:.4g} %"
+        return _("Chance that {card} is with {holder}: {value}").format(
+            card=label, holder=self._columns[col], value=f"{significant(100 * p, 4)} %")
 
     def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802 (Qt's name)
         if role == Qt.ItemDataRole.DisplayRole:
@@ -391,7 +394,7 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
                     return None
                 note = self._notes.get(section)
                 return self._columns[section] + (f"\n{note[0]}" if note and note[0] else "")
-            kind, label, _ = self._rows[section]
+            kind, label, _item = self._rows[section]
             return "" if kind == "group" else label
         if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal \
                 and section in self._notes:

@@ -24,8 +24,9 @@ HEAVY_PREFIXES = ("numpy", "scipy", "pyqtgraph", "cvxpy", "distributed", "engine
                   "desktop.games.inkognito.", "desktop.games.egghead.", "desktop.games.guesswho.",
                   "desktop.games.spyfall.")
 #: The light exceptions: the engines.core package (its names load lazily), its resource paths
-#: and the game registry (names, titles and module paths; no engine).
-LIGHT = ("engines.core", "engines.core.resources", "engines.registry")
+#: the game registry (names, titles and module paths; no engine) and the translations (the
+#: standard library's gettext only: every window text is translated as it is built).
+LIGHT = ("engines.core", "engines.core.resources", "engines.registry", "engines.core.i18n")
 
 
 def _heavy_loaded_in_child(code: str) -> list:

@@ -110,6 +110,10 @@ def test_bundle_builds_and_self_tests(tmp_path):
     for plugin in ("libqoffscreen.so", "libqxcb.so"):
         assert (plugins / plugin).is_file(), f"{plugin} missing from {plugins}"
     assert (bundle / "_internal" / "resources" / "examples" / "cluedo.json").is_file()
+    # the translations: the app's catalogs and Qt's own (standard buttons, file dialogs)
+    for lang in ("de", "fr"):
+        assert (bundle / "_internal" / "resources" / "locale" / lang / "LC_MESSAGES" / "deduction_desk.mo").is_file()
+        assert (bundle / "_internal" / "PySide6" / "Qt" / "translations" / f"qtbase_{lang}.qm").is_file()
     shot = tmp_path / "self-test.png"
     # as on a machine without Python: nothing from the build environment's Python leaks in
     run_env = {k: v for k, v in env.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
