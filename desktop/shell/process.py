@@ -62,7 +62,7 @@ class GuiThreadCollector(QObject):
 
     def check(self) -> None:
         """Collect the generations whose counts passed their thresholds (youngest first); not
-        while a tab's most urgent work is pending or being shown
+        while a tab's urgent work (beliefs, ranking) is pending or being shown
         (:func:`desktop.tabs.jobs.urgent_work_pending`: a collection of a large young
         generation took 20-30 ms, between an entry's Enter and its worksheet), at most
         :data:`GC_MAX_DEFERRALS` ticks in a row."""

@@ -130,10 +130,13 @@ _groups: "weakref.WeakSet[PriorityGroup]" = weakref.WeakSet()
 
 
 def urgent_work_pending() -> bool:
-    """True while some tab's most urgent work (:attr:`Priority.BELIEFS`: an entry's check, the
-    log's beliefs) is pending or its result is being shown: the GUI thread's own chores (the
-    cyclic garbage collector, :class:`desktop.shell.process.GuiThreadCollector`) wait meanwhile."""
-    return any(g.urgent_pending(Priority.BELIEFS + 1) for g in list(_groups))
+    """True while some tab's urgent work — :attr:`Priority.BELIEFS` (an entry's check, the log's
+    beliefs) or :attr:`Priority.RANKING` (the next move's ranking) — is pending or its result is
+    being shown: the GUI thread's own chores (the cyclic garbage collector,
+    :class:`desktop.shell.process.GuiThreadCollector`) wait meanwhile. A collection holds the
+    GIL: run during a Cluedo ranking, the young collections (24 in a 16-entry run, about 48 ms
+    each) stalled it for 441 ms in all (tests/benchmarks/bench_app_speed.py)."""
+    return any(g.urgent_pending(Priority.RANKING + 1) for g in list(_groups))
 
 
 def thread_pool() -> QThreadPool:

@@ -49,7 +49,7 @@ def test_less_urgent_jobs_wait_while_an_urgent_result_is_delivered(qtbot):
 
 
 def test_garbage_collection_waits_for_urgent_work(monkeypatch, qtbot):
-    """A collection due while a tab's beliefs are pending is put off (at most
+    """A collection due while a tab's beliefs or ranking are pending is put off (at most
     GC_MAX_DEFERRALS ticks in a row), then made."""
     collected = []
     monkeypatch.setattr(process.gc, "collect", lambda gen=2: collected.append(gen))
@@ -66,6 +66,14 @@ def test_garbage_collection_waits_for_urgent_work(monkeypatch, qtbot):
         group.set_busy(Priority.BELIEFS, False)
         collector.check()
         assert collected == [0, 0]
+        group.set_busy(Priority.RANKING, True)      # the next move's ranking: put off too
+        collector.check()
+        assert collected == [0, 0]
+        group.set_busy(Priority.RANKING, False)
+        group.set_busy(Priority.ADVICE, True)       # less urgent work: collected at once
+        collector.check()
+        assert collected == [0, 0, 0]
+        group.set_busy(Priority.ADVICE, False)
     finally:
         collector._timer.stop()
         if process._collector is None:      # the session's own collector keeps gc off
