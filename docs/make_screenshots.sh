@@ -23,6 +23,21 @@ for game in cluedo inkognito egghead guesswho spyfall; do
     done
   fi
 done
+# the Cluedo tab in German and French, light and dark (cluedo-de.png, cluedo-de-dark.png, …):
+# the language as the system's (LANGUAGE), with a fresh settings folder so no saved choice wins
+for lang in de fr; do
+  for scheme in light dark; do
+    out="docs/screenshots/cluedo-$lang"
+    [ "$scheme" = dark ] && out="$out-dark"
+    out="$out.png"
+    config=$(mktemp -d)
+    XDG_CONFIG_HOME="$config" LANGUAGE="$lang" LANG="${lang}_$(echo "$lang" | tr a-z A-Z).UTF-8" \
+      python -m desktop "resources/examples/cluedo.json" --tab cluedo --size 1280x800 \
+      --color-scheme "$scheme" --screenshot "$out"
+    rm -rf "$config"
+    echo "$out"
+  done
+done
 # Cluedo's Who is close? and Board pages (cluedo-who-is-close.png, cluedo-board.png)
 python docs/make_pane_screenshots.py docs/screenshots
 # The in-app guide shows the same pictures (resources/guide/img is shipped with the package).
