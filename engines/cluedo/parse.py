@@ -307,6 +307,7 @@ def example_for(setup: Setup, example: str) -> str:
     from engines.cluedo.editions import name_tables, names_of
     from engines.core.names import words
 
+    example = _local_keywords(example)
     base = names_of(setup.edition)
     if base is None or base == setup.edition:
         return example
@@ -318,6 +319,21 @@ def example_for(setup: Setup, example: str) -> str:
         if bare and len(hits) == 1 and bare.isalpha():
             token = token.replace(bare, words(to_name[hits[0]])[-1], 1)
         out.append(token)
+    return " ".join(out)
+
+
+#: The example's English keywords and the :data:`LOCAL_WORDS` kind that says them.
+_EXAMPLE_KEYWORDS = {"has": "has", "lacks": "lacks", "accuses": "accuses", "none": "nobody"}
+
+
+def _local_keywords(example: str) -> str:
+    """``example`` with its keywords ("has", "lacks", "accuses", "none") in the words of the
+    language in effect (the first of each kind in :data:`LOCAL_WORDS`); unchanged in English."""
+    out = []
+    for token in example.split(" "):
+        kind = _EXAMPLE_KEYWORDS.get(token)
+        local = local_words(kind) if kind else ()
+        out.append(local[0] if local else token)
     return " ".join(out)
 
 

@@ -126,3 +126,15 @@ def test_history_lines_and_refusals_follow_the_language(language):
                                                 "Bob m’a montré Rope").replace(" ; ", "; ")
     language("en")
     assert cluedo.describe_event(UK, shown) == english
+
+
+def test_the_example_line_speaks_the_language(language):
+    """The quick-entry bar's example (engines.registry.CLUEDO) in the language's keywords."""
+    example = "Ann: plum rope hall; Bob   ·   Bob has rope"
+    assert cluedo.example_for(UK, example) == example
+    language("de")
+    german = cluedo.example_for(UK, example)
+    assert german == "Ann: plum rope hall; Bob   ·   Bob hat rope"
+    assert cluedo.parse(UK, [], german.split("·")[1].strip()) == cluedo.parse(UK, [], "Bob has rope")
+    language("fr")
+    assert cluedo.example_for(UK, example) == "Ann: plum rope hall; Bob   ·   Bob a rope"

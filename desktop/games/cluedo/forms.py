@@ -79,6 +79,12 @@ def category_title(category: str) -> str:
         category, category.capitalize() + "s")
 
 
+def category_label(category: str) -> str:
+    """A card category as a picker's label ("suspect" → "Suspect"), translated."""
+    return {"suspect": _("Suspect"), "weapon": _("Weapon"), "room": _("Room")}.get(
+        category, category.capitalize())
+
+
 def _suggests_text(value) -> str:
     """The grid's words for a :data:`SUGGESTS` value, translated."""
     text = dict(SUGGESTS).get(value)
@@ -600,7 +606,7 @@ class SuggestionForm(QGroupBox):
         for i, (cat, cards) in enumerate(self.setup.categories):
             combo = QComboBox()
             combo.addItems(list(cards))
-            lay.addWidget(QLabel(cat.capitalize()), 0, i)
+            lay.addWidget(QLabel(category_label(cat)), 0, i)
             lay.addWidget(combo, 1, i)
             self.pickers[cat] = combo
             combo.currentIndexChanged.connect(self._refuter_changed)   # who can have passed

@@ -316,7 +316,8 @@ class Tab(GameTab):
         for cat, cards in setup.categories:
             env = {c: last.probability(c, ENVELOPE) for c in cards}
             top = max(env, key=env.get)
-            series[f"{cat}: {top}"] = [p.probability(top, ENVELOPE) for p in timeline.posteriors]
+            name = _(cluedo.CATEGORY_WORDS[cat]) if cat in cluedo.CATEGORY_WORDS else cat
+            series[f"{name}: {top}"] = [p.probability(top, ENVELOPE) for p in timeline.posteriors]
         name = snap.wording.pick(_("how open the envelope still is"),
                                  _("envelope entropy (bits)"))
         self.entropy_plot.set_series({name: [p.envelope_entropy_bits()
