@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -83,6 +84,12 @@ def category_label(category: str) -> str:
     """A card category as a picker's label ("suspect" → "Suspect"), translated."""
     return {"suspect": _("Suspect"), "weapon": _("Weapon"), "room": _("Room")}.get(
         category, category.capitalize())
+
+
+def _header_width(title: str, least: int) -> int:
+    """A column at least ``least`` px wide and wide enough for its header ``title`` (German and
+    French headers are longer than the English one)."""
+    return max(least, QFontMetrics(QApplication.font()).horizontalAdvance(title) + 24)
 
 
 def _suggests_text(value) -> str:
@@ -228,7 +235,7 @@ class NewGameDialog(NewGameDialogBase):
                                         "their hand), bluffing with their own cards, or learned from "
                                         "the log; see docs/cluedo-suggestion-model.md")),
                 Column(_("Own cards?"), lambda s: None if s.me or s.suggests == LEARN else s.rho,
-                       numeric=True, edit=_set_rho, editor=_rho_editor, width=80,
+                       numeric=True, edit=_set_rho, editor=_rho_editor, width=_header_width(_("Own cards?"), 80),
                        editable=lambda s: not s.me and s.suggests != LEARN, format=lambda v: f"{v:g}",
                        header_tooltip=_("How readily do they name a card of their own? The odds of "
                                         "naming one of their own cards against one they lack: below "
