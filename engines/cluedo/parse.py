@@ -326,9 +326,15 @@ def example_for(setup: Setup, example: str) -> str:
 _EXAMPLE_KEYWORDS = {"has": "has", "lacks": "lacks", "accuses": "accuses", "none": "nobody"}
 
 
+#: Example phrases said otherwise than word by word ("me has" is "ich habe", "j'ai").
+_EXAMPLE_PHRASES = {"de": {"me has ": "ich habe "}, "fr": {"me has ": "j'ai "}}
+
+
 def _local_keywords(example: str) -> str:
     """``example`` with its keywords ("has", "lacks", "accuses", "none") in the words of the
     language in effect (the first of each kind in :data:`LOCAL_WORDS`); unchanged in English."""
+    for phrase, local in _EXAMPLE_PHRASES.get(i18n.language(), {}).items():
+        example = example.replace(phrase, local)
     out = []
     for token in example.split(" "):
         kind = _EXAMPLE_KEYWORDS.get(token)

@@ -136,5 +136,7 @@ def test_the_example_line_speaks_the_language(language):
     german = cluedo.example_for(UK, example)
     assert german == "Ann: plum rope hall; Bob   ·   Bob hat rope"
     assert cluedo.parse(UK, [], german.split("·")[1].strip()) == cluedo.parse(UK, [], "Bob has rope")
+    assert cluedo.example_for(UK, "me has rope") == "ich habe rope"     # the hand prompt's
     language("fr")
     assert cluedo.example_for(UK, example) == "Ann: plum rope hall; Bob   ·   Bob a rope"
+    assert cluedo.parse(UK, [], cluedo.example_for(UK, "me has rope")) == cluedo.parse(UK, [], "me has rope")

@@ -667,6 +667,7 @@ def hand_prompt(setup, post) -> str:
     held = sum(1 for c in setup.cards if post.probability(c, me) >= 1 - 1e-9)
     if held >= size:
         return ""
-    return _("Start with your hand: type “me has rope” here, or right-click a card in your "
-             "column ({held} of {size} cards so far).").format(held=held, size=size)
+    return _("Start with your hand: type “{example}” here, or right-click a card in your "
+             "column ({held} of {size} cards so far).").format(
+        example=cluedo.example_for(setup, "me has rope"), held=held, size=size)
 
