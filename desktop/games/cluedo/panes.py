@@ -205,7 +205,9 @@ class WhoIsClosePane(VerticalScroll):
         lay.addWidget(self.title)
         self.strip = OpponentsStrip(threshold=LIKELY_KNOWS)
         lay.addWidget(self.strip)
-        self.plot = BeliefPlot(_("Chance each opponent can name the envelope"), y_label=_("probability"))
+        # "chance" (the title's word): short enough for the plot's height in every language
+        # ("Wahrscheinlichkeit" was cut at 1280×800)
+        self.plot = BeliefPlot(_("Chance each opponent can name the envelope"), y_label=_("chance"))
         self.threshold_line = pg.InfiniteLine(pos=LIKELY_KNOWS, angle=0, movable=False)
         self.threshold_line.setToolTip(_("alert threshold: {threshold}").format(threshold=percent(LIKELY_KNOWS)))
         self._style_threshold_line()
