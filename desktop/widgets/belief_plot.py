@@ -145,7 +145,7 @@ class BeliefPlot(QWidget):
         plot = pg.PlotWidget(axisItems={"left": PlainAxis("left"), "bottom": PlainAxis("bottom")})
         plot.setMinimumHeight(100)
         plot.showGrid(x=True, y=True, alpha=0.25)
-        plot.setLabel("bottom", "event")
+        plot.setLabel("bottom", _("event"))
         plot.setLabel("left", y_label)
         for axis in ("left", "bottom"):   # "bits (x0.001)" for 0.06–0.3 bits: show the values
             plot.getAxis(axis).enableAutoSIPrefix(False)

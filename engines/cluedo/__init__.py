@@ -17,7 +17,7 @@ __all__ = lazy_package(__name__, {
     "load_editions": "model", "passers_between": "model", "seated_after": "model",
     "event_to_file": "model", "event_from_file": "model", "card_id": "model", "card_name": "model",
     "names_of": "model", "same_deck_editions": "model", "relabel": "model",
-    "canonical_names": "model",
+    "canonical_names": "model", "CATEGORY_WORDS": "model",
     "CluedoRecommendation": "recommend", "recommend": "recommend",
     "recommend_for_cli": "recommend", "refute_advice": "recommend",
     **exports_of("simulate", SIMULATE_NAMES),

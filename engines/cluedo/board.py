@@ -38,6 +38,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import _
 from engines.core.resources import load_json_resource
 from engines.core.schema import Reader
 
@@ -131,9 +132,11 @@ class Board:
             sq = (int(pos[0]), int(pos[1]))
             if sq not in self.corridor:
                 room = self.room_at(sq)
-                what = f"inside the {room} (give the room's name)" if room else "not a corridor square"
-                raise SessionFormatError(path, f"square [{sq[0]}, {sq[1]}] is {what}; the board has "
-                                               f"{self.n_rows} rows and {self.n_cols} columns, 0-based")
+                what = (_("inside the {room} (give the room's name)").format(room=room) if room
+                        else _("not a corridor square"))
+                raise SessionFormatError(path, _("square [{row}, {col}] is {what}; the board has "
+                                                 "{rows} rows and {cols} columns, 0-based").format(
+                    row=sq[0], col=sq[1], what=what, rows=self.n_rows, cols=self.n_cols))
             return sq
         raise SessionFormatError(path, "expected a room name or a square [row, column]")
 
@@ -278,7 +281,7 @@ def local_edition_board(edition: str) -> EditionBoard | None:
     base = load_boards()[1].get(base_id) if base_id and base_id != edition else None
     if base is None:
         return None
-    _, to_name = name_tables(edition)
+    _to_id, to_name = name_tables(edition)
 
     def nm(x: str) -> str:
         return to_name.get(x, x)
@@ -325,7 +328,7 @@ def roll_distribution(dice: int) -> dict:
     if dice not in (1, 2):
         raise SessionFormatError("dice", f"1 or 2 dice, got {dice!r}")
     law = {0: Fraction(1)}
-    for _ in range(dice):
+    for _die in range(dice):
         nxt: dict = {}
         for t, p in law.items():
             for f in range(1, 7):

@@ -25,6 +25,7 @@ import numpy as np
 
 from engines.cluedo.counting import Compiled
 from engines.core.errors import check_cancel
+from engines.core.i18n import _
 
 
 def analytic_center(setup, comp: Compiled, cancel=None):
@@ -45,7 +46,7 @@ def analytic_center(setup, comp: Compiled, cancel=None):
     matrix = np.zeros((n, k + 1))
     for c, o in comp.fixed.items():
         matrix[c, o] = 1.0
-    cells = [(c, o) for c in comp.free for o, _, _ in comp.choices[c]]
+    cells = [(c, o) for c in comp.free for o, _res, _cls in comp.choices[c]]
     if not cells:
         return matrix, None
     index = {cell: i for i, cell in enumerate(cells)}
@@ -53,14 +54,14 @@ def analytic_center(setup, comp: Compiled, cancel=None):
     rows, cols, b = [], [], []
     r = 0
     for c in comp.free:                                   # each card is somewhere
-        for o, _, _ in comp.choices[c]:
+        for o, _res, _cls in comp.choices[c]:
             rows.append(r)
             cols.append(index[(c, o)])
         b.append(1.0)
         r += 1
     res_cells: dict = {}
     for (c, o), i in index.items():                       # hands and envelope slots
-        res = next(rr for oo, rr, _ in comp.choices[c] if oo == o)
+        res = next(rr for oo, rr, _cls in comp.choices[c] if oo == o)
         res_cells.setdefault(res, []).append(i)
     for res, idx in sorted(res_cells.items()):
         rows.extend([r] * len(idx))
@@ -69,11 +70,11 @@ def analytic_center(setup, comp: Compiled, cancel=None):
         r += 1
     A = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(r, m))
     # clauses: sum of literals - 1 = slack
-    clause_res = sorted({q for c in comp.free for _, _, qs in comp.choices[c] for q in qs})
+    clause_res = sorted({q for c in comp.free for _o, _res, qs in comp.choices[c] for q in qs})
     crow, ccol = [], []
     for j, q in enumerate(clause_res):
         for c in comp.touched[q]:
-            for o, _, qs in comp.choices[c]:
+            for o, _res, qs in comp.choices[c]:
                 if q in qs:
                     crow.append(j)
                     ccol.append(index[(c, o)])
@@ -83,7 +84,7 @@ def analytic_center(setup, comp: Compiled, cancel=None):
     C = sp.csr_matrix((np.ones(len(crow)), (crow, ccol)), shape=(nc, m))
     pos = implicit_support(A, b, C)
     if pos is None:
-        return None, "the relaxed polytope is empty (linear program)"
+        return None, _("the relaxed polytope is empty (linear program)")
     px, ps = pos[:m], pos[m:]
     xv = np.zeros(m)
     keep = np.flatnonzero(px)
@@ -110,10 +111,10 @@ def analytic_center(setup, comp: Compiled, cancel=None):
                 warnings.simplefilter("ignore")
                 prob.solve(solver=cp.CLARABEL)
         except Exception as exc:  # noqa: BLE001 - any solver failure becomes a message
-            return None, f"the convex solver failed ({type(exc).__name__})"
+            return None, _("the convex solver failed ({error})").format(error=type(exc).__name__)
         if prob.status not in ("optimal", "optimal_inaccurate") or x.value is None \
                 or not np.all(np.isfinite(x.value)):
-            return None, f"the convex solver stopped (status {prob.status})"
+            return None, _("the convex solver stopped (status {status})").format(status=prob.status)
         xv[keep] = np.clip(np.asarray(x.value, dtype=float), 0.0, 1.0)
     for (c, o), i in index.items():
         matrix[c, o] = xv[i]

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import _, ngettext
 
 #: Work of one exact count per card x owner cell, beyond the DP's own work (measured: 3.5 ms
 #: for 21 cards x 4 owners, 9.6 ms for 30 x 4, 14.5 ms for 45 x 4 with little DP work).
@@ -127,7 +128,7 @@ class Plan:
 
 
 def _describe(work: float) -> str:
-    return f"about {work:.2g} work units"
+    return _("about {work} work units").format(work=f"{work:.2g}")
 
 
 def plan_recommendation(*, n_cards: int, n_players: int, n_suspects: int, n_weapons: int,
@@ -210,16 +211,18 @@ def plan_recommendation(*, n_cards: int, n_players: int, n_suspects: int, n_weap
     if sum(parts.values()) > RECOMMEND_WORK and os_ and not opponents_fixed \
             and room >= MIN_FEW_OPPONENT_SAMPLES * per_opp_sample:
         fewer = int(room // per_opp_sample)
-        notes.append(f"what the opponents know is estimated from {fewer} sampled deals, fewer "
-                     f"than the {MIN_INTERVAL_SAMPLES} a 95 % interval needs (none is given), to "
-                     f"fit the budget of {RECOMMEND_WORK:.2g} work units")
+        notes.append(_("what the opponents know is estimated from {n} sampled deals, fewer "
+                       "than the {least} a 95 % interval needs (none is given), to "
+                       "fit the budget of {budget} work units").format(
+            n=fewer, least=MIN_INTERVAL_SAMPLES, budget=f"{RECOMMEND_WORK:.2g}"))
         os_ = fewer
         parts = total(rs, et, os_)
     if sum(parts.values()) > RECOMMEND_WORK and os_ and not opponents_fixed:
-        notes.append(f"what the opponents know is left out: {os_} sampled deals of it would take "
-                     f"{_describe(os_ * per_opp_sample)} on top of the rest, and a recommendation "
-                     f"may take {RECOMMEND_WORK:.2g} in all (log the cards you hold and were "
-                     f"shown, and the figures come back as the table gets smaller)")
+        notes.append(_("what the opponents know is left out: {n} sampled deals of it would take "
+                       "{work} on top of the rest, and a recommendation "
+                       "may take {budget} in all (log the cards you hold and were "
+                       "shown, and the figures come back as the table gets smaller)").format(
+            n=os_, work=_describe(os_ * per_opp_sample), budget=f"{RECOMMEND_WORK:.2g}"))
         os_ = 0
         parts = total(rs, et, os_)
         if at_once_work is None and not exact_budgeted and et < asked[1]:   # room freed
@@ -227,40 +230,48 @@ def plan_recommendation(*, n_cards: int, n_players: int, n_suspects: int, n_weap
             et = max(et, min(asked[1], MIN_EXACT_TOP, int(room // per_exact) if room > 0 else 0))
             parts = total(rs, et, os_)
     if sum(parts.values()) > RECOMMEND_WORK and best and not (opponents_fixed and os_):
-        notes.append(f"the most probable envelope is left out: its counts would take "
-                     f"{_describe(best)}, and a recommendation may take {RECOMMEND_WORK:.2g} "
-                     f"in all")
+        notes.append(_("the most probable envelope is left out: its counts would take "
+                       "{work}, and a recommendation may take {budget} in all").format(
+            work=_describe(best), budget=f"{RECOMMEND_WORK:.2g}"))
         best = 0.0
         parts = total(rs, et, os_)
     if at_once_work is None and exact_top is not None and et < min(asked[1], MIN_EXACT_TOP):
-        notes.append(f"{et} of the best suggestions {'is' if et == 1 else 'are'} counted exactly "
-                     f"(not {asked[1]}): the others' information is estimated from {rs:,} sampled "
-                     f"deals, to fit the budget of {RECOMMEND_WORK:.2g} work units")
+        notes.append(ngettext("{n} of the best suggestions is counted exactly "
+                              "(not {asked}): the others' information is estimated from {samples} sampled "
+                              "deals, to fit the budget of {budget} work units",
+                              "{n} of the best suggestions are counted exactly "
+                              "(not {asked}): the others' information is estimated from {samples} sampled "
+                              "deals, to fit the budget of {budget} work units", et).format(
+            n=et, asked=asked[1], samples=f"{rs:,}", budget=f"{RECOMMEND_WORK:.2g}"))
     work = sum(parts.values())
     if work > RECOMMEND_WORK:
         what = ", ".join(f"{k} {v:.2g}" for k, v in parts.items() if v)
-        limit = f"at most {RECOMMEND_WORK:.2g} are allowed"
+        limit = _("at most {budget} are allowed").format(budget=f"{RECOMMEND_WORK:.2g}")
         if opponents_fixed and os_:
             fit = (RECOMMEND_WORK - work + parts["opponents"]) // per_opp_sample
             raise SessionFormatError(
-                "--samples", f"{os_} sampled deals for the opponents' figures make this "
-                             f"recommendation {_describe(work)} ({what}); {limit}"
-                             + (f"; at most {int(fit)} samples fit" if fit >= MIN_INTERVAL_SAMPLES
-                                else ""))
+                "--samples", _("{n} sampled deals for the opponents' figures make this "
+                               "recommendation {work} ({parts}); {limit}").format(
+                    n=os_, work=_describe(work), parts=what, limit=limit)
+                + (_("; at most {n} samples fit").format(n=int(fit)) if fit >= MIN_INTERVAL_SAMPLES
+                   else ""))
         # the ranking and the best envelope grow with the cards per category (candidates,
         # suspect x weapon pairs); the exact candidates and the opponents with the owners
         by_cards = parts["ranking"] + parts["best envelope"] >= parts["exact"] + parts["opponents"]
         if by_cards:
             raise SessionFormatError(
-                "$.setup.categories", f"ranking {n_candidates:,} suggestions over {n_cards} cards "
-                                      f"would take {_describe(work)} ({what}); {limit} for one "
-                                      f"recommendation (use fewer cards per category, or ask "
-                                      f"only about the room you are in)")
+                "$.setup.categories", _("ranking {n} suggestions over {cards} cards "
+                                        "would take {work} ({parts}); {limit} for one "
+                                        "recommendation (use fewer cards per category, or ask "
+                                        "only about the room you are in)").format(
+                    n=f"{n_candidates:,}", cards=n_cards, work=_describe(work), parts=what, limit=limit))
         raise SessionFormatError(
-            "$.setup.players", f"a recommendation for {n_players} players with {n_cards} cards "
-                               f"would take {_describe(work)} ({what}); {limit} (every count "
-                               f"grows with the owners; log the cards you hold and were shown, "
-                               f"or play with fewer players)")
+            "$.setup.players", _("a recommendation for {players} players with {cards} cards "
+                                 "would take {work} ({parts}); {limit} (every count "
+                                 "grows with the owners; log the cards you hold and were shown, "
+                                 "or play with fewer players)").format(
+                players=n_players, cards=n_cards, work=_describe(work), parts=what, limit=limit))
+
     return Plan(rs if at_once_work is None else 0, et if exact_top is not None else None, os_,
                 work, parts, best_envelope=not (best_envelope and best == 0.0), notes=tuple(notes))
 

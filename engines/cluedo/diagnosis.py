@@ -36,6 +36,7 @@ from engines.cluedo.model import (
 )
 from engines.core.diagnosis import Diagnosis, Edit, ReplayChecker
 from engines.core.diagnosis import diagnose as _diagnose
+from engines.core.i18n import _
 
 #: Default budget in steps (events in the edited logs counted). A classic game's check of 30
 #: entries takes a few milliseconds (tests/benchmarks/bench_diagnosis.py).
@@ -84,15 +85,15 @@ def edits(setup: Setup, events: Sequence, i: int) -> list:  # noqa: C901 (one br
         for p in setup.players:
             if p != ev.player:
                 out.append(Edit(i, "player", p, cls(player=p, card=ev.card), _seat_cost(setup, ev.player, p),
-                                f"{p} instead of {ev.player}"))
+                                _instead(p, ev.player)))
         for c, cost in _card_edits(setup, ev.card):
-            out.append(Edit(i, "card", c, cls(player=ev.player, card=c), cost, f"{c} instead of {ev.card}"))
+            out.append(Edit(i, "card", c, cls(player=ev.player, card=c), cost, _instead(c, ev.card)))
     elif isinstance(ev, HandEvent):
         for j, card in enumerate(ev.cards):
             for c, cost in _card_edits(setup, card, exclude=ev.cards):
                 new = ev.cards[:j] + (c,) + ev.cards[j + 1:]
                 out.append(Edit(i, "cards", list(new), HandEvent(player=ev.player, cards=new), cost,
-                                f"{c} instead of {card}"))
+                                _instead(c, card)))
     elif isinstance(ev, SuggestionEvent):
         for j, card in enumerate(ev.cards):
             for c, cost in _card_edits(setup, card):
@@ -103,16 +104,16 @@ def edits(setup: Setup, events: Sequence, i: int) -> list:  # noqa: C901 (one br
                 out.append(Edit(i, "cards", list(new),
                                 SuggestionEvent(suggester=ev.suggester, cards=new, passed=ev.passed,
                                                 refuter=ev.refuter, shown=shown),
-                                cost, f"{c} instead of {card}"))
+                                cost, _instead(c, card)))
         if ev.shown is not None:
             for c in ev.cards:
                 if c != ev.shown:
                     out.append(Edit(i, "shown", c, SuggestionEvent(suggester=ev.suggester, cards=ev.cards,
                                                                    passed=ev.passed, refuter=ev.refuter, shown=c),
-                                    1.0, f"{c} shown instead of {ev.shown}"))
+                                    1.0, _("{card} shown instead of {other}").format(card=c, other=ev.shown)))
             out.append(Edit(i, "shown", None, SuggestionEvent(suggester=ev.suggester, cards=ev.cards, passed=ev.passed,
                                                               refuter=ev.refuter, shown=None),
-                            2.0, "an unseen card shown"))
+                            2.0, _("an unseen card shown")))
         follows = set(ev.passed) == set(passers_between(setup, ev.suggester, ev.refuter))
         for r in list(setup.players) + [None]:
             if r == ev.refuter or r == ev.suggester:
@@ -120,7 +121,7 @@ def edits(setup: Setup, events: Sequence, i: int) -> list:  # noqa: C901 (one br
             passed = passers_between(setup, ev.suggester, r) if follows else \
                 tuple(p for p in ev.passed if p != r)
             shown = ev.shown if r is not None else None
-            words = f"{r} refuting" if r is not None else "nobody refuting"
+            words = _("{player} refuting").format(player=r) if r is not None else _("nobody refuting")
             out.append(Edit(i, "refuter", r, SuggestionEvent(suggester=ev.suggester, cards=ev.cards, passed=passed,
                                                              refuter=r,
                                                              shown=shown),
@@ -130,19 +131,25 @@ def edits(setup: Setup, events: Sequence, i: int) -> list:  # noqa: C901 (one br
             out.append(Edit(i, "passed", list(passed), SuggestionEvent(suggester=ev.suggester, cards=ev.cards,
                                                                        passed=passed, refuter=ev.refuter,
                                                                        shown=ev.shown),
-                            2.0, f"{p} not passing"))
+                            2.0, _("{player} not passing").format(player=p)))
     elif isinstance(ev, AccusationEvent):
         out.append(Edit(i, "correct", not ev.correct,
                         AccusationEvent(player=ev.player, cards=ev.cards, correct=not ev.correct), 1.5,
-                        "a correct accusation" if not ev.correct else "a wrong accusation"))
+                        _("a correct accusation") if not ev.correct else _("a wrong accusation")))
         for j, card in enumerate(ev.cards):
             for c, cost in _card_edits(setup, card):
                 if setup.category_of(c) != setup.category_of(card):
                     continue
                 new = ev.cards[:j] + (c,) + ev.cards[j + 1:]
                 out.append(Edit(i, "cards", list(new), AccusationEvent(player=ev.player, cards=new, correct=ev.correct),
-                                cost, f"{c} instead of {card}"))
+                                cost, _instead(c, card)))
     return out
+
+
+def _instead(new: str, old: str) -> str:
+    """A correction's words: "Rope instead of Dagger"."""
+    return _("{new} instead of {old}").format(new=new, old=old)
+
 
 
 def diagnose(setup: Setup, events: Sequence, *, budget: Optional[int] = None,

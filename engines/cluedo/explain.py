@@ -32,7 +32,9 @@ from engines.cluedo.model import (
     SuggestionEvent,
     describe_event,
 )
+from engines.core import i18n
 from engines.core.explain import Explanation, conflict_error, explain_with
+from engines.core.i18n import _, ngettext
 from engines.core.schema import Reader
 
 #: Longest derivation written out step by step; longer ones are summarised.
@@ -140,14 +142,16 @@ class _Chain:
         c, o = key
         card = self.cards[c]
         if o == self.k:
-            return f"{card} is {'' if value else 'not '}in the envelope"
-        if self.setup.players[o] == self.setup.me:
-            return f"you {'hold' if value else 'do not hold'} {card}"
-        return f"{self.names[o]} {'has' if value else 'lacks'} {card}"
+            text = _("{card} is in the envelope") if value else _("{card} is not in the envelope")
+        elif self.setup.players[o] == self.setup.me:
+            text = _("you hold {card}") if value else _("you do not hold {card}")
+        else:
+            text = _("{player} has {card}") if value else _("{player} lacks {card}")
+        return text.format(card=card, player=self.names[o])
 
     def ref(self, key) -> str:
         """A premise in words, with its entry when it comes straight from one."""
-        v, _, prem, sent, entry = self.known[key]
+        v, _text, prem, sent, entry = self.known[key]
         t = self.fact_text(key, v)
         return f"{t} (#{entry + 1})" if entry is not None and not prem else t
 
@@ -164,8 +168,41 @@ class _Chain:
         return None if e is None else e[0]
 
 
+#: The thousands separator of each language (engines/ is Qt-free, so not QLocale's): "1,234"
+#: in English, "1.234" in German, "1 234" (a narrow no-break space) in French.
+_GROUP = {"en": ",", "de": ".", "fr": "\u202f"}
+
+
+def grouped(n: int) -> str:
+    """``n`` with the thousands grouped as the language in effect writes them ("12,345")."""
+    return f"{n:,}".replace(",", _GROUP.get(i18n.language(), ","))
+
+
 def _join(items: list) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + _(" and ") + items[-1]
+
+
+def _envelope_holds_one(category: str, card: str, other: str) -> str:
+    """"the envelope holds one weapon, Rope → Dagger is not in the envelope" (one sentence
+    per category: the words agree with the category's noun in German and French)."""
+    text = {"suspect": _("the envelope holds one suspect, {card} → {other} is not in the envelope"),
+            "weapon": _("the envelope holds one weapon, {card} → {other} is not in the envelope"),
+            "room": _("the envelope holds one room, {card} → {other} is not in the envelope")}.get(
+        category, _("the envelope holds one {category}, {card} → {other} is not in the envelope"))
+    return text.format(category=category, card=card, other=other)
+
+
+def _every_other_elsewhere(category: str, card: str) -> str:
+    """"the envelope holds one room and every other room is elsewhere → Hall is in the envelope"."""
+    text = {"suspect": _("the envelope holds one suspect and every other suspect is elsewhere → "
+                         "{card} is in the envelope"),
+            "weapon": _("the envelope holds one weapon and every other weapon is elsewhere → "
+                        "{card} is in the envelope"),
+            "room": _("the envelope holds one room and every other room is elsewhere → "
+                      "{card} is in the envelope")}.get(
+        category, _("the envelope holds one {category} and every other {category} is elsewhere → "
+                    "{card} is in the envelope"))
+    return text.format(category=category, card=card)
 
 
 def derivation(setup: Setup, events: Sequence, subset: Sequence[int], card: int, owner: int,  # noqa: C901 (one branch per reasoning rule of the explanation)
@@ -182,29 +219,37 @@ def derivation(setup: Setup, events: Sequence, subset: Sequence[int], card: int,
         ev = events[i]
         e = f"#{i + 1}"
         if isinstance(ev, HandEvent):
-            who = "your hand" if ev.player == setup.me else f"{ev.player}'s hand"
+            hand = (_("{entry}: your hand: {cards}") if ev.player == setup.me else
+                    _("{entry}: {player}'s hand: {cards}")).format(entry=e, player=ev.player,
+                                                                  cards=_join(list(ev.cards)))
             for c in ev.cards:
-                ch.add((ci[c], pi[ev.player]), True, (), f"{e}: {who}: {_join(list(ev.cards))}", i)
+                ch.add((ci[c], pi[ev.player]), True, (), hand, i)
         elif isinstance(ev, ShownEvent):
-            ch.add((ci[ev.card], pi[ev.player]), True, (), f"{e}: {ev.player} has {ev.card}", i)
+            ch.add((ci[ev.card], pi[ev.player]), True, (),
+                   _("{entry}: {player} has {card}").format(entry=e, player=ev.player, card=ev.card), i)
         elif isinstance(ev, LacksEvent):
             ch.add((ci[ev.card], pi[ev.player]), False, (),
-                   f"{e}: {ev.player} does not have {ev.card}", i)
+                   _("{entry}: {player} does not have {card}").format(entry=e, player=ev.player,
+                                                                      card=ev.card), i)
         elif isinstance(ev, SuggestionEvent):
             for p in ev.passed:
                 for c in ev.cards:
-                    ch.add((ci[c], pi[p]), False, (), f"{p} passed on {e} → {p} lacks {c}", i)
+                    ch.add((ci[c], pi[p]), False, (),
+                           _("{player} passed on {entry} → {player} lacks {card}").format(
+                               player=p, entry=e, card=c), i)
             if ev.refuter is not None:
                 if ev.shown is not None:
                     ch.add((ci[ev.shown], pi[ev.refuter]), True, (),
-                           f"{ev.refuter} showed {ev.shown} on {e}", i)
+                           _("{player} showed {card} on {entry}").format(player=ev.refuter,
+                                                                         card=ev.shown, entry=e), i)
                 else:
                     clauses.append((pi[ev.refuter], [ci[c] for c in ev.cards], i))
         elif isinstance(ev, AccusationEvent):
             if ev.correct:
                 for c in ev.cards:
-                    ch.add((ci[c], k), True, (), f"{e}: the accusation was correct → {c} is in "
-                                                  f"the envelope", i)
+                    ch.add((ci[c], k), True, (),
+                           _("{entry}: the accusation was correct → {card} is in the envelope").format(
+                               entry=e, card=c), i)
             else:
                 clauses.append((None, [ci[c] for c in ev.cards], i))
     target = (card, owner)
@@ -228,8 +273,8 @@ def derivation(setup: Setup, events: Sequence, subset: Sequence[int], card: int,
             if len(left) == 1:
                 prem = [(c, o) for o in range(k + 1) if o != left[0]]
                 changed |= ch.add((c, left[0]), True, prem,
-                                  f"{setup.cards[c]} is nowhere else → "
-                                  f"{ch.fact_text((c, left[0]), True)}")
+                                  _("{card} is nowhere else → {fact}").format(
+                                      card=setup.cards[c], fact=ch.fact_text((c, left[0]), True)))
         # hands: a full hand lacks the rest; a hand with as many candidates as cards holds them
         for p in range(k):
             size = setup.hand_sizes[p]
@@ -237,19 +282,25 @@ def derivation(setup: Setup, events: Sequence, subset: Sequence[int], card: int,
             cand = [c for c in range(n) if ch.val(c, p) is None]
             if cand and len(has) == size:
                 prem = [(c, p) for c in has]
-                who = "you hold" if setup.players[p] == setup.me else f"{setup.players[p]} holds"
+                if setup.players[p] == setup.me:
+                    full = ngettext("you hold {n} cards and it is known ({cards}) → {fact}",
+                                    "you hold {n} cards and they are known ({cards}) → {fact}", size)
+                else:
+                    full = ngettext("{player} holds {n} cards and it is known ({cards}) → {fact}",
+                                    "{player} holds {n} cards and they are known ({cards}) → {fact}", size)
                 for c in cand:
-                    changed |= ch.add((c, p), False, prem,
-                                      f"{who} {size} cards and {'they are' if size > 1 else 'it is'}"
-                                      f" known ({_join([setup.cards[x] for x in has])}) → "
-                                      f"{ch.fact_text((c, p), False)}")
+                    changed |= ch.add((c, p), False, prem, full.format(
+                        player=setup.players[p], n=size, cards=_join([setup.cards[x] for x in has]),
+                        fact=ch.fact_text((c, p), False)))
             elif cand and len(has) + len(cand) == size:
                 prem = [(c, p) for c in range(n) if ch.val(c, p) is False]
                 for c in cand:
                     changed |= ch.add((c, p), True, prem,
-                                      f"{setup.players[p]} holds {size} cards and lacks all "
-                                      f"but {_join([setup.cards[x] for x in has + cand])} → "
-                                      f"{setup.players[p]} has {setup.cards[c]}")
+                                      _("{player} holds {n} cards and lacks all but {cards} → "
+                                        "{player} has {card}").format(
+                                          player=setup.players[p], n=size,
+                                          cards=_join([setup.cards[x] for x in has + cand]),
+                                          card=setup.cards[c]))
         # the envelope holds one card of each category
         for j, cards in enumerate(cat_cards):
             cat = setup.categories[j][0]
@@ -258,16 +309,13 @@ def derivation(setup: Setup, events: Sequence, subset: Sequence[int], card: int,
                 for c in cards:
                     if ch.val(c, k) is None:
                         changed |= ch.add((c, k), False, [(inside[0], k)],
-                                          f"the envelope holds one {cat}, "
-                                          f"{setup.cards[inside[0]]} → {setup.cards[c]} is not "
-                                          f"in the envelope")
+                                          _envelope_holds_one(cat, setup.cards[inside[0]], setup.cards[c]))
                 continue
             left = [c for c in cards if ch.val(c, k) is not False]
             if len(left) == 1:
                 prem = [(c, k) for c in cards if c != left[0]]
                 changed |= ch.add((left[0], k), True, prem,
-                                  f"the envelope holds one {cat} and every other {cat} is "
-                                  f"elsewhere → {setup.cards[left[0]]} is in the envelope")
+                                  _every_other_elsewhere(cat, setup.cards[left[0]]))
         # refutations and failed accusations
         for who, cards, i in clauses:
             if who is None:
@@ -275,9 +323,10 @@ def derivation(setup: Setup, events: Sequence, subset: Sequence[int], card: int,
                 rest = [c for c in cards if ch.val(c, k) is None]
                 if len(inside) == 2 and len(rest) == 1:
                     changed |= ch.add((rest[0], k), False, [(c, k) for c in inside],
-                                      f"#{i + 1} was a wrong accusation and "
-                                      f"{_join([setup.cards[c] for c in inside])} are in the "
-                                      f"envelope → {setup.cards[rest[0]]} is not")
+                                      _("{entry} was a wrong accusation and {cards} are in the "
+                                        "envelope → {card} is not").format(
+                                          entry=f"#{i + 1}", cards=_join([setup.cards[c] for c in inside]),
+                                          card=setup.cards[rest[0]]))
                 continue
             if any(ch.val(c, who) is True for c in cards):
                 continue
@@ -286,10 +335,12 @@ def derivation(setup: Setup, events: Sequence, subset: Sequence[int], card: int,
                 lacked = [c for c in cards if c != rest[0]]
                 name = setup.players[who]
                 changed |= ch.add((rest[0], who), True, [(c, who) for c in lacked],
-                                  f"{name} refuted #{i + 1} holding one of "
-                                  f"{_join([setup.cards[c] for c in cards])}; "
-                                  f"{_join([ch.ref((c, who)) for c in lacked])} → "
-                                  f"{name} has {setup.cards[rest[0]]}")
+                                  _("{player} refuted {entry} holding one of {cards}; {facts} → "
+                                    "{player} has {card}").format(
+                                      player=name, entry=f"#{i + 1}",
+                                      cards=_join([setup.cards[c] for c in cards]),
+                                      facts=_join([ch.ref((c, who)) for c in lacked]),
+                                      card=setup.cards[rest[0]]))
         # a hand-size count: the known cards and one card of each of some disjoint open
         # refutations fill the hand → every other card is elsewhere
         if not changed:
@@ -331,22 +382,23 @@ def _hand_count(ch: _Chain, setup: Setup, p: int, clauses: list) -> bool:
         live = [c for c in cards if ch.val(c, p) is None]
         open_sets.append((len(live), i, live, [c for c in cards if ch.val(c, p) is False]))
     used, chosen = set(has), []
-    for _, i, live, lacked in sorted(open_sets):
+    for _size, i, live, lacked in sorted(open_sets):
         if live and not used & set(live):
             chosen.append((i, live, lacked))
             used |= set(live)
     if not chosen or len(has) + len(chosen) != size:
         return False
     name = setup.players[p]
-    parts = ([_join([setup.cards[c] for c in has]) + " (known)"] if has else []) + \
-        [f"one of {_join([setup.cards[c] for c in live])} (#{i + 1})" for i, live, _ in chosen]
-    prem = [(c, p) for c in has] + [(c, p) for _, _, lacked in chosen for c in lacked]
+    parts = ([_("{cards} (known)").format(cards=_join([setup.cards[c] for c in has]))] if has else []) + \
+        [_("one of {cards} ({entry})").format(cards=_join([setup.cards[c] for c in live]), entry=f"#{i + 1}")
+         for i, live, _lacked in chosen]
+    prem = [(c, p) for c in has] + [(c, p) for _i, _live, lacked in chosen for c in lacked]
     changed = False
     for c in range(n):
         if c not in used and ch.val(c, p) is None:
             changed |= ch.add((c, p), False, prem,
-                              f"{name} holds {size} cards: {'; '.join(parts)} → {name} lacks "
-                              f"{setup.cards[c]}")
+                              _("{player} holds {n} cards: {parts} → {player} lacks {card}").format(
+                                  player=name, n=size, parts="; ".join(parts), card=setup.cards[c]))
     return changed
 
 
@@ -354,20 +406,23 @@ def _counting_sentence(setup: Setup, events, subset, card: int, owner: int, valu
     """The counting argument in words, naming what was counted: the deals that fit the entries
     (exact count, :mod:`engines.cluedo.counting`) and how many of them put the card there."""
     sizes = ", ".join(f"{p} {n}" for p, n in zip(setup.players, setup.hand_sizes))
-    where = "in the envelope" if owner == len(setup.players) else f"with {setup.players[owner]}"
-    entries = ", ".join(f"#{i + 1}" for i in subset) or "no entry"
+    where = _("in the envelope") if owner == len(setup.players) else \
+        _("with {player}").format(player=setup.players[owner])
+    entries = ", ".join(f"#{i + 1}" for i in subset) or _("no entry")
     evs = [events[i] for i in subset]
     n = _count(setup, evs)
     at = _count(setup, evs, lambda c: c.force(card, owner))
-    deals = f"{n:,} deal{'s' if n != 1 else ''}"
+    deals = ngettext("{n} deal", "{n} deals", n).format(n=grouped(n))
     name = setup.cards[card]
     if at == 0:
-        verdict = f"none puts {name} {where}"
+        verdict = _("none puts {card} {where}")
     elif at == n:
-        verdict = (f"all of them put {name} {where} (none puts it anywhere else)" if n != 1
-                   else f"it puts {name} {where}")
+        verdict = (_("all of them put {card} {where} (none puts it anywhere else)") if n != 1
+                   else _("it puts {card} {where}"))
     else:
-        verdict = f"{at:,} put {name} {where}"
-    return (f"A counting argument, not a short chain: of the {deals} of the cards that fit "
-            f"{entries}, with the hand sizes ({sizes}) and one suspect, one weapon and one room "
-            f"in the envelope, {verdict}.")
+        verdict = _("{n} put {card} {where}")
+    verdict = verdict.format(card=name, where=where, n=grouped(at))
+    return _("A counting argument, not a short chain: of the {deals} of the cards that fit "
+             "{entries}, with the hand sizes ({sizes}) and one suspect, one weapon and one room "
+             "in the envelope, {verdict}.").format(deals=deals, entries=entries, sizes=sizes, verdict=verdict)
+

@@ -27,6 +27,7 @@ from engines.cluedo.model import (
     describe_event,
 )
 from engines.core.errors import ContradictionError, SessionFormatError
+from engines.core.i18n import _
 from engines.core.info import entropy_bits
 
 METHODS = ("exact", "center", "montecarlo")
@@ -58,11 +59,11 @@ def first_contradiction(setup: Setup, events: Sequence, cancel=None) -> int:
 def _raise_contradiction(setup, events, cancel) -> None:
     i = first_contradiction(setup, events, cancel)
     if i < 0:
-        raise ContradictionError(-1, "the hand sizes do not fit the deck")
+        raise ContradictionError(-1, _("the hand sizes do not fit the deck"))
     if i >= len(events):
         return
-    raise ContradictionError(i, f"no deal of the cards agrees with all events up to "
-                                f"“{describe_event(setup, events[i])}”")
+    raise ContradictionError(i, _("no deal of the cards agrees with all events up to "
+                                  "“{event}”").format(event=describe_event(setup, events[i])))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -195,7 +196,7 @@ def infer(setup: Setup, events: Sequence = (), *, method: str = "exact", cancel=
     res = count_deals(comp, cancel, marginals=(method == "exact"), keep_backward=(method == "montecarlo"))
     if res.count == 0:
         _raise_contradiction(setup, events, cancel)
-        raise ContradictionError(max(len(events) - 1, -1), "no consistent deal")  # not reached
+        raise ContradictionError(max(len(events) - 1, -1), _("no consistent deal"))  # not reached
     if method == "exact":
         matrix = res.marginal / res.count_float
         return CluedoPosterior("exact", setup.cards, owners, _clean(matrix), res.count, None,
@@ -235,8 +236,8 @@ def raise_model_contradiction(events: Sequence) -> None:
     """Raise the :class:`ContradictionError` of a log that only the suggestion model's hard
     constraints (players set to rho 0) make impossible."""
     raise ContradictionError(max(len(events) - 1, -1),
-                             "no deal agrees with the log when the players set to 0 never name "
-                             "their own cards; set them above 0")
+                             _("no deal agrees with the log when the players set to 0 never name "
+                               "their own cards; set them above 0"))
 
 
 def _clean(m: np.ndarray) -> np.ndarray:

@@ -15,6 +15,7 @@ from engines.cluedo.editions import CATEGORY_NAMES, names_of
 from engines.cluedo.editions import editions_raw as _editions_raw
 from engines.cluedo.editions import name_tables as _name_tables
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import N_, _, ngettext
 from engines.core.limits import check_memory
 from engines.core.schema import Reader, check_distinct_names, declared_keys
 from engines.registry import CLUEDO
@@ -435,7 +436,8 @@ def _triple(r: Reader, setup: Setup, key: str = "cards") -> tuple:
     cards = r.str_list(key, min_len=3, max_len=3)
     for i, ((cat, deck), c) in enumerate(zip(setup.categories, cards)):
         if c not in deck:
-            raise SessionFormatError(f"{r.sub(key)}[{i}]", f"expected a {cat} card, got {c!r}")
+            raise SessionFormatError(f"{r.sub(key)}[{i}]", _("expected a {category} card, got {card}").format(
+                category=_(CATEGORY_WORDS.get(cat, cat)), card=repr(c)))
     return tuple(cards)
 
 
@@ -464,13 +466,14 @@ def event_from_json(obj, setup: Setup, path: str = "$.event"):
         triple = _triple(r, setup)
         refuter = r.choice("refuter", players, None, what="player") if r.has("refuter") else None
         if refuter == s:
-            raise r.error("refuter", "the suggester cannot refute their own suggestion")
+            raise r.error("refuter", _("the suggester cannot refute their own suggestion"))
         passed = r.str_list("passed", [], unique=True, choices=players)
         for i, p in enumerate(passed):
             if p == s:
-                raise SessionFormatError(f"{r.sub('passed')}[{i}]", "the suggester does not pass")
+                raise SessionFormatError(f"{r.sub('passed')}[{i}]", _("the suggester does not pass"))
             if p == refuter:
-                raise SessionFormatError(f"{r.sub('passed')}[{i}]", f"{p} refuted, so did not pass")
+                raise SessionFormatError(f"{r.sub('passed')}[{i}]",
+                                         _("{player} refuted, so did not pass").format(player=p))
         shown = None
         if r.has("shown"):
             shown = r.choice("shown", triple, what="shown card (one of the suggested cards)")
@@ -584,7 +587,7 @@ def passers_between(setup: Setup, suggester: str, refuter: Optional[str]) -> tup
     if refuter is not None and refuter not in players:
         raise SessionFormatError("refuter", f"unknown player {refuter!r}")
     if refuter == suggester:
-        raise SessionFormatError("refuter", "the suggester cannot refute their own suggestion")
+        raise SessionFormatError("refuter", _("the suggester cannot refute their own suggestion"))
     order = seated_after(setup, suggester)
     if refuter is None:
         return order
@@ -610,44 +613,81 @@ def describe_event(setup: Setup, event) -> str:
     ``"Ann suggested Plum, Rope, Hall; Bob passed; Cy showed a card"``; I (``setup.me``) am
     "I": ``"My hand: …"``, ``"I have Rope"``, ``"I suggested …; Bob showed me Rope"``."""
     me = setup.me
+    # the words are translated where they are built (engines.core.i18n; English unless the
+    # desktop chose a language): whole sentences per person, since verbs agree with "I"
+    and_ = _(" and ")
 
     def who(p: str) -> str:
-        return "I" if p == me else p
+        return _("I") if p == me else p
 
     def joined(names) -> str:
         names = [who(n) for n in names]
-        return " and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " and " + names[-1]
+        return and_.join(names) if len(names) <= 2 else ", ".join(names[:-1]) + and_ + names[-1]
 
     if isinstance(event, HandEvent):
-        head = "My hand" if event.player == me else f"{event.player}'s hand"
-        return f"{head}: " + (", ".join(event.cards) if event.cards else "(no cards)")
+        cards = ", ".join(event.cards) if event.cards else _("(no cards)")
+        if event.player == me:
+            return _("My hand: {cards}").format(cards=cards)
+        return _("{player}'s hand: {cards}").format(player=event.player, cards=cards)
     if isinstance(event, ShownEvent):
-        return f"{who(event.player)} {'have' if event.player == me else 'has'} {event.card}"
+        if event.player == me:
+            return _("I have {card}").format(card=event.card)
+        return _("{player} has {card}").format(player=event.player, card=event.card)
     if isinstance(event, LacksEvent):
-        return f"{who(event.player)} {'do' if event.player == me else 'does'} not have {event.card}"
+        if event.player == me:
+            return _("I do not have {card}").format(card=event.card)
+        return _("{player} does not have {card}").format(player=event.player, card=event.card)
     if isinstance(event, SuggestionEvent):
-        parts = [f"{who(event.suggester)} suggested {', '.join(event.cards)}"]
-        if event.passed:
-            parts.append(joined(event.passed) + " passed")
-        if event.refuter is None:
-            parts.append("nobody refuted")
-        elif event.shown:
-            to = " me" if event.suggester == me else (
-                f" {event.suggester}" if event.refuter == me else "")
-            parts.append(f"{who(event.refuter)} showed{to} {event.shown}")
-        else:
-            parts.append(f"{who(event.refuter)} showed a card")
-        return "; ".join(parts)
+        return _describe_suggestion(event, me, joined)
     if isinstance(event, AccusationEvent):
-        verdict = "correctly" if event.correct else "wrongly"
-        return f"{who(event.player)} {verdict} accused {', '.join(event.cards)}"
+        cards = ", ".join(event.cards)
+        if event.player == me:
+            text = _("I correctly accused {cards}") if event.correct else _("I wrongly accused {cards}")
+        else:
+            text = (_("{player} correctly accused {cards}") if event.correct else
+                    _("{player} wrongly accused {cards}"))
+        return text.format(player=event.player, cards=cards)
     if isinstance(event, PositionEvent):
-        where = f"in the {event.at}" if isinstance(event.at, str) else \
-            f"on square row {event.at[0]}, column {event.at[1]}"
-        return f"{who(event.player)} {'am' if event.player == me else 'is'} {where}"
+        if isinstance(event.at, str):
+            text = _("I am in the {room}") if event.player == me else _("{player} is in the {room}")
+            return text.format(player=event.player, room=event.at)
+        text = (_("I am on square row {row}, column {col}") if event.player == me else
+                _("{player} is on square row {row}, column {col}"))
+        return text.format(player=event.player, row=event.at[0], col=event.at[1])
     if isinstance(event, RollEvent):
-        return f"{who(event.player)} rolled {event.total}"
+        if event.player == me:
+            return _("I rolled {total}").format(total=event.total)
+        return _("{player} rolled {total}").format(player=event.player, total=event.total)
     raise SessionFormatError("event", f"not a Cluedo event: {type(event).__name__}")
+
+
+
+def _describe_suggestion(event, me, joined) -> str:
+    """:func:`describe_event` of a suggestion (``joined``: names joined with "and", "I" for me)."""
+    cards = ", ".join(event.cards)
+    parts = [_("I suggested {cards}").format(cards=cards) if event.suggester == me else
+             _("{player} suggested {cards}").format(player=event.suggester, cards=cards)]
+    if event.passed:
+        if list(event.passed) == [me]:
+            parts.append(_("I passed"))
+        else:
+            parts.append(ngettext("{players} passed", "{players} passed", len(event.passed)).format(
+                players=joined(event.passed)))
+    if event.refuter is None:
+        parts.append(_("nobody refuted"))
+    elif event.shown:
+        if event.suggester == me:
+            text = _("{player} showed me {card}")
+        elif event.refuter == me:
+            text = _("I showed {player} {card}")
+        else:
+            text = _("{refuter} showed {card}")
+        parts.append(text.format(player=event.refuter if event.suggester == me else event.suggester,
+                                 refuter=event.refuter, card=event.shown))
+    else:
+        parts.append(_("I showed a card") if event.refuter == me else
+                     _("{player} showed a card").format(player=event.refuter))
+    return "; ".join(parts)
 
 
 def _check_typeable(name: str, path: str) -> None:
@@ -668,6 +708,9 @@ def _check_typeable(name: str, path: str) -> None:
 
 
 #: Words a refuter field reads as "nobody refuted" (quick entry; so no player may be called so).
+#: The card categories in words (marked only: translated where they are shown).
+CATEGORY_WORDS = {"suspect": N_("suspect"), "weapon": N_("weapon"), "room": N_("room")}
+
 NOBODY = ("none", "nobody", "noone", "-", "no one")
 LEARN = "learn"
 #: Largest rho accepted in a setup: beyond it the weights say "they only ever name their own

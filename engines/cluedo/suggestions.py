@@ -50,6 +50,7 @@ import numpy as np
 from engines.cluedo.counting import CountResult, count_deals, propagate
 from engines.cluedo.model import LEARN, MAX_RHO, Setup, SuggestionEvent, read_trust  # noqa: F401 (re-exported)
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import _
 
 #: The values of rho a learned posterior is over (a uniform prior on them).
 GRID = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
@@ -119,7 +120,7 @@ def log_likelihood(setup: Setup, events: Sequence, player: str, rho: float, res:
     n_sugg = _n_suggestions(setup, events, player)
     ll = math.log(res.count_float) + res.log_scale
     start = 0
-    for _, deck in setup.categories:
+    for _cat, deck in setup.categories:
         h = float(res.marginal[start:start + len(deck), p].sum() / res.count_float)
         ll -= n_sugg * math.log(len(deck) + (rho - 1.0) * h)
         start += len(deck)
@@ -164,20 +165,27 @@ class LearnedTrust:
         """``"suggests what they lack: 80 %"`` / ``"bluffs: 70 %"`` / ``"neutral: 60 %"``, or
         ``"not enough suggestions yet"`` below :data:`MIN_SUGGESTIONS` suggestions."""
         if self.suggestions < MIN_SUGGESTIONS:
-            return "not enough suggestions yet"
+            return _("not enough suggestions yet")
+        kind, p = self._leading()
+        text = {"lacks": _("suggests what they lack: {percent} %"), "bluffs": _("bluffs: {percent} %"),
+                "neutral": _("neutral: {percent} %")}[kind]
+        return text.format(percent=round(100 * p))
+
+    def _leading(self) -> tuple:
+        """The most probable behaviour ("lacks", "bluffs" or "neutral") and its probability."""
         lack, bluff = self.p_lacks, self.p_bluffs
         neutral = max(0.0, 1.0 - lack - bluff)
-        label, p = max((("suggests what they lack", lack), ("bluffs", bluff), ("neutral", neutral)),
-                       key=lambda t: t[1])
-        return f"{label}: {round(100 * p)} %"
+        return max((("lacks", lack), ("bluffs", bluff), ("neutral", neutral)), key=lambda t: t[1])
 
     def short(self) -> str:
         """The summary for a column header: ``"lacks 80 %"``, ``"bluffs 70 %"``,
         ``"neutral 60 %"``; empty below :data:`MIN_SUGGESTIONS` suggestions."""
-        text = self.summary()
         if self.suggestions < MIN_SUGGESTIONS:
             return ""
-        return text.replace("suggests what they lack:", "lacks").replace(":", "")
+        kind, p = self._leading()
+        text = {"lacks": _("lacks {percent} %"), "bluffs": _("bluffs {percent} %"),
+                "neutral": _("neutral {percent} %")}[kind]
+        return text.format(percent=round(100 * p))
 
     def to_json(self) -> dict:
         return {"short": self.short(), "grid": list(GRID), "posterior": [round(float(q), 12) for q in self.posterior],
@@ -301,12 +309,16 @@ def advice_rhos(setup: Setup, events: Sequence, cancel=None, rhos: Optional[dict
     return {p: float(r) for p, r in rhos.items() if float(r) != 1.0 and p != setup.me}
 
 
-def _behaviour(rho: float) -> str:
+def _behaviour(rho: float, player: str, rho_text: str) -> str:
+    """"Ann suggests what they lack (ρ 0.25)" (``rho_text``: the bracket's "ρ 0.25" or
+    "learned ρ 0.25")."""
     if rho == 0.0:
-        return "never names their own cards"
-    if rho < 1.0:
-        return "suggests what they lack"
-    return "bluffs with their own cards"
+        text = _("{player} never names their own cards ({rho})")
+    elif rho < 1.0:
+        text = _("{player} suggests what they lack ({rho})")
+    else:
+        text = _("{player} bluffs with their own cards ({rho})")
+    return text.format(player=player, rho=rho_text)
 
 
 def model_label(setup: Setup, rhos: dict) -> str:
@@ -315,14 +327,16 @@ def model_label(setup: Setup, rhos: dict) -> str:
     say nothing about their hands"`` without a model (``rhos`` as :func:`advice_rhos` returns).
     Learned values are named as such when the setup says "learn"."""
     if not rhos:
-        return "assuming opponents' suggestions say nothing about their hands"
+        return _("assuming opponents' suggestions say nothing about their hands")
     learners = {p for p, r in setup.suggestion_trust if r == LEARN}
     parts = []
     for p in setup.players:
         if p in rhos:
-            how = "learned " if p in learners else ""
-            parts.append(f"{p} {_behaviour(rhos[p])} ({how}ρ {rhos[p]:.3g})")
-    return "assuming " + ", ".join(parts)
+            value = f"{rhos[p]:.3g}"
+            rho = _("learned ρ {value}").format(value=value) if p in learners else f"ρ {value}"
+            parts.append(_behaviour(rhos[p], p, rho))
+    return _("assuming {behaviours}").format(behaviours=", ".join(parts))
+
 
 
 def deal_weights(setup: Setup, events: Sequence, rhos: dict, deals: np.ndarray) -> np.ndarray:

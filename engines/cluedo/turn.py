@@ -48,6 +48,7 @@ from engines.cluedo.board import (
 from engines.cluedo.model import PositionEvent, RollEvent, Setup, SuggestionEvent
 from engines.core.cache import LockedLRU
 from engines.core.errors import SessionFormatError, check_cancel
+from engines.core.i18n import _, ngettext
 
 LOOKAHEAD_WEIGHT = 1.0
 _INFO_CACHE: LockedLRU = LockedLRU(16)     # (setup, events) -> information_by_room's answer
@@ -307,8 +308,8 @@ def turn_advice(setup: Setup, events: Sequence = (), *, at=None, roll: int | Non
     events = tuple(events)
     eb = edition_board(setup)
     if eb is None:
-        raise SessionFormatError("$.setup", "this game has no board (a custom deck, or an edition "
-                                            "whose board is not encoded): no turn advice")
+        raise SessionFormatError("$.setup", _("this game has no board (a custom deck, or an edition "
+                                              "whose board is not encoded): no turn advice"))
     board = eb.board
     if not 0 <= lookahead_weight <= 10:
         raise SessionFormatError("lookahead_weight", "0 to 10")
@@ -324,8 +325,9 @@ def turn_advice(setup: Setup, events: Sequence = (), *, at=None, roll: int | Non
         roll = state.roll
     law = roll_distribution(eb.dice)
     if roll is not None and roll not in law:
-        raise SessionFormatError("--roll", f"{eb.dice} {'die' if eb.dice == 1 else 'dice'} roll "
-                                           f"{min(law)} to {max(law)}, got {roll}")
+        raise SessionFormatError("--roll", ngettext("{n} die rolls {low} to {high}, got {roll}",
+                                                    "{n} dice roll {low} to {high}, got {roll}", eb.dice).format(
+            n=eb.dice, low=min(law), high=max(law), roll=roll))
     if others is None:
         others = {p: q for p, q in state.positions.items() if p != setup.me}
     blocked = frozenset(tuple(q) for q in others.values() if not isinstance(q, str))

@@ -65,6 +65,23 @@ COVERED = [
     "desktop/widgets/simulation.py",
     "desktop/widgets/why.py",
     "desktop/widgets/worksheet.py",
+    "desktop/games/cluedo/board_view.py",
+    "desktop/games/cluedo/forms.py",
+    "desktop/games/cluedo/opponents.py",
+    "desktop/games/cluedo/opponents_view.py",
+    "desktop/games/cluedo/panes.py",
+    "desktop/games/cluedo/ranking.py",
+    "desktop/games/cluedo/suggestion_notes.py",
+    "desktop/games/cluedo/tab.py",
+    "engines/cluedo/board.py",
+    "engines/cluedo/cost.py",
+    "engines/cluedo/diagnosis.py",
+    "engines/cluedo/explain.py",
+    "engines/cluedo/inference.py",
+    "engines/cluedo/model.py",
+    "engines/cluedo/parse.py",
+    "engines/cluedo/suggestions.py",
+    "engines/cluedo/turn.py",
 ]
 
 #: Qt calls whose arguments are shown to the user: a string literal among them must be wrapped

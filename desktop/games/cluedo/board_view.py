@@ -16,10 +16,12 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from desktop.shell.appearance import muted_style
+from desktop.shell.locale_format import number, percent
 from desktop.tabs.wording import PLAIN
 from desktop.widgets.plain_text import esc
 from desktop.widgets.unchanged import clear_text
 from desktop.widgets.vscroll import VerticalScroll
+from engines.core.i18n import _, ngettext
 
 CORRIDOR = QColor("#efe4c8")
 WALL = QColor("#5d4e3a")
@@ -50,7 +52,7 @@ class CluedoBoardView(QWidget):
         self._goal = None
         self.setMinimumSize(160, 160)
         self.setMouseTracking(False)
-        self.setToolTip("Click a room or a corridor square: my pawn is there")
+        self.setToolTip(_("Click a room or a corridor square: my pawn is there"))
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
         return QSize(300, 310)
@@ -230,12 +232,12 @@ class BoardPanel(QWidget):
         self.view.positionClicked.connect(self.positionChosen)
         lay.addWidget(self.view, 1)
         row = QHBoxLayout()
-        row.addWidget(QLabel("Roll:"))
+        row.addWidget(QLabel(_("Roll:")))
         self.roll = QSpinBox()
         self.roll.setRange(0, 12)
         self.roll.setSpecialValueText("—")
-        self.roll.setToolTip("This turn's roll. —: the roll logged with “roll 7” in quick entry "
-                             "if any since my last move, else the moves are ranked over the dice")
+        self.roll.setToolTip(_("This turn's roll. —: the roll logged with “roll 7” in quick entry "
+                               "if any since my last move, else the moves are ranked over the dice"))
         self.roll.valueChanged.connect(lambda v: self.rollChanged.emit(v or None))
         row.addWidget(self.roll)
         self.status = QLabel()
@@ -261,32 +263,32 @@ class BoardPanel(QWidget):
         eb = edition_board(setup)
         self.view.set_board(eb.board if eb is not None else None)
         if snap.live:
-            self.moment.setText("<b>Now</b> (after the whole log)")
-            self.view.setToolTip("Click where your pawn is: logged as “me at …”")
+            self.moment.setText(_("<b>Now</b> (after the whole log)"))
+            self.view.setToolTip(_("Click where your pawn is: logged as “me at …”"))
         else:
-            self.moment.setText(f"<b>As after entry {snap.k} of {snap.n}</b> (the History "
-                                f"entry selected): the pawns then, the moves of that turn")
-            self.view.setToolTip("The board as after the History entry selected. A click "
-                                 "logs where your pawn is now, at the end of the log")
+            self.moment.setText(_("<b>As after entry {k} of {n}</b> (the History "
+                                  "entry selected): the pawns then, the moves of that turn").format(k=snap.k, n=snap.n))
+            self.view.setToolTip(_("The board as after the History entry selected. A click "
+                                   "logs where your pawn is now, at the end of the log"))
         if eb is None:
-            self._clear("No board for this deck: turn advice is off.")
+            self._clear(_("No board for this deck: turn advice is off."))
             return
         if self.roll.maximum() != max(6 * eb.dice, 0):
             self.roll.blockSignals(True)
             self.roll.setRange(0, max(6 * eb.dice, 0))
             self.roll.blockSignals(False)
         if snap.status in (Status.CONTRADICTION, Status.ERROR):
-            self._clear("No advice while the log is impossible.")
+            self._clear(_("No advice while the log is impossible."))
             return
         advice = snap.advice_for("turn")
         if advice is None:
             if self._drawn != (snap.revision, snap.k):
                 self._clear("")                     # the board drawn was of another moment
-            self.status.setText("Computing the moves…" if snap.status is not Status.CANCELLED
-                                else "Not computed (cancelled).")
+            self.status.setText(_("Computing the moves…") if snap.status is not Status.CANCELLED
+                                else _("Not computed (cancelled)."))
             return
         if advice.error is not None:
-            self._clear(f"No turn advice: {advice.error}")
+            self._clear(_("No turn advice: {error}").format(error=advice.error))
             return
         self._drawn = (snap.revision, snap.k)
         self._render(*advice.value)
@@ -324,32 +326,39 @@ class BoardPanel(QWidget):
             else None
         self.view.set_state(me, others, shade, path, goal)
         self._show_logged_roll(advice.roll)
-        logged = " (logged)" if advice.roll is not None and self.roll.value() == 0 else ""
-        roll = f"roll {advice.roll}{logged}" if advice.roll is not None else f"any roll of {advice.dice} " \
-            f"{'die' if advice.dice == 1 else 'dice'}"
+        if advice.roll is None:
+            roll = ngettext("any roll of {n} die", "any roll of {n} dice", advice.dice).format(n=advice.dice)
+        elif self.roll.value() == 0:
+            roll = _("roll {roll} (logged)").format(roll=advice.roll)
+        else:
+            roll = _("roll {roll}").format(roll=advice.roll)
         details = getattr(self, "_wording", PLAIN).details
         if details:
-            self.status.setText(f"{roll}; value of rolling {advice.roll_value_bits:.2f} bits")
+            self.status.setText(_("{roll}; value of rolling {bits} bits").format(
+                roll=roll, bits=number(advice.roll_value_bits, 2)))
         else:
-            self.status.setText(f"{roll}: your moves, the most useful first (a suggestion made "
-                                f"there, or the way towards a room for later)")
+            self.status.setText(_("{roll}: your moves, the most useful first (a suggestion made "
+                                  "there, or the way towards a room for later)").format(roll=roll))
         lines = []
         for rank, m in enumerate(advice.moves[:5], 1):
             if not details:
                 lines.append(f"{rank}. {_plain_move(m)}")
                 continue
-            to = m.to if isinstance(m.to, str) else f"square {m.to[0]},{m.to[1]}"
+            to = m.to if isinstance(m.to, str) else _("square {row},{col}").format(row=m.to[0], col=m.to[1])
             if m.to == "passage":
-                to = f"passage to the {m.room}"
+                to = _("passage to the {room}").format(room=m.room)
             elif m.to == "stay":
-                to = f"stay in the {m.room}"
-            what = (f" — suggest {esc(', '.join(m.suggestion))} ({m.information_bits:.2f} bits)"
-                    if m.suggestion else f" — towards the {esc(m.towards)}" if m.towards else "")
-            chance = f" ({m.p_reach:.0%} this turn)" if m.p_reach < 1 else ""
-            pull = f"; pulls {esc(m.pulls['player'])}" if m.pulls else ""
-            lines.append(f"<b>{esc(to)}</b>{chance}{what}{pull}; value {m.value_bits:.2f}")
+                to = _("stay in the {room}").format(room=m.room)
+            what = (" — " + _("suggest {cards} ({bits} bits)").format(
+                        cards=esc(', '.join(m.suggestion)), bits=number(m.information_bits, 2))
+                    if m.suggestion else " — " + _("towards the {room}").format(room=esc(m.towards))
+                    if m.towards else "")
+            chance = " " + _("({chance} this turn)").format(chance=percent(m.p_reach)) if m.p_reach < 1 else ""
+            pull = "; " + _("pulls {player}").format(player=esc(m.pulls['player'])) if m.pulls else ""
+            lines.append(f"<b>{esc(to)}</b>{chance}{what}{pull}; "
+                         + _("value {bits}").format(bits=number(m.value_bits, 2)))
         if advice.accuse:
-            lines.insert(0, "<b>Accuse now</b> beats moving.")
+            lines.insert(0, _("<b>Accuse now</b> beats moving."))
         self.moves.setText("<br>".join(lines))
 
 
@@ -357,22 +366,23 @@ def _plain_move(m) -> str:
     """One move of the turn advice in a player's words (rich text): where to, the chance to
     reach it this turn, the suggestion to make there or the room it heads for."""
     if m.to == "passage":
-        to = f"Take the secret passage to the {esc(m.room)}"
+        to = _("Take the secret passage to the {room}").format(room=esc(m.room))
     elif m.to == "stay":
-        to = f"Stay in the {esc(m.room)}"
+        to = _("Stay in the {room}").format(room=esc(m.room))
     elif isinstance(m.to, str):
-        to = f"Go to the {esc(m.to)}"
+        to = _("Go to the {room}").format(room=esc(m.to))
     else:
-        to = "Walk along the corridor"
+        to = _("Walk along the corridor")
     if isinstance(m.to, str) and m.to not in ("passage", "stay") and m.p_reach < 0.005:
         # out of reach with any roll this turn: a plan for the next one
-        what = (f", to suggest {esc(', '.join(m.suggestion))} there next turn" if m.suggestion
-                else "")
-        return f"<b>Head for the {esc(m.to)}</b> (out of reach this turn){what}"
-    chance = f" (reach this turn: {m.p_reach:.0%})" if m.p_reach < 1 else ""
-    what = (f" and suggest {esc(', '.join(m.suggestion))}" if m.suggestion
-            else f" towards the {esc(m.towards)}" if m.towards else "")
-    pull = f"; it pulls {esc(m.pulls['player'])} into the room" if m.pulls else ""
+        if m.suggestion:
+            return _("<b>Head for the {room}</b> (out of reach this turn), to suggest {cards} there "
+                     "next turn").format(room=esc(m.to), cards=esc(', '.join(m.suggestion)))
+        return _("<b>Head for the {room}</b> (out of reach this turn)").format(room=esc(m.to))
+    chance = " " + _("(reach this turn: {chance})").format(chance=percent(m.p_reach)) if m.p_reach < 1 else ""
+    what = (" " + _("and suggest {cards}").format(cards=esc(', '.join(m.suggestion))) if m.suggestion
+            else " " + _("towards the {room}").format(room=esc(m.towards)) if m.towards else "")
+    pull = "; " + _("it pulls {player} into the room").format(player=esc(m.pulls['player'])) if m.pulls else ""
     return f"<b>{to}</b>{chance}{what}{pull}"
 
 
@@ -410,6 +420,7 @@ def _turn_job(setup, events, roll, task):
     except SessionFormatError as exc:
         msg = exc.message if hasattr(exc, "message") else str(exc)
         if "where is your pawn" in str(exc):
-            msg = "Where is your pawn? Click its room or square (or type “me at hall”)."
+            msg = _("Where is your pawn? Click its room or square (or type “me at hall”).")
+
         return state, None, msg
     return state, adv, ""

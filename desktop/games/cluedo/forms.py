@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -39,13 +40,16 @@ from engines import cluedo
 from engines.cluedo.model import PositionEvent, RollEvent
 from engines.cluedo.suggestions import BEHAVIOURS, LEARN, MAX_RHO
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import N_, _, ngettext
 
-NOBODY = "nobody"
-NOT_SEEN = "(not shown to me)"
-NOT_RECORDED = "(not recorded)"
+#: The refuter picker's "nobody refuted" and the card picker's "no card" entries (marked only:
+#: the form shows and compares them translated, ``_(NOBODY)``).
+NOBODY = N_("nobody")
+NOT_SEEN = N_("(not shown to me)")
+NOT_RECORDED = N_("(not recorded)")
 #: A card the refuter holds with a probability at most this is not offered as shown.
 HOLD_EPS = 1e-9
-DEFAULT_NAMES = ["Me", "Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal", "Ivy"]
+DEFAULT_NAMES = [N_("Me"), "Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal", "Ivy"]
 
 
 @dataclass
@@ -66,14 +70,38 @@ class Seat:
 
 
 #: The suggestion model's choices per opponent: (value, text in the grid).
-SUGGESTS = (("neutral", "neutral"), ("lacks", "what they lack"), ("bluffs", "bluffs"),
-            ("learn", "learn from the log"))
+SUGGESTS = (("neutral", N_("neutral")), ("lacks", N_("what they lack")), ("bluffs", N_("bluffs")),
+            ("learn", N_("learn from the log")))
+
+
+def category_title(category: str) -> str:
+    """The worksheet's heading of a card category ("suspect" → "Suspects"), translated."""
+    return {"suspect": _("Suspects"), "weapon": _("Weapons"), "room": _("Rooms")}.get(
+        category, category.capitalize() + "s")
+
+
+def category_label(category: str) -> str:
+    """A card category as a picker's label ("suspect" → "Suspect"), translated."""
+    return {"suspect": _("Suspect"), "weapon": _("Weapon"), "room": _("Room")}.get(
+        category, category.capitalize())
+
+
+def _header_width(title: str, least: int) -> int:
+    """A column at least ``least`` px wide and wide enough for its header ``title`` (German and
+    French headers are longer than the English one)."""
+    return max(least, QFontMetrics(QApplication.font()).horizontalAdvance(title) + 24)
+
+
+def _suggests_text(value) -> str:
+    """The grid's words for a :data:`SUGGESTS` value, translated."""
+    text = dict(SUGGESTS).get(value)
+    return _(text) if text is not None else value
 
 
 def _suggests_editor(parent) -> QComboBox:
     combo = QComboBox(parent)
     for value, text in SUGGESTS:
-        combo.addItem(text, value)
+        combo.addItem(_(text), value)
     return combo
 
 
@@ -98,7 +126,7 @@ def _set_rho(seat: Seat, value) -> None:
 
 
 #: The dice choices: (value, text); None is the edition's rule.
-DICE = ((None, "as the edition says"), (1, "1 die"), (2, "2 dice"))
+DICE = ((None, N_("as the edition says")), (1, N_("1 die")), (2, N_("2 dice")))
 
 
 def _board_editions() -> dict:
@@ -132,7 +160,7 @@ class NewGameDialog(NewGameDialogBase):
 
     def __init__(self, parent=None, setup=None, my_cards=()):
         super().__init__(parent)
-        self.setWindowTitle("New Cluedo game")
+        self.setWindowTitle(_("New Cluedo game"))
         self.setMinimumWidth(900)
         self.editions = cluedo.load_editions()
         outer = QVBoxLayout(self)
@@ -154,27 +182,27 @@ class NewGameDialog(NewGameDialogBase):
         self.edition = QComboBox()
         for key, ed in self.editions.items():
             self.edition.addItem(ed["title"], key)
-        self.edition.addItem("Custom deck…", "custom")
-        form.addRow("Edition", self.edition)
+        self.edition.addItem(_("Custom deck…"), userData="custom")
+        form.addRow(_("Edition"), self.edition)
         self.n_players = QSpinBox()
         self.n_players.setRange(3, 10)
         self.n_players.setValue(4)
-        form.addRow("Players", self.n_players)
+        form.addRow(_("Players"), self.n_players)
         self.dice = QComboBox()
         for value, text in DICE:
-            self.dice.addItem(text, value)
-        self.dice.setToolTip("dice rolled per move on the board (the turn advice); editions differ, "
-                             "see docs/cluedo-board.md")
-        form.addRow("Dice", self.dice)
+            self.dice.addItem(_(text), value)
+        self.dice.setToolTip(_("dice rolled per move on the board (the turn advice); editions differ, "
+                               "see docs/cluedo-board.md"))
+        form.addRow(_("Dice"), self.dice)
         return form
 
     def _build_custom_box(self) -> QGroupBox:
         """A custom deck: one text box per category, one card per line."""
-        self.custom_box = QGroupBox("Custom deck (one card per line)")
+        self.custom_box = QGroupBox(_("Custom deck (one card per line)"))
         cb = QGridLayout(self.custom_box)
         self.custom_edits = {}
         for i, cat in enumerate(("suspect", "weapon", "room")):
-            cb.addWidget(QLabel(cat.capitalize() + "s"), 0, i)
+            cb.addWidget(QLabel(category_title(cat)), 0, i)
             ed = QPlainTextEdit()
             ed.setMinimumHeight(110)
             cb.addWidget(ed, 1, i)
@@ -189,35 +217,35 @@ class NewGameDialog(NewGameDialogBase):
         def set_cards(seat: Seat, n) -> None:
             seat.cards = int(n)
 
-        return (Column("Name", lambda s: s.name, edit=set_name, resize=STRETCH),
-                Column("Cards", lambda s: s.cards, numeric=True, edit=set_cards,
+        return (Column(_("Name"), lambda s: s.name, edit=set_name, resize=STRETCH),
+                Column(_("Cards"), lambda s: s.cards, numeric=True, edit=set_cards,
                        editor=_cards_editor, width=60,
-                       header_tooltip="the size of this player's hand (filled from the deal)"),
-                Column("Me", lambda s: s.me, check=True, radio=True, resize=CONTENTS,
+                       header_tooltip=_("the size of this player's hand (filled from the deal)")),
+                Column(_("Me"), lambda s: s.me, check=True, radio=True, resize=CONTENTS,
                        edit=lambda seat, on: self._tick(seat, "me", on),
-                       header_tooltip="tick exactly one player: yourself"),
-                Column("Dealer", lambda s: s.dealer, check=True, radio=True, resize=CONTENTS,
+                       header_tooltip=_("tick exactly one player: yourself")),
+                Column(_("Dealer"), lambda s: s.dealer, check=True, radio=True, resize=CONTENTS,
                        edit=lambda seat, on: self._tick(seat, "dealer", on),
-                       header_tooltip="the player who dealt (the deal starts at their left)"),
-                Column("Suggests", lambda s: "" if s.me else s.suggests, edit=_set_suggests,
+                       header_tooltip=_("the player who dealt (the deal starts at their left)")),
+                Column(_("Suggests"), lambda s: "" if s.me else s.suggests, edit=_set_suggests,
                        editor=_suggests_editor, editable=lambda s: not s.me, width=130,
-                       format=lambda v: dict(SUGGESTS).get(v, v),
-                       header_tooltip="how this player picks the cards they suggest: mostly cards "
-                                      "they lack, neutral (their suggestions say nothing about "
-                                      "their hand), bluffing with their own cards, or learned from "
-                                      "the log; see docs/cluedo-suggestion-model.md"),
-                Column("Own cards?", lambda s: None if s.me or s.suggests == LEARN else s.rho,
-                       numeric=True, edit=_set_rho, editor=_rho_editor, width=80,
+                       format=_suggests_text,
+                       header_tooltip=_("how this player picks the cards they suggest: mostly cards "
+                                        "they lack, neutral (their suggestions say nothing about "
+                                        "their hand), bluffing with their own cards, or learned from "
+                                        "the log; see docs/cluedo-suggestion-model.md")),
+                Column(_("Own cards?"), lambda s: None if s.me or s.suggests == LEARN else s.rho,
+                       numeric=True, edit=_set_rho, editor=_rho_editor, width=_header_width(_("Own cards?"), 80),
                        editable=lambda s: not s.me and s.suggests != LEARN, format=lambda v: f"{v:g}",
-                       header_tooltip="How readily do they name a card of their own? The odds of "
-                                      "naming one of their own cards against one they lack: below "
-                                      "1 they suggest what they lack (0: never their own), 1 "
-                                      "neutral, above 1 they bluff (the model's ρ)"),
-                Column("Pawn", lambda s: s.pawn, edit=_set_pawn, editor=self._pawn_editor, width=130,
+                       header_tooltip=_("How readily do they name a card of their own? The odds of "
+                                        "naming one of their own cards against one they lack: below "
+                                        "1 they suggest what they lack (0: never their own), 1 "
+                                        "neutral, above 1 they bluff (the model's ρ)")),
+                Column(_("Pawn"), lambda s: s.pawn, edit=_set_pawn, editor=self._pawn_editor, width=130,
                        editable=lambda s: self._has_board(),
-                       header_tooltip="the suspect whose pawn this player moves on the board: "
-                                      "their pawn starts on its square, and naming that suspect "
-                                      "pulls this player into the room (the turn advice)"))
+                       header_tooltip=_("the suspect whose pawn this player moves on the board: "
+                                        "their pawn starts on its square, and naming that suspect "
+                                        "pulls this player into the room (the turn advice)")))
 
     def _has_board(self) -> bool:
         return self.edition.currentData() in _board_editions()
@@ -233,7 +261,7 @@ class NewGameDialog(NewGameDialogBase):
     def _build_seating(self, left: QVBoxLayout) -> None:
         """The seating grid (an editable form: a :class:`Seat` per row), the buttons that move a
         seat or refill the hand sizes from the deal, and the note on the deal."""
-        left.addWidget(QLabel("Seating order (clockwise); tick who you are and the dealer:"))
+        left.addWidget(QLabel(_("Seating order (clockwise); tick who you are and the dealer:")))
         self.table = ColumnTable(self._seat_columns(), editable=True, select_rows=False,
                                  numbered=True)
         self.table.horizontalHeader().setMinimumSectionSize(36)
@@ -241,10 +269,10 @@ class NewGameDialog(NewGameDialogBase):
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         left.addWidget(self.table, 1)
         moves = QHBoxLayout()
-        up, down = QPushButton("Move up"), QPushButton("Move down")
+        up, down = QPushButton(_("Move up")), QPushButton(_("Move down"))
         up.clicked.connect(lambda: self._move(-1))
         down.clicked.connect(lambda: self._move(1))
-        redeal = QPushButton("Hand sizes from the deal")
+        redeal = QPushButton(_("Hand sizes from the deal"))
         redeal.clicked.connect(self._fill_hand_sizes)
         moves.addWidget(up)
         moves.addWidget(down)
@@ -276,7 +304,7 @@ class NewGameDialog(NewGameDialogBase):
     def _build_my_cards(self) -> QVBoxLayout:
         """My cards: a checkable list under a count of the ticks against my hand size."""
         right = QVBoxLayout()
-        self.my_cards_label = QLabel("My cards")
+        self.my_cards_label = QLabel(_("My cards"))
         right.addWidget(self.my_cards_label)
         self.my_cards = QListWidget()
         self.my_cards.itemChanged.connect(self._update_count)
@@ -352,8 +380,9 @@ class NewGameDialog(NewGameDialogBase):
         max_players = 10 if key in ("custom", "clue-master-detective") else 6
         board = _board_editions().get(key)
         self.dice.setEnabled(board is not None)
-        self.dice.setItemText(0, f"as the edition says ({board.dice} {'die' if board.dice == 1 else 'dice'})"
-                              if board is not None else "no board for this deck")
+        self.dice.setItemText(0, ngettext("as the edition says ({n} die)", "as the edition says ({n} dice)",
+                                          board.dice).format(n=board.dice)
+                              if board is not None else _("no board for this deck"))
         suspects = set(self.categories().get("suspect", [])) if board is not None else set()
         for seat in self.seats():
             if seat.pawn not in suspects:
@@ -364,7 +393,7 @@ class NewGameDialog(NewGameDialogBase):
         self.my_cards.blockSignals(True)
         self.my_cards.clear()
         for cat, cards in self.categories().items():
-            head = QListWidgetItem(cat.capitalize() + "s")
+            head = QListWidgetItem(category_title(cat))
             head.setFlags(Qt.NoItemFlags)
             f = head.font()
             f.setBold(True)
@@ -391,7 +420,7 @@ class NewGameDialog(NewGameDialogBase):
     def _players_changed(self, *_a) -> None:
         n = self.n_players.value()
         old = self.seats()
-        seats = old[:n] + [Seat(DEFAULT_NAMES[r], 0, r == 0 and not old, False)
+        seats = old[:n] + [Seat(_(DEFAULT_NAMES[r]), 0, r == 0 and not old, False)
                            for r in range(len(old), n)]
         if not any(seat.me for seat in seats):
             seats[0].me = True
@@ -442,15 +471,19 @@ class NewGameDialog(NewGameDialogBase):
         for seat, size in zip(seats, sizes):
             seat.cards = int(size)
         self.table.refresh()
-        self.deal_note.setText(f"{max(n_dealt, 0)} cards dealt one at a time from the dealer's left; "
-                               "edit the counts if your table dealt differently.")
+        self.deal_note.setText(ngettext("{n} card dealt one at a time from the dealer's left; "
+                                        "edit the counts if your table dealt differently.",
+                                        "{n} cards dealt one at a time from the dealer's left; "
+                                        "edit the counts if your table dealt differently.",
+                                        max(n_dealt, 0)).format(n=max(n_dealt, 0)))
         self._update_count()
 
     def _update_count(self, *_a) -> None:
         need = self._my_hand_size()
         have = len(self.checked_cards())
         colour = tone("#1b5e20" if have == need else "#b71c1c")
-        self.my_cards_label.setText(f"My cards: <span style='color:{colour}'>{have} of {need} ticked</span>")
+        self.my_cards_label.setText(_("My cards: <span style='color:{colour}'>{have} of {need} ticked</span>").format(
+            colour=colour, have=have, need=need))
 
     def _load_setup(self, setup) -> None:
         idx = self.edition.findData(setup.edition) if setup.edition else self.edition.findData("custom")
@@ -482,12 +515,12 @@ class NewGameDialog(NewGameDialogBase):
         names = [seat.name.strip() for seat in seats]
         for i, n in enumerate(names):
             if not n:
-                raise SessionFormatError(f"player {i + 1}", "every player needs a name")
+                raise SessionFormatError(_("player {n}").format(n=i + 1), _("every player needs a name"))
         if len(set(names)) != len(names):
-            raise SessionFormatError("players", "two players have the same name")
+            raise SessionFormatError(_("players"), _("two players have the same name"))
         me = [n for n, seat in zip(names, seats) if seat.me]
         if len(me) != 1:
-            raise SessionFormatError("me", "tick exactly one player as yourself")
+            raise SessionFormatError(_("me"), _("tick exactly one player as yourself"))
         obj = {"players": names, "hand_sizes": {n: seat.cards for n, seat in zip(names, seats)},
                "me": me[0]}
         key = self.edition.currentData()
@@ -510,14 +543,16 @@ class NewGameDialog(NewGameDialogBase):
         try:
             setup = cluedo.Setup.from_json(obj, "$.setup")
         except SessionFormatError as exc:     # "$.setup.pawns.Ann": the field is Ann's pawn
-            head, _, who = exc.path.partition(".pawns.")
+            head, _sep, who = exc.path.partition(".pawns.")
             if who:
-                raise SessionFormatError(f"{who}'s pawn", exc.message) from None
+                raise SessionFormatError(_("{player}'s pawn").format(player=who), exc.message) from None
             raise
         mine = self.checked_cards()
         need = dict(zip(setup.players, setup.hand_sizes))[setup.me]
         if len(mine) != need:
-            raise SessionFormatError("my cards", f"tick your {need} cards (ticked {len(mine)})")
+            raise SessionFormatError(_("my cards"), ngettext("tick your {need} card (ticked {ticked})",
+                                                             "tick your {need} cards (ticked {ticked})",
+                                                             need).format(need=need, ticked=len(mine)))
         events = []
         if need:
             events.append(cluedo.event_from_json({"type": "hand", "player": setup.me, "cards": mine},
@@ -555,7 +590,7 @@ class SuggestionForm(QGroupBox):
     formChanged = Signal()
 
     def __init__(self, setup, parent=None):
-        super().__init__("Log a suggestion", parent)
+        super().__init__(_("Log a suggestion"), parent)
         self.setup = setup
         self._beliefs = None
         lay = QGridLayout(self)
@@ -578,7 +613,7 @@ class SuggestionForm(QGroupBox):
         for i, (cat, cards) in enumerate(self.setup.categories):
             combo = QComboBox()
             combo.addItems(list(cards))
-            lay.addWidget(QLabel(cat.capitalize()), 0, i)
+            lay.addWidget(QLabel(category_label(cat)), 0, i)
             lay.addWidget(combo, 1, i)
             self.pickers[cat] = combo
             combo.currentIndexChanged.connect(self._refuter_changed)   # who can have passed
@@ -587,15 +622,15 @@ class SuggestionForm(QGroupBox):
         """Rows 2-5: suggester, refuter, the card shown to me, and who passed."""
         self.suggester = QComboBox()
         self.refuter = QComboBox()
-        lay.addWidget(QLabel("Suggested by"), 2, 0)
+        lay.addWidget(QLabel(_("Suggested by")), 2, 0)
         lay.addWidget(self.suggester, 3, 0)
-        lay.addWidget(QLabel("Refuted by"), 2, 1)
+        lay.addWidget(QLabel(_("Refuted by")), 2, 1)
         lay.addWidget(self.refuter, 3, 1)
-        self.shown_label = SteadyLabel(("Card shown to me", "Card I showed (optional)"))
+        self.shown_label = SteadyLabel((_("Card shown to me"), _("Card I showed (optional)")))
         lay.addWidget(self.shown_label, 2, 2)
         self.shown = QComboBox()
         lay.addWidget(self.shown, 3, 2)
-        self.passed_label = QLabel("Passed (no matching card):")
+        self.passed_label = QLabel(_("Passed (no matching card):"))
         lay.addWidget(self.passed_label, 4, 0, 1, 3)
         self.passed_box = QHBoxLayout()
         lay.addLayout(self.passed_box, 5, 0, 1, 3)
@@ -604,12 +639,12 @@ class SuggestionForm(QGroupBox):
     def _build_buttons(self) -> QHBoxLayout:
         """Log the suggestion (Enter), or log it as a failed accusation."""
         row = QHBoxLayout()
-        self.log_button = QPushButton("Log suggestion")
+        self.log_button = QPushButton(_("Log suggestion"))
         self.log_button.setDefault(True)
-        self.log_button.setToolTip("Enter")
+        self.log_button.setToolTip(_("Enter"))
         self.log_button.clicked.connect(self.submit)
-        self.accuse_button = QPushButton("Failed accusation…")
-        self.accuse_button.setToolTip("The suggester accused these three cards and was wrong")
+        self.accuse_button = QPushButton(_("Failed accusation…"))
+        self.accuse_button.setToolTip(_("The suggester accused these three cards and was wrong"))
         self.accuse_button.clicked.connect(self.submit_accusation)
         row.addWidget(self.log_button)
         row.addStretch(1)
@@ -663,15 +698,16 @@ class SuggestionForm(QGroupBox):
         self.refuter.blockSignals(True)
         self.refuter.clear()
         order = list(cluedo.seated_after(self.setup, s))
-        self.refuter.addItems(order + [NOBODY])
-        self.refuter.setCurrentText(cur if cur in order or cur == NOBODY else (order[0] if order else NOBODY))
+        nobody = _(NOBODY)
+        self.refuter.addItems(order + [nobody])
+        self.refuter.setCurrentText(cur if cur in order or cur == nobody else (order[0] if order else nobody))
         self.refuter.blockSignals(False)
         self._refuter_changed()
 
     def _refuter_changed(self, *_a) -> None:
         s = self.suggester.currentText()
         r = self.refuter.currentText()
-        refuter = None if r == NOBODY else r
+        refuter = None if r == _(NOBODY) else r
         try:
             must = set(cluedo.passers_between(self.setup, s, refuter))
         except Exception:  # noqa: BLE001 - never the app's crash: no passers to require
@@ -709,21 +745,21 @@ class SuggestionForm(QGroupBox):
         refuter = self.refuter.currentText()
         cards = self.cards()
         post = self._beliefs
-        if refuter == NOBODY or post is None or refuter not in self.setup.players:
+        if refuter == _(NOBODY) or post is None or refuter not in self.setup.players:
             return cards
         return [c for c in cards if post.probability(c, refuter) > HOLD_EPS]
 
     def _update_shown(self, *_a) -> None:
         me = self.setup.me
         mine = self.suggester.currentText() == me
-        refuted = self.refuter.currentText() != NOBODY
+        refuted = self.refuter.currentText() != _(NOBODY)
         i_refute = self.refuter.currentText() == me and not mine
-        self.shown_label.setText("Card I showed (optional)" if i_refute else "Card shown to me")
+        self.shown_label.setText(_("Card I showed (optional)") if i_refute else _("Card shown to me"))
         cur = self.shown.currentText()
         choices = self.shown_choices()
         self.shown.blockSignals(True)
         self.shown.clear()
-        self.shown.addItem(NOT_RECORDED if i_refute else NOT_SEEN)
+        self.shown.addItem(_(NOT_RECORDED) if i_refute else _(NOT_SEEN))
         self.shown.addItems(choices)
         if cur in choices:
             self.shown.setCurrentText(cur)
@@ -744,12 +780,12 @@ class SuggestionForm(QGroupBox):
         three cards, and whether it was right — instead of a suggestion."""
         self.editing = True
         self.accusation = accusation
-        self.setTitle("Accusation" if accusation else "Suggestion")
+        self.setTitle(_("Accusation") if accusation else _("Suggestion"))
         for w in (self.log_button, self.accuse_button, self.advice):
             w.hide()
         lay = self.layout()
         if not hasattr(self, "correct"):
-            self.correct = QCheckBox("the accusation was right (the envelope holds these cards)")
+            self.correct = QCheckBox(_("the accusation was right (the envelope holds these cards)"))
             lay.addWidget(self.correct, 8, 0, 1, 3)
         self.correct.setVisible(accusation)
         for w in (self.refuter, self.shown, self.shown_label, self.passed_label,
@@ -760,7 +796,7 @@ class SuggestionForm(QGroupBox):
             label.widget().setVisible(not accusation)
         label = lay.itemAtPosition(2, 0)
         if label is not None and label.widget() is not None:
-            label.widget().setText("Accused by" if accusation else "Suggested by")
+            label.widget().setText(_("Accused by") if accusation else _("Suggested by"))
 
     def load_event(self, ev) -> None:
         """Fill the form with a logged suggestion (or, in accusation mode, accusation)."""
@@ -771,7 +807,7 @@ class SuggestionForm(QGroupBox):
             self.correct.setChecked(bool(ev.correct))
             return
         self.suggester.setCurrentText(ev.suggester)
-        self.refuter.setCurrentText(ev.refuter if ev.refuter is not None else NOBODY)
+        self.refuter.setCurrentText(ev.refuter if ev.refuter is not None else _(NOBODY))
         for p, cb in self.passed_checks.items():
             cb.setChecked(p in ev.passed)
         if ev.shown is not None:
@@ -788,11 +824,11 @@ class SuggestionForm(QGroupBox):
 
     def event_json(self) -> dict:
         r = self.refuter.currentText()
-        shown = self.shown.currentText() if self.shown.isEnabled() else NOT_SEEN
+        shown = self.shown.currentText() if self.shown.isEnabled() else _(NOT_SEEN)
         return {"type": "suggestion", "suggester": self.suggester.currentText(), "cards": self.cards(),
                 "passed": self._passed(),
-                "refuter": None if r == NOBODY else r,
-                "shown": None if shown in (NOT_SEEN, NOT_RECORDED) else shown}
+                "refuter": None if r == _(NOBODY) else r,
+                "shown": None if shown in (_(NOT_SEEN), _(NOT_RECORDED)) else shown}
 
     def _passed(self) -> list:
         """The players ticked as having passed, in the order they were asked (after the
@@ -816,14 +852,14 @@ class SuggestionForm(QGroupBox):
         try:
             ev = cluedo.event_from_json(self.event_json(), self.setup, "suggestion")
         except SessionFormatError as exc:
-            QMessageBox.warning(self, "Check the suggestion", as_rich_plain(exc.message))
+            QMessageBox.warning(self, _("Check the suggestion"), as_rich_plain(exc.message))
             return
         refuter = self.missing_shown_card()
         if refuter is not None and self._asked_for != self.event_json():
             self._asked_for = self.event_json()
-            self.set_advice(f"Which card did <b>{esc(refuter)}</b> show you? Pick it in "
-                            f"“Card shown to me”, then log. (Press “Log suggestion” again to log "
-                            f"the suggestion without it.)")
+            self.set_advice(_("Which card did <b>{player}</b> show you? Pick it in "
+                              "“Card shown to me”, then log. (Press “Log suggestion” again to log "
+                              "the suggestion without it.)").format(player=esc(refuter)))
             self.shown.setFocus(Qt.OtherFocusReason)
             return
         self._asked_for = None
@@ -832,16 +868,16 @@ class SuggestionForm(QGroupBox):
     def submit_accusation(self) -> None:
         who = self.suggester.currentText()
         cards = self.cards()
-        ans = QMessageBox.question(self, "Failed accusation",
-                                   as_rich_plain(f"Log that {who} accused {', '.join(cards)} "
-                                                 f"and was wrong?"))
+        ans = QMessageBox.question(self, _("Failed accusation"),
+                                   as_rich_plain(_("Log that {player} accused {cards} "
+                                                   "and was wrong?").format(player=who, cards=", ".join(cards))))
         if ans != QMessageBox.Yes:
             return
         try:
             ev = cluedo.event_from_json({"type": "accusation", "player": who, "cards": cards,
                                          "correct": False}, self.setup, "accusation")
         except SessionFormatError as exc:
-            QMessageBox.warning(self, "Check the accusation", as_rich_plain(exc.message))
+            QMessageBox.warning(self, _("Check the accusation"), as_rich_plain(exc.message))
             return
         self.accusationSubmitted.emit(ev)
 
@@ -850,7 +886,7 @@ class SuggestionForm(QGroupBox):
 def _player_combo(setup) -> QComboBox:
     combo = QComboBox()
     for p in setup.players:
-        combo.addItem(p + (" (me)" if p == setup.me else ""), p)
+        combo.addItem(_("{player} (me)").format(player=p) if p == setup.me else p, p)
     return combo
 
 
@@ -901,12 +937,12 @@ class _FactEditor(EntryEditor):
 
     def __init__(self, setup, before):
         super().__init__(cluedo, setup, before)
-        box = QGroupBox("A card held or not held (a worksheet cell)")
+        box = QGroupBox(_("A card held or not held (a worksheet cell)"))
         row = QHBoxLayout(box)
         self.player = _player_combo(setup)
         self.verb = QComboBox()
-        self.verb.addItem("has", "shown")
-        self.verb.addItem("does not have", "lacks")
+        self.verb.addItem(_("has"), userData="shown")
+        self.verb.addItem(_("does not have"), userData="lacks")
         self.card = _card_combo(setup)
         for w in (self.player, self.verb, self.card):
             row.addWidget(w)
@@ -932,7 +968,7 @@ class _HandEditor(EntryEditor):
 
     def __init__(self, setup, before):
         super().__init__(cluedo, setup, before)
-        box = QGroupBox("A hand (every card the player holds)")
+        box = QGroupBox(_("A hand (every card the player holds)"))
         lay = QVBoxLayout(box)
         self.player = _player_combo(setup)
         lay.addWidget(self.player)
@@ -992,21 +1028,22 @@ class _MoveEditor(EntryEditor):
     def __init__(self, setup, before, kind: str):
         super().__init__(cluedo, setup, before)
         self.kind = kind
-        box = QGroupBox("A pawn's position" if kind == "position" else "A roll of the dice")
+        box = QGroupBox(_("A pawn's position") if kind == "position" else _("A roll of the dice"))
         form = QFormLayout(box)
         self.player = _player_combo(setup)
-        form.addRow("Player", self.player)
+        form.addRow(_("Player"), self.player)
         if kind == "position":
             self.value = QComboBox()
             self.value.setEditable(True)
-            self.value.setToolTip("a room, or a corridor square as “row, col”")
+            self.value.setToolTip(_("a room, or a corridor square as “row, col”"))
             for room in dict(setup.categories)["room"]:
                 self.value.addItem(room, room)
-            form.addRow("At", self.value)
+            form.addRow(_("At"), self.value)
         else:
             self.value = QSpinBox()
             self.value.setRange(0, 12)
-            form.addRow("Total", self.value)
+            form.addRow(_("Total"), self.value)
+
         self.outer.addWidget(box)
 
     def load(self, event) -> None:

@@ -42,6 +42,7 @@ from engines.cluedo.opponents import (
     opponent_knowledge,
 )
 from engines.core.errors import Cancelled, ContradictionError, SessionFormatError
+from engines.core.i18n import N_
 
 #: An opponent "probably knows" the envelope (the tab's alert) when the estimated probability
 #: that their view determines it is at least this: at 0.5 it is more likely than not that they
@@ -67,7 +68,7 @@ HOLD_SECONDS = 1.0
 MAX_CACHED_PREFIXES = 2000
 
 #: The decision rule as the tab states it (engines.cluedo.accuse, the Cluedo guide, "Who is close").
-RULE_TEXT = ("Accuse now if and only if p_correct ≥ 1 − p_opponent_knows_before_my_turn.\n"
+RULE_TEXT = N_("Accuse now if and only if p_correct ≥ 1 − p_opponent_knows_before_my_turn.\n"
              "p_correct: the exact probability that your most probable triple is the envelope.\n"
              "p_opponent_knows_before_my_turn: the probability that some opponent still in the "
              "game — every one of them moves before your next turn — can name the envelope once "

@@ -21,9 +21,12 @@ from PySide6.QtGui import QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from desktop.shell.appearance import muted_css, muted_style, scheme_style, tone_style
+from desktop.shell.locale_format import number
+from desktop.shell.locale_format import percent as fmt_percent
 from desktop.table.zoom import scaled_size
 from desktop.tabs.wording import PLAIN, Wording
 from desktop.widgets.unchanged import clear_text
+from engines.core.i18n import _
 
 #: Okabe–Ito blue and vermillion (desktop.widgets.belief_plot.PALETTE): below / at or above the
 #: alert threshold.
@@ -144,7 +147,9 @@ class KnowsBar(QWidget):
 def value_text(p: float, lo: float, hi: float, samples: int) -> str:
     """A sampled probability as on screen: ``"23 % (12–35, 256 deals)"`` — the estimate, its
     95 % Wilson interval in percent and the number of sampled deals behind it."""
-    return (f"{percent(p, False)} ({100 * lo:.0f}–{100 * hi:.0f},{NBSP}{samples:,}{NBSP}deals)")
+    return (f"{percent(p, False)} ({100 * lo:.0f}–{100 * hi:.0f},{NBSP}"
+            + _("{n}\u00a0deals").format(n=number(samples)) + ")")
+
 
 
 class OpponentsStrip(QWidget):
@@ -189,17 +194,18 @@ class OpponentsStrip(QWidget):
             bar.set_value(row.p, lo, hi, row.exact, row.out, self.threshold)
             bar.set_stale(self._stale)
             if row.out:
-                value.setText("out")
+                value.setText(_("out"))
             elif not wording.details:
                 value.setText(percent(row.p, False) if row.exact
-                              else f"about{NBSP}{percent(row.p, False)}")
+                              else _("about\u00a0{chance}").format(chance=percent(row.p, False)))
             elif row.exact:
-                value.setText(f"{percent(row.p)} exact")
+                value.setText(_("{chance} exact").format(chance=percent(row.p)))
             elif row.interval is not None:
                 value.setText(value_text(row.p, lo, hi, row.samples))
             else:
-                value.setText(f"≈{NBSP}{percent(row.p, False)}{NBSP}({row.samples:,}{NBSP}deals)")
-            bits.setText(f"{row.bits:.1f} bits" if wording.details else "")
+                value.setText(f"≈{NBSP}" + _("{chance}\u00a0({n}\u00a0deals)").format(
+                    chance=percent(row.p, False), n=number(row.samples)))
+            bits.setText(_("{value} bits").format(value=number(row.bits, 1)) if wording.details else "")
             bits.setVisible(wording.details)
             bar.setAccessibleName(f"{row.name}: {value.text()}"
                                   + (f", {bits.text()}" if wording.details else ""))
@@ -219,7 +225,7 @@ class OpponentsStrip(QWidget):
     def set_stale(self, stale: bool) -> None:
         """Grey the bars while newer figures are computed."""
         self._stale = stale
-        for _, bar, value, bits in self._rows:
+        for _name, bar, value, bits in self._rows:
             bar.set_stale(stale)
             for label in (value, bits):   # a style sheet set only when it changes
                 scheme_style(label, muted_css if stale else str)   # str(): no style
@@ -260,29 +266,32 @@ class OpponentsStrip(QWidget):
     def _plain_tooltip(self, row: KnowsRow) -> str:
         name = html.escape(row.name)
         if row.out:
-            return f"<p><b>{name}</b> is out of the game (a failed accusation).</p>"
-        how = ("counted over every deal your log allows" if row.exact else
-               "estimated from deals drawn at random (View → Show details gives the margin)")
-        return (f"<p>The chance that <b>{name}</b> can already name the envelope from what they "
-                f"have seen, now: {percent(row.p, False)} ({how}).</p>")
+            return "<p>" + _("<b>{player}</b> is out of the game (a failed accusation).").format(player=name) + "</p>"
+        how = (_("counted over every deal your log allows") if row.exact else
+               _("estimated from deals drawn at random (View → Show details gives the margin)"))
+        return "<p>" + _("The chance that <b>{player}</b> can already name the envelope from what they "
+                         "have seen, now: {chance} ({how}).").format(player=name, chance=percent(row.p, False),
+                                                                    how=how) + "</p>"
 
     def _tooltip(self, row: KnowsRow, lo: float, hi: float) -> str:
         name = html.escape(row.name)
         if row.exact:
-            how = "exact: every deal consistent with your log enumerated"
+            how = _("exact: every deal consistent with your log enumerated")
         elif row.interval is not None:
-            how = (f"estimated from {row.samples:,} sampled deals; 95 % Wilson interval: "
-                   f"{100 * lo:.1f} % – {100 * hi:.1f} %")
+            how = _("estimated from {n} sampled deals; 95 % Wilson interval: "
+                    "{low} – {high}").format(n=number(row.samples), low=fmt_percent(lo, 1),
+                                             high=fmt_percent(hi, 1))
         else:
-            how = (f"estimated from {row.samples:,} sampled deals, too few for an interval; "
-                   f"more are being sampled")
-        bits = f"{row.bits:.2f} bits"
+            how = _("estimated from {n} sampled deals, too few for an interval; "
+                    "more are being sampled").format(n=number(row.samples))
+        bits = _("{value} bits").format(value=number(row.bits, 2))
         if not row.exact and row.bits_standard_error > 0:
-            bits += f" (± {2 * row.bits_standard_error:.2f})"
-        out = "<br><i>Out of the game (a failed accusation).</i>" if row.out else ""
-        return (f"<p><b>{name}</b> can name the envelope now with probability "
-                f"{row.p:.3f} ({how}).<br>Their expected remaining uncertainty about the "
-                f"envelope: {bits} (0 = they know it).{out}</p>")
+            bits += f" (± {number(2 * row.bits_standard_error, 2)})"
+        out = ("<br><i>" + _("Out of the game (a failed accusation).") + "</i>") if row.out else ""
+        return "<p>" + _("<b>{player}</b> can name the envelope now with probability "
+                         "{p} ({how}).<br>Their expected remaining uncertainty about the "
+                         "envelope: {bits} (0 = they know it).").format(
+            player=name, p=number(row.p, 3), how=how, bits=bits) + out + "</p>"
 
 
 class AdvicePanel(QFrame):
@@ -310,9 +319,9 @@ class AdvicePanel(QFrame):
         self.detail.setWordWrap(True)
         top.addWidget(self.detail, 1)
         self.details_button = QToolButton()
-        self.details_button.setText("Who is close? ›")
+        self.details_button.setText(_("Who is close?") + " ›")
         self.details_button.setAutoRaise(True)
-        self.details_button.setToolTip("Show each opponent's chance of knowing the envelope")
+        self.details_button.setToolTip(_("Show each opponent's chance of knowing the envelope"))
         self.details_button.clicked.connect(self.detailsRequested)
         top.addWidget(self.details_button, 0, Qt.AlignmentFlag.AlignTop)
         lay.addLayout(top)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QVBoxLayou
 from desktop.games.cluedo.opponents import LIKELY_KNOWS, OpponentsView
 from desktop.games.cluedo.opponents_view import AdvicePanel, KnowsRow, OpponentsStrip, percent
 from desktop.shell.appearance import muted_style, tone, tone_style
+from desktop.shell.locale_format import number
 from desktop.tabs.snapshot import Snapshot, Status
 from desktop.tabs.wording import PLAIN, Wording
 from desktop.widgets.belief_plot import BeliefPlot
@@ -30,24 +31,26 @@ from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.unchanged import clear_text
 from desktop.widgets.vscroll import NeededHeightContent, VerticalScroll
 from engines.cluedo.opponents import MIN_INTERVAL_SAMPLES
+from engines.core.i18n import N_, _, ngettext
 
 #: The methods' names in the Details view (the technical ones) …
-METHOD_LABELS = {"exact": "Exact (count deals)", "center": "Analytical center (cvxpy)",
-                 "montecarlo": "Monte Carlo (exact sampling)"}
+METHOD_LABELS = {"exact": N_("Exact (count deals)"), "center": N_("Analytical center (cvxpy)"),
+                 "montecarlo": N_("Monte Carlo (exact sampling)")}
 #: … and in plain words.
-METHOD_WORDS = {"exact": "Exact", "center": "Quick estimate",
-                "montecarlo": "Random deals (estimate)"}
-#: When to accuse, in a player's words (the rule with its symbols is the Details view's tooltip).
-RULE_WORDS = ("Accuse now when your best guess is at least as likely to be right as it is that "
-              "every opponent fails to name the envelope before your next turn.\n"
-              "Your best guess: the most likely suspect, weapon and room, with the chance it is "
-              "right.\nBefore your next turn: what each opponent knows now, plus one more "
-              "suggestion each (they all move before you do).")
+METHOD_WORDS = {"exact": N_("Exact"), "center": N_("Quick estimate"),
+                "montecarlo": N_("Random deals (estimate)")}
+#: When to accuse, in a player's words (the rule with its symbols is the Details view's tooltip);
+#: marked only: translated where it is shown (``_(RULE_WORDS)``).
+RULE_WORDS = N_("Accuse now when your best guess is at least as likely to be right as it is that "
+                "every opponent fails to name the envelope before your next turn.\n"
+                "Your best guess: the most likely suspect, weapon and room, with the chance it is "
+                "right.\nBefore your next turn: what each opponent knows now, plus one more "
+                "suggestion each (they all move before you do).")
 
 
 def method_label(method: str, wording: Wording) -> str:
-    """The name of an inference method as ``wording`` words it."""
-    return wording.pick(METHOD_WORDS.get(method, method), METHOD_LABELS.get(method, method))
+    """The name of an inference method as ``wording`` words it (translated)."""
+    return _(wording.pick(METHOD_WORDS.get(method, method), METHOD_LABELS.get(method, method)))
 
 
 @dataclass(frozen=True)
@@ -68,18 +71,19 @@ def suggestion_columns(wording: Wording) -> tuple:
     """The best suggestions' columns: "Information" as a bar relative to the best suggestion
     by default, "Bits" in the Details view."""
     return (
-        Column("Suspect", lambda r: r.suspect),
-        Column("Weapon", lambda r: r.weapon),
-        Column("Room", lambda r: r.room),
-        Column(wording.pick("Information", "Bits"),
+        Column(_("Suspect"), lambda r: r.suspect),
+        Column(_("Weapon"), lambda r: r.weapon),
+        Column(_("Room"), lambda r: r.room),
+        Column(wording.pick(_("Information"), _("Bits")),
                lambda r: wording.information(r.bits, r.top, approximate=not r.exact, unit=False),
                numeric=wording.details,
                tooltip=lambda r: wording.pick(
-                   ("How much this suggestion's answer is expected to tell you about the "
-                    "envelope: a full bar is the best suggestion"
-                    + ("" if r.exact else " (estimated from deals drawn at random)")),
-                   ("exact: counted over every consistent deal" if r.exact else
-                    f"estimated from {r.samples} uniformly sampled deals"))),
+                   (_("How much this suggestion's answer is expected to tell you about the "
+                      "envelope: a full bar is the best suggestion") if r.exact else
+                    _("How much this suggestion's answer is expected to tell you about the "
+                      "envelope: a full bar is the best suggestion (estimated from deals drawn at random)")),
+                   (_("exact: counted over every consistent deal") if r.exact else
+                    _("estimated from {n} uniformly sampled deals").format(n=number(r.samples))))),
     )
 
 
@@ -90,16 +94,18 @@ def how_often(p: float) -> str:
     """A chance as a player says it: "every time", "nearly always", "most of the time", "about
     half the time", "now and then", "rarely" (then the percentage)."""
     if p >= 0.995:
-        return "for certain"
+        return _("for certain")
     if p >= 0.9:
-        return f"nearly always ({percent(p)})"
-    if p >= 0.6:
-        return f"most of the time ({percent(p)})"
-    if p >= 0.4:
-        return f"about half the time ({percent(p)})"
-    if p >= 0.15:
-        return f"now and then ({percent(p)})"
-    return f"rarely ({percent(p)})"
+        text = _("nearly always ({chance})")
+    elif p >= 0.6:
+        text = _("most of the time ({chance})")
+    elif p >= 0.4:
+        text = _("about half the time ({chance})")
+    elif p >= 0.15:
+        text = _("now and then ({chance})")
+    else:
+        text = _("rarely ({chance})")
+    return text.format(chance=percent(p))
 
 
 def advice_source(method: str | None, wording: Wording) -> str:
@@ -112,8 +118,8 @@ def advice_source(method: str | None, wording: Wording) -> str:
     read as a slip."""
     if method in (None, "exact"):
         return ""
-    return (f" (These figures come from the possible deals; the worksheet's from "
-            f"“{method_label(method, wording)}”.)")
+    return " " + _("(These figures come from the possible deals; the worksheet's from "
+                   "“{method}”.)").format(method=method_label(method, wording))
 
 
 def plain_advice(scope: str, triple, p_correct: float, q: str, accuse: bool) -> str:
@@ -121,26 +127,34 @@ def plain_advice(scope: str, triple, p_correct: float, q: str, accuse: bool) -> 
     chance that an opponent names the envelope before your next turn (``q``, worded)."""
     guess = ", ".join(triple)
     if accuse:
-        return (f"{scope}{guess} is right {how_often(p_correct)}, and an opponent may name the "
-                f"envelope before your next turn: {q}.")
-    return (f"{scope}{guess} would be right {how_often(p_correct)}; an opponent names the "
-            f"envelope before your next turn with a chance of {q}: waiting for more clues is "
-            f"the better bet.")
+        text = _("{guess} is right {how_often}, and an opponent may name the "
+                 "envelope before your next turn: {chance}.")
+    else:
+        text = _("{guess} would be right {how_often}; an opponent names the "
+                 "envelope before your next turn with a chance of {chance}: waiting for more clues is "
+                 "the better bet.")
+    return scope + text.format(guess=guess, how_often=how_often(p_correct), chance=q)
 
 
 #: The tooltip of the pane's title: plain words, then the Details view's.
+#: (marked only: translated where shown, with ``{threshold}`` filled: :func:`title_tip`)
 TITLE_TIP = (
-    "The chance that what each opponent has seen (their hand, every suggestion's public "
-    "part, failed accusations, the cards shown to them) already tells them the "
-    "envelope, now. \"About\": estimated from deals drawn at random (View → Show "
-    f"details gives the margin). The dashed tick marks the warning level "
-    f"({percent(LIKELY_KNOWS)}).",
-    "The chance that what each opponent has seen (their hand, every suggestion's public "
-    "part, failed accusations, the cards shown to them) already determines the "
-    "envelope. When the figure is sampled, the bar's whisker and the brackets give its 95 % "
-    "Wilson interval and the number of sampled deals behind it; "
-    f"the dashed tick marks the alert threshold ({percent(LIKELY_KNOWS)}). Bits: their "
-    "expected remaining uncertainty about the envelope.")
+    N_("The chance that what each opponent has seen (their hand, every suggestion's public "
+       "part, failed accusations, the cards shown to them) already tells them the "
+       "envelope, now. \"About\": estimated from deals drawn at random (View → Show "
+       "details gives the margin). The dashed tick marks the warning level "
+       "({threshold})."),
+    N_("The chance that what each opponent has seen (their hand, every suggestion's public "
+       "part, failed accusations, the cards shown to them) already determines the "
+       "envelope. When the figure is sampled, the bar's whisker and the brackets give its 95 % "
+       "Wilson interval and the number of sampled deals behind it; "
+       "the dashed tick marks the alert threshold ({threshold}). Bits: their "
+       "expected remaining uncertainty about the envelope."))
+
+
+def title_tip() -> tuple[str, str]:
+    """:data:`TITLE_TIP` translated, plain words then the Details view's."""
+    return tuple(_(t).format(threshold=percent(LIKELY_KNOWS)) for t in TITLE_TIP)
 
 
 def knows_rows(est) -> list:
@@ -155,11 +169,11 @@ def knows_rows(est) -> list:
 def who_title(k: int, n: int, how: str) -> str:
     """The pane's title for moment ``k`` of a log of ``n`` entries; ``how``: how the figures
     were had (exact, estimated, computing…)."""
-    scope = "After the whole log" if k >= n else f"As after entry {k} of {n}"
+    scope = _("After the whole log") if k >= n else _("As after entry {k} of {n}").format(k=k, n=n)
     # "now" here, "before your next turn" in the advice beside: the same words for the same
     # two questions, so 0 % here and 72 % there read as different questions, not a conflict
-    return (f"{scope} · can each opponent name the envelope now? (The advice counts their "
-            f"next suggestions too: before your next turn.) · {how}")
+    return _("{scope} · can each opponent name the envelope now? (The advice counts their "
+             "next suggestions too: before your next turn.) · {how}").format(scope=scope, how=how)
 
 
 def assumed_model(est, details: bool) -> str:
@@ -191,9 +205,11 @@ class WhoIsClosePane(VerticalScroll):
         lay.addWidget(self.title)
         self.strip = OpponentsStrip(threshold=LIKELY_KNOWS)
         lay.addWidget(self.strip)
-        self.plot = BeliefPlot("Chance each opponent can name the envelope", y_label="probability")
+        # "chance" (the title's word): short enough for the plot's height in every language
+        # ("Wahrscheinlichkeit" was cut at 1280×800)
+        self.plot = BeliefPlot(_("Chance each opponent can name the envelope"), y_label=_("chance"))
         self.threshold_line = pg.InfiniteLine(pos=LIKELY_KNOWS, angle=0, movable=False)
-        self.threshold_line.setToolTip(f"alert threshold: {percent(LIKELY_KNOWS)}")
+        self.threshold_line.setToolTip(_("alert threshold: {threshold}").format(threshold=percent(LIKELY_KNOWS)))
         self._style_threshold_line()
         self.plot.add_item(self.threshold_line)
         lay.addWidget(self.plot, 1)
@@ -216,18 +232,19 @@ class WhoIsClosePane(VerticalScroll):
         est, wording = view.estimate, snap.wording
         self.strip.set_stale(False)
         self.strip.set_rows(knows_rows(est), wording)
-        how = "exact" if est.exact else wording.pick("estimated", f"{est.samples:,} sampled deals")
+        how = _("exact") if est.exact else wording.pick(
+            _("estimated"), _("{n} sampled deals").format(n=number(est.samples)))
         assumes = assumed_model(est, wording.details)
         if assumes:
             how += f" · {assumes}"
         if refining and not view.complete:
-            how += " · refining…"
+            how += " · " + _("refining…")
         self.title.setText(who_title(view.k, snap.n, how))
 
     def show_computing(self, snap: Snapshot, k: int) -> None:
         """The estimate of moment ``k`` is being computed: the bars on screen stay, greyed."""
         self.strip.set_stale(True)
-        self.title.setText(who_title(k, snap.n, "computing…"))
+        self.title.setText(who_title(k, snap.n, _("computing…")))
 
     def clear(self, message: str) -> None:
         """No figures: ``message`` says why."""
@@ -267,9 +284,9 @@ class SuggestionRanking(QObject):
         self.head.addWidget(self.room)
         self.room.currentIndexChanged.connect(
             lambda *_a: self.roomChanged.emit(self.room.currentData()))
-        self.table = RankingTable(SUGGESTION_COLUMNS, stretch=True,
-                                  tooltip="Double-click to put this suggestion in the form")
-        self.table.setAccessibleName("Best suggestions")
+        self.table = RankingTable(suggestion_columns(PLAIN), stretch=True,
+                                  tooltip=_("Double-click to put this suggestion in the form"))
+        self.table.setAccessibleName(_("Best suggestions"))
         self.table.rowActivated.connect(
             lambda row: self.suggestionChosen.emit(self.table.row_object(row)))
         self.note = QLabel()
@@ -282,11 +299,11 @@ class SuggestionRanking(QObject):
         """A new game (``cluedo.Setup``): its rooms in the filter (any room first), no rows."""
         self.room.blockSignals(True)
         self.room.clear()
-        self.room.addItem("any room", None)
+        self.room.addItem(_("any room"), None)
         for cat, cards in setup.categories:
             if cat == "room":
                 for c in cards:
-                    self.room.addItem(f"in the {c}", c)
+                    self.room.addItem(_("in the {room}").format(room=c), c)
         self.room.blockSignals(False)
         self.table.clear_rows()
         clear_text(self.accuse)
@@ -295,7 +312,7 @@ class SuggestionRanking(QObject):
         self.table.set_columns(suggestion_columns(wording))
 
     def show_cancelled(self, not_computed: str) -> None:
-        self.note.setText(f"Best suggestions: {not_computed}.")
+        self.note.setText(_("Best suggestions: {reason}.").format(reason=not_computed))
 
     def render(self, snap: Snapshot) -> bool:
         """Draw the ranking of ``snap``'s moment; True when it is settled there (shown, or
@@ -304,18 +321,18 @@ class SuggestionRanking(QObject):
         if snap.status is Status.CONTRADICTION or snap.status is Status.ERROR:
             self.table.clear_rows()
             clear_text(self.accuse)   # nothing is "ready" while the log is impossible
-            self.note.setText("No recommendation while the log is impossible: fix the "
-                              "highlighted entry first.")
+            self.note.setText(_("No recommendation while the log is impossible: fix the "
+                                "highlighted entry first."))
             return True
         advice = snap.advice_for("recommend")
         if advice is None:
             clear_text(self.accuse)   # the ranking on screen is not of this moment yet
             if snap.status is not Status.CANCELLED:
-                self.note.setText("Computing the best suggestions…")
+                self.note.setText(_("Computing the best suggestions…"))
             return False
         if advice.error is not None:
             self.table.clear_rows()
-            self.note.setText(as_rich_plain(f"No recommendation: {advice.error}"))
+            self.note.setText(as_rich_plain(_("No recommendation: {error}").format(error=advice.error)))
             return True
         self._show(advice.value, not advice.final, snap)
         return True
@@ -324,30 +341,31 @@ class SuggestionRanking(QObject):
         rows = rec.suggestions[:12]
         if rows:
             shown_exact = sum(rec.is_exact(s, w, room) for s, w, room, _ in rows)
-            note = "Double-click a suggestion to put it in the form."
+            note = _("Double-click a suggestion to put it in the form.")
             details = snap.wording.details
             if counting:
-                note = (f"≈ estimated from {rec.samples} sampled deals; counting the best "
-                        f"exactly…" if details else "Estimated for now; counting the best "
-                        "exactly…")
+                note = (_("≈ estimated from {n} sampled deals; counting the best "
+                          "exactly…").format(n=number(rec.samples)) if details else
+                        _("Estimated for now; counting the best exactly…"))
             elif shown_exact < len(rows):
-                note += (f" ≈: estimated from {rec.samples} sampled deals (no time left to count "
-                         f"it exactly)." if details else " Some are estimates (no time left to "
-                         "count them exactly).")
+                note += " " + (_("≈: estimated from {n} sampled deals (no time left to count "
+                                 "it exactly).").format(n=number(rec.samples)) if details else
+                               _("Some are estimates (no time left to count them exactly)."))
         else:
-            note = ("The envelope is certain: accuse!" if rec.accusation else
-                    "No suggestion can tell you more.")
+            note = (_("The envelope is certain: accuse!") if rec.accusation else
+                    _("No suggestion can tell you more."))
         if not snap.live:
-            note = f"Ranked {snap.scope()}. {note}"
+            note = _("Ranked {scope}. {note}").format(scope=snap.scope(), note=note)
         self.note.setText(note)
         top = max((bits for *_t, bits in rows), default=0.0)
         self.table.set_rows([RankedSuggestion(s, w, room, bits, rec.is_exact(s, w, room),
                                               rec.samples, top)
                              for s, w, room, bits in rows])
         if rec.accusation and snap.status is Status.READY:
-            scope = "" if snap.live else f"As after entry {snap.k}: "
-            self.accuse.setText(as_rich_plain(f"{scope}Ready to accuse: "
-                                              + ", ".join(rec.accusation)))
+            cards = ", ".join(rec.accusation)
+            text = (_("Ready to accuse: {cards}") if snap.live else
+                    _("As after entry {k}: Ready to accuse: {cards}"))
+            self.accuse.setText(as_rich_plain(text.format(k=snap.k, cards=cards)))
         else:
             clear_text(self.accuse)
 
@@ -359,7 +377,7 @@ class AccuseAdvice(AdvicePanel):
     know the envelope (the criterion in words: :data:`RULE_WORDS`)."""
 
     def __init__(self, parent: Optional[QWidget] = None):
-        super().__init__(RULE_WORDS, parent)
+        super().__init__(_(RULE_WORDS), parent)
 
     def render(self, snap: Snapshot, view: OpponentsView, method: Optional[str]) -> bool:
         """Draw ``view`` (the opponents' estimate of ``snap``'s moment) for a worksheet computed
@@ -368,7 +386,7 @@ class AccuseAdvice(AdvicePanel):
         assumes = assumed_model(est, wording.details)
         adv = view.advice
         if adv is None:
-            self.set_stale("Accuse or wait: computing your best triple…")
+            self.set_stale(_("Accuse or wait: computing your best triple…"))
         else:
             accuse = adv.advice == "accuse now"
             q = percent(adv.p_opponent_knows_before_my_turn, False)
@@ -377,35 +395,38 @@ class AccuseAdvice(AdvicePanel):
                 q = wording.chance(adv.p_opponent_knows_before_my_turn, est.p_any_next_interval,
                                    est.samples)
             elif not est.exact and not wording.details:
-                q = f"about\u00a0{q}"
+                q = _("about\u00a0{chance}").format(chance=q)
             elif not est.exact:
                 # "≈" as the strip beside it marks an estimate without an interval; as long as the
                 # interval's text, so the panel keeps its lines when the interval comes
-                q = (f"≈\u00a0{q} (from {est.samples:,} deals so far; an interval from "
-                     f"{MIN_INTERVAL_SAMPLES})")
-            scope = "" if view.k >= snap.n else f"As after entry {view.k}: "
+                q = "≈\u00a0" + _("{chance} (from {n} deals so far; an interval from "
+                                  "{least})").format(chance=q, n=number(est.samples),
+                                                     least=MIN_INTERVAL_SAMPLES)
+            scope = "" if view.k >= snap.n else _("As after entry {k}: ").format(k=view.k)
             if wording.details:
-                detail = (f"{scope}{', '.join(adv.triple)}: right with {percent(adv.p_correct)}. "
-                          f"Before your next turn, an opponent can name the envelope (what they "
-                          f"know now, plus one suggestion each): {q}.")
+                detail = scope + _("{guess}: right with {chance}. "
+                                   "Before your next turn, an opponent can name the envelope (what they "
+                                   "know now, plus one suggestion each): {opponent}.").format(
+                    guess=", ".join(adv.triple), chance=percent(adv.p_correct), opponent=q)
             else:
                 detail = plain_advice(scope, adv.triple, adv.p_correct, q, accuse)
             if assumes:
                 detail += f" ({assumes[0].upper()}{assumes[1:]}.)"
             detail += advice_source(method, wording)
-            self.set_advice("Accuse now" if accuse else "Wait", detail, accuse)
+            self.set_advice(_("Accuse now") if accuse else _("Wait"), detail, accuse)
         knowers = view.likely_knowers(LIKELY_KNOWS)
         if knowers:
-            who = ", ".join(f"{name} ({percent(p, exact)}{', exact' if exact else ''})"
-                            for name, p, exact in knowers)
-            verb = "probably knows" if len(knowers) == 1 else "probably know"
-            self.set_alert(f"⚠ {who} {verb} the envelope "
-                           f"(alert at ≥ {percent(LIKELY_KNOWS)}).")
+            who = ", ".join((_("{player} ({chance}, exact)") if exact else _("{player} ({chance})")).format(
+                player=name, chance=percent(p, exact)) for name, p, exact in knowers)
+            self.set_alert("⚠ " + ngettext("{players} probably knows the envelope (alert at ≥ {threshold}).",
+                                           "{players} probably know the envelope (alert at ≥ {threshold}).",
+                                           len(knowers)).format(players=who, threshold=percent(LIKELY_KNOWS)))
         else:
             self.set_alert("")
         return bool(knowers)
 
     def clear(self, message: str) -> None:
         """No figures: ``message`` says why."""
-        self.set_pending(message or "Accuse or wait: no figures yet.")
+        self.set_pending(message or _("Accuse or wait: no figures yet."))
+
         self.set_alert("")

@@ -2,6 +2,8 @@
 posterior the controller published; no inference here)."""
 from __future__ import annotations
 
+from engines.core.i18n import _
+
 
 def learned_notes(post) -> dict:
     """``{column index: (short, long)}`` for the players whose suggestion behaviour the posterior
@@ -15,7 +17,8 @@ def learned_notes(post) -> dict:
         if not lt:
             continue
         grid = ", ".join(f"ρ {g:g}: {100 * q:.0f} %" for g, q in zip(lt["grid"], lt["posterior"]))
-        long = (f"{owner} {lt['summary']} (from {lt['suggestions']} suggestions; learned: {grid}; "
-                f"the worksheet averages over these)")
+        long = _("{player} {summary} (from {n} suggestions; learned: {grid}; "
+                 "the worksheet averages over these)").format(player=owner, summary=lt["summary"],
+                                                             n=lt["suggestions"], grid=grid)
         out[i] = (lt["short"], long)
     return out

@@ -19,21 +19,22 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.games.cluedo.board_view import BoardPanel, turn_job_for
-from desktop.games.cluedo.forms import NewGameDialog, SuggestionForm
+from desktop.games.cluedo.forms import NewGameDialog, SuggestionForm, category_title
 from desktop.games.cluedo.opponents import RULE_TEXT, OpponentsTracker, OpponentsView
 from desktop.games.cluedo.panes import (
     RULE_WORDS,
-    TITLE_TIP,
     AccuseAdvice,
     SuggestionRanking,
     WhoIsClosePane,
     advice_source,  # noqa: F401 (a name of this module too)
     method_label,
+    title_tip,
     who_title,
 )
 from desktop.games.cluedo.ranking import ranking as shared_ranking
 from desktop.games.cluedo.suggestion_notes import learned_notes
 from desktop.shell.appearance import muted_css, tone
+from desktop.shell.locale_format import number
 from desktop.table.zoom import scaled_size
 from desktop.tabs.base import GameTab
 from desktop.tabs.jobs import Priority
@@ -45,6 +46,7 @@ from desktop.widgets.side_panes import PaneTabs, SidePanes
 from desktop.widgets.unchanged import clear_text, set_tab_text
 from desktop.widgets.worksheet import CERTAIN_EPS, ProbabilityTableModel, WorksheetView
 from engines import cluedo
+from engines.core.i18n import _
 
 ENVELOPE = "envelope"
 
@@ -55,7 +57,7 @@ class Tab(GameTab):
     GAME = "cluedo"
 
     def make_plot(self) -> BeliefPlot:
-        return BeliefPlot("Envelope: probability of the leading suspect, weapon and room")
+        return BeliefPlot(_("Envelope: probability of the leading suspect, weapon and room"))
 
     def build_ui(self) -> None:
         root = QVBoxLayout(self)
@@ -66,8 +68,8 @@ class Tab(GameTab):
         root.addWidget(split, 1)
         split.addWidget(self._build_worksheet())          # left: the worksheet
         split.setStretchFactor(0, 3)
-        split.add_pane(self._build_forms_pane(), "Suggestions", 2)    # the form, the ranking
-        split.add_pane(self._build_side_pane(), "History and plots", 2)
+        split.add_pane(self._build_forms_pane(), _("Suggestions"), 2)    # the form, the ranking
+        split.add_pane(self._build_side_pane(), _("History and plots"), 2)
         split.setSizes([560, 390, 330])
         self.side_panes = split
         self._start_runners()
@@ -76,7 +78,7 @@ class Tab(GameTab):
     def _build_method_bar(self) -> QHBoxLayout:
         """The method picker, the count of consistent deals and the "accuse now" line."""
         bar = QHBoxLayout()
-        bar.addWidget(QLabel("Method:"))
+        bar.addWidget(QLabel(_("Method:")))
         self.method = QComboBox()
         for m in cluedo.METHODS:
             self.method.addItem(method_label(m, PLAIN), m)
@@ -84,12 +86,12 @@ class Tab(GameTab):
         self.method.currentIndexChanged.connect(self._method_changed)
         bar.addWidget(self.method)
         # the classic deck's names: UK, German, French (the same log; docs/session-format.md)
-        self.names_label = QLabel("Card names:")
+        self.names_label = QLabel(_("Card names:"))
         bar.addWidget(self.names_label)
         self.card_names = QComboBox()
-        self.card_names.setToolTip("Show this game's cards under another edition's names: the "
-                                   "same deck, log and probabilities (undo with Ctrl+Z)")
-        self.card_names.setAccessibleName("Card names")
+        self.card_names.setToolTip(_("Show this game's cards under another edition's names: the "
+                                     "same deck, log and probabilities (undo with Ctrl+Z)"))
+        self.card_names.setAccessibleName(_("Card names"))
         self.names_label.setBuddy(self.card_names)
         self.card_names.activated.connect(self._card_names_chosen)
         bar.addWidget(self.card_names)
@@ -107,11 +109,11 @@ class Tab(GameTab):
         """The heat map of cards × owners; its menus and header clicks fill the form."""
         self.model = ProbabilityTableModel([], [])
         self.sheet = WorksheetView()
-        self.sheet.setAccessibleName("Worksheet: who holds each card")
+        self.sheet.setAccessibleName(_("Worksheet: who holds each card"))
         self.sheet.setModel(self.model)
         scaled_size(self.sheet, min_width=430)   # 430 px at 100 %, grows with the zoom
-        self.sheet.setToolTip("Right-click a cell (or press the menu key) to log a fact; click a card "
-                              "name to put it in the suggestion form; click a player to make them the suggester")
+        self.sheet.setToolTip(_("Right-click a cell (or press the menu key) to log a fact; click a card "
+                                "name to put it in the suggestion form; click a player to make them the suggester"))
         self.sheet.cellContextMenu.connect(self._cell_menu)
         self.sheet.cellKeyAction.connect(self._cell_key)
         self.sheet.rowHeaderClicked.connect(self._row_clicked)
@@ -131,9 +133,9 @@ class Tab(GameTab):
         self.form.formChanged.connect(self._request_advice)
         ml.addWidget(self.form)
         rank = self.ranking
-        self.worded(rank.title.setText, "<b>Best suggestions</b> (what each would tell you about "
-                    "the envelope)", "<b>Best suggestions</b> (expected information gain about the "
-                    "envelope)")
+        self.worded(rank.title.setText, _("<b>Best suggestions</b> (what each would tell you about "
+                    "the envelope)"), _("<b>Best suggestions</b> (expected information gain about the "
+                    "envelope)"))
         ml.addLayout(rank.head)
         self.advice_panel = AccuseAdvice()
         self.advice_panel.detailsRequested.connect(self._show_who_is_close)
@@ -148,19 +150,19 @@ class Tab(GameTab):
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.history)
         plots = PaneTabs()        # every title whole, a width the pages' texts do not move
-        plots.addTab(self.plot, "Envelope")
-        self.entropy_plot = BeliefPlot("Uncertainty about the envelope", y_label="bits", y_range=None)
-        plots.addTab(self.entropy_plot, "Uncertainty")
+        plots.addTab(self.plot, _("Envelope"))
+        self.entropy_plot = BeliefPlot(_("Uncertainty about the envelope"), y_label=_("bits"), y_range=None)
+        plots.addTab(self.entropy_plot, _("Uncertainty"))
         self.worded(lambda t: plots.setTabText(plots.indexOf(self.entropy_plot), t),
-                    "Uncertainty", "Entropy")
-        self.worded(self.entropy_plot.set_y_label, "uncertainty", "bits")
+                    _("Uncertainty"), _("Entropy"))
+        self.worded(self.entropy_plot.set_y_label, _("uncertainty"), _("bits"))
         self.side_tabs = plots
         self.who_page = self._build_who_is_close()
-        plots.addTab(self.who_page, "Who is close?")
+        plots.addTab(self.who_page, _("Who is close?"))
         self.board_panel = BoardPanel()     # where to move this turn, at the moment shown
         self.board_panel.positionChosen.connect(self._log_my_position)
         self.board_panel.rollChanged.connect(lambda r: self.controller.set_advice_options("turn", roll=r))
-        plots.addTab(self.board_panel, "Board")
+        plots.addTab(self.board_panel, _("Board"))
         right.addWidget(plots)
         # History as tall as the plots (it had a third of the height: three to five entries
         # at 1280×800); the plots and the board keep about 300 px there
@@ -198,7 +200,7 @@ class Tab(GameTab):
     def _build_who_is_close(self) -> WhoIsClosePane:
         """The side panel's "Who is close?" page (:class:`WhoIsClosePane`)."""
         pane = WhoIsClosePane()
-        self.worded(pane.title.setToolTip, *TITLE_TIP)
+        self.worded(pane.title.setToolTip, *title_tip())
         self.who_title, self.strip, self.knows_plot = pane.title, pane.strip, pane.plot
         self.who_pane = pane
         return pane
@@ -209,8 +211,8 @@ class Tab(GameTab):
         # the old log's estimates stop now, even when the tab is hidden before the new
         # beliefs arrive (a long log's plot back-fill runs for minutes otherwise)
         self.opponents.sync(setup, self.controller.events)
-        groups = [(cat.capitalize() + "s", list(cards)) for cat, cards in setup.categories]
-        cols = [("★ " + p) if p == setup.me else p for p in setup.players] + ["Envelope"]
+        groups = [(category_title(cat), list(cards)) for cat, cards in setup.categories]
+        cols = [("★ " + p) if p == setup.me else p for p in setup.players] + [_("Envelope")]
         self.model.set_layout(groups, cols)
         self.form.set_setup(setup)
         self.ranking.set_setup(setup)
@@ -238,7 +240,7 @@ class Tab(GameTab):
         if not key or key == c.setup.edition:
             return
         setup, events = cluedo.relabel(c.setup, c.events, key)
-        c.relabel(setup, events, f"Card names: {self.card_names.currentText()}")
+        c.relabel(setup, events, _("Card names: {edition}").format(edition=self.card_names.currentText()))
 
     def inference_options(self) -> dict:
         return {"method": self.method.currentData() or cluedo.METHODS[0]}
@@ -255,15 +257,16 @@ class Tab(GameTab):
         self.model.set_matrix(post.matrix, getattr(post, "standard_error", None))
         self.model.set_column_notes(learned_notes(post))
         deals = post.consistent_deals
-        text = ("" if k == snap.n else f"<i>as after entry {k}</i> · ")
+        text = ("" if k == snap.n else _("<i>as after entry {k}</i> · ").format(k=k))
         self.opponents.hold()    # its task waits for the ranking's first estimate of moment k
         wording = snap.wording
         if deals is not None:
-            text += wording.pick(f"{deals:,} possible deals", f"{deals:,} consistent deals")
+            text += wording.pick(_("{deals} possible deals"), _("{deals} consistent deals")).format(
+                deals=number(deals))
         else:
-            text += wording.pick("approximate", "approximate (analytical center)")
+            text += wording.pick(_("approximate"), _("approximate (analytical center)"))
         if post.method == "montecarlo" and getattr(post, "samples", None) and wording.details:
-            text += f" · {post.samples:,} exact samples (± = standard error, %)"
+            text += _(" · {n} exact samples (± = standard error, %)").format(n=number(post.samples))
         note = getattr(post, "note", None)
         if note:
             text += f" · <span style='color:{tone('#6d4c00')}'>{esc(note)}</span>"
@@ -287,22 +290,23 @@ class Tab(GameTab):
         super().show_stale(stale)
         if stale:
             label = method_label(self.method.currentData(), self.snapshot.wording)
-            self.deals_label.setText(f"<span style='{muted_css()}'><i>computing… ({label})</i></span>")
+            self.deals_label.setText(f"<span style='{muted_css()}'><i>"
+                                     + _("computing… ({method})").format(method=label) + "</i></span>")
             clear_text(self.accuse_label)
             self.strip.set_stale(True)
 
     def show_cancelled(self) -> None:
-        not_computed = "not computed (cancelled)"
+        not_computed = _("not computed (cancelled)")
         self.deals_label.setText(f"<span style='{muted_css()}'><i>{not_computed}</i></span>")
         self.ranking.show_cancelled(not_computed)
         k = self._opp_k if self._opp_k >= 0 else len(self.controller.events)
         self.who_title.setText(who_title(k, len(self.controller.events), not_computed))
-        self.advice_panel.set_pending(f"Accuse or wait: {not_computed}.")
+        self.advice_panel.set_pending(_("Accuse or wait: {reason}.").format(reason=not_computed))
         self.advice_panel.set_alert("")
 
     def clear_beliefs(self) -> None:
         self.model.set_matrix(None)
-        self.deals_label.setText("no consistent deal")
+        self.deals_label.setText(_("no consistent deal"))
 
     def plot_series(self, snap) -> dict:
         timeline = snap.timeline
@@ -312,9 +316,10 @@ class Tab(GameTab):
         for cat, cards in setup.categories:
             env = {c: last.probability(c, ENVELOPE) for c in cards}
             top = max(env, key=env.get)
-            series[f"{cat}: {top}"] = [p.probability(top, ENVELOPE) for p in timeline.posteriors]
-        name = snap.wording.pick("how open the envelope still is",
-                                          "envelope entropy (bits)")
+            name = _(cluedo.CATEGORY_WORDS[cat]) if cat in cluedo.CATEGORY_WORDS else cat
+            series[f"{name}: {top}"] = [p.probability(top, ENVELOPE) for p in timeline.posteriors]
+        name = snap.wording.pick(_("how open the envelope still is"),
+                                 _("envelope entropy (bits)"))
         self.entropy_plot.set_series({name: [p.envelope_entropy_bits()
                                              for p in timeline.posteriors]})
         return series
@@ -322,9 +327,9 @@ class Tab(GameTab):
     def status_text(self, snap) -> str:
         post, seconds = snap.posterior, snap.seconds
         wording = snap.wording
-        deals = (wording.pick(f"{post.consistent_deals:,} possible deals",
-                              f"{post.consistent_deals:,} consistent deals")
-                 if post.consistent_deals is not None else "approximate")
+        deals = (wording.pick(_("{deals} possible deals"), _("{deals} consistent deals")).format(
+                     deals=number(post.consistent_deals))
+                 if post.consistent_deals is not None else _("approximate"))
         return f"Cluedo · {method_label(post.method, wording)} · {seconds * 1000:.0f} ms · {deals}"
 
     def show_moment(self, snap) -> None:
@@ -367,24 +372,29 @@ class Tab(GameTab):
     def _on_advice(self, _rev, advice, _secs) -> None:
         self._refute_advice = advice
         if not advice:
-            self.form.set_advice("You hold none of these cards: you cannot refute — check the cards.")
+            self.form.set_advice(_("You hold none of these cards: you cannot refute — check the cards."))
             return
         best = advice[0]
         if self.snapshot.wording.details:
-            others = ", ".join(f"{esc(c)} ({b:.2f} bits)" for c, b in advice[1:])
-            self.form.set_advice(f"Show <b>{esc(best[0])}</b>: it tells the others least "
-                                 f"({best[1]:.2f} bits)"
-                                 + (f"; rather than {others}" if others else ""))
+            others = ", ".join(_("{card} ({bits} bits)").format(card=esc(c), bits=number(b, 2))
+                               for c, b in advice[1:])
+            if others:
+                text = _("Show <b>{card}</b>: it tells the others least ({bits} bits); rather than {others}")
+            else:
+                text = _("Show <b>{card}</b>: it tells the others least ({bits} bits)")
+            self.form.set_advice(text.format(card=esc(best[0]), bits=number(best[1], 2), others=others))
             return
-        others = " or ".join(esc(c) for c, _b in advice[1:])
-        self.form.set_advice(f"Show <b>{esc(best[0])}</b>: it tells the others least"
-                             + (f" (rather than {others})" if others else ""))
+        others = _(" or ").join(esc(c) for c, _b in advice[1:])
+        text = (_("Show <b>{card}</b>: it tells the others least (rather than {others})") if others
+                else _("Show <b>{card}</b>: it tells the others least"))
+        self.form.set_advice(text.format(card=esc(best[0]), others=others))
 
     def wording_changed(self, wording) -> None:
         self.ranking.set_wording(wording)
         for i in range(self.method.count()):
             self.method.setItemText(i, method_label(self.method.itemData(i), wording))
-        self.advice_panel.rule_text = wording.pick(RULE_WORDS, RULE_TEXT)
+        self.advice_panel.rule_text = wording.pick(_(RULE_WORDS), _(RULE_TEXT))
+
         if getattr(self, "_refute_advice", None) is not None:
             self._on_advice(0, self._refute_advice, 0.0)
 
@@ -403,8 +413,8 @@ class Tab(GameTab):
         self._opp_deferred = False
         if snap.error is not None:
             self.opponents.cancel()
-            self._clear_opponents("Not while the log is impossible: fix the highlighted entry "
-                                  "first.")
+            self._clear_opponents(_("Not while the log is impossible: fix the highlighted entry "
+                                    "first."))
             return
         view = self.opponents.request(c.setup, c.events, k)
         if view is not None:
@@ -412,7 +422,7 @@ class Tab(GameTab):
         else:
             self.who_pane.show_computing(snap, k)
             # the advice on screen stays, greyed, until the new advice replaces it
-            self.advice_panel.set_stale("Accuse or wait: computing what the opponents know…")
+            self.advice_panel.set_stale(_("Accuse or wait: computing what the opponents know…"))
         self.knows_plot.set_marker(None if snap.selected < 0 else k)
         self._schedule_knows_plot()
 
@@ -424,18 +434,18 @@ class Tab(GameTab):
     @Slot(int, str)
     def _on_opponents_failed(self, k: int, message: str) -> None:
         if k == self._opp_k:
-            self._clear_opponents(f"Cannot estimate what the opponents know: {message}")
+            self._clear_opponents(_("Cannot estimate what the opponents know: {message}").format(message=message))
 
     def _render_opponents(self, view: OpponentsView) -> None:
         self.who_pane.render(self.snapshot, view, self.opponents.is_refining())
         knowers = self.advice_panel.render(self.snapshot, view, self.method.currentData())
         i = self.side_tabs.indexOf(self.who_page)
-        set_tab_text(self.side_tabs, i, "Who is close? ⚠" if knowers else "Who is close?")
+        set_tab_text(self.side_tabs, i, _("Who is close?") + " ⚠" if knowers else _("Who is close?"))
 
     def _clear_opponents(self, message: str) -> None:
         self.who_pane.clear(message)
         self.advice_panel.clear(message)
-        set_tab_text(self.side_tabs, self.side_tabs.indexOf(self.who_page), "Who is close?")
+        set_tab_text(self.side_tabs, self.side_tabs.indexOf(self.who_page), _("Who is close?"))
 
     @Slot()
     def _schedule_knows_plot(self) -> None:
@@ -485,7 +495,7 @@ class Tab(GameTab):
         owner = self._owner(column)
         menu = QMenu(self)
         if owner == ENVELOPE:
-            a = menu.addAction("The envelope is inferred from the players' hands")
+            a = menu.addAction(_("The envelope is inferred from the players' hands"))
             a.setEnabled(False)
             self._add_why(menu, item, column)
             self.why_chosen(self.exec_menu(menu, pos), pos)
@@ -496,18 +506,17 @@ class Tab(GameTab):
         post = self._live_posterior()
         me = owner == setup.me
         actions = {}
-        for kind, has_it, label in (
-                ("shown", True, f"I have {card}" if me else f"{owner} has {card}"),
-                ("lacks", False, f"I do not have {card}" if me else f"{owner} does not have {card}")):
+        for kind, has_it in (("shown", True), ("lacks", False)):
+            label = fact_label(owner, card, has_it, me)
             reason = cluedo.fact_reason(setup, post, owner, card, has_it) if post is not None else None
             if reason:
                 a = menu.addAction(f"{label} — {reason}")
                 a.setEnabled(False)
-                actions[menu.addAction(f"    Log “{label}” anyway (a correction)…")] = kind
+                actions[menu.addAction("    " + _("Log “{fact}” anyway (a correction)…").format(fact=label))] = kind
             else:
                 actions[menu.addAction(label)] = kind
         facts = self._facts_about(owner, card)
-        remove = menu.addAction("Remove this fact")
+        remove = menu.addAction(_("Remove this fact"))
         remove.setEnabled(bool(facts))
         why = self._add_why(menu, item, column)
         chosen = self.exec_menu(menu, pos)
@@ -526,20 +535,19 @@ class Tab(GameTab):
         setup = self.controller.setup
         card, owner = setup.cards[item], self._owner(column)
         if action == "why":
-            self.show_why({"card": card, "place": owner},
-                          f"{card} is in the envelope" if owner == ENVELOPE else f"{owner} has {card}")
+            self.show_why({"card": card, "place": owner}, why_subject(owner, card))
             return
         if owner == ENVELOPE:
-            self.statusMessage.emit("The envelope is inferred from the players' hands: log a "
-                                    "player's card instead")
+            self.statusMessage.emit(_("The envelope is inferred from the players' hands: log a "
+                                      "player's card instead"))
             return
         has_it = action == "has"
-        label = (f"I have {card}" if has_it else f"I do not have {card}") if owner == setup.me else \
-            (f"{owner} has {card}" if has_it else f"{owner} does not have {card}")
+        label = fact_label(owner, card, has_it, owner == setup.me)
         post = self._live_posterior()
         reason = cluedo.fact_reason(setup, post, owner, card, has_it) if post is not None else None
         if reason:
-            self.statusMessage.emit(f"Not logged: {label} — {reason} (the cell's menu can log it anyway)")
+            self.statusMessage.emit(_("Not logged: {fact} — {reason} (the cell's menu can log it anyway)").format(
+                fact=label, reason=reason))
             return
         self.log_json({"type": "shown" if has_it else "lacks", "player": owner, "card": card})
 
@@ -549,8 +557,7 @@ class Tab(GameTab):
         m = self.model.matrix()
         p = None if m is None else float(m[item, column])
         decided = p is not None and (p <= CERTAIN_EPS or p >= 1 - CERTAIN_EPS)
-        subject = f"{card} is in the envelope" if owner == ENVELOPE else f"{owner} has {card}"
-        return self.add_why_action(menu, {"card": card, "place": owner}, subject, decided)
+        return self.add_why_action(menu, {"card": card, "place": owner}, why_subject(owner, card), decided)
 
 
     def _live_posterior(self):
@@ -611,6 +618,21 @@ class Tab(GameTab):
         return True
 
 
+def fact_label(owner: str, card: str, has_it: bool, me: bool) -> str:
+    """A worksheet cell's fact in words: "I have Rope", "Bob does not have Rope"."""
+    if me:
+        return (_("I have {card}") if has_it else _("I do not have {card}")).format(card=card)
+    return (_("{player} has {card}") if has_it else _("{player} does not have {card}")).format(
+        player=owner, card=card)
+
+
+def why_subject(owner: str, card: str) -> str:
+    """What a cell's Why? explains: "Rope is in the envelope", "Bob has Rope"."""
+    if owner == ENVELOPE:
+        return _("{card} is in the envelope").format(card=card)
+    return _("{player} has {card}").format(player=owner, card=card)
+
+
 def _recommend_job_for(setup, events: tuple, options: dict):
     """The ranking's job for a moment (the controller's advisor "recommend")."""
     return functools.partial(_recommend_job, setup, events, options.get("room"))
@@ -645,5 +667,7 @@ def hand_prompt(setup, post) -> str:
     held = sum(1 for c in setup.cards if post.probability(c, me) >= 1 - 1e-9)
     if held >= size:
         return ""
-    return (f"Start with your hand: type “me has rope” here, or right-click a card in your "
-            f"column ({held} of {size} cards so far).")
+    return _("Start with your hand: type “{example}” here, or right-click a card in your "
+             "column ({held} of {size} cards so far).").format(
+        example=cluedo.example_for(setup, "me has rope"), held=held, size=size)
+
