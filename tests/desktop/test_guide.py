@@ -55,3 +55,47 @@ def test_shortcut_page_lists_every_action_shortcut(window):
     assert any("Ctrl+L" in k for k in keys)
     window.guide_dock.show_page(SHORTCUTS_PAGE)
     assert "Keyboard shortcuts" in window.guide_dock.browser.toPlainText()
+
+
+def test_the_guide_speaks_the_chosen_language():
+    """With German chosen the guide shows the German overview and Cluedo pages, a link to a page
+    with a translation goes to the translation (else the English page), and every link of every
+    translated page resolves to a file of the guide."""
+    import re
+
+    from desktop.shell.guide import english_page, localized
+    from engines.core.i18n import language, set_language
+
+    before = language()
+    try:
+        set_language("de")
+        assert page_path("index").name == "index.de.md"
+        assert page_path("cluedo").name == "cluedo.md"    # CLUEDO-PAGES
+        assert page_path("egghead").name == "egghead.md"            # no German page yet
+        set_language("fr")
+        assert page_path("index").name == "index.fr.md"
+        set_language("en")
+        assert page_path("cluedo").name == "cluedo.md"
+    finally:
+        set_language(before)
+    translated = sorted(p for p in guide_dir().glob("*.*.md"))
+    assert {p.name for p in translated} >= {f"{s}.{lang}.md" for s in ("index",)
+                                             for lang in ("de", "fr")}
+    for page in translated:
+        english = english_page(page)
+        assert english.is_file() and english != page, page
+        text = page.read_text(encoding="utf-8")
+        links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
+        assert links, page
+        lang = page.stem.rsplit(".", 1)[1]
+        for link in links:
+            if "://" in link:
+                continue
+            target = (page.parent / link).resolve()
+            assert target.is_file(), (page.name, link)
+            # a link to another page goes to that page in the same language when it exists
+            if target.suffix == ".md":
+                assert target == localized(target, lang), (page.name, link)
+        # the same pictures as the English page
+        assert re.findall(r"!\[[^]]*\]\(([^)]+)\)", text) == \
+            re.findall(r"!\[[^]]*\]\(([^)]+)\)", english.read_text(encoding="utf-8")), page
