@@ -33,6 +33,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Optional
 
+from engines.core.i18n import N_
+
 #: The entry point group that declares games.
 ENTRY_POINT_GROUP = "deduction_desk.games"
 
@@ -124,7 +126,7 @@ def _builtin(game: str, title: str, example: str) -> GameInfo:
 CLUEDO = _builtin("cluedo", "Cluedo", "Ann: plum rope hall; Bob   ·   Bob has rope")
 INKOGNITO = _builtin("inkognito", "Inkognito", "Red: lord zsa fat   ·   Red: ambassador tall fat")
 EGGHEAD = _builtin("egghead", "Egghead", "sum = 14   ·   reactions: B, C   ·   B solves -> 112")
-GUESSWHO = _builtin("guesswho", "Guess Who?", "glasses? no   ·   down alex   ·   opponent 12")
+GUESSWHO = _builtin("guesswho", N_("Guess Who?"), "glasses? no   ·   down alex   ·   opponent 12")
 SPYFALL = _builtin("spyfall", "Spyfall", "Bob: beach 1, casino .5   ·   Bob: all   ·   Bob asks Cy")
 #: The games of this repository, in tab order (also the fallback without package metadata).
 BUILTIN_GAMES: tuple[GameInfo, ...] = (CLUEDO, INKOGNITO, EGGHEAD, GUESSWHO, SPYFALL)

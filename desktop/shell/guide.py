@@ -6,6 +6,10 @@ The pages are the Markdown files of ``resources/guide/`` (the repository links t
 relative links between the pages and the pictures in ``img/`` resolve against the page's own
 folder, and a link to anything outside the guide opens in the system's browser.
 
+A page may have translations beside it, ``cluedo.de.md`` for German: the guide shows the page of
+the language the app speaks (:func:`engines.core.i18n.language`) when it exists, else the
+English one, and a link to another page goes to that page's translation in the same way.
+
 The last page, *Keyboard shortcuts*, is made when it is shown from the window's own actions and
 shortcuts (:mod:`desktop.shell.shortcuts`), so it cannot drift from what the keys do.
 """
@@ -18,7 +22,7 @@ from PySide6.QtCore import Qt, QUrl, Slot
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QComboBox, QDockWidget, QHBoxLayout, QMainWindow, QTextBrowser, QVBoxLayout, QWidget
 
-from engines.core.i18n import N_, _
+from engines.core.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, _, language
 from engines.core.resources import resource_path
 
 #: The guide's pages in the order of its page list: (file stem, title). The first is the
@@ -40,18 +44,43 @@ def guide_dir() -> Path:
     return resource_path("guide")
 
 
+def localized(path: Path, lang: Optional[str] = None) -> Path:
+    """The translation of the guide page ``path`` into ``lang`` (default: the language in
+    effect), ``cluedo.md`` → ``cluedo.de.md`` beside it, when that file exists; else ``path``
+    itself. A path that is already a translation (``cluedo.de.md``) is first taken back to its
+    English page, so a link from a German page to an English one finds the French page in French."""
+    lang = language() if lang is None else lang
+    english = english_page(path)
+    if lang == DEFAULT_LANGUAGE:
+        return english if english.is_file() else path
+    translated = english.with_name(f"{english.stem}.{lang}.md")
+    if translated.is_file():
+        return translated
+    return english if english.is_file() else path
+
+
+def english_page(path: Path) -> Path:
+    """The English page a translated guide page belongs to (``index.de.md`` → ``index.md``);
+    ``path`` itself when it is not a translation."""
+    stem, dot, code = path.stem.rpartition(".")
+    if dot and path.suffix == ".md" and code in LANGUAGES:
+        return path.with_name(f"{stem}.md")
+    return path
+
+
 def page_path(stem: str) -> Path:
-    """The Markdown file of the page ``stem``: a game's page as its ``GameInfo`` declares it
-    (:meth:`engines.registry.GameInfo.guide_page_path`; a game installed from another package
-    ships its own), else the guide's own page of that name, else the overview."""
+    """The Markdown file of the page ``stem`` in the language in effect (:func:`localized`): a
+    game's page as its ``GameInfo`` declares it (:meth:`engines.registry.GameInfo.guide_page_path`;
+    a game installed from another package ships its own), else the guide's own page of that
+    name, else the overview."""
     from engines.registry import known_games
 
     info = known_games().get(stem)
     declared = info.guide_page_path() if info is not None else None
     if declared is not None:
-        return declared
+        return localized(declared)
     path = guide_dir() / f"{stem}.md"
-    return path if path.is_file() else guide_dir() / "index.md"
+    return localized(path if path.is_file() else guide_dir() / "index.md")
 
 
 class GuideBrowser(QTextBrowser):
@@ -109,8 +138,8 @@ class GuideBrowser(QTextBrowser):
         if url.isRelative() or url.isLocalFile():
             target = self.source().resolved(url) if url.isRelative() else url
             path = Path(target.toLocalFile())
-            if path.suffix == ".md" and path.is_file():
-                self.show_page(path, target.fragment())
+            if path.suffix == ".md" and (path.is_file() or english_page(path).is_file()):
+                self.show_page(localized(path), target.fragment())
                 return
             if not url.path() and url.fragment():   # an anchor on this page
                 self.scrollToAnchor(url.fragment())

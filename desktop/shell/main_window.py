@@ -33,6 +33,7 @@ from desktop.shell.settings import APP_NAME, LAST_TAB, ORG_NAME, app_settings
 from desktop.shell.tab_pages import TabPage, tab_class, tab_games
 from desktop.storage.window_autosave import RecoveryWiring, hand_off_at_start
 from desktop.widgets.plain_text import install_plain_item_tooltips  # Qt only
+from engines.core.i18n import _
 from engines.core.resources import resource_path  # light: engines.core imports lazily
 from engines.registry import discovery_problems, known_games, registered_games
 
@@ -84,7 +85,7 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
         self._pages: dict[str, TabPage] = {}
         games = known_games()   # the installed packages' games come after the first frame
         for game in tab_games(games):
-            self._add_page(game, games[game].title)
+            self._add_page(game, _(games[game].title))
         if interactive:   # the tab used last is shown (and so built) first
             last = LAST_TAB.read()
             if last in self._pages:
@@ -118,7 +119,7 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
             log.warning("game not loaded: %s", problem)
         for game in tab_games(games):
             if game not in self._pages:
-                self.add_tab_action(self._add_page(game, games[game].title))
+                self.add_tab_action(self._add_page(game, _(games[game].title)))
 
     def after_first_frame(self, fn) -> None:
         """Call ``fn()`` on the turn of the event loop after the window's first paint (at the

@@ -17,8 +17,8 @@ from datetime import datetime
 from typing import Optional
 
 from PySide6.QtCore import QAbstractListModel, QLocale, QModelIndex, QPoint, Qt, Signal, Slot
-from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence
-from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QMenu, QVBoxLayout, QWidget
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QKeySequence
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QMenu, QSizePolicy, QVBoxLayout, QWidget
 
 from desktop.shell.appearance import muted, muted_css, readable_on
 from desktop.shell.locale_format import app_locale, clock_time
@@ -227,6 +227,44 @@ class HistoryModel(MultiDataModel, QAbstractListModel):
                 self.dataChanged.emit(ix, ix)
 
 
+class HeadingLabel(QLabel):
+    """A one-line heading: the title in bold and a hint in the muted colour, in parentheses,
+    cut with "…" to the width it has (the whole hint in the tooltip). German and French hints
+    are longer than the English ones: wrapped, they took a second line from the list below on
+    narrow columns (the screen audit at 150 % zoom)."""
+
+    def __init__(self, title: str, hint: str, parent=None):
+        super().__init__(parent)
+        self._title, self._hint = title, hint
+        self.setTextFormat(Qt.RichText)
+        self.setToolTip(hint)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self._render()
+
+    def _render(self) -> None:
+        import html
+
+        bold = QFont(self.font())
+        bold.setBold(True)
+        room = self.contentsRect().width() - QFontMetrics(bold).horizontalAdvance(self._title + " ") - 2
+        hint = QFontMetrics(self.font()).elidedText(f"({self._hint})", Qt.TextElideMode.ElideRight,
+                                                    max(0, room))
+        text = f"<b>{html.escape(self._title)}</b>"
+        if hint:
+            text += f" <span style='{muted_css()}'>{html.escape(hint)}</span>"
+        if text != self.text():
+            self.setText(text)
+
+    def resizeEvent(self, event) -> None:   # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._render()
+
+    def changeEvent(self, event) -> None:   # noqa: N802 (Qt's name): a zoom changes the font
+        super().changeEvent(event)
+        if event.type() == event.Type.FontChange:
+            self._render()
+
+
 class HistoryPanel(QWidget):
     """List of the log's events for one tab (a view of :class:`HistoryModel`).
 
@@ -244,9 +282,7 @@ class HistoryPanel(QWidget):
         self.model = HistoryModel(document, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        title = QLabel("<b>" + _("History") + f"</b> <span style='{muted_css()}'>("
-                       + _("select to see the beliefs then; right-click to remove") + ")</span>")
-        title.setWordWrap(True)
+        title = HeadingLabel(_("History"), _("select to see the beliefs then; right-click to remove"))
         layout.addWidget(title)
         self._view = QListView()
         # connected before the view's selection model is (setModel): on removal Qt's selection

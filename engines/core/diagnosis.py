@@ -34,6 +34,9 @@ The budget is counted in *steps*, one step being one event the engine's consiste
 processes, so a diagnosis is a function of its input (the command line is deterministic); the
 app may add a wall-clock cap (``deadline``). A search stopped by either says so
 (``complete=False``): "not found within the budget".
+
+The words (an edit's text, the message and the lines) are marked for translation where they are
+built (:mod:`engines.core.i18n`): English on the command line, which never sets a language.
 """
 from __future__ import annotations
 
@@ -44,6 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Optional, Protocol, Sequence
 
 from engines.core.errors import CancelFlag, ContradictionError, check_cancel
+from engines.core.i18n import N_, _, ngettext
 
 #: Largest set of removals searched when no single edit works.
 MAX_REMOVAL_SET = 3
@@ -84,12 +88,13 @@ class Edit:
 REMOVAL_COST = 2.5
 
 
-REMOVE_TEXT = "remove it"
+#: A removal's text (translated when the edit is made: :func:`removal`).
+REMOVE_TEXT = N_("remove it")
 
 
 def removal(entry: int) -> Edit:
-    """The candidate that removes ``entry``."""
-    return Edit(entry, None, None, None, REMOVAL_COST, REMOVE_TEXT)
+    """The candidate that removes ``entry`` (its text "remove it" in the language in effect)."""
+    return Edit(entry, None, None, None, REMOVAL_COST, _(REMOVE_TEXT))
 
 
 class Checker(Protocol):
@@ -401,10 +406,9 @@ def diagnose(events: Sequence, checker: Checker, edits_for: Callable[[int], Iter
     if k >= n:
         return None
     if k < 0:
+        words = _("No world fits the setup, whatever the entries say.")
         return Diagnosis(-1, (), steps=checker.steps, budget=budget,
-                         seconds=time.monotonic() - t0,
-                         message="No world fits the setup, whatever the entries say.",
-                         lines=("No world fits the setup, whatever the entries say.",))
+                         seconds=time.monotonic() - t0, message=words, lines=(words,))
     lim = _Budget(checker, budget, deadline)
 
     def sub_ok(s) -> bool:                    # a sub-log, same order
@@ -486,39 +490,56 @@ def diagnose(events: Sequence, checker: Checker, edits_for: Callable[[int], Iter
 
 def _words(events, k, conflict, found, removal_sets, complete, budget, describe,
            entries_text) -> tuple:
-    lines = [f"Entries #1 to #{k + 1} cannot all be true: after #{k + 1} "
-             f"({describe(k)}) no world fits the log."]
+    lines = [_("Entries #1 to #{last} cannot all be true: after #{last} ({entry}) no world fits "
+               "the log.").format(last=k + 1, entry=describe(k))]
     if conflict:
-        lines.append("These entries cannot all be true together: "
-                     + entries_text(describe, conflict) + ".")
+        lines.append(_("These entries cannot all be true together: {entries}.").format(
+            entries=entries_text(describe, conflict)))
     for e in found:
         if e.field is None:
-            lines.append(f"Removing #{e.entry + 1} ({describe(e.entry)}) makes the log "
-                         f"consistent.")
+            lines.append(_("Removing #{n} ({entry}) makes the log consistent.").format(
+                n=e.entry + 1, entry=describe(e.entry)))
         else:
-            lines.append(f"#{e.entry + 1} ({describe(e.entry)}) with {e.text} makes the log "
-                         f"consistent.")
+            lines.append(_("#{n} ({entry}) with {correction} makes the log consistent.").format(
+                n=e.entry + 1, entry=describe(e.entry), correction=e.text))
     short = []
     for e in found:
-        if e.entry not in [x for x, _ in short]:
-            short.append((e.entry, e.text))
+        if e.entry not in [x for x, _t, _r in short]:
+            short.append((e.entry, e.text, e.field is None))
     if found:
-        message = "Probably mistyped: " + ", ".join(
-            f"#{i + 1} ({t if t == REMOVE_TEXT else t + ' fits'})" for i, t in short[:5])
+        items = ", ".join(
+            f"#{i + 1} ({t})" if removes else _("#{n} ({correction} fits)").format(n=i + 1, correction=t)
+            for i, t, removes in short[:5])
         if len(short) > 5:
-            message += f" and {len(short) - 5} more"
+            items = ngettext("{items} and {n} more", "{items} and {n} more", len(short) - 5).format(
+                items=items, n=len(short) - 5)
+        message = _("Probably mistyped: {entries}").format(entries=items)
     elif removal_sets:
-        sets = "; ".join(" and ".join(f"#{i + 1}" for i in s) for s in removal_sets[:5])
-        message = (f"No single entry, changed or removed, makes the log consistent; removing "
-                   f"{len(removal_sets[0])} entries does: {sets}"
-                   + (f" and {len(removal_sets) - 5} more sets" if len(removal_sets) > 5 else ""))
+        sets = "; ".join(_join_and([f"#{i + 1}" for i in s]) for s in removal_sets[:5])
+        if len(removal_sets) > 5:
+            sets = _("{sets} and {n} more sets").format(sets=sets, n=len(removal_sets) - 5)
+        message = ngettext("No single entry, changed or removed, makes the log consistent; "
+                           "removing {n} entry does: {sets}",
+                           "No single entry, changed or removed, makes the log consistent; "
+                           "removing {n} entries does: {sets}",
+                           len(removal_sets[0])).format(n=len(removal_sets[0]), sets=sets)
     elif complete:
-        message = (f"No single entry, changed or removed, makes the log consistent, nor does "
-                   f"removing up to {MAX_REMOVAL_SET} entries.")
+        message = _("No single entry, changed or removed, makes the log consistent, nor does "
+                    "removing up to {n} entries.").format(n=MAX_REMOVAL_SET)
     else:
-        message = (f"No correction found within the budget of {budget} steps; these entries "
-                   f"cannot all be true: " + ", ".join(f"#{i + 1}" for i in conflict))
+        message = _("No correction found within the budget of {budget} steps; these entries "
+                    "cannot all be true: {entries}").format(
+                        budget=budget, entries=", ".join(f"#{i + 1}" for i in conflict))
     if found and not complete:
-        message += " (the search stopped at its budget: there may be more)"
+        message = _("{message} (the search stopped at its budget: there may be more)").format(
+            message=message)
     lines.append(message)
     return message, lines
+
+
+def _join_and(items: Sequence[str]) -> str:
+    """``"#1 and #2 and #3"`` (a set of entries to remove together), in the language in effect."""
+    out = items[0]
+    for item in items[1:]:
+        out = _("{items} and {last}").format(items=out, last=item)
+    return out

@@ -2,12 +2,15 @@
 
 User errors are :class:`SessionFormatError` (bad input, with the JSON path of the first bad
 field) and :class:`ContradictionError` (the log cannot all be true, with the index of the first
-event after which nothing is consistent). Both carry a message fit to show to a player.
+event after which nothing is consistent). Both carry a message fit to show to a player, in the
+language in effect when it was made (:mod:`engines.core.i18n`; English on the command line).
 """
 from __future__ import annotations
 
 import re
 from typing import Callable, Optional
+
+from engines.core.i18n import _, ngettext
 
 #: Longest message an error keeps: a hostile file must not have a 10 MB value echoed into a
 #: message box (the readers quote short excerpts; this is the safety net behind them).
@@ -39,7 +42,8 @@ def one_line(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
     text = _UNSAFE.sub(_escape, str(text))
     if len(text) <= limit:
         return text
-    return text[:limit] + f"… ({len(text)} characters)"
+    return text[:limit] + "… " + ngettext("({n} characters)", "({n} characters)", len(text)).format(
+        n=len(text))
 
 
 def _bounded(message: str) -> str:
@@ -90,8 +94,9 @@ class ContradictionError(EngineError):
 
     def __str__(self) -> str:
         if self.event_index < 0:
-            return f"the setup is impossible: {self.message}"
-        return f"event {self.event_index + 1} contradicts what came before: {self.message}"
+            return _("the setup is impossible: {reason}").format(reason=self.message)
+        return _("event {n} contradicts what came before: {reason}").format(
+            n=self.event_index + 1, reason=self.message)
 
 
 class Cancelled(EngineError):

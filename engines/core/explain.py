@@ -16,6 +16,10 @@ different once an earlier answer is gone), the result is checked and then reduce
 a time until no single event can be dropped, so it is irreducible in the same sense.
 
 Subsets keep the events' order: a subset is the log with the other entries never logged.
+
+The words (the steps, the conflict's message) are marked for translation where they are built
+(:mod:`engines.core.i18n`): the app shows them in the player's language, the command line, which
+never sets a language, in English.
 """
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
 from engines.core.errors import CancelFlag, ContradictionError, check_cancel
+from engines.core.i18n import _, ngettext
 
 STATUSES = ("certain", "impossible", "uncertain")
 
@@ -68,11 +73,17 @@ LIST_LIMIT = 8
 
 
 def join_words(items: Sequence[str], last: str = "and") -> str:
-    """``"a"``, ``"a and b"``, ``"a, b and c"``."""
+    """``"a"``, ``"a and b"``, ``"a, b and c"``; ``last="or"``: ``"a, b or c"``. In the
+    language in effect (``"a, b und c"``); ``last`` is ``"and"`` or ``"or"``."""
     items = list(items)
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+    head = ", ".join(items[:-1])
+    if last == "or":
+        return _("{items} or {last}").format(items=head, last=items[-1])
+    if last == "and":
+        return _("{items} and {last}").format(items=head, last=items[-1])
+    return f"{head} {last} {items[-1]}"
 
 
 def listed(items: Sequence[str], limit: int = LIST_LIMIT, last: str = "and") -> tuple:
@@ -82,7 +93,9 @@ def listed(items: Sequence[str], limit: int = LIST_LIMIT, last: str = "and") -> 
     full = join_words(items, last)
     if len(items) <= limit:
         return full, full
-    return ", ".join(items[:limit]) + f" and {len(items) - limit} more", full
+    more = len(items) - limit
+    return ngettext("{items} and {n} more", "{items} and {n} more", more).format(
+        items=", ".join(items[:limit]), n=more), full
 
 
 def split_details(pairs: Sequence[tuple]) -> tuple:
@@ -103,7 +116,7 @@ class ConflictError(ContradictionError):
 
     def __str__(self) -> str:
         if not self.entries:
-            return f"the setup is impossible: {self.message}"
+            return _("the setup is impossible: {reason}").format(reason=self.message)
         return self.message
 
 
@@ -206,7 +219,7 @@ def explain_with(fact: dict, n: int, status: str, forces: SubsetPredicate,
     if status not in STATUSES:
         raise ValueError(status)
     if status == "uncertain":
-        return Explanation(fact, status, (), ("The entries so far leave this open.",))
+        return Explanation(fact, status, (), (_("The entries so far leave this open."),))
     because = quickxplain(n, forces, monotone=monotone, cancel=cancel)
     if because is None:  # the engine's status and the predicate disagree: not expected
         raise RuntimeError(f"the full log does not force the status {status!r} of {fact}")
@@ -224,7 +237,10 @@ def conflict_error(n: int, consistent: SubsetPredicate, describe: Callable[[int]
     if conflict is None:
         return None
     if not conflict:
-        return ConflictError((), "no world fits the setup")
-    return ConflictError(conflict, "these entries cannot all be true together: "
-                         + entries_text(describe, conflict)
-                         + ("; one of them may be mistyped" if len(conflict) > 1 else ""))
+        return ConflictError((), _("no world fits the setup"))
+    entries = entries_text(describe, conflict)
+    if len(conflict) > 1:
+        return ConflictError(conflict, _("these entries cannot all be true together: {entries}; "
+                                         "one of them may be mistyped").format(entries=entries))
+    return ConflictError(conflict, _("these entries cannot all be true together: {entries}")
+                         .format(entries=entries))

@@ -19,6 +19,7 @@ import os
 from typing import Optional
 
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import _
 
 #: Below this, a computation is never refused for memory (the interpreter and numpy alone
 #: take ~100 MB; any machine that runs the app has this much).
@@ -111,10 +112,11 @@ def check_memory(need: int, path: str, what: str, advice: str = "") -> None:
         return
     avail = available_bytes()
     if avail is not None and need > avail:
-        raise SessionFormatError(
-            path, f"{what}: about {need / 1e9:.1f} GB of memory is needed and "
-                  f"{avail / 1e9:.1f} GB is available to this program"
-                  + (f"; {advice}" if advice else ""))
+        words = _("{what}: about {need} GB of memory is needed and {available} GB is available "
+                  "to this program").format(what=what, need=f"{need / 1e9:.1f}",
+                                            available=f"{avail / 1e9:.1f}")
+        raise SessionFormatError(path, _("{message}; {advice}").format(message=words, advice=advice)
+                                 if advice else words)
 
 
 def check_size(value: int, limit: int, path: str, what: str, why: str) -> None:
@@ -124,4 +126,5 @@ def check_size(value: int, limit: int, path: str, what: str, why: str) -> None:
         SessionFormatError: at ``path``.
     """
     if value > limit:
-        raise SessionFormatError(path, f"{what} is {value}; at most {limit} are allowed ({why})")
+        raise SessionFormatError(path, _("{what} is {value}; at most {limit} are allowed ({why})")
+                                 .format(what=what, value=value, limit=limit, why=why))

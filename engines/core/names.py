@@ -24,6 +24,27 @@ import unicodedata
 from typing import Callable, Iterable, Optional, Sequence
 
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import N_, _
+
+#: The kinds of name the games pass as ``what`` (``"card"``, ``"player"``), marked for
+#: translation: a message names the kind in the language in effect (:func:`kind_word`).
+KIND_WORDS = (N_("name"), N_("card"), N_("player"), N_("character"), N_("location"),
+              N_("question"), N_("room"), N_("suspect"), N_("weapon"), N_("opponent"),
+              N_("identity"), N_("edition"), N_("event type"))
+#: Their plurals, for "cannot read … as 3 cards".
+KIND_PLURALS = {"name": N_("names"), "card": N_("cards"), "player": N_("players"),
+                "character": N_("characters"), "location": N_("locations")}
+
+
+def kind_word(what: str) -> str:
+    """The kind of name ``what`` (``"card"``) in the language in effect (``"Karte"``); a kind
+    without a translation stays as it is."""
+    return _(what) if what else what
+
+
+def kind_plural(what: str) -> str:
+    """The plural of :func:`kind_word` (``"cards"``; English ``what + "s"`` where none is known)."""
+    return _(KIND_PLURALS[what]) if what in KIND_PLURALS else f"{what}s"
 
 #: JSON path used by the quick-entry errors (the typed line is not a JSON field).
 TEXT_PATH = "$.text"
@@ -107,9 +128,10 @@ def match_name(text: str, names: Iterable[str], what: str = "name",
         return found[0]
     shown = text.strip()
     if not found:
-        raise SessionFormatError(path, f"unknown {what} {shown!r}; expected one of "
-                                       f"{_list(names)}")
-    raise SessionFormatError(path, f"ambiguous {what} {shown!r}: {_list(found)}")
+        raise SessionFormatError(path, _("unknown {what} {name}; expected one of {names}").format(
+            what=kind_word(what), name=repr(shown), names=_list(names)))
+    raise SessionFormatError(path, _("ambiguous {what} {name}: {names}").format(
+        what=kind_word(what), name=repr(shown), names=_list(found)))
 
 
 def _list(items: Sequence[str], n: int = 12) -> str:
@@ -141,7 +163,8 @@ def split_names(tokens: Sequence[str], matchers: Sequence[Callable[[str], list[s
     """
     tokens = list(tokens)
     if len(tokens) > MAX_WORDS:
-        raise SessionFormatError(TEXT_PATH, f"too many words ({len(tokens)}; at most {MAX_WORDS})")
+        raise SessionFormatError(TEXT_PATH, _("too many words ({n}; at most {limit})").format(
+            n=len(tokens), limit=MAX_WORDS))
     if callable(matchers):
         per = lambda i: matchers  # noqa: E731 (a one-line key function)
     else:
@@ -184,24 +207,34 @@ def split_names(tokens: Sequence[str], matchers: Sequence[Callable[[str], list[s
     go(0, [])
     if not best:
         if not tokens:
-            raise SessionFormatError(TEXT_PATH, "names are missing")
+            raise SessionFormatError(TEXT_PATH, _("names are missing"))
+        typed = " ".join(tokens)
         if count is not None and furthest[1] is None:
-            raise SessionFormatError(TEXT_PATH, f"expected {count} names, got "
-                                                f"“{' '.join(tokens)}”")
+            raise SessionFormatError(TEXT_PATH, _("expected {count} names, got “{text}”").format(
+                count=count, text=typed))
         text, found = furthest[1] if furthest[1] else (tokens[0], [])
         if len(found) > 1:
-            raise SessionFormatError(TEXT_PATH, f"ambiguous {what} {text!r}: {_list(found)}")
+            raise SessionFormatError(TEXT_PATH, _("ambiguous {what} {name}: {names}").format(
+                what=kind_word(what), name=repr(text), names=_list(found)))
         if found:
-            raise SessionFormatError(TEXT_PATH, f"cannot read “{' '.join(tokens)}” as "
-                                                f"{count or 'different'} {what}s ({text!r} is "
-                                                f"{found[0]} again)")
-        expected = f"; expected one of {_list(vocabulary)}" if vocabulary else ""
-        raise SessionFormatError(TEXT_PATH, f"unknown {what} {text!r}{expected}")
+            if count:
+                words = _("cannot read “{text}” as {count} {kinds} ({word} is {name} again)")
+            else:
+                words = _("cannot read “{text}” as different {kinds} ({word} is {name} again)")
+            raise SessionFormatError(TEXT_PATH, words.format(
+                text=typed, count=count, kinds=kind_plural(what), word=repr(text), name=found[0]))
+        if vocabulary:
+            raise SessionFormatError(TEXT_PATH, _("unknown {what} {name}; expected one of {names}")
+                                     .format(what=kind_word(what), name=repr(text),
+                                             names=_list(vocabulary)))
+        raise SessionFormatError(TEXT_PATH, _("unknown {what} {name}").format(
+            what=kind_word(what), name=repr(text)))
     if len(best) > 1 and [n for _, n in best[0]] != [n for _, n in best[1]]:
         a = ", ".join(n for _, n in best[0])
         b = ", ".join(n for _, n in best[1])
-        raise SessionFormatError(TEXT_PATH, f"ambiguous: “{' '.join(tokens)}” reads as "
-                                            f"{a} or as {b}; separate the names with commas")
+        raise SessionFormatError(TEXT_PATH, _("ambiguous: “{text}” reads as {first} or as {second}; "
+                                              "separate the names with commas").format(
+            text=" ".join(tokens), first=a, second=b))
     return best[0]
 
 
@@ -230,13 +263,13 @@ def complete_word(text: str, names: Iterable[str], limit: int = 20) -> list[str]
 def check_length(text: str) -> str:
     """``text`` stripped; raises SessionFormatError when it is empty or over :data:`MAX_TEXT`."""
     if not isinstance(text, str):
-        raise SessionFormatError(TEXT_PATH, "expected a line of text")
+        raise SessionFormatError(TEXT_PATH, _("expected a line of text"))
     if len(text) > MAX_TEXT:
-        raise SessionFormatError(TEXT_PATH, f"the line is too long ({len(text)} characters; "
-                                            f"at most {MAX_TEXT})")
+        raise SessionFormatError(TEXT_PATH, _("the line is too long ({n} characters; at most "
+                                              "{limit})").format(n=len(text), limit=MAX_TEXT))
     t = text.strip()
     if not t:
-        raise SessionFormatError(TEXT_PATH, "the line is empty")
+        raise SessionFormatError(TEXT_PATH, _("the line is empty"))
     return t
 
 

@@ -24,6 +24,7 @@ from datetime import datetime
 from typing import Any, Iterable, Optional, Sequence
 
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import N_, _, ngettext
 
 FORMAT = "deduction-desk.session"
 VERSION = 1
@@ -101,7 +102,7 @@ class Reader:
         _note_read(self, key)
         if key not in self.obj:
             if default is _MISSING:
-                raise SessionFormatError(self.sub(key), "required field is missing")
+                raise SessionFormatError(self.sub(key), _("required field is missing"))
             return default
         v = self.obj[key]
         if isinstance(v, dict):
@@ -120,9 +121,9 @@ class Reader:
         for k, x in obj.items():
             nk = nfc_value(k)
             if nk in out:
-                raise SessionFormatError(f"{self.sub(key)}.{nk}", f"duplicate key \"{nk}\" at "
-                                         f"{self.sub(key)} (spelt in two Unicode forms that are "
-                                         f"the same text in NFC)")
+                raise SessionFormatError(f"{self.sub(key)}.{nk}", _(
+                    "duplicate key \"{key}\" at {path} (spelt in two Unicode forms that are the same "
+                    "text in NFC)").format(key=nk, path=self.sub(key)))
             out[nk] = x
         return out
 
@@ -140,11 +141,12 @@ class Reader:
         if v is default and default is not _MISSING:
             return v
         if not isinstance(v, str):
-            raise self.error(key, f"expected text, got {_kind(v)}")
+            raise self.error(key, _("expected text, got {value}").format(value=_kind(v)))
         if not allow_empty and not v.strip():
-            raise self.error(key, "must not be empty")
+            raise self.error(key, _("must not be empty"))
         if len(v) > max_len:
-            raise self.error(key, f"is {len(v)} characters long; at most {max_len} are allowed")
+            raise self.error(key, _("is {n} characters long; at most {limit} are allowed").format(
+                n=len(v), limit=max_len))
         return v
 
     def opt_str(self, key: str) -> Optional[str]:
@@ -153,7 +155,7 @@ class Reader:
     def bool(self, key: str, default: Any = _MISSING) -> bool:
         v = self.raw(key, default)
         if not isinstance(v, bool):
-            raise self.error(key, f"expected true or false, got {_kind(v)}")
+            raise self.error(key, _("expected true or false, got {value}").format(value=_kind(v)))
         return v
 
     def int(self, key: str, default: Any = _MISSING, *, min: Optional[int] = None,
@@ -163,7 +165,7 @@ class Reader:
             if isinstance(v, float) and v.is_integer():
                 v = int(v)
             else:
-                raise self.error(key, f"expected a whole number, got {_kind(v)}")
+                raise self.error(key, _("expected a whole number, got {value}").format(value=_kind(v)))
         _check_range(self.sub(key), v, min, max)
         return v
 
@@ -172,23 +174,25 @@ class Reader:
               max_exclusive: bool = False) -> float:
         v = self.raw(key, default)
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise self.error(key, f"expected a number, got {_kind(v)}")
+            raise self.error(key, _("expected a number, got {value}").format(value=_kind(v)))
         v = float(v)
         if min is not None and (v < min or (min_exclusive and v == min)):
-            raise self.error(key, f"must be {'>' if min_exclusive else '>='} {min:g}, got {v!r}")
+            raise self.error(key, _("must be {relation} {bound}, got {value}").format(
+                relation=">" if min_exclusive else ">=", bound=f"{min:g}", value=repr(v)))
         if max is not None and (v > max or (max_exclusive and v == max)):
-            raise self.error(key, f"must be {'<' if max_exclusive else '<='} {max:g}, got {v!r}")
+            raise self.error(key, _("must be {relation} {bound}, got {value}").format(
+                relation="<" if max_exclusive else "<=", bound=f"{max:g}", value=repr(v)))
         return v
 
     def list(self, key: str, default: Any = _MISSING, *, min_len: int = 0,
              max_len: Optional[int] = None) -> list:
         v = self.raw(key, default)
         if not isinstance(v, list):
-            raise self.error(key, f"expected a list, got {_kind(v)}")
+            raise self.error(key, _("expected a list, got {value}").format(value=_kind(v)))
         if len(v) < min_len:
-            raise self.error(key, f"needs at least {min_len} entries, got {len(v)}")
+            raise self.error(key, _("needs at least {limit} entries, got {n}").format(limit=min_len, n=len(v)))
         if max_len is not None and len(v) > max_len:
-            raise self.error(key, f"allows at most {max_len} entries, got {len(v)}")
+            raise self.error(key, _("allows at most {limit} entries, got {n}").format(limit=max_len, n=len(v)))
         return v
 
     def str_list(self, key: str, default: Any = _MISSING, *, min_len: int = 0,
@@ -200,13 +204,13 @@ class Reader:
         for i, item in enumerate(v):
             p = f"{self.sub(key)}[{i}]"
             if not isinstance(item, str) or not item.strip():
-                raise SessionFormatError(p, f"expected a name, got {_kind(item)}")
+                raise SessionFormatError(p, _("expected a name, got {value}").format(value=_kind(item)))
             if allowed is not None and item not in allowed:
-                raise SessionFormatError(p, f"unknown {key.rstrip('s')} {excerpt(item)}; expected "
-                                            f"one of {_short(allowed)}")
+                raise SessionFormatError(p, _("unknown {what} {name}; expected one of {names}").format(
+                    what=_kind_word(key.rstrip("s")), name=excerpt(item), names=_short(allowed)))
             check_name(item, p)
             if unique and item in seen:
-                raise SessionFormatError(p, f"{excerpt(item)} appears twice")
+                raise SessionFormatError(p, _("{name} appears twice").format(name=excerpt(item)))
             seen.add(item)
         if unique:   # names quick entry or the eye could not tell apart
             check_distinct_names(v, [f"{self.sub(key)}[{i}]" for i in range(len(v))])
@@ -224,14 +228,14 @@ class Reader:
         except TypeError:   # an unhashable value tested against a set/dict view
             known = False
         if not known:
-            raise self.error(key, f"unknown {what or key} {excerpt(v)}; expected one of "
-                                  f"{_short(allowed)}")
+            raise self.error(key, _("unknown {what} {name}; expected one of {names}").format(
+                what=_kind_word(what or key), name=excerpt(v), names=_short(allowed)))
         return v
 
     def dict(self, key: str, default: Any = _MISSING) -> dict:
         v = self.raw(key, default)
         if not isinstance(v, dict):
-            raise self.error(key, f"expected an object, got {_kind(v)}")
+            raise self.error(key, _("expected an object, got {value}").format(value=_kind(v)))
         return v
 
 
@@ -241,8 +245,8 @@ class Reader:
 #: direction marks — the name would look like another one), and the line and paragraph
 #: separators U+2028 and U+2029 (Zl, Zp: they break a label in two). The categories are the
 #: Unicode Standard's (chapter 4.5, "General Category").
-_NAME_CATEGORIES = {"Cc": "a control character", "Cf": "an invisible (format) character",
-                    "Zl": "a line separator", "Zp": "a paragraph separator"}
+_NAME_CATEGORIES = {"Cc": N_("a control character"), "Cf": N_("an invisible (format) character"),
+                    "Zl": N_("a line separator"), "Zp": N_("a paragraph separator")}
 
 
 def check_name(name: str, path: str) -> str:
@@ -264,22 +268,22 @@ def check_name(name: str, path: str) -> str:
     import unicodedata
 
     if len(name) > MAX_NAME_CHARS:
-        raise SessionFormatError(path, f"a name is {len(name)} characters long; at most "
-                                       f"{MAX_NAME_CHARS} are allowed (names are shown in "
-                                       f"buttons and table headers)")
+        raise SessionFormatError(path, _("a name is {n} characters long; at most {limit} are allowed "
+                                         "(names are shown in buttons and table headers)").format(
+            n=len(name), limit=MAX_NAME_CHARS))
     for ch in name:
         kind = _NAME_CATEGORIES.get(unicodedata.category(ch))
         if kind is not None:
             label = unicodedata.name(ch, "")
-            raise SessionFormatError(path, f"the name {excerpt(name)} contains U+{ord(ch):04X}"
-                                           f"{f' {label}' if label else ''}, {kind}; names may "
-                                           f"not contain control or invisible characters or "
-                                           f"line breaks")
+            raise SessionFormatError(path, _("the name {name} contains {character}, {kind}; names may not "
+                                             "contain control or invisible characters or line breaks").format(
+                name=excerpt(name), character=f"U+{ord(ch):04X}" + (f" {label}" if label else ""),
+                kind=_(kind)))
     from engines.core.names import words
 
     if not words(name):
-        raise SessionFormatError(path, f"the name {excerpt(name)} has no letter or digit; quick "
-                                       f"entry finds names by their words, so a name needs one")
+        raise SessionFormatError(path, _("the name {name} has no letter or digit; quick entry finds names "
+                                         "by their words, so a name needs one").format(name=excerpt(name)))
     return name
 
 
@@ -309,16 +313,17 @@ def check_distinct_names(names: Sequence[str], paths: Sequence[str]) -> None:
         if spelling in spelled:
             other = spelled[spelling]
             if other == name:
-                raise SessionFormatError(path, f"{excerpt(name)} appears twice")
-            raise SessionFormatError(path, f"{excerpt(name)} and {excerpt(other)} differ only in "
-                                           f"case, punctuation or Unicode form; quick entry "
-                                           f"could not tell them apart")
+                raise SessionFormatError(path, _("{name} appears twice").format(name=excerpt(name)))
+            raise SessionFormatError(path, _("{name} and {other} differ only in case, punctuation or Unicode "
+                                             "form; quick entry could not tell them apart").format(
+                name=excerpt(name), other=excerpt(other)))
         spelled[spelling] = name
         for key in name_keys(name):
             if key in looks and looks[key] != name:
-                raise SessionFormatError(path, f"{excerpt(name)} looks like {excerpt(looks[key])} "
-                                               f"(confusable characters, Unicode TR #39); names "
-                                               f"a player cannot tell apart are not allowed")
+                raise SessionFormatError(path, _("{name} looks like {other} (confusable characters, Unicode "
+                                                 "TR #39); names a player cannot tell apart are not "
+                                                 "allowed").format(name=excerpt(name),
+                                                                   other=excerpt(looks[key])))
         for key in name_keys(name):
             looks.setdefault(key, name)
 
@@ -351,9 +356,14 @@ def unknown_key_error(path: str, key: str, known: Iterable[str], what: str) -> S
     known = sorted(known)
     shown = key if len(key) <= 40 else key[:40] + "…"
     close = difflib.get_close_matches(key, known, n=1) if len(key) <= 100 else []
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    return SessionFormatError(f"{path}.{shown}", f"unknown key {excerpt(key)} in {what}{hint} "
-                                                 f"({what} has {', '.join(known)})")
+    where = _kind_word(what)
+    if close:
+        words = _("unknown key {key} in {what}; did you mean {close}? ({what} has {keys})").format(
+            key=excerpt(key), what=where, close=repr(close[0]), keys=", ".join(known))
+    else:
+        words = _("unknown key {key} in {what} ({what} has {keys})").format(
+            key=excerpt(key), what=where, keys=", ".join(known))
+    return SessionFormatError(f"{path}.{shown}", words)
 
 
 #: While a setup or an event is parsed: every object a Reader read, by id, with the Reader's
@@ -385,9 +395,9 @@ def _refuse_unread(seen: dict, root: str, skip: Any = None) -> None:
 
 def _check_range(path, v, lo, hi):
     if lo is not None and v < lo:
-        raise SessionFormatError(path, f"must be at least {lo}, got {excerpt(v)}")
+        raise SessionFormatError(path, _("must be at least {bound}, got {value}").format(bound=lo, value=excerpt(v)))
     if hi is not None and v > hi:
-        raise SessionFormatError(path, f"must be at most {hi}, got {excerpt(v)}")
+        raise SessionFormatError(path, _("must be at most {bound}, got {value}").format(bound=hi, value=excerpt(v)))
 
 
 def excerpt(v: Any, n: int = EXCERPT_CHARS) -> str:
@@ -396,11 +406,11 @@ def excerpt(v: Any, n: int = EXCERPT_CHARS) -> str:
     if isinstance(v, str):
         if len(v) <= n:
             return repr(v)
-        return repr(v[:n]) + f"… ({len(v)} characters)"
+        return repr(v[:n]) + "… " + ngettext("({n} characters)", "({n} characters)", len(v)).format(n=len(v))
     if isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 3 * n:
-        return f"a {v.bit_length()}-bit number"
+        return _("a {bits}-bit number").format(bits=v.bit_length())
     if isinstance(v, (list, dict)):
-        return "a list" if isinstance(v, list) else "an object"
+        return _("a list") if isinstance(v, list) else _("an object")
     text = repr(v)
     return text if len(text) <= n else text[:n] + "…"
 
@@ -411,14 +421,24 @@ def _kind(v: Any) -> str:
     if isinstance(v, bool):
         return "true/false"
     if isinstance(v, (int, float)):
-        return f"the number {excerpt(v)}"
+        return _("the number {value}").format(value=excerpt(v))
     if isinstance(v, str):
-        return f"the text {excerpt(v)}"
+        return _("the text {value}").format(value=excerpt(v))
     if isinstance(v, list):
-        return "a list"
+        return _("a list")
     if isinstance(v, dict):
-        return "an object"
+        return _("an object")
     return type(v).__name__
+
+
+def _kind_word(what: str) -> str:
+    """The kind of thing a message names (``"player"``, ``"this object"``, ``"a session file"``)
+    in the language in effect (:func:`engines.core.names.kind_word`; the object kinds below)."""
+    return _(what) if what else what
+
+
+#: The objects a message about an unknown key names (translated by :func:`_kind_word`).
+OBJECT_WORDS = (N_("this object"), N_("a session file"), N_("game"), N_("format"))
 
 
 def _short(items: Sequence[str], n: int = 8) -> str:
@@ -514,14 +534,15 @@ def parse_event(module, obj: Any, setup: Any, path: str):
         try:
             datetime.fromisoformat(time)
         except ValueError:
-            raise r.error("time", f"expected an ISO 8601 time, got {excerpt(time)}") from None
+            raise r.error("time", _("expected an ISO 8601 time, got {value}").format(value=excerpt(time))) \
+                from None
     kind = r.choice("type", module.EVENT_TYPES, what="event type")
     declared = getattr(module, "EVENT_KEYS", None)
     if declared is not None:
         known = set(declared.get(kind, ())) | set(META_KEYS) | {"type"}
         unknown = next((k for k in obj if k not in known), None)
         if unknown is not None:
-            raise unknown_key_error(path, unknown, known, f"a {kind} event")
+            raise unknown_key_error(path, unknown, known, _("a {kind} event").format(kind=kind))
     stripped = {k: v for k, v in obj.items() if k not in META_KEYS}
     from_file = getattr(module, "event_from_file", None)
     if from_file is not None:   # the file form's names -> the setup's (Cluedo's local editions)
@@ -536,13 +557,12 @@ def parse_event(module, obj: Any, setup: Any, path: str):
     if declared is None and top is not None:   # a plug-in game: the keys its reader read
         unknown = next((k for k in stripped if k not in top[2]), None)
         if unknown is not None:
-            raise unknown_key_error(path, unknown, top[2] | set(META_KEYS), f"a {kind} event")
+            raise unknown_key_error(path, unknown, top[2] | set(META_KEYS), _("a {kind} event").format(kind=kind))
     _refuse_unread(read, path, skip=stripped)   # objects inside the event (a Guess Who? question)
     return event, EventMeta(note=note, time=time)
 
 
-NOT_A_SESSION = ('this is not a Deduction Desk session file (it has no "format": '
-                 f'"{FORMAT}")')
+NOT_A_SESSION = N_('this is not a Deduction Desk session file (it has no "format": "{format}")')
 
 
 def parse_session(obj: Any, file: Optional[str] = None, *,
@@ -567,17 +587,18 @@ def parse_session(obj: Any, file: Optional[str] = None, *,
     folder_token = SESSION_FOLDER.set(folder)
     try:
         if not isinstance(obj, dict):
-            raise SessionFormatError("$", f"{NOT_A_SESSION}; it holds {_kind(obj)}")
+            raise SessionFormatError("$", _('this is not a Deduction Desk session file (it has no "format": '
+                                            '"{format}"); it holds {value}').format(format=FORMAT, value=_kind(obj)))
         check_text(obj)
         obj = nfc_tree(obj)
         if obj.get("format") != FORMAT:
-            raise SessionFormatError("$.format", NOT_A_SESSION)
+            raise SessionFormatError("$.format", _(NOT_A_SESSION).format(format=FORMAT))
         r = Reader(obj, "$")
         version = r.int("version", VERSION, min=1)
         if version > VERSION:
-            raise r.error("version", f"this file was written by a newer Deduction Desk (version "
-                                     f"{version}); this program reads version {VERSION}. "
-                                     f"Please update Deduction Desk.")
+            raise r.error("version", _("this file was written by a newer Deduction Desk (version {version}); "
+                                       "this program reads version {known}. Please update Deduction "
+                                       "Desk.").format(version=version, known=VERSION))
         extra = next((k for k in obj if k not in SESSION_KEYS), None)
         if extra is not None:
             raise unknown_key_error("$", extra, SESSION_KEYS, "a session file")
@@ -588,7 +609,8 @@ def parse_session(obj: Any, file: Optional[str] = None, *,
         try:
             module = game_module(game)
         except ModuleNotFoundError:
-            raise r.error("game", f"this build of Deduction Desk has no {game!r} engine") from None
+            raise r.error("game", _("this build of Deduction Desk has no {game} engine").format(
+                game=repr(game))) from None
         setup_obj = r.dict("setup")
         read_token = _READ_KEYS.set({})
         try:
@@ -607,10 +629,12 @@ def parse_session(obj: Any, file: Optional[str] = None, *,
             key = unknown[0] if len(unknown[0]) <= 40 else unknown[0][:40] + "…"
             close = difflib.get_close_matches(unknown[0], sorted(seen), n=1) \
                 if len(unknown[0]) <= 100 else []
-            hint = f"did you mean {close[0]!r}? " if close else ""
-            raise SessionFormatError(f"$.setup.{key}",
-                                     f"unknown setup field; {hint}this {game} setup has "
-                                     f"{', '.join(sorted(seen))}")
+            if close:
+                words = _("unknown setup field; did you mean {close}? this {game} setup has {keys}")
+            else:
+                words = _("unknown setup field; this {game} setup has {keys}")
+            raise SessionFormatError(f"$.setup.{key}", words.format(
+                close=repr(close[0]) if close else "", game=game, keys=", ".join(sorted(seen))))
         _refuse_unread(read, "$.setup", skip=setup_obj)   # objects inside the setup ("me", "model", …)
         raw_events = r.list("events", [], max_len=MAX_EVENTS)
         events, meta = [], []
@@ -622,7 +646,7 @@ def parse_session(obj: Any, file: Optional[str] = None, *,
     except SessionFormatError as exc:
         raise (exc.with_file(file) if file else exc) from None
     except RecursionError:  # a value nested thousands of levels deep
-        raise SessionFormatError("$", "the file is nested too deeply to be a session", file) \
+        raise SessionFormatError("$", _("the file is nested too deeply to be a session"), file) \
             from None
     finally:
         SESSION_FILE.reset(token)
@@ -643,8 +667,8 @@ def allowed_file(name: str, json_path: str) -> str:
     from engines.core.resources import resources_root
 
     if "\x00" in name:   # no file system takes it (os.path raises ValueError)
-        raise SessionFormatError(json_path, f"the file name {excerpt(name, 80)} contains a NUL "
-                                            f"character")
+        raise SessionFormatError(json_path, _("the file name {name} contains a NUL character").format(
+            name=excerpt(name, 80)))
     base = SESSION_FOLDER.get()
     if base is None:
         return os.path.abspath(name)
@@ -653,9 +677,9 @@ def allowed_file(name: str, json_path: str) -> str:
     for root in ([os.path.realpath(base)] if base else []) + [resources]:
         if full == root or full.startswith(root.rstrip(os.sep) + os.sep):
             return full
-    raise SessionFormatError(json_path, f"the file {excerpt(name, 80)} is outside the session "
-                                        f"file's folder; a session may only name files next to "
-                                        f"it or in the app's resources")
+    raise SessionFormatError(json_path, _("the file {name} is outside the session file's folder; a "
+                                          "session may only name files next to it or in the app's "
+                                          "resources").format(name=excerpt(name, 80)))
 
 
 def read_session_file(path: str) -> SessionData:
@@ -686,18 +710,20 @@ def read_bounded(path, limit: int, json_path: str = "$", what: str = "the file",
     try:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode):
-            raise SessionFormatError(json_path, f"{excerpt(str(path), 120)} is not a regular file",
-                                     where)
+            raise SessionFormatError(json_path, _("{file} is not a regular file").format(
+                file=excerpt(str(path), 120)), where)
         if st.st_size > limit:
-            raise SessionFormatError(json_path, f"{what} is {st.st_size} bytes; at most {limit} "
-                                                f"are read", where)
+            raise SessionFormatError(json_path, _("{what} is {size} bytes; at most {limit} are read").format(
+                what=_kind_word(what), size=st.st_size, limit=limit), where)
         with open(path, "rb") as fh:
             data = fh.read(limit + 1)
     except OSError as exc:
-        raise SessionFormatError(json_path, f"cannot read the file ({exc.strerror})", where) \
+        raise SessionFormatError(json_path, _("cannot read the file ({reason})").format(reason=exc.strerror),
+                                 where) \
             from None
     if len(data) > limit:
-        raise SessionFormatError(json_path, f"{what} is larger than {limit} bytes", where)
+        raise SessionFormatError(json_path, _("{what} is larger than {limit} bytes").format(
+            what=_kind_word(what), limit=limit), where)
     return data
 
 
@@ -742,9 +768,10 @@ def check_text(obj: Any, path: str = "$", file: Optional[str] = None) -> Any:
             bad = not_text(v)
             if bad is not None:
                 raise SessionFormatError(
-                    _json_path(path, where), f"the text {excerpt(v)} holds U+{bad[1]:04X} at "
-                    f"character {bad[0] + 1}, which is not a character (a lone surrogate or a "
-                    f"Unicode noncharacter); it cannot be saved as UTF-8", file)
+                    _json_path(path, where), _("the text {text} holds {code} at character {n}, which is "
+                                               "not a character (a lone surrogate or a Unicode "
+                                               "noncharacter); it cannot be saved as UTF-8").format(
+                        text=excerpt(v), code=f"U+{bad[1]:04X}", n=bad[0] + 1), file)
         elif isinstance(v, dict):
             for k, x in v.items():
                 step = (where, k)
@@ -820,12 +847,14 @@ def _raise_duplicate(obj: Any, file: Optional[str]) -> None:
             key = v.duplicate
             shown = key if len(key) <= 40 else key[:40] + "…"
             a, b = v.spellings
-            forms = "" if a == b else (" (spelt in two Unicode forms that are the same text in "
-                                       "NFC)")
-            raise SessionFormatError(f"{path}.{shown}",
-                                     f'duplicate key "{shown}" at {path}{forms}'
-                                     f"; a key may appear only once in an object "
-                                     f"(JSON readers differ on which copy they keep)", file)
+            if a == b:
+                words = _('duplicate key "{key}" at {path}; a key may appear only once in an object '
+                          "(JSON readers differ on which copy they keep)")
+            else:
+                words = _('duplicate key "{key}" at {path} (spelt in two Unicode forms that are the same '
+                          "text in NFC); a key may appear only once in an object (JSON readers differ on "
+                          "which copy they keep)")
+            raise SessionFormatError(f"{path}.{shown}", words.format(key=shown, path=path), file)
         if isinstance(v, dict):
             stack.extend(reversed([(x, f"{path}.{k}") for k, x in v.items()
                                    if isinstance(x, (dict, list))]))
@@ -870,7 +899,7 @@ def loads_json(data: bytes, file: Optional[str] = None) -> Any:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise SessionFormatError("$", f"the file is not UTF-8 text (byte {exc.start})", file) \
+        raise SessionFormatError("$", _("the file is not UTF-8 text (byte {n})").format(n=exc.start), file) \
             from None
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -885,16 +914,16 @@ def loads_json(data: bytes, file: Optional[str] = None) -> Any:
         # a lone surrogate can only come from a \u escape; noncharacters also literally
         return check_text(obj, "$", file) if "\\u" in text or not_text(text) else obj
     except json.JSONDecodeError as exc:
-        raise SessionFormatError("$", f"not valid JSON (line {exc.lineno}, column {exc.colno}: "
-                                      f"{exc.msg})", file) from None
+        raise SessionFormatError("$", _("not valid JSON (line {line}, column {column}: {reason})").format(
+            line=exc.lineno, column=exc.colno, reason=exc.msg), file) from None
     except RecursionError:
-        raise SessionFormatError("$", "the JSON is nested too deeply to be a session", file) \
+        raise SessionFormatError("$", _("the JSON is nested too deeply to be a session"), file) \
             from None
     except ValueError:   # int longer than sys.get_int_max_str_digits()
-        raise SessionFormatError("$", "a number in the file has more than "
-                                      f"{sys.get_int_max_str_digits()} digits", file) from None
+        raise SessionFormatError("$", _("a number in the file has more than {n} digits").format(
+            n=sys.get_int_max_str_digits()), file) from None
     except MemoryError:
-        raise SessionFormatError("$", "the file is too large to read", file) from None
+        raise SessionFormatError("$", _("the file is too large to read"), file) from None
 
 
 def dumps_session(session: SessionData, target: Optional[str] = None) -> str:

@@ -55,3 +55,72 @@ def test_shortcut_page_lists_every_action_shortcut(window):
     assert any("Ctrl+L" in k for k in keys)
     window.guide_dock.show_page(SHORTCUTS_PAGE)
     assert "Keyboard shortcuts" in window.guide_dock.browser.toPlainText()
+
+
+def test_the_guide_speaks_the_chosen_language():
+    """With German chosen the guide shows the German overview and Cluedo pages, a link to a page
+    with a translation goes to the translation (else the English page), and every link of every
+    translated page resolves to a file of the guide."""
+    import re
+
+    from desktop.shell.guide import english_page, localized
+    from engines.core.i18n import language, set_language
+
+    before = language()
+    try:
+        set_language("de")
+        assert page_path("index").name == "index.de.md"
+        assert page_path("cluedo").name == "cluedo.de.md"
+        assert page_path("cluedo-how").name == "cluedo-how.de.md"
+        assert page_path("egghead").name == "egghead.md"            # no German page yet
+        assert localized(guide_dir() / "cluedo.fr.md").name == "cluedo.de.md"
+        set_language("fr")
+        assert page_path("index").name == "index.fr.md"
+        assert page_path("cluedo").name == "cluedo.fr.md"
+        set_language("en")
+        assert page_path("cluedo").name == "cluedo.md"
+    finally:
+        set_language(before)
+    translated = sorted(p for p in guide_dir().glob("*.*.md"))
+    assert {p.name for p in translated} >= {f"{s}.{lang}.md" for s in ("index", "cluedo", "cluedo-how")
+                                             for lang in ("de", "fr")}
+    for page in translated:
+        english = english_page(page)
+        assert english.is_file() and english != page, page
+        text = page.read_text(encoding="utf-8")
+        links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
+        assert links, page
+        lang = page.stem.rsplit(".", 1)[1]
+        for link in links:
+            if "://" in link:
+                continue
+            target = (page.parent / link).resolve()
+            assert target.is_file(), (page.name, link)
+            # a link to another page goes to that page in the same language when it exists
+            if target.suffix == ".md":
+                assert target == localized(target, lang), (page.name, link)
+        # the same pictures as the English page
+        assert re.findall(r"!\[[^]]*\]\(([^)]+)\)", text) == \
+            re.findall(r"!\[[^]]*\]\(([^)]+)\)", english.read_text(encoding="utf-8")), page
+
+
+def test_the_guide_browser_follows_links_to_the_same_language(qtbot):
+    """In German the browser shows the German overview, and a link to the English Cluedo page
+    (as the English pages write it) opens the German one."""
+    from desktop.shell.guide import GuideBrowser
+    from engines.core.i18n import language, set_language
+
+    before = language()
+    browser = GuideBrowser()
+    qtbot.addWidget(browser)
+    try:
+        set_language("de")
+        browser.show_page(page_path("index"))
+        assert "Jeder Tab funktioniert gleich" in browser.toPlainText()
+        browser.anchorClicked.emit(browser.source().resolved("cluedo.md"))
+        assert browser.source().fileName() == "cluedo.de.md"
+        assert "Cluedo am Tisch" in browser.toPlainText()
+        browser.anchorClicked.emit(browser.source().resolved("egghead.md"))   # no German page
+        assert browser.source().fileName() == "egghead.md"
+    finally:
+        set_language(before)

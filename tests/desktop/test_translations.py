@@ -82,6 +82,14 @@ COVERED = [
     "engines/cluedo/parse.py",
     "engines/cluedo/suggestions.py",
     "engines/cluedo/turn.py",
+    # the engines' shared text shown in the app (the command line, which sets no language, stays English)
+    "engines/core/diagnosis.py",
+    "engines/core/errors.py",
+    "engines/core/explain.py",
+    "engines/core/limits.py",
+    "engines/core/names.py",
+    "engines/core/schema.py",
+    "engines/registry.py",
 ]
 
 #: Qt calls whose arguments are shown to the user: a string literal among them must be wrapped
@@ -357,3 +365,50 @@ def test_the_stored_choice_wins_over_the_system_and_is_kept_for_the_next_start(q
     finally:
         LANGUAGE.write("")
         win.shutdown()
+
+
+def test_engine_messages_follow_the_language_and_the_command_line_stays_english():
+    """The engines' shared texts (a refused name, a bad field, Why?'s open cell, a list's "and
+    4 more") are German with German chosen and exactly the English of the code otherwise; no
+    module of engines/ but i18n itself sets a language, so the command line's output (which
+    the CLI tests compare) is English whatever the system's locale."""
+    from engines.core import i18n
+    from engines.core.errors import ContradictionError, SessionFormatError
+    from engines.core.explain import explain_with, listed
+    from engines.core.names import match_name
+    from engines.core.schema import Reader
+
+    def messages():
+        out = []
+        for call in (lambda: match_name("zz", ["Rope", "Revolver"], "card"),
+                     lambda: match_name("r", ["Rope", "Revolver"], "card"),
+                     lambda: Reader({"x": "a"}, "$").int("x")):
+            with pytest.raises(SessionFormatError) as info:
+                call()
+            out.append(str(info.value))
+        out.append(explain_with({}, 0, "uncertain", lambda s: False, lambda s: []).steps[0])
+        out.append(listed([str(i) for i in range(12)])[0])
+        out.append(str(ContradictionError(2, "x")))
+        return out
+
+    english = ["$.text: unknown card 'zz'; expected one of Rope, Revolver",
+               "$.text: ambiguous card 'r': Rope, Revolver",
+               "$.x: expected a whole number, got the text 'a'",
+               "The entries so far leave this open.",
+               "0, 1, 2, 3, 4, 5, 6, 7 and 4 more",
+               "event 3 contradicts what came before: x"]
+    assert messages() == english
+    try:
+        i18n.set_language("de")
+        assert messages() == ["$.text: Karte 'zz' ist unbekannt; erwartet wird eines von: Rope, Revolver",
+                              "$.text: Karte 'r' ist mehrdeutig: Rope, Revolver",
+                              "$.x: erwartet wurde eine ganze Zahl, erhalten: der Text 'a'",
+                              "Die bisherigen Einträge lassen das offen.",
+                              "0, 1, 2, 3, 4, 5, 6, 7 und 4 weitere",
+                              "Ereignis 3 widerspricht dem Vorherigen: x"]
+    finally:
+        i18n.set_language("en")
+    assert messages() == english
+    setters = [str(p.relative_to(ROOT)) for p in (ROOT / "engines").rglob("*.py")
+               if "set_language(" in p.read_text(encoding="utf-8") and p.name != "i18n.py"]
+    assert not setters, setters

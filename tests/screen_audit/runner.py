@@ -2,7 +2,8 @@
 
 ``python -m tests.screen_audit.runner --out DIR [--scheme light|dark] [--zoom 1.5]
 [--states SPEC] [--save-state]`` starts the application's window as a user would (settings
-from ``$XDG_CONFIG_HOME``, geometry from :mod:`desktop.shell.window_geometry`), walks through the states
+from ``$XDG_CONFIG_HOME``, the language of the settings or of the system as at a real start,
+geometry from :mod:`desktop.shell.window_geometry`), walks through the states
 named by ``--states`` and runs :mod:`tests.screen_audit.checks` on every visible window of each
 state. It writes ``DIR/report.json``: the states checked and, per failing state, its findings
 and the screenshot (``DIR/<n>-<state>.png``) of every window of that state. Exit code 0 unless
@@ -278,6 +279,9 @@ def main(argv=None) -> int:
 
     cluedo_opponents.LIVE_MAX_SAMPLES = cluedo_opponents.HISTORY_MAX_SAMPLES = 64
     app = make_app()
+    from desktop.shell.language import apply_language, chosen_language
+
+    apply_language(app, chosen_language())   # as desktop.shell.main_window.main: before the window
     follow_system(app, args.scheme)
     try:
         from desktop.table import zoom

@@ -13,6 +13,9 @@ full product would take too long on two cores, so the states are spread over the
 (:data:`CASES`): the two 1280-wide screens, the tightest, see every state, one in light and
 one in dark (the dark one all but the long log, the costliest state, a layout check made in
 light); the others see every tab's main view and a sample of the states.
+One case runs in German (``LANGUAGE=de``, the app's language chosen from the system as at a
+real start): German words are longer, so cut or overlapping text shows there first; the others
+run in English (``LANGUAGE=en``, whatever the machine's locale).
 A last case saves the window state on a 2560×1440 screen and audits the next start on
 1280×720, every state (the 1280×720 light case: one start of the app instead of two).
 
@@ -35,18 +38,19 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 ALL = "all"
 
-#: (id, screen WxH, Qt scale factor, scheme, zoom, states) — see the module docstring; every
+#: (id, screen WxH, Qt scale factor, scheme, zoom, states, language) — see the module docstring; every
 #: state on 1280×720 light is audited by the restore case
 #: (:func:`test_state_saved_on_a_large_screen_restored_on_a_small_one`), which starts the app
 #: once for both.
 CASES = [
     # every state but the long log (a layout and scrolling check, made on 1280×720 light)
-    ("1280x800-dark", "1280x800", 1, "dark", 1.0, "*:main,*:pages,*:deception,*:why,*:newgame,*:banner"),
-    ("1366x768-light", "1366x768", 1, "light", 1.0, "*:main,*:deception"),
-    ("1920x1080-dark", "1920x1080", 1, "dark", 1.0, "*:main,*:why"),
-    ("2560x1440@2-light", "2560x1440", 2, "light", 1.0, "*:main,*:deception"),
+    ("1280x800-dark", "1280x800", 1, "dark", 1.0, "*:main,*:pages,*:deception,*:why,*:newgame,*:banner", "en"),
+    # German: the longest words of the three languages
+    ("1366x768-light-de", "1366x768", 1, "light", 1.0, "*:main,*:deception", "de"),
+    ("1920x1080-dark", "1920x1080", 1, "dark", 1.0, "*:main,*:why", "en"),
+    ("2560x1440@2-light", "2560x1440", 2, "light", 1.0, "*:main,*:deception", "en"),
     # every tab at 150 %: side panes fold into tabs, forms wrap (the narrowest zoomed screen)
-    ("1280x800-zoom150-light", "1280x800", 1, "light", 1.5, "*:main,inkognito:deception"),
+    ("1280x800-zoom150-light", "1280x800", 1, "light", 1.5, "*:main,inkognito:deception", "en"),
 ]
 
 
@@ -112,14 +116,16 @@ class XServer:
 
 
 def run_audit(tmp_path: Path, size: str, scale: int, scheme: str, zoom: float, states: str,
-              config: Path, extra=()) -> dict:
-    """Run the runner on a new X server; returns its report (states, failures, errors)."""
+              config: Path, extra=(), language: str = "en") -> dict:
+    """Run the runner on a new X server; returns its report (states, failures, errors).
+    ``language``: the system's language the app starts in (``LANGUAGE``; the settings are
+    fresh, so the app follows the system, :func:`desktop.shell.language.chosen_language`)."""
     server = XServer(size, tmp_path)
     try:
         env = dict(os.environ, DISPLAY=server.display, QT_QPA_PLATFORM="xcb",
                    XDG_CONFIG_HOME=str(config), XDG_DATA_HOME=str(tmp_path / "data"),
                    QT_SCALE_FACTOR=str(scale), QT_AUTO_SCREEN_SCALE_FACTOR="0",
-                   PYTHONPATH=str(ROOT))
+                   PYTHONPATH=str(ROOT), LANGUAGE=language)
         env.pop("QT_SCREEN_SCALE_FACTORS", None)
         out = tmp_path / "out"
         cmd = [sys.executable, "-m", "tests.screen_audit.runner", "--out", str(out),
@@ -151,8 +157,9 @@ def assert_clean(report: dict, label: str) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_screen_audit(case, tmp_path):
-    label, size, scale, scheme, zoom, states = case
-    report = run_audit(tmp_path, size, scale, scheme, zoom, states, tmp_path / "config")
+    label, size, scale, scheme, zoom, states, language = case
+    report = run_audit(tmp_path, size, scale, scheme, zoom, states, tmp_path / "config",
+                       language=language)
     assert_clean(report, label)
 
 
