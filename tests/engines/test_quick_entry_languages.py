@@ -1,0 +1,61 @@
+"""Quick entry in the player's language (docs/quick-entry.md): with German or French in effect a
+line in that language logs the event its English line logs, the English words are read still,
+and with English in effect (the command line) the German and French words are refused. The
+History line of the event is in the language in effect."""
+from __future__ import annotations
+
+import pytest
+
+from engines.core import i18n
+from engines.core.errors import SessionFormatError
+
+
+@pytest.fixture
+def lang():
+    """Set a language for the test; English again afterwards (the command line's)."""
+    yield i18n.set_language
+    i18n.set_language("en")
+
+
+GUESSWHO = [   # English line, German line, French line: the same event
+    ("glasses? no", "Brille? nein", "lunettes ? non"),
+    ("ginger hair? yes", "rote Haare? ja", "cheveux roux ? oui"),
+    ("no hat? yes", "ohne Hut? ja", "pas de chapeau ? oui"),
+    ("glasses or hat? no", "Brille oder Hut? nein", "lunettes ou chapeau ? non"),
+    ("is it alex? no", "ist es Alex? nein", "est-ce Alex ? non"),
+    ("male? yes", "Mann? ja", "homme ? oui"),
+    ("blue eyes? yes", "blaue Augen? ja", "yeux bleus ? oui"),
+    ("down alex", "weg Alex", "baisser Alex"),
+    ("opponent 12", "Gegner 12", "adversaire 12"),
+]
+
+
+@pytest.mark.parametrize("english, german, french", GUESSWHO)
+def test_guesswho_german_and_french_lines_log_the_english_event(lang, english, german, french):
+    import engines.guesswho as gw
+    from engines.guesswho.parse import parse
+
+    setup = gw.default_setup()
+    want = parse(setup, [], english)
+    for code, line in (("de", german), ("fr", french)):
+        assert lang(code) == code
+        assert parse(setup, [], line) == want, (code, line)
+        assert parse(setup, [], english) == want, (code, english)     # English read still
+    lang("en")
+    if german.split()[0].casefold() not in english.casefold().split():
+        with pytest.raises(SessionFormatError):
+            parse(setup, [], german)
+
+
+def test_guesswho_history_line_follows_the_language(lang):
+    import engines.guesswho as gw
+    from engines.guesswho.parse import parse
+
+    setup = gw.default_setup()
+    event = parse(setup, [], "glasses? no")
+    assert gw.describe_event(setup, event) == "Asked “glasses?” — no"
+    lang("de")
+    assert gw.describe_event(setup, event) == "Gefragt: „Brille?“ – nein"
+    assert gw.describe_event(setup, parse(setup, [], "Gegner 1")) == "Gegner hat noch 1 Karte"
+    lang("fr")
+    assert gw.describe_event(setup, event) == "Demandé «\u202flunettes\u202f?\u202f» — non"
