@@ -65,6 +65,18 @@ COVERED = [
     "desktop/widgets/simulation.py",
     "desktop/widgets/why.py",
     "desktop/widgets/worksheet.py",
+    "desktop/games/guesswho/cards.py",
+    "desktop/games/guesswho/forms.py",
+    "desktop/games/guesswho/model.py",
+    "desktop/games/guesswho/panes.py",
+    "desktop/games/guesswho/tab.py",
+    "engines/guesswho/board.py",
+    "engines/guesswho/diagnosis.py",
+    "engines/guesswho/explain.py",
+    "engines/guesswho/inference.py",
+    "engines/guesswho/model.py",
+    "engines/guesswho/parse.py",
+    "engines/guesswho/words.py",
 ]
 
 #: Qt calls whose arguments are shown to the user: a string literal among them must be wrapped
