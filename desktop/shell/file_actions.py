@@ -181,7 +181,7 @@ class FileActions:
         tab.controller.document.disk_stamp = None      # no file of its own: Save asks where
         self.select_game(game)
         self._update_title()
-        self.statusBar().showMessage(_("Opened the {game} example (untitled)").format(game=info.title), 4000)
+        self.statusBar().showMessage(_("Opened the {game} example (untitled)").format(game=_(info.title)), 4000)
         return True
 
     def _show_opened(self, path: str, data, ask: bool, stamp=None) -> bool:

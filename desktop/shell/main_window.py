@@ -33,6 +33,7 @@ from desktop.shell.settings import APP_NAME, LAST_TAB, ORG_NAME, app_settings
 from desktop.shell.tab_pages import TabPage, tab_class, tab_games
 from desktop.storage.window_autosave import RecoveryWiring, hand_off_at_start
 from desktop.widgets.plain_text import install_plain_item_tooltips  # Qt only
+from engines.core.i18n import _
 from engines.core.resources import resource_path  # light: engines.core imports lazily
 from engines.registry import discovery_problems, known_games, registered_games
 
@@ -104,7 +105,7 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
             window_geometry.apply_default_geometry(self)
 
     def _add_page(self, game: str, title: str) -> TabPage:
-        page = TabPage(game, title, self._build_tab)
+        page = TabPage(game, _(title), self._build_tab)   # "Wer ist es?" in German, as the guide's list
         self._pages[game] = page
         self.tabs.addTab(page, page.title)
         return page

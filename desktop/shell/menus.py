@@ -45,9 +45,9 @@ class MenuActions:
         self.examples_menu.clear()
         for game, info in registered_games().items():
             if game in self.games() and info.example_session_path() is not None:
-                self._action(self.examples_menu, info.title, functools.partial(self.open_example, game),
+                self._action(self.examples_menu, _(info.title), functools.partial(self.open_example, game),
                              tip=_("A short {game} game to look around in (opened untitled: "
-                                   "saving asks where)").format(game=info.title))
+                                   "saving asks where)").format(game=_(info.title)))
 
     def _build_menus(self) -> None:
         mb = self.menuBar()

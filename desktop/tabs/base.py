@@ -137,7 +137,8 @@ class GameTab(QWidget):
 
     # -- subclass hooks --------------------------------------------------------------------
     def title(self) -> str:
-        return self.module.TITLE
+        """The game's title in the language in effect ("Wer ist es?" for Guess Who? in German)."""
+        return _(self.module.TITLE)
 
     def make_plot(self) -> BeliefPlot:
         """The tab's belief plot (override to change title, axis, scale)."""
