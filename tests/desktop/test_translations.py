@@ -77,6 +77,18 @@ COVERED = [
     "engines/guesswho/model.py",
     "engines/guesswho/parse.py",
     "engines/guesswho/words.py",
+    "desktop/games/spyfall/equilibrium_view.py",
+    "desktop/games/spyfall/forms.py",
+    "desktop/games/spyfall/model.py",
+    "desktop/games/spyfall/panes.py",
+    "desktop/games/spyfall/round_timer.py",
+    "desktop/games/spyfall/simulation.py",
+    "desktop/games/spyfall/strikes.py",
+    "desktop/games/spyfall/tab.py",
+    "engines/spyfall/model.py",
+    "engines/spyfall/parse.py",
+    "engines/spyfall/recommend.py",
+    "engines/spyfall/words.py",
 ]
 
 #: Qt calls whose arguments are shown to the user: a string literal among them must be wrapped

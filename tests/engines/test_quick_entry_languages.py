@@ -59,3 +59,41 @@ def test_guesswho_history_line_follows_the_language(lang):
     assert gw.describe_event(setup, parse(setup, [], "Gegner 1")) == "Gegner hat noch 1 Karte"
     lang("fr")
     assert gw.describe_event(setup, event) == "Demandé «\u202flunettes\u202f?\u202f» — non"
+
+
+SPYFALL = [   # English line, German line, French line: the same event
+    ("Bob asks Cy", "Bob fragt Cy", "Bob demande à Cy"),
+    ("Bob: all", "Bob: alle", "Bob : tout"),
+    ("Bob: beach 1, casino .5", "Bob: beach 1, casino .5", "Bob : beach 1, casino .5"),
+]
+
+
+@pytest.mark.parametrize("english, german, french", SPYFALL)
+def test_spyfall_german_and_french_lines_log_the_english_event(lang, english, german, french):
+    import engines.spyfall as sf
+    from engines.spyfall.parse import parse
+
+    setup = sf.default_setup()
+    want = parse(setup, [], english)
+    for code, line in (("de", german), ("fr", french)):
+        assert lang(code) == code
+        assert parse(setup, [], line) == want, (code, line)
+        assert parse(setup, [], english) == want, (code, english)
+    lang("en")
+    if german != english:
+        with pytest.raises(SessionFormatError):
+            parse(setup, [], german)
+
+
+def test_spyfall_history_line_follows_the_language(lang):
+    import engines.spyfall as sf
+    from engines.spyfall.parse import parse
+
+    setup = sf.default_setup()
+    ask, claim = parse(setup, [], "Bob asks Cy"), parse(setup, [], "Bob: all")
+    assert sf.describe_event(setup, ask) == "Bob asks Cy"
+    assert sf.describe_event(setup, claim) == "Bob claims all locations alike"
+    lang("de")
+    assert sf.describe_event(setup, ask) == "Bob fragt Cy"
+    lang("fr")
+    assert sf.describe_event(setup, claim) == "Bob ne privilégie aucun lieu"
