@@ -89,6 +89,14 @@ COVERED = [
     "engines/spyfall/parse.py",
     "engines/spyfall/recommend.py",
     "engines/spyfall/words.py",
+    "desktop/games/inkognito/forms.py",
+    "desktop/games/inkognito/panes.py",
+    "desktop/games/inkognito/tab.py",
+    "engines/inkognito/explain.py",
+    "engines/inkognito/inference.py",
+    "engines/inkognito/model.py",
+    "engines/inkognito/parse.py",
+    "engines/inkognito/words.py",
 ]
 
 #: Qt calls whose arguments are shown to the user: a string literal among them must be wrapped

@@ -97,3 +97,39 @@ def test_spyfall_history_line_follows_the_language(lang):
     assert sf.describe_event(setup, ask) == "Bob fragt Cy"
     lang("fr")
     assert sf.describe_event(setup, claim) == "Bob ne privilégie aucun lieu"
+
+
+INKOGNITO = [   # English line, German line, French line: the same event
+    ("Red: lord zsa fat", "Red: lord zsa dick", "Red: lord zsa gros"),
+    ("Red: ambassador tall fat", "Red: botschafter groß dick", "Red: ambassadeur grand gros"),
+    ("Red: mission build lord fat", "Red: auftrag statur lord dick", "Red: mission silhouette lord gros"),
+]
+
+
+@pytest.mark.parametrize("english, german, french", INKOGNITO)
+def test_inkognito_german_and_french_lines_log_the_english_event(lang, english, german, french):
+    import engines.inkognito as ink
+    from engines.inkognito.parse import parse
+
+    setup = ink.default_setup()
+    want = parse(setup, [], english)
+    for code, line in (("de", german), ("fr", french)):
+        assert lang(code) == code
+        assert parse(setup, [], line) == want, (code, line)
+        assert parse(setup, [], english) == want, (code, english)
+    lang("en")
+    with pytest.raises(SessionFormatError):
+        parse(setup, [], german)
+
+
+def test_inkognito_history_line_and_refusal_follow_the_language(lang):
+    import engines.inkognito as ink
+    from engines.inkognito.parse import parse
+
+    setup = ink.default_setup()
+    event = parse(setup, [], "Red: lord zsa fat")
+    assert ink.describe_event(setup, event) == "Red (player question, identity): Lord Fiddlebottom, Madame Zsa Zsa, fat"
+    lang("de")
+    assert ink.describe_event(setup, event) == "Red (Spielerfrage, Identität): Lord Fiddlebottom, Madame Zsa Zsa, dick"
+    with pytest.raises(SessionFormatError, match="die Zeile zeigt"):
+        parse(setup, [], "Red: lord dick")
