@@ -3,7 +3,7 @@ quick-entry keywords in German and French.
 
 The identities (Lord Fiddlebottom, Madame Zsa Zsa, Colonel Bubble, Agent X) are proper names
 and stay as the setup spells them. The builds are shown translated (tall → groß / grand, short →
-klein / petit, fat → dick / gros, thin → dünn / mince): plain translations of the English names
+klein / petit, fat → dick / gros, thin → dünn / fin): plain translations of the English names
 (docs/references.md: the German edition's own wording is not in the sources this project
 holds). Quick entry always reads the English words; with German or French in effect it reads
 that language's build names and keywords too. The command line never sets a language.

@@ -283,7 +283,7 @@ class Tab(GameTab):
         note = board.note or ""
         tip = esc(note)
         flag = f" <span style='color:{tone('#e65100')}'><u>{esc(_('note'))}</u></span>" if note else ""
-        self.board_label.setText(f"<b>{esc(board.name)}</b>" + flag)
+        self.board_label.setText(f"<b>{esc(_(board.name))}</b>" + flag)   # "Classic (24 characters)" translated
         self.board_label.setToolTip(f"<p>{tip}</p>" if tip else "")
         self._sync_controls()
 
