@@ -177,7 +177,7 @@ def contradiction(setup: Setup, events: Sequence, event, *, cancel=None) -> Opti
     try:
         infer(setup, list(events), method="greedy", cancel=cancel)
     except ContradictionError:
-        return "the log is already impossible"
+        return _("the log is already impossible")
     try:
         infer(setup, list(events) + [event], method="greedy", cancel=cancel)
     except ContradictionError as exc:

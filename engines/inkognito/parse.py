@@ -147,7 +147,7 @@ def contradiction(setup: Setup, events: Sequence, event, *, cancel=None) -> Opti
     try:
         infer(setup, list(events), cancel=cancel)
     except ContradictionError:
-        return "the log is already impossible"
+        return _("the log is already impossible")
     try:
         infer(setup, list(events) + [event], cancel=cancel)
     except ContradictionError as exc:

@@ -97,6 +97,11 @@ COVERED = [
     "engines/inkognito/model.py",
     "engines/inkognito/parse.py",
     "engines/inkognito/words.py",
+    "engines/egghead/cost.py",
+    "engines/egghead/explain.py",
+    "engines/egghead/model.py",
+    "engines/egghead/parse.py",
+    "engines/egghead/words.py",
 ]
 
 #: Qt calls whose arguments are shown to the user: a string literal among them must be wrapped

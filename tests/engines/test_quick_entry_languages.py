@@ -133,3 +133,39 @@ def test_inkognito_history_line_and_refusal_follow_the_language(lang):
     assert ink.describe_event(setup, event) == "Red (Spielerfrage, Identität): Lord Fiddlebottom, Madame Zsa Zsa, dick"
     with pytest.raises(SessionFormatError, match="die Zeile zeigt"):
         parse(setup, [], "Red: lord dick")
+
+
+EGGHEAD = [   # English line, German line, French line: the same event
+    ("sum = 14", "Summe = 14", "somme = 14"),
+    ("reactions: B, C", "reaktionen: B, C", "réactions: B, C"),
+    ("reactions: none", "reaktionen: niemand", "réactions: personne"),
+    ("B solves 456 -> 112", "B löst 456 -> 112", "B résout 456 -> 112"),
+    ("B solves 456 new 112", "B löst 456 neu 112", "B résout 456 nouvelles 112"),
+]
+
+
+@pytest.mark.parametrize("english, german, french", EGGHEAD)
+def test_egghead_german_and_french_lines_log_the_english_event(lang, english, german, french):
+    import engines.egghead as eh
+    from engines.egghead.parse import parse
+
+    setup = eh.default_setup()
+    want = parse(setup, [], english)
+    for code, line in (("de", german), ("fr", french)):
+        assert lang(code) == code
+        assert parse(setup, [], line) == want, (code, line)
+        assert parse(setup, [], english) == want, (code, english)
+    lang("en")
+    with pytest.raises(SessionFormatError):
+        parse(setup, [], german)
+
+
+def test_egghead_history_line_follows_the_language(lang):
+    import engines.egghead as eh
+    from engines.egghead.parse import parse
+
+    setup = eh.default_setup()
+    event = parse(setup, [], "reactions: B")
+    assert eh.describe_event(setup, event) == "Reactions: B solved; A, C did not"
+    lang("de")
+    assert eh.describe_event(setup, event) == "Reaktionen: B gelöst; A, C nicht"
