@@ -82,3 +82,12 @@ def quick_words(kind: str) -> tuple:
     """The words of the language in effect for ``kind`` (``"solves"``, ``"reactions"``,
     ``"nobody"``, ``"new"``); () in English."""
     return QUICK.get(language(), {}).get(kind, ())
+
+
+def shown_question(text: str, values: int) -> str:
+    """A question text as the deck shows it (``{values}`` already put in), translated when it is
+    a standard question; any other text as it is."""
+    for t in QUESTION_TEXTS:
+        if t.replace("{values}", str(values)) == text:
+            return question_text(t, values)
+    return text
