@@ -1,5 +1,6 @@
-"""Guess Who? words in the player's language: the classic board's attributes as the German and
-French editions of the game name them ("Wer ist es?", "Qui est-ce ?"), and the quick-entry words
+"""Guess Who? words in the player's language: the classic board's attributes in German and French
+(the editions are "Wer ist es?" and "Qui est-ce ?"; the attribute words are plain translations,
+not checked against those editions' rule sheets: docs/references.md), and the quick-entry words
 a German or French player types.
 
 The classic board's attribute names (``glasses``, ``hair_colour``…) are the session file's keys
