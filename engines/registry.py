@@ -122,12 +122,13 @@ def _builtin(game: str, title: str, example: str) -> GameInfo:
                     guide=f"resources:guide/{game}.md")
 
 
-# One example line per game for the quick entry's placeholder (docs/quick-entry.md).
+# One example line per game for the quick entry's placeholder (docs/quick-entry.md); marked for
+# translation where the game reads German and French words too (shown with gettext).
 CLUEDO = _builtin("cluedo", "Cluedo", "Ann: plum rope hall; Bob   ·   Bob has rope")
-INKOGNITO = _builtin("inkognito", "Inkognito", "Red: lord zsa fat   ·   Red: ambassador tall fat")
-EGGHEAD = _builtin("egghead", "Egghead", "sum = 14   ·   reactions: B, C   ·   B solves -> 112")
-GUESSWHO = _builtin("guesswho", N_("Guess Who?"), "glasses? no   ·   down alex   ·   opponent 12")
-SPYFALL = _builtin("spyfall", "Spyfall", "Bob: beach 1, casino .5   ·   Bob: all   ·   Bob asks Cy")
+INKOGNITO = _builtin("inkognito", "Inkognito", N_("Red: lord zsa fat   ·   Red: ambassador tall fat"))
+EGGHEAD = _builtin("egghead", "Egghead", N_("sum = 14   ·   reactions: B, C   ·   B solves -> 112"))
+GUESSWHO = _builtin("guesswho", N_("Guess Who?"), N_("glasses? no   ·   down alex   ·   opponent 12"))
+SPYFALL = _builtin("spyfall", "Spyfall", N_("Bob: beach 1, casino .5   ·   Bob: all   ·   Bob asks Cy"))
 #: The games of this repository, in tab order (also the fallback without package metadata).
 BUILTIN_GAMES: tuple[GameInfo, ...] = (CLUEDO, INKOGNITO, EGGHEAD, GUESSWHO, SPYFALL)
 

@@ -105,7 +105,7 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
             window_geometry.apply_default_geometry(self)
 
     def _add_page(self, game: str, title: str) -> TabPage:
-        page = TabPage(game, title, self._build_tab)
+        page = TabPage(game, _(title), self._build_tab)   # "Wer ist es?" in German, as the guide's list
         self._pages[game] = page
         self.tabs.addTab(page, page.title)
         return page

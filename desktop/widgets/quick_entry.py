@@ -129,7 +129,7 @@ class QuickEntry(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
         info = registered_games().get(module.GAME)   # the game's example line (its GameInfo)
-        self._example = info.example if info is not None else ""
+        self._example = _(info.example) if info is not None and info.example else ""   # N_ in the registry
         lay.addLayout(self._build_line(self._example))
         self.preview = QLabel()
         self.preview.setObjectName("quickEntryPreview")

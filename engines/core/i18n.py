@@ -99,13 +99,21 @@ def language() -> str:
 
 
 def _(message: str) -> str:
-    """``message`` in the language in effect (the English ``message`` where no translation)."""
-    return _translations.gettext(message)
+    """``message`` in the language in effect (the English ``message`` where no translation).
+
+    A word marked both alone (``_("identity")``) and with its plural (``ngettext("identity",
+    "identities", n)``) has one catalog entry, keyed by the singular, and a compiled plural entry
+    is found only by its forms (Python's ``gettext.GNUTranslations``): the singular form of that
+    entry is then the translation."""
+    text = _translations.gettext(message)
+    if text is message or text == message:
+        text = _translations.ngettext(message, message, 1)
+    return text
 
 
 def gettext(message: str) -> str:
     """The same as :func:`_` (for modules that use ``_`` for something else)."""
-    return _translations.gettext(message)
+    return _(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from engines.core.i18n import _
 from engines.egghead.table import n_words, table_bytes
 
 #: Word passes per CPU second (the slowest measured deck; see the module docstring).
@@ -100,14 +101,14 @@ def check_custom_deck(players: int, values: int, cards: int, S: int, reader) -> 
     if total <= COMMAND_SECONDS:
         return
     field = "cards_per_player" if cards != 3 else "values"
-    raise reader.error(field, f"{players} players with {values} values and {cards} cards each "
-                              f"({S} possible stacks) take about {seconds_per_event(players, S):.1f} "
-                              f"s of CPU per event (every event reads the whole "
-                              f"{table_bytes(players, S) / 1e6:.0f} MB master table), so a log of "
-                              f"{EVENTS_PER_COMMAND} events would take about {total:.0f} s; at "
-                              f"most {COMMAND_SECONDS:.0f} s are allowed per command for a deck "
-                              f"other than the game's 6 values and 3 cards; use fewer players, "
-                              f"values or cards")
+    raise reader.error(field, _(
+        "{players} players with {values} values and {cards} cards each ({stacks} possible stacks) take "
+        "about {per_event} s of CPU per event (every event reads the whole {mb} MB master table), so a "
+        "log of {events} events would take about {total} s; at most {limit} s are allowed per command "
+        "for a deck other than the game's 6 values and 3 cards; use fewer players, values or cards").format(
+        players=players, values=values, cards=cards, stacks=S, per_event=f"{seconds_per_event(players, S):.1f}",
+        mb=f"{table_bytes(players, S) / 1e6:.0f}", events=EVENTS_PER_COMMAND, total=f"{total:.0f}",
+        limit=f"{COMMAND_SECONDS:.0f}"))
 
 
 # -- the cost of a log, charged per event ------------------------------------------------------
@@ -225,12 +226,13 @@ def check_log(setup, events: Sequence, path: str = "$.events") -> None:
             lo = mid + 1
     raise SessionFormatError(
         f"{path}[{lo}]",
-        f"{len(setup.players)} players with {setup.values} values and {setup.cards_per_player} "
-        f"cards each: the log up to this event would take about "
-        f"{log_seconds(setup, events[:lo + 1]):.0f} s of CPU to replay (the whole log about "
-        f"{total:.0f} s); at most {COMMAND_SECONDS:.0f} s are allowed per command for a deck "
-        f"other than the game's 6 values and 3 cards; start a new game from this position, or use "
-        f"fewer players, values or cards")
+        _("{players} players with {values} values and {cards} cards each: the log up to this event would "
+          "take about {upto} s of CPU to replay (the whole log about {total} s); at most {limit} s are "
+          "allowed per command for a deck other than the game's 6 values and 3 cards; start a new game "
+          "from this position, or use fewer players, values or cards").format(
+            players=len(setup.players), values=setup.values, cards=setup.cards_per_player,
+            upto=f"{log_seconds(setup, events[:lo + 1]):.0f}", total=f"{total:.0f}",
+            limit=f"{COMMAND_SECONDS:.0f}"))
 
 
 __all__ = ["CHAIN_ROUNDS", "COMMAND_SECONDS", "EVENTS_PER_COMMAND", "WORK_PER_SECOND",

@@ -24,6 +24,7 @@ from typing import Optional, Sequence
 
 from engines.core.errors import ContradictionError, SessionFormatError
 from engines.core.explain import Explanation, conflict_error, explain_with, listed, split_details
+from engines.core.i18n import _, ngettext
 from engines.core.schema import Reader
 from engines.egghead.inference import infer, is_large
 from engines.egghead.model import Answer, Reactions, Setup, Solve, describe_event
@@ -77,9 +78,9 @@ def _check_size(setup: Setup) -> None:
     snapshot (6 players: 9-12 s per event, so hours per explanation)."""
     if is_large(setup):
         raise SessionFormatError("$.setup.players",
-                                 f"explanations are not available with {len(setup.players)} "
-                                 f"players and {setup.values} values: every sub-log of the "
-                                 f"game would rebuild a table of gigabytes")
+                                 _("explanations are not available with {players} players and "
+                                   "{values} values: every sub-log of the game would rebuild a table "
+                                   "of gigabytes").format(players=len(setup.players), values=setup.values))
 
 
 def explain_contradiction(setup: Setup, events: Sequence, *, cancel=None) -> Optional[list]:
@@ -150,8 +151,8 @@ def _reactions_against(setup: Setup, before: list, ev: Reactions, stacks) -> dic
             for p in ctx.order[:-1]:
                 could = bool(rows[p][mine])
                 if could != (p in ev.solved):
-                    why.append(f"{p} could not have known their cards" if not could
-                               else f"{p} would have known their cards and solved")
+                    why.append((_("{player} could not have known their cards") if not could
+                                else _("{player} would have known their cards and solved")).format(player=p))
             out.setdefault("; ".join(why) or "", []).append(stack)
     except ContradictionError:
         return {}
@@ -161,9 +162,10 @@ def _reactions_against(setup: Setup, before: list, ev: Reactions, stacks) -> dic
 def _fact_text(f: tuple, status: str) -> str:
     if f[0] == "stack":
         st = " ".join(map(str, f[1]))
-        return f"you hold {st}" if status == "certain" else f"you do not hold {st}"
-    pos = f"your card no. {f[1] + 1} (lowest first)"
-    return f"{pos} shows {f[2]}" if status == "certain" else f"{pos} does not show {f[2]}"
+        return (_("you hold {stack}") if status == "certain" else _("you do not hold {stack}")).format(stack=st)
+    if status == "certain":
+        return _("your card no. {n} (lowest first) shows {value}").format(n=f[1] + 1, value=f[2])
+    return _("your card no. {n} (lowest first) does not show {value}").format(n=f[1] + 1, value=f[2])
 
 
 def _stacks_text(stacks) -> list:
@@ -176,7 +178,7 @@ def _steps(setup: Setup, events, subset, f: tuple, status: str) -> tuple:
     as they know their cards; a solve reveals the cards called and deals new ones), lists cut
     with "and N more" (in full in the details)."""
     if not subset:
-        t = f"Before any entry: {_fact_text(f, status)}"
+        t = _("Before any entry: {fact}").format(fact=_fact_text(f, status))
         return (t,), ()
     sp = stack_space(setup.values, setup.cards_per_player)
     pairs = []
@@ -188,18 +190,19 @@ def _steps(setup: Setup, events, subset, f: tuple, status: str) -> tuple:
         st = _status(valids, f) if valids is not None else "uncertain"
         gone = sorted(prev - now, key=lambda x: (x != f[1], x) if f[0] == "stack" else x)
         head = f"#{i + 1}: {describe_event(setup, ev)}"
-        tail = f"{len(now)} of your stacks remain"
+        tail = ngettext("{n} of your stacks remains", "{n} of your stacks remain", len(now)).format(n=len(now))
         if st != "uncertain":
-            tail += f"; now {_fact_text(f, st)}"
+            tail = _("{remain}; now {fact}").format(remain=tail, fact=_fact_text(f, st))
         if isinstance(ev, Answer):
             if gone:
                 short, full = listed(_stacks_text(gone), last="or")
-                rule = "the moderator answers truthfully: with the cards you see, had you held"
-                pairs.append((f"{head} → {rule} {short}, the answer would differ: out; {tail}",
-                              f"{head} → {rule} {full}, the answer would differ: out; {tail}"))
+                line = _("{head} → the moderator answers truthfully: with the cards you see, had you held "
+                         "{stacks}, the answer would differ: out; {tail}")
+                pairs.append((line.format(head=head, stacks=short, tail=tail),
+                              line.format(head=head, stacks=full, tail=tail)))
             else:
-                t = (f"{head} → none of your stacks gives another answer; everyone heard it, "
-                     f"and what it tells the other players is what the later reactions show")
+                t = _("{head} → none of your stacks gives another answer; everyone heard it, and what "
+                      "it tells the other players is what the later reactions show").format(head=head)
                 pairs.append((t, t))
         elif isinstance(ev, Reactions):
             if gone:
@@ -207,36 +210,38 @@ def _steps(setup: Setup, events, subset, f: tuple, status: str) -> tuple:
                 parts_s, parts_f = [], []
                 for why, stacks in groups.items():
                     short, full = listed(_stacks_text(stacks), last="or")
-                    reason = why or "someone would have reacted otherwise"
-                    parts_s.append(f"had you held {short}, {reason}")
-                    parts_f.append(f"had you held {full}, {reason}")
+                    reason = why or _("someone would have reacted otherwise")
+                    had = _("had you held {stacks}, {reason}")
+                    parts_s.append(had.format(stacks=short, reason=reason))
+                    parts_f.append(had.format(stacks=full, reason=reason))
                 if not groups:
                     short, full = listed(_stacks_text(gone), last="or")
-                    parts_s = [f"had you held {short}, someone would have reacted otherwise"]
-                    parts_f = [f"had you held {full}, someone would have reacted otherwise"]
-                rule = "players solve as soon as they know their cards:"
-                pairs.append((f"{head} → {rule} {'; '.join(parts_s)}: out; {tail}",
-                              f"{head} → {rule} {'; '.join(parts_f)}: out; {tail}"))
+                    had = _("had you held {stacks}, someone would have reacted otherwise")
+                    parts_s = [had.format(stacks=short)]
+                    parts_f = [had.format(stacks=full)]
+                line = _("{head} → players solve as soon as they know their cards: {cases}: out; {tail}")
+                pairs.append((line.format(head=head, cases="; ".join(parts_s), tail=tail),
+                              line.format(head=head, cases="; ".join(parts_f), tail=tail)))
             else:
-                t = (f"{head} → none of your stacks is out by it; the others learn from it "
-                     f"that whoever did not solve could not yet know their cards, which the "
-                     f"later entries use")
+                t = _("{head} → none of your stacks is out by it; the others learn from it that whoever "
+                      "did not solve could not yet know their cards, which the later entries use").format(head=head)
                 pairs.append((t, t))
         else:
             assert isinstance(ev, Solve)
             if gone:
                 short, full = listed(_stacks_text(gone), last="or")
-                rule = f"{ev.player} called their cards, so every world where they could not is out"
-                pairs.append((f"{head} → {rule}: {short}; {tail}",
-                              f"{head} → {rule}: {full}; {tail}"))
+                line = _("{head} → {player} called their cards, so every world where they could not is "
+                         "out: {stacks}; {tail}")
+                pairs.append((line.format(head=head, player=ev.player, stacks=short, tail=tail),
+                              line.format(head=head, player=ev.player, stacks=full, tail=tail)))
             else:
-                t = (f"{head} → the cards called are revealed and new ones dealt; none of your "
-                     f"stacks is out by it, but the table the later entries use starts again "
-                     f"for {ev.player}")
+                t = _("{head} → the cards called are revealed and new ones dealt; none of your stacks is "
+                      "out by it, but the table the later entries use starts again for {player}").format(
+                    head=head, player=ev.player)
                 pairs.append((t, t))
         prev = now
     refs = ", ".join(f"#{i + 1}" for i in subset)
     if len(subset) > 1:
-        t = f"{refs} together, in this order → {_fact_text(f, status)}"
+        t = _("{refs} together, in this order → {fact}").format(refs=refs, fact=_fact_text(f, status))
         pairs.append((t, t))
     return split_details(pairs)

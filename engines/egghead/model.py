@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Optional, Sequence, Union
 
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import _
 from engines.core.limits import check_memory
 from engines.core.schema import Reader, declared_keys, excerpt
 from engines.egghead.questions import bound_deck, stack_space
@@ -284,23 +285,34 @@ def describe_event(setup: Setup, event: Event) -> str:
     if isinstance(event, Answer):
         deck = bound_deck(setup.values, setup.cards_per_player, len(setup.players))
         q = deck.get(event.question)
-        text = q.spec.display_text(setup.values) if q else event.question
-        who = event.moderator or "The moderator"
-        return f"{who} asked “{text}” — answer {event.answer}"
+        from engines.egghead.words import question_text
+
+        text = question_text(q.spec.text, setup.values) if q else event.question
+        if event.moderator:
+            return _("{player} asked “{question}” — answer {answer}").format(
+                player=event.moderator, question=text, answer=event.answer)
+        return _("The moderator asked “{question}” — answer {answer}").format(question=text, answer=event.answer)
     if isinstance(event, Reactions):
         if not event.solved:
-            return "Reactions: nobody solved"
+            return _("Reactions: nobody solved")
         rest = [p for p in setup.players if p not in event.solved]
-        s = f"Reactions: {', '.join(event.solved)} solved"
-        return s + (f"; {', '.join(rest)} did not" if rest else "")
-    s = f"{event.player} solved"
+        if rest:
+            return _("Reactions: {solved} solved; {rest} did not").format(
+                solved=", ".join(event.solved), rest=", ".join(rest))
+        return _("Reactions: {solved} solved").format(solved=", ".join(event.solved))
+    said = dict(player=event.player, cards=_fmt(event.cards) if event.cards is not None else "",
+                new=_fmt(event.new_cards) if event.new_cards is not None else "")
     if event.cards is not None:
-        s += f" with {_fmt(event.cards)}"
+        if event.new_cards is not None:
+            return _("{player} solved with {cards} and was dealt {new}").format(**said)
+        if event.player == setup.me:
+            return _("{player} solved with {cards} and was dealt new (unknown) cards").format(**said)
+        return _("{player} solved with {cards}").format(**said)
     if event.new_cards is not None:
-        s += f" and was dealt {_fmt(event.new_cards)}"
-    elif event.player == setup.me:
-        s += " and was dealt new (unknown) cards"
-    return s
+        return _("{player} solved and was dealt {new}").format(**said)
+    if event.player == setup.me:
+        return _("{player} solved and was dealt new (unknown) cards").format(**said)
+    return _("{player} solved").format(**said)
 
 
 def default_setup() -> Setup:

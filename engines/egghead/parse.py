@@ -23,9 +23,11 @@ import re
 from typing import Optional, Sequence
 
 from engines.core.errors import ContradictionError, SessionFormatError
+from engines.core.i18n import _
 from engines.core.names import TEXT_PATH, _list, _norm, candidates, check_length, complete_word, match_player
 from engines.egghead.model import Answer, Reactions, Setup, Solve, describe_event, event_from_json, visible_after
 from engines.egghead.questions import bound_deck, stack_space
+from engines.egghead.words import question_aliases, question_text, quick_words
 
 SOLVES = ("solves", "solved", "solve", "calls", "called")
 REACTIONS = ("reactions", "reaction", "reactions:", "reaction:")
@@ -50,28 +52,34 @@ def question_id(setup: Setup, text: str) -> str:
     """
     deck = _deck(setup)
     key = _norm(text)
+    alias = question_aliases().get(key)             # "summe", "somme": the id in the player's words
+    if alias in deck:
+        return alias
     for qid in deck:
         if _norm(qid) == key:
             return qid
     found = []
     for qid, q in deck.items():
-        if candidates(text, [qid, q.spec.display_text(setup.values)]):
+        local = question_text(q.spec.text, setup.values)     # the translated text too
+        if candidates(text, [qid, q.spec.display_text(setup.values), local]):
             found.append(qid)
     if len(found) == 1:
         return found[0]
     if not found:
-        raise SessionFormatError(TEXT_PATH, f"unknown question {text.strip()!r}; expected one of "
-                                            f"{_list(list(deck))}")
-    raise SessionFormatError(TEXT_PATH, f"ambiguous question {text.strip()!r}: {_list(found)}")
+        raise SessionFormatError(TEXT_PATH, _("unknown question {text}; expected one of {ids}").format(
+            text=repr(text.strip()), ids=_list(list(deck))))
+    raise SessionFormatError(TEXT_PATH, _("ambiguous question {text}: {ids}").format(
+        text=repr(text.strip()), ids=_list(found)))
 
 
 def _stack(setup: Setup, text: str, what: str) -> list[int]:
     ok = re.fullmatch(r"[0-9\s,]*", text) is not None
     digits = [int(c) for c in re.sub(r"[\s,]", "", text)] if ok else []
     if not ok or len(digits) != setup.cards_per_player:
-        raise SessionFormatError(TEXT_PATH, f"{what}: expected {setup.cards_per_player} card "
-                                            f"values 1..{setup.values} (like "
-                                            f"{'1' * setup.cards_per_player}), got {text.strip()!r}")
+        raise SessionFormatError(TEXT_PATH, _("{what}: expected {n} card values 1..{values} (like {example}), "
+                                              "got {text}").format(
+            what=what, n=setup.cards_per_player, values=setup.values, example="1" * setup.cards_per_player,
+            text=repr(text.strip())))
     return digits
 
 
@@ -88,21 +96,24 @@ def parse(setup: Setup, events: Sequence, text: str):
     t = check_length(text)
     low = t.casefold()
     words = t.split()
-    if words[0].casefold() in REACTIONS or re.fullmatch(r"(nobody|none|no one) solved", low):
+    reactions, nobody = REACTIONS + quick_words("reactions"), NOBODY + quick_words("nobody")
+    solves, new_words = SOLVES + quick_words("solves"), quick_words("new")
+    if words[0].casefold() in reactions or re.fullmatch(r"(nobody|none|no one) solved", low):
         rest = t.split(None, 1)[1] if len(words) > 1 else ""
         rest = rest.lstrip(":").strip()
-        if words[0].casefold() not in REACTIONS or rest.casefold() in NOBODY + ("",):
+        if words[0].casefold() not in reactions or rest.casefold() in nobody + ("",):
             solved: list = []
         else:
             solved = [_player(setup, p) for p in re.split(r"[,\s]+", rest) if p]
         return event_from_json({"type": "reactions", "solved": solved}, setup, TEXT_PATH)
     for i, w in enumerate(words[1:], 1):
-        if w.casefold() in SOLVES:
+        if w.casefold() in solves:
             player = _player(setup, " ".join(words[:i]))
             rest = " ".join(words[i + 1:])
-            parts = re.split(r"\s*(?:->|=>|\bnew\b|\bthen\b|\bdealt\b)\s*", rest, maxsplit=1)
-            cards = _stack(setup, parts[0], "the cards called") if parts[0].strip() else None
-            new = _stack(setup, parts[1], "the new cards") if len(parts) > 1 and parts[1].strip() \
+            extra = "".join(rf"|\b{re.escape(x)}\b" for x in new_words)
+            parts = re.split(rf"\s*(?:->|=>|\bnew\b|\bthen\b|\bdealt\b{extra})\s*", rest, maxsplit=1)
+            cards = _stack(setup, parts[0], _("the cards called")) if parts[0].strip() else None
+            new = _stack(setup, parts[1], _("the new cards")) if len(parts) > 1 and parts[1].strip() \
                 else None
             return event_from_json({"type": "solve", "player": player, "cards": cards,
                                     "new_cards": new}, setup, TEXT_PATH)
@@ -117,15 +128,15 @@ def parse(setup: Setup, events: Sequence, text: str):
             body = after
     m = re.fullmatch(r"\s*(.*?)\s*[=?:]?\s*([0-9]{1,4})\s*", body)
     if not m or not m.group(1):
-        raise SessionFormatError(TEXT_PATH, "expected “sum = 14” (question and answer), "
-                                            "“reactions: B”, or “B solves 456 -> 112”")
+        raise SessionFormatError(TEXT_PATH, _("expected “sum = 14” (question and answer), "
+                                              "“reactions: B”, or “B solves 456 -> 112”"))
     qid = question_id(setup, m.group(1).rstrip("=?: "))
     if setup.moderator == "rotating" and moderator is None:
-        raise SessionFormatError(TEXT_PATH, "with a rotating moderator say who answered: "
-                                            "“B: sum = 11”")
+        raise SessionFormatError(TEXT_PATH, _("with a rotating moderator say who answered: "
+                                              "“B: sum = 11”"))
     if setup.moderator == "external" and moderator is not None:
-        raise SessionFormatError(TEXT_PATH, f"the moderator is external in this game; write "
-                                            f"“{m.group(1).rstrip('=?: ')} = {m.group(2)}”")
+        raise SessionFormatError(TEXT_PATH, _("the moderator is external in this game; write “{line}”").format(
+            line=f"{m.group(1).rstrip('=?: ')} = {m.group(2)}"))
     return event_from_json({"type": "answer", "question": qid, "answer": int(m.group(2)),
                             "moderator": moderator}, setup, TEXT_PATH)
 
@@ -288,12 +299,12 @@ def contradiction(setup: Setup, events: Sequence, event, *, cancel=None) -> Opti
     try:
         infer(setup, list(events), cancel=cancel)
     except ContradictionError:
-        return "the log is already impossible"
+        return _("the log is already impossible")
     if isinstance(event, Answer):
         ok = possible_answers(setup, events, event.question, event.moderator, cancel=cancel)
         if event.answer not in ok:
-            return (f"with the cards you see, {event.question} can only be answered "
-                    f"{_runs(ok)}")
+            return _("with the cards you see, {question} can only be answered {answers}").format(
+                question=event.question, answers=_runs(ok))
         return None
     try:
         infer(setup, list(events) + [event], cancel=cancel)

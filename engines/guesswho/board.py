@@ -26,6 +26,7 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import _
 from engines.core.resources import resource_path
 from engines.core.schema import Reader, check_distinct_names, check_name, unknown_key_error
 
@@ -83,6 +84,14 @@ class Character:
         return out
 
 
+def join_or(parts) -> str:
+    """``parts`` joined as alternatives ("glasses or hat or bald"), in the language in effect."""
+    text = parts[0]
+    for part in parts[1:]:
+        text = _("{first} or {second}").format(first=text, second=part)
+    return text
+
+
 @dataclass(frozen=True)
 class Question:
     """A yes/no question: true for a character when any of its ``atoms`` holds.
@@ -103,18 +112,22 @@ class Question:
         return forms[0] if len(forms) == 1 else {"any": forms}
 
     def label(self) -> str:
-        """The question in words ("glasses?", "hair_colour: ginger?", "glasses or hat?")."""
+        """The question in words ("glasses?", "hair colour: ginger?", "glasses or hat?"), in the
+        language in effect (:mod:`engines.guesswho.words`; English on the command line)."""
+        from engines.guesswho.words import attribute_words, value_words
+
         parts = []
         for a, v in self.atoms:
             if a == NAME_ATTRIBUTE:
-                parts.append(f"is it {v}")
+                parts.append(_("is it {name}").format(name=v))
             elif v is True:
-                parts.append(a.replace("_", " "))
+                parts.append(attribute_words(a))
             elif v is False:
-                parts.append(f"no {a.replace('_', ' ')}")
+                parts.append(_("no {attribute}").format(attribute=attribute_words(a)))
             else:
-                parts.append(f"{a.replace('_', ' ')}: {v}")
-        return " or ".join(parts) + "?"
+                parts.append(_("{attribute}: {value}").format(attribute=attribute_words(a),
+                                                              value=value_words(a, v)))
+        return _("{question}?").format(question=join_or(parts))
 
 
 @dataclass(frozen=True, eq=False)

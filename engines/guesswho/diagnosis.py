@@ -20,6 +20,7 @@ from typing import Optional, Sequence
 from engines.core.diagnosis import Diagnosis, Edit, ReplayChecker
 from engines.core.diagnosis import diagnose as _diagnose
 from engines.core.errors import ContradictionError
+from engines.core.i18n import _, ngettext
 from engines.guesswho.board import CATEGORY, Question
 from engines.guesswho.inference import posterior_probabilities
 from engines.guesswho.model import Answer, Eliminate, Opponent, Setup, describe_event
@@ -45,7 +46,7 @@ def edits(setup: Setup, events: Sequence, i: int) -> list:
     out = []
     if isinstance(ev, Answer):
         out.append(Edit(i, "answer", not ev.answer, Answer(question=ev.question, answer=not ev.answer), 1.0,
-                        f"the answer {'yes' if not ev.answer else 'no'}"))
+                        _("the answer yes") if not ev.answer else _("the answer no")))
         if len(ev.question.atoms) == 1:
             a, v = ev.question.atoms[0]
             try:
@@ -57,18 +58,20 @@ def edits(setup: Setup, events: Sequence, i: int) -> list:
                     if other != v:
                         q = Question(((a, other),))
                         out.append(Edit(i, "question", q.to_json(), Answer(question=q, answer=ev.answer), 2.0,
-                                        f"the question “{q.label()}”"))
+                                        _("the question “{question}”").format(question=q.label())))
     elif isinstance(ev, Eliminate):
         at = board.names.index(ev.name)
         for j, name in enumerate(board.names):
             if name != ev.name:
                 out.append(Edit(i, "name", name, Eliminate(name=name),
-                                1.0 + min(abs(j - at) - 1, 10) / 10, f"{name} instead of {ev.name}"))
+                                1.0 + min(abs(j - at) - 1, 10) / 10,
+                                _("{name} instead of {other}").format(name=name, other=ev.name)))
     elif isinstance(ev, Opponent):
         for r in range(1, board.size + 1):
             if r != ev.remaining:
                 out.append(Edit(i, "remaining", r, Opponent(remaining=r),
-                                1.0 + min(abs(r - ev.remaining) - 1, 10) / 10, f"{r} cards left"))
+                                1.0 + min(abs(r - ev.remaining) - 1, 10) / 10,
+                                ngettext("{n} card left", "{n} cards left", r).format(n=r)))
     return out
 
 

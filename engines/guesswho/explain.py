@@ -19,10 +19,12 @@ import numpy as np
 
 from engines.core.errors import ContradictionError
 from engines.core.explain import Explanation, conflict_error, explain_with, listed, split_details
+from engines.core.i18n import _
 from engines.core.schema import Reader
-from engines.guesswho.board import NAME_ATTRIBUTE
+from engines.guesswho.board import NAME_ATTRIBUTE, join_or
 from engines.guesswho.inference import posterior_probabilities
 from engines.guesswho.model import Answer, Eliminate, Setup, describe_event
+from engines.guesswho.words import attribute_words, value_words
 
 
 def _probs(setup: Setup, events) -> Optional[np.ndarray]:
@@ -97,30 +99,37 @@ def answer_meaning(ev: Answer) -> str:
 
     def has(a, v) -> str:
         if a == NAME_ATTRIBUTE:
-            return f"is {v}"
+            return _("is {name}").format(name=v)
         if v is True:
-            return f"has {a.replace('_', ' ')}"
+            return _("has {attribute}").format(attribute=attribute_words(a))
         if v is False:
-            return f"has no {a.replace('_', ' ')}"
-        return f"has {v} {a.replace('_', ' ')}"
+            return _("has no {attribute}").format(attribute=attribute_words(a))
+        return _("has {value} {attribute}").format(value=value_words(a, v), attribute=attribute_words(a))
 
     def has_not(a, v) -> str:
         if a == NAME_ATTRIBUTE:
-            return f"is not {v}"
+            return _("is not {name}").format(name=v)
         if v is True:
-            return f"has no {a.replace('_', ' ')}"
+            return _("has no {attribute}").format(attribute=attribute_words(a))
         if v is False:
-            return f"has {a.replace('_', ' ')}"
-        return f"does not have {v} {a.replace('_', ' ')}"
+            return _("has {attribute}").format(attribute=attribute_words(a))
+        return _("does not have {value} {attribute}").format(value=value_words(a, v),
+                                                             attribute=attribute_words(a))
 
     if ev.answer:
-        return " or ".join(has(a, v) for a, v in atoms)
-    return " and ".join(has_not(a, v) for a, v in atoms)
+        return join_or([has(a, v) for a, v in atoms])
+    text = ""
+    for a, v in atoms:
+        part = has_not(a, v)
+        text = _("{first} and {second}").format(first=text, second=part) if text else part
+    return text
 
 
 def _asked(ev: Answer) -> str:
     """The entry as the player logged it: you asked “…” (the question's own words) — yes."""
-    return f"you asked “{ev.question.label()}” and the answer was {'yes' if ev.answer else 'no'}"
+    if ev.answer:
+        return _("you asked “{question}” and the answer was yes").format(question=ev.question.label())
+    return _("you asked “{question}” and the answer was no").format(question=ev.question.label())
 
 
 def _steps(setup: Setup, events, subset, k: int, status: str) -> tuple:
@@ -134,24 +143,26 @@ def _steps(setup: Setup, events, subset, k: int, status: str) -> tuple:
         ev = events[i]
         gone = _out_by(setup, ev)
         if isinstance(ev, Eliminate):
-            t = f"#{i + 1}: you knocked down {ev.name} → {ev.name} is out"
+            t = _("#{n}: you knocked down {name} → {name} is out").format(n=i + 1, name=ev.name)
             pairs.append((t, t))
         elif status == "impossible":
-            t = (f"#{i + 1}: {_asked(ev)}, so the secret character {answer_meaning(ev)}, "
-                 f"which does not fit {name} → {name} is out")
+            t = _("#{n}: {asked}, so the secret character {meaning}, which does not fit {name} → "
+                  "{name} is out").format(n=i + 1, asked=_asked(ev), meaning=answer_meaning(ev),
+                                          name=name)
             pairs.append((t, t))
         else:
             names = [board.names[j] for j in np.flatnonzero(gone) if j != k]
-            head = (f"#{i + 1}: {_asked(ev)}, so the secret character {answer_meaning(ev)} → "
-                    f"out: ")
+            said = dict(n=i + 1, asked=_asked(ev), meaning=answer_meaning(ev))
             if not names:
-                t = head[:-len("out: ")] + "nobody else is out"
+                t = _("#{n}: {asked}, so the secret character {meaning} → nobody else is out"
+                      ).format(**said)
                 pairs.append((t, t))
             else:
                 short, full = listed(names)
-                pairs.append((head + short, head + full))
+                line = _("#{n}: {asked}, so the secret character {meaning} → out: {names}")
+                pairs.append((line.format(names=short, **said), line.format(names=full, **said)))
     if status == "certain":
-        t = (f"Every other character is out by the entries above and only {name} is left "
-             f"standing → {name} is the secret character")
+        t = _("Every other character is out by the entries above and only {name} is left "
+              "standing → {name} is the secret character").format(name=name)
         pairs.append((t, t))
     return split_details(pairs)

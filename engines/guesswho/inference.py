@@ -21,6 +21,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from engines.core.errors import CancelFlag, ContradictionError, SessionFormatError, check_cancel
+from engines.core.i18n import _
 from engines.core.info import entropy_bits
 from engines.guesswho.board import NAME_ATTRIBUTE, Board, Question
 from engines.guesswho.model import Answer, Eliminate, Event, Opponent, Setup
@@ -223,12 +224,13 @@ def _filter(setup: Setup, events: Sequence[Event], cancel: CancelFlag):
             k = names.index(ev.name)
             standing = ~down & ((miss == 0) if eps == 0.0 else True)
             if np.count_nonzero(standing) == 1 and standing[k]:
-                raise ContradictionError(i, f"knocking down {ev.name} leaves no candidate")
+                raise ContradictionError(i, _("knocking down {name} leaves no candidate").format(
+                    name=ev.name))
             down[k] = True
         elif isinstance(ev, Opponent):
             if opp is not None and ev.remaining > opp:
-                raise ContradictionError(i, f"the opponent cannot go from {opp} cards back up "
-                                            f"to {ev.remaining}")
+                raise ContradictionError(i, _("the opponent cannot go from {before} cards back up "
+                                              "to {after}").format(before=opp, after=ev.remaining))
             opp = ev.remaining
         else:  # pragma: no cover - event_from_json only builds the three types
             raise SessionFormatError(f"$.events[{i}]", f"not a Guess Who? event: {ev!r}")
@@ -238,8 +240,11 @@ def _filter(setup: Setup, events: Sequence[Event], cancel: CancelFlag):
 def _contradiction_text(board: Board, ev: Answer, before: np.ndarray) -> str:
     left = [board.names[j] for j in np.flatnonzero(before)]
     shown = ", ".join(left[:6]) + (", …" if len(left) > 6 else "")
-    return (f"the answer {'yes' if ev.answer else 'no'} to “{ev.question.label()}” fits none of "
-            f"the remaining candidates ({shown})")
+    if ev.answer:
+        text = _("the answer yes to “{question}” fits none of the remaining candidates ({names})")
+    else:
+        text = _("the answer no to “{question}” fits none of the remaining candidates ({names})")
+    return text.format(question=ev.question.label(), names=shown)
 
 
 def posterior_probabilities(setup: Setup, events: Sequence[Event]) -> np.ndarray:
@@ -448,18 +453,18 @@ def recommend(setup: Setup, events: Sequence[Event], *, cancel: CancelFlag = Non
     if post.n_candidates == 1:
         name = next(iter(post.candidates))
         q = {"attribute": NAME_ATTRIBUTE, "value": name}
-        return Recommendation(q, f"is it {name}?", "one candidate left: name it", greedy,
+        return Recommendation(q, _("is it {name}?").format(name=name), _("one candidate left: name it"), greedy,
                               None, q)
     if post.advised_question is not None:
         q, why = post.advised_question, (
-            f"race: aim for a {post.advised_split[0]}/{post.advised_split[1]} split against "
-            f"the opponent's {post.opponent_remaining} (win probability "
-            f"{post.win_probability:.3f})")
+            _("race: aim for a {yes}/{no} split against the opponent's {theirs} (win probability "
+              "{p})").format(yes=post.advised_split[0], no=post.advised_split[1],
+                             theirs=post.opponent_remaining, p=f"{post.win_probability:.3f}"))
     elif post.best_question is not None:
-        q, why = post.best_question, (f"fewest expected questions "
-                                      f"({post.expected_questions:.3f})")
+        q, why = post.best_question, _("fewest expected questions ({n})").format(
+            n=f"{post.expected_questions:.3f}")
     else:
-        q, why = greedy, "most information"
+        q, why = greedy, _("most information")
     label = next((r.label for r in post.questions if r.question == q), _label(setup, q))
     return Recommendation(q, label, why, greedy, post.best_question, post.advised_question)
 

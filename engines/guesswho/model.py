@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import _, ngettext
 from engines.core.schema import Reader, allowed_file, declared_keys, file_ref
 from engines.guesswho.board import BUNDLED_BOARDS, YES_NO, Board, Question, board_from_json, load_board, parse_question
 from engines.registry import GUESSWHO
@@ -200,9 +201,13 @@ def event_from_json(obj: Any, setup: Setup, path: str = "$.event") -> Event:
 
 
 def describe_event(setup: Setup, event: Event) -> str:
-    """The event in words for the history panel."""
+    """The event in words for the history panel, in the language in effect (English on the
+    command line)."""
     if isinstance(event, Answer):
-        return f"Asked “{event.question.label()}” — {'yes' if event.answer else 'no'}"
+        if event.answer:
+            return _("Asked “{question}” — yes").format(question=event.question.label())
+        return _("Asked “{question}” — no").format(question=event.question.label())
     if isinstance(event, Eliminate):
-        return f"Knocked down {event.name}"
-    return f"Opponent has {event.remaining} card{'s' if event.remaining != 1 else ''} left"
+        return _("Knocked down {name}").format(name=event.name)
+    return ngettext("Opponent has {n} card left", "Opponent has {n} cards left",
+                    event.remaining).format(n=event.remaining)

@@ -19,9 +19,11 @@ import re
 from typing import Optional, Sequence
 
 from engines.core.errors import ContradictionError, SessionFormatError
+from engines.core.i18n import _
 from engines.core.names import TEXT_PATH, check_length, complete_word, match_name
 from engines.guesswho.board import NAME_ATTRIBUTE, YES_NO
 from engines.guesswho.model import Answer, Eliminate, Opponent, Setup, describe_event, event_from_json
+from engines.guesswho.words import local_atom_labels, quick_words
 
 YES = ("yes", "y", "true", "1")
 NO = ("no", "n", "false", "0")
@@ -49,14 +51,22 @@ def atom_labels(setup: Setup) -> dict:
     return out
 
 
+def _words(kind: str, english: tuple) -> tuple:
+    """The English words of ``kind`` and those of the language in effect (:mod:`engines.guesswho.words`)."""
+    return english + quick_words(kind)
+
+
 def _atom(setup: Setup, text: str) -> tuple:
-    labels = atom_labels(setup)
+    labels = {**atom_labels(setup), **local_atom_labels(setup.board)}
     t = " ".join(text.split())
     low = t.casefold()
-    if low.startswith("is it "):
-        return (NAME_ATTRIBUTE, match_name(t[6:], setup.board.names, "character"))
-    if low.startswith(("no ", "not ")):
-        rest = t.split(None, 1)[1]
+    for lead in _words("is it", ("is it",)):
+        if low.startswith(lead + " "):
+            return (NAME_ATTRIBUTE, match_name(t[len(lead) + 1:], setup.board.names, "character"))
+    lead = next((w for w in sorted(_words("not", ("no", "not")), key=len, reverse=True)
+                 if low.startswith(w + " ")), None)
+    if lead is not None:
+        rest = t[len(lead) + 1:]
         yesno = {k: v for k, v in labels.items() if v[1] is True}
         try:
             return (yesno[match_name(rest, yesno, "yes/no attribute")][0], False)
@@ -80,26 +90,29 @@ def parse(setup: Setup, events: Sequence, text: str):
     words = t.replace("?", " ? ").replace("=", " ").split()
     low = [w.casefold() for w in words]
     if not words:
-        raise SessionFormatError(TEXT_PATH, "expected “glasses? no”, “down alex” or “opponent 12”")
-    if low[0] in DOWN and len(words) > 1:
+        raise SessionFormatError(TEXT_PATH, _("expected “glasses? no”, “down alex” or “opponent 12”"))
+    down, opponent = _words("down", DOWN), _words("opponent", OPPONENT)
+    yes, no = _words("yes", YES), _words("no", NO)
+    if low[0] in down and len(words) > 1:
         name = match_name(" ".join(words[1:]), setup.board.names, "character")
         return event_from_json({"type": "eliminate", "name": name}, setup, TEXT_PATH)
-    if len(words) > 1 and low[-1] in DOWN and "?" not in low:
+    if len(words) > 1 and low[-1] in down and "?" not in low:
         name = match_name(" ".join(words[:-1]), setup.board.names, "character")
         return event_from_json({"type": "eliminate", "name": name}, setup, TEXT_PATH)
-    if low[0] in OPPONENT:
+    if low[0] in opponent:
         nums = [w for w in words[1:] if re.fullmatch(r"[0-9]{1,6}", w)]
         if len(nums) != 1:
-            raise SessionFormatError(TEXT_PATH, "write “opponent 12” (the opponent's count of "
-                                                "standing cards)")
+            raise SessionFormatError(TEXT_PATH, _("write “opponent 12” (the opponent's count of "
+                                                  "standing cards)"))
         return event_from_json({"type": "opponent", "remaining": int(nums[0])}, setup, TEXT_PATH)
     answer = low[-1]
-    if answer not in YES + NO:
-        raise SessionFormatError(TEXT_PATH, "end the question with its answer: “glasses? no”")
+    if answer not in yes + no:
+        raise SessionFormatError(TEXT_PATH, _("end the question with its answer: “glasses? no”"))
     q_words = [w for w in words[:-1] if w != "?"]
     if not q_words:
-        raise SessionFormatError(TEXT_PATH, "which question? e.g. “glasses? no”")
-    parts = re.split(r"\s+or\s+", " ".join(q_words), flags=re.I)
+        raise SessionFormatError(TEXT_PATH, _("which question? e.g. “glasses? no”"))
+    ors = "|".join(re.escape(w) for w in _words("or", ("or",)))
+    parts = re.split(rf"\s+(?:{ors})\s+", " ".join(q_words), flags=re.I)
     atoms = []
     for part in parts:
         p = part.strip()
@@ -112,7 +125,7 @@ def parse(setup: Setup, events: Sequence, text: str):
                 raise exc from None
     forms = [{"attribute": a, "value": v} for a, v in atoms]
     q = forms[0] if len(forms) == 1 else {"any": forms}
-    return event_from_json({"type": "answer", "question": q, "answer": answer in YES},
+    return event_from_json({"type": "answer", "question": q, "answer": answer in yes},
                            setup, TEXT_PATH)
 
 
@@ -164,7 +177,7 @@ def contradiction(setup: Setup, events: Sequence, event, *, cancel=None) -> Opti
     try:
         infer(setup, list(events), method="greedy", cancel=cancel)
     except ContradictionError:
-        return "the log is already impossible"
+        return _("the log is already impossible")
     try:
         infer(setup, list(events) + [event], method="greedy", cancel=cancel)
     except ContradictionError as exc:

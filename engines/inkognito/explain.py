@@ -17,9 +17,11 @@ from typing import Optional, Sequence
 
 from engines.core.errors import ContradictionError, SessionFormatError
 from engines.core.explain import Explanation, conflict_error, explain_with
+from engines.core.i18n import _
 from engines.core.schema import Reader
 from engines.inkognito.inference import infer
 from engines.inkognito.model import Setup, describe_event
+from engines.inkognito.words import card_words
 
 
 def parse_fact(setup: Setup, fact) -> tuple:
@@ -99,25 +101,27 @@ def explain(setup: Setup, events: Sequence, fact: dict, *, cancel=None) -> Expla
 
 
 def _rule(setup: Setup, ev) -> str:
-    cards = list(ev.identities) + list(ev.builds)
-    shown = ", ".join(cards[:-1]) + " or " + cards[-1] if len(cards) > 1 else cards[0]
+    cards = [card_words(c) for c in list(ev.identities) + list(ev.builds)]
+    shown = _("{first} or {second}").format(first=", ".join(cards[:-1]), second=cards[-1]) \
+        if len(cards) > 1 else cards[0]
     if ev.question == "ambassador":
-        return f"exactly one of {shown} is true of {ev.opponent}"
-    return f"at least one of {shown} is true of {ev.opponent}"
+        return _("exactly one of {cards} is true of {opponent}").format(cards=shown, opponent=ev.opponent)
+    return _("at least one of {cards} is true of {opponent}").format(cards=shown, opponent=ev.opponent)
 
 
 def _steps(setup: Setup, events, subset, opp: str, kind: str, name: str, status: str) -> list:
     mine = setup.me_identity if kind == "identity" else setup.me_build
-    what = f"{opp} is {name}" if status == "certain" else f"{opp} is not {name}"
+    said = dict(opponent=opp, card=card_words(name))
+    what = (_("{opponent} is {card}") if status == "certain" else _("{opponent} is not {card}")).format(**said)
     if not subset:
         if name == mine:
-            return [f"You are {name} yourself → {what}"]
-        return [f"The setup alone → {what}"]
+            return [_("You are {card} yourself → {what}").format(card=card_words(name), what=what)]
+        return [_("The setup alone → {what}").format(what=what)]
     out = [f"#{i + 1}: {describe_event(setup, events[i])} → {_rule(setup, events[i])}"
            for i in subset]
     shown_by = list(dict.fromkeys(events[i].opponent for i in subset))
-    dealt = (f"you are {setup.me_identity} and {setup.me_build}; every identity and build "
-             f"belongs to exactly one player")
+    dealt = _("you are {identity} and {build}; every identity and build belongs to exactly one "
+              "player").format(identity=setup.me_identity, build=card_words(setup.me_build))
     post = infer(setup, [events[i] for i in subset], method="joint")
     for other in shown_by:
         if other == opp:
@@ -128,10 +132,11 @@ def _steps(setup: Setup, events, subset, opp: str, kind: str, name: str, status:
                 if q >= 1.0 - 1e-9:
                     out.append(_intermediate(setup, events, subset, other, k2, x))
     if shown_by == [opp]:
-        out.append(f"Only the identities and builds of {opp} that fit all of these answers "
-                   f"remain ({dealt}) → {what}")
+        out.append(_("Only the identities and builds of {opponent} that fit all of these answers "
+                     "remain ({dealt}) → {what}").format(opponent=opp, dealt=dealt, what=what))
     else:
-        out.append(f"Combining what {_join(shown_by)} showed ({dealt}) → {what}")
+        out.append(_("Combining what {players} showed ({dealt}) → {what}").format(
+            players=_join(shown_by), dealt=dealt, what=what))
     return out
 
 
@@ -149,13 +154,20 @@ def _intermediate(setup: Setup, events, subset, other: str, kind: str, x: str) -
     use = quickxplain(len(sub), forces)
     use = [sub[t] for t in (use if use is not None else range(len(sub)))]
     mine = setup.me_identity if kind == "identity" else setup.me_build
-    kinds = "identities" if kind == "identity" else "builds"
+    said = dict(mine=card_words(mine), other=other, card=card_words(x))
     if not use:
-        return f"You are {mine} yourself and the rest is dealt → {other} is {x}"
+        return _("You are {mine} yourself and the rest is dealt → {other} is {card}").format(**said)
     refs = _join([f"#{i + 1} ({_rule(setup, events[i])})" for i in use])
-    return (f"{refs}; you are {mine}, and each of the {kinds} belongs to exactly one player: "
-            f"the only {kind} left for {other} is {x} → {other} is {x}")
+    if kind == "identity":
+        text = _("{refs}; you are {mine}, and each of the identities belongs to exactly one player: "
+                 "the only identity left for {other} is {card} → {other} is {card}")
+    else:
+        text = _("{refs}; you are {mine}, and each of the builds belongs to exactly one player: "
+                 "the only build left for {other} is {card} → {other} is {card}")
+    return text.format(refs=refs, **said)
 
 
 def _join(items: list) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    if len(items) == 1:
+        return items[0]
+    return _("{first} and {second}").format(first=", ".join(items[:-1]), second=items[-1])

@@ -31,6 +31,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from engines.core.errors import CancelFlag, ContradictionError, check_cancel
+from engines.core.i18n import _
 from engines.core.info import entropy_bits
 from engines.inkognito.likelihood import answer_likelihood, form_table
 from engines.inkognito.model import KINDS, QUESTIONS, Answer, Setup, partner_index
@@ -258,12 +259,12 @@ def _joint_log(st: _State, cells: np.ndarray, skip: Optional[int] = None) -> np.
 
 def _why(setup: Setup, ev: Answer, st: _State, o: int, method: str) -> str:
     if setup.no_repeats and st.shown[o].count(st.shown[o][-1]) > 1:
-        return (f"{ev.opponent} showed this same set of cards before; the rules forbid showing "
-                f"a set twice to the same player")
+        return _("{opponent} showed this same set of cards before; the rules forbid showing a set "
+                 "twice to the same player").format(opponent=ev.opponent)
     if method == "joint":
-        return (f"no deal of identities and builds fits all answers so far (after "
-                f"{ev.opponent}'s answer)")
-    return f"no identity and build of {ev.opponent} fits all their answers"
+        return _("no deal of identities and builds fits all answers so far (after {opponent}'s "
+                 "answer)").format(opponent=ev.opponent)
+    return _("no identity and build of {opponent} fits all their answers").format(opponent=ev.opponent)
 
 
 def infer(setup: Setup, events: Sequence[Answer], *, method: str = METHODS[0],
@@ -381,8 +382,13 @@ class RankedQuestion:
 
     @property
     def label(self) -> str:
-        who = "ambassador" if self.question == "ambassador" else "player question"
-        return f"ask {self.opponent} about {self.asked} ({who})"
+        from engines.inkognito.words import kind_words
+
+        if self.question == "ambassador":
+            return _("ask {opponent} about {kind} (ambassador)").format(
+                opponent=self.opponent, kind=kind_words(self.asked))
+        return _("ask {opponent} about {kind} (player question)").format(
+            opponent=self.opponent, kind=kind_words(self.asked))
 
     def to_json(self) -> dict:
         return {"opponent": self.opponent, "question": self.question, "asked": self.asked,

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import _, ngettext
 from engines.core.resources import load_json_resource
 from engines.core.schema import Reader, check_distinct_names, declared_keys, excerpt
 from engines.registry import INKOGNITO
@@ -258,7 +259,9 @@ def form_shapes(question: str, asked: str, mission: bool = False) -> tuple:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word if n == 1 else ('identities' if word == 'identity' else word + 's')}"
+    if word == "identity":
+        return ngettext("{n} identity", "{n} identities", n).format(n=n)
+    return ngettext("{n} build", "{n} builds", n).format(n=n)
 
 
 def validate_answer(question: str, asked: str, identities: Sequence, builds: Sequence,
@@ -283,23 +286,30 @@ def validate_answer(question: str, asked: str, identities: Sequence, builds: Seq
                                                   f"'identity' or 'build'")
     for key, items in (("identities", identities), ("builds", builds)):
         if len(set(items)) != len(items):
-            raise SessionFormatError(f"{path}.{key}", "a card appears twice in the answer")
+            raise SessionFormatError(f"{path}.{key}", _("a card appears twice in the answer"))
     if mission and question == "ambassador":
-        raise SessionFormatError(f"{path}.mission", "the mission card can replace a card only "
-                                                    "in the answer to a player question")
+        raise SessionFormatError(f"{path}.mission", _("the mission card can replace a card only "
+                                                      "in the answer to a player question"))
     ni, nb = len(identities), len(builds)
     shapes = form_shapes(question, asked, mission)
     if (ni, nb) in shapes:
         return
-    want = " or ".join(f"{_plural(a, 'identity')} and {_plural(b, 'build')}" if a and b else
-                       _plural(a, 'identity') if a else _plural(b, 'build') for a, b in shapes)
-    rule = {"player": "at least one of them true", "ambassador": "exactly one of them true"}
-    what = (f"a {question} question about {asked}"
-            + (" with the mission card shown" if mission else ""))
-    got = f"{_plural(ni, 'identity')} and {_plural(nb, 'build')}"
+    wants = [_("{first} and {second}").format(first=_plural(a, "identity"), second=_plural(b, "build"))
+             if a and b else _plural(a, "identity") if a else _plural(b, "build") for a, b in shapes]
+    want = wants[0]
+    for other in wants[1:]:
+        want = _("{first} or {second}").format(first=want, second=other)
+    rule = _("at least one of them true") if question == "player" else _("exactly one of them true")
+    what = {("player", "identity"): _("a player question about identity"),
+            ("player", "build"): _("a player question about build"),
+            ("ambassador", "identity"): _("an ambassador question about identity"),
+            ("ambassador", "build"): _("an ambassador question about build")}[(question, asked)]
+    if mission:
+        what = _("{question} with the mission card shown").format(question=what)
+    got = _("{first} and {second}").format(first=_plural(ni, "identity"), second=_plural(nb, "build"))
     raise SessionFormatError(f"{path}.identities" if ni != shapes[0][0] else f"{path}.builds",
-                             f"{what} is answered with {want} ({rule[question]}); "
-                             f"you ticked {got}")
+                             _("{what} is answered with {want} ({rule}); you ticked {got}").format(
+                                 what=what, want=want, rule=rule, got=got))
 
 
 def event_from_json(obj: Any, setup: Setup, path: str = "$.event") -> Answer:
@@ -321,7 +331,12 @@ def event_from_json(obj: Any, setup: Setup, path: str = "$.event") -> Answer:
 def describe_event(setup: Setup, event: Answer) -> str:
     """The answer in words: "Red, asked about identity (player): Lord Fiddlebottom, Madame Zsa
     Zsa + fat"."""
-    who = "ambassador" if event.question == "ambassador" else "player question"
-    cards = list(event.identities) + list(event.builds)
-    return (f"{event.opponent} ({who}, {event.asked}): " + ", ".join(cards)
-            + (" + mission card" if event.mission else ""))
+    from engines.inkognito.words import card_words, kind_words
+
+    who = _("ambassador") if event.question == "ambassador" else _("player question")
+    cards = ", ".join(card_words(c) for c in list(event.identities) + list(event.builds))
+    if event.mission:
+        return _("{opponent} ({question}, {kind}): {cards} + mission card").format(
+            opponent=event.opponent, question=who, kind=kind_words(event.asked), cards=cards)
+    return _("{opponent} ({question}, {kind}): {cards}").format(
+        opponent=event.opponent, question=who, kind=kind_words(event.asked), cards=cards)

@@ -21,8 +21,10 @@ from functools import partial
 from typing import Optional, Sequence
 
 from engines.core.errors import ContradictionError, SessionFormatError
+from engines.core.i18n import _
 from engines.core.names import TEXT_PATH, candidates, check_length, complete_word, match_name, split_names
 from engines.inkognito.model import Answer, Setup, describe_event, event_from_json
+from engines.inkognito.words import local_card_names, quick_words
 
 AMBASSADOR = ("ambassador", "amb", "ambassador:")
 PLAYER = ("player",)
@@ -44,40 +46,44 @@ def parse(setup: Setup, events: Sequence, text: str) -> Answer:
     """
     t = check_length(text)
     if ":" not in t:
-        raise SessionFormatError(TEXT_PATH, "write the opponent, a colon and the cards shown: "
-                                            "“Red: lord zsa fat”")
+        raise SessionFormatError(TEXT_PATH, _("write the opponent, a colon and the cards shown: "
+                                              "“Red: lord zsa fat”"))
+    ambassador, mission_w = AMBASSADOR + quick_words("ambassador"), MISSION + quick_words("mission")
+    identity_w, build_w = IDENTITY + quick_words("identity"), BUILD + quick_words("build")
     who, rest = t.split(":", 1)
     head = who.split()
     question, mission, asked = "player", False, None
-    while len(head) > 1 and head[-1].casefold() in AMBASSADOR + PLAYER + MISSION:
+    while len(head) > 1 and head[-1].casefold() in ambassador + PLAYER + mission_w:
         w = head.pop().casefold()
-        question = "ambassador" if w in AMBASSADOR else question
-        mission = mission or w in MISSION
+        question = "ambassador" if w in ambassador else question
+        mission = mission or w in mission_w
     opponent = match_name(" ".join(head), setup.opponents, "opponent")
     items = [x for x in re.split(r"\s*,\s*", rest.strip()) if x]
     # keywords lead the card list
     first = items[0].split() if items else []
-    while first and first[0].casefold() in AMBASSADOR + PLAYER + MISSION + IDENTITY + BUILD:
+    while first and first[0].casefold() in ambassador + PLAYER + mission_w + identity_w + build_w:
         w = first.pop(0).casefold()
-        if w in AMBASSADOR:
+        if w in ambassador:
             question = "ambassador"
-        elif w in MISSION:
+        elif w in mission_w:
             mission = True
-        elif w in IDENTITY:
+        elif w in identity_w:
             asked = "identity"
-        elif w in BUILD:
+        elif w in build_w:
             asked = "build"
     if items:
         items[0] = " ".join(first)
         items = [x for x in items if x]
-    names = list(setup.identities) + list(setup.builds)
+    local = local_card_names(setup.builds)       # "groß", "grand": the translated builds
+    names = list(setup.identities) + list(setup.builds) + [n for n in local if n not in setup.builds]
     if len(items) > 1:
         cards = [match_name(x, names, "card") for x in items]
     elif items:
-        cards = [n for _, n in split_names(items[0].split(), partial(candidates, names=names),
-                                                     vocabulary=names, what="card")]
+        cards = [n for _w, n in split_names(items[0].split(), partial(candidates, names=names),
+                                                      vocabulary=names, what="card")]
     else:
         cards = []
+    cards = [local.get(c, c) if c not in setup.builds else c for c in cards]
     ids = [c for c in cards if c in setup.identities]
     builds = [c for c in cards if c in setup.builds]
     if asked is None:
@@ -86,9 +92,9 @@ def parse(setup: Setup, events: Sequence, text: str) -> Answer:
             asked = "build" if nb and not ni else "identity"
         elif mission:
             if ni == 1 and nb == 1:
-                raise SessionFormatError(TEXT_PATH, "with the mission card and one card of each "
-                                                    "kind, say which kind you asked about: "
-                                                    "“Red: mission build lord fat”")
+                raise SessionFormatError(TEXT_PATH, _("with the mission card and one card of each "
+                                                      "kind, say which kind you asked about: "
+                                                      "“Red: mission build lord fat”"))
             asked = "build" if nb > ni else "identity"
         else:
             asked = "build" if nb > ni else "identity"
@@ -99,7 +105,8 @@ def parse(setup: Setup, events: Sequence, text: str) -> Answer:
     try:
         return event_from_json(obj, setup, TEXT_PATH)
     except SessionFormatError as exc:  # the form's wording ("you ticked") for a typed line
-        raise SessionFormatError(exc.path, exc.message.replace("you ticked", "the line shows")) \
+        message = exc.message.replace("you ticked", "the line shows")
+        raise SessionFormatError(exc.path, message.replace(_("you ticked"), _("the line shows"))) \
             from None
 
 
@@ -140,7 +147,7 @@ def contradiction(setup: Setup, events: Sequence, event, *, cancel=None) -> Opti
     try:
         infer(setup, list(events), cancel=cancel)
     except ContradictionError:
-        return "the log is already impossible"
+        return _("the log is already impossible")
     try:
         infer(setup, list(events) + [event], cancel=cancel)
     except ContradictionError as exc:

@@ -42,6 +42,7 @@ from typing import Any, Optional
 import numpy as np
 
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import _, ngettext
 from engines.core.resources import load_json_resource
 from engines.core.schema import Reader, declared_keys, excerpt
 from engines.registry import SPYFALL
@@ -482,15 +483,17 @@ def describe_event(setup: Setup, event) -> str:
     """The event in words for the history panel, e.g. ``"Ann claims Beach 50%, Casino 50%"``
     or ``"Bob asks Cy"``."""
     if isinstance(event, Ask):
-        return f"{event.asker} asks {event.answerer}"
+        return _("{asker} asks {answerer}").format(asker=event.asker, answerer=event.answerer)
     v = event.vector
-    order = np.argsort(-v, kind="stable")
-    shown = [f"{setup.locations[i]} {v[i]:.0%}" for i in order[:4] if v[i] >= 0.005]
-    rest = int(np.sum(v[order[4:]] >= 0.005))
-    text = ", ".join(shown) + (f" (+{rest} more)" if rest else "")
     if np.ptp(v) < 1e-9:
-        text = "all locations alike"
-    return f"{event.player} claims {text}"
+        return _("{player} claims all locations alike").format(player=event.player)
+    order = np.argsort(-v, kind="stable")
+    shown = ", ".join(f"{setup.locations[i]} {v[i]:.0%}" for i in order[:4] if v[i] >= 0.005)
+    rest = int(np.sum(v[order[4:]] >= 0.005))
+    if rest:
+        return ngettext("{player} claims {claim} (+{n} more)", "{player} claims {claim} (+{n} more)",
+                        rest).format(player=event.player, claim=shown, n=rest)
+    return _("{player} claims {claim}").format(player=event.player, claim=shown)
 
 
 def next_turn(setup: Setup, events) -> dict:

@@ -22,10 +22,21 @@ from functools import partial
 from typing import Optional, Sequence
 
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import _
 from engines.core.names import TEXT_PATH, candidates, check_length, complete_word, match_name, match_player, split_names
 from engines.spyfall.model import Ask, Claim, Setup, describe_event, entry_claim_weight, event_from_json
+from engines.spyfall.words import quick_words
 
 _ASK = re.compile(r"^\s*(.+?)\s+asks?\s+(.+?)\s*$", re.IGNORECASE)
+
+
+def _ask_pattern() -> re.Pattern:
+    """``A asks B`` with the words of the language in effect too (``A fragt B``, ``A demande à B``)."""
+    words = quick_words("asks")
+    if not words:
+        return _ASK
+    alts = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"^\s*(.+?)\s+(?:asks?|{alts})\s+(.+?)\s*$", re.IGNORECASE)
 
 _NUMBER = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[+-]?[0-9]+)?%?"
 
@@ -39,7 +50,7 @@ def _weight(text: str) -> float:
     try:
         w = float(text.rstrip("%"))
     except ValueError:
-        raise SessionFormatError(TEXT_PATH, f"expected a weight, got {text!r}") from None
+        raise SessionFormatError(TEXT_PATH, _("expected a weight, got {text}").format(text=repr(text))) from None
     return w / 100.0 if pct else w
 
 
@@ -55,18 +66,18 @@ def parse(setup: Setup, events: Sequence, text: str) -> Claim:
             weights zero.
     """
     t = check_length(text)
-    ask = _ASK.match(t) if ":" not in t else None
+    ask = _ask_pattern().match(t) if ":" not in t else None
     if ask:
         return event_from_json({"type": "ask", "asker": _player(setup, ask.group(1)),
                                 "answerer": _player(setup, ask.group(2))}, setup, TEXT_PATH)
     if ":" not in t:
-        raise SessionFormatError(TEXT_PATH, "write the player, a colon and the claim: "
-                                            "“Bob: beach 1, casino .5”, or who asks whom: "
-                                            "“Bob asks Cy”")
+        raise SessionFormatError(TEXT_PATH, _("write the player, a colon and the claim: "
+                                              "“Bob: beach 1, casino .5”, or who asks whom: "
+                                              "“Bob asks Cy”"))
     who, rest = t.split(":", 1)
     player = _player(setup, who)
     rest = rest.strip()
-    if rest.casefold() in ("all", "*", "any", "everything"):
+    if rest.casefold() in ("all", "*", "any", "everything") + quick_words("all"):
         return event_from_json({"type": "claim", "player": player,
                                 "claim": [1] * setup.n_locations}, setup, TEXT_PATH)
     pairs: list[tuple[str, float]] = []
@@ -76,7 +87,7 @@ def parse(setup: Setup, events: Sequence, text: str) -> Claim:
         explicit = _weight(re.split(r"[=:]", item, maxsplit=1)[1].strip())
         items.remove(item)
     if not items:
-        raise SessionFormatError(TEXT_PATH, "the claim names no location")
+        raise SessionFormatError(TEXT_PATH, _("the claim names no location"))
     for item in items:
         # an item is "words [weight]" or "[weight] words"; without commas several may follow
         tokens = item.split()
@@ -90,13 +101,15 @@ def parse(setup: Setup, events: Sequence, text: str) -> Claim:
                 elif j == 0:
                     lead = _weight(tok)
                 else:
-                    raise SessionFormatError(TEXT_PATH, f"weight {tok!r} follows no location")
+                    raise SessionFormatError(TEXT_PATH, _("weight {weight} follows no location").format(
+                        weight=repr(tok)))
             else:
                 group.append(tok)
         if group:
             pairs.append((" ".join(group), 1.0 if lead is None else lead))
         elif lead is not None and len(tokens) == 1:
-            raise SessionFormatError(TEXT_PATH, f"weight {tokens[0]!r} names no location")
+            raise SessionFormatError(TEXT_PATH, _("weight {weight} names no location").format(
+                weight=repr(tokens[0])))
     claim: dict = {}
     for name, w in pairs:
         try:
@@ -112,7 +125,7 @@ def parse(setup: Setup, events: Sequence, text: str) -> Claim:
                 raise exc from None
         for loc in locs:
             if loc in claim:
-                raise SessionFormatError(TEXT_PATH, f"{loc} is named twice")
+                raise SessionFormatError(TEXT_PATH, _("{location} is named twice").format(location=loc))
             claim[loc] = w
     obj = {"type": "claim", "player": player, "claim": claim}
     # exact numbers off the worksheet grid are read untempered (entry_claim_weight)

@@ -15,6 +15,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from engines.core.errors import CancelFlag, SessionFormatError
+from engines.core.i18n import _
 from engines.spyfall.inference import _fold, _named, emission_params
 from engines.spyfall.model import Claim, Setup
 
@@ -32,16 +33,22 @@ def _evidence(setup: Setup, events, belief: np.ndarray, names, what: str) -> tup
     me = setup.me
     others = [e for e in events if isinstance(e, Claim) and e.player != me]
     if not others:
-        return False, (f"No {what} yet: no one else has answered. It needs at least one answer "
-                       f"from another player.")
+        if what == "accusation":
+            return False, _("No accusation yet: no one else has answered. It needs at least one "
+                            "answer from another player.")
+        return False, _("No location to name yet: no one else has answered. It needs at least "
+                        "one answer from another player.")
     order = np.argsort(-belief, kind="stable")
     if belief.size > 1 and belief[order[0]] - belief[order[1]] <= MIN_LEAD * belief[order[0]]:
-        a, b = names[order[0]], names[order[1]]
-        return False, (f"No {what} yet: the answers so far do not set anyone apart ({a} "
-                       f"{100 * belief[order[0]]:.1f} %, {b} {100 * belief[order[1]]:.1f} %). "
-                       f"It needs an answer that fits one "
-                       f"{'player' if what == 'accusation' else 'location'} better or worse "
-                       f"than the others.")
+        said = dict(a=names[order[0]], pa=f"{100 * belief[order[0]]:.1f} %",
+                    b=names[order[1]], pb=f"{100 * belief[order[1]]:.1f} %")
+        if what == "accusation":
+            return False, _("No accusation yet: the answers so far do not set anyone apart ({a} "
+                            "{pa}, {b} {pb}). It needs an answer that fits one player better or "
+                            "worse than the others.").format(**said)
+        return False, _("No location to name yet: the answers so far do not set anyone apart "
+                        "({a} {pa}, {b} {pb}). It needs an answer that fits one location better "
+                        "or worse than the others.").format(**said)
     return True, ""
 
 
@@ -168,12 +175,14 @@ def _equilibrium_mix(side: str):
     never = [dict(zip(("strategy", "lambda"), replication.parse_label(x)))
              for x in rep["never_dominated"]]
     if named:
-        note = (f"The same strategy was the {'maximin' if side == 'non_spy' else 'minimax'} "
-                f"strategy in all {rep['seeds']} independent replications.")
+        note = (_("The same strategy was the maximin strategy in all {n} independent replications.")
+                if side == "non_spy" else
+                _("The same strategy was the minimax strategy in all {n} independent replications.")
+                ).format(n=rep["seeds"])
     else:
-        note = (f"The equilibrium strategies differ between {rep['seeds']} independent "
-                f"replications, so no single strategy is named; the value of the game and the "
-                f"strategies never dominated hold across them.")
+        note = _("The equilibrium strategies differ between {n} independent replications, so no "
+                 "single strategy is named; the value of the game and the strategies never "
+                 "dominated hold across them.").format(n=rep["seeds"])
     eq = {"seeds": rep["seeds"], "settled": rep["settled"], "value": rep["value"],
           "never_dominated": never, "note": note}
     return named, threshold, eq

@@ -238,7 +238,8 @@ def test_simulation_runs_in_background_with_engine_numbers(window, qtbot):
     m = direct.matches[0]
     assert tab.sim_panel.table.row_count() == 1
     assert tab.sim_panel.table.text(0, 0) == "greedy\nvs random"
-    assert tab.sim_panel.table.text(0, 1).startswith(f"{100 * m.win_rate_a:.1f}%")
+    from desktop.shell.locale_format import percent
+    assert tab.sim_panel.table.text(0, 1).startswith(percent(m.win_rate_a, 1))   # "73.3 %": QLocale's
     assert tab.sim_panel.table.tooltip(0, 3).startswith(f"{m.games} games: greedy won {m.wins_a}")
     assert tab.sim_panel.progress.value() == tab.sim_panel.progress.maximum()
     tab.run_simulation([], 10, 0)

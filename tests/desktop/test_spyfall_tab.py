@@ -9,6 +9,7 @@ from window_idle import wait_idle
 
 from desktop.games.spyfall.forms import NewGameDialog, parse_claim_text
 from desktop.games.spyfall.model import next_weight
+from desktop.shell.locale_format import percent  # "62.0 %": QLocale's, as the app writes it
 from desktop.widgets.columns import MISSING
 from engines import spyfall
 from engines.core.errors import SessionFormatError
@@ -254,7 +255,7 @@ def test_simulation_runs_with_progress_and_matches_engine(window, qtbot):
     assert result.spy_win_rate == direct.spy_win_rate
     rows = {(panel.table.text(r, 0), panel.table.text(r, 1)): panel.table.text(r, 2)
             for r in range(panel.table.row_count())}
-    assert rows[("joker", "as spy")] == (f"{100 * direct.by_strategy['joker']['as_spy']['win_rate']:.1f}%"
+    assert rows[("joker", "as spy")] == (percent(direct.by_strategy['joker']['as_spy']['win_rate'], 1)
                                          if direct.by_strategy["joker"]["as_spy"]["games"] else MISSING)
     assert "nan" not in panel.table.copy_text().lower()
     np.testing.assert_allclose(panel.ig_plot.series()["public location"][1:],
@@ -457,14 +458,14 @@ def test_equilibrium_heat_map_shows_the_stored_matrix_and_marks_the_equilibrium(
     assert "★" in m.headerData(i, Qt.Vertical) and "★" in m.headerData(j, Qt.Horizontal)
     unplayed = int(np.argmin(x))
     assert "★" not in m.headerData(unplayed, Qt.Vertical)
-    assert f"{100 * value:.1f}%" in view.summary.text()
+    assert percent(value, 1) in view.summary.text()
     lam, st = stored["non_spy_strategies"][i]
     assert f"{st} λ {lam:g}" in view.summary.text()
     # a cell's tooltip carries its Wilson 95% interval (games per cell from the study)
     n = stored["games_per_cell"]
     ci = binomtest(round(rate[0, 5] * n), n).proportion_ci(method="wilson")
     tip = m.data(m.index(0, 5), Qt.ToolTipRole)
-    assert f"{100 * ci.low:.1f}% – {100 * ci.high:.1f}%" in tip and f"of {n:,} games" in tip
+    assert f"{percent(ci.low, 1)} – {percent(ci.high, 1)}" in tip and f"of {n:,} games" in tip
     assert "nan" not in tip.lower()
     # readable at 1280×800: every column at least as wide as its label
     window.resize(1280, 800)

@@ -90,6 +90,47 @@ COVERED = [
     "engines/core/names.py",
     "engines/core/schema.py",
     "engines/registry.py",
+    "desktop/games/guesswho/cards.py",
+    "desktop/games/guesswho/forms.py",
+    "desktop/games/guesswho/model.py",
+    "desktop/games/guesswho/panes.py",
+    "desktop/games/guesswho/tab.py",
+    "engines/guesswho/board.py",
+    "engines/guesswho/diagnosis.py",
+    "engines/guesswho/explain.py",
+    "engines/guesswho/inference.py",
+    "engines/guesswho/model.py",
+    "engines/guesswho/parse.py",
+    "engines/guesswho/words.py",
+    "desktop/games/spyfall/equilibrium_view.py",
+    "desktop/games/spyfall/forms.py",
+    "desktop/games/spyfall/model.py",
+    "desktop/games/spyfall/panes.py",
+    "desktop/games/spyfall/round_timer.py",
+    "desktop/games/spyfall/simulation.py",
+    "desktop/games/spyfall/strikes.py",
+    "desktop/games/spyfall/tab.py",
+    "engines/spyfall/model.py",
+    "engines/spyfall/parse.py",
+    "engines/spyfall/recommend.py",
+    "engines/spyfall/words.py",
+    "desktop/games/inkognito/forms.py",
+    "desktop/games/inkognito/panes.py",
+    "desktop/games/inkognito/tab.py",
+    "engines/inkognito/explain.py",
+    "engines/inkognito/inference.py",
+    "engines/inkognito/model.py",
+    "engines/inkognito/parse.py",
+    "engines/inkognito/words.py",
+    "engines/egghead/cost.py",
+    "engines/egghead/explain.py",
+    "engines/egghead/model.py",
+    "engines/egghead/parse.py",
+    "engines/egghead/words.py",
+    "desktop/games/egghead/forms.py",
+    "desktop/games/egghead/panes.py",
+    "desktop/games/egghead/simulation.py",
+    "desktop/games/egghead/tab.py",
 ]
 
 #: Qt calls whose arguments are shown to the user: a string literal among them must be wrapped
@@ -412,3 +453,18 @@ def test_engine_messages_follow_the_language_and_the_command_line_stays_english(
     setters = [str(p.relative_to(ROOT)) for p in (ROOT / "engines").rglob("*.py")
                if "set_language(" in p.read_text(encoding="utf-8") and p.name != "i18n.py"]
     assert not setters, setters
+
+
+def test_a_word_marked_alone_and_with_its_plural_is_translated_both_ways():
+    """"identity" is a kind of name (engines.core.names) and a count (Inkognito): one catalog
+    entry with plural forms serves ``_`` and ``ngettext``."""
+    from engines.core import i18n
+
+    before = i18n.language()
+    try:
+        i18n.set_language("de")
+        assert (i18n._("identity"), i18n.ngettext("identity", "identities", 2)) == ("Identität", "Identitäten")
+        i18n.set_language("fr")
+        assert i18n._("identity") == "identité"
+    finally:
+        i18n.set_language(before)

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.shell.appearance import scheme_style, tone, tone_style
+from desktop.shell.locale_format import number
 from desktop.table.zoom import relative_font
 from desktop.tabs.entry_forms import EntryEditor, combo_select
 from desktop.widgets.accessible import name_controls
@@ -36,7 +37,9 @@ from desktop.widgets.plain_text import as_rich_plain, esc
 from desktop.widgets.unchanged import set_style
 from engines import egghead
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import _
 from engines.egghead import cost as egghead_cost
+from engines.egghead.words import shown_question
 
 DEFAULT_NAMES = ["A", "B", "C", "D", "E", "F"]
 # colours and borders; the cards' sizes follow the zoomed font (desktop.table.zoom.relative_font)
@@ -76,8 +79,8 @@ def parse_stack(text: str, what: str) -> list[int]:
     try:
         return [int(p) for p in parts]
     except ValueError:
-        raise SessionFormatError(what, f"cards must be whole numbers separated by spaces, "
-                                       f"got {text!r}") from None
+        raise SessionFormatError(what, _("cards must be whole numbers separated by spaces, got {text}").format(
+            text=repr(text))) from None
 
 
 class _RebuiltBox(QGroupBox):
@@ -118,7 +121,7 @@ class TablePanel(_RebuiltBox):
     solveClicked = Signal(str)
 
     def __init__(self, setup, parent=None):
-        super().__init__("The table", parent)
+        super().__init__(_("The table"), parent)
         self.spins: dict[str, list[QSpinBox]] = {}
         self.faces: dict[str, list[QLabel]] = {}
         self.unknown: list[QLabel] = []
@@ -139,7 +142,8 @@ class TablePanel(_RebuiltBox):
         vis = setup.visible_dict()
         k = setup.cards_per_player
         for r, p in enumerate(setup.players):
-            name = QLabel(f"<b>★ {esc(p)}</b> (me)" if p == setup.me else f"<b>{esc(p)}</b>")
+            name = QLabel(_("{player} (me)").format(player=f"<b>★ {esc(p)}</b>") if p == setup.me
+                          else f"<b>{esc(p)}</b>")
             self.grid.addWidget(name, r, 0)
             if p == setup.me:
                 self._add_my_cards(r, k)
@@ -151,8 +155,8 @@ class TablePanel(_RebuiltBox):
             self.grid.addWidget(state, r, 1 + k)
             if p != setup.me:
                 self._add_analysing_box(r, p, k)
-            btn = QPushButton("Solved…")
-            btn.setToolTip(as_rich_plain(f"{p} called their cards: fill the Solve form"))
+            btn = QPushButton(_("Solved…"))
+            btn.setToolTip(as_rich_plain(_("{player} called their cards: fill the Solve form").format(player=p)))
             btn.clicked.connect(lambda _c=False, who=p: self.solveClicked.emit(who))
             self.grid.addWidget(btn, r, 3 + k)
             self.solve_buttons[p] = btn
@@ -162,7 +166,7 @@ class TablePanel(_RebuiltBox):
         """Row ``r``: my ``k`` cards, unknown to me ("?")."""
         for c in range(k):
             lab = card_face("?")
-            lab.setToolTip("My own cards: I cannot see them")
+            lab.setToolTip(_("My own cards: I cannot see them"))
             self.grid.addWidget(lab, r, 1 + c)
             self.unknown.append(lab)
 
@@ -182,10 +186,10 @@ class TablePanel(_RebuiltBox):
         self.faces[player] = faces
 
     def _add_analysing_box(self, r: int, player: str, k: int) -> None:
-        box = QCheckBox("uses analysis")
-        box.setToolTip(as_rich_plain(f"Model {player} as using behavioural analysis (reacting to "
-                                     "the others' reactions); untick for a player who reasons "
-                                     "from the answers alone"))
+        box = QCheckBox(_("uses analysis"))
+        box.setToolTip(as_rich_plain(_("Model {player} as using behavioural analysis (reacting to "
+                                       "the others' reactions); untick for a player who reasons "
+                                       "from the answers alone").format(player=player)))
         box.setChecked(player in self.setup.analysing)
         box.toggled.connect(lambda on, who=player: self.analysingChanged.emit(who, on))
         self.grid.addWidget(box, r, 2 + k)
@@ -207,8 +211,9 @@ class TablePanel(_RebuiltBox):
             for s, f in zip(spins, self.faces[p]):
                 s.setVisible(editable)
                 f.setVisible(not editable)
-                s.setToolTip(as_rich_plain(f"{p}'s card — edit it while nothing is logged"))
-                f.setToolTip(as_rich_plain(f"{p}'s card as I see it now (log a solve to change it)"))
+                s.setToolTip(as_rich_plain(_("{player}'s card — edit it while nothing is logged").format(player=p)))
+                f.setToolTip(as_rich_plain(_("{player}'s card as I see it now (log a solve to change it)").format(
+                    player=p)))
 
     def show_stacks(self, visible: dict) -> None:
         """Show ``visible`` ({name: stack}) without emitting edits."""
@@ -256,12 +261,12 @@ class QuestionForm(QGroupBox):
     answersWanted = Signal()
 
     def __init__(self, setup, parent=None):
-        super().__init__("Question and answer", parent)
+        super().__init__(_("Question and answer"), parent)
         self.events: tuple = ()
         self.posterior = None   # the live posterior of ``events`` (None while computing)
         lay = QGridLayout(self)
         self.filter = QLineEdit()
-        self.filter.setPlaceholderText("Search questions (e.g. sum, missing, pair)…")
+        self.filter.setPlaceholderText(_("Search questions (e.g. sum, missing, pair)…"))
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self._refilter)
         lay.addWidget(self.filter, 0, 0, 1, 4)
@@ -270,15 +275,15 @@ class QuestionForm(QGroupBox):
         self.question.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
         self.question.currentIndexChanged.connect(self._question_changed)
         lay.addWidget(self.question, 1, 0, 1, 4)
-        lay.addWidget(QLabel("Moderator"), 2, 0)
+        lay.addWidget(QLabel(_("Moderator")), 2, 0)
         self.moderator = QComboBox()
         self.moderator.currentIndexChanged.connect(self._moderator_changed)
         lay.addWidget(self.moderator, 2, 1)
-        lay.addWidget(QLabel("Answer"), 2, 2)
+        lay.addWidget(QLabel(_("Answer")), 2, 2)
         self.answer = QComboBox()
         self.answer.setMinimumContentsLength(4)
         lay.addWidget(self.answer, 2, 3)
-        self.button = QPushButton("Log answer")
+        self.button = QPushButton(_("Log answer"))
         self.button.clicked.connect(self.submit)
         lay.addWidget(self.button, 3, 3)
         self.hint = NowLabel()
@@ -298,11 +303,11 @@ class QuestionForm(QGroupBox):
         self.moderator.blockSignals(True)
         self.moderator.clear()
         if setup.moderator == "external":
-            self.moderator.addItem("external", None)
+            self.moderator.addItem(_("external"), None)
             self.moderator.setEnabled(False)
         else:
             for p in setup.players:
-                self.moderator.addItem(p + (" (me)" if p == setup.me else ""), p)
+                self.moderator.addItem(_("{player} (me)").format(player=p) if p == setup.me else p, p)
             self.moderator.setEnabled(True)
         self.moderator.blockSignals(False)
         self._moderator_changed()
@@ -367,13 +372,13 @@ class QuestionForm(QGroupBox):
         self.answer.blockSignals(False)
         self.button.setEnabled(bool(answers))
         if len(answers) == 1:
-            self.hint.setText(f"Forced: with the log and the cards you see, the only possible "
-                              f"answer is {answers[0]}.")
+            self.hint.setText(_("Forced: with the log and the cards you see, the only possible "
+                                "answer is {answer}.").format(answer=answers[0]))
         elif answers:
-            self.hint.setText(f"{len(answers)} answers are possible given the log and the cards "
-                              f"you see.")
+            self.hint.setText(_("{n} answers are possible given the log and the cards "
+                                "you see.").format(n=len(answers)))
         else:
-            self.hint.setText("No answer is possible: the log is impossible.")
+            self.hint.setText(_("No answer is possible: the log is impossible."))
 
     def _moderator_changed(self, *_a) -> None:
         self._choices = egghead.questions_for(self.setup, self.moderator.currentData())
@@ -385,9 +390,10 @@ class QuestionForm(QGroupBox):
         self.question.blockSignals(True)
         self.question.clear()
         for q in self._choices:
-            hay = f"{q.id} {q.text}".lower()
+            shown = shown_question(q.text, self.setup.values)
+            hay = f"{q.id} {q.text} {shown}".lower()
             if all(w in hay for w in words):
-                self.question.addItem(q.text, q.id)
+                self.question.addItem(shown, q.id)
                 self.question.setItemData(self.question.count() - 1, f"id: {q.id}",
                                           Qt.ItemDataRole.ToolTipRole)
         i = self.question.findData(current)
@@ -410,7 +416,7 @@ class QuestionForm(QGroupBox):
         self.answer.clear()
         self.hint.clear()
         if q is None:
-            self.hint.setText("No question matches the search.")
+            self.hint.setText(_("No question matches the search."))
             return
         mod = self.moderator.currentData()
         try:   # instantly: what the cards I see allow (no inference); narrowed by the log next
@@ -427,16 +433,17 @@ class QuestionForm(QGroupBox):
                 mine = None
             if mine is not None:
                 self.answer.setCurrentIndex(max(self.answer.findData(mine), 0))
-                seen = "saw then" if getattr(self, "editing", False) else "see"
-                self.hint.setText(f"You are the moderator: the cards you {seen} give {mine}.")
+                self.hint.setText((_("You are the moderator: the cards you saw then give {answer}.")
+                                   if getattr(self, "editing", False) else
+                                   _("You are the moderator: the cards you see give {answer}.")).format(answer=mine))
                 return
         i = self.answer.findData(prev)
         if i >= 0:
             self.answer.setCurrentIndex(i)
         if getattr(self, "editing", False):
-            self.hint.setText("Answers the cards you saw then allow.")
+            self.hint.setText(_("Answers the cards you saw then allow."))
             return
-        self.hint.setText("Answers the cards you see allow; checking them against the log…")
+        self.hint.setText(_("Answers the cards you see allow; checking them against the log…"))
         self.answersWanted.emit()
 
     def set_question(self, qid: str) -> bool:
@@ -475,7 +482,7 @@ class ReactionsForm(_RebuiltBox):
     submitted = Signal(dict)
 
     def __init__(self, setup, parent=None):
-        super().__init__("Reactions (who solved this round)", parent)
+        super().__init__(_("Reactions (who solved this round)"), parent)
         self.note = NowLabel()
         self.note.setWordWrap(True)
         self.toggles: dict[str, QPushButton] = {}
@@ -498,20 +505,21 @@ class ReactionsForm(_RebuiltBox):
         for i, p in enumerate(setup.players):
             b = QPushButton(p)
             b.setCheckable(True)
-            b.setToolTip(as_rich_plain(f"Checked: {p} solved this round; unchecked: {p} did not"))
+            b.setToolTip(as_rich_plain(_("Checked: {player} solved this round; unchecked: {player} did not").format(
+                player=p)))
             b.toggled.connect(lambda on, btn=b, who=p: self._label(btn, who, on))
             self._label(b, p, False)
             grid.addWidget(b, i // cols, i % cols)
             self.toggles[p] = b
         self.row.addLayout(grid)
         self.row.addStretch(1)
-        self.button = QPushButton("Log reactions")
+        self.button = QPushButton(_("Log reactions"))
         self.button.clicked.connect(self.submit)
         self.row.addWidget(self.button)
 
     @staticmethod
     def _label(btn: QPushButton, who: str, on: bool) -> None:
-        btn.setText(f"{who}: solved" if on else f"{who}: not")
+        btn.setText((_("{player}: solved") if on else _("{player}: not")).format(player=who))
         btn.setStyleSheet("QPushButton:checked {background:#c8e6c9; color:#1b5e20; font-weight:bold;}")
 
     def set_solved(self, solved) -> None:
@@ -561,7 +569,7 @@ class SolveForm(_RebuiltBox):
         self.player.setFocus()
 
     def __init__(self, setup, parent=None):
-        super().__init__("Solve (a player called their cards)", parent)
+        super().__init__(_("Solve (a player called their cards)"), parent)
         self.visible: dict = {}
         self.solution: Optional[tuple] = None
         self.set_setup(setup)
@@ -575,25 +583,25 @@ class SolveForm(_RebuiltBox):
         k = setup.cards_per_player
         self.player = QComboBox()
         for p in setup.players:
-            self.player.addItem(p + (" (me)" if p == setup.me else ""), p)
+            self.player.addItem(_("{player} (me)").format(player=p) if p == setup.me else p, p)
         self.player.currentIndexChanged.connect(self._player_changed)
-        self.grid.addWidget(QLabel("Player"), 0, 0)
+        self.grid.addWidget(QLabel(_("Player")), 0, 0)
         self.grid.addWidget(self.player, 0, 1, 1, k)
-        self.grid.addWidget(QLabel("Revealed"), 1, 0)
+        self.grid.addWidget(QLabel(_("Revealed")), 1, 0)
         self.cards = [card_spin(setup.values) for _ in range(k)]
         for i, s in enumerate(self.cards):
-            s.setAccessibleName(f"Revealed card {i + 1}")
+            s.setAccessibleName(_("Revealed card {n}").format(n=i + 1))
             self.grid.addWidget(s, 1, 1 + i)
-        self.grid.addWidget(QLabel("New cards"), 2, 0)
+        self.grid.addWidget(QLabel(_("New cards")), 2, 0)
         self.new_cards = [card_spin(setup.values) for _ in range(k)]
         for i, s in enumerate(self.new_cards):
-            s.setAccessibleName(f"New card {i + 1}")
+            s.setAccessibleName(_("New card {n}").format(n=i + 1))
             self.grid.addWidget(s, 2, 1 + i)
-        self.none_new = QCheckBox("unknown (mine)")
-        self.none_new.setToolTip("My new cards are hidden from me: nothing to enter")
+        self.none_new = QCheckBox(_("unknown (mine)"))
+        self.none_new.setToolTip(_("My new cards are hidden from me: nothing to enter"))
         self.none_new.toggled.connect(lambda on: [s.setEnabled(not on) for s in self.new_cards])
         self.grid.addWidget(self.none_new, 2, 1 + k)
-        self.button = QPushButton("Log solve")
+        self.button = QPushButton(_("Log solve"))
         self.button.clicked.connect(self.submit)
         self.grid.addWidget(self.button, 1, 1 + k)
         self.grid.setColumnStretch(2 + k, 1)
@@ -675,12 +683,12 @@ class NewGameDialog(NewGameDialogBase):
 
     def __init__(self, parent=None, setup=None):
         super().__init__(parent)
-        self.setWindowTitle("New Egghead game")
+        self.setWindowTitle(_("New Egghead game"))
         self.setMinimumWidth(560)
         outer = QVBoxLayout(self)
         outer.addLayout(self._build_options())
-        outer.addWidget(QLabel("Seating order; tick who you are; type the cards you see "
-                               "(e.g. 4 5 6):"))
+        outer.addWidget(QLabel(_("Seating order; tick who you are; type the cards you see "
+                                 "(e.g. 4 5 6):")))
         # the seating grid is an editable form: a Seat per row, edited in place (names and
         # cards typed, "Me" and "Uses analysis" ticked) through the declared columns
         self.table = ColumnTable(self._seat_columns(), editable=True, select_rows=False,
@@ -700,20 +708,20 @@ class NewGameDialog(NewGameDialogBase):
         form = QFormLayout()
         self.n_players = QSpinBox()
         self.n_players.setRange(3, 6)
-        form.addRow("Players", self.n_players)
+        form.addRow(_("Players"), self.n_players)
         self.values = QSpinBox()
         self.values.setRange(2, 9)
         self.values.setValue(6)
-        form.addRow("Card values 1 to", self.values)
+        form.addRow(_("Card values 1 to"), self.values)
         self.cards = QSpinBox()
         self.cards.setRange(1, 6)
         self.cards.setValue(3)
-        form.addRow("Cards per player", self.cards)
+        form.addRow(_("Cards per player"), self.cards)
         self.moderator = QComboBox()
-        self.moderator.addItem("External moderator (a person who does not play)", "external")
-        self.moderator.addItem("Rotating: a player answers about the cards they see", "rotating")
-        form.addRow("Moderator", self.moderator)
-        self.ba = QCheckBox("I use behavioural analysis (reason from who solved and who did not)")
+        self.moderator.addItem(_("External moderator (a person who does not play)"), userData="external")
+        self.moderator.addItem(_("Rotating: a player answers about the cards they see"), userData="rotating")
+        form.addRow(_("Moderator"), self.moderator)
+        self.ba = QCheckBox(_("I use behavioural analysis (reason from who solved and who did not)"))
         self.ba.setChecked(True)
         form.addRow("", self.ba)
         return form
@@ -728,16 +736,16 @@ class NewGameDialog(NewGameDialogBase):
         def set_analysing(seat, on):
             seat.analysing = on
 
-        return (Column("Name", lambda s: s.name, edit=set_name, resize=STRETCH),
-                Column("Me", lambda s: s.me, check=True, radio=True, edit=self._set_me,
+        return (Column(_("Name"), lambda s: s.name, edit=set_name, resize=STRETCH),
+                Column(_("Me"), lambda s: s.me, check=True, radio=True, edit=self._set_me,
                        resize=CONTENTS,
-                       header_tooltip="tick exactly one player: yourself"),
-                Column("Cards I see", lambda s: s.cards, edit=set_cards, resize=STRETCH,
-                       header_tooltip="the cards on this player's stack, e.g. 4 5 6 "
-                                      "(not needed for yourself)"),
-                Column("Uses analysis", lambda s: s.analysing, check=True, edit=set_analysing,
+                       header_tooltip=_("tick exactly one player: yourself")),
+                Column(_("Cards I see"), lambda s: s.cards, edit=set_cards, resize=STRETCH,
+                       header_tooltip=_("the cards on this player's stack, e.g. 4 5 6 "
+                                        "(not needed for yourself)")),
+                Column(_("Uses analysis"), lambda s: s.analysing, check=True, edit=set_analysing,
                        resize=CONTENTS,
-                       header_tooltip="this player reasons from who solved and who did not"))
+                       header_tooltip=_("this player reasons from who solved and who did not")))
 
     def _set_me(self, seat: Seat, on: bool) -> None:
         """Tick ``seat`` as me (the other seats are unticked: one "me", like radio buttons)."""
@@ -777,34 +785,37 @@ class NewGameDialog(NewGameDialogBase):
 
         s = comb(self.values.value() + self.cards.value() - 1, self.cards.value())
         n = self.n_players.value()
-        text = f"{s} possible stacks per player, {s}^{n} = {s ** n:,} possible deals of the table."
+        text = _("{s} possible stacks per player, {s}^{n} = {deals} possible deals of the table.").format(
+            s=s, n=n, deals=number(s ** n))
         warn = False
         table = egghead.table_bytes(n, s)
         limit = egghead.max_table_bytes(self.values.value(), self.cards.value())
         if table > limit:
             # the engine refuses this deck (engines.egghead.model.max_table_bytes): say so here
-            text += (f" Too many: the master table alone would take {table / 1e9:,.1f} GB, "
-                     f"over the {limit / 1e9:,.1f} GB limit for this deck. "
-                     f"Use fewer players, values or cards.")
+            text += " " + _("Too many: the master table alone would take {gb} GB, over the {limit} GB "
+                            "limit for this deck. Use fewer players, values or cards.").format(
+                gb=number(table / 1e9, 1), limit=number(limit / 1e9, 1))
             warn = True
         elif (self.values.value(), self.cards.value()) != egghead.SEED_DECK and \
                 egghead_cost.command_seconds(n, s) > egghead_cost.COMMAND_SECONDS:
             # the engine refuses this deck for its time (engines.egghead.cost): say so here
-            text += (f" Too slow: about {egghead_cost.seconds_per_event(n, s):.1f} s of CPU per "
-                     f"event, over the {egghead_cost.COMMAND_SECONDS:.0f} s a log of "
-                     f"{egghead_cost.EVENTS_PER_COMMAND} events may take. "
-                     f"Use fewer players, values or cards.")
+            text += " " + _("Too slow: about {per_event} s of CPU per event, over the {limit} s a log of "
+                            "{events} events may take. Use fewer players, values or cards.").format(
+                per_event=number(egghead_cost.seconds_per_event(n, s), 1),
+                limit=number(egghead_cost.COMMAND_SECONDS), events=egghead_cost.EVENTS_PER_COMMAND)
             warn = True
         elif table > (1 << 30):
             need = egghead.memory_needed_for(n, s)
             avail = egghead.available_bytes()
-            text += (f" This needs about {need / 1e9:.1f} GB of memory"
-                     + (f" ({avail / 1e9:.1f} GB is available now)" if avail else "")
-                     + f" and takes about {egghead.estimated_seconds_per_event(n, s):.1f} s "
-                       f"per event (an answer after a solve up to a few seconds).")
+            said = dict(gb=number(need / 1e9, 1), seconds=number(egghead.estimated_seconds_per_event(n, s), 1),
+                        avail=number((avail or 0) / 1e9, 1))
+            text += " " + (_("This needs about {gb} GB of memory ({avail} GB is available now) and takes about "
+                             "{seconds} s per event (an answer after a solve up to a few seconds).") if avail else
+                           _("This needs about {gb} GB of memory and takes about {seconds} s per event (an "
+                             "answer after a solve up to a few seconds).")).format(**said)
             warn = avail is not None and need > avail
         elif s ** n > 10 ** 8:
-            text += " Each event takes a fraction of a second."
+            text += " " + _("Each event takes a fraction of a second.")
         self.size_note.setText(text)
         scheme_style(self.size_note, (lambda: f"color:{tone('#b71c1c')}") if warn else str)
 
@@ -821,11 +832,11 @@ class NewGameDialog(NewGameDialogBase):
         names = [r[0] for r in rows]
         for i, n in enumerate(names):
             if not n:
-                raise SessionFormatError(f"player {i + 1}", "every player needs a name")
+                raise SessionFormatError(_("player {n}").format(n=i + 1), _("every player needs a name"))
         me = [r[0] for r in rows if r[1]]
         if len(me) != 1:
-            raise SessionFormatError("me", "tick exactly one player as yourself")
-        visible = {r[0]: parse_stack(r[2], f"{r[0]}'s cards") for r in rows if not r[1]}
+            raise SessionFormatError(_("me"), _("tick exactly one player as yourself"))
+        visible = {r[0]: parse_stack(r[2], _("{player}'s cards").format(player=r[0])) for r in rows if not r[1]}
         obj = {"players": names, "me": me[0], "values": self.values.value(),
                "cards_per_player": self.cards.value(), "moderator": self.moderator.currentData(),
                "behavioural_analysis": self.ba.isChecked(), "visible": visible,

@@ -17,14 +17,16 @@ from PySide6.QtWidgets import QGroupBox, QLabel, QVBoxLayout, QWidget
 
 from desktop.games.egghead.forms import QuestionForm, ReactionsForm, SolveForm, TablePanel, stack_text
 from desktop.shell.appearance import muted, readable_on, tone
+from desktop.shell.locale_format import number, percent
 from desktop.tabs.snapshot import Snapshot
 from desktop.widgets.columns import Column, ColumnTable
 from desktop.widgets.fit_rows import FittedWorksheetView
 from desktop.widgets.plain_text import esc
 from desktop.widgets.worksheet import ProbabilityTableModel, format_probability, heat_color
 from engines import egghead
+from engines.core.i18n import N_, _, ngettext
 
-RULED_OUT = "ruled out by reactions"
+RULED_OUT = N_("ruled out by reactions")
 
 
 
@@ -42,22 +44,29 @@ class SolveLine(QLabel):
     def render(self, snap: Snapshot) -> None:
         """Draw the answer at the moment ``snap`` (its posterior must be set)."""
         post = snap.posterior
-        then = "" if snap.live else f"<i>as after entry {snap.k}</i> · "
+        then = "" if snap.live else "<i>{}</i> · ".format(esc(_("as after entry {k}").format(k=snap.k)))
         impossible = snap.timeline is not None and snap.timeline.error is not None
         if impossible and snap.live:
-            self.setText(f"<span style='font-size:x-large; color:{tone('#b71c1c')}'><b>Can I "
-                         "solve now? The log is impossible</b></span> — fix the "
-                         "highlighted entry first")
+            self.setText(f"<span style='font-size:x-large; color:{tone('#b71c1c')}'><b>"
+                         + esc(_("Can I solve now? The log is impossible")) + "</b></span> "
+                         + esc(_("— fix the highlighted entry first")))
         elif post.can_solve:
-            self.setText(f"{then}<span style='font-size:x-large; color:{tone('#1b5e20')}'><b>Can I "
-                         f"solve now? Yes — call {stack_text(post.solution)}</b></span>")
+            self.setText(f"{then}<span style='font-size:x-large; color:{tone('#1b5e20')}'><b>"
+                         + esc(_("Can I solve now? Yes — call {stack}").format(stack=stack_text(post.solution)))
+                         + "</b></span>")
         else:
             j = int(np.argmax(post.my_probabilities))
+            n = len(post.my_valids)
+            rest = snap.wording.pick(
+                ngettext("— {n} stack possible; most likely {stack} ({p})",
+                         "— {n} stacks possible; most likely {stack} ({p})", n),
+                ngettext("— {n} valid stack; most likely {stack} ({p})",
+                         "— {n} valid stacks; most likely {stack} ({p})", n))
             self.setText(
-                f"{then}<span style='font-size:x-large; color:{tone('#6d4c00')}'><b>Can I solve now? "
-                f"Not yet</b></span> — {len(post.my_valids)} "
-                f"{snap.wording.pick('stacks possible', 'valid stacks')}; most likely "
-                f"{stack_text(post.my_valids[j])} ({format_probability(post.my_probabilities[j])})")
+                f"{then}<span style='font-size:x-large; color:{tone('#6d4c00')}'><b>"
+                + esc(_("Can I solve now? Not yet")) + "</b></span> "
+                + esc(rest.format(n=n, stack=stack_text(post.my_valids[j]),
+                                  p=format_probability(post.my_probabilities[j]))))
 
 
 @dataclass(frozen=True)
@@ -82,17 +91,23 @@ def _probability_foreground(r: StackRow) -> QColor:
 
 
 #: My stacks: valid ones with their probability on the heat colour, ruled-out ones grey.
-STACK_COLUMNS = (
-    Column("Stack", lambda r: stack_text(r.stack), sort_key=lambda r: r.stack,
-           bold=lambda r: r.solved, foreground=lambda r: None if r.valid else muted()),
-    Column("Probability", lambda r: r.probability if r.valid else RULED_OUT, numeric=True,
-           format=lambda v: v if isinstance(v, str) else format_probability(v),
-           sort_key=lambda r: r.probability,
-           tooltip=lambda r: f"P = {r.probability:.6f} (prior: multinomial weight of the stack)"
-           if r.valid else "the answers allow it; the reactions ruled it out",
-           background=lambda r: heat_color(r.probability) if r.valid else None,
-           foreground=_probability_foreground),
-)
+def stack_columns() -> tuple:
+    """The stack list's columns, in the language in effect."""
+    return (
+        Column(_("Stack"), lambda r: stack_text(r.stack), sort_key=lambda r: r.stack,
+               bold=lambda r: r.solved, foreground=lambda r: None if r.valid else muted()),
+        Column(_("Probability"), lambda r: r.probability if r.valid else _(RULED_OUT), numeric=True,
+               format=lambda v: v if isinstance(v, str) else format_probability(v),
+               sort_key=lambda r: r.probability,
+               tooltip=lambda r: _("P = {p} (prior: multinomial weight of the stack)").format(
+                   p=number(r.probability, 6)) if r.valid else _("the answers allow it; the reactions ruled it out"),
+               background=lambda r: heat_color(r.probability) if r.valid else None,
+               foreground=_probability_foreground),
+    )
+
+
+#: The stack list's columns (English; the pane builds them in the language in effect).
+STACK_COLUMNS = stack_columns()
 
 
 def _rich_label(text: str = "") -> QLabel:
@@ -106,14 +121,14 @@ def _rich_label(text: str = "") -> QLabel:
 def position_labels(k: int) -> list[str]:
     """Row labels of the position grid: my cards sorted, lowest first."""
     if k == 1:
-        return ["my card"]
+        return [_("my card")]
     out = []
     for i in range(k):
-        name = {0: "1st", 1: "2nd", 2: "3rd"}.get(i, f"{i + 1}th")
+        name = {0: _("1st"), 1: _("2nd"), 2: _("3rd")}.get(i) or _("{n}th").format(n=i + 1)
         if i == 0:
-            name += " (lowest)"
+            name = _("{position} (lowest)").format(position=name)
         elif i == k - 1:
-            name += " (highest)"
+            name = _("{position} (highest)").format(position=name)
         out.append(name)
     return out
 
@@ -125,19 +140,20 @@ def learned_text(post) -> str:
     reactions: dict[str, int] = {}
     for r in post.learned:
         if r.kind == "answer":
-            src = "the moderator" if r.source == "moderator" else r.source
+            src = _("the moderator") if r.source == "moderator" else r.source
             answers[src] = answers.get(src, 0) + r.removed
         elif r.kind == "reactions":
             for p, n in r.removed_by.items():
                 reactions[p] = reactions.get(p, 0) + n
     if not answers and not reactions:
-        return "<b>Stacks ruled out</b>: nothing logged yet"
+        return "<b>{}</b>: {}".format(esc(_("Stacks ruled out")), esc(_("nothing logged yet")))
     parts = []
     if answers:
-        parts.append("by answers — " + ", ".join(f"{esc(s)}: {n}" for s, n in answers.items()))
+        parts.append(_("by answers — {counts}").format(counts=", ".join(f"{esc(s)}: {n}" for s, n in answers.items())))
     if reactions:
-        parts.append("by reactions — " + ", ".join(f"{esc(s)}: {n}" for s, n in reactions.items()))
-    return "<b>Stacks ruled out</b> " + "; ".join(parts)
+        parts.append(_("by reactions — {counts}").format(
+            counts=", ".join(f"{esc(s)}: {n}" for s, n in reactions.items())))
+    return "<b>{}</b> ".format(esc(_("Stacks ruled out"))) + "; ".join(parts)
 
 
 def others_states(setup: Any, post: Any) -> list[tuple[str, str, str, str]]:
@@ -147,14 +163,15 @@ def others_states(setup: Any, post: Any) -> list[tuple[str, str, str, str]]:
     for p in setup.others:
         pr = post.others_solve_probability.get(p, 0.0)
         if post.others_can_solve.get(p):
-            text, tip, html = "✓ can solve", f"{p} knows their stack", f"<b>{esc(p)}</b> can solve"
+            text, tip = _("✓ can solve"), _("{player} knows their stack").format(player=p)
+            html = _("{player} can solve").format(player=f"<b>{esc(p)}</b>")
         elif pr <= 0:
-            text, tip, html = "cannot solve", f"{p} cannot know their stack yet", \
-                f"{esc(p)} cannot solve"
+            text, tip = _("cannot solve"), _("{player} cannot know their stack yet").format(player=p)
+            html = _("{player} cannot solve").format(player=esc(p))
         else:
-            text = f"solve? {format_probability(pr)}"
-            tip = f"P({p} can solve now) = {pr:.4f}: it depends on my stack"
-            html = f"{esc(p)} can solve with probability {format_probability(pr)}"
+            text = _("solve? {p}").format(p=format_probability(pr))
+            tip = _("P({player} can solve now) = {p}: it depends on my stack").format(player=p, p=number(pr, 4))
+            html = _("{player} can solve with probability {p}").format(player=esc(p), p=format_probability(pr))
         out.append((p, text, tip, html))
     return out
 
@@ -171,13 +188,14 @@ class MyStackPane(QGroupBox):
     """
 
     def __init__(self, parent: Optional[QWidget] = None):
-        super().__init__("My stack", parent)
+        super().__init__(_("My stack"), parent)
         ml = QVBoxLayout(self)
         self.others_label = _rich_label()
         ml.addWidget(self.others_label)
-        self.valids_title = _rich_label("<b>Stacks I could have</b>")  # long counts must not widen the pane
+        # long counts must not widen the pane
+        self.valids_title = _rich_label("<b>{}</b>".format(esc(_("Stacks I could have"))))
         ml.addWidget(self.valids_title)
-        self.valids = ColumnTable(STACK_COLUMNS, stretch=True, sortable=True, tooltip=(
+        self.valids = ColumnTable(stack_columns(), stretch=True, sortable=True, tooltip=_(
             "Grey rows: stacks the answers allow but the reactions ruled out (what behavioural "
             "analysis bought). Right-click: Why?  Click a header to sort."))
         self.valids.verticalHeader().setDefaultSectionSize(22)
@@ -186,8 +204,8 @@ class MyStackPane(QGroupBox):
         self.cards_title = _rich_label("")
         ml.addWidget(self.cards_title)
         self.position_model = ProbabilityTableModel(
-            [], [], tooltip=lambda row, col, p: f"Chance that my {row.split(' ')[0]} card shows {col}: "
-                                        f"{100 * p:.4g} %")
+            [], [], tooltip=lambda row, col, p: _("Chance that my {position} card shows {value}: {p}").format(
+                position=row.split(" ")[0], value=col, p=percent(p, 2)))
         # every row shown, at any zoom, with or without a scroll bar
         self.position_view = FittedWorksheetView()
         self.position_view.setModel(self.position_model)
@@ -207,26 +225,27 @@ class MyStackPane(QGroupBox):
         """Draw the moment ``snap`` (its posterior must be set)."""
         post, setup, wording = snap.posterior, snap.setup, snap.wording
         parts = [html for _p, _t, _tip, html in others_states(setup, post)]
-        self.others_label.setText("The others, in the real world I see: " + "; ".join(parts) + ".")
+        self.others_label.setText(_("The others, in the real world I see: {states}.").format(states="; ".join(parts)))
         extra = []
         if setup.behavioural_analysis:
             have = set(post.my_valids)
             extra = [s for s in post.my_valids_without_ba if s not in have]
-        head = (f"<b>{wording.pick('Stacks I could have', 'My valid stacks')}</b>: "
-                f"{len(post.my_valids)}")
+        head = "<b>{}</b>: ".format(esc(wording.pick(_("Stacks I could have"), _("My valid stacks"))))
         if setup.behavioural_analysis:
-            head += f" with behavioural analysis, {post.valid_count_without_ba} from the answers alone"
+            head += esc(_("{n} with behavioural analysis, {m} from the answers alone").format(
+                n=len(post.my_valids), m=post.valid_count_without_ba))
         else:
-            head += " (from the answers alone: behavioural analysis is off)"
+            head += esc(_("{n} (from the answers alone: behavioural analysis is off)").format(n=len(post.my_valids)))
         self.valids_title.setText(head)
         rows = [StackRow(tuple(s), float(p), post.can_solve)
                 for s, p in zip(post.my_valids, post.my_probabilities)]
         rows += [StackRow(tuple(s), None, False) for s in extra]
         self.valids.set_rows(rows)
         self.position_model.set_matrix(np.array(post.position_probabilities, dtype=float))
-        self.learned_label.setText(learned_text(post) + wording.pick(
-            f" · {post.worlds:,} deals still possible as everyone at the table sees it",
-            f" · {post.worlds:,} worlds publicly possible · entropy {post.entropy_bits:.2f} bits"))
+        self.learned_label.setText(learned_text(post) + " · " + esc(wording.pick(
+            _("{n} deals still possible as everyone at the table sees it"),
+            _("{n} worlds publicly possible · entropy {bits} bits")).format(
+                n=number(post.worlds), bits=number(post.entropy_bits, 2))))
 
     def clear(self) -> None:
         """No stack of mine is consistent: no rows, no figures."""
@@ -293,8 +312,8 @@ class FormsArea(QWidget):
         panel = self.table_panel
         panel.show_stacks(post.visible)
         panel.show_solution(post.solution)
-        panel.set_state(setup.me, "✓ can solve" if post.can_solve else
-                        f"{len(post.my_valids)} possible")
+        panel.set_state(setup.me, _("✓ can solve") if post.can_solve else
+                        _("{n} possible").format(n=len(post.my_valids)))
         for p, text, tip, _html in others_states(setup, post):
             panel.set_state(p, text, tip)
         if not snap.live:
@@ -302,15 +321,15 @@ class FormsArea(QWidget):
         self.question_form.set_log(snap.events, post, visible=post.visible)
         self.solve_form.set_state(post.visible, post.solution)
         if not snap.events:
-            self.reactions_form.set_note("Log the moderator's answer first, then the round "
-                                         "of reactions.")
+            self.reactions_form.set_note(_("Log the moderator's answer first, then the round "
+                                           "of reactions."))
         elif post.fixpoint_reached:
-            self.reactions_form.set_note("Another round of reactions can change nothing now "
-                                         "(every player would react the same way): ask the "
-                                         "next question.", warn=True)
+            self.reactions_form.set_note(_("Another round of reactions can change nothing now "
+                                           "(every player would react the same way): ask the "
+                                           "next question."), warn=True)
         else:
-            self.reactions_form.set_note("Another round of reactions can still teach "
-                                         "something: log who solved this round.")
+            self.reactions_form.set_note(_("Another round of reactions can still teach "
+                                           "something: log who solved this round."))
 
     def show_moment(self, snap: Snapshot) -> None:
         """The forms log after the whole log: their hints say so while a past entry is shown."""

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from desktop.games.egghead.forms import NewGameDialog, stack_text
 from desktop.games.egghead.panes import FormsArea, MyStackPane, SolveLine, position_labels
 from desktop.games.egghead.simulation import SimulationPanel
+from desktop.shell.locale_format import number
 from desktop.tabs.base import GameTab
 from desktop.tabs.jobs import Priority
 from desktop.widgets.belief_plot import BeliefPlot
@@ -31,10 +32,11 @@ from desktop.widgets.side_panes import SidePanes
 from desktop.widgets.vscroll import VerticalScroll
 from desktop.widgets.worksheet import CERTAIN_EPS
 from engines import egghead
+from engines.core.i18n import N_, _
 
-SERIES_BA = "with analysis (BA)"
-SERIES_NO_BA = "answers alone"
-RULED_OUT = "ruled out by reactions"
+SERIES_BA = N_("with analysis (BA)")
+SERIES_NO_BA = N_("answers alone")
+RULED_OUT = N_("ruled out by reactions")
 
 
 class Tab(GameTab):
@@ -43,7 +45,7 @@ class Tab(GameTab):
     GAME = "egghead"
 
     def make_plot(self) -> BeliefPlot:
-        return BeliefPlot("Stacks I could have, after each event", y_label="stacks I could have (log scale)",
+        return BeliefPlot(_("Stacks I could have, after each event"), y_label=_("stacks I could have (log scale)"),
                           y_range=None, log_y=True)
 
     # -- layout -----------------------------------------------------------------------------
@@ -55,10 +57,10 @@ class Tab(GameTab):
         root.addWidget(self.banner)
         self.pages = QTabWidget()
         root.addWidget(self.pages, 1)
-        self.pages.addTab(self._build_table_page(), "Table")
+        self.pages.addTab(self._build_table_page(), _("Table"))
         self.sim_runner = self.make_runner("simulate", priority=Priority.BACKGROUND)
         self.simulation = SimulationPanel(self.sim_runner)
-        self.pages.addTab(self.simulation, "Simulation")
+        self.pages.addTab(self.simulation, _("Simulation"))
         self.reset_views()
 
     def _build_solve_bar(self) -> QHBoxLayout:
@@ -66,9 +68,9 @@ class Tab(GameTab):
         bar = QHBoxLayout()
         self.solve_label = SolveLine()
         bar.addWidget(self.solve_label, 1)
-        self.ba_box = QCheckBox("Behavioural analysis (mine)")
-        self.ba_box.setToolTip("Use who solved and who did not to rule out stacks (seed section 4). "
-                               "Undoable; the log is kept.")
+        self.ba_box = QCheckBox(_("Behavioural analysis (mine)"))
+        self.ba_box.setToolTip(_("Use who solved and who did not to rule out stacks (seed section 4). "
+                                 "Undoable; the log is kept."))
         self.ba_box.toggled.connect(self._ba_toggled)
         bar.addWidget(self.ba_box)
         return bar
@@ -82,13 +84,13 @@ class Tab(GameTab):
         pl.addWidget(split)
         split.addWidget(self._build_forms_pane())
         split.setStretchFactor(0, 3)
-        split.add_pane(VerticalScroll(self._build_stack_pane()), "My stack", 2)
+        split.add_pane(VerticalScroll(self._build_stack_pane()), _("My stack"), 2)
         right = QSplitter(Qt.Orientation.Vertical)
         self.history.set_word_wrap(True)
         right.addWidget(self.history)
         right.addWidget(self.plot)
         right.setSizes([300, 330])
-        split.add_pane(right, "History and plot", 2)
+        split.add_pane(right, _("History and plot"), 2)
         split.setSizes([560, 330, 390])
         self.side_panes = split
         return page
@@ -117,8 +119,8 @@ class Tab(GameTab):
         """My stack (:class:`MyStackPane`); its Why? menus are the tab's."""
         pane = self.stack_pane = MyStackPane()
         self.worded(pane.cards_title.setText,
-                    "<b>Each of my cards</b> (sorted, lowest first): the chance of each value",
-                    "<b>Each of my cards</b> (sorted, lowest first): P(value)")
+                    _("<b>Each of my cards</b> (sorted, lowest first): the chance of each value"),
+                    _("<b>Each of my cards</b> (sorted, lowest first): P(value)"))
         self.valids, self.position_model = pane.valids, pane.position_model
         self.position_view, self.learned_label = pane.position_view, pane.learned_label
         self.others_label, self.valids_title = pane.others_label, pane.valids_title
@@ -166,25 +168,26 @@ class Tab(GameTab):
             self._sync_setup_widgets()   # the refused change is undone on screen too
 
     def _ba_toggled(self, on: bool) -> None:
-        self._replace_setup("Behavioural analysis " + ("on" if on else "off"),
+        self._replace_setup(_("Behavioural analysis on") if on else _("Behavioural analysis off"),
                             behavioural_analysis=on)
 
     def _analysing_changed(self, player: str, on: bool) -> None:
         setup = self.controller.setup
         now = set(setup.analysing) | {player} if on else set(setup.analysing) - {player}
-        self._replace_setup(f"{player} {'uses' if on else 'does not use'} behavioural analysis",
+        self._replace_setup((_("{player} uses behavioural analysis") if on else
+                             _("{player} does not use behavioural analysis")).format(player=player),
                             analysing=tuple(p for p in setup.others if p in now))
 
     def _stack_edited(self, player: str, cards) -> None:
         setup = self.controller.setup
         if self.controller.events:
-            self.warn("Cannot change the cards",
-                      f"Facts are logged already: log a solve to change {player}'s cards, "
-                      "or start a new game.")
+            self.warn(_("Cannot change the cards"),
+                      _("Facts are logged already: log a solve to change {player}'s cards, "
+                        "or start a new game.").format(player=player))
             self.table_panel.show_stacks(setup.visible_dict())
             return
         visible = tuple((p, tuple(sorted(cards)) if p == player else s) for p, s in setup.visible)
-        self._replace_setup(f"{player}'s cards: {stack_text(sorted(cards))}",
+        self._replace_setup(_("{player}'s cards: {cards}").format(player=player, cards=stack_text(sorted(cards))),
                             merge_key=setup.players.index(player), visible=visible)
 
     # -- logging ------------------------------------------------------------------------------
@@ -231,10 +234,10 @@ class Tab(GameTab):
         p = None if m is None else float(m[item, column])
         decided = p is not None and (p <= CERTAIN_EPS or p >= 1 - CERTAIN_EPS)
         label = position_labels(setup.cards_per_player)[item].split(" ")[0]
-        card = "my card" if setup.cards_per_player == 1 else f"my {label} card"
+        fact = (_("my card shows {value}") if setup.cards_per_player == 1 else
+                _("my {position} card shows {value}")).format(position=label, value=column + 1)
         menu = QMenu(self)
-        self.add_why_action(menu, {"position": item + 1, "value": column + 1},
-                            f"{card} shows {column + 1}", decided)
+        self.add_why_action(menu, {"position": item + 1, "value": column + 1}, fact, decided)
         if menu.actions():
             self.why_chosen(self.exec_menu(menu, pos), pos)
 
@@ -249,7 +252,7 @@ class Tab(GameTab):
         decided = not stack.valid or len(self.listed_valids()) == 1
         menu = QMenu(self)
         self.add_why_action(menu, {"stack": list(stack.stack)},
-                            f"my stack is {stack_text(stack.stack)}", decided)
+                            _("my stack is {stack}").format(stack=stack_text(stack.stack)), decided)
         if menu.actions():
             pos = self.valids.viewport().mapToGlobal(point)
             self.why_chosen(self.exec_menu(menu, pos), pos)
@@ -265,7 +268,7 @@ class Tab(GameTab):
 
     def clear_beliefs(self) -> None:
         self.stack_pane.clear()
-        self.solve_label.setText("No stack of mine is consistent with the setup.")
+        self.solve_label.setText(_("No stack of mine is consistent with the setup."))
 
     def plot_series(self, snap) -> dict:
         timeline = snap.timeline
@@ -273,15 +276,15 @@ class Tab(GameTab):
         step = max(1, -(-n // 10))
         self.plot.set_x_tick_spacing(step)
         pick = lambda key: [None if s is None else s[key] for s in timeline.summaries]  # noqa: E731 (a one-line key function)
-        return {SERIES_BA: pick("valids_with_ba"), SERIES_NO_BA: pick("valids_without_ba")}
+        return {_(SERIES_BA): pick("valids_with_ba"), _(SERIES_NO_BA): pick("valids_without_ba")}
 
     def status_text(self, snap) -> str:
         post, seconds = snap.posterior, snap.seconds
         if not snap.wording.details:
-            return (f"Egghead · {seconds * 1000:.0f} ms · {len(post.my_valids)} stacks I could "
-                    f"have")
-        return (f"Egghead · master table · {seconds * 1000:.0f} ms · {len(post.my_valids)} valid "
-                f"stacks · {post.worlds:,} worlds")
+            return _("Egghead · {ms} ms · {n} stacks I could have").format(
+                ms=number(seconds * 1000), n=len(post.my_valids))
+        return _("Egghead · master table · {ms} ms · {n} valid stacks · {worlds} worlds").format(
+            ms=number(seconds * 1000), n=len(post.my_valids), worlds=number(post.worlds))
 
     # -- new game -----------------------------------------------------------------------------
     def new_game(self) -> bool:

@@ -16,8 +16,12 @@ from PySide6.QtCore import QPoint, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPen, QPixmap
 from PySide6.QtWidgets import QGridLayout, QScrollArea, QSizePolicy, QWidget
 
+from desktop.shell.locale_format import percent
 from desktop.widgets.plain_text import esc
 from desktop.widgets.worksheet import format_probability, heat_color
+from engines.core.i18n import _
+from engines.guesswho.board import join_or
+from engines.guesswho.words import attribute_words, chip_words, value_words
 
 #: Chip colours per attribute (cycled in board attribute order).
 CHIP_COLOURS = ["#e3f2fd", "#fce4ec", "#e8f5e9", "#fff3e0", "#ede7f6", "#e0f7fa", "#f9fbe7",
@@ -34,9 +38,12 @@ def chip_text(attribute, value) -> Optional[str]:
     Yes/no attributes show their name when true ("big nose"); categorical attributes show the
     value, with the attribute's first word for colours ("brown hair", "blue eye").
     """
-    name = attribute.name.replace("_", " ")
+    name = attribute_words(attribute.name)
     if attribute.kind == "yes/no":
         return name if value is True else None
+    known = chip_words(attribute.name, value)     # the classic board's, translated
+    if known is not None:
+        return known
     low = attribute.name.lower()
     for suffix in ("_colour", "_color", " colour", " color"):
         if low.endswith(suffix):
@@ -53,19 +60,19 @@ def question_words(question: dict, board) -> str:
     for atom in atoms:
         a, v = atom.get("attribute"), atom.get("value")
         if a == "name":
-            parts.append(f"is it {v}")
+            parts.append(_("is it {name}").format(name=v))
             continue
         try:
             attr = board.attribute(a)
         except KeyError:
-            parts.append(f"{a}: {v}")
+            parts.append(_("{attribute}: {value}").format(attribute=a, value=v))
             continue
         if attr.kind == "yes/no":
-            words = attr.name.replace("_", " ")
-            parts.append(words if v in (True, "yes", "true", 1) else f"no {words}")
+            words = attribute_words(attr.name)
+            parts.append(words if v in (True, "yes", "true", 1) else _("no {attribute}").format(attribute=words))
         else:
             parts.append(chip_text(attr, v) or str(v))
-    text = " or ".join(parts) + "?"
+    text = _("{question}?").format(question=join_or(parts))
     return text[:1].upper() + text[1:]
 
 
@@ -122,18 +129,20 @@ class CharacterCard(QWidget):
     def _update_tooltip(self) -> None:
         c = self.character
         lines = [f"<b>{esc(c.name)}</b>"]
-        lines += [esc(f"{k.replace('_', ' ')}: {('yes' if v else 'no') if isinstance(v, bool) else v}")
+        lines += [esc(_("{attribute}: {value}").format(
+            attribute=attribute_words(k),
+            value=(_("yes") if v else _("no")) if isinstance(v, bool) else value_words(k, v)))
                   for k, v in c.values]
         if c.note:
-            lines.append(f"<i>the sources disagree: {esc(c.note)}</i>")
+            lines.append("<i>{}</i>".format(esc(_("the sources disagree: {note}").format(note=c.note))))
         if self.probability is not None:
-            lines.append(f"chance it is this card: {100 * self.probability:.1f} %")
+            lines.append(esc(_("chance it is this card: {p}").format(p=percent(self.probability, 1))))
         if self.down:
-            lines.append("knocked down by you — click to stand it up" if self.by_me
-                         else "ruled out by an answer")
-            lines.append("right-click: Why?")
+            lines.append(esc(_("knocked down by you — click to stand it up") if self.by_me
+                             else _("ruled out by an answer")))
+            lines.append(esc(_("right-click: Why?")))
         else:
-            lines.append("click to knock it down")
+            lines.append(esc(_("click to knock it down")))
         self.setToolTip("<br>".join(lines))
 
     def set_state(self, probability: float, down: bool, by_me: bool, faded: bool, badge: bool,

@@ -28,7 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.games.guesswho.panes import RULE_NAMES
 from desktop.shell.appearance import muted_style, scheme_style, tone
+from desktop.shell.locale_format import number, percent
 from desktop.tabs.entry_forms import EntryEditor
 from desktop.widgets.columns import STRETCH, Column, ColumnTable, is_missing
 from desktop.widgets.dialogs import NewGameDialogBase
@@ -36,40 +38,44 @@ from desktop.widgets.plain_text import as_rich_plain, esc
 from desktop.widgets.simulation import SimulationPanelBase
 from engines import guesswho
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import N_, _
+from engines.guesswho.words import attribute_words, chip_words
 
 FILE_CHOICE = "file"
-RULE_LABELS = {"official": "Official (naming takes a turn; a wrong name loses)",
-               "instant": "Instant win (you win the moment one card is left)"}
-STRATEGY_LABELS = {"random": "Random question", "greedy": "Greedy (most information)",
-                   "optimal": "Optimal (fewest expected questions)",
-                   "race": "Race-optimal (Nica)"}
+RULE_LABELS = {"official": N_("Official (naming takes a turn; a wrong name loses)"),
+               "instant": N_("Instant win (you win the moment one card is left)")}
+STRATEGY_LABELS = {"random": N_("Random question"), "greedy": N_("Greedy (most information)"),
+                   "optimal": N_("Optimal (fewest expected questions)"),
+                   "race": N_("Race-optimal (Nica)")}
 
 
 def _match_tip(m) -> str:
-    return (f"{m.games} games: {m.a} won {m.wins_a}, {m.b} won {m.wins_b}; "
-            f"whoever asked first won {m.first_player_wins}")
+    return _("{games} games: {a} won {wins_a}, {b} won {wins_b}; whoever asked first won {first}").format(
+        games=m.games, a=m.a, wins_a=m.wins_a, b=m.b, wins_b=m.wins_b, first=m.first_player_wins)
 
 
 def _rate_with_interval(rate: float, interval) -> Optional[str]:
     """``"62.0% (58–66)"``; None (shown as a dash) for a rate that is not a finite number."""
     if is_missing(rate) or any(is_missing(x) for x in interval):
         return None
-    return f"{100 * rate:.1f}% ({100 * interval[0]:.0f}–{100 * interval[1]:.0f})"
+    return f"{percent(rate, 1)} ({number(100 * interval[0])}–{number(100 * interval[1])})"
 
 
 #: One row per pairing of a :class:`engines.guesswho.SimulationResult` (its ``matches``).
-MATCH_COLUMNS = (
-    Column("A vs B", lambda m: f"{m.a}\nvs {m.b}", tooltip=_match_tip,
-           header_tooltip="The pairing"),
-    Column("A wins", lambda m: _rate_with_interval(m.win_rate_a, m.interval_a), numeric=True,
-           sort_key=lambda m: m.win_rate_a, resize=STRETCH, tooltip=_match_tip,
-           header_tooltip="How often the first-named strategy won (95% interval)"),
-    Column("1st wins", lambda m: _rate_with_interval(m.first_player_rate, m.first_player_interval),
-           numeric=True, sort_key=lambda m: m.first_player_rate, tooltip=_match_tip,
-           header_tooltip="How often whoever asked first won (95% interval)"),
-    Column("Q/game", lambda m: m.mean_questions, numeric=True, format=lambda v: f"{v:.2f}",
-           tooltip=_match_tip, header_tooltip="Mean questions asked per game, both players"),
-)
+def match_columns() -> tuple:
+    """The columns of the result table, in the language in effect."""
+    return (
+        Column(_("A vs B"), lambda m: _("{a}\nvs {b}").format(a=m.a, b=m.b), tooltip=_match_tip,
+               header_tooltip=_("The pairing")),
+        Column(_("A wins"), lambda m: _rate_with_interval(m.win_rate_a, m.interval_a), numeric=True,
+               sort_key=lambda m: m.win_rate_a, resize=STRETCH, tooltip=_match_tip,
+               header_tooltip=_("How often the first-named strategy won (95 % interval)")),
+        Column(_("1st wins"), lambda m: _rate_with_interval(m.first_player_rate, m.first_player_interval),
+               numeric=True, sort_key=lambda m: m.first_player_rate, tooltip=_match_tip,
+               header_tooltip=_("How often whoever asked first won (95 % interval)")),
+        Column(_("Q/game"), lambda m: m.mean_questions, numeric=True, format=lambda v: number(v, 2),
+               tooltip=_match_tip, header_tooltip=_("Mean questions asked per game, both players")),
+    )
 
 
 class NewGameDialog(NewGameDialogBase):
@@ -82,7 +88,7 @@ class NewGameDialog(NewGameDialogBase):
 
     def __init__(self, parent=None, setup=None):
         super().__init__(parent)
-        self.setWindowTitle("New Guess Who? game")
+        self.setWindowTitle(_("New Guess Who? game"))
         self.setMinimumWidth(520)
         lay = QVBoxLayout(self)
         form = QFormLayout()
@@ -102,45 +108,45 @@ class NewGameDialog(NewGameDialogBase):
     def _add_board_rows(self, form: QFormLayout) -> None:
         """The board: classic, the Guess Who Solver notebook's demo, or a file (with Browse…)."""
         self.board = QComboBox()
-        self.board.addItem("Classic (24 characters)", "classic")
-        self.board.addItem("Seed demo (6 characters)", "demo")
-        self.board.addItem("Load from file (CSV, TSV or JSON)…", FILE_CHOICE)
-        form.addRow("Board", self.board)
+        self.board.addItem(_("Classic (24 characters)"), userData="classic")
+        self.board.addItem(_("Seed demo (6 characters)"), userData="demo")
+        self.board.addItem(_("Load from file (CSV, TSV or JSON)…"), FILE_CHOICE)
+        form.addRow(_("Board"), self.board)
         row = QHBoxLayout()
         self.path = QLineEdit()
-        self.path.setPlaceholderText("board file: name column + one column per attribute")
-        self.browse = QPushButton("Browse…")
+        self.path.setPlaceholderText(_("board file: name column + one column per attribute"))
+        self.browse = QPushButton(_("Browse…"))
         self.browse.clicked.connect(self._browse)
         row.addWidget(self.path, 1)
         row.addWidget(self.browse)
         self.file_row = QWidget()
         self.file_row.setLayout(row)
         row.setContentsMargins(0, 0, 0, 0)
-        form.addRow("Board file", self.file_row)
+        form.addRow(_("Board file"), self.file_row)
 
     def _add_game_rows(self, form: QFormLayout) -> None:
         """Rules, compound questions, the answer error ε, the opponent's standing cards."""
         self.rules = QComboBox()
         for r in guesswho.RULES:
-            self.rules.addItem(RULE_LABELS.get(r, r), r)
-        form.addRow("Rules", self.rules)
-        self.compound = QCheckBox("allow “A or B?” questions (house rule)")
-        form.addRow("Compound questions", self.compound)
+            self.rules.addItem(_(RULE_LABELS[r]) if r in RULE_LABELS else r, r)
+        form.addRow(_("Rules"), self.rules)
+        self.compound = QCheckBox(_("allow “A or B?” questions (house rule)"))
+        form.addRow(_("Compound questions"), self.compound)
         self.error_rate = QDoubleSpinBox()
         self.error_rate.setRange(0.0, 0.45)
         self.error_rate.setDecimals(2)
         self.error_rate.setSingleStep(0.01)
-        self.error_rate.setSpecialValueText("0 (answers are always right)")
-        self.error_rate.setToolTip("Probability that the opponent answers a question wrongly (the "
-                                   "model's ε); above 0, answers weigh cards instead of knocking "
-                                   "them down")
-        form.addRow("How often do they answer wrongly?", self.error_rate)
+        self.error_rate.setSpecialValueText(_("0 (answers are always right)"))
+        self.error_rate.setToolTip(_("Probability that the opponent answers a question wrongly (the "
+                                     "model's ε); above 0, answers weigh cards instead of knocking "
+                                     "them down"))
+        form.addRow(_("How often do they answer wrongly?"), self.error_rate)
         self.opponent = QSpinBox()
         self.opponent.setRange(0, 99)
-        self.opponent.setSpecialValueText("unknown")
-        self.opponent.setToolTip("How many cards the opponent has standing (the whole board at "
-                                 "the start); needed for the win probability")
-        form.addRow("Opponent's standing cards", self.opponent)
+        self.opponent.setSpecialValueText(_("unknown"))
+        self.opponent.setToolTip(_("How many cards the opponent has standing (the whole board at "
+                                   "the start); needed for the win probability"))
+        form.addRow(_("Opponent's standing cards"), self.opponent)
 
     def _load(self, setup) -> None:
         key = setup.board.key
@@ -170,14 +176,14 @@ class NewGameDialog(NewGameDialogBase):
             self.note.setText(b.note or "")
         else:
             self.opponent.setMaximum(99)
-            self.note.setText("A board file has a header row with a <b>name</b> column and one column "
-                              "per attribute (yes/no or categories such as hair colour); optional "
-                              "<b>image</b> and <b>note</b> columns. JSON boards use the format of "
-                              "resources/guesswho/classic.json.")
+            self.note.setText(_("A board file has a header row with a <b>name</b> column and one column "
+                                "per attribute (yes/no or categories such as hair colour); optional "
+                                "<b>image</b> and <b>note</b> columns. JSON boards use the format of "
+                                "resources/guesswho/classic.json."))
 
     def _browse(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Load a Guess Who? board", "",
-                                              "Boards (*.csv *.tsv *.txt *.json);;All files (*)")
+        path, _filter = QFileDialog.getOpenFileName(self, _("Load a Guess Who? board"), "",
+                                              _("Boards (*.csv *.tsv *.txt *.json);;All files (*)"))
         if path:
             self.path.setText(path)
 
@@ -192,14 +198,14 @@ class NewGameDialog(NewGameDialogBase):
         if key == FILE_CHOICE:
             path = self.path.text().strip()
             if not path:
-                raise SessionFormatError("board file", "choose a board file (CSV, TSV or JSON)")
+                raise SessionFormatError(_("board file"), _("choose a board file (CSV, TSV or JSON)"))
             board = guesswho.load_board(path)
         else:
             board = guesswho.load_board(key)
         opp: Optional[int] = self.opponent.value() or None
         if opp is not None and opp > board.size:
-            raise SessionFormatError("opponent's standing cards",
-                                     f"at most {board.size} (the board has {board.size} characters)")
+            raise SessionFormatError(_("opponent's standing cards"),
+                                     _("at most {n} (the board has {n} characters)").format(n=board.size))
         return guesswho.setup_for_board(board, opponent_remaining=opp,
                                         error_rate=round(self.error_rate.value(), 4),
                                         rules=self.rules.currentData(),
@@ -215,16 +221,16 @@ class SimulationPanel(SimulationPanelBase):
             current :class:`engines.guesswho.Setup`.
     """
 
-    RUN_TEXT = "Run"
+    RUN_TEXT = N_("Run")
 
     def __init__(self, runner, setup, parent=None):
         super().__init__(runner, parent)
         self._setup = setup
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
-        intro = QLabel("Strategies against each other on this board and rules: random secrets, "
-                       "first player alternating; each win rate with the range it surely lies "
-                       "in (hover a header for how it is computed).")
+        intro = QLabel(_("Strategies against each other on this board and rules: random secrets, "
+                         "first player alternating; each win rate with the range it surely lies "
+                         "in (hover a header for how it is computed)."))
         intro.setWordWrap(True)
         lay.addWidget(intro)
         lay.addWidget(self._build_strategies_box())
@@ -236,8 +242,8 @@ class SimulationPanel(SimulationPanelBase):
         row2.addWidget(self.progress, 1)
         row2.addWidget(self.run_on)
         lay.addLayout(row2)
-        self.table = ColumnTable(MATCH_COLUMNS, sortable=True, select_rows=False,
-                                 tooltip="Click a header to sort; Ctrl+C copies the table")
+        self.table = ColumnTable(match_columns(), sortable=True, select_rows=False,
+                                 tooltip=_("Click a header to sort; Ctrl+C copies the table"))
         # pixels, not times the zoom: the hidden Simulation page's minimum is the window's too,
         # and 165 px at 150 % made it 818 px high, over a 1280x800 screen (tests/screen_audit)
         self.table.setMinimumHeight(110)
@@ -248,13 +254,13 @@ class SimulationPanel(SimulationPanelBase):
 
     def _build_strategies_box(self) -> QGroupBox:
         """A check box per strategy (greedy and race ticked)."""
-        box = QGroupBox("Strategies")
+        box = QGroupBox(_("Strategies"))
         bl = QGridLayout(box)
         bl.setContentsMargins(6, 2, 6, 2)
         self.checks: dict[str, QCheckBox] = {}
         for i, s in enumerate(guesswho.STRATEGIES):
             cb = QCheckBox(s)
-            cb.setToolTip(STRATEGY_LABELS.get(s, s))
+            cb.setToolTip(_(STRATEGY_LABELS[s]) if s in STRATEGY_LABELS else s)
             cb.setChecked(s in ("greedy", "race"))
             bl.addWidget(cb, i // 2, i % 2)
             self.checks[s] = cb
@@ -263,13 +269,13 @@ class SimulationPanel(SimulationPanelBase):
     def _build_games_row(self) -> QHBoxLayout:
         """Games per pairing and the seed."""
         row = QHBoxLayout()
-        row.addWidget(QLabel("Games per pairing"))
+        row.addWidget(QLabel(_("Games per pairing")))
         self.games = QSpinBox()
         self.games.setRange(10, 100_000)
         self.games.setSingleStep(100)
         self.games.setValue(500)
         row.addWidget(self.games)
-        row.addWidget(QLabel("Seed"))
+        row.addWidget(QLabel(_("Seed")))
         self.seed = QSpinBox()
         self.seed.setRange(0, 1_000_000)
         row.addWidget(self.seed)
@@ -293,7 +299,7 @@ class SimulationPanel(SimulationPanelBase):
     def prepare(self):
         strategies = self.strategies()
         if not strategies:
-            raise SessionFormatError("--strategies", "Tick at least one strategy.")
+            raise SessionFormatError("--strategies", _("Tick at least one strategy."))
         setup = self._setup()
         config = guesswho.SimConfig(setup.board, tuple(strategies), self.games.value(),
                                     rules=setup.rules, compound=setup.compound_questions,
@@ -301,7 +307,7 @@ class SimulationPanel(SimulationPanelBase):
         self.table.clear_rows()
         pairs = max(1, len(strategies) * (len(strategies) - 1) // 2)
         return (functools.partial(_simulate_job, config), config.games * pairs,
-                f"Playing {config.games:,} games per pairing…")
+                _("Playing {n} games per pairing…").format(n=number(config.games)))
 
     def present(self, result, seconds: float) -> None:
         self.show_result(result)
@@ -310,9 +316,10 @@ class SimulationPanel(SimulationPanelBase):
         """Fill the table from a :class:`engines.guesswho.SimulationResult`."""
         self.table.set_rows(result.matches)
         self.table.resizeRowsToContents()
-        self.message.setText(as_rich_plain(f"{result.board} · {result.rules} rules"
-                             + (" · compound questions" if result.compound_questions else "")
-                             + f" · seed {result.seed}"))
+        rules = _(RULE_NAMES[result.rules]) if result.rules in RULE_NAMES else result.rules
+        text = _("{board} · {rules} · compound questions · seed {seed}") if result.compound_questions \
+            else _("{board} · {rules} · seed {seed}")
+        self.message.setText(as_rich_plain(text.format(board=result.board, rules=rules, seed=result.seed)))
 
     def show_error(self, text: str) -> None:
         """Show ``text`` (a problem or a notice) in red under the table."""
@@ -335,9 +342,15 @@ def _atom_choices(setup) -> list:
 
     out = []
     for label, (a, v) in atom_labels(setup).items():
+        if a == "name":
+            label = _("is it {name}").format(name=v)
+        elif v is True:
+            label = attribute_words(a)
+        else:
+            label = chip_words(a, v) or label
         out.append((label, (a, v)))
         if v is True:
-            out.append((f"no {label}", (a, False)))
+            out.append((_("no {attribute}").format(attribute=label), (a, False)))
     return out
 
 
@@ -351,10 +364,10 @@ class _GuessWhoEditor(EntryEditor):
         super().__init__(guesswho, setup, before)
         self.kind = type(event).__name__
         if isinstance(event, guesswho.Answer):
-            box = QGroupBox("Question and answer")
+            box = QGroupBox(_("Question and answer"))
             lay = QGridLayout(box)
             choices = _atom_choices(setup)
-            self.atoms = [atom for _, atom in choices]
+            self.atoms = [atom for _label, atom in choices]
             parts = max(len(event.question.atoms), 2 if setup.compound_questions else 1)
             self.parts = []
             for k in range(parts):
@@ -363,7 +376,7 @@ class _GuessWhoEditor(EntryEditor):
                     combo.addItem(NO_ATOM, -1)
                 for j, (label, _atom) in enumerate(choices):
                     combo.addItem(label, j)
-                lay.addWidget(QLabel("Asked" if k == 0 else "or"), k, 0)
+                lay.addWidget(QLabel(_("Asked") if k == 0 else _("or")), k, 0)
                 lay.addWidget(combo, k, 1)
                 combo.currentIndexChanged.connect(self._update_words)
                 self.parts.append(combo)
@@ -371,26 +384,26 @@ class _GuessWhoEditor(EntryEditor):
             self.words.setWordWrap(True)
             lay.addWidget(self.words, parts, 1)
             row = QHBoxLayout()
-            self.yes, self.no = QRadioButton("Yes"), QRadioButton("No")
+            self.yes, self.no = QRadioButton(_("Yes")), QRadioButton(_("No"))
             for b, colour in ((self.yes, "#1b5e20"), (self.no, "#b71c1c")):
                 scheme_style(b, lambda c=colour: f"QRadioButton {{ color:{tone(c)}; font-weight:bold }}")
                 row.addWidget(b)
             row.addStretch(1)
-            lay.addWidget(QLabel("Answer"), parts + 1, 0)
+            lay.addWidget(QLabel(_("Answer")), parts + 1, 0)
             lay.addLayout(row, parts + 1, 1)
             lay.setColumnStretch(1, 1)
         elif isinstance(event, guesswho.Eliminate):
-            box = QGroupBox("A card I knocked down")
+            box = QGroupBox(_("A card I knocked down"))
             lay = QFormLayout(box)
             self.name = QComboBox()
             self.name.addItems(list(setup.board.names))
-            lay.addRow("Character", self.name)
+            lay.addRow(_("Character"), self.name)
         else:
-            box = QGroupBox("The opponent's standing cards")
+            box = QGroupBox(_("The opponent's standing cards"))
             lay = QFormLayout(box)
             self.remaining = QSpinBox()
             self.remaining.setRange(1, max(1, setup.board.size))
-            lay.addRow("Standing", self.remaining)
+            lay.addRow(_("Standing"), self.remaining)
         self.outer.addWidget(box)
 
     def _question(self) -> dict:
@@ -400,7 +413,7 @@ class _GuessWhoEditor(EntryEditor):
     def _update_words(self, *_a) -> None:
         from desktop.games.guesswho.cards import question_words
 
-        self.words.setText(f"“{question_words(self._question(), self.setup.board)}”")
+        self.words.setText(_("“{question}”").format(question=question_words(self._question(), self.setup.board)))
 
     def load(self, event) -> None:
         if self.kind == "Answer":
@@ -411,7 +424,8 @@ class _GuessWhoEditor(EntryEditor):
                     combo.setCurrentIndex(combo.findData(self.atoms.index(atom)))
                 elif atom is not None:
                     self.atoms.append(atom)
-                    combo.addItem(f"{atom[0]}: {atom[1]}", len(self.atoms) - 1)
+                    combo.addItem(_("{attribute}: {value}").format(attribute=atom[0], value=atom[1]),
+                                  len(self.atoms) - 1)
                     combo.setCurrentIndex(combo.count() - 1)
                 else:
                     combo.setCurrentIndex(0)

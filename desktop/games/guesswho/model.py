@@ -15,8 +15,10 @@ from PySide6.QtCore import QEvent, QModelIndex, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QTableView
 
+from desktop.shell.locale_format import number
 from desktop.tabs.wording import PLAIN, Wording
 from desktop.widgets.columns import Column, ColumnTableModel, is_missing
+from engines.core.i18n import _
 
 #: Item data roles of :class:`QuestionTableModel`.
 QuestionRole = Qt.ItemDataRole.UserRole + 11  # the question in event form (dict)
@@ -47,18 +49,20 @@ class QuestionRow:
 def _tooltip(r: QuestionRow) -> str:
     rq = r.ranked
     p = None if is_missing(rq.p_yes) else rq.p_yes
-    bits = "?" if is_missing(rq.information_bits) else f"{rq.information_bits:.4f}"
+    bits = "?" if is_missing(rq.information_bits) else number(rq.information_bits, 4)
     shown = ("★ " if r.star else "") + r.label   # the cell elides it in a narrow column
-    tip = (f"{shown}  ({rq.label})\n{bits} bits expected; {rq.yes} standing cards say yes, "
-           f"{rq.no} say no" + (f"; P(yes) = {p:.3f}" if p is not None else ""))
+    tip = f"{shown}  ({rq.label})\n" + _("{bits} bits expected; {yes} standing cards say yes, "
+                                         "{no} say no").format(bits=bits, yes=rq.yes, no=rq.no)
+    if p is not None:
+        tip += _("; P(yes) = {p}").format(p=number(p, 3))
     return tip + (f"\n★ {r.star}" if r.star else "")
 
 
 def _plain_tooltip(r: QuestionRow) -> str:
     rq = r.ranked
     shown = ("★ " if r.star else "") + r.label
-    tip = (f"{shown}\n{rq.yes} standing cards say yes, {rq.no} say no: the closer to half and "
-           f"half, the more the answer tells you")
+    tip = f"{shown}\n" + _("{yes} standing cards say yes, {no} say no: the closer to half and "
+                           "half, the more the answer tells you").format(yes=rq.yes, no=rq.no)
     return tip + (f"\n★ {r.star}" if r.star else "")
 
 
@@ -78,24 +82,24 @@ def question_columns(wording: Wording) -> tuple:
                       **kw)
 
     return (
-        column("Question", lambda r: ("★ " if r.star else "") + r.label,
-               "The question (★ = advised)"),
-        column(wording.pick("Information", "Bits"), lambda r: r.ranked.information_bits,
-               wording.pick("How much the answer is expected to tell you: a full bar is a "
-                            "question that knocks down half the cards either way",
-                            "Expected information gain of the answer, bits"),
+        column(_("Question"), lambda r: ("★ " if r.star else "") + r.label,
+               _("The question (★ = advised)")),
+        column(wording.pick(_("Information"), _("Bits")), lambda r: r.ranked.information_bits,
+               wording.pick(_("How much the answer is expected to tell you: a full bar is a "
+                              "question that knocks down half the cards either way"),
+                            _("Expected information gain of the answer, bits")),
                numeric=wording.details,
-               format=lambda v: wording.information(v, 1.0) if not wording.details else f"{v:.3f}",
+               format=lambda v: wording.information(v, 1.0) if not wording.details else number(v, 3),
                # a zero in grey; an empty bar says "nothing" in the text colour (legible)
                foreground=lambda r: _grey() if wording.details and
                (r.ranked.information_bits or 0) <= 1e-12 else None),
-        column(wording.pick("Yes / no", "Split yes / no"), lambda r: f"{r.ranked.yes} / {r.ranked.no}",
-               "Cards still standing on the yes side / the no side"),
-        column(wording.pick("Cards left", "Left"), lambda r: r.ranked.expected_remaining,
-               wording.pick("How many cards you can expect to be standing after the answer",
-                            "Expected number of cards standing after the answer"),
+        column(wording.pick(_("Yes / no"), _("Split yes / no")), lambda r: f"{r.ranked.yes} / {r.ranked.no}",
+               _("Cards still standing on the yes side / the no side")),
+        column(wording.pick(_("Cards left"), _("Left")), lambda r: r.ranked.expected_remaining,
+               wording.pick(_("How many cards you can expect to be standing after the answer"),
+                            _("Expected number of cards standing after the answer")),
                numeric=True,
-               format=lambda v: f"{v:.1f}" if wording.details else f"about {v:.0f}"),
+               format=lambda v: number(v, 1) if wording.details else _("about {n}").format(n=number(v))),
     )
 
 
@@ -111,7 +115,7 @@ class QuestionTableModel(ColumnTableModel):
     """
 
     def __init__(self, parent=None):
-        super().__init__(QUESTION_COLUMNS, parent)
+        super().__init__(question_columns(PLAIN), parent)   # in the language in effect
 
     def set_ranking(self, ranked: Sequence, starred: Optional[dict] = None,
                     words: Optional[Callable[[dict], str]] = None) -> None:

@@ -17,8 +17,9 @@ from desktop.shell.appearance import muted_css
 from desktop.tabs.snapshot import Snapshot
 from desktop.widgets.plain_text import esc
 from desktop.widgets.worksheet import format_probability
+from engines.core.i18n import N_, _
 
-RULE_NAMES = {"official": "Official rules", "instant": "Instant win"}
+RULE_NAMES = {"official": N_("Official rules"), "instant": N_("Instant win")}
 
 
 def advised_question(post) -> Optional[dict]:
@@ -45,15 +46,15 @@ class RacePane(QGroupBox):
     adviceRequested = Signal()
 
     def __init__(self, parent: Optional[QWidget] = None):
-        super().__init__("Opponent and the race", parent)
+        super().__init__(_("Opponent and the race"), parent)
         og = QGridLayout(self)
         og.setContentsMargins(6, 4, 6, 6)
-        og.addWidget(QLabel("Opponent's standing cards"), 0, 0)
+        og.addWidget(QLabel(_("Opponent's standing cards")), 0, 0)
         self.opponent = QSpinBox()
         self.opponent.setRange(0, 99)
-        self.opponent.setSpecialValueText("unknown")
+        self.opponent.setSpecialValueText(_("unknown"))
         self.opponent.setKeyboardTracking(False)
-        self.opponent.setToolTip("Set it whenever the opponent knocks cards down (logged, undoable)")
+        self.opponent.setToolTip(_("Set it whenever the opponent knocks cards down (logged, undoable)"))
         self.opponent.valueChanged.connect(self.opponentChanged)
         og.addWidget(self.opponent, 0, 1)
         self.win_label = QLabel()
@@ -64,7 +65,7 @@ class RacePane(QGroupBox):
         self.advice_label.setWordWrap(True)
         self.advice_label.setTextFormat(Qt.RichText)
         og.addWidget(self.advice_label, 2, 0, 1, 2)
-        self.use_advice = QPushButton("Select the advised question")
+        self.use_advice = QPushButton(_("Select the advised question"))
         self.use_advice.clicked.connect(self.adviceRequested)
         og.addWidget(self.use_advice, 3, 0, 1, 2)
         og.setColumnStretch(0, 1)
@@ -77,25 +78,33 @@ class RacePane(QGroupBox):
         self.opponent.blockSignals(False)
         n_likely = int(post.likely.sum())
         if post.win_probability is None:
-            self.win_label.setText("My win probability: <i>set the opponent's standing cards</i>")
-            self.advice_label.setText(
-                f"<span style='{muted_css()}'>The race needs the opponent's count; meanwhile ★ marks "
-                "the question with the fewest expected questions.</span>")
+            self.win_label.setText(_("My win probability: {what}").format(
+                what="<i>{}</i>".format(esc(_("set the opponent's standing cards")))))
+            self.advice_label.setText(f"<span style='{muted_css()}'>" + esc(_(
+                "The race needs the opponent's count; meanwhile ★ marks the question with the "
+                "fewest expected questions.")) + "</span>")
         else:
             other = "instant" if post.rules == "official" else "official"
             other_p = post.win_probability_instant if other == "instant" else post.win_probability_official
+            if other_p is not None:
+                context = _("{rules}, my {mine} vs their {theirs}, my turn; {other}: {p}").format(
+                    rules=_(RULE_NAMES[post.rules]).lower(), mine=n_likely,
+                    theirs=post.opponent_remaining, other=_(RULE_NAMES[other]).lower(),
+                    p=format_probability(other_p))
+            else:
+                context = _("{rules}, my {mine} vs their {theirs}, my turn").format(
+                    rules=_(RULE_NAMES[post.rules]).lower(), mine=n_likely,
+                    theirs=post.opponent_remaining)
             self.win_label.setText(
-                f"My win probability: <b>{format_probability(post.win_probability)}</b> "
-                f"<span style='{muted_css()}'>({RULE_NAMES[post.rules].lower()}, my {n_likely} vs "
-                f"their {post.opponent_remaining}, my turn"
-                + (f"; {RULE_NAMES[other].lower()}: {format_probability(other_p)}" if other_p is not None else "")
-                + ")</span>")
+                _("My win probability: {p}").format(p=f"<b>{format_probability(post.win_probability)}</b>")
+                + f" <span style='{muted_css()}'>({esc(context)})</span>")
             yes, no = post.advised_split
             label = question_words(post.advised_question, snap.setup.board) \
                 if post.advised_question is not None else ""
             if yes == 0:
-                what = f"name a character: ask “{esc(label)}”"
+                what = _("name a character: ask “{question}”").format(question=esc(label))
             else:
-                what = f"aim for a <b>{yes} / {no}</b> split: ask “{esc(label)}”"
-            self.advice_label.setText(f"Advised: {what}")
+                what = _("aim for a {split} split: ask “{question}”").format(
+                    split=f"<b>{yes} / {no}</b>", question=esc(label))
+            self.advice_label.setText(_("Advised: {what}").format(what=what))
         self.use_advice.setEnabled(advised_question(post) is not None)

@@ -48,6 +48,7 @@ from desktop.games.guesswho.model import (
 )
 from desktop.games.guesswho.panes import RULE_NAMES, RacePane, advised_question
 from desktop.shell.appearance import muted_css, scheme_style, tone
+from desktop.shell.locale_format import number
 from desktop.table.zoom import scaled_size
 from desktop.tabs.base import GameTab
 from desktop.tabs.jobs import Priority
@@ -58,6 +59,7 @@ from desktop.widgets.side_panes import SidePanes
 from desktop.widgets.worksheet import format_probability
 from engines import guesswho
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import _, ngettext
 from engines.guesswho import Eliminate, Opponent
 
 #: merge key of consecutive ε edits (one undo step)
@@ -74,7 +76,7 @@ class Tab(GameTab):
         return [self.plot, self.entropy_plot, self.win_plot]
 
     def make_plot(self) -> BeliefPlot:
-        return BeliefPlot("Cards standing after each event", y_label="cards", y_range=None)
+        return BeliefPlot(_("Cards standing after each event"), y_label=_("cards"), y_range=None)
 
     # -- layout ----------------------------------------------------------------------------
     def build_ui(self) -> None:
@@ -95,12 +97,12 @@ class Tab(GameTab):
         root.addWidget(split, 1)
         split.addWidget(self._build_board_pane())
         split.setStretchFactor(0, 3)
-        split.add_pane(self._build_middle_pane(), "Questions", 2)
+        split.add_pane(self._build_middle_pane(), _("Questions"), 2)
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.history)
         right.addWidget(self._build_plot_tabs())
         right.setSizes([230, 450])
-        split.add_pane(right, "History and plots", 2)
+        split.add_pane(right, _("History and plots"), 2)
         split.setSizes([560, 400, 320])
         self.side_panes = split
         self._set_current_question(None)
@@ -115,27 +117,27 @@ class Tab(GameTab):
         bar.addSpacing(12)
         self.rules = QComboBox()
         for r in guesswho.RULES:
-            self.rules.addItem(RULE_NAMES.get(r, r), r)
-        self.rules.setToolTip("Official: naming a character takes a turn and a wrong name loses. "
-                              "Instant: you win the moment one card is left.")
+            self.rules.addItem(_(RULE_NAMES[r]) if r in RULE_NAMES else r, r)
+        self.rules.setToolTip(_("Official: naming a character takes a turn and a wrong name loses. "
+                                "Instant: you win the moment one card is left."))
         self.rules.currentIndexChanged.connect(self._rules_changed)
-        bar.addWidget(QLabel("Rules:"))     # named for a screen reader too (labelled-by)
+        bar.addWidget(QLabel(_("Rules:")))     # named for a screen reader too (labelled-by)
         bar.addWidget(self.rules)
-        self.compound = QCheckBox("Compound questions")
-        self.compound.setToolTip("House rule: allow “A or B?” questions")
+        self.compound = QCheckBox(_("Compound questions"))
+        self.compound.setToolTip(_("House rule: allow “A or B?” questions"))
         self.compound.toggled.connect(self._compound_toggled)
         bar.addWidget(self.compound)
         error_label = QLabel()
-        self.worded(error_label.setText, "Wrong answers", "Answer error ε")
+        self.worded(error_label.setText, _("Wrong answers"), _("Answer error ε"))
         bar.addWidget(error_label)
         self.error_rate = QDoubleSpinBox()
         self.error_rate.setRange(0.0, 0.45)
         self.error_rate.setDecimals(2)
         self.error_rate.setSingleStep(0.01)
         self.error_rate.setKeyboardTracking(False)
-        self.error_rate.setToolTip("How often does the opponent answer wrongly? (the model's ε, "
-                                   "a probability). Above 0, answers weigh the cards (badges show "
-                                   "each card's chance) instead of knocking them down.")
+        self.error_rate.setToolTip(_("How often does the opponent answer wrongly? (the model's ε, "
+                                     "a probability). Above 0, answers weigh the cards (badges show "
+                                     "each card's chance) instead of knocking them down."))
         self.error_rate.valueChanged.connect(self._error_rate_changed)
         bar.addWidget(self.error_rate)
         bar.addStretch(1)
@@ -146,9 +148,10 @@ class Tab(GameTab):
         left = QWidget()
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
-        hint = QLabel(f"<b>Board</b> <span style='{muted_css()}'>— click a card to knock it down, "
-                      "click it again to stand it up; blue outline = “yes” to the selected "
-                      "question</span>")
+        hint = QLabel("<b>{board}</b> <span style='{css}'>{how}</span>".format(
+            board=esc(_("Board")), css=muted_css(),
+            how=esc(_("— click a card to knock it down, click it again to stand it up; blue outline "
+                      "= “yes” to the selected question"))))
         hint.setWordWrap(True)
         ll.addWidget(hint)
         self.board_view = BoardView()
@@ -168,11 +171,11 @@ class Tab(GameTab):
 
     def _build_questions_box(self) -> QGroupBox:
         """The question list (filter, ranking), naming a character, and the Yes / No row."""
-        qbox = QGroupBox("Questions — best first (★ advised)")
+        qbox = QGroupBox(_("Questions — best first (★ advised)"))
         ql = QVBoxLayout(qbox)
         ql.setContentsMargins(6, 4, 6, 6)
         self.filter = QLineEdit()
-        self.filter.setPlaceholderText("Filter questions…")
+        self.filter.setPlaceholderText(_("Filter questions…"))
         self.filter.setClearButtonEnabled(True)
         ql.addWidget(self.filter)
         ql.addWidget(self._build_question_view(), 1)
@@ -208,11 +211,11 @@ class Tab(GameTab):
     def _build_name_row(self) -> QHBoxLayout:
         """"Or name one": the character picker and its "is it …?" button."""
         name_row = QHBoxLayout()
-        name_row.addWidget(QLabel("Or name one:"))
+        name_row.addWidget(QLabel(_("Or name one:")))
         self.name_pick = QComboBox()
         self.name_pick.setSizeAdjustPolicy(QComboBox.AdjustToContents)
         name_row.addWidget(self.name_pick, 1)
-        self.name_button = QPushButton("Select “is it …?”")
+        self.name_button = QPushButton(_("Select “is it …?”"))
         self.name_button.clicked.connect(self._select_name_question)
         name_row.addWidget(self.name_button)
         return name_row
@@ -224,8 +227,8 @@ class Tab(GameTab):
         self.asked_label.setWordWrap(True)
         self.asked_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
         ask.addWidget(self.asked_label, 1)
-        self.yes_button = QPushButton("Yes")
-        self.no_button = QPushButton("No")
+        self.yes_button = QPushButton(_("Yes"))
+        self.no_button = QPushButton(_("No"))
         for b, colour in ((self.yes_button, "#2e7d32"), (self.no_button, "#c62828")):
             scaled_size(b, min_width=64)
             scheme_style(b, lambda c=colour: f"QPushButton:enabled {{ color:{tone(c)}; font-weight:bold }}")
@@ -246,19 +249,19 @@ class Tab(GameTab):
     def _build_plot_tabs(self) -> QTabWidget:
         """Cards, entropy and win-odds plots, and the strategy simulator."""
         plots = QTabWidget()
-        plots.addTab(self.plot, "Cards")
-        self.entropy_plot = BeliefPlot("Uncertainty about the secret character", y_label="bits",
+        plots.addTab(self.plot, _("Cards"))
+        self.entropy_plot = BeliefPlot(_("Uncertainty about the secret character"), y_label=_("bits"),
                                        y_range=None)
-        plots.addTab(self.entropy_plot, "Uncertainty")
+        plots.addTab(self.entropy_plot, _("Uncertainty"))
         self.worded(lambda t: plots.setTabText(plots.indexOf(self.entropy_plot), t),
-                    "Uncertainty", "Entropy")
-        self.worded(self.entropy_plot.set_y_label, "uncertainty", "bits")
-        self.win_plot = BeliefPlot("My win probability (my turn to ask, both optimal)")
-        plots.addTab(self.win_plot, "Win odds")
+                    _("Uncertainty"), _("Entropy"))
+        self.worded(self.entropy_plot.set_y_label, _("uncertainty"), _("bits"))
+        self.win_plot = BeliefPlot(_("My win probability (my turn to ask, both optimal)"))
+        plots.addTab(self.win_plot, _("Win odds"))
         self.sim_runner = self.make_runner("simulate", priority=Priority.BACKGROUND)
         self.sim_runner.resultReady.connect(self._on_simulation_done)
         self.sim_panel = SimulationPanel(self.sim_runner, lambda: self.controller.setup)
-        plots.addTab(self.sim_panel, "Simulate")
+        plots.addTab(self.sim_panel, _("Simulate"))
         self.plot_tabs = plots
         return plots
 
@@ -279,8 +282,8 @@ class Tab(GameTab):
             self.entropy_plot.set_y_range((0, math.log2(board.size) * 1.3))
         note = board.note or ""
         tip = esc(note)
-        flag = f" <span style='color:{tone('#e65100')}'><u>note</u></span>" if note else ""
-        self.board_label.setText(f"<b>{esc(board.name)}</b>" + flag)
+        flag = f" <span style='color:{tone('#e65100')}'><u>{esc(_('note'))}</u></span>" if note else ""
+        self.board_label.setText(f"<b>{esc(_(board.name))}</b>" + flag)   # "Classic (24 characters)" translated
         self.board_label.setToolTip(f"<p>{tip}</p>" if tip else "")
         self._sync_controls()
 
@@ -315,14 +318,15 @@ class Tab(GameTab):
 
     def _rules_changed(self, _i: int) -> None:
         rules = self.rules.currentData()
-        self._replace_setup(f"Rules: {RULE_NAMES.get(rules, rules)}", rules=rules)
+        self._replace_setup(_("Rules: {rules}").format(rules=_(RULE_NAMES[rules]) if rules in RULE_NAMES
+                                                      else rules), rules=rules)
 
     def _compound_toggled(self, on: bool) -> None:
-        self._replace_setup("Allow compound questions" if on else "Single questions only",
+        self._replace_setup(_("Allow compound questions") if on else _("Single questions only"),
                             compound_questions=on)
 
     def _error_rate_changed(self, value: float) -> None:
-        self._replace_setup(f"Answer error rate ε = {value:.2f}", _EPS_MERGE,
+        self._replace_setup(_("Answer error rate ε = {value}").format(value=number(value, 2)), _EPS_MERGE,
                             error_rate=round(float(value), 4))
 
     # -- results --------------------------------------------------------------------------
@@ -349,10 +353,11 @@ class Tab(GameTab):
         starred = {}
         if post.advised_question is not None:
             starred[question_key(post.advised_question)] = (
-                f"the race advises a {post.advised_split[0]}/{post.advised_split[1]} split")
+                _("the race advises a {yes}/{no} split").format(yes=post.advised_split[0],
+                                                                 no=post.advised_split[1]))
         if post.best_question is not None:
             starred.setdefault(question_key(post.best_question),
-                               "fewest expected questions to find the secret")
+                               _("fewest expected questions to find the secret"))
         self.questions.set_ranking(post.questions, starred, self.words)
         self._reselect_current()
         # name picker: the standing cards, most probable first
@@ -377,45 +382,55 @@ class Tab(GameTab):
     def _show_summary(self, post, k: int, n: int) -> None:
         parts = []
         if k != n:
-            parts.append(f"<i>as after entry {k}</i>")
-        parts.append(f"<b>{post.n_candidates}</b> card{'s' if post.n_candidates != 1 else ''} standing")
+            parts.append("<i>{}</i>".format(esc(_("as after entry {k}").format(k=k))))
+        parts.append(ngettext("<b>{n}</b> card standing", "<b>{n}</b> cards standing",
+                              post.n_candidates).format(n=post.n_candidates))
         details = self.snapshot.wording.details
         if details:
-            parts.append(f"entropy {post.entropy_bits:.2f} bits")
+            parts.append(_("entropy {bits} bits").format(bits=number(post.entropy_bits, 2)))
         if post.expected_questions is not None and details:
-            exact = "" if post.expected_questions_exact else " (upper bound)"
-            parts.append(f"{post.expected_questions:.2f} questions expected with best play{exact}")
+            if post.expected_questions_exact:
+                text = _("{n} questions expected with best play")
+            else:
+                text = _("{n} questions expected with best play (upper bound)")
+            parts.append(text.format(n=number(post.expected_questions, 2)))
         elif post.expected_questions is not None:
-            most = "" if post.expected_questions_exact else "at most "
-            parts.append(f"{most}about {post.expected_questions:.1f} more questions with the "
-                         f"best play")
+            if post.expected_questions_exact:
+                text = _("about {n} more questions with the best play")
+            else:
+                text = _("at most about {n} more questions with the best play")
+            parts.append(text.format(n=number(post.expected_questions, 1)))
         if post.n_candidates == 1:
             name = next(iter(post.candidates))
-            parts.append(f"<span style='color:{tone('#1b5e20')}'><b>it is {esc(name)}</b></span>")
+            parts.append(f"<span style='color:{tone('#1b5e20')}'><b>"
+                         + esc(_("it is {name}").format(name=name)) + "</b></span>")
         elif post.error_rate > 0:
             top = max(post.candidates, key=post.candidates.get)
-            parts.append(f"most likely {top} ({format_probability(post.candidates[top])})")
+            parts.append(esc(_("most likely {name} ({p})").format(
+                name=top, p=format_probability(post.candidates[top]))))
         self.summary.setText(" · ".join(parts))
 
     def clear_beliefs(self) -> None:
         self.questions.set_ranking(())
-        self.summary.setText("no character fits the log")
+        self.summary.setText(_("no character fits the log"))
 
     def plot_series(self, snap) -> dict:
         timeline = snap.timeline
         posts = timeline.posteriors
-        self.win_plot.set_series({"my win probability": [p.win_probability for p in posts]})
-        name = snap.wording.pick("how open it still is", "entropy (bits)")
+        self.win_plot.set_series({_("my win probability"): [p.win_probability for p in posts]})
+        name = snap.wording.pick(_("how open it still is"), _("entropy (bits)"))
         self.entropy_plot.set_series({name: [p.entropy_bits for p in posts]})
-        series = {"cards standing": [float(p.n_candidates) for p in posts]}
+        series = {_("cards standing"): [float(p.n_candidates) for p in posts]}
         if snap.setup.error_rate > 0:
-            series["most likely cards"] = [float(p.likely.sum()) for p in posts]
+            series[_("most likely cards")] = [float(p.likely.sum()) for p in posts]
         return series
 
     def status_text(self, snap) -> str:
         post, seconds = snap.posterior, snap.seconds
-        bits = f" · {post.entropy_bits:.2f} bits" if snap.wording.details else ""
-        return f"Guess Who? · {post.n_candidates} standing{bits} · {seconds * 1000:.0f} ms"
+        text = _("Guess Who? · {n} standing · {bits} bits · {ms} ms") if snap.wording.details \
+            else _("Guess Who? · {n} standing · {ms} ms")
+        return text.format(n=post.n_candidates, bits=number(post.entropy_bits, 2),
+                           ms=number(seconds * 1000))
 
     # -- questions and answers ------------------------------------------------------------
     def select_advised_question(self) -> None:
@@ -464,7 +479,7 @@ class Tab(GameTab):
         self.no_button.setEnabled(enabled)
         truth = None
         if q is None:
-            self.asked_label.setText("Select a question, then log the answer →")
+            self.asked_label.setText(_("Select a question, then log the answer →"))
         else:
             try:
                 question = guesswho.parse_question(q, self.controller.setup.board, "question")
@@ -472,7 +487,8 @@ class Tab(GameTab):
                 label = self.words(q)
             except SessionFormatError as exc:
                 label = exc.message
-            self.asked_label.setText(f"Asked “<b>{esc(label)}</b>” — the answer:")
+            self.asked_label.setText(_("Asked “{question}” — the answer:").format(
+                question=f"<b>{esc(label)}</b>"))
         names = self.controller.setup.board.names
         self.board_view.set_highlighted(() if truth is None else
                                         [n for i, n in enumerate(names) if truth[i]])
@@ -485,7 +501,7 @@ class Tab(GameTab):
         """Log the opponent's answer to the current question (the Yes/No buttons)."""
         q = self._current_question
         if q is None:
-            self.warn("No question selected", "Select a question in the list first, then Yes or No.")
+            self.warn(_("No question selected"), _("Select a question in the list first, then Yes or No."))
             return
         # the next entry is the next question: keep the focus there (disabling the Yes/No
         # button that has it would pass it on to the next widget in the tab order)
@@ -519,8 +535,8 @@ class Tab(GameTab):
         live = tl.latest if tl is not None else None
         if live is not None and name in live.names and not live.alive[live.names.index(name)]:
             self.banner.show_message(
-                f"<b>{esc(name)}</b> was ruled out by an answer. To stand it up, undo that answer "
-                f"or remove it in the history.", "info")
+                _("{name} was ruled out by an answer. To stand it up, undo that answer or remove "
+                  "it in the history.").format(name=f"<b>{esc(name)}</b>"), "info")
             self._notice = True
             return
         self.log_json_checked({"type": "eliminate", "name": name})
@@ -535,9 +551,10 @@ class Tab(GameTab):
             p = float(post.probabilities[post.names.index(name)])
         down = p is not None and p <= 0.0
         certain = p is not None and p >= 1.0 - 1e-12
-        label = (f"Why is {name} down?" if down else f"Why is it {name}?" if certain else "Why?")
+        label = (_("Why is {name} down?") if down else _("Why is it {name}?") if certain
+                 else _("Why?")).format(name=name)
         menu = QMenu(self)
-        self.add_why_action(menu, {"name": name}, f"the secret character is {name}",
+        self.add_why_action(menu, {"name": name}, _("the secret character is {name}").format(name=name),
                             down or certain, label)
         if menu.actions():
             self.why_chosen(self.exec_menu(menu, pos), pos)
@@ -561,7 +578,7 @@ class Tab(GameTab):
                 ev = guesswho.event_from_json({"type": "opponent", "remaining": value},
                                               self.controller.setup, "opponent")
             except SessionFormatError as exc:
-                self.warn("Cannot log this", exc.message)
+                self.warn(_("Cannot log this"), exc.message)
                 return
             self.replace_event(len(events) - 1, ev)
             return
@@ -575,7 +592,7 @@ class Tab(GameTab):
 
     @Slot(int, object, float)
     def _on_simulation_done(self, _rev, _result, seconds) -> None:
-        self.statusMessage.emit(f"Guess Who? simulation done in {seconds:.1f} s")
+        self.statusMessage.emit(_("Guess Who? simulation done in {seconds} s").format(seconds=number(seconds, 1)))
 
     # -- new game -------------------------------------------------------------------------
     def new_game(self) -> bool:

@@ -27,10 +27,12 @@ from desktop.shell.appearance import tone_style
 from desktop.table.zoom import scaled_size
 from desktop.tabs.entry_forms import EntryEditor
 from desktop.widgets.columns import CONTENTS, Column, ColumnTable
-from desktop.widgets.plain_text import as_rich_plain
+from desktop.widgets.plain_text import as_rich_plain, esc
 from engines import inkognito
+from engines.core.i18n import N_, _
+from engines.inkognito.words import card_words
 
-QUESTION_LABELS = {"player": "Player", "ambassador": "Ambassador"}
+QUESTION_LABELS = {"player": N_("Player"), "ambassador": N_("Ambassador")}
 TICK = "●"   # a card shown (✗ means impossible in the heat maps)
 PENDING_BG = QColor(255, 249, 219)
 _DARK = QColor(33, 33, 33)
@@ -68,12 +70,13 @@ def sheet_columns(setup) -> tuple:
 
     cols = [Column("Q", lambda r: r.code, align=Qt.AlignmentFlag.AlignCenter,
                    tooltip=lambda r: r.tip,
-                   header_tooltip="question", resize=CONTENTS, background=_pending_bg,
+                   header_tooltip=_("question"), resize=CONTENTS, background=_pending_bg,
                    foreground=_pending_fg)]
     cols += [tick("identities", i, n, h) for i, (n, h) in
              enumerate(zip(setup.identities, short_names(setup.identities)))]
+    shown = [card_words(b) for b in setup.builds]      # "groß", "grand": the builds translated
     cols += [tick("builds", b, n, h) for b, (n, h) in
-             enumerate(zip(setup.builds, short_names(setup.builds)))]
+             enumerate(zip(shown, short_names(shown)))]
     return tuple(cols)
 
 
@@ -126,14 +129,14 @@ class AnswerSheet(QGroupBox):
         row = QHBoxLayout()
         self.question = QComboBox()
         for q in inkognito.QUESTIONS:
-            self.question.addItem(QUESTION_LABELS[q], q)
+            self.question.addItem(_(QUESTION_LABELS[q]), q)
         self.asked = QComboBox()
         for k in inkognito.KINDS:
-            self.asked.addItem(f"about {k}", k)
-        self.mission = QCheckBox("mission")
-        self.mission.setToolTip("The mission card was shown in place of one card")
-        self.log_button = QPushButton("Log")
-        self.log_button.setToolTip("Log the ticked answer (Enter)")
+            self.asked.addItem(_("about identity") if k == "identity" else _("about build"), k)
+        self.mission = QCheckBox(_("mission"))
+        self.mission.setToolTip(_("The mission card was shown in place of one card"))
+        self.log_button = QPushButton(_("Log"))
+        self.log_button.setToolTip(_("Log the ticked answer (Enter)"))
         self.log_button.clicked.connect(lambda: self.submitted.emit(self.opponent))
         for w in (self.question, self.asked):
             w.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
@@ -163,8 +166,8 @@ class AnswerSheet(QGroupBox):
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         self.table.setSelectionMode(QAbstractItemView.NoSelection)
-        self.table.setToolTip("Click the cells of the last row to tick the statements of a new "
-                              "answer, then press Enter (or Log)")
+        self.table.setToolTip(_("Click the cells of the last row to tick the statements of a new "
+                                "answer, then press Enter (or Log)"))
         self.table.clicked.connect(self._clicked)
         self.table.enterPressed.connect(lambda: self.submitted.emit(self.opponent))
         return self.table
@@ -188,8 +191,12 @@ class AnswerSheet(QGroupBox):
 
     def _logged_row(self, r: int, ev) -> SheetRow:
         s = self.setup
-        tip = f"{QUESTION_LABELS[ev.question]} question about {ev.asked}" + \
-            (", mission card shown" if ev.mission else "")
+        tip = {("player", "identity"): _("Player question about identity"),
+               ("player", "build"): _("Player question about build"),
+               ("ambassador", "identity"): _("Ambassador question about identity"),
+               ("ambassador", "build"): _("Ambassador question about build")}[(ev.question, ev.asked)]
+        if ev.mission:
+            tip = _("{question}, mission card shown").format(question=tip)
         return SheetRow(_code(ev.question, ev.asked, ev.mission), tip,
                         frozenset(i for i, n in enumerate(s.identities) if n in ev.identities),
                         frozenset(b for b, n in enumerate(s.builds) if n in ev.builds),
@@ -200,9 +207,9 @@ class AnswerSheet(QGroupBox):
             return
         code = _code(self.question.currentData(), self.asked.currentData(),
                      self.mission.isChecked())
-        pending = SheetRow(code, "the next answer: click cells to tick, then Enter",
+        pending = SheetRow(code, _("the next answer: click cells to tick, then Enter"),
                            frozenset(self.ticked_identities), frozenset(self.ticked_builds),
-                           pending=True, label=getattr(self, "editing_label", "new"))
+                           pending=True, label=getattr(self, "editing_label", _("new")))
         rows = [self._logged_row(r, ev) for r, ev in enumerate(self._answers)] + [pending]
         if rows != self.table.rows():      # rows are values: an unchanged sheet is not reset
             self.table.set_rows(rows)
@@ -237,8 +244,8 @@ class AnswerSheet(QGroupBox):
         number) instead of "new"."""
         self.editing_label = label
         self.log_button.hide()
-        self.table.setToolTip("Click the cells of the highlighted row to tick or untick the "
-                              "cards shown in this answer")
+        self.table.setToolTip(_("Click the cells of the highlighted row to tick or untick the "
+                                "cards shown in this answer"))
         self._draw_pending()
 
     def set_opponent(self, opponent: str, answers) -> None:
@@ -290,7 +297,7 @@ class NewGameDialog(QDialog):
 
     def __init__(self, parent=None, setup=None):
         super().__init__(parent)
-        self.setWindowTitle("New Inkognito game")
+        self.setWindowTitle(_("New Inkognito game"))
         setup = setup or inkognito.default_setup()
         lay = QVBoxLayout(self)
         lay.addWidget(self._build_names_box(setup))
@@ -310,11 +317,11 @@ class NewGameDialog(QDialog):
 
     def _build_names_box(self, setup) -> QGroupBox:
         """The names of the four identities and the four builds."""
-        names = QGroupBox("Names (identities in team order: 1 && 3 and 2 && 4 are partners)")
+        names = QGroupBox(_("Names (identities in team order: 1 && 3 and 2 && 4 are partners)"))
         g = QGridLayout(names)
         self.id_edits, self.build_edits = [], []
-        g.addWidget(QLabel("<b>Identities</b>"), 0, 0)
-        g.addWidget(QLabel("<b>Builds</b>"), 0, 1)
+        g.addWidget(QLabel("<b>{}</b>".format(esc(_("Identities")))), 0, 0)
+        g.addWidget(QLabel("<b>{}</b>".format(esc(_("Builds")))), 0, 1)
         for k in range(4):
             a, b = QLineEdit(setup.identities[k]), QLineEdit(setup.builds[k])
             a.textChanged.connect(self._names_changed)
@@ -330,16 +337,16 @@ class NewGameDialog(QDialog):
         form = QFormLayout()
         self.me_identity = QComboBox()
         self.me_build = QComboBox()
-        form.addRow("My identity", self.me_identity)
-        form.addRow("My build", self.me_build)
+        form.addRow(_("My identity"), self.me_identity)
+        form.addRow(_("My build"), self.me_build)
         self.opp_edits = []
         for k in range(3):
             e = QLineEdit(setup.opponents[k] if k < len(setup.opponents) else "")
             if k == 2:
-                e.setPlaceholderText("empty: 3-player game")
-            form.addRow(f"Opponent {k + 1}", e)
+                e.setPlaceholderText(_("empty: 3-player game"))
+            form.addRow(_("Opponent {n}").format(n=k + 1), e)
             self.opp_edits.append(e)
-        self.deception = QCheckBox("Opponents may mislead (learn how often, per opponent)")
+        self.deception = QCheckBox(_("Opponents may mislead (learn how often, per opponent)"))
         self.deception.setChecked(setup.deception.enabled)
         form.addRow("", self.deception)
         return form
@@ -390,7 +397,7 @@ class _AnswerEditor(EntryEditor):
         super().__init__(inkognito, setup, before)
         self.original = event
         row = QHBoxLayout()
-        row.addWidget(QLabel("Answered by"))
+        row.addWidget(QLabel(_("Answered by")))
         self.opponent = QComboBox()
         for o in setup.opponents:
             self.opponent.addItem(o, o)

@@ -16,17 +16,20 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidg
 
 from desktop.games.inkognito.forms import AnswerSheet, short_name
 from desktop.shell.appearance import tone_style
+from desktop.shell.locale_format import number, percent
 from desktop.tabs.snapshot import Snapshot
 from desktop.tabs.wording import PLAIN, Wording
 from desktop.widgets.plain_text import esc
 from desktop.widgets.worksheet import ProbabilityTableModel, WorksheetView, format_probability
+from engines.core.i18n import _
+from engines.inkognito.words import card_words
 
 _TITLES = ("lord", "lady", "madame", "madam", "colonel", "col.", "mr", "mrs", "miss", "dr")
 
 
 def _compact(name: str) -> str:
     """A row label without a leading title ("Lord Fiddlebottom" -> "Fiddlebottom")."""
-    first, _, rest = name.partition(" ")
+    first, _sep, rest = name.partition(" ")
     return rest if rest and first.lower() in _TITLES else name
 
 
@@ -50,9 +53,11 @@ class BeliefCard(QWidget):
         self.title.setWordWrap(True)
         lay.addWidget(self.title)
         self.model = ProbabilityTableModel(
-            [("", [_compact(i) for i in setup.identities]), ("", ["any"])],
-            [b[:5] if len(b.split()) == 1 else short_name(b) for b in setup.builds] + ["any"],
-            tooltip=lambda r, c, p: f"Chance that {opponent} is {r}, {c}: {100 * p:.3g} %")
+            [("", [_compact(i) for i in setup.identities]), ("", [_("any")])],
+            [card_words(b)[:5] if len(card_words(b).split()) == 1 else short_name(card_words(b))
+             for b in setup.builds] + [_("any")],
+            tooltip=lambda r, c, p: _("Chance that {opponent} is {identity}, {build}: {p}").format(
+                opponent=opponent, identity=r, build=c, p=percent(p, 1)))
         self.view = WorksheetView()
         self.view.setModel(self.model)
         self.view.verticalHeader().setDefaultSectionSize(21)
@@ -88,18 +93,19 @@ class BeliefCard(QWidget):
         m[4, :4] = j.sum(0)
         self.model.set_matrix(m)
         top = max(b.identity, key=b.identity.get)
-        self.title.setText(f"<b>{esc(self.opponent)}</b> — most likely {esc(top)} "
-                           f"({format_probability(b.identity[top])})")
-        self.partner.setText(f"My partner ({esc(setup.partner_identity)}): "
-                             f"<b>{format_probability(b.partner)}</b>")
+        self.title.setText(_("{opponent} — most likely {identity} ({p})").format(
+            opponent=f"<b>{esc(self.opponent)}</b>", identity=esc(top), p=format_probability(b.identity[top])))
+        self.partner.setText(_("My partner ({identity}): {p}").format(
+            identity=esc(setup.partner_identity), p=f"<b>{format_probability(b.partner)}</b>"))
         if b.theta is not None:
             g, p = b.theta
             c = np.cumsum(p)
             lo, hi = g[np.searchsorted(c, 0.05)], g[min(np.searchsorted(c, 0.95), len(g) - 1)]
             self.theta.setText(wording.pick(
-                f"Their lone card is the true one about {100 * b.theta_mean:.0f} % of the time "
-                f"(likely between {100 * lo:.0f} and {100 * hi:.0f} %)",
-                f"θ (lone-statement truth): mean {b.theta_mean:.2f}, 90% in [{lo:.2f}, {hi:.2f}]"))
+                _("Their lone card is the true one about {p} of the time (likely between {low} and "
+                  "{high})").format(p=percent(b.theta_mean), low=percent(lo), high=percent(hi)),
+                _("θ (lone-statement truth): mean {mean}, 90 % in [{low}, {high}]").format(
+                    mean=number(b.theta_mean, 2), low=number(lo, 2), high=number(hi, 2))))
             self.theta.show()
         else:
             self.theta.hide()

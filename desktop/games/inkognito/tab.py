@@ -26,19 +26,31 @@ from PySide6.QtWidgets import (
 
 from desktop.games.inkognito.forms import QUESTION_LABELS, NewGameDialog
 from desktop.games.inkognito.panes import SheetsPane
+from desktop.shell.locale_format import number
 from desktop.tabs.base import GameTab
 from desktop.tabs.wording import PLAIN, Wording
 from desktop.widgets.belief_plot import PALETTE, BeliefPlot
+from desktop.widgets.plain_text import esc
 from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.side_panes import SidePanes
 from desktop.widgets.worksheet import CERTAIN_EPS
 from engines import inkognito
 from engines.core.errors import EngineError, SessionFormatError
+from engines.core.i18n import N_, _, ngettext
+from engines.inkognito.words import card_words, kind_words
 
-METHOD_LABELS = {"joint": "Joint (all opponents together)",
-                 "independent": "Independent (per opponent, as in Höhle's model)"}
+METHOD_LABELS = {"joint": N_("Joint (all opponents together)"),
+                 "independent": N_("Independent (per opponent, as in Höhle's model)")}
 #: The methods in plain words (the technical names are the Details view's).
-METHOD_WORDS = {"joint": "All opponents together", "independent": "One opponent at a time"}
+METHOD_WORDS = {"joint": N_("All opponents together"), "independent": N_("One opponent at a time")}
+
+
+def _worlds_text(post) -> str:
+    """"1,296 possible deals" (joint) or "… possible combinations" (independent)."""
+    if post.method == "joint":
+        return ngettext("{n} possible deal", "{n} possible deals", post.worlds).format(n=number(post.worlds))
+    return ngettext("{n} possible combination", "{n} possible combinations", post.worlds).format(
+        n=number(post.worlds))
 
 
 #: The next-question ranking (rows: engines.inkognito.RankedQuestion).
@@ -46,15 +58,16 @@ def question_columns(wording: Wording, top=lambda: None) -> tuple:
     """The next-question ranking's columns: "Information" as a bar (``top()``: the best
     question's bits, a full bar) by default, "Bits" in the Details view."""
     return (
-        Column("Ask", lambda q: q.opponent),
-        Column("Question", lambda q: QUESTION_LABELS[q.question]),
-        Column("About", lambda q: q.asked),
-        Column(wording.pick("Information", "Bits"),
+        Column(_("Ask"), lambda q: q.opponent),
+        Column(_("Question"), lambda q: _(QUESTION_LABELS[q.question])),
+        Column(_("About"), lambda q: kind_words(q.asked)),
+        Column(wording.pick(_("Information"), _("Bits")),
                lambda q: wording.information(q.information_bits, top(), unit=False),
                numeric=wording.details,
                tooltip=lambda q: wording.pick(
-                   "How much the answer is expected to tell you about who is who: a full bar is "
-                   "the best question", f"{q.information_bits:.3f} bits expected")),
+                   _("How much the answer is expected to tell you about who is who: a full bar is "
+                     "the best question"),
+                   _("{bits} bits expected").format(bits=number(q.information_bits, 3)))),
     )
 
 
@@ -70,7 +83,7 @@ class Tab(GameTab):
         return [self.plot, self.entropy_plot]
 
     def make_plot(self) -> BeliefPlot:
-        return BeliefPlot("Each opponent's most likely identity: its probability",
+        return BeliefPlot(_("Each opponent's most likely identity: its probability"),
                           legend_at="bottom-right")    # the curves rise towards 1
 
     def build_ui(self) -> None:
@@ -87,7 +100,7 @@ class Tab(GameTab):
         right.addWidget(self.history)
         right.addWidget(self._build_plots())
         right.setSizes([200, 200, 260])
-        split.add_pane(right, "Next question, History and plots", 1)
+        split.add_pane(right, _("Next question, History and plots"), 1)
         split.setSizes([1000, 340])
         self._split = self.side_panes = split
         self._split_done = False
@@ -99,18 +112,18 @@ class Tab(GameTab):
     def _build_model_bar(self) -> QHBoxLayout:
         """The inference model, the deception switch and the status."""
         bar = QHBoxLayout()
-        bar.addWidget(QLabel("Model:"))
+        bar.addWidget(QLabel(_("Model:")))
         self.method = QComboBox()
         for m in inkognito.METHODS:
-            self.method.addItem(METHOD_WORDS[m], m)
+            self.method.addItem(_(METHOD_WORDS[m]), m)
         self.method.currentIndexChanged.connect(self.request_inference)
         bar.addWidget(self.method)
         self.deception = QCheckBox()
-        self.worded(self.deception.setText, "Opponents may mislead", "Deception model (θ)")
-        self.deception.setToolTip("Do they mislead? How often an opponent's true statement in a "
-                                  "player-question answer is the lone card of the other kind "
-                                  "(the model's θ), learned per opponent (Beta prior, integrated "
-                                  "on a grid)")
+        self.worded(self.deception.setText, _("Opponents may mislead"), _("Deception model (θ)"))
+        self.deception.setToolTip(_("Do they mislead? How often an opponent's true statement in a "
+                                    "player-question answer is the lone card of the other kind "
+                                    "(the model's θ), learned per opponent (Beta prior, integrated "
+                                    "on a grid)"))
         self.deception.toggled.connect(self._deception_toggled)
         bar.addWidget(self.deception)
         self.info = QLabel()
@@ -132,13 +145,13 @@ class Tab(GameTab):
         rl = QVBoxLayout(rec)
         rl.setContentsMargins(0, 0, 0, 0)
         title = QLabel()
-        self.worded(title.setText, "<b>Next question</b> (what each would tell you)",
-                    "<b>Next question</b> (expected information gain, bits)")
+        self.worded(title.setText, _("<b>Next question</b> (what each would tell you)"),
+                    _("<b>Next question</b> (expected information gain, bits)"))
         title.setWordWrap(True)
         rl.addWidget(title)
         self.rec_table = RankingTable(
             question_columns(PLAIN, self._rec_top),
-            tooltip="Double-click: set that opponent's worksheet to this question")
+            tooltip=_("Double-click: set that opponent's worksheet to this question"))
         self.rec_table.rowActivated.connect(self._use_recommendation)
         rl.addWidget(self.rec_table, 1)
         return rec
@@ -146,16 +159,16 @@ class Tab(GameTab):
     def _build_plots(self) -> QTabWidget:
         """Top identity, entropy and θ plots."""
         plots = QTabWidget()
-        plots.addTab(self.plot, "Top identity")
-        self.entropy_plot = BeliefPlot("Uncertainty about the deal", y_label="bits", y_range=None)
-        plots.addTab(self.entropy_plot, "Uncertainty")
+        plots.addTab(self.plot, _("Top identity"))
+        self.entropy_plot = BeliefPlot(_("Uncertainty about the deal"), y_label=_("bits"), y_range=None)
+        plots.addTab(self.entropy_plot, _("Uncertainty"))
         theta_page = self._build_theta_page()
-        plots.addTab(theta_page, "Misleading")
+        plots.addTab(theta_page, _("Misleading"))
         self.worded(lambda t: plots.setTabText(plots.indexOf(self.entropy_plot), t),
-                    "Uncertainty", "Entropy")
-        self.worded(self.entropy_plot.set_y_label, "uncertainty", "bits")
+                    _("Uncertainty"), _("Entropy"))
+        self.worded(self.entropy_plot.set_y_label, _("uncertainty"), _("bits"))
         self.worded(lambda t: plots.setTabText(plots.indexOf(theta_page), t),
-                    "Misleading", "θ (deception)")
+                    _("Misleading"), _("θ (deception)"))
         return plots
 
     def _build_theta_page(self) -> QWidget:
@@ -168,7 +181,7 @@ class Tab(GameTab):
         tl.addWidget(self.theta_note)
         self.theta_plot = pg.PlotWidget()
         self.theta_plot.setLabel("bottom", "θ")
-        self.theta_plot.setLabel("left", "posterior")
+        self.theta_plot.setLabel("left", _("posterior"))
         for side in ("left", "bottom"):   # plain numbers, no "x0.001" factor in the label
             self.theta_plot.getAxis(side).enableAutoSIPrefix(False)
         self.theta_plot.addLegend(offset=(-5, 5), labelTextSize="8pt")
@@ -177,8 +190,8 @@ class Tab(GameTab):
         self.theta_plot.setMinimumHeight(120)   # fits the page under a two-line note at 150 % zoom
         tl.addWidget(self.theta_plot, 1)
         self.remember = QPushButton()
-        self.worded(self.remember.setText, "Remember how they mislead, for later games",
-                    "Remember θ for later games")
+        self.worded(self.remember.setText, _("Remember how they mislead, for later games"),
+                    _("Remember θ for later games"))
         self.remember.clicked.connect(self._remember_theta)
         tl.addWidget(self.remember)
         return theta_box
@@ -236,10 +249,11 @@ class Tab(GameTab):
             name = names[i]
             v = None if m is None else float(m[p])
             decided = v is not None and (v <= CERTAIN_EPS or v >= 1 - CERTAIN_EPS)
-            label = (f"Why is {opponent} {'' if v >= 0.5 else 'not '}{name}?" if decided else
-                     f"Why? {opponent} as {name}")
+            said = dict(opponent=opponent, card=card_words(name))
+            label = ((_("Why is {opponent} {card}?") if v >= 0.5 else _("Why is {opponent} not {card}?"))
+                     if decided else _("Why? {opponent} as {card}")).format(**said)
             self.add_why_action(menu, {"opponent": opponent, kind: name},
-                                f"{opponent} is {name}", decided, label)
+                                _("{opponent} is {card}").format(**said), decided, label)
         if menu.actions():
             self.why_chosen(self.exec_menu(menu, pos), pos)
 
@@ -252,12 +266,12 @@ class Tab(GameTab):
         try:
             ev = inkognito.event_from_json(sheet.event_json(), self.controller.setup, "answer")
         except SessionFormatError as exc:
-            self.warn("Cannot log this answer", exc.message)
+            self.warn(_("Cannot log this answer"), exc.message)
             return
         self.log_checked(ev, logged=sheet.clear_pending)
 
     def _deception_toggled(self, on: bool) -> None:
-        if not self.replace_setup("Deception model " + ("on" if on else "off"),
+        if not self.replace_setup(_("Deception model on") if on else _("Deception model off"),
                                   deception=dataclasses.replace(self.controller.setup.deception,
                                                                 enabled=on)):
             self.reset_views()   # the refused change is undone on screen too
@@ -272,17 +286,17 @@ class Tab(GameTab):
     def show_posterior(self, snap) -> None:
         post, k = snap.posterior, snap.k
         self.sheets_pane.render(snap)
-        when = "" if k == snap.n else f"<i>as after entry {k}</i> · "
-        worlds = (f"{post.worlds:,} possible "
-                  f"{'deals' if post.method == 'joint' else 'combinations'}")
+        when = "" if k == snap.n else "<i>{}</i> · ".format(esc(_("as after entry {k}").format(k=k)))
+        worlds = _worlds_text(post)
         if snap.wording.details:
-            model = "deception model (θ learned)" if post.deception else "indifferent opponents"
-            self.info.setText(f"{when}{METHOD_LABELS[post.method].split(' (')[0]} model, {model} · "
-                              f"{worlds} · entropy {post.entropy_bits:.2f} bits")
+            model = _("deception model (θ learned)") if post.deception else _("indifferent opponents")
+            method = _("Joint model") if post.method == "joint" else _("Independent model")
+            self.info.setText(when + esc(_("{method}, {model} · {worlds} · entropy {bits} bits").format(
+                method=method, model=model, worlds=worlds, bits=number(post.entropy_bits, 2))))
         else:
-            model = ("opponents may mislead" if post.deception else
-                     "every answer they may give is taken as equally likely")
-            self.info.setText(f"{when}{worlds} · {model}")
+            model = (_("opponents may mislead") if post.deception else
+                     _("every answer they may give is taken as equally likely"))
+            self.info.setText(when + esc(f"{worlds} · {model}"))
         self._show_theta(snap)
 
     def _show_theta(self, snap) -> None:
@@ -291,41 +305,42 @@ class Tab(GameTab):
         if self.theta_plot.listDataItems():      # nothing to clear while θ is not learned
             self.theta_plot.clear()
         if not post.deception:
-            self.theta_note.setText("The deception model is off: every valid answer is "
-                                    "taken as equally likely (Höhle's model).")
+            self.theta_note.setText(_("The deception model is off: every valid answer is "
+                                      "taken as equally likely (Höhle's model)."))
             self.remember.setEnabled(False)
             return
         self.theta_note.setText(snap.wording.pick(
-            "How often each opponent's true statement is their lone card of the other kind: "
-            "the higher a curve, the likelier that rate",
-            "Posterior of θ per opponent (prior: Beta "
-            f"{tuple(round(x, 2) for x in snap.setup.deception.prior)})"))
+            _("How often each opponent's true statement is their lone card of the other kind: "
+              "the higher a curve, the likelier that rate"),
+            _("Posterior of θ per opponent (prior: Beta {prior})").format(
+                prior=tuple(round(x, 2) for x in snap.setup.deception.prior))))
         self.remember.setEnabled(True)
         for i, (name, b) in enumerate(post.opponents.items()):
             g, p = b.theta
             self.theta_plot.plot(g, p * len(g), pen=pg.mkPen(PALETTE[i % len(PALETTE)], width=2),
-                                 name=f"{name} (mean {b.theta_mean:.2f})")
+                                 name=_("{name} (mean {theta})").format(name=name, theta=number(b.theta_mean, 2)))
 
     def clear_beliefs(self) -> None:
         self.sheets_pane.clear()
-        self.info.setText("no consistent deal")
+        self.info.setText(_("no consistent deal"))
 
     def plot_series(self, snap) -> dict:
         timeline = snap.timeline
         names = snap.setup.opponents
-        name = snap.wording.pick("how open the deal still is", "entropy (bits)")
+        name = snap.wording.pick(_("how open the deal still is"), _("entropy (bits)"))
         self.entropy_plot.set_series({name: [p.entropy_bits
                                                          for p in timeline.posteriors]})
-        return {f"{n}: top identity": [max(p.opponents[n].identity.values())
+        return {_("{opponent}: top identity").format(opponent=n): [max(p.opponents[n].identity.values())
                                        for p in timeline.posteriors] for n in names}
 
     def status_text(self, snap) -> str:
         post, seconds = snap.posterior, snap.seconds
         if not snap.wording.details:
-            return (f"Inkognito · {METHOD_WORDS[post.method]} · {seconds * 1000:.0f} ms · "
-                    f"{post.worlds:,} possible {'deals' if post.method == 'joint' else 'combinations'}")
-        return (f"Inkognito · {post.method} · {'deception' if post.deception else 'indifferent'}"
-                f" · {seconds * 1000:.0f} ms · {post.worlds} worlds")
+            return _("Inkognito · {method} · {ms} ms · {worlds}").format(
+                method=_(METHOD_WORDS[post.method]), ms=number(seconds * 1000), worlds=_worlds_text(post))
+        return _("Inkognito · {method} · {model} · {ms} ms · {n} worlds").format(
+            method=post.method, model=_("deception") if post.deception else _("indifferent"),
+            ms=number(seconds * 1000), n=post.worlds)
 
     def _rec_top(self):
         return max((q.information_bits for q in self.rec_table.rows()), default=None)
@@ -334,7 +349,7 @@ class Tab(GameTab):
         self.rec_table.set_columns(question_columns(wording, self._rec_top))
         for i in range(self.method.count()):
             m = self.method.itemData(i)
-            self.method.setItemText(i, wording.pick(METHOD_WORDS[m], METHOD_LABELS[m]))
+            self.method.setItemText(i, wording.pick(_(METHOD_WORDS[m]), _(METHOD_LABELS[m])))
 
     def show_moment(self, snap) -> None:
         """The ranking of questions of the moment shown (kept on screen while the next one
@@ -371,9 +386,9 @@ class Tab(GameTab):
                 store.update(name, *b.theta)
             store.save()
         except (EngineError, OSError) as exc:
-            self.warn("Cannot save the profiles", str(exc))
+            self.warn(_("Cannot save the profiles"), str(exc))
             return
-        self.statusMessage.emit(f"θ remembered for {', '.join(post.opponents)}")
+        self.statusMessage.emit(_("θ remembered for {opponents}").format(opponents=", ".join(post.opponents)))
 
     # -- new game -------------------------------------------------------------------------
     def new_game(self) -> bool:

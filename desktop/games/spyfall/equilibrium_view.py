@@ -24,10 +24,12 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.shell.appearance import muted_style, tone
+from desktop.shell.locale_format import number, percent, significant
 from desktop.table.zoom import scaled_size
 from desktop.widgets.plain_text import esc
 from desktop.widgets.role_data import MultiDataModel
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import N_, _
 from engines.core.schema import Reader
 
 #: Model role: True for a cell both of whose strategies the equilibrium plays.
@@ -40,16 +42,20 @@ SPY_COLOR = (198, 40, 40)
 NON_SPY_COLOR = (21, 101, 192)
 #: At most this share of the end colour is mixed into white, so dark text stays readable.
 MAX_TINT = 0.75
-STRATEGY_WORDS = {"flat": "flat", "dynamic": "dynamic"}
+STRATEGY_WORDS = {"flat": N_("flat"), "dynamic": N_("dynamic")}
 
 
 def _pct(x: float, digits: int = 1) -> str:
-    return f"{100 * x:.{digits}f}%"
+    return percent(x, digits)
+
+
+def _word(strategy: str) -> str:
+    return _(STRATEGY_WORDS[strategy]) if strategy in STRATEGY_WORDS else strategy
 
 
 def strategy_label(lam: float, strategy: str, spy: bool = False) -> str:
     """``"flat λ 0.05"`` (``λs`` for the spy)."""
-    return f"{STRATEGY_WORDS.get(strategy, strategy)} λ{'s' if spy else ''} {lam:g}"
+    return f"{_word(strategy)} λ{'s' if spy else ''} {significant(lam, 6)}"
 
 
 def diverging_color(rate: float, center: float, span: float) -> QColor:
@@ -208,11 +214,14 @@ class PayoffMatrixModel(MultiDataModel, QAbstractTableModel):
             return f
         if role == Qt.ItemDataRole.ToolTipRole:
             (lam, st), (slam, sst) = s["non_spy"][i], s["spy"][j]
-            text = (f"Non-spies play {st} hide-reveal, λ = {lam:g}; the spy plays {sst}, "
-                    f"λs = {slam:g}\nThe non-spies win {_pct(rate)} of {s['games']:,} games "
-                    f"(Wilson 95% interval {_pct(s['low'][i, j])} – {_pct(s['high'][i, j])})")
+            text = _("Non-spies play {strategy} hide-reveal, λ = {lam}; the spy plays {spy_strategy}, "
+                     "λs = {spy_lam}\nThe non-spies win {rate} of {games} games (Wilson 95 % interval "
+                     "{low} – {high})").format(
+                strategy=_word(st), lam=significant(lam, 6), spy_strategy=_word(sst),
+                spy_lam=significant(slam, 6), rate=_pct(rate), games=number(s["games"]),
+                low=_pct(s["low"][i, j]), high=_pct(s["high"][i, j]))
             if self.in_support(i, j):
-                text += "\n★ Both strategies are played at the equilibrium."
+                text += "\n" + _("★ Both strategies are played at the equilibrium.")
             return text
         return None
 
@@ -231,7 +240,7 @@ class PayoffMatrixModel(MultiDataModel, QAbstractTableModel):
             star = f"★ {_pct(mix[section], 0)}" if played else ""
             if rows:
                 return f"{strategy_label(lam, st)}  {star}".rstrip()
-            return f"{st}\nλs {lam:g}" + (f"\n{star}" if star else "")
+            return f"{_word(st)}\nλs {significant(lam, 6)}" + (f"\n{star}" if star else "")
         if role == Qt.ItemDataRole.FontRole and played:
             f = QFont()
             f.setBold(True)
@@ -239,14 +248,14 @@ class PayoffMatrixModel(MultiDataModel, QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if rows:
                 worst = float(s["rate"][section].min())
-                text = (f"Non-spies: {st} hide-reveal, λ = {lam:g}. Guarantees {_pct(worst)} "
-                        f"against the spy's best reply.")
+                text = _("Non-spies: {strategy} hide-reveal, λ = {lam}. Guarantees {rate} against the "
+                         "spy's best reply.").format(strategy=_word(st), lam=significant(lam, 6), rate=_pct(worst))
             else:
                 best = float(s["rate"][:, section].max())
-                text = (f"Spy: {st} hide-reveal, λs = {lam:g}. Holds the non-spies to "
-                        f"{_pct(best)} at most.")
+                text = _("Spy: {strategy} hide-reveal, λs = {lam}. Holds the non-spies to {rate} at "
+                         "most.").format(strategy=_word(st), lam=significant(lam, 6), rate=_pct(best))
             if played:
-                text += f"\nPlayed with probability {_pct(mix[section])} at the equilibrium."
+                text += "\n" + _("Played with probability {p} at the equilibrium.").format(p=_pct(mix[section]))
             return text
         return None
 
@@ -297,8 +306,8 @@ class EquilibriumView(QWidget):
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
         self.view.verticalHeader().setSectionResizeMode(QHeaderView.Stretch)
         self.view.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.view.setToolTip("Non-spy win rate (%) of each tournament: rows = the non-spies' "
-                             "strategy, columns = the spy's")
+        self.view.setToolTip(_("Non-spy win rate (%) of each tournament: rows = the non-spies' "
+                               "strategy, columns = the spy's"))
         root.addWidget(self.view, 1)
         legend_row = QHBoxLayout()
         self.legend = QLabel()
@@ -335,17 +344,21 @@ class EquilibriumView(QWidget):
         try:
             study = read_study(equilibrium.load_equilibrium())
         except SessionFormatError as exc:
-            return self._fail(f"the stored study is malformed at {exc.path}: {exc.message}")
+            return self._fail(_("the stored study is malformed at {path}: {message}").format(
+                path=exc.path, message=exc.message))
         except (OSError, ValueError) as exc:
-            return self._fail(f"the stored study cannot be read ({exc.__class__.__name__}: {exc})")
+            return self._fail(_("the stored study cannot be read ({error})").format(
+                error=f"{exc.__class__.__name__}: {exc}"))
         self.set_study(study)
         return True
 
     def _fail(self, why: str) -> bool:
         self.error = why
         self.model.set_study(None)
-        self.summary.setText(f"<span style='color:{tone('#b71c1c')}'>No equilibrium to show: {why}.</span> "
-                             "Run <code>python -m engines.spyfall.equilibrium</code> to compute it.")
+        self.summary.setText(f"<span style='color:{tone('#b71c1c')}'>"
+                             + esc(_("No equilibrium to show: {why}.").format(why=why)) + "</span> "
+                             + _("Run {command} to compute it.").format(
+                                 command="<code>python -m engines.spyfall.equilibrium</code>"))
         self.legend.clear()
         self.legend.setStyleSheet("")
         self.note.clear()
@@ -366,9 +379,9 @@ class EquilibriumView(QWidget):
         mid = 0.5 if hi_rate <= lo_rate else min(max((s["value"] - lo_rate) / (hi_rate - lo_rate), 0.0), 1.0)
         left = diverging_color(lo_rate, s["value"], span).name()
         right = diverging_color(hi_rate, s["value"], span).name()
-        self.legend.setText(f"lowest {_pct(lo_rate, 0)} · the spy does better  ◀  "
-                            f"value {_pct(s['value'])}  ▶  the non-spies do better · "
-                            f"highest {_pct(hi_rate, 0)}")
+        self.legend.setText(_("lowest {low} · the spy does better  ◀  value {value}  ▶  the non-spies "
+                              "do better · highest {high}").format(
+            low=_pct(lo_rate, 0), value=_pct(s["value"]), high=_pct(hi_rate, 0)))
         self.legend.setStyleSheet(
             "QLabel { color:#191919; border:1px solid #999; padding:2px; background: "
             f"qlineargradient(x1:0, y1:0, x2:1, y2:0, stop:0 {left}, stop:{mid:.3f} #ffffff, "
@@ -386,16 +399,20 @@ def _mix_text(strategies, mix, spy: bool) -> str:
 def _summary_text(s: dict) -> str:
     """The equilibrium in words: each side's mix, the value with its interval, the refinement."""
     lo, hi = s["value_ci95"]
-    text = (f"<b>Hide-reveal game</b> — each cell is a {s['games']:,}-game tournament; "
-            f"solved as a zero-sum game by linear programming. <b>Equilibrium:</b> non-spies "
-            f"play {_mix_text(s['non_spy'], s['row_mix'], False)}, the spy plays "
-            f"{_mix_text(s['spy'], s['col_mix'], True)}. <b>Value: the non-spies win "
-            f"{_pct(s['value'])}</b> (from the cells' Wilson intervals: {_pct(lo)} – {_pct(hi)})")
+    text = _("<b>Hide-reveal game</b> — each cell is a {games}-game tournament; solved as a zero-sum "
+             "game by linear programming. <b>Equilibrium:</b> non-spies play {non_spy}, the spy plays "
+             "{spy}. <b>Value: the non-spies win {value}</b> (from the cells' Wilson intervals: {low} – "
+             "{high})").format(games=number(s["games"]), non_spy=_mix_text(s["non_spy"], s["row_mix"], False),
+                               spy=_mix_text(s["spy"], s["col_mix"], True), value=_pct(s["value"]),
+                               low=_pct(lo), high=_pct(hi))
     if s["refined"] is not None:
         r = s["refined"]
-        games = f" with {r['games']:,} games per cell" if isinstance(r.get("games"), int) else ""
-        text += (f"; refined{games}: {_pct(r['value'])} ({_pct(r['value_ci95'][0])} – "
-                 f"{_pct(r['value_ci95'][1])})")
+        said = dict(value=_pct(r["value"]), low=_pct(r["value_ci95"][0]), high=_pct(r["value_ci95"][1]))
+        if isinstance(r.get("games"), int):
+            text += _("; refined with {games} games per cell: {value} ({low} – {high})").format(
+                games=number(r["games"]), **said)
+        else:
+            text += _("; refined: {value} ({low} – {high})").format(**said)
     return text + "." + _replication_text()
 
 
@@ -412,26 +429,37 @@ def _replication_text() -> str:
     lo, hi = a["value_range"]
     seeds = len(a["seeds"])
     if a["settled"]:
-        return (f" <b>Replicated</b> with {seeds} independent seeds: the same strategies, value "
-                f"{_pct(lo)} – {_pct(hi)}.")
+        return " " + _("<b>Replicated</b> with {seeds} independent seeds: the same strategies, value "
+                       "{low} – {high}.").format(seeds=seeds, low=_pct(lo), high=_pct(hi))
     never = ", ".join(a.get("never_dominated_non_spy", []))
-    return (f" <b>Not replicated:</b> replayed with {seeds} independent seeds, the value holds "
-            f"({_pct(lo)} – {_pct(hi)}) but the equilibrium strategies differ from seed to seed, "
-            f"so this matrix's strategies are not advice"
-            + (f"; never dominated for the non-spies: {esc(never)}" if never else "") + ".")
+    said = dict(seeds=seeds, low=_pct(lo), high=_pct(hi))
+    if never:
+        return " " + _("<b>Not replicated:</b> replayed with {seeds} independent seeds, the value holds "
+                       "({low} – {high}) but the equilibrium strategies differ from seed to seed, so "
+                       "this matrix's strategies are not advice; never dominated for the non-spies: "
+                       "{never}.").format(never=esc(never), **said)
+    return " " + _("<b>Not replicated:</b> replayed with {seeds} independent seeds, the value holds "
+                   "({low} – {high}) but the equilibrium strategies differ from seed to seed, so "
+                   "this matrix's strategies are not advice.").format(**said)
 
 
 def _note_text(s: dict) -> str:
     """How to read the cells, the studied table and its vote rule, the source."""
     table, vote = s["table"], s["vote"]
-    where = (f"{table.get('players')} players, {table.get('locations')} locations, "
-             f"{table.get('rounds')} rounds, β = {table.get('beta')}" if table else "the studied table")
+    where = (_("{players} players, {locations} locations, {rounds} rounds, β = {beta}").format(
+        players=table.get("players"), locations=table.get("locations"), rounds=table.get("rounds"),
+        beta=table.get("beta")) if table else _("the studied table"))
     rule = ""
     if vote.get("vote_threshold") is not None:
-        rule = (f" Vote rule: a non-spy calls the vote when its {vote.get('vote_on', 'private')} "
-                f"spy belief reaches {_pct(float(vote['vote_threshold']), 0)}.")
-    return (f"Cells: non-spy win rate in %, framed where both strategies are played "
-            f"at the equilibrium (★ on the headers: its probabilities). Bots on {where}; "
-            f"the spy emits with its own λs while everyone reads its claims with the "
-            f"table's model.{rule} Hover a cell for its Wilson 95% interval. "
-            f"Source: docs/spyfall-equilibrium.md.")
+        on = vote.get("vote_on", "private")
+        threshold = _pct(float(vote["vote_threshold"]), 0)
+        rule = " " + (_("Vote rule: a non-spy calls the vote when its private spy belief reaches {p}.")
+                      if on == "private" else
+                      _("Vote rule: a non-spy calls the vote when its public spy belief reaches {p}.")
+                      if on == "public" else
+                      _("Vote rule: a non-spy calls the vote when its {which} spy belief reaches {p}.")
+                      ).format(which=on, p=threshold)
+    return _("Cells: non-spy win rate in %, framed where both strategies are played at the equilibrium "
+             "(★ on the headers: its probabilities). Bots on {where}; the spy emits with its own λs "
+             "while everyone reads its claims with the table's model.{rule} Hover a cell for its "
+             "Wilson 95 % interval. Source: docs/spyfall-equilibrium.md.").format(where=where, rule=rule)

@@ -26,20 +26,27 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.shell.appearance import muted_style
+from desktop.shell.locale_format import number, percent, significant
 from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
 from engines import spyfall
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import N_, _
 from engines.spyfall.model import DEFAULT_ROUNDS, NEW_GAME_MODEL, STRATEGIES
 
-OBSERVER = "(nobody: I only watch)"
-SPY = "I am the spy"
+OBSERVER = N_("(nobody: I only watch)")
+SPY = N_("I am the spy")
 DEFAULT_NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
-STRATEGY_LABELS = {"flat": "Flat hide-reveal", "dynamic": "Dynamic hide-reveal",
-                   "joker": "Joker (random claims)"}
+STRATEGY_LABELS = {"flat": N_("Flat hide-reveal"), "dynamic": N_("Dynamic hide-reveal"),
+                   "joker": N_("Joker (random claims)")}
+
+
+def strategy_label(key: str) -> str:
+    """A strategy's name in the language in effect (an unknown key as it is)."""
+    return _(STRATEGY_LABELS[key]) if key in STRATEGY_LABELS else key
 #: The strategies in a player's words (the model's names are the tooltips).
-STRATEGY_WORDS = {"flat": "No: the same every round", "dynamic": "Yes: more when suspected",
-                  "joker": "Random claims"}
+STRATEGY_WORDS = {"flat": N_("No: the same every round"), "dynamic": N_("Yes: more when suspected"),
+                  "joker": N_("Random claims")}
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 #: The New game dialog's starting model (docs/spyfall-equilibrium.md, "Defaults chosen from the study").
 NEW_BETA = float(NEW_GAME_MODEL["beta"])
@@ -49,7 +56,7 @@ NEW_CLAIM_WEIGHT = float(NEW_GAME_MODEL["claim_weight"])
 #: The token of a typed claim that sets its own weight (``Beach: 0.62, w=0.5``).
 _W_TOKEN = re.compile(r"^\s*w\s*[:=]\s*(.*)$", re.IGNORECASE)
 
-CLAIM_WEIGHT_HELP = (
+CLAIM_WEIGHT_HELP = N_(
     "w: claim weight in (0, 1] — how much one claim counts. The observer multiplies each claim's "
     "log-likelihood by w (a tempered likelihood; w = 1 is the exact model of “Spyfall with Pyro”).\n"
     "A claim clicked on the worksheet is coarse: each location 0, ½ or 1. Read as an exact point "
@@ -96,16 +103,17 @@ def parse_claim_text(text: str, setup) -> object:
     out: dict = {}
     for tok in tokens:
         if ":" in tok or "=" in tok:
-            name, _, weight = re.split(r"([:=])", tok, maxsplit=1)
+            name, _sep, weight = re.split(r"([:=])", tok, maxsplit=1)
             value = _weight_value(weight)
         else:
             name, value = tok, 1.0
         name = name.strip()
         if not name:
-            raise SessionFormatError("claim", f"{tok!r} names no location (write Location:weight)")
+            raise SessionFormatError("claim", _("{text} names no location (write Location:weight)").format(
+                text=repr(tok)))
         name = by_lower.get(name.lower(), name)
         if name in out:
-            raise SessionFormatError("claim", f"{name} is named twice")
+            raise SessionFormatError("claim", _("{location} is named twice").format(location=name))
         out[name] = value
     return out
 
@@ -127,7 +135,7 @@ def parse_claim_entry(text: str, setup) -> tuple:
             rest.append(tok)
             continue
         if weight is not None:
-            raise SessionFormatError("claim_weight", "w is given twice")
+            raise SessionFormatError("claim_weight", _("w is given twice"))
         weight = _weight_value(m.group(1))
     return parse_claim_text(",".join(rest), setup), weight
 
@@ -140,7 +148,7 @@ def claim_error_text(exc: SessionFormatError) -> str:
     if marker in path:
         tail = path.split(marker, 1)[1]
         if tail and tail not in msg:
-            return f"{tail}: {msg}"
+            return _("{where}: {message}").format(where=tail, message=msg)
     return msg
 
 
@@ -175,13 +183,15 @@ def describe_claim_weight(n_locations: int, lam: float, w: float) -> Optional[st
     factor = math.exp(step)
     odds = 0.25 * factor                    # from 20 % (odds 1:4)
     after = 100 * odds / (1 + odds)
-    where = (f"{row['locations']} locations" if row["locations"] == n_locations else
-             f"{row['locations']} locations, the nearest studied table to {n_locations}")
+    where = (_("{n} locations").format(n=row["locations"]) if row["locations"] == n_locations else
+             _("{n} locations, the nearest studied table to {m}").format(n=row["locations"], m=n_locations))
     best, games = best_claim_weight(row)
-    return (f"At {w:g}, one clicked claim moves a player's odds of being the spy by at most "
-            f"×{factor:.2g} (99 % of bot claims), e.g. from 20 % to {after:.0f} %. "
-            f"Best fit to {games} games ({where}, claims giving away {row['lambda']:g}): "
-            f"{best:g}. Fitted to bots, not to people.")
+    return _("At {w}, one clicked claim moves a player's odds of being the spy by at most ×{factor} "
+             "(99 % of bot claims), e.g. from {before} to {after}. Best fit to {games} games "
+             "({where}, claims giving away {lam}): {best}. Fitted to bots, not to people.").format(
+        w=significant(w, 6), factor=significant(factor, 2), before=percent(0.2),
+        after=percent(after / 100), games=games, where=where, lam=significant(row["lambda"], 6),
+        best=significant(best, 6))
 
 
 def best_claim_weight(row: dict) -> tuple:
@@ -273,7 +283,7 @@ def _double_editor(lo: float, hi: float, decimals: int, step: float, tip: str = 
 def _strategy_editor(parent) -> QComboBox:
     combo = QComboBox(parent)
     for key in STRATEGIES:
-        combo.addItem(STRATEGY_LABELS[key], key)
+        combo.addItem(strategy_label(key), key)
     return combo
 
 
@@ -289,21 +299,28 @@ def _own(seat: Seat) -> bool:
 
 #: The seating grid: a player's name, whether they have their own model, and that model (a
 #: row without its own model shows the table's, greyed; it cannot be edited).
-SEAT_COLUMNS = (
-    Column("Name", lambda s: s.name, edit=_setter("name", str), resize=STRETCH),
-    Column("Own model", lambda s: s.own, check=True, edit=_setter("own", bool), resize=CONTENTS,
-           header_tooltip="tick to give this player a model of their own"),
-    Column("Steady (β)", lambda s: s.beta, numeric=True, format=lambda v: f"{v:.1f}", edit=_setter("beta"),
-           editable=_own, editor=_double_editor(0.1, 1000.0, 1, 0.1), width=90),
-    Column("Give away (λ)", lambda s: s.lam, numeric=True, format=lambda v: f"{v:.2f}", edit=_setter("lam"),
-           editable=_own, editor=_double_editor(0.0, 0.99, 2, 0.05), width=90),
-    Column("Counts (w)", lambda s: s.weight, numeric=True, format=lambda v: f"{v:.3f}",
-           edit=_setter("weight"), editable=_own, header_tooltip=CLAIM_WEIGHT_HELP,
-           tooltip=lambda s: CLAIM_WEIGHT_HELP,
-           editor=_double_editor(0.001, 1.0, 3, 0.01, CLAIM_WEIGHT_HELP), width=90),
-    Column("Strategy", lambda s: s.strategy, format=lambda v: STRATEGY_LABELS.get(v, v),
-           edit=_setter("strategy", str), editable=_own, editor=_strategy_editor, width=190),
-)
+def seat_columns() -> tuple:
+    """The seating grid's columns, in the language in effect."""
+    help_w = _(CLAIM_WEIGHT_HELP)
+    return (
+        Column(_("Name"), lambda s: s.name, edit=_setter("name", str), resize=STRETCH),
+        Column(_("Own model"), lambda s: s.own, check=True, edit=_setter("own", bool), resize=CONTENTS,
+               header_tooltip=_("tick to give this player a model of their own")),
+        Column(_("Steady (β)"), lambda s: s.beta, numeric=True, format=lambda v: number(v, 1),
+               edit=_setter("beta"), editable=_own, editor=_double_editor(0.1, 1000.0, 1, 0.1), width=90),
+        Column(_("Give away (λ)"), lambda s: s.lam, numeric=True, format=lambda v: number(v, 2),
+               edit=_setter("lam"), editable=_own, editor=_double_editor(0.0, 0.99, 2, 0.05), width=90),
+        Column(_("Counts (w)"), lambda s: s.weight, numeric=True, format=lambda v: number(v, 3),
+               edit=_setter("weight"), editable=_own, header_tooltip=help_w,
+               tooltip=lambda s: help_w,
+               editor=_double_editor(0.001, 1.0, 3, 0.01, help_w), width=90),
+        Column(_("Strategy"), lambda s: s.strategy, format=strategy_label,
+               edit=_setter("strategy", str), editable=_own, editor=_strategy_editor, width=190),
+    )
+
+
+#: The seating grid's columns (English; the dialog builds them in the language in effect).
+SEAT_COLUMNS = seat_columns()
 
 
 class NewGameDialog(NewGameDialogBase):
@@ -320,7 +337,7 @@ class NewGameDialog(NewGameDialogBase):
 
     def __init__(self, parent=None, setup=None):
         super().__init__(parent)
-        self.setWindowTitle("New Spyfall game")
+        self.setWindowTitle(_("New Spyfall game"))
         self.setMinimumWidth(820)
         self.editions = spyfall.editions()
         outer = QVBoxLayout(self)
@@ -328,10 +345,10 @@ class NewGameDialog(NewGameDialogBase):
         outer.addLayout(top)
         top.addLayout(self._build_game_form(), 1)
         top.addWidget(self._build_model_box(), 1)
-        outer.addWidget(QLabel("Seating order (clockwise); tick a player to give them their own model:"))
+        outer.addWidget(QLabel(_("Seating order (clockwise); tick a player to give them their own model:")))
         # the seating grid is an editable form: a Seat per row, edited in place through the
         # declared columns (a row without its own model is greyed and follows the table's)
-        self.table = ColumnTable(SEAT_COLUMNS, editable=True, select_rows=False, numbered=True)
+        self.table = ColumnTable(seat_columns(), editable=True, select_rows=False, numbered=True)
         self.table.setMinimumHeight(190)
         outer.addWidget(self.table, 1)
         outer.addWidget(self.start_buttons())
@@ -347,66 +364,67 @@ class NewGameDialog(NewGameDialogBase):
         form = QFormLayout()
         self.edition = QComboBox()
         for key, ed in self.editions.items():
-            self.edition.addItem(f"{ed['title']} ({len(ed['locations'])} locations)", key)
-        self.edition.addItem("Custom list…", "custom")
-        form.addRow("Locations", self.edition)
+            self.edition.addItem(_("{title} ({n} locations)").format(title=ed["title"], n=len(ed["locations"])),
+                                 key)
+        self.edition.addItem(_("Custom list…"), userData="custom")
+        form.addRow(_("Locations"), self.edition)
         self.custom = QPlainTextEdit()
-        self.custom.setPlaceholderText("one location per line")
+        self.custom.setPlaceholderText(_("one location per line"))
         self.custom.setMinimumHeight(90)
         form.addRow("", self.custom)
         self.n_players = QSpinBox()
         self.n_players.setRange(3, len(DEFAULT_NAMES))
         self.n_players.setValue(5)
-        form.addRow("Players", self.n_players)
+        form.addRow(_("Players"), self.n_players)
         self.me = QComboBox()
         form.addRow("I am", self.me)
         self.role = QComboBox()
-        self.role.setToolTip("The card I was dealt: the spy card, or a location")
-        form.addRow("My card", self.role)
+        self.role.setToolTip(_("The card I was dealt: the spy card, or a location"))
+        form.addRow(_("My card"), self.role)
         self.rounds = QSpinBox()
         self.rounds.setRange(1, 100)
         self.rounds.setValue(DEFAULT_ROUNDS)
-        self.rounds.setToolTip("Rounds before the end game (every player speaks once a round)")
-        form.addRow("Rounds", self.rounds)
+        self.rounds.setToolTip(_("Rounds before the end game (every player speaks once a round)"))
+        form.addRow(_("Rounds"), self.rounds)
         return form
 
     def _build_model_box(self) -> QGroupBox:
         """The table's model: β, λ and w sliders, the strategy, the Defaults button."""
-        model_box = QGroupBox("Model (everyone's personality, known to all)")
+        model_box = QGroupBox(_("Model (everyone's personality, known to all)"))
         mf = QFormLayout(model_box)
         self.beta = ParamSlider(0.1, 50.0, NEW_BETA, 10, 1,
-                                "β: Dirichlet concentration — how consistent a player's claims are")
+                                _("β: Dirichlet concentration — how consistent a player's claims are"))
         self.lam = ParamSlider(0.0, 0.99, NEW_LAMBDA, 100, 2,
-                               "λ: reveal weight — how much of what a player knows the claim shows")
-        self.weight = ParamSlider(0.001, 1.0, NEW_CLAIM_WEIGHT, 1000, 3, CLAIM_WEIGHT_HELP, step=0.01)
+                               _("λ: reveal weight — how much of what a player knows the claim shows"))
+        self.weight = ParamSlider(0.001, 1.0, NEW_CLAIM_WEIGHT, 1000, 3, _(CLAIM_WEIGHT_HELP), step=0.01)
         self.weight_hint = QLabel()
         self.weight_hint.setWordWrap(True)
-        self.weight_hint.setToolTip(CLAIM_WEIGHT_HELP)
+        self.weight_hint.setToolTip(_(CLAIM_WEIGHT_HELP))
         muted_style(self.weight_hint)
         # room for the hint's longest text (set later, after the dialog has its size)
         self.weight_hint.setMinimumHeight(8 * self.weight_hint.fontMetrics().lineSpacing())
         self.strategy = QComboBox()
         for s in ("flat", "dynamic"):
-            self.strategy.addItem(STRATEGY_WORDS[s], s)
-            self.strategy.setItemData(self.strategy.count() - 1, STRATEGY_LABELS[s],
+            self.strategy.addItem(_(STRATEGY_WORDS[s]), s)
+            self.strategy.setItemData(self.strategy.count() - 1, strategy_label(s),
                                       Qt.ItemDataRole.ToolTipRole)
         # a player's question for each parameter; the symbol and its meaning in the tooltip
-        for text, slider in (("How steady are their claims?", self.beta),
-                             ("How much do their claims give away?", self.lam),
-                             ("How much does a clicked claim count?", self.weight)):
+        for text, slider in ((_("How steady are their claims?"), self.beta),
+                             (_("How much do their claims give away?"), self.lam),
+                             (_("How much does a clicked claim count?"), self.weight)):
             label = QLabel(text)
             label.setToolTip(slider.toolTip() or slider.spin.toolTip())
             mf.addRow(label, slider)
             if slider is self.weight:
                 mf.addRow("", self.weight_hint)
-        strategy_label = QLabel("Do they give away more when suspected?")
-        strategy_label.setToolTip("Flat hide-reveal: the same every round. Dynamic hide-reveal: "
-                                  "a suspected player reveals more, and claims get looser as the "
-                                  "location becomes public.")
-        mf.addRow(strategy_label, self.strategy)
-        reset = QPushButton("Defaults (the best fit to the studies)")
-        reset.setToolTip(f"β = {NEW_BETA:g}, λ = {NEW_LAMBDA:g}, w = {NEW_CLAIM_WEIGHT:g}, "
-                         f"{NEW_STRATEGY} hide-reveal")
+        strategy_question = QLabel(_("Do they give away more when suspected?"))
+        strategy_question.setToolTip(_("Flat hide-reveal: the same every round. Dynamic hide-reveal: "
+                                       "a suspected player reveals more, and claims get looser as the "
+                                       "location becomes public."))
+        mf.addRow(strategy_question, self.strategy)
+        reset = QPushButton(_("Defaults (the best fit to the studies)"))
+        reset.setToolTip(f"β = {significant(NEW_BETA, 6)}, λ = {significant(NEW_LAMBDA, 6)}, "
+                         f"w = {significant(NEW_CLAIM_WEIGHT, 6)}, {strategy_label(NEW_STRATEGY).lower()}")
         reset.clicked.connect(self._defaults)
         mf.addRow("", reset)
         return model_box
@@ -452,20 +470,20 @@ class NewGameDialog(NewGameDialogBase):
         words = describe_claim_weight(max(2, len(self.locations())), lam, self.weight.value())
         if words is not None:
             if self.strategy.currentData() != "flat":
-                words = "(studied for claims the same every round) " + words
-            self.weight_hint.setText(words + " Claims typed with exact numbers count fully.")
+                words = _("(studied for claims the same every round)") + " " + words
+            self.weight_hint.setText(words + " " + _("Claims typed with exact numbers count fully."))
             return
         cal = calibrated_weights()
         if not cal:
-            self.weight_hint.setText("Clicked claims count this much; claims typed with exact "
-                                     "numbers count fully.")
+            self.weight_hint.setText(_("Clicked claims count this much; claims typed with exact "
+                                       "numbers count fully."))
             return
         near = min(cal, key=lambda x: abs(x - lam))
         best = cal[near]
-        text = (f"Best fit for clicked claims (claims giving away {near:g}): {best:g}. "
-                f"Claims typed with exact numbers (Beach: 0.62) count fully.")
+        text = _("Best fit for clicked claims (claims giving away {lam}): {w}. Claims typed with exact "
+                 "numbers (Beach: 0.62) count fully.").format(lam=significant(near, 6), w=significant(best, 6))
         if self.strategy.currentData() != "flat":
-            text = "(studied for claims the same every round) " + text
+            text = _("(studied for claims the same every round)") + " " + text
         self.weight_hint.setText(text)
 
     def _locations_changed(self, *_a) -> None:
@@ -473,7 +491,7 @@ class NewGameDialog(NewGameDialogBase):
         cur = self.role.currentText()
         self.role.blockSignals(True)
         self.role.clear()
-        self.role.addItem(SPY, "spy")
+        self.role.addItem(_(SPY), userData="spy")
         for loc in self.locations():
             self.role.addItem(loc, loc)
         i = self.role.findText(cur)
@@ -513,7 +531,7 @@ class NewGameDialog(NewGameDialogBase):
         self.me.clear()
         for n in self.names():
             self.me.addItem(n, n)
-        self.me.addItem(OBSERVER, None)
+        self.me.addItem(_(OBSERVER), None)
         i = self.me.findText(cur)
         self.me.setCurrentIndex(i if i >= 0 else 0)
         self.me.blockSignals(False)
@@ -575,10 +593,10 @@ class NewGameDialog(NewGameDialogBase):
         names = self.names()
         for i, n in enumerate(names):
             if not n:
-                raise SessionFormatError(f"player {i + 1}", "every player needs a name")
+                raise SessionFormatError(_("player {n}").format(n=i + 1), _("every player needs a name"))
         if len(set(names)) != len(names):
-            raise SessionFormatError("players", "two players have the same name")
+            raise SessionFormatError(_("players"), _("two players have the same name"))
         if self.edition.currentData() == "custom" and len(self.locations()) < 2:
-            raise SessionFormatError("locations", "a custom list needs at least two locations, one per line")
+            raise SessionFormatError(_("locations"), _("a custom list needs at least two locations, one per line"))
         return spyfall.Setup.from_json(self.setup_json(), "$.setup")
 

@@ -13,10 +13,12 @@ from PySide6.QtCore import QEvent, QModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter
 from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionHeader, QTableView
 
+from desktop.shell.locale_format import number, percent
 from desktop.table.zoom import scaled_size
 from desktop.tabs.wording import PLAIN, Wording
 from desktop.widgets.role_data import ALIGNMENT, BACKGROUND, DISPLAY, FOREGROUND, TOOLTIP
 from desktop.widgets.worksheet import ProbabilityRole, ProbabilityTableModel, WorksheetView, heat_color
+from engines.core.i18n import N_, _
 
 #: The click cycle of a pending cell: 0 → ½ → 1 → 0.
 WEIGHT_CYCLE = (0.0, 0.5, 1.0)
@@ -70,8 +72,8 @@ class ClaimSheetModel(ProbabilityTableModel):
     # set_layout (which forget the kept cells): each cell's roles are kept per change
     KEEP_CELLS = True
 
-    CLAIMS = "Claims, newest first (click the locations the answer fits on the ▶ row: 0 → ½ → 1)"
-    BELIEFS = "Location belief"
+    CLAIMS = N_("Claims, newest first (click the locations the answer fits on the ▶ row: 0 → ½ → 1)")
+    BELIEFS = N_("Location belief")
 
     def __init__(self, parent=None):
         self._group_rows: tuple = (0, 1)
@@ -104,7 +106,7 @@ class ClaimSheetModel(ProbabilityTableModel):
         turns = [f"{t + 1}. {p}" for t, (p, _) in enumerate(self._claims)][::-1]
         # the two group-header rows: the beliefs' title (row 0) and the claims' title
         self._group_rows = (0, 1 + len(self._belief_labels))
-        self.set_layout([(self.BELIEFS, self._belief_labels), (self.CLAIMS, ["next"] + turns)],
+        self.set_layout([(_(self.BELIEFS), self._belief_labels), (_(self.CLAIMS), [_("next")] + turns)],
                         self._locations)
         self._refresh_matrix()
 
@@ -220,8 +222,9 @@ class ClaimSheetModel(ProbabilityTableModel):
                 p = self.value(index.row(), index.column())
                 label = self.row_label(index.row())
                 if p is None:
-                    return f"{label}: not computed yet"
-                return f"{label}: P(the location is {self._locations[index.column()]}) = {p:.4f}"
+                    return _("{label}: not computed yet").format(label=label)
+                return _("{label}: P(the location is {location}) = {p}").format(
+                    label=label, location=self._locations[index.column()], p=number(p, 4))
             return super().data(index, role)
         w = self.value(index.row(), index.column())
         w = 0.0 if w is None else w
@@ -246,18 +249,20 @@ class ClaimSheetModel(ProbabilityTableModel):
     def _claim_tooltip(self, row: int, col: int, section: str, w: float) -> str:
         loc = self._locations[col]
         if section == "pending":
-            return (f"Next claim: {loc} weight {format_weight(w) or '0'} — click to cycle "
-                    f"0 → ½ → 1 (Space on the keyboard)")
+            return _("Next claim: {location} weight {w} — click to cycle 0 → ½ → 1 (Space on the "
+                     "keyboard)").format(location=loc, w=format_weight(w) or "0")
         turn = self.claim_of_row(row)
         total = float(self._claims[turn][1].sum())
-        share = f" ({w / total:.0%} of the claim)" if total > 0 else ""
-        return (f"Turn {turn + 1}, {self._claims[turn][0]}: {loc} weight "
-                f"{format_weight(w) or '0'}{share}")
+        said = dict(n=turn + 1, player=self._claims[turn][0], location=loc, w=format_weight(w) or "0")
+        if total > 0:
+            return _("Turn {n}, {player}: {location} weight {w} ({share} of the claim)").format(
+                share=percent(w / total), **said)
+        return _("Turn {n}, {player}: {location} weight {w}").format(**said)
 
     def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802 (Qt's name)
         vertical = orientation == Qt.Orientation.Vertical
         if vertical and role == DISPLAY and self._section(section) == "pending":
-            return f"▶ {self._speaker}" if self._speaker else "▶ next"
+            return f"▶ {self._speaker}" if self._speaker else "▶ " + _("next")
         if vertical and role == Qt.ItemDataRole.FontRole and self._section(section) == "pending":
             f = QFont()
             f.setBold(True)
@@ -265,7 +270,7 @@ class ClaimSheetModel(ProbabilityTableModel):
         if orientation == Qt.Orientation.Horizontal and section < len(self._locations):
             if role == Qt.ItemDataRole.ToolTipRole:
                 loc = self._locations[section]
-                return loc + (" (struck out on my list)" if loc in self._struck else "")
+                return _("{location} (struck out on my list)").format(location=loc) if loc in self._struck else loc
             if role == Qt.ItemDataRole.FontRole and self._locations[section] in self._struck:
                 f = QFont()
                 f.setStrikeOut(True)
@@ -274,11 +279,16 @@ class ClaimSheetModel(ProbabilityTableModel):
 
 
 COLUMN_TIPS = {
-    "Public": "What everyone can infer from the claims: P(player is the spy)",
-    "Mine": "My own belief, using my card (a non-spy knows the location; the spy knows itself)",
-    "w/o own": "The public belief computed without this player's own claims "
-                   "(the leave-one-out public marginal of “Spyfall with Pyro”)",
+    N_("Public"): N_("What everyone can infer from the claims: P(player is the spy)"),
+    N_("Mine"): N_("My own belief, using my card (a non-spy knows the location; the spy knows itself)"),
+    N_("w/o own"): N_("The public belief computed without this player's own claims "
+                      "(the leave-one-out public marginal of “Spyfall with Pyro”)"),
 }
+
+
+def column_tip(title: str) -> str | None:
+    """The tooltip of a spy-belief column shown as ``title`` (in the language in effect)."""
+    return next((_(tip) for key, tip in COLUMN_TIPS.items() if _(key) == title), None)
 
 
 class SpyBeliefModel(ProbabilityTableModel):
@@ -321,13 +331,13 @@ class SpyBeliefModel(ProbabilityTableModel):
                 label += f"  ·  {wording.information(self._bits[p], top)}"
             return label
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
-            return COLUMN_TIPS.get(self.columns()[section] if section < len(self.columns()) else "")
+            return column_tip(self.columns()[section] if section < len(self.columns()) else "")
         if vertical and role == TOOLTIP and section < len(self._players):
             if getattr(self, "_wording", PLAIN).details:
-                return ("bits: how much this player's claims moved the public location belief "
-                        "(KL divergence from the belief without them)")
-            return ("The bar: how much this player's claims gave away about the location (a full "
-                    "bar: the player who gave away most)")
+                return _("bits: how much this player's claims moved the public location belief "
+                         "(KL divergence from the belief without them)")
+            return _("The bar: how much this player's claims gave away about the location (a full "
+                     "bar: the player who gave away most)")
         return super().headerData(section, orientation, role)
 
     def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
@@ -336,8 +346,8 @@ class SpyBeliefModel(ProbabilityTableModel):
             name = self._players[index.row()]
             col = self.columns()[index.column()]
             if p is None:
-                return f"{name} / {col}: not available"
-            return f"{col}: P({name} is the spy) = {p:.4f}"
+                return _("{name} / {column}: not available").format(name=name, column=col)
+            return _("{column}: P({name} is the spy) = {p}").format(column=col, name=name, p=number(p, 4))
         return super().data(index, role)
 
 

@@ -12,15 +12,17 @@ import numpy as np
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from desktop.games.spyfall.forms import STRATEGY_LABELS
+from desktop.games.spyfall.forms import strategy_label
 from desktop.games.spyfall.model import SpyBeliefModel, SpyBeliefView
 from desktop.shell.appearance import muted_css, tone, tone_style
+from desktop.shell.locale_format import number, significant
 from desktop.table.zoom import scaled_size
 from desktop.tabs.snapshot import Snapshot
 from desktop.tabs.wording import DETAILS, PLAIN, Wording
 from desktop.widgets.fit_split import CappedText
 from desktop.widgets.plain_text import esc
 from desktop.widgets.worksheet import format_probability
+from engines.core.i18n import _
 
 
 def top(d: dict, k: int = 1) -> list:
@@ -33,21 +35,31 @@ def reveal_words(lam: float) -> str:
     """How much a player's claims give away (the reveal weight λ of the hide-reveal model) in a
     player's words."""
     if lam <= 0:
-        return "claims reveal nothing"
+        return _("claims reveal nothing")
     if lam < 0.2:
-        return "claims hint a little"
+        return _("claims hint a little")
     if lam < 0.5:
-        return "claims hint at the location"
-    return "claims point at the location"
+        return _("claims hint at the location")
+    return _("claims point at the location")
+
+
+def _reveal_verb(lam: float) -> str:
+    """:func:`reveal_words` without "claims" (what "claim so that you …" continues with)."""
+    if lam <= 0:
+        return _("reveal nothing")
+    if lam < 0.2:
+        return _("hint a little")
+    if lam < 0.5:
+        return _("hint at the location")
+    return _("point at the location")
 
 
 def plain_strategy(mix) -> str:
     """An equilibrium mix in a player's words (the strategy's λ named by
     :func:`reveal_words`; a mix: its most probable pure strategy, "mostly")."""
     ms = sorted(mix, key=lambda m: -float(m.get("probability", 1.0)))
-    words = reveal_words(float(ms[0]["lambda"]))
-    words = words.replace("claims ", "", 1)
-    return words if len(ms) == 1 else f"mostly {words}"
+    words = _reveal_verb(float(ms[0]["lambda"]))
+    return words if len(ms) == 1 else _("mostly {words}").format(words=words)
 
 
 def early_vote_threshold():
@@ -66,13 +78,15 @@ def describe_strategy(mix) -> str:
     each pure strategy with its probability (most probable first); λ = 0 is "pure noise"; a
     strategy shown by the replication says in how many independent replications."""
     def one(m):
-        label = STRATEGY_LABELS.get(m["strategy"], m["strategy"]).lower()
+        label = strategy_label(m["strategy"]).lower()
         lam = float(m["lambda"])
-        text = f"{label}, λ = {lam:g}" + (" (pure noise: reveal nothing)" if lam == 0 else "")
+        text = f"{label}, λ = {significant(lam, 6)}"
+        if lam == 0:
+            text += " " + _("(pure noise: reveal nothing)")
         if m.get("replicated"):
-            text += f" (the same in {m.get('seeds')} independent replications)"
+            text += " " + _("(the same in {n} independent replications)").format(n=m.get("seeds"))
         elif m.get("replicated") is False:
-            text += " (one study, not replicated)"
+            text += " " + _("(one study, not replicated)")
         return text
     mix = list(mix)
     if len(mix) == 1:
@@ -86,17 +100,18 @@ def describe_mean_claim(claim: dict) -> str:
     "nearly every location alike" when no location stands out."""
     values = np.array(list(claim.values()), float)
     if values.size == 0 or np.ptp(values) < 1e-6:
-        return "every location alike"
+        return _("every location alike")
     median = float(np.median(values))
     high = [(loc, p) for loc, p in top(claim, len(claim)) if p > 1.5 * median][:4]
     if not high:  # nothing stands out: a hiding claim
         (loc, p), = top(claim, 1)
-        return f"nearly every location alike (at most {loc} {format_probability(p)})"
+        return _("nearly every location alike (at most {location} {p})").format(
+            location=loc, p=format_probability(p))
     names = {loc for loc, _ in high}
     rest = [p for loc, p in claim.items() if loc not in names]
     text = ", ".join(f"{loc} {format_probability(p)}" for loc, p in high)
     if rest:
-        text += f"; every other location ≤ {format_probability(max(rest))}"
+        text += _("; every other location ≤ {p}").format(p=format_probability(max(rest)))
     return text
 
 
@@ -105,37 +120,45 @@ def recommendation_text(rec, setup, wording: Wording = PLAIN) -> str:
     my side's equilibrium strategy (``rec.strategy``) and the mean claim it makes now; as a
     non-spy whom to accuse and whether to call the early vote now (``rec.call_vote``) or at
     which belief; as the spy the location to name."""
-    side = "the spy" if setup.i_am_spy else "non-spies"
+    spy = setup.i_am_spy
     claim = describe_mean_claim(rec.claim)
+    yours = _("<b>Your claim</b> on average: {claim}").format(claim=claim)
     if rec.strategy and wording.details:
-        text = (f"<b>Play {describe_strategy(rec.strategy)}</b> (the equilibrium for {side}) · "
-                f"<b>Your claim</b> on average: {claim}")
+        play = describe_strategy(rec.strategy)
+        text = (_("<b>Play {strategy}</b> (the equilibrium for the spy)") if spy else
+                _("<b>Play {strategy}</b> (the equilibrium for non-spies)")).format(strategy=play)
+        text += " · " + yours
     elif rec.strategy:
-        text = (f"<b>Claim so that you {plain_strategy(rec.strategy)}</b> (the best play for "
-                f"{side}) · <b>Your claim</b> on average: {claim}")
+        how = plain_strategy(rec.strategy)
+        text = (_("<b>Claim so that you {how}</b> (the best play for the spy)") if spy else
+                _("<b>Claim so that you {how}</b> (the best play for non-spies)")).format(how=how)
+        text += " · " + yours
     else:  # no strategy shown across replications: the claim follows my own model
         own = setup.models[setup.me_index]
         if wording.details:
-            text = (f"<b>Your claim</b> ({STRATEGY_LABELS.get(own.strategy, own.strategy).lower()}, "
-                    f"λ = {own.lam:g}, on average): {claim}")
+            text = _("<b>Your claim</b> ({strategy}, λ = {lam}, on average): {claim}").format(
+                strategy=strategy_label(own.strategy).lower(), lam=significant(own.lam, 6), claim=claim)
         else:
-            text = f"<b>Your claim</b> on average: {claim}"
+            text = yours
         if rec.equilibrium:   # the study's details one hover away (recommendation_details)
-            text += " · <i>no single best way to claim (hover for why)</i>"
+            text += " · <i>" + _("no single best way to claim (hover for why)") + "</i>"
     if rec.accuse is not None:
         p = format_probability(rec.accuse_probability)
         threshold = early_vote_threshold()
+        who = esc(rec.accuse)
         if rec.call_vote:
-            text += (f" · <b style='color:{tone('#b71c1c')}'>Call the vote now: Accuse {esc(rec.accuse)}</b> "
-                     f"({p}" + (f" ≥ {format_probability(threshold)})" if threshold else ")"))
+            text += (f" · <b style='color:{tone('#b71c1c')}'>"
+                     + _("Call the vote now: Accuse {name}").format(name=who) + "</b> "
+                     + (f"({p} ≥ {format_probability(threshold)})" if threshold else f"({p})"))
         elif threshold is not None:
-            text += (f" · <b>Accuse {esc(rec.accuse)}</b> ({p}) at the vote; call it early when "
-                     f"your belief in a suspect reaches {format_probability(threshold)}")
+            text += " · " + _("<b>Accuse {name}</b> ({p}) at the vote; call it early when your "
+                              "belief in a suspect reaches {threshold}").format(
+                name=who, p=p, threshold=format_probability(threshold))
         else:
-            text += f" · <b>Accuse {esc(rec.accuse)}</b> ({p})"
+            text += " · " + _("<b>Accuse {name}</b> ({p})").format(name=who, p=p)
     if rec.name_location is not None:
-        text += (f" · <b>Name the location: {esc(rec.name_location)}</b> "
-                 f"({format_probability(rec.location_probability)})")
+        text += " · " + _("<b>Name the location: {location}</b> ({p})").format(
+            location=esc(rec.name_location), p=format_probability(rec.location_probability))
     if rec.reason:
         text += f" · <span style='color:gray'>{esc(rec.reason)}</span>"
     return text
@@ -149,15 +172,18 @@ def recommendation_details(rec, wording: Wording = DETAILS) -> str:
         return ""
     lo, hi = eq["value"]
     lo_t, hi_t = format_probability(lo), format_probability(hi)
-    value = f"about {lo_t}" if lo_t == hi_t else f"{lo_t}–{hi_t}"
+    value = _("about {p}").format(p=lo_t) if lo_t == hi_t else f"{lo_t}–{hi_t}"
     if not wording.details:
-        return (f"No single best way to claim: the bot games we studied disagree on it; "
-                f"played well, the non-spies win {value} of the time.")
-    never = ", ".join(f"{STRATEGY_LABELS.get(m['strategy'], m['strategy']).lower()} "
-                      f"λ = {m['lambda']:g}" for m in eq["never_dominated"])
-    return (f"No single best strategy: it differs between {eq['seeds']} replications of the "
-            f"study; the non-spies win {value} at equilibrium"
-            + (f"; never dominated for non-spies: {never}" if never else "") + ".")
+        return _("No single best way to claim: the bot games we studied disagree on it; played "
+                 "well, the non-spies win {value} of the time.").format(value=value)
+    never = ", ".join(f"{strategy_label(m['strategy']).lower()} "
+                      f"λ = {significant(m['lambda'], 6)}" for m in eq["never_dominated"])
+    if never:
+        return _("No single best strategy: it differs between {n} replications of the study; the "
+                 "non-spies win {value} at equilibrium; never dominated for non-spies: {never}."
+                 ).format(n=eq["seeds"], value=value, never=never)
+    return _("No single best strategy: it differs between {n} replications of the study; the "
+             "non-spies win {value} at equilibrium.").format(n=eq["seeds"], value=value)
 
 
 class AdvicePane(CappedText):
@@ -180,7 +206,7 @@ class AdvicePane(CappedText):
         """Draw the advice of the moment ``snap`` ("as after entry k" for a past one); while it
         is computed the previous line stays, greyed with the beliefs."""
         if snap.setup.me is None:
-            self.label.setText("Observer: no card, so no move to recommend.")
+            self.label.setText(_("Observer: no card, so no move to recommend."))
             return
         advice = snap.advice_for("recommend")
         if snap.error is not None:
@@ -189,7 +215,7 @@ class AdvicePane(CappedText):
             return
         elif advice.error is not None:
             exc = advice.error
-            self.label.setText(f"No recommendation: {esc(getattr(exc, 'message', exc))}")
+            self.label.setText(_("No recommendation: {why}").format(why=esc(getattr(exc, "message", exc))))
         else:
             scope = "" if snap.live else f"<i>{snap.scope()}</i> · "
             self.label.setText(scope + recommendation_text(advice.value, snap.setup, snap.wording))
@@ -226,7 +252,7 @@ class SpyPane(WrappedBox):
         super().__init__(parent)
         sl = QVBoxLayout(self)
         sl.setContentsMargins(0, 0, 0, 0)
-        self.title = QLabel("<b>Who is the spy?</b>")
+        self.title = QLabel("<b>{}</b>".format(esc(_("Who is the spy?"))))
         self.title.setWordWrap(True)
         sl.addWidget(self.title)
         self.model = SpyBeliefModel(self)
@@ -244,7 +270,7 @@ class SpyPane(WrappedBox):
 
     def set_table(self, setup) -> None:
         """A new table (New game, Open): its players and the columns my card gives."""
-        cols = ["Public"] + (["Mine"] if setup.me is not None else []) + ["w/o own"]
+        cols = [_("Public")] + ([_("Mine")] if setup.me is not None else []) + [_("w/o own")]
         self.model.set_players(setup.players, setup.me, cols)
         self.summary.clear()
 
@@ -261,25 +287,28 @@ class SpyPane(WrappedBox):
         (spy, ps), = top(post.spy)
         # the moment named as every tab names it (an entry may be an "ask" as well as a claim)
         text = "" if snap.live else f"<i>{snap.scope()}</i> · "
-        text += (f"Public: location <b>{esc(loc)}</b> {format_probability(pl)}, "
-                 f"spy <b>{esc(spy)}</b> {format_probability(ps)}")
+        text += _("Public: location {location} {pl}, spy {spy} {ps}").format(
+            location=f"<b>{esc(loc)}</b>", pl=format_probability(pl), spy=f"<b>{esc(spy)}</b>",
+            ps=format_probability(ps))
         if setup.me is not None and not setup.i_am_spy:
             (mspy, mp), = top(post.private_spy)
-            text += f" · I suspect <b>{esc(mspy)}</b> {format_probability(mp)}"
+            text += " · " + _("I suspect {name} {p}").format(name=f"<b>{esc(mspy)}</b>", p=format_probability(mp))
         elif setup.i_am_spy:
             (mloc, mp), = top(post.private_location)
-            text += f" · I think it is <b>{esc(mloc)}</b> {format_probability(mp)}"
+            text += " · " + _("I think it is {location} {p}").format(location=f"<b>{esc(mloc)}</b>",
+                                                                     p=format_probability(mp))
         if wording.details:
             ig = post.aggregate_information_gain_bits
-            text += f" · the claims told the public {ig:.2f} bits about the location"
+            text += " · " + _("the claims told the public {bits} bits about the location").format(
+                bits=number(ig, 2))
         self.summary.setText(text)
-        self.title.setText(f"<b>Who is the spy?</b> <span style='{muted_css()}'>"
-                           + wording.pick("(▮: how much each player's claims gave away "
-                                          "about the location)",
-                                          "(bits: what each player's claims told about the "
-                                          "location)") + "</span>")
+        self.title.setText("<b>{}</b> <span style='{}'>".format(esc(_("Who is the spy?")), muted_css())
+                           + esc(wording.pick(_("(▮: how much each player's claims gave away "
+                                                "about the location)"),
+                                              _("(bits: what each player's claims told about the "
+                                                "location)"))) + "</span>")
 
     def clear(self) -> None:
         """No belief can be computed (an impossible setup)."""
         self.model.set_matrix(None)
-        self.summary.setText("no belief can be computed")
+        self.summary.setText(_("no belief can be computed"))

@@ -12,6 +12,8 @@ from typing import Callable, Optional
 from PySide6.QtCore import QTimer, Signal, Slot
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
+from engines.core.i18n import _
+
 #: The default round: 8 minutes (Spyfall's rules).
 DEFAULT_SECONDS = 480
 #: Longest round the spin box offers, in minutes.
@@ -58,29 +60,29 @@ class RoundTimer(QWidget):
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         outer.addLayout(row)
-        row.addWidget(QLabel("Round:"))
+        row.addWidget(QLabel(_("Round:")))
         self.clock_label = QLabel()
-        self.clock_label.setToolTip("Time left in this round")
+        self.clock_label.setToolTip(_("Time left in this round"))
         self.clock_label.setStyleSheet("font-weight:bold; font-family:monospace")
         row.addWidget(self.clock_label)
-        self.start_button = QPushButton("Start")
-        self.start_button.setToolTip("Start or pause the round timer")
+        self.start_button = QPushButton(_("Start"))
+        self.start_button.setToolTip(_("Start or pause the round timer"))
         self.start_button.clicked.connect(self.toggle)
         row.addWidget(self.start_button)
-        self.reset_button = QPushButton("Reset")
-        self.reset_button.setToolTip("Back to the full round, stopped")
+        self.reset_button = QPushButton(_("Reset"))
+        self.reset_button.setToolTip(_("Back to the full round, stopped"))
         self.reset_button.clicked.connect(self.reset)
         row.addWidget(self.reset_button)
         self.minutes = QSpinBox()
-        self.minutes.setAccessibleName("Round length")
+        self.minutes.setAccessibleName(_("Round length"))
         self.minutes.setRange(1, MAX_MINUTES)
-        self.minutes.setSuffix(" min")
-        self.minutes.setToolTip("Length of a round (Spyfall: 8 minutes)")
+        self.minutes.setSuffix(" " + _("min"))
+        self.minutes.setToolTip(_("Length of a round (Spyfall: 8 minutes)"))
         self.minutes.setValue(max(1, round(self._length / 60)))
         self.minutes.valueChanged.connect(self._minutes_edited)
         row.addWidget(self.minutes)
         row.addStretch(1)
-        self.banner = QLabel("Time is up: the round is over. Vote, or the spy names the location.")
+        self.banner = QLabel(_("Time is up: the round is over. Vote, or the spy names the location."))
         self.banner.setStyleSheet("background:#b71c1c; color:white; font-weight:bold; padding:3px")
         self.banner.setVisible(False)
         outer.addWidget(self.banner)
@@ -205,6 +207,6 @@ class RoundTimer(QWidget):
     def _show(self) -> None:
         left = self.remaining()
         self.clock_label.setText(format_clock(left))
-        self.start_button.setText("Pause" if self.running else
-                                  ("Start" if left >= self._length or self._done else "Resume"))
+        self.start_button.setText(_("Pause") if self.running else
+                                  (_("Start") if left >= self._length or self._done else _("Resume")))
         self.banner.setVisible(self._done)

@@ -26,13 +26,15 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.games.spyfall.equilibrium_view import EquilibriumView
-from desktop.games.spyfall.forms import STRATEGY_LABELS
+from desktop.games.spyfall.forms import STRATEGY_LABELS, strategy_label
+from desktop.shell.locale_format import number, percent
 from desktop.table.zoom import scaled_size
 from desktop.widgets.belief_plot import BeliefPlot
 from desktop.widgets.columns import Column, ColumnTable
 from desktop.widgets.flow import FlowLayout, described_group, field_pairs
 from desktop.widgets.simulation import SimulationPanelBase
 from engines import spyfall
+from engines.core.i18n import N_, _, ngettext
 from engines.spyfall.model import DEFAULT_BETA, DEFAULT_LAMBDA, DEFAULT_ROUNDS, STRATEGIES
 
 
@@ -41,7 +43,7 @@ def _simulate_job(config, task):
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+    return percent(x, 1)
 
 
 class ResultRow(NamedTuple):
@@ -54,16 +56,22 @@ class ResultRow(NamedTuple):
     count: int             # games (as spy) or seats (as non-spy) it played
 
 
-RESULT_COLUMNS = (
-    Column("Strategy", lambda r: r.strategy, tooltip=lambda r: STRATEGY_LABELS.get(r.strategy, "")),
-    Column("Role", lambda r: r.role),
-    Column("Win rate", lambda r: r.win_rate if r.count else None, numeric=True, format=_pct),
-    Column("95% interval", lambda r: r.ci95 if r.count else None, numeric=True,
-           format=lambda ci: f"{_pct(ci[0])} – {_pct(ci[1])}",
-           header_tooltip="Wilson score interval of the win rate"),
-    Column("Games", lambda r: r.count, numeric=True, format=lambda n: f"{n:,}",
-           header_tooltip="games played as the spy; seats played as a non-spy"),
-)
+def result_columns() -> tuple:
+    """The result table's columns, in the language in effect."""
+    return (
+        Column(_("Strategy"), lambda r: r.strategy, tooltip=lambda r: strategy_label(r.strategy)),
+        Column(_("Role"), lambda r: _(r.role)),
+        Column(_("Win rate"), lambda r: r.win_rate if r.count else None, numeric=True, format=_pct),
+        Column(_("95 % interval"), lambda r: r.ci95 if r.count else None, numeric=True,
+               format=lambda ci: f"{_pct(ci[0])} – {_pct(ci[1])}",
+               header_tooltip=_("Wilson score interval of the win rate")),
+        Column(_("Games"), lambda r: r.count, numeric=True, format=number,
+               header_tooltip=_("games played as the spy; seats played as a non-spy")),
+    )
+
+
+#: The result table's columns (English; the panel builds them in the language in effect).
+RESULT_COLUMNS = result_columns()
 
 
 class SimulationPanel(SimulationPanelBase):
@@ -76,7 +84,7 @@ class SimulationPanel(SimulationPanelBase):
         finished(object result): a tournament completed (the :class:`engines.spyfall.SimResult`).
     """
 
-    RUN_TEXT = "Run tournament"
+    RUN_TEXT = N_("Run tournament")
 
     def __init__(self, runner, parent=None):
         super().__init__(runner, parent)
@@ -92,21 +100,21 @@ class SimulationPanel(SimulationPanelBase):
         self.results = QTabWidget()
         root.addWidget(self.results, 1)
         self.equilibrium = EquilibriumView(load_when_shown=True)
-        self.results.addTab(self.equilibrium, "Equilibrium of the hide-reveal game (stored study)")
+        self.results.addTab(self.equilibrium, _("Equilibrium of the hide-reveal game (stored study)"))
         self.tournament_page = self._build_tournament_page()
-        self.results.addTab(self.tournament_page, "Tournament results")
+        self.results.addTab(self.tournament_page, _("Tournament results"))
 
     def _build_form(self) -> QGroupBox:
         """The tournament's settings, the seats' strategies, Run / Cancel, progress, status."""
         box, outer = described_group(
-            "Bot tournament", "Every bot does the exact Bayes update; after the rounds each votes "
-            "for its most likely spy and the spy names its most likely location.")
+            _("Bot tournament"), _("Every bot does the exact Bayes update; after the rounds each votes "
+                                   "for its most likely spy and the spy names its most likely location."))
         grid = QGridLayout()
         outer.addLayout(grid)
         # the numbers as (label, field) pairs that wrap: the form fits a narrow or zoomed window
         grid.addLayout(field_pairs(self._build_fields()), 0, 0, 1, 16)
-        self.fixed = QRadioButton("Strategy per seat:")
-        self.drawn = QRadioButton("Draw every seat at random from:")
+        self.fixed = QRadioButton(_("Strategy per seat:"))
+        self.drawn = QRadioButton(_("Draw every seat at random from:"))
         group = QButtonGroup(self)
         group.addButton(self.fixed)
         group.addButton(self.drawn)
@@ -121,44 +129,44 @@ class SimulationPanel(SimulationPanelBase):
         grid.addWidget(self.run_on, 3, 12, 1, 4)
         self.progress.setFormat("")
         grid.addWidget(self.progress, 3, 0, 1, 12)
-        self.status.setText("Not run yet. Strategies: flat and dynamic hide-reveal (from “Spyfall with Pyro”), "
-                            "joker = random claims and random votes (a baseline).")
+        self.status.setText(_("Not run yet. Strategies: flat and dynamic hide-reveal (from “Spyfall with Pyro”), "
+                              "joker = random claims and random votes (a baseline)."))
         self.status.setWordWrap(True)
         grid.addWidget(self.status, 4, 0, 1, 16)
         return box
 
     def _build_fields(self) -> list:
         """``(label, editor)`` of the tournament's numbers."""
-        self.players = self._spin(3, 12, 5, "seats at the table")
-        self.locations = self._spin(2, 60, 10, "number of locations")
-        self.games = self._spin(1, 100000, 200, "games to play")
-        self.rounds = self._spin(1, 50, DEFAULT_ROUNDS, "rounds before the end game")
-        self.seed = self._spin(0, 10 ** 9, 1, "tournament seed (the same seed gives the same results)")
+        self.players = self._spin(3, 12, 5, _("seats at the table"))
+        self.locations = self._spin(2, 60, 10, _("number of locations"))
+        self.games = self._spin(1, 100000, 200, _("games to play"))
+        self.rounds = self._spin(1, 50, DEFAULT_ROUNDS, _("rounds before the end game"))
+        self.seed = self._spin(0, 10 ** 9, 1, _("tournament seed (the same seed gives the same results)"))
         cores = os.cpu_count() or 1
-        self.workers = self._spin(1, max(1, cores), max(1, cores), "processes (results do not depend on it)")
+        self.workers = self._spin(1, max(1, cores), max(1, cores), _("processes (results do not depend on it)"))
         self.beta = QDoubleSpinBox()
         self.beta.setRange(0.1, 1000.0)
         self.beta.setDecimals(1)
         self.beta.setValue(DEFAULT_BETA)
-        self.beta.setToolTip("How steady are the bots' claims? (β, the Dirichlet concentration "
-                             "of every bot)")
+        self.beta.setToolTip(_("How steady are the bots' claims? (β, the Dirichlet concentration "
+                               "of every bot)"))
         self.lam = QDoubleSpinBox()
         self.lam.setRange(0.0, 0.99)
         self.lam.setDecimals(2)
         self.lam.setSingleStep(0.05)
         self.lam.setValue(DEFAULT_LAMBDA)
-        self.lam.setToolTip("How much do the bots' claims give away? (λ, the reveal weight of "
-                            "every bot)")
-        return [("Players", self.players), ("Locations", self.locations), ("Games", self.games),
-                ("Rounds", self.rounds), ("Steady (β)", self.beta), ("Give away (λ)", self.lam), ("Seed", self.seed),
-                ("Processes", self.workers)]
+        self.lam.setToolTip(_("How much do the bots' claims give away? (λ, the reveal weight of "
+                              "every bot)"))
+        return [(_("Players"), self.players), (_("Locations"), self.locations), (_("Games"), self.games),
+                (_("Rounds"), self.rounds), (_("Steady (β)"), self.beta), (_("Give away (λ)"), self.lam),
+                (_("Seed"), self.seed), (_("Processes"), self.workers)]
 
     def _build_draw_row(self) -> FlowLayout:
         """The strategies a random draw picks from."""
         draw_row = FlowLayout()
         self.draw_checks = {}
         for s in STRATEGIES:
-            cb = QCheckBox(STRATEGY_LABELS[s])
+            cb = QCheckBox(strategy_label(s))
             cb.setChecked(True)
             self.draw_checks[s] = cb
             draw_row.addWidget(cb)
@@ -167,16 +175,16 @@ class SimulationPanel(SimulationPanelBase):
     def _build_tournament_page(self) -> QSplitter:
         """The win rates per strategy and role, the information-gain and suspicion plots."""
         split = QSplitter(Qt.Orientation.Horizontal)
-        self.table = ColumnTable(RESULT_COLUMNS, sortable=True, select_rows=False, tooltip=(
-            "Win rate of the team of a seat playing this strategy, with its Wilson 95% interval. "
+        self.table = ColumnTable(result_columns(), sortable=True, select_rows=False, tooltip=_(
+            "Win rate of the team of a seat playing this strategy, with its Wilson 95 % interval. "
             "Click a header to sort; Ctrl+C copies the table"))
         scaled_size(self.table, min_width=400)
         split.addWidget(self.table)
-        self.ig_plot = BeliefPlot("Mean information gain per turn", y_label="bits", y_range=None)
-        self.ig_plot.plot.setLabel("bottom", "turn")
+        self.ig_plot = BeliefPlot(_("Mean information gain per turn"), y_label=_("bits"), y_range=None)
+        self.ig_plot.plot.setLabel("bottom", _("turn"))
         split.addWidget(self.ig_plot)
-        self.suspicion_plot = BeliefPlot("Mean public probability of the true spy")
-        self.suspicion_plot.plot.setLabel("bottom", "turn")
+        self.suspicion_plot = BeliefPlot(_("Mean public probability of the true spy"))
+        self.suspicion_plot.plot.setLabel("bottom", _("turn"))
         split.addWidget(self.suspicion_plot)
         split.setSizes([420, 430, 430])
         return split
@@ -212,7 +220,8 @@ class SimulationPanel(SimulationPanelBase):
             c = QComboBox()
             for s in STRATEGIES:
                 c.addItem(s, s)
-            c.setToolTip(f"Seat {i + 1}: " + ", ".join(f"{k} = {v}" for k, v in STRATEGY_LABELS.items()))
+            c.setToolTip(_("Seat {n}: {strategies}").format(
+                n=i + 1, strategies=", ".join(f"{k} = {strategy_label(k)}" for k in STRATEGY_LABELS)))
             c.setCurrentIndex(max(0, c.findData(old[i] if i < len(old) else "flat")))
             c.setEnabled(self.fixed.isChecked() if hasattr(self, "fixed") else True)
             self.seats_row.addWidget(c)
@@ -245,42 +254,46 @@ class SimulationPanel(SimulationPanelBase):
     def prepare(self):
         config = self.make_config()
         self.config = config
-        self.progress.setFormat("%v of %m games")
+        self.progress.setFormat(_("%v of %m games"))
         return (functools.partial(_simulate_job, config), config.games,
-                f"Playing {config.games:,} games on {config.workers} process(es)…")
+                ngettext("Playing {games} games on {n} process…", "Playing {games} games on {n} processes…",
+                         config.workers).format(games=number(config.games), n=config.workers))
 
     def present(self, result, seconds: float) -> None:
         self.show_result(result, seconds)
         self.results.setCurrentWidget(self.tournament_page)
 
     def cancelled_text(self) -> str:
-        return f"Cancelled after {self.progress.value():,} of {self.progress.maximum():,} games."
+        return _("Cancelled after {done} of {total} games.").format(
+            done=number(self.progress.value()), total=number(self.progress.maximum()))
 
     @staticmethod
     def rows(r) -> list[ResultRow]:
         """The table's rows of a :class:`SimResult`: per strategy, as spy then as non-spy."""
         return [ResultRow(strat, role, d[key]["win_rate"], tuple(d[key]["ci95"]), d[key][count])
                 for strat, d in r.by_strategy.items()
-                for role, key, count in (("as spy", "as_spy", "games"),
-                                         ("as non-spy", "as_non_spy", "seats"))]
+                for role, key, count in ((N_("as spy"), "as_spy", "games"),
+                                         (N_("as non-spy"), "as_non_spy", "seats"))]
 
     def show_result(self, r, seconds: float) -> None:
         """Fill the table, the status line and the plots from a :class:`SimResult`."""
         c = r.config
         lo, hi = r.spy_win_ci95
-        self.status.setText(
-            f"<b>{c.games:,} games</b>, {c.players} players, {c.locations} locations, {c.rounds} rounds "
-            f"({seconds:.1f} s). Spy wins <b>{_pct(r.spy_win_rate)}</b> [{_pct(lo)}, {_pct(hi)}] · "
-            f"vote names the spy {_pct(r.accusation_accuracy)} · non-spy votes on the spy "
-            f"{_pct(r.vote_accuracy)} · spy names the location {_pct(r.spy_location_accuracy)}")
+        self.status.setText(_(
+            "<b>{games} games</b>, {players} players, {locations} locations, {rounds} rounds ({seconds} s). "
+            "Spy wins <b>{spy}</b> [{low}, {high}] · vote names the spy {vote} · non-spy votes on the "
+            "spy {votes} · spy names the location {named}").format(
+            games=number(c.games), players=c.players, locations=c.locations, rounds=c.rounds,
+            seconds=number(seconds, 1), spy=_pct(r.spy_win_rate), low=_pct(lo), high=_pct(hi),
+            vote=_pct(r.accusation_accuracy), votes=_pct(r.vote_accuracy), named=_pct(r.spy_location_accuracy)))
         self.table.set_rows(self.rows(r))
         gap = [None]
-        series = {"public location": gap + [float(x) for x in r.mean_information_gain_bits],
-                  "public spy": gap + [float(x) for x in r.mean_spy_information_gain_bits]}
+        series = {_("public location"): gap + [float(x) for x in r.mean_information_gain_bits],
+                  _("public spy"): gap + [float(x) for x in r.mean_spy_information_gain_bits]}
         if r.mean_spy_private_information_gain_bits is not None:
-            series["spy's location belief"] = gap + [float(x) for x in r.mean_spy_private_information_gain_bits]
+            series[_("spy's location belief")] = gap + [float(x) for x in r.mean_spy_private_information_gain_bits]
         if r.mean_non_spy_private_information_gain_bits is not None:
-            series["non-spy's spy belief"] = gap + [float(x) for x in r.mean_non_spy_private_information_gain_bits]
+            series[_("non-spy's spy belief")] = gap + [float(x) for x in r.mean_non_spy_private_information_gain_bits]
         self.ig_plot.set_series(series)
-        self.suspicion_plot.set_series({"P(true spy), public": [float(x) for x in r.mean_true_spy_probability],
-                                        "chance 1/s": [1.0 / c.players] * len(r.mean_true_spy_probability)})
+        self.suspicion_plot.set_series({_("P(true spy), public"): [float(x) for x in r.mean_true_spy_probability],
+                                        _("chance 1/s"): [1.0 / c.players] * len(r.mean_true_spy_probability)})

@@ -14,6 +14,8 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from desktop.shell.appearance import muted
+from desktop.widgets.plain_text import esc
+from engines.core.i18n import _
 
 
 class StrikeList(QWidget):
@@ -30,9 +32,9 @@ class StrikeList(QWidget):
         super().__init__(parent)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        self.title = QLabel("<b>My list</b>")
-        self.title.setToolTip("Strike out the locations you have ruled out yourself. Saved with "
-                              "the game; the model never reads it.")
+        self.title = QLabel("<b>{}</b>".format(esc(_("My list"))))
+        self.title.setToolTip(_("Strike out the locations you have ruled out yourself. Saved with "
+                                "the game; the model never reads it."))
         lay.addWidget(self.title)
         self.list = QListWidget()
         self.list.setToolTip(self.title.toolTip())
@@ -105,7 +107,8 @@ class StrikeList(QWidget):
             self.set_struck(self.struck())   # the struck colour of the new scheme
 
     def _title(self, left: int) -> None:
-        self.title.setText(f"<b>My list</b> · {left} of {len(self._locations)} left")
+        self.title.setText("<b>{}</b> · {}".format(esc(_("My list")), esc(_("{left} of {n} left").format(
+            left=left, n=len(self._locations)))))
 
     def _item_changed(self, item: QListWidgetItem) -> None:
         if self._updating:

@@ -37,10 +37,10 @@ from PySide6.QtWidgets import (
 
 from desktop.games.spyfall.forms import (
     CLAIM_WEIGHT_HELP,
-    STRATEGY_LABELS,
     NewGameDialog,
     claim_error_text,
     parse_claim_entry,
+    strategy_label,
 )
 from desktop.games.spyfall.model import ClaimSheetModel, ClaimSheetView, claim_text
 from desktop.games.spyfall.panes import AdvicePane, SpyPane, reveal_words, top
@@ -48,6 +48,7 @@ from desktop.games.spyfall.round_timer import RoundTimer
 from desktop.games.spyfall.simulation import SimulationPanel
 from desktop.games.spyfall.strikes import StrikeList
 from desktop.shell.appearance import muted_style, tone
+from desktop.shell.locale_format import number, significant
 from desktop.tabs.base import GameTab
 from desktop.tabs.jobs import Priority
 from desktop.widgets.belief_plot import BeliefPlot
@@ -58,19 +59,20 @@ from desktop.widgets.vscroll import VerticalScroll
 from desktop.widgets.worksheet import format_probability
 from engines import spyfall
 from engines.core.errors import SessionFormatError
+from engines.core.i18n import N_, _
 from engines.spyfall.model import entry_claim_weight
 
 #: Undo merge key of the round timer's length (consecutive edits are one undo step).
 TIMER_MERGE_KEY = 2801
-METHOD_LABELS = {"exact": "Exact (factorised)", "enumeration": "Enumeration (scipy, reference)"}
+METHOD_LABELS = {"exact": N_("Exact (factorised)"), "enumeration": N_("Enumeration (scipy, reference)")}
 #: The methods in plain words (the technical names are the Details view's).
-METHOD_WORDS = {"exact": "Exact", "enumeration": "Exact, checked the slow way"}
+METHOD_WORDS = {"exact": N_("Exact"), "enumeration": N_("Exact, checked the slow way")}
 
 
-PUBLIC = "Public"
+PUBLIC = N_("Public")
 #: Lines of the recommendation shown on a short Table page (the rest scrolls).
 ADVICE_SHORT_LINES = 2
-MINE_SPY = "Mine (as the spy)"
+MINE_SPY = N_("Mine (as the spy)")
 
 
 def _recommend_job(setup, events, cancel):
@@ -92,7 +94,7 @@ class Tab(GameTab):
     GAME = "spyfall"
 
     def make_plot(self) -> BeliefPlot:
-        plot = BeliefPlot("Public spy belief of each player")
+        plot = BeliefPlot(_("Public spy belief of each player"))
         plot.legend.setOffset((5, 5))  # top left: every line starts at 1/s, the leader ends high
         return plot
 
@@ -105,11 +107,11 @@ class Tab(GameTab):
         root.addWidget(self.banner)
         self.pages = QTabWidget()
         root.addWidget(self.pages, 1)
-        self.pages.addTab(self._build_table_page(), "Table")
+        self.pages.addTab(self._build_table_page(), _("Table"))
         # the recommendation is an advisor of the controller: one per moment shown
         self.rec_runner = self.controller.add_advisor("recommend", _recommend_job_for)
         self.simulation = SimulationPanel(self.make_runner("simulate", priority=Priority.BACKGROUND))
-        self.pages.addTab(self.simulation, "Simulation")
+        self.pages.addTab(self.simulation, _("Simulation"))
         self.reset_views()
 
     def _build_role_bar(self) -> QHBoxLayout:
@@ -120,14 +122,14 @@ class Tab(GameTab):
         self.role_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
         self.role_label.setTextFormat(Qt.RichText)
         bar.addWidget(self.role_label, 1)
-        bar.addWidget(QLabel("Method:"))
+        bar.addWidget(QLabel(_("Method:")))
         self.method = QComboBox()
         for m in spyfall.METHODS:
-            self.method.addItem(METHOD_WORDS.get(m, m), m)
+            self.method.addItem(_(METHOD_WORDS[m]) if m in METHOD_WORDS else m, m)
         self.method.currentIndexChanged.connect(self.request_inference)
         bar.addWidget(self.method)
-        self.new_button = QPushButton("New game…")
-        self.new_button.setToolTip("Players, my card, locations and the model (Ctrl+N)")
+        self.new_button = QPushButton(_("New game…"))
+        self.new_button.setToolTip(_("Players, my card, locations and the model (Ctrl+N)"))
         self.new_button.clicked.connect(self.new_game)
         bar.addWidget(self.new_button)
         return bar
@@ -215,10 +217,10 @@ class Tab(GameTab):
         """The claim worksheet: a row per claim and the pending ▶ row, a column per location."""
         self.sheet_model = ClaimSheetModel(self)
         self.sheet = ClaimSheetView()
-        self.sheet.setAccessibleName("Claims: the locations each claim fits")
+        self.sheet.setAccessibleName(_("Claims: the locations each claim fits"))
         self.sheet.setModel(self.sheet_model)
-        self.sheet.setToolTip("Click the locations the answer fits on the ▶ row (0 → ½ → 1), pick "
-                              "the speaker, then Log claim (Enter). Click a turn to see the beliefs then.")
+        self.sheet.setToolTip(_("Click the locations the answer fits on the ▶ row (0 → ½ → 1), pick "
+                                "the speaker, then Log claim (Enter). Click a turn to see the beliefs then."))
         self.sheet.clicked.connect(self._cell_clicked)
         # the second click of a quick double click arrives as a double click: it counts too
         self.sheet.doubleClicked.connect(self._cell_clicked)
@@ -231,33 +233,33 @@ class Tab(GameTab):
     def _build_entry_row(self) -> QHBoxLayout:
         """Speaker, the typed claim, its weight, Log claim and Clear."""
         entry = QHBoxLayout()
-        entry.addWidget(QLabel("Speaker:"))
+        entry.addWidget(QLabel(_("Speaker:")))
         self.speaker = QComboBox()
-        self.speaker.setToolTip("Who answered (default: the next player in the seating order)")
+        self.speaker.setToolTip(_("Who answered (default: the next player in the seating order)"))
         self.speaker.currentIndexChanged.connect(self._speaker_changed)
         entry.addWidget(self.speaker)
-        entry.addWidget(QLabel("Claim:"))
+        entry.addWidget(QLabel(_("Claim:")))
         self.claim_edit = QLineEdit()
-        self.claim_edit.setPlaceholderText("click the ▶ row, or type e.g. Beach:1, Casino:0.5")
+        self.claim_edit.setPlaceholderText(_("click the ▶ row, or type e.g. Beach:1, Casino:0.5"))
         self.claim_edit.setToolTip(
-            "Location:weight pairs separated by commas (a name alone weighs 1), or one weight per "
-            "location in order.\nHow much the claim counts: a claim on the worksheet grid (weights "
-            "0, ½ and 1 only, clicked or typed) gets the speaker's w from the New game dialog; a "
-            "claim typed with exact numbers (Beach: 0.62) gets w = 1; w=0.3 in the text sets "
-            "the claim's own w.")
+            _("Location:weight pairs separated by commas (a name alone weighs 1), or one weight per "
+              "location in order.\nHow much the claim counts: a claim on the worksheet grid (weights "
+              "0, ½ and 1 only, clicked or typed) gets the speaker's w from the New game dialog; a "
+              "claim typed with exact numbers (Beach: 0.62) gets w = 1; w=0.3 in the text sets "
+              "the claim's own w."))
         self.claim_edit.textEdited.connect(self._claim_typed)
         self.claim_edit.returnPressed.connect(self.submit_claim)
         entry.addWidget(self.claim_edit, 1)
         self.weight_label = QLabel()
-        self.weight_label.setToolTip(CLAIM_WEIGHT_HELP)
+        self.weight_label.setToolTip(_(CLAIM_WEIGHT_HELP))
         muted_style(self.weight_label)
         entry.addWidget(self.weight_label)
-        self.log_button = QPushButton("Log claim")
+        self.log_button = QPushButton(_("Log claim"))
         self.log_button.setDefault(True)
-        self.log_button.setToolTip("Enter")
+        self.log_button.setToolTip(_("Enter"))
         self.log_button.clicked.connect(self.submit_claim)
         entry.addWidget(self.log_button)
-        self.clear_button = QPushButton("Clear")
+        self.clear_button = QPushButton(_("Clear"))
         self.clear_button.clicked.connect(self.clear_pending)
         entry.addWidget(self.clear_button)
         return entry
@@ -271,15 +273,15 @@ class Tab(GameTab):
         self.turn_label.setWordWrap(True)      # a narrow or zoomed window: two lines
         row.addWidget(self.turn_label, 1)
         self.asker = QComboBox()
-        self.asker.setToolTip("Who asks the question (the last answerer, by the rules)")
+        self.asker.setToolTip(_("Who asks the question (the last answerer, by the rules)"))
         row.addWidget(self.asker)
-        row.addWidget(QLabel("asks"))
+        row.addWidget(QLabel(_("asks")))
         self.answerer = QComboBox()
-        self.answerer.setToolTip("Who is asked: their answer is the next claim")
+        self.answerer.setToolTip(_("Who is asked: their answer is the next claim"))
         row.addWidget(self.answerer)
-        self.ask_button = QPushButton("Log question")
-        self.ask_button.setToolTip("Log who asked whom (quick entry: “Bob asks Cy”); the "
-                                   "beliefs do not change, the next claim's speaker does")
+        self.ask_button = QPushButton(_("Log question"))
+        self.ask_button.setToolTip(_("Log who asked whom (quick entry: “Bob asks Cy”); the "
+                                     "beliefs do not change, the next claim's speaker does"))
         self.ask_button.clicked.connect(self.submit_ask)
         row.addWidget(self.ask_button)
         return row
@@ -292,12 +294,12 @@ class Tab(GameTab):
         bottom.addWidget(self._build_spy_box())
         self.strikes = StrikeList()
         self.strikes.struckChanged.connect(self._struck_changed)
-        bottom.add_pane(self.strikes, "My list", 1)
-        bottom.add_pane(self.plot, "Beliefs", 1)
-        self.ig_plot = BeliefPlot("What each claim told", y_label="bits", y_range=None)
-        bottom.add_pane(self.ig_plot, "What claims told", 1)
-        self.worded(self.ig_plot.set_y_label, "information", "bits")
-        bottom.add_pane(self.history, "History", 1)
+        bottom.add_pane(self.strikes, _("My list"), 1)
+        bottom.add_pane(self.plot, _("Beliefs"), 1)
+        self.ig_plot = BeliefPlot(_("What each claim told"), y_label=_("bits"), y_range=None)
+        bottom.add_pane(self.ig_plot, _("What claims told"), 1)
+        self.worded(self.ig_plot.set_y_label, _("information"), _("bits"))
+        bottom.add_pane(self.history, _("History"), 1)
         bottom.setSizes([300, 160, 320, 320, 340])
         self.side_panes = bottom
         return bottom
@@ -312,7 +314,7 @@ class Tab(GameTab):
     # -- setup-dependent views -------------------------------------------------------------------
     def _belief_labels(self) -> list[str]:
         setup = self.controller.setup
-        return [PUBLIC] + ([MINE_SPY] if setup.me is not None and setup.i_am_spy else [])
+        return [_(PUBLIC)] + ([_(MINE_SPY)] if setup.me is not None and setup.i_am_spy else [])
 
     def log_plots(self) -> list:
         return [self.plot, self.ig_plot]
@@ -338,24 +340,27 @@ class Tab(GameTab):
 
     def _role_text(self) -> str:
         s = self.controller.setup
-        where = spyfall.editions().get(s.edition, {}).get("title", "custom list") if s.edition else "custom list"
+        where = spyfall.editions().get(s.edition, {}).get("title", _("custom list")) if s.edition \
+            else _("custom list")
         if s.me is None:
-            who = "Observer (no card)"
+            who = esc(_("Observer (no card)"))
         elif s.i_am_spy:
-            who = f"<b>{esc(s.me)}</b> · my card: <b style='color:{tone('#b71c1c')}'>SPY</b>"
+            who = _("{me} · my card: {card}").format(
+                me=f"<b>{esc(s.me)}</b>", card=f"<b style='color:{tone('#b71c1c')}'>{esc(_('SPY'))}</b>")
         else:
-            who = f"<b>{esc(s.me)}</b> · my card: <b>{esc(s.my_location)}</b>"
+            who = _("{me} · my card: {card}").format(me=f"<b>{esc(s.me)}</b>", card=f"<b>{esc(s.my_location)}</b>")
         differ = any(m != spyfall.PlayerModel(beta=s.beta, lam=s.lam, strategy=s.strategy,
                                               claim_weight=s.claim_weight) for m in s.models)
         if self.snapshot.wording.details:
-            model = (f"β = {s.beta:g}, λ = {s.lam:g}, w = {s.claim_weight:g}, "
-                     f"{STRATEGY_LABELS.get(s.strategy, s.strategy).lower()}")
+            model = (f"β = {significant(s.beta, 6)}, λ = {significant(s.lam, 6)}, "
+                     f"w = {significant(s.claim_weight, 6)}, {strategy_label(s.strategy).lower()}")
         else:
-            model = (f"{reveal_words(s.lam)}" if s.strategy != "joker" else "random claims")
+            model = (f"{reveal_words(s.lam)}" if s.strategy != "joker" else _("random claims"))
         if differ:
-            model += " (some players differ)"
-        return (f"{who} · {len(s.players)} players · {where}, {s.n_locations} locations · "
-                f"{s.rounds} rounds · model: {model}")
+            model += " " + _("(some players differ)")
+        return _("{who} · {players} players · {where}, {locations} locations · {rounds} rounds · "
+                 "model: {model}").format(who=who, players=len(s.players), where=esc(where),
+                                          locations=s.n_locations, rounds=s.rounds, model=esc(model))
 
     def _fill_sheet(self, keep_beliefs: bool = True) -> None:
         doc = self.controller
@@ -420,11 +425,11 @@ class Tab(GameTab):
         turn = spyfall.next_turn(self.controller.setup, self.controller.events)
         if turn["after"] == "ask":
             ask = self.controller.events[-1]
-            return (f"<b>{esc(ask.answerer)}</b> answers {esc(ask.asker)}'s question; then "
-                    f"{esc(ask.answerer)} asks the next one.")
+            return _("{answerer} answers {asker}'s question; then {name} asks the next one.").format(
+                answerer=f"<b>{esc(ask.answerer)}</b>", asker=esc(ask.asker), name=esc(ask.answerer))
         if turn["asker"] is not None:
-            return f"<b>{esc(turn['asker'])}</b> asks next."
-        return "Turn order: log who asks whom (“Bob asks Cy”), or just the claims."
+            return _("{name} asks next.").format(name=f"<b>{esc(turn['asker'])}</b>")
+        return _("Turn order: log who asks whom (“Bob asks Cy”), or just the claims.")
 
     def _default_speaker(self) -> None:
         i = self.speaker.findData(self.next_speaker())
@@ -456,17 +461,18 @@ class Tab(GameTab):
         player = self.speaker.currentData()
         own = (setup.models[setup.players.index(player)].claim_weight
                if player in setup.players else setup.claim_weight)
-        w = self.snapshot.wording.pick("weight ", "w = ")
+        w = self.snapshot.wording.pick(_("weight {w}"), "w = {w}")
         if not weights.size or not weights.max() > 0:
-            self.weight_label.setText(f"{w}{own:g}")
+            self.weight_label.setText(w.format(w=significant(own, 6)))
             return
         cw = entry_claim_weight(weights, explicit)
         if explicit is not None:
-            self.weight_label.setText(f"{w}{cw:g} (typed)" if isinstance(cw, float) else f"{w}?")
+            self.weight_label.setText(_("{weight} (typed)").format(weight=w.format(w=significant(cw, 6)))
+                                      if isinstance(cw, float) else w.format(w="?"))
         elif cw is None:
-            self.weight_label.setText(f"{w}{own:g} (grid)")
+            self.weight_label.setText(_("{weight} (grid)").format(weight=w.format(w=significant(own, 6))))
         else:
-            self.weight_label.setText(f"{w}{cw:g} (exact numbers)")
+            self.weight_label.setText(_("{weight} (exact numbers)").format(weight=w.format(w=significant(cw, 6))))
 
     # -- claim entry -----------------------------------------------------------------------------
     def _cell_clicked(self, index: QModelIndex) -> None:
@@ -558,7 +564,7 @@ class Tab(GameTab):
         try:
             ev = spyfall.event_from_json(obj, self.controller.setup, "ask")
         except SessionFormatError as exc:
-            self.warn("Cannot log this question", exc.message)
+            self.warn(_("Cannot log this question"), exc.message)
             return False
         self.log_checked(ev)
         return True
@@ -578,14 +584,15 @@ class Tab(GameTab):
         self.replace_setup(text, merge_key, table=aids)
 
     def _timer_length_edited(self, seconds: int) -> None:
-        self._replace_table_aids("Change the round timer", TIMER_MERGE_KEY, round_seconds=seconds)
+        self._replace_table_aids(_("Change the round timer"), TIMER_MERGE_KEY, round_seconds=seconds)
 
     def _struck_changed(self, struck: tuple) -> None:
         old = set(self.controller.setup.table.struck)
         new = set(struck)
         changed = sorted((old ^ new), key=self.controller.setup.locations.index)
-        verb = "Strike out" if new - old else "Restore"
-        self._replace_table_aids(f"{verb} {', '.join(changed)}" if changed else "My list",
+        names = ", ".join(changed)
+        what = (_("Strike out {locations}") if new - old else _("Restore {locations}")).format(locations=names)
+        self._replace_table_aids(what if changed else _("My list"),
                                  struck=tuple(struck))
 
     def setup_changed(self) -> None:
@@ -604,7 +611,7 @@ class Tab(GameTab):
         try:
             ev = self.build_claim()
         except SessionFormatError as exc:
-            self.warn("Cannot log this claim", claim_error_text(exc))
+            self.warn(_("Cannot log this claim"), claim_error_text(exc))
             return False
         self.log_checked(ev, logged=self.clear_pending)
         return True
@@ -635,11 +642,11 @@ class Tab(GameTab):
         series = {p: [None if s is None else s[f"spy:{p}"] for s in timeline.summaries]
                   for p in setup.players}
         gap = [None]
-        ig = {"location (public)": gap + [float(x) for x in post.information_gain_bits],
-              "spy (public)": gap + [float(x) for x in post.spy_information_gain_bits]}
+        ig = {_("location (public)"): gap + [float(x) for x in post.information_gain_bits],
+              _("spy (public)"): gap + [float(x) for x in post.spy_information_gain_bits]}
         if setup.me is not None:
-            what = "location" if setup.i_am_spy else "spy"
-            ig[f"{what} (mine)"] = gap + [float(x) for x in post.private_information_gain_bits]
+            mine = _("location (mine)") if setup.i_am_spy else _("spy (mine)")
+            ig[mine] = gap + [float(x) for x in post.private_information_gain_bits]
         self.ig_plot.set_series(ig)
         return series
 
@@ -647,17 +654,17 @@ class Tab(GameTab):
         post, seconds = snap.posterior, snap.seconds
         (loc, pl), = top(post.location)
         (spy, ps), = top(post.spy)
-        method = snap.wording.pick(METHOD_WORDS.get(post.method, post.method),
-                                            METHOD_LABELS.get(post.method, post.method))
-        return (f"Spyfall · {method} · {seconds * 1000:.0f} ms · "
-                f"{len(post.speakers)} claims · public: {loc} {format_probability(pl)}, "
-                f"spy {spy} {format_probability(ps)}")
+        method = snap.wording.pick(_(METHOD_WORDS.get(post.method, post.method)),
+                                   _(METHOD_LABELS.get(post.method, post.method)))
+        return _("Spyfall · {method} · {ms} ms · {n} claims · public: {location} {pl}, spy {spy} {ps}").format(
+            method=method, ms=number(seconds * 1000), n=len(post.speakers), location=loc,
+            pl=format_probability(pl), spy=spy, ps=format_probability(ps))
 
     # -- recommendation --------------------------------------------------------------------------
     def wording_changed(self, wording) -> None:
         for i in range(self.method.count()):
             m = self.method.itemData(i)
-            self.method.setItemText(i, wording.pick(METHOD_WORDS.get(m, m), METHOD_LABELS.get(m, m)))
+            self.method.setItemText(i, wording.pick(_(METHOD_WORDS.get(m, m)), _(METHOD_LABELS.get(m, m))))
         self.role_label.setText(self._role_text())
         self._show_claim_weight()
 

@@ -1,0 +1,171 @@
+"""Quick entry in the player's language (docs/quick-entry.md): with German or French in effect a
+line in that language logs the event its English line logs, the English words are read still,
+and with English in effect (the command line) the German and French words are refused. The
+History line of the event is in the language in effect."""
+from __future__ import annotations
+
+import pytest
+
+from engines.core import i18n
+from engines.core.errors import SessionFormatError
+
+
+@pytest.fixture
+def lang():
+    """Set a language for the test; English again afterwards (the command line's)."""
+    yield i18n.set_language
+    i18n.set_language("en")
+
+
+GUESSWHO = [   # English line, German line, French line: the same event
+    ("glasses? no", "Brille? nein", "lunettes ? non"),
+    ("ginger hair? yes", "rote Haare? ja", "cheveux roux ? oui"),
+    ("no hat? yes", "ohne Hut? ja", "pas de chapeau ? oui"),
+    ("glasses or hat? no", "Brille oder Hut? nein", "lunettes ou chapeau ? non"),
+    ("is it alex? no", "ist es Alex? nein", "est-ce Alex ? non"),
+    ("male? yes", "Mann? ja", "homme ? oui"),
+    ("blue eyes? yes", "blaue Augen? ja", "yeux bleus ? oui"),
+    ("down alex", "weg Alex", "baisser Alex"),
+    ("opponent 12", "Gegner 12", "adversaire 12"),
+]
+
+
+@pytest.mark.parametrize("english, german, french", GUESSWHO)
+def test_guesswho_german_and_french_lines_log_the_english_event(lang, english, german, french):
+    import engines.guesswho as gw
+    from engines.guesswho.parse import parse
+
+    setup = gw.default_setup()
+    want = parse(setup, [], english)
+    for code, line in (("de", german), ("fr", french)):
+        assert lang(code) == code
+        assert parse(setup, [], line) == want, (code, line)
+        assert parse(setup, [], english) == want, (code, english)     # English read still
+    lang("en")
+    if german.split()[0].casefold() not in english.casefold().split():
+        with pytest.raises(SessionFormatError):
+            parse(setup, [], german)
+
+
+def test_guesswho_history_line_follows_the_language(lang):
+    import engines.guesswho as gw
+    from engines.guesswho.parse import parse
+
+    setup = gw.default_setup()
+    event = parse(setup, [], "glasses? no")
+    assert gw.describe_event(setup, event) == "Asked “glasses?” — no"
+    lang("de")
+    assert gw.describe_event(setup, event) == "Gefragt: „Brille?“ – nein"
+    assert gw.describe_event(setup, parse(setup, [], "Gegner 1")) == "Gegner hat noch 1 Karte"
+    lang("fr")
+    assert gw.describe_event(setup, event) == "Demandé «\u202flunettes\u202f?\u202f» — non"
+
+
+SPYFALL = [   # English line, German line, French line: the same event
+    ("Bob asks Cy", "Bob fragt Cy", "Bob demande à Cy"),
+    ("Bob: all", "Bob: alle", "Bob : tout"),
+    ("Bob: beach 1, casino .5", "Bob: beach 1, casino .5", "Bob : beach 1, casino .5"),
+]
+
+
+@pytest.mark.parametrize("english, german, french", SPYFALL)
+def test_spyfall_german_and_french_lines_log_the_english_event(lang, english, german, french):
+    import engines.spyfall as sf
+    from engines.spyfall.parse import parse
+
+    setup = sf.default_setup()
+    want = parse(setup, [], english)
+    for code, line in (("de", german), ("fr", french)):
+        assert lang(code) == code
+        assert parse(setup, [], line) == want, (code, line)
+        assert parse(setup, [], english) == want, (code, english)
+    lang("en")
+    if german != english:
+        with pytest.raises(SessionFormatError):
+            parse(setup, [], german)
+
+
+def test_spyfall_history_line_follows_the_language(lang):
+    import engines.spyfall as sf
+    from engines.spyfall.parse import parse
+
+    setup = sf.default_setup()
+    ask, claim = parse(setup, [], "Bob asks Cy"), parse(setup, [], "Bob: all")
+    assert sf.describe_event(setup, ask) == "Bob asks Cy"
+    assert sf.describe_event(setup, claim) == "Bob claims all locations alike"
+    lang("de")
+    assert sf.describe_event(setup, ask) == "Bob fragt Cy"
+    lang("fr")
+    assert sf.describe_event(setup, claim) == "Bob ne privilégie aucun lieu"
+
+
+INKOGNITO = [   # English line, German line, French line: the same event
+    ("Red: lord zsa fat", "Red: lord zsa dick", "Red: lord zsa gros"),
+    ("Red: ambassador tall fat", "Red: botschafter groß dick", "Red: ambassadeur grand gros"),
+    ("Red: mission build lord fat", "Red: auftrag statur lord dick", "Red: mission silhouette lord gros"),
+]
+
+
+@pytest.mark.parametrize("english, german, french", INKOGNITO)
+def test_inkognito_german_and_french_lines_log_the_english_event(lang, english, german, french):
+    import engines.inkognito as ink
+    from engines.inkognito.parse import parse
+
+    setup = ink.default_setup()
+    want = parse(setup, [], english)
+    for code, line in (("de", german), ("fr", french)):
+        assert lang(code) == code
+        assert parse(setup, [], line) == want, (code, line)
+        assert parse(setup, [], english) == want, (code, english)
+    lang("en")
+    with pytest.raises(SessionFormatError):
+        parse(setup, [], german)
+
+
+def test_inkognito_history_line_and_refusal_follow_the_language(lang):
+    import engines.inkognito as ink
+    from engines.inkognito.parse import parse
+
+    setup = ink.default_setup()
+    event = parse(setup, [], "Red: lord zsa fat")
+    assert ink.describe_event(setup, event) == "Red (player question, identity): Lord Fiddlebottom, Madame Zsa Zsa, fat"
+    lang("de")
+    assert ink.describe_event(setup, event) == "Red (Spielerfrage, Identität): Lord Fiddlebottom, Madame Zsa Zsa, dick"
+    with pytest.raises(SessionFormatError, match="die Zeile zeigt"):
+        parse(setup, [], "Red: lord dick")
+
+
+EGGHEAD = [   # English line, German line, French line: the same event
+    ("sum = 14", "Summe = 14", "somme = 14"),
+    ("reactions: B, C", "reaktionen: B, C", "réactions: B, C"),
+    ("reactions: none", "reaktionen: niemand", "réactions: personne"),
+    ("B solves 456 -> 112", "B löst 456 -> 112", "B résout 456 -> 112"),
+    ("B solves 456 new 112", "B löst 456 neu 112", "B résout 456 nouvelles 112"),
+]
+
+
+@pytest.mark.parametrize("english, german, french", EGGHEAD)
+def test_egghead_german_and_french_lines_log_the_english_event(lang, english, german, french):
+    import engines.egghead as eh
+    from engines.egghead.parse import parse
+
+    setup = eh.default_setup()
+    want = parse(setup, [], english)
+    for code, line in (("de", german), ("fr", french)):
+        assert lang(code) == code
+        assert parse(setup, [], line) == want, (code, line)
+        assert parse(setup, [], english) == want, (code, english)
+    lang("en")
+    with pytest.raises(SessionFormatError):
+        parse(setup, [], german)
+
+
+def test_egghead_history_line_follows_the_language(lang):
+    import engines.egghead as eh
+    from engines.egghead.parse import parse
+
+    setup = eh.default_setup()
+    event = parse(setup, [], "reactions: B")
+    assert eh.describe_event(setup, event) == "Reactions: B solved; A, C did not"
+    lang("de")
+    assert eh.describe_event(setup, event) == "Reaktionen: B gelöst; A, C nicht"
