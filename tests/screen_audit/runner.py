@@ -271,13 +271,15 @@ def main(argv=None) -> int:
     os.makedirs(args.out, exist_ok=True)
 
     # the audit judges layouts, not figures: the Who is close? look-ahead samples up to 4096
-    # deals (4 s) per shown entry and 256 per plotted one; capped at the 64 deals an interval
-    # needs, its texts have the same form (figures with their intervals) at a fraction of the cost
+    # deals (4 s) per shown entry and 256 per point of its plot's back-fill; capped at the 64
+    # deals an interval needs for the entry shown (its texts have the same form, figures with
+    # their intervals) and at 8 a point of the plot (a long log back-fills hundreds of points:
+    # 35 s of CPU at 64)
     from desktop.games.cluedo import opponents as cluedo_opponents
     from desktop.shell.appearance import follow_system
     from desktop.shell.main_window import MainWindow, make_app
 
-    cluedo_opponents.LIVE_MAX_SAMPLES = cluedo_opponents.HISTORY_MAX_SAMPLES = 64
+    cluedo_opponents.LIVE_MAX_SAMPLES, cluedo_opponents.HISTORY_MAX_SAMPLES = 64, 8
     app = make_app()
     from desktop.shell.language import apply_language, chosen_language
 

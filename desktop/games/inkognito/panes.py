@@ -102,8 +102,8 @@ class BeliefCard(QWidget):
             c = np.cumsum(p)
             lo, hi = g[np.searchsorted(c, 0.05)], g[min(np.searchsorted(c, 0.95), len(g) - 1)]
             self.theta.setText(wording.pick(
-                _("Their lone card is the true one about {p} of the time (likely between {low} and "
-                  "{high})").format(p=percent(b.theta_mean), low=percent(lo), high=percent(hi)),
+                _("Their lone card is true about {p} of the time (likely {low}–{high})").format(
+                    p=percent(b.theta_mean), low=percent(lo), high=percent(hi)),
                 _("θ (lone-statement truth): mean {mean}, 90 % in [{low}, {high}]").format(
                     mean=number(b.theta_mean, 2), low=number(lo, 2), high=number(hi, 2))))
             self.theta.show()
