@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from engines.core.errors import SessionFormatError
-from engines.core.i18n import _, ngettext
+from engines.core.i18n import _, ngettext, number
 
 #: Work of one exact count per card x owner cell, beyond the DP's own work (measured: 3.5 ms
 #: for 21 cards x 4 owners, 9.6 ms for 30 x 4, 14.5 ms for 45 x 4 with little DP work).
@@ -128,7 +128,7 @@ class Plan:
 
 
 def _describe(work: float) -> str:
-    return _("about {work} work units").format(work=f"{work:.2g}")
+    return _("about {work} work units").format(work=number(work, ".2g"))
 
 
 def plan_recommendation(*, n_cards: int, n_players: int, n_suspects: int, n_weapons: int,
@@ -214,7 +214,7 @@ def plan_recommendation(*, n_cards: int, n_players: int, n_suspects: int, n_weap
         notes.append(_("what the opponents know is estimated from {n} sampled deals, fewer "
                        "than the {least} a 95 % interval needs (none is given), to "
                        "fit the budget of {budget} work units").format(
-            n=fewer, least=MIN_INTERVAL_SAMPLES, budget=f"{RECOMMEND_WORK:.2g}"))
+            n=fewer, least=MIN_INTERVAL_SAMPLES, budget=number(RECOMMEND_WORK, ".2g")))
         os_ = fewer
         parts = total(rs, et, os_)
     if sum(parts.values()) > RECOMMEND_WORK and os_ and not opponents_fixed:
@@ -222,7 +222,7 @@ def plan_recommendation(*, n_cards: int, n_players: int, n_suspects: int, n_weap
                        "{work} on top of the rest, and a recommendation "
                        "may take {budget} in all (log the cards you hold and were "
                        "shown, and the figures come back as the table gets smaller)").format(
-            n=os_, work=_describe(os_ * per_opp_sample), budget=f"{RECOMMEND_WORK:.2g}"))
+            n=os_, work=_describe(os_ * per_opp_sample), budget=number(RECOMMEND_WORK, ".2g")))
         os_ = 0
         parts = total(rs, et, os_)
         if at_once_work is None and not exact_budgeted and et < asked[1]:   # room freed
@@ -232,7 +232,7 @@ def plan_recommendation(*, n_cards: int, n_players: int, n_suspects: int, n_weap
     if sum(parts.values()) > RECOMMEND_WORK and best and not (opponents_fixed and os_):
         notes.append(_("the most probable envelope is left out: its counts would take "
                        "{work}, and a recommendation may take {budget} in all").format(
-            work=_describe(best), budget=f"{RECOMMEND_WORK:.2g}"))
+            work=_describe(best), budget=number(RECOMMEND_WORK, ".2g")))
         best = 0.0
         parts = total(rs, et, os_)
     if at_once_work is None and exact_top is not None and et < min(asked[1], MIN_EXACT_TOP):
@@ -242,11 +242,11 @@ def plan_recommendation(*, n_cards: int, n_players: int, n_suspects: int, n_weap
                               "{n} of the best suggestions are counted exactly "
                               "(not {asked}): the others' information is estimated from {samples} sampled "
                               "deals, to fit the budget of {budget} work units", et).format(
-            n=et, asked=asked[1], samples=f"{rs:,}", budget=f"{RECOMMEND_WORK:.2g}"))
+            n=et, asked=asked[1], samples=number(rs, ","), budget=number(RECOMMEND_WORK, ".2g")))
     work = sum(parts.values())
     if work > RECOMMEND_WORK:
         what = ", ".join(f"{k} {v:.2g}" for k, v in parts.items() if v)
-        limit = _("at most {budget} are allowed").format(budget=f"{RECOMMEND_WORK:.2g}")
+        limit = _("at most {budget} are allowed").format(budget=number(RECOMMEND_WORK, ".2g"))
         if opponents_fixed and os_:
             fit = (RECOMMEND_WORK - work + parts["opponents"]) // per_opp_sample
             raise SessionFormatError(

@@ -50,7 +50,7 @@ import numpy as np
 from engines.cluedo.counting import CountResult, count_deals, propagate
 from engines.cluedo.model import LEARN, MAX_RHO, Setup, SuggestionEvent, read_trust  # noqa: F401 (re-exported)
 from engines.core.errors import SessionFormatError
-from engines.core.i18n import _
+from engines.core.i18n import _, number
 
 #: The values of rho a learned posterior is over (a uniform prior on them).
 GRID = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
@@ -332,7 +332,7 @@ def model_label(setup: Setup, rhos: dict) -> str:
     parts = []
     for p in setup.players:
         if p in rhos:
-            value = f"{rhos[p]:.3g}"
+            value = number(rhos[p], ".3g")
             rho = _("learned ρ {value}").format(value=value) if p in learners else f"ρ {value}"
             parts.append(_behaviour(rhos[p], p, rho))
     return _("assuming {behaviours}").format(behaviours=", ".join(parts))

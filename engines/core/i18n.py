@@ -122,6 +122,32 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _translations.ngettext(singular, plural, n)
 
 
+#: Decimal and thousands separators of the languages other than English (Unicode CLDR: German
+#: "1.234,5", French "1 234,5" with a narrow no-break space), and the space before "%".
+_DECIMAL = {"de": ",", "fr": ","}
+_GROUP = {"de": ".", "fr": "\u202f"}
+_BEFORE_PERCENT = {"de": "\u00a0", "fr": "\u202f"}
+
+
+def number(value: float, spec: str = "") -> str:
+    """``format(value, spec)`` as the language in effect writes numbers: English unchanged
+    (``number(0.25, ".0%")`` is "25%", ``number(12345, ",")`` "12,345"), German "25 %" and
+    "12.345", French "25 %" and "12 345" (separators as Unicode CLDR gives them). For the text
+    the engines build (the desktop writes its own numbers with QLocale,
+    :mod:`desktop.shell.locale_format`); the command line, which sets no language, stays English.
+
+    Raises:
+        ValueError: ``spec`` is not a format spec for ``value``.
+    """
+    text = format(value, spec)
+    if _language not in _DECIMAL:
+        return text
+    text = text.replace(",", "\0").replace(".", _DECIMAL[_language]).replace("\0", _GROUP[_language])
+    if text.endswith("%"):
+        text = text[:-1].rstrip() + _BEFORE_PERCENT[_language] + "%"
+    return text
+
+
 def N_(message: str) -> str:  # noqa: N802 (gettext's conventional name)
     """Mark ``message`` for extraction without translating it now (a constant defined at import,
     translated with :func:`_` where it is shown)."""

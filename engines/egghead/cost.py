@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from engines.core.i18n import _
+from engines.core.i18n import _, number
 from engines.egghead.table import n_words, table_bytes
 
 #: Word passes per CPU second (the slowest measured deck; see the module docstring).
@@ -106,9 +106,9 @@ def check_custom_deck(players: int, values: int, cards: int, S: int, reader) -> 
         "about {per_event} s of CPU per event (every event reads the whole {mb} MB master table), so a "
         "log of {events} events would take about {total} s; at most {limit} s are allowed per command "
         "for a deck other than the game's 6 values and 3 cards; use fewer players, values or cards").format(
-        players=players, values=values, cards=cards, stacks=S, per_event=f"{seconds_per_event(players, S):.1f}",
-        mb=f"{table_bytes(players, S) / 1e6:.0f}", events=EVENTS_PER_COMMAND, total=f"{total:.0f}",
-        limit=f"{COMMAND_SECONDS:.0f}"))
+        players=players, values=values, cards=cards, stacks=S, per_event=number(seconds_per_event(players, S), ".1f"),
+        mb=number(table_bytes(players, S) / 1e6, ".0f"), events=EVENTS_PER_COMMAND, total=number(total, ".0f"),
+        limit=number(COMMAND_SECONDS, ".0f")))
 
 
 # -- the cost of a log, charged per event ------------------------------------------------------
@@ -231,8 +231,8 @@ def check_log(setup, events: Sequence, path: str = "$.events") -> None:
           "allowed per command for a deck other than the game's 6 values and 3 cards; start a new game "
           "from this position, or use fewer players, values or cards").format(
             players=len(setup.players), values=setup.values, cards=setup.cards_per_player,
-            upto=f"{log_seconds(setup, events[:lo + 1]):.0f}", total=f"{total:.0f}",
-            limit=f"{COMMAND_SECONDS:.0f}"))
+            upto=number(log_seconds(setup, events[:lo + 1]), ".0f"), total=number(total, ".0f"),
+            limit=number(COMMAND_SECONDS, ".0f")))
 
 
 __all__ = ["CHAIN_ROUNDS", "COMMAND_SECONDS", "EVENTS_PER_COMMAND", "WORK_PER_SECOND",

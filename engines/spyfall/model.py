@@ -42,7 +42,7 @@ from typing import Any, Optional
 import numpy as np
 
 from engines.core.errors import SessionFormatError
-from engines.core.i18n import _, ngettext
+from engines.core.i18n import _, ngettext, number
 from engines.core.resources import load_json_resource
 from engines.core.schema import Reader, declared_keys, excerpt
 from engines.registry import SPYFALL
@@ -488,7 +488,7 @@ def describe_event(setup: Setup, event) -> str:
     if np.ptp(v) < 1e-9:
         return _("{player} claims all locations alike").format(player=event.player)
     order = np.argsort(-v, kind="stable")
-    shown = ", ".join(f"{setup.locations[i]} {v[i]:.0%}" for i in order[:4] if v[i] >= 0.005)
+    shown = ", ".join(f"{setup.locations[i]} {number(v[i], '.0%')}" for i in order[:4] if v[i] >= 0.005)
     rest = int(np.sum(v[order[4:]] >= 0.005))
     if rest:
         return ngettext("{player} claims {claim} (+{n} more)", "{player} claims {claim} (+{n} more)",

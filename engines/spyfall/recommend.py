@@ -15,7 +15,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from engines.core.errors import CancelFlag, SessionFormatError
-from engines.core.i18n import _
+from engines.core.i18n import _, number
 from engines.spyfall.inference import _fold, _named, emission_params
 from engines.spyfall.model import Claim, Setup
 
@@ -40,8 +40,8 @@ def _evidence(setup: Setup, events, belief: np.ndarray, names, what: str) -> tup
                         "one answer from another player.")
     order = np.argsort(-belief, kind="stable")
     if belief.size > 1 and belief[order[0]] - belief[order[1]] <= MIN_LEAD * belief[order[0]]:
-        said = dict(a=names[order[0]], pa=f"{100 * belief[order[0]]:.1f} %",
-                    b=names[order[1]], pb=f"{100 * belief[order[1]]:.1f} %")
+        said = dict(a=names[order[0]], pa=number(100 * belief[order[0]], ".1f") + " %",
+                    b=names[order[1]], pb=number(100 * belief[order[1]], ".1f") + " %")
         if what == "accusation":
             return False, _("No accusation yet: the answers so far do not set anyone apart ({a} "
                             "{pa}, {b} {pb}). It needs an answer that fits one player better or "

@@ -169,3 +169,20 @@ def test_egghead_history_line_follows_the_language(lang):
     assert eh.describe_event(setup, event) == "Reactions: B solved; A, C did not"
     lang("de")
     assert eh.describe_event(setup, event) == "Reaktionen: B gelöst; A, C nicht"
+
+
+def test_numbers_in_engine_text_follow_the_language_and_english_is_unchanged():
+    """engines.core.i18n.number: the separators of the language in effect (Unicode CLDR), the
+    English format() output unchanged (the command line's)."""
+    from engines.core import i18n
+
+    before = i18n.language()
+    try:
+        i18n.set_language("en")
+        assert [i18n.number(0.25, ".0%"), i18n.number(12345.6, ",.1f")] == ["25%", "12,345.6"]
+        i18n.set_language("de")
+        assert [i18n.number(0.25, ".0%"), i18n.number(12345.6, ",.1f")] == ["25\u00a0%", "12.345,6"]
+        i18n.set_language("fr")
+        assert [i18n.number(0.25, ".0%"), i18n.number(12345.6, ",.1f")] == ["25\u202f%", "12\u202f345,6"]
+    finally:
+        i18n.set_language(before)
