@@ -18,7 +18,7 @@ BUILDS = {"tall": N_("tall"), "short": N_("short"), "fat": N_("fat"), "thin": N_
 #: Quick-entry keywords of each language beside the English ones (always read).
 QUICK = {
     "de": {"ambassador": ("botschafter",), "mission": ("auftrag", "mission"),
-           "identity": ("identität", "identitäten"), "build": ("statur", "figur")},
+           "identity": ("identität", "identitäten"), "build": ("gestalt", "statur", "figur")},
     "fr": {"ambassador": ("ambassadeur", "amb"), "mission": ("mission",),
            "identity": ("identité", "identités"), "build": ("silhouette", "gabarit")},
 }
