@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -157,6 +158,11 @@ class QuickEntry(QWidget):
         label.setBuddy(self.line)
         self.line.setObjectName("quickEntry")
         self.line.setClearButtonEnabled(True)
+        # the clear button is Qt's own, named after its action (else a screen reader finds a
+        # button without a name)
+        for button in self.line.findChildren(QToolButton):
+            button.setAccessibleName(_("Clear"))
+            button.setToolTip(_("Clear the line"))
         self.line.setPlaceholderText(_(PLACEHOLDER).format(example=example))
         self.line.setToolTip(_("Type an event as one line and press Enter to log it (one undo "
                                "step). Names: any unique prefix of any word, any case. ↓ "
