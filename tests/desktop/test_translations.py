@@ -486,3 +486,15 @@ def test_a_word_marked_alone_and_with_its_plural_is_translated_both_ways():
         assert i18n._("identity") == "identité"
     finally:
         i18n.set_language(before)
+
+
+def test_german_addresses_the_player_one_way():
+    """The German catalog says "Sie" throughout (docs/translating.md, glossary): a "du" form in
+    one game and "Sie" in another read as two apps."""
+    du = re.compile(r"\b(du|dir|dich|dein|deine|deinen|deinem|deiner|deines|bist|hast)\b")
+    found = []
+    for m in _catalog("de"):
+        texts = [m.string] if isinstance(m.string, str) else list(m.string)
+        if m.id and any(du.search(t or "") for t in texts):
+            found.append(m.id if isinstance(m.id, str) else m.id[0])
+    assert not found, found
