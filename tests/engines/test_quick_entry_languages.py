@@ -30,22 +30,6 @@ GUESSWHO = [   # English line, German line, French line: the same event
 ]
 
 
-@pytest.mark.parametrize("english, german, french", GUESSWHO)
-def test_guesswho_german_and_french_lines_log_the_english_event(lang, english, german, french):
-    import engines.guesswho as gw
-    from engines.guesswho.parse import parse
-
-    setup = gw.default_setup()
-    want = parse(setup, [], english)
-    for code, line in (("de", german), ("fr", french)):
-        assert lang(code) == code
-        assert parse(setup, [], line) == want, (code, line)
-        assert parse(setup, [], english) == want, (code, english)     # English read still
-    lang("en")
-    if german.split()[0].casefold() not in english.casefold().split():
-        with pytest.raises(SessionFormatError):
-            parse(setup, [], german)
-
 
 def test_guesswho_history_line_follows_the_language(lang):
     import engines.guesswho as gw
@@ -68,22 +52,6 @@ SPYFALL = [   # English line, German line, French line: the same event
 ]
 
 
-@pytest.mark.parametrize("english, german, french", SPYFALL)
-def test_spyfall_german_and_french_lines_log_the_english_event(lang, english, german, french):
-    import engines.spyfall as sf
-    from engines.spyfall.parse import parse
-
-    setup = sf.default_setup()
-    want = parse(setup, [], english)
-    for code, line in (("de", german), ("fr", french)):
-        assert lang(code) == code
-        assert parse(setup, [], line) == want, (code, line)
-        assert parse(setup, [], english) == want, (code, english)
-    lang("en")
-    if german != english:
-        with pytest.raises(SessionFormatError):
-            parse(setup, [], german)
-
 
 def test_spyfall_history_line_follows_the_language(lang):
     import engines.spyfall as sf
@@ -102,24 +70,9 @@ def test_spyfall_history_line_follows_the_language(lang):
 INKOGNITO = [   # English line, German line, French line: the same event
     ("Red: lord zsa fat", "Red: lord zsa dick", "Red: lord zsa gros"),
     ("Red: ambassador tall fat", "Red: botschafter groß dick", "Red: ambassadeur grand gros"),
-    ("Red: mission build lord fat", "Red: auftrag statur lord dick", "Red: mission silhouette lord gros"),
+    ("Red: mission build lord fat", "Red: auftrag gestalt lord dick", "Red: mission silhouette lord gros"),
 ]
 
-
-@pytest.mark.parametrize("english, german, french", INKOGNITO)
-def test_inkognito_german_and_french_lines_log_the_english_event(lang, english, german, french):
-    import engines.inkognito as ink
-    from engines.inkognito.parse import parse
-
-    setup = ink.default_setup()
-    want = parse(setup, [], english)
-    for code, line in (("de", german), ("fr", french)):
-        assert lang(code) == code
-        assert parse(setup, [], line) == want, (code, line)
-        assert parse(setup, [], english) == want, (code, english)
-    lang("en")
-    with pytest.raises(SessionFormatError):
-        parse(setup, [], german)
 
 
 def test_inkognito_history_line_and_refusal_follow_the_language(lang):
@@ -144,21 +97,6 @@ EGGHEAD = [   # English line, German line, French line: the same event
 ]
 
 
-@pytest.mark.parametrize("english, german, french", EGGHEAD)
-def test_egghead_german_and_french_lines_log_the_english_event(lang, english, german, french):
-    import engines.egghead as eh
-    from engines.egghead.parse import parse
-
-    setup = eh.default_setup()
-    want = parse(setup, [], english)
-    for code, line in (("de", german), ("fr", french)):
-        assert lang(code) == code
-        assert parse(setup, [], line) == want, (code, line)
-        assert parse(setup, [], english) == want, (code, english)
-    lang("en")
-    with pytest.raises(SessionFormatError):
-        parse(setup, [], german)
-
 
 def test_egghead_history_line_follows_the_language(lang):
     import engines.egghead as eh
@@ -169,6 +107,33 @@ def test_egghead_history_line_follows_the_language(lang):
     assert eh.describe_event(setup, event) == "Reactions: B solved; A, C did not"
     lang("de")
     assert eh.describe_event(setup, event) == "Reaktionen: B gelöst; A, C nicht"
+
+
+LINES = [(game, *row) for game, rows in (("guesswho", GUESSWHO), ("spyfall", SPYFALL),
+                                         ("inkognito", INKOGNITO), ("egghead", EGGHEAD)) for row in rows]
+
+
+@pytest.mark.parametrize("game, english, german, french", LINES)
+def test_german_and_french_lines_log_the_english_event(lang, game, english, german, french):
+    """With German or French in effect the line logs the English line's event and the English
+    line is read still; with English in effect (the command line) a German word is refused
+    (unless the German line is the English one)."""
+    import importlib
+
+    parse = importlib.import_module(f"engines.{game}.parse").parse
+    setup = importlib.import_module(f"engines.{game}").default_setup()
+    want = parse(setup, [], english)
+    for code, line in (("de", german), ("fr", french)):
+        assert lang(code) == code
+        assert parse(setup, [], line) == want, (code, line)
+        assert parse(setup, [], english) == want, (code, english)
+    lang("en")
+    # a Guess Who? question whose first German word is also the English line's reads as an
+    # English question with another attribute word: refused or not, it says nothing here
+    same_start = game == "guesswho" and german.split()[0].casefold() in english.casefold().split()
+    if german != english and not same_start:
+        with pytest.raises(SessionFormatError):
+            parse(setup, [], german)
 
 
 def test_numbers_in_engine_text_follow_the_language_and_english_is_unchanged():
