@@ -65,6 +65,18 @@ def percent(p: float, digits: int = 0, locale: QLocale | None = None) -> str:
     return number(100.0 * p, digits, loc) + PERCENT_SPACE.get(_lang(loc), "") + loc.percent()
 
 
+def parse_local_time(iso: str | None) -> _dt.datetime | None:
+    """An ISO 8601 time (an entry's or a file's) in local time, or None for none or an
+    unreadable one (a naive time is taken as local already)."""
+    if not iso:
+        return None
+    try:
+        t = _dt.datetime.fromisoformat(iso)
+    except ValueError:
+        return None
+    return t.astimezone() if t.tzinfo is not None else t
+
+
 def clock_time(t: _dt.datetime | _dt.time, locale: QLocale | None = None) -> str:
     """The hour and minute of ``t`` in the language's short time format ("21:14")."""
     loc = _locale(locale)

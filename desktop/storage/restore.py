@@ -24,7 +24,7 @@ from PySide6.QtCore import QLockFile
 from PySide6.QtWidgets import QMessageBox
 
 from desktop.shell.locale_format import clock_time as locale_clock_time
-from desktop.shell.locale_format import date_time
+from desktop.shell.locale_format import date_time, parse_local_time
 from desktop.storage.document import write_text_atomically
 from desktop.storage.journal import save_target
 from desktop.storage.locks import is_stale, lock_path, process_lock, remove_quietly, remove_stale_locks
@@ -182,14 +182,9 @@ def read_recovery_file(path: str) -> list:
 
 def clock_time(iso: Optional[str]) -> Optional[str]:
     """An event's ISO time as the local ``HH:MM`` (with the date when not today)."""
-    if not iso:
+    t = parse_local_time(iso)
+    if t is None:
         return None
-    try:
-        t = datetime.fromisoformat(iso)
-    except ValueError:
-        return None
-    if t.tzinfo is not None:
-        t = t.astimezone()
     return locale_clock_time(t) if t.date() == datetime.now().date() else date_time(t)
 
 

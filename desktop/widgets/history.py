@@ -21,7 +21,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QMenu, QSizePolicy, QVBoxLayout, QWidget
 
 from desktop.shell.appearance import muted, muted_css, readable_on
-from desktop.shell.locale_format import app_locale, clock_time
+from desktop.shell.locale_format import app_locale, clock_time, parse_local_time
 from desktop.widgets.role_data import BACKGROUND, DISPLAY, FOREGROUND, TOOLTIP, MultiDataModel
 from engines.core.i18n import _
 
@@ -44,20 +44,10 @@ _CONFLICT_ROLE = getattr(ConflictRole, "value", ConflictRole)
 _FONT = Qt.ItemDataRole.FontRole.value
 
 
-def _parse_time(iso: Optional[str]) -> Optional[datetime]:
-    if not iso:
-        return None
-    try:
-        t = datetime.fromisoformat(iso)
-    except ValueError:
-        return None
-    return t.astimezone() if t.tzinfo is not None else t   # shown in local time
-
-
 def _short_time(iso: Optional[str], now: Optional[datetime] = None) -> str:
     """When an entry was logged, as a person says it: ``"14:05"`` today, ``"yesterday
     14:05"``, ``"Mon 23 Nov 14:05"`` this year, ``"23 Nov 2025 14:05"`` before; "" if unknown."""
-    t = _parse_time(iso)
+    t = parse_local_time(iso)
     if t is None:
         return ""
     now = now or (datetime.now(t.tzinfo) if t.tzinfo is not None else datetime.now())
@@ -78,7 +68,7 @@ def _short_time(iso: Optional[str], now: Optional[datetime] = None) -> str:
 
 def _long_time(iso: Optional[str]) -> str:
     """``"logged on Monday 23 November 2026 at 14:05:31"`` ("" if unknown)."""
-    t = _parse_time(iso)
+    t = parse_local_time(iso)
     if t is None:
         return ""
     loc, long = app_locale(), QLocale.FormatType.LongFormat
