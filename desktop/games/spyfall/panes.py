@@ -22,7 +22,7 @@ from desktop.tabs.wording import DETAILS, PLAIN, Wording
 from desktop.widgets.fit_split import CappedText
 from desktop.widgets.plain_text import esc
 from desktop.widgets.worksheet import format_probability
-from engines.core.i18n import _
+from engines.core.i18n import N_, _
 
 
 def top(d: dict, k: int = 1) -> list:
@@ -31,27 +31,30 @@ def top(d: dict, k: int = 1) -> list:
 
 
 
+#: How much a player's claims give away, by the reveal weight λ of the hide-reveal model (below
+#: each bound): the words alone and as the verb "claim so that you …" continues with (whole
+#: phrases, so that each language words both).
+_REVEAL = ((0.0, N_("claims reveal nothing"), N_("reveal nothing")),
+           (0.2, N_("claims hint a little"), N_("hint a little")),
+           (0.5, N_("claims hint at the location"), N_("hint at the location")),
+           (float("inf"), N_("claims point at the location"), N_("point at the location")))
+
+
+def _reveal(lam: float) -> tuple:
+    if lam <= 0:
+        return _REVEAL[0]
+    return next(row for row in _REVEAL[1:] if lam < row[0])
+
+
 def reveal_words(lam: float) -> str:
     """How much a player's claims give away (the reveal weight λ of the hide-reveal model) in a
     player's words."""
-    if lam <= 0:
-        return _("claims reveal nothing")
-    if lam < 0.2:
-        return _("claims hint a little")
-    if lam < 0.5:
-        return _("claims hint at the location")
-    return _("claims point at the location")
+    return _(_reveal(lam)[1])
 
 
 def _reveal_verb(lam: float) -> str:
     """:func:`reveal_words` without "claims" (what "claim so that you …" continues with)."""
-    if lam <= 0:
-        return _("reveal nothing")
-    if lam < 0.2:
-        return _("hint a little")
-    if lam < 0.5:
-        return _("hint at the location")
-    return _("point at the location")
+    return _(_reveal(lam)[2])
 
 
 def plain_strategy(mix) -> str:
