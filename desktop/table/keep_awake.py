@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import time
 from typing import Callable, Optional
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Signal
@@ -30,6 +31,10 @@ log = logging.getLogger(__name__)
 
 SETTINGS_KEY = KEEP_AWAKE.key   # declared once in desktop.shell.settings
 REASON = N_("A game is open at the table")
+
+#: Seconds before asking the session bus again for a screen saver service it did not have (the
+#: interface is looked up synchronously; the window asks at every tab change and activation).
+RETRY_SECONDS = 60.0
 
 ES_CONTINUOUS = 0x80000000
 ES_SYSTEM_REQUIRED = 0x00000001
@@ -66,16 +71,20 @@ class FreedesktopBackend(Backend):
         self._iface = interface
         self._bus = bus
         self._cookie: Optional[int] = None
+        self._failed_at: Optional[float] = None     # when the service was last not found
 
     def _interface(self):
         if self._iface is None:
+            now = time.monotonic()
+            if self._failed_at is not None and now - self._failed_at < RETRY_SECONDS:
+                return None     # asked at every tab change: not a bus round trip each time
             from PySide6.QtDBus import QDBusConnection, QDBusInterface
 
             bus = self._bus if self._bus is not None else QDBusConnection.sessionBus()
-            if not bus.isConnected():
-                return None
-            iface = QDBusInterface(self.SERVICE, self.PATH, self.SERVICE, bus)
-            if not iface.isValid():
+            iface = QDBusInterface(self.SERVICE, self.PATH, self.SERVICE, bus) \
+                if bus.isConnected() else None
+            if iface is None or not iface.isValid():
+                self._failed_at = now
                 return None
             self._iface = iface
         return self._iface

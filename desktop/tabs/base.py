@@ -251,6 +251,7 @@ class GameTab(QWidget):
                 self.banner_view.render(snap.replace(status=Status.ERROR, error=exc))
             else:
                 self._paint_beliefs_now()
+                self.controller.beliefs_shown()
                 self.show_beside_posterior(snap)
         elif snap.posterior is None and snap.timeline is not None \
                 and not snap.timeline.posteriors and moved:

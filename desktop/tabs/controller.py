@@ -390,9 +390,16 @@ class GameController(QObject):
         self._follow(snap)
         if self.snapshot is snap:       # else _follow published a newer one already
             # the views render it with the tab's less urgent jobs paused at their next poll
-            # (a job started by _follow, the ranking, begins after the worksheet is painted)
-            with self.priorities.holding(Priority.BELIEFS):
+            # (a job started by _follow, the ranking, begins once the worksheet is painted:
+            # beliefs_shown, or at the end of the render)
+            with self.priorities.hold(Priority.BELIEFS):
                 self.snapshotChanged.emit(snap)
+
+    def beliefs_shown(self) -> None:
+        """The views of the beliefs are painted (called by the tab during the render of a
+        snapshot): the tab's less urgent jobs (the ranking) may run while the rest is drawn —
+        the render's hold and the delivering runner's end here."""
+        self.priorities.release_holds(Priority.BELIEFS)
 
     def _follow(self, snap: Snapshot) -> None:
         """Start what the moment needs: its posterior on demand, its advisors, its Why? and the

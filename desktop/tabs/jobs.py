@@ -26,14 +26,14 @@ it in their long loops), while a runner of its group with a more urgent level ha
 the interpreter lock is not shared with less urgent work, so the worksheet and the ranking come at
 the engines' own speed (``tests/benchmarks/bench_app_speed.py``). A wait lasts at most
 :data:`MAX_PAUSE_SECONDS` at a time, so a job holding something the urgent one waits for (a lock)
-cannot stall it for long.
+cannot stall it for long. Every job also pauses while the GUI thread holds the
+:data:`worker_gate` (a session file shown in its tab), at most :data:`MAX_GATE_SECONDS`.
 Results, partial results, progress and errors are emitted from the worker thread by a relay
 object and delivered, queued, to ``@Slot`` methods of the runner on the GUI thread (a lambda
 would run in the worker thread).
 """
 from __future__ import annotations
 
-import contextlib
 import enum
 import logging
 import threading
@@ -77,6 +77,7 @@ class PriorityGroup:
         self._busy = [0] * len(Priority)
         self.pauses = 0          # waits that actually happened (for tests and benchmarks)
         self._settled: list[Callable[[], None]] = []
+        self._holds: list["Hold"] = []     # held on the GUI thread: hold(), a delivery
         _groups.add(self)
 
     def set_busy(self, level: int, busy: bool) -> None:
@@ -96,15 +97,30 @@ class PriorityGroup:
             if callback not in self._settled:
                 self._settled.append(callback)
 
-    @contextlib.contextmanager
-    def holding(self, level: int = 0):
-        """Count ``level`` as pending while the block runs (on the GUI thread: the render of an
-        urgent result, so that the tab's less urgent jobs leave the interpreter lock to it)."""
+    def hold(self, level: int = 0) -> "Hold":
+        """Count ``level`` as pending until the returned :class:`Hold` is released (on the GUI
+        thread: the render of an urgent result, so that the tab's less urgent jobs leave the
+        interpreter lock to it). Use it as a context manager; :meth:`release_holds` ends it
+        earlier (the worksheet painted: the ranking may start while the rest is drawn)."""
         self.set_busy(level, True)
-        try:
-            yield
-        finally:
-            self.set_busy(level, False)
+        return self._held(level)
+
+    def _held(self, level: int) -> "Hold":
+        """A :class:`Hold` of one count of ``level`` already counted as pending."""
+        h = Hold(self, level)
+        self._holds.append(h)
+        return h
+
+    def _end_hold(self, hold: "Hold") -> None:
+        if hold in self._holds:
+            self._holds.remove(hold)
+        self.set_busy(hold.level, False)
+
+    def release_holds(self, level: int) -> None:
+        """End every hold of ``level`` taken on the GUI thread (:meth:`hold`, a runner delivering
+        its result): what they protected is on screen."""
+        for h in [h for h in self._holds if h.level == level]:
+            h.release()
 
     def urgent_pending(self, level: int) -> bool:
         """True while a runner more urgent than ``level`` has work pending."""
@@ -123,6 +139,82 @@ class PriorityGroup:
                 if left <= 0:
                     return
                 self._cond.wait(min(left, 0.05))
+
+
+class Hold:
+    """One count of a level as pending (:meth:`PriorityGroup.hold`, :meth:`WorkerGate.hold`),
+    ended once by :meth:`release` or at the end of a ``with`` block, whichever comes first.
+
+    Attributes:
+        level: the :class:`Priority` held (0 for the worker gate).
+    """
+
+    __slots__ = ("_owner", "level")
+
+    def __init__(self, owner, level: int):
+        self._owner = owner
+        self.level = level
+
+    def release(self) -> None:
+        """End the hold (a second call does nothing)."""
+        owner, self._owner = self._owner, None
+        if owner is not None:
+            owner._end_hold(self)
+
+    def __enter__(self) -> "Hold":
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.release()
+
+
+class WorkerGate:
+    """The GUI thread's long moments, during which every job of every tab pauses at its next
+    poll (:class:`TaskState`), the beliefs too: a session file shown in its tab (its views
+    rebuilt, the tab brought to the front and painted whole). A job that shares the interpreter
+    lock then would make each of the GUI thread's thousands of returns from Qt wait for it: with
+    the 100-event Inkognito file the longest stall of the event loop was 631 ms with the file's
+    beliefs computing beside it and 87-101 ms without (tests/benchmarks/bench_open_stall.py, on a
+    loaded machine). A pause lasts at most :data:`MAX_GATE_SECONDS`, so a hold that is never
+    released cannot stop the work."""
+
+    def __init__(self):
+        self._cond = threading.Condition()
+        self._holds = 0
+        self._since = 0.0
+        self.pauses = 0          # waits that actually happened (for tests and benchmarks)
+
+    def hold(self) -> "Hold":
+        """Pause the jobs until the returned :class:`Hold` is released (GUI thread)."""
+        with self._cond:
+            if not self._holds:
+                self._since = time.monotonic()
+            self._holds += 1
+        return Hold(self, 0)
+
+    def _end_hold(self, _hold: "Hold") -> None:
+        with self._cond:
+            self._holds = max(0, self._holds - 1)
+            if not self._holds:
+                self._cond.notify_all()
+
+    def closed(self) -> bool:
+        """True while the GUI thread holds the gate (within :data:`MAX_GATE_SECONDS`)."""
+        return bool(self._holds) and time.monotonic() - self._since < MAX_GATE_SECONDS
+
+    def wait(self, stop: Callable[[], bool]) -> None:
+        """Wait while :meth:`closed` (a pool thread), or until ``stop()``."""
+        with self._cond:
+            if self.closed():
+                self.pauses += 1
+            while self.closed() and not stop():
+                self._cond.wait(0.02)
+
+
+#: Longest pause (s) of the jobs for the GUI thread (:class:`WorkerGate`).
+MAX_GATE_SECONDS = 0.5
+#: The process's :class:`WorkerGate`.
+worker_gate = WorkerGate()
 
 
 #: Every tab's :class:`PriorityGroup` (weakly: a closed tab's group goes with it).
@@ -178,6 +270,8 @@ class TaskState:
         group = self._group
         if group is not None and self._level and group.urgent_pending(self._level):
             group.wait_turn(self._level, lambda: self.cancel_requested)
+        if worker_gate._holds:
+            worker_gate.wait(lambda: self.cancel_requested)
         return self.cancel_requested
 
     def progress(self, done: int, total: int) -> None:
@@ -320,22 +414,24 @@ class JobRunner(QObject):
             self._active.discard(task)
             self._idle.notify_all()
 
-    def _set_busy(self, busy: bool, *, hold_group: bool = False) -> bool:
+    def _set_busy(self, busy: bool, *, hold_group: bool = False) -> Optional[Hold]:
         """Set the busy flag (``busyChanged`` on a change). ``hold_group``: a change to idle
-        leaves the tab's :class:`PriorityGroup` count as it is, and True is returned: the caller
-        releases it (:meth:`_release_group`) once it has delivered the result."""
+        leaves the tab's :class:`PriorityGroup` count as it is, as a :class:`Hold` returned to
+        the caller, who releases it once it has delivered the result (or the tab earlier:
+        :meth:`PriorityGroup.release_holds`)."""
         if busy == self._busy:
-            return False
+            return None
         self._busy = busy
         held = hold_group and not busy and self.group is not None
         if self.group is not None and not held:
             self.group.set_busy(self.priority, busy)
         self.busyChanged.emit(busy)
-        return held
+        return self.group._held(self.priority) if held else None
 
-    def _release_group(self, held: bool) -> None:
-        if held:
-            self.group.set_busy(self.priority, False)
+    @staticmethod
+    def _release_group(held: Optional[Hold]) -> None:
+        if held is not None:
+            held.release()
 
     @Slot(int, object, float)
     def _on_finished(self, revision: int, result: Any, seconds: float) -> None:

@@ -21,7 +21,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
 from engines.core.i18n import _
 
@@ -86,6 +86,11 @@ class PlainAxis(pg.AxisItem):
     def __init__(self, orientation: str, **kwargs):
         super().__init__(orientation, **kwargs)
         self.enableAutoSIPrefix(False)
+        # drawn once into a pixmap and copied while the range and size stay (a tab brought to
+        # the front, a marker moved, a curve added): replaying the axis's picture of ticks,
+        # labels and the grid took 2.3 ms an axis, 20 ms of each switch to a tab with plots
+        # (cProfile of MainWindow.select_game; Qt documentation, QGraphicsItem.CacheMode)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def logTickValues(self, minVal, maxVal, size, stdTicks):  # noqa: N802 (pyqtgraph)
         """Ticks at whole powers of ten (at most one label per 40 px of axis), no minor
@@ -94,6 +99,11 @@ class PlainAxis(pg.AxisItem):
         decades = list(range(lo, hi + 1))
         step = max(1, int(np.ceil(len(decades) * 40 / max(size, 1.0))))
         return [(float(step), [float(d) for d in decades[::step] if minVal <= d <= maxVal])]
+
+
+def plain_axes() -> dict:
+    """A ``pg.PlotWidget``'s ``axisItems``: a :class:`PlainAxis` at the left and bottom."""
+    return {"left": PlainAxis("left"), "bottom": PlainAxis("bottom")}
 
 
 class BeliefPlot(QWidget):
@@ -142,7 +152,7 @@ class BeliefPlot(QWidget):
         """The plot area: a grid, fixed axes (no mouse zoom, no menu), the y range if given;
         axes labelled in plain units (no "x0.001" scale factor) and, on a log axis, one
         label per decade only (the minor ticks' labels overlapped)."""
-        plot = pg.PlotWidget(axisItems={"left": PlainAxis("left"), "bottom": PlainAxis("bottom")})
+        plot = pg.PlotWidget(axisItems=plain_axes())
         plot.setMinimumHeight(100)
         plot.showGrid(x=True, y=True, alpha=0.25)
         plot.setLabel("bottom", _("event"))

@@ -37,6 +37,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.widgets.hint_cache import HintCache
+
 #: The narrowest a widget may be side by side, in heights of a line of its text (about 200 px at
 #: 100 % on a 9 pt desktop, 300 px at 150 % zoom): narrower, the panes fold into tabs.
 READABLE_EM = 12
@@ -88,11 +90,13 @@ class SidePanes(QSplitter):
         self._wide_state: Optional[QByteArray] = None
         self._arranging = False
         self._check_pending = False
+        self._hints = HintCache()
 
     # -- building ------------------------------------------------------------------------
     def add_pane(self, widget: QWidget, title: str, stretch: int = 1) -> QWidget:
         """Add a side pane (shown as tab ``title`` when folded) with splitter ``stretch``."""
         self._panes.append((widget, title))
+        self._hints.clear()
         if self._folded:
             self.tabs.addTab(widget, title)
         else:
@@ -124,7 +128,11 @@ class SidePanes(QSplitter):
 
     def width_side_by_side(self) -> int:
         """The width (pixels) the main view and every shown side pane need side by side: each
-        its minimum width, at least :data:`READABLE_EM` text lines."""
+        its minimum width, at least :data:`READABLE_EM` text lines (kept until an event may
+        change it: :mod:`desktop.widgets.hint_cache`)."""
+        return self._hints.get("side", self._width_side_by_side)
+
+    def _width_side_by_side(self) -> int:
         widgets = [w for w in (self.main_widget(),) if w is not None]
         widgets += [w for i, (w, _t) in enumerate(self._panes) if not self._pane_hidden(i)]
         readable = READABLE_EM * QFontMetrics(self.font()).height()
@@ -132,7 +140,11 @@ class SidePanes(QSplitter):
             self.handleWidth() * max(0, len(widgets) - 1)
 
     def width_folded(self) -> int:
-        """The width (pixels) the main view and the side panes need as tabs."""
+        """The width (pixels) the main view and the side panes need as tabs (kept as
+        :meth:`width_side_by_side`)."""
+        return self._hints.get("folded", self._width_folded)
+
+    def _width_folded(self) -> int:
         main = self.main_widget()
         shown = [w for i, (w, _t) in enumerate(self._panes) if not self._pane_hidden(i)]
         if not shown:
@@ -142,6 +154,9 @@ class SidePanes(QSplitter):
         return (min_width(main) if main is not None else 0) + self.handleWidth() + side
 
     def minimumSizeHint(self):  # noqa: N802 (Qt name)
+        return self._hints.get("min", self._minimum_size_hint)
+
+    def _minimum_size_hint(self):
         hint = super().minimumSizeHint()
         if self._panes and self.main_widget() is not None:
             hint.setWidth(min(self.width_side_by_side(), self.width_folded()))
@@ -159,6 +174,7 @@ class SidePanes(QSplitter):
         super().resizeEvent(event)
 
     def event(self, e) -> bool:
+        self._hints.seen(e)
         if e.type() in (QEvent.Type.LayoutRequest, QEvent.Type.Show):
             self._schedule_check()
         return super().event(e)
@@ -187,6 +203,7 @@ class SidePanes(QSplitter):
         if fold == self._folded or not self._panes:
             return
         self._arranging = True
+        self._hints.clear()
         scrolls = _scroll_positions(self)
         focus = QApplication.focusWidget()
         focus = focus if focus is not None and self.isAncestorOf(focus) else None
@@ -198,6 +215,7 @@ class SidePanes(QSplitter):
         finally:
             self._arranging = False
         self._folded = fold
+        self._hints.clear()
         self._restore(scrolls, focus)
         QTimer.singleShot(0, self, lambda: self._restore(scrolls, focus))   # after the new layout
         self.updateGeometry()
@@ -271,6 +289,11 @@ class PaneTabs(QTabWidget):
         super().__init__(parent)
         self.setUsesScrollButtons(False)
         self.setElideMode(Qt.TextElideMode.ElideNone)
+        self._hints = HintCache()
+
+    def event(self, e) -> bool:
+        self._hints.seen(e)   # a page's layout request, a title, the font (hint_cache)
+        return super().event(e)
 
     def bar_width(self) -> int:
         """The width in pixels the tab bar needs to show every title whole."""
@@ -283,11 +306,17 @@ class PaneTabs(QTabWidget):
         return max(self.bar_width() + frame, readable)
 
     def minimumSizeHint(self):  # noqa: N802 (Qt name)
+        return self._hints.get("min", self._minimum_size_hint)
+
+    def _minimum_size_hint(self):
         hint = super().minimumSizeHint()
         hint.setWidth(self._least_width())
         return hint
 
     def sizeHint(self):  # noqa: N802 (Qt name)
+        return self._hints.get("size", self._size_hint)
+
+    def _size_hint(self):
         hint = super().sizeHint()
         hint.setWidth(self._least_width())
         return hint

@@ -11,6 +11,8 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer
 from PySide6.QtWidgets import QBoxLayout, QScrollArea, QWidget
 
+from desktop.widgets.hint_cache import HintCache
+
 
 class NeededHeightContent(QWidget):
     """Content for a :class:`VerticalScroll` that is as tall, for a width, as its items need at
@@ -31,6 +33,7 @@ class VerticalScroll(QScrollArea):
     def __init__(self, content=None, prefer_hint: bool = False, parent=None):
         super().__init__(parent)
         self._prefer_hint = prefer_hint
+        self._hints = HintCache()
         self.setWidgetResizable(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         if content is not None:
@@ -43,7 +46,21 @@ class VerticalScroll(QScrollArea):
         hint = w.sizeHint() if self._prefer_hint else w.minimumSizeHint()
         return max(hint.width(), w.minimumWidth())
 
+    def event(self, e) -> bool:
+        self._hints.seen(e)
+        return super().event(e)
+
+    def setWidget(self, widget) -> None:  # noqa: N802 (Qt name)
+        self._hints.clear()
+        super().setWidget(widget)
+
     def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        """The content's minimum width (its size hint's with ``prefer_hint``) plus the scroll
+        bar and the frame; kept until this area or its content sees an event that may change
+        it (:mod:`desktop.widgets.hint_cache`)."""
+        return self._hints.get("min", self._minimum_size_hint)
+
+    def _minimum_size_hint(self) -> QSize:
         bar = self.verticalScrollBar().sizeHint().width()
         return QSize(self._content_width() + bar + 2 * self.frameWidth(),
                      super().minimumSizeHint().height())
@@ -54,6 +71,8 @@ class VerticalScroll(QScrollArea):
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt name)
         # a text changed (a layout request of the content): its wrapped height may have too
+        if obj is self.widget():
+            self._hints.seen(event)
         if obj is self.widget() and event.type() == QEvent.Type.LayoutRequest:
             QTimer.singleShot(0, self, self._keep_wrapped_text)   # not after deletion
             # the content's minimum width is this area's: the splitter or layout holding it
@@ -87,5 +106,8 @@ class VerticalScroll(QScrollArea):
             w.setMinimumHeight(need)
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        return self._hints.get("size", self._size_hint)
+
+    def _size_hint(self) -> QSize:
         hint = super().sizeHint()
         return QSize(max(hint.width(), self.minimumSizeHint().width()), hint.height())

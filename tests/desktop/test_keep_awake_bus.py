@@ -67,3 +67,27 @@ def test_inhibit_and_uninhibit_with_the_real_cookie(qapp, session_bus):
         if service.poll() is None:
             service.kill()
             service.wait(5)
+
+
+def test_a_missing_service_is_looked_up_again_only_after_the_retry_interval(qapp, session_bus,
+                                                                            monkeypatch):
+    """Without a screen saver service the bus is not asked again at every tab change; a
+    service that starts later is found once RETRY_SECONDS have passed."""
+    now = [1000.0]
+    monkeypatch.setattr(keep_awake.time, "monotonic", lambda: now[0])
+    backend = keep_awake.FreedesktopBackend(bus=_connect(session_bus, "keep-awake-retry"))
+    assert backend.inhibit("Deduction Desk", keep_awake.REASON) is False
+    service = subprocess.Popen([sys.executable, str(SERVICE), session_bus],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert service.stdout.readline().strip() == "ready", service.stderr.read()
+        now[0] += keep_awake.RETRY_SECONDS - 1
+        assert backend.inhibit("Deduction Desk", keep_awake.REASON) is False   # not asked
+        now[0] += 2
+        assert backend.inhibit("Deduction Desk", keep_awake.REASON) is True
+        backend.release()
+        assert service.wait(10) == 0, service.stderr.read()
+    finally:
+        if service.poll() is None:
+            service.kill()
+            service.wait(5)

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.shell.locale_format import number, percent
-from desktop.widgets.belief_plot import PALETTE
+from desktop.widgets.belief_plot import PALETTE, plain_axes
 from desktop.widgets.columns import CONTENTS, Column, ColumnTable
 from desktop.widgets.flow import described_group, field_pairs
 from desktop.widgets.simulation import SimulationPanelBase
@@ -161,7 +161,7 @@ class SimulationPanel(SimulationPanelBase):
 
     @staticmethod
     def _plot(title: str, x_label: str) -> pg.PlotWidget:
-        w = pg.PlotWidget(title=title)
+        w = pg.PlotWidget(title=title, axisItems=plain_axes())
         w.setMinimumHeight(120)
         w.showGrid(x=True, y=True, alpha=0.25)
         w.setLabel("bottom", x_label)

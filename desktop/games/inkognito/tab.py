@@ -29,7 +29,7 @@ from desktop.games.inkognito.panes import SheetsPane
 from desktop.shell.locale_format import number
 from desktop.tabs.base import GameTab
 from desktop.tabs.wording import PLAIN, Wording
-from desktop.widgets.belief_plot import PALETTE, BeliefPlot
+from desktop.widgets.belief_plot import PALETTE, BeliefPlot, plain_axes
 from desktop.widgets.plain_text import esc
 from desktop.widgets.ranking import Column, RankingTable
 from desktop.widgets.side_panes import SidePanes
@@ -179,7 +179,7 @@ class Tab(GameTab):
         self.theta_note = QLabel()
         self.theta_note.setWordWrap(True)
         tl.addWidget(self.theta_note)
-        self.theta_plot = pg.PlotWidget()
+        self.theta_plot = pg.PlotWidget(axisItems=plain_axes())
         self.theta_plot.setLabel("bottom", "θ")
         self.theta_plot.setLabel("left", _("posterior"))
         for side in ("left", "bottom"):   # plain numbers, no "x0.001" factor in the label

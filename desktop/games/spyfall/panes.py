@@ -20,6 +20,7 @@ from desktop.table.zoom import scaled_size
 from desktop.tabs.snapshot import Snapshot
 from desktop.tabs.wording import DETAILS, PLAIN, Wording
 from desktop.widgets.fit_split import CappedText
+from desktop.widgets.hint_cache import HintCache
 from desktop.widgets.plain_text import esc
 from desktop.widgets.worksheet import format_probability
 from engines.core.i18n import N_, _
@@ -234,7 +235,18 @@ class WrappedBox(QWidget):
     panes to their content (:class:`desktop.widgets.fit_split.FitSplitter`) then keeps room
     for the whole text."""
 
+    def __init__(self, parent: Optional[QWidget] = None):
+        super().__init__(parent)
+        self._hints = HintCache()
+
+    def event(self, e) -> bool:
+        self._hints.seen(e)   # its layout's request, a resize (the height for a width)
+        return super().event(e)
+
     def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        return self._hints.get("min", self._minimum_size_hint)
+
+    def _minimum_size_hint(self) -> QSize:
         hint = super().minimumSizeHint()
         lay = self.layout()
         if lay is not None and lay.hasHeightForWidth() and self.width() > 0:
