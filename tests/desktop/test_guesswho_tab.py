@@ -348,3 +348,26 @@ def test_the_race_pane_draws_a_moment_from_the_snapshot_alone(qapp):
     assert pane.opponent.value() == 5 and asked == []
     pane.opponent.setValue(4)                 # the player's own change is reported
     assert asked == [4]
+
+
+def test_an_answer_paints_only_the_cards_it_changes(window, qtbot, monkeypatch):
+    """After "Glasses? no" (no error model: no badges) only the cards knocked down are asked
+    to repaint; the standing ones look as before and are left alone."""
+    from desktop.games.guesswho.cards import CharacterCard
+
+    tab = _tab(window)
+    board = tab.controller.document.setup.board
+    asked = []
+    real = CharacterCard.update
+
+    def counting(self, *args):
+        asked.append(self.name)
+        return real(self, *args)
+
+    monkeypatch.setattr(CharacterCard, "update", counting)
+    _click_question(qtbot, tab, "Glasses?")
+    asked.clear()
+    qtbot.mouseClick(tab.no_button, Qt.LeftButton)
+    _wait(window)
+    glasses = {c.name for c in board.characters if c.value("glasses")}
+    assert glasses and set(asked) == glasses, sorted(set(asked) ^ glasses)

@@ -149,10 +149,20 @@ class CharacterCard(QWidget):
                   badge_scale: float = 1.0) -> None:
         """Show the card's posterior state (see the attributes of the same names)."""
         p = float(probability) if math.isfinite(probability) else 0.0
+        before = self._look()
         self.probability, self.down, self.by_me, self.faded = p, down, by_me, faded
         self.badge, self.badge_scale = badge, badge_scale
         self._update_tooltip()
-        self.update()
+        if self._look() != before:    # most cards look the same after an answer: not painted
+            self.update()
+
+    def _look(self) -> tuple:
+        """What :meth:`paintEvent` draws of the state (the badge's text and colour only while it
+        is shown)."""
+        scaled = (self.probability or 0.0) * self.badge_scale
+        badge = (format_probability(self.probability or 0.0), heat_color(min(1.0, scaled)).rgb(),
+                 scaled > 0.72) if self.badge and self.probability is not None else None
+        return self.down, self.faded, self.badge, badge
 
     def set_highlight(self, on: bool) -> None:
         """Outline the card (it is on the yes side of the selected question)."""
