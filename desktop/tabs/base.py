@@ -97,6 +97,7 @@ class GameTab(QWidget):
         self.banner_view.entryClicked.connect(self.why.select_entry)
         self._connect_controller()
         self._connect_document()
+        self._focus_order_due = False
         self.quick_entry = make_quick_entry(self)
         self.build_ui()
         place_quick_entry(self)        # above the banner's place in the layout
@@ -458,7 +459,17 @@ class GameTab(QWidget):
             plot.set_series({})
             plot.set_marker(None)
         self.reset_views()
-        follow_layout(self)             # controls made again for the new setup, in their place
+        # controls made again for the new setup, in their place: one turn of the event loop
+        # later, so that a long log's open (desktop.shell.file_actions) is not one long stall
+        # (a walk of the tab's widgets, 10-30 ms)
+        if not self._focus_order_due:
+            self._focus_order_due = True
+            QTimer.singleShot(0, self, self._follow_layout_now)
+
+    @Slot()
+    def _follow_layout_now(self) -> None:
+        self._focus_order_due = False
+        follow_layout(self)
 
     def load_session(self, data, path: Optional[str]) -> None:
         self.reset_document(data.setup, data.events, data.meta, path)
