@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QHeaderView, QToolTip
 
 
@@ -44,6 +44,8 @@ class _PlainItemTips(QObject):
         if not isinstance(view, QAbstractItemView) or view.viewport() is not obj \
                 or view.model() is None:
             return False
+        from PySide6.QtCore import Qt  # here: the first frame need not create Qt's enums
+
         pos = event.pos()
         if isinstance(view, QHeaderView):
             section = view.logicalIndexAt(pos)
