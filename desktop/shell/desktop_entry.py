@@ -16,13 +16,12 @@ Base Directory Specification):
 
 then refreshes the caches that exist on the machine (``update-desktop-database``,
 ``update-mime-database``, ``gtk-update-icon-cache``). ``--uninstall-desktop-entry`` removes
-the same files. Nothing here imports Qt.
+the same files. Nothing here imports Qt; ``subprocess`` and ``shutil`` are imported where used,
+because ``make_app`` reads :data:`APP_ID` before the first window.
 """
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Optional
@@ -49,6 +48,8 @@ def launch_command() -> list[str]:
     """The command that starts this app again: the bundle's executable when frozen, else the
     ``deduction-desk`` script beside this interpreter or on ``PATH``, else this interpreter
     with ``-m desktop``."""
+    import shutil
+
     if getattr(sys, "frozen", False):
         return [sys.executable]
     beside = Path(sys.executable).with_name("deduction-desk")
@@ -86,6 +87,9 @@ def _targets(home: Path) -> dict:
 
 def _refresh_caches(home: Path) -> list[str]:
     """Run the cache tools the machine has; the names of those that ran."""
+    import shutil
+    import subprocess
+
     ran = []
     for tool, args in (("update-desktop-database", [str(home / "applications")]),
                        ("update-mime-database", [str(home / "mime")]),
@@ -108,6 +112,8 @@ def install(home: Optional[Path] = None, command: Optional[list[str]] = None) ->
         OSError: a folder cannot be made or a file written (nothing is rolled back: running it
             again after the cause is fixed completes it).
     """
+    import shutil
+
     home = data_home() if home is None else Path(home)
     command = launch_command() if command is None else command
     written = []

@@ -4,13 +4,16 @@ tabs), Help (the guide, :mod:`desktop.shell.guide`; About) — a mixin of
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction, QKeySequence
 
 import desktop
 from desktop.shell.settings import APP_NAME, LANGUAGE, SHOW_DETAILS
-from desktop.tabs.wording import DETAILS, PLAIN, Wording
 from engines.core.i18n import _
+
+if TYPE_CHECKING:
+    from desktop.tabs.wording import Wording
 
 
 class MenuActions:
@@ -179,6 +182,8 @@ class MenuActions:
 
     def wording(self) -> Wording:
         """The wording View → Show details asks for (:mod:`desktop.tabs.wording`)."""
+        from desktop.tabs.wording import DETAILS, PLAIN  # with the first tab, not before
+
         return DETAILS if self.show_details.isChecked() else PLAIN
 
     def set_details(self, on: bool, *, remember: bool = True) -> None:

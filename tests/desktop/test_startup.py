@@ -49,7 +49,8 @@ def test_importing_the_app_imports_no_engine_nor_heavy_library():
 #: ends (signals), the file and message dialogs, the guide (imported when first used).
 NOT_BEFORE_FIRST_PAINT = ("desktop.shell.errors", "desktop.shell.clean_end",
                           "desktop.shell.unsaved_dialog", "desktop.shell.guide",
-                          "logging.handlers", "socket")
+                          "desktop.tabs.wording", "desktop.shell.locale_format",
+                          "logging.handlers", "socket", "subprocess")
 
 
 def test_the_window_is_made_and_painted_without_engines_tabs_threads_or_qt_enums():
