@@ -16,21 +16,21 @@ Base Directory Specification):
 
 then refreshes the caches that exist on the machine (``update-desktop-database``,
 ``update-mime-database``, ``gtk-update-icon-cache``). ``--uninstall-desktop-entry`` removes
-the same files. Nothing here imports Qt; ``subprocess`` and ``shutil`` are imported where used,
-because ``make_app`` reads :data:`APP_ID` before the first window.
+the same files. Nothing here imports Qt, nor is imported before the first window
+(:data:`desktop.APP_ID` is ``desktop``'s).
 """
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Optional
 
+from desktop import APP_ID
 from engines.core.resources import resource_path
 
-#: The application's id (reverse DNS): the desktop file's name, the AppStream component id, the
-#: icon's name and the windows' desktop file name (``QGuiApplication.setDesktopFileName``).
-APP_ID = "io.github.deductiondesk.DeductionDesk"
 #: The session files' MIME type.
 MIME_TYPE = "application/x-deduction-desk-session"
 #: Icon sizes installed: (size, file in resources/icons).
@@ -48,8 +48,6 @@ def launch_command() -> list[str]:
     """The command that starts this app again: the bundle's executable when frozen, else the
     ``deduction-desk`` script beside this interpreter or on ``PATH``, else this interpreter
     with ``-m desktop``."""
-    import shutil
-
     if getattr(sys, "frozen", False):
         return [sys.executable]
     beside = Path(sys.executable).with_name("deduction-desk")
@@ -87,9 +85,6 @@ def _targets(home: Path) -> dict:
 
 def _refresh_caches(home: Path) -> list[str]:
     """Run the cache tools the machine has; the names of those that ran."""
-    import shutil
-    import subprocess
-
     ran = []
     for tool, args in (("update-desktop-database", [str(home / "applications")]),
                        ("update-mime-database", [str(home / "mime")]),
@@ -112,8 +107,6 @@ def install(home: Optional[Path] = None, command: Optional[list[str]] = None) ->
         OSError: a folder cannot be made or a file written (nothing is rolled back: running it
             again after the cause is fixed completes it).
     """
-    import shutil
-
     home = data_home() if home is None else Path(home)
     command = launch_command() if command is None else command
     written = []

@@ -358,9 +358,7 @@ def make_app(argv=None) -> QApplication:
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(ORG_NAME)
     app.setApplicationVersion(desktop.__version__)
-    from desktop.shell.desktop_entry import APP_ID
-
-    app.setDesktopFileName(APP_ID)   # links windows to the menu entry (desktop.shell.desktop_entry)
+    app.setDesktopFileName(desktop.APP_ID)   # links windows to the menu entry (desktop.shell.desktop_entry)
     return app
 
 

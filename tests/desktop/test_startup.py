@@ -50,6 +50,7 @@ def test_importing_the_app_imports_no_engine_nor_heavy_library():
 NOT_BEFORE_FIRST_PAINT = ("desktop.shell.errors", "desktop.shell.clean_end",
                           "desktop.shell.unsaved_dialog", "desktop.shell.guide",
                           "desktop.tabs.wording", "desktop.shell.locale_format",
+                          "desktop.shell.desktop_entry",
                           "logging.handlers", "socket", "subprocess")
 
 
