@@ -122,10 +122,17 @@ class PrivacyScreen(QWidget):
         return False
 
 
-def _application_wide(act: QAction) -> None:
+def _label(button: QToolButton) -> None:
+    """The corner button's own text and tooltip (its action's are the View menu's)."""
+    button.setText(_("Hide ({key})").format(key=SHORTCUT))
+    button.setToolTip(_("Hide the screen ({key}); any key shows it again").format(key=SHORTCUT))
+
+
+def _application_wide(act: QAction, button: QToolButton) -> None:
     from PySide6.QtCore import Qt
 
     act.setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)
+    _label(button)   # a changed action gives its button the action's text again
 
 
 def install(window) -> PrivacyScreen:
@@ -134,9 +141,6 @@ def install(window) -> PrivacyScreen:
     screen = PrivacyScreen(window)
     act = QAction(_("Hide the &screen"), window)
     act.setShortcuts([QKeySequence(SHORTCUT)])   # not setShortcut: see desktop.shell.menus
-    # F12 works from the guide and the Why? popup too; set after the first frame, which does
-    # without PySide's Qt namespace (desktop.shell.main_window.MainWindow.after_first_frame)
-    window.after_first_frame(functools.partial(_application_wide, act))
     act.setStatusTip(_("Cover every belief, log and form until a key is pressed"))
     act.triggered.connect(screen.cover)
     window.addAction(act)
@@ -146,8 +150,10 @@ def install(window) -> PrivacyScreen:
             a.menu().addAction(act)
     button = QToolButton()
     button.setDefaultAction(act)
-    button.setText(_("Hide ({key})").format(key=SHORTCUT))
-    button.setToolTip(_("Hide the screen ({key}); any key shows it again").format(key=SHORTCUT))
+    _label(button)
+    # F12 works from the guide and the Why? popup too; set after the first frame, which does
+    # without PySide's Qt namespace (desktop.shell.main_window.MainWindow.after_first_frame)
+    window.after_first_frame(functools.partial(_application_wide, act, button))
     button.setAutoRaise(True)
     button.setObjectName("privacyButton")
     window.tabs.setCornerWidget(button)   # Qt.Corner.TopRightCorner, the default

@@ -247,4 +247,10 @@ def test_work_after_the_first_frame_waits_for_it(qtbot):
     qtbot.waitUntil(lambda: calls == [True], timeout=10_000)
     win.after_first_frame(lambda: calls.append("again"))   # already painted: next turn
     qtbot.waitUntil(lambda: calls == [True, "again"], timeout=10_000)
+    # the privacy screen's F12, made application-wide after the first frame, keeps its
+    # corner button's own text (a changed action gives its button the action's text)
+    from PySide6.QtCore import Qt
+
+    assert win.privacy_action.shortcutContext() == Qt.ShortcutContext.ApplicationShortcut
+    assert win.tabs.cornerWidget().text() == "Hide (F12)"
     _close(win)
