@@ -16,7 +16,8 @@ Base Directory Specification):
 
 then refreshes the caches that exist on the machine (``update-desktop-database``,
 ``update-mime-database``, ``gtk-update-icon-cache``). ``--uninstall-desktop-entry`` removes
-the same files. Nothing here imports Qt.
+the same files. Nothing here imports Qt, nor is imported before the first window
+(:data:`desktop.APP_ID` is ``desktop``'s).
 """
 from __future__ import annotations
 
@@ -27,11 +28,9 @@ import sys
 from pathlib import Path
 from typing import Optional
 
+from desktop import APP_ID
 from engines.core.resources import resource_path
 
-#: The application's id (reverse DNS): the desktop file's name, the AppStream component id, the
-#: icon's name and the windows' desktop file name (``QGuiApplication.setDesktopFileName``).
-APP_ID = "io.github.deductiondesk.DeductionDesk"
 #: The session files' MIME type.
 MIME_TYPE = "application/x-deduction-desk-session"
 #: Icon sizes installed: (size, file in resources/icons).

@@ -13,11 +13,9 @@ import logging
 import os
 import sys
 
-from PySide6.QtCore import QStandardPaths, QTimer, Slot
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtCore import QTimer, Slot
 
 from desktop.shell.settings import LAST_FOLDER, RECENT_FILES
-from desktop.shell.unsaved_dialog import DISCARD_ALL, SAVE_ALL, ask_unsaved
 from engines.core.i18n import _, ngettext
 
 log = logging.getLogger(__name__)
@@ -33,6 +31,14 @@ def plain_text_html(text: str) -> str:
     """``text`` as rich text that shows it literally: message boxes guess the format, so a file
     or player name such as ``<img src=…>`` would otherwise be drawn as HTML."""
     return "<p>" + html.escape(text, quote=False).replace("\n", "<br>") + "</p>"
+
+
+def ask_unsaved(parent, entries) -> str:
+    """:func:`desktop.shell.unsaved_dialog.ask_unsaved` (Save all / Discard all / Cancel),
+    imported when first asked: the first frame does not need the dialog's classes."""
+    from desktop.shell.unsaved_dialog import ask_unsaved as ask
+
+    return ask(parent, entries)
 
 
 def _read_session_job(path: str, _task) -> object:
@@ -89,6 +95,8 @@ class FileActions:
         """Where a file dialog opens: ``name`` in the folder last used to open, save or export
         (:data:`desktop.shell.settings.LAST_FOLDER`), else in the user's documents folder
         (``QStandardPaths.DocumentsLocation``), never the folder the app was started from."""
+        from PySide6.QtCore import QStandardPaths
+
         folder = LAST_FOLDER.read()
         if not folder or not os.path.isdir(folder):
             folder = QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation) or os.path.expanduser("~")
@@ -100,6 +108,8 @@ class FileActions:
         LAST_FOLDER.write(os.path.dirname(os.path.abspath(path)))
 
     def open_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         path, _filter = QFileDialog.getOpenFileName(self, _("Open session"), self.dialog_path(),
                                                     _("Session files (*.json);;All files (*)"))
         if path:
@@ -257,6 +267,8 @@ class FileActions:
         tab = self.current_tab()
         if tab is None:
             return False
+        from PySide6.QtWidgets import QFileDialog
+
         start = tab.controller.document.path or self.dialog_path(f"{tab.GAME}.json")
         path, _filter = QFileDialog.getSaveFileName(self, _("Save session"), start,
                                                     _("Session files (*.json)"))
@@ -314,6 +326,8 @@ class FileActions:
         if not self.interactive:
             print(f"error: {text}", file=sys.stderr)
             return "cancel"
+        from PySide6.QtWidgets import QMessageBox
+
         box = QMessageBox(QMessageBox.Warning, _("The file was changed elsewhere"),
                           plain_text_html(text), QMessageBox.Cancel, self)
         reload_ = box.addButton(_("Reload"), QMessageBox.DestructiveRole)
@@ -325,6 +339,8 @@ class FileActions:
             box.clickedButton(), "cancel")
 
     def export_json(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         from desktop.storage.document import write_text_atomically
 
         tab = self.current_tab()
@@ -341,6 +357,8 @@ class FileActions:
                 self._error(_("Cannot export"), str(exc))
 
     def export_csv(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         tab = self.current_tab()
         path, _filter = QFileDialog.getSaveFileName(self, _("Export history as CSV"),
                                                     self.dialog_path(f"{tab.GAME}-history.csv"), "CSV (*.csv)")
@@ -370,6 +388,8 @@ class FileActions:
         log.warning("%s: %s", title, text)
         self.statusBar().showMessage(text, 8000)
         if self.interactive:
+            from PySide6.QtWidgets import QMessageBox
+
             QMessageBox.warning(self, title, plain_text_html(text))
         else:
             print(f"error: {text}", file=sys.stderr)
@@ -378,6 +398,8 @@ class FileActions:
         """Ask Save / Discard / Cancel when ``tab`` has unsaved changes; True to go on."""
         if not tab.controller.document.is_modified():
             return True
+        from PySide6.QtWidgets import QMessageBox
+
         self.select_game(tab.GAME)
         ans = QMessageBox.question(
             self, _("Unsaved changes"),
@@ -401,6 +423,7 @@ class FileActions:
         unsaved = [t for t in self.game_tabs.values() if t.controller.document.is_modified()]
         if len(unsaved) <= 1:
             return all(self._maybe_save(t) for t in unsaved)
+        from desktop.shell.unsaved_dialog import DISCARD_ALL, SAVE_ALL
         choice = ask_unsaved(self, [self._unsaved_line(t) for t in unsaved])
         if choice == DISCARD_ALL:
             return True

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Optional
 
 from PySide6.QtCore import Qt, QUrl, Slot
-from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QTextCursor, QTextDocument
+from PySide6.QtGui import QDesktopServices, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QComboBox, QDockWidget, QHBoxLayout, QMainWindow, QTextBrowser, QVBoxLayout, QWidget
 
 from engines.core.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, _, language
@@ -217,22 +217,6 @@ class GuideDock(QDockWidget):
     @Slot(int)
     def _page_chosen(self, index: int) -> None:
         self.show_page(self.pages.itemData(index))
-
-
-def install_guide(window: QMainWindow, help_menu, current_game) -> None:
-    """Add Help → Guide (F1) and Help → Keyboard shortcuts to ``help_menu`` of ``window``;
-    ``current_game()`` returns the id of the game on screen (or None). The dock is made on its
-    first use (:func:`guide_dock`), not before the first window: building its page list costs
-    about a third of the window's construction. It starts floating beside the window's right
-    edge (on a laptop a docked guide would squeeze the worksheet); its title bar docks it."""
-    guide = QAction(_("&Guide"), window)
-    guide.setShortcut(QKeySequence(QKeySequence.StandardKey.HelpContents))
-    guide.setStatusTip(_("The guide to the game on screen"))
-    guide.triggered.connect(lambda _=False: guide_dock(window).show_for_game(current_game()))
-    keys = QAction(_("&Keyboard shortcuts"), window)
-    keys.triggered.connect(lambda _=False: guide_dock(window).show_page(SHORTCUTS_PAGE))
-    help_menu.addAction(guide)
-    help_menu.addAction(keys)
 
 
 def guide_dock(window: QMainWindow) -> GuideDock:

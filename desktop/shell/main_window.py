@@ -12,7 +12,6 @@ the error dialogs (:mod:`desktop.shell.errors`).
 """
 from __future__ import annotations
 
-import argparse
 import logging
 import os
 import sys
@@ -25,8 +24,6 @@ from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QTabWidget
 import desktop
 from desktop import table  # zoom, privacy screen, keep awake, reopen
 from desktop.shell import window_geometry
-from desktop.shell.clean_end import install_clean_end
-from desktop.shell.errors import LEVELS, ErrorReporter, setup_logging
 from desktop.shell.file_actions import FileActions, plain_text_html
 from desktop.shell.menus import MenuActions
 from desktop.shell.settings import APP_NAME, LAST_TAB, ORG_NAME, app_settings
@@ -39,9 +36,11 @@ from engines.registry import discovery_problems, known_games, registered_games
 
 # Start-up imports Qt and these modules only: engines (numpy, scipy, cvxpy), pyqtgraph, the
 # session and recovery modules and every tab module are imported when first used — a tab's
-# when it is first shown or needed (docs/ARCHITECTURE.md, "Start-up").
+# when it is first shown or needed (docs/ARCHITECTURE.md, "Start-up"). What only main() uses
+# (logging and the error dialogs, the clean ends) is imported there, so that the first window
+# of a test or of the start-up benchmark does not wait for it either.
 
-__all__ = ["APP_NAME", "ORG_NAME", "MainWindow", "install_clean_end", "main", "make_app",
+__all__ = ["APP_NAME", "ORG_NAME", "MainWindow", "main", "make_app",
            "plain_text_html"]
 log = logging.getLogger(__name__)
 
@@ -316,6 +315,10 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
 
 
 def parse_args(argv):
+    import argparse
+
+    from desktop.shell.errors import LEVELS
+
     p = argparse.ArgumentParser(prog="deduction-desk",
                                 description="Exact deduction at the game table.")
     p.add_argument("session", nargs="?", help="a session file to open")
@@ -340,14 +343,22 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
+def __getattr__(name: str):
+    """``install_clean_end`` stays importable from here (PEP 562 module ``__getattr__``),
+    imported only when asked for: start-up does not need :mod:`desktop.shell.clean_end`."""
+    if name == "install_clean_end":
+        from desktop.shell.clean_end import install_clean_end
+
+        return install_clean_end
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def make_app(argv=None) -> QApplication:
     app = QApplication.instance() or QApplication(argv or [sys.argv[0]])
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(ORG_NAME)
     app.setApplicationVersion(desktop.__version__)
-    from desktop.shell.desktop_entry import APP_ID
-
-    app.setDesktopFileName(APP_ID)   # links windows to the menu entry (desktop.shell.desktop_entry)
+    app.setDesktopFileName(desktop.APP_ID)   # links windows to the menu entry (desktop.shell.desktop_entry)
     return app
 
 
@@ -357,6 +368,9 @@ def main(argv=None) -> int:
     GIL switch interval and garbage collection on the GUI thread (:mod:`desktop.shell.process`), and
     the engines' warm-up once the first tab is built."""
     import multiprocessing
+
+    from desktop.shell.clean_end import install_clean_end
+    from desktop.shell.errors import ErrorReporter, setup_logging
 
     multiprocessing.freeze_support()  # simulators use worker processes (also in the bundle)
     args = parse_args(sys.argv[1:] if argv is None else argv)

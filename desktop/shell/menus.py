@@ -4,14 +4,16 @@ tabs), Help (the guide, :mod:`desktop.shell.guide`; About) — a mixin of
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMessageBox
 
 import desktop
 from desktop.shell.settings import APP_NAME, LANGUAGE, SHOW_DETAILS
-from desktop.tabs.wording import DETAILS, PLAIN, Wording
 from engines.core.i18n import _
+
+if TYPE_CHECKING:
+    from desktop.tabs.wording import Wording
 
 
 class MenuActions:
@@ -28,10 +30,11 @@ class MenuActions:
     def _action(self, menu, text, slot, shortcut=None, tip=None) -> QAction:
         act = QAction(text, self)
         if shortcut is not None:
-            if isinstance(shortcut, (list, tuple)):
-                act.setShortcuts([QKeySequence(s) for s in shortcut])
-            else:
-                act.setShortcut(QKeySequence(shortcut))
+            # setShortcuts([…]) rather than setShortcut(…), the same for one key: PySide's
+            # overload check of setShortcut creates the Qt namespace's enums (about 14 ms), which
+            # the first frame does without (tests/desktop/test_startup.py)
+            keys = shortcut if isinstance(shortcut, (list, tuple)) else [shortcut]
+            act.setShortcuts([QKeySequence(s) for s in keys])
         if tip:
             act.setStatusTip(tip)
         act.triggered.connect(slot)
@@ -71,7 +74,7 @@ class MenuActions:
 
         e = mb.addMenu(_("&Edit"))
         undo = self.undo_group.createUndoAction(self, _("&Undo"))
-        undo.setShortcut(QKeySequence("Ctrl+Z"))
+        undo.setShortcuts([QKeySequence("Ctrl+Z")])
         redo = self.undo_group.createRedoAction(self, _("&Redo"))
         redo.setShortcuts([QKeySequence("Ctrl+Y"), QKeySequence("Ctrl+Shift+Z")])
         e.addAction(undo)
@@ -98,9 +101,24 @@ class MenuActions:
             self.add_tab_action(page)
 
         h = mb.addMenu(_("&Help"))
-        from desktop.shell.guide import install_guide
-        install_guide(self, h, lambda: getattr(self.tabs.currentWidget(), "game", None))
+        self._build_guide_actions(h)
         self._action(h, _("&About Deduction Desk"), self.show_about)
+
+    def _build_guide_actions(self, help_menu) -> None:
+        """Help → Guide (F1) and Help → Keyboard shortcuts. The guide's module and its dock
+        (:mod:`desktop.shell.guide`: QTextBrowser, the page list) are imported and made on their
+        first use, not before the first window."""
+        self._action(help_menu, _("&Guide"), self._show_guide,
+                             QKeySequence.StandardKey.HelpContents, _("The guide to the game on screen"))
+        self._action(help_menu, _("&Keyboard shortcuts"), self._show_shortcuts)
+
+    def _show_guide(self, *_args) -> None:
+        self.guide_dock.show_for_game(getattr(self.tabs.currentWidget(), "game", None))
+
+    def _show_shortcuts(self, *_args) -> None:
+        from desktop.shell.guide import SHORTCUTS_PAGE
+
+        self.guide_dock.show_page(SHORTCUTS_PAGE)
 
     def _build_language_menu(self, view) -> None:
         """View → Language: System, English, Deutsch, Français (the setting
@@ -136,6 +154,8 @@ class MenuActions:
             self.language_actions[code].setChecked(True)
         if not ask or not getattr(self, "interactive", True):
             return
+        from PySide6.QtWidgets import QMessageBox
+
         box = QMessageBox(QMessageBox.Information, _("Language"),
                           _("The new language takes effect when you restart Deduction Desk."), parent=self)
         box.setInformativeText(_("Restart now? Your games are kept and reopened."))
@@ -162,6 +182,8 @@ class MenuActions:
 
     def wording(self) -> Wording:
         """The wording View → Show details asks for (:mod:`desktop.tabs.wording`)."""
+        from desktop.tabs.wording import DETAILS, PLAIN  # with the first tab, not before
+
         return DETAILS if self.show_details.isChecked() else PLAIN
 
     def set_details(self, on: bool, *, remember: bool = True) -> None:
@@ -179,6 +201,8 @@ class MenuActions:
             tab.controller.set_wording(self.wording())
 
     def show_about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         QMessageBox.about(self, _("About {app}").format(app=APP_NAME),
                           f"<h3>{APP_NAME} {desktop.__version__}</h3><p>"
                           + _("Exact deduction at the game table: Cluedo, Inkognito, Egghead, "

@@ -8,8 +8,6 @@ import os
 import sys
 from typing import Optional
 
-from PySide6.QtWidgets import QMessageBox
-
 from desktop.shell.file_actions import plain_text_html
 from desktop.shell.settings import APP_NAME, app_settings
 from engines.core.i18n import _
@@ -67,6 +65,8 @@ class RecoveryWiring:
                      "the front.").format(app=APP_NAME, pid=pid)
             self.statusBar().showMessage(text, 8000)
             if self.interactive:
+                from PySide6.QtWidgets import QMessageBox
+
                 QMessageBox.information(self, _("Open in another window"), plain_text_html(text))
             else:
                 print(text, file=sys.stderr)

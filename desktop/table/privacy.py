@@ -10,9 +10,10 @@ was shown.
 """
 from __future__ import annotations
 
+import functools
 import logging
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtGui import QAction, QKeySequence, QPalette
 from PySide6.QtWidgets import QLabel, QToolButton, QVBoxLayout, QWidget
 
@@ -39,13 +40,23 @@ class PrivacyScreen(QWidget):
         self.setObjectName("privacyScreen")
         self.setAutoFillBackground(True)
         self.setBackgroundRole(QPalette.ColorRole.Window)
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         lay = QVBoxLayout(self)
         self.label = QLabel(_("Hidden — press any key or click to show the game"))
-        self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         lay.addWidget(self.label)
+        self._prepared = False
         self.hide()
         window.installEventFilter(self)
+
+    def _prepare(self) -> None:
+        """What needs PySide's ``Qt`` namespace, done when the screen first goes up: the
+        window's first frame does without it (its ~100 enums take about 14 ms to create)."""
+        if self._prepared:
+            return
+        from PySide6.QtCore import Qt
+
+        self._prepared = True
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
 
     def is_up(self) -> bool:
         """Whether the screen covers the window now."""
@@ -55,6 +66,9 @@ class PrivacyScreen(QWidget):
         """Cover the window (and hide its other visible windows) until a key or a click."""
         if self.isVisible():
             return
+        from PySide6.QtCore import Qt
+
+        self._prepare()
         self._hidden_windows = [w for w in self.window_.findChildren(QWidget)
                                 if w.isWindow() and w.isVisible()]
         for w in self._hidden_windows:
@@ -98,6 +112,8 @@ class PrivacyScreen(QWidget):
     def focusOutEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         super().focusOutEvent(event)
         if self.isVisible() and self.window_.isActiveWindow():
+            from PySide6.QtCore import Qt
+
             self.setFocus(Qt.FocusReason.OtherFocusReason)   # the keyboard stays with the screen
 
     def eventFilter(self, obj: QObject, event) -> bool:  # noqa: N802 (Qt's method name)
@@ -106,13 +122,25 @@ class PrivacyScreen(QWidget):
         return False
 
 
+def _label(button: QToolButton) -> None:
+    """The corner button's own text and tooltip (its action's are the View menu's)."""
+    button.setText(_("Hide ({key})").format(key=SHORTCUT))
+    button.setToolTip(_("Hide the screen ({key}); any key shows it again").format(key=SHORTCUT))
+
+
+def _application_wide(act: QAction, button: QToolButton) -> None:
+    from PySide6.QtCore import Qt
+
+    act.setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)
+    _label(button)   # a changed action gives its button the action's text again
+
+
 def install(window) -> PrivacyScreen:
     """Give a :class:`desktop.shell.main_window.MainWindow` its privacy screen: the F12 action (View menu)
     and the "Hide (F12)" button at the right of the tab bar."""
     screen = PrivacyScreen(window)
     act = QAction(_("Hide the &screen"), window)
-    act.setShortcut(QKeySequence(SHORTCUT))
-    act.setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)
+    act.setShortcuts([QKeySequence(SHORTCUT)])   # not setShortcut: see desktop.shell.menus
     act.setStatusTip(_("Cover every belief, log and form until a key is pressed"))
     act.triggered.connect(screen.cover)
     window.addAction(act)
@@ -122,11 +150,13 @@ def install(window) -> PrivacyScreen:
             a.menu().addAction(act)
     button = QToolButton()
     button.setDefaultAction(act)
-    button.setText(_("Hide ({key})").format(key=SHORTCUT))
-    button.setToolTip(_("Hide the screen ({key}); any key shows it again").format(key=SHORTCUT))
+    _label(button)
+    # F12 works from the guide and the Why? popup too; set after the first frame, which does
+    # without PySide's Qt namespace (desktop.shell.main_window.MainWindow.after_first_frame)
+    window.after_first_frame(functools.partial(_application_wide, act, button))
     button.setAutoRaise(True)
     button.setObjectName("privacyButton")
-    window.tabs.setCornerWidget(button, Qt.Corner.TopRightCorner)
+    window.tabs.setCornerWidget(button)   # Qt.Corner.TopRightCorner, the default
     window.privacy_screen = screen
     window.privacy_action = act
     return screen

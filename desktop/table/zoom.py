@@ -26,7 +26,6 @@ from PySide6.QtCore import QEvent, QObject, QSettings
 from PySide6.QtGui import QAction, QFont, QFontMetrics, QKeySequence
 from PySide6.QtWidgets import QApplication, QHeaderView, QWidget
 
-from desktop.shell.locale_format import percent
 from desktop.shell.settings import ZOOM
 from engines.core.i18n import _
 
@@ -230,6 +229,8 @@ def install(window, settings: QSettings) -> list[QAction]:
         return a
 
     def zoom_to(f):
+        from desktop.shell.locale_format import percent
+
         settings.setValue(SETTINGS_KEY, f)
         window.statusBar().showMessage(_("Zoom {percent}").format(percent=percent(f, 0)), 2000)
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QAbstractItemView, QApplication, QHeaderView, QToolTip
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication
 
 
 def esc(text) -> str:
@@ -40,6 +40,10 @@ class _PlainItemTips(QObject):
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt name)
         if event.type() != _TOOLTIP:
             return False
+        # imported at the first tooltip: the window's first frame needs none of these classes
+        from PySide6.QtCore import Qt
+        from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QToolTip
+
         view = obj.parent() if hasattr(obj, "parent") else None
         if not isinstance(view, QAbstractItemView) or view.viewport() is not obj \
                 or view.model() is None:

@@ -39,7 +39,7 @@ def main() -> int:
     app.setOrganizationName("DeductionDeskTests")
     win = MainWindow(autosave=True, interactive=False)
     try:     # as main() does (an app without it ends at SIGTERM's default action)
-        from desktop.shell.main_window import install_clean_end
+        from desktop.shell.clean_end import install_clean_end
     except ImportError:
         install_clean_end = None
     if install_clean_end is not None:

@@ -45,14 +45,49 @@ def test_importing_the_app_imports_no_engine_nor_heavy_library():
     assert _heavy_loaded_in_child("import desktop.shell.main_window") == []
 
 
-def test_the_window_is_made_without_engines_tabs_or_threads():
-    loaded = _heavy_loaded_in_child("""
+#: Modules the first frame does without: logging's handlers and the error dialogs, the clean
+#: ends (signals), the file and message dialogs, the guide (imported when first used).
+NOT_BEFORE_FIRST_PAINT = ("desktop.shell.errors", "desktop.shell.clean_end",
+                          "desktop.shell.unsaved_dialog", "desktop.shell.guide",
+                          "desktop.tabs.wording", "desktop.shell.locale_format",
+                          "desktop.shell.desktop_entry",
+                          "logging.handlers", "socket", "subprocess")
+
+
+def test_the_window_is_made_and_painted_without_engines_tabs_threads_or_qt_enums():
+    """Up to its first paint the window also leaves PySide's ``Qt`` namespace alone (creating
+    its ~100 Python enums takes about 14 ms, a tenth of a bare window's start) and the
+    modules of NOT_BEFORE_FIRST_PAINT unimported."""
+    loaded = _heavy_loaded_in_child(f"""
+        import sys
+        import PySide6.QtCore
+        from PySide6.QtCore import QEvent, QObject
         from desktop.shell.main_window import MainWindow, make_app
-        app = make_app()
+        class FirstPaint(QObject):
+            seen = None
+            def eventFilter(self, obj, event):
+                if self.seen is None and event.type() == QEvent.Paint:
+                    self.seen = ("Qt" in vars(PySide6.QtCore),
+                                 [m for m in {NOT_BEFORE_FIRST_PAINT!r} if m in sys.modules])
+                return False
+        app = make_app(); probe = FirstPaint(); app.installEventFilter(probe)
         w = MainWindow(autosave=False, interactive=False)
-        assert w.game_tabs == {} and w.tabs.count() == 5, (w.game_tabs, w.tabs.count())
+        assert w.game_tabs == {{}} and w.tabs.count() == 5, (w.game_tabs, w.tabs.count())
+        w.show()
+        while probe.seen is None:
+            app.processEvents()
+        assert probe.seen == (False, []), probe.seen
+        app.removeEventFilter(probe)
     """)
     assert loaded == []
+
+
+def test_the_loading_pages_centre_is_qts():
+    from PySide6.QtCore import Qt
+
+    from desktop.shell.tab_pages import ALIGN_CENTER
+
+    assert ALIGN_CENTER == Qt.AlignmentFlag.AlignCenter.value
 
 
 def test_titles_known_before_the_engines_are_their_titles():
@@ -212,4 +247,10 @@ def test_work_after_the_first_frame_waits_for_it(qtbot):
     qtbot.waitUntil(lambda: calls == [True], timeout=10_000)
     win.after_first_frame(lambda: calls.append("again"))   # already painted: next turn
     qtbot.waitUntil(lambda: calls == [True, "again"], timeout=10_000)
+    # the privacy screen's F12, made application-wide after the first frame, keeps its
+    # corner button's own text (a changed action gives its button the action's text)
+    from PySide6.QtCore import Qt
+
+    assert win.privacy_action.shortcutContext() == Qt.ShortcutContext.ApplicationShortcut
+    assert win.tabs.cornerWidget().text() == "Hide (F12)"
     _close(win)
