@@ -286,7 +286,7 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
     inds_before, sups_before, fix_before = st.inds, st.sups, st.fix
     worlds_before = st.worlds
     st.inds = st.sups = st.fix = st.post = st.worlds = None
-    st.delta = None
+    st.delta = delta = None
     w = ctx.world(st.visible)
     before = _my_row(ctx, st)
     before_ans = st.ans_row.copy()
@@ -300,7 +300,15 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         repeated = key in st.answered
         if not repeated:
             check_answer(ctx, st, i, q, ev.answer, seen, cancel)
-            st.M.filter_answer(q, ev.answer, seen, cancel)
+            if (isinstance(st.M, BitTable) and st.A is None and inds_before is not None
+                    and sups_before is not None):
+                # the indicators of the table before the answer are known (the round before
+                # reached the fixpoint): the next round refreshes them where a row changed
+                rows = st.M.filter_answer(q, ev.answer, seen, cancel, track=True)
+                if rows is not None:
+                    delta = (st.M.version, inds_before, sups_before, rows)
+            else:
+                st.M.filter_answer(q, ev.answer, seen, cancel)
             if st.A is not None:
                 st.A.filter_answer(q, ev.answer, seen, cancel)
             st.answered.add(key)
@@ -432,6 +440,7 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         st.learned.append(LearnedRecord(i, "solve", ev.player, int((before & ~after).sum()),
                                         int((before_ans & ~st.ans_row).sum())))
     st.inds = st.sups = st.fix = st.post = None  # the tables changed
+    st.delta = delta
 
 
 def _refuse_orbits(ctx: _Ctx, st: _State, i: int, orbits_of, what: str, why: str) -> None:

@@ -323,6 +323,18 @@ class BitTable:
         if nz is not None:          # rows outside it are empty: they add no valid stack
             live = np.zeros(R, dtype=bool)
             live[nz] = True
+        # what a recomputation reads: the non-empty rows per player while the passes use them
+        # (0.25 us per row and player on the five-player game), else the whole table, whose
+        # blocked passes cost 0.11 us per row and player against 0.3-0.45 for a gathered row
+        # here (the copies of the old arrays add about 3 ms: small tables are recomputed)
+        if nz is not None and nz.size <= _SPARSE_ROWS * R:
+            full = nz.size * len(old)
+        else:
+            full = R * len(old) / _DENSE_ROW_GAIN
+        # every changed row still non-empty is read once per player at least
+        least = rows.size if live is None else int(np.count_nonzero(live[rows]))
+        if full < _REFRESH_MIN or least * len(old) > _REFRESH_SHARE * full:
+            return None
         reads, zero = {}, {}
         for axis in old:
             if axis >= n - 2:
@@ -337,15 +349,7 @@ class BitTable:
                 c = c[live[c]]
             reads[axis] = np.sort(c, kind="stable")     # S sorted runs: merged
             zero[axis] = groups
-        # what a recomputation reads: the non-empty rows per player while the passes use them
-        # (0.25 us per row and player on the five-player game), else the whole table, whose
-        # blocked passes cost 0.11 us per row and player against 0.3-0.45 for a gathered row
-        # here (the copies of the old arrays add about 3 ms: small tables are recomputed)
-        if nz is not None and nz.size <= _SPARSE_ROWS * R:
-            full = nz.size * len(old)
-        else:
-            full = R * len(old) / _DENSE_ROW_GAIN
-        if full < _REFRESH_MIN or sum(c.size for c in reads.values()) > _REFRESH_SHARE * full:
+        if sum(c.size for c in reads.values()) > _REFRESH_SHARE * full:
             return None
         V = self.t.reshape(-1, S, W)
         out = {}
@@ -401,7 +405,7 @@ class BitTable:
 
     # ------------------------------------------------------------------ eq. (2) / (6)
     def filter_answer(self, q: Question, answer: int, seen: Sequence[bool],
-                      cancel: CancelFlag = None) -> None:
+                      cancel: CancelFlag = None, track: bool = False) -> Optional[np.ndarray]:
         """Remove the worlds where the moderator would have given another answer (eq. (2)).
 
         Args:
@@ -409,6 +413,12 @@ class BitTable:
             answer: the answer given (int).
             seen: bool per player axis: whether the moderator sees that player's stack (all
                 True for an external moderator; False at the moderator's axis, eq. (6)).
+            track: also return the rows that lost a world, as :meth:`keep_reactions` does,
+                while the pass runs on the compact rows (on a whole table an answer removes
+                worlds from most rows: two more bit counts of the table would not pay).
+        Returns:
+            With ``track`` on the compact rows: the changed rows (sorted flat indices); else
+            None.
         Cost: one lookup per packed row (S^(n-1) rows), chunked along axis 0.
         """
         n, S = self.n, self.S
@@ -430,8 +440,10 @@ class BitTable:
                 grid = q.ufunc(agg[:, None], q.feature[None, :])
             else:
                 grid = np.broadcast_to(agg[:, None], (c.size, S))
-            self._store_rows(c, X & masks[grid])
-            return
+            new = X & masks[grid]
+            changed = c[self._rows_changed(self._word_counts(X), new)] if track else None
+            self._store_rows(c, new)
+            return changed
         self._touch(removed_only=True)
         feats = [q.feature if seen[a] else None for a in range(n - 1)]
         # partial aggregate over axes 1..n-2 (shape S^(n-2))
@@ -459,7 +471,7 @@ class BitTable:
                     if (len(memo) + 1) * m.nbytes <= 4 * _CHUNK_BYTES:
                         memo[u] = m
                 self.t[i] &= m
-            return
+            return None
         if rest.size > 4 * _BLOCK_WORDS:
             # large tables (6 players): cache-sized blocks of one row of axis 0 at a time, into
             # reused buffers (no temporary of the size of a row: 79 MB for 6 players)
