@@ -598,6 +598,7 @@ def _indicators(ctx: _Ctx, st: _State, cancel: CancelFlag) -> dict:
         if version == st.M.version and st.A is None and isinstance(st.M, BitTable):
             new = st.M.refreshed_indicators(
                 {ctx.axis[p]: (inds[p], sups[p]) for p in ctx.order}, rows, cancel)
+            st.delta = None     # used once: the indicators are derived below either way
             if new is not None:
                 st.inds = {p: new[ctx.axis[p]][0] for p in ctx.order}
                 st.sups = {p: new[ctx.axis[p]][1] for p in ctx.order}
