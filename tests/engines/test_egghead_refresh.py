@@ -22,7 +22,7 @@ def _force_refresh(monkeypatch):
     monkeypatch.setattr(table_mod, "_REFRESH_SHARE", float("inf"))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(n=st.integers(3, 5), S=st.sampled_from([2, 3, 5, 7, 66]), density=st.floats(0.05, 0.98),
        empty_rows=st.floats(0.0, 0.95), sparse=st.booleans(),
        solved=st.lists(st.booleans(), min_size=5, max_size=5), seed=st.integers(0, 2 ** 31))
@@ -79,7 +79,7 @@ def test_a_refresh_is_declined_where_it_would_cost_more(monkeypatch):
 SMALL = [(3, 3, 2), (4, 3, 2), (3, 4, 2), (4, 2, 2), (5, 2, 2), (3, 6, 1)]
 
 
-@settings(max_examples=30, deadline=None,
+@settings(max_examples=15, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10 ** 6), deck=st.sampled_from(SMALL), rotating=st.booleans(),
        ba=st.booleans(), events=st.integers(1, 40), dup=st.sampled_from([0.0, 0.3]),
