@@ -65,6 +65,7 @@ _VERSIONS = itertools.count(1)  # table versions: every write of any table takes
 _REFRESH_SHARE = 0.5  # indicators are refreshed from the changed rows while they read at most
 # this share of the rows a recomputation would read (see BitTable.refreshed_indicators)
 _DENSE_ROW_GAIN = 2.5  # a gathered row costs about 2.5-4 times a row of a whole-table pass
+_REFRESH_GATHER = 0.3  # at most this share of the rows gathered for one player (memory)
 _REFRESH_MIN = 20_000   # (rows x players) below which indicators are recomputed, not refreshed
 _SPARSE_ROWS = 0.3  # passes read only the non-empty rows while at most this share is non-empty
 # (a reactions round on states of a truthful five-player game, 5 indicators and the filters, CPU:
@@ -308,7 +309,8 @@ class BitTable:
                 ``track``).
         Returns:
             ``{axis: (indicator, support)}`` (new arrays), or None when the refresh would read
-            more than ``_REFRESH_SHARE`` of the rows the recomputation reads (then call
+            more than ``_REFRESH_SHARE`` of the rows the recomputation reads or gather more
+            than ``_REFRESH_GATHER`` of the table's rows for one player (then call
             :meth:`solved_indicator`), or when the table has a free axis (whose indicators
             come from one slice, already cheap) or fewer than 3 players.
         Raises:
@@ -351,6 +353,9 @@ class BitTable:
             zero[axis] = groups
         if sum(c.size for c in reads.values()) > _REFRESH_SHARE * full:
             return None
+        if max(c.size for c in reads.values()) > _REFRESH_GATHER * R:
+            return None     # memory: one player's gathered rows stay within what the compact
+            # rows may take (30 % of the table; 4 players x 6 x 5: 154 of 512 MB)
         V = self.t.reshape(-1, S, W)
         out = {}
         for axis, (ind, sup) in old.items():

@@ -20,6 +20,7 @@ from engines.egghead.table import pack_bits, unpack_bits
 def _force_refresh(monkeypatch):
     monkeypatch.setattr(table_mod, "_REFRESH_MIN", 0)
     monkeypatch.setattr(table_mod, "_REFRESH_SHARE", float("inf"))
+    monkeypatch.setattr(table_mod, "_REFRESH_GATHER", float("inf"))
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -64,7 +65,8 @@ def test_refreshed_indicators_equal_the_recomputed_ones(monkeypatch, n, S, densi
 
 def test_a_refresh_is_declined_where_it_would_cost_more(monkeypatch):
     """A round that changed every row of a table is recomputed, not refreshed; a table with a
-    free axis (its indicators come from one slice) too."""
+    free axis (its indicators come from one slice) too; and a refresh that would gather more
+    than ``_REFRESH_GATHER`` of the rows for one player (memory)."""
     T = BitTable(4, 6)
     T.t[1] = 0
     old = {a: T.solved_indicator(a, with_support=True) for a in range(4)}
@@ -72,6 +74,10 @@ def test_a_refresh_is_declined_where_it_would_cost_more(monkeypatch):
     every = np.arange(T.t.size // (6 * T.W))
     assert T.refreshed_indicators(old, every) is None
     assert T.refreshed_indicators(old, every[:1]) is not None
+    monkeypatch.setattr(table_mod, "_REFRESH_SHARE", float("inf"))
+    monkeypatch.setattr(table_mod, "_REFRESH_GATHER", 0.01)
+    assert T.refreshed_indicators(old, every[:1]) is None        # 5 non-empty rows of 36 for axis 0
+    monkeypatch.setattr(table_mod, "_REFRESH_GATHER", 0.3)
     T._free = frozenset({0})
     assert T.refreshed_indicators(old, every[:1]) is None
 
