@@ -198,12 +198,17 @@ class _State:
         # idempotent and every later eq. (3)-(4) only removes worlds, so the same answer again
         # keeps the whole table (a solve, eq. (5), adds worlds back: it clears this set)
         self.answered: set = set()
+        # after a reactions round that removed worlds: (the master table's version after it,
+        # the indicators and supports before it, the rows it changed), from which
+        # :func:`_indicators` refreshes the entries that read a changed row (read-only)
+        self.delta: Optional[tuple] = None
 
     def copy(self) -> "_State":
         st = _State(self.M.copy(), None if self.A is None else self.A.copy(),
                     self.ans_row.copy(), dict(self.visible), list(self.learned))
         st.inds, st.sups, st.fix, st.post = self.inds, self.sups, self.fix, self.post  # read-only
         st.worlds, st.answered = self.worlds, set(self.answered)
+        st.delta = self.delta
         return st
 
     @property
@@ -275,9 +280,13 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         # reactions need anyway, and whether the table is at the fixpoint, so that a round at
         # the fixpoint skips eqs. (3)-(4) here too (six players: the orbits stay unlisted)
         _fixpoint(ctx, st, cancel)
+    if isinstance(ev, Reactions) and st.inds is None and st.delta is not None:
+        # the previous round removed worlds: its indicators refreshed where a row changed
+        _indicators(ctx, st, cancel)
     inds_before, sups_before, fix_before = st.inds, st.sups, st.fix
     worlds_before = st.worlds
     st.inds = st.sups = st.fix = st.post = st.worlds = None
+    st.delta = delta = None
     w = ctx.world(st.visible)
     before = _my_row(ctx, st)
     before_ans = st.ans_row.copy()
@@ -291,7 +300,15 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         repeated = key in st.answered
         if not repeated:
             check_answer(ctx, st, i, q, ev.answer, seen, cancel)
-            st.M.filter_answer(q, ev.answer, seen, cancel)
+            if (isinstance(st.M, BitTable) and st.A is None and inds_before is not None
+                    and sups_before is not None):
+                # the indicators of the table before the answer are known (the round before
+                # reached the fixpoint): the next round refreshes them where a row changed
+                rows = st.M.filter_answer(q, ev.answer, seen, cancel, track=True)
+                if rows is not None:
+                    delta = (st.M.version, inds_before, sups_before, rows)
+            else:
+                st.M.filter_answer(q, ev.answer, seen, cancel)
             if st.A is not None:
                 st.A.filter_answer(q, ev.answer, seen, cancel)
             st.answered.add(key)
@@ -354,8 +371,15 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         filters = [(ctx.axis[p], inds[p], p in solved) for p in ctx.order
                    # eqs. (3)-(4) for p are skipped when they would remove nothing
                    if sups is None or not _keeps_every_world(st.M, inds[p], sups[p], p in solved)]
+        changed_rows = None
         if isinstance(st.M, BitTable):
-            st.M.keep_reactions(filters, cancel)  # one pass for every player's filter
+            # one pass for every player's filter; it lists the rows it changed, from which the
+            # next round's indicators are refreshed (when every player is modelled by M)
+            # (on a whole table only when the round follows a round: the first after an answer
+            # or a solve removes many worlds in the benchmark's game, and no refresh paid there)
+            changed_rows = st.M.keep_reactions(filters, cancel, track=st.A is None and bool(filters),
+                                               track_dense=bool(st.learned) and
+                                               st.learned[-1].kind == "reactions")
         else:
             for axis, ind, solved_p in filters:
                 st.M.keep_reaction(axis, ind, solved_p, cancel)
@@ -381,6 +405,10 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
             raise ContradictionError(i, msg)
         st.learned.append(LearnedRecord(i, "reactions", "reactions",
                                         int((before & ~after).sum()), 0, removed_by))
+        if changed_rows is not None and sups is not None:
+            st.inds = st.sups = st.fix = st.post = None
+            st.delta = (st.M.version, inds, sups, changed_rows)
+            return
     else:
         assert isinstance(ev, Solve)
         if ev.player == me:
@@ -412,6 +440,7 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
         st.learned.append(LearnedRecord(i, "solve", ev.player, int((before & ~after).sum()),
                                         int((before_ans & ~st.ans_row).sum())))
     st.inds = st.sups = st.fix = st.post = None  # the tables changed
+    st.delta = delta
 
 
 def _refuse_orbits(ctx: _Ctx, st: _State, i: int, orbits_of, what: str, why: str) -> None:
@@ -564,6 +593,16 @@ def check_memory(setup: Setup) -> None:
 
 def _indicators(ctx: _Ctx, st: _State, cancel: CancelFlag) -> dict:
     """Every player's solved indicator on the table that models them (cached on the state)."""
+    if st.inds is None and st.delta is not None:
+        version, inds, sups, rows = st.delta
+        if version == st.M.version and st.A is None and isinstance(st.M, BitTable):
+            new = st.M.refreshed_indicators(
+                {ctx.axis[p]: (inds[p], sups[p]) for p in ctx.order}, rows, cancel)
+            st.delta = None     # used once: the indicators are derived below either way
+            if new is not None:
+                st.inds = {p: new[ctx.axis[p]][0] for p in ctx.order}
+                st.sups = {p: new[ctx.axis[p]][1] for p in ctx.order}
+                return st.inds
     if st.inds is None:
         def one(p):
             check_cancel(cancel)

@@ -87,10 +87,11 @@ def random_log(n, v, k, events, seed, rotating=False, ba=None, dup=0.0, extra_ro
 
 def _reference(setup, events):
     """The posterior with every event applied in full: the state's derived data dropped before
-    each event (the fixpoint check, the kept indicators) and no answer taken as repeated."""
+    each event (the fixpoint check, the kept indicators, the changed rows from which they
+    would be refreshed) and no answer taken as repeated."""
     state = inf.initial(setup)
     for i, ev in enumerate(events):
-        state.inds = state.sups = state.fix = state.post = state.worlds = None
+        state.inds = state.sups = state.fix = state.post = state.worlds = state.delta = None
         state.answered = set()
         inf.update(setup, state, i, ev)
     state.inds = state.sups = state.fix = state.post = state.worlds = None
