@@ -34,6 +34,7 @@ would run in the worker thread).
 """
 from __future__ import annotations
 
+import atexit
 import enum
 import logging
 import threading
@@ -219,6 +220,29 @@ worker_gate = WorkerGate()
 
 #: Every tab's :class:`PriorityGroup` (weakly: a closed tab's group goes with it).
 _groups: "weakref.WeakSet[PriorityGroup]" = weakref.WeakSet()
+_exiting = False
+#: Every :class:`JobRunner` (weakly), for :func:`_stop_all_at_exit`.
+_runners: "weakref.WeakSet[JobRunner]" = weakref.WeakSet()
+
+
+def _stop_all_at_exit() -> None:
+    """At interpreter exit, make every runner's requests stale and wake every waiting job: a
+    script that ends without ``shutdown()`` left a job waiting for its turn behind a result the
+    event loop would never deliver, and the pool's destructor waited for that job for ever."""
+    global _exiting
+    _exiting = True
+    for runner in list(_runners):
+        with runner._lock:
+            runner._latest += 1
+    for group in list(_groups):
+        with group._cond:
+            group._cond.notify_all()
+    with worker_gate._cond:
+        worker_gate._holds = 0
+        worker_gate._cond.notify_all()
+
+
+atexit.register(_stop_all_at_exit)
 
 
 def urgent_work_pending() -> bool:
@@ -326,6 +350,8 @@ class _Task:
             relay.failed.emit(state.revision, exc)
             return
         except Exception as exc:  # noqa: BLE001 - a bug: log and report it, never crash the app
+            if _exiting:
+                return      # the interpreter is ending: a stale job's failure is nobody's news
             exc.detail = traceback.format_exc()
             log.error("job %s #%d failed: %s: %s\n%s", self.name, state.revision,
                       type(exc).__name__, exc, exc.detail)
@@ -363,6 +389,7 @@ class JobRunner(QObject):
                  group: Optional[PriorityGroup] = None, priority: int = Priority.BELIEFS):
         super().__init__(parent)
         self.setObjectName(name)
+        _runners.add(self)
         self.group = group
         self.priority = int(priority)
         self._lock = threading.Lock()

@@ -196,3 +196,35 @@ def test_the_cluedo_tab_ranks_each_prefix_once_and_shares_it(window, qtbot, monk
         for other, olevel, s0, s1 in starts:
             if olevel < level and s0 < t0 < s1:
                 pytest.fail(f"{name} (level {level}) started while {other} (level {olevel}) ran")
+
+
+def test_a_script_that_ends_without_shutdown_exits(tmp_path):
+    """A script that makes the window, opens a Cluedo log and ends while its jobs still wait for
+    their turn exits promptly and quietly (the pool's destructor used to wait for ever for a job
+    held behind a result the ended event loop would never deliver)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "ends.py"
+    script.write_text(
+        "import os, sys, time\n"
+        "os.environ.setdefault('QT_QPA_PLATFORM', 'offscreen')\n"
+        f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "from cluedo_game_log import classic_setup, random_log\n"
+        "from desktop.shell.main_window import MainWindow, make_app\n"
+        "app = make_app()\n"
+        "w = MainWindow(autosave=False, interactive=False); w.show()\n"
+        "tab = w.tab_for('cluedo'); w.select_game('cluedo')\n"
+        "setup = classic_setup(('Me', 'Ann', 'Bob', 'Cy'))\n"
+        "tab.reset_document(setup, random_log(setup, 6, seed=3))\n"
+        "t = time.time()\n"
+        "while time.time() - t < 0.3:\n"
+        "    app.processEvents()\n"
+        "print('ending', flush=True)\n", encoding="utf-8")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=60, env=env, cwd=str(tmp_path))
+    assert done.returncode == 0 and done.stdout.strip() == "ending", done.stderr[-2000:]
+    assert "Traceback" not in done.stderr, done.stderr[-2000:]
