@@ -505,13 +505,15 @@ class _Axis:
     clauses it satisfies; the axis must end at ``(cap_0, ..., cap_m-1, all bits)``.
     """
 
-    __slots__ = ("caps", "shifts", "bits", "effects", "init", "accept", "cards", "live")
+    __slots__ = ("caps", "shifts", "bits", "effects", "ariths", "init", "accept", "cards", "live", "runs",
+                 "_counts")
 
     def __init__(self, caps, nq):
         self.caps = caps            # per count resource: capacity, or None (implicit: no count)
         self.bits: dict = {}        # clause resource -> bit
         self.effects: dict = {}     # step (position of the card in ``comp.free``) ->
         #                             {choice index: (count resource position or -1, mask)}
+        self.ariths: dict = {}      # the same with :meth:`arith` of each effect
         shifts, at = [], nq
         for c in reversed(caps):
             shifts.append(at)
@@ -519,17 +521,21 @@ class _Axis:
         self.shifts = shifts[::-1]  # per count resource: the lowest bit of its field
         self.init = 0
         self.accept = sum((c or 0) << sh for c, sh in zip(caps, self.shifts)) | ((1 << nq) - 1)
+        # per count resource: (inc, field, limit) of :meth:`arith`
+        self._counts = [(1 << sh, ((1 << c.bit_length()) - 1) << sh, c << sh) if c is not None else (0, 0, 1)
+                        for c, sh in zip(caps, self.shifts)]
         self.cards: list = []       # steps (positions in ``comp.free``) touching the axis, in order
         self.live: list = []        # per touching card: (states before, states after), sorted
+        self.runs: tuple = ()       # per touching card: {arith or None: runs} (:func:`_runs`)
 
     def arith(self, eff) -> tuple:
         """``(inc, field, limit, mask)`` of an effect: a state ``s`` moves to
         ``(s + inc) | mask`` when ``s & field < limit`` (its count below the capacity), else
         it has no successor; ``inc = 0`` (no count) moves every state."""
         pos, mask = eff
-        if pos >= 0 and self.caps[pos] is not None:
-            cap, sh = self.caps[pos], self.shifts[pos]
-            return 1 << sh, ((1 << cap.bit_length()) - 1) << sh, cap << sh, mask
+        if pos >= 0:
+            inc, fld, limit = self._counts[pos]
+            return inc, fld, limit, mask
         return 0, 0, 1, mask
 
     def step(self, s: int, eff) -> Optional[int]:
@@ -544,13 +550,18 @@ class _Axis:
         return s | mask
 
 
-def _axes(comp: Compiled) -> list:  # noqa: C901 (the axes and their reachable states built in one pass)
+def _axes(comp: Compiled) -> list:
     """The DP axes of ``comp`` (:class:`_Axis`) with the states each can hold around each card
     that touches it: the states reachable from the start that can still reach the end (forward
     and backward reachability over the axis's own cards; "the card goes elsewhere" leaves the
     state unchanged). This is where the tensors stay small: a hand of capacity 3 with two
     open refutation clauses holds only the (count, satisfied clauses) pairs that can still
-    end full with both clauses satisfied, not all 4 x 2 x 2 of them."""
+    end full with both clauses satisfied, not all 4 x 2 x 2 of them.
+
+    The states and the runs of each move depend only on the axis's start, end and moves
+    (:func:`_axis_plan`), and the same hand or envelope slot over the same cards recurs from
+    log to log: they are kept in :data:`_AXIS_PLANS` (the 96 anchor positions of
+    ``bench_cluedo_anchor.py`` in one process: 378 of 521 axes found there)."""
     n_count = comp.terminal.count(0)            # hands, then envelope slots, then clauses
     owners_of_q: dict = {}
     for c in comp.free:
@@ -590,40 +601,78 @@ def _axes(comp: Compiled) -> list:  # noqa: C901 (the axes and their reachable s
                 e = hit.setdefault(id(ax), [ax, -1, 0])
                 e[2] |= 1 << ax.bits[q]
             for ax, i, mask in hit.values():
-                ax.effects.setdefault(p, {})[j] = (i, mask)
-    for p in range(len(comp.free)):
-        for a in axes:
-            if p in a.effects:
-                a.cards.append(p)
+                effs = ax.effects.get(p)
+                if effs is None:             # the axis's cards come in processing order
+                    effs = ax.effects[p] = {}
+                    ax.ariths[p] = {}
+                    ax.cards.append(p)
+                effs[j] = (i, mask)
+                ax.ariths[p][j] = ax.arith((i, mask))
     axes = [a for a in axes if a.cards]
     for a in axes:
-        reach = [{a.init}]
-        for c in a.cards:
-            prev = reach[-1]
-            cur = set(prev)
-            for eff in a.effects[c].values():
-                inc, field, limit, mask = a.arith(eff)
-                if inc:
-                    cur.update([(s + inc) | mask for s in prev if s & field < limit])
-                else:
-                    cur.update([s | mask for s in prev])
-            reach.append(cur)
-        co = {a.accept} & reach[-1]
-        live = []
-        for i in range(len(a.cards) - 1, -1, -1):
-            here = reach[i]
-            before = here & co
-            for eff in a.effects[a.cards[i]].values():
-                inc, field, limit, mask = a.arith(eff)
-                if inc:
-                    before.update([s for s in here if s & field < limit and (s + inc) | mask in co])
-                else:
-                    before.update([s for s in here if s | mask in co])
-            live.append((tuple(sorted(before)), tuple(sorted(co))))
-            co = before
-        live.reverse()
-        a.live = live
+        # what the states depend on: the capacities, the clause bits and, per card, the
+        # distinct moves its choices make on this axis
+        sig = (tuple(a.caps), a.accept, a.init,
+               tuple(tuple(dict.fromkeys(a.ariths[c].values())) for c in a.cards))
+        plan = _AXIS_PLANS.get(sig)
+        if plan is None:
+            plan = _axis_plan(a.init, a.accept, sig[3])
+            if len(_AXIS_PLANS) >= _MAX_AXIS_PLANS:
+                _AXIS_PLANS.clear()
+            _AXIS_PLANS[sig] = plan
+        a.live, a.runs = plan
     return axes
+
+
+#: :func:`_axis_plan` of recent axes, by what it depends on (see :func:`_axes`): the same hand
+#: or envelope slot over the same number of cards recurs in most logs. At most
+#: :data:`_MAX_AXIS_PLANS` are kept; then the memo starts again.
+_AXIS_PLANS: dict = {}
+_MAX_AXIS_PLANS = 20_000
+
+
+def _axis_plan(init: int, accept: int, moves: tuple) -> tuple:
+    """The states of one axis around each card that touches it and the runs of each move.
+
+    Args:
+        init: the start state; accept: the end state (:class:`_Axis`).
+        moves: per touching card, the distinct :meth:`_Axis.arith` of its choices that touch
+            the axis (a choice that does not leaves the state unchanged).
+    Returns:
+        ``(live, runs)``: ``live`` per card ``(states before, states after)``, sorted tuples of
+        the states reachable from ``init`` that can still reach ``accept`` (forward and
+        backward reachability); ``runs`` per card ``{arith or None: runs}`` (:func:`_runs`,
+        None: the card goes elsewhere)."""
+    reach = [{init}]
+    for arts in moves:
+        prev = reach[-1]
+        cur = set(prev)
+        for inc, fld, limit, mask in arts:
+            if inc:
+                cur.update([(s + inc) | mask for s in prev if s & fld < limit])
+            else:
+                cur.update([s | mask for s in prev])
+        reach.append(cur)
+    co = {accept} & reach[-1]
+    live = []
+    for i in range(len(moves) - 1, -1, -1):
+        here = reach[i]
+        before = here & co
+        for inc, fld, limit, mask in moves[i]:
+            if inc:
+                before.update([s for s in here if s & fld < limit and (s + inc) | mask in co])
+            else:
+                before.update([s for s in here if s | mask in co])
+        live.append((tuple(sorted(before)), tuple(sorted(co))))
+        co = before
+    live.reverse()
+    runs = []
+    for (before, after), arts in zip(live, moves):
+        r = {None: _runs(before, after, None)}
+        for ar in arts:
+            r[ar] = _runs(before, after, ar)
+        runs.append(r)
+    return tuple(live), tuple(runs)
 
 
 @dataclass
@@ -752,60 +801,61 @@ def _build_schedule(comp: Compiled):
         for t, c in enumerate(a.cards):
             where.setdefault(c, {})[id(a)] = t
     cur: dict = {}                              # id(axis) -> its states while not touched
-    whole = [(_WHOLE, _WHOLE)]                  # an untouched axis: every state stays
     layout: list = []
     steps = []
     for p, c in enumerate(comp.free):
-        opened = first.get(p, [])
-        layout = layout + opened
+        opened = first.get(p)
+        if opened:
+            layout = layout + opened
         here = where.get(p, {})
-        s_in, s_out, base, touched, closed = [], [], [], [], []
+        s_in, s_out, touched, closed = [], [], [], []
         for i, a in enumerate(layout):
             t = here.get(id(a))
             if t is None:
                 st = cur[id(a)]
                 s_in.append(st)
                 s_out.append(st)
-                base.append(whole)
                 continue
             before, after = a.live[t]
             s_in.append(before)
             s_out.append(after)
             cur[id(a)] = after
-            base.append(None)
-            touched.append(i)
+            touched.append((i, a.runs[t], a.ariths[p]))
             if t == len(a.cards) - 1:
                 closed.append(i)
-        cache: dict = {}            # (axis position, effect) -> slices (one per run)
+        base = [_WHOLE] * len(layout)           # an untouched axis: every state stays
         moves = []
         for j, (o, _r, _qs) in enumerate(comp.choices[c]):
-            per_axis = list(base)
-            single = True
-            for i in touched:
-                a = layout[i]
-                eff = a.effects[p].get(j)
-                segs = cache.get((i, eff))
-                if segs is None:
-                    segs = cache[(i, eff)] = _runs(s_in[i], s_out[i], None if eff is None else a.arith(eff))
-                if not segs:
-                    per_axis = None
+            src, dst = list(base), list(base)
+            multi = []
+            for i, runs, ar in touched:
+                segs = runs[ar.get(j)]
+                if len(segs) == 1:
+                    src[i], dst[i] = segs[0]
+                elif not segs:
                     break
-                single = single and len(segs) == 1
-                per_axis[i] = segs
-            if per_axis is None:
-                moves.append(None)
-                continue
-            if single:
-                combos = [(tuple(p[0][0] for p in per_axis), tuple(p[0][1] for p in per_axis))]
+                else:
+                    multi.append((i, segs))
             else:
-                combos = [(tuple(p[0] for p in combo), tuple(p[1] for p in combo))
-                          for combo in itertools.product(*per_axis)]
-            moves.append((o, tuple(combos)))
-        steps.append((len(opened), tuple(layout), tuple(closed), tuple(s_in), tuple(s_out), tuple(moves)))
+                if not multi:
+                    moves.append((o, ((tuple(src), tuple(dst)),)))
+                    continue
+                # one slice operation per combination of runs (in axis order)
+                combos = []
+                for combo in itertools.product(*[segs for _, segs in multi]):
+                    for (i, _), (sl, dl) in zip(multi, combo):
+                        src[i] = sl
+                        dst[i] = dl
+                    combos.append((tuple(src), tuple(dst)))
+                moves.append((o, tuple(combos)))
+                continue
+            moves.append(None)
+        steps.append((len(opened) if opened else 0, tuple(layout), tuple(closed), tuple(s_in),
+                      tuple(s_out), tuple(moves)))
         if closed:
             layout = [a for i, a in enumerate(layout) if i not in closed]
     for a in axes:
-        a.live = a.cards = ()   # used up; the sampler needs only the start and the effects
+        a.live = a.cards = a.runs = a.ariths = ()   # used up; the sampler needs the start and the effects
     return tuple(steps)
 
 
