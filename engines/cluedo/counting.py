@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -684,7 +685,96 @@ class _Step:
     states_in: list     # per axis: sorted states before the card
     states_out: list    # per axis: sorted states after it
     moves: list         # per choice: (owner, [(src slices, dst slices), ...]) or None
+    shape_in: tuple     # the tensor's shape before the card (len of each ``states_in``)
+    shape_out: tuple    # and after it (``states_out``)
+    keep_shape: tuple   # after it, without the closed axes (each at its end state: length 1)
+    n_ops: int          # slice operations of the step (all choices' runs)
+    flat: Optional["_Flat"]   # the same moves as flat index arrays, or None (a large step)
     f_pre: Optional[np.ndarray] = None
+
+
+#: Steps whose moves touch at most this many tensor entries in all also get flat index arrays
+#: (:class:`_Flat`): one gather and one ``np.bincount`` per step instead of one slice
+#: operation per run of states, whose fixed cost (~2 us each) is most of a small DP's time.
+_FLAT_MAX = 4096
+
+
+class _Flat:
+    """A step's moves as flat indices: entry ``e`` adds the tensor before the card at flat index
+    ``src[e]`` to the tensor after it at ``dst[e]``, for the choice ``label[e]`` (an index into
+    ``owners``, the owners of the choices with a move, in order). Entries come in the order of
+    the slice operations (choices, then runs, each in C order), so ``np.bincount`` adds into
+    every entry in the same order as those operations do: the same float64 sums, bit for bit,
+    in the forward pass and the backward tensors. A marginal (a dot product) is summed in
+    another order than ``np.einsum``'s: the same integers without weights, equal to rounding
+    (relative 1e-16) with them.
+    ``counts[i]``: the number of entries of ``owners[i]``; ``n_in``, ``n_out``: the entries of
+    the tensor before and after the card."""
+
+    __slots__ = ("src", "dst", "label", "owners", "counts", "n_in", "n_out")
+
+    def __init__(self, src, dst, label, owners, counts, n_in, n_out):
+        self.src, self.dst, self.label = src, dst, label
+        self.owners, self.counts, self.n_in, self.n_out = owners, counts, n_in, n_out
+
+
+def _flat_weights(comp: Compiled, step: "_Step") -> np.ndarray:
+    """The cell weight of each entry of ``step.flat`` (the weight of its choice's owner)."""
+    flat = step.flat
+    return np.repeat([comp.weights.get((step.card, o), 1.0) for o in flat.owners], flat.counts)
+
+
+#: ``np.arange(n).reshape(shape)`` by shape (read-only, shared): the flat index of every entry.
+_INDEX: dict = {}
+_MAX_INDEX = 4096
+
+
+def _index(shape: tuple) -> np.ndarray:
+    got = _INDEX.get(shape)
+    if got is None:
+        got = np.arange(math.prod(shape)).reshape(shape)
+        got.setflags(write=False)
+        if len(_INDEX) >= _MAX_INDEX:
+            _INDEX.clear()
+        _INDEX[shape] = got
+    return got
+
+
+_LABELS = np.arange(64)
+
+
+def _flat_moves(moves, shape_in: tuple, shape_out: tuple) -> Optional[_Flat]:
+    """:class:`_Flat` of one step's moves, or None when they touch more than ``_FLAT_MAX``
+    entries (or a card has more than 64 owners)."""
+    if math.prod(shape_in) > _FLAT_MAX or math.prod(shape_out) > _FLAT_MAX:
+        return None
+    ii = _index(shape_in)
+    oo = _index(shape_out)
+    srcs, dsts, owners, counts = [], [], [], []
+    total = 0
+    for mv in moves:
+        if mv is None:
+            continue
+        o, combos = mv
+        got = 0
+        for src, dst in combos:
+            a = ii[src]
+            srcs.append(a)
+            dsts.append(oo[dst])
+            got += a.size
+        total += got
+        if total > _FLAT_MAX:
+            return None
+        owners.append(o)
+        counts.append(got)
+    if len(owners) > len(_LABELS):
+        return None
+    if srcs:     # each run's entries in C order, the runs in order (axis None: flattened)
+        src, dst = np.concatenate(srcs, axis=None), np.concatenate(dsts, axis=None)
+    else:
+        src = dst = np.zeros(0, dtype=np.intp)
+    return _Flat(src, dst, np.repeat(_LABELS[:len(owners)], counts), owners, tuple(counts),
+                 ii.size, oo.size)
 
 
 def _segments(dst_index, images) -> list:
@@ -850,8 +940,14 @@ def _build_schedule(comp: Compiled):
                 moves.append((o, tuple(combos)))
                 continue
             moves.append(None)
+        shape_in = tuple([len(st) for st in s_in])
+        shape_out = tuple([len(st) for st in s_out])
+        keep_shape = tuple([n for i, n in enumerate(shape_out) if i not in closed])
+        moves = tuple(moves)
+        n_ops = sum([len(mv[1]) for mv in moves if mv is not None])
         steps.append((len(opened) if opened else 0, tuple(layout), tuple(closed), tuple(s_in),
-                      tuple(s_out), tuple(moves)))
+                      tuple(s_out), moves, shape_in, shape_out, keep_shape, n_ops,
+                      _flat_moves(moves, shape_in, shape_out)))
         if closed:
             layout = [a for i, a in enumerate(layout) if i not in closed]
     for a in axes:
@@ -1047,10 +1143,28 @@ def _forward(comp: Compiled, cancel, *, keep: bool, mod: Optional[int] = None, s
         return dtype(0), [], 1.0
     x = np.ones((), dtype=dtype)
     max_mass = bound = 1.0
+    weights = comp.weights
     for step in steps:
         check_cancel(cancel)
-        x = x.reshape(x.shape + (1,) * step.opened)
-        y = np.zeros(tuple(len(s) for s in step.states_out), dtype=dtype)
+        if step.opened:
+            x = x.reshape(step.shape_in)
+        flat = step.flat
+        if flat is not None and dtype is np.float64:
+            # the same sums as the slice operations below, in the same order (:class:`_Flat`)
+            vals = x.reshape(-1)[flat.src]
+            if weights:
+                vals *= _flat_weights(comp, step)
+            y = np.bincount(flat.dst, vals, flat.n_out)
+            y_mult = step.n_ops
+            if keep:
+                step.f_pre = x
+            x = y.reshape(step.keep_shape)
+            bound *= max(y_mult, 1)
+            if bound >= _EXACT_FLOAT:
+                bound = float(x.max()) if x.size else 0.0
+            max_mass = max(max_mass, bound)
+            continue
+        y = np.zeros(step.shape_out, dtype=dtype)
         y_mult = 0          # modular mode: y's entries are < y_mult * mod
         for mv in step.moves:
             if mv is None:
@@ -1069,8 +1183,7 @@ def _forward(comp: Compiled, cancel, *, keep: bool, mod: Optional[int] = None, s
             y %= mod
         if keep:
             step.f_pre = x
-        keep_shape = tuple(len(s) for i, s in enumerate(step.states_out) if i not in step.closed)
-        x = y.reshape(keep_shape)
+        x = y.reshape(step.keep_shape)
         if dtype is np.float64:
             # float64 sums are exact while every entry stays below 2**53 (partial sums are
             # bounded by the entry they build): bound the largest entry, measure it when needed
@@ -1297,7 +1410,7 @@ def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool,  
                 break
             check_cancel(cancel)
             # closed axes come back at their end state: length 1 (a reshape, no copy)
-            b = b.reshape(tuple(len(s) for s in step.states_out))
+            b = b.reshape(step.shape_out)
             if keep_backward:
                 b_posts.append(b)
             f = step.f_pre
@@ -1305,6 +1418,19 @@ def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool,  
             if dots:
                 rep[kind[step.card]] = step.card
             last = i == stop_at and not keep_backward
+            flat = step.flat
+            if flat is not None:
+                # the slice operations below as one gather and one sum each (:class:`_Flat`)
+                bq = b.reshape(-1)[flat.dst]
+                if comp.weights:
+                    bq *= _flat_weights(comp, step)
+                if dots:
+                    marg[step.card, flat.owners] = np.bincount(
+                        flat.label, f.reshape(-1)[flat.src] * bq, len(flat.owners))
+                if not last:
+                    b = np.bincount(flat.src, bq, flat.n_in).reshape(step.shape_in[:len(step.layout) - step.opened])
+                step.f_pre = None
+                continue
             b_pre = None if last else np.zeros(f.shape)
             for mv in step.moves:
                 if mv is None:
