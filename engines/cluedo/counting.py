@@ -336,8 +336,7 @@ def _order(free, choices, sizes, touched, implicit=None) -> list:
     changes. Without clauses nothing is searched: every hand stays open over the cards anyway
     and the searches found nothing better (Master Detective, 10 players, no suggestion yet).
     O(T F^2 R) for T tries, F free cards and R resources, plus the local searches."""
-    order = _greedy_order(free, choices, sizes, touched, implicit)
-    cost = _order_cost(order, choices, sizes, touched, implicit)
+    order, cost = _greedy_order_cost(free, choices, sizes, touched, implicit)
     clauses = any(qs for c in free for _, _, qs in choices[c])
     if cost > _SEARCH_ABOVE and clauses:
         rng = np.random.default_rng(len(free))
@@ -457,33 +456,56 @@ def _greedy_order(free, choices, sizes, touched, implicit=None, rng=None) -> lis
     (ties: the one closing most resources, then deck order); with ``rng``, sizes are multiplied
     by random factors in [1, 2) (randomised greedy). The implicit resource is no axis.
     O(F^2 R) for F free cards and R resources."""
-    res_of = {c: {r for _, r, qs in choices[c] for r in (r, *qs)} - {implicit} for c in free}
-    left = {r: len(touched[r]) for r in range(len(sizes))}
+    return _greedy_order_cost(free, choices, sizes, touched, implicit, rng)[0]
+
+
+def _greedy_order_cost(free, choices, sizes, touched, implicit=None, rng=None) -> tuple:
+    """``(order, cost)``: :func:`_greedy_order` and its :func:`_order_cost`, computed on the
+    way (the same products and sums in the same order, so the same float)."""
+    res_of = {}
+    for c in free:
+        rs = []
+        for _, r, qs in choices[c]:
+            if r != implicit and r not in rs:
+                rs.append(r)
+            for q in qs:
+                if q != implicit and q not in rs:
+                    rs.append(q)
+        res_of[c] = rs
+    left = [len(t) for t in touched]
     open_: set = set()
     order = []
     todo = list(free)
+    total = 0.0
     while todo:
         best, best_key = None, None
         noise = rng.random(len(todo)) + 1.0 if rng is not None else None
         for i, c in enumerate(todo):
             size = 1                 # open tensor size after c, over the shared factor of open_
+            closes = 0
             for r in res_of[c]:
                 if r not in open_:
                     size *= sizes[r]
+                if left[r] == 1:
+                    closes -= 1
             if noise is not None:
                 size *= noise[i]
-            closes = sum(1 for r in res_of[c] if left[r] == 1)
-            key = (size, -closes, c)
+            key = (size, closes, c)
             if best_key is None or key < best_key:
                 best, best_key = c, key
         order.append(best)
         todo.remove(best)
-        open_ |= res_of[best]
-        for r in res_of[best]:
+        rs = res_of[best]
+        open_.update(rs)
+        size = 1
+        for r in open_:
+            size *= sizes[r]
+        total += size * (len(choices[best]) + 2)
+        for r in rs:
             left[r] -= 1
             if left[r] == 0:
                 open_.discard(r)
-    return order
+    return order, total
 
 
 class _Axis:
