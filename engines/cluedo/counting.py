@@ -290,19 +290,23 @@ def propagate(cons: Constraints) -> Compiled:  # noqa: C901 (the propagation rul
     for q, cl in enumerate(clauses):
         for c, o in cl:
             lit_clauses.setdefault((c, o), []).append(k + ncat + q)
+    lit_clauses = {key: tuple(qs) for key, qs in lit_clauses.items()}
     choices = {}
-    for c in free:
+    cat_of = cons.cat_of
+    no_clause = ()
+    for c in free:                   # ascending: each ``touched`` list comes sorted
         ch = []
         for o in owners_of[c]:
-            r = o if o < k else k + cons.cat_of[c]
-            qs = tuple(lit_clauses.get((c, o), ()))
+            r = o if o < k else k + cat_of[c]
+            qs = lit_clauses.get((c, o), no_clause)
             ch.append((o, r, qs))
-            touched[r].append(c)
+            touched[r].append(c)     # one owner per count resource: c is new there
             for q in qs:
-                touched[q].append(c)
+                t = touched[q]
+                if not t or t[-1] != c:
+                    t.append(c)
         choices[c] = ch
     for r in range(len(sizes)):
-        touched[r] = sorted(set(touched[r]))
         if not touched[r] and init[r] != terminal[r]:
             feasible = False
     # every free card takes one unit of exactly one count resource (hand or envelope slot) and
@@ -615,15 +619,22 @@ def _axes(comp: Compiled) -> list:
         axes.append(ax)
     for p, c in enumerate(comp.free):
         for j, (_, r, qs) in enumerate(comp.choices[c]):
-            hit: dict = {}
-            if r in axis_of:
-                ax, i = axis_of[r]
-                hit[id(ax)] = [ax, i, 0]
-            for q in qs:
-                ax, _ = axis_of[q]
-                e = hit.setdefault(id(ax), [ax, -1, 0])
-                e[2] |= 1 << ax.bits[q]
-            for ax, i, mask in hit.values():
+            if qs:
+                hit: dict = {}
+                if r in axis_of:
+                    ax, i = axis_of[r]
+                    hit[id(ax)] = [ax, i, 0]
+                for q in qs:
+                    ax, _ = axis_of[q]
+                    e = hit.setdefault(id(ax), [ax, -1, 0])
+                    e[2] |= 1 << ax.bits[q]
+                effects = hit.values()
+            else:                            # a count only (most choices)
+                e = axis_of.get(r)
+                if e is None:
+                    continue
+                effects = ((e[0], e[1], 0),)
+            for ax, i, mask in effects:
                 effs = ax.effects.get(p)
                 if effs is None:             # the axis's cards come in processing order
                     effs = ax.effects[p] = {}
@@ -633,18 +644,23 @@ def _axes(comp: Compiled) -> list:
                 ax.ariths[p][j] = ax.arith((i, mask))
     axes = [a for a in axes if a.cards]
     for a in axes:
-        # what the states depend on: the capacities, the clause bits and, per card, the
-        # distinct moves its choices make on this axis
-        sig = (tuple(a.caps), a.accept, a.init,
-               tuple(tuple(dict.fromkeys(a.ariths[c].values())) for c in a.cards))
-        plan = _AXIS_PLANS.get(sig)
-        if plan is None:
-            plan = _axis_plan(a.init, a.accept, sig[3])
-            if len(_AXIS_PLANS) >= _MAX_AXIS_PLANS:
-                _AXIS_PLANS.clear()
-            _AXIS_PLANS[sig] = plan
-        a.live, a.runs = plan
+        a.live, a.runs = _kept_axis_plan(a)
     return axes
+
+
+def _kept_axis_plan(a: "_Axis") -> tuple:
+    """:func:`_axis_plan` of ``a``, from :data:`_AXIS_PLANS` when it is there."""
+    # what the states depend on: the start, the end and, per card, the distinct moves its
+    # choices make on this axis
+    sig = (tuple(a.caps), a.accept, a.init,
+           tuple([tuple(dict.fromkeys(a.ariths[c].values())) for c in a.cards]))
+    plan = _AXIS_PLANS.get(sig)
+    if plan is None:
+        plan = _axis_plan(a.init, a.accept, sig[3])
+        if len(_AXIS_PLANS) >= _MAX_AXIS_PLANS:
+            _AXIS_PLANS.clear()
+        _AXIS_PLANS[sig] = plan
+    return plan
 
 
 #: :func:`_axis_plan` of recent axes, by what it depends on (see :func:`_axes`): the same hand
@@ -723,20 +739,20 @@ _FLAT_MAX = 4096
 
 class _Flat:
     """A step's moves as flat indices: entry ``e`` adds the tensor before the card at flat index
-    ``src[e]`` to the tensor after it at ``dst[e]``, for the choice ``label[e]`` (an index into
-    ``owners``, the owners of the choices with a move, in order). Entries come in the order of
-    the slice operations (choices, then runs, each in C order), so ``np.bincount`` adds into
-    every entry in the same order as those operations do: the same float64 sums, bit for bit,
-    in the forward pass and the backward tensors. A marginal (a dot product) is summed in
-    another order than ``np.einsum``'s: the same integers without weights, equal to rounding
-    (relative 1e-16) with them.
-    ``counts[i]``: the number of entries of ``owners[i]``; ``n_in``, ``n_out``: the entries of
-    the tensor before and after the card."""
+    ``src[e]`` to the tensor after it at ``dst[e]``; the entries of ``owners[i]`` (the owners of
+    the choices with a move, in order) start at ``starts[i]``, ``counts[i]`` of them (at least
+    one: a move has a run on every axis); ``n_in``, ``n_out``: the entries of the tensor before
+    and after the card. Entries come in the order of the slice operations (choices, then runs,
+    each in C order), so ``np.bincount`` adds into every entry in the same order as those
+    operations do: the same float64 sums, bit for bit, in the forward pass and the backward
+    tensors. A marginal (a dot product, ``np.add.reduceat`` per owner) is summed in another
+    order than ``np.einsum``'s: the same integers without weights, equal to rounding (relative
+    1e-16) with them."""
 
-    __slots__ = ("src", "dst", "label", "owners", "counts", "n_in", "n_out")
+    __slots__ = ("src", "dst", "starts", "owners", "counts", "n_in", "n_out")
 
-    def __init__(self, src, dst, label, owners, counts, n_in, n_out):
-        self.src, self.dst, self.label = src, dst, label
+    def __init__(self, src, dst, starts, owners, counts, n_in, n_out):
+        self.src, self.dst, self.starts = src, dst, starts
         self.owners, self.counts, self.n_in, self.n_out = owners, counts, n_in, n_out
 
 
@@ -762,12 +778,10 @@ def _index(shape: tuple) -> np.ndarray:
     return got
 
 
-_LABELS = np.arange(64)
-
 
 def _flat_moves(moves, shape_in: tuple, shape_out: tuple) -> Optional[_Flat]:
     """:class:`_Flat` of one step's moves, or None when they touch more than ``_FLAT_MAX``
-    entries (or a card has more than 64 owners)."""
+    entries."""
     if math.prod(shape_in) > _FLAT_MAX or math.prod(shape_out) > _FLAT_MAX:
         return None
     ii = _index(shape_in)
@@ -789,14 +803,15 @@ def _flat_moves(moves, shape_in: tuple, shape_out: tuple) -> Optional[_Flat]:
             return None
         owners.append(o)
         counts.append(got)
-    if len(owners) > len(_LABELS):
-        return None
     if srcs:     # each run's entries in C order, the runs in order (axis None: flattened)
         src, dst = np.concatenate(srcs, axis=None), np.concatenate(dsts, axis=None)
     else:
         src = dst = np.zeros(0, dtype=np.intp)
-    return _Flat(src, dst, np.repeat(_LABELS[:len(owners)], counts), owners, tuple(counts),
-                 ii.size, oo.size)
+    starts, at = [], 0
+    for n in counts:
+        starts.append(at)
+        at += n
+    return _Flat(src, dst, tuple(starts), tuple(owners), tuple(counts), ii.size, oo.size)
 
 
 def _segments(dst_index, images) -> list:
@@ -1447,8 +1462,7 @@ def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool,  
                 if comp.weights:
                     bq *= _flat_weights(comp, step)
                 if dots:
-                    marg[step.card, flat.owners] = np.bincount(
-                        flat.label, f.reshape(-1)[flat.src] * bq, len(flat.owners))
+                    marg[step.card, flat.owners] = np.add.reduceat(f.reshape(-1)[flat.src] * bq, flat.starts)
                 if not last:
                     b = np.bincount(flat.src, bq, flat.n_in).reshape(step.shape_in[:len(step.layout) - step.opened])
                 step.f_pre = None

@@ -52,3 +52,16 @@ def test_flat_steps_equal_slice_steps_and_brute_force(case):
     # a marginal is a dot product, summed in another order (einsum, bincount): the weighted
     # values agree to rounding; unweighted ones are integers below 2**53, exact either way
     np.testing.assert_allclose(w_flat[1], w_slice[1], rtol=1e-13, atol=0)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_logs())
+def test_greedy_order_reports_its_estimated_work(case):
+    # the greedy order adds up its work on the way; it must be the cost model's figure, to the bit
+    setup, deal, events = case
+    comp = counting.propagate(constraints_for(setup, events))
+    args = (comp.choices, comp.sizes, comp.touched, comp.implicit)
+    order, cost = counting._greedy_order_cost(comp.free, *args)
+    assert order == counting._greedy_order(comp.free, *args)
+    assert sorted(order) == sorted(comp.free)
+    assert cost == counting._order_cost(order, *args)
