@@ -909,6 +909,10 @@ def _runs(before: tuple, after: tuple, arith: Optional[tuple]) -> tuple:
     return got
 
 
+def _first(item):
+    return item[0]
+
+
 def _build_schedule(comp: Compiled):
     """The parts of every :class:`_Step` of :func:`_schedule` but the card (a tuple per step,
     in ``comp.free`` order), or False when there is no consistent deal.
@@ -921,35 +925,35 @@ def _build_schedule(comp: Compiled):
     axes = _axes(comp)
     if any(not st for a in axes for lv in a.live for st in lv):
         return False
-    first: dict = {}
-    where: dict = {}                            # step -> {id(axis): index among its steps}
+    at: dict = {}                               # step -> [(axis, index among its cards)]
     for a in axes:
-        first.setdefault(a.cards[0], []).append(a)
         for t, c in enumerate(a.cards):
-            where.setdefault(c, {})[id(a)] = t
-    cur: dict = {}                              # id(axis) -> its states while not touched
+            at.setdefault(c, []).append((a, t))
     layout: list = []
+    states: list = []                           # per axis of ``layout``: its states now
+    pos: dict = {}                              # id(axis) -> its position in ``layout``
     steps = []
     for p, c in enumerate(comp.free):
-        opened = first.get(p)
-        if opened:
-            layout = layout + opened
-        here = where.get(p, {})
-        s_in, s_out, touched, closed = [], [], [], []
-        for i, a in enumerate(layout):
-            t = here.get(id(a))
-            if t is None:
-                st = cur[id(a)]
-                s_in.append(st)
-                s_out.append(st)
-                continue
-            before, after = a.live[t]
-            s_in.append(before)
-            s_out.append(after)
-            cur[id(a)] = after
+        here = at.get(p, ())
+        opened = 0
+        for a, t in here:
+            if t == 0:                          # opened before the card, at its start states
+                pos[id(a)] = len(layout)
+                layout.append(a)
+                states.append(a.live[0][0])
+                opened += 1
+        s_in = tuple(states)                    # an axis's states after one of its cards are
+        touched, closed = [], []                # those before the next one
+        for a, t in here:
+            i = pos[id(a)]
+            states[i] = a.live[t][1]
             touched.append((i, a.runs[t], a.ariths[p]))
             if t == len(a.cards) - 1:
                 closed.append(i)
+        if len(touched) > 1:
+            touched.sort(key=_first)            # layout order: the runs' combinations in order
+            closed.sort()
+        s_out = tuple(states)
         base = [_WHOLE] * len(layout)           # an untouched axis: every state stays
         moves = []
         for j, (o, _r, _qs) in enumerate(comp.choices[c]):
@@ -982,11 +986,13 @@ def _build_schedule(comp: Compiled):
         keep_shape = tuple([n for i, n in enumerate(shape_out) if i not in closed])
         moves = tuple(moves)
         n_ops = sum([len(mv[1]) for mv in moves if mv is not None])
-        steps.append((len(opened) if opened else 0, tuple(layout), tuple(closed), tuple(s_in),
-                      tuple(s_out), moves, shape_in, shape_out, keep_shape, n_ops,
+        steps.append((opened, tuple(layout), tuple(closed), s_in, s_out, moves, shape_in,
+                      shape_out, keep_shape, n_ops,
                       _flat_moves(moves, shape_in, shape_out)))
         if closed:
             layout = [a for i, a in enumerate(layout) if i not in closed]
+            states = [st for i, st in enumerate(states) if i not in closed]
+            pos = {id(a): i for i, a in enumerate(layout)}
     for a in axes:
         a.live = a.cards = a.runs = a.ariths = ()   # used up; the sampler needs the start and the effects
     return tuple(steps)
