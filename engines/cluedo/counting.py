@@ -804,7 +804,8 @@ def _flat_moves(moves, shape_in: tuple, shape_out: tuple) -> Optional[_Flat]:
         owners.append(o)
         counts.append(got)
     if srcs:     # each run's entries in C order, the runs in order (axis None: flattened)
-        src, dst = np.concatenate(srcs, axis=None), np.concatenate(dsts, axis=None)
+        both = np.concatenate(srcs + dsts, axis=None)
+        src, dst = both[:total], both[total:]
     else:
         src = dst = np.zeros(0, dtype=np.intp)
     starts, at = [], 0
