@@ -37,6 +37,11 @@ Method (Agade09's Cluedo_Sheet's "#Sat" model, counted without enumerating deals
   (:func:`dp_size`); a refresh over :data:`MAX_DP_BYTES` or :data:`MAX_DP_WORK` is refused at once.
 * Cost: O(sum over free cards of (slice operations of the card) x (stored tensor size)) time for
   each pass; the forward tensors are kept for the backward pass (memory: the sum of their sizes).
+  On a small deck the fixed cost of each Python and numpy call is the price, not the
+  arithmetic: a card whose moves touch at most ``_FLAT_MAX`` entries runs as one gather and one
+  ``np.bincount`` per pass (:class:`_Flat`) instead of one slice operation per run of states,
+  and each axis's states and runs are kept by what they depend on (:func:`_axis_plan`), so a
+  hand or envelope slot seen in an earlier log is not worked out again.
 * A forward pass gives the number of consistent deals; a backward (adjoint) pass gives, for
   every free card and owner, the number of consistent deals with that card there — the exact
   marginals. Exchangeable cards (the same choices) have the same marginals: one per class is
