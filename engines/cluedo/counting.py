@@ -39,7 +39,7 @@ Method (Agade09's Cluedo_Sheet's "#Sat" model, counted without enumerating deals
   each pass; the forward tensors are kept for the backward pass (memory: the sum of their sizes).
   On a small deck the fixed cost of each Python and numpy call is the price, not the
   arithmetic: a card whose moves touch at most ``_FLAT_MAX`` entries runs as one gather and one
-  ``np.bincount`` per pass (:class:`_Flat`) instead of one slice operation per run of states,
+  ``np.bincount`` per pass (:data:`_Flat`) instead of one slice operation per run of states,
   and each axis's states and runs are kept by what they depend on (:func:`_axis_plan`), so a
   hand or envelope slot seen in an earlier log is not worked out again.
 * A forward pass gives the number of consistent deals; a backward (adjoint) pass gives, for
@@ -737,34 +737,30 @@ class _Step:
 
 
 #: Steps whose moves touch at most this many tensor entries in all also get flat index arrays
-#: (:class:`_Flat`): one gather and one ``np.bincount`` per step instead of one slice
+#: (:data:`_Flat`): one gather and one ``np.bincount`` per step instead of one slice
 #: operation per run of states, whose fixed cost (~2 us each) is most of a small DP's time.
 _FLAT_MAX = 4096
 
 
-class _Flat:
-    """A step's moves as flat indices: entry ``e`` adds the tensor before the card at flat index
-    ``src[e]`` to the tensor after it at ``dst[e]``; the entries of ``owners[i]`` (the owners of
-    the choices with a move, in order) start at ``starts[i]``, ``counts[i]`` of them (at least
-    one: a move has a run on every axis); ``n_in``, ``n_out``: the entries of the tensor before
-    and after the card. Entries come in the order of the slice operations (choices, then runs,
-    each in C order), so ``np.bincount`` adds into every entry in the same order as those
-    operations do: the same float64 sums, bit for bit, in the forward pass and the backward
-    tensors. A marginal (a dot product, ``np.add.reduceat`` per owner) is summed in another
-    order than ``np.einsum``'s: the same integers without weights, equal to rounding (relative
-    1e-16) with them."""
-
-    __slots__ = ("src", "dst", "starts", "owners", "counts", "n_in", "n_out")
-
-    def __init__(self, src, dst, starts, owners, counts, n_in, n_out):
-        self.src, self.dst, self.starts = src, dst, starts
-        self.owners, self.counts, self.n_in, self.n_out = owners, counts, n_in, n_out
+#: A step's moves as flat indices, a plain tuple ``(src, dst, starts, owners, counts, n_in,
+#: n_out)`` (a tuple of untracked items: Python's cyclic garbage collector stops scanning it,
+#: unlike an object with attributes; the schedules are kept, :data:`_SCHEDULES`). Entry ``e``
+#: adds the tensor before the card at flat index ``src[e]`` to the tensor after it at
+#: ``dst[e]``; the entries of ``owners[i]`` (the owners of the choices with a move, in order)
+#: start at ``starts[i]``, ``counts[i]`` of them (at least one: a move has a run on every
+#: axis); ``n_in``, ``n_out``: the entries of the tensor before and after the card. Entries come
+#: in the order of the slice operations (choices, then runs, each in C order), so
+#: ``np.bincount`` adds into every entry in the same order as those operations do: the same
+#: float64 sums, bit for bit, in the forward pass and the backward tensors. A marginal (a dot
+#: product, ``np.add.reduceat`` per owner) is summed in another order than ``np.einsum``'s:
+#: the same integers without weights, equal to rounding (relative 1e-16) with them.
+_Flat = tuple
 
 
 def _flat_weights(comp: Compiled, step: "_Step") -> np.ndarray:
     """The cell weight of each entry of ``step.flat`` (the weight of its choice's owner)."""
-    flat = step.flat
-    return np.repeat([comp.weights.get((step.card, o), 1.0) for o in flat.owners], flat.counts)
+    owners, counts = step.flat[3:5]
+    return np.repeat([comp.weights.get((step.card, o), 1.0) for o in owners], counts)
 
 
 #: ``np.arange(n).reshape(shape)`` by shape (read-only, shared): the flat index of every entry.
@@ -785,7 +781,7 @@ def _index(shape: tuple) -> np.ndarray:
 
 
 def _flat_moves(moves, shape_in: tuple, shape_out: tuple) -> Optional[_Flat]:
-    """:class:`_Flat` of one step's moves, or None when they touch more than ``_FLAT_MAX``
+    """The :data:`_Flat` tuple of one step's moves, or None when they touch more than ``_FLAT_MAX``
     entries."""
     if math.prod(shape_in) > _FLAT_MAX or math.prod(shape_out) > _FLAT_MAX:
         return None
@@ -817,7 +813,7 @@ def _flat_moves(moves, shape_in: tuple, shape_out: tuple) -> Optional[_Flat]:
     for n in counts:
         starts.append(at)
         at += n
-    return _Flat(src, dst, tuple(starts), tuple(owners), tuple(counts), ii.size, oo.size)
+    return (src, dst, tuple(starts), tuple(owners), tuple(counts), ii.size, oo.size)
 
 
 def _segments(dst_index, images) -> list:
@@ -1199,11 +1195,12 @@ def _forward(comp: Compiled, cancel, *, keep: bool, mod: Optional[int] = None, s
             x = x.reshape(step.shape_in)
         flat = step.flat
         if flat is not None and dtype is np.float64:
-            # the same sums as the slice operations below, in the same order (:class:`_Flat`)
-            vals = x.reshape(-1)[flat.src]
+            # the same sums as the slice operations below, in the same order (:data:`_Flat`)
+            f_src, f_dst, _, _, _, _, n_out = flat
+            vals = x.reshape(-1)[f_src]
             if weights:
                 vals *= _flat_weights(comp, step)
-            y = np.bincount(flat.dst, vals, flat.n_out)
+            y = np.bincount(f_dst, vals, n_out)
             y_mult = step.n_ops
             if keep:
                 step.f_pre = x
@@ -1469,14 +1466,15 @@ def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool,  
             last = i == stop_at and not keep_backward
             flat = step.flat
             if flat is not None:
-                # the slice operations below as one gather and one sum each (:class:`_Flat`)
-                bq = b.reshape(-1)[flat.dst]
+                # the slice operations below as one gather and one sum each (:data:`_Flat`)
+                f_src, f_dst, starts, owners, _, n_in, _ = flat
+                bq = b.reshape(-1)[f_dst]
                 if comp.weights:
                     bq *= _flat_weights(comp, step)
                 if dots:
-                    marg[step.card, flat.owners] = np.add.reduceat(f.reshape(-1)[flat.src] * bq, flat.starts)
+                    marg[step.card, owners] = np.add.reduceat(f.reshape(-1)[f_src] * bq, starts)
                 if not last:
-                    b = np.bincount(flat.src, bq, flat.n_in).reshape(step.shape_in[:len(step.layout) - step.opened])
+                    b = np.bincount(f_src, bq, n_in).reshape(step.shape_in[:len(step.layout) - step.opened])
                 step.f_pre = None
                 continue
             b_pre = None if last else np.zeros(f.shape)
