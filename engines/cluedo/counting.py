@@ -1009,12 +1009,11 @@ def dp_size(comp: Compiled, steps=None) -> tuple:
         steps = _schedule(comp) if comp.feasible else None
     total = largest = work = 0
     for st in steps or ():
-        size = 1
-        for s in st.states_in:
-            size *= len(s)
+        size = math.prod(st.shape_in)
         total += size
-        largest = max(largest, size)
-        work += size * sum(len(m[1]) for m in st.moves if m is not None)
+        if size > largest:
+            largest = size
+        work += size * st.n_ops
     return total, largest, work
 
 
