@@ -31,7 +31,7 @@ def _count(setup, events, flat_max, weights=None):
         counting._SCHEDULES.clear()
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game_logs())
 def test_flat_steps_equal_slice_steps_and_brute_force(case):
     setup, deal, events = case
@@ -54,7 +54,7 @@ def test_flat_steps_equal_slice_steps_and_brute_force(case):
     np.testing.assert_allclose(w_flat[1], w_slice[1], rtol=1e-13, atol=0)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game_logs())
 def test_greedy_order_reports_its_estimated_work(case):
     # the greedy order adds up its work on the way; it must be the cost model's figure, to the bit
