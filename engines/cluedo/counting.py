@@ -739,6 +739,9 @@ class _Step:
 #: Steps whose moves touch at most this many tensor entries in all also get flat index arrays
 #: (:data:`_Flat`): one gather and one ``np.bincount`` per step instead of one slice
 #: operation per run of states, whose fixed cost (~2 us each) is most of a small DP's time.
+#: The arrays are kept with the schedule (:data:`_SCHEDULES`): a classic-deck schedule, 6 players,
+#: 0-30 suggestions, holds 128 KB on average (34 KB without them; 85 KB with 2048 here, 66 KB
+#: with 1024, at the same median time on the 96 anchor positions and a worst 5-12 % higher).
 _FLAT_MAX = 4096
 
 
