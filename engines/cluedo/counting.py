@@ -672,7 +672,7 @@ def _kept_axis_plan(a: "_Axis") -> tuple:
 #: or envelope slot over the same number of cards recurs in most logs. At most
 #: :data:`_MAX_AXIS_PLANS` are kept; then the memo starts again.
 _AXIS_PLANS: dict = {}
-_MAX_AXIS_PLANS = 20_000
+_MAX_AXIS_PLANS = 4096      # the 96 anchor positions make 143
 
 
 def _axis_plan(init: int, accept: int, moves: tuple) -> tuple:
@@ -768,7 +768,7 @@ def _flat_weights(comp: Compiled, step: "_Step") -> np.ndarray:
 
 #: ``np.arange(n).reshape(shape)`` by shape (read-only, shared): the flat index of every entry.
 _INDEX: dict = {}
-_MAX_INDEX = 4096
+_MAX_INDEX = 512            # at most 512 x _FLAT_MAX x 8 bytes (16 MB); a few hundred shapes recur
 
 
 def _index(shape: tuple) -> np.ndarray:
