@@ -223,11 +223,12 @@ def propagate(cons: Constraints) -> Compiled:  # noqa: C901 (the propagation rul
             break
         # a card with one possible owner is fixed (its mask a power of two); -1: still open
         owner_of = [m.bit_length() - 1 if m & (m - 1) == 0 else -1 for m in masks]
+        open_cards = [c for c in cards if owner_of[c] < 0]
         # hands: full hands exclude other cards; a hand needing all its candidates takes them
         for p in range(k):
             bit = 1 << p
             used = owner_of.count(p)
-            cand = [c for c in cards if masks[c] & bit and owner_of[c] < 0]
+            cand = [c for c in open_cards if masks[c] & bit]
             if used > caps[p] or used + len(cand) < caps[p]:
                 feasible = False
                 break
