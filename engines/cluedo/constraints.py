@@ -47,11 +47,13 @@ def apply_event(setup: Setup, cons: Constraints, event) -> None:
     k = len(setup.players)
     try:
         if isinstance(event, SuggestionEvent):       # the most frequent event first
-            if event.passed:
+            if event.passed:                         # each passer lacks all three cards
                 rows = [ci[c] for c in event.cards]
                 allowed = cons.allowed
                 for p in event.passed:
-                    allowed[rows, pi[p]] = False     # each passer lacks all three cards
+                    col = pi[p]
+                    for row in rows:                 # (scalar stores: a fancy one costs 6x)
+                        allowed[row, col] = False
             if event.refuter is not None:
                 r = pi[event.refuter]
                 if event.shown is not None:
