@@ -34,6 +34,11 @@ WORKER = textwrap.dedent("""
     import engines
     from engines import cluedo
     pos = positions(12)
+    sweep = "--sweep" in sys.argv
+    if sweep:       # made before warm_up freezes the heap: no collection scans the sweep's list
+        import numpy as np
+        big = np.ones(6_000_000)
+        junk = [{"a": i} for i in range(200_000)]
     cluedo.infer(pos[0][2], pos[0][3])
     engines.warm_up(["cluedo"])
     if "--calls" in sys.argv:
@@ -45,11 +50,6 @@ WORKER = textwrap.dedent("""
         prof.disable()
         print(json.dumps({"calls": pstats.Stats(prof).total_calls}))
         raise SystemExit
-    sweep = "--sweep" in sys.argv
-    if sweep:
-        import numpy as np
-        big = np.ones(6_000_000)
-        junk = [{"a": i} for i in range(200_000)]
     sec = []
     for _, _, setup, events in pos:
         if sweep:
