@@ -30,11 +30,10 @@ from engines.core.errors import SessionFormatError
 # ---------------------------------------------------------------------------------------------
 def base_constraints(setup: Setup) -> Constraints:
     """The constraints of the setup alone (hand sizes, one envelope card per category)."""
-    cards = setup.cards
-    cat_index = {cat: j for j, (cat, _) in enumerate(setup.categories)}
-    cat_of = [cat_index[setup.category_of(c)] for c in cards]
+    # the deck is the categories' cards in order (:attr:`Setup.cards`)
+    cat_of = [j for j, (_, cards) in enumerate(setup.categories) for _ in cards]
     k = len(setup.players)
-    allowed = np.ones((len(cards), k + 1), dtype=bool)
+    allowed = np.ones((len(cat_of), k + 1), dtype=bool)
     return Constraints(k, list(setup.hand_sizes), cat_of, allowed, [])
 
 
@@ -47,23 +46,27 @@ def apply_event(setup: Setup, cons: Constraints, event) -> None:
     ci, pi = setup.card_indices, setup.player_indices
     k = len(setup.players)
     try:
-        if isinstance(event, HandEvent):
-            for c in event.cards:
-                cons.force(ci[c], pi[event.player])
-        elif isinstance(event, ShownEvent):
-            cons.force(ci[event.card], pi[event.player])
-        elif isinstance(event, LacksEvent):
-            cons.forbid(ci[event.card], pi[event.player])
-        elif isinstance(event, SuggestionEvent):
-            for p in event.passed:
-                for c in event.cards:
-                    cons.forbid(ci[c], pi[p])
+        if isinstance(event, SuggestionEvent):       # the most frequent event first
+            if event.passed:                         # each passer lacks all three cards
+                rows = [ci[c] for c in event.cards]
+                allowed = cons.allowed
+                for p in event.passed:
+                    col = pi[p]
+                    for row in rows:                 # (scalar stores: a fancy one costs 6x)
+                        allowed[row, col] = False
             if event.refuter is not None:
                 r = pi[event.refuter]
                 if event.shown is not None:
                     cons.force(ci[event.shown], r)
                 else:
                     cons.add_clause(tuple((ci[c], r) for c in event.cards))
+        elif isinstance(event, HandEvent):
+            for c in event.cards:
+                cons.force(ci[c], pi[event.player])
+        elif isinstance(event, ShownEvent):
+            cons.force(ci[event.card], pi[event.player])
+        elif isinstance(event, LacksEvent):
+            cons.forbid(ci[event.card], pi[event.player])
         elif isinstance(event, AccusationEvent):
             if event.correct:
                 for c in event.cards:

@@ -37,6 +37,11 @@ Method (Agade09's Cluedo_Sheet's "#Sat" model, counted without enumerating deals
   (:func:`dp_size`); a refresh over :data:`MAX_DP_BYTES` or :data:`MAX_DP_WORK` is refused at once.
 * Cost: O(sum over free cards of (slice operations of the card) x (stored tensor size)) time for
   each pass; the forward tensors are kept for the backward pass (memory: the sum of their sizes).
+  On a small deck the fixed cost of each Python and numpy call is the price, not the
+  arithmetic: a card whose moves touch at most ``_FLAT_MAX`` entries runs as one gather and one
+  ``np.bincount`` per pass (:data:`_Flat`) instead of one slice operation per run of states,
+  and each axis's states and runs are kept by what they depend on (:func:`_axis_plan`), so a
+  hand or envelope slot seen in an earlier log is not worked out again.
 * A forward pass gives the number of consistent deals; a backward (adjoint) pass gives, for
   every free card and owner, the number of consistent deals with that card there — the exact
   marginals. Exchangeable cards (the same choices) have the same marginals: one per class is
@@ -53,6 +58,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -217,11 +223,12 @@ def propagate(cons: Constraints) -> Compiled:  # noqa: C901 (the propagation rul
             break
         # a card with one possible owner is fixed (its mask a power of two); -1: still open
         owner_of = [m.bit_length() - 1 if m & (m - 1) == 0 else -1 for m in masks]
+        open_cards = [c for c in cards if owner_of[c] < 0]
         # hands: full hands exclude other cards; a hand needing all its candidates takes them
         for p in range(k):
             bit = 1 << p
             used = owner_of.count(p)
-            cand = [c for c in cards if masks[c] & bit and owner_of[c] < 0]
+            cand = [c for c in open_cards if masks[c] & bit]
             if used > caps[p] or used + len(cand) < caps[p]:
                 feasible = False
                 break
@@ -289,19 +296,23 @@ def propagate(cons: Constraints) -> Compiled:  # noqa: C901 (the propagation rul
     for q, cl in enumerate(clauses):
         for c, o in cl:
             lit_clauses.setdefault((c, o), []).append(k + ncat + q)
+    lit_clauses = {key: tuple(qs) for key, qs in lit_clauses.items()}
     choices = {}
-    for c in free:
+    cat_of = cons.cat_of
+    no_clause = ()
+    for c in free:                   # ascending: each ``touched`` list comes sorted
         ch = []
         for o in owners_of[c]:
-            r = o if o < k else k + cons.cat_of[c]
-            qs = tuple(lit_clauses.get((c, o), ()))
+            r = o if o < k else k + cat_of[c]
+            qs = lit_clauses.get((c, o), no_clause)
             ch.append((o, r, qs))
-            touched[r].append(c)
+            touched[r].append(c)     # one owner per count resource: c is new there
             for q in qs:
-                touched[q].append(c)
+                t = touched[q]
+                if not t or t[-1] != c:
+                    t.append(c)
         choices[c] = ch
     for r in range(len(sizes)):
-        touched[r] = sorted(set(touched[r]))
         if not touched[r] and init[r] != terminal[r]:
             feasible = False
     # every free card takes one unit of exactly one count resource (hand or envelope slot) and
@@ -335,8 +346,7 @@ def _order(free, choices, sizes, touched, implicit=None) -> list:
     changes. Without clauses nothing is searched: every hand stays open over the cards anyway
     and the searches found nothing better (Master Detective, 10 players, no suggestion yet).
     O(T F^2 R) for T tries, F free cards and R resources, plus the local searches."""
-    order = _greedy_order(free, choices, sizes, touched, implicit)
-    cost = _order_cost(order, choices, sizes, touched, implicit)
+    order, cost = _greedy_order_cost(free, choices, sizes, touched, implicit)
     clauses = any(qs for c in free for _, _, qs in choices[c])
     if cost > _SEARCH_ABOVE and clauses:
         rng = np.random.default_rng(len(free))
@@ -456,33 +466,56 @@ def _greedy_order(free, choices, sizes, touched, implicit=None, rng=None) -> lis
     (ties: the one closing most resources, then deck order); with ``rng``, sizes are multiplied
     by random factors in [1, 2) (randomised greedy). The implicit resource is no axis.
     O(F^2 R) for F free cards and R resources."""
-    res_of = {c: {r for _, r, qs in choices[c] for r in (r, *qs)} - {implicit} for c in free}
-    left = {r: len(touched[r]) for r in range(len(sizes))}
+    return _greedy_order_cost(free, choices, sizes, touched, implicit, rng)[0]
+
+
+def _greedy_order_cost(free, choices, sizes, touched, implicit=None, rng=None) -> tuple:
+    """``(order, cost)``: :func:`_greedy_order` and its :func:`_order_cost`, computed on the
+    way (the same products and sums in the same order, so the same float)."""
+    res_of = {}
+    for c in free:
+        rs = []
+        for _, r, qs in choices[c]:
+            if r != implicit and r not in rs:
+                rs.append(r)
+            for q in qs:
+                if q != implicit and q not in rs:
+                    rs.append(q)
+        res_of[c] = rs
+    left = [len(t) for t in touched]
     open_: set = set()
     order = []
     todo = list(free)
+    total = 0.0
     while todo:
         best, best_key = None, None
         noise = rng.random(len(todo)) + 1.0 if rng is not None else None
         for i, c in enumerate(todo):
             size = 1                 # open tensor size after c, over the shared factor of open_
+            closes = 0
             for r in res_of[c]:
                 if r not in open_:
                     size *= sizes[r]
+                if left[r] == 1:
+                    closes -= 1
             if noise is not None:
                 size *= noise[i]
-            closes = sum(1 for r in res_of[c] if left[r] == 1)
-            key = (size, -closes, c)
+            key = (size, closes, c)
             if best_key is None or key < best_key:
                 best, best_key = c, key
         order.append(best)
         todo.remove(best)
-        open_ |= res_of[best]
-        for r in res_of[best]:
+        rs = res_of[best]
+        open_.update(rs)
+        size = 1
+        for r in open_:
+            size *= sizes[r]
+        total += size * (len(choices[best]) + 2)
+        for r in rs:
             left[r] -= 1
             if left[r] == 0:
                 open_.discard(r)
-    return order
+    return order, total
 
 
 class _Axis:
@@ -505,13 +538,15 @@ class _Axis:
     clauses it satisfies; the axis must end at ``(cap_0, ..., cap_m-1, all bits)``.
     """
 
-    __slots__ = ("caps", "shifts", "bits", "effects", "init", "accept", "cards", "live")
+    __slots__ = ("caps", "shifts", "bits", "effects", "ariths", "init", "accept", "cards", "live", "runs",
+                 "_counts")
 
     def __init__(self, caps, nq):
         self.caps = caps            # per count resource: capacity, or None (implicit: no count)
         self.bits: dict = {}        # clause resource -> bit
         self.effects: dict = {}     # step (position of the card in ``comp.free``) ->
         #                             {choice index: (count resource position or -1, mask)}
+        self.ariths: dict = {}      # the same with :meth:`arith` of each effect
         shifts, at = [], nq
         for c in reversed(caps):
             shifts.append(at)
@@ -519,17 +554,21 @@ class _Axis:
         self.shifts = shifts[::-1]  # per count resource: the lowest bit of its field
         self.init = 0
         self.accept = sum((c or 0) << sh for c, sh in zip(caps, self.shifts)) | ((1 << nq) - 1)
+        # per count resource: (inc, field, limit) of :meth:`arith`
+        self._counts = [(1 << sh, ((1 << c.bit_length()) - 1) << sh, c << sh) if c is not None else (0, 0, 1)
+                        for c, sh in zip(caps, self.shifts)]
         self.cards: list = []       # steps (positions in ``comp.free``) touching the axis, in order
         self.live: list = []        # per touching card: (states before, states after), sorted
+        self.runs: tuple = ()       # per touching card: {arith or None: runs} (:func:`_runs`)
 
     def arith(self, eff) -> tuple:
         """``(inc, field, limit, mask)`` of an effect: a state ``s`` moves to
         ``(s + inc) | mask`` when ``s & field < limit`` (its count below the capacity), else
         it has no successor; ``inc = 0`` (no count) moves every state."""
         pos, mask = eff
-        if pos >= 0 and self.caps[pos] is not None:
-            cap, sh = self.caps[pos], self.shifts[pos]
-            return 1 << sh, ((1 << cap.bit_length()) - 1) << sh, cap << sh, mask
+        if pos >= 0:
+            inc, fld, limit = self._counts[pos]
+            return inc, fld, limit, mask
         return 0, 0, 1, mask
 
     def step(self, s: int, eff) -> Optional[int]:
@@ -544,13 +583,18 @@ class _Axis:
         return s | mask
 
 
-def _axes(comp: Compiled) -> list:  # noqa: C901 (the axes and their reachable states built in one pass)
+def _axes(comp: Compiled) -> list:
     """The DP axes of ``comp`` (:class:`_Axis`) with the states each can hold around each card
     that touches it: the states reachable from the start that can still reach the end (forward
     and backward reachability over the axis's own cards; "the card goes elsewhere" leaves the
     state unchanged). This is where the tensors stay small: a hand of capacity 3 with two
     open refutation clauses holds only the (count, satisfied clauses) pairs that can still
-    end full with both clauses satisfied, not all 4 x 2 x 2 of them."""
+    end full with both clauses satisfied, not all 4 x 2 x 2 of them.
+
+    The states and the runs of each move depend only on the axis's start, end and moves
+    (:func:`_axis_plan`), and the same hand or envelope slot over the same cards recurs from
+    log to log: they are kept in :data:`_AXIS_PLANS` (the 96 anchor positions of
+    ``bench_cluedo_anchor.py`` in one process: 378 of 521 axes found there)."""
     n_count = comp.terminal.count(0)            # hands, then envelope slots, then clauses
     owners_of_q: dict = {}
     for c in comp.free:
@@ -581,49 +625,99 @@ def _axes(comp: Compiled) -> list:  # noqa: C901 (the axes and their reachable s
         axes.append(ax)
     for p, c in enumerate(comp.free):
         for j, (_, r, qs) in enumerate(comp.choices[c]):
-            hit: dict = {}
-            if r in axis_of:
-                ax, i = axis_of[r]
-                hit[id(ax)] = [ax, i, 0]
-            for q in qs:
-                ax, _ = axis_of[q]
-                e = hit.setdefault(id(ax), [ax, -1, 0])
-                e[2] |= 1 << ax.bits[q]
-            for ax, i, mask in hit.values():
-                ax.effects.setdefault(p, {})[j] = (i, mask)
-    for p in range(len(comp.free)):
-        for a in axes:
-            if p in a.effects:
-                a.cards.append(p)
+            if qs:
+                hit: dict = {}
+                if r in axis_of:
+                    ax, i = axis_of[r]
+                    hit[id(ax)] = [ax, i, 0]
+                for q in qs:
+                    ax, _ = axis_of[q]
+                    e = hit.setdefault(id(ax), [ax, -1, 0])
+                    e[2] |= 1 << ax.bits[q]
+                effects = hit.values()
+            else:                            # a count only (most choices)
+                e = axis_of.get(r)
+                if e is None:
+                    continue
+                effects = ((e[0], e[1], 0),)
+            for ax, i, mask in effects:
+                effs = ax.effects.get(p)
+                if effs is None:             # the axis's cards come in processing order
+                    effs = ax.effects[p] = {}
+                    ax.ariths[p] = {}
+                    ax.cards.append(p)
+                effs[j] = (i, mask)
+                ax.ariths[p][j] = ax.arith((i, mask))
     axes = [a for a in axes if a.cards]
     for a in axes:
-        reach = [{a.init}]
-        for c in a.cards:
-            prev = reach[-1]
-            cur = set(prev)
-            for eff in a.effects[c].values():
-                inc, field, limit, mask = a.arith(eff)
-                if inc:
-                    cur.update([(s + inc) | mask for s in prev if s & field < limit])
-                else:
-                    cur.update([s | mask for s in prev])
-            reach.append(cur)
-        co = {a.accept} & reach[-1]
-        live = []
-        for i in range(len(a.cards) - 1, -1, -1):
-            here = reach[i]
-            before = here & co
-            for eff in a.effects[a.cards[i]].values():
-                inc, field, limit, mask = a.arith(eff)
-                if inc:
-                    before.update([s for s in here if s & field < limit and (s + inc) | mask in co])
-                else:
-                    before.update([s for s in here if s | mask in co])
-            live.append((tuple(sorted(before)), tuple(sorted(co))))
-            co = before
-        live.reverse()
-        a.live = live
+        a.live, a.runs = _kept_axis_plan(a)
     return axes
+
+
+def _kept_axis_plan(a: "_Axis") -> tuple:
+    """:func:`_axis_plan` of ``a``, from :data:`_AXIS_PLANS` when it is there."""
+    # what the states depend on: the start, the end and, per card, the distinct moves its
+    # choices make on this axis
+    sig = (tuple(a.caps), a.accept, a.init,
+           tuple([tuple(dict.fromkeys(a.ariths[c].values())) for c in a.cards]))
+    plan = _AXIS_PLANS.get(sig)
+    if plan is None:
+        plan = _axis_plan(a.init, a.accept, sig[3])
+        if len(_AXIS_PLANS) >= _MAX_AXIS_PLANS:
+            _AXIS_PLANS.clear()
+        _AXIS_PLANS[sig] = plan
+    return plan
+
+
+#: :func:`_axis_plan` of recent axes, by what it depends on (see :func:`_axes`): the same hand
+#: or envelope slot over the same number of cards recurs in most logs. At most
+#: :data:`_MAX_AXIS_PLANS` are kept; then the memo starts again.
+_AXIS_PLANS: dict = {}
+_MAX_AXIS_PLANS = 4096      # the 96 anchor positions make 143
+
+
+def _axis_plan(init: int, accept: int, moves: tuple) -> tuple:
+    """The states of one axis around each card that touches it and the runs of each move.
+
+    Args:
+        init: the start state; accept: the end state (:class:`_Axis`).
+        moves: per touching card, the distinct :meth:`_Axis.arith` of its choices that touch
+            the axis (a choice that does not leaves the state unchanged).
+    Returns:
+        ``(live, runs)``: ``live`` per card ``(states before, states after)``, sorted tuples of
+        the states reachable from ``init`` that can still reach ``accept`` (forward and
+        backward reachability); ``runs`` per card ``{arith or None: runs}`` (:func:`_runs`,
+        None: the card goes elsewhere)."""
+    reach = [{init}]
+    for arts in moves:
+        prev = reach[-1]
+        cur = set(prev)
+        for inc, fld, limit, mask in arts:
+            if inc:
+                cur.update([(s + inc) | mask for s in prev if s & fld < limit])
+            else:
+                cur.update([s | mask for s in prev])
+        reach.append(cur)
+    co = {accept} & reach[-1]
+    live = []
+    for i in range(len(moves) - 1, -1, -1):
+        here = reach[i]
+        before = here & co
+        for inc, fld, limit, mask in moves[i]:
+            if inc:
+                before.update([s for s in here if s & fld < limit and (s + inc) | mask in co])
+            else:
+                before.update([s for s in here if s | mask in co])
+        live.append((tuple(sorted(before)), tuple(sorted(co))))
+        co = before
+    live.reverse()
+    runs = []
+    for (before, after), arts in zip(live, moves):
+        r = {None: _runs(before, after, None)}
+        for ar in arts:
+            r[ar] = _runs(before, after, ar)
+        runs.append(r)
+    return tuple(live), tuple(runs)
 
 
 @dataclass
@@ -635,7 +729,95 @@ class _Step:
     states_in: list     # per axis: sorted states before the card
     states_out: list    # per axis: sorted states after it
     moves: list         # per choice: (owner, [(src slices, dst slices), ...]) or None
+    shape_in: tuple     # the tensor's shape before the card (len of each ``states_in``)
+    shape_out: tuple    # and after it (``states_out``)
+    keep_shape: tuple   # after it, without the closed axes (each at its end state: length 1)
+    n_ops: int          # slice operations of the step (all choices' runs)
+    flat: Optional["_Flat"]   # the same moves as flat index arrays, or None (a large step)
     f_pre: Optional[np.ndarray] = None
+
+
+#: Steps whose moves touch at most this many tensor entries in all also get flat index arrays
+#: (:data:`_Flat`): one gather and one ``np.bincount`` per step instead of one slice
+#: operation per run of states, whose fixed cost (~2 us each) is most of a small DP's time.
+#: The arrays are kept with the schedule (:data:`_SCHEDULES`): a classic-deck schedule, 6 players,
+#: 0-30 suggestions, holds 128 KB on average (34 KB without them; 85 KB with 2048 here, 66 KB
+#: with 1024, at the same median time on the 96 anchor positions and a worst 5-12 % higher).
+_FLAT_MAX = 4096
+
+
+#: A step's moves as flat indices, a plain tuple ``(src, dst, starts, owners, counts, n_in,
+#: n_out)`` (a tuple of untracked items: Python's cyclic garbage collector stops scanning it,
+#: unlike an object with attributes; the schedules are kept, :data:`_SCHEDULES`). Entry ``e``
+#: adds the tensor before the card at flat index ``src[e]`` to the tensor after it at
+#: ``dst[e]``; the entries of ``owners[i]`` (the owners of the choices with a move, in order)
+#: start at ``starts[i]``, ``counts[i]`` of them (at least one: a move has a run on every
+#: axis); ``n_in``, ``n_out``: the entries of the tensor before and after the card. Entries come
+#: in the order of the slice operations (choices, then runs, each in C order), so
+#: ``np.bincount`` adds into every entry in the same order as those operations do: the same
+#: float64 sums, bit for bit, in the forward pass and the backward tensors. A marginal (a dot
+#: product, ``np.add.reduceat`` per owner) is summed in another order than ``np.einsum``'s:
+#: the same integers without weights, equal to rounding (relative 1e-16) with them.
+_Flat = tuple
+
+
+def _flat_weights(comp: Compiled, step: "_Step") -> np.ndarray:
+    """The cell weight of each entry of ``step.flat`` (the weight of its choice's owner)."""
+    owners, counts = step.flat[3:5]
+    return np.repeat([comp.weights.get((step.card, o), 1.0) for o in owners], counts)
+
+
+#: ``np.arange(n).reshape(shape)`` by shape (read-only, shared): the flat index of every entry.
+_INDEX: dict = {}
+_MAX_INDEX = 512            # at most 512 x _FLAT_MAX x 8 bytes (16 MB); a few hundred shapes recur
+
+
+def _index(shape: tuple) -> np.ndarray:
+    got = _INDEX.get(shape)
+    if got is None:
+        got = np.arange(math.prod(shape)).reshape(shape)
+        got.setflags(write=False)
+        if len(_INDEX) >= _MAX_INDEX:
+            _INDEX.clear()
+        _INDEX[shape] = got
+    return got
+
+
+
+def _flat_moves(moves, shape_in: tuple, shape_out: tuple) -> Optional[_Flat]:
+    """The :data:`_Flat` tuple of one step's moves, or None when they touch more than ``_FLAT_MAX``
+    entries."""
+    if math.prod(shape_in) > _FLAT_MAX or math.prod(shape_out) > _FLAT_MAX:
+        return None
+    ii = _index(shape_in)
+    oo = _index(shape_out)
+    srcs, dsts, owners, counts = [], [], [], []
+    total = 0
+    for mv in moves:
+        if mv is None:
+            continue
+        o, combos = mv
+        got = 0
+        for src, dst in combos:
+            a = ii[src]
+            srcs.append(a)
+            dsts.append(oo[dst])
+            got += a.size
+        total += got
+        if total > _FLAT_MAX:
+            return None
+        owners.append(o)
+        counts.append(got)
+    if srcs:     # each run's entries in C order, the runs in order (axis None: flattened)
+        both = np.concatenate(srcs + dsts, axis=None)
+        src, dst = both[:total], both[total:]
+    else:
+        src = dst = np.zeros(0, dtype=np.intp)
+    starts, at = [], 0
+    for n in counts:
+        starts.append(at)
+        at += n
+    return (src, dst, tuple(starts), tuple(owners), tuple(counts), ii.size, oo.size)
 
 
 def _segments(dst_index, images) -> list:
@@ -733,6 +915,10 @@ def _runs(before: tuple, after: tuple, arith: Optional[tuple]) -> tuple:
     return got
 
 
+def _first(item):
+    return item[0]
+
+
 def _build_schedule(comp: Compiled):
     """The parts of every :class:`_Step` of :func:`_schedule` but the card (a tuple per step,
     in ``comp.free`` order), or False when there is no consistent deal.
@@ -745,67 +931,76 @@ def _build_schedule(comp: Compiled):
     axes = _axes(comp)
     if any(not st for a in axes for lv in a.live for st in lv):
         return False
-    first: dict = {}
-    where: dict = {}                            # step -> {id(axis): index among its steps}
+    at: dict = {}                               # step -> [(axis, index among its cards)]
     for a in axes:
-        first.setdefault(a.cards[0], []).append(a)
         for t, c in enumerate(a.cards):
-            where.setdefault(c, {})[id(a)] = t
-    cur: dict = {}                              # id(axis) -> its states while not touched
-    whole = [(_WHOLE, _WHOLE)]                  # an untouched axis: every state stays
+            at.setdefault(c, []).append((a, t))
     layout: list = []
+    states: list = []                           # per axis of ``layout``: its states now
+    pos: dict = {}                              # id(axis) -> its position in ``layout``
     steps = []
     for p, c in enumerate(comp.free):
-        opened = first.get(p, [])
-        layout = layout + opened
-        here = where.get(p, {})
-        s_in, s_out, base, touched, closed = [], [], [], [], []
-        for i, a in enumerate(layout):
-            t = here.get(id(a))
-            if t is None:
-                st = cur[id(a)]
-                s_in.append(st)
-                s_out.append(st)
-                base.append(whole)
-                continue
-            before, after = a.live[t]
-            s_in.append(before)
-            s_out.append(after)
-            cur[id(a)] = after
-            base.append(None)
-            touched.append(i)
+        here = at.get(p, ())
+        opened = 0
+        for a, t in here:
+            if t == 0:                          # opened before the card, at its start states
+                pos[id(a)] = len(layout)
+                layout.append(a)
+                states.append(a.live[0][0])
+                opened += 1
+        s_in = tuple(states)                    # an axis's states after one of its cards are
+        touched, closed = [], []                # those before the next one
+        for a, t in here:
+            i = pos[id(a)]
+            states[i] = a.live[t][1]
+            touched.append((i, a.runs[t], a.ariths[p]))
             if t == len(a.cards) - 1:
                 closed.append(i)
-        cache: dict = {}            # (axis position, effect) -> slices (one per run)
+        if len(touched) > 1:
+            touched.sort(key=_first)            # layout order: the runs' combinations in order
+            closed.sort()
+        s_out = tuple(states)
+        base = [_WHOLE] * len(layout)           # an untouched axis: every state stays
         moves = []
         for j, (o, _r, _qs) in enumerate(comp.choices[c]):
-            per_axis = list(base)
-            single = True
-            for i in touched:
-                a = layout[i]
-                eff = a.effects[p].get(j)
-                segs = cache.get((i, eff))
-                if segs is None:
-                    segs = cache[(i, eff)] = _runs(s_in[i], s_out[i], None if eff is None else a.arith(eff))
-                if not segs:
-                    per_axis = None
+            src, dst = list(base), list(base)
+            multi = []
+            for i, runs, ar in touched:
+                segs = runs[ar.get(j)]
+                if len(segs) == 1:
+                    src[i], dst[i] = segs[0]
+                elif not segs:
                     break
-                single = single and len(segs) == 1
-                per_axis[i] = segs
-            if per_axis is None:
-                moves.append(None)
-                continue
-            if single:
-                combos = [(tuple(p[0][0] for p in per_axis), tuple(p[0][1] for p in per_axis))]
+                else:
+                    multi.append((i, segs))
             else:
-                combos = [(tuple(p[0] for p in combo), tuple(p[1] for p in combo))
-                          for combo in itertools.product(*per_axis)]
-            moves.append((o, tuple(combos)))
-        steps.append((len(opened), tuple(layout), tuple(closed), tuple(s_in), tuple(s_out), tuple(moves)))
+                if not multi:
+                    moves.append((o, ((tuple(src), tuple(dst)),)))
+                    continue
+                # one slice operation per combination of runs (in axis order)
+                combos = []
+                for combo in itertools.product(*[segs for _, segs in multi]):
+                    for (i, _), (sl, dl) in zip(multi, combo):
+                        src[i] = sl
+                        dst[i] = dl
+                    combos.append((tuple(src), tuple(dst)))
+                moves.append((o, tuple(combos)))
+                continue
+            moves.append(None)
+        shape_in = tuple([len(st) for st in s_in])
+        shape_out = tuple([len(st) for st in s_out])
+        keep_shape = tuple([n for i, n in enumerate(shape_out) if i not in closed])
+        moves = tuple(moves)
+        n_ops = sum([len(mv[1]) for mv in moves if mv is not None])
+        steps.append((opened, tuple(layout), tuple(closed), s_in, s_out, moves, shape_in,
+                      shape_out, keep_shape, n_ops,
+                      _flat_moves(moves, shape_in, shape_out)))
         if closed:
             layout = [a for i, a in enumerate(layout) if i not in closed]
+            states = [st for i, st in enumerate(states) if i not in closed]
+            pos = {id(a): i for i, a in enumerate(layout)}
     for a in axes:
-        a.live = a.cards = ()   # used up; the sampler needs only the start and the effects
+        a.live = a.cards = a.runs = a.ariths = ()   # used up; the sampler needs the start and the effects
     return tuple(steps)
 
 
@@ -818,12 +1013,11 @@ def dp_size(comp: Compiled, steps=None) -> tuple:
         steps = _schedule(comp) if comp.feasible else None
     total = largest = work = 0
     for st in steps or ():
-        size = 1
-        for s in st.states_in:
-            size *= len(s)
+        size = math.prod(st.shape_in)
         total += size
-        largest = max(largest, size)
-        work += size * sum(len(m[1]) for m in st.moves if m is not None)
+        if size > largest:
+            largest = size
+        work += size * st.n_ops
     return total, largest, work
 
 
@@ -997,10 +1191,29 @@ def _forward(comp: Compiled, cancel, *, keep: bool, mod: Optional[int] = None, s
         return dtype(0), [], 1.0
     x = np.ones((), dtype=dtype)
     max_mass = bound = 1.0
+    weights = comp.weights
     for step in steps:
         check_cancel(cancel)
-        x = x.reshape(x.shape + (1,) * step.opened)
-        y = np.zeros(tuple(len(s) for s in step.states_out), dtype=dtype)
+        if step.opened:
+            x = x.reshape(step.shape_in)
+        flat = step.flat
+        if flat is not None and dtype is np.float64:
+            # the same sums as the slice operations below, in the same order (:data:`_Flat`)
+            f_src, f_dst, _, _, _, _, n_out = flat
+            vals = x.reshape(-1)[f_src]
+            if weights:
+                vals *= _flat_weights(comp, step)
+            y = np.bincount(f_dst, vals, n_out)
+            y_mult = step.n_ops
+            if keep:
+                step.f_pre = x
+            x = y.reshape(step.keep_shape)
+            bound *= max(y_mult, 1)
+            if bound >= _EXACT_FLOAT:
+                bound = float(x.max()) if x.size else 0.0
+            max_mass = max(max_mass, bound)
+            continue
+        y = np.zeros(step.shape_out, dtype=dtype)
         y_mult = 0          # modular mode: y's entries are < y_mult * mod
         for mv in step.moves:
             if mv is None:
@@ -1019,8 +1232,7 @@ def _forward(comp: Compiled, cancel, *, keep: bool, mod: Optional[int] = None, s
             y %= mod
         if keep:
             step.f_pre = x
-        keep_shape = tuple(len(s) for i, s in enumerate(step.states_out) if i not in step.closed)
-        x = y.reshape(keep_shape)
+        x = y.reshape(step.keep_shape)
         if dtype is np.float64:
             # float64 sums are exact while every entry stays below 2**53 (partial sums are
             # bounded by the entry they build): bound the largest entry, measure it when needed
@@ -1247,7 +1459,7 @@ def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool,  
                 break
             check_cancel(cancel)
             # closed axes come back at their end state: length 1 (a reshape, no copy)
-            b = b.reshape(tuple(len(s) for s in step.states_out))
+            b = b.reshape(step.shape_out)
             if keep_backward:
                 b_posts.append(b)
             f = step.f_pre
@@ -1255,6 +1467,19 @@ def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool,  
             if dots:
                 rep[kind[step.card]] = step.card
             last = i == stop_at and not keep_backward
+            flat = step.flat
+            if flat is not None:
+                # the slice operations below as one gather and one sum each (:data:`_Flat`)
+                f_src, f_dst, starts, owners, _, n_in, _ = flat
+                bq = b.reshape(-1)[f_dst]
+                if comp.weights:
+                    bq *= _flat_weights(comp, step)
+                if dots:
+                    marg[step.card, owners] = np.add.reduceat(f.reshape(-1)[f_src] * bq, starts)
+                if not last:
+                    b = np.bincount(f_src, bq, n_in).reshape(step.shape_in[:len(step.layout) - step.opened])
+                step.f_pre = None
+                continue
             b_pre = None if last else np.zeros(f.shape)
             for mv in step.moves:
                 if mv is None:

@@ -241,7 +241,9 @@ def raise_model_contradiction(events: Sequence) -> None:
 
 
 def _clean(m: np.ndarray) -> np.ndarray:
-    m = np.nan_to_num(np.asarray(m, dtype=float), nan=0.0, posinf=1.0, neginf=0.0)
+    m = np.asarray(m, dtype=float)
+    if not np.isfinite(m).all():     # (nan_to_num alone costs more than the rest of a small count)
+        m = np.nan_to_num(m, nan=0.0, posinf=1.0, neginf=0.0)
     m = np.clip(m, 0.0, 1.0)
     m.setflags(write=False)
     return m
