@@ -157,7 +157,13 @@ def _opponents_off() -> dict:
     """Keyword arguments of :func:`engines.cluedo.recommend` that switch the opponents' figures
     off (a time budget of 0, or a sample budget of 0 where the parameter counts samples), so
     that a timing measures the ranking alone."""
-    params = inspect.signature(cluedo.recommend).parameters
+    import dataclasses
+    import importlib
+
+    rec = importlib.import_module("engines.cluedo.recommend")
+    # the budgets are fields of RecommendOptions, given to recommend() by keyword
+    params = set(inspect.signature(cluedo.recommend).parameters)
+    params |= {f.name for f in dataclasses.fields(rec.RecommendOptions)}
     for name in ("opponents_seconds", "opponents_samples"):
         if name in params:
             return {name: 0}
