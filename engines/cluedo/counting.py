@@ -761,6 +761,14 @@ _FLAT_MAX = 4096
 _Flat = tuple
 
 
+def _summed(index: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
+    """float64 (n,): ``values`` added up by ``index`` (``np.bincount`` with weights, which
+    returns int64 zeros for an empty ``index``: a step no choice of which survives)."""
+    if index.size == 0:
+        return np.zeros(n)
+    return np.bincount(index, values, n)
+
+
 def _flat_weights(comp: Compiled, step: "_Step") -> np.ndarray:
     """The cell weight of each entry of ``step.flat`` (the weight of its choice's owner)."""
     owners, counts = step.flat[3:5]
@@ -1203,7 +1211,7 @@ def _forward(comp: Compiled, cancel, *, keep: bool, mod: Optional[int] = None, s
             vals = x.reshape(-1)[f_src]
             if weights:
                 vals *= _flat_weights(comp, step)
-            y = np.bincount(f_dst, vals, n_out)
+            y = _summed(f_dst, vals, n_out)
             y_mult = step.n_ops
             if keep:
                 step.f_pre = x
@@ -1475,9 +1483,10 @@ def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool,  
                 if comp.weights:
                     bq *= _flat_weights(comp, step)
                 if dots:
-                    marg[step.card, owners] = np.add.reduceat(f.reshape(-1)[f_src] * bq, starts)
+                    marg[step.card, owners] = np.add.reduceat(f.reshape(-1)[f_src] * bq, starts) \
+                        if f_src.size else 0.0
                 if not last:
-                    b = np.bincount(f_src, bq, n_in).reshape(step.shape_in[:len(step.layout) - step.opened])
+                    b = _summed(f_src, bq, n_in).reshape(step.shape_in[:len(step.layout) - step.opened])
                 step.f_pre = None
                 continue
             b_pre = None if last else np.zeros(f.shape)

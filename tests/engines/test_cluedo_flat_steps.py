@@ -65,3 +65,18 @@ def test_greedy_order_reports_its_estimated_work(case):
     assert order == counting._greedy_order(comp.free, *args)
     assert sorted(order) == sorted(comp.free)
     assert cost == counting._order_cost(order, *args)
+
+
+def test_a_flat_step_with_no_surviving_entry_sums_to_float_zeros():
+    """``np.bincount`` with weights returns int64 zeros for an empty index; a flat step no choice
+    of which survives must still hand the next step float64 entries (a weighted count — the
+    suggestion model's cell weights — then multiplied float weights into an int array and
+    failed: the suggestion-model study's quick test)."""
+    import numpy as np
+
+    from engines.cluedo.counting import _summed
+
+    empty = _summed(np.array([], dtype=np.intp), np.array([], dtype=float), 3)
+    assert empty.dtype == np.float64 and empty.tolist() == [0.0, 0.0, 0.0]
+    full = _summed(np.array([0, 2, 2]), np.array([0.5, 1.0, 2.0]), 3)
+    assert full.dtype == np.float64 and full.tolist() == [0.5, 0.0, 3.0]
