@@ -371,3 +371,10 @@ def test_an_answer_paints_only_the_cards_it_changes(window, qtbot, monkeypatch):
     _wait(window)
     glasses = {c.name for c in board.characters if c.value("glasses")}
     assert glasses and set(asked) == glasses, sorted(set(asked) ^ glasses)
+    # and only those are repainted at once with the beliefs (with the ranked questions)
+    assert tab.board_view.take_changed() == []             # taken by the render
+    tab.board_view.set_card_state(next(iter(glasses)), 0.0, True, False, False, False)
+    assert tab.beliefs_views() == [tab.question_view]      # a card already down: unchanged
+    standing = next(n for n in tab.board_view.cards if n not in glasses)
+    tab.board_view.set_card_state(standing, 0.0, True, True, False, False)
+    assert tab.beliefs_views() == [tab.board_view.card(standing), tab.question_view]

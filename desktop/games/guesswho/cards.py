@@ -146,15 +146,18 @@ class CharacterCard(QWidget):
         self.setToolTip("<br>".join(lines))
 
     def set_state(self, probability: float, down: bool, by_me: bool, faded: bool, badge: bool,
-                  badge_scale: float = 1.0) -> None:
-        """Show the card's posterior state (see the attributes of the same names)."""
+                  badge_scale: float = 1.0) -> bool:
+        """Show the card's posterior state (see the attributes of the same names); True when
+        what the card draws changed (it is then repainted)."""
         p = float(probability) if math.isfinite(probability) else 0.0
         before = self._look()
         self.probability, self.down, self.by_me, self.faded = p, down, by_me, faded
         self.badge, self.badge_scale = badge, badge_scale
         self._update_tooltip()
-        if self._look() != before:    # most cards look the same after an answer: not painted
-            self.update()
+        if self._look() == before:    # most cards look the same after an answer: not painted
+            return False
+        self.update()
+        return True
 
     def _look(self) -> tuple:
         """What :meth:`paintEvent` draws of the state (the badge's text and colour only while it
@@ -330,6 +333,7 @@ class BoardView(QScrollArea):
         self._grid.setSpacing(6)
         self.setWidget(self._inner)
         self.cards: dict[str, CharacterCard] = {}
+        self._changed: list[CharacterCard] = []
         self._order: list[str] = []
         self._columns = 0
 
@@ -342,6 +346,7 @@ class BoardView(QScrollArea):
         colour_of = {a.name: CHIP_COLOURS[i % len(CHIP_COLOURS)]
                      for i, a in enumerate(board.attributes)}
         self.cards = {}
+        self._changed = []
         self._order = list(board.names)
         for c in board.characters:
             card = CharacterCard(c, board, colour_of, self._inner)
@@ -360,8 +365,14 @@ class BoardView(QScrollArea):
         """Show character ``name``'s posterior state (:meth:`CharacterCard.set_state`); a name
         the board has no card for is ignored."""
         card = self.cards.get(name)
-        if card is not None:
-            card.set_state(probability, down, by_me, faded, badge, badge_scale)
+        if card is not None and card.set_state(probability, down, by_me, faded, badge, badge_scale):
+            self._changed.append(card)
+
+    def take_changed(self) -> list:
+        """The cards whose look :meth:`set_card_state` changed since the last call (the tab
+        repaints these at once, not the whole board)."""
+        changed, self._changed = self._changed, []
+        return changed
 
     def set_highlighted(self, names) -> None:
         """Outline the standing cards of ``names`` (the yes side of the selected question),

@@ -335,7 +335,9 @@ class Tab(GameTab):
         self.questions.set_columns(question_columns(wording))
 
     def beliefs_views(self) -> list:
-        return [self.board_view, self.question_view]   # the ranked questions are of the beliefs
+        # the cards an answer changed (not the whole board: each card paints itself in Python,
+        # about 1 ms a card) and the ranked questions, which are of the beliefs too
+        return [*self.board_view.take_changed(), self.question_view]
 
     def show_posterior(self, snap) -> None:
         post, k = snap.posterior, snap.k
