@@ -579,3 +579,25 @@ def test_the_spy_pane_draws_a_moment_from_the_snapshot_alone(qapp):
     assert leader in pane.summary.text()
     pane.clear()
     assert pane.model.matrix() is None and "no belief" in pane.summary.text()
+
+
+def test_the_plot_series_are_every_prefix_spy_beliefs(window):
+    """The belief plot's series: each player's public spy probability after every prefix, as
+    the timeline's summaries hold them (None where a prefix has none), and the information
+    plot's bits after each claim."""
+    import json
+
+    from engines.core.resources import resource_path
+    from engines.core.schema import parse_session
+
+    data = parse_session(json.loads(resource_path("examples", "spyfall.json").read_text(encoding="utf-8")))
+    tab = _tab(window)
+    tab.reset_document(data.setup, list(data.events))
+    _wait(window)
+    snap = tab.controller.snapshot
+    series = tab.plot_series(snap)
+    summaries = snap.timeline.summaries
+    assert set(series) == set(data.setup.players)
+    for p in data.setup.players:
+        assert series[p] == [None if s is None else s[f"spy:{p}"] for s in summaries]
+    assert len(summaries) == len(data.events) + 1 and any(v is not None for v in series[p])
