@@ -356,7 +356,11 @@ def test_the_who_is_close_page_shows_its_whole_plot_at_1280x800(window, qtbot):
 
     tab, _session = example_tab(window, "cluedo")
     tab.side_tabs.setCurrentWidget(tab.who_page)
-    qtbot.waitUntil(lambda: len(tab.knows_plot.series()) == 3, timeout=30000)
+    # the three curves with their first values (the back-fill runs in the background and
+    # comes later on a loaded machine)
+    qtbot.waitUntil(lambda: len(tab.knows_plot.series()) == 3 and all(
+        any(v is not None for v in vals) for vals in tab.knows_plot.series().values()),
+        timeout=30000)
     qtbot.wait(50)
     pane = tab.who_pane
     assert pane.verticalScrollBar().maximum() == 0
