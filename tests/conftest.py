@@ -17,6 +17,21 @@ settings.register_profile("explore", derandomize=False, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
+import pytest  # noqa: E402 (after the profile, as the comment above explains)
+
+
+@pytest.fixture
+def language():
+    """``use(code)`` switches the engines' language (``engines.core.i18n``) for one test;
+    English again afterwards, the command line's."""
+    from engines.core import i18n
+
+    def use(code: str) -> None:
+        assert i18n.set_language(code) == code
+    yield use
+    i18n.set_language("en")
+
+
 # -- The time of each part ------------------------------------------------------------------
 # The README's one command runs every part; the summary at its end says what each part cost
 # (the sum of its tests' set-up, call and tear-down times, across workers when pytest-xdist

@@ -10,18 +10,9 @@ from desktop.games.cluedo.panes import SuggestionRanking
 from desktop.tabs.snapshot import Advice, Snapshot, Status
 from engines import cluedo
 from engines.cluedo.recommend import CluedoRecommendation
-from engines.core import i18n
 
 SETUP = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob", "Cy"],
                                 "me": "Me"}, "$")
-
-
-@pytest.fixture
-def language():
-    def use(code):
-        assert i18n.set_language(code) == code
-    yield use
-    i18n.set_language("en")
 
 
 @pytest.mark.parametrize("code, nobody, title, ranked", [

@@ -3,6 +3,7 @@ and a French line log the same event as the English one; English lines keep thei
 every language; the engine's words (History lines, refusals) follow the language, and the
 command line's English (no language chosen) is unchanged."""
 import pytest
+from event_strategies import cluedo_events
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,15 +13,6 @@ from engines.core.errors import SessionFormatError
 
 UK = cluedo.Setup.from_json({"edition": "cluedo-uk", "players": ["Me", "Ann", "Bob", "Cy"],
                              "me": "Me"})
-
-
-@pytest.fixture
-def language():
-    """Switch the engine's language for one test; English again afterwards."""
-    def use(code):
-        assert i18n.set_language(code) == code
-    yield use
-    i18n.set_language("en")
 
 
 #: (English line, German lines, French lines): each logs the English line's event.
@@ -62,36 +54,12 @@ def test_the_local_words_are_read_only_in_their_language():
             cluedo.parse(UK, [], line)
 
 
-def _events(setup):
-    """Any Cluedo event of ``setup`` (suggestions with the passers the grammar implies)."""
-    players, cards = setup.players, setup.cards
-    triple = st.tuples(*[st.sampled_from(c) for _cat, c in setup.categories])
-
-    @st.composite
-    def suggestion(draw):
-        s = draw(st.sampled_from(players))
-        r = draw(st.sampled_from([None] + [p for p in players if p != s]))
-        t = draw(triple)
-        shown = draw(st.sampled_from((None,) + t)) if r else None
-        return cluedo.SuggestionEvent(suggester=s, cards=t, passed=cluedo.passers_between(setup, s, r),
-                                      refuter=r, shown=shown)
-
-    return st.one_of(
-        suggestion(),
-        st.builds(cluedo.ShownEvent, player=st.sampled_from(players), card=st.sampled_from(cards)),
-        st.builds(cluedo.LacksEvent, player=st.sampled_from(players), card=st.sampled_from(cards)),
-        st.builds(cluedo.AccusationEvent, player=st.sampled_from(players), cards=triple, correct=st.booleans()),
-        st.builds(cluedo.HandEvent, player=st.sampled_from(players),
-                  cards=st.lists(st.sampled_from(cards), min_size=1, max_size=3, unique=True).map(tuple)),
-    )
-
-
 @settings(max_examples=80, deadline=None)
 @given(data=st.data(), code=st.sampled_from(["de", "fr"]))
 def test_english_lines_keep_their_meaning_in_every_language(data, code):
     """format_event's canonical English line of any event (suggestions, has, lacks, accusations,
     hands) reads back to the event in German and French as in English."""
-    e = data.draw(_events(UK))
+    e = data.draw(cluedo_events(UK))
     line = cluedo.format_event(UK, e)
     try:
         i18n.set_language(code)

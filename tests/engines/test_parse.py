@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from event_strategies import cluedo_events
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -137,31 +138,10 @@ def test_cluedo_errors_name_the_word(text, words):
         assert w in msg, msg
 
 
-def _cluedo_events(setup):
-    players, cards = setup.players, setup.cards
-    triple = st.tuples(*[st.sampled_from(c) for _, c in setup.categories])
-
-    @st.composite
-    def suggestion(draw):
-        s = draw(st.sampled_from(players))
-        r = draw(st.sampled_from([None] + [p for p in players if p != s]))
-        t = draw(triple)
-        shown = draw(st.sampled_from((None,) + t)) if r else None
-        return cluedo.SuggestionEvent(suggester=s, cards=t, passed=cluedo.passers_between(setup, s, r), refuter=r,
-                                      shown=shown)
-
-    return st.one_of(
-        suggestion(),
-        st.builds(cluedo.ShownEvent, player=st.sampled_from(players), card=st.sampled_from(cards)),
-        st.builds(cluedo.LacksEvent, player=st.sampled_from(players), card=st.sampled_from(cards)),
-        st.builds(cluedo.AccusationEvent, player=st.sampled_from(players), cards=triple, correct=st.booleans()),
-    )
-
-
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_cluedo_round_trip(data):
-    e = data.draw(_cluedo_events(UK))
+    e = data.draw(cluedo_events(UK))
     assert cluedo.parse(UK, [], cluedo.format_event(UK, e)) == e
 
 
@@ -221,7 +201,7 @@ def _holds(deal, event) -> bool:
 @given(data=st.data())
 def test_cluedo_contradiction_equals_brute_force(data):
     """``contradiction`` is None exactly when some deal satisfies the log and the event."""
-    strat = _cluedo_events(SMALL)
+    strat = cluedo_events(SMALL)
     log = []
     for e in data.draw(st.lists(strat, max_size=4)):
         if any(all(_holds(d, x) for x in log + [e]) for d in DEALS):
@@ -695,7 +675,7 @@ def test_contradiction_agrees_with_inference(data, game):
 def test_cluedo_fact_reason_from_the_posterior_equals_brute_force(data):
     """The menu's check from the exact posterior (no inference) refuses "P has c" / "P lacks c"
     exactly when no deal consistent with the log allows it, and names the holder when known."""
-    strat = _cluedo_events(SMALL)
+    strat = cluedo_events(SMALL)
     log = []
     for e in data.draw(st.lists(strat, max_size=5)):
         if any(all(_holds(d, x) for x in log + [e]) for d in DEALS):

@@ -9,14 +9,6 @@ import pytest
 from engines.core import i18n
 from engines.core.errors import SessionFormatError
 
-
-@pytest.fixture
-def lang():
-    """Set a language for the test; English again afterwards (the command line's)."""
-    yield i18n.set_language
-    i18n.set_language("en")
-
-
 GUESSWHO = [   # English line, German line, French line: the same event
     ("glasses? no", "Brille? nein", "lunettes ? non"),
     ("ginger hair? yes", "rote Haare? ja", "cheveux roux ? oui"),
@@ -31,17 +23,17 @@ GUESSWHO = [   # English line, German line, French line: the same event
 
 
 
-def test_guesswho_history_line_follows_the_language(lang):
+def test_guesswho_history_line_follows_the_language(language):
     import engines.guesswho as gw
     from engines.guesswho.parse import parse
 
     setup = gw.default_setup()
     event = parse(setup, [], "glasses? no")
     assert gw.describe_event(setup, event) == "Asked “glasses?” — no"
-    lang("de")
+    language("de")
     assert gw.describe_event(setup, event) == "Gefragt: „Brille?“ – nein"
     assert gw.describe_event(setup, parse(setup, [], "Gegner 1")) == "Gegner hat noch 1 Karte"
-    lang("fr")
+    language("fr")
     assert gw.describe_event(setup, event) == "Demandé «\u202flunettes\u202f?\u202f» — non"
 
 
@@ -53,7 +45,7 @@ SPYFALL = [   # English line, German line, French line: the same event
 
 
 
-def test_spyfall_history_line_follows_the_language(lang):
+def test_spyfall_history_line_follows_the_language(language):
     import engines.spyfall as sf
     from engines.spyfall.parse import parse
 
@@ -61,9 +53,9 @@ def test_spyfall_history_line_follows_the_language(lang):
     ask, claim = parse(setup, [], "Bob asks Cy"), parse(setup, [], "Bob: all")
     assert sf.describe_event(setup, ask) == "Bob asks Cy"
     assert sf.describe_event(setup, claim) == "Bob claims all locations alike"
-    lang("de")
+    language("de")
     assert sf.describe_event(setup, ask) == "Bob fragt Cy"
-    lang("fr")
+    language("fr")
     assert sf.describe_event(setup, claim) == "Bob ne privilégie aucun lieu"
 
 
@@ -75,14 +67,14 @@ INKOGNITO = [   # English line, German line, French line: the same event
 
 
 
-def test_inkognito_history_line_and_refusal_follow_the_language(lang):
+def test_inkognito_history_line_and_refusal_follow_the_language(language):
     import engines.inkognito as ink
     from engines.inkognito.parse import parse
 
     setup = ink.default_setup()
     event = parse(setup, [], "Red: lord zsa fat")
     assert ink.describe_event(setup, event) == "Red (player question, identity): Lord Fiddlebottom, Madame Zsa Zsa, fat"
-    lang("de")
+    language("de")
     assert ink.describe_event(setup, event) == "Red (Spielerfrage, Identität): Lord Fiddlebottom, Madame Zsa Zsa, dick"
     with pytest.raises(SessionFormatError, match="die Zeile zeigt"):
         parse(setup, [], "Red: lord dick")
@@ -98,14 +90,14 @@ EGGHEAD = [   # English line, German line, French line: the same event
 
 
 
-def test_egghead_history_line_follows_the_language(lang):
+def test_egghead_history_line_follows_the_language(language):
     import engines.egghead as eh
     from engines.egghead.parse import parse
 
     setup = eh.default_setup()
     event = parse(setup, [], "reactions: B")
     assert eh.describe_event(setup, event) == "Reactions: B solved; A, C did not"
-    lang("de")
+    language("de")
     assert eh.describe_event(setup, event) == "Reaktionen: B gelöst; A, C nicht"
 
 
@@ -114,7 +106,7 @@ LINES = [(game, *row) for game, rows in (("guesswho", GUESSWHO), ("spyfall", SPY
 
 
 @pytest.mark.parametrize("game, english, german, french", LINES)
-def test_german_and_french_lines_log_the_english_event(lang, game, english, german, french):
+def test_german_and_french_lines_log_the_english_event(language, game, english, german, french):
     """With German or French in effect the line logs the English line's event and the English
     line is read still; with English in effect (the command line) a German word is refused
     (unless the German line is the English one)."""
@@ -124,10 +116,10 @@ def test_german_and_french_lines_log_the_english_event(lang, game, english, germ
     setup = importlib.import_module(f"engines.{game}").default_setup()
     want = parse(setup, [], english)
     for code, line in (("de", german), ("fr", french)):
-        assert lang(code) == code
+        language(code)
         assert parse(setup, [], line) == want, (code, line)
         assert parse(setup, [], english) == want, (code, english)
-    lang("en")
+    language("en")
     # a Guess Who? question whose first German word is also the English line's reads as an
     # English question with another attribute word: refused or not, it says nothing here
     same_start = game == "guesswho" and german.split()[0].casefold() in english.casefold().split()
@@ -139,7 +131,6 @@ def test_german_and_french_lines_log_the_english_event(lang, game, english, germ
 def test_numbers_in_engine_text_follow_the_language_and_english_is_unchanged():
     """engines.core.i18n.number: the separators of the language in effect (Unicode CLDR), the
     English format() output unchanged (the command line's)."""
-    from engines.core import i18n
 
     before = i18n.language()
     try:
