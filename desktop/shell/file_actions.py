@@ -158,7 +158,6 @@ class FileActions:
 
     @Slot(int, object, float)
     def _on_file_read(self, _revision: int, result, _seconds: float) -> None:
-        path, ask = self._pending_open
         self.statusBar().clearMessage()
         data, stamp = result if isinstance(result, tuple) else (result, None)
         self._show_opened_in_turns(self._pending_open, data, stamp)
@@ -180,22 +179,12 @@ class FileActions:
             if self._pending_open is pending:
                 self._pending_open = None
             if opened:
-                self._add_recent(path)
-                self._update_title()
+                self._remember_opened(path)
             QTimer.singleShot(TURN_MS, self, lambda: hold.release())   # after the first paint
 
-        tab = self.tab_for(data.game)
-        if tab is None:
-            self._error(_("Cannot open the session"),
-                        _("{path}: this build has no {game} tab").format(path=path, game=data.game))
+        if not self._load_opened(path, data, ask, stamp):
             done(False)
             return
-        if ask and not self._maybe_save(tab):
-            done(False)
-            return
-        tab.load_session(data, os.path.abspath(path))
-        tab.controller.document.disk_stamp = stamp     # what Save checks the file against
-        log.info("opened %s (%s, %d entries)", path, data.game, len(data.events))
 
         def to_front() -> None:
             self.select_game(data.game)
@@ -240,6 +229,15 @@ class FileActions:
     def _show_opened(self, path: str, data, ask: bool, stamp=None) -> bool:
         """Load a read session into its game's tab and bring the tab to the front (False: no
         such tab, or the user kept the unsaved game)."""
+        if not self._load_opened(path, data, ask, stamp):
+            return False
+        self.select_game(data.game)
+        self._remember_opened(path)
+        return True
+
+    def _load_opened(self, path: str, data, ask: bool, stamp) -> bool:
+        """A read session into its game's tab, the tab left where it is (False: no such tab, or
+        the user kept the unsaved game)."""
         tab = self.tab_for(data.game)
         if tab is None:
             self._error(_("Cannot open the session"),
@@ -250,10 +248,12 @@ class FileActions:
         tab.load_session(data, os.path.abspath(path))
         tab.controller.document.disk_stamp = stamp     # what Save checks the file against
         log.info("opened %s (%s, %d entries)", path, data.game, len(data.events))
-        self.select_game(data.game)
+        return True
+
+    def _remember_opened(self, path: str) -> None:
+        """An opened session's file in Open Recent and the window's title."""
         self._add_recent(path)
         self._update_title()
-        return True
 
     def save(self) -> bool:
         tab = self.current_tab()

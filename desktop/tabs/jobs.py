@@ -455,11 +455,6 @@ class JobRunner(QObject):
         self.busyChanged.emit(busy)
         return self.group._held(self.priority) if held else None
 
-    @staticmethod
-    def _release_group(held: Optional[Hold]) -> None:
-        if held is not None:
-            held.release()
-
     @Slot(int, object, float)
     def _on_finished(self, revision: int, result: Any, seconds: float) -> None:
         if revision != self.latest():
@@ -470,7 +465,8 @@ class JobRunner(QObject):
         try:
             self.resultReady.emit(revision, result, seconds)
         finally:
-            self._release_group(held)
+            if held is not None:
+                held.release()
 
     @Slot(int, object)
     def _on_partial(self, revision: int, partial: Any) -> None:
@@ -490,7 +486,8 @@ class JobRunner(QObject):
         try:
             self.failed.emit(revision, exc)
         finally:
-            self._release_group(held)
+            if held is not None:
+                held.release()
 
     def shutdown(self, timeout_ms: int = 3000) -> None:
         """Cancel pending work and wait (up to ``timeout_ms``) for this runner's running jobs to

@@ -80,8 +80,9 @@ class _Legend(QLabel):
 
 
 class PlainAxis(pg.AxisItem):
-    """An axis without an automatic SI scale factor in its label, whose log mode labels the
-    decades only (:meth:`logTickValues`)."""
+    """An axis without an automatic SI scale factor in its label ("bits (x0.001)" for 0.06–0.3
+    bits: the values are shown), whose log mode labels the decades only (:meth:`logTickValues`),
+    drawn from a pixmap while its range and size stay."""
 
     def __init__(self, orientation: str, **kwargs):
         super().__init__(orientation, **kwargs)
@@ -157,8 +158,6 @@ class BeliefPlot(QWidget):
         plot.showGrid(x=True, y=True, alpha=0.25)
         plot.setLabel("bottom", _("event"))
         plot.setLabel("left", y_label)
-        for axis in ("left", "bottom"):   # "bits (x0.001)" for 0.06–0.3 bits: show the values
-            plot.getAxis(axis).enableAutoSIPrefix(False)
         plot.setMouseEnabled(x=False, y=False)
         plot.hideButtons()
         plot.setMenuEnabled(False)

@@ -166,8 +166,6 @@ class SimulationPanel(SimulationPanelBase):
         w.showGrid(x=True, y=True, alpha=0.25)
         w.setLabel("bottom", x_label)
         w.setLabel("left", "P(X ≤ x)")
-        for side in ("left", "bottom"):   # plain numbers, no "x0.001" factor in the label
-            w.getAxis(side).enableAutoSIPrefix(False)
         w.setYRange(0, 1, padding=0.02)
         w.setMenuEnabled(False)
         w.hideButtons()

@@ -182,8 +182,6 @@ class Tab(GameTab):
         self.theta_plot = pg.PlotWidget(axisItems=plain_axes())
         self.theta_plot.setLabel("bottom", "θ")
         self.theta_plot.setLabel("left", _("posterior"))
-        for side in ("left", "bottom"):   # plain numbers, no "x0.001" factor in the label
-            self.theta_plot.getAxis(side).enableAutoSIPrefix(False)
         self.theta_plot.addLegend(offset=(-5, 5), labelTextSize="8pt")
         self.theta_plot.setMouseEnabled(x=False, y=False)
         self.theta_plot.hideButtons()
