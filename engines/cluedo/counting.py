@@ -663,17 +663,14 @@ def _kept_axis_plan(a: "_Axis") -> tuple:
     plan = _AXIS_PLANS.get(sig)
     if plan is None:
         plan = _axis_plan(a.init, a.accept, sig[3])
-        if len(_AXIS_PLANS) >= _MAX_AXIS_PLANS:
-            _AXIS_PLANS.clear()
-        _AXIS_PLANS[sig] = plan
+        _AXIS_PLANS.put(sig, plan)
     return plan
 
 
 #: :func:`_axis_plan` of recent axes, by what it depends on (see :func:`_axes`): the same hand
-#: or envelope slot over the same number of cards recurs in most logs. At most
-#: :data:`_MAX_AXIS_PLANS` are kept; then the memo starts again.
-_AXIS_PLANS: dict = {}
-_MAX_AXIS_PLANS = 4096      # the 96 anchor positions make 143
+#: or envelope slot over the same number of cards recurs in most logs; the 4,096 most recently
+#: used are kept (the 96 anchor positions make 143).
+_AXIS_PLANS: LockedLRU = LockedLRU(4096)
 
 
 def _axis_plan(init: int, accept: int, moves: tuple) -> tuple:
@@ -776,8 +773,7 @@ def _flat_weights(comp: Compiled, step: "_Step") -> np.ndarray:
 
 
 #: ``np.arange(n).reshape(shape)`` by shape (read-only, shared): the flat index of every entry.
-_INDEX: dict = {}
-_MAX_INDEX = 512            # at most 512 x _FLAT_MAX x 8 bytes (16 MB); a few hundred shapes recur
+_INDEX: LockedLRU = LockedLRU(512)   # at most 512 x _FLAT_MAX x 8 bytes (16 MB); a few hundred recur
 
 
 def _index(shape: tuple) -> np.ndarray:
@@ -785,9 +781,7 @@ def _index(shape: tuple) -> np.ndarray:
     if got is None:
         got = np.arange(math.prod(shape)).reshape(shape)
         got.setflags(write=False)
-        if len(_INDEX) >= _MAX_INDEX:
-            _INDEX.clear()
-        _INDEX[shape] = got
+        _INDEX.put(shape, got)
     return got
 
 
