@@ -33,6 +33,8 @@ from PySide6.QtCore import QObject, QRectF, Qt, Slot
 from PySide6.QtGui import QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory, QWidget
 
+from desktop.widgets.polish_hook import HookedStyle, with_hooks
+
 SCHEMES = ("system", "light", "dark", "high-contrast")
 ENV_VAR = "DEDUCTION_DESK_COLOR_SCHEME"
 
@@ -167,6 +169,10 @@ class LegibleFusion(QProxyStyle):
 
     def __init__(self):
         super().__init__(QStyleFactory.create("Fusion"))
+
+    def duplicate(self) -> "LegibleFusion":
+        """A new instance (for :mod:`desktop.widgets.polish_hook`, which wraps the style)."""
+        return LegibleFusion()
 
     def drawPrimitive(self, element, option, painter, widget=None):  # noqa: N802 (Qt name)
         super().drawPrimitive(element, option, painter, widget)
@@ -373,13 +379,18 @@ class SchemeFollower(QObject):
         self._outline_fusion()
 
     def _set_style(self, style: QStyle) -> None:
+        style = with_hooks(style)   # the polish hooks (tooltips of item views) stay
         self._style = style   # the Python wrapper lives as long as the application uses it
         self.app.setStyle(style)
 
     def _outline_fusion(self) -> None:
         """Fusion already (a bare X server, the offscreen platform): the same look, outlined."""
         style = self.app.style()
-        if style.name().lower() == "fusion" and not isinstance(style, LegibleFusion):
+        if isinstance(style, LegibleFusion):
+            return
+        if isinstance(style, HookedStyle) and style.baseStyle() is not None:
+            style = style.baseStyle()   # a proxy that only runs the polish hooks
+        if style.name().lower() == "fusion":
             self._set_style(LegibleFusion())
 
     @Slot()

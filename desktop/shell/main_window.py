@@ -62,7 +62,6 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
 
     def __init__(self, *, autosave: bool = True, interactive: bool = True):
         super().__init__()
-        install_plain_item_tooltips()   # item views' tooltips show names literally
         #: False for --screenshot/--self-test: errors go to stderr instead of message boxes.
         self.interactive = interactive
         self._autosave_enabled = autosave
@@ -73,6 +72,8 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
         self._building: Optional[str] = None
         self._painted = False
         self._after_paint: list = []
+        # item views' tooltips show names literally; after the first paint, which it would slow
+        self.after_first_frame(install_plain_item_tooltips)
         self.setWindowTitle(APP_NAME)
         icon = resource_path("icons", "deduction-desk.png")
         if icon.exists():

@@ -5,15 +5,20 @@ tag (``Qt::mightBeRichText``), so a name such as ``<img src=x>`` would be drawn 
 picture. Rich text built by the desktop escapes every such name with :func:`esc`; plain text
 that may start with a name goes through :func:`as_rich_plain`. Item views' tooltips
 (``Qt.ItemDataRole.ToolTipRole`` of every model, all plain text) are shown through
-:func:`install_plain_item_tooltips`, one application-wide event filter, instead of relying on
-every model to escape them.
+:func:`install_plain_item_tooltips`, one event filter on every item view's viewport (headers,
+combo boxes' and completers' pop-ups, dialogs' lists included), instead of relying on every
+model to escape them. The filter is put on each view as the style polishes it
+(:mod:`desktop.widgets.polish_hook`), not on the application: an application-wide filter in
+Python would be called for every event of every widget.
 """
 from __future__ import annotations
 
 import html
 
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QWidget
+
+from desktop.widgets.polish_hook import on_polish
 
 
 def esc(text) -> str:
@@ -29,22 +34,23 @@ def as_rich_plain(text: str) -> str:
     return ("<p style='white-space:pre-wrap'>" + esc(text) + "</p>")
 
 
-#: Read once: this filter sees every event of the application, and an enum member looked up
-#: through Shiboken's namespace costs about 0.4 µs per access.
+#: Read once: this filter sees every event of every item view's viewport, and an enum member
+#: looked up through Shiboken's namespace costs about 0.4 µs per access.
 _TOOLTIP = QEvent.Type.ToolTip
 
 
 class _PlainItemTips(QObject):
-    """Shows an item view's or header's ``ToolTipRole`` text literally (module docstring)."""
+    """Shows an item view's or header's ``ToolTipRole`` text literally (module docstring);
+    installed on the views' viewports."""
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt name)
         if event.type() != _TOOLTIP:
             return False
         # imported at the first tooltip: the window's first frame needs none of these classes
         from PySide6.QtCore import Qt
-        from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QToolTip
+        from PySide6.QtWidgets import QHeaderView, QToolTip
 
-        view = obj.parent() if hasattr(obj, "parent") else None
+        view = obj.parent()
         if not isinstance(view, QAbstractItemView) or view.viewport() is not obj \
                 or view.model() is None:
             return False
@@ -67,10 +73,20 @@ class _PlainItemTips(QObject):
 _filter = None
 
 
+def _filter_view(widget: QWidget) -> None:
+    """The polish hook: ``widget``'s viewport gets the filter if it is an item view (Qt
+    keeps one copy of a filter installed twice on the same object)."""
+    if isinstance(widget, QAbstractItemView):
+        widget.viewport().installEventFilter(_filter)
+
+
 def install_plain_item_tooltips(app: QApplication = None) -> None:
-    """Install the application-wide filter of item-view tooltips (once; see module doc)."""
+    """Put the tooltip filter on the viewport of every item view of ``app`` (the running
+    application by default), those that exist and those made later (once; module doc)."""
     global _filter
     app = app or QApplication.instance()
-    if _filter is None and app is not None:
+    if app is None:
+        return
+    if _filter is None:
         _filter = _PlainItemTips(app)
-        app.installEventFilter(_filter)
+    on_polish(_filter_view, app)

@@ -163,3 +163,60 @@ def test_item_view_tooltips_show_names_literally(window, tmp_path):
     QToolTip.hideText()
     plain, html = _shown(shown, Qt.AutoText)
     assert HOSTILE in plain and "<img" not in html
+
+
+def test_tooltip_filter_is_on_item_views_only_even_those_made_later(window, qtbot):
+    """The filter is put on each item view's viewport as it is polished, the pop-up list of a
+    combo box made after the window included, and never sees other widgets' events (an
+    application-wide filter in Python costs a call for every event of every widget)."""
+    import sys
+
+    from PySide6.QtCore import QEvent, QPoint
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QApplication, QComboBox, QDialog, QLabel, QToolTip, QVBoxLayout
+
+    from desktop.widgets import plain_text
+    from desktop.widgets.polish_hook import HookedStyle
+
+    # installed on the turn after the window's first paint
+    qtbot.waitUntil(lambda: isinstance(QApplication.instance().style(), HookedStyle))
+    code = plain_text._PlainItemTips.eventFilter.__code__
+    seen = []
+
+    def profile(frame, event, _arg):   # every Python call on this thread, from Qt's too
+        if event == "call" and frame.f_code is code:
+            seen.append(frame.f_locals.get("obj"))
+
+    dialog = QDialog(window)
+    label = QLabel("a label", dialog)
+    combo = QComboBox(dialog)
+    combo.addItems(["Scarlet", HOSTILE])
+    combo.setItemData(1, HOSTILE, Qt.ToolTipRole)
+    lay = QVBoxLayout(dialog)
+    lay.addWidget(label)
+    lay.addWidget(combo)
+    dialog.show()
+    combo.showPopup()
+    QApplication.processEvents()
+    view = combo.view()
+    sys.setprofile(profile)
+    try:
+        pos = QPoint(1, 1)
+        QApplication.sendEvent(label, QHelpEvent(QEvent.ToolTip, pos, label.mapToGlobal(pos)))
+        label.setText("another label")
+        QApplication.processEvents()
+        assert all(isinstance(o.parent(), QAbstractItemView) and o.parent().viewport() is o
+                   for o in seen), "the tooltip filter saw events of widgets that are not views"
+        rect = view.visualRect(view.model().index(1, 0))
+        pos = rect.center()
+        QApplication.sendEvent(view.viewport(), QHelpEvent(QEvent.ToolTip, pos,
+                                                           view.viewport().mapToGlobal(pos)))
+        assert view.viewport() in seen
+    finally:
+        sys.setprofile(None)
+        shown = QToolTip.text()
+        QToolTip.hideText()
+        combo.hidePopup()
+        dialog.close()
+    plain, html = _shown(shown, Qt.AutoText)
+    assert HOSTILE in plain and "<img" not in html
