@@ -12,7 +12,10 @@ Disabled text stays readable in either scheme (:func:`legible_disabled`: at leas
 palette gives 1.6:1), and the Fusion style installed here outlines check boxes and radio buttons
 (in forms and in item views) at the 3:1 that WCAG 2.1 asks of a control's boundary
 (:class:`LegibleFusion`; Fusion's own outline, a shade of the window colour, all but vanishes on a
-dark base).
+dark base). Once the window is painted and the polish hooks run (:mod:`desktop.widgets.polish_hook`),
+the application draws with Fusion itself, in C++, and only the widgets that draw check boxes have a
+LegibleFusion of their own (:func:`draws_checks`): a style written in Python is a call into Python
+for every primitive drawn, every cell of every item view among them.
 ``--color-scheme light|dark|high-contrast`` (or ``DEDUCTION_DESK_COLOR_SCHEME``) overrides the
 desktop. With ``system`` the high-contrast scheme follows the desktop's contrast preference
 (``QStyleHints.accessibility().contrastPreference()``, Qt ≥ 6.10: GNOME's and KDE's "High
@@ -31,9 +34,22 @@ from typing import Callable, Optional
 
 from PySide6.QtCore import QObject, QRectF, Qt, Slot
 from PySide6.QtGui import QColor, QPainter, QPalette, QPen
-from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QCheckBox,
+    QGroupBox,
+    QListWidget,
+    QMenu,
+    QProxyStyle,
+    QRadioButton,
+    QStyle,
+    QStyleFactory,
+    QTableWidget,
+    QTreeWidget,
+    QWidget,
+)
 
-from desktop.widgets.polish_hook import HookedStyle, with_hooks
+from desktop.widgets.polish_hook import DRAWS_CHECKS, HookedStyle, with_hooks
 
 SCHEMES = ("system", "light", "dark", "high-contrast")
 ENV_VAR = "DEDUCTION_DESK_COLOR_SCHEME"
@@ -160,6 +176,35 @@ def indicator_outline(palette: QPalette, enabled: bool = True) -> QColor:
 
 _OUTLINE: dict = {}   # (text, base) rgba -> outline rgba; a few palettes at most
 
+_CHECK_CLASSES = (QCheckBox, QRadioButton, QGroupBox, QMenu, QListWidget, QTreeWidget,
+                  QTableWidget)
+
+
+def draws_checks(widget: QWidget) -> bool:
+    """Whether ``widget`` may draw check boxes or radio buttons: check boxes, radio buttons,
+    group boxes, menus, the item widgets (lists of check boxes in forms), and any widget with
+    the dynamic property ``DRAWS_CHECKS`` (an item view with a check column)."""
+    return isinstance(widget, _CHECK_CLASSES) or bool(widget.property(DRAWS_CHECKS))
+
+
+_OUTLINED: list = []   # the LegibleFusion set on the widgets of draws_checks (one, made once)
+
+
+def _outlined(widget: QWidget) -> Optional[QStyle]:
+    if not draws_checks(widget):
+        return None
+    if not _OUTLINED:
+        _OUTLINED.append(LegibleFusion())
+    return _OUTLINED[0]
+
+
+def _legible(style: QStyle) -> bool:
+    """Whether the application style ``style`` outlines check boxes already."""
+    if isinstance(style, HookedStyle):
+        return getattr(style, "_widget_style", None) is _outlined or \
+            isinstance(style.baseStyle(), LegibleFusion)
+    return isinstance(style, LegibleFusion)
+
 
 class LegibleFusion(QProxyStyle):
     """The Fusion style with check box and radio button outlines of :func:`indicator_outline`
@@ -170,9 +215,14 @@ class LegibleFusion(QProxyStyle):
     def __init__(self):
         super().__init__(QStyleFactory.create("Fusion"))
 
-    def duplicate(self) -> "LegibleFusion":
-        """A new instance (for :mod:`desktop.widgets.polish_hook`, which wraps the style)."""
-        return LegibleFusion()
+    def hooked(self) -> HookedStyle:
+        """This style as the application's once the polish hooks run
+        (:mod:`desktop.widgets.polish_hook`): plain Fusion, drawn in C++, and a LegibleFusion
+        of their own for the widgets that draw check boxes or radio buttons
+        (:func:`draws_checks`). A style written in Python is a call into Python for every
+        primitive of every widget, every cell of every item view among them; that call waits
+        for the interpreter lock while a job computes."""
+        return HookedStyle(QStyleFactory.create("Fusion"), widget_style=_outlined)
 
     def drawPrimitive(self, element, option, painter, widget=None):  # noqa: N802 (Qt name)
         super().drawPrimitive(element, option, painter, widget)
@@ -386,7 +436,7 @@ class SchemeFollower(QObject):
     def _outline_fusion(self) -> None:
         """Fusion already (a bare X server, the offscreen platform): the same look, outlined."""
         style = self.app.style()
-        if isinstance(style, LegibleFusion):
+        if _legible(style):
             return
         if isinstance(style, HookedStyle) and style.baseStyle() is not None:
             style = style.baseStyle()   # a proxy that only runs the polish hooks

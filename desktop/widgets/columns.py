@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QTableView,
 )
 
+from desktop.widgets.polish_hook import DRAWS_CHECKS
 from desktop.widgets.role_data import TOOLTIP, MultiDataModel
 
 #: The row object behind a cell (``model.data(index, RowRole)``).
@@ -423,6 +424,8 @@ class ColumnTable(QTableView):
         self.table_model = ColumnTableModel(columns, self, row_label=row_label, numbered=numbered)
         self.setModel(self.table_model)
         self.table_model.edited.connect(self.edited)
+        if any(c.check for c in columns):   # check boxes or radio buttons: outlined (appearance)
+            self.setProperty(DRAWS_CHECKS, True)
         self._resize_columns(stretch)
         self.verticalHeader().setVisible(row_label is not None or numbered)
         if editable:

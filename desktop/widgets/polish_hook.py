@@ -29,9 +29,15 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory, QWidget
 
 _HOOKS: list = []   # callables taking the widget being polished, in the order registered
+
+#: A dynamic property (bool) marking a widget that draws check boxes although its class does
+#: not say so (an item view with a check column), for a ``widget_style`` that decides by it.
+DRAWS_CHECKS = "drawsCheckBoxes"
+_OWN_STYLE = "hookedOwnStyle"   # dynamic property: the widget was given its widget_style
 
 
 class HookedStyle(QProxyStyle):
@@ -40,32 +46,51 @@ class HookedStyle(QProxyStyle):
     Args:
         base: the style that draws, a new one (the proxy owns it); ``None`` for the
             platform's default style.
+        widget_style: ``widget -> QStyle or None``: a style of the widget's own, set on it as
+            it is polished (after the hooks), for the few widgets that need a style written in
+            Python (whose every drawing call is a call into Python) while the rest of the
+            application draws in C++.
     """
 
-    def __init__(self, base: Optional[QStyle] = None):
+    def __init__(self, base: Optional[QStyle] = None, *,
+                 widget_style: Optional[Callable[[QWidget], Optional[QStyle]]] = None):
         if base is None:
             super().__init__()
         else:
             super().__init__(base)
         self._base = base   # the Python wrapper of a Python style lives as long as the proxy
+        self._widget_style = widget_style
 
     def polish(self, target):   # Qt's overloads: a QWidget, the QApplication, a QPalette
         result = super().polish(target)
         if isinstance(target, QWidget):
             for hook in _HOOKS:
                 hook(target)
+            if self._widget_style is not None and not target.property(_OWN_STYLE):
+                own = self._widget_style(target)
+                if own is not None:
+                    target.setProperty(_OWN_STYLE, True)
+                    if target.style() is self:
+                        target.setStyle(own)
+                    else:
+                        # a widget with a style sheet is being polished by its own
+                        # QStyleSheetStyle, which setStyle would delete under this call
+                        QTimer.singleShot(0, target, lambda w=target, s=own: w.setStyle(s))
         return result
 
 
-def _new_like(style: Optional[QStyle]) -> Optional[QStyle]:
-    """A new style that draws like ``style``: its ``duplicate()`` if it has one (a style
-    written in Python), else the factory's style of its name, else None (the default)."""
-    if style is None:
-        return None
-    duplicate = getattr(style, "duplicate", None)
-    if callable(duplicate):
-        return duplicate()
-    return QStyleFactory.create(style.name()) if style.name() else None
+def _hooked(style: Optional[QStyle], *, new: bool) -> "HookedStyle":
+    """A :class:`HookedStyle` that draws like ``style``: the style's own ``hooked()`` if it has
+    one (a style written in Python says how it is drawn under the hooks), else ``style``
+    itself as the base when it is ``new`` (not yet any application's), else a new style of
+    the factory of its name, else the default."""
+    make = getattr(style, "hooked", None)
+    if callable(make):
+        return make()
+    if new:
+        return HookedStyle(style)
+    base = QStyleFactory.create(style.name()) if style is not None and style.name() else None
+    return HookedStyle(base)
 
 
 def with_hooks(style: QStyle) -> QStyle:
@@ -73,7 +98,7 @@ def with_hooks(style: QStyle) -> QStyle:
     once a hook is registered; ``style`` itself before, or if it runs the hooks already."""
     if not _HOOKS or isinstance(style, HookedStyle):
         return style
-    return HookedStyle(style)
+    return _hooked(style, new=True)
 
 
 def on_polish(hook: Callable[[QWidget], None], app: Optional[QApplication] = None) -> None:
@@ -92,6 +117,6 @@ def on_polish(hook: Callable[[QWidget], None], app: Optional[QApplication] = Non
         for widget in app.allWidgets():
             hook(widget)
         return
-    new = HookedStyle(_new_like(style))
+    new = _hooked(style, new=False)
     app._hooked_style = new   # the Python wrapper lives as long as the application uses it
     app.setStyle(new)         # polishes every widget again: the hooks run on each

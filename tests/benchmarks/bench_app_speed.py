@@ -111,6 +111,9 @@ def main(argv=None) -> int:
         app.setApplicationName(APP_NAME + " bench")
         app.setOrganizationName(ORG_NAME + "Bench")
         configure_process()
+        from desktop.shell.appearance import follow_system
+
+        follow_system(app)   # as the app's main(): the style and palette of the desktop's scheme
         win = MainWindow(autosave=True)
         # as the app's main(): the engines imported in the background, then gc.freeze
         win.tabBuilt.connect(lambda _game: warm_engine_imports(win.games()))

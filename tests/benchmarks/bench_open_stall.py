@@ -191,10 +191,12 @@ def main() -> None:
 
     cancel = "--cancel" in sys.argv
     sync = "--sync" in sys.argv
+    from desktop.shell.appearance import follow_system
     from desktop.shell.process import configure_process, warm_engine_imports
 
     app = make_app()
     configure_process()       # as the app's main(): GIL switch interval, collection on the GUI thread
+    follow_system(app)        # and the style and palette of the desktop's scheme
     win = MainWindow(autosave=False, interactive=False)
     win.tabBuilt.connect(lambda _game: warm_engine_imports(win.games()))
     win.show()

@@ -125,3 +125,87 @@ def test_egghead_disabled_card_values_readable_in_the_dark_scheme(qapp):
     # the card ink the form had set (#3e2723, for every state) on the same field: unreadable
     spin.setStyleSheet("QSpinBox {color:#3e2723;}")
     assert _ratio(spin, rect.adjusted(2, 2, -2, -2)) < 2.0
+
+
+@pytest.fixture
+def dark_follower(qapp):
+    """The dark scheme on the test application, its palette and style put back afterwards."""
+    from desktop.shell.appearance import SchemeFollower
+
+    palette, style = QPalette(qapp.palette()), qapp.style().name()
+    f = SchemeFollower(qapp, "dark")
+    yield f
+    hints = qapp.styleHints()
+    if hasattr(hints, "colorSchemeChanged"):
+        hints.colorSchemeChanged.disconnect(f._scheme_changed)
+    if hasattr(hints, "accessibility"):
+        hints.accessibility().contrastPreferenceChanged.disconnect(f._scheme_changed)
+    qapp.setStyle(style)
+    qapp.setPalette(palette)
+    f.deleteLater()
+
+
+def _checkable(view) -> bool:
+    from PySide6.QtCore import QModelIndex
+
+    m = view.model()
+    if m is None:
+        return False
+    def count(what: str) -> int:
+        for args in ((QModelIndex(),), ()):
+            try:
+                return getattr(m, what)(*args)
+            except TypeError:   # a list model's columnCount is private, a Python model's
+                continue        # takes its parent
+        return 1
+
+    rows, cols = count("rowCount"), count("columnCount")
+    return any(m.flags(m.index(r, c)) & Qt.ItemIsUserCheckable
+               for r in range(min(rows, 50)) for c in range(min(cols, 30)))
+
+
+def test_only_widgets_that_draw_check_boxes_draw_in_python_and_they_are_outlined(
+        window, qapp, qtbot, dark_follower):
+    """Under the desktop's hooks (after the first paint) the application draws with Fusion in
+    C++; the widgets that draw check boxes — the check boxes, lists of them, tables with a check
+    column — have the outlining style of their own, and their outlines keep the 3:1."""
+    from PySide6.QtWidgets import QAbstractItemView, QPushButton, QTableView
+
+    from desktop.shell.appearance import draws_checks
+    from desktop.widgets.columns import Column, ColumnTable
+    from desktop.widgets.polish_hook import HookedStyle
+
+    qtbot.waitUntil(lambda: isinstance(qapp.style(), HookedStyle))
+    assert not isinstance(qapp.style().baseStyle(), LegibleFusion)
+    window.build_all_tabs()
+    box = QCheckBox("Airplane")
+    view = QListWidget()
+    item = QListWidgetItem("Airplane")
+    item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
+    item.setCheckState(Qt.Unchecked)
+    view.addItem(item)
+    table = ColumnTable([Column(title="Struck", value=lambda r: False, check=True)])
+    plain = [QTableView(), QPushButton("Ask")]
+    for w in (box, view, table, *plain):
+        qtbot.addWidget(w)
+        w.show()
+    QApplication.processEvents()
+    for w in (box, view, table):
+        assert isinstance(w.style(), LegibleFusion), type(w).__name__
+    for w in plain:
+        assert not isinstance(w.style(), LegibleFusion), type(w).__name__
+    # every view of the five tabs whose items can be checked is outlined; none other is
+    checking = [w for w in window.findChildren(QAbstractItemView) if _checkable(w)]
+    assert checking   # Spyfall's "My list" at least
+    for w in checking:
+        assert draws_checks(w) and isinstance(w.style(), LegibleFusion), w.objectName()
+    # the outline as drawn on the dark base
+    box.resize(box.sizeHint())
+    opt = QStyleOptionButton()
+    box.initStyleOption(opt)
+    assert _ratio(box, box.style().subElementRect(QStyle.SE_CheckBoxIndicator, opt, box)) \
+        >= INDICATOR_CONTRAST
+    rect = view.visualItemRect(item)
+    rect.setWidth(rect.height())
+    rect.translate(view.viewport().pos())
+    assert _ratio(view, rect) >= INDICATOR_CONTRAST
