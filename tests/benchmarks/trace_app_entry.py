@@ -104,6 +104,13 @@ def main() -> int:
     wrap(panes.SuggestionRanking, "render", "ranking.render")
     wrap(recommend, "recommend", "recommend", cpu=True)
 
+    import gc
+
+    def collected(phase: str, info: dict) -> None:
+        mark(f"{'>' if phase == 'start' else '<'} gc.collect({info['generation']})"
+             + (f" collected {info['collected']}" if phase == "stop" else ""))
+    gc.callbacks.append(collected)
+
     from PySide6.QtTest import QTest
     key_click = QTest.keyClick
 
@@ -150,6 +157,21 @@ def main() -> int:
                 if sum(busy.values()) >= 2:
                     print("              GUI busy in: " + ", ".join(
                         f"{w} ×{c}" for w, c in busy.most_common(3)))
+    gc_ms = collections.defaultdict(list)
+    begun = None
+    busy_rec = 0
+    for t, th, text, _cpu in marks:
+        if th != "GUI" and text.startswith("> recommend"):
+            busy_rec += 1
+        elif th != "GUI" and text.startswith("< recommend"):
+            busy_rec -= 1
+        elif text.startswith("> gc.collect"):
+            begun = (t, busy_rec > 0)
+        elif text.startswith("< gc.collect") and begun is not None:
+            gc_ms[(text[13], begun[1])].append((t - begun[0]) * 1000)
+    for (gen, during), ms in sorted(gc_ms.items()):
+        print(f"gc.collect({gen}) {'during' if during else 'outside'} a recommend in the app: "
+              f"{len(ms)} collections, {sum(ms):.0f} ms in all, longest {max(ms):.1f} ms")
     if args.sample:
         # what the GUI thread did while the advisor's engine call ran, over every entry
         during = collections.Counter()
