@@ -15,12 +15,12 @@ import functools
 import time
 from typing import Any, Callable, Optional, Sequence
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from desktop.storage.document import SessionDocument, write_text_atomically
 from desktop.tabs.capabilities import can_explain
 from desktop.tabs.checks import EntryChecks
-from desktop.tabs.jobs import Hold, JobRunner, Priority, PriorityGroup
+from desktop.tabs.jobs import JobRunner, Priority, PriorityGroup
 from desktop.tabs.snapshot import Advice, Snapshot, Status
 from desktop.tabs.wording import PLAIN, Wording
 from engines.core.errors import ContradictionError, SessionFormatError
@@ -389,41 +389,16 @@ class GameController(QObject):
         self.snapshot = snap
         self._follow(snap)
         if self.snapshot is snap:       # else _follow published a newer one already
-            # the views render it with the tab's less urgent jobs paused at their next poll,
-            # and they stay paused until the event loop's next turn (_hold_until_drawn): a job
-            # started by _follow, the ranking, begins once the window has drawn the snapshot
-            self._hold_until_drawn()
+            # the views render it with the tab's less urgent jobs paused at their next poll
+            # (a job started by _follow, the ranking, begins once the worksheet is painted:
+            # beliefs_shown, or at the end of the render)
             with self.priorities.hold(Priority.BELIEFS):
                 self.snapshotChanged.emit(snap)
 
-    _drawn_hold: Optional[Hold] = None
-
-    def _hold_until_drawn(self) -> None:
-        """Count the beliefs as pending in the tab's :class:`PriorityGroup` until the event
-        loop's next turn: Qt delivers the window's repaint of what the render changed (posted
-        events) before a zero-delay timer. That repaint calls into Python for every event of
-        every widget (the application's event filters, the project's widget classes), and each
-        call takes the interpreter lock from a job running Python beside it: with the Cluedo
-        ranking starting right after the worksheet's paint, the rest of the window's repaint
-        (18-25 ms of the GUI thread) ran beside it and the ranking took 1.2-1.5 times its own
-        CPU time and up to 2.7 times its wall time (tests/benchmarks/trace_app_entry.py). Not
-        released by :meth:`beliefs_shown`."""
-        if self._drawn_hold is None:
-            self.priorities.set_busy(Priority.BELIEFS, True)
-            self._drawn_hold = Hold(self.priorities, Priority.BELIEFS)
-            QTimer.singleShot(0, self, self._release_drawn)
-
-    @Slot()
-    def _release_drawn(self) -> None:
-        hold, self._drawn_hold = self._drawn_hold, None
-        if hold is not None:
-            hold.release()
-
     def beliefs_shown(self) -> None:
         """The views of the beliefs are painted (called by the tab during the render of a
-        snapshot): the render's hold and the delivering runner's end here; the tab's less
-        urgent jobs (the ranking) still wait for the window's repaint
-        (:meth:`_hold_until_drawn`)."""
+        snapshot): the tab's less urgent jobs (the ranking) may run while the rest is drawn —
+        the render's hold and the delivering runner's end here."""
         self.priorities.release_holds(Priority.BELIEFS)
 
     def _follow(self, snap: Snapshot) -> None:
