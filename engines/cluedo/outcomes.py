@@ -49,8 +49,9 @@ class _Plan:
     """The DP steps in order: card, choices ``(owner, resource or None, clause resources)``,
     the axes during the transition (``layout``), axes opened before it and closed after it, and
     each choice's index tuples (``moves[i][j]``: :func:`engines.cluedo.counting._move` of choice
-    ``j`` of step ``i`` in ``layout[i]``, None for a card fixed by propagation), made once per
-    plan for the forward pass, the backward pass and the products."""
+    ``j`` of step ``i`` in ``layout[i]``, its ``src`` and ``dst`` prefixed with the row axis;
+    None for a card fixed by propagation), made once per plan for the forward pass, the backward
+    pass and the products."""
 
     cards: list
     choices: list
@@ -85,14 +86,21 @@ def _plan(comp: Compiled) -> _Plan:
         for r in cl:
             axes.remove(r)
         closed.append(cl)
-    moves = [[None if r is None else _move(lay, r, qs, comp.implicit) for _o, r, qs in chs]
-             for chs, lay in zip(choices, layout)]
+    moves = [[None if r is None else _rows_move(_move(lay, r, qs, comp.implicit))
+              for _o, r, qs in chs] for chs, lay in zip(choices, layout)]
     return _Plan(cards, choices, layout, opened, closed, moves)
 
 
 def _b(idx: tuple) -> tuple:
     """Prefix an index tuple with the row axis."""
     return (slice(None),) + idx
+
+
+def _rows_move(move: tuple) -> tuple:
+    """A :func:`engines.cluedo.counting._move` ``(src, dst, q positions)`` for tensors with a
+    leading row axis (``src`` and ``dst`` prefixed with it)."""
+    src, dst, pqs = move
+    return _b(src), _b(dst), pqs
 
 
 def _forward_rows(comp: Compiled, plan: _Plan, allow: np.ndarray, clamp: np.ndarray, cancel):
@@ -123,15 +131,15 @@ def _forward_rows(comp: Compiled, plan: _Plan, allow: np.ndarray, clamp: np.ndar
                     rows.append((c, o))
                 continue
             src, dst, pqs = mv
-            u = x[_b(src)]
+            u = x[src]
             for pq in pqs:
                 u = u.sum(axis=pq + 1, keepdims=True)
             if w != 1.0:
                 u = w * u
-            y[_b(dst)] += u
+            y[dst] += u
             if clamp[c]:
                 z = np.zeros((1,) + x.shape[1:])
-                z[_b(dst)] = u[0:1]
+                z[dst] = u[0:1]
                 new.append(z)
                 rows.append((c, o))
         x = np.concatenate([y] + new, axis=0) if new else y
@@ -183,11 +191,11 @@ def _backward_rows(comp: Compiled, plan: _Plan, allow: np.ndarray, clamp: np.nda
                     rows.append((c, o))
                 continue
             src, dst, _ = mv
-            bq = b[_b(dst)] if w == 1.0 else w * b[_b(dst)]
-            pre[_b(src)] += bq
+            bq = b[dst] if w == 1.0 else w * b[dst]
+            pre[src] += bq
             if clamp[c]:
                 z = np.zeros((1,) + b.shape[1:])
-                z[_b(src)] += bq[0:1]
+                z[src] += bq[0:1]
                 new.append(z)
                 rows.append((c, o))
         b = np.concatenate([pre] + new, axis=0) if new else pre
@@ -264,10 +272,10 @@ def triple_joint(comp: Compiled, cat_of: Sequence[int], candidates: Sequence[Seq
                     if src is None:
                         u, v = ga, hc
                     else:
-                        u = ga[_b(src)]
+                        u = ga[src]
                         for pq in pqs:
                             u = u.sum(axis=pq + 1, keepdims=True)
-                        v = hc[_b(dst)]
+                        v = hc[dst]
                     own[cb] = o
                     prod = _dot_t(u.reshape(len(ra), -1), v.reshape(len(rc), -1))
                     J[idx[0], idx[1], idx[2], own[0], own[1], own[2]] = prod if w == 1.0 else w * prod
