@@ -242,6 +242,12 @@ def triple_joint(comp: Compiled, cat_of: Sequence[int], candidates: Sequence[Seq
         return 0.0, J
     H, brows = _backward_rows(comp, plan, allow, clamp, cancel)
     fwd, bwd = _rows_by_category(frows, pos_in), _rows_by_category(brows, pos_in)
+    # J's cells as flat indices: a row's part (its card's candidate index and owner) is added
+    # to the other row's and the middle card's (one index array per pair of rows, not six)
+    stride = [int(np.prod(J.shape[m + 1:])) for m in range(6)]
+    f_off = [fwd[x].idx * stride[x] + fwd[x].own * stride[3 + x] for x in range(3)]
+    b_off = [bwd[x].idx * stride[x] + bwd[x].own * stride[3 + x] for x in range(3)]
+    Jf = J.reshape(-1)
     for i, c in enumerate(plan.cards):
         if c not in pos_in:
             continue
@@ -258,16 +264,11 @@ def triple_joint(comp: Compiled, cat_of: Sequence[int], candidates: Sequence[Seq
                 if len({cat_a, cat_c, cb}) < 3:
                     continue
                 # the rows of G[i] (H[i]) are a prefix of the forward (backward) rows
-                ra, a_idx, a_own = fwd[cat_a].prefix(g.shape[0])
-                rc, c_idx, c_own = bwd[cat_c].prefix(h.shape[0])
-                if not len(ra) or not len(rc):
+                ma, mc = fwd[cat_a].below[g.shape[0]], bwd[cat_c].below[h.shape[0]]
+                if not ma or not mc:
                     continue
-                ga, hc = g[ra], h[rc]
-                idx = [None] * 3
-                own = [None] * 3
-                idx[cat_a], own[cat_a] = a_idx[:, None], a_own[:, None]
-                idx[cat_c], own[cat_c] = c_idx[None, :], c_own[None, :]
-                idx[cb] = jb
+                ga, hc = g[fwd[cat_a].rows[:ma]], h[bwd[cat_c].rows[:mc]]
+                cells = f_off[cat_a][:ma, None] + b_off[cat_c][None, :mc] + jb * stride[cb]
                 for o, src, dst, pqs, w in moves:
                     if src is None:
                         u, v = ga, hc
@@ -276,17 +277,16 @@ def triple_joint(comp: Compiled, cat_of: Sequence[int], candidates: Sequence[Seq
                         for pq in pqs:
                             u = u.sum(axis=pq + 1, keepdims=True)
                         v = hc[dst]
-                    own[cb] = o
-                    prod = _dot_t(u.reshape(len(ra), -1), v.reshape(len(rc), -1))
-                    J[idx[0], idx[1], idx[2], own[0], own[1], own[2]] = prod if w == 1.0 else w * prod
+                    prod = _dot_t(u.reshape(ma, -1), v.reshape(mc, -1))
+                    Jf[cells + o * stride[3 + cb]] = prod if w == 1.0 else w * prod
     return total, J
 
 
 class _CategoryRows:
     """The clamped rows of one category in a pass's row list (:func:`_forward_rows`,
     :func:`_backward_rows`): their positions, candidate indices and owners, in row order, and
-    how many of them lie below each row count; :func:`triple_joint` takes, for every step, the
-    rows of a prefix as slices of these (one ``flatnonzero`` per category and pass instead of
+    how many of them lie below each row count (``below[n]``); :func:`triple_joint` takes, for
+    every step, the rows of a prefix as slices of these (one ``flatnonzero`` per category and pass instead of
     one per step, pair of categories and conditioning: 8,232 calls, about 9 % of a 4-player
     ranking after five entries)."""
 
@@ -296,10 +296,6 @@ class _CategoryRows:
         self.rows, self.idx, self.own = rows, idx, own
         self.below = np.searchsorted(rows, np.arange(n_rows + 1)).tolist()
 
-    def prefix(self, n: int) -> tuple:
-        """``(rows, candidate indices, owners)`` of this category among the first ``n`` rows."""
-        m = self.below[n]
-        return self.rows[:m], self.idx[:m], self.own[:m]
 
 
 def _rows_by_category(rows: list, pos_in: dict) -> list:
