@@ -47,13 +47,18 @@ from engines.core.errors import check_cancel
 @dataclass
 class _Plan:
     """The DP steps in order: card, choices ``(owner, resource or None, clause resources)``,
-    the axes during the transition (``layout``), axes opened before it and closed after it."""
+    the axes during the transition (``layout``), axes opened before it and closed after it, and
+    each choice's index tuples (``moves[i][j]``: :func:`engines.cluedo.counting._move` of choice
+    ``j`` of step ``i`` in ``layout[i]``, its ``src`` and ``dst`` prefixed with the row axis;
+    None for a card fixed by propagation), made once per plan for the forward pass, the backward
+    pass and the products."""
 
     cards: list
     choices: list
     layout: list
     opened: list
     closed: list
+    moves: list
 
 
 def _plan(comp: Compiled) -> _Plan:
@@ -81,12 +86,21 @@ def _plan(comp: Compiled) -> _Plan:
         for r in cl:
             axes.remove(r)
         closed.append(cl)
-    return _Plan(cards, choices, layout, opened, closed)
+    moves = [[None if r is None else _rows_move(_move(lay, r, qs, comp.implicit))
+              for _o, r, qs in chs] for chs, lay in zip(choices, layout)]
+    return _Plan(cards, choices, layout, opened, closed, moves)
 
 
 def _b(idx: tuple) -> tuple:
     """Prefix an index tuple with the row axis."""
     return (slice(None),) + idx
+
+
+def _rows_move(move: tuple) -> tuple:
+    """A :func:`engines.cluedo.counting._move` ``(src, dst, q positions)`` for tensors with a
+    leading row axis (``src`` and ``dst`` prefixed with it)."""
+    src, dst, pqs = move
+    return _b(src), _b(dst), pqs
 
 
 def _forward_rows(comp: Compiled, plan: _Plan, allow: np.ndarray, clamp: np.ndarray, cancel):
@@ -96,7 +110,6 @@ def _forward_rows(comp: Compiled, plan: _Plan, allow: np.ndarray, clamp: np.ndar
     x = np.ones((1,))
     rows = [(-1, -1)]
     G = []
-    imp = comp.implicit
     for i, c in enumerate(plan.cards):
         check_cancel(cancel)
         for r in plan.opened[i]:
@@ -106,7 +119,7 @@ def _forward_rows(comp: Compiled, plan: _Plan, allow: np.ndarray, clamp: np.ndar
         G.append(x)
         y = np.zeros_like(x)
         new = []
-        for o, r, qs in plan.choices[i]:
+        for (o, r, _qs), mv in zip(plan.choices[i], plan.moves[i]):
             if not allow[c, o]:
                 continue
             w = comp.weights.get((c, o), 1.0) if comp.weights else 1.0
@@ -117,16 +130,16 @@ def _forward_rows(comp: Compiled, plan: _Plan, allow: np.ndarray, clamp: np.ndar
                     new.append(u0.copy())
                     rows.append((c, o))
                 continue
-            src, dst, pqs = _move(plan.layout[i], r, qs, imp)
-            u = x[_b(src)]
+            src, dst, pqs = mv
+            u = x[src]
             for pq in pqs:
                 u = u.sum(axis=pq + 1, keepdims=True)
             if w != 1.0:
                 u = w * u
-            y[_b(dst)] += u
+            y[dst] += u
             if clamp[c]:
                 z = np.zeros((1,) + x.shape[1:])
-                z[_b(dst)] = u[0:1]
+                z[dst] = u[0:1]
                 new.append(z)
                 rows.append((c, o))
         x = np.concatenate([y] + new, axis=0) if new else y
@@ -150,7 +163,6 @@ def _backward_rows(comp: Compiled, plan: _Plan, allow: np.ndarray, clamp: np.nda
     rows = [(-1, -1)]
     n = len(plan.cards)
     H = [None] * n
-    imp = comp.implicit
     for i in range(n - 1, -1, -1):
         check_cancel(cancel)
         c = plan.cards[i]
@@ -168,7 +180,7 @@ def _backward_rows(comp: Compiled, plan: _Plan, allow: np.ndarray, clamp: np.nda
         H[i] = b
         pre = np.zeros_like(b)
         new = []
-        for o, r, qs in plan.choices[i]:
+        for (o, r, _qs), mv in zip(plan.choices[i], plan.moves[i]):
             if not allow[c, o]:
                 continue
             w = comp.weights.get((c, o), 1.0) if comp.weights else 1.0
@@ -178,12 +190,12 @@ def _backward_rows(comp: Compiled, plan: _Plan, allow: np.ndarray, clamp: np.nda
                     new.append(b[0:1].copy() if w == 1.0 else w * b[0:1])
                     rows.append((c, o))
                 continue
-            src, dst, _ = _move(lay, r, qs, imp)
-            bq = b[_b(dst)] if w == 1.0 else w * b[_b(dst)]
-            pre[_b(src)] += bq
+            src, dst, _ = mv
+            bq = b[dst] if w == 1.0 else w * b[dst]
+            pre[src] += bq
             if clamp[c]:
                 z = np.zeros((1,) + b.shape[1:])
-                z[_b(src)] += bq[0:1]
+                z[src] += bq[0:1]
                 new.append(z)
                 rows.append((c, o))
         b = np.concatenate([pre] + new, axis=0) if new else pre
@@ -229,51 +241,75 @@ def triple_joint(comp: Compiled, cat_of: Sequence[int], candidates: Sequence[Seq
     if total == 0.0:
         return 0.0, J
     H, brows = _backward_rows(comp, plan, allow, clamp, cancel)
-    f_cat = np.array([pos_in[c][0] if c >= 0 else -1 for c, _ in frows])
-    f_idx = np.array([pos_in[c][1] if c >= 0 else 0 for c, _ in frows])
-    f_own = np.array([o for _, o in frows])
-    b_cat = np.array([pos_in[c][0] if c >= 0 else -1 for c, _ in brows])
-    b_idx = np.array([pos_in[c][1] if c >= 0 else 0 for c, _ in brows])
-    b_own = np.array([o for _, o in brows])
-    imp = comp.implicit
+    fwd, bwd = _rows_by_category(frows, pos_in), _rows_by_category(brows, pos_in)
+    # J's cells as flat indices: a row's part (its card's candidate index and owner) is added
+    # to the other row's and the middle card's (one index array per pair of rows, not six)
+    stride = [int(np.prod(J.shape[m + 1:])) for m in range(6)]
+    f_off = [fwd[x].idx * stride[x] + fwd[x].own * stride[3 + x] for x in range(3)]
+    b_off = [bwd[x].idx * stride[x] + bwd[x].own * stride[3 + x] for x in range(3)]
+    Jf = J.reshape(-1)
     for i, c in enumerate(plan.cards):
         if c not in pos_in:
             continue
         check_cancel(cancel)
         cb, jb = pos_in[c]
         g, h = G[i], H[i]
-        fc, bc = f_cat[:g.shape[0]], b_cat[:h.shape[0]]
         moves = []
-        for o, r, qs in plan.choices[i]:
+        for (o, r, _qs), mv in zip(plan.choices[i], plan.moves[i]):
             if allow[c, o]:
                 w = comp.weights.get((c, o), 1.0) if comp.weights else 1.0
-                moves.append(((o, None, None, ()) if r is None else (o, *_move(plan.layout[i], r, qs, imp)))
-                             + (w,))
+                moves.append(((o, None, None, ()) if r is None else (o, *mv)) + (w,))
         for cat_a in range(3):
             for cat_c in range(3):
                 if len({cat_a, cat_c, cb}) < 3:
                     continue
-                ra, rc = np.flatnonzero(fc == cat_a), np.flatnonzero(bc == cat_c)
-                if not len(ra) or not len(rc):
+                # the rows of G[i] (H[i]) are a prefix of the forward (backward) rows
+                ma, mc = fwd[cat_a].below[g.shape[0]], bwd[cat_c].below[h.shape[0]]
+                if not ma or not mc:
                     continue
-                ga, hc = g[ra], h[rc]
-                idx = [None] * 3
-                own = [None] * 3
-                idx[cat_a], own[cat_a] = f_idx[ra][:, None], f_own[ra][:, None]
-                idx[cat_c], own[cat_c] = b_idx[rc][None, :], b_own[rc][None, :]
-                idx[cb] = jb
+                ga, hc = g[fwd[cat_a].rows[:ma]], h[bwd[cat_c].rows[:mc]]
+                cells = f_off[cat_a][:ma, None] + b_off[cat_c][None, :mc] + jb * stride[cb]
                 for o, src, dst, pqs, w in moves:
                     if src is None:
                         u, v = ga, hc
                     else:
-                        u = ga[_b(src)]
+                        u = ga[src]
                         for pq in pqs:
                             u = u.sum(axis=pq + 1, keepdims=True)
-                        v = hc[_b(dst)]
-                    own[cb] = o
-                    prod = _dot_t(u.reshape(len(ra), -1), v.reshape(len(rc), -1))
-                    J[idx[0], idx[1], idx[2], own[0], own[1], own[2]] = prod if w == 1.0 else w * prod
+                        v = hc[dst]
+                    prod = _dot_t(u.reshape(ma, -1), v.reshape(mc, -1))
+                    Jf[cells + o * stride[3 + cb]] = prod if w == 1.0 else w * prod
     return total, J
+
+
+class _CategoryRows:
+    """The clamped rows of one category in a pass's row list (:func:`_forward_rows`,
+    :func:`_backward_rows`): their positions, candidate indices and owners, in row order, and
+    how many of them lie below each row count (``below[n]``); :func:`triple_joint` takes, for
+    every step, the rows of a prefix as slices of these (one ``flatnonzero`` per category and pass instead of
+    one per step, pair of categories and conditioning: 8,232 calls, about 9 % of a 4-player
+    ranking after five entries)."""
+
+    __slots__ = ("rows", "idx", "own", "below")
+
+    def __init__(self, rows: np.ndarray, idx: np.ndarray, own: np.ndarray, n_rows: int):
+        self.rows, self.idx, self.own = rows, idx, own
+        self.below = np.searchsorted(rows, np.arange(n_rows + 1)).tolist()
+
+
+
+def _rows_by_category(rows: list, pos_in: dict) -> list:
+    """:class:`_CategoryRows` of each category (0, 1, 2) of ``rows`` ((card, owner) pairs,
+    row 0 the plain message: card -1), ``pos_in`` card -> (category, index among the
+    candidates)."""
+    cat = np.array([pos_in[c][0] if c >= 0 else -1 for c, _ in rows])
+    idx = np.array([pos_in[c][1] if c >= 0 else 0 for c, _ in rows])
+    own = np.array([o for _, o in rows])
+    out = []
+    for x in range(3):
+        r = np.flatnonzero(cat == x)
+        out.append(_CategoryRows(r, idx[r], own[r], len(rows)))
+    return out
 
 
 def outcome_matrix(n_players: int, me: int) -> np.ndarray:

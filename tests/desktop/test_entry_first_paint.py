@@ -197,3 +197,20 @@ def test_the_plot_waits_for_the_ranking_and_follows_it_at_once(window, qtbot, mo
         pr.set_busy(Priority.RANKING, False)
     assert tab.PLOT_WAIT_S >= 0.8
     qtbot.waitUntil(lambda: len(drawn) == 1, timeout=400)
+
+
+def test_the_who_is_close_plot_waits_for_the_ranking(window, qtbot, monkeypatch):
+    """The "Who is close?" plot's timer that fires while the tab's ranking is pending draws
+    nothing then; the plot is drawn as soon as the ranking ends."""
+    tab = _cluedo_tab(window, qtbot)
+    drawn = []
+    monkeypatch.setattr(tab.who_pane, "show_series", lambda *a: drawn.append(a))
+    pr = tab.controller.priorities
+    pr.set_busy(Priority.RANKING, True)
+    try:
+        tab._update_knows_plot()
+        qtbot.wait(20)
+        assert drawn == []
+    finally:
+        pr.set_busy(Priority.RANKING, False)
+    qtbot.waitUntil(lambda: len(drawn) == 1, timeout=400)

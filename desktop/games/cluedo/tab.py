@@ -5,6 +5,7 @@ belief plots, recommendations, who is close to solving and when to accuse, and t
 from __future__ import annotations
 
 import functools
+import threading
 
 from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtWidgets import (
@@ -454,13 +455,26 @@ class Tab(GameTab):
     @Slot()
     def _update_knows_plot(self) -> None:
         """Each opponent's ``p_knows_envelope`` after every event computed so far (the gaps
-        fill in from the newest entry back)."""
+        fill in from the newest entry back); drawn once the tab's ranking is on screen, as the
+        belief plot (:meth:`GameTab._draw_due_plot`): the 120 ms timer started with the
+        opponents' task fell inside a long ranking and drew the plot beside it (4-5 ms of the
+        GUI thread, which takes the interpreter lock from the ranking)."""
+        pr = self.controller.priorities
+        if pr.urgent_pending(Priority.ADVICE):
+            pr.call_when_settled(self._knows_plot_settled)
+            return
         snap = self.snapshot
         if snap.timeline is None or snap.error is not None:
             self.knows_plot.set_series({})
             return
         self.who_pane.show_series(self.opponents.series(),
                                   None if snap.selected < 0 else self._opp_k)
+
+    def _knows_plot_settled(self) -> None:
+        """Some urgent work of the tab ended (on the thread that ended it): try the plot again
+        from the GUI thread's timer."""
+        if threading.current_thread() is threading.main_thread():
+            QTimer.singleShot(0, self, self._update_knows_plot)
 
     @Slot()
     def _show_who_is_close(self) -> None:
