@@ -379,7 +379,8 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
             # or a solve removes many worlds in the benchmark's game, and no refresh paid there)
             changed_rows = st.M.keep_reactions(filters, cancel, track=st.A is None and bool(filters),
                                                track_dense=bool(st.learned) and
-                                               st.learned[-1].kind == "reactions")
+                                               st.learned[-1].kind == "reactions",
+                                               same_classes=True)
         else:
             for axis, ind, solved_p in filters:
                 st.M.keep_reaction(axis, ind, solved_p, cancel)

@@ -67,9 +67,92 @@ _REFRESH_SHARE = 0.5  # indicators are refreshed from the changed rows while the
 _DENSE_ROW_GAIN = 2.5  # a gathered row costs about 2.5-4 times a row of a whole-table pass
 _REFRESH_GATHER = 0.3  # at most this share of the rows gathered for one player (memory)
 _REFRESH_MIN = 20_000   # (rows x players) below which indicators are recomputed, not refreshed
+_LUMP_SHARE = 0.5  # solved indicators read one stack per class while that box has at most this
+# share of the words the pass would read otherwise (see BitTable._lumped_indicator)
 _SPARSE_ROWS = 0.3  # passes read only the non-empty rows while at most this share is non-empty
 # (a reactions round on states of a truthful five-player game, 5 indicators and the filters, CPU:
 # 23% non-empty rows 78 ms compact / 130 ms whole; 32%: 148 / 134; 47%: 165 / 138)
+
+
+def _dense_indicator(t: np.ndarray, axis: int, cancel=None):
+    """:meth:`BitTable.solved_indicator` with its support, read from every word of ``t``: an
+    array of uint64 words of any shape ``(s_0, ..., s_{m-1}, W)`` (the whole table, or the
+    box of one representative stack per class: :meth:`BitTable._lumped_indicator`). For
+    ``axis == t.ndim - 1`` (the bit axis): two bool arrays ``t.shape[:-1]``; otherwise two
+    word arrays of ``t.shape`` without ``axis``. Cache-sized blocks; ``cancel`` is polled.
+
+    Raises:
+        Cancelled: ``cancel()`` became true.
+    """
+    if axis == t.ndim - 1:
+        rows = t.reshape(-1, t.shape[-1])
+        ind = np.empty(rows.shape[0], dtype=bool)
+        sup = np.empty(rows.shape[0], dtype=bool)
+        step = max(1, _BLOCK_WORDS // t.shape[-1])
+        if t.shape[-1] == 1:     # one word per row: exactly one bit iff its bit count is 1
+            # (numpy's bitwise_count into a reused uint8 buffer, then one comparison: 15 ->
+            # 10 ms on the five-player table, against x != 0 and x & (x - 1) == 0)
+            step = 1 << 17
+            cnt = np.empty(min(step, rows.shape[0]), dtype=np.uint8)
+            for r0 in range(0, rows.shape[0], step):
+                check_cancel(cancel)
+                x = rows[r0:r0 + step, 0]
+                m = x.shape[0]
+                np.bitwise_count(x, out=cnt[:m])
+                np.equal(cnt[:m], 1, out=ind[r0:r0 + m])
+                np.not_equal(x, 0, out=sup[r0:r0 + m])
+        else:
+            for r0 in range(0, rows.shape[0], step):
+                if r0 % (step * 64) == 0:
+                    check_cancel(cancel)
+                cnt = np.bitwise_count(rows[r0:r0 + step]).sum(-1, dtype=np.int64)
+                ind[r0:r0 + cnt.shape[0]] = cnt == 1
+                sup[r0:r0 + cnt.shape[0]] = cnt > 0
+        out_shape = t.shape[:-1]
+        ind = ind.reshape(out_shape)
+        return ind, sup.reshape(out_shape)
+    shape = t.shape
+    pre = int(np.prod(shape[:axis], dtype=np.int64))
+    post = int(np.prod(shape[axis + 1:], dtype=np.int64))
+    S = shape[axis]
+    x = t.reshape(pre, S, post)
+    ones = np.zeros((pre, post), dtype=np.uint64)
+    twos = np.zeros_like(ones)
+    if post <= 8:
+        # the axis is (nearly) contiguous: reduce along it in blocks of whole rows
+        # (twos = OR over j of (OR of x_0..x_{j-1}) & x_j)
+        _ones_twos_in_blocks(x, ones, twos, cancel)
+        out_shape = shape[:axis] + shape[axis + 1:]
+        ind = (ones & ~twos).reshape(out_shape)
+        return ind, ones.reshape(out_shape)
+    qb = min(post, _BLOCK_WORDS)
+    pb = max(1, _BLOCK_WORDS // qb)
+    tmp = np.empty((min(pb, pre), qb), dtype=np.uint64)
+    for i0 in range(0, pre, pb):
+        check_cancel(cancel)
+        i1 = min(pre, i0 + pb)
+        for k0 in range(0, post, qb):
+            k1 = min(post, k0 + qb)
+            o, tw = ones[i0:i1, k0:k1], twos[i0:i1, k0:k1]
+            tb = tmp[:i1 - i0, :k1 - k0]
+            for j in range(S):
+                xj = x[i0:i1, j, k0:k1]
+                np.bitwise_and(o, xj, out=tb)
+                tw |= tb
+                o |= xj
+    out_shape = shape[:axis] + shape[axis + 1:]
+    ind = (ones & ~twos).reshape(out_shape)
+    return ind, ones.reshape(out_shape)
+
+
+def _repeat_classes(x: np.ndarray, idx: Sequence[np.ndarray]) -> np.ndarray:
+    """``x`` indexed by class, for axes 0..len(idx)-1, repeated over the stacks: the array
+    ``x[np.ix_(*idx)]`` (``idx[a]``: the class of each stack of axis a), built one axis at a
+    time from the last (the largest copy, along axis 0, moves whole contiguous blocks: 9.8 M
+    bools in a few ms, where the fancy index took 80 ms)."""
+    for a in range(len(idx) - 1, -1, -1):
+        x = x.take(idx[a], axis=a)
+    return x
 
 
 def n_words(S: int) -> int:
@@ -118,6 +201,7 @@ class BitTable:
         self.n, self.S, self.W = players, S, n_words(S)
         self.full = full_words(S)
         shape = (S,) * (players - 1) + (self.W,)
+        whole = data is None
         if data is None:
             data = np.empty(shape, dtype=np.uint64)
             data[...] = self.full
@@ -131,6 +215,11 @@ class BitTable:
         # worlds does not depend on that player's stack): every axis of a whole table, the
         # axis of a player who solved until an answer about them (see :meth:`_slice_indicator`)
         self._free: frozenset = frozenset(range(players - 1)) if data is None else frozenset()
+        # the classes of stacks of axes 0..n-2 (see :meth:`classes`): one per axis for a whole
+        # table, one per stack when the content is unknown
+        one = np.zeros(S, dtype=np.int64) if whole else np.arange(S, dtype=np.int64)
+        self._cls: tuple = (one,) * (players - 1)
+        self._lump_box: Optional[tuple] = None   # (version, the box of representatives)
         # a token of the table's content: every method that writes the table takes a new one
         # (copies keep it), so that what was derived from one content is not used on another
         self.version = next(_VERSIONS)
@@ -146,7 +235,7 @@ class BitTable:
     def copy(self) -> "BitTable":
         t = BitTable(self.n, self.S, self.t.copy())
         t._nz, t._nz_exact = self._nz, self._nz_exact     # never written in place
-        t._free = self._free
+        t._free, t._cls = self._free, self._cls
         t.version = self.version
         return t
 
@@ -430,6 +519,7 @@ class BitTable:
         self.version = next(_VERSIONS)
         # the answer depends on the stacks the moderator sees: only an unseen axis stays free
         self._free = frozenset(a for a in self._free if not seen[a])
+        self._split_classes(q.feature, seen)
         masks = pack_bits(q.ok_given_partial(answer, bool(seen[-1])))  # (bound, W)
         if n == 1:
             self.t &= masks[q.identity]
@@ -528,71 +618,91 @@ class BitTable:
         if self._free and self.n >= 3:
             ind, sup = self._slice_indicator(axis, min(self._free), cancel)
             return (ind, sup) if with_support else ind
+        lumped = self._lumped_indicator(axis, cancel)
+        if lumped is not None:
+            return lumped if with_support else lumped[0]
         sparse = self._rows()
         if sparse is not None:
             ind, sup = self._sparse_indicator(axis, *sparse)
             return (ind, sup) if with_support else ind
-        if axis == self.n - 1:
-            rows = self.t.reshape(-1, self.W)
-            ind = np.empty(rows.shape[0], dtype=bool)
-            sup = np.empty(rows.shape[0], dtype=bool) if with_support else None
-            step = max(1, _BLOCK_WORDS // self.W)
-            if self.W == 1:     # one word per row: exactly one bit iff its bit count is 1
-                # (numpy's bitwise_count into a reused uint8 buffer, then one comparison: 15 ->
-                # 10 ms on the five-player table, against x != 0 and x & (x - 1) == 0)
-                step = 1 << 17
-                cnt = np.empty(min(step, rows.shape[0]), dtype=np.uint8)
-                for r0 in range(0, rows.shape[0], step):
-                    check_cancel(cancel)
-                    x = rows[r0:r0 + step, 0]
-                    m = x.shape[0]
-                    np.bitwise_count(x, out=cnt[:m])
-                    np.equal(cnt[:m], 1, out=ind[r0:r0 + m])
-                    if with_support:
-                        np.not_equal(x, 0, out=sup[r0:r0 + m])
-            else:
-                for r0 in range(0, rows.shape[0], step):
-                    if r0 % (step * 64) == 0:
-                        check_cancel(cancel)
-                    cnt = np.bitwise_count(rows[r0:r0 + step]).sum(-1, dtype=np.int64)
-                    ind[r0:r0 + cnt.shape[0]] = cnt == 1
-                    if with_support:
-                        sup[r0:r0 + cnt.shape[0]] = cnt > 0
-            out_shape = self.t.shape[:-1]
-            ind = ind.reshape(out_shape)
-            return (ind, sup.reshape(out_shape)) if with_support else ind
-        shape = self.t.shape
-        pre = int(np.prod(shape[:axis], dtype=np.int64))
-        post = int(np.prod(shape[axis + 1:], dtype=np.int64))
-        S = shape[axis]
-        x = self.t.reshape(pre, S, post)
-        ones = np.zeros((pre, post), dtype=np.uint64)
-        twos = np.zeros_like(ones)
-        if post <= 8:
-            # the axis is (nearly) contiguous: reduce along it in blocks of whole rows
-            # (twos = OR over j of (OR of x_0..x_{j-1}) & x_j)
-            _ones_twos_in_blocks(x, ones, twos, cancel)
-            out_shape = shape[:axis] + shape[axis + 1:]
-            ind = (ones & ~twos).reshape(out_shape)
-            return (ind, ones.reshape(out_shape)) if with_support else ind
-        qb = min(post, _BLOCK_WORDS)
-        pb = max(1, _BLOCK_WORDS // qb)
-        tmp = np.empty((min(pb, pre), qb), dtype=np.uint64)
-        for i0 in range(0, pre, pb):
-            check_cancel(cancel)
-            i1 = min(pre, i0 + pb)
-            for k0 in range(0, post, qb):
-                k1 = min(post, k0 + qb)
-                o, tw = ones[i0:i1, k0:k1], twos[i0:i1, k0:k1]
-                tb = tmp[:i1 - i0, :k1 - k0]
-                for j in range(S):
-                    xj = x[i0:i1, j, k0:k1]
-                    np.bitwise_and(o, xj, out=tb)
-                    tw |= tb
-                    o |= xj
-        out_shape = shape[:axis] + shape[axis + 1:]
-        ind = (ones & ~twos).reshape(out_shape)
-        return (ind, ones.reshape(out_shape)) if with_support else ind
+        ind, sup = _dense_indicator(self.t, axis, cancel)
+        return (ind, sup) if with_support else ind
+
+    # ------------------------------------------------------------------ classes of stacks
+    # Two stacks u, u' of the player on axis a (0..n-2) are in one *class* when swapping them
+    # in every world maps the table onto itself. The whole table has one class per axis; an
+    # answer (eq. (2)) keeps the classes of the players it does not concern and splits the
+    # others' by the question's feature (the answer reads a stack only through it); a
+    # reaction filter (eqs. (3)-(4)) keeps them when each indicator it reads is itself
+    # invariant (the indicators of a table with these classes: ``same_classes``); a solve
+    # (eq. (5)) makes the solver's axis one class and keeps the others. Zorn's (2024) tables
+    # depend on the stacks only through the features asked, so in the rounds after an answer
+    # the five-player game has 4-46 classes per axis instead of 56 (the first question's
+    # feature takes 16 values), and a solved indicator can read one stack per class: the box
+    # of representatives, prod(K_a) * W words instead of S^(n-1) * W. This is lumping: a
+    # structure invariant under a partition of its states is analysed on the classes
+    # (Kemeny and Snell 1960, chapter 6, lumpable processes).
+
+    def classes(self) -> tuple:
+        """The stack classes of axes 0..n-2 (see above): n-1 int arrays (S,), each class
+        numbered 0..K-1 by its first stack (read-only; one class per stack when unknown)."""
+        return self._cls
+
+    def _split_classes(self, feature: np.ndarray, seen: Sequence[bool]) -> None:
+        """Split the classes of the seen axes 0..n-2 by ``feature`` (int (S,))."""
+        f = np.asarray(feature, dtype=np.int64) - int(np.min(feature))
+        width = int(f.max()) + 1
+        cls = list(self._cls)
+        for a in range(self.n - 1):
+            if seen[a]:
+                _, first, inv = np.unique(cls[a] * width + f, return_index=True,
+                                          return_inverse=True)
+                rank = np.empty(first.size, dtype=np.int64)     # number classes by first stack
+                rank[np.argsort(first, kind="stable")] = np.arange(first.size)
+                cls[a] = rank[inv.reshape(-1)]
+        self._cls = tuple(cls)
+
+    def _lumped_indicator(self, axis: int, cancel: CancelFlag = None):
+        """:meth:`solved_indicator` with its support from one representative stack per class
+        of each axis 0..n-2 (see :meth:`classes`), or None when that box is larger than
+        ``_LUMP_SHARE`` of what the pass would read otherwise (the non-empty rows while they
+        are few, else the whole table) or n < 3.
+
+        With the class sizes c_a(k): the player on axis a has exactly one valid stack iff
+        exactly one class k of theirs holds valid stacks and c_a(k) = 1 (a class holds
+        c_a(k) valid stacks or none), so a class of two or more counts as two; the last player
+        (the bit axis, not lumped) reads the words of the box as they are. The result is the
+        box's indicator repeated over the stacks of each class (a gather of S^(n-2) words, or
+        S^(n-1) bools for the last player).
+        """
+        n, S, W = self.n, self.S, self.W
+        if n < 3:
+            return None
+        ks = [int(c.max()) + 1 for c in self._cls]
+        box_words = int(np.prod(ks, dtype=np.int64)) * W
+        reads = self.t.size
+        if self._nz is not None and self._nz.size <= _SPARSE_ROWS * (self.t.size // (S * W)):
+            reads = self._nz.size * S * W
+        if box_words > _LUMP_SHARE * reads:
+            return None
+        box = self._lump_box
+        if box is None or box[0] != self.version:
+            B = self.t
+            for a, c in enumerate(self._cls):   # one take per axis, the largest cut first
+                B = B.take(np.unique(c, return_index=True)[1], axis=a)
+            self._lump_box = box = (self.version, B)
+        B = box[1]
+        ind, sup = _dense_indicator(B, axis, cancel)
+        if axis < n - 1:
+            sizes = np.bincount(self._cls[axis])
+            multi = np.flatnonzero(sizes >= 2)
+            if multi.size:      # a valid class of two stacks or more: not exactly one
+                many = np.bitwise_or.reduce(B.take(multi, axis=axis), axis=axis)
+                ind &= ~many
+            idx = [self._cls[b] for b in range(n - 1) if b != axis]
+        else:
+            idx = list(self._cls)
+        return _repeat_classes(ind, idx), _repeat_classes(sup, idx)
 
     def _slice_indicator(self, axis: int, f: int, cancel: CancelFlag = None):
         """:meth:`solved_indicator` with its support of a table that is constant along axis
@@ -608,6 +718,7 @@ class BitTable:
             return np.zeros_like(sl), sl
         sub = BitTable(n - 1, S, sl)
         sub._free = frozenset(a - (a > f) for a in self._free if a != f)
+        sub._cls = tuple(c for a, c in enumerate(self._cls) if a != f)
         ind, sup = sub.solved_indicator(axis - (axis > f), cancel, with_support=True)
         pos = f if f < axis else f - 1
         shape = self.t.shape[:axis] + self.t.shape[axis + 1:]
@@ -644,13 +755,19 @@ class BitTable:
         return m if solved else ~m
 
     def keep_reaction(self, axis: int, solved_ind: np.ndarray, solved: bool,
-                      cancel: CancelFlag = None) -> None:
+                      cancel: CancelFlag = None, same_classes: bool = False) -> None:
         """Eq. (3)+(4) for one player: keep only worlds where their reaction is ``solved``.
 
+        Args:
+            same_classes: the indicator is invariant under this table's stack classes (it is
+                the :meth:`solved_indicator` of a table with the same :meth:`classes`: this
+                table, or the answers-only table of the same log), so the classes stay;
+                otherwise they are forgotten (one class per stack).
         Raises:
             Cancelled: ``cancel`` returned True (checked every chunk of the table)."""
         self.version = next(_VERSIONS)
         self._keep_free(axis, solved_ind)
+        self._keep_classes(same_classes)
         sparse = self._rows(refresh=False)
         if sparse is not None:
             c, X = sparse
@@ -668,7 +785,8 @@ class BitTable:
                 self.t[sl] &= self.reaction_mask(axis, solved_ind, solved, sl)
 
     def keep_reactions(self, reactions: Sequence[tuple], cancel: CancelFlag = None,
-                       track: bool = False, track_dense: bool = True) -> Optional[np.ndarray]:
+                       track: bool = False, track_dense: bool = True,
+                       same_classes: bool = False) -> Optional[np.ndarray]:
         """Eqs. (3)+(4) for several players at once: :meth:`keep_reaction` for each
         ``(axis, solved_ind, solved)`` of ``reactions``, in one pass over the table.
 
@@ -684,6 +802,7 @@ class BitTable:
             track_dense: with ``track``, track on a whole (dense) table too (two bit counts
                 of the table: 9-11 ms for five players; the caller says False where few
                 refreshes pay, e.g. the first round after an answer).
+            same_classes: as for :meth:`keep_reaction`, for every indicator.
         Returns:
             With ``track`` (and n >= 3, and ``track_dense`` or compact rows): int64 array, the
             sorted flat indices of the rows that lost a world (a row changed iff the bit
@@ -697,9 +816,10 @@ class BitTable:
         track = track and self.n >= 3 and self.t.flags.c_contiguous
         if len(reactions) < 2 and not track:
             for axis, ind, solved in reactions:
-                self.keep_reaction(axis, ind, solved, cancel)
+                self.keep_reaction(axis, ind, solved, cancel, same_classes)
             return None
         self.version = next(_VERSIONS)
+        self._keep_classes(same_classes)
         for axis, ind, _solved in reactions:
             self._keep_free(axis, ind)
         if not reactions:
@@ -760,6 +880,12 @@ class BitTable:
         drop = ~ind if solved else ind
         np.copyto(part, np.uint64(0), where=drop[..., None])
 
+    def _keep_classes(self, same_classes: bool) -> None:
+        """After a reaction filter: keep the stack classes when its indicators are invariant
+        under them, else forget them (one class per stack; see :meth:`classes`)."""
+        if not same_classes:
+            self._cls = tuple(np.arange(self.S, dtype=np.int64) for _ in range(self.n - 1))
+
     def _keep_free(self, axis: int, solved_ind: np.ndarray) -> None:
         """Update the free axes for a reaction filter of the player on ``axis`` (see
         :meth:`keep_reaction`)."""
@@ -793,6 +919,9 @@ class BitTable:
         # (the slice copied along ``axis`` is constant along them)
         if axis < self.n - 1:
             self._free = self._free | {axis}
+            # one class: the table no longer depends on their stack
+            self._cls = tuple(np.zeros(self.S, dtype=np.int64) if a == axis else c
+                              for a, c in enumerate(self._cls))
         if axis == self.n - 1:
             for sl in self.chunks():
                 check_cancel(cancel)
