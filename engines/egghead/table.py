@@ -35,10 +35,12 @@ _CHUNK_BYTES = 16 << 20  # bytes of the table handled at once by the other whole
 _BLOCK_WORDS = 1 << 15   # words per block of the solved-indicator pass (256 KB: stays in cache)
 
 
-def _ones_twos_in_blocks(x: np.ndarray, ones: np.ndarray, twos: np.ndarray, cancel=None) -> None:
+def _ones_twos_in_blocks(x: np.ndarray, ones: np.ndarray, twos: np.ndarray, cancel=None,
+                         many: Optional[np.ndarray] = None) -> None:
     """For ``x`` of shape (rows, S, words): ``ones`` = the OR over axis 1 (a bit set in at least
     one of the S slices) and ``twos`` = the OR over j of (x_0 | ... | x_{j-1}) & x_j (set in at
-    least two), both (rows, words), written in place (``twos`` starts at zero). Whole rows are
+    least two), both (rows, words), written in place (``twos`` starts at zero); ``many`` (bool
+    (S,)): slices whose set bits count twice (OR-ed into ``twos`` too). Whole rows are
     taken in blocks of about :data:`_BLOCK_WORDS` words, so each block's running OR stays in
     cache; ``cancel`` is polled every 64 blocks.
 
@@ -46,6 +48,7 @@ def _ones_twos_in_blocks(x: np.ndarray, ones: np.ndarray, twos: np.ndarray, canc
         Cancelled: ``cancel()`` became true.
     """
     rows, S, words = x.shape
+    multi = None if many is None or not many.any() else np.flatnonzero(many)
     pb = max(1, _BLOCK_WORDS // max(1, S * words))
     acc = np.empty((min(pb, rows), S, words), dtype=np.uint64)
     both = np.empty((min(pb, rows), max(S - 1, 1), words), dtype=np.uint64)
@@ -61,6 +64,8 @@ def _ones_twos_in_blocks(x: np.ndarray, ones: np.ndarray, twos: np.ndarray, canc
             b = both[:m]
             np.bitwise_and(a[:, :-1], xb[:, 1:], out=b)
             np.bitwise_or.reduce(b, axis=1, out=twos[i0:i0 + m])
+        if multi is not None:
+            twos[i0:i0 + m] |= np.bitwise_or.reduce(xb[:, multi], axis=1)
 _VERSIONS = itertools.count(1)  # table versions: every write of any table takes a new one
 _REFRESH_SHARE = 0.5  # indicators are refreshed from the changed rows while they read at most
 # this share of the rows a recomputation would read (see BitTable.refreshed_indicators)
@@ -74,12 +79,14 @@ _SPARSE_ROWS = 0.3  # passes read only the non-empty rows while at most this sha
 # 23% non-empty rows 78 ms compact / 130 ms whole; 32%: 148 / 134; 47%: 165 / 138)
 
 
-def _dense_indicator(t: np.ndarray, axis: int, cancel=None):
+def _dense_indicator(t: np.ndarray, axis: int, cancel=None, many: Optional[np.ndarray] = None):
     """:meth:`BitTable.solved_indicator` with its support, read from every word of ``t``: an
     array of uint64 words of any shape ``(s_0, ..., s_{m-1}, W)`` (the whole table, or the
     box of one representative stack per class: :meth:`BitTable._lumped_indicator`). For
     ``axis == t.ndim - 1`` (the bit axis): two bool arrays ``t.shape[:-1]``; otherwise two
     word arrays of ``t.shape`` without ``axis``. Cache-sized blocks; ``cancel`` is polled.
+    ``many`` (bool (t.shape[axis],), not for the bit axis): the indices along ``axis`` that
+    count as two valid stacks where their bit is set (classes of two stacks or more).
 
     Raises:
         Cancelled: ``cancel()`` became true.
@@ -121,7 +128,7 @@ def _dense_indicator(t: np.ndarray, axis: int, cancel=None):
     if post <= 8:
         # the axis is (nearly) contiguous: reduce along it in blocks of whole rows
         # (twos = OR over j of (OR of x_0..x_{j-1}) & x_j)
-        _ones_twos_in_blocks(x, ones, twos, cancel)
+        _ones_twos_in_blocks(x, ones, twos, cancel, many)
         out_shape = shape[:axis] + shape[axis + 1:]
         ind = (ones & ~twos).reshape(out_shape)
         return ind, ones.reshape(out_shape)
@@ -137,8 +144,11 @@ def _dense_indicator(t: np.ndarray, axis: int, cancel=None):
             tb = tmp[:i1 - i0, :k1 - k0]
             for j in range(S):
                 xj = x[i0:i1, j, k0:k1]
-                np.bitwise_and(o, xj, out=tb)
-                tw |= tb
+                if many is not None and many[j]:
+                    tw |= xj
+                else:
+                    np.bitwise_and(o, xj, out=tb)
+                    tw |= tb
                 o |= xj
     out_shape = shape[:axis] + shape[axis + 1:]
     ind = (ones & ~twos).reshape(out_shape)
@@ -687,20 +697,22 @@ class BitTable:
             return None
         box = self._lump_box
         if box is None or box[0] != self.version:
-            B = self.t
-            for a, c in enumerate(self._cls):   # one take per axis, the largest cut first
-                B = B.take(np.unique(c, return_index=True)[1], axis=a)
+            reps = [np.unique(c, return_index=True)[1] for c in self._cls]
+            B = np.empty(tuple(r.size for r in reps) + (W,), dtype=np.uint64)
+            for k, i in enumerate(reps[0].tolist()):   # one slice of axis 0 at a time: the
+                check_cancel(cancel)                   # temporaries stay in cache
+                sub = self.t[i]
+                for a in range(1, n - 1):
+                    sub = sub.take(reps[a], axis=a - 1)
+                B[k] = sub
             self._lump_box = box = (self.version, B)
         B = box[1]
-        ind, sup = _dense_indicator(B, axis, cancel)
         if axis < n - 1:
-            sizes = np.bincount(self._cls[axis])
-            multi = np.flatnonzero(sizes >= 2)
-            if multi.size:      # a valid class of two stacks or more: not exactly one
-                many = np.bitwise_or.reduce(B.take(multi, axis=axis), axis=axis)
-                ind &= ~many
+            # a valid class of two stacks or more counts as two valid stacks
+            ind, sup = _dense_indicator(B, axis, cancel, many=np.bincount(self._cls[axis]) >= 2)
             idx = [self._cls[b] for b in range(n - 1) if b != axis]
         else:
+            ind, sup = _dense_indicator(B, axis, cancel)
             idx = list(self._cls)
         return _repeat_classes(ind, idx), _repeat_classes(sup, idx)
 
