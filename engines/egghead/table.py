@@ -743,14 +743,16 @@ class BitTable:
                 B[k] = sub
             self._lump_box = box = (self.version, B)
         B = box[1]
+        # the indicator and the support repeated over the stacks in one pass (ind implies sup)
         if axis < n - 1:
             # a valid class of two stacks or more counts as two valid stacks
             ind, sup = _dense_indicator(B, axis, cancel, many=np.bincount(self._cls[axis]) >= 2)
-            idx = [self._cls[b] for b in range(n - 1) if b != axis]
-        else:
-            ind, sup = _dense_indicator(B, axis, cancel)
-            idx = list(self._cls)
-        return _repeat_classes(ind, idx), _repeat_classes(sup, idx)
+            both = _repeat_classes(np.stack([ind, sup], axis=-2),
+                                   [self._cls[b] for b in range(n - 1) if b != axis])
+            return np.ascontiguousarray(both[..., 0, :]), np.ascontiguousarray(both[..., 1, :])
+        ind, sup = _dense_indicator(B, axis, cancel)
+        code = _repeat_classes(ind.view(np.uint8) + sup.view(np.uint8), list(self._cls))
+        return code == 2, code != 0
 
     def _slice_indicator(self, axis: int, f: int, cancel: CancelFlag = None):
         """:meth:`solved_indicator` with its support of a table that is constant along axis
