@@ -16,6 +16,11 @@ The operations are Zorn's (2024) equations on the whole table at once:
   stays iff every player's announced reaction (solved iff their valids set has one element)
   matches what they would have done in that world;
 * :meth:`BitTable.reset_player` — eq. (5) after a solve.
+
+The table also keeps, per axis 0..n-2, the classes of stacks it cannot tell apart (the
+features of the questions asked about that player since the whole table; :meth:`BitTable.classes`):
+while they are few, the solved indicators read one stack per class (lumping, Kemeny and Snell
+1960) instead of every word.
 """
 from __future__ import annotations
 
@@ -659,7 +664,8 @@ class BitTable:
             saying where the player has at least one valid stack (the projection of the
             table along ``axis``).
         Cost: one read of the table, in cache-sized blocks (6 players × 56 stacks: 4.4 GB,
-        about 1 s per axis on one core); while few rows are non-empty, the non-empty rows only.
+        about 1 s per axis on one core); while the stacks fall into few classes, one stack per
+        class (:meth:`_lumped_indicator`); else while few rows are non-empty, those rows only.
         """
         if self._free and self.n >= 3:
             ind, sup = self._slice_indicator(axis, min(self._free), cancel)
@@ -717,42 +723,89 @@ class BitTable:
         With the class sizes c_a(k): the player on axis a has exactly one valid stack iff
         exactly one class k of theirs holds valid stacks and c_a(k) = 1 (a class holds
         c_a(k) valid stacks or none), so a class of two or more counts as two; the last player
-        (the bit axis, not lumped) reads the words of the box as they are. The result is the
-        box's indicator repeated over the stacks of each class (a gather of S^(n-2) words, or
-        S^(n-1) bools for the last player).
+        (the bit axis, not lumped) reads the words of the box as they are. Classes without a
+        world are left out of the box (they add no valid stack; their entries are zero). The
+        result is the box's indicator repeated over the stacks of each class (a gather of
+        S^(n-2) words, or S^(n-1) bools for the last player).
         """
         n, S, W = self.n, self.S, self.W
         if n < 3:
             return None
-        ks = [int(c.max()) + 1 for c in self._cls]
-        box_words = int(np.prod(ks, dtype=np.int64)) * W
-        reads = self.t.size
-        if self._nz is not None and self._nz.size <= _SPARSE_ROWS * (self.t.size // (S * W)):
-            reads = self._nz.size * S * W
-        if box_words > _LUMP_SHARE * reads:
-            return None
         box = self._lump_box
         if box is None or box[0] != self.version:
-            reps = [np.unique(c, return_index=True)[1] for c in self._cls]
-            B = np.empty(tuple(r.size for r in reps) + (W,), dtype=np.uint64)
-            for k, i in enumerate(reps[0].tolist()):   # one slice of axis 0 at a time: the
-                check_cancel(cancel)                   # temporaries stay in cache
-                sub = self.t[i]
-                for a in range(1, n - 1):
-                    sub = sub.take(reps[a], axis=a - 1)
-                B[k] = sub
-            self._lump_box = box = (self.version, B)
-        B = box[1]
-        # the indicator and the support repeated over the stacks in one pass (ind implies sup)
+            self._lump_box = box = (self.version,) + self._build_lump_box(cancel)
+        _, B, pos, sizes = box
+        if B is None:
+            return None
+        if not B.size:         # no world: nobody has a valid stack
+            shape = (S,) * (n - 2) + (W,) if axis < n - 1 else (S,) * (n - 1)
+            dtype = np.uint64 if axis < n - 1 else bool
+            return np.zeros(shape, dtype=dtype), np.zeros(shape, dtype=dtype)
+        # the indicator and the support repeated over the stacks in one pass (ind implies sup);
+        # index len(live) of each axis is a zero entry, for the classes left out
         if axis < n - 1:
             # a valid class of two stacks or more counts as two valid stacks
-            ind, sup = _dense_indicator(B, axis, cancel, many=np.bincount(self._cls[axis]) >= 2)
-            both = _repeat_classes(np.stack([ind, sup], axis=-2),
-                                   [self._cls[b] for b in range(n - 1) if b != axis])
+            ind, sup = _dense_indicator(B, axis, cancel, many=sizes[axis] >= 2)
+            both = np.pad(np.stack([ind, sup], axis=-2), [(0, 1)] * (n - 2) + [(0, 0)] * 2)
+            both = _repeat_classes(both, [pos[b] for b in range(n - 1) if b != axis])
             return np.ascontiguousarray(both[..., 0, :]), np.ascontiguousarray(both[..., 1, :])
         ind, sup = _dense_indicator(B, axis, cancel)
-        code = _repeat_classes(ind.view(np.uint8) + sup.view(np.uint8), list(self._cls))
+        code = np.pad(ind.view(np.uint8) + sup.view(np.uint8), [(0, 1)] * (n - 1))
+        code = _repeat_classes(code, pos)
         return code == 2, code != 0
+
+    def _build_lump_box(self, cancel: CancelFlag = None) -> tuple:
+        """``(B, pos, sizes)`` for :meth:`_lumped_indicator`: the box of representatives of the
+        classes that hold a world (uint64 (L_0, ..., L_{n-2}, W)); per axis, each stack's
+        index in the box (L_a for a class left out) and the box's class sizes; or
+        ``(None, None, None)`` when the box would be larger than ``_LUMP_SHARE`` of the words
+        a pass reads otherwise. The classes of axes 0..n-3 with a stack in a non-empty row
+        (:meth:`_rows`, possibly a superset) are kept before the box is built; then the
+        classes of every axis without a world are dropped from it."""
+        n, S, W = self.n, self.S, self.W
+        cls = self._cls
+        live = [np.arange(int(c.max()) + 1) for c in cls]
+        nz = self._nz
+        if nz is not None:
+            for a in range(n - 2):
+                held = np.zeros(S, dtype=bool)
+                held[self._digit(nz, a)] = True
+                live[a] = np.unique(cls[a][held])
+        reads = self.t.size
+        if nz is not None and nz.size <= _SPARSE_ROWS * (self.t.size // (S * W)):
+            reads = nz.size * S * W
+        if int(np.prod([x.size for x in live], dtype=np.int64)) * W > _LUMP_SHARE * reads:
+            return None, None, None
+        first = [np.unique(c, return_index=True)[1] for c in cls]   # classes are 0..K-1
+        reps = [f[x] for f, x in zip(first, live)]
+        B = np.empty(tuple(r.size for r in reps) + (W,), dtype=np.uint64)
+        for k, i in enumerate(reps[0].tolist()):   # one slice of axis 0 at a time: the
+            check_cancel(cancel)                   # temporaries stay in cache
+            sub = self.t[i]
+            for a in range(1, n - 1):
+                sub = sub.take(reps[a], axis=a - 1)
+            B[k] = sub
+        if B.size:
+            # the classes with a world, from two reductions of the box's non-empty words
+            # (the rows known non-empty may be a superset: 44 classes kept where 33 hold one)
+            full = np.bitwise_or.reduce(B, axis=-1) != 0
+            h = (n - 1) // 2
+            lo = full.any(axis=tuple(range(h, n - 1)))
+            hi = full.any(axis=tuple(range(h)))
+            for a in range(n - 1):
+                part, b = (lo, a) if a < h else (hi, a - h)
+                keep = part.any(axis=tuple(x for x in range(part.ndim) if x != b))
+                if not keep.all():
+                    B = B.compress(keep, axis=a)
+                    live[a] = live[a][keep]
+            B = np.ascontiguousarray(B)
+        pos, sizes = [], []
+        for c, x in zip(cls, live):
+            m = np.full(int(c.max()) + 1, x.size, dtype=np.int64)
+            m[x] = np.arange(x.size)
+            pos.append(m[c])
+            sizes.append(np.bincount(c)[x])
+        return B, pos, sizes
 
     def _slice_indicator(self, axis: int, f: int, cancel: CancelFlag = None):
         """:meth:`solved_indicator` with its support of a table that is constant along axis
