@@ -96,3 +96,21 @@ def test_a_solve_of_the_last_player_keeps_the_worlds_where_they_held_the_stack()
             expect = np.broadcast_to(dense[..., s:s + 1], dense.shape)
             assert np.array_equal(unpack_bits(U.t, S), expect), (n, S, s)
             assert not (U.t & ~U.full).any()
+
+
+def test_an_emptied_table_has_no_valid_stack_through_the_classes(monkeypatch):
+    """Both reactions of one player leave no world: every lumped indicator and support is
+    zero (the box of classes holding a world is empty)."""
+    monkeypatch.setattr(table_mod, "_LUMP_SHARE", float("inf"))
+    n, v, k = 4, 3, 2
+    S = stack_space(v, k).size
+    q = bound_deck(v, k, n)["sum"]
+    T = BitTable(n, S)
+    T.filter_answer(q, q.answer([0, 1, 2, 3]), [True] * n)
+    ind = T.solved_indicator(1)
+    T.keep_reactions([(1, ind, True), (1, ind, False)], same_classes=True)
+    assert T.count() == 0
+    for axis in range(n):
+        i, s = T.solved_indicator(axis, with_support=True)
+        assert not i.any() and not s.any()
+        assert i.shape == _dense_indicator(T.t, axis)[0].shape
