@@ -32,7 +32,7 @@ def _check(T: BitTable, n: int, S: int) -> None:
         assert np.array_equal(got[0], cnt == 1) and np.array_equal(got[1], cnt >= 1), axis
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(deck=st.sampled_from(DECKS), seed=st.integers(0, 10 ** 6),
        steps=st.lists(st.sampled_from(["answer", "answer", "unseen", "reactions", "solve"]),
                       min_size=1, max_size=6))
