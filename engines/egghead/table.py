@@ -81,6 +81,8 @@ _FILTER_CHUNK_BYTES = 4 << 20  # the reaction filters of a round on a whole tabl
 # player's mask applied to 4 MB at a time (dense five-player table: 27 -> 22 ms; 16 MB chunks
 # left the L2 cache between players)
 _MASK_ROWS_WORDS = 1 << 16  # words of compact rows masked at once by every reaction filter
+_LUMP_MAX_WORDS = 6 << 20  # and at most 48 MB (half the five-player table: no limit there;
+# six players' explicit tables of hundreds of MB keep their memory bound)
 _LUMP_SHARE = 0.5  # solved indicators read one stack per class while that box has at most this
 # share of the words the pass would read otherwise (see BitTable._lumped_indicator)
 _SPARSE_ROWS = 0.3  # passes read only the non-empty rows while at most this share is non-empty
@@ -262,6 +264,12 @@ class BitTable:
         # a token of the table's content: every method that writes the table takes a new one
         # (copies keep it), so that what was derived from one content is not used on another
         self.version = next(_VERSIONS)
+
+    def _new_version(self) -> None:
+        """The table is about to be written: a new :attr:`version`, and the box of class
+        representatives of the old content dropped (up to ``_LUMP_MAX_WORDS`` words)."""
+        self.version = next(_VERSIONS)
+        self._lump_box = None
 
     def chunks(self, nbytes: Optional[int] = None):
         """Slices along axis 0 covering the table, each at most about ``nbytes`` (16 MB; at
@@ -557,7 +565,7 @@ class BitTable:
         Cost: one lookup per packed row (S^(n-1) rows), chunked along axis 0.
         """
         n, S = self.n, self.S
-        self.version = next(_VERSIONS)
+        self._new_version()
         # the answer depends on the stacks the moderator sees: only an unseen axis stays free
         self._free = frozenset(a for a in self._free if not seen[a])
         self._split_classes(q.feature, seen)
@@ -759,9 +767,9 @@ class BitTable:
         classes that hold a world (uint64 (L_0, ..., L_{n-2}, W)); per axis, each stack's
         index in the box (L_a for a class left out) and the box's class sizes; or
         ``(None, None, None)`` when the box would be larger than ``_LUMP_SHARE`` of the words
-        a pass reads otherwise. The classes of axes 0..n-3 with a stack in a non-empty row
-        (:meth:`_rows`, possibly a superset) are kept before the box is built; then the
-        classes of every axis without a world are dropped from it."""
+        a pass reads otherwise, or than ``_LUMP_MAX_WORDS``. The classes of axes 0..n-3 with a
+        stack in a non-empty row (:meth:`_rows`, possibly a superset) are kept before the box
+        is built; then the classes of every axis without a world are dropped from it."""
         n, S, W = self.n, self.S, self.W
         cls = self._cls
         live = [np.arange(int(c.max()) + 1) for c in cls]
@@ -774,7 +782,8 @@ class BitTable:
         reads = self.t.size
         if nz is not None and nz.size <= _SPARSE_ROWS * (self.t.size // (S * W)):
             reads = nz.size * S * W
-        if int(np.prod([x.size for x in live], dtype=np.int64)) * W > _LUMP_SHARE * reads:
+        box_words = int(np.prod([x.size for x in live], dtype=np.int64)) * W
+        if box_words > min(_LUMP_SHARE * reads, _LUMP_MAX_WORDS):
             return None, None, None
         first = [np.unique(c, return_index=True)[1] for c in cls]   # classes are 0..K-1
         reps = [f[x] for f, x in zip(first, live)]
@@ -868,7 +877,7 @@ class BitTable:
                 otherwise they are forgotten (one class per stack).
         Raises:
             Cancelled: ``cancel`` returned True (checked every chunk of the table)."""
-        self.version = next(_VERSIONS)
+        self._new_version()
         self._keep_free(axis, solved_ind)
         self._keep_classes(same_classes)
         sparse = self._rows(refresh=False)
@@ -921,7 +930,7 @@ class BitTable:
             for axis, ind, solved in reactions:
                 self.keep_reaction(axis, ind, solved, cancel, same_classes)
             return None
-        self.version = next(_VERSIONS)
+        self._new_version()
         self._keep_classes(same_classes)
         for axis, ind, _solved in reactions:
             self._keep_free(axis, ind)
@@ -1046,7 +1055,7 @@ class BitTable:
             Cancelled: ``cancel`` returned True (checked every chunk; the table is then
                 half-changed: discard it).
         """
-        self.version = next(_VERSIONS)
+        self._new_version()
         self._touch()
         # the worlds no longer depend on this player's stack; the other free axes stay free
         # (the slice copied along ``axis`` is constant along them)
