@@ -251,7 +251,8 @@ def _table_step(ctx, st, ev, cancel) -> None:
                 T.filter_answer(ctx.deck[ev.question], ev.answer, seen, cancel)
     elif isinstance(ev, Reactions):
         inds = _inf._indicators(ctx, st, cancel)
-        st.M.keep_reactions([(ctx.axis[p], inds[p], p in ev.solved) for p in ctx.order], cancel)
+        st.M.keep_reactions([(ctx.axis[p], inds[p], p in ev.solved) for p in ctx.order], cancel,
+                            same_classes=True)
     else:
         me = ev.player == ctx.setup.me
         axis = ctx.last if me else ctx.axis[ev.player]

@@ -61,7 +61,7 @@ from engines.egghead.orbits import (  # noqa: F401 (re-exported)
     uses_orbits,
 )
 from engines.egghead.questions import bound_deck, stack_space
-from engines.egghead.table import BitTable, indicator_at, table_bytes
+from engines.egghead.table import BitTable, any_and, indicator_at, table_bytes
 
 METHODS = ("master-table",)
 """Inference methods: the exact bit-packed master table (the only one; it is exact)."""
@@ -379,7 +379,8 @@ def _apply(ctx: _Ctx, st: _State, i: int, ev: Event, cancel: CancelFlag) -> None
             # or a solve removes many worlds in the benchmark's game, and no refresh paid there)
             changed_rows = st.M.keep_reactions(filters, cancel, track=st.A is None and bool(filters),
                                                track_dense=bool(st.learned) and
-                                               st.learned[-1].kind == "reactions")
+                                               st.learned[-1].kind == "reactions",
+                                               same_classes=True)
         else:
             for axis, ind, solved_p in filters:
                 st.M.keep_reaction(axis, ind, solved_p, cancel)
@@ -501,7 +502,7 @@ def _keeps_every_world(M, ind, sup, solved: bool) -> bool:
     than the table. False for orbit tables (not checked there)."""
     if not isinstance(M, BitTable):
         return False
-    return not bool(np.any((~ind if solved else ind) & sup))
+    return not (any_and(sup, ind, negate=True) if solved else any_and(ind, sup))
 
 
 def _reactions_change_nothing(ctx: _Ctx, st: _State, inds: dict, w: list, before: np.ndarray,

@@ -239,7 +239,7 @@ def play_game(players: int, values: int, cards: int, rounds: int, analysing: int
                         for j in range(n)]
                 before = M.count(cancel)
                 for j in range(n):
-                    M.keep_reaction(j, inds[j], reacts[j], cancel)
+                    M.keep_reaction(j, inds[j], reacts[j], cancel, same_classes=True)
                 changed = M.count(cancel) != before
             solvers = [j for j in range(n) if reacts[j]]
             for j in solvers:

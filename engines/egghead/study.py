@@ -121,7 +121,7 @@ def play(index: int, seed_seq, spec: dict) -> dict:
                 inds = [(M if ba[j] or A is None else A).solved_indicator(j) for j in range(n)]
                 before = M.count()
                 for j in range(n):
-                    M.keep_reaction(j, inds[j], reacts[j])
+                    M.keep_reaction(j, inds[j], reacts[j], same_classes=True)
                 changed = M.count() != before
             solvers = [j for j in range(n) if reacts[j]]
             for j in solvers:

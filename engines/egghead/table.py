@@ -16,6 +16,11 @@ The operations are Zorn's (2024) equations on the whole table at once:
   stays iff every player's announced reaction (solved iff their valids set has one element)
   matches what they would have done in that world;
 * :meth:`BitTable.reset_player` — eq. (5) after a solve.
+
+The table also keeps, per axis 0..n-2, the classes of stacks it cannot tell apart (the
+features of the questions asked about that player since the whole table; :meth:`BitTable.classes`):
+while they are few, the solved indicators read one stack per class (lumping, Kemeny and Snell
+1960) instead of every word.
 """
 from __future__ import annotations
 
@@ -35,10 +40,12 @@ _CHUNK_BYTES = 16 << 20  # bytes of the table handled at once by the other whole
 _BLOCK_WORDS = 1 << 15   # words per block of the solved-indicator pass (256 KB: stays in cache)
 
 
-def _ones_twos_in_blocks(x: np.ndarray, ones: np.ndarray, twos: np.ndarray, cancel=None) -> None:
+def _ones_twos_in_blocks(x: np.ndarray, ones: np.ndarray, twos: np.ndarray, cancel=None,
+                         many: Optional[np.ndarray] = None) -> None:
     """For ``x`` of shape (rows, S, words): ``ones`` = the OR over axis 1 (a bit set in at least
     one of the S slices) and ``twos`` = the OR over j of (x_0 | ... | x_{j-1}) & x_j (set in at
-    least two), both (rows, words), written in place (``twos`` starts at zero). Whole rows are
+    least two), both (rows, words), written in place (``twos`` starts at zero); ``many`` (bool
+    (S,)): slices whose set bits count twice (OR-ed into ``twos`` too). Whole rows are
     taken in blocks of about :data:`_BLOCK_WORDS` words, so each block's running OR stays in
     cache; ``cancel`` is polled every 64 blocks.
 
@@ -46,6 +53,7 @@ def _ones_twos_in_blocks(x: np.ndarray, ones: np.ndarray, twos: np.ndarray, canc
         Cancelled: ``cancel()`` became true.
     """
     rows, S, words = x.shape
+    multi = None if many is None or not many.any() else np.flatnonzero(many)
     pb = max(1, _BLOCK_WORDS // max(1, S * words))
     acc = np.empty((min(pb, rows), S, words), dtype=np.uint64)
     both = np.empty((min(pb, rows), max(S - 1, 1), words), dtype=np.uint64)
@@ -61,15 +69,131 @@ def _ones_twos_in_blocks(x: np.ndarray, ones: np.ndarray, twos: np.ndarray, canc
             b = both[:m]
             np.bitwise_and(a[:, :-1], xb[:, 1:], out=b)
             np.bitwise_or.reduce(b, axis=1, out=twos[i0:i0 + m])
+        if multi is not None:
+            twos[i0:i0 + m] |= np.bitwise_or.reduce(xb[:, multi], axis=1)
 _VERSIONS = itertools.count(1)  # table versions: every write of any table takes a new one
 _REFRESH_SHARE = 0.5  # indicators are refreshed from the changed rows while they read at most
 # this share of the rows a recomputation would read (see BitTable.refreshed_indicators)
 _DENSE_ROW_GAIN = 2.5  # a gathered row costs about 2.5-4 times a row of a whole-table pass
 _REFRESH_GATHER = 0.3  # at most this share of the rows gathered for one player (memory)
 _REFRESH_MIN = 20_000   # (rows x players) below which indicators are recomputed, not refreshed
+_FILTER_CHUNK_BYTES = 4 << 20  # the reaction filters of a round on a whole table: every
+# player's mask applied to 4 MB at a time (dense five-player table: 27 -> 22 ms; 16 MB chunks
+# left the L2 cache between players)
+_MASK_ROWS_WORDS = 1 << 16  # words of compact rows masked at once by every reaction filter
+_LUMP_MAX_WORDS = 6 << 20  # and at most 48 MB (half the five-player table: no limit there;
+# six players' explicit tables of hundreds of MB keep their memory bound)
+_LUMP_SHARE = 0.5  # solved indicators read one stack per class while that box has at most this
+# share of the words the pass would read otherwise (see BitTable._lumped_indicator)
 _SPARSE_ROWS = 0.3  # passes read only the non-empty rows while at most this share is non-empty
 # (a reactions round on states of a truthful five-player game, 5 indicators and the filters, CPU:
 # 23% non-empty rows 78 ms compact / 130 ms whole; 32%: 148 / 134; 47%: 165 / 138)
+
+
+def _dense_indicator(t: np.ndarray, axis: int, cancel=None, many: Optional[np.ndarray] = None):
+    """:meth:`BitTable.solved_indicator` with its support, read from every word of ``t``: an
+    array of uint64 words of any shape ``(s_0, ..., s_{m-1}, W)`` (the whole table, or the
+    box of one representative stack per class: :meth:`BitTable._lumped_indicator`). For
+    ``axis == t.ndim - 1`` (the bit axis): two bool arrays ``t.shape[:-1]``; otherwise two
+    word arrays of ``t.shape`` without ``axis``. Cache-sized blocks; ``cancel`` is polled.
+    ``many`` (bool (t.shape[axis],), not for the bit axis): the indices along ``axis`` that
+    count as two valid stacks where their bit is set (classes of two stacks or more).
+
+    Raises:
+        Cancelled: ``cancel()`` became true.
+    """
+    if axis == t.ndim - 1:
+        rows = t.reshape(-1, t.shape[-1])
+        ind = np.empty(rows.shape[0], dtype=bool)
+        sup = np.empty(rows.shape[0], dtype=bool)
+        step = max(1, _BLOCK_WORDS // t.shape[-1])
+        if t.shape[-1] == 1:     # one word per row: exactly one bit iff its bit count is 1
+            # (numpy's bitwise_count into a reused uint8 buffer, then one comparison: 15 ->
+            # 10 ms on the five-player table, against x != 0 and x & (x - 1) == 0)
+            step = 1 << 17
+            cnt = np.empty(min(step, rows.shape[0]), dtype=np.uint8)
+            for r0 in range(0, rows.shape[0], step):
+                check_cancel(cancel)
+                x = rows[r0:r0 + step, 0]
+                m = x.shape[0]
+                np.bitwise_count(x, out=cnt[:m])
+                np.equal(cnt[:m], 1, out=ind[r0:r0 + m])
+                np.not_equal(x, 0, out=sup[r0:r0 + m])
+        else:
+            for r0 in range(0, rows.shape[0], step):
+                if r0 % (step * 64) == 0:
+                    check_cancel(cancel)
+                cnt = np.bitwise_count(rows[r0:r0 + step]).sum(-1, dtype=np.int64)
+                ind[r0:r0 + cnt.shape[0]] = cnt == 1
+                sup[r0:r0 + cnt.shape[0]] = cnt > 0
+        out_shape = t.shape[:-1]
+        ind = ind.reshape(out_shape)
+        return ind, sup.reshape(out_shape)
+    shape = t.shape
+    pre = int(np.prod(shape[:axis], dtype=np.int64))
+    post = int(np.prod(shape[axis + 1:], dtype=np.int64))
+    S = shape[axis]
+    x = t.reshape(pre, S, post)
+    ones = np.zeros((pre, post), dtype=np.uint64)
+    twos = np.zeros_like(ones)
+    if post <= 8:
+        # the axis is (nearly) contiguous: reduce along it in blocks of whole rows
+        # (twos = OR over j of (OR of x_0..x_{j-1}) & x_j)
+        _ones_twos_in_blocks(x, ones, twos, cancel, many)
+        out_shape = shape[:axis] + shape[axis + 1:]
+        ind = (ones & ~twos).reshape(out_shape)
+        return ind, ones.reshape(out_shape)
+    qb = min(post, _BLOCK_WORDS)
+    pb = max(1, _BLOCK_WORDS // qb)
+    tmp = np.empty((min(pb, pre), qb), dtype=np.uint64)
+    for i0 in range(0, pre, pb):
+        check_cancel(cancel)
+        i1 = min(pre, i0 + pb)
+        for k0 in range(0, post, qb):
+            k1 = min(post, k0 + qb)
+            o, tw = ones[i0:i1, k0:k1], twos[i0:i1, k0:k1]
+            tb = tmp[:i1 - i0, :k1 - k0]
+            for j in range(S):
+                xj = x[i0:i1, j, k0:k1]
+                if many is not None and many[j]:
+                    tw |= xj
+                else:
+                    np.bitwise_and(o, xj, out=tb)
+                    tw |= tb
+                o |= xj
+    out_shape = shape[:axis] + shape[axis + 1:]
+    ind = (ones & ~twos).reshape(out_shape)
+    return ind, ones.reshape(out_shape)
+
+
+def _repeat_classes(x: np.ndarray, idx: Sequence[np.ndarray]) -> np.ndarray:
+    """``x`` indexed by class, for axes 0..len(idx)-1, repeated over the stacks: the array
+    ``x[np.ix_(*idx)]`` (``idx[a]``: the class of each stack of axis a), built one axis at a
+    time from the last (the largest copy, along axis 0, moves whole contiguous blocks: 9.8 M
+    bools in a few ms, where the fancy index took 80 ms)."""
+    for a in range(len(idx) - 1, -1, -1):
+        x = x.take(idx[a], axis=a)
+    return x
+
+
+def any_and(x: np.ndarray, y: np.ndarray, negate: bool = False) -> bool:
+    """Whether ``x & y`` (``x & ~y`` with ``negate``) has a set bit or a True entry: bool
+    arrays or uint64 words of one shape. Blocks of 2^16 entries into a reused buffer, stopping
+    at the first block that answers (the full-size temporaries of the last player's 9.8 M
+    bools cost more than the test: 5-20 ms a call)."""
+    xf, yf = x.reshape(-1), y.reshape(-1)
+    step = 1 << 16
+    buf = np.empty(min(step, xf.size), dtype=xf.dtype)
+    for i in range(0, xf.size, step):
+        b = buf[:min(step, xf.size - i)]
+        if negate:
+            np.invert(yf[i:i + step], out=b)
+            b &= xf[i:i + step]
+        else:
+            np.bitwise_and(xf[i:i + step], yf[i:i + step], out=b)
+        if b.any():
+            return True
+    return False
 
 
 def n_words(S: int) -> int:
@@ -118,6 +242,7 @@ class BitTable:
         self.n, self.S, self.W = players, S, n_words(S)
         self.full = full_words(S)
         shape = (S,) * (players - 1) + (self.W,)
+        whole = data is None
         if data is None:
             data = np.empty(shape, dtype=np.uint64)
             data[...] = self.full
@@ -131,22 +256,35 @@ class BitTable:
         # worlds does not depend on that player's stack): every axis of a whole table, the
         # axis of a player who solved until an answer about them (see :meth:`_slice_indicator`)
         self._free: frozenset = frozenset(range(players - 1)) if data is None else frozenset()
+        # the classes of stacks of axes 0..n-2 (see :meth:`classes`): one per axis for a whole
+        # table, one per stack when the content is unknown
+        one = np.zeros(S, dtype=np.int64) if whole else np.arange(S, dtype=np.int64)
+        self._cls: tuple = (one,) * (players - 1)
+        self._lump_box: Optional[tuple] = None   # (version, the box of representatives)
         # a token of the table's content: every method that writes the table takes a new one
         # (copies keep it), so that what was derived from one content is not used on another
         self.version = next(_VERSIONS)
 
-    def chunks(self):
-        """Slices along axis 0 covering the table, each at most about 64 MB (at least one
-        index): whole-table passes go chunk by chunk so that none makes a temporary as large
-        as the table (6 players × 56 stacks: a 4.4 GB table, 79 MB per index of axis 0)."""
-        step = max(1, _CHUNK_BYTES // max(1, self.t[0].nbytes))   # the table has >= 2 axes
+    def _new_version(self) -> None:
+        """The table is about to be written: a new :attr:`version`, and the box of class
+        representatives of the old content dropped (up to ``_LUMP_MAX_WORDS`` words)."""
+        self.version = next(_VERSIONS)
+        self._lump_box = None
+
+    def chunks(self, nbytes: Optional[int] = None):
+        """Slices along axis 0 covering the table, each at most about ``nbytes`` (16 MB; at
+        least one index): whole-table passes go chunk by chunk so that none makes a temporary
+        as large as the table (6 players × 56 stacks: a 4.4 GB table, 79 MB per index of
+        axis 0)."""
+        nbytes = _CHUNK_BYTES if nbytes is None else min(nbytes, _CHUNK_BYTES)
+        step = max(1, nbytes // max(1, self.t[0].nbytes))   # the table has >= 2 axes
         for start in range(0, self.t.shape[0], step):
             yield slice(start, min(self.t.shape[0], start + step))
 
     def copy(self) -> "BitTable":
         t = BitTable(self.n, self.S, self.t.copy())
         t._nz, t._nz_exact = self._nz, self._nz_exact     # never written in place
-        t._free = self._free
+        t._free, t._cls = self._free, self._cls
         t.version = self.version
         return t
 
@@ -427,9 +565,10 @@ class BitTable:
         Cost: one lookup per packed row (S^(n-1) rows), chunked along axis 0.
         """
         n, S = self.n, self.S
-        self.version = next(_VERSIONS)
+        self._new_version()
         # the answer depends on the stacks the moderator sees: only an unseen axis stays free
         self._free = frozenset(a for a in self._free if not seen[a])
+        self._split_classes(q.feature, seen)
         masks = pack_bits(q.ok_given_partial(answer, bool(seen[-1])))  # (bound, W)
         if n == 1:
             self.t &= masks[q.identity]
@@ -441,13 +580,23 @@ class BitTable:
             for a in range(n - 2):
                 if seen[a]:
                     agg = q.ufunc(agg, q.feature[self._digit(c, a)])
-            if seen[n - 2]:
-                grid = q.ufunc(agg[:, None], q.feature[None, :])
-            else:
-                grid = np.broadcast_to(agg[:, None], (c.size, S))
-            new = X & masks[grid]
-            changed = c[self._rows_changed(self._word_counts(X), new)] if track else None
-            self._store_rows(c, new)
+            before = self._word_counts(X) if track else None
+            # in blocks of rows that stay in cache: the (rows, S) aggregates and their masks
+            # (a table-sized gather and AND into a new array took 30 ms at 45 000 rows)
+            step = max(1, _MASK_ROWS_WORDS // (S * self.W))
+            f = q.feature if seen[n - 2] else np.full(S, q.identity, dtype=np.int64)
+            grid = np.empty((min(step, c.size), S), dtype=np.int64)
+            buf = np.empty((min(step, c.size), S, self.W), dtype=np.uint64)
+            for r0 in range(0, c.size, step):
+                if r0 % (step * 16) == 0:
+                    check_cancel(cancel)
+                m = min(step, c.size - r0)
+                g = grid[:m]
+                q.ufunc(agg[r0:r0 + m, None], f[None, :], out=g)
+                np.take(masks, g, axis=0, out=buf[:m])
+                X[r0:r0 + m] &= buf[:m]
+            changed = c[self._rows_changed(before, X)] if track else None
+            self._store_rows(c, X)
             return changed
         self._touch(removed_only=True)
         feats = [q.feature if seen[a] else None for a in range(n - 1)]
@@ -523,76 +672,149 @@ class BitTable:
             saying where the player has at least one valid stack (the projection of the
             table along ``axis``).
         Cost: one read of the table, in cache-sized blocks (6 players × 56 stacks: 4.4 GB,
-        about 1 s per axis on one core); while few rows are non-empty, the non-empty rows only.
+        about 1 s per axis on one core); while the stacks fall into few classes, one stack per
+        class (:meth:`_lumped_indicator`); else while few rows are non-empty, those rows only.
         """
         if self._free and self.n >= 3:
             ind, sup = self._slice_indicator(axis, min(self._free), cancel)
             return (ind, sup) if with_support else ind
+        lumped = self._lumped_indicator(axis, cancel)
+        if lumped is not None:
+            return lumped if with_support else lumped[0]
         sparse = self._rows()
         if sparse is not None:
             ind, sup = self._sparse_indicator(axis, *sparse)
             return (ind, sup) if with_support else ind
-        if axis == self.n - 1:
-            rows = self.t.reshape(-1, self.W)
-            ind = np.empty(rows.shape[0], dtype=bool)
-            sup = np.empty(rows.shape[0], dtype=bool) if with_support else None
-            step = max(1, _BLOCK_WORDS // self.W)
-            if self.W == 1:     # one word per row: exactly one bit iff its bit count is 1
-                # (numpy's bitwise_count into a reused uint8 buffer, then one comparison: 15 ->
-                # 10 ms on the five-player table, against x != 0 and x & (x - 1) == 0)
-                step = 1 << 17
-                cnt = np.empty(min(step, rows.shape[0]), dtype=np.uint8)
-                for r0 in range(0, rows.shape[0], step):
-                    check_cancel(cancel)
-                    x = rows[r0:r0 + step, 0]
-                    m = x.shape[0]
-                    np.bitwise_count(x, out=cnt[:m])
-                    np.equal(cnt[:m], 1, out=ind[r0:r0 + m])
-                    if with_support:
-                        np.not_equal(x, 0, out=sup[r0:r0 + m])
-            else:
-                for r0 in range(0, rows.shape[0], step):
-                    if r0 % (step * 64) == 0:
-                        check_cancel(cancel)
-                    cnt = np.bitwise_count(rows[r0:r0 + step]).sum(-1, dtype=np.int64)
-                    ind[r0:r0 + cnt.shape[0]] = cnt == 1
-                    if with_support:
-                        sup[r0:r0 + cnt.shape[0]] = cnt > 0
-            out_shape = self.t.shape[:-1]
-            ind = ind.reshape(out_shape)
-            return (ind, sup.reshape(out_shape)) if with_support else ind
-        shape = self.t.shape
-        pre = int(np.prod(shape[:axis], dtype=np.int64))
-        post = int(np.prod(shape[axis + 1:], dtype=np.int64))
-        S = shape[axis]
-        x = self.t.reshape(pre, S, post)
-        ones = np.zeros((pre, post), dtype=np.uint64)
-        twos = np.zeros_like(ones)
-        if post <= 8:
-            # the axis is (nearly) contiguous: reduce along it in blocks of whole rows
-            # (twos = OR over j of (OR of x_0..x_{j-1}) & x_j)
-            _ones_twos_in_blocks(x, ones, twos, cancel)
-            out_shape = shape[:axis] + shape[axis + 1:]
-            ind = (ones & ~twos).reshape(out_shape)
-            return (ind, ones.reshape(out_shape)) if with_support else ind
-        qb = min(post, _BLOCK_WORDS)
-        pb = max(1, _BLOCK_WORDS // qb)
-        tmp = np.empty((min(pb, pre), qb), dtype=np.uint64)
-        for i0 in range(0, pre, pb):
-            check_cancel(cancel)
-            i1 = min(pre, i0 + pb)
-            for k0 in range(0, post, qb):
-                k1 = min(post, k0 + qb)
-                o, tw = ones[i0:i1, k0:k1], twos[i0:i1, k0:k1]
-                tb = tmp[:i1 - i0, :k1 - k0]
-                for j in range(S):
-                    xj = x[i0:i1, j, k0:k1]
-                    np.bitwise_and(o, xj, out=tb)
-                    tw |= tb
-                    o |= xj
-        out_shape = shape[:axis] + shape[axis + 1:]
-        ind = (ones & ~twos).reshape(out_shape)
-        return (ind, ones.reshape(out_shape)) if with_support else ind
+        ind, sup = _dense_indicator(self.t, axis, cancel)
+        return (ind, sup) if with_support else ind
+
+    # ------------------------------------------------------------------ classes of stacks
+    # Two stacks u, u' of the player on axis a (0..n-2) are in one *class* when swapping them
+    # in every world maps the table onto itself. The whole table has one class per axis; an
+    # answer (eq. (2)) keeps the classes of the players it does not concern and splits the
+    # others' by the question's feature (the answer reads a stack only through it); a
+    # reaction filter (eqs. (3)-(4)) keeps them when each indicator it reads is itself
+    # invariant (the indicators of a table with these classes: ``same_classes``); a solve
+    # (eq. (5)) makes the solver's axis one class and keeps the others. Zorn's (2024) tables
+    # depend on the stacks only through the features asked, so in the rounds after an answer
+    # the five-player game has 4-46 classes per axis instead of 56 (the first question's
+    # feature takes 16 values), and a solved indicator can read one stack per class: the box
+    # of representatives, prod(K_a) * W words instead of S^(n-1) * W. This is lumping: a
+    # structure invariant under a partition of its states is analysed on the classes
+    # (Kemeny and Snell 1960, chapter 6, lumpable processes).
+
+    def classes(self) -> tuple:
+        """The stack classes of axes 0..n-2 (see above): n-1 int arrays (S,), each class
+        numbered 0..K-1 by its first stack (read-only; one class per stack when unknown)."""
+        return self._cls
+
+    def _split_classes(self, feature: np.ndarray, seen: Sequence[bool]) -> None:
+        """Split the classes of the seen axes 0..n-2 by ``feature`` (int (S,))."""
+        f = np.asarray(feature, dtype=np.int64) - int(np.min(feature))
+        width = int(f.max()) + 1
+        cls = list(self._cls)
+        for a in range(self.n - 1):
+            if seen[a]:
+                _, first, inv = np.unique(cls[a] * width + f, return_index=True,
+                                          return_inverse=True)
+                rank = np.empty(first.size, dtype=np.int64)     # number classes by first stack
+                rank[np.argsort(first, kind="stable")] = np.arange(first.size)
+                cls[a] = rank[inv.reshape(-1)]
+        self._cls = tuple(cls)
+
+    def _lumped_indicator(self, axis: int, cancel: CancelFlag = None):
+        """:meth:`solved_indicator` with its support from one representative stack per class
+        of each axis 0..n-2 (see :meth:`classes`), or None when that box is larger than
+        ``_LUMP_SHARE`` of what the pass would read otherwise (the non-empty rows while they
+        are few, else the whole table) or n < 3.
+
+        With the class sizes c_a(k): the player on axis a has exactly one valid stack iff
+        exactly one class k of theirs holds valid stacks and c_a(k) = 1 (a class holds
+        c_a(k) valid stacks or none), so a class of two or more counts as two; the last player
+        (the bit axis, not lumped) reads the words of the box as they are. Classes without a
+        world are left out of the box (they add no valid stack; their entries are zero). The
+        result is the box's indicator repeated over the stacks of each class (a gather of
+        S^(n-2) words, or S^(n-1) bools for the last player).
+        """
+        n, S, W = self.n, self.S, self.W
+        if n < 3:
+            return None
+        box = self._lump_box
+        if box is None or box[0] != self.version:
+            self._lump_box = box = (self.version,) + self._build_lump_box(cancel)
+        _, B, pos, sizes = box
+        if B is None:
+            return None
+        if not B.size:         # no world: nobody has a valid stack
+            shape = (S,) * (n - 2) + (W,) if axis < n - 1 else (S,) * (n - 1)
+            dtype = np.uint64 if axis < n - 1 else bool
+            return np.zeros(shape, dtype=dtype), np.zeros(shape, dtype=dtype)
+        # the indicator and the support repeated over the stacks in one pass (ind implies sup);
+        # index len(live) of each axis is a zero entry, for the classes left out
+        if axis < n - 1:
+            # a valid class of two stacks or more counts as two valid stacks
+            ind, sup = _dense_indicator(B, axis, cancel, many=sizes[axis] >= 2)
+            both = np.pad(np.stack([ind, sup], axis=-2), [(0, 1)] * (n - 2) + [(0, 0)] * 2)
+            both = _repeat_classes(both, [pos[b] for b in range(n - 1) if b != axis])
+            return np.ascontiguousarray(both[..., 0, :]), np.ascontiguousarray(both[..., 1, :])
+        ind, sup = _dense_indicator(B, axis, cancel)
+        code = np.pad(ind.view(np.uint8) + sup.view(np.uint8), [(0, 1)] * (n - 1))
+        code = _repeat_classes(code, pos)
+        return code == 2, code != 0
+
+    def _build_lump_box(self, cancel: CancelFlag = None) -> tuple:
+        """``(B, pos, sizes)`` for :meth:`_lumped_indicator`: the box of representatives of the
+        classes that hold a world (uint64 (L_0, ..., L_{n-2}, W)); per axis, each stack's
+        index in the box (L_a for a class left out) and the box's class sizes; or
+        ``(None, None, None)`` when the box would be larger than ``_LUMP_SHARE`` of the words
+        a pass reads otherwise, or than ``_LUMP_MAX_WORDS``. The classes of axes 0..n-3 with a
+        stack in a non-empty row (:meth:`_rows`, possibly a superset) are kept before the box
+        is built; then the classes of every axis without a world are dropped from it."""
+        n, S, W = self.n, self.S, self.W
+        cls = self._cls
+        live = [np.arange(int(c.max()) + 1) for c in cls]
+        nz = self._nz
+        if nz is not None:
+            for a in range(n - 2):
+                held = np.zeros(S, dtype=bool)
+                held[self._digit(nz, a)] = True
+                live[a] = np.unique(cls[a][held])
+        reads = self.t.size
+        if nz is not None and nz.size <= _SPARSE_ROWS * (self.t.size // (S * W)):
+            reads = nz.size * S * W
+        box_words = int(np.prod([x.size for x in live], dtype=np.int64)) * W
+        if box_words > min(_LUMP_SHARE * reads, _LUMP_MAX_WORDS):
+            return None, None, None
+        first = [np.unique(c, return_index=True)[1] for c in cls]   # classes are 0..K-1
+        reps = [f[x] for f, x in zip(first, live)]
+        B = np.empty(tuple(r.size for r in reps) + (W,), dtype=np.uint64)
+        for k, i in enumerate(reps[0].tolist()):   # one slice of axis 0 at a time: the
+            check_cancel(cancel)                   # temporaries stay in cache
+            sub = self.t[i]
+            for a in range(1, n - 1):
+                sub = sub.take(reps[a], axis=a - 1)
+            B[k] = sub
+        if B.size:
+            # the classes with a world, from two reductions of the box's non-empty words
+            # (the rows known non-empty may be a superset: 44 classes kept where 33 hold one)
+            full = np.bitwise_or.reduce(B, axis=-1) != 0
+            h = (n - 1) // 2
+            lo = full.any(axis=tuple(range(h, n - 1)))
+            hi = full.any(axis=tuple(range(h)))
+            for a in range(n - 1):
+                part, b = (lo, a) if a < h else (hi, a - h)
+                keep = part.any(axis=tuple(x for x in range(part.ndim) if x != b))
+                if not keep.all():
+                    B = B.compress(keep, axis=a)
+                    live[a] = live[a][keep]
+            B = np.ascontiguousarray(B)
+        pos, sizes = [], []
+        for c, x in zip(cls, live):
+            m = np.full(int(c.max()) + 1, x.size, dtype=np.int64)
+            m[x] = np.arange(x.size)
+            pos.append(m[c])
+            sizes.append(np.bincount(c)[x])
+        return B, pos, sizes
 
     def _slice_indicator(self, axis: int, f: int, cancel: CancelFlag = None):
         """:meth:`solved_indicator` with its support of a table that is constant along axis
@@ -608,6 +830,7 @@ class BitTable:
             return np.zeros_like(sl), sl
         sub = BitTable(n - 1, S, sl)
         sub._free = frozenset(a - (a > f) for a in self._free if a != f)
+        sub._cls = tuple(c for a, c in enumerate(self._cls) if a != f)
         ind, sup = sub.solved_indicator(axis - (axis > f), cancel, with_support=True)
         pos = f if f < axis else f - 1
         shape = self.t.shape[:axis] + self.t.shape[axis + 1:]
@@ -621,7 +844,7 @@ class BitTable:
         with ``with_support``; for an answers-only player, the support of the master table).
         Cost: one pass over arrays S times smaller than the table."""
         # bool arrays (last player) or uint64 words alike; padding bits are 0 in the support
-        return not (bool(np.any(solved_ind & support)) and bool(np.any(~solved_ind & support)))
+        return not (any_and(solved_ind, support) and any_and(support, solved_ind, negate=True))
 
     def support(self, axis: int, cancel: CancelFlag = None) -> np.ndarray:
         """Where the player on ``axis`` has at least one valid stack (format of
@@ -644,13 +867,19 @@ class BitTable:
         return m if solved else ~m
 
     def keep_reaction(self, axis: int, solved_ind: np.ndarray, solved: bool,
-                      cancel: CancelFlag = None) -> None:
+                      cancel: CancelFlag = None, same_classes: bool = False) -> None:
         """Eq. (3)+(4) for one player: keep only worlds where their reaction is ``solved``.
 
+        Args:
+            same_classes: the indicator is invariant under this table's stack classes (it is
+                the :meth:`solved_indicator` of a table with the same :meth:`classes`: this
+                table, or the answers-only table of the same log), so the classes stay;
+                otherwise they are forgotten (one class per stack).
         Raises:
             Cancelled: ``cancel`` returned True (checked every chunk of the table)."""
-        self.version = next(_VERSIONS)
+        self._new_version()
         self._keep_free(axis, solved_ind)
+        self._keep_classes(same_classes)
         sparse = self._rows(refresh=False)
         if sparse is not None:
             c, X = sparse
@@ -668,7 +897,8 @@ class BitTable:
                 self.t[sl] &= self.reaction_mask(axis, solved_ind, solved, sl)
 
     def keep_reactions(self, reactions: Sequence[tuple], cancel: CancelFlag = None,
-                       track: bool = False, track_dense: bool = True) -> Optional[np.ndarray]:
+                       track: bool = False, track_dense: bool = True,
+                       same_classes: bool = False) -> Optional[np.ndarray]:
         """Eqs. (3)+(4) for several players at once: :meth:`keep_reaction` for each
         ``(axis, solved_ind, solved)`` of ``reactions``, in one pass over the table.
 
@@ -684,6 +914,7 @@ class BitTable:
             track_dense: with ``track``, track on a whole (dense) table too (two bit counts
                 of the table: 9-11 ms for five players; the caller says False where few
                 refreshes pay, e.g. the first round after an answer).
+            same_classes: as for :meth:`keep_reaction`, for every indicator.
         Returns:
             With ``track`` (and n >= 3, and ``track_dense`` or compact rows): int64 array, the
             sorted flat indices of the rows that lost a world (a row changed iff the bit
@@ -697,9 +928,10 @@ class BitTable:
         track = track and self.n >= 3 and self.t.flags.c_contiguous
         if len(reactions) < 2 and not track:
             for axis, ind, solved in reactions:
-                self.keep_reaction(axis, ind, solved, cancel)
+                self.keep_reaction(axis, ind, solved, cancel, same_classes)
             return None
-        self.version = next(_VERSIONS)
+        self._new_version()
+        self._keep_classes(same_classes)
         for axis, ind, _solved in reactions:
             self._keep_free(axis, ind)
         if not reactions:
@@ -708,11 +940,7 @@ class BitTable:
         if sparse is not None:
             c, X = sparse
             before = self._word_counts(X) if track else None
-            for axis, ind, solved in reactions:
-                if axis == self.n - 1:
-                    self._drop_last(X, ind.reshape(-1, self.S)[c], solved)
-                else:
-                    np.bitwise_and(X, self._sparse_mask(axis, ind, solved, c), out=X)
+            self._mask_rows(X, c, reactions, cancel)
             changed = c[self._rows_changed(before, X)] if track else None
             self._store_rows(c, X)
             return changed
@@ -720,7 +948,7 @@ class BitTable:
         track = track and track_dense
         rows_per_index = self.t[0].size // (self.S * self.W)
         out = []
-        for sl in self.chunks():
+        for sl in self.chunks(_FILTER_CHUNK_BYTES):
             check_cancel(cancel)
             part = self.t[sl]
             before = self._word_counts(part) if track else None
@@ -733,6 +961,40 @@ class BitTable:
                 out.append(np.flatnonzero(self._rows_changed(before, part))
                            + sl.start * rows_per_index)
         return np.concatenate(out) if track else None
+
+    def _mask_rows(self, X: np.ndarray, c: np.ndarray, reactions: Sequence[tuple],
+                   cancel: CancelFlag = None) -> None:
+        """Every reaction filter ``(axis, solved_ind, solved)`` on the compact rows ``X``
+        (nr, S, W) of rows ``c``, in place, in blocks of rows that stay in cache while every
+        player's mask is gathered and applied (one table-sized gather per player and a
+        complemented copy of it took 20 ms per player at 40 000 rows of 56 words)."""
+        n, S, W = self.n, self.S, self.W
+        prep = []
+        for axis, ind, solved in reactions:
+            if axis == n - 1:
+                prep.append((axis, ind.reshape(-1, S), solved, c))
+                continue
+            src = ind if solved else ~ind          # S^(n-2) words: complemented once
+            if axis == n - 2:
+                prep.append((axis, src.reshape(-1, W), solved, c))
+            else:
+                prep.append((axis, src.reshape(-1, S, W), solved, self._without(c, axis)))
+        step = max(1, _MASK_ROWS_WORDS // (S * W))
+        buf = np.empty((min(step, X.shape[0]), S, W), dtype=np.uint64)
+        for r0 in range(0, X.shape[0], step):
+            if r0 % (step * 16) == 0:
+                check_cancel(cancel)
+            xb = X[r0:r0 + step]
+            m = xb.shape[0]
+            for axis, src, solved, key in prep:
+                k = key[r0:r0 + m]
+                if axis == n - 1:
+                    self._drop_last(xb, src[k], solved)
+                elif axis == n - 2:
+                    xb &= src[k][:, None, :]
+                else:
+                    np.take(src, k, axis=0, out=buf[:m])
+                    xb &= buf[:m]
 
     def _word_counts(self, words: np.ndarray) -> np.ndarray:
         """uint8 (rows, S*W): the bit count of each word of ``words``, by row."""
@@ -759,6 +1021,12 @@ class BitTable:
         a uint64 mask built from the indicator)."""
         drop = ~ind if solved else ind
         np.copyto(part, np.uint64(0), where=drop[..., None])
+
+    def _keep_classes(self, same_classes: bool) -> None:
+        """After a reaction filter: keep the stack classes when its indicators are invariant
+        under them, else forget them (one class per stack; see :meth:`classes`)."""
+        if not same_classes:
+            self._cls = tuple(np.arange(self.S, dtype=np.int64) for _ in range(self.n - 1))
 
     def _keep_free(self, axis: int, solved_ind: np.ndarray) -> None:
         """Update the free axes for a reaction filter of the player on ``axis`` (see
@@ -787,13 +1055,31 @@ class BitTable:
             Cancelled: ``cancel`` returned True (checked every chunk; the table is then
                 half-changed: discard it).
         """
-        self.version = next(_VERSIONS)
+        self._new_version()
         self._touch()
         # the worlds no longer depend on this player's stack; the other free axes stay free
         # (the slice copied along ``axis`` is constant along them)
         if axis < self.n - 1:
             self._free = self._free | {axis}
-        if axis == self.n - 1:
+            # one class: the table no longer depends on their stack
+            self._cls = tuple(np.zeros(self.S, dtype=np.int64) if a == axis else c
+                              for a, c in enumerate(self._cls))
+        if axis == self.n - 1 and self.W == 1:
+            # one word per row, in place: (x >> s) & 1, negated (all ones where the bit was set),
+            # AND the valid bits; chunks of 1 MB stay in cache (25 -> 6 ms on the five-player
+            # table, against a bit test, a bool and np.where into new arrays)
+            flat = self.t.reshape(-1)
+            step = 1 << 17
+            shift, one = np.uint64(stack), np.uint64(1)
+            for r0 in range(0, flat.size, step):
+                if r0 % (step * 16) == 0:
+                    check_cancel(cancel)
+                part = flat[r0:r0 + step]
+                np.right_shift(part, shift, out=part)
+                part &= one
+                np.negative(part, out=part)
+                part &= self.full[0]
+        elif axis == self.n - 1:
             for sl in self.chunks():
                 check_cancel(cancel)
                 part = self.t[sl]

@@ -136,7 +136,9 @@ def calibrate() -> None:
     for n, v, k in ((5, 6, 3), (5, 4, 5), (4, 9, 3), (4, 6, 5), (4, 6, 3), (3, 9, 5), (6, 8, 2), (3, 7, 6)):
         S = stack_space(v, k).size
         words = S ** (n - 1) * ((S + 63) // 64)
-        T = BitTable(n, S)
+        # the dense rates: a table whose stack classes are unknown (one per stack), so that no
+        # pass reads one stack per class (a new whole table has one class per axis)
+        T = BitTable(n, S, BitTable(n, S).t)
         q = list(bound_deck(v, k, n).values())[3]
         a = q.answer([0] * n)
         copy = cpu(lambda: T.copy(), 2)

@@ -67,7 +67,7 @@ def test_a_refresh_is_declined_where_it_would_cost_more(monkeypatch):
     """A round that changed every row of a table is recomputed, not refreshed; a table with a
     free axis (its indicators come from one slice) too; and a refresh that would gather more
     than ``_REFRESH_GATHER`` of the rows for one player (memory)."""
-    T = BitTable(4, 6)
+    T = BitTable(4, 6, BitTable(4, 6).t)    # written below: its stack classes are unknown
     T.t[1] = 0
     old = {a: T.solved_indicator(a, with_support=True) for a in range(4)}
     monkeypatch.setattr(table_mod, "_REFRESH_MIN", 0)
