@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -396,6 +396,15 @@ class ColumnTable(QTableView):
     """A table of a :class:`ColumnTableModel`: no row numbers, each column's resize mode from
     its declaration, Ctrl+C copies the selected rows as tab-separated text (with the header).
 
+    A column that fits its contents is measured once per change of what the table shows (new
+    rows, a refresh, a sort, new columns or header texts, another font or style), on the next
+    turn of the event loop, and is then a fixed section. Qt's ``ResizeToContents`` measured
+    every such column again over all its rows (up to the header's ``resizeContentsPrecision``,
+    1,000) each time the table's width changed — a banner shown above it, a side pane
+    unfolded — and every row was a call from C++ into Python (``multiData``), each waiting for
+    the interpreter lock while a job runs Python (Qt documentation, ``QHeaderView::
+    ResizeMode``; the width is ``max(sizeHintForColumn, sectionSizeHint)``, as Qt's own).
+
     Args:
         columns: the declared columns.
         stretch: columns without a ``resize`` of their own stretch (else they fit their
@@ -423,7 +432,16 @@ class ColumnTable(QTableView):
         self.table_model = ColumnTableModel(columns, self, row_label=row_label, numbered=numbered)
         self.setModel(self.table_model)
         self.table_model.edited.connect(self.edited)
+        self._fitted: tuple = ()        # the columns fitted to their contents (class docstring)
+        self._fit_timer = QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self._fit_columns)
         self._resize_columns(stretch)
+        for signal in (self.table_model.modelReset, self.table_model.dataChanged,
+                       self.table_model.layoutChanged, self.table_model.rowsInserted,
+                       self.table_model.rowsRemoved, self.table_model.headerDataChanged):
+            signal.connect(self._schedule_fit)
         self.verticalHeader().setVisible(row_label is not None or numbered)
         if editable:
             self.setItemDelegate(ColumnDelegate(self.table_model, self))
@@ -464,6 +482,34 @@ class ColumnTable(QTableView):
             elif col.width is not None:
                 header.setSectionResizeMode(c, QHeaderView.Interactive)
                 header.resizeSection(c, col.width)
+        # fitted on a change only (class docstring): Fixed, as ResizeToContents, to the player
+        self._fitted = tuple(c for c in range(header.count())
+                             if header.sectionResizeMode(c) == QHeaderView.ResizeToContents)
+        for c in self._fitted:
+            header.setSectionResizeMode(c, QHeaderView.Fixed)
+        self._schedule_fit()
+
+    def _schedule_fit(self, *_args) -> None:
+        """Fit the contents columns on the next turn of the event loop (once for any number
+        of changes before it)."""
+        if self._fitted:
+            self._fit_timer.start()
+
+    def _fit_columns(self) -> None:
+        """Each contents column as wide as its widest cell or its header, as Qt's
+        ``ResizeToContents`` makes it (the last section, when it stretches, is left to Qt)."""
+        header = self.horizontalHeader()
+        last = header.count() - 1
+        for c in self._fitted:
+            if c > last or header.isSectionHidden(c) or (c == last and header.stretchLastSection()):
+                continue
+            header.resizeSection(c, max(self.sizeHintForColumn(c), header.sectionSizeHint(c)))
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
+        """Another font or style measures the contents columns again."""
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._schedule_fit()
 
     # -- rows -----------------------------------------------------------------------------------
     def set_rows(self, rows: Sequence) -> None:

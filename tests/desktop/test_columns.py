@@ -210,3 +210,51 @@ def test_numbered_rows_radio_column_and_declared_widths(qapp, qtbot):
     view.resize(300, 120)
     view.show()
     assert not view.grab().isNull()
+
+
+def test_contents_columns_are_measured_on_a_change_not_on_every_width(qapp, qtbot, monkeypatch):
+    """A width change (a banner above the table, a side pane unfolded) reads only the cells it
+    repaints: the contents columns were measured when the rows came, and fit the new rows, a
+    longer text after a refresh and a larger font."""
+    from PySide6.QtWidgets import QApplication
+
+    asked = []
+    multi = ColumnTableModel.multiData
+
+    def counting(self, index, span):
+        asked.append(index.row())
+        return multi(self, index, span)
+
+    monkeypatch.setattr(ColumnTableModel, "multiData", counting)
+    view = ColumnTable((Column("Name", lambda r: r.name), Column("Rate", lambda r: r.rate)))
+    qtbot.addWidget(view)
+    view.horizontalHeader().setStretchLastSection(False)
+    rows = [Row(f"q{i}", i / 7) for i in range(300)]
+    view.set_rows(rows)
+    view.resize(300, 200)
+    view.show()
+    QApplication.processEvents()
+    hh = view.horizontalHeader()
+
+    def fitted():
+        return all(hh.sectionSize(c) == max(view.sizeHintForColumn(c), hh.sectionSizeHint(c))
+                   for c in range(2))
+
+    assert fitted()
+    shown = view.rowAt(view.viewport().height() - 1)
+    assert 0 < shown < 50
+    asked.clear()
+    for width in (320, 340, 360):
+        view.resize(width, 200)
+        QApplication.processEvents()
+    assert asked and max(asked) <= shown + 1        # the rows on screen, never all 300
+    rows[0].name = "a much longer name than any other"
+    view.refresh()
+    QApplication.processEvents()
+    assert fitted() and hh.sectionSize(0) >= view.fontMetrics().horizontalAdvance(rows[0].name)
+    narrow = hh.sectionSize(0)
+    font = view.font()
+    font.setPointSizeF(font.pointSizeF() * 2)
+    view.setFont(font)
+    QApplication.processEvents()
+    assert fitted() and hh.sectionSize(0) > narrow
