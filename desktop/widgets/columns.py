@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QTableView,
 )
 
+from desktop.widgets.plain_text import plain_item_tooltips
 from desktop.widgets.role_data import TOOLTIP, MultiDataModel
 
 #: The row object behind a cell (``model.data(index, RowRole)``).
@@ -431,6 +432,7 @@ class ColumnTable(QTableView):
         super().__init__(parent)
         self.table_model = ColumnTableModel(columns, self, row_label=row_label, numbered=numbered)
         self.setModel(self.table_model)
+        plain_item_tooltips(self)
         self.table_model.edited.connect(self.edited)
         self._fitted: tuple = ()        # the columns fitted to their contents (class docstring)
         self._fit_timer = QTimer(self)
