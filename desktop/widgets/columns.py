@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QTableView,
 )
 
+from desktop.widgets.cached_header import use_cached_vertical_header
 from desktop.widgets.plain_text import plain_item_tooltips
 from desktop.widgets.role_data import TOOLTIP, MultiDataModel
 
@@ -430,6 +431,7 @@ class ColumnTable(QTableView):
                  row_label: Optional[Callable[[Any], str]] = None, numbered: bool = False,
                  parent=None):
         super().__init__(parent)
+        use_cached_vertical_header(self)        # row labels measured once per change
         self.table_model = ColumnTableModel(columns, self, row_label=row_label, numbered=numbered)
         self.setModel(self.table_model)
         plain_item_tooltips(self)
