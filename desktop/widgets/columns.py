@@ -350,6 +350,25 @@ class ColumnTableModel(MultiDataModel, QAbstractTableModel):
         self.layoutChanged.emit()
 
 
+class ReadOnlyColumnTableModel(ColumnTableModel):
+    """A :class:`ColumnTableModel` whose columns are never edited: its ``flags`` are Qt's own
+    (enabled, selectable), so a view painting or measuring a cell does not call into Python
+    for them — each call from Qt into Python waits for the interpreter lock while a job runs
+    Python beside the GUI thread. :class:`ColumnTable` uses it when no column has ``edit``.
+
+    Raises:
+        ValueError: :meth:`set_columns` with a column that has ``edit``.
+    """
+
+    flags = QAbstractTableModel.flags           # Qt's, in C++: no Python override
+
+    def set_columns(self, columns: Sequence[Column]) -> None:
+        columns = tuple(columns)
+        if any(col.edit is not None for col in columns):
+            raise ValueError("an edited column in a read-only table")
+        super().set_columns(columns)
+
+
 class ColumnDelegate(QStyledItemDelegate):
     """Edits a cell with its column's ``editor``; a combo box's item data are the values; a
     ``radio`` column's check mark is drawn as a radio button (same place, same clicks)."""
@@ -432,7 +451,10 @@ class ColumnTable(QTableView):
                  parent=None):
         super().__init__(parent)
         use_cached_vertical_header(self)        # row labels measured once per change
-        self.table_model = ColumnTableModel(columns, self, row_label=row_label, numbered=numbered)
+        columns = tuple(columns)
+        model = ColumnTableModel if editable or any(c.edit is not None for c in columns) \
+            else ReadOnlyColumnTableModel       # read-only: Qt's flags, no call into Python
+        self.table_model = model(columns, self, row_label=row_label, numbered=numbered)
         self.setModel(self.table_model)
         plain_item_tooltips(self)
         self.table_model.edited.connect(self.edited)

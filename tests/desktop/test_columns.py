@@ -258,3 +258,42 @@ def test_contents_columns_are_measured_on_a_change_not_on_every_width(qapp, qtbo
     view.setFont(font)
     QApplication.processEvents()
     assert fitted() and hh.sectionSize(0) > narrow
+
+
+def test_a_read_only_table_paints_without_calling_python_for_flags(qapp, qtbot):
+    """Qt asks a cell's flags each time it paints it: a table whose columns are never edited
+    answers with Qt's own (in C++), an editable one from Python."""
+    import sys
+
+    from PySide6.QtWidgets import QApplication
+
+    def flags_entered(view) -> list:
+        entered = []
+
+        def hook(frame, event, _arg):
+            if event == "call" and frame.f_code.co_name == "flags":
+                entered.append(frame.f_code.co_filename)
+
+        sys.setprofile(hook)
+        try:
+            view.viewport().repaint()
+        finally:
+            sys.setprofile(None)
+        return entered
+
+    shown = ColumnTable(COLUMNS)
+    form = ColumnTable((Column("Name", lambda r: r.name, edit=lambda r, v: setattr(r, "name", v)),),
+                       editable=True)
+    for view in (shown, form):
+        qtbot.addWidget(view)
+        view.set_rows([Row(f"r{i}", i / 10) for i in range(8)])
+        view.resize(300, 200)
+        view.show()
+    QApplication.processEvents()
+    assert flags_entered(shown) == []
+    assert flags_entered(form)                     # the hook does see a flags written in Python
+    m = shown.model()
+    assert m.flags(m.index(0, 0)) & Qt.ItemIsEnabled and m.flags(m.index(0, 0)) & Qt.ItemIsSelectable
+    assert not m.flags(m.index(0, 0)) & Qt.ItemIsEditable
+    with pytest.raises(ValueError):
+        shown.set_columns((Column("Name", lambda r: r.name, edit=lambda r, v: None), COLUMNS[1]))
