@@ -12,6 +12,7 @@ Only references are dropped: a job still running with the old timeline keeps wha
 from __future__ import annotations
 
 import dataclasses
+import types
 
 from PySide6.QtCore import QObject, QTimer, Slot
 
@@ -19,6 +20,10 @@ from PySide6.QtCore import QObject, QTimer, Slot
 LARGE = 64
 #: Items let go per turn of the event loop (a Spyfall posterior of 200 locations: ~15 µs each).
 PER_TURN = 300
+
+
+#: Values never looked into: scalars, text, modules and classes (a timeline's engine module).
+_LEAVES = (type(None), str, bytes, int, float, complex, bool, types.ModuleType, type)
 
 
 def _fields(value) -> list:
@@ -40,7 +45,7 @@ def large_parts(value, depth: int = 2) -> list:
     for field in _fields(value):
         if isinstance(field, (list, tuple, dict)) and len(field) > LARGE:
             parts.extend(field.values() if isinstance(field, dict) else field)
-        elif depth > 1 and field is not None and not isinstance(field, (str, bytes, int, float)):
+        elif depth > 1 and not isinstance(field, _LEAVES) and not callable(field):
             parts.extend(large_parts(field, depth - 1))
     return parts
 
