@@ -29,7 +29,7 @@ from desktop.shell.menus import MenuActions
 from desktop.shell.settings import APP_NAME, LAST_TAB, ORG_NAME, app_settings
 from desktop.shell.tab_pages import TabPage, tab_class, tab_games
 from desktop.storage.window_autosave import RecoveryWiring, hand_off_at_start
-from desktop.widgets.plain_text import install_plain_item_tooltips, plain_item_tooltips_under  # Qt only
+from desktop.widgets.plain_text import install_plain_item_tooltips  # Qt only
 from engines.core.i18n import _
 from engines.core.resources import resource_path  # light: engines.core imports lazily
 from engines.registry import discovery_problems, known_games, registered_games
@@ -62,7 +62,7 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
 
     def __init__(self, *, autosave: bool = True, interactive: bool = True):
         super().__init__()
-        install_plain_item_tooltips()   # item views' tooltips show names literally (each tab's)
+        install_plain_item_tooltips()   # item views' tooltips show names literally
         #: False for --screenshot/--self-test: errors go to stderr instead of message boxes.
         self.interactive = interactive
         self._autosave_enabled = autosave
@@ -193,7 +193,6 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
         tab.controller.set_wording(self.wording())
         if self.interactive:
             window_geometry.restore_splitters(app_settings(), page.game, tab)
-        plain_item_tooltips_under(tab)     # every item view's tooltips shown literally
         page.set_tab(tab)
         if self.tabs.currentWidget() is page:
             self._tab_changed(self.tabs.currentIndex())

@@ -5,7 +5,6 @@ from typing import Sequence
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QListWidget, QVBoxLayout
 
-from desktop.widgets.plain_text import plain_item_tooltips
 from engines.core.i18n import _, ngettext
 
 SAVE_ALL, DISCARD_ALL, CANCEL = "save", "discard", "cancel"
@@ -32,7 +31,7 @@ class UnsavedDialog(QDialog):
                       .format(n=n) + "</b> " + _("Save them before quitting?"))
         head.setWordWrap(True)
         layout.addWidget(head)
-        self.list = plain_item_tooltips(QListWidget())
+        self.list = QListWidget()
         self.list.addItems(list(entries))
         self.list.setSelectionMode(QListWidget.NoSelection)
         self.list.setFocusPolicy(self.list.focusPolicy().NoFocus)

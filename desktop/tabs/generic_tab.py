@@ -15,7 +15,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout
 
 from desktop.tabs.base import GameTab
-from desktop.widgets.plain_text import plain_item_tooltips
 from engines.core.i18n import _, ngettext
 
 
@@ -36,7 +35,7 @@ class GenericTab(GameTab):
         lay.addWidget(self.banner)
         self.caption = QLabel()
         lay.addWidget(self.caption)
-        self.table = plain_item_tooltips(QTableWidget(0, 2))
+        self.table = QTableWidget(0, 2)
         self.table.setHorizontalHeaderLabels([_("Belief"), _("Value")])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setStretchLastSection(True)

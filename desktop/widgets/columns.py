@@ -35,7 +35,6 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.widgets.cached_header import use_cached_vertical_header
-from desktop.widgets.plain_text import plain_item_tooltips
 from desktop.widgets.role_data import TOOLTIP, MultiDataModel
 
 #: The row object behind a cell (``model.data(index, RowRole)``).
@@ -456,7 +455,6 @@ class ColumnTable(QTableView):
             else ReadOnlyColumnTableModel       # read-only: Qt's flags, no call into Python
         self.table_model = model(columns, self, row_label=row_label, numbered=numbered)
         self.setModel(self.table_model)
-        plain_item_tooltips(self)
         self.table_model.edited.connect(self.edited)
         self._fitted: tuple = ()        # the columns fitted to their contents (class docstring)
         self._fit_timer = QTimer(self)

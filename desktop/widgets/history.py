@@ -22,7 +22,6 @@ from PySide6.QtWidgets import QAbstractItemView, QLabel, QListView, QMenu, QSize
 
 from desktop.shell.appearance import muted, muted_css, readable_on
 from desktop.shell.locale_format import app_locale, clock_time, parse_local_time
-from desktop.widgets.plain_text import plain_item_tooltips
 from desktop.widgets.role_data import BACKGROUND, DISPLAY, FOREGROUND, TOOLTIP, MultiDataModel
 from engines.core.i18n import _
 
@@ -275,7 +274,7 @@ class HistoryPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         title = HeadingLabel(_("History"), _("select to see the beliefs then; right-click to remove"))
         layout.addWidget(title)
-        self._view = plain_item_tooltips(QListView())
+        self._view = QListView()
         # connected before the view's selection model is (setModel): on removal Qt's selection
         # model moves the current row to the one before, so a handler connected after it no
         # longer sees that the entry shown was removed (Undo of the last entry, selected, then

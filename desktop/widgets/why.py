@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.shell.appearance import muted_css, muted_style, tone
-from desktop.widgets.plain_text import plain_item_tooltips
 from engines.core.i18n import N_, _, ngettext
 
 #: status -> (mark, words, colour)
@@ -150,7 +149,7 @@ class WhyPopup(QDialog):
                                     + _("click one to select it in History") + "</span>")
         self.entries_title.setWordWrap(True)
         lay.addWidget(self.entries_title)
-        self.entries = plain_item_tooltips(QListWidget())
+        self.entries = QListWidget()
         self.entries.setWordWrap(True)
         self.entries.setAlternatingRowColors(True)
         self.entries.setCursor(Qt.PointingHandCursor)

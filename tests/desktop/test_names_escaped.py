@@ -7,10 +7,10 @@ import pytest
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtGui import QTextDocument
-from PySide6.QtWidgets import QAbstractItemView, QLabel, QTableView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QWidget
 from window_idle import wait_idle
 
-from desktop.widgets.plain_text import MARK, as_rich_plain
+from desktop.widgets.plain_text import as_rich_plain
 from engines.core.resources import resource_path
 
 HOSTILE = "<img src=x>&<b>"
@@ -68,12 +68,6 @@ def _count(model, what: str) -> int:
     return 1
 
 
-def _tip_shown(view, tip: str) -> tuple[str, str]:
-    """An item tooltip as the view shows it: literally where the item-tooltip filter is on its
-    viewport (desktop.widgets.plain_text), else as Qt guesses its format."""
-    return _shown(as_rich_plain(tip) if view.viewport().property(MARK) else tip, Qt.AutoText)
-
-
 def _texts(root: QWidget):
     """(where, shown text, rendered HTML) of every label and tooltip under ``root``, and the
     display and tooltip text of every item view's cells."""
@@ -92,16 +86,16 @@ def _texts(root: QWidget):
                     if isinstance(disp, str):
                         yield f"cell of {type(w).__name__}", disp, ""
                     tip = m.data(i, Qt.ToolTipRole)
-                    if isinstance(tip, str) and tip:
-                        yield (f"cell tooltip of {type(w).__name__}", *_tip_shown(w, tip))
+                    if isinstance(tip, str) and tip:   # shown by the application's filter
+                        yield (f"cell tooltip of {type(w).__name__}",
+                               *_shown(as_rich_plain(tip), Qt.AutoText))
             for orient in (Qt.Horizontal, Qt.Vertical):
                 n = _count(m, "columnCount") if orient == Qt.Horizontal else _count(m, "rowCount")
                 for k in range(min(n, 100)):
                     tip = m.headerData(k, orient, Qt.ToolTipRole)
                     if isinstance(tip, str) and tip:
-                        header = (w.horizontalHeader() if orient == Qt.Horizontal else w.verticalHeader()) \
-                            if isinstance(w, QTableView) else w
-                        yield (f"header tooltip of {type(w).__name__}", *_tip_shown(header, tip))
+                        yield (f"header tooltip of {type(w).__name__}",
+                               *_shown(as_rich_plain(tip), Qt.AutoText))
                     disp = m.headerData(k, orient, Qt.DisplayRole)
                     if isinstance(disp, str):
                         yield f"header of {type(w).__name__}", disp, ""

@@ -34,7 +34,7 @@ from desktop.table.zoom import scaled_size
 from desktop.tabs.entry_forms import EntryEditor, combo_select
 from desktop.widgets.columns import CONTENTS, STRETCH, Column, ColumnTable
 from desktop.widgets.dialogs import NewGameDialogBase
-from desktop.widgets.plain_text import as_rich_plain, esc, plain_item_tooltips
+from desktop.widgets.plain_text import as_rich_plain, esc
 from desktop.widgets.steady_label import SteadyLabel
 from engines import cluedo
 from engines.cluedo.model import PositionEvent, RollEvent
@@ -306,7 +306,7 @@ class NewGameDialog(NewGameDialogBase):
         right = QVBoxLayout()
         self.my_cards_label = QLabel(_("My cards"))
         right.addWidget(self.my_cards_label)
-        self.my_cards = plain_item_tooltips(QListWidget())
+        self.my_cards = QListWidget()
         self.my_cards.itemChanged.connect(self._update_count)
         right.addWidget(self.my_cards, 1)
         return right
@@ -896,7 +896,6 @@ def _card_combo(setup) -> QComboBox:
         for c in cards:
             combo.addItem(c, c)
             combo.setItemData(combo.count() - 1, cat, Qt.ItemDataRole.ToolTipRole)
-    plain_item_tooltips(combo.view())       # a category's name, shown literally
     return combo
 
 
@@ -973,7 +972,7 @@ class _HandEditor(EntryEditor):
         lay = QVBoxLayout(box)
         self.player = _player_combo(setup)
         lay.addWidget(self.player)
-        self.cards = plain_item_tooltips(QListWidget())
+        self.cards = QListWidget()
         for cat, cards in setup.categories:
             for c in cards:
                 it = QListWidgetItem(c)

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QTableView
 from desktop.shell.locale_format import number
 from desktop.tabs.wording import PLAIN, Wording
 from desktop.widgets.columns import Column, ReadOnlyColumnTableModel, is_missing
-from desktop.widgets.plain_text import plain_item_tooltips
 from engines.core.i18n import _
 
 #: Item data roles of :class:`QuestionTableModel`.
@@ -175,7 +174,6 @@ class QuestionView(QTableView):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        plain_item_tooltips(self)
         self._need = 0
         self._queued = False
 

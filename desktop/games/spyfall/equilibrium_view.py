@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from desktop.shell.appearance import muted_style, tone
 from desktop.shell.locale_format import number, percent, significant
 from desktop.table.zoom import scaled_size
-from desktop.widgets.plain_text import esc, plain_item_tooltips
+from desktop.widgets.plain_text import esc
 from desktop.widgets.role_data import MultiDataModel
 from engines.core.errors import SessionFormatError
 from engines.core.i18n import N_, _
@@ -297,7 +297,7 @@ class EquilibriumView(QWidget):
         self.summary.setTextFormat(Qt.RichText)
         root.addWidget(self.summary)
         self.model = PayoffMatrixModel(self)
-        self.view = plain_item_tooltips(QTableView())
+        self.view = QTableView()
         self.view.setModel(self.model)
         self.view.setItemDelegate(SupportDelegate(self.view))
         self.view.setEditTriggers(QAbstractItemView.NoEditTriggers)

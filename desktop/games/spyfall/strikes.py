@@ -14,7 +14,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from desktop.shell.appearance import muted
-from desktop.widgets.plain_text import esc, plain_item_tooltips
+from desktop.widgets.plain_text import esc
 from engines.core.i18n import _
 
 
@@ -36,7 +36,7 @@ class StrikeList(QWidget):
         self.title.setToolTip(_("Strike out the locations you have ruled out yourself. Saved with "
                                 "the game; the model never reads it."))
         lay.addWidget(self.title)
-        self.list = plain_item_tooltips(QListWidget())
+        self.list = QListWidget()
         self.list.setToolTip(self.title.toolTip())
         # a narrow pane elides long names (the full name is the item's tooltip) rather than
         # adding a horizontal scroll bar over the last row
