@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
     QTableView,
 )
 
-from desktop.widgets.cached_header import use_cached_vertical_header
 from desktop.widgets.role_data import TOOLTIP, MultiDataModel
 
 #: The row object behind a cell (``model.data(index, RowRole)``).
@@ -449,18 +448,20 @@ class ColumnTable(QTableView):
                  row_label: Optional[Callable[[Any], str]] = None, numbered: bool = False,
                  parent=None):
         super().__init__(parent)
+        from desktop.widgets.cached_header import use_cached_vertical_header
+
         use_cached_vertical_header(self)        # row labels measured once per change
+        self._fitted: tuple = ()        # the columns fitted to their contents (class docstring)
+        self._fit_timer = QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self._fit_columns)
         columns = tuple(columns)
         model = ColumnTableModel if editable or any(c.edit is not None for c in columns) \
             else ReadOnlyColumnTableModel       # read-only: Qt's flags, no call into Python
         self.table_model = model(columns, self, row_label=row_label, numbered=numbered)
         self.setModel(self.table_model)
         self.table_model.edited.connect(self.edited)
-        self._fitted: tuple = ()        # the columns fitted to their contents (class docstring)
-        self._fit_timer = QTimer(self)
-        self._fit_timer.setSingleShot(True)
-        self._fit_timer.setInterval(0)
-        self._fit_timer.timeout.connect(self._fit_columns)
         self._resize_columns(stretch)
         for signal in (self.table_model.modelReset, self.table_model.dataChanged,
                        self.table_model.layoutChanged, self.table_model.rowsInserted,
