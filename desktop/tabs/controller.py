@@ -21,6 +21,7 @@ from desktop.storage.document import SessionDocument, write_text_atomically
 from desktop.tabs.capabilities import can_explain
 from desktop.tabs.checks import EntryChecks
 from desktop.tabs.jobs import JobRunner, Priority, PriorityGroup
+from desktop.tabs.release import GradualRelease
 from desktop.tabs.snapshot import Advice, Snapshot, Status
 from desktop.tabs.wording import PLAIN, Wording
 from engines.core.errors import ContradictionError, SessionFormatError
@@ -117,6 +118,8 @@ class GameController(QObject):
         self._advice_asked: dict[str, tuple] = {}  # name -> moment key submitted
         self._why: Optional[dict] = None           # the open question: fact, key, answer
         self.belief_timeline = Timeline(module, self.document.setup, self._options)
+        #: the beliefs of a log no longer shown, freed a slice per turn (desktop.tabs.release)
+        self.release = GradualRelease(self)
         self.timeline: Optional[TimelineResult] = None
         self._timeline_rev = -1                    # the revision self.timeline belongs to
         self._failure: Optional[tuple] = None      # (revision, exception)
@@ -264,7 +267,9 @@ class GameController(QObject):
             self.view_index = -1
 
     def reset(self, setup: Any, events=(), meta=(), path: Optional[str] = None) -> None:
-        """New game / Open: a new setup and log (not undoable), a fresh timeline."""
+        """New game / Open: a new setup and log (not undoable), a fresh timeline; the old
+        log's beliefs are freed a slice per turn of the event loop (:mod:`desktop.tabs.release`)."""
+        self.release.retire(self.belief_timeline, self.timeline, getattr(self, "snapshot", None))
         self.belief_timeline = Timeline(self.module, setup, self._options)
         self.timeline = None
         self._timeline_rev = -1
@@ -279,6 +284,7 @@ class GameController(QObject):
         and the old one's cache dropped, when either changed)."""
         tl, setup, options = self.belief_timeline, self.document.setup, self._options
         if tl.setup is not setup and tl.setup != setup or tl.options != options:
+            self.release.retire(tl)
             self.belief_timeline = tl = Timeline(self.module, setup, options)
         return tl
 

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -349,6 +349,25 @@ class ColumnTableModel(MultiDataModel, QAbstractTableModel):
         self.layoutChanged.emit()
 
 
+class ReadOnlyColumnTableModel(ColumnTableModel):
+    """A :class:`ColumnTableModel` whose columns are never edited: its ``flags`` are Qt's own
+    (enabled, selectable), so a view painting or measuring a cell does not call into Python
+    for them — each call from Qt into Python waits for the interpreter lock while a job runs
+    Python beside the GUI thread. :class:`ColumnTable` uses it when no column has ``edit``.
+
+    Raises:
+        ValueError: :meth:`set_columns` with a column that has ``edit``.
+    """
+
+    flags = QAbstractTableModel.flags           # Qt's, in C++: no Python override
+
+    def set_columns(self, columns: Sequence[Column]) -> None:
+        columns = tuple(columns)
+        if any(col.edit is not None for col in columns):
+            raise ValueError("an edited column in a read-only table")
+        super().set_columns(columns)
+
+
 class ColumnDelegate(QStyledItemDelegate):
     """Edits a cell with its column's ``editor``; a combo box's item data are the values; a
     ``radio`` column's check mark is drawn as a radio button (same place, same clicks)."""
@@ -397,6 +416,15 @@ class ColumnTable(QTableView):
     """A table of a :class:`ColumnTableModel`: no row numbers, each column's resize mode from
     its declaration, Ctrl+C copies the selected rows as tab-separated text (with the header).
 
+    A column that fits its contents is measured once per change of what the table shows (new
+    rows, a refresh, a sort, new columns or header texts, another font or style), on the next
+    turn of the event loop, and is then a fixed section. Qt's ``ResizeToContents`` measured
+    every such column again over all its rows (up to the header's ``resizeContentsPrecision``,
+    1,000) each time the table's width changed — a banner shown above it, a side pane
+    unfolded — and every row was a call from C++ into Python (``multiData``), each waiting for
+    the interpreter lock while a job runs Python (Qt documentation, ``QHeaderView::
+    ResizeMode``; the width is ``max(sizeHintForColumn, sectionSizeHint)``, as Qt's own).
+
     Args:
         columns: the declared columns.
         stretch: columns without a ``resize`` of their own stretch (else they fit their
@@ -421,12 +449,27 @@ class ColumnTable(QTableView):
                  row_label: Optional[Callable[[Any], str]] = None, numbered: bool = False,
                  parent=None):
         super().__init__(parent)
-        self.table_model = ColumnTableModel(columns, self, row_label=row_label, numbered=numbered)
+        from desktop.widgets.cached_header import use_cached_vertical_header
+
+        use_cached_vertical_header(self)        # row labels measured once per change
+        self._fitted: tuple = ()        # the columns fitted to their contents (class docstring)
+        self._fit_timer = QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self._fit_columns)
+        columns = tuple(columns)
+        model = ColumnTableModel if editable or any(c.edit is not None for c in columns) \
+            else ReadOnlyColumnTableModel       # read-only: Qt's flags, no call into Python
+        self.table_model = model(columns, self, row_label=row_label, numbered=numbered)
         self.setModel(self.table_model)
         self.table_model.edited.connect(self.edited)
         if any(c.check for c in columns):   # check boxes or radio buttons: outlined (appearance)
             self.setProperty(DRAWS_CHECKS, True)
         self._resize_columns(stretch)
+        for signal in (self.table_model.modelReset, self.table_model.dataChanged,
+                       self.table_model.layoutChanged, self.table_model.rowsInserted,
+                       self.table_model.rowsRemoved, self.table_model.headerDataChanged):
+            signal.connect(self._schedule_fit)
         self.verticalHeader().setVisible(row_label is not None or numbered)
         if editable:
             self.setItemDelegate(ColumnDelegate(self.table_model, self))
@@ -467,6 +510,34 @@ class ColumnTable(QTableView):
             elif col.width is not None:
                 header.setSectionResizeMode(c, QHeaderView.Interactive)
                 header.resizeSection(c, col.width)
+        # fitted on a change only (class docstring): Fixed, as ResizeToContents, to the player
+        self._fitted = tuple(c for c in range(header.count())
+                             if header.sectionResizeMode(c) == QHeaderView.ResizeToContents)
+        for c in self._fitted:
+            header.setSectionResizeMode(c, QHeaderView.Fixed)
+        self._schedule_fit()
+
+    def _schedule_fit(self, *_args) -> None:
+        """Fit the contents columns on the next turn of the event loop (once for any number
+        of changes before it)."""
+        if self._fitted:
+            self._fit_timer.start()
+
+    def _fit_columns(self) -> None:
+        """Each contents column as wide as its widest cell or its header, as Qt's
+        ``ResizeToContents`` makes it (the last section, when it stretches, is left to Qt)."""
+        header = self.horizontalHeader()
+        last = header.count() - 1
+        for c in self._fitted:
+            if c > last or header.isSectionHidden(c) or (c == last and header.stretchLastSection()):
+                continue
+            header.resizeSection(c, max(self.sizeHintForColumn(c), header.sectionSizeHint(c)))
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
+        """Another font or style measures the contents columns again."""
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._schedule_fit()
 
     # -- rows -----------------------------------------------------------------------------------
     def set_rows(self, rows: Sequence) -> None:

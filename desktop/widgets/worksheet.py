@@ -17,6 +17,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from desktop.shell.locale_format import significant
+from desktop.widgets.cached_header import use_cached_vertical_header
 from desktop.widgets.role_data import TOOLTIP, MultiDataModel
 from engines.core.i18n import _
 
@@ -433,6 +434,7 @@ class WorksheetView(QTableView):
 
     def __init__(self, parent=None):
         super().__init__(parent)
+        use_cached_vertical_header(self)        # row labels measured once per change
         self.setSelectionMode(QAbstractItemView.SingleSelection)
         self.setSelectionBehavior(QAbstractItemView.SelectItems)
         self.setEditTriggers(QAbstractItemView.NoEditTriggers)

@@ -210,3 +210,90 @@ def test_numbered_rows_radio_column_and_declared_widths(qapp, qtbot):
     view.resize(300, 120)
     view.show()
     assert not view.grab().isNull()
+
+
+def test_contents_columns_are_measured_on_a_change_not_on_every_width(qapp, qtbot, monkeypatch):
+    """A width change (a banner above the table, a side pane unfolded) reads only the cells it
+    repaints: the contents columns were measured when the rows came, and fit the new rows, a
+    longer text after a refresh and a larger font."""
+    from PySide6.QtWidgets import QApplication
+
+    asked = []
+    multi = ColumnTableModel.multiData
+
+    def counting(self, index, span):
+        asked.append(index.row())
+        return multi(self, index, span)
+
+    monkeypatch.setattr(ColumnTableModel, "multiData", counting)
+    view = ColumnTable((Column("Name", lambda r: r.name), Column("Rate", lambda r: r.rate)))
+    qtbot.addWidget(view)
+    view.horizontalHeader().setStretchLastSection(False)
+    rows = [Row(f"q{i}", i / 7) for i in range(300)]
+    view.set_rows(rows)
+    view.resize(300, 200)
+    view.show()
+    QApplication.processEvents()
+    hh = view.horizontalHeader()
+
+    def fitted():
+        return all(hh.sectionSize(c) == max(view.sizeHintForColumn(c), hh.sectionSizeHint(c))
+                   for c in range(2))
+
+    assert fitted()
+    shown = view.rowAt(view.viewport().height() - 1)
+    assert 0 < shown < 50
+    asked.clear()
+    for width in (320, 340, 360):
+        view.resize(width, 200)
+        QApplication.processEvents()
+    assert asked and max(asked) <= shown + 1        # the rows on screen, never all 300
+    rows[0].name = "a much longer name than any other"
+    view.refresh()
+    QApplication.processEvents()
+    assert fitted() and hh.sectionSize(0) >= view.fontMetrics().horizontalAdvance(rows[0].name)
+    narrow = hh.sectionSize(0)
+    font = view.font()
+    font.setPointSizeF(font.pointSizeF() * 2)
+    view.setFont(font)
+    QApplication.processEvents()
+    assert fitted() and hh.sectionSize(0) > narrow
+
+
+def test_a_read_only_table_paints_without_calling_python_for_flags(qapp, qtbot):
+    """Qt asks a cell's flags each time it paints it: a table whose columns are never edited
+    answers with Qt's own (in C++), an editable one from Python."""
+    import sys
+
+    from PySide6.QtWidgets import QApplication
+
+    def flags_entered(view) -> list:
+        entered = []
+
+        def hook(frame, event, _arg):
+            if event == "call" and frame.f_code.co_name == "flags":
+                entered.append(frame.f_code.co_filename)
+
+        sys.setprofile(hook)
+        try:
+            view.viewport().repaint()
+        finally:
+            sys.setprofile(None)
+        return entered
+
+    shown = ColumnTable(COLUMNS)
+    form = ColumnTable((Column("Name", lambda r: r.name, edit=lambda r, v: setattr(r, "name", v)),),
+                       editable=True)
+    for view in (shown, form):
+        qtbot.addWidget(view)
+        view.set_rows([Row(f"r{i}", i / 10) for i in range(8)])
+        view.resize(300, 200)
+        view.show()
+    QApplication.processEvents()
+    assert flags_entered(shown) == []
+    assert flags_entered(form)                     # the hook does see a flags written in Python
+    m = shown.model()
+    assert m.flags(m.index(0, 0)) & Qt.ItemIsEnabled and m.flags(m.index(0, 0)) & Qt.ItemIsSelectable
+    assert not m.flags(m.index(0, 0)) & Qt.ItemIsEditable
+    with pytest.raises(ValueError):
+        shown.set_columns((Column("Name", lambda r: r.name, edit=lambda r, v: None), COLUMNS[1]))

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QTableView
 
 from desktop.shell.locale_format import number
 from desktop.tabs.wording import PLAIN, Wording
-from desktop.widgets.columns import Column, ColumnTableModel, is_missing
+from desktop.widgets.columns import Column, ReadOnlyColumnTableModel, is_missing
 from engines.core.i18n import _
 
 #: Item data roles of :class:`QuestionTableModel`.
@@ -106,7 +106,7 @@ def question_columns(wording: Wording) -> tuple:
 QUESTION_COLUMNS = question_columns(PLAIN)
 
 
-class QuestionTableModel(ColumnTableModel):
+class QuestionTableModel(ReadOnlyColumnTableModel):
     """The ranked questions of one posterior (rows best first), through
     :data:`QUESTION_COLUMNS`.
 
