@@ -176,14 +176,17 @@ def indicator_outline(palette: QPalette, enabled: bool = True) -> QColor:
 
 _OUTLINE: dict = {}   # (text, base) rgba -> outline rgba; a few palettes at most
 
-_CHECK_CLASSES = (QCheckBox, QRadioButton, QGroupBox, QMenu, QListWidget, QTreeWidget,
-                  QTableWidget)
+_CHECK_CLASSES = (QCheckBox, QRadioButton, QMenu, QListWidget, QTreeWidget, QTableWidget)
 
 
 def draws_checks(widget: QWidget) -> bool:
     """Whether ``widget`` may draw check boxes or radio buttons: check boxes, radio buttons,
-    group boxes, menus, the item widgets (lists of check boxes in forms), and any widget with
-    the dynamic property ``DRAWS_CHECKS`` (an item view with a check column)."""
+    checkable group boxes (as polished: before it is first shown), menus, the item widgets
+    (lists of check boxes in forms), and any widget with the dynamic property ``DRAWS_CHECKS``
+    (an item view with a check column). A plain group box draws its frame with the
+    application's style."""
+    if isinstance(widget, QGroupBox):
+        return widget.isCheckable()
     return isinstance(widget, _CHECK_CLASSES) or bool(widget.property(DRAWS_CHECKS))
 
 
