@@ -140,3 +140,30 @@ def zoomed_back(qapp):
 
     yield
     zoom.set_zoom(qapp, 1.0)
+
+
+@pytest.fixture
+def scheme_follower(qapp):
+    """``make(scheme)``: a :class:`desktop.shell.appearance.SchemeFollower` of ``scheme`` on the
+    test application; its palette and style are put back, and the follower removed, afterwards."""
+    from PySide6.QtGui import QPalette
+
+    from desktop.shell.appearance import SchemeFollower
+
+    palette, style = QPalette(qapp.palette()), qapp.style().name()
+    made = []
+
+    def make(scheme: str):
+        made.append(SchemeFollower(qapp, scheme))
+        return made[-1]
+
+    yield make
+    hints = qapp.styleHints()
+    for f in made:
+        if hasattr(hints, "colorSchemeChanged"):
+            hints.colorSchemeChanged.disconnect(f._scheme_changed)
+        if hasattr(hints, "accessibility"):
+            hints.accessibility().contrastPreferenceChanged.disconnect(f._scheme_changed)
+        f.deleteLater()
+    qapp.setStyle(style)
+    qapp.setPalette(palette)

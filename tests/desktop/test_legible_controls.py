@@ -127,24 +127,6 @@ def test_egghead_disabled_card_values_readable_in_the_dark_scheme(qapp):
     assert _ratio(spin, rect.adjusted(2, 2, -2, -2)) < 2.0
 
 
-@pytest.fixture
-def dark_follower(qapp):
-    """The dark scheme on the test application, its palette and style put back afterwards."""
-    from desktop.shell.appearance import SchemeFollower
-
-    palette, style = QPalette(qapp.palette()), qapp.style().name()
-    f = SchemeFollower(qapp, "dark")
-    yield f
-    hints = qapp.styleHints()
-    if hasattr(hints, "colorSchemeChanged"):
-        hints.colorSchemeChanged.disconnect(f._scheme_changed)
-    if hasattr(hints, "accessibility"):
-        hints.accessibility().contrastPreferenceChanged.disconnect(f._scheme_changed)
-    qapp.setStyle(style)
-    qapp.setPalette(palette)
-    f.deleteLater()
-
-
 def _checkable(view) -> bool:
     from PySide6.QtCore import QModelIndex
 
@@ -165,7 +147,7 @@ def _checkable(view) -> bool:
 
 
 def test_only_widgets_that_draw_check_boxes_draw_in_python_and_they_are_outlined(
-        window, qapp, qtbot, dark_follower):
+        window, qapp, qtbot, scheme_follower):
     """Under the desktop's hooks (after the first paint) the application draws with Fusion in
     C++; the widgets that draw check boxes — the check boxes, lists of them, tables with a check
     column — have the outlining style of their own, and their outlines keep the 3:1."""
@@ -175,6 +157,7 @@ def test_only_widgets_that_draw_check_boxes_draw_in_python_and_they_are_outlined
     from desktop.widgets.columns import Column, ColumnTable
     from desktop.widgets.polish_hook import HookedStyle
 
+    scheme_follower("dark")
     qtbot.waitUntil(lambda: isinstance(qapp.style(), HookedStyle))
     assert not isinstance(qapp.style().baseStyle(), LegibleFusion)
     window.build_all_tabs()

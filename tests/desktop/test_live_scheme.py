@@ -8,26 +8,16 @@ import pytest
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QLabel
 
-from desktop.shell.appearance import SchemeFollower, contrast, muted_style, tone_style
+from desktop.shell.appearance import contrast, muted_style, tone_style
 
 #: The tab the ``window`` fixture shows first (tests/desktop/conftest.py).
 WINDOW_GAME = "egghead"
 
 
 @pytest.fixture
-def follower(qapp):
-    """A scheme follower on the test application, removed with the palette and style it changed."""
-    palette, style = QPalette(qapp.palette()), qapp.style().name()
-    f = SchemeFollower(qapp, "light")
-    yield f
-    hints = qapp.styleHints()
-    if hasattr(hints, "colorSchemeChanged"):
-        hints.colorSchemeChanged.disconnect(f._scheme_changed)
-    if hasattr(hints, "accessibility"):
-        hints.accessibility().contrastPreferenceChanged.disconnect(f._scheme_changed)
-    qapp.setStyle(style)
-    qapp.setPalette(palette)
-    f.deleteLater()
+def follower(scheme_follower):
+    """A light-scheme follower on the test application (put back afterwards)."""
+    return scheme_follower("light")
 
 
 def _colour(widget) -> QColor:
