@@ -203,9 +203,8 @@ def _outlined(widget: QWidget) -> Optional[QStyle]:
 
 def _legible(style: QStyle) -> bool:
     """Whether the application style ``style`` outlines check boxes already."""
-    if isinstance(style, HookedStyle):
-        return getattr(style, "_widget_style", None) is _outlined or \
-            isinstance(style.baseStyle(), LegibleFusion)
+    if isinstance(style, HookedStyle):   # LegibleFusion.hooked(): Fusion, outlines per widget
+        return style._widget_style is _outlined
     return isinstance(style, LegibleFusion)
 
 

@@ -253,9 +253,11 @@ class BitTable:
         self._cx: Optional[np.ndarray] = None
         self._nz_exact = False   # False: _nz may hold rows emptied since (a superset)
         # axes 0..n-2 along which the table is known to be constant (a product: the set of
-        # worlds does not depend on that player's stack): every axis of a whole table, the
-        # axis of a player who solved until an answer about them (see :meth:`_slice_indicator`)
-        self._free: frozenset = frozenset(range(players - 1)) if data is None else frozenset()
+        # worlds does not depend on that player's stack): the axis of a player who solved,
+        # until an answer about them (see :meth:`_slice_indicator`). A whole table starts with
+        # none: its one class per axis (below) gives its indicators more cheaply (the
+        # truthful 100-event game: 1.80 s CPU, 2.02-2.14 s with every axis free)
+        self._free: frozenset = frozenset()
         # the classes of stacks of axes 0..n-2 (see :meth:`classes`): one per axis for a whole
         # table, one per stack when the content is unknown
         one = np.zeros(S, dtype=np.int64) if whole else np.arange(S, dtype=np.int64)
