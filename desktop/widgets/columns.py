@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QTableView,
 )
 
+from desktop.widgets.cached_header import use_cached_vertical_header
 from desktop.widgets.polish_hook import DRAWS_CHECKS
 from desktop.widgets.role_data import TOOLTIP, MultiDataModel
 
@@ -449,8 +450,6 @@ class ColumnTable(QTableView):
                  row_label: Optional[Callable[[Any], str]] = None, numbered: bool = False,
                  parent=None):
         super().__init__(parent)
-        from desktop.widgets.cached_header import use_cached_vertical_header
-
         use_cached_vertical_header(self)        # row labels measured once per change
         self._fitted: tuple = ()        # the columns fitted to their contents (class docstring)
         self._fit_timer = QTimer(self)
