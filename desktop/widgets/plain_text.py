@@ -50,7 +50,7 @@ class _PlainItemTips(QObject):
         from PySide6.QtCore import Qt
         from PySide6.QtWidgets import QHeaderView, QToolTip
 
-        view = obj.parent()
+        view = obj.parent() if isinstance(obj, QWidget) else None   # not a stale wrapper
         if not isinstance(view, QAbstractItemView) or view.viewport() is not obj \
                 or view.model() is None:
             return False

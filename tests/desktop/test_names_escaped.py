@@ -220,3 +220,23 @@ def test_tooltip_filter_is_on_item_views_only_even_those_made_later(window, qtbo
         dialog.close()
     plain, html = _shown(shown, Qt.AutoText)
     assert HOSTILE in plain and "<img" not in html
+
+
+def test_the_polish_hook_survives_a_stale_wrapper(qapp):
+    """Shiboken may hand a widget's polish over as the stale wrapper of a deleted object at
+    the same address (a layout's QWidgetItem, seen in a test run): the style skips it instead
+    of raising inside Qt, and still runs its hooks on real widgets."""
+    from PySide6.QtWidgets import QLabel, QWidgetItem
+
+    from desktop.widgets import polish_hook
+
+    seen = []
+    style = polish_hook.HookedStyle()
+    label = QLabel("x")
+    polish_hook._HOOKS.append(seen.append)
+    try:
+        assert style.polish(QWidgetItem(label)) is None
+        style.polish(label)
+    finally:
+        polish_hook._HOOKS.remove(seen.append)
+    assert seen == [label]
