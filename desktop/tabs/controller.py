@@ -134,13 +134,14 @@ class GameController(QObject):
 
     # -- tasks -------------------------------------------------------------------------------
     def make_runner(self, name: str, *, counted: bool = True,
-                    priority: int = Priority.BELIEFS) -> JobRunner:
+                    priority: int = Priority.BELIEFS, shares_lock: bool = True) -> JobRunner:
         """A further background runner of this tab (shut down and cancelled with it).
         ``counted=False``: low-priority work that :meth:`is_busy` does not wait for.
         ``priority``: its :class:`desktop.tabs.jobs.Priority` among the tab's tasks (a job waits
-        while a more urgent runner of the tab has work pending)."""
+        while a more urgent runner of the tab has work pending). ``shares_lock=False``: its
+        jobs compute in another process (:class:`desktop.tabs.jobs.JobRunner`)."""
         runner = JobRunner(self, name=f"{self.module.GAME}-{name}", group=self.priorities,
-                           priority=priority)
+                           priority=priority, shares_lock=shares_lock)
         self._runners.append((runner, counted))
         return runner
 
@@ -435,12 +436,15 @@ class GameController(QObject):
 
     # -- advisors ----------------------------------------------------------------------------
     def add_advisor(self, name: str, job_for: AdvisorJob, *, options: Optional[dict] = None,
-                    priority: int = Priority.RANKING) -> JobRunner:
+                    priority: int = Priority.RANKING, shares_lock: bool = True) -> JobRunner:
         """Run ``job_for(setup, events, options)`` (a job, or None) for every moment whose
         beliefs are ready; its partial results (``task.publish``) and result arrive as
         ``snapshot.advice[name]`` (:class:`Advice`). Returns the advisor's runner (at
-        ``priority``: after the beliefs, before advice built on the ranking)."""
-        runner = self.make_runner(name, priority=priority)
+        ``priority``: after the beliefs, before advice built on the ranking).
+        ``shares_lock=False``: the job computes in the engines' worker process
+        (:func:`desktop.tabs.engine_process.run`) and starts at once, beside the render of the
+        beliefs."""
+        runner = self.make_runner(name, priority=priority, shares_lock=shares_lock)
         runner.partialResult.connect(functools.partial(self._on_advice, name, False))
         runner.resultReady.connect(
             lambda rev, value, _secs, name=name: self._on_advice(name, True, rev, value))

@@ -275,13 +275,15 @@ class TaskState:
     """
 
     def __init__(self, revision: int, latest: Callable[[], int], relay: "_Relay",
-                 group: Optional[PriorityGroup] = None, level: int = 0):
+                 group: Optional[PriorityGroup] = None, level: int = 0,
+                 shares_lock: bool = True):
         self.revision = revision
         self._latest = latest
         self._relay = relay
         self._last_progress = 0.0
         self._group = group
         self._level = level
+        self._waits = shares_lock
 
     @property
     def cancel_requested(self) -> bool:
@@ -291,12 +293,21 @@ class TaskState:
     def __call__(self) -> bool:
         """The cancel flag an engine polls; first waits while more urgent work of the tab is
         pending (:meth:`PriorityGroup.wait_turn`)."""
-        group = self._group
-        if group is not None and self._level and group.urgent_pending(self._level):
-            group.wait_turn(self._level, lambda: self.cancel_requested)
-        if worker_gate._holds:
-            worker_gate.wait(lambda: self.cancel_requested)
+        if self._waits:
+            group = self._group
+            if group is not None and self._level and group.urgent_pending(self._level):
+                group.wait_turn(self._level, lambda: self.cancel_requested)
+            if worker_gate._holds:
+                worker_gate.wait(lambda: self.cancel_requested)
         return self.cancel_requested
+
+    def share_lock(self) -> bool:
+        """From now on, wait at every poll as a job that shares the interpreter lock does (a
+        job of a runner made with ``shares_lock=False`` that computes in its own thread after
+        all: :func:`desktop.tabs.engine_process.run`); waits its turn now and returns the
+        cancel flag."""
+        self._waits = True
+        return self()
 
     def progress(self, done: int, total: int) -> None:
         """Report progress (``done`` of ``total`` units); throttled to ~20 signals a second."""
@@ -352,7 +363,8 @@ class _Task:
         except Exception as exc:  # noqa: BLE001 - a bug: log and report it, never crash the app
             if _exiting:
                 return      # the interpreter is ending: a stale job's failure is nobody's news
-            exc.detail = traceback.format_exc()
+            # a bug in another process (desktop.tabs.engine_process) brings its own traceback
+            exc.detail = getattr(exc, "detail", None) or traceback.format_exc()
             log.error("job %s #%d failed: %s: %s\n%s", self.name, state.revision,
                       type(exc).__name__, exc, exc.detail)
             relay.failed.emit(state.revision, exc)
@@ -368,6 +380,10 @@ class JobRunner(QObject):
     Args:
         group, priority: the tab's :class:`PriorityGroup` and this runner's :class:`Priority`
             (None: a runner of its own, never held back).
+        shares_lock: False for jobs that compute in another process
+            (:mod:`desktop.tabs.engine_process`): they start at once and never wait for more
+            urgent work or the :data:`worker_gate`, since they do not take the interpreter lock
+            from it; their level still holds the tab's less urgent jobs back.
 
     Signals:
         resultReady(int revision, object result, float seconds): the newest request's result.
@@ -386,12 +402,14 @@ class JobRunner(QObject):
     progress = Signal(int, int)
 
     def __init__(self, parent: Optional[QObject] = None, name: str = "inference", *,
-                 group: Optional[PriorityGroup] = None, priority: int = Priority.BELIEFS):
+                 group: Optional[PriorityGroup] = None, priority: int = Priority.BELIEFS,
+                 shares_lock: bool = True):
         super().__init__(parent)
         self.setObjectName(name)
         _runners.add(self)
         self.group = group
         self.priority = int(priority)
+        self.shares_lock = shares_lock
         self._lock = threading.Lock()
         self._latest = 0
         self._busy = False
@@ -417,7 +435,7 @@ class JobRunner(QObject):
             self._latest = self._latest + 1 if revision is None else max(revision, self._latest + 1)
             rev = self._latest
             task = _Task(job, TaskState(rev, self.latest, self._relay, self.group,
-                                        self.priority), self._relay,
+                                        self.priority, self.shares_lock), self._relay,
                          self._task_done, self.objectName())
             self._active.add(task)
         self._set_busy(True)

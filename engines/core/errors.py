@@ -51,7 +51,21 @@ def _bounded(message: str) -> str:
 
 
 class EngineError(Exception):
-    """Base class of the errors an engine raises on purpose (never a bare exception)."""
+    """Base class of the errors an engine raises on purpose (never a bare exception). Pickles
+    with its fields as they are (an error made in another process, e.g. the desktop's engine
+    worker, arrives whole: its message is not bounded or translated again)."""
+
+    def __reduce__(self):
+        return _restore, (type(self), self.args, dict(self.__dict__))
+
+
+def _restore(cls, args: tuple, state: dict) -> "EngineError":
+    """An :class:`EngineError` of class ``cls`` with its ``args`` and fields, without calling
+    its ``__init__`` (whose arguments are not ``args``)."""
+    err = cls.__new__(cls, *args)
+    Exception.__init__(err, *args)
+    err.__dict__.update(state)
+    return err
 
 
 class SessionFormatError(EngineError):

@@ -41,13 +41,16 @@ def cached_ranking(setup, events, room: Optional[str] = None):
 
 
 def ranking(setup, events, room: Optional[str] = None, *, cancel=None,
-            on_estimate: Optional[Callable] = None):
+            on_estimate: Optional[Callable] = None, task=None):
     """The tab's ranking of my suggestions after ``events`` (in ``room``; None: every room),
     from the cache, or from the task computing it already (waited for), or computed and kept.
 
     Args:
+        cancel: the cancel flag, when computed in this thread.
         on_estimate: receives the sampled estimate when the exact ranking does not fit at once
             (never for a classic game once my hand is logged).
+        task: a job's :class:`desktop.tabs.jobs.TaskState` (instead of ``cancel``): computed
+            in the engines' worker process (:func:`desktop.tabs.engine_process.run`).
     Returns:
         :class:`engines.cluedo.recommend.CluedoRecommendation` (no opponents' figures).
     Raises:
@@ -55,12 +58,20 @@ def ranking(setup, events, room: Optional[str] = None, *, cancel=None,
     """
     rec_mod = importlib.import_module("engines.cluedo.recommend")   # the module, not the
     # package's re-exported function of the same name
-    return _cache.get_or_compute(
-        _key(setup, events, room),
-        lambda: rec_mod.recommend(setup, tuple(events), room=room, cancel=cancel,
-                                  exact_top=EXACT_TOP, opponents_seconds=0,
-                                  on_estimate=on_estimate),
-        cancel=cancel)
+    options = dict(room=room, exact_top=EXACT_TOP, opponents_seconds=0)
+    if task is not None:
+        from desktop.tabs import engine_process
+
+        def compute():
+            return engine_process.run(task, rec_mod.recommend, setup, tuple(events),
+                                      partial_keyword="on_estimate", on_partial=on_estimate,
+                                      **options)
+        cancel = task
+    else:
+        def compute():
+            return rec_mod.recommend(setup, tuple(events), cancel=cancel,
+                                     on_estimate=on_estimate, **options)
+    return _cache.get_or_compute(_key(setup, events, room), compute, cancel=cancel)
 
 
 def room_bits(setup, events, cancel=None):

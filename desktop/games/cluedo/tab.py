@@ -175,9 +175,10 @@ class Tab(GameTab):
     def _start_runners(self) -> None:
         """The background tasks: the ranking, the refuting advice, and who is close."""
         # the ranking is an advisor of the controller: one task per moment shown, the sampled
-        # estimate first (a partial result, a fraction of a second), then the exact values
+        # estimate first (a partial result, a fraction of a second), then the exact values;
+        # computed in the engines' worker process, beside the worksheet's paint
         self.rec_runner = self.controller.add_advisor("recommend", _recommend_job_for,
-                                                      options={"room": None})
+                                                      options={"room": None}, shares_lock=False)
         self.controller.add_advisor("turn", turn_job_for, options={"roll": None},
                                     priority=Priority.ADVICE)
         self.advice_runner = self.make_runner("advice", priority=Priority.ADVICE)
@@ -658,8 +659,9 @@ def _recommend_job(setup, events, room, task):
     (every classic game: no sampled stage); otherwise the sampled estimate is published first as
     a partial result and the 24 best estimates are counted exactly within 1.5 s (12 rows are
     listed). What each opponent knows is not computed here (``opponents_seconds=0``): the
-    "Who is close?" page has its own task."""
-    return shared_ranking(setup, events, room, cancel=task, on_estimate=task.publish)
+    "Who is close?" page has its own task. Computed in the engines' worker process
+    (:mod:`desktop.tabs.engine_process`) once it is ready."""
+    return shared_ranking(setup, events, room, task=task, on_estimate=task.publish)
 
 
 def _advice_job(setup, events, suggester, cards, cancel):

@@ -1,0 +1,177 @@
+"""The engines' worker process (desktop/tabs/engine_process.py): a call there gives what the
+same call here gives, partial results and errors arrive whole, a cancelled call stops in the
+worker, and whenever the worker cannot serve, the call runs in its caller's thread. And the
+Cluedo tab's ranking is computed there, beside the worksheet's render."""
+import importlib
+import os
+import threading
+
+import pytest
+from cluedo_game_log import classic_setup, random_log
+from engine_calls import contradict, count_slowly, fail, worker_pid
+
+from desktop.tabs import engine_process
+from desktop.tabs.engine_process import EngineProcess, Unavailable
+from engines.core.errors import Cancelled, ContradictionError
+
+RECOMMEND = importlib.import_module("engines.cluedo.recommend")
+
+
+def started(warm=()) -> EngineProcess:
+    w = EngineProcess()
+    w.start(warm=warm)
+    pause = threading.Event()
+    while w._state == "starting":
+        pause.wait(0.02)
+    assert w.ready, w._state
+    return w
+
+
+@pytest.fixture(scope="module")
+def worker():
+    w = started(("engines.cluedo.recommend",))
+    yield w
+    w.close()
+
+
+def never() -> bool:
+    return False
+
+
+def test_a_call_there_gives_the_same_ranking_as_here(worker):
+    setup = classic_setup(("Me", "Ann", "Bob"))
+    events = tuple(random_log(setup, 6, seed=5))
+    here = RECOMMEND.recommend(setup, events, exact_top=24, opponents_seconds=0)
+    there = worker.call(RECOMMEND.recommend, (setup, events),
+                        dict(exact_top=24, opponents_seconds=0), cancelled=never)
+    assert worker.call(worker_pid, cancelled=never) == worker.pid != os.getpid()
+    assert there.suggestions == here.suggestions and there.exact == here.exact
+    assert there.joint_bits == here.joint_bits and there.accusation == here.accusation
+
+
+def test_partial_results_arrive_in_order_before_the_result(worker, tmp_path):
+    steps = []
+    out = worker.call(count_slowly, (5, str(tmp_path / "n")), cancelled=never,
+                      on_partial=steps.append, partial_keyword="on_step")
+    assert out == 5 and steps == [0, 1, 2, 3, 4]
+
+
+def test_errors_arrive_whole_and_in_the_callers_language(worker, language):
+    language("de")
+    with pytest.raises(ContradictionError) as err:
+        worker.call(contradict, cancelled=never)
+    assert err.value.event_index == 4
+    assert err.value.message == "der Spielaufbau ist unmöglich: x"
+    with pytest.raises(KeyError) as bug:
+        worker.call(fail, cancelled=never)
+    assert "engine_calls.py" in bug.value.detail and "fail" in bug.value.detail
+
+
+def test_a_cancelled_call_stops_in_the_worker_which_serves_the_next(worker, tmp_path):
+    record = tmp_path / "count"
+    polls = []
+
+    def cancelled() -> bool:      # True once the worker has counted a little
+        polls.append(1)
+        return record.exists() and int(record.read_text() or 0) >= 3
+
+    with pytest.raises(Cancelled):
+        worker.call(count_slowly, (1500, str(record)), cancelled=cancelled)
+    assert worker.call(worker_pid, cancelled=never) == worker.pid    # served after it
+    assert int(record.read_text()) < 1000           # it stopped: not 15 s of counting
+
+
+class _Task:
+    cancel_requested = False
+
+    def __init__(self):
+        self.shared = 0
+
+    def share_lock(self) -> bool:
+        self.shared += 1
+        return False
+
+    def __call__(self) -> bool:
+        return False
+
+
+def test_a_call_the_worker_cannot_take_runs_here(worker, monkeypatch):
+    def local(*, cancel):          # not importable by name: cannot be sent
+        return os.getpid()
+
+    with pytest.raises(Unavailable):
+        worker.call(local, cancelled=never)
+    monkeypatch.setattr(engine_process, "_shared", worker)
+    task = _Task()
+    assert engine_process.run(task, local) == os.getpid() and task.shared == 1
+    assert engine_process.run(task, worker_pid) == worker.pid and task.shared == 1
+
+
+def test_a_worker_that_died_leaves_the_calls_to_their_threads(monkeypatch):
+    w = started()
+    done = threading.Event()
+    w._process.kill()
+    w._process.join(5)
+    while w._state == "ready" and not done.wait(0.02):
+        pass
+    assert w._state == "lost"
+    with pytest.raises(Unavailable):
+        w.call(worker_pid, cancelled=never)
+    monkeypatch.setattr(engine_process, "_shared", w)
+    task = _Task()
+    assert engine_process.run(task, worker_pid) == os.getpid() and task.shared == 1
+    w.close()
+
+
+def test_the_cluedo_ranking_is_computed_there_beside_the_worksheets_render(window, qtbot,
+                                                                          monkeypatch):
+    """With the worker ready, every entry's ranking is computed in it, starting before the
+    worksheet of that entry is painted (not after it, as a job sharing the interpreter lock
+    does), and the ranking shown is the one computed here."""
+    from PySide6.QtCore import Qt
+    from window_idle import wait_idle
+
+    from desktop.games.cluedo import ranking as shared
+
+    w = started(("engines.cluedo.recommend",))
+    monkeypatch.setattr(engine_process, "_shared", w)
+    order = []
+    real_call = EngineProcess.call
+
+    def recording_call(self, fn, args=(), kwargs=None, **kw):
+        order.append(("ranking starts", len(args[1])))
+        return real_call(self, fn, args, kwargs, **kw)
+
+    monkeypatch.setattr(EngineProcess, "call", recording_call)
+    window.select_game("cluedo")
+    tab = window.tab_for("cluedo")
+    setup = classic_setup(("Me", "Ann", "Bob"))
+    tab.reset_document(setup, [])
+    assert wait_idle(window, 60)
+    real_shown = type(tab.controller).beliefs_shown
+
+    def recording_shown(controller):
+        order.append(("worksheet painted", len(controller.document.events)))
+        return real_shown(controller)
+
+    monkeypatch.setattr(type(tab.controller), "beliefs_shown", recording_shown)
+    shared.clear()
+    order.clear()
+    from cluedo_game_log import quick_lines
+
+    events = random_log(setup, 3, seed=11)
+    for line in quick_lines(setup, events):
+        qe = tab.quick_entry
+        qe.line.setText(line)
+        qtbot.keyClick(qe.line, Qt.Key_Return)
+        assert wait_idle(window, 60)
+        qtbot.waitUntil(lambda: (a := tab.snapshot.advice_for("recommend")) is not None
+                        and a.final, timeout=60000)
+    logged = tuple(tab.controller.document.events)
+    for k in range(1, len(logged) + 1):
+        assert ("ranking starts", k) in order
+        assert order.index(("ranking starts", k)) < order.index(("worksheet painted", k))
+    shown = tab.snapshot.advice_for("recommend").value
+    here = RECOMMEND.recommend(setup, logged, exact_top=shared.EXACT_TOP, opponents_seconds=0)
+    assert shown.suggestions == here.suggestions and shown.exact == here.exact
+    w.close()
