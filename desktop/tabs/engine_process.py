@@ -26,7 +26,10 @@ worker so that its imports and caches are paid once):
   them; a bug's traceback travels as ``detail``).
 * One thread of the app reads the pipe and hands each answer to its caller's queue; the caller
   waits on that queue (without the interpreter lock), polling its own cancel flag every
-  :data:`POLL_SECONDS`. Calls from several threads are served one after the other.
+  :data:`POLL_SECONDS`. Calls of one owner (a tab's runner) are served one after the other: a
+  newer call waits behind the older one, which stops at its next poll once cancelled. A call
+  of another owner while one is in flight runs in its caller's thread instead, so that one
+  tab's long ranking never holds up another tab's advice.
 * Messages of engine errors and notes are made in the worker in the caller's language
   (:func:`engines.core.i18n.set_language` before each call when it differs).
 * The worker is a daemon process: it ends with the app (and when the pipe closes).
@@ -133,6 +136,7 @@ class EngineProcess:
         self._send_lock = threading.Lock()   # one message on the pipe at a time
         self._state = "idle"                 # idle → starting → ready → lost
         self._pending: dict[int, queue.SimpleQueue] = {}
+        self._owners: dict[int, Any] = {}     # call id → its owner, while it is in flight
         self._next_id = 0
         self._conn = None
         self._process = None
@@ -203,7 +207,7 @@ class EngineProcess:
     def call(self, fn: Callable, args: tuple = (), kwargs: Optional[dict] = None, *,
              cancelled: Callable[[], bool],
              on_partial: Optional[Callable[[Any], None]] = None,
-             partial_keyword: Optional[str] = None) -> Any:
+             partial_keyword: Optional[str] = None, owner: Any = None) -> Any:
         """``fn(*args, cancel=flag, **kwargs)`` computed in the worker; returns its result.
 
         Args:
@@ -213,18 +217,24 @@ class EngineProcess:
             on_partial, partial_keyword: ``fn`` gets ``partial_keyword=callback``; each value
                 the callback receives in the worker is handed to ``on_partial`` here (in the
                 calling thread, in order, before the result).
+            owner: who calls (a tab's runner; compared with ``==``): while a call of another
+                owner is in flight, this one is not taken.
         Raises:
-            Unavailable: the worker is not ready, is gone, or the call cannot be pickled (run
-                it here instead). Cancelled. Whatever ``fn`` raised.
+            Unavailable: the worker is not ready, is gone, is busy with another owner's call,
+                or the call cannot be pickled (run it here instead). Cancelled. Whatever
+                ``fn`` raised.
         """
         kwargs = dict(kwargs or {})
         with self._lock:
             if self._state != "ready":
                 raise Unavailable(self._state)
+            if any(o != owner for o in self._owners.values()):
+                raise Unavailable("busy with another owner's call")
             self._next_id += 1
             call_id = self._next_id
             answers: queue.SimpleQueue = queue.SimpleQueue()
             self._pending[call_id] = answers
+            self._owners[call_id] = owner
         try:
             try:
                 message = pickle.dumps((call_id, i18n.language(), fn, args, kwargs,
@@ -259,6 +269,7 @@ class EngineProcess:
         finally:
             with self._lock:
                 self._pending.pop(call_id, None)
+                self._owners.pop(call_id, None)
 
     def cancel(self, call_id: int) -> None:
         """Cancel call ``call_id`` and every earlier one still running or queued."""
@@ -313,7 +324,8 @@ def run(task, fn: Callable, *args, partial_keyword: Optional[str] = None,
     (:meth:`desktop.tabs.jobs.TaskState.share_lock`).
 
     Args:
-        task: the job's :class:`desktop.tabs.jobs.TaskState` (its cancel flag).
+        task: the job's :class:`desktop.tabs.jobs.TaskState` (its cancel flag, and its
+            ``owner``: the runner).
         partial_keyword, on_partial: ``fn``'s keyword for a callback of partial results, and
             where they go here (e.g. ``"on_estimate"``, ``task.publish``).
     Raises:
@@ -325,7 +337,8 @@ def run(task, fn: Callable, *args, partial_keyword: Optional[str] = None,
             worker.start(warm=(fn.__module__,))
         try:
             return worker.call(fn, args, kwargs, cancelled=lambda: task.cancel_requested,
-                               on_partial=on_partial, partial_keyword=partial_keyword)
+                               on_partial=on_partial, partial_keyword=partial_keyword,
+                               owner=task.owner)
         except Unavailable:
             pass
     if task.share_lock():

@@ -272,12 +272,15 @@ class TaskState:
 
     Attributes:
         revision: the request number of this job.
+        owner: the runner's name and id (what :mod:`desktop.tabs.engine_process` tells
+            callers apart by).
     """
 
     def __init__(self, revision: int, latest: Callable[[], int], relay: "_Relay",
                  group: Optional[PriorityGroup] = None, level: int = 0,
-                 shares_lock: bool = True):
+                 shares_lock: bool = True, owner: Any = None):
         self.revision = revision
+        self.owner = owner
         self._latest = latest
         self._relay = relay
         self._last_progress = 0.0
@@ -435,7 +438,8 @@ class JobRunner(QObject):
             self._latest = self._latest + 1 if revision is None else max(revision, self._latest + 1)
             rev = self._latest
             task = _Task(job, TaskState(rev, self.latest, self._relay, self.group,
-                                        self.priority, self.shares_lock), self._relay,
+                                        self.priority, self.shares_lock,
+                                        (self.objectName(), id(self))), self._relay,
                          self._task_done, self.objectName())
             self._active.add(task)
         self._set_busy(True)

@@ -84,8 +84,9 @@ def test_a_cancelled_call_stops_in_the_worker_which_serves_the_next(worker, tmp_
 class _Task:
     cancel_requested = False
 
-    def __init__(self):
+    def __init__(self, owner="a runner"):
         self.shared = 0
+        self.owner = owner
 
     def share_lock(self) -> bool:
         self.shared += 1
@@ -105,6 +106,28 @@ def test_a_call_the_worker_cannot_take_runs_here(worker, monkeypatch):
     task = _Task()
     assert engine_process.run(task, local) == os.getpid() and task.shared == 1
     assert engine_process.run(task, worker_pid) == worker.pid and task.shared == 1
+
+
+def test_a_call_of_another_owner_runs_here_while_one_is_in_flight(worker, monkeypatch,
+                                                                  tmp_path):
+    """One tab's long ranking in the worker never holds up another tab's advice: that call runs
+    in its own thread; a newer call of the same owner waits its turn in the worker."""
+    monkeypatch.setattr(engine_process, "_shared", worker)
+    record = tmp_path / "count"
+    long_task = _Task("Cluedo's ranking")
+    out = {}
+    t = threading.Thread(target=lambda: out.setdefault(
+        "long", engine_process.run(long_task, count_slowly, 40, str(record))))
+    t.start()
+    pause = threading.Event()
+    while not record.exists():
+        pause.wait(0.005)
+    other = _Task("Spyfall's advice")
+    assert engine_process.run(other, worker_pid) == os.getpid() and other.shared == 1
+    same = _Task("Cluedo's ranking")
+    assert engine_process.run(same, worker_pid) == worker.pid and same.shared == 0
+    t.join()
+    assert out["long"] == 40 and long_task.shared == 0
 
 
 def test_a_worker_that_died_leaves_the_calls_to_their_threads(monkeypatch):

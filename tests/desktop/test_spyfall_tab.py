@@ -519,7 +519,11 @@ def test_recommendation_line_names_the_equilibrium_strategy_and_the_early_vote(w
         if rep["never_dominated"]:
             assert "never dominated" in tab.advice.toolTip()
     assert not rec.call_vote and f"reaches {100 * early_vote_threshold():.0f}%" in tab.advice.text()
-    # without a replication the stored single-seed equilibrium is named, marked as such
+    # without a replication the stored single-seed equilibrium is named, marked as such (the
+    # study is replaced in this process only: the recommendation is computed here too)
+    from desktop.tabs import engine_process
+
+    monkeypatch.setattr(engine_process, "enabled", False)
     monkeypatch.setattr(replication, "load_replication", lambda: None)
     tab.log_event(spyfall.make_claim(setup, "Cy", {"Beach": 1}))
     _wait(window)

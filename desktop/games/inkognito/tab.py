@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from desktop.games.inkognito.forms import QUESTION_LABELS, NewGameDialog
 from desktop.games.inkognito.panes import SheetsPane
 from desktop.shell.locale_format import number
+from desktop.tabs import engine_process
 from desktop.tabs.base import GameTab
 from desktop.tabs.wording import PLAIN, Wording
 from desktop.widgets.belief_plot import PALETTE, BeliefPlot, plain_axes
@@ -105,7 +106,8 @@ class Tab(GameTab):
         self._split = self.side_panes = split
         self._split_done = False
         # the ranking of questions is an advisor of the controller: one per moment shown
-        self.rec_runner = self.controller.add_advisor("recommend", _recommend_job_for)
+        self.rec_runner = self.controller.add_advisor("recommend", _recommend_job_for,
+                                                      shares_lock=False)
         self._shown_rec = None
         self.reset_views()
 
@@ -410,5 +412,7 @@ def _recommend_job_for(setup, events: tuple, options: dict):
                              options.get("method") or inkognito.METHODS[0])
 
 
-def _recommend_job(setup, events, method, cancel):
-    return inkognito.recommend(setup, events, method=method, cancel=cancel)
+def _recommend_job(setup, events, method, task):
+    """The ranking of the moment, computed in the engines' worker process
+    (:mod:`desktop.tabs.engine_process`) once it is ready."""
+    return engine_process.run(task, inkognito.recommend, setup, events, method=method)

@@ -50,6 +50,7 @@ from desktop.games.spyfall.simulation import SimulationPanel
 from desktop.games.spyfall.strikes import StrikeList
 from desktop.shell.appearance import muted_style, tone
 from desktop.shell.locale_format import number, significant
+from desktop.tabs import engine_process
 from desktop.tabs.base import GameTab
 from desktop.tabs.jobs import Priority
 from desktop.widgets.belief_plot import BeliefPlot
@@ -76,8 +77,10 @@ ADVICE_SHORT_LINES = 2
 MINE_SPY = N_("Mine (as the spy)")
 
 
-def _recommend_job(setup, events, cancel):
-    return spyfall.recommend(setup, events, cancel=cancel)
+def _recommend_job(setup, events, task):
+    """The recommendation of the moment, computed in the engines' worker process
+    (:mod:`desktop.tabs.engine_process`) once it is ready."""
+    return engine_process.run(task, spyfall.recommend, setup, events)
 
 
 def _recommend_job_for(setup, events: tuple, _options: dict):
@@ -110,7 +113,8 @@ class Tab(GameTab):
         root.addWidget(self.pages, 1)
         self.pages.addTab(self._build_table_page(), _("Table"))
         # the recommendation is an advisor of the controller: one per moment shown
-        self.rec_runner = self.controller.add_advisor("recommend", _recommend_job_for)
+        self.rec_runner = self.controller.add_advisor("recommend", _recommend_job_for,
+                                                      shares_lock=False)
         self.simulation = SimulationPanel(self.make_runner("simulate", priority=Priority.BACKGROUND))
         self.pages.addTab(self.simulation, _("Simulation"))
         self.reset_views()
