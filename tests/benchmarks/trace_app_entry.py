@@ -1,7 +1,8 @@
 """Trace entries of :mod:`bench_app_speed` end to end, with timestamps: the key press, the
 entry's check, the journal's write, the beliefs' request and publication, the render and the
 worksheet's paint, each job submitted, started (after its wait for more urgent work), ended and
-delivered on the GUI thread, the advisor's engine call (wall time and the thread's CPU time) and
+delivered on the GUI thread, the advisor's engine call (wall time and the thread's CPU time; its
+wall time as the job waits when it runs in the engines' worker process, ``worker call``) and
 the ranking's render and paint — so that an entry's advice latency splits into the fixed
 pipeline (queues, holds, turns of the event loop) and the engine's call as it runs in the app.
 
@@ -102,7 +103,12 @@ def main() -> int:
     wrap(cluedo_tab.Tab, "_update_knows_plot", "who-is-close plot")
     wrap(cluedo_tab.Tab, "_render_opponents", "render opponents")
     wrap(panes.SuggestionRanking, "render", "ranking.render")
+    # in a job's thread (the worker process not ready, or busy with another tab) ...
     wrap(recommend, "recommend", "recommend", cpu=True)
+    # ... or in the engines' worker process: its wall time as the job waits for it
+    engine_process = importlib.import_module("desktop.tabs.engine_process")
+    wrap(engine_process.EngineProcess, "call", "worker call",
+         lambda self, fn, *a, **k: getattr(fn, "__qualname__", "?"))
 
     import gc
 
