@@ -19,6 +19,9 @@ TOOLTIP = Qt.ItemDataRole.ToolTipRole.value
 FOREGROUND = Qt.ItemDataRole.ForegroundRole.value
 BACKGROUND = Qt.ItemDataRole.BackgroundRole.value
 ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole.value
+FONT = Qt.ItemDataRole.FontRole.value
+DECORATION = Qt.ItemDataRole.DecorationRole.value
+CHECK_STATE = Qt.ItemDataRole.CheckStateRole.value
 
 
 class MultiDataModel:

@@ -103,6 +103,8 @@ _BACKGROUND = Qt.ItemDataRole.BackgroundRole.value
 _FOREGROUND = Qt.ItemDataRole.ForegroundRole.value
 _ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole.value
 _FONT = Qt.ItemDataRole.FontRole.value
+_DECORATION = Qt.ItemDataRole.DecorationRole.value
+_CHECK_STATE = Qt.ItemDataRole.CheckStateRole.value
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
 
 # a view asks every cell's flags at every paint: combined once (a Qt flag "|" costs ~10 µs)
@@ -130,6 +132,9 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
     #: A subclass with its own ``data()`` keeps each cell's roles per change as this class
     #: does (class docstring).
     KEEP_CELLS = False
+    #: A subclass whose own ``data()`` differs from this class's in tooltips only: its cells'
+    #: painted roles are computed together as this class's are (:meth:`_painted_roles`).
+    TOOLTIPS_ONLY = False
 
     def __init__(self, groups: Sequence, columns: Sequence[str], parent=None,
                  tooltip: Optional[Callable[[str, str, float], str]] = None):
@@ -219,12 +224,18 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
         """The roles a view paints of an item cell (text, heat colour, text colour, alignment,
         font), computed together — its probability and heat colour once — exactly as
         :meth:`data` answers them one by one; ``{}`` (every role asked of :meth:`data`) for a
-        group row or a subclass with its own ``data()``."""
-        if type(self).data is not ProbabilityTableModel.data:
+        group row or a subclass with its own ``data()`` (unless :attr:`TOOLTIPS_ONLY`)."""
+        if type(self).data is not ProbabilityTableModel.data and not self.TOOLTIPS_ONLY:
             return {}
         _kind, _label, k = self._rows[row]
         if k < 0:
             return {}
+        return self._probability_roles(row, col, k)
+
+    def _probability_roles(self, row: int, col: int, k: int) -> dict:
+        """:meth:`_painted_roles` of the probability cell of item ``k`` at ``row``, ``col``
+        (every role a view paints, the decoration and check state None as :meth:`data`
+        answers them)."""
         p = self.value(row, col)
         background = self._cell_background(p)
         font = None
@@ -235,7 +246,9 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
                 _BACKGROUND: background,
                 _FOREGROUND: self._cell_foreground(p, background),
                 _ALIGNMENT: _CENTER,
-                _FONT: font}
+                _FONT: font,
+                _DECORATION: None,
+                _CHECK_STATE: None}
 
     def _repaint(self) -> None:
         self._forget_cells()

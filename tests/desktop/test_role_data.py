@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QApplication, QTableView
 from window_idle import wait_idle
 
 from desktop.widgets.role_data import MultiDataModel
+from desktop.widgets.worksheet import ProbabilityRole
 from engines.core.resources import resource_path
 
 ROLES = [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.DecorationRole,
@@ -33,16 +34,28 @@ def _same(a, b) -> bool:
 
 
 def test_multi_data_equals_data_for_every_role(window):
+    """Role by role (a worksheet computes the roles a view paints of a cell together, at the
+    first role asked after a change, and keeps them): the claim sheet with weights on the pending row,
+    the spy beliefs, the History, and Cluedo's worksheet with certain cells (bold)."""
     assert window.open_path(str(resource_path("examples", "spyfall.json")), ask=False)
     assert wait_idle(window, 60)
     tab = window.tab_for("spyfall")
-    models = [tab.sheet_model, tab.history._view.model()]
+    pending = np.zeros(tab.sheet_model.columnCount())
+    pending[[1, 4]] = 0.5, 1.0
+    tab.sheet_model.set_pending(pending)
+    models = [tab.sheet_model, tab.spy_pane.model, tab.history._view.model()]
+    assert window.open_path(str(resource_path("examples", "cluedo.json")), ask=False)
+    assert wait_idle(window, 60)
+    models.append(window.tab_for("cluedo").model)
+    roles = ROLES + [ProbabilityRole]
     for model in models:
         assert isinstance(model, MultiDataModel)
-        for row in range(min(_count(model.rowCount), 12)):
+        for row in range(min(_count(model.rowCount), 14)):
             for col in range(min(_count(model.columnCount), 6)):
                 index = model.index(row, col)
-                for role in ROLES:
+                if hasattr(model, "_forget_cells"):     # the first role computes them all
+                    model._forget_cells()
+                for role in roles:
                     rd = QModelRoleData(int(role))
                     model.multiData(index, QModelRoleDataSpan(rd))
                     assert _same(rd.data(), model.data(index, role)), (model, row, col, role)

@@ -16,7 +16,16 @@ from PySide6.QtWidgets import QHeaderView, QStyle, QStyleOptionHeader, QTableVie
 from desktop.shell.locale_format import number, percent
 from desktop.table.zoom import scaled_size
 from desktop.tabs.wording import PLAIN, Wording
-from desktop.widgets.role_data import ALIGNMENT, BACKGROUND, DISPLAY, FOREGROUND, TOOLTIP
+from desktop.widgets.role_data import (
+    ALIGNMENT,
+    BACKGROUND,
+    CHECK_STATE,
+    DECORATION,
+    DISPLAY,
+    FONT,
+    FOREGROUND,
+    TOOLTIP,
+)
 from desktop.widgets.worksheet import ProbabilityRole, ProbabilityTableModel, WorksheetView, heat_color
 from engines.core.i18n import N_, _
 
@@ -246,6 +255,27 @@ class ClaimSheetModel(ProbabilityTableModel):
             return self._claim_tooltip(index.row(), index.column(), section, w)
         return None
 
+    def _painted_roles(self, row: int, col: int) -> dict:
+        """Every role a view paints of a cell, computed together exactly as :meth:`data`
+        answers them one by one (a new claim repaints the whole sheet: one call per cell, not
+        one per role): a belief cell as the base worksheet's, a claim or the pending row's
+        weight, ``{}`` (each role asked of :meth:`data`) for a group row."""
+        k = self.item_index(row)
+        pending = len(self._belief_labels)
+        if k < 0:
+            return {}
+        if k < pending:
+            return self._probability_roles(row, col, k)
+        w = self.value(row, col)
+        w = 0.0 if w is None else w
+        if w > 0:
+            background = QBrush(heat_color(0.25 + 0.6 * w / self._row_top[k]))
+        else:
+            background = QBrush(PENDING_BACKGROUND) if k == pending else None
+        return {DISPLAY: format_weight(w), ProbabilityRole: w, BACKGROUND: background,
+                FOREGROUND: _CLAIM_FOREGROUND, ALIGNMENT: _CENTER, FONT: None,
+                DECORATION: None, CHECK_STATE: None}
+
     def _claim_tooltip(self, row: int, col: int, section: str, w: float) -> str:
         loc = self._locations[col]
         if section == "pending":
@@ -299,6 +329,7 @@ class SpyBeliefModel(ProbabilityTableModel):
     """
 
     KEEP_CELLS = True       # its data() only adds tooltips, which are never kept
+    TOOLTIPS_ONLY = True
 
     def __init__(self, parent=None):
         super().__init__([], [], parent)
