@@ -86,11 +86,15 @@ class GuiThreadCollector(QObject):
 
 def configure_process() -> None:
     """The process-wide settings of the running app (once; a QApplication must exist): the GIL
-    switch interval (:data:`GIL_SWITCH_INTERVAL_S`) and garbage collection on the GUI thread
-    only (:class:`GuiThreadCollector`)."""
+    switch interval (:data:`GIL_SWITCH_INTERVAL_S`), garbage collection on the GUI thread
+    only (:class:`GuiThreadCollector`), and the advisors' engine calls in a worker process
+    (:mod:`desktop.tabs.engine_process`, started by the first such call)."""
     global _collector
     if _collector is not None:
         return
+    from desktop.tabs import engine_process
+
+    engine_process.enabled = True
     sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_INTERVAL_S))
     from PySide6.QtCore import QCoreApplication
 

@@ -16,7 +16,9 @@ worker so that its imports and caches are paid once):
   bundle: ``multiprocessing.freeze_support`` in ``main()``) on the first call, importing the
   called function's module before it says it is ready. Until then, and whenever it cannot
   serve, a call runs in the calling thread (:func:`run`): the result is the same function's,
-  only where it ran differs.
+  only where it ran differs. Only the running app uses it (:data:`enabled`, set by
+  :func:`desktop.shell.process.configure_process`); a script that builds a window computes in
+  its threads.
 * A call sends ``(id, language, function, args, kwargs)`` over a pipe; the function must be
   importable by name (a top-level engine function) and the arguments picklable. The worker
   calls it with a ``cancel`` flag that turns True when the caller gives up (a shared counter:
@@ -38,16 +40,11 @@ from __future__ import annotations
 
 import atexit
 import logging
-import multiprocessing
 import os
 import pickle
 import queue
 import threading
-import traceback
 from typing import Any, Callable, Optional
-
-from engines.core import i18n
-from engines.core.errors import Cancelled
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +62,8 @@ class Unavailable(Exception):
 def _portable(exc: BaseException) -> bytes:
     """``exc`` pickled for the caller, with its traceback as ``detail``; an exception that
     does not pickle becomes a RuntimeError naming it."""
+    import traceback
+
     if not getattr(exc, "detail", None):
         try:
             exc.detail = "".join(traceback.format_exception(exc))
@@ -81,6 +80,9 @@ def _portable(exc: BaseException) -> bytes:
 def _serve(conn, cancelled_upto, warm: tuple, parent: int) -> None:   # the worker's main
     import gc
     import importlib
+
+    from engines.core import i18n
+    from engines.core.errors import Cancelled
 
     for name in warm:
         importlib.import_module(name)
@@ -158,6 +160,8 @@ class EngineProcess:
                 return
             self._state = "starting"
         try:
+            import multiprocessing
+
             ctx = multiprocessing.get_context("spawn")
             ours, theirs = ctx.Pipe()
             self._cancelled_upto = ctx.RawValue("q", 0)
@@ -224,6 +228,9 @@ class EngineProcess:
                 or the call cannot be pickled (run it here instead). Cancelled. Whatever
                 ``fn`` raised.
         """
+        from engines.core import i18n
+        from engines.core.errors import Cancelled
+
         kwargs = dict(kwargs or {})
         with self._lock:
             if self._state != "ready":
@@ -301,9 +308,13 @@ class EngineProcess:
 
 _shared: Optional[EngineProcess] = None
 _shared_lock = threading.Lock()
-#: False: every :func:`run` computes in its caller's thread (a test that replaces an engine
-#: function, a session that must not start processes).
-enabled = True
+#: Whether :func:`run` may use the worker process; set by the running app's process-wide
+#: settings (:func:`desktop.shell.process.configure_process`, called by ``main()`` and the test
+#: session's set-up), never by building a window: a script that makes a window without them
+#: computes in its threads, as a "spawn" process would run that script's main module again
+#: unless it is guarded (Python documentation, multiprocessing, "Safe importing of main
+#: module"). False also for a test that replaces an engine function in this process.
+enabled = False
 
 
 def shared() -> EngineProcess:
@@ -342,6 +353,8 @@ def run(task, fn: Callable, *args, partial_keyword: Optional[str] = None,
         except Unavailable:
             pass
     if task.share_lock():
+        from engines.core.errors import Cancelled
+
         raise Cancelled()
     if partial_keyword and on_partial is not None:
         kwargs[partial_keyword] = on_partial

@@ -103,6 +103,7 @@ def test_a_call_the_worker_cannot_take_runs_here(worker, monkeypatch):
     with pytest.raises(Unavailable):
         worker.call(local, cancelled=never)
     monkeypatch.setattr(engine_process, "_shared", worker)
+    monkeypatch.setattr(engine_process, "enabled", True)
     task = _Task()
     assert engine_process.run(task, local) == os.getpid() and task.shared == 1
     assert engine_process.run(task, worker_pid) == worker.pid and task.shared == 1
@@ -113,6 +114,7 @@ def test_a_call_of_another_owner_runs_here_while_one_is_in_flight(worker, monkey
     """One tab's long ranking in the worker never holds up another tab's advice: that call runs
     in its own thread; a newer call of the same owner waits its turn in the worker."""
     monkeypatch.setattr(engine_process, "_shared", worker)
+    monkeypatch.setattr(engine_process, "enabled", True)
     record = tmp_path / "count"
     long_task = _Task("Cluedo's ranking")
     out = {}
@@ -141,6 +143,7 @@ def test_a_worker_that_died_leaves_the_calls_to_their_threads(monkeypatch):
     with pytest.raises(Unavailable):
         w.call(worker_pid, cancelled=never)
     monkeypatch.setattr(engine_process, "_shared", w)
+    monkeypatch.setattr(engine_process, "enabled", True)
     task = _Task()
     assert engine_process.run(task, worker_pid) == os.getpid() and task.shared == 1
     w.close()
@@ -158,6 +161,7 @@ def test_the_cluedo_ranking_is_computed_there_beside_the_worksheets_render(windo
 
     w = started(("engines.cluedo.recommend",))
     monkeypatch.setattr(engine_process, "_shared", w)
+    monkeypatch.setattr(engine_process, "enabled", True)
     order = []
     real_call = EngineProcess.call
 
