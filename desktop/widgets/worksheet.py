@@ -16,6 +16,7 @@ from PySide6.QtCore import QAbstractTableModel, QMetaMethod, QModelIndex, QPoint
 from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
+from desktop.shell.appearance import muted, readable_on
 from desktop.shell.locale_format import significant
 from desktop.widgets.cached_header import use_cached_vertical_header
 from desktop.widgets.role_data import TOOLTIP, MultiDataModel
@@ -370,8 +371,6 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
     def _cell_foreground(self, p: Optional[float], background=False) -> QBrush:
         """Grey for stale or impossible cells; else a text colour readable on the heat colour
         (``background``: the cell's background brush when already made, else computed)."""
-        from desktop.shell.appearance import muted, readable_on
-
         if self._stale or (p is not None and p <= CERTAIN_EPS):
             return QBrush(muted())
         bg = self._cell_background(p) if background is False else background
