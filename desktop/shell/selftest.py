@@ -32,6 +32,7 @@ def run_self_test(screenshot: str | None, window_class, make_app) -> int:
     win.resize(1280, 820)
     win.show()
     win.add_discovered_games()   # the installed packages' games too, as after the first frame
+    _check_engine_worker(failures)
     for game, tab in _build_tabs(win, failures).items():
         _check_game(win, game, tab, failures)
         _check_guide(win, game, failures)
@@ -45,6 +46,28 @@ def run_self_test(screenshot: str | None, window_class, make_app) -> int:
     print(f"self-test {'failed' if failures else 'passed'} in {time.perf_counter() - t0:.1f} s; "
           f"screenshot {out}", flush=True)
     return 1 if failures else 0
+
+
+def _check_engine_worker(failures: list) -> None:
+    """The advisors' worker process (:mod:`desktop.tabs.engine_process`) starts and answers a
+    call from another process: in the bundle, the bundle's program started again, which
+    ``multiprocessing.freeze_support`` in ``main()`` turns into the worker."""
+    from desktop.tabs import engine_process
+
+    worker = engine_process.shared()
+    worker.start(warm=(engine_process.__name__,))
+    if not worker.wait_ready(60):
+        failures.append(f"engine worker process: not ready in 60 s ({worker._state})")
+        return
+    try:
+        pid = worker.call(engine_process.process_id, cancelled=lambda: False)
+    except Exception as exc:  # noqa: BLE001 - name what broke
+        failures.append(f"engine worker process: {type(exc).__name__}: {exc}")
+        return
+    if pid == os.getpid():
+        failures.append("engine worker process: the call ran in the app's own process")
+        return
+    print(f"ok   engine worker process (pid {pid})", flush=True)
 
 
 def _build_tabs(win, failures: list) -> dict:

@@ -44,6 +44,7 @@ import os
 import pickle
 import queue
 import threading
+import time
 from typing import Any, Callable, Optional
 
 log = logging.getLogger(__name__)
@@ -180,6 +181,15 @@ class EngineProcess:
         atexit.register(self._ending)
         threading.Thread(target=self._read, name="deduction-desk-engines-reader",
                          daemon=True).start()
+
+    def wait_ready(self, timeout_s: float) -> bool:
+        """Wait at most ``timeout_s`` seconds while the worker is starting; True when it is
+        ready (the self-test, tests)."""
+        deadline = time.monotonic() + timeout_s
+        pause = threading.Event()
+        while self._state in ("idle", "starting") and time.monotonic() < deadline:
+            pause.wait(0.02)
+        return self.ready
 
     def _ending(self) -> None:
         with self._lock:
@@ -359,6 +369,11 @@ def run(task, fn: Callable, *args, partial_keyword: Optional[str] = None,
     if partial_keyword and on_partial is not None:
         kwargs[partial_keyword] = on_partial
     return fn(*args, cancel=task, **kwargs)
+
+
+def process_id(*, cancel=None) -> int:
+    """The id of the process it runs in (the self-test's call to the worker)."""
+    return os.getpid()
 
 
 def close_shared() -> None:

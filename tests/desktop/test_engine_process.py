@@ -20,10 +20,7 @@ RECOMMEND = importlib.import_module("engines.cluedo.recommend")
 def started(warm=()) -> EngineProcess:
     w = EngineProcess()
     w.start(warm=warm)
-    pause = threading.Event()
-    while w._state == "starting":
-        pause.wait(0.02)
-    assert w.ready, w._state
+    assert w.wait_ready(60), w._state
     return w
 
 
