@@ -42,6 +42,12 @@ Method (Agade09's Cluedo_Sheet's "#Sat" model, counted without enumerating deals
   ``np.bincount`` per pass (:data:`_Flat`) instead of one slice operation per run of states,
   and each axis's states and runs are kept by what they depend on (:func:`_axis_plan`), so a
   hand or envelope slot seen in an earlier log is not worked out again.
+* A small count of a structure not seen before skips all of that: the same DP over cards, in
+  the same order, runs over a dictionary ``state -> partial deals`` whose states are Python
+  integers packing every hand's and envelope slot's count and the clause bits
+  (:func:`_count_direct`), nothing scheduled ahead; building the schedule was half the time of
+  a classic-deck count seen once. A structure counted again gets its schedule (kept), which
+  then counts faster.
 * A forward pass gives the number of consistent deals; a backward (adjoint) pass gives, for
   every free card and owner, the number of consistent deals with that card there — the exact
   marginals. Exchangeable cards (the same choices) have the same marginals: one per class is
