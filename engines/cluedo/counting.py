@@ -46,8 +46,8 @@ Method (Agade09's Cluedo_Sheet's "#Sat" model, counted without enumerating deals
   the same order, runs over a dictionary ``state -> partial deals`` whose states are Python
   integers packing every hand's and envelope slot's count and the clause bits
   (:func:`_count_direct`), nothing scheduled ahead; building the schedule was half the time of
-  a classic-deck count seen once. A structure counted again gets its schedule (kept), which
-  then counts faster.
+  a classic-deck count seen once. A structure counted more often (:data:`_DIRECT_TIMES`) gets
+  its schedule (kept), which then counts faster.
 * A forward pass gives the number of consistent deals; a backward (adjoint) pass gives, for
   every free card and owner, the number of consistent deals with that card there — the exact
   marginals. Exchangeable cards (the same choices) have the same marginals: one per class is
@@ -1438,11 +1438,12 @@ def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool,  
                            0 if plain_count else None)
     key = None
     if not keep_backward and not comp.weights and "steps" not in comp.schedule_cache:
-        # a structure seen for the first time: the dictionary DP, nothing scheduled; seen again
-        # (the counts of one recommendation, say), its schedule is built and kept
+        # a structure's first counts: the dictionary DP, nothing scheduled; seen more
+        # often (the counts of one recommendation, say), its schedule is built and kept
         key = _schedule_key(comp)
-        if _SCHEDULES.get(key) is None and _SEEN_ONCE.get(key) is None:
-            _SEEN_ONCE.put(key, True)
+        seen = _SEEN.get(key) or 0
+        if seen < _DIRECT_TIMES and _SCHEDULES.get(key) is None:
+            _SEEN.put(key, seen + 1)
             res = _count_direct(comp, cancel, marginals, plain_count)
             if res is not None:
                 return res
@@ -1563,10 +1564,13 @@ _DIRECT_MAX = 2000
 #: some 5-30 times the pairs the dictionary DP visits) is above this go to the tensor DP
 #: without trying (a try that stops at :data:`_DIRECT_MAX` costs ~0.3 ms).
 _DIRECT_SKIP = 16000
-#: Schedule keys (:func:`_schedule_key`) counted once by :func:`_count_direct`: the next count
-#: of the same structure (the counts of one recommendation, say) builds its schedule and keeps
-#: it (:data:`_SCHEDULES`); a kept schedule counts faster than the dictionary DP.
-_SEEN_ONCE: LockedLRU = LockedLRU(1024)
+#: How many counts of one structure (:func:`_schedule_key`) :func:`_count_direct` answers; the
+#: next one builds the structure's schedule and keeps it (:data:`_SCHEDULES`): a kept schedule
+#: counts faster than the dictionary DP, which pays when a structure recurs (the counts of one
+#: recommendation), not when a log is only counted again (building costs 2-4 dictionary DPs).
+_DIRECT_TIMES = 2
+#: Schedule keys counted by :func:`_count_direct` -> how many times.
+_SEEN: LockedLRU = LockedLRU(1024)
 
 
 def _direct_plan(comp: Compiled) -> list:
