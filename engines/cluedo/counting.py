@@ -1761,6 +1761,7 @@ def _direct_marginals(comp: Compiled, plan: list, forward: list, final: dict, ro
         if r != c:
             rows[c] = list(rows[r])
 
+
 def _exact_count(comp: Compiled, cancel, approx: float, steps=None) -> int:
     """The exact count from its residues and the float64 count: the float is within a relative
     1e-12 of the truth (sums of non-negative terms, a few hundred roundings), so the residue
