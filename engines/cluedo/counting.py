@@ -1574,15 +1574,16 @@ _SEEN: LockedLRU = LockedLRU(1024)
 
 
 def _direct_plan(comp: Compiled) -> list:
-    """Per free card of ``comp`` (processing order) ``(card, moves, close_fields, close_target,
-    floors, full)`` for :func:`_count_direct`.
+    """Per free card of ``comp`` (processing order) ``(card, owners, moves, close_fields,
+    close_target, floors, full)`` for :func:`_count_direct`.
 
     A state of the whole DP is one Python integer: a bit field per count resource (the cards it
     has taken, from 0 up to its capacity; every hand and envelope slot, the implicit one too:
     its count follows from the others, so it adds no state, and it refuses an overdrawn hand at
-    once) and one bit per clause (satisfied yet). ``moves``: per choice ``(owner, inc, field,
-    limit, mask)``: state ``s`` goes to ``(s + inc) | mask`` when ``s & field < limit`` (the
-    owner's count is below its capacity). After the card a state is kept only when:
+    once) and one bit per clause (satisfied yet). ``owners``: the card's possible owners;
+    ``moves``: per owner ``(inc, field, limit, mask)``: state ``s`` goes to ``(s + inc) | mask``
+    when ``s & field < limit`` (the owner's count is below its capacity). After the card a state
+    is kept only when:
 
     * every resource no later card touches is at its end: ``t & close_fields == close_target``;
     * every hand or envelope slot the card touches can still fill up with the cards left that
@@ -1621,13 +1622,14 @@ def _direct_plan(comp: Compiled) -> list:
             own[r] = own.get(r, 0) | fld[q]
     plan = []
     for i, c in enumerate(comp.free):
-        moves = []
+        owners, moves = [], []
         res = []
         for o, r, qs in comp.choices[c]:
             mask = 0
             for q in qs:
                 mask |= fld[q]
-            moves.append((o, unit[r], fld[r], target[r], mask))
+            owners.append(o)
+            moves.append((unit[r], fld[r], target[r], mask))
             for rr in (r, *qs):
                 if rr not in res:
                     res.append(rr)
@@ -1645,7 +1647,7 @@ def _direct_plan(comp: Compiled) -> list:
                     floors.append((fld[r], need * unit[r]))
                 if r in own:
                     full.append((fld[r], target[r], own[r]))
-        plan.append((c, tuple(moves), close_f, close_t, tuple(floors), tuple(full)))
+        plan.append((c, tuple(owners), tuple(moves), close_f, close_t, tuple(floors), tuple(full)))
     return plan
 
 
@@ -1676,15 +1678,17 @@ def _count_direct(comp: Compiled, cancel, marginals: bool,
     cur = {0: 1}
     forward = []
     work = 0
-    for _card, moves, close_f, close_t, floors, full in plan:
+    bound = 1                                    # no number of the forward pass exceeds it
+    for _card, _owners, moves, close_f, close_t, floors, full in plan:
         check_cancel(cancel)
         work += len(cur) * len(moves)
         if work > _DIRECT_MAX:
             return None
+        bound *= len(moves)
         nxt: dict = {}
         get = nxt.get
         for s, v in cur.items():
-            for _o, inc, f, lim, mask in moves:
+            for inc, f, lim, mask in moves:
                 if s & f < lim:
                     t = (s + inc) | mask
                     nxt[t] = get(t, 0) + v
@@ -1697,7 +1701,8 @@ def _count_direct(comp: Compiled, cancel, marginals: bool,
         forward.append(cur)
         cur = nxt
     count = sum(cur.values())
-    if count >= _EXACT_FLOAT or any(v >= _EXACT_FLOAT for d in forward for v in d.values()):
+    if bound >= _EXACT_FLOAT and (count >= _EXACT_FLOAT or
+                                  any(v >= _EXACT_FLOAT for d in forward for v in d.values())):
         return None
     k = comp.n_players
     marg = None
@@ -1725,13 +1730,13 @@ def _direct_marginals(comp: Compiled, plan: list, forward: list, final: dict, ro
     b = dict.fromkeys(final, 1)
     for i in range(len(plan) - 1, stop_at - 1, -1):
         check_cancel(cancel)
-        card, moves = plan[i][:2]
+        card, owners, moves = plan[i][:3]
         bget = b.get
         nb = {}
         if kind[card] in rep:                    # its class is known: completions only
             for s in forward[i]:
                 acc = 0
-                for _o, inc, f, lim, mask in moves:
+                for inc, f, lim, mask in moves:
                     if s & f < lim:
                         w = bget((s + inc) | mask)
                         if w:
@@ -1744,7 +1749,7 @@ def _direct_marginals(comp: Compiled, plan: list, forward: list, final: dict, ro
         tots = [0] * len(moves)
         for s, v in forward[i].items():
             acc = 0
-            for j, (_o, inc, f, lim, mask) in enumerate(moves):
+            for j, (inc, f, lim, mask) in enumerate(moves):
                 if s & f < lim:
                     w = bget((s + inc) | mask)
                     if w:
@@ -1753,7 +1758,7 @@ def _direct_marginals(comp: Compiled, plan: list, forward: list, final: dict, ro
             if acc:
                 nb[s] = acc
         row = rows[card]
-        for (o, *_), tot in zip(moves, tots):
+        for o, tot in zip(owners, tots):
             row[o] = tot
         b = nb
     for c in comp.free:
