@@ -1595,7 +1595,6 @@ def _direct_plan(comp: Compiled) -> list:
     These are the conditions the tensor DP's axes keep (:func:`_axis_plan`), checked on the
     joint state."""
     n_count = comp.terminal.count(0)            # hands, then envelope slots, then clauses
-    pos = {c: i for i, c in enumerate(comp.free)}
     fld, unit, target = {}, {}, {}
     at = 0
     for r, cards in enumerate(comp.touched):
@@ -1609,7 +1608,7 @@ def _direct_plan(comp: Compiled) -> list:
         else:
             fld[r] = target[r] = 1 << at
             at += 1
-    steps_of = {r: sorted(pos[c] for c in comp.touched[r]) for r in fld}
+    left = {r: len(comp.touched[r]) for r in fld}     # cards still to come that touch r
     owners_of_q: dict = {}
     for c in comp.free:
         for _, r, qs in comp.choices[c]:
@@ -1621,28 +1620,29 @@ def _direct_plan(comp: Compiled) -> list:
             r = next(iter(rs))
             own[r] = own.get(r, 0) | fld[q]
     plan = []
-    for i, c in enumerate(comp.free):
+    for c in comp.free:
         owners, moves = [], []
         res = []
         for o, r, qs in comp.choices[c]:
             mask = 0
             for q in qs:
                 mask |= fld[q]
+                if q not in res:
+                    res.append(q)
             owners.append(o)
             moves.append((unit[r], fld[r], target[r], mask))
-            for rr in (r, *qs):
-                if rr not in res:
-                    res.append(rr)
+            if r not in res:
+                res.append(r)
         close_f = close_t = 0
         floors = []
         full = []
         for r in res:
-            left = steps_of[r]
-            if left[-1] == i:
+            n_left = left[r] = left[r] - 1
+            if not n_left:
                 close_f |= fld[r]
                 close_t |= target[r]
             elif r < n_count:
-                need = comp.init[r] - (len(left) - left.index(i) - 1)
+                need = comp.init[r] - n_left
                 if need > 0:
                     floors.append((fld[r], need * unit[r]))
                 if r in own:
