@@ -1441,9 +1441,9 @@ def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool,  
         # a structure's first counts: the dictionary DP, nothing scheduled; seen more
         # often (the counts of one recommendation, say), its schedule is built and kept
         key = _schedule_key(comp)
-        seen = _SEEN.get(key) or 0
+        seen = _SEEN.get(hash(key)) or 0
         if seen < _DIRECT_TIMES and _SCHEDULES.get(key) is None:
-            _SEEN.put(key, seen + 1)
+            _SEEN.put(hash(key), seen + 1)
             res = _count_direct(comp, cancel, marginals, plain_count)
             if res is not None:
                 return res
@@ -1569,7 +1569,10 @@ _DIRECT_SKIP = 16000
 #: counts faster than the dictionary DP, which pays when a structure recurs (the counts of one
 #: recommendation), not when a log is only counted again (building costs 2-4 dictionary DPs).
 _DIRECT_TIMES = 2
-#: Schedule keys counted by :func:`_count_direct` -> how many times.
+#: Hashes of the schedule keys counted by :func:`_count_direct` -> how many times (the hash, not
+#: the key: a key is a few hundred tuples that Python's cyclic garbage collector would scan in
+#: each collection of the generation holding them; two keys with one hash only build a
+#: schedule sooner).
 _SEEN: LockedLRU = LockedLRU(1024)
 
 
