@@ -42,6 +42,12 @@ Method (Agade09's Cluedo_Sheet's "#Sat" model, counted without enumerating deals
   ``np.bincount`` per pass (:data:`_Flat`) instead of one slice operation per run of states,
   and each axis's states and runs are kept by what they depend on (:func:`_axis_plan`), so a
   hand or envelope slot seen in an earlier log is not worked out again.
+* A small count of a structure not seen before skips all of that: the same DP over cards, in
+  the same order, runs over a dictionary ``state -> partial deals`` whose states are Python
+  integers packing every hand's and envelope slot's count and the clause bits
+  (:func:`_count_direct`), nothing scheduled ahead; building the schedule was half the time of
+  a classic-deck count seen once. A structure counted more often (:data:`_DIRECT_TIMES`) gets
+  its schedule (kept), which then counts faster.
 * A forward pass gives the number of consistent deals; a backward (adjoint) pass gives, for
   every free card and owner, the number of consistent deals with that card there — the exact
   marginals. Exchangeable cards (the same choices) have the same marginals: one per class is
@@ -146,6 +152,7 @@ class Compiled:
     log_scale: float = 0.0      # log of the factors taken out of ``weights`` (see _normalise_weights)
     # the DP schedule (it does not depend on the weights): shared by :func:`reweight` copies
     schedule_cache: dict = field(default_factory=dict, repr=False, compare=False)
+    order_cost: float = 0.0     # the order's estimated work (:func:`_order_cost`; full axis sizes)
 
 
 def reweight(comp: Compiled, weights: dict) -> Compiled:
@@ -323,10 +330,10 @@ def propagate(cons: Constraints) -> Compiled:  # noqa: C901 (the propagation rul
     # cards still to place minus the other count resources' remaining capacities
     cands = [r for r in range(k + ncat) if touched[r]]
     implicit = max(cands, key=lambda r: (sizes[r], len(touched[r]), -r)) if cands else None
-    order = _order(free, choices, sizes, touched, implicit)
+    order, cost = _order_and_cost(free, choices, sizes, touched, implicit)
     weights, log_scale = _normalise_weights(cons.weights, owners_of, fixed, free)
     return Compiled(n, k, feasible, fixed, order, choices, sizes, init, terminal, touched, implicit,
-                    weights, log_scale)
+                    weights, log_scale, order_cost=cost)
 
 
 _SEARCH_ABOVE = 5e6     # estimated DP work (tensor entries touched) above which orders are searched
@@ -338,13 +345,19 @@ _SEARCH_TRIES = 0       # randomised greedy starts besides the greedy one (at mo
 
 
 def _order(free, choices, sizes, touched, implicit=None) -> list:
-    """Card elimination order: the greedy order of :func:`_greedy_order`; when its estimated
-    work (:func:`_order_cost`) exceeds ``_SEARCH_ABOVE``, also ``_SEARCH_TRIES`` randomised greedy
-    orders (one per 2e6 of work, at most ``_SEARCH_TRIES``; each candidate's key multiplied by a
-    factor in [1, 2), fixed seed, so the result is deterministic), each improved by
-    :func:`_local_search`, keeping the cheapest. Any order gives the same exact count; only the work
-    changes. Without clauses nothing is searched: every hand stays open over the cards anyway
-    and the searches found nothing better (Master Detective, 10 players, no suggestion yet).
+    """:func:`_order_and_cost`'s order."""
+    return _order_and_cost(free, choices, sizes, touched, implicit)[0]
+
+
+def _order_and_cost(free, choices, sizes, touched, implicit=None) -> tuple:
+    """``(order, its estimated work)``: the card elimination order is the greedy order of
+    :func:`_greedy_order`; when its estimated work (:func:`_order_cost`) exceeds
+    ``_SEARCH_ABOVE``, also ``_SEARCH_TRIES`` randomised greedy orders (one per 2e6 of work, at
+    most ``_SEARCH_TRIES``; each candidate's key multiplied by a factor in [1, 2), fixed seed, so
+    the result is deterministic), each improved by :func:`_local_search`, keeping the cheapest.
+    Any order gives the same exact count; only the work changes. Without clauses nothing is
+    searched: every hand stays open over the cards anyway and the searches found nothing better
+    (Master Detective, 10 players, no suggestion yet).
     O(T F^2 R) for T tries, F free cards and R resources, plus the local searches."""
     order, cost = _greedy_order_cost(free, choices, sizes, touched, implicit)
     clauses = any(qs for c in free for _, _, qs in choices[c])
@@ -357,7 +370,7 @@ def _order(free, choices, sizes, touched, implicit=None) -> list:
             c_cost = _order_cost(cand, choices, sizes, touched, implicit)
             if c_cost < cost:
                 order, cost = cand, c_cost
-    return order
+    return order, cost
 
 
 _MOVE_WORTH = 1e6       # DP work one local-search round must save to be worth its time (~3 ms)
@@ -852,7 +865,7 @@ def _schedule_key(comp: Compiled) -> tuple:
             comp.implicit)
 
 
-def _schedule(comp: Compiled):
+def _schedule(comp: Compiled, key: Optional[tuple] = None):
     """The DP schedule: per free card a :class:`_Step`; None when some axis has no state that
     is both reachable and able to finish (no consistent deal).
 
@@ -863,7 +876,7 @@ def _schedule(comp: Compiled):
     :data:`_SCHEDULES`; each call gets its own :class:`_Step` objects (the forward pass stores
     its tensors in them), so counts in several threads never share one. The result is the same
     as building it anew: the same states, runs and order, so the same numbers."""
-    parts = _SCHEDULES.get_or_compute(_schedule_key(comp), lambda: _build_schedule(comp))
+    parts = _SCHEDULES.get_or_compute(key or _schedule_key(comp), lambda: _build_schedule(comp))
     if parts is False:
         return None
     return [_Step(c, *part) for c, part in zip(comp.free, parts)]
@@ -1373,11 +1386,11 @@ def _count_by_envelope_terms(comp: Compiled, cancel, marginals: bool,  # noqa: C
             continue                     # a hand, slot or clause no card can complete: N = 0
         cands = [r for r in range(n_count) if touched[r]]
         implicit = max(cands, key=lambda r: (sizes[r], len(touched[r]), -r)) if cands else None
-        order = _order(free, choices, sizes, touched, implicit)
+        order, cost = _order_and_cost(free, choices, sizes, touched, implicit)
         fixed = dict(comp.fixed)
         fixed.update({c: k for c in forced})
         sub = Compiled(comp.n_cards, k, True, fixed, order, choices, sizes, init, comp.terminal,
-                       touched, implicit, comp.weights, comp.log_scale)
+                       touched, implicit, comp.weights, comp.log_scale, order_cost=cost)
         res = _count_deals(sub, cancel, marginals, False, plain_count)
         if plain_count:
             plain += sign * res.plain
@@ -1423,8 +1436,19 @@ def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool,  
     if not comp.feasible:
         return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [],
                            0 if plain_count else None)
+    key = None
+    if not keep_backward and not comp.weights and "steps" not in comp.schedule_cache:
+        # a structure's first counts: the dictionary DP, nothing scheduled; seen more
+        # often (the counts of one recommendation, say), its schedule is built and kept
+        key = _schedule_key(comp)
+        seen = _SEEN.get(hash(key)) or 0
+        if seen < _DIRECT_TIMES and _SCHEDULES.get(key) is None:
+            _SEEN.put(hash(key), seen + 1)
+            res = _count_direct(comp, cancel, marginals, plain_count)
+            if res is not None:
+                return res
     if "steps" not in comp.schedule_cache:
-        comp.schedule_cache["steps"] = _schedule(comp)
+        comp.schedule_cache["steps"] = _schedule(comp, key)
     steps = comp.schedule_cache["steps"]
     if steps is None:
         return CountResult(comp, 0, 0.0, np.zeros((comp.n_cards, k + 1)) if marginals else None, [], [],
@@ -1524,6 +1548,226 @@ def _count_deals(comp: Compiled, cancel, marginals: bool, keep_backward: bool,  
         else:
             plain = count
     return CountResult(comp, count, zf, marg, steps if keep_backward else [], b_posts, plain)
+
+
+# ---------------------------------------------------------------------------------------------
+# small counts: the same DP over a dictionary of states, in Python integers
+# ---------------------------------------------------------------------------------------------
+#: Most (state, choice) pairs the forward pass of :func:`_count_direct` visits before it leaves
+#: the count to the tensor DP (negative: always the tensor DP). Below it the dictionary DP costs
+#: less than building a tensor schedule (:func:`_build_schedule`) for a structure not seen
+#: before; above it the tensor DP's one gather and one ``np.bincount`` per card are cheaper (the
+#: classic deck, 3-6 players, 10-20 suggestions, 240 positions, each counted once in one
+#: process: both cost the same at 1,800-2,400 pairs, ~1.2 ms).
+_DIRECT_MAX = 2000
+#: Counts whose order's estimated work (:attr:`Compiled.order_cost`, from the axes' full sizes;
+#: some 5-30 times the pairs the dictionary DP visits) is above this go to the tensor DP
+#: without trying (a try that stops at :data:`_DIRECT_MAX` costs ~0.3 ms).
+_DIRECT_SKIP = 16000
+#: How many counts of one structure (:func:`_schedule_key`) :func:`_count_direct` answers; the
+#: next one builds the structure's schedule and keeps it (:data:`_SCHEDULES`): a kept schedule
+#: counts faster than the dictionary DP, which pays when a structure recurs (the counts of one
+#: recommendation), not when a log is only counted again (building costs 2-4 dictionary DPs).
+_DIRECT_TIMES = 2
+#: Hashes of the schedule keys counted by :func:`_count_direct` -> how many times (the hash, not
+#: the key: a key is a few hundred tuples that Python's cyclic garbage collector would scan in
+#: each collection of the generation holding them; two keys with one hash only build a
+#: schedule sooner).
+_SEEN: LockedLRU = LockedLRU(1024)
+
+
+def _direct_plan(comp: Compiled) -> list:
+    """Per free card of ``comp`` (processing order) ``(card, owners, moves, close_fields,
+    close_target, floors, full)`` for :func:`_count_direct`.
+
+    A state of the whole DP is one Python integer: a bit field per count resource (the cards it
+    has taken, from 0 up to its capacity; every hand and envelope slot, the implicit one too:
+    its count follows from the others, so it adds no state, and it refuses an overdrawn hand at
+    once) and one bit per clause (satisfied yet). ``owners``: the card's possible owners;
+    ``moves``: per owner ``(inc, field, limit, mask)``: state ``s`` goes to ``(s + inc) | mask``
+    when ``s & field < limit`` (the owner's count is below its capacity). After the card a state
+    is kept only when:
+
+    * every resource no later card touches is at its end: ``t & close_fields == close_target``;
+    * every hand or envelope slot the card touches can still fill up with the cards left that
+      may go there: ``t & field >= floor`` for each ``(field, floor)`` of ``floors``;
+    * a hand the card touches that is full has satisfied its own clauses (the unseen
+      refutations it made): ``t & field != full_value or t & clauses == clauses`` for each
+      ``(field, full_value, clauses)`` of ``full``.
+
+    These are the conditions the tensor DP's axes keep (:func:`_axis_plan`), checked on the
+    joint state."""
+    n_count = comp.terminal.count(0)            # hands, then envelope slots, then clauses
+    fld, unit, target = {}, {}, {}
+    at = 0
+    for r, cards in enumerate(comp.touched):
+        if not cards:
+            continue
+        if r < n_count:
+            cap = comp.init[r]
+            width = max(cap.bit_length(), 1)
+            fld[r], unit[r], target[r] = ((1 << width) - 1) << at, 1 << at, cap << at
+            at += width
+        else:
+            fld[r] = target[r] = 1 << at
+            at += 1
+    left = {r: len(comp.touched[r]) for r in fld}     # cards still to come that touch r
+    owners_of_q: dict = {}
+    for c in comp.free:
+        for _, r, qs in comp.choices[c]:
+            for q in qs:
+                owners_of_q.setdefault(q, set()).add(r)
+    own: dict = {}                               # hand -> bits of the clauses only it can satisfy
+    for q, rs in owners_of_q.items():
+        if len(rs) == 1:
+            r = next(iter(rs))
+            own[r] = own.get(r, 0) | fld[q]
+    plan = []
+    for c in comp.free:
+        owners, moves = [], []
+        res = []
+        for o, r, qs in comp.choices[c]:
+            mask = 0
+            for q in qs:
+                mask |= fld[q]
+                if q not in res:
+                    res.append(q)
+            owners.append(o)
+            moves.append((unit[r], fld[r], target[r], mask))
+            if r not in res:
+                res.append(r)
+        close_f = close_t = 0
+        floors = []
+        full = []
+        for r in res:
+            n_left = left[r] = left[r] - 1
+            if not n_left:
+                close_f |= fld[r]
+                close_t |= target[r]
+            elif r < n_count:
+                need = comp.init[r] - n_left
+                if need > 0:
+                    floors.append((fld[r], need * unit[r]))
+                if r in own:
+                    full.append((fld[r], target[r], own[r]))
+        plan.append((c, tuple(owners), tuple(moves), close_f, close_t, tuple(floors), tuple(full)))
+    return plan
+
+
+def _count_direct(comp: Compiled, cancel, marginals: bool,
+                  plain_count: bool = False) -> Optional[CountResult]:
+    """:func:`_count_deals` of a small unweighted count, or None when it is not small.
+
+    The dynamic programming over cards of the module docstring, in the same card order, with a
+    dictionary ``state -> number of partial deals`` instead of a tensor (a state: one Python
+    integer, :func:`_direct_plan`): nothing is scheduled or allocated ahead, which is most of
+    the time of a tensor DP over a structure seen for the first time (the 96 anchor positions of
+    ``bench_cluedo_anchor.py``: 0.49 of 0.94 ms). The backward (adjoint) pass gives the marginal
+    counts as in :func:`_count_deals`, one card per class of exchangeable cards.
+
+    Counts are Python integers, exact. The result is returned only while every number of the
+    forward pass is below 2**53, where the tensor DP's float64 sums are exact too: both give
+    the same floats, bit for bit. None (the tensor DP's turn) with weights, when
+    :attr:`Compiled.order_cost` is above :data:`_DIRECT_SKIP`, or when the forward pass would
+    visit more than :data:`_DIRECT_MAX` (state, choice) pairs; memory is then at most a few
+    thousand states (well under 1 MB), so nothing is checked (:func:`check_dp_size`).
+
+    Raises:
+        Cancelled: ``cancel`` returned True (checked once per card).
+    """
+    if comp.weights or not comp.feasible or comp.order_cost > _DIRECT_SKIP or _DIRECT_MAX < 0:
+        return None
+    plan = _direct_plan(comp)
+    cur = {0: 1}
+    forward = []
+    work = 0
+    bound = 1                                    # no number of the forward pass exceeds it
+    for _card, _owners, moves, close_f, close_t, floors, full in plan:
+        check_cancel(cancel)
+        work += len(cur) * len(moves)
+        if work > _DIRECT_MAX:
+            return None
+        bound *= len(moves)
+        nxt: dict = {}
+        get = nxt.get
+        for s, v in cur.items():
+            for inc, f, lim, mask in moves:
+                if s & f < lim:
+                    t = (s + inc) | mask
+                    nxt[t] = get(t, 0) + v
+        if close_f:
+            nxt = {t: v for t, v in nxt.items() if t & close_f == close_t}
+        for f, lo in floors:
+            nxt = {t: v for t, v in nxt.items() if t & f >= lo}
+        for f, top, qs in full:
+            nxt = {t: v for t, v in nxt.items() if t & f != top or t & qs == qs}
+        forward.append(cur)
+        cur = nxt
+    count = sum(cur.values())
+    if bound >= _EXACT_FLOAT and (count >= _EXACT_FLOAT or
+                                  any(v >= _EXACT_FLOAT for d in forward for v in d.values())):
+        return None
+    k = comp.n_players
+    marg = None
+    if marginals:
+        rows = [[0] * (k + 1) for _ in range(comp.n_cards)]
+        if count:
+            _direct_marginals(comp, plan, forward, cur, rows, cancel)
+            for c, o in comp.fixed.items():
+                rows[c][o] = count
+        marg = np.array(rows, dtype=np.float64)
+    return CountResult(comp, count, float(count), marg, [], [], count if plain_count else None)
+
+
+def _direct_marginals(comp: Compiled, plan: list, forward: list, final: dict, rows: list, cancel) -> None:
+    """The backward pass of :func:`_count_direct`: ``rows[card][owner]`` = the number of
+    consistent deals with that free card there. ``b`` maps each state after a card to its number
+    of completions; the marginal of a choice is the sum over the states before the card of
+    (partial deals) x (completions after the choice). Cards with the same choices have the same
+    marginals (swapping them maps the consistent deals onto themselves): the pass stops once
+    every earlier card's class is known, as :func:`_count_deals` does."""
+    kind = {c: tuple(comp.choices[c]) for c in comp.free}
+    last_of = {kind[c]: i for i, c in enumerate(comp.free)}
+    stop_at = min(last_of.values(), default=0)
+    rep: dict = {}                               # class -> the card whose marginals were computed
+    b = dict.fromkeys(final, 1)
+    for i in range(len(plan) - 1, stop_at - 1, -1):
+        check_cancel(cancel)
+        card, owners, moves = plan[i][:3]
+        bget = b.get
+        nb = {}
+        if kind[card] in rep:                    # its class is known: completions only
+            for s in forward[i]:
+                acc = 0
+                for inc, f, lim, mask in moves:
+                    if s & f < lim:
+                        w = bget((s + inc) | mask)
+                        if w:
+                            acc += w
+                if acc:
+                    nb[s] = acc
+            b = nb
+            continue
+        rep[kind[card]] = card
+        tots = [0] * len(moves)
+        for s, v in forward[i].items():
+            acc = 0
+            for j, (inc, f, lim, mask) in enumerate(moves):
+                if s & f < lim:
+                    w = bget((s + inc) | mask)
+                    if w:
+                        acc += w
+                        tots[j] += v * w
+            if acc:
+                nb[s] = acc
+        row = rows[card]
+        for o, tot in zip(owners, tots):
+            row[o] = tot
+        b = nb
+    for c in comp.free:
+        r = rep[kind[c]]
+        if r != c:
+            rows[c] = list(rows[r])
 
 
 def _exact_count(comp: Compiled, cancel, approx: float, steps=None) -> int:

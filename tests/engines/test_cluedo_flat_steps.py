@@ -15,9 +15,9 @@ from tests.engines.test_cluedo import brute, game_logs
 
 def _count(setup, events, flat_max, weights=None):
     """(count, marginals, steps using flat arrays, steps) with ``_FLAT_MAX = flat_max``, every
-    schedule built anew."""
-    saved = counting._FLAT_MAX
-    counting._FLAT_MAX = flat_max
+    schedule built anew (the tensor DP: the dictionary DP of small counts turned off)."""
+    saved = counting._FLAT_MAX, counting._DIRECT_MAX
+    counting._FLAT_MAX, counting._DIRECT_MAX = flat_max, -1
     counting._SCHEDULES.clear()
     try:
         comp = counting.propagate(constraints_for(setup, events))
@@ -27,7 +27,7 @@ def _count(setup, events, flat_max, weights=None):
         steps = comp.schedule_cache.get("steps") or []
         return res.count, res.marginal, sum(st.flat is not None for st in steps), len(steps)
     finally:
-        counting._FLAT_MAX = saved
+        counting._FLAT_MAX, counting._DIRECT_MAX = saved
         counting._SCHEDULES.clear()
 
 

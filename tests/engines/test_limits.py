@@ -140,7 +140,10 @@ def test_guesswho_empty_value_is_not_no(tmp_path):
 
 
 def test_cluedo_counting_checks_memory_before_allocating(monkeypatch):
+    """The tensor DP checks the memory it needs before allocating (the dictionary DP of small
+    counts, at most ``_DIRECT_MAX`` states, is turned off here: it needs well under 1 MB)."""
     import engines.cluedo as cl
+    from engines.cluedo import counting
     from engines.cluedo.counting import memory_needed, propagate
     from engines.cluedo.inference import constraints_for
     from engines.core import limits
@@ -150,6 +153,7 @@ def test_cluedo_counting_checks_memory_before_allocating(monkeypatch):
     assert 0 < need < 64 << 20
     monkeypatch.setattr(limits, "SMALL_BYTES", 0)
     monkeypatch.setattr(limits, "available_bytes", lambda: need // 2)
+    monkeypatch.setattr(counting, "_DIRECT_MAX", -1)
     with pytest.raises(SessionFormatError) as e:
         cl.infer(s.setup, s.events)
     assert e.value.path == "$.events" and "memory" in e.value.message
