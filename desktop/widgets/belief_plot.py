@@ -36,6 +36,12 @@ _SYMBOLS = ["o", "s", "t", "d", "+", "x", "star", "p"]
 #: symbols there would overlap into a smear and cost a second of painting per plot. Their
 #: lines are one pixel wide (a two-pixel antialiased path costs Qt 30 times as much).
 MAX_SYMBOL_POINTS = 300
+#: Bins per pixel column of a long series's downsampling (pyqtgraph's ``autoDownsampleFactor``,
+#: whose default 5 left a 5,000-point series on a 556-pixel plot undownsampled: 20 such curves
+#: cost Qt 69 ms to stroke at each repaint). With the "peak" method a bin is drawn as its
+#: minimum and maximum, so one bin per column still reaches every extreme the column holds:
+#: 1,110 points a curve there, 36 ms for 20 curves of random values.
+DOWNSAMPLE_BINS_PER_PIXEL = 1.0
 
 
 class ColourKeys:
@@ -143,6 +149,7 @@ class BeliefPlot(QWidget):
         self._dense = False       # longer than MAX_SYMBOL_POINTS: lines only, downsampled
         self._styled: dict[str, tuple] = {}   # name -> the style last applied to its curve
         self._curves: dict[str, pg.PlotDataItem] = {}
+        self.curves_made = 0      # curves made since the plot was made (a reused one is not counted)
         self._keys = ColourKeys()
         self._slots: dict[str, int] = {}
         self._add_marker_and_hover()
@@ -279,16 +286,23 @@ class BeliefPlot(QWidget):
     def set_series(self, series: Mapping[str, Sequence[Optional[float]]]) -> None:
         """Replace the plotted data: name -> value after event 0, 1, 2, ... (None = gap)."""
         self._series = {k: list(v) for k, v in series.items()}
+        # a curve whose series left is given to a series that came (restyled below): making a
+        # curve (pyqtgraph's PlotDataItem with its path and scatter items, added to the scene)
+        # cost about 1 ms of the GUI thread each, 20 of them 18 ms of a Spyfall log's 33 ms
+        # set_series when another log with other players was opened (cProfile)
+        spare = []
         for name in list(self._curves):
             if name not in self._series:
-                self.plot.removeItem(self._curves.pop(name))
+                spare.append(self._curves.pop(name))
                 self._styled.pop(name, None)
         self._slots = self._keys.assign(list(self._series))
         n = max((len(v) for v in self._series.values()), default=1)
         self._dense = n > MAX_SYMBOL_POINTS
         for name in self._series:
             if name not in self._curves:
-                self._curves[name] = self.plot.plot([], [], symbol="o", symbolSize=5, symbolPen=None)
+                self._curves[name] = spare.pop() if spare else self._new_curve()
+        for curve in spare:
+            self.plot.removeItem(curve)
         self._style_curves()            # before the data: the path is built once
         for name, values in self._series.items():
             ys = _finite_values(values)
@@ -299,6 +313,15 @@ class BeliefPlot(QWidget):
         self.plot.getAxis("bottom").setTickSpacing(step, step)
         if self._y_range:
             self.plot.setYRange(*self._y_range, padding=0.02)
+
+    def _new_curve(self) -> pg.PlotDataItem:
+        """A curve added to the plot, empty (styled by :meth:`_style_curves`); counted in
+        :attr:`curves_made`."""
+        self.curves_made += 1
+        curve = self.plot.plot([], [], symbol="o", symbolSize=5, symbolPen=None)
+        # no setter in pyqtgraph 0.13/0.14; read by PlotDataItem._getDisplayDataset
+        curve.opts["autoDownsampleFactor"] = DOWNSAMPLE_BINS_PER_PIXEL
+        return curve
 
     def series(self) -> dict:
         return {k: list(v) for k, v in self._series.items()}

@@ -401,3 +401,47 @@ def test_a_long_series_is_drawn_as_thin_lines_without_symbols(qtbot):
     assert curve.opts["symbol"] is None and curve.opts["pen"].width() == 1
     assert curve.opts["autoDownsample"] and curve.opts["clipToView"]
     assert "b" not in plot._curves
+
+
+def test_a_series_that_comes_takes_the_curve_of_one_that_left(qtbot):
+    """Opening a log with other names restyles the curves already in the plot instead of
+    making new ones (making one is a pyqtgraph item added to the scene, about 1 ms each)."""
+    import pyqtgraph as pg
+
+    plot = BeliefPlot()
+    qtbot.addWidget(plot)
+    plot.set_series({"Ann": [0.1, 0.2], "Bo": [0.3, 0.4], "Cy": [0.5, 0.6]})
+    assert plot.curves_made == 3
+    before = set(plot._curves.values())
+    plot.set_series({"d": [0.9, 0.8], "e": [0.7, 0.6]})
+    assert plot.curves_made == 3 and set(plot._curves.values()) < before
+    items = [i for i in plot.plot.getPlotItem().items if isinstance(i, pg.PlotDataItem)]
+    assert len(items) == 2 and set(items) == set(plot._curves.values())
+    assert sorted(plot._curves) == ["d", "e"]
+    assert [list(plot._curves[k].getData()[1]) for k in ("d", "e")] == [[0.9, 0.8], [0.7, 0.6]]
+    pens = {plot._curves[k].opts["pen"].color().name() for k in ("d", "e")}
+    assert pens == {plot.series_colour("d").name(), plot.series_colour("e").name()} and len(pens) == 2
+    assert "&nbsp;d" in plot.legend.text() and "Ann" not in plot.legend.text()
+    plot.set_series({"d": [0.9], "e": [0.7], "f": [0.1], "g": [0.2]})
+    assert plot.curves_made == 5
+
+
+def test_a_long_series_is_downsampled_to_the_plots_pixel_columns(qtbot):
+    """5,000 values on a plot a few hundred pixels wide: one bin per pixel column, drawn as its
+    minimum and maximum (pyqtgraph's "peak"), so every extreme stays and Qt strokes about
+    two points a column, not 5,000."""
+    plot = BeliefPlot()
+    qtbot.addWidget(plot)
+    plot.resize(500, 300)
+    plot.show()
+    qtbot.waitExposed(plot)
+    values = [(i % 97) / 96 for i in range(5000)]
+    values[1234] = 0.9995               # a lone spike among values under 0.8
+    plot.set_series({"a": values})
+    xs, ys = plot._curves["a"].getData()
+    width = plot.plot.getPlotItem().vb.width()
+    assert 0 < width < 600
+    # the x range's 3 % padding each side makes a bin slightly under a column wide; at
+    # pyqtgraph's default (five bins a column) all 5,000 points were drawn
+    assert len(xs) <= 2.2 * width
+    assert 0.9995 in ys and max(ys) == max(values) and min(ys) == 0.0
