@@ -19,7 +19,7 @@ from typing import Mapping, Optional, Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, Qt, QTimer, Slot
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
@@ -150,6 +150,11 @@ class BeliefPlot(QWidget):
         self._styled: dict[str, tuple] = {}   # name -> the style last applied to its curve
         self._curves: dict[str, pg.PlotDataItem] = {}
         self.curves_made = 0      # curves made since the plot was made (a reused one is not counted)
+        self._spare: list[pg.PlotDataItem] = []     # made ahead by reserve(), empty and hidden
+        self._reserved = 0
+        self._spare_timer = QTimer(self)
+        self._spare_timer.setInterval(0)
+        self._spare_timer.timeout.connect(self._make_spare)
         self._keys = ColourKeys()
         self._slots: dict[str, int] = {}
         self._add_marker_and_hover()
@@ -300,7 +305,13 @@ class BeliefPlot(QWidget):
         self._dense = n > MAX_SYMBOL_POINTS
         for name in self._series:
             if name not in self._curves:
-                self._curves[name] = spare.pop() if spare else self._new_curve()
+                if spare:
+                    self._curves[name] = spare.pop()
+                elif self._spare:
+                    self._curves[name] = curve = self._spare.pop()
+                    curve.show()
+                else:
+                    self._curves[name] = self._new_curve()
         for curve in spare:
             self.plot.removeItem(curve)
         self._style_curves()            # before the data: the path is built once
@@ -313,6 +324,26 @@ class BeliefPlot(QWidget):
         self.plot.getAxis("bottom").setTickSpacing(step, step)
         if self._y_range:
             self.plot.setYRange(*self._y_range, padding=0.02)
+
+    def reserve(self, count: int) -> None:
+        """Have ``count`` curves ready before the series come: the missing ones are made one
+        per turn of the event loop (each about 1-2 ms of the GUI thread), empty and hidden,
+        and taken by :meth:`set_series` before it makes any. A Spyfall log of 20 players made
+        its 20 curves in the turn its beliefs arrived, 36 ms of that turn's GUI-thread CPU
+        (tests/benchmarks/bench_open_stall.py); its tab reserves them when the setup is
+        shown, while the beliefs are computed."""
+        self._reserved = count
+        if len(self._curves) + len(self._spare) < count:
+            self._spare_timer.start()
+
+    @Slot()
+    def _make_spare(self) -> None:
+        if len(self._curves) + len(self._spare) >= self._reserved:
+            self._spare_timer.stop()
+            return
+        curve = self._new_curve()
+        curve.hide()
+        self._spare.append(curve)
 
     def _new_curve(self) -> pg.PlotDataItem:
         """A curve added to the plot, empty (styled by :meth:`_style_curves`); counted in
@@ -392,6 +423,12 @@ def _finite_values(values: Sequence) -> np.ndarray:
     try:
         arr = np.array(values, dtype=float)
     except (TypeError, ValueError):     # None or another non-number among them
-        arr = np.array([float(v) if _ok(v) else np.nan for v in values], dtype=float)
+        try:
+            # None read as NaN by numpy itself: a log's series start with None (no value
+            # before the first event), and the test of every value in Python below took 2 ms
+            # a series of 5,000 (20 of them in a Spyfall log's plot)
+            arr = np.array(values, dtype=object).astype(float)
+        except (TypeError, ValueError):
+            arr = np.array([float(v) if _ok(v) else np.nan for v in values], dtype=float)
     arr[~np.isfinite(arr)] = np.nan
     return arr

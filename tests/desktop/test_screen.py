@@ -445,3 +445,34 @@ def test_a_long_series_is_downsampled_to_the_plots_pixel_columns(qtbot):
     # pyqtgraph's default (five bins a column) all 5,000 points were drawn
     assert len(xs) <= 2.2 * width
     assert 0.9995 in ys and max(ys) == max(values) and min(ys) == 0.0
+
+
+def test_reserved_curves_are_made_in_turns_before_the_series_come(qtbot):
+    """reserve(n) makes the curves one per turn of the event loop, hidden; set_series then
+    takes them and makes none in its own turn."""
+    plot = BeliefPlot()
+    qtbot.addWidget(plot)
+    plot.set_series({"old": [0.5, 0.5]})
+    plot.reserve(4)
+    assert plot.curves_made == 1            # nothing made in the caller's turn
+    qtbot.waitUntil(lambda: plot.curves_made == 4, timeout=2000)
+    qtbot.wait(20)
+    assert plot.curves_made == 4            # the curve kept for "old" counts towards the four
+    assert not any(c.isVisible() for c in plot._spare)
+    assert plot.legend.text().count("━━") == 1
+    plot.set_series({n: [0.1, 0.2, 0.3] for n in ("A", "B", "C", "D")})
+    assert plot.curves_made == 4 and not plot._spare
+    assert all(c.isVisible() for c in plot._curves.values())
+    plot.set_series({n: [0.1] for n in "ABCDE"})
+    assert plot.curves_made == 5
+
+
+def test_missing_values_and_non_numbers_are_gaps():
+    import numpy as np
+
+    from desktop.widgets.belief_plot import _finite_values
+
+    got = _finite_values([None, 1, 2.5, float("inf"), True, float("nan")])
+    assert np.array_equal(np.isnan(got), [True, False, False, True, False, True])
+    assert list(got[[1, 2, 4]]) == [1.0, 2.5, 1.0]
+    assert np.isnan(_finite_values([None, "x", 3])[:2]).all() and _finite_values(["x", 3])[1] == 3.0

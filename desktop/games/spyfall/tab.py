@@ -338,6 +338,10 @@ class Tab(GameTab):
         self.advice_box.clear()
         self.role_label.setText(self._role_text())
         self.simulation.set_table(setup)
+        # the plots' curves made in the turns before the beliefs arrive (one per player; the
+        # information-gain plot's public location, public spy and mine)
+        self.plot.reserve(len(setup.players))
+        self.ig_plot.reserve(3)
 
     def _role_text(self) -> str:
         s = self.controller.setup
