@@ -261,11 +261,15 @@ class BeliefPlot(QWidget):
         self._styled.clear()
         self._style_curves()
 
-    def _style_curves(self) -> None:
-        """Pen, symbol and downsampling of each curve from its colour slot (applied only where
-        they changed: each change makes pyqtgraph rebuild the curve's path), and the legend."""
+    def _style_curves(self, apply: bool = True) -> dict:
+        """Pen, symbol and downsampling of each curve from its colour slot (only where they
+        changed: each change makes pyqtgraph rebuild the curve's path), and the legend.
+        ``apply=False``: the changed curves' styles are returned (name -> keyword arguments of
+        ``PlotDataItem.setData``) for :meth:`set_series` to give with the data, one rebuild
+        of each curve where the five setters made five."""
         text = self._text_colour()
         samples = []
+        styles = {}
         for name, curve in self._curves.items():
             slot = self._slots[name]
             colour = slot_pen_colour(slot, text)
@@ -275,18 +279,25 @@ class BeliefPlot(QWidget):
                 self._styled[name] = key
                 # a wide antialiased path of thousands of points costs Qt ~15 ms per curve to
                 # stroke; one pixel wide, under 1 ms
-                curve.setPen(pg.mkPen(colour, width=1 if self._dense else 2, style=style))
-                curve.setSymbol(None if self._dense
-                                else _SYMBOLS[(slot // (len(PALETTE) + 1)) % len(_SYMBOLS)])
-                curve.setSymbolBrush(pg.mkBrush(colour))
-                curve.setDownsampling(auto=self._dense, method="peak")
-                curve.setClipToView(self._dense)
+                styles[name] = dict(
+                    pen=pg.mkPen(colour, width=1 if self._dense else 2, style=style),
+                    symbol=None if self._dense
+                    else _SYMBOLS[(slot // (len(PALETTE) + 1)) % len(_SYMBOLS)],
+                    symbolBrush=pg.mkBrush(colour), autoDownsample=self._dense,
+                    downsampleMethod="peak", clipToView=self._dense)
+                if apply:
+                    curve.setPen(styles[name]["pen"])
+                    curve.setSymbol(styles[name]["symbol"])
+                    curve.setSymbolBrush(styles[name]["symbolBrush"])
+                    curve.setDownsampling(auto=self._dense, method="peak")
+                    curve.setClipToView(self._dense)
             dash = "━━" if style == Qt.SolidLine else "╍╍"
             samples.append(f"<span style='color:{colour.name()}'><b>{dash}</b></span>&nbsp;"
                            f"{html.escape(name)}")
         self.legend.setText("&nbsp;&nbsp; ".join(samples))
         self.legend.setVisible(bool(samples))
         self._fit_wrapped_text()
+        return {} if apply else styles
 
     def set_series(self, series: Mapping[str, Sequence[Optional[float]]]) -> None:
         """Replace the plotted data: name -> value after event 0, 1, 2, ... (None = gap)."""
@@ -314,12 +325,14 @@ class BeliefPlot(QWidget):
                     self._curves[name] = self._new_curve()
         for curve in spare:
             self.plot.removeItem(curve)
-        self._style_curves()            # before the data: the path is built once
+        styles = self._style_curves(apply=False)    # given with the data: one path each
+        # the range before the data: a long curve clipped to the view and downsampled to its
+        # width is computed again at each change of the range
+        self.plot.setXRange(0, max(1, n - 1), padding=0.03)
         for name, values in self._series.items():
             ys = _finite_values(values)
             xs = np.flatnonzero(~np.isnan(ys))
-            self._curves[name].setData(xs, ys[xs])
-        self.plot.setXRange(0, max(1, n - 1), padding=0.03)
+            self._curves[name].setData(xs, ys[xs], **styles.get(name, {}))
         step = event_tick_step(n - 1)
         self.plot.getAxis("bottom").setTickSpacing(step, step)
         if self._y_range:

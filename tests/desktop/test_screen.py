@@ -476,3 +476,23 @@ def test_missing_values_and_non_numbers_are_gaps():
     assert np.array_equal(np.isnan(got), [True, False, False, True, False, True])
     assert list(got[[1, 2, 4]]) == [1.0, 2.5, 1.0]
     assert np.isnan(_finite_values([None, "x", 3])[:2]).all() and _finite_values(["x", 3])[1] == 3.0
+
+
+def test_a_curve_given_its_style_and_data_is_rebuilt_once(qtbot):
+    """set_series gives a curve its style with its data: pyqtgraph rebuilds the path (and the
+    downsampled view of a long series) once, not once per style setter and range change."""
+    plot = BeliefPlot()
+    qtbot.addWidget(plot)
+    plot.reserve(3)
+    qtbot.waitUntil(lambda: len(plot._spare) == 3, timeout=2000)
+    rebuilds = {}
+    for i, curve in enumerate(plot._spare):
+        def counted(*args, _orig=curve.updateItems, _i=i, **kwargs):
+            rebuilds[_i] = rebuilds.get(_i, 0) + 1
+            return _orig(*args, **kwargs)
+        curve.updateItems = counted
+    plot.set_series({n: [(i % 7) / 7 for i in range(1000)] for n in "ABC"})
+    assert rebuilds == {0: 1, 1: 1, 2: 1}
+    curve = plot._curves["A"]
+    assert curve.opts["symbol"] is None and curve.opts["autoDownsample"] and curve.opts["clipToView"]
+    assert curve.opts["pen"].color().name() == plot.series_colour("A").name()
