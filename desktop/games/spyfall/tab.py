@@ -673,7 +673,7 @@ class Tab(GameTab):
         method = snap.wording.pick(_(METHOD_WORDS.get(post.method, post.method)),
                                    _(METHOD_LABELS.get(post.method, post.method)))
         return _("Spyfall · {method} · {ms} ms · {n} claims · public: {location} {pl}, spy {spy} {ps}").format(
-            method=method, ms=number(seconds * 1000), n=len(post.speakers), location=loc,
+            method=method, ms=number(seconds * 1000), n=len(post.speaker_seats), location=loc,
             pl=format_probability(pl), spy=spy, ps=format_probability(ps))
 
     # -- recommendation --------------------------------------------------------------------------
