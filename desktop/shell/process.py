@@ -26,8 +26,13 @@ log = logging.getLogger(__name__)
 #: claims stalled the GUI 23-35 s at 5 ms, 3.7 s at 0.5 ms, 1.3-1.6 s at 0.1 ms (the rest is
 #: building the views; tests/benchmarks/bench_open_stall.py). Threads switch only when one waits.
 GIL_SWITCH_INTERVAL_S = 0.0001
-#: How often the GUI thread runs the cyclic garbage collector (milliseconds).
-GC_INTERVAL_MS = 500
+#: How often the GUI thread runs the cyclic garbage collector (milliseconds). A collection's
+#: cost grows with what was allocated since its generation's last one: opening the 5,000-claim
+#: Spyfall table (tests/benchmarks/bench_open_stall.py), the longest young collection took
+#: 19-23 ms of GUI CPU at 500 ms and 8-10 ms at 100 ms, the longest of the middle generation
+#: 34-38 and 19-31 ms (gc.callbacks, two and three runs). Ticks with nothing to collect cost a
+#: call to gc.get_count().
+GC_INTERVAL_MS = 100
 #: CPython's rule for the oldest generation (von Löwis 2008, in docs/references.md): a full
 #: collection waits until the objects moved to it since the last one are at least this
 #: fraction of those it held then, so that a large heap of long-lived objects (a log's
