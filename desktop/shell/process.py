@@ -15,7 +15,7 @@ import logging
 import sys
 from typing import Optional
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject, QTimer, Slot
 
 log = logging.getLogger(__name__)
 
@@ -26,8 +26,18 @@ log = logging.getLogger(__name__)
 #: claims stalled the GUI 23-35 s at 5 ms, 3.7 s at 0.5 ms, 1.3-1.6 s at 0.1 ms (the rest is
 #: building the views; tests/benchmarks/bench_open_stall.py). Threads switch only when one waits.
 GIL_SWITCH_INTERVAL_S = 0.0001
-#: How often the GUI thread runs the cyclic garbage collector (milliseconds).
-GC_INTERVAL_MS = 500
+#: How often the GUI thread runs the cyclic garbage collector (milliseconds). A collection's
+#: cost grows with what was allocated since its generation's last one: opening the 5,000-claim
+#: Spyfall table (tests/benchmarks/bench_open_stall.py), the longest young collection took
+#: 19-23 ms of GUI CPU at 500 ms and 8-10 ms at 100 ms, the longest of the middle generation
+#: 34-38 and 19-31 ms (gc.callbacks, two and three runs). Ticks with nothing to collect cost a
+#: call to gc.get_count().
+GC_INTERVAL_MS = 100
+#: CPython's rule for the oldest generation (von Löwis 2008, in docs/references.md): a full
+#: collection waits until the objects moved to it since the last one are at least this
+#: fraction of those it held then, so that a large heap of long-lived objects (a log's
+#: posteriors) is not scanned again at every tenth collection of the middle generation.
+GC_FULL_GROWTH = 0.25
 #: Ticks in a row a collection may wait for a tab's urgent work, and the retry interval
 #: meanwhile (milliseconds).
 GC_MAX_DEFERRALS = 20
@@ -48,14 +58,30 @@ class GuiThreadCollector(QObject):
     starts in a background job's thread may destroy Qt widgets there, which deadlocks against
     the GUI thread (seen with a Cluedo recommendation running while a closed window's menus
     were collected). Thresholds as CPython's generations: a young collection at every tick, an
-    older generation when its own threshold of younger collections is reached."""
+    older generation when its own threshold of younger collections is reached, and the oldest
+    (a full collection) only once the objects that reached it since the last full collection
+    are :data:`GC_FULL_GROWTH` of those it held then (CPython's own rule).
+
+    :attr:`long_lived` is the oldest generation's size after the last full collection
+    (``len(gc.get_objects(2))``, counted in the turn after it, about a third of the
+    collection's cost); :attr:`pending` estimates the objects moved there since: the young
+    collections' survivors (their count before minus what they found unreachable), less what
+    the middle generation's collections found unreachable."""
 
     def __init__(self, interval_ms: int = GC_INTERVAL_MS, parent: Optional[QObject] = None):
         super().__init__(parent)
         self.threshold = gc.get_threshold()
         self.interval_ms = interval_ms
         self._deferred = 0
+        self.long_lived = 0       # none counted yet: the first full collection is not put off
+        self.pending = 0
+        self._promoted = 0        # young survivors since the middle generation's last collection
+        self.full_collections = 0
         gc.disable()
+        self._recount = QTimer(self)
+        self._recount.setSingleShot(True)
+        self._recount.setInterval(0)
+        self._recount.timeout.connect(self._count_long_lived)
         self._timer = QTimer(self)
         self._timer.timeout.connect(self.check)
         self._timer.start(interval_ms)
@@ -77,11 +103,20 @@ class GuiThreadCollector(QObject):
             self._timer.start(self.interval_ms)
         l0, l1, l2 = gc.get_count()
         if l0 > self.threshold[0]:
-            gc.collect(0)
+            self._promoted += max(0, l0 - (gc.collect(0) or 0))
             if l1 > self.threshold[1]:
-                gc.collect(1)
-                if l2 > self.threshold[2]:
+                self.pending += max(0, self._promoted - (gc.collect(1) or 0))
+                self._promoted = 0
+                if l2 > self.threshold[2] and self.pending >= GC_FULL_GROWTH * self.long_lived:
                     gc.collect(2)
+                    self.full_collections += 1
+                    self.pending = 0
+                    self._recount.start()
+
+    @Slot()
+    def _count_long_lived(self) -> None:
+        """The oldest generation's size after a full collection (see the class)."""
+        self.long_lived = len(gc.get_objects(generation=2))
 
 
 def configure_process() -> None:

@@ -19,7 +19,7 @@ from typing import Mapping, Optional, Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, Qt, QTimer, Slot
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
@@ -36,6 +36,12 @@ _SYMBOLS = ["o", "s", "t", "d", "+", "x", "star", "p"]
 #: symbols there would overlap into a smear and cost a second of painting per plot. Their
 #: lines are one pixel wide (a two-pixel antialiased path costs Qt 30 times as much).
 MAX_SYMBOL_POINTS = 300
+#: Bins per pixel column of a long series's downsampling (pyqtgraph's ``autoDownsampleFactor``,
+#: whose default 5 left a 5,000-point series on a 556-pixel plot undownsampled: 20 such curves
+#: cost Qt 69 ms to stroke at each repaint). With the "peak" method a bin is drawn as its
+#: minimum and maximum, so one bin per column still reaches every extreme the column holds:
+#: 1,110 points a curve there, 36 ms for 20 curves of random values.
+DOWNSAMPLE_BINS_PER_PIXEL = 1.0
 
 
 class ColourKeys:
@@ -143,6 +149,12 @@ class BeliefPlot(QWidget):
         self._dense = False       # longer than MAX_SYMBOL_POINTS: lines only, downsampled
         self._styled: dict[str, tuple] = {}   # name -> the style last applied to its curve
         self._curves: dict[str, pg.PlotDataItem] = {}
+        self.curves_made = 0      # curves made since the plot was made (a reused one is not counted)
+        self._spare: list[pg.PlotDataItem] = []     # made ahead by reserve(), empty and hidden
+        self._reserved = 0
+        self._spare_timer = QTimer(self)
+        self._spare_timer.setInterval(0)
+        self._spare_timer.timeout.connect(self._make_spare)
         self._keys = ColourKeys()
         self._slots: dict[str, int] = {}
         self._add_marker_and_hover()
@@ -249,11 +261,15 @@ class BeliefPlot(QWidget):
         self._styled.clear()
         self._style_curves()
 
-    def _style_curves(self) -> None:
-        """Pen, symbol and downsampling of each curve from its colour slot (applied only where
-        they changed: each change makes pyqtgraph rebuild the curve's path), and the legend."""
+    def _style_curves(self, apply: bool = True) -> dict:
+        """Pen, symbol and downsampling of each curve from its colour slot (only where they
+        changed: each change makes pyqtgraph rebuild the curve's path), and the legend.
+        ``apply=False``: the changed curves' styles are returned (name -> keyword arguments of
+        ``PlotDataItem.setData``) for :meth:`set_series` to give with the data, one rebuild
+        of each curve where the five setters made five."""
         text = self._text_colour()
         samples = []
+        styles = {}
         for name, curve in self._curves.items():
             slot = self._slots[name]
             colour = slot_pen_colour(slot, text)
@@ -263,42 +279,93 @@ class BeliefPlot(QWidget):
                 self._styled[name] = key
                 # a wide antialiased path of thousands of points costs Qt ~15 ms per curve to
                 # stroke; one pixel wide, under 1 ms
-                curve.setPen(pg.mkPen(colour, width=1 if self._dense else 2, style=style))
-                curve.setSymbol(None if self._dense
-                                else _SYMBOLS[(slot // (len(PALETTE) + 1)) % len(_SYMBOLS)])
-                curve.setSymbolBrush(pg.mkBrush(colour))
-                curve.setDownsampling(auto=self._dense, method="peak")
-                curve.setClipToView(self._dense)
+                styles[name] = dict(
+                    pen=pg.mkPen(colour, width=1 if self._dense else 2, style=style),
+                    symbol=None if self._dense
+                    else _SYMBOLS[(slot // (len(PALETTE) + 1)) % len(_SYMBOLS)],
+                    symbolBrush=pg.mkBrush(colour), autoDownsample=self._dense,
+                    downsampleMethod="peak", clipToView=self._dense)
+                if apply:
+                    curve.setPen(styles[name]["pen"])
+                    curve.setSymbol(styles[name]["symbol"])
+                    curve.setSymbolBrush(styles[name]["symbolBrush"])
+                    curve.setDownsampling(auto=self._dense, method="peak")
+                    curve.setClipToView(self._dense)
             dash = "━━" if style == Qt.SolidLine else "╍╍"
             samples.append(f"<span style='color:{colour.name()}'><b>{dash}</b></span>&nbsp;"
                            f"{html.escape(name)}")
         self.legend.setText("&nbsp;&nbsp; ".join(samples))
         self.legend.setVisible(bool(samples))
         self._fit_wrapped_text()
+        return {} if apply else styles
 
     def set_series(self, series: Mapping[str, Sequence[Optional[float]]]) -> None:
         """Replace the plotted data: name -> value after event 0, 1, 2, ... (None = gap)."""
         self._series = {k: list(v) for k, v in series.items()}
+        # a curve whose series left is given to a series that came (restyled below): making a
+        # curve (pyqtgraph's PlotDataItem with its path and scatter items, added to the scene)
+        # cost about 1 ms of the GUI thread each, 20 of them 18 ms of a Spyfall log's 33 ms
+        # set_series when another log with other players was opened (cProfile)
+        spare = []
         for name in list(self._curves):
             if name not in self._series:
-                self.plot.removeItem(self._curves.pop(name))
+                spare.append(self._curves.pop(name))
                 self._styled.pop(name, None)
         self._slots = self._keys.assign(list(self._series))
         n = max((len(v) for v in self._series.values()), default=1)
         self._dense = n > MAX_SYMBOL_POINTS
         for name in self._series:
             if name not in self._curves:
-                self._curves[name] = self.plot.plot([], [], symbol="o", symbolSize=5, symbolPen=None)
-        self._style_curves()            # before the data: the path is built once
+                if spare:
+                    self._curves[name] = spare.pop()
+                elif self._spare:
+                    self._curves[name] = curve = self._spare.pop()
+                    curve.show()
+                else:
+                    self._curves[name] = self._new_curve()
+        for curve in spare:
+            self.plot.removeItem(curve)
+        styles = self._style_curves(apply=False)    # given with the data: one path each
+        # the range before the data: a long curve clipped to the view and downsampled to its
+        # width is computed again at each change of the range
+        self.plot.setXRange(0, max(1, n - 1), padding=0.03)
         for name, values in self._series.items():
             ys = _finite_values(values)
             xs = np.flatnonzero(~np.isnan(ys))
-            self._curves[name].setData(xs, ys[xs])
-        self.plot.setXRange(0, max(1, n - 1), padding=0.03)
+            self._curves[name].setData(xs, ys[xs], **styles.get(name, {}))
         step = event_tick_step(n - 1)
         self.plot.getAxis("bottom").setTickSpacing(step, step)
         if self._y_range:
             self.plot.setYRange(*self._y_range, padding=0.02)
+
+    def reserve(self, count: int) -> None:
+        """Have ``count`` curves ready before the series come: the missing ones are made one
+        per turn of the event loop (each about 1-2 ms of the GUI thread), empty and hidden,
+        and taken by :meth:`set_series` before it makes any. A Spyfall log of 20 players made
+        its 20 curves in the turn its beliefs arrived, 36 ms of that turn's GUI-thread CPU
+        (tests/benchmarks/bench_open_stall.py); its tab reserves them when the setup is
+        shown, while the beliefs are computed."""
+        self._reserved = count
+        if len(self._curves) + len(self._spare) < count:
+            self._spare_timer.start()
+
+    @Slot()
+    def _make_spare(self) -> None:
+        if len(self._curves) + len(self._spare) >= self._reserved:
+            self._spare_timer.stop()
+            return
+        curve = self._new_curve()
+        curve.hide()
+        self._spare.append(curve)
+
+    def _new_curve(self) -> pg.PlotDataItem:
+        """A curve added to the plot, empty (styled by :meth:`_style_curves`); counted in
+        :attr:`curves_made`."""
+        self.curves_made += 1
+        curve = self.plot.plot([], [], symbol="o", symbolSize=5, symbolPen=None)
+        # no setter in pyqtgraph 0.13/0.14; read by PlotDataItem._getDisplayDataset
+        curve.opts["autoDownsampleFactor"] = DOWNSAMPLE_BINS_PER_PIXEL
+        return curve
 
     def series(self) -> dict:
         return {k: list(v) for k, v in self._series.items()}
@@ -369,6 +436,12 @@ def _finite_values(values: Sequence) -> np.ndarray:
     try:
         arr = np.array(values, dtype=float)
     except (TypeError, ValueError):     # None or another non-number among them
-        arr = np.array([float(v) if _ok(v) else np.nan for v in values], dtype=float)
+        try:
+            # None read as NaN by numpy itself: a log's series start with None (no value
+            # before the first event), and the test of every value in Python below took 2 ms
+            # a series of 5,000 (20 of them in a Spyfall log's plot)
+            arr = np.array(values, dtype=object).astype(float)
+        except (TypeError, ValueError):
+            arr = np.array([float(v) if _ok(v) else np.nan for v in values], dtype=float)
     arr[~np.isfinite(arr)] = np.nan
     return arr

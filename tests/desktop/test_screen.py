@@ -401,3 +401,98 @@ def test_a_long_series_is_drawn_as_thin_lines_without_symbols(qtbot):
     assert curve.opts["symbol"] is None and curve.opts["pen"].width() == 1
     assert curve.opts["autoDownsample"] and curve.opts["clipToView"]
     assert "b" not in plot._curves
+
+
+def test_a_series_that_comes_takes_the_curve_of_one_that_left(qtbot):
+    """Opening a log with other names restyles the curves already in the plot instead of
+    making new ones (making one is a pyqtgraph item added to the scene, about 1 ms each)."""
+    import pyqtgraph as pg
+
+    plot = BeliefPlot()
+    qtbot.addWidget(plot)
+    plot.set_series({"Ann": [0.1, 0.2], "Bo": [0.3, 0.4], "Cy": [0.5, 0.6]})
+    assert plot.curves_made == 3
+    before = set(plot._curves.values())
+    plot.set_series({"d": [0.9, 0.8], "e": [0.7, 0.6]})
+    assert plot.curves_made == 3 and set(plot._curves.values()) < before
+    items = [i for i in plot.plot.getPlotItem().items if isinstance(i, pg.PlotDataItem)]
+    assert len(items) == 2 and set(items) == set(plot._curves.values())
+    assert sorted(plot._curves) == ["d", "e"]
+    assert [list(plot._curves[k].getData()[1]) for k in ("d", "e")] == [[0.9, 0.8], [0.7, 0.6]]
+    pens = {plot._curves[k].opts["pen"].color().name() for k in ("d", "e")}
+    assert pens == {plot.series_colour("d").name(), plot.series_colour("e").name()} and len(pens) == 2
+    assert "&nbsp;d" in plot.legend.text() and "Ann" not in plot.legend.text()
+    plot.set_series({"d": [0.9], "e": [0.7], "f": [0.1], "g": [0.2]})
+    assert plot.curves_made == 5
+
+
+def test_a_long_series_is_downsampled_to_the_plots_pixel_columns(qtbot):
+    """5,000 values on a plot a few hundred pixels wide: one bin per pixel column, drawn as its
+    minimum and maximum (pyqtgraph's "peak"), so every extreme stays and Qt strokes about
+    two points a column, not 5,000."""
+    plot = BeliefPlot()
+    qtbot.addWidget(plot)
+    plot.resize(500, 300)
+    plot.show()
+    qtbot.waitExposed(plot)
+    values = [(i % 97) / 96 for i in range(5000)]
+    values[1234] = 0.9995               # a lone spike among values under 0.8
+    plot.set_series({"a": values})
+    xs, ys = plot._curves["a"].getData()
+    width = plot.plot.getPlotItem().vb.width()
+    assert 0 < width < 600
+    # the x range's 3 % padding each side makes a bin slightly under a column wide; at
+    # pyqtgraph's default (five bins a column) all 5,000 points were drawn
+    assert len(xs) <= 2.2 * width
+    assert 0.9995 in ys and max(ys) == max(values) and min(ys) == 0.0
+
+
+def test_reserved_curves_are_made_in_turns_before_the_series_come(qtbot):
+    """reserve(n) makes the curves one per turn of the event loop, hidden; set_series then
+    takes them and makes none in its own turn."""
+    plot = BeliefPlot()
+    qtbot.addWidget(plot)
+    plot.set_series({"old": [0.5, 0.5]})
+    plot.reserve(4)
+    assert plot.curves_made == 1            # nothing made in the caller's turn
+    qtbot.waitUntil(lambda: plot.curves_made == 4, timeout=2000)
+    qtbot.wait(20)
+    assert plot.curves_made == 4            # the curve kept for "old" counts towards the four
+    assert not any(c.isVisible() for c in plot._spare)
+    assert plot.legend.text().count("━━") == 1
+    plot.set_series({n: [0.1, 0.2, 0.3] for n in ("A", "B", "C", "D")})
+    assert plot.curves_made == 4 and not plot._spare
+    assert all(c.isVisible() for c in plot._curves.values())
+    plot.set_series({n: [0.1] for n in "ABCDE"})
+    assert plot.curves_made == 5
+
+
+def test_missing_values_and_non_numbers_are_gaps():
+    import numpy as np
+
+    from desktop.widgets.belief_plot import _finite_values
+
+    got = _finite_values([None, 1, 2.5, float("inf"), True, float("nan")])
+    assert np.array_equal(np.isnan(got), [True, False, False, True, False, True])
+    assert list(got[[1, 2, 4]]) == [1.0, 2.5, 1.0]
+    assert np.isnan(_finite_values([None, "x", 3])[:2]).all() and _finite_values(["x", 3])[1] == 3.0
+
+
+def test_a_curve_given_its_style_and_data_is_rebuilt_once(qtbot):
+    """set_series gives a curve its style with its data: pyqtgraph rebuilds the path (and the
+    downsampled view of a long series) once, not once per style setter and range change."""
+    plot = BeliefPlot()
+    qtbot.addWidget(plot)
+    plot.reserve(3)
+    qtbot.waitUntil(lambda: len(plot._spare) == 3, timeout=2000)
+    rebuilds = {}
+    for i, curve in enumerate(plot._spare):
+        def counted(*args, _orig=curve.updateItems, _i=i, **kwargs):
+            rebuilds[_i] = rebuilds.get(_i, 0) + 1
+            return _orig(*args, **kwargs)
+        curve.updateItems = counted
+    plot.set_series({n: [(i % 7) / 7 for i in range(1000)] for n in "ABC"})
+    assert rebuilds == {0: 1, 1: 1, 2: 1}
+    curve = plot._curves["A"]
+    assert curve.opts["symbol"] is None and curve.opts["autoDownsample"] and curve.opts["clipToView"]
+    assert curve.opts["pen"].color().name() == plot.series_colour("A").name()

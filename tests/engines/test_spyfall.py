@@ -495,3 +495,17 @@ def test_dynamic_hide_reveal_rule():
     np.testing.assert_allclose(a + b, [8.0, 8.0, 2.0, 8.0])
     # the spy's c is its expectation Σ Q·P̂ = 0.1 -> below 1/n -> no shrink
     np.testing.assert_allclose(g.sum(), 8.0 * (0.5 * n + 0.5))
+
+
+def test_the_prefixes_of_a_log_share_one_buffer_of_speakers():
+    """A timeline's posteriors hold their speakers as views of one buffer (O(1) per prefix, no
+    object for the cyclic collector to scan), given as a tuple of seats on request."""
+    setup = setup_of(n=4, players=("A", "B", "C"))
+    log = [make_claim(setup, p, [0.4, 0.3, 0.2, 0.1]) for p in "BCABCA"]
+    res = Timeline(spyfall_engine, setup).compute(log)
+    last = res.posteriors[-1]
+    assert last.speakers == (1, 2, 0, 1, 2, 0) == infer(setup, log, method="enumeration").speakers
+    for k, post in enumerate(res.posteriors[1:], start=1):
+        assert post.speakers == last.speakers[:k]
+        assert np.shares_memory(post.speaker_seats, last.speaker_seats)
+        assert not post.speaker_seats.flags.writeable

@@ -342,6 +342,10 @@ class Tab(GameTab):
         self.advice_box.clear()
         self.role_label.setText(self._role_text())
         self.simulation.set_table(setup)
+        # the plots' curves made in the turns before the beliefs arrive (one per player; the
+        # information-gain plot's public location, public spy and mine)
+        self.plot.reserve(len(setup.players))
+        self.ig_plot.reserve(3)
 
     def _role_text(self) -> str:
         s = self.controller.setup
@@ -673,7 +677,7 @@ class Tab(GameTab):
         method = snap.wording.pick(_(METHOD_WORDS.get(post.method, post.method)),
                                    _(METHOD_LABELS.get(post.method, post.method)))
         return _("Spyfall · {method} · {ms} ms · {n} claims · public: {location} {pl}, spy {spy} {ps}").format(
-            method=method, ms=number(seconds * 1000), n=len(post.speakers), location=loc,
+            method=method, ms=number(seconds * 1000), n=len(post.speaker_seats), location=loc,
             pl=format_probability(pl), spy=spy, ps=format_probability(ps))
 
     # -- recommendation --------------------------------------------------------------------------

@@ -1,0 +1,55 @@
+"""The GUI thread's garbage collector (desktop.shell.process.GuiThreadCollector): CPython's
+rule for full collections (a full collection waits until the long-lived objects grew by a
+quarter), driven with the interpreter's counts replaced."""
+from desktop.shell import process
+
+
+def _fake_gc(monkeypatch, counts, found, oldest):
+    calls = []
+
+    def collect(generation=2):
+        calls.append(generation)
+        return found.get(generation, 0)
+
+    monkeypatch.setattr(process.gc, "collect", collect)
+    monkeypatch.setattr(process.gc, "get_count", lambda: counts)
+    monkeypatch.setattr(process.gc, "get_objects", lambda generation=None: [None] * oldest)
+    return calls
+
+
+def test_a_full_collection_waits_until_the_long_lived_objects_grew_by_a_quarter(monkeypatch, qtbot):
+    # every tick: 1,000 young objects, the middle generation's and the oldest's counts over
+    # their thresholds (700, 10, 10)
+    calls = _fake_gc(monkeypatch, (1000, 11, 11), {0: 0, 1: 0}, oldest=10_000)
+    collector = process.GuiThreadCollector(interval_ms=10**6)
+    try:
+        collector.check()               # nothing counted yet: collected in full, as CPython's first
+        assert calls == [0, 1, 2] and collector.full_collections == 1
+        qtbot.waitUntil(lambda: collector.long_lived == 10_000, timeout=2000)   # the turn after
+        calls.clear()
+        collector.check()
+        collector.check()               # 2,000 moved to the oldest: under a quarter of 10,000
+        assert calls == [0, 1, 0, 1] and collector.pending == 2000
+        collector.check()               # 3,000: a quarter reached
+        assert calls[-3:] == [0, 1, 2] and collector.full_collections == 2
+        assert collector.pending == 0
+    finally:
+        collector._timer.stop()
+        if process._collector is None:      # the session's own collector keeps gc off
+            process.gc.enable()
+
+
+def test_what_the_middle_generation_found_unreachable_never_reaches_the_oldest(monkeypatch, qtbot):
+    calls = _fake_gc(monkeypatch, (1000, 11, 11), {0: 100, 1: 500}, oldest=0)
+    collector = process.GuiThreadCollector(interval_ms=10**6)
+    collector.long_lived = 10_000
+    try:
+        for _ in range(6):              # 1,000 - 100 young survivors, 500 of them unreachable later
+            collector.check()
+        assert collector.pending == 6 * 400 and 2 not in calls
+        collector.check()
+        assert calls[-1] == 2 and collector.pending == 0
+    finally:
+        collector._timer.stop()
+        if process._collector is None:
+            process.gc.enable()
