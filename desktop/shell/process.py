@@ -48,6 +48,9 @@ GC_RETRY_MS = 25
 WARM_MODULES = ("engines.spyfall.equilibrium",)
 
 _collector: Optional["GuiThreadCollector"] = None
+#: Whether the advisors may compute in the engines' worker process
+#: (:mod:`desktop.tabs.engine_process`): set by :func:`configure_process`.
+engine_worker = False
 _warmed = False
 
 
@@ -127,9 +130,8 @@ def configure_process() -> None:
     global _collector
     if _collector is not None:
         return
-    from desktop.tabs import engine_process
-
-    engine_process.enabled = True
+    global engine_worker
+    engine_worker = True
     sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_INTERVAL_S))
     from PySide6.QtCore import QCoreApplication
 

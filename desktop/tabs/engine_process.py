@@ -16,8 +16,8 @@ worker so that its imports and caches are paid once):
   bundle: ``multiprocessing.freeze_support`` in ``main()``) on the first call, importing the
   called function's module before it says it is ready. Until then, and whenever it cannot
   serve, a call runs in the calling thread (:func:`run`): the result is the same function's,
-  only where it ran differs. Only the running app uses it (:data:`enabled`, set by
-  :func:`desktop.shell.process.configure_process`); a script that builds a window computes in
+  only where it ran differs. Only the running app uses it (:data:`enabled`; the flag
+  :func:`desktop.shell.process.configure_process` sets); a script that builds a window computes in
   its threads.
 * A call sends ``(id, language, function, args, kwargs)`` over a pipe; the function must be
   importable by name (a top-level engine function) and the arguments picklable. The worker
@@ -318,13 +318,22 @@ class EngineProcess:
 
 _shared: Optional[EngineProcess] = None
 _shared_lock = threading.Lock()
-#: Whether :func:`run` may use the worker process; set by the running app's process-wide
-#: settings (:func:`desktop.shell.process.configure_process`, called by ``main()`` and the test
-#: session's set-up), never by building a window: a script that makes a window without them
-#: computes in its threads, as a "spawn" process would run that script's main module again
-#: unless it is guarded (Python documentation, multiprocessing, "Safe importing of main
-#: module"). False also for a test that replaces an engine function in this process.
-enabled = False
+#: Whether :func:`run` may use the worker process. None: as the running app's process-wide
+#: settings say (:data:`desktop.shell.process.engine_worker`, set by ``configure_process``,
+#: which ``main()`` and the test session's set-up call), never by building a window alone: a
+#: script that makes a window without them computes in its threads, since a "spawn" process
+#: would run that script's main module again unless it is guarded (Python documentation,
+#: multiprocessing, "Safe importing of main module"). False: a test that replaces an engine
+#: function in this process.
+enabled: Optional[bool] = None
+
+
+def _allowed() -> bool:
+    if enabled is not None:
+        return enabled
+    from desktop.shell import process
+
+    return process.engine_worker
 
 
 def shared() -> EngineProcess:
@@ -352,7 +361,7 @@ def run(task, fn: Callable, *args, partial_keyword: Optional[str] = None,
     Raises:
         Cancelled, and whatever ``fn`` raises.
     """
-    if enabled:
+    if _allowed():
         worker = shared()
         if worker._state == "idle":
             worker.start(warm=(fn.__module__,))
