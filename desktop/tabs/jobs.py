@@ -297,12 +297,20 @@ class TaskState:
         """The cancel flag an engine polls; first waits while more urgent work of the tab is
         pending (:meth:`PriorityGroup.wait_turn`)."""
         if self._waits:
-            group = self._group
-            if group is not None and self._level and group.urgent_pending(self._level):
-                group.wait_turn(self._level, lambda: self.cancel_requested)
-            if worker_gate._holds:
-                worker_gate.wait(lambda: self.cancel_requested)
+            self.wait_turn()
         return self.cancel_requested
+
+    def wait_turn(self) -> None:
+        """Wait while more urgent work of the tab is pending or the GUI thread holds the
+        :data:`worker_gate` (at most :data:`MAX_PAUSE_SECONDS` and :data:`MAX_GATE_SECONDS`),
+        or until the job is cancelled. A job that computed in another process waits so before
+        it delivers: its result then reaches the GUI thread after the worksheet's paint and
+        outside a file's opening turns, as a job sharing the interpreter lock would."""
+        group = self._group
+        if group is not None and self._level and group.urgent_pending(self._level):
+            group.wait_turn(self._level, lambda: self.cancel_requested)
+        if worker_gate._holds:
+            worker_gate.wait(lambda: self.cancel_requested)
 
     def share_lock(self) -> bool:
         """From now on, wait at every poll as a job that shares the interpreter lock does (a
@@ -372,6 +380,8 @@ class _Task:
                       type(exc).__name__, exc, exc.detail)
             relay.failed.emit(state.revision, exc)
             return
+        if not state._waits:
+            state.wait_turn()     # computed in another process: delivered in its turn
         if not state.cancel_requested:
             relay.finished.emit(state.revision, result, time.perf_counter() - t0)
 
@@ -384,9 +394,10 @@ class JobRunner(QObject):
         group, priority: the tab's :class:`PriorityGroup` and this runner's :class:`Priority`
             (None: a runner of its own, never held back).
         shares_lock: False for jobs that compute in another process
-            (:mod:`desktop.tabs.engine_process`): they start at once and never wait for more
-            urgent work or the :data:`worker_gate`, since they do not take the interpreter lock
-            from it; their level still holds the tab's less urgent jobs back.
+            (:mod:`desktop.tabs.engine_process`): they start at once and do not wait for more
+            urgent work or the :data:`worker_gate` while they compute, since they do not take
+            the interpreter lock from it, only before they deliver
+            (:meth:`TaskState.wait_turn`); their level holds the tab's less urgent jobs back.
 
     Signals:
         resultReady(int revision, object result, float seconds): the newest request's result.

@@ -199,3 +199,32 @@ def test_the_cluedo_ranking_is_computed_there_beside_the_worksheets_render(windo
     here = RECOMMEND.recommend(setup, logged, exact_top=shared.EXACT_TOP, opponents_seconds=0)
     assert shown.suggestions == here.suggestions and shown.exact == here.exact
     w.close()
+
+
+def test_a_job_computed_elsewhere_is_delivered_in_its_turn(qtbot):
+    """A job of a runner that does not share the interpreter lock starts at once, but its
+    result waits while the GUI thread holds the worker gate (a file's opening turns) or the
+    tab's more urgent work is pending, as a job sharing the lock would."""
+    from desktop.tabs.jobs import JobRunner, Priority, PriorityGroup, worker_gate
+
+    group = PriorityGroup()
+    runner = JobRunner(name="ranking elsewhere", group=group, priority=Priority.RANKING,
+                       shares_lock=False)
+    started, got = threading.Event(), []
+    runner.resultReady.connect(lambda _rev, value, _s: got.append(value))
+
+    def job(task):
+        started.set()
+        return "ranking"
+
+    for hold in (lambda: worker_gate.hold(), lambda: group.hold(Priority.BELIEFS)):
+        got.clear()
+        started.clear()
+        held = hold()
+        runner.submit(job)
+        qtbot.waitUntil(started.is_set, timeout=5000)       # computed while held
+        qtbot.wait(150)
+        assert got == []                                     # but not delivered
+        held.release()
+        qtbot.waitUntil(lambda: got == ["ranking"], timeout=5000)
+    runner.shutdown()
