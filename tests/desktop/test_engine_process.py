@@ -35,6 +35,12 @@ def never() -> bool:
     return False
 
 
+def use_worker(monkeypatch, w: EngineProcess) -> None:
+    """Make ``w`` the app's worker for ``engine_process.run`` during one test."""
+    monkeypatch.setattr(engine_process, "_shared", w)
+    monkeypatch.setattr(engine_process, "enabled", True)
+
+
 def test_a_call_there_gives_the_same_ranking_as_here(worker):
     setup = classic_setup(("Me", "Ann", "Bob"))
     events = tuple(random_log(setup, 6, seed=5))
@@ -99,8 +105,7 @@ def test_a_call_the_worker_cannot_take_runs_here(worker, monkeypatch):
 
     with pytest.raises(Unavailable):
         worker.call(local, cancelled=never)
-    monkeypatch.setattr(engine_process, "_shared", worker)
-    monkeypatch.setattr(engine_process, "enabled", True)
+    use_worker(monkeypatch, worker)
     task = _Task()
     assert engine_process.run(task, local) == os.getpid() and task.shared == 1
     assert engine_process.run(task, worker_pid) == worker.pid and task.shared == 1
@@ -110,8 +115,7 @@ def test_a_call_of_another_owner_runs_here_while_one_is_in_flight(worker, monkey
                                                                   tmp_path):
     """One tab's long ranking in the worker never holds up another tab's advice: that call runs
     in its own thread; a newer call of the same owner waits its turn in the worker."""
-    monkeypatch.setattr(engine_process, "_shared", worker)
-    monkeypatch.setattr(engine_process, "enabled", True)
+    use_worker(monkeypatch, worker)
     record = tmp_path / "count"
     long_task = _Task("Cluedo's ranking")
     out = {}
@@ -139,8 +143,7 @@ def test_a_worker_that_died_leaves_the_calls_to_their_threads(monkeypatch):
     assert w._state == "lost"
     with pytest.raises(Unavailable):
         w.call(worker_pid, cancelled=never)
-    monkeypatch.setattr(engine_process, "_shared", w)
-    monkeypatch.setattr(engine_process, "enabled", True)
+    use_worker(monkeypatch, w)
     task = _Task()
     assert engine_process.run(task, worker_pid) == os.getpid() and task.shared == 1
     w.close()
@@ -157,8 +160,7 @@ def test_the_cluedo_ranking_is_computed_there_beside_the_worksheets_render(windo
     from desktop.games.cluedo import ranking as shared
 
     w = started(("engines.cluedo.recommend",))
-    monkeypatch.setattr(engine_process, "_shared", w)
-    monkeypatch.setattr(engine_process, "enabled", True)
+    use_worker(monkeypatch, w)
     order = []
     real_call = EngineProcess.call
 
