@@ -127,10 +127,9 @@ def configure_process() -> None:
     switch interval (:data:`GIL_SWITCH_INTERVAL_S`), garbage collection on the GUI thread
     only (:class:`GuiThreadCollector`), and the advisors' engine calls in a worker process
     (:mod:`desktop.tabs.engine_process`, started by the first such call)."""
-    global _collector
+    global _collector, engine_worker
     if _collector is not None:
         return
-    global engine_worker
     engine_worker = True
     sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_INTERVAL_S))
     from PySide6.QtCore import QCoreApplication

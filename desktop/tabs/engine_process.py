@@ -10,7 +10,12 @@ screen 40–55 ms after the engine alone would have it (``tests/benchmarks/bench
 the worksheet is painted.
 
 How (the pattern of :class:`concurrent.futures.ProcessPoolExecutor`, kept to one long-lived
-worker so that its imports and caches are paid once):
+worker so that its imports and caches are paid once). The executor itself, which the
+simulators use (:mod:`engines.core.executor`), is not used here: its results and a side
+queue of partial results travel on different pipes, so a partial (Cluedo's sampled estimate)
+could arrive after the result it precedes; its worker is not a daemon, and at the
+interpreter's exit it waits for the running call (a ranking of seconds) to end; one pipe in
+each direction keeps the order and lets the app end at once:
 
 * :class:`EngineProcess` starts one ``spawn`` process (safe beside Qt's threads and in the
   bundle: ``multiprocessing.freeze_support`` in ``main()``) on the first call, importing the

@@ -235,31 +235,19 @@ class ClaimSheetModel(ProbabilityTableModel):
                 return _("{label}: P(the location is {location}) = {p}").format(
                     label=label, location=self._locations[index.column()], p=number(p, 4))
             return super().data(index, role)
-        w = self.value(index.row(), index.column())
-        w = 0.0 if w is None else w
-        # one role at a time, cheapest first: Qt asks every role of every visible cell
-        if role == DISPLAY:
-            return format_weight(w)
-        if role == ProbabilityRole:
-            return w
-        if role == BACKGROUND:
-            if w > 0:
-                top = self._row_top[self.item_index(index.row())]
-                return QBrush(heat_color(0.25 + 0.6 * w / top))
-            return QBrush(PENDING_BACKGROUND) if section == "pending" else None
-        if role == FOREGROUND:
-            return _CLAIM_FOREGROUND
-        if role == ALIGNMENT:
-            return _CENTER
         if role == TOOLTIP:
-            return self._claim_tooltip(index.row(), index.column(), section, w)
-        return None
+            w = self.value(index.row(), index.column())
+            return self._claim_tooltip(index.row(), index.column(), section,
+                                       0.0 if w is None else w)
+        # the painted roles of a claim or the pending row: made in one place (a view reads
+        # them through multiData, kept per change)
+        return self._painted_roles(index.row(), index.column()).get(role)
 
     def _painted_roles(self, row: int, col: int) -> dict:
-        """Every role a view paints of a cell, computed together exactly as :meth:`data`
-        answers them one by one (a new claim repaints the whole sheet: one call per cell, not
-        one per role): a belief cell as the base worksheet's, a claim or the pending row's
-        weight, ``{}`` (each role asked of :meth:`data`) for a group row."""
+        """Every role a view paints of a cell, computed together (a new claim repaints the
+        whole sheet: one call per cell, not one per role): a belief cell as the base
+        worksheet's, a claim or the pending row's weight (which :meth:`data` answers from
+        here too), ``{}`` (each role asked of :meth:`data`) for a group row."""
         k = self.item_index(row)
         pending = len(self._belief_labels)
         if k < 0:
