@@ -17,7 +17,7 @@ import os
 import sys
 from typing import Optional
 
-from PySide6.QtCore import QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QTimer, Signal, Slot
 from PySide6.QtGui import QIcon, QUndoGroup
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QTabWidget
 
@@ -43,6 +43,7 @@ from engines.registry import discovery_problems, known_games, registered_games
 __all__ = ["APP_NAME", "ORG_NAME", "MainWindow", "main", "make_app",
            "plain_text_html"]
 log = logging.getLogger(__name__)
+_UPDATE_REQUEST = QEvent.Type.UpdateRequest
 
 
 class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
@@ -128,6 +129,22 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
             QTimer.singleShot(0, self, fn)   # dropped if the window is gone by then
         else:
             self._after_paint.append(fn)
+
+    def event(self, event) -> bool:
+        """Qt's event handler; the window's repaint holds the jobs' gate
+        (:data:`desktop.tabs.jobs.worker_gate`). An ``UpdateRequest`` to the window paints,
+        in this one call, every widget of it with a dirty region, and each of the paint's calls
+        from Qt into Python (a model's data, a style's draw) must take the interpreter lock
+        again, which a job computing Python beside it holds: opening the 100-event Inkognito
+        file, the GUI thread was blocked 130 of 179 ms of one such paint while the file's beliefs
+        computed (tests/benchmarks/bench_open_stall.py, the threads' scheduler statistics). Jobs
+        pause at their next poll until the paint ends."""
+        if event.type() == _UPDATE_REQUEST:
+            jobs = sys.modules.get("desktop.tabs.jobs")   # no jobs before it is imported
+            if jobs is not None:
+                with jobs.worker_gate.hold():
+                    return super().event(event)
+        return super().event(event)
 
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
         super().paintEvent(event)

@@ -1,6 +1,6 @@
 """The GUI thread's time kept short: size hints computed in Python once per change
 (desktop/widgets/hint_cache.py), every job paused while the GUI thread holds the worker gate
-(a session shown in its tab), and a tab's ranking allowed to start once the worksheet is
+(a session shown in its tab, and every paint of the window), and a tab's ranking allowed to start once the worksheet is
 painted rather than after the whole snapshot is drawn (desktop/tabs/jobs.py)."""
 import time
 
@@ -96,6 +96,28 @@ def test_every_job_waits_while_the_gui_thread_holds_the_gate(qtbot):
     assert MAX_GATE_SECONDS - 0.05 <= ran[-1] - t0 < MAX_GATE_SECONDS + 1.5
     forgotten.release()
     runner.shutdown()
+
+
+def test_every_paint_of_the_window_holds_the_gate(window, qtbot):
+    """A widget of the window is painted with the worker gate held (the window's UpdateRequest),
+    and the gate is free again once the paint is done."""
+    seen = []
+
+    class Probe(QLabel):
+        def paintEvent(self, event):  # noqa: N802
+            seen.append(worker_gate.closed())
+            super().paintEvent(event)
+
+    probe = Probe("probe")
+    window.statusBar().addPermanentWidget(probe)   # never hidden by a message
+    window.show()
+    qtbot.waitExposed(window)
+    qtbot.waitUntil(lambda: bool(seen), timeout=5000)
+    seen.clear()
+    probe.update()
+    qtbot.waitUntil(lambda: bool(seen), timeout=5000)
+    assert seen == [True]
+    assert not worker_gate.closed()
 
 
 def test_the_ranking_may_start_once_the_worksheet_is_painted(window, qtbot, monkeypatch):
