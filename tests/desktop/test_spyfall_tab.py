@@ -585,6 +585,29 @@ def test_the_spy_pane_draws_a_moment_from_the_snapshot_alone(qapp):
     assert pane.model.matrix() is None and "no belief" in pane.summary.text()
 
 
+def test_the_spy_table_keeps_its_minimum_width_when_the_contributions_come(qapp):
+    """The row labels' room for each player's contribution is kept before the beliefs bring it,
+    so the pane's minimum width (what decides whether the side panes fold) does not jump at
+    every open of a log; in the Details view as in the plain one."""
+    from desktop.games.spyfall.panes import SpyPane
+    from desktop.tabs.wording import Wording
+    from engines.core.resources import resource_path
+    from engines.core.schema import read_session_file
+
+    data = read_session_file(str(resource_path("examples", "spyfall.json")))
+    post = spyfall.infer(data.setup, data.events)
+    pane = SpyPane()
+    for wording in (Wording(), Wording(details=True)):
+        pane.set_table(data.setup)
+        pane.model._wording = wording
+        before = pane.view.minimumSizeHint().width()
+        pane.model.set_contributions(post.contribution_bits, wording)
+        after = pane.view.minimumSizeHint().width()
+        # never wider (a fold), at most a digit narrower
+        assert pane.model._bits and 0 <= before - after <= 12, (wording, before, after)
+        assert after > pane.view.verticalHeader().fontMetrics().horizontalAdvance("  ·  ")
+
+
 def test_the_plot_series_are_every_prefix_spy_beliefs(window):
     """The belief plot's series: each player's public spy probability after every prefix, as
     the timeline's summaries hold them (None where a prefix has none), and the information

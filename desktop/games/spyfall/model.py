@@ -395,7 +395,7 @@ class SpyBeliefView(WorksheetView):
         # stretched columns share the width equally: each gets the widest one's need
         stretch = any(hh.sectionResizeMode(c) == QHeaderView.Stretch for c in range(len(hints)))
         columns = len(hints) * max(hints, default=0) if stretch else sum(hints)
-        width = (self.verticalHeader().sizeHint().width() + columns + 2 * self.frameWidth()
+        width = (self._row_labels_width(m) + columns + 2 * self.frameWidth()
                  + self.verticalScrollBar().sizeHint().width())
         # every player's row whole under the header: the page makes the room, or the beliefs
         # row scrolls as a whole to them (a short page, a large zoom)
@@ -408,6 +408,22 @@ class SpyBeliefView(WorksheetView):
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's method name)
         hint = super().sizeHint()
         return QSize(hint.width(), self.minimumSizeHint().height())   # its rows, no more
+
+    def _row_labels_width(self, model) -> int:
+        """The row labels' width (pixels) with each player's contribution shown, also before
+        the beliefs bring it: the table's minimum width then stays the same when they come,
+        and the side panes beside it (:class:`desktop.widgets.side_panes.SidePanes`) do not
+        fold at every open of a log and unfold at the next (a fold lays out and paints the
+        whole tab again: 10-25 ms of the GUI thread)."""
+        width = self.verticalHeader().sizeHint().width()
+        if getattr(model, "_bits", True):
+            return width
+        wording = getattr(model, "_wording", PLAIN)
+        fm = self.verticalHeader().fontMetrics()
+        # a full bar, or "10.00 bits"; a character more for the style's margins of a longer
+        # label and my own row's font
+        shown = f"  ·  {wording.information(10.0, 10.0)}"
+        return width + fm.size(0, shown).width() + fm.averageCharWidth()
 
 
 def _rows_height(view: QTableView, rows: int) -> int:
