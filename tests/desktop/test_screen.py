@@ -496,3 +496,39 @@ def test_a_curve_given_its_style_and_data_is_rebuilt_once(qtbot):
     curve = plot._curves["A"]
     assert curve.opts["symbol"] is None and curve.opts["autoDownsample"] and curve.opts["clipToView"]
     assert curve.opts["pen"].color().name() == plot.series_colour("A").name()
+
+
+def test_new_data_is_painted_in_one_paint_of_the_plot(qtbot):
+    """After set_series (and the marker set) the plot is painted once: the view's range and transform are brought up
+    to date with the data, not as the paint begins (where the items they move asked for a second
+    paint of the whole plot), on a fixed and on an auto-ranged y axis."""
+    import pyqtgraph as pg
+
+    for y_range in ((0.0, 1.0), None):
+        plot = BeliefPlot(y_range=y_range)
+        qtbot.addWidget(plot)
+        plot.resize(400, 300)
+        plot.show()
+        qtbot.waitExposed(plot)
+        paints = []
+
+        class Counter(pg.QtCore.QObject):
+            def eventFilter(self, obj, event):  # noqa: N802
+                if event.type() == pg.QtCore.QEvent.Type.Paint:
+                    paints.append(1)
+                return False
+
+        counter = Counter()
+        plot.plot.viewport().installEventFilter(counter)
+        for k in range(3):      # the first shows the legend: the plot is laid out again
+            paints.clear()
+            # a longer log each time, on the auto-ranged axis larger values (labels as wide):
+            # both ranges change
+            scale = 1 / 9 if y_range else (1 + k / 4) / 9
+            length = 40 + 10 * k
+            plot.set_series({n: [scale * ((i + j) % 9) for i in range(length)]
+                             for j, n in enumerate("ABCDEF")})
+            plot.set_marker(length - 1)
+            qtbot.waitUntil(lambda: bool(paints), timeout=2000)
+            qtbot.wait(60)
+            assert k == 0 or len(paints) == 1, (y_range, k, len(paints))
