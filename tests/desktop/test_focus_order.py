@@ -78,3 +78,28 @@ def test_controls_made_for_a_new_game_are_reached_in_place(window):
     boxes = [chain.index(cb) for cb in tab.form.passed_checks.values() if cb in chain]
     assert len(boxes) >= 4 and boxes == list(range(boxes[0], boxes[0] + len(boxes)))   # one run
     assert chain.index(tab.form.refuter) < boxes[0] < chain.index(tab.form.log_button)
+
+
+def test_the_tab_order_is_set_in_a_turn_of_its_own(window, monkeypatch):
+    """A new game's Tab order (a walk of every control) is set by a timer, not with the events
+    the reset posted (its paint among them): Qt 6 runs a 0 ms single shot as a posted event, in
+    the same pass as those and before the timers and input due."""
+    from PySide6.QtCore import QCoreApplication, QTimer
+
+    from desktop.tabs import base
+    from engines import cluedo
+
+    window.select_game("cluedo")
+    tab = window.tab_for("cluedo")
+    assert wait_idle(window, 60)
+    order = []
+    real = base.follow_layout
+    monkeypatch.setattr(base, "follow_layout", lambda root: order.append("order") or real(root))
+    six = cluedo.Setup.from_json({"edition": "cluedo-uk", "me": "Me",
+                                  "players": ["Me", "Ann", "Bob", "Cy", "Dee", "Eve"]}, "$")
+    tab.reset_document(six, [])
+    QTimer.singleShot(0, lambda: order.append("posted"))
+    QCoreApplication.sendPostedEvents()
+    assert order == ["posted"]
+    assert wait_idle(window, 60)
+    assert order == ["posted", "order"]
