@@ -72,6 +72,12 @@ class ColourKeys:
         return out
 
 
+def _slot_style(slot: int):
+    """The line style of colour slot ``slot``: solid for the palette's first round, then
+    dashed, so that two curves never share colour and style."""
+    return _STYLES[(slot // (len(PALETTE) + 1)) % len(_STYLES)]
+
+
 def slot_pen_colour(slot: int, text: QColor) -> QColor:
     """The line colour of ``slot`` (see :class:`ColourKeys`); ``text`` is the palette's text."""
     i = slot % (len(PALETTE) + 1)
@@ -273,7 +279,7 @@ class BeliefPlot(QWidget):
         for name, curve in self._curves.items():
             slot = self._slots[name]
             colour = slot_pen_colour(slot, text)
-            style = _STYLES[(slot // (len(PALETTE) + 1)) % len(_STYLES)]
+            style = _slot_style(slot)
             key = (colour.name(), style, slot, self._dense)
             if self._styled.get(name) != key:
                 self._styled[name] = key
@@ -291,13 +297,20 @@ class BeliefPlot(QWidget):
                     curve.setSymbolBrush(styles[name]["symbolBrush"])
                     curve.setDownsampling(auto=self._dense, method="peak")
                     curve.setClipToView(self._dense)
-            dash = "━━" if style == Qt.SolidLine else "╍╍"
-            samples.append(f"<span style='color:{colour.name()}'><b>{dash}</b></span>&nbsp;"
-                           f"{html.escape(name)}")
-        self.legend.setText("&nbsp;&nbsp; ".join(samples))
-        self.legend.setVisible(bool(samples))
-        self._fit_wrapped_text()
+            samples.append(self._legend_sample(name, colour, style))
+        self._show_legend(samples)
         return {} if apply else styles
+
+    def _legend_sample(self, name: str, colour: QColor, style) -> str:
+        dash = "━━" if style == Qt.SolidLine else "╍╍"
+        return f"<span style='color:{colour.name()}'><b>{dash}</b></span>&nbsp;{html.escape(name)}"
+
+    def _show_legend(self, samples: list) -> None:
+        text = "&nbsp;&nbsp; ".join(samples)
+        if text != self.legend.text() or self.legend.isHidden() == bool(samples):
+            self.legend.setText(text)
+            self.legend.setVisible(bool(samples))
+            self._fit_wrapped_text()
 
     def set_series(self, series: Mapping[str, Sequence[Optional[float]]]) -> None:
         """Replace the plotted data: name -> value after event 0, 1, 2, ... (None = gap)."""
@@ -344,14 +357,27 @@ class BeliefPlot(QWidget):
         # 27-29 ms, this way
         self.plot.getPlotItem().vb.prepareForPaint()
 
-    def reserve(self, count: int) -> None:
+    def reserve(self, count: int, names: Optional[Sequence[str]] = None) -> None:
         """Have ``count`` curves ready before the series come: the missing ones are made one
         per turn of the event loop (each about 1-2 ms of the GUI thread), empty and hidden,
         and taken by :meth:`set_series` before it makes any. A Spyfall log of 20 players made
         its 20 curves in the turn its beliefs arrived, 36 ms of that turn's GUI-thread CPU
         (tests/benchmarks/bench_open_stall.py); its tab reserves them when the setup is
-        shown, while the beliefs are computed."""
+        shown, while the beliefs are computed.
+
+        ``names``: the series to come, when known (a plot with no series now): the legend
+        shows them at once, each in the colour its curve will have, so the plot's layout is
+        final before the data come. The legend appearing with the data made the tab lay out
+        and paint its panes two or three times more after a Spyfall log's beliefs arrived
+        (the plot shorter, the pane taller than its room, a scroll bar, the panes narrower).
+        """
         self._reserved = count
+        if names is not None and not self._series:
+            slots = self._keys.assign(list(names))
+            text = self._text_colour()
+            self._show_legend([
+                self._legend_sample(name, slot_pen_colour(slots[name], text), _slot_style(slots[name]))
+                for name in names])
         if len(self._curves) + len(self._spare) < count:
             self._spare_timer.start()
 

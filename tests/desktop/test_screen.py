@@ -467,6 +467,22 @@ def test_reserved_curves_are_made_in_turns_before_the_series_come(qtbot):
     assert plot.curves_made == 5
 
 
+def test_reserved_names_show_in_the_legend_before_their_series(qtbot):
+    """reserve(count, names) on an empty plot shows the names in the legend at once, in the
+    colours their curves get, so the plot keeps its layout when the data come."""
+    plot = BeliefPlot()
+    qtbot.addWidget(plot)
+    names = ["Ann", "Bob", "Cy"]
+    plot.reserve(3, names)
+    text = plot.legend.text()
+    assert not plot.legend.isHidden() and all(n in text for n in names)
+    plot.set_series({n: [0.2, 0.3] for n in names})
+    assert plot.legend.text() == text
+    assert all(plot.series_colour(n).name() in text for n in names)
+    plot.reserve(2, ["Dee", "Eve"])        # a plot showing series keeps its legend
+    assert plot.legend.text() == text
+
+
 def test_missing_values_and_non_numbers_are_gaps():
     import numpy as np
 

@@ -585,6 +585,29 @@ def test_the_spy_pane_draws_a_moment_from_the_snapshot_alone(qapp):
     assert pane.model.matrix() is None and "no belief" in pane.summary.text()
 
 
+def test_the_spy_pane_keeps_its_height_when_the_beliefs_come(qapp):
+    """The title says what the bars mean from the start and the summary keeps its room, so the
+    pane is no taller once a moment's beliefs are drawn than before (a taller pane made the tab
+    lay out and paint its panes again after every open of a log)."""
+    from desktop.games.spyfall.panes import SpyPane
+    from desktop.tabs.snapshot import Snapshot, Status
+    from engines.core.resources import resource_path
+    from engines.core.schema import read_session_file
+
+    data = read_session_file(str(resource_path("examples", "spyfall.json")))
+    post = spyfall.infer(data.setup, data.events)
+    pane = SpyPane()
+    pane.resize(300, 400)
+    pane.set_table(data.setup)
+    before = pane.minimumSizeHint().height()
+    title = pane.title.text()
+    pane.render(Snapshot(setup=data.setup, n=len(data.events), selected=len(data.events),
+                         k=len(data.events), status=Status.READY, posterior=post))
+    assert pane.summary.text() and pane.title.text() == title
+    assert pane.summary.heightForWidth(pane.width()) <= pane.summary.minimumHeight()
+    assert pane.minimumSizeHint().height() == before
+
+
 def test_the_spy_table_keeps_its_minimum_width_when_the_contributions_come(qapp):
     """The row labels' room for each player's contribution is kept before the beliefs bring it,
     so the pane's minimum width (what decides whether the side panes fold) does not jump at

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Optional
 
 import numpy as np
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from desktop.games.spyfall.forms import strategy_label
@@ -254,6 +254,10 @@ class WrappedBox(QWidget):
         return hint
 
 
+#: Lines of text the spy pane's summary keeps room for before the beliefs bring it.
+SUMMARY_LINES = 2
+
+
 class SpyPane(WrappedBox):
     """Each player's probability of being the spy (public, mine, without their own claims),
     how much each player's claims gave away, and the moment's summary line under them.
@@ -267,8 +271,9 @@ class SpyPane(WrappedBox):
         super().__init__(parent)
         sl = QVBoxLayout(self)
         sl.setContentsMargins(0, 0, 0, 0)
-        self.title = QLabel("<b>{}</b>".format(esc(_("Who is the spy?"))))
+        self.title = QLabel()
         self.title.setWordWrap(True)
+        self._set_title(PLAIN)
         sl.addWidget(self.title)
         self.model = SpyBeliefModel(self)
         self.view = SpyBeliefView()
@@ -280,8 +285,22 @@ class SpyPane(WrappedBox):
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.RichText)
+        # two lines kept while the summary is empty (a new table, its beliefs still to come;
+        # the summary takes two lines in a pane about 300 px wide): the pane does not grow when
+        # they come, and the tab does not lay out and paint its panes again and again (the
+        # splitter above the claim sheet refitted, a scroll bar shown, the panes narrower:
+        # three more paints after each open of a log)
+        self._keep_summary_room()
         sl.addWidget(self.summary)
         sl.addStretch(1)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:   # a zoom: the summary's lines, at its font
+            self._keep_summary_room()
+
+    def _keep_summary_room(self) -> None:
+        self.summary.setMinimumHeight(SUMMARY_LINES * self.summary.fontMetrics().lineSpacing())
 
     def set_table(self, setup) -> None:
         """A new table (New game, Open): its players and the columns my card gives."""
@@ -317,6 +336,12 @@ class SpyPane(WrappedBox):
             text += " · " + _("the claims told the public {bits} bits about the location").format(
                 bits=number(ig, 2))
         self.summary.setText(text)
+        self._set_title(wording)
+
+    def _set_title(self, wording: Wording) -> None:
+        """The title with what the row labels' bars (or bits) mean: set when the pane is made,
+        not only when the first beliefs come, so that its second line does not make the pane
+        taller then (the tab laid out and painted its panes again)."""
         self.title.setText("<b>{}</b> <span style='{}'>".format(esc(_("Who is the spy?")), muted_css())
                            + esc(wording.pick(_("(▮: how much each player's claims gave away "
                                                 "about the location)"),

@@ -344,8 +344,8 @@ class Tab(GameTab):
         self.simulation.set_table(setup)
         # the plots' curves made in the turns before the beliefs arrive (one per player; the
         # information-gain plot's public location, public spy and mine)
-        self.plot.reserve(len(setup.players))
-        self.ig_plot.reserve(3)
+        self.plot.reserve(len(setup.players), setup.players)
+        self.ig_plot.reserve(3, self._information_series_names(setup))
 
     def _role_text(self) -> str:
         s = self.controller.setup
@@ -644,6 +644,15 @@ class Tab(GameTab):
         self.sheet_model.set_beliefs(None)
         self.spy_pane.clear()
 
+    @staticmethod
+    def _information_series_names(setup) -> list:
+        """The information plot's series: the public location's and spy's, and mine when I
+        hold a card."""
+        names = [_("location (public)"), _("spy (public)")]
+        if setup.me is not None:
+            names.append(_("location (mine)") if setup.i_am_spy else _("spy (mine)"))
+        return names
+
     def plot_series(self, snap) -> dict:
         timeline = snap.timeline
         post = timeline.latest
@@ -662,12 +671,10 @@ class Tab(GameTab):
         def bits(values) -> list:
             return [None] + np.asarray(values, dtype=float).tolist()
 
-        ig = {_("location (public)"): bits(post.information_gain_bits),
-              _("spy (public)"): bits(post.spy_information_gain_bits)}
-        if setup.me is not None:
-            mine = _("location (mine)") if setup.i_am_spy else _("spy (mine)")
-            ig[mine] = bits(post.private_information_gain_bits)
-        self.ig_plot.set_series(ig)
+        names = self._information_series_names(setup)
+        values = [post.information_gain_bits, post.spy_information_gain_bits,
+                  post.private_information_gain_bits]
+        self.ig_plot.set_series({name: bits(v) for name, v in zip(names, values)})
         return series
 
     def status_text(self, snap) -> str:
