@@ -176,3 +176,34 @@ def test_opening_a_file_in_the_background_shows_it_in_turns(window, qtbot, tmp_p
     # and the jobs held
     assert (True, False, True) in states
     assert (True, True, True) in states            # in front, the recent files still to come
+
+
+def test_a_file_for_a_tab_not_built_builds_it_in_a_turn_of_its_own(window, qtbot, tmp_path):
+    """Opening a session of a game whose tab is not built yet: the tab is built in one turn of
+    the event loop and the session put into it in a later one."""
+    import json
+    import os
+
+    from PySide6.QtCore import QTimer
+
+    from engines.core.resources import resource_path
+
+    d = json.loads(resource_path("examples", "inkognito.json").read_text(encoding="utf-8"))
+    path = tmp_path / "inkognito.json"
+    path.write_text(json.dumps(d), encoding="utf-8")
+    assert "inkognito" not in window.game_tabs
+    states = []
+
+    def tick():
+        tab = window.game_tabs.get("inkognito")
+        states.append((tab is not None,
+                       tab is not None and tab.controller.document.path == os.path.abspath(path)))
+
+    timer = QTimer()
+    timer.setInterval(1)
+    timer.timeout.connect(tick)
+    timer.start()
+    window.open_path_in_background(str(path), ask=False)
+    qtbot.waitUntil(lambda: window._pending_open is None and not worker_gate._holds, timeout=20000)
+    timer.stop()
+    assert (True, False) in states and states[-1] == (True, True)
