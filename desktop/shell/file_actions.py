@@ -61,7 +61,7 @@ def _stamp(path: str):
 
 class FileActions:
     """File menu actions of :class:`desktop.shell.main_window.MainWindow` (which provides ``tab_for``,
-    ``current_tab``, ``select_game``, ``interactive``, ``recent_menu`` and the hand-off of
+    ``build_tab_in_turns``, ``current_tab``, ``select_game``, ``interactive``, ``recent_menu`` and the hand-off of
     :class:`desktop.storage.window_autosave.RecoveryWiring`)."""
 
     _file_reader = None
@@ -164,8 +164,8 @@ class FileActions:
 
     def _show_opened_in_turns(self, pending: tuple, data, stamp) -> None:
         """:meth:`_show_opened` in three turns of the event loop — the session into its tab,
-        the tab to the front, the recent files and title; a fourth before them builds the tab
-        if it was not — with the background jobs paused
+        the tab to the front, the recent files and title; before them the tab is built, a part
+        per turn, if it was not — with the background jobs paused
         meanwhile (:data:`desktop.tabs.jobs.worker_gate`), so that the window keeps answering
         while a long log's views are made and its tab is painted: each turn of the 100-event
         Inkognito file took 30-60 ms, the three together 87-101 ms
@@ -193,10 +193,10 @@ class FileActions:
                 return
             QTimer.singleShot(TURN_MS, self, to_front)
 
-        if data.game not in self.game_tabs and self.tab_for(data.game) is not None:
-            # the game's tab was built in a turn of its own (80-120 ms of the GUI thread), the
-            # session put in it in the next
-            QTimer.singleShot(TURN_MS, self, load)
+        if data.game not in self.game_tabs:
+            # the game's tab built a part per turn (80-130 ms of the GUI thread in all), the
+            # session put in it in the turn after
+            self.build_tab_in_turns(data.game, lambda: QTimer.singleShot(TURN_MS, self, load))
         else:
             load()
 

@@ -12,10 +12,11 @@ the error dialogs (:mod:`desktop.shell.errors`).
 """
 from __future__ import annotations
 
+import inspect
 import logging
 import os
 import sys
-from typing import Optional
+from typing import Callable, Optional
 
 from PySide6.QtCore import QEvent, QTimer, Signal, Slot
 from PySide6.QtGui import QIcon, QUndoGroup
@@ -44,6 +45,10 @@ __all__ = ["APP_NAME", "ORG_NAME", "MainWindow", "main", "make_app",
            "plain_text_html"]
 log = logging.getLogger(__name__)
 _UPDATE_REQUEST = QEvent.Type.UpdateRequest
+#: Milliseconds between the parts of a tab built in turns (:meth:`MainWindow.build_tab_in_turns`):
+#: a timer, not a 0 ms single shot, which Qt 6 runs as a posted event in the same pass of the
+#: event loop, before the timers and input due.
+BUILD_TURN_MS = 1
 
 
 class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
@@ -71,6 +76,7 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
         self._pending_open = None
         self._handoff = None
         self._building: Optional[str] = None
+        self._partial: dict = {}      # game -> its tab while it is built in turns
         self._painted = False
         self._after_paint: list = []
         # item views' tooltips show names literally; after the first paint, which it would slow
@@ -106,7 +112,8 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
             window_geometry.apply_default_geometry(self)
 
     def _add_page(self, game: str, title: str) -> TabPage:
-        page = TabPage(game, _(title), self._build_tab)   # "Wer ist es?" in German, as the guide's list
+        # "Wer ist es?" in German, as the guide's list; built in turns when first shown
+        page = TabPage(game, _(title), lambda p: self.build_tab_in_turns(p.game))
         self._pages[game] = page
         self.tabs.addTab(page, page.title)
         return page
@@ -192,14 +199,53 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
         return page.tab
 
     def _build_tab(self, page: TabPage) -> None:
+        """Build ``page``'s tab now (what is left of it, if it was being built in turns)."""
+        while self._build_part(page):
+            pass
+
+    def build_tab_in_turns(self, game: str, then: Optional[Callable[[], None]] = None) -> None:
+        """Build ``game``'s tab a part per turn of the event loop (its
+        :meth:`desktop.tabs.base.GameTab.build_step`, :data:`BUILD_TURN_MS` apart), then call
+        ``then()`` (at once if the tab is built or the game has none). Building a tab takes
+        80-130 ms of the GUI thread; in parts, no turn takes more than about 30 ms, and the
+        window answers between them. :meth:`tab_for` finishes a build under way at once."""
+        page = self._pages.get(game)
+
+        def step() -> None:
+            if page is not None and page.tab is None and self._build_part(page):
+                QTimer.singleShot(BUILD_TURN_MS, self, step)
+            elif then is not None:
+                then()
+
+        step()
+
+    def _build_part(self, page: TabPage) -> bool:
+        """Build the next part of ``page``'s tab (the tab made, with its first part, if it was
+        not); True while parts are left, False once the tab is built and placed."""
         if self._building is not None:
             raise RuntimeError(f"the {page.game} tab was asked for while the {self._building} "
                                f"tab is being built")
         self._building = page.game
         try:
-            tab = tab_class(page.game)()
+            tab = self._partial.get(page.game)
+            if tab is None:
+                cls = tab_class(page.game)
+                if "staged" not in inspect.signature(cls).parameters:   # a tab of its own making
+                    tab = cls()
+                else:
+                    tab = self._partial[page.game] = cls(staged=True)
+                    return True
+            elif tab.build_step():
+                return True
         finally:
             self._building = None
+        self._partial.pop(page.game, None)
+        self._place_tab(page, tab)
+        return False
+
+    def _place_tab(self, page: TabPage, tab) -> None:
+        """A built tab into its page, with the window's undo group, title, autosave, View
+        options and wording."""
         self.undo_group.addStack(tab.controller.document.undo_stack)
         tab.statusMessage.connect(self._status)
         tab.exportFinished.connect(self._export_finished)
@@ -326,9 +372,9 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
             tab.shutdown()
 
     def is_idle(self) -> bool:
-        """True when no file is being opened and every built tab's jobs are done and its
-        History laid out (what the screenshot mode and tests wait for)."""
-        return self._pending_open is None and not any(
+        """True when no file is being opened, no tab is being built and every built tab's jobs
+        are done and its History laid out (what the screenshot mode and tests wait for)."""
+        return self._pending_open is None and not self._partial and not any(
             t.is_busy() or not t.history.is_laid_out() for t in self.game_tabs.values())
 
 

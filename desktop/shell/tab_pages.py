@@ -73,7 +73,7 @@ class TabPage(QWidget):
         self.game, self.title = game, title
         #: The game's tab (a :class:`desktop.tabs.base.GameTab`), None until built.
         self.tab = None
-        self._build = build          # build(page): builds the tab and puts it in this page
+        self._build = build          # build(page): builds the tab (now or in turns), puts it here
         self._scheduled = False
         self._reveal_on_result = False
         layout = QVBoxLayout(self)
@@ -82,7 +82,8 @@ class TabPage(QWidget):
     def set_tab(self, tab) -> None:
         self.tab = tab
         self.layout().addWidget(tab)
-        if self._reveal_on_result and tab.is_busy():
+        reveal_on_result, self._reveal_on_result = self._reveal_on_result, False
+        if reveal_on_result and tab.is_busy():
             tab.hide()
             tab.inferenceDone.connect(self.reveal)
             QTimer.singleShot(self.REVEAL_MS, self.reveal)
@@ -116,8 +117,9 @@ class TabPage(QWidget):
         if not self.isVisible():      # another tab was selected meanwhile: build when shown
             self._scheduled = False
             return
-        self._reveal_on_result = True
+        self._reveal_on_result = True      # until the tab is placed (set_tab), maybe turns later
         try:
             self._build(self)
-        finally:
+        except BaseException:
             self._reveal_on_result = False
+            raise

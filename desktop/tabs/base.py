@@ -10,6 +10,7 @@ tab speaks of one moment. Parts: :mod:`desktop.tabs.banner_state`, :mod:`desktop
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import threading
 import time
 from typing import Any, Callable, Optional
@@ -61,8 +62,42 @@ class GameTab(QWidget):
     inferenceDone = Signal(int)
     exportFinished = Signal(str, str)
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, *, staged: bool = False):
+        """Build the tab: at once, or with ``staged`` its first part only, the rest a part at
+        a time by :meth:`build_step` (:meth:`finish_build` runs what is left): the main window
+        builds a tab that way, a part per turn of the event loop, so that building it (80-130
+        ms of the GUI thread) is not one long stall (tests/benchmarks/bench_open_stall.py)."""
         super().__init__(parent)
+        self._build_parts = self._parts()
+        self.build_step()
+        if not staged:
+            self.finish_build()
+
+    @property
+    def built(self) -> bool:
+        """True once every part of the tab is built."""
+        return self._build_parts is None
+
+    def build_step(self) -> bool:
+        """Build the next part of the tab; False once the tab is built (nothing was left)."""
+        if self._build_parts is None:
+            return False
+        try:
+            next(self._build_parts)
+        except StopIteration:
+            self._build_parts = None
+            return False
+        return True
+
+    def finish_build(self) -> None:
+        """Build every part of the tab not built yet."""
+        while self.build_step():
+            pass
+
+    def _parts(self):
+        """The tab's build, as a generator: it yields between parts, each a turn of the event
+        loop of its own when the build is staged; a :meth:`build_ui` that yields (a generator
+        function) is built a part at a time too."""
         self.module = game_module(self.GAME)
         self.controller = GameController(self.module, full_timeline=self.FULL_TIMELINE,
                                          parent=self)
@@ -103,7 +138,11 @@ class GameTab(QWidget):
         self._connect_document()
         self._focus_order_due = False
         self.quick_entry = make_quick_entry(self)
-        self.build_ui()
+        yield
+        parts = self.build_ui()
+        if inspect.isgenerator(parts):
+            yield from parts
+        yield
         place_quick_entry(self)        # above the banner's place in the layout
         name_controls(self)            # screen readers: each control named by its label
         follow_layout(self)            # the Tab key goes through the controls as they stand
@@ -150,7 +189,9 @@ class GameTab(QWidget):
         return BeliefPlot()
 
     def build_ui(self) -> None:  # subclass
-        """Build the tab's widgets; place :attr:`history`, :attr:`plot` and :attr:`banner`."""
+        """Build the tab's widgets; place :attr:`history`, :attr:`plot` and :attr:`banner`.
+        It may be a generator function that yields between parts of the tab (each part then
+        a turn of the event loop of its own when the main window builds the tab)."""
         raise NotImplementedError
 
     def inference_options(self) -> dict:

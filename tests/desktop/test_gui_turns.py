@@ -207,3 +207,53 @@ def test_a_file_for_a_tab_not_built_builds_it_in_a_turn_of_its_own(window, qtbot
     qtbot.waitUntil(lambda: window._pending_open is None and not worker_gate._holds, timeout=20000)
     timer.stop()
     assert (True, False) in states and states[-1] == (True, True)
+
+
+def test_a_tab_built_in_parts_is_the_tab_built_at_once(qapp):
+    """GameTab(staged=True) builds a part per build_step(); once built it holds the same
+    controls as a tab built at once."""
+    from collections import Counter
+
+    from PySide6.QtWidgets import QWidget
+
+    from desktop.shell.tab_pages import tab_class
+
+    for game in ("cluedo", "spyfall"):
+        cls = tab_class(game)
+        whole = cls()
+        staged = cls(staged=True)
+        assert not staged.built and whole.built
+        steps = 0
+        while staged.build_step():
+            steps += 1
+        assert staged.built and steps >= 4 and not staged.build_step()
+
+        def kinds(tab):
+            return Counter(type(w).__name__ for w in tab.findChildren(QWidget))
+
+        assert kinds(staged) == kinds(whole)
+        for tab in (whole, staged):
+            tab.controller.shutdown()
+            tab.deleteLater()
+
+
+def test_the_window_builds_a_tab_in_turns_and_tab_for_finishes_it(window, qtbot):
+    """build_tab_in_turns builds a part per turn of the event loop (a 1 ms timer ticks between
+    them) and then calls back; tab_for() during such a build finishes it at once."""
+    from PySide6.QtCore import QTimer
+
+    ticks, done = [], []
+    timer = QTimer()
+    timer.setInterval(1)
+    timer.timeout.connect(lambda: ticks.append(window._partial.get("inkognito") is not None))
+    timer.start()
+    window.build_tab_in_turns("inkognito", lambda: done.append("inkognito" in window.game_tabs))
+    assert "inkognito" not in window.game_tabs and not window.is_idle()
+    qtbot.waitUntil(lambda: bool(done), timeout=20000)
+    timer.stop()
+    assert done == [True] and ticks.count(True) >= 3      # ticks between the parts
+    window.build_tab_in_turns("guesswho")
+    assert "guesswho" in window._partial
+    tab = window.tab_for("guesswho")                      # needed now: built at once
+    assert tab is not None and tab.built and not window._partial
+    assert window.game_tabs["guesswho"] is tab

@@ -230,8 +230,8 @@ def test_start_after_show_opens_the_session(qtbot, quiet, tmp_path):
         win.start(str(path))                  # read on a pool thread, then shown
         qtbot.waitUntil(lambda: "inkognito" in win.game_tabs
                         and win.game_tabs["inkognito"].controller.document.path == str(path), timeout=30_000)
+        assert wait_idle(win, 60)           # the tab comes to the front in a turn after the session's
         assert win.tabs.currentWidget().game == "inkognito"
-        assert wait_idle(win, 60)
     finally:
         _close(win)
 

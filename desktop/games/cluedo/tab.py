@@ -60,7 +60,7 @@ class Tab(GameTab):
     def make_plot(self) -> BeliefPlot:
         return BeliefPlot(_("Envelope: probability of the leading suspect, weapon and room"))
 
-    def build_ui(self) -> None:
+    def build_ui(self):
         root = QVBoxLayout(self)
         root.setContentsMargins(6, 6, 6, 6)
         root.addLayout(self._build_method_bar())
@@ -69,11 +69,14 @@ class Tab(GameTab):
         root.addWidget(split, 1)
         split.addWidget(self._build_worksheet())          # left: the worksheet
         split.setStretchFactor(0, 3)
+        yield                     # each part of the tab a turn of its own (GameTab._parts)
         split.add_pane(self._build_forms_pane(), _("Suggestions"), 2)    # the form, the ranking
+        yield
         split.add_pane(self._build_side_pane(), _("History and plots"), 2)
         split.setSizes([560, 390, 330])
         self.side_panes = split
         self._start_runners()
+        yield
         self.reset_views()
 
     def _build_method_bar(self) -> QHBoxLayout:

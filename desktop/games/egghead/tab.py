@@ -49,7 +49,7 @@ class Tab(GameTab):
                           y_range=None, log_y=True)
 
     # -- layout -----------------------------------------------------------------------------
-    def build_ui(self) -> None:
+    def build_ui(self):
         self._view_setup = self.controller.setup
         root = QVBoxLayout(self)
         root.setContentsMargins(6, 6, 6, 6)
@@ -58,9 +58,11 @@ class Tab(GameTab):
         self.pages = QTabWidget()
         root.addWidget(self.pages, 1)
         self.pages.addTab(self._build_table_page(), _("Table"))
+        yield                     # each part of the tab a turn of its own (GameTab._parts)
         self.sim_runner = self.make_runner("simulate", priority=Priority.BACKGROUND)
         self.simulation = SimulationPanel(self.sim_runner)
         self.pages.addTab(self.simulation, _("Simulation"))
+        yield
         self.reset_views()
 
     def _build_solve_bar(self) -> QHBoxLayout:

@@ -79,7 +79,7 @@ class Tab(GameTab):
         return BeliefPlot(_("Cards standing after each event"), y_label=_("cards"), y_range=None)
 
     # -- layout ----------------------------------------------------------------------------
-    def build_ui(self) -> None:
+    def build_ui(self):
         self._built_board = None
         self._current_question: Optional[dict] = None
         self._posterior = None
@@ -97,7 +97,9 @@ class Tab(GameTab):
         root.addWidget(split, 1)
         split.addWidget(self._build_board_pane())
         split.setStretchFactor(0, 3)
+        yield                     # each part of the tab a turn of its own (GameTab._parts)
         split.add_pane(self._build_middle_pane(), _("Questions"), 2)
+        yield
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.history)
         right.addWidget(self._build_plot_tabs())
@@ -106,6 +108,7 @@ class Tab(GameTab):
         split.setSizes([560, 400, 320])
         self.side_panes = split
         self._set_current_question(None)
+        yield
         self.reset_views()
 
     def _build_rules_bar(self) -> QHBoxLayout:

@@ -87,7 +87,7 @@ class Tab(GameTab):
         return BeliefPlot(_("Each opponent's most likely identity: its probability"),
                           legend_at="bottom-right")    # the curves rise towards 1
 
-    def build_ui(self) -> None:
+    def build_ui(self):
         root = QVBoxLayout(self)
         root.setContentsMargins(6, 6, 6, 6)
         root.addLayout(self._build_model_bar())
@@ -96,9 +96,11 @@ class Tab(GameTab):
         root.addWidget(split, 1)
         split.addWidget(self._build_worksheets())
         split.setStretchFactor(0, 3)
+        yield                     # each part of the tab a turn of its own (GameTab._parts)
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self._build_recommendation())
         right.addWidget(self.history)
+        yield
         right.addWidget(self._build_plots())
         right.setSizes([200, 200, 260])
         split.add_pane(right, _("Next question, History and plots"), 1)
@@ -109,6 +111,7 @@ class Tab(GameTab):
         self.rec_runner = self.controller.add_advisor("recommend", _recommend_job_for,
                                                       shares_lock=False)
         self._shown_rec = None
+        yield
         self.reset_views()
 
     def _build_model_bar(self) -> QHBoxLayout:

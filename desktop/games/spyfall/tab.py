@@ -103,7 +103,7 @@ class Tab(GameTab):
         return plot
 
     # -- layout --------------------------------------------------------------------------------
-    def build_ui(self) -> None:
+    def build_ui(self):
         root = QVBoxLayout(self)
         root.setContentsMargins(6, 6, 6, 6)
         root.addLayout(self._build_role_bar())
@@ -111,12 +111,15 @@ class Tab(GameTab):
         root.addWidget(self.banner)
         self.pages = QTabWidget()
         root.addWidget(self.pages, 1)
+        yield                     # each part of the tab a turn of its own (GameTab._parts)
         self.pages.addTab(self._build_table_page(), _("Table"))
+        yield
         # the recommendation is an advisor of the controller: one per moment shown
         self.rec_runner = self.controller.add_advisor("recommend", _recommend_job_for,
                                                       shares_lock=False)
         self.simulation = SimulationPanel(self.make_runner("simulate", priority=Priority.BACKGROUND))
         self.pages.addTab(self.simulation, _("Simulation"))
+        yield
         self.reset_views()
 
     def _build_role_bar(self) -> QHBoxLayout:
