@@ -27,7 +27,8 @@ the interpreter lock is not shared with less urgent work, so the worksheet and t
 the engines' own speed (``tests/benchmarks/bench_app_speed.py``). A wait lasts at most
 :data:`MAX_PAUSE_SECONDS` at a time, so a job holding something the urgent one waits for (a lock)
 cannot stall it for long. Every job also pauses while the GUI thread holds the
-:data:`worker_gate` (a session file shown in its tab), at most :data:`MAX_GATE_SECONDS`.
+:data:`worker_gate` (a session file shown in its tab, a paint of the window, a job's result or
+error delivered), at most :data:`MAX_GATE_SECONDS`.
 Results, partial results, progress and errors are emitted from the worker thread by a relay
 object and delivered, queued, to ``@Slot`` methods of the runner on the GUI thread (a lambda
 would run in the worker thread).
@@ -172,7 +173,8 @@ class Hold:
 class WorkerGate:
     """The GUI thread's long moments, during which every job of every tab pauses at its next
     poll (:class:`TaskState`), the beliefs too: a session file shown in its tab (its views
-    rebuilt, the tab brought to the front and painted whole). A job that shares the interpreter
+    rebuilt, the tab brought to the front and painted whole), every paint of the main window
+    (``MainWindow.event``), a job's result or error delivered (its render). A job that shares the interpreter
     lock then would make each of the GUI thread's thousands of returns from Qt wait for it: with
     the 100-event Inkognito file the longest stall of the event loop was 631 ms with the file's
     beliefs computing beside it and 87-101 ms without (tests/benchmarks/bench_open_stall.py, on a
@@ -492,11 +494,13 @@ class JobRunner(QObject):
     def _on_finished(self, revision: int, result: Any, seconds: float) -> None:
         if revision != self.latest():
             return
-        # the tab's less urgent jobs stay paused until the result is delivered: what the GUI
-        # thread does with it (the worksheet's render) has the interpreter lock to itself
+        # the tab's less urgent jobs stay paused until the result is delivered, and every job
+        # pauses while it is (the worker gate): what the GUI thread does with it (the
+        # worksheet's render) has the interpreter lock to itself
         held = self._set_busy(False, hold_group=True)
         try:
-            self.resultReady.emit(revision, result, seconds)
+            with worker_gate.hold():
+                self.resultReady.emit(revision, result, seconds)
         finally:
             if held is not None:
                 held.release()
@@ -504,7 +508,8 @@ class JobRunner(QObject):
     @Slot(int, object)
     def _on_partial(self, revision: int, partial: Any) -> None:
         if revision == self.latest():
-            self.partialResult.emit(revision, partial)
+            with worker_gate.hold():
+                self.partialResult.emit(revision, partial)
 
     @Slot(int, int, int)
     def _on_progress(self, revision: int, done: int, total: int) -> None:
@@ -517,7 +522,8 @@ class JobRunner(QObject):
             return
         held = self._set_busy(False, hold_group=True)
         try:
-            self.failed.emit(revision, exc)
+            with worker_gate.hold():
+                self.failed.emit(revision, exc)
         finally:
             if held is not None:
                 held.release()

@@ -257,3 +257,30 @@ def test_the_window_builds_a_tab_in_turns_and_tab_for_finishes_it(window, qtbot)
     tab = window.tab_for("guesswho")                      # needed now: built at once
     assert tab is not None and tab.built and not window._partial
     assert window.game_tabs["guesswho"] is tab
+
+
+def test_a_result_is_delivered_with_the_gate_held(qtbot):
+    """What the GUI thread does with a job's result (or partial result, or error) runs with
+    every job paused: the gate is held while the signal's slots run, and free after."""
+    runner = JobRunner(name="beliefs", group=PriorityGroup(), priority=Priority.BELIEFS)
+    seen = []
+    runner.resultReady.connect(lambda *_a: seen.append(("result", worker_gate.closed())))
+    runner.partialResult.connect(lambda *_a: seen.append(("partial", worker_gate.closed())))
+    runner.failed.connect(lambda *_a: seen.append(("failed", worker_gate.closed())))
+
+    def job(task):
+        task.publish("half")
+        return "whole"
+
+    with qtbot.waitSignal(runner.resultReady, timeout=5000):
+        runner.submit(job)
+    from engines.core.errors import EngineError
+
+    def failing(task):
+        raise EngineError("no")
+
+    with qtbot.waitSignal(runner.failed, timeout=5000):
+        runner.submit(failing)
+    assert seen == [("partial", True), ("result", True), ("failed", True)]
+    assert not worker_gate.closed()
+    runner.shutdown()
