@@ -60,8 +60,9 @@ def _stamp(path: str):
 
 
 class FileActions:
-    """File menu actions of :class:`desktop.shell.main_window.MainWindow` (which provides ``tab_for``,
-    ``build_tab_in_turns``, ``current_tab``, ``select_game``, ``interactive``, ``recent_menu`` and the hand-off of
+    """File menu actions of :class:`desktop.shell.main_window.MainWindow` (which provides
+    ``tab_for``, ``build_tab_in_turns``, ``prepare_first_show``, ``current_tab``,
+    ``select_game``, ``interactive``, ``recent_menu`` and the hand-off of
     :class:`desktop.storage.window_autosave.RecoveryWiring`)."""
 
     _file_reader = None
@@ -165,7 +166,8 @@ class FileActions:
     def _show_opened_in_turns(self, pending: tuple, data, stamp) -> None:
         """:meth:`_show_opened` in three turns of the event loop — the session into its tab,
         the tab to the front, the recent files and title; before them the tab is built, a part
-        per turn, if it was not — with the background jobs paused
+        per turn, if it was not, and a tab never shown is drawn once off screen before it comes
+        to the front (``prepare_first_show``) — with the background jobs paused
         meanwhile (:data:`desktop.tabs.jobs.worker_gate`), so that the window keeps answering
         while a long log's views are made and its tab is painted: each turn of the 100-event
         Inkognito file took 30-60 ms, the three together 87-101 ms
@@ -187,11 +189,15 @@ class FileActions:
             self.select_game(data.game)
             QTimer.singleShot(TURN_MS, self, lambda: done(True))
 
+        def prepare() -> None:
+            self.prepare_first_show(data.game)
+            QTimer.singleShot(TURN_MS, self, to_front)
+
         def load() -> None:
             if not self._load_opened(path, data, ask, stamp):
                 done(False)
                 return
-            QTimer.singleShot(TURN_MS, self, to_front)
+            QTimer.singleShot(TURN_MS, self, prepare)
 
         if data.game not in self.game_tabs:
             # the game's tab built a part per turn (80-130 ms of the GUI thread in all), the

@@ -52,6 +52,8 @@ class GameTab(QWidget):
     """
 
     GAME = ""
+    #: True once the tab has been shown (:meth:`showEvent`).
+    shown_once = False
     #: Compute the posterior after every prefix (plot, History); False: the whole log only,
     #: an earlier entry's beliefs on demand (a timeline whose states are too large to copy).
     FULL_TIMELINE = True
@@ -323,6 +325,10 @@ class GameTab(QWidget):
             self.why.render(snap)
         if not snap.busy and (prev.busy or prev.revision != snap.revision):
             self.inferenceDone.emit(snap.revision)
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt name)
+        super().showEvent(event)
+        self.shown_once = True
 
     def changeEvent(self, event) -> None:  # noqa: N802 (Qt name)
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):

@@ -199,6 +199,12 @@ def test_a_file_for_a_tab_not_built_builds_it_in_a_turn_of_its_own(window, qtbot
         states.append((tab is not None,
                        tab is not None and tab.controller.document.path == os.path.abspath(path)))
 
+    prepared = []
+    real_prepare = window.prepare_first_show
+    window.prepare_first_show = lambda game: (
+        prepared.append((game, window.game_tabs[game].controller.document.path == os.path.abspath(path),
+                         window.current_tab().GAME)),
+        real_prepare(game))
     timer = QTimer()
     timer.setInterval(1)
     timer.timeout.connect(tick)
@@ -206,7 +212,12 @@ def test_a_file_for_a_tab_not_built_builds_it_in_a_turn_of_its_own(window, qtbot
     window.open_path_in_background(str(path), ask=False)
     qtbot.waitUntil(lambda: window._pending_open is None and not worker_gate._holds, timeout=20000)
     timer.stop()
+    del window.prepare_first_show
     assert (True, False) in states and states[-1] == (True, True)
+    # drawn off screen with its session, before it came to the front
+    assert len(prepared) == 1 and prepared[0][:2] == ("inkognito", True)
+    assert prepared[0][2] != "inkognito"
+    assert window.current_tab().GAME == "inkognito" and window.current_tab().shown_once
 
 
 def test_a_tab_built_in_parts_is_the_tab_built_at_once(qapp):
@@ -284,3 +295,23 @@ def test_a_result_is_delivered_with_the_gate_held(qtbot):
     assert seen == [("partial", True), ("result", True), ("failed", True)]
     assert not worker_gate.closed()
     runner.shutdown()
+
+
+def test_a_tab_never_shown_is_drawn_off_screen_before_it_comes_to_the_front(window, qtbot):
+    """prepare_first_show draws a tab that was never shown, at the size of the page in front,
+    and nothing else: not a tab shown before, not the tab in front."""
+    window.select_game("cluedo")
+    drawn = []
+    tab = window.tab_for("egghead")
+    assert not tab.shown_once
+    tab.render = lambda target: drawn.append(target.size().toTuple())
+    window.prepare_first_show("egghead")
+    front = window.tabs.currentWidget().size().toTuple()
+    assert drawn == [front] and tab.size().toTuple() == front
+    window.prepare_first_show("cluedo")                  # in front
+    window.select_game("egghead")
+    qtbot.waitUntil(lambda: tab.shown_once, timeout=5000)
+    window.select_game("cluedo")
+    window.prepare_first_show("egghead")                 # shown before
+    assert drawn == [front]
+    del tab.render
