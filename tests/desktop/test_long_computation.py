@@ -151,6 +151,7 @@ def test_open_in_background_reads_the_file_off_the_gui_thread(window, qtbot, tmp
     assert "Opening spyfall-200.json" in window.statusBar().currentMessage()
     qtbot.waitUntil(lambda: window.tab_for("spyfall").controller.document.path == path, timeout=30_000)
     assert readers and gui not in readers
+    qtbot.waitUntil(lambda: window._pending_open is None, timeout=30_000)   # the front in a later turn
     tab = window.tab_for("spyfall")
     n = len(tab.controller.document.events)
     assert n == 205 and window.tabs.currentWidget().game == "spyfall"
