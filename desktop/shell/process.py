@@ -13,6 +13,7 @@ import gc
 import importlib
 import logging
 import sys
+import time
 from typing import Optional
 
 from PySide6.QtCore import QObject, QTimer, Slot
@@ -38,6 +39,10 @@ GC_INTERVAL_MS = 100
 #: fraction of those it held then, so that a large heap of long-lived objects (a log's
 #: posteriors) is not scanned again at every tenth collection of the middle generation.
 GC_FULL_GROWTH = 0.25
+#: Longest wait (s) of a full collection for the app to be idle (no job pending, no file being
+#: opened): a full collection scans every long-lived object, 100-130 ms of the GUI thread with
+#: the largest Spyfall table open (gc.callbacks while the next file opened).
+GC_FULL_MAX_WAIT_S = 10.0
 #: Ticks in a row a collection may wait for a tab's urgent work, and the retry interval
 #: meanwhile (milliseconds).
 GC_MAX_DEFERRALS = 20
@@ -63,7 +68,8 @@ class GuiThreadCollector(QObject):
     were collected). Thresholds as CPython's generations: a young collection at every tick, an
     older generation when its own threshold of younger collections is reached, and the oldest
     (a full collection) only once the objects that reached it since the last full collection
-    are :data:`GC_FULL_GROWTH` of those it held then (CPython's own rule).
+    are :data:`GC_FULL_GROWTH` of those it held then (CPython's own rule), and while the app
+    is idle (at most :data:`GC_FULL_MAX_WAIT_S` later).
 
     :attr:`long_lived` is the oldest generation's size after the last full collection
     (``len(gc.get_objects(2))``, counted in the turn after it, about a third of the
@@ -80,6 +86,7 @@ class GuiThreadCollector(QObject):
         self.pending = 0
         self._promoted = 0        # young survivors since the middle generation's last collection
         self.full_collections = 0
+        self._full_due_since: Optional[float] = None   # when a full collection first waited
         gc.disable()
         self._recount = QTimer(self)
         self._recount.setSingleShot(True)
@@ -110,11 +117,24 @@ class GuiThreadCollector(QObject):
             if l1 > self.threshold[1]:
                 self.pending += max(0, self._promoted - (gc.collect(1) or 0))
                 self._promoted = 0
-                if l2 > self.threshold[2] and self.pending >= GC_FULL_GROWTH * self.long_lived:
+                if (l2 > self.threshold[2] and self.pending >= GC_FULL_GROWTH * self.long_lived
+                        and self._may_collect_all()):
                     gc.collect(2)
+                    self._full_due_since = None
                     self.full_collections += 1
                     self.pending = 0
                     self._recount.start()
+
+    def _may_collect_all(self) -> bool:
+        """A full collection is due: make it now if the app is idle (no job pending, no file
+        being opened), else put it off, at most :data:`GC_FULL_MAX_WAIT_S` since it fell due
+        (the middle generation's collections go on meanwhile)."""
+        from desktop.tabs.jobs import work_pending
+
+        now = time.monotonic()
+        if self._full_due_since is None:
+            self._full_due_since = now
+        return not work_pending() or now - self._full_due_since >= GC_FULL_MAX_WAIT_S
 
     @Slot()
     def _count_long_lived(self) -> None:

@@ -257,6 +257,13 @@ def urgent_work_pending() -> bool:
     return any(g.urgent_pending(Priority.RANKING + 1) for g in list(_groups))
 
 
+def work_pending() -> bool:
+    """True while any job of any tab is pending (any level) or the GUI thread holds the
+    :data:`worker_gate` (a file being shown in its tab): the app is not idle. The GUI thread's
+    full garbage collections wait for it (:class:`desktop.shell.process.GuiThreadCollector`)."""
+    return bool(worker_gate._holds) or any(g.urgent_pending(len(Priority)) for g in list(_groups))
+
+
 def thread_pool() -> QThreadPool:
     """The application's thread pool for background jobs (made on first use; the app's GIL
     switch interval is set by ``main()``: :func:`desktop.shell.process.configure_process`)."""

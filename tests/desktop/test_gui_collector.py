@@ -14,6 +14,9 @@ def _fake_gc(monkeypatch, counts, found, oldest):
     monkeypatch.setattr(process.gc, "collect", collect)
     monkeypatch.setattr(process.gc, "get_count", lambda: counts)
     monkeypatch.setattr(process.gc, "get_objects", lambda generation=None: [None] * oldest)
+    from desktop.tabs import jobs
+
+    monkeypatch.setattr(jobs, "work_pending", lambda: False)    # the app idle
     return calls
 
 
@@ -53,3 +56,53 @@ def test_what_the_middle_generation_found_unreachable_never_reaches_the_oldest(m
         collector._timer.stop()
         if process._collector is None:
             process.gc.enable()
+
+
+def test_a_full_collection_waits_for_the_app_to_be_idle(monkeypatch, qtbot):
+    """A full collection that is due waits while the app is busy (a job pending, a file being
+    shown; the young and middle generations are still collected), and is made once it is
+    idle, or GC_FULL_MAX_WAIT_S after it fell due."""
+    from desktop.tabs import jobs
+
+    calls = _fake_gc(monkeypatch, (1000, 11, 11), {0: 0, 1: 0}, oldest=0)
+    collector = process.GuiThreadCollector(interval_ms=10**6)
+    clock, busy = [1000.0], [True]
+    monkeypatch.setattr(process.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(jobs, "work_pending", lambda: busy[0])
+    try:
+        collector.check()
+        assert calls == [0, 1] and collector.full_collections == 0
+        busy[0] = False
+        collector.check()                           # idle: made
+        assert calls[-3:] == [0, 1, 2] and collector.full_collections == 1
+        collector.long_lived = 0                    # due again at the next tick
+        busy[0] = True
+        calls.clear()
+        collector.check()
+        clock[0] += process.GC_FULL_MAX_WAIT_S - 0.1
+        collector.check()
+        assert 2 not in calls
+        clock[0] += 0.2
+        collector.check()                           # waited long enough: made though busy
+        assert calls[-1] == 2 and collector.full_collections == 2
+    finally:
+        collector._timer.stop()
+        if process._collector is None:
+            process.gc.enable()
+
+
+def test_the_app_is_busy_while_a_file_is_shown_or_a_job_is_pending(qtbot):
+    from desktop.tabs.jobs import JobRunner, Priority, PriorityGroup, work_pending, worker_gate
+
+    group = PriorityGroup()
+    runner = JobRunner(name="export", group=group, priority=Priority.BACKGROUND)
+    assert not group.urgent_pending(len(Priority))
+    with worker_gate.hold():
+        assert work_pending()
+    gate = []
+    runner.submit(lambda task: gate.append(work_pending()) or "done")
+    assert group.urgent_pending(len(Priority))          # the export's level counts
+    with qtbot.waitSignal(runner.resultReady, timeout=5000):
+        pass
+    assert gate == [True] and not group.urgent_pending(len(Priority))
+    runner.shutdown()
