@@ -143,6 +143,20 @@ def test_the_ranking_may_start_once_the_worksheet_is_painted(window, qtbot, monk
     assert seen and not any(seen)
 
 
+def _open_sampling_each_turn(window, qtbot, path, sample) -> None:
+    """File → Open ``path`` in the background, ``sample()`` called by a 1 ms timer in the
+    turns of the event loop until the open has ended and the jobs run again."""
+    from PySide6.QtCore import QTimer
+
+    timer = QTimer()
+    timer.setInterval(1)
+    timer.timeout.connect(sample)
+    timer.start()
+    window.open_path_in_background(str(path), ask=False)
+    qtbot.waitUntil(lambda: window._pending_open is None and not worker_gate._holds, timeout=20000)
+    timer.stop()
+
+
 def test_opening_a_file_in_the_background_shows_it_in_turns(window, qtbot, tmp_path):
     """File → Open's reading done, the session goes into its tab, the tab comes to the front, and
     the recent files list gets it, in separate turns of the event loop, with the jobs held only
@@ -162,14 +176,7 @@ def test_opening_a_file_in_the_background_shows_it_in_turns(window, qtbot, tmp_p
         states.append((window._pending_open is not None,
                        shown is not None and shown.GAME == "inkognito", bool(worker_gate._holds)))
 
-    from PySide6.QtCore import QTimer
-    timer = QTimer()
-    timer.setInterval(1)
-    timer.timeout.connect(tick)
-    timer.start()
-    window.open_path_in_background(str(path), ask=False)
-    qtbot.waitUntil(lambda: window._pending_open is None and not worker_gate._holds, timeout=20000)
-    timer.stop()
+    _open_sampling_each_turn(window, qtbot, path, tick)
     assert window.current_tab().GAME == "inkognito"
     assert str(path) in window.recent_files()
     # a turn was seen with the session loaded but its tab not yet in front, the open pending
@@ -183,8 +190,6 @@ def test_a_file_for_a_tab_not_built_builds_it_in_a_turn_of_its_own(window, qtbot
     the event loop and the session put into it in a later one."""
     import json
     import os
-
-    from PySide6.QtCore import QTimer
 
     from engines.core.resources import resource_path
 
@@ -205,13 +210,7 @@ def test_a_file_for_a_tab_not_built_builds_it_in_a_turn_of_its_own(window, qtbot
         prepared.append((game, window.game_tabs[game].controller.document.path == os.path.abspath(path),
                          window.current_tab().GAME)),
         real_prepare(game))
-    timer = QTimer()
-    timer.setInterval(1)
-    timer.timeout.connect(tick)
-    timer.start()
-    window.open_path_in_background(str(path), ask=False)
-    qtbot.waitUntil(lambda: window._pending_open is None and not worker_gate._holds, timeout=20000)
-    timer.stop()
+    _open_sampling_each_turn(window, qtbot, path, tick)
     del window.prepare_first_show
     assert (True, False) in states and states[-1] == (True, True)
     # drawn off screen with its session, before it came to the front
