@@ -2,12 +2,23 @@
 Spyfall table's open"): the claim sheet's views answer Qt without a call per location or per
 claim where the answer is known, and show exactly what they showed before."""
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PySide6.QtCore import QSize
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QHeaderView
 from view_kit import shown
 
-from desktop.games.spyfall.model import ClaimSheetModel, ClaimSheetView, RotatedHeader
+from desktop.games.spyfall.model import (
+    PENDING_BACKGROUND,
+    ClaimSheetModel,
+    ClaimSheetView,
+    RotatedHeader,
+    format_weight,
+)
+from desktop.shell.locale_format import percent
+from desktop.widgets.role_data import BACKGROUND, DISPLAY, TOOLTIP
+from desktop.widgets.worksheet import heat_color
 
 
 def _locations(n: int) -> list[str]:
@@ -51,3 +62,114 @@ def test_rotated_header_size_hint_is_qts_without_a_call_per_section(qtbot):
     qtbot.wait(1)
     header.sizeHint()
     assert header.asked == 0
+
+
+class _Weights:
+    """A claim's weights that count how often they are read (a plain sequence, so numpy reads
+    it through ``__getitem__`` too)."""
+
+    reads = 0
+
+    def __init__(self, values):
+        self._values = list(values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __getitem__(self, i):
+        _Weights.reads += 1
+        return self._values[i]
+
+
+WEIGHT = st.sampled_from([0.0, 0.5, 1.0, 0.3, 2.0])
+
+
+@st.composite
+def sheets(draw):
+    n = draw(st.integers(1, 5))
+    claim = st.lists(WEIGHT, min_size=n, max_size=n).filter(lambda w: max(w) > 0)
+    claims = draw(st.lists(claim, max_size=6))
+    labels = ["Public"] + (["Mine (as the spy)"] if draw(st.booleans()) else [])
+    beliefs = draw(st.one_of(st.none(), st.lists(st.floats(0, 1), min_size=n * len(labels),
+                                                 max_size=n * len(labels))))
+    pending = draw(st.lists(WEIGHT, min_size=n, max_size=n))
+    return n, claims, labels, beliefs, pending, draw(st.booleans())
+
+
+@settings(max_examples=40, deadline=None)
+@given(sheet=sheets())
+def test_claim_sheet_shows_the_numbers_of_its_full_matrix(qapp, sheet):
+    """Every cell as the sheet showed it when it kept one (n_items × n) matrix: the belief rows
+    (unknown: NaN), the pending row, the claims newest first; a claim or the pending row shaded
+    by its weight relative to the row's largest (NaN skipped, 1 when none is positive)."""
+    n, claims, labels, beliefs, pending, stale = sheet
+    model = ClaimSheetModel()
+    model.set_sheet([f"L{i}" for i in range(n)], [(f"P{t}", tuple(w)) for t, w in enumerate(claims)],
+                    labels)
+    rows = None if beliefs is None else np.array(beliefs).reshape(len(labels), n)
+    model.set_beliefs(rows)
+    model.set_pending(pending)
+    model.set_stale(stale)
+    b = len(labels)
+    full = np.full((b + 1 + len(claims), n), np.nan)
+    if rows is not None:
+        full[:b] = rows
+    full[b] = pending
+    if claims:
+        full[b + 1:] = np.array(claims[::-1], float)
+    np.testing.assert_array_equal(model.matrix(), full)
+    top = np.fmax.reduce(full, axis=1)
+    top = np.where(top > 0, top, 1.0)
+    for row in range(model.rowCount()):
+        k = model.item_index(row)
+        for col in range(n):
+            index = model.index(row, col)
+            shown = model.value(row, col)
+            if k < 0:
+                assert shown is None
+                continue
+            assert shown == (None if np.isnan(full[k, col]) else full[k, col])
+            if k >= b:          # the pending row and the claims
+                w = full[k, col]
+                brush = model.data(index, BACKGROUND)
+                if w > 0:
+                    assert brush.color() == heat_color(0.25 + 0.6 * w / top[k])
+                elif k == b:
+                    assert brush.color() == PENDING_BACKGROUND
+                else:
+                    assert brush is None
+                assert model.data(index, DISPLAY) == format_weight(w)
+            if k > b and full[k, col] > 0:
+                share = full[k, col] / full[k].sum()
+                assert percent(share) in model.data(index, TOOLTIP)
+
+
+def test_claim_sheet_repaints_only_the_rows_that_changed(qtbot):
+    model = ClaimSheetModel()
+    model.set_sheet(_locations(6), _claims(50, 6), ["Public", "Mine (as the spy)"])
+    changed = []
+    model.dataChanged.connect(lambda a, b: changed.append((a.row(), a.column(), b.row(), b.column())))
+    model.set_beliefs(np.full((2, 6), 1 / 6))
+    beliefs = (model.row_of_item(0), 0, model.row_of_item(1), 5)
+    pending = model.row_of_item(model.pending_item)
+    model.set_pending(np.ones(6))
+    model.cycle(2)
+    assert changed == [beliefs, (pending, 0, pending, 5), (pending, 0, pending, 5)]
+    model.set_stale(True)                   # grey, then new beliefs: every row again
+    model.set_beliefs(np.full((2, 6), 1 / 6))
+    every = (0, 0, model.rowCount() - 1, 5)
+    assert changed[3:] == [every, every] and not model.is_stale()
+
+
+def test_claim_sheet_reads_a_claim_only_when_its_row_is_painted(qtbot):
+    claims = [(f"P{t % 20}", _Weights(w)) for t, (_p, w) in enumerate(_claims(2000, 30))]
+    model = ClaimSheetModel()
+    _Weights.reads = 0
+    model.set_sheet(_locations(30), claims, ["Public"])
+    model.set_beliefs(np.full((1, 30), 1 / 30))
+    model.set_pending(np.zeros(30))
+    assert _Weights.reads == 0
+    view, _model = shown(qtbot, ClaimSheetView(), model, 900, 300)
+    view.viewport().grab()                  # a paint of what is in view
+    painted = view.rowAt(view.viewport().height() - 1) + 1
+    assert 0 < _Weights.reads <= 2 * 30 * painted      # a cell's weight and its row's largest

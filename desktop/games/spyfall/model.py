@@ -77,8 +77,9 @@ class ClaimSheetModel(ProbabilityTableModel):
     row is edited by :meth:`cycle` (a click) and read by :meth:`pending_weights`.
     """
 
-    # data() reads the matrix, the layout and the row maxima, all set before set_matrix or
-    # set_layout (which forget the kept cells): each cell's roles are kept per change
+    # data() reads the claims, the pending row, the beliefs and the layout, all set before the
+    # change that forgets the kept cells (set_sheet, set_beliefs, set_pending): each cell's
+    # roles are kept per change
     KEEP_CELLS = True
 
     CLAIMS = N_("Claims, newest first (click the locations the answer fits on the ▶ row: 0 → ½ → 1)")
@@ -86,11 +87,16 @@ class ClaimSheetModel(ProbabilityTableModel):
 
     def __init__(self, parent=None):
         self._group_rows: tuple = (0, 1)
-        self._row_top = np.ones(0)
-        self._claim_rows = np.zeros((0, 0))
         super().__init__([], [], parent)
         self._locations: list[str] = []
-        self._claims: list[tuple[str, np.ndarray]] = []
+        # the claims as the log holds them (turn t: its speaker's label and its n weights, a
+        # tuple of floats): a cell reads its weight when it is painted. The largest table
+        # (5,000 claims x 200 locations) made into one array on the GUI thread at every open
+        # was 45 ms of the open's first turn, and the sheet's matrix with the beliefs 15-30 ms
+        # more (tests/benchmarks/bench_open_stall.py)
+        self._speakers: list[str] = []
+        self._weights: list = []
+        self._claim_top: dict[int, float] = {}
         self._pending = np.zeros(0)
         self._speaker = ""
         self._belief_labels: list[str] = []
@@ -100,24 +106,30 @@ class ClaimSheetModel(ProbabilityTableModel):
     # -- layout ----------------------------------------------------------------------------
     def set_sheet(self, locations: Sequence[str], claims: Sequence[tuple[str, Sequence[float]]],
                   belief_labels: Sequence[str]) -> None:
-        """Lay out the sheet: ``claims`` = [(speaker, weights (n,)), ...] in turn order."""
+        """Lay out the sheet: ``claims`` = [(speaker, weights (n,)), ...] in turn order (the
+        weights are kept as given, read when a cell is painted).
+
+        Raises:
+            ValueError: a claim without one weight per location.
+        """
         self._locations = list(locations)
         n = len(self._locations)
-        # one array of the claims (row t: turn t); the sheet shows them newest first
-        weights = (np.array([w for _, w in claims], float).reshape(len(claims), n)
-                   if len(claims) else np.zeros((0, n)))
-        self._claims = [(p, weights[t]) for t, (p, _) in enumerate(claims)]
-        self._claim_rows = weights[::-1]
-        if self._pending.shape != (len(self._locations),):
-            self._pending = np.zeros(len(self._locations))
+        speakers = [p for p, _ in claims]
+        weights = [w for _, w in claims]
+        if any(len(w) != n for w in weights):
+            raise ValueError(f"every claim needs {n} weights (one per location)")
+        self._speakers, self._weights = speakers, weights
+        self._claim_top = {}
+        if self._pending.shape != (n,):
+            self._pending = np.zeros(n)
         self._belief_labels = list(belief_labels)
         self._beliefs = None
-        turns = [f"{t + 1}. {p}" for t, (p, _) in enumerate(self._claims)][::-1]
+        turns = [f"{t + 1}. {p}" for t, p in enumerate(speakers)][::-1]
         # the two group-header rows: the beliefs' title (row 0) and the claims' title
         self._group_rows = (0, 1 + len(self._belief_labels))
         self.set_layout([(_(self.BELIEFS), self._belief_labels), (_(self.CLAIMS), [_("next")] + turns)],
                         self._locations)
-        self._refresh_matrix()
+        self._stale = False
 
     def set_struck(self, locations: Sequence[str]) -> None:
         """The locations I struck out on my own list: their column headers are struck through
@@ -129,30 +141,77 @@ class ClaimSheetModel(ProbabilityTableModel):
                 self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self._locations) - 1)
 
     def set_beliefs(self, rows: Optional[np.ndarray]) -> None:
-        """The belief rows (len(belief_labels) × n probabilities), None while unknown."""
+        """The belief rows (len(belief_labels) × n probabilities), None while unknown; rows of
+        another shape show as unknown."""
         self._beliefs = None if rows is None else np.asarray(rows, float)
-        self._refresh_matrix()
+        self._rows_changed(0, len(self._belief_labels))
 
     def beliefs(self) -> Optional[np.ndarray]:
         """The belief rows shown (len(belief_labels) × n), or None."""
         return self._beliefs
 
-    def _refresh_matrix(self) -> None:
-        n = len(self._locations)
-        b = len(self._belief_labels)
-        m = np.full((b + 1 + len(self._claims), n), np.nan)
+    def set_matrix(self, matrix: Optional[np.ndarray], standard_error: Optional[np.ndarray] = None) -> None:
+        """Not for the claim sheet: its rows are set by :meth:`set_sheet`, :meth:`set_beliefs`
+        and :meth:`set_pending` (raises TypeError)."""
+        raise TypeError("the claim sheet's rows are set by set_sheet, set_beliefs and set_pending")
+
+    def matrix(self) -> np.ndarray:
+        """Every item row as a (n_items × n) array, made on request: the belief rows (NaN while
+        unknown), the pending row, then the claims newest first."""
+        n, b = len(self._locations), len(self._belief_labels)
+        m = np.full((b + 1 + len(self._weights), n), np.nan)
         if n:
             if self._beliefs is not None and self._beliefs.shape == (b, n):
                 m[:b] = self._beliefs
             m[b] = self._pending
-            if self._claims:   # turn t is item b + len - t: the newest first
-                m[b + 1:] = self._claim_rows
-        # each row's largest weight (a claim's cells are shaded relative to it; fmax skips the
-        # NaN of rows without numbers); 1 where there is none
-        top = np.fmax.reduce(m, axis=1) if n else np.zeros(len(m))
-        with np.errstate(invalid="ignore"):
-            self._row_top = np.where(top > 0, top, 1.0)
-        self.set_matrix(m)
+            if self._weights:
+                m[b + 1:] = np.array(self._weights[::-1], float)
+        return m
+
+    def _rows_changed(self, first: int, count: int) -> None:
+        """Items ``first`` .. ``first + count - 1`` show other numbers: their kept cells are
+        forgotten and the views repaint them (all of them when the grey of stale numbers goes,
+        as the base's :meth:`set_matrix` clears it)."""
+        if self._stale:
+            self._stale = False
+            self._repaint()
+            return
+        rows = [r for r in (self.row_of_item(k) for k in (first, first + count - 1)) if r >= 0]
+        if self._cells is not None:
+            for key in [key for key in self._cells if rows and rows[0] <= key[0] <= rows[-1]]:
+                del self._cells[key]
+        if rows and self.columnCount():
+            self.dataChanged.emit(self.index(rows[0], 0), self.index(rows[-1], self.columnCount() - 1))
+
+    def value(self, row: int, col: int) -> Optional[float]:
+        """The number of a cell: a belief (None while unknown), the pending row's weight or a
+        logged claim's; None for a group row."""
+        k = self.item_index(row)
+        b = len(self._belief_labels)
+        if k < 0:
+            return None
+        if k < b:
+            rows = self._beliefs
+            if rows is None or rows.shape != (b, len(self._locations)):
+                return None
+            v = float(rows[k, col])
+            return v if math.isfinite(v) else None
+        v = float(self._pending[col] if k == b else self._weights[b + len(self._weights) - k][col])
+        return v if math.isfinite(v) else None
+
+    def _row_top(self, k: int) -> float:
+        """The largest weight of item ``k`` (the pending row or a claim; 1 when none is
+        positive): its cells are shaded relative to it."""
+        b = len(self._belief_labels)
+        if k == b:
+            top = float(np.fmax.reduce(self._pending)) if self._pending.size else 0.0
+            return top if top > 0 else 1.0
+        t = b + len(self._weights) - k
+        top = self._claim_top.get(t)
+        if top is None:
+            top = max((float(w) for w in self._weights[t]), default=0.0)
+            top = self._claim_top[t] = top if top > 0 else 1.0
+        return top
 
     # -- rows ----------------------------------------------------------------------------------
     def group_rows(self) -> tuple:
@@ -166,12 +225,12 @@ class ClaimSheetModel(ProbabilityTableModel):
         return len(self._belief_labels)
 
     def _item_of_turn(self, turn: int) -> int:
-        return self.pending_item + len(self._claims) - turn
+        return self.pending_item + len(self._weights) - turn
 
     def turn_of_item(self, item: int) -> int:
         """Turn index (0-based) of model item ``item``, or -1 when it is not a logged claim."""
-        t = self.pending_item + len(self._claims) - item
-        return t if item > self.pending_item and 0 <= t < len(self._claims) else -1
+        t = self.pending_item + len(self._weights) - item
+        return t if item > self.pending_item and 0 <= t < len(self._weights) else -1
 
     def row_of_turn(self, turn: int) -> int:
         """Table row of logged claim ``turn`` (0-based)."""
@@ -196,12 +255,12 @@ class ClaimSheetModel(ProbabilityTableModel):
         if w.shape != (len(self._locations),):
             raise ValueError(f"expected {len(self._locations)} weights, got {w.shape}")
         self._pending = w.copy()
-        self._refresh_matrix()
+        self._rows_changed(self.pending_item, 1)
 
     def cycle(self, column: int) -> float:
         """One click on the pending cell of ``column``; returns the new weight."""
         self._pending[column] = next_weight(float(self._pending[column]))
-        self._refresh_matrix()
+        self._rows_changed(self.pending_item, 1)
         return float(self._pending[column])
 
     def set_speaker(self, name: str) -> None:
@@ -257,7 +316,7 @@ class ClaimSheetModel(ProbabilityTableModel):
         w = self.value(row, col)
         w = 0.0 if w is None else w
         if w > 0:
-            background = QBrush(heat_color(0.25 + 0.6 * w / self._row_top[k]))
+            background = QBrush(heat_color(0.25 + 0.6 * w / self._row_top(k)))
         else:
             background = QBrush(PENDING_BACKGROUND) if k == pending else None
         return {DISPLAY: format_weight(w), ProbabilityRole: w, BACKGROUND: background,
@@ -270,8 +329,8 @@ class ClaimSheetModel(ProbabilityTableModel):
             return _("Next claim: {location} weight {w} — click to cycle 0 → ½ → 1 (Space on the "
                      "keyboard)").format(location=loc, w=format_weight(w) or "0")
         turn = self.claim_of_row(row)
-        total = float(self._claims[turn][1].sum())
-        said = dict(n=turn + 1, player=self._claims[turn][0], location=loc, w=format_weight(w) or "0")
+        total = float(np.asarray(self._weights[turn], float).sum())
+        said = dict(n=turn + 1, player=self._speakers[turn], location=loc, w=format_weight(w) or "0")
         if total > 0:
             return _("Turn {n}, {player}: {location} weight {w} ({share} of the claim)").format(
                 share=percent(w / total), **said)
