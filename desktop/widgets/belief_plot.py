@@ -300,8 +300,13 @@ class BeliefPlot(QWidget):
         return {} if apply else styles
 
     def set_series(self, series: Mapping[str, Sequence[Optional[float]]]) -> None:
-        """Replace the plotted data: name -> value after event 0, 1, 2, ... (None = gap)."""
-        self._series = {k: list(v) for k, v in series.items()}
+        """Replace the plotted data: name -> value after event 0, 1, 2, ... (None = gap), a
+        sequence or a float array, shape (events + 1,), NaN = gap. An array is drawn as it is
+        (copied once), with no Python object per value: 20 series of 5,001 values given as
+        lists cost 12 ms of the GUI thread to read into arrays (a Spyfall log of 5,000
+        claims; tests/benchmarks/bench_open_stall.py)."""
+        self._series = {k: np.array(v, dtype=float) if isinstance(v, np.ndarray) else list(v)
+                        for k, v in series.items()}
         # a curve whose series left is given to a series that came (restyled below): making a
         # curve (pyqtgraph's PlotDataItem with its path and scatter items, added to the scene)
         # cost about 1 ms of the GUI thread each, 20 of them 18 ms of a Spyfall log's 33 ms
@@ -368,7 +373,10 @@ class BeliefPlot(QWidget):
         return curve
 
     def series(self) -> dict:
-        return {k: list(v) for k, v in self._series.items()}
+        """The plotted data as lists: name -> value after event 0, 1, 2, ... (a gap of a series
+        given as an array: None)."""
+        return {k: [None if x != x else x for x in v.tolist()] if isinstance(v, np.ndarray)
+                else list(v) for k, v in self._series.items()}
 
     def set_y_label(self, text: str) -> None:
         """The y axis's title (another wording of the same axis, :mod:`desktop.tabs.wording`)."""

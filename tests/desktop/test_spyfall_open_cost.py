@@ -173,3 +173,38 @@ def test_claim_sheet_reads_a_claim_only_when_its_row_is_painted(qtbot):
     view.viewport().grab()                  # a paint of what is in view
     painted = view.rowAt(view.viewport().height() - 1) + 1
     assert 0 < _Weights.reads <= 2 * 30 * painted      # a cell's weight and its row's largest
+
+
+def test_spy_series_reads_each_posteriors_spy_marginal_with_gaps():
+    from types import SimpleNamespace
+
+    from desktop.games.spyfall.tab import spy_series
+
+    posts = [SimpleNamespace(spy={"Ann": 0.25, "Bob": 0.75}), None,
+             SimpleNamespace(spy={"Ann": 0.5, "Bob": 0.5})]
+    series = spy_series(("Ann", "Bob"), posts)
+    np.testing.assert_array_equal(series["Ann"], [0.25, np.nan, 0.5])
+    np.testing.assert_array_equal(series["Bob"], [0.75, np.nan, 0.5])
+    assert spy_series(("Ann",), posts[:1])["Ann"].tolist() == [0.25]
+    assert spy_series(("Ann", "Bob"), [])["Bob"].shape == (0,)
+
+
+def test_a_plot_of_arrays_draws_and_reports_what_the_same_lists_do(qtbot):
+    from desktop.widgets.belief_plot import BeliefPlot
+
+    lists = {"a": [None, 0.5, 0.25, None, 1.0], "b": [0.1, 0.2, 0.3, 0.4, 0.5]}
+    arrays = {k: np.array([np.nan if x is None else x for x in v]) for k, v in lists.items()}
+    plots = []
+    for series in (lists, arrays):
+        plot = BeliefPlot("t")
+        qtbot.addWidget(plot)
+        plot.set_series(series)
+        plots.append(plot)
+    assert plots[1].series() == plots[0].series() == lists
+    for name in lists:
+        xs, ys = (plots[0]._curves[name].getData(), plots[1]._curves[name].getData())
+        np.testing.assert_array_equal(xs[0], ys[0])
+        np.testing.assert_array_equal(xs[1], ys[1])
+    arrays["b"][0] = 9.0                   # the plot keeps its own copy
+    assert plots[1].series()["b"][0] == 0.1
+
