@@ -20,6 +20,9 @@ from desktop.shell.locale_format import percent
 from desktop.widgets.role_data import BACKGROUND, DISPLAY, TOOLTIP
 from desktop.widgets.worksheet import heat_color
 
+#: The tab the ``window`` fixture shows first (tests/desktop/conftest.py).
+WINDOW_GAME = "spyfall"
+
 
 def _locations(n: int) -> list[str]:
     return [f"Location {i}" + "x" * (i % 7) for i in range(n)]
@@ -155,10 +158,13 @@ def test_claim_sheet_repaints_only_the_rows_that_changed(qtbot):
     model.set_pending(np.ones(6))
     model.cycle(2)
     assert changed == [beliefs, (pending, 0, pending, 5), (pending, 0, pending, 5)]
-    model.set_stale(True)                   # grey, then new beliefs: every row again
+    model.set_stale(True)                   # grey, then new beliefs: the belief rows
     model.set_beliefs(np.full((2, 6), 1 / 6))
-    every = (0, 0, model.rowCount() - 1, 5)
-    assert changed[3:] == [every, every] and not model.is_stale()
+    assert changed[3:] == [beliefs, beliefs] and not model.is_stale()
+    model.set_stale(True)                   # grey, then a click: up to the pending row
+    model.cycle(1)
+    assert changed[5:] == [beliefs, (beliefs[0], 0, pending, 5)] and not model.is_stale()
+    assert model.belief_rows() == (beliefs[0], beliefs[2])
 
 
 def test_claim_sheet_reads_a_claim_only_when_its_row_is_painted(qtbot):
@@ -208,3 +214,21 @@ def test_a_plot_of_arrays_draws_and_reports_what_the_same_lists_do(qtbot):
     arrays["b"][0] = 9.0                   # the plot keeps its own copy
     assert plots[1].series()["b"][0] == 0.1
 
+
+
+def test_new_beliefs_paint_the_belief_rows_of_the_sheet_at_once(window, qtbot, monkeypatch):
+    """The render's synchronous paint of the claim sheet covers its belief rows only (the
+    claims under them are unchanged)."""
+    from PySide6.QtWidgets import QWidget
+
+    tab = window.tab_for("spyfall")
+    qtbot.waitUntil(lambda: tab.sheet_model.beliefs() is not None and tab.isVisible())
+    painted = []
+    monkeypatch.setattr(QWidget, "repaint", lambda self, *rect: painted.append((self, rect)))
+    tab._paint_beliefs_now()
+    first, last = tab.sheet_model.belief_rows()
+    sheet = tab.sheet
+    assert painted == [(sheet.viewport(), (0, sheet.rowViewportPosition(first),
+                                           sheet.viewport().width(),
+                                           sum(sheet.rowHeight(r) for r in range(first, last + 1))))]
+    assert sum(sheet.rowHeight(r) for r in range(first, last + 1)) < sheet.viewport().height() / 2

@@ -168,13 +168,29 @@ class ClaimSheetModel(ProbabilityTableModel):
                 m[b + 1:] = np.array(self._weights[::-1], float)
         return m
 
+    def set_stale(self, stale: bool) -> None:
+        """Grey the belief rows while newer beliefs are computed (the claims are the log's,
+        never stale): only those rows are repainted, not the sheet's thousands of claims."""
+        if stale != self._stale:
+            self._stale = stale
+            self._forget_rows(0, len(self._belief_labels))
+
     def _rows_changed(self, first: int, count: int) -> None:
         """Items ``first`` .. ``first + count - 1`` show other numbers: their kept cells are
-        forgotten and the views repaint them (all of them when the grey of stale numbers goes,
-        as the base's :meth:`set_matrix` clears it)."""
-        if self._stale:
+        forgotten and the views repaint them; the grey of stale beliefs goes, as the base's
+        :meth:`set_matrix` clears it."""
+        if self._stale:         # the belief rows (items 0 .. b - 1) with the changed ones
             self._stale = False
-            self._repaint()
+            first, count = 0, max(first + count, len(self._belief_labels))
+        self._forget_rows(first, count)
+
+    def belief_rows(self) -> tuple[int, int]:
+        """The table rows ``(first, last)`` of the belief rows ((-1, -1) when there are none)."""
+        b = len(self._belief_labels)
+        return (self.row_of_item(0), self.row_of_item(b - 1)) if b else (-1, -1)
+
+    def _forget_rows(self, first: int, count: int) -> None:
+        if count <= 0:
             return
         rows = [r for r in (self.row_of_item(k) for k in (first, first + count - 1)) if r >= 0]
         if self._cells is not None:
