@@ -1,6 +1,8 @@
 """What the open of a large Spyfall table costs the GUI thread (docs/app-speed.md, "The largest
 Spyfall table's open"): the claim sheet's views answer Qt without a call per location or per
 claim where the answer is known, and show exactly what they showed before."""
+from collections.abc import Sequence
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -232,3 +234,57 @@ def test_new_beliefs_paint_the_belief_rows_of_the_sheet_at_once(window, qtbot, m
                                            sheet.viewport().width(),
                                            sum(sheet.rowHeight(r) for r in range(first, last + 1))))]
     assert sum(sheet.rowHeight(r) for r in range(first, last + 1)) < sheet.viewport().height() / 2
+
+
+class _CountedClaims(Sequence):
+    """A log's claims that count how often one is read."""
+
+    def __init__(self, claims):
+        self._claims, self.reads = list(claims), 0
+
+    def __len__(self) -> int:
+        return len(self._claims)
+
+    def __getitem__(self, t):
+        self.reads += 1
+        return self._claims[t]
+
+
+@settings(max_examples=30, deadline=None)
+@given(turns=st.integers(0, 12), spy=st.booleans())
+def test_the_sheets_rows_are_those_of_its_layout_made_at_once(qapp, turns, spy):
+    """Rows, items and labels read when asked are those the worksheet's set_layout makes."""
+    from desktop.widgets.worksheet import ProbabilityTableModel
+
+    labels = ["Public"] + (["Mine (as the spy)"] if spy else [])
+    claims = _claims(turns, 3)
+    model = ClaimSheetModel()
+    model.set_sheet(_locations(3), _CountedClaims(claims), labels)
+    reference = ProbabilityTableModel([(model._rows[0][1], labels),
+                                       (model._rows[len(labels) + 1][1],
+                                        ["next"] + [f"{t + 1}. {p}" for t, (p, _w) in
+                                                    enumerate(claims)][::-1])],
+                                      _locations(3))
+    assert list(model._rows) == reference._rows and model.rowCount() == reference.rowCount()
+    assert model.n_items == reference.n_items
+    for row in range(-1, model.rowCount() + 1):
+        assert model.item_index(row) == reference.item_index(row)
+    for item in range(model.n_items + 1):
+        assert model.row_of_item(item) == reference.row_of_item(item)
+
+
+def test_a_log_opened_into_the_sheet_is_read_only_where_it_is_painted(qtbot):
+    claims = _CountedClaims(_claims(3000, 30))
+    model = ClaimSheetModel()
+    model.set_sheet(_locations(30), claims, ["Public"])
+    model.set_beliefs(np.full((1, 30), 1 / 30))
+    model.set_pending(np.zeros(30))
+    model.set_speaker("P1")
+    assert model.row_of_item(model.n_items - 1) == model.rowCount() - 1
+    assert claims.reads == 0
+    view, _model = shown(qtbot, ClaimSheetView(), model, 900, 300)
+    view.viewport().grab()
+    painted = view.rowAt(view.viewport().height() - 1) + 1
+    # each painted claim's cells and its label; Qt's size hint of the row labels reads the
+    # first and last 100 (QHeaderView::sizeHint)
+    assert 0 < claims.reads <= 3 * 30 * painted + 2 * 100 + 10

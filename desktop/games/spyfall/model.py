@@ -6,7 +6,8 @@ so they draw with the shared heat-map colours and the shared probability text.
 from __future__ import annotations
 
 import math
-from typing import Optional, Sequence
+from collections.abc import Sequence
+from typing import Optional
 
 import numpy as np
 from PySide6.QtCore import QEvent, QModelIndex, QRect, QSize, Qt, Signal
@@ -67,6 +68,38 @@ _CENTER = int(Qt.AlignmentFlag.AlignCenter)
 _CLAIM_FOREGROUND = QBrush(QColor(33, 33, 33))
 
 
+class _SheetRows(Sequence):
+    """The claim sheet's rows as :class:`ProbabilityTableModel` reads them, ``(kind, label,
+    item)``, made when asked: the beliefs' title, the belief rows, the claims' title, the ▶ row,
+    then the claims newest first (``"12. Ann"``). A sheet of 5,000 claims made every row's
+    label at each open, reading every claim of the log on the GUI thread."""
+
+    def __init__(self, titles: tuple, belief_labels: list, pending: str, claims: Sequence):
+        self._titles, self._beliefs, self._pending, self._claims = titles, belief_labels, pending, claims
+
+    def __len__(self) -> int:
+        return len(self._beliefs) + 3 + len(self._claims)
+
+    def __getitem__(self, row: int) -> tuple:
+        if not isinstance(row, int):
+            raise TypeError("a row of the claim sheet is read by its index")
+        b, n = len(self._beliefs), len(self)
+        if row < 0:
+            row += n
+        if not 0 <= row < n:
+            raise IndexError(row)
+        if row == 0:
+            return ("group", self._titles[0], -1)
+        if row <= b:
+            return ("item", self._beliefs[row - 1], row - 1)
+        if row == b + 1:
+            return ("group", self._titles[1], -1)
+        if row == b + 2:
+            return ("item", self._pending, b)
+        turn = n - 1 - row
+        return ("item", f"{turn + 1}. {self._claims[turn][0]}", row - 2)
+
+
 class ClaimSheetModel(ProbabilityTableModel):
     """Rows: the location beliefs (public, and mine when I am the spy), the pending claim being
     entered (▶), then one row per logged claim, newest first — so the beliefs and the row being
@@ -90,12 +123,11 @@ class ClaimSheetModel(ProbabilityTableModel):
         super().__init__([], [], parent)
         self._locations: list[str] = []
         # the claims as the log holds them (turn t: its speaker's label and its n weights, a
-        # tuple of floats): a cell reads its weight when it is painted. The largest table
-        # (5,000 claims x 200 locations) made into one array on the GUI thread at every open
-        # was 45 ms of the open's first turn, and the sheet's matrix with the beliefs 15-30 ms
-        # more (tests/benchmarks/bench_open_stall.py)
-        self._speakers: list[str] = []
-        self._weights: list = []
+        # tuple of floats): a cell reads its weight, a row header its label, when painted. The
+        # largest table (5,000 claims x 200 locations) made into one array on the GUI thread
+        # at every open was 45 ms of the open's first turn, the sheet's matrix with the
+        # beliefs 15-30 ms more and every row's label 4-8 ms (bench_open_stall.py)
+        self._claims: Sequence = ()
         self._claim_top: dict[int, float] = {}
         self._pending = np.zeros(0)
         self._speaker = ""
@@ -106,30 +138,53 @@ class ClaimSheetModel(ProbabilityTableModel):
     # -- layout ----------------------------------------------------------------------------
     def set_sheet(self, locations: Sequence[str], claims: Sequence[tuple[str, Sequence[float]]],
                   belief_labels: Sequence[str]) -> None:
-        """Lay out the sheet: ``claims`` = [(speaker, weights (n,)), ...] in turn order (the
-        weights are kept as given, read when a cell is painted).
+        """Lay out the sheet: ``claims`` = [(speaker, weights (n,)), ...] in turn order, kept
+        and read when a row is painted (a list is copied; another sequence, such as the tab's
+        view of the log, must not change afterwards).
 
         Raises:
-            ValueError: a claim without one weight per location.
+            ValueError: a claim of a list or tuple without one weight per location.
         """
         self._locations = list(locations)
         n = len(self._locations)
-        speakers = [p for p, _ in claims]
-        weights = [w for _, w in claims]
-        if any(len(w) != n for w in weights):
-            raise ValueError(f"every claim needs {n} weights (one per location)")
-        self._speakers, self._weights = speakers, weights
+        if isinstance(claims, (list, tuple)):
+            claims = tuple(claims)
+            if any(len(w) != n for _, w in claims):
+                raise ValueError(f"every claim needs {n} weights (one per location)")
+        self._claims = claims
         self._claim_top = {}
         if self._pending.shape != (n,):
             self._pending = np.zeros(n)
         self._belief_labels = list(belief_labels)
         self._beliefs = None
-        turns = [f"{t + 1}. {p}" for t, p in enumerate(speakers)][::-1]
         # the two group-header rows: the beliefs' title (row 0) and the claims' title
         self._group_rows = (0, 1 + len(self._belief_labels))
-        self.set_layout([(_(self.BELIEFS), self._belief_labels), (_(self.CLAIMS), [_("next")] + turns)],
-                        self._locations)
+        self.beginResetModel()
+        self._rows = _SheetRows((_(self.BELIEFS), _(self.CLAIMS)), self._belief_labels, _("next"),
+                                claims)
+        self._columns = list(self._locations)
+        self._matrix = self._se = None
+        self._forget_cells()
         self._stale = False
+        self.endResetModel()
+
+    @property
+    def n_items(self) -> int:
+        return len(self._belief_labels) + 1 + len(self._claims)
+
+    def item_index(self, row: int) -> int:
+        """Item number of table row ``row`` (-1 for a group header), without reading the row."""
+        b = len(self._belief_labels)
+        if not 0 <= row < len(self._rows) or row in (0, b + 1):
+            return -1
+        return row - 1 if row <= b else row - 2
+
+    def row_of_item(self, item: int) -> int:
+        """Table row of item ``item`` (-1 when there is none)."""
+        b = len(self._belief_labels)
+        if not 0 <= item < self.n_items:
+            return -1
+        return item + 1 if item < b else item + 2
 
     def set_struck(self, locations: Sequence[str]) -> None:
         """The locations I struck out on my own list: their column headers are struck through
@@ -159,13 +214,13 @@ class ClaimSheetModel(ProbabilityTableModel):
         """Every item row as a (n_items × n) array, made on request: the belief rows (NaN while
         unknown), the pending row, then the claims newest first."""
         n, b = len(self._locations), len(self._belief_labels)
-        m = np.full((b + 1 + len(self._weights), n), np.nan)
+        m = np.full((b + 1 + len(self._claims), n), np.nan)
         if n:
             if self._beliefs is not None and self._beliefs.shape == (b, n):
                 m[:b] = self._beliefs
             m[b] = self._pending
-            if self._weights:
-                m[b + 1:] = np.array(self._weights[::-1], float)
+            if len(self._claims):
+                m[b + 1:] = np.array([w for _, w in self._claims][::-1], float)
         return m
 
     def set_stale(self, stale: bool) -> None:
@@ -212,7 +267,7 @@ class ClaimSheetModel(ProbabilityTableModel):
                 return None
             v = float(rows[k, col])
             return v if math.isfinite(v) else None
-        v = float(self._pending[col] if k == b else self._weights[b + len(self._weights) - k][col])
+        v = float(self._pending[col] if k == b else self._claims[b + len(self._claims) - k][1][col])
         return v if math.isfinite(v) else None
 
     def _row_top(self, k: int) -> float:
@@ -222,10 +277,10 @@ class ClaimSheetModel(ProbabilityTableModel):
         if k == b:
             top = float(np.fmax.reduce(self._pending)) if self._pending.size else 0.0
             return top if top > 0 else 1.0
-        t = b + len(self._weights) - k
+        t = b + len(self._claims) - k
         top = self._claim_top.get(t)
         if top is None:
-            top = max((float(w) for w in self._weights[t]), default=0.0)
+            top = max((float(w) for w in self._claims[t][1]), default=0.0)
             top = self._claim_top[t] = top if top > 0 else 1.0
         return top
 
@@ -241,12 +296,12 @@ class ClaimSheetModel(ProbabilityTableModel):
         return len(self._belief_labels)
 
     def _item_of_turn(self, turn: int) -> int:
-        return self.pending_item + len(self._weights) - turn
+        return self.pending_item + len(self._claims) - turn
 
     def turn_of_item(self, item: int) -> int:
         """Turn index (0-based) of model item ``item``, or -1 when it is not a logged claim."""
-        t = self.pending_item + len(self._weights) - item
-        return t if item > self.pending_item and 0 <= t < len(self._weights) else -1
+        t = self.pending_item + len(self._claims) - item
+        return t if item > self.pending_item and 0 <= t < len(self._claims) else -1
 
     def row_of_turn(self, turn: int) -> int:
         """Table row of logged claim ``turn`` (0-based)."""
@@ -345,8 +400,8 @@ class ClaimSheetModel(ProbabilityTableModel):
             return _("Next claim: {location} weight {w} — click to cycle 0 → ½ → 1 (Space on the "
                      "keyboard)").format(location=loc, w=format_weight(w) or "0")
         turn = self.claim_of_row(row)
-        total = float(np.asarray(self._weights[turn], float).sum())
-        said = dict(n=turn + 1, player=self._speakers[turn], location=loc, w=format_weight(w) or "0")
+        total = float(np.asarray(self._claims[turn][1], float).sum())
+        said = dict(n=turn + 1, player=self._claims[turn][0], location=loc, w=format_weight(w) or "0")
         if total > 0:
             return _("Turn {n}, {player}: {location} weight {w} ({share} of the claim)").format(
                 share=percent(w / total), **said)
