@@ -19,7 +19,7 @@ from desktop.games.spyfall.model import (
     format_weight,
 )
 from desktop.shell.locale_format import percent
-from desktop.widgets.role_data import BACKGROUND, DISPLAY, TOOLTIP
+from desktop.widgets.role_data import BACKGROUND, DISPLAY, FOREGROUND, TOOLTIP
 from desktop.widgets.worksheet import heat_color
 
 #: The tab the ``window`` fixture shows first (tests/desktop/conftest.py).
@@ -288,3 +288,43 @@ def test_a_log_opened_into_the_sheet_is_read_only_where_it_is_painted(qtbot):
     # each painted claim's cells and its label; Qt's size hint of the row labels reads the
     # first and last 100 (QHeaderView::sizeHint)
     assert 0 < claims.reads <= 3 * 30 * painted + 2 * 100 + 10
+
+
+def test_my_list_is_filled_without_a_call_per_change_of_each_location(qtbot):
+    from desktop.games.spyfall.strikes import StrikeList
+
+    def state(strikes):
+        items = [strikes.list.item(i) for i in range(strikes.list.count())]
+        return ([(i.text(), i.toolTip(), i.checkState(), i.font().strikeOut(),
+                  i.data(FOREGROUND)) for i in items], strikes.title.text(), strikes.struck())
+
+    filled, ticked = StrikeList(), StrikeList()
+    qtbot.addWidget(filled)
+    qtbot.addWidget(ticked)
+    changes = []
+    filled.list.itemChanged.connect(changes.append)
+    locations = _locations(200)
+    filled.set_locations(locations, struck=locations[3:9])
+    assert changes == []
+    ticked.set_locations(locations)
+    ticked.set_struck(locations[3:9])          # the same state, reached item by item
+    assert state(filled) == state(ticked)
+    assert state(filled)[2] == tuple(locations[3:9]) and "194" in state(filled)[1]
+
+
+def test_the_next_speaker_asker_and_turn_line_find_the_turn_once(window, monkeypatch):
+    from engines import spyfall
+
+    tab = window.tab_for("spyfall")
+    setup = tab.controller.setup
+    a, b = setup.players[:2]
+    tab.reset_document(setup, [spyfall.event_from_json({"type": "ask", "asker": a, "answerer": b},
+                                                       setup, "ask")])
+    expected = (tab.next_speaker(), tab.next_asker(), tab.turn_text())
+    calls = []
+    find = spyfall.next_turn
+    monkeypatch.setattr(spyfall, "next_turn", lambda *args: calls.append(1) or find(*args))
+    tab._default_speaker()
+    assert len(calls) == 1
+    assert (tab.speaker.currentData(), tab.asker.currentData(), tab.turn_label.text()) == expected
+    assert expected[0] == b and b in expected[2]
