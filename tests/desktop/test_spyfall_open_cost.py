@@ -6,7 +6,7 @@ from collections.abc import Sequence
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QHeaderView
 from view_kit import shown
@@ -328,3 +328,43 @@ def test_the_next_speaker_asker_and_turn_line_find_the_turn_once(window, monkeyp
     assert len(calls) == 1
     assert (tab.speaker.currentData(), tab.asker.currentData(), tab.turn_label.text()) == expected
     assert expected[0] == b and b in expected[2]
+
+
+def test_the_pending_rows_label_changes_only_with_the_name(qapp):
+    model = ClaimSheetModel()
+    model.set_sheet(_locations(4), _claims(3, 4), ["Public"])
+    changed = []
+    model.headerDataChanged.connect(lambda *args: changed.append(args[1:]))
+    pending = model.row_of_item(model.pending_item)
+    for name in ("Ann", "Ann", "Bob", "Bob", ""):
+        model.set_speaker(name)
+    assert changed == [(pending, pending)] * 3
+    assert model.headerData(pending, Qt.Orientation.Vertical, DISPLAY) == "▶ next"
+
+
+def test_a_hidden_simulation_form_takes_the_table_when_shown_or_read(qtbot):
+    from unittest.mock import Mock
+
+    from PySide6.QtGui import QShowEvent
+    from PySide6.QtWidgets import QApplication
+
+    from desktop.games.spyfall.simulation import SimulationPanel
+    from engines import spyfall
+
+    setup = spyfall.default_setup()
+    setup = spyfall.Setup.from_json({**setup.to_json(), "players": [f"P{i}" for i in range(7)],
+                                     "me": "P0"})
+    hidden, read = SimulationPanel(Mock()), SimulationPanel(Mock())
+    for panel in (hidden, read):
+        qtbot.addWidget(panel)
+        panel.set_table(setup)
+
+    def form(panel):
+        return (panel.players.value(), panel.locations.value(), panel.beta.value(),
+                panel.lam.value(), panel.rounds.value(), len(panel.seat_combos))
+
+    assert form(hidden)[0] == form(hidden)[5] != 7          # not filled while hidden
+    assert read.make_config().players == 7                   # filled when read
+    QApplication.sendEvent(hidden, QShowEvent())             # or when shown
+    assert form(hidden) == form(read) and form(read)[0] == form(read)[5] == 7
+    assert (form(read)[2], form(read)[3], form(read)[4]) == (setup.beta, setup.lam, setup.rounds)

@@ -335,7 +335,11 @@ class ClaimSheetModel(ProbabilityTableModel):
         return float(self._pending[column])
 
     def set_speaker(self, name: str) -> None:
-        """The name shown on the pending row."""
+        """The name shown on the pending row (a name already shown changes nothing: a changed
+        row label makes the views measure the row labels again, 800 calls into Python for a
+        long log's, and an open set the same name up to three times)."""
+        if name == self._speaker:
+            return
         self._speaker = name
         row = self.row_of_item(self.pending_item)
         if row >= 0:
@@ -622,10 +626,11 @@ class RotatedHeader(QHeaderView):
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's method name)
         """Qt's hint, without asking each section: ``QHeaderView::sizeHint`` is the largest
-        :meth:`sectionSizeFromContents` of the first and last 100 shown sections (Qt 6,
-        qheaderview.cpp), which are all the same here. Qt computed it again at every layout of
-        the sheet, 200 calls into Python for 200 locations (the largest table's open made 800
-        in one turn, 15-28 ms of the GUI thread)."""
+        :meth:`sectionSizeFromContents` of the first and last 100 shown sections (The Qt
+        Company, Qt 6 source, qheaderview.cpp, 2026), which are all the same here. Qt
+        computed it again at every layout of the sheet, 200 calls into Python for 200
+        locations (the largest table's open made 800 in one turn, 15-28 ms of the GUI
+        thread)."""
         shown = self.count() - self.hiddenSectionCount()
         return QSize(self._section_width() if shown > 0 else 0, self._label_height())
 
