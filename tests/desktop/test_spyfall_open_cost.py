@@ -368,3 +368,17 @@ def test_a_hidden_simulation_form_takes_the_table_when_shown_or_read(qtbot):
     QApplication.sendEvent(hidden, QShowEvent())             # or when shown
     assert form(hidden) == form(read) and form(read)[0] == form(read)[5] == 7
     assert (form(read)[2], form(read)[3], form(read)[4]) == (setup.beta, setup.lam, setup.rounds)
+
+
+def test_the_focus_order_follows_a_new_document_after_the_events_already_posted(window, qtbot):
+    """The walk of the tab's widgets comes in a timer of the event loop, not with the events
+    posted in the open's turn (a repaint), so that the turn and its repaint are not longer."""
+    from PySide6.QtCore import QCoreApplication
+
+    from engines import spyfall
+
+    tab = window.tab_for("spyfall")
+    tab.reset_document(spyfall.default_setup(), [])
+    QCoreApplication.sendPostedEvents()
+    assert tab._focus_order_due
+    qtbot.waitUntil(lambda: not tab._focus_order_due, timeout=2000)
