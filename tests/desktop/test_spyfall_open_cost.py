@@ -382,3 +382,9 @@ def test_the_focus_order_follows_a_new_document_after_the_events_already_posted(
     QCoreApplication.sendPostedEvents()
     assert tab._focus_order_due
     qtbot.waitUntil(lambda: not tab._focus_order_due, timeout=2000)
+
+
+def test_a_sheet_not_laid_out_has_no_rows(qapp):
+    model = ClaimSheetModel()
+    assert model.rowCount() == 0 and model.row_of_item(model.pending_item) == -1
+    assert model.item_index(0) == -1 and model.belief_rows() == (-1, -1)

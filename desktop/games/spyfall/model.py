@@ -182,9 +182,8 @@ class ClaimSheetModel(ProbabilityTableModel):
     def row_of_item(self, item: int) -> int:
         """Table row of item ``item`` (-1 when there is none)."""
         b = len(self._belief_labels)
-        if not 0 <= item < self.n_items:
-            return -1
-        return item + 1 if item < b else item + 2
+        row = item + 1 if item < b else item + 2
+        return row if 0 <= item < self.n_items and row < len(self._rows) else -1
 
     def set_struck(self, locations: Sequence[str]) -> None:
         """The locations I struck out on my own list: their column headers are struck through
