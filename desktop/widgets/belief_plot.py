@@ -313,8 +313,13 @@ class BeliefPlot(QWidget):
             self._fit_wrapped_text()
 
     def set_series(self, series: Mapping[str, Sequence[Optional[float]]]) -> None:
-        """Replace the plotted data: name -> value after event 0, 1, 2, ... (None = gap)."""
-        self._series = {k: list(v) for k, v in series.items()}
+        """Replace the plotted data: name -> value after event 0, 1, 2, ... (None = gap), a
+        sequence or a float array, shape (events + 1,), NaN = gap. An array is drawn as it is
+        (copied once), with no Python object per value: 20 series of 5,001 values given as
+        lists cost 12 ms of the GUI thread to read into arrays (a Spyfall log of 5,000
+        claims; tests/benchmarks/bench_open_stall.py)."""
+        self._series = {k: np.array(v, dtype=float) if isinstance(v, np.ndarray) else list(v)
+                        for k, v in series.items()}
         # a curve whose series left is given to a series that came (restyled below): making a
         # curve (pyqtgraph's PlotDataItem with its path and scatter items, added to the scene)
         # cost about 1 ms of the GUI thread each, 20 of them 18 ms of a Spyfall log's 33 ms
@@ -336,8 +341,8 @@ class BeliefPlot(QWidget):
                     curve.show()
                 else:
                     self._curves[name] = self._new_curve()
-        for curve in spare:
-            self.plot.removeItem(curve)
+        for curve in spare:     # kept, hidden and empty, for the series of the next log
+            self._hide_spare(curve)
         styles = self._style_curves(apply=False)    # given with the data: one path each
         # the range before the data: a long curve clipped to the view and downsampled to its
         # width is computed again at each change of the range
@@ -381,6 +386,15 @@ class BeliefPlot(QWidget):
         if len(self._curves) + len(self._spare) < count:
             self._spare_timer.start()
 
+    def _hide_spare(self, curve: pg.PlotDataItem) -> None:
+        """Keep ``curve`` for a later series (:meth:`set_series` takes the spare curves before
+        it makes any), hidden and empty: a curve removed from the plot at every open of a log
+        was made again by :meth:`reserve` (about 1-1.5 ms of the GUI thread each, 23 of them
+        for a Spyfall log of 20 players)."""
+        curve.hide()
+        curve.setData([], [])
+        self._spare.append(curve)
+
     @Slot()
     def _make_spare(self) -> None:
         if len(self._curves) + len(self._spare) >= self._reserved:
@@ -400,7 +414,10 @@ class BeliefPlot(QWidget):
         return curve
 
     def series(self) -> dict:
-        return {k: list(v) for k, v in self._series.items()}
+        """The plotted data as lists: name -> value after event 0, 1, 2, ... (a gap of a series
+        given as an array: None)."""
+        return {k: [None if x != x else x for x in v.tolist()] if isinstance(v, np.ndarray)
+                else list(v) for k, v in self._series.items()}
 
     def set_y_label(self, text: str) -> None:
         """The y axis's title (another wording of the same axis, :mod:`desktop.tabs.wording`)."""

@@ -219,7 +219,11 @@ class Timeline:
         """What :meth:`compute` would return when every posterior it needs is cached already
         (the whole log; with ``full``, every prefix), else None. Never computes and never waits:
         None too while a computation holds the timeline (safe on any thread; the desktop takes
-        a log's beliefs this way when checking its last entry already computed them)."""
+        a log's beliefs this way when checking its last entry already computed them).
+        A timeline with nothing cached answers None without hashing the log (the open of a
+        5,000-claim Spyfall log hashed every claim's 200 weights on the GUI thread for it)."""
+        if not self._posts:
+            return None
         prefixes = _Prefixes(tuple(events))
         n = len(prefixes.events)
         if not self._lock.acquire(blocking=False):

@@ -405,7 +405,8 @@ def test_a_long_series_is_drawn_as_thin_lines_without_symbols(qtbot):
 
 def test_a_series_that_comes_takes_the_curve_of_one_that_left(qtbot):
     """Opening a log with other names restyles the curves already in the plot instead of
-    making new ones (making one is a pyqtgraph item added to the scene, about 1 ms each)."""
+    making new ones (making one is a pyqtgraph item added to the scene, about 1 ms each); a
+    curve left over is kept hidden and empty for a later series."""
     import pyqtgraph as pg
 
     plot = BeliefPlot()
@@ -416,14 +417,16 @@ def test_a_series_that_comes_takes_the_curve_of_one_that_left(qtbot):
     plot.set_series({"d": [0.9, 0.8], "e": [0.7, 0.6]})
     assert plot.curves_made == 3 and set(plot._curves.values()) < before
     items = [i for i in plot.plot.getPlotItem().items if isinstance(i, pg.PlotDataItem)]
-    assert len(items) == 2 and set(items) == set(plot._curves.values())
+    shown = [i for i in items if i.isVisible()]
+    assert len(shown) == 2 and set(shown) == set(plot._curves.values())
+    assert [(c.isVisible(), len(c.getData()[1] or ())) for c in plot._spare] == [(False, 0)]
     assert sorted(plot._curves) == ["d", "e"]
     assert [list(plot._curves[k].getData()[1]) for k in ("d", "e")] == [[0.9, 0.8], [0.7, 0.6]]
     pens = {plot._curves[k].opts["pen"].color().name() for k in ("d", "e")}
     assert pens == {plot.series_colour("d").name(), plot.series_colour("e").name()} and len(pens) == 2
     assert "&nbsp;d" in plot.legend.text() and "Ann" not in plot.legend.text()
     plot.set_series({"d": [0.9], "e": [0.7], "f": [0.1], "g": [0.2]})
-    assert plot.curves_made == 5
+    assert plot.curves_made == 4 and not plot._spare      # the kept curve, and one made
 
 
 def test_a_long_series_is_downsampled_to_the_plots_pixel_columns(qtbot):

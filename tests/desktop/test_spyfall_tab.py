@@ -631,23 +631,35 @@ def test_the_spy_table_keeps_its_minimum_width_when_the_contributions_come(qapp)
         assert after > pane.view.verticalHeader().fontMetrics().horizontalAdvance("  ·  ")
 
 
-def test_the_plot_series_are_every_prefix_spy_beliefs(window):
+def test_the_plot_series_are_every_prefix_spy_beliefs(window, monkeypatch):
     """The belief plot's series: each player's public spy probability after every prefix, as
     the timeline's summaries hold them (None where a prefix has none), and the information
-    plot's bits after each claim."""
+    plot's bits after each claim. From SERIES_JOB_PREFIXES prefixes on (here 3) they are read
+    from the posteriors in a pool thread beside the render, before the plot is drawn."""
     import json
+    import threading
 
+    import desktop.games.spyfall.tab as spytab
     from engines.core.resources import resource_path
     from engines.core.schema import parse_session
 
+    threads = []
+    read = spytab.spy_series
+    monkeypatch.setattr(spytab, "spy_series", lambda players, posts: (
+        len(posts) >= 3 and threads.append(threading.current_thread())) or read(players, posts))
+    monkeypatch.setattr(spytab, "SERIES_JOB_PREFIXES", 3)
     data = parse_session(json.loads(resource_path("examples", "spyfall.json").read_text(encoding="utf-8")))
     tab = _tab(window)
     tab.reset_document(data.setup, list(data.events))
     _wait(window)
     snap = tab.controller.snapshot
-    series = tab.plot_series(snap)
+    assert threads and threading.main_thread() not in threads
+    assert tab._prepared_spy_series(snap.timeline) is not None
+    series = tab.plot_series(snap)      # float arrays, NaN where a prefix has none
     summaries = snap.timeline.summaries
     assert set(series) == set(data.setup.players)
     for p in data.setup.players:
-        assert series[p] == [None if s is None else s[f"spy:{p}"] for s in summaries]
-    assert len(summaries) == len(data.events) + 1 and any(v is not None for v in series[p])
+        shown = [None if x != x else x for x in series[p].tolist()]
+        assert shown == [None if s is None else s[f"spy:{p}"] for s in summaries]
+        assert tab.plot.series()[p] == shown
+    assert len(summaries) == len(data.events) + 1 and any(v is not None for v in shown)

@@ -33,3 +33,24 @@ def test_with_another_method_the_engines_own_check_decides():
     tl.posterior(events)                                    # kept, but by an approximation
     assert tl.cached_entry(events) is not None
     assert not tl.accepts_cached(events[:-1], events[-1])
+
+
+class _Counted:
+    """An event that counts how often it is hashed."""
+
+    hashed = 0
+
+    def __hash__(self) -> int:
+        _Counted.hashed += 1
+        return 7
+
+
+def test_a_timeline_with_nothing_cached_answers_without_hashing_the_log():
+    s = read_session_file(str(resource_path("examples", "cluedo.json")))
+    tl = Timeline(cluedo, s.setup, {})
+    _Counted.hashed = 0
+    assert tl.cached_result([_Counted() for _ in range(50)]) is None
+    assert _Counted.hashed == 0
+    events = tuple(s.events)[:2]
+    tl.posterior(events)                     # once something is kept, the log is looked up
+    assert tl.cached_result(events, full=False) is not None

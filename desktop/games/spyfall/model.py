@@ -6,7 +6,8 @@ so they draw with the shared heat-map colours and the shared probability text.
 from __future__ import annotations
 
 import math
-from typing import Optional, Sequence
+from collections.abc import Sequence
+from typing import Optional
 
 import numpy as np
 from PySide6.QtCore import QEvent, QModelIndex, QRect, QSize, Qt, Signal
@@ -67,6 +68,38 @@ _CENTER = int(Qt.AlignmentFlag.AlignCenter)
 _CLAIM_FOREGROUND = QBrush(QColor(33, 33, 33))
 
 
+class _SheetRows(Sequence):
+    """The claim sheet's rows as :class:`ProbabilityTableModel` reads them, ``(kind, label,
+    item)``, made when asked: the beliefs' title, the belief rows, the claims' title, the ▶ row,
+    then the claims newest first (``"12. Ann"``). A sheet of 5,000 claims made every row's
+    label at each open, reading every claim of the log on the GUI thread."""
+
+    def __init__(self, titles: tuple, belief_labels: list, pending: str, claims: Sequence):
+        self._titles, self._beliefs, self._pending, self._claims = titles, belief_labels, pending, claims
+
+    def __len__(self) -> int:
+        return len(self._beliefs) + 3 + len(self._claims)
+
+    def __getitem__(self, row: int) -> tuple:
+        if not isinstance(row, int):
+            raise TypeError("a row of the claim sheet is read by its index")
+        b, n = len(self._beliefs), len(self)
+        if row < 0:
+            row += n
+        if not 0 <= row < n:
+            raise IndexError(row)
+        if row == 0:
+            return ("group", self._titles[0], -1)
+        if row <= b:
+            return ("item", self._beliefs[row - 1], row - 1)
+        if row == b + 1:
+            return ("group", self._titles[1], -1)
+        if row == b + 2:
+            return ("item", self._pending, b)
+        turn = n - 1 - row
+        return ("item", f"{turn + 1}. {self._claims[turn][0]}", row - 2)
+
+
 class ClaimSheetModel(ProbabilityTableModel):
     """Rows: the location beliefs (public, and mine when I am the spy), the pending claim being
     entered (▶), then one row per logged claim, newest first — so the beliefs and the row being
@@ -77,8 +110,9 @@ class ClaimSheetModel(ProbabilityTableModel):
     row is edited by :meth:`cycle` (a click) and read by :meth:`pending_weights`.
     """
 
-    # data() reads the matrix, the layout and the row maxima, all set before set_matrix or
-    # set_layout (which forget the kept cells): each cell's roles are kept per change
+    # data() reads the claims, the pending row, the beliefs and the layout, all set before the
+    # change that forgets the kept cells (set_sheet, set_beliefs, set_pending): each cell's
+    # roles are kept per change
     KEEP_CELLS = True
 
     CLAIMS = N_("Claims, newest first (click the locations the answer fits on the ▶ row: 0 → ½ → 1)")
@@ -86,11 +120,15 @@ class ClaimSheetModel(ProbabilityTableModel):
 
     def __init__(self, parent=None):
         self._group_rows: tuple = (0, 1)
-        self._row_top = np.ones(0)
-        self._claim_rows = np.zeros((0, 0))
         super().__init__([], [], parent)
         self._locations: list[str] = []
-        self._claims: list[tuple[str, np.ndarray]] = []
+        # the claims as the log holds them (turn t: its speaker's label and its n weights, a
+        # tuple of floats): a cell reads its weight, a row header its label, when painted. The
+        # largest table (5,000 claims x 200 locations) made into one array on the GUI thread
+        # at every open was 45 ms of the open's first turn, the sheet's matrix with the
+        # beliefs 15-30 ms more and every row's label 4-8 ms (bench_open_stall.py)
+        self._claims: Sequence = ()
+        self._claim_top: dict[int, float] = {}
         self._pending = np.zeros(0)
         self._speaker = ""
         self._belief_labels: list[str] = []
@@ -100,24 +138,52 @@ class ClaimSheetModel(ProbabilityTableModel):
     # -- layout ----------------------------------------------------------------------------
     def set_sheet(self, locations: Sequence[str], claims: Sequence[tuple[str, Sequence[float]]],
                   belief_labels: Sequence[str]) -> None:
-        """Lay out the sheet: ``claims`` = [(speaker, weights (n,)), ...] in turn order."""
+        """Lay out the sheet: ``claims`` = [(speaker, weights (n,)), ...] in turn order, kept
+        and read when a row is painted (a list is copied; another sequence, such as the tab's
+        view of the log, must not change afterwards).
+
+        Raises:
+            ValueError: a claim of a list or tuple without one weight per location.
+        """
         self._locations = list(locations)
         n = len(self._locations)
-        # one array of the claims (row t: turn t); the sheet shows them newest first
-        weights = (np.array([w for _, w in claims], float).reshape(len(claims), n)
-                   if len(claims) else np.zeros((0, n)))
-        self._claims = [(p, weights[t]) for t, (p, _) in enumerate(claims)]
-        self._claim_rows = weights[::-1]
-        if self._pending.shape != (len(self._locations),):
-            self._pending = np.zeros(len(self._locations))
+        if isinstance(claims, (list, tuple)):
+            claims = tuple(claims)
+            if any(len(w) != n for _, w in claims):
+                raise ValueError(f"every claim needs {n} weights (one per location)")
+        self._claims = claims
+        self._claim_top = {}
+        if self._pending.shape != (n,):
+            self._pending = np.zeros(n)
         self._belief_labels = list(belief_labels)
         self._beliefs = None
-        turns = [f"{t + 1}. {p}" for t, (p, _) in enumerate(self._claims)][::-1]
         # the two group-header rows: the beliefs' title (row 0) and the claims' title
         self._group_rows = (0, 1 + len(self._belief_labels))
-        self.set_layout([(_(self.BELIEFS), self._belief_labels), (_(self.CLAIMS), [_("next")] + turns)],
-                        self._locations)
-        self._refresh_matrix()
+        self.beginResetModel()
+        self._rows = _SheetRows((_(self.BELIEFS), _(self.CLAIMS)), self._belief_labels, _("next"),
+                                claims)
+        self._columns = list(self._locations)
+        self._matrix = self._se = None
+        self._forget_cells()
+        self._stale = False
+        self.endResetModel()
+
+    @property
+    def n_items(self) -> int:
+        return len(self._belief_labels) + 1 + len(self._claims)
+
+    def item_index(self, row: int) -> int:
+        """Item number of table row ``row`` (-1 for a group header), without reading the row."""
+        b = len(self._belief_labels)
+        if not 0 <= row < len(self._rows) or row in (0, b + 1):
+            return -1
+        return row - 1 if row <= b else row - 2
+
+    def row_of_item(self, item: int) -> int:
+        """Table row of item ``item`` (-1 when there is none)."""
+        b = len(self._belief_labels)
+        row = item + 1 if item < b else item + 2
+        return row if 0 <= item < self.n_items and row < len(self._rows) else -1
 
     def set_struck(self, locations: Sequence[str]) -> None:
         """The locations I struck out on my own list: their column headers are struck through
@@ -129,30 +195,93 @@ class ClaimSheetModel(ProbabilityTableModel):
                 self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self._locations) - 1)
 
     def set_beliefs(self, rows: Optional[np.ndarray]) -> None:
-        """The belief rows (len(belief_labels) × n probabilities), None while unknown."""
+        """The belief rows (len(belief_labels) × n probabilities), None while unknown; rows of
+        another shape show as unknown."""
         self._beliefs = None if rows is None else np.asarray(rows, float)
-        self._refresh_matrix()
+        self._rows_changed(0, len(self._belief_labels))
 
     def beliefs(self) -> Optional[np.ndarray]:
         """The belief rows shown (len(belief_labels) × n), or None."""
         return self._beliefs
 
-    def _refresh_matrix(self) -> None:
-        n = len(self._locations)
-        b = len(self._belief_labels)
+    def set_matrix(self, matrix: Optional[np.ndarray], standard_error: Optional[np.ndarray] = None) -> None:
+        """Not for the claim sheet: its rows are set by :meth:`set_sheet`, :meth:`set_beliefs`
+        and :meth:`set_pending` (raises TypeError)."""
+        raise TypeError("the claim sheet's rows are set by set_sheet, set_beliefs and set_pending")
+
+    def matrix(self) -> np.ndarray:
+        """Every item row as a (n_items × n) array, made on request: the belief rows (NaN while
+        unknown), the pending row, then the claims newest first."""
+        n, b = len(self._locations), len(self._belief_labels)
         m = np.full((b + 1 + len(self._claims), n), np.nan)
         if n:
             if self._beliefs is not None and self._beliefs.shape == (b, n):
                 m[:b] = self._beliefs
             m[b] = self._pending
-            if self._claims:   # turn t is item b + len - t: the newest first
-                m[b + 1:] = self._claim_rows
-        # each row's largest weight (a claim's cells are shaded relative to it; fmax skips the
-        # NaN of rows without numbers); 1 where there is none
-        top = np.fmax.reduce(m, axis=1) if n else np.zeros(len(m))
-        with np.errstate(invalid="ignore"):
-            self._row_top = np.where(top > 0, top, 1.0)
-        self.set_matrix(m)
+            if len(self._claims):
+                m[b + 1:] = np.array([w for _, w in self._claims][::-1], float)
+        return m
+
+    def set_stale(self, stale: bool) -> None:
+        """Grey the belief rows while newer beliefs are computed (the claims are the log's,
+        never stale): only those rows are repainted, not the sheet's thousands of claims."""
+        if stale != self._stale:
+            self._stale = stale
+            self._forget_rows(0, len(self._belief_labels))
+
+    def _rows_changed(self, first: int, count: int) -> None:
+        """Items ``first`` .. ``first + count - 1`` show other numbers: their kept cells are
+        forgotten and the views repaint them; the grey of stale beliefs goes, as the base's
+        :meth:`set_matrix` clears it."""
+        if self._stale:         # the belief rows (items 0 .. b - 1) with the changed ones
+            self._stale = False
+            first, count = 0, max(first + count, len(self._belief_labels))
+        self._forget_rows(first, count)
+
+    def belief_rows(self) -> tuple[int, int]:
+        """The table rows ``(first, last)`` of the belief rows ((-1, -1) when there are none)."""
+        b = len(self._belief_labels)
+        return (self.row_of_item(0), self.row_of_item(b - 1)) if b else (-1, -1)
+
+    def _forget_rows(self, first: int, count: int) -> None:
+        if count <= 0:
+            return
+        rows = [r for r in (self.row_of_item(k) for k in (first, first + count - 1)) if r >= 0]
+        if self._cells is not None:
+            for key in [key for key in self._cells if rows and rows[0] <= key[0] <= rows[-1]]:
+                del self._cells[key]
+        if rows and self.columnCount():
+            self.dataChanged.emit(self.index(rows[0], 0), self.index(rows[-1], self.columnCount() - 1))
+
+    def value(self, row: int, col: int) -> Optional[float]:
+        """The number of a cell: a belief (None while unknown), the pending row's weight or a
+        logged claim's; None for a group row."""
+        k = self.item_index(row)
+        b = len(self._belief_labels)
+        if k < 0:
+            return None
+        if k < b:
+            rows = self._beliefs
+            if rows is None or rows.shape != (b, len(self._locations)):
+                return None
+            v = float(rows[k, col])
+            return v if math.isfinite(v) else None
+        v = float(self._pending[col] if k == b else self._claims[b + len(self._claims) - k][1][col])
+        return v if math.isfinite(v) else None
+
+    def _row_top(self, k: int) -> float:
+        """The largest weight of item ``k`` (the pending row or a claim; 1 when none is
+        positive): its cells are shaded relative to it."""
+        b = len(self._belief_labels)
+        if k == b:
+            top = float(np.fmax.reduce(self._pending)) if self._pending.size else 0.0
+            return top if top > 0 else 1.0
+        t = b + len(self._claims) - k
+        top = self._claim_top.get(t)
+        if top is None:
+            top = max((float(w) for w in self._claims[t][1]), default=0.0)
+            top = self._claim_top[t] = top if top > 0 else 1.0
+        return top
 
     # -- rows ----------------------------------------------------------------------------------
     def group_rows(self) -> tuple:
@@ -196,16 +325,20 @@ class ClaimSheetModel(ProbabilityTableModel):
         if w.shape != (len(self._locations),):
             raise ValueError(f"expected {len(self._locations)} weights, got {w.shape}")
         self._pending = w.copy()
-        self._refresh_matrix()
+        self._rows_changed(self.pending_item, 1)
 
     def cycle(self, column: int) -> float:
         """One click on the pending cell of ``column``; returns the new weight."""
         self._pending[column] = next_weight(float(self._pending[column]))
-        self._refresh_matrix()
+        self._rows_changed(self.pending_item, 1)
         return float(self._pending[column])
 
     def set_speaker(self, name: str) -> None:
-        """The name shown on the pending row."""
+        """The name shown on the pending row (a name already shown changes nothing: a changed
+        row label makes the views measure the row labels again, 800 calls into Python for a
+        long log's, and an open set the same name up to three times)."""
+        if name == self._speaker:
+            return
         self._speaker = name
         row = self.row_of_item(self.pending_item)
         if row >= 0:
@@ -257,7 +390,7 @@ class ClaimSheetModel(ProbabilityTableModel):
         w = self.value(row, col)
         w = 0.0 if w is None else w
         if w > 0:
-            background = QBrush(heat_color(0.25 + 0.6 * w / self._row_top[k]))
+            background = QBrush(heat_color(0.25 + 0.6 * w / self._row_top(k)))
         else:
             background = QBrush(PENDING_BACKGROUND) if k == pending else None
         return {DISPLAY: format_weight(w), ProbabilityRole: w, BACKGROUND: background,
@@ -270,7 +403,7 @@ class ClaimSheetModel(ProbabilityTableModel):
             return _("Next claim: {location} weight {w} — click to cycle 0 → ½ → 1 (Space on the "
                      "keyboard)").format(location=loc, w=format_weight(w) or "0")
         turn = self.claim_of_row(row)
-        total = float(self._claims[turn][1].sum())
+        total = float(np.asarray(self._claims[turn][1], float).sum())
         said = dict(n=turn + 1, player=self._claims[turn][0], location=loc, w=format_weight(w) or "0")
         if total > 0:
             return _("Turn {n}, {player}: {location} weight {w} ({share} of the claim)").format(
@@ -491,10 +624,20 @@ class RotatedHeader(QHeaderView):
         super().changeEvent(event)
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt's method name)
-        return QSize(super().sizeHint().width(), self._label_height())
+        """Qt's hint, without asking each section: ``QHeaderView::sizeHint`` is the largest
+        :meth:`sectionSizeFromContents` of the first and last 100 shown sections (The Qt
+        Company, Qt 6 source, qheaderview.cpp, 2026), which are all the same here. Qt
+        computed it again at every layout of the sheet, 200 calls into Python for 200
+        locations (the largest table's open made 800 in one turn, 15-28 ms of the GUI
+        thread)."""
+        shown = self.count() - self.hiddenSectionCount()
+        return QSize(self._section_width() if shown > 0 else 0, self._label_height())
+
+    def _section_width(self) -> int:
+        return self.fontMetrics().height() + 8
 
     def sectionSizeFromContents(self, logical: int) -> QSize:  # noqa: N802 (Qt's method name)
-        return QSize(self.fontMetrics().height() + 8, self._label_height())
+        return QSize(self._section_width(), self._label_height())
 
     def paintSection(self, painter: QPainter, rect: QRect, logical: int) -> None:  # noqa: N802 (Qt's method name)
         if not rect.isValid():

@@ -89,6 +89,7 @@ class SimulationPanel(SimulationPanelBase):
     def __init__(self, runner, parent=None):
         super().__init__(runner, parent)
         self.config = None
+        self._table_due = None      # a table given while hidden (set_table)
         root = QVBoxLayout(self)
         root.setContentsMargins(6, 6, 6, 6)
         root.addWidget(self._build_form())
@@ -199,7 +200,26 @@ class SimulationPanel(SimulationPanelBase):
 
     # -- form ----------------------------------------------------------------------------------
     def set_table(self, setup) -> None:
-        """Start from a game's table: its number of players and locations, β, λ and strategies."""
+        """Start from a game's table: its number of players and locations, β, λ and strategies.
+        A hidden panel (the Table page in front) fills its form when it is shown or its
+        configuration is read (:meth:`make_config`): a table of 20 players made 20 seat
+        choosers again at every open of a log, 3-5 ms of the open's first turn."""
+        if not self.isVisible():
+            self._table_due = setup
+            return
+        self._table_due = None
+        self._fill_table(setup)
+
+    def _fill_due_table(self) -> None:
+        due, self._table_due = self._table_due, None
+        if due is not None:
+            self._fill_table(due)
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's method name)
+        self._fill_due_table()
+        super().showEvent(event)
+
+    def _fill_table(self, setup) -> None:
         self.players.setValue(min(max(len(setup.players), 3), self.players.maximum()))
         self.locations.setValue(min(max(len(setup.locations), 2), self.locations.maximum()))
         self.beta.setValue(setup.beta)
@@ -236,6 +256,7 @@ class SimulationPanel(SimulationPanelBase):
 
     def make_config(self) -> spyfall.SimConfig:
         """The :class:`engines.spyfall.SimConfig` of the form; raises SessionFormatError."""
+        self._fill_due_table()
         if self.fixed.isChecked():
             seats = tuple(c.currentData() for c in self.seat_combos)
             strategies = tuple(dict.fromkeys(seats))
