@@ -61,7 +61,7 @@ def _stamp(path: str):
 
 class FileActions:
     """File menu actions of :class:`desktop.shell.main_window.MainWindow` (which provides
-    ``tab_for``, ``build_tab_in_turns``, ``prepare_first_show``, ``current_tab``,
+    ``tab_for``, ``build_tab_in_turns``, ``draw_off_screen``, ``current_tab``,
     ``select_game``, ``interactive``, ``recent_menu`` and the hand-off of
     :class:`desktop.storage.window_autosave.RecoveryWiring`)."""
 
@@ -164,10 +164,10 @@ class FileActions:
         self._show_opened_in_turns(self._pending_open, data, stamp)
 
     def _show_opened_in_turns(self, pending: tuple, data, stamp) -> None:
-        """:meth:`_show_opened` in three turns of the event loop — the session into its tab,
-        the tab to the front, the recent files and title; before them the tab is built, a part
-        per turn, if it was not, and a tab never shown is drawn once off screen before it comes
-        to the front (``prepare_first_show``) — with the background jobs paused
+        """:meth:`_show_opened` in turns of the event loop — the tab built, a part per turn, if
+        it was not; the session into its tab; the tab drawn once off screen if it is not in
+        front (``draw_off_screen``); the tab to the front; the recent files and title — with
+        the background jobs paused
         meanwhile (:data:`desktop.tabs.jobs.worker_gate`), so that the window keeps answering
         while a long log's views are made and its tab is painted: each turn of the 100-event
         Inkognito file took 30-60 ms, the three together 87-101 ms
@@ -190,7 +190,7 @@ class FileActions:
             QTimer.singleShot(TURN_MS, self, lambda: done(True))
 
         def prepare() -> None:
-            self.prepare_first_show(data.game)
+            self.draw_off_screen(data.game)
             QTimer.singleShot(TURN_MS, self, to_front)
 
         def load() -> None:

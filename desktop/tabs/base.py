@@ -22,7 +22,7 @@ from desktop.shell.locale_format import number
 from desktop.tabs.banner_state import BannerPresenter
 from desktop.tabs.controller import GameController
 from desktop.tabs.diagnosis import handle_link
-from desktop.tabs.jobs import JobRunner, Priority
+from desktop.tabs.jobs import JobRunner, Priority, worker_gate
 from desktop.tabs.quick_entry_wiring import make_quick_entry, place_quick_entry
 from desktop.tabs.snapshot import Snapshot, Status
 from desktop.tabs.why_view import WhyView
@@ -52,8 +52,6 @@ class GameTab(QWidget):
     """
 
     GAME = ""
-    #: True once the tab has been shown (:meth:`showEvent`).
-    shown_once = False
     #: Compute the posterior after every prefix (plot, History); False: the whole log only,
     #: an earlier entry's beliefs on demand (a timeline whose states are too large to copy).
     FULL_TIMELINE = True
@@ -326,10 +324,6 @@ class GameTab(QWidget):
         if not snap.busy and (prev.busy or prev.revision != snap.revision):
             self.inferenceDone.emit(snap.revision)
 
-    def showEvent(self, event) -> None:  # noqa: N802 (Qt name)
-        super().showEvent(event)
-        self.shown_once = True
-
     def changeEvent(self, event) -> None:  # noqa: N802 (Qt name)
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
             self._retone_timer.start()     # once, however many palette events arrive
@@ -511,8 +505,10 @@ class GameTab(QWidget):
             plot.set_marker(None)
         self.reset_views()
         # controls made again for the new setup, in their place: in a turn of the event loop of
-        # its own, so that a long log's open (desktop.shell.file_actions) is not one long stall
-        # (a walk of the tab's widgets, 5-30 ms). A timer of 1 ms, not 0: Qt 6 posts a 0 ms
+        # its own, after a file's open has ended (its turns hold the worker gate), so that a
+        # long log's open (desktop.shell.file_actions) is not one long stall (a walk of the
+        # tab's widgets, 5-30 ms, fell in the same pass as the open's next turn, both timers
+        # due). A timer of 1 ms, not 0: Qt 6 posts a 0 ms
         # single shot as an event, run in the next pass before the timers and input due then,
         # so with the turn's own paint and no heartbeat between (2 of 20 trials after an 18 ms
         # turn, 20 of 20 at 1 ms)
@@ -522,6 +518,9 @@ class GameTab(QWidget):
 
     @Slot()
     def _follow_layout_now(self) -> None:
+        if worker_gate.closed():    # a file being shown: after its turns, not in one of them
+            QTimer.singleShot(NEXT_TURN_MS, self, self._follow_layout_now)
+            return
         self._focus_order_due = False
         follow_layout(self)
 

@@ -103,3 +103,27 @@ def test_the_tab_order_is_set_in_a_turn_of_its_own(window, monkeypatch):
     assert order == ["posted"]
     assert wait_idle(window, 60)
     assert order == ["posted", "order"]
+
+
+def test_the_tab_order_waits_for_a_files_open_to_end(window, qtbot, monkeypatch):
+    """While the worker gate is held (a file's open in its turns), the Tab order's walk is put
+    off; it is set once the gate is free."""
+    from desktop.tabs import base
+    from desktop.tabs.jobs import worker_gate
+    from engines import cluedo
+
+    window.select_game("cluedo")
+    tab = window.tab_for("cluedo")
+    assert wait_idle(window, 60)
+    order = []
+    real = base.follow_layout
+    monkeypatch.setattr(base, "follow_layout", lambda root: order.append("order") or real(root))
+    hold = worker_gate.hold()
+    try:
+        tab.reset_document(cluedo.Setup.from_json({"edition": "cluedo-uk", "me": "Me",
+                                                   "players": ["Me", "Ann", "Bob"]}, "$"), [])
+        qtbot.wait(60)
+        assert order == []
+    finally:
+        hold.release()
+    qtbot.waitUntil(lambda: order == ["order"], timeout=5000)

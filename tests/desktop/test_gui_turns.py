@@ -205,18 +205,18 @@ def test_a_file_for_a_tab_not_built_builds_it_in_a_turn_of_its_own(window, qtbot
                        tab is not None and tab.controller.document.path == os.path.abspath(path)))
 
     prepared = []
-    real_prepare = window.prepare_first_show
-    window.prepare_first_show = lambda game: (
+    real_prepare = window.draw_off_screen
+    window.draw_off_screen = lambda game: (
         prepared.append((game, window.game_tabs[game].controller.document.path == os.path.abspath(path),
                          window.current_tab().GAME)),
         real_prepare(game))
     _open_sampling_each_turn(window, qtbot, path, tick)
-    del window.prepare_first_show
+    del window.draw_off_screen
     assert (True, False) in states and states[-1] == (True, True)
     # drawn off screen with its session, before it came to the front
     assert len(prepared) == 1 and prepared[0][:2] == ("inkognito", True)
     assert prepared[0][2] != "inkognito"
-    assert window.current_tab().GAME == "inkognito" and window.current_tab().shown_once
+    assert window.current_tab().GAME == "inkognito"
 
 
 def test_a_tab_built_in_parts_is_the_tab_built_at_once(qapp):
@@ -296,21 +296,22 @@ def test_a_result_is_delivered_with_the_gate_held(qtbot):
     runner.shutdown()
 
 
-def test_a_tab_never_shown_is_drawn_off_screen_before_it_comes_to_the_front(window, qtbot):
-    """prepare_first_show draws a tab that was never shown, at the size of the page in front,
-    and nothing else: not a tab shown before, not the tab in front."""
+def test_a_tab_not_in_front_is_drawn_off_screen_at_the_size_it_will_have(window, qtbot):
+    """draw_off_screen draws a tab that is not in front, at the size of the page in front,
+    shown before or not; the tab in front is not drawn again."""
     window.select_game("cluedo")
     drawn = []
     tab = window.tab_for("egghead")
-    assert not tab.shown_once
     tab.render = lambda target: drawn.append(target.size().toTuple())
-    window.prepare_first_show("egghead")
+    window.draw_off_screen("egghead")
     front = window.tabs.currentWidget().size().toTuple()
     assert drawn == [front] and tab.size().toTuple() == front
-    window.prepare_first_show("cluedo")                  # in front
-    window.select_game("egghead")
-    qtbot.waitUntil(lambda: tab.shown_once, timeout=5000)
-    window.select_game("cluedo")
-    window.prepare_first_show("egghead")                 # shown before
+    window.draw_off_screen("cluedo")                     # in front
     assert drawn == [front]
+    window.select_game("egghead")
+    qtbot.waitUntil(tab.isVisible, timeout=5000)
+    window.draw_off_screen("egghead")                    # in front now
+    window.select_game("cluedo")
+    window.draw_off_screen("egghead")                    # shown before, not in front
+    assert drawn == [front, front]
     del tab.render
