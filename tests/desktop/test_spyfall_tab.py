@@ -663,3 +663,25 @@ def test_the_plot_series_are_every_prefix_spy_beliefs(window, monkeypatch):
         assert shown == [None if s is None else s[f"spy:{p}"] for s in summaries]
         assert tab.plot.series()[p] == shown
     assert len(summaries) == len(data.events) + 1 and any(v is not None for v in shown)
+
+
+def test_the_recommendation_line_keeps_a_claims_small_figures_and_names_as_text(qapp):
+    """The mean claim is plain text inside a rich-text line: "<1%" and a location named with
+    "&" or "<" show as written, not as markup (a 200-location claim's "≤ <1%" swallowed the rest
+    of the line)."""
+    from PySide6.QtGui import QTextDocument
+
+    from desktop.games.spyfall.panes import recommendation_text
+    from engines.spyfall.recommend import Recommendation
+
+    data = spyfall.Setup.from_json({"players": ["Ann", "Bob", "Cy"], "me": "Ann",
+                                    "locations": ["R&D <Lab>", "Beach"] + [f"L{i}" for i in range(198)],
+                                    "my_role": {"location": "Beach"}}, "$")
+    claim = {loc: 0.002 for loc in data.locations}
+    claim["R&D <Lab>"] = 0.6
+    rec = Recommendation(claim=claim, accuse=None, accuse_probability=0.0, name_location=None,
+                         location_probability=0.0)
+    doc = QTextDocument()
+    doc.setHtml(recommendation_text(rec, data))
+    shown = doc.toPlainText()
+    assert "R&D <Lab> 60%" in shown and "every other location ≤ <1%" in shown

@@ -99,9 +99,9 @@ def describe_strategy(mix) -> str:
 
 
 def describe_mean_claim(claim: dict) -> str:
-    """A recommended claim in words: the locations that stand out (at most four, above 1.5 × the
-    median weight), then the level of the rest; "every location alike" for a flat claim and
-    "nearly every location alike" when no location stands out."""
+    """A recommended claim in words (plain text): the locations that stand out (at most four,
+    above 1.5 × the median weight), then the level of the rest; "every location alike" for a
+    flat claim and "nearly every location alike" when no location stands out."""
     values = np.array(list(claim.values()), float)
     if values.size == 0 or np.ptp(values) < 1e-6:
         return _("every location alike")
@@ -125,7 +125,7 @@ def recommendation_text(rec, setup, wording: Wording = PLAIN) -> str:
     non-spy whom to accuse and whether to call the early vote now (``rec.call_vote``) or at
     which belief; as the spy the location to name."""
     spy = setup.i_am_spy
-    claim = describe_mean_claim(rec.claim)
+    claim = esc(describe_mean_claim(rec.claim))    # plain text ("<1%", a location's "&") in rich text
     yours = _("<b>Your claim</b> on average: {claim}").format(claim=claim)
     if rec.strategy and wording.details:
         play = describe_strategy(rec.strategy)
