@@ -80,14 +80,15 @@ def test_controls_made_for_a_new_game_are_reached_in_place(window):
     assert chain.index(tab.form.refuter) < boxes[0] < chain.index(tab.form.log_button)
 
 
-def test_the_tab_order_is_set_in_a_turn_of_its_own(window, monkeypatch):
-    """A new game's Tab order (a walk of every control) is set by a timer, not with the events
-    the reset posted (its paint among them): Qt 6 runs a 0 ms single shot as a posted event, in
-    the same pass as those and before the timers and input due."""
-    from PySide6.QtCore import QCoreApplication, QTimer
-
-    from desktop.tabs import base
+def _cluedo_setup(*players):
     from engines import cluedo
+
+    return cluedo.Setup.from_json({"edition": "cluedo-uk", "me": players[0], "players": list(players)}, "$")
+
+
+def _walks_recorded(window, monkeypatch):
+    """The Cluedo tab, idle, and a list that gets "order" at each walk of the Tab order."""
+    from desktop.tabs import base
 
     window.select_game("cluedo")
     tab = window.tab_for("cluedo")
@@ -95,9 +96,17 @@ def test_the_tab_order_is_set_in_a_turn_of_its_own(window, monkeypatch):
     order = []
     real = base.follow_layout
     monkeypatch.setattr(base, "follow_layout", lambda root: order.append("order") or real(root))
-    six = cluedo.Setup.from_json({"edition": "cluedo-uk", "me": "Me",
-                                  "players": ["Me", "Ann", "Bob", "Cy", "Dee", "Eve"]}, "$")
-    tab.reset_document(six, [])
+    return tab, order
+
+
+def test_the_tab_order_is_set_in_a_turn_of_its_own(window, monkeypatch):
+    """A new game's Tab order (a walk of every control) is set by a timer, not with the events
+    the reset posted (its paint among them): Qt 6 runs a 0 ms single shot as a posted event, in
+    the same pass as those and before the timers and input due."""
+    from PySide6.QtCore import QCoreApplication, QTimer
+
+    tab, order = _walks_recorded(window, monkeypatch)
+    tab.reset_document(_cluedo_setup("Me", "Ann", "Bob", "Cy", "Dee", "Eve"), [])
     QTimer.singleShot(0, lambda: order.append("posted"))
     QCoreApplication.sendPostedEvents()
     assert order == ["posted"]
@@ -108,20 +117,12 @@ def test_the_tab_order_is_set_in_a_turn_of_its_own(window, monkeypatch):
 def test_the_tab_order_waits_for_a_files_open_to_end(window, qtbot, monkeypatch):
     """While the worker gate is held (a file's open in its turns), the Tab order's walk is put
     off; it is set once the gate is free."""
-    from desktop.tabs import base
     from desktop.tabs.jobs import worker_gate
-    from engines import cluedo
 
-    window.select_game("cluedo")
-    tab = window.tab_for("cluedo")
-    assert wait_idle(window, 60)
-    order = []
-    real = base.follow_layout
-    monkeypatch.setattr(base, "follow_layout", lambda root: order.append("order") or real(root))
+    tab, order = _walks_recorded(window, monkeypatch)
     hold = worker_gate.hold()
     try:
-        tab.reset_document(cluedo.Setup.from_json({"edition": "cluedo-uk", "me": "Me",
-                                                   "players": ["Me", "Ann", "Bob"]}, "$"), [])
+        tab.reset_document(_cluedo_setup("Me", "Ann", "Bob"), [])
         qtbot.wait(60)
         assert order == []
     finally:
