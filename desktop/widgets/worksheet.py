@@ -156,15 +156,22 @@ class ProbabilityTableModel(MultiDataModel, QAbstractTableModel):
         self.set_layout(groups, columns)
 
     def set_layout(self, groups: Sequence, columns: Sequence[str]) -> None:
-        self.beginResetModel()
-        self._rows = []
+        rows = []
         k = 0
         for title, labels in groups:
             if title:
-                self._rows.append(("group", title, -1))
+                rows.append(("group", title, -1))
             for label in labels:
-                self._rows.append(("item", label, k))
+                rows.append(("item", label, k))
                 k += 1
+        self.set_row_layout(rows, columns)
+
+    def set_row_layout(self, rows: Sequence[tuple], columns: Sequence[str]) -> None:
+        """Lay out the table from its rows, each ``(kind, label, item)`` (``"group"`` rows
+        with item -1), a sequence read by index (a subclass may give one that makes a row when
+        asked), and its columns; the numbers are forgotten (a model reset)."""
+        self.beginResetModel()
+        self._rows = rows
         self._columns = list(columns)
         self._matrix = None
         self._se = None

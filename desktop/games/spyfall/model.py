@@ -159,14 +159,9 @@ class ClaimSheetModel(ProbabilityTableModel):
         self._beliefs = None
         # the two group-header rows: the beliefs' title (row 0) and the claims' title
         self._group_rows = (0, 1 + len(self._belief_labels))
-        self.beginResetModel()
-        self._rows = _SheetRows((_(self.BELIEFS), _(self.CLAIMS)), self._belief_labels, _("next"),
-                                claims)
-        self._columns = list(self._locations)
-        self._matrix = self._se = None
-        self._forget_cells()
         self._stale = False
-        self.endResetModel()
+        rows = _SheetRows((_(self.BELIEFS), _(self.CLAIMS)), self._belief_labels, _("next"), claims)
+        self.set_row_layout(rows, self._locations)
 
     @property
     def n_items(self) -> int:
@@ -266,7 +261,7 @@ class ClaimSheetModel(ProbabilityTableModel):
                 return None
             v = float(rows[k, col])
             return v if math.isfinite(v) else None
-        v = float(self._pending[col] if k == b else self._claims[b + len(self._claims) - k][1][col])
+        v = float(self._pending[col] if k == b else self._claims[self.turn_of_item(k)][1][col])
         return v if math.isfinite(v) else None
 
     def _row_top(self, k: int) -> float:
@@ -276,7 +271,7 @@ class ClaimSheetModel(ProbabilityTableModel):
         if k == b:
             top = float(np.fmax.reduce(self._pending)) if self._pending.size else 0.0
             return top if top > 0 else 1.0
-        t = b + len(self._claims) - k
+        t = self.turn_of_item(k)
         top = self._claim_top.get(t)
         if top is None:
             top = max((float(w) for w in self._claims[t][1]), default=0.0)
