@@ -4,8 +4,8 @@ A view asks its model for about eight roles of each cell it paints or measures (
 background, foreground, alignment, font, decoration, check state, tool tip). Qt 6 asks for them
 together with ``QAbstractItemModel::multiData``, whose default calls ``data()`` once per role:
 from C++ into Python each time, and each such call must take Python's global lock again — up to
-the switch interval (0.1 ms, :data:`desktop.tabs.jobs.GIL_SWITCH_INTERVAL_S`) while a background
-job runs Python. :class:`MultiDataModel` answers ``multiData`` itself, calling its own
+the switch interval (20 µs, :data:`desktop.shell.process.GIL_SWITCH_INTERVAL_S`) while a
+background job runs Python. :class:`MultiDataModel` answers ``multiData`` itself, calling its own
 ``data()`` from Python, so a cell costs one crossing instead of eight.
 """
 from __future__ import annotations

@@ -2,8 +2,8 @@
 computation is opened, and how long until its beliefs (or the Cancel) arrive.
 
 Run: ``QT_QPA_PLATFORM=offscreen python tests/benchmarks/bench_open_stall.py [--cancel] [--long=N]
-[--games=a,b] [--repeat=N]`` (``--games``: only those games' random logs; ``--repeat``: each file opened N times, the
-later opens into its tab shown before).
+[--games=a,b] [--repeat=N] [--sched]`` (``--games``: only those games' random logs;
+``--repeat``: each file opened N times, the later opens into its tab shown before).
 Goal: no stall over :data:`STALL_GOAL_MS` (50 ms) for a file of any accepted length; each
 line is marked ✓ or ✗.
 A ``QTimer`` heartbeat ticks every 10 ms on the GUI thread; the longest gap between two
@@ -26,6 +26,12 @@ Beside each gap's wall time the heartbeat reads the GUI thread's CPU time
 (``time.thread_time``): the most CPU the GUI thread spent between two beats is the work of
 its longest slice, which other processes on a shared machine and waits for the interpreter
 lock do not inflate (a wall stall on a loaded machine is mostly waiting for a core).
+
+With ``--sched`` (Linux) each beat also reads the GUI thread's scheduler statistics
+(``/proc/self/task/<id>/schedstat``: the time it ran and the time it waited for a core), and the
+longest gap is split into the time the GUI thread ran, waited for a core, and slept — blocked
+on a lock, mostly the interpreter lock while a job computes beside it (one more system call a
+beat).
 
 Prints, per file: the longest GUI stall (ms) and the most GUI-thread CPU between two beats
 (ms), the time File → Open took to return (ms), and
@@ -117,18 +123,37 @@ def game_file(folder: str, game: str, n: int, seed: int = 0) -> str:
     return path
 
 
+def read_schedstat(fd: int) -> tuple:
+    """``(ran, waited)``: the seconds a thread has run and waited for a core, from its open
+    ``/proc/.../schedstat`` (``fd``; Linux's scheduler statistics, nanoseconds in the file)."""
+    ran, waited, _slices = os.pread(fd, 128, 0).split()
+    return int(ran) / 1e9, int(waited) / 1e9
+
+
 def measure(win, path: str, cancel: bool = False, limit_s: float = 60.0,
-            sync: bool = False) -> dict:
-    """Open ``path`` from the event loop with a 10 ms heartbeat running; see the module doc."""
+            sync: bool = False, sched: bool = False) -> dict:
+    """Open ``path`` from the event loop with a 10 ms heartbeat running; see the module doc.
+    ``sched``: split the longest gap by the GUI thread's scheduler statistics (``ran_ms``,
+    ``core_ms``, ``blocked_ms``; Linux)."""
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance()
     ticks = []
     cpu = []           # the GUI thread's CPU time at each beat (time.thread_time)
+    stats = []         # with ``sched``: (ran, waited for a core) at each beat
+    fd = os.open(f"/proc/self/task/{threading.get_native_id()}/schedstat", os.O_RDONLY) \
+        if sched else None
     beat = QTimer()
     beat.setInterval(10)
-    beat.timeout.connect(lambda: (ticks.append(time.perf_counter()), cpu.append(time.thread_time())))
+
+    def on_beat():
+        ticks.append(time.perf_counter())
+        cpu.append(time.thread_time())
+        if fd is not None:
+            stats.append(read_schedstat(fd))
+
+    beat.timeout.connect(on_beat)
     out = {}
     stacks = {}        # what the GUI thread was doing during stalls over 200 ms
     gui = threading.get_ident()
@@ -154,8 +179,7 @@ def measure(win, path: str, cancel: bool = False, limit_s: float = 60.0,
         out["open_ms"] = (time.perf_counter() - t0) * 1000
 
     beat.start()
-    ticks.append(time.perf_counter())
-    cpu.append(time.thread_time())
+    on_beat()
     QTimer.singleShot(0, do_open)
     t_start = time.perf_counter()
     while "open_ms" not in out or win._pending_open is not None:
@@ -190,6 +214,12 @@ def measure(win, path: str, cancel: bool = False, limit_s: float = 60.0,
     gaps = [b - a for a, b in zip(ticks, ticks[1:])]
     out["stall_ms"] = max(gaps) * 1000 if gaps else float("nan")
     out["stall_cpu_ms"] = max((b - a for a, b in zip(cpu, cpu[1:])), default=float("nan")) * 1000
+    if fd is not None:
+        os.close(fd)
+        if gaps:
+            (r0, w0), (r1, w1) = stats[i], stats[i + 1]
+            out["ran_ms"], out["core_ms"] = (r1 - r0) * 1000, (w1 - w0) * 1000
+            out["blocked_ms"] = max(0.0, out["stall_ms"] - out["ran_ms"] - out["core_ms"])
     out["idle_s"] = t_idle - (t_cancel if cancel else t_start)
     out["timed_out"] = t_idle >= busy_until
     return out
@@ -231,8 +261,9 @@ def main() -> None:
             files.append((f"{game}, a random log of {os.path.basename(path)[len(game) + 1:-5]} events "
                           f"(tab built)", path))
     repeat = next((int(a.split("=", 1)[1]) for a in sys.argv if a.startswith("--repeat=")), 1)
+    sched = "--sched" in sys.argv
     for label, path in files:
-        r = measure(win, path, cancel=cancel, sync=sync)
+        r = measure(win, path, cancel=cancel, sync=sync, sched=sched)
         verdict = "✓" if r["stall_ms"] <= STALL_GOAL_MS else "✗"
         print(f"{label}: opened={r['opened']} longest GUI stall {r['stall_ms']:.0f} ms {verdict} "
               f"(GUI-thread CPU between two beats at most {r['stall_cpu_ms']:.0f} ms), "
@@ -240,10 +271,15 @@ def main() -> None:
               f"{'workers stopped' if cancel else 'idle'} {r['idle_s']:.2f} s after "
               f"{'Cancel' if cancel else 'the open'}"
               f"{' (still busy: limit reached)' if r['timed_out'] else ''}")
+        if "ran_ms" in r:
+            print(f"  longest stall: the GUI thread ran {r['ran_ms']:.0f} ms, waited for a core "
+                  f"{r['core_ms']:.0f} ms, slept (a lock: mostly the interpreter's) "
+                  f"{r['blocked_ms']:.0f} ms")
         if "-v" in sys.argv and r["stall_at"]:
             print("  longest stall in:\n" + r["stall_at"])
         if repeat > 1:       # the same file again, into its tab now shown before
-            again = [measure(win, path, cancel=cancel, sync=sync) for _ in range(repeat - 1)]
+            again = [measure(win, path, cancel=cancel, sync=sync, sched=sched)
+                     for _ in range(repeat - 1)]
             print("  opened again: longest GUI stall "
                   + ", ".join(f"{a['stall_ms']:.0f} ({a['stall_cpu_ms']:.0f})" for a in again)
                   + " ms (GUI-thread CPU)")
