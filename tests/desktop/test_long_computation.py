@@ -166,3 +166,22 @@ def test_open_in_background_reads_the_file_off_the_gui_thread(window, qtbot, tmp
     assert "$.setup" in errors[0]
     assert tab.controller.document.path == path and len(tab.controller.document.events) == n   # nothing changed
     assert wait_idle(window, 60)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="Linux's scheduler statistics")
+def test_the_benchmarks_scheduler_statistics_count_the_threads_own_run_time():
+    import os
+    import threading
+
+    fd = os.open(f"/proc/self/task/{threading.get_native_id()}/schedstat", os.O_RDONLY)
+    try:
+        ran0, waited0 = bench.read_schedstat(fd)
+        cpu0 = time.thread_time()
+        while time.thread_time() - cpu0 < 0.05:     # 50 ms of this thread's CPU
+            pass
+        ran1, waited1 = bench.read_schedstat(fd)
+        burned = time.thread_time() - cpu0
+    finally:
+        os.close(fd)
+    assert waited1 >= waited0
+    assert 0.8 * burned <= ran1 - ran0 <= burned + 0.05
