@@ -58,6 +58,12 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = 0.02
 #: Longest wait (s) at the app's end for the worker to stop after the pipe is closed.
 STOP_SECONDS = 1.0
+#: An argument that is a tuple or list longer than this (a log of thousands of entries) is
+#: pickled this many items at a time (:class:`_Parts`): ``pickle.dumps`` keeps the interpreter
+#: lock for the whole object it is given, and the 5,000-claim Spyfall log took 24 ms in one
+#: call, the GUI thread waiting for the lock behind it as the log's beliefs were delivered
+#: (tests/benchmarks/bench_open_stall.py); a part of 256 claims takes about 1 ms.
+PICKLE_PART_ITEMS = 256
 
 
 class Unavailable(Exception):
@@ -129,6 +135,41 @@ def _serve(conn, cancelled_upto, warm: tuple, parent: int) -> None:   # the work
             conn.send(answer)
         except (EOFError, OSError):
             return
+
+
+class _Parts:
+    """A long tuple or list on its way to the worker as pickles of consecutive parts; it
+    unpickles there as the tuple or list itself (equal items, in order)."""
+
+    __slots__ = ("kind", "parts")
+
+    def __init__(self, kind: type, parts: list):
+        self.kind, self.parts = kind, parts
+
+    def __reduce__(self):
+        return _joined, (self.kind, self.parts)
+
+
+def _joined(kind: type, parts: list):
+    """What :class:`_Parts` unpickles as (in the worker)."""
+    items: list = []
+    for part in parts:
+        items.extend(pickle.loads(part))
+    return kind(items)
+
+
+def _in_parts(value: Any, between: Callable[[], None]) -> Any:
+    """``value``, or a :class:`_Parts` of it when it is a tuple or list of more than
+    :data:`PICKLE_PART_ITEMS` items; ``between()`` is called before each part (the interpreter
+    lock may change hands there, and the caller may wait)."""
+    if type(value) not in (tuple, list) or len(value) <= PICKLE_PART_ITEMS:
+        return value
+    parts = []
+    for start in range(0, len(value), PICKLE_PART_ITEMS):
+        between()
+        parts.append(pickle.dumps(value[start:start + PICKLE_PART_ITEMS],
+                                  protocol=pickle.HIGHEST_PROTOCOL))
+    return _Parts(type(value), parts)
 
 
 class EngineProcess:
@@ -226,7 +267,8 @@ class EngineProcess:
     def call(self, fn: Callable, args: tuple = (), kwargs: Optional[dict] = None, *,
              cancelled: Callable[[], bool],
              on_partial: Optional[Callable[[Any], None]] = None,
-             partial_keyword: Optional[str] = None, owner: Any = None) -> Any:
+             partial_keyword: Optional[str] = None, owner: Any = None,
+             pause: Optional[Callable[[], None]] = None) -> Any:
         """``fn(*args, cancel=flag, **kwargs)`` computed in the worker; returns its result.
 
         Args:
@@ -238,6 +280,9 @@ class EngineProcess:
                 calling thread, in order, before the result).
             owner: who calls (a tab's runner; compared with ``==``): while a call of another
                 owner is in flight, this one is not taken.
+            pause: called before each part of a long argument is pickled (see
+                :data:`PICKLE_PART_ITEMS`): where the caller waits while the GUI thread needs
+                the interpreter lock (:func:`run`: the worker gate).
         Raises:
             Unavailable: the worker is not ready, is gone, is busy with another owner's call,
                 or the call cannot be pickled (run it here instead). Cancelled. Whatever
@@ -258,10 +303,20 @@ class EngineProcess:
             self._pending[call_id] = answers
             self._owners[call_id] = owner
         try:
+            def between() -> None:
+                if pause is not None:
+                    pause()
+                if cancelled():
+                    raise Cancelled()
+
             try:
+                args = tuple(_in_parts(a, between) for a in args)
+                kwargs = {k: _in_parts(v, between) for k, v in kwargs.items()}
                 message = pickle.dumps((call_id, i18n.language(), fn, args, kwargs,
                                         partial_keyword if on_partial is not None else None),
                                        protocol=pickle.HIGHEST_PROTOCOL)
+            except Cancelled:
+                raise
             except Exception as exc:      # e.g. a function a test replaced: not importable
                 raise Unavailable(f"cannot send the call: {exc}") from exc
             with self._send_lock:
@@ -373,7 +428,7 @@ def run(task, fn: Callable, *args, partial_keyword: Optional[str] = None,
         try:
             return worker.call(fn, args, kwargs, cancelled=lambda: task.cancel_requested,
                                on_partial=on_partial, partial_keyword=partial_keyword,
-                               owner=task.owner)
+                               owner=task.owner, pause=task.wait_for_gui)
         except Unavailable:
             pass
     if task.share_lock():

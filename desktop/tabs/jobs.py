@@ -321,6 +321,15 @@ class TaskState:
         if worker_gate._holds:
             worker_gate.wait(lambda: self.cancel_requested)
 
+    def wait_for_gui(self) -> None:
+        """Wait while the GUI thread holds the :data:`worker_gate` (at most
+        :data:`MAX_GATE_SECONDS`), or until the job is cancelled; unlike :meth:`wait_turn`, not
+        for the tab's more urgent work. What a job that computes in another process still does
+        here holding the interpreter lock (pickling a long log for it,
+        :func:`desktop.tabs.engine_process.run`) waits so for the GUI thread's paints."""
+        if worker_gate._holds:
+            worker_gate.wait(lambda: self.cancel_requested)
+
     def share_lock(self) -> bool:
         """From now on, wait at every poll as a job that shares the interpreter lock does (a
         job of a runner made with ``shares_lock=False`` that computes in its own thread after

@@ -12,6 +12,11 @@ def worker_pid(*, cancel) -> int:
     return os.getpid()
 
 
+def echo(*args, cancel, **kwargs) -> tuple:
+    """Its arguments back: ``(*args, kwargs)``."""
+    return (*args, kwargs)
+
+
 def count_slowly(n: int, record: str, *, cancel, on_step=None) -> int:
     """Count to ``n`` (10 ms a step), writing the count so far to the file ``record`` and
     handing each step to ``on_step``; stops at the cancel flag."""

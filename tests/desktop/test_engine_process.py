@@ -8,7 +8,7 @@ import threading
 
 import pytest
 from cluedo_game_log import classic_setup, random_log
-from engine_calls import contradict, count_slowly, fail, worker_pid
+from engine_calls import contradict, count_slowly, echo, fail, worker_pid
 
 from desktop.tabs import engine_process
 from desktop.tabs.engine_process import EngineProcess, Unavailable
@@ -90,6 +90,10 @@ class _Task:
     def __init__(self, owner="a runner"):
         self.shared = 0
         self.owner = owner
+        self.paused = 0
+
+    def wait_for_gui(self) -> None:
+        self.paused += 1
 
     def share_lock(self) -> bool:
         self.shared += 1
@@ -230,3 +234,36 @@ def test_a_job_computed_elsewhere_is_delivered_in_its_turn(qtbot):
         held.release()
         qtbot.waitUntil(lambda: got == ["ranking"], timeout=5000)
     runner.shutdown()
+
+
+def test_a_long_argument_is_sent_in_parts_and_arrives_whole(worker, monkeypatch):
+    """A log of thousands of entries is pickled a part at a time (the interpreter lock can
+    change hands, and the job waits for the GUI thread's paints, between parts) and arrives
+    equal, as the same kind of sequence."""
+    from engines.spyfall.model import Claim
+
+    n = 3 * engine_process.PICKLE_PART_ITEMS + 5
+    claims = tuple(Claim(player=f"P{i % 7}", weights=(0.5, 0.5, float(i % 3)))
+                   for i in range(n))
+    short = list(range(engine_process.PICKLE_PART_ITEMS))
+    use_worker(monkeypatch, worker)
+    task = _Task()
+    out = engine_process.run(task, echo, claims, short, tail=list(claims))
+    assert out == (claims, short, {"tail": list(claims)})
+    assert type(out[0]) is tuple and type(out[2]["tail"]) is list
+    assert task.paused == 2 * 4            # two long arguments of four parts; the short one whole
+    assert task.shared == 0                # computed there
+
+
+def test_a_call_cancelled_while_its_argument_is_pickled_is_not_sent(worker):
+    asked = []
+
+    def cancelled() -> bool:
+        asked.append(1)
+        return len(asked) > 2              # during the third part
+
+    long = tuple(range(5 * engine_process.PICKLE_PART_ITEMS))
+    with pytest.raises(Cancelled):
+        worker.call(echo, (long,), cancelled=cancelled)
+    assert len(asked) == 3
+    assert worker.call(worker_pid, cancelled=never) == worker.pid    # the worker serves on
