@@ -28,9 +28,7 @@ the engines' own speed (``tests/benchmarks/bench_app_speed.py``). A wait lasts a
 :data:`MAX_PAUSE_SECONDS` at a time, so a job holding something the urgent one waits for (a lock)
 cannot stall it for long. Every job also pauses while the GUI thread holds the
 :data:`worker_gate` (a session file shown in its tab, a paint of the window, a job's result or
-error delivered), at most :data:`MAX_GATE_SECONDS`. And the jobs that compute Python in this
-process take turns (:data:`interpreter_turns`): one computes at a time, handing over at a poll
-when another waits, so the GUI thread shares the interpreter lock with one job, not several.
+error delivered), at most :data:`MAX_GATE_SECONDS`.
 Results, partial results, progress and errors are emitted from the worker thread by a relay
 object and delivered, queued, to ``@Slot`` methods of the runner on the GUI thread (a lambda
 would run in the worker thread).
@@ -218,79 +216,8 @@ class WorkerGate:
 
 #: Longest pause (s) of the jobs for the GUI thread (:class:`WorkerGate`).
 MAX_GATE_SECONDS = 0.5
-#: Longest wait (s) of a job for its turn to compute (:class:`InterpreterTurns`); then it
-#: computes beside the job whose turn it is (one that does not poll, or waits for something).
-MAX_TURN_WAIT_SECONDS = 0.1
 #: The process's :class:`WorkerGate`.
 worker_gate = WorkerGate()
-
-
-class InterpreterTurns:
-    """Whose turn it is, among the jobs that compute Python in this process, to compute: one at
-    a time, in the order they asked; the job whose turn it is hands it over at its next poll
-    (:meth:`TaskState.__call__`) when another waits, and before it pauses for more urgent work
-    or for the GUI thread.
-
-    Why: two Python threads beside the GUI thread take the interpreter lock from each other as
-    well as from it — the lock goes to whichever waiting thread wakes first, so the GUI thread,
-    which takes it back after each of its calls into Qt, lost it again and again. With a
-    Cluedo log's opponents' estimate and its turn advice computing beside it, the GUI thread
-    slept 22 ms of a 76 ms turn waiting for the lock; the 100-event Cluedo log's longest stall
-    was 50-62 ms with every job computing at once and 28-38 ms in turns
-    (tests/benchmarks/bench_open_stall.py). In CPython's lock the threads compute one at a
-    time anyway, so taking turns costs them no throughput.
-
-    A job waits for its turn at most :data:`MAX_TURN_WAIT_SECONDS` (then it computes beside the
-    one whose turn it is), so a job that does not poll — or waits for something outside —
-    cannot hold the others up for long. Thread-safe; the owners are the jobs' ``TaskState``.
-    """
-
-    def __init__(self, max_wait_s: float = MAX_TURN_WAIT_SECONDS):
-        self._cond = threading.Condition()
-        self._owner: Any = None
-        self._queue: list = []        # the jobs waiting, in the order they asked
-        self.max_wait_s = max_wait_s
-        self.handovers = 0            # turns handed over at a poll (for tests and benchmarks)
-
-    def take(self, who: Any, stop: Callable[[], bool]) -> bool:
-        """Wait for ``who``'s turn (a pool thread): True once it has it; False when it waited
-        :attr:`max_wait_s` or ``stop()`` became true (it goes on without the turn)."""
-        with self._cond:
-            if self._owner is None and not self._queue:
-                self._owner = who
-                return True
-            self._queue.append(who)
-            deadline = time.monotonic() + self.max_wait_s
-            try:
-                while self._owner is not None or self._queue[0] is not who:
-                    left = deadline - time.monotonic()
-                    if left <= 0 or stop():
-                        return False
-                    self._cond.wait(min(left, 0.02))
-                self._owner = who
-                return True
-            finally:
-                self._queue.remove(who)
-                self._cond.notify_all()
-
-    def give_back(self, who: Any) -> None:
-        """End ``who``'s turn (nothing if it is not its turn)."""
-        with self._cond:
-            if self._owner is who:
-                self._owner = None
-                self._cond.notify_all()
-
-    def wanted(self) -> bool:
-        """True while a job waits for its turn."""
-        return bool(self._queue)
-
-    def owner(self) -> Any:
-        """The job whose turn it is (None: nobody's)."""
-        return self._owner
-
-
-#: The process's :class:`InterpreterTurns`.
-interpreter_turns = InterpreterTurns()
 
 
 #: Every tab's :class:`PriorityGroup` (weakly: a closed tab's group goes with it).
@@ -369,7 +296,6 @@ class TaskState:
         self._group = group
         self._level = level
         self._waits = shares_lock
-        self._turn_thread: Optional[int] = None   # the job's thread while it has the turn
 
     @property
     def cancel_requested(self) -> bool:
@@ -378,36 +304,10 @@ class TaskState:
 
     def __call__(self) -> bool:
         """The cancel flag an engine polls; first waits while more urgent work of the tab is
-        pending (:meth:`PriorityGroup.wait_turn`) or the GUI thread holds the gate; a job whose
-        turn it is to compute (:data:`interpreter_turns`) hands it over first when another job
-        waits for it or this one is about to wait, and asks for it again after."""
+        pending (:meth:`PriorityGroup.wait_turn`)."""
         if self._waits:
-            if self._turn_thread == threading.get_ident() and (
-                    interpreter_turns.wanted() or self._must_wait()):
-                self.give_back_turn()
-                interpreter_turns.handovers += 1
-                self.wait_turn()
-                self.take_turn()
-            else:
-                self.wait_turn()
+            self.wait_turn()
         return self.cancel_requested
-
-    def _must_wait(self) -> bool:
-        group = self._group
-        return bool(worker_gate._holds) or (
-            group is not None and bool(self._level) and group.urgent_pending(self._level))
-
-    def take_turn(self) -> None:
-        """Wait for this job's turn to compute in this process (:data:`interpreter_turns`; in
-        its own thread); it keeps it until :meth:`give_back_turn` or a poll hands it over."""
-        if interpreter_turns.take(self, lambda: self.cancel_requested):
-            self._turn_thread = threading.get_ident()
-
-    def give_back_turn(self) -> None:
-        """End this job's turn to compute, if it has it."""
-        if self._turn_thread is not None:
-            self._turn_thread = None
-            interpreter_turns.give_back(self)
 
     def wait_turn(self) -> None:
         """Wait while more urgent work of the tab is pending or the GUI thread holds the
@@ -436,10 +336,7 @@ class TaskState:
         all: :func:`desktop.tabs.engine_process.run`); waits its turn now and returns the
         cancel flag."""
         self._waits = True
-        cancelled = self()
-        if not cancelled and self._turn_thread is None:
-            self.take_turn()
-        return cancelled
+        return self()
 
     def progress(self, done: int, total: int) -> None:
         """Report progress (``done`` of ``total`` units); throttled to ~20 signals a second."""
@@ -480,19 +377,10 @@ class _Task:
             self._done(self)
 
     def _run(self) -> None:
-        state = self.state
+        state, relay = self.state, self.relay
         state()     # waits while more urgent work of the tab is pending
         if state.cancel_requested:
             return  # stale before it started
-        if state._waits:
-            state.take_turn()     # computes Python here: one such job at a time
-        try:
-            self._compute()
-        finally:
-            state.give_back_turn()
-
-    def _compute(self) -> None:
-        state, relay = self.state, self.relay
         t0 = time.perf_counter()
         try:
             result = self.job(state)
