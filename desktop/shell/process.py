@@ -28,11 +28,13 @@ log = logging.getLogger(__name__)
 #: 5 ms, 3.7 s at 0.5 ms, 1.3-1.6 s at 0.1 ms (the rest is building the views;
 #: tests/benchmarks/bench_open_stall.py). The worker gate (desktop.tabs.jobs.worker_gate) pauses
 #: the jobs during paints and deliveries, but not during the GUI thread's other turns: with the
-#: 100-event Inkognito log's beliefs computing, the GUI thread slept 45-95 ms of a 67-123 ms
-#: turn waiting for the GIL at 0.1 ms (the scheduler's sleep stacks, perf sched_switch: nine in
-#: ten in take_gil), and its longest turn was 20-26 ms at 20 µs, the beliefs no later
+#: 100-event Inkognito log reopened and its beliefs computing, the GUI thread slept 45-95 ms of
+#: a 67-123 ms turn waiting for the GIL at 0.1 ms (the scheduler's sleep stacks, perf
+#: sched_switch: nine in ten in take_gil); the reopens' longest turn was 20-26 ms at 20 µs
+#: (tests/benchmarks/bench_open_stall.py --repeat: 52-94 -> 21-27 ms), the beliefs no later
 #: (0.65-0.67 s to idle either way) and the typing latencies of tests/benchmarks/bench_app_speed.py
-#: within their run-to-run spread. Threads switch only when one waits.
+#: within their run-to-run spread. Threads switch only when one waits (Beazley 2010, the "convoy
+#: effect", in docs/references.md).
 GIL_SWITCH_INTERVAL_S = 0.00002
 #: How often the GUI thread runs the cyclic garbage collector (milliseconds). A collection's
 #: cost grows with what was allocated since its generation's last one: opening the 5,000-claim
