@@ -115,7 +115,11 @@ def describe_mean_claim(claim: dict) -> str:
     rest = [p for loc, p in claim.items() if loc not in names]
     text = ", ".join(f"{loc} {format_probability(p)}" for loc, p in high)
     if rest:
-        text += _("; every other location ≤ {p}").format(p=format_probability(max(rest)))
+        bound = format_probability(max(rest))
+        if bound.startswith("<"):     # "<1%" is a bound already: not "≤ <1%"
+            text += _("; every other location {p}").format(p=bound)
+        else:
+            text += _("; every other location ≤ {p}").format(p=bound)
     return text
 
 
