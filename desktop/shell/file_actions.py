@@ -95,12 +95,16 @@ class FileActions:
     def dialog_path(self, name: str = "") -> str:
         """Where a file dialog opens: ``name`` in the folder last used to open, save or export
         (:data:`desktop.shell.settings.LAST_FOLDER`), else in the user's documents folder
-        (``QStandardPaths.DocumentsLocation``), never the folder the app was started from."""
+        (``QStandardPaths.DocumentsLocation``) when it exists, else in the home folder; never
+        the folder the app was started from. (A documents folder that does not exist opened the
+        Open dialog in the home folder with "Documents" typed as the file's name.)"""
         from PySide6.QtCore import QStandardPaths
 
         folder = LAST_FOLDER.read()
         if not folder or not os.path.isdir(folder):
-            folder = QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation) or os.path.expanduser("~")
+            folder = QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation)
+            if not folder or not os.path.isdir(folder):
+                folder = os.path.expanduser("~")
         return os.path.join(folder, name) if name else folder
 
     @staticmethod

@@ -164,8 +164,26 @@ def test_file_dialogs_open_in_the_folder_last_used(window, monkeypatch, tmp_path
     window.export_json()
     window.open_dialog()
     documents = QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation)
+    if not os.path.isdir(documents):
+        documents = os.path.expanduser("~")
     assert asked == [documents, str(tmp_path), str(tmp_path)] and os.getcwd() not in asked[:1]
     assert LAST_FOLDER.read() == str(tmp_path)
+
+
+def test_a_file_dialog_opens_in_the_documents_folder_or_home_when_there_is_none(
+        window, monkeypatch, tmp_path):
+    from PySide6.QtCore import QStandardPaths
+
+    from desktop.shell.settings import LAST_FOLDER
+
+    LAST_FOLDER.write("")
+    documents = tmp_path / "Documents"
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setattr(QStandardPaths, "writableLocation", lambda _location: str(documents))
+    assert window.dialog_path() == str(tmp_path)          # no documents folder: home
+    assert window.dialog_path("a.json") == str(tmp_path / "a.json")
+    documents.mkdir()
+    assert window.dialog_path() == str(documents)
 
 
 def test_save_all_stops_when_a_file_name_is_refused(window, monkeypatch):
