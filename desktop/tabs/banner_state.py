@@ -5,12 +5,14 @@ screen").
 :class:`desktop.widgets.banner.Banner` in the same call that renders the rest of the tab, so a
 banner never outlives the state it reports (after Ctrl+Z of an impossible entry the new
 snapshot is COMPUTING or READY and the red banner goes at once). A computation running longer
-than :data:`PROGRESS_AFTER_MS` shows its progress with Cancel; numbers on screen while a
-computation runs longer than :data:`STALE_AFTER_MS` are greyed.
+than :data:`PROGRESS_AFTER_MS` shows its progress with Cancel, unless its progress says it ends
+within :data:`PROGRESS_NEARLY_DONE_MS`; numbers on screen while a computation runs longer than
+:data:`STALE_AFTER_MS` are greyed.
 """
 from __future__ import annotations
 
 import enum
+import time
 from typing import Callable, Optional
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
@@ -24,6 +26,12 @@ from engines.core.i18n import _
 
 #: A computation running longer than this (ms) shows its progress and a Cancel button.
 PROGRESS_AFTER_MS = 700
+#: A computation whose progress at :data:`PROGRESS_AFTER_MS` says it ends within this (ms) is not
+#: announced: it is looked at again after its expected end. The banner coming and going moves
+#: everything below it, two relayouts and repaints of the whole tab (about 22 ms of the GUI
+#: thread each, the 100-event Inkognito log, which computes in 0.6-0.8 s), for a notice shown a
+#: tenth of a second — a flicker (tests/benchmarks/bench_open_stall.py; the window's paints).
+PROGRESS_NEARLY_DONE_MS = 500
 #: Shortest time between two progress updates of the banner (ms).
 PROGRESS_UPDATE_MS = 400
 #: Numbers still on screen while a computation runs longer than this (ms) are greyed.
@@ -76,6 +84,8 @@ class BannerPresenter(QObject):
         self.state = BannerState.NONE
         self._snapshot = Snapshot()
         self._progress = (0, 0)
+        self._busy_since = 0.0                         # when the computation shown began
+        self._put_off = False                          # its banner put off once (nearly done)
         self._error_details: Optional[tuple] = None   # (summary, traceback) behind Details…
         self.error_dialog = None                       # the Details… dialog last opened
         banner.actionClicked.connect(self._action)
@@ -93,6 +103,8 @@ class BannerPresenter(QObject):
         if snap.busy and status is not Status.CANCELLED:
             if not (prev.busy and prev.revision == snap.revision):
                 self._progress = (0, 0)
+                self._busy_since = time.monotonic()
+                self._put_off = False
                 self._stale_timer.start()
                 self._progress_timer.start(PROGRESS_AFTER_MS)
         else:
@@ -193,6 +205,14 @@ class BannerPresenter(QObject):
                 (self.state is BannerState.NONE and self.banner.message()):
             return      # an error, or a tab's own message, stays
         done, total = self._progress
+        if self.state is BannerState.NONE and not self._put_off and 0 < done < total:
+            elapsed = time.monotonic() - self._busy_since
+            left = elapsed * (total - done) / done     # at the pace so far
+            if left * 1000 < PROGRESS_NEARLY_DONE_MS:
+                # nearly done: looked at again (once) after its expected end
+                self._put_off = True
+                self._progress_timer.start(int(left * 1000) + PROGRESS_UPDATE_MS // 2)
+                return
         if total > 1:
             text = _("Computing the beliefs: {done} of {total} log prefixes… The log can be edited "
                      "meanwhile.").format(done=number(done), total=number(total))
