@@ -235,9 +235,12 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
         size = front.size()
         if size.isEmpty():
             return
-        tab.resize(size)
+        # the page, not the tab in it: a hidden page of the stack keeps its old size until it
+        # comes to the front, and its layout set the tab back to it (640 x 480) as the drawing
+        # began, so the tab was laid out and drawn at a size it never has
+        page.resize(size)
         canvas = QPixmap(size)
-        tab.render(canvas)
+        page.render(canvas)
 
     def _build_part(self, page: TabPage) -> bool:
         """Build the next part of ``page``'s tab (the tab made, with its first part, if it was

@@ -297,21 +297,41 @@ def test_a_result_is_delivered_with_the_gate_held(qtbot):
 
 
 def test_a_tab_not_in_front_is_drawn_off_screen_at_the_size_it_will_have(window, qtbot):
-    """draw_off_screen draws a tab that is not in front, at the size of the page in front,
+    """draw_off_screen draws a tab that is not in front, laid out at the size of the page in
+    front (a hidden page of the stack keeps its own size, and its layout sets the tab to it),
     shown before or not; the tab in front is not drawn again."""
+    from PySide6.QtCore import QEvent, QObject
+
+    from desktop.widgets.side_panes import SidePanes
+
+    class SizeWhenPainted(QObject):
+        def __init__(self):
+            super().__init__()
+            self.sizes = []
+
+        def eventFilter(self, obj, event):  # noqa: N802 (Qt's name)
+            if event.type() == QEvent.Type.Paint:
+                self.sizes.append(obj.size().toTuple())
+            return False
+
     window.select_game("cluedo")
-    drawn = []
     tab = window.tab_for("egghead")
-    tab.render = lambda target: drawn.append(target.size().toTuple())
+    panes = tab.findChild(SidePanes)
+    seen = SizeWhenPainted()
+    tab.installEventFilter(seen)
     window.draw_off_screen("egghead")
     front = window.tabs.currentWidget().size().toTuple()
-    assert drawn == [front] and tab.size().toTuple() == front
+    assert seen.sizes == [front] and tab.size().toTuple() == front
+    assert panes.width() > front[0] - 40                 # its layout made for that size
     window.draw_off_screen("cluedo")                     # in front
-    assert drawn == [front]
+    assert seen.sizes == [front]
     window.select_game("egghead")
     qtbot.waitUntil(tab.isVisible, timeout=5000)
+    qtbot.wait(50)
+    seen.sizes.clear()
     window.draw_off_screen("egghead")                    # in front now
+    assert seen.sizes == []
     window.select_game("cluedo")
     window.draw_off_screen("egghead")                    # shown before, not in front
-    assert drawn == [front, front]
-    del tab.render
+    assert seen.sizes == [window.tabs.currentWidget().size().toTuple()]
+    tab.removeEventFilter(seen)
