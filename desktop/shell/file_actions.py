@@ -169,8 +169,9 @@ class FileActions:
 
     def _show_opened_in_turns(self, pending: tuple, data, stamp) -> None:
         """:meth:`_show_opened` in turns of the event loop — the tab built, a part per turn, if
-        it was not; the session into its tab; the tab drawn once off screen if it is not in
-        front (``draw_off_screen``); the tab to the front; the recent files and title — with
+        it was not; the session into its tab; the tab laid out and drawn off screen, a part per
+        turn, if it is not in front (``off_screen_steps``); the tab to the front, its first
+        paint in the turn after (``paint_next_turn``); the recent files and title — with
         the background jobs paused
         meanwhile (:data:`desktop.tabs.jobs.worker_gate`), so that the window keeps answering
         while a long log's views are made and its tab is painted: each turn of the 100-event
@@ -191,17 +192,21 @@ class FileActions:
 
         def to_front() -> None:
             self.select_game(data.game)
+            self.paint_next_turn()      # the page's first paint in a turn of its own
             QTimer.singleShot(TURN_MS, self, lambda: done(True))
 
-        def prepare() -> None:
-            self.draw_off_screen(data.game)
-            QTimer.singleShot(TURN_MS, self, to_front)
+        def prepare(steps: list) -> None:
+            if steps:
+                steps.pop(0)()
+                QTimer.singleShot(TURN_MS, self, lambda: prepare(steps))
+            else:
+                to_front()
 
         def load() -> None:
             if not self._load_opened(path, data, ask, stamp):
                 done(False)
                 return
-            QTimer.singleShot(TURN_MS, self, prepare)
+            QTimer.singleShot(TURN_MS, self, lambda: prepare(self.off_screen_steps(data.game)))
 
         if data.game not in self.game_tabs:
             # the game's tab built a part per turn (80-130 ms of the GUI thread in all), the

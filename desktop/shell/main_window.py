@@ -18,8 +18,8 @@ import os
 import sys
 from typing import Callable, Optional
 
-from PySide6.QtCore import QEvent, QTimer, Signal, Slot
-from PySide6.QtGui import QIcon, QPixmap, QUndoGroup
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QTimer, Signal, Slot
+from PySide6.QtGui import QIcon, QPixmap, QRegion, QUndoGroup
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QTabWidget
 
 import desktop
@@ -49,6 +49,9 @@ _UPDATE_REQUEST = QEvent.Type.UpdateRequest
 #: a timer, not a 0 ms single shot, which Qt 6 runs as a posted event in the same pass of the
 #: event loop, before the timers and input due.
 BUILD_TURN_MS = 1
+#: How long a paint put off to the next turn waits (:meth:`MainWindow.paint_next_turn`; ms: a
+#: 0 ms single shot is a posted event, which comes before the timers already due).
+PAINT_PUT_OFF_MS = 1
 
 
 class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
@@ -78,6 +81,7 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
         self._building: Optional[str] = None
         self._partial: dict = {}      # game -> its tab while it is built in turns
         self._painted = False
+        self._paint_put_off = False     # the next paint waits a turn (paint_next_turn)
         self._after_paint: list = []
         # item views' tooltips show names literally; after the first paint, which it would slow
         self.after_first_frame(install_plain_item_tooltips)
@@ -147,6 +151,10 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
         computed (tests/benchmarks/bench_open_stall.py, the threads' scheduler statistics). Jobs
         pause at their next poll until the paint ends."""
         if event.type() == _UPDATE_REQUEST:
+            if self._paint_put_off:
+                self._paint_put_off = False
+                QTimer.singleShot(PAINT_PUT_OFF_MS, self, self._paint_now)
+                return True
             jobs = sys.modules.get("desktop.tabs.jobs")   # no jobs before it is imported
             if jobs is not None:
                 with jobs.worker_gate.hold():
@@ -221,26 +229,54 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
 
     def draw_off_screen(self, game: str) -> None:
         """Lay out and draw ``game``'s tab once off screen, at the size it will have, when it
-        is not in front: bringing it to the front then finds its widgets polished, its
-        layouts made for what it now holds and its text laid out. A tab never shown came to
-        the front in 18-28 ms of the GUI thread where it took 38-39 (Spyfall, Egghead,
-        Inkognito; the drawing 12-21 ms); Spyfall's tab, shown before, with a new log:
-        ``select_game`` 22 -> 5 ms. Called in a turn of its own before File → Open brings the
-        tab to the front (:meth:`FileActions._show_opened_in_turns`)."""
+        is not in front (all of :meth:`off_screen_steps` in one call)."""
+        for step in self.off_screen_steps(game):
+            step()
+
+    def off_screen_steps(self, game: str) -> list:
+        """The steps, each for a turn of its own, that lay out and draw ``game``'s tab off
+        screen at the size it will have, when it is not in front (else none): its page given
+        the front page's size and laid out (its pending resize events sent by drawing one
+        pixel), then its left half drawn, then its right half. Bringing it to the front then
+        finds its widgets polished, its layouts made for what it now holds and its text laid
+        out. A tab never shown came to the front in 18-28 ms of the GUI thread where it took
+        38-39 (Spyfall, Egghead, Inkognito). Drawn whole in one turn, the 100-event Inkognito
+        log's tab took 37-43 ms; in these parts 6, 21 and 16 ms (first drawing). Called before
+        File → Open brings the tab to the front (:meth:`FileActions._show_opened_in_turns`)."""
         page = self._pages.get(game)
         tab = page.tab if page is not None else None
         front = self.tabs.currentWidget()
         if tab is None or page is front or front is None:
-            return
+            return []
         size = front.size()
         if size.isEmpty():
-            return
-        # the page, not the tab in it: a hidden page of the stack keeps its old size until it
-        # comes to the front, and its layout set the tab back to it (640 x 480) as the drawing
-        # began, so the tab was laid out and drawn at a size it never has
-        page.resize(size)
+            return []
         canvas = QPixmap(size)
-        page.render(canvas)
+        half = size.width() // 2
+
+        def lay_out() -> None:
+            # the page, not the tab in it: a hidden page of the stack keeps its old size until
+            # it comes to the front, and its layout set the tab back to it (640 x 480) as the
+            # drawing began, so the tab was laid out and drawn at a size it never has
+            page.resize(size)
+            page.render(QPixmap(1, 1), QPoint(), QRegion(0, 0, 1, 1))
+
+        def draw(x: int, width: int):
+            return lambda: page.render(canvas, QPoint(x, 0), QRegion(x, 0, width, size.height()))
+
+        return [lay_out, draw(0, half), draw(half, size.width() - half)]
+
+    def paint_next_turn(self) -> None:
+        """Put the window's next paint off to a turn of the event loop of its own
+        (:data:`PAINT_PUT_OFF_MS` later): what is due meanwhile (a timer, input) comes between
+        the turn that changed the window and its paint. File → Open brings a tab to the front
+        so (:meth:`FileActions._show_opened_in_turns`): its first paint took 21-26 ms after
+        ``select_game``'s 8 in one turn (the 100-event Inkognito log)."""
+        self._paint_put_off = True
+
+    @Slot()
+    def _paint_now(self) -> None:
+        QCoreApplication.sendEvent(self, QEvent(_UPDATE_REQUEST))
 
     def _build_part(self, page: TabPage) -> bool:
         """Build the next part of ``page``'s tab (the tab made, with its first part, if it was

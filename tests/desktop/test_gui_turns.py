@@ -205,17 +205,21 @@ def test_a_file_for_a_tab_not_built_builds_it_in_a_turn_of_its_own(window, qtbot
                        tab is not None and tab.controller.document.path == os.path.abspath(path)))
 
     prepared = []
-    real_prepare = window.draw_off_screen
-    window.draw_off_screen = lambda game: (
+    real_steps = window.off_screen_steps
+
+    def steps(game):
         prepared.append((game, window.game_tabs[game].controller.document.path == os.path.abspath(path),
-                         window.current_tab().GAME)),
-        real_prepare(game))
+                         window.current_tab().GAME))
+        return [lambda step=step: (prepared.append(window.current_tab().GAME), step())
+                for step in real_steps(game)]
+
+    window.off_screen_steps = steps
     _open_sampling_each_turn(window, qtbot, path, tick)
-    del window.draw_off_screen
+    del window.off_screen_steps
     assert (True, False) in states and states[-1] == (True, True)
-    # drawn off screen with its session, before it came to the front
-    assert len(prepared) == 1 and prepared[0][:2] == ("inkognito", True)
-    assert prepared[0][2] != "inkognito"
+    # drawn off screen with its session, in three steps, before it came to the front
+    assert len(prepared) == 4 and prepared[0][:2] == ("inkognito", True)
+    assert "inkognito" not in (prepared[0][2], *prepared[1:])
     assert window.current_tab().GAME == "inkognito"
 
 
@@ -321,10 +325,11 @@ def test_a_tab_not_in_front_is_drawn_off_screen_at_the_size_it_will_have(window,
     tab.installEventFilter(seen)
     window.draw_off_screen("egghead")
     front = window.tabs.currentWidget().size().toTuple()
-    assert seen.sizes == [front] and tab.size().toTuple() == front
+    assert len(seen.sizes) == 3 and set(seen.sizes) == {front}   # laid out, left, right
+    assert tab.size().toTuple() == front
     assert panes.width() > front[0] - 40                 # its layout made for that size
     window.draw_off_screen("cluedo")                     # in front
-    assert seen.sizes == [front]
+    assert len(seen.sizes) == 3
     window.select_game("egghead")
     qtbot.waitUntil(tab.isVisible, timeout=5000)
     qtbot.wait(50)
@@ -333,5 +338,42 @@ def test_a_tab_not_in_front_is_drawn_off_screen_at_the_size_it_will_have(window,
     assert seen.sizes == []
     window.select_game("cluedo")
     window.draw_off_screen("egghead")                    # shown before, not in front
-    assert seen.sizes == [window.tabs.currentWidget().size().toTuple()]
+    assert set(seen.sizes) == {window.tabs.currentWidget().size().toTuple()}
     tab.removeEventFilter(seen)
+
+
+def test_a_paint_put_off_comes_in_a_turn_of_its_own(window, qtbot):
+    """paint_next_turn: the window's next paint waits for a turn of the event loop of its own
+    (a timer already due runs first), then paints what was dirty."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    class Paints(QObject):
+        def __init__(self):
+            super().__init__()
+            self.log = []
+
+        def eventFilter(self, obj, event):  # noqa: N802 (Qt's name)
+            if event.type() == QEvent.Type.Paint:
+                self.log.append("paint")
+            return False
+
+    qtbot.waitUntil(lambda: window.isVisible(), timeout=5000)
+    qtbot.wait(50)
+    bar = window.statusBar()
+    paints = Paints()
+    bar.installEventFilter(paints)
+    due = QTimer()
+    due.setSingleShot(True)
+    due.timeout.connect(lambda: paints.log.append("timer"))
+    due.start(0)
+    qtbot.wait(5)                        # the timer is due, not yet run
+    paints.log.clear()
+    due.start(0)
+    window.paint_next_turn()
+    bar.update()
+    QApplication.processEvents()         # the posted paint request: put off
+    assert "paint" not in paints.log[:1]
+    qtbot.waitUntil(lambda: "paint" in paints.log, timeout=2000)
+    assert paints.log.index("timer") < paints.log.index("paint")
+    bar.removeEventFilter(paints)
