@@ -191,8 +191,11 @@ class FileActions:
             QTimer.singleShot(TURN_MS, self, lambda: hold.release())   # after the first paint
 
         def to_front() -> None:
+            front = self.tabs.currentWidget()
+            behind = front is None or getattr(front, "game", None) != data.game
             self.select_game(data.game)
-            self.paint_next_turn()      # the page's first paint in a turn of its own
+            if behind:
+                self.paint_next_turn()      # the page's first paint in a turn of its own
             QTimer.singleShot(TURN_MS, self, lambda: done(True))
 
         def prepare(steps: list) -> None:
