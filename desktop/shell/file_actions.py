@@ -201,9 +201,7 @@ class FileActions:
         def prepare(steps: list) -> None:
             if steps:
                 steps.pop(0)()
-                QTimer.singleShot(TURN_MS, self, lambda: prepare(steps))
-            else:
-                to_front()
+            QTimer.singleShot(TURN_MS, self, (lambda: prepare(steps)) if steps else to_front)
 
         def load() -> None:
             if not self._load_opened(path, data, ask, stamp):
