@@ -61,8 +61,8 @@ def _stamp(path: str):
 
 class FileActions:
     """File menu actions of :class:`desktop.shell.main_window.MainWindow` (which provides
-    ``tab_for``, ``build_tab_in_turns``, ``draw_off_screen``, ``current_tab``,
-    ``select_game``, ``interactive``, ``recent_menu`` and the hand-off of
+    ``tab_for``, ``build_tab_in_turns``, ``off_screen_steps``, ``paint_next_turn``,
+    ``current_tab``, ``select_game``, ``interactive``, ``recent_menu`` and the hand-off of
     :class:`desktop.storage.window_autosave.RecoveryWiring`)."""
 
     _file_reader = None
@@ -191,8 +191,7 @@ class FileActions:
             QTimer.singleShot(TURN_MS, self, lambda: hold.release())   # after the first paint
 
         def to_front() -> None:
-            front = self.tabs.currentWidget()
-            behind = front is None or getattr(front, "game", None) != data.game
+            behind = self.tabs.currentWidget() is not self._pages.get(data.game)
             self.select_game(data.game)
             if behind:
                 self.paint_next_turn()      # the page's first paint in a turn of its own

@@ -27,6 +27,7 @@ from desktop import table  # zoom, privacy screen, keep awake, reopen
 from desktop.shell import window_geometry
 from desktop.shell.file_actions import FileActions, plain_text_html
 from desktop.shell.menus import MenuActions
+from desktop.shell.process import NEXT_TURN_MS
 from desktop.shell.settings import APP_NAME, LAST_TAB, ORG_NAME, app_settings
 from desktop.shell.tab_pages import TabPage, tab_class, tab_games
 from desktop.storage.window_autosave import RecoveryWiring, hand_off_at_start
@@ -45,13 +46,6 @@ __all__ = ["APP_NAME", "ORG_NAME", "MainWindow", "main", "make_app",
            "plain_text_html"]
 log = logging.getLogger(__name__)
 _UPDATE_REQUEST = QEvent.Type.UpdateRequest
-#: Milliseconds between the parts of a tab built in turns (:meth:`MainWindow.build_tab_in_turns`):
-#: a timer, not a 0 ms single shot, which Qt 6 runs as a posted event in the same pass of the
-#: event loop, before the timers and input due.
-BUILD_TURN_MS = 1
-#: How long a paint put off to the next turn waits (:meth:`MainWindow.paint_next_turn`; ms: a
-#: 0 ms single shot is a posted event, which comes before the timers already due).
-PAINT_PUT_OFF_MS = 1
 
 
 class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
@@ -153,7 +147,7 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
         if event.type() == _UPDATE_REQUEST:
             if self._paint_put_off:
                 self._paint_put_off = False
-                QTimer.singleShot(PAINT_PUT_OFF_MS, self, self._paint_now)
+                QTimer.singleShot(NEXT_TURN_MS, self, self._paint_now)
                 return True
             jobs = sys.modules.get("desktop.tabs.jobs")   # no jobs before it is imported
             if jobs is not None:
@@ -213,7 +207,7 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
 
     def build_tab_in_turns(self, game: str, then: Optional[Callable[[], None]] = None) -> None:
         """Build ``game``'s tab a part per turn of the event loop (its
-        :meth:`desktop.tabs.base.GameTab.build_step`, :data:`BUILD_TURN_MS` apart), then call
+        :meth:`desktop.tabs.base.GameTab.build_step`, :data:`desktop.shell.process.NEXT_TURN_MS` apart), then call
         ``then()`` (at once if the tab is built or the game has none). Building a tab takes
         80-130 ms of the GUI thread; in parts, no turn takes more than about 30 ms, and the
         window answers between them. :meth:`tab_for` finishes a build under way at once."""
@@ -221,17 +215,11 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
 
         def step() -> None:
             if page is not None and page.tab is None and self._build_part(page):
-                QTimer.singleShot(BUILD_TURN_MS, self, step)
+                QTimer.singleShot(NEXT_TURN_MS, self, step)
             elif then is not None:
                 then()
 
         step()
-
-    def draw_off_screen(self, game: str) -> None:
-        """Lay out and draw ``game``'s tab once off screen, at the size it will have, when it
-        is not in front (all of :meth:`off_screen_steps` in one call)."""
-        for step in self.off_screen_steps(game):
-            step()
 
     def off_screen_steps(self, game: str) -> list:
         """The steps, each for a turn of its own, that lay out and draw ``game``'s tab off
@@ -268,7 +256,7 @@ class MainWindow(FileActions, RecoveryWiring, MenuActions, QMainWindow):
 
     def paint_next_turn(self) -> None:
         """Put the window's next paint off to a turn of the event loop of its own
-        (:data:`PAINT_PUT_OFF_MS` later): what is due meanwhile (a timer, input) comes between
+        (:data:`desktop.shell.process.NEXT_TURN_MS` later): what is due meanwhile (a timer, input) comes between
         the turn that changed the window and its paint. File → Open brings a tab to the front
         so (:meth:`FileActions._show_opened_in_turns`): its first paint took 21-26 ms after
         ``select_game``'s 8 in one turn (the 100-event Inkognito log)."""

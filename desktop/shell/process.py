@@ -36,6 +36,12 @@ log = logging.getLogger(__name__)
 #: within their run-to-run spread. Threads switch only when one waits (Beazley 2010, the "convoy
 #: effect", in docs/references.md).
 GIL_SWITCH_INTERVAL_S = 0.00002
+#: Milliseconds of a timer that runs work in a turn of the event loop of its own: the parts of a
+#: tab built in turns, a paint put off, the Tab order's walk after a new document. Not 0: Qt 6
+#: runs a 0 ms single shot as a posted event, in the same pass of the event loop as what posted
+#: it and before the timers and input already due (after an 18 ms turn a heartbeat came between
+#: in 2 of 20 trials, and before a 1 ms timer in 20 of 20; tests/benchmarks/bench_open_stall.py).
+NEXT_TURN_MS = 1
 #: How often the GUI thread runs the cyclic garbage collector (milliseconds). A collection's
 #: cost grows with what was allocated since its generation's last one: opening the 5,000-claim
 #: Spyfall table (tests/benchmarks/bench_open_stall.py), the longest young collection took

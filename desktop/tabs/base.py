@@ -19,6 +19,7 @@ from PySide6.QtCore import QEvent, QTimer, Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from desktop.shell.locale_format import number
+from desktop.shell.process import NEXT_TURN_MS
 from desktop.tabs.banner_state import BannerPresenter
 from desktop.tabs.controller import GameController
 from desktop.tabs.diagnosis import handle_link
@@ -36,10 +37,6 @@ from desktop.widgets.why import WhyPopup
 from engines import game_module
 from engines.core.errors import SessionFormatError
 from engines.core.i18n import _
-
-#: Milliseconds of a timer that runs work in a turn of the event loop of its own (see
-#: :meth:`GameTab.reset_document`).
-NEXT_TURN_MS = 1
 
 
 class GameTab(QWidget):
@@ -508,10 +505,7 @@ class GameTab(QWidget):
         # its own, after a file's open has ended (its turns hold the worker gate), so that a
         # long log's open (desktop.shell.file_actions) is not one long stall (a walk of the
         # tab's widgets, 5-30 ms, fell in the same pass as the open's next turn, both timers
-        # due). A timer of 1 ms, not 0: Qt 6 posts a 0 ms
-        # single shot as an event, run in the next pass before the timers and input due then,
-        # so with the turn's own paint and no heartbeat between (2 of 20 trials after an 18 ms
-        # turn, 20 of 20 at 1 ms)
+        # due); NEXT_TURN_MS says why not a 0 ms single shot
         if not self._focus_order_due:
             self._focus_order_due = True
             QTimer.singleShot(NEXT_TURN_MS, self, self._follow_layout_now)

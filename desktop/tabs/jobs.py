@@ -318,8 +318,7 @@ class TaskState:
         group = self._group
         if group is not None and self._level and group.urgent_pending(self._level):
             group.wait_turn(self._level, lambda: self.cancel_requested)
-        if worker_gate._holds:
-            worker_gate.wait(lambda: self.cancel_requested)
+        self.wait_for_gui()
 
     def wait_for_gui(self) -> None:
         """Wait while the GUI thread holds the :data:`worker_gate` (at most

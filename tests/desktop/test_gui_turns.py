@@ -318,8 +318,13 @@ def _paint_log():
     return PaintLog()
 
 
+def _draw_off_screen(window, game: str) -> None:
+    for step in window.off_screen_steps(game):
+        step()
+
+
 def test_a_tab_not_in_front_is_drawn_off_screen_at_the_size_it_will_have(window, qtbot):
-    """draw_off_screen draws a tab that is not in front, laid out at the size of the page in
+    """off_screen_steps draw a tab that is not in front, laid out at the size of the page in
     front (a hidden page of the stack keeps its own size, and its layout sets the tab to it),
     shown before or not; the tab in front is not drawn again."""
     from desktop.widgets.side_panes import SidePanes
@@ -329,21 +334,21 @@ def test_a_tab_not_in_front_is_drawn_off_screen_at_the_size_it_will_have(window,
     panes = tab.findChild(SidePanes)
     seen = _paint_log()
     tab.installEventFilter(seen)
-    window.draw_off_screen("egghead")
+    _draw_off_screen(window, "egghead")
     front = window.tabs.currentWidget().size().toTuple()
     assert len(seen.log) == 3 and set(seen.log) == {front}   # laid out, left, right
     assert tab.size().toTuple() == front
     assert panes.width() > front[0] - 40                 # its layout made for that size
-    window.draw_off_screen("cluedo")                     # in front
+    _draw_off_screen(window, "cluedo")                     # in front
     assert len(seen.log) == 3
     window.select_game("egghead")
     qtbot.waitUntil(tab.isVisible, timeout=5000)
     qtbot.wait(50)
     seen.log.clear()
-    window.draw_off_screen("egghead")                    # in front now
+    _draw_off_screen(window, "egghead")                    # in front now
     assert seen.log == []
     window.select_game("cluedo")
-    window.draw_off_screen("egghead")                    # shown before, not in front
+    _draw_off_screen(window, "egghead")                    # shown before, not in front
     assert set(seen.log) == {window.tabs.currentWidget().size().toTuple()}
     tab.removeEventFilter(seen)
 
