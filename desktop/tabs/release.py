@@ -26,11 +26,20 @@ PER_TURN = 300
 _LEAVES = (type(None), str, bytes, int, float, complex, bool, types.ModuleType, type)
 
 
+def _values(mapping: dict) -> list:
+    """The values of ``mapping`` read from the dict's own storage, in one C call that runs no
+    Python code: a timeline's ``OrderedDict`` iterated as such looks each key up again, and a
+    key whose hash is Python code (a log's events) lets the job computing that timeline take
+    the interpreter lock and add to it mid-iteration ("OrderedDict mutated during iteration",
+    seen opening a file while the last one's beliefs were computing)."""
+    return list(dict.values(mapping))
+
+
 def _fields(value) -> list:
     """The attribute values of ``value`` (a dataclass, an object with a ``__dict__``), or its
     items when it is itself a container."""
     if isinstance(value, dict):
-        return list(value.values())
+        return _values(value)
     if isinstance(value, (list, tuple)):
         return list(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -44,7 +53,7 @@ def large_parts(value, depth: int = 2) -> list:
     parts = []
     for field in _fields(value):
         if isinstance(field, (list, tuple, dict)) and len(field) > LARGE:
-            parts.extend(field.values() if isinstance(field, dict) else field)
+            parts.extend(_values(field) if isinstance(field, dict) else field)
         elif depth > 1 and not isinstance(field, _LEAVES) and not callable(field):
             parts.extend(large_parts(field, depth - 1))
     return parts

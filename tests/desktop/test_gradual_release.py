@@ -57,3 +57,35 @@ def test_a_new_log_retires_the_old_one_s_beliefs(qtbot):
         assert last() is None                                # freed by then
     finally:
         c.shutdown()
+
+
+class _Key:
+    """A key whose hash is Python code that adds to the mapping it is in, as the job
+    computing a timeline does when the GUI thread's walk of its cache gives up the lock."""
+
+    def __init__(self, cache, n):
+        self.cache, self.n = cache, n
+
+    def __hash__(self):
+        if len(self.cache) < 2 * release.LARGE + 10:
+            self.cache[("added", len(self.cache))] = Posterior()
+        return self.n
+
+    def __eq__(self, other):
+        return self is other
+
+
+def test_a_cache_added_to_while_it_is_retired_is_read_whole(qapp):
+    from collections import OrderedDict
+
+    class Timeline:
+        def __init__(self):
+            self._posts = OrderedDict()
+
+    t = Timeline()
+    for n in range(release.LARGE + 1):
+        t._posts[_Key(t._posts, n)] = Posterior()
+    before = list(dict.values(t._posts))
+    r = release.GradualRelease()
+    r.retire(t)                          # iterating the OrderedDict as such raised here
+    assert all(any(p is q for q in r.pending) for p in before)
