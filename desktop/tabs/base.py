@@ -375,7 +375,12 @@ class GameTab(QWidget):
             return
         due, self._plot_due = self._plot_due, None
         now = self._snapshot
-        self._draw_plot(due.replace(selected=now.selected, k=now.k))
+        # the tab's less urgent jobs (Cluedo's turn advice and who is close) pause at their
+        # next poll meanwhile, as for a paint: pyqtgraph's drawing is Python, and beside two
+        # such jobs a Cluedo plot of 18 ms took 40 ms of the event loop
+        # (tests/benchmarks/bench_open_stall.py)
+        with worker_gate.hold():
+            self._draw_plot(due.replace(selected=now.selected, k=now.k))
 
     def _plot_settled(self) -> None:
         """Some urgent work of the tab ended: check again whether the plot may be drawn."""
@@ -516,7 +521,8 @@ class GameTab(QWidget):
             QTimer.singleShot(NEXT_TURN_MS, self, self._follow_layout_now)
             return
         self._focus_order_due = False
-        follow_layout(self)
+        with worker_gate.hold():        # a walk of hundreds of Qt calls: jobs pause meanwhile
+            follow_layout(self)
 
     def load_session(self, data, path: Optional[str]) -> None:
         self.reset_document(data.setup, data.events, data.meta, path)

@@ -62,8 +62,10 @@ STOP_SECONDS = 1.0
 #: pickled this many items at a time (:class:`_Parts`): ``pickle.dumps`` keeps the interpreter
 #: lock for the whole object it is given, and the 5,000-claim Spyfall log took 24 ms in one
 #: call, the GUI thread waiting for the lock behind it as the log's beliefs were delivered
-#: (tests/benchmarks/bench_open_stall.py); a part of 256 claims takes about 1 ms.
-PICKLE_PART_ITEMS = 256
+#: (tests/benchmarks/bench_open_stall.py). Each call from Qt into Python waits for the part
+#: being pickled: 256 claims (about 1 ms each) still left the GUI thread without the lock for
+#: 20-35 ms after that delivery, beside the spy plot's job; 32 claims take about 0.15 ms.
+PICKLE_PART_ITEMS = 32
 
 
 class Unavailable(Exception):

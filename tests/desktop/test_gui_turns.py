@@ -120,6 +120,24 @@ def test_every_paint_of_the_window_holds_the_gate(window, qtbot):
     assert not worker_gate.closed()
 
 
+def test_the_plot_and_the_tab_order_walk_hold_the_gate(window, qtbot, monkeypatch):
+    """Drawing a tab's plot (pyqtgraph's Python) and walking its widgets for the Tab order are
+    the GUI thread's own long Python work: jobs pause at their next poll meanwhile, as for a
+    paint, and the gate is free again after."""
+    import desktop.tabs.base as base
+
+    tab = window.tab_for("cluedo")
+    qtbot.waitUntil(lambda: not tab.is_busy(), timeout=20000)
+    seen = []
+    monkeypatch.setattr(tab, "_draw_plot", lambda snap: seen.append(("plot", worker_gate.closed())))
+    monkeypatch.setattr(base, "follow_layout", lambda w: seen.append(("order", worker_gate.closed())))
+    tab._plot_due = tab._snapshot
+    tab._draw_due_plot()
+    tab._follow_layout_now()
+    assert seen == [("plot", True), ("order", True)]
+    assert not worker_gate.closed()
+
+
 def test_the_ranking_may_start_once_the_worksheet_is_painted(window, qtbot, monkeypatch):
     """While a snapshot is drawn, the tab's ranking level waits until the tab says the beliefs
     views are painted (``beliefs_shown``), not until every pane is drawn."""

@@ -4,6 +4,7 @@ claim where the answer is known, and show exactly what they showed before."""
 from collections.abc import Sequence
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import QSize, Qt
@@ -195,6 +196,30 @@ def test_spy_series_reads_each_posteriors_spy_marginal_with_gaps():
     np.testing.assert_array_equal(series["Bob"], [0.75, np.nan, 0.5])
     assert spy_series(("Ann",), posts[:1])["Ann"].tolist() == [0.25]
     assert spy_series(("Ann", "Bob"), [])["Bob"].shape == (0,)
+
+
+def test_spy_series_is_read_a_part_at_a_time_polling_between_parts(monkeypatch):
+    """numpy's conversion of the rows keeps the interpreter lock: a long log's series are read
+    SERIES_PART_PREFIXES prefixes at a time, the job's cancel flag polled before each part
+    (where it waits while the GUI thread paints), and the parts join into the same arrays."""
+    from types import SimpleNamespace
+
+    import desktop.games.spyfall.tab as spytab
+    from engines.core.errors import Cancelled
+
+    posts = [None if i % 4 == 3 else SimpleNamespace(spy={"Ann": i / 10, "Bob": 1 - i / 10})
+             for i in range(7)]
+    whole = spytab.spy_series(("Ann", "Bob"), posts)
+    monkeypatch.setattr(spytab, "SERIES_PART_PREFIXES", 3)
+    polls = []
+    parts = spytab.spy_series(("Ann", "Bob"), posts, cancel=lambda: polls.append(1) and False)
+    assert len(polls) == 3                              # 3 + 3 + 1 prefixes
+    for p in ("Ann", "Bob"):
+        np.testing.assert_array_equal(parts[p], whole[p])
+    asked = []
+    with pytest.raises(Cancelled):          # a newer log: stops at the next part
+        spytab.spy_series(("Ann", "Bob"), posts, cancel=lambda: asked.append(1) or len(asked) > 1)
+    assert len(asked) == 2
 
 
 def test_a_plot_of_arrays_draws_and_reports_what_the_same_lists_do(qtbot):

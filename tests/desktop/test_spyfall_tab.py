@@ -645,8 +645,8 @@ def test_the_plot_series_are_every_prefix_spy_beliefs(window, monkeypatch):
 
     threads = []
     read = spytab.spy_series
-    monkeypatch.setattr(spytab, "spy_series", lambda players, posts: (
-        len(posts) >= 3 and threads.append(threading.current_thread())) or read(players, posts))
+    monkeypatch.setattr(spytab, "spy_series", lambda players, posts, **kw: (
+        len(posts) >= 3 and threads.append(threading.current_thread())) or read(players, posts, **kw))
     monkeypatch.setattr(spytab, "SERIES_JOB_PREFIXES", 3)
     data = parse_session(json.loads(resource_path("examples", "spyfall.json").read_text(encoding="utf-8")))
     tab = _tab(window)
