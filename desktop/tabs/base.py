@@ -38,6 +38,10 @@ from engines import game_module
 from engines.core.errors import SessionFormatError
 from engines.core.i18n import _
 
+#: While the worker gate is closed by a file's opening turns, work put off until it opens
+#: (the Tab order's walk) looks again this often (ms): the open's turns last 50-500 ms.
+GATE_RETRY_MS = 20
+
 
 class GameTab(QWidget):
     """One game's tab. Subclasses set :attr:`GAME` and implement the hooks.
@@ -518,7 +522,9 @@ class GameTab(QWidget):
     @Slot()
     def _follow_layout_now(self) -> None:
         if worker_gate.closed():    # a file being shown: after its turns, not in one of them
-            QTimer.singleShot(NEXT_TURN_MS, self, self._follow_layout_now)
+            # looked at again every GATE_RETRY_MS, not every turn: a 1 ms retry woke the GUI
+            # thread (and took the interpreter lock from the jobs) every millisecond of an open
+            QTimer.singleShot(GATE_RETRY_MS, self, self._follow_layout_now)
             return
         self._focus_order_due = False
         with worker_gate.hold():        # a walk of hundreds of Qt calls: jobs pause meanwhile

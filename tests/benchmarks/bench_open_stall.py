@@ -131,10 +131,12 @@ def read_schedstat(fd: int) -> tuple:
 
 
 def measure(win, path: str, cancel: bool = False, limit_s: float = 60.0,
-            sync: bool = False, sched: bool = False) -> dict:
+            sync: bool = False, sched: bool = False, where: bool = False) -> dict:
     """Open ``path`` from the event loop with a 10 ms heartbeat running; see the module doc.
     ``sched``: split the longest gap by the GUI thread's scheduler statistics (``ran_ms``,
-    ``core_ms``, ``blocked_ms``; Linux)."""
+    ``core_ms``, ``blocked_ms``; Linux). ``where`` (``-v``): a thread reads the GUI thread's
+    Python stack during stalls over 200 ms (``stall_at``); only then, since reading a running
+    thread's frames from another thread has crashed a probe of this kind (SIGSEGV)."""
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -167,7 +169,8 @@ def measure(win, path: str, cancel: bool = False, limit_s: float = 60.0,
                 where = traceback.format_stack(frame)[-3:] if frame is not None else []
                 stacks[ticks[-1]] = "".join(where)
 
-    threading.Thread(target=watchdog, daemon=True).start()
+    if where:
+        threading.Thread(target=watchdog, daemon=True).start()
 
     def do_open():
         t0 = time.perf_counter()
@@ -263,7 +266,7 @@ def main() -> None:
     repeat = next((int(a.split("=", 1)[1]) for a in sys.argv if a.startswith("--repeat=")), 1)
     sched = "--sched" in sys.argv
     for label, path in files:
-        r = measure(win, path, cancel=cancel, sync=sync, sched=sched)
+        r = measure(win, path, cancel=cancel, sync=sync, sched=sched, where="-v" in sys.argv)
         verdict = "✓" if r["stall_ms"] <= STALL_GOAL_MS else "✗"
         print(f"{label}: opened={r['opened']} longest GUI stall {r['stall_ms']:.0f} ms {verdict} "
               f"(GUI-thread CPU between two beats at most {r['stall_cpu_ms']:.0f} ms), "

@@ -138,6 +138,38 @@ def test_the_plot_and_the_tab_order_walk_hold_the_gate(window, qtbot, monkeypatc
     assert not worker_gate.closed()
 
 
+def test_the_tab_order_walk_waits_for_a_file_s_turns_without_a_wake_up_each_millisecond(
+        window, qtbot, monkeypatch):
+    """While a file's opening turns hold the gate, the Tab order's walk is put off and looked
+    at again every GATE_RETRY_MS (a retry every millisecond woke the GUI thread throughout an
+    open), then done once the gate is open."""
+    import desktop.tabs.base as base
+
+    tab = window.tab_for("cluedo")
+    qtbot.waitUntil(lambda: not tab.is_busy(), timeout=20000)
+    calls, walks = [], []
+    real = tab._follow_layout_now
+
+    def counted():
+        calls.append(time.monotonic())
+        real()
+
+    monkeypatch.setattr(tab, "_follow_layout_now", counted)
+    monkeypatch.setattr(base, "follow_layout", lambda w: walks.append(1))
+    hold = worker_gate.hold()
+    try:
+        counted()
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 0.1:
+            QApplication.processEvents()
+            time.sleep(0.001)
+    finally:
+        hold.release()
+    assert not walks and 2 <= len(calls) <= 0.1 * 1000 / base.GATE_RETRY_MS + 2
+    qtbot.waitUntil(lambda: bool(walks), timeout=2000)
+    assert walks == [1]
+
+
 def test_the_ranking_may_start_once_the_worksheet_is_painted(window, qtbot, monkeypatch):
     """While a snapshot is drawn, the tab's ranking level waits until the tab says the beliefs
     views are painted (``beliefs_shown``), not until every pane is drawn."""
