@@ -40,6 +40,10 @@ each direction keeps the order and lets the app end at once:
 * Messages of engine errors and notes are made in the worker in the caller's language
   (:func:`engines.core.i18n.set_language` before each call when it differs).
 * The worker is a daemon process: it ends with the app (and when the pipe closes).
+* Two such workers, each started by its first call: the rankings' (:func:`shared`), and the
+  "Who is close?" estimates' (:data:`WHO_IS_CLOSE`), whose refinement of seconds would
+  otherwise keep the rankings' worker from the next entry's ranking, and which, computed in a
+  thread of the app, kept the GUI thread from the interpreter lock for 50-90 ms at a time.
 """
 from __future__ import annotations
 
@@ -178,11 +182,15 @@ class EngineProcess:
     """One worker process that runs engine functions for the app (see the module docstring).
     Thread-safe; :meth:`call` blocks its calling thread (a pool thread) until the answer.
 
+    Args:
+        name: what the process is for ("" for the rankings'; its process's name ends with it).
+
     Attributes:
         pid: the worker's process id once it is ready, else None.
     """
 
-    def __init__(self):
+    def __init__(self, name: str = ""):
+        self.name = name
         self._lock = threading.Lock()        # the state, the pending calls, the counter
         self._send_lock = threading.Lock()   # one message on the pipe at a time
         self._state = "idle"                 # idle → starting → ready → lost
@@ -216,7 +224,8 @@ class EngineProcess:
             self._cancelled_upto = ctx.RawValue("q", 0)
             process = ctx.Process(target=_serve, args=(theirs, self._cancelled_upto, tuple(warm),
                                                           os.getpid()),
-                                  name="deduction-desk-engines", daemon=True)
+                                  name="deduction-desk-engines" + (f"-{self.name}" if self.name else ""),
+                                  daemon=True)
             process.start()
             theirs.close()
         except Exception as exc:  # noqa: BLE001 - no worker: the calls run in their threads
@@ -380,6 +389,13 @@ class EngineProcess:
 
 _shared: Optional[EngineProcess] = None
 _shared_lock = threading.Lock()
+#: The name of the worker process for the "Who is close?" estimates (:func:`run`'s
+#: ``worker_name``): a process of their own, so that a refinement of seconds never keeps the
+#: rankings' process from the next entry's ranking (a call that finds its process busy with
+#: another owner's call runs in its own thread instead).
+WHO_IS_CLOSE = "who-is-close"
+#: The worker processes other than the rankings', by name (made on first use).
+_named: dict[str, EngineProcess] = {}
 #: Whether :func:`run` may use the worker process. None: as the running app's process-wide
 #: settings say (:data:`desktop.shell.process.engine_worker`, set by ``configure_process``,
 #: which ``main()`` and the test session's set-up call), never by building a window alone: a
@@ -398,17 +414,24 @@ def _allowed() -> bool:
     return process.engine_worker
 
 
-def shared() -> EngineProcess:
-    """The app's :class:`EngineProcess` (made on first use, started by the first :func:`run`)."""
+def shared(name: Optional[str] = None) -> EngineProcess:
+    """The app's :class:`EngineProcess` for the rankings (``name`` None), or its worker process
+    called ``name`` (e.g. :data:`WHO_IS_CLOSE`); made on first use, started by the first
+    :func:`run`."""
     global _shared
     with _shared_lock:
+        if name is not None:
+            if name not in _named:
+                _named[name] = EngineProcess(name=name)
+            return _named[name]
         if _shared is None:
             _shared = EngineProcess()
         return _shared
 
 
 def run(task, fn: Callable, *args, partial_keyword: Optional[str] = None,
-        on_partial: Optional[Callable[[Any], None]] = None, **kwargs) -> Any:
+        on_partial: Optional[Callable[[Any], None]] = None, worker_name: Optional[str] = None,
+        **kwargs) -> Any:
     """``fn(*args, cancel=..., **kwargs)`` for a job of a runner that does not share the
     interpreter lock (:class:`desktop.tabs.jobs.JobRunner` made with ``shares_lock=False``):
     in the worker process when it is ready (the first call starts it), else here, in the
@@ -420,11 +443,12 @@ def run(task, fn: Callable, *args, partial_keyword: Optional[str] = None,
             ``owner``: the runner).
         partial_keyword, on_partial: ``fn``'s keyword for a callback of partial results, and
             where they go here (e.g. ``"on_estimate"``, ``task.publish``).
+        worker_name: which worker process (:func:`shared`): None for the rankings'.
     Raises:
         Cancelled, and whatever ``fn`` raises.
     """
     if _allowed():
-        worker = shared()
+        worker = shared(worker_name)
         if worker._state == "idle":
             worker.start(warm=(fn.__module__,))
         try:
@@ -448,9 +472,11 @@ def process_id(*, cancel=None) -> int:
 
 
 def close_shared() -> None:
-    """Stop the app's worker process, if one was started (the app's end; tests)."""
+    """Stop the app's worker processes, if any was started (the app's end; tests)."""
     global _shared
     with _shared_lock:
-        worker, _shared = _shared, None
-    if worker is not None:
+        workers = [w for w in (_shared, *_named.values()) if w is not None]
+        _shared = None
+        _named.clear()
+    for worker in workers:
         worker.close()

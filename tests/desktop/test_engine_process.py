@@ -267,3 +267,36 @@ def test_a_call_cancelled_while_its_argument_is_pickled_is_not_sent(worker):
         worker.call(echo, (long,), cancelled=cancelled)
     assert len(asked) == 3
     assert worker.call(worker_pid, cancelled=never) == worker.pid    # the worker serves on
+
+
+def test_who_is_close_computes_in_a_worker_process_of_its_own(worker, monkeypatch):
+    """The Cluedo tab's "Who is close?" estimate runs in its own worker process (not the
+    rankings', and not a thread of the app), with the options the app has when it asks, and
+    gives what the same computation gives here: its first estimate published before the
+    advice, then the advice of the exact best triple."""
+    import desktop.games.cluedo.opponents as opponents
+    from desktop.games.cluedo.estimates import refine_shown_prefix
+
+    own = started(("desktop.games.cluedo.estimates",))
+    try:
+        use_worker(monkeypatch, worker)
+        monkeypatch.setitem(engine_process._named, engine_process.WHO_IS_CLOSE, own)
+        monkeypatch.setattr(opponents, "LIVE_MAX_SAMPLES", 64)   # the app's value, read here
+        setup = classic_setup(("Me", "Ann", "Bob", "Cat"))
+        events = tuple(random_log(setup, 8, seed=3))
+        gate = threading.Event()
+        gate.set()
+        published = []
+        task = _Task()
+        task.publish = published.append
+        rankings_calls = worker._next_id
+        view = opponents.shown_prefix_job(setup, events, len(events), gate, task)
+        assert own._next_id == 1 and worker._next_id == rankings_calls and task.shared == 0
+        here = refine_shown_prefix(setup, events, len(events), max_samples=64,
+                                   budget_seconds=60.0)
+        assert view.complete and view.k == len(events) and view.samples <= 64
+        assert view.advice.triple == here.advice.triple
+        assert view.advice.p_correct == pytest.approx(here.advice.p_correct)
+        assert published and published[0].advice is None and not published[0].complete
+    finally:
+        own.close()

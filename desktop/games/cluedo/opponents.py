@@ -28,26 +28,22 @@ import functools
 import math
 import threading
 import time
-from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from desktop.tabs.jobs import JobRunner
-from engines.cluedo.accuse import AccusationAdvice, best_triple, decide
-from engines.cluedo.opponents import (
-    MIN_INTERVAL_SAMPLES,
-    OpponentsEstimate,
-    iter_opponent_knowledge,
-    opponent_knowledge,
+from desktop.games.cluedo.estimates import (  # noqa: F401 (OpponentsView, LIKELY_KNOWS, make_advice: this module's names too)
+    LIKELY_KNOWS,
+    OpponentsView,
+    history_estimates,
+    make_advice,
+    refine_shown_prefix,
 )
-from engines.core.errors import Cancelled, ContradictionError, SessionFormatError
+from desktop.tabs import engine_process
+from desktop.tabs.jobs import JobRunner
+from engines.core.errors import Cancelled
 from engines.core.i18n import N_
 
-#: An opponent "probably knows" the envelope (the tab's alert) when the estimated probability
-#: that their view determines it is at least this: at 0.5 it is more likely than not that they
-#: could accuse and be sure — the point where their next turn is more likely a win than not.
-LIKELY_KNOWS = 0.5
 #: Wall-time budget (s) of the shown prefix's refinement: its first estimate is on screen
 #: within a fraction of a second and each refinement replaces it, so the budget only bounds the
 #: background work (6 players after 20 suggestions reach a few hundred sampled deals in 2 s on
@@ -55,10 +51,6 @@ LIKELY_KNOWS = 0.5
 LIVE_BUDGET_SECONDS = 4.0
 #: Most sampled deals for the shown prefix.
 LIVE_MAX_SAMPLES = 4096
-#: The refinement stops early once every figure's ±2 standard errors is within this (a bar on
-#: screen cannot show more), after at least :data:`MIN_SAMPLES_TO_STOP` deals.
-TARGET_HALF_WIDTH = 0.025
-MIN_SAMPLES_TO_STOP = 64
 #: Per-prefix budget (s) and cap of sampled deals for the plot over the game (no look-ahead).
 HISTORY_BUDGET_SECONDS = 0.4
 HISTORY_MAX_SAMPLES = 256
@@ -79,63 +71,11 @@ RULE_TEXT = N_("Accuse now if and only if p_correct ≥ 1 − p_opponent_knows_b
              "The rule applies at your turn, after your suggestion.")
 
 
-@dataclass(frozen=True)
-class OpponentsView:
-    """What the tab shows for the first ``k`` events of the log.
-
-    Fields:
-        k: the prefix length (0 = the setup alone).
-        estimate: the engine's :class:`OpponentsEstimate` (``p_any_knows_next`` set when
-            computed with the look-ahead).
-        advice: the :class:`AccusationAdvice` (None for a plot-only entry, or before the best
-            triple is known).
-        complete: True once the refinement for this prefix is over (budget, sample cap or
-            precision reached; always True for a plot-only entry).
-    """
-
-    k: int
-    estimate: OpponentsEstimate
-    advice: Optional[AccusationAdvice]
-    complete: bool
-
-    @property
-    def samples(self) -> int:
-        return self.estimate.samples
-
-    def likely_knowers(self, threshold: float = LIKELY_KNOWS) -> list:
-        """``[(name, p_knows_envelope, exact)]`` of the opponents still in the game whose
-        probability of knowing the envelope is at least ``threshold``, most likely first."""
-        out = [(k.player, k.p_knows_envelope, k.exact) for k in self.estimate.opponents.values()
-               if not k.out and k.p_knows_envelope >= threshold]
-        return sorted(out, key=lambda t: -t[1])
-
-
-def make_advice(triple: tuple, p_correct: float, est: OpponentsEstimate, seconds: float) -> AccusationAdvice:
-    """The :class:`AccusationAdvice` of an estimate computed with the look-ahead, decided by the
-    engine's rule (:func:`engines.cluedo.accuse.decide`) — what
-    :func:`engines.cluedo.accuse.accusation_advice` returns for the same estimate, without
-    recounting the best triple at every refinement."""
-    q = est.p_any_knows_next if est.p_any_knows_next is not None else 0.0
-    se = est.p_any_next_standard_error if est.p_any_next_standard_error is not None else 0.0
-    return AccusationAdvice(tuple(triple), float(p_correct), float(q), float(se), est.p_any_knows,
-                            est.exact, decide(p_correct, q), seconds)
-
-
-def _precise_enough(est: OpponentsEstimate) -> bool:
-    if est.exact and est.p_any_next_standard_error in (None, 0.0):
-        return True
-    if est.samples < MIN_SAMPLES_TO_STOP:
-        return False
-    ses = [k.standard_error for k in est.opponents.values()]
-    if est.p_any_next_standard_error is not None:
-        ses.append(est.p_any_next_standard_error)
-    return all(2.0 * s <= TARGET_HALF_WIDTH for s in ses)
-
-
 def shown_prefix_job(setup, events: tuple, k: int, gate: threading.Event, task) -> OpponentsView:
     """The shown prefix's task (see the module docstring): waits for ``gate`` (at most
-    :data:`HOLD_SECONDS`), publishes an :class:`OpponentsView` after every refinement and
-    returns the last one (``complete=True``).
+    :data:`HOLD_SECONDS`), then :func:`desktop.games.cluedo.estimates.refine_shown_prefix`
+    in the "who is close" worker process (in this thread when it cannot take the call), its
+    refinements published as they come; returns the last one (``complete=True``).
 
     Raises:
         ContradictionError: the prefix is impossible. Cancelled: a newer request came.
@@ -146,48 +86,23 @@ def shown_prefix_job(setup, events: tuple, k: int, gate: threading.Event, task) 
             raise Cancelled()
         if time.monotonic() > t_hold:
             break
-    t0 = time.perf_counter()
-    it = iter_opponent_knowledge(setup, events, lookahead=True, max_samples=LIVE_MAX_SAMPLES,
-                                 cancel=task)
-    last, advice, triple, p_correct = None, None, None, None
-    try:
-        for est in it:
-            if triple is None:
-                # the first estimate goes out at once; the exact best triple follows
-                task.publish(OpponentsView(k, est, None, False))
-                triple, p_correct = best_triple(setup, events, task)
-            advice = make_advice(triple, p_correct, est, time.perf_counter() - t0)
-            last = est
-            elapsed = time.perf_counter() - t0
-            # as engines.cluedo.opponents.opponent_knowledge: the next estimate doubles the
-            # sample and costs about as much as all before it; the wall-clock budget never stops
-            # it short of the deals an interval needs (a loaded start-up left the advice at 32
-            # deals, without an interval, for good)
-            done = est.final or _precise_enough(est) or (
-                2.2 * elapsed > LIVE_BUDGET_SECONDS and est.samples >= MIN_INTERVAL_SAMPLES)
-            if done:
-                break
-            task.publish(OpponentsView(k, est, advice, False))
-    finally:
-        it.close()
-    return OpponentsView(k, last, advice, True)
+    return engine_process.run(task, refine_shown_prefix, setup, tuple(events), k,
+                              max_samples=LIVE_MAX_SAMPLES, budget_seconds=LIVE_BUDGET_SECONDS,
+                              partial_keyword="on_view", on_partial=task.publish,
+                              worker_name=engine_process.WHO_IS_CLOSE)
 
 
 def history_job(setup, events: tuple, ks: Sequence[int], task) -> int:
-    """The plot's task: for each prefix length in ``ks`` (in that order) the estimate of
-    :func:`engines.cluedo.opponents.opponent_knowledge` within
-    :data:`HISTORY_BUDGET_SECONDS`, published as a plot-only :class:`OpponentsView`. An
-    impossible prefix is skipped. Returns how many prefixes were computed."""
-    done = 0
-    for k in ks:
-        try:
-            est = opponent_knowledge(setup, events[:k], budget_seconds=HISTORY_BUDGET_SECONDS,
-                                     max_samples=HISTORY_MAX_SAMPLES, cancel=task)
-        except (ContradictionError, SessionFormatError):   # impossible, or over the budget
-            continue
-        task.publish(OpponentsView(k, est, None, True))
-        done += 1
-    return done
+    """The plot's task: :func:`desktop.games.cluedo.estimates.history_estimates` for the
+    prefix lengths ``ks`` (within :data:`HISTORY_BUDGET_SECONDS` and
+    :data:`HISTORY_MAX_SAMPLES` each), in the "who is close" worker process when it can take
+    the call, each prefix's plot-only :class:`OpponentsView` published. Returns how many
+    prefixes were computed."""
+    return engine_process.run(task, history_estimates, setup, tuple(events), tuple(ks),
+                              max_samples=HISTORY_MAX_SAMPLES,
+                              budget_seconds=HISTORY_BUDGET_SECONDS,
+                              partial_keyword="on_view", on_partial=task.publish,
+                              worker_name=engine_process.WHO_IS_CLOSE)
 
 
 def _better(new: OpponentsView, old: Optional[OpponentsView]) -> bool:

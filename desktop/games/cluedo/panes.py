@@ -5,7 +5,7 @@ chance over the game; the best suggestions (:class:`SuggestionRanking`) and "Acc
 
 The pane draws what it is given for the moment shown (:class:`desktop.tabs.snapshot.Snapshot`:
 its moment, log length and wording) and the opponents' estimate of that moment
-(:class:`desktop.games.cluedo.opponents.OpponentsView`, computed by the tab's tracker), never
+(:class:`desktop.games.cluedo.estimates.OpponentsView`, computed by the tab's tracker), never
 the document or the timeline (docs/ARCHITECTURE.md, "One moment on screen").
 """
 from __future__ import annotations
@@ -372,7 +372,7 @@ class SuggestionRanking(QObject):
 
 class AccuseAdvice(AdvicePanel):
     """"Accuse or wait" for the moment shown: the verdict of
-    :func:`desktop.games.cluedo.opponents.make_advice` (carried by the opponents' estimate of
+    :func:`desktop.games.cluedo.estimates.make_advice` (carried by the opponents' estimate of
     the moment, :class:`OpponentsView`) in words, and the alert naming the opponents who probably
     know the envelope (the criterion in words: :data:`RULE_WORDS`)."""
 
