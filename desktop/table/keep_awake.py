@@ -78,8 +78,11 @@ class FreedesktopBackend(Backend):
             now = time.monotonic()
             if self._failed_at is not None and now - self._failed_at < RETRY_SECONDS:
                 return None     # asked at every tab change: not a bus round trip each time
-            from PySide6.QtDBus import QDBusConnection, QDBusInterface
-
+            try:
+                from PySide6.QtDBus import QDBusConnection, QDBusInterface
+            except ImportError:     # a build without Qt's D-Bus module: no service to ask
+                self._failed_at = now
+                return None
             bus = self._bus if self._bus is not None else QDBusConnection.sessionBus()
             iface = QDBusInterface(self.SERVICE, self.PATH, self.SERVICE, bus) \
                 if bus.isConnected() else None
