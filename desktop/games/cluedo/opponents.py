@@ -9,13 +9,16 @@ docs/guide/cluedo.md). This module runs them off the GUI thread and keeps them p
   :func:`engines.cluedo.opponents.iter_opponent_knowledge` with the look-ahead, every refinement
   published as a partial result (the first after 16 sampled deals, a fraction of a second),
   until :data:`LIVE_BUDGET_SECONDS`, :data:`LIVE_MAX_SAMPLES` or the precision target
-  :data:`TARGET_HALF_WIDTH`;
+  :data:`desktop.games.cluedo.estimates.TARGET_HALF_WIDTH`;
 * **every other prefix** (the plot of ``p_knows_envelope`` over the game): a second, low
   priority task, started once the shown prefix is done, newest prefix first, each estimate
   within :data:`HISTORY_BUDGET_SECONDS` (no look-ahead), published one prefix at a time.
 
 Both are :class:`desktop.tabs.jobs.JobRunner` tasks on the shared thread pool (newest
-request wins, cooperative cancel). Results are cached per prefix in :class:`OpponentsTracker`:
+request wins, cooperative cancel) whose computation
+(:mod:`desktop.games.cluedo.estimates`) runs in the "who is close" worker process
+(:data:`desktop.tabs.engine_process.WHO_IS_CLOSE`) once it is ready, and in the task's
+thread until then or when it is busy. Results are cached per prefix in :class:`OpponentsTracker`:
 an entry for the first ``k`` events stays valid while those ``k`` events stay the same, so
 logging an event computes one new prefix, and browsing the history shows a cached entry at
 once. The task for the shown prefix waits (at most :data:`HOLD_SECONDS`) until the tab's
