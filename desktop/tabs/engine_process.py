@@ -40,7 +40,7 @@ each direction keeps the order and lets the app end at once:
 * Messages of engine errors and notes are made in the worker in the caller's language
   (:func:`engines.core.i18n.set_language` before each call when it differs).
 * The worker is a daemon process: it ends with the app (and when the pipe closes).
-* Two such workers, each started by its first call: the rankings' (:func:`shared`), and the
+* Two such workers, each started by its first call: the rankings' (:data:`RANKINGS`), and the
   "Who is close?" estimates' (:data:`WHO_IS_CLOSE`), whose refinement of seconds would
   otherwise keep the rankings' worker from the next entry's ranking, and which, computed in a
   thread of the app, kept the GUI thread from the interpreter lock for 50-90 ms at a time.
@@ -70,6 +70,12 @@ STOP_SECONDS = 1.0
 #: being pickled: 256 claims (about 1 ms each) still left the GUI thread without the lock for
 #: 20-35 ms after that delivery, beside the spy plot's job; 32 claims take about 0.15 ms.
 PICKLE_PART_ITEMS = 32
+#: The worker process of the advisors' rankings (:func:`run`'s ``worker_name`` by default).
+RANKINGS = "rankings"
+#: The worker process of the "Who is close?" estimates: a process of their own, so that a
+#: refinement of seconds never keeps the rankings' process from the next entry's ranking (a
+#: call that finds its process busy with another owner's call runs in its own thread instead).
+WHO_IS_CLOSE = "who-is-close"
 
 
 class Unavailable(Exception):
@@ -183,13 +189,14 @@ class EngineProcess:
     Thread-safe; :meth:`call` blocks its calling thread (a pool thread) until the answer.
 
     Args:
-        name: what the process is for ("" for the rankings'; its process's name ends with it).
+        name: what the process is for (:data:`RANKINGS`, :data:`WHO_IS_CLOSE`; its process's
+            name ends with it).
 
     Attributes:
         pid: the worker's process id once it is ready, else None.
     """
 
-    def __init__(self, name: str = ""):
+    def __init__(self, name: str = RANKINGS):
         self.name = name
         self._lock = threading.Lock()        # the state, the pending calls, the counter
         self._send_lock = threading.Lock()   # one message on the pipe at a time
@@ -224,8 +231,7 @@ class EngineProcess:
             self._cancelled_upto = ctx.RawValue("q", 0)
             process = ctx.Process(target=_serve, args=(theirs, self._cancelled_upto, tuple(warm),
                                                           os.getpid()),
-                                  name="deduction-desk-engines" + (f"-{self.name}" if self.name else ""),
-                                  daemon=True)
+                                  name=f"deduction-desk-engines-{self.name}", daemon=True)
             process.start()
             theirs.close()
         except Exception as exc:  # noqa: BLE001 - no worker: the calls run in their threads
@@ -387,15 +393,9 @@ class EngineProcess:
         conn.close()
 
 
-_shared: Optional[EngineProcess] = None
-_shared_lock = threading.Lock()
-#: The name of the worker process for the "Who is close?" estimates (:func:`run`'s
-#: ``worker_name``): a process of their own, so that a refinement of seconds never keeps the
-#: rankings' process from the next entry's ranking (a call that finds its process busy with
-#: another owner's call runs in its own thread instead).
-WHO_IS_CLOSE = "who-is-close"
-#: The worker processes other than the rankings', by name (made on first use).
-_named: dict[str, EngineProcess] = {}
+#: The app's worker processes by name (each made on first use).
+_workers: dict[str, EngineProcess] = {}
+_workers_lock = threading.Lock()
 #: Whether :func:`run` may use the worker process. None: as the running app's process-wide
 #: settings say (:data:`desktop.shell.process.engine_worker`, set by ``configure_process``,
 #: which ``main()`` and the test session's set-up call), never by building a window alone: a
@@ -414,23 +414,17 @@ def _allowed() -> bool:
     return process.engine_worker
 
 
-def shared(name: Optional[str] = None) -> EngineProcess:
-    """The app's :class:`EngineProcess` for the rankings (``name`` None), or its worker process
-    called ``name`` (e.g. :data:`WHO_IS_CLOSE`); made on first use, started by the first
-    :func:`run`."""
-    global _shared
-    with _shared_lock:
-        if name is not None:
-            if name not in _named:
-                _named[name] = EngineProcess(name=name)
-            return _named[name]
-        if _shared is None:
-            _shared = EngineProcess()
-        return _shared
+def shared(name: str = RANKINGS) -> EngineProcess:
+    """The app's worker process called ``name`` (:data:`RANKINGS`, :data:`WHO_IS_CLOSE`): an
+    :class:`EngineProcess` made on first use and started by the first :func:`run`."""
+    with _workers_lock:
+        if name not in _workers:
+            _workers[name] = EngineProcess(name=name)
+        return _workers[name]
 
 
 def run(task, fn: Callable, *args, partial_keyword: Optional[str] = None,
-        on_partial: Optional[Callable[[Any], None]] = None, worker_name: Optional[str] = None,
+        on_partial: Optional[Callable[[Any], None]] = None, worker_name: str = RANKINGS,
         **kwargs) -> Any:
     """``fn(*args, cancel=..., **kwargs)`` for a job of a runner that does not share the
     interpreter lock (:class:`desktop.tabs.jobs.JobRunner` made with ``shares_lock=False``):
@@ -443,7 +437,7 @@ def run(task, fn: Callable, *args, partial_keyword: Optional[str] = None,
             ``owner``: the runner).
         partial_keyword, on_partial: ``fn``'s keyword for a callback of partial results, and
             where they go here (e.g. ``"on_estimate"``, ``task.publish``).
-        worker_name: which worker process (:func:`shared`): None for the rankings'.
+        worker_name: which worker process (:func:`shared`).
     Raises:
         Cancelled, and whatever ``fn`` raises.
     """
@@ -473,10 +467,8 @@ def process_id(*, cancel=None) -> int:
 
 def close_shared() -> None:
     """Stop the app's worker processes, if any was started (the app's end; tests)."""
-    global _shared
-    with _shared_lock:
-        workers = [w for w in (_shared, *_named.values()) if w is not None]
-        _shared = None
-        _named.clear()
+    with _workers_lock:
+        workers = list(_workers.values())
+        _workers.clear()
     for worker in workers:
         worker.close()

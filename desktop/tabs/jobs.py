@@ -174,12 +174,13 @@ class WorkerGate:
     """The GUI thread's long moments, during which every job of every tab pauses at its next
     poll (:class:`TaskState`), the beliefs too: a session file shown in its tab (its views
     rebuilt, the tab brought to the front and painted whole), every paint of the main window
-    (``MainWindow.event``), a job's result or error delivered (its render). A job that shares the interpreter
-    lock then would make each of the GUI thread's thousands of returns from Qt wait for it: with
-    the 100-event Inkognito file the longest stall of the event loop was 631 ms with the file's
-    beliefs computing beside it and 87-101 ms without (tests/benchmarks/bench_open_stall.py, on a
-    loaded machine). A pause lasts at most :data:`MAX_GATE_SECONDS`, so a hold that is never
-    released cannot stop the work."""
+    (``MainWindow.event``), a job's result or error delivered (its render), a tab's plot drawn
+    and its Tab order walked (``GameTab._draw_due_plot``, ``GameTab._follow_layout_now``). A
+    job that shares the interpreter lock then would make each of the GUI thread's thousands of
+    returns from Qt wait for it: with the 100-event Inkognito file the longest stall of the
+    event loop was 631 ms with the file's beliefs computing beside it and 87-101 ms without
+    (tests/benchmarks/bench_open_stall.py, on a loaded machine). A pause lasts at most
+    :data:`MAX_GATE_SECONDS`, so a hold that is never released cannot stop the work."""
 
     def __init__(self):
         self._cond = threading.Condition()

@@ -214,7 +214,8 @@ def test_cache_keeps_the_prefixes_a_changed_log_still_shares(qapp, table):
     the same (an append keeps all, an edit drops the entries after it, a new setup drops all)."""
     from types import SimpleNamespace
 
-    from desktop.games.cluedo.opponents import OpponentsTracker, OpponentsView
+    from desktop.games.cluedo.estimates import OpponentsView
+    from desktop.games.cluedo.opponents import OpponentsTracker
     from desktop.tabs.jobs import JobRunner
 
     tracker = OpponentsTracker(JobRunner(), JobRunner())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from desktop.games.cluedo.opponents import OpponentsView
+from desktop.games.cluedo.estimates import OpponentsView
 from desktop.games.cluedo.panes import AccuseAdvice, SuggestionRanking
 from desktop.tabs.snapshot import Advice, Snapshot, Status
 from desktop.tabs.wording import DETAILS

@@ -37,7 +37,7 @@ def never() -> bool:
 
 def use_worker(monkeypatch, w: EngineProcess) -> None:
     """Make ``w`` the app's worker for ``engine_process.run`` during one test."""
-    monkeypatch.setattr(engine_process, "_shared", w)
+    monkeypatch.setitem(engine_process._workers, engine_process.RANKINGS, w)
     monkeypatch.setattr(engine_process, "enabled", True)
 
 
@@ -280,7 +280,7 @@ def test_who_is_close_computes_in_a_worker_process_of_its_own(worker, monkeypatc
     own = started(("desktop.games.cluedo.estimates",))
     try:
         use_worker(monkeypatch, worker)
-        monkeypatch.setitem(engine_process._named, engine_process.WHO_IS_CLOSE, own)
+        monkeypatch.setitem(engine_process._workers, engine_process.WHO_IS_CLOSE, own)
         monkeypatch.setattr(opponents, "LIVE_MAX_SAMPLES", 64)   # the app's value, read here
         setup = classic_setup(("Me", "Ann", "Bob", "Cat"))
         events = tuple(random_log(setup, 8, seed=3))

@@ -62,7 +62,7 @@ def test_the_who_is_close_pane_draws_a_moment_from_the_snapshot_alone(qapp):
     """The "Who is close?" pane draws the moment it is given — the snapshot's moment, log length
     and wording, and the opponents' estimate of that moment — with no tab or document: a
     bar per opponent, the moment named, and "exact" or "estimated" as the figures were had."""
-    from desktop.games.cluedo.opponents import OpponentsView
+    from desktop.games.cluedo.estimates import OpponentsView
     from desktop.games.cluedo.panes import WhoIsClosePane
     from desktop.tabs.snapshot import Snapshot, Status
 

@@ -77,6 +77,9 @@ def make_advice(triple: tuple, p_correct: float, est: OpponentsEstimate, seconds
 
 
 def precise_enough(est: OpponentsEstimate) -> bool:
+    """Whether the refinement of ``est`` may stop: exact, or after at least
+    :data:`MIN_SAMPLES_TO_STOP` deals every figure's ±2 standard errors within
+    :data:`TARGET_HALF_WIDTH`."""
     if est.exact and est.p_any_next_standard_error in (None, 0.0):
         return True
     if est.samples < MIN_SAMPLES_TO_STOP:

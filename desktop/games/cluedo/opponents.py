@@ -35,13 +35,7 @@ from typing import Optional, Sequence
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from desktop.games.cluedo.estimates import (  # noqa: F401 (OpponentsView, LIKELY_KNOWS, make_advice: this module's names too)
-    LIKELY_KNOWS,
-    OpponentsView,
-    history_estimates,
-    make_advice,
-    refine_shown_prefix,
-)
+from desktop.games.cluedo.estimates import OpponentsView, history_estimates, refine_shown_prefix
 from desktop.tabs import engine_process
 from desktop.tabs.jobs import JobRunner
 from engines.core.errors import Cancelled

@@ -19,7 +19,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from desktop.games.cluedo.opponents import LIKELY_KNOWS, OpponentsView
+from desktop.games.cluedo.estimates import LIKELY_KNOWS, OpponentsView
 from desktop.games.cluedo.opponents_view import AdvicePanel, KnowsRow, OpponentsStrip, percent
 from desktop.shell.appearance import muted_style, tone, tone_style
 from desktop.shell.locale_format import number

@@ -20,8 +20,9 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.games.cluedo.board_view import BoardPanel, turn_job_for
+from desktop.games.cluedo.estimates import OpponentsView
 from desktop.games.cluedo.forms import NewGameDialog, SuggestionForm, category_title
-from desktop.games.cluedo.opponents import RULE_TEXT, OpponentsTracker, OpponentsView
+from desktop.games.cluedo.opponents import RULE_TEXT, OpponentsTracker
 from desktop.games.cluedo.panes import (
     RULE_WORDS,
     AccuseAdvice,
