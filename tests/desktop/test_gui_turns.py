@@ -4,7 +4,7 @@
 painted rather than after the whole snapshot is drawn (desktop/tabs/jobs.py)."""
 import time
 
-from PySide6.QtCore import QEvent, QSize
+from PySide6.QtCore import QEvent, QObject, QSize
 from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 
 from desktop.tabs.jobs import MAX_GATE_SECONDS, JobRunner, Priority, PriorityGroup, worker_gate
@@ -431,3 +431,43 @@ def test_a_paint_put_off_comes_in_a_turn_of_its_own(window, qtbot):
     qtbot.waitUntil(lambda: bool(painted()), timeout=2000)
     assert paints.log.index("timer") < painted()[0]
     bar.removeEventFilter(paints)
+
+
+def test_views_painted_now_are_painted_in_one_pass_of_the_window(window, qtbot):
+    """A tab's views painted at once (a Guess Who board whose cards all changed) are painted
+    in one synchronous update of the window, not one update each: every view is painted
+    before the call returns, and the window saw one update request."""
+    tab = window.tab_for("cluedo")                 # the tab in front
+    window.show()
+    qtbot.waitExposed(window)
+    painted = []
+
+    class Probe(QLabel):
+        def paintEvent(self, event):  # noqa: N802
+            painted.append(self)
+            super().paintEvent(event)
+
+    holder = QWidget()
+    column = QVBoxLayout(holder)
+    probes = [Probe(f"card {i}") for i in range(6)]
+    for p in probes:
+        column.addWidget(p)
+    window.statusBar().addPermanentWidget(holder)
+    qtbot.waitUntil(lambda: set(probes) <= set(painted), timeout=5000)
+    requests = []
+
+    class Requests(QObject):
+        def eventFilter(self, obj, event):  # noqa: N802
+            if event.type() == QEvent.Type.UpdateRequest:
+                requests.append(obj)
+            return False
+
+    spy = Requests()
+    window.installEventFilter(spy)
+    try:
+        painted.clear()
+        tab._paint_now(probes)
+        assert set(painted) == set(probes)          # all painted before the call returned
+        assert requests == [window]
+    finally:
+        window.removeEventFilter(spy)

@@ -3,6 +3,7 @@ single quit dialog for several unsaved games, the default geometry on small scre
 banner that floats over the worksheet, and stale or impossible states never shown as current."""
 import os
 
+import pytest
 from PySide6.QtCore import QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QScreen
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
@@ -502,6 +503,35 @@ def test_reserved_names_show_in_the_legend_before_their_series(qtbot):
     assert all(plot.series_colour(n).name() in text for n in names)
     plot.reserve(2, ["Dee", "Eve"])        # a plot showing series keeps its legend
     assert plot.legend.text() == text
+
+
+@pytest.mark.parametrize("game", ["cluedo", "inkognito", "egghead", "guesswho", "spyfall"])
+def test_a_tab_s_first_plot_is_drawn_on_curves_made_before_its_beliefs(qtbot, monkeypatch, game):
+    """Each tab reserves the curves its plots will draw when its setup is shown, so the turn
+    that draws the first beliefs makes none (each curve is 1-2 ms of pyqtgraph's Python in
+    that turn otherwise, :meth:`BeliefPlot.reserve`)."""
+    from desktop.shell.tab_pages import tab_class
+    from desktop.tabs import base
+
+    ask = base.GameTab.request_inference
+    monkeypatch.setattr(base.GameTab, "request_inference", lambda self, *args: None)
+    tab = tab_class(game)()                     # built, its setup shown, no beliefs asked for
+    qtbot.addWidget(tab)
+    plots = tab.findChildren(BeliefPlot)
+    qtbot.waitUntil(lambda: not any(p._spare_timer.isActive() for p in plots), timeout=5000)
+    made = {p: p.curves_made for p in plots}
+    drawn = []
+    draw = tab._draw_plot
+    monkeypatch.setattr(tab, "_draw_plot", lambda snap: (draw(snap), drawn.append(snap)))
+    monkeypatch.setattr(base.GameTab, "request_inference", ask)
+    try:
+        tab.request_inference()
+        qtbot.waitUntil(lambda: bool(drawn), timeout=20000)
+        shown = {p: len(p._curves) for p in plots if p._curves}
+        assert tab.plot in shown                    # the first beliefs were drawn...
+        assert {p: p.curves_made for p in plots} == made     # ...on curves made before
+    finally:
+        tab.controller.shutdown()
 
 
 def test_missing_values_and_non_numbers_are_gaps():

@@ -225,6 +225,11 @@ class Tab(GameTab):
         self._fill_card_names(setup)
         self._clear_opponents("")
         self.knows_plot.set_series({})
+        # the plots' curves made in the turns before the beliefs arrive (BeliefPlot.reserve):
+        # the leading card of each category, the envelope's entropy, each opponent's chance
+        self.plot.reserve(len(setup.categories))
+        self.entropy_plot.reserve(1)
+        self.knows_plot.reserve(sum(p != setup.me for p in setup.players))
 
     def _fill_card_names(self, setup) -> None:
         """The editions this game's deck can be shown in (hidden when there is no other)."""

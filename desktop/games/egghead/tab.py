@@ -137,6 +137,9 @@ class Tab(GameTab):
         self.forms_area.set_setup(setup)
         self.stack_pane.set_setup(setup)
         self._sync_setup_widgets()
+        # the plot's curves, with and without the analysis, made in the turns before the
+        # beliefs arrive (BeliefPlot.reserve)
+        self.plot.reserve(2)
 
     def _sync_setup_widgets(self) -> None:
         setup = self.controller.setup

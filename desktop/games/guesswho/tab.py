@@ -289,6 +289,12 @@ class Tab(GameTab):
         self.board_label.setText(f"<b>{esc(_(board.name))}</b>" + flag)   # "Classic (24 characters)" translated
         self.board_label.setToolTip(f"<p>{tip}</p>" if tip else "")
         self._sync_controls()
+        # the plots' curves made in the turns before the beliefs arrive (BeliefPlot.reserve):
+        # the cards standing (and the most likely ones when answers may be wrong), my chance
+        # to win, the entropy
+        self.plot.reserve(1 + (setup.error_rate > 0))
+        self.win_plot.reserve(1)
+        self.entropy_plot.reserve(1)
 
     def _sync_controls(self) -> None:
         setup = self.controller.setup

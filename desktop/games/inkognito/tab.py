@@ -216,6 +216,10 @@ class Tab(GameTab):
         self.deception.blockSignals(False)
         self.rec_table.clear_rows()
         self._fill_sheets()
+        # the plots' curves made in the turns before the beliefs arrive (BeliefPlot.reserve):
+        # each opponent's top identity, the deal's entropy
+        self.plot.reserve(len(setup.opponents))
+        self.entropy_plot.reserve(1)
 
     def events_changed(self) -> None:
         self._fill_sheets()
