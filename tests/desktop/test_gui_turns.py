@@ -471,3 +471,40 @@ def test_views_painted_now_are_painted_in_one_pass_of_the_window(window, qtbot):
         assert requests == [window]
     finally:
         window.removeEventFilter(spy)
+
+
+def test_beliefs_painted_at_once_are_painted_where_the_panes_end(window, qtbot):
+    """The beliefs arrive and the progress banner goes: the layout is done before the
+    worksheet's synchronous paint, which so paints it at its final place; done after, it
+    moved the panes and the window was painted a second time in the same turn."""
+    from PySide6.QtCore import QPoint
+
+    from desktop.tabs.banner_state import BannerState
+
+    tab = window.tab_for("cluedo")
+    window.show()
+    qtbot.waitExposed(window)
+    qtbot.waitUntil(lambda: not tab.is_busy() and tab._snapshot.posterior is not None, timeout=20000)
+    tab.banner_view._show(BannerState.PROGRESS, "Computing the beliefs…", "info")
+    qtbot.waitUntil(lambda: tab.banner.isVisible(), timeout=5000)
+    for _ in range(5):
+        QApplication.processEvents()
+    shown_at = tab.sheet.mapTo(tab, QPoint(0, 0))
+    painted_at = []
+    paint = tab._paint_beliefs_now
+
+    def record():
+        painted_at.append(tab.sheet.mapTo(tab, QPoint(0, 0)))
+        paint()
+
+    tab._paint_beliefs_now = record
+    try:
+        tab._render(tab._snapshot, force=True)       # not busy: the banner goes
+    finally:
+        del tab._paint_beliefs_now
+    for _ in range(5):
+        QApplication.processEvents()
+    assert not tab.banner.isVisible()
+    final = tab.sheet.mapTo(tab, QPoint(0, 0))
+    assert final.y() < shown_at.y()                  # the panes moved up into its place
+    assert painted_at == [final]
