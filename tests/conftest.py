@@ -20,6 +20,17 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 import pytest  # noqa: E402 (after the profile, as the comment above explains)
 
 
+def pytest_configure(config):
+    """A pytest-xdist worker that dies (a crash in native code) ends the run at once and names
+    the test it was running, unless ``--max-worker-restart`` is given: with ``--dist loadgroup``,
+    pytest-xdist 3.8 hangs after it replaces a crashed worker (radoering 2026 in
+    docs/references.md; fixed after that release), and the run was lost to CI's time limit.
+    Set here rather than in ``addopts``, which a run without pytest-xdist (``-p no:xdist``)
+    refuses."""
+    if getattr(config.option, "maxworkerrestart", False) is None:
+        config.option.maxworkerrestart = "0"
+
+
 @pytest.fixture
 def language():
     """``use(code)`` switches the engines' language (``engines.core.i18n``) for one test;

@@ -18,3 +18,12 @@ def test_a_grouped_test_runs_in_its_group(request):
     assert request.node.nodeid.endswith("@cpu_time"), (
         f"{request.node.nodeid}: pytest-xdist did not put this test in its group "
         "(pytest 9.2 with pytest-xdist 3.8: --dist loadgroup stops grouping, docs/testing.md)")
+
+
+def test_a_crashed_worker_ends_the_run_instead_of_being_replaced(request):
+    """pytest-xdist 3.8 under ``--dist loadgroup`` hangs after it replaces a crashed worker
+    (radoering 2026, docs/references.md): the suite's configuration allows no replacement, so
+    a crash ends the run at once and names its test (docs/testing.md)."""
+    if not request.config.pluginmanager.hasplugin("xdist"):
+        pytest.skip("pytest-xdist is not loaded")
+    assert request.config.getoption("maxworkerrestart") in (0, "0")
