@@ -15,7 +15,7 @@ import threading
 import time
 from typing import Any, Callable, Optional
 
-from PySide6.QtCore import QCoreApplication, QEvent, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QTimer, Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from desktop.shell.locale_format import number
@@ -297,8 +297,7 @@ class GameTab(QWidget):
             except Exception as exc:  # noqa: BLE001 - never the app's crash: a view's fault shown in the banner
                 self.banner_view.render(snap.replace(status=Status.ERROR, error=exc))
             else:
-                self._lay_out_now()
-                self._paint_beliefs_now()
+                self._show_beliefs_now()
                 self.controller.beliefs_shown()
                 self.show_beside_posterior(snap)
         elif snap.posterior is None and snap.timeline is not None \
@@ -358,15 +357,27 @@ class GameTab(QWidget):
         shows an entry's beliefs without waiting for the window's next update pass."""
         self._paint_now(self.beliefs_views())
 
-    def _lay_out_now(self) -> None:
-        """Carry out the layout changes pending (the progress banner hidden when the beliefs
-        arrive, a label's new text) before a synchronous paint, so that it paints the panes
-        where they end: the layout request waited until after the delivery, moved the panes,
-        and the window was painted a second time in the same turn of the event loop (12-13 ms
-        of the GUI thread each for a Cluedo custom deck of 10 players,
-        tests/benchmarks/bench_open_stall.py)."""
-        if self.isVisible():
-            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+    def _show_beliefs_now(self) -> None:
+        """Put the new beliefs on screen: the layout changes pending first (the progress banner
+        gone, a label's new text), then :meth:`_paint_beliefs_now`, which so paints the panes
+        where they end. Done after the delivery, the layout moved the panes and the window was
+        painted a second time in the same turn of the event loop (12-13 ms of the GUI thread
+        each for a Cluedo custom deck of 10 players, tests/benchmarks/bench_open_stall.py).
+
+        When the layout moved a view of the beliefs, the whole window below it is to be
+        painted (16 ms in that case): that paint comes in a turn of the event loop of its own,
+        right after this one (:meth:`MainWindow.paint_next_turn`), not in the delivery's."""
+        if not self.isVisible():
+            return
+        window = self.window()
+        views = [v for v in self.beliefs_views() if v.isVisible()]
+        before = [v.mapTo(window, QPoint(0, 0)) for v in views]
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        moved = [v.mapTo(window, QPoint(0, 0)) for v in views] != before
+        if moved and hasattr(window, "paint_next_turn"):
+            window.paint_next_turn()
+        else:
+            self._paint_beliefs_now()
 
     def _paint_now(self, views: list) -> None:
         """Paint ``views`` (widgets, or scroll areas by their viewport) now, in one pass of the

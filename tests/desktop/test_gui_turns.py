@@ -473,10 +473,12 @@ def test_views_painted_now_are_painted_in_one_pass_of_the_window(window, qtbot):
         window.removeEventFilter(spy)
 
 
-def test_beliefs_painted_at_once_are_painted_where_the_panes_end(window, qtbot):
-    """The beliefs arrive and the progress banner goes: the layout is done before the
-    worksheet's synchronous paint, which so paints it at its final place; done after, it
-    moved the panes and the window was painted a second time in the same turn."""
+def test_beliefs_that_move_the_panes_are_painted_once_where_they_end_in_a_turn_of_their_own(
+        window, qtbot):
+    """The beliefs arrive and the progress banner goes: the layout is done at once, and the
+    worksheet, moved up, is painted where it ends in a turn of its own right after the
+    delivery's. Laid out after the delivery, it was painted where it had been, moved, and
+    painted again, all in the delivery's turn."""
     from PySide6.QtCore import QPoint
 
     from desktop.tabs.banner_state import BannerState
@@ -491,20 +493,25 @@ def test_beliefs_painted_at_once_are_painted_where_the_panes_end(window, qtbot):
         QApplication.processEvents()
     shown_at = tab.sheet.mapTo(tab, QPoint(0, 0))
     painted_at = []
-    paint = tab._paint_beliefs_now
 
-    def record():
-        painted_at.append(tab.sheet.mapTo(tab, QPoint(0, 0)))
-        paint()
+    class Paints(QObject):
+        def eventFilter(self, obj, event):  # noqa: N802
+            if event.type() == QEvent.Type.Paint:
+                painted_at.append(tab.sheet.mapTo(tab, QPoint(0, 0)))
+            return False
 
-    tab._paint_beliefs_now = record
+    spy = Paints()
+    tab.sheet.viewport().installEventFilter(spy)
     try:
         tab._render(tab._snapshot, force=True)       # not busy: the banner goes
+        in_delivery = list(painted_at)
+        final = tab.sheet.mapTo(tab, QPoint(0, 0))   # laid out already
+        qtbot.waitUntil(lambda: bool(painted_at), timeout=5000)
+        for _ in range(5):
+            QApplication.processEvents()
     finally:
-        del tab._paint_beliefs_now
-    for _ in range(5):
-        QApplication.processEvents()
-    assert not tab.banner.isVisible()
-    final = tab.sheet.mapTo(tab, QPoint(0, 0))
-    assert final.y() < shown_at.y()                  # the panes moved up into its place
-    assert painted_at == [final]
+        tab.sheet.viewport().removeEventFilter(spy)
+    assert not tab.banner.isVisible() and final.y() < shown_at.y()
+    assert tab.sheet.mapTo(tab, QPoint(0, 0)) == final
+    assert in_delivery == []
+    assert painted_at and all(p == final for p in painted_at)
