@@ -169,7 +169,8 @@ class FileActions:
 
     def _show_opened_in_turns(self, pending: tuple, data, stamp) -> None:
         """:meth:`_show_opened` in turns of the event loop — the tab built, a part per turn, if
-        it was not; the session into its tab; the tab laid out and drawn off screen, a part per
+        it was not; the session into its tab (its paint in the turn after when the tab is in
+        front); the tab laid out and drawn off screen, a part per
         turn, if it is not in front (``off_screen_steps``); the tab to the front, its first
         paint in the turn after (``paint_next_turn``); the recent files and title — with
         the background jobs paused
@@ -203,6 +204,10 @@ class FileActions:
             QTimer.singleShot(TURN_MS, self, (lambda: prepare(steps)) if steps else to_front)
 
         def load() -> None:
+            if self.tabs.currentWidget() is self._pages.get(data.game):
+                # the tab in front, painted anew after the load in a turn of its own: the
+                # largest Spyfall table's load (25-36 ms) and its paint (20-27 ms) were one turn
+                self.paint_next_turn()
             if not self._load_opened(path, data, ask, stamp):
                 done(False)
                 return
