@@ -14,8 +14,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-#: seconds each page is left to draw the history of its plot (a background task)
-SETTLE_S = 20.0
+#: the longest wait (s) for the plot's history (a background task, bounded by its samples)
+SETTLE_S = 600.0
 
 
 def main(out: str) -> int:
@@ -24,8 +24,10 @@ def main(out: str) -> int:
     from desktop.shell.appearance import follow_system
     from desktop.shell.headless import wait_until_idle
     from desktop.shell.main_window import MainWindow, make_app
+    from desktop.shell.process import use_sample_budgets
     from desktop.shell.shutdown import finish_threads
 
+    use_sample_budgets()        # the same pictures whatever the machine's load
     app = make_app()
     follow_system(app, "light")
     win = MainWindow(autosave=False, interactive=False)
@@ -46,9 +48,12 @@ def main(out: str) -> int:
         tab.side_tabs.setCurrentWidget(page)
         wait_until_idle(win, timeout_s=600.0)
         end = time.monotonic() + SETTLE_S   # the plots' back-fill runs after the figures shown
-        while time.monotonic() < end:
+        while tab.opponents.is_history_busy() and time.monotonic() < end:
             app.processEvents()
             time.sleep(0.05)
+        for _ in range(20):                 # its last prefix drawn
+            app.processEvents()
+            time.sleep(0.01)
         if page is tab.board_panel:
             shot = page.grab()
         else:   # from the Log suggestion button down, the forms pane to the window's right edge

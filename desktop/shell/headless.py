@@ -13,6 +13,8 @@ import time
 from PySide6.QtCore import QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication
 
+from desktop.shell.process import use_sample_budgets
+
 #: How often the wait checks whether the window is idle (milliseconds).
 CHECK_MS = 10
 
@@ -51,7 +53,10 @@ def wait_until_idle(win, timeout_s: float = 30.0) -> bool:
 
 def screenshot(app: QApplication, win, args) -> int:
     """``--screenshot OUT.png``: open the session (if any), wait for its beliefs, render the
-    window to a PNG and quit; returns the exit code (2: the session could not be opened)."""
+    window to a PNG and quit; returns the exit code (2: the session could not be opened).
+    Background work is bounded by samples, not seconds (:func:`use_sample_budgets`), so the
+    picture of a file is the same on a loaded machine."""
+    use_sample_budgets()
     if args.session:
         if not win.open_path(args.session, ask=False):
             win.shutdown()

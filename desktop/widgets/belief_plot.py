@@ -343,6 +343,11 @@ class BeliefPlot(QWidget):
                     self._curves[name] = self._new_curve()
         for curve in spare:     # kept, hidden and empty, for the series of the next log
             self._hide_spare(curve)
+        # each later series drawn over the earlier ones, whichever curve it was given (made
+        # now, reserved ahead, or another series' before): the stacking of a plot's curves is
+        # a function of its series, not of the logs shown before; all stay under the hover box
+        for i, name in enumerate(self._series):
+            self._curves[name].setZValue(i / len(self._series))
         styles = self._style_curves(apply=False)    # given with the data: one path each
         # the range before the data: a long curve clipped to the view and downsampled to its
         # width is computed again at each change of the range

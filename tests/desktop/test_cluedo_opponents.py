@@ -368,3 +368,96 @@ def test_the_who_is_close_page_shows_its_whole_plot_at_1280x800(window, qtbot):
     plot = tab.knows_plot
     assert plot.minimumSizeHint().height() <= plot.height() <= pane.viewport().height()
     assert all(any(v is not None for v in vals) for vals in plot.series().values())
+
+
+def test_with_sample_budgets_the_estimate_is_the_same_on_a_slow_machine(table, monkeypatch):
+    """The command line's picture modes give up the wall-clock budgets
+    (desktop.shell.process.use_sample_budgets): the shown prefix's estimate on a machine whose
+    every clock reading is 10 s after the last is then the estimate bounded by its samples
+    alone; with the app's 4 s budget the same slow machine stops it after fewer deals."""
+    import math
+
+    from desktop.games.cluedo import estimates
+    from desktop.shell import process
+
+    raw = [{"type": "hand", "player": "Me", "cards": ME},
+           {"type": "suggestion", "suggester": "Ann", "cards": ENVELOPE, "passed": [],
+            "refuter": "Bob"}]
+    events = tuple(cluedo.event_from_json(e, table, "$.events[0]") for e in raw)
+
+    def estimate():
+        view = estimates.refine_shown_prefix(
+            table, events, len(events), max_samples=4096,    # the app's cap (the tests' is 64)
+            budget_seconds=process.budget_seconds(opp_mod.LIVE_BUDGET_SECONDS))
+        a = view.advice
+        return view.estimate.samples, a.p_opponent_knows_before_my_turn, a.standard_error, a.advice
+
+    monkeypatch.setattr(process, "_sample_budgets_only", True)
+    assert process.budget_seconds(opp_mod.LIVE_BUDGET_SECONDS) == math.inf
+    idle = estimate()
+
+    class SlowClock:
+        def __init__(self):
+            self.now = 0.0
+
+        def perf_counter(self):
+            self.now += 10.0
+            return self.now
+
+    monkeypatch.setattr(estimates, "time", SlowClock())
+    assert estimate() == idle
+    monkeypatch.setattr(process, "_sample_budgets_only", False)
+    slow = estimate()
+    assert slow[0] < idle[0]
+
+
+def test_the_screenshot_mode_gives_up_the_wall_clock_budgets(qapp, monkeypatch, tmp_path):
+    """``--screenshot`` turns the sample budgets on before it opens the file."""
+    from desktop.shell import headless, process
+
+    monkeypatch.setattr(process, "_sample_budgets_only", False)
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    class Window:
+        def open_path(self, path, ask):
+            seen.append(process.budget_seconds(1.0))
+            raise Stop
+
+    class Args:
+        session = str(tmp_path / "game.json")
+
+    with pytest.raises(Stop):
+        headless.screenshot(qapp, Window(), Args())
+    assert seen == [float("inf")]
+
+
+def test_who_is_close_s_jobs_take_the_process_s_budgets(table, monkeypatch):
+    """Both of who is close's jobs hand their computation the process's budget: the app's
+    seconds, or none once the sample budgets are on."""
+    import threading
+
+    from desktop.shell import process
+    from desktop.tabs import engine_process
+
+    asked = []
+    monkeypatch.setattr(engine_process, "run",
+                        lambda task, fn, *args, **kwargs: asked.append(kwargs["budget_seconds"]))
+    gate = threading.Event()
+    gate.set()
+
+    class Task:
+        def __call__(self):
+            return False
+
+        def publish(self, value):
+            pass
+
+    for only_samples in (False, True):
+        monkeypatch.setattr(process, "_sample_budgets_only", only_samples)
+        opp_mod.shown_prefix_job(table, (), 0, gate, Task())
+        opp_mod.history_job(table, (), (0,), Task())
+    inf = float("inf")
+    assert asked == [opp_mod.LIVE_BUDGET_SECONDS, opp_mod.HISTORY_BUDGET_SECONDS, inf, inf]

@@ -14,6 +14,10 @@ docs/guide/cluedo.md). This module runs them off the GUI thread and keeps them p
   priority task, started once the shown prefix is done, newest prefix first, each estimate
   within :data:`HISTORY_BUDGET_SECONDS` (no look-ahead), published one prefix at a time.
 
+The wall-clock budgets give way to the sample caps alone in the command line's picture modes
+(:func:`desktop.shell.process.use_sample_budgets`), whose pictures must not depend on the
+machine's load.
+
 Both are :class:`desktop.tabs.jobs.JobRunner` tasks on the shared thread pool (newest
 request wins, cooperative cancel) whose computation
 (:mod:`desktop.games.cluedo.estimates`) runs in the "who is close" worker process
@@ -36,6 +40,7 @@ from typing import Optional, Sequence
 from PySide6.QtCore import QObject, Signal, Slot
 
 from desktop.games.cluedo.estimates import OpponentsView, history_estimates, refine_shown_prefix
+from desktop.shell.process import budget_seconds
 from desktop.tabs import engine_process
 from desktop.tabs.jobs import JobRunner
 from engines.core.errors import Cancelled
@@ -84,7 +89,8 @@ def shown_prefix_job(setup, events: tuple, k: int, gate: threading.Event, task) 
         if time.monotonic() > t_hold:
             break
     return engine_process.run(task, refine_shown_prefix, setup, tuple(events), k,
-                              max_samples=LIVE_MAX_SAMPLES, budget_seconds=LIVE_BUDGET_SECONDS,
+                              max_samples=LIVE_MAX_SAMPLES,
+                              budget_seconds=budget_seconds(LIVE_BUDGET_SECONDS),
                               partial_keyword="on_view", on_partial=task.publish,
                               worker_name=engine_process.WHO_IS_CLOSE)
 
@@ -97,7 +103,7 @@ def history_job(setup, events: tuple, ks: Sequence[int], task) -> int:
     prefixes were computed."""
     return engine_process.run(task, history_estimates, setup, tuple(events), tuple(ks),
                               max_samples=HISTORY_MAX_SAMPLES,
-                              budget_seconds=HISTORY_BUDGET_SECONDS,
+                              budget_seconds=budget_seconds(HISTORY_BUDGET_SECONDS),
                               partial_keyword="on_view", on_partial=task.publish,
                               worker_name=engine_process.WHO_IS_CLOSE)
 
