@@ -534,6 +534,27 @@ def test_a_tab_s_first_plot_is_drawn_on_curves_made_before_its_beliefs(qtbot, mo
         tab.controller.shutdown()
 
 
+def test_later_series_are_drawn_over_earlier_ones_whichever_curve_they_got(qtbot):
+    """The stacking of a plot's curves follows its series' order, whether a curve was made for
+    the series, reserved ahead or another series' before: the same series give the same
+    picture whatever was shown before (reserved curves are taken last made first)."""
+    plot = BeliefPlot()
+    qtbot.addWidget(plot)
+    plot.reserve(3)
+    qtbot.waitUntil(lambda: len(plot._spare) == 3, timeout=2000)
+
+    def stacking():      # the series from the bottom up, as Qt stacks the curves
+        shown = {id(plot._curves[name]): name for name in plot._series}
+        children = plot._curves[next(iter(plot._series))].parentItem().childItems()
+        return [shown[id(item)] for item in children if id(item) in shown]
+
+    plot.set_series({n: [0.1, 0.2] for n in ("A", "B", "C")})
+    assert stacking() == ["A", "B", "C"]
+    plot.set_series({n: [0.1, 0.2] for n in ("C", "D", "A")})
+    assert stacking() == ["C", "D", "A"]
+    assert max(c.zValue() for c in plot._curves.values()) < plot.hover.zValue()
+
+
 def test_missing_values_and_non_numbers_are_gaps():
     import numpy as np
 
