@@ -50,6 +50,12 @@ NEXT_TURN_MS = 1
 #: 34-38 and 19-31 ms (gc.callbacks, two and three runs). Ticks with nothing to collect cost a
 #: call to gc.get_count().
 GC_INTERVAL_MS = 100
+#: Young collections after which the middle generation is collected (more than this many;
+#: CPython's threshold is 10). Each middle collection scans the young collections' survivors
+#: since the last, so a lower count makes each smaller: opening the largest Spyfall table after
+#: the 2,005-claim log, the longest took 14-19 ms of the GUI thread at 10 and 6-9 ms at 3, all
+#: collections together 57-62 and 62-67 ms (gc.callbacks, two runs each).
+GC_MIDDLE_AFTER = 3
 #: CPython's rule for the oldest generation (von Löwis 2008, in docs/references.md): a full
 #: collection waits until the objects moved to it since the last one are at least this
 #: fraction of those it held then, so that a large heap of long-lived objects (a log's
@@ -81,8 +87,9 @@ class GuiThreadCollector(QObject):
     written out here so that start-up does not import pyqtgraph). Otherwise a collection that
     starts in a background job's thread may destroy Qt widgets there, which deadlocks against
     the GUI thread (seen with a Cluedo recommendation running while a closed window's menus
-    were collected). Thresholds as CPython's generations: a young collection at every tick, an
-    older generation when its own threshold of younger collections is reached, and the oldest
+    were collected). Thresholds as CPython's generations: a young collection at every tick, the
+    middle generation after :data:`GC_MIDDLE_AFTER` young collections (a shorter pause each than
+    after CPython's 10), and the oldest
     (a full collection) only once the objects that reached it since the last full collection
     are :data:`GC_FULL_GROWTH` of those it held then (CPython's own rule), and while the app
     is idle (at most :data:`GC_FULL_MAX_WAIT_S` later).
@@ -95,7 +102,8 @@ class GuiThreadCollector(QObject):
 
     def __init__(self, interval_ms: int = GC_INTERVAL_MS, parent: Optional[QObject] = None):
         super().__init__(parent)
-        self.threshold = gc.get_threshold()
+        young, _middle, oldest = gc.get_threshold()
+        self.threshold = (young, GC_MIDDLE_AFTER, oldest)
         self.interval_ms = interval_ms
         self._deferred = 0
         self.long_lived = 0       # none counted yet: the first full collection is not put off

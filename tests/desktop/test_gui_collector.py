@@ -106,3 +106,25 @@ def test_the_app_is_busy_while_a_file_is_shown_or_a_job_is_pending(qtbot):
         pass
     assert gate == [True] and not group.urgent_pending(len(Priority))
     runner.shutdown()
+
+
+def test_the_middle_generation_is_collected_after_fewer_young_collections_than_cpython_s(
+        monkeypatch, qtbot):
+    """The middle generation is collected once more than GC_MIDDLE_AFTER (3) young collections
+    were made since its last, not CPython's 10: each such collection scans fewer survivors, a
+    shorter pause of the GUI thread."""
+    counts = [1000, 4, 0]
+    calls = _fake_gc(monkeypatch, counts, {0: 0, 1: 0}, oldest=0)
+    monkeypatch.setattr(process.gc, "get_count", lambda: tuple(counts))
+    collector = process.GuiThreadCollector(interval_ms=10**6)
+    try:
+        assert process.GC_MIDDLE_AFTER == 3 < process.gc.get_threshold()[1]
+        collector.check()               # 4 young collections since the middle's last: collected
+        assert calls == [0, 1]
+        counts[1] = 3
+        collector.check()               # 3: not yet
+        assert calls == [0, 1, 0]
+    finally:
+        collector._timer.stop()
+        if process._collector is None:
+            process.gc.enable()
