@@ -368,6 +368,19 @@ def _paint_log():
     return PaintLog()
 
 
+def _event_spy(kind, seen: list, what=lambda obj: obj):
+    """An event filter that appends ``what(obj)`` to ``seen`` for each event of type ``kind``
+    that an object it is installed on receives."""
+
+    class Spy(QObject):
+        def eventFilter(self, obj, event):  # noqa: N802 (Qt's name)
+            if event.type() == kind:
+                seen.append(what(obj))
+            return False
+
+    return Spy()
+
+
 def _draw_off_screen(window, game: str) -> None:
     for step in window.off_screen_steps(game):
         step()
@@ -455,14 +468,7 @@ def test_views_painted_now_are_painted_in_one_pass_of_the_window(window, qtbot):
     window.statusBar().addPermanentWidget(holder)
     qtbot.waitUntil(lambda: set(probes) <= set(painted), timeout=5000)
     requests = []
-
-    class Requests(QObject):
-        def eventFilter(self, obj, event):  # noqa: N802
-            if event.type() == QEvent.Type.UpdateRequest:
-                requests.append(obj)
-            return False
-
-    spy = Requests()
+    spy = _event_spy(QEvent.Type.UpdateRequest, requests)
     window.installEventFilter(spy)
     try:
         painted.clear()
@@ -493,14 +499,7 @@ def test_beliefs_that_move_the_panes_are_painted_once_where_they_end_in_a_turn_o
         QApplication.processEvents()
     shown_at = tab.sheet.mapTo(tab, QPoint(0, 0))
     painted_at = []
-
-    class Paints(QObject):
-        def eventFilter(self, obj, event):  # noqa: N802
-            if event.type() == QEvent.Type.Paint:
-                painted_at.append(tab.sheet.mapTo(tab, QPoint(0, 0)))
-            return False
-
-    spy = Paints()
+    spy = _event_spy(QEvent.Type.Paint, painted_at, lambda _obj: tab.sheet.mapTo(tab, QPoint(0, 0)))
     tab.sheet.viewport().installEventFilter(spy)
     try:
         tab._render(tab._snapshot, force=True)       # not busy: the banner goes
@@ -535,14 +534,7 @@ def test_a_file_opened_into_the_tab_in_front_is_painted_in_a_turn_after_its_load
     qtbot.waitExposed(window)
     qtbot.waitUntil(lambda: not tab.is_busy(), timeout=20000)
     painted = []
-
-    class Paints(QObject):
-        def eventFilter(self, obj, event):  # noqa: N802
-            if event.type() == QEvent.Type.Paint:
-                painted.append(obj)
-            return False
-
-    spy = Paints()
+    spy = _event_spy(QEvent.Type.Paint, painted)
     tab.sheet.viewport().installEventFilter(spy)
     in_load_turn = []
     load = window._load_opened
