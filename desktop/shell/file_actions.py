@@ -191,8 +191,11 @@ class FileActions:
                 self._remember_opened(path)
             QTimer.singleShot(TURN_MS, self, lambda: hold.release())   # after the first paint
 
+        def in_front() -> bool:
+            return self.tabs.currentWidget() is self._pages.get(data.game)
+
         def to_front() -> None:
-            behind = self.tabs.currentWidget() is not self._pages.get(data.game)
+            behind = not in_front()
             self.select_game(data.game)
             if behind:
                 self.paint_next_turn()      # the page's first paint in a turn of its own
@@ -204,7 +207,7 @@ class FileActions:
             QTimer.singleShot(TURN_MS, self, (lambda: prepare(steps)) if steps else to_front)
 
         def load() -> None:
-            if self.tabs.currentWidget() is self._pages.get(data.game):
+            if in_front():
                 # the tab in front, painted anew after the load in a turn of its own: the
                 # largest Spyfall table's load (25-36 ms) and its paint (20-27 ms) were one turn
                 self.paint_next_turn()

@@ -403,8 +403,10 @@ class GameController(QObject):
                 self.snapshotChanged.emit(snap)
 
     def beliefs_shown(self) -> None:
-        """The views of the beliefs are painted (called by the tab during the render of a
-        snapshot): the tab's less urgent jobs (the ranking) may run while the rest is drawn —
+        """The views of the beliefs are painted, or their paint is put in the next turn of the
+        event loop when the new beliefs moved the panes (called by the tab during the render of
+        a snapshot, ``GameTab._show_beliefs_now``; that paint holds the worker gate as every
+        paint does): the tab's less urgent jobs (the ranking) may run while the rest is drawn —
         the render's hold and the delivering runner's end here."""
         self.priorities.release_holds(Priority.BELIEFS)
 

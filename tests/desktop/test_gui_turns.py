@@ -350,24 +350,6 @@ def test_a_result_is_delivered_with_the_gate_held(qtbot):
     runner.shutdown()
 
 
-def _paint_log():
-    """An event filter whose ``log`` records each paint of the widgets it is installed on, as
-    the widget's size then (``(width, height)``); tests add their own markers to it."""
-    from PySide6.QtCore import QEvent, QObject
-
-    class PaintLog(QObject):
-        def __init__(self):
-            super().__init__()
-            self.log = []
-
-        def eventFilter(self, obj, event):  # noqa: N802 (Qt's name)
-            if event.type() == QEvent.Type.Paint:
-                self.log.append(obj.size().toTuple())
-            return False
-
-    return PaintLog()
-
-
 def _event_spy(kind, seen: list, what=lambda obj: obj):
     """An event filter that appends ``what(obj)`` to ``seen`` for each event of type ``kind``
     that an object it is installed on receives."""
@@ -379,6 +361,15 @@ def _event_spy(kind, seen: list, what=lambda obj: obj):
             return False
 
     return Spy()
+
+
+def _paint_log():
+    """An event filter whose ``log`` records each paint of the widgets it is installed on, as
+    the widget's size then (``(width, height)``); tests add their own markers to it."""
+    log = []
+    spy = _event_spy(QEvent.Type.Paint, log, lambda obj: obj.size().toTuple())
+    spy.log = log
+    return spy
 
 
 def _draw_off_screen(window, game: str) -> None:

@@ -63,7 +63,7 @@ from desktop.widgets.side_panes import SidePanes
 from desktop.widgets.vscroll import VerticalScroll
 from desktop.widgets.worksheet import format_probability
 from engines import spyfall
-from engines.core.errors import SessionFormatError
+from engines.core.errors import SessionFormatError, check_cancel
 from engines.core.i18n import N_, _
 from engines.spyfall.model import entry_claim_weight
 
@@ -119,8 +119,6 @@ def spy_series(players: Sequence[str], posteriors: Sequence, cancel=None) -> dic
     Raises:
         KeyError: a posterior without one of ``players``. Cancelled: ``cancel()`` turned True.
     """
-    from engines.core.errors import check_cancel
-
     players = list(players)
     get = operator.itemgetter(*players) if len(players) > 1 else (lambda d: (d[players[0]],))
     blank = (None,) * len(players)
