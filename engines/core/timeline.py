@@ -7,9 +7,19 @@ use it directly). It folds the log once and keeps what it computed, so that
   or one inference (any other engine),
 * undo, removing an entry and browsing the history cost nothing for prefixes seen before
   (posteriors are cached per prefix; a removed entry keeps every prefix before it),
-* an incremental engine's states are kept as snapshots while they fit :attr:`memory_budget`;
-  a state too large to copy (Egghead with 6 players: a 4.4 GB master table) is kept as one
-  live state moved forward in place, and prefixes are then computed in order.
+* an incremental engine's states are kept as snapshots while they fit :attr:`memory_budget`:
+  checkpoints, at most :data:`DEFAULT_CHECKPOINTS` of them evenly along a long log, and the
+  last few states computed (so any prefix is at most one checkpoint interval of updates away,
+  and the next prefix one update); a state too large to copy (Egghead with 6 players: a 4.4 GB
+  master table) is kept as one live state moved forward in place, and prefixes are then
+  computed in order.
+
+Checkpointing every ``stride``-th state of a long fold, and recomputing from the nearest one, is
+the classic trade of memory for recomputation (Griewank & Walther 2000, in
+docs/references.md). A state for every prefix of the 5,000-claim Spyfall table was 2,403
+snapshots of 140 kB (the budget's 320 MB) and 40 % of the objects the GUI thread's cyclic
+garbage collector scanned (a full collection with that file open: 14-16 ms, 9-10 ms without
+the snapshots; tests/benchmarks/bench_open_stall.py).
 
 Engines stay pure functions: every cache lives here. Qt-free; a :class:`threading.Lock` makes
 one computation at a time (a worker that is told to stop releases it at the next event).
@@ -19,7 +29,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
@@ -30,6 +40,14 @@ from engines.core.errors import CancelFlag, ContradictionError, EngineError, che
 DEFAULT_MEMORY_BUDGET = 320 << 20
 #: Posteriors a timeline keeps (older prefixes are dropped first).
 DEFAULT_CAPACITY = 2000
+#: Checkpoints (state snapshots at every ``stride``-th prefix) a timeline keeps at most along
+#: one log: ``stride`` is the least power of two with ``len(log) / stride <= checkpoints``, so a
+#: log of up to this many events keeps every prefix's state, and the 5,000-claim Spyfall table
+#: every 64th (a prefix at most 63 updates from its checkpoint).
+DEFAULT_CHECKPOINTS = 128
+#: States of the prefixes computed last kept besides the checkpoints (the next prefix in order,
+#: an undo or a replaced last entry is then one update away).
+RECENT_STATES = 4
 
 
 @dataclass(frozen=True)
@@ -72,10 +90,18 @@ class Timeline:
             ``{"method": "exact"}``). A new setup or new options need a new Timeline.
         memory_budget: bytes of incremental states kept as snapshots.
         capacity: posteriors kept.
+        checkpoints: incremental states kept at most as checkpoints along one log (see
+            :data:`DEFAULT_CHECKPOINTS`), besides the :data:`RECENT_STATES` computed last.
+
+    Raises:
+        ValueError: ``checkpoints`` is below 1.
     """
 
     def __init__(self, module: Any, setup: Any, options: Optional[dict] = None, *,
-                 memory_budget: int = DEFAULT_MEMORY_BUDGET, capacity: int = DEFAULT_CAPACITY):
+                 memory_budget: int = DEFAULT_MEMORY_BUDGET, capacity: int = DEFAULT_CAPACITY,
+                 checkpoints: int = DEFAULT_CHECKPOINTS):
+        if checkpoints < 1:
+            raise ValueError(f"checkpoints must be at least 1, not {checkpoints}")
         self.module = module
         self.setup = setup
         self.options = dict(options or {})
@@ -85,6 +111,11 @@ class Timeline:
         # key -> (posterior, summary, seconds its computation took)
         self._posts: "OrderedDict[Any, tuple]" = OrderedDict()
         self._states: "OrderedDict[Any, Any]" = OrderedDict()    # key -> state snapshot
+        self.checkpoints = checkpoints
+        self._stride = 1                    # snapshots kept at prefix lengths divisible by it
+        self._recent: "deque[_PrefixKey]" = deque()   # keys of the states computed last
+        self._transient: "set[_PrefixKey]" = set()     # kept until their posterior is computed
+        self._head: Optional[_PrefixKey] = None       # the last whole log's key (kept recent)
         self._live: Optional[tuple] = None                       # (events, state), large states
         #: Whether the options ask for the engine's default method (its first, ``METHODS[0]``):
         #: the contract defines a check's verdict by it, and incremental folding is its own.
@@ -115,7 +146,7 @@ class Timeline:
         try:
             return self._entry(prefixes, len(prefixes.events), cancel)
         finally:
-            self._lock.release()
+            self._release()
 
     def check(self, events: Sequence, event: Any, cancel: CancelFlag = None) -> Optional[str]:
         """Why ``event`` cannot follow ``events`` (the check of a new entry), or None.
@@ -213,7 +244,7 @@ class Timeline:
             sums.append(last[1])
             return TimelineResult(tuple(posts), tuple(sums), error, n)
         finally:
-            self._lock.release()
+            self._release()
 
     def cached_result(self, events: Sequence, *, full: bool = True) -> Optional[TimelineResult]:
         """What :meth:`compute` would return when every posterior it needs is cached already
@@ -278,12 +309,23 @@ class Timeline:
         with self._lock:
             self._posts.clear()
             self._states.clear()
+            self._recent.clear()
+            self._transient.clear()
+            self._head = None
             self._live = None
 
     # -- internals --------------------------------------------------------------------------
     def _acquire(self, cancel: CancelFlag) -> None:
         while not self._lock.acquire(timeout=0.05):
             check_cancel(cancel)
+
+    def _release(self) -> None:
+        """End a public call: drop the transient snapshots it left (a prefix whose posterior it
+        did not compute: cancelled, a contradiction, or the whole log only), then unlock."""
+        for key in self._transient:
+            self._states.pop(key, None)
+        self._transient.clear()
+        self._lock.release()
 
     def _entry(self, prefixes: "_Prefixes", k: int, cancel: CancelFlag) -> tuple:
         """``(posterior, summary)`` after the first ``k`` events of ``prefixes``."""
@@ -329,6 +371,7 @@ class Timeline:
             self._live = (events, state)   # only a state that reached its events is kept
             return post
         # snapshots: start from the longest stored prefix
+        self._set_stride(len(prefixes.events))
         state, start = None, 0
         for j in range(k, -1, -1):
             key = prefixes.key(j)
@@ -345,16 +388,50 @@ class Timeline:
             check_cancel(cancel)
             state = mod.update(setup, state, i, events[i], cancel)
             if i + 1 < k:
-                self._store(prefixes.key(i + 1), mod.copy_state(state))
+                # a checkpoint, or kept until its own posterior is computed (the prefixes'
+                # pass after the whole log then costs a copy each, not an update)
+                self._store(prefixes.key(i + 1), mod.copy_state(state),
+                            transient=bool((i + 1) % self._stride))
         post = mod.posterior(setup, state, cancel)
         # the state itself, with what the posterior derived from it (never changed again:
         # a state taken from the store is copied first)
+        if k == len(prefixes.events):
+            self._head = prefixes.key(k)
         self._store(prefixes.key(k), state)
         return post
 
-    def _store(self, key: "_PrefixKey", state) -> None:
+    def _set_stride(self, n: int) -> None:
+        """The checkpoint stride for a log of ``n`` events (:data:`DEFAULT_CHECKPOINTS`); when it
+        grows, the snapshots off the new stride are dropped, but for the recent ones."""
+        stride = 1 << max(0, (-(-n // self.checkpoints) - 1).bit_length())
+        if stride > self._stride:
+            recent = set(self._recent)
+            for key in [key for key in self._states
+                        if key.length % stride and key not in recent]:
+                del self._states[key]
+        self._stride = stride
+
+    def _store(self, key: "_PrefixKey", state, transient: bool = False) -> None:
+        """Keep ``state`` as the snapshot of ``key``'s prefix: a checkpoint when its length is a
+        multiple of the stride; ``transient``, until the posterior of its prefix is computed or
+        the public call ends (:meth:`_drop_transient`); else one of the :data:`RECENT_STATES`
+        (the oldest other recent state is dropped). Then the oldest snapshots while they exceed
+        the memory budget."""
         self._states[key] = state
         self._states.move_to_end(key)
+        if transient:
+            self._transient.add(key)
+        elif key.length % self._stride:
+            self._transient.discard(key)
+            self._recent.append(key)
+            while len(self._recent) > RECENT_STATES:
+                old = self._recent.popleft()
+                if old == self._head:      # the whole log's state: the next entry starts there
+                    self._recent.append(old)
+                    continue
+                if old.length % self._stride and old not in self._recent \
+                        and old not in self._transient:
+                    self._states.pop(old, None)
         while len(self._states) > 1 and len(self._states) * self._state_bytes > self.memory_budget:
             self._states.popitem(last=False)
 

@@ -255,13 +255,14 @@ def test_random_logs_give_probabilities_and_undo_restores(speakers, seed, spy):
 @given(speakers=st.lists(st.integers(0, 3), min_size=1, max_size=9),
        branch=st.lists(st.integers(0, 3), max_size=4), cut=st.integers(0, 9),
        seed=st.integers(0, 2**31 - 1), spy=st.sampled_from([None, True, False]),
-       budget=st.sampled_from([1, 1 << 20]))
+       budget=st.sampled_from([1, 1 << 20]), checkpoints=st.sampled_from([1, 2, 128]))
 def test_incremental_fold_equals_a_fresh_inference_after_every_prefix_and_branch(
-        speakers, branch, cut, seed, spy, budget):
+        speakers, branch, cut, seed, spy, budget, checkpoints):
     """The incremental interface (initial/update/posterior/copy_state) through a timeline —
-    snapshots (budget 1 MiB) or one live state (budget 1 byte) — gives exactly what ``infer``
-    gives for every prefix, also after an undo and a different continuation (the shared
-    per-turn series must branch), with tempered claims."""
+    snapshots (budget 1 MiB; a state at every prefix, or checkpoints every 8th or 16th prefix
+    with at most 1 or 2 of them) or one live state (budget 1 byte) — gives exactly what
+    ``infer`` gives for every prefix, also after an undo and a different continuation (the
+    shared per-turn series must branch), with tempered claims."""
     rng = np.random.default_rng(seed)
     role = None if spy is None else ({"spy": True} if spy else {"location": "L1"})
     setup = setup_of(n=5, players=("A", "B", "C", "D"), me="B" if role else None, role=role,
@@ -270,7 +271,7 @@ def test_incremental_fold_equals_a_fresh_inference_after_every_prefix_and_branch
     claim = lambda j: make_claim(setup, "ABCD"[j], rng.dirichlet(np.full(5, 0.5)))
     first = [claim(j) for j in speakers]
     second = first[:min(cut, len(first))] + [claim(j) for j in branch]
-    tl = Timeline(spyfall_engine, setup, memory_budget=budget)
+    tl = Timeline(spyfall_engine, setup, memory_budget=budget, checkpoints=checkpoints)
     for log in (first, second):
         res = tl.compute(log)
         assert res.error is None and len(res.posteriors) == len(log) + 1

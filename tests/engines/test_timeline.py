@@ -2,6 +2,8 @@
 live state, contradictions stop it, a cancel keeps nothing half-done; and with the real engines
 every prefix equals a fresh ``infer``."""
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engines
 from engines.core.contract import IncrementalEngine
@@ -167,3 +169,83 @@ def test_the_time_a_cached_posterior_took_is_kept():
     assert 0.02 <= tl.seconds(("a",)) < tl.seconds(("a", "b"))
     tl.clear()
     assert tl.seconds(("a", "b")) == 0.0
+
+
+LOG = tuple("abcdefghijklmnopqrstuvwyzABCDE")        # 30 events, none impossible ("x")
+
+
+def _lengths(tl) -> list:
+    return sorted(key.length for key in tl._states)
+
+
+def test_a_long_log_keeps_checkpoints_and_the_last_states_not_every_prefix():
+    """Over ``checkpoints`` events, states are kept at every ``stride``-th prefix (a power of
+    two) and for the prefixes computed last; every prefix still costs one update in all, and
+    the whole log's state is kept for the next entry."""
+    eng = _FakeIncremental()
+    tl = Timeline(eng, "setup", checkpoints=4)
+    r = tl.compute(LOG)
+    assert r.posteriors == tuple(range(31)) and eng.updates == 30
+    assert tl._stride == 8                       # 30 / 8 <= 4 < 30 / 4
+    assert _lengths(tl) == [0, 8, 16, 24, 27, 28, 29, 30]
+    tl.compute(LOG + ("F",))
+    assert eng.updates == 31                     # appended: one update, from the whole log's state
+    eng.updates = 0
+    assert tl.posterior(LOG[:13] + ("Z",)) == 14
+    assert eng.updates == 6                      # an edit: from checkpoint 8, not from the start
+
+
+def test_a_short_log_keeps_every_prefix_state():
+    eng = _FakeIncremental()
+    tl = Timeline(eng, "setup", checkpoints=128)
+    tl.compute(LOG)
+    assert _lengths(tl) == list(range(31)) and tl._stride == 1
+
+
+def test_a_longer_log_drops_the_checkpoints_off_the_wider_stride():
+    eng = _FakeIncremental()
+    tl = Timeline(eng, "setup", checkpoints=4)
+    tl.compute(LOG[:16])
+    assert tl._stride == 4 and {0, 4, 8, 12} <= set(_lengths(tl))
+    tl.compute(LOG)
+    assert tl._stride == 8 and not {4, 12} & set(_lengths(tl))
+
+
+def test_snapshots_not_reached_by_a_call_are_dropped_when_it_ends():
+    """The whole log alone (``full=False``), a cancel: the states kept for prefixes whose
+    posteriors were not computed are dropped when the call ends."""
+    eng = _FakeIncremental()
+    tl = Timeline(eng, "setup", checkpoints=4)
+    tl.compute(LOG, full=False)
+    assert _lengths(tl) == [0, 8, 16, 24, 30]
+    calls = iter(range(1000))
+    with pytest.raises(Cancelled):
+        tl.compute(LOG + ("F", "G"), cancel=lambda: next(calls) > 40)
+    assert not tl._transient and len([n for n in _lengths(tl) if n % 8]) <= 4   # the recent
+    assert tl.compute(LOG + ("F", "G")).posteriors == tuple(range(33))
+
+
+@settings(max_examples=60, deadline=None)
+@given(logs=st.lists(st.lists(st.sampled_from("abc"), max_size=40), min_size=1, max_size=4),
+       checkpoints=st.integers(1, 6))
+def test_checkpoints_give_every_prefix_of_logs_that_branch(logs, checkpoints):
+    """Logs one after another (each an edit of the last: a shared prefix, then others): every
+    prefix's posterior is right, at most ``checkpoints`` + a few states per log are kept,
+    and the updates are at most one per prefix computed plus a stride per log."""
+    eng = _FakeIncremental()
+    tl = Timeline(eng, "setup", checkpoints=checkpoints)
+    prev = ()
+    for i, tail in enumerate(logs):
+        log = prev[:len(prev) // 2] + tuple(tail)
+        before = eng.updates
+        assert tl.compute(log).posteriors == tuple(range(len(log) + 1))
+        stride = tl._stride
+        assert eng.updates - before <= len(log) + stride
+        assert len([n for n in _lengths(tl) if n % stride]) <= 4 + 1   # the recent, the head
+        assert len([n for n in _lengths(tl) if n % stride == 0]) <= (i + 1) * (checkpoints + 1)
+        prev = log
+
+
+def test_checkpoints_below_one_are_refused():
+    with pytest.raises(ValueError, match="checkpoints"):
+        Timeline(_FakeIncremental(), "setup", checkpoints=0)
