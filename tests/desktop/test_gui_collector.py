@@ -128,3 +128,30 @@ def test_the_middle_generation_is_collected_after_fewer_young_collections_than_c
         collector._timer.stop()
         if process._collector is None:
             process.gc.enable()
+
+
+def test_a_collection_due_at_a_late_tick_is_made_in_a_turn_of_its_own(monkeypatch, qtbot):
+    """A tick more than GC_LATE_MS late (the GUI thread was busy until then) collects nothing
+    and comes again NEXT_TURN_MS later; an on-time tick collects; at most GC_MAX_DEFERRALS
+    late ticks in a row are put off."""
+    calls = _fake_gc(monkeypatch, (1000, 0, 0), {0: 0}, oldest=0)
+    collector = process.GuiThreadCollector(interval_ms=10**6)
+    late = lambda: setattr(collector, "_due",
+                           process.time.monotonic() - 2 * process.GC_LATE_MS / 1000)
+    try:
+        late()
+        collector.check()
+        assert calls == [] and collector._timer.interval() == process.NEXT_TURN_MS
+        collector.check()                           # the next turn, on time: collected
+        assert calls == [0] and collector._timer.interval() == 10**6
+        for _ in range(process.GC_MAX_DEFERRALS):
+            late()
+            collector.check()
+        assert calls == [0]
+        late()
+        collector.check()                           # put off long enough: collected though late
+        assert calls == [0, 0]
+    finally:
+        collector._timer.stop()
+        if process._collector is None:
+            process.gc.enable()
