@@ -64,13 +64,12 @@ class GameTab(QWidget):
     exportFinished = Signal(str, str)
 
     def __init__(self, parent=None, *, staged: bool = False):
-        """Build the tab: at once, or with ``staged`` its first part only, the rest a part at
-        a time by :meth:`build_step` (:meth:`finish_build` runs what is left): the main window
+        """Build the tab: at once, or with ``staged`` nothing yet, a part at a time by
+        :meth:`build_step` (:meth:`finish_build` runs what is left): the main window
         builds a tab that way, a part per turn of the event loop, so that building it (80-130
         ms of the GUI thread) is not one long stall (tests/benchmarks/bench_open_stall.py)."""
         super().__init__(parent)
         self._build_parts = self._parts()
-        self.build_step()
         if not staged:
             self.finish_build()
 
@@ -102,12 +101,16 @@ class GameTab(QWidget):
         self.module = game_module(self.GAME)
         self.controller = GameController(self.module, full_timeline=self.FULL_TIMELINE,
                                          parent=self)
+        # the engine's modules imported, the views made, the rest: a turn each (the first
+        # tab's engine imports 12-17 ms, its plot 15 ms; the three were one 32-45 ms turn)
+        yield
         self._snapshot = Snapshot()
         self._worded: list[tuple[Callable[[str], None], str, str]] = []
         self.history = HistoryPanel(self.controller.document)
         self.history.entrySelected.connect(self.controller.select)
         self.history.removeRequested.connect(self._remove_from_history)
         self.plot = self.make_plot()
+        yield
         # the plot of a new timeline is drawn after the snapshot's repaint (Qt delivers paints
         # before timers) and after the ranking, which the plot would hold up on this thread:
         # it waits while the tab's beliefs or ranking are computed, at most PLOT_WAIT_S

@@ -544,3 +544,18 @@ def test_a_file_opened_into_the_tab_in_front_is_painted_in_a_turn_after_its_load
         tab.sheet.viewport().removeEventFilter(spy)
     assert in_load_turn == [0]
     assert tab.controller.document.path == str(path)
+
+
+def test_a_staged_tab_makes_its_engine_and_its_plot_in_turns_of_their_own(qtbot):
+    """A tab built in turns does nothing when made; its first part imports the engine and makes
+    the controller, the next the History and the plot (the first tab's imports and its plot
+    were one 32-45 ms turn with the rest of the first part)."""
+    from desktop.games.inkognito.tab import Tab
+
+    tab = Tab(staged=True)
+    qtbot.addWidget(tab)
+    assert not hasattr(tab, "controller") and not tab.built
+    assert tab.build_step() and hasattr(tab, "controller") and not hasattr(tab, "plot")
+    assert tab.build_step() and hasattr(tab, "plot") and not hasattr(tab, "banner")
+    tab.finish_build()
+    assert tab.built and hasattr(tab, "banner")
