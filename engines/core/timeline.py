@@ -401,8 +401,9 @@ class Timeline:
         return post
 
     def _set_stride(self, n: int) -> None:
-        """The checkpoint stride for a log of ``n`` events (:data:`DEFAULT_CHECKPOINTS`); when it
-        grows, the snapshots off the new stride are dropped, but for the recent ones."""
+        """The checkpoint stride for a log of ``n`` events (at most :attr:`checkpoints` of them
+        along it); when it grows, the snapshots off the new stride are dropped, but for the
+        recent ones."""
         stride = 1 << max(0, (-(-n // self.checkpoints) - 1).bit_length())
         if stride > self._stride:
             recent = set(self._recent)
@@ -414,7 +415,7 @@ class Timeline:
     def _store(self, key: "_PrefixKey", state, transient: bool = False) -> None:
         """Keep ``state`` as the snapshot of ``key``'s prefix: a checkpoint when its length is a
         multiple of the stride; ``transient``, until the posterior of its prefix is computed or
-        the public call ends (:meth:`_drop_transient`); else one of the :data:`RECENT_STATES`
+        the public call ends (:meth:`_release`); else one of the :data:`RECENT_STATES`
         (the oldest other recent state is dropped). Then the oldest snapshots while they exceed
         the memory budget."""
         self._states[key] = state
@@ -423,14 +424,15 @@ class Timeline:
             self._transient.add(key)
         elif key.length % self._stride:
             self._transient.discard(key)
+            if key in self._recent:         # each key once: the loop below ends
+                self._recent.remove(key)
             self._recent.append(key)
             while len(self._recent) > RECENT_STATES:
                 old = self._recent.popleft()
-                if old == self._head:      # the whole log's state: the next entry starts there
+                if old == self._head:       # the whole log's state: the next entry starts there
                     self._recent.append(old)
-                    continue
-                if old.length % self._stride and old not in self._recent \
-                        and old not in self._transient:
+                    old = self._recent.popleft()
+                if old.length % self._stride and old not in self._transient:
                     self._states.pop(old, None)
         while len(self._states) > 1 and len(self._states) * self._state_bytes > self.memory_budget:
             self._states.popitem(last=False)

@@ -249,3 +249,26 @@ def test_checkpoints_give_every_prefix_of_logs_that_branch(logs, checkpoints):
 def test_checkpoints_below_one_are_refused():
     with pytest.raises(ValueError, match="checkpoints"):
         Timeline(_FakeIncremental(), "setup", checkpoints=0)
+
+
+def test_the_whole_log_s_state_stored_again_and_again_is_kept_once():
+    """The whole log's posterior dropped from the cache and asked for again several times:
+    its state is found and stored again each time; the recent states keep it once (a key
+    listed twice made the pruning loop forever once only that key was left)."""
+    import threading
+
+    eng = _FakeIncremental()
+    tl = Timeline(eng, "setup", checkpoints=4)
+    tl.compute(LOG)
+    done = []
+
+    def ask_again():
+        for _ in range(8):
+            tl._posts.clear()
+            done.append(tl.posterior(LOG))
+
+    worker = threading.Thread(target=ask_again, daemon=True)
+    worker.start()
+    worker.join(timeout=10)
+    assert done == [30] * 8 and not worker.is_alive()
+    assert [key.length for key in tl._recent].count(30) == 1 and 30 in _lengths(tl)
