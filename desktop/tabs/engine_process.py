@@ -245,6 +245,13 @@ class EngineProcess:
         threading.Thread(target=self._read, name="deduction-desk-engines-reader",
                          daemon=True).start()
 
+    @property
+    def busy(self) -> bool:
+        """True while a call is in flight (a call of another owner is then refused with
+        :class:`Unavailable`)."""
+        with self._lock:
+            return bool(self._owners)
+
     def wait_ready(self, timeout_s: float) -> bool:
         """Wait at most ``timeout_s`` seconds while the worker is starting; True when it is
         ready (the self-test, tests)."""

@@ -137,6 +137,31 @@ def test_a_call_of_another_owner_runs_here_while_one_is_in_flight(worker, monkey
     assert out["long"] == 40 and long_task.shared == 0
 
 
+def test_the_self_test_waits_for_another_owner_s_call_to_end(worker, monkeypatch, tmp_path,
+                                                              qtbot, capsys):
+    """``--self-test`` checks the worker with a call of its own: while the first tab's advisors
+    have a call in flight, the worker refuses it (busy with another owner's call); the check
+    waits for that call to end instead of failing (seen in CI)."""
+    from desktop.shell import selftest
+
+    monkeypatch.setattr(engine_process, "shared", lambda *a, **k: worker)
+    record = tmp_path / "count"
+    t = threading.Thread(target=lambda: engine_process.run(
+        _Task("Cluedo's ranking"), count_slowly, 40, str(record)))
+    t.start()
+    pause = threading.Event()
+    while not record.exists():
+        pause.wait(0.005)
+    assert worker.busy
+    with pytest.raises(Unavailable, match="another owner"):
+        worker.call(worker_pid, cancelled=never)
+    failures = []
+    selftest._check_engine_worker(failures)
+    t.join()
+    assert failures == [] and not worker.busy
+    assert f"ok   engine worker process (pid {worker.pid})" in capsys.readouterr().out
+
+
 def test_a_worker_that_died_leaves_the_calls_to_their_threads(monkeypatch):
     w = started()
     done = threading.Event()
