@@ -685,3 +685,18 @@ def test_the_recommendation_line_keeps_a_claims_small_figures_and_names_as_text(
     doc.setHtml(recommendation_text(rec, data))
     shown = doc.toPlainText()
     assert "R&D <Lab> 60%" in shown and "every other location <1%" in shown and "≤ <" not in shown
+
+
+def test_the_tournament_plots_are_made_when_first_needed(window, qtbot):
+    """The Simulation page's two plots (11-13 ms each) are not made with the tab: the results
+    page opened makes them once; results shown before make them too (the test above)."""
+    panel = _tab(window).simulation
+    assert not panel._plots_made and not hasattr(panel, "ig_plot")
+    panel.results.setCurrentWidget(panel.equilibrium)
+    assert not panel._plots_made
+    panel.results.setCurrentWidget(panel.tournament_page)
+    assert panel._plots_made and panel.tournament_page.count() == 3
+    plot = panel.ig_plot
+    panel.results.setCurrentWidget(panel.equilibrium)
+    panel.results.setCurrentWidget(panel.tournament_page)
+    assert panel.ig_plot is plot and panel.tournament_page.count() == 3
