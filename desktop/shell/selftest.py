@@ -71,14 +71,12 @@ def _check_engine_worker(failures: list) -> None:
         try:
             pid = worker.call(engine_process.process_id, cancelled=lambda: False)
             break
-        except engine_process.Unavailable as exc:
-            if worker.busy and time.monotonic() < deadline:
+        except Exception as exc:  # noqa: BLE001 - name what broke
+            if isinstance(exc, engine_process.Unavailable) and worker.busy \
+                    and time.monotonic() < deadline:
                 QCoreApplication.processEvents()
                 time.sleep(0.02)
                 continue
-            failures.append(f"engine worker process: {type(exc).__name__}: {exc}")
-            return
-        except Exception as exc:  # noqa: BLE001 - name what broke
             failures.append(f"engine worker process: {type(exc).__name__}: {exc}")
             return
     if pid == os.getpid():

@@ -402,15 +402,19 @@ class Timeline:
 
     def _set_stride(self, n: int) -> None:
         """The checkpoint stride for a log of ``n`` events (at most :attr:`checkpoints` of them
-        along it); when it grows, the snapshots off the new stride are dropped, but for the
-        recent ones."""
+        along it); when it grows, the snapshots it no longer keeps are dropped (:meth:`_kept`)."""
         stride = 1 << max(0, (-(-n // self.checkpoints) - 1).bit_length())
-        if stride > self._stride:
+        grew, self._stride = stride > self._stride, stride
+        if grew:
             recent = set(self._recent)
-            for key in [key for key in self._states
-                        if key.length % stride and key not in recent]:
+            for key in [key for key in self._states if not self._kept(key, recent)]:
                 del self._states[key]
-        self._stride = stride
+
+    def _kept(self, key: "_PrefixKey", recent) -> bool:
+        """Whether the snapshot of ``key`` stays: a checkpoint, the whole log's state, one
+        kept until its posterior is computed, or one of ``recent``."""
+        return (key.length % self._stride == 0 or key == self._head or key in self._transient
+                or key in recent)
 
     def _store(self, key: "_PrefixKey", state, transient: bool = False) -> None:
         """Keep ``state`` as the snapshot of ``key``'s prefix: a checkpoint when its length is a
@@ -432,7 +436,7 @@ class Timeline:
                 if old == self._head:       # the whole log's state: the next entry starts there
                     self._recent.append(old)
                     old = self._recent.popleft()
-                if old.length % self._stride and old not in self._transient:
+                if not self._kept(old, ()):
                     self._states.pop(old, None)
         while len(self._states) > 1 and len(self._states) * self._state_bytes > self.memory_budget:
             self._states.popitem(last=False)

@@ -115,20 +115,27 @@ def test_a_call_the_worker_cannot_take_runs_here(worker, monkeypatch):
     assert engine_process.run(task, worker_pid) == worker.pid and task.shared == 1
 
 
+def _in_flight(task, tmp_path, out: dict) -> threading.Thread:
+    """A thread whose call of ``task`` (40 slow counts, ``out["long"]`` its result) is running in
+    the worker when this returns."""
+    record = tmp_path / "count"
+    t = threading.Thread(target=lambda: out.setdefault(
+        "long", engine_process.run(task, count_slowly, 40, str(record))))
+    t.start()
+    pause = threading.Event()
+    while not record.exists():
+        pause.wait(0.005)
+    return t
+
+
 def test_a_call_of_another_owner_runs_here_while_one_is_in_flight(worker, monkeypatch,
                                                                   tmp_path):
     """One tab's long ranking in the worker never holds up another tab's advice: that call runs
     in its own thread; a newer call of the same owner waits its turn in the worker."""
     use_worker(monkeypatch, worker)
-    record = tmp_path / "count"
     long_task = _Task("Cluedo's ranking")
     out = {}
-    t = threading.Thread(target=lambda: out.setdefault(
-        "long", engine_process.run(long_task, count_slowly, 40, str(record))))
-    t.start()
-    pause = threading.Event()
-    while not record.exists():
-        pause.wait(0.005)
+    t = _in_flight(long_task, tmp_path, out)
     other = _Task("Spyfall's advice")
     assert engine_process.run(other, worker_pid) == os.getpid() and other.shared == 1
     same = _Task("Cluedo's ranking")
@@ -144,14 +151,9 @@ def test_the_self_test_waits_for_another_owner_s_call_to_end(worker, monkeypatch
     waits for that call to end instead of failing (seen in CI)."""
     from desktop.shell import selftest
 
+    use_worker(monkeypatch, worker)
     monkeypatch.setattr(engine_process, "shared", lambda *a, **k: worker)
-    record = tmp_path / "count"
-    t = threading.Thread(target=lambda: engine_process.run(
-        _Task("Cluedo's ranking"), count_slowly, 40, str(record)))
-    t.start()
-    pause = threading.Event()
-    while not record.exists():
-        pause.wait(0.005)
+    t = _in_flight(_Task("Cluedo's ranking"), tmp_path, {})
     assert worker.busy
     with pytest.raises(Unavailable, match="another owner"):
         worker.call(worker_pid, cancelled=never)

@@ -272,3 +272,14 @@ def test_the_whole_log_s_state_stored_again_and_again_is_kept_once():
     worker.join(timeout=10)
     assert done == [30] * 8 and not worker.is_alive()
     assert [key.length for key in tl._recent].count(30) == 1 and 30 in _lengths(tl)
+
+
+def test_a_wider_stride_keeps_the_whole_log_s_state():
+    """The whole log's state at a checkpoint of the old stride, off the new one: kept when the
+    stride grows, so the longer log continues from it."""
+    eng = _FakeIncremental()
+    tl = Timeline(eng, "setup", checkpoints=4)
+    tl.compute(LOG[:12])                          # stride 4: 12 is a checkpoint and the head
+    eng.updates = 0
+    tl.posterior(LOG[:20])                        # stride 8: from 12, not from 8
+    assert eng.updates == 8

@@ -104,6 +104,7 @@ class SimulationPanel(SimulationPanelBase):
         self.results.addTab(self.equilibrium, _("Equilibrium of the hide-reveal game (stored study)"))
         self.tournament_page = self._build_tournament_page()
         self.results.addTab(self.tournament_page, _("Tournament results"))
+        self.results.currentChanged.connect(self._results_page_shown)
 
     def _build_form(self) -> QGroupBox:
         """The tournament's settings, the seats' strategies, Run / Cancel, progress, status."""
@@ -183,7 +184,6 @@ class SimulationPanel(SimulationPanelBase):
         scaled_size(self.table, min_width=400)
         split.addWidget(self.table)
         self._plots_made = False
-        self.results.currentChanged.connect(self._results_page_shown)
         return split
 
     def _make_plots(self) -> None:
@@ -204,8 +204,7 @@ class SimulationPanel(SimulationPanelBase):
 
     @Slot(int)
     def _results_page_shown(self, _index: int) -> None:
-        page = getattr(self, "tournament_page", None)     # None while the page is being added
-        if page is not None and self.results.currentWidget() is page:
+        if self.results.currentWidget() is self.tournament_page:
             self._make_plots()
 
     @staticmethod
