@@ -5,7 +5,7 @@ runs in ``QSettings``.
 minus panels and docks) with room for the window frame, so a 1280×800 or 1366×768 screen shows
 the status bar and the bottom of every panel. :func:`save_window_state` and
 :func:`restore_window_state` keep ``QMainWindow.saveGeometry()`` and every splitter's
-``saveState()`` (per tab, in the order the tab creates its splitters) with the size of the
+``saveState()`` (per tab, in the order of the tab's widget tree, :func:`_splitters`) with the size of the
 screen they were saved on; a stored geometry that no longer fits the screen is replaced by the
 default one, and splitter positions saved on a larger screen are not restored.
 """
@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from typing import Optional
 
-from PySide6.QtCore import QByteArray, QRect, QSettings, QSize
+from PySide6.QtCore import QByteArray, QDataStream, QIODevice, QRect, QSettings, QSize, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QSplitter, QWidget
+from PySide6.QtWidgets import QSplitter, QStackedWidget, QWidget
 
 from desktop.shell.settings import SPLITTERS, WINDOW_GEOMETRY, WINDOW_SCREEN
 
+#: The first number of a ``QSplitter.saveState()`` (Qt's ``SplitterMagic``).
+SPLITTER_MARKER = 0xff
 #: The size the window asks for on a large screen (logical pixels).
 PREFERRED_SIZE = QSize(1280, 820)
 #: Room left for the window manager's frame: title bar and borders (logical pixels), used
@@ -57,7 +59,24 @@ def apply_default_geometry(window: QWidget) -> None:
 
 
 def _splitters(widget: QWidget) -> list[QSplitter]:
-    return widget.findChildren(QSplitter)
+    """``widget``'s splitters in the order of its widget tree, whichever pages were shown.
+    ``findChildren`` lists a parent's children in their stacking order, which a stacked
+    widget's page brought to the front changes (``QWidget.raise_``): after the Spyfall
+    Simulation page was opened its splitter came last, and the states saved in that order
+    turned the Table page's vertical splitter horizontal at the next start. A page of a
+    stacked widget is placed by its index there."""
+    def place(w: QWidget) -> tuple:
+        path = []
+        while w is not widget and w is not None:
+            parent = w.parentWidget()
+            if parent is None:
+                break
+            page = parent.indexOf(w) if isinstance(parent, QStackedWidget) else -1
+            path.append((0, page) if page >= 0 else (1, parent.children().index(w)))
+            w = parent
+        return tuple(reversed(path))
+
+    return sorted(widget.findChildren(QSplitter), key=place)
 
 
 def save_window_state(settings: QSettings, window: QWidget, panes: dict[str, QWidget]) -> None:
@@ -82,13 +101,34 @@ def restore_splitters(settings: QSettings, name: str, pane: QWidget) -> int:
     if not isinstance(states, (list, tuple)):
         states = [states] if isinstance(states, QByteArray) else []
     splitters = _splitters(pane)
-    if len(states) != len(splitters):
-        return 0
+    if len(states) != len(splitters) or any(
+            not isinstance(state, QByteArray) or _orientation(state) != splitter.orientation()
+            for splitter, state in zip(splitters, states)):
+        return 0   # other splitters than those saved: a state would turn one on its side
     n = 0
     for splitter, state in zip(splitters, states):
         if isinstance(state, QByteArray) and splitter.restoreState(state):
             n += 1
     return n
+
+
+def _orientation(state: QByteArray) -> Optional[Qt.Orientation]:
+    """The orientation a ``QSplitter.saveState()`` records (None when it is not one): after the
+    marker and version, the sizes (a count, then each), whether children collapse, the handle
+    width, whether resizing is opaque, then the orientation (Qt's ``QSplitter::saveState``)."""
+    stream = QDataStream(state, QIODevice.OpenModeFlag.ReadOnly)
+    if stream.readInt32() != SPLITTER_MARKER:
+        return None
+    stream.readInt32()
+    for _ in range(max(0, stream.readInt32())):
+        stream.readInt32()
+    stream.readBool()
+    stream.readInt32()
+    stream.readBool()
+    value = stream.readInt32()
+    if stream.status() != QDataStream.Status.Ok or value not in (1, 2):
+        return None
+    return Qt.Orientation(value)
 
 
 def restore_window_state(settings: QSettings, window: QWidget, panes: dict[str, QWidget]) -> bool:

@@ -620,3 +620,29 @@ def test_new_data_is_painted_in_one_paint_of_the_plot(qtbot):
             qtbot.waitUntil(lambda: bool(paints), timeout=2000)
             qtbot.wait(60)
             assert k == 0 or len(paints) == 1, (y_range, k, len(paints))
+
+
+def test_splitters_keep_their_order_and_side_whichever_page_was_shown(qtbot, tmp_path):
+    """The Spyfall tab's splitters are saved in one order whether or not its Simulation page
+    was shown (bringing a page to the front reorders its parent's children); states saved in
+    another order are not restored: the Table page's vertical splitter stays vertical."""
+    from PySide6.QtCore import QSettings, Qt
+
+    from desktop.games.spyfall.tab import Tab
+    from desktop.shell import window_geometry as window_state
+    from desktop.shell.settings import SPLITTERS
+
+    tab = Tab()
+    qtbot.addWidget(tab)
+    before = window_state._splitters(tab)
+    tab.pages.setCurrentWidget(tab.simulation)
+    tab.simulation.results.setCurrentWidget(tab.simulation.tournament_page)
+    assert window_state._splitters(tab) == before
+    assert [s.orientation() for s in before] == [Qt.Vertical, Qt.Horizontal, Qt.Horizontal]
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat)
+    # the order findChildren gave after the Simulation page was shown
+    SPLITTERS.of("spyfall").write([s.saveState() for s in before[1:] + before[:1]], settings)
+    assert window_state.restore_splitters(settings, "spyfall", tab) == 0
+    assert [s.orientation() for s in before] == [Qt.Vertical, Qt.Horizontal, Qt.Horizontal]
+    SPLITTERS.of("spyfall").write([s.saveState() for s in before], settings)
+    assert window_state.restore_splitters(settings, "spyfall", tab) == 3
