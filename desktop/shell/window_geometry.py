@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from PySide6.QtCore import QByteArray, QDataStream, QIODevice, QRect, QSettings, QSize, Qt
+from PySide6.QtCore import QByteArray, QDataStream, QIODevice, QRect, QSettings, QSize
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QSplitter, QStackedWidget, QWidget
 
@@ -102,7 +102,7 @@ def restore_splitters(settings: QSettings, name: str, pane: QWidget) -> int:
         states = [states] if isinstance(states, QByteArray) else []
     splitters = _splitters(pane)
     if len(states) != len(splitters) or any(
-            not isinstance(state, QByteArray) or _orientation(state) != splitter.orientation()
+            not isinstance(state, QByteArray) or _orientation(state) != splitter.orientation().value
             for splitter, state in zip(splitters, states)):
         return 0   # other splitters than those saved: a state would turn one on its side
     n = 0
@@ -112,8 +112,10 @@ def restore_splitters(settings: QSettings, name: str, pane: QWidget) -> int:
     return n
 
 
-def _orientation(state: QByteArray) -> Optional[Qt.Orientation]:
-    """The orientation a ``QSplitter.saveState()`` records (None when it is not one): after the
+def _orientation(state: QByteArray) -> Optional[int]:
+    """The orientation a ``QSplitter.saveState()`` records, as ``Qt.Orientation``'s value
+    (None when it is not one; the ``Qt`` namespace is not touched before the first paint,
+    tests/desktop/test_startup.py): after the
     marker and version, the sizes (a count, then each), whether children collapse, the handle
     width, whether resizing is opaque, then the orientation (Qt's ``QSplitter::saveState``)."""
     stream = QDataStream(state, QIODevice.OpenModeFlag.ReadOnly)
@@ -126,9 +128,9 @@ def _orientation(state: QByteArray) -> Optional[Qt.Orientation]:
     stream.readInt32()
     stream.readBool()
     value = stream.readInt32()
-    if stream.status() != QDataStream.Status.Ok or value not in (1, 2):
+    if stream.status() != QDataStream.Status.Ok or value not in (1, 2):   # horizontal, vertical
         return None
-    return Qt.Orientation(value)
+    return value
 
 
 def restore_window_state(settings: QSettings, window: QWidget, panes: dict[str, QWidget]) -> bool:
